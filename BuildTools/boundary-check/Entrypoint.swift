@@ -1,0 +1,1 @@
+@main enum X { static func main() {} }

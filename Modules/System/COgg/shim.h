@@ -1,0 +1,2 @@
+// libogg (Debian: libogg-dev).
+#include <ogg/ogg.h>

@@ -1,0 +1,2 @@
+// rlottie C API (Debian: librlottie-dev).
+#include <rlottie_capi.h>

@@ -1,0 +1,2 @@
+// zlib (Debian: zlib1g-dev).
+#include <zlib.h>

@@ -1,0 +1,356 @@
+// swift-tools-version:6.0
+// Telegraph: the core of Telegram-iOS as a modular Swift package.
+//
+// The manifest is data. `modules` is the one table of library modules (name, area, direct dependencies, tests),
+// `apps` the table of executables (name, folder, the modules each links), `appRules` the subsets each app must stay
+// inside. The helpers at the bottom turn the tables into targets and products, and `Layering.check()` fails
+// manifest evaluation, with one line naming the file, both modules and the rule, when a dependency goes against
+// the area order of design/BRIEF.md, forms a cycle, reaches outside an app's subset, or imports a C module that is
+// not its own.
+import PackageDescription
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Areas
+
+/// An architectural area; a folder under `Modules/` (or `Apps/`, `BuildTools/`).
+enum Area: String, CaseIterable {
+    case System, Base, Signal, Postbox, Network, Core, MediaPipeline, StickerDecode, ChatHistory, Server
+    case Apps, BuildTools
+
+    /// The areas a module of this area may depend on directly (besides its own).
+    var mayDependOn: Set<Area> {
+        switch self {
+        case .System: return []
+        case .Base: return [.System]
+        case .Signal: return [.Base, .System]
+        case .Postbox: return [.Signal, .Base, .System]
+        case .Network: return [.Signal, .Base, .System]
+        case .Core: return [.Postbox, .Network, .Signal, .Base, .System]
+        case .MediaPipeline: return [.Signal, .Base, .System]
+        case .StickerDecode: return [.MediaPipeline, .Signal, .Base, .System]
+        case .ChatHistory: return [.Core, .Postbox, .MediaPipeline, .StickerDecode, .Signal, .Base, .System]
+        case .Server: return [.Network, .Postbox, .Signal, .Base, .System]
+        case .Apps, .BuildTools: return Set(Area.allCases).subtracting([.Apps, .BuildTools])
+        }
+    }
+}
+
+/// Single-module exceptions to the area rule, each with the brief's reason.
+let layeringExceptions: [(module: String, mayDependOn: Area, reason: String)] = [
+    ("MediaResources", .Core, "MediaResources fetches through the core (BRIEF: only MediaResources may use Core)"),
+]
+
+// MARK: - The module table
+
+/// What kind of target a row becomes.
+enum Kind { case swift, system(pkgConfig: String, apt: String, wrapper: String), cShims(wrapper: String) }
+
+/// One row of the module table.
+struct Module {
+    let name: String
+    let area: Area
+    let kind: Kind
+    let deps: [String]
+    let tests: Bool
+    let testDeps: [String]
+    let line: Int
+
+    /// A Swift library module at `Modules/<area>/<name>`.
+    static func swift(
+        _ name: String, _ area: Area, deps: [String] = [], tests: Bool = true, testDeps: [String] = [],
+        line: Int = #line
+    ) -> Module {
+        Module(name: name, area: area, kind: .swift, deps: deps, tests: tests, testDeps: testDeps, line: line)
+    }
+
+    /// A `[system]` module map over pkg-config, imported only by `wrapper`.
+    static func system(_ name: String, pkgConfig: String, apt: String, wrapper: String, line: Int = #line) -> Module {
+        Module(
+            name: name, area: .System, kind: .system(pkgConfig: pkgConfig, apt: apt, wrapper: wrapper), deps: [],
+            tests: false, testDeps: [], line: line)
+    }
+
+    /// A small C target wrapping macros or variadic functions of a system module, imported only by `wrapper`.
+    static func cShims(_ name: String, deps: [String], wrapper: String, line: Int = #line) -> Module {
+        Module(
+            name: name, area: .System, kind: .cShims(wrapper: wrapper), deps: deps, tests: false, testDeps: [],
+            line: line)
+    }
+
+    var path: String { area == .BuildTools ? "BuildTools/\(name)" : "Modules/\(area.rawValue)/\(name)" }
+    var isC: Bool { if case .swift = kind { return false } else { return true } }
+    var wrapper: String? {
+        switch kind {
+        case .swift: return nil
+        case .system(_, _, let wrapper), .cShims(let wrapper): return wrapper
+        }
+    }
+}
+
+let modules: [Module] = [
+    // System: C libraries over pkg-config. Debian package names are the apt providers; each has one Swift wrapper.
+    .system("CSQLCipher", pkgConfig: "sqlcipher", apt: "libsqlcipher-dev", wrapper: "SQLite"),
+    .system("COpenSSL", pkgConfig: "libcrypto", apt: "libssl-dev", wrapper: "CryptoUtils"),
+    .system("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev", wrapper: "GZip"),
+    .system("CWebP", pkgConfig: "libwebpdemux", apt: "libwebp-dev", wrapper: "WebPBinding"),
+    .system("COpus", pkgConfig: "opus", apt: "libopus-dev", wrapper: "OpusBinding"),
+    .system("COgg", pkgConfig: "ogg", apt: "libogg-dev", wrapper: "OpusBinding"),
+    .system("CRLottie", pkgConfig: "rlottie", apt: "librlottie-dev", wrapper: "RLottieBinding"),
+    .system("CPNG", pkgConfig: "libpng", apt: "libpng-dev", wrapper: "ImageCore"),
+
+    // Base: bytes and hashes.
+    .swift("Buffers", .Base),
+    .swift("Hashing", .Base),
+
+    // BuildTools: generators and checks that run at development time.
+    .swift("BoundaryCheck", .BuildTools),
+]
+
+// MARK: - Apps
+
+/// One executable: a thin `@main` over library modules.
+struct App {
+    let name: String
+    let folder: Area
+    let modules: [String]
+    let line: Int
+
+    /// An executable at `<folder>/<name>` linking `modules` (and what they depend on).
+    static func app(_ name: String, in folder: Area = .Apps, links modules: [String], line: Int = #line) -> App {
+        App(name: name, folder: folder, modules: modules, line: line)
+    }
+
+    var path: String { "\(folder.rawValue)/\(name)" }
+}
+
+let apps: [App] = [
+    .app("boundary-check", in: .BuildTools, links: ["BoundaryCheck"]),
+]
+
+/// What an app's transitive closure may reach: never a listed area or module, and, when `onlyWithin` is set,
+/// nothing outside those areas and modules. Rules of apps that do not exist yet wait for them.
+struct AppRule {
+    let app: String
+    let never: [String]
+    let onlyWithin: [String]?
+    let why: String
+    let line: Int
+
+    static func rule(
+        _ app: String, never: [String] = [], onlyWithin: [String]? = nil, _ why: String, line: Int = #line
+    ) -> AppRule {
+        AppRule(app: app, never: never, onlyWithin: onlyWithin, why: why, line: line)
+    }
+}
+
+let appRules: [AppRule] = [
+    .rule(
+        "notification-service", never: ["MediaPipeline", "StickerDecode", "ChatHistory", "MTProtoTransport"],
+        "the notification extension lives in 24 MB: Postbox, SyncCore, MTProtoCore, TL only"),
+    .rule("sticker-tool", never: ["Network", "Postbox", "Core", "Server"], "sticker-tool is media only"),
+    .rule(
+        "voice-tool", onlyWithin: ["System", "Base", "OpusBinding", "AudioWaveform", "ArgumentParser"],
+        "voice-tool links only the audio modules"),
+    .rule("postbox-tool", never: ["Network", "Server", "MediaPipeline", "StickerDecode", "ChatHistory"],
+          "postbox-tool is the Postbox area and SyncCore"),
+    .rule("tg-server", never: ["Network:Network", "Core", "MediaPipeline", "StickerDecode", "ChatHistory"],
+          "the server uses Network's protocol modules, never its client module"),
+]
+
+// MARK: - Third-party packages
+
+/// Products from other packages that a row may name as a dependency, with their package.
+let externalProducts: [String: (package: String, url: String, from: Version)] = [
+    "ArgumentParser": ("swift-argument-parser", "https://github.com/apple/swift-argument-parser", "1.8.2"),
+    "Logging": ("swift-log", "https://github.com/apple/swift-log", "1.16.2"),
+    "NIOCore": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
+    "NIOPosix": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
+    "NIOEmbedded": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
+]
+
+/// Modules that come with the toolchain and need no declaration.
+let toolchainModules: Set<String> = [
+    "Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin",
+    "Synchronization", "Testing", "XCTest", "_Concurrency", "Observation", "RegexBuilder",
+]
+
+// MARK: - Checks
+
+/// Evaluation-time checks of the tables; a failure prints `Package.swift:<line>: error: …` and stops.
+enum Layering {
+    static func fail(_ line: Int, _ message: String) -> Never {
+        let text = "Package.swift:\(line): error: \(message)\n"
+        _ = text.withCString { write(2, $0, strlen($0)) }
+        exit(1)
+    }
+
+    static let byName: [String: Module] = {
+        var table: [String: Module] = [:]
+        for module in modules {
+            if let previous = table[module.name] {
+                fail(module.line, "duplicate module '\(module.name)' (first declared at line \(previous.line))")
+            }
+            table[module.name] = module
+        }
+        return table
+    }()
+
+    static func check() {
+        for module in modules {
+            for dep in module.deps + module.testDeps {
+                guard let target = byName[dep] else {
+                    if externalProducts[dep] == nil {
+                        fail(module.line, "'\(module.name)' depends on unknown module '\(dep)'")
+                    }
+                    continue
+                }
+                let allowed = target.area == module.area || module.area.mayDependOn.contains(target.area)
+                    || layeringExceptions.contains { $0.module == module.name && $0.mayDependOn == target.area }
+                if !allowed && !module.testDeps.contains(dep) {
+                    fail(
+                        module.line,
+                        "layering: '\(module.name)' (\(module.area)) may not depend on '\(dep)' (\(target.area)); "
+                            + "rule: \(module.area) may depend only on \(describe(module.area.mayDependOn))")
+                }
+                if let wrapper = target.wrapper, target.isC, !module.isC, wrapper != module.name {
+                    fail(
+                        module.line,
+                        "C module '\(dep)' is imported by '\(module.name)'; rule: only its wrapper '\(wrapper)' may")
+                }
+            }
+        }
+        checkCycles()
+        for app in apps {
+            for dep in app.modules where byName[dep] == nil && externalProducts[dep] == nil {
+                fail(app.line, "app '\(app.name)' links unknown module '\(dep)'")
+            }
+            if let wrong = app.modules.first(where: { byName[$0]?.isC == true }) {
+                fail(app.line, "app '\(app.name)' links C module '\(wrong)'; rule: apps link Swift modules only")
+            }
+            for rule in appRules where rule.app == app.name { checkApp(app, rule) }
+        }
+    }
+
+    static func describe(_ areas: Set<Area>) -> String {
+        areas.isEmpty ? "nothing" : Area.allCases.filter(areas.contains).map(\.rawValue).joined(separator: ", ")
+    }
+
+    static func checkCycles() {
+        var state: [String: Int] = [:]  // 1 visiting, 2 done
+        var stack: [String] = []
+        func visit(_ name: String) {
+            guard let module = byName[name] else { return }
+            if state[name] == 2 { return }
+            if state[name] == 1 {
+                let cycle = stack[stack.lastIndex(of: name)!...] + [name]
+                fail(module.line, "dependency cycle: \(cycle.joined(separator: " → "))")
+            }
+            state[name] = 1
+            stack.append(name)
+            for dep in module.deps { visit(dep) }
+            stack.removeLast()
+            state[name] = 2
+        }
+        for module in modules { visit(module.name) }
+    }
+
+    /// The closure of `roots` as paths from an app to each module it reaches.
+    static func closure(_ roots: [String]) -> [String: [String]] {
+        var paths: [String: [String]] = [:]
+        var queue = roots.map { ($0, [$0]) }
+        while !queue.isEmpty {
+            let (name, path) = queue.removeFirst()
+            if paths[name] != nil { continue }
+            paths[name] = path
+            for dep in byName[name]?.deps ?? [] { queue.append((dep, path + [dep])) }
+        }
+        return paths
+    }
+
+    static func matches(_ pattern: String, _ name: String) -> Bool {
+        let area = byName[name]?.area.rawValue
+        if pattern.contains(":") { return pattern == "\(area ?? ""):\(name)" }
+        return pattern == name || pattern == area
+    }
+
+    static func checkApp(_ app: App, _ rule: AppRule) {
+        for (name, path) in closure(app.modules).sorted(by: { $0.key < $1.key }) {
+            let trail = ([app.name] + path).joined(separator: " → ")
+            if let banned = rule.never.first(where: { matches($0, name) }) {
+                fail(app.line, "app '\(app.name)' reaches '\(name)' (\(trail)); rule line \(rule.line): never \(banned): \(rule.why)")
+            }
+            if let allowed = rule.onlyWithin, !allowed.contains(where: { matches($0, name) }) {
+                fail(app.line, "app '\(app.name)' reaches '\(name)' (\(trail)); rule line \(rule.line): only \(allowed.joined(separator: ", ")): \(rule.why)")
+            }
+        }
+    }
+}
+
+// MARK: - Targets
+
+/// Settings shared by every Swift target.
+enum Settings {
+    static var swift: [SwiftSetting] {
+        [
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
+    }
+}
+
+func dependency(_ name: String) -> Target.Dependency {
+    if let external = externalProducts[name] { return .product(name: name, package: external.package) }
+    return .target(name: name)
+}
+
+func targets(for module: Module) -> [Target] {
+    switch module.kind {
+    case .system(let pkgConfig, let apt, _):
+        return [
+            .systemLibrary(
+                name: module.name, path: module.path, pkgConfig: pkgConfig,
+                providers: [.apt([apt])])
+        ]
+    case .cShims:
+        return [.target(name: module.name, dependencies: module.deps.map(dependency), path: module.path)]
+    case .swift:
+        var result: [Target] = [
+            .target(
+                name: module.name, dependencies: module.deps.map(dependency), path: module.path,
+                swiftSettings: Settings.swift)
+        ]
+        if module.tests {
+            result.append(
+                .testTarget(
+                    name: "\(module.name)Tests", dependencies: ([module.name] + module.testDeps).map(dependency),
+                    path: "Tests/\(module.name)Tests", swiftSettings: Settings.swift))
+        }
+        return result
+    }
+}
+
+Layering.check()
+
+let usedExternals = Set((modules.flatMap { $0.deps + $0.testDeps } + apps.flatMap(\.modules)).compactMap {
+    externalProducts[$0]
+}.map(\.url))
+
+let package = Package(
+    name: "Telegraph",
+    products: modules.filter { !$0.isC }.map { .library(name: $0.name, targets: [$0.name]) }
+        + apps.map { .executable(name: $0.name, targets: [$0.name]) },
+    dependencies: usedExternals.sorted().map { url in
+        let version = externalProducts.values.first { $0.url == url }!.from
+        return .package(url: url, from: version)
+    },
+    targets: modules.flatMap(targets(for:))
+        + apps.map {
+            .executableTarget(
+                name: $0.name, dependencies: $0.modules.map(dependency), path: $0.path, swiftSettings: Settings.swift)
+        }
+)
