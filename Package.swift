@@ -106,6 +106,18 @@ let modules: [Module] = [
     // Base: bytes and hashes.
     .swift("Buffers", .Base),
     .swift("Hashing", .Base),
+    // Base: crypto and compression wrappers (issue: TL toolchain and cryptography).
+
+    // Signal: SwiftSignalKit and its test doubles (issue: Signal).
+
+    // Postbox: the encrypted reactive database (issue: Postbox storage).
+
+    // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
+
+    // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
+
+    // StickerDecode: Lottie and sticker formats (issue: Media).
+
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),
@@ -130,6 +142,12 @@ struct App {
 
 let apps: [App] = [
     .app("boundary-check", in: .BuildTools, links: ["BoundaryCheck"]),
+    // Media apps.
+
+    // Postbox apps.
+
+    // Network apps and build tools.
+
 ]
 
 /// What an app's transitive closure may reach: never a listed area or module, and, when `onlyWithin` is set,

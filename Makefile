@@ -1,0 +1,65 @@
+# Telegraph's verbs. `make help` lists them. Every verb that builds first makes sure the machine has what the
+# project needs (`make deps`, under a second when nothing is missing).
+SHELL := /bin/bash
+SWIFT ?= swift
+# Fail the build when a target imports a module outside its dependency closure (the lint checks direct deps).
+BUILD_FLAGS := --explicit-target-dependency-import-check error
+# Executables: the apps, and the lower-kebab tools in BuildTools.
+APPS := $(notdir $(wildcard Apps/*)) $(notdir $(wildcard BuildTools/*-*))
+TEST_TARGETS := $(patsubst Tests/%Tests,%,$(wildcard Tests/*Tests))
+
+.DEFAULT_GOAL := help
+.PHONY: help run test build lint format repro repro-verify bench deps clean tsan $(APPS)
+
+help: ## List the verbs.
+	@echo "Telegraph — make verbs"
+	@grep -hE '^[a-zA-Z_%<>-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([^:]+):.*## (.*)/  \1|\2/' | column -t -s '|'
+	@echo "  test-<Target>|run one module's tests, e.g. make test-Buffers ($(words $(TEST_TARGETS)) modules have tests)" | column -t -s '|'
+	@echo "  <app>|build one executable and only its closure: $(APPS)" | column -t -s '|'
+
+deps: ## Install what the project needs (apt packages, SQLCipher 4, Telethon venv); fast when all is present.
+	@bash BuildTools/scripts/install-deps.sh
+
+build: deps ## Build every module and app (debug), with the import-closure check.
+	$(SWIFT) build $(BUILD_FLAGS)
+
+run: build ## Build everything and run the most complete app (the tg client, once it exists).
+	@bash BuildTools/scripts/run.sh
+
+test: deps ## Build, check boundaries, and run every module's tests.
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	@$(MAKE) --no-print-directory lint-only
+	$(SWIFT) test --skip-build
+
+test-%: deps ## (see below)
+	@test -d Tests/$*Tests || { echo "make: no tests for '$*' (known: $(TEST_TARGETS))"; exit 2; }
+	$(SWIFT) test $(BUILD_FLAGS) --filter '^$*Tests\.'
+
+lint: deps ## Check module boundaries: direct imports, app subsets, C modules only in their wrappers.
+	@$(MAKE) --no-print-directory lint-only
+
+lint-only:
+	@$(SWIFT) build --product boundary-check -q
+	@$$($(SWIFT) build --show-bin-path)/boundary-check --package-path .
+
+format: ## Format every Swift file in place with swift-format (.swift-format).
+	$(SWIFT) format --in-place --recursive --parallel Package.swift Modules Apps Tests BuildTools Benchmarks/Sources
+
+tsan: deps ## Run the tests under ThreadSanitizer.
+	$(SWIFT) test --sanitize=thread $(if $(FILTER),--filter '$(FILTER)')
+
+$(APPS): deps
+	$(SWIFT) build $(BUILD_FLAGS) --product $@
+
+repro: deps ## Build every executable (release) twice from two paths; compare SHA-256; write .repro/hashes.txt.
+	@bash BuildTools/scripts/repro.sh build
+
+repro-verify: deps ## Rebuild and check against a published hash list: make repro-verify HASHES=file.
+	@test -n "$(HASHES)" || { echo "make: give the hash list: make repro-verify HASHES=path/to/hashes.txt"; exit 2; }
+	@bash BuildTools/scripts/repro.sh verify "$(HASHES)"
+
+bench: deps ## Run the benchmarks (Benchmarks/ package, release) and print their ratio tables.
+	@bash BuildTools/scripts/bench.sh $(BENCH)
+
+clean: ## Remove build output (.build, Benchmarks/.build, .repro).
+	rm -rf .build Benchmarks/.build .repro
