@@ -111,6 +111,11 @@ let modules: [Module] = [
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
 
     // Postbox: the encrypted reactive database (issue: Postbox storage).
+    .cShims("CSQLCipherShims", deps: ["CSQLCipher"], wrapper: "SQLite"),
+    .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"]),
+    .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"]),
+    .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"]),
+    .swift("Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "Buffers"]),
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
 

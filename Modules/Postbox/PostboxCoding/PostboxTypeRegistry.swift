@@ -1,0 +1,36 @@
+import Hashing
+import Synchronization
+
+/// The decoders of PostboxCoding types, keyed by the 32-bit MurmurHash3 of the type's name (REFERENCE §3.4
+/// `declareEncodable`).
+public final class PostboxTypeRegistry: Sendable {
+    /// Makes an object from a decoder positioned on its fields.
+    public typealias Decode = @Sendable (PostboxDecoder) throws -> PostboxCoding
+
+    /// The process-wide registry that `PostboxDecoder` consults.
+    public static let shared = PostboxTypeRegistry()
+
+    private let table = Mutex<[Int32: Decode]>([:])
+
+    /// The hash stored with objects of `type`: `MurMurHash32.hashString("\(type)")`.
+    public static func typeHash(of type: Any.Type) -> Int32 {
+        MurMurHash32.hashString("\(type)")
+    }
+
+    /// Registers `type` so objects of it decode from any stored record.
+    public func declare<T: PostboxCoding>(_ type: T.Type) {
+        let hash = Self.typeHash(of: type)
+        let decode: Decode = { decoder in try T(decoder: decoder) }
+        table.withLock { $0[hash] = decode }
+    }
+
+    /// The decoder registered for `hash`.
+    public func decoder(for hash: Int32) -> Decode? {
+        table.withLock { $0[hash] }
+    }
+}
+
+/// Registers `type` in the shared registry (Telegram's `declareEncodable`).
+public func declareEncodable<T: PostboxCoding>(_ type: T.Type) {
+    PostboxTypeRegistry.shared.declare(type)
+}

@@ -1,0 +1,262 @@
+public import SQLite
+
+/// The storage engine under Postbox: numbered key-value tables and FTS5 tables in one SQLCipher database
+/// (REFERENCE §3.1 `SqliteValueBox`).
+///
+/// Every read and write happens inside `begin()`…`commit()` on the queue that owns the box.
+/// `@unchecked Sendable`: the box is confined to its owner's queue (Postbox's writer queue, or one reader queue);
+/// it only crosses to that queue once, at creation.
+public final class SqliteValueBox: @unchecked Sendable {
+    /// The connection; exposed for pragmas, checkpoints and the integrity check.
+    public let database: Database
+    /// The database file.
+    public let path: String
+    private var knownTables: Set<String> = []
+    private var secureDeleteOn = false
+
+    /// Opens (creating when missing, unless `readOnly`) the database at `path` with `key`, or unencrypted when
+    /// `key` is `nil`, and applies the Postbox pragmas.
+    public init(path: String, key: Database.CipherKey?, readOnly: Bool = false, cacheSizePages: Int = 1024)
+        throws(ValueBoxError)
+    {
+        self.path = path
+        do {
+            database = try Database(path: path, mode: readOnly ? .readOnly : .readWrite)
+            if let key { try database.applyKey(key) }
+            _ = try database.scalarInt("SELECT count(*) FROM sqlite_master")
+            if readOnly {
+                database.setBusyTimeout(milliseconds: 5000)
+                try database.execute("PRAGMA cache_size = \(cacheSizePages)")
+            } else {
+                try database.applyPostboxPragmas(cacheSizePages: cacheSizePages)
+            }
+            for name in try database.textColumn("SELECT name FROM sqlite_master WHERE type = 'table'") {
+                knownTables.insert(name)
+            }
+        } catch {
+            throw ValueBoxError(error, path: path)
+        }
+    }
+
+    func wrap<R>(_ body: () throws(SQLiteError) -> R) throws(ValueBoxError) -> R {
+        do { return try body() } catch { throw ValueBoxError(error, path: path) }
+    }
+
+    // MARK: Transactions
+
+    /// Starts a write transaction (`BEGIN IMMEDIATE`).
+    public func begin() throws(ValueBoxError) { try wrap { () throws(SQLiteError) in try database.beginImmediate() } }
+
+    /// Starts a read transaction (`BEGIN DEFERRED`).
+    public func beginRead() throws(ValueBoxError) { try wrap { () throws(SQLiteError) in try database.beginDeferred() } }
+
+    /// Commits the open transaction.
+    public func commit() throws(ValueBoxError) { try wrap { () throws(SQLiteError) in try database.commit() } }
+
+    /// Rolls back the open transaction, undoing every write since `begin()`; table creation is forgotten too.
+    public func rollback() {
+        database.rollback()
+        knownTables = Set((try? database.textColumn("SELECT name FROM sqlite_master WHERE type = 'table'")) ?? [])
+    }
+
+    /// Copies the WAL into the database file.
+    public func checkpoint(truncate: Bool = false) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in try database.checkpoint(truncate ? .truncate : .passive) }
+    }
+
+    // MARK: Tables
+
+    func ensure(_ table: ValueBoxTable) throws(SQLiteError) {
+        guard !knownTables.contains(table.sqlName) else { return }
+        switch table.keyType {
+        case .binary:
+            try database.execute(
+                "CREATE TABLE IF NOT EXISTS \(table.sqlName) (key BLOB PRIMARY KEY, value BLOB)"
+                    + (table.compactValuesOnCreation ? " WITHOUT ROWID" : ""))
+        case .int64:
+            try database.execute("CREATE TABLE IF NOT EXISTS \(table.sqlName) (key INTEGER PRIMARY KEY, value BLOB)")
+        }
+        knownTables.insert(table.sqlName)
+    }
+
+    /// The names and row counts of every table in the database, in name order.
+    public func tableStatistics() throws(ValueBoxError) -> [(name: String, rows: Int64)] {
+        try wrap { () throws(SQLiteError) in
+            var result: [(String, Int64)] = []
+            let names = try database.textColumn(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 't[0-9]*' OR name GLOB 'ft[0-9]*' "
+                    + "AND type = 'table' ORDER BY name")
+            for name in names {
+                result.append((name, try database.scalarInt("SELECT count(*) FROM \(name)") ?? 0))
+            }
+            return result
+        }
+    }
+
+    // MARK: Key-value operations
+
+    private func bindKey(_ statement: Statement, _ index: Int32, _ key: ValueBoxKey, _ table: ValueBoxTable) {
+        switch table.keyType {
+        case .binary: statement.bind(index, key.bytes)
+        case .int64: statement.bind(index, key.length >= 8 ? key.getInt64(0) : 0)
+        }
+    }
+
+    private func readKey(_ statement: Statement, _ table: ValueBoxTable) -> ValueBoxKey {
+        switch table.keyType {
+        case .binary: return ValueBoxKey(statement.bytes(0))
+        case .int64: return ValueBoxKey(int64: statement.int64(0))
+        }
+    }
+
+    /// The value stored under `key`, or `nil`.
+    public func get(_ table: ValueBoxTable, key: ValueBoxKey) throws(ValueBoxError) -> [UInt8]? {
+        try wrap { () throws(SQLiteError) -> [UInt8]? in
+            guard knownTables.contains(table.sqlName) else { return nil }
+            let statement = try database.cached("SELECT value FROM \(table.sqlName) WHERE key = ?")
+            defer { statement.reset() }
+            bindKey(statement, 1, key, table)
+            return try statement.step() ? statement.bytes(0) : nil
+        }
+    }
+
+    /// Whether a value is stored under `key`.
+    public func exists(_ table: ValueBoxTable, key: ValueBoxKey) throws(ValueBoxError) -> Bool {
+        try wrap { () throws(SQLiteError) -> Bool in
+            guard knownTables.contains(table.sqlName) else { return false }
+            let statement = try database.cached("SELECT 1 FROM \(table.sqlName) WHERE key = ?")
+            defer { statement.reset() }
+            bindKey(statement, 1, key, table)
+            return try statement.step()
+        }
+    }
+
+    /// Stores `value` under `key`, replacing any value there (an upsert).
+    public func set(_ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            try ensure(table)
+            let statement = try database.cached(
+                "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?) "
+                    + "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            bindKey(statement, 1, key, table)
+            statement.bind(2, value)
+            try statement.run()
+        }
+    }
+
+    /// Removes the value under `key`; `secure` overwrites the freed content with zeros.
+    public func remove(_ table: ValueBoxTable, key: ValueBoxKey, secure: Bool = false) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            guard knownTables.contains(table.sqlName) else { return }
+            try setSecureDelete(secure)
+            let statement = try database.cached("DELETE FROM \(table.sqlName) WHERE key = ?")
+            bindKey(statement, 1, key, table)
+            try statement.run()
+        }
+    }
+
+    private func setSecureDelete(_ enabled: Bool) throws(SQLiteError) {
+        if enabled != secureDeleteOn {
+            try database.setSecureDelete(enabled)
+            secureDeleteOn = enabled
+        }
+    }
+
+    /// Number of rows in `table`.
+    public func count(_ table: ValueBoxTable) throws(ValueBoxError) -> Int {
+        try wrap { () throws(SQLiteError) -> Int in
+            guard knownTables.contains(table.sqlName) else { return 0 }
+            return Int(try database.cached("SELECT count(*) FROM \(table.sqlName)").stepScalar())
+        }
+    }
+
+    /// Number of rows with keys strictly between `start` and `end` (in either order).
+    public func count(_ table: ValueBoxTable, start: ValueBoxKey, end: ValueBoxKey) throws(ValueBoxError) -> Int {
+        try wrap { () throws(SQLiteError) -> Int in
+            guard knownTables.contains(table.sqlName) else { return 0 }
+            let (low, high) = start < end ? (start, end) : (end, start)
+            let statement = try database.cached("SELECT count(*) FROM \(table.sqlName) WHERE key > ? AND key < ?")
+            bindKey(statement, 1, low, table)
+            bindKey(statement, 2, high, table)
+            return Int(try statement.stepScalar())
+        }
+    }
+
+    /// Visits rows with keys strictly between `start` and `end`: ascending when `start < end`, descending
+    /// otherwise; at most `limit` rows; `body` returns `false` to stop early.
+    public func range(
+        _ table: ValueBoxTable, start: ValueBoxKey, end: ValueBoxKey, limit: Int = Int.max,
+        values body: (ValueBoxKey, [UInt8]) throws -> Bool
+    ) throws {
+        try rangeRows(table, start: start, end: end, limit: limit, withValues: true) { statement in
+            try body(readKey(statement, table), statement.bytes(1))
+        }
+    }
+
+    /// Visits keys strictly between `start` and `end` (direction and limit as in `range(_:start:end:limit:values:)`).
+    public func range(
+        _ table: ValueBoxTable, start: ValueBoxKey, end: ValueBoxKey, limit: Int = Int.max,
+        keys body: (ValueBoxKey) throws -> Bool
+    ) throws {
+        try rangeRows(table, start: start, end: end, limit: limit, withValues: false) { statement in
+            try body(readKey(statement, table))
+        }
+    }
+
+    private func rangeRows(
+        _ table: ValueBoxTable, start: ValueBoxKey, end: ValueBoxKey, limit: Int, withValues: Bool,
+        _ body: (Statement) throws -> Bool
+    ) throws {
+        guard knownTables.contains(table.sqlName), limit > 0 else { return }
+        let ascending = start < end
+        let columns = withValues ? "key, value" : "key"
+        let order = ascending ? "ASC" : "DESC"
+        let statement = try database.cached(
+            "SELECT \(columns) FROM \(table.sqlName) WHERE key > ? AND key < ? ORDER BY key \(order) LIMIT ?")
+        defer { statement.reset() }
+        bindKey(statement, 1, ascending ? start : end, table)
+        bindKey(statement, 2, ascending ? end : start, table)
+        statement.bind(3, Int64(min(limit, Int(Int64.max))))
+        while try statement.step() {
+            if try !body(statement) { break }
+        }
+    }
+
+    /// Visits every row of `table` in key order; `body` returns `false` to stop.
+    public func scan(_ table: ValueBoxTable, values body: (ValueBoxKey, [UInt8]) throws -> Bool) throws {
+        guard knownTables.contains(table.sqlName) else { return }
+        let statement = try database.cached("SELECT key, value FROM \(table.sqlName) ORDER BY key ASC")
+        defer { statement.reset() }
+        while try statement.step() {
+            if try !body(readKey(statement, table), statement.bytes(1)) { break }
+        }
+    }
+
+    /// Removes rows with keys strictly between `start` and `end` (in either order).
+    public func removeRange(_ table: ValueBoxTable, start: ValueBoxKey, end: ValueBoxKey) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            guard knownTables.contains(table.sqlName) else { return }
+            let (low, high) = start < end ? (start, end) : (end, start)
+            let statement = try database.cached("DELETE FROM \(table.sqlName) WHERE key > ? AND key < ?")
+            bindKey(statement, 1, low, table)
+            bindKey(statement, 2, high, table)
+            try statement.run()
+        }
+    }
+
+    /// Removes every row of `table`.
+    public func removeAllFromTable(_ table: ValueBoxTable) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            guard knownTables.contains(table.sqlName) else { return }
+            try database.cached("DELETE FROM \(table.sqlName)").run()
+        }
+    }
+}
+
+extension Statement {
+    /// Steps once and returns column 0 as an integer (0 when there is no row), then resets.
+    func stepScalar() throws(SQLiteError) -> Int64 {
+        defer { reset() }
+        return try step() ? int64(0) : 0
+    }
+}
