@@ -115,7 +115,8 @@ let modules: [Module] = [
     .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"]),
     .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"]),
     .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"]),
-    .swift("Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "Buffers"]),
+    .swift("Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "Buffers"], testDeps: ["PostboxTesting", "SQLite"]),
+    .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
 
@@ -150,6 +151,7 @@ let apps: [App] = [
     // Media apps.
 
     // Postbox apps.
+    .app("postbox-tool", links: ["Postbox", "PostboxCoding", "PostboxTesting", "ValueBox", "ArgumentParser"]),
 
     // Network apps and build tools.
 

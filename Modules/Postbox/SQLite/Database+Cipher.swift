@@ -29,11 +29,19 @@ extension Database {
     ///
     /// Throws `SQLiteError` with `isNotADatabase` when the key is wrong or the file is not an SQLCipher database.
     public func applyKey(_ key: CipherKey) throws(SQLiteError) {
+        // SQLCipher logs failed HMAC checks (every wrong-key attempt) to stderr; the caller gets the error instead.
+        try execute("PRAGMA cipher_log = '/dev/null'")
         try execute("PRAGMA cipher_default_plaintext_header_size = 32")
         try execute("PRAGMA key = \(key.pragmaLiteral)")
         try execute("PRAGMA cipher_plaintext_header_size = 32")
         try execute("PRAGMA cipher_memory_security = OFF")
-        _ = try scalarInt("SELECT count(*) FROM sqlite_master")
+        do {
+            _ = try scalarInt("SELECT count(*) FROM sqlite_master")
+        } catch {
+            // SQLCipher reports a failed page-1 HMAC as SQLITE_ERROR from prepare; it means the same as NOTADB.
+            guard error.primaryCode == 1 || error.primaryCode == 26 else { throw error }
+            throw SQLiteError(code: 26, message: "file is not a database or the key is wrong", context: path)
+        }
     }
 
     /// Re-encrypts the whole database under `key` (the connection must not be inside a transaction).

@@ -1,0 +1,172 @@
+import ArgumentParser
+import Foundation
+import Postbox
+import PostboxTesting
+
+struct ImportJSONL: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-jsonl",
+        abstract: "Add messages from a JSON-lines file (peer, id, timestamp, author, text; optionally entities, "
+            + "media, groupingKey, incoming); creates the account directory if missing.")
+    @OptionGroup var account: AccountOptions
+    @Argument(help: "The JSON-lines file ('-' for standard input).") var file: String
+    @Option(help: "Messages per transaction.") var batch = 10_000
+
+    func run() throws {
+        try runTool {
+            let data: Data
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let contents = FileManager.default.contents(atPath: file) else {
+                    throw ToolFailure.usage("cannot read \(file)")
+                }
+                data = contents
+            }
+            let postbox = try account.open(create: true)
+            let decoder = JSONDecoder()
+            var pending: [StoreMessage] = []
+            var peers: [PeerId: TestPeer] = [:]
+            var imported = 0
+            var lineNumber = 0
+            let start = Date()
+            func flush() throws {
+                guard !pending.isEmpty else { return }
+                let messages = pending
+                let newPeers = Array(peers.values)
+                try postbox.transactionSync { tx in
+                    let missing = try newPeers.filter { try tx.getPeer($0.id) == nil }
+                    try tx.updatePeers(missing)
+                    try tx.addMessages(messages)
+                }
+                imported += pending.count
+                pending.removeAll(keepingCapacity: true)
+                peers.removeAll()
+                ProgressLine.shared.show(
+                    "importing", count: imported, rate: Double(imported) / max(Date().timeIntervalSince(start), 1e-3))
+            }
+            for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+                lineNumber += 1
+                let record: MessageLine
+                do {
+                    record = try decoder.decode(MessageLine.self, from: line)
+                } catch {
+                    throw ToolFailure.failed("line \(lineNumber): not a message object: \(error)")
+                }
+                peers[record.peerId] = TestPeer(id: record.peerId, name: "chat \(record.peer)")
+                if let authorId = record.authorId { peers[authorId] = TestPeer(id: authorId, name: "user \(authorId.id.rawValue)") }
+                pending.append(record.storeMessage())
+                if pending.count >= batch { try flush() }
+            }
+            try flush()
+            ProgressLine.shared.finish()
+            try postbox.checkpoint()
+            print("imported \(imported) messages")
+        }
+    }
+}
+
+struct ExportJSONL: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export-jsonl", abstract: "Print every message as a JSON line (the import-jsonl format).")
+    @OptionGroup var account: AccountOptions
+
+    func run() throws {
+        try runTool {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try account.open().readTransactionSync { tx in
+                try tx.scanMessages { message in
+                    print(String(decoding: try encoder.encode(MessageLine(message)), as: UTF8.self))
+                    return true
+                }
+            }
+        }
+    }
+}
+
+struct Rekey: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-encrypt under a new key (--new-key-file, or $POSTBOX_NEW_KEY as 96 hex digits).")
+    @OptionGroup var account: AccountOptions
+    @Option(help: "A file with the new key: 48 raw bytes or 96 hex digits.") var newKeyFile: String?
+
+    func run() throws {
+        try runTool {
+            let newKey: PostboxEncryptionParameters
+            if let newKeyFile {
+                newKey = try AccountOptions.loadKey(file: newKeyFile)
+            } else if let hex = ProcessInfo.processInfo.environment["POSTBOX_NEW_KEY"] {
+                newKey = try PostboxEncryptionParameters(hex: hex)
+            } else {
+                throw ToolFailure.usage("no new key: give --new-key-file F or set POSTBOX_NEW_KEY")
+            }
+            let postbox = try account.open()
+            try postbox.checkpoint(truncate: true)
+            try postbox.rekey(to: newKey)
+            print("rekeyed \(postbox.databasePath)")
+        }
+    }
+}
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "SQLite integrity check, then decode every stored message, peer and chat-list entry.")
+    @OptionGroup var account: AccountOptions
+
+    func run() throws {
+        try runTool {
+            let postbox = try account.open()
+            let integrity = try postbox.integrityCheck()
+            guard integrity == ["ok"] else {
+                throw ToolFailure.failed("integrity check failed: " + integrity.prefix(5).joined(separator: "; "))
+            }
+            let (messages, peers, chats) = try postbox.readTransactionSync { tx -> (Int, Int, Int) in
+                var messages = 0
+                try tx.scanMessages { _ in
+                    messages += 1
+                    return true
+                }
+                let peers = try tx.getAllPeers().count
+                let chats = try tx.chatListEntries(before: nil, count: Int.max)
+                for chat in chats { _ = try tx.getCombinedPeerReadState(chat.messageIndex.id.peerId) }
+                return (messages, peers, chats.count)
+            }
+            print("ok: integrity ok, \(messages) messages, \(peers) peers, \(chats) chats decoded")
+        }
+    }
+}
+
+struct WriteLoop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "write-loop", abstract: "Commit numbered transactions until killed (for the crash-safety test).",
+        shouldDisplay: false)
+    @OptionGroup var account: AccountOptions
+    @Option(help: "Stop after this many transactions.") var limit = Int.max
+
+    func run() throws {
+        try runTool {
+            let postbox = try account.open(create: true)
+            let peerId = PeerId(namespace: .init(rawValue: 0), id: .init(rawValue: 1))
+            var next = try postbox.transactionSync { tx in
+                Int32(try tx.keychainEntryForKey("counter").map { String(decoding: $0, as: UTF8.self) }.flatMap { Int32($0) } ?? 0) + 1
+            }
+            var done = 0
+            while done < limit {
+                let n = next
+                try postbox.transactionSync { tx in
+                    try tx.addMessages([
+                        StoreMessage(
+                            id: .id(MessageId(peerId: peerId, namespace: 0, id: n)), timestamp: n, flags: [.incoming],
+                            authorId: peerId, text: "message \(n) phở")
+                    ])
+                    try tx.setKeychainEntry(Array(String(n).utf8), forKey: "counter")
+                }
+                // Unbuffered, so the parent sees each line as soon as the commit returned.
+                FileHandle.standardOutput.write(Data("committed \(n)\n".utf8))
+                next += 1
+                done += 1
+            }
+        }
+    }
+}

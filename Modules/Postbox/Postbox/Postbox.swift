@@ -1,0 +1,217 @@
+import Dispatch
+import SQLite
+import Synchronization
+public import ValueBox
+
+/// The encrypted message database of one account: tables in one SQLCipher file, written by transactions on a
+/// single writer queue and read by concurrent read transactions on separate WAL connections (REFERENCE §3.5).
+///
+/// `@unchecked Sendable`: the writer connection and every mutable field except the reader pool and observer list
+/// are touched only on `queue`; the pool and the observers are guarded by mutexes.
+public final class Postbox: @unchecked Sendable {
+    /// `<account dir>/postbox`.
+    public let basePath: String
+    /// `<account dir>/postbox/db/db_sqlite`.
+    public let databasePath: String
+    /// The serial queue every write transaction runs on.
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    private let valueBox: SqliteValueBox
+    private let tables: PostboxTables
+    private var encryption: PostboxEncryptionParameters?
+    private let readers = Mutex<[SqliteValueBox]>([])
+    private let observers = Mutex<[Int: @Sendable (PostboxTransaction) -> Void]>([:])
+    private let externalObservers = Mutex<[Int: @Sendable () -> Void]>([:])
+    private let nextObserverId = Atomic<Int>(0)
+    private var lastTransactionStateVersion: Int64 = 0
+
+    /// Opens (creating when missing) the Postbox of the account at `accountPath`, running schema upgrades.
+    ///
+    /// Throws `PostboxError.wrongKeyOrNotADatabase` without modifying the file when the key is wrong or the file is
+    /// not a Postbox database. `progress` receives upgrade progress (0…1) when an upgrade runs.
+    public static func open(
+        accountPath: String, encryption: PostboxEncryptionParameters?,
+        progress: ((Float) -> Void)? = nil
+    ) throws(PostboxError) -> Postbox {
+        let basePath = accountPath + "/postbox"
+        do {
+            try FileSystem.createDirectory(basePath + "/db")
+        } catch {
+            throw .storage("cannot create \(basePath)/db: \(error)")
+        }
+        return try Postbox(basePath: basePath, encryption: encryption, progress: progress)
+    }
+
+    private init(basePath: String, encryption: PostboxEncryptionParameters?, progress: ((Float) -> Void)?)
+        throws(PostboxError)
+    {
+        self.basePath = basePath
+        self.databasePath = basePath + "/db/db_sqlite"
+        self.encryption = encryption
+        self.queue = DispatchQueue(label: "org.telegraph.postbox.Postbox")
+        do {
+            valueBox = try SqliteValueBox(path: databasePath, key: Self.cipherKey(encryption))
+        } catch {
+            throw PostboxError(error)
+        }
+        tables = PostboxTables(valueBox: valueBox)
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        try runUpgrades(progress: progress)
+    }
+
+    static func cipherKey(_ parameters: PostboxEncryptionParameters?) -> Database.CipherKey? {
+        parameters.flatMap { Database.CipherKey(key: $0.key, salt: $0.salt) }
+    }
+
+    private func runUpgrades(progress: ((Float) -> Void)?) throws(PostboxError) {
+        do {
+            try syncOnQueue { () throws -> Void in
+                try valueBox.begin()
+                do {
+                    let transaction = Transaction(tables: tables, isReadOnly: false)
+                    var version = try tables.metadata.userVersion()
+                    if version == nil {
+                        // A new database, or one with no Postbox metadata: a non-empty file must be a Postbox.
+                        if try valueBox.count(tables.history.table) > 0 {
+                            throw PostboxError.corrupt(path: databasePath, detail: "no schema version")
+                        }
+                        version = PostboxSchema.currentVersion
+                    }
+                    guard var current = version else { return }
+                    if current > PostboxSchema.currentVersion {
+                        throw PostboxError.newerSchema(found: current, supported: PostboxSchema.currentVersion)
+                    }
+                    for upgrade in PostboxSchema.upgrades where upgrade.from == current {
+                        try upgrade.run(transaction, { progress?($0) })
+                        current = upgrade.to
+                    }
+                    try tables.metadata.setUserVersion(current)
+                    lastTransactionStateVersion = try tables.metadata.transactionStateVersion()
+                    try valueBox.commit()
+                } catch {
+                    valueBox.rollback()
+                    throw error
+                }
+            }
+        } catch {
+            throw PostboxError.from(error)
+        }
+    }
+
+    private func syncOnQueue<T>(_ body: () throws -> T) rethrows -> T {
+        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return try body() }
+        return try queue.sync(execute: body)
+    }
+
+    /// Runs a write transaction on the writer queue and returns its result, blocking the caller.
+    ///
+    /// Everything the closure wrote is rolled back when it throws; the error is rethrown. Before commit, the
+    /// derived tables are brought in step and the transaction's operations go to every transaction observer.
+    public func transactionSync<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try syncOnQueue {
+            try valueBox.begin()
+            let transaction = Transaction(tables: tables, isReadOnly: false)
+            do {
+                let stateVersion = try tables.metadata.transactionStateVersion()
+                if stateVersion != lastTransactionStateVersion {
+                    // Another process wrote since our last transaction.
+                    for observer in externalObservers.withLock({ Array($0.values) }) { observer() }
+                }
+                let result = try body(transaction)
+                var operations = try transaction.beforeCommit()
+                if !operations.isEmpty {
+                    operations.transactionStateVersion = try tables.metadata.incrementTransactionStateVersion()
+                } else {
+                    operations.transactionStateVersion = stateVersion
+                }
+                for observer in observers.withLock({ Array($0.values) }) { observer(operations) }
+                try valueBox.commit()
+                lastTransactionStateVersion = operations.transactionStateVersion
+                return result
+            } catch {
+                valueBox.rollback()
+                throw error
+            }
+        }
+    }
+
+    /// Runs a read transaction on a reader connection of its own, concurrently with the writer and other readers;
+    /// it sees the database as of its first read.
+    public func readTransactionSync<T>(_ body: (Transaction) throws -> T) throws -> T {
+        let reader = try takeReader()
+        defer { readers.withLock { $0.append(reader) } }
+        try reader.beginRead()
+        defer { reader.rollback() }
+        return try body(Transaction(tables: PostboxTables(valueBox: reader), isReadOnly: true))
+    }
+
+    private func takeReader() throws -> SqliteValueBox {
+        if let reader = readers.withLock({ $0.popLast() }) { return reader }
+        let key = syncOnQueue { Self.cipherKey(encryption) }
+        do {
+            return try SqliteValueBox(path: databasePath, key: key, cacheSizePages: 256)
+        } catch {
+            throw PostboxError(error)
+        }
+    }
+
+    /// Calls `observer` on the writer queue with every non-empty transaction's operations, before commit.
+    /// Returns a token for `removeObserver`.
+    public func addTransactionObserver(_ observer: @escaping @Sendable (PostboxTransaction) -> Void) -> Int {
+        let id = nextObserverId.add(1, ordering: .relaxed).newValue
+        observers.withLock { $0[id] = observer }
+        return id
+    }
+
+    /// Calls `observer` on the writer queue when a transaction finds that another process wrote since the last
+    /// one (the metadata transaction-state counter moved).
+    public func addExternalChangeObserver(_ observer: @escaping @Sendable () -> Void) -> Int {
+        let id = nextObserverId.add(1, ordering: .relaxed).newValue
+        externalObservers.withLock { $0[id] = observer }
+        return id
+    }
+
+    /// Removes an observer added by either `add…Observer`.
+    public func removeObserver(_ id: Int) {
+        observers.withLock { _ = $0.removeValue(forKey: id) }
+        externalObservers.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    /// The metadata transaction-state counter as last seen by this process.
+    public var transactionStateVersion: Int64 { syncOnQueue { lastTransactionStateVersion } }
+
+    /// Re-encrypts the database under new key material (readers reopen with it).
+    public func rekey(to parameters: PostboxEncryptionParameters) throws(PostboxError) {
+        do {
+            try syncOnQueue { () throws -> Void in
+                guard let key = Self.cipherKey(parameters) else { throw PostboxError.invalidEncryptionParameters }
+                readers.withLock { $0.removeAll() }
+                try valueBox.database.rekey(key)
+                encryption = parameters
+            }
+        } catch {
+            throw PostboxError.from(error)
+        }
+    }
+
+    /// Copies the WAL into the database file (`truncate` also empties the WAL file).
+    public func checkpoint(truncate: Bool = false) throws(PostboxError) {
+        do { try syncOnQueue { try valueBox.checkpoint(truncate: truncate) } } catch { throw PostboxError.from(error) }
+    }
+
+    /// SQLite's integrity check: `["ok"]` when sound.
+    public func integrityCheck() throws(PostboxError) -> [String] {
+        do { return try syncOnQueue { try valueBox.database.integrityCheck() } } catch { throw PostboxError.from(error) }
+    }
+
+    /// Table names and row counts.
+    public func tableStatistics() throws(PostboxError) -> [(name: String, rows: Int64)] {
+        do { return try syncOnQueue { try valueBox.tableStatistics() } } catch { throw PostboxError.from(error) }
+    }
+
+    /// The schema version stored in the database.
+    public func schemaVersion() throws -> Int32? {
+        try syncOnQueue { try tables.metadata.userVersion() }
+    }
+}

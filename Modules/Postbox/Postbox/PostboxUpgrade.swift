@@ -1,0 +1,39 @@
+import ValueBox
+
+/// One schema upgrade step `PostboxUpgrade_<from>to<to>` run inside the opening transaction, reporting progress
+/// from 0 to 1 (REFERENCE §3.1 schema version and upgrades).
+struct PostboxUpgrade {
+    let from: Int32
+    let to: Int32
+    let name: String
+    let run: (Transaction, (Float) -> Void) throws -> Void
+}
+
+enum PostboxSchema {
+    /// The schema version this build writes.
+    static let currentVersion: Int32 = 2
+
+    /// Every upgrade, in order; each one's `to` is the next one's `from`.
+    static var upgrades: [PostboxUpgrade] { [
+        PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: upgrade1to2),
+    ] }
+
+    /// Version 1 had no full-text index: index the text of every stored message.
+    static func upgrade1to2(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
+        let tables = transaction.tables
+        let total = max(1, try tables.valueBox.count(tables.messageIndex.table))
+        var done = 0
+        var records: [MessageRecord] = []
+        try tables.valueBox.scan(tables.history.table) { key, value in
+            records.append(try tables.history.decode(value, MessageHistoryTable.index(key)))
+            return true
+        }
+        for record in records {
+            try tables.textIndex.remove(record.id)
+            try tables.textIndex.add(record.id, text: record.text, tags: record.tags)
+            done += 1
+            if done % 1000 == 0 || done == records.count { progress(Float(done) / Float(total)) }
+        }
+        progress(1)
+    }
+}

@@ -1,0 +1,60 @@
+public import ValueBox
+
+/// A change to one chat's history, recorded for live views (REFERENCE §3.5 `MessageHistoryOperation`).
+public enum MessageHistoryOperation: Sendable {
+    /// A message was added.
+    case insertMessage(Message)
+    /// Messages were removed (with the tags they had).
+    case remove([(MessageIndex, MessageTags)])
+    /// A message changed in place (same index).
+    case updateMessage(Message)
+    /// The chat's read state changed.
+    case updateReadState(CombinedPeerReadState)
+    /// Shared media referenced by the message at this index changed.
+    case updateEmbeddedMedia(MessageIndex)
+}
+
+/// A change to the unsent-message set.
+public enum UnsentMessageOperation: Equatable, Sendable {
+    case insert(MessageId)
+    case remove(MessageId)
+}
+
+/// Where hole operations apply: a chat's namespace and space.
+public struct HoleOperationKey: Hashable, Sendable {
+    public let peerId: PeerId
+    public let namespace: Int32
+    public let space: MessageHistoryHoleSpace
+}
+
+/// Everything one write transaction changed, built before commit and handed to transaction observers (the live
+/// views of the next layer) (REFERENCE §3.5 `PostboxTransaction`).
+public struct PostboxTransaction: Sendable {
+    public var currentOperationsByPeerId: [PeerId: [MessageHistoryOperation]] = [:]
+    public var holeOperations: [HoleOperationKey: [MessageHistoryHoleOperation]] = [:]
+    public var chatListOperations: [ChatListOperation] = []
+    public var updatedPeers: [PeerId: Peer] = [:]
+    public var updatedPeerPresences: [PeerId: PeerPresence] = [:]
+    public var updatedReadStates: [PeerId: CombinedPeerReadState] = [:]
+    public var updatedPreferences: [ValueBoxKey: PreferencesEntry?] = [:]
+    public var updatedOrderedItemLists: Set<Int32> = []
+    public var unsentOperations: [UnsentMessageOperation] = []
+    public var updatedMedia: [MediaId: Media] = [:]
+    public var stateUpdated = false
+    /// The metadata transaction-state counter after this transaction.
+    public var transactionStateVersion: Int64 = 0
+
+    public init() {}
+
+    /// Whether the transaction changed nothing a view could show.
+    public var isEmpty: Bool {
+        currentOperationsByPeerId.isEmpty && holeOperations.isEmpty && chatListOperations.isEmpty
+            && updatedPeers.isEmpty && updatedPeerPresences.isEmpty && updatedReadStates.isEmpty
+            && updatedPreferences.isEmpty && updatedOrderedItemLists.isEmpty && unsentOperations.isEmpty
+            && updatedMedia.isEmpty && !stateUpdated
+    }
+
+    mutating func append(_ operation: MessageHistoryOperation, peerId: PeerId) {
+        currentOperationsByPeerId[peerId, default: []].append(operation)
+    }
+}

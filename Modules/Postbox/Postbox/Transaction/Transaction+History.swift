@@ -1,0 +1,99 @@
+import ValueBox
+
+/// Reading history in index order across a chat's message namespaces, and full-text search.
+extension Transaction {
+    /// The message namespaces a chat has used.
+    public func messageNamespaces(peerId: PeerId) throws -> [MessageId.Namespace] {
+        var namespaces = Set(try tables.historyMetadata.namespaces(peerId))
+        for (namespace, peers) in namespaceMaxIds where peers[peerId] != nil { namespaces.insert(namespace) }
+        return namespaces.sorted()
+    }
+
+    /// Up to `count` messages older than `index` (exclusive; from the newest when `nil`), newest first, across
+    /// namespaces; with `tag`, only messages carrying it.
+    public func earlierMessages(peerId: PeerId, before index: MessageIndex?, count: Int, tag: MessageTags? = nil)
+        throws -> [Message]
+    {
+        try walk(peerId: peerId, anchor: index, earlier: true, count: count, tag: tag)
+    }
+
+    /// Up to `count` messages newer than `index` (exclusive; from the oldest when `nil`), oldest first.
+    public func laterMessages(peerId: PeerId, after index: MessageIndex?, count: Int, tag: MessageTags? = nil)
+        throws -> [Message]
+    {
+        try walk(peerId: peerId, anchor: index, earlier: false, count: count, tag: tag)
+    }
+
+    /// About `count` messages around `anchor` (the anchor included when stored), oldest first: half before, the
+    /// rest after, and more on one side when the other runs out.
+    public func messagesAround(peerId: PeerId, anchor: MessageIndex, count: Int) throws -> [Message] {
+        let anchorMessage = try getMessage(anchor.id).flatMap { $0.index == anchor ? $0 : nil }
+        let remaining = max(0, count - (anchorMessage == nil ? 0 : 1))
+        var earlier = try earlierMessages(peerId: peerId, before: anchor, count: remaining)
+        var later = try laterMessages(peerId: peerId, after: anchor, count: remaining)
+        let half = remaining / 2
+        let laterCount = min(later.count, max(remaining - min(earlier.count, half), half))
+        let earlierCount = min(earlier.count, remaining - laterCount)
+        earlier = Array(earlier.prefix(earlierCount))
+        later = Array(later.prefix(remaining - earlierCount))
+        return earlier.reversed() + (anchorMessage.map { [$0] } ?? []) + later
+    }
+
+    private func walk(peerId: PeerId, anchor: MessageIndex?, earlier: Bool, count: Int, tag: MessageTags?)
+        throws -> [Message]
+    {
+        guard count > 0 else { return [] }
+        var records: [MessageRecord] = []
+        for namespace in try messageNamespaces(peerId: peerId) {
+            records += try tables.history.walk(
+                peerId: peerId, namespace: namespace, from: anchor, earlier: earlier, count: count,
+                filter: { _ in true }
+            ).filter { tag == nil || $0.tags.contains(tag!) }
+        }
+        records.sort { earlier ? $0.index > $1.index : $0.index < $1.index }
+        return try records.prefix(count).map(render)
+    }
+
+    /// The newest message index of a chat.
+    public func topMessageIndex(peerId: PeerId) throws -> MessageIndex? {
+        var best: MessageIndex?
+        for namespace in try messageNamespaces(peerId: peerId) {
+            if let record = try tables.history.walk(
+                peerId: peerId, namespace: namespace, from: nil, earlier: true, count: 1
+            ).first, best == nil || best! < record.index {
+                best = record.index
+            }
+        }
+        return best
+    }
+
+    /// Number of messages with `tag` in a chat.
+    public func messageCount(peerId: PeerId, tag: MessageTags) throws -> Int {
+        try tables.tags.count(peerId: peerId, tag: tag)
+    }
+
+    /// Messages whose text contains every word of `query` as a word prefix, ignoring case and diacritics
+    /// ("pho" finds "phở"), optionally in one chat and with all of `tags`; newest first.
+    public func searchMessages(_ query: String, peerId: PeerId? = nil, tags: MessageTags? = nil, limit: Int)
+        throws -> [Message]
+    {
+        let ids = try tables.textIndex.search(query, peerId: peerId, tags: tags, limit: limit)
+        return try ids.compactMap(getMessage).sorted { $0.index > $1.index }
+    }
+
+    /// Visits every stored message record in key order (for export and verification); `body` returns `false` to
+    /// stop. Undecodable records throw.
+    public func scanMessages(_ body: (Message) throws -> Bool) throws {
+        var failure: Error?
+        try tables.valueBox.scan(tables.history.table) { key, value in
+            do {
+                let index = MessageHistoryTable.index(key)
+                return try body(try render(try tables.history.decode(value, index)))
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
+}

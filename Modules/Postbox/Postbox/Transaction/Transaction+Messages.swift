@@ -1,0 +1,200 @@
+/// Adding, reading, updating and deleting messages; every write keeps the index, tag, media, text-index,
+/// unsent, read-state and chat-list tables in step and records the operation for views.
+extension Transaction {
+    /// Stores messages; partial ids get the next local id of their namespace. Returns the ids in input order.
+    @discardableResult
+    public func addMessages(_ messages: [StoreMessage]) throws -> [MessageId] {
+        try checkWritable()
+        var ids: [MessageId] = []
+        ids.reserveCapacity(messages.count)
+        for message in messages {
+            let id: MessageId
+            switch message.id {
+            case .id(let full): id = full
+            case .partial(let peerId, let namespace):
+                try flushNamespace(peerId, namespace)
+                id = MessageId(peerId: peerId, namespace: namespace, id: try tables.historyMetadata.takeNextId(peerId, namespace))
+            }
+            if let existing = try tables.messageIndex.get(id) {
+                // Re-adding an existing message replaces it.
+                try removeMessage(id, entry: existing)
+            }
+            let record = MessageRecord(
+                stableId: try takeStableId(), stableVersion: 0, id: id, timestamp: message.timestamp,
+                globallyUniqueId: message.globallyUniqueId, groupingKey: message.groupingKey,
+                threadId: message.threadId, flags: message.flags, tags: message.tags, authorId: message.authorId,
+                text: message.text, attributes: message.attributes, embeddedMedia: message.media,
+                referencedMedia: message.media.compactMap(\.id))
+            try insert(record)
+            ids.append(id)
+        }
+        return ids
+    }
+
+    func takeStableId() throws -> UInt32 {
+        let next = try nextStableId ?? tables.metadata.takeNextStableId()
+        nextStableId = next &+ 1
+        return next
+    }
+
+    private func insert(_ record: MessageRecord) throws {
+        let id = record.id
+        try tables.history.set(record)
+        try tables.messageIndex.set(
+            id, .init(timestamp: record.timestamp, flags: record.flags, tags: record.tags))
+        if !record.tags.isEmpty { try tables.tags.add(record.tags, record.index) }
+        try tables.textIndex.add(id, text: record.text, tags: record.tags)
+        for media in record.embeddedMedia {
+            if let mediaId = media.id { try tables.media.addReference(media, id: mediaId) }
+        }
+        if let globallyUniqueId = record.globallyUniqueId { try tables.globallyUniqueIds.set(globallyUniqueId, id) }
+        if record.flags.contains(.unsent) && !record.flags.contains(.failed) {
+            try tables.unsent.add(id)
+            operations.unsentOperations.append(.insert(id))
+        }
+        let previousMax = namespaceMaxIds[id.namespace]?[id.peerId]
+        if previousMax == nil || previousMax! < id.id { namespaceMaxIds[id.namespace, default: [:]][id.peerId] = id.id }
+        try noteInsertedForReadState(record)
+        touchedChatListPeers.insert(id.peerId)
+        operations.append(.insertMessage(try render(record)), peerId: id.peerId)
+    }
+
+    private func removeMessage(_ id: MessageId, entry: MessageHistoryIndexTable.Entry) throws {
+        let index = MessageIndex(id: id, timestamp: entry.timestamp)
+        let record = try tables.history.get(index)
+        try tables.history.remove(index)
+        try tables.messageIndex.remove(id)
+        if !entry.tags.isEmpty { try tables.tags.remove(entry.tags, index) }
+        try tables.textIndex.remove(id)
+        if let record {
+            for mediaId in record.referencedMedia { try tables.media.removeReference(mediaId) }
+            if let globallyUniqueId = record.globallyUniqueId {
+                try tables.globallyUniqueIds.remove(id.peerId, globallyUniqueId)
+            }
+        }
+        if entry.flags.contains(.unsent) && !entry.flags.contains(.failed) {
+            try tables.unsent.remove(id)
+            operations.unsentOperations.append(.remove(id))
+        }
+        try noteRemovedForReadState(id, flags: entry.flags)
+        touchedChatListPeers.insert(id.peerId)
+        operations.append(.remove([(index, entry.tags)]), peerId: id.peerId)
+    }
+
+    /// Deletes messages by id (missing ids are ignored).
+    public func deleteMessages(_ ids: [MessageId]) throws {
+        try checkWritable()
+        for id in ids {
+            if let entry = try tables.messageIndex.get(id) { try removeMessage(id, entry: entry) }
+        }
+    }
+
+    /// Deletes the messages of a chat namespace with ids in `minId...maxId`.
+    public func deleteMessagesInRange(peerId: PeerId, namespace: MessageId.Namespace, minId: Int32, maxId: Int32) throws {
+        try checkWritable()
+        guard minId <= maxId else { return }
+        for (id, entry) in try tables.messageIndex.entries(peerId: peerId, namespace: namespace, ids: minId...maxId) {
+            try removeMessage(id, entry: entry)
+        }
+    }
+
+    /// Rewrites a message through `update`; a changed timestamp or id moves it in history.
+    public func updateMessage(_ id: MessageId, update: (Message) throws -> StoreMessage) throws {
+        try checkWritable()
+        guard let entry = try tables.messageIndex.get(id),
+            let record = try tables.history.get(MessageIndex(id: id, timestamp: entry.timestamp))
+        else { throw PostboxError.messageNotFound(id) }
+        let updated = try update(try render(record))
+        let newId: MessageId
+        switch updated.id {
+        case .id(let full): newId = full
+        case .partial: newId = id
+        }
+        if newId != id || updated.timestamp != record.timestamp {
+            try removeMessage(id, entry: entry)
+            var moved = updated
+            moved.id = .id(newId)
+            let newRecord = MessageRecord(
+                stableId: record.stableId, stableVersion: record.stableVersion &+ 1, id: newId,
+                timestamp: updated.timestamp, globallyUniqueId: updated.globallyUniqueId,
+                groupingKey: updated.groupingKey, threadId: updated.threadId, flags: updated.flags, tags: updated.tags,
+                authorId: updated.authorId, text: updated.text, attributes: updated.attributes,
+                embeddedMedia: updated.media, referencedMedia: updated.media.compactMap(\.id))
+            if let existing = try tables.messageIndex.get(newId) { try removeMessage(newId, entry: existing) }
+            try insert(newRecord)
+            return
+        }
+        let newRecord = MessageRecord(
+            stableId: record.stableId, stableVersion: record.stableVersion &+ 1, id: id, timestamp: record.timestamp,
+            globallyUniqueId: updated.globallyUniqueId, groupingKey: updated.groupingKey, threadId: updated.threadId,
+            flags: updated.flags, tags: updated.tags, authorId: updated.authorId, text: updated.text,
+            attributes: updated.attributes, embeddedMedia: updated.media,
+            referencedMedia: updated.media.compactMap(\.id))
+        try replaceInPlace(old: record, oldEntry: entry, new: newRecord)
+    }
+
+    private func replaceInPlace(old: MessageRecord, oldEntry: MessageHistoryIndexTable.Entry, new: MessageRecord) throws {
+        let id = new.id
+        try tables.history.set(new)
+        try tables.messageIndex.set(id, .init(timestamp: new.timestamp, flags: new.flags, tags: new.tags))
+        if old.tags != new.tags {
+            try tables.tags.remove(old.tags, old.index)
+            try tables.tags.add(new.tags, new.index)
+        }
+        if old.text != new.text || old.tags != new.tags {
+            try tables.textIndex.remove(id)
+            try tables.textIndex.add(id, text: new.text, tags: new.tags)
+        }
+        for media in new.embeddedMedia { if let mediaId = media.id { try tables.media.addReference(media, id: mediaId) } }
+        for mediaId in old.referencedMedia { try tables.media.removeReference(mediaId) }
+        if old.globallyUniqueId != new.globallyUniqueId {
+            if let previous = old.globallyUniqueId { try tables.globallyUniqueIds.remove(id.peerId, previous) }
+            if let current = new.globallyUniqueId { try tables.globallyUniqueIds.set(current, id) }
+        }
+        let wasUnsent = old.flags.contains(.unsent) && !old.flags.contains(.failed)
+        let isUnsent = new.flags.contains(.unsent) && !new.flags.contains(.failed)
+        if wasUnsent != isUnsent {
+            if isUnsent { try tables.unsent.add(id) } else { try tables.unsent.remove(id) }
+            operations.unsentOperations.append(isUnsent ? .insert(id) : .remove(id))
+        }
+        if old.flags.contains(.incoming) != new.flags.contains(.incoming) {
+            try noteRemovedForReadState(id, flags: old.flags)
+            try noteInsertedForReadState(new)
+        }
+        touchedChatListPeers.insert(id.peerId)
+        operations.append(.updateMessage(try render(new)), peerId: id.peerId)
+    }
+
+    /// A stored message, with its author and current shared media.
+    public func getMessage(_ id: MessageId) throws -> Message? {
+        guard let entry = try tables.messageIndex.get(id),
+            let record = try tables.history.get(MessageIndex(id: id, timestamp: entry.timestamp))
+        else { return nil }
+        return try render(record)
+    }
+
+    /// A message's index, when stored.
+    public func messageIndex(_ id: MessageId) throws -> MessageIndex? {
+        try tables.messageIndex.get(id).map { MessageIndex(id: id, timestamp: $0.timestamp) }
+    }
+
+    /// The message sent with `globallyUniqueId` in a chat.
+    public func messageId(peerId: PeerId, globallyUniqueId: Int64) throws -> MessageId? {
+        try tables.globallyUniqueIds.get(peerId, globallyUniqueId)
+    }
+
+    func render(_ record: MessageRecord) throws -> Message {
+        var media = record.embeddedMedia
+        if !record.referencedMedia.isEmpty {
+            for (position, item) in media.enumerated() {
+                if let mediaId = item.id, let current = try tables.media.get(mediaId) { media[position] = current }
+            }
+        }
+        return Message(
+            stableId: record.stableId, stableVersion: record.stableVersion, id: record.id,
+            globallyUniqueId: record.globallyUniqueId, groupingKey: record.groupingKey, threadId: record.threadId,
+            timestamp: record.timestamp, flags: record.flags, tags: record.tags, authorId: record.authorId,
+            author: try record.authorId.flatMap { try tables.peers.get($0) }, text: record.text,
+            attributes: record.attributes, media: media)
+    }
+}
