@@ -113,9 +113,9 @@ let modules: [Module] = [
     // Postbox: the encrypted reactive database (issue: Postbox storage).
     .cShims("CSQLCipherShims", deps: ["CSQLCipher"], wrapper: "SQLite"),
     .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"]),
-    .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"]),
-    .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"]),
-    .swift("Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "Buffers"], testDeps: ["PostboxTesting", "SQLite"]),
+    .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"], testDeps: ["SQLite"]),
+    .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"], testDeps: ["Hashing"]),
+    .swift("Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "Buffers"], testDeps: ["PostboxTesting", "SQLite", "ValueBox", "Buffers"]),
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).

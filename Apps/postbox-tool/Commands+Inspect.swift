@@ -41,7 +41,7 @@ struct Stats: ParsableCommand {
             let output = Output(
                 schemaVersion: try postbox.schemaVersion(), transactionStateVersion: postbox.transactionStateVersion,
                 messages: counts["t4"] ?? 0, peers: counts["t2"] ?? 0, chats: chats, unread: unread, unsent: unsent,
-                databaseBytes: size ?? 0)
+                databaseBytes: size)
             if json { return try printJSON(output) }
             print("schema version:     \(output.schemaVersion.map(String.init) ?? "none")")
             print("transaction state:  \(output.transactionStateVersion)")

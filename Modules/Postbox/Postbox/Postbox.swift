@@ -108,6 +108,7 @@ public final class Postbox: @unchecked Sendable {
     ///
     /// Everything the closure wrote is rolled back when it throws; the error is rethrown. Before commit, the
     /// derived tables are brought in step and the transaction's operations go to every transaction observer.
+    @discardableResult
     public func transactionSync<T>(_ body: (Transaction) throws -> T) throws -> T {
         try syncOnQueue {
             try valueBox.begin()
@@ -125,7 +126,9 @@ public final class Postbox: @unchecked Sendable {
                 } else {
                     operations.transactionStateVersion = stateVersion
                 }
-                for observer in observers.withLock({ Array($0.values) }) { observer(operations) }
+                if !operations.isEmpty {
+                    for observer in observers.withLock({ Array($0.values) }) { observer(operations) }
+                }
                 try valueBox.commit()
                 lastTransactionStateVersion = operations.transactionStateVersion
                 return result
@@ -138,6 +141,7 @@ public final class Postbox: @unchecked Sendable {
 
     /// Runs a read transaction on a reader connection of its own, concurrently with the writer and other readers;
     /// it sees the database as of its first read.
+    @discardableResult
     public func readTransactionSync<T>(_ body: (Transaction) throws -> T) throws -> T {
         let reader = try takeReader()
         defer { readers.withLock { $0.append(reader) } }

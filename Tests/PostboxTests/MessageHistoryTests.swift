@@ -1,0 +1,141 @@
+import Postbox
+import PostboxTesting
+import Testing
+
+@Suite struct MessageHistoryTests {
+    @Test func addGetUpdateDelete() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let p = peer(1)
+        let photo = TestMedia(id: MediaId(namespace: 0, id: 77), kind: "photo", name: "a.jpg", size: 10)
+        try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.updatePeers([TestPeer(id: p, name: "Alice")])
+            let ids = try tx.addMessages([
+                message(p, 1, text: "phở bò", tags: [.photo], media: [photo]),
+                StoreMessage(id: .partial(p, 1), timestamp: 50, authorId: p, text: "local"),
+                StoreMessage(id: .partial(p, 1), timestamp: 51, authorId: p, text: "local 2"),
+            ])
+            #expect(ids.map(\.id) == [1, 1, 2])
+        }
+        let stored = try #require(try postbox.transactionSync { try $0.getMessage(MessageId(peerId: p, namespace: 0, id: 1)) })
+        #expect(stored.text == "phở bò")
+        #expect((stored.author as? TestPeer)?.name == "Alice")
+        #expect(stored.media.first as? TestMedia == photo)
+        #expect(stored.tags == [.photo])
+
+        // Shared media updates are seen through every message that references it.
+        let bigger = TestMedia(id: MediaId(namespace: 0, id: 77), kind: "photo", name: "a.jpg", size: 99)
+        try postbox.transactionSync { try $0.updateMedia(MediaId(namespace: 0, id: 77), update: bigger) }
+        #expect(try postbox.transactionSync { try $0.getMessage(stored.id)?.media.first as? TestMedia } == bigger)
+
+        try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.updateMessage(stored.id) { old in
+                var updated = old.toStoreMessage()
+                updated.text = "bánh mì"
+                return updated
+            }
+        }
+        let search = try postbox.transactionSync { (tx: Transaction) throws in
+            (try tx.searchMessages("pho", limit: 10).count, try tx.searchMessages("banh", limit: 10).map(\.id))
+        }
+        #expect(search.0 == 0)
+        #expect(search.1 == [stored.id])
+
+        try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.updateMessage(stored.id) { old in
+                var moved = old.toStoreMessage()
+                moved.timestamp = 5
+                return moved
+            }
+        }
+        #expect(try postbox.transactionSync { try $0.messageIndex(stored.id)?.timestamp } == 5)
+        try postbox.transactionSync { try $0.deleteMessages([stored.id]) }
+        #expect(try postbox.transactionSync { try $0.getMessage(stored.id) } == nil)
+        #expect(try postbox.transactionSync { try $0.searchMessages("banh", limit: 10) }.isEmpty)
+        #expect(try postbox.transactionSync { try $0.getMedia(MediaId(namespace: 0, id: 77)) } == nil)
+        #expect(try postbox.transactionSync { try $0.messageCount(peerId: p, tag: .photo) } == 0)
+    }
+
+    /// Random histories over two namespaces: earlier, later and around queries equal a sort of the model.
+    @Test func rangeQueriesMatchAModel() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        var generator = SeededGenerator(seed: 11)
+        let p = peer(5)
+        var model: [MessageId: MessageIndex] = [:]
+        for _ in 0..<20 {
+            try postbox.transactionSync { (tx: Transaction) throws in
+                for _ in 0..<Int.random(in: 1...15, using: &generator) {
+                    let namespace = Int32.random(in: 0...1, using: &generator)
+                    let id = Int32.random(in: 1...200, using: &generator)
+                    let timestamp = Int32.random(in: 1...60, using: &generator)
+                    let messageId = MessageId(peerId: p, namespace: namespace, id: id)
+                    if Int.random(in: 0..<5, using: &generator) == 0 {
+                        try tx.deleteMessages([messageId])
+                        model[messageId] = nil
+                    } else {
+                        try tx.addMessages([message(p, id, namespace: namespace, timestamp: timestamp)])
+                        model[messageId] = MessageIndex(id: messageId, timestamp: timestamp)
+                    }
+                }
+            }
+            let sorted = model.values.sorted()
+            try postbox.transactionSync { (tx: Transaction) throws in
+                #expect(try tx.topMessageIndex(peerId: p) == sorted.last)
+                for _ in 0..<10 {
+                    let anchor = sorted.randomElement(using: &generator)
+                        ?? MessageIndex(id: MessageId(peerId: p, namespace: 0, id: 1), timestamp: 1)
+                    let count = Int.random(in: 1...12, using: &generator)
+                    let earlier = try tx.earlierMessages(peerId: p, before: anchor, count: count).map(\.index)
+                    #expect(earlier == Array(sorted.filter { $0 < anchor }.reversed().prefix(count)))
+                    let later = try tx.laterMessages(peerId: p, after: anchor, count: count).map(\.index)
+                    #expect(later == Array(sorted.filter { $0 > anchor }.prefix(count)))
+                    let around = try tx.messagesAround(peerId: p, anchor: anchor, count: count).map(\.index)
+                    #expect(around == around.sorted())
+                    #expect(around.count == min(count, sorted.count))
+                    if model[anchor.id] == anchor { #expect(around.contains(anchor)) }
+                }
+                #expect(try tx.earlierMessages(peerId: p, before: nil, count: 1000).map(\.index) == sorted.reversed())
+            }
+        }
+    }
+
+    @Test func searchIsDiacriticInsensitiveAndFiltersByPeerAndTag() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.addMessages([
+                message(peer(1), 1, text: "Tôi thích phở"),
+                message(peer(1), 2, text: "ánh sáng", tags: [.photo]),
+                message(peer(2), 1, text: "pho again", tags: [.photo]),
+                message(peer(2), 2, text: "Nguyễn Văn A"),
+            ])
+        }
+        try postbox.readTransactionSync { (tx: Transaction) throws in
+            #expect(try tx.searchMessages("pho", limit: 10).map(\.id.peerId) == [peer(2), peer(1)])
+            #expect(try tx.searchMessages("pho", peerId: peer(1), limit: 10).map(\.text) == ["Tôi thích phở"])
+            #expect(try tx.searchMessages("anh", limit: 10).map(\.text) == ["ánh sáng"])
+            #expect(try tx.searchMessages("nguyen", limit: 10).map(\.text) == ["Nguyễn Văn A"])
+            #expect(try tx.searchMessages("pho", tags: .photo, limit: 10).map(\.text) == ["pho again"])
+        }
+    }
+
+    @Test func unsentAndGloballyUniqueIds() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let p = peer(1)
+        var pending = message(p, 1, flags: [.unsent])
+        pending.globallyUniqueId = 987
+        try postbox.transactionSync { try $0.addMessages([pending]) }
+        try postbox.transactionSync { (tx: Transaction) throws in
+            #expect(try tx.unsentMessageIds() == [MessageId(peerId: p, namespace: 0, id: 1)])
+            #expect(try tx.messageId(peerId: p, globallyUniqueId: 987)?.id == 1)
+            try tx.updateMessage(MessageId(peerId: p, namespace: 0, id: 1)) { old in
+                var sent = old.toStoreMessage()
+                sent.flags.remove(.unsent)
+                return sent
+            }
+            #expect(try tx.unsentMessageIds().isEmpty)
+        }
+    }
+}

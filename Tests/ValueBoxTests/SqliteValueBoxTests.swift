@@ -1,0 +1,158 @@
+import Foundation
+import SQLite
+import Testing
+import ValueBox
+
+func makeValueBox() throws -> SqliteValueBox {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("valuebox-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let key = Database.CipherKey(key: Array(repeating: 1, count: 32), salt: Array(repeating: 2, count: 16))
+    return try SqliteValueBox(path: directory.appendingPathComponent("db_sqlite").path, key: key)
+}
+
+let binaryTable = ValueBoxTable(id: 7, keyType: .binary, compactValuesOnCreation: false)
+let int64Table = ValueBoxTable(id: 8, keyType: .int64, compactValuesOnCreation: false)
+
+func key(_ value: Int32) -> ValueBoxKey {
+    var key = ValueBoxKey(length: 4)
+    key.setInt32(0, value: value)
+    return key
+}
+
+@Suite struct SqliteValueBoxTests {
+    @Test func getSetRemoveCount() throws {
+        let box = try makeValueBox()
+        try box.begin()
+        #expect(try box.get(binaryTable, key: key(1)) == nil)
+        try box.set(binaryTable, key: key(1), value: [1])
+        try box.set(binaryTable, key: key(1), value: [2])
+        try box.set(binaryTable, key: key(2), value: [])
+        #expect(try box.get(binaryTable, key: key(1)) == [2])
+        #expect(try box.get(binaryTable, key: key(2)) == [])
+        #expect(try box.exists(binaryTable, key: key(2)))
+        #expect(try box.count(binaryTable) == 2)
+        try box.remove(binaryTable, key: key(1), secure: true)
+        #expect(try box.get(binaryTable, key: key(1)) == nil)
+        try box.removeAllFromTable(binaryTable)
+        #expect(try box.count(binaryTable) == 0)
+        try box.commit()
+    }
+
+    @Test func rangesHaveExclusiveBoundsBothWaysAndALimit() throws {
+        let box = try makeValueBox()
+        try box.begin()
+        for i: Int32 in 1...10 { try box.set(binaryTable, key: key(i), value: [UInt8(i)]) }
+        var ascending: [Int32] = []
+        try box.range(binaryTable, start: key(2), end: key(8), limit: 3) { key, _ in
+            ascending.append(key.getInt32(0))
+            return true
+        }
+        #expect(ascending == [3, 4, 5])
+        var descending: [Int32] = []
+        try box.range(binaryTable, start: key(8), end: key(2)) { (key: ValueBoxKey) in
+            descending.append(key.getInt32(0))
+            return true
+        }
+        #expect(descending == [7, 6, 5, 4, 3])
+        var stopped: [Int32] = []
+        try box.range(binaryTable, start: key(0), end: key(100)) { (key: ValueBoxKey) in
+            stopped.append(key.getInt32(0))
+            return stopped.count < 2
+        }
+        #expect(stopped == [1, 2])
+        #expect(try box.count(binaryTable, start: key(2), end: key(8)) == 5)
+        try box.removeRange(binaryTable, start: key(2), end: key(8))
+        #expect(try box.count(binaryTable) == 5)
+        try box.commit()
+    }
+
+    @Test func int64TablesOrderAsSignedIntegers() throws {
+        let box = try makeValueBox()
+        try box.begin()
+        for value: Int64 in [-5, 3, 0, Int64.max, Int64.min + 1] {
+            try box.set(int64Table, key: ValueBoxKey(int64: value), value: [1])
+        }
+        var seen: [Int64] = []
+        try box.scan(int64Table) { key, _ in
+            seen.append(key.getInt64(0))
+            return true
+        }
+        #expect(seen == [Int64.min + 1, -5, 0, 3, Int64.max])
+        try box.commit()
+    }
+
+    /// Random writes and ranges against a sorted in-memory model.
+    @Test func matchesAModelUnderRandomOperations() throws {
+        let box = try makeValueBox()
+        var model: [ValueBoxKey: [UInt8]] = [:]
+        var generator = SeededGenerator(seed: 42)
+        try box.begin()
+        for _ in 0..<3000 {
+            let k = ValueBoxKey((0..<Int.random(in: 1...3, using: &generator)).map { _ in UInt8.random(in: 0...4, using: &generator) })
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<5:
+                let value = [UInt8.random(in: 0...255, using: &generator)]
+                try box.set(binaryTable, key: k, value: value)
+                model[k] = value
+            case 5..<7:
+                try box.remove(binaryTable, key: k)
+                model[k] = nil
+            default:
+                let other = ValueBoxKey((0..<Int.random(in: 0...3, using: &generator)).map { _ in UInt8.random(in: 0...4, using: &generator) })
+                let limit = Int.random(in: 1...10, using: &generator)
+                var found: [ValueBoxKey] = []
+                try box.range(binaryTable, start: k, end: other, limit: limit) { key, value in
+                    #expect(model[key] == value)
+                    found.append(key)
+                    return true
+                }
+                let low = min(k, other)
+                let high = max(k, other)
+                var expected = model.keys.filter { $0 > low && $0 < high }.sorted()
+                if other < k { expected.reverse() }
+                #expect(found == Array(expected.prefix(limit)))
+            }
+        }
+        #expect(try box.count(binaryTable) == model.count)
+        try box.commit()
+    }
+
+    @Test func rollbackForgetsWritesAndCreatedTables() throws {
+        let box = try makeValueBox()
+        try box.begin()
+        try box.set(binaryTable, key: key(1), value: [1])
+        box.rollback()
+        try box.begin()
+        #expect(try box.get(binaryTable, key: key(1)) == nil)
+        try box.set(binaryTable, key: key(1), value: [1])
+        try box.commit()
+        #expect(try box.get(binaryTable, key: key(1)) == [1])
+    }
+}
+
+@Suite struct FullTextTests {
+    let table = ValueBoxFullTextTable(id: 41)
+
+    @Test func matchesIgnoringDiacriticsAndCase() throws {
+        let box = try makeValueBox()
+        try box.begin()
+        let texts = ["phở bò tái", "ánh sáng", "Nguyễn Văn A", "Hello World", "photo album"]
+        for (index, text) in texts.enumerated() {
+            try box.fullTextSet(table, collectionId: "p\(index % 2)", itemId: "i\(index)", contents: text, tags: "t\(index)")
+        }
+        #expect(try box.fullTextMatch(table, collectionId: nil, query: "pho", limit: 10) == ["i4", "i0"])
+        #expect(try box.fullTextMatch(table, collectionId: nil, query: "anh", limit: 10) == ["i1"])
+        #expect(try box.fullTextMatch(table, collectionId: nil, query: "nguyen", limit: 10) == ["i2"])
+        #expect(try box.fullTextMatch(table, collectionId: nil, query: "PHỞ BÒ", limit: 10) == ["i0"])
+        #expect(try box.fullTextMatch(table, collectionId: "p0", query: "pho", limit: 10) == ["i4", "i0"])
+        #expect(try box.fullTextMatch(table, collectionId: "p1", query: "pho", limit: 10) == [])
+        #expect(try box.fullTextMatch(table, collectionId: nil, query: "pho", tags: ["t0"], limit: 10) == ["i0"])
+        #expect(try box.fullTextMatch(table, collectionId: nil, query: "pho", limit: 1) == ["i4"])
+        #expect(try box.fullTextMatch(table, collectionId: nil, query: "  ", limit: 10) == [])
+        // Quotes and FTS5 operators in the query are literal text, never syntax.
+        #expect(try box.fullTextMatch(table, collectionId: nil, query: "\"hello\" OR NEAR(", limit: 10) == [])
+        try box.fullTextRemove(table, itemId: "i0")
+        #expect(try box.fullTextMatch(table, collectionId: nil, query: "pho", limit: 10) == ["i4"])
+        try box.commit()
+    }
+}
