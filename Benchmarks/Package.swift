@@ -13,6 +13,8 @@ let package = Package(
     name: "TelegraphBenchmarks",
     dependencies: [
         .package(name: "Telegraph", path: ".."),
+        // GRDB on the system SQLite: only postbox-grdb-bench links it (never together with SQLCipher).
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // Timing, statistics and the ratio table every benchmark prints.
@@ -30,6 +32,24 @@ let package = Package(
         // Media benchmarks (peers: rlottie C loop, dwebp, opusenc).
 
         // Postbox benchmarks (peers: raw SQLCipher; GRDB in its own executable).
+        .target(name: "PostboxBenchData", path: "Sources/PostboxBenchData"),
+        .systemLibrary(
+            name: "CSQLCipherPeer", path: "Sources/CSQLCipherPeer", pkgConfig: "sqlcipher",
+            providers: [.apt(["libsqlcipher-dev"])]),
+        .executableTarget(
+            name: "postbox-bench",
+            dependencies: [
+                "BenchmarkSupport", "PostboxBenchData", "CSQLCipherPeer",
+                .product(name: "Postbox", package: "Telegraph"),
+                .product(name: "PostboxTesting", package: "Telegraph"),
+            ],
+            path: "Sources/postbox-bench", swiftSettings: Settings.swift),
+        // GRDB 7.10 on the system libsqlite3: a separate binary, because one binary must never link both
+        // libsqlite3 and libsqlcipher (both export sqlite3_*).
+        .executableTarget(
+            name: "postbox-grdb-bench",
+            dependencies: ["BenchmarkSupport", "PostboxBenchData", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/postbox-grdb-bench", swiftSettings: Settings.swift),
 
     ]
 )

@@ -1,0 +1,121 @@
+import CSQLCipherPeer
+import PostboxBenchData
+
+/// The insert limit: the same rows Postbox writes for a message (history record under the 20-byte key, the
+/// 12-byte id index entry, the FTS5 row), inserted with prepared statements in one transaction on SQLCipher
+/// directly, with the same key setup and pragmas, and values encoded in advance.
+final class RawSQLCipher {
+    private var db: OpaquePointer?
+    private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    init(path: String, keyHex: String) {
+        precondition(sqlite3_open(path, &db) == SQLITE_OK)
+        exec("PRAGMA cipher_default_plaintext_header_size = 32")
+        exec("PRAGMA key = \"x'\(keyHex)'\"")
+        exec("PRAGMA cipher_plaintext_header_size = 32")
+        exec("PRAGMA cipher_memory_security = OFF")
+        exec("PRAGMA journal_mode = WAL")
+        exec("PRAGMA synchronous = NORMAL")
+        exec("PRAGMA cache_size = 1024")
+        exec("CREATE TABLE IF NOT EXISTS t7 (key BLOB PRIMARY KEY, value BLOB)")
+        exec("CREATE TABLE IF NOT EXISTS t4 (key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID")
+        exec("CREATE VIRTUAL TABLE IF NOT EXISTS ft41 USING fts5(collectionId, itemId, contents, tags, "
+            + "tokenize = 'unicode61 remove_diacritics 2')")
+    }
+
+    deinit {
+        close()
+        sqlite3_close(db)
+    }
+
+    func exec(_ sql: String) {
+        let result = sqlite3_exec(db, sql, nil, nil, nil)
+        precondition(result == SQLITE_OK, "\(sql): \(String(cString: sqlite3_errmsg(db)))")
+    }
+
+    /// Pre-encoded rows for a message.
+    struct Row {
+        let historyKey: [UInt8]
+        let historyValue: [UInt8]
+        let indexKey: [UInt8]
+        let indexValue: [UInt8]
+        let collection: String
+        let item: String
+        let text: String
+    }
+
+    static func rows(_ messages: [BenchMessage]) -> [Row] {
+        func be<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+        return messages.map { m in
+            let text = Array(m.text.utf8)
+            let value = [0] + le(UInt32(1)) + le(UInt32(0)) + [8] + le(m.author) + le(UInt32(0)) + le(UInt32(0))
+                + le(Int32(text.count)) + text + le(Int32(0)) + le(Int32(0)) + le(Int32(0))
+            return Row(
+                historyKey: be(m.peer) + be(Int32(0)) + be(m.timestamp) + be(m.id), historyValue: value,
+                indexKey: be(m.peer) + be(Int32(0)) + be(m.id), indexValue: be(m.timestamp) + be(UInt32(0)) + be(UInt32(0)),
+                collection: "p\(m.peer)", item: "p\(m.peer)a0b\(m.id)", text: m.text)
+        }
+    }
+
+    func insert(_ rows: [Row]) {
+        var history: OpaquePointer?
+        var index: OpaquePointer?
+        var fts: OpaquePointer?
+        sqlite3_prepare_v2(db, "INSERT INTO t7 (key, value) VALUES (?, ?)", -1, &history, nil)
+        sqlite3_prepare_v2(db, "INSERT INTO t4 (key, value) VALUES (?, ?)", -1, &index, nil)
+        sqlite3_prepare_v2(db, "INSERT INTO ft41 (collectionId, itemId, contents, tags) VALUES (?, ?, ?, '')", -1, &fts, nil)
+        exec("BEGIN IMMEDIATE")
+        for row in rows {
+            bind(history, row.historyKey, row.historyValue)
+            bind(index, row.indexKey, row.indexValue)
+            sqlite3_bind_text(fts, 1, row.collection, -1, transient)
+            sqlite3_bind_text(fts, 2, row.item, -1, transient)
+            sqlite3_bind_text(fts, 3, row.text, -1, transient)
+            precondition(sqlite3_step(fts) == SQLITE_DONE)
+            sqlite3_reset(fts)
+        }
+        exec("COMMIT")
+        sqlite3_finalize(history)
+        sqlite3_finalize(index)
+        sqlite3_finalize(fts)
+    }
+
+    private func bind(_ statement: OpaquePointer?, _ key: [UInt8], _ value: [UInt8]) {
+        key.withUnsafeBytes { _ = sqlite3_bind_blob(statement, 1, $0.baseAddress, Int32($0.count), transient) }
+        value.withUnsafeBytes { _ = sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), transient) }
+        precondition(sqlite3_step(statement) == SQLITE_DONE)
+        sqlite3_reset(statement)
+    }
+
+    private var indexGet: OpaquePointer?
+    private var historyGet: OpaquePointer?
+
+    /// Point lookup with persistent prepared statements: the id index, then the history record.
+    func get(peer: Int64, id: Int32) -> Int {
+        if indexGet == nil {
+            sqlite3_prepare_v3(db, "SELECT value FROM t4 WHERE key = ?", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &indexGet, nil)
+            sqlite3_prepare_v3(db, "SELECT value FROM t7 WHERE key = ?", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &historyGet, nil)
+        }
+        defer {
+            sqlite3_reset(indexGet)
+            sqlite3_reset(historyGet)
+        }
+        func be<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        let key = be(peer) + be(Int32(0)) + be(id)
+        key.withUnsafeBytes { _ = sqlite3_bind_blob(indexGet, 1, $0.baseAddress, Int32($0.count), transient) }
+        guard sqlite3_step(indexGet) == SQLITE_ROW, let pointer = sqlite3_column_blob(indexGet, 0) else { return 0 }
+        let timestamp = Array(UnsafeRawBufferPointer(start: pointer, count: 4))
+        let historyKey = be(peer) + be(Int32(0)) + timestamp + be(id)
+        historyKey.withUnsafeBytes { _ = sqlite3_bind_blob(historyGet, 1, $0.baseAddress, Int32($0.count), transient) }
+        guard sqlite3_step(historyGet) == SQLITE_ROW else { return 0 }
+        return Int(sqlite3_column_bytes(historyGet, 0))
+    }
+
+    func close() {
+        sqlite3_finalize(indexGet)
+        sqlite3_finalize(historyGet)
+        indexGet = nil
+        historyGet = nil
+    }
+}
