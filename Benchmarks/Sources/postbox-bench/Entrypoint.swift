@@ -45,8 +45,14 @@ enum PostboxBench {
         return results
     }
 
+    /// The page cache for Postbox and the raw peer alike (POSTBOX_BENCH_CACHE_KIB, default Postbox's 16 MiB).
+    static let cacheKiB = Int(ProcessInfo.processInfo.environment["POSTBOX_BENCH_CACHE_KIB"] ?? "") ?? 16_384
+    /// POSTBOX_BENCH_QUICK=1 skips the million-message workloads and GRDB.
+    static let quick = ProcessInfo.processInfo.environment["POSTBOX_BENCH_QUICK"] == "1"
+
     static func main() throws {
         printMachine()
+        print("page cache: \(cacheKiB) KiB")
         registerPostboxTestTypes()
         let root = TemporaryDirectory(prefix: "postbox-bench")
         defer { root.remove() }
@@ -62,21 +68,21 @@ enum PostboxBench {
         let rawRows = RawSQLCipher.rows(messages)
 
         let ours = measure("Postbox insert", items: Double(count), unit: "msg", runs: 3) {
-            let postbox = try! Postbox.open(accountPath: freshAccount(), encryption: key)
+            let postbox = try! Postbox.open(accountPath: freshAccount(), encryption: key, cacheSizeKiB: cacheKiB)
             try! postbox.transactionSync { try $0.addMessages(storeMessages) }
         }
         let raw = measure("raw insert", items: Double(count), unit: "msg", runs: 3) {
             let path = freshAccount()
             try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            RawSQLCipher(path: path + "/db_sqlite", keyHex: keyHex).insert(rawRows)
+            RawSQLCipher(path: path + "/db_sqlite", keyHex: keyHex, cacheSizeKiB: cacheKiB).insert(rawRows)
         }
 
         let account = freshAccount()
-        let postbox = try Postbox.open(accountPath: account, encryption: key)
+        let postbox = try Postbox.open(accountPath: account, encryption: key, cacheSizeKiB: cacheKiB)
         try postbox.transactionSync { try $0.addMessages(storeMessages) }
         let rawPath = freshAccount()
         try FileManager.default.createDirectory(atPath: rawPath, withIntermediateDirectories: true)
-        let rawDatabase = RawSQLCipher(path: rawPath + "/db_sqlite", keyHex: keyHex)
+        let rawDatabase = RawSQLCipher(path: rawPath + "/db_sqlite", keyHex: keyHex, cacheSizeKiB: cacheKiB)
         rawDatabase.insert(rawRows)
 
         var state: UInt64 = 99
@@ -105,8 +111,15 @@ enum PostboxBench {
             }
         }
 
+        if quick {
+            printTable(title: "Postbox vs raw SQLCipher (quick)", peerName: "raw SQLCipher", [
+                Comparison("bulk insert 100,000", ours: ours, peer: raw), Comparison("get", ours: get, peer: rawGet),
+                Comparison("range 50", ours: range, peer: nil),
+            ])
+            return
+        }
         // One million messages, written in transactions of 100,000, then 200 searches of 50 results each.
-        let big = try Postbox.open(accountPath: freshAccount(), encryption: key)
+        let big = try Postbox.open(accountPath: freshAccount(), encryption: key, cacheSizeKiB: cacheKiB)
         let buildStart = now()
         for batch in stride(from: 0, to: 1_000_000, by: 100_000) {
             let slice = store(BenchData.messages(from: batch, count: 100_000))

@@ -8,7 +8,7 @@ final class RawSQLCipher {
     private var db: OpaquePointer?
     private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
-    init(path: String, keyHex: String) {
+    init(path: String, keyHex: String, cacheSizeKiB: Int) {
         precondition(sqlite3_open(path, &db) == SQLITE_OK)
         exec("PRAGMA cipher_default_plaintext_header_size = 32")
         exec("PRAGMA key = \"x'\(keyHex)'\"")
@@ -16,7 +16,7 @@ final class RawSQLCipher {
         exec("PRAGMA cipher_memory_security = OFF")
         exec("PRAGMA journal_mode = WAL")
         exec("PRAGMA synchronous = NORMAL")
-        exec("PRAGMA cache_size = 1024")
+        exec("PRAGMA cache_size = -\(cacheSizeKiB)")
         exec("CREATE TABLE IF NOT EXISTS t7 (key BLOB PRIMARY KEY, value BLOB)")
         exec("CREATE TABLE IF NOT EXISTS t4 (key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID")
         exec("CREATE VIRTUAL TABLE IF NOT EXISTS ft41 USING fts5(collectionId, itemId, contents, tags, "

@@ -29,9 +29,10 @@ public final class Postbox: @unchecked Sendable {
     /// Opens (creating when missing) the Postbox of the account at `accountPath`, running schema upgrades.
     ///
     /// Throws `PostboxError.wrongKeyOrNotADatabase` without modifying the file when the key is wrong or the file is
-    /// not a Postbox database. `progress` receives upgrade progress (0…1) when an upgrade runs.
+    /// not a Postbox database. `cacheSizeKiB` bounds the writer's page cache (readers get a quarter); a small process
+    /// such as the notification service passes less. `progress` receives upgrade progress (0…1) when an upgrade runs.
     public static func open(
-        accountPath: String, encryption: PostboxEncryptionParameters?,
+        accountPath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int = 16_384,
         progress: ((Float) -> Void)? = nil
     ) throws(PostboxError) -> Postbox {
         let basePath = accountPath + "/postbox"
@@ -40,18 +41,23 @@ public final class Postbox: @unchecked Sendable {
         } catch {
             throw .storage("cannot create \(basePath)/db: \(error)")
         }
-        return try Postbox(basePath: basePath, encryption: encryption, progress: progress)
+        return try Postbox(basePath: basePath, encryption: encryption, cacheSizeKiB: cacheSizeKiB, progress: progress)
     }
 
-    private init(basePath: String, encryption: PostboxEncryptionParameters?, progress: ((Float) -> Void)?)
+    private let cacheSizeKiB: Int
+
+    private init(
+        basePath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int, progress: ((Float) -> Void)?
+    )
         throws(PostboxError)
     {
         self.basePath = basePath
         self.databasePath = basePath + "/db/db_sqlite"
         self.encryption = encryption
+        self.cacheSizeKiB = cacheSizeKiB
         self.queue = DispatchQueue(label: "org.telegraph.postbox.Postbox")
         do {
-            valueBox = try SqliteValueBox(path: databasePath, key: Self.cipherKey(encryption))
+            valueBox = try SqliteValueBox(path: databasePath, key: Self.cipherKey(encryption), cacheSizeKiB: cacheSizeKiB)
         } catch {
             throw PostboxError(error)
         }
@@ -154,7 +160,7 @@ public final class Postbox: @unchecked Sendable {
         if let reader = readers.withLock({ $0.popLast() }) { return reader }
         let key = syncOnQueue { Self.cipherKey(encryption) }
         do {
-            return try SqliteValueBox(path: databasePath, key: key, cacheSizePages: 256)
+            return try SqliteValueBox(path: databasePath, key: key, cacheSizeKiB: max(1024, cacheSizeKiB / 4))
         } catch {
             throw PostboxError(error)
         }
@@ -191,6 +197,7 @@ public final class Postbox: @unchecked Sendable {
             try syncOnQueue { () throws -> Void in
                 guard let key = Self.cipherKey(parameters) else { throw PostboxError.invalidEncryptionParameters }
                 readers.withLock { $0.removeAll() }
+                valueBox.clearStatements()
                 try valueBox.database.rekey(key)
                 encryption = parameters
             }

@@ -55,14 +55,15 @@ extension Database {
         try textColumn("PRAGMA cipher_version").first
     }
 
-    /// The connection's settings for a Postbox: WAL, `synchronous = NORMAL`, in-memory temp store, a small cache.
-    public func applyPostboxPragmas(cacheSizePages: Int = 1024, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+    /// The connection's settings for a Postbox: WAL, `synchronous = NORMAL`, in-memory temp store, a page cache of
+    /// `cacheSizeKiB` (allocated only as pages are used).
+    public func applyPostboxPragmas(cacheSizeKiB: Int = 16_384, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
         setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")
         try execute("PRAGMA temp_store = MEMORY")
         try execute("PRAGMA mmap_size = 0")
-        try execute("PRAGMA cache_size = \(cacheSizePages)")
+        try execute("PRAGMA cache_size = -\(cacheSizeKiB)")
     }
 
     /// Turns `secure_delete` on or off (overwrite removed content with zeros).

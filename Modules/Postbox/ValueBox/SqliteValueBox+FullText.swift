@@ -15,14 +15,13 @@ extension SqliteValueBox {
         _ table: ValueBoxFullTextTable, collectionId: String, itemId: String, contents: String, tags: String
     ) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
+            let sql = "INSERT INTO \(table.sqlName) (collectionId, itemId, contents, tags) VALUES (?, ?, ?, ?)"
             let statement: Statement
             do {
-                statement = try database.cached(
-                    "INSERT INTO \(table.sqlName) (collectionId, itemId, contents, tags) VALUES (?, ?, ?, ?)")
+                statement = try self.statement(table.id, .fullTextInsert, sql)
             } catch {
                 try ensure(table)
-                statement = try database.cached(
-                    "INSERT INTO \(table.sqlName) (collectionId, itemId, contents, tags) VALUES (?, ?, ?, ?)")
+                statement = try self.statement(table.id, .fullTextInsert, sql)
             }
             statement.bind(1, collectionId)
             statement.bind(2, itemId)
@@ -35,8 +34,8 @@ extension SqliteValueBox {
     /// Removes every row indexed under `itemId` (looked up through the index, not by a scan).
     public func fullTextRemove(_ table: ValueBoxFullTextTable, itemId: String) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
-            guard let statement = try? database.cached(
-                "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
+            guard let statement = try? statement(
+                table.id, .fullTextRemove, "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
                     + "WHERE \(table.sqlName) MATCH ?)")
             else { return }
             statement.bind(1, "itemId:" + Self.phrase(itemId))
@@ -53,8 +52,8 @@ extension SqliteValueBox {
             return []
         }
         return try wrap { () throws(SQLiteError) -> [String] in
-            guard let statement = try? database.cached(
-                "SELECT itemId FROM \(table.sqlName) WHERE \(table.sqlName) MATCH ? ORDER BY rowid DESC LIMIT ?")
+            guard let statement = try? statement(
+                table.id, .fullTextMatch, "SELECT itemId FROM \(table.sqlName) WHERE \(table.sqlName) MATCH ? ORDER BY rowid DESC LIMIT ?")
             else { return [] }
             defer { statement.reset() }
             statement.bind(1, expression)

@@ -12,11 +12,40 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// The database file.
     public let path: String
     private var knownTables: Set<String> = []
+    private var statements: [StatementKey: Statement] = [:]
+
+    /// What a cached statement does, per table; hashing two integers is cheaper than hashing the SQL text.
+    enum StatementKind: UInt8 {
+        case get, exists, set, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys, rangeDescKeys
+        case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch
+    }
+
+    struct StatementKey: Hashable {
+        let table: Int32
+        let kind: StatementKind
+    }
+
+    /// Finalizes every cached statement (before rekeying or closing).
+    public func clearStatements() {
+        statements.removeAll()
+        database.clearStatementCache()
+    }
+
+    /// The prepared statement for `kind` on table `table`, prepared from `sql` the first time.
+    func statement(_ table: Int32, _ kind: StatementKind, _ sql: @autoclosure () -> String) throws(SQLiteError)
+        -> Statement
+    {
+        let key = StatementKey(table: table, kind: kind)
+        if let statement = statements[key] { return statement }
+        let statement = try database.prepare(sql(), persistent: true)
+        statements[key] = statement
+        return statement
+    }
     private var secureDeleteOn = false
 
     /// Opens (creating when missing, unless `readOnly`) the database at `path` with `key`, or unencrypted when
-    /// `key` is `nil`, and applies the Postbox pragmas.
-    public init(path: String, key: Database.CipherKey?, readOnly: Bool = false, cacheSizePages: Int = 1024)
+    /// `key` is `nil`, and applies the Postbox pragmas with a page cache of `cacheSizeKiB`.
+    public init(path: String, key: Database.CipherKey?, readOnly: Bool = false, cacheSizeKiB: Int = 16_384)
         throws(ValueBoxError)
     {
         self.path = path
@@ -26,9 +55,9 @@ public final class SqliteValueBox: @unchecked Sendable {
             _ = try database.scalarInt("SELECT count(*) FROM sqlite_master")
             if readOnly {
                 database.setBusyTimeout(milliseconds: 5000)
-                try database.execute("PRAGMA cache_size = \(cacheSizePages)")
+                try database.execute("PRAGMA cache_size = -\(cacheSizeKiB)")
             } else {
-                try database.applyPostboxPragmas(cacheSizePages: cacheSizePages)
+                try database.applyPostboxPragmas(cacheSizeKiB: cacheSizeKiB)
             }
             for name in try database.textColumn("SELECT name FROM sqlite_master WHERE type = 'table'") {
                 knownTables.insert(name)
@@ -113,7 +142,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     public func get(_ table: ValueBoxTable, key: ValueBoxKey) throws(ValueBoxError) -> [UInt8]? {
         try wrap { () throws(SQLiteError) -> [UInt8]? in
             guard knownTables.contains(table.sqlName) else { return nil }
-            let statement = try database.cached("SELECT value FROM \(table.sqlName) WHERE key = ?")
+            let statement = try statement(table.id, .get, "SELECT value FROM \(table.sqlName) WHERE key = ?")
             defer { statement.reset() }
             bindKey(statement, 1, key, table)
             return try statement.step() ? statement.bytes(0) : nil
@@ -124,7 +153,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     public func exists(_ table: ValueBoxTable, key: ValueBoxKey) throws(ValueBoxError) -> Bool {
         try wrap { () throws(SQLiteError) -> Bool in
             guard knownTables.contains(table.sqlName) else { return false }
-            let statement = try database.cached("SELECT 1 FROM \(table.sqlName) WHERE key = ?")
+            let statement = try statement(table.id, .exists, "SELECT 1 FROM \(table.sqlName) WHERE key = ?")
             defer { statement.reset() }
             bindKey(statement, 1, key, table)
             return try statement.step()
@@ -135,8 +164,8 @@ public final class SqliteValueBox: @unchecked Sendable {
     public func set(_ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
             try ensure(table)
-            let statement = try database.cached(
-                "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?) "
+            let statement = try statement(
+                table.id, .set, "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?) "
                     + "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             bindKey(statement, 1, key, table)
             statement.bind(2, value)
@@ -149,7 +178,7 @@ public final class SqliteValueBox: @unchecked Sendable {
         try wrap { () throws(SQLiteError) in
             guard knownTables.contains(table.sqlName) else { return }
             try setSecureDelete(secure)
-            let statement = try database.cached("DELETE FROM \(table.sqlName) WHERE key = ?")
+            let statement = try statement(table.id, .remove, "DELETE FROM \(table.sqlName) WHERE key = ?")
             bindKey(statement, 1, key, table)
             try statement.run()
         }
@@ -166,7 +195,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     public func count(_ table: ValueBoxTable) throws(ValueBoxError) -> Int {
         try wrap { () throws(SQLiteError) -> Int in
             guard knownTables.contains(table.sqlName) else { return 0 }
-            return Int(try database.cached("SELECT count(*) FROM \(table.sqlName)").stepScalar())
+            return Int(try statement(table.id, .count, "SELECT count(*) FROM \(table.sqlName)").stepScalar())
         }
     }
 
@@ -175,7 +204,7 @@ public final class SqliteValueBox: @unchecked Sendable {
         try wrap { () throws(SQLiteError) -> Int in
             guard knownTables.contains(table.sqlName) else { return 0 }
             let (low, high) = start < end ? (start, end) : (end, start)
-            let statement = try database.cached("SELECT count(*) FROM \(table.sqlName) WHERE key > ? AND key < ?")
+            let statement = try statement(table.id, .countRange, "SELECT count(*) FROM \(table.sqlName) WHERE key > ? AND key < ?")
             bindKey(statement, 1, low, table)
             bindKey(statement, 2, high, table)
             return Int(try statement.stepScalar())
@@ -211,7 +240,8 @@ public final class SqliteValueBox: @unchecked Sendable {
         let ascending = start < end
         let columns = withValues ? "key, value" : "key"
         let order = ascending ? "ASC" : "DESC"
-        let statement = try database.cached(
+        let statement = try statement(
+            table.id, withValues ? (ascending ? .rangeAscValues : .rangeDescValues) : (ascending ? .rangeAscKeys : .rangeDescKeys),
             "SELECT \(columns) FROM \(table.sqlName) WHERE key > ? AND key < ? ORDER BY key \(order) LIMIT ?")
         defer { statement.reset() }
         bindKey(statement, 1, ascending ? start : end, table)
@@ -225,7 +255,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// Visits every row of `table` in key order; `body` returns `false` to stop.
     public func scan(_ table: ValueBoxTable, values body: (ValueBoxKey, [UInt8]) throws -> Bool) throws {
         guard knownTables.contains(table.sqlName) else { return }
-        let statement = try database.cached("SELECT key, value FROM \(table.sqlName) ORDER BY key ASC")
+        let statement = try statement(table.id, .scan, "SELECT key, value FROM \(table.sqlName) ORDER BY key ASC")
         defer { statement.reset() }
         while try statement.step() {
             if try !body(readKey(statement, table), statement.bytes(1)) { break }
@@ -237,7 +267,7 @@ public final class SqliteValueBox: @unchecked Sendable {
         try wrap { () throws(SQLiteError) in
             guard knownTables.contains(table.sqlName) else { return }
             let (low, high) = start < end ? (start, end) : (end, start)
-            let statement = try database.cached("DELETE FROM \(table.sqlName) WHERE key > ? AND key < ?")
+            let statement = try statement(table.id, .removeRange, "DELETE FROM \(table.sqlName) WHERE key > ? AND key < ?")
             bindKey(statement, 1, low, table)
             bindKey(statement, 2, high, table)
             try statement.run()
@@ -248,7 +278,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     public func removeAllFromTable(_ table: ValueBoxTable) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
             guard knownTables.contains(table.sqlName) else { return }
-            try database.cached("DELETE FROM \(table.sqlName)").run()
+            try statement(table.id, .removeAll, "DELETE FROM \(table.sqlName)").run()
         }
     }
 }

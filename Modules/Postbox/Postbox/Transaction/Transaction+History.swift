@@ -29,13 +29,15 @@ extension Transaction {
     public func messagesAround(peerId: PeerId, anchor: MessageIndex, count: Int) throws -> [Message] {
         let anchorMessage = try getMessage(anchor.id).flatMap { $0.index == anchor ? $0 : nil }
         let remaining = max(0, count - (anchorMessage == nil ? 0 : 1))
-        var earlier = try earlierMessages(peerId: peerId, before: anchor, count: remaining)
-        var later = try laterMessages(peerId: peerId, after: anchor, count: remaining)
         let half = remaining / 2
-        let laterCount = min(later.count, max(remaining - min(earlier.count, half), half))
-        let earlierCount = min(earlier.count, remaining - laterCount)
-        earlier = Array(earlier.prefix(earlierCount))
-        later = Array(later.prefix(remaining - earlierCount))
+        // Ask each side for its half; fetch more from one side only when the other ran short.
+        var earlier = try earlierMessages(peerId: peerId, before: anchor, count: half)
+        var later = try laterMessages(peerId: peerId, after: anchor, count: remaining - half)
+        if later.count < remaining - half && earlier.count == half {
+            earlier = try earlierMessages(peerId: peerId, before: anchor, count: remaining - later.count)
+        } else if earlier.count < half && later.count == remaining - half {
+            later = try laterMessages(peerId: peerId, after: anchor, count: remaining - earlier.count)
+        }
         return earlier.reversed() + (anchorMessage.map { [$0] } ?? []) + later
     }
 

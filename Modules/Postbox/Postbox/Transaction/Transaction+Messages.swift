@@ -194,7 +194,7 @@ extension Transaction {
             stableId: record.stableId, stableVersion: record.stableVersion, id: record.id,
             globallyUniqueId: record.globallyUniqueId, groupingKey: record.groupingKey, threadId: record.threadId,
             timestamp: record.timestamp, flags: record.flags, tags: record.tags, authorId: record.authorId,
-            author: try record.authorId.flatMap { try tables.peers.get($0) }, text: record.text,
+            author: try record.authorId.flatMap { try getPeer($0) }, text: record.text,
             attributes: record.attributes, media: media)
     }
 }

@@ -14,6 +14,7 @@ public final class Transaction {
     var dirtyReadStates: Set<PeerId> = []
     var namespaceMaxIds: [MessageId.Namespace: [PeerId: Int32]] = [:]
     var nextStableId: UInt32?
+    var peerCache: [PeerId: Peer?] = [:]
 
     init(tables: PostboxTables, isReadOnly: Bool) {
         self.tables = tables
@@ -54,7 +55,12 @@ public final class Transaction {
     // MARK: Peers
 
     /// A stored peer.
-    public func getPeer(_ peerId: PeerId) throws -> Peer? { try tables.peers.get(peerId) }
+    public func getPeer(_ peerId: PeerId) throws -> Peer? {
+        if let cached = peerCache[peerId] { return cached }
+        let peer = try tables.peers.get(peerId)
+        peerCache[peerId] = .some(peer)
+        return peer
+    }
 
     /// Every stored peer, by id.
     public func getAllPeers() throws -> [Peer] { try tables.peers.all() }
@@ -63,8 +69,9 @@ public final class Transaction {
     public func updatePeers(_ peers: [Peer]) throws {
         try checkWritable()
         for peer in peers {
-            if let previous = try tables.peers.get(peer.id), previous.isEqual(peer) { continue }
+            if let previous = try getPeer(peer.id), previous.isEqual(peer) { continue }
             try tables.peers.set(peer)
+            peerCache[peer.id] = .some(peer)
             operations.updatedPeers[peer.id] = peer
         }
     }
