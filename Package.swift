@@ -116,6 +116,7 @@ let modules: [Module] = [
     .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"], testDeps: ["SQLite"]),
     .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"], testDeps: ["Hashing"]),
     .swift("Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "Buffers"], testDeps: ["PostboxTesting", "SQLite", "ValueBox", "Buffers"]),
+    .swift("MediaBox", .Postbox),
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
