@@ -36,12 +36,23 @@ let package = Package(
         .systemLibrary(
             name: "CSQLCipherPeer", path: "Sources/CSQLCipherPeer", pkgConfig: "sqlcipher",
             providers: [.apt(["libsqlcipher-dev"])]),
+        // The hot-key experiment: LMDB behind the same small interface as a SQLCipher table. LMDB did not win clearly
+        // enough to enter the product (BENCHMARKS.md), so it lives here only.
+        .systemLibrary(
+            name: "CLMDBPeer", path: "Sources/CLMDBPeer", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
+        .target(
+            name: "HotStoreExperiment",
+            dependencies: ["CLMDBPeer", .product(name: "ValueBox", package: "Telegraph")],
+            path: "Sources/HotStoreExperiment", swiftSettings: Settings.swift),
         .executableTarget(
             name: "postbox-bench",
             dependencies: [
                 "BenchmarkSupport", "PostboxBenchData", "CSQLCipherPeer",
                 .product(name: "Postbox", package: "Telegraph"),
                 .product(name: "PostboxTesting", package: "Telegraph"),
+                "HotStoreExperiment",
+                .product(name: "ValueBox", package: "Telegraph"),
+                .product(name: "SQLite", package: "Telegraph"),
             ],
             path: "Sources/postbox-bench", swiftSettings: Settings.swift),
         // GRDB 7.10 on the system libsqlite3: a separate binary, because one binary must never link both

@@ -111,6 +111,10 @@ enum PostboxBench {
             }
         }
 
+        printTable(
+            title: "Hot keys: LMDB (plaintext) vs SQLCipher ValueBox (encrypted), 16-byte keys, 64-byte values",
+            peerName: "SQLCipher", HotStoreBench.run(directory: root.path, cacheKiB: cacheKiB))
+
         if quick {
             printTable(title: "Postbox vs raw SQLCipher (quick)", peerName: "raw SQLCipher", [
                 Comparison("bulk insert 100,000", ours: ours, peer: raw), Comparison("get", ours: get, peer: rawGet),
