@@ -63,3 +63,12 @@ bench: deps ## Run the benchmarks (Benchmarks/ package, release) and print their
 
 clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 	rm -rf .build Benchmarks/.build .repro
+
+# Postbox (issue: Postbox storage).
+.PHONY: bench-postbox postbox-check
+bench-postbox: deps ## Postbox benchmarks: builds the GRDB peer (its own binary), runs postbox-bench with ratios.
+	cd Benchmarks && $(SWIFT) build -c release --product postbox-grdb-bench -q
+	@bash BuildTools/scripts/bench.sh postbox-bench
+
+postbox-check: deps ## Postbox acceptance by hand: import-jsonl, search "pho" finds "phở", a wrong key exits 2.
+	@bash BuildTools/scripts/postbox-check.sh
