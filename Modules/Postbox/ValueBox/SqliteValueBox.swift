@@ -16,7 +16,7 @@ public final class SqliteValueBox: @unchecked Sendable {
 
     /// What a cached statement does, per table; hashing two integers is cheaper than hashing the SQL text.
     enum StatementKind: UInt8 {
-        case get, exists, set, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys, rangeDescKeys
+        case get, exists, set, insertIfAbsent, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys, rangeDescKeys
         case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch
     }
 
@@ -170,6 +170,20 @@ public final class SqliteValueBox: @unchecked Sendable {
             bindKey(statement, 1, key, table)
             statement.bind(2, value)
             try statement.run()
+        }
+    }
+
+    /// Stores `value` under `key` only when the key is absent; returns whether it stored (one b-tree search
+    /// instead of a lookup followed by an insert).
+    public func insertIfAbsent(_ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]) throws(ValueBoxError) -> Bool {
+        try wrap { () throws(SQLiteError) -> Bool in
+            try ensure(table)
+            let statement = try statement(
+                table.id, .insertIfAbsent, "INSERT OR IGNORE INTO \(table.sqlName) (key, value) VALUES (?, ?)")
+            bindKey(statement, 1, key, table)
+            statement.bind(2, value)
+            try statement.run()
+            return database.changes > 0
         }
     }
 

@@ -97,12 +97,21 @@ final class MessageHistoryIndexTable: Table {
             tags: MessageTags(rawValue: value.getUInt32(8)))
     }
 
-    func set(_ id: MessageId, _ entry: Entry) throws {
+    private static func encode(_ entry: Entry) -> [UInt8] {
         var value = ValueBoxKey(length: 12)
         value.setInt32(0, value: entry.timestamp)
         value.setUInt32(4, value: entry.flags.rawValue)
         value.setUInt32(8, value: entry.tags.rawValue)
-        try valueBox.set(table, key: Keys.messageId(id), value: value.bytes)
+        return value.bytes
+    }
+
+    func set(_ id: MessageId, _ entry: Entry) throws {
+        try valueBox.set(table, key: Keys.messageId(id), value: Self.encode(entry))
+    }
+
+    /// Adds the entry unless the id is already stored; returns whether it was added.
+    func insertIfAbsent(_ id: MessageId, _ entry: Entry) throws -> Bool {
+        try valueBox.insertIfAbsent(table, key: Keys.messageId(id), value: Self.encode(entry))
     }
 
     func remove(_ id: MessageId) throws {

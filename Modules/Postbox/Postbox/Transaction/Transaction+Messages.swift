@@ -15,9 +15,11 @@ extension Transaction {
                 try flushNamespace(peerId, namespace)
                 id = MessageId(peerId: peerId, namespace: namespace, id: try tables.historyMetadata.takeNextId(peerId, namespace))
             }
-            if let existing = try tables.messageIndex.get(id) {
+            let entry = MessageHistoryIndexTable.Entry(timestamp: message.timestamp, flags: message.flags, tags: message.tags)
+            if try !tables.messageIndex.insertIfAbsent(id, entry) {
                 // Re-adding an existing message replaces it.
-                try removeMessage(id, entry: existing)
+                if let existing = try tables.messageIndex.get(id) { try removeMessage(id, entry: existing) }
+                try tables.messageIndex.set(id, entry)
             }
             let record = MessageRecord(
                 stableId: try takeStableId(), stableVersion: 0, id: id, timestamp: message.timestamp,
@@ -25,7 +27,7 @@ extension Transaction {
                 threadId: message.threadId, flags: message.flags, tags: message.tags, authorId: message.authorId,
                 text: message.text, attributes: message.attributes, embeddedMedia: message.media,
                 referencedMedia: message.media.compactMap(\.id))
-            try insert(record)
+            try insert(record, indexStored: true)
             ids.append(id)
         }
         return ids
@@ -37,11 +39,12 @@ extension Transaction {
         return next
     }
 
-    private func insert(_ record: MessageRecord) throws {
+    private func insert(_ record: MessageRecord, indexStored: Bool = false) throws {
         let id = record.id
         try tables.history.set(record)
-        try tables.messageIndex.set(
-            id, .init(timestamp: record.timestamp, flags: record.flags, tags: record.tags))
+        if !indexStored {
+            try tables.messageIndex.set(id, .init(timestamp: record.timestamp, flags: record.flags, tags: record.tags))
+        }
         if !record.tags.isEmpty { try tables.tags.add(record.tags, record.index) }
         try tables.textIndex.add(id, text: record.text, tags: record.tags)
         for media in record.embeddedMedia {

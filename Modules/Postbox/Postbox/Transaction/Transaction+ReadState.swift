@@ -21,14 +21,18 @@ extension Transaction {
 
     func noteInsertedForReadState(_ record: MessageRecord) throws {
         let id = record.id
-        var state = try readState(id.peerId)
-        var entry = state.states[id.namespace] ?? .empty
+        if readStateCache[id.peerId] == nil { _ = try readState(id.peerId) }
+        // Mutated in place: copying the state out would copy its dictionary for every message.
+        var changed = false
+        let previous = readStateCache[id.peerId]!.states[id.namespace]
+        var entry = previous ?? .empty
         entry.maxKnownId = max(entry.maxKnownId, id.id)
         if record.flags.contains(.incoming) && id.id > entry.maxIncomingReadId { entry.count += 1 }
-        if entry != state.states[id.namespace] {
-            state.states[id.namespace] = entry
-            storeReadState(id.peerId, state)
+        if entry != previous {
+            readStateCache[id.peerId]!.states[id.namespace] = entry
+            changed = true
         }
+        if changed { dirtyReadStates.insert(id.peerId) }
     }
 
     func noteRemovedForReadState(_ id: MessageId, flags: MessageFlags) throws {
