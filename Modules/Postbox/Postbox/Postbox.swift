@@ -29,8 +29,8 @@ public final class Postbox: @unchecked Sendable {
     /// Opens (creating when missing) the Postbox of the account at `accountPath`, running schema upgrades.
     ///
     /// Throws `PostboxError.wrongKeyOrNotADatabase` without modifying the file when the key is wrong or the file is
-    /// not a Postbox database. `cacheSizeKiB` bounds the writer's page cache (readers get a quarter); a small process
-    /// such as the notification service passes less. `progress` receives upgrade progress (0…1) when an upgrade runs.
+    /// not a Postbox database. `cacheSizeKiB` bounds each connection's page cache (the writer and each reader); a
+    /// small process such as the notification service passes less. `progress` receives upgrade progress (0…1) when an upgrade runs.
     public static func open(
         accountPath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int = 16_384,
         progress: ((Float) -> Void)? = nil
@@ -160,7 +160,7 @@ public final class Postbox: @unchecked Sendable {
         if let reader = readers.withLock({ $0.popLast() }) { return reader }
         let key = syncOnQueue { Self.cipherKey(encryption) }
         do {
-            return try SqliteValueBox(path: databasePath, key: key, cacheSizeKiB: max(1024, cacheSizeKiB / 4))
+            return try SqliteValueBox(path: databasePath, key: key, cacheSizeKiB: cacheSizeKiB)
         } catch {
             throw PostboxError(error)
         }
