@@ -30,7 +30,8 @@ public final class Postbox: @unchecked Sendable {
     ///
     /// Throws `PostboxError.wrongKeyOrNotADatabase` without modifying the file when the key is wrong or the file is
     /// not a Postbox database. `cacheSizeKiB` bounds each connection's page cache (the writer and each reader); a
-    /// small process such as the notification service passes less. `progress` receives upgrade progress (0…1) when an upgrade runs.
+    /// small process such as the notification service passes less. `progress` receives upgrade progress (0…1) when
+    /// an upgrade runs.
     public static func open(
         accountPath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int = 16_384,
         progress: ((Float) -> Void)? = nil
