@@ -54,7 +54,9 @@ struct ImportJSONL: ParsableCommand {
                     throw ToolFailure.failed("line \(lineNumber): not a message object: \(error)")
                 }
                 peers[record.peerId] = TestPeer(id: record.peerId, name: "chat \(record.peer)")
-                if let authorId = record.authorId { peers[authorId] = TestPeer(id: authorId, name: "user \(authorId.id.rawValue)") }
+                if let authorId = record.authorId {
+                    peers[authorId] = TestPeer(id: authorId, name: "user \(authorId.id.rawValue)")
+                }
                 pending.append(record.storeMessage())
                 if pending.count >= batch { try flush() }
             }
@@ -149,7 +151,10 @@ struct WriteLoop: ParsableCommand {
             let postbox = try account.open(create: true)
             let peerId = PeerId(namespace: .init(rawValue: 0), id: .init(rawValue: 1))
             var next = try postbox.transactionSync { tx in
-                Int32(try tx.keychainEntryForKey("counter").map { String(decoding: $0, as: UTF8.self) }.flatMap { Int32($0) } ?? 0) + 1
+                Int32(
+                    try tx.keychainEntryForKey("counter").map { String(decoding: $0, as: UTF8.self) }.flatMap {
+                        Int32($0)
+                    } ?? 0) + 1
             }
             var done = 0
             while done < limit {

@@ -98,7 +98,8 @@ struct Peers: ParsableCommand {
             }
             if json { return try printJSON(rows) }
             for row in rows {
-                print("\(row.pinned ? "📌" : "  ") \(row.peer)\t\(row.name ?? "")\tunread \(row.unread)\ttop \(row.topMessage)")
+                let pin = row.pinned ? "📌" : "  "
+                print("\(pin) \(row.peer)\t\(row.name ?? "")\tunread \(row.unread)\ttop \(row.topMessage)")
             }
         }
     }

@@ -57,7 +57,8 @@ struct MessageLine: Codable {
         var attributes: [MessageAttribute] = []
         if let entities, !entities.isEmpty {
             attributes.append(
-                TestTextEntitiesAttribute(entities: entities.map { .init(type: $0.type, offset: $0.offset, length: $0.length) }))
+                TestTextEntitiesAttribute(
+                    entities: entities.map { .init(type: $0.type, offset: $0.offset, length: $0.length) }))
         }
         let tags = media.reduce(into: MessageTags()) { $0.formUnion(Self.tags(forKind: $1.kind)) }
         return StoreMessage(
@@ -76,9 +77,13 @@ struct MessageLine: Codable {
         text = message.text
         incoming = message.flags.contains(.incoming) ? true : nil
         let entityList = message.attributes.compactMap { $0 as? TestTextEntitiesAttribute }.flatMap(\.entities)
-        entities = entityList.isEmpty ? nil : entityList.map { EntityLine(type: $0.type, offset: $0.offset, length: $0.length) }
+        entities =
+            entityList.isEmpty
+            ? nil : entityList.map { EntityLine(type: $0.type, offset: $0.offset, length: $0.length) }
         let mediaList = message.media.compactMap { $0 as? TestMedia }
-        media = mediaList.isEmpty ? nil : mediaList.map { MediaLine(kind: $0.kind, name: $0.name, size: $0.size, id: $0.id?.id) }
+        media =
+            mediaList.isEmpty
+            ? nil : mediaList.map { MediaLine(kind: $0.kind, name: $0.name, size: $0.size, id: $0.id?.id) }
         groupingKey = message.groupingKey
     }
 }

@@ -79,9 +79,11 @@ func makeMediaBox() throws -> (MediaBox, String) {
     @Test func shortCacheIsPurgedByAgeThenSizeAndCacheIsKept() throws {
         let (box, _) = try makeMediaBox()
         let id = MediaResourceId("r")
-        try box.storeCachedRepresentation(id, representation: "keep", keep: true, data: [UInt8](repeating: 1, count: 100))
+        try box.storeCachedRepresentation(
+            id, representation: "keep", keep: true, data: [UInt8](repeating: 1, count: 100))
         for (index, age) in [500, 400, 300, 200, 100].enumerated() {
-            try box.storeCachedRepresentation(id, representation: "s\(index)", keep: false, data: [UInt8](repeating: 2, count: 100))
+            try box.storeCachedRepresentation(
+                id, representation: "s\(index)", keep: false, data: [UInt8](repeating: 2, count: 100))
             let path = box.cachedRepresentationPath(id, representation: "s\(index)", keep: false)
             var times = [timespec(tv_sec: 10_000 - age, tv_nsec: 0), timespec(tv_sec: 10_000 - age, tv_nsec: 0)]
             #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)

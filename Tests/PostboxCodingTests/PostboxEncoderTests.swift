@@ -88,7 +88,8 @@ func register() {
         let hash = MurMurHash32.hashString("Point")
         let h = withUnsafeBytes(of: hash.littleEndian) { Array($0) }
         // key "_" (len 1), tag 5 (Object), type hash, body length 14, then "x" Int32 1 and "y" Int32 -1.
-        let expected: [UInt8] = [1, 0x5f, 5] + h + [14, 0, 0, 0]
+        let expected: [UInt8] =
+            [1, 0x5f, 5] + h + [14, 0, 0, 0]
             + [1, 0x78, 0, 1, 0, 0, 0] + [1, 0x79, 0, 0xff, 0xff, 0xff, 0xff]
         #expect(encoder.makeData() == expected)
         #expect(PostboxTypeRegistry.typeHash(of: Point.self) == hash)
@@ -145,11 +146,15 @@ func register() {
             try PostboxDecoder(bytes: [1, 0x73, 4, 0xff, 0xff, 0xff, 0x7f])
         }
         // An object array claiming 2^31-1 elements.
-        #expect(throws: PostboxDecodingError.self) { try PostboxDecoder(bytes: [1, 0x61, 8, 0xff, 0xff, 0xff, 0x7f, 0]) }
+        #expect(throws: PostboxDecodingError.self) {
+            try PostboxDecoder(bytes: [1, 0x61, 8, 0xff, 0xff, 0xff, 0x7f, 0])
+        }
         // A negative length.
         #expect(throws: PostboxDecodingError.self) { try PostboxDecoder(bytes: [1, 0x73, 10, 0xff, 0xff, 0xff, 0xff]) }
         // An unknown type tag.
-        #expect(throws: PostboxDecodingError.unknownValueType(offset: 2, tag: 14)) { try PostboxDecoder(bytes: [1, 0x61, 14]) }
+        #expect(throws: PostboxDecodingError.unknownValueType(offset: 2, tag: 14)) {
+            try PostboxDecoder(bytes: [1, 0x61, 14])
+        }
     }
 
     @Test func deepNestingIsRejected() {
@@ -181,7 +186,9 @@ func register() {
         }
         #expect(failures > 0)
         for _ in 0..<2000 {
-            let bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             _ = try? PostboxDecoder.decodeRoot(bytes)
         }
     }

@@ -89,18 +89,21 @@ import ValueBox
             for i in 1...5 {
                 try tx.addOrMoveToFirstPositionOrderedItemListItem(
                     collectionId: 1,
-                    item: OrderedItemListEntry(id: MemoryBuffer([UInt8(i)]), contents: TestPreferencesEntry(value: "s\(i)")),
+                    item: OrderedItemListEntry(
+                        id: MemoryBuffer([UInt8(i)]), contents: TestPreferencesEntry(value: "s\(i)")),
                     removeTailIfCountExceeds: 3)
             }
             try tx.addOrMoveToFirstPositionOrderedItemListItem(
-                collectionId: 1, item: OrderedItemListEntry(id: MemoryBuffer([4]), contents: TestPreferencesEntry(value: "s4")),
+                collectionId: 1,
+                item: OrderedItemListEntry(id: MemoryBuffer([4]), contents: TestPreferencesEntry(value: "s4")),
                 removeTailIfCountExceeds: 3)
             try tx.setKeychainEntry([1, 2, 3], forKey: "auth")
             try tx.setState(TestPreferencesEntry(value: "state"))
             try tx.updatePeerPresences([peer(1): TestPreferencesEntry(value: "online")])
         }
         try postbox.readTransactionSync { (tx: Transaction) throws in
-            #expect(try tx.getPreferencesEntry(key: key) as? TestPreferencesEntry == TestPreferencesEntry(value: "dark"))
+            #expect(
+                try tx.getPreferencesEntry(key: key) as? TestPreferencesEntry == TestPreferencesEntry(value: "dark"))
             #expect(try tx.getOrderedListItems(collectionId: 1).map(\.id.bytes) == [[4], [5], [3]])
             #expect(try tx.keychainEntryForKey("auth") == [1, 2, 3])
             #expect(try tx.getState() as? TestPreferencesEntry == TestPreferencesEntry(value: "state"))

@@ -51,7 +51,8 @@ import Testing
                 return (counter, ids)
             }
             // Every acknowledged commit is there; at most one more (committed, killed before printing).
-            #expect(counter >= acknowledged && counter <= acknowledged + 1, "round \(round): \(counter) vs \(acknowledged)")
+            #expect(
+                counter >= acknowledged && counter <= acknowledged + 1, "round \(round): \(counter) vs \(acknowledged)")
             #expect(ids == Array((1...max(counter, 1)).reversed()).filter { $0 <= counter }, "round \(round)")
             acknowledged = counter
         }

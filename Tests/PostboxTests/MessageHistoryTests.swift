@@ -17,7 +17,8 @@ import Testing
             ])
             #expect(ids.map(\.id) == [1, 1, 2])
         }
-        let stored = try #require(try postbox.transactionSync { try $0.getMessage(MessageId(peerId: p, namespace: 0, id: 1)) })
+        let stored = try #require(
+            try postbox.transactionSync { try $0.getMessage(MessageId(peerId: p, namespace: 0, id: 1)) })
         #expect(stored.text == "phở bò")
         #expect((stored.author as? TestPeer)?.name == "Alice")
         #expect(stored.media.first as? TestMedia == photo)
@@ -83,7 +84,8 @@ import Testing
             try postbox.transactionSync { (tx: Transaction) throws in
                 #expect(try tx.topMessageIndex(peerId: p) == sorted.last)
                 for _ in 0..<10 {
-                    let anchor = sorted.randomElement(using: &generator)
+                    let anchor =
+                        sorted.randomElement(using: &generator)
                         ?? MessageIndex(id: MessageId(peerId: p, namespace: 0, id: 1), timestamp: 1)
                     let count = Int.random(in: 1...12, using: &generator)
                     let earlier = try tx.earlierMessages(peerId: p, before: anchor, count: count).map(\.index)

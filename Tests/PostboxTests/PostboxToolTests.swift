@@ -8,11 +8,11 @@ import Testing
         defer { directory.remove() }
         let jsonl = directory.path + "/messages.jsonl"
         try """
-            {"peer": 1, "id": 1, "timestamp": 100, "author": 2, "text": "Tôi thích ăn phở bò", "incoming": true}
-            {"peer": 1, "id": 2, "timestamp": 101, "author": 3, "text": "hello", "entities": [{"type": "bold", "offset": 0, "length": 5}]}
-            {"peer": 7, "id": 1, "timestamp": 102, "author": 7, "text": "ánh sáng", "media": [{"kind": "photo", "name": "a.jpg", "size": 5, "id": 9}], "groupingKey": 4}
+        {"peer": 1, "id": 1, "timestamp": 100, "author": 2, "text": "Tôi thích ăn phở bò", "incoming": true}
+        {"peer": 1, "id": 2, "timestamp": 101, "author": 3, "text": "hello", "entities": [{"type": "bold", "offset": 0, "length": 5}]}
+        {"peer": 7, "id": 1, "timestamp": 102, "author": 7, "text": "ánh sáng", "media": [{"kind": "photo", "name": "a.jpg", "size": 5, "id": 9}], "groupingKey": 4}
 
-            """.write(toFile: jsonl, atomically: true, encoding: .utf8)
+        """.write(toFile: jsonl, atomically: true, encoding: .utf8)
         let keyFile = directory.path + "/key"
         try testKeyHex.write(toFile: keyFile, atomically: true, encoding: .utf8)
         let account = directory.path + "/new/account-1"
@@ -36,7 +36,9 @@ import Testing
         #expect(verify.0 == 0)
         #expect(verify.1.hasPrefix("ok"))
 
-        let history = try runTool(["history", "1", "--around", "1", "--count", "5", "--json", "--path", account, "--key-file", keyFile])
+        let history = try runTool([
+            "history", "1", "--around", "1", "--count", "5", "--json", "--path", account, "--key-file", keyFile,
+        ])
         #expect(history.1.split(separator: "\n").count == 2)
 
         let stats = try runTool(["stats", "--json", "--path", account, "--key-file", keyFile])
@@ -45,7 +47,8 @@ import Testing
 
         let database = account + "/postbox/db/db_sqlite"
         let before = try Data(contentsOf: URL(fileURLWithPath: database))
-        let wrong = try runTool(["stats", "--path", account], environment: ["POSTBOX_KEY": String(repeating: "ee", count: 48)])
+        let wrong = try runTool(
+            ["stats", "--path", account], environment: ["POSTBOX_KEY": String(repeating: "ee", count: 48)])
         #expect(wrong.0 == 2)
         #expect(wrong.2 == "postbox-tool: wrong key or not a Postbox database: \(database)\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)

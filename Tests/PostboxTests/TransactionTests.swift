@@ -124,13 +124,16 @@ struct Abort: Error {}
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(
-            PostboxError.wrongKeyOrNotADatabase(path: path).description == "wrong key or not a Postbox database: \(path)")
+            PostboxError.wrongKeyOrNotADatabase(path: path).description
+                == "wrong key or not a Postbox database: \(path)")
     }
 
     @Test func garbageAndTruncatedFilesAreErrorsNotCrashes() throws {
         let (postbox, directory) = try makePostbox()
         defer { directory.remove() }
-        try postbox.transactionSync { tx in try tx.addMessages((1...300).map { message(peer(1), $0, text: String(repeating: "x", count: 200)) }) }
+        try postbox.transactionSync { tx in
+            try tx.addMessages((1...300).map { message(peer(1), $0, text: String(repeating: "x", count: 200)) })
+        }
         try postbox.checkpoint(truncate: true)
         let valid = try Data(contentsOf: URL(fileURLWithPath: postbox.databasePath))
         var generator = SeededGenerator(seed: 9)
@@ -144,7 +147,8 @@ struct Abort: Error {}
             case 2: bytes = Array(bytes.prefix(bytes.count / 2))
             default:
                 for _ in 0..<20 {
-                    bytes[Int.random(in: 4096..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    bytes[Int.random(in: 4096..<bytes.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
                 }
             }
             try Data(bytes).write(to: URL(fileURLWithPath: account + "/postbox/db/db_sqlite"))
@@ -168,7 +172,9 @@ struct Abort: Error {}
     @Test func upgradesRunInOrderWithProgress() throws {
         let (postbox, directory) = try makePostbox()
         defer { directory.remove() }
-        try postbox.transactionSync { tx in try tx.addMessages((1...2500).map { message(peer(1), $0, text: "phở \($0)") }) }
+        try postbox.transactionSync { tx in
+            try tx.addMessages((1...2500).map { message(peer(1), $0, text: "phở \($0)") })
+        }
         try postbox.checkpoint(truncate: true)
         // Make it a version-1 database: no full-text rows, user version 1.
         let database = try Database(path: postbox.databasePath)

@@ -77,7 +77,9 @@ func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output
         #expect(error.code == 1)
         #expect(error.message.contains("syntax error"))
         try database.execute("INSERT INTO t VALUES (1, x'00')")
-        let constraint = try #require(throws: SQLiteError.self) { try database.execute("INSERT INTO t VALUES (1, x'00')") }
+        let constraint = try #require(throws: SQLiteError.self) {
+            try database.execute("INSERT INTO t VALUES (1, x'00')")
+        }
         #expect(constraint.primaryCode == 19)
     }
 

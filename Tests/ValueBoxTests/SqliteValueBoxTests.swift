@@ -88,7 +88,8 @@ func key(_ value: Int32) -> ValueBoxKey {
         var generator = SeededGenerator(seed: 42)
         try box.begin()
         for _ in 0..<3000 {
-            let k = ValueBoxKey((0..<Int.random(in: 1...3, using: &generator)).map { _ in UInt8.random(in: 0...4, using: &generator) })
+            let k = ValueBoxKey(
+                (0..<Int.random(in: 1...3, using: &generator)).map { _ in UInt8.random(in: 0...4, using: &generator) })
             switch Int.random(in: 0..<10, using: &generator) {
             case 0..<5:
                 let value = [UInt8.random(in: 0...255, using: &generator)]
@@ -98,7 +99,9 @@ func key(_ value: Int32) -> ValueBoxKey {
                 try box.remove(binaryTable, key: k)
                 model[k] = nil
             default:
-                let other = ValueBoxKey((0..<Int.random(in: 0...3, using: &generator)).map { _ in UInt8.random(in: 0...4, using: &generator) })
+                let other = ValueBoxKey(
+                    (0..<Int.random(in: 0...3, using: &generator)).map { _ in UInt8.random(in: 0...4, using: &generator)
+                    })
                 let limit = Int.random(in: 1...10, using: &generator)
                 var found: [ValueBoxKey] = []
                 try box.range(binaryTable, start: k, end: other, limit: limit) { key, value in
@@ -138,7 +141,8 @@ func key(_ value: Int32) -> ValueBoxKey {
         try box.begin()
         let texts = ["phở bò tái", "ánh sáng", "Nguyễn Văn A", "Hello World", "photo album"]
         for (index, text) in texts.enumerated() {
-            try box.fullTextSet(table, collectionId: "p\(index % 2)", itemId: "i\(index)", contents: text, tags: "t\(index)")
+            try box.fullTextSet(
+                table, collectionId: "p\(index % 2)", itemId: "i\(index)", contents: text, tags: "t\(index)")
         }
         #expect(try box.fullTextMatch(table, collectionId: nil, query: "pho", limit: 10) == ["i4", "i0"])
         #expect(try box.fullTextMatch(table, collectionId: nil, query: "anh", limit: 10) == ["i1"])

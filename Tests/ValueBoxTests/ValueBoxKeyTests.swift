@@ -25,8 +25,16 @@ import ValueBox
         var generator = SeededGenerator(seed: 1)
         for _ in 0..<2000 {
             let length = Int.random(in: 1...4, using: &generator)
-            let prefix = ValueBoxKey((0..<length).map { _ in [0, 0xff, UInt8.random(in: 0...255, using: &generator)].randomElement(using: &generator)! })
-            let extended = prefix + ValueBoxKey((0..<Int.random(in: 0...3, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let prefix = ValueBoxKey(
+                (0..<length).map { _ in
+                    [0, 0xff, UInt8.random(in: 0...255, using: &generator)].randomElement(using: &generator)!
+                })
+            let extended =
+                prefix
+                + ValueBoxKey(
+                    (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    })
             #expect(prefix.successor > extended, "\(prefix) \(extended)")
             #expect(prefix.isPrefix(of: extended))
             if prefix.bytes.contains(where: { $0 != 0 }) {

@@ -68,8 +68,10 @@ public final class LMDBHotStore: HotKeyValueStore, @unchecked Sendable {
                 for (key, value) in pairs {
                     let code = key.withUnsafeBytes { k in
                         value.withUnsafeBytes { v -> Int32 in
-                            var mk = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
-                            var mv = MDB_val(mv_size: v.count, mv_data: UnsafeMutableRawPointer(mutating: v.baseAddress))
+                            var mk = MDB_val(
+                                mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
+                            var mv = MDB_val(
+                                mv_size: v.count, mv_data: UnsafeMutableRawPointer(mutating: v.baseAddress))
                             return mdb_put(txn, dbi, &mk, &mv, 0)
                         }
                     }

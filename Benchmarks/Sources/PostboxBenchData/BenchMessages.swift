@@ -44,7 +44,8 @@ public enum BenchData {
             let peer = Int64(i % chats) + 1
             result.append(
                 BenchMessage(
-                    peer: peer, id: Int32(i / chats) + 1, timestamp: 1_700_000_000 + Int32(i), author: peer, text: text))
+                    peer: peer, id: Int32(i / chats) + 1, timestamp: 1_700_000_000 + Int32(i), author: peer, text: text)
+            )
         }
         return result
     }

@@ -39,7 +39,8 @@ enum PostboxBench {
         var results: [String: BenchmarkSupport.Measurement] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
             if let r = try? JSONDecoder().decode(Result.self, from: line) {
-                results[r.name] = BenchmarkSupport.Measurement(name: "GRDB " + r.name, seconds: r.seconds, items: r.items, unit: r.unit)
+                results[r.name] = BenchmarkSupport.Measurement(
+                    name: "GRDB " + r.name, seconds: r.seconds, items: r.items, unit: r.unit)
             }
         }
         return results
@@ -90,7 +91,10 @@ enum PostboxBench {
             state = state &* 6_364_136_223_846_793_005 &+ 1
             return messages[Int(state >> 33) % messages.count]
         }
-        let pickIds = picks.map { MessageId(peerId: PeerId(namespace: .init(rawValue: 0), id: .init(rawValue: $0.peer)), namespace: 0, id: $0.id) }
+        let pickIds = picks.map {
+            MessageId(
+                peerId: PeerId(namespace: .init(rawValue: 0), id: .init(rawValue: $0.peer)), namespace: 0, id: $0.id)
+        }
         let get = measure("Postbox get", items: Double(picks.count), unit: "get", runs: 5) {
             try! postbox.readTransactionSync { tx in
                 for id in pickIds { blackHole(try tx.getMessage(id)) }
@@ -116,10 +120,13 @@ enum PostboxBench {
             peerName: "SQLCipher", HotStoreBench.run(directory: root.path, cacheKiB: cacheKiB))
 
         if quick {
-            printTable(title: "Postbox vs raw SQLCipher (quick)", peerName: "raw SQLCipher", [
-                Comparison("bulk insert 100,000", ours: ours, peer: raw), Comparison("get", ours: get, peer: rawGet),
-                Comparison("range 50", ours: range, peer: nil),
-            ])
+            printTable(
+                title: "Postbox vs raw SQLCipher (quick)", peerName: "raw SQLCipher",
+                [
+                    Comparison("bulk insert 100,000", ours: ours, peer: raw),
+                    Comparison("get", ours: get, peer: rawGet),
+                    Comparison("range 50", ours: range, peer: nil),
+                ])
             return
         }
         // One million messages, written in transactions of 100,000, then 200 searches of 50 results each.
@@ -129,7 +136,8 @@ enum PostboxBench {
             let slice = store(BenchData.messages(from: batch, count: 100_000))
             try big.transactionSync { try $0.addMessages(slice) }
         }
-        let build = BenchmarkSupport.Measurement(name: "build", seconds: now() - buildStart, items: 1_000_000, unit: "msg")
+        let build = BenchmarkSupport.Measurement(
+            name: "build", seconds: now() - buildStart, items: 1_000_000, unit: "msg")
         var times: [Double] = []
         var hits = 0
         try big.readTransactionSync { tx in
@@ -142,20 +150,28 @@ enum PostboxBench {
         }
         times.sort()
         let fts = BenchmarkSupport.Measurement(name: "fts", seconds: times[times.count / 2], items: 1, unit: "query")
-        print(String(format: "FTS over 1,000,000 messages: median %.2f ms, p90 %.2f ms, %.1f results/query",
-                     times[times.count / 2] * 1000, times[times.count * 9 / 10] * 1000, Double(hits) / Double(times.count)))
+        print(
+            String(
+                format: "FTS over 1,000,000 messages: median %.2f ms, p90 %.2f ms, %.1f results/query",
+                times[times.count / 2] * 1000, times[times.count * 9 / 10] * 1000, Double(hits) / Double(times.count)))
 
-        printTable(title: "Postbox vs raw SQLCipher 4 (same binary, same library)", peerName: "raw SQLCipher", [
-            Comparison("bulk insert 100,000 messages + FTS, one transaction", ours: ours, peer: raw, goal: "≥ 0.7×"),
-            Comparison("point get by id (index + record + author)", ours: get, peer: rawGet),
-        ])
+        printTable(
+            title: "Postbox vs raw SQLCipher 4 (same binary, same library)", peerName: "raw SQLCipher",
+            [
+                Comparison(
+                    "bulk insert 100,000 messages + FTS, one transaction", ours: ours, peer: raw, goal: "≥ 0.7×"),
+                Comparison("point get by id (index + record + author)", ours: get, peer: rawGet),
+            ])
         let grdb = grdbResults()
-        printTable(title: "Postbox (SQLCipher, encrypted) vs GRDB 7.10 (system SQLite, plain)", peerName: "GRDB", [
-            Comparison("bulk insert 100,000 messages + FTS", ours: ours, peer: grdb["insert"], goal: "≥ 2×"),
-            Comparison("point get by id", ours: get, peer: grdb["get"]),
-            Comparison("50 messages around an anchor", ours: range, peer: grdb["range"]),
-            Comparison("write 1,000,000 messages (10 transactions)", ours: build, peer: grdb["build1M"]),
-            Comparison("FTS query at 1,000,000 messages (median)", ours: fts, peer: grdb["fts"], goal: "≤ 10 ms median"),
-        ])
+        printTable(
+            title: "Postbox (SQLCipher, encrypted) vs GRDB 7.10 (system SQLite, plain)", peerName: "GRDB",
+            [
+                Comparison("bulk insert 100,000 messages + FTS", ours: ours, peer: grdb["insert"], goal: "≥ 2×"),
+                Comparison("point get by id", ours: get, peer: grdb["get"]),
+                Comparison("50 messages around an anchor", ours: range, peer: grdb["range"]),
+                Comparison("write 1,000,000 messages (10 transactions)", ours: build, peer: grdb["build1M"]),
+                Comparison(
+                    "FTS query at 1,000,000 messages (median)", ours: fts, peer: grdb["fts"], goal: "≤ 10 ms median"),
+            ])
     }
 }

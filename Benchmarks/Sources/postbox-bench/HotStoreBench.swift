@@ -14,7 +14,10 @@ enum HotStoreBench {
             return state
         }
         let pairs: [(key: [UInt8], value: [UInt8])] = (0..<100_000).map { _ in
-            (withUnsafeBytes(of: (next(), next())) { Array($0) }, (0..<8).flatMap { _ in withUnsafeBytes(of: next()) { Array($0) } })
+            (
+                withUnsafeBytes(of: (next(), next())) { Array($0) },
+                (0..<8).flatMap { _ in withUnsafeBytes(of: next()) { Array($0) } }
+            )
         }
         let lookups: [[UInt8]] = (0..<100_000).map { _ in pairs[Int(next() >> 33) % pairs.count].key }
         var round = 0
@@ -22,10 +25,16 @@ enum HotStoreBench {
             round += 1
             let key = Database.CipherKey(key: Array(repeating: 1, count: 32), salt: Array(repeating: 2, count: 16))
             let box = try! SqliteValueBox(path: directory + "/hot-\(round).sqlite", key: key, cacheSizeKiB: cacheKiB)
-            return (try! LMDBHotStore(path: directory + "/hot-\(round).lmdb"), SqliteHotStore(valueBox: box, tableId: 100))
+            return (
+                try! LMDBHotStore(path: directory + "/hot-\(round).lmdb"), SqliteHotStore(valueBox: box, tableId: 100)
+            )
         }
-        let writeLMDB = measure("LMDB write", items: Double(pairs.count), unit: "key", runs: 3) { try! stores().0.set(pairs) }
-        let writeSQL = measure("SQLCipher write", items: Double(pairs.count), unit: "key", runs: 3) { try! stores().1.set(pairs) }
+        let writeLMDB = measure("LMDB write", items: Double(pairs.count), unit: "key", runs: 3) {
+            try! stores().0.set(pairs)
+        }
+        let writeSQL = measure("SQLCipher write", items: Double(pairs.count), unit: "key", runs: 3) {
+            try! stores().1.set(pairs)
+        }
         let (lmdb, sqlite) = stores()
         try! lmdb.set(pairs)
         try! sqlite.set(pairs)
@@ -47,7 +56,8 @@ enum HotStoreBench {
             for key in lookups.prefix(10_000) { blackHole(try! sqlite.get(key)) }
         }
         return [
-            Comparison("100,000 random gets in one read transaction", ours: readLMDB, peer: readSQL, goal: "seed: 5–10×"),
+            Comparison(
+                "100,000 random gets in one read transaction", ours: readLMDB, peer: readSQL, goal: "seed: 5–10×"),
             Comparison("10,000 gets, one read transaction each", ours: singleLMDB, peer: singleSQL),
             Comparison("write 100,000 keys in one transaction", ours: writeLMDB, peer: writeSQL),
         ]

@@ -19,8 +19,9 @@ final class RawSQLCipher {
         exec("PRAGMA cache_size = -\(cacheSizeKiB)")
         exec("CREATE TABLE IF NOT EXISTS t7 (key BLOB PRIMARY KEY, value BLOB)")
         exec("CREATE TABLE IF NOT EXISTS t4 (key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID")
-        exec("CREATE VIRTUAL TABLE IF NOT EXISTS ft41 USING fts5(collectionId, itemId, contents, tags, "
-            + "tokenize = 'unicode61 remove_diacritics 2')")
+        exec(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS ft41 USING fts5(collectionId, itemId, contents, tags, "
+                + "tokenize = 'unicode61 remove_diacritics 2')")
     }
 
     deinit {
@@ -49,11 +50,13 @@ final class RawSQLCipher {
         func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
         return messages.map { m in
             let text = Array(m.text.utf8)
-            let value = [0] + le(UInt32(1)) + le(UInt32(0)) + [8] + le(m.author) + le(UInt32(0)) + le(UInt32(0))
+            let value =
+                [0] + le(UInt32(1)) + le(UInt32(0)) + [8] + le(m.author) + le(UInt32(0)) + le(UInt32(0))
                 + le(Int32(text.count)) + text + le(Int32(0)) + le(Int32(0)) + le(Int32(0))
             return Row(
                 historyKey: be(m.peer) + be(Int32(0)) + be(m.timestamp) + be(m.id), historyValue: value,
-                indexKey: be(m.peer) + be(Int32(0)) + be(m.id), indexValue: be(m.timestamp) + be(UInt32(0)) + be(UInt32(0)),
+                indexKey: be(m.peer) + be(Int32(0)) + be(m.id),
+                indexValue: be(m.timestamp) + be(UInt32(0)) + be(UInt32(0)),
                 collection: "p\(m.peer)", item: "p\(m.peer)a0b\(m.id)", text: m.text)
         }
     }
@@ -64,7 +67,8 @@ final class RawSQLCipher {
         var fts: OpaquePointer?
         sqlite3_prepare_v2(db, "INSERT INTO t7 (key, value) VALUES (?, ?)", -1, &history, nil)
         sqlite3_prepare_v2(db, "INSERT INTO t4 (key, value) VALUES (?, ?)", -1, &index, nil)
-        sqlite3_prepare_v2(db, "INSERT INTO ft41 (collectionId, itemId, contents, tags) VALUES (?, ?, ?, '')", -1, &fts, nil)
+        sqlite3_prepare_v2(
+            db, "INSERT INTO ft41 (collectionId, itemId, contents, tags) VALUES (?, ?, ?, '')", -1, &fts, nil)
         exec("BEGIN IMMEDIATE")
         for row in rows {
             bind(history, row.historyKey, row.historyValue)
@@ -94,8 +98,10 @@ final class RawSQLCipher {
     /// Point lookup with persistent prepared statements: the id index, then the history record.
     func get(peer: Int64, id: Int32) -> Int {
         if indexGet == nil {
-            sqlite3_prepare_v3(db, "SELECT value FROM t4 WHERE key = ?", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &indexGet, nil)
-            sqlite3_prepare_v3(db, "SELECT value FROM t7 WHERE key = ?", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &historyGet, nil)
+            sqlite3_prepare_v3(
+                db, "SELECT value FROM t4 WHERE key = ?", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &indexGet, nil)
+            sqlite3_prepare_v3(
+                db, "SELECT value FROM t7 WHERE key = ?", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &historyGet, nil)
         }
         defer {
             sqlite3_reset(indexGet)

@@ -35,13 +35,14 @@ enum PostboxGRDBBench {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
         try pool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE messages (peerId INTEGER NOT NULL, namespace INTEGER NOT NULL, id INTEGER NOT NULL,
-                    timestamp INTEGER NOT NULL, authorId INTEGER NOT NULL, flags INTEGER NOT NULL, text TEXT NOT NULL,
-                    UNIQUE (peerId, namespace, id));
-                CREATE INDEX messages_peer_timestamp ON messages (peerId, timestamp, id);
-                CREATE VIRTUAL TABLE messages_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE messages (peerId INTEGER NOT NULL, namespace INTEGER NOT NULL, id INTEGER NOT NULL,
+                        timestamp INTEGER NOT NULL, authorId INTEGER NOT NULL, flags INTEGER NOT NULL, text TEXT NOT NULL,
+                        UNIQUE (peerId, namespace, id));
+                    CREATE INDEX messages_peer_timestamp ON messages (peerId, timestamp, id);
+                    CREATE VIRTUAL TABLE messages_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+                    """)
         }
         return pool
     }
@@ -99,10 +100,14 @@ enum PostboxGRDBBench {
             try! pool.read { db in
                 for anchor in anchors {
                     let before = try MessageRow.fetchAll(
-                        db, sql: "SELECT * FROM messages WHERE peerId = ? AND timestamp < ? ORDER BY timestamp DESC, id DESC LIMIT 25",
+                        db,
+                        sql:
+                            "SELECT * FROM messages WHERE peerId = ? AND timestamp < ? ORDER BY timestamp DESC, id DESC LIMIT 25",
                         arguments: [anchor.peer, anchor.timestamp])
                     let after = try MessageRow.fetchAll(
-                        db, sql: "SELECT * FROM messages WHERE peerId = ? AND timestamp >= ? ORDER BY timestamp ASC, id ASC LIMIT 25",
+                        db,
+                        sql:
+                            "SELECT * FROM messages WHERE peerId = ? AND timestamp >= ? ORDER BY timestamp ASC, id ASC LIMIT 25",
                         arguments: [anchor.peer, anchor.timestamp])
                     blackHole(before.reversed() + after)
                 }
@@ -122,7 +127,8 @@ enum PostboxGRDBBench {
             for query in BenchData.queries(200) {
                 let start = now()
                 let rows = try MessageRow.fetchAll(
-                    db, sql: """
+                    db,
+                    sql: """
                         SELECT messages.* FROM messages_fts JOIN messages ON messages.rowid = messages_fts.rowid
                         WHERE messages_fts MATCH ? ORDER BY messages_fts.rowid DESC LIMIT 50
                         """, arguments: ["text:\"\(query)\"*"])
@@ -140,7 +146,10 @@ enum PostboxGRDBBench {
         }
         printMachine()
         let rows = results.map {
-            Comparison($0.name, ours: BenchmarkSupport.Measurement(name: $0.name, seconds: $0.seconds, items: $0.items, unit: $0.unit), peer: nil)
+            Comparison(
+                $0.name,
+                ours: BenchmarkSupport.Measurement(name: $0.name, seconds: $0.seconds, items: $0.items, unit: $0.unit),
+                peer: nil)
         }
         let version = try pool.read { try String.fetchOne($0, sql: "SELECT sqlite_version()") } ?? "?"
         printTable(title: "GRDB 7.10 on system SQLite \(version)", peerName: "—", rows)

@@ -11,11 +11,13 @@ public struct MediaResourceId: Hashable, Sendable, CustomStringConvertible {
     /// A file-name-safe form: characters other than letters, digits, `-`, `_` and `.` become `_`, and the result
     /// never starts with a dot.
     var fileName: String {
-        var name = String(stringRepresentation.unicodeScalars.map { scalar -> Character in
-            let ok = (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
-                || (scalar >= "0" && scalar <= "9") || scalar == "-" || scalar == "_" || scalar == "."
-            return ok ? Character(scalar) : "_"
-        })
+        var name = String(
+            stringRepresentation.unicodeScalars.map { scalar -> Character in
+                let ok =
+                    (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
+                    || (scalar >= "0" && scalar <= "9") || scalar == "-" || scalar == "_" || scalar == "."
+                return ok ? Character(scalar) : "_"
+            })
         if name.hasPrefix(".") || name.isEmpty { name = "_" + name }
         return name
     }
@@ -66,7 +68,9 @@ public final class MediaBox: @unchecked Sendable {
     /// Writes `data` at `offset` of a partial download and records the range; when `size` is known and every byte
     /// is present, the partial file becomes the complete resource. Returns the new status.
     @discardableResult
-    public func writePartial(_ id: MediaResourceId, offset: Int64, data: [UInt8], size: Int64?) throws(MediaBoxError)
+    public func writePartial(
+        _ id: MediaResourceId, offset: Int64, data: [UInt8], size: Int64?
+    ) throws(MediaBoxError)
         -> MediaResourceStatus
     {
         guard offset >= 0 else { throw .invalidRange }

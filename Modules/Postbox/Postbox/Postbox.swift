@@ -58,7 +58,8 @@ public final class Postbox: @unchecked Sendable {
         self.cacheSizeKiB = cacheSizeKiB
         self.queue = DispatchQueue(label: "org.telegraph.postbox.Postbox")
         do {
-            valueBox = try SqliteValueBox(path: databasePath, key: Self.cipherKey(encryption), cacheSizeKiB: cacheSizeKiB)
+            valueBox = try SqliteValueBox(
+                path: databasePath, key: Self.cipherKey(encryption), cacheSizeKiB: cacheSizeKiB)
         } catch {
             throw PostboxError(error)
         }
@@ -214,7 +215,9 @@ public final class Postbox: @unchecked Sendable {
 
     /// SQLite's integrity check: `["ok"]` when sound.
     public func integrityCheck() throws(PostboxError) -> [String] {
-        do { return try syncOnQueue { try valueBox.database.integrityCheck() } } catch { throw PostboxError.from(error) }
+        do { return try syncOnQueue { try valueBox.database.integrityCheck() } } catch {
+            throw PostboxError.from(error)
+        }
     }
 
     /// Table names and row counts.

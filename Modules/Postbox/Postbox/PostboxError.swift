@@ -1,6 +1,6 @@
-public import ValueBox
-import SQLite
 public import PostboxCoding
+import SQLite
+public import ValueBox
 
 /// Why a Postbox operation failed.
 public enum PostboxError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -33,7 +33,9 @@ public enum PostboxError: Error, Equatable, Sendable, CustomStringConvertible {
     static func from(_ error: any Error) -> PostboxError {
         if let error = error as? PostboxError { return error }
         if let error = error as? ValueBoxError { return PostboxError(error) }
-        if let error = error as? PostboxDecodingError { return .undecodableRecord(table: -1, detail: error.description) }
+        if let error = error as? PostboxDecodingError {
+            return .undecodableRecord(table: -1, detail: error.description)
+        }
         return .storage("\(error)")
     }
 

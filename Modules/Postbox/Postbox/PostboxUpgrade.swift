@@ -14,9 +14,11 @@ enum PostboxSchema {
     static let currentVersion: Int32 = 2
 
     /// Every upgrade, in order; each one's `to` is the next one's `from`.
-    static var upgrades: [PostboxUpgrade] { [
-        PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: upgrade1to2),
-    ] }
+    static var upgrades: [PostboxUpgrade] {
+        [
+            PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: upgrade1to2)
+        ]
+    }
 
     /// Version 1 had no full-text index: index the text of every stored message.
     static func upgrade1to2(_ transaction: Transaction, _ progress: (Float) -> Void) throws {

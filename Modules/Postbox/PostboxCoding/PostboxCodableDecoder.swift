@@ -58,7 +58,9 @@ struct PostboxCodableDecoder: Decoder {
             try PostboxCodableDecoder.decode(type, from: node(key), codingPath: codingPath + [key])
         }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type, forKey key: Key
+        ) throws
             -> KeyedDecodingContainer<NestedKey>
         {
             try PostboxCodableDecoder(node: node(key), codingPath: codingPath + [key]).container(keyedBy: type)
@@ -108,7 +110,9 @@ struct PostboxCodableDecoder: Decoder {
             try PostboxCodableDecoder.decode(type, from: next(), codingPath: codingPath)
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type
+        ) throws
             -> KeyedDecodingContainer<NestedKey>
         {
             try PostboxCodableDecoder(node: next(), codingPath: codingPath).container(keyedBy: type)
@@ -137,7 +141,8 @@ struct PostboxCodableDecoder: Decoder {
             switch node {
             case .int32(let raw): value = T(exactly: raw)
             case .int64(let raw):
-                value = T.self == UInt64.self || T.self == UInt.self
+                value =
+                    T.self == UInt64.self || T.self == UInt.self
                     ? T(truncatingIfNeeded: UInt64(bitPattern: raw)) : T(exactly: raw)
             default: value = nil
             }

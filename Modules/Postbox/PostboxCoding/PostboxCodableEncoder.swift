@@ -65,16 +65,20 @@ final class PostboxCodableEncoder: Encoder {
 
         mutating func encodeNil(forKey key: Key) throws { encoder.child(key.stringValue).node = .nil }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try PostboxCodableEncoder.encode(value, into: encoder.child(key.stringValue), codingPath: codingPath + [key])
+            try PostboxCodableEncoder.encode(
+                value, into: encoder.child(key.stringValue), codingPath: codingPath + [key])
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type, forKey key: Key
+        )
             -> KeyedEncodingContainer<NestedKey>
         {
             PostboxCodableEncoder(box: encoder.child(key.stringValue), codingPath: codingPath + [key])
                 .container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            PostboxCodableEncoder(box: encoder.child(key.stringValue), codingPath: codingPath + [key]).unkeyedContainer()
+            PostboxCodableEncoder(box: encoder.child(key.stringValue), codingPath: codingPath + [key])
+                .unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder {
             PostboxCodableEncoder(box: encoder.child("super"), codingPath: codingPath)
@@ -92,9 +96,12 @@ final class PostboxCodableEncoder: Encoder {
         mutating func encodeNil() throws { encoder.child(String(count)).node = .nil }
         mutating func encode<T: Encodable>(_ value: T) throws {
             let key = IndexKey(count)
-            try PostboxCodableEncoder.encode(value, into: encoder.child(key.stringValue), codingPath: codingPath + [key])
+            try PostboxCodableEncoder.encode(
+                value, into: encoder.child(key.stringValue), codingPath: codingPath + [key])
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type
+        )
             -> KeyedEncodingContainer<NestedKey>
         {
             PostboxCodableEncoder(box: encoder.child(String(count)), codingPath: codingPath).container(keyedBy: keyType)

@@ -15,11 +15,14 @@ extension PostboxDecoder {
         }
     }
 
-    private static func readLength(_ bytes: [UInt8], _ at: Int, _ end: Int, unit: Int) throws(PostboxDecodingError)
+    private static func readLength(
+        _ bytes: [UInt8], _ at: Int, _ end: Int, unit: Int
+    ) throws(PostboxDecodingError)
         -> Int
     {
         guard at + 4 <= end else { throw .truncated(offset: at) }
-        let value = Int64(bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: Int32.self)) })
+        let value = Int64(
+            bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: Int32.self)) })
         // A count is plausible only if its smallest encoding fits in the bytes that remain.
         guard value >= 0, value * Int64(unit) <= Int64(end - at - 4) else {
             throw .invalidLength(offset: at, claimed: value)
@@ -27,7 +30,9 @@ extension PostboxDecoder {
         return Int(value)
     }
 
-    private static func validateObject(_ bytes: [UInt8], at p: Int, end: Int, depth: Int) throws(PostboxDecodingError)
+    private static func validateObject(
+        _ bytes: [UInt8], at p: Int, end: Int, depth: Int
+    ) throws(PostboxDecodingError)
         -> Int
     {
         guard p + 8 <= end else { throw .truncated(offset: p) }

@@ -161,7 +161,9 @@ extension PostboxDecoder {
     }
 
     /// The objects of an object array as `T`; throws when one is of another class.
-    public func decodeObjectArrayForKey<T: PostboxCoding>(_ key: String, as _: T.Type) throws(PostboxDecodingError)
+    public func decodeObjectArrayForKey<T: PostboxCoding>(
+        _ key: String, as _: T.Type
+    ) throws(PostboxDecodingError)
         -> [T]
     {
         var result: [T] = []
@@ -173,7 +175,9 @@ extension PostboxDecoder {
     }
 
     /// The key/value pairs of an object dictionary, in stored order.
-    public func decodeObjectDictionaryForKey(_ key: String) throws(PostboxDecodingError)
+    public func decodeObjectDictionaryForKey(
+        _ key: String
+    ) throws(PostboxDecodingError)
         -> [(key: PostboxCoding, value: PostboxCoding)]
     {
         guard let at = value(key, .objectDictionary) else { return [] }

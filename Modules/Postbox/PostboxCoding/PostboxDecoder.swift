@@ -41,7 +41,8 @@ public final class PostboxDecoder {
     ) -> Int? {
         func length(_ at: Int) -> Int? {
             guard at + 4 <= limit else { return nil }
-            let value = Int(bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: Int32.self)) })
+            let value = Int(
+                bytes.withUnsafeBytes { Int32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: Int32.self)) })
             return value >= 0 ? value : nil
         }
         var p = position

@@ -57,7 +57,9 @@ extension Database {
 
     /// The connection's settings for a Postbox: WAL, `synchronous = NORMAL`, in-memory temp store, a page cache of
     /// `cacheSizeKiB` (allocated only as pages are used).
-    public func applyPostboxPragmas(cacheSizeKiB: Int = 16_384, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+    public func applyPostboxPragmas(
+        cacheSizeKiB: Int = 16_384, busyTimeoutMilliseconds: Int32 = 5000
+    ) throws(SQLiteError) {
         setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")

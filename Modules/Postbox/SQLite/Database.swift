@@ -21,7 +21,8 @@ public final class Database: @unchecked Sendable {
     public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
         Database.configureOnce
         var pointer: OpaquePointer?
-        let flags: Int32 = mode == .readWrite
+        let flags: Int32 =
+            mode == .readWrite
             ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
             : (SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX)
         let result = sqlite3_open_v2(path, &pointer, flags, nil)

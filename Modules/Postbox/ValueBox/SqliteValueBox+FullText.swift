@@ -34,9 +34,11 @@ extension SqliteValueBox {
     /// Removes every row indexed under `itemId` (looked up through the index, not by a scan).
     public func fullTextRemove(_ table: ValueBoxFullTextTable, itemId: String) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
-            guard let statement = try? statement(
-                table.id, .fullTextRemove, "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
-                    + "WHERE \(table.sqlName) MATCH ?)")
+            guard
+                let statement = try? statement(
+                    table.id, .fullTextRemove,
+                    "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
+                        + "WHERE \(table.sqlName) MATCH ?)")
             else { return }
             statement.bind(1, "itemId:" + Self.phrase(itemId))
             try statement.run()
@@ -52,8 +54,10 @@ extension SqliteValueBox {
             return []
         }
         return try wrap { () throws(SQLiteError) -> [String] in
-            guard let statement = try? statement(
-                table.id, .fullTextMatch, "SELECT itemId FROM \(table.sqlName) WHERE \(table.sqlName) MATCH ? ORDER BY rowid DESC LIMIT ?")
+            guard
+                let statement = try? statement(
+                    table.id, .fullTextMatch,
+                    "SELECT itemId FROM \(table.sqlName) WHERE \(table.sqlName) MATCH ? ORDER BY rowid DESC LIMIT ?")
             else { return [] }
             defer { statement.reset() }
             statement.bind(1, expression)

@@ -16,7 +16,8 @@ public final class SqliteValueBox: @unchecked Sendable {
 
     /// What a cached statement does, per table; hashing two integers is cheaper than hashing the SQL text.
     enum StatementKind: UInt8 {
-        case get, exists, set, insertIfAbsent, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys, rangeDescKeys
+        case get, exists, set, insertIfAbsent, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys,
+            rangeDescKeys
         case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch
     }
 
@@ -32,7 +33,9 @@ public final class SqliteValueBox: @unchecked Sendable {
     }
 
     /// The prepared statement for `kind` on table `table`, prepared from `sql` the first time.
-    func statement(_ table: Int32, _ kind: StatementKind, _ sql: @autoclosure () -> String) throws(SQLiteError)
+    func statement(
+        _ table: Int32, _ kind: StatementKind, _ sql: @autoclosure () -> String
+    ) throws(SQLiteError)
         -> Statement
     {
         let key = StatementKey(table: table, kind: kind)
@@ -45,7 +48,9 @@ public final class SqliteValueBox: @unchecked Sendable {
 
     /// Opens (creating when missing, unless `readOnly`) the database at `path` with `key`, or unencrypted when
     /// `key` is `nil`, and applies the Postbox pragmas with a page cache of `cacheSizeKiB`.
-    public init(path: String, key: Database.CipherKey?, readOnly: Bool = false, cacheSizeKiB: Int = 16_384)
+    public init(
+        path: String, key: Database.CipherKey?, readOnly: Bool = false, cacheSizeKiB: Int = 16_384
+    )
         throws(ValueBoxError)
     {
         self.path = path
@@ -77,7 +82,9 @@ public final class SqliteValueBox: @unchecked Sendable {
     public func begin() throws(ValueBoxError) { try wrap { () throws(SQLiteError) in try database.beginImmediate() } }
 
     /// Starts a read transaction (`BEGIN DEFERRED`).
-    public func beginRead() throws(ValueBoxError) { try wrap { () throws(SQLiteError) in try database.beginDeferred() } }
+    public func beginRead() throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in try database.beginDeferred() }
+    }
 
     /// Commits the open transaction.
     public func commit() throws(ValueBoxError) { try wrap { () throws(SQLiteError) in try database.commit() } }
@@ -165,7 +172,8 @@ public final class SqliteValueBox: @unchecked Sendable {
         try wrap { () throws(SQLiteError) in
             try ensure(table)
             let statement = try statement(
-                table.id, .set, "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?) "
+                table.id, .set,
+                "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?) "
                     + "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             bindKey(statement, 1, key, table)
             statement.bind(2, value)
@@ -218,7 +226,8 @@ public final class SqliteValueBox: @unchecked Sendable {
         try wrap { () throws(SQLiteError) -> Int in
             guard knownTables.contains(table.sqlName) else { return 0 }
             let (low, high) = start < end ? (start, end) : (end, start)
-            let statement = try statement(table.id, .countRange, "SELECT count(*) FROM \(table.sqlName) WHERE key > ? AND key < ?")
+            let statement = try statement(
+                table.id, .countRange, "SELECT count(*) FROM \(table.sqlName) WHERE key > ? AND key < ?")
             bindKey(statement, 1, low, table)
             bindKey(statement, 2, high, table)
             return Int(try statement.stepScalar())
@@ -255,7 +264,9 @@ public final class SqliteValueBox: @unchecked Sendable {
         let columns = withValues ? "key, value" : "key"
         let order = ascending ? "ASC" : "DESC"
         let statement = try statement(
-            table.id, withValues ? (ascending ? .rangeAscValues : .rangeDescValues) : (ascending ? .rangeAscKeys : .rangeDescKeys),
+            table.id,
+            withValues
+                ? (ascending ? .rangeAscValues : .rangeDescValues) : (ascending ? .rangeAscKeys : .rangeDescKeys),
             "SELECT \(columns) FROM \(table.sqlName) WHERE key > ? AND key < ? ORDER BY key \(order) LIMIT ?")
         defer { statement.reset() }
         bindKey(statement, 1, ascending ? start : end, table)
@@ -281,7 +292,8 @@ public final class SqliteValueBox: @unchecked Sendable {
         try wrap { () throws(SQLiteError) in
             guard knownTables.contains(table.sqlName) else { return }
             let (low, high) = start < end ? (start, end) : (end, start)
-            let statement = try statement(table.id, .removeRange, "DELETE FROM \(table.sqlName) WHERE key > ? AND key < ?")
+            let statement = try statement(
+                table.id, .removeRange, "DELETE FROM \(table.sqlName) WHERE key > ? AND key < ?")
             bindKey(statement, 1, low, table)
             bindKey(statement, 2, high, table)
             try statement.run()

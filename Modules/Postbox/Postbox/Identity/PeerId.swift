@@ -53,7 +53,8 @@ public struct PeerId: Hashable, Comparable, Sendable, CustomStringConvertible {
         let low = UInt32(truncatingIfNeeded: idBits)
         let idHigh = UInt32(truncatingIfNeeded: idBits >> 32) & 0x1fff_ffff
         let high = (idHigh << 3) | UInt32(namespace.rawValue & 0x7)
-        let effectiveHigh = namespace.rawValue == 3 && (id.rawValue < 0 && id.rawValue >= Int64(Int32.min))
+        let effectiveHigh =
+            namespace.rawValue == 3 && (id.rawValue < 0 && id.rawValue >= Int64(Int32.min))
             ? UInt32(3) : high
         return Int64(bitPattern: (UInt64(effectiveHigh) << 32) | UInt64(low))
     }

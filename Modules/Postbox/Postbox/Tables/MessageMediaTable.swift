@@ -1,5 +1,5 @@
-import ValueBox
 import PostboxCoding
+import ValueBox
 
 /// Table 6: shared media under `namespace ‖ id`, with a reference count of the messages that use it
 /// (REFERENCE §3.2 `MessageMediaTable`).

@@ -85,7 +85,8 @@ struct MessageRecord {
         let flags = MessageFlags(rawValue: try reader.readLittleEndian(UInt32.self))
         let tags = MessageTags(rawValue: try reader.readLittleEndian(UInt32.self))
         let textLength = Int(try reader.readLittleEndian(Int32.self))
-        let text = String(decoding: try reader.readBytes(claimedLength: textLength, limit: reader.remaining), as: UTF8.self)
+        let text = String(
+            decoding: try reader.readBytes(claimedLength: textLength, limit: reader.remaining), as: UTF8.self)
         var arrays: [[PostboxCoding]] = []
         for _ in 0..<2 {
             let length = Int(try reader.readLittleEndian(Int32.self))
@@ -99,7 +100,8 @@ struct MessageRecord {
         var referenced: [MediaId] = []
         for _ in 0..<referencedCount {
             referenced.append(
-                MediaId(namespace: try reader.readLittleEndian(Int32.self), id: try reader.readLittleEndian(Int64.self)))
+                MediaId(namespace: try reader.readLittleEndian(Int32.self), id: try reader.readLittleEndian(Int64.self))
+            )
         }
         guard let attributes = arrays[0] as? [MessageAttribute], let media = arrays[1] as? [Media] else {
             throw PostboxDecodingError.typeMismatch(key: "attributes/media", expected: "MessageAttribute/Media")

@@ -1,5 +1,5 @@
-import ValueBox
 import PostboxCoding
+import ValueBox
 
 /// Table 0: the schema version, the transaction-state counter other processes compare, the stable-id counter and
 /// the account state object (REFERENCE §3.2 `MetadataTable`).

@@ -1,6 +1,6 @@
 public import Buffers
-import ValueBox
 public import PostboxCoding
+import ValueBox
 
 /// The contents of an ordered-list item.
 public protocol OrderedItemListEntryContents: PostboxCoding, Sendable {}

@@ -1,5 +1,5 @@
-import ValueBox
 import PostboxCoding
+import ValueBox
 
 /// Table 2 (int64 keys): peers by id (REFERENCE §3.2 `PeerTable`).
 final class PeerTable: Table {

@@ -1,5 +1,5 @@
-import ValueBox
 import PostboxCoding
+import ValueBox
 
 /// A Postbox table over one value box table (REFERENCE §3.2 `Table`).
 class Table {

@@ -11,14 +11,18 @@ extension Transaction {
 
     /// Up to `count` messages older than `index` (exclusive; from the newest when `nil`), newest first, across
     /// namespaces; with `tag`, only messages carrying it.
-    public func earlierMessages(peerId: PeerId, before index: MessageIndex?, count: Int, tag: MessageTags? = nil)
+    public func earlierMessages(
+        peerId: PeerId, before index: MessageIndex?, count: Int, tag: MessageTags? = nil
+    )
         throws -> [Message]
     {
         try walk(peerId: peerId, anchor: index, earlier: true, count: count, tag: tag)
     }
 
     /// Up to `count` messages newer than `index` (exclusive; from the oldest when `nil`), oldest first.
-    public func laterMessages(peerId: PeerId, after index: MessageIndex?, count: Int, tag: MessageTags? = nil)
+    public func laterMessages(
+        peerId: PeerId, after index: MessageIndex?, count: Int, tag: MessageTags? = nil
+    )
         throws -> [Message]
     {
         try walk(peerId: peerId, anchor: index, earlier: false, count: count, tag: tag)
@@ -41,7 +45,9 @@ extension Transaction {
         return earlier.reversed() + (anchorMessage.map { [$0] } ?? []) + later
     }
 
-    private func walk(peerId: PeerId, anchor: MessageIndex?, earlier: Bool, count: Int, tag: MessageTags?)
+    private func walk(
+        peerId: PeerId, anchor: MessageIndex?, earlier: Bool, count: Int, tag: MessageTags?
+    )
         throws -> [Message]
     {
         guard count > 0 else { return [] }
@@ -76,7 +82,9 @@ extension Transaction {
 
     /// Messages whose text contains every word of `query` as a word prefix, ignoring case and diacritics
     /// ("pho" finds "phở"), optionally in one chat and with all of `tags`; newest first.
-    public func searchMessages(_ query: String, peerId: PeerId? = nil, tags: MessageTags? = nil, limit: Int)
+    public func searchMessages(
+        _ query: String, peerId: PeerId? = nil, tags: MessageTags? = nil, limit: Int
+    )
         throws -> [Message]
     {
         let ids = try tables.textIndex.search(query, peerId: peerId, tags: tags, limit: limit)

@@ -13,9 +13,11 @@ extension Transaction {
             case .id(let full): id = full
             case .partial(let peerId, let namespace):
                 try flushNamespace(peerId, namespace)
-                id = MessageId(peerId: peerId, namespace: namespace, id: try tables.historyMetadata.takeNextId(peerId, namespace))
+                id = MessageId(
+                    peerId: peerId, namespace: namespace, id: try tables.historyMetadata.takeNextId(peerId, namespace))
             }
-            let entry = MessageHistoryIndexTable.Entry(timestamp: message.timestamp, flags: message.flags, tags: message.tags)
+            let entry = MessageHistoryIndexTable.Entry(
+                timestamp: message.timestamp, flags: message.flags, tags: message.tags)
             if try !tables.messageIndex.insertIfAbsent(id, entry) {
                 // Re-adding an existing message replaces it.
                 if let existing = try tables.messageIndex.get(id) { try removeMessage(id, entry: existing) }
@@ -93,7 +95,8 @@ extension Transaction {
     }
 
     /// Deletes the messages of a chat namespace with ids in `minId...maxId`.
-    public func deleteMessagesInRange(peerId: PeerId, namespace: MessageId.Namespace, minId: Int32, maxId: Int32) throws {
+    public func deleteMessagesInRange(peerId: PeerId, namespace: MessageId.Namespace, minId: Int32, maxId: Int32) throws
+    {
         try checkWritable()
         guard minId <= maxId else { return }
         for (id, entry) in try tables.messageIndex.entries(peerId: peerId, namespace: namespace, ids: minId...maxId) {
@@ -136,7 +139,8 @@ extension Transaction {
         try replaceInPlace(old: record, oldEntry: entry, new: newRecord)
     }
 
-    private func replaceInPlace(old: MessageRecord, oldEntry: MessageHistoryIndexTable.Entry, new: MessageRecord) throws {
+    private func replaceInPlace(old: MessageRecord, oldEntry: MessageHistoryIndexTable.Entry, new: MessageRecord) throws
+    {
         let id = new.id
         try tables.history.set(new)
         try tables.messageIndex.set(id, .init(timestamp: new.timestamp, flags: new.flags, tags: new.tags))
@@ -148,7 +152,9 @@ extension Transaction {
             try tables.textIndex.remove(id)
             try tables.textIndex.add(id, text: new.text, tags: new.tags)
         }
-        for media in new.embeddedMedia { if let mediaId = media.id { try tables.media.addReference(media, id: mediaId) } }
+        for media in new.embeddedMedia {
+            if let mediaId = media.id { try tables.media.addReference(media, id: mediaId) }
+        }
         for mediaId in old.referencedMedia { try tables.media.removeReference(mediaId) }
         if old.globallyUniqueId != new.globallyUniqueId {
             if let previous = old.globallyUniqueId { try tables.globallyUniqueIds.remove(id.peerId, previous) }

@@ -52,10 +52,13 @@ extension Transaction {
         guard messageId.id > entry.maxIncomingReadId else { return }
         entry.maxIncomingReadId = messageId.id
         entry.maxKnownId = max(entry.maxKnownId, messageId.id)
-        entry.count = messageId.id == Int32.max ? 0 : Int32(
-            try tables.messageIndex.entries(
-                peerId: messageId.peerId, namespace: messageId.namespace, ids: (messageId.id + 1)...Int32.max
-            ).filter { $0.1.flags.contains(.incoming) }.count)
+        entry.count =
+            messageId.id == Int32.max
+            ? 0
+            : Int32(
+                try tables.messageIndex.entries(
+                    peerId: messageId.peerId, namespace: messageId.namespace, ids: (messageId.id + 1)...Int32.max
+                ).filter { $0.1.flags.contains(.incoming) }.count)
         state.states[messageId.namespace] = entry
         storeReadState(messageId.peerId, state)
     }
