@@ -102,11 +102,17 @@ let modules: [Module] = [
     .system("COgg", pkgConfig: "ogg", apt: "libogg-dev", wrapper: "OpusBinding"),
     .system("CRLottie", pkgConfig: "rlottie", apt: "librlottie-dev", wrapper: "RLottieBinding"),
     .system("CPNG", pkgConfig: "libpng", apt: "libpng-dev", wrapper: "ImageCore"),
+    // Zstandard, the frame cache's codec (LZFSE is Apple's; see Modules/StickerDecode/README.md).
+    .system("CZstd", pkgConfig: "libzstd", apt: "libzstd-dev", wrapper: "AnimatedSticker"),
+    // opus_encoder_ctl / opus_decoder_ctl are variadic: plain C wrappers for Swift.
+    .cShims("COpusShims", deps: ["COpus"], wrapper: "OpusBinding"),
 
     // Base: bytes and hashes.
     .swift("Buffers", .Base),
     .swift("Hashing", .Base),
     // Base: crypto and compression wrappers (issue: TL toolchain and cryptography).
+    // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib; issue: Media, shared with TL).
+    .swift("GZip", .Base, deps: ["CZlib"]),
 
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
 
@@ -115,8 +121,16 @@ let modules: [Module] = [
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
+    .swift("ImageCore", .MediaPipeline, deps: ["CPNG"]),
+    .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["GZip"]),
+    .swift("ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing"]),
+    .swift("OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"]),
+    .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["OpusBinding"]),
 
     // StickerDecode: Lottie and sticker formats (issue: Media).
+    .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"]),
+    .swift("StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore"]),
+    .swift("AnimatedSticker", .StickerDecode, deps: ["RLottieBinding", "StickerFormats", "ImageCore", "CZstd"]),
 
 
     // BuildTools: generators and checks that run at development time.
@@ -143,6 +157,8 @@ struct App {
 let apps: [App] = [
     .app("boundary-check", in: .BuildTools, links: ["BoundaryCheck"]),
     // Media apps.
+    .app("sticker-tool", links: ["AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "ArgumentParser"]),
+    .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "ArgumentParser"]),
 
     // Postbox apps.
 
