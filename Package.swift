@@ -125,7 +125,7 @@ let modules: [Module] = [
     .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["GZip"]),
     .swift("ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing"]),
     .swift("OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"]),
-    .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["OpusBinding"]),
+    .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
 
     // StickerDecode: Lottie and sticker formats (issue: Media).
     .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"]),
