@@ -122,15 +122,17 @@ let modules: [Module] = [
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
     .swift("ImageCore", .MediaPipeline, deps: ["CPNG"]),
-    .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["GZip"]),
+    .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["ImageCore"]),
     .swift("ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing"]),
     .swift("OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"]),
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
 
     // StickerDecode: Lottie and sticker formats (issue: Media).
-    .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"]),
-    .swift("StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore"]),
-    .swift("AnimatedSticker", .StickerDecode, deps: ["RLottieBinding", "StickerFormats", "ImageCore", "CZstd"]),
+    .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"], testDeps: ["ImageCore"]),
+    .swift("StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore"], testDeps: ["GZip", "WebPBinding", "ImageCore"]),
+    .swift(
+        "AnimatedSticker", .StickerDecode, deps: ["RLottieBinding", "StickerFormats", "ImageCore", "CZstd"],
+        testDeps: ["GZip", "RLottieBinding", "ImageCore"]),
 
 
     // BuildTools: generators and checks that run at development time.

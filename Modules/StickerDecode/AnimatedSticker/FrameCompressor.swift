@@ -18,6 +18,9 @@ final class FrameCompressor {
         cctx = ZSTD_createCCtx()
         dctx = ZSTD_createDCtx()
         self.level = level
+        // A 32-bit xxHash per frame: a damaged cache file is an error, never a silently wrong frame.
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)
+        ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)
     }
 
     deinit {
@@ -28,7 +31,7 @@ final class FrameCompressor {
     func compress(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: ZSTD_compressBound(bytes.count))
         let written = out.withUnsafeMutableBytes { target in
-            bytes.withUnsafeBytes { ZSTD_compressCCtx(cctx, target.baseAddress, target.count, $0.baseAddress, $0.count, level) }
+            bytes.withUnsafeBytes { ZSTD_compress2(cctx, target.baseAddress, target.count, $0.baseAddress, $0.count) }
         }
         precondition(ZSTD_isError(written) == 0, "zstd compress: \(String(cString: ZSTD_getErrorName(written)))")
         out.removeSubrange(written...)
