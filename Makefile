@@ -13,9 +13,9 @@ TEST_TARGETS := $(patsubst Tests/%Tests,%,$(wildcard Tests/*Tests))
 
 help: ## List the verbs.
 	@echo "Telegraph — make verbs"
-	@grep -hE '^[a-zA-Z_%<>-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([^:]+):.*## (.*)/  \1|\2/' | column -t -s '|'
-	@echo "  test-<Target>|run one module's tests, e.g. make test-Buffers ($(words $(TEST_TARGETS)) modules have tests)" | column -t -s '|'
-	@echo "  <app>|build one executable and only its closure: $(APPS)" | column -t -s '|'
+	@{ grep -hE '^[a-zA-Z_%<>-]+:.*## ' $(MAKEFILE_LIST) | grep -v '^test-%' | sed -E 's/^([^:]+):.*## (.*)/  \1|\2/'; \
+	  echo "  test-<Target>|one module's tests, e.g. make test-Buffers; targets: $(TEST_TARGETS)"; \
+	  echo "  <app>|one executable and only its closure: $(APPS)"; } | column -t -s '|'
 
 deps: ## Install what the project needs (apt packages, SQLCipher 4, Telethon venv); fast when all is present.
 	@bash BuildTools/scripts/install-deps.sh
@@ -31,7 +31,7 @@ test: deps ## Build, check boundaries, and run every module's tests.
 	@$(MAKE) --no-print-directory lint-only
 	$(SWIFT) test --skip-build
 
-test-%: deps ## (see below)
+test-%: deps
 	@test -d Tests/$*Tests || { echo "make: no tests for '$*' (known: $(TEST_TARGETS))"; exit 2; }
 	$(SWIFT) test $(BUILD_FLAGS) --filter '^$*Tests\.'
 

@@ -1,1 +1,117 @@
-public enum BoundaryCheck {}
+import Foundation
+
+/// Checks a package's module boundaries: (a) every import names a declared direct dependency or a toolchain
+/// module, (b) apps stay inside their subsets and (c) C modules are imported only by their one wrapper.
+///
+/// The manifest's own evaluation enforces the layering, cycles and app subsets (Package.swift `Layering.check`), so
+/// (b) shows up here as a manifest failure; this type adds what the manifest cannot see: the sources.
+public struct BoundaryCheck: Sendable {
+    /// Modules that ship with the toolchain and need no declaration.
+    public static let toolchainModules: Set<String> = [
+        "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking",
+        "FoundationXML", "Dispatch", "Glibc", "Musl", "Darwin", "Android", "Synchronization", "Testing", "XCTest",
+        "_Concurrency", "_StringProcessing", "RegexBuilder", "Observation", "Distributed", "SwiftShims",
+    ]
+
+    /// The package root.
+    public let packagePath: String
+
+    public init(packagePath: String) {
+        self.packagePath = packagePath
+    }
+
+    /// What a run found.
+    public struct Report: Sendable {
+        public var violations: [BoundaryViolation] = []
+        public var targetsChecked = 0
+        public var filesChecked = 0
+        public var importsChecked = 0
+    }
+
+    /// Runs every check and returns the violations (empty when the package is clean).
+    public func run() -> Report {
+        var report = Report()
+        let graph: PackageGraph
+        do {
+            graph = try PackageGraph.load(packagePath: packagePath)
+        } catch let violation as BoundaryViolation {
+            report.violations.append(violation)
+            return report
+        } catch {
+            report.violations.append(.manifest(["could not evaluate Package.swift: \(error)"]))
+            return report
+        }
+        check(graph, into: &report)
+        return report
+    }
+
+    /// The checks over a loaded graph and the sources on disk.
+    public func check(_ graph: PackageGraph, into report: inout Report) {
+        let cModules = Set(graph.targets.filter { isCModule($0) }.map(\.name))
+        // (c) each C module has one Swift wrapper: the Swift target that declares it.
+        var wrappers: [String: [String]] = [:]
+        for target in graph.targets where !cModules.contains(target.name) && target.kind != .test {
+            for dependency in target.dependencies where cModules.contains(dependency) {
+                wrappers[dependency, default: []].append(target.name)
+            }
+        }
+        // A shims target's wrapper is whoever wraps the shims.
+        for target in graph.targets where cModules.contains(target.name) {
+            for dependency in target.dependencies where cModules.contains(dependency) {
+                if let owner = wrappers[target.name], wrappers[dependency] == nil { wrappers[dependency] = owner }
+            }
+        }
+        for (module, targets) in wrappers.sorted(by: { $0.key < $1.key }) where Set(targets).count > 1 {
+            report.violations.append(.twoWrappers(module: module, targets: targets.sorted()))
+        }
+        // (a) direct imports only, and (c) C modules only inside their wrapper.
+        for target in graph.targets.sorted(by: { $0.name < $1.name }) where !cModules.contains(target.name) {
+            report.targetsChecked += 1
+            let declared = Set(target.dependencies)
+            for file in swiftFiles(under: target.path) {
+                report.filesChecked += 1
+                guard let source = try? String(contentsOfFile: absolute(file), encoding: .utf8) else { continue }
+                for entry in ImportScanner.imports(in: source) {
+                    report.importsChecked += 1
+                    if entry.module == target.name || Self.toolchainModules.contains(entry.module) { continue }
+                    if cModules.contains(entry.module) {
+                        let wrapper = wrappers[entry.module]?.first
+                        if wrapper != target.name {
+                            report.violations.append(
+                                .cModuleOutsideWrapper(
+                                    file: file, line: entry.line, target: target.name, module: entry.module,
+                                    wrapper: wrapper))
+                        }
+                        continue
+                    }
+                    if !declared.contains(entry.module) {
+                        report.violations.append(
+                            .undeclaredImport(file: file, line: entry.line, target: target.name, module: entry.module))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A C module: a `[system]` library target, or a C-language target under Modules/System.
+    func isCModule(_ target: PackageGraph.Target) -> Bool {
+        if target.kind == .system { return true }
+        guard target.path.hasPrefix("Modules/System/") else { return false }
+        return swiftFiles(under: target.path).isEmpty
+    }
+
+    func absolute(_ relative: String) -> String {
+        relative.hasPrefix("/") ? relative : packagePath + "/" + relative
+    }
+
+    /// The Swift files below a target's folder, as paths relative to the package, sorted.
+    func swiftFiles(under path: String) -> [String] {
+        let root = absolute(path)
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        var files: [String] = []
+        while let next = enumerator.nextObject() as? String {
+            if next.hasSuffix(".swift") { files.append(path + "/" + next) }
+        }
+        return files.sorted()
+    }
+}

@@ -34,6 +34,7 @@ public func printTable(title: String, peerName: String, _ rows: [Comparison]) {
 
 func format(_ m: Measurement) -> String {
     let value = m.throughput
+    if m.unit == "MB" { return String(format: "%.0f MB/s", value) }
     let scaled: String
     switch value {
     case 1e9...: scaled = String(format: "%.2f G", value / 1e9)

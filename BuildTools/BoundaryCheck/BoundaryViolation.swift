@@ -1,0 +1,29 @@
+/// A broken boundary rule, printed as `file:line: error: message (rule: …)`.
+public enum BoundaryViolation: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The manifest refused to evaluate; its lines already name `Package.swift:<line>` and the rule.
+    case manifest([String])
+    /// A file imports a module its target does not declare as a direct dependency.
+    case undeclaredImport(file: String, line: Int, target: String, module: String)
+    /// A file imports a C module, and its target is not that module's one wrapper.
+    case cModuleOutsideWrapper(file: String, line: Int, target: String, module: String, wrapper: String?)
+    /// Two Swift targets declare the same C module: it must have exactly one wrapper.
+    case twoWrappers(module: String, targets: [String])
+
+    public var description: String {
+        switch self {
+        case .manifest(let lines):
+            return lines.joined(separator: "\n")
+        case let .undeclaredImport(file, line, target, module):
+            return "\(file):\(line): error: '\(target)' imports '\(module)', which it does not declare as a direct "
+                + "dependency (rule: direct imports only — add it to \(target)'s row in Package.swift, if the "
+                + "layering allows, or remove the import)"
+        case let .cModuleOutsideWrapper(file, line, target, module, wrapper):
+            let owner = wrapper.map { "its wrapper '\($0)'" } ?? "its wrapper module"
+            return "\(file):\(line): error: '\(target)' imports C module '\(module)' (rule: a C module is imported "
+                + "only by \(owner); use the wrapper's Swift API instead)"
+        case let .twoWrappers(module, targets):
+            return "Package.swift: error: C module '\(module)' is a dependency of \(targets.joined(separator: " and ")) "
+                + "(rule: each C module has exactly one Swift wrapper)"
+        }
+    }
+}
