@@ -123,7 +123,7 @@ let modules: [Module] = [
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
     .swift("ImageCore", .MediaPipeline, deps: ["CPNG"]),
     .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["ImageCore"]),
-    .swift("ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing"]),
+    .swift("ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing"], testDeps: ["ImageCore", "WebPBinding"]),
     .swift("OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"]),
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
 
