@@ -159,7 +159,9 @@ struct App {
 let apps: [App] = [
     .app("boundary-check", in: .BuildTools, links: ["BoundaryCheck"]),
     // Media apps.
-    .app("sticker-tool", links: ["AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "ArgumentParser"]),
+    .app(
+        "sticker-tool",
+        links: ["AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "ArgumentParser"]),
     .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "ArgumentParser"]),
 
     // Postbox apps.

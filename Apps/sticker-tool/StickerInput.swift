@@ -1,0 +1,69 @@
+import AnimatedSticker
+import Foundation
+import ImageCore
+import ImageTransform
+import StickerFormats
+import WebPBinding
+
+/// A sticker file opened as a sequence of frames, whatever its format.
+struct StickerInput {
+    let format: StickerFormat
+    let size: PixelSize
+    let frameCount: Int
+    let frameRate: Double
+    let summary: [String]
+    let frame: (Int) throws -> Bitmap
+    /// Frame indices for one loop at `fps` (all frames when nil).
+    let indices: (Double?) -> [Int]
+
+    static func open(_ path: String, size requested: Int?) throws -> StickerInput {
+        let bytes = try readFile(path)
+        guard let format = StickerFormat.detect(bytes) else { throw ToolError("\(path): not a .tgs, Lottie JSON, WebP or PNG") }
+        let side = requested.map { PixelSize(width: $0, height: $0) }
+        switch format {
+        case .tgs, .lottieJSON:
+            let source = try LottieFrameSource(data: bytes, size: side)
+            var summary = [
+                "format: \(format == .tgs ? "tgs (gzipped Lottie)" : "Lottie JSON")",
+                "canvas: \(source.info.width)×\(source.info.height)",
+                "frames: \(source.frameCount) at \(source.frameRate) fps (\(String(format: "%.2f", source.info.duration)) s)",
+                "size: \(bytes.count) bytes (JSON \(source.info.jsonSize) bytes), \(source.info.layerCount) layer(s)",
+            ]
+            summary += source.violations.isEmpty
+                ? ["Telegram limits: ok"] : source.violations.map { "Telegram limits: \($0)" }
+            return StickerInput(
+                format: format, size: source.size, frameCount: source.frameCount, frameRate: source.frameRate,
+                summary: summary, frame: { try source.frame(at: $0) },
+                indices: { fps in fps.map { source.frameIndices(outputRate: $0) } ?? Array(0..<source.frameCount) })
+        case .webp:
+            let animation = try WebPDecoder.decodeAnimation(bytes)
+            let info = try WebPDecoder.info(bytes)
+            let frames = try animation.frames.map { frame -> Bitmap in
+                guard let side else { return frame.bitmap }
+                return try ImageTransformer.apply(TransformArguments([.fit(side)]), to: frame.bitmap)
+            }
+            let total = animation.frames.reduce(0) { $0 + $1.duration }
+            let rate = info.isAnimated && total > 0 ? Double(frames.count) * 1000 / Double(total) : 0
+            var summary = [
+                "format: webp (\(info.isAnimated ? "animated" : "still"), \(info.isLossless ? "lossless" : "lossy"))",
+                "canvas: \(info.width)×\(info.height)\(info.hasAlpha ? " with alpha" : "")",
+                "frames: \(frames.count)", "size: \(bytes.count) bytes",
+            ]
+            if !info.isAnimated {
+                let violations = try WebPStickerValidation.violations(bytes)
+                summary += violations.isEmpty ? ["Telegram limits: ok"] : violations.map { "Telegram limits: \($0)" }
+            }
+            return StickerInput(
+                format: format, size: frames[0].size, frameCount: frames.count, frameRate: rate, summary: summary,
+                frame: { frames[$0] }, indices: { _ in Array(0..<frames.count) })
+        case .png:
+            var bitmap = try PNGCodec.decode(bytes)
+            if let side { bitmap = try ImageTransformer.apply(TransformArguments([.fit(side)]), to: bitmap) }
+            let still = bitmap
+            return StickerInput(
+                format: format, size: still.size, frameCount: 1, frameRate: 0,
+                summary: ["format: png", "size: \(still.width)×\(still.height)"], frame: { _ in still },
+                indices: { _ in [0] })
+        }
+    }
+}
