@@ -22,6 +22,11 @@ enum Fixtures {
         #expect(frame.width == 96 && frame.height == 64)
         #expect(frame == source.animation.render(frame: 90, width: 96, height: 64))
         #expect(source.thumbnail() == (try source.frame(at: 0)))
+        var reused = Bitmap(width: 1, height: 1)
+        for index in [5, 90, 179] {
+            try source.frame(at: index, into: &reused)
+            #expect(reused == (try source.frame(at: index)))
+        }
         #expect(throws: AnimatedStickerError.frameOutOfRange(180, count: 180)) { try source.frame(at: 180) }
         #expect(source.frameIndices(outputRate: 60) == Array(0..<180))
         #expect(source.frameIndices(outputRate: 30) == stride(from: 0, to: 180, by: 2).map { $0 })

@@ -31,3 +31,13 @@ import Testing
         #expect(bitmap.flattened(over: (255, 255, 255))[0, 0] == RGBA(r: 127, g: 127, b: 127, a: 255))
     }
 }
+
+@Suite struct SwapTests {
+    @Test func swapMatchesTheBGRAInitializer() {
+        let bgra: [UInt8] = (0..<(5 * 3 * 4 + 12)).map { UInt8(truncatingIfNeeded: $0 * 37) }
+        var swapped = Bitmap(width: 5, height: 3, bytesPerRow: 24, premultipliedRGBA: bgra)!
+        swapped.swapRedAndBlue()
+        let converted = Bitmap(width: 5, height: 3, bytesPerRow: 24, premultipliedBGRA: bgra)!
+        #expect(swapped.packedRGBA() == converted.packedRGBA())
+    }
+}

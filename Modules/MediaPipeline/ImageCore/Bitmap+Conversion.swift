@@ -23,6 +23,24 @@ extension Bitmap {
         }
     }
 
+    /// Swaps the first and third byte of every pixel in place: BGRA ↔ RGBA (one pass over 32-bit words).
+    public mutating func swapRedAndBlue() {
+        let rowWords = width
+        let stride = bytesPerRow
+        let rows = height
+        pixels.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            for y in 0..<rows {
+                let words = (base + y * stride).bindMemory(to: UInt32.self, capacity: rowWords)
+                for x in 0..<rowWords {
+                    // Little-endian word 0xAABBGGRR ↔ 0xAARRGGBB: keep A and G, exchange the other two bytes.
+                    let w = words[x]
+                    words[x] = (w & 0xFF00_FF00) | ((w >> 16) & 0xFF) | ((w & 0xFF) << 16)
+                }
+            }
+        }
+    }
+
     /// This bitmap composited over an opaque background color (straight r, g, b), as opaque pixels.
     public func flattened(over background: (r: UInt8, g: UInt8, b: UInt8)) -> Bitmap {
         var out = self

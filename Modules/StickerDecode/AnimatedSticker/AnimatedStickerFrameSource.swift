@@ -62,6 +62,13 @@ public final class LottieFrameSource: AnimatedStickerFrameSource, Sendable {
         return animation.render(frame: index, width: size.width, height: size.height)
     }
 
+    /// Renders frame `index` into `bitmap` (resized to the source's size if needed), reusing its storage.
+    public func frame(at index: Int, into bitmap: inout Bitmap) throws {
+        guard (0..<frameCount).contains(index) else { throw AnimatedStickerError.frameOutOfRange(index, count: frameCount) }
+        if bitmap.size != size { bitmap = Bitmap(width: size.width, height: size.height) }
+        animation.render(frame: index, into: &bitmap)
+    }
+
     /// The first frame: the sticker's thumbnail (Telegram's `CachedAnimatedStickerFirstFrameRepresentation`).
     public func thumbnail() -> Bitmap { animation.render(frame: 0, width: size.width, height: size.height) }
 }

@@ -43,9 +43,20 @@ public final class LottieAnimation: @unchecked Sendable {
 
     /// Renders frame `index` (clamped to the animation) at `width × height`, scaled to fit the canvas.
     public func render(frame index: Int, width: Int, height: Int) -> Bitmap {
-        var bgra = [UInt8](repeating: 0, count: width * height * 4)
-        renderBGRA(frame: index, width: width, height: height, into: &bgra)
-        return Bitmap(width: width, height: height, bytesPerRow: width * 4, premultipliedBGRA: bgra)!
+        // Render straight into the bitmap's storage, then swap red and blue in place: no second buffer.
+        var bitmap = Bitmap(width: width, height: height)
+        renderBGRA(frame: index, width: width, height: height, into: &bitmap.pixels)
+        bitmap.swapRedAndBlue()
+        return bitmap
+    }
+
+    /// Renders frame `index` into `bitmap`, reusing its storage when it already has the size (a player's loop).
+    public func render(frame index: Int, into bitmap: inout Bitmap) {
+        if bitmap.bytesPerRow != bitmap.width * 4 || bitmap.pixels.count != bitmap.width * bitmap.height * 4 {
+            bitmap = Bitmap(width: bitmap.width, height: bitmap.height)
+        }
+        renderBGRA(frame: index, width: bitmap.width, height: bitmap.height, into: &bitmap.pixels)
+        bitmap.swapRedAndBlue()
     }
 
     /// Renders into a caller's BGRA buffer of `width × height × 4` bytes (rlottie's native layout, no conversion).
