@@ -63,3 +63,8 @@ bench: deps ## Run the benchmarks (Benchmarks/ package, release) and print their
 
 clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 	rm -rf .build Benchmarks/.build .repro
+
+# Media (MediaPipeline, StickerDecode): sticker-tool and voice-tool on inputs made on the spot.
+.PHONY: media-demo
+media-demo: deps ## Run sticker-tool and voice-tool on fresh speech, tones and stickers (outputs in .build/media-demo).
+	@bash BuildTools/scripts/media-demo.sh

@@ -33,7 +33,7 @@ enum Audio {
     }
 
     /// The best normalized cross-correlation of `b` against `a` over lags in `-maxLag...maxLag`.
-    static func correlation(_ a: [Int16], _ b: [Int16], maxLag: Int = 400) -> Double {
+    static func correlation(_ a: [Int16], _ b: [Int16], maxLag: Int = 48) -> Double {
         var best = -1.0
         for lag in stride(from: -maxLag, through: maxLag, by: 1) {
             var dot = 0.0, na = 0.0, nb = 0.0

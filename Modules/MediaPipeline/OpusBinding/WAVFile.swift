@@ -1,6 +1,6 @@
 public import Buffers
 
-/// PCM audio in a RIFF/WAVE file: read 8/16/24-bit integer or 32-bit float, write 16-bit.
+/// PCM audio in a RIFF/WAVE file: read 8/16/24/32-bit integer or 32-bit float, write 16-bit.
 public struct WAVFile: Sendable, Equatable {
     public var sampleRate: Int
     public var channels: Int
@@ -80,6 +80,10 @@ public struct WAVFile: Sendable, Equatable {
         case (1, 24):
             samples = stride(from: 0, to: data.count - 2, by: 3).map {
                 Int16(bitPattern: UInt16(data[$0 + 1]) | UInt16(data[$0 + 2]) << 8)
+            }
+        case (1, 32):
+            samples = stride(from: 0, to: data.count - 3, by: 4).map {
+                Int16(bitPattern: UInt16(data[$0 + 2]) | UInt16(data[$0 + 3]) << 8)
             }
         case (3, 32):
             samples = stride(from: 0, to: data.count - 3, by: 4).map { i in
