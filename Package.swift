@@ -131,8 +131,8 @@ let modules: [Module] = [
     .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"], testDeps: ["ImageCore"]),
     .swift("StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore"], testDeps: ["GZip", "WebPBinding", "ImageCore"]),
     .swift(
-        "AnimatedSticker", .StickerDecode, deps: ["RLottieBinding", "StickerFormats", "ImageCore", "CZstd"],
-        testDeps: ["GZip", "RLottieBinding", "ImageCore"]),
+        "AnimatedSticker", .StickerDecode, deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "CZstd"],
+        testDeps: ["GZip", "RLottieBinding", "WebPBinding", "ImageCore"]),
 
 
     // BuildTools: generators and checks that run at development time.

@@ -36,26 +36,33 @@ struct StickerInput {
                 summary: summary, frame: { try source.frame(at: $0) },
                 indices: { fps in fps.map { source.frameIndices(outputRate: $0) } ?? Array(0..<source.frameCount) })
         case .webp:
-            let animation = try WebPDecoder.decodeAnimation(bytes)
+            let source = try WebPFrameSource(data: bytes)
             let info = try WebPDecoder.info(bytes)
-            let frames = try animation.frames.map { frame -> Bitmap in
-                guard let side else { return frame.bitmap }
-                return try ImageTransformer.apply(TransformArguments([.fit(side)]), to: frame.bitmap)
+            let fit = side.map { TransformArguments([.fit($0)]) }
+            let scale: (Bitmap) throws -> Bitmap = { frame in
+                guard let fit else { return frame }
+                return try ImageTransformer.apply(fit, to: frame)
             }
-            let total = animation.frames.reduce(0) { $0 + $1.duration }
-            let rate = info.isAnimated && total > 0 ? Double(frames.count) * 1000 / Double(total) : 0
             var summary = [
                 "format: webp (\(info.isAnimated ? "animated" : "still"), \(info.isLossless ? "lossless" : "lossy"))",
                 "canvas: \(info.width)×\(info.height)\(info.hasAlpha ? " with alpha" : "")",
-                "frames: \(frames.count)", "size: \(bytes.count) bytes",
+                "frames: \(source.frameCount)"
+                    + (source.frameRate > 0 ? " at \(String(format: "%.1f", source.frameRate)) fps" : ""),
+                "size: \(bytes.count) bytes",
             ]
             if !info.isAnimated {
                 let violations = try WebPStickerValidation.violations(bytes)
                 summary += violations.isEmpty ? ["Telegram limits: ok"] : violations.map { "Telegram limits: \($0)" }
             }
+            let outputSize = try scale(try source.frame(at: 0)).size
             return StickerInput(
-                format: format, size: frames[0].size, frameCount: frames.count, frameRate: rate, summary: summary,
-                frame: { frames[$0] }, indices: { _ in Array(0..<frames.count) })
+                format: format, size: outputSize, frameCount: source.frameCount, frameRate: source.frameRate,
+                summary: summary,
+                frame: { try scale(try source.frame(at: $0)) },
+                indices: { fps in
+                    guard let fps, source.frameRate > 0 else { return Array(0..<source.frameCount) }
+                    return source.frameIndices(outputRate: fps)
+                })
         case .png:
             var bitmap = try PNGCodec.decode(bytes)
             if let side { bitmap = try ImageTransformer.apply(TransformArguments([.fit(side)]), to: bitmap) }

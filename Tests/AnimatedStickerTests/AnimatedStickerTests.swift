@@ -3,6 +3,7 @@ import Foundation
 import GZip
 import ImageCore
 import RLottieBinding
+import WebPBinding
 import Testing
 
 enum Fixtures {
@@ -121,5 +122,20 @@ enum Fixtures {
             }
         }
         #expect(errors == 100)
+    }
+}
+
+@Suite struct WebPFrameSourceTests {
+    @Test func animatedWebPStickerThroughTheCache() throws {
+        let lottie = try LottieFrameSource(data: try Fixtures.tgs("square"), size: PixelSize(width: 64, height: 64))
+        let frames = try (0..<12).map { try lottie.frame(at: $0 * 15) }
+        let webp = try WebPEncoder.encodeAnimation(frames, durations: [Int](repeating: 50, count: 12), .lossless)
+        let source = try WebPFrameSource(data: webp)
+        #expect(source.frameCount == 12 && source.size == PixelSize(width: 64, height: 64))
+        #expect(abs(source.frameRate - 20) < 1e-9 && source.durations == [Int](repeating: 50, count: 12))
+        for i in 0..<12 { #expect(try #require(try source.frame(at: i).maxChannelDifference(frames[i])) <= 1) }
+        let cache = try AnimatedStickerFrameCache.build(from: source, keyframeInterval: 4)
+        for i in [11, 0, 5, 6, 3] { #expect(try cache.frame(at: i) == (try source.frame(at: i))) }
+        #expect(throws: AnimatedStickerError.self) { try WebPFrameSource(data: Array(webp.prefix(100))) }
     }
 }

@@ -34,6 +34,16 @@ import Testing
         #expect(theirs == bitmap)
     }
 
+    @Test func largeSolidImagesCompressHardAndStillDecode() throws {
+        var solid = Bitmap(width: 2048, height: 2048)
+        for i in stride(from: 0, to: solid.pixels.count, by: 4) { solid.pixels[i + 1] = 200; solid.pixels[i + 3] = 255 }
+        let png = PNGCodec.encode(solid)
+        #expect(png.count < 40_000)
+        let decoded = try PNGCodec.decode(png)
+        #expect(decoded.size == solid.size && decoded[2047, 2047] == RGBA(r: 0, g: 200, b: 0, a: 255))
+        #expect(throws: PNGError.tooLarge(width: 2048, height: 2048)) { try PNGCodec.decode(png, maxPixels: 1 << 20) }
+    }
+
     @Test func hundredCorruptVariantsFailCleanly() throws {
         let png = PNGCodec.encode(Drawing.gradient(width: 32, height: 32))
         var state: UInt64 = 77

@@ -38,9 +38,12 @@ public enum PNGCodec {
         defer { png_image_free(&image) }
         guard began != 0 else { throw .corrupt(message(of: image)) }
         let width = Int(image.width), height = Int(image.height)
-        let rawSize = height.multipliedReportingOverflow(by: width * 8 + 1)
-        guard width > 0, height > 0, width * height <= maxPixels, !rawSize.overflow,
-            rawSize.partialValue <= bytes.count * maxInflateRatio
+        // The smallest the filtered image data can be is one bit per pixel plus a filter byte per row; deflate
+        // cannot produce that from fewer than 1/1032 as many bytes, so a larger claim is a lie (checked before
+        // anything is allocated).
+        let minimumRaw = height.multipliedReportingOverflow(by: (width + 7) / 8 + 1)
+        guard width > 0, height > 0, width * height <= maxPixels, !minimumRaw.overflow,
+            minimumRaw.partialValue <= bytes.count * maxInflateRatio
         else { throw .tooLarge(width: width, height: height) }
         image.format = 3  // PNG_FORMAT_RGBA: 8-bit straight R, G, B, A.
         var straight = [UInt8](repeating: 0, count: width * height * 4)

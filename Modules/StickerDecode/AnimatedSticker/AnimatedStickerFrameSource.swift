@@ -1,6 +1,7 @@
 public import ImageCore
 public import RLottieBinding
 public import StickerFormats
+public import WebPBinding
 
 /// Frames of an animated sticker at one size: what a player pulls from (Telegram's `AnimatedStickerFrameSource`).
 public protocol AnimatedStickerFrameSource {
@@ -21,6 +22,7 @@ public enum AnimatedStickerError: Error, Equatable, Sendable, CustomStringConver
     case badSize(PixelSize)
     case frameOutOfRange(Int, count: Int)
     case cache(String)
+    case webp(WebPError)
 
     public var description: String {
         switch self {
@@ -29,6 +31,7 @@ public enum AnimatedStickerError: Error, Equatable, Sendable, CustomStringConver
         case .badSize(let size): return "cannot render at \(size)"
         case .frameOutOfRange(let index, let count): return "frame \(index) is outside 0..<\(count)"
         case .cache(let why): return "frame cache: \(why)"
+        case .webp(let error): return error.description
         }
     }
 }
