@@ -39,4 +39,33 @@ import Testing
         hugeData[40] = 0xFF; hugeData[41] = 0xFF; hugeData[42] = 0xFF; hugeData[43] = 0x7F  // data claims 2 GB
         #expect((try? WAVFile(bytes: hugeData))?.samples == [1, 2, 3])
     }
+
+    @Test func hundredCorruptVariantsNeverTrapOrOverread() {
+        let good = WAVFile(sampleRate: 22_050, channels: 2, samples: (0..<2000).map { Int16($0 % 300) }).encoded()
+        var state: UInt64 = 55
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var errors = 0
+        for index in 0..<100 {
+            var bytes = good
+            switch index % 4 {
+            case 0: bytes = Array(bytes.prefix(next() % 44))  // cut inside the header
+            case 1: bytes[next() % 44] ^= UInt8(1 << (next() % 8))
+            case 2:
+                // fmt claims 9 channels or 0 Hz.
+                if index % 8 == 2 { bytes[22] = 9 } else { bytes[24] = 0; bytes[25] = 0; bytes[26] = 0; bytes[27] = 0 }
+            default: for _ in 0..<3 { bytes[next() % 44] = UInt8(truncatingIfNeeded: next()) }
+            }
+            do {
+                let wav = try WAVFile(bytes: bytes)
+                // Whatever survives is bounded by the data that is really there.
+                #expect(wav.samples.count <= bytes.count - 44 && wav.samples.count % wav.channels == 0)
+            } catch {
+                errors += 1
+            }
+        }
+        #expect(errors >= 50)
+    }
 }
