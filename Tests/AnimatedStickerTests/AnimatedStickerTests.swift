@@ -88,7 +88,11 @@ enum Fixtures {
     }
 
     @Test func hundredCorruptCachesFailCleanly() throws {
-        let cache = try AnimatedStickerFrameCache.build(from: try Self.source(), keyframeInterval: 8)
+        // The gradient sticker: mostly delta frames, so damage inside the XOR chain is exercised too.
+        let json = [UInt8](try Data(contentsOf: Fixtures.lottie.appendingPathComponent("gradient.json")))
+        let source = try LottieFrameSource(data: json, size: PixelSize(width: 48, height: 48))
+        let cache = try AnimatedStickerFrameCache.build(from: source, keyframeInterval: 8)
+        #expect(cache.deltaFrameCount > 0)
         let data = cache.data
         var state: UInt64 = 17
         func next() -> Int {
@@ -137,5 +141,35 @@ enum Fixtures {
         let cache = try AnimatedStickerFrameCache.build(from: source, keyframeInterval: 4)
         for i in [11, 0, 5, 6, 3] { #expect(try cache.frame(at: i) == (try source.frame(at: i))) }
         #expect(throws: AnimatedStickerError.self) { try WebPFrameSource(data: Array(webp.prefix(100))) }
+    }
+}
+
+@Suite struct FrameCacheLayoutTests {
+    @Test func deltasAreKeptOnlyWhereTheyPackSmaller() throws {
+        let source = try LottieFrameSource(data: try Fixtures.tgs("square"), size: PixelSize(width: 64, height: 64))
+        let everyFrameWhole = try AnimatedStickerFrameCache.build(from: source, keyframeInterval: 1)
+        let mixed = try AnimatedStickerFrameCache.build(from: source, keyframeInterval: 16)
+        // Per frame the smaller of whole and delta is stored, so the mixed cache is never larger (table equal).
+        #expect(mixed.compressedSize <= everyFrameWhole.compressedSize)
+        for index in stride(from: 179, through: 0, by: -7) { #expect(try mixed.frame(at: index) == everyFrameWhole.frame(at: index)) }
+        #expect(everyFrameWhole.deltaFrameCount == 0)
+    }
+
+    /// A small dot over a static radial gradient: deltas win, and the XOR chain must restore every frame exactly.
+    @Test func deltaChainIsExactInAnyOrder() throws {
+        let json = [UInt8](try Data(contentsOf: Fixtures.lottie.appendingPathComponent("gradient.json")))
+        let source = try LottieFrameSource(data: json, size: PixelSize(width: 96, height: 96))
+        let direct = try (0..<source.frameCount).map { try source.frame(at: $0) }
+        let cache = try AnimatedStickerFrameCache.build(from: source, keyframeInterval: 16)
+        let whole = try AnimatedStickerFrameCache.build(from: source, keyframeInterval: 1)
+        #expect(cache.deltaFrameCount >= 50)
+        #expect(cache.compressedSize * 2 < whole.compressedSize)
+        var state: UInt64 = 99
+        for _ in 0..<120 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            let index = Int(state >> 33) % cache.frameCount
+            #expect(try cache.frame(at: index) == direct[index], "frame \(index)")
+        }
+        for index in 0..<cache.frameCount { #expect(try cache.frame(at: index) == direct[index]) }
     }
 }

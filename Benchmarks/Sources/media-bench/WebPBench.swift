@@ -35,13 +35,19 @@ enum WebPBench {
             let path = scratch.appendingPathComponent("bench.webp").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let megapixels = Double(side * side) / 1e6
-            let ours = measure("ours", items: megapixels, unit: "MP", runs: 9) { blackHole(try! WebPDecoder.decode(bytes)) }
-            var times: [Double] = []
-            for _ in 0..<9 { times.append(try dwebpSeconds(path)) }
-            times.sort()
-            let peer = Measurement(name: "dwebp", seconds: times[times.count / 2], items: megapixels, unit: "MP")
+            // Alternate our decode and a dwebp run (its own decode timer); keep the fastest of each.
+            var best = (ours: Double.infinity, peer: Double.infinity)
+            blackHole(try WebPDecoder.decode(bytes))
+            for _ in 0..<9 {
+                let start = now()
+                blackHole(try WebPDecoder.decode(bytes))
+                best.ours = min(best.ours, now() - start)
+                best.peer = min(best.peer, try dwebpSeconds(path))
+            }
+            let ours = Measurement(name: "ours", seconds: best.ours, items: megapixels, unit: "MP")
+            let peer = Measurement(name: "dwebp", seconds: best.peer, items: megapixels, unit: "MP")
             rows.append(Comparison("1024² \(label) (\(bytes.count / 1024) KB)", ours: ours, peer: peer, goal: "≥ 0.95×"))
         }
-        printTable(title: "WebP decode (megapixels/s; dwebp's own decode timer, median of 9)", peerName: "dwebp", rows)
+        printTable(title: "WebP decode (megapixels/s; dwebp's own decode timer; alternating runs, fastest of 9)", peerName: "dwebp", rows)
     }
 }

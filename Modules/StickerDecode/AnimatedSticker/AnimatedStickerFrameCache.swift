@@ -9,14 +9,18 @@ public import ImageCore
 /// instead of YUVA 4:2:0, so a cached frame is bit-identical to rlottie's render. Every `keyframeInterval`-th frame
 /// is stored whole, so reaching any frame costs at most that many decodes (sequential playback costs one).
 ///
+/// Any other frame is also stored whole when that packs smaller than its delta (a shape moving over transparency).
+///
 /// Layout (little-endian): `"TGFC"`, version `UInt32 1`, width, height, frameCount, keyframeInterval (`UInt32`),
-/// frameRate (`Float64`), then `frameCount × (UInt32 offset, UInt32 length)` from the start of the file, then the
-/// compressed frames.
+/// frameRate (`Float64`), then `frameCount × (UInt32 offset, UInt32 length)` from the start of the file (the length's
+/// top bit set for a frame stored whole), then the compressed frames.
 ///
 /// Not thread-safe (it keeps the last decoded frame and a codec context): one reader per thread.
 public final class AnimatedStickerFrameCache: AnimatedStickerFrameSource {
     static let magic = Array("TGFC".utf8)
     static let headerSize = 32
+    /// Set in a table entry's length when the frame is stored whole rather than as a delta.
+    static let wholeFlag: UInt32 = 0x8000_0000
     /// The largest frame side and count a cache file may claim.
     public static let maxSide = 2048
     public static let maxFrames = 10_000
@@ -27,7 +31,7 @@ public final class AnimatedStickerFrameCache: AnimatedStickerFrameSource {
     public let keyframeInterval: Int
     /// The whole cache as stored.
     public let data: [UInt8]
-    private let table: [(offset: Int, length: Int)]
+    private let table: [(offset: Int, length: Int, whole: Bool)]
     private let codec = FrameCompressor()
     private var last: (index: Int, pixels: [UInt8])?
 
@@ -37,18 +41,22 @@ public final class AnimatedStickerFrameCache: AnimatedStickerFrameSource {
     ) throws -> AnimatedStickerFrameCache {
         precondition(keyframeInterval >= 1, "keyframeInterval must be ≥ 1")
         let codec = FrameCompressor(level: level)
-        var blobs: [[UInt8]] = []
+        var blobs: [(bytes: [UInt8], whole: Bool)] = []
         var previous: [UInt8]?
         for index in 0..<source.frameCount {
             let pixels = try source.frame(at: index).packedRGBA()
+            let whole = codec.compress(pixels)
             if index % keyframeInterval == 0 || previous == nil {
-                blobs.append(codec.compress(pixels))
+                blobs.append((whole, true))
             } else {
                 var delta = pixels
                 delta.withUnsafeMutableBufferPointer { d in
                     previous!.withUnsafeBufferPointer { p in for i in 0..<d.count { d[i] ^= p[i] } }
                 }
-                blobs.append(codec.compress(delta))
+                let packed = codec.compress(delta)
+                // A moving shape on a transparent canvas often packs smaller whole than as a delta (the XOR leaves
+                // the shape twice): keep whichever is smaller; a whole frame also shortens random access.
+                blobs.append(packed.count < whole.count ? (packed, false) : (whole, true))
             }
             previous = pixels
         }
@@ -59,10 +67,10 @@ public final class AnimatedStickerFrameCache: AnimatedStickerFrameSource {
         out += le64(source.frameRate.bitPattern)
         var offset = headerSize + blobs.count * 8
         for blob in blobs {
-            out += le32(UInt32(offset)) + le32(UInt32(blob.count))
-            offset += blob.count
+            out += le32(UInt32(offset)) + le32(UInt32(blob.bytes.count) | (blob.whole ? wholeFlag : 0))
+            offset += blob.bytes.count
         }
-        for blob in blobs { out += blob }
+        for blob in blobs { out += blob.bytes }
         return try AnimatedStickerFrameCache(data: out)
     }
 
@@ -77,14 +85,16 @@ public final class AnimatedStickerFrameCache: AnimatedStickerFrameSource {
             (1...Self.maxFrames).contains(count), interval >= 1, rate.isFinite, rate > 0
         else { throw .cache("bad header \(width)×\(height), \(count) frames, interval \(interval), \(rate) fps") }
         guard data.count >= Self.headerSize + count * 8 else { throw .cache("frame table runs past the data") }
-        var table: [(Int, Int)] = []
+        var table: [(Int, Int, Bool)] = []
         table.reserveCapacity(count)
         for i in 0..<count {
-            let offset = u32(Self.headerSize + i * 8), length = u32(Self.headerSize + i * 8 + 4)
+            let offset = u32(Self.headerSize + i * 8), field = u32(Self.headerSize + i * 8 + 4)
+            let whole = UInt32(field) & Self.wholeFlag != 0, length = field & 0x7FFF_FFFF
             guard offset >= Self.headerSize + count * 8, length > 0, offset <= data.count - length else {
                 throw .cache("frame \(i) at \(offset)+\(length) lies outside the data")
             }
-            table.append((offset, length))
+            guard whole || i > 0 else { throw .cache("the first frame is a delta") }
+            table.append((offset, length, whole))
         }
         self.size = PixelSize(width: width, height: height)
         self.frameCount = count
@@ -96,6 +106,8 @@ public final class AnimatedStickerFrameCache: AnimatedStickerFrameSource {
 
     /// Compressed bytes, for size comparisons.
     public var compressedSize: Int { data.count }
+    /// Frames stored as deltas against their predecessor (the rest are stored whole).
+    public var deltaFrameCount: Int { table.filter { !$0.whole }.count }
     /// What the frames take uncompressed.
     public var rawSize: Int { size.width * size.height * 4 * frameCount }
 
@@ -106,8 +118,10 @@ public final class AnimatedStickerFrameCache: AnimatedStickerFrameSource {
     }
 
     private func pixels(at index: Int) throws(AnimatedStickerError) -> [UInt8] {
-        // Start from the last decoded frame when it lies between the keyframe and the target, else from the keyframe.
-        let keyframe = index - index % keyframeInterval
+        // Start from the last decoded frame when it lies between the nearest whole frame and the target, else from
+        // that whole frame (at most `keyframeInterval` back).
+        var keyframe = index
+        while !table[keyframe].whole { keyframe -= 1 }
         var current: [UInt8]
         var start: Int
         if let last, last.index <= index, last.index >= keyframe {
