@@ -10,7 +10,7 @@ enum FrameCacheBench {
     static func run(repository: URL) throws {
         var rows: [Comparison] = []
         var sizes: [String] = []
-        for name in ["square", "masked"] {
+        for name in ["square", "masked", "gradient"] {
             let json = [UInt8](try Data(contentsOf: repository.appendingPathComponent("Tests/MediaFixtures/lottie/\(name).json")))
             let side = 256
             let source = try LottieFrameSource(data: GZip.compress(json), size: PixelSize(width: side, height: side))
@@ -40,7 +40,7 @@ enum FrameCacheBench {
                 cacheBuild = try! AnimatedStickerFrameCache.build(from: source, keyframeInterval: 16)
             }
             let cache = cacheBuild!
-            sizes.append("\(name) \(side)²: \(cache.frameCount) frames, \(cache.compressedSize / 1024) KB vs raw "
+            sizes.append("\(name) \(side)²: \(cache.frameCount) frames (\(cache.deltaFrameCount) as deltas), \(cache.compressedSize / 1024) KB vs raw "
                 + "\(cache.rawSize / 1024) KB (\(String(format: "%.1f", Double(cache.rawSize) / Double(cache.compressedSize)))× smaller); "
                 + "build \(String(format: "%.0f", build.throughput)) frames/s")
             var state: UInt64 = 42
@@ -68,7 +68,7 @@ enum FrameCacheBench {
             rows.append(Comparison("\(name) 256²: sequential playback", ours: sequential, peer: copy))
             rows.append(Comparison("\(name) 256²: rlottie render (for scale)", ours: render, peer: copy))
         }
-        printTable(title: "Frame cache (zstd, XOR deltas, keyframe every 16): reads (frames/s)", peerName: "raw frames (copy)", rows)
+        printTable(title: "Frame cache (zstd; XOR delta or whole, whichever packs smaller; keyframe every 16): reads (frames/s)", peerName: "raw frames (copy)", rows)
         print("")
         for line in sizes { print("- \(line)") }
     }
