@@ -1,4 +1,4 @@
-public import Buffers
+import Buffers
 
 /// PCM audio in a RIFF/WAVE file: read 8/16/24/32-bit integer or 32-bit float, write 16-bit.
 public struct WAVFile: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import GZip
 
-public import ImageCore
+import ImageCore
 public import WebPBinding
 
 /// The kinds of sticker file this package reads, told apart by their first bytes.
