@@ -25,7 +25,8 @@ func writeAtomically(_ bytes: [UInt8], to path: String) throws {
     }
 }
 
-/// A set of files written into a staging folder and moved into `directory` only when all succeeded.
+/// A set of files written into a staging folder beside `directory` and moved into it only when all succeeded, so a
+/// failure leaves neither files nor an empty output folder behind.
 struct StagedFiles {
     let directory: URL
     let staging: URL
@@ -33,8 +34,9 @@ struct StagedFiles {
 
     init(directory: String) throws {
         self.directory = URL(fileURLWithPath: directory)
-        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-        staging = self.directory.appendingPathComponent(".sticker-tool-\(UUID().uuidString)")
+        let parent = self.directory.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        staging = parent.appendingPathComponent(".sticker-tool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     }
 
@@ -44,6 +46,7 @@ struct StagedFiles {
     }
 
     func commit() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for name in names {
             let target = directory.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
