@@ -37,16 +37,22 @@ public struct Bitmap: Sendable, Equatable {
     /// Premultiplies straight (non-premultiplied) RGBA rows of `width × 4` bytes; nil when the count is wrong.
     public init?(width: Int, height: Int, straightRGBA: [UInt8]) {
         guard width >= 0, height >= 0, straightRGBA.count == width * height * 4 else { return nil }
-        self.init(width: width, height: height)
-        pixels.withUnsafeMutableBufferPointer { out in
-            straightRGBA.withUnsafeBufferPointer { input in
-                for i in stride(from: 0, to: input.count, by: 4) {
-                    let a = UInt32(input[i + 3])
-                    out[i] = Bitmap.multiply(input[i], a)
-                    out[i + 1] = Bitmap.multiply(input[i + 1], a)
-                    out[i + 2] = Bitmap.multiply(input[i + 2], a)
-                    out[i + 3] = UInt8(a)
-                }
+        self.width = width
+        self.height = height
+        self.bytesPerRow = width * 4
+        self.pixels = straightRGBA
+        premultiplyInPlace()
+    }
+
+    /// Treats the (packed) pixels as straight alpha and multiplies colour by alpha, in place.
+    mutating func premultiplyInPlace() {
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for i in stride(from: 0, to: buffer.count, by: 4) {
+                let a = UInt32(buffer[i + 3])
+                if a == 255 { continue }
+                buffer[i] = Bitmap.multiply(buffer[i], a)
+                buffer[i + 1] = Bitmap.multiply(buffer[i + 1], a)
+                buffer[i + 2] = Bitmap.multiply(buffer[i + 2], a)
             }
         }
     }

@@ -46,14 +46,14 @@ public enum PNGCodec {
             minimumRaw.partialValue <= bytes.count * maxInflateRatio
         else { throw .tooLarge(width: width, height: height) }
         image.format = 3  // PNG_FORMAT_RGBA: 8-bit straight R, G, B, A.
-        var straight = [UInt8](repeating: 0, count: width * height * 4)
-        let finished = bytes.withUnsafeBytes { _ in
-            straight.withUnsafeMutableBytes { out in
-                png_image_finish_read(&image, nil, out.baseAddress, Int32(width * 4), nil)
-            }
+        // Read straight RGBA into the bitmap's own storage, then premultiply in place: one buffer, one pass.
+        var bitmap = Bitmap(width: width, height: height)
+        let finished = bitmap.pixels.withUnsafeMutableBytes { out in
+            png_image_finish_read(&image, nil, out.baseAddress, Int32(width * 4), nil)
         }
         guard finished != 0 else { throw .corrupt(message(of: image)) }
-        return Bitmap(width: width, height: height, straightRGBA: straight)!
+        bitmap.premultiplyInPlace()
+        return bitmap
     }
 
     /// Encodes a bitmap as an 8-bit RGBA PNG (alpha divided out, as PNG stores straight alpha).

@@ -43,7 +43,8 @@ public final class OggOpusWriter {
     {
         self.settings = settings
         var error: Int32 = 0
-        guard let encoder = opus_encoder_create(settings.sampleRate, settings.channels, OPUS_APPLICATION_VOIP, &error),
+        // OPUS_APPLICATION_AUDIO, as opus-tools' opusenc, from which Telegram's TGOggOpusWriter is derived.
+        guard let encoder = opus_encoder_create(settings.sampleRate, settings.channels, OPUS_APPLICATION_AUDIO, &error),
             error == OPUS_OK
         else { throw .codec(code: error, Self.message(error)) }
         self.encoder = encoder
@@ -51,7 +52,6 @@ public final class OggOpusWriter {
         _ = telegraph_opus_set_vbr(encoder, 1)
         _ = telegraph_opus_set_vbr_constraint(encoder, settings.constrainedVBR ? 1 : 0)
         _ = telegraph_opus_set_complexity(encoder, settings.complexity)
-        _ = telegraph_opus_set_signal_voice(encoder)
         var lookahead: Int32 = 0
         _ = telegraph_opus_get_lookahead(encoder, &lookahead)
         preSkip = Int(lookahead) * 48_000 / Int(settings.sampleRate)

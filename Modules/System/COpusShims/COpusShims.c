@@ -16,10 +16,6 @@ int telegraph_opus_set_complexity(OpusEncoder *encoder, opus_int32 complexity) {
     return opus_encoder_ctl(encoder, OPUS_SET_COMPLEXITY(complexity));
 }
 
-int telegraph_opus_set_signal_voice(OpusEncoder *encoder) {
-    return opus_encoder_ctl(encoder, OPUS_SET_SIGNAL(OPUS_SIGNAL_VOICE));
-}
-
 int telegraph_opus_get_lookahead(OpusEncoder *encoder, opus_int32 *lookahead) {
     return opus_encoder_ctl(encoder, OPUS_GET_LOOKAHEAD(lookahead));
 }

@@ -7,7 +7,6 @@ int telegraph_opus_set_bitrate(OpusEncoder *encoder, opus_int32 bitrate);
 int telegraph_opus_set_vbr(OpusEncoder *encoder, opus_int32 vbr);
 int telegraph_opus_set_vbr_constraint(OpusEncoder *encoder, opus_int32 constrained);
 int telegraph_opus_set_complexity(OpusEncoder *encoder, opus_int32 complexity);
-int telegraph_opus_set_signal_voice(OpusEncoder *encoder);
 int telegraph_opus_get_lookahead(OpusEncoder *encoder, opus_int32 *lookahead);
 int telegraph_opus_decoder_set_gain(OpusDecoder *decoder, opus_int32 gain);
 
