@@ -19,42 +19,51 @@ public enum GaussianBlur {
         let radius = k.count / 2
         let w = bitmap.width, h = bitmap.height
         var mid = [Float](repeating: 0, count: w * h * 4)
-        for y in 0..<h {
-            for x in 0..<w {
-                var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
-                for t in 0..<k.count {
-                    let sx = min(w - 1, max(0, x + t - radius))
-                    let i = y * bitmap.bytesPerRow + sx * 4
-                    acc.0 += k[t] * Float(bitmap.pixels[i])
-                    acc.1 += k[t] * Float(bitmap.pixels[i + 1])
-                    acc.2 += k[t] * Float(bitmap.pixels[i + 2])
-                    acc.3 += k[t] * Float(bitmap.pixels[i + 3])
+        // Horizontal pass: source rows (edges clamped) → floats.
+        bitmap.pixels.withUnsafeBufferPointer { src in
+            mid.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let row = y * bitmap.bytesPerRow
+                    for x in 0..<w {
+                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                        for t in 0..<k.count {
+                            let i = row + min(w - 1, max(0, x + t - radius)) * 4
+                            r += k[t] * Float(src[i])
+                            g += k[t] * Float(src[i + 1])
+                            b += k[t] * Float(src[i + 2])
+                            a += k[t] * Float(src[i + 3])
+                        }
+                        let o = (y * w + x) * 4
+                        dst[o] = r
+                        dst[o + 1] = g
+                        dst[o + 2] = b
+                        dst[o + 3] = a
+                    }
                 }
-                let o = (y * w + x) * 4
-                mid[o] = acc.0
-                mid[o + 1] = acc.1
-                mid[o + 2] = acc.2
-                mid[o + 3] = acc.3
             }
         }
+        // Vertical pass: floats → bytes, rounded, colour clamped to alpha.
         var out = Bitmap(width: w, height: h)
-        for y in 0..<h {
-            for x in 0..<w {
-                var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
-                for t in 0..<k.count {
-                    let sy = min(h - 1, max(0, y + t - radius))
-                    let i = (sy * w + x) * 4
-                    acc.0 += k[t] * mid[i]
-                    acc.1 += k[t] * mid[i + 1]
-                    acc.2 += k[t] * mid[i + 2]
-                    acc.3 += k[t] * mid[i + 3]
+        mid.withUnsafeBufferPointer { src in
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                        for t in 0..<k.count {
+                            let i = (min(h - 1, max(0, y + t - radius)) * w + x) * 4
+                            r += k[t] * src[i]
+                            g += k[t] * src[i + 1]
+                            b += k[t] * src[i + 2]
+                            a += k[t] * src[i + 3]
+                        }
+                        let o = (y * w + x) * 4
+                        let alpha = min(255, max(0, a.rounded()))
+                        dst[o] = UInt8(min(alpha, max(0, r.rounded())))
+                        dst[o + 1] = UInt8(min(alpha, max(0, g.rounded())))
+                        dst[o + 2] = UInt8(min(alpha, max(0, b.rounded())))
+                        dst[o + 3] = UInt8(alpha)
+                    }
                 }
-                let o = (y * w + x) * 4
-                let a = min(255, max(0, acc.3.rounded()))
-                out.pixels[o] = UInt8(min(a, max(0, acc.0.rounded())))
-                out.pixels[o + 1] = UInt8(min(a, max(0, acc.1.rounded())))
-                out.pixels[o + 2] = UInt8(min(a, max(0, acc.2.rounded())))
-                out.pixels[o + 3] = UInt8(a)
             }
         }
         return out
