@@ -54,6 +54,12 @@ import Testing
         #expect(throws: TGSError.gzip(.outputLimitExceeded(limit: 8 << 20))) { try TGSValidation.inspect(bomb) }
     }
 
+    @Test func deeplyNestedJSONIsAnErrorNotAStackOverflow() {
+        let deep = [UInt8](repeating: UInt8(ascii: "["), count: 200_000) + [UInt8](repeating: UInt8(ascii: "]"), count: 200_000)
+        let wrapped = Array("{\"w\":512,\"h\":512,\"fr\":60,\"ip\":0,\"op\":60,\"layers\":".utf8) + deep + [UInt8(ascii: "}")]
+        #expect(throws: TGSError.self) { try TGSValidation.inspect(GZip.compress(wrapped)) }
+    }
+
     @Test func hundredCorruptVariantsFailCleanly() throws {
         let json = try Self.json("masked")
         let tgs = GZip.compress(json, level: 9)

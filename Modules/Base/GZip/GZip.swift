@@ -68,7 +68,7 @@ public enum GZip {
                     }
                     capacity = min(maxOutput, max(capacity * 2, 4096))
                 }
-                if output.count < capacity { output.append(contentsOf: repeatElement(0, count: capacity - output.count)) }
+                if output.count < capacity { output += [UInt8](repeating: 0, count: capacity - output.count) }
                 status = output.withUnsafeMutableBufferPointer { out -> Int32 in
                     stream.next_out = out.baseAddress! + produced
                     stream.avail_out = uInt(capacity - produced)
