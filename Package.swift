@@ -121,19 +121,31 @@ let modules: [Module] = [
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
+    // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
     .swift("ImageCore", .MediaPipeline, deps: ["CPNG"]),
+    // Still and animated WebP decode/encode (the only importer of CWebP).
     .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["ImageCore"]),
-    .swift("ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing"], testDeps: ["ImageCore", "WebPBinding"]),
+    // Resize, crop, fill/fit, rounded corners, circle, blur; the (resource, arguments) transform cache; the pipeline.
+    .swift(
+        "ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing"],
+        testDeps: ["ImageCore", "WebPBinding"]),
+    // Ogg/Opus voice notes with Telegram's settings, WAV (the only importer of COpus, COgg, COpusShims).
     .swift("OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"]),
+    // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
 
     // StickerDecode: Lottie and sticker formats (issue: Media).
+    // rlottie frames into bitmaps (the only importer of CRLottie).
     .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"], testDeps: ["ImageCore"]),
-    .swift("StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore"], testDeps: ["GZip", "WebPBinding", "ImageCore"]),
+    // Format sniffing, .tgs unpacking and validation, Telegram's sticker limits.
     .swift(
-        "AnimatedSticker", .StickerDecode, deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "CZstd"],
+        "StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore"],
+        testDeps: ["GZip", "WebPBinding", "ImageCore"]),
+    // Frame sources (.tgs, WebP) and the zstd frame cache (the only importer of CZstd).
+    .swift(
+        "AnimatedSticker", .StickerDecode,
+        deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "CZstd"],
         testDeps: ["GZip", "RLottieBinding", "WebPBinding", "ImageCore"]),
-
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),

@@ -10,7 +10,8 @@ struct Batch: ParsableCommand {
         abstract: "Process every sticker in a folder with a progress bar; corrupt files are reported and skipped.")
     @Argument(help: "A folder of .tgs / .json / .webp files.") var input: String
     @Option(name: .long, help: "Output folder.") var out: String
-    @Option(name: .long, help: "thumb (PNG per file), render (a folder of PNG frames per file) or webp.") var mode: Mode = .thumb
+    @Option(name: .long, help: "thumb (PNG per file), render (a folder of PNG frames per file) or webp.") var mode:
+        Mode = .thumb
     @Option(name: .long, help: "Side in pixels.") var size: Int?
     @Option(name: .long, help: "Frames per second for render and webp.") var fps: Double?
 
@@ -34,7 +35,8 @@ struct Batch: ParsableCommand {
                     _ = try renderFrames(sticker, fps: fps, into: "\(out)/\(stem)")
                 case .webp:
                     try writeAtomically(
-                        try animatedWebP(sticker, fps: fps, compression: .lossy(quality: 80)), to: "\(out)/\(stem).webp")
+                        try animatedWebP(sticker, fps: fps, compression: .lossy(quality: 80)), to: "\(out)/\(stem).webp"
+                    )
                 }
             } catch {
                 failures.append((name, "\(error)"))
@@ -43,8 +45,9 @@ struct Batch: ParsableCommand {
         progress(done: names.count, total: names.count, current: "")
         printError("")
         let seconds = Date().timeIntervalSince(start)
-        print("processed \(names.count) file(s) in \(String(format: "%.2f", seconds)) s: "
-            + "\(names.count - failures.count) ok, \(failures.count) failed")
+        print(
+            "processed \(names.count) file(s) in \(String(format: "%.2f", seconds)) s: "
+                + "\(names.count - failures.count) ok, \(failures.count) failed")
         for (name, reason) in failures { print("  skipped \(name): \(reason)") }
         if failures.count == names.count { throw ExitCode(1) }
     }

@@ -4,7 +4,8 @@ import ImageCore
 import WebPBinding
 
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Describe a sticker: format, size, frames, Telegram limits.")
+    static let configuration = CommandConfiguration(
+        abstract: "Describe a sticker: format, size, frames, Telegram limits.")
     @Argument(help: "A .tgs, Lottie .json, .webp or .png file.") var input: String
 
     func run() throws {

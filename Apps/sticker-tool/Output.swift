@@ -14,7 +14,8 @@ func readFile(_ path: String) throws -> [UInt8] {
 /// Writes through a temporary file in the same folder and renames it, so a failure never leaves half a file.
 func writeAtomically(_ bytes: [UInt8], to path: String) throws {
     let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).part")
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+        ".\(url.lastPathComponent).\(UUID().uuidString).part")
     do {
         try Data(bytes).write(to: temporary)
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }

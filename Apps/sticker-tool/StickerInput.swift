@@ -18,7 +18,9 @@ struct StickerInput {
 
     static func open(_ path: String, size requested: Int?) throws -> StickerInput {
         let bytes = try readFile(path)
-        guard let format = StickerFormat.detect(bytes) else { throw ToolError("\(path): not a .tgs, Lottie JSON, WebP or PNG") }
+        guard let format = StickerFormat.detect(bytes) else {
+            throw ToolError("\(path): not a .tgs, Lottie JSON, WebP or PNG")
+        }
         let side = requested.map { PixelSize(width: $0, height: $0) }
         switch format {
         case .tgs, .lottieJSON:
@@ -26,10 +28,12 @@ struct StickerInput {
             var summary = [
                 "format: \(format == .tgs ? "tgs (gzipped Lottie)" : "Lottie JSON")",
                 "canvas: \(source.info.width)×\(source.info.height)",
-                "frames: \(source.frameCount) at \(source.frameRate) fps (\(String(format: "%.2f", source.info.duration)) s)",
+                "frames: \(source.frameCount) at \(source.frameRate) fps "
+                    + "(\(String(format: "%.2f", source.info.duration)) s)",
                 "size: \(bytes.count) bytes (JSON \(source.info.jsonSize) bytes), \(source.info.layerCount) layer(s)",
             ]
-            summary += source.violations.isEmpty
+            summary +=
+                source.violations.isEmpty
                 ? ["Telegram limits: ok"] : source.violations.map { "Telegram limits: \($0)" }
             return StickerInput(
                 format: format, size: source.size, frameCount: source.frameCount, frameRate: source.frameRate,

@@ -16,7 +16,8 @@ func readFile(_ path: String) throws -> [UInt8] {
 /// Writes through a temporary file and a rename, so a failure leaves nothing half-written.
 func writeAtomically(_ bytes: [UInt8], to path: String) throws {
     let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).part")
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+        ".\(url.lastPathComponent).\(UUID().uuidString).part")
     do {
         try Data(bytes).write(to: temporary)
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
@@ -56,8 +57,9 @@ struct Encode: ParsableCommand {
         }
         let ogg = try writer.finish()
         try writeAtomically(ogg, to: output)
-        print("\(output): \(String(format: "%.2f", writer.duration)) s, \(ogg.count) bytes, "
-            + "\(String(format: "%.1f", Double(ogg.count * 8) / max(writer.duration, 0.001) / 1000)) kbit/s")
+        print(
+            "\(output): \(String(format: "%.2f", writer.duration)) s, \(ogg.count) bytes, "
+                + "\(String(format: "%.1f", Double(ogg.count * 8) / max(writer.duration, 0.001) / 1000)) kbit/s")
         print(describe(recorder.finish()))
     }
 }
@@ -87,7 +89,8 @@ struct Waveform: ParsableCommand {
             samples = try WAVFile(bytes: bytes).monoResampled(to: 48_000).samples
         } else {
             let decoded = try OggOpusReader.decode(bytes)
-            samples = decoded.head.channels == 1
+            samples =
+                decoded.head.channels == 1
                 ? decoded.samples : stride(from: 0, to: decoded.samples.count - 1, by: 2).map { decoded.samples[$0] }
         }
         let waveform = WaveformRecorder.waveform(of: samples)
@@ -108,10 +111,12 @@ struct Info: ParsableCommand {
         let decoded = try OggOpusReader.decode(bytes)
         let head = decoded.head
         print(input)
-        print("  channels: \(head.channels), pre-skip: \(head.preSkip), input rate: \(head.inputSampleRate) Hz, "
-            + "gain: \(head.outputGain)")
+        print(
+            "  channels: \(head.channels), pre-skip: \(head.preSkip), input rate: \(head.inputSampleRate) Hz, "
+                + "gain: \(head.outputGain)")
         print("  vendor: \(decoded.vendor)")
-        print("  duration: \(String(format: "%.3f", decoded.duration)) s, \(bytes.count) bytes, "
-            + "\(String(format: "%.1f", Double(bytes.count * 8) / max(decoded.duration, 0.001) / 1000)) kbit/s")
+        print(
+            "  duration: \(String(format: "%.3f", decoded.duration)) s, \(bytes.count) bytes, "
+                + "\(String(format: "%.1f", Double(bytes.count * 8) / max(decoded.duration, 0.001) / 1000)) kbit/s")
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import GZip
 import ImageCore
 import RLottieBinding
-import WebPBinding
 import Testing
+import WebPBinding
 
 enum Fixtures {
     static let lottie = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -151,7 +151,9 @@ enum Fixtures {
         let mixed = try AnimatedStickerFrameCache.build(from: source, keyframeInterval: 16)
         // Per frame the smaller of whole and delta is stored, so the mixed cache is never larger (table equal).
         #expect(mixed.compressedSize <= everyFrameWhole.compressedSize)
-        for index in stride(from: 179, through: 0, by: -7) { #expect(try mixed.frame(at: index) == everyFrameWhole.frame(at: index)) }
+        for index in stride(from: 179, through: 0, by: -7) {
+            #expect(try mixed.frame(at: index) == everyFrameWhole.frame(at: index))
+        }
         #expect(everyFrameWhole.deltaFrameCount == 0)
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import AudioWaveform
+import Foundation
 import ImageCore
 import Testing
 

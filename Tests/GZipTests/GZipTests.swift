@@ -24,7 +24,9 @@ func run(_ tool: String, _ arguments: [String], stdin: [UInt8]) throws -> [UInt8
     process.standardInput = input
     process.standardOutput = output
     try process.run()
-    let writer = Thread { input.fileHandleForWriting.write(Data(stdin)); try? input.fileHandleForWriting.close() }
+    let writer = Thread {
+        input.fileHandleForWriting.write(Data(stdin)); try? input.fileHandleForWriting.close()
+    }
     writer.start()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -92,7 +94,9 @@ func run(_ tool: String, _ arguments: [String], stdin: [UInt8]) throws -> [UInt8
                 let n = bytes.count
                 bytes[n - 1] = 0x7F
             default:
-                for _ in 0..<8 { bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next()) }
+                for _ in 0..<8 {
+                    bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+                }
             }
             do {
                 let out = try GZip.decompress(bytes, maxOutput: 1 << 20)

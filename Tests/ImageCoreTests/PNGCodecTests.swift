@@ -26,10 +26,20 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let bitmap = Drawing.gradient(width: 48, height: 30)
         try Data(PNGCodec.encode(bitmap)).write(to: dir.appendingPathComponent("a.png"))
-        #expect(try Tools.run("cwebp", ["-quiet", "-lossless", "-exact", dir.appendingPathComponent("a.png").path,
-                                        "-o", dir.appendingPathComponent("a.webp").path]) == 0)
-        #expect(try Tools.run("dwebp", ["-quiet", dir.appendingPathComponent("a.webp").path, "-pam",
-                                        "-o", dir.appendingPathComponent("a.pam").path]) == 0)
+        #expect(
+            try Tools.run(
+                "cwebp",
+                [
+                    "-quiet", "-lossless", "-exact", dir.appendingPathComponent("a.png").path,
+                    "-o", dir.appendingPathComponent("a.webp").path,
+                ]) == 0)
+        #expect(
+            try Tools.run(
+                "dwebp",
+                [
+                    "-quiet", dir.appendingPathComponent("a.webp").path, "-pam",
+                    "-o", dir.appendingPathComponent("a.pam").path,
+                ]) == 0)
         let theirs = try #require(try Tools.readPAM(dir.appendingPathComponent("a.pam")))
         #expect(theirs == bitmap)
     }

@@ -7,7 +7,9 @@ import Testing
 import WebPBinding
 
 @Suite struct TransformCacheTests {
-    static func key(_ id: String) -> TransformCacheKey { TransformCacheKey(resourceId: id, arguments: .roundAvatar(side: 4)) }
+    static func key(_ id: String) -> TransformCacheKey {
+        TransformCacheKey(resourceId: id, arguments: .roundAvatar(side: 4))
+    }
 
     @Test func memoryTierEvictsLeastRecentlyUsed() {
         let tile = Bitmap(width: 4, height: 4)  // 64 bytes
@@ -33,7 +35,8 @@ import WebPBinding
         #expect(reopened.get(Self.key("x")) == bitmap)
         #expect(reopened.statistics.memoryHits == 1)
         // A truncated file is a miss, not a crash; so is a different key.
-        let file = try #require(try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil).first)
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil).first)
         try Data([UInt8](try Data(contentsOf: file)).prefix(20)).write(to: file)
         #expect(TransformCache(directory: dir).get(Self.key("x")) == nil)
         #expect(TransformCache(directory: dir).get(Self.key("y")) == nil)
@@ -69,10 +72,13 @@ import WebPBinding
         let pipeline = ImagePipeline(cache: TransformCache())
         let done = DispatchSemaphore(value: 0)
         let observed = Mutex<(loadedOnDeliver: Bool?, deliveredOnDeliver: Bool?)>((nil, nil))
-        pipeline.request("p", arguments: .roundAvatar(side: 20), deliverOn: deliver, data: {
-            observed.withLock { $0.loadedOnDeliver = DispatchQueue.getSpecific(key: key) == true }
-            return Self.png
-        }) { result in
+        pipeline.request(
+            "p", arguments: .roundAvatar(side: 20), deliverOn: deliver,
+            data: {
+                observed.withLock { $0.loadedOnDeliver = DispatchQueue.getSpecific(key: key) == true }
+                return Self.png
+            }
+        ) { result in
             observed.withLock { $0.deliveredOnDeliver = DispatchQueue.getSpecific(key: key) == true }
             #expect((try? result.get())?.width == 20)
             done.signal()
@@ -88,11 +94,14 @@ import WebPBinding
         let pipeline = ImagePipeline(cache: TransformCache(), workQueue: work)
         let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         let delivered = Atomic<Bool>(false)
-        let token = pipeline.request("p", arguments: .roundAvatar(side: 20), deliverOn: deliver, data: {
-            started.signal()
-            release.wait()
-            return Self.png
-        }) { _ in delivered.store(true, ordering: .relaxed) }
+        let token = pipeline.request(
+            "p", arguments: .roundAvatar(side: 20), deliverOn: deliver,
+            data: {
+                started.signal()
+                release.wait()
+                return Self.png
+            }
+        ) { _ in delivered.store(true, ordering: .relaxed) }
         started.wait()
         token.cancel()
         release.signal()

@@ -24,7 +24,9 @@ enum Pictures {
 @Suite struct ResamplerTests {
     @Test func solidColorStaysExact() {
         let source = Pictures.solid(640, 480, RGBA(r: 100, g: 150, b: 200, a: 255))
-        for size in [PixelSize(width: 40, height: 40), PixelSize(width: 1000, height: 7), PixelSize(width: 1, height: 1)] {
+        for size in [
+            PixelSize(width: 40, height: 40), PixelSize(width: 1000, height: 7), PixelSize(width: 1, height: 1),
+        ] {
             #expect(Resampler.resize(source, to: size) == Pictures.solid(size.width, size.height, source[0, 0]))
         }
     }
@@ -80,7 +82,9 @@ enum Pictures {
         let out = GaussianBlur.blur(impulse, sigma: 1.5)
         let total = (0..<41).flatMap { y in (0..<41).map { x in Int(out[x, y].a) } }.reduce(0, +)
         #expect(abs(total - 255) < 20)  // rounding per pixel loses a little
-        #expect(out[20, 20].a < 40 && out[20, 20].a == out.pixels.enumerated().filter { $0.offset % 4 == 3 }.map(\.element).max())
+        #expect(
+            out[20, 20].a < 40
+                && out[20, 20].a == out.pixels.enumerated().filter { $0.offset % 4 == 3 }.map(\.element).max())
         #expect(out[18, 20] == out[22, 20] && out[20, 18] == out[20, 22])
     }
 }
@@ -88,11 +92,14 @@ enum Pictures {
 @Suite struct TransformerTests {
     @Test func fillFitCropSizes() throws {
         let source = Pictures.gradient(640, 480)
-        #expect(try ImageTransformer.apply(TransformArguments([.fill(PixelSize(width: 40, height: 40))]), to: source).size
-            == PixelSize(width: 40, height: 40))
-        #expect(try ImageTransformer.apply(TransformArguments([.fit(PixelSize(width: 40, height: 40))]), to: source).size
-            == PixelSize(width: 40, height: 30))
-        let crop = try ImageTransformer.apply(TransformArguments([.crop(x: 600, y: 470, width: 100, height: 100)]), to: source)
+        #expect(
+            try ImageTransformer.apply(TransformArguments([.fill(PixelSize(width: 40, height: 40))]), to: source).size
+                == PixelSize(width: 40, height: 40))
+        #expect(
+            try ImageTransformer.apply(TransformArguments([.fit(PixelSize(width: 40, height: 40))]), to: source).size
+                == PixelSize(width: 40, height: 30))
+        let crop = try ImageTransformer.apply(
+            TransformArguments([.crop(x: 600, y: 470, width: 100, height: 100)]), to: source)
         #expect(crop.size == PixelSize(width: 40, height: 10) && crop[0, 0] == source[600, 470])
         #expect(throws: ImageTransformError.self) {
             try ImageTransformer.apply(TransformArguments([.crop(x: 700, y: 0, width: 5, height: 5)]), to: source)
@@ -101,8 +108,10 @@ enum Pictures {
 
     @Test func stepsCompose() throws {
         let source = Pictures.gradient(200, 100)
-        let both = try ImageTransformer.apply(TransformArguments([.fill(PixelSize(width: 50, height: 50)), .blur(sigma: 1), .circle]), to: source)
-        let first = try ImageTransformer.apply(TransformArguments([.fill(PixelSize(width: 50, height: 50))]), to: source)
+        let both = try ImageTransformer.apply(
+            TransformArguments([.fill(PixelSize(width: 50, height: 50)), .blur(sigma: 1), .circle]), to: source)
+        let first = try ImageTransformer.apply(
+            TransformArguments([.fill(PixelSize(width: 50, height: 50))]), to: source)
         let then = try ImageTransformer.apply(TransformArguments([.blur(sigma: 1), .circle]), to: first)
         #expect(both == then)
         #expect(TransformArguments.roundAvatar(side: 40).description == "fill(40x40)|circle")

@@ -45,7 +45,9 @@ import Testing
     }
 
     @Test func decodeCapStopsLongStreams() throws {
-        #expect(throws: OpusError.tooLong(limitSamples: 4_800)) { try OggOpusReader.decode(try Self.note(), maxSamples: 4_800) }
+        #expect(throws: OpusError.tooLong(limitSamples: 4_800)) {
+            try OggOpusReader.decode(try Self.note(), maxSamples: 4_800)
+        }
     }
 
     @Test func notOggIsRejected() {

@@ -72,8 +72,14 @@ import Testing
         let dir = Audio.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let tone = dir.appendingPathComponent("tone.wav"), ogg = dir.appendingPathComponent("tone.ogg")
-        #expect(try Audio.run("sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", tone.path,
-                                      "synth", "1.5", "sine", "440", "vol", "0.5"]).status == 0)
+        #expect(
+            try Audio.run(
+                "sox",
+                [
+                    "-n", "-r", "48000", "-c", "1", "-b", "16", tone.path,
+                    "synth", "1.5", "sine", "440", "vol", "0.5",
+                ]
+            ).status == 0)
         #expect(try Audio.run("opusenc", ["--quiet", "--bitrate", "32", tone.path, ogg.path]).status == 0)
         let source = try WAVFile(bytes: [UInt8](Data(contentsOf: tone)))
         let decoded = try OggOpusReader.decode([UInt8](Data(contentsOf: ogg)))

@@ -13,7 +13,9 @@ import Testing
         let stat = try Audio.run("soxi", ["-s", file.path])
         #expect(stat.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1600")
         // sox converts to 24-bit and float; we read both back to the same 16-bit samples.
-        for (name, args) in [("b24.wav", ["-b", "24"]), ("b32.wav", ["-b", "32"]), ("f32.wav", ["-e", "floating-point", "-b", "32"])] {
+        for (name, args) in [
+            ("b24.wav", ["-b", "24"]), ("b32.wav", ["-b", "32"]), ("f32.wav", ["-e", "floating-point", "-b", "32"]),
+        ] {
             let out = dir.appendingPathComponent(name)
             #expect(try Audio.run("sox", [file.path] + args + [out.path]).status == 0)
             let back = try WAVFile(bytes: [UInt8](Data(contentsOf: out)))

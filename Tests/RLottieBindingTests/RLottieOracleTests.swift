@@ -12,8 +12,10 @@ import Testing
         let binary = dir.appendingPathComponent("rlottie-render")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-O2", "-o", binary.path, fixtures.appendingPathComponent("rlottie-render.c").path,
-                             "-lrlottie"]
+        process.arguments = [
+            "cc", "-O2", "-o", binary.path, fixtures.appendingPathComponent("rlottie-render.c").path,
+            "-lrlottie",
+        ]
         try process.run()
         process.waitUntilExit()
         precondition(process.terminationStatus == 0, "cannot compile the rlottie oracle")
@@ -29,7 +31,8 @@ import Testing
         let json = Self.fixtures.appendingPathComponent("lottie/\(name).json")
         let animation = try #require(LottieAnimation(json: [UInt8](try Data(contentsOf: json))))
         #expect(animation.size == PixelSize(width: 512, height: 512))
-        for (frame, side) in [(0, 512), (17, 100), (44, 240), (animation.frameCount - 1, 64)] where frame < animation.frameCount {
+        for (frame, side) in [(0, 512), (17, 100), (44, 240), (animation.frameCount - 1, 64)]
+        where frame < animation.frameCount {
             let raw = dir.appendingPathComponent("f.raw")
             let process = Process()
             process.executableURL = oracle
@@ -40,8 +43,10 @@ import Testing
             let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(printed.hasPrefix("\(animation.frameCount) "))
-            let theirs = try #require(Bitmap(
-                width: side, height: side, bytesPerRow: side * 4, premultipliedBGRA: [UInt8](try Data(contentsOf: raw))))
+            let theirs = try #require(
+                Bitmap(
+                    width: side, height: side, bytesPerRow: side * 4,
+                    premultipliedBGRA: [UInt8](try Data(contentsOf: raw))))
             let ours = animation.render(frame: frame, width: side, height: side)
             #expect(ours == theirs, "frame \(frame) at \(side)")
             // Not a blank frame: the animation draws something.

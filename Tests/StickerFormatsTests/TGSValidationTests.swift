@@ -55,8 +55,11 @@ import Testing
     }
 
     @Test func deeplyNestedJSONIsAnErrorNotAStackOverflow() {
-        let deep = [UInt8](repeating: UInt8(ascii: "["), count: 200_000) + [UInt8](repeating: UInt8(ascii: "]"), count: 200_000)
-        let wrapped = Array("{\"w\":512,\"h\":512,\"fr\":60,\"ip\":0,\"op\":60,\"layers\":".utf8) + deep + [UInt8(ascii: "}")]
+        let deep =
+            [UInt8](repeating: UInt8(ascii: "["), count: 200_000)
+            + [UInt8](repeating: UInt8(ascii: "]"), count: 200_000)
+        let wrapped =
+            Array("{\"w\":512,\"h\":512,\"fr\":60,\"ip\":0,\"op\":60,\"layers\":".utf8) + deep + [UInt8(ascii: "}")]
         #expect(throws: TGSError.self) { try TGSValidation.inspect(GZip.compress(wrapped)) }
     }
 
@@ -79,7 +82,8 @@ import Testing
             case 2:
                 // Declared sizes far beyond the data: the canvas and the frame range.
                 let text = String(decoding: json, as: UTF8.self)
-                let lie = index % 2 == 0
+                let lie =
+                    index % 2 == 0
                     ? text.replacingOccurrences(of: "\"w\":512", with: "\"w\":999999999")
                     : text.replacingOccurrences(of: "\"op\":90,\"w\"", with: "\"op\":1e15,\"w\"")
                 bytes = GZip.compress(Array(lie.utf8))

@@ -24,9 +24,11 @@ enum Tools {
     /// Parses a `P7` PAM with TUPLTYPE RGB_ALPHA (what `dwebp -pam` writes) into a premultiplied bitmap.
     static func readPAM(_ url: URL) throws -> Bitmap? {
         let bytes = [UInt8](try Data(contentsOf: url))
-        guard let end = bytes.indices.first(where: { i in
-            i + 7 <= bytes.count && Array(bytes[i..<i + 7]) == Array("ENDHDR\n".utf8)
-        }) else { return nil }
+        guard
+            let end = bytes.indices.first(where: { i in
+                i + 7 <= bytes.count && Array(bytes[i..<i + 7]) == Array("ENDHDR\n".utf8)
+            })
+        else { return nil }
         let header = String(decoding: bytes[..<end], as: UTF8.self)
         var fields: [String: String] = [:]
         for line in header.split(separator: "\n") {
@@ -34,7 +36,8 @@ enum Tools {
             if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
         }
         guard let width = Int(fields["WIDTH"] ?? ""), let height = Int(fields["HEIGHT"] ?? ""),
-            fields["DEPTH"] == "4" else { return nil }
+            fields["DEPTH"] == "4"
+        else { return nil }
         return Bitmap(width: width, height: height, straightRGBA: Array(bytes[(end + 7)...]))
     }
 }

@@ -48,7 +48,9 @@ import WebPBinding
         let bytes = try WebPEncoder.encodeAnimation(frames, durations: [50, 50], .lossy(quality: 60))
         var errors = 0
         for variant in Self.variants(of: bytes, seed: 11) {
-            do { _ = try WebPDecoder.decodeAnimation(variant, maxPixels: 1 << 20, maxFrames: 100) } catch { errors += 1 }
+            do { _ = try WebPDecoder.decodeAnimation(variant, maxPixels: 1 << 20, maxFrames: 100) } catch {
+                errors += 1
+            }
         }
         #expect(errors >= 40)
     }

@@ -11,7 +11,9 @@ enum AvatarBench {
         // Ten distinct sources, each requested under 100 resource ids: every request is a cache miss when cold.
         let sources = (0..<10).map { k -> [UInt8] in
             var straight = [UInt8]()
-            for y in 0..<640 { for x in 0..<640 { straight += [UInt8((x + k * 20) & 0xFF), UInt8(y & 0xFF), UInt8(k * 25), 255] } }
+            for y in 0..<640 {
+                for x in 0..<640 { straight += [UInt8((x + k * 20) & 0xFF), UInt8(y & 0xFF), UInt8(k * 25), 255] }
+            }
             return PNGCodec.encode(Bitmap(width: 640, height: 640, straightRGBA: straight)!)
         }
         let arguments = TransformArguments.roundAvatar(side: 40)
@@ -42,11 +44,13 @@ enum AvatarBench {
                 blackHole(try! pipeline.image(for: "user:\(i)", arguments: arguments) { fatalError("miss") })
             }
         }
-        printTable(title: "1,000 round 40×40 avatars from 640×640 PNG (avatars/s)", peerName: "cold pipeline", [
-            Comparison("cold: PNG decode + fill + circle", ours: cold, peer: cold),
-            Comparison("transform only (decoded source)", ours: transformOnly, peer: cold),
-            Comparison("transform cache, memory tier", ours: memory, peer: cold),
-            Comparison("transform cache, disk tier", ours: disk, peer: cold),
-        ])
+        printTable(
+            title: "1,000 round 40×40 avatars from 640×640 PNG (avatars/s)", peerName: "cold pipeline",
+            [
+                Comparison("cold: PNG decode + fill + circle", ours: cold, peer: cold),
+                Comparison("transform only (decoded source)", ours: transformOnly, peer: cold),
+                Comparison("transform cache, memory tier", ours: memory, peer: cold),
+                Comparison("transform cache, disk tier", ours: disk, peer: cold),
+            ])
     }
 }

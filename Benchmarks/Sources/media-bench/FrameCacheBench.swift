@@ -11,7 +11,8 @@ enum FrameCacheBench {
         var rows: [Comparison] = []
         var sizes: [String] = []
         for name in ["square", "masked", "gradient"] {
-            let json = [UInt8](try Data(contentsOf: repository.appendingPathComponent("Tests/MediaFixtures/lottie/\(name).json")))
+            let json = [UInt8](
+                try Data(contentsOf: repository.appendingPathComponent("Tests/MediaFixtures/lottie/\(name).json")))
             let side = 256
             let source = try LottieFrameSource(data: GZip.compress(json), size: PixelSize(width: side, height: side))
             let raw = try (0..<source.frameCount).map { try source.frame(at: $0) }
@@ -33,16 +34,18 @@ enum FrameCacheBench {
                         blackHole(frame)
                     }
                 }
-                rows.append(Comparison("\(name) 256², keyframe every \(interval): random access", ours: random, peer: copy))
+                rows.append(
+                    Comparison("\(name) 256², keyframe every \(interval): random access", ours: random, peer: copy))
             }
             var cacheBuild: AnimatedStickerFrameCache?
             let build = measure("build", items: Double(source.frameCount), unit: "frames", runs: 3) {
                 cacheBuild = try! AnimatedStickerFrameCache.build(from: source, keyframeInterval: 16)
             }
             let cache = cacheBuild!
-            sizes.append("\(name) \(side)²: \(cache.frameCount) frames (\(cache.deltaFrameCount) as deltas), \(cache.compressedSize / 1024) KB vs raw "
-                + "\(cache.rawSize / 1024) KB (\(String(format: "%.1f", Double(cache.rawSize) / Double(cache.compressedSize)))× smaller); "
-                + "build \(String(format: "%.0f", build.throughput)) frames/s")
+            sizes.append(
+                "\(name) \(side)²: \(cache.frameCount) frames (\(cache.deltaFrameCount) as deltas), \(cache.compressedSize / 1024) KB vs raw "
+                    + "\(cache.rawSize / 1024) KB (\(String(format: "%.1f", Double(cache.rawSize) / Double(cache.compressedSize)))× smaller); "
+                    + "build \(String(format: "%.0f", build.throughput)) frames/s")
             var state: UInt64 = 42
             let order = (0..<1_000).map { _ -> Int in
                 state = state &* 6_364_136_223_846_793_005 &+ 1
@@ -68,7 +71,10 @@ enum FrameCacheBench {
             rows.append(Comparison("\(name) 256²: sequential playback", ours: sequential, peer: copy))
             rows.append(Comparison("\(name) 256²: rlottie render (for scale)", ours: render, peer: copy))
         }
-        printTable(title: "Frame cache (zstd; XOR delta or whole, whichever packs smaller; keyframe every 16): reads (frames/s)", peerName: "raw frames (copy)", rows)
+        printTable(
+            title:
+                "Frame cache (zstd; XOR delta or whole, whichever packs smaller; keyframe every 16): reads (frames/s)",
+            peerName: "raw frames (copy)", rows)
         print("")
         for line in sizes { print("- \(line)") }
     }

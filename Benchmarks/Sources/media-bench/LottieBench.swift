@@ -11,7 +11,8 @@ enum LottieBench {
     static func run(repository: URL) throws {
         var rows: [Comparison] = []
         for name in ["square", "masked"] {
-            let json = [UInt8](try Data(contentsOf: repository.appendingPathComponent("Tests/MediaFixtures/lottie/\(name).json")))
+            let json = [UInt8](
+                try Data(contentsOf: repository.appendingPathComponent("Tests/MediaFixtures/lottie/\(name).json")))
             let tgs = GZip.compress(json, level: 9)
             for side in [512, 128] {
                 let frames = 180
@@ -30,24 +31,36 @@ enum LottieBench {
                     rlottie_loop_render(handle, side, side, frames, &words)
                     blackHole(words)
                 }
-                let (player, peer) = interleaved(items: Double(frames), unit: "frames", ours: {
-                    for i in 0..<frames { try! source.frame(at: i % source.frameCount, into: &reused) }
-                    blackHole(reused)
-                }, peer: peerLoop)
-                let (ours, peer2) = interleaved(items: Double(frames), unit: "frames", ours: {
-                    for i in 0..<frames { blackHole(try! source.frame(at: i % source.frameCount)) }
-                }, peer: peerLoop)
-                let (raw, peer3) = interleaved(items: Double(frames), unit: "frames", ours: {
-                    for i in 0..<frames {
-                        source.animation.renderBGRA(frame: i % source.frameCount, width: side, height: side, into: &buffer)
-                    }
-                    blackHole(buffer)
-                }, peer: peerLoop)
-                rows.append(Comparison("\(name).tgs \(side)² → reused RGBA bitmap (player loop)", ours: player, peer: peer, goal: "≥ 0.95×"))
+                let (player, peer) = interleaved(
+                    items: Double(frames), unit: "frames",
+                    ours: {
+                        for i in 0..<frames { try! source.frame(at: i % source.frameCount, into: &reused) }
+                        blackHole(reused)
+                    }, peer: peerLoop)
+                let (ours, peer2) = interleaved(
+                    items: Double(frames), unit: "frames",
+                    ours: {
+                        for i in 0..<frames { blackHole(try! source.frame(at: i % source.frameCount)) }
+                    }, peer: peerLoop)
+                let (raw, peer3) = interleaved(
+                    items: Double(frames), unit: "frames",
+                    ours: {
+                        for i in 0..<frames {
+                            source.animation.renderBGRA(
+                                frame: i % source.frameCount, width: side, height: side, into: &buffer)
+                        }
+                        blackHole(buffer)
+                    }, peer: peerLoop)
+                rows.append(
+                    Comparison(
+                        "\(name).tgs \(side)² → reused RGBA bitmap (player loop)", ours: player, peer: peer,
+                        goal: "≥ 0.95×"))
                 rows.append(Comparison("\(name).tgs \(side)² → new RGBA bitmap per frame", ours: ours, peer: peer2))
                 rows.append(Comparison("\(name).tgs \(side)² → BGRA buffer (no conversion)", ours: raw, peer: peer3))
             }
         }
-        printTable(title: ".tgs render, 180 frames (frames/s; alternating runs, fastest of 7)", peerName: "rlottie C loop", rows)
+        printTable(
+            title: ".tgs render, 180 frames (frames/s; alternating runs, fastest of 7)", peerName: "rlottie C loop",
+            rows)
     }
 }

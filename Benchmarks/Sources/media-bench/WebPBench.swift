@@ -46,8 +46,11 @@ enum WebPBench {
             }
             let ours = Measurement(name: "ours", seconds: best.ours, items: megapixels, unit: "MP")
             let peer = Measurement(name: "dwebp", seconds: best.peer, items: megapixels, unit: "MP")
-            rows.append(Comparison("1024² \(label) (\(bytes.count / 1024) KB)", ours: ours, peer: peer, goal: "≥ 0.95×"))
+            rows.append(
+                Comparison("1024² \(label) (\(bytes.count / 1024) KB)", ours: ours, peer: peer, goal: "≥ 0.95×"))
         }
-        printTable(title: "WebP decode (megapixels/s; dwebp's own decode timer; alternating runs, fastest of 9)", peerName: "dwebp", rows)
+        printTable(
+            title: "WebP decode (megapixels/s; dwebp's own decode timer; alternating runs, fastest of 9)",
+            peerName: "dwebp", rows)
     }
 }

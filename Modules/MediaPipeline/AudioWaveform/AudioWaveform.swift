@@ -12,7 +12,8 @@ public struct AudioWaveform: Sendable, Equatable {
         self.peak = peak
     }
 
-    /// Decodes a packed bitstream (Telegram's `init(bitstream:bitsPerSample:)`; the count is `bits × 8 / bitsPerSample`).
+    /// Decodes a packed bitstream (Telegram's `init(bitstream:bitsPerSample:)`); the sample count is
+    /// `bytes × 8 / bitsPerSample`.
     public init(bitstream: [UInt8], bitsPerSample: Int = 5) {
         precondition((1...16).contains(bitsPerSample), "bitsPerSample must be 1…16")
         let count = bitstream.count * 8 / bitsPerSample

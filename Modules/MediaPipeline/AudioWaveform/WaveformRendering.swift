@@ -8,10 +8,12 @@ extension AudioWaveform {
         let levels = samples.map { Int($0) * rows * 8 / max(1, peak) }
         var lines: [String] = []
         for row in stride(from: rows - 1, through: 0, by: -1) {
-            lines.append(String(levels.map { level -> Character in
-                let inRow = level - row * 8
-                return blocks[max(0, min(8, inRow))]
-            }))
+            lines.append(
+                String(
+                    levels.map { level -> Character in
+                        let inRow = level - row * 8
+                        return blocks[max(0, min(8, inRow))]
+                    }))
         }
         return lines.joined(separator: "\n")
     }
@@ -48,5 +50,7 @@ extension AudioWaveform {
         return be32(UInt32(data.count)) + body + be32(CRC32.checksum(body))
     }
 
-    private func be32(_ value: UInt32) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    private func be32(_ value: UInt32) -> [UInt8] {
+        (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
 }

@@ -19,7 +19,8 @@ enum DiskEntry {
         guard (1...maxSide).contains(width), (1...maxSide).contains(height),
             bytes.count == headerEnd + width * height * 4
         else { return nil }
-        return Bitmap(width: width, height: height, bytesPerRow: width * 4, premultipliedRGBA: Array(bytes[headerEnd...]))
+        return Bitmap(
+            width: width, height: height, bytesPerRow: width * 4, premultipliedRGBA: Array(bytes[headerEnd...]))
     }
 
     /// Writes to a temporary file and renames it into place, so readers never see half a file.

@@ -64,7 +64,9 @@ public enum ImageTransformer {
     }
 
     /// The part of `bitmap` inside the rectangle, clipped to the image; an empty result is an error.
-    public static func crop(_ bitmap: Bitmap, x: Int, y: Int, width: Int, height: Int) throws(ImageTransformError)
+    public static func crop(
+        _ bitmap: Bitmap, x: Int, y: Int, width: Int, height: Int
+    ) throws(ImageTransformError)
         -> Bitmap
     {
         let x0 = max(0, x), y0 = max(0, y)
@@ -74,7 +76,8 @@ public enum ImageTransformer {
         let rowBytes = out.width * 4
         for row in 0..<out.height {
             let source = (y0 + row) * bitmap.bytesPerRow + x0 * 4
-            out.pixels.replaceSubrange(row * rowBytes..<(row + 1) * rowBytes, with: bitmap.pixels[source..<source + rowBytes])
+            out.pixels.replaceSubrange(
+                row * rowBytes..<(row + 1) * rowBytes, with: bitmap.pixels[source..<source + rowBytes])
         }
         return out
     }

@@ -40,7 +40,9 @@ public enum Resampler {
                 let total = raw.reduce(0, +)
                 first[i] = lo
                 count[i] = min(raw.count, maxTaps)
-                for k in 0..<count[i] { weights[i * maxTaps + k] = Float(total != 0 ? raw[k] / total : 1 / Double(raw.count)) }
+                for k in 0..<count[i] {
+                    weights[i * maxTaps + k] = Float(total != 0 ? raw[k] / total : 1 / Double(raw.count))
+                }
             }
             self.first = first
             self.count = count

@@ -108,7 +108,9 @@ public enum OggOpusReader {
         var streamStarted = false
         defer { if streamStarted { ogg_stream_clear(&stream) } }
         guard let buffer = ogg_sync_buffer(&sync, bytes.count) else { throw .corrupt("cannot buffer") }
-        bytes.withUnsafeBufferPointer { buffer.update(from: UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), count: $0.count) }
+        bytes.withUnsafeBufferPointer {
+            buffer.update(from: UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), count: $0.count)
+        }
         _ = ogg_sync_wrote(&sync, bytes.count)
         var page = ogg_page()
         var serial: Int32 = 0

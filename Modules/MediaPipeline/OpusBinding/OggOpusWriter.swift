@@ -38,7 +38,9 @@ public final class OggOpusWriter {
     private var finished = false
 
     /// A writer with the given settings and Ogg serial number (random by default, as Telegram's).
-    public init(settings: OpusVoiceSettings = OpusVoiceSettings(), serial: Int32 = .random(in: 1...Int32.max))
+    public init(
+        settings: OpusVoiceSettings = OpusVoiceSettings(), serial: Int32 = .random(in: 1...Int32.max)
+    )
         throws(OpusError)
     {
         self.settings = settings

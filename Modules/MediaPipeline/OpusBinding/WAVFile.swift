@@ -87,7 +87,8 @@ public struct WAVFile: Sendable, Equatable {
             }
         case (3, 32):
             samples = stride(from: 0, to: data.count - 3, by: 4).map { i in
-                let bits = UInt32(data[i]) | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2]) << 16
+                let bits =
+                    UInt32(data[i]) | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2]) << 16
                     | UInt32(data[i + 3]) << 24
                 let value = Float(bitPattern: bits)
                 return value.isNaN ? 0 : Int16(max(-32768, min(32767, (value * 32767).rounded())))

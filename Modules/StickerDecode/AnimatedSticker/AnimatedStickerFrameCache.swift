@@ -112,7 +112,9 @@ public final class AnimatedStickerFrameCache: AnimatedStickerFrameSource {
     public var rawSize: Int { size.width * size.height * 4 * frameCount }
 
     public func frame(at index: Int) throws -> Bitmap {
-        guard (0..<frameCount).contains(index) else { throw AnimatedStickerError.frameOutOfRange(index, count: frameCount) }
+        guard (0..<frameCount).contains(index) else {
+            throw AnimatedStickerError.frameOutOfRange(index, count: frameCount)
+        }
         let pixels = try pixels(at: index)
         return Bitmap(width: size.width, height: size.height, bytesPerRow: size.width * 4, premultipliedRGBA: pixels)!
     }
@@ -157,7 +159,8 @@ public final class AnimatedStickerFrameCache: AnimatedStickerFrameSource {
         let entry = table[index]
         let ok = data.withUnsafeBytes { raw in
             target.withUnsafeMutableBytes { out in
-                codec.decompress(UnsafeRawBufferPointer(rebasing: raw[entry.offset..<entry.offset + entry.length]), into: out)
+                codec.decompress(
+                    UnsafeRawBufferPointer(rebasing: raw[entry.offset..<entry.offset + entry.length]), into: out)
             }
         }
         guard ok else { throw .cache("frame \(index) does not decompress to \(target.count) bytes") }

@@ -61,13 +61,17 @@ public final class LottieFrameSource: AnimatedStickerFrameSource, Sendable {
     }
 
     public func frame(at index: Int) throws -> Bitmap {
-        guard (0..<frameCount).contains(index) else { throw AnimatedStickerError.frameOutOfRange(index, count: frameCount) }
+        guard (0..<frameCount).contains(index) else {
+            throw AnimatedStickerError.frameOutOfRange(index, count: frameCount)
+        }
         return animation.render(frame: index, width: size.width, height: size.height)
     }
 
     /// Renders frame `index` into `bitmap` (resized to the source's size if needed), reusing its storage.
     public func frame(at index: Int, into bitmap: inout Bitmap) throws {
-        guard (0..<frameCount).contains(index) else { throw AnimatedStickerError.frameOutOfRange(index, count: frameCount) }
+        guard (0..<frameCount).contains(index) else {
+            throw AnimatedStickerError.frameOutOfRange(index, count: frameCount)
+        }
         if bitmap.size != size { bitmap = Bitmap(width: size.width, height: size.height) }
         animation.render(frame: index, into: &bitmap)
     }

@@ -23,7 +23,9 @@ public final class WebPFrameSource: AnimatedStickerFrameSource, Sendable {
     }
 
     public func frame(at index: Int) throws -> Bitmap {
-        guard (0..<frameCount).contains(index) else { throw AnimatedStickerError.frameOutOfRange(index, count: frameCount) }
+        guard (0..<frameCount).contains(index) else {
+            throw AnimatedStickerError.frameOutOfRange(index, count: frameCount)
+        }
         return animation.frames[index].bitmap
     }
 

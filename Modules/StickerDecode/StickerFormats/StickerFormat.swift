@@ -1,5 +1,4 @@
 import GZip
-
 import ImageCore
 public import WebPBinding
 
