@@ -10,11 +10,14 @@ import Testing
 
     static func compileOracle(into dir: URL) throws -> URL {
         let binary = dir.appendingPathComponent("rlottie-render")
+        // The system C compiler, or the clang that ships with the Swift toolchain.
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        let compiler = ["cc", "clang", "gcc"].flatMap { name in path.split(separator: ":").map { "\($0)/\(name)" } }
+            .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/cc"
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = URL(fileURLWithPath: compiler)
         process.arguments = [
-            "cc", "-O2", "-o", binary.path, fixtures.appendingPathComponent("rlottie-render.c").path,
-            "-lrlottie",
+            "-O2", "-o", binary.path, fixtures.appendingPathComponent("rlottie-render.c").path, "-lrlottie",
         ]
         try process.run()
         process.waitUntilExit()
