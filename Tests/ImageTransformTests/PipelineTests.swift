@@ -6,6 +6,18 @@ import Synchronization
 import Testing
 import WebPBinding
 
+/// A value behind an NSLock, for test observations made on other queues.
+final class Locked<Value>: @unchecked Sendable {  // every access holds `lock`
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
 @Suite struct TransformCacheTests {
     static func key(_ id: String) -> TransformCacheKey {
         TransformCacheKey(resourceId: id, arguments: .roundAvatar(side: 4))
@@ -71,7 +83,7 @@ import WebPBinding
         deliver.setSpecific(key: key, value: true)
         let pipeline = ImagePipeline(cache: TransformCache())
         let done = DispatchSemaphore(value: 0)
-        let observed = Mutex<(loadedOnDeliver: Bool?, deliveredOnDeliver: Bool?)>((nil, nil))
+        let observed = Locked<(loadedOnDeliver: Bool?, deliveredOnDeliver: Bool?)>((nil, nil))
         pipeline.request(
             "p", arguments: .roundAvatar(side: 20), deliverOn: deliver,
             data: {

@@ -1,7 +1,6 @@
 public import Foundation
 import Hashing
 public import ImageCore
-import Synchronization
 
 /// What a transformed image is cached under: the resource and the transform (seed §10.2, "(resource, arguments)").
 public struct TransformCacheKey: Hashable, Sendable, CustomStringConvertible {
@@ -19,7 +18,10 @@ public struct TransformCacheKey: Hashable, Sendable, CustomStringConvertible {
 
 /// Transformed bitmaps in two tiers: a memory LRU bounded by bytes, and an optional folder of files that survive
 /// the process (one file per key, written atomically, checked on read).
-public final class TransformCache: Sendable {
+///
+/// `@unchecked Sendable`: the mutable memory tier (`state`) is only touched while `lock` is held. The lock is
+/// `NSLock` (pthread) rather than `Synchronization.Mutex` so that ThreadSanitizer sees the ordering.
+public final class TransformCache: @unchecked Sendable {
     /// Hits and misses of each tier since creation.
     public struct Statistics: Sendable, Equatable {
         public var memoryHits = 0
@@ -39,7 +41,8 @@ public final class TransformCache: Sendable {
         var statistics = Statistics()
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var state = State()
     /// Bytes of pixels the memory tier may hold.
     public let memoryLimit: Int
     /// The disk tier's folder, or nil for memory only.
@@ -52,12 +55,18 @@ public final class TransformCache: Sendable {
         if let directory { try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
     }
 
+    private func withState<R>(_ body: (inout State) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+
     /// The counters so far.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    public var statistics: Statistics { withState { $0.statistics } }
 
     /// The cached bitmap from memory, else from disk (then promoted to memory), else nil.
     public func get(_ key: TransformCacheKey) -> Bitmap? {
-        if let hit = state.withLock({ state -> Bitmap? in
+        if let hit = withState({ state -> Bitmap? in
             let value = state.lru.get(key)
             if value != nil { state.statistics.memoryHits += 1 }
             return value
@@ -65,11 +74,11 @@ public final class TransformCache: Sendable {
             return hit
         }
         if let directory, let bitmap = DiskEntry.read(from: fileURL(key, in: directory), key: key) {
-            state.withLock { $0.statistics.diskHits += 1 }
+            withState { $0.statistics.diskHits += 1 }
             storeInMemory(key, bitmap)
             return bitmap
         }
-        state.withLock { $0.statistics.misses += 1 }
+        withState { $0.statistics.misses += 1 }
         return nil
     }
 
@@ -80,15 +89,15 @@ public final class TransformCache: Sendable {
     }
 
     /// Drops the memory tier (the disk tier stays).
-    public func clearMemory() { state.withLock { $0 = State(lru: LRUList(), bytes: 0, statistics: $0.statistics) } }
+    public func clearMemory() { withState { $0 = State(lru: LRUList(), bytes: 0, statistics: $0.statistics) } }
 
     /// Bytes of pixels in memory now.
-    public var memoryBytes: Int { state.withLock { $0.bytes } }
+    public var memoryBytes: Int { withState { $0.bytes } }
 
     private func storeInMemory(_ key: TransformCacheKey, _ bitmap: Bitmap) {
         let cost = bitmap.pixels.count
         guard cost <= memoryLimit else { return }
-        state.withLock { state in
+        withState { state in
             if let old = state.lru.set(key, bitmap) { state.bytes -= old.pixels.count }
             state.bytes += cost
             while state.bytes > memoryLimit, let evicted = state.lru.removeLeastRecent() {

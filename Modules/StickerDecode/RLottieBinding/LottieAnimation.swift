@@ -1,6 +1,6 @@
 import CRLottie
 public import ImageCore
-import Synchronization
+import Foundation
 
 /// A Lottie animation loaded by rlottie (the only importer of `CRLottie`), rendered into premultiplied RGBA.
 ///
@@ -8,10 +8,11 @@ import Synchronization
 /// index into a buffer of any size. rlottie renders premultiplied ARGB32 (BGRA bytes on little-endian), which
 /// `render` converts to the pipeline's RGBA.
 ///
-/// `@unchecked Sendable`: the rlottie handle is only used inside `lock`, so renders from several threads serialize.
+/// `@unchecked Sendable`: the rlottie handle is only used inside `lock` (an `NSLock`, visible to ThreadSanitizer),
+/// so renders from several threads serialize.
 public final class LottieAnimation: @unchecked Sendable {
     private let handle: OpaquePointer
-    private let lock = Mutex(())
+    private let lock = NSLock()
     /// Frames in the animation (`op − ip`).
     public let frameCount: Int
     /// Frames per second as declared.
@@ -65,7 +66,7 @@ public final class LottieAnimation: @unchecked Sendable {
         let clamped = max(0, min(index, frameCount - 1))
         buffer.withUnsafeMutableBytes { raw in
             let words = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
-            lock.withLock { _ in lottie_animation_render(handle, clamped, words, width, height, width * 4) }
+            lock.withLock { lottie_animation_render(handle, clamped, words, width, height, width * 4) }
         }
     }
 }
