@@ -64,6 +64,11 @@ bench: deps ## Run the benchmarks (Benchmarks/ package, release) and print their
 clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 	rm -rf .build Benchmarks/.build .repro
 
+# Media (MediaPipeline, StickerDecode): sticker-tool and voice-tool on inputs made on the spot.
+.PHONY: media-demo
+media-demo: deps ## Run sticker-tool and voice-tool on fresh speech, tones and stickers (outputs in .build/media-demo).
+	@bash BuildTools/scripts/media-demo.sh
+
 # Postbox (issue: Postbox storage).
 .PHONY: bench-postbox postbox-check
 bench-postbox: deps ## Postbox benchmarks: builds the GRDB peer (its own binary), runs postbox-bench with ratios.

@@ -30,6 +30,21 @@ let package = Package(
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
 
         // Media benchmarks (peers: rlottie C loop, dwebp, opusenc).
+        // rlottie driven by plain C, the peer of the .tgs render benchmark.
+        .target(name: "CRLottieLoop", path: "Sources/CRLottieLoop", linkerSettings: [.linkedLibrary("rlottie")]),
+        .executableTarget(
+            name: "media-bench",
+            dependencies: [
+                "BenchmarkSupport", "CRLottieLoop",
+                .product(name: "AnimatedSticker", package: "Telegraph"),
+                .product(name: "RLottieBinding", package: "Telegraph"),
+                .product(name: "ImageCore", package: "Telegraph"),
+                .product(name: "ImageTransform", package: "Telegraph"),
+                .product(name: "WebPBinding", package: "Telegraph"),
+                .product(name: "OpusBinding", package: "Telegraph"),
+                .product(name: "GZip", package: "Telegraph"),
+            ],
+            path: "Sources/media-bench", swiftSettings: Settings.swift),
 
         // Postbox benchmarks (peers: raw SQLCipher; GRDB in its own executable).
         .target(name: "PostboxBenchData", path: "Sources/PostboxBenchData"),

@@ -11,7 +11,7 @@ public struct Measurement: Sendable {
     /// What `items` counts ("values", "MB", "ops").
     public let unit: String
 
-    /// A measurement taken elsewhere (e.g. reported by a peer executable).
+    /// A measurement taken elsewhere (a peer tool's own timer).
     public init(name: String, seconds: Double, items: Double, unit: String) {
         self.name = name
         self.seconds = seconds
