@@ -117,12 +117,21 @@ let modules: [Module] = [
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
 
     // Postbox: the encrypted reactive database (issue: Postbox storage).
+    // CSQLCipherShims: C wrappers for SQLITE_TRANSIENT binds and the variadic sqlite3_config.
     .cShims("CSQLCipherShims", deps: ["CSQLCipher"], wrapper: "SQLite"),
+    // SQLite: the only importer of SQLCipher — connection, cached statements, typed errors, keying, WAL, checkpoints.
     .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"]),
+    // ValueBox: numbered key-value tables with memcmp-ordered keys, ranges, and FTS5 tables (unicode61, diacritics off).
     .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"], testDeps: ["SQLite"]),
+    // PostboxCoding: Telegram's binary object format, the type registry by MurmurHash3, a Codable adapter.
     .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"], testDeps: ["Hashing"]),
-    .swift("Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "Buffers"], testDeps: ["PostboxTesting", "SQLite", "ValueBox", "Buffers"]),
+    // MediaBox: resource files, partial downloads with range maps, kept and short-lived caches.
     .swift("MediaBox", .Postbox),
+    // Postbox: identity types, tables, transactions with operation records, readers, upgrades.
+    .swift(
+        "Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers"],
+        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "Buffers"]),
+    // PostboxTesting: stand-in peer, media and attribute types and temporary directories for tests and tools.
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).

@@ -108,6 +108,8 @@ struct Abort: Error {}
         let reopened = try Postbox.open(accountPath: directory.path + "/account-1", encryption: testKey)
         #expect(try reopened.readTransactionSync { try $0.searchMessages("pho", limit: 1).count } == 1)
         #expect(FileManager.default.fileExists(atPath: directory.path + "/account-1/postbox/db/db_sqlite"))
+        #expect(reopened.mediaBox.basePath == directory.path + "/account-1/postbox/media")
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/account-1/postbox/media/short-cache"))
         #expect(try reopened.schemaVersion() == 2)
     }
 

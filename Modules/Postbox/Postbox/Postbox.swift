@@ -1,4 +1,6 @@
 import Dispatch
+import Glibc
+public import MediaBox
 import SQLite
 import Synchronization
 public import ValueBox
@@ -13,6 +15,12 @@ public final class Postbox: @unchecked Sendable {
     public let basePath: String
     /// `<account dir>/postbox/db/db_sqlite`.
     public let databasePath: String
+    /// The account's media files under `<postbox>/media`.
+    public let mediaBox: MediaBox
+    private let failureHandler = Mutex<@Sendable (PostboxError) -> Void>({ error in
+        let line = "postbox: transaction failed: \(error)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    })
     /// The serial queue every write transaction runs on.
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -64,6 +72,11 @@ public final class Postbox: @unchecked Sendable {
             throw PostboxError(error)
         }
         tables = PostboxTables(valueBox: valueBox)
+        do {
+            mediaBox = try MediaBox(postboxPath: basePath)
+        } catch {
+            throw .storage("cannot create \(basePath)/media: \(error)")
+        }
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
         try runUpgrades(progress: progress)
     }
@@ -166,6 +179,17 @@ public final class Postbox: @unchecked Sendable {
         } catch {
             throw PostboxError(error)
         }
+    }
+
+    /// Sets what receives storage failures that a transaction signal without an error type cannot deliver
+    /// (by default one line on stderr).
+    public func setStorageFailureHandler(_ handler: @escaping @Sendable (PostboxError) -> Void) {
+        failureHandler.withLock { $0 = handler }
+    }
+
+    /// Reports a storage failure to the handler.
+    func reportStorageFailure(_ error: PostboxError) {
+        failureHandler.withLock { $0 }(error)
     }
 
     /// Calls `observer` on the writer queue with every non-empty transaction's operations, before commit.
