@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MediaBox
 import Postbox
 import PostboxTesting
 import SQLite
