@@ -122,6 +122,25 @@ import Testing
         }
     }
 
+    @Test func albumsAreConsecutiveMessagesWithOneGroupingKey() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let p = peer(1)
+        try postbox.transactionSync { tx in
+            var messages = (1...7).map { message(p, $0) }
+            for index in 1...3 { messages[index].groupingKey = 42 }
+            messages[5].groupingKey = 43
+            try tx.addMessages(messages)
+        }
+        try postbox.readTransactionSync { tx in
+            let album = try #require(try tx.getMessageGroup(MessageId(peerId: p, namespace: 0, id: 3)))
+            #expect(album.map(\.id.id) == [2, 3, 4])
+            #expect(try tx.getMessageGroup(MessageId(peerId: p, namespace: 0, id: 6))?.map(\.id.id) == [6])
+            #expect(try tx.getMessageGroup(MessageId(peerId: p, namespace: 0, id: 1))?.map(\.id.id) == [1])
+            #expect(try tx.getMessageGroup(MessageId(peerId: p, namespace: 0, id: 99)) == nil)
+        }
+    }
+
     @Test func unsentAndGloballyUniqueIds() throws {
         let (postbox, directory) = try makePostbox()
         defer { directory.remove() }

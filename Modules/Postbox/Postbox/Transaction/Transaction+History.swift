@@ -107,3 +107,18 @@ extension Transaction {
         if let failure { throw failure }
     }
 }
+
+/// Albums: consecutive messages of a chat that share a grouping key.
+extension Transaction {
+    /// The album `id` belongs to, oldest first (just the message when it has no grouping key; `nil` when absent).
+    public func getMessageGroup(_ id: MessageId) throws -> [Message]? {
+        guard let message = try getMessage(id) else { return nil }
+        guard let groupingKey = message.groupingKey else { return [message] }
+        // Albums hold at most 10 items; look a little further to be safe with interleaved namespaces.
+        let earlier = try earlierMessages(peerId: id.peerId, before: message.index, count: 10)
+            .prefix { $0.groupingKey == groupingKey }
+        let later = try laterMessages(peerId: id.peerId, after: message.index, count: 10)
+            .prefix { $0.groupingKey == groupingKey }
+        return earlier.reversed() + [message] + later
+    }
+}
