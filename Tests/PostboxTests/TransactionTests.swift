@@ -68,6 +68,46 @@ struct Abort: Error {}
         #expect(second.transactionStateVersion == first.transactionStateVersion + 1)
     }
 
+    @Test func updatesAreRecordedInPlaceOrAsAMove() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let p = peer(1)
+        let id = MessageId(peerId: p, namespace: 0, id: 1)
+        try postbox.transactionSync { try $0.addMessages([message(p, 1, flags: [.unsent])]) }
+        let received = Mutex<[PostboxTransaction]>([])
+        _ = postbox.addTransactionObserver { operations in received.withLock { $0.append(operations) } }
+        try postbox.transactionSync { tx in
+            try tx.updateMessage(id) { old in
+                var edited = old.toStoreMessage()
+                edited.text = "edited"
+                edited.flags = []
+                return edited
+            }
+        }
+        try postbox.transactionSync { tx in
+            try tx.updateMessage(id) { old in
+                var moved = old.toStoreMessage()
+                moved.timestamp = 999
+                return moved
+            }
+        }
+        let all = received.withLock { $0 }
+        try #require(all.count == 2)
+        let edit = all[0].currentOperationsByPeerId[p] ?? []
+        #expect(edit.count == 1)
+        if case .updateMessage(let message)? = edit.first {
+            #expect(message.text == "edited")
+        } else {
+            Issue.record("expected updateMessage, got \(edit)")
+        }
+        #expect(all[0].unsentOperations == [.remove(id)])
+        let move = all[1].currentOperationsByPeerId[p] ?? []
+        #expect(move.count == 2)
+        if case .remove(let removed)? = move.first { #expect(removed.map(\.0.timestamp) == [10]) }
+        if case .insertMessage(let inserted)? = move.last { #expect(inserted.timestamp == 999) }
+        #expect(all[1].chatListOperations.count == 2)
+    }
+
     @Test func readTransactionsRunConcurrentlyOnTheirOwnConnections() throws {
         let (postbox, directory) = try makePostbox()
         defer { directory.remove() }
