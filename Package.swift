@@ -109,6 +109,8 @@ let modules: [Module] = [
     // Base: crypto and compression wrappers (issue: TL toolchain and cryptography).
 
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
+    .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting"]),
+    .swift("SignalTesting", .Signal, deps: ["SwiftSignalKit"]),
 
     // Postbox: the encrypted reactive database (issue: Postbox storage).
 
