@@ -41,13 +41,13 @@ public final class MetaDisposable: Disposable {
 
     /// Replaces the held disposable, disposing the previous one (or `disposable` itself if this one is disposed).
     public func set(_ disposable: Disposable?) {
-        let previous = state.withLock { state -> Disposable? in
+        let toDispose = state.withLock { state -> Disposable? in
             if state.disposed { return disposable }
             let previous = state.current
             state.current = disposable
-            return previous
+            return previous === disposable ? nil : previous
         }
-        if let previous, previous !== disposable { previous.dispose() }
+        toDispose?.dispose()
     }
 
     public func dispose() {

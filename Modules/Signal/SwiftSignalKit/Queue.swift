@@ -115,10 +115,10 @@ public final class Queue: Sendable {
         switch backend {
         case .serial(_, let list):
             withoutActuallyEscaping(f) { escaping in
-                let box = UncheckedSendableBox(escaping)
+                let task = SyncTask(escaping)
                 let done = DispatchSemaphore(value: 0)
                 list.add {
-                    box.value()
+                    task.run()
                     done.signal()
                 }
                 done.wait()
@@ -168,4 +168,21 @@ public final class Queue: Sendable {
 struct UncheckedSendableBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// The body of a `sync` call on a serial queue, dropped as soon as it ran (before the caller is released).
+///
+/// @unchecked Sendable: `body` is written by the caller before enqueueing and then touched only by the queue
+/// thread while the caller waits on a semaphore.
+private final class SyncTask: @unchecked Sendable {
+    private var body: (() -> Void)?
+
+    init(_ body: @escaping () -> Void) {
+        self.body = body
+    }
+
+    func run() {
+        body?()
+        body = nil
+    }
 }
