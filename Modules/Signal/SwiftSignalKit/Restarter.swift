@@ -14,8 +14,12 @@ final class Restarter: Disposable {
     private let state = Mutex(State())
     private let current = MetaDisposable()
     private let start: @Sendable (Restarter) -> Disposable
+    private let downstream: any SubscriberControl
 
-    init(start: @escaping @Sendable (Restarter) -> Disposable) {
+    /// A restarter feeding `downstream`; it stops by itself once `downstream` has terminated (e.g. `take` after
+    /// `restart` completed it while the generator was still running, before any disposable could be assigned).
+    init<T, E>(downstream: Subscriber<T, E>, start: @escaping @Sendable (Restarter) -> Disposable) {
+        self.downstream = downstream
         self.start = start
     }
 
@@ -32,6 +36,10 @@ final class Restarter: Disposable {
         }
         guard go else { return }
         while true {
+            if downstream.isTerminated {
+                dispose()
+                break
+            }
             current.set(start(self))
             let more = state.withLock { state -> Bool in
                 if state.again && !state.stopped {

@@ -16,7 +16,7 @@ public func `catch`<T, E, R>(_ f: @escaping @Sendable (E) -> Signal<T, R>) -> (S
 /// Subscribes again each time the signal completes; never completes itself (errors pass through).
 public func restart<T, E>(_ signal: Signal<T, E>) -> Signal<T, E> {
     Signal { subscriber in
-        let restarter = Restarter { restarter in
+        let restarter = Restarter(downstream: subscriber) { restarter in
             signal.forward(
                 to: subscriber, next: { subscriber.putNext($0) }, error: { subscriber.putError($0) },
                 completed: { restarter.request() })
@@ -39,7 +39,7 @@ public func retry<T, E>(_ delayIncrement: Double, maxDelay: Double, onQueue queu
         Signal<T, NoError> { subscriber in
             let delay = Atomic(value: 0.0)
             let pending = MetaDisposable()
-            let restarter = Restarter { restarter in
+            let restarter = Restarter(downstream: subscriber) { restarter in
                 signal.forward(
                     to: subscriber, next: { subscriber.putNext($0) },
                     error: { _ in
@@ -68,7 +68,7 @@ public func retry<T, E>(
         Signal<T, E> { subscriber in
             let attempts = Atomic(value: (delay: 0.0, count: 0))
             let pending = MetaDisposable()
-            let restarter = Restarter { restarter in
+            let restarter = Restarter(downstream: subscriber) { restarter in
                 signal.forward(
                     to: subscriber, next: { subscriber.putNext($0) },
                     error: { error in
@@ -99,7 +99,7 @@ public func retry<T, E>(
 /// Subscribes again at once on every error; completes when the signal completes.
 public func restartIfError<T, E>(_ signal: Signal<T, E>) -> Signal<T, NoError> {
     Signal { subscriber in
-        let restarter = Restarter { restarter in
+        let restarter = Restarter(downstream: subscriber) { restarter in
             signal.forward(
                 to: subscriber, next: { subscriber.putNext($0) }, error: { _ in restarter.request() },
                 completed: {
@@ -126,7 +126,7 @@ public func restartOrMapError<T, E, R>(condition: @escaping @Sendable (E) -> Res
 ) -> Signal<T, R> {
     { signal in
         Signal<T, R> { subscriber in
-            let restarter = Restarter { restarter in
+            let restarter = Restarter(downstream: subscriber) { restarter in
                 signal.forward(
                     to: subscriber, next: { subscriber.putNext($0) },
                     error: { error in

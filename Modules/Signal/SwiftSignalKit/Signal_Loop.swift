@@ -15,7 +15,7 @@ public func feedbackLoop<R: Sendable, E>(
 ) -> Signal<R, E> {
     Signal { subscriber in
         let state = Atomic<R?>(value: nil)
-        let restarter = Restarter { restarter in
+        let restarter = Restarter(downstream: subscriber) { restarter in
             let input: SignalFeedbackLoopState<R> = state.with { $0 }.map { .loop($0) } ?? .initial
             guard let signal = once(input) else {
                 restarter.stop()
