@@ -29,7 +29,8 @@ public func deliverOn<T: Sendable, E: Sendable>(_ threadPool: ThreadPool) -> (Si
     }
 }
 
-/// Starts (subscribes to) the signal on `queue`; synchronously when already on it.
+/// Starts (subscribes to) the signal on `queue`; synchronously when already on it. Disposing before the queue
+/// runs the start cancels it (Telegram would start and dispose at once).
 public func runOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in
@@ -38,6 +39,8 @@ public func runOn<T, E>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
             }
             let disposable = MetaDisposable()
             queue.async {
+                // Disposed before the queue got to it: do not start at all.
+                if subscriber.isTerminated { return }
                 disposable.set(signal.forwardAll(to: subscriber))
             }
             return disposable
