@@ -7,7 +7,10 @@ public struct SignalError<E: Sendable>: Error {
 }
 
 /// Thrown by `Signal.get()` when the signal completes without delivering a value.
-public struct SignalCompletedWithoutValue: Error, Equatable {}
+public struct SignalCompletedWithoutValue: Error, Equatable {
+    /// The error value.
+    public init() {}
+}
 
 extension Signal where T: Sendable, E: Sendable {
     /// The values as an async sequence; a signal error is thrown (as itself if it is an `Error`, else wrapped in
