@@ -1,13 +1,17 @@
-import Synchronization
+public import Synchronization
 
 /// A non-recursive mutual-exclusion lock (a futex-based `Mutex` on Linux, where Telegram uses a pthread mutex).
+///
+/// `locked` is inlinable so callers' closures are specialized around it (the typed `combineLatest` uses it per
+/// event). Synchronization is a public import only for that; it is not re-exported.
 public final class Lock: Sendable {
-    private let mutex = Mutex(())
+    @usableFromInline let mutex = Mutex(())
 
     /// An unlocked lock.
     public init() {}
 
     /// Runs `f` holding the lock.
+    @inlinable
     public func locked<R>(_ f: () -> R) -> R {
         mutex.withLock { _ in f() }
     }
