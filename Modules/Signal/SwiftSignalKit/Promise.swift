@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A hot holder of the latest value of a signal: `set` a signal, `get` the current value and then every new one.
 public final class Promise<T: Sendable>: Sendable {
@@ -83,12 +83,18 @@ public final class Promise<T: Sendable>: Sendable {
 
 /// A hot holder of a value set directly; `ignoreRepeated` skips values equal to the current one.
 public final class ValuePromise<T: Equatable & Sendable>: Sendable {
-    private struct State {
-        var value: T?
-        var subscribers = SubscriberList<T, NoError>()
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: T?
+        @usableFromInline var subscribers = SubscriberList<T, NoError>()
+
+        @usableFromInline
+        init(value: T?) {
+            self.value = value
+        }
     }
 
-    private let state: Mutex<State>
+    @usableFromInline let state: Mutex<State>
     /// Whether `set` ignores a value equal to the current one.
     public let ignoreRepeated: Bool
 
@@ -100,7 +106,7 @@ public final class ValuePromise<T: Equatable & Sendable>: Sendable {
 
     /// A promise with no value yet.
     public init(ignoreRepeated: Bool = false) {
-        self.state = Mutex(State())
+        self.state = Mutex(State(value: nil))
         self.ignoreRepeated = ignoreRepeated
     }
 
@@ -110,6 +116,7 @@ public final class ValuePromise<T: Equatable & Sendable>: Sendable {
     }
 
     /// Stores `value` and delivers it to every subscriber (unless `ignoreRepeated` and unchanged).
+    @inlinable
     public func set(_ value: T) {
         let subscribers = state.withLock { state -> [Subscriber<T, NoError>]? in
             if ignoreRepeated, let current = state.value, current == value { return nil }

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The receiving end of one subscription: `putNext`, `putError`, `putCompletion`.
 ///
@@ -16,12 +16,12 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
 
     @usableFromInline
     struct State {
-        var next: (@Sendable (T) -> Void)?
-        var error: (@Sendable (E) -> Void)?
-        var completed: (@Sendable () -> Void)?
-        var terminated = false
-        var disposable: Disposable?
-        var kept: [any AnyObject & Sendable] = []
+        @usableFromInline var next: (@Sendable (T) -> Void)?
+        @usableFromInline var error: (@Sendable (E) -> Void)?
+        @usableFromInline var completed: (@Sendable () -> Void)?
+        @usableFromInline var terminated = false
+        @usableFromInline var disposable: Disposable?
+        @usableFromInline var kept: [any AnyObject & Sendable] = []
 
         @usableFromInline
         init(next: (@Sendable (T) -> Void)? = nil, error: (@Sendable (E) -> Void)? = nil, completed: (@Sendable () -> Void)? = nil) {
@@ -37,7 +37,7 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
     @usableFromInline let forwardError: (@Sendable (E) -> Void)?
     @usableFromInline let forwardCompleted: (@Sendable () -> Void)?
     @usableFromInline let control: (any SubscriberControl)?
-    private let state: Mutex<State>
+    @usableFromInline let state: Mutex<State>
 
     /// A guarding subscriber over the three closures.
     public init(
@@ -74,7 +74,7 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func guardedPutNext(_ value: T) {
         let handler = state.withLock { $0.terminated ? nil : $0.next }
         handler?(value)
