@@ -63,3 +63,8 @@ bench: deps ## Run the benchmarks (Benchmarks/ package, release) and print their
 
 clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 	rm -rf .build Benchmarks/.build .repro
+
+# Signal area (SwiftSignalKit, SignalTesting).
+.PHONY: tsan-signal
+tsan-signal: deps ## Run the Signal area's tests under ThreadSanitizer (same as make tsan FILTER=…).
+	$(SWIFT) test --sanitize=thread --filter 'SwiftSignalKitTests|SignalTestingTests'

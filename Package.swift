@@ -110,7 +110,7 @@ let modules: [Module] = [
 
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
     .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting"]),
-    .swift("SignalTesting", .Signal, deps: ["SwiftSignalKit"]),
+    .swift("SignalTesting", .Signal, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit"]),
 
     // Postbox: the encrypted reactive database (issue: Postbox storage).
 

@@ -1,11 +1,9 @@
-public import Synchronization
-
-/// A non-recursive mutual-exclusion lock (a futex-based `Mutex` on Linux, where Telegram uses a pthread mutex).
+/// A non-recursive mutual-exclusion lock over a pthread mutex (see `LockedValue` for why not `Synchronization.Mutex`).
 ///
 /// `locked` is inlinable so callers' closures are specialized around it (the typed `combineLatest` uses it per
-/// event). Synchronization is a public import only for that; it is not re-exported.
+/// event).
 public final class Lock: Sendable {
-    @usableFromInline let mutex = Mutex(())
+    @usableFromInline let mutex = LockedValue.make(())
 
     /// An unlocked lock.
     public init() {}

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Transforms every value with `f`.
 @inlinable
 public func map<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T, E>) -> Signal<R, E> {
@@ -71,7 +69,7 @@ public func distinctUntilChanged<T: Sendable, E>(isEqual: @escaping @Sendable (T
 {
     { signal in
         Signal<T, E> { subscriber in
-            let last = Mutex<T?>(nil)
+            let last = LockedValue<T?>.make(nil)
             return signal.forward(
                 to: subscriber,
                 next: { next in

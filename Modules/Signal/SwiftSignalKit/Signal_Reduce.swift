@@ -1,12 +1,10 @@
-import Synchronization
-
 /// Folds every value into an accumulator with `f`; delivers the result and completes when the source completes.
 public func reduceLeft<T: Sendable, E>(value: T, f: @escaping @Sendable (T, T) -> T) -> (Signal<T, E>) -> Signal<
     T, E
 > {
     { signal in
         Signal<T, E> { subscriber in
-            let current = Mutex(value)
+            let current = LockedValue.make(value)
             return signal.forward(
                 to: subscriber, next: { next in current.withLock { $0 = f($0, next) } },
                 error: { subscriber.putError($0) },

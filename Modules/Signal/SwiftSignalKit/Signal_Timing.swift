@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Subscribes to the signal `timeout` seconds later, on `queue` (disposing before then cancels the start).
 public func delay<T, E>(_ timeout: Double, queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
@@ -94,7 +92,7 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
 public func debounce<T: Sendable, E: Sendable>(_ interval: Double, queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in
-            let pending = Mutex<(value: T?, generation: Int)>((nil, 0))
+            let pending = LockedValue<(value: T?, generation: Int)>.make((nil, 0))
             let timer = MetaDisposable()
             let flush: @Sendable (Int) -> Void = { generation in
                 let value = pending.withLock { state -> T? in

@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// The receiving end of one subscription: `putNext`, `putError`, `putCompletion`.
 ///
 /// A subscriber made by `Signal.start` is a guard: it is thread-safe, delivers nothing after its first error or
@@ -11,7 +9,7 @@ public import Synchronization
 /// operators therefore takes one lock per value instead of ten (Telegram's Subscriber takes a pthread mutex at every
 /// level). Forwarders hold no mutable state, so they are safe to call from any thread.
 public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
-    // @unchecked Sendable: the mutable state lives in `state`, a Mutex; `forward` is immutable and its closures
+    // @unchecked Sendable: the mutable state lives in `state`, a LockedValue; the forwarding closures are immutable and
     // are @Sendable.
 
     @usableFromInline
@@ -37,7 +35,7 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
     @usableFromInline let forwardError: (@Sendable (E) -> Void)?
     @usableFromInline let forwardCompleted: (@Sendable () -> Void)?
     @usableFromInline let control: (any SubscriberControl)?
-    @usableFromInline let state: Mutex<State>
+    @usableFromInline let state: LockedValue<State>
 
     /// A guarding subscriber over the three closures.
     public init(
@@ -48,7 +46,7 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
         self.forwardError = nil
         self.forwardCompleted = nil
         self.control = nil
-        self.state = Mutex(State(next: next, error: error, completed: completed))
+        self.state = LockedValue.make(State(next: next, error: error, completed: completed))
     }
 
     /// A forwarding subscriber: its events go straight to the closures, which end in `downstream`'s guard.
@@ -61,7 +59,7 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
         self.forwardError = error
         self.forwardCompleted = completed
         self.control = downstream
-        self.state = Mutex(State())
+        self.state = LockedValue.make(State())
     }
 
     /// Delivers a value unless the subscriber has terminated.

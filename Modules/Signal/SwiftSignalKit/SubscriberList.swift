@@ -1,6 +1,6 @@
 /// The subscribers of a hot source (Promise, ValuePipe, Multicast), with a cached snapshot for fan-out.
 ///
-/// Not thread-safe: owners keep it inside their Mutex. `snapshot()` returns the same array (one retain, no copy)
+/// Not thread-safe: owners keep it inside their LockedValue. `snapshot()` returns the same array (one retain, no copy)
 /// until a subscriber is added or removed, so a fan-out to N subscribers copies nothing per update.
 @usableFromInline
 struct SubscriberList<T, E> {

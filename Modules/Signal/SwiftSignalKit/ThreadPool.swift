@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// The cancellation flag a `ThreadPoolTask` sees while it runs.
 public final class ThreadPoolTaskState: Sendable {
@@ -32,7 +31,7 @@ public final class ThreadPoolTask: Sendable {
 /// A serial lane of a `ThreadPool`: its tasks run one at a time, in order, on whichever pool thread is free.
 public final class ThreadPoolQueue: Sendable {
     private weak let pool: ThreadPool?
-    let tasks = Mutex<[ThreadPoolTask]>([])
+    let tasks = LockedValue<[ThreadPoolTask]>.make([])
 
     init(pool: ThreadPool) {
         self.pool = pool

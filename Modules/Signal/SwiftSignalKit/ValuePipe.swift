@@ -1,8 +1,6 @@
-public import Synchronization
-
 /// A hot stream: `putNext` delivers to the current subscribers of `signal()`; nothing is replayed.
 public final class ValuePipe<T: Sendable>: Sendable {
-    @usableFromInline let subscribers = Mutex(SubscriberList<T, NoError>())
+    @usableFromInline let subscribers = LockedValue.make(SubscriberList<T, NoError>())
 
     /// A pipe with no subscribers.
     public init() {}
