@@ -19,7 +19,9 @@ func sequence(_ values: [Int], error: TestError? = nil) -> Signal<Int, TestError
 }
 
 /// Subscribes a recorder to `signal`.
-func record<T: Sendable, E: Sendable>(_ signal: Signal<T, E>, scheduler: VirtualTimeScheduler? = nil)
+func record<T: Sendable, E: Sendable>(
+    _ signal: Signal<T, E>, scheduler: VirtualTimeScheduler? = nil
+)
     -> EventRecorder<T, E>
 {
     EventRecorder(signal, scheduler: scheduler)

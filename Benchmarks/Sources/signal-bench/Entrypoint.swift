@@ -22,7 +22,9 @@ enum SignalBench {
             only.isEmpty || only.contains(key) ? make() : nil
         }
         let rows = [
-            run("a") { Comparison("(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPeer(), goal: "≥ 1.5×") },
+            run("a") {
+                Comparison("(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPeer(), goal: "≥ 1.5×")
+            },
             run("b") {
                 Comparison("(b) 100k subscribe + dispose", ours: subscribeOurs(), peer: subscribePeer(), goal: "≥ 1.0×")
             },
@@ -37,7 +39,8 @@ enum SignalBench {
                     goal: "≥ 1.0×")
             },
             run("e") {
-                Comparison("(e) deliverOn serial queue, 1M values", ours: deliverOurs(), peer: deliverPeer(), goal: "≥ 1.5×")
+                Comparison(
+                    "(e) deliverOn serial queue, 1M values", ours: deliverOurs(), peer: deliverPeer(), goal: "≥ 1.5×")
             },
         ].compactMap { $0 }
         printTable(title: "Signal: SwiftSignalKit vs OpenCombine 0.14.0", peerName: "OpenCombine", rows)
@@ -65,9 +68,11 @@ enum SignalBench {
             subscriber.putCompletion()
             return EmptyDisposable
         }
-        let half: Signal<Int, NoError> = source |> map(step1) |> filter(keep1) |> map(step2) |> filter(keep2)
+        let half: Signal<Int, NoError> =
+            source |> map(step1) |> filter(keep1) |> map(step2) |> filter(keep2)
             |> map(step3)
-        let chain: Signal<Int, NoError> = half |> filter(keep3) |> map(step4) |> filter(keep4) |> map(step5)
+        let chain: Signal<Int, NoError> =
+            half |> filter(keep3) |> map(step4) |> filter(keep4) |> map(step5)
             |> filter(keep5)
         return measure("ours", items: Double(chainCount), unit: "values") {
             _ = chain.start(next: { value in sink &+= value })

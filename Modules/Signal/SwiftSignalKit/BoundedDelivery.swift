@@ -101,7 +101,9 @@ final class BoundedDeliveryBuffer<T: Sendable, E: Sendable>: Sendable {
 ///
 /// The seeds' wish: plain `deliverOn` lets a fast producer grow the queue without bound. Terminal events are never
 /// dropped and arrive after the waiting values.
-public func deliverOn<T: Sendable, E: Sendable>(_ queue: Queue, bufferLimit: Int, policy: DeliveryBufferPolicy) -> (
+public func deliverOn<T: Sendable, E: Sendable>(
+    _ queue: Queue, bufferLimit: Int, policy: DeliveryBufferPolicy
+) -> (
     Signal<T, E>
 ) -> Signal<T, E> {
     { signal in

@@ -14,7 +14,8 @@ func combineLatestCore<V: Sendable, Out, E: Sendable>(
         }
         var initial = [V?](repeating: nil, count: signals.count)
         for (index, value) in initialValues where index < signals.count { initial[index] = value }
-        let state = LockedValue.make(CombineLatestState(values: initial, missing: initial.lazy.filter { $0 == nil }.count))
+        let state = LockedValue.make(
+            CombineLatestState(values: initial, missing: initial.lazy.filter { $0 == nil }.count))
         let count = signals.count
         let disposables = DisposableSet()
         for (index, signal) in signals.enumerated() {

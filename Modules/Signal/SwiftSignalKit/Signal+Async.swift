@@ -28,7 +28,9 @@ extension Signal where T: Sendable, E: Sendable {
     /// Telegram's `get()` exists only for `NoError` and never returns for an empty signal; this one throws
     /// `SignalCompletedWithoutValue`, the signal's error, or `CancellationError`.
     public func get() async throws -> T {
-        let box = LockedValue<(continuation: CheckedContinuation<T, any Error>?, disposable: Disposable?, cancelled: Bool)>.make(
+        let box = LockedValue<
+            (continuation: CheckedContinuation<T, any Error>?, disposable: Disposable?, cancelled: Bool)
+        >.make(
             (nil, nil, false))
         let finish: @Sendable (Result<T, any Error>) -> Void = { result in
             let (continuation, disposable) = box.withLock { state in

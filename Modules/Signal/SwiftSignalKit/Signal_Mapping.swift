@@ -64,7 +64,9 @@ public func distinctUntilChanged<T: Equatable & Sendable, E>(_ signal: Signal<T,
 }
 
 /// Drops values that `isEqual` says equal the previous one.
-public func distinctUntilChanged<T: Sendable, E>(isEqual: @escaping @Sendable (T, T) -> Bool) -> (Signal<T, E>)
+public func distinctUntilChanged<T: Sendable, E>(
+    isEqual: @escaping @Sendable (T, T) -> Bool
+) -> (Signal<T, E>)
     -> Signal<T, E>
 {
     { signal in

@@ -19,7 +19,9 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (Signal<T, E>) -> Si
 /// that was suspended (where monotonic timers stop) still fires close to the wall-clock deadline.
 ///
 /// Like Telegram, when the deadline has already passed on the final check the start waits a minimum of 0.5 s.
-public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0, queue: Queue) -> (Signal<T, E>)
+public func suspendAwareDelay<T, E>(
+    _ timeout: Double, granularity: Double = 4.0, queue: Queue
+) -> (Signal<T, E>)
     -> Signal<T, E>
 {
     { signal in

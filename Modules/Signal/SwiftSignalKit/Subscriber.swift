@@ -22,7 +22,10 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
         @usableFromInline var kept: [any AnyObject & Sendable] = []
 
         @usableFromInline
-        init(next: (@Sendable (T) -> Void)? = nil, error: (@Sendable (E) -> Void)? = nil, completed: (@Sendable () -> Void)? = nil) {
+        init(
+            next: (@Sendable (T) -> Void)? = nil, error: (@Sendable (E) -> Void)? = nil,
+            completed: (@Sendable () -> Void)? = nil
+        ) {
             self.next = next
             self.error = error
             self.completed = completed
@@ -90,7 +93,8 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
 
     @usableFromInline
     func guardedPutError(_ error: E) {
-        let (handler, disposable, kept) = state.withLock { state -> ((@Sendable (E) -> Void)?, Disposable?, [any AnyObject & Sendable]) in
+        let (handler, disposable, kept) = state.withLock {
+            state -> ((@Sendable (E) -> Void)?, Disposable?, [any AnyObject & Sendable]) in
             if state.terminated { return (nil, nil, []) }
             let result = (state.error, state.disposable, state.kept)
             state.clear()
@@ -113,7 +117,8 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
 
     @usableFromInline
     func guardedPutCompletion() {
-        let (handler, disposable, kept) = state.withLock { state -> ((@Sendable () -> Void)?, Disposable?, [any AnyObject & Sendable]) in
+        let (handler, disposable, kept) = state.withLock {
+            state -> ((@Sendable () -> Void)?, Disposable?, [any AnyObject & Sendable]) in
             if state.terminated { return (nil, nil, []) }
             let result = (state.completed, state.disposable, state.kept)
             state.clear()

@@ -63,11 +63,13 @@ public final class ThreadPool: @unchecked Sendable {
         for _ in 0..<max(1, threadCount) {
             let context = Unmanaged.passRetained(ThreadContext(pool: self)).toOpaque()
             var thread = pthread_t()
-            let result = pthread_create(&thread, nil, { raw in
-                let context = Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue()
-                context.run()
-                return nil
-            }, context)
+            let result = pthread_create(
+                &thread, nil,
+                { raw in
+                    let context = Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue()
+                    context.run()
+                    return nil
+                }, context)
             precondition(result == 0, "pthread_create failed: \(result)")
             pthread_detach(thread)
             threads.append(thread)
