@@ -13,7 +13,7 @@ let package = Package(
     name: "TelegraphBenchmarks",
     dependencies: [
         .package(name: "Telegraph", path: ".."),
-        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         // Timing, statistics and the ratio table every benchmark prints.
