@@ -46,8 +46,8 @@ public final class ThreadPoolQueue: Sendable {
 /// A fixed set of pthreads taking tasks from serial lanes round-robin (Telegram's `ThreadPool`, without the
 /// Objective-C runtime).
 public final class ThreadPool: @unchecked Sendable {
-    // @unchecked Sendable: `mutex`/`condition` are pthread objects guarding `queues` and `nextQueueIndex`; they are
-    // allocated once and freed only in deinit, after the threads have been told to stop.
+    // @unchecked Sendable: `mutex`/`condition` are pthread objects guarding `queues`, `takenQueues` and `stopping`;
+    // they are allocated once and freed only in deinit, which runs after every thread has left its loop.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var queues: [ThreadPoolQueue] = []
