@@ -68,3 +68,8 @@ clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 .PHONY: media-demo
 media-demo: deps ## Run sticker-tool and voice-tool on fresh speech, tones and stickers (outputs in .build/media-demo).
 	@bash BuildTools/scripts/media-demo.sh
+
+# Signal area (SwiftSignalKit, SignalTesting).
+.PHONY: tsan-signal
+tsan-signal: deps ## Run the Signal area's tests under ThreadSanitizer (same as make tsan FILTER=…).
+	$(SWIFT) test --sanitize=thread --filter 'SwiftSignalKitTests|SignalTestingTests'
