@@ -69,6 +69,11 @@ clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 media-demo: deps ## Run sticker-tool and voice-tool on fresh speech, tones and stickers (outputs in .build/media-demo).
 	@bash BuildTools/scripts/media-demo.sh
 
+# Signal area (SwiftSignalKit, SignalTesting).
+.PHONY: tsan-signal
+tsan-signal: deps ## Run the Signal area's tests under ThreadSanitizer (same as make tsan FILTER=…).
+	$(SWIFT) test --sanitize=thread --filter 'SwiftSignalKitTests|SignalTestingTests'
+
 # Postbox (issue: Postbox storage).
 .PHONY: bench-postbox postbox-check
 bench-postbox: deps ## Postbox benchmarks: builds the GRDB peer (its own binary), runs postbox-bench with ratios.

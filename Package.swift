@@ -115,6 +115,8 @@ let modules: [Module] = [
     .swift("GZip", .Base, deps: ["CZlib"]),
 
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
+    .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting"]),
+    .swift("SignalTesting", .Signal, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit"]),
 
     // Postbox: the encrypted reactive database (issue: Postbox storage).
     // CSQLCipherShims: C wrappers for SQLITE_TRANSIENT binds and the variadic sqlite3_config.

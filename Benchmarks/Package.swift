@@ -13,6 +13,7 @@ let package = Package(
     name: "TelegraphBenchmarks",
     dependencies: [
         .package(name: "Telegraph", path: ".."),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // GRDB on the system SQLite: only postbox-grdb-bench links it (never together with SQLCipher).
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
@@ -25,7 +26,15 @@ let package = Package(
             name: "hashing-bench",
             dependencies: ["BenchmarkSupport", "CZlibPeer", .product(name: "Hashing", package: "Telegraph")],
             path: "Sources/hashing-bench", swiftSettings: Settings.swift),
-        // Signal benchmarks (peer: OpenCombine).
+        // Signal benchmarks (peer: OpenCombine 0.14.0, the Combine API on Linux).
+        .executableTarget(
+            name: "signal-bench",
+            dependencies: [
+                "BenchmarkSupport", .product(name: "SwiftSignalKit", package: "Telegraph"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ],
+            path: "Sources/signal-bench", swiftSettings: Settings.swift),
 
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
 
