@@ -131,8 +131,8 @@ let modules: [Module] = [
     .swift("MediaBox", .Postbox),
     // Postbox: identity types, tables, transactions with operation records, readers, upgrades.
     .swift(
-        "Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers"],
-        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers"]),
+        "Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers", "SwiftSignalKit"],
+        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit"]),
     // PostboxTesting: stand-in peer, media and attribute types and temporary directories for tests and tools.
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 

@@ -3,7 +3,7 @@ import Glibc
 public import MediaBox
 import SQLite
 import Synchronization
-public import ValueBox
+import ValueBox
 
 /// The encrypted message database of one account: tables in one SQLCipher file, written by transactions on a
 /// single writer queue and read by concurrent read transactions on separate WAL connections (REFERENCE §3.5).
