@@ -64,6 +64,7 @@ import Testing
         var generator = SeededGenerator(seed: 11)
         let p = peer(5)
         var model: [MessageId: MessageIndex] = [:]
+        var photos = Set<MessageId>()
         for _ in 0..<20 {
             try postbox.transactionSync { (tx: Transaction) throws in
                 for _ in 0..<Int.random(in: 1...15, using: &generator) {
@@ -74,9 +75,14 @@ import Testing
                     if Int.random(in: 0..<5, using: &generator) == 0 {
                         try tx.deleteMessages([messageId])
                         model[messageId] = nil
+                        photos.remove(messageId)
                     } else {
-                        try tx.addMessages([message(p, id, namespace: namespace, timestamp: timestamp)])
+                        let isPhoto = Bool.random(using: &generator)
+                        try tx.addMessages([
+                            message(p, id, namespace: namespace, timestamp: timestamp, tags: isPhoto ? [.photo] : [])
+                        ])
                         model[messageId] = MessageIndex(id: messageId, timestamp: timestamp)
+                        if isPhoto { photos.insert(messageId) } else { photos.remove(messageId) }
                     }
                 }
             }
@@ -92,6 +98,11 @@ import Testing
                     #expect(earlier == Array(sorted.filter { $0 < anchor }.reversed().prefix(count)))
                     let later = try tx.laterMessages(peerId: p, after: anchor, count: count).map(\.index)
                     #expect(later == Array(sorted.filter { $0 > anchor }.prefix(count)))
+                    let tagged = sorted.filter { photos.contains($0.id) }
+                    let earlierPhotos = try tx.earlierMessages(peerId: p, before: anchor, count: count, tag: .photo)
+                    #expect(earlierPhotos.map(\.index) == Array(tagged.filter { $0 < anchor }.reversed().prefix(count)))
+                    let laterPhotos = try tx.laterMessages(peerId: p, after: anchor, count: count, tag: .photo)
+                    #expect(laterPhotos.map(\.index) == Array(tagged.filter { $0 > anchor }.prefix(count)))
                     let around = try tx.messagesAround(peerId: p, anchor: anchor, count: count).map(\.index)
                     #expect(around == around.sorted())
                     #expect(around.count == min(count, sorted.count))

@@ -51,13 +51,16 @@ final class Collector<T: Sendable, E: Sendable>: Sendable {
         let (postbox, directory) = try makePostbox()
         defer { directory.remove() }
         let collector = Collector<Int, PostboxError>()
-        _ = collector.start(postbox.transaction { tx throws -> Int in
-            try tx.addMessages([message(peer(1), 1)])
-            throw PostboxError.messageNotFound(MessageId(peerId: peer(1), namespace: 0, id: 9))
-        })
+        _ = collector.start(
+            postbox.transaction { tx throws -> Int in
+                try tx.addMessages([message(peer(1), 1)])
+                throw PostboxError.messageNotFound(MessageId(peerId: peer(1), namespace: 0, id: 9))
+            })
         #expect(collector.wait())
         #expect(collector.errors.withLock { $0 } == [.messageNotFound(MessageId(peerId: peer(1), namespace: 0, id: 9))])
-        #expect(try postbox.readTransactionSync { try $0.getMessage(MessageId(peerId: peer(1), namespace: 0, id: 1)) } == nil)
+        #expect(
+            try postbox.readTransactionSync { try $0.getMessage(MessageId(peerId: peer(1), namespace: 0, id: 1)) }
+                == nil)
     }
 
     @Test func disposingBeforeTheWorkStartsSkipsIt() throws {

@@ -1,5 +1,5 @@
-public import SwiftSignalKit
 import Dispatch
+public import SwiftSignalKit
 import Synchronization
 
 /// The Signal face of transactions (REFERENCE §3.5 `postbox.transaction`): cold signals whose work runs on the

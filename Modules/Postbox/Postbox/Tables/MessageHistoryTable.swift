@@ -182,6 +182,36 @@ final class MessageHistoryTagsTable: Table {
         return result.sorted(by: >)
     }
 
+    /// Indices with the single tag `tag` in one namespace of a chat, walking away from `anchor` (exclusive) towards
+    /// older messages when `earlier`, newer otherwise, at most `count`.
+    func walk(
+        peerId: PeerId, tag: MessageTags, namespace: Int32, from anchor: MessageIndex?, earlier: Bool, count: Int
+    ) throws -> [MessageIndex] {
+        var prefix = ValueBoxKey(length: 16)
+        prefix.setInt64(0, value: peerId.toInt64())
+        prefix.setUInt32(8, value: tag.rawValue)
+        prefix.setInt32(12, value: namespace)
+        let start: ValueBoxKey
+        if let anchor {
+            var withTimestamp = prefix + ValueBoxKey(length: 4)
+            withTimestamp.setInt32(16, value: anchor.timestamp)
+            start = earlier ? withTimestamp.successor : withTimestamp
+        } else {
+            start = earlier ? prefix.successor : prefix
+        }
+        let end = earlier ? prefix : prefix.successor
+        var result: [MessageIndex] = []
+        guard count > 0 else { return [] }
+        try valueBox.range(table, start: start, end: end) { (key: ValueBoxKey) in
+            let index = MessageIndex(
+                id: MessageId(peerId: peerId, namespace: namespace, id: key.getInt32(20)), timestamp: key.getInt32(16))
+            if let anchor, earlier ? !(index < anchor) : !(anchor < index) { return true }
+            result.append(index)
+            return result.count < count
+        }
+        return result
+    }
+
     /// Number of messages with `tag` in a chat.
     func count(peerId: PeerId, tag: MessageTags) throws -> Int {
         var prefix = ValueBoxKey(length: 12)

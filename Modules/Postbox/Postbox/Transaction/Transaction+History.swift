@@ -53,10 +53,27 @@ extension Transaction {
         guard count > 0 else { return [] }
         var records: [MessageRecord] = []
         for namespace in try messageNamespaces(peerId: peerId) {
-            records += try tables.history.walk(
-                peerId: peerId, namespace: namespace, from: anchor, earlier: earlier, count: count,
-                filter: { _ in true }
-            ).filter { tag == nil || $0.tags.contains(tag!) }
+            if let tag, let first = tag.singleTags.first {
+                // Tagged history reads the tag index (REFERENCE §3.2 MessageHistoryTagsTable), not every record;
+                // for several tags it walks the first and keeps the records that carry all of them.
+                var from = anchor
+                var found = 0
+                while found < count {
+                    let indices = try tables.tags.walk(
+                        peerId: peerId, tag: first, namespace: namespace, from: from, earlier: earlier, count: count)
+                    for index in indices {
+                        if let record = try tables.history.get(index), record.tags.contains(tag) {
+                            records.append(record)
+                            found += 1
+                        }
+                    }
+                    guard indices.count == count, let last = indices.last else { break }
+                    from = last
+                }
+            } else {
+                records += try tables.history.walk(
+                    peerId: peerId, namespace: namespace, from: anchor, earlier: earlier, count: count)
+            }
         }
         records.sort { earlier ? $0.index > $1.index : $0.index < $1.index }
         return try records.prefix(count).map(render)
