@@ -113,7 +113,7 @@ let modules: [Module] = [
     // Postbox: the encrypted reactive database (issue: Postbox storage).
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
-    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "Hashing"], testDeps: ["NIOEmbedded"]),
+    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing"], testDeps: ["NIOEmbedded", "NIOPosix"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
 
