@@ -5,14 +5,18 @@ import Testing
 
 /// Real TCP sockets on 127.0.0.1: a `TransportServer` echoing packets, clients on every framing.
 @Suite struct TransportSocketTests {
-    /// Writes every packet it receives straight back.
+    /// Writes every packet it receives straight back, cut to the length its first word states (as the MTProto
+    /// layer cuts padded-intermediate padding using the packet's own lengths).
     final class EchoHandler: ChannelInboundHandler, Sendable {
         typealias InboundIn = TransportFrame
         typealias OutboundOut = TransportFrame
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            if case .packet(let payload, _) = unwrapInboundIn(data) {
-                context.writeAndFlush(wrapOutboundOut(.packet(payload)), promise: nil)
+            if case .packet(let payload, _) = unwrapInboundIn(data),
+                let length = payload.getInteger(at: payload.readerIndex, endianness: .little, as: UInt32.self),
+                let packet = payload.getSlice(at: payload.readerIndex, length: Int(length))
+            {
+                context.writeAndFlush(wrapOutboundOut(.packet(packet)), promise: nil)
             }
         }
     }
@@ -49,7 +53,10 @@ import Testing
         let server = try await TransportServer.start(host: "127.0.0.1", port: 0, group: group) { _ in [EchoHandler()] }
         let promise = group.next().makePromise(of: [TransportFrame].self)
         let packets = [4, 400, 4000, 40000].map { length in
-            TransportFrame.packet(ByteBuffer(bytes: (0..<length).map { UInt8(truncatingIfNeeded: $0 * 7) }))
+            var bytes = ByteBuffer()
+            bytes.writeInteger(UInt32(length), endianness: .little)
+            bytes.writeBytes((4..<length).map { UInt8(truncatingIfNeeded: $0 * 7) })
+            return TransportFrame.packet(bytes)
         }
         let client = try await TransportClient.connect(
             host: "127.0.0.1", port: server.port, framing: framing, group: group
