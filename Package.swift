@@ -113,6 +113,7 @@ let modules: [Module] = [
     // Postbox: the encrypted reactive database (issue: Postbox storage).
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
+    .swift("MTProtoCore", .Network, deps: ["Buffers"]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing"], testDeps: ["NIOEmbedded", "NIOPosix"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
