@@ -155,7 +155,7 @@ let apps: [App] = [
     // Postbox apps.
 
     // Network apps and build tools.
-    .app("tl-gen", in: .BuildTools, links: ["TLGenerator"]),
+    .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
 
 ]
 

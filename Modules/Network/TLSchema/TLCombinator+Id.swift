@@ -40,16 +40,23 @@ extension TLCombinator {
 }
 
 extension String {
+    /// Every occurrence of `target` replaced (no Foundation in this module).
     func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.range(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
+        let source = Array(utf8)
+        let pattern = Array(target.utf8)
+        let substitute = Array(replacement.utf8)
+        guard !pattern.isEmpty else { return self }
+        var result: [UInt8] = []
+        var index = 0
+        while index < source.count {
+            if index + pattern.count <= source.count, source[index..<index + pattern.count].elementsEqual(pattern) {
+                result += substitute
+                index += pattern.count
+            } else {
+                result.append(source[index])
+                index += 1
+            }
         }
-        result += rest
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 }
