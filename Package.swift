@@ -118,7 +118,7 @@ let modules: [Module] = [
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
     .swift("TLSchema", .Network, deps: ["Hashing"]),
     .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"]),
-    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema"]),
+    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils"]),
     .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "MTProtoApi"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
