@@ -36,13 +36,13 @@ struct CombinatorFields {
                 fields.append(
                     Field(
                         tlName: parameter.name, swiftName: SwiftNames.fieldName(parameter.name),
-                        local: SwiftNames.localName(parameter.name), kind: mapping.kind(ref, variables: variables),
+                        local: SwiftNames.localName(parameter.name), kind: mapping.fieldKind(ref, field: parameter.name, variables: variables),
                         condition: nil))
             case .conditional(let field, let bit, let ref):
                 fields.append(
                     Field(
                         tlName: parameter.name, swiftName: SwiftNames.fieldName(parameter.name),
-                        local: SwiftNames.localName(parameter.name), kind: mapping.kind(ref, variables: variables),
+                        local: SwiftNames.localName(parameter.name), kind: mapping.fieldKind(ref, field: parameter.name, variables: variables),
                         condition: (field, bit)))
             }
         }

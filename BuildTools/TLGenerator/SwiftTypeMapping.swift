@@ -9,9 +9,16 @@ struct SwiftTypeMapping {
     /// Known boxed type names.
     let boxedTypes: Set<String>
 
-    init(schema: TLSchema, root: String) {
+    /// When set, TL `string` fields become `[UInt8]` except those named in `textFields` (mtproto.tl writes binary
+    /// data such as `pq`, `dh_prime` and `g_a` as `string`).
+    let stringsAsBytes: Bool
+    let textFields: Set<String>
+
+    init(schema: TLSchema, root: String, stringsAsBytes: Bool = false, textFields: Set<String> = []) {
         self.schema = schema
         self.root = root
+        self.stringsAsBytes = stringsAsBytes
+        self.textFields = textFields
         var table: [String: String] = [:]
         for constructor in schema.constructors { table[constructor.name] = constructor.result.name }
         typeOfConstructor = table
@@ -20,6 +27,20 @@ struct SwiftTypeMapping {
 
     func kind(_ ref: TLTypeRef, variables: Set<String>) -> TLTypeKind {
         TLTypeKind(ref, typeVariables: variables, schema: schema)
+    }
+
+    /// The kind of a field, with `string` read as `bytes` where the options say so.
+    func fieldKind(_ ref: TLTypeRef, field: String, variables: Set<String>) -> TLTypeKind {
+        let base = kind(ref, variables: variables)
+        guard stringsAsBytes, !textFields.contains(field) else { return base }
+        func convert(_ kind: TLTypeKind) -> TLTypeKind {
+            switch kind {
+            case .string: return .bytes
+            case .vector(let element, let boxed): return .vector(convert(element), boxed: boxed)
+            default: return kind
+            }
+        }
+        return convert(base)
     }
 
     /// Checks that every name a kind refers to exists; returns a message otherwise.

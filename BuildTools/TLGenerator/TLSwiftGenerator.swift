@@ -12,10 +12,29 @@ public struct TLSwiftGenerator {
         /// Roughly how many lines each generated file may hold before a new one starts.
         public var linesPerFile: Int
 
-        public init(root: String, sourceName: String, linesPerFile: Int = 4000) {
+        /// Generate TL `string` as `[UInt8]` (for mtproto.tl, whose `string`s are mostly binary).
+        public var stringsAsBytes: Bool
+        /// With `stringsAsBytes`, the fields that stay `Swift.String` (`error_message`).
+        public var textFields: Set<String>
+
+        public init(
+            root: String, sourceName: String, linesPerFile: Int = 4000, stringsAsBytes: Bool = false,
+            textFields: Set<String> = []
+        ) {
             self.root = root
             self.sourceName = sourceName
             self.linesPerFile = linesPerFile
+            self.stringsAsBytes = stringsAsBytes
+            self.textFields = textFields
+        }
+
+        /// The options `make tl` uses for a root: `MTProto` reads binary `string`s as bytes.
+        public static func standard(root: String, sourceName: String) -> Options {
+            root == "MTProto"
+                ? Options(
+                    root: root, sourceName: sourceName, stringsAsBytes: true,
+                    textFields: ["error_message", "phone_prefix_rules"])
+                : Options(root: root, sourceName: sourceName)
         }
     }
 
@@ -31,7 +50,8 @@ public struct TLSwiftGenerator {
     public init(schema: TLSchema, options: Options) {
         self.schema = schema
         self.options = options
-        self.mapping = SwiftTypeMapping(schema: schema, root: options.root)
+        self.mapping = SwiftTypeMapping(
+            schema: schema, root: options.root, stringsAsBytes: options.stringsAsBytes, textFields: options.textFields)
     }
 
     /// The generated files: name → contents, in a stable order.

@@ -21,7 +21,7 @@ do {
     let text = try String(contentsOfFile: schemaPath, encoding: .utf8)
     let schema = try TLSchema(parsing: text)
     let sourceName = "Schemas/tl/" + URL(fileURLWithPath: schemaPath).lastPathComponent
-    let files = try TLSwiftGenerator(schema: schema, options: .init(root: root, sourceName: sourceName)).generate()
+    let files = try TLSwiftGenerator(schema: schema, options: .standard(root: root, sourceName: sourceName)).generate()
     let differences = try GeneratedFolder(url: output, root: root).sync(files, write: !check)
     if check {
         for line in differences { print("tl-gen: \(line)") }

@@ -8,10 +8,17 @@ public enum BigNum {
     /// `base ^ exponent mod modulus`, left-padded with zeros to the modulus' byte length.
     public static func modExp(base: [UInt8], exponent: [UInt8], modulus: [UInt8]) throws(CryptoError) -> [UInt8] {
         try withContext { ctx throws(CryptoError) in
-            let b = try Handle(base), e = try Handle(exponent), m = try Handle(modulus), r = try Handle([])
-            guard BN_is_zero(m.bn) == 0 else { throw .outOfRange("modulus is zero") }
-            guard BN_mod_exp(r.bn, b.bn, e.bn, m.bn, ctx) == 1 else { throw .openSSL("BN_mod_exp") }
-            return r.bytes(length: Int(copenssl_bn_num_bytes(m.bn)))
+            let b = try number(base)
+            defer { BN_clear_free(b) }
+            let e = try number(exponent)
+            defer { BN_clear_free(e) }
+            let m = try number(modulus)
+            defer { BN_clear_free(m) }
+            let r = try number([])
+            defer { BN_clear_free(r) }
+            guard BN_is_zero(m) == 0 else { throw .outOfRange("modulus is zero") }
+            guard BN_mod_exp(r, b, e, m, ctx) == 1 else { throw .openSSL("BN_mod_exp") }
+            return bytes(of: r, length: Int(copenssl_bn_num_bytes(m)))
         }
     }
 
@@ -25,29 +32,38 @@ public enum BigNum {
 
     /// `a - b` for `a ≥ b`, big-endian, without leading zeros.
     public static func subtract(_ a: [UInt8], _ b: [UInt8]) throws(CryptoError) -> [UInt8] {
-        let x = try Handle(a), y = try Handle(b), r = try Handle([])
-        guard BN_sub(r.bn, x.bn, y.bn) == 1, !BN_is_negative(r.bn).isTrue else { throw .outOfRange("a < b") }
-        return r.bytes(length: nil)
+        let x = try number(a)
+        defer { BN_clear_free(x) }
+        let y = try number(b)
+        defer { BN_clear_free(y) }
+        let r = try number([])
+        defer { BN_clear_free(r) }
+        guard BN_sub(r, x, y) == 1, BN_is_negative(r) == 0 else { throw .outOfRange("a < b") }
+        return bytes(of: r, length: nil)
     }
 
     /// `value mod modulus` for a small modulus (DH generator conditions).
     public static func mod(_ value: [UInt8], _ modulus: UInt32) throws(CryptoError) -> UInt32 {
-        let x = try Handle(value)
-        let r = BN_mod_word(x.bn, UInt(modulus))
+        let x = try number(value)
+        defer { BN_clear_free(x) }
+        let r = BN_mod_word(x, UInt(modulus))
         guard r != UInt.max else { throw .openSSL("BN_mod_word") }
         return UInt32(r)
     }
 
     /// Number of significant bits.
     public static func bitCount(_ value: [UInt8]) throws(CryptoError) -> Int {
-        Int(BN_num_bits(try Handle(value).bn))
+        let x = try number(value)
+        defer { BN_clear_free(x) }
+        return Int(BN_num_bits(x))
     }
 
     /// Whether `value` is (probably) prime: OpenSSL's `BN_check_prime` (error below 2⁻¹²⁸).
     public static func isProbablePrime(_ value: [UInt8]) throws(CryptoError) -> Bool {
         try withContext { ctx throws(CryptoError) in
-            let x = try Handle(value)
-            let result = BN_check_prime(x.bn, ctx, nil)
+            let x = try number(value)
+            defer { BN_clear_free(x) }
+            let result = BN_check_prime(x, ctx, nil)
             guard result >= 0 else { throw .openSSL("BN_check_prime") }
             return result == 1
         }
@@ -55,9 +71,10 @@ public enum BigNum {
 
     /// `(value - 1) / 2`.
     public static func halfOfPredecessor(_ value: [UInt8]) throws(CryptoError) -> [UInt8] {
-        let x = try Handle(value)
-        guard BN_sub_word(x.bn, 1) == 1, BN_rshift1(x.bn, x.bn) == 1 else { throw .openSSL("BN_sub_word") }
-        return x.bytes(length: nil)
+        let x = try number(value)
+        defer { BN_clear_free(x) }
+        guard BN_sub_word(x, 1) == 1, BN_rshift1(x, x) == 1 else { throw .openSSL("BN_sub_word") }
+        return bytes(of: x, length: nil)
     }
 
     /// `2^bits` as big-endian bytes.
@@ -78,30 +95,21 @@ public enum BigNum {
         return try body(ctx)
     }
 
-    /// An owned BIGNUM, cleared and freed when released.
-    final class Handle {
-        let bn: OpaquePointer
-
-        init(_ bytes: [UInt8]) throws(CryptoError) {
-            guard let bn = bytes.withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, Int32($0.count), nil) }) else {
-                throw .openSSL("BN_bin2bn")
-            }
-            self.bn = bn
+    /// A new BIGNUM holding `bytes` (big-endian); the caller frees it with `BN_clear_free` (a `defer` keeps the
+    /// lifetime explicit, which a class wrapper would not: Swift may release an object after its last use).
+    static func number(_ bytes: [UInt8]) throws(CryptoError) -> OpaquePointer {
+        guard let bn = bytes.withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, Int32($0.count), nil) }) else {
+            throw .openSSL("BN_bin2bn")
         }
-
-        deinit { BN_clear_free(bn) }
-
-        /// Big-endian bytes, left-padded to `length` when given.
-        func bytes(length: Int?) -> [UInt8] {
-            let count = Int(copenssl_bn_num_bytes(bn))
-            let size = max(length ?? count, count)
-            var out = [UInt8](repeating: 0, count: size)
-            out.withUnsafeMutableBufferPointer { _ = BN_bn2bin(bn, $0.baseAddress! + (size - count)) }
-            return out
-        }
+        return bn
     }
-}
 
-extension Int32 {
-    var isTrue: Bool { self != 0 }
+    /// Big-endian bytes of `bn`, left-padded to `length` when given.
+    static func bytes(of bn: OpaquePointer, length: Int?) -> [UInt8] {
+        let count = Int(copenssl_bn_num_bytes(bn))
+        let size = max(length ?? count, count)
+        var out = [UInt8](repeating: 0, count: size)
+        out.withUnsafeMutableBufferPointer { _ = BN_bn2bin(bn, $0.baseAddress! + (size - count)) }
+        return out
+    }
 }

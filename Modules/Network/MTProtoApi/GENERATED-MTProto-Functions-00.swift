@@ -78,12 +78,12 @@ extension MTProto.functions {
 
         public var nonce: TLInt128
         public var serverNonce: TLInt128
-        public var p: Swift.String
-        public var q: Swift.String
+        public var p: [Swift.UInt8]
+        public var q: [Swift.UInt8]
         public var publicKeyFingerprint: Swift.Int64
-        public var encryptedData: Swift.String
+        public var encryptedData: [Swift.UInt8]
 
-        public init(nonce: TLInt128, serverNonce: TLInt128, p: Swift.String, q: Swift.String, publicKeyFingerprint: Swift.Int64, encryptedData: Swift.String) {
+        public init(nonce: TLInt128, serverNonce: TLInt128, p: [Swift.UInt8], q: [Swift.UInt8], publicKeyFingerprint: Swift.Int64, encryptedData: [Swift.UInt8]) {
             self.nonce = nonce
             self.serverNonce = serverNonce
             self.p = p
@@ -99,10 +99,10 @@ extension MTProto.functions {
             w.writeUInt32(0xd712e4be)
             w.writeInt128(self.nonce)
             w.writeInt128(self.serverNonce)
-            w.writeString(self.p)
-            w.writeString(self.q)
+            w.writeBytes(self.p)
+            w.writeBytes(self.q)
             w.writeInt64(self.publicKeyFingerprint)
-            w.writeString(self.encryptedData)
+            w.writeBytes(self.encryptedData)
         }
 
         /// Reads the result of this call.
@@ -117,10 +117,10 @@ extension MTProto.functions.reqDHParams {
     public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> MTProto.functions.reqDHParams {
         let _nonce = try r.readInt128()
         let _serverNonce = try r.readInt128()
-        let _p = try r.readString()
-        let _q = try r.readString()
+        let _p = try r.readBytes()
+        let _q = try r.readBytes()
         let _publicKeyFingerprint = try r.readInt64()
-        let _encryptedData = try r.readString()
+        let _encryptedData = try r.readBytes()
         return MTProto.functions.reqDHParams(nonce: _nonce, serverNonce: _serverNonce, p: _p, q: _q, publicKeyFingerprint: _publicKeyFingerprint, encryptedData: _encryptedData)
     }
 }
@@ -132,9 +132,9 @@ extension MTProto.functions {
 
         public var nonce: TLInt128
         public var serverNonce: TLInt128
-        public var encryptedData: Swift.String
+        public var encryptedData: [Swift.UInt8]
 
-        public init(nonce: TLInt128, serverNonce: TLInt128, encryptedData: Swift.String) {
+        public init(nonce: TLInt128, serverNonce: TLInt128, encryptedData: [Swift.UInt8]) {
             self.nonce = nonce
             self.serverNonce = serverNonce
             self.encryptedData = encryptedData
@@ -147,7 +147,7 @@ extension MTProto.functions {
             w.writeUInt32(0xf5045f1f)
             w.writeInt128(self.nonce)
             w.writeInt128(self.serverNonce)
-            w.writeString(self.encryptedData)
+            w.writeBytes(self.encryptedData)
         }
 
         /// Reads the result of this call.
@@ -162,7 +162,7 @@ extension MTProto.functions.setClientDHParams {
     public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> MTProto.functions.setClientDHParams {
         let _nonce = try r.readInt128()
         let _serverNonce = try r.readInt128()
-        let _encryptedData = try r.readString()
+        let _encryptedData = try r.readBytes()
         return MTProto.functions.setClientDHParams(nonce: _nonce, serverNonce: _serverNonce, encryptedData: _encryptedData)
     }
 }

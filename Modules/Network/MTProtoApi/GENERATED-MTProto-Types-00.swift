@@ -12,10 +12,10 @@ extension MTProto {
         public struct Cons_resPQ: Sendable {
             public var nonce: TLInt128
             public var serverNonce: TLInt128
-            public var pq: Swift.String
+            public var pq: [Swift.UInt8]
             public var serverPublicKeyFingerprints: [Swift.Int64]
             
-            public init(nonce: TLInt128, serverNonce: TLInt128, pq: Swift.String, serverPublicKeyFingerprints: [Swift.Int64]) {
+            public init(nonce: TLInt128, serverNonce: TLInt128, pq: [Swift.UInt8], serverPublicKeyFingerprints: [Swift.Int64]) {
                 self.nonce = nonce
                 self.serverNonce = serverNonce
                 self.pq = pq
@@ -26,7 +26,7 @@ extension MTProto {
             public func serializeFields(_ w: inout TLWriter) {
                 w.writeInt128(self.nonce)
                 w.writeInt128(self.serverNonce)
-                w.writeString(self.pq)
+                w.writeBytes(self.pq)
                 w.writeVectorHeader(count: self.serverPublicKeyFingerprints.count)
                 for item0 in self.serverPublicKeyFingerprints {
                     w.writeInt64(item0)
@@ -37,7 +37,7 @@ extension MTProto {
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_resPQ {
                 let _nonce = try r.readInt128()
                 let _serverNonce = try r.readInt128()
-                let _pq = try r.readString()
+                let _pq = try r.readBytes()
                 let _serverPublicKeyFingerprints = try r.readVector(boxed: true, minElementSize: 8, TLParse.int64)
                 return Cons_resPQ(nonce: _nonce, serverNonce: _serverNonce, pq: _pq, serverPublicKeyFingerprints: _serverPublicKeyFingerprints)
             }
@@ -75,14 +75,14 @@ extension MTProto {
 
         /// The fields of `p_q_inner_data#83c95aec`.
         public struct Cons_p_q_inner_data: Sendable {
-            public var pq: Swift.String
-            public var p: Swift.String
-            public var q: Swift.String
+            public var pq: [Swift.UInt8]
+            public var p: [Swift.UInt8]
+            public var q: [Swift.UInt8]
             public var nonce: TLInt128
             public var serverNonce: TLInt128
             public var newNonce: TLInt256
             
-            public init(pq: Swift.String, p: Swift.String, q: Swift.String, nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256) {
+            public init(pq: [Swift.UInt8], p: [Swift.UInt8], q: [Swift.UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256) {
                 self.pq = pq
                 self.p = p
                 self.q = q
@@ -93,9 +93,9 @@ extension MTProto {
             
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
-                w.writeString(self.pq)
-                w.writeString(self.p)
-                w.writeString(self.q)
+                w.writeBytes(self.pq)
+                w.writeBytes(self.p)
+                w.writeBytes(self.q)
                 w.writeInt128(self.nonce)
                 w.writeInt128(self.serverNonce)
                 w.writeInt256(self.newNonce)
@@ -103,9 +103,9 @@ extension MTProto {
             
             /// Reads the fields (after the constructor id).
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_p_q_inner_data {
-                let _pq = try r.readString()
-                let _p = try r.readString()
-                let _q = try r.readString()
+                let _pq = try r.readBytes()
+                let _p = try r.readBytes()
+                let _q = try r.readBytes()
                 let _nonce = try r.readInt128()
                 let _serverNonce = try r.readInt128()
                 let _newNonce = try r.readInt256()
@@ -115,15 +115,15 @@ extension MTProto {
 
         /// The fields of `p_q_inner_data_dc#a9f55f95`.
         public struct Cons_p_q_inner_data_dc: Sendable {
-            public var pq: Swift.String
-            public var p: Swift.String
-            public var q: Swift.String
+            public var pq: [Swift.UInt8]
+            public var p: [Swift.UInt8]
+            public var q: [Swift.UInt8]
             public var nonce: TLInt128
             public var serverNonce: TLInt128
             public var newNonce: TLInt256
             public var dc: Swift.Int32
             
-            public init(pq: Swift.String, p: Swift.String, q: Swift.String, nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256, dc: Swift.Int32) {
+            public init(pq: [Swift.UInt8], p: [Swift.UInt8], q: [Swift.UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256, dc: Swift.Int32) {
                 self.pq = pq
                 self.p = p
                 self.q = q
@@ -135,9 +135,9 @@ extension MTProto {
             
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
-                w.writeString(self.pq)
-                w.writeString(self.p)
-                w.writeString(self.q)
+                w.writeBytes(self.pq)
+                w.writeBytes(self.p)
+                w.writeBytes(self.q)
                 w.writeInt128(self.nonce)
                 w.writeInt128(self.serverNonce)
                 w.writeInt256(self.newNonce)
@@ -146,9 +146,9 @@ extension MTProto {
             
             /// Reads the fields (after the constructor id).
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_p_q_inner_data_dc {
-                let _pq = try r.readString()
-                let _p = try r.readString()
-                let _q = try r.readString()
+                let _pq = try r.readBytes()
+                let _p = try r.readBytes()
+                let _q = try r.readBytes()
                 let _nonce = try r.readInt128()
                 let _serverNonce = try r.readInt128()
                 let _newNonce = try r.readInt256()
@@ -159,15 +159,15 @@ extension MTProto {
 
         /// The fields of `p_q_inner_data_temp#3c6a84d4`.
         public struct Cons_p_q_inner_data_temp: Sendable {
-            public var pq: Swift.String
-            public var p: Swift.String
-            public var q: Swift.String
+            public var pq: [Swift.UInt8]
+            public var p: [Swift.UInt8]
+            public var q: [Swift.UInt8]
             public var nonce: TLInt128
             public var serverNonce: TLInt128
             public var newNonce: TLInt256
             public var expiresIn: Swift.Int32
             
-            public init(pq: Swift.String, p: Swift.String, q: Swift.String, nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256, expiresIn: Swift.Int32) {
+            public init(pq: [Swift.UInt8], p: [Swift.UInt8], q: [Swift.UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256, expiresIn: Swift.Int32) {
                 self.pq = pq
                 self.p = p
                 self.q = q
@@ -179,9 +179,9 @@ extension MTProto {
             
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
-                w.writeString(self.pq)
-                w.writeString(self.p)
-                w.writeString(self.q)
+                w.writeBytes(self.pq)
+                w.writeBytes(self.p)
+                w.writeBytes(self.q)
                 w.writeInt128(self.nonce)
                 w.writeInt128(self.serverNonce)
                 w.writeInt256(self.newNonce)
@@ -190,9 +190,9 @@ extension MTProto {
             
             /// Reads the fields (after the constructor id).
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_p_q_inner_data_temp {
-                let _pq = try r.readString()
-                let _p = try r.readString()
-                let _q = try r.readString()
+                let _pq = try r.readBytes()
+                let _p = try r.readBytes()
+                let _q = try r.readBytes()
                 let _nonce = try r.readInt128()
                 let _serverNonce = try r.readInt128()
                 let _newNonce = try r.readInt256()
@@ -203,16 +203,16 @@ extension MTProto {
 
         /// The fields of `p_q_inner_data_temp_dc#56fddf88`.
         public struct Cons_p_q_inner_data_temp_dc: Sendable {
-            public var pq: Swift.String
-            public var p: Swift.String
-            public var q: Swift.String
+            public var pq: [Swift.UInt8]
+            public var p: [Swift.UInt8]
+            public var q: [Swift.UInt8]
             public var nonce: TLInt128
             public var serverNonce: TLInt128
             public var newNonce: TLInt256
             public var dc: Swift.Int32
             public var expiresIn: Swift.Int32
             
-            public init(pq: Swift.String, p: Swift.String, q: Swift.String, nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256, dc: Swift.Int32, expiresIn: Swift.Int32) {
+            public init(pq: [Swift.UInt8], p: [Swift.UInt8], q: [Swift.UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256, dc: Swift.Int32, expiresIn: Swift.Int32) {
                 self.pq = pq
                 self.p = p
                 self.q = q
@@ -225,9 +225,9 @@ extension MTProto {
             
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
-                w.writeString(self.pq)
-                w.writeString(self.p)
-                w.writeString(self.q)
+                w.writeBytes(self.pq)
+                w.writeBytes(self.p)
+                w.writeBytes(self.q)
                 w.writeInt128(self.nonce)
                 w.writeInt128(self.serverNonce)
                 w.writeInt256(self.newNonce)
@@ -237,9 +237,9 @@ extension MTProto {
             
             /// Reads the fields (after the constructor id).
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_p_q_inner_data_temp_dc {
-                let _pq = try r.readString()
-                let _p = try r.readString()
-                let _q = try r.readString()
+                let _pq = try r.readBytes()
+                let _p = try r.readBytes()
+                let _q = try r.readBytes()
                 let _nonce = try r.readInt128()
                 let _serverNonce = try r.readInt128()
                 let _newNonce = try r.readInt256()
@@ -378,9 +378,9 @@ extension MTProto {
         public struct Cons_server_DH_params_ok: Sendable {
             public var nonce: TLInt128
             public var serverNonce: TLInt128
-            public var encryptedAnswer: Swift.String
+            public var encryptedAnswer: [Swift.UInt8]
             
-            public init(nonce: TLInt128, serverNonce: TLInt128, encryptedAnswer: Swift.String) {
+            public init(nonce: TLInt128, serverNonce: TLInt128, encryptedAnswer: [Swift.UInt8]) {
                 self.nonce = nonce
                 self.serverNonce = serverNonce
                 self.encryptedAnswer = encryptedAnswer
@@ -390,14 +390,14 @@ extension MTProto {
             public func serializeFields(_ w: inout TLWriter) {
                 w.writeInt128(self.nonce)
                 w.writeInt128(self.serverNonce)
-                w.writeString(self.encryptedAnswer)
+                w.writeBytes(self.encryptedAnswer)
             }
             
             /// Reads the fields (after the constructor id).
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_server_DH_params_ok {
                 let _nonce = try r.readInt128()
                 let _serverNonce = try r.readInt128()
-                let _encryptedAnswer = try r.readString()
+                let _encryptedAnswer = try r.readBytes()
                 return Cons_server_DH_params_ok(nonce: _nonce, serverNonce: _serverNonce, encryptedAnswer: _encryptedAnswer)
             }
         }
@@ -436,11 +436,11 @@ extension MTProto {
             public var nonce: TLInt128
             public var serverNonce: TLInt128
             public var g: Swift.Int32
-            public var dhPrime: Swift.String
-            public var gA: Swift.String
+            public var dhPrime: [Swift.UInt8]
+            public var gA: [Swift.UInt8]
             public var serverTime: Swift.Int32
             
-            public init(nonce: TLInt128, serverNonce: TLInt128, g: Swift.Int32, dhPrime: Swift.String, gA: Swift.String, serverTime: Swift.Int32) {
+            public init(nonce: TLInt128, serverNonce: TLInt128, g: Swift.Int32, dhPrime: [Swift.UInt8], gA: [Swift.UInt8], serverTime: Swift.Int32) {
                 self.nonce = nonce
                 self.serverNonce = serverNonce
                 self.g = g
@@ -454,8 +454,8 @@ extension MTProto {
                 w.writeInt128(self.nonce)
                 w.writeInt128(self.serverNonce)
                 w.writeInt32(self.g)
-                w.writeString(self.dhPrime)
-                w.writeString(self.gA)
+                w.writeBytes(self.dhPrime)
+                w.writeBytes(self.gA)
                 w.writeInt32(self.serverTime)
             }
             
@@ -464,8 +464,8 @@ extension MTProto {
                 let _nonce = try r.readInt128()
                 let _serverNonce = try r.readInt128()
                 let _g = try r.readInt32()
-                let _dhPrime = try r.readString()
-                let _gA = try r.readString()
+                let _dhPrime = try r.readBytes()
+                let _gA = try r.readBytes()
                 let _serverTime = try r.readInt32()
                 return Cons_server_DH_inner_data(nonce: _nonce, serverNonce: _serverNonce, g: _g, dhPrime: _dhPrime, gA: _gA, serverTime: _serverTime)
             }
@@ -503,9 +503,9 @@ extension MTProto {
             public var nonce: TLInt128
             public var serverNonce: TLInt128
             public var retryId: Swift.Int64
-            public var gB: Swift.String
+            public var gB: [Swift.UInt8]
             
-            public init(nonce: TLInt128, serverNonce: TLInt128, retryId: Swift.Int64, gB: Swift.String) {
+            public init(nonce: TLInt128, serverNonce: TLInt128, retryId: Swift.Int64, gB: [Swift.UInt8]) {
                 self.nonce = nonce
                 self.serverNonce = serverNonce
                 self.retryId = retryId
@@ -517,7 +517,7 @@ extension MTProto {
                 w.writeInt128(self.nonce)
                 w.writeInt128(self.serverNonce)
                 w.writeInt64(self.retryId)
-                w.writeString(self.gB)
+                w.writeBytes(self.gB)
             }
             
             /// Reads the fields (after the constructor id).
@@ -525,7 +525,7 @@ extension MTProto {
                 let _nonce = try r.readInt128()
                 let _serverNonce = try r.readInt128()
                 let _retryId = try r.readInt64()
-                let _gB = try r.readString()
+                let _gB = try r.readBytes()
                 return Cons_client_DH_inner_data(nonce: _nonce, serverNonce: _serverNonce, retryId: _retryId, gB: _gB)
             }
         }
@@ -900,9 +900,9 @@ extension MTProto {
         /// The fields of `msgs_state_info#4deb57d`.
         public struct Cons_msgs_state_info: Sendable {
             public var reqMsgId: Swift.Int64
-            public var info: Swift.String
+            public var info: [Swift.UInt8]
             
-            public init(reqMsgId: Swift.Int64, info: Swift.String) {
+            public init(reqMsgId: Swift.Int64, info: [Swift.UInt8]) {
                 self.reqMsgId = reqMsgId
                 self.info = info
             }
@@ -910,13 +910,13 @@ extension MTProto {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 w.writeInt64(self.reqMsgId)
-                w.writeString(self.info)
+                w.writeBytes(self.info)
             }
             
             /// Reads the fields (after the constructor id).
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_msgs_state_info {
                 let _reqMsgId = try r.readInt64()
-                let _info = try r.readString()
+                let _info = try r.readBytes()
                 return Cons_msgs_state_info(reqMsgId: _reqMsgId, info: _info)
             }
         }
@@ -951,9 +951,9 @@ extension MTProto {
         /// The fields of `msgs_all_info#8cc0d131`.
         public struct Cons_msgs_all_info: Sendable {
             public var msgIds: [Swift.Int64]
-            public var info: Swift.String
+            public var info: [Swift.UInt8]
             
-            public init(msgIds: [Swift.Int64], info: Swift.String) {
+            public init(msgIds: [Swift.Int64], info: [Swift.UInt8]) {
                 self.msgIds = msgIds
                 self.info = info
             }
@@ -964,13 +964,13 @@ extension MTProto {
                 for item0 in self.msgIds {
                     w.writeInt64(item0)
                 }
-                w.writeString(self.info)
+                w.writeBytes(self.info)
             }
             
             /// Reads the fields (after the constructor id).
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_msgs_all_info {
                 let _msgIds = try r.readVector(boxed: true, minElementSize: 8, TLParse.int64)
-                let _info = try r.readString()
+                let _info = try r.readBytes()
                 return Cons_msgs_all_info(msgIds: _msgIds, info: _info)
             }
         }
@@ -1861,20 +1861,20 @@ extension MTProto {
 
         /// The fields of `tlsBlockString#4218a164`.
         public struct Cons_tlsBlockString: Sendable {
-            public var data: Swift.String
+            public var data: [Swift.UInt8]
             
-            public init(data: Swift.String) {
+            public init(data: [Swift.UInt8]) {
                 self.data = data
             }
             
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
-                w.writeString(self.data)
+                w.writeBytes(self.data)
             }
             
             /// Reads the fields (after the constructor id).
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_tlsBlockString {
-                let _data = try r.readString()
+                let _data = try r.readBytes()
                 return Cons_tlsBlockString(data: _data)
             }
         }
