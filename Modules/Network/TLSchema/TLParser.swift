@@ -63,7 +63,7 @@ struct TLParser {
                 inFunctions = isFunctions
                 try advance()
             case .identifier:
-                let combinator = try parseCombinator(isFunction: inFunctions)
+                guard let combinator = try parseCombinator(isFunction: inFunctions) else { continue }
                 if inFunctions { functions.append(combinator) } else { constructors.append(combinator) }
             default:
                 throw fail("expected a declaration, found \(describe(token.kind))")
@@ -71,11 +71,26 @@ struct TLParser {
         }
     }
 
-    private mutating func parseCombinator(isFunction: Bool) throws(TLSchemaError) -> TLCombinator {
+    /// Skips to the end of the declaration (`;`).
+    private mutating func skipDeclaration() throws(TLSchemaError) {
+        while !isPunctuation(";") {
+            if case .end = token.kind { throw fail("expected ';' before the end of the text") }
+            try advance()
+        }
+        try advance()
+    }
+
+    /// A declaration, or `nil` for the built-in ones TL files may restate (`int ? = Int;`,
+    /// `vector {t:Type} # [ t ] = Vector t;`, `bytes = Bytes;`), which the parser knows already.
+    private mutating func parseCombinator(isFunction: Bool) throws(TLSchemaError) -> TLCombinator? {
         let location = token.location
         let name = try identifier("a combinator name")
         guard name.first.map({ $0.isLetter }) == true, !name.hasSuffix("."), !name.contains("..") else {
             throw fail("invalid combinator name '\(name)'", at: location)
+        }
+        if isPunctuation("?") || ["int", "long", "double", "string", "bytes", "int128", "int256"].contains(name) {
+            try skipDeclaration()
+            return nil
         }
         var explicitId: UInt32?
         if case .hexId(let id) = token.kind {
@@ -87,6 +102,10 @@ struct TLParser {
         var flagFields: Set<String> = []
         var seen: Set<String> = []
         while !isPunctuation("=") {
+            if case .hash = token.kind {  // `vector {t:Type} # [ t ] = Vector t;`: the built-in vector
+                try skipDeclaration()
+                return nil
+            }
             if isPunctuation("{") {
                 try advance()
                 let variable = try identifier("a type variable name")
