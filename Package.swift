@@ -107,12 +107,19 @@ let modules: [Module] = [
     .swift("Buffers", .Base),
     .swift("Hashing", .Base),
     // Base: crypto and compression wrappers (issue: TL toolchain and cryptography).
+    .cShims("COpenSSLShims", deps: ["COpenSSL"], wrapper: "CryptoUtils"),
+    .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims", "Buffers"]),
+    .swift("GZip", .Base, deps: ["CZlib"]),
 
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
 
     // Postbox: the encrypted reactive database (issue: Postbox storage).
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
+    .swift("TLSchema", .Network, deps: ["Hashing"]),
+    .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"]),
+    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils"]),
+    .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "MTProtoApi"]),
     .swift("MTProtoCore", .Network, deps: ["Buffers"]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing"], testDeps: ["NIOEmbedded", "NIOPosix"]),
 
@@ -123,6 +130,7 @@ let modules: [Module] = [
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),
+    .swift("TLGenerator", .BuildTools, deps: ["TLSchema"]),
 ]
 
 // MARK: - Apps
@@ -149,6 +157,7 @@ let apps: [App] = [
     // Postbox apps.
 
     // Network apps and build tools.
+    .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
 
 ]
 
