@@ -121,7 +121,7 @@ let modules: [Module] = [
     .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils"]),
     .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "MTProtoApi"]),
     .swift("MTProtoCore", .Network, deps: ["Buffers"]),
-    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing"], testDeps: ["NIOEmbedded", "NIOPosix"]),
+    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOEmbedded", "NIOPosix"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
 

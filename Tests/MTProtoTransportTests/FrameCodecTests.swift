@@ -7,9 +7,7 @@ import Testing
     static let framings = TransportFraming.allCases
 
     static func payload(_ length: Int, seed: UInt8 = 1) -> ByteBuffer {
-        var buffer = ByteBuffer()
-        for i in 0..<length { buffer.writeInteger(UInt8(truncatingIfNeeded: i &* 31 &+ Int(seed))) }
-        return buffer
+        ByteBuffer(bytes: (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
     }
 
     /// Encodes with `sender`, decodes with `receiver`, feeding `chunk` bytes at a time.
@@ -46,7 +44,7 @@ import Testing
     @Test(arguments: framings)
     func packetsRoundTripBothWays(_ framing: TransportFraming) throws {
         // 4 bytes, the one-byte abridged maximum (126 words), its first long length (127 words), and a large one.
-        let lengths = [4, 8, 504, 508, 512, 4096, 1 << 20]
+        let lengths = [4, 8, 504, 508, 512, 4096, 1 << 18]
         let frames = lengths.enumerated().map { TransportFrame.packet(Self.payload($1, seed: UInt8($0))) }
         for role in [TransportRole.client, .server] {
             let received = try Self.transfer(frames, framing, from: role)

@@ -21,8 +21,13 @@ public enum TransportPipeline {
                 ByteToMessageHandler(FrameDecoder(framing: framing, role: .client)),
                 FrameEncoder(framing: framing, role: .client, sendsPreamble: true),
             ])
-        case .obfuscated2:
-            throw TransportError.invalidObfuscatedHeader
+        case .obfuscated2(let dcId, let secret):
+            let header = try ObfuscatedHeader.makeClientHeader(framing: framing, dcId: dcId, secret: secret)
+            try pipeline.addHandlers([
+                ObfuscationHandler(ciphers: header.ciphers, headerToSend: header.bytes),
+                ByteToMessageHandler(FrameDecoder(framing: framing, role: .client)),
+                FrameEncoder(framing: framing, role: .client, sendsPreamble: false),
+            ])
         }
     }
 
@@ -40,7 +45,7 @@ public enum TransportPipeline {
             case .obfuscated:
                 // The header is still at the front of the stream; this handler reads it, learns the framing and
                 // puts that framing's codec after itself.
-                throw TransportError.invalidObfuscatedHeader
+                handlers.append(ServerObfuscationHandler(secrets: secrets))
             }
             handlers.append(contentsOf: try consumer())
             try context.pipeline.syncOperations.addHandlers(handlers, position: .after(context.handler))
