@@ -120,7 +120,7 @@ let modules: [Module] = [
     .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"]),
     .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils"]),
     .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "MTProtoApi"]),
-    .swift("MTProtoCore", .Network, deps: ["Buffers"]),
+    .swift("MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOEmbedded", "NIOPosix"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
