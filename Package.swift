@@ -123,6 +123,14 @@ let modules: [Module] = [
     .swift("MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOEmbedded", "NIOPosix"]),
 
+    // Server: the local MTProto server (issue: MTProto).
+    .swift(
+        "MTProtoServer", .Server,
+        deps: ["MTProtoCore", "MTProtoTransport", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore",
+               "NIOPosix", "Logging"],
+        testDeps: ["MTProtoTransport", "NIOPosix"]),
+    .swift("ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"]),
+
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
 
     // StickerDecode: Lottie and sticker formats (issue: Media).
@@ -157,6 +165,7 @@ let apps: [App] = [
     // Postbox apps.
 
     // Network apps and build tools.
+    .app("tg-server", links: ["MTProtoServer", "ServerAPI", "NIOCore", "NIOPosix", "Logging", "ArgumentParser"]),
     .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
 
 ]

@@ -49,6 +49,12 @@ public struct MessageIdValidator: Sendable {
         return nil
     }
 
+    /// Whether `id` was accepted and is still remembered.
+    public func hasSeen(_ id: Int64) -> Bool {
+        let index = insertionIndex(of: id)
+        return index < sorted.count && sorted[index] == id
+    }
+
     private func insertionIndex(of id: Int64) -> Int {
         var low = 0
         var high = sorted.count
