@@ -35,6 +35,12 @@ public final class MTProtoServer: Sendable {
         public let id: Int32
         public let host: String
         public let port: Int
+
+        public init(id: Int32, host: String, port: Int) {
+            self.id = id
+            self.host = host
+            self.port = port
+        }
     }
 
     public let dataCenters: [DataCenter]

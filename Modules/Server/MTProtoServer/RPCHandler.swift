@@ -13,6 +13,18 @@ public struct RPCCall: Sendable {
     public let sessionId: Int64
     /// The data center that received the call.
     public let dcId: Int32
+
+    public init(
+        requestMessageId: Int64, function: any TLFunction, layer: Int32?, authKeyId: Int64, sessionId: Int64,
+        dcId: Int32
+    ) {
+        self.requestMessageId = requestMessageId
+        self.function = function
+        self.layer = layer
+        self.authKeyId = authKeyId
+        self.sessionId = sessionId
+        self.dcId = dcId
+    }
 }
 
 /// The answer to an `RPCCall`: a serialized result object, or an `rpc_error`.

@@ -41,8 +41,10 @@ async def one_connection(args, session_path):
             unimplemented = None
         except telethon.errors.RPCError as error:
             unimplemented = [error.code, error.message]
-        auth_key_id = int.from_bytes(client.session.auth_key.key_id, "little", signed=True) \
-            if isinstance(client.session.auth_key.key_id, bytes) else client.session.auth_key.key_id
+        key_id = client.session.auth_key.key_id
+        if isinstance(key_id, bytes):
+            key_id = int.from_bytes(key_id, "little")
+        auth_key_id = "%016x" % (key_id & (2**64 - 1))
         return {
             "this_dc": config.this_dc,
             "dc_ports": sorted({option.port for option in config.dc_options}),
