@@ -112,6 +112,8 @@ let modules: [Module] = [
     .swift("GZip", .Base, deps: ["CZlib"]),
 
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
+    .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting"]),
+    .swift("SignalTesting", .Signal, deps: ["SwiftSignalKit"]),
 
     // Postbox: the encrypted reactive database (issue: Postbox storage).
 

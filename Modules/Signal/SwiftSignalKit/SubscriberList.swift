@@ -1,0 +1,27 @@
+/// The subscribers of a hot source (Promise, ValuePipe, Multicast), with a cached snapshot for fan-out.
+///
+/// Not thread-safe: owners keep it inside their Mutex. `snapshot()` returns the same array (one retain, no copy)
+/// until a subscriber is added or removed, so a fan-out to N subscribers copies nothing per update.
+struct SubscriberList<T, E> {
+    private let bag = Bag<Subscriber<T, E>>()
+    private var cached: [Subscriber<T, E>]?
+
+    mutating func add(_ subscriber: Subscriber<T, E>) -> Int {
+        cached = nil
+        return bag.add(subscriber)
+    }
+
+    mutating func remove(_ index: Int) {
+        cached = nil
+        bag.remove(index)
+    }
+
+    var isEmpty: Bool { bag.isEmpty }
+
+    mutating func snapshot() -> [Subscriber<T, E>] {
+        if let cached { return cached }
+        let items = bag.copyItems()
+        cached = items
+        return items
+    }
+}

@@ -1,0 +1,165 @@
+import Dispatch
+import SignalTesting
+import SwiftSignalKit
+import Testing
+
+@Suite struct QueueTests {
+    @Test func asyncRunsInlineWhenAlreadyOnTheQueue() {
+        let queue = Queue(name: "test")
+        let log = Log()
+        queue.sync {
+            #expect(queue.isCurrent())
+            queue.async { log.add("inline") }
+            log.add("after")
+            queue.justDispatch { log.add("dispatched") }
+            log.add("end")
+        }
+        queue.sync {}
+        #expect(log.all == ["inline", "after", "end", "dispatched"])
+        #expect(!queue.isCurrent())
+    }
+
+    @Test func tasksRunInFifoOrder() {
+        let queue = Queue(name: "fifo")
+        let log = Log()
+        for index in 0..<1000 { queue.async { log.add("\(index)") } }
+        queue.sync { log.add("sync") }
+        #expect(log.all == (0..<1000).map { "\($0)" } + ["sync"])
+    }
+
+    @Test func queueOverAnExistingDispatchQueue() {
+        let dispatchQueue = DispatchQueue(label: "wrapped")
+        let queue = Queue(queue: dispatchQueue)
+        #expect(queue.queue === dispatchQueue)
+        let done = DispatchSemaphore(value: 0)
+        queue.async {
+            #expect(queue.isCurrent())
+            done.signal()
+        }
+        done.wait()
+        queue.justDispatchWithQoS(qos: .background) { done.signal() }
+        done.wait()
+    }
+
+    @Test func sharedQueuesExist() {
+        #expect(Queue.mainQueue() === Queue.mainQueue())
+        #expect(!Queue.concurrentDefaultQueue().isCurrent())
+        let done = DispatchSemaphore(value: 0)
+        Queue.concurrentBackgroundQueue().async { done.signal() }
+        done.wait()
+    }
+
+    @Test func afterRunsInVirtualTime() {
+        let scheduler = VirtualTimeScheduler()
+        let queue = scheduler.makeQueue()
+        let log = Log()
+        queue.after(2) { log.add("2s") }
+        queue.after(1) { log.add("1s") }
+        scheduler.advance(by: 1.5)
+        #expect(log.all == ["1s"])
+        scheduler.advance(by: 1)
+        #expect(log.all == ["1s", "2s"])
+    }
+
+    @Test func afterRunsOnARealQueue() {
+        let queue = Queue(name: "after")
+        let done = DispatchSemaphore(value: 0)
+        queue.after(0.001) {
+            #expect(queue.isCurrent())
+            done.signal()
+        }
+        done.wait()
+    }
+
+    @Test func timerFiresOnceOrRepeatsUntilInvalidated() {
+        let scheduler = VirtualTimeScheduler()
+        let queue = scheduler.makeQueue()
+        let once = Counter()
+        let repeating = Counter()
+        let single = Timer(timeout: 1, repeat: false, completion: { once.increment() }, queue: queue)
+        let periodic = Timer(timeout: 0.5, repeat: true, completion: { repeating.increment() }, queue: queue)
+        single.start()
+        periodic.start()
+        scheduler.advance(by: 2.1)
+        #expect(once.count == 1)
+        #expect(repeating.count == 4)
+        periodic.invalidate()
+        scheduler.advance(by: 5)
+        #expect(repeating.count == 4)
+    }
+
+    @Test func timerInvalidatedBeforeFiringNeverFires() {
+        let scheduler = VirtualTimeScheduler()
+        let queue = scheduler.makeQueue()
+        let count = Counter()
+        let timer = Timer(timeout: 1, repeat: false, completion: { (_: Timer) in count.increment() }, queue: queue)
+        timer.start()
+        timer.invalidate()
+        scheduler.advance(by: 2)
+        #expect(count.count == 0)
+    }
+
+    @Test func timerOnARealQueue() {
+        let queue = Queue(name: "timer")
+        let done = DispatchSemaphore(value: 0)
+        let timer = Timer(timeout: 0.001, repeat: false, completion: { done.signal() }, queue: queue)
+        timer.start()
+        done.wait()
+        withExtendedLifetime(timer) {}
+    }
+
+    @Test func queueLocalObjectConfinesItsObject() {
+        final class Impl {
+            var value = 0
+        }
+        let queue = Queue(name: "local")
+        let local = QueueLocalObject(queue: queue, generate: { Impl() })
+        local.with { $0.value += 1 }
+        #expect(local.syncWith { $0.value } == 1)
+        let recorder = record(
+            local.signalWith { (impl: Impl, subscriber: Subscriber<Int, NoError>) in
+                subscriber.putNext(impl.value)
+                subscriber.putCompletion()
+                return EmptyDisposable
+            })
+        queue.sync {}
+        #expect(recorder.events == [.Next(1), .Completion])
+        queue.sync { #expect(local.unsafeGet()?.value == 1) }
+    }
+
+    @Test func threadPoolRunsLanesInOrder() {
+        let pool = ThreadPool(threadCount: 2, threadPriority: 0.5)
+        defer { pool.stop() }
+        let lane = pool.nextQueue()
+        let log = Log()
+        let done = DispatchSemaphore(value: 0)
+        for index in 0..<100 {
+            lane.addTask(
+                ThreadPoolTask { _ in
+                    #expect(pool.isCurrentThreadInPool())
+                    log.add("\(index)")
+                    if index == 99 { done.signal() }
+                })
+        }
+        done.wait()
+        #expect(log.all == (0..<100).map { "\($0)" })
+        #expect(!pool.isCurrentThreadInPool())
+    }
+
+    @Test func cancelledThreadPoolTaskDoesNotRun() {
+        let pool = ThreadPool(threadCount: 1, threadPriority: 0.5)
+        defer { pool.stop() }
+        let lane = pool.nextQueue()
+        let ran = Counter()
+        let gate = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        lane.addTask(ThreadPoolTask { _ in gate.wait() })
+        let cancelled = ThreadPoolTask { _ in ran.increment() }
+        lane.addTask(cancelled)
+        lane.addTask(ThreadPoolTask { _ in done.signal() })
+        cancelled.cancel()
+        gate.signal()
+        done.wait()
+        #expect(ran.count == 0)
+    }
+}
