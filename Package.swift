@@ -123,6 +123,10 @@ let modules: [Module] = [
     .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils"]),
     .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "MTProtoApi"]),
     .swift("MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"]),
+    .swift(
+        "Network", .Network,
+        deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],
+        testDeps: ["MTProtoServer", "ServerAPI", "MTProtoApi", "NIOCore", "NIOPosix"]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOEmbedded", "NIOPosix"]),
 
     // Server: the local MTProto server (issue: MTProto).

@@ -40,8 +40,11 @@ public struct MessageIdGenerator: Sendable {
     }
 
     /// Adopts the server's clock from one of its msg_ids received at local time `now`.
+    /// The last id is forgotten too, so ids drawn from a clock that ran fast can come down to the server's time
+    /// (ids need to be unique and inside the server's window, not to keep rising across a correction).
     public mutating func synchronize(serverMessageId: Int64, now: Double) {
         timeOffset = Double(serverMessageId >> 32) - now
+        last = 0
     }
 
     /// The Unix time a msg_id encodes.

@@ -5,6 +5,13 @@ public struct AuthKeyExchangeResult: Sendable, Equatable {
     public let serverSalt: Int64
     /// server_time − local time at the exchange, in seconds (the client's clock correction).
     public let timeOffset: Double
+
+    /// A key as saved by an earlier connection.
+    public init(authKey: AuthKey, serverSalt: Int64, timeOffset: Double) {
+        self.authKey = authKey
+        self.serverSalt = serverSalt
+        self.timeOffset = timeOffset
+    }
 }
 
 extension Array where Element == UInt8 {
