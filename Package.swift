@@ -134,7 +134,7 @@ let modules: [Module] = [
         "MTProtoServer", .Server,
         deps: ["MTProtoCore", "MTProtoTransport", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore",
                "NIOPosix", "Logging"],
-        testDeps: ["MTProtoTransport", "NIOPosix"]),
+        testDeps: ["ServerAPI", "MTProtoTransport", "NIOPosix"]),
     .swift("ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
