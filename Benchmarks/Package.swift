@@ -13,6 +13,7 @@ let package = Package(
     name: "TelegraphBenchmarks",
     dependencies: [
         .package(name: "Telegraph", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Timing, statistics and the ratio table every benchmark prints.
@@ -26,6 +27,17 @@ let package = Package(
         // Signal benchmarks (peer: OpenCombine).
 
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
+
+        // MTProto benchmarks (peer: Telethon against the same tg-server).
+        .executableTarget(
+            name: "mtproto-bench",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Network", package: "Telegraph"), .product(name: "MTProtoServer", package: "Telegraph"),
+                .product(name: "ServerAPI", package: "Telegraph"), .product(name: "MTProtoApi", package: "Telegraph"),
+                .product(name: "TelegramApi", package: "Telegraph"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/mtproto-bench", swiftSettings: Settings.swift),
 
         // Media benchmarks (peers: rlottie C loop, dwebp, opusenc).
 
