@@ -75,3 +75,12 @@ tl-check: ## Fail when the committed GENERATED-* files differ from what tl-gen p
 	$(SWIFT) build --product tl-gen -q
 	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/api.tl Modules/Network/TelegramApi Api --check
 	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/mtproto.tl Modules/Network/MTProtoApi MTProto --check
+# Media (MediaPipeline, StickerDecode): sticker-tool and voice-tool on inputs made on the spot.
+.PHONY: media-demo
+media-demo: deps ## Run sticker-tool and voice-tool on fresh speech, tones and stickers (outputs in .build/media-demo).
+	@bash BuildTools/scripts/media-demo.sh
+
+# Signal area (SwiftSignalKit, SignalTesting).
+.PHONY: tsan-signal
+tsan-signal: deps ## Run the Signal area's tests under ThreadSanitizer (same as make tsan FILTER=…).
+	$(SWIFT) test --sanitize=thread --filter 'SwiftSignalKitTests|SignalTestingTests'

@@ -102,6 +102,10 @@ let modules: [Module] = [
     .system("COgg", pkgConfig: "ogg", apt: "libogg-dev", wrapper: "OpusBinding"),
     .system("CRLottie", pkgConfig: "rlottie", apt: "librlottie-dev", wrapper: "RLottieBinding"),
     .system("CPNG", pkgConfig: "libpng", apt: "libpng-dev", wrapper: "ImageCore"),
+    // Zstandard, the frame cache's codec (LZFSE is Apple's; see Modules/StickerDecode/README.md).
+    .system("CZstd", pkgConfig: "libzstd", apt: "libzstd-dev", wrapper: "AnimatedSticker"),
+    // opus_encoder_ctl / opus_decoder_ctl are variadic: plain C wrappers for Swift.
+    .cShims("COpusShims", deps: ["COpus"], wrapper: "OpusBinding"),
 
     // Base: bytes and hashes.
     .swift("Buffers", .Base),
@@ -109,11 +113,12 @@ let modules: [Module] = [
     // Base: crypto and compression wrappers (issue: TL toolchain and cryptography).
     .cShims("COpenSSLShims", deps: ["COpenSSL"], wrapper: "CryptoUtils"),
     .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims", "Buffers"]),
+    // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib; issue: Media, shared with TL).
     .swift("GZip", .Base, deps: ["CZlib"]),
 
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
     .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting"]),
-    .swift("SignalTesting", .Signal, deps: ["SwiftSignalKit"]),
+    .swift("SignalTesting", .Signal, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit"]),
 
     // Postbox: the encrypted reactive database (issue: Postbox storage).
 
@@ -138,9 +143,31 @@ let modules: [Module] = [
     .swift("ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
+    // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
+    .swift("ImageCore", .MediaPipeline, deps: ["CPNG"]),
+    // Still and animated WebP decode/encode (the only importer of CWebP).
+    .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["ImageCore"]),
+    // Resize, crop, fill/fit, rounded corners, circle, blur; the (resource, arguments) transform cache; the pipeline.
+    .swift(
+        "ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing"],
+        testDeps: ["ImageCore", "WebPBinding"]),
+    // Ogg/Opus voice notes with Telegram's settings, WAV (the only importer of COpus, COgg, COpusShims).
+    .swift("OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"]),
+    // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
+    .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
 
     // StickerDecode: Lottie and sticker formats (issue: Media).
-
+    // rlottie frames into bitmaps (the only importer of CRLottie).
+    .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"], testDeps: ["ImageCore"]),
+    // Format sniffing, .tgs unpacking and validation, Telegram's sticker limits.
+    .swift(
+        "StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore"],
+        testDeps: ["GZip", "WebPBinding", "ImageCore"]),
+    // Frame sources (.tgs, WebP) and the zstd frame cache (the only importer of CZstd).
+    .swift(
+        "AnimatedSticker", .StickerDecode,
+        deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "CZstd"],
+        testDeps: ["GZip", "RLottieBinding", "WebPBinding", "ImageCore"]),
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),
@@ -167,6 +194,10 @@ struct App {
 let apps: [App] = [
     .app("boundary-check", in: .BuildTools, links: ["BoundaryCheck"]),
     // Media apps.
+    .app(
+        "sticker-tool",
+        links: ["AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "ArgumentParser"]),
+    .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "ArgumentParser"]),
 
     // Postbox apps.
 

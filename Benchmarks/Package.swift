@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(name: "Telegraph", path: ".."),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         // Timing, statistics and the ratio table every benchmark prints.
@@ -24,7 +25,15 @@ let package = Package(
             name: "hashing-bench",
             dependencies: ["BenchmarkSupport", "CZlibPeer", .product(name: "Hashing", package: "Telegraph")],
             path: "Sources/hashing-bench", swiftSettings: Settings.swift),
-        // Signal benchmarks (peer: OpenCombine).
+        // Signal benchmarks (peer: OpenCombine 0.14.0, the Combine API on Linux).
+        .executableTarget(
+            name: "signal-bench",
+            dependencies: [
+                "BenchmarkSupport", .product(name: "SwiftSignalKit", package: "Telegraph"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ],
+            path: "Sources/signal-bench", swiftSettings: Settings.swift),
 
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
 
@@ -40,6 +49,21 @@ let package = Package(
             path: "Sources/mtproto-bench", swiftSettings: Settings.swift),
 
         // Media benchmarks (peers: rlottie C loop, dwebp, opusenc).
+        // rlottie driven by plain C, the peer of the .tgs render benchmark.
+        .target(name: "CRLottieLoop", path: "Sources/CRLottieLoop", linkerSettings: [.linkedLibrary("rlottie")]),
+        .executableTarget(
+            name: "media-bench",
+            dependencies: [
+                "BenchmarkSupport", "CRLottieLoop",
+                .product(name: "AnimatedSticker", package: "Telegraph"),
+                .product(name: "RLottieBinding", package: "Telegraph"),
+                .product(name: "ImageCore", package: "Telegraph"),
+                .product(name: "ImageTransform", package: "Telegraph"),
+                .product(name: "WebPBinding", package: "Telegraph"),
+                .product(name: "OpusBinding", package: "Telegraph"),
+                .product(name: "GZip", package: "Telegraph"),
+            ],
+            path: "Sources/media-bench", swiftSettings: Settings.swift),
 
         // Postbox benchmarks (peers: raw SQLCipher; GRDB in its own executable).
 

@@ -1,11 +1,10 @@
 import SignalTesting
 import SwiftSignalKit
-import Synchronization
 import Testing
 
 @Suite struct VirtualTimeSchedulerTests {
     final class Log: Sendable {
-        private let entries = Mutex<[String]>([])
+        private let entries = LockedValue<[String]>.make([])
         func add(_ entry: String) { entries.withLock { $0.append(entry) } }
         var all: [String] { entries.withLock { $0 } }
     }

@@ -1,7 +1,6 @@
 import Dispatch
 import SignalTesting
 import SwiftSignalKit
-import Synchronization
 import Testing
 
 /// Many threads putting values, subscribing and disposing at once. Run under ThreadSanitizer with
@@ -12,7 +11,7 @@ import Testing
     @Test func terminalEventArrivesOnceWhenThreadsRace() {
         for _ in 0..<200 {
             let terminals = Counter()
-            let subscriberBox = Mutex<Subscriber<Int, TestError>?>(nil)
+            let subscriberBox = LockedValue<Subscriber<Int, TestError>?>.make(nil)
             _ = Signal<Int, TestError> { subscriber in
                 subscriberBox.withLock { $0 = subscriber }
                 return EmptyDisposable
@@ -30,7 +29,7 @@ import Testing
     @Test func valuePipeWithConcurrentPutsSubscribesAndDisposes() {
         let pipe = ValuePipe<Int>()
         let delivered = Counter()
-        let stable = Mutex(true)
+        let stable = LockedValue.make(true)
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for round in 0..<300 {
                 if thread % 2 == 0 {
@@ -83,7 +82,7 @@ import Testing
 
     @Test func promiseFanOutWhileSubscribersComeAndGo() {
         let promise = ValuePromise<Int>(0)
-        let active = Mutex<[Disposable]>([])
+        let active = LockedValue<[Disposable]>.make([])
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for round in 0..<300 {
                 switch thread % 3 {
@@ -104,8 +103,8 @@ import Testing
     @Test func deliverOnKeepsEachProducersOrder() async throws {
         let queue = Queue(name: "stress")
         let pipe = ValuePipe<(Int, Int)>()
-        let seen = Mutex<[Int: Int]>([:])
-        let ordered = Mutex(true)
+        let seen = LockedValue<[Int: Int]>.make([:])
+        let ordered = LockedValue.make(true)
         let done = Counter()
         let disposable = (pipe.signal() |> deliverOn(queue)).start(next: { producer, value in
             seen.withLock { last in

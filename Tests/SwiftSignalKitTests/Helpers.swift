@@ -1,6 +1,5 @@
 import SignalTesting
 import SwiftSignalKit
-import Synchronization
 
 /// The error type the tests fail signals with.
 enum TestError: Error, Equatable, Sendable {
@@ -20,7 +19,9 @@ func sequence(_ values: [Int], error: TestError? = nil) -> Signal<Int, TestError
 }
 
 /// Subscribes a recorder to `signal`.
-func record<T: Sendable, E: Sendable>(_ signal: Signal<T, E>, scheduler: VirtualTimeScheduler? = nil)
+func record<T: Sendable, E: Sendable>(
+    _ signal: Signal<T, E>, scheduler: VirtualTimeScheduler? = nil
+)
     -> EventRecorder<T, E>
 {
     EventRecorder(signal, scheduler: scheduler)
@@ -28,14 +29,14 @@ func record<T: Sendable, E: Sendable>(_ signal: Signal<T, E>, scheduler: Virtual
 
 /// A thread-safe counter for closures that must be @Sendable.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = LockedValue.make(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
 
 /// A thread-safe log of strings, for ordering checks.
 final class Log: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = LockedValue<[String]>.make([])
     func add(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

@@ -4,9 +4,11 @@ import Testing
 
 @Suite struct Signal_CatchTests {
     @Test func catchContinuesWithTheRecoverySignal() {
-        let signal = sequence([1], error: .failed) |> `catch` { (error: TestError) -> Signal<Int, String> in
-            error == .failed ? .single(99) : .fail("unexpected")
-        }
+        let signal =
+            sequence([1], error: .failed)
+            |> `catch` { (error: TestError) -> Signal<Int, String> in
+                error == .failed ? .single(99) : .fail("unexpected")
+            }
         #expect(record(signal).events == [.Next(1), .Next(99), .Completion])
         let failing = sequence([], error: .other) |> `catch` { (_: TestError) in Signal<Int, String>.fail("again") }
         #expect(record(failing).events == [.Error("again")])
@@ -111,14 +113,16 @@ import Testing
         }
         let limited = record(
             alwaysFailing
-                |> retry(retryOnError: { $0 == .failed }, delayIncrement: 0.5, maxDelay: 1, maxRetries: 2, onQueue: queue),
+                |> retry(
+                    retryOnError: { $0 == .failed }, delayIncrement: 0.5, maxDelay: 1, maxRetries: 2, onQueue: queue),
             scheduler: scheduler)
         scheduler.advance(by: 10)
         #expect(attempts.count == 3)
         #expect(limited.timedEvents == [RecordedEvent(1.5, .Error(.failed))])
         let notRetried = record(
             sequence([], error: .other)
-                |> retry(retryOnError: { $0 == .failed }, delayIncrement: 1, maxDelay: 1, maxRetries: 5, onQueue: queue))
+                |> retry(retryOnError: { $0 == .failed }, delayIncrement: 1, maxDelay: 1, maxRetries: 5, onQueue: queue)
+        )
         #expect(notRetried.events == [.Error(.other)])
     }
 
@@ -147,9 +151,10 @@ import Testing
             return EmptyDisposable
         }
         let recorder = record(
-            signal |> restartOrMapError { (error: TestError) -> RestartOrMapErrorCondition<String> in
-                error == .failed ? .restart : .error("gave up")
-            })
+            signal
+                |> restartOrMapError { (error: TestError) -> RestartOrMapErrorCondition<String> in
+                    error == .failed ? .restart : .error("gave up")
+                })
         #expect(recorder.events == [.Next(1), .Next(2), .Error("gave up")])
         let completing = record(sequence([5]) |> restartOrMapError { _ in RestartOrMapErrorCondition<String>.restart })
         #expect(completing.events == [.Next(5), .Completion])

@@ -41,7 +41,8 @@ import Testing
     }
 
     @Test func threeSignalsKeepTheirTypes() {
-        let signal = combineLatest(sequence([1]), Signal<String, TestError>.single("a"), Signal<Bool, TestError>.single(true))
+        let signal = combineLatest(
+            sequence([1]), Signal<String, TestError>.single("a"), Signal<Bool, TestError>.single(true))
         let recorder = record(signal |> map { "\($0.0)\($0.1)\($0.2)" })
         #expect(recorder.values == ["1atrue"])
     }
@@ -67,10 +68,12 @@ import Testing
         let scheduler = VirtualTimeScheduler()
         let queue = scheduler.makeQueue()
         let onQueue = Log()
-        let signal = combineLatest(queue: queue, sequence([1]), sequence([2])) |> map { pair -> Int in
-            onQueue.add("\(queue.isCurrent())")
-            return pair.0 + pair.1
-        }
+        let signal =
+            combineLatest(queue: queue, sequence([1]), sequence([2]))
+            |> map { pair -> Int in
+                onQueue.add("\(queue.isCurrent())")
+                return pair.0 + pair.1
+            }
         let recorder = record(signal)
         #expect(recorder.events == [])
         scheduler.run()

@@ -21,11 +21,12 @@ import Testing
 
     @Test func deliverOnARealSerialQueue() async throws {
         let queue = Queue(name: "deliver")
-        let values = try await collect((Signal<Int, TestError> { subscriber in
-            for index in 0..<1000 { subscriber.putNext(index) }
-            subscriber.putCompletion()
-            return EmptyDisposable
-        } |> deliverOn(queue) |> beforeNext { _ in precondition(queue.isCurrent()) }))
+        let values = try await collect(
+            (Signal<Int, TestError> { subscriber in
+                for index in 0..<1000 { subscriber.putNext(index) }
+                subscriber.putCompletion()
+                return EmptyDisposable
+            } |> deliverOn(queue) |> beforeNext { _ in precondition(queue.isCurrent()) }))
         #expect(values == Array(0..<1000))
     }
 
@@ -47,7 +48,8 @@ import Testing
         let pool = ThreadPool(threadCount: 2, threadPriority: 0.5)
         defer { pool.stop() }
         let values = try await collect(
-            sequence(Array(0..<200)) |> deliverOn(pool) |> beforeNext { _ in precondition(pool.isCurrentThreadInPool()) })
+            sequence(Array(0..<200)) |> deliverOn(pool)
+                |> beforeNext { _ in precondition(pool.isCurrentThreadInPool()) })
         #expect(values == Array(0..<200))
     }
 
@@ -106,7 +108,8 @@ import Testing
         let recorder = record(sequence(Array(1...10)) |> deliverOn(queue, bufferLimit: 3, policy: .keepLatest))
         scheduler.run()
         #expect(recorder.events == [.Next(1), .Next(2), .Next(10), .Completion])
-        let latestOnly = record(sequence(Array(1...10), error: .failed) |> deliverOn(queue, bufferLimit: 1, policy: .keepLatest))
+        let latestOnly = record(
+            sequence(Array(1...10), error: .failed) |> deliverOn(queue, bufferLimit: 1, policy: .keepLatest))
         scheduler.run()
         #expect(latestOnly.events == [.Next(10), .Error(.failed)])
     }

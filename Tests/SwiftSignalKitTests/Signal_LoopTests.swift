@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func feedbackLoopFailsAndDisposes() {
-        let failing = feedbackLoop(once: { (_: SignalFeedbackLoopState<Int>) in Signal<Int, TestError>.fail(.failed) }, reduce: +)
+        let failing = feedbackLoop(
+            once: { (_: SignalFeedbackLoopState<Int>) in Signal<Int, TestError>.fail(.failed) }, reduce: +)
         #expect(record(failing).events == [.Error(.failed)])
         let source = TestSource<Int, TestError>()
         let recorder = record(feedbackLoop(once: { (_: SignalFeedbackLoopState<Int>) in source.signal }, reduce: +))

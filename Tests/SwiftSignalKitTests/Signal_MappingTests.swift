@@ -40,7 +40,8 @@ import Testing
         #expect(recorder.events == [.Next(1), .Next(2), .Next(1), .Next(3), .Completion])
         let custom = record(sequence([1, 3, 2, 4, 7]) |> distinctUntilChanged(isEqual: { $0 % 2 == $1 % 2 }))
         #expect(custom.values == [1, 2, 7])
-        #expect(record(sequence([1, 1], error: .failed) |> distinctUntilChanged).events == [.Next(1), .Error(.failed)])
+        #expect(
+            record(sequence([1, 1], error: .failed) |> distinctUntilChanged).events == [.Next(1), .Error(.failed)])
     }
 
     @Test func disposingAMappedChainDisposesTheSource() {

@@ -23,7 +23,8 @@ import Testing
     @Test func switchToLatestCompletesWhenOuterCompletesWithNoInnerRunning() {
         let recorder = record(Signal<Signal<Int, TestError>, TestError>.single(sequence([1, 2])) |> switchToLatest)
         #expect(recorder.events == [.Next(1), .Next(2), .Completion])
-        let failing = record(Signal<Signal<Int, TestError>, TestError>.single(sequence([], error: .failed)) |> switchToLatest)
+        let failing = record(
+            Signal<Signal<Int, TestError>, TestError>.single(sequence([], error: .failed)) |> switchToLatest)
         #expect(failing.events == [.Error(.failed)])
     }
 
@@ -68,9 +69,10 @@ import Testing
         let source = TestSource<Int, TestError>()
         let inner = TestSource<String, TestError>()
         let recorder = record(
-            source.signal |> mapToSignal { value -> Signal<String, TestError> in
-                value == 1 ? inner.signal : .single("v\(value)")
-            })
+            source.signal
+                |> mapToSignal { value -> Signal<String, TestError> in
+                    value == 1 ? inner.signal : .single("v\(value)")
+                })
         source.putNext(1)
         inner.putNext("a")
         source.putNext(2)

@@ -10,7 +10,8 @@ import Testing
     }
 
     @Test func reduceLeftWithEmitDeliversIntermediateValues() {
-        let signal = sequence([1, 2, 3, 4])
+        let signal =
+            sequence([1, 2, 3, 4])
             |> reduceLeft(value: 0) { sum, next, emit in
                 let updated = sum + next
                 if updated % 2 == 0 { emit(updated) }
@@ -20,7 +21,8 @@ import Testing
     }
 
     @Test func reduceLeftWithSignalsRunsStepsInOrder() {
-        let signal = sequence([1, 2, 3])
+        let signal =
+            sequence([1, 2, 3])
             |> reduceLeft(0) { (sum: Int, next: Int) -> Signal<(Int, Passthrough<Int>), TestError> in
                 let updated = sum + next
                 return .single((updated, next == 2 ? .Some(updated * 100) : .None))
@@ -31,7 +33,8 @@ import Testing
     @Test func reduceLeftWithAsynchronousStepsWaitsForEach() {
         let scheduler = VirtualTimeScheduler()
         let queue = scheduler.makeQueue()
-        let signal = sequence([1, 2])
+        let signal =
+            sequence([1, 2])
             |> reduceLeft(0) { (sum: Int, next: Int) -> Signal<(Int, Passthrough<Int>), TestError> in
                 Signal<(Int, Passthrough<Int>), TestError>.single((sum * 10 + next, .None)) |> delay(1, queue: queue)
             }

@@ -5,7 +5,8 @@ import Testing
 @Suite struct Signal_SideEffectsTests {
     @Test func beforeAndAfterNextRunAroundDelivery() {
         let log = Log()
-        let signal = sequence([1])
+        let signal =
+            sequence([1])
             |> beforeNext { log.add("before \($0)") }
             |> afterNext { log.add("after \($0)") }
         _ = signal.start(next: { log.add("next \($0)") })
@@ -23,7 +24,8 @@ import Testing
 
     @Test func completionHooksRunInOrder() {
         let log = Log()
-        let signal = sequence([])
+        let signal =
+            sequence([])
             |> beforeCompleted { log.add("before") }
             |> afterCompleted { log.add("after") }
         _ = signal.start(completed: { log.add("completed") })
@@ -33,7 +35,8 @@ import Testing
     @Test func completionHooksDoNotRunOnError() {
         let count = Counter()
         let recorder = record(
-            sequence([], error: .failed) |> beforeCompleted { count.increment() } |> afterCompleted { count.increment() })
+            sequence([], error: .failed) |> beforeCompleted { count.increment() }
+                |> afterCompleted { count.increment() })
         #expect(recorder.events == [.Error(.failed)])
         #expect(count.count == 0)
     }
@@ -54,7 +57,8 @@ import Testing
         let log = Log()
         let counter = Counter()
         let signal = withState(
-            sequence([1, 2]), { () -> Int in
+            sequence([1, 2]),
+            { () -> Int in
                 counter.increment()
                 return counter.count
             }, next: { value, state in log.add("next \(value) state \(state)") },
@@ -70,7 +74,8 @@ import Testing
 
     @Test func withStateSeesErrors() {
         let log = Log()
-        let signal = withState(sequence([], error: .other), { 7 }, error: { error, state in log.add("\(error) \(state)") })
+        let signal = withState(
+            sequence([], error: .other), { 7 }, error: { error, state in log.add("\(error) \(state)") })
         #expect(record(signal).events == [.Error(.other)])
         #expect(log.all == ["other 7"])
     }

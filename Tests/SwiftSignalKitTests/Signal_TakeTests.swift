@@ -33,7 +33,8 @@ import Testing
             sequence([1, 2, 3, 4])
                 |> take(until: { value in SignalTakeAction(passthrough: value != 2, complete: value == 3) }))
         #expect(recorder.events == [.Next(1), .Next(3), .Completion])
-        let excluded = record(sequence([5, 6]) |> take(until: { _ in SignalTakeAction(passthrough: false, complete: true) }))
+        let excluded = record(
+            sequence([5, 6]) |> take(until: { _ in SignalTakeAction(passthrough: false, complete: true) }))
         #expect(excluded.events == [.Completion])
     }
 

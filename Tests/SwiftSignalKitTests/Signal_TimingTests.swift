@@ -48,7 +48,8 @@ import Testing
     @Test func suspendAwareDelayPollsAndThenArmsTheFinalTimer() {
         let scheduler = VirtualTimeScheduler()
         let queue = scheduler.makeQueue()
-        let recorder = record(sequence([1]) |> suspendAwareDelay(10, granularity: 2, queue: queue), scheduler: scheduler)
+        let recorder = record(
+            sequence([1]) |> suspendAwareDelay(10, granularity: 2, queue: queue), scheduler: scheduler)
         scheduler.advance(by: 9.9)
         #expect(recorder.events == [])
         scheduler.run()

@@ -62,7 +62,9 @@ import Testing
         }
     }
 
-    static func validateAddressNameInteractive(name: String, backend: Backend, queue: Queue)
+    static func validateAddressNameInteractive(
+        name: String, backend: Backend, queue: Queue
+    )
         -> Signal<AddressNameValidationStatus, NoError>
     {
         if let error = checkAddressNameFormat(name) {

@@ -1,112 +1,120 @@
 import CZlib
 
-/// gzip and zlib-wrapped deflate over zlib, with a hard cap on the inflated size.
+/// gzip (RFC 1952) and zlib (RFC 1950) streams over zlib: inflate with an output cap, deflate to either format.
 ///
-/// MTProto's `gzip_packed#3072cfa1` carries a gzip stream (RFC 1952); `.tgs` stickers are gzipped Lottie JSON.
-/// Inflating untrusted data never produces more than `limit` bytes: a "zip bomb" fails with `.outputTooLarge`.
+/// Telegram gunzips `.tgs` stickers with `TGGUnzipData(data, 8 MB)` and TL `gzip_packed` payloads the same way; a
+/// decompressor of untrusted bytes must stop at a cap instead of believing the stream, so `decompress` grows its
+/// output in steps and fails with `GZipError.outputLimitExceeded` the moment the cap is passed.
 public enum GZip {
-    /// Compresses `bytes` into a gzip stream (RFC 1952) at `level` (0–9, default 6).
-    public static func compress(_ bytes: [UInt8], level: Int32 = 6) throws(GZipError) -> [UInt8] {
-        var stream = z_stream()
-        // windowBits 15 + 16 selects the gzip wrapper.
-        let status = deflateInit2_(
-            &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-            Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw .zlib(status) }
-        defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, uLong(bytes.count)))
-        var output = [UInt8](repeating: 0, count: bound)
-        var input = bytes
-        let result: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_in = inBuffer.baseAddress
-                stream.avail_in = uInt(inBuffer.count)
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = uInt(outBuffer.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
-        guard result == Z_STREAM_END else { throw .zlib(result) }
-        output.removeSubrange(Int(stream.total_out)...)
-        return output
+    /// The container around a deflate stream.
+    public enum Format: Sendable {
+        /// RFC 1952: `1f 8b` header, CRC-32 and size trailer (what `.tgs` and `gzip_packed` use).
+        case gzip
+        /// RFC 1950: two-byte header, Adler-32 trailer (what PNG's IDAT uses).
+        case zlib
     }
 
-    /// Inflates a gzip (or, with `format: .zlib`, zlib) stream; fails when the output would exceed `limit` bytes,
-    /// when the stream is corrupt, or when it ends early. Bytes after the end of the stream are ignored.
-    public static func decompress(
-        _ bytes: [UInt8], limit: Int, format: GZipFormat = .gzip
-    ) throws(GZipError) -> [UInt8] {
+    /// Whether `bytes` start like a gzip stream (magic `1f 8b`, method 8).
+    public static func isGZip(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0x1F && bytes[1] == 0x8B && bytes[2] == 8
+    }
+
+    /// Whether `bytes` start like a zlib stream (method 8, window ≤ 32 KB, header checksum divisible by 31).
+    public static func isZlib(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        let cmf = bytes[0], flg = bytes[1]
+        return cmf & 0x0F == 8 && cmf >> 4 <= 7 && (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0
+    }
+
+    /// Inflates one gzip or zlib stream (detected from its header) into at most `maxOutput` bytes.
+    ///
+    /// Throws `GZipError.corrupt` for bad headers, bad deflate data, checksum mismatches and truncation,
+    /// `GZipError.outputLimitExceeded` as soon as the output would pass `maxOutput`. Memory stays within
+    /// `maxOutput` plus one growth step whatever the input claims.
+    public static func decompress(_ bytes: [UInt8], maxOutput: Int) throws(GZipError) -> [UInt8] {
+        guard maxOutput >= 0 else { throw .invalidArgument("maxOutput \(maxOutput) is negative") }
+        guard !bytes.isEmpty else { throw .corrupt("empty input") }
+        guard isGZip(bytes) || isZlib(bytes) else { throw .corrupt("neither a gzip nor a zlib header") }
+        // 16 + MAX_WBITS: gzip only; MAX_WBITS: zlib only. The header was checked above, so pick exactly one.
+        let windowBits: Int32 = isGZip(bytes) ? 15 + 16 : 15
         var stream = z_stream()
-        let status = inflateInit2_(&stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw .zlib(status) }
+        let initStatus = inflateInit2_(&stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard initStatus == Z_OK else { throw .zlib(code: initStatus, "inflateInit2 failed") }
         defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        // Grow the output as data arrives, never to more than the limit (plus one chunk to detect overflow).
-        let chunk = 64 * 1024
-        var scratch = [UInt8](repeating: 0, count: chunk)
+
+        var output = [UInt8]()
+        var capacity = min(maxOutput, max(4096, bytes.count * 4))
+        var produced = 0
+        var status: Int32 = Z_OK
         var input = bytes
-        var finished = false
-        var failure: GZipError?
-        input.withUnsafeMutableBufferPointer { inBuffer in
-            stream.next_in = inBuffer.baseAddress
-            stream.avail_in = uInt(inBuffer.count)
-            scratch.withUnsafeMutableBufferPointer { outBuffer in
-                while true {
-                    stream.next_out = outBuffer.baseAddress
-                    stream.avail_out = uInt(chunk)
-                    let result = inflate(&stream, Z_NO_FLUSH)
-                    let produced = chunk - Int(stream.avail_out)
-                    if output.count + produced > limit {
-                        failure = .outputTooLarge(limit: limit)
-                        return
-                    }
-                    output.append(contentsOf: outBuffer[0..<produced])
-                    switch result {
-                    case Z_STREAM_END:
-                        finished = true
-                        return
-                    case Z_OK:
+        try input.withUnsafeMutableBufferPointer { (inputBuffer) throws(GZipError) in
+            stream.next_in = inputBuffer.baseAddress
+            stream.avail_in = uInt(inputBuffer.count)
+            while true {
+                if produced == capacity {
+                    if capacity >= maxOutput {
+                        // One probe byte tells "exactly at the cap" apart from "more than the cap".
+                        var probe: UInt8 = 0
+                        let more = withUnsafeMutablePointer(to: &probe) { pointer -> Int32 in
+                            stream.next_out = pointer
+                            stream.avail_out = 1
+                            return inflate(&stream, Z_NO_FLUSH)
+                        }
+                        if more == Z_STREAM_END && stream.avail_out == 1 { status = Z_STREAM_END; break }
+                        if stream.avail_out == 0 { throw .outputLimitExceeded(limit: maxOutput) }
+                        status = more
+                        if status != Z_OK { break }
                         continue
-                    case Z_BUF_ERROR:
-                        // No progress possible: the input ended before the stream did.
-                        if produced == 0 { failure = .truncated; return }
-                    default:
-                        failure = .zlib(result)
-                        return
                     }
+                    capacity = min(maxOutput, max(capacity * 2, 4096))
+                }
+                if output.count < capacity { output += [UInt8](repeating: 0, count: capacity - output.count) }
+                status = output.withUnsafeMutableBufferPointer { out -> Int32 in
+                    stream.next_out = out.baseAddress! + produced
+                    stream.avail_out = uInt(capacity - produced)
+                    let result = inflate(&stream, Z_NO_FLUSH)
+                    produced = capacity - Int(stream.avail_out)
+                    return result
+                }
+                if status == Z_STREAM_END { break }
+                if status == Z_BUF_ERROR && stream.avail_in == 0 { throw .corrupt("truncated stream") }
+                if status != Z_OK && status != Z_BUF_ERROR {
+                    throw .corrupt(stream.msg.map { String(cString: $0) } ?? "inflate error \(status)")
                 }
             }
         }
-        if let failure { throw failure }
-        guard finished else { throw .truncated }
+        if status != Z_STREAM_END {
+            throw .corrupt(stream.msg.map { String(cString: $0) } ?? "inflate error \(status)")
+        }
+        output.removeSubrange(produced...)
         return output
     }
-}
 
-/// The wrapper around a deflate stream.
-public enum GZipFormat: Sendable {
-    /// RFC 1952 gzip (MTProto `gzip_packed`, `.tgs`).
-    case gzip
-    /// RFC 1950 zlib.
-    case zlib
-    /// Either, detected from the header.
-    case automatic
-
-    var windowBits: Int32 {
-        switch self {
-        case .gzip: return 15 + 16
-        case .zlib: return 15
-        case .automatic: return 15 + 32
+    /// Deflates `bytes` into one stream of `format` at `level` (0 = store … 9 = smallest; -1 = zlib's default, 6).
+    public static func compress(_ bytes: [UInt8], level: Int = -1, format: Format = .gzip) -> [UInt8] {
+        var stream = z_stream()
+        let windowBits: Int32 = format == .gzip ? 15 + 16 : 15
+        let clamped = Int32(max(-1, min(9, level)))
+        let initStatus = deflateInit2_(
+            &stream, clamped, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            Int32(MemoryLayout<z_stream>.size))
+        precondition(initStatus == Z_OK, "deflateInit2 failed with valid arguments: \(initStatus)")
+        defer { deflateEnd(&stream) }
+        let bound = Int(deflateBound(&stream, uLong(bytes.count))) + 32
+        var output = [UInt8](repeating: 0, count: bound)
+        var input = bytes
+        let written = input.withUnsafeMutableBufferPointer { inputBuffer in
+            output.withUnsafeMutableBufferPointer { out -> Int in
+                stream.next_in = inputBuffer.baseAddress
+                stream.avail_in = uInt(inputBuffer.count)
+                stream.next_out = out.baseAddress
+                stream.avail_out = uInt(out.count)
+                let status = deflate(&stream, Z_FINISH)
+                precondition(status == Z_STREAM_END, "deflate into deflateBound bytes did not finish: \(status)")
+                return out.count - Int(stream.avail_out)
+            }
         }
+        output.removeSubrange(written...)
+        return output
     }
-}
-
-/// Why compression or inflation failed.
-public enum GZipError: Error, Equatable, Sendable {
-    /// Inflating would produce more than the caller's limit.
-    case outputTooLarge(limit: Int)
-    /// The stream ended before its end marker.
-    case truncated
-    /// zlib reported this status (corrupt data, bad header, out of memory).
-    case zlib(Int32)
 }

@@ -198,7 +198,7 @@ public struct TLReader: Sendable {
         let packed = try readBytes()
         let unpacked: [UInt8]
         do {
-            unpacked = try GZip.decompress(packed, limit: limits.maxUnpackedSize)
+            unpacked = try GZip.decompress(packed, maxOutput: limits.maxUnpackedSize)
         } catch {
             throw .gzip(String(describing: error))
         }

@@ -1,5 +1,4 @@
 public import SwiftSignalKit
-import Synchronization
 
 /// One recorded event and the virtual time it arrived at.
 public struct RecordedEvent<T, E> {
@@ -21,7 +20,7 @@ extension RecordedEvent: Sendable where T: Sendable, E: Sendable {}
 /// Subscribes to a signal and records everything it delivers, so a test can compare the whole history at once.
 public final class EventRecorder<T: Sendable, E: Sendable>: Sendable {
     private let scheduler: VirtualTimeScheduler?
-    private let recorded = Mutex<[RecordedEvent<T, E>]>([])
+    private let recorded = LockedValue<[RecordedEvent<T, E>]>.make([])
     private let disposable = MetaDisposable()
 
     /// A recorder stamping events with `scheduler`'s time (or 0).
@@ -83,7 +82,7 @@ public final class TestSource<T: Sendable, E: Sendable>: Sendable {
         var disposals = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue.make(State())
 
     /// A source with no subscribers.
     public init() {}

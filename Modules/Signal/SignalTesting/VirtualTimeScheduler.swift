@@ -1,6 +1,5 @@
 import Glibc
 public import SwiftSignalKit
-import Synchronization
 
 /// A clock and task list that runs `Queue`s in virtual time: nothing runs until the test advances the clock.
 ///
@@ -28,11 +27,11 @@ public final class VirtualTimeScheduler: Sendable {
         var executed = 0
     }
 
-    let state: Mutex<State>
+    let state: LockedValue<State>
 
     /// A scheduler whose clock reads `startTime` seconds.
     public init(startTime: Double = 0) {
-        self.state = Mutex(State(now: startTime))
+        self.state = LockedValue.make(State(now: startTime))
     }
 
     /// A serial queue running on this scheduler's virtual time.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What `deliverOn(_:bufferLimit:policy:)` does when `bufferLimit` values already wait for the queue.
 public enum DeliveryBufferPolicy: Sendable {
     /// Drop the oldest waiting value to make room for the new one (a sliding window of the latest values).
@@ -18,7 +16,7 @@ final class BoundedDeliveryBuffer<T: Sendable, E: Sendable>: Sendable {
         var draining = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue.make(State())
     private let queue: Queue
     private let limit: Int
     private let policy: DeliveryBufferPolicy
@@ -103,7 +101,9 @@ final class BoundedDeliveryBuffer<T: Sendable, E: Sendable>: Sendable {
 ///
 /// The seeds' wish: plain `deliverOn` lets a fast producer grow the queue without bound. Terminal events are never
 /// dropped and arrive after the waiting values.
-public func deliverOn<T: Sendable, E: Sendable>(_ queue: Queue, bufferLimit: Int, policy: DeliveryBufferPolicy) -> (
+public func deliverOn<T: Sendable, E: Sendable>(
+    _ queue: Queue, bufferLimit: Int, policy: DeliveryBufferPolicy
+) -> (
     Signal<T, E>
 ) -> Signal<T, E> {
     { signal in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Shared engine of every `combineLatest`: the latest value of each input, built into the output under the lock.
 ///
 /// It emits once every input has a value (or an initial value), then on every update; it completes when every input
@@ -16,7 +14,8 @@ func combineLatestCore<V: Sendable, Out, E: Sendable>(
         }
         var initial = [V?](repeating: nil, count: signals.count)
         for (index, value) in initialValues where index < signals.count { initial[index] = value }
-        let state = Mutex(CombineLatestState(values: initial, missing: initial.lazy.filter { $0 == nil }.count))
+        let state = LockedValue.make(
+            CombineLatestState(values: initial, missing: initial.lazy.filter { $0 == nil }.count))
         let count = signals.count
         let disposables = DisposableSet()
         for (index, signal) in signals.enumerated() {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Something that can be cancelled: a subscription, a timer, a request. Disposing twice is harmless.
 public protocol Disposable: AnyObject, Sendable {
     /// Cancels the work; later calls do nothing.
@@ -15,11 +13,11 @@ public let EmptyDisposable: Disposable = EmptyDisposableImpl()
 
 /// Runs `action` the first time it is disposed.
 public final class ActionDisposable: Disposable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+    private let action: LockedValue<(@Sendable () -> Void)?>
 
     /// A disposable that runs `action` once, on the first `dispose()`.
     public init(action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
+        self.action = LockedValue.make(action)
     }
 
     public func dispose() {
@@ -34,7 +32,7 @@ public final class ActionDisposable: Disposable {
 
 /// Holds one replaceable disposable: `set` disposes the previous one; after `dispose`, `set` disposes the new one.
 public final class MetaDisposable: Disposable {
-    private let state = Mutex<(current: Disposable?, disposed: Bool)>((nil, false))
+    private let state = LockedValue<(current: Disposable?, disposed: Bool)>.make((nil, false))
 
     /// An empty, live holder.
     public init() {}
@@ -64,7 +62,7 @@ public final class MetaDisposable: Disposable {
 
 /// A set of disposables disposed together; additions after `dispose` are disposed at once.
 public final class DisposableSet: Disposable {
-    private let state = Mutex<(items: [Disposable], disposed: Bool)>(([], false))
+    private let state = LockedValue<(items: [Disposable], disposed: Bool)>.make(([], false))
 
     /// An empty, live set.
     public init() {}
@@ -108,7 +106,7 @@ public final class DisposableSet: Disposable {
 
 /// Disposables by key: setting a key disposes what it held; `dispose` disposes all and rejects later sets.
 public final class DisposableDict<T: Hashable & Sendable>: Disposable {
-    private let state = Mutex<(items: [T: Disposable], disposed: Bool)>(([:], false))
+    private let state = LockedValue<(items: [T: Disposable], disposed: Bool)>.make(([:], false))
 
     /// An empty, live dictionary.
     public init() {}

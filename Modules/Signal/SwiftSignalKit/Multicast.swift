@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Shares one subscription to a signal per key among all current subscribers.
 ///
 /// The first subscriber for a key starts the signal; later ones join it and see only later values; when the last
@@ -8,10 +6,10 @@ import Synchronization
 public final class Multicast<T: Sendable>: Sendable {
     private final class Instance: Sendable {
         let disposable = MetaDisposable()
-        let subscribers = Mutex(SubscriberList<T, NoError>())
+        let subscribers = LockedValue.make(SubscriberList<T, NoError>())
     }
 
-    private let instances = Mutex<[String: Instance]>([:])
+    private let instances = LockedValue<[String: Instance]>.make([:])
 
     /// An empty multicast.
     public init() {}

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A hot holder of the latest value of a signal: `set` a signal, `get` the current value and then every new one.
 public final class Promise<T: Sendable>: Sendable {
     private struct State {
@@ -8,9 +6,9 @@ public final class Promise<T: Sendable>: Sendable {
         var initializeOnFirstAccess: Signal<T, NoError>?
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
     private let disposable = MetaDisposable()
-    private let deinitAction = Mutex<(@Sendable () -> Void)?>(nil)
+    private let deinitAction = LockedValue<(@Sendable () -> Void)?>.make(nil)
 
     /// Called when the promise is deallocated.
     public var onDeinit: (@Sendable () -> Void)? {
@@ -20,17 +18,17 @@ public final class Promise<T: Sendable>: Sendable {
 
     /// A promise that subscribes to `signal` the first time someone calls `get()`.
     public init(initializeOnFirstAccess: Signal<T, NoError>?) {
-        self.state = Mutex(State(initializeOnFirstAccess: initializeOnFirstAccess))
+        self.state = LockedValue.make(State(initializeOnFirstAccess: initializeOnFirstAccess))
     }
 
     /// A promise holding `value`.
     public init(_ value: T) {
-        self.state = Mutex(State(value: value))
+        self.state = LockedValue.make(State(value: value))
     }
 
     /// A promise with no value yet.
     public init() {
-        self.state = Mutex(State())
+        self.state = LockedValue.make(State())
     }
 
     deinit {
@@ -83,24 +81,30 @@ public final class Promise<T: Sendable>: Sendable {
 
 /// A hot holder of a value set directly; `ignoreRepeated` skips values equal to the current one.
 public final class ValuePromise<T: Equatable & Sendable>: Sendable {
-    private struct State {
-        var value: T?
-        var subscribers = SubscriberList<T, NoError>()
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: T?
+        @usableFromInline var subscribers = SubscriberList<T, NoError>()
+
+        @usableFromInline
+        init(value: T?) {
+            self.value = value
+        }
     }
 
-    private let state: Mutex<State>
+    @usableFromInline let state: LockedValue<State>
     /// Whether `set` ignores a value equal to the current one.
     public let ignoreRepeated: Bool
 
     /// A promise holding `value`.
     public init(_ value: T, ignoreRepeated: Bool = false) {
-        self.state = Mutex(State(value: value))
+        self.state = LockedValue.make(State(value: value))
         self.ignoreRepeated = ignoreRepeated
     }
 
     /// A promise with no value yet.
     public init(ignoreRepeated: Bool = false) {
-        self.state = Mutex(State())
+        self.state = LockedValue.make(State(value: nil))
         self.ignoreRepeated = ignoreRepeated
     }
 
@@ -110,6 +114,7 @@ public final class ValuePromise<T: Equatable & Sendable>: Sendable {
     }
 
     /// Stores `value` and delivers it to every subscriber (unless `ignoreRepeated` and unchanged).
+    @inlinable
     public func set(_ value: T) {
         let subscribers = state.withLock { state -> [Subscriber<T, NoError>]? in
             if ignoreRepeated, let current = state.value, current == value { return nil }

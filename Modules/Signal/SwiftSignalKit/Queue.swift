@@ -164,7 +164,8 @@ public final class Queue: Sendable {
 
 /// Carries a non-Sendable value across a boundary the caller has proven safe.
 ///
-/// @unchecked Sendable: used only where the value is handed to exactly one other thread while its owner waits.
+/// @unchecked Sendable: used only for values that are safe across threads by construction: a `DispatchWorkItem`
+/// (whose `cancel()` is thread-safe) and a `QueueLocalObject`'s reference, released on its own queue.
 struct UncheckedSendableBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }

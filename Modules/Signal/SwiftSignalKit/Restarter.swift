@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Starts a signal again and again without growing the stack, until stopped (the engine of `restart`, `retry`, …).
 ///
 /// `request()` from inside a running start (a signal that completes synchronously) is turned into another turn of
@@ -11,7 +9,7 @@ final class Restarter: Disposable {
         var again = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue.make(State())
     private let current = MetaDisposable()
     private let start: @Sendable (Restarter) -> Disposable
     private let downstream: any SubscriberControl

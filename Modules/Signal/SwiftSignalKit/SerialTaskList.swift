@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The FIFO in front of a serial `Queue`: tasks are appended under a lock and one drain block runs them in batches.
 ///
@@ -15,7 +14,7 @@ final class SerialTaskList: Sendable {
         var scheduled = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue.make(State())
     private let queue: DispatchQueue
 
     init(queue: DispatchQueue) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Thrown by the async bridges when a signal fails with an error that is not itself an `Error`.
 public struct SignalError<E: Sendable>: Error {
     /// The signal's error.
@@ -30,7 +28,9 @@ extension Signal where T: Sendable, E: Sendable {
     /// Telegram's `get()` exists only for `NoError` and never returns for an empty signal; this one throws
     /// `SignalCompletedWithoutValue`, the signal's error, or `CancellationError`.
     public func get() async throws -> T {
-        let box = Mutex<(continuation: CheckedContinuation<T, any Error>?, disposable: Disposable?, cancelled: Bool)>(
+        let box = LockedValue<
+            (continuation: CheckedContinuation<T, any Error>?, disposable: Disposable?, cancelled: Bool)
+        >.make(
             (nil, nil, false))
         let finish: @Sendable (Result<T, any Error>) -> Void = { result in
             let (continuation, disposable) = box.withLock { state in

@@ -12,6 +12,7 @@ extension Signal {
     }
 
     /// Forwards every event unchanged to `downstream`.
+    @inlinable
     func forwardAll(to downstream: Subscriber<T, E>) -> Disposable {
         forward(
             to: downstream, next: { downstream.putNext($0) }, error: { downstream.putError($0) },

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The state behind `switchToLatest`, `queue` and `throttled`: which inner signal runs and which wait.
 ///
 /// Modes: switch (a new inner signal replaces the running one), queue (inner signals run one after another), and
@@ -14,7 +12,7 @@ final class SignalQueueState<T, E>: Disposable {
         var generation = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue.make(State())
     private let current = MetaDisposable()
     let outer = MetaDisposable()
     private let subscriber: Subscriber<T, E>

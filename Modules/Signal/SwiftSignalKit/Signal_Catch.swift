@@ -32,7 +32,9 @@ public func recurse<T, E>(_ latestValue: T?) -> (Signal<T, E>) -> Signal<T, E> {
 }
 
 /// Retries forever on error, waiting `delayIncrement` more seconds each time (at most `maxDelay`) on `queue`.
-public func retry<T, E>(_ delayIncrement: Double, maxDelay: Double, onQueue queue: Queue) -> (Signal<T, E>) -> Signal<
+public func retry<T, E>(
+    _ delayIncrement: Double, maxDelay: Double, onQueue queue: Queue
+) -> (Signal<T, E>) -> Signal<
     T, NoError
 > {
     { signal in
@@ -45,7 +47,8 @@ public func retry<T, E>(_ delayIncrement: Double, maxDelay: Double, onQueue queu
                     error: { _ in
                         let wait = delay.modify { min(maxDelay, $0 + delayIncrement) }
                         pending.set(queue.schedule(after: wait) { restarter.request() })
-                    }, completed: {
+                    },
+                    completed: {
                         restarter.stop()
                         subscriber.putCompletion()
                     })
@@ -82,7 +85,8 @@ public func retry<T, E>(
                         } else {
                             pending.set(queue.schedule(after: wait) { restarter.request() })
                         }
-                    }, completed: {
+                    },
+                    completed: {
                         restarter.stop()
                         subscriber.putCompletion()
                     })
@@ -121,7 +125,9 @@ public enum RestartOrMapErrorCondition<E> {
 extension RestartOrMapErrorCondition: Sendable where E: Sendable {}
 
 /// On each error, asks `condition`: restart the signal, or fail with the error it returns.
-public func restartOrMapError<T, E, R>(condition: @escaping @Sendable (E) -> RestartOrMapErrorCondition<R>) -> (
+public func restartOrMapError<T, E, R>(
+    condition: @escaping @Sendable (E) -> RestartOrMapErrorCondition<R>
+) -> (
     Signal<T, E>
 ) -> Signal<T, R> {
     { signal in

@@ -1,4 +1,5 @@
 /// Delivers every event on `queue` (inline when already on it), in order.
+@inlinable
 public func deliverOn<T: Sendable, E: Sendable>(_ queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in

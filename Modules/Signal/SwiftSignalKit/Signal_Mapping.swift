@@ -1,6 +1,5 @@
-import Synchronization
-
 /// Transforms every value with `f`.
+@inlinable
 public func map<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T, E>) -> Signal<R, E> {
     { signal in
         Signal<R, E> { subscriber in
@@ -12,6 +11,7 @@ public func map<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T, E>) ->
 }
 
 /// Passes only the values for which `f` returns true.
+@inlinable
 public func filter<T, E>(_ f: @escaping @Sendable (T) -> Bool) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in
@@ -23,6 +23,7 @@ public func filter<T, E>(_ f: @escaping @Sendable (T) -> Bool) -> (Signal<T, E>)
 }
 
 /// Maps the non-nil values of an optional signal with `f`, passing nil through (Telegram's `flatMap`).
+@inlinable
 public func flatMap<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T?, E>) -> Signal<R?, E> {
     { signal in
         Signal<R?, E> { subscriber in
@@ -34,6 +35,7 @@ public func flatMap<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T?, E
 }
 
 /// Transforms the error with `f`.
+@inlinable
 public func mapError<T, E, R>(_ f: @escaping @Sendable (E) -> R) -> (Signal<T, E>) -> Signal<T, R> {
     { signal in
         Signal<T, R> { subscriber in
@@ -45,6 +47,7 @@ public func mapError<T, E, R>(_ f: @escaping @Sendable (E) -> R) -> (Signal<T, E
 }
 
 /// Retypes a signal that cannot fail as one that may fail with `E`.
+@inlinable
 public func castError<T, E>(_ type: E.Type) -> (Signal<T, NoError>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in
@@ -61,12 +64,14 @@ public func distinctUntilChanged<T: Equatable & Sendable, E>(_ signal: Signal<T,
 }
 
 /// Drops values that `isEqual` says equal the previous one.
-public func distinctUntilChanged<T: Sendable, E>(isEqual: @escaping @Sendable (T, T) -> Bool) -> (Signal<T, E>)
+public func distinctUntilChanged<T: Sendable, E>(
+    isEqual: @escaping @Sendable (T, T) -> Bool
+) -> (Signal<T, E>)
     -> Signal<T, E>
 {
     { signal in
         Signal<T, E> { subscriber in
-            let last = Mutex<T?>(nil)
+            let last = LockedValue<T?>.make(nil)
             return signal.forward(
                 to: subscriber,
                 next: { next in

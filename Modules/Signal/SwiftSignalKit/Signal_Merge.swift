@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Delivers the values of all `signals` as they arrive; completes when all complete; fails on the first error.
 ///
 /// Telegram left `merge` commented out; the ObjC SSignalKit has `mergeSignals`, which this mirrors.
@@ -9,7 +7,7 @@ public func merge<T, E>(_ signals: [Signal<T, E>]) -> Signal<T, E> {
             subscriber.putCompletion()
             return EmptyDisposable
         }
-        let remaining = Mutex(signals.count)
+        let remaining = LockedValue.make(signals.count)
         let disposables = DisposableSet()
         for signal in signals {
             disposables.add(

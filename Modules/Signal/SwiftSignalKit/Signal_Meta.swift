@@ -41,7 +41,9 @@ public func ignoreValues<T, E>(_ signal: Signal<T, E>) -> Signal<Never, E> {
 }
 
 /// `mapToSignal` from a signal that cannot fail to inner signals that can.
-public func mapToSignalPromotingError<T, R, E>(_ f: @escaping @Sendable (T) -> Signal<R, E>) -> (Signal<T, NoError>)
+public func mapToSignalPromotingError<T, R, E>(
+    _ f: @escaping @Sendable (T) -> Signal<R, E>
+) -> (Signal<T, NoError>)
     -> Signal<R, E>
 {
     { signal in signal |> castError(E.self) |> map(f) |> switchToLatest }

@@ -1,12 +1,12 @@
-import Synchronization
-
 /// Folds every value into an accumulator with `f`; delivers the result and completes when the source completes.
-public func reduceLeft<T: Sendable, E>(value: T, f: @escaping @Sendable (T, T) -> T) -> (Signal<T, E>) -> Signal<
+public func reduceLeft<T: Sendable, E>(
+    value: T, f: @escaping @Sendable (T, T) -> T
+) -> (Signal<T, E>) -> Signal<
     T, E
 > {
     { signal in
         Signal<T, E> { subscriber in
-            let current = Mutex(value)
+            let current = LockedValue.make(value)
             return signal.forward(
                 to: subscriber, next: { next in current.withLock { $0 = f($0, next) } },
                 error: { subscriber.putError($0) },
@@ -19,7 +19,9 @@ public func reduceLeft<T: Sendable, E>(value: T, f: @escaping @Sendable (T, T) -
 }
 
 /// Like `reduceLeft(value:f:)`, but `f` may also emit intermediate values through its third argument.
-public func reduceLeft<T: Sendable, E>(value: T, f: @escaping @Sendable (T, T, (T) -> Void) -> T) -> (Signal<T, E>)
+public func reduceLeft<T: Sendable, E>(
+    value: T, f: @escaping @Sendable (T, T, (T) -> Void) -> T
+) -> (Signal<T, E>)
     -> Signal<T, E>
 {
     { signal in
@@ -54,24 +56,30 @@ public func reduceLeft<T: Sendable, E: Sendable>(
     { signal in
         Signal<T, E> { subscriber in
             let accumulator = Atomic(value: value)
-            let steps: Signal<Signal<T, E>, E> = signal |> map { next in
-                deferred {
-                    generator(accumulator.with { $0 }, next)
-                        |> mapToSignalPassthrough(accumulator: accumulator)
+            let steps: Signal<Signal<T, E>, E> =
+                signal
+                |> map { next in
+                    deferred {
+                        generator(accumulator.with { $0 }, next)
+                            |> mapToSignalPassthrough(accumulator: accumulator)
+                    }
                 }
-            }
-            let folded = (steps |> queue)
-                |> then(Signal<T, E> { final in
-                    final.putNext(accumulator.with { $0 })
-                    final.putCompletion()
-                    return EmptyDisposable
-                })
+            let folded =
+                (steps |> queue)
+                |> then(
+                    Signal<T, E> { final in
+                        final.putNext(accumulator.with { $0 })
+                        final.putCompletion()
+                        return EmptyDisposable
+                    })
             return folded.forwardAll(to: subscriber)
         }
     }
 }
 
-private func mapToSignalPassthrough<T: Sendable, E>(accumulator: Atomic<T>) -> (Signal<(T, Passthrough<T>), E>)
+private func mapToSignalPassthrough<T: Sendable, E>(
+    accumulator: Atomic<T>
+) -> (Signal<(T, Passthrough<T>), E>)
     -> Signal<T, E>
 {
     { signal in

@@ -1,4 +1,5 @@
 /// Calls `f` with each value before passing it on.
+@inlinable
 public func beforeNext<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in
@@ -13,6 +14,7 @@ public func beforeNext<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T,
 }
 
 /// Calls `f` with each value after passing it on.
+@inlinable
 public func afterNext<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in

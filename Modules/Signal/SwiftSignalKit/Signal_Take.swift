@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Passes the first `count` values, then completes (and disposes the source).
 public func take<T, E>(_ count: Int) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
@@ -24,7 +22,7 @@ public func take<T, E>(_ count: Int) -> (Signal<T, E>) -> Signal<T, E> {
 public func takeLast<T: Sendable, E>(_ count: Int) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in
-            let buffer = Mutex<[T]>([])
+            let buffer = LockedValue<[T]>.make([])
             return signal.forward(
                 to: subscriber,
                 next: { next in
@@ -72,7 +70,7 @@ public func take<T, E>(until: @escaping @Sendable (T) -> SignalTakeAction) -> (S
 /// Delivers the last value (nil if there was none) when the source completes.
 public func last<T: Sendable, E>(signal: Signal<T, E>) -> Signal<T?, E> {
     Signal { subscriber in
-        let value = Mutex<T?>(nil)
+        let value = LockedValue<T?>.make(nil)
         return signal.forward(
             to: subscriber, next: { next in value.withLock { $0 = next } }, error: { subscriber.putError($0) },
             completed: {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Subscribes to the signal `timeout` seconds later, on `queue` (disposing before then cancels the start).
 public func delay<T, E>(_ timeout: Double, queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
@@ -21,7 +19,9 @@ public func delay<T, E>(_ timeout: Double, queue: Queue) -> (Signal<T, E>) -> Si
 /// that was suspended (where monotonic timers stop) still fires close to the wall-clock deadline.
 ///
 /// Like Telegram, when the deadline has already passed on the final check the start waits a minimum of 0.5 s.
-public func suspendAwareDelay<T, E>(_ timeout: Double, granularity: Double = 4.0, queue: Queue) -> (Signal<T, E>)
+public func suspendAwareDelay<T, E>(
+    _ timeout: Double, granularity: Double = 4.0, queue: Queue
+) -> (Signal<T, E>)
     -> Signal<T, E>
 {
     { signal in
@@ -94,7 +94,7 @@ public func timeout<T, E>(_ timeout: Double, queue: Queue, alternate: Signal<T, 
 public func debounce<T: Sendable, E: Sendable>(_ interval: Double, queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in
-            let pending = Mutex<(value: T?, generation: Int)>((nil, 0))
+            let pending = LockedValue<(value: T?, generation: Int)>.make((nil, 0))
             let timer = MetaDisposable()
             let flush: @Sendable (Int) -> Void = { generation in
                 let value = pending.withLock { state -> T? in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The receiving end of one subscription: `putNext`, `putError`, `putCompletion`.
 ///
 /// A subscriber made by `Signal.start` is a guard: it is thread-safe, delivers nothing after its first error or
@@ -11,35 +9,47 @@ import Synchronization
 /// operators therefore takes one lock per value instead of ten (Telegram's Subscriber takes a pthread mutex at every
 /// level). Forwarders hold no mutable state, so they are safe to call from any thread.
 public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
-    // @unchecked Sendable: the mutable state lives in `state`, a Mutex; `forward` is immutable and its closures
+    // @unchecked Sendable: the mutable state lives in `state`, a LockedValue; the forwarding closures are immutable and
     // are @Sendable.
 
-    struct Forward: Sendable {
-        let next: @Sendable (T) -> Void
-        let error: @Sendable (E) -> Void
-        let completed: @Sendable () -> Void
-        let control: any SubscriberControl
-    }
-
+    @usableFromInline
     struct State {
-        var next: (@Sendable (T) -> Void)?
-        var error: (@Sendable (E) -> Void)?
-        var completed: (@Sendable () -> Void)?
-        var terminated = false
-        var disposable: Disposable?
-        var kept: [any AnyObject & Sendable] = []
+        @usableFromInline var next: (@Sendable (T) -> Void)?
+        @usableFromInline var error: (@Sendable (E) -> Void)?
+        @usableFromInline var completed: (@Sendable () -> Void)?
+        @usableFromInline var terminated = false
+        @usableFromInline var disposable: Disposable?
+        @usableFromInline var kept: [any AnyObject & Sendable] = []
+
+        @usableFromInline
+        init(
+            next: (@Sendable (T) -> Void)? = nil, error: (@Sendable (E) -> Void)? = nil,
+            completed: (@Sendable () -> Void)? = nil
+        ) {
+            self.next = next
+            self.error = error
+            self.completed = completed
+        }
     }
 
-    private let forward: Forward?
-    private let state: Mutex<State>
+    // Forwarding subscribers: immutable, read without a lock. Separate fields so a call loads one closure (no copy of
+    // a struct of four references, which cost four retains and releases per event).
+    @usableFromInline let forwardNext: (@Sendable (T) -> Void)?
+    @usableFromInline let forwardError: (@Sendable (E) -> Void)?
+    @usableFromInline let forwardCompleted: (@Sendable () -> Void)?
+    @usableFromInline let control: (any SubscriberControl)?
+    @usableFromInline let state: LockedValue<State>
 
     /// A guarding subscriber over the three closures.
     public init(
         next: (@Sendable (T) -> Void)? = nil, error: (@Sendable (E) -> Void)? = nil,
         completed: (@Sendable () -> Void)? = nil
     ) {
-        self.forward = nil
-        self.state = Mutex(State(next: next, error: error, completed: completed))
+        self.forwardNext = nil
+        self.forwardError = nil
+        self.forwardCompleted = nil
+        self.control = nil
+        self.state = LockedValue.make(State(next: next, error: error, completed: completed))
     }
 
     /// A forwarding subscriber: its events go straight to the closures, which end in `downstream`'s guard.
@@ -48,33 +58,43 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
         forwardingTo downstream: Subscriber<R, F>, next: @escaping @Sendable (T) -> Void,
         error: @escaping @Sendable (E) -> Void, completed: @escaping @Sendable () -> Void
     ) {
-        self.forward = Forward(next: next, error: error, completed: completed, control: downstream)
-        self.state = Mutex(State())
+        self.forwardNext = next
+        self.forwardError = error
+        self.forwardCompleted = completed
+        self.control = downstream
+        self.state = LockedValue.make(State())
     }
 
     /// Delivers a value unless the subscriber has terminated.
     @inlinable
     public func putNext(_ next: T) {
-        _putNext(next)
+        if let forwardNext {
+            forwardNext(next)
+        } else {
+            guardedPutNext(next)
+        }
     }
 
-    @usableFromInline
-    func _putNext(_ value: T) {
-        if let forward {
-            forward.next(value)
-            return
-        }
+    @inlinable
+    func guardedPutNext(_ value: T) {
         let handler = state.withLock { $0.terminated ? nil : $0.next }
         handler?(value)
     }
 
     /// Delivers the error and terminates: later events are dropped and the assigned disposable is disposed.
+    @inlinable
     public func putError(_ error: E) {
-        if let forward {
-            forward.error(error)
-            return
+        if let forwardError {
+            forwardError(error)
+        } else {
+            guardedPutError(error)
         }
-        let (handler, disposable, kept) = state.withLock { state -> ((@Sendable (E) -> Void)?, Disposable?, [any AnyObject & Sendable]) in
+    }
+
+    @usableFromInline
+    func guardedPutError(_ error: E) {
+        let (handler, disposable, kept) = state.withLock {
+            state -> ((@Sendable (E) -> Void)?, Disposable?, [any AnyObject & Sendable]) in
             if state.terminated { return (nil, nil, []) }
             let result = (state.error, state.disposable, state.kept)
             state.clear()
@@ -86,12 +106,19 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
     }
 
     /// Delivers completion and terminates: later events are dropped and the assigned disposable is disposed.
+    @inlinable
     public func putCompletion() {
-        if let forward {
-            forward.completed()
-            return
+        if let forwardCompleted {
+            forwardCompleted()
+        } else {
+            guardedPutCompletion()
         }
-        let (handler, disposable, kept) = state.withLock { state -> ((@Sendable () -> Void)?, Disposable?, [any AnyObject & Sendable]) in
+    }
+
+    @usableFromInline
+    func guardedPutCompletion() {
+        let (handler, disposable, kept) = state.withLock {
+            state -> ((@Sendable () -> Void)?, Disposable?, [any AnyObject & Sendable]) in
             if state.terminated { return (nil, nil, []) }
             let result = (state.completed, state.disposable, state.kept)
             state.clear()
@@ -104,8 +131,8 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
 
     /// Keeps `object` alive until the subscriber terminates or is disposed.
     public func keepAlive(_ object: any AnyObject & Sendable) {
-        if let forward {
-            forward.control.keepAlive(object)
+        if let control {
+            control.keepAlive(object)
             return
         }
         let rejected = state.withLock { state -> Bool in
@@ -118,7 +145,7 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
 
     /// Whether the subscriber has delivered its terminal event or been disposed.
     public var isTerminated: Bool {
-        if let forward { return forward.control.isTerminated }
+        if let control { return control.isTerminated }
         return state.withLock { $0.terminated }
     }
 
@@ -134,8 +161,8 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
 
     /// Cancels the subscription: no further delivery, closures released, the generator's disposable disposed.
     public func dispose() {
-        if let forward {
-            forward.control.dispose()
+        if let control {
+            control.dispose()
             return
         }
         let (disposable, kept) = state.withLock { state -> (Disposable?, [any AnyObject & Sendable]) in
@@ -150,6 +177,7 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
 }
 
 extension Subscriber.State {
+    @usableFromInline
     mutating func clear() {
         terminated = true
         next = nil
@@ -161,6 +189,7 @@ extension Subscriber.State {
 }
 
 /// What a forwarding subscriber delegates to its downstream guard, whatever the guard's value type.
+@usableFromInline
 protocol SubscriberControl: AnyObject, Sendable {
     func keepAlive(_ object: any AnyObject & Sendable)
     var isTerminated: Bool { get }

@@ -1,10 +1,14 @@
 /// The subscribers of a hot source (Promise, ValuePipe, Multicast), with a cached snapshot for fan-out.
 ///
-/// Not thread-safe: owners keep it inside their Mutex. `snapshot()` returns the same array (one retain, no copy)
+/// Not thread-safe: owners keep it inside their LockedValue. `snapshot()` returns the same array (one retain, no copy)
 /// until a subscriber is added or removed, so a fan-out to N subscribers copies nothing per update.
+@usableFromInline
 struct SubscriberList<T, E> {
-    private let bag = Bag<Subscriber<T, E>>()
-    private var cached: [Subscriber<T, E>]?
+    @usableFromInline let bag = Bag<Subscriber<T, E>>()
+    @usableFromInline var cached: [Subscriber<T, E>]?
+
+    @usableFromInline
+    init() {}
 
     mutating func add(_ subscriber: Subscriber<T, E>) -> Int {
         cached = nil
@@ -18,6 +22,7 @@ struct SubscriberList<T, E> {
 
     var isEmpty: Bool { bag.isEmpty }
 
+    @inlinable
     mutating func snapshot() -> [Subscriber<T, E>] {
         if let cached { return cached }
         let items = bag.copyItems()

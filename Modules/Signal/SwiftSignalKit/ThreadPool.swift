@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// The cancellation flag a `ThreadPoolTask` sees while it runs.
 public final class ThreadPoolTaskState: Sendable {
@@ -32,7 +31,7 @@ public final class ThreadPoolTask: Sendable {
 /// A serial lane of a `ThreadPool`: its tasks run one at a time, in order, on whichever pool thread is free.
 public final class ThreadPoolQueue: Sendable {
     private weak let pool: ThreadPool?
-    let tasks = Mutex<[ThreadPoolTask]>([])
+    let tasks = LockedValue<[ThreadPoolTask]>.make([])
 
     init(pool: ThreadPool) {
         self.pool = pool
@@ -47,8 +46,8 @@ public final class ThreadPoolQueue: Sendable {
 /// A fixed set of pthreads taking tasks from serial lanes round-robin (Telegram's `ThreadPool`, without the
 /// Objective-C runtime).
 public final class ThreadPool: @unchecked Sendable {
-    // @unchecked Sendable: `mutex`/`condition` are pthread objects guarding `queues` and `nextQueueIndex`; they are
-    // allocated once and freed only in deinit, after the threads have been told to stop.
+    // @unchecked Sendable: `mutex`/`condition` are pthread objects guarding `queues`, `takenQueues` and `stopping`;
+    // they are allocated once and freed only in deinit, which runs after every thread has left its loop.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var queues: [ThreadPoolQueue] = []
@@ -64,11 +63,13 @@ public final class ThreadPool: @unchecked Sendable {
         for _ in 0..<max(1, threadCount) {
             let context = Unmanaged.passRetained(ThreadContext(pool: self)).toOpaque()
             var thread = pthread_t()
-            let result = pthread_create(&thread, nil, { raw in
-                let context = Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue()
-                context.run()
-                return nil
-            }, context)
+            let result = pthread_create(
+                &thread, nil,
+                { raw in
+                    let context = Unmanaged<ThreadContext>.fromOpaque(raw!).takeRetainedValue()
+                    context.run()
+                    return nil
+                }, context)
             precondition(result == 0, "pthread_create failed: \(result)")
             pthread_detach(thread)
             threads.append(thread)

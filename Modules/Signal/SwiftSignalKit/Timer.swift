@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A one-shot or repeating timer that fires on a `Queue` (Telegram's `Timer`; not Foundation's).
 ///
 /// It runs on the queue's clock, so on a SignalTesting virtual queue it fires when virtual time passes.
@@ -15,7 +13,7 @@ public final class Timer: Sendable {
     private let `repeat`: Bool
     private let completion: @Sendable (Timer) -> Void
     private let queue: Queue
-    private let state = Mutex(State())
+    private let state = LockedValue.make(State())
 
     /// A timer that calls `completion` on `queue` after `timeout` seconds (every `timeout` if `repeat`).
     public init(timeout: Double, repeat: Bool, completion: @escaping @Sendable () -> Void, queue: Queue) {

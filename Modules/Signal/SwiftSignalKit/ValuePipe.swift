@@ -1,8 +1,6 @@
-import Synchronization
-
 /// A hot stream: `putNext` delivers to the current subscribers of `signal()`; nothing is replayed.
 public final class ValuePipe<T: Sendable>: Sendable {
-    private let subscribers = Mutex(SubscriberList<T, NoError>())
+    @usableFromInline let subscribers = LockedValue.make(SubscriberList<T, NoError>())
 
     /// A pipe with no subscribers.
     public init() {}
@@ -18,6 +16,7 @@ public final class ValuePipe<T: Sendable>: Sendable {
     }
 
     /// Delivers `next` to every current subscriber.
+    @inlinable
     public func putNext(_ next: T) {
         let current = subscribers.withLock { $0.snapshot() }
         for subscriber in current {

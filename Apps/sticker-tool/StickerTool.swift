@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `sticker-tool`: .tgs and .webp stickers to PNG frames, animated WebP and thumbnails, one file or a folder.
+@main
+struct StickerTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sticker-tool",
+        abstract: "Render Telegram stickers (.tgs Lottie, .webp) to PNG frames, animated WebP and thumbnails.",
+        subcommands: [Info.self, Render.self, Thumb.self, Convert.self, Batch.self])
+}

@@ -1,0 +1,17 @@
+// The peer of the .tgs benchmark: rlottie driven by a plain C loop, no Swift in between.
+#ifndef RLOTTIE_LOOP_H
+#define RLOTTIE_LOOP_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Lottie_Animation_S RLottieLoopAnimation;
+
+/// Loads NUL-terminated Lottie JSON; NULL if rlottie rejects it.
+RLottieLoopAnimation *rlottie_loop_open(const char *json);
+
+/// Renders `count` frames (cycling through the animation) at width × height into `buffer` (ARGB32 words).
+void rlottie_loop_render(RLottieLoopAnimation *animation, size_t width, size_t height, size_t count, uint32_t *buffer);
+
+void rlottie_loop_close(RLottieLoopAnimation *animation);
+
+#endif

@@ -1,0 +1,17 @@
+#include "rlottie_loop.h"
+#include <rlottie_capi.h>
+
+RLottieLoopAnimation *rlottie_loop_open(const char *json) {
+    return lottie_animation_from_data(json, "", "");
+}
+
+void rlottie_loop_render(RLottieLoopAnimation *animation, size_t width, size_t height, size_t count, uint32_t *buffer) {
+    size_t total = lottie_animation_get_totalframe(animation);
+    for (size_t i = 0; i < count; i++) {
+        lottie_animation_render(animation, i % total, buffer, width, height, width * 4);
+    }
+}
+
+void rlottie_loop_close(RLottieLoopAnimation *animation) {
+    lottie_animation_destroy(animation);
+}

@@ -1,0 +1,207 @@
+import BenchmarkSupport
+import Dispatch
+@preconcurrency import OpenCombine
+import OpenCombineDispatch
+import SwiftSignalKit
+
+/// SwiftSignalKit against OpenCombine 0.14.0 on the five workloads of the Signal issue, in one run.
+///
+/// Each pair does the same work with each library's idiomatic parts: a synchronous source (a generator loop /
+/// `Publishers.Sequence`), hot subjects (`ValuePipe` / `PassthroughSubject`), a value holder
+/// (`ValuePromise` / `CurrentValueSubject`) and a hop to a serial queue (`deliverOn` / `receive(on:)`).
+/// Where every workload's sink adds its values (the same plain store for both libraries, no lock).
+nonisolated(unsafe) var sink = 0
+
+@main
+enum SignalBench {
+    static func main() {
+        printMachine()
+        // `signal-bench a c` runs only those workloads (for profiling); no argument runs all five.
+        let only = Set(CommandLine.arguments.dropFirst())
+        func run(_ key: String, _ make: () -> Comparison) -> Comparison? {
+            only.isEmpty || only.contains(key) ? make() : nil
+        }
+        let rows = [
+            run("a") {
+                Comparison("(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPeer(), goal: "≥ 1.5×")
+            },
+            run("b") {
+                Comparison("(b) 100k subscribe + dispose", ours: subscribeOurs(), peer: subscribePeer(), goal: "≥ 1.0×")
+            },
+            run("c") {
+                Comparison(
+                    "(c) combineLatest of 3, 1M updates", ours: combineOurs(), peer: combinePeer(),
+                    goal: "≥ 1.5× (peer hand-written: no CombineLatest in 0.14.0)")
+            },
+            run("d") {
+                Comparison(
+                    "(d) ValuePromise → 100 subscribers, 100k updates", ours: fanOutOurs(), peer: fanOutPeer(),
+                    goal: "≥ 1.0×")
+            },
+            run("e") {
+                Comparison(
+                    "(e) deliverOn serial queue, 1M values", ours: deliverOurs(), peer: deliverPeer(), goal: "≥ 1.5×")
+            },
+        ].compactMap { $0 }
+        printTable(title: "Signal: SwiftSignalKit vs OpenCombine 0.14.0", peerName: "OpenCombine", rows)
+        blackHole(sink)
+    }
+
+    static let chainCount = 1_000_000
+
+    // MARK: (a) a chain of ten stateless operators (the same closures for both libraries)
+
+    static let step1: @Sendable (Int) -> Int = { $0 &+ 1 }
+    static let step2: @Sendable (Int) -> Int = { $0 &* 3 }
+    static let step3: @Sendable (Int) -> Int = { $0 &- 2 }
+    static let step4: @Sendable (Int) -> Int = { $0 ^ 0x55 }
+    static let step5: @Sendable (Int) -> Int = { $0 &+ 7 }
+    static let keep1: @Sendable (Int) -> Bool = { $0 >= 0 }
+    static let keep2: @Sendable (Int) -> Bool = { $0 & 1 <= 1 }
+    static let keep3: @Sendable (Int) -> Bool = { $0 > Int.min }
+    static let keep4: @Sendable (Int) -> Bool = { $0 != -1 }
+    static let keep5: @Sendable (Int) -> Bool = { _ in true }
+
+    static func chainOurs() -> Measurement {
+        let source = Signal<Int, NoError> { subscriber in
+            for value in 0..<chainCount { subscriber.putNext(value) }
+            subscriber.putCompletion()
+            return EmptyDisposable
+        }
+        let half: Signal<Int, NoError> =
+            source |> map(step1) |> filter(keep1) |> map(step2) |> filter(keep2)
+            |> map(step3)
+        let chain: Signal<Int, NoError> =
+            half |> filter(keep3) |> map(step4) |> filter(keep4) |> map(step5)
+            |> filter(keep5)
+        return measure("ours", items: Double(chainCount), unit: "values") {
+            _ = chain.start(next: { value in sink &+= value })
+        }
+    }
+
+    static func chainPeer() -> Measurement {
+        measure("peer", items: Double(chainCount), unit: "values") {
+            let half = (0..<chainCount).publisher.map(step1).filter(keep1).map(step2).filter(keep2).map(step3)
+            let cancellable = half.filter(keep3).map(step4).filter(keep4).map(step5).filter(keep5)
+                .sink { sink &+= $0 }
+            cancellable.cancel()
+        }
+    }
+
+    // MARK: (b) subscribe and dispose
+
+    static let subscribeCount = 100_000
+
+    static func subscribeOurs() -> Measurement {
+        let pipe = ValuePipe<Int>()
+        let signal = pipe.signal() |> map { $0 + 1 }
+        return measure("ours", items: Double(subscribeCount), unit: "subs") {
+            for _ in 0..<subscribeCount {
+                let disposable = signal.start(next: { blackHole($0) })
+                disposable.dispose()
+            }
+        }
+    }
+
+    static func subscribePeer() -> Measurement {
+        let subject = PassthroughSubject<Int, Never>()
+        let publisher = subject.map { $0 + 1 }
+        return measure("peer", items: Double(subscribeCount), unit: "subs") {
+            for _ in 0..<subscribeCount {
+                let cancellable = publisher.sink { blackHole($0) }
+                cancellable.cancel()
+            }
+        }
+    }
+
+    // MARK: (c) combineLatest of three
+
+    static func combineOurs() -> Measurement {
+        let pipes = (0..<3).map { _ in ValuePipe<Int>() }
+        return measure("ours", items: Double(chainCount), unit: "updates", runs: 3) {
+            let disposable = combineLatest(pipes[0].signal(), pipes[1].signal(), pipes[2].signal()).start(
+                next: { a, b, c in sink &+= a &+ b &+ c })
+            for value in 0..<chainCount { pipes[value % 3].putNext(value) }
+            disposable.dispose()
+        }
+    }
+
+    static func combinePeer() -> Measurement {
+        let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+        return measure("peer", items: Double(chainCount), unit: "updates", runs: 3) {
+            // OpenCombine 0.14.0 has no CombineLatest (nor Merge): this is the hand-written equivalent a user would
+            // write, three sinks sharing the latest values under a lock and feeding one output subject.
+            let output = PassthroughSubject<(Int, Int, Int), Never>()
+            let outputCancellable = output.sink { a, b, c in sink &+= a &+ b &+ c }
+            let lock = Lock()
+            var latest: [Int?] = [nil, nil, nil]
+            let cancellables = (0..<3).map { index in
+                subjects[index].sink { value in
+                    let combined: (Int, Int, Int)? = lock.locked {
+                        latest[index] = value
+                        guard let a = latest[0], let b = latest[1], let c = latest[2] else { return nil }
+                        return (a, b, c)
+                    }
+                    if let combined { output.send(combined) }
+                }
+            }
+            for value in 0..<chainCount { subjects[value % 3].send(value) }
+            for cancellable in cancellables { cancellable.cancel() }
+            outputCancellable.cancel()
+        }
+    }
+
+    // MARK: (d) fan-out
+
+    static let fanOutUpdates = 100_000
+    static let fanOutSubscribers = 100
+
+    static func fanOutOurs() -> Measurement {
+        measure("ours", items: Double(fanOutUpdates), unit: "updates", runs: 3) {
+            let promise = ValuePromise(0)
+            let disposables = (0..<fanOutSubscribers).map { _ in
+                promise.get().start(next: { value in sink &+= value })
+            }
+            for value in 1...fanOutUpdates { promise.set(value) }
+            for disposable in disposables { disposable.dispose() }
+        }
+    }
+
+    static func fanOutPeer() -> Measurement {
+        measure("peer", items: Double(fanOutUpdates), unit: "updates", runs: 3) {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            let cancellables = (0..<fanOutSubscribers).map { _ in subject.sink { sink &+= $0 } }
+            for value in 1...fanOutUpdates { subject.send(value) }
+            for cancellable in cancellables { cancellable.cancel() }
+        }
+    }
+
+    // MARK: (e) hop to a serial queue
+
+    static func deliverOurs() -> Measurement {
+        let queue = Queue(name: "bench.deliver")
+        let source = Signal<Int, NoError> { subscriber in
+            for value in 0..<chainCount { subscriber.putNext(value) }
+            subscriber.putCompletion()
+            return EmptyDisposable
+        }
+        return measure("ours", items: Double(chainCount), unit: "values", runs: 3) {
+            let done = DispatchSemaphore(value: 0)
+            _ = (source |> deliverOn(queue)).start(
+                next: { value in sink &+= value }, completed: { done.signal() })
+            done.wait()
+        }
+    }
+
+    static func deliverPeer() -> Measurement {
+        let queue = DispatchQueue(label: "bench.receive")
+        return measure("peer", items: Double(chainCount), unit: "values", runs: 3) {
+            let done = DispatchSemaphore(value: 0)
+            let cancellable = (0..<chainCount).publisher
+                .receive(on: queue.ocombine)
+                .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { sink &+= $0 })
+            done.wait()
+            cancellable.cancel()
+        }
+    }
+}

@@ -1,0 +1,2 @@
+// Zstandard (Debian: libzstd-dev): the codec of the animated-sticker frame cache.
+#include <zstd.h>

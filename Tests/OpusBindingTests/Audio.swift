@@ -1,0 +1,83 @@
+import Foundation
+import OpusBinding
+
+/// Test helpers: tools, scratch folders, signals and their comparison.
+enum Audio {
+    static func scratch() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("opus-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs a tool; returns its exit status and standard output plus error.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Speech from espeak-ng, mono 48 kHz (espeak writes 22.05 kHz; we resample).
+    static func speech(_ text: String, in dir: URL) throws -> WAVFile {
+        let url = dir.appendingPathComponent("speech.wav")
+        let result = try run("espeak-ng", ["-w", url.path, text])
+        precondition(result.status == 0, "espeak-ng failed: \(result.output)")
+        return try WAVFile(bytes: [UInt8](Data(contentsOf: url))).monoResampled(to: 48_000)
+    }
+
+    /// The best normalized cross-correlation of `b` against `a` over lags in `-maxLag...maxLag`.
+    static func correlation(_ a: [Int16], _ b: [Int16], maxLag: Int = 48) -> Double {
+        var best = -1.0
+        for lag in stride(from: -maxLag, through: maxLag, by: 1) {
+            var dot = 0.0, na = 0.0, nb = 0.0
+            var i = max(0, -lag)
+            let end = min(a.count, b.count - lag)
+            while i < end {
+                let x = Double(a[i]), y = Double(b[i + lag])
+                dot += x * y
+                na += x * x
+                nb += y * y
+                i += 3  // every third sample is plenty for a similarity measure
+            }
+            if na > 0, nb > 0 { best = max(best, dot / (na * nb).squareRoot()) }
+        }
+        return best
+    }
+
+    /// The Ogg page CRC (polynomial 0x04C11DB7, not reflected, initial 0) over a page with its CRC field zeroed.
+    static func oggCRC(_ page: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0
+        for byte in page {
+            crc ^= UInt32(byte) << 24
+            for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? crc << 1 ^ 0x04C1_1DB7 : crc << 1 }
+        }
+        return crc
+    }
+
+    /// Offsets of each page ("OggS") and its total length.
+    static func pages(_ bytes: [UInt8]) -> [(offset: Int, length: Int)] {
+        var result: [(Int, Int)] = []
+        var offset = 0
+        while offset + 27 <= bytes.count {
+            let segments = Int(bytes[offset + 26])
+            let body = bytes[(offset + 27)..<(offset + 27 + segments)].reduce(0) { $0 + Int($1) }
+            result.append((offset, 27 + segments + body))
+            offset += 27 + segments + body
+        }
+        return result
+    }
+
+    /// Recomputes the CRC of the page at `offset` so a deliberate change inside it passes libogg's check.
+    static func fixCRC(_ bytes: inout [UInt8], page: (offset: Int, length: Int)) {
+        for i in 22..<26 { bytes[page.offset + i] = 0 }
+        let crc = oggCRC(bytes[page.offset..<page.offset + page.length])
+        for i in 0..<4 { bytes[page.offset + 22 + i] = UInt8(truncatingIfNeeded: crc >> (8 * i)) }
+    }
+}

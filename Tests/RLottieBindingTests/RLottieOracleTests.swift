@@ -1,0 +1,73 @@
+import Foundation
+import ImageCore
+import RLottieBinding
+import Testing
+
+/// Our binding's frames against a C program that calls rlottie's C API directly (compiled by the test).
+@Suite struct RLottieOracleTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("MediaFixtures")
+
+    static func compileOracle(into dir: URL) throws -> URL {
+        let binary = dir.appendingPathComponent("rlottie-render")
+        // The system C compiler, or the clang that ships with the Swift toolchain.
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        let compiler = ["cc", "clang", "gcc"].flatMap { name in path.split(separator: ":").map { "\($0)/\(name)" } }
+            .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/cc"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: compiler)
+        process.arguments = [
+            "-O2", "-o", binary.path, fixtures.appendingPathComponent("rlottie-render.c").path, "-lrlottie",
+        ]
+        try process.run()
+        process.waitUntilExit()
+        precondition(process.terminationStatus == 0, "cannot compile the rlottie oracle")
+        return binary
+    }
+
+    @Test(arguments: ["square", "masked", "gradient"])
+    func framesEqualTheCAPI(name: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rlottie-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let oracle = try Self.compileOracle(into: dir)
+        let json = Self.fixtures.appendingPathComponent("lottie/\(name).json")
+        let animation = try #require(LottieAnimation(json: [UInt8](try Data(contentsOf: json))))
+        #expect(animation.size == PixelSize(width: 512, height: 512))
+        for (frame, side) in [(0, 512), (17, 100), (44, 240), (animation.frameCount - 1, 64)]
+        where frame < animation.frameCount {
+            let raw = dir.appendingPathComponent("f.raw")
+            let process = Process()
+            process.executableURL = oracle
+            process.arguments = [json.path, "\(frame)", "\(side)", "\(side)", raw.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(printed.hasPrefix("\(animation.frameCount) "))
+            let theirs = try #require(
+                Bitmap(
+                    width: side, height: side, bytesPerRow: side * 4,
+                    premultipliedBGRA: [UInt8](try Data(contentsOf: raw))))
+            let ours = animation.render(frame: frame, width: side, height: side)
+            #expect(ours == theirs, "frame \(frame) at \(side)")
+            // Not a blank frame: the animation draws something.
+            #expect(ours.pixels.contains { $0 != 0 })
+        }
+    }
+
+    @Test func metadata() throws {
+        let json = [UInt8](try Data(contentsOf: Self.fixtures.appendingPathComponent("lottie/masked.json")))
+        let animation = try #require(LottieAnimation(json: json))
+        #expect(animation.frameCount == 90 && animation.frameRate == 30)
+        // rlottie 0.1 reports (op − ip − 1) / fr: the time of the last frame, not the length of the loop.
+        #expect(abs(animation.duration - 89.0 / 30) < 1e-6)
+        // Frames differ over time (keyframed position and scale).
+        #expect(animation.render(frame: 0, width: 64, height: 64) != animation.render(frame: 60, width: 64, height: 64))
+    }
+
+    @Test func rejectsGarbage() {
+        #expect(LottieAnimation(json: Array("not json".utf8)) == nil)
+    }
+}
