@@ -125,22 +125,32 @@ let modules: [Module] = [
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
     .swift("TLSchema", .Network, deps: ["Hashing"]),
     .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"]),
-    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils"]),
+    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils", "TLRuntime"]),
     .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "MTProtoApi"]),
-    .swift("MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"]),
+    .swift(
+        "MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"],
+        testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime"]),
     .swift(
         "Network", .Network,
         deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],
-        testDeps: ["MTProtoServer", "ServerAPI", "MTProtoApi", "NIOCore", "NIOPosix"]),
-    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOEmbedded", "NIOPosix"]),
+        testDeps: [
+            "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime",
+            "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix",
+        ]),
+    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix"]),
 
     // Server: the local MTProto server (issue: MTProto).
     .swift(
         "MTProtoServer", .Server,
         deps: ["MTProtoCore", "MTProtoTransport", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore",
                "NIOPosix", "Logging"],
-        testDeps: ["ServerAPI", "MTProtoTransport", "NIOPosix"]),
-    .swift("ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"]),
+        testDeps: [
+            "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TLRuntime", "CryptoUtils", "NIOCore",
+            "NIOPosix",
+        ]),
+    .swift(
+        "ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"],
+        testDeps: ["MTProtoServer", "TelegramApi", "TLRuntime"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
@@ -171,7 +181,7 @@ let modules: [Module] = [
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),
-    .swift("TLGenerator", .BuildTools, deps: ["TLSchema"]),
+    .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema"]),
 ]
 
 // MARK: - Apps

@@ -111,7 +111,7 @@ import Testing
                 switch try exchange.receive(answer.body, now: Date().timeIntervalSince1970) {
                 case .send(let next): body = next
                 case .completed(let result):
-                    try await channel.close()
+                    try? await channel.close()
                     return result
                 }
             }
@@ -152,7 +152,7 @@ import Testing
         ]
         for bytes in cases {
             let (channel, recorder) = try await fixture.rawBytes(bytes)
-            if bytes.count == 16 { try await channel.close() }  // a truncated frame, then hang up
+            if bytes.count == 16 { try? await channel.close() }  // hang up (the server may already have closed)
             let closed = await recorder.wait(timeout: 10) { $0.closed }
             #expect(closed, "\(bytes.prefix(8))")
             #expect(try await fixture.goodConnectionWorks(key))
@@ -206,7 +206,7 @@ import Testing
             return
         }
         #expect(notification.errorCode == 16)
-        try await channel.close()
+        try? await channel.close()
         try await fixture.stop()
     }
 }
