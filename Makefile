@@ -64,6 +64,17 @@ bench: deps ## Run the benchmarks (Benchmarks/ package, release) and print their
 clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 	rm -rf .build Benchmarks/.build .repro
 
+# Network: TL toolchain (issue: TL toolchain and MTProto cryptography).
+.PHONY: tl tl-check fuzz
+tl: ## Regenerate TelegramApi and MTProtoApi from Schemas/tl with tl-gen (commit the GENERATED-* result).
+	$(SWIFT) build --product tl-gen -q
+	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/api.tl Modules/Network/TelegramApi Api
+	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/mtproto.tl Modules/Network/MTProtoApi MTProto
+
+tl-check: ## Fail when the committed GENERATED-* files differ from what tl-gen produces.
+	$(SWIFT) build --product tl-gen -q
+	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/api.tl Modules/Network/TelegramApi Api --check
+	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/mtproto.tl Modules/Network/MTProtoApi MTProto --check
 # Media (MediaPipeline, StickerDecode): sticker-tool and voice-tool on inputs made on the spot.
 .PHONY: media-demo
 media-demo: deps ## Run sticker-tool and voice-tool on fresh speech, tones and stickers (outputs in .build/media-demo).

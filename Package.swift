@@ -111,6 +111,8 @@ let modules: [Module] = [
     .swift("Buffers", .Base),
     .swift("Hashing", .Base),
     // Base: crypto and compression wrappers (issue: TL toolchain and cryptography).
+    .cShims("COpenSSLShims", deps: ["COpenSSL"], wrapper: "CryptoUtils"),
+    .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims", "Buffers"]),
     // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib; issue: Media, shared with TL).
     .swift("GZip", .Base, deps: ["CZlib"]),
 
@@ -137,6 +139,34 @@ let modules: [Module] = [
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
+    .swift("TLSchema", .Network, deps: ["Hashing"]),
+    .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"]),
+    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils", "TLRuntime"]),
+    .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "MTProtoApi"]),
+    .swift(
+        "MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"],
+        testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime"]),
+    .swift(
+        "Network", .Network,
+        deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],
+        testDeps: [
+            "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime",
+            "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix",
+        ]),
+    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix"]),
+
+    // Server: the local MTProto server (issue: MTProto).
+    .swift(
+        "MTProtoServer", .Server,
+        deps: ["MTProtoCore", "MTProtoTransport", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore",
+               "NIOPosix", "Logging"],
+        testDeps: [
+            "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TLRuntime", "CryptoUtils", "NIOCore",
+            "NIOPosix",
+        ]),
+    .swift(
+        "ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"],
+        testDeps: ["MTProtoServer", "TelegramApi", "TLRuntime"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
@@ -167,6 +197,7 @@ let modules: [Module] = [
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),
+    .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema"]),
 ]
 
 // MARK: - Apps
@@ -198,6 +229,8 @@ let apps: [App] = [
     .app("postbox-tool", links: ["Postbox", "PostboxCoding", "PostboxTesting", "ValueBox", "ArgumentParser"]),
 
     // Network apps and build tools.
+    .app("tg-server", links: ["MTProtoServer", "ServerAPI", "NIOCore", "NIOPosix", "Logging", "ArgumentParser"]),
+    .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
 
 ]
 

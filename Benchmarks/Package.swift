@@ -13,6 +13,7 @@ let package = Package(
     name: "TelegraphBenchmarks",
     dependencies: [
         .package(name: "Telegraph", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // GRDB on the system SQLite: only postbox-grdb-bench links it (never together with SQLCipher).
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -37,6 +38,17 @@ let package = Package(
             path: "Sources/signal-bench", swiftSettings: Settings.swift),
 
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
+
+        // MTProto benchmarks (peer: Telethon against the same tg-server).
+        .executableTarget(
+            name: "mtproto-bench",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Network", package: "Telegraph"), .product(name: "MTProtoServer", package: "Telegraph"),
+                .product(name: "ServerAPI", package: "Telegraph"), .product(name: "MTProtoApi", package: "Telegraph"),
+                .product(name: "TelegramApi", package: "Telegraph"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/mtproto-bench", swiftSettings: Settings.swift),
 
         // Media benchmarks (peers: rlottie C loop, dwebp, opusenc).
         // rlottie driven by plain C, the peer of the .tgs render benchmark.

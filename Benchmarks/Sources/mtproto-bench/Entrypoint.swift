@@ -1,0 +1,165 @@
+import BenchmarkSupport
+import Foundation
+import MTProtoApi
+import MTProtoServer
+import NIOPosix
+import Network
+import ServerAPI
+import TelegramApi
+
+/// MTProto: connect time (TCP + auth key + initConnection + getConfig) for our client and for Telethon against the
+/// same server in the same run; pipelined pings per second over one connection and over 100; the memory a
+/// tg-server process spends per idle connection.
+@main
+enum MTProtoBench {
+    static func main() async throws {
+        printMachine()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mtproto-bench-\(UUID().uuidString)")
+        let server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group) {
+            ServerAPIHandler(dataCenters: $0)
+        }
+        let port = server.dataCenters[1].port
+        let keys = [server.keys.rsaKey.publicKey]
+        let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: port, dcId: 2, framing: .abridged)
+
+        // Connect time, ours: the same steps Telethon's connect() takes.
+        var times: [Double] = []
+        for _ in 0..<10 {
+            let start = now()
+            let connection = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
+            _ = try await connection.invoke(Api.functions.help.getConfig())
+            _ = try? await connection.invoke(Api.functions.users.getUsers(id: [.inputUserSelf]))
+            times.append(now() - start)
+            await connection.close()
+        }
+        times.sort()
+        let ours = BenchmarkSupport.Measurement(name: "connect", seconds: times[times.count / 2], items: 1, unit: "connects")
+        let telethon = try telethonConnect(port: port, pem: try server.keys.publicKeyDescription(), directory: directory)
+
+        // Pipelined pings over one connection: 64 tasks × sequential pings keep the pipe full.
+        let one = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
+        let pingsPerTask = 1500
+        let single = try await measurePings(connections: [one], tasksPerConnection: 64, pingsPerTask: pingsPerTask)
+        await one.close()
+        // The same over 100 connections (one key, 100 sessions).
+        var many: [MTProtoConnection] = []
+        for _ in 0..<100 {
+            many.append(try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, savedKey: many.first?.key, group: group))
+        }
+        let hundred = try await measurePings(connections: many, tasksPerConnection: 4, pingsPerTask: 250)
+        for connection in many { await connection.close() }
+        try await server.close()
+
+        let perConnection = try idleConnectionMemory(group: group)
+        try await group.shutdownGracefully()
+        try? FileManager.default.removeItem(at: directory)
+
+        printTable(title: "MTProto (tg-server on 127.0.0.1, abridged)", peerName: "Telethon 1.45.0", [
+            Comparison("connect: TCP + auth key + initConnection/getConfig (median of 10)", ours: ours, peer: telethon, goal: "≥ 10×"),
+            Comparison("pipelined ping RPCs, 1 connection", ours: single, peer: nil, goal: "≥ 20,000/s"),
+            Comparison("pipelined ping RPCs, 100 connections", ours: hundred, peer: nil),
+        ])
+        print(String(format: "\nconnect time: ours %.1f ms, Telethon %.1f ms", ours.seconds * 1000, telethon.seconds * 1000))
+        print(String(format: "tg-server memory per idle connection: %.1f KiB (RSS growth over 1,000 connections)", perConnection / 1024))
+    }
+
+    static func measurePings(connections: [MTProtoConnection], tasksPerConnection: Int, pingsPerTask: Int) async throws -> BenchmarkSupport.Measurement {
+        let total = connections.count * tasksPerConnection * pingsPerTask
+        let start = now()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for connection in connections {
+                for task in 0..<tasksPerConnection {
+                    group.addTask {
+                        for i in 0..<pingsPerTask { _ = try await connection.invoke(MTProto.functions.ping(pingId: Int64(task * 1_000_000 + i))) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return BenchmarkSupport.Measurement(name: "ping", seconds: now() - start, items: Double(total), unit: "RPCs")
+    }
+
+    /// Runs the Telethon script against the server and reads its median.
+    static func telethonConnect(port: Int, pem: String, directory: URL) throws -> BenchmarkSupport.Measurement {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let pemFile = directory.appendingPathComponent("public.pem")
+        try pem.write(to: pemFile, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = root.appendingPathComponent(".venv/bin/python")
+        process.arguments = [root.appendingPathComponent("Benchmarks/scripts/telethon_connect_bench.py").path,
+                             "--port", String(port), "--pem-file", pemFile.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let median = (json?["median_ms"] as? Double) ?? .nan
+        return BenchmarkSupport.Measurement(name: "telethon connect", seconds: median / 1000, items: 1, unit: "connects")
+    }
+
+    /// Starts the release tg-server, opens 1,000 idle MTProto connections (each with a session), and divides the
+    /// growth of the server's resident memory by the count.
+    static func idleConnectionMemory(group: MultiThreadedEventLoopGroup) throws -> Double {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let binary = ProcessInfo.processInfo.environment["TG_SERVER_BIN"] ?? root.appendingPathComponent(".build/release/tg-server").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mtproto-mem-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--port", "0", "--data-dir", directory.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let line = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
+        guard let field = line.split(separator: " ").first(where: { $0.hasPrefix("dc2=") }),
+              let port = Int(field.dropFirst(4).trimmingCharacters(in: .whitespacesAndNewlines)) else { return .nan }
+        let pem = try String(contentsOf: directory.appendingPathComponent("rsa-key"), encoding: .utf8)
+        _ = pem
+        let semaphore = DispatchSemaphore(value: 0)
+        let result = ResultBox()
+        Task {
+            do {
+                let keys = try ServerKeyStore(directory: directory)
+                let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: port, dcId: 2, framing: .abridged)
+                let first = try await MTProtoConnection.connect(to: endpoint, publicKeys: [keys.rsaKey.publicKey], group: group)
+                _ = try await first.invoke(MTProto.functions.ping(pingId: 0))
+                let before = rss(process.processIdentifier)
+                var open: [MTProtoConnection] = []
+                for i in 0..<1000 {
+                    let c = try await MTProtoConnection.connect(to: endpoint, publicKeys: [], savedKey: first.key, group: group)
+                    _ = try await c.invoke(MTProto.functions.ping(pingId: Int64(i)))
+                    open.append(c)
+                }
+                let after = rss(process.processIdentifier)
+                result.value = Double(after - before) / 1000
+                for c in open { await c.close() }
+                await first.close()
+            } catch {
+                result.value = .nan
+            }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return result.value
+    }
+
+    /// Resident set size of a process, in bytes, from /proc.
+    static func rss(_ pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kib * 1024
+    }
+}
+
+/// A value set by a task and read after it signals. `@unchecked Sendable`: written once before the semaphore.
+final class ResultBox: @unchecked Sendable {
+    var value: Double = .nan
+}

@@ -1,0 +1,67 @@
+/// Splits MTProto's `pq` (a product of two primes below 2³²) with Pollard's rho in Brent's variant
+/// (MTProto §Creating an Authorization Key, step 2: "decompose pq into prime factors such that p < q").
+public enum PQFactorization {
+    /// `(p, q)` with `p ≤ q` and `p * q == pq`; `nil` when pq is below 4, prime, or the search gives up.
+    public static func factorize(_ pq: UInt64) -> (p: UInt64, q: UInt64)? {
+        guard pq >= 4 else { return nil }
+        if pq % 2 == 0 { return (2, pq / 2) }
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<32 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let c = seed % (pq - 1) + 1
+            let y0 = (seed >> 17) % pq
+            if let divisor = brent(pq, c: c, y0: y0), divisor != 1, divisor != pq {
+                let other = pq / divisor
+                return divisor < other ? (divisor, other) : (other, divisor)
+            }
+        }
+        return nil
+    }
+
+    static func mulmod(_ a: UInt64, _ b: UInt64, _ m: UInt64) -> UInt64 {
+        let product = a.multipliedFullWidth(by: b)
+        return m.dividingFullWidth((product.high, product.low)).remainder
+    }
+
+    static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        var (x, y) = (a, b)
+        while y != 0 { (x, y) = (y, x % y) }
+        return x
+    }
+
+    /// Brent's cycle search with batched gcds (R. P. Brent, "An improved Monte Carlo factorization algorithm", 1980).
+    static func brent(_ n: UInt64, c: UInt64, y0: UInt64) -> UInt64? {
+        func f(_ x: UInt64) -> UInt64 {
+            let square = mulmod(x, x, n)
+            return square >= n - c ? square - (n - c) : square + c
+        }
+        let m: UInt64 = 128
+        var y = y0, x = y0, ys = y0
+        var g: UInt64 = 1, r: UInt64 = 1, q: UInt64 = 1
+        var steps: UInt64 = 0
+        while g == 1 {
+            x = y
+            for _ in 0..<r { y = f(y) }
+            var k: UInt64 = 0
+            while k < r && g == 1 {
+                ys = y
+                for _ in 0..<min(m, r - k) {
+                    y = f(y)
+                    q = mulmod(q, x > y ? x - y : y - x, n)
+                }
+                g = gcd(q, n)
+                k += m
+            }
+            r *= 2
+            steps += r
+            if steps > 1 << 26 { return nil }
+        }
+        if g == n {
+            repeat {
+                ys = f(ys)
+                g = gcd(x > ys ? x - ys : ys - x, n)
+            } while g == 1
+        }
+        return g
+    }
+}

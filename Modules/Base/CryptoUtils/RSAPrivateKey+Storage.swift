@@ -1,0 +1,5 @@
+/// Persisting a key pair: the local server keeps its RSA key in its data folder between runs.
+extension RSAPrivateKey {
+    /// The private exponent, big-endian. Secret: store it with owner-only permissions and never log it.
+    public var privateExponentBytes: [UInt8] { privateExponent }
+}

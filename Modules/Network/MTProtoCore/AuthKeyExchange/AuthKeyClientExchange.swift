@@ -1,0 +1,207 @@
+public import CryptoUtils
+import MTProtoApi
+import TLRuntime
+
+/// The client's side of the auth-key exchange (MTProto §Creating an Authorization Key), as a pure state machine:
+/// `start()` gives the first request, each `receive` takes the server's answer and gives the next request or the
+/// result. The caller wraps bodies in unencrypted messages and does the I/O.
+///
+/// It uses `req_pq_multi`, `p_q_inner_data_dc` encrypted with RSA_PAD, and performs every check of the security
+/// guidelines: nonces on every answer, the SHA-1 of the encrypted answer, dh_prime a safe 2048-bit prime, g's
+/// conditions, the ranges of g_a and g_b, and new_nonce_hash1.
+public struct AuthKeyClientExchange {
+    /// What the client does next.
+    public enum Step: Equatable {
+        /// Send this body in an unencrypted message.
+        case send([UInt8])
+        /// Done: use this key.
+        case completed(AuthKeyExchangeResult)
+    }
+
+    private enum State {
+        case idle
+        case waitingForResPQ
+        case waitingForDHParams(serverNonce: TLInt128, newNonce: [UInt8])
+        case waitingForDHGen(serverNonce: TLInt128, newNonce: [UInt8], authKey: [UInt8], timeOffset: Double,
+            retries: Int, gA: [UInt8], g: Int32, prime: [UInt8])
+        case finished
+    }
+
+    private let publicKeys: [RSAPublicKey]
+    private let dcId: Int32
+    private let random: (Int) -> [UInt8]
+    private let nonce: TLInt128
+    private var state: State = .idle
+    /// At most this many dh_gen_retry rounds.
+    public static let maximumRetries = 5
+
+    /// A client that trusts `publicKeys`, creating a key for data center `dcId` (negative for test DCs, +10000 for
+    /// media, as `p_q_inner_data_dc` defines). `random` supplies every random byte (tests inject a seeded one).
+    public init(publicKeys: [RSAPublicKey], dcId: Int32, random: @escaping (Int) -> [UInt8] = SecureRandom.bytes) {
+        self.publicKeys = publicKeys
+        self.dcId = dcId
+        self.random = random
+        self.nonce = TLInt128(bytes: random(16))!
+    }
+
+    /// Step 1: `req_pq_multi` with a fresh nonce.
+    public mutating func start() -> [UInt8] {
+        state = .waitingForResPQ
+        return MTProto.functions.reqPqMulti(nonce: nonce).serialized()
+    }
+
+    /// Takes the server's answer at local time `now` and says what to do next.
+    public mutating func receive(_ body: [UInt8], now: Double) throws(AuthKeyExchangeError) -> Step {
+        switch state {
+        case .waitingForResPQ:
+            return try receiveResPQ(body)
+        case .waitingForDHParams(let serverNonce, let newNonce):
+            return try receiveDHParams(body, serverNonce: serverNonce, newNonce: newNonce, now: now)
+        case .waitingForDHGen(let serverNonce, let newNonce, let authKey, let timeOffset, let retries, let gA, let g, let prime):
+            return try receiveDHGen(
+                body, serverNonce: serverNonce, newNonce: newNonce, authKey: authKey, timeOffset: timeOffset,
+                retries: retries, gA: gA, g: g, prime: prime)
+        case .idle, .finished:
+            throw .unexpectedMessage("no exchange in progress")
+        }
+    }
+
+    // Steps 2–4: resPQ → factorize pq → req_DH_params with RSA_PAD(p_q_inner_data_dc).
+    private mutating func receiveResPQ(_ body: [UInt8]) throws(AuthKeyExchangeError) -> Step {
+        let answer: MTProto.ResPQ
+        do { answer = try MTProto.ResPQ(tlBytes: body) } catch { throw .decoding(error) }
+        guard case .resPQ(let res) = answer else { throw .unexpectedMessage("resPQ") }
+        guard res.nonce == nonce else { throw .nonceMismatch }
+        guard let key = publicKeys.first(where: { res.serverPublicKeyFingerprints.contains(Int64(bitPattern: $0.fingerprint)) })
+        else { throw .unknownFingerprint(res.serverPublicKeyFingerprints) }
+        guard let pq = uint64(bigEndian: res.pq), let (p, q) = PQFactorization.factorize(pq) else {
+            throw .pqNotFactorable
+        }
+        let newNonce = random(32)
+        let inner = MTProto.PQInnerData.pQInnerDataDc(
+            .init(
+                pq: res.pq, p: bigEndianMinimal(min(p, q)), q: bigEndianMinimal(max(p, q)), nonce: nonce,
+                serverNonce: res.serverNonce, newNonce: TLInt256(bytes: newNonce)!, dc: dcId))
+        let encrypted: [UInt8]
+        do { encrypted = try RSAPad.encrypt(inner.serialized(), key: key, random: random) } catch { throw .crypto(error) }
+        state = .waitingForDHParams(serverNonce: res.serverNonce, newNonce: newNonce)
+        return .send(
+            MTProto.functions.reqDHParams(
+                nonce: nonce, serverNonce: res.serverNonce, p: bigEndianMinimal(min(p, q)), q: bigEndianMinimal(max(p, q)),
+                publicKeyFingerprint: Int64(bitPattern: key.fingerprint), encryptedData: encrypted
+            ).serialized())
+    }
+
+    // Steps 5–6: server_DH_params_ok → decrypt and check → set_client_DH_params.
+    private mutating func receiveDHParams(
+        _ body: [UInt8], serverNonce: TLInt128, newNonce: [UInt8], now: Double
+    ) throws(AuthKeyExchangeError) -> Step {
+        let answer: MTProto.ServerDHParams
+        do { answer = try MTProto.ServerDHParams(tlBytes: body) } catch { throw .decoding(error) }
+        let ok: MTProto.ServerDHParams.Cons_server_DH_params_ok
+        switch answer {
+        case .serverDHParamsFail(let fail):
+            guard fail.nonce == nonce, fail.serverNonce == serverNonce else { throw .nonceMismatch }
+            throw .refusedByServer
+        case .serverDHParamsOk(let value):
+            ok = value
+        }
+        guard ok.nonce == nonce else { throw .nonceMismatch }
+        guard ok.serverNonce == serverNonce else { throw .serverNonceMismatch }
+        let (key, iv) = MTProtoKeyDerivation.temporaryAESKeyIV(newNonce: newNonce, serverNonce: serverNonce.bytes)
+        guard ok.encryptedAnswer.count % 16 == 0, !ok.encryptedAnswer.isEmpty else { throw .answerHashMismatch }
+        let plaintext: [UInt8]
+        do { plaintext = try AESIGE.decrypt(ok.encryptedAnswer, key: key, iv: iv) } catch { throw .crypto(error) }
+        let innerData = try parseWithHash(plaintext) { (r: inout TLReader) throws(TLDecodingError) in
+            try MTProto.ServerDHInnerData.parse(&r)
+        }
+        guard case .serverDHInnerData(let inner) = innerData else { throw .unexpectedMessage("server_DH_inner_data") }
+        guard inner.nonce == nonce else { throw .nonceMismatch }
+        guard inner.serverNonce == serverNonce else { throw .serverNonceMismatch }
+        do {
+            try DiffieHellman.checkParameters(prime: inner.dhPrime, g: inner.g)
+            try DiffieHellman.checkPublicValue(inner.gA, prime: inner.dhPrime)
+        } catch {
+            throw .dh(error)
+        }
+        let timeOffset = Double(inner.serverTime) - now
+        return try sendClientDHParams(
+            serverNonce: serverNonce, newNonce: newNonce, gA: inner.gA, g: inner.g, prime: inner.dhPrime,
+            timeOffset: timeOffset, retryId: 0, retries: 0, tmpKey: key, tmpIV: iv)
+    }
+
+    private mutating func sendClientDHParams(
+        serverNonce: TLInt128, newNonce: [UInt8], gA: [UInt8], g: Int32, prime: [UInt8], timeOffset: Double,
+        retryId: Int64, retries: Int, tmpKey: [UInt8], tmpIV: [UInt8]
+    ) throws(AuthKeyExchangeError) -> Step {
+        var b: [UInt8] = []
+        var gB: [UInt8] = []
+        var authKey: [UInt8] = []
+        do {
+            // Draw b until g_b passes the same range check the server will apply.
+            for attempt in 0..<16 {
+                b = random(256)
+                gB = try DiffieHellman.publicValue(g: g, secret: b, prime: prime)
+                if (try? DiffieHellman.checkPublicValue(gB, prime: prime)) != nil { break }
+                if attempt == 15 { throw AuthKeyExchangeError.dh(.valueOutOfRange) }
+            }
+            authKey = try DiffieHellman.sharedKey(peerValue: gA, secret: b, prime: prime)
+        } catch let error as AuthKeyExchangeError {
+            throw error
+        } catch let error as CryptoError {
+            throw .crypto(error)
+        } catch {
+            throw .dh(.valueOutOfRange)
+        }
+        authKey = [UInt8](repeating: 0, count: max(0, 256 - authKey.count)) + authKey
+        let inner = MTProto.ClientDHInnerData.clientDHInnerData(
+            .init(nonce: nonce, serverNonce: serverNonce, retryId: retryId, gB: gB))
+        let encrypted: [UInt8]
+        do {
+            encrypted = try AESIGE.encrypt(withHashPadded(inner.serialized(), random: random), key: tmpKey, iv: tmpIV)
+        } catch {
+            throw .crypto(error)
+        }
+        state = .waitingForDHGen(
+            serverNonce: serverNonce, newNonce: newNonce, authKey: authKey, timeOffset: timeOffset, retries: retries,
+            gA: gA, g: g, prime: prime)
+        return .send(
+            MTProto.functions.setClientDHParams(nonce: nonce, serverNonce: serverNonce, encryptedData: encrypted)
+                .serialized())
+    }
+
+    // Step 7 (and 9): dh_gen_ok / dh_gen_retry / dh_gen_fail, each proven by its new_nonce_hash.
+    private mutating func receiveDHGen(
+        _ body: [UInt8], serverNonce: TLInt128, newNonce: [UInt8], authKey: [UInt8], timeOffset: Double, retries: Int,
+        gA: [UInt8], g: Int32, prime: [UInt8]
+    ) throws(AuthKeyExchangeError) -> Step {
+        let answer: MTProto.SetClientDHParamsAnswer
+        do { answer = try MTProto.SetClientDHParamsAnswer(tlBytes: body) } catch { throw .decoding(error) }
+        func check(_ n: TLInt128, _ s: TLInt128, _ hash: TLInt128, _ number: UInt8) throws(AuthKeyExchangeError) {
+            guard n == nonce else { throw .nonceMismatch }
+            guard s == serverNonce else { throw .serverNonceMismatch }
+            let expected = MTProtoKeyDerivation.newNonceHash(newNonce: newNonce, authKey: authKey, number: number)
+            guard hash.bytes == expected else { throw .newNonceHashMismatch }
+        }
+        switch answer {
+        case .dhGenOk(let ok):
+            try check(ok.nonce, ok.serverNonce, ok.newNonceHash1, 1)
+            state = .finished
+            let salt = MTProtoKeyDerivation.initialServerSalt(newNonce: newNonce, serverNonce: serverNonce.bytes)
+            return .completed(
+                AuthKeyExchangeResult(
+                    authKey: AuthKey(bytes: authKey)!, serverSalt: salt.littleEndianInt64, timeOffset: timeOffset))
+        case .dhGenRetry(let retry):
+            try check(retry.nonce, retry.serverNonce, retry.newNonceHash2, 2)
+            guard retries < Self.maximumRetries else { throw .tooManyRetries }
+            let (key, iv) = MTProtoKeyDerivation.temporaryAESKeyIV(newNonce: newNonce, serverNonce: serverNonce.bytes)
+            return try sendClientDHParams(
+                serverNonce: serverNonce, newNonce: newNonce, gA: gA, g: g, prime: prime, timeOffset: timeOffset,
+                retryId: MTProtoKeyDerivation.authKeyAuxHash(authKey).littleEndianInt64, retries: retries + 1,
+                tmpKey: key, tmpIV: iv)
+        case .dhGenFail(let fail):
+            try check(fail.nonce, fail.serverNonce, fail.newNonceHash3, 3)
+            throw .refusedByServer
+        }
+    }
+}

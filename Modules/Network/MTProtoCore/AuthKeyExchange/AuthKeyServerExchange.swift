@@ -1,0 +1,218 @@
+public import CryptoUtils
+import MTProtoApi
+public import TLRuntime
+
+/// The server's side of the auth-key exchange (MTProto §Creating an Authorization Key), as a pure state machine
+/// for one connection: each `receive` takes a client request and gives the answer to send, and finally the key.
+///
+/// It accepts `req_pq` and `req_pq_multi`, `p_q_inner_data` in all four variants, encrypted with RSA_PAD or with
+/// the legacy `SHA1(data) ‖ data ‖ random` scheme (Telethon uses the latter), and checks nonces, p and q, the SHA-1
+/// of the client's DH data and the range of g_b.
+public struct AuthKeyServerExchange {
+    /// What the server does next.
+    public enum Step: Equatable {
+        /// Send this body in an unencrypted message.
+        case send([UInt8])
+        /// Send this body (dh_gen_ok), then use the key.
+        case completed(AuthKeyExchangeResult, send: [UInt8])
+    }
+
+    private enum State {
+        case waitingForPQ
+        case waitingForDHParams(nonce: TLInt128, serverNonce: TLInt128, p: UInt64, q: UInt64)
+        case waitingForClientDH(nonce: TLInt128, serverNonce: TLInt128, newNonce: [UInt8], a: [UInt8], timeOffset: Double)
+        case finished
+    }
+
+    private let keys: [RSAPrivateKey]
+    private let random: (Int) -> [UInt8]
+    private var state: State = .waitingForPQ
+
+    /// A server holding `keys`; `random` supplies every random byte.
+    public init(keys: [RSAPrivateKey], random: @escaping (Int) -> [UInt8] = SecureRandom.bytes) {
+        self.keys = keys
+        self.random = random
+    }
+
+    /// Whether a request body is the first message of an exchange (req_pq or req_pq_multi).
+    public static func isExchangeStart(_ body: [UInt8]) -> Bool {
+        guard body.count >= 4 else { return false }
+        let id = UInt32(body[0]) | UInt32(body[1]) << 8 | UInt32(body[2]) << 16 | UInt32(body[3]) << 24
+        return id == 0xbe7e_8ef1 || id == 0x6046_9778
+    }
+
+    /// Takes a client request at local time `now` and gives the answer.
+    public mutating func receive(_ body: [UInt8], now: Double) throws(AuthKeyExchangeError) -> Step {
+        var reader = TLReader(body)
+        let id: UInt32
+        do { id = try reader.readUInt32() } catch { throw .decoding(error) }
+        do {
+            switch (state, id) {
+            case (.waitingForPQ, 0xbe7e_8ef1):
+                return answerPQ(nonce: try MTProto.functions.reqPqMulti.parseFields(&reader).nonce)
+            case (.waitingForPQ, 0x6046_9778):
+                return answerPQ(nonce: try MTProto.functions.reqPq.parseFields(&reader).nonce)
+            case (.waitingForDHParams(let nonce, let serverNonce, let p, let q), 0xd712_e4be):
+                let request = try MTProto.functions.reqDHParams.parseFields(&reader)
+                return try answerDHParams(request, nonce: nonce, serverNonce: serverNonce, p: p, q: q, now: now)
+            case (.waitingForClientDH(let nonce, let serverNonce, let newNonce, let a, let timeOffset), 0xf504_5f1f):
+                let request = try MTProto.functions.setClientDHParams.parseFields(&reader)
+                return try answerClientDH(
+                    request, nonce: nonce, serverNonce: serverNonce, newNonce: newNonce, a: a, timeOffset: timeOffset)
+            default:
+                throw AuthKeyExchangeError.unexpectedMessage(String(id, radix: 16))
+            }
+        } catch let error as AuthKeyExchangeError {
+            throw error
+        } catch let error as TLDecodingError {
+            throw .decoding(error)
+        } catch {
+            throw .unexpectedMessage("\(error)")
+        }
+    }
+
+    // Step 2: resPQ with a fresh server_nonce and a pq of two 31-bit primes.
+    private mutating func answerPQ(nonce: TLInt128) -> Step {
+        let serverNonce = TLInt128(bytes: random(16))!
+        let (p, q) = Self.primePair(random: random)
+        state = .waitingForDHParams(nonce: nonce, serverNonce: serverNonce, p: p, q: q)
+        let answer = MTProto.ResPQ.resPQ(
+            .init(
+                nonce: nonce, serverNonce: serverNonce, pq: bigEndianMinimal(p * q),
+                serverPublicKeyFingerprints: keys.map { Int64(bitPattern: $0.publicKey.fingerprint) }))
+        return .send(answer.serialized())
+    }
+
+    // Step 5: decrypt p_q_inner_data (RSA_PAD or legacy), answer server_DH_params_ok.
+    private mutating func answerDHParams(
+        _ request: MTProto.functions.reqDHParams, nonce: TLInt128, serverNonce: TLInt128, p: UInt64, q: UInt64,
+        now: Double
+    ) throws(AuthKeyExchangeError) -> Step {
+        guard request.nonce == nonce else { throw .nonceMismatch }
+        guard request.serverNonce == serverNonce else { throw .serverNonceMismatch }
+        guard uint64(bigEndian: request.p) == p, uint64(bigEndian: request.q) == q else { throw .pqMismatch }
+        guard let key = keys.first(where: { Int64(bitPattern: $0.publicKey.fingerprint) == request.publicKeyFingerprint })
+        else { throw .unknownFingerprint([request.publicKeyFingerprint]) }
+        let inner = try decryptInnerData(request.encryptedData, key: key)
+        let fields: (pq: [UInt8], p: [UInt8], q: [UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256)
+        switch inner {
+        case .pQInnerData(let v): fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
+        case .pQInnerDataDc(let v): fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
+        case .pQInnerDataTemp(let v): fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
+        case .pQInnerDataTempDc(let v): fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
+        }
+        guard fields.nonce == nonce else { throw .nonceMismatch }
+        guard fields.serverNonce == serverNonce else { throw .serverNonceMismatch }
+        guard uint64(bigEndian: fields.pq) == p * q, uint64(bigEndian: fields.p) == p, uint64(bigEndian: fields.q) == q
+        else { throw .pqMismatch }
+        let newNonce = fields.newNonce.bytes
+        var a: [UInt8] = []
+        var gA: [UInt8] = []
+        do {
+            repeat {
+                a = random(256)
+                gA = try DiffieHellman.publicValue(g: DHGroup.generator, secret: a, prime: DHGroup.prime)
+            } while (try? DiffieHellman.checkPublicValue(gA, prime: DHGroup.prime)) == nil
+        } catch {
+            throw .crypto(error)
+        }
+        let serverTime = Int32(clamping: Int64(now.rounded(.down)))
+        let answer = MTProto.ServerDHInnerData.serverDHInnerData(
+            .init(
+                nonce: nonce, serverNonce: serverNonce, g: DHGroup.generator, dhPrime: DHGroup.prime, gA: gA,
+                serverTime: serverTime))
+        let (tmpKey, tmpIV) = MTProtoKeyDerivation.temporaryAESKeyIV(newNonce: newNonce, serverNonce: serverNonce.bytes)
+        let encrypted: [UInt8]
+        do {
+            encrypted = try AESIGE.encrypt(withHashPadded(answer.serialized(), random: random), key: tmpKey, iv: tmpIV)
+        } catch {
+            throw .crypto(error)
+        }
+        state = .waitingForClientDH(nonce: nonce, serverNonce: serverNonce, newNonce: newNonce, a: a, timeOffset: 0)
+        return .send(
+            MTProto.ServerDHParams.serverDHParamsOk(
+                .init(nonce: nonce, serverNonce: serverNonce, encryptedAnswer: encrypted)
+            ).serialized())
+    }
+
+    /// RSA_PAD first; when its hash does not check, the legacy scheme, whose SHA-1 covers exactly the inner data.
+    private func decryptInnerData(_ encrypted: [UInt8], key: RSAPrivateKey) throws(AuthKeyExchangeError) -> MTProto.PQInnerData {
+        if let padded = try? RSAPad.decrypt(encrypted, key: key) {
+            var reader = TLReader(padded)
+            if let inner = try? MTProto.PQInnerData.parse(&reader) { return inner }
+        }
+        var block: [UInt8]
+        do { block = try key.decryptRaw(encrypted) } catch { throw .crypto(error) }
+        // The legacy block is 255 bytes: as a number it may come back with leading zero bytes, or without some.
+        while block.count > 255, block.first == 0 { block.removeFirst() }
+        guard block.count <= 255 else { throw .answerHashMismatch }
+        let full = [UInt8](repeating: 0, count: 255 - block.count) + block
+        return try parseWithHash(full, trailingLimit: 255) { (r: inout TLReader) throws(TLDecodingError) in
+            try MTProto.PQInnerData.parse(&r)
+        }
+    }
+
+    // Steps 6–7: set_client_DH_params → check → dh_gen_ok with new_nonce_hash1.
+    private mutating func answerClientDH(
+        _ request: MTProto.functions.setClientDHParams, nonce: TLInt128, serverNonce: TLInt128, newNonce: [UInt8],
+        a: [UInt8], timeOffset: Double
+    ) throws(AuthKeyExchangeError) -> Step {
+        guard request.nonce == nonce else { throw .nonceMismatch }
+        guard request.serverNonce == serverNonce else { throw .serverNonceMismatch }
+        guard request.encryptedData.count % 16 == 0, !request.encryptedData.isEmpty else { throw .answerHashMismatch }
+        let (tmpKey, tmpIV) = MTProtoKeyDerivation.temporaryAESKeyIV(newNonce: newNonce, serverNonce: serverNonce.bytes)
+        let plaintext: [UInt8]
+        do { plaintext = try AESIGE.decrypt(request.encryptedData, key: tmpKey, iv: tmpIV) } catch { throw .crypto(error) }
+        let innerData = try parseWithHash(plaintext) { (r: inout TLReader) throws(TLDecodingError) in
+            try MTProto.ClientDHInnerData.parse(&r)
+        }
+        guard case .clientDHInnerData(let inner) = innerData else { throw .unexpectedMessage("client_DH_inner_data") }
+        guard inner.nonce == nonce else { throw .nonceMismatch }
+        guard inner.serverNonce == serverNonce else { throw .serverNonceMismatch }
+        do { try DiffieHellman.checkPublicValue(inner.gB, prime: DHGroup.prime) } catch { throw .dh(error) }
+        var authKey: [UInt8]
+        do {
+            authKey = try DiffieHellman.sharedKey(peerValue: inner.gB, secret: a, prime: DHGroup.prime)
+        } catch {
+            throw .crypto(error)
+        }
+        authKey = [UInt8](repeating: 0, count: max(0, 256 - authKey.count)) + authKey
+        state = .finished
+        let hash = MTProtoKeyDerivation.newNonceHash(newNonce: newNonce, authKey: authKey, number: 1)
+        let salt = MTProtoKeyDerivation.initialServerSalt(newNonce: newNonce, serverNonce: serverNonce.bytes)
+        let ok = MTProto.SetClientDHParamsAnswer.dhGenOk(
+            .init(nonce: nonce, serverNonce: serverNonce, newNonceHash1: TLInt128(bytes: hash)!))
+        return .completed(
+            AuthKeyExchangeResult(authKey: AuthKey(bytes: authKey)!, serverSalt: salt.littleEndianInt64, timeOffset: timeOffset),
+            send: ok.serialized())
+    }
+
+    /// Two distinct primes of 31 bits, smaller first, whose product fits 63 bits as the protocol requires.
+    static func primePair(random: (Int) -> [UInt8]) -> (UInt64, UInt64) {
+        func prime() -> UInt64 {
+            while true {
+                let bytes = random(4)
+                var candidate = UInt64(bytes[0]) | UInt64(bytes[1]) << 8 | UInt64(bytes[2]) << 16 | UInt64(bytes[3]) << 24
+                candidate = (candidate & 0x3fff_ffff) | 0x4000_0001  // 31 bits, odd
+                if isPrime(candidate) { return candidate }
+            }
+        }
+        var p = prime()
+        var q = prime()
+        while p == q { q = prime() }
+        if p > q { swap(&p, &q) }
+        return (p, q)
+    }
+
+    /// Trial division: enough for 31-bit numbers (at most ~23,000 divisions).
+    static func isPrime(_ n: UInt64) -> Bool {
+        if n < 4 { return n >= 2 }
+        if n % 2 == 0 { return false }
+        var d: UInt64 = 3
+        while d * d <= n {
+            if n % d == 0 { return false }
+            d += 2
+        }
+        return true
+    }
+}

@@ -1,0 +1,68 @@
+public import NIOCore
+import NIOPosix
+
+/// A TCP listener whose connections speak any MTProto transport: each accepted channel starts with a
+/// `TransportDetector`, which installs the detected framing (and deobfuscation) and then the caller's handlers,
+/// which receive `TransportFrame`s and write `TransportFrame`s.
+public final class TransportServer: Sendable {
+    /// The listening channel.
+    public let channel: any Channel
+
+    /// The port actually bound (useful with port 0).
+    public var port: Int { channel.localAddress?.port ?? 0 }
+
+    private init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    /// Binds `host:port` (port 0 picks a free one). `makeHandlers` runs on each connection's event loop and
+    /// returns the handlers that consume its frames; `secrets` are the MTProxy secrets obfuscated2 clients may use.
+    public static func start(
+        host: String, port: Int, group: any EventLoopGroup, secrets: [[UInt8]] = [],
+        makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
+    ) async throws -> TransportServer {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: false)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let detector = TransportPipeline.serverDetector(secrets: secrets) {
+                        try makeHandlers(channel)
+                    }
+                    try channel.pipeline.syncOperations.addHandler(detector)
+                }
+            }
+        let channel = try await bootstrap.bind(host: host, port: port).get()
+        return TransportServer(channel: channel)
+    }
+
+    /// Stops listening; open connections are left to their handlers.
+    public func close() async throws {
+        try await channel.close()
+    }
+}
+
+/// Opens client connections with a chosen framing and obfuscation.
+public enum TransportClient {
+    /// Connects to `host:port`, installs the client transport and then `makeHandlers`' handlers, which write and
+    /// receive `TransportFrame`s.
+    public static func connect(
+        host: String, port: Int, framing: TransportFraming, obfuscation: TransportObfuscation = .none,
+        group: any EventLoopGroup, connectTimeout: TimeAmount = .seconds(10),
+        makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
+    ) async throws -> any Channel {
+        let bootstrap = ClientBootstrap(group: group)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connectTimeout(connectTimeout)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    try TransportPipeline.addClientHandlers(framing: framing, obfuscation: obfuscation, to: sync)
+                    try sync.addHandlers(makeHandlers(channel))
+                }
+            }
+        return try await bootstrap.connect(host: host, port: port).get()
+    }
+}

@@ -1,0 +1,142 @@
+public import CryptoUtils
+public import Foundation
+public import MTProtoCore
+public import MTProtoTransport
+public import NIOCore
+public import SwiftSignalKit
+public import TLRuntime
+import TelegramApi
+
+/// A client connection to one data center: TCP with a chosen framing and obfuscation, an auth key (created, or
+/// reused from an earlier connection), a session, and requests answered as Signals or async values.
+///
+/// The first request is wrapped in `invokeWithLayer(229, initConnection(…))`, as every Telegram client does.
+/// `@unchecked Sendable`: the mutable state lives in the channel's handler, reached only on its event loop; the
+/// `initialized` flag is guarded by `lock`.
+public final class MTProtoConnection: @unchecked Sendable {
+    /// Where and how to connect.
+    public struct Endpoint: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        public var dcId: Int32
+        public var framing: TransportFraming
+        public var obfuscation: TransportObfuscation
+
+        public init(host: String, port: Int, dcId: Int32 = 2, framing: TransportFraming = .abridged,
+                    obfuscation: TransportObfuscation = .none) {
+            self.host = host
+            self.port = port
+            self.dcId = dcId
+            self.framing = framing
+            self.obfuscation = obfuscation
+        }
+    }
+
+    /// What `initConnection` tells the server about this client.
+    public struct ClientInfo: Sendable {
+        public var apiId: Int32 = 1
+        public var deviceModel = "Telegraph"
+        public var systemVersion = "Linux"
+        public var appVersion = "0.1"
+        public var langCode = "en"
+        public var layer: Int32 = 229
+
+        public init() {}
+    }
+
+    public let endpoint: Endpoint
+    /// The key in use, with the salt and clock offset of its exchange: save it to reconnect without a new exchange.
+    public let key: AuthKeyExchangeResult
+    private let channel: any Channel
+    private let handler: ClientConnectionHandler
+    private let info: ClientInfo
+    private let lock = NSLock()
+    private var initialized = false
+
+    private init(endpoint: Endpoint, key: AuthKeyExchangeResult, channel: any Channel, handler: ClientConnectionHandler, info: ClientInfo) {
+        self.endpoint = endpoint
+        self.key = key
+        self.channel = channel
+        self.handler = handler
+        self.info = info
+    }
+
+    /// Connects, then creates an auth key trusting `publicKeys` — or reuses `savedKey`.
+    public static func connect(
+        to endpoint: Endpoint, publicKeys: [RSAPublicKey], savedKey: AuthKeyExchangeResult? = nil,
+        group: any EventLoopGroup, info: ClientInfo = ClientInfo(),
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) async throws -> MTProtoConnection {
+        let channel = try await TransportClient.connect(
+            host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
+            group: group
+        ) { _ in [ClientConnectionHandler(clock: clock)] }
+        let handler = try await channel.pipeline.handler(type: ClientConnectionHandler.self).get()
+        do {
+            let key: AuthKeyExchangeResult
+            if let savedKey {
+                key = savedKey
+            } else {
+                let exchange = AuthKeyClientExchange(publicKeys: publicKeys, dcId: endpoint.dcId)
+                key = try await channel.eventLoop.flatSubmit { handler.createKey(exchange) }.get()
+            }
+            let session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
+            try await channel.eventLoop.submit { handler.startSession(session) }.get()
+            return MTProtoConnection(endpoint: endpoint, key: key, channel: channel, handler: handler, info: info)
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+    }
+
+    /// Sends a request's bytes and returns the result's bytes (an `rpc_error` throws `NetworkError.rpc`).
+    public func invokeRaw(_ body: [UInt8]) async throws -> [UInt8] {
+        let handler = self.handler
+        return try await channel.eventLoop.flatSubmit { handler.send(body) }.get()
+    }
+
+    /// Calls an API or MTProto function and decodes its result.
+    public func invoke<F: TLFunction>(_ function: F) async throws -> F.Result {
+        let bytes = try await invokeRaw(wrapIfFirst(function))
+        var reader = TLReader(bytes)
+        do {
+            return try F.parseResult(&reader)
+        } catch {
+            throw NetworkError.malformedResult("\(function.functionName): \(error)")
+        }
+    }
+
+    /// The request as a cold Signal: each subscription sends it once; disposing abandons the answer.
+    public func request<F: TLFunction>(_ function: F) -> Signal<F.Result, NetworkError> where F.Result: Sendable {
+        Signal { () async throws(NetworkError) -> F.Result in
+            do {
+                return try await self.invoke(function)
+            } catch let error as NetworkError {
+                throw error
+            } catch {
+                throw NetworkError.connectionClosed
+            }
+        }
+    }
+
+    /// The first request of a connection goes inside invokeWithLayer(initConnection(…)).
+    private func wrapIfFirst<F: TLFunction>(_ function: F) -> [UInt8] {
+        lock.lock()
+        let first = !initialized
+        initialized = true
+        lock.unlock()
+        guard first else { return function.serialized() }
+        return Api.functions.invokeWithLayer(
+            layer: info.layer,
+            query: Api.functions.initConnection(
+                apiId: info.apiId, deviceModel: info.deviceModel, systemVersion: info.systemVersion,
+                appVersion: info.appVersion, systemLangCode: info.langCode, langPack: "", langCode: info.langCode,
+                query: function)
+        ).serialized()
+    }
+
+    /// Closes the connection; pending requests fail with `connectionClosed`.
+    public func close() async {
+        try? await channel.close()
+    }
+}

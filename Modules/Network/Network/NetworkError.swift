@@ -1,0 +1,28 @@
+public import MTProtoCore
+
+/// Why a request through an `MTProtoConnection` failed.
+public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The server answered with `rpc_error`.
+    case rpc(code: Int32, message: String)
+    /// The server does not know the auth key (transport error −404): create a new one.
+    case authKeyUnknown
+    /// Another transport error (−429: too many connections from this address, …).
+    case transport(code: Int32)
+    /// The auth-key exchange failed one of its checks.
+    case keyExchange(AuthKeyExchangeError)
+    /// The connection closed before the answer came.
+    case connectionClosed
+    /// The answer could not be decoded as the request's result type.
+    case malformedResult(String)
+
+    public var description: String {
+        switch self {
+        case let .rpc(code, message): return "rpc_error \(code) \(message)"
+        case .authKeyUnknown: return "the server does not know this auth key (-404)"
+        case .transport(let code): return "transport error \(code)"
+        case .keyExchange(let error): return "auth key exchange failed: \(error)"
+        case .connectionClosed: return "connection closed"
+        case .malformedResult(let detail): return "malformed result: \(detail)"
+        }
+    }
+}

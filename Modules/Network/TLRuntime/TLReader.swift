@@ -1,0 +1,209 @@
+public import Buffers
+import GZip
+
+/// A bounds-checked cursor over TL bytes; every read either returns a value or throws `TLDecodingError`.
+///
+/// Lengths and counts read from the input are checked against the bytes that remain before anything is allocated,
+/// objects may nest only `limits.maxDepth` deep, and `gzip_packed#3072cfa1` is unpacked transparently where an
+/// object is expected (MTProto §Packed objects), to at most `limits.maxUnpackedSize` bytes.
+public struct TLReader: Sendable {
+    /// Bounds a reader enforces against hostile input.
+    public struct Limits: Sendable {
+        /// The deepest nesting of boxed objects accepted.
+        public var maxDepth: Int
+        /// The largest inflated size of one `gzip_packed` payload.
+        public var maxUnpackedSize: Int
+
+        public init(maxDepth: Int = 64, maxUnpackedSize: Int = 16 << 20) {
+            self.maxDepth = maxDepth
+            self.maxUnpackedSize = maxUnpackedSize
+        }
+    }
+
+    /// The bytes being read.
+    public let bytes: [UInt8]
+    /// Where the next read starts.
+    public var offset: Int
+    /// The limits in force.
+    public let limits: Limits
+    @usableFromInline var depth: Int
+
+    /// A reader at the start of `bytes`.
+    public init(_ bytes: [UInt8], limits: Limits = Limits()) {
+        self.bytes = bytes
+        self.offset = 0
+        self.limits = limits
+        self.depth = 0
+    }
+
+    /// A reader at the start of `buffer`.
+    public init(_ buffer: MemoryBuffer, limits: Limits = Limits()) {
+        self.init(buffer.bytes, limits: limits)
+    }
+
+    /// Bytes not yet read.
+    @inlinable
+    public var remaining: Int { bytes.count - offset }
+
+    /// Whether every byte has been read.
+    @inlinable
+    public var isAtEnd: Bool { offset >= bytes.count }
+
+    @inlinable
+    mutating func load<T: FixedWidthInteger>(_: T.Type) throws(TLDecodingError) -> T {
+        let size = MemoryLayout<T>.size
+        guard bytes.count - offset >= size else { throw .truncated(offset: offset, needed: size) }
+        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        offset += size
+        return T(littleEndian: value)
+    }
+
+    /// `int`.
+    @inlinable
+    public mutating func readInt32() throws(TLDecodingError) -> Int32 { try load(Int32.self) }
+
+    /// A constructor id or flags word.
+    @inlinable
+    public mutating func readUInt32() throws(TLDecodingError) -> UInt32 { try load(UInt32.self) }
+
+    /// `long`.
+    @inlinable
+    public mutating func readInt64() throws(TLDecodingError) -> Int64 { try load(Int64.self) }
+
+    /// `double`.
+    @inlinable
+    public mutating func readDouble() throws(TLDecodingError) -> Double {
+        Double(bitPattern: try load(UInt64.self))
+    }
+
+    /// `int128`.
+    @inlinable
+    public mutating func readInt128() throws(TLDecodingError) -> TLInt128 {
+        guard remaining >= 16 else { throw .truncated(offset: offset, needed: 16) }
+        let low = try load(UInt64.self)
+        return TLInt128(low: low, high: try load(UInt64.self))
+    }
+
+    /// `int256`.
+    @inlinable
+    public mutating func readInt256() throws(TLDecodingError) -> TLInt256 {
+        guard remaining >= 32 else { throw .truncated(offset: offset, needed: 32) }
+        let low = try readInt128()
+        return TLInt256(low: low, high: try readInt128())
+    }
+
+    /// `Bool`.
+    @inlinable
+    public mutating func readBool() throws(TLDecodingError) -> Bool {
+        let start = offset
+        switch try readUInt32() {
+        case TLConstructorIds.boolTrue: return true
+        case TLConstructorIds.boolFalse: return false
+        case let id: throw .invalidBool(id: id, offset: start)
+        }
+    }
+
+    /// The position and length of the next `bytes`/`string` value, moving past it and its padding.
+    @inlinable
+    mutating func readBytesRange() throws(TLDecodingError) -> Range<Int> {
+        let start = offset
+        let first = Int(try load(UInt8.self))
+        let length: Int
+        let header: Int
+        if first < 254 {
+            length = first
+            header = 1
+        } else {
+            guard remaining >= 3 else { throw .truncated(offset: offset, needed: 3) }
+            let b0 = Int(try load(UInt8.self))
+            let b1 = Int(try load(UInt8.self))
+            let b2 = Int(try load(UInt8.self))
+            length = b0 | b1 << 8 | b2 << 16
+            header = 4
+        }
+        let padded = (header + length + 3) & ~3
+        guard bytes.count - start >= padded else { throw .truncated(offset: start, needed: padded) }
+        offset = start + padded
+        return (start + header)..<(start + header + length)
+    }
+
+    /// `bytes`.
+    @inlinable
+    public mutating func readBytes() throws(TLDecodingError) -> [UInt8] {
+        let range = try readBytesRange()
+        return Array(bytes[range])
+    }
+
+    /// `string`: UTF-8, ill-formed sequences replaced by U+FFFD.
+    @inlinable
+    public mutating func readString() throws(TLDecodingError) -> String {
+        let range = try readBytesRange()
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// The count of a vector whose elements take at least `minElementSize` bytes each; reads the
+    /// `vector#1cb5c415` id first when `boxed`. Fails when the count is negative or the bytes left cannot hold it.
+    @inlinable
+    public mutating func readVectorCount(boxed: Bool = true, minElementSize: Int = 4) throws(TLDecodingError) -> Int {
+        if boxed {
+            let start = offset
+            let id = try readUInt32()
+            guard id == TLConstructorIds.vector else { throw .invalidVector(id: id, offset: start) }
+        }
+        let start = offset
+        let count = Int(try readInt32())
+        guard count >= 0, count <= remaining / max(minElementSize, 1) else {
+            throw .invalidLength(offset: start, claimed: count)
+        }
+        return count
+    }
+
+    /// Reads a boxed object: its constructor id, then `parseBody(id, &reader)`. A `gzip_packed` wrapper is
+    /// unpacked first; nesting beyond `limits.maxDepth` fails.
+    @inlinable
+    public mutating func readObject<T>(
+        _ parseBody: (UInt32, inout TLReader) throws(TLDecodingError) -> T
+    ) throws(TLDecodingError) -> T {
+        guard depth < limits.maxDepth else { throw .nestingTooDeep(limit: limits.maxDepth) }
+        depth += 1
+        defer { depth -= 1 }
+        let id = try readUInt32()
+        if id == TLConstructorIds.gzipPacked {
+            var inner = try unpackGzip()
+            return try inner.readObject(parseBody)
+        }
+        return try parseBody(id, &self)
+    }
+
+    /// Reads the bare body of a constructor (no id) with the same depth accounting as `readObject`.
+    @inlinable
+    public mutating func readBare<T>(
+        _ id: UInt32, _ parseBody: (UInt32, inout TLReader) throws(TLDecodingError) -> T
+    ) throws(TLDecodingError) -> T {
+        guard depth < limits.maxDepth else { throw .nestingTooDeep(limit: limits.maxDepth) }
+        depth += 1
+        defer { depth -= 1 }
+        return try parseBody(id, &self)
+    }
+
+    /// The error for an id that no constructor of the expected type has; the offset is the id's.
+    @inlinable
+    public func unknownConstructor(_ id: UInt32) -> TLDecodingError {
+        .unknownConstructor(id: id, offset: offset - 4)
+    }
+
+    /// Reads `gzip_packed`'s `packed_data` and returns a reader over the inflated bytes.
+    @usableFromInline
+    mutating func unpackGzip() throws(TLDecodingError) -> TLReader {
+        let packed = try readBytes()
+        let unpacked: [UInt8]
+        do {
+            unpacked = try GZip.decompress(packed, maxOutput: limits.maxUnpackedSize)
+        } catch {
+            throw .gzip(String(describing: error))
+        }
+        var inner = TLReader(unpacked, limits: limits)
+        inner.depth = depth
+        return inner
+    }
+}

@@ -1,0 +1,116 @@
+import CryptoUtils
+public import Foundation
+public import Logging
+import MTProtoTransport
+public import NIOCore
+import NIOPosix
+
+/// The local MTProto server: one listener per data center on 127.0.0.1 (DC n on `basePort + n − 1`), a key store
+/// in the data folder, sessions shared across connections, and an `RPCHandler` for API calls.
+public final class MTProtoServer: Sendable {
+    /// How to run the server.
+    public struct Configuration: Sendable {
+        public var host: String
+        /// DC 1's port; 0 lets every DC pick a free port (tests).
+        public var basePort: Int
+        public var dataCenterCount: Int
+        public var dataDirectory: URL
+        /// MTProxy secrets obfuscated2 clients may use (none: plain obfuscation only).
+        public var proxySecrets: [[UInt8]]
+
+        public init(
+            host: String = "127.0.0.1", basePort: Int = 0, dataCenterCount: Int = 3, dataDirectory: URL,
+            proxySecrets: [[UInt8]] = []
+        ) {
+            self.host = host
+            self.basePort = basePort
+            self.dataCenterCount = dataCenterCount
+            self.dataDirectory = dataDirectory
+            self.proxySecrets = proxySecrets
+        }
+    }
+
+    /// One listening data center.
+    public struct DataCenter: Sendable, Equatable {
+        public let id: Int32
+        public let host: String
+        public let port: Int
+
+        public init(id: Int32, host: String, port: Int) {
+            self.id = id
+            self.host = host
+            self.port = port
+        }
+    }
+
+    public let dataCenters: [DataCenter]
+    public let keys: ServerKeyStore
+    public let sessions: SessionRegistry
+    private let listeners: [TransportServer]
+
+    private init(dataCenters: [DataCenter], keys: ServerKeyStore, sessions: SessionRegistry, listeners: [TransportServer]) {
+        self.dataCenters = dataCenters
+        self.keys = keys
+        self.sessions = sessions
+        self.listeners = listeners
+    }
+
+    /// Opens the key store, binds every data center, and serves with the handler `makeHandler` builds from the
+    /// bound data centers (so `help.getConfig` can list their real ports).
+    public static func start(
+        _ configuration: Configuration, group: any EventLoopGroup, logger: Logger = Logger(label: "tg-server"),
+        makeHandler: @escaping @Sendable ([DataCenter]) -> any RPCHandler
+    ) async throws -> MTProtoServer {
+        let keys = try ServerKeyStore(directory: configuration.dataDirectory)
+        let sessions = SessionRegistry(schedule: SaltSchedule(secret: Digest.sha256(keys.rsaKey.privateExponentBytes)))
+        let handlerBox = HandlerBox()
+        var listeners: [TransportServer] = []
+        var dataCenters: [DataCenter] = []
+        for index in 0..<configuration.dataCenterCount {
+            let dcId = Int32(index + 1)
+            let port = configuration.basePort == 0 ? 0 : configuration.basePort + index
+            let listener = try await TransportServer.start(
+                host: configuration.host, port: port, group: group, secrets: configuration.proxySecrets
+            ) { _ in
+                [ServerConnectionHandler(
+                    dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
+                    logger: logger)]
+            }
+            listeners.append(listener)
+            dataCenters.append(DataCenter(id: dcId, host: configuration.host, port: listener.port))
+        }
+        handlerBox.set(makeHandler(dataCenters))
+        for dc in dataCenters { logger.info("listening", metadata: ["dc": "\(dc.id)", "port": "\(dc.port)"]) }
+        return MTProtoServer(dataCenters: dataCenters, keys: keys, sessions: sessions, listeners: listeners)
+    }
+
+    /// Stops every listener.
+    public func close() async throws {
+        for listener in listeners { try await listener.close() }
+    }
+}
+
+/// Holds the RPC handler, which can only be built once the listeners know their ports.
+/// `@unchecked Sendable`: set once before any connection is accepted, read under `lock`.
+final class HandlerBox: @unchecked Sendable, RPCHandler {
+    private let lock = NSLock()
+    private var stored: (any RPCHandler)?
+
+    var handler: any RPCHandler { self }
+
+    func set(_ handler: any RPCHandler) {
+        lock.lock()
+        stored = handler
+        lock.unlock()
+    }
+
+    func handle(_ call: RPCCall) async -> RPCResponse {
+        await current()?.handle(call) ?? .notImplemented
+    }
+
+    private func current() -> (any RPCHandler)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+}

@@ -1,0 +1,102 @@
+import MTProtoCore
+import Testing
+
+@Suite struct MessageIdGeneratorTests {
+    @Test func idsIncreaseAndKeepTheirRemainder() {
+        var generator = MessageIdGenerator()
+        var last: Int64 = 0
+        for step in 0..<1000 {
+            let now = 1_700_000_000 + Double(step / 10) * 0.001  // ten ids per millisecond, same instant repeated
+            for kind in [MessageIdGenerator.Kind.client, .serverResponse, .serverInitiated] {
+                let id = generator.next(kind, now: now)
+                #expect(id > last)
+                #expect(id & 3 == (kind == .client ? 0 : kind == .serverResponse ? 1 : 3))
+                last = id
+            }
+        }
+    }
+
+    @Test func idEncodesTheServerCorrectedTime() {
+        var generator = MessageIdGenerator(timeOffset: 100)
+        let id = generator.next(.client, now: 1_700_000_000.25)
+        #expect(id >> 32 == 1_700_000_100)
+        #expect(abs(MessageIdGenerator.time(of: id) - 1_700_000_100.25) < 0.000_001)
+        generator.synchronize(serverMessageId: Int64(1_700_000_500) << 32 | 1, now: 1_700_000_000)
+        #expect(generator.timeOffset == 500)
+    }
+
+    @Test func aClockThatGoesBackStillGivesIncreasingIds() {
+        var generator = MessageIdGenerator()
+        let first = generator.next(.client, now: 2_000_000_000)
+        let second = generator.next(.client, now: 1_999_999_000)
+        #expect(second > first && second & 3 == 0)
+    }
+}
+
+@Suite struct SequenceNumbersTests {
+    @Test func contentMessagesAreOddAndCounted() {
+        var numbers = SequenceNumbers()
+        let seq = [true, false, true, true, false, false, true].map { numbers.next(contentRelated: $0) }
+        #expect(seq == [1, 2, 3, 5, 6, 6, 7])
+        #expect(numbers.contentMessages == 4)
+    }
+}
+
+@Suite struct MessageIdValidatorTests {
+    static let now: Double = 1_700_000_000
+    static func id(_ time: Double, remainder: Int64) -> Int64 {
+        (Int64(time) << 32) + Int64((time - time.rounded(.down)) * 4_294_967_296) / 4 * 4 + remainder
+    }
+
+    @Test func windowDuplicatesAndParity() {
+        var validator = MessageIdValidator(peer: .server)
+        #expect(validator.accept(Self.id(Self.now, remainder: 1), now: Self.now) == nil)
+        #expect(validator.accept(Self.id(Self.now, remainder: 1), now: Self.now) == .duplicate)
+        #expect(validator.accept(Self.id(Self.now - 301, remainder: 1), now: Self.now) == .tooOld)
+        #expect(validator.accept(Self.id(Self.now + 31, remainder: 3), now: Self.now) == .tooNew)
+        #expect(validator.accept(Self.id(Self.now - 299, remainder: 3), now: Self.now) == nil)
+        #expect(validator.accept(Self.id(Self.now, remainder: 0) + 4, now: Self.now) == .wrongParity)
+        var server = MessageIdValidator(peer: .client)
+        #expect(server.accept(Self.id(Self.now, remainder: 1), now: Self.now) == .wrongParity)
+        #expect(server.accept(Self.id(Self.now, remainder: 0), now: Self.now) == nil)
+    }
+
+    @Test func memoryStaysBoundedAndOldIdsAreStillRefused() {
+        var validator = MessageIdValidator(peer: .client, capacity: 64)
+        var ids: [Int64] = []
+        for i in 0..<10_000 {
+            let id = Self.id(Self.now + Double(i) * 0.0001, remainder: 0)
+            ids.append(id)
+            #expect(validator.accept(id, now: Self.now) == nil)
+        }
+        // Every id ever accepted is refused again, whether remembered or older than all remembered ones.
+        for id in ids.shuffled().prefix(500) { #expect(validator.accept(id, now: Self.now) == .duplicate) }
+    }
+}
+
+@Suite struct ServerSaltStoreTests {
+    @Test func picksTheSaltValidNowAndFallsBack() {
+        var store = ServerSaltStore(initial: 42)
+        #expect(store.current(now: 1000) == 42)
+        store.add([.init(validSince: 900, validUntil: 1100, salt: 1), .init(validSince: 1100, validUntil: 1300, salt: 2)], now: 1000)
+        #expect(store.current(now: 1000) == 1)
+        #expect(store.current(now: 1200) == 2)
+        #expect(store.current(now: 1400) == 42)
+        #expect(store.needsMoreSalts(now: 1000, minimumAhead: 600))
+        #expect(!store.needsMoreSalts(now: 1000, minimumAhead: 200))
+        store.reset(to: 7)
+        #expect(store.current(now: 1000) == 7)
+    }
+}
+
+@Suite struct AckQueueTests {
+    @Test func batchesWithoutDuplicates() {
+        var queue = AckQueue()
+        for id in [4, 8, 4, 12] as [Int64] { queue.add(id) }
+        #expect(queue.take() == [4, 8, 12])
+        #expect(queue.count == 0)
+        for id in 0..<Int64(AckQueue.maximumBatch + 5) { queue.add(id * 4) }
+        #expect(queue.take().count == AckQueue.maximumBatch)
+        #expect(queue.take().count == 5)
+    }
+}

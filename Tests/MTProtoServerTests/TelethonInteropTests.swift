@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// Telethon 1.45.0, a real third-party MTProto client, against the built `tg-server` on 127.0.0.1: the handshake
+/// (legacy RSA encryption of p_q_inner_data), help.getConfig, help.getNearestDc, ping, an unknown method, and a
+/// reconnect with the saved auth key — on each of the four TCP transports.
+@Suite(.serialized) struct TelethonInteropTests {
+    struct Report: Decodable {
+        struct Connection: Decodable {
+            let this_dc: Int
+            let dc_ports: [Int]
+            let nearest_dc: Int
+            let pong_ok: Bool
+            let unimplemented: [String]?
+            let auth_key_id: String
+
+            enum CodingKeys: String, CodingKey { case this_dc, dc_ports, nearest_dc, pong_ok, unimplemented, auth_key_id }
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                this_dc = try c.decode(Int.self, forKey: .this_dc)
+                dc_ports = try c.decode([Int].self, forKey: .dc_ports)
+                nearest_dc = try c.decode(Int.self, forKey: .nearest_dc)
+                pong_ok = try c.decode(Bool.self, forKey: .pong_ok)
+                auth_key_id = try c.decode(String.self, forKey: .auth_key_id)
+                // [400, "METHOD_NOT_IMPLEMENTED"]: mixed types; keep them as text.
+                var items = try? c.nestedUnkeyedContainer(forKey: .unimplemented)
+                var values: [String] = []
+                while let container = items, !container.isAtEnd {
+                    if let number = try? items!.decode(Int.self) { values.append(String(number)) }
+                    else if let text = try? items!.decode(String.self) { values.append(text) }
+                    else { break }
+                }
+                unimplemented = values.isEmpty ? nil : values
+            }
+        }
+        let telethon: String
+        let first: Connection
+        let second: Connection
+    }
+
+    @Test func telethonTalksToTheServerOnEveryTransport() async throws {
+        let python = ProcessSupport.python
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let server = try ProcessSupport.Server()
+        defer { _ = server.stop() }
+        let dc2 = try #require(server.ports[2], "tg-server did not announce its ports")
+        let pem = try ProcessSupport.run(
+            ProcessSupport.binDirectory.appendingPathComponent("tg-server"),
+            ["--print-public-key", "--data-dir", server.dataDirectory.path])
+        let pemFile = server.dataDirectory.appendingPathComponent("public.pem")
+        try pem.stdout.write(to: pemFile, atomically: true, encoding: .utf8)
+        let script = ProcessSupport.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/mtproto_interop.py")
+
+        let transports = ["full", "abridged", "intermediate", "obfuscated"]
+        let dataDirectory = server.dataDirectory
+        let outputs = try await withThrowingTaskGroup(of: (String, ProcessSupport.Output).self) { group in
+            for transport in transports {
+                group.addTask {
+                    let session = dataDirectory.appendingPathComponent("telethon-\(transport)").path
+                    return (transport, try ProcessSupport.run(python, [
+                        script.path, "--host", "127.0.0.1", "--port", String(dc2), "--pem-file", pemFile.path,
+                        "--transport", transport, "--session", session,
+                    ]))
+                }
+            }
+            var all: [String: ProcessSupport.Output] = [:]
+            for try await (transport, output) in group { all[transport] = output }
+            return all
+        }
+        var keys: Set<String> = []
+        for transport in transports {
+            let output = try #require(outputs[transport])
+            #expect(output.status == 0, "\(transport): \(output.stdout) \(output.stderr.suffix(2000))")
+            guard output.status == 0 else { continue }
+            let report = try JSONDecoder().decode(Report.self, from: Data(output.stdout.utf8))
+            #expect(report.telethon == "1.45.0")
+            for connection in [report.first, report.second] {
+                #expect(connection.this_dc == 2 && connection.nearest_dc == 2, "\(transport)")
+                #expect(connection.dc_ports == server.ports.values.sorted(), "\(transport)")
+                #expect(connection.pong_ok, "\(transport)")
+                #expect(connection.unimplemented == ["400", "METHOD_NOT_IMPLEMENTED"], "\(transport)")
+            }
+            // The second connection reused the key the first one created.
+            #expect(report.first.auth_key_id == report.second.auth_key_id, "\(transport)")
+            keys.insert(report.first.auth_key_id)
+        }
+        #expect(keys.count == transports.count)
+        let stored = try FileManager.default.contentsOfDirectory(
+            atPath: server.dataDirectory.appendingPathComponent("auth-keys").path)
+        #expect(stored.count == transports.count)
+        #expect(server.stop() == 0)
+    }
+}
