@@ -13,6 +13,8 @@ struct RandomTLEncoder {
     let maxDepth = 5
     /// When set, `string` is written as random bytes (mtproto.tl's binary strings).
     var stringsAsBytes = false
+    /// When set, `long`s are non-negative (Telethon's client-side Message rewrites negative "marked" peer ids).
+    var nonNegativeLongs = false
 
     init(schema: TLSchema, seed: UInt64) {
         self.schema = schema
@@ -119,7 +121,10 @@ struct RandomTLEncoder {
     mutating func encode(_ kind: TLTypeKind, depth: Int, into out: inout [UInt8]) {
         switch kind {
         case .int: write32(UInt32(truncatingIfNeeded: rng.next()), &out)
-        case .long: out += rng.bytes(8)
+        case .long:
+            var value = rng.bytes(8)
+            if nonNegativeLongs { value[7] &= 0x7f }
+            out += value
         case .double:
             let value = Double(rng.int(-1_000_000..<1_000_000)) / 8
             withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
