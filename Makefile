@@ -75,3 +75,6 @@ tl-check: ## Fail when the committed GENERATED-* files differ from what tl-gen p
 	$(SWIFT) build --product tl-gen -q
 	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/api.tl Modules/Network/TelegramApi Api --check
 	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/mtproto.tl Modules/Network/MTProtoApi MTProto --check
+
+fuzz: deps ## Fuzz the TL schema parser and the TL decoders under libFuzzer + ASan (FUZZ_SECONDS=60 each).
+	@bash BuildTools/scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)

@@ -26,6 +26,15 @@ let package = Package(
         // Signal benchmarks (peer: OpenCombine).
 
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
+        .systemLibrary(
+            name: "COpenSSLPeer", path: "Sources/COpenSSLPeer", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .executableTarget(
+            name: "tl-bench",
+            dependencies: [
+                "BenchmarkSupport", "COpenSSLPeer", .product(name: "CryptoUtils", package: "Telegraph"),
+                .product(name: "TLRuntime", package: "Telegraph"), .product(name: "TelegramApi", package: "Telegraph"),
+            ],
+            path: "Sources/tl-bench", swiftSettings: Settings.swift),
 
         // Media benchmarks (peers: rlottie C loop, dwebp, opusenc).
 

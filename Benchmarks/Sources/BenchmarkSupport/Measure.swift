@@ -11,6 +11,14 @@ public struct Measurement: Sendable {
     /// What `items` counts ("values", "MB", "ops").
     public let unit: String
 
+    /// A measurement taken elsewhere (a peer process that reports its own timing).
+    public init(name: String, seconds: Double, items: Double, unit: String) {
+        self.name = name
+        self.seconds = seconds
+        self.items = items
+        self.unit = unit
+    }
+
     /// Items per second.
     public var throughput: Double { items / seconds }
 }
