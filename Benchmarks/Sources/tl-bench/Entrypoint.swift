@@ -109,10 +109,10 @@ enum TLBench {
         let serialize = measure("serialize", items: Double(iterations), unit: "ops") {
             var writer = TLWriter(capacity: 256)
             for _ in 0..<iterations {
-                writer.bytes.removeAll(keepingCapacity: true)
+                writer.reset()
                 message.serialize(&writer)
             }
-            blackHole(writer.bytes.count)
+            blackHole(writer.count)
         }
         let parse = measure("parse", items: Double(iterations), unit: "ops") {
             for _ in 0..<iterations {
