@@ -117,9 +117,9 @@ let modules: [Module] = [
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
     .swift("TLSchema", .Network, deps: ["Hashing"]),
-    .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"]),
-    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils"]),
-    .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "MTProtoApi"]),
+    .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"], testDeps: ["GZip"]),
+    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "CryptoUtils"]),
+    .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "MTProtoApi"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
 
@@ -128,7 +128,7 @@ let modules: [Module] = [
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),
-    .swift("TLGenerator", .BuildTools, deps: ["TLSchema"]),
+    .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema"]),
 ]
 
 // MARK: - Apps
