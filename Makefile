@@ -93,3 +93,6 @@ bench-postbox: deps ## Postbox benchmarks: builds the GRDB peer (its own binary)
 
 postbox-check: deps ## Postbox acceptance by hand: import-jsonl, search "pho" finds "phở", a wrong key exits 2.
 	@bash BuildTools/scripts/postbox-check.sh
+
+fuzz: deps ## Fuzz the TL schema parser and the TL decoders under libFuzzer + ASan (FUZZ_SECONDS=60 each).
+	@bash BuildTools/scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)

@@ -140,9 +140,9 @@ let modules: [Module] = [
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
     .swift("TLSchema", .Network, deps: ["Hashing"]),
-    .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"]),
-    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "CryptoUtils", "TLRuntime"]),
-    .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLSchema", "MTProtoApi"]),
+    .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"], testDeps: ["GZip"]),
+    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "CryptoUtils"]),
+    .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "MTProtoApi"]),
     .swift(
         "MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"],
         testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime"]),

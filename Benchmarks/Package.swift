@@ -38,6 +38,15 @@ let package = Package(
             path: "Sources/signal-bench", swiftSettings: Settings.swift),
 
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
+        .systemLibrary(
+            name: "COpenSSLPeer", path: "Sources/COpenSSLPeer", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .executableTarget(
+            name: "tl-bench",
+            dependencies: [
+                "BenchmarkSupport", "COpenSSLPeer", .product(name: "CryptoUtils", package: "Telegraph"),
+                .product(name: "TLRuntime", package: "Telegraph"), .product(name: "TelegramApi", package: "Telegraph"),
+            ],
+            path: "Sources/tl-bench", swiftSettings: Settings.swift),
 
         // MTProto benchmarks (peer: Telethon against the same tg-server).
         .executableTarget(

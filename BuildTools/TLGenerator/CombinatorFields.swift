@@ -1,3 +1,4 @@
+import Foundation
 import TLSchema
 
 /// The Swift members that hold, write and read the fields of one combinator (constructor or function).
@@ -77,15 +78,50 @@ struct CombinatorFields {
 
     private func flagLocal(_ word: String) -> String { "_flags_" + word }
 
+    /// The fields that share `field`'s flag bit, including itself.
+    func group(of field: Field) -> [Field] {
+        guard let condition = field.condition else { return [field] }
+        return fields.filter { $0.condition?.field == condition.field && $0.condition?.bit == condition.bit }
+    }
+
+    /// The value a field of `kind` takes when a sibling sharing its flag bit is present and it is not, or `nil`
+    /// when the type has no such value (a boxed type without a field-less constructor).
+    func zeroValue(_ kind: TLTypeKind) -> String? {
+        switch kind {
+        case .int, .long, .double: return "0"
+        case .string: return "\"\""
+        case .bytes, .vector: return "[]"
+        case .int128: return "TLInt128(low: 0, high: 0)"
+        case .int256: return "TLInt256(low: TLInt128(low: 0, high: 0), high: TLInt128(low: 0, high: 0))"
+        case .bool, .trueFlag: return "false"
+        case .boxed(let name):
+            guard let empty = mapping.schema.constructors.first(where: { $0.result.name == name && $0.parameters.isEmpty })
+            else { return nil }
+            return SwiftNames.typePath(name, root: mapping.root) + "." + SwiftNames.caseName(empty.shortName)
+        case .bare, .typeVariable: return nil
+        }
+    }
+
     /// Statements that write the fields (and computed flag words) to `w`; `owner` prefixes field access.
+    ///
+    /// Fields that share one flag bit travel together (TL has no way to send one without the others). The bit is
+    /// set when any of them is present and each absent one is sent as its zero value; when the group holds a boxed
+    /// field with no zero value, the bit follows that field alone.
     func writeStatements(owner: String = "self.") -> [String] {
         var lines: [String] = []
         for word in flagWords {
             let users = fields.filter { $0.condition?.field == word }
             lines.append("\(users.isEmpty ? "let" : "var") \(flagLocal(word)): Swift.UInt32 = 0")
-            for field in users {
-                let test = field.isTrueFlag ? "\(owner)\(field.swiftName)" : "\(owner)\(field.swiftName) != nil"
-                lines.append("if \(test) { \(flagLocal(word)) |= 1 << \(field.condition!.bit) }")
+            var done: Set<Int> = []
+            for field in users where !done.contains(field.condition!.bit) {
+                let bit = field.condition!.bit
+                done.insert(bit)
+                let members = group(of: field)
+                let anchors = members.filter { !$0.isTrueFlag && zeroValue($0.kind) == nil }
+                let deciders = anchors.isEmpty ? members : anchors
+                let tests = deciders.map { $0.isTrueFlag ? "\(owner)\($0.swiftName)" : "\(owner)\($0.swiftName) != nil" }
+                let joined = tests.joined(separator: anchors.isEmpty ? " || " : " && ")
+                lines.append("if \(joined) { \(flagLocal(word)) |= 1 << \(bit) }")
             }
         }
         for parameter in combinator.parameters {
@@ -95,8 +131,16 @@ struct CombinatorFields {
             }
             guard let field = fields.first(where: { $0.tlName == parameter.name }) else { continue }
             if field.isTrueFlag { continue }
-            if field.condition != nil {
-                lines.append("if let value = \(owner)\(field.swiftName) {")
+            if let condition = field.condition {
+                let shared = group(of: field).count > 1
+                if shared, let zero = zeroValue(field.kind) {
+                    lines.append("if \(flagLocal(condition.field)) & (1 << \(condition.bit)) != 0 {")
+                    lines.append("    let value: \(mapping.swiftType(field.kind)) = \(owner)\(field.swiftName) ?? \(zero)")
+                } else if shared {
+                    lines.append("if \(flagLocal(condition.field)) & (1 << \(condition.bit)) != 0, let value = \(owner)\(field.swiftName) {")
+                } else {
+                    lines.append("if let value = \(owner)\(field.swiftName) {")
+                }
                 lines += mapping.write(field.kind, "value").map { "    " + $0 }
                 lines.append("}")
             } else {
@@ -128,7 +172,9 @@ struct CombinatorFields {
                 lines.append("let \(field.local) = \(mapping.read(field.kind))")
             }
         }
-        let arguments = fields.map { "\($0.swiftName): \($0.local)" }.joined(separator: ", ")
+        // Argument labels need no backticks (except `inout`, `var`, `let`, which TL never uses).
+        let arguments = fields.map { "\($0.swiftName.replacingOccurrences(of: "`", with: "")): \($0.local)" }
+            .joined(separator: ", ")
         lines.append("return \(construct)(\(arguments))")
         return lines
     }

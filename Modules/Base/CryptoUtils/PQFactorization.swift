@@ -18,21 +18,44 @@ public enum PQFactorization {
         return nil
     }
 
-    static func mulmod(_ a: UInt64, _ b: UInt64, _ m: UInt64) -> UInt64 {
-        let product = a.multipliedFullWidth(by: b)
-        return m.dividingFullWidth((product.high, product.low)).remainder
-    }
-
     static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
         var (x, y) = (a, b)
         while y != 0 { (x, y) = (y, x % y) }
         return x
     }
 
-    /// Brent's cycle search with batched gcds (R. P. Brent, "An improved Monte Carlo factorization algorithm", 1980).
+    /// Montgomery arithmetic modulo an odd n < 2⁶⁴ (R = 2⁶⁴): multiplication without 128-bit division.
+    struct Montgomery {
+        let n: UInt64
+        /// −n⁻¹ mod 2⁶⁴.
+        let nPrime: UInt64
+
+        init(_ n: UInt64) {
+            self.n = n
+            var inverse: UInt64 = n  // Newton's iteration: correct to 3, 6, 12, 24, 48, 96 bits
+            for _ in 0..<5 { inverse = inverse &* (2 &- n &* inverse) }
+            nPrime = 0 &- inverse
+        }
+
+        /// a·b·R⁻¹ mod n for a, b < n.
+        @inline(__always)
+        func multiply(_ a: UInt64, _ b: UInt64) -> UInt64 {
+            let t = a.multipliedFullWidth(by: b)
+            let m = t.low &* nPrime
+            let mn = m.multipliedFullWidth(by: n)
+            let carry: UInt64 = t.low == 0 ? 0 : 1  // t.low + mn.low is 0 or 2⁶⁴
+            let (sum, overflow1) = t.high.addingReportingOverflow(mn.high)
+            let (u, overflow2) = sum.addingReportingOverflow(carry)
+            return (overflow1 || overflow2 || u >= n) ? u &- n : u
+        }
+    }
+
+    /// Brent's cycle search with batched gcds (R. P. Brent, "An improved Monte Carlo factorization algorithm", 1980),
+    /// iterating x ↦ x² + c in Montgomery form (the gcds are unaffected: R is coprime to the odd n).
     static func brent(_ n: UInt64, c: UInt64, y0: UInt64) -> UInt64? {
+        let mont = Montgomery(n)
         func f(_ x: UInt64) -> UInt64 {
-            let square = mulmod(x, x, n)
+            let square = mont.multiply(x, x)
             return square >= n - c ? square - (n - c) : square + c
         }
         let m: UInt64 = 128
@@ -47,7 +70,7 @@ public enum PQFactorization {
                 ys = y
                 for _ in 0..<min(m, r - k) {
                     y = f(y)
-                    q = mulmod(q, x > y ? x - y : y - x, n)
+                    q = mont.multiply(q, x > y ? x - y : y - x)
                 }
                 g = gcd(q, n)
                 k += m

@@ -24,7 +24,7 @@ extension TLObject {
     public func serialized() -> [UInt8] {
         var writer = TLWriter()
         serialize(&writer)
-        return writer.bytes
+        return writer.takeBytes()
     }
 
     /// Parses a whole buffer as one object; bytes left over are an error.
@@ -42,6 +42,6 @@ extension TLFunction {
     public func serialized() -> [UInt8] {
         var writer = TLWriter()
         serialize(&writer)
-        return writer.bytes
+        return writer.takeBytes()
     }
 }

@@ -49,7 +49,7 @@ public struct TLReader: Sendable {
     @inlinable
     public var isAtEnd: Bool { offset >= bytes.count }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func load<T: FixedWidthInteger>(_: T.Type) throws(TLDecodingError) -> T {
         let size = MemoryLayout<T>.size
         guard bytes.count - offset >= size else { throw .truncated(offset: offset, needed: size) }

@@ -1,44 +1,79 @@
-/// Appends TL-encoded values to a growing byte array (TL §Serialization: little-endian 32-bit words).
+/// Appends TL-encoded values to a growing byte buffer (TL §Serialization: little-endian 32-bit words).
+///
+/// The storage is a zero-filled array at least `count` long that grows by doubling; values are stored straight into
+/// it, so writing an `int` is a bounds check and a 4-byte store rather than an `Array.append`.
 public struct TLWriter: Sendable {
-    /// The bytes written so far.
-    public var bytes: [UInt8]
+    @usableFromInline var storage: [UInt8]
+    /// Number of bytes written.
+    public var count: Int { written }
+    @usableFromInline var written: Int
 
     /// An empty writer with room for `capacity` bytes.
     @inlinable
     public init(capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: max(capacity, 16))
+        written = 0
+    }
+
+    /// The bytes written so far (a copy).
+    @inlinable
+    public var bytes: [UInt8] { Array(storage[0..<written]) }
+
+    /// The bytes written, without copying: the writer is consumed.
+    @inlinable
+    public consuming func takeBytes() -> [UInt8] {
+        storage.removeSubrange(written...)
+        return storage
+    }
+
+    /// Forgets what was written, keeping the capacity.
+    @inlinable
+    public mutating func reset() {
+        written = 0
+    }
+
+    /// Makes room for `extra` more bytes and returns where they start.
+    @inlinable @inline(__always)
+    mutating func reserve(_ extra: Int) -> Int {
+        let start = written
+        if storage.count - start < extra { grow(to: start + extra) }
+        written = start + extra
+        return start
+    }
+
+    @usableFromInline
+    mutating func grow(to needed: Int) {
+        let target = max(needed, storage.count * 2)
+        storage.append(contentsOf: repeatElement(0, count: target - storage.count))
+    }
+
+    @inlinable @inline(__always)
+    mutating func store<T: FixedWidthInteger>(_ value: T) {
+        let offset = reserve(MemoryLayout<T>.size)
+        storage.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self) }
     }
 
     /// `int`, little-endian.
     @inlinable
-    public mutating func writeInt32(_ value: Int32) {
-        writeUInt32(UInt32(bitPattern: value))
-    }
+    public mutating func writeInt32(_ value: Int32) { store(value) }
 
     /// A constructor id or flags word, little-endian.
     @inlinable
-    public mutating func writeUInt32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
+    public mutating func writeUInt32(_ value: UInt32) { store(value) }
 
     /// `long`, little-endian.
     @inlinable
-    public mutating func writeInt64(_ value: Int64) {
-        withUnsafeBytes(of: UInt64(bitPattern: value).littleEndian) { bytes.append(contentsOf: $0) }
-    }
+    public mutating func writeInt64(_ value: Int64) { store(value) }
 
     /// `double`: IEEE-754, little-endian.
     @inlinable
-    public mutating func writeDouble(_ value: Double) {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-    }
+    public mutating func writeDouble(_ value: Double) { store(value.bitPattern) }
 
     /// `int128`: 16 bytes as stored.
     @inlinable
     public mutating func writeInt128(_ value: TLInt128) {
-        withUnsafeBytes(of: value.low.littleEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: value.high.littleEndian) { bytes.append(contentsOf: $0) }
+        store(value.low)
+        store(value.high)
     }
 
     /// `int256`: 32 bytes as stored.
@@ -64,21 +99,25 @@ public struct TLWriter: Sendable {
     /// `bytes` from raw memory.
     @inlinable
     public mutating func writeBytes(_ raw: UnsafeRawBufferPointer) {
-        let count = raw.count
-        let header: Int
-        if count < 254 {
-            bytes.append(UInt8(truncatingIfNeeded: count))
-            header = 1
-        } else {
-            bytes.append(254)
-            bytes.append(UInt8(truncatingIfNeeded: count))
-            bytes.append(UInt8(truncatingIfNeeded: count >> 8))
-            bytes.append(UInt8(truncatingIfNeeded: count >> 16))
-            header = 4
+        let length = raw.count
+        let header = length < 254 ? 1 : 4
+        let total = (header + length + 3) & ~3
+        let offset = reserve(total)
+        storage.withUnsafeMutableBytes { out in
+            if header == 1 {
+                out[offset] = UInt8(truncatingIfNeeded: length)
+            } else {
+                out[offset] = 254
+                out[offset + 1] = UInt8(truncatingIfNeeded: length)
+                out[offset + 2] = UInt8(truncatingIfNeeded: length >> 8)
+                out[offset + 3] = UInt8(truncatingIfNeeded: length >> 16)
+            }
+            if length > 0 {
+                out.baseAddress!.advanced(by: offset + header).copyMemory(from: raw.baseAddress!, byteCount: length)
+            }
+            // Padding: the storage may hold bytes from before a reset.
+            for i in (offset + header + length)..<(offset + total) { out[i] = 0 }
         }
-        bytes.append(contentsOf: raw)
-        let padding = (4 - (header + count) % 4) % 4
-        for _ in 0..<padding { bytes.append(0) }
     }
 
     /// `string`: UTF-8, encoded like `bytes`.
@@ -98,7 +137,11 @@ public struct TLWriter: Sendable {
     /// Appends already-serialized bytes.
     @inlinable
     public mutating func writeRaw(_ raw: [UInt8]) {
-        bytes.append(contentsOf: raw)
+        guard !raw.isEmpty else { return }
+        let offset = reserve(raw.count)
+        storage.withUnsafeMutableBytes { out in
+            raw.withUnsafeBytes { out.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
     }
 }
 

@@ -1516,14 +1516,15 @@ extension Api.functions.auth {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x9857ad07)
             var _flags_flags: Swift.UInt32 = 0
-            if self.fromDcId != nil { _flags_flags |= 1 << 0 }
-            if self.fromAuthKeyId != nil { _flags_flags |= 1 << 0 }
+            if self.fromDcId != nil || self.fromAuthKeyId != nil { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.credential.serialize(&w)
-            if let value = self.fromDcId {
+            if _flags_flags & (1 << 0) != 0 {
+                let value: Swift.Int32 = self.fromDcId ?? 0
                 w.writeInt32(value)
             }
-            if let value = self.fromAuthKeyId {
+            if _flags_flags & (1 << 0) != 0 {
+                let value: Swift.Int64 = self.fromAuthKeyId ?? 0
                 w.writeInt64(value)
             }
         }
@@ -3199,10 +3200,10 @@ extension Api.functions.account {
             if self.messageChats { _flags_flags |= 1 << 2 }
             if self.messageMegagroups { _flags_flags |= 1 << 3 }
             if self.messageChannels { _flags_flags |= 1 << 4 }
-            if self.files { _flags_flags |= 1 << 5 }
-            if self.fileMaxSize != nil { _flags_flags |= 1 << 5 }
+            if self.files || self.fileMaxSize != nil { _flags_flags |= 1 << 5 }
             w.writeUInt32(_flags_flags)
-            if let value = self.fileMaxSize {
+            if _flags_flags & (1 << 5) != 0 {
+                let value: Swift.Int64 = self.fileMaxSize ?? 0
                 w.writeInt64(value)
             }
         }

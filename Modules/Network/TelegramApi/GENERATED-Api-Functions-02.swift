@@ -2788,7 +2788,7 @@ extension Api.functions.messages.setInlineBotResults {
         if _flags_flags & (1 << 3) != 0 { _switchPm = try Api.InlineBotSwitchPM.parse(&r) }
         var _switchWebview: Api.InlineBotWebView? = nil
         if _flags_flags & (1 << 4) != 0 { _switchWebview = try Api.InlineBotWebView.parse(&r) }
-        return Api.functions.messages.setInlineBotResults(gallery: _gallery, `private`: _private, queryId: _queryId, results: _results, cacheTime: _cacheTime, nextOffset: _nextOffset, switchPm: _switchPm, switchWebview: _switchWebview)
+        return Api.functions.messages.setInlineBotResults(gallery: _gallery, private: _private, queryId: _queryId, results: _results, cacheTime: _cacheTime, nextOffset: _nextOffset, switchPm: _switchPm, switchWebview: _switchWebview)
     }
 }
 

@@ -1413,19 +1413,20 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x894cc99c)
             var _flags_flags: Swift.UInt32 = 0
-            if self.peer != nil { _flags_flags |= 1 << 1 }
-            if self.msgId != nil { _flags_flags |= 1 << 1 }
-            if self.buttonId != nil { _flags_flags |= 1 << 1 }
+            if self.peer != nil || self.msgId != nil || self.buttonId != nil { _flags_flags |= 1 << 1 }
             if self.url != nil { _flags_flags |= 1 << 2 }
             if self.inAppOrigin != nil { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
-            if let value = self.peer {
+            if _flags_flags & (1 << 1) != 0 {
+                let value: Api.InputPeer = self.peer ?? Api.InputPeer.inputPeerEmpty
                 value.serialize(&w)
             }
-            if let value = self.msgId {
+            if _flags_flags & (1 << 1) != 0 {
+                let value: Swift.Int32 = self.msgId ?? 0
                 w.writeInt32(value)
             }
-            if let value = self.buttonId {
+            if _flags_flags & (1 << 1) != 0 {
+                let value: Swift.Int32 = self.buttonId ?? 0
                 w.writeInt32(value)
             }
             if let value = self.url {
@@ -1492,19 +1493,20 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.writeAllowed { _flags_flags |= 1 << 0 }
             if self.sharePhoneNumber { _flags_flags |= 1 << 3 }
-            if self.peer != nil { _flags_flags |= 1 << 1 }
-            if self.msgId != nil { _flags_flags |= 1 << 1 }
-            if self.buttonId != nil { _flags_flags |= 1 << 1 }
+            if self.peer != nil || self.msgId != nil || self.buttonId != nil { _flags_flags |= 1 << 1 }
             if self.url != nil { _flags_flags |= 1 << 2 }
             if self.matchCode != nil { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
-            if let value = self.peer {
+            if _flags_flags & (1 << 1) != 0 {
+                let value: Api.InputPeer = self.peer ?? Api.InputPeer.inputPeerEmpty
                 value.serialize(&w)
             }
-            if let value = self.msgId {
+            if _flags_flags & (1 << 1) != 0 {
+                let value: Swift.Int32 = self.msgId ?? 0
                 w.writeInt32(value)
             }
-            if let value = self.buttonId {
+            if _flags_flags & (1 << 1) != 0 {
+                let value: Swift.Int32 = self.buttonId ?? 0
                 w.writeInt32(value)
             }
             if let value = self.url {
@@ -2490,15 +2492,16 @@ extension Api.functions.messages {
             w.writeUInt32(0xa2b5a3f6)
             var _flags_flags: Swift.UInt32 = 0
             if self.revoked { _flags_flags |= 1 << 3 }
-            if self.offsetDate != nil { _flags_flags |= 1 << 2 }
-            if self.offsetLink != nil { _flags_flags |= 1 << 2 }
+            if self.offsetDate != nil || self.offsetLink != nil { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             self.adminId.serialize(&w)
-            if let value = self.offsetDate {
+            if _flags_flags & (1 << 2) != 0 {
+                let value: Swift.Int32 = self.offsetDate ?? 0
                 w.writeInt32(value)
             }
-            if let value = self.offsetLink {
+            if _flags_flags & (1 << 2) != 0 {
+                let value: Swift.String = self.offsetLink ?? ""
                 w.writeString(value)
             }
             w.writeInt32(self.limit)
@@ -3580,15 +3583,16 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xa5eec345)
             var _flags_flags: Swift.UInt32 = 0
-            if self.peer != nil { _flags_flags |= 1 << 0 }
-            if self.id != nil { _flags_flags |= 1 << 0 }
+            if self.peer != nil || self.id != nil { _flags_flags |= 1 << 0 }
             if self.text != nil { _flags_flags |= 1 << 1 }
             if self.tone != nil { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
-            if let value = self.peer {
+            if _flags_flags & (1 << 0) != 0 {
+                let value: Api.InputPeer = self.peer ?? Api.InputPeer.inputPeerEmpty
                 value.serialize(&w)
             }
-            if let value = self.id {
+            if _flags_flags & (1 << 0) != 0 {
+                let value: [Swift.Int32] = self.id ?? []
                 w.writeVectorHeader(count: value.count)
                 for item0 in value {
                     w.writeInt32(item0)

@@ -2428,7 +2428,7 @@ extension Api.functions.messages.sendPaidReaction {
         let _randomId = try r.readInt64()
         var _private: Api.PaidReactionPrivacy? = nil
         if _flags_flags & (1 << 0) != 0 { _private = try Api.PaidReactionPrivacy.parse(&r) }
-        return Api.functions.messages.sendPaidReaction(peer: _peer, msgId: _msgId, count: _count, randomId: _randomId, `private`: _private)
+        return Api.functions.messages.sendPaidReaction(peer: _peer, msgId: _msgId, count: _count, randomId: _randomId, private: _private)
     }
 }
 
@@ -2470,7 +2470,7 @@ extension Api.functions.messages.togglePaidReactionPrivacy {
         let _peer = try Api.InputPeer.parse(&r)
         let _msgId = try r.readInt32()
         let _private = try Api.PaidReactionPrivacy.parse(&r)
-        return Api.functions.messages.togglePaidReactionPrivacy(peer: _peer, msgId: _msgId, `private`: _private)
+        return Api.functions.messages.togglePaidReactionPrivacy(peer: _peer, msgId: _msgId, private: _private)
     }
 }
 

@@ -344,15 +344,16 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x1a542004)
             var _flags_flags: Swift.UInt32 = 0
-            if self.peer != nil { _flags_flags |= 1 << 0 }
-            if self.id != nil { _flags_flags |= 1 << 0 }
+            if self.peer != nil || self.id != nil { _flags_flags |= 1 << 0 }
             if self.text != nil { _flags_flags |= 1 << 1 }
             if self.tone != nil { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
-            if let value = self.peer {
+            if _flags_flags & (1 << 0) != 0 {
+                let value: Api.InputPeer = self.peer ?? Api.InputPeer.inputPeerEmpty
                 value.serialize(&w)
             }
-            if let value = self.id {
+            if _flags_flags & (1 << 0) != 0 {
+                let value: [Swift.Int32] = self.id ?? []
                 w.writeVectorHeader(count: value.count)
                 for item0 in value {
                     w.writeInt32(item0)
@@ -2476,16 +2477,17 @@ extension Api.functions.channels {
             if self.megagroup { _flags_flags |= 1 << 1 }
             if self.forImport { _flags_flags |= 1 << 3 }
             if self.forum { _flags_flags |= 1 << 5 }
-            if self.geoPoint != nil { _flags_flags |= 1 << 2 }
-            if self.address != nil { _flags_flags |= 1 << 2 }
+            if self.geoPoint != nil || self.address != nil { _flags_flags |= 1 << 2 }
             if self.ttlPeriod != nil { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.title)
             w.writeString(self.about)
-            if let value = self.geoPoint {
+            if _flags_flags & (1 << 2) != 0 {
+                let value: Api.InputGeoPoint = self.geoPoint ?? Api.InputGeoPoint.inputGeoPointEmpty
                 value.serialize(&w)
             }
-            if let value = self.address {
+            if _flags_flags & (1 << 2) != 0 {
+                let value: Swift.String = self.address ?? ""
                 w.writeString(value)
             }
             if let value = self.ttlPeriod {

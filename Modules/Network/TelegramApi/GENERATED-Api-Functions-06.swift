@@ -3478,14 +3478,15 @@ extension Api.functions.payments {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x5869a553)
             var _flags_flags: Swift.UInt32 = 0
-            if self.offsetDate != nil { _flags_flags |= 1 << 2 }
-            if self.offsetLink != nil { _flags_flags |= 1 << 2 }
+            if self.offsetDate != nil || self.offsetLink != nil { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
-            if let value = self.offsetDate {
+            if _flags_flags & (1 << 2) != 0 {
+                let value: Swift.Int32 = self.offsetDate ?? 0
                 w.writeInt32(value)
             }
-            if let value = self.offsetLink {
+            if _flags_flags & (1 << 2) != 0 {
+                let value: Swift.String = self.offsetLink ?? ""
                 w.writeString(value)
             }
             w.writeInt32(self.limit)

@@ -1430,7 +1430,7 @@ extension Api.functions.phone.requestCall {
         let _randomId = try r.readInt32()
         let _gAHash = try r.readBytes()
         let _protocol = try Api.PhoneCallProtocol.parse(&r)
-        return Api.functions.phone.requestCall(video: _video, userId: _userId, randomId: _randomId, gAHash: _gAHash, `protocol`: _protocol)
+        return Api.functions.phone.requestCall(video: _video, userId: _userId, randomId: _randomId, gAHash: _gAHash, protocol: _protocol)
     }
 }
 
@@ -1472,7 +1472,7 @@ extension Api.functions.phone.acceptCall {
         let _peer = try Api.InputPhoneCall.parse(&r)
         let _gB = try r.readBytes()
         let _protocol = try Api.PhoneCallProtocol.parse(&r)
-        return Api.functions.phone.acceptCall(peer: _peer, gB: _gB, `protocol`: _protocol)
+        return Api.functions.phone.acceptCall(peer: _peer, gB: _gB, protocol: _protocol)
     }
 }
 
@@ -1518,7 +1518,7 @@ extension Api.functions.phone.confirmCall {
         let _gA = try r.readBytes()
         let _keyFingerprint = try r.readInt64()
         let _protocol = try Api.PhoneCallProtocol.parse(&r)
-        return Api.functions.phone.confirmCall(peer: _peer, gA: _gA, keyFingerprint: _keyFingerprint, `protocol`: _protocol)
+        return Api.functions.phone.confirmCall(peer: _peer, gA: _gA, keyFingerprint: _keyFingerprint, protocol: _protocol)
     }
 }
 
@@ -1829,18 +1829,19 @@ extension Api.functions.phone {
             if self.muted { _flags_flags |= 1 << 0 }
             if self.videoStopped { _flags_flags |= 1 << 2 }
             if self.inviteHash != nil { _flags_flags |= 1 << 1 }
-            if self.publicKey != nil { _flags_flags |= 1 << 3 }
-            if self.block != nil { _flags_flags |= 1 << 3 }
+            if self.publicKey != nil || self.block != nil { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             self.call.serialize(&w)
             self.joinAs.serialize(&w)
             if let value = self.inviteHash {
                 w.writeString(value)
             }
-            if let value = self.publicKey {
+            if _flags_flags & (1 << 3) != 0 {
+                let value: TLInt256 = self.publicKey ?? TLInt256(low: TLInt128(low: 0, high: 0), high: TLInt128(low: 0, high: 0))
                 w.writeInt256(value)
             }
-            if let value = self.block {
+            if _flags_flags & (1 << 3) != 0 {
+                let value: [Swift.UInt8] = self.block ?? []
                 w.writeBytes(value)
             }
             self.params.serialize(&w)
@@ -2211,15 +2212,15 @@ extension Api.functions.phone {
             w.writeUInt32(0xf128c708)
             var _flags_flags: Swift.UInt32 = 0
             if self.start { _flags_flags |= 1 << 0 }
-            if self.video { _flags_flags |= 1 << 2 }
+            if self.video || self.videoPortrait != nil { _flags_flags |= 1 << 2 }
             if self.title != nil { _flags_flags |= 1 << 1 }
-            if self.videoPortrait != nil { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.call.serialize(&w)
             if let value = self.title {
                 w.writeString(value)
             }
-            if let value = self.videoPortrait {
+            if _flags_flags & (1 << 2) != 0 {
+                let value: Swift.Bool = self.videoPortrait ?? false
                 w.writeBool(value)
             }
         }
@@ -2778,19 +2779,18 @@ extension Api.functions.phone {
             var _flags_flags: Swift.UInt32 = 0
             if self.muted { _flags_flags |= 1 << 0 }
             if self.videoStopped { _flags_flags |= 1 << 2 }
-            if self.join { _flags_flags |= 1 << 3 }
-            if self.publicKey != nil { _flags_flags |= 1 << 3 }
-            if self.block != nil { _flags_flags |= 1 << 3 }
             if self.params != nil { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             w.writeInt32(self.randomId)
-            if let value = self.publicKey {
+            if _flags_flags & (1 << 3) != 0 {
+                let value: TLInt256 = self.publicKey ?? TLInt256(low: TLInt128(low: 0, high: 0), high: TLInt128(low: 0, high: 0))
                 w.writeInt256(value)
             }
-            if let value = self.block {
+            if _flags_flags & (1 << 3) != 0 {
+                let value: [Swift.UInt8] = self.block ?? []
                 w.writeBytes(value)
             }
-            if let value = self.params {
+            if _flags_flags & (1 << 3) != 0, let value = self.params {
                 value.serialize(&w)
             }
         }

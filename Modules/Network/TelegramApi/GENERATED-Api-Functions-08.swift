@@ -442,8 +442,7 @@ extension Api.functions.stories {
             if self.caption != nil { _flags_flags |= 1 << 0 }
             if self.entities != nil { _flags_flags |= 1 << 1 }
             if self.period != nil { _flags_flags |= 1 << 3 }
-            if self.fwdFromId != nil { _flags_flags |= 1 << 6 }
-            if self.fwdFromStory != nil { _flags_flags |= 1 << 6 }
+            if self.fwdFromId != nil || self.fwdFromStory != nil { _flags_flags |= 1 << 6 }
             if self.albums != nil { _flags_flags |= 1 << 8 }
             if self.music != nil { _flags_flags |= 1 << 9 }
             w.writeUInt32(_flags_flags)
@@ -472,10 +471,12 @@ extension Api.functions.stories {
             if let value = self.period {
                 w.writeInt32(value)
             }
-            if let value = self.fwdFromId {
+            if _flags_flags & (1 << 6) != 0 {
+                let value: Api.InputPeer = self.fwdFromId ?? Api.InputPeer.inputPeerEmpty
                 value.serialize(&w)
             }
-            if let value = self.fwdFromStory {
+            if _flags_flags & (1 << 6) != 0 {
+                let value: Swift.Int32 = self.fwdFromStory ?? 0
                 w.writeInt32(value)
             }
             if let value = self.albums {
@@ -560,8 +561,7 @@ extension Api.functions.stories {
             var _flags_flags: Swift.UInt32 = 0
             if self.media != nil { _flags_flags |= 1 << 0 }
             if self.mediaAreas != nil { _flags_flags |= 1 << 3 }
-            if self.caption != nil { _flags_flags |= 1 << 1 }
-            if self.entities != nil { _flags_flags |= 1 << 1 }
+            if self.caption != nil || self.entities != nil { _flags_flags |= 1 << 1 }
             if self.privacyRules != nil { _flags_flags |= 1 << 2 }
             if self.music != nil { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
@@ -576,10 +576,12 @@ extension Api.functions.stories {
                     item0.serialize(&w)
                 }
             }
-            if let value = self.caption {
+            if _flags_flags & (1 << 1) != 0 {
+                let value: Swift.String = self.caption ?? ""
                 w.writeString(value)
             }
-            if let value = self.entities {
+            if _flags_flags & (1 << 1) != 0 {
+                let value: [Api.MessageEntity] = self.entities ?? []
                 w.writeVectorHeader(count: value.count)
                 for item0 in value {
                     item0.serialize(&w)

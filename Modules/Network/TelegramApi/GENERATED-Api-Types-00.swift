@@ -489,10 +489,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 2 }
-                if self.livePhoto { _flags_flags |= 1 << 3 }
+                if self.livePhoto || self.video != nil { _flags_flags |= 1 << 3 }
                 if self.stickers != nil { _flags_flags |= 1 << 0 }
                 if self.ttlSeconds != nil { _flags_flags |= 1 << 1 }
-                if self.video != nil { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 self.file.serialize(&w)
                 if let value = self.stickers {
@@ -504,7 +503,8 @@ extension Api {
                 if let value = self.ttlSeconds {
                     w.writeInt32(value)
                 }
-                if let value = self.video {
+                if _flags_flags & (1 << 3) != 0 {
+                    let value: Api.InputDocument = self.video ?? Api.InputDocument.inputDocumentEmpty
                     value.serialize(&w)
                 }
             }
@@ -545,15 +545,15 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 1 }
-                if self.livePhoto { _flags_flags |= 1 << 2 }
+                if self.livePhoto || self.video != nil { _flags_flags |= 1 << 2 }
                 if self.ttlSeconds != nil { _flags_flags |= 1 << 0 }
-                if self.video != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.id.serialize(&w)
                 if let value = self.ttlSeconds {
                     w.writeInt32(value)
                 }
-                if let value = self.video {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Api.InputDocument = self.video ?? Api.InputDocument.inputDocumentEmpty
                     value.serialize(&w)
                 }
             }
@@ -1063,8 +1063,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.correctAnswers != nil { _flags_flags |= 1 << 0 }
                 if self.attachedMedia != nil { _flags_flags |= 1 << 3 }
-                if self.solution != nil { _flags_flags |= 1 << 1 }
-                if self.solutionEntities != nil { _flags_flags |= 1 << 1 }
+                if self.solution != nil || self.solutionEntities != nil { _flags_flags |= 1 << 1 }
                 if self.solutionMedia != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.poll.serialize(&w)
@@ -1077,10 +1076,12 @@ extension Api {
                 if let value = self.attachedMedia {
                     value.serialize(&w)
                 }
-                if let value = self.solution {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.String = self.solution ?? ""
                     w.writeString(value)
                 }
-                if let value = self.solutionEntities {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: [Api.MessageEntity] = self.solutionEntities ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         item0.serialize(&w)
@@ -1833,16 +1834,17 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.videoChannel != nil { _flags_flags |= 1 << 0 }
-                if self.videoQuality != nil { _flags_flags |= 1 << 0 }
+                if self.videoChannel != nil || self.videoQuality != nil { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.call.serialize(&w)
                 w.writeInt64(self.timeMs)
                 w.writeInt32(self.scale)
-                if let value = self.videoChannel {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.videoChannel ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.videoQuality {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.videoQuality ?? 0
                     w.writeInt32(value)
                 }
             }
@@ -2189,11 +2191,11 @@ extension Api {
                 if self.contact { _flags_flags |= 1 << 11 }
                 if self.mutualContact { _flags_flags |= 1 << 12 }
                 if self.deleted { _flags_flags |= 1 << 13 }
-                if self.bot { _flags_flags |= 1 << 14 }
+                if self.bot || self.botInfoVersion != nil { _flags_flags |= 1 << 14 }
                 if self.botChatHistory { _flags_flags |= 1 << 15 }
                 if self.botNochats { _flags_flags |= 1 << 16 }
                 if self.verified { _flags_flags |= 1 << 17 }
-                if self.restricted { _flags_flags |= 1 << 18 }
+                if self.restricted || self.restrictionReason != nil { _flags_flags |= 1 << 18 }
                 if self.min { _flags_flags |= 1 << 20 }
                 if self.botInlineGeo { _flags_flags |= 1 << 21 }
                 if self.support { _flags_flags |= 1 << 23 }
@@ -2210,8 +2212,6 @@ extension Api {
                 if self.phone != nil { _flags_flags |= 1 << 4 }
                 if self.photo != nil { _flags_flags |= 1 << 5 }
                 if self.status != nil { _flags_flags |= 1 << 6 }
-                if self.botInfoVersion != nil { _flags_flags |= 1 << 14 }
-                if self.restrictionReason != nil { _flags_flags |= 1 << 18 }
                 if self.botInlinePlaceholder != nil { _flags_flags |= 1 << 19 }
                 if self.langCode != nil { _flags_flags |= 1 << 22 }
                 if self.emojiStatus != nil { _flags_flags |= 1 << 30 }
@@ -2260,10 +2260,12 @@ extension Api {
                 if let value = self.status {
                     value.serialize(&w)
                 }
-                if let value = self.botInfoVersion {
+                if _flags_flags & (1 << 14) != 0 {
+                    let value: Swift.Int32 = self.botInfoVersion ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.restrictionReason {
+                if _flags_flags & (1 << 18) != 0 {
+                    let value: [Api.RestrictionReason] = self.restrictionReason ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         item0.serialize(&w)
@@ -2894,7 +2896,7 @@ extension Api {
                 if self.broadcast { _flags_flags |= 1 << 5 }
                 if self.verified { _flags_flags |= 1 << 7 }
                 if self.megagroup { _flags_flags |= 1 << 8 }
-                if self.restricted { _flags_flags |= 1 << 9 }
+                if self.restricted || self.restrictionReason != nil { _flags_flags |= 1 << 9 }
                 if self.signatures { _flags_flags |= 1 << 11 }
                 if self.min { _flags_flags |= 1 << 12 }
                 if self.scam { _flags_flags |= 1 << 19 }
@@ -2911,7 +2913,6 @@ extension Api {
                 if self.forum { _flags_flags |= 1 << 30 }
                 if self.accessHash != nil { _flags_flags |= 1 << 13 }
                 if self.username != nil { _flags_flags |= 1 << 6 }
-                if self.restrictionReason != nil { _flags_flags |= 1 << 9 }
                 if self.adminRights != nil { _flags_flags |= 1 << 14 }
                 if self.bannedRights != nil { _flags_flags |= 1 << 15 }
                 if self.defaultBannedRights != nil { _flags_flags |= 1 << 18 }
@@ -2948,7 +2949,8 @@ extension Api {
                 }
                 self.photo.serialize(&w)
                 w.writeInt32(self.date)
-                if let value = self.restrictionReason {
+                if _flags_flags & (1 << 9) != 0 {
+                    let value: [Api.RestrictionReason] = self.restrictionReason ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         item0.serialize(&w)
@@ -3349,8 +3351,7 @@ extension Api {
                 if self.ttlPeriod != nil { _flags_flags |= 1 << 14 }
                 if self.groupcallDefaultJoinAs != nil { _flags_flags |= 1 << 15 }
                 if self.themeEmoticon != nil { _flags_flags |= 1 << 16 }
-                if self.requestsPending != nil { _flags_flags |= 1 << 17 }
-                if self.recentRequesters != nil { _flags_flags |= 1 << 17 }
+                if self.requestsPending != nil || self.recentRequesters != nil { _flags_flags |= 1 << 17 }
                 if self.availableReactions != nil { _flags_flags |= 1 << 18 }
                 if self.reactionsLimit != nil { _flags_flags |= 1 << 20 }
                 w.writeUInt32(_flags_flags)
@@ -3388,10 +3389,12 @@ extension Api {
                 if let value = self.themeEmoticon {
                     w.writeString(value)
                 }
-                if let value = self.requestsPending {
+                if _flags_flags & (1 << 17) != 0 {
+                    let value: Swift.Int32 = self.requestsPending ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.recentRequesters {
+                if _flags_flags & (1 << 17) != 0 {
+                    let value: [Swift.Int64] = self.recentRequesters ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         w.writeInt64(item0)
@@ -3601,12 +3604,10 @@ extension Api {
                 if self.blocked { _flags_flags |= 1 << 22 }
                 if self.participantsCount != nil { _flags_flags |= 1 << 0 }
                 if self.adminsCount != nil { _flags_flags |= 1 << 1 }
-                if self.kickedCount != nil { _flags_flags |= 1 << 2 }
-                if self.bannedCount != nil { _flags_flags |= 1 << 2 }
+                if self.kickedCount != nil || self.bannedCount != nil { _flags_flags |= 1 << 2 }
                 if self.onlineCount != nil { _flags_flags |= 1 << 13 }
                 if self.exportedInvite != nil { _flags_flags |= 1 << 23 }
-                if self.migratedFromChatId != nil { _flags_flags |= 1 << 4 }
-                if self.migratedFromMaxId != nil { _flags_flags |= 1 << 4 }
+                if self.migratedFromChatId != nil || self.migratedFromMaxId != nil { _flags_flags |= 1 << 4 }
                 if self.pinnedMsgId != nil { _flags_flags |= 1 << 5 }
                 if self.stickerset != nil { _flags_flags |= 1 << 8 }
                 if self.availableMinId != nil { _flags_flags |= 1 << 9 }
@@ -3621,8 +3622,7 @@ extension Api {
                 if self.pendingSuggestions != nil { _flags_flags |= 1 << 25 }
                 if self.groupcallDefaultJoinAs != nil { _flags_flags |= 1 << 26 }
                 if self.themeEmoticon != nil { _flags_flags |= 1 << 27 }
-                if self.requestsPending != nil { _flags_flags |= 1 << 28 }
-                if self.recentRequesters != nil { _flags_flags |= 1 << 28 }
+                if self.requestsPending != nil || self.recentRequesters != nil { _flags_flags |= 1 << 28 }
                 if self.defaultSendAs != nil { _flags_flags |= 1 << 29 }
                 if self.availableReactions != nil { _flags_flags |= 1 << 30 }
                 var _flags_flags2: Swift.UInt32 = 0
@@ -3661,10 +3661,12 @@ extension Api {
                 if let value = self.adminsCount {
                     w.writeInt32(value)
                 }
-                if let value = self.kickedCount {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.Int32 = self.kickedCount ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.bannedCount {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.Int32 = self.bannedCount ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.onlineCount {
@@ -3682,10 +3684,12 @@ extension Api {
                 for item0 in self.botInfo {
                     item0.serialize(&w)
                 }
-                if let value = self.migratedFromChatId {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.Int64 = self.migratedFromChatId ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.migratedFromMaxId {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.Int32 = self.migratedFromMaxId ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.pinnedMsgId {
@@ -3734,10 +3738,12 @@ extension Api {
                 if let value = self.themeEmoticon {
                     w.writeString(value)
                 }
-                if let value = self.requestsPending {
+                if _flags_flags & (1 << 28) != 0 {
+                    let value: Swift.Int32 = self.requestsPending ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.recentRequesters {
+                if _flags_flags & (1 << 28) != 0 {
+                    let value: [Swift.Int64] = self.recentRequesters ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         w.writeInt64(item0)

@@ -471,8 +471,7 @@ extension Api {
                 if self.media != nil { _flags_flags |= 1 << 9 }
                 if self.replyMarkup != nil { _flags_flags |= 1 << 6 }
                 if self.entities != nil { _flags_flags |= 1 << 7 }
-                if self.views != nil { _flags_flags |= 1 << 10 }
-                if self.forwards != nil { _flags_flags |= 1 << 10 }
+                if self.views != nil || self.forwards != nil { _flags_flags |= 1 << 10 }
                 if self.replies != nil { _flags_flags |= 1 << 23 }
                 if self.editDate != nil { _flags_flags |= 1 << 15 }
                 if self.postAuthor != nil { _flags_flags |= 1 << 16 }
@@ -542,10 +541,12 @@ extension Api {
                         item0.serialize(&w)
                     }
                 }
-                if let value = self.views {
+                if _flags_flags & (1 << 10) != 0 {
+                    let value: Swift.Int32 = self.views ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.forwards {
+                if _flags_flags & (1 << 10) != 0 {
+                    let value: Swift.Int32 = self.forwards ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.replies {
@@ -860,10 +861,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 3 }
-                if self.livePhoto { _flags_flags |= 1 << 4 }
+                if self.video != nil { _flags_flags |= 1 << 4 }
                 if self.photo != nil { _flags_flags |= 1 << 0 }
                 if self.ttlSeconds != nil { _flags_flags |= 1 << 2 }
-                if self.video != nil { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.photo {
                     value.serialize(&w)
@@ -871,7 +871,7 @@ extension Api {
                 if let value = self.ttlSeconds {
                     w.writeInt32(value)
                 }
-                if let value = self.video {
+                if _flags_flags & (1 << 4) != 0, let value = self.video {
                     value.serialize(&w)
                 }
             }

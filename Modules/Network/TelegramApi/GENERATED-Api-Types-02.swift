@@ -794,17 +794,18 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.cryptoCurrency != nil { _flags_flags |= 1 << 0 }
-                if self.cryptoAmount != nil { _flags_flags |= 1 << 0 }
+                if self.cryptoCurrency != nil || self.cryptoAmount != nil { _flags_flags |= 1 << 0 }
                 if self.message != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeInt64(self.amount)
                 w.writeInt32(self.days)
-                if let value = self.cryptoCurrency {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.String = self.cryptoCurrency ?? ""
                     w.writeString(value)
                 }
-                if let value = self.cryptoAmount {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int64 = self.cryptoAmount ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.message {
@@ -1028,10 +1029,8 @@ extension Api {
                 if self.viaGiveaway { _flags_flags |= 1 << 0 }
                 if self.unclaimed { _flags_flags |= 1 << 5 }
                 if self.boostPeer != nil { _flags_flags |= 1 << 1 }
-                if self.currency != nil { _flags_flags |= 1 << 2 }
-                if self.amount != nil { _flags_flags |= 1 << 2 }
-                if self.cryptoCurrency != nil { _flags_flags |= 1 << 3 }
-                if self.cryptoAmount != nil { _flags_flags |= 1 << 3 }
+                if self.currency != nil || self.amount != nil { _flags_flags |= 1 << 2 }
+                if self.cryptoCurrency != nil || self.cryptoAmount != nil { _flags_flags |= 1 << 3 }
                 if self.message != nil { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.boostPeer {
@@ -1039,16 +1038,20 @@ extension Api {
                 }
                 w.writeInt32(self.days)
                 w.writeString(self.slug)
-                if let value = self.currency {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.String = self.currency ?? ""
                     w.writeString(value)
                 }
-                if let value = self.amount {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.Int64 = self.amount ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.cryptoCurrency {
+                if _flags_flags & (1 << 3) != 0 {
+                    let value: Swift.String = self.cryptoCurrency ?? ""
                     w.writeString(value)
                 }
-                if let value = self.cryptoAmount {
+                if _flags_flags & (1 << 3) != 0 {
+                    let value: Swift.Int64 = self.cryptoAmount ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.message {
@@ -1248,17 +1251,18 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.cryptoCurrency != nil { _flags_flags |= 1 << 0 }
-                if self.cryptoAmount != nil { _flags_flags |= 1 << 0 }
+                if self.cryptoCurrency != nil || self.cryptoAmount != nil { _flags_flags |= 1 << 0 }
                 if self.transactionId != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeInt64(self.amount)
                 w.writeInt64(self.stars)
-                if let value = self.cryptoCurrency {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.String = self.cryptoCurrency ?? ""
                     w.writeString(value)
                 }
-                if let value = self.cryptoAmount {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int64 = self.cryptoAmount ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.transactionId {
@@ -1375,7 +1379,7 @@ extension Api {
                 if self.nameHidden { _flags_flags |= 1 << 0 }
                 if self.saved { _flags_flags |= 1 << 2 }
                 if self.converted { _flags_flags |= 1 << 3 }
-                if self.upgraded { _flags_flags |= 1 << 5 }
+                if self.upgraded || self.upgradeMsgId != nil { _flags_flags |= 1 << 5 }
                 if self.refunded { _flags_flags |= 1 << 9 }
                 if self.canUpgrade { _flags_flags |= 1 << 10 }
                 if self.prepaidUpgrade { _flags_flags |= 1 << 13 }
@@ -1383,11 +1387,9 @@ extension Api {
                 if self.auctionAcquired { _flags_flags |= 1 << 17 }
                 if self.message != nil { _flags_flags |= 1 << 1 }
                 if self.convertStars != nil { _flags_flags |= 1 << 4 }
-                if self.upgradeMsgId != nil { _flags_flags |= 1 << 5 }
                 if self.upgradeStars != nil { _flags_flags |= 1 << 8 }
                 if self.fromId != nil { _flags_flags |= 1 << 11 }
                 if self.peer != nil { _flags_flags |= 1 << 12 }
-                if self.savedId != nil { _flags_flags |= 1 << 12 }
                 if self.prepaidUpgradeHash != nil { _flags_flags |= 1 << 14 }
                 if self.giftMsgId != nil { _flags_flags |= 1 << 15 }
                 if self.toId != nil { _flags_flags |= 1 << 18 }
@@ -1400,7 +1402,8 @@ extension Api {
                 if let value = self.convertStars {
                     w.writeInt64(value)
                 }
-                if let value = self.upgradeMsgId {
+                if _flags_flags & (1 << 5) != 0 {
+                    let value: Swift.Int32 = self.upgradeMsgId ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.upgradeStars {
@@ -1409,10 +1412,11 @@ extension Api {
                 if let value = self.fromId {
                     value.serialize(&w)
                 }
-                if let value = self.peer {
+                if _flags_flags & (1 << 12) != 0, let value = self.peer {
                     value.serialize(&w)
                 }
-                if let value = self.savedId {
+                if _flags_flags & (1 << 12) != 0 {
+                    let value: Swift.Int64 = self.savedId ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.prepaidUpgradeHash {
@@ -1532,7 +1536,6 @@ extension Api {
                 if self.transferStars != nil { _flags_flags |= 1 << 4 }
                 if self.fromId != nil { _flags_flags |= 1 << 6 }
                 if self.peer != nil { _flags_flags |= 1 << 7 }
-                if self.savedId != nil { _flags_flags |= 1 << 7 }
                 if self.resaleAmount != nil { _flags_flags |= 1 << 8 }
                 if self.canTransferAt != nil { _flags_flags |= 1 << 9 }
                 if self.canResellAt != nil { _flags_flags |= 1 << 10 }
@@ -1550,10 +1553,11 @@ extension Api {
                 if let value = self.fromId {
                     value.serialize(&w)
                 }
-                if let value = self.peer {
+                if _flags_flags & (1 << 7) != 0, let value = self.peer {
                     value.serialize(&w)
                 }
-                if let value = self.savedId {
+                if _flags_flags & (1 << 7) != 0 {
+                    let value: Swift.Int64 = self.savedId ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.resaleAmount {
@@ -3128,12 +3132,12 @@ extension Api.auth {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.setupPasswordRequired { _flags_flags |= 1 << 1 }
-                if self.otherwiseReloginDays != nil { _flags_flags |= 1 << 1 }
+                if self.setupPasswordRequired || self.otherwiseReloginDays != nil { _flags_flags |= 1 << 1 }
                 if self.tmpSessions != nil { _flags_flags |= 1 << 0 }
                 if self.futureAuthToken != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
-                if let value = self.otherwiseReloginDays {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.otherwiseReloginDays ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.tmpSessions {
@@ -3672,10 +3676,8 @@ extension Api {
                 if self.businessBotPaused { _flags_flags |= 1 << 11 }
                 if self.businessBotCanReply { _flags_flags |= 1 << 12 }
                 if self.geoDistance != nil { _flags_flags |= 1 << 6 }
-                if self.requestChatTitle != nil { _flags_flags |= 1 << 9 }
-                if self.requestChatDate != nil { _flags_flags |= 1 << 9 }
-                if self.businessBotId != nil { _flags_flags |= 1 << 13 }
-                if self.businessBotManageUrl != nil { _flags_flags |= 1 << 13 }
+                if self.requestChatTitle != nil || self.requestChatDate != nil { _flags_flags |= 1 << 9 }
+                if self.businessBotId != nil || self.businessBotManageUrl != nil { _flags_flags |= 1 << 13 }
                 if self.chargePaidMessageStars != nil { _flags_flags |= 1 << 14 }
                 if self.registrationMonth != nil { _flags_flags |= 1 << 15 }
                 if self.phoneCountry != nil { _flags_flags |= 1 << 16 }
@@ -3685,16 +3687,20 @@ extension Api {
                 if let value = self.geoDistance {
                     w.writeInt32(value)
                 }
-                if let value = self.requestChatTitle {
+                if _flags_flags & (1 << 9) != 0 {
+                    let value: Swift.String = self.requestChatTitle ?? ""
                     w.writeString(value)
                 }
-                if let value = self.requestChatDate {
+                if _flags_flags & (1 << 9) != 0 {
+                    let value: Swift.Int32 = self.requestChatDate ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.businessBotId {
+                if _flags_flags & (1 << 13) != 0 {
+                    let value: Swift.Int64 = self.businessBotId ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.businessBotManageUrl {
+                if _flags_flags & (1 << 13) != 0 {
+                    let value: Swift.String = self.businessBotManageUrl ?? ""
                     w.writeString(value)
                 }
                 if let value = self.chargePaidMessageStars {
@@ -3835,7 +3841,7 @@ extension Api {
                 let _document = try Api.Document.parse(&r)
                 var _settings: Api.WallPaperSettings? = nil
                 if _flags_flags & (1 << 2) != 0 { _settings = try Api.WallPaperSettings.parse(&r) }
-                return Cons_wallPaper(id: _id, creator: _creator, `default`: _default, pattern: _pattern, dark: _dark, accessHash: _accessHash, slug: _slug, document: _document, settings: _settings)
+                return Cons_wallPaper(id: _id, creator: _creator, default: _default, pattern: _pattern, dark: _dark, accessHash: _accessHash, slug: _slug, document: _document, settings: _settings)
             }
         }
 
@@ -3874,7 +3880,7 @@ extension Api {
                 let _dark = _flags_flags & (1 << 4) != 0
                 var _settings: Api.WallPaperSettings? = nil
                 if _flags_flags & (1 << 2) != 0 { _settings = try Api.WallPaperSettings.parse(&r) }
-                return Cons_wallPaperNoFile(id: _id, `default`: _default, dark: _dark, settings: _settings)
+                return Cons_wallPaperNoFile(id: _id, default: _default, dark: _dark, settings: _settings)
             }
         }
 

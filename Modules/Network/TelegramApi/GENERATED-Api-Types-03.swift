@@ -174,8 +174,7 @@ extension Api {
                 if self.businessAwayMessage != nil { _flags_flags2 |= 1 << 3 }
                 if self.businessIntro != nil { _flags_flags2 |= 1 << 4 }
                 if self.birthday != nil { _flags_flags2 |= 1 << 5 }
-                if self.personalChannelId != nil { _flags_flags2 |= 1 << 6 }
-                if self.personalChannelMessage != nil { _flags_flags2 |= 1 << 6 }
+                if self.personalChannelId != nil || self.personalChannelMessage != nil { _flags_flags2 |= 1 << 6 }
                 if self.stargiftsCount != nil { _flags_flags2 |= 1 << 8 }
                 if self.starrefProgram != nil { _flags_flags2 |= 1 << 11 }
                 if self.botVerification != nil { _flags_flags2 |= 1 << 12 }
@@ -183,7 +182,6 @@ extension Api {
                 if self.disallowedGifts != nil { _flags_flags2 |= 1 << 15 }
                 if self.starsRating != nil { _flags_flags2 |= 1 << 17 }
                 if self.starsMyPendingRating != nil { _flags_flags2 |= 1 << 18 }
-                if self.starsMyPendingRatingDate != nil { _flags_flags2 |= 1 << 18 }
                 if self.mainTab != nil { _flags_flags2 |= 1 << 20 }
                 if self.savedMusic != nil { _flags_flags2 |= 1 << 21 }
                 if self.note != nil { _flags_flags2 |= 1 << 22 }
@@ -254,10 +252,12 @@ extension Api {
                 if let value = self.birthday {
                     value.serialize(&w)
                 }
-                if let value = self.personalChannelId {
+                if _flags_flags2 & (1 << 6) != 0 {
+                    let value: Swift.Int64 = self.personalChannelId ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.personalChannelMessage {
+                if _flags_flags2 & (1 << 6) != 0 {
+                    let value: Swift.Int32 = self.personalChannelMessage ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.stargiftsCount {
@@ -278,10 +278,11 @@ extension Api {
                 if let value = self.starsRating {
                     value.serialize(&w)
                 }
-                if let value = self.starsMyPendingRating {
+                if _flags_flags2 & (1 << 18) != 0, let value = self.starsMyPendingRating {
                     value.serialize(&w)
                 }
-                if let value = self.starsMyPendingRatingDate {
+                if _flags_flags2 & (1 << 18) != 0 {
+                    let value: Swift.Int32 = self.starsMyPendingRatingDate ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.mainTab {

@@ -416,19 +416,19 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.unconfirmed { _flags_flags |= 1 << 0 }
-                if self.date != nil { _flags_flags |= 1 << 0 }
-                if self.device != nil { _flags_flags |= 1 << 0 }
-                if self.location != nil { _flags_flags |= 1 << 0 }
+                if self.unconfirmed || self.date != nil || self.device != nil || self.location != nil { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.hash)
-                if let value = self.date {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.date ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.device {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.String = self.device ?? ""
                     w.writeString(value)
                 }
-                if let value = self.location {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.String = self.location ?? ""
                     w.writeString(value)
                 }
             }
@@ -1969,14 +1969,14 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.peer != nil { _flags_flags |= 1 << 1 }
-                if self.msgId != nil { _flags_flags |= 1 << 1 }
                 if self.topMsgId != nil { _flags_flags |= 1 << 2 }
                 if self.poll != nil { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
-                if let value = self.peer {
+                if _flags_flags & (1 << 1) != 0, let value = self.peer {
                     value.serialize(&w)
                 }
-                if let value = self.msgId {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.msgId ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.topMsgId {
@@ -2384,16 +2384,17 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.broadcastId != nil { _flags_flags |= 1 << 0 }
-                if self.broadcastPost != nil { _flags_flags |= 1 << 0 }
+                if self.broadcastId != nil || self.broadcastPost != nil { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.channelId)
                 w.writeInt32(self.topMsgId)
                 w.writeInt32(self.readMaxId)
-                if let value = self.broadcastId {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int64 = self.broadcastId ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.broadcastPost {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.broadcastPost ?? 0
                     w.writeInt32(value)
                 }
             }
@@ -4040,7 +4041,7 @@ extension Api {
             /// Reads the fields (after the constructor id).
             public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_updatePaidReactionPrivacy {
                 let _private = try Api.PaidReactionPrivacy.parse(&r)
-                return Cons_updatePaidReactionPrivacy(`private`: _private)
+                return Cons_updatePaidReactionPrivacy(private: _private)
             }
         }
 
@@ -4548,18 +4549,19 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.confirmed { _flags_flags |= 1 << 0 }
-                if self.date != nil { _flags_flags |= 1 << 1 }
-                if self.device != nil { _flags_flags |= 1 << 1 }
-                if self.location != nil { _flags_flags |= 1 << 1 }
+                if self.date != nil || self.device != nil || self.location != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.botId)
-                if let value = self.date {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.date ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.device {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.String = self.device ?? ""
                     w.writeString(value)
                 }
-                if let value = self.location {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.String = self.location ?? ""
                     w.writeString(value)
                 }
             }

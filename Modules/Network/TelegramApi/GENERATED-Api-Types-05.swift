@@ -1002,7 +1002,7 @@ extension Api {
                 let _port = try r.readInt32()
                 var _secret: [Swift.UInt8]? = nil
                 if _flags_flags & (1 << 10) != 0 { _secret = try r.readBytes() }
-                return Cons_dcOption(ipv6: _ipv6, mediaOnly: _mediaOnly, tcpoOnly: _tcpoOnly, cdn: _cdn, `static`: _static, thisPortOnly: _thisPortOnly, id: _id, ipAddress: _ipAddress, port: _port, secret: _secret)
+                return Cons_dcOption(ipv6: _ipv6, mediaOnly: _mediaOnly, tcpoOnly: _tcpoOnly, cdn: _cdn, static: _static, thisPortOnly: _thisPortOnly, id: _id, ipAddress: _ipAddress, port: _port, secret: _secret)
             }
         }
 
@@ -1147,9 +1147,7 @@ extension Api {
                 if self.venueSearchUsername != nil { _flags_flags |= 1 << 10 }
                 if self.imgSearchUsername != nil { _flags_flags |= 1 << 11 }
                 if self.staticMapsProvider != nil { _flags_flags |= 1 << 12 }
-                if self.suggestedLangCode != nil { _flags_flags |= 1 << 2 }
-                if self.langPackVersion != nil { _flags_flags |= 1 << 2 }
-                if self.baseLangPackVersion != nil { _flags_flags |= 1 << 2 }
+                if self.suggestedLangCode != nil || self.langPackVersion != nil || self.baseLangPackVersion != nil { _flags_flags |= 1 << 2 }
                 if self.reactionsDefault != nil { _flags_flags |= 1 << 15 }
                 if self.autologinToken != nil { _flags_flags |= 1 << 16 }
                 w.writeUInt32(_flags_flags)
@@ -1205,13 +1203,16 @@ extension Api {
                 w.writeInt32(self.captionLengthMax)
                 w.writeInt32(self.messageLengthMax)
                 w.writeInt32(self.webfileDcId)
-                if let value = self.suggestedLangCode {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.String = self.suggestedLangCode ?? ""
                     w.writeString(value)
                 }
-                if let value = self.langPackVersion {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.Int32 = self.langPackVersion ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.baseLangPackVersion {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.Int32 = self.baseLangPackVersion ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.reactionsDefault {

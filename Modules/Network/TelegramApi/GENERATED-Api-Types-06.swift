@@ -241,10 +241,8 @@ extension Api {
                 if self.title != nil { _flags_flags |= 1 << 2 }
                 if self.description != nil { _flags_flags |= 1 << 3 }
                 if self.photo != nil { _flags_flags |= 1 << 4 }
-                if self.embedUrl != nil { _flags_flags |= 1 << 5 }
-                if self.embedType != nil { _flags_flags |= 1 << 5 }
-                if self.embedWidth != nil { _flags_flags |= 1 << 6 }
-                if self.embedHeight != nil { _flags_flags |= 1 << 6 }
+                if self.embedUrl != nil || self.embedType != nil { _flags_flags |= 1 << 5 }
+                if self.embedWidth != nil || self.embedHeight != nil { _flags_flags |= 1 << 6 }
                 if self.duration != nil { _flags_flags |= 1 << 7 }
                 if self.author != nil { _flags_flags |= 1 << 8 }
                 if self.document != nil { _flags_flags |= 1 << 9 }
@@ -270,16 +268,20 @@ extension Api {
                 if let value = self.photo {
                     value.serialize(&w)
                 }
-                if let value = self.embedUrl {
+                if _flags_flags & (1 << 5) != 0 {
+                    let value: Swift.String = self.embedUrl ?? ""
                     w.writeString(value)
                 }
-                if let value = self.embedType {
+                if _flags_flags & (1 << 5) != 0 {
+                    let value: Swift.String = self.embedType ?? ""
                     w.writeString(value)
                 }
-                if let value = self.embedWidth {
+                if _flags_flags & (1 << 6) != 0 {
+                    let value: Swift.Int32 = self.embedWidth ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.embedHeight {
+                if _flags_flags & (1 << 6) != 0 {
+                    let value: Swift.Int32 = self.embedHeight ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.duration {
@@ -612,22 +614,22 @@ extension Api.account {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasRecovery { _flags_flags |= 1 << 0 }
                 if self.hasSecureValues { _flags_flags |= 1 << 1 }
-                if self.hasPassword { _flags_flags |= 1 << 2 }
-                if self.currentAlgo != nil { _flags_flags |= 1 << 2 }
-                if self.srpB != nil { _flags_flags |= 1 << 2 }
-                if self.srpId != nil { _flags_flags |= 1 << 2 }
+                if self.hasPassword || self.currentAlgo != nil || self.srpB != nil || self.srpId != nil { _flags_flags |= 1 << 2 }
                 if self.hint != nil { _flags_flags |= 1 << 3 }
                 if self.emailUnconfirmedPattern != nil { _flags_flags |= 1 << 4 }
                 if self.pendingResetDate != nil { _flags_flags |= 1 << 5 }
                 if self.loginEmailPattern != nil { _flags_flags |= 1 << 6 }
                 w.writeUInt32(_flags_flags)
-                if let value = self.currentAlgo {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Api.PasswordKdfAlgo = self.currentAlgo ?? Api.PasswordKdfAlgo.passwordKdfAlgoUnknown
                     value.serialize(&w)
                 }
-                if let value = self.srpB {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: [Swift.UInt8] = self.srpB ?? []
                     w.writeBytes(value)
                 }
-                if let value = self.srpId {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.Int64 = self.srpId ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.hint {
@@ -782,19 +784,20 @@ extension Api.account {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.newAlgo != nil { _flags_flags |= 1 << 0 }
-                if self.newPasswordHash != nil { _flags_flags |= 1 << 0 }
-                if self.hint != nil { _flags_flags |= 1 << 0 }
+                if self.newAlgo != nil || self.newPasswordHash != nil || self.hint != nil { _flags_flags |= 1 << 0 }
                 if self.email != nil { _flags_flags |= 1 << 1 }
                 if self.newSecureSettings != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
-                if let value = self.newAlgo {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Api.PasswordKdfAlgo = self.newAlgo ?? Api.PasswordKdfAlgo.passwordKdfAlgoUnknown
                     value.serialize(&w)
                 }
-                if let value = self.newPasswordHash {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: [Swift.UInt8] = self.newPasswordHash ?? []
                     w.writeBytes(value)
                 }
-                if let value = self.hint {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.String = self.hint ?? ""
                     w.writeString(value)
                 }
                 if let value = self.email {
@@ -1216,7 +1219,7 @@ extension Api {
                 if _flags_flags & (1 << 12) != 0 { _subscriptionFormId = try r.readInt64() }
                 var _botVerification: Api.BotVerification? = nil
                 if _flags_flags & (1 << 13) != 0 { _botVerification = try Api.BotVerification.parse(&r) }
-                return Cons_chatInvite(channel: _channel, broadcast: _broadcast, `public`: _public, megagroup: _megagroup, requestNeeded: _requestNeeded, verified: _verified, scam: _scam, fake: _fake, canRefulfillSubscription: _canRefulfillSubscription, title: _title, about: _about, photo: _photo, participantsCount: _participantsCount, participants: _participants, color: _color, subscriptionPricing: _subscriptionPricing, subscriptionFormId: _subscriptionFormId, botVerification: _botVerification)
+                return Cons_chatInvite(channel: _channel, broadcast: _broadcast, public: _public, megagroup: _megagroup, requestNeeded: _requestNeeded, verified: _verified, scam: _scam, fake: _fake, canRefulfillSubscription: _canRefulfillSubscription, title: _title, about: _about, photo: _photo, participantsCount: _participantsCount, participants: _participants, color: _color, subscriptionPricing: _subscriptionPricing, subscriptionFormId: _subscriptionFormId, botVerification: _botVerification)
             }
         }
 
@@ -1452,9 +1455,7 @@ extension Api {
                 if self.channelEmojiStatus { _flags_flags |= 1 << 10 }
                 if self.creator { _flags_flags |= 1 << 11 }
                 if self.installedDate != nil { _flags_flags |= 1 << 0 }
-                if self.thumbs != nil { _flags_flags |= 1 << 4 }
-                if self.thumbDcId != nil { _flags_flags |= 1 << 4 }
-                if self.thumbVersion != nil { _flags_flags |= 1 << 4 }
+                if self.thumbs != nil || self.thumbDcId != nil || self.thumbVersion != nil { _flags_flags |= 1 << 4 }
                 if self.thumbDocumentId != nil { _flags_flags |= 1 << 8 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.installedDate {
@@ -1464,16 +1465,19 @@ extension Api {
                 w.writeInt64(self.accessHash)
                 w.writeString(self.title)
                 w.writeString(self.shortName)
-                if let value = self.thumbs {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: [Api.PhotoSize] = self.thumbs ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         item0.serialize(&w)
                     }
                 }
-                if let value = self.thumbDcId {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.Int32 = self.thumbDcId ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.thumbVersion {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.Int32 = self.thumbVersion ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.thumbDocumentId {
@@ -3449,12 +3453,12 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.canEdit { _flags_flags |= 1 << 0 }
-                if self.isSelf { _flags_flags |= 1 << 1 }
-                if self.inviterId != nil { _flags_flags |= 1 << 1 }
+                if self.isSelf || self.inviterId != nil { _flags_flags |= 1 << 1 }
                 if self.rank != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
-                if let value = self.inviterId {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int64 = self.inviterId ?? 0
                     w.writeInt64(value)
                 }
                 w.writeInt64(self.promotedBy)

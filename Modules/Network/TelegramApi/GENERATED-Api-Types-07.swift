@@ -1560,7 +1560,6 @@ extension Api {
                 if self.channelPost != nil { _flags_flags |= 1 << 2 }
                 if self.postAuthor != nil { _flags_flags |= 1 << 3 }
                 if self.savedFromPeer != nil { _flags_flags |= 1 << 4 }
-                if self.savedFromMsgId != nil { _flags_flags |= 1 << 4 }
                 if self.savedFromId != nil { _flags_flags |= 1 << 8 }
                 if self.savedFromName != nil { _flags_flags |= 1 << 9 }
                 if self.savedDate != nil { _flags_flags |= 1 << 10 }
@@ -1579,10 +1578,11 @@ extension Api {
                 if let value = self.postAuthor {
                     w.writeString(value)
                 }
-                if let value = self.savedFromPeer {
+                if _flags_flags & (1 << 4) != 0, let value = self.savedFromPeer {
                     value.serialize(&w)
                 }
-                if let value = self.savedFromMsgId {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.Int32 = self.savedFromMsgId ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.savedFromId {
@@ -1933,24 +1933,26 @@ extension Api.auth {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.nonce != nil { _flags_flags |= 1 << 0 }
-                if self.playIntegrityProjectId != nil { _flags_flags |= 1 << 2 }
-                if self.playIntegrityNonce != nil { _flags_flags |= 1 << 2 }
-                if self.receipt != nil { _flags_flags |= 1 << 1 }
-                if self.pushTimeout != nil { _flags_flags |= 1 << 1 }
+                if self.playIntegrityProjectId != nil || self.playIntegrityNonce != nil { _flags_flags |= 1 << 2 }
+                if self.receipt != nil || self.pushTimeout != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.nonce {
                     w.writeBytes(value)
                 }
-                if let value = self.playIntegrityProjectId {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.Int64 = self.playIntegrityProjectId ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.playIntegrityNonce {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: [Swift.UInt8] = self.playIntegrityNonce ?? []
                     w.writeBytes(value)
                 }
-                if let value = self.receipt {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.String = self.receipt ?? ""
                     w.writeString(value)
                 }
-                if let value = self.pushTimeout {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.pushTimeout ?? 0
                     w.writeInt32(value)
                 }
                 w.writeInt32(self.length)

@@ -1140,15 +1140,16 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 1 }
-                if self.url != nil { _flags_flags |= 1 << 0 }
-                if self.webpageId != nil { _flags_flags |= 1 << 0 }
+                if self.url != nil || self.webpageId != nil { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.photoId)
                 self.caption.serialize(&w)
-                if let value = self.url {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.String = self.url ?? ""
                     w.writeString(value)
                 }
-                if let value = self.webpageId {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int64 = self.webpageId ?? 0
                     w.writeInt64(value)
                 }
             }
@@ -1256,8 +1257,7 @@ extension Api {
                 if self.url != nil { _flags_flags |= 1 << 1 }
                 if self.html != nil { _flags_flags |= 1 << 2 }
                 if self.posterPhotoId != nil { _flags_flags |= 1 << 4 }
-                if self.w != nil { _flags_flags |= 1 << 5 }
-                if self.h != nil { _flags_flags |= 1 << 5 }
+                if self.w != nil || self.h != nil { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.url {
                     w.writeString(value)
@@ -1268,10 +1268,12 @@ extension Api {
                 if let value = self.posterPhotoId {
                     w.writeInt64(value)
                 }
-                if let value = self.w {
+                if _flags_flags & (1 << 5) != 0 {
+                    let value: Swift.Int32 = self.w ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.h {
+                if _flags_flags & (1 << 5) != 0 {
+                    let value: Swift.Int32 = self.h ?? 0
                     w.writeInt32(value)
                 }
                 self.caption.serialize(&w)
@@ -1580,7 +1582,7 @@ extension Api {
                 let _open = _flags_flags & (1 << 0) != 0
                 let _blocks = try r.readVector(boxed: true, minElementSize: 4, Api.PageBlock.parse)
                 let _title = try Api.RichText.parse(&r)
-                return Cons_pageBlockDetails(`open`: _open, blocks: _blocks, title: _title)
+                return Cons_pageBlockDetails(open: _open, blocks: _blocks, title: _title)
             }
         }
 
@@ -2244,8 +2246,7 @@ extension Api {
                 if self.phoneToProvider { _flags_flags |= 1 << 6 }
                 if self.emailToProvider { _flags_flags |= 1 << 7 }
                 if self.recurring { _flags_flags |= 1 << 9 }
-                if self.maxTipAmount != nil { _flags_flags |= 1 << 8 }
-                if self.suggestedTipAmounts != nil { _flags_flags |= 1 << 8 }
+                if self.maxTipAmount != nil || self.suggestedTipAmounts != nil { _flags_flags |= 1 << 8 }
                 if self.termsUrl != nil { _flags_flags |= 1 << 10 }
                 if self.subscriptionPeriod != nil { _flags_flags |= 1 << 11 }
                 w.writeUInt32(_flags_flags)
@@ -2254,10 +2255,12 @@ extension Api {
                 for item0 in self.prices {
                     item0.serialize(&w)
                 }
-                if let value = self.maxTipAmount {
+                if _flags_flags & (1 << 8) != 0 {
+                    let value: Swift.Int64 = self.maxTipAmount ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.suggestedTipAmounts {
+                if _flags_flags & (1 << 8) != 0 {
+                    let value: [Swift.Int64] = self.suggestedTipAmounts ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         w.writeInt64(item0)
@@ -2822,16 +2825,17 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.small { _flags_flags |= 1 << 2 }
                 if self.document != nil { _flags_flags |= 1 << 0 }
-                if self.title != nil { _flags_flags |= 1 << 1 }
-                if self.performer != nil { _flags_flags |= 1 << 1 }
+                if self.title != nil || self.performer != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.document {
                     value.serialize(&w)
                 }
-                if let value = self.title {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.String = self.title ?? ""
                     w.writeString(value)
                 }
-                if let value = self.performer {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.String = self.performer ?? ""
                     w.writeString(value)
                 }
             }
@@ -2990,7 +2994,6 @@ extension Api.payments {
                 if self.canSaveCredentials { _flags_flags |= 1 << 2 }
                 if self.passwordMissing { _flags_flags |= 1 << 3 }
                 if self.photo != nil { _flags_flags |= 1 << 5 }
-                if self.nativeProvider != nil { _flags_flags |= 1 << 4 }
                 if self.nativeParams != nil { _flags_flags |= 1 << 4 }
                 if self.additionalMethods != nil { _flags_flags |= 1 << 6 }
                 if self.savedInfo != nil { _flags_flags |= 1 << 0 }
@@ -3006,10 +3009,11 @@ extension Api.payments {
                 self.invoice.serialize(&w)
                 w.writeInt64(self.providerId)
                 w.writeString(self.url)
-                if let value = self.nativeProvider {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.String = self.nativeProvider ?? ""
                     w.writeString(value)
                 }
-                if let value = self.nativeParams {
+                if _flags_flags & (1 << 4) != 0, let value = self.nativeParams {
                     value.serialize(&w)
                 }
                 if let value = self.additionalMethods {

@@ -84,7 +84,7 @@ extension Api {
                 let _protocol = try Api.PhoneCallProtocol.parse(&r)
                 var _receiveDate: Swift.Int32? = nil
                 if _flags_flags & (1 << 0) != 0 { _receiveDate = try r.readInt32() }
-                return Cons_phoneCallWaiting(video: _video, id: _id, accessHash: _accessHash, date: _date, adminId: _adminId, participantId: _participantId, `protocol`: _protocol, receiveDate: _receiveDate)
+                return Cons_phoneCallWaiting(video: _video, id: _id, accessHash: _accessHash, date: _date, adminId: _adminId, participantId: _participantId, protocol: _protocol, receiveDate: _receiveDate)
             }
         }
 
@@ -135,7 +135,7 @@ extension Api {
                 let _participantId = try r.readInt64()
                 let _gAHash = try r.readBytes()
                 let _protocol = try Api.PhoneCallProtocol.parse(&r)
-                return Cons_phoneCallRequested(video: _video, id: _id, accessHash: _accessHash, date: _date, adminId: _adminId, participantId: _participantId, gAHash: _gAHash, `protocol`: _protocol)
+                return Cons_phoneCallRequested(video: _video, id: _id, accessHash: _accessHash, date: _date, adminId: _adminId, participantId: _participantId, gAHash: _gAHash, protocol: _protocol)
             }
         }
 
@@ -186,7 +186,7 @@ extension Api {
                 let _participantId = try r.readInt64()
                 let _gB = try r.readBytes()
                 let _protocol = try Api.PhoneCallProtocol.parse(&r)
-                return Cons_phoneCallAccepted(video: _video, id: _id, accessHash: _accessHash, date: _date, adminId: _adminId, participantId: _participantId, gB: _gB, `protocol`: _protocol)
+                return Cons_phoneCallAccepted(video: _video, id: _id, accessHash: _accessHash, date: _date, adminId: _adminId, participantId: _participantId, gB: _gB, protocol: _protocol)
             }
         }
 
@@ -268,7 +268,7 @@ extension Api {
                 let _startDate = try r.readInt32()
                 var _customParameters: Api.DataJSON? = nil
                 if _flags_flags & (1 << 7) != 0 { _customParameters = try Api.DataJSON.parse(&r) }
-                return Cons_phoneCall(p2pAllowed: _p2pAllowed, video: _video, conferenceSupported: _conferenceSupported, id: _id, accessHash: _accessHash, date: _date, adminId: _adminId, participantId: _participantId, gAOrB: _gAOrB, keyFingerprint: _keyFingerprint, `protocol`: _protocol, connections: _connections, startDate: _startDate, customParameters: _customParameters)
+                return Cons_phoneCall(p2pAllowed: _p2pAllowed, video: _video, conferenceSupported: _conferenceSupported, id: _id, accessHash: _accessHash, date: _date, adminId: _adminId, participantId: _participantId, gAOrB: _gAOrB, keyFingerprint: _keyFingerprint, protocol: _protocol, connections: _connections, startDate: _startDate, customParameters: _customParameters)
             }
         }
 

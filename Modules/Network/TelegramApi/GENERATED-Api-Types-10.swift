@@ -2421,17 +2421,17 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.media != nil { _flags_flags |= 1 << 0 }
                 if self.addedBy != nil { _flags_flags |= 1 << 1 }
-                if self.date != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.text.serialize(&w)
                 w.writeBytes(self.option)
                 if let value = self.media {
                     value.serialize(&w)
                 }
-                if let value = self.addedBy {
+                if _flags_flags & (1 << 1) != 0, let value = self.addedBy {
                     value.serialize(&w)
                 }
-                if let value = self.date {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.date ?? 0
                     w.writeInt32(value)
                 }
             }
@@ -2664,14 +2664,15 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.chosen { _flags_flags |= 1 << 0 }
                 if self.correct { _flags_flags |= 1 << 1 }
-                if self.voters != nil { _flags_flags |= 1 << 2 }
-                if self.recentVoters != nil { _flags_flags |= 1 << 2 }
+                if self.voters != nil || self.recentVoters != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeBytes(self.option)
-                if let value = self.voters {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.Int32 = self.voters ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.recentVoters {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: [Api.Peer] = self.recentVoters ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         item0.serialize(&w)
@@ -2753,8 +2754,7 @@ extension Api {
                 if self.results != nil { _flags_flags |= 1 << 1 }
                 if self.totalVoters != nil { _flags_flags |= 1 << 2 }
                 if self.recentVoters != nil { _flags_flags |= 1 << 3 }
-                if self.solution != nil { _flags_flags |= 1 << 4 }
-                if self.solutionEntities != nil { _flags_flags |= 1 << 4 }
+                if self.solution != nil || self.solutionEntities != nil { _flags_flags |= 1 << 4 }
                 if self.solutionMedia != nil { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.results {
@@ -2772,10 +2772,12 @@ extension Api {
                         item0.serialize(&w)
                     }
                 }
-                if let value = self.solution {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.String = self.solution ?? ""
                     w.writeString(value)
                 }
-                if let value = self.solutionEntities {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: [Api.MessageEntity] = self.solutionEntities ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         item0.serialize(&w)
@@ -3381,8 +3383,7 @@ extension Api {
                 if self.allowFirebase { _flags_flags |= 1 << 7 }
                 if self.unknownNumber { _flags_flags |= 1 << 9 }
                 if self.logoutTokens != nil { _flags_flags |= 1 << 6 }
-                if self.token != nil { _flags_flags |= 1 << 8 }
-                if self.appSandbox != nil { _flags_flags |= 1 << 8 }
+                if self.token != nil || self.appSandbox != nil { _flags_flags |= 1 << 8 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.logoutTokens {
                     w.writeVectorHeader(count: value.count)
@@ -3390,10 +3391,12 @@ extension Api {
                         w.writeBytes(item0)
                     }
                 }
-                if let value = self.token {
+                if _flags_flags & (1 << 8) != 0 {
+                    let value: Swift.String = self.token ?? ""
                     w.writeString(value)
                 }
-                if let value = self.appSandbox {
+                if _flags_flags & (1 << 8) != 0 {
+                    let value: Swift.Bool = self.appSandbox ?? false
                     w.writeBool(value)
                 }
             }
@@ -3474,17 +3477,17 @@ extension Api {
                 if self.blur { _flags_flags |= 1 << 1 }
                 if self.motion { _flags_flags |= 1 << 2 }
                 if self.backgroundColor != nil { _flags_flags |= 1 << 0 }
-                if self.secondBackgroundColor != nil { _flags_flags |= 1 << 4 }
+                if self.secondBackgroundColor != nil || self.rotation != nil { _flags_flags |= 1 << 4 }
                 if self.thirdBackgroundColor != nil { _flags_flags |= 1 << 5 }
                 if self.fourthBackgroundColor != nil { _flags_flags |= 1 << 6 }
                 if self.intensity != nil { _flags_flags |= 1 << 3 }
-                if self.rotation != nil { _flags_flags |= 1 << 4 }
                 if self.emoticon != nil { _flags_flags |= 1 << 7 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.backgroundColor {
                     w.writeInt32(value)
                 }
-                if let value = self.secondBackgroundColor {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.Int32 = self.secondBackgroundColor ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.thirdBackgroundColor {
@@ -3496,7 +3499,8 @@ extension Api {
                 if let value = self.intensity {
                     w.writeInt32(value)
                 }
-                if let value = self.rotation {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.Int32 = self.rotation ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.emoticon {

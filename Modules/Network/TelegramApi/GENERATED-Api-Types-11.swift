@@ -283,26 +283,27 @@ extension Api {
                 if self.requestPhoneNumber { _flags_flags |= 1 << 1 }
                 if self.matchCodesFirst { _flags_flags |= 1 << 5 }
                 if self.isApp { _flags_flags |= 1 << 6 }
-                if self.browser != nil { _flags_flags |= 1 << 2 }
-                if self.platform != nil { _flags_flags |= 1 << 2 }
-                if self.ip != nil { _flags_flags |= 1 << 2 }
-                if self.region != nil { _flags_flags |= 1 << 2 }
+                if self.browser != nil || self.platform != nil || self.ip != nil || self.region != nil { _flags_flags |= 1 << 2 }
                 if self.matchCodes != nil { _flags_flags |= 1 << 3 }
                 if self.userIdHint != nil { _flags_flags |= 1 << 4 }
                 if self.verifiedAppName != nil { _flags_flags |= 1 << 7 }
                 w.writeUInt32(_flags_flags)
                 self.bot.serialize(&w)
                 w.writeString(self.domain)
-                if let value = self.browser {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.String = self.browser ?? ""
                     w.writeString(value)
                 }
-                if let value = self.platform {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.String = self.platform ?? ""
                     w.writeString(value)
                 }
-                if let value = self.ip {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.String = self.ip ?? ""
                     w.writeString(value)
                 }
-                if let value = self.region {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.String = self.region ?? ""
                     w.writeString(value)
                 }
                 if let value = self.matchCodes {
@@ -743,7 +744,7 @@ extension Api {
                 if _flags_flags & (1 << 6) != 0 { _emoticon = try r.readString() }
                 var _installsCount: Swift.Int32? = nil
                 if _flags_flags & (1 << 4) != 0 { _installsCount = try r.readInt32() }
-                return Cons_theme(creator: _creator, `default`: _default, forChat: _forChat, id: _id, accessHash: _accessHash, slug: _slug, title: _title, document: _document, settings: _settings, emoticon: _emoticon, installsCount: _installsCount)
+                return Cons_theme(creator: _creator, default: _default, forChat: _forChat, id: _id, accessHash: _accessHash, slug: _slug, title: _title, document: _document, settings: _settings, emoticon: _emoticon, installsCount: _installsCount)
             }
         }
 
@@ -1115,8 +1116,7 @@ extension Api {
                 if self.messageColorsAnimated { _flags_flags |= 1 << 2 }
                 if self.outboxAccentColor != nil { _flags_flags |= 1 << 3 }
                 if self.messageColors != nil { _flags_flags |= 1 << 0 }
-                if self.wallpaper != nil { _flags_flags |= 1 << 1 }
-                if self.wallpaperSettings != nil { _flags_flags |= 1 << 1 }
+                if self.wallpaper != nil && self.wallpaperSettings != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.baseTheme.serialize(&w)
                 w.writeInt32(self.accentColor)
@@ -1129,10 +1129,10 @@ extension Api {
                         w.writeInt32(item0)
                     }
                 }
-                if let value = self.wallpaper {
+                if _flags_flags & (1 << 1) != 0, let value = self.wallpaper {
                     value.serialize(&w)
                 }
-                if let value = self.wallpaperSettings {
+                if _flags_flags & (1 << 1) != 0, let value = self.wallpaperSettings {
                     value.serialize(&w)
                 }
             }
@@ -3601,9 +3601,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.comments { _flags_flags |= 1 << 0 }
+                if self.comments || self.channelId != nil { _flags_flags |= 1 << 0 }
                 if self.recentRepliers != nil { _flags_flags |= 1 << 1 }
-                if self.channelId != nil { _flags_flags |= 1 << 0 }
                 if self.maxId != nil { _flags_flags |= 1 << 2 }
                 if self.readMaxId != nil { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
@@ -3615,7 +3614,8 @@ extension Api {
                         item0.serialize(&w)
                     }
                 }
-                if let value = self.channelId {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int64 = self.channelId ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.maxId {

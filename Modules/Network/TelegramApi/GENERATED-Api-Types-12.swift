@@ -1736,8 +1736,7 @@ extension Api {
                 if self.color != nil { _flags_flags |= 1 << 13 }
                 if self.sponsorInfo != nil { _flags_flags |= 1 << 7 }
                 if self.additionalInfo != nil { _flags_flags |= 1 << 8 }
-                if self.minDisplayDuration != nil { _flags_flags |= 1 << 15 }
-                if self.maxDisplayDuration != nil { _flags_flags |= 1 << 15 }
+                if self.minDisplayDuration != nil || self.maxDisplayDuration != nil { _flags_flags |= 1 << 15 }
                 w.writeUInt32(_flags_flags)
                 w.writeBytes(self.randomId)
                 w.writeString(self.url)
@@ -1765,10 +1764,12 @@ extension Api {
                 if let value = self.additionalInfo {
                     w.writeString(value)
                 }
-                if let value = self.minDisplayDuration {
+                if _flags_flags & (1 << 15) != 0 {
+                    let value: Swift.Int32 = self.minDisplayDuration ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.maxDisplayDuration {
+                if _flags_flags & (1 << 15) != 0 {
+                    let value: Swift.Int32 = self.maxDisplayDuration ?? 0
                     w.writeInt32(value)
                 }
             }
@@ -2691,8 +2692,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.inactive { _flags_flags |= 1 << 0 }
                 if self.premium { _flags_flags |= 1 << 2 }
-                if self.aroundAnimation != nil { _flags_flags |= 1 << 1 }
-                if self.centerIcon != nil { _flags_flags |= 1 << 1 }
+                if self.aroundAnimation != nil && self.centerIcon != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.reaction)
                 w.writeString(self.title)
@@ -2701,10 +2701,10 @@ extension Api {
                 self.selectAnimation.serialize(&w)
                 self.activateAnimation.serialize(&w)
                 self.effectAnimation.serialize(&w)
-                if let value = self.aroundAnimation {
+                if _flags_flags & (1 << 1) != 0, let value = self.aroundAnimation {
                     value.serialize(&w)
                 }
-                if let value = self.centerIcon {
+                if _flags_flags & (1 << 1) != 0, let value = self.centerIcon {
                     value.serialize(&w)
                 }
             }
@@ -3187,14 +3187,14 @@ extension Api {
                 if self.inactive { _flags_flags |= 1 << 0 }
                 if self.hasSettings { _flags_flags |= 1 << 1 }
                 if self.requestWriteAccess { _flags_flags |= 1 << 2 }
-                if self.showInAttachMenu { _flags_flags |= 1 << 3 }
+                if self.showInAttachMenu || self.peerTypes != nil { _flags_flags |= 1 << 3 }
                 if self.showInSideMenu { _flags_flags |= 1 << 4 }
                 if self.sideMenuDisclaimerNeeded { _flags_flags |= 1 << 5 }
-                if self.peerTypes != nil { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.botId)
                 w.writeString(self.shortName)
-                if let value = self.peerTypes {
+                if _flags_flags & (1 << 3) != 0 {
+                    let value: [Api.AttachMenuPeerType] = self.peerTypes ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         item0.serialize(&w)

@@ -563,15 +563,16 @@ extension Api.messages {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.pending { _flags_flags |= 1 << 0 }
-                if self.trialRemainsNum != nil { _flags_flags |= 1 << 1 }
-                if self.trialRemainsUntilDate != nil { _flags_flags |= 1 << 1 }
+                if self.trialRemainsNum != nil || self.trialRemainsUntilDate != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.transcriptionId)
                 w.writeString(self.text)
-                if let value = self.trialRemainsNum {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.trialRemainsNum ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.trialRemainsUntilDate {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.trialRemainsUntilDate ?? 0
                     w.writeInt32(value)
                 }
             }
@@ -1991,15 +1992,16 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.w != nil { _flags_flags |= 1 << 0 }
-                if self.h != nil { _flags_flags |= 1 << 0 }
+                if self.w != nil || self.h != nil { _flags_flags |= 1 << 0 }
                 if self.thumb != nil { _flags_flags |= 1 << 1 }
                 if self.videoDuration != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
-                if let value = self.w {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.w ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.h {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.h ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.thumb {

@@ -689,7 +689,7 @@ extension Api {
                 if _flags_flags & (1 << 19) != 0 { _albums = try r.readVector(boxed: true, minElementSize: 4, TLParse.int32) }
                 var _music: Api.Document? = nil
                 if _flags_flags & (1 << 20) != 0 { _music = try Api.Document.parse(&r) }
-                return Cons_storyItem(pinned: _pinned, `public`: _public, closeFriends: _closeFriends, min: _min, noforwards: _noforwards, edited: _edited, contacts: _contacts, selectedContacts: _selectedContacts, out: _out, id: _id, date: _date, fromId: _fromId, fwdFrom: _fwdFrom, expireDate: _expireDate, caption: _caption, entities: _entities, media: _media, mediaAreas: _mediaAreas, privacy: _privacy, views: _views, sentReaction: _sentReaction, albums: _albums, music: _music)
+                return Cons_storyItem(pinned: _pinned, public: _public, closeFriends: _closeFriends, min: _min, noforwards: _noforwards, edited: _edited, contacts: _contacts, selectedContacts: _selectedContacts, out: _out, id: _id, date: _date, fromId: _fromId, fwdFrom: _fwdFrom, expireDate: _expireDate, caption: _caption, entities: _entities, media: _media, mediaAreas: _mediaAreas, privacy: _privacy, views: _views, sentReaction: _sentReaction, albums: _albums, music: _music)
             }
         }
 
@@ -2558,10 +2558,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.gift { _flags_flags |= 1 << 1 }
-                if self.giveaway { _flags_flags |= 1 << 2 }
+                if self.giveaway || self.giveawayMsgId != nil { _flags_flags |= 1 << 2 }
                 if self.unclaimed { _flags_flags |= 1 << 3 }
                 if self.userId != nil { _flags_flags |= 1 << 0 }
-                if self.giveawayMsgId != nil { _flags_flags |= 1 << 2 }
                 if self.usedGiftSlug != nil { _flags_flags |= 1 << 4 }
                 if self.multiplier != nil { _flags_flags |= 1 << 5 }
                 if self.stars != nil { _flags_flags |= 1 << 6 }
@@ -2570,7 +2569,8 @@ extension Api {
                 if let value = self.userId {
                     w.writeInt64(value)
                 }
-                if let value = self.giveawayMsgId {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: Swift.Int32 = self.giveawayMsgId ?? 0
                     w.writeInt32(value)
                 }
                 w.writeInt32(self.date)
@@ -2875,12 +2875,11 @@ extension Api.premium {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.myBoost { _flags_flags |= 1 << 2 }
+                if self.myBoost || self.myBoostSlots != nil { _flags_flags |= 1 << 2 }
                 if self.giftBoosts != nil { _flags_flags |= 1 << 4 }
                 if self.nextLevelBoosts != nil { _flags_flags |= 1 << 0 }
                 if self.premiumAudience != nil { _flags_flags |= 1 << 1 }
                 if self.prepaidGiveaways != nil { _flags_flags |= 1 << 3 }
-                if self.myBoostSlots != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.level)
                 w.writeInt32(self.currentLevelBoosts)
@@ -2901,7 +2900,8 @@ extension Api.premium {
                         item0.serialize(&w)
                     }
                 }
-                if let value = self.myBoostSlots {
+                if _flags_flags & (1 << 2) != 0 {
+                    let value: [Swift.Int32] = self.myBoostSlots ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         w.writeInt32(item0)

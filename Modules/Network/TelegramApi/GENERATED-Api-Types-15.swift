@@ -2910,16 +2910,17 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.firstName != nil { _flags_flags |= 1 << 0 }
-                if self.lastName != nil { _flags_flags |= 1 << 0 }
+                if self.firstName != nil || self.lastName != nil { _flags_flags |= 1 << 0 }
                 if self.username != nil { _flags_flags |= 1 << 1 }
                 if self.photo != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
-                if let value = self.firstName {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.String = self.firstName ?? ""
                     w.writeString(value)
                 }
-                if let value = self.lastName {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.String = self.lastName ?? ""
                     w.writeString(value)
                 }
                 if let value = self.username {
@@ -3442,13 +3443,13 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.needCheck { _flags_flags |= 1 << 0 }
-                if self.country != nil { _flags_flags |= 1 << 1 }
                 if self.text != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
-                if let value = self.country {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.String = self.country ?? ""
                     w.writeString(value)
                 }
-                if let value = self.text {
+                if _flags_flags & (1 << 1) != 0, let value = self.text {
                     value.serialize(&w)
                 }
                 w.writeInt64(self.hash)
@@ -3732,8 +3733,7 @@ extension Api {
                 if self.title != nil { _flags_flags |= 1 << 0 }
                 if self.description != nil { _flags_flags |= 1 << 1 }
                 if self.photo != nil { _flags_flags |= 1 << 2 }
-                if self.transactionDate != nil { _flags_flags |= 1 << 5 }
-                if self.transactionUrl != nil { _flags_flags |= 1 << 5 }
+                if self.transactionDate != nil || self.transactionUrl != nil { _flags_flags |= 1 << 5 }
                 if self.botPayload != nil { _flags_flags |= 1 << 7 }
                 if self.msgId != nil { _flags_flags |= 1 << 8 }
                 if self.extendedMedia != nil { _flags_flags |= 1 << 9 }
@@ -3742,12 +3742,10 @@ extension Api {
                 if self.stargift != nil { _flags_flags |= 1 << 14 }
                 if self.floodskipNumber != nil { _flags_flags |= 1 << 15 }
                 if self.starrefCommissionPermille != nil { _flags_flags |= 1 << 16 }
-                if self.starrefPeer != nil { _flags_flags |= 1 << 17 }
-                if self.starrefAmount != nil { _flags_flags |= 1 << 17 }
+                if self.starrefPeer != nil && self.starrefAmount != nil { _flags_flags |= 1 << 17 }
                 if self.paidMessages != nil { _flags_flags |= 1 << 19 }
                 if self.premiumGiftMonths != nil { _flags_flags |= 1 << 20 }
-                if self.adsProceedsFromDate != nil { _flags_flags |= 1 << 23 }
-                if self.adsProceedsToDate != nil { _flags_flags |= 1 << 23 }
+                if self.adsProceedsFromDate != nil || self.adsProceedsToDate != nil { _flags_flags |= 1 << 23 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.id)
                 self.amount.serialize(&w)
@@ -3762,10 +3760,12 @@ extension Api {
                 if let value = self.photo {
                     value.serialize(&w)
                 }
-                if let value = self.transactionDate {
+                if _flags_flags & (1 << 5) != 0 {
+                    let value: Swift.Int32 = self.transactionDate ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.transactionUrl {
+                if _flags_flags & (1 << 5) != 0 {
+                    let value: Swift.String = self.transactionUrl ?? ""
                     w.writeString(value)
                 }
                 if let value = self.botPayload {
@@ -3795,10 +3795,10 @@ extension Api {
                 if let value = self.starrefCommissionPermille {
                     w.writeInt32(value)
                 }
-                if let value = self.starrefPeer {
+                if _flags_flags & (1 << 17) != 0, let value = self.starrefPeer {
                     value.serialize(&w)
                 }
-                if let value = self.starrefAmount {
+                if _flags_flags & (1 << 17) != 0, let value = self.starrefAmount {
                     value.serialize(&w)
                 }
                 if let value = self.paidMessages {
@@ -3807,10 +3807,12 @@ extension Api {
                 if let value = self.premiumGiftMonths {
                     w.writeInt32(value)
                 }
-                if let value = self.adsProceedsFromDate {
+                if _flags_flags & (1 << 23) != 0 {
+                    let value: Swift.Int32 = self.adsProceedsFromDate ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.adsProceedsToDate {
+                if _flags_flags & (1 << 23) != 0 {
+                    let value: Swift.Int32 = self.adsProceedsToDate ?? 0
                     w.writeInt32(value)
                 }
             }

@@ -1130,7 +1130,7 @@ extension Api {
                 let _currency = try r.readString()
                 let _amount = try r.readInt64()
                 let _winners = try r.readVector(boxed: true, minElementSize: 4, Api.StarsGiveawayWinnersOption.parse)
-                return Cons_starsGiveawayOption(extended: _extended, `default`: _default, stars: _stars, yearlyBoosts: _yearlyBoosts, storeProduct: _storeProduct, currency: _currency, amount: _amount, winners: _winners)
+                return Cons_starsGiveawayOption(extended: _extended, default: _default, stars: _stars, yearlyBoosts: _yearlyBoosts, storeProduct: _storeProduct, currency: _currency, amount: _amount, winners: _winners)
             }
         }
 
@@ -1188,7 +1188,7 @@ extension Api {
                 let _default = _flags_flags & (1 << 0) != 0
                 let _users = try r.readInt32()
                 let _perUserStars = try r.readInt64()
-                return Cons_starsGiveawayWinnersOption(`default`: _default, users: _users, perUserStars: _perUserStars)
+                return Cons_starsGiveawayWinnersOption(default: _default, users: _users, perUserStars: _perUserStars)
             }
         }
 
@@ -1285,54 +1285,50 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.limited { _flags_flags |= 1 << 0 }
-                if self.soldOut { _flags_flags |= 1 << 1 }
+                if self.limited || self.availabilityRemains != nil || self.availabilityTotal != nil { _flags_flags |= 1 << 0 }
+                if self.soldOut || self.firstSaleDate != nil || self.lastSaleDate != nil { _flags_flags |= 1 << 1 }
                 if self.birthday { _flags_flags |= 1 << 2 }
                 if self.requirePremium { _flags_flags |= 1 << 7 }
-                if self.limitedPerUser { _flags_flags |= 1 << 8 }
+                if self.limitedPerUser || self.perUserTotal != nil || self.perUserRemains != nil { _flags_flags |= 1 << 8 }
                 if self.peerColorAvailable { _flags_flags |= 1 << 10 }
-                if self.auction { _flags_flags |= 1 << 11 }
-                if self.availabilityRemains != nil { _flags_flags |= 1 << 0 }
-                if self.availabilityTotal != nil { _flags_flags |= 1 << 0 }
-                if self.availabilityResale != nil { _flags_flags |= 1 << 4 }
-                if self.firstSaleDate != nil { _flags_flags |= 1 << 1 }
-                if self.lastSaleDate != nil { _flags_flags |= 1 << 1 }
+                if self.auction || self.auctionSlug != nil || self.giftsPerRound != nil || self.auctionStartDate != nil { _flags_flags |= 1 << 11 }
+                if self.availabilityResale != nil || self.resellMinStars != nil { _flags_flags |= 1 << 4 }
                 if self.upgradeStars != nil { _flags_flags |= 1 << 3 }
-                if self.resellMinStars != nil { _flags_flags |= 1 << 4 }
                 if self.title != nil { _flags_flags |= 1 << 5 }
                 if self.releasedBy != nil { _flags_flags |= 1 << 6 }
-                if self.perUserTotal != nil { _flags_flags |= 1 << 8 }
-                if self.perUserRemains != nil { _flags_flags |= 1 << 8 }
                 if self.lockedUntilDate != nil { _flags_flags |= 1 << 9 }
-                if self.auctionSlug != nil { _flags_flags |= 1 << 11 }
-                if self.giftsPerRound != nil { _flags_flags |= 1 << 11 }
-                if self.auctionStartDate != nil { _flags_flags |= 1 << 11 }
                 if self.upgradeVariants != nil { _flags_flags |= 1 << 12 }
                 if self.background != nil { _flags_flags |= 1 << 13 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 self.sticker.serialize(&w)
                 w.writeInt64(self.stars)
-                if let value = self.availabilityRemains {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.availabilityRemains ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.availabilityTotal {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.availabilityTotal ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.availabilityResale {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.Int64 = self.availabilityResale ?? 0
                     w.writeInt64(value)
                 }
                 w.writeInt64(self.convertStars)
-                if let value = self.firstSaleDate {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.firstSaleDate ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.lastSaleDate {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.lastSaleDate ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.upgradeStars {
                     w.writeInt64(value)
                 }
-                if let value = self.resellMinStars {
+                if _flags_flags & (1 << 4) != 0 {
+                    let value: Swift.Int64 = self.resellMinStars ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.title {
@@ -1341,22 +1337,27 @@ extension Api {
                 if let value = self.releasedBy {
                     value.serialize(&w)
                 }
-                if let value = self.perUserTotal {
+                if _flags_flags & (1 << 8) != 0 {
+                    let value: Swift.Int32 = self.perUserTotal ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.perUserRemains {
+                if _flags_flags & (1 << 8) != 0 {
+                    let value: Swift.Int32 = self.perUserRemains ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.lockedUntilDate {
                     w.writeInt32(value)
                 }
-                if let value = self.auctionSlug {
+                if _flags_flags & (1 << 11) != 0 {
+                    let value: Swift.String = self.auctionSlug ?? ""
                     w.writeString(value)
                 }
-                if let value = self.giftsPerRound {
+                if _flags_flags & (1 << 11) != 0 {
+                    let value: Swift.Int32 = self.giftsPerRound ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.auctionStartDate {
+                if _flags_flags & (1 << 11) != 0 {
+                    let value: Swift.Int32 = self.auctionStartDate ?? 0
                     w.writeInt32(value)
                 }
                 if let value = self.upgradeVariants {
@@ -1493,9 +1494,7 @@ extension Api {
                 if self.giftAddress != nil { _flags_flags |= 1 << 3 }
                 if self.resellAmount != nil { _flags_flags |= 1 << 4 }
                 if self.releasedBy != nil { _flags_flags |= 1 << 5 }
-                if self.valueAmount != nil { _flags_flags |= 1 << 8 }
-                if self.valueCurrency != nil { _flags_flags |= 1 << 8 }
-                if self.valueUsdAmount != nil { _flags_flags |= 1 << 8 }
+                if self.valueAmount != nil || self.valueCurrency != nil || self.valueUsdAmount != nil { _flags_flags |= 1 << 8 }
                 if self.themePeer != nil { _flags_flags |= 1 << 10 }
                 if self.peerColor != nil { _flags_flags |= 1 << 11 }
                 if self.hostId != nil { _flags_flags |= 1 << 12 }
@@ -1534,13 +1533,16 @@ extension Api {
                 if let value = self.releasedBy {
                     value.serialize(&w)
                 }
-                if let value = self.valueAmount {
+                if _flags_flags & (1 << 8) != 0 {
+                    let value: Swift.Int64 = self.valueAmount ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.valueCurrency {
+                if _flags_flags & (1 << 8) != 0 {
+                    let value: Swift.String = self.valueCurrency ?? ""
                     w.writeString(value)
                 }
-                if let value = self.valueUsdAmount {
+                if _flags_flags & (1 << 8) != 0 {
+                    let value: Swift.Int64 = self.valueUsdAmount ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.themePeer {

@@ -178,8 +178,7 @@ extension Api.payments {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.nextOffset != nil { _flags_flags |= 1 << 0 }
-                if self.attributes != nil { _flags_flags |= 1 << 1 }
-                if self.attributesHash != nil { _flags_flags |= 1 << 1 }
+                if self.attributes != nil || self.attributesHash != nil { _flags_flags |= 1 << 1 }
                 if self.counters != nil { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
@@ -190,13 +189,15 @@ extension Api.payments {
                 if let value = self.nextOffset {
                     w.writeString(value)
                 }
-                if let value = self.attributes {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: [Api.StarGiftAttribute] = self.attributes ?? []
                     w.writeVectorHeader(count: value.count)
                     for item0 in value {
                         item0.serialize(&w)
                     }
                 }
-                if let value = self.attributesHash {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int64 = self.attributesHash ?? 0
                     w.writeInt64(value)
                 }
                 w.writeVectorHeader(count: self.chats.count)
@@ -1033,23 +1034,23 @@ extension Api.payments {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.lastSaleOnFragment { _flags_flags |= 1 << 1 }
                 if self.valueIsAverage { _flags_flags |= 1 << 6 }
-                if self.lastSaleDate != nil { _flags_flags |= 1 << 0 }
-                if self.lastSalePrice != nil { _flags_flags |= 1 << 0 }
+                if self.lastSaleDate != nil || self.lastSalePrice != nil { _flags_flags |= 1 << 0 }
                 if self.floorPrice != nil { _flags_flags |= 1 << 2 }
                 if self.averagePrice != nil { _flags_flags |= 1 << 3 }
                 if self.listedCount != nil { _flags_flags |= 1 << 4 }
-                if self.fragmentListedCount != nil { _flags_flags |= 1 << 5 }
-                if self.fragmentListedUrl != nil { _flags_flags |= 1 << 5 }
+                if self.fragmentListedCount != nil || self.fragmentListedUrl != nil { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeInt64(self.value)
                 w.writeInt32(self.initialSaleDate)
                 w.writeInt64(self.initialSaleStars)
                 w.writeInt64(self.initialSalePrice)
-                if let value = self.lastSaleDate {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.lastSaleDate ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.lastSalePrice {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int64 = self.lastSalePrice ?? 0
                     w.writeInt64(value)
                 }
                 if let value = self.floorPrice {
@@ -1061,10 +1062,12 @@ extension Api.payments {
                 if let value = self.listedCount {
                     w.writeInt32(value)
                 }
-                if let value = self.fragmentListedCount {
+                if _flags_flags & (1 << 5) != 0 {
+                    let value: Swift.Int32 = self.fragmentListedCount ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.fragmentListedUrl {
+                if _flags_flags & (1 << 5) != 0 {
+                    let value: Swift.String = self.fragmentListedUrl ?? ""
                     w.writeString(value)
                 }
             }
@@ -1894,8 +1897,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.listedCount != nil { _flags_flags |= 1 << 0 }
-                if self.fragmentListedCount != nil { _flags_flags |= 1 << 1 }
-                if self.fragmentListedUrl != nil { _flags_flags |= 1 << 1 }
+                if self.fragmentListedCount != nil || self.fragmentListedUrl != nil { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.startDate)
                 w.writeInt32(self.endDate)
@@ -1903,10 +1905,12 @@ extension Api {
                 if let value = self.listedCount {
                     w.writeInt32(value)
                 }
-                if let value = self.fragmentListedCount {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.Int32 = self.fragmentListedCount ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.fragmentListedUrl {
+                if _flags_flags & (1 << 1) != 0 {
+                    let value: Swift.String = self.fragmentListedUrl ?? ""
                     w.writeString(value)
                 }
             }
@@ -1980,21 +1984,21 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.returned { _flags_flags |= 1 << 1 }
-                if self.bidAmount != nil { _flags_flags |= 1 << 0 }
-                if self.bidDate != nil { _flags_flags |= 1 << 0 }
-                if self.minBidAmount != nil { _flags_flags |= 1 << 0 }
                 if self.bidPeer != nil { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
-                if let value = self.bidAmount {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int64 = self.bidAmount ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.bidDate {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int32 = self.bidDate ?? 0
                     w.writeInt32(value)
                 }
-                if let value = self.minBidAmount {
+                if _flags_flags & (1 << 0) != 0 {
+                    let value: Swift.Int64 = self.minBidAmount ?? 0
                     w.writeInt64(value)
                 }
-                if let value = self.bidPeer {
+                if _flags_flags & (1 << 0) != 0, let value = self.bidPeer {
                     value.serialize(&w)
                 }
                 w.writeInt32(self.acquiredCount)
