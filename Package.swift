@@ -175,8 +175,8 @@ let modules: [Module] = [
     .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["ImageCore"]),
     // Resize, crop, fill/fit, rounded corners, circle, blur; the (resource, arguments) transform cache; the pipeline.
     .swift(
-        "ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing"],
-        testDeps: ["ImageCore", "WebPBinding"]),
+        "ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing", "SwiftSignalKit"],
+        testDeps: ["ImageCore", "WebPBinding", "SwiftSignalKit"]),
     // Ogg/Opus voice notes with Telegram's settings, WAV (the only importer of COpus, COgg, COpusShims).
     .swift("OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"]),
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
