@@ -158,8 +158,8 @@ let modules: [Module] = [
     // Server: the local MTProto server (issue: MTProto).
     .swift(
         "MTProtoServer", .Server,
-        deps: ["MTProtoCore", "MTProtoTransport", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore",
-               "NIOPosix", "Logging"],
+        deps: ["MTProtoCore", "MTProtoTransport", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers",
+               "NIOCore", "NIOPosix", "Logging"],
         testDeps: [
             "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TLRuntime", "CryptoUtils", "NIOCore",
             "NIOPosix",
@@ -229,7 +229,7 @@ let apps: [App] = [
     .app("postbox-tool", links: ["Postbox", "PostboxCoding", "PostboxTesting", "ValueBox", "ArgumentParser"]),
 
     // Network apps and build tools.
-    .app("tg-server", links: ["MTProtoServer", "ServerAPI", "NIOCore", "NIOPosix", "Logging", "ArgumentParser"]),
+    .app("tg-server", links: ["MTProtoServer", "ServerAPI", "Buffers", "NIOCore", "NIOPosix", "Logging", "ArgumentParser"]),
     .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
 
 ]

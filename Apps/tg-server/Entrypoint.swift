@@ -1,4 +1,5 @@
 import ArgumentParser
+import Buffers
 import Foundation
 import Logging
 import MTProtoServer
@@ -79,13 +80,7 @@ struct TGServer: AsyncParsableCommand {
     }
 
     static func hexBytes(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        return stride(from: 0, to: utf8.count, by: 2).map { i in
-            UInt8(String(decoding: utf8[i..<i + 2], as: UTF8.self), radix: 16)
-        }.reduce(into: [UInt8]?([])) { result, byte in
-            if let byte, result != nil { result!.append(byte) } else { result = nil }
-        }
+        MemoryBuffer(hexString: text)?.bytes
     }
 }
 

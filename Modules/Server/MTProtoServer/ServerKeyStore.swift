@@ -1,3 +1,4 @@
+import Buffers
 public import CryptoUtils
 public import Foundation
 public import MTProtoCore
@@ -24,7 +25,7 @@ public final class ServerKeyStore: @unchecked Sendable {
         } else {
             rsaKey = try RSAPrivateKey.generate(bits: 2048)
             let text = [rsaKey.publicKey.modulus, rsaKey.publicKey.exponent, rsaKey.privateExponentBytes]
-                .map(Self.hex).joined(separator: "\n") + "\n"
+                .map { MemoryBuffer($0).hexString }.joined(separator: "\n") + "\n"
             try Self.writeSecret(Data(text.utf8), to: keyFile)
         }
         for name in (try? fm.contentsOfDirectory(atPath: directory.appendingPathComponent("auth-keys").path)) ?? [] {
@@ -70,28 +71,12 @@ public final class ServerKeyStore: @unchecked Sendable {
 
     static func parseKey(_ text: String, file: String) throws -> RSAPrivateKey {
         let lines = text.split(separator: "\n").map { String($0) }
-        guard lines.count >= 3, let n = unhex(lines[0]), let e = unhex(lines[1]), let d = unhex(lines[2]) else {
+        guard lines.count >= 3, let n = MemoryBuffer(hexString: lines[0])?.bytes, let e = MemoryBuffer(hexString: lines[1])?.bytes,
+            let d = MemoryBuffer(hexString: lines[2])?.bytes
+        else {
             throw ServerError.corruptKeyFile(file)
         }
         return RSAPrivateKey(modulus: n, publicExponent: e, privateExponent: d)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-    }
-
-    static func unhex(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        for i in stride(from: 0, to: utf8.count, by: 2) {
-            guard let byte = UInt8(String(decoding: utf8[i..<i + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
     }
 }
 
