@@ -1,6 +1,6 @@
 public import CryptoUtils
 import MTProtoApi
-public import TLRuntime
+import TLRuntime
 
 /// The server's side of the auth-key exchange (MTProto §Creating an Authorization Key), as a pure state machine
 /// for one connection: each `receive` takes a client request and gives the answer to send, and finally the key.

@@ -1,6 +1,6 @@
 public import CryptoUtils
 import MTProtoApi
-public import TLRuntime
+import TLRuntime
 
 /// A client's MTProto session (MTProto §Sessions, §Service Messages) as a pure state machine: it encrypts
 /// requests, keeps them until answered, and turns received packets into events — re-sending on its own what
