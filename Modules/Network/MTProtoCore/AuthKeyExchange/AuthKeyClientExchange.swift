@@ -119,7 +119,7 @@ public struct AuthKeyClientExchange {
         guard inner.nonce == nonce else { throw .nonceMismatch }
         guard inner.serverNonce == serverNonce else { throw .serverNonceMismatch }
         do {
-            try DiffieHellman.checkParameters(prime: inner.dhPrime, g: inner.g)
+            try VerifiedDHGroups.check(prime: inner.dhPrime, g: inner.g)
             try DiffieHellman.checkPublicValue(inner.gA, prime: inner.dhPrime)
         } catch {
             throw .dh(error)
