@@ -113,16 +113,14 @@ public final class Queue: Sendable {
             return
         }
         switch backend {
-        case .serial(_, let list):
-            withoutActuallyEscaping(f) { escaping in
-                let task = SyncTask(escaping)
-                let done = DispatchSemaphore(value: 0)
-                list.add {
-                    task.run()
-                    done.signal()
-                }
-                done.wait()
-            }
+        case .serial(let queue, let list):
+            // Everything queued before this call runs first: a marker passes through the list, then `f` runs on the
+            // serial DispatchQueue itself. (Not `withoutActuallyEscaping`: its escape check embeds the length of
+            // the unmapped source path, which makes release builds differ between checkout folders.)
+            let reached = DispatchSemaphore(value: 0)
+            list.add { reached.signal() }
+            reached.wait()
+            queue.sync(execute: f)
         case .dispatch(let queue), .concurrent(let queue):
             queue.sync(execute: f)
         case .scheduler(let scheduler):
@@ -169,21 +167,4 @@ public final class Queue: Sendable {
 struct UncheckedSendableBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
-}
-
-/// The body of a `sync` call on a serial queue, dropped as soon as it ran (before the caller is released).
-///
-/// @unchecked Sendable: `body` is written by the caller before enqueueing and then touched only by the queue
-/// thread while the caller waits on a semaphore.
-private final class SyncTask: @unchecked Sendable {
-    private var body: (() -> Void)?
-
-    init(_ body: @escaping () -> Void) {
-        self.body = body
-    }
-
-    func run() {
-        body?()
-        body = nil
-    }
 }
