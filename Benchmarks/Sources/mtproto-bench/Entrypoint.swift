@@ -120,8 +120,6 @@ enum MTProtoBench {
         let line = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
         guard let field = line.split(separator: " ").first(where: { $0.hasPrefix("dc2=") }),
               let port = Int(field.dropFirst(4).trimmingCharacters(in: .whitespacesAndNewlines)) else { return .nan }
-        let pem = try String(contentsOf: directory.appendingPathComponent("rsa-key"), encoding: .utf8)
-        _ = pem
         let semaphore = DispatchSemaphore(value: 0)
         let result = ResultBox()
         Task {

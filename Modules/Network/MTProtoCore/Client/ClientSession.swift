@@ -178,10 +178,12 @@ public struct ClientSession {
             events.append(.result(token: request.token, .success(message.body)))
         case let salts as MTProto.FutureSalts:
             guard case .futureSalts(let value) = salts else { return }
-            self.salts.add(value.salts.map { salt in
-                guard case .futureSalt(let s) = salt else { return ServerSaltStore.Salt(validSince: 0, validUntil: 0, salt: 0) }
-                return ServerSaltStore.Salt(validSince: s.validSince, validUntil: s.validUntil, salt: s.salt)
-            }, now: now + ids.timeOffset)
+            let known = value.salts.map { salt -> ServerSaltStore.Salt in
+                switch salt {
+                case .futureSalt(let s): return ServerSaltStore.Salt(validSince: s.validSince, validUntil: s.validUntil, salt: s.salt)
+                }
+            }
+            self.salts.add(known, now: now + ids.timeOffset)
             if let request = pending.removeValue(forKey: value.reqMsgId) {
                 events.append(.result(token: request.token, .success(message.body)))
             }
