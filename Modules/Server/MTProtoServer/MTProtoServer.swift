@@ -56,9 +56,11 @@ public final class MTProtoServer: Sendable {
     }
 
     /// Opens the key store, binds every data center, and serves with the handler `makeHandler` builds from the
-    /// bound data centers (so `help.getConfig` can list their real ports).
+    /// bound data centers (so `help.getConfig` can list their real ports). Logs go to `logger`, silent by default
+    /// (tg-server passes its own).
     public static func start(
-        _ configuration: Configuration, group: any EventLoopGroup, logger: Logger = Logger(label: "tg-server"),
+        _ configuration: Configuration, group: any EventLoopGroup,
+        logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         makeHandler: @escaping @Sendable ([DataCenter]) -> any RPCHandler
     ) async throws -> MTProtoServer {
         let keys = try ServerKeyStore(directory: configuration.dataDirectory)
