@@ -106,6 +106,12 @@ let package = Package(
             name: "postbox-grdb-bench",
             dependencies: ["BenchmarkSupport", "PostboxBenchData", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/postbox-grdb-bench", swiftSettings: Settings.swift),
+        // Live-view latency (issue 5): GRDB 7.10's ValueObservation, run by postbox-views-bench (no `-bench` suffix,
+        // so `make bench` does not run it on its own).
+        .executableTarget(
+            name: "postbox-views-grdb-peer",
+            dependencies: ["BenchmarkSupport", "PostboxBenchData", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/postbox-views-grdb-peer", swiftSettings: Settings.swift),
 
     ]
 )

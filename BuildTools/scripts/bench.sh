@@ -17,6 +17,11 @@ if [[ " ${benches[*]} " == *" mtproto-bench "* ]]; then
     swift build -c release --product tg-server -q
     export TG_SERVER_BIN="$bin/tg-server"
 fi
+# postbox-views-bench runs GRDB's ValueObservation as a separate process (GRDB links the system libsqlite3, which must
+# never share a binary with libsqlcipher): build that peer next to it.
+if [[ " ${benches[*]} " == *" postbox-views-bench "* ]]; then
+    swift build -c release --product postbox-views-grdb-peer -q
+fi
 {
     echo "# make bench — $(date -u +%Y-%m-%dT%H:%MZ)"
     for b in "${benches[@]}"; do echo; echo "## $b"; "$bin/$b"; done

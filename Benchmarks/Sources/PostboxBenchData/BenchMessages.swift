@@ -5,6 +5,15 @@ public struct BenchMessage: Sendable {
     public let timestamp: Int32
     public let author: Int64
     public let text: String
+
+    /// A message with every field given (the live-view data set builds its own layout).
+    public init(peer: Int64, id: Int32, timestamp: Int32, author: Int64, text: String) {
+        self.peer = peer
+        self.id = id
+        self.timestamp = timestamp
+        self.author = author
+        self.text = text
+    }
 }
 
 /// Deterministic message text from a vocabulary of Latin and Vietnamese-looking words (with diacritics), so the
