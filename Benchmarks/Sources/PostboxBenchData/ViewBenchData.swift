@@ -17,9 +17,21 @@ public enum ViewWorkload: String, CaseIterable, Sendable {
     }
 }
 
+/// The message a timed write inserts, which the observer of its chat waits for.
+public struct AwaitedMessage: Sendable {
+    public var peer: Int64
+    public var id: Int32
+
+    public init(peer: Int64, id: Int32) {
+        self.peer = peer
+        self.id = id
+    }
+}
+
 /// The live-view benchmark's data set and write sequence, the same for Postbox and for GRDB: 10,000 chats with 4
 /// messages each, of which the first 100 (the history peers) have 300 messages; five pinned chats. Peer ids run
-/// from 1 to `chatCount`; all messages are in namespace 0 and every chat's newest message is its top message.
+/// from 1 to `chatCount`, each peer stored with a name and the author of its chat's messages; all messages are in
+/// namespace 0 and every chat's newest message is its top message.
 public enum ViewBenchData {
     public static let chatCount = 10_000
     public static let historyPeerCount = 100
@@ -78,6 +90,9 @@ public enum ViewBenchData {
             text: text(seed: (1 << 40) + UInt64(sequence)))
     }
 
+    /// The display name of chat `peer` (every peer is stored with one).
+    public static func peerName(_ peer: Int64) -> String { "Chat \(peer)" }
+
     /// Five to nine words from the benchmark vocabulary, chosen by a hash of `seed`.
     static func text(seed: UInt64) -> String {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x6A09_E667_F3BC_C909
@@ -92,25 +107,5 @@ public enum ViewBenchData {
             text += BenchData.vocabulary[next() % BenchData.vocabulary.count]
         }
         return text
-    }
-}
-
-/// Write-to-emit latencies of one workload, in seconds.
-public struct LatencySummary: Codable, Sendable {
-    /// The workload's raw value ("a", "b", "c"), with a suffix for variants.
-    public var name: String
-    public var median: Double
-    public var p90: Double
-    public var mean: Double
-    public var iterations: Int
-
-    /// Median, 90th percentile and mean of `samples`.
-    public init(name: String, samples: [Double]) {
-        let sorted = samples.sorted()
-        self.name = name
-        self.median = sorted[sorted.count / 2]
-        self.p90 = sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
-        self.mean = sorted.reduce(0, +) / Double(sorted.count)
-        self.iterations = sorted.count
     }
 }

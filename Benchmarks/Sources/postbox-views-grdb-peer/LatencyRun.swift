@@ -53,7 +53,7 @@ final class LatencyRun {
 
     /// Opens the workload's observations, performs warm-up and measured writes, and returns the latencies.
     func measure(_ workload: ViewWorkload, mode: ObservationMode) throws -> LatencySummary {
-        let probe = EmitProbe()
+        let probe = EmitProbe<AwaitedMessage>()
         var cancellables: [AnyDatabaseCancellable] = []
         defer { cancellables.forEach { $0.cancel() } }
         switch workload {
@@ -77,7 +77,7 @@ final class LatencyRun {
             let message = ViewBenchData.newMessage(peer: peer, id: id, sequence: sequence)
             sequence += 1
             let fetchesBefore = probe.fetches
-            probe.expect(.init(peer: peer, id: id))
+            probe.expect(AwaitedMessage(peer: peer, id: id))
 
             let start = now()
             try database.write(message)
@@ -94,7 +94,7 @@ final class LatencyRun {
         return LatencySummary(name: workload.rawValue + suffix, samples: samples)
     }
 
-    private func observeHistory(peer: Int64, mode: ObservationMode, probe: EmitProbe) throws
+    private func observeHistory(peer: Int64, mode: ObservationMode, probe: EmitProbe<AwaitedMessage>) throws
         -> AnyDatabaseCancellable
     {
         let first = FirstValue()
@@ -112,7 +112,7 @@ final class LatencyRun {
             })
     }
 
-    private func observeChatList(mode: ObservationMode, probe: EmitProbe) throws -> AnyDatabaseCancellable {
+    private func observeChatList(mode: ObservationMode, probe: EmitProbe<AwaitedMessage>) throws -> AnyDatabaseCancellable {
         let first = FirstValue()
         return mode.observation { db in
             defer { probe.fetched() }

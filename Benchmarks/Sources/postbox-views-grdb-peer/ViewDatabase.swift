@@ -14,6 +14,29 @@ struct MessageRow: Codable, Equatable, FetchableRecord, PersistableRecord {
     var text: String
 }
 
+/// A message of a history view: the row and its author's name (what a chat screen shows).
+struct HistoryEntry: Decodable, Equatable, FetchableRecord {
+    var peerId: Int64
+    var namespace: Int32
+    var id: Int32
+    var timestamp: Int32
+    var authorId: Int64
+    var flags: Int32
+    var text: String
+    var authorName: String?
+}
+
+/// An entry of the chat list: the chat row, the peer's name and the top message's text.
+struct ChatListEntry: Decodable, Equatable, FetchableRecord {
+    var peerId: Int64
+    var pinningIndex: Int32?
+    var topTimestamp: Int32
+    var topId: Int32
+    var unreadCount: Int32
+    var name: String
+    var topText: String?
+}
+
 /// One chat-list row, kept in step with `messages` by the same write transaction, the way a GRDB app keeps a
 /// denormalized chat list: the top message's timestamp and id, the unread count, the pinning position.
 struct ChatRow: Codable, Equatable, FetchableRecord, PersistableRecord {
@@ -44,6 +67,7 @@ struct ViewDatabase {
                         UNIQUE (peerId, namespace, id));
                     CREATE INDEX messages_peer_timestamp ON messages (peerId, timestamp, id);
                     CREATE VIRTUAL TABLE messages_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+                    CREATE TABLE peers (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
                     CREATE TABLE chats (peerId INTEGER PRIMARY KEY, pinningIndex INTEGER,
                         topTimestamp INTEGER NOT NULL, topId INTEGER NOT NULL, unreadCount INTEGER NOT NULL);
                     CREATE INDEX chats_order ON chats (pinningIndex, topTimestamp, topId);
@@ -60,6 +84,10 @@ struct ViewDatabase {
                 if top.map({ message.timestamp > $0.timestamp }) ?? true {
                     tops[message.peer] = (message.timestamp, message.id, (top?.count ?? 0) + 1)
                 }
+            }
+            let peers = try db.cachedStatement(sql: "INSERT INTO peers (id, name) VALUES (?, ?)")
+            for peer in 1...Int64(ViewBenchData.chatCount) {
+                try peers.execute(arguments: [peer, ViewBenchData.peerName(peer)])
             }
             for (peer, top) in tops {
                 let pinningIndex = ViewBenchData.pinnedPeers.firstIndex(of: peer).map(Int32.init)
@@ -90,38 +118,50 @@ struct ViewDatabase {
         }
     }
 
-    /// The newest `historyWindow` messages of `peer`, newest first (the chat screen's initial window).
-    static func history(_ db: Database, peer: Int64) throws -> [MessageRow] {
-        try MessageRow.fetchAll(
-            db, sql: "SELECT * FROM messages WHERE peerId = ? ORDER BY timestamp DESC, id DESC LIMIT ?",
-            arguments: [peer, ViewBenchData.historyWindow])
+    /// The newest `historyWindow` messages of `peer` with their authors' names, newest first (the chat screen's
+    /// initial window).
+    static func history(_ db: Database, peer: Int64) throws -> [HistoryEntry] {
+        try HistoryEntry.fetchAll(db, sql: historyQuery, arguments: [peer, ViewBenchData.historyWindow])
     }
 
-    /// The top of the chat list: pinned chats in pinning order, then the others by top message, newest first. Two
-    /// queries so both walk the `chats_order` index instead of sorting 10,000 rows.
-    static func chatList(_ db: Database) throws -> [ChatRow] {
-        let pinned = try ChatRow.fetchAll(
-            db, sql: "SELECT * FROM chats WHERE pinningIndex IS NOT NULL ORDER BY pinningIndex LIMIT ?",
-            arguments: [ViewBenchData.chatListWindow])
-        let others = try ChatRow.fetchAll(
-            db,
-            sql: """
-                SELECT * FROM chats WHERE pinningIndex IS NULL ORDER BY topTimestamp DESC, topId DESC LIMIT ?
-                """, arguments: [ViewBenchData.chatListWindow - pinned.count])
+    static let historyQuery = """
+        SELECT messages.*, peers.name AS authorName FROM messages LEFT JOIN peers ON peers.id = messages.authorId
+        WHERE messages.peerId = ? ORDER BY messages.timestamp DESC, messages.id DESC LIMIT ?
+        """
+
+    /// The top of the chat list with names and top-message texts: pinned chats in pinning order, then the others
+    /// by top message, newest first. Two queries so both walk the `chats_order` index instead of sorting 10,000 rows.
+    static func chatList(_ db: Database) throws -> [ChatListEntry] {
+        let pinned = try ChatListEntry.fetchAll(
+            db, sql: chatListQuery(pinned: true), arguments: [ViewBenchData.chatListWindow])
+        let others = try ChatListEntry.fetchAll(
+            db, sql: chatListQuery(pinned: false), arguments: [ViewBenchData.chatListWindow - pinned.count])
         return pinned + others
+    }
+
+    static func chatListQuery(pinned: Bool) -> String {
+        let filter = pinned
+            ? "chats.pinningIndex IS NOT NULL ORDER BY chats.pinningIndex"
+            : "chats.pinningIndex IS NULL ORDER BY chats.topTimestamp DESC, chats.topId DESC"
+        return """
+            SELECT chats.*, peers.name AS name, messages.text AS topText FROM chats
+            JOIN peers ON peers.id = chats.peerId
+            LEFT JOIN messages ON messages.peerId = chats.peerId AND messages.namespace = 0 AND messages.id = chats.topId
+            WHERE \(filter) LIMIT ?
+            """
     }
 
     /// SQLite's plan for each view query, to show they use the indexes.
     func queryPlans() throws -> [String] {
         try pool.read { db in
-            let queries = [
-                "SELECT * FROM messages WHERE peerId = 1 ORDER BY timestamp DESC, id DESC LIMIT 44",
-                "SELECT * FROM chats WHERE pinningIndex IS NOT NULL ORDER BY pinningIndex LIMIT 50",
-                "SELECT * FROM chats WHERE pinningIndex IS NULL ORDER BY topTimestamp DESC, topId DESC LIMIT 45",
+            let queries: [(String, StatementArguments)] = [
+                (Self.historyQuery, [1, ViewBenchData.historyWindow]),
+                (Self.chatListQuery(pinned: true), [ViewBenchData.chatListWindow]),
+                (Self.chatListQuery(pinned: false), [ViewBenchData.chatListWindow]),
             ]
-            return try queries.map { query in
-                let details = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query).map { $0["detail"] as String }
-                return details.joined(separator: "; ")
+            return try queries.map { query, arguments in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query, arguments: arguments)
+                    .map { $0["detail"] as String }.joined(separator: "; ")
             }
         }
     }
