@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Measures write-to-emit latency: carries what a write awaits (e.g. a message id) from the writing thread to the
@@ -57,6 +58,27 @@ public final class EmitProbe<Awaited: Sendable>: Sendable {
         guard arrived.wait(timeout: .now() + 10) == .success else { return nil }
         return state.withLock { $0.receivedAt }
     }
+}
+
+/// Marks an observer's first value (the initial snapshot, before any timed write).
+public final class FirstValue: Sendable {
+    private let seen = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// True exactly once.
+    public func take() -> Bool { !seen.exchange(true, ordering: .relaxed) }
+}
+
+/// Polls `condition` every 50 µs (outside any measured interval) and returns false when it still fails after
+/// `timeout` seconds.
+public func pollUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = now() + timeout
+    while !condition() {
+        if now() > deadline { return false }
+        usleep(50)
+    }
+    return true
 }
 
 /// Write-to-emit latencies of one workload, in seconds.

@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import GRDB
 import PostboxBenchData
-import Synchronization
 
 /// How the observations are declared.
 enum ObservationMode: String, CaseIterable {
@@ -22,14 +21,6 @@ enum ObservationMode: String, CaseIterable {
         case .constantRegion: return ValueObservation.trackingConstantRegion(fetch)
         }
     }
-}
-
-/// Marks an observation's first value.
-final class FirstValue: Sendable {
-    private let seen = Atomic<Bool>(false)
-
-    /// True exactly once.
-    func take() -> Bool { !seen.exchange(true, ordering: .relaxed) }
 }
 
 /// Runs the workloads against one database, keeping the next message id of each chat and the global write count
@@ -66,7 +57,9 @@ final class LatencyRun {
         case .chatList:
             cancellables.append(try observeChatList(mode: mode, probe: probe))
         }
-        try waitUntil("initial values") { probe.initialValues == cancellables.count }
+        guard pollUntil({ probe.initialValues == cancellables.count }) else {
+            throw BenchError("observations did not deliver their initial values within 10 s")
+        }
 
         var samples: [Double] = []
         samples.reserveCapacity(iterations)
@@ -87,7 +80,9 @@ final class LatencyRun {
             if iteration >= warmup { samples.append(end - start) }
 
             // Let every observation finish its re-fetch and delivery before the next write.
-            try waitUntil("re-fetches") { probe.fetches >= fetchesBefore + cancellables.count }
+            guard pollUntil({ probe.fetches >= fetchesBefore + cancellables.count }) else {
+                throw BenchError("observations did not re-fetch within 10 s")
+            }
             queue.sync {}
         }
         let suffix = mode == .tracking ? "" : "-" + mode.rawValue
@@ -128,15 +123,6 @@ final class LatencyRun {
                     chats.contains { $0.peerId == awaited.peer && $0.topId == awaited.id }
                 }
             })
-    }
-
-    /// Polls `condition` every 50 µs, outside any measured interval; gives up after 10 s.
-    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-        let deadline = now() + 10
-        while !condition() {
-            if now() > deadline { throw BenchError("timed out waiting for \(what)") }
-            usleep(50)
-        }
     }
 }
 
