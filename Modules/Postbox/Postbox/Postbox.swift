@@ -25,14 +25,19 @@ public final class Postbox: @unchecked Sendable {
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    private let valueBox: SqliteValueBox
-    private let tables: PostboxTables
+    let valueBox: SqliteValueBox
+    let tables: PostboxTables
+    /// The open live views (writer queue only).
+    let viewTracker = ViewTracker()
+    /// The cross-process wake-up for views.
+    let notifier: ChangeNotifier
     private var encryption: PostboxEncryptionParameters?
     private let readers = Mutex<[SqliteValueBox]>([])
     private let observers = Mutex<[Int: @Sendable (PostboxTransaction) -> Void]>([:])
     private let externalObservers = Mutex<[Int: @Sendable () -> Void]>([:])
     private let nextObserverId = Atomic<Int>(0)
-    private var lastTransactionStateVersion: Int64 = 0
+    /// The metadata transaction-state counter as of this process's last look; -1 forces every view to reload.
+    var lastTransactionStateVersion: Int64 = 0
 
     /// Opens (creating when missing) the Postbox of the account at `accountPath`, running schema upgrades.
     ///
@@ -72,6 +77,7 @@ public final class Postbox: @unchecked Sendable {
             throw PostboxError(error)
         }
         tables = PostboxTables(valueBox: valueBox)
+        notifier = ChangeNotifier(path: basePath + "/db/ipc-notify")
         do {
             mediaBox = try MediaBox(postboxPath: basePath)
         } catch {
@@ -120,7 +126,7 @@ public final class Postbox: @unchecked Sendable {
         }
     }
 
-    private func syncOnQueue<T>(_ body: () throws -> T) rethrows -> T {
+    func syncOnQueue<T>(_ body: () throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return try body() }
         return try queue.sync(execute: body)
     }
@@ -128,36 +134,81 @@ public final class Postbox: @unchecked Sendable {
     /// Runs a write transaction on the writer queue and returns its result, blocking the caller.
     ///
     /// Everything the closure wrote is rolled back when it throws; the error is rethrown. Before commit, the
-    /// derived tables are brought in step and the transaction's operations go to every transaction observer.
+    /// derived tables are brought in step, the transaction's operations go to every transaction observer and are
+    /// replayed into every open view; after commit, the views that changed push their snapshots.
     @discardableResult
     public func transactionSync<T>(_ body: (Transaction) throws -> T) throws -> T {
         try syncOnQueue {
             try valueBox.begin()
             let transaction = Transaction(tables: tables, isReadOnly: false)
+            // Snapshots from catching up with another process show committed data: delivered even on rollback.
+            var catchUpDeliveries: [() -> Void] = []
+            var replayed = false
             do {
                 let stateVersion = try tables.metadata.transactionStateVersion()
                 if stateVersion != lastTransactionStateVersion {
-                    // Another process wrote since our last transaction.
-                    for observer in externalObservers.withLock({ Array($0.values) }) { observer() }
+                    catchUpDeliveries = try catchUpWithExternalWrites(transaction, stateVersion: stateVersion)
                 }
                 let result = try body(transaction)
                 var operations = try transaction.beforeCommit()
+                var deliveries: [() -> Void] = []
                 if !operations.isEmpty {
                     operations.transactionStateVersion = try tables.metadata.incrementTransactionStateVersion()
+                    try tables.changeLog.append(operations.transactionStateVersion, ExternalChanges(operations))
+                    for observer in observers.withLock({ Array($0.values) }) { observer(operations) }
+                    replayed = true
+                    deliveries = try viewTracker.replay(transaction, operations)
                 } else {
                     operations.transactionStateVersion = stateVersion
                 }
-                if !operations.isEmpty {
-                    for observer in observers.withLock({ Array($0.values) }) { observer(operations) }
-                }
                 try valueBox.commit()
                 lastTransactionStateVersion = operations.transactionStateVersion
+                if !operations.isEmpty { notifier.post(version: operations.transactionStateVersion) }
+                for delivery in catchUpDeliveries + deliveries { delivery() }
                 return result
             } catch {
                 valueBox.rollback()
+                for delivery in catchUpDeliveries { delivery() }
+                if replayed { reloadViewsAfterRollback() }
                 throw error
             }
         }
+    }
+
+    /// Called in a transaction that found the transaction-state counter moved: another process wrote. Reloads the
+    /// views its writes touched (from the change log) and returns their deliveries.
+    func catchUpWithExternalWrites(_ transaction: Transaction, stateVersion: Int64) throws -> [() -> Void] {
+        for observer in externalObservers.withLock({ Array($0.values) }) { observer() }
+        let changes =
+            viewTracker.isEmpty
+            ? ExternalChanges()
+            : try tables.changeLog.changes(after: lastTransactionStateVersion, upTo: stateVersion)
+        lastTransactionStateVersion = stateVersion
+        return try viewTracker.refresh(transaction, changes)
+    }
+
+    /// Views replayed a transaction that then rolled back: their state is ahead of the database, so every view
+    /// reloads (soon, on the writer queue) and emits only where the result differs from what it last delivered.
+    private func reloadViewsAfterRollback() {
+        lastTransactionStateVersion = -1
+        queue.async { [weak self] in self?.checkExternalChanges() }
+    }
+
+    /// On the writer queue: if the transaction-state counter moved (another process wrote, or views must reload),
+    /// refreshes the affected views in a read transaction on the writer connection and delivers their snapshots.
+    func checkExternalChanges() {
+        var deliveries: [() -> Void] = []
+        do {
+            try valueBox.beginRead()
+            defer { valueBox.rollback() }
+            let stateVersion = try tables.metadata.transactionStateVersion()
+            guard stateVersion != lastTransactionStateVersion else { return }
+            deliveries = try catchUpWithExternalWrites(
+                Transaction(tables: tables, isReadOnly: true), stateVersion: stateVersion)
+        } catch {
+            reportStorageFailure(PostboxError.from(error))
+        }
+        for delivery in deliveries { delivery() }
     }
 
     /// Runs a read transaction on a reader connection of its own, concurrently with the writer and other readers;

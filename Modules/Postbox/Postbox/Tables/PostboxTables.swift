@@ -21,6 +21,7 @@ final class PostboxTables {
     let orderedItemLists: OrderedItemListTable
     let textIndex: TextIndexTable
     let holes: HoleIndexTable
+    let changeLog: ChangeLogTable
 
     init(valueBox: SqliteValueBox) {
         func binary(_ id: Int32, compact: Bool = false) -> ValueBoxTable {
@@ -48,5 +49,6 @@ final class PostboxTables {
         orderedItemLists = OrderedItemListTable(valueBox: valueBox, table: binary(38))
         textIndex = TextIndexTable(valueBox: valueBox)
         holes = HoleIndexTable(valueBox: valueBox, table: binary(56, compact: true))
+        changeLog = ChangeLogTable(valueBox: valueBox, table: int64(90))
     }
 }

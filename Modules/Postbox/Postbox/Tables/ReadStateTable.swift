@@ -37,6 +37,20 @@ public struct CombinedPeerReadState: Equatable, Sendable {
 final class ReadStateTable: Table {
     func get(_ peerId: PeerId) throws -> CombinedPeerReadState? {
         guard let bytes = try valueBox.get(table, key: Keys.peer(peerId)) else { return nil }
+        return try decode(bytes)
+    }
+
+    /// Every chat's read states.
+    func all() throws -> [PeerId: CombinedPeerReadState] {
+        var result: [PeerId: CombinedPeerReadState] = [:]
+        try valueBox.scan(table) { key, value in
+            result[PeerId(key.getInt64(0))] = try decode(value)
+            return true
+        }
+        return result
+    }
+
+    private func decode(_ bytes: [UInt8]) throws -> CombinedPeerReadState {
         guard bytes.count % 20 == 0 else {
             throw PostboxError.undecodableRecord(table: table.id, detail: "read state of \(bytes.count) bytes")
         }
