@@ -106,8 +106,17 @@ let package = Package(
             name: "postbox-grdb-bench",
             dependencies: ["BenchmarkSupport", "PostboxBenchData", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/postbox-grdb-bench", swiftSettings: Settings.swift),
-        // Live-view latency (issue 5): GRDB 7.10's ValueObservation, run by postbox-views-bench (no `-bench` suffix,
-        // so `make bench` does not run it on its own).
+        // Live-view latency (issue 5): Postbox's view Signals against GRDB 7.10's ValueObservation, which runs as
+        // postbox-views-grdb-peer (no `-bench` suffix, so `make bench` runs it only through postbox-views-bench).
+        .executableTarget(
+            name: "postbox-views-bench",
+            dependencies: [
+                "BenchmarkSupport", "PostboxBenchData",
+                .product(name: "Postbox", package: "Telegraph"),
+                .product(name: "PostboxTesting", package: "Telegraph"),
+                .product(name: "SwiftSignalKit", package: "Telegraph"),
+            ],
+            path: "Sources/postbox-views-bench", swiftSettings: Settings.swift),
         .executableTarget(
             name: "postbox-views-grdb-peer",
             dependencies: ["BenchmarkSupport", "PostboxBenchData", .product(name: "GRDB", package: "GRDB.swift")],

@@ -1,0 +1,31 @@
+import BenchmarkSupport
+import Foundation
+import PostboxBenchData
+
+/// Prints the write-to-emit table: Postbox's latency, GRDB's with both ways of declaring an observation, the ratio
+/// against GRDB's faster one (above 1: Postbox emits sooner), and each goal of issue 5 with ✔ or ✘.
+func printLatencyTable(ours: [ViewWorkload: LatencySummary], grdb: GRDBPeer) {
+    func cell(_ summary: LatencySummary?) -> String {
+        guard let summary else { return "—" }
+        return String(format: "%.3f ms (p90 %.3f)", summary.median * 1000, summary.p90 * 1000)
+    }
+    print("\n### Write-to-emit latency, one inserted message (median, p90; \(ours.values.first?.iterations ?? 0) writes)\n")
+    print("| workload | Postbox | GRDB `tracking` | GRDB `trackingConstantRegion` | ratio (GRDB best / Postbox) | goal |")
+    print("|---|---:|---:|---:|---:|---|")
+    for workload in ViewWorkload.allCases {
+        guard let mine = ours[workload] else { continue }
+        let tracking = grdb.results[workload.rawValue]
+        let constant = grdb.results[workload.rawValue + "-constant"]
+        let best = [tracking, constant].compactMap { $0?.median }.min()
+        let ratio = best.map { $0 / mine.median }
+        let goal: String
+        switch workload {
+        case .oneHistoryView: goal = "≤ 1 ms median " + (mine.median <= 0.001 ? "✔" : "✘")
+        case .hundredHistoryViews: goal = "≥ 5× GRDB " + (ratio.map { $0 >= 5 ? "✔" : "✘" } ?? "(no GRDB figure)")
+        case .chatList: goal = "≤ 2 ms median " + (mine.median <= 0.002 ? "✔" : "✘")
+        }
+        let ratioText = ratio.map { String(format: "%.1f×", $0) } ?? "—"
+        print(
+            "| \(workload.title) | \(cell(mine)) | \(cell(tracking)) | \(cell(constant)) | \(ratioText) | \(goal) |")
+    }
+}
