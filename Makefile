@@ -96,3 +96,8 @@ postbox-check: deps ## Postbox acceptance by hand: import-jsonl, search "pho" fi
 
 fuzz: deps ## Fuzz the TL schema parser and the TL decoders under libFuzzer + ASan (FUZZ_SECONDS=60 each).
 	@bash BuildTools/scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+
+# Postbox live views (issue: Postbox live views).
+.PHONY: bench-postbox-views
+bench-postbox-views: deps ## Live-view write-to-emit latency: postbox-views-bench and its GRDB ValueObservation peer, one table.
+	@bash BuildTools/scripts/bench.sh postbox-views-bench

@@ -44,6 +44,8 @@ public enum ViewBenchData {
     /// Pinned chats, in pinning order.
     public static let pinnedPeers: [Int64] = [9_001, 9_002, 9_003, 9_004, 9_005]
     static let baseTimestamp: Int32 = 1_700_000_000
+    /// The name of the baseline measurement: the timed write with no view open.
+    public static let writeOnlyName = "write"
 
     /// Every message stored before the views open: first four per chat round-robin, then the history peers' rest.
     public static func initialMessages() -> [BenchMessage] {

@@ -30,6 +30,7 @@ enum PostboxViewsBench {
                 format: "data set: %d chats (%d with %d messages, the rest %d), %d pinned; stored in %.1f s",
                 ViewBenchData.chatCount, ViewBenchData.historyPeerCount, ViewBenchData.messagesPerHistoryPeer,
                 ViewBenchData.messagesPerChat, ViewBenchData.pinnedPeers.count, now() - setupStart))
+        let writeOnly = try run.measureWriteOnly()
         var ours: [ViewWorkload: LatencySummary] = [:]
         for workload in ViewWorkload.allCases { ours[workload] = try run.measure(workload) }
 
@@ -38,6 +39,6 @@ enum PostboxViewsBench {
             print("GRDB 7.10 on system SQLite \(info.sqliteVersion); query plans:")
             for plan in info.queryPlans { print("  \(plan)") }
         }
-        printLatencyTable(ours: ours, grdb: grdb)
+        printLatencyTable(ours: ours, writeOnly: writeOnly, grdb: grdb)
     }
 }

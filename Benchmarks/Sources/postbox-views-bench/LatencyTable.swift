@@ -3,8 +3,9 @@ import Foundation
 import PostboxBenchData
 
 /// Prints the write-to-emit table: Postbox's latency, GRDB's with both ways of declaring an observation, the ratio
-/// against GRDB's faster one (above 1: Postbox emits sooner), and each goal of issue 5 with ✔ or ✘.
-func printLatencyTable(ours: [ViewWorkload: LatencySummary], grdb: GRDBPeer) {
+/// against GRDB's faster one (above 1: Postbox emits sooner), and each goal of issue 5 with ✔ or ✘; last, the
+/// baseline: the write transaction alone with nothing open, which every latency above includes.
+func printLatencyTable(ours: [ViewWorkload: LatencySummary], writeOnly: LatencySummary, grdb: GRDBPeer) {
     func cell(_ summary: LatencySummary?) -> String {
         guard let summary else { return "—" }
         return String(format: "%.3f ms (p90 %.3f)", summary.median * 1000, summary.p90 * 1000)
@@ -28,4 +29,7 @@ func printLatencyTable(ours: [ViewWorkload: LatencySummary], grdb: GRDBPeer) {
         print(
             "| \(workload.title) | \(cell(mine)) | \(cell(tracking)) | \(cell(constant)) | \(ratioText) | \(goal) |")
     }
+    let grdbWrite = grdb.results[ViewBenchData.writeOnlyName]
+    let ratio = grdbWrite.map { String(format: "%.1f×", $0.median / writeOnly.median) } ?? "—"
+    print("| baseline: the write transaction alone, nothing open | \(cell(writeOnly)) | \(cell(grdbWrite)) | — | \(ratio) | |")
 }

@@ -29,7 +29,8 @@ final class PostboxViewsRun {
             authorId: peerId, text: message.text)
     }
 
-    /// Opens a Postbox in `accountPath` and stores the data set: every peer, every message, the pinned chats.
+    /// Opens a Postbox in `accountPath` and stores the data set (every peer, every message, the pinned chats), then
+    /// checkpoints.
     init(accountPath: String, warmup: Int, iterations: Int) throws {
         postbox = try Postbox.open(accountPath: accountPath, encryption: Self.key)
         self.warmup = warmup
@@ -43,6 +44,8 @@ final class PostboxViewsRun {
             try transaction.addMessages(messages)
             try transaction.setPinnedItemIds(ViewBenchData.pinnedPeers.map(Self.peerId))
         }
+        // Start from an empty WAL, as an app opening its account would, not from the bulk load's.
+        try postbox.checkpoint(truncate: true)
     }
 
     /// Opens the workload's views, performs warm-up and measured writes, and returns the latencies.
@@ -82,6 +85,22 @@ final class PostboxViewsRun {
             if iteration >= warmup { samples.append(end - start) }
         }
         return LatencySummary(name: workload.rawValue, samples: samples)
+    }
+
+    /// The baseline: the same write transaction with no view open, timed alone.
+    func measureWriteOnly() throws -> LatencySummary {
+        var samples: [Double] = []
+        for iteration in 0..<(warmup + iterations) {
+            let peer = ViewBenchData.writtenPeer(.oneHistoryView, iteration: iteration)
+            let id = nextIds[peer] ?? ViewBenchData.initialTopId(peer: peer) + 1
+            nextIds[peer] = id + 1
+            let message = [Self.store(ViewBenchData.newMessage(peer: peer, id: id, sequence: sequence))]
+            sequence += 1
+            let start = now()
+            try postbox.transactionSync { transaction in try transaction.addMessages(message) }
+            if iteration >= warmup { samples.append(now() - start) }
+        }
+        return LatencySummary(name: ViewBenchData.writeOnlyName, samples: samples)
     }
 
     private func observeHistory(peer: Int64, probe: EmitProbe<AwaitedMessage>) -> Disposable {

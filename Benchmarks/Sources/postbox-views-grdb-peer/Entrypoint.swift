@@ -42,7 +42,7 @@ enum PostboxViewsGRDBPeer {
         let run = LatencyRun(
             database: database, warmup: intOption("--warmup", default: 30),
             iterations: intOption("--iterations", default: 300))
-        var results: [LatencySummary] = []
+        var results: [LatencySummary] = [try run.measureWriteOnly()]
         for mode in ObservationMode.allCases {
             for workload in ViewWorkload.allCases {
                 results.append(try run.measure(workload, mode: mode))
@@ -61,7 +61,10 @@ enum PostboxViewsGRDBPeer {
         print("\n| workload | observation | median | p90 | mean | writes |")
         print("|---|---|---:|---:|---:|---:|")
         for result in results {
-            let workload = ViewWorkload(rawValue: String(result.name.prefix(1)))?.title ?? result.name
+            let workload =
+                result.name == ViewBenchData.writeOnlyName
+                ? "write transaction alone, no observation"
+                : ViewWorkload(rawValue: String(result.name.prefix(1)))?.title ?? result.name
             let mode = result.name.hasSuffix("-constant") ? "trackingConstantRegion" : "tracking"
             print(
                 String(

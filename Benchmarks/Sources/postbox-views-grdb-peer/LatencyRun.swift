@@ -89,6 +89,22 @@ final class LatencyRun {
         return LatencySummary(name: workload.rawValue + suffix, samples: samples)
     }
 
+    /// The baseline: the same write transaction with no observation open, timed alone.
+    func measureWriteOnly() throws -> LatencySummary {
+        var samples: [Double] = []
+        for iteration in 0..<(warmup + iterations) {
+            let peer = ViewBenchData.writtenPeer(.oneHistoryView, iteration: iteration)
+            let id = nextIds[peer] ?? ViewBenchData.initialTopId(peer: peer) + 1
+            nextIds[peer] = id + 1
+            let message = ViewBenchData.newMessage(peer: peer, id: id, sequence: sequence)
+            sequence += 1
+            let start = now()
+            try database.write(message)
+            if iteration >= warmup { samples.append(now() - start) }
+        }
+        return LatencySummary(name: ViewBenchData.writeOnlyName, samples: samples)
+    }
+
     private func observeHistory(peer: Int64, mode: ObservationMode, probe: EmitProbe<AwaitedMessage>) throws
         -> AnyDatabaseCancellable
     {

@@ -53,7 +53,8 @@ struct ChatRow: Codable, Equatable, FetchableRecord, PersistableRecord {
 struct ViewDatabase {
     let pool: DatabasePool
 
-    /// Creates the schema at `path` and stores `ViewBenchData`'s messages and the chat rows derived from them.
+    /// Creates the schema at `path`, stores `ViewBenchData`'s messages and the chat rows derived from them, then
+    /// checkpoints.
     init(path: String) throws {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         var configuration = Configuration()
@@ -98,6 +99,8 @@ struct ViewDatabase {
                 ).insert(db)
             }
         }
+        // Start from an empty WAL, as an app opening its database would, not from the bulk load's.
+        _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     static func row(_ message: BenchMessage) -> MessageRow {
