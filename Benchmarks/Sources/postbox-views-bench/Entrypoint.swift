@@ -8,7 +8,8 @@ import PostboxTesting
 /// and, in the same run, on GRDB 7.10's `ValueObservation` (the separate postbox-views-grdb-peer executable, whose
 /// JSON is read back here). Both sides store the same data set and perform the same writes
 /// (`PostboxBenchData.ViewBenchData`). Environment: POSTBOX_VIEWS_ITERATIONS (default 300) and
-/// POSTBOX_VIEWS_WARMUP (default 30) writes per workload.
+/// POSTBOX_VIEWS_WARMUP (default 30) writes per workload; POSTBOX_VIEWS_PLAINTEXT=1 opens Postbox without a key
+/// (SQLCipher then writes plain pages, like GRDB's system SQLite) to show what encryption costs.
 @main
 enum PostboxViewsBench {
     static func environment(_ name: String, default value: Int) -> Int {
@@ -19,12 +20,15 @@ enum PostboxViewsBench {
         printMachine()
         let warmup = environment("POSTBOX_VIEWS_WARMUP", default: 30)
         let iterations = environment("POSTBOX_VIEWS_ITERATIONS", default: 300)
+        let encrypted = ProcessInfo.processInfo.environment["POSTBOX_VIEWS_PLAINTEXT"] != "1"
+        print("Postbox: SQLCipher \(encrypted ? "encrypted (the product's setting)" : "without a key (plain pages)")")
         registerPostboxTestTypes()
         let root = TemporaryDirectory(prefix: "postbox-views-bench")
         defer { root.remove() }
 
         let setupStart = now()
-        let run = try PostboxViewsRun(accountPath: root.path + "/account", warmup: warmup, iterations: iterations)
+        let run = try PostboxViewsRun(
+            accountPath: root.path + "/account", encrypted: encrypted, warmup: warmup, iterations: iterations)
         print(
             String(
                 format: "data set: %d chats (%d with %d messages, the rest %d), %d pinned; stored in %.1f s",

@@ -5,7 +5,7 @@ import PostboxBenchData
 import PostboxTesting
 import SwiftSignalKit
 
-/// The three workloads on Postbox through its live-view Signals: the data set stored in one encrypted Postbox, the
+/// The three workloads on Postbox through its live-view Signals: the data set stored in one Postbox, the
 /// views opened with `aroundMessageHistoryViewForLocation` / `tailChatListView`, and each timed write one
 /// `transactionSync` adding one message (Postbox keeps the chat list, read state and text index in step itself).
 /// Snapshots arrive on the Postbox writer queue right after the commit; nothing hops to another queue.
@@ -31,8 +31,8 @@ final class PostboxViewsRun {
 
     /// Opens a Postbox in `accountPath` and stores the data set (every peer, every message, the pinned chats), then
     /// checkpoints.
-    init(accountPath: String, warmup: Int, iterations: Int) throws {
-        postbox = try Postbox.open(accountPath: accountPath, encryption: Self.key)
+    init(accountPath: String, encrypted: Bool, warmup: Int, iterations: Int) throws {
+        postbox = try Postbox.open(accountPath: accountPath, encryption: encrypted ? Self.key : nil)
         self.warmup = warmup
         self.iterations = iterations
         let peers: [Peer] = (1...Int64(ViewBenchData.chatCount)).map {
