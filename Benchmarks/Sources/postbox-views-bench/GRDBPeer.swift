@@ -39,7 +39,9 @@ struct GRDBPeer {
                 peer.info = info
             }
         }
-        if process.terminationStatus != 0 { print("(postbox-views-grdb-peer exited with \(process.terminationStatus))") }
+        if process.terminationStatus != 0 {
+            print("(postbox-views-grdb-peer exited with \(process.terminationStatus))")
+        }
         return peer
     }
 }

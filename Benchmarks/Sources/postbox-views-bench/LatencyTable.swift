@@ -10,8 +10,11 @@ func printLatencyTable(ours: [ViewWorkload: LatencySummary], writeOnly: LatencyS
         guard let summary else { return "—" }
         return String(format: "%.3f ms (p90 %.3f)", summary.median * 1000, summary.p90 * 1000)
     }
-    print("\n### Write-to-emit latency, one inserted message (median, p90; \(ours.values.first?.iterations ?? 0) writes)\n")
-    print("| workload | Postbox | GRDB `tracking` | GRDB `trackingConstantRegion` | ratio (GRDB best / Postbox) | goal |")
+    print(
+        "\n### Write-to-emit latency, one inserted message (median, p90; \(ours.values.first?.iterations ?? 0) writes)\n"
+    )
+    print(
+        "| workload | Postbox | GRDB `tracking` | GRDB `trackingConstantRegion` | ratio (GRDB best / Postbox) | goal |")
     print("|---|---:|---:|---:|---:|---|")
     for workload in ViewWorkload.allCases {
         guard let mine = ours[workload] else { continue }
@@ -31,5 +34,7 @@ func printLatencyTable(ours: [ViewWorkload: LatencySummary], writeOnly: LatencyS
     }
     let grdbWrite = grdb.results[ViewBenchData.writeOnlyName]
     let ratio = grdbWrite.map { String(format: "%.1f×", $0.median / writeOnly.median) } ?? "—"
-    print("| baseline: the write transaction alone, nothing open | \(cell(writeOnly)) | \(cell(grdbWrite)) | — | \(ratio) | |")
+    print(
+        "| baseline: the write transaction alone, nothing open | \(cell(writeOnly)) | \(cell(grdbWrite)) | — | \(ratio) | |"
+    )
 }

@@ -13,7 +13,9 @@ enum ObservationMode: String, CaseIterable {
     /// the pool's readers (5 by default).
     case constantRegion = "constant"
 
-    func observation<Value: Sendable>(_ fetch: @escaping @Sendable (Database) throws -> Value)
+    func observation<Value: Sendable>(
+        _ fetch: @escaping @Sendable (Database) throws -> Value
+    )
         -> ValueObservation<ValueReducers.Fetch<Value>>
     {
         switch self {
@@ -105,7 +107,9 @@ final class LatencyRun {
         return LatencySummary(name: ViewBenchData.writeOnlyName, samples: samples)
     }
 
-    private func observeHistory(peer: Int64, mode: ObservationMode, probe: EmitProbe<AwaitedMessage>) throws
+    private func observeHistory(
+        peer: Int64, mode: ObservationMode, probe: EmitProbe<AwaitedMessage>
+    ) throws
         -> AnyDatabaseCancellable
     {
         let first = FirstValue()
@@ -123,7 +127,9 @@ final class LatencyRun {
             })
     }
 
-    private func observeChatList(mode: ObservationMode, probe: EmitProbe<AwaitedMessage>) throws -> AnyDatabaseCancellable {
+    private func observeChatList(
+        mode: ObservationMode, probe: EmitProbe<AwaitedMessage>
+    ) throws -> AnyDatabaseCancellable {
         let first = FirstValue()
         return mode.observation { db in
             defer { probe.fetched() }

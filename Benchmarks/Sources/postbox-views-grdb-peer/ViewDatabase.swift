@@ -143,7 +143,8 @@ struct ViewDatabase {
     }
 
     static func chatListQuery(pinned: Bool) -> String {
-        let filter = pinned
+        let filter =
+            pinned
             ? "chats.pinningIndex IS NOT NULL ORDER BY chats.pinningIndex"
             : "chats.pinningIndex IS NULL ORDER BY chats.topTimestamp DESC, chats.topId DESC"
         return """
