@@ -11,14 +11,17 @@ public final class SqliteValueBox: @unchecked Sendable {
     public let database: Database
     /// The database file.
     public let path: String
+    /// The tables that exist, as of `knownSchemaVersion` (another connection or process may create more).
     private var knownTables: Set<String> = []
+    /// SQLite's schema cookie when `knownTables` was read; -1 makes the next transaction re-read it.
+    private var knownSchemaVersion: Int64 = -1
     private var statements: [StatementKey: Statement] = [:]
 
     /// What a cached statement does, per table; hashing two integers is cheaper than hashing the SQL text.
     enum StatementKind: UInt8 {
         case get, exists, set, insertIfAbsent, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys,
             rangeDescKeys
-        case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch
+        case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch, schemaVersion
     }
 
     struct StatementKey: Hashable {
@@ -79,20 +82,39 @@ public final class SqliteValueBox: @unchecked Sendable {
     // MARK: Transactions
 
     /// Starts a write transaction (`BEGIN IMMEDIATE`).
-    public func begin() throws(ValueBoxError) { try wrap { () throws(SQLiteError) in try database.beginImmediate() } }
+    public func begin() throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            try database.beginImmediate()
+            try refreshKnownTables()
+        }
+    }
 
-    /// Starts a read transaction (`BEGIN DEFERRED`).
+    /// Starts a read transaction (`BEGIN DEFERRED`); its snapshot is taken here.
     public func beginRead() throws(ValueBoxError) {
-        try wrap { () throws(SQLiteError) in try database.beginDeferred() }
+        try wrap { () throws(SQLiteError) in
+            try database.beginDeferred()
+            try refreshKnownTables()
+        }
+    }
+
+    /// Re-reads the table list when the schema cookie moved: another connection or process created tables since
+    /// this connection last looked (a reader would otherwise miss a table created after it opened).
+    private func refreshKnownTables() throws(SQLiteError) {
+        let statement = try statement(-1, .schemaVersion, "PRAGMA schema_version")
+        defer { statement.reset() }
+        let version = try statement.step() ? statement.int64(0) : -1
+        guard version != knownSchemaVersion else { return }
+        knownTables = Set(try database.textColumn("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        knownSchemaVersion = version
     }
 
     /// Commits the open transaction.
     public func commit() throws(ValueBoxError) { try wrap { () throws(SQLiteError) in try database.commit() } }
 
-    /// Rolls back the open transaction, undoing every write since `begin()`; table creation is forgotten too.
+    /// Rolls back the open transaction, undoing every write since `begin()`; table creation is forgotten too (the
+    /// table list is re-read at the next `begin` when this transaction created tables).
     public func rollback() {
         database.rollback()
-        knownTables = Set((try? database.textColumn("SELECT name FROM sqlite_master WHERE type = 'table'")) ?? [])
     }
 
     /// Copies the WAL into the database file.
@@ -113,6 +135,7 @@ public final class SqliteValueBox: @unchecked Sendable {
             try database.execute("CREATE TABLE IF NOT EXISTS \(table.sqlName) (key INTEGER PRIMARY KEY, value BLOB)")
         }
         knownTables.insert(table.sqlName)
+        knownSchemaVersion = -1  // re-read after this transaction, whether it commits or rolls back
     }
 
     /// The names and row counts of every table in the database, in name order.

@@ -25,10 +25,13 @@ final class MessageMediaTable: Table {
 
     func get(_ id: MediaId) throws -> Media? { try read(id)?.1 }
 
-    /// Stores `media` (replacing an older version) and counts one more reference.
-    func addReference(_ media: Media, id: MediaId) throws {
-        let count = try read(id)?.0 ?? 0
-        try write(id, count + 1, media)
+    /// Stores `media` (replacing an older version) and counts one more reference; returns whether a different
+    /// version was stored before (other messages sharing it now show the new one).
+    @discardableResult
+    func addReference(_ media: Media, id: MediaId) throws -> Bool {
+        let previous = try read(id)
+        try write(id, (previous?.0 ?? 0) + 1, media)
+        return previous.map { !$0.1.isEqual(to: media) } ?? false
     }
 
     /// Drops one reference; removes the media when none is left.

@@ -49,9 +49,7 @@ extension Transaction {
         }
         if !record.tags.isEmpty { try tables.tags.add(record.tags, record.index) }
         try tables.textIndex.add(id, text: record.text, tags: record.tags)
-        for media in record.embeddedMedia {
-            if let mediaId = media.id { try tables.media.addReference(media, id: mediaId) }
-        }
+        try addMediaReferences(record.embeddedMedia)
         if let globallyUniqueId = record.globallyUniqueId { try tables.globallyUniqueIds.set(globallyUniqueId, id) }
         if record.flags.contains(.unsent) && !record.flags.contains(.failed) {
             try tables.unsent.add(id)
@@ -152,9 +150,7 @@ extension Transaction {
             try tables.textIndex.remove(id)
             try tables.textIndex.add(id, text: new.text, tags: new.tags)
         }
-        for media in new.embeddedMedia {
-            if let mediaId = media.id { try tables.media.addReference(media, id: mediaId) }
-        }
+        try addMediaReferences(new.embeddedMedia)
         for mediaId in old.referencedMedia { try tables.media.removeReference(mediaId) }
         if old.globallyUniqueId != new.globallyUniqueId {
             if let previous = old.globallyUniqueId { try tables.globallyUniqueIds.remove(id.peerId, previous) }
@@ -172,6 +168,16 @@ extension Transaction {
         }
         touchedChatListPeers.insert(id.peerId)
         operations.append(.updateMessage(try render(new)), peerId: id.peerId)
+    }
+
+    /// Counts references to shared media; a message carrying a newer version of shared media replaces the stored
+    /// one, which is recorded as a media update (other messages show it too).
+    private func addMediaReferences(_ media: [Media]) throws {
+        for item in media {
+            if let mediaId = item.id, try tables.media.addReference(item, id: mediaId) {
+                operations.updatedMedia[mediaId] = item
+            }
+        }
     }
 
     /// A stored message, with its author and current shared media.

@@ -31,24 +31,86 @@ struct WindowLoader<Entry: WindowEntry> {
 /// (more on one side when the other runs out), kept in step with inserts, removals and updates without re-running
 /// the query. Each side holds up to `count + 1` entries nearest the anchor (enough to show the window after the
 /// other side runs short, plus the neighbour just past the edge for paging); when removals leave a side short it
-/// loads only the missing tail of that side (`refill`).
+/// loads only what lies past its boundary (`refill`).
 ///
-/// Invariant after `refill`: each side holds the nearest `min(count + 1, stored)` entries, and a side that is not
-/// `complete` holds exactly `count + 1`.
+/// Invariant: a side that is not `complete` holds every stored entry between the anchor and its `boundary` key
+/// (inclusive), nearest first; after `refill` it holds exactly `count + 1` of them. A complete side holds every
+/// stored entry on its side.
 struct AnchoredWindow<Entry: WindowEntry> {
     typealias Key = Entry.Key
+
+    /// One side of the anchor: its entries, nearest first, and how far they are known to reach.
+    struct Side {
+        var entries: [Entry] = []
+        /// Whether `entries` holds every stored entry on this side.
+        var complete: Bool
+        /// For an incomplete side: the farthest key up to which `entries` is exact (`nil`: nothing loaded yet).
+        var boundary: Key?
+        /// Whether `lhs` is nearer the anchor than `rhs` on this side.
+        let nearer: (Key, Key) -> Bool
+
+        /// The first position whose key is not nearer than `key`.
+        func position(of key: Key) -> Int {
+            var low = 0
+            var high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if nearer(entries[middle].windowKey, key) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        /// Whether `key` lies within the exact part of this side.
+        func covers(_ key: Key) -> Bool {
+            if complete { return true }
+            guard let boundary else { return false }
+            return !nearer(boundary, key)
+        }
+
+        mutating func insert(_ entry: Entry, capacity: Int) -> Bool {
+            let key = entry.windowKey
+            // Past the exact part: not among the nearest entries; a refill finds it in order.
+            guard covers(key) else { return false }
+            let position = position(of: key)
+            if position < entries.count && entries[position].windowKey == key {
+                entries[position] = entry
+                return true
+            }
+            entries.insert(entry, at: position)
+            if entries.count > capacity {
+                entries.removeLast()
+                complete = false
+                boundary = entries.last?.windowKey
+            }
+            return true
+        }
+
+        mutating func remove(_ key: Key) -> Bool {
+            let position = position(of: key)
+            guard position < entries.count, entries[position].windowKey == key else { return false }
+            entries.remove(at: position)
+            return true
+        }
+
+        mutating func refill(capacity: Int, anchorKey: Key?, load: (Key?, Int) throws -> [Entry]) throws -> Bool {
+            guard !complete && entries.count < capacity else { return false }
+            let wanted = capacity - entries.count
+            let more = try load(boundary ?? anchorKey, wanted)
+            entries += more.prefix(wanted)
+            complete = more.count < wanted
+            boundary = complete ? nil : entries.last?.windowKey
+            return !more.isEmpty
+        }
+    }
 
     let anchor: WindowAnchor<Key>
     let count: Int
     /// Keys below the anchor, nearest (greatest) first.
-    private(set) var lower: [Entry] = []
+    private(set) var lower: Side
     /// The entry at the anchor key.
     private(set) var at: Entry?
     /// Keys above the anchor, nearest (smallest) first.
-    private(set) var upper: [Entry] = []
-    /// Whether `lower` holds every stored entry below the anchor.
-    private(set) var lowerComplete: Bool
-    private(set) var upperComplete: Bool
+    private(set) var upper: Side
 
     private var capacity: Int { count + 1 }
 
@@ -56,24 +118,19 @@ struct AnchoredWindow<Entry: WindowEntry> {
     init(anchor: WindowAnchor<Key>, count: Int, loader: WindowLoader<Entry>) throws {
         self.anchor = anchor
         self.count = max(1, count)
+        lower = Side(complete: false, boundary: nil, nearer: { $0 > $1 })
+        upper = Side(complete: false, boundary: nil, nearer: { $0 < $1 })
         switch anchor {
-        case .lower:
-            lowerComplete = true
-            upperComplete = false
-        case .upper:
-            lowerComplete = false
-            upperComplete = true
-        case .key(let key):
-            lowerComplete = false
-            upperComplete = false
-            at = try loader.loadAt(key)
+        case .lower: lower.complete = true
+        case .upper: upper.complete = true
+        case .key(let key): at = try loader.loadAt(key)
         }
         _ = try refill(loader)
     }
 
     /// Whether a side is short of entries it should hold.
     var needsRefill: Bool {
-        (!lowerComplete && lower.count < capacity) || (!upperComplete && upper.count < capacity)
+        (!lower.complete && lower.entries.count < capacity) || (!upper.complete && upper.entries.count < capacity)
     }
 
     private func side(of key: Key) -> WindowSide? {
@@ -86,46 +143,13 @@ struct AnchoredWindow<Entry: WindowEntry> {
 
     /// Adds (or replaces) an entry; returns whether the loaded entries changed.
     mutating func insert(_ entry: Entry) -> Bool {
-        let key = entry.windowKey
-        switch side(of: key) {
+        switch side(of: entry.windowKey) {
         case nil:
             at = entry
             return true
-        case .lower:
-            return Self.insert(entry, into: &lower, complete: &lowerComplete, capacity: capacity, nearer: >)
-        case .upper:
-            return Self.insert(entry, into: &upper, complete: &upperComplete, capacity: capacity, nearer: <)
+        case .lower: return lower.insert(entry, capacity: capacity)
+        case .upper: return upper.insert(entry, capacity: capacity)
         }
-    }
-
-    private static func insert(
-        _ entry: Entry, into list: inout [Entry], complete: inout Bool, capacity: Int, nearer: (Key, Key) -> Bool
-    ) -> Bool {
-        let key = entry.windowKey
-        // Beyond the loaded part of an incomplete side: not among the nearest entries; a refill finds it in order.
-        if !complete, let farthest = list.last, nearer(farthest.windowKey, key) { return false }
-        let position = Self.position(of: key, in: list, nearer: nearer)
-        if position < list.count && list[position].windowKey == key {
-            list[position] = entry
-            return true
-        }
-        list.insert(entry, at: position)
-        if list.count > capacity {
-            list.removeLast()
-            complete = false
-        }
-        return true
-    }
-
-    /// The first position whose key is not nearer than `key`.
-    private static func position(of key: Key, in list: [Entry], nearer: (Key, Key) -> Bool) -> Int {
-        var low = 0
-        var high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if nearer(list[middle].windowKey, key) { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// Removes the entry with `key` if loaded; returns whether it was.
@@ -134,16 +158,8 @@ struct AnchoredWindow<Entry: WindowEntry> {
         case nil:
             defer { at = nil }
             return at != nil
-        case .lower:
-            let position = Self.position(of: key, in: lower, nearer: >)
-            guard position < lower.count, lower[position].windowKey == key else { return false }
-            lower.remove(at: position)
-            return true
-        case .upper:
-            let position = Self.position(of: key, in: upper, nearer: <)
-            guard position < upper.count, upper[position].windowKey == key else { return false }
-            upper.remove(at: position)
-            return true
+        case .lower: return lower.remove(key)
+        case .upper: return upper.remove(key)
         }
     }
 
@@ -154,52 +170,38 @@ struct AnchoredWindow<Entry: WindowEntry> {
             at = replacement
             changed = true
         }
-        for position in lower.indices {
-            if let replacement = try transform(lower[position]) {
-                lower[position] = replacement
+        for position in lower.entries.indices {
+            if let replacement = try transform(lower.entries[position]) {
+                lower.entries[position] = replacement
                 changed = true
             }
         }
-        for position in upper.indices {
-            if let replacement = try transform(upper[position]) {
-                upper[position] = replacement
+        for position in upper.entries.indices {
+            if let replacement = try transform(upper.entries[position]) {
+                upper.entries[position] = replacement
                 changed = true
             }
         }
         return changed
     }
 
-    /// Loads what a side is missing, beyond its farthest loaded entry only; returns whether anything was loaded.
+    /// Loads what a side is missing, past its boundary only; returns whether anything was loaded.
     mutating func refill(_ loader: WindowLoader<Entry>) throws -> Bool {
-        var loaded = false
-        if !lowerComplete && lower.count < capacity {
-            let wanted = capacity - lower.count
-            let more = try loader.load(.lower, lower.last?.windowKey ?? anchorKey, wanted)
-            lower += more.prefix(wanted)
-            lowerComplete = more.count < wanted
-            loaded = loaded || !more.isEmpty
-        }
-        if !upperComplete && upper.count < capacity {
-            let wanted = capacity - upper.count
-            let more = try loader.load(.upper, upper.last?.windowKey ?? anchorKey, wanted)
-            upper += more.prefix(wanted)
-            upperComplete = more.count < wanted
-            loaded = loaded || !more.isEmpty
-        }
-        return loaded
-    }
-
-    private var anchorKey: Key? {
-        if case .key(let key) = anchor { return key }
-        return nil
+        let anchorKey: Key?
+        if case .key(let key) = anchor { anchorKey = key } else { anchorKey = nil }
+        let loadedLower = try lower.refill(capacity: capacity, anchorKey: anchorKey) { try loader.load(.lower, $0, $1) }
+        let loadedUpper = try upper.refill(capacity: capacity, anchorKey: anchorKey) { try loader.load(.upper, $0, $1) }
+        return loadedLower || loadedUpper
     }
 
     /// Every loaded entry (visible or not).
-    var loaded: [Entry] { lower + (at.map { [$0] } ?? []) + upper }
+    var loaded: [Entry] { lower.entries + (at.map { [$0] } ?? []) + upper.entries }
 
     /// The shown entries in ascending key order, and the keys just past each edge (for paging), `nil` when nothing
     /// is stored past it.
     var visible: (entries: [Entry], lowerNeighbor: Key?, upperNeighbor: Key?) {
+        let lower = self.lower.entries
+        let upper = self.upper.entries
         let remaining = count - (at == nil ? 0 : 1)
         let wantLower = remaining / 2
         let wantUpper = remaining - wantLower

@@ -161,8 +161,11 @@ extension Postbox {
     /// A one-off snapshot of a view as a fresh query would build it now, in a read transaction of its own (what a
     /// live view must always equal; used by tests and tools).
     public func viewSnapshot(_ key: PostboxViewKey) throws -> any PostboxView {
-        try readTransactionSync { transaction in
-            try MutableCombinedView(transaction, keys: [key]).immutableView().views[key]!
-        }
+        try combinedViewSnapshot(keys: [key]).views[key]!
+    }
+
+    /// A one-off snapshot of several views, as `combinedView(keys:)` would start with.
+    public func combinedViewSnapshot(keys: Set<PostboxViewKey>) throws -> CombinedView {
+        try readTransactionSync { transaction in try MutableCombinedView(transaction, keys: keys).immutableView() }
     }
 }
