@@ -128,6 +128,8 @@ let modules: [Module] = [
     .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims", "Buffers"], testDeps: ["TestVectors"]),
     // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib; issue: Media, shared with TL).
     .swift("GZip", .Base, deps: ["CZlib"]),
+    // CommandLineOutput: the media tools' one-line errors, file reading and atomic writes.
+    .swift("CommandLineOutput", .Base),
     // TestVectors: test support — repository fixtures (Tests/Fixtures/vectors), hex, a seeded generator.
     .testSupport("TestVectors", .Base),
 
@@ -240,8 +242,11 @@ let apps: [App] = [
     // Media apps.
     .app(
         "sticker-tool",
-        links: ["AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "ArgumentParser"]),
-    .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "ArgumentParser"]),
+        links: [
+            "AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CommandLineOutput",
+            "ArgumentParser",
+        ]),
+    .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "CommandLineOutput", "ArgumentParser"]),
 
     // Postbox apps.
     .app("postbox-tool", links: ["Postbox", "PostboxCoding", "PostboxTesting", "ValueBox", "ArgumentParser"]),
