@@ -196,7 +196,8 @@ let modules: [Module] = [
         "ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing", "SwiftSignalKit"],
         testDeps: ["ImageCore", "WebPBinding", "SwiftSignalKit"]),
     // Ogg/Opus voice notes with Telegram's settings, WAV (the only importer of COpus, COgg, COpusShims).
-    .swift("OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"], testDeps: ["MediaTestSupport"]),
+    .swift(
+        "OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"], testDeps: ["MediaTestSupport"]),
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
@@ -363,9 +364,12 @@ enum Layering {
             if let wrong = app.modules.first(where: { byName[$0]?.isC == true }) {
                 fail(app.line, "app '\(app.name)' links C module '\(wrong)'; rule: apps link Swift modules only")
             }
-            for (name, path) in closure(app.modules).sorted(by: { $0.key < $1.key }) where byName[name]?.testSupport == true {
+            for (name, path) in closure(app.modules).sorted(by: { $0.key < $1.key })
+            where byName[name]?.testSupport == true {
                 let trail = ([app.name] + path).joined(separator: " → ")
-                fail(app.line, "app '\(app.name)' reaches test-support module '\(name)' (\(trail)); rule: apps never link test support")
+                fail(
+                    app.line,
+                    "app '\(app.name)' reaches test-support module '\(name)' (\(trail)); rule: apps never link test support")
             }
             for rule in appRules where rule.app == app.name { checkApp(app, rule) }
         }

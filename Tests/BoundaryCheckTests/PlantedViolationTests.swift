@@ -133,7 +133,8 @@ import Testing
 
     @Test func libraryDependingOnATestSupportModuleFailsTheManifest() throws {
         let copy = try Copy()
-        try copy.replace(#".swift("Hashing", .Base)"#, with: #".swift("Hashing", .Base, deps: ["TestVectors"])"#, in: "Package.swift")
+        try copy.replace(
+            #".swift("Hashing", .Base)"#, with: #".swift("Hashing", .Base, deps: ["TestVectors"])"#, in: "Package.swift")
         let messages = copy.check()
         #expect(messages.count == 1)
         #expect(messages.first?.contains("error: 'Hashing' depends on test-support module 'TestVectors'") == true)

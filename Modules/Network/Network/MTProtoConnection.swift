@@ -77,7 +77,8 @@ public final class MTProtoConnection: @unchecked Sendable {
         // The handler is not Sendable: it is looked up, and every call into it is made, on the channel's event loop.
         let loop = channel.eventLoop
         let handler = try await loop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self), eventLoop: loop)
+            NIOLoopBound(
+                try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self), eventLoop: loop)
         }.get()
         do {
             let key: AuthKeyExchangeResult
