@@ -143,11 +143,11 @@ let modules: [Module] = [
     // SQLite: the only importer of SQLCipher — connection, cached statements, typed errors, keying, WAL, checkpoints.
     .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"]),
     // ValueBox: numbered key-value tables with memcmp-ordered keys, ranges, and FTS5 tables (unicode61, diacritics off).
-    .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"], testDeps: ["SQLite"]),
+    .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"], testDeps: ["SQLite", "TestVectors"]),
     // PostboxCoding: Telegram's binary object format, the type registry by MurmurHash3, a Codable adapter.
-    .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"], testDeps: ["Hashing"]),
+    .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"], testDeps: ["Hashing", "TestVectors"]),
     // MediaBox: resource files, partial downloads with range maps, kept and short-lived caches.
-    .swift("MediaBox", .Postbox),
+    .swift("MediaBox", .Postbox, testDeps: ["TestVectors"]),
     // Postbox: identity types, tables, transactions with operation records, readers, upgrades.
     .swift(
         "Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers", "SwiftSignalKit"],
