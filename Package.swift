@@ -58,6 +58,8 @@ struct Module {
     let deps: [String]
     let tests: Bool
     let testDeps: [String]
+    /// Helpers shared by test targets: only `testDeps` and other test-support modules may name it, never an app.
+    var testSupport = false
     let line: Int
 
     /// A Swift library module at `Modules/<area>/<name>`.
@@ -66,6 +68,17 @@ struct Module {
         line: Int = #line
     ) -> Module {
         Module(name: name, area: area, kind: .swift, deps: deps, tests: tests, testDeps: testDeps, line: line)
+    }
+
+    /// A Swift module of helpers shared by test targets (test targets cannot import each other) at
+    /// `Modules/<area>/<name>`; test targets list it in `testDeps`, and no library module or app may depend on it.
+    static func testSupport(
+        _ name: String, _ area: Area, deps: [String] = [], tests: Bool = false, testDeps: [String] = [],
+        line: Int = #line
+    ) -> Module {
+        Module(
+            name: name, area: area, kind: .swift, deps: deps, tests: tests, testDeps: testDeps, testSupport: true,
+            line: line)
     }
 
     /// A `[system]` module map over pkg-config, imported only by `wrapper`.
@@ -112,13 +125,17 @@ let modules: [Module] = [
     .swift("Hashing", .Base),
     // Base: crypto and compression wrappers (issue: TL toolchain and cryptography).
     .cShims("COpenSSLShims", deps: ["COpenSSL"], wrapper: "CryptoUtils"),
-    .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims", "Buffers"]),
+    .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims", "Buffers"], testDeps: ["TestVectors"]),
     // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib; issue: Media, shared with TL).
     .swift("GZip", .Base, deps: ["CZlib"]),
+    // CommandLineOutput: the media tools' one-line errors, file reading and atomic writes.
+    .swift("CommandLineOutput", .Base),
+    // TestVectors: test support — repository fixtures (Tests/Fixtures/vectors), hex, a seeded generator.
+    .testSupport("TestVectors", .Base),
 
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
     .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting"]),
-    .swift("SignalTesting", .Signal, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit"]),
+    .testSupport("SignalTesting", .Signal, deps: ["SwiftSignalKit"], tests: true, testDeps: ["SwiftSignalKit"]),
 
     // Postbox: the encrypted reactive database (issue: Postbox storage).
     // CSQLCipherShims: C wrappers for SQLITE_TRANSIENT binds and the variadic sqlite3_config.
@@ -126,11 +143,11 @@ let modules: [Module] = [
     // SQLite: the only importer of SQLCipher — connection, cached statements, typed errors, keying, WAL, checkpoints.
     .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"]),
     // ValueBox: numbered key-value tables with memcmp-ordered keys, ranges, and FTS5 tables (unicode61, diacritics off).
-    .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"], testDeps: ["SQLite"]),
+    .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"], testDeps: ["SQLite", "TestVectors"]),
     // PostboxCoding: Telegram's binary object format, the type registry by MurmurHash3, a Codable adapter.
-    .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"], testDeps: ["Hashing"]),
+    .swift("PostboxCoding", .Postbox, deps: ["Buffers", "Hashing"], testDeps: ["Hashing", "TestVectors"]),
     // MediaBox: resource files, partial downloads with range maps, kept and short-lived caches.
-    .swift("MediaBox", .Postbox),
+    .swift("MediaBox", .Postbox, testDeps: ["TestVectors"]),
     // Postbox: identity types, tables, transactions with operation records, readers, upgrades.
     .swift(
         "Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers", "SwiftSignalKit"],
@@ -141,7 +158,8 @@ let modules: [Module] = [
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
     .swift("TLSchema", .Network, deps: ["Hashing"]),
     .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"], testDeps: ["GZip"]),
-    .swift("MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "CryptoUtils"]),
+    .swift(
+        "MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "CryptoUtils", "TestVectors"]),
     .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "MTProtoApi"]),
     .swift(
         "MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"],
@@ -170,17 +188,20 @@ let modules: [Module] = [
 
     // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
-    .swift("ImageCore", .MediaPipeline, deps: ["CPNG"]),
+    .swift("ImageCore", .MediaPipeline, deps: ["CPNG"], testDeps: ["MediaTestSupport"]),
     // Still and animated WebP decode/encode (the only importer of CWebP).
-    .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["ImageCore"]),
+    .swift("WebPBinding", .MediaPipeline, deps: ["ImageCore", "CWebP"], testDeps: ["ImageCore", "MediaTestSupport"]),
     // Resize, crop, fill/fit, rounded corners, circle, blur; the (resource, arguments) transform cache; the pipeline.
     .swift(
         "ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing", "SwiftSignalKit"],
         testDeps: ["ImageCore", "WebPBinding", "SwiftSignalKit"]),
     // Ogg/Opus voice notes with Telegram's settings, WAV (the only importer of COpus, COgg, COpusShims).
-    .swift("OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"]),
+    .swift(
+        "OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"], testDeps: ["MediaTestSupport"]),
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
+    // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
+    .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore"]),
 
     // StickerDecode: Lottie and sticker formats (issue: Media).
     // rlottie frames into bitmaps (the only importer of CRLottie).
@@ -222,8 +243,11 @@ let apps: [App] = [
     // Media apps.
     .app(
         "sticker-tool",
-        links: ["AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "ArgumentParser"]),
-    .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "ArgumentParser"]),
+        links: [
+            "AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CommandLineOutput",
+            "ArgumentParser",
+        ]),
+    .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "CommandLineOutput", "ArgumentParser"]),
 
     // Postbox apps.
     .app("postbox-tool", links: ["Postbox", "PostboxCoding", "PostboxTesting", "ValueBox", "ArgumentParser"]),
@@ -319,6 +343,12 @@ enum Layering {
                         "layering: '\(module.name)' (\(module.area)) may not depend on '\(dep)' (\(target.area)); "
                             + "rule: \(module.area) may depend only on \(describe(module.area.mayDependOn))")
                 }
+                if target.testSupport, !module.testSupport, module.deps.contains(dep) {
+                    fail(
+                        module.line,
+                        "'\(module.name)' depends on test-support module '\(dep)'; rule: test-support modules are "
+                            + "named only in testDeps (or by other test-support modules)")
+                }
                 if let wrapper = target.wrapper, target.isC, !module.isC, wrapper != module.name {
                     fail(
                         module.line,
@@ -333,6 +363,13 @@ enum Layering {
             }
             if let wrong = app.modules.first(where: { byName[$0]?.isC == true }) {
                 fail(app.line, "app '\(app.name)' links C module '\(wrong)'; rule: apps link Swift modules only")
+            }
+            for (name, path) in closure(app.modules).sorted(by: { $0.key < $1.key })
+            where byName[name]?.testSupport == true {
+                let trail = ([app.name] + path).joined(separator: " → ")
+                fail(
+                    app.line,
+                    "app '\(app.name)' reaches test-support module '\(name)' (\(trail)); rule: apps never link test support")
             }
             for rule in appRules where rule.app == app.name { checkApp(app, rule) }
         }

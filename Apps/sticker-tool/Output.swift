@@ -1,31 +1,5 @@
 import Foundation
 
-/// An error the tool reports in one line.
-struct ToolError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-func readFile(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else { throw ToolError("cannot read \(path)") }
-    return [UInt8](data)
-}
-
-/// Writes through a temporary file in the same folder and renames it, so a failure never leaves half a file.
-func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-        ".\(url.lastPathComponent).\(UUID().uuidString).part")
-    do {
-        try Data(bytes).write(to: temporary)
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(at: temporary, to: url)
-    } catch {
-        try? FileManager.default.removeItem(at: temporary)
-        throw ToolError("cannot write \(path): \(error.localizedDescription)")
-    }
-}
-
 /// A set of files written into a staging folder beside `directory` and moved into it only when all succeeded, so a
 /// failure leaves neither files nor an empty output folder behind.
 struct StagedFiles {

@@ -1,4 +1,5 @@
 import AnimatedSticker
+import CommandLineOutput
 import Foundation
 import ImageCore
 import ImageTransform

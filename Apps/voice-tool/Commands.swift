@@ -1,32 +1,8 @@
 import ArgumentParser
 import AudioWaveform
+import CommandLineOutput
 import Foundation
 import OpusBinding
-
-struct ToolError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-func readFile(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else { throw ToolError("cannot read \(path)") }
-    return [UInt8](data)
-}
-
-/// Writes through a temporary file and a rename, so a failure leaves nothing half-written.
-func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-        ".\(url.lastPathComponent).\(UUID().uuidString).part")
-    do {
-        try Data(bytes).write(to: temporary)
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(at: temporary, to: url)
-    } catch {
-        try? FileManager.default.removeItem(at: temporary)
-        throw ToolError("cannot write \(path): \(error.localizedDescription)")
-    }
-}
 
 func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 

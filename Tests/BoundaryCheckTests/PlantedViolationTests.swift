@@ -117,6 +117,30 @@ import Testing
         #expect(messages.first?.contains("layering: 'Hashing' (Base) may not depend on 'PlantedSignal' (Signal); rule: Base may depend only on System") == true)
     }
 
+    @Test func appLinkingATestSupportModuleFailsTheManifest() throws {
+        let copy = try Copy()
+        try copy.replace(
+            #".app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"])"#,
+            with: #".app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator", "TestVectors"])"#,
+            in: "Package.swift")
+        let messages = copy.check()
+        #expect(messages.count == 1)
+        #expect(
+            messages.first?.contains(
+                "error: app 'tl-gen' reaches test-support module 'TestVectors' (tl-gen → TestVectors); "
+                    + "rule: apps never link test support") == true)
+    }
+
+    @Test func libraryDependingOnATestSupportModuleFailsTheManifest() throws {
+        let copy = try Copy()
+        try copy.replace(
+            #".swift("Hashing", .Base)"#, with: #".swift("Hashing", .Base, deps: ["TestVectors"])"#, in: "Package.swift")
+        let messages = copy.check()
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("error: 'Hashing' depends on test-support module 'TestVectors'") == true)
+        #expect(messages.first?.hasPrefix("Package.swift:") == true)
+    }
+
     @Test func dependencyCycleFailsTheManifest() throws {
         let copy = try Copy()
         try copy.replace(#".swift("Hashing", .Base)"#, with: #".swift("Hashing", .Base, deps: ["Buffers"])"#, in: "Package.swift")

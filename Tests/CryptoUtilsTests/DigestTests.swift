@@ -1,4 +1,5 @@
 import CryptoUtils
+import TestVectors
 import Testing
 
 @Suite struct DigestTests {

@@ -1,5 +1,6 @@
 import CryptoUtils
 import Foundation
+import TestVectors
 import Testing
 
 @Suite struct PQFactorizationTests {

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCore
+import MediaTestSupport
 import Testing
 
 @Suite struct PNGCodecTests {
@@ -22,7 +23,7 @@ import Testing
 
     /// cwebp (libwebp's tool, reading PNG with libpng itself) and dwebp agree with the pixels we wrote.
     @Test func cwebpReadsOurPNG() throws {
-        let dir = Tools.scratch()
+        let dir = Tools.scratch("imagecore")
         defer { try? FileManager.default.removeItem(at: dir) }
         let bitmap = Drawing.gradient(width: 48, height: 30)
         try Data(PNGCodec.encode(bitmap)).write(to: dir.appendingPathComponent("a.png"))

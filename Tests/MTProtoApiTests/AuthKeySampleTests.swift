@@ -2,6 +2,7 @@ import CryptoUtils
 import Foundation
 import MTProtoApi
 import TLRuntime
+import TestVectors
 import Testing
 
 /// The worked example of core.telegram.org/mtproto/samples-auth_key, recomputed step by step with our TL types and

@@ -1,5 +1,6 @@
 import Foundation
 import MediaBox
+import TestVectors
 import Testing
 
 func makeMediaBox() throws -> (MediaBox, String) {

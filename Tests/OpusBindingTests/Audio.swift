@@ -1,33 +1,14 @@
 import Foundation
+import MediaTestSupport
 import OpusBinding
 
-/// Test helpers: tools, scratch folders, signals and their comparison.
+/// Test helpers: speech from espeak-ng, signal comparison and Ogg page surgery (tools and scratch folders come from
+/// MediaTestSupport).
 enum Audio {
-    static func scratch() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("opus-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Runs a tool; returns its exit status and standard output plus error.
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     /// Speech from espeak-ng, mono 48 kHz (espeak writes 22.05 kHz; we resample).
     static func speech(_ text: String, in dir: URL) throws -> WAVFile {
         let url = dir.appendingPathComponent("speech.wav")
-        let result = try run("espeak-ng", ["-w", url.path, text])
+        let result = try Tools.runCapturing("espeak-ng", ["-w", url.path, text])
         precondition(result.status == 0, "espeak-ng failed: \(result.output)")
         return try WAVFile(bytes: [UInt8](Data(contentsOf: url))).monoResampled(to: 48_000)
     }

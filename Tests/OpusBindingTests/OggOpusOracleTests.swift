@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import OpusBinding
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
     static let sentence = "Telegraph records a voice note and the waveform follows the speech."
 
     @Test func opusinfoAcceptsAndOpusdecDecodesOurVoiceNote() throws {
-        let dir = Audio.scratch()
+        let dir = Tools.scratch("opus")
         defer { try? FileManager.default.removeItem(at: dir) }
         let speech = try Audio.speech(Self.sentence, in: dir)
         let writer = try OggOpusWriter(serial: 0x1234)
@@ -21,7 +22,7 @@ import Testing
         let file = dir.appendingPathComponent("note.ogg")
         try Data(ogg).write(to: file)
 
-        let info = try Audio.run("opusinfo", [file.path])
+        let info = try Tools.runCapturing("opusinfo", [file.path])
         #expect(info.status == 0)
         #expect(!info.output.contains("WARNING") && !info.output.contains("ERROR"), "\(info.output)")
         #expect(info.output.contains("Pre-skip: \(writer.preSkip)"))
@@ -34,7 +35,7 @@ import Testing
         #expect(kbps > 10 && kbps < 40, "\(kbps) kbit/s")
 
         let decodedURL = dir.appendingPathComponent("dec.wav")
-        let dec = try Audio.run("opusdec", ["--rate", "48000", file.path, decodedURL.path])
+        let dec = try Tools.runCapturing("opusdec", ["--rate", "48000", file.path, decodedURL.path])
         #expect(dec.status == 0, "\(dec.output)")
         let theirs = try WAVFile(bytes: [UInt8](Data(contentsOf: decodedURL)))
         // opusdec honours pre-skip and the final granule: exactly the input length comes back.
@@ -69,18 +70,18 @@ import Testing
     }
 
     @Test func weDecodeOpusencFiles() throws {
-        let dir = Audio.scratch()
+        let dir = Tools.scratch("opus")
         defer { try? FileManager.default.removeItem(at: dir) }
         let tone = dir.appendingPathComponent("tone.wav"), ogg = dir.appendingPathComponent("tone.ogg")
         #expect(
-            try Audio.run(
+            try Tools.runCapturing(
                 "sox",
                 [
                     "-n", "-r", "48000", "-c", "1", "-b", "16", tone.path,
                     "synth", "1.5", "sine", "440", "vol", "0.5",
                 ]
             ).status == 0)
-        #expect(try Audio.run("opusenc", ["--quiet", "--bitrate", "32", tone.path, ogg.path]).status == 0)
+        #expect(try Tools.runCapturing("opusenc", ["--quiet", "--bitrate", "32", tone.path, ogg.path]).status == 0)
         let source = try WAVFile(bytes: [UInt8](Data(contentsOf: tone)))
         let decoded = try OggOpusReader.decode([UInt8](Data(contentsOf: ogg)))
         #expect(decoded.frameCount == source.frameCount)

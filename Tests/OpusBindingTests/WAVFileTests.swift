@@ -1,23 +1,24 @@
 import Foundation
+import MediaTestSupport
 import OpusBinding
 import Testing
 
 @Suite struct WAVFileTests {
     @Test func roundTripAndSoxAgrees() throws {
-        let dir = Audio.scratch()
+        let dir = Tools.scratch("opus")
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = WAVFile(sampleRate: 16_000, channels: 2, samples: (0..<3200).map { Int16($0 * 7 % 30000 - 15000) })
         #expect(try WAVFile(bytes: wav.encoded()) == wav)
         let file = dir.appendingPathComponent("a.wav")
         try Data(wav.encoded()).write(to: file)
-        let stat = try Audio.run("soxi", ["-s", file.path])
+        let stat = try Tools.runCapturing("soxi", ["-s", file.path])
         #expect(stat.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1600")
         // sox converts to 24-bit and float; we read both back to the same 16-bit samples.
         for (name, args) in [
             ("b24.wav", ["-b", "24"]), ("b32.wav", ["-b", "32"]), ("f32.wav", ["-e", "floating-point", "-b", "32"]),
         ] {
             let out = dir.appendingPathComponent(name)
-            #expect(try Audio.run("sox", [file.path] + args + [out.path]).status == 0)
+            #expect(try Tools.runCapturing("sox", [file.path] + args + [out.path]).status == 0)
             let back = try WAVFile(bytes: [UInt8](Data(contentsOf: out)))
             #expect(back.channels == 2 && back.sampleRate == 16_000)
             let worst = zip(back.samples, wav.samples).map { abs(Int($0) - Int($1)) }.max() ?? 99

@@ -1,5 +1,6 @@
 import Hashing
 import PostboxCoding
+import TestVectors
 import Testing
 
 /// A type using every field kind.

@@ -13,7 +13,7 @@ import Testing
 
     @Test func tryWithThrowsWhileLocked() {
         let atomic = Atomic(value: 0)
-        atomic.with { _ in
+        atomic.with { _ -> Void in
             #expect(throws: AtomicLockError.isLocked) { try atomic.tryWith { $0 } }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import TestVectors
 import Testing
 import ValueBox
 

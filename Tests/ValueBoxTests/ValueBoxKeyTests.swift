@@ -1,3 +1,4 @@
+import TestVectors
 import Testing
 import ValueBox
 

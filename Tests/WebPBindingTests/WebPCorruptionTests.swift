@@ -1,4 +1,5 @@
 import ImageCore
+import MediaTestSupport
 import Testing
 import WebPBinding
 

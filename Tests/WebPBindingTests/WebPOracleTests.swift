@@ -1,12 +1,13 @@
 import Foundation
 import ImageCore
+import MediaTestSupport
 import Testing
 import WebPBinding
 
 /// Our decoder against cwebp's files, our encoder against dwebp, pixel by pixel.
 @Suite struct WebPOracleTests {
     @Test func weDecodeCwebpLosslessExactly() throws {
-        let dir = Tools.scratch()
+        let dir = Tools.scratch("webp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = Drawing.gradient(width: 80, height: 64)
         let png = dir.appendingPathComponent("s.png"), webp = dir.appendingPathComponent("s.webp")
@@ -21,7 +22,7 @@ import WebPBinding
     }
 
     @Test func weDecodeCwebpLossyWithinTolerance() throws {
-        let dir = Tools.scratch()
+        let dir = Tools.scratch("webp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = Drawing.gradient(width: 96, height: 96).flattened(over: (255, 255, 255))
         let png = dir.appendingPathComponent("s.png"), webp = dir.appendingPathComponent("s.webp")
@@ -38,7 +39,7 @@ import WebPBinding
 
     @Test(arguments: [WebPCompression.lossless, .lossy(quality: 85)])
     func dwebpDecodesOurs(compression: WebPCompression) throws {
-        let dir = Tools.scratch()
+        let dir = Tools.scratch("webp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = Drawing.gradient(width: 72, height: 50)
         let webp = dir.appendingPathComponent("o.webp"), pam = dir.appendingPathComponent("o.pam")
@@ -55,7 +56,7 @@ import WebPBinding
     }
 
     @Test func animatedRoundTripAndWebpmuxCountsFrames() throws {
-        let dir = Tools.scratch()
+        let dir = Tools.scratch("webp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let frames = (0..<4).map { i -> Bitmap in
             var b = Drawing.gradient(width: 40, height: 40)
@@ -85,7 +86,7 @@ import WebPBinding
     }
 
     @Test func weDecodeImg2webpAnimation() throws {
-        let dir = Tools.scratch()
+        let dir = Tools.scratch("webp")
         defer { try? FileManager.default.removeItem(at: dir) }
         var paths: [String] = []
         var sources: [Bitmap] = []

@@ -11,8 +11,8 @@ import TelegramApi
 /// reused from an earlier connection), a session, and requests answered as Signals or async values.
 ///
 /// The first request is wrapped in `invokeWithLayer(229, initConnection(…))`, as every Telegram client does.
-/// `@unchecked Sendable`: the mutable state lives in the channel's handler, reached only on its event loop; the
-/// `initialized` flag is guarded by `lock`.
+/// `@unchecked Sendable`: the mutable state lives in the channel's handler, reached only on its event loop (through
+/// `NIOLoopBound`, which checks that); the `initialized` flag is guarded by `lock`.
 public final class MTProtoConnection: @unchecked Sendable {
     /// Where and how to connect.
     public struct Endpoint: Sendable, Equatable {
@@ -48,12 +48,15 @@ public final class MTProtoConnection: @unchecked Sendable {
     /// The key in use, with the salt and clock offset of its exchange: save it to reconnect without a new exchange.
     public let key: AuthKeyExchangeResult
     private let channel: any Channel
-    private let handler: ClientConnectionHandler
+    private let handler: NIOLoopBound<ClientConnectionHandler>
     private let info: ClientInfo
     private let lock = NSLock()
     private var initialized = false
 
-    private init(endpoint: Endpoint, key: AuthKeyExchangeResult, channel: any Channel, handler: ClientConnectionHandler, info: ClientInfo) {
+    private init(
+        endpoint: Endpoint, key: AuthKeyExchangeResult, channel: any Channel,
+        handler: NIOLoopBound<ClientConnectionHandler>, info: ClientInfo
+    ) {
         self.endpoint = endpoint
         self.key = key
         self.channel = channel
@@ -71,17 +74,26 @@ public final class MTProtoConnection: @unchecked Sendable {
             host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
             group: group
         ) { _ in [ClientConnectionHandler(clock: clock)] }
-        let handler = try await channel.pipeline.handler(type: ClientConnectionHandler.self).get()
+        // The handler is not Sendable: it is looked up, and every call into it is made, on the channel's event loop.
+        let loop = channel.eventLoop
+        let handler = try await loop.submit {
+            NIOLoopBound(
+                try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self), eventLoop: loop)
+        }.get()
         do {
             let key: AuthKeyExchangeResult
             if let savedKey {
                 key = savedKey
             } else {
-                let exchange = AuthKeyClientExchange(publicKeys: publicKeys, dcId: endpoint.dcId)
-                key = try await channel.eventLoop.flatSubmit { handler.createKey(exchange) }.get()
+                let dcId = endpoint.dcId
+                key = try await loop.flatSubmit {
+                    handler.value.createKey(AuthKeyClientExchange(publicKeys: publicKeys, dcId: dcId))
+                }.get()
             }
-            let session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
-            try await channel.eventLoop.submit { handler.startSession(session) }.get()
+            try await loop.submit {
+                handler.value.startSession(
+                    ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset))
+            }.get()
             return MTProtoConnection(endpoint: endpoint, key: key, channel: channel, handler: handler, info: info)
         } catch {
             try? await channel.close()
@@ -92,7 +104,7 @@ public final class MTProtoConnection: @unchecked Sendable {
     /// Sends a request's bytes and returns the result's bytes (an `rpc_error` throws `NetworkError.rpc`).
     public func invokeRaw(_ body: [UInt8]) async throws -> [UInt8] {
         let handler = self.handler
-        return try await channel.eventLoop.flatSubmit { handler.send(body) }.get()
+        return try await channel.eventLoop.flatSubmit { handler.value.send(body) }.get()
     }
 
     /// Calls an API or MTProto function and decodes its result.

@@ -1,6 +1,6 @@
-public import PostboxCoding
+import PostboxCoding
 import SQLite
-public import ValueBox
+import ValueBox
 
 /// Why a Postbox operation failed.
 public enum PostboxError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -17,8 +17,10 @@ public final class PostboxTypeRegistry: Sendable {
         MurMurHash32.hashString("\(type)")
     }
 
-    /// Registers `type` so objects of it decode from any stored record.
-    public func declare<T: PostboxCoding>(_ type: T.Type) {
+    /// Registers `type` so objects of it decode from any stored record. `SendableMetatype`: the stored decoder
+    /// closure is `@Sendable` and calls `T.init(decoder:)` from any thread, so `T`'s conformance must not be
+    /// isolated to one actor.
+    public func declare<T: PostboxCoding & SendableMetatype>(_ type: T.Type) {
         let hash = Self.typeHash(of: type)
         let decode: Decode = { decoder in try T(decoder: decoder) }
         table.withLock { $0[hash] = decode }
@@ -31,6 +33,6 @@ public final class PostboxTypeRegistry: Sendable {
 }
 
 /// Registers `type` in the shared registry (Telegram's `declareEncodable`).
-public func declareEncodable<T: PostboxCoding>(_ type: T.Type) {
+public func declareEncodable<T: PostboxCoding & SendableMetatype>(_ type: T.Type) {
     PostboxTypeRegistry.shared.declare(type)
 }

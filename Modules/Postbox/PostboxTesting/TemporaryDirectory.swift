@@ -8,9 +8,12 @@ public struct TemporaryDirectory: Sendable {
     /// Creates a directory `/tmp/<prefix>-XXXXXX`.
     public init(prefix: String = "postbox") {
         var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
-        let result = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(result != nil, "mkdtemp failed")
-        path = String(cString: template)
+        // mkdtemp fills in the X's of the template in place and returns it; read it while the buffer is alive.
+        let created = template.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+        guard let created else { preconditionFailure("mkdtemp failed") }
+        path = created
     }
 
     /// Deletes the directory tree.

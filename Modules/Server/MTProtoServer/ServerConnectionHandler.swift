@@ -81,8 +81,9 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     private func receiveEncrypted(_ packet: [UInt8], quickAck: Bool, context: ChannelHandlerContext) {
         guard let keyId = EncryptedMessage.authKeyId(of: packet), let key = keys.authKey(id: keyId) else {
             logger.notice("closing: unknown auth key (-404)")
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             context.writeAndFlush(wrapOutboundOut(.transportError(-404))).whenComplete { _ in
-                context.close(promise: nil)
+                bound.value.close(promise: nil)
             }
             return
         }

@@ -1,8 +1,9 @@
-import ImageCore
+public import ImageCore
 
 /// Test pictures drawn in code: a gradient with an alpha ramp and a few shapes.
-enum Drawing {
-    static func gradient(width: Int, height: Int) -> Bitmap {
+public enum Drawing {
+    /// A `width` × `height` picture: red and green ramps, a blue disc in the middle, alpha rising to the corner.
+    public static func gradient(width: Int, height: Int) -> Bitmap {
         var straight = [UInt8]()
         for y in 0..<height {
             for x in 0..<width {

@@ -1,16 +1,19 @@
-import Foundation
-import ImageCore
+public import Foundation
+public import ImageCore
 
-/// Test helpers: a scratch directory, running real tools, and reading their PAM output.
-enum Tools {
-    static func scratch() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("webp-\(UUID().uuidString)")
+/// Test helpers shared by the media tests: scratch folders, running the real tools used as oracles, and reading
+/// their PAM output.
+public enum Tools {
+    /// A new empty folder `<prefix>-<UUID>` in the temporary directory.
+    public static func scratch(_ prefix: String) -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
+    /// Runs `tool` (looked up on `PATH`) with its output discarded; returns its exit status.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
+    public static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -21,8 +24,23 @@ enum Tools {
         return process.terminationStatus
     }
 
+    /// Runs `tool` (looked up on `PATH`); returns its exit status and its standard output and error together.
+    @discardableResult
+    public static func runCapturing(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// Parses a `P7` PAM with TUPLTYPE RGB_ALPHA (what `dwebp -pam` writes) into a premultiplied bitmap.
-    static func readPAM(_ url: URL) throws -> Bitmap? {
+    public static func readPAM(_ url: URL) throws -> Bitmap? {
         let bytes = [UInt8](try Data(contentsOf: url))
         guard
             let end = bytes.indices.first(where: { i in
