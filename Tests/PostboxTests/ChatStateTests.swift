@@ -1,6 +1,7 @@
 import Buffers
 import Postbox
 import PostboxTesting
+import TestVectors
 import Testing
 import ValueBox
 

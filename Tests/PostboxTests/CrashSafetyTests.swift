@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Postbox
 import PostboxTesting
+import TestVectors
 import Testing
 
 /// A child process commits numbered transactions in a loop and is killed with SIGKILL at random moments; after

@@ -1,4 +1,5 @@
 import Postbox
+import TestVectors
 import Testing
 
 @Suite struct IdentityTests {

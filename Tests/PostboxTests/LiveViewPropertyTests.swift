@@ -3,6 +3,7 @@ import Foundation
 import Postbox
 import PostboxTesting
 import SwiftSignalKit
+import TestVectors
 import Testing
 import ValueBox
 

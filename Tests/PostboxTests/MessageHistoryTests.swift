@@ -1,5 +1,6 @@
 import Postbox
 import PostboxTesting
+import TestVectors
 import Testing
 
 @Suite struct MessageHistoryTests {

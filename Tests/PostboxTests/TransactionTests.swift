@@ -5,6 +5,7 @@ import Postbox
 import PostboxTesting
 import SQLite
 import Synchronization
+import TestVectors
 import Testing
 
 struct Abort: Error {}

@@ -1,6 +1,7 @@
 import Dispatch
+import Glibc
 import SignalTesting
-import SwiftSignalKit
+@testable import SwiftSignalKit
 import Testing
 
 @Suite struct QueueTests {
@@ -25,6 +26,33 @@ import Testing
         for index in 0..<1000 { queue.async { log.add("\(index)") } }
         queue.sync { log.add("sync") }
         #expect(log.all == (0..<1000).map { "\($0)" } + ["sync"])
+    }
+
+    @Test func syncTakesItsTurnBeforeTasksAddedAfterIt() throws {
+        let queue = Queue(name: "turn")
+        guard case .serial(_, let list) = queue.backend else { throw QueueTestError.notSerial }
+        let log = Log()
+        let gate = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        queue.async {
+            started.signal()
+            gate.wait()  // hold the queue so the next items wait in the list, in one batch
+            log.add("first")
+        }
+        started.wait()
+        queue.async { log.add("before sync") }
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detach {
+            queue.sync { log.add("sync") }
+            finished.signal()
+        }
+        // The sync call's turn is queued once the list holds two items.
+        while list.waitingCount < 2 { sched_yield() }
+        queue.async { log.add("after sync") }
+        gate.signal()
+        finished.wait()
+        queue.sync {}
+        #expect(log.all == ["first", "before sync", "sync", "after sync"])
     }
 
     @Test func queueOverAnExistingDispatchQueue() {
@@ -161,5 +189,14 @@ import Testing
         gate.signal()
         done.wait()
         #expect(ran.count == 0)
+    }
+}
+
+enum QueueTestError: Error { case notSerial }
+
+/// A detached thread (Foundation's Thread is not linked by these tests).
+enum Thread {
+    static func detach(_ body: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().async(execute: body)
     }
 }

@@ -113,14 +113,10 @@ public final class Queue: Sendable {
             return
         }
         switch backend {
-        case .serial(let queue, let list):
-            // Everything queued before this call runs first: a marker passes through the list, then `f` runs on the
-            // serial DispatchQueue itself. (Not `withoutActuallyEscaping`: its escape check embeds the length of
-            // the unmapped source path, which makes release builds differ between checkout folders.)
-            let reached = DispatchSemaphore(value: 0)
-            list.add { reached.signal() }
-            reached.wait()
-            queue.sync(execute: f)
+        case .serial(_, let list):
+            // In FIFO order with the queue's other tasks (not `withoutActuallyEscaping`: its escape check embeds the
+            // length of the unmapped source path, which makes release builds differ between checkout folders).
+            list.sync(f)
         case .dispatch(let queue), .concurrent(let queue):
             queue.sync(execute: f)
         case .scheduler(let scheduler):

@@ -9,8 +9,15 @@ import Dispatch
 final class SerialTaskList: Sendable {
     typealias Task = @Sendable () -> Void
 
+    /// A queued item: a task, or the point where a `sync` call takes its turn.
+    private enum Item {
+        case task(Task)
+        case syncTurn(DispatchSemaphore)
+    }
+
     private struct State {
-        var tasks: [Task] = []
+        var tasks: [Item] = []
+        /// Whether a drain is dispatched or running, or a `sync` call holds its turn: `add` then only appends.
         var scheduled = false
     }
 
@@ -22,8 +29,12 @@ final class SerialTaskList: Sendable {
     }
 
     func add(_ task: @escaping Task) {
+        enqueue(.task(task))
+    }
+
+    private func enqueue(_ item: Item) {
         let schedule = state.withLock { state -> Bool in
-            state.tasks.append(task)
+            state.tasks.append(item)
             if state.scheduled { return false }
             state.scheduled = true
             return true
@@ -33,14 +44,45 @@ final class SerialTaskList: Sendable {
         }
     }
 
+    /// Runs `f` on the queue after every task added before this call and before every task added after it, as
+    /// `DispatchQueue.sync` would: when the drain reaches this call's turn it stops and hands the queue over; `f`
+    /// then runs on the queue through `DispatchQueue.sync` and draining resumes after it.
+    func sync(_ f: () -> Void) {
+        let turn = DispatchSemaphore(value: 0)
+        enqueue(.syncTurn(turn))
+        turn.wait()
+        queue.sync(execute: f)
+        resume()
+    }
+
     private func drain() {
-        var batch = state.withLock { state -> [Task] in
-            var batch: [Task] = []
+        var batch = state.withLock { state -> [Item] in
+            var batch: [Item] = []
             Swift.swap(&batch, &state.tasks)
             return batch
         }
-        for task in batch { task() }
+        for (position, item) in batch.enumerated() {
+            switch item {
+            case .task(let task):
+                task()
+            case .syncTurn(let turn):
+                // Later tasks wait for the sync call: put them back in front and leave `scheduled` set.
+                let rest = batch[(position + 1)...]
+                state.withLock { state in state.tasks.insert(contentsOf: rest, at: 0) }
+                batch.removeAll()
+                turn.signal()
+                return
+            }
+        }
         batch.removeAll()
+        resume()
+    }
+
+    /// Items waiting (not yet taken by a drain); for tests.
+    var waitingCount: Int { state.withLock { $0.tasks.count } }
+
+    /// Ends a drain or a sync turn: dispatches the next drain if tasks are waiting.
+    private func resume() {
         let again = state.withLock { state -> Bool in
             if state.tasks.isEmpty {
                 state.scheduled = false
