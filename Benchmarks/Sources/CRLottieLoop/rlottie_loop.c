@@ -18,10 +18,12 @@ void rlottie_loop_render_rgba(
     size_t pixels = width * height;
     for (size_t i = 0; i < count; i++) {
         lottie_animation_render(animation, i % total, buffer, width, height, width * 4);
-        // ARGB32 words (B, G, R, A bytes on little-endian) to R, G, B, A bytes: swap bits 0-7 and 16-23.
+        // ARGB32 words (B, G, R, A bytes on little-endian) to R, G, B, A bytes: swap bits 0-7 and 16-23, with the
+        // same formula as ImageCore's `Bitmap.swapRedAndBlue`, so the two sides differ only in language.
         for (size_t p = 0; p < pixels; p++) {
             uint32_t w = buffer[p];
-            buffer[p] = (w & 0xFF00FF00u) | ((w >> 16) & 0xFFu) | ((w & 0xFFu) << 16);
+            uint32_t t = (w ^ (w >> 16)) & 0xFFu;
+            buffer[p] = w ^ t ^ (t << 16);
         }
     }
 }
