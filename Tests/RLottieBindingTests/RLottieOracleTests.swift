@@ -67,6 +67,25 @@ import Testing
         #expect(animation.render(frame: 0, width: 64, height: 64) != animation.render(frame: 60, width: 64, height: 64))
     }
 
+    // A player reuses one bitmap, and `render(frame:width:height:)` does not zero-fill its fresh storage: both rely
+    // on rlottie clearing the whole surface before it draws. Old pixels (here a 0xA5 pattern, then other frames) must
+    // never show through.
+    @Test func renderingOverOldPixelsEqualsAFreshRender() throws {
+        let json = [UInt8](try Data(contentsOf: Self.fixtures.appendingPathComponent("lottie/masked.json")))
+        let animation = try #require(LottieAnimation(json: json))
+        let side = 96
+        var reused = try #require(
+            Bitmap(
+                width: side, height: side, bytesPerRow: side * 4,
+                premultipliedRGBA: [UInt8](repeating: 0xA5, count: side * side * 4)))
+        for frame in [0, 45, 89, 10] {
+            animation.render(frame: frame, into: &reused)
+            #expect(reused == animation.render(frame: frame, width: side, height: side), "frame \(frame)")
+        }
+        let stale = RGBA(r: 0xA5, g: 0xA5, b: 0xA5, a: 0xA5)
+        #expect((0..<side * side).allSatisfy { reused[$0 % side, $0 / side] != stale })
+    }
+
     @Test func rejectsGarbage() {
         #expect(LottieAnimation(json: Array("not json".utf8)) == nil)
     }

@@ -3,7 +3,8 @@ import Foundation
 
 /// Media benchmarks, each against the peer named in the issue, in one run:
 /// .tgs frames vs a C loop over rlottie, WebP decode vs dwebp, Opus encoding vs opusenc, round avatars cold vs
-/// cached, and the frame cache's size and random access vs raw frames.
+/// cached, and the frame cache's size and random access vs raw frames. `media-bench tgs` runs only the .tgs render
+/// tables.
 @main
 enum MediaBench {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -15,6 +16,7 @@ enum MediaBench {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         try LottieBench.run(repository: repository)
+        if CommandLine.arguments.dropFirst().contains("tgs") { return }
         try WebPBench.run(scratch: scratch)
         try OpusBench.run(scratch: scratch)
         try AvatarBench.run(scratch: scratch)

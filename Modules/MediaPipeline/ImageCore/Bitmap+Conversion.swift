@@ -24,20 +24,50 @@ extension Bitmap {
     }
 
     /// Swaps the first and third byte of every pixel in place: BGRA ↔ RGBA (one pass over 32-bit words).
+    ///
+    /// Packed rows (`bytesPerRow == width × 4`, what renderers produce) are one run of words; padded rows are swapped
+    /// row by row and the padding is left as it is.
     public mutating func swapRedAndBlue() {
         let rowWords = width
         let stride = bytesPerRow
         let rows = height
+        guard rowWords > 0, rows > 0 else { return }
         pixels.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
+            if stride == rowWords * 4 {
+                let count = rowWords * rows
+                Bitmap.swapRedAndBlue(words: base.bindMemory(to: UInt32.self, capacity: count), count: count)
+                return
+            }
             for y in 0..<rows {
-                let words = (base + y * stride).bindMemory(to: UInt32.self, capacity: rowWords)
-                for x in 0..<rowWords {
-                    // Little-endian word 0xAABBGGRR ↔ 0xAARRGGBB: keep A and G, exchange the other two bytes.
-                    let w = words[x]
-                    words[x] = (w & 0xFF00_FF00) | ((w >> 16) & 0xFF) | ((w & 0xFF) << 16)
+                let row = base + y * stride
+                if stride % 4 == 0 {
+                    Bitmap.swapRedAndBlue(words: row.bindMemory(to: UInt32.self, capacity: rowWords), count: rowWords)
+                } else {
+                    // Rows that are not 4-byte aligned: swap bytes (a misaligned UInt32 pointer is not allowed).
+                    let bytes = row.assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<rowWords {
+                        let blue = bytes[x * 4]
+                        bytes[x * 4] = bytes[x * 4 + 2]
+                        bytes[x * 4 + 2] = blue
+                    }
                 }
             }
+        }
+    }
+
+    /// Swaps bytes 0 and 2 of `count` little-endian 32-bit words in place (BGRA ↔ RGBA pixels).
+    ///
+    /// Written for the release build's auto-vectorizer: a counted loop over a raw pointer with no bounds checks and no
+    /// calls, six lane operations per word (`t = (w ^ w >> 16) & 0xFF; w ^ t ^ t << 16`), which the x86-64 baseline
+    /// (SSE2) turns into four pixels per instruction.
+    @inline(__always)
+    static func swapRedAndBlue(words: UnsafeMutablePointer<UInt32>, count: Int) {
+        for i in 0..<count {
+            // Little-endian word 0xAARRGGBB ↔ 0xAABBGGRR: XOR the two bytes' difference into both places.
+            let w = words[i]
+            let t = (w ^ (w &>> 16)) & 0xFF
+            words[i] = w ^ t ^ (t &<< 16)
         }
     }
 

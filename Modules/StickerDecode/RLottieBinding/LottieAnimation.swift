@@ -44,9 +44,17 @@ public final class LottieAnimation: @unchecked Sendable {
 
     /// Renders frame `index` (clamped to the animation) at `width × height`, scaled to fit the canvas.
     public func render(frame index: Int, width: Int, height: Int) -> Bitmap {
-        // Render straight into the bitmap's storage, then swap red and blue in place: no second buffer.
-        var bitmap = Bitmap(width: width, height: height)
-        renderBGRA(frame: index, width: width, height: height, into: &bitmap.pixels)
+        precondition(width > 0 && height > 0, "empty frame \(width)×\(height)")
+        // Render straight into fresh storage, then swap red and blue in place: no second buffer. The storage is not
+        // zero-filled first because rlottie clears the whole surface before it draws (its painter's `begin`); the
+        // player loop below relies on that too, and a test renders over garbage to check it.
+        let count = width * height * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            renderARGB32(
+                frame: index, width: width, height: height, into: UnsafeMutableRawPointer(buffer.baseAddress!))
+            initialized = count
+        }
+        var bitmap = Bitmap(width: width, height: height, bytesPerRow: width * 4, premultipliedRGBA: pixels)!
         bitmap.swapRedAndBlue()
         return bitmap
     }
@@ -63,10 +71,15 @@ public final class LottieAnimation: @unchecked Sendable {
     /// Renders into a caller's BGRA buffer of `width × height × 4` bytes (rlottie's native layout, no conversion).
     public func renderBGRA(frame index: Int, width: Int, height: Int, into buffer: inout [UInt8]) {
         precondition(width > 0 && height > 0 && buffer.count >= width * height * 4, "buffer too small")
-        let clamped = max(0, min(index, frameCount - 1))
         buffer.withUnsafeMutableBytes { raw in
-            let words = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
-            lock.withLock { lottie_animation_render(handle, clamped, words, width, height, width * 4) }
+            renderARGB32(frame: index, width: width, height: height, into: raw.baseAddress!)
         }
+    }
+
+    /// rlottie's render call on `width × height` ARGB32 words at `storage` (at least `width × height × 4` bytes).
+    private func renderARGB32(frame index: Int, width: Int, height: Int, into storage: UnsafeMutableRawPointer) {
+        let clamped = max(0, min(index, frameCount - 1))
+        let words = storage.bindMemory(to: UInt32.self, capacity: width * height)
+        lock.withLock { lottie_animation_render(handle, clamped, words, width, height, width * 4) }
     }
 }

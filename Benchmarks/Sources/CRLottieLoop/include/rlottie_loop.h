@@ -12,6 +12,11 @@ RLottieLoopAnimation *rlottie_loop_open(const char *json);
 /// Renders `count` frames (cycling through the animation) at width × height into `buffer` (ARGB32 words).
 void rlottie_loop_render(RLottieLoopAnimation *animation, size_t width, size_t height, size_t count, uint32_t *buffer);
 
+/// The same loop for a caller that wants R, G, B, A bytes: after each render the frame is converted in place with a
+/// plain C loop (what a C player feeding an RGBA pipeline would write; the same swap formula as ours).
+void rlottie_loop_render_rgba(
+    RLottieLoopAnimation *animation, size_t width, size_t height, size_t count, uint32_t *buffer);
+
 void rlottie_loop_close(RLottieLoopAnimation *animation);
 
 #endif
