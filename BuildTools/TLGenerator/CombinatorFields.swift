@@ -57,9 +57,9 @@ struct CombinatorFields {
         return base + "?"
     }
 
-    /// `public var …` declarations.
-    func storedProperties() -> [String] {
-        fields.map { "public var \($0.swiftName): \(swiftType($0))" }
+    /// `public var …` (or `public let …`) declarations.
+    func storedProperties(keyword: String = "var") -> [String] {
+        fields.map { "public \(keyword) \($0.swiftName): \(swiftType($0))" }
     }
 
     /// The memberwise initializer (optional fields default to `nil`, `true` flags to `false`).
@@ -119,9 +119,15 @@ struct CombinatorFields {
                 let members = group(of: field)
                 let anchors = members.filter { !$0.isTrueFlag && zeroValue($0.kind) == nil }
                 let deciders = anchors.isEmpty ? members : anchors
-                let tests = deciders.map { $0.isTrueFlag ? "\(owner)\($0.swiftName)" : "\(owner)\($0.swiftName) != nil" }
-                let joined = tests.joined(separator: anchors.isEmpty ? " || " : " && ")
-                lines.append("if \(joined) { \(flagLocal(word)) |= 1 << \(bit) }")
+                // `case .some = x` tests presence in place; `x != nil` copies the optional (a retain, or an outlined
+                // copy of a multi-payload enum) for the generic comparison.
+                let tests = deciders.map { $0.isTrueFlag ? "\(owner)\($0.swiftName)" : "case .some = \(owner)\($0.swiftName)" }
+                if anchors.isEmpty {
+                    // Any member present sets the bit.
+                    for test in tests { lines.append("if \(test) { \(flagLocal(word)) |= 1 << \(bit) }") }
+                } else {
+                    lines.append("if \(tests.joined(separator: ", ")) { \(flagLocal(word)) |= 1 << \(bit) }")
+                }
             }
         }
         for parameter in combinator.parameters {

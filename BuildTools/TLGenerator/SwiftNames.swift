@@ -43,7 +43,7 @@ enum SwiftNames {
         escaped(lowerCamel(constructorShortName))
     }
 
-    /// The payload struct of a constructor, nested in its type (`Cons_inputPeerUser`).
+    /// The payload class of a constructor, nested in its type (`Cons_inputPeerUser`).
     static func consName(_ constructorShortName: String) -> String {
         "Cons_" + constructorShortName
     }

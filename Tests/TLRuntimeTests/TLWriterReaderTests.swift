@@ -40,6 +40,23 @@ import Testing
         #expect(r.isAtEnd)
     }
 
+    /// A reused writer pads with zeros even where its storage holds earlier bytes (the padding word is written
+    /// first, then the header and data over it).
+    @Test(arguments: [0, 1, 2, 3, 4, 5, 252, 253, 254, 255, 256, 257])
+    func paddingIsZeroAfterReset(length: Int) {
+        let value = (0..<length).map { UInt8(truncatingIfNeeded: $0 &+ 1) }
+        var fresh = TLWriter()
+        fresh.writeBytes(value)
+        fresh.writeString(String(repeating: "é", count: length / 2))
+        var reused = TLWriter(capacity: 16)
+        reused.writeRaw([UInt8](repeating: 0xff, count: 1200))
+        reused.reset()
+        reused.writeBytes(value)
+        reused.writeString(String(repeating: "é", count: length / 2))
+        #expect(reused.bytes == fresh.bytes)
+        #expect(fresh.bytes.count % 4 == 0)
+    }
+
     @Test func stringsAndInts128() throws {
         var w = TLWriter()
         w.writeString("phở 👋")

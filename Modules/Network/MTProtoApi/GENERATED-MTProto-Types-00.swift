@@ -5,15 +5,15 @@ public import TLRuntime
 
 extension MTProto {
     /// TL type `ResPQ`: `resPQ#5162463`.
-    public indirect enum ResPQ: TLObject {
+    public enum ResPQ: TLObject {
         case resPQ(Cons_resPQ)
 
         /// The fields of `resPQ#5162463`.
-        public struct Cons_resPQ: Sendable {
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var pq: [Swift.UInt8]
-            public var serverPublicKeyFingerprints: [Swift.Int64]
+        public final class Cons_resPQ: Sendable {
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let pq: [Swift.UInt8]
+            public let serverPublicKeyFingerprints: [Swift.Int64]
             
             public init(nonce: TLInt128, serverNonce: TLInt128, pq: [Swift.UInt8], serverPublicKeyFingerprints: [Swift.Int64]) {
                 self.nonce = nonce
@@ -67,20 +67,20 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `P_Q_inner_data`: `p_q_inner_data#83c95aec`, `p_q_inner_data_dc#a9f55f95`, `p_q_inner_data_temp#3c6a84d4`, `p_q_inner_data_temp_dc#56fddf88`.
-    public indirect enum PQInnerData: TLObject {
+    public enum PQInnerData: TLObject {
         case pQInnerData(Cons_p_q_inner_data)
         case pQInnerDataDc(Cons_p_q_inner_data_dc)
         case pQInnerDataTemp(Cons_p_q_inner_data_temp)
         case pQInnerDataTempDc(Cons_p_q_inner_data_temp_dc)
 
         /// The fields of `p_q_inner_data#83c95aec`.
-        public struct Cons_p_q_inner_data: Sendable {
-            public var pq: [Swift.UInt8]
-            public var p: [Swift.UInt8]
-            public var q: [Swift.UInt8]
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var newNonce: TLInt256
+        public final class Cons_p_q_inner_data: Sendable {
+            public let pq: [Swift.UInt8]
+            public let p: [Swift.UInt8]
+            public let q: [Swift.UInt8]
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let newNonce: TLInt256
             
             public init(pq: [Swift.UInt8], p: [Swift.UInt8], q: [Swift.UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256) {
                 self.pq = pq
@@ -114,14 +114,14 @@ extension MTProto {
         }
 
         /// The fields of `p_q_inner_data_dc#a9f55f95`.
-        public struct Cons_p_q_inner_data_dc: Sendable {
-            public var pq: [Swift.UInt8]
-            public var p: [Swift.UInt8]
-            public var q: [Swift.UInt8]
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var newNonce: TLInt256
-            public var dc: Swift.Int32
+        public final class Cons_p_q_inner_data_dc: Sendable {
+            public let pq: [Swift.UInt8]
+            public let p: [Swift.UInt8]
+            public let q: [Swift.UInt8]
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let newNonce: TLInt256
+            public let dc: Swift.Int32
             
             public init(pq: [Swift.UInt8], p: [Swift.UInt8], q: [Swift.UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256, dc: Swift.Int32) {
                 self.pq = pq
@@ -158,14 +158,14 @@ extension MTProto {
         }
 
         /// The fields of `p_q_inner_data_temp#3c6a84d4`.
-        public struct Cons_p_q_inner_data_temp: Sendable {
-            public var pq: [Swift.UInt8]
-            public var p: [Swift.UInt8]
-            public var q: [Swift.UInt8]
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var newNonce: TLInt256
-            public var expiresIn: Swift.Int32
+        public final class Cons_p_q_inner_data_temp: Sendable {
+            public let pq: [Swift.UInt8]
+            public let p: [Swift.UInt8]
+            public let q: [Swift.UInt8]
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let newNonce: TLInt256
+            public let expiresIn: Swift.Int32
             
             public init(pq: [Swift.UInt8], p: [Swift.UInt8], q: [Swift.UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256, expiresIn: Swift.Int32) {
                 self.pq = pq
@@ -202,15 +202,15 @@ extension MTProto {
         }
 
         /// The fields of `p_q_inner_data_temp_dc#56fddf88`.
-        public struct Cons_p_q_inner_data_temp_dc: Sendable {
-            public var pq: [Swift.UInt8]
-            public var p: [Swift.UInt8]
-            public var q: [Swift.UInt8]
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var newNonce: TLInt256
-            public var dc: Swift.Int32
-            public var expiresIn: Swift.Int32
+        public final class Cons_p_q_inner_data_temp_dc: Sendable {
+            public let pq: [Swift.UInt8]
+            public let p: [Swift.UInt8]
+            public let q: [Swift.UInt8]
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let newNonce: TLInt256
+            public let dc: Swift.Int32
+            public let expiresIn: Swift.Int32
             
             public init(pq: [Swift.UInt8], p: [Swift.UInt8], q: [Swift.UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256, dc: Swift.Int32, expiresIn: Swift.Int32) {
                 self.pq = pq
@@ -279,16 +279,16 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `BindAuthKeyInner`: `bind_auth_key_inner#75a3f765`.
-    public indirect enum BindAuthKeyInner: TLObject {
+    public enum BindAuthKeyInner: TLObject {
         case bindAuthKeyInner(Cons_bind_auth_key_inner)
 
         /// The fields of `bind_auth_key_inner#75a3f765`.
-        public struct Cons_bind_auth_key_inner: Sendable {
-            public var nonce: Swift.Int64
-            public var tempAuthKeyId: Swift.Int64
-            public var permAuthKeyId: Swift.Int64
-            public var tempSessionId: Swift.Int64
-            public var expiresAt: Swift.Int32
+        public final class Cons_bind_auth_key_inner: Sendable {
+            public let nonce: Swift.Int64
+            public let tempAuthKeyId: Swift.Int64
+            public let permAuthKeyId: Swift.Int64
+            public let tempSessionId: Swift.Int64
+            public let expiresAt: Swift.Int32
             
             public init(nonce: Swift.Int64, tempAuthKeyId: Swift.Int64, permAuthKeyId: Swift.Int64, tempSessionId: Swift.Int64, expiresAt: Swift.Int32) {
                 self.nonce = nonce
@@ -342,15 +342,15 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `Server_DH_Params`: `server_DH_params_fail#79cb045d`, `server_DH_params_ok#d0e8075c`.
-    public indirect enum ServerDHParams: TLObject {
+    public enum ServerDHParams: TLObject {
         case serverDHParamsFail(Cons_server_DH_params_fail)
         case serverDHParamsOk(Cons_server_DH_params_ok)
 
         /// The fields of `server_DH_params_fail#79cb045d`.
-        public struct Cons_server_DH_params_fail: Sendable {
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var newNonceHash: TLInt128
+        public final class Cons_server_DH_params_fail: Sendable {
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let newNonceHash: TLInt128
             
             public init(nonce: TLInt128, serverNonce: TLInt128, newNonceHash: TLInt128) {
                 self.nonce = nonce
@@ -375,10 +375,10 @@ extension MTProto {
         }
 
         /// The fields of `server_DH_params_ok#d0e8075c`.
-        public struct Cons_server_DH_params_ok: Sendable {
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var encryptedAnswer: [Swift.UInt8]
+        public final class Cons_server_DH_params_ok: Sendable {
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let encryptedAnswer: [Swift.UInt8]
             
             public init(nonce: TLInt128, serverNonce: TLInt128, encryptedAnswer: [Swift.UInt8]) {
                 self.nonce = nonce
@@ -428,17 +428,17 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `Server_DH_inner_data`: `server_DH_inner_data#b5890dba`.
-    public indirect enum ServerDHInnerData: TLObject {
+    public enum ServerDHInnerData: TLObject {
         case serverDHInnerData(Cons_server_DH_inner_data)
 
         /// The fields of `server_DH_inner_data#b5890dba`.
-        public struct Cons_server_DH_inner_data: Sendable {
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var g: Swift.Int32
-            public var dhPrime: [Swift.UInt8]
-            public var gA: [Swift.UInt8]
-            public var serverTime: Swift.Int32
+        public final class Cons_server_DH_inner_data: Sendable {
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let g: Swift.Int32
+            public let dhPrime: [Swift.UInt8]
+            public let gA: [Swift.UInt8]
+            public let serverTime: Swift.Int32
             
             public init(nonce: TLInt128, serverNonce: TLInt128, g: Swift.Int32, dhPrime: [Swift.UInt8], gA: [Swift.UInt8], serverTime: Swift.Int32) {
                 self.nonce = nonce
@@ -495,15 +495,15 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `Client_DH_Inner_Data`: `client_DH_inner_data#6643b654`.
-    public indirect enum ClientDHInnerData: TLObject {
+    public enum ClientDHInnerData: TLObject {
         case clientDHInnerData(Cons_client_DH_inner_data)
 
         /// The fields of `client_DH_inner_data#6643b654`.
-        public struct Cons_client_DH_inner_data: Sendable {
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var retryId: Swift.Int64
-            public var gB: [Swift.UInt8]
+        public final class Cons_client_DH_inner_data: Sendable {
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let retryId: Swift.Int64
+            public let gB: [Swift.UInt8]
             
             public init(nonce: TLInt128, serverNonce: TLInt128, retryId: Swift.Int64, gB: [Swift.UInt8]) {
                 self.nonce = nonce
@@ -554,16 +554,16 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `Set_client_DH_params_answer`: `dh_gen_ok#3bcbf734`, `dh_gen_retry#46dc1fb9`, `dh_gen_fail#a69dae02`.
-    public indirect enum SetClientDHParamsAnswer: TLObject {
+    public enum SetClientDHParamsAnswer: TLObject {
         case dhGenOk(Cons_dh_gen_ok)
         case dhGenRetry(Cons_dh_gen_retry)
         case dhGenFail(Cons_dh_gen_fail)
 
         /// The fields of `dh_gen_ok#3bcbf734`.
-        public struct Cons_dh_gen_ok: Sendable {
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var newNonceHash1: TLInt128
+        public final class Cons_dh_gen_ok: Sendable {
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let newNonceHash1: TLInt128
             
             public init(nonce: TLInt128, serverNonce: TLInt128, newNonceHash1: TLInt128) {
                 self.nonce = nonce
@@ -588,10 +588,10 @@ extension MTProto {
         }
 
         /// The fields of `dh_gen_retry#46dc1fb9`.
-        public struct Cons_dh_gen_retry: Sendable {
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var newNonceHash2: TLInt128
+        public final class Cons_dh_gen_retry: Sendable {
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let newNonceHash2: TLInt128
             
             public init(nonce: TLInt128, serverNonce: TLInt128, newNonceHash2: TLInt128) {
                 self.nonce = nonce
@@ -616,10 +616,10 @@ extension MTProto {
         }
 
         /// The fields of `dh_gen_fail#a69dae02`.
-        public struct Cons_dh_gen_fail: Sendable {
-            public var nonce: TLInt128
-            public var serverNonce: TLInt128
-            public var newNonceHash3: TLInt128
+        public final class Cons_dh_gen_fail: Sendable {
+            public let nonce: TLInt128
+            public let serverNonce: TLInt128
+            public let newNonceHash3: TLInt128
             
             public init(nonce: TLInt128, serverNonce: TLInt128, newNonceHash3: TLInt128) {
                 self.nonce = nonce
@@ -671,7 +671,7 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `DestroyAuthKeyRes`: `destroy_auth_key_ok#f660e1d4`, `destroy_auth_key_none#a9f2259`, `destroy_auth_key_fail#ea109b13`.
-    public indirect enum DestroyAuthKeyRes: TLObject {
+    public enum DestroyAuthKeyRes: TLObject {
         case destroyAuthKeyOk
         case destroyAuthKeyNone
         case destroyAuthKeyFail
@@ -704,12 +704,12 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `MsgsAck`: `msgs_ack#62d6b459`.
-    public indirect enum MsgsAck: TLObject {
+    public enum MsgsAck: TLObject {
         case msgsAck(Cons_msgs_ack)
 
         /// The fields of `msgs_ack#62d6b459`.
-        public struct Cons_msgs_ack: Sendable {
-            public var msgIds: [Swift.Int64]
+        public final class Cons_msgs_ack: Sendable {
+            public let msgIds: [Swift.Int64]
             
             public init(msgIds: [Swift.Int64]) {
                 self.msgIds = msgIds
@@ -754,15 +754,15 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `BadMsgNotification`: `bad_msg_notification#a7eff811`, `bad_server_salt#edab447b`.
-    public indirect enum BadMsgNotification: TLObject {
+    public enum BadMsgNotification: TLObject {
         case badMsgNotification(Cons_bad_msg_notification)
         case badServerSalt(Cons_bad_server_salt)
 
         /// The fields of `bad_msg_notification#a7eff811`.
-        public struct Cons_bad_msg_notification: Sendable {
-            public var badMsgId: Swift.Int64
-            public var badMsgSeqno: Swift.Int32
-            public var errorCode: Swift.Int32
+        public final class Cons_bad_msg_notification: Sendable {
+            public let badMsgId: Swift.Int64
+            public let badMsgSeqno: Swift.Int32
+            public let errorCode: Swift.Int32
             
             public init(badMsgId: Swift.Int64, badMsgSeqno: Swift.Int32, errorCode: Swift.Int32) {
                 self.badMsgId = badMsgId
@@ -787,11 +787,11 @@ extension MTProto {
         }
 
         /// The fields of `bad_server_salt#edab447b`.
-        public struct Cons_bad_server_salt: Sendable {
-            public var badMsgId: Swift.Int64
-            public var badMsgSeqno: Swift.Int32
-            public var errorCode: Swift.Int32
-            public var newServerSalt: Swift.Int64
+        public final class Cons_bad_server_salt: Sendable {
+            public let badMsgId: Swift.Int64
+            public let badMsgSeqno: Swift.Int32
+            public let errorCode: Swift.Int32
+            public let newServerSalt: Swift.Int64
             
             public init(badMsgId: Swift.Int64, badMsgSeqno: Swift.Int32, errorCode: Swift.Int32, newServerSalt: Swift.Int64) {
                 self.badMsgId = badMsgId
@@ -844,12 +844,12 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `MsgsStateReq`: `msgs_state_req#da69fb52`.
-    public indirect enum MsgsStateReq: TLObject {
+    public enum MsgsStateReq: TLObject {
         case msgsStateReq(Cons_msgs_state_req)
 
         /// The fields of `msgs_state_req#da69fb52`.
-        public struct Cons_msgs_state_req: Sendable {
-            public var msgIds: [Swift.Int64]
+        public final class Cons_msgs_state_req: Sendable {
+            public let msgIds: [Swift.Int64]
             
             public init(msgIds: [Swift.Int64]) {
                 self.msgIds = msgIds
@@ -894,13 +894,13 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `MsgsStateInfo`: `msgs_state_info#4deb57d`.
-    public indirect enum MsgsStateInfo: TLObject {
+    public enum MsgsStateInfo: TLObject {
         case msgsStateInfo(Cons_msgs_state_info)
 
         /// The fields of `msgs_state_info#4deb57d`.
-        public struct Cons_msgs_state_info: Sendable {
-            public var reqMsgId: Swift.Int64
-            public var info: [Swift.UInt8]
+        public final class Cons_msgs_state_info: Sendable {
+            public let reqMsgId: Swift.Int64
+            public let info: [Swift.UInt8]
             
             public init(reqMsgId: Swift.Int64, info: [Swift.UInt8]) {
                 self.reqMsgId = reqMsgId
@@ -945,13 +945,13 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `MsgsAllInfo`: `msgs_all_info#8cc0d131`.
-    public indirect enum MsgsAllInfo: TLObject {
+    public enum MsgsAllInfo: TLObject {
         case msgsAllInfo(Cons_msgs_all_info)
 
         /// The fields of `msgs_all_info#8cc0d131`.
-        public struct Cons_msgs_all_info: Sendable {
-            public var msgIds: [Swift.Int64]
-            public var info: [Swift.UInt8]
+        public final class Cons_msgs_all_info: Sendable {
+            public let msgIds: [Swift.Int64]
+            public let info: [Swift.UInt8]
             
             public init(msgIds: [Swift.Int64], info: [Swift.UInt8]) {
                 self.msgIds = msgIds
@@ -999,16 +999,16 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `MsgDetailedInfo`: `msg_detailed_info#276d3ec6`, `msg_new_detailed_info#809db6df`.
-    public indirect enum MsgDetailedInfo: TLObject {
+    public enum MsgDetailedInfo: TLObject {
         case msgDetailedInfo(Cons_msg_detailed_info)
         case msgNewDetailedInfo(Cons_msg_new_detailed_info)
 
         /// The fields of `msg_detailed_info#276d3ec6`.
-        public struct Cons_msg_detailed_info: Sendable {
-            public var msgId: Swift.Int64
-            public var answerMsgId: Swift.Int64
-            public var bytes: Swift.Int32
-            public var status: Swift.Int32
+        public final class Cons_msg_detailed_info: Sendable {
+            public let msgId: Swift.Int64
+            public let answerMsgId: Swift.Int64
+            public let bytes: Swift.Int32
+            public let status: Swift.Int32
             
             public init(msgId: Swift.Int64, answerMsgId: Swift.Int64, bytes: Swift.Int32, status: Swift.Int32) {
                 self.msgId = msgId
@@ -1036,10 +1036,10 @@ extension MTProto {
         }
 
         /// The fields of `msg_new_detailed_info#809db6df`.
-        public struct Cons_msg_new_detailed_info: Sendable {
-            public var answerMsgId: Swift.Int64
-            public var bytes: Swift.Int32
-            public var status: Swift.Int32
+        public final class Cons_msg_new_detailed_info: Sendable {
+            public let answerMsgId: Swift.Int64
+            public let bytes: Swift.Int32
+            public let status: Swift.Int32
             
             public init(answerMsgId: Swift.Int64, bytes: Swift.Int32, status: Swift.Int32) {
                 self.answerMsgId = answerMsgId
@@ -1089,12 +1089,12 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `MsgResendReq`: `msg_resend_req#7d861a08`.
-    public indirect enum MsgResendReq: TLObject {
+    public enum MsgResendReq: TLObject {
         case msgResendReq(Cons_msg_resend_req)
 
         /// The fields of `msg_resend_req#7d861a08`.
-        public struct Cons_msg_resend_req: Sendable {
-            public var msgIds: [Swift.Int64]
+        public final class Cons_msg_resend_req: Sendable {
+            public let msgIds: [Swift.Int64]
             
             public init(msgIds: [Swift.Int64]) {
                 self.msgIds = msgIds
@@ -1139,13 +1139,13 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `RpcError`: `rpc_error#2144ca19`.
-    public indirect enum RpcError: TLObject {
+    public enum RpcError: TLObject {
         case rpcError(Cons_rpc_error)
 
         /// The fields of `rpc_error#2144ca19`.
-        public struct Cons_rpc_error: Sendable {
-            public var errorCode: Swift.Int32
-            public var errorMessage: Swift.String
+        public final class Cons_rpc_error: Sendable {
+            public let errorCode: Swift.Int32
+            public let errorMessage: Swift.String
             
             public init(errorCode: Swift.Int32, errorMessage: Swift.String) {
                 self.errorCode = errorCode
@@ -1190,16 +1190,16 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `RpcDropAnswer`: `rpc_answer_unknown#5e2ad36e`, `rpc_answer_dropped_running#cd78e586`, `rpc_answer_dropped#a43ad8b7`.
-    public indirect enum RpcDropAnswer: TLObject {
+    public enum RpcDropAnswer: TLObject {
         case rpcAnswerUnknown
         case rpcAnswerDroppedRunning
         case rpcAnswerDropped(Cons_rpc_answer_dropped)
 
         /// The fields of `rpc_answer_dropped#a43ad8b7`.
-        public struct Cons_rpc_answer_dropped: Sendable {
-            public var msgId: Swift.Int64
-            public var seqNo: Swift.Int32
-            public var bytes: Swift.Int32
+        public final class Cons_rpc_answer_dropped: Sendable {
+            public let msgId: Swift.Int64
+            public let seqNo: Swift.Int32
+            public let bytes: Swift.Int32
             
             public init(msgId: Swift.Int64, seqNo: Swift.Int32, bytes: Swift.Int32) {
                 self.msgId = msgId
@@ -1251,14 +1251,14 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `FutureSalt`: `future_salt#949d9dc`.
-    public indirect enum FutureSalt: TLObject {
+    public enum FutureSalt: TLObject {
         case futureSalt(Cons_future_salt)
 
         /// The fields of `future_salt#949d9dc`.
-        public struct Cons_future_salt: Sendable {
-            public var validSince: Swift.Int32
-            public var validUntil: Swift.Int32
-            public var salt: Swift.Int64
+        public final class Cons_future_salt: Sendable {
+            public let validSince: Swift.Int32
+            public let validUntil: Swift.Int32
+            public let salt: Swift.Int64
             
             public init(validSince: Swift.Int32, validUntil: Swift.Int32, salt: Swift.Int64) {
                 self.validSince = validSince
@@ -1313,14 +1313,14 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `FutureSalts`: `future_salts#ae500895`.
-    public indirect enum FutureSalts: TLObject {
+    public enum FutureSalts: TLObject {
         case futureSalts(Cons_future_salts)
 
         /// The fields of `future_salts#ae500895`.
-        public struct Cons_future_salts: Sendable {
-            public var reqMsgId: Swift.Int64
-            public var now: Swift.Int32
-            public var salts: [MTProto.FutureSalt]
+        public final class Cons_future_salts: Sendable {
+            public let reqMsgId: Swift.Int64
+            public let now: Swift.Int32
+            public let salts: [MTProto.FutureSalt]
             
             public init(reqMsgId: Swift.Int64, now: Swift.Int32, salts: [MTProto.FutureSalt]) {
                 self.reqMsgId = reqMsgId
@@ -1371,13 +1371,13 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `Pong`: `pong#347773c5`.
-    public indirect enum Pong: TLObject {
+    public enum Pong: TLObject {
         case pong(Cons_pong)
 
         /// The fields of `pong#347773c5`.
-        public struct Cons_pong: Sendable {
-            public var msgId: Swift.Int64
-            public var pingId: Swift.Int64
+        public final class Cons_pong: Sendable {
+            public let msgId: Swift.Int64
+            public let pingId: Swift.Int64
             
             public init(msgId: Swift.Int64, pingId: Swift.Int64) {
                 self.msgId = msgId
@@ -1422,13 +1422,13 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `DestroySessionRes`: `destroy_session_ok#e22045fc`, `destroy_session_none#62d350c9`.
-    public indirect enum DestroySessionRes: TLObject {
+    public enum DestroySessionRes: TLObject {
         case destroySessionOk(Cons_destroy_session_ok)
         case destroySessionNone(Cons_destroy_session_none)
 
         /// The fields of `destroy_session_ok#e22045fc`.
-        public struct Cons_destroy_session_ok: Sendable {
-            public var sessionId: Swift.Int64
+        public final class Cons_destroy_session_ok: Sendable {
+            public let sessionId: Swift.Int64
             
             public init(sessionId: Swift.Int64) {
                 self.sessionId = sessionId
@@ -1447,8 +1447,8 @@ extension MTProto {
         }
 
         /// The fields of `destroy_session_none#62d350c9`.
-        public struct Cons_destroy_session_none: Sendable {
-            public var sessionId: Swift.Int64
+        public final class Cons_destroy_session_none: Sendable {
+            public let sessionId: Swift.Int64
             
             public init(sessionId: Swift.Int64) {
                 self.sessionId = sessionId
@@ -1492,14 +1492,14 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `NewSession`: `new_session_created#9ec20908`.
-    public indirect enum NewSession: TLObject {
+    public enum NewSession: TLObject {
         case newSessionCreated(Cons_new_session_created)
 
         /// The fields of `new_session_created#9ec20908`.
-        public struct Cons_new_session_created: Sendable {
-            public var firstMsgId: Swift.Int64
-            public var uniqueId: Swift.Int64
-            public var serverSalt: Swift.Int64
+        public final class Cons_new_session_created: Sendable {
+            public let firstMsgId: Swift.Int64
+            public let uniqueId: Swift.Int64
+            public let serverSalt: Swift.Int64
             
             public init(firstMsgId: Swift.Int64, uniqueId: Swift.Int64, serverSalt: Swift.Int64) {
                 self.firstMsgId = firstMsgId
@@ -1547,14 +1547,14 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `HttpWait`: `http_wait#9299359f`.
-    public indirect enum HttpWait: TLObject {
+    public enum HttpWait: TLObject {
         case httpWait(Cons_http_wait)
 
         /// The fields of `http_wait#9299359f`.
-        public struct Cons_http_wait: Sendable {
-            public var maxDelay: Swift.Int32
-            public var waitAfter: Swift.Int32
-            public var maxWait: Swift.Int32
+        public final class Cons_http_wait: Sendable {
+            public let maxDelay: Swift.Int32
+            public let waitAfter: Swift.Int32
+            public let maxWait: Swift.Int32
             
             public init(maxDelay: Swift.Int32, waitAfter: Swift.Int32, maxWait: Swift.Int32) {
                 self.maxDelay = maxDelay
@@ -1602,14 +1602,14 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `IpPort`: `ipPort#d433ad73`, `ipPortSecret#37982646`.
-    public indirect enum IpPort: TLObject {
+    public enum IpPort: TLObject {
         case ipPort(Cons_ipPort)
         case ipPortSecret(Cons_ipPortSecret)
 
         /// The fields of `ipPort#d433ad73`.
-        public struct Cons_ipPort: Sendable {
-            public var ipv4: Swift.Int32
-            public var port: Swift.Int32
+        public final class Cons_ipPort: Sendable {
+            public let ipv4: Swift.Int32
+            public let port: Swift.Int32
             
             public init(ipv4: Swift.Int32, port: Swift.Int32) {
                 self.ipv4 = ipv4
@@ -1631,10 +1631,10 @@ extension MTProto {
         }
 
         /// The fields of `ipPortSecret#37982646`.
-        public struct Cons_ipPortSecret: Sendable {
-            public var ipv4: Swift.Int32
-            public var port: Swift.Int32
-            public var secret: [Swift.UInt8]
+        public final class Cons_ipPortSecret: Sendable {
+            public let ipv4: Swift.Int32
+            public let port: Swift.Int32
+            public let secret: [Swift.UInt8]
             
             public init(ipv4: Swift.Int32, port: Swift.Int32, secret: [Swift.UInt8]) {
                 self.ipv4 = ipv4
@@ -1684,14 +1684,14 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `AccessPointRule`: `accessPointRule#4679b65f`.
-    public indirect enum AccessPointRule: TLObject {
+    public enum AccessPointRule: TLObject {
         case accessPointRule(Cons_accessPointRule)
 
         /// The fields of `accessPointRule#4679b65f`.
-        public struct Cons_accessPointRule: Sendable {
-            public var phonePrefixRules: Swift.String
-            public var dcId: Swift.Int32
-            public var ips: [MTProto.IpPort]
+        public final class Cons_accessPointRule: Sendable {
+            public let phonePrefixRules: Swift.String
+            public let dcId: Swift.Int32
+            public let ips: [MTProto.IpPort]
             
             public init(phonePrefixRules: Swift.String, dcId: Swift.Int32, ips: [MTProto.IpPort]) {
                 self.phonePrefixRules = phonePrefixRules
@@ -1742,14 +1742,14 @@ extension MTProto {
 
 extension MTProto.help {
     /// TL type `help.ConfigSimple`: `help.configSimple#5a592a6c`.
-    public indirect enum ConfigSimple: TLObject {
+    public enum ConfigSimple: TLObject {
         case configSimple(Cons_configSimple)
 
         /// The fields of `help.configSimple#5a592a6c`.
-        public struct Cons_configSimple: Sendable {
-            public var date: Swift.Int32
-            public var expires: Swift.Int32
-            public var rules: [MTProto.AccessPointRule]
+        public final class Cons_configSimple: Sendable {
+            public let date: Swift.Int32
+            public let expires: Swift.Int32
+            public let rules: [MTProto.AccessPointRule]
             
             public init(date: Swift.Int32, expires: Swift.Int32, rules: [MTProto.AccessPointRule]) {
                 self.date = date
@@ -1800,12 +1800,12 @@ extension MTProto.help {
 
 extension MTProto {
     /// TL type `TlsClientHello`: `tlsClientHello#6c52c484`.
-    public indirect enum TlsClientHello: TLObject {
+    public enum TlsClientHello: TLObject {
         case tlsClientHello(Cons_tlsClientHello)
 
         /// The fields of `tlsClientHello#6c52c484`.
-        public struct Cons_tlsClientHello: Sendable {
-            public var blocks: [MTProto.TlsBlock]
+        public final class Cons_tlsClientHello: Sendable {
+            public let blocks: [MTProto.TlsBlock]
             
             public init(blocks: [MTProto.TlsBlock]) {
                 self.blocks = blocks
@@ -1850,7 +1850,7 @@ extension MTProto {
 
 extension MTProto {
     /// TL type `TlsBlock`: `tlsBlockString#4218a164`, `tlsBlockRandom#4d4dc41e`, `tlsBlockZero#9333afb`, `tlsBlockDomain#10e8636f`, `tlsBlockGrease#e675a1c1`, `tlsBlockPublicKey#9eb95b5c`, `tlsBlockScope#e725d44f`.
-    public indirect enum TlsBlock: TLObject {
+    public enum TlsBlock: TLObject {
         case tlsBlockString(Cons_tlsBlockString)
         case tlsBlockRandom(Cons_tlsBlockRandom)
         case tlsBlockZero(Cons_tlsBlockZero)
@@ -1860,8 +1860,8 @@ extension MTProto {
         case tlsBlockScope(Cons_tlsBlockScope)
 
         /// The fields of `tlsBlockString#4218a164`.
-        public struct Cons_tlsBlockString: Sendable {
-            public var data: [Swift.UInt8]
+        public final class Cons_tlsBlockString: Sendable {
+            public let data: [Swift.UInt8]
             
             public init(data: [Swift.UInt8]) {
                 self.data = data
@@ -1880,8 +1880,8 @@ extension MTProto {
         }
 
         /// The fields of `tlsBlockRandom#4d4dc41e`.
-        public struct Cons_tlsBlockRandom: Sendable {
-            public var length: Swift.Int32
+        public final class Cons_tlsBlockRandom: Sendable {
+            public let length: Swift.Int32
             
             public init(length: Swift.Int32) {
                 self.length = length
@@ -1900,8 +1900,8 @@ extension MTProto {
         }
 
         /// The fields of `tlsBlockZero#9333afb`.
-        public struct Cons_tlsBlockZero: Sendable {
-            public var length: Swift.Int32
+        public final class Cons_tlsBlockZero: Sendable {
+            public let length: Swift.Int32
             
             public init(length: Swift.Int32) {
                 self.length = length
@@ -1920,8 +1920,8 @@ extension MTProto {
         }
 
         /// The fields of `tlsBlockGrease#e675a1c1`.
-        public struct Cons_tlsBlockGrease: Sendable {
-            public var seed: Swift.Int32
+        public final class Cons_tlsBlockGrease: Sendable {
+            public let seed: Swift.Int32
             
             public init(seed: Swift.Int32) {
                 self.seed = seed
@@ -1940,8 +1940,8 @@ extension MTProto {
         }
 
         /// The fields of `tlsBlockScope#e725d44f`.
-        public struct Cons_tlsBlockScope: Sendable {
-            public var entries: [MTProto.TlsBlock]
+        public final class Cons_tlsBlockScope: Sendable {
+            public let entries: [MTProto.TlsBlock]
             
             public init(entries: [MTProto.TlsBlock]) {
                 self.entries = entries

@@ -41,7 +41,7 @@ public struct TLWriter: Sendable {
         return start
     }
 
-    @usableFromInline
+    @usableFromInline @inline(never)
     mutating func grow(to needed: Int) {
         let target = max(needed, storage.count * 2)
         storage.append(contentsOf: repeatElement(0, count: target - storage.count))
@@ -54,23 +54,23 @@ public struct TLWriter: Sendable {
     }
 
     /// `int`, little-endian.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeInt32(_ value: Int32) { store(value) }
 
     /// A constructor id or flags word, little-endian.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeUInt32(_ value: UInt32) { store(value) }
 
     /// `long`, little-endian.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeInt64(_ value: Int64) { store(value) }
 
     /// `double`: IEEE-754, little-endian.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeDouble(_ value: Double) { store(value.bitPattern) }
 
     /// `int128`: 16 bytes as stored.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeInt128(_ value: TLInt128) {
         store(value.low)
         store(value.high)
@@ -84,7 +84,7 @@ public struct TLWriter: Sendable {
     }
 
     /// `Bool`: `boolTrue#997275b5` or `boolFalse#bc799737`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeBool(_ value: Bool) {
         writeUInt32(value ? TLConstructorIds.boolTrue : TLConstructorIds.boolFalse)
     }
@@ -104,6 +104,9 @@ public struct TLWriter: Sendable {
         let total = (header + length + 3) & ~3
         let offset = reserve(total)
         storage.withUnsafeMutableBytes { out in
+            // The last word first: it holds the padding (zeros; the storage may hold bytes from before a reset),
+            // and the header and data written next overwrite its leading bytes.
+            out.storeBytes(of: 0, toByteOffset: offset + total - 4, as: UInt32.self)
             if header == 1 {
                 out[offset] = UInt8(truncatingIfNeeded: length)
             } else {
@@ -115,20 +118,22 @@ public struct TLWriter: Sendable {
             if length > 0 {
                 out.baseAddress!.advanced(by: offset + header).copyMemory(from: raw.baseAddress!, byteCount: length)
             }
-            // Padding: the storage may hold bytes from before a reset.
-            for i in (offset + header + length)..<(offset + total) { out[i] = 0 }
         }
     }
 
     /// `string`: UTF-8, encoded like `bytes`.
     @inlinable
     public mutating func writeString(_ value: String) {
-        var value = value
-        value.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }
+        // Native strings are contiguous UTF-8: write them in place, without the copy `withUTF8` needs.
+        let written: Void? = value.utf8.withContiguousStorageIfAvailable { writeBytes(UnsafeRawBufferPointer($0)) }
+        if written == nil {
+            var value = value
+            value.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// The header of a boxed vector: `vector#1cb5c415` and the element count.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeVectorHeader(count: Int) {
         writeUInt32(TLConstructorIds.vector)
         writeInt32(Int32(truncatingIfNeeded: count))

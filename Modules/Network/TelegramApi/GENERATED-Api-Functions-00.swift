@@ -117,8 +117,8 @@ extension Api.functions {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xc1cd5ea9)
             var _flags_flags: Swift.UInt32 = 0
-            if self.proxy != nil { _flags_flags |= 1 << 0 }
-            if self.params != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.proxy { _flags_flags |= 1 << 0 }
+            if case .some = self.params { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             w.writeInt32(self.apiId)
             w.writeString(self.deviceModel)
@@ -593,8 +593,8 @@ extension Api.functions.auth {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x8d52a951)
             var _flags_flags: Swift.UInt32 = 0
-            if self.phoneCode != nil { _flags_flags |= 1 << 0 }
-            if self.emailVerification != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.phoneCode { _flags_flags |= 1 << 0 }
+            if case .some = self.emailVerification { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.phoneNumber)
             w.writeString(self.phoneCodeHash)
@@ -931,7 +931,7 @@ extension Api.functions.auth {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x37096c70)
             var _flags_flags: Swift.UInt32 = 0
-            if self.newSettings != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.newSettings { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.code)
             if let value = self.newSettings {
@@ -978,7 +978,7 @@ extension Api.functions.auth {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xcae47523)
             var _flags_flags: Swift.UInt32 = 0
-            if self.reason != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.reason { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.phoneNumber)
             w.writeString(self.phoneCodeHash)
@@ -1295,9 +1295,9 @@ extension Api.functions.auth {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x8e39261e)
             var _flags_flags: Swift.UInt32 = 0
-            if self.safetyNetToken != nil { _flags_flags |= 1 << 0 }
-            if self.playIntegrityToken != nil { _flags_flags |= 1 << 2 }
-            if self.iosPushSecret != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.safetyNetToken { _flags_flags |= 1 << 0 }
+            if case .some = self.playIntegrityToken { _flags_flags |= 1 << 2 }
+            if case .some = self.iosPushSecret { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.phoneNumber)
             w.writeString(self.phoneCodeHash)
@@ -1516,7 +1516,8 @@ extension Api.functions.auth {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x9857ad07)
             var _flags_flags: Swift.UInt32 = 0
-            if self.fromDcId != nil || self.fromAuthKeyId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.fromDcId { _flags_flags |= 1 << 0 }
+            if case .some = self.fromAuthKeyId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.credential.serialize(&w)
             if _flags_flags & (1 << 0) != 0 {
@@ -1893,9 +1894,9 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x78515775)
             var _flags_flags: Swift.UInt32 = 0
-            if self.firstName != nil { _flags_flags |= 1 << 0 }
-            if self.lastName != nil { _flags_flags |= 1 << 1 }
-            if self.about != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.firstName { _flags_flags |= 1 << 0 }
+            if case .some = self.lastName { _flags_flags |= 1 << 1 }
+            if case .some = self.about { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             if let value = self.firstName {
                 w.writeString(value)
@@ -2201,7 +2202,7 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xa2c0cf74)
             var _flags_flags: Swift.UInt32 = 0
-            if self.password != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.password { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.reason)
             if let value = self.password {
@@ -3200,7 +3201,8 @@ extension Api.functions.account {
             if self.messageChats { _flags_flags |= 1 << 2 }
             if self.messageMegagroups { _flags_flags |= 1 << 3 }
             if self.messageChannels { _flags_flags |= 1 << 4 }
-            if self.files || self.fileMaxSize != nil { _flags_flags |= 1 << 5 }
+            if self.files { _flags_flags |= 1 << 5 }
+            if case .some = self.fileMaxSize { _flags_flags |= 1 << 5 }
             w.writeUInt32(_flags_flags)
             if _flags_flags & (1 << 5) != 0 {
                 let value: Swift.Int64 = self.fileMaxSize ?? 0
@@ -3446,7 +3448,7 @@ extension Api.functions.account {
             var _flags_flags: Swift.UInt32 = 0
             if self.compareSound { _flags_flags |= 1 << 1 }
             if self.compareStories { _flags_flags |= 1 << 2 }
-            if self.peer != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.peer { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.peer {
                 value.serialize(&w)
@@ -3761,7 +3763,7 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x1c3db333)
             var _flags_flags: Swift.UInt32 = 0
-            if self.thumb != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.thumb { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.file.serialize(&w)
             if let value = self.thumb {
@@ -3814,8 +3816,8 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x652e4400)
             var _flags_flags: Swift.UInt32 = 0
-            if self.document != nil { _flags_flags |= 1 << 2 }
-            if self.settings != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.document { _flags_flags |= 1 << 2 }
+            if case .some = self.settings { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.slug)
             w.writeString(self.title)
@@ -3878,10 +3880,10 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x2bf40ccc)
             var _flags_flags: Swift.UInt32 = 0
-            if self.slug != nil { _flags_flags |= 1 << 0 }
-            if self.title != nil { _flags_flags |= 1 << 1 }
-            if self.document != nil { _flags_flags |= 1 << 2 }
-            if self.settings != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.slug { _flags_flags |= 1 << 0 }
+            if case .some = self.title { _flags_flags |= 1 << 1 }
+            if case .some = self.document { _flags_flags |= 1 << 2 }
+            if case .some = self.settings { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.format)
             self.theme.serialize(&w)

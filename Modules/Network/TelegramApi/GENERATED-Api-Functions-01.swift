@@ -27,9 +27,9 @@ extension Api.functions.account {
             w.writeUInt32(0xc727bb3b)
             var _flags_flags: Swift.UInt32 = 0
             if self.dark { _flags_flags |= 1 << 0 }
-            if self.theme != nil { _flags_flags |= 1 << 1 }
-            if self.format != nil { _flags_flags |= 1 << 2 }
-            if self.baseTheme != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.theme { _flags_flags |= 1 << 1 }
+            if case .some = self.format { _flags_flags |= 1 << 2 }
+            if case .some = self.baseTheme { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             if let value = self.theme {
                 value.serialize(&w)
@@ -502,8 +502,8 @@ extension Api.functions.account {
             w.writeUInt32(0x40f48462)
             var _flags_flags: Swift.UInt32 = 0
             if self.confirmed { _flags_flags |= 1 << 3 }
-            if self.encryptedRequestsDisabled != nil { _flags_flags |= 1 << 0 }
-            if self.callRequestsDisabled != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.encryptedRequestsDisabled { _flags_flags |= 1 << 0 }
+            if case .some = self.callRequestsDisabled { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             w.writeInt64(self.hash)
             if let value = self.encryptedRequestsDisabled {
@@ -980,7 +980,7 @@ extension Api.functions.account {
             if self.users { _flags_flags |= 1 << 0 }
             if self.chats { _flags_flags |= 1 << 1 }
             if self.broadcasts { _flags_flags |= 1 << 2 }
-            if self.peer != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.peer { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             if let value = self.peer {
                 value.serialize(&w)
@@ -1095,7 +1095,7 @@ extension Api.functions.account {
             w.writeUInt32(0x684d214e)
             var _flags_flags: Swift.UInt32 = 0
             if self.forProfile { _flags_flags |= 1 << 1 }
-            if self.color != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.color { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             if let value = self.color {
                 value.serialize(&w)
@@ -1239,7 +1239,7 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x4b00e066)
             var _flags_flags: Swift.UInt32 = 0
-            if self.businessWorkHours != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.businessWorkHours { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.businessWorkHours {
                 value.serialize(&w)
@@ -1282,8 +1282,8 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x9e6b131a)
             var _flags_flags: Swift.UInt32 = 0
-            if self.geoPoint != nil { _flags_flags |= 1 << 1 }
-            if self.address != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.geoPoint { _flags_flags |= 1 << 1 }
+            if case .some = self.address { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.geoPoint {
                 value.serialize(&w)
@@ -1329,7 +1329,7 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x66cdafc4)
             var _flags_flags: Swift.UInt32 = 0
-            if self.message != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.message { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.message {
                 value.serialize(&w)
@@ -1370,7 +1370,7 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xa26a7fa5)
             var _flags_flags: Swift.UInt32 = 0
-            if self.message != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.message { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.message {
                 value.serialize(&w)
@@ -1418,7 +1418,7 @@ extension Api.functions.account {
             w.writeUInt32(0x66a08c7e)
             var _flags_flags: Swift.UInt32 = 0
             if self.deleted { _flags_flags |= 1 << 1 }
-            if self.rights != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.rights { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.rights {
                 value.serialize(&w)
@@ -1527,7 +1527,7 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xa614d034)
             var _flags_flags: Swift.UInt32 = 0
-            if self.intro != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.intro { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.intro {
                 value.serialize(&w)
@@ -1640,7 +1640,7 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xcc6e0c11)
             var _flags_flags: Swift.UInt32 = 0
-            if self.birthday != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.birthday { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.birthday {
                 value.serialize(&w)
@@ -2017,7 +2017,7 @@ extension Api.functions.account {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x19ba4a67)
             var _flags_flags: Swift.UInt32 = 0
-            if self.parentPeer != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.parentPeer { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.parentPeer {
                 value.serialize(&w)
@@ -2068,7 +2068,7 @@ extension Api.functions.account {
             var _flags_flags: Swift.UInt32 = 0
             if self.refundCharged { _flags_flags |= 1 << 0 }
             if self.requirePayment { _flags_flags |= 1 << 2 }
-            if self.parentPeer != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.parentPeer { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             if let value = self.parentPeer {
                 value.serialize(&w)
@@ -2152,7 +2152,7 @@ extension Api.functions.account {
             w.writeUInt32(0xb26732a9)
             var _flags_flags: Swift.UInt32 = 0
             if self.unsave { _flags_flags |= 1 << 0 }
-            if self.afterId != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.afterId { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.id.serialize(&w)
             if let value = self.afterId {
@@ -2512,7 +2512,7 @@ extension Api.functions.account {
             w.writeUInt32(0x60ed4229)
             var _flags_flags: Swift.UInt32 = 0
             if self.delete { _flags_flags |= 1 << 1 }
-            if self.openExternalBrowser != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.openExternalBrowser { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.openExternalBrowser {
                 w.writeBool(value)
@@ -3245,7 +3245,7 @@ extension Api.functions.contacts {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x725afbbc)
             var _flags_flags: Swift.UInt32 = 0
-            if self.referer != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.referer { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.username)
             if let value = self.referer {
@@ -3514,7 +3514,7 @@ extension Api.functions.contacts {
             w.writeUInt32(0xd9ba2e54)
             var _flags_flags: Swift.UInt32 = 0
             if self.addPhonePrivacyException { _flags_flags |= 1 << 0 }
-            if self.note != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.note { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.id.serialize(&w)
             w.writeString(self.firstName)
@@ -3603,7 +3603,7 @@ extension Api.functions.contacts {
             w.writeUInt32(0xd348bc44)
             var _flags_flags: Swift.UInt32 = 0
             if self.background { _flags_flags |= 1 << 1 }
-            if self.selfExpires != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.selfExpires { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.geoPoint.serialize(&w)
             if let value = self.selfExpires {

@@ -33,7 +33,7 @@ extension Api.functions.messages {
             w.writeUInt32(0xa0f4cb4f)
             var _flags_flags: Swift.UInt32 = 0
             if self.excludePinned { _flags_flags |= 1 << 0 }
-            if self.folderId != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.folderId { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             if let value = self.folderId {
                 w.writeInt32(value)
@@ -175,10 +175,10 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x29ee847a)
             var _flags_flags: Swift.UInt32 = 0
-            if self.fromId != nil { _flags_flags |= 1 << 0 }
-            if self.savedPeerId != nil { _flags_flags |= 1 << 2 }
-            if self.savedReaction != nil { _flags_flags |= 1 << 3 }
-            if self.topMsgId != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.fromId { _flags_flags |= 1 << 0 }
+            if case .some = self.savedPeerId { _flags_flags |= 1 << 2 }
+            if case .some = self.savedReaction { _flags_flags |= 1 << 3 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeString(self.q)
@@ -309,8 +309,8 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.justClear { _flags_flags |= 1 << 0 }
             if self.revoke { _flags_flags |= 1 << 1 }
-            if self.minDate != nil { _flags_flags |= 1 << 2 }
-            if self.maxDate != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.minDate { _flags_flags |= 1 << 2 }
+            if case .some = self.maxDate { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.maxId)
@@ -444,7 +444,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x58943ee2)
             var _flags_flags: Swift.UInt32 = 0
-            if self.topMsgId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.topMsgId {
@@ -539,17 +539,17 @@ extension Api.functions.messages {
             if self.updateStickersetsOrder { _flags_flags |= 1 << 15 }
             if self.invertMedia { _flags_flags |= 1 << 16 }
             if self.allowPaidFloodskip { _flags_flags |= 1 << 19 }
-            if self.replyTo != nil { _flags_flags |= 1 << 0 }
-            if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
-            if self.entities != nil { _flags_flags |= 1 << 3 }
-            if self.scheduleDate != nil { _flags_flags |= 1 << 10 }
-            if self.scheduleRepeatPeriod != nil { _flags_flags |= 1 << 24 }
-            if self.sendAs != nil { _flags_flags |= 1 << 13 }
-            if self.quickReplyShortcut != nil { _flags_flags |= 1 << 17 }
-            if self.effect != nil { _flags_flags |= 1 << 18 }
-            if self.allowPaidStars != nil { _flags_flags |= 1 << 21 }
-            if self.suggestedPost != nil { _flags_flags |= 1 << 22 }
-            if self.richMessage != nil { _flags_flags |= 1 << 23 }
+            if case .some = self.replyTo { _flags_flags |= 1 << 0 }
+            if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
+            if case .some = self.entities { _flags_flags |= 1 << 3 }
+            if case .some = self.scheduleDate { _flags_flags |= 1 << 10 }
+            if case .some = self.scheduleRepeatPeriod { _flags_flags |= 1 << 24 }
+            if case .some = self.sendAs { _flags_flags |= 1 << 13 }
+            if case .some = self.quickReplyShortcut { _flags_flags |= 1 << 17 }
+            if case .some = self.effect { _flags_flags |= 1 << 18 }
+            if case .some = self.allowPaidStars { _flags_flags |= 1 << 21 }
+            if case .some = self.suggestedPost { _flags_flags |= 1 << 22 }
+            if case .some = self.richMessage { _flags_flags |= 1 << 23 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.replyTo {
@@ -704,16 +704,16 @@ extension Api.functions.messages {
             if self.updateStickersetsOrder { _flags_flags |= 1 << 15 }
             if self.invertMedia { _flags_flags |= 1 << 16 }
             if self.allowPaidFloodskip { _flags_flags |= 1 << 19 }
-            if self.replyTo != nil { _flags_flags |= 1 << 0 }
-            if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
-            if self.entities != nil { _flags_flags |= 1 << 3 }
-            if self.scheduleDate != nil { _flags_flags |= 1 << 10 }
-            if self.scheduleRepeatPeriod != nil { _flags_flags |= 1 << 24 }
-            if self.sendAs != nil { _flags_flags |= 1 << 13 }
-            if self.quickReplyShortcut != nil { _flags_flags |= 1 << 17 }
-            if self.effect != nil { _flags_flags |= 1 << 18 }
-            if self.allowPaidStars != nil { _flags_flags |= 1 << 21 }
-            if self.suggestedPost != nil { _flags_flags |= 1 << 22 }
+            if case .some = self.replyTo { _flags_flags |= 1 << 0 }
+            if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
+            if case .some = self.entities { _flags_flags |= 1 << 3 }
+            if case .some = self.scheduleDate { _flags_flags |= 1 << 10 }
+            if case .some = self.scheduleRepeatPeriod { _flags_flags |= 1 << 24 }
+            if case .some = self.sendAs { _flags_flags |= 1 << 13 }
+            if case .some = self.quickReplyShortcut { _flags_flags |= 1 << 17 }
+            if case .some = self.effect { _flags_flags |= 1 << 18 }
+            if case .some = self.allowPaidStars { _flags_flags |= 1 << 21 }
+            if case .some = self.suggestedPost { _flags_flags |= 1 << 22 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.replyTo {
@@ -867,16 +867,16 @@ extension Api.functions.messages {
             if self.noforwards { _flags_flags |= 1 << 14 }
             if self.allowPaidFloodskip { _flags_flags |= 1 << 19 }
             if self.fromEphemeral { _flags_flags |= 1 << 25 }
-            if self.topMsgId != nil { _flags_flags |= 1 << 9 }
-            if self.replyTo != nil { _flags_flags |= 1 << 22 }
-            if self.scheduleDate != nil { _flags_flags |= 1 << 10 }
-            if self.scheduleRepeatPeriod != nil { _flags_flags |= 1 << 24 }
-            if self.sendAs != nil { _flags_flags |= 1 << 13 }
-            if self.quickReplyShortcut != nil { _flags_flags |= 1 << 17 }
-            if self.effect != nil { _flags_flags |= 1 << 18 }
-            if self.videoTimestamp != nil { _flags_flags |= 1 << 20 }
-            if self.allowPaidStars != nil { _flags_flags |= 1 << 21 }
-            if self.suggestedPost != nil { _flags_flags |= 1 << 23 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 9 }
+            if case .some = self.replyTo { _flags_flags |= 1 << 22 }
+            if case .some = self.scheduleDate { _flags_flags |= 1 << 10 }
+            if case .some = self.scheduleRepeatPeriod { _flags_flags |= 1 << 24 }
+            if case .some = self.sendAs { _flags_flags |= 1 << 13 }
+            if case .some = self.quickReplyShortcut { _flags_flags |= 1 << 17 }
+            if case .some = self.effect { _flags_flags |= 1 << 18 }
+            if case .some = self.videoTimestamp { _flags_flags |= 1 << 20 }
+            if case .some = self.allowPaidStars { _flags_flags |= 1 << 21 }
+            if case .some = self.suggestedPost { _flags_flags |= 1 << 23 }
             w.writeUInt32(_flags_flags)
             self.fromPeer.serialize(&w)
             w.writeVectorHeader(count: self.id.count)
@@ -1339,7 +1339,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x92ceddd4)
             var _flags_flags: Swift.UInt32 = 0
-            if self.ttlPeriod != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.ttlPeriod { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeVectorHeader(count: self.users.count)
             for item0 in self.users {
@@ -1949,7 +1949,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x570d6f6f)
             var _flags_flags: Swift.UInt32 = 0
-            if self.entities != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.entities { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.message)
             if let value = self.entities {
@@ -2009,10 +2009,10 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.legacyRevokePermanent { _flags_flags |= 1 << 2 }
             if self.requestNeeded { _flags_flags |= 1 << 3 }
-            if self.expireDate != nil { _flags_flags |= 1 << 0 }
-            if self.usageLimit != nil { _flags_flags |= 1 << 1 }
-            if self.title != nil { _flags_flags |= 1 << 4 }
-            if self.subscriptionPricing != nil { _flags_flags |= 1 << 5 }
+            if case .some = self.expireDate { _flags_flags |= 1 << 0 }
+            if case .some = self.usageLimit { _flags_flags |= 1 << 1 }
+            if case .some = self.title { _flags_flags |= 1 << 4 }
+            if case .some = self.subscriptionPricing { _flags_flags |= 1 << 5 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.expireDate {
@@ -2444,8 +2444,8 @@ extension Api.functions.messages {
             if self.broadcastsOnly { _flags_flags |= 1 << 1 }
             if self.groupsOnly { _flags_flags |= 1 << 2 }
             if self.usersOnly { _flags_flags |= 1 << 3 }
-            if self.folderId != nil { _flags_flags |= 1 << 0 }
-            if self.community != nil { _flags_flags |= 1 << 4 }
+            if case .some = self.folderId { _flags_flags |= 1 << 0 }
+            if case .some = self.community { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
             if let value = self.folderId {
                 w.writeInt32(value)
@@ -2680,7 +2680,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x514e999d)
             var _flags_flags: Swift.UInt32 = 0
-            if self.geoPoint != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.geoPoint { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.bot.serialize(&w)
             self.peer.serialize(&w)
@@ -2745,9 +2745,9 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.gallery { _flags_flags |= 1 << 0 }
             if self.`private` { _flags_flags |= 1 << 1 }
-            if self.nextOffset != nil { _flags_flags |= 1 << 2 }
-            if self.switchPm != nil { _flags_flags |= 1 << 3 }
-            if self.switchWebview != nil { _flags_flags |= 1 << 4 }
+            if case .some = self.nextOffset { _flags_flags |= 1 << 2 }
+            if case .some = self.switchPm { _flags_flags |= 1 << 3 }
+            if case .some = self.switchWebview { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
             w.writeInt64(self.queryId)
             w.writeVectorHeader(count: self.results.count)
@@ -2837,11 +2837,11 @@ extension Api.functions.messages {
             if self.background { _flags_flags |= 1 << 6 }
             if self.clearDraft { _flags_flags |= 1 << 7 }
             if self.hideVia { _flags_flags |= 1 << 11 }
-            if self.replyTo != nil { _flags_flags |= 1 << 0 }
-            if self.scheduleDate != nil { _flags_flags |= 1 << 10 }
-            if self.sendAs != nil { _flags_flags |= 1 << 13 }
-            if self.quickReplyShortcut != nil { _flags_flags |= 1 << 17 }
-            if self.allowPaidStars != nil { _flags_flags |= 1 << 21 }
+            if case .some = self.replyTo { _flags_flags |= 1 << 0 }
+            if case .some = self.scheduleDate { _flags_flags |= 1 << 10 }
+            if case .some = self.sendAs { _flags_flags |= 1 << 13 }
+            if case .some = self.quickReplyShortcut { _flags_flags |= 1 << 17 }
+            if case .some = self.allowPaidStars { _flags_flags |= 1 << 21 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.replyTo {
@@ -2976,14 +2976,14 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.noWebpage { _flags_flags |= 1 << 1 }
             if self.invertMedia { _flags_flags |= 1 << 16 }
-            if self.message != nil { _flags_flags |= 1 << 11 }
-            if self.media != nil { _flags_flags |= 1 << 14 }
-            if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
-            if self.entities != nil { _flags_flags |= 1 << 3 }
-            if self.scheduleDate != nil { _flags_flags |= 1 << 15 }
-            if self.scheduleRepeatPeriod != nil { _flags_flags |= 1 << 18 }
-            if self.quickReplyShortcutId != nil { _flags_flags |= 1 << 17 }
-            if self.richMessage != nil { _flags_flags |= 1 << 23 }
+            if case .some = self.message { _flags_flags |= 1 << 11 }
+            if case .some = self.media { _flags_flags |= 1 << 14 }
+            if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
+            if case .some = self.entities { _flags_flags |= 1 << 3 }
+            if case .some = self.scheduleDate { _flags_flags |= 1 << 15 }
+            if case .some = self.scheduleRepeatPeriod { _flags_flags |= 1 << 18 }
+            if case .some = self.quickReplyShortcutId { _flags_flags |= 1 << 17 }
+            if case .some = self.richMessage { _flags_flags |= 1 << 23 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.id)
@@ -3084,11 +3084,11 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.noWebpage { _flags_flags |= 1 << 1 }
             if self.invertMedia { _flags_flags |= 1 << 16 }
-            if self.message != nil { _flags_flags |= 1 << 11 }
-            if self.media != nil { _flags_flags |= 1 << 14 }
-            if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
-            if self.entities != nil { _flags_flags |= 1 << 3 }
-            if self.richMessage != nil { _flags_flags |= 1 << 23 }
+            if case .some = self.message { _flags_flags |= 1 << 11 }
+            if case .some = self.media { _flags_flags |= 1 << 14 }
+            if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
+            if case .some = self.entities { _flags_flags |= 1 << 3 }
+            if case .some = self.richMessage { _flags_flags |= 1 << 23 }
             w.writeUInt32(_flags_flags)
             self.id.serialize(&w)
             if let value = self.message {
@@ -3165,8 +3165,8 @@ extension Api.functions.messages {
             w.writeUInt32(0x9342ca07)
             var _flags_flags: Swift.UInt32 = 0
             if self.game { _flags_flags |= 1 << 1 }
-            if self.data != nil { _flags_flags |= 1 << 0 }
-            if self.password != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.data { _flags_flags |= 1 << 0 }
+            if case .some = self.password { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.msgId)
@@ -3226,8 +3226,8 @@ extension Api.functions.messages {
             w.writeUInt32(0xd58f130a)
             var _flags_flags: Swift.UInt32 = 0
             if self.alert { _flags_flags |= 1 << 1 }
-            if self.message != nil { _flags_flags |= 1 << 0 }
-            if self.url != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.message { _flags_flags |= 1 << 0 }
+            if case .some = self.url { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             w.writeInt64(self.queryId)
             if let value = self.message {
@@ -3335,12 +3335,12 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.noWebpage { _flags_flags |= 1 << 1 }
             if self.invertMedia { _flags_flags |= 1 << 6 }
-            if self.replyTo != nil { _flags_flags |= 1 << 4 }
-            if self.entities != nil { _flags_flags |= 1 << 3 }
-            if self.media != nil { _flags_flags |= 1 << 5 }
-            if self.effect != nil { _flags_flags |= 1 << 7 }
-            if self.suggestedPost != nil { _flags_flags |= 1 << 8 }
-            if self.richMessage != nil { _flags_flags |= 1 << 9 }
+            if case .some = self.replyTo { _flags_flags |= 1 << 4 }
+            if case .some = self.entities { _flags_flags |= 1 << 3 }
+            if case .some = self.media { _flags_flags |= 1 << 5 }
+            if case .some = self.effect { _flags_flags |= 1 << 7 }
+            if case .some = self.suggestedPost { _flags_flags |= 1 << 8 }
+            if case .some = self.richMessage { _flags_flags |= 1 << 9 }
             w.writeUInt32(_flags_flags)
             if let value = self.replyTo {
                 value.serialize(&w)

@@ -185,8 +185,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xe5f672fa)
             var _flags_flags: Swift.UInt32 = 0
-            if self.error != nil { _flags_flags |= 1 << 0 }
-            if self.shippingOptions != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.error { _flags_flags |= 1 << 0 }
+            if case .some = self.shippingOptions { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             w.writeInt64(self.queryId)
             if let value = self.error {
@@ -242,7 +242,7 @@ extension Api.functions.messages {
             w.writeUInt32(0x09c2dd95)
             var _flags_flags: Swift.UInt32 = 0
             if self.success { _flags_flags |= 1 << 1 }
-            if self.error != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.error { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeInt64(self.queryId)
             if let value = self.error {
@@ -290,7 +290,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x14967978)
             var _flags_flags: Swift.UInt32 = 0
-            if self.businessConnectionId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.businessConnectionId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.businessConnectionId {
                 w.writeString(value)
@@ -461,7 +461,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xf107e790)
             var _flags_flags: Swift.UInt32 = 0
-            if self.topMsgId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.topMsgId {
@@ -516,7 +516,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x36e5bf4d)
             var _flags_flags: Swift.UInt32 = 0
-            if self.topMsgId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.topMsgId {
@@ -636,12 +636,12 @@ extension Api.functions.messages {
             if self.updateStickersetsOrder { _flags_flags |= 1 << 15 }
             if self.invertMedia { _flags_flags |= 1 << 16 }
             if self.allowPaidFloodskip { _flags_flags |= 1 << 19 }
-            if self.replyTo != nil { _flags_flags |= 1 << 0 }
-            if self.scheduleDate != nil { _flags_flags |= 1 << 10 }
-            if self.sendAs != nil { _flags_flags |= 1 << 13 }
-            if self.quickReplyShortcut != nil { _flags_flags |= 1 << 17 }
-            if self.effect != nil { _flags_flags |= 1 << 18 }
-            if self.allowPaidStars != nil { _flags_flags |= 1 << 21 }
+            if case .some = self.replyTo { _flags_flags |= 1 << 0 }
+            if case .some = self.scheduleDate { _flags_flags |= 1 << 10 }
+            if case .some = self.sendAs { _flags_flags |= 1 << 13 }
+            if case .some = self.quickReplyShortcut { _flags_flags |= 1 << 17 }
+            if case .some = self.effect { _flags_flags |= 1 << 18 }
+            if case .some = self.allowPaidStars { _flags_flags |= 1 << 21 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.replyTo {
@@ -838,7 +838,7 @@ extension Api.functions.messages {
             w.writeUInt32(0x8c5006f8)
             var _flags_flags: Swift.UInt32 = 0
             if self.unread { _flags_flags |= 1 << 0 }
-            if self.parentPeer != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.parentPeer { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             if let value = self.parentPeer {
                 value.serialize(&w)
@@ -882,7 +882,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x21202222)
             var _flags_flags: Swift.UInt32 = 0
-            if self.parentPeer != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.parentPeer { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.parentPeer {
                 value.serialize(&w)
@@ -1351,8 +1351,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x1bbcf300)
             var _flags_flags: Swift.UInt32 = 0
-            if self.savedPeerId != nil { _flags_flags |= 1 << 2 }
-            if self.topMsgId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.savedPeerId { _flags_flags |= 1 << 2 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.savedPeerId {
@@ -1413,9 +1413,11 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x894cc99c)
             var _flags_flags: Swift.UInt32 = 0
-            if self.peer != nil || self.msgId != nil || self.buttonId != nil { _flags_flags |= 1 << 1 }
-            if self.url != nil { _flags_flags |= 1 << 2 }
-            if self.inAppOrigin != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.peer { _flags_flags |= 1 << 1 }
+            if case .some = self.msgId { _flags_flags |= 1 << 1 }
+            if case .some = self.buttonId { _flags_flags |= 1 << 1 }
+            if case .some = self.url { _flags_flags |= 1 << 2 }
+            if case .some = self.inAppOrigin { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             if _flags_flags & (1 << 1) != 0 {
                 let value: Api.InputPeer = self.peer ?? Api.InputPeer.inputPeerEmpty
@@ -1493,9 +1495,11 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.writeAllowed { _flags_flags |= 1 << 0 }
             if self.sharePhoneNumber { _flags_flags |= 1 << 3 }
-            if self.peer != nil || self.msgId != nil || self.buttonId != nil { _flags_flags |= 1 << 1 }
-            if self.url != nil { _flags_flags |= 1 << 2 }
-            if self.matchCode != nil { _flags_flags |= 1 << 4 }
+            if case .some = self.peer { _flags_flags |= 1 << 1 }
+            if case .some = self.msgId { _flags_flags |= 1 << 1 }
+            if case .some = self.buttonId { _flags_flags |= 1 << 1 }
+            if case .some = self.url { _flags_flags |= 1 << 2 }
+            if case .some = self.matchCode { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
             if _flags_flags & (1 << 1) != 0 {
                 let value: Api.InputPeer = self.peer ?? Api.InputPeer.inputPeerEmpty
@@ -1764,8 +1768,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xb86e380e)
             var _flags_flags: Swift.UInt32 = 0
-            if self.option != nil { _flags_flags |= 1 << 0 }
-            if self.offset != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.option { _flags_flags |= 1 << 0 }
+            if case .some = self.offset { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.id)
@@ -1929,7 +1933,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x1ad4a04a)
             var _flags_flags: Swift.UInt32 = 0
-            if self.filter != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.filter { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeInt32(self.id)
             if let value = self.filter {
@@ -2201,8 +2205,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x062dd747)
             var _flags_flags: Swift.UInt32 = 0
-            if self.topMsgId != nil { _flags_flags |= 1 << 0 }
-            if self.savedPeerId != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
+            if case .some = self.savedPeerId { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.topMsgId {
@@ -2492,7 +2496,8 @@ extension Api.functions.messages {
             w.writeUInt32(0xa2b5a3f6)
             var _flags_flags: Swift.UInt32 = 0
             if self.revoked { _flags_flags |= 1 << 3 }
-            if self.offsetDate != nil || self.offsetLink != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.offsetDate { _flags_flags |= 1 << 2 }
+            if case .some = self.offsetLink { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             self.adminId.serialize(&w)
@@ -2598,10 +2603,10 @@ extension Api.functions.messages {
             w.writeUInt32(0xbdca2f75)
             var _flags_flags: Swift.UInt32 = 0
             if self.revoked { _flags_flags |= 1 << 2 }
-            if self.expireDate != nil { _flags_flags |= 1 << 0 }
-            if self.usageLimit != nil { _flags_flags |= 1 << 1 }
-            if self.requestNeeded != nil { _flags_flags |= 1 << 3 }
-            if self.title != nil { _flags_flags |= 1 << 4 }
+            if case .some = self.expireDate { _flags_flags |= 1 << 0 }
+            if case .some = self.usageLimit { _flags_flags |= 1 << 1 }
+            if case .some = self.requestNeeded { _flags_flags |= 1 << 3 }
+            if case .some = self.title { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeString(self.link)
@@ -2788,8 +2793,8 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.requested { _flags_flags |= 1 << 0 }
             if self.subscriptionExpired { _flags_flags |= 1 << 3 }
-            if self.link != nil { _flags_flags |= 1 << 1 }
-            if self.q != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.link { _flags_flags |= 1 << 1 }
+            if case .some = self.q { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.link {
@@ -3001,7 +3006,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x6aa3f6bd)
             var _flags_flags: Swift.UInt32 = 0
-            if self.savedPeerId != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.savedPeerId { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.savedPeerId {
@@ -3058,7 +3063,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x9c7f2f10)
             var _flags_flags: Swift.UInt32 = 0
-            if self.savedPeerId != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.savedPeerId { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.savedPeerId {
@@ -3157,7 +3162,7 @@ extension Api.functions.messages {
             w.writeUInt32(0xe085f4ea)
             var _flags_flags: Swift.UInt32 = 0
             if self.approved { _flags_flags |= 1 << 0 }
-            if self.link != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.link { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.link {
@@ -3205,7 +3210,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xb2081a35)
             var _flags_flags: Swift.UInt32 = 0
-            if self.requestMsgId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.requestMsgId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeBool(self.enabled)
@@ -3298,7 +3303,7 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.big { _flags_flags |= 1 << 1 }
             if self.addToRecent { _flags_flags |= 1 << 2 }
-            if self.reaction != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.reaction { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.msgId)
@@ -3397,8 +3402,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x461b3f48)
             var _flags_flags: Swift.UInt32 = 0
-            if self.reaction != nil { _flags_flags |= 1 << 0 }
-            if self.offset != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.reaction { _flags_flags |= 1 << 0 }
+            if case .some = self.offset { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.id)
@@ -3456,8 +3461,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x864b2581)
             var _flags_flags: Swift.UInt32 = 0
-            if self.reactionsLimit != nil { _flags_flags |= 1 << 0 }
-            if self.paidEnabled != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.reactionsLimit { _flags_flags |= 1 << 0 }
+            if case .some = self.paidEnabled { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             self.availableReactions.serialize(&w)
@@ -3583,9 +3588,10 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xa5eec345)
             var _flags_flags: Swift.UInt32 = 0
-            if self.peer != nil || self.id != nil { _flags_flags |= 1 << 0 }
-            if self.text != nil { _flags_flags |= 1 << 1 }
-            if self.tone != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.peer { _flags_flags |= 1 << 0 }
+            if case .some = self.id { _flags_flags |= 1 << 0 }
+            if case .some = self.text { _flags_flags |= 1 << 1 }
+            if case .some = self.tone { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             if _flags_flags & (1 << 0) != 0 {
                 let value: Api.InputPeer = self.peer ?? Api.InputPeer.inputPeerEmpty
@@ -3665,8 +3671,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xbd7f90ac)
             var _flags_flags: Swift.UInt32 = 0
-            if self.topMsgId != nil { _flags_flags |= 1 << 0 }
-            if self.savedPeerId != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
+            if case .some = self.savedPeerId { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.topMsgId {
@@ -3728,8 +3734,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x9ec44f93)
             var _flags_flags: Swift.UInt32 = 0
-            if self.topMsgId != nil { _flags_flags |= 1 << 0 }
-            if self.savedPeerId != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
+            if case .some = self.savedPeerId { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.topMsgId {

@@ -46,11 +46,11 @@ extension Api.functions.messages {
             if self.silent { _flags_flags |= 1 << 5 }
             if self.compact { _flags_flags |= 1 << 7 }
             if self.fullscreen { _flags_flags |= 1 << 8 }
-            if self.url != nil { _flags_flags |= 1 << 1 }
-            if self.startParam != nil { _flags_flags |= 1 << 3 }
-            if self.themeParams != nil { _flags_flags |= 1 << 2 }
-            if self.replyTo != nil { _flags_flags |= 1 << 0 }
-            if self.sendAs != nil { _flags_flags |= 1 << 13 }
+            if case .some = self.url { _flags_flags |= 1 << 1 }
+            if case .some = self.startParam { _flags_flags |= 1 << 3 }
+            if case .some = self.themeParams { _flags_flags |= 1 << 2 }
+            if case .some = self.replyTo { _flags_flags |= 1 << 0 }
+            if case .some = self.sendAs { _flags_flags |= 1 << 13 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             self.bot.serialize(&w)
@@ -132,8 +132,8 @@ extension Api.functions.messages {
             w.writeUInt32(0xb0d81a83)
             var _flags_flags: Swift.UInt32 = 0
             if self.silent { _flags_flags |= 1 << 5 }
-            if self.replyTo != nil { _flags_flags |= 1 << 0 }
-            if self.sendAs != nil { _flags_flags |= 1 << 13 }
+            if case .some = self.replyTo { _flags_flags |= 1 << 0 }
+            if case .some = self.sendAs { _flags_flags |= 1 << 13 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             self.bot.serialize(&w)
@@ -206,9 +206,9 @@ extension Api.functions.messages {
             if self.fromSideMenu { _flags_flags |= 1 << 2 }
             if self.compact { _flags_flags |= 1 << 7 }
             if self.fullscreen { _flags_flags |= 1 << 8 }
-            if self.url != nil { _flags_flags |= 1 << 3 }
-            if self.startParam != nil { _flags_flags |= 1 << 4 }
-            if self.themeParams != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.url { _flags_flags |= 1 << 3 }
+            if case .some = self.startParam { _flags_flags |= 1 << 4 }
+            if case .some = self.themeParams { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.bot.serialize(&w)
             if let value = self.url {
@@ -799,8 +799,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x6c5cf2a7)
             var _flags_flags: Swift.UInt32 = 0
-            if self.msgId != nil { _flags_flags |= 1 << 0 }
-            if self.webappReqId != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.msgId { _flags_flags |= 1 << 0 }
+            if case .some = self.webappReqId { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.msgId {
@@ -1091,8 +1091,8 @@ extension Api.functions.messages {
             if self.writeAllowed { _flags_flags |= 1 << 0 }
             if self.compact { _flags_flags |= 1 << 7 }
             if self.fullscreen { _flags_flags |= 1 << 8 }
-            if self.startParam != nil { _flags_flags |= 1 << 1 }
-            if self.themeParams != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.startParam { _flags_flags |= 1 << 1 }
+            if case .some = self.themeParams { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             self.app.serialize(&w)
@@ -1159,9 +1159,9 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.forBoth { _flags_flags |= 1 << 3 }
             if self.revert { _flags_flags |= 1 << 4 }
-            if self.wallpaper != nil { _flags_flags |= 1 << 0 }
-            if self.settings != nil { _flags_flags |= 1 << 2 }
-            if self.id != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.wallpaper { _flags_flags |= 1 << 0 }
+            if case .some = self.settings { _flags_flags |= 1 << 2 }
+            if case .some = self.id { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.wallpaper {
@@ -1274,7 +1274,7 @@ extension Api.functions.messages {
             w.writeUInt32(0x1e91fc99)
             var _flags_flags: Swift.UInt32 = 0
             if self.excludePinned { _flags_flags |= 1 << 0 }
-            if self.parentPeer != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.parentPeer { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             if let value = self.parentPeer {
                 value.serialize(&w)
@@ -1342,7 +1342,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x998ab009)
             var _flags_flags: Swift.UInt32 = 0
-            if self.parentPeer != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.parentPeer { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.parentPeer {
                 value.serialize(&w)
@@ -1407,9 +1407,9 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x4dc5085f)
             var _flags_flags: Swift.UInt32 = 0
-            if self.parentPeer != nil { _flags_flags |= 1 << 0 }
-            if self.minDate != nil { _flags_flags |= 1 << 2 }
-            if self.maxDate != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.parentPeer { _flags_flags |= 1 << 0 }
+            if case .some = self.minDate { _flags_flags |= 1 << 2 }
+            if case .some = self.maxDate { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             if let value = self.parentPeer {
                 value.serialize(&w)
@@ -1580,7 +1580,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x3637e05b)
             var _flags_flags: Swift.UInt32 = 0
-            if self.peer != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.peer { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.peer {
                 value.serialize(&w)
@@ -1625,7 +1625,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x60297dec)
             var _flags_flags: Swift.UInt32 = 0
-            if self.title != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.title { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.reaction.serialize(&w)
             if let value = self.title {
@@ -1921,7 +1921,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x94a495c3)
             var _flags_flags: Swift.UInt32 = 0
-            if self.id != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.id { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeInt32(self.shortcutId)
             if let value = self.id {
@@ -2337,8 +2337,8 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.compact { _flags_flags |= 1 << 7 }
             if self.fullscreen { _flags_flags |= 1 << 8 }
-            if self.startParam != nil { _flags_flags |= 1 << 1 }
-            if self.themeParams != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.startParam { _flags_flags |= 1 << 1 }
+            if case .some = self.themeParams { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             self.bot.serialize(&w)
@@ -2400,7 +2400,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x58bbcb50)
             var _flags_flags: Swift.UInt32 = 0
-            if self.`private` != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.`private` { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.msgId)
@@ -2639,7 +2639,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x3d6ce850)
             var _flags_flags: Swift.UInt32 = 0
-            if self.msgId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.msgId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.msgId {
@@ -2686,7 +2686,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xf21f7f2f)
             var _flags_flags: Swift.UInt32 = 0
-            if self.peerTypes != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.peerTypes { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.result.serialize(&w)
             self.userId.serialize(&w)
@@ -2886,7 +2886,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x6f6f9c96)
             var _flags_flags: Swift.UInt32 = 0
-            if self.parentPeer != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.parentPeer { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             if let value = self.parentPeer {
                 value.serialize(&w)
@@ -3080,8 +3080,8 @@ extension Api.functions.messages {
             w.writeUInt32(0x8107455c)
             var _flags_flags: Swift.UInt32 = 0
             if self.reject { _flags_flags |= 1 << 1 }
-            if self.scheduleDate != nil { _flags_flags |= 1 << 0 }
-            if self.rejectComment != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.scheduleDate { _flags_flags |= 1 << 0 }
+            if case .some = self.rejectComment { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.msgId)
@@ -3142,7 +3142,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x3ba47bff)
             var _flags_flags: Swift.UInt32 = 0
-            if self.q != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.q { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.q {
@@ -3244,10 +3244,10 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xcecc1134)
             var _flags_flags: Swift.UInt32 = 0
-            if self.title != nil { _flags_flags |= 1 << 0 }
-            if self.iconEmojiId != nil { _flags_flags |= 1 << 1 }
-            if self.closed != nil { _flags_flags |= 1 << 2 }
-            if self.hidden != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.title { _flags_flags |= 1 << 0 }
+            if case .some = self.iconEmojiId { _flags_flags |= 1 << 1 }
+            if case .some = self.closed { _flags_flags |= 1 << 2 }
+            if case .some = self.hidden { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.topicId)
@@ -3410,9 +3410,9 @@ extension Api.functions.messages {
             w.writeUInt32(0x2f98c3d5)
             var _flags_flags: Swift.UInt32 = 0
             if self.titleMissing { _flags_flags |= 1 << 4 }
-            if self.iconColor != nil { _flags_flags |= 1 << 0 }
-            if self.iconEmojiId != nil { _flags_flags |= 1 << 3 }
-            if self.sendAs != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.iconColor { _flags_flags |= 1 << 0 }
+            if case .some = self.iconEmojiId { _flags_flags |= 1 << 3 }
+            if case .some = self.sendAs { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeString(self.title)
@@ -3543,8 +3543,8 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xabbbd346)
             var _flags_flags: Swift.UInt32 = 0
-            if self.toLang != nil { _flags_flags |= 1 << 0 }
-            if self.tone != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.toLang { _flags_flags |= 1 << 0 }
+            if case .some = self.tone { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.id)
@@ -3794,8 +3794,8 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.proofread { _flags_flags |= 1 << 0 }
             if self.emojify { _flags_flags |= 1 << 3 }
-            if self.translateToLang != nil { _flags_flags |= 1 << 1 }
-            if self.tone != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.translateToLang { _flags_flags |= 1 << 1 }
+            if case .some = self.tone { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.text.serialize(&w)
             if let value = self.translateToLang {

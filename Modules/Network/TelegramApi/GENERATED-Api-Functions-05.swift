@@ -32,7 +32,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x43286cf2)
             var _flags_flags: Swift.UInt32 = 0
-            if self.topMsgId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.topMsgId {
@@ -87,7 +87,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x1720b4d8)
             var _flags_flags: Swift.UInt32 = 0
-            if self.topMsgId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.topMsgId {
@@ -344,9 +344,10 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x1a542004)
             var _flags_flags: Swift.UInt32 = 0
-            if self.peer != nil || self.id != nil { _flags_flags |= 1 << 0 }
-            if self.text != nil { _flags_flags |= 1 << 1 }
-            if self.tone != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.peer { _flags_flags |= 1 << 0 }
+            if case .some = self.id { _flags_flags |= 1 << 0 }
+            if case .some = self.text { _flags_flags |= 1 << 1 }
+            if case .some = self.tone { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             if _flags_flags & (1 << 0) != 0 {
                 let value: Api.InputPeer = self.peer ?? Api.InputPeer.inputPeerEmpty
@@ -422,9 +423,9 @@ extension Api.functions.messages {
             var _flags_flags: Swift.UInt32 = 0
             if self.proofread { _flags_flags |= 1 << 0 }
             if self.emojify { _flags_flags |= 1 << 3 }
-            if self.text != nil { _flags_flags |= 1 << 4 }
-            if self.translateToLang != nil { _flags_flags |= 1 << 1 }
-            if self.tone != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.text { _flags_flags |= 1 << 4 }
+            if case .some = self.translateToLang { _flags_flags |= 1 << 1 }
+            if case .some = self.tone { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             if let value = self.text {
                 value.serialize(&w)
@@ -481,7 +482,7 @@ extension Api.functions.messages {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xba9ee679)
             var _flags_flags: Swift.UInt32 = 0
-            if self.themeParams != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.themeParams { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeInt64(self.queryId)
             if let value = self.themeParams {
@@ -565,9 +566,9 @@ extension Api.functions.updates {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x19c2f763)
             var _flags_flags: Swift.UInt32 = 0
-            if self.ptsLimit != nil { _flags_flags |= 1 << 1 }
-            if self.ptsTotalLimit != nil { _flags_flags |= 1 << 0 }
-            if self.qtsLimit != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.ptsLimit { _flags_flags |= 1 << 1 }
+            if case .some = self.ptsTotalLimit { _flags_flags |= 1 << 0 }
+            if case .some = self.qtsLimit { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             w.writeInt32(self.pts)
             if let value = self.ptsLimit {
@@ -682,7 +683,7 @@ extension Api.functions.photos {
             w.writeUInt32(0x09e82039)
             var _flags_flags: Swift.UInt32 = 0
             if self.fallback { _flags_flags |= 1 << 0 }
-            if self.bot != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.bot { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             if let value = self.bot {
                 value.serialize(&w)
@@ -737,11 +738,11 @@ extension Api.functions.photos {
             w.writeUInt32(0x0388a3b5)
             var _flags_flags: Swift.UInt32 = 0
             if self.fallback { _flags_flags |= 1 << 3 }
-            if self.bot != nil { _flags_flags |= 1 << 5 }
-            if self.file != nil { _flags_flags |= 1 << 0 }
-            if self.video != nil { _flags_flags |= 1 << 1 }
-            if self.videoStartTs != nil { _flags_flags |= 1 << 2 }
-            if self.videoEmojiMarkup != nil { _flags_flags |= 1 << 4 }
+            if case .some = self.bot { _flags_flags |= 1 << 5 }
+            if case .some = self.file { _flags_flags |= 1 << 0 }
+            if case .some = self.video { _flags_flags |= 1 << 1 }
+            if case .some = self.videoStartTs { _flags_flags |= 1 << 2 }
+            if case .some = self.videoEmojiMarkup { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
             if let value = self.bot {
                 value.serialize(&w)
@@ -900,10 +901,10 @@ extension Api.functions.photos {
             var _flags_flags: Swift.UInt32 = 0
             if self.suggest { _flags_flags |= 1 << 3 }
             if self.save { _flags_flags |= 1 << 4 }
-            if self.file != nil { _flags_flags |= 1 << 0 }
-            if self.video != nil { _flags_flags |= 1 << 1 }
-            if self.videoStartTs != nil { _flags_flags |= 1 << 2 }
-            if self.videoEmojiMarkup != nil { _flags_flags |= 1 << 5 }
+            if case .some = self.file { _flags_flags |= 1 << 0 }
+            if case .some = self.video { _flags_flags |= 1 << 1 }
+            if case .some = self.videoStartTs { _flags_flags |= 1 << 2 }
+            if case .some = self.videoEmojiMarkup { _flags_flags |= 1 << 5 }
             w.writeUInt32(_flags_flags)
             self.userId.serialize(&w)
             if let value = self.file {
@@ -2477,8 +2478,9 @@ extension Api.functions.channels {
             if self.megagroup { _flags_flags |= 1 << 1 }
             if self.forImport { _flags_flags |= 1 << 3 }
             if self.forum { _flags_flags |= 1 << 5 }
-            if self.geoPoint != nil || self.address != nil { _flags_flags |= 1 << 2 }
-            if self.ttlPeriod != nil { _flags_flags |= 1 << 4 }
+            if case .some = self.geoPoint { _flags_flags |= 1 << 2 }
+            if case .some = self.address { _flags_flags |= 1 << 2 }
+            if case .some = self.ttlPeriod { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.title)
             w.writeString(self.about)
@@ -2545,7 +2547,7 @@ extension Api.functions.channels {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x9a98ad68)
             var _flags_flags: Swift.UInt32 = 0
-            if self.rank != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.rank { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.channel.serialize(&w)
             self.userId.serialize(&w)
@@ -3084,8 +3086,8 @@ extension Api.functions.channels {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x33ddf480)
             var _flags_flags: Swift.UInt32 = 0
-            if self.eventsFilter != nil { _flags_flags |= 1 << 0 }
-            if self.admins != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.eventsFilter { _flags_flags |= 1 << 0 }
+            if case .some = self.admins { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.channel.serialize(&w)
             w.writeString(self.q)
@@ -3678,7 +3680,7 @@ extension Api.functions.channels {
             w.writeUInt32(0x0ecc2618)
             var _flags_flags: Swift.UInt32 = 0
             if self.applyToInvites { _flags_flags |= 1 << 1 }
-            if self.guardBot != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.guardBot { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.channel.serialize(&w)
             w.writeBool(self.enabled)

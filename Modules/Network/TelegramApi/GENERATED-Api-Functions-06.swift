@@ -27,8 +27,8 @@ extension Api.functions.channels {
             w.writeUInt32(0xd8aa3671)
             var _flags_flags: Swift.UInt32 = 0
             if self.forProfile { _flags_flags |= 1 << 1 }
-            if self.color != nil { _flags_flags |= 1 << 2 }
-            if self.backgroundEmojiId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.color { _flags_flags |= 1 << 2 }
+            if case .some = self.backgroundEmojiId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.channel.serialize(&w)
             if let value = self.color {
@@ -115,7 +115,7 @@ extension Api.functions.channels {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x25a71742)
             var _flags_flags: Swift.UInt32 = 0
-            if self.channel != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.channel { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.channel {
                 value.serialize(&w)
@@ -320,9 +320,9 @@ extension Api.functions.channels {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xf2c4f24d)
             var _flags_flags: Swift.UInt32 = 0
-            if self.hashtag != nil { _flags_flags |= 1 << 0 }
-            if self.query != nil { _flags_flags |= 1 << 1 }
-            if self.allowPaidStars != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.hashtag { _flags_flags |= 1 << 0 }
+            if case .some = self.query { _flags_flags |= 1 << 1 }
+            if case .some = self.allowPaidStars { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             if let value = self.hashtag {
                 w.writeString(value)
@@ -502,7 +502,7 @@ extension Api.functions.channels {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x22567115)
             var _flags_flags: Swift.UInt32 = 0
-            if self.query != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.query { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.query {
                 w.writeString(value)
@@ -926,10 +926,10 @@ extension Api.functions.bots {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x10cf3123)
             var _flags_flags: Swift.UInt32 = 0
-            if self.bot != nil { _flags_flags |= 1 << 2 }
-            if self.name != nil { _flags_flags |= 1 << 3 }
-            if self.about != nil { _flags_flags |= 1 << 0 }
-            if self.description != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.bot { _flags_flags |= 1 << 2 }
+            if case .some = self.name { _flags_flags |= 1 << 3 }
+            if case .some = self.about { _flags_flags |= 1 << 0 }
+            if case .some = self.description { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             if let value = self.bot {
                 value.serialize(&w)
@@ -989,7 +989,7 @@ extension Api.functions.bots {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xdcd914fd)
             var _flags_flags: Swift.UInt32 = 0
-            if self.bot != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.bot { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.bot {
                 value.serialize(&w)
@@ -1664,7 +1664,7 @@ extension Api.functions.bots {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x778b5ab3)
             var _flags_flags: Swift.UInt32 = 0
-            if self.durationMonths != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.durationMonths { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.bot.serialize(&w)
             w.writeInt32(self.commissionPermille)
@@ -1716,8 +1716,8 @@ extension Api.functions.bots {
             w.writeUInt32(0x8b89dfbd)
             var _flags_flags: Swift.UInt32 = 0
             if self.enabled { _flags_flags |= 1 << 1 }
-            if self.bot != nil { _flags_flags |= 1 << 0 }
-            if self.customDescription != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.bot { _flags_flags |= 1 << 0 }
+            if case .some = self.customDescription { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             if let value = self.bot {
                 value.serialize(&w)
@@ -2036,7 +2036,7 @@ extension Api.functions.bots {
             w.writeUInt32(0x31813cd8)
             var _flags_flags: Swift.UInt32 = 0
             if self.restricted { _flags_flags |= 1 << 0 }
-            if self.addUsers != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.addUsers { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.bot.serialize(&w)
             if let value = self.addUsers {
@@ -2123,7 +2123,7 @@ extension Api.functions.payments {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x37148dbb)
             var _flags_flags: Swift.UInt32 = 0
-            if self.themeParams != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.themeParams { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.invoice.serialize(&w)
             if let value = self.themeParams {
@@ -2259,9 +2259,9 @@ extension Api.functions.payments {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x2d03522f)
             var _flags_flags: Swift.UInt32 = 0
-            if self.requestedInfoId != nil { _flags_flags |= 1 << 0 }
-            if self.shippingOptionId != nil { _flags_flags |= 1 << 1 }
-            if self.tipAmount != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.requestedInfoId { _flags_flags |= 1 << 0 }
+            if case .some = self.shippingOptionId { _flags_flags |= 1 << 1 }
+            if case .some = self.tipAmount { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             w.writeInt64(self.formId)
             self.invoice.serialize(&w)
@@ -2532,7 +2532,7 @@ extension Api.functions.payments {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x2757ba54)
             var _flags_flags: Swift.UInt32 = 0
-            if self.boostPeer != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.boostPeer { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.boostPeer {
                 value.serialize(&w)
@@ -2809,7 +2809,7 @@ extension Api.functions.payments {
             if self.outbound { _flags_flags |= 1 << 1 }
             if self.ascending { _flags_flags |= 1 << 2 }
             if self.ton { _flags_flags |= 1 << 4 }
-            if self.subscriptionId != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.subscriptionId { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             if let value = self.subscriptionId {
                 w.writeString(value)
@@ -2988,7 +2988,7 @@ extension Api.functions.payments {
             w.writeUInt32(0x2433dc92)
             var _flags_flags: Swift.UInt32 = 0
             if self.ton { _flags_flags |= 1 << 0 }
-            if self.amount != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.amount { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.amount {
@@ -3116,7 +3116,7 @@ extension Api.functions.payments {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xd3c96bc8)
             var _flags_flags: Swift.UInt32 = 0
-            if self.userId != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.userId { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.userId {
                 value.serialize(&w)
@@ -3206,7 +3206,7 @@ extension Api.functions.payments {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xc7770878)
             var _flags_flags: Swift.UInt32 = 0
-            if self.canceled != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.canceled { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeString(self.subscriptionId)
@@ -3478,7 +3478,8 @@ extension Api.functions.payments {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x5869a553)
             var _flags_flags: Swift.UInt32 = 0
-            if self.offsetDate != nil || self.offsetLink != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.offsetDate { _flags_flags |= 1 << 2 }
+            if case .some = self.offsetLink { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if _flags_flags & (1 << 2) != 0 {
@@ -3884,7 +3885,7 @@ extension Api.functions.payments {
             if self.excludeUnupgradable { _flags_flags |= 1 << 8 }
             if self.peerColorAvailable { _flags_flags |= 1 << 9 }
             if self.excludeHosted { _flags_flags |= 1 << 10 }
-            if self.collectionId != nil { _flags_flags |= 1 << 6 }
+            if case .some = self.collectionId { _flags_flags |= 1 << 6 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.collectionId {

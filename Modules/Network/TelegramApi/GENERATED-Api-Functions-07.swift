@@ -156,8 +156,8 @@ extension Api.functions.payments {
             if self.sortByNum { _flags_flags |= 1 << 2 }
             if self.forCraft { _flags_flags |= 1 << 4 }
             if self.starsOnly { _flags_flags |= 1 << 5 }
-            if self.attributesHash != nil { _flags_flags |= 1 << 0 }
-            if self.attributes != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.attributesHash { _flags_flags |= 1 << 0 }
+            if case .some = self.attributes { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             if let value = self.attributesHash {
                 w.writeInt64(value)
@@ -309,10 +309,10 @@ extension Api.functions.payments {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x4fddbee7)
             var _flags_flags: Swift.UInt32 = 0
-            if self.title != nil { _flags_flags |= 1 << 0 }
-            if self.deleteStargift != nil { _flags_flags |= 1 << 1 }
-            if self.addStargift != nil { _flags_flags |= 1 << 2 }
-            if self.order != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.title { _flags_flags |= 1 << 0 }
+            if case .some = self.deleteStargift { _flags_flags |= 1 << 1 }
+            if case .some = self.addStargift { _flags_flags |= 1 << 2 }
+            if case .some = self.order { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.collectionId)
@@ -723,7 +723,7 @@ extension Api.functions.payments {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x8fb86b41)
             var _flags_flags: Swift.UInt32 = 0
-            if self.allowPaidStars != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.allowPaidStars { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeString(self.slug)
@@ -906,8 +906,8 @@ extension Api.functions.stickers {
             if self.masks { _flags_flags |= 1 << 0 }
             if self.emojis { _flags_flags |= 1 << 5 }
             if self.textColor { _flags_flags |= 1 << 6 }
-            if self.thumb != nil { _flags_flags |= 1 << 2 }
-            if self.software != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.thumb { _flags_flags |= 1 << 2 }
+            if case .some = self.software { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             self.userId.serialize(&w)
             w.writeString(self.title)
@@ -1081,8 +1081,8 @@ extension Api.functions.stickers {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xa76a5392)
             var _flags_flags: Swift.UInt32 = 0
-            if self.thumb != nil { _flags_flags |= 1 << 0 }
-            if self.thumbDocumentId != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.thumb { _flags_flags |= 1 << 0 }
+            if case .some = self.thumbDocumentId { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.stickerset.serialize(&w)
             if let value = self.thumb {
@@ -1204,9 +1204,9 @@ extension Api.functions.stickers {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xf5537ebc)
             var _flags_flags: Swift.UInt32 = 0
-            if self.emoji != nil { _flags_flags |= 1 << 0 }
-            if self.maskCoords != nil { _flags_flags |= 1 << 1 }
-            if self.keywords != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.emoji { _flags_flags |= 1 << 0 }
+            if case .some = self.maskCoords { _flags_flags |= 1 << 1 }
+            if case .some = self.keywords { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.sticker.serialize(&w)
             if let value = self.emoji {
@@ -1760,8 +1760,8 @@ extension Api.functions.phone {
             w.writeUInt32(0x48cdc6d8)
             var _flags_flags: Swift.UInt32 = 0
             if self.rtmpStream { _flags_flags |= 1 << 2 }
-            if self.title != nil { _flags_flags |= 1 << 0 }
-            if self.scheduleDate != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.title { _flags_flags |= 1 << 0 }
+            if case .some = self.scheduleDate { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.randomId)
@@ -1828,8 +1828,9 @@ extension Api.functions.phone {
             var _flags_flags: Swift.UInt32 = 0
             if self.muted { _flags_flags |= 1 << 0 }
             if self.videoStopped { _flags_flags |= 1 << 2 }
-            if self.inviteHash != nil { _flags_flags |= 1 << 1 }
-            if self.publicKey != nil || self.block != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.inviteHash { _flags_flags |= 1 << 1 }
+            if case .some = self.publicKey { _flags_flags |= 1 << 3 }
+            if case .some = self.block { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             self.call.serialize(&w)
             self.joinAs.serialize(&w)
@@ -2012,9 +2013,9 @@ extension Api.functions.phone {
             w.writeUInt32(0x974392f2)
             var _flags_flags: Swift.UInt32 = 0
             if self.resetInviteHash { _flags_flags |= 1 << 1 }
-            if self.joinMuted != nil { _flags_flags |= 1 << 0 }
-            if self.messagesEnabled != nil { _flags_flags |= 1 << 2 }
-            if self.sendPaidMessagesStars != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.joinMuted { _flags_flags |= 1 << 0 }
+            if case .some = self.messagesEnabled { _flags_flags |= 1 << 2 }
+            if case .some = self.sendPaidMessagesStars { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             self.call.serialize(&w)
             if let value = self.joinMuted {
@@ -2212,8 +2213,9 @@ extension Api.functions.phone {
             w.writeUInt32(0xf128c708)
             var _flags_flags: Swift.UInt32 = 0
             if self.start { _flags_flags |= 1 << 0 }
-            if self.video || self.videoPortrait != nil { _flags_flags |= 1 << 2 }
-            if self.title != nil { _flags_flags |= 1 << 1 }
+            if self.video { _flags_flags |= 1 << 2 }
+            if case .some = self.videoPortrait { _flags_flags |= 1 << 2 }
+            if case .some = self.title { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.call.serialize(&w)
             if let value = self.title {
@@ -2278,12 +2280,12 @@ extension Api.functions.phone {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xa5273abf)
             var _flags_flags: Swift.UInt32 = 0
-            if self.muted != nil { _flags_flags |= 1 << 0 }
-            if self.volume != nil { _flags_flags |= 1 << 1 }
-            if self.raiseHand != nil { _flags_flags |= 1 << 2 }
-            if self.videoStopped != nil { _flags_flags |= 1 << 3 }
-            if self.videoPaused != nil { _flags_flags |= 1 << 4 }
-            if self.presentationPaused != nil { _flags_flags |= 1 << 5 }
+            if case .some = self.muted { _flags_flags |= 1 << 0 }
+            if case .some = self.volume { _flags_flags |= 1 << 1 }
+            if case .some = self.raiseHand { _flags_flags |= 1 << 2 }
+            if case .some = self.videoStopped { _flags_flags |= 1 << 3 }
+            if case .some = self.videoPaused { _flags_flags |= 1 << 4 }
+            if case .some = self.presentationPaused { _flags_flags |= 1 << 5 }
             w.writeUInt32(_flags_flags)
             self.call.serialize(&w)
             self.participant.serialize(&w)
@@ -2779,7 +2781,7 @@ extension Api.functions.phone {
             var _flags_flags: Swift.UInt32 = 0
             if self.muted { _flags_flags |= 1 << 0 }
             if self.videoStopped { _flags_flags |= 1 << 2 }
-            if self.params != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.params { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             w.writeInt32(self.randomId)
             if _flags_flags & (1 << 3) != 0 {
@@ -3064,8 +3066,8 @@ extension Api.functions.phone {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xb1d11410)
             var _flags_flags: Swift.UInt32 = 0
-            if self.allowPaidStars != nil { _flags_flags |= 1 << 0 }
-            if self.sendAs != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.allowPaidStars { _flags_flags |= 1 << 0 }
+            if case .some = self.sendAs { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.call.serialize(&w)
             w.writeInt64(self.randomId)
@@ -3597,7 +3599,7 @@ extension Api.functions.stats {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x621d5fa0)
             var _flags_flags: Swift.UInt32 = 0
-            if self.x != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.x { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.token)
             if let value = self.x {

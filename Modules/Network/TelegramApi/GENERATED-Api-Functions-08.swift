@@ -26,8 +26,8 @@ extension Api.functions.chatlists {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x653db63d)
             var _flags_flags: Swift.UInt32 = 0
-            if self.title != nil { _flags_flags |= 1 << 1 }
-            if self.peers != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.title { _flags_flags |= 1 << 1 }
+            if case .some = self.peers { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             self.chatlist.serialize(&w)
             w.writeString(self.slug)
@@ -438,13 +438,14 @@ extension Api.functions.stories {
             if self.pinned { _flags_flags |= 1 << 2 }
             if self.noforwards { _flags_flags |= 1 << 4 }
             if self.fwdModified { _flags_flags |= 1 << 7 }
-            if self.mediaAreas != nil { _flags_flags |= 1 << 5 }
-            if self.caption != nil { _flags_flags |= 1 << 0 }
-            if self.entities != nil { _flags_flags |= 1 << 1 }
-            if self.period != nil { _flags_flags |= 1 << 3 }
-            if self.fwdFromId != nil || self.fwdFromStory != nil { _flags_flags |= 1 << 6 }
-            if self.albums != nil { _flags_flags |= 1 << 8 }
-            if self.music != nil { _flags_flags |= 1 << 9 }
+            if case .some = self.mediaAreas { _flags_flags |= 1 << 5 }
+            if case .some = self.caption { _flags_flags |= 1 << 0 }
+            if case .some = self.entities { _flags_flags |= 1 << 1 }
+            if case .some = self.period { _flags_flags |= 1 << 3 }
+            if case .some = self.fwdFromId { _flags_flags |= 1 << 6 }
+            if case .some = self.fwdFromStory { _flags_flags |= 1 << 6 }
+            if case .some = self.albums { _flags_flags |= 1 << 8 }
+            if case .some = self.music { _flags_flags |= 1 << 9 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             self.media.serialize(&w)
@@ -559,11 +560,12 @@ extension Api.functions.stories {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x2c63a72b)
             var _flags_flags: Swift.UInt32 = 0
-            if self.media != nil { _flags_flags |= 1 << 0 }
-            if self.mediaAreas != nil { _flags_flags |= 1 << 3 }
-            if self.caption != nil || self.entities != nil { _flags_flags |= 1 << 1 }
-            if self.privacyRules != nil { _flags_flags |= 1 << 2 }
-            if self.music != nil { _flags_flags |= 1 << 4 }
+            if case .some = self.media { _flags_flags |= 1 << 0 }
+            if case .some = self.mediaAreas { _flags_flags |= 1 << 3 }
+            if case .some = self.caption { _flags_flags |= 1 << 1 }
+            if case .some = self.entities { _flags_flags |= 1 << 1 }
+            if case .some = self.privacyRules { _flags_flags |= 1 << 2 }
+            if case .some = self.music { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.id)
@@ -736,7 +738,7 @@ extension Api.functions.stories {
             var _flags_flags: Swift.UInt32 = 0
             if self.next { _flags_flags |= 1 << 1 }
             if self.hidden { _flags_flags |= 1 << 2 }
-            if self.state != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.state { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.state {
                 w.writeString(value)
@@ -1034,7 +1036,7 @@ extension Api.functions.stories {
             if self.justContacts { _flags_flags |= 1 << 0 }
             if self.reactionsFirst { _flags_flags |= 1 << 2 }
             if self.forwardsFirst { _flags_flags |= 1 << 3 }
-            if self.q != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.q { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.q {
@@ -1482,8 +1484,8 @@ extension Api.functions.stories {
             w.writeUInt32(0xb9b2881f)
             var _flags_flags: Swift.UInt32 = 0
             if self.forwardsFirst { _flags_flags |= 1 << 2 }
-            if self.reaction != nil { _flags_flags |= 1 << 0 }
-            if self.offset != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.reaction { _flags_flags |= 1 << 0 }
+            if case .some = self.offset { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.id)
@@ -1585,9 +1587,9 @@ extension Api.functions.stories {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0xd1810907)
             var _flags_flags: Swift.UInt32 = 0
-            if self.hashtag != nil { _flags_flags |= 1 << 0 }
-            if self.area != nil { _flags_flags |= 1 << 1 }
-            if self.peer != nil { _flags_flags |= 1 << 2 }
+            if case .some = self.hashtag { _flags_flags |= 1 << 0 }
+            if case .some = self.area { _flags_flags |= 1 << 1 }
+            if case .some = self.peer { _flags_flags |= 1 << 2 }
             w.writeUInt32(_flags_flags)
             if let value = self.hashtag {
                 w.writeString(value)
@@ -1697,10 +1699,10 @@ extension Api.functions.stories {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x5e5259b6)
             var _flags_flags: Swift.UInt32 = 0
-            if self.title != nil { _flags_flags |= 1 << 0 }
-            if self.deleteStories != nil { _flags_flags |= 1 << 1 }
-            if self.addStories != nil { _flags_flags |= 1 << 2 }
-            if self.order != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.title { _flags_flags |= 1 << 0 }
+            if case .some = self.deleteStories { _flags_flags |= 1 << 1 }
+            if case .some = self.addStories { _flags_flags |= 1 << 2 }
+            if case .some = self.order { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.albumId)
@@ -1953,10 +1955,10 @@ extension Api.functions.stories {
             if self.pinned { _flags_flags |= 1 << 2 }
             if self.noforwards { _flags_flags |= 1 << 4 }
             if self.rtmpStream { _flags_flags |= 1 << 5 }
-            if self.caption != nil { _flags_flags |= 1 << 0 }
-            if self.entities != nil { _flags_flags |= 1 << 1 }
-            if self.messagesEnabled != nil { _flags_flags |= 1 << 6 }
-            if self.sendPaidMessagesStars != nil { _flags_flags |= 1 << 7 }
+            if case .some = self.caption { _flags_flags |= 1 << 0 }
+            if case .some = self.entities { _flags_flags |= 1 << 1 }
+            if case .some = self.messagesEnabled { _flags_flags |= 1 << 6 }
+            if case .some = self.sendPaidMessagesStars { _flags_flags |= 1 << 7 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             if let value = self.caption {
@@ -2107,7 +2109,7 @@ extension Api.functions.premium {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x6b7da746)
             var _flags_flags: Swift.UInt32 = 0
-            if self.slots != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.slots { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.slots {
                 w.writeVectorHeader(count: value.count)
@@ -2414,7 +2416,7 @@ extension Api.functions.smsjobs {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x4f1ebf24)
             var _flags_flags: Swift.UInt32 = 0
-            if self.error != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.error { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.jobId)
             if let value = self.error {
@@ -2548,10 +2550,10 @@ extension Api.functions.aicompose {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x903bcf59)
             var _flags_flags: Swift.UInt32 = 0
-            if self.displayAuthor != nil { _flags_flags |= 1 << 0 }
-            if self.emojiId != nil { _flags_flags |= 1 << 1 }
-            if self.title != nil { _flags_flags |= 1 << 2 }
-            if self.prompt != nil { _flags_flags |= 1 << 3 }
+            if case .some = self.displayAuthor { _flags_flags |= 1 << 0 }
+            if case .some = self.emojiId { _flags_flags |= 1 << 1 }
+            if case .some = self.title { _flags_flags |= 1 << 2 }
+            if case .some = self.prompt { _flags_flags |= 1 << 3 }
             w.writeUInt32(_flags_flags)
             self.tone.serialize(&w)
             if let value = self.displayAuthor {
@@ -2794,7 +2796,7 @@ extension Api.functions.communities {
             w.writeUInt32(0xa63859ec)
             var _flags_flags: Swift.UInt32 = 0
             if self.hidden { _flags_flags |= 1 << 1 }
-            if self.about != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.about { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             w.writeString(self.title)
             if let value = self.about {
@@ -3204,13 +3206,13 @@ extension Api.functions.ephemeral {
             if self.welcome { _flags_flags |= 1 << 7 }
             if self.anchor { _flags_flags |= 1 << 9 }
             if self.noforwards { _flags_flags |= 1 << 10 }
-            if self.peer != nil { _flags_flags |= 1 << 8 }
-            if self.queryId != nil { _flags_flags |= 1 << 0 }
-            if self.entities != nil { _flags_flags |= 1 << 1 }
-            if self.media != nil { _flags_flags |= 1 << 2 }
-            if self.replyMarkup != nil { _flags_flags |= 1 << 3 }
-            if self.richMessage != nil { _flags_flags |= 1 << 4 }
-            if self.replyTo != nil { _flags_flags |= 1 << 5 }
+            if case .some = self.peer { _flags_flags |= 1 << 8 }
+            if case .some = self.queryId { _flags_flags |= 1 << 0 }
+            if case .some = self.entities { _flags_flags |= 1 << 1 }
+            if case .some = self.media { _flags_flags |= 1 << 2 }
+            if case .some = self.replyMarkup { _flags_flags |= 1 << 3 }
+            if case .some = self.richMessage { _flags_flags |= 1 << 4 }
+            if case .some = self.replyTo { _flags_flags |= 1 << 5 }
             w.writeUInt32(_flags_flags)
             if let value = self.peer {
                 value.serialize(&w)
@@ -3298,7 +3300,7 @@ extension Api.functions.ephemeral {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x92f6e797)
             var _flags_flags: Swift.UInt32 = 0
-            if self.peer != nil { _flags_flags |= 1 << 0 }
+            if case .some = self.peer { _flags_flags |= 1 << 0 }
             w.writeUInt32(_flags_flags)
             if let value = self.peer {
                 value.serialize(&w)
@@ -3393,7 +3395,7 @@ extension Api.functions.ephemeral {
         public func serialize(_ w: inout TLWriter) {
             w.writeUInt32(0x3fa464c8)
             var _flags_flags: Swift.UInt32 = 0
-            if self.data != nil { _flags_flags |= 1 << 1 }
+            if case .some = self.data { _flags_flags |= 1 << 1 }
             w.writeUInt32(_flags_flags)
             self.peer.serialize(&w)
             w.writeInt32(self.id)
@@ -3458,12 +3460,12 @@ extension Api.functions.ephemeral {
             var _flags_flags: Swift.UInt32 = 0
             if self.invertMedia { _flags_flags |= 1 << 5 }
             if self.welcome { _flags_flags |= 1 << 6 }
-            if self.peer != nil { _flags_flags |= 1 << 7 }
-            if self.message != nil { _flags_flags |= 1 << 0 }
-            if self.media != nil { _flags_flags |= 1 << 3 }
-            if self.entities != nil { _flags_flags |= 1 << 1 }
-            if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
-            if self.richMessage != nil { _flags_flags |= 1 << 4 }
+            if case .some = self.peer { _flags_flags |= 1 << 7 }
+            if case .some = self.message { _flags_flags |= 1 << 0 }
+            if case .some = self.media { _flags_flags |= 1 << 3 }
+            if case .some = self.entities { _flags_flags |= 1 << 1 }
+            if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
+            if case .some = self.richMessage { _flags_flags |= 1 << 4 }
             w.writeUInt32(_flags_flags)
             if let value = self.peer {
                 value.serialize(&w)

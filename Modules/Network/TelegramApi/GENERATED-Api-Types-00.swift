@@ -5,7 +5,7 @@ public import TLRuntime
 
 extension Api {
     /// TL type `InputPeer`: `inputPeerEmpty#7f3b18ea`, `inputPeerSelf#7da07ec9`, `inputPeerChat#35a95cb9`, `inputPeerUser#dde8a54c`, `inputPeerChannel#27bcbbfc`, `inputPeerUserFromMessage#a87b0a1c`, `inputPeerChannelFromMessage#bd2a0840`.
-    public indirect enum InputPeer: TLObject {
+    public enum InputPeer: TLObject {
         case inputPeerEmpty
         case inputPeerSelf
         case inputPeerChat(Cons_inputPeerChat)
@@ -15,8 +15,8 @@ extension Api {
         case inputPeerChannelFromMessage(Cons_inputPeerChannelFromMessage)
 
         /// The fields of `inputPeerChat#35a95cb9`.
-        public struct Cons_inputPeerChat: Sendable {
-            public var chatId: Swift.Int64
+        public final class Cons_inputPeerChat: Sendable {
+            public let chatId: Swift.Int64
             
             public init(chatId: Swift.Int64) {
                 self.chatId = chatId
@@ -35,9 +35,9 @@ extension Api {
         }
 
         /// The fields of `inputPeerUser#dde8a54c`.
-        public struct Cons_inputPeerUser: Sendable {
-            public var userId: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputPeerUser: Sendable {
+            public let userId: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(userId: Swift.Int64, accessHash: Swift.Int64) {
                 self.userId = userId
@@ -59,9 +59,9 @@ extension Api {
         }
 
         /// The fields of `inputPeerChannel#27bcbbfc`.
-        public struct Cons_inputPeerChannel: Sendable {
-            public var channelId: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputPeerChannel: Sendable {
+            public let channelId: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(channelId: Swift.Int64, accessHash: Swift.Int64) {
                 self.channelId = channelId
@@ -83,10 +83,10 @@ extension Api {
         }
 
         /// The fields of `inputPeerUserFromMessage#a87b0a1c`.
-        public struct Cons_inputPeerUserFromMessage: Sendable {
-            public var peer: Api.InputPeer
-            public var msgId: Swift.Int32
-            public var userId: Swift.Int64
+        public final class Cons_inputPeerUserFromMessage: Sendable {
+            public let peer: Api.InputPeer
+            public let msgId: Swift.Int32
+            public let userId: Swift.Int64
             
             public init(peer: Api.InputPeer, msgId: Swift.Int32, userId: Swift.Int64) {
                 self.peer = peer
@@ -111,10 +111,10 @@ extension Api {
         }
 
         /// The fields of `inputPeerChannelFromMessage#bd2a0840`.
-        public struct Cons_inputPeerChannelFromMessage: Sendable {
-            public var peer: Api.InputPeer
-            public var msgId: Swift.Int32
-            public var channelId: Swift.Int64
+        public final class Cons_inputPeerChannelFromMessage: Sendable {
+            public let peer: Api.InputPeer
+            public let msgId: Swift.Int32
+            public let channelId: Swift.Int64
             
             public init(peer: Api.InputPeer, msgId: Swift.Int32, channelId: Swift.Int64) {
                 self.peer = peer
@@ -174,16 +174,16 @@ extension Api {
 
 extension Api {
     /// TL type `InputUser`: `inputUserEmpty#b98886cf`, `inputUserSelf#f7c1b13f`, `inputUser#f21158c6`, `inputUserFromMessage#1da448e2`.
-    public indirect enum InputUser: TLObject {
+    public enum InputUser: TLObject {
         case inputUserEmpty
         case inputUserSelf
         case inputUser(Cons_inputUser)
         case inputUserFromMessage(Cons_inputUserFromMessage)
 
         /// The fields of `inputUser#f21158c6`.
-        public struct Cons_inputUser: Sendable {
-            public var userId: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputUser: Sendable {
+            public let userId: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(userId: Swift.Int64, accessHash: Swift.Int64) {
                 self.userId = userId
@@ -205,10 +205,10 @@ extension Api {
         }
 
         /// The fields of `inputUserFromMessage#1da448e2`.
-        public struct Cons_inputUserFromMessage: Sendable {
-            public var peer: Api.InputPeer
-            public var msgId: Swift.Int32
-            public var userId: Swift.Int64
+        public final class Cons_inputUserFromMessage: Sendable {
+            public let peer: Api.InputPeer
+            public let msgId: Swift.Int32
+            public let userId: Swift.Int64
             
             public init(peer: Api.InputPeer, msgId: Swift.Int32, userId: Swift.Int64) {
                 self.peer = peer
@@ -262,16 +262,16 @@ extension Api {
 
 extension Api {
     /// TL type `InputContact`: `inputPhoneContact#6a1dc4be`.
-    public indirect enum InputContact: TLObject {
+    public enum InputContact: TLObject {
         case inputPhoneContact(Cons_inputPhoneContact)
 
         /// The fields of `inputPhoneContact#6a1dc4be`.
-        public struct Cons_inputPhoneContact: Sendable {
-            public var clientId: Swift.Int64
-            public var phone: Swift.String
-            public var firstName: Swift.String
-            public var lastName: Swift.String
-            public var note: Api.TextWithEntities?
+        public final class Cons_inputPhoneContact: Sendable {
+            public let clientId: Swift.Int64
+            public let phone: Swift.String
+            public let firstName: Swift.String
+            public let lastName: Swift.String
+            public let note: Api.TextWithEntities?
             
             public init(clientId: Swift.Int64, phone: Swift.String, firstName: Swift.String, lastName: Swift.String, note: Api.TextWithEntities? = nil) {
                 self.clientId = clientId
@@ -284,7 +284,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.note != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.note { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.clientId)
                 w.writeString(self.phone)
@@ -332,17 +332,17 @@ extension Api {
 
 extension Api {
     /// TL type `InputFile`: `inputFile#f52ff27f`, `inputFileBig#fa4f0bb5`, `inputFileStoryDocument#62dc8b48`.
-    public indirect enum InputFile: TLObject {
+    public enum InputFile: TLObject {
         case inputFile(Cons_inputFile)
         case inputFileBig(Cons_inputFileBig)
         case inputFileStoryDocument(Cons_inputFileStoryDocument)
 
         /// The fields of `inputFile#f52ff27f`.
-        public struct Cons_inputFile: Sendable {
-            public var id: Swift.Int64
-            public var parts: Swift.Int32
-            public var name: Swift.String
-            public var md5Checksum: Swift.String
+        public final class Cons_inputFile: Sendable {
+            public let id: Swift.Int64
+            public let parts: Swift.Int32
+            public let name: Swift.String
+            public let md5Checksum: Swift.String
             
             public init(id: Swift.Int64, parts: Swift.Int32, name: Swift.String, md5Checksum: Swift.String) {
                 self.id = id
@@ -370,10 +370,10 @@ extension Api {
         }
 
         /// The fields of `inputFileBig#fa4f0bb5`.
-        public struct Cons_inputFileBig: Sendable {
-            public var id: Swift.Int64
-            public var parts: Swift.Int32
-            public var name: Swift.String
+        public final class Cons_inputFileBig: Sendable {
+            public let id: Swift.Int64
+            public let parts: Swift.Int32
+            public let name: Swift.String
             
             public init(id: Swift.Int64, parts: Swift.Int32, name: Swift.String) {
                 self.id = id
@@ -398,8 +398,8 @@ extension Api {
         }
 
         /// The fields of `inputFileStoryDocument#62dc8b48`.
-        public struct Cons_inputFileStoryDocument: Sendable {
-            public var id: Api.InputDocument
+        public final class Cons_inputFileStoryDocument: Sendable {
+            public let id: Api.InputDocument
             
             public init(id: Api.InputDocument) {
                 self.id = id
@@ -445,7 +445,7 @@ extension Api {
 
 extension Api {
     /// TL type `InputMedia`: `inputMediaEmpty#9664f57f`, `inputMediaUploadedPhoto#7d8375da`, `inputMediaPhoto#e3af4434`, `inputMediaGeoPoint#f9c44144`, `inputMediaContact#f8ab7dfb`, `inputMediaUploadedDocument#37c9330`, `inputMediaDocument#a8763ab5`, `inputMediaVenue#c13d1c11`, `inputMediaPhotoExternal#e5bbfe1a`, `inputMediaDocumentExternal#779600f9`, `inputMediaGame#d33f43f3`, `inputMediaInvoice#405fef0d`, `inputMediaGeoLive#971fa843`, `inputMediaPoll#883a4108`, `inputMediaDice#e66fbf7b`, `inputMediaStory#89fdd778`, `inputMediaWebPage#c21b8849`, `inputMediaPaidMedia#c4103386`, `inputMediaTodo#9fc55fde`, `inputMediaStakeDice#f3a9244a`.
-    public indirect enum InputMedia: TLObject {
+    public enum InputMedia: TLObject {
         case inputMediaEmpty
         case inputMediaUploadedPhoto(Cons_inputMediaUploadedPhoto)
         case inputMediaPhoto(Cons_inputMediaPhoto)
@@ -468,13 +468,13 @@ extension Api {
         case inputMediaStakeDice(Cons_inputMediaStakeDice)
 
         /// The fields of `inputMediaUploadedPhoto#7d8375da`.
-        public struct Cons_inputMediaUploadedPhoto: Sendable {
-            public var spoiler: Swift.Bool
-            public var livePhoto: Swift.Bool
-            public var file: Api.InputFile
-            public var stickers: [Api.InputDocument]?
-            public var ttlSeconds: Swift.Int32?
-            public var video: Api.InputDocument?
+        public final class Cons_inputMediaUploadedPhoto: Sendable {
+            public let spoiler: Swift.Bool
+            public let livePhoto: Swift.Bool
+            public let file: Api.InputFile
+            public let stickers: [Api.InputDocument]?
+            public let ttlSeconds: Swift.Int32?
+            public let video: Api.InputDocument?
             
             public init(spoiler: Swift.Bool = false, livePhoto: Swift.Bool = false, file: Api.InputFile, stickers: [Api.InputDocument]? = nil, ttlSeconds: Swift.Int32? = nil, video: Api.InputDocument? = nil) {
                 self.spoiler = spoiler
@@ -489,9 +489,10 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 2 }
-                if self.livePhoto || self.video != nil { _flags_flags |= 1 << 3 }
-                if self.stickers != nil { _flags_flags |= 1 << 0 }
-                if self.ttlSeconds != nil { _flags_flags |= 1 << 1 }
+                if self.livePhoto { _flags_flags |= 1 << 3 }
+                if case .some = self.video { _flags_flags |= 1 << 3 }
+                if case .some = self.stickers { _flags_flags |= 1 << 0 }
+                if case .some = self.ttlSeconds { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.file.serialize(&w)
                 if let value = self.stickers {
@@ -526,12 +527,12 @@ extension Api {
         }
 
         /// The fields of `inputMediaPhoto#e3af4434`.
-        public struct Cons_inputMediaPhoto: Sendable {
-            public var spoiler: Swift.Bool
-            public var livePhoto: Swift.Bool
-            public var id: Api.InputPhoto
-            public var ttlSeconds: Swift.Int32?
-            public var video: Api.InputDocument?
+        public final class Cons_inputMediaPhoto: Sendable {
+            public let spoiler: Swift.Bool
+            public let livePhoto: Swift.Bool
+            public let id: Api.InputPhoto
+            public let ttlSeconds: Swift.Int32?
+            public let video: Api.InputDocument?
             
             public init(spoiler: Swift.Bool = false, livePhoto: Swift.Bool = false, id: Api.InputPhoto, ttlSeconds: Swift.Int32? = nil, video: Api.InputDocument? = nil) {
                 self.spoiler = spoiler
@@ -545,8 +546,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 1 }
-                if self.livePhoto || self.video != nil { _flags_flags |= 1 << 2 }
-                if self.ttlSeconds != nil { _flags_flags |= 1 << 0 }
+                if self.livePhoto { _flags_flags |= 1 << 2 }
+                if case .some = self.video { _flags_flags |= 1 << 2 }
+                if case .some = self.ttlSeconds { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.id.serialize(&w)
                 if let value = self.ttlSeconds {
@@ -573,8 +575,8 @@ extension Api {
         }
 
         /// The fields of `inputMediaGeoPoint#f9c44144`.
-        public struct Cons_inputMediaGeoPoint: Sendable {
-            public var geoPoint: Api.InputGeoPoint
+        public final class Cons_inputMediaGeoPoint: Sendable {
+            public let geoPoint: Api.InputGeoPoint
             
             public init(geoPoint: Api.InputGeoPoint) {
                 self.geoPoint = geoPoint
@@ -593,11 +595,11 @@ extension Api {
         }
 
         /// The fields of `inputMediaContact#f8ab7dfb`.
-        public struct Cons_inputMediaContact: Sendable {
-            public var phoneNumber: Swift.String
-            public var firstName: Swift.String
-            public var lastName: Swift.String
-            public var vcard: Swift.String
+        public final class Cons_inputMediaContact: Sendable {
+            public let phoneNumber: Swift.String
+            public let firstName: Swift.String
+            public let lastName: Swift.String
+            public let vcard: Swift.String
             
             public init(phoneNumber: Swift.String, firstName: Swift.String, lastName: Swift.String, vcard: Swift.String) {
                 self.phoneNumber = phoneNumber
@@ -625,18 +627,18 @@ extension Api {
         }
 
         /// The fields of `inputMediaUploadedDocument#37c9330`.
-        public struct Cons_inputMediaUploadedDocument: Sendable {
-            public var nosoundVideo: Swift.Bool
-            public var forceFile: Swift.Bool
-            public var spoiler: Swift.Bool
-            public var file: Api.InputFile
-            public var thumb: Api.InputFile?
-            public var mimeType: Swift.String
-            public var attributes: [Api.DocumentAttribute]
-            public var stickers: [Api.InputDocument]?
-            public var videoCover: Api.InputPhoto?
-            public var videoTimestamp: Swift.Int32?
-            public var ttlSeconds: Swift.Int32?
+        public final class Cons_inputMediaUploadedDocument: Sendable {
+            public let nosoundVideo: Swift.Bool
+            public let forceFile: Swift.Bool
+            public let spoiler: Swift.Bool
+            public let file: Api.InputFile
+            public let thumb: Api.InputFile?
+            public let mimeType: Swift.String
+            public let attributes: [Api.DocumentAttribute]
+            public let stickers: [Api.InputDocument]?
+            public let videoCover: Api.InputPhoto?
+            public let videoTimestamp: Swift.Int32?
+            public let ttlSeconds: Swift.Int32?
             
             public init(nosoundVideo: Swift.Bool = false, forceFile: Swift.Bool = false, spoiler: Swift.Bool = false, file: Api.InputFile, thumb: Api.InputFile? = nil, mimeType: Swift.String, attributes: [Api.DocumentAttribute], stickers: [Api.InputDocument]? = nil, videoCover: Api.InputPhoto? = nil, videoTimestamp: Swift.Int32? = nil, ttlSeconds: Swift.Int32? = nil) {
                 self.nosoundVideo = nosoundVideo
@@ -658,11 +660,11 @@ extension Api {
                 if self.nosoundVideo { _flags_flags |= 1 << 3 }
                 if self.forceFile { _flags_flags |= 1 << 4 }
                 if self.spoiler { _flags_flags |= 1 << 5 }
-                if self.thumb != nil { _flags_flags |= 1 << 2 }
-                if self.stickers != nil { _flags_flags |= 1 << 0 }
-                if self.videoCover != nil { _flags_flags |= 1 << 6 }
-                if self.videoTimestamp != nil { _flags_flags |= 1 << 7 }
-                if self.ttlSeconds != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.thumb { _flags_flags |= 1 << 2 }
+                if case .some = self.stickers { _flags_flags |= 1 << 0 }
+                if case .some = self.videoCover { _flags_flags |= 1 << 6 }
+                if case .some = self.videoTimestamp { _flags_flags |= 1 << 7 }
+                if case .some = self.ttlSeconds { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.file.serialize(&w)
                 if let value = self.thumb {
@@ -714,13 +716,13 @@ extension Api {
         }
 
         /// The fields of `inputMediaDocument#a8763ab5`.
-        public struct Cons_inputMediaDocument: Sendable {
-            public var spoiler: Swift.Bool
-            public var id: Api.InputDocument
-            public var videoCover: Api.InputPhoto?
-            public var videoTimestamp: Swift.Int32?
-            public var ttlSeconds: Swift.Int32?
-            public var query: Swift.String?
+        public final class Cons_inputMediaDocument: Sendable {
+            public let spoiler: Swift.Bool
+            public let id: Api.InputDocument
+            public let videoCover: Api.InputPhoto?
+            public let videoTimestamp: Swift.Int32?
+            public let ttlSeconds: Swift.Int32?
+            public let query: Swift.String?
             
             public init(spoiler: Swift.Bool = false, id: Api.InputDocument, videoCover: Api.InputPhoto? = nil, videoTimestamp: Swift.Int32? = nil, ttlSeconds: Swift.Int32? = nil, query: Swift.String? = nil) {
                 self.spoiler = spoiler
@@ -735,10 +737,10 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 2 }
-                if self.videoCover != nil { _flags_flags |= 1 << 3 }
-                if self.videoTimestamp != nil { _flags_flags |= 1 << 4 }
-                if self.ttlSeconds != nil { _flags_flags |= 1 << 0 }
-                if self.query != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.videoCover { _flags_flags |= 1 << 3 }
+                if case .some = self.videoTimestamp { _flags_flags |= 1 << 4 }
+                if case .some = self.ttlSeconds { _flags_flags |= 1 << 0 }
+                if case .some = self.query { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.id.serialize(&w)
                 if let value = self.videoCover {
@@ -773,13 +775,13 @@ extension Api {
         }
 
         /// The fields of `inputMediaVenue#c13d1c11`.
-        public struct Cons_inputMediaVenue: Sendable {
-            public var geoPoint: Api.InputGeoPoint
-            public var title: Swift.String
-            public var address: Swift.String
-            public var provider: Swift.String
-            public var venueId: Swift.String
-            public var venueType: Swift.String
+        public final class Cons_inputMediaVenue: Sendable {
+            public let geoPoint: Api.InputGeoPoint
+            public let title: Swift.String
+            public let address: Swift.String
+            public let provider: Swift.String
+            public let venueId: Swift.String
+            public let venueType: Swift.String
             
             public init(geoPoint: Api.InputGeoPoint, title: Swift.String, address: Swift.String, provider: Swift.String, venueId: Swift.String, venueType: Swift.String) {
                 self.geoPoint = geoPoint
@@ -813,10 +815,10 @@ extension Api {
         }
 
         /// The fields of `inputMediaPhotoExternal#e5bbfe1a`.
-        public struct Cons_inputMediaPhotoExternal: Sendable {
-            public var spoiler: Swift.Bool
-            public var url: Swift.String
-            public var ttlSeconds: Swift.Int32?
+        public final class Cons_inputMediaPhotoExternal: Sendable {
+            public let spoiler: Swift.Bool
+            public let url: Swift.String
+            public let ttlSeconds: Swift.Int32?
             
             public init(spoiler: Swift.Bool = false, url: Swift.String, ttlSeconds: Swift.Int32? = nil) {
                 self.spoiler = spoiler
@@ -828,7 +830,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 1 }
-                if self.ttlSeconds != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.ttlSeconds { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.url)
                 if let value = self.ttlSeconds {
@@ -848,12 +850,12 @@ extension Api {
         }
 
         /// The fields of `inputMediaDocumentExternal#779600f9`.
-        public struct Cons_inputMediaDocumentExternal: Sendable {
-            public var spoiler: Swift.Bool
-            public var url: Swift.String
-            public var ttlSeconds: Swift.Int32?
-            public var videoCover: Api.InputPhoto?
-            public var videoTimestamp: Swift.Int32?
+        public final class Cons_inputMediaDocumentExternal: Sendable {
+            public let spoiler: Swift.Bool
+            public let url: Swift.String
+            public let ttlSeconds: Swift.Int32?
+            public let videoCover: Api.InputPhoto?
+            public let videoTimestamp: Swift.Int32?
             
             public init(spoiler: Swift.Bool = false, url: Swift.String, ttlSeconds: Swift.Int32? = nil, videoCover: Api.InputPhoto? = nil, videoTimestamp: Swift.Int32? = nil) {
                 self.spoiler = spoiler
@@ -867,9 +869,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 1 }
-                if self.ttlSeconds != nil { _flags_flags |= 1 << 0 }
-                if self.videoCover != nil { _flags_flags |= 1 << 2 }
-                if self.videoTimestamp != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.ttlSeconds { _flags_flags |= 1 << 0 }
+                if case .some = self.videoCover { _flags_flags |= 1 << 2 }
+                if case .some = self.videoTimestamp { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.url)
                 if let value = self.ttlSeconds {
@@ -899,8 +901,8 @@ extension Api {
         }
 
         /// The fields of `inputMediaGame#d33f43f3`.
-        public struct Cons_inputMediaGame: Sendable {
-            public var id: Api.InputGame
+        public final class Cons_inputMediaGame: Sendable {
+            public let id: Api.InputGame
             
             public init(id: Api.InputGame) {
                 self.id = id
@@ -919,16 +921,16 @@ extension Api {
         }
 
         /// The fields of `inputMediaInvoice#405fef0d`.
-        public struct Cons_inputMediaInvoice: Sendable {
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.InputWebDocument?
-            public var invoice: Api.Invoice
-            public var payload: [Swift.UInt8]
-            public var provider: Swift.String?
-            public var providerData: Api.DataJSON
-            public var startParam: Swift.String?
-            public var extendedMedia: Api.InputMedia?
+        public final class Cons_inputMediaInvoice: Sendable {
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.InputWebDocument?
+            public let invoice: Api.Invoice
+            public let payload: [Swift.UInt8]
+            public let provider: Swift.String?
+            public let providerData: Api.DataJSON
+            public let startParam: Swift.String?
+            public let extendedMedia: Api.InputMedia?
             
             public init(title: Swift.String, description: Swift.String, photo: Api.InputWebDocument? = nil, invoice: Api.Invoice, payload: [Swift.UInt8], provider: Swift.String? = nil, providerData: Api.DataJSON, startParam: Swift.String? = nil, extendedMedia: Api.InputMedia? = nil) {
                 self.title = title
@@ -945,10 +947,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.photo != nil { _flags_flags |= 1 << 0 }
-                if self.provider != nil { _flags_flags |= 1 << 3 }
-                if self.startParam != nil { _flags_flags |= 1 << 1 }
-                if self.extendedMedia != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.photo { _flags_flags |= 1 << 0 }
+                if case .some = self.provider { _flags_flags |= 1 << 3 }
+                if case .some = self.startParam { _flags_flags |= 1 << 1 }
+                if case .some = self.extendedMedia { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.title)
                 w.writeString(self.description)
@@ -990,12 +992,12 @@ extension Api {
         }
 
         /// The fields of `inputMediaGeoLive#971fa843`.
-        public struct Cons_inputMediaGeoLive: Sendable {
-            public var stopped: Swift.Bool
-            public var geoPoint: Api.InputGeoPoint
-            public var heading: Swift.Int32?
-            public var period: Swift.Int32?
-            public var proximityNotificationRadius: Swift.Int32?
+        public final class Cons_inputMediaGeoLive: Sendable {
+            public let stopped: Swift.Bool
+            public let geoPoint: Api.InputGeoPoint
+            public let heading: Swift.Int32?
+            public let period: Swift.Int32?
+            public let proximityNotificationRadius: Swift.Int32?
             
             public init(stopped: Swift.Bool = false, geoPoint: Api.InputGeoPoint, heading: Swift.Int32? = nil, period: Swift.Int32? = nil, proximityNotificationRadius: Swift.Int32? = nil) {
                 self.stopped = stopped
@@ -1009,9 +1011,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.stopped { _flags_flags |= 1 << 0 }
-                if self.heading != nil { _flags_flags |= 1 << 2 }
-                if self.period != nil { _flags_flags |= 1 << 1 }
-                if self.proximityNotificationRadius != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.heading { _flags_flags |= 1 << 2 }
+                if case .some = self.period { _flags_flags |= 1 << 1 }
+                if case .some = self.proximityNotificationRadius { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 self.geoPoint.serialize(&w)
                 if let value = self.heading {
@@ -1041,13 +1043,13 @@ extension Api {
         }
 
         /// The fields of `inputMediaPoll#883a4108`.
-        public struct Cons_inputMediaPoll: Sendable {
-            public var poll: Api.Poll
-            public var correctAnswers: [Swift.Int32]?
-            public var attachedMedia: Api.InputMedia?
-            public var solution: Swift.String?
-            public var solutionEntities: [Api.MessageEntity]?
-            public var solutionMedia: Api.InputMedia?
+        public final class Cons_inputMediaPoll: Sendable {
+            public let poll: Api.Poll
+            public let correctAnswers: [Swift.Int32]?
+            public let attachedMedia: Api.InputMedia?
+            public let solution: Swift.String?
+            public let solutionEntities: [Api.MessageEntity]?
+            public let solutionMedia: Api.InputMedia?
             
             public init(poll: Api.Poll, correctAnswers: [Swift.Int32]? = nil, attachedMedia: Api.InputMedia? = nil, solution: Swift.String? = nil, solutionEntities: [Api.MessageEntity]? = nil, solutionMedia: Api.InputMedia? = nil) {
                 self.poll = poll
@@ -1061,10 +1063,11 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.correctAnswers != nil { _flags_flags |= 1 << 0 }
-                if self.attachedMedia != nil { _flags_flags |= 1 << 3 }
-                if self.solution != nil || self.solutionEntities != nil { _flags_flags |= 1 << 1 }
-                if self.solutionMedia != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.correctAnswers { _flags_flags |= 1 << 0 }
+                if case .some = self.attachedMedia { _flags_flags |= 1 << 3 }
+                if case .some = self.solution { _flags_flags |= 1 << 1 }
+                if case .some = self.solutionEntities { _flags_flags |= 1 << 1 }
+                if case .some = self.solutionMedia { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.poll.serialize(&w)
                 if let value = self.correctAnswers {
@@ -1111,8 +1114,8 @@ extension Api {
         }
 
         /// The fields of `inputMediaDice#e66fbf7b`.
-        public struct Cons_inputMediaDice: Sendable {
-            public var emoticon: Swift.String
+        public final class Cons_inputMediaDice: Sendable {
+            public let emoticon: Swift.String
             
             public init(emoticon: Swift.String) {
                 self.emoticon = emoticon
@@ -1131,9 +1134,9 @@ extension Api {
         }
 
         /// The fields of `inputMediaStory#89fdd778`.
-        public struct Cons_inputMediaStory: Sendable {
-            public var peer: Api.InputPeer
-            public var id: Swift.Int32
+        public final class Cons_inputMediaStory: Sendable {
+            public let peer: Api.InputPeer
+            public let id: Swift.Int32
             
             public init(peer: Api.InputPeer, id: Swift.Int32) {
                 self.peer = peer
@@ -1155,11 +1158,11 @@ extension Api {
         }
 
         /// The fields of `inputMediaWebPage#c21b8849`.
-        public struct Cons_inputMediaWebPage: Sendable {
-            public var forceLargeMedia: Swift.Bool
-            public var forceSmallMedia: Swift.Bool
-            public var optional: Swift.Bool
-            public var url: Swift.String
+        public final class Cons_inputMediaWebPage: Sendable {
+            public let forceLargeMedia: Swift.Bool
+            public let forceSmallMedia: Swift.Bool
+            public let optional: Swift.Bool
+            public let url: Swift.String
             
             public init(forceLargeMedia: Swift.Bool = false, forceSmallMedia: Swift.Bool = false, optional: Swift.Bool = false, url: Swift.String) {
                 self.forceLargeMedia = forceLargeMedia
@@ -1190,10 +1193,10 @@ extension Api {
         }
 
         /// The fields of `inputMediaPaidMedia#c4103386`.
-        public struct Cons_inputMediaPaidMedia: Sendable {
-            public var starsAmount: Swift.Int64
-            public var extendedMedia: [Api.InputMedia]
-            public var payload: Swift.String?
+        public final class Cons_inputMediaPaidMedia: Sendable {
+            public let starsAmount: Swift.Int64
+            public let extendedMedia: [Api.InputMedia]
+            public let payload: Swift.String?
             
             public init(starsAmount: Swift.Int64, extendedMedia: [Api.InputMedia], payload: Swift.String? = nil) {
                 self.starsAmount = starsAmount
@@ -1204,7 +1207,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.payload != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.payload { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.starsAmount)
                 w.writeVectorHeader(count: self.extendedMedia.count)
@@ -1228,8 +1231,8 @@ extension Api {
         }
 
         /// The fields of `inputMediaTodo#9fc55fde`.
-        public struct Cons_inputMediaTodo: Sendable {
-            public var todo: Api.TodoList
+        public final class Cons_inputMediaTodo: Sendable {
+            public let todo: Api.TodoList
             
             public init(todo: Api.TodoList) {
                 self.todo = todo
@@ -1248,10 +1251,10 @@ extension Api {
         }
 
         /// The fields of `inputMediaStakeDice#f3a9244a`.
-        public struct Cons_inputMediaStakeDice: Sendable {
-            public var gameHash: Swift.String
-            public var tonAmount: Swift.Int64
-            public var clientSeed: [Swift.UInt8]
+        public final class Cons_inputMediaStakeDice: Sendable {
+            public let gameHash: Swift.String
+            public let tonAmount: Swift.Int64
+            public let clientSeed: [Swift.UInt8]
             
             public init(gameHash: Swift.String, tonAmount: Swift.Int64, clientSeed: [Swift.UInt8]) {
                 self.gameHash = gameHash
@@ -1337,17 +1340,17 @@ extension Api {
 
 extension Api {
     /// TL type `InputChatPhoto`: `inputChatPhotoEmpty#1ca48f57`, `inputChatUploadedPhoto#bdcdaec0`, `inputChatPhoto#8953ad37`.
-    public indirect enum InputChatPhoto: TLObject {
+    public enum InputChatPhoto: TLObject {
         case inputChatPhotoEmpty
         case inputChatUploadedPhoto(Cons_inputChatUploadedPhoto)
         case inputChatPhoto(Cons_inputChatPhoto)
 
         /// The fields of `inputChatUploadedPhoto#bdcdaec0`.
-        public struct Cons_inputChatUploadedPhoto: Sendable {
-            public var file: Api.InputFile?
-            public var video: Api.InputFile?
-            public var videoStartTs: Swift.Double?
-            public var videoEmojiMarkup: Api.VideoSize?
+        public final class Cons_inputChatUploadedPhoto: Sendable {
+            public let file: Api.InputFile?
+            public let video: Api.InputFile?
+            public let videoStartTs: Swift.Double?
+            public let videoEmojiMarkup: Api.VideoSize?
             
             public init(file: Api.InputFile? = nil, video: Api.InputFile? = nil, videoStartTs: Swift.Double? = nil, videoEmojiMarkup: Api.VideoSize? = nil) {
                 self.file = file
@@ -1359,10 +1362,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.file != nil { _flags_flags |= 1 << 0 }
-                if self.video != nil { _flags_flags |= 1 << 1 }
-                if self.videoStartTs != nil { _flags_flags |= 1 << 2 }
-                if self.videoEmojiMarkup != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.file { _flags_flags |= 1 << 0 }
+                if case .some = self.video { _flags_flags |= 1 << 1 }
+                if case .some = self.videoStartTs { _flags_flags |= 1 << 2 }
+                if case .some = self.videoEmojiMarkup { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.file {
                     value.serialize(&w)
@@ -1394,8 +1397,8 @@ extension Api {
         }
 
         /// The fields of `inputChatPhoto#8953ad37`.
-        public struct Cons_inputChatPhoto: Sendable {
-            public var id: Api.InputPhoto
+        public final class Cons_inputChatPhoto: Sendable {
+            public let id: Api.InputPhoto
             
             public init(id: Api.InputPhoto) {
                 self.id = id
@@ -1441,15 +1444,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputGeoPoint`: `inputGeoPointEmpty#e4c123d6`, `inputGeoPoint#48222faf`.
-    public indirect enum InputGeoPoint: TLObject {
+    public enum InputGeoPoint: TLObject {
         case inputGeoPointEmpty
         case inputGeoPoint(Cons_inputGeoPoint)
 
         /// The fields of `inputGeoPoint#48222faf`.
-        public struct Cons_inputGeoPoint: Sendable {
-            public var lat: Swift.Double
-            public var long: Swift.Double
-            public var accuracyRadius: Swift.Int32?
+        public final class Cons_inputGeoPoint: Sendable {
+            public let lat: Swift.Double
+            public let long: Swift.Double
+            public let accuracyRadius: Swift.Int32?
             
             public init(lat: Swift.Double, long: Swift.Double, accuracyRadius: Swift.Int32? = nil) {
                 self.lat = lat
@@ -1460,7 +1463,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.accuracyRadius != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.accuracyRadius { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeDouble(self.lat)
                 w.writeDouble(self.long)
@@ -1506,15 +1509,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputPhoto`: `inputPhotoEmpty#1cd7bf0d`, `inputPhoto#3bb3b94a`.
-    public indirect enum InputPhoto: TLObject {
+    public enum InputPhoto: TLObject {
         case inputPhotoEmpty
         case inputPhoto(Cons_inputPhoto)
 
         /// The fields of `inputPhoto#3bb3b94a`.
-        public struct Cons_inputPhoto: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var fileReference: [Swift.UInt8]
+        public final class Cons_inputPhoto: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let fileReference: [Swift.UInt8]
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, fileReference: [Swift.UInt8]) {
                 self.id = id
@@ -1564,7 +1567,7 @@ extension Api {
 
 extension Api {
     /// TL type `InputFileLocation`: `inputFileLocation#dfdaabe1`, `inputEncryptedFileLocation#f5235d55`, `inputDocumentFileLocation#bad07584`, `inputSecureFileLocation#cbc7ee28`, `inputTakeoutFileLocation#29be5899`, `inputPhotoFileLocation#40181ffe`, `inputPhotoLegacyFileLocation#d83466f3`, `inputPeerPhotoFileLocation#37257e99`, `inputStickerSetThumb#9d84f3db`, `inputGroupCallStream#598a92a`.
-    public indirect enum InputFileLocation: TLObject {
+    public enum InputFileLocation: TLObject {
         case inputFileLocation(Cons_inputFileLocation)
         case inputEncryptedFileLocation(Cons_inputEncryptedFileLocation)
         case inputDocumentFileLocation(Cons_inputDocumentFileLocation)
@@ -1577,11 +1580,11 @@ extension Api {
         case inputGroupCallStream(Cons_inputGroupCallStream)
 
         /// The fields of `inputFileLocation#dfdaabe1`.
-        public struct Cons_inputFileLocation: Sendable {
-            public var volumeId: Swift.Int64
-            public var localId: Swift.Int32
-            public var secret: Swift.Int64
-            public var fileReference: [Swift.UInt8]
+        public final class Cons_inputFileLocation: Sendable {
+            public let volumeId: Swift.Int64
+            public let localId: Swift.Int32
+            public let secret: Swift.Int64
+            public let fileReference: [Swift.UInt8]
             
             public init(volumeId: Swift.Int64, localId: Swift.Int32, secret: Swift.Int64, fileReference: [Swift.UInt8]) {
                 self.volumeId = volumeId
@@ -1609,9 +1612,9 @@ extension Api {
         }
 
         /// The fields of `inputEncryptedFileLocation#f5235d55`.
-        public struct Cons_inputEncryptedFileLocation: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputEncryptedFileLocation: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -1633,11 +1636,11 @@ extension Api {
         }
 
         /// The fields of `inputDocumentFileLocation#bad07584`.
-        public struct Cons_inputDocumentFileLocation: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var fileReference: [Swift.UInt8]
-            public var thumbSize: Swift.String
+        public final class Cons_inputDocumentFileLocation: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let fileReference: [Swift.UInt8]
+            public let thumbSize: Swift.String
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, fileReference: [Swift.UInt8], thumbSize: Swift.String) {
                 self.id = id
@@ -1665,9 +1668,9 @@ extension Api {
         }
 
         /// The fields of `inputSecureFileLocation#cbc7ee28`.
-        public struct Cons_inputSecureFileLocation: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputSecureFileLocation: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -1689,11 +1692,11 @@ extension Api {
         }
 
         /// The fields of `inputPhotoFileLocation#40181ffe`.
-        public struct Cons_inputPhotoFileLocation: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var fileReference: [Swift.UInt8]
-            public var thumbSize: Swift.String
+        public final class Cons_inputPhotoFileLocation: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let fileReference: [Swift.UInt8]
+            public let thumbSize: Swift.String
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, fileReference: [Swift.UInt8], thumbSize: Swift.String) {
                 self.id = id
@@ -1721,13 +1724,13 @@ extension Api {
         }
 
         /// The fields of `inputPhotoLegacyFileLocation#d83466f3`.
-        public struct Cons_inputPhotoLegacyFileLocation: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var fileReference: [Swift.UInt8]
-            public var volumeId: Swift.Int64
-            public var localId: Swift.Int32
-            public var secret: Swift.Int64
+        public final class Cons_inputPhotoLegacyFileLocation: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let fileReference: [Swift.UInt8]
+            public let volumeId: Swift.Int64
+            public let localId: Swift.Int32
+            public let secret: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, fileReference: [Swift.UInt8], volumeId: Swift.Int64, localId: Swift.Int32, secret: Swift.Int64) {
                 self.id = id
@@ -1761,10 +1764,10 @@ extension Api {
         }
 
         /// The fields of `inputPeerPhotoFileLocation#37257e99`.
-        public struct Cons_inputPeerPhotoFileLocation: Sendable {
-            public var big: Swift.Bool
-            public var peer: Api.InputPeer
-            public var photoId: Swift.Int64
+        public final class Cons_inputPeerPhotoFileLocation: Sendable {
+            public let big: Swift.Bool
+            public let peer: Api.InputPeer
+            public let photoId: Swift.Int64
             
             public init(big: Swift.Bool = false, peer: Api.InputPeer, photoId: Swift.Int64) {
                 self.big = big
@@ -1792,9 +1795,9 @@ extension Api {
         }
 
         /// The fields of `inputStickerSetThumb#9d84f3db`.
-        public struct Cons_inputStickerSetThumb: Sendable {
-            public var stickerset: Api.InputStickerSet
-            public var thumbVersion: Swift.Int32
+        public final class Cons_inputStickerSetThumb: Sendable {
+            public let stickerset: Api.InputStickerSet
+            public let thumbVersion: Swift.Int32
             
             public init(stickerset: Api.InputStickerSet, thumbVersion: Swift.Int32) {
                 self.stickerset = stickerset
@@ -1816,12 +1819,12 @@ extension Api {
         }
 
         /// The fields of `inputGroupCallStream#598a92a`.
-        public struct Cons_inputGroupCallStream: Sendable {
-            public var call: Api.InputGroupCall
-            public var timeMs: Swift.Int64
-            public var scale: Swift.Int32
-            public var videoChannel: Swift.Int32?
-            public var videoQuality: Swift.Int32?
+        public final class Cons_inputGroupCallStream: Sendable {
+            public let call: Api.InputGroupCall
+            public let timeMs: Swift.Int64
+            public let scale: Swift.Int32
+            public let videoChannel: Swift.Int32?
+            public let videoQuality: Swift.Int32?
             
             public init(call: Api.InputGroupCall, timeMs: Swift.Int64, scale: Swift.Int32, videoChannel: Swift.Int32? = nil, videoQuality: Swift.Int32? = nil) {
                 self.call = call
@@ -1834,7 +1837,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.videoChannel != nil || self.videoQuality != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.videoChannel { _flags_flags |= 1 << 0 }
+                if case .some = self.videoQuality { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.call.serialize(&w)
                 w.writeInt64(self.timeMs)
@@ -1905,14 +1909,14 @@ extension Api {
 
 extension Api {
     /// TL type `Peer`: `peerUser#59511722`, `peerChat#36c6019a`, `peerChannel#a2a5371e`.
-    public indirect enum Peer: TLObject {
+    public enum Peer: TLObject {
         case peerUser(Cons_peerUser)
         case peerChat(Cons_peerChat)
         case peerChannel(Cons_peerChannel)
 
         /// The fields of `peerUser#59511722`.
-        public struct Cons_peerUser: Sendable {
-            public var userId: Swift.Int64
+        public final class Cons_peerUser: Sendable {
+            public let userId: Swift.Int64
             
             public init(userId: Swift.Int64) {
                 self.userId = userId
@@ -1931,8 +1935,8 @@ extension Api {
         }
 
         /// The fields of `peerChat#36c6019a`.
-        public struct Cons_peerChat: Sendable {
-            public var chatId: Swift.Int64
+        public final class Cons_peerChat: Sendable {
+            public let chatId: Swift.Int64
             
             public init(chatId: Swift.Int64) {
                 self.chatId = chatId
@@ -1951,8 +1955,8 @@ extension Api {
         }
 
         /// The fields of `peerChannel#a2a5371e`.
-        public struct Cons_peerChannel: Sendable {
-            public var channelId: Swift.Int64
+        public final class Cons_peerChannel: Sendable {
+            public let channelId: Swift.Int64
             
             public init(channelId: Swift.Int64) {
                 self.channelId = channelId
@@ -1998,7 +2002,7 @@ extension Api {
 
 extension Api.storage {
     /// TL type `storage.FileType`: `storage.fileUnknown#aa963b05`, `storage.filePartial#40bc6f52`, `storage.fileJpeg#7efe0e`, `storage.fileGif#cae1aadf`, `storage.filePng#a4f63c0`, `storage.filePdf#ae1e508d`, `storage.fileMp3#528a0677`, `storage.fileMov#4b09ebbc`, `storage.fileMp4#b3cea0e4`, `storage.fileWebp#1081464c`.
-    public indirect enum FileType: TLObject {
+    public enum FileType: TLObject {
         case fileUnknown
         case filePartial
         case fileJpeg
@@ -2052,13 +2056,13 @@ extension Api.storage {
 
 extension Api {
     /// TL type `User`: `userEmpty#d3bc4b7a`, `user#b1b8cc83`.
-    public indirect enum User: TLObject {
+    public enum User: TLObject {
         case userEmpty(Cons_userEmpty)
         case user(Cons_user)
 
         /// The fields of `userEmpty#d3bc4b7a`.
-        public struct Cons_userEmpty: Sendable {
-            public var id: Swift.Int64
+        public final class Cons_userEmpty: Sendable {
+            public let id: Swift.Int64
             
             public init(id: Swift.Int64) {
                 self.id = id
@@ -2077,58 +2081,58 @@ extension Api {
         }
 
         /// The fields of `user#b1b8cc83`.
-        public struct Cons_user: Sendable {
-            public var isSelf: Swift.Bool
-            public var contact: Swift.Bool
-            public var mutualContact: Swift.Bool
-            public var deleted: Swift.Bool
-            public var bot: Swift.Bool
-            public var botChatHistory: Swift.Bool
-            public var botNochats: Swift.Bool
-            public var verified: Swift.Bool
-            public var restricted: Swift.Bool
-            public var min: Swift.Bool
-            public var botInlineGeo: Swift.Bool
-            public var support: Swift.Bool
-            public var scam: Swift.Bool
-            public var applyMinPhoto: Swift.Bool
-            public var fake: Swift.Bool
-            public var botAttachMenu: Swift.Bool
-            public var premium: Swift.Bool
-            public var attachMenuEnabled: Swift.Bool
-            public var botCanEdit: Swift.Bool
-            public var closeFriend: Swift.Bool
-            public var storiesHidden: Swift.Bool
-            public var storiesUnavailable: Swift.Bool
-            public var contactRequirePremium: Swift.Bool
-            public var botBusiness: Swift.Bool
-            public var botHasMainApp: Swift.Bool
-            public var botForumView: Swift.Bool
-            public var botForumCanManageTopics: Swift.Bool
-            public var botCanManageBots: Swift.Bool
-            public var botGuestchat: Swift.Bool
-            public var botGuard: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64?
-            public var firstName: Swift.String?
-            public var lastName: Swift.String?
-            public var username: Swift.String?
-            public var phone: Swift.String?
-            public var photo: Api.UserProfilePhoto?
-            public var status: Api.UserStatus?
-            public var botInfoVersion: Swift.Int32?
-            public var restrictionReason: [Api.RestrictionReason]?
-            public var botInlinePlaceholder: Swift.String?
-            public var langCode: Swift.String?
-            public var emojiStatus: Api.EmojiStatus?
-            public var usernames: [Api.Username]?
-            public var storiesMaxId: Api.RecentStory?
-            public var color: Api.PeerColor?
-            public var profileColor: Api.PeerColor?
-            public var botActiveUsers: Swift.Int32?
-            public var botVerificationIcon: Swift.Int64?
-            public var sendPaidMessagesStars: Swift.Int64?
-            public var linkedCommunityId: Swift.Int64?
+        public final class Cons_user: Sendable {
+            public let isSelf: Swift.Bool
+            public let contact: Swift.Bool
+            public let mutualContact: Swift.Bool
+            public let deleted: Swift.Bool
+            public let bot: Swift.Bool
+            public let botChatHistory: Swift.Bool
+            public let botNochats: Swift.Bool
+            public let verified: Swift.Bool
+            public let restricted: Swift.Bool
+            public let min: Swift.Bool
+            public let botInlineGeo: Swift.Bool
+            public let support: Swift.Bool
+            public let scam: Swift.Bool
+            public let applyMinPhoto: Swift.Bool
+            public let fake: Swift.Bool
+            public let botAttachMenu: Swift.Bool
+            public let premium: Swift.Bool
+            public let attachMenuEnabled: Swift.Bool
+            public let botCanEdit: Swift.Bool
+            public let closeFriend: Swift.Bool
+            public let storiesHidden: Swift.Bool
+            public let storiesUnavailable: Swift.Bool
+            public let contactRequirePremium: Swift.Bool
+            public let botBusiness: Swift.Bool
+            public let botHasMainApp: Swift.Bool
+            public let botForumView: Swift.Bool
+            public let botForumCanManageTopics: Swift.Bool
+            public let botCanManageBots: Swift.Bool
+            public let botGuestchat: Swift.Bool
+            public let botGuard: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64?
+            public let firstName: Swift.String?
+            public let lastName: Swift.String?
+            public let username: Swift.String?
+            public let phone: Swift.String?
+            public let photo: Api.UserProfilePhoto?
+            public let status: Api.UserStatus?
+            public let botInfoVersion: Swift.Int32?
+            public let restrictionReason: [Api.RestrictionReason]?
+            public let botInlinePlaceholder: Swift.String?
+            public let langCode: Swift.String?
+            public let emojiStatus: Api.EmojiStatus?
+            public let usernames: [Api.Username]?
+            public let storiesMaxId: Api.RecentStory?
+            public let color: Api.PeerColor?
+            public let profileColor: Api.PeerColor?
+            public let botActiveUsers: Swift.Int32?
+            public let botVerificationIcon: Swift.Int64?
+            public let sendPaidMessagesStars: Swift.Int64?
+            public let linkedCommunityId: Swift.Int64?
             
             public init(isSelf: Swift.Bool = false, contact: Swift.Bool = false, mutualContact: Swift.Bool = false, deleted: Swift.Bool = false, bot: Swift.Bool = false, botChatHistory: Swift.Bool = false, botNochats: Swift.Bool = false, verified: Swift.Bool = false, restricted: Swift.Bool = false, min: Swift.Bool = false, botInlineGeo: Swift.Bool = false, support: Swift.Bool = false, scam: Swift.Bool = false, applyMinPhoto: Swift.Bool = false, fake: Swift.Bool = false, botAttachMenu: Swift.Bool = false, premium: Swift.Bool = false, attachMenuEnabled: Swift.Bool = false, botCanEdit: Swift.Bool = false, closeFriend: Swift.Bool = false, storiesHidden: Swift.Bool = false, storiesUnavailable: Swift.Bool = false, contactRequirePremium: Swift.Bool = false, botBusiness: Swift.Bool = false, botHasMainApp: Swift.Bool = false, botForumView: Swift.Bool = false, botForumCanManageTopics: Swift.Bool = false, botCanManageBots: Swift.Bool = false, botGuestchat: Swift.Bool = false, botGuard: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64? = nil, firstName: Swift.String? = nil, lastName: Swift.String? = nil, username: Swift.String? = nil, phone: Swift.String? = nil, photo: Api.UserProfilePhoto? = nil, status: Api.UserStatus? = nil, botInfoVersion: Swift.Int32? = nil, restrictionReason: [Api.RestrictionReason]? = nil, botInlinePlaceholder: Swift.String? = nil, langCode: Swift.String? = nil, emojiStatus: Api.EmojiStatus? = nil, usernames: [Api.Username]? = nil, storiesMaxId: Api.RecentStory? = nil, color: Api.PeerColor? = nil, profileColor: Api.PeerColor? = nil, botActiveUsers: Swift.Int32? = nil, botVerificationIcon: Swift.Int64? = nil, sendPaidMessagesStars: Swift.Int64? = nil, linkedCommunityId: Swift.Int64? = nil) {
                 self.isSelf = isSelf
@@ -2191,11 +2195,13 @@ extension Api {
                 if self.contact { _flags_flags |= 1 << 11 }
                 if self.mutualContact { _flags_flags |= 1 << 12 }
                 if self.deleted { _flags_flags |= 1 << 13 }
-                if self.bot || self.botInfoVersion != nil { _flags_flags |= 1 << 14 }
+                if self.bot { _flags_flags |= 1 << 14 }
+                if case .some = self.botInfoVersion { _flags_flags |= 1 << 14 }
                 if self.botChatHistory { _flags_flags |= 1 << 15 }
                 if self.botNochats { _flags_flags |= 1 << 16 }
                 if self.verified { _flags_flags |= 1 << 17 }
-                if self.restricted || self.restrictionReason != nil { _flags_flags |= 1 << 18 }
+                if self.restricted { _flags_flags |= 1 << 18 }
+                if case .some = self.restrictionReason { _flags_flags |= 1 << 18 }
                 if self.min { _flags_flags |= 1 << 20 }
                 if self.botInlineGeo { _flags_flags |= 1 << 21 }
                 if self.support { _flags_flags |= 1 << 23 }
@@ -2205,16 +2211,16 @@ extension Api {
                 if self.botAttachMenu { _flags_flags |= 1 << 27 }
                 if self.premium { _flags_flags |= 1 << 28 }
                 if self.attachMenuEnabled { _flags_flags |= 1 << 29 }
-                if self.accessHash != nil { _flags_flags |= 1 << 0 }
-                if self.firstName != nil { _flags_flags |= 1 << 1 }
-                if self.lastName != nil { _flags_flags |= 1 << 2 }
-                if self.username != nil { _flags_flags |= 1 << 3 }
-                if self.phone != nil { _flags_flags |= 1 << 4 }
-                if self.photo != nil { _flags_flags |= 1 << 5 }
-                if self.status != nil { _flags_flags |= 1 << 6 }
-                if self.botInlinePlaceholder != nil { _flags_flags |= 1 << 19 }
-                if self.langCode != nil { _flags_flags |= 1 << 22 }
-                if self.emojiStatus != nil { _flags_flags |= 1 << 30 }
+                if case .some = self.accessHash { _flags_flags |= 1 << 0 }
+                if case .some = self.firstName { _flags_flags |= 1 << 1 }
+                if case .some = self.lastName { _flags_flags |= 1 << 2 }
+                if case .some = self.username { _flags_flags |= 1 << 3 }
+                if case .some = self.phone { _flags_flags |= 1 << 4 }
+                if case .some = self.photo { _flags_flags |= 1 << 5 }
+                if case .some = self.status { _flags_flags |= 1 << 6 }
+                if case .some = self.botInlinePlaceholder { _flags_flags |= 1 << 19 }
+                if case .some = self.langCode { _flags_flags |= 1 << 22 }
+                if case .some = self.emojiStatus { _flags_flags |= 1 << 30 }
                 var _flags_flags2: Swift.UInt32 = 0
                 if self.botCanEdit { _flags_flags2 |= 1 << 1 }
                 if self.closeFriend { _flags_flags2 |= 1 << 2 }
@@ -2228,14 +2234,14 @@ extension Api {
                 if self.botCanManageBots { _flags_flags2 |= 1 << 18 }
                 if self.botGuestchat { _flags_flags2 |= 1 << 19 }
                 if self.botGuard { _flags_flags2 |= 1 << 20 }
-                if self.usernames != nil { _flags_flags2 |= 1 << 0 }
-                if self.storiesMaxId != nil { _flags_flags2 |= 1 << 5 }
-                if self.color != nil { _flags_flags2 |= 1 << 8 }
-                if self.profileColor != nil { _flags_flags2 |= 1 << 9 }
-                if self.botActiveUsers != nil { _flags_flags2 |= 1 << 12 }
-                if self.botVerificationIcon != nil { _flags_flags2 |= 1 << 14 }
-                if self.sendPaidMessagesStars != nil { _flags_flags2 |= 1 << 15 }
-                if self.linkedCommunityId != nil { _flags_flags2 |= 1 << 21 }
+                if case .some = self.usernames { _flags_flags2 |= 1 << 0 }
+                if case .some = self.storiesMaxId { _flags_flags2 |= 1 << 5 }
+                if case .some = self.color { _flags_flags2 |= 1 << 8 }
+                if case .some = self.profileColor { _flags_flags2 |= 1 << 9 }
+                if case .some = self.botActiveUsers { _flags_flags2 |= 1 << 12 }
+                if case .some = self.botVerificationIcon { _flags_flags2 |= 1 << 14 }
+                if case .some = self.sendPaidMessagesStars { _flags_flags2 |= 1 << 15 }
+                if case .some = self.linkedCommunityId { _flags_flags2 |= 1 << 21 }
                 w.writeUInt32(_flags_flags)
                 w.writeUInt32(_flags_flags2)
                 w.writeInt64(self.id)
@@ -2414,17 +2420,17 @@ extension Api {
 
 extension Api {
     /// TL type `UserProfilePhoto`: `userProfilePhotoEmpty#4f11bae1`, `userProfilePhoto#82d1f706`.
-    public indirect enum UserProfilePhoto: TLObject {
+    public enum UserProfilePhoto: TLObject {
         case userProfilePhotoEmpty
         case userProfilePhoto(Cons_userProfilePhoto)
 
         /// The fields of `userProfilePhoto#82d1f706`.
-        public struct Cons_userProfilePhoto: Sendable {
-            public var hasVideo: Swift.Bool
-            public var personal: Swift.Bool
-            public var photoId: Swift.Int64
-            public var strippedThumb: [Swift.UInt8]?
-            public var dcId: Swift.Int32
+        public final class Cons_userProfilePhoto: Sendable {
+            public let hasVideo: Swift.Bool
+            public let personal: Swift.Bool
+            public let photoId: Swift.Int64
+            public let strippedThumb: [Swift.UInt8]?
+            public let dcId: Swift.Int32
             
             public init(hasVideo: Swift.Bool = false, personal: Swift.Bool = false, photoId: Swift.Int64, strippedThumb: [Swift.UInt8]? = nil, dcId: Swift.Int32) {
                 self.hasVideo = hasVideo
@@ -2439,7 +2445,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasVideo { _flags_flags |= 1 << 0 }
                 if self.personal { _flags_flags |= 1 << 2 }
-                if self.strippedThumb != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.strippedThumb { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.photoId)
                 if let value = self.strippedThumb {
@@ -2487,7 +2493,7 @@ extension Api {
 
 extension Api {
     /// TL type `UserStatus`: `userStatusEmpty#9d05049`, `userStatusOnline#edb93949`, `userStatusOffline#8c703f`, `userStatusRecently#7b197dc8`, `userStatusLastWeek#541a1d1a`, `userStatusLastMonth#65899777`.
-    public indirect enum UserStatus: TLObject {
+    public enum UserStatus: TLObject {
         case userStatusEmpty
         case userStatusOnline(Cons_userStatusOnline)
         case userStatusOffline(Cons_userStatusOffline)
@@ -2496,8 +2502,8 @@ extension Api {
         case userStatusLastMonth(Cons_userStatusLastMonth)
 
         /// The fields of `userStatusOnline#edb93949`.
-        public struct Cons_userStatusOnline: Sendable {
-            public var expires: Swift.Int32
+        public final class Cons_userStatusOnline: Sendable {
+            public let expires: Swift.Int32
             
             public init(expires: Swift.Int32) {
                 self.expires = expires
@@ -2516,8 +2522,8 @@ extension Api {
         }
 
         /// The fields of `userStatusOffline#8c703f`.
-        public struct Cons_userStatusOffline: Sendable {
-            public var wasOnline: Swift.Int32
+        public final class Cons_userStatusOffline: Sendable {
+            public let wasOnline: Swift.Int32
             
             public init(wasOnline: Swift.Int32) {
                 self.wasOnline = wasOnline
@@ -2536,8 +2542,8 @@ extension Api {
         }
 
         /// The fields of `userStatusRecently#7b197dc8`.
-        public struct Cons_userStatusRecently: Sendable {
-            public var byMe: Swift.Bool
+        public final class Cons_userStatusRecently: Sendable {
+            public let byMe: Swift.Bool
             
             public init(byMe: Swift.Bool = false) {
                 self.byMe = byMe
@@ -2559,8 +2565,8 @@ extension Api {
         }
 
         /// The fields of `userStatusLastWeek#541a1d1a`.
-        public struct Cons_userStatusLastWeek: Sendable {
-            public var byMe: Swift.Bool
+        public final class Cons_userStatusLastWeek: Sendable {
+            public let byMe: Swift.Bool
             
             public init(byMe: Swift.Bool = false) {
                 self.byMe = byMe
@@ -2582,8 +2588,8 @@ extension Api {
         }
 
         /// The fields of `userStatusLastMonth#65899777`.
-        public struct Cons_userStatusLastMonth: Sendable {
-            public var byMe: Swift.Bool
+        public final class Cons_userStatusLastMonth: Sendable {
+            public let byMe: Swift.Bool
             
             public init(byMe: Swift.Bool = false) {
                 self.byMe = byMe
@@ -2638,7 +2644,7 @@ extension Api {
 
 extension Api {
     /// TL type `Chat`: `chatEmpty#29562865`, `chat#41cbf256`, `chatForbidden#6592a1a7`, `channel#d49f34c6`, `channelForbidden#17d493d5`, `communityForbidden#fd3cdab8`, `community#65efe954`.
-    public indirect enum Chat: TLObject {
+    public enum Chat: TLObject {
         case chatEmpty(Cons_chatEmpty)
         case chat(Cons_chat)
         case chatForbidden(Cons_chatForbidden)
@@ -2648,8 +2654,8 @@ extension Api {
         case community(Cons_community)
 
         /// The fields of `chatEmpty#29562865`.
-        public struct Cons_chatEmpty: Sendable {
-            public var id: Swift.Int64
+        public final class Cons_chatEmpty: Sendable {
+            public let id: Swift.Int64
             
             public init(id: Swift.Int64) {
                 self.id = id
@@ -2668,22 +2674,22 @@ extension Api {
         }
 
         /// The fields of `chat#41cbf256`.
-        public struct Cons_chat: Sendable {
-            public var creator: Swift.Bool
-            public var left: Swift.Bool
-            public var deactivated: Swift.Bool
-            public var callActive: Swift.Bool
-            public var callNotEmpty: Swift.Bool
-            public var noforwards: Swift.Bool
-            public var id: Swift.Int64
-            public var title: Swift.String
-            public var photo: Api.ChatPhoto
-            public var participantsCount: Swift.Int32
-            public var date: Swift.Int32
-            public var version: Swift.Int32
-            public var migratedTo: Api.InputChannel?
-            public var adminRights: Api.ChatAdminRights?
-            public var defaultBannedRights: Api.ChatBannedRights?
+        public final class Cons_chat: Sendable {
+            public let creator: Swift.Bool
+            public let left: Swift.Bool
+            public let deactivated: Swift.Bool
+            public let callActive: Swift.Bool
+            public let callNotEmpty: Swift.Bool
+            public let noforwards: Swift.Bool
+            public let id: Swift.Int64
+            public let title: Swift.String
+            public let photo: Api.ChatPhoto
+            public let participantsCount: Swift.Int32
+            public let date: Swift.Int32
+            public let version: Swift.Int32
+            public let migratedTo: Api.InputChannel?
+            public let adminRights: Api.ChatAdminRights?
+            public let defaultBannedRights: Api.ChatBannedRights?
             
             public init(creator: Swift.Bool = false, left: Swift.Bool = false, deactivated: Swift.Bool = false, callActive: Swift.Bool = false, callNotEmpty: Swift.Bool = false, noforwards: Swift.Bool = false, id: Swift.Int64, title: Swift.String, photo: Api.ChatPhoto, participantsCount: Swift.Int32, date: Swift.Int32, version: Swift.Int32, migratedTo: Api.InputChannel? = nil, adminRights: Api.ChatAdminRights? = nil, defaultBannedRights: Api.ChatBannedRights? = nil) {
                 self.creator = creator
@@ -2712,9 +2718,9 @@ extension Api {
                 if self.callActive { _flags_flags |= 1 << 23 }
                 if self.callNotEmpty { _flags_flags |= 1 << 24 }
                 if self.noforwards { _flags_flags |= 1 << 25 }
-                if self.migratedTo != nil { _flags_flags |= 1 << 6 }
-                if self.adminRights != nil { _flags_flags |= 1 << 14 }
-                if self.defaultBannedRights != nil { _flags_flags |= 1 << 18 }
+                if case .some = self.migratedTo { _flags_flags |= 1 << 6 }
+                if case .some = self.adminRights { _flags_flags |= 1 << 14 }
+                if case .some = self.defaultBannedRights { _flags_flags |= 1 << 18 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeString(self.title)
@@ -2759,9 +2765,9 @@ extension Api {
         }
 
         /// The fields of `chatForbidden#6592a1a7`.
-        public struct Cons_chatForbidden: Sendable {
-            public var id: Swift.Int64
-            public var title: Swift.String
+        public final class Cons_chatForbidden: Sendable {
+            public let id: Swift.Int64
+            public let title: Swift.String
             
             public init(id: Swift.Int64, title: Swift.String) {
                 self.id = id
@@ -2783,57 +2789,57 @@ extension Api {
         }
 
         /// The fields of `channel#d49f34c6`.
-        public struct Cons_channel: Sendable {
-            public var creator: Swift.Bool
-            public var left: Swift.Bool
-            public var broadcast: Swift.Bool
-            public var verified: Swift.Bool
-            public var megagroup: Swift.Bool
-            public var restricted: Swift.Bool
-            public var signatures: Swift.Bool
-            public var min: Swift.Bool
-            public var scam: Swift.Bool
-            public var hasLink: Swift.Bool
-            public var hasGeo: Swift.Bool
-            public var slowmodeEnabled: Swift.Bool
-            public var callActive: Swift.Bool
-            public var callNotEmpty: Swift.Bool
-            public var fake: Swift.Bool
-            public var gigagroup: Swift.Bool
-            public var noforwards: Swift.Bool
-            public var joinToSend: Swift.Bool
-            public var joinRequest: Swift.Bool
-            public var forum: Swift.Bool
-            public var storiesHidden: Swift.Bool
-            public var storiesHiddenMin: Swift.Bool
-            public var storiesUnavailable: Swift.Bool
-            public var signatureProfiles: Swift.Bool
-            public var autotranslation: Swift.Bool
-            public var broadcastMessagesAllowed: Swift.Bool
-            public var monoforum: Swift.Bool
-            public var forumTabs: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64?
-            public var title: Swift.String
-            public var username: Swift.String?
-            public var photo: Api.ChatPhoto
-            public var date: Swift.Int32
-            public var restrictionReason: [Api.RestrictionReason]?
-            public var adminRights: Api.ChatAdminRights?
-            public var bannedRights: Api.ChatBannedRights?
-            public var defaultBannedRights: Api.ChatBannedRights?
-            public var participantsCount: Swift.Int32?
-            public var usernames: [Api.Username]?
-            public var storiesMaxId: Api.RecentStory?
-            public var color: Api.PeerColor?
-            public var profileColor: Api.PeerColor?
-            public var emojiStatus: Api.EmojiStatus?
-            public var level: Swift.Int32?
-            public var subscriptionUntilDate: Swift.Int32?
-            public var botVerificationIcon: Swift.Int64?
-            public var sendPaidMessagesStars: Swift.Int64?
-            public var linkedMonoforumId: Swift.Int64?
-            public var linkedCommunityId: Swift.Int64?
+        public final class Cons_channel: Sendable {
+            public let creator: Swift.Bool
+            public let left: Swift.Bool
+            public let broadcast: Swift.Bool
+            public let verified: Swift.Bool
+            public let megagroup: Swift.Bool
+            public let restricted: Swift.Bool
+            public let signatures: Swift.Bool
+            public let min: Swift.Bool
+            public let scam: Swift.Bool
+            public let hasLink: Swift.Bool
+            public let hasGeo: Swift.Bool
+            public let slowmodeEnabled: Swift.Bool
+            public let callActive: Swift.Bool
+            public let callNotEmpty: Swift.Bool
+            public let fake: Swift.Bool
+            public let gigagroup: Swift.Bool
+            public let noforwards: Swift.Bool
+            public let joinToSend: Swift.Bool
+            public let joinRequest: Swift.Bool
+            public let forum: Swift.Bool
+            public let storiesHidden: Swift.Bool
+            public let storiesHiddenMin: Swift.Bool
+            public let storiesUnavailable: Swift.Bool
+            public let signatureProfiles: Swift.Bool
+            public let autotranslation: Swift.Bool
+            public let broadcastMessagesAllowed: Swift.Bool
+            public let monoforum: Swift.Bool
+            public let forumTabs: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64?
+            public let title: Swift.String
+            public let username: Swift.String?
+            public let photo: Api.ChatPhoto
+            public let date: Swift.Int32
+            public let restrictionReason: [Api.RestrictionReason]?
+            public let adminRights: Api.ChatAdminRights?
+            public let bannedRights: Api.ChatBannedRights?
+            public let defaultBannedRights: Api.ChatBannedRights?
+            public let participantsCount: Swift.Int32?
+            public let usernames: [Api.Username]?
+            public let storiesMaxId: Api.RecentStory?
+            public let color: Api.PeerColor?
+            public let profileColor: Api.PeerColor?
+            public let emojiStatus: Api.EmojiStatus?
+            public let level: Swift.Int32?
+            public let subscriptionUntilDate: Swift.Int32?
+            public let botVerificationIcon: Swift.Int64?
+            public let sendPaidMessagesStars: Swift.Int64?
+            public let linkedMonoforumId: Swift.Int64?
+            public let linkedCommunityId: Swift.Int64?
             
             public init(creator: Swift.Bool = false, left: Swift.Bool = false, broadcast: Swift.Bool = false, verified: Swift.Bool = false, megagroup: Swift.Bool = false, restricted: Swift.Bool = false, signatures: Swift.Bool = false, min: Swift.Bool = false, scam: Swift.Bool = false, hasLink: Swift.Bool = false, hasGeo: Swift.Bool = false, slowmodeEnabled: Swift.Bool = false, callActive: Swift.Bool = false, callNotEmpty: Swift.Bool = false, fake: Swift.Bool = false, gigagroup: Swift.Bool = false, noforwards: Swift.Bool = false, joinToSend: Swift.Bool = false, joinRequest: Swift.Bool = false, forum: Swift.Bool = false, storiesHidden: Swift.Bool = false, storiesHiddenMin: Swift.Bool = false, storiesUnavailable: Swift.Bool = false, signatureProfiles: Swift.Bool = false, autotranslation: Swift.Bool = false, broadcastMessagesAllowed: Swift.Bool = false, monoforum: Swift.Bool = false, forumTabs: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64? = nil, title: Swift.String, username: Swift.String? = nil, photo: Api.ChatPhoto, date: Swift.Int32, restrictionReason: [Api.RestrictionReason]? = nil, adminRights: Api.ChatAdminRights? = nil, bannedRights: Api.ChatBannedRights? = nil, defaultBannedRights: Api.ChatBannedRights? = nil, participantsCount: Swift.Int32? = nil, usernames: [Api.Username]? = nil, storiesMaxId: Api.RecentStory? = nil, color: Api.PeerColor? = nil, profileColor: Api.PeerColor? = nil, emojiStatus: Api.EmojiStatus? = nil, level: Swift.Int32? = nil, subscriptionUntilDate: Swift.Int32? = nil, botVerificationIcon: Swift.Int64? = nil, sendPaidMessagesStars: Swift.Int64? = nil, linkedMonoforumId: Swift.Int64? = nil, linkedCommunityId: Swift.Int64? = nil) {
                 self.creator = creator
@@ -2896,7 +2902,8 @@ extension Api {
                 if self.broadcast { _flags_flags |= 1 << 5 }
                 if self.verified { _flags_flags |= 1 << 7 }
                 if self.megagroup { _flags_flags |= 1 << 8 }
-                if self.restricted || self.restrictionReason != nil { _flags_flags |= 1 << 9 }
+                if self.restricted { _flags_flags |= 1 << 9 }
+                if case .some = self.restrictionReason { _flags_flags |= 1 << 9 }
                 if self.signatures { _flags_flags |= 1 << 11 }
                 if self.min { _flags_flags |= 1 << 12 }
                 if self.scam { _flags_flags |= 1 << 19 }
@@ -2911,12 +2918,12 @@ extension Api {
                 if self.joinToSend { _flags_flags |= 1 << 28 }
                 if self.joinRequest { _flags_flags |= 1 << 29 }
                 if self.forum { _flags_flags |= 1 << 30 }
-                if self.accessHash != nil { _flags_flags |= 1 << 13 }
-                if self.username != nil { _flags_flags |= 1 << 6 }
-                if self.adminRights != nil { _flags_flags |= 1 << 14 }
-                if self.bannedRights != nil { _flags_flags |= 1 << 15 }
-                if self.defaultBannedRights != nil { _flags_flags |= 1 << 18 }
-                if self.participantsCount != nil { _flags_flags |= 1 << 17 }
+                if case .some = self.accessHash { _flags_flags |= 1 << 13 }
+                if case .some = self.username { _flags_flags |= 1 << 6 }
+                if case .some = self.adminRights { _flags_flags |= 1 << 14 }
+                if case .some = self.bannedRights { _flags_flags |= 1 << 15 }
+                if case .some = self.defaultBannedRights { _flags_flags |= 1 << 18 }
+                if case .some = self.participantsCount { _flags_flags |= 1 << 17 }
                 var _flags_flags2: Swift.UInt32 = 0
                 if self.storiesHidden { _flags_flags2 |= 1 << 1 }
                 if self.storiesHiddenMin { _flags_flags2 |= 1 << 2 }
@@ -2926,17 +2933,17 @@ extension Api {
                 if self.broadcastMessagesAllowed { _flags_flags2 |= 1 << 16 }
                 if self.monoforum { _flags_flags2 |= 1 << 17 }
                 if self.forumTabs { _flags_flags2 |= 1 << 19 }
-                if self.usernames != nil { _flags_flags2 |= 1 << 0 }
-                if self.storiesMaxId != nil { _flags_flags2 |= 1 << 4 }
-                if self.color != nil { _flags_flags2 |= 1 << 7 }
-                if self.profileColor != nil { _flags_flags2 |= 1 << 8 }
-                if self.emojiStatus != nil { _flags_flags2 |= 1 << 9 }
-                if self.level != nil { _flags_flags2 |= 1 << 10 }
-                if self.subscriptionUntilDate != nil { _flags_flags2 |= 1 << 11 }
-                if self.botVerificationIcon != nil { _flags_flags2 |= 1 << 13 }
-                if self.sendPaidMessagesStars != nil { _flags_flags2 |= 1 << 14 }
-                if self.linkedMonoforumId != nil { _flags_flags2 |= 1 << 18 }
-                if self.linkedCommunityId != nil { _flags_flags2 |= 1 << 20 }
+                if case .some = self.usernames { _flags_flags2 |= 1 << 0 }
+                if case .some = self.storiesMaxId { _flags_flags2 |= 1 << 4 }
+                if case .some = self.color { _flags_flags2 |= 1 << 7 }
+                if case .some = self.profileColor { _flags_flags2 |= 1 << 8 }
+                if case .some = self.emojiStatus { _flags_flags2 |= 1 << 9 }
+                if case .some = self.level { _flags_flags2 |= 1 << 10 }
+                if case .some = self.subscriptionUntilDate { _flags_flags2 |= 1 << 11 }
+                if case .some = self.botVerificationIcon { _flags_flags2 |= 1 << 13 }
+                if case .some = self.sendPaidMessagesStars { _flags_flags2 |= 1 << 14 }
+                if case .some = self.linkedMonoforumId { _flags_flags2 |= 1 << 18 }
+                if case .some = self.linkedCommunityId { _flags_flags2 |= 1 << 20 }
                 w.writeUInt32(_flags_flags)
                 w.writeUInt32(_flags_flags2)
                 w.writeInt64(self.id)
@@ -3083,14 +3090,14 @@ extension Api {
         }
 
         /// The fields of `channelForbidden#17d493d5`.
-        public struct Cons_channelForbidden: Sendable {
-            public var broadcast: Swift.Bool
-            public var megagroup: Swift.Bool
-            public var monoforum: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var title: Swift.String
-            public var untilDate: Swift.Int32?
+        public final class Cons_channelForbidden: Sendable {
+            public let broadcast: Swift.Bool
+            public let megagroup: Swift.Bool
+            public let monoforum: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let title: Swift.String
+            public let untilDate: Swift.Int32?
             
             public init(broadcast: Swift.Bool = false, megagroup: Swift.Bool = false, monoforum: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64, title: Swift.String, untilDate: Swift.Int32? = nil) {
                 self.broadcast = broadcast
@@ -3108,7 +3115,7 @@ extension Api {
                 if self.broadcast { _flags_flags |= 1 << 5 }
                 if self.megagroup { _flags_flags |= 1 << 8 }
                 if self.monoforum { _flags_flags |= 1 << 10 }
-                if self.untilDate != nil { _flags_flags |= 1 << 16 }
+                if case .some = self.untilDate { _flags_flags |= 1 << 16 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)
@@ -3134,10 +3141,10 @@ extension Api {
         }
 
         /// The fields of `communityForbidden#fd3cdab8`.
-        public struct Cons_communityForbidden: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64?
-            public var title: Swift.String
+        public final class Cons_communityForbidden: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64?
+            public let title: Swift.String
             
             public init(id: Swift.Int64, accessHash: Swift.Int64? = nil, title: Swift.String) {
                 self.id = id
@@ -3148,7 +3155,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.accessHash != nil { _flags_flags |= 1 << 13 }
+                if case .some = self.accessHash { _flags_flags |= 1 << 13 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 if let value = self.accessHash {
@@ -3169,18 +3176,18 @@ extension Api {
         }
 
         /// The fields of `community#65efe954`.
-        public struct Cons_community: Sendable {
-            public var creator: Swift.Bool
-            public var left: Swift.Bool
-            public var min: Swift.Bool
-            public var collapsedInDialogs: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64?
-            public var title: Swift.String
-            public var photo: Api.ChatPhoto
-            public var date: Swift.Int32
-            public var adminRights: Api.ChatAdminRights?
-            public var defaultBannedRights: Api.ChatBannedRights?
+        public final class Cons_community: Sendable {
+            public let creator: Swift.Bool
+            public let left: Swift.Bool
+            public let min: Swift.Bool
+            public let collapsedInDialogs: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64?
+            public let title: Swift.String
+            public let photo: Api.ChatPhoto
+            public let date: Swift.Int32
+            public let adminRights: Api.ChatAdminRights?
+            public let defaultBannedRights: Api.ChatBannedRights?
             
             public init(creator: Swift.Bool = false, left: Swift.Bool = false, min: Swift.Bool = false, collapsedInDialogs: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64? = nil, title: Swift.String, photo: Api.ChatPhoto, date: Swift.Int32, adminRights: Api.ChatAdminRights? = nil, defaultBannedRights: Api.ChatBannedRights? = nil) {
                 self.creator = creator
@@ -3202,9 +3209,9 @@ extension Api {
                 if self.creator { _flags_flags |= 1 << 0 }
                 if self.left { _flags_flags |= 1 << 2 }
                 if self.min { _flags_flags |= 1 << 12 }
-                if self.accessHash != nil { _flags_flags |= 1 << 13 }
-                if self.adminRights != nil { _flags_flags |= 1 << 14 }
-                if self.defaultBannedRights != nil { _flags_flags |= 1 << 18 }
+                if case .some = self.accessHash { _flags_flags |= 1 << 13 }
+                if case .some = self.adminRights { _flags_flags |= 1 << 14 }
+                if case .some = self.defaultBannedRights { _flags_flags |= 1 << 18 }
                 var _flags_flags2: Swift.UInt32 = 0
                 if self.collapsedInDialogs { _flags_flags2 |= 1 << 20 }
                 w.writeUInt32(_flags_flags)
@@ -3282,34 +3289,34 @@ extension Api {
 
 extension Api {
     /// TL type `ChatFull`: `chatFull#2633421b`, `channelFull#a04e8d3a`, `communityFull#cbb7a507`.
-    public indirect enum ChatFull: TLObject {
+    public enum ChatFull: TLObject {
         case chatFull(Cons_chatFull)
         case channelFull(Cons_channelFull)
         case communityFull(Cons_communityFull)
 
         /// The fields of `chatFull#2633421b`.
-        public struct Cons_chatFull: Sendable {
-            public var canSetUsername: Swift.Bool
-            public var hasScheduled: Swift.Bool
-            public var translationsDisabled: Swift.Bool
-            public var hasWelcomeMessages: Swift.Bool
-            public var id: Swift.Int64
-            public var about: Swift.String
-            public var participants: Api.ChatParticipants
-            public var chatPhoto: Api.Photo?
-            public var notifySettings: Api.PeerNotifySettings
-            public var exportedInvite: Api.ExportedChatInvite?
-            public var botInfo: [Api.BotInfo]?
-            public var pinnedMsgId: Swift.Int32?
-            public var folderId: Swift.Int32?
-            public var call: Api.InputGroupCall?
-            public var ttlPeriod: Swift.Int32?
-            public var groupcallDefaultJoinAs: Api.Peer?
-            public var themeEmoticon: Swift.String?
-            public var requestsPending: Swift.Int32?
-            public var recentRequesters: [Swift.Int64]?
-            public var availableReactions: Api.ChatReactions?
-            public var reactionsLimit: Swift.Int32?
+        public final class Cons_chatFull: Sendable {
+            public let canSetUsername: Swift.Bool
+            public let hasScheduled: Swift.Bool
+            public let translationsDisabled: Swift.Bool
+            public let hasWelcomeMessages: Swift.Bool
+            public let id: Swift.Int64
+            public let about: Swift.String
+            public let participants: Api.ChatParticipants
+            public let chatPhoto: Api.Photo?
+            public let notifySettings: Api.PeerNotifySettings
+            public let exportedInvite: Api.ExportedChatInvite?
+            public let botInfo: [Api.BotInfo]?
+            public let pinnedMsgId: Swift.Int32?
+            public let folderId: Swift.Int32?
+            public let call: Api.InputGroupCall?
+            public let ttlPeriod: Swift.Int32?
+            public let groupcallDefaultJoinAs: Api.Peer?
+            public let themeEmoticon: Swift.String?
+            public let requestsPending: Swift.Int32?
+            public let recentRequesters: [Swift.Int64]?
+            public let availableReactions: Api.ChatReactions?
+            public let reactionsLimit: Swift.Int32?
             
             public init(canSetUsername: Swift.Bool = false, hasScheduled: Swift.Bool = false, translationsDisabled: Swift.Bool = false, hasWelcomeMessages: Swift.Bool = false, id: Swift.Int64, about: Swift.String, participants: Api.ChatParticipants, chatPhoto: Api.Photo? = nil, notifySettings: Api.PeerNotifySettings, exportedInvite: Api.ExportedChatInvite? = nil, botInfo: [Api.BotInfo]? = nil, pinnedMsgId: Swift.Int32? = nil, folderId: Swift.Int32? = nil, call: Api.InputGroupCall? = nil, ttlPeriod: Swift.Int32? = nil, groupcallDefaultJoinAs: Api.Peer? = nil, themeEmoticon: Swift.String? = nil, requestsPending: Swift.Int32? = nil, recentRequesters: [Swift.Int64]? = nil, availableReactions: Api.ChatReactions? = nil, reactionsLimit: Swift.Int32? = nil) {
                 self.canSetUsername = canSetUsername
@@ -3342,18 +3349,19 @@ extension Api {
                 if self.hasScheduled { _flags_flags |= 1 << 8 }
                 if self.translationsDisabled { _flags_flags |= 1 << 19 }
                 if self.hasWelcomeMessages { _flags_flags |= 1 << 21 }
-                if self.chatPhoto != nil { _flags_flags |= 1 << 2 }
-                if self.exportedInvite != nil { _flags_flags |= 1 << 13 }
-                if self.botInfo != nil { _flags_flags |= 1 << 3 }
-                if self.pinnedMsgId != nil { _flags_flags |= 1 << 6 }
-                if self.folderId != nil { _flags_flags |= 1 << 11 }
-                if self.call != nil { _flags_flags |= 1 << 12 }
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 14 }
-                if self.groupcallDefaultJoinAs != nil { _flags_flags |= 1 << 15 }
-                if self.themeEmoticon != nil { _flags_flags |= 1 << 16 }
-                if self.requestsPending != nil || self.recentRequesters != nil { _flags_flags |= 1 << 17 }
-                if self.availableReactions != nil { _flags_flags |= 1 << 18 }
-                if self.reactionsLimit != nil { _flags_flags |= 1 << 20 }
+                if case .some = self.chatPhoto { _flags_flags |= 1 << 2 }
+                if case .some = self.exportedInvite { _flags_flags |= 1 << 13 }
+                if case .some = self.botInfo { _flags_flags |= 1 << 3 }
+                if case .some = self.pinnedMsgId { _flags_flags |= 1 << 6 }
+                if case .some = self.folderId { _flags_flags |= 1 << 11 }
+                if case .some = self.call { _flags_flags |= 1 << 12 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 14 }
+                if case .some = self.groupcallDefaultJoinAs { _flags_flags |= 1 << 15 }
+                if case .some = self.themeEmoticon { _flags_flags |= 1 << 16 }
+                if case .some = self.requestsPending { _flags_flags |= 1 << 17 }
+                if case .some = self.recentRequesters { _flags_flags |= 1 << 17 }
+                if case .some = self.availableReactions { _flags_flags |= 1 << 18 }
+                if case .some = self.reactionsLimit { _flags_flags |= 1 << 20 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeString(self.about)
@@ -3450,75 +3458,75 @@ extension Api {
         }
 
         /// The fields of `channelFull#a04e8d3a`.
-        public struct Cons_channelFull: Sendable {
-            public var canViewParticipants: Swift.Bool
-            public var canSetUsername: Swift.Bool
-            public var canSetStickers: Swift.Bool
-            public var hiddenPrehistory: Swift.Bool
-            public var canSetLocation: Swift.Bool
-            public var hasScheduled: Swift.Bool
-            public var canViewStats: Swift.Bool
-            public var blocked: Swift.Bool
-            public var canDeleteChannel: Swift.Bool
-            public var antispam: Swift.Bool
-            public var participantsHidden: Swift.Bool
-            public var translationsDisabled: Swift.Bool
-            public var storiesPinnedAvailable: Swift.Bool
-            public var viewForumAsMessages: Swift.Bool
-            public var restrictedSponsored: Swift.Bool
-            public var canViewRevenue: Swift.Bool
-            public var paidMediaAllowed: Swift.Bool
-            public var canViewStarsRevenue: Swift.Bool
-            public var paidReactionsAvailable: Swift.Bool
-            public var stargiftsAvailable: Swift.Bool
-            public var paidMessagesAvailable: Swift.Bool
-            public var hasWelcomeMessages: Swift.Bool
-            public var id: Swift.Int64
-            public var about: Swift.String
-            public var participantsCount: Swift.Int32?
-            public var adminsCount: Swift.Int32?
-            public var kickedCount: Swift.Int32?
-            public var bannedCount: Swift.Int32?
-            public var onlineCount: Swift.Int32?
-            public var readInboxMaxId: Swift.Int32
-            public var readOutboxMaxId: Swift.Int32
-            public var unreadCount: Swift.Int32
-            public var chatPhoto: Api.Photo
-            public var notifySettings: Api.PeerNotifySettings
-            public var exportedInvite: Api.ExportedChatInvite?
-            public var botInfo: [Api.BotInfo]
-            public var migratedFromChatId: Swift.Int64?
-            public var migratedFromMaxId: Swift.Int32?
-            public var pinnedMsgId: Swift.Int32?
-            public var stickerset: Api.StickerSet?
-            public var availableMinId: Swift.Int32?
-            public var folderId: Swift.Int32?
-            public var linkedChatId: Swift.Int64?
-            public var location: Api.ChannelLocation?
-            public var slowmodeSeconds: Swift.Int32?
-            public var slowmodeNextSendDate: Swift.Int32?
-            public var statsDc: Swift.Int32?
-            public var pts: Swift.Int32
-            public var call: Api.InputGroupCall?
-            public var ttlPeriod: Swift.Int32?
-            public var pendingSuggestions: [Swift.String]?
-            public var groupcallDefaultJoinAs: Api.Peer?
-            public var themeEmoticon: Swift.String?
-            public var requestsPending: Swift.Int32?
-            public var recentRequesters: [Swift.Int64]?
-            public var defaultSendAs: Api.Peer?
-            public var availableReactions: Api.ChatReactions?
-            public var reactionsLimit: Swift.Int32?
-            public var stories: Api.PeerStories?
-            public var wallpaper: Api.WallPaper?
-            public var boostsApplied: Swift.Int32?
-            public var boostsUnrestrict: Swift.Int32?
-            public var emojiset: Api.StickerSet?
-            public var botVerification: Api.BotVerification?
-            public var stargiftsCount: Swift.Int32?
-            public var sendPaidMessagesStars: Swift.Int64?
-            public var mainTab: Api.ProfileTab?
-            public var guardBotId: Swift.Int64?
+        public final class Cons_channelFull: Sendable {
+            public let canViewParticipants: Swift.Bool
+            public let canSetUsername: Swift.Bool
+            public let canSetStickers: Swift.Bool
+            public let hiddenPrehistory: Swift.Bool
+            public let canSetLocation: Swift.Bool
+            public let hasScheduled: Swift.Bool
+            public let canViewStats: Swift.Bool
+            public let blocked: Swift.Bool
+            public let canDeleteChannel: Swift.Bool
+            public let antispam: Swift.Bool
+            public let participantsHidden: Swift.Bool
+            public let translationsDisabled: Swift.Bool
+            public let storiesPinnedAvailable: Swift.Bool
+            public let viewForumAsMessages: Swift.Bool
+            public let restrictedSponsored: Swift.Bool
+            public let canViewRevenue: Swift.Bool
+            public let paidMediaAllowed: Swift.Bool
+            public let canViewStarsRevenue: Swift.Bool
+            public let paidReactionsAvailable: Swift.Bool
+            public let stargiftsAvailable: Swift.Bool
+            public let paidMessagesAvailable: Swift.Bool
+            public let hasWelcomeMessages: Swift.Bool
+            public let id: Swift.Int64
+            public let about: Swift.String
+            public let participantsCount: Swift.Int32?
+            public let adminsCount: Swift.Int32?
+            public let kickedCount: Swift.Int32?
+            public let bannedCount: Swift.Int32?
+            public let onlineCount: Swift.Int32?
+            public let readInboxMaxId: Swift.Int32
+            public let readOutboxMaxId: Swift.Int32
+            public let unreadCount: Swift.Int32
+            public let chatPhoto: Api.Photo
+            public let notifySettings: Api.PeerNotifySettings
+            public let exportedInvite: Api.ExportedChatInvite?
+            public let botInfo: [Api.BotInfo]
+            public let migratedFromChatId: Swift.Int64?
+            public let migratedFromMaxId: Swift.Int32?
+            public let pinnedMsgId: Swift.Int32?
+            public let stickerset: Api.StickerSet?
+            public let availableMinId: Swift.Int32?
+            public let folderId: Swift.Int32?
+            public let linkedChatId: Swift.Int64?
+            public let location: Api.ChannelLocation?
+            public let slowmodeSeconds: Swift.Int32?
+            public let slowmodeNextSendDate: Swift.Int32?
+            public let statsDc: Swift.Int32?
+            public let pts: Swift.Int32
+            public let call: Api.InputGroupCall?
+            public let ttlPeriod: Swift.Int32?
+            public let pendingSuggestions: [Swift.String]?
+            public let groupcallDefaultJoinAs: Api.Peer?
+            public let themeEmoticon: Swift.String?
+            public let requestsPending: Swift.Int32?
+            public let recentRequesters: [Swift.Int64]?
+            public let defaultSendAs: Api.Peer?
+            public let availableReactions: Api.ChatReactions?
+            public let reactionsLimit: Swift.Int32?
+            public let stories: Api.PeerStories?
+            public let wallpaper: Api.WallPaper?
+            public let boostsApplied: Swift.Int32?
+            public let boostsUnrestrict: Swift.Int32?
+            public let emojiset: Api.StickerSet?
+            public let botVerification: Api.BotVerification?
+            public let stargiftsCount: Swift.Int32?
+            public let sendPaidMessagesStars: Swift.Int64?
+            public let mainTab: Api.ProfileTab?
+            public let guardBotId: Swift.Int64?
             
             public init(canViewParticipants: Swift.Bool = false, canSetUsername: Swift.Bool = false, canSetStickers: Swift.Bool = false, hiddenPrehistory: Swift.Bool = false, canSetLocation: Swift.Bool = false, hasScheduled: Swift.Bool = false, canViewStats: Swift.Bool = false, blocked: Swift.Bool = false, canDeleteChannel: Swift.Bool = false, antispam: Swift.Bool = false, participantsHidden: Swift.Bool = false, translationsDisabled: Swift.Bool = false, storiesPinnedAvailable: Swift.Bool = false, viewForumAsMessages: Swift.Bool = false, restrictedSponsored: Swift.Bool = false, canViewRevenue: Swift.Bool = false, paidMediaAllowed: Swift.Bool = false, canViewStarsRevenue: Swift.Bool = false, paidReactionsAvailable: Swift.Bool = false, stargiftsAvailable: Swift.Bool = false, paidMessagesAvailable: Swift.Bool = false, hasWelcomeMessages: Swift.Bool = false, id: Swift.Int64, about: Swift.String, participantsCount: Swift.Int32? = nil, adminsCount: Swift.Int32? = nil, kickedCount: Swift.Int32? = nil, bannedCount: Swift.Int32? = nil, onlineCount: Swift.Int32? = nil, readInboxMaxId: Swift.Int32, readOutboxMaxId: Swift.Int32, unreadCount: Swift.Int32, chatPhoto: Api.Photo, notifySettings: Api.PeerNotifySettings, exportedInvite: Api.ExportedChatInvite? = nil, botInfo: [Api.BotInfo], migratedFromChatId: Swift.Int64? = nil, migratedFromMaxId: Swift.Int32? = nil, pinnedMsgId: Swift.Int32? = nil, stickerset: Api.StickerSet? = nil, availableMinId: Swift.Int32? = nil, folderId: Swift.Int32? = nil, linkedChatId: Swift.Int64? = nil, location: Api.ChannelLocation? = nil, slowmodeSeconds: Swift.Int32? = nil, slowmodeNextSendDate: Swift.Int32? = nil, statsDc: Swift.Int32? = nil, pts: Swift.Int32, call: Api.InputGroupCall? = nil, ttlPeriod: Swift.Int32? = nil, pendingSuggestions: [Swift.String]? = nil, groupcallDefaultJoinAs: Api.Peer? = nil, themeEmoticon: Swift.String? = nil, requestsPending: Swift.Int32? = nil, recentRequesters: [Swift.Int64]? = nil, defaultSendAs: Api.Peer? = nil, availableReactions: Api.ChatReactions? = nil, reactionsLimit: Swift.Int32? = nil, stories: Api.PeerStories? = nil, wallpaper: Api.WallPaper? = nil, boostsApplied: Swift.Int32? = nil, boostsUnrestrict: Swift.Int32? = nil, emojiset: Api.StickerSet? = nil, botVerification: Api.BotVerification? = nil, stargiftsCount: Swift.Int32? = nil, sendPaidMessagesStars: Swift.Int64? = nil, mainTab: Api.ProfileTab? = nil, guardBotId: Swift.Int64? = nil) {
                 self.canViewParticipants = canViewParticipants
@@ -3602,29 +3610,32 @@ extension Api {
                 if self.hasScheduled { _flags_flags |= 1 << 19 }
                 if self.canViewStats { _flags_flags |= 1 << 20 }
                 if self.blocked { _flags_flags |= 1 << 22 }
-                if self.participantsCount != nil { _flags_flags |= 1 << 0 }
-                if self.adminsCount != nil { _flags_flags |= 1 << 1 }
-                if self.kickedCount != nil || self.bannedCount != nil { _flags_flags |= 1 << 2 }
-                if self.onlineCount != nil { _flags_flags |= 1 << 13 }
-                if self.exportedInvite != nil { _flags_flags |= 1 << 23 }
-                if self.migratedFromChatId != nil || self.migratedFromMaxId != nil { _flags_flags |= 1 << 4 }
-                if self.pinnedMsgId != nil { _flags_flags |= 1 << 5 }
-                if self.stickerset != nil { _flags_flags |= 1 << 8 }
-                if self.availableMinId != nil { _flags_flags |= 1 << 9 }
-                if self.folderId != nil { _flags_flags |= 1 << 11 }
-                if self.linkedChatId != nil { _flags_flags |= 1 << 14 }
-                if self.location != nil { _flags_flags |= 1 << 15 }
-                if self.slowmodeSeconds != nil { _flags_flags |= 1 << 17 }
-                if self.slowmodeNextSendDate != nil { _flags_flags |= 1 << 18 }
-                if self.statsDc != nil { _flags_flags |= 1 << 12 }
-                if self.call != nil { _flags_flags |= 1 << 21 }
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 24 }
-                if self.pendingSuggestions != nil { _flags_flags |= 1 << 25 }
-                if self.groupcallDefaultJoinAs != nil { _flags_flags |= 1 << 26 }
-                if self.themeEmoticon != nil { _flags_flags |= 1 << 27 }
-                if self.requestsPending != nil || self.recentRequesters != nil { _flags_flags |= 1 << 28 }
-                if self.defaultSendAs != nil { _flags_flags |= 1 << 29 }
-                if self.availableReactions != nil { _flags_flags |= 1 << 30 }
+                if case .some = self.participantsCount { _flags_flags |= 1 << 0 }
+                if case .some = self.adminsCount { _flags_flags |= 1 << 1 }
+                if case .some = self.kickedCount { _flags_flags |= 1 << 2 }
+                if case .some = self.bannedCount { _flags_flags |= 1 << 2 }
+                if case .some = self.onlineCount { _flags_flags |= 1 << 13 }
+                if case .some = self.exportedInvite { _flags_flags |= 1 << 23 }
+                if case .some = self.migratedFromChatId { _flags_flags |= 1 << 4 }
+                if case .some = self.migratedFromMaxId { _flags_flags |= 1 << 4 }
+                if case .some = self.pinnedMsgId { _flags_flags |= 1 << 5 }
+                if case .some = self.stickerset { _flags_flags |= 1 << 8 }
+                if case .some = self.availableMinId { _flags_flags |= 1 << 9 }
+                if case .some = self.folderId { _flags_flags |= 1 << 11 }
+                if case .some = self.linkedChatId { _flags_flags |= 1 << 14 }
+                if case .some = self.location { _flags_flags |= 1 << 15 }
+                if case .some = self.slowmodeSeconds { _flags_flags |= 1 << 17 }
+                if case .some = self.slowmodeNextSendDate { _flags_flags |= 1 << 18 }
+                if case .some = self.statsDc { _flags_flags |= 1 << 12 }
+                if case .some = self.call { _flags_flags |= 1 << 21 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 24 }
+                if case .some = self.pendingSuggestions { _flags_flags |= 1 << 25 }
+                if case .some = self.groupcallDefaultJoinAs { _flags_flags |= 1 << 26 }
+                if case .some = self.themeEmoticon { _flags_flags |= 1 << 27 }
+                if case .some = self.requestsPending { _flags_flags |= 1 << 28 }
+                if case .some = self.recentRequesters { _flags_flags |= 1 << 28 }
+                if case .some = self.defaultSendAs { _flags_flags |= 1 << 29 }
+                if case .some = self.availableReactions { _flags_flags |= 1 << 30 }
                 var _flags_flags2: Swift.UInt32 = 0
                 if self.canDeleteChannel { _flags_flags2 |= 1 << 0 }
                 if self.antispam { _flags_flags2 |= 1 << 1 }
@@ -3640,17 +3651,17 @@ extension Api {
                 if self.stargiftsAvailable { _flags_flags2 |= 1 << 19 }
                 if self.paidMessagesAvailable { _flags_flags2 |= 1 << 20 }
                 if self.hasWelcomeMessages { _flags_flags2 |= 1 << 24 }
-                if self.reactionsLimit != nil { _flags_flags2 |= 1 << 13 }
-                if self.stories != nil { _flags_flags2 |= 1 << 4 }
-                if self.wallpaper != nil { _flags_flags2 |= 1 << 7 }
-                if self.boostsApplied != nil { _flags_flags2 |= 1 << 8 }
-                if self.boostsUnrestrict != nil { _flags_flags2 |= 1 << 9 }
-                if self.emojiset != nil { _flags_flags2 |= 1 << 10 }
-                if self.botVerification != nil { _flags_flags2 |= 1 << 17 }
-                if self.stargiftsCount != nil { _flags_flags2 |= 1 << 18 }
-                if self.sendPaidMessagesStars != nil { _flags_flags2 |= 1 << 21 }
-                if self.mainTab != nil { _flags_flags2 |= 1 << 22 }
-                if self.guardBotId != nil { _flags_flags2 |= 1 << 23 }
+                if case .some = self.reactionsLimit { _flags_flags2 |= 1 << 13 }
+                if case .some = self.stories { _flags_flags2 |= 1 << 4 }
+                if case .some = self.wallpaper { _flags_flags2 |= 1 << 7 }
+                if case .some = self.boostsApplied { _flags_flags2 |= 1 << 8 }
+                if case .some = self.boostsUnrestrict { _flags_flags2 |= 1 << 9 }
+                if case .some = self.emojiset { _flags_flags2 |= 1 << 10 }
+                if case .some = self.botVerification { _flags_flags2 |= 1 << 17 }
+                if case .some = self.stargiftsCount { _flags_flags2 |= 1 << 18 }
+                if case .some = self.sendPaidMessagesStars { _flags_flags2 |= 1 << 21 }
+                if case .some = self.mainTab { _flags_flags2 |= 1 << 22 }
+                if case .some = self.guardBotId { _flags_flags2 |= 1 << 23 }
                 w.writeUInt32(_flags_flags)
                 w.writeUInt32(_flags_flags2)
                 w.writeInt64(self.id)
@@ -3904,14 +3915,14 @@ extension Api {
         }
 
         /// The fields of `communityFull#cbb7a507`.
-        public struct Cons_communityFull: Sendable {
-            public var id: Swift.Int64
-            public var about: Swift.String
-            public var chatPhoto: Api.Photo
-            public var linkedPeers: [Api.CommunityPeer]
-            public var adminsCount: Swift.Int32?
-            public var kickedCount: Swift.Int32?
-            public var peerLinkRequestsPending: Swift.Int32?
+        public final class Cons_communityFull: Sendable {
+            public let id: Swift.Int64
+            public let about: Swift.String
+            public let chatPhoto: Api.Photo
+            public let linkedPeers: [Api.CommunityPeer]
+            public let adminsCount: Swift.Int32?
+            public let kickedCount: Swift.Int32?
+            public let peerLinkRequestsPending: Swift.Int32?
             
             public init(id: Swift.Int64, about: Swift.String, chatPhoto: Api.Photo, linkedPeers: [Api.CommunityPeer], adminsCount: Swift.Int32? = nil, kickedCount: Swift.Int32? = nil, peerLinkRequestsPending: Swift.Int32? = nil) {
                 self.id = id
@@ -3926,9 +3937,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.adminsCount != nil { _flags_flags |= 1 << 1 }
-                if self.kickedCount != nil { _flags_flags |= 1 << 2 }
-                if self.peerLinkRequestsPending != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.adminsCount { _flags_flags |= 1 << 1 }
+                if case .some = self.kickedCount { _flags_flags |= 1 << 2 }
+                if case .some = self.peerLinkRequestsPending { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeString(self.about)

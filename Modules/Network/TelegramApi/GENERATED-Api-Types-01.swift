@@ -5,17 +5,17 @@ public import TLRuntime
 
 extension Api {
     /// TL type `ChatParticipant`: `chatParticipant#38e79fde`, `chatParticipantCreator#e1f867b8`, `chatParticipantAdmin#360d5d2`.
-    public indirect enum ChatParticipant: TLObject {
+    public enum ChatParticipant: TLObject {
         case chatParticipant(Cons_chatParticipant)
         case chatParticipantCreator(Cons_chatParticipantCreator)
         case chatParticipantAdmin(Cons_chatParticipantAdmin)
 
         /// The fields of `chatParticipant#38e79fde`.
-        public struct Cons_chatParticipant: Sendable {
-            public var userId: Swift.Int64
-            public var inviterId: Swift.Int64
-            public var date: Swift.Int32
-            public var rank: Swift.String?
+        public final class Cons_chatParticipant: Sendable {
+            public let userId: Swift.Int64
+            public let inviterId: Swift.Int64
+            public let date: Swift.Int32
+            public let rank: Swift.String?
             
             public init(userId: Swift.Int64, inviterId: Swift.Int64, date: Swift.Int32, rank: Swift.String? = nil) {
                 self.userId = userId
@@ -27,7 +27,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.rank != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.rank { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 w.writeInt64(self.inviterId)
@@ -50,9 +50,9 @@ extension Api {
         }
 
         /// The fields of `chatParticipantCreator#e1f867b8`.
-        public struct Cons_chatParticipantCreator: Sendable {
-            public var userId: Swift.Int64
-            public var rank: Swift.String?
+        public final class Cons_chatParticipantCreator: Sendable {
+            public let userId: Swift.Int64
+            public let rank: Swift.String?
             
             public init(userId: Swift.Int64, rank: Swift.String? = nil) {
                 self.userId = userId
@@ -62,7 +62,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.rank != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.rank { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 if let value = self.rank {
@@ -81,11 +81,11 @@ extension Api {
         }
 
         /// The fields of `chatParticipantAdmin#360d5d2`.
-        public struct Cons_chatParticipantAdmin: Sendable {
-            public var userId: Swift.Int64
-            public var inviterId: Swift.Int64
-            public var date: Swift.Int32
-            public var rank: Swift.String?
+        public final class Cons_chatParticipantAdmin: Sendable {
+            public let userId: Swift.Int64
+            public let inviterId: Swift.Int64
+            public let date: Swift.Int32
+            public let rank: Swift.String?
             
             public init(userId: Swift.Int64, inviterId: Swift.Int64, date: Swift.Int32, rank: Swift.String? = nil) {
                 self.userId = userId
@@ -97,7 +97,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.rank != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.rank { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 w.writeInt64(self.inviterId)
@@ -147,14 +147,14 @@ extension Api {
 
 extension Api {
     /// TL type `ChatParticipants`: `chatParticipantsForbidden#8763d3e1`, `chatParticipants#3cbc93f8`.
-    public indirect enum ChatParticipants: TLObject {
+    public enum ChatParticipants: TLObject {
         case chatParticipantsForbidden(Cons_chatParticipantsForbidden)
         case chatParticipants(Cons_chatParticipants)
 
         /// The fields of `chatParticipantsForbidden#8763d3e1`.
-        public struct Cons_chatParticipantsForbidden: Sendable {
-            public var chatId: Swift.Int64
-            public var selfParticipant: Api.ChatParticipant?
+        public final class Cons_chatParticipantsForbidden: Sendable {
+            public let chatId: Swift.Int64
+            public let selfParticipant: Api.ChatParticipant?
             
             public init(chatId: Swift.Int64, selfParticipant: Api.ChatParticipant? = nil) {
                 self.chatId = chatId
@@ -164,7 +164,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.selfParticipant != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.selfParticipant { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.chatId)
                 if let value = self.selfParticipant {
@@ -183,10 +183,10 @@ extension Api {
         }
 
         /// The fields of `chatParticipants#3cbc93f8`.
-        public struct Cons_chatParticipants: Sendable {
-            public var chatId: Swift.Int64
-            public var participants: [Api.ChatParticipant]
-            public var version: Swift.Int32
+        public final class Cons_chatParticipants: Sendable {
+            public let chatId: Swift.Int64
+            public let participants: [Api.ChatParticipant]
+            public let version: Swift.Int32
             
             public init(chatId: Swift.Int64, participants: [Api.ChatParticipant], version: Swift.Int32) {
                 self.chatId = chatId
@@ -239,16 +239,16 @@ extension Api {
 
 extension Api {
     /// TL type `ChatPhoto`: `chatPhotoEmpty#37c1011c`, `chatPhoto#1c6e1c11`.
-    public indirect enum ChatPhoto: TLObject {
+    public enum ChatPhoto: TLObject {
         case chatPhotoEmpty
         case chatPhoto(Cons_chatPhoto)
 
         /// The fields of `chatPhoto#1c6e1c11`.
-        public struct Cons_chatPhoto: Sendable {
-            public var hasVideo: Swift.Bool
-            public var photoId: Swift.Int64
-            public var strippedThumb: [Swift.UInt8]?
-            public var dcId: Swift.Int32
+        public final class Cons_chatPhoto: Sendable {
+            public let hasVideo: Swift.Bool
+            public let photoId: Swift.Int64
+            public let strippedThumb: [Swift.UInt8]?
+            public let dcId: Swift.Int32
             
             public init(hasVideo: Swift.Bool = false, photoId: Swift.Int64, strippedThumb: [Swift.UInt8]? = nil, dcId: Swift.Int32) {
                 self.hasVideo = hasVideo
@@ -261,7 +261,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasVideo { _flags_flags |= 1 << 0 }
-                if self.strippedThumb != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.strippedThumb { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.photoId)
                 if let value = self.strippedThumb {
@@ -308,15 +308,15 @@ extension Api {
 
 extension Api {
     /// TL type `Message`: `messageEmpty#90a6ca84`, `message#7600b9d3`, `messageService#7a800e0a`.
-    public indirect enum Message: TLObject {
+    public enum Message: TLObject {
         case messageEmpty(Cons_messageEmpty)
         case message(Cons_message)
         case messageService(Cons_messageService)
 
         /// The fields of `messageEmpty#90a6ca84`.
-        public struct Cons_messageEmpty: Sendable {
-            public var id: Swift.Int32
-            public var peerId: Api.Peer?
+        public final class Cons_messageEmpty: Sendable {
+            public let id: Swift.Int32
+            public let peerId: Api.Peer?
             
             public init(id: Swift.Int32, peerId: Api.Peer? = nil) {
                 self.id = id
@@ -326,7 +326,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.peerId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.peerId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 if let value = self.peerId {
@@ -345,56 +345,56 @@ extension Api {
         }
 
         /// The fields of `message#7600b9d3`.
-        public struct Cons_message: Sendable {
-            public var out: Swift.Bool
-            public var mentioned: Swift.Bool
-            public var mediaUnread: Swift.Bool
-            public var silent: Swift.Bool
-            public var post: Swift.Bool
-            public var fromScheduled: Swift.Bool
-            public var legacy: Swift.Bool
-            public var editHide: Swift.Bool
-            public var pinned: Swift.Bool
-            public var noforwards: Swift.Bool
-            public var invertMedia: Swift.Bool
-            public var offline: Swift.Bool
-            public var videoProcessingPending: Swift.Bool
-            public var paidSuggestedPostStars: Swift.Bool
-            public var paidSuggestedPostTon: Swift.Bool
-            public var id: Swift.Int32
-            public var fromId: Api.Peer?
-            public var fromBoostsApplied: Swift.Int32?
-            public var fromRank: Swift.String?
-            public var peerId: Api.Peer
-            public var savedPeerId: Api.Peer?
-            public var fwdFrom: Api.MessageFwdHeader?
-            public var viaBotId: Swift.Int64?
-            public var viaBusinessBotId: Swift.Int64?
-            public var guestchatViaFrom: Api.Peer?
-            public var replyTo: Api.MessageReplyHeader?
-            public var date: Swift.Int32
-            public var message: Swift.String
-            public var media: Api.MessageMedia?
-            public var replyMarkup: Api.ReplyMarkup?
-            public var entities: [Api.MessageEntity]?
-            public var views: Swift.Int32?
-            public var forwards: Swift.Int32?
-            public var replies: Api.MessageReplies?
-            public var editDate: Swift.Int32?
-            public var postAuthor: Swift.String?
-            public var groupedId: Swift.Int64?
-            public var reactions: Api.MessageReactions?
-            public var restrictionReason: [Api.RestrictionReason]?
-            public var ttlPeriod: Swift.Int32?
-            public var quickReplyShortcutId: Swift.Int32?
-            public var effect: Swift.Int64?
-            public var factcheck: Api.FactCheck?
-            public var reportDeliveryUntilDate: Swift.Int32?
-            public var paidMessageStars: Swift.Int64?
-            public var suggestedPost: Api.SuggestedPost?
-            public var scheduleRepeatPeriod: Swift.Int32?
-            public var summaryFromLanguage: Swift.String?
-            public var richMessage: Api.RichMessage?
+        public final class Cons_message: Sendable {
+            public let out: Swift.Bool
+            public let mentioned: Swift.Bool
+            public let mediaUnread: Swift.Bool
+            public let silent: Swift.Bool
+            public let post: Swift.Bool
+            public let fromScheduled: Swift.Bool
+            public let legacy: Swift.Bool
+            public let editHide: Swift.Bool
+            public let pinned: Swift.Bool
+            public let noforwards: Swift.Bool
+            public let invertMedia: Swift.Bool
+            public let offline: Swift.Bool
+            public let videoProcessingPending: Swift.Bool
+            public let paidSuggestedPostStars: Swift.Bool
+            public let paidSuggestedPostTon: Swift.Bool
+            public let id: Swift.Int32
+            public let fromId: Api.Peer?
+            public let fromBoostsApplied: Swift.Int32?
+            public let fromRank: Swift.String?
+            public let peerId: Api.Peer
+            public let savedPeerId: Api.Peer?
+            public let fwdFrom: Api.MessageFwdHeader?
+            public let viaBotId: Swift.Int64?
+            public let viaBusinessBotId: Swift.Int64?
+            public let guestchatViaFrom: Api.Peer?
+            public let replyTo: Api.MessageReplyHeader?
+            public let date: Swift.Int32
+            public let message: Swift.String
+            public let media: Api.MessageMedia?
+            public let replyMarkup: Api.ReplyMarkup?
+            public let entities: [Api.MessageEntity]?
+            public let views: Swift.Int32?
+            public let forwards: Swift.Int32?
+            public let replies: Api.MessageReplies?
+            public let editDate: Swift.Int32?
+            public let postAuthor: Swift.String?
+            public let groupedId: Swift.Int64?
+            public let reactions: Api.MessageReactions?
+            public let restrictionReason: [Api.RestrictionReason]?
+            public let ttlPeriod: Swift.Int32?
+            public let quickReplyShortcutId: Swift.Int32?
+            public let effect: Swift.Int64?
+            public let factcheck: Api.FactCheck?
+            public let reportDeliveryUntilDate: Swift.Int32?
+            public let paidMessageStars: Swift.Int64?
+            public let suggestedPost: Api.SuggestedPost?
+            public let scheduleRepeatPeriod: Swift.Int32?
+            public let summaryFromLanguage: Swift.String?
+            public let richMessage: Api.RichMessage?
             
             public init(out: Swift.Bool = false, mentioned: Swift.Bool = false, mediaUnread: Swift.Bool = false, silent: Swift.Bool = false, post: Swift.Bool = false, fromScheduled: Swift.Bool = false, legacy: Swift.Bool = false, editHide: Swift.Bool = false, pinned: Swift.Bool = false, noforwards: Swift.Bool = false, invertMedia: Swift.Bool = false, offline: Swift.Bool = false, videoProcessingPending: Swift.Bool = false, paidSuggestedPostStars: Swift.Bool = false, paidSuggestedPostTon: Swift.Bool = false, id: Swift.Int32, fromId: Api.Peer? = nil, fromBoostsApplied: Swift.Int32? = nil, fromRank: Swift.String? = nil, peerId: Api.Peer, savedPeerId: Api.Peer? = nil, fwdFrom: Api.MessageFwdHeader? = nil, viaBotId: Swift.Int64? = nil, viaBusinessBotId: Swift.Int64? = nil, guestchatViaFrom: Api.Peer? = nil, replyTo: Api.MessageReplyHeader? = nil, date: Swift.Int32, message: Swift.String, media: Api.MessageMedia? = nil, replyMarkup: Api.ReplyMarkup? = nil, entities: [Api.MessageEntity]? = nil, views: Swift.Int32? = nil, forwards: Swift.Int32? = nil, replies: Api.MessageReplies? = nil, editDate: Swift.Int32? = nil, postAuthor: Swift.String? = nil, groupedId: Swift.Int64? = nil, reactions: Api.MessageReactions? = nil, restrictionReason: [Api.RestrictionReason]? = nil, ttlPeriod: Swift.Int32? = nil, quickReplyShortcutId: Swift.Int32? = nil, effect: Swift.Int64? = nil, factcheck: Api.FactCheck? = nil, reportDeliveryUntilDate: Swift.Int32? = nil, paidMessageStars: Swift.Int64? = nil, suggestedPost: Api.SuggestedPost? = nil, scheduleRepeatPeriod: Swift.Int32? = nil, summaryFromLanguage: Swift.String? = nil, richMessage: Api.RichMessage? = nil) {
                 self.out = out
@@ -462,40 +462,41 @@ extension Api {
                 if self.pinned { _flags_flags |= 1 << 24 }
                 if self.noforwards { _flags_flags |= 1 << 26 }
                 if self.invertMedia { _flags_flags |= 1 << 27 }
-                if self.fromId != nil { _flags_flags |= 1 << 8 }
-                if self.fromBoostsApplied != nil { _flags_flags |= 1 << 29 }
-                if self.savedPeerId != nil { _flags_flags |= 1 << 28 }
-                if self.fwdFrom != nil { _flags_flags |= 1 << 2 }
-                if self.viaBotId != nil { _flags_flags |= 1 << 11 }
-                if self.replyTo != nil { _flags_flags |= 1 << 3 }
-                if self.media != nil { _flags_flags |= 1 << 9 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 6 }
-                if self.entities != nil { _flags_flags |= 1 << 7 }
-                if self.views != nil || self.forwards != nil { _flags_flags |= 1 << 10 }
-                if self.replies != nil { _flags_flags |= 1 << 23 }
-                if self.editDate != nil { _flags_flags |= 1 << 15 }
-                if self.postAuthor != nil { _flags_flags |= 1 << 16 }
-                if self.groupedId != nil { _flags_flags |= 1 << 17 }
-                if self.reactions != nil { _flags_flags |= 1 << 20 }
-                if self.restrictionReason != nil { _flags_flags |= 1 << 22 }
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 25 }
-                if self.quickReplyShortcutId != nil { _flags_flags |= 1 << 30 }
+                if case .some = self.fromId { _flags_flags |= 1 << 8 }
+                if case .some = self.fromBoostsApplied { _flags_flags |= 1 << 29 }
+                if case .some = self.savedPeerId { _flags_flags |= 1 << 28 }
+                if case .some = self.fwdFrom { _flags_flags |= 1 << 2 }
+                if case .some = self.viaBotId { _flags_flags |= 1 << 11 }
+                if case .some = self.replyTo { _flags_flags |= 1 << 3 }
+                if case .some = self.media { _flags_flags |= 1 << 9 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 6 }
+                if case .some = self.entities { _flags_flags |= 1 << 7 }
+                if case .some = self.views { _flags_flags |= 1 << 10 }
+                if case .some = self.forwards { _flags_flags |= 1 << 10 }
+                if case .some = self.replies { _flags_flags |= 1 << 23 }
+                if case .some = self.editDate { _flags_flags |= 1 << 15 }
+                if case .some = self.postAuthor { _flags_flags |= 1 << 16 }
+                if case .some = self.groupedId { _flags_flags |= 1 << 17 }
+                if case .some = self.reactions { _flags_flags |= 1 << 20 }
+                if case .some = self.restrictionReason { _flags_flags |= 1 << 22 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 25 }
+                if case .some = self.quickReplyShortcutId { _flags_flags |= 1 << 30 }
                 var _flags_flags2: Swift.UInt32 = 0
                 if self.offline { _flags_flags2 |= 1 << 1 }
                 if self.videoProcessingPending { _flags_flags2 |= 1 << 4 }
                 if self.paidSuggestedPostStars { _flags_flags2 |= 1 << 8 }
                 if self.paidSuggestedPostTon { _flags_flags2 |= 1 << 9 }
-                if self.fromRank != nil { _flags_flags2 |= 1 << 12 }
-                if self.viaBusinessBotId != nil { _flags_flags2 |= 1 << 0 }
-                if self.guestchatViaFrom != nil { _flags_flags2 |= 1 << 19 }
-                if self.effect != nil { _flags_flags2 |= 1 << 2 }
-                if self.factcheck != nil { _flags_flags2 |= 1 << 3 }
-                if self.reportDeliveryUntilDate != nil { _flags_flags2 |= 1 << 5 }
-                if self.paidMessageStars != nil { _flags_flags2 |= 1 << 6 }
-                if self.suggestedPost != nil { _flags_flags2 |= 1 << 7 }
-                if self.scheduleRepeatPeriod != nil { _flags_flags2 |= 1 << 10 }
-                if self.summaryFromLanguage != nil { _flags_flags2 |= 1 << 11 }
-                if self.richMessage != nil { _flags_flags2 |= 1 << 13 }
+                if case .some = self.fromRank { _flags_flags2 |= 1 << 12 }
+                if case .some = self.viaBusinessBotId { _flags_flags2 |= 1 << 0 }
+                if case .some = self.guestchatViaFrom { _flags_flags2 |= 1 << 19 }
+                if case .some = self.effect { _flags_flags2 |= 1 << 2 }
+                if case .some = self.factcheck { _flags_flags2 |= 1 << 3 }
+                if case .some = self.reportDeliveryUntilDate { _flags_flags2 |= 1 << 5 }
+                if case .some = self.paidMessageStars { _flags_flags2 |= 1 << 6 }
+                if case .some = self.suggestedPost { _flags_flags2 |= 1 << 7 }
+                if case .some = self.scheduleRepeatPeriod { _flags_flags2 |= 1 << 10 }
+                if case .some = self.summaryFromLanguage { _flags_flags2 |= 1 << 11 }
+                if case .some = self.richMessage { _flags_flags2 |= 1 << 13 }
                 w.writeUInt32(_flags_flags)
                 w.writeUInt32(_flags_flags2)
                 w.writeInt32(self.id)
@@ -690,23 +691,23 @@ extension Api {
         }
 
         /// The fields of `messageService#7a800e0a`.
-        public struct Cons_messageService: Sendable {
-            public var out: Swift.Bool
-            public var mentioned: Swift.Bool
-            public var mediaUnread: Swift.Bool
-            public var reactionsArePossible: Swift.Bool
-            public var silent: Swift.Bool
-            public var post: Swift.Bool
-            public var legacy: Swift.Bool
-            public var id: Swift.Int32
-            public var fromId: Api.Peer?
-            public var peerId: Api.Peer
-            public var savedPeerId: Api.Peer?
-            public var replyTo: Api.MessageReplyHeader?
-            public var date: Swift.Int32
-            public var action: Api.MessageAction
-            public var reactions: Api.MessageReactions?
-            public var ttlPeriod: Swift.Int32?
+        public final class Cons_messageService: Sendable {
+            public let out: Swift.Bool
+            public let mentioned: Swift.Bool
+            public let mediaUnread: Swift.Bool
+            public let reactionsArePossible: Swift.Bool
+            public let silent: Swift.Bool
+            public let post: Swift.Bool
+            public let legacy: Swift.Bool
+            public let id: Swift.Int32
+            public let fromId: Api.Peer?
+            public let peerId: Api.Peer
+            public let savedPeerId: Api.Peer?
+            public let replyTo: Api.MessageReplyHeader?
+            public let date: Swift.Int32
+            public let action: Api.MessageAction
+            public let reactions: Api.MessageReactions?
+            public let ttlPeriod: Swift.Int32?
             
             public init(out: Swift.Bool = false, mentioned: Swift.Bool = false, mediaUnread: Swift.Bool = false, reactionsArePossible: Swift.Bool = false, silent: Swift.Bool = false, post: Swift.Bool = false, legacy: Swift.Bool = false, id: Swift.Int32, fromId: Api.Peer? = nil, peerId: Api.Peer, savedPeerId: Api.Peer? = nil, replyTo: Api.MessageReplyHeader? = nil, date: Swift.Int32, action: Api.MessageAction, reactions: Api.MessageReactions? = nil, ttlPeriod: Swift.Int32? = nil) {
                 self.out = out
@@ -737,11 +738,11 @@ extension Api {
                 if self.silent { _flags_flags |= 1 << 13 }
                 if self.post { _flags_flags |= 1 << 14 }
                 if self.legacy { _flags_flags |= 1 << 19 }
-                if self.fromId != nil { _flags_flags |= 1 << 8 }
-                if self.savedPeerId != nil { _flags_flags |= 1 << 28 }
-                if self.replyTo != nil { _flags_flags |= 1 << 3 }
-                if self.reactions != nil { _flags_flags |= 1 << 20 }
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 25 }
+                if case .some = self.fromId { _flags_flags |= 1 << 8 }
+                if case .some = self.savedPeerId { _flags_flags |= 1 << 28 }
+                if case .some = self.replyTo { _flags_flags |= 1 << 3 }
+                if case .some = self.reactions { _flags_flags |= 1 << 20 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 25 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 if let value = self.fromId {
@@ -820,7 +821,7 @@ extension Api {
 
 extension Api {
     /// TL type `MessageMedia`: `messageMediaEmpty#3ded6320`, `messageMediaPhoto#e216eb63`, `messageMediaGeo#56e0d474`, `messageMediaContact#70322949`, `messageMediaUnsupported#9f84f49e`, `messageMediaDocument#52d8ccd9`, `messageMediaWebPage#ddf10c3b`, `messageMediaVenue#2ec0533f`, `messageMediaGame#fdb19008`, `messageMediaInvoice#f6a548d3`, `messageMediaGeoLive#b940c666`, `messageMediaPoll#773f4e66`, `messageMediaDice#8cbec07`, `messageMediaStory#68cb6283`, `messageMediaGiveaway#aa073beb`, `messageMediaGiveawayResults#ceaa3ea1`, `messageMediaPaidMedia#a8852491`, `messageMediaToDo#8a53b014`, `messageMediaVideoStream#ca5cab89`.
-    public indirect enum MessageMedia: TLObject {
+    public enum MessageMedia: TLObject {
         case messageMediaEmpty
         case messageMediaPhoto(Cons_messageMediaPhoto)
         case messageMediaGeo(Cons_messageMediaGeo)
@@ -842,12 +843,12 @@ extension Api {
         case messageMediaVideoStream(Cons_messageMediaVideoStream)
 
         /// The fields of `messageMediaPhoto#e216eb63`.
-        public struct Cons_messageMediaPhoto: Sendable {
-            public var spoiler: Swift.Bool
-            public var livePhoto: Swift.Bool
-            public var photo: Api.Photo?
-            public var ttlSeconds: Swift.Int32?
-            public var video: Api.Document?
+        public final class Cons_messageMediaPhoto: Sendable {
+            public let spoiler: Swift.Bool
+            public let livePhoto: Swift.Bool
+            public let photo: Api.Photo?
+            public let ttlSeconds: Swift.Int32?
+            public let video: Api.Document?
             
             public init(spoiler: Swift.Bool = false, livePhoto: Swift.Bool = false, photo: Api.Photo? = nil, ttlSeconds: Swift.Int32? = nil, video: Api.Document? = nil) {
                 self.spoiler = spoiler
@@ -861,9 +862,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 3 }
-                if self.video != nil { _flags_flags |= 1 << 4 }
-                if self.photo != nil { _flags_flags |= 1 << 0 }
-                if self.ttlSeconds != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.video { _flags_flags |= 1 << 4 }
+                if case .some = self.photo { _flags_flags |= 1 << 0 }
+                if case .some = self.ttlSeconds { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.photo {
                     value.serialize(&w)
@@ -892,8 +893,8 @@ extension Api {
         }
 
         /// The fields of `messageMediaGeo#56e0d474`.
-        public struct Cons_messageMediaGeo: Sendable {
-            public var geo: Api.GeoPoint
+        public final class Cons_messageMediaGeo: Sendable {
+            public let geo: Api.GeoPoint
             
             public init(geo: Api.GeoPoint) {
                 self.geo = geo
@@ -912,12 +913,12 @@ extension Api {
         }
 
         /// The fields of `messageMediaContact#70322949`.
-        public struct Cons_messageMediaContact: Sendable {
-            public var phoneNumber: Swift.String
-            public var firstName: Swift.String
-            public var lastName: Swift.String
-            public var vcard: Swift.String
-            public var userId: Swift.Int64
+        public final class Cons_messageMediaContact: Sendable {
+            public let phoneNumber: Swift.String
+            public let firstName: Swift.String
+            public let lastName: Swift.String
+            public let vcard: Swift.String
+            public let userId: Swift.Int64
             
             public init(phoneNumber: Swift.String, firstName: Swift.String, lastName: Swift.String, vcard: Swift.String, userId: Swift.Int64) {
                 self.phoneNumber = phoneNumber
@@ -948,17 +949,17 @@ extension Api {
         }
 
         /// The fields of `messageMediaDocument#52d8ccd9`.
-        public struct Cons_messageMediaDocument: Sendable {
-            public var nopremium: Swift.Bool
-            public var spoiler: Swift.Bool
-            public var video: Swift.Bool
-            public var round: Swift.Bool
-            public var voice: Swift.Bool
-            public var document: Api.Document?
-            public var altDocuments: [Api.Document]?
-            public var videoCover: Api.Photo?
-            public var videoTimestamp: Swift.Int32?
-            public var ttlSeconds: Swift.Int32?
+        public final class Cons_messageMediaDocument: Sendable {
+            public let nopremium: Swift.Bool
+            public let spoiler: Swift.Bool
+            public let video: Swift.Bool
+            public let round: Swift.Bool
+            public let voice: Swift.Bool
+            public let document: Api.Document?
+            public let altDocuments: [Api.Document]?
+            public let videoCover: Api.Photo?
+            public let videoTimestamp: Swift.Int32?
+            public let ttlSeconds: Swift.Int32?
             
             public init(nopremium: Swift.Bool = false, spoiler: Swift.Bool = false, video: Swift.Bool = false, round: Swift.Bool = false, voice: Swift.Bool = false, document: Api.Document? = nil, altDocuments: [Api.Document]? = nil, videoCover: Api.Photo? = nil, videoTimestamp: Swift.Int32? = nil, ttlSeconds: Swift.Int32? = nil) {
                 self.nopremium = nopremium
@@ -981,11 +982,11 @@ extension Api {
                 if self.video { _flags_flags |= 1 << 6 }
                 if self.round { _flags_flags |= 1 << 7 }
                 if self.voice { _flags_flags |= 1 << 8 }
-                if self.document != nil { _flags_flags |= 1 << 0 }
-                if self.altDocuments != nil { _flags_flags |= 1 << 5 }
-                if self.videoCover != nil { _flags_flags |= 1 << 9 }
-                if self.videoTimestamp != nil { _flags_flags |= 1 << 10 }
-                if self.ttlSeconds != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.document { _flags_flags |= 1 << 0 }
+                if case .some = self.altDocuments { _flags_flags |= 1 << 5 }
+                if case .some = self.videoCover { _flags_flags |= 1 << 9 }
+                if case .some = self.videoTimestamp { _flags_flags |= 1 << 10 }
+                if case .some = self.ttlSeconds { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.document {
                     value.serialize(&w)
@@ -1030,12 +1031,12 @@ extension Api {
         }
 
         /// The fields of `messageMediaWebPage#ddf10c3b`.
-        public struct Cons_messageMediaWebPage: Sendable {
-            public var forceLargeMedia: Swift.Bool
-            public var forceSmallMedia: Swift.Bool
-            public var manual: Swift.Bool
-            public var safe: Swift.Bool
-            public var webpage: Api.WebPage
+        public final class Cons_messageMediaWebPage: Sendable {
+            public let forceLargeMedia: Swift.Bool
+            public let forceSmallMedia: Swift.Bool
+            public let manual: Swift.Bool
+            public let safe: Swift.Bool
+            public let webpage: Api.WebPage
             
             public init(forceLargeMedia: Swift.Bool = false, forceSmallMedia: Swift.Bool = false, manual: Swift.Bool = false, safe: Swift.Bool = false, webpage: Api.WebPage) {
                 self.forceLargeMedia = forceLargeMedia
@@ -1069,13 +1070,13 @@ extension Api {
         }
 
         /// The fields of `messageMediaVenue#2ec0533f`.
-        public struct Cons_messageMediaVenue: Sendable {
-            public var geo: Api.GeoPoint
-            public var title: Swift.String
-            public var address: Swift.String
-            public var provider: Swift.String
-            public var venueId: Swift.String
-            public var venueType: Swift.String
+        public final class Cons_messageMediaVenue: Sendable {
+            public let geo: Api.GeoPoint
+            public let title: Swift.String
+            public let address: Swift.String
+            public let provider: Swift.String
+            public let venueId: Swift.String
+            public let venueType: Swift.String
             
             public init(geo: Api.GeoPoint, title: Swift.String, address: Swift.String, provider: Swift.String, venueId: Swift.String, venueType: Swift.String) {
                 self.geo = geo
@@ -1109,8 +1110,8 @@ extension Api {
         }
 
         /// The fields of `messageMediaGame#fdb19008`.
-        public struct Cons_messageMediaGame: Sendable {
-            public var game: Api.Game
+        public final class Cons_messageMediaGame: Sendable {
+            public let game: Api.Game
             
             public init(game: Api.Game) {
                 self.game = game
@@ -1129,17 +1130,17 @@ extension Api {
         }
 
         /// The fields of `messageMediaInvoice#f6a548d3`.
-        public struct Cons_messageMediaInvoice: Sendable {
-            public var shippingAddressRequested: Swift.Bool
-            public var test: Swift.Bool
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.WebDocument?
-            public var receiptMsgId: Swift.Int32?
-            public var currency: Swift.String
-            public var totalAmount: Swift.Int64
-            public var startParam: Swift.String
-            public var extendedMedia: Api.MessageExtendedMedia?
+        public final class Cons_messageMediaInvoice: Sendable {
+            public let shippingAddressRequested: Swift.Bool
+            public let test: Swift.Bool
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.WebDocument?
+            public let receiptMsgId: Swift.Int32?
+            public let currency: Swift.String
+            public let totalAmount: Swift.Int64
+            public let startParam: Swift.String
+            public let extendedMedia: Api.MessageExtendedMedia?
             
             public init(shippingAddressRequested: Swift.Bool = false, test: Swift.Bool = false, title: Swift.String, description: Swift.String, photo: Api.WebDocument? = nil, receiptMsgId: Swift.Int32? = nil, currency: Swift.String, totalAmount: Swift.Int64, startParam: Swift.String, extendedMedia: Api.MessageExtendedMedia? = nil) {
                 self.shippingAddressRequested = shippingAddressRequested
@@ -1159,9 +1160,9 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.shippingAddressRequested { _flags_flags |= 1 << 1 }
                 if self.test { _flags_flags |= 1 << 3 }
-                if self.photo != nil { _flags_flags |= 1 << 0 }
-                if self.receiptMsgId != nil { _flags_flags |= 1 << 2 }
-                if self.extendedMedia != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.photo { _flags_flags |= 1 << 0 }
+                if case .some = self.receiptMsgId { _flags_flags |= 1 << 2 }
+                if case .some = self.extendedMedia { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.title)
                 w.writeString(self.description)
@@ -1200,11 +1201,11 @@ extension Api {
         }
 
         /// The fields of `messageMediaGeoLive#b940c666`.
-        public struct Cons_messageMediaGeoLive: Sendable {
-            public var geo: Api.GeoPoint
-            public var heading: Swift.Int32?
-            public var period: Swift.Int32
-            public var proximityNotificationRadius: Swift.Int32?
+        public final class Cons_messageMediaGeoLive: Sendable {
+            public let geo: Api.GeoPoint
+            public let heading: Swift.Int32?
+            public let period: Swift.Int32
+            public let proximityNotificationRadius: Swift.Int32?
             
             public init(geo: Api.GeoPoint, heading: Swift.Int32? = nil, period: Swift.Int32, proximityNotificationRadius: Swift.Int32? = nil) {
                 self.geo = geo
@@ -1216,8 +1217,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.heading != nil { _flags_flags |= 1 << 0 }
-                if self.proximityNotificationRadius != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.heading { _flags_flags |= 1 << 0 }
+                if case .some = self.proximityNotificationRadius { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.geo.serialize(&w)
                 if let value = self.heading {
@@ -1243,10 +1244,10 @@ extension Api {
         }
 
         /// The fields of `messageMediaPoll#773f4e66`.
-        public struct Cons_messageMediaPoll: Sendable {
-            public var poll: Api.Poll
-            public var results: Api.PollResults
-            public var attachedMedia: Api.MessageMedia?
+        public final class Cons_messageMediaPoll: Sendable {
+            public let poll: Api.Poll
+            public let results: Api.PollResults
+            public let attachedMedia: Api.MessageMedia?
             
             public init(poll: Api.Poll, results: Api.PollResults, attachedMedia: Api.MessageMedia? = nil) {
                 self.poll = poll
@@ -1257,7 +1258,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.attachedMedia != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.attachedMedia { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.poll.serialize(&w)
                 self.results.serialize(&w)
@@ -1278,10 +1279,10 @@ extension Api {
         }
 
         /// The fields of `messageMediaDice#8cbec07`.
-        public struct Cons_messageMediaDice: Sendable {
-            public var value: Swift.Int32
-            public var emoticon: Swift.String
-            public var gameOutcome: Api.messages.EmojiGameOutcome?
+        public final class Cons_messageMediaDice: Sendable {
+            public let value: Swift.Int32
+            public let emoticon: Swift.String
+            public let gameOutcome: Api.messages.EmojiGameOutcome?
             
             public init(value: Swift.Int32, emoticon: Swift.String, gameOutcome: Api.messages.EmojiGameOutcome? = nil) {
                 self.value = value
@@ -1292,7 +1293,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.gameOutcome != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.gameOutcome { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.value)
                 w.writeString(self.emoticon)
@@ -1313,11 +1314,11 @@ extension Api {
         }
 
         /// The fields of `messageMediaStory#68cb6283`.
-        public struct Cons_messageMediaStory: Sendable {
-            public var viaMention: Swift.Bool
-            public var peer: Api.Peer
-            public var id: Swift.Int32
-            public var story: Api.StoryItem?
+        public final class Cons_messageMediaStory: Sendable {
+            public let viaMention: Swift.Bool
+            public let peer: Api.Peer
+            public let id: Swift.Int32
+            public let story: Api.StoryItem?
             
             public init(viaMention: Swift.Bool = false, peer: Api.Peer, id: Swift.Int32, story: Api.StoryItem? = nil) {
                 self.viaMention = viaMention
@@ -1330,7 +1331,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.viaMention { _flags_flags |= 1 << 1 }
-                if self.story != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.story { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt32(self.id)
@@ -1352,16 +1353,16 @@ extension Api {
         }
 
         /// The fields of `messageMediaGiveaway#aa073beb`.
-        public struct Cons_messageMediaGiveaway: Sendable {
-            public var onlyNewSubscribers: Swift.Bool
-            public var winnersAreVisible: Swift.Bool
-            public var channels: [Swift.Int64]
-            public var countriesIso2: [Swift.String]?
-            public var prizeDescription: Swift.String?
-            public var quantity: Swift.Int32
-            public var months: Swift.Int32?
-            public var stars: Swift.Int64?
-            public var untilDate: Swift.Int32
+        public final class Cons_messageMediaGiveaway: Sendable {
+            public let onlyNewSubscribers: Swift.Bool
+            public let winnersAreVisible: Swift.Bool
+            public let channels: [Swift.Int64]
+            public let countriesIso2: [Swift.String]?
+            public let prizeDescription: Swift.String?
+            public let quantity: Swift.Int32
+            public let months: Swift.Int32?
+            public let stars: Swift.Int64?
+            public let untilDate: Swift.Int32
             
             public init(onlyNewSubscribers: Swift.Bool = false, winnersAreVisible: Swift.Bool = false, channels: [Swift.Int64], countriesIso2: [Swift.String]? = nil, prizeDescription: Swift.String? = nil, quantity: Swift.Int32, months: Swift.Int32? = nil, stars: Swift.Int64? = nil, untilDate: Swift.Int32) {
                 self.onlyNewSubscribers = onlyNewSubscribers
@@ -1380,10 +1381,10 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.onlyNewSubscribers { _flags_flags |= 1 << 0 }
                 if self.winnersAreVisible { _flags_flags |= 1 << 2 }
-                if self.countriesIso2 != nil { _flags_flags |= 1 << 1 }
-                if self.prizeDescription != nil { _flags_flags |= 1 << 3 }
-                if self.months != nil { _flags_flags |= 1 << 4 }
-                if self.stars != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.countriesIso2 { _flags_flags |= 1 << 1 }
+                if case .some = self.prizeDescription { _flags_flags |= 1 << 3 }
+                if case .some = self.months { _flags_flags |= 1 << 4 }
+                if case .some = self.stars { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 w.writeVectorHeader(count: self.channels.count)
                 for item0 in self.channels {
@@ -1429,19 +1430,19 @@ extension Api {
         }
 
         /// The fields of `messageMediaGiveawayResults#ceaa3ea1`.
-        public struct Cons_messageMediaGiveawayResults: Sendable {
-            public var onlyNewSubscribers: Swift.Bool
-            public var refunded: Swift.Bool
-            public var channelId: Swift.Int64
-            public var additionalPeersCount: Swift.Int32?
-            public var launchMsgId: Swift.Int32
-            public var winnersCount: Swift.Int32
-            public var unclaimedCount: Swift.Int32
-            public var winners: [Swift.Int64]
-            public var months: Swift.Int32?
-            public var stars: Swift.Int64?
-            public var prizeDescription: Swift.String?
-            public var untilDate: Swift.Int32
+        public final class Cons_messageMediaGiveawayResults: Sendable {
+            public let onlyNewSubscribers: Swift.Bool
+            public let refunded: Swift.Bool
+            public let channelId: Swift.Int64
+            public let additionalPeersCount: Swift.Int32?
+            public let launchMsgId: Swift.Int32
+            public let winnersCount: Swift.Int32
+            public let unclaimedCount: Swift.Int32
+            public let winners: [Swift.Int64]
+            public let months: Swift.Int32?
+            public let stars: Swift.Int64?
+            public let prizeDescription: Swift.String?
+            public let untilDate: Swift.Int32
             
             public init(onlyNewSubscribers: Swift.Bool = false, refunded: Swift.Bool = false, channelId: Swift.Int64, additionalPeersCount: Swift.Int32? = nil, launchMsgId: Swift.Int32, winnersCount: Swift.Int32, unclaimedCount: Swift.Int32, winners: [Swift.Int64], months: Swift.Int32? = nil, stars: Swift.Int64? = nil, prizeDescription: Swift.String? = nil, untilDate: Swift.Int32) {
                 self.onlyNewSubscribers = onlyNewSubscribers
@@ -1463,10 +1464,10 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.onlyNewSubscribers { _flags_flags |= 1 << 0 }
                 if self.refunded { _flags_flags |= 1 << 2 }
-                if self.additionalPeersCount != nil { _flags_flags |= 1 << 3 }
-                if self.months != nil { _flags_flags |= 1 << 4 }
-                if self.stars != nil { _flags_flags |= 1 << 5 }
-                if self.prizeDescription != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.additionalPeersCount { _flags_flags |= 1 << 3 }
+                if case .some = self.months { _flags_flags |= 1 << 4 }
+                if case .some = self.stars { _flags_flags |= 1 << 5 }
+                if case .some = self.prizeDescription { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.channelId)
                 if let value = self.additionalPeersCount {
@@ -1515,9 +1516,9 @@ extension Api {
         }
 
         /// The fields of `messageMediaPaidMedia#a8852491`.
-        public struct Cons_messageMediaPaidMedia: Sendable {
-            public var starsAmount: Swift.Int64
-            public var extendedMedia: [Api.MessageExtendedMedia]
+        public final class Cons_messageMediaPaidMedia: Sendable {
+            public let starsAmount: Swift.Int64
+            public let extendedMedia: [Api.MessageExtendedMedia]
             
             public init(starsAmount: Swift.Int64, extendedMedia: [Api.MessageExtendedMedia]) {
                 self.starsAmount = starsAmount
@@ -1542,9 +1543,9 @@ extension Api {
         }
 
         /// The fields of `messageMediaToDo#8a53b014`.
-        public struct Cons_messageMediaToDo: Sendable {
-            public var todo: Api.TodoList
-            public var completions: [Api.TodoCompletion]?
+        public final class Cons_messageMediaToDo: Sendable {
+            public let todo: Api.TodoList
+            public let completions: [Api.TodoCompletion]?
             
             public init(todo: Api.TodoList, completions: [Api.TodoCompletion]? = nil) {
                 self.todo = todo
@@ -1554,7 +1555,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.completions != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.completions { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.todo.serialize(&w)
                 if let value = self.completions {
@@ -1576,9 +1577,9 @@ extension Api {
         }
 
         /// The fields of `messageMediaVideoStream#ca5cab89`.
-        public struct Cons_messageMediaVideoStream: Sendable {
-            public var rtmpStream: Swift.Bool
-            public var call: Api.InputGroupCall
+        public final class Cons_messageMediaVideoStream: Sendable {
+            public let rtmpStream: Swift.Bool
+            public let call: Api.InputGroupCall
             
             public init(rtmpStream: Swift.Bool = false, call: Api.InputGroupCall) {
                 self.rtmpStream = rtmpStream

@@ -5,7 +5,7 @@ public import TLRuntime
 
 extension Api {
     /// TL type `MessageAction`: `messageActionEmpty#b6aef7b0`, `messageActionChatCreate#bd47cbad`, `messageActionChatEditTitle#b5a1ce5a`, `messageActionChatEditPhoto#7fcb13a8`, `messageActionChatDeletePhoto#95e3fbef`, `messageActionChatAddUser#15cefd00`, `messageActionChatDeleteUser#a43f30cc`, `messageActionChatJoinedByLink#31224c3`, `messageActionChannelCreate#95d2ac92`, `messageActionChatMigrateTo#e1037f92`, `messageActionChannelMigrateFrom#ea3948e9`, `messageActionPinMessage#94bd38ed`, `messageActionHistoryClear#9fbab604`, `messageActionGameScore#92a72876`, `messageActionPaymentSentMe#ffa00ccc`, `messageActionPaymentSent#c624b16e`, `messageActionPhoneCall#80e11a7f`, `messageActionScreenshotTaken#4792929b`, `messageActionCustomAction#fae69f56`, `messageActionBotAllowed#c516d679`, `messageActionSecureValuesSentMe#1b287353`, `messageActionSecureValuesSent#d95c6154`, `messageActionContactSignUp#f3f25f76`, `messageActionGeoProximityReached#98e0d697`, `messageActionGroupCall#7a0d7f42`, `messageActionInviteToGroupCall#502f92f7`, `messageActionSetMessagesTTL#3c134d7b`, `messageActionGroupCallScheduled#b3a07661`, `messageActionSetChatTheme#b91bbd3a`, `messageActionChatJoinedByRequest#ebbca3cb`, `messageActionWebViewDataSentMe#47dd8079`, `messageActionWebViewDataSent#b4c38cb5`, `messageActionGiftPremium#48e91302`, `messageActionTopicCreate#d999256`, `messageActionTopicEdit#c0944820`, `messageActionSuggestProfilePhoto#57de635e`, `messageActionRequestedPeer#31518e9b`, `messageActionSetChatWallPaper#5060a3f4`, `messageActionGiftCode#31c48347`, `messageActionGiveawayLaunch#a80f51e4`, `messageActionGiveawayResults#87e2f155`, `messageActionBoostApply#cc02aa6d`, `messageActionRequestedPeerSentMe#93b31848`, `messageActionPaymentRefunded#41b3e202`, `messageActionGiftStars#45d5b021`, `messageActionPrizeStars#b00c47a2`, `messageActionStarGift#ea2c31d3`, `messageActionStarGiftUnique#7e1c1187`, `messageActionPaidMessagesRefunded#ac1f1fcd`, `messageActionPaidMessagesPrice#84b88578`, `messageActionConferenceCall#2ffe2f7a`, `messageActionTodoCompletions#cc7c5c89`, `messageActionTodoAppendTasks#c7edbc83`, `messageActionSuggestedPostApproval#ee7a1596`, `messageActionSuggestedPostSuccess#95ddcf69`, `messageActionSuggestedPostRefund#69f916f8`, `messageActionGiftTon#a8a3c699`, `messageActionSuggestBirthday#2c8f2a25`, `messageActionStarGiftPurchaseOffer#774278d4`, `messageActionStarGiftPurchaseOfferDeclined#73ada76b`, `messageActionNewCreatorPending#b07ed085`, `messageActionChangeCreator#e188503b`, `messageActionNoForwardsToggle#bf7d6572`, `messageActionNoForwardsRequest#3e2793ba`, `messageActionPollAppendAnswer#9da1cd6c`, `messageActionPollDeleteAnswer#399674dc`, `messageActionManagedBotCreated#16605e3e`, `messageActionChangeCommunity#5d20bae8`, `messageActionChatJoinedViaCommunity#4a8bfe80`.
-    public indirect enum MessageAction: TLObject {
+    public enum MessageAction: TLObject {
         case messageActionEmpty
         case messageActionChatCreate(Cons_messageActionChatCreate)
         case messageActionChatEditTitle(Cons_messageActionChatEditTitle)
@@ -77,9 +77,9 @@ extension Api {
         case messageActionChatJoinedViaCommunity(Cons_messageActionChatJoinedViaCommunity)
 
         /// The fields of `messageActionChatCreate#bd47cbad`.
-        public struct Cons_messageActionChatCreate: Sendable {
-            public var title: Swift.String
-            public var users: [Swift.Int64]
+        public final class Cons_messageActionChatCreate: Sendable {
+            public let title: Swift.String
+            public let users: [Swift.Int64]
             
             public init(title: Swift.String, users: [Swift.Int64]) {
                 self.title = title
@@ -104,8 +104,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChatEditTitle#b5a1ce5a`.
-        public struct Cons_messageActionChatEditTitle: Sendable {
-            public var title: Swift.String
+        public final class Cons_messageActionChatEditTitle: Sendable {
+            public let title: Swift.String
             
             public init(title: Swift.String) {
                 self.title = title
@@ -124,8 +124,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChatEditPhoto#7fcb13a8`.
-        public struct Cons_messageActionChatEditPhoto: Sendable {
-            public var photo: Api.Photo
+        public final class Cons_messageActionChatEditPhoto: Sendable {
+            public let photo: Api.Photo
             
             public init(photo: Api.Photo) {
                 self.photo = photo
@@ -144,8 +144,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChatAddUser#15cefd00`.
-        public struct Cons_messageActionChatAddUser: Sendable {
-            public var users: [Swift.Int64]
+        public final class Cons_messageActionChatAddUser: Sendable {
+            public let users: [Swift.Int64]
             
             public init(users: [Swift.Int64]) {
                 self.users = users
@@ -167,8 +167,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChatDeleteUser#a43f30cc`.
-        public struct Cons_messageActionChatDeleteUser: Sendable {
-            public var userId: Swift.Int64
+        public final class Cons_messageActionChatDeleteUser: Sendable {
+            public let userId: Swift.Int64
             
             public init(userId: Swift.Int64) {
                 self.userId = userId
@@ -187,8 +187,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChatJoinedByLink#31224c3`.
-        public struct Cons_messageActionChatJoinedByLink: Sendable {
-            public var inviterId: Swift.Int64
+        public final class Cons_messageActionChatJoinedByLink: Sendable {
+            public let inviterId: Swift.Int64
             
             public init(inviterId: Swift.Int64) {
                 self.inviterId = inviterId
@@ -207,8 +207,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChannelCreate#95d2ac92`.
-        public struct Cons_messageActionChannelCreate: Sendable {
-            public var title: Swift.String
+        public final class Cons_messageActionChannelCreate: Sendable {
+            public let title: Swift.String
             
             public init(title: Swift.String) {
                 self.title = title
@@ -227,8 +227,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChatMigrateTo#e1037f92`.
-        public struct Cons_messageActionChatMigrateTo: Sendable {
-            public var channelId: Swift.Int64
+        public final class Cons_messageActionChatMigrateTo: Sendable {
+            public let channelId: Swift.Int64
             
             public init(channelId: Swift.Int64) {
                 self.channelId = channelId
@@ -247,9 +247,9 @@ extension Api {
         }
 
         /// The fields of `messageActionChannelMigrateFrom#ea3948e9`.
-        public struct Cons_messageActionChannelMigrateFrom: Sendable {
-            public var title: Swift.String
-            public var chatId: Swift.Int64
+        public final class Cons_messageActionChannelMigrateFrom: Sendable {
+            public let title: Swift.String
+            public let chatId: Swift.Int64
             
             public init(title: Swift.String, chatId: Swift.Int64) {
                 self.title = title
@@ -271,9 +271,9 @@ extension Api {
         }
 
         /// The fields of `messageActionGameScore#92a72876`.
-        public struct Cons_messageActionGameScore: Sendable {
-            public var gameId: Swift.Int64
-            public var score: Swift.Int32
+        public final class Cons_messageActionGameScore: Sendable {
+            public let gameId: Swift.Int64
+            public let score: Swift.Int32
             
             public init(gameId: Swift.Int64, score: Swift.Int32) {
                 self.gameId = gameId
@@ -295,16 +295,16 @@ extension Api {
         }
 
         /// The fields of `messageActionPaymentSentMe#ffa00ccc`.
-        public struct Cons_messageActionPaymentSentMe: Sendable {
-            public var recurringInit: Swift.Bool
-            public var recurringUsed: Swift.Bool
-            public var currency: Swift.String
-            public var totalAmount: Swift.Int64
-            public var payload: [Swift.UInt8]
-            public var info: Api.PaymentRequestedInfo?
-            public var shippingOptionId: Swift.String?
-            public var charge: Api.PaymentCharge
-            public var subscriptionUntilDate: Swift.Int32?
+        public final class Cons_messageActionPaymentSentMe: Sendable {
+            public let recurringInit: Swift.Bool
+            public let recurringUsed: Swift.Bool
+            public let currency: Swift.String
+            public let totalAmount: Swift.Int64
+            public let payload: [Swift.UInt8]
+            public let info: Api.PaymentRequestedInfo?
+            public let shippingOptionId: Swift.String?
+            public let charge: Api.PaymentCharge
+            public let subscriptionUntilDate: Swift.Int32?
             
             public init(recurringInit: Swift.Bool = false, recurringUsed: Swift.Bool = false, currency: Swift.String, totalAmount: Swift.Int64, payload: [Swift.UInt8], info: Api.PaymentRequestedInfo? = nil, shippingOptionId: Swift.String? = nil, charge: Api.PaymentCharge, subscriptionUntilDate: Swift.Int32? = nil) {
                 self.recurringInit = recurringInit
@@ -323,9 +323,9 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.recurringInit { _flags_flags |= 1 << 2 }
                 if self.recurringUsed { _flags_flags |= 1 << 3 }
-                if self.info != nil { _flags_flags |= 1 << 0 }
-                if self.shippingOptionId != nil { _flags_flags |= 1 << 1 }
-                if self.subscriptionUntilDate != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.info { _flags_flags |= 1 << 0 }
+                if case .some = self.shippingOptionId { _flags_flags |= 1 << 1 }
+                if case .some = self.subscriptionUntilDate { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeInt64(self.totalAmount)
@@ -362,13 +362,13 @@ extension Api {
         }
 
         /// The fields of `messageActionPaymentSent#c624b16e`.
-        public struct Cons_messageActionPaymentSent: Sendable {
-            public var recurringInit: Swift.Bool
-            public var recurringUsed: Swift.Bool
-            public var currency: Swift.String
-            public var totalAmount: Swift.Int64
-            public var invoiceSlug: Swift.String?
-            public var subscriptionUntilDate: Swift.Int32?
+        public final class Cons_messageActionPaymentSent: Sendable {
+            public let recurringInit: Swift.Bool
+            public let recurringUsed: Swift.Bool
+            public let currency: Swift.String
+            public let totalAmount: Swift.Int64
+            public let invoiceSlug: Swift.String?
+            public let subscriptionUntilDate: Swift.Int32?
             
             public init(recurringInit: Swift.Bool = false, recurringUsed: Swift.Bool = false, currency: Swift.String, totalAmount: Swift.Int64, invoiceSlug: Swift.String? = nil, subscriptionUntilDate: Swift.Int32? = nil) {
                 self.recurringInit = recurringInit
@@ -384,8 +384,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.recurringInit { _flags_flags |= 1 << 2 }
                 if self.recurringUsed { _flags_flags |= 1 << 3 }
-                if self.invoiceSlug != nil { _flags_flags |= 1 << 0 }
-                if self.subscriptionUntilDate != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.invoiceSlug { _flags_flags |= 1 << 0 }
+                if case .some = self.subscriptionUntilDate { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeInt64(self.totalAmount)
@@ -413,11 +413,11 @@ extension Api {
         }
 
         /// The fields of `messageActionPhoneCall#80e11a7f`.
-        public struct Cons_messageActionPhoneCall: Sendable {
-            public var video: Swift.Bool
-            public var callId: Swift.Int64
-            public var reason: Api.PhoneCallDiscardReason?
-            public var duration: Swift.Int32?
+        public final class Cons_messageActionPhoneCall: Sendable {
+            public let video: Swift.Bool
+            public let callId: Swift.Int64
+            public let reason: Api.PhoneCallDiscardReason?
+            public let duration: Swift.Int32?
             
             public init(video: Swift.Bool = false, callId: Swift.Int64, reason: Api.PhoneCallDiscardReason? = nil, duration: Swift.Int32? = nil) {
                 self.video = video
@@ -430,8 +430,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.video { _flags_flags |= 1 << 2 }
-                if self.reason != nil { _flags_flags |= 1 << 0 }
-                if self.duration != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.reason { _flags_flags |= 1 << 0 }
+                if case .some = self.duration { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.callId)
                 if let value = self.reason {
@@ -456,8 +456,8 @@ extension Api {
         }
 
         /// The fields of `messageActionCustomAction#fae69f56`.
-        public struct Cons_messageActionCustomAction: Sendable {
-            public var message: Swift.String
+        public final class Cons_messageActionCustomAction: Sendable {
+            public let message: Swift.String
             
             public init(message: Swift.String) {
                 self.message = message
@@ -476,11 +476,11 @@ extension Api {
         }
 
         /// The fields of `messageActionBotAllowed#c516d679`.
-        public struct Cons_messageActionBotAllowed: Sendable {
-            public var attachMenu: Swift.Bool
-            public var fromRequest: Swift.Bool
-            public var domain: Swift.String?
-            public var app: Api.BotApp?
+        public final class Cons_messageActionBotAllowed: Sendable {
+            public let attachMenu: Swift.Bool
+            public let fromRequest: Swift.Bool
+            public let domain: Swift.String?
+            public let app: Api.BotApp?
             
             public init(attachMenu: Swift.Bool = false, fromRequest: Swift.Bool = false, domain: Swift.String? = nil, app: Api.BotApp? = nil) {
                 self.attachMenu = attachMenu
@@ -494,8 +494,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.attachMenu { _flags_flags |= 1 << 1 }
                 if self.fromRequest { _flags_flags |= 1 << 3 }
-                if self.domain != nil { _flags_flags |= 1 << 0 }
-                if self.app != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.domain { _flags_flags |= 1 << 0 }
+                if case .some = self.app { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.domain {
                     w.writeString(value)
@@ -519,9 +519,9 @@ extension Api {
         }
 
         /// The fields of `messageActionSecureValuesSentMe#1b287353`.
-        public struct Cons_messageActionSecureValuesSentMe: Sendable {
-            public var values: [Api.SecureValue]
-            public var credentials: Api.SecureCredentialsEncrypted
+        public final class Cons_messageActionSecureValuesSentMe: Sendable {
+            public let values: [Api.SecureValue]
+            public let credentials: Api.SecureCredentialsEncrypted
             
             public init(values: [Api.SecureValue], credentials: Api.SecureCredentialsEncrypted) {
                 self.values = values
@@ -546,8 +546,8 @@ extension Api {
         }
 
         /// The fields of `messageActionSecureValuesSent#d95c6154`.
-        public struct Cons_messageActionSecureValuesSent: Sendable {
-            public var types: [Api.SecureValueType]
+        public final class Cons_messageActionSecureValuesSent: Sendable {
+            public let types: [Api.SecureValueType]
             
             public init(types: [Api.SecureValueType]) {
                 self.types = types
@@ -569,10 +569,10 @@ extension Api {
         }
 
         /// The fields of `messageActionGeoProximityReached#98e0d697`.
-        public struct Cons_messageActionGeoProximityReached: Sendable {
-            public var fromId: Api.Peer
-            public var toId: Api.Peer
-            public var distance: Swift.Int32
+        public final class Cons_messageActionGeoProximityReached: Sendable {
+            public let fromId: Api.Peer
+            public let toId: Api.Peer
+            public let distance: Swift.Int32
             
             public init(fromId: Api.Peer, toId: Api.Peer, distance: Swift.Int32) {
                 self.fromId = fromId
@@ -597,9 +597,9 @@ extension Api {
         }
 
         /// The fields of `messageActionGroupCall#7a0d7f42`.
-        public struct Cons_messageActionGroupCall: Sendable {
-            public var call: Api.InputGroupCall
-            public var duration: Swift.Int32?
+        public final class Cons_messageActionGroupCall: Sendable {
+            public let call: Api.InputGroupCall
+            public let duration: Swift.Int32?
             
             public init(call: Api.InputGroupCall, duration: Swift.Int32? = nil) {
                 self.call = call
@@ -609,7 +609,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.duration != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.duration { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.call.serialize(&w)
                 if let value = self.duration {
@@ -628,9 +628,9 @@ extension Api {
         }
 
         /// The fields of `messageActionInviteToGroupCall#502f92f7`.
-        public struct Cons_messageActionInviteToGroupCall: Sendable {
-            public var call: Api.InputGroupCall
-            public var users: [Swift.Int64]
+        public final class Cons_messageActionInviteToGroupCall: Sendable {
+            public let call: Api.InputGroupCall
+            public let users: [Swift.Int64]
             
             public init(call: Api.InputGroupCall, users: [Swift.Int64]) {
                 self.call = call
@@ -655,9 +655,9 @@ extension Api {
         }
 
         /// The fields of `messageActionSetMessagesTTL#3c134d7b`.
-        public struct Cons_messageActionSetMessagesTTL: Sendable {
-            public var period: Swift.Int32
-            public var autoSettingFrom: Swift.Int64?
+        public final class Cons_messageActionSetMessagesTTL: Sendable {
+            public let period: Swift.Int32
+            public let autoSettingFrom: Swift.Int64?
             
             public init(period: Swift.Int32, autoSettingFrom: Swift.Int64? = nil) {
                 self.period = period
@@ -667,7 +667,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.autoSettingFrom != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.autoSettingFrom { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.period)
                 if let value = self.autoSettingFrom {
@@ -686,9 +686,9 @@ extension Api {
         }
 
         /// The fields of `messageActionGroupCallScheduled#b3a07661`.
-        public struct Cons_messageActionGroupCallScheduled: Sendable {
-            public var call: Api.InputGroupCall
-            public var scheduleDate: Swift.Int32
+        public final class Cons_messageActionGroupCallScheduled: Sendable {
+            public let call: Api.InputGroupCall
+            public let scheduleDate: Swift.Int32
             
             public init(call: Api.InputGroupCall, scheduleDate: Swift.Int32) {
                 self.call = call
@@ -710,8 +710,8 @@ extension Api {
         }
 
         /// The fields of `messageActionSetChatTheme#b91bbd3a`.
-        public struct Cons_messageActionSetChatTheme: Sendable {
-            public var theme: Api.ChatTheme
+        public final class Cons_messageActionSetChatTheme: Sendable {
+            public let theme: Api.ChatTheme
             
             public init(theme: Api.ChatTheme) {
                 self.theme = theme
@@ -730,9 +730,9 @@ extension Api {
         }
 
         /// The fields of `messageActionWebViewDataSentMe#47dd8079`.
-        public struct Cons_messageActionWebViewDataSentMe: Sendable {
-            public var text: Swift.String
-            public var data: Swift.String
+        public final class Cons_messageActionWebViewDataSentMe: Sendable {
+            public let text: Swift.String
+            public let data: Swift.String
             
             public init(text: Swift.String, data: Swift.String) {
                 self.text = text
@@ -754,8 +754,8 @@ extension Api {
         }
 
         /// The fields of `messageActionWebViewDataSent#b4c38cb5`.
-        public struct Cons_messageActionWebViewDataSent: Sendable {
-            public var text: Swift.String
+        public final class Cons_messageActionWebViewDataSent: Sendable {
+            public let text: Swift.String
             
             public init(text: Swift.String) {
                 self.text = text
@@ -774,13 +774,13 @@ extension Api {
         }
 
         /// The fields of `messageActionGiftPremium#48e91302`.
-        public struct Cons_messageActionGiftPremium: Sendable {
-            public var currency: Swift.String
-            public var amount: Swift.Int64
-            public var days: Swift.Int32
-            public var cryptoCurrency: Swift.String?
-            public var cryptoAmount: Swift.Int64?
-            public var message: Api.TextWithEntities?
+        public final class Cons_messageActionGiftPremium: Sendable {
+            public let currency: Swift.String
+            public let amount: Swift.Int64
+            public let days: Swift.Int32
+            public let cryptoCurrency: Swift.String?
+            public let cryptoAmount: Swift.Int64?
+            public let message: Api.TextWithEntities?
             
             public init(currency: Swift.String, amount: Swift.Int64, days: Swift.Int32, cryptoCurrency: Swift.String? = nil, cryptoAmount: Swift.Int64? = nil, message: Api.TextWithEntities? = nil) {
                 self.currency = currency
@@ -794,8 +794,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.cryptoCurrency != nil || self.cryptoAmount != nil { _flags_flags |= 1 << 0 }
-                if self.message != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.cryptoCurrency { _flags_flags |= 1 << 0 }
+                if case .some = self.cryptoAmount { _flags_flags |= 1 << 0 }
+                if case .some = self.message { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeInt64(self.amount)
@@ -830,11 +831,11 @@ extension Api {
         }
 
         /// The fields of `messageActionTopicCreate#d999256`.
-        public struct Cons_messageActionTopicCreate: Sendable {
-            public var titleMissing: Swift.Bool
-            public var title: Swift.String
-            public var iconColor: Swift.Int32
-            public var iconEmojiId: Swift.Int64?
+        public final class Cons_messageActionTopicCreate: Sendable {
+            public let titleMissing: Swift.Bool
+            public let title: Swift.String
+            public let iconColor: Swift.Int32
+            public let iconEmojiId: Swift.Int64?
             
             public init(titleMissing: Swift.Bool = false, title: Swift.String, iconColor: Swift.Int32, iconEmojiId: Swift.Int64? = nil) {
                 self.titleMissing = titleMissing
@@ -847,7 +848,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.titleMissing { _flags_flags |= 1 << 1 }
-                if self.iconEmojiId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.iconEmojiId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.title)
                 w.writeInt32(self.iconColor)
@@ -869,11 +870,11 @@ extension Api {
         }
 
         /// The fields of `messageActionTopicEdit#c0944820`.
-        public struct Cons_messageActionTopicEdit: Sendable {
-            public var title: Swift.String?
-            public var iconEmojiId: Swift.Int64?
-            public var closed: Swift.Bool?
-            public var hidden: Swift.Bool?
+        public final class Cons_messageActionTopicEdit: Sendable {
+            public let title: Swift.String?
+            public let iconEmojiId: Swift.Int64?
+            public let closed: Swift.Bool?
+            public let hidden: Swift.Bool?
             
             public init(title: Swift.String? = nil, iconEmojiId: Swift.Int64? = nil, closed: Swift.Bool? = nil, hidden: Swift.Bool? = nil) {
                 self.title = title
@@ -885,10 +886,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.title != nil { _flags_flags |= 1 << 0 }
-                if self.iconEmojiId != nil { _flags_flags |= 1 << 1 }
-                if self.closed != nil { _flags_flags |= 1 << 2 }
-                if self.hidden != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.title { _flags_flags |= 1 << 0 }
+                if case .some = self.iconEmojiId { _flags_flags |= 1 << 1 }
+                if case .some = self.closed { _flags_flags |= 1 << 2 }
+                if case .some = self.hidden { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.title {
                     w.writeString(value)
@@ -920,8 +921,8 @@ extension Api {
         }
 
         /// The fields of `messageActionSuggestProfilePhoto#57de635e`.
-        public struct Cons_messageActionSuggestProfilePhoto: Sendable {
-            public var photo: Api.Photo
+        public final class Cons_messageActionSuggestProfilePhoto: Sendable {
+            public let photo: Api.Photo
             
             public init(photo: Api.Photo) {
                 self.photo = photo
@@ -940,9 +941,9 @@ extension Api {
         }
 
         /// The fields of `messageActionRequestedPeer#31518e9b`.
-        public struct Cons_messageActionRequestedPeer: Sendable {
-            public var buttonId: Swift.Int32
-            public var peers: [Api.Peer]
+        public final class Cons_messageActionRequestedPeer: Sendable {
+            public let buttonId: Swift.Int32
+            public let peers: [Api.Peer]
             
             public init(buttonId: Swift.Int32, peers: [Api.Peer]) {
                 self.buttonId = buttonId
@@ -967,10 +968,10 @@ extension Api {
         }
 
         /// The fields of `messageActionSetChatWallPaper#5060a3f4`.
-        public struct Cons_messageActionSetChatWallPaper: Sendable {
-            public var same: Swift.Bool
-            public var forBoth: Swift.Bool
-            public var wallpaper: Api.WallPaper
+        public final class Cons_messageActionSetChatWallPaper: Sendable {
+            public let same: Swift.Bool
+            public let forBoth: Swift.Bool
+            public let wallpaper: Api.WallPaper
             
             public init(same: Swift.Bool = false, forBoth: Swift.Bool = false, wallpaper: Api.WallPaper) {
                 self.same = same
@@ -998,17 +999,17 @@ extension Api {
         }
 
         /// The fields of `messageActionGiftCode#31c48347`.
-        public struct Cons_messageActionGiftCode: Sendable {
-            public var viaGiveaway: Swift.Bool
-            public var unclaimed: Swift.Bool
-            public var boostPeer: Api.Peer?
-            public var days: Swift.Int32
-            public var slug: Swift.String
-            public var currency: Swift.String?
-            public var amount: Swift.Int64?
-            public var cryptoCurrency: Swift.String?
-            public var cryptoAmount: Swift.Int64?
-            public var message: Api.TextWithEntities?
+        public final class Cons_messageActionGiftCode: Sendable {
+            public let viaGiveaway: Swift.Bool
+            public let unclaimed: Swift.Bool
+            public let boostPeer: Api.Peer?
+            public let days: Swift.Int32
+            public let slug: Swift.String
+            public let currency: Swift.String?
+            public let amount: Swift.Int64?
+            public let cryptoCurrency: Swift.String?
+            public let cryptoAmount: Swift.Int64?
+            public let message: Api.TextWithEntities?
             
             public init(viaGiveaway: Swift.Bool = false, unclaimed: Swift.Bool = false, boostPeer: Api.Peer? = nil, days: Swift.Int32, slug: Swift.String, currency: Swift.String? = nil, amount: Swift.Int64? = nil, cryptoCurrency: Swift.String? = nil, cryptoAmount: Swift.Int64? = nil, message: Api.TextWithEntities? = nil) {
                 self.viaGiveaway = viaGiveaway
@@ -1028,10 +1029,12 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.viaGiveaway { _flags_flags |= 1 << 0 }
                 if self.unclaimed { _flags_flags |= 1 << 5 }
-                if self.boostPeer != nil { _flags_flags |= 1 << 1 }
-                if self.currency != nil || self.amount != nil { _flags_flags |= 1 << 2 }
-                if self.cryptoCurrency != nil || self.cryptoAmount != nil { _flags_flags |= 1 << 3 }
-                if self.message != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.boostPeer { _flags_flags |= 1 << 1 }
+                if case .some = self.currency { _flags_flags |= 1 << 2 }
+                if case .some = self.amount { _flags_flags |= 1 << 2 }
+                if case .some = self.cryptoCurrency { _flags_flags |= 1 << 3 }
+                if case .some = self.cryptoAmount { _flags_flags |= 1 << 3 }
+                if case .some = self.message { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.boostPeer {
                     value.serialize(&w)
@@ -1083,8 +1086,8 @@ extension Api {
         }
 
         /// The fields of `messageActionGiveawayLaunch#a80f51e4`.
-        public struct Cons_messageActionGiveawayLaunch: Sendable {
-            public var stars: Swift.Int64?
+        public final class Cons_messageActionGiveawayLaunch: Sendable {
+            public let stars: Swift.Int64?
             
             public init(stars: Swift.Int64? = nil) {
                 self.stars = stars
@@ -1093,7 +1096,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.stars != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.stars { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.stars {
                     w.writeInt64(value)
@@ -1110,10 +1113,10 @@ extension Api {
         }
 
         /// The fields of `messageActionGiveawayResults#87e2f155`.
-        public struct Cons_messageActionGiveawayResults: Sendable {
-            public var stars: Swift.Bool
-            public var winnersCount: Swift.Int32
-            public var unclaimedCount: Swift.Int32
+        public final class Cons_messageActionGiveawayResults: Sendable {
+            public let stars: Swift.Bool
+            public let winnersCount: Swift.Int32
+            public let unclaimedCount: Swift.Int32
             
             public init(stars: Swift.Bool = false, winnersCount: Swift.Int32, unclaimedCount: Swift.Int32) {
                 self.stars = stars
@@ -1141,8 +1144,8 @@ extension Api {
         }
 
         /// The fields of `messageActionBoostApply#cc02aa6d`.
-        public struct Cons_messageActionBoostApply: Sendable {
-            public var boosts: Swift.Int32
+        public final class Cons_messageActionBoostApply: Sendable {
+            public let boosts: Swift.Int32
             
             public init(boosts: Swift.Int32) {
                 self.boosts = boosts
@@ -1161,9 +1164,9 @@ extension Api {
         }
 
         /// The fields of `messageActionRequestedPeerSentMe#93b31848`.
-        public struct Cons_messageActionRequestedPeerSentMe: Sendable {
-            public var buttonId: Swift.Int32
-            public var peers: [Api.RequestedPeer]
+        public final class Cons_messageActionRequestedPeerSentMe: Sendable {
+            public let buttonId: Swift.Int32
+            public let peers: [Api.RequestedPeer]
             
             public init(buttonId: Swift.Int32, peers: [Api.RequestedPeer]) {
                 self.buttonId = buttonId
@@ -1188,12 +1191,12 @@ extension Api {
         }
 
         /// The fields of `messageActionPaymentRefunded#41b3e202`.
-        public struct Cons_messageActionPaymentRefunded: Sendable {
-            public var peer: Api.Peer
-            public var currency: Swift.String
-            public var totalAmount: Swift.Int64
-            public var payload: [Swift.UInt8]?
-            public var charge: Api.PaymentCharge
+        public final class Cons_messageActionPaymentRefunded: Sendable {
+            public let peer: Api.Peer
+            public let currency: Swift.String
+            public let totalAmount: Swift.Int64
+            public let payload: [Swift.UInt8]?
+            public let charge: Api.PaymentCharge
             
             public init(peer: Api.Peer, currency: Swift.String, totalAmount: Swift.Int64, payload: [Swift.UInt8]? = nil, charge: Api.PaymentCharge) {
                 self.peer = peer
@@ -1206,7 +1209,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.payload != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.payload { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeString(self.currency)
@@ -1231,13 +1234,13 @@ extension Api {
         }
 
         /// The fields of `messageActionGiftStars#45d5b021`.
-        public struct Cons_messageActionGiftStars: Sendable {
-            public var currency: Swift.String
-            public var amount: Swift.Int64
-            public var stars: Swift.Int64
-            public var cryptoCurrency: Swift.String?
-            public var cryptoAmount: Swift.Int64?
-            public var transactionId: Swift.String?
+        public final class Cons_messageActionGiftStars: Sendable {
+            public let currency: Swift.String
+            public let amount: Swift.Int64
+            public let stars: Swift.Int64
+            public let cryptoCurrency: Swift.String?
+            public let cryptoAmount: Swift.Int64?
+            public let transactionId: Swift.String?
             
             public init(currency: Swift.String, amount: Swift.Int64, stars: Swift.Int64, cryptoCurrency: Swift.String? = nil, cryptoAmount: Swift.Int64? = nil, transactionId: Swift.String? = nil) {
                 self.currency = currency
@@ -1251,8 +1254,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.cryptoCurrency != nil || self.cryptoAmount != nil { _flags_flags |= 1 << 0 }
-                if self.transactionId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.cryptoCurrency { _flags_flags |= 1 << 0 }
+                if case .some = self.cryptoAmount { _flags_flags |= 1 << 0 }
+                if case .some = self.transactionId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeInt64(self.amount)
@@ -1287,12 +1291,12 @@ extension Api {
         }
 
         /// The fields of `messageActionPrizeStars#b00c47a2`.
-        public struct Cons_messageActionPrizeStars: Sendable {
-            public var unclaimed: Swift.Bool
-            public var stars: Swift.Int64
-            public var transactionId: Swift.String
-            public var boostPeer: Api.Peer
-            public var giveawayMsgId: Swift.Int32
+        public final class Cons_messageActionPrizeStars: Sendable {
+            public let unclaimed: Swift.Bool
+            public let stars: Swift.Int64
+            public let transactionId: Swift.String
+            public let boostPeer: Api.Peer
+            public let giveawayMsgId: Swift.Int32
             
             public init(unclaimed: Swift.Bool = false, stars: Swift.Int64, transactionId: Swift.String, boostPeer: Api.Peer, giveawayMsgId: Swift.Int32) {
                 self.unclaimed = unclaimed
@@ -1326,28 +1330,28 @@ extension Api {
         }
 
         /// The fields of `messageActionStarGift#ea2c31d3`.
-        public struct Cons_messageActionStarGift: Sendable {
-            public var nameHidden: Swift.Bool
-            public var saved: Swift.Bool
-            public var converted: Swift.Bool
-            public var upgraded: Swift.Bool
-            public var refunded: Swift.Bool
-            public var canUpgrade: Swift.Bool
-            public var prepaidUpgrade: Swift.Bool
-            public var upgradeSeparate: Swift.Bool
-            public var auctionAcquired: Swift.Bool
-            public var gift: Api.StarGift
-            public var message: Api.TextWithEntities?
-            public var convertStars: Swift.Int64?
-            public var upgradeMsgId: Swift.Int32?
-            public var upgradeStars: Swift.Int64?
-            public var fromId: Api.Peer?
-            public var peer: Api.Peer?
-            public var savedId: Swift.Int64?
-            public var prepaidUpgradeHash: Swift.String?
-            public var giftMsgId: Swift.Int32?
-            public var toId: Api.Peer?
-            public var giftNum: Swift.Int32?
+        public final class Cons_messageActionStarGift: Sendable {
+            public let nameHidden: Swift.Bool
+            public let saved: Swift.Bool
+            public let converted: Swift.Bool
+            public let upgraded: Swift.Bool
+            public let refunded: Swift.Bool
+            public let canUpgrade: Swift.Bool
+            public let prepaidUpgrade: Swift.Bool
+            public let upgradeSeparate: Swift.Bool
+            public let auctionAcquired: Swift.Bool
+            public let gift: Api.StarGift
+            public let message: Api.TextWithEntities?
+            public let convertStars: Swift.Int64?
+            public let upgradeMsgId: Swift.Int32?
+            public let upgradeStars: Swift.Int64?
+            public let fromId: Api.Peer?
+            public let peer: Api.Peer?
+            public let savedId: Swift.Int64?
+            public let prepaidUpgradeHash: Swift.String?
+            public let giftMsgId: Swift.Int32?
+            public let toId: Api.Peer?
+            public let giftNum: Swift.Int32?
             
             public init(nameHidden: Swift.Bool = false, saved: Swift.Bool = false, converted: Swift.Bool = false, upgraded: Swift.Bool = false, refunded: Swift.Bool = false, canUpgrade: Swift.Bool = false, prepaidUpgrade: Swift.Bool = false, upgradeSeparate: Swift.Bool = false, auctionAcquired: Swift.Bool = false, gift: Api.StarGift, message: Api.TextWithEntities? = nil, convertStars: Swift.Int64? = nil, upgradeMsgId: Swift.Int32? = nil, upgradeStars: Swift.Int64? = nil, fromId: Api.Peer? = nil, peer: Api.Peer? = nil, savedId: Swift.Int64? = nil, prepaidUpgradeHash: Swift.String? = nil, giftMsgId: Swift.Int32? = nil, toId: Api.Peer? = nil, giftNum: Swift.Int32? = nil) {
                 self.nameHidden = nameHidden
@@ -1379,21 +1383,22 @@ extension Api {
                 if self.nameHidden { _flags_flags |= 1 << 0 }
                 if self.saved { _flags_flags |= 1 << 2 }
                 if self.converted { _flags_flags |= 1 << 3 }
-                if self.upgraded || self.upgradeMsgId != nil { _flags_flags |= 1 << 5 }
+                if self.upgraded { _flags_flags |= 1 << 5 }
+                if case .some = self.upgradeMsgId { _flags_flags |= 1 << 5 }
                 if self.refunded { _flags_flags |= 1 << 9 }
                 if self.canUpgrade { _flags_flags |= 1 << 10 }
                 if self.prepaidUpgrade { _flags_flags |= 1 << 13 }
                 if self.upgradeSeparate { _flags_flags |= 1 << 16 }
                 if self.auctionAcquired { _flags_flags |= 1 << 17 }
-                if self.message != nil { _flags_flags |= 1 << 1 }
-                if self.convertStars != nil { _flags_flags |= 1 << 4 }
-                if self.upgradeStars != nil { _flags_flags |= 1 << 8 }
-                if self.fromId != nil { _flags_flags |= 1 << 11 }
-                if self.peer != nil { _flags_flags |= 1 << 12 }
-                if self.prepaidUpgradeHash != nil { _flags_flags |= 1 << 14 }
-                if self.giftMsgId != nil { _flags_flags |= 1 << 15 }
-                if self.toId != nil { _flags_flags |= 1 << 18 }
-                if self.giftNum != nil { _flags_flags |= 1 << 19 }
+                if case .some = self.message { _flags_flags |= 1 << 1 }
+                if case .some = self.convertStars { _flags_flags |= 1 << 4 }
+                if case .some = self.upgradeStars { _flags_flags |= 1 << 8 }
+                if case .some = self.fromId { _flags_flags |= 1 << 11 }
+                if case .some = self.peer { _flags_flags |= 1 << 12 }
+                if case .some = self.prepaidUpgradeHash { _flags_flags |= 1 << 14 }
+                if case .some = self.giftMsgId { _flags_flags |= 1 << 15 }
+                if case .some = self.toId { _flags_flags |= 1 << 18 }
+                if case .some = self.giftNum { _flags_flags |= 1 << 19 }
                 w.writeUInt32(_flags_flags)
                 self.gift.serialize(&w)
                 if let value = self.message {
@@ -1473,28 +1478,28 @@ extension Api {
         }
 
         /// The fields of `messageActionStarGiftUnique#7e1c1187`.
-        public struct Cons_messageActionStarGiftUnique: Sendable {
-            public var upgrade: Swift.Bool
-            public var transferred: Swift.Bool
-            public var saved: Swift.Bool
-            public var refunded: Swift.Bool
-            public var prepaidUpgrade: Swift.Bool
-            public var assigned: Swift.Bool
-            public var fromOffer: Swift.Bool
-            public var craft: Swift.Bool
-            public var nameHidden: Swift.Bool
-            public var gift: Api.StarGift
-            public var canExportAt: Swift.Int32?
-            public var transferStars: Swift.Int64?
-            public var fromId: Api.Peer?
-            public var peer: Api.Peer?
-            public var savedId: Swift.Int64?
-            public var resaleAmount: Api.StarsAmount?
-            public var canTransferAt: Swift.Int32?
-            public var canResellAt: Swift.Int32?
-            public var dropOriginalDetailsStars: Swift.Int64?
-            public var canCraftAt: Swift.Int32?
-            public var message: Api.TextWithEntities?
+        public final class Cons_messageActionStarGiftUnique: Sendable {
+            public let upgrade: Swift.Bool
+            public let transferred: Swift.Bool
+            public let saved: Swift.Bool
+            public let refunded: Swift.Bool
+            public let prepaidUpgrade: Swift.Bool
+            public let assigned: Swift.Bool
+            public let fromOffer: Swift.Bool
+            public let craft: Swift.Bool
+            public let nameHidden: Swift.Bool
+            public let gift: Api.StarGift
+            public let canExportAt: Swift.Int32?
+            public let transferStars: Swift.Int64?
+            public let fromId: Api.Peer?
+            public let peer: Api.Peer?
+            public let savedId: Swift.Int64?
+            public let resaleAmount: Api.StarsAmount?
+            public let canTransferAt: Swift.Int32?
+            public let canResellAt: Swift.Int32?
+            public let dropOriginalDetailsStars: Swift.Int64?
+            public let canCraftAt: Swift.Int32?
+            public let message: Api.TextWithEntities?
             
             public init(upgrade: Swift.Bool = false, transferred: Swift.Bool = false, saved: Swift.Bool = false, refunded: Swift.Bool = false, prepaidUpgrade: Swift.Bool = false, assigned: Swift.Bool = false, fromOffer: Swift.Bool = false, craft: Swift.Bool = false, nameHidden: Swift.Bool = false, gift: Api.StarGift, canExportAt: Swift.Int32? = nil, transferStars: Swift.Int64? = nil, fromId: Api.Peer? = nil, peer: Api.Peer? = nil, savedId: Swift.Int64? = nil, resaleAmount: Api.StarsAmount? = nil, canTransferAt: Swift.Int32? = nil, canResellAt: Swift.Int32? = nil, dropOriginalDetailsStars: Swift.Int64? = nil, canCraftAt: Swift.Int32? = nil, message: Api.TextWithEntities? = nil) {
                 self.upgrade = upgrade
@@ -1532,16 +1537,16 @@ extension Api {
                 if self.fromOffer { _flags_flags |= 1 << 14 }
                 if self.craft { _flags_flags |= 1 << 16 }
                 if self.nameHidden { _flags_flags |= 1 << 17 }
-                if self.canExportAt != nil { _flags_flags |= 1 << 3 }
-                if self.transferStars != nil { _flags_flags |= 1 << 4 }
-                if self.fromId != nil { _flags_flags |= 1 << 6 }
-                if self.peer != nil { _flags_flags |= 1 << 7 }
-                if self.resaleAmount != nil { _flags_flags |= 1 << 8 }
-                if self.canTransferAt != nil { _flags_flags |= 1 << 9 }
-                if self.canResellAt != nil { _flags_flags |= 1 << 10 }
-                if self.dropOriginalDetailsStars != nil { _flags_flags |= 1 << 12 }
-                if self.canCraftAt != nil { _flags_flags |= 1 << 15 }
-                if self.message != nil { _flags_flags |= 1 << 18 }
+                if case .some = self.canExportAt { _flags_flags |= 1 << 3 }
+                if case .some = self.transferStars { _flags_flags |= 1 << 4 }
+                if case .some = self.fromId { _flags_flags |= 1 << 6 }
+                if case .some = self.peer { _flags_flags |= 1 << 7 }
+                if case .some = self.resaleAmount { _flags_flags |= 1 << 8 }
+                if case .some = self.canTransferAt { _flags_flags |= 1 << 9 }
+                if case .some = self.canResellAt { _flags_flags |= 1 << 10 }
+                if case .some = self.dropOriginalDetailsStars { _flags_flags |= 1 << 12 }
+                if case .some = self.canCraftAt { _flags_flags |= 1 << 15 }
+                if case .some = self.message { _flags_flags |= 1 << 18 }
                 w.writeUInt32(_flags_flags)
                 self.gift.serialize(&w)
                 if let value = self.canExportAt {
@@ -1620,9 +1625,9 @@ extension Api {
         }
 
         /// The fields of `messageActionPaidMessagesRefunded#ac1f1fcd`.
-        public struct Cons_messageActionPaidMessagesRefunded: Sendable {
-            public var count: Swift.Int32
-            public var stars: Swift.Int64
+        public final class Cons_messageActionPaidMessagesRefunded: Sendable {
+            public let count: Swift.Int32
+            public let stars: Swift.Int64
             
             public init(count: Swift.Int32, stars: Swift.Int64) {
                 self.count = count
@@ -1644,9 +1649,9 @@ extension Api {
         }
 
         /// The fields of `messageActionPaidMessagesPrice#84b88578`.
-        public struct Cons_messageActionPaidMessagesPrice: Sendable {
-            public var broadcastMessagesAllowed: Swift.Bool
-            public var stars: Swift.Int64
+        public final class Cons_messageActionPaidMessagesPrice: Sendable {
+            public let broadcastMessagesAllowed: Swift.Bool
+            public let stars: Swift.Int64
             
             public init(broadcastMessagesAllowed: Swift.Bool = false, stars: Swift.Int64) {
                 self.broadcastMessagesAllowed = broadcastMessagesAllowed
@@ -1671,13 +1676,13 @@ extension Api {
         }
 
         /// The fields of `messageActionConferenceCall#2ffe2f7a`.
-        public struct Cons_messageActionConferenceCall: Sendable {
-            public var missed: Swift.Bool
-            public var active: Swift.Bool
-            public var video: Swift.Bool
-            public var callId: Swift.Int64
-            public var duration: Swift.Int32?
-            public var otherParticipants: [Api.Peer]?
+        public final class Cons_messageActionConferenceCall: Sendable {
+            public let missed: Swift.Bool
+            public let active: Swift.Bool
+            public let video: Swift.Bool
+            public let callId: Swift.Int64
+            public let duration: Swift.Int32?
+            public let otherParticipants: [Api.Peer]?
             
             public init(missed: Swift.Bool = false, active: Swift.Bool = false, video: Swift.Bool = false, callId: Swift.Int64, duration: Swift.Int32? = nil, otherParticipants: [Api.Peer]? = nil) {
                 self.missed = missed
@@ -1694,8 +1699,8 @@ extension Api {
                 if self.missed { _flags_flags |= 1 << 0 }
                 if self.active { _flags_flags |= 1 << 1 }
                 if self.video { _flags_flags |= 1 << 4 }
-                if self.duration != nil { _flags_flags |= 1 << 2 }
-                if self.otherParticipants != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.duration { _flags_flags |= 1 << 2 }
+                if case .some = self.otherParticipants { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.callId)
                 if let value = self.duration {
@@ -1725,9 +1730,9 @@ extension Api {
         }
 
         /// The fields of `messageActionTodoCompletions#cc7c5c89`.
-        public struct Cons_messageActionTodoCompletions: Sendable {
-            public var completed: [Swift.Int32]
-            public var incompleted: [Swift.Int32]
+        public final class Cons_messageActionTodoCompletions: Sendable {
+            public let completed: [Swift.Int32]
+            public let incompleted: [Swift.Int32]
             
             public init(completed: [Swift.Int32], incompleted: [Swift.Int32]) {
                 self.completed = completed
@@ -1755,8 +1760,8 @@ extension Api {
         }
 
         /// The fields of `messageActionTodoAppendTasks#c7edbc83`.
-        public struct Cons_messageActionTodoAppendTasks: Sendable {
-            public var list: [Api.TodoItem]
+        public final class Cons_messageActionTodoAppendTasks: Sendable {
+            public let list: [Api.TodoItem]
             
             public init(list: [Api.TodoItem]) {
                 self.list = list
@@ -1778,12 +1783,12 @@ extension Api {
         }
 
         /// The fields of `messageActionSuggestedPostApproval#ee7a1596`.
-        public struct Cons_messageActionSuggestedPostApproval: Sendable {
-            public var rejected: Swift.Bool
-            public var balanceTooLow: Swift.Bool
-            public var rejectComment: Swift.String?
-            public var scheduleDate: Swift.Int32?
-            public var price: Api.StarsAmount?
+        public final class Cons_messageActionSuggestedPostApproval: Sendable {
+            public let rejected: Swift.Bool
+            public let balanceTooLow: Swift.Bool
+            public let rejectComment: Swift.String?
+            public let scheduleDate: Swift.Int32?
+            public let price: Api.StarsAmount?
             
             public init(rejected: Swift.Bool = false, balanceTooLow: Swift.Bool = false, rejectComment: Swift.String? = nil, scheduleDate: Swift.Int32? = nil, price: Api.StarsAmount? = nil) {
                 self.rejected = rejected
@@ -1798,9 +1803,9 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.rejected { _flags_flags |= 1 << 0 }
                 if self.balanceTooLow { _flags_flags |= 1 << 1 }
-                if self.rejectComment != nil { _flags_flags |= 1 << 2 }
-                if self.scheduleDate != nil { _flags_flags |= 1 << 3 }
-                if self.price != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.rejectComment { _flags_flags |= 1 << 2 }
+                if case .some = self.scheduleDate { _flags_flags |= 1 << 3 }
+                if case .some = self.price { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.rejectComment {
                     w.writeString(value)
@@ -1829,8 +1834,8 @@ extension Api {
         }
 
         /// The fields of `messageActionSuggestedPostSuccess#95ddcf69`.
-        public struct Cons_messageActionSuggestedPostSuccess: Sendable {
-            public var price: Api.StarsAmount
+        public final class Cons_messageActionSuggestedPostSuccess: Sendable {
+            public let price: Api.StarsAmount
             
             public init(price: Api.StarsAmount) {
                 self.price = price
@@ -1849,8 +1854,8 @@ extension Api {
         }
 
         /// The fields of `messageActionSuggestedPostRefund#69f916f8`.
-        public struct Cons_messageActionSuggestedPostRefund: Sendable {
-            public var payerInitiated: Swift.Bool
+        public final class Cons_messageActionSuggestedPostRefund: Sendable {
+            public let payerInitiated: Swift.Bool
             
             public init(payerInitiated: Swift.Bool = false) {
                 self.payerInitiated = payerInitiated
@@ -1872,12 +1877,12 @@ extension Api {
         }
 
         /// The fields of `messageActionGiftTon#a8a3c699`.
-        public struct Cons_messageActionGiftTon: Sendable {
-            public var currency: Swift.String
-            public var amount: Swift.Int64
-            public var cryptoCurrency: Swift.String
-            public var cryptoAmount: Swift.Int64
-            public var transactionId: Swift.String?
+        public final class Cons_messageActionGiftTon: Sendable {
+            public let currency: Swift.String
+            public let amount: Swift.Int64
+            public let cryptoCurrency: Swift.String
+            public let cryptoAmount: Swift.Int64
+            public let transactionId: Swift.String?
             
             public init(currency: Swift.String, amount: Swift.Int64, cryptoCurrency: Swift.String, cryptoAmount: Swift.Int64, transactionId: Swift.String? = nil) {
                 self.currency = currency
@@ -1890,7 +1895,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.transactionId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.transactionId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeInt64(self.amount)
@@ -1915,8 +1920,8 @@ extension Api {
         }
 
         /// The fields of `messageActionSuggestBirthday#2c8f2a25`.
-        public struct Cons_messageActionSuggestBirthday: Sendable {
-            public var birthday: Api.Birthday
+        public final class Cons_messageActionSuggestBirthday: Sendable {
+            public let birthday: Api.Birthday
             
             public init(birthday: Api.Birthday) {
                 self.birthday = birthday
@@ -1935,12 +1940,12 @@ extension Api {
         }
 
         /// The fields of `messageActionStarGiftPurchaseOffer#774278d4`.
-        public struct Cons_messageActionStarGiftPurchaseOffer: Sendable {
-            public var accepted: Swift.Bool
-            public var declined: Swift.Bool
-            public var gift: Api.StarGift
-            public var price: Api.StarsAmount
-            public var expiresAt: Swift.Int32
+        public final class Cons_messageActionStarGiftPurchaseOffer: Sendable {
+            public let accepted: Swift.Bool
+            public let declined: Swift.Bool
+            public let gift: Api.StarGift
+            public let price: Api.StarsAmount
+            public let expiresAt: Swift.Int32
             
             public init(accepted: Swift.Bool = false, declined: Swift.Bool = false, gift: Api.StarGift, price: Api.StarsAmount, expiresAt: Swift.Int32) {
                 self.accepted = accepted
@@ -1974,10 +1979,10 @@ extension Api {
         }
 
         /// The fields of `messageActionStarGiftPurchaseOfferDeclined#73ada76b`.
-        public struct Cons_messageActionStarGiftPurchaseOfferDeclined: Sendable {
-            public var expired: Swift.Bool
-            public var gift: Api.StarGift
-            public var price: Api.StarsAmount
+        public final class Cons_messageActionStarGiftPurchaseOfferDeclined: Sendable {
+            public let expired: Swift.Bool
+            public let gift: Api.StarGift
+            public let price: Api.StarsAmount
             
             public init(expired: Swift.Bool = false, gift: Api.StarGift, price: Api.StarsAmount) {
                 self.expired = expired
@@ -2005,8 +2010,8 @@ extension Api {
         }
 
         /// The fields of `messageActionNewCreatorPending#b07ed085`.
-        public struct Cons_messageActionNewCreatorPending: Sendable {
-            public var newCreatorId: Swift.Int64
+        public final class Cons_messageActionNewCreatorPending: Sendable {
+            public let newCreatorId: Swift.Int64
             
             public init(newCreatorId: Swift.Int64) {
                 self.newCreatorId = newCreatorId
@@ -2025,8 +2030,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChangeCreator#e188503b`.
-        public struct Cons_messageActionChangeCreator: Sendable {
-            public var newCreatorId: Swift.Int64
+        public final class Cons_messageActionChangeCreator: Sendable {
+            public let newCreatorId: Swift.Int64
             
             public init(newCreatorId: Swift.Int64) {
                 self.newCreatorId = newCreatorId
@@ -2045,9 +2050,9 @@ extension Api {
         }
 
         /// The fields of `messageActionNoForwardsToggle#bf7d6572`.
-        public struct Cons_messageActionNoForwardsToggle: Sendable {
-            public var prevValue: Swift.Bool
-            public var newValue: Swift.Bool
+        public final class Cons_messageActionNoForwardsToggle: Sendable {
+            public let prevValue: Swift.Bool
+            public let newValue: Swift.Bool
             
             public init(prevValue: Swift.Bool, newValue: Swift.Bool) {
                 self.prevValue = prevValue
@@ -2069,10 +2074,10 @@ extension Api {
         }
 
         /// The fields of `messageActionNoForwardsRequest#3e2793ba`.
-        public struct Cons_messageActionNoForwardsRequest: Sendable {
-            public var expired: Swift.Bool
-            public var prevValue: Swift.Bool
-            public var newValue: Swift.Bool
+        public final class Cons_messageActionNoForwardsRequest: Sendable {
+            public let expired: Swift.Bool
+            public let prevValue: Swift.Bool
+            public let newValue: Swift.Bool
             
             public init(expired: Swift.Bool = false, prevValue: Swift.Bool, newValue: Swift.Bool) {
                 self.expired = expired
@@ -2100,8 +2105,8 @@ extension Api {
         }
 
         /// The fields of `messageActionPollAppendAnswer#9da1cd6c`.
-        public struct Cons_messageActionPollAppendAnswer: Sendable {
-            public var answer: Api.PollAnswer
+        public final class Cons_messageActionPollAppendAnswer: Sendable {
+            public let answer: Api.PollAnswer
             
             public init(answer: Api.PollAnswer) {
                 self.answer = answer
@@ -2120,8 +2125,8 @@ extension Api {
         }
 
         /// The fields of `messageActionPollDeleteAnswer#399674dc`.
-        public struct Cons_messageActionPollDeleteAnswer: Sendable {
-            public var answer: Api.PollAnswer
+        public final class Cons_messageActionPollDeleteAnswer: Sendable {
+            public let answer: Api.PollAnswer
             
             public init(answer: Api.PollAnswer) {
                 self.answer = answer
@@ -2140,8 +2145,8 @@ extension Api {
         }
 
         /// The fields of `messageActionManagedBotCreated#16605e3e`.
-        public struct Cons_messageActionManagedBotCreated: Sendable {
-            public var botId: Swift.Int64
+        public final class Cons_messageActionManagedBotCreated: Sendable {
+            public let botId: Swift.Int64
             
             public init(botId: Swift.Int64) {
                 self.botId = botId
@@ -2160,8 +2165,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChangeCommunity#5d20bae8`.
-        public struct Cons_messageActionChangeCommunity: Sendable {
-            public var communityId: Swift.Int64?
+        public final class Cons_messageActionChangeCommunity: Sendable {
+            public let communityId: Swift.Int64?
             
             public init(communityId: Swift.Int64? = nil) {
                 self.communityId = communityId
@@ -2170,7 +2175,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.communityId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.communityId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.communityId {
                     w.writeInt64(value)
@@ -2187,8 +2192,8 @@ extension Api {
         }
 
         /// The fields of `messageActionChatJoinedViaCommunity#4a8bfe80`.
-        public struct Cons_messageActionChatJoinedViaCommunity: Sendable {
-            public var communityId: Swift.Int64
+        public final class Cons_messageActionChatJoinedViaCommunity: Sendable {
+            public let communityId: Swift.Int64
             
             public init(communityId: Swift.Int64) {
                 self.communityId = communityId
@@ -2366,29 +2371,29 @@ extension Api {
 
 extension Api {
     /// TL type `Dialog`: `dialog#fc89f7f3`, `dialogFolder#71bd134c`, `dialogCommunity#f78a0973`.
-    public indirect enum Dialog: TLObject {
+    public enum Dialog: TLObject {
         case dialog(Cons_dialog)
         case dialogFolder(Cons_dialogFolder)
         case dialogCommunity(Cons_dialogCommunity)
 
         /// The fields of `dialog#fc89f7f3`.
-        public struct Cons_dialog: Sendable {
-            public var pinned: Swift.Bool
-            public var unreadMark: Swift.Bool
-            public var viewForumAsMessages: Swift.Bool
-            public var peer: Api.Peer
-            public var topMessage: Swift.Int32
-            public var readInboxMaxId: Swift.Int32
-            public var readOutboxMaxId: Swift.Int32
-            public var unreadCount: Swift.Int32
-            public var unreadMentionsCount: Swift.Int32
-            public var unreadReactionsCount: Swift.Int32
-            public var unreadPollVotesCount: Swift.Int32
-            public var notifySettings: Api.PeerNotifySettings
-            public var pts: Swift.Int32?
-            public var draft: Api.DraftMessage?
-            public var folderId: Swift.Int32?
-            public var ttlPeriod: Swift.Int32?
+        public final class Cons_dialog: Sendable {
+            public let pinned: Swift.Bool
+            public let unreadMark: Swift.Bool
+            public let viewForumAsMessages: Swift.Bool
+            public let peer: Api.Peer
+            public let topMessage: Swift.Int32
+            public let readInboxMaxId: Swift.Int32
+            public let readOutboxMaxId: Swift.Int32
+            public let unreadCount: Swift.Int32
+            public let unreadMentionsCount: Swift.Int32
+            public let unreadReactionsCount: Swift.Int32
+            public let unreadPollVotesCount: Swift.Int32
+            public let notifySettings: Api.PeerNotifySettings
+            public let pts: Swift.Int32?
+            public let draft: Api.DraftMessage?
+            public let folderId: Swift.Int32?
+            public let ttlPeriod: Swift.Int32?
             
             public init(pinned: Swift.Bool = false, unreadMark: Swift.Bool = false, viewForumAsMessages: Swift.Bool = false, peer: Api.Peer, topMessage: Swift.Int32, readInboxMaxId: Swift.Int32, readOutboxMaxId: Swift.Int32, unreadCount: Swift.Int32, unreadMentionsCount: Swift.Int32, unreadReactionsCount: Swift.Int32, unreadPollVotesCount: Swift.Int32, notifySettings: Api.PeerNotifySettings, pts: Swift.Int32? = nil, draft: Api.DraftMessage? = nil, folderId: Swift.Int32? = nil, ttlPeriod: Swift.Int32? = nil) {
                 self.pinned = pinned
@@ -2415,10 +2420,10 @@ extension Api {
                 if self.pinned { _flags_flags |= 1 << 2 }
                 if self.unreadMark { _flags_flags |= 1 << 3 }
                 if self.viewForumAsMessages { _flags_flags |= 1 << 6 }
-                if self.pts != nil { _flags_flags |= 1 << 0 }
-                if self.draft != nil { _flags_flags |= 1 << 1 }
-                if self.folderId != nil { _flags_flags |= 1 << 4 }
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.pts { _flags_flags |= 1 << 0 }
+                if case .some = self.draft { _flags_flags |= 1 << 1 }
+                if case .some = self.folderId { _flags_flags |= 1 << 4 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt32(self.topMessage)
@@ -2471,15 +2476,15 @@ extension Api {
         }
 
         /// The fields of `dialogFolder#71bd134c`.
-        public struct Cons_dialogFolder: Sendable {
-            public var pinned: Swift.Bool
-            public var folder: Api.Folder
-            public var peer: Api.Peer
-            public var topMessage: Swift.Int32
-            public var unreadMutedPeersCount: Swift.Int32
-            public var unreadUnmutedPeersCount: Swift.Int32
-            public var unreadMutedMessagesCount: Swift.Int32
-            public var unreadUnmutedMessagesCount: Swift.Int32
+        public final class Cons_dialogFolder: Sendable {
+            public let pinned: Swift.Bool
+            public let folder: Api.Folder
+            public let peer: Api.Peer
+            public let topMessage: Swift.Int32
+            public let unreadMutedPeersCount: Swift.Int32
+            public let unreadUnmutedPeersCount: Swift.Int32
+            public let unreadMutedMessagesCount: Swift.Int32
+            public let unreadUnmutedMessagesCount: Swift.Int32
             
             public init(pinned: Swift.Bool = false, folder: Api.Folder, peer: Api.Peer, topMessage: Swift.Int32, unreadMutedPeersCount: Swift.Int32, unreadUnmutedPeersCount: Swift.Int32, unreadMutedMessagesCount: Swift.Int32, unreadUnmutedMessagesCount: Swift.Int32) {
                 self.pinned = pinned
@@ -2522,10 +2527,10 @@ extension Api {
         }
 
         /// The fields of `dialogCommunity#f78a0973`.
-        public struct Cons_dialogCommunity: Sendable {
-            public var pinned: Swift.Bool
-            public var communityId: Swift.Int64
-            public var notifySettings: Api.PeerNotifySettings
+        public final class Cons_dialogCommunity: Sendable {
+            public let pinned: Swift.Bool
+            public let communityId: Swift.Int64
+            public let notifySettings: Api.PeerNotifySettings
             
             public init(pinned: Swift.Bool = false, communityId: Swift.Int64, notifySettings: Api.PeerNotifySettings) {
                 self.pinned = pinned
@@ -2580,13 +2585,13 @@ extension Api {
 
 extension Api {
     /// TL type `Photo`: `photoEmpty#2331b22d`, `photo#fb197a65`.
-    public indirect enum Photo: TLObject {
+    public enum Photo: TLObject {
         case photoEmpty(Cons_photoEmpty)
         case photo(Cons_photo)
 
         /// The fields of `photoEmpty#2331b22d`.
-        public struct Cons_photoEmpty: Sendable {
-            public var id: Swift.Int64
+        public final class Cons_photoEmpty: Sendable {
+            public let id: Swift.Int64
             
             public init(id: Swift.Int64) {
                 self.id = id
@@ -2605,15 +2610,15 @@ extension Api {
         }
 
         /// The fields of `photo#fb197a65`.
-        public struct Cons_photo: Sendable {
-            public var hasStickers: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var fileReference: [Swift.UInt8]
-            public var date: Swift.Int32
-            public var sizes: [Api.PhotoSize]
-            public var videoSizes: [Api.VideoSize]?
-            public var dcId: Swift.Int32
+        public final class Cons_photo: Sendable {
+            public let hasStickers: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let fileReference: [Swift.UInt8]
+            public let date: Swift.Int32
+            public let sizes: [Api.PhotoSize]
+            public let videoSizes: [Api.VideoSize]?
+            public let dcId: Swift.Int32
             
             public init(hasStickers: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64, fileReference: [Swift.UInt8], date: Swift.Int32, sizes: [Api.PhotoSize], videoSizes: [Api.VideoSize]? = nil, dcId: Swift.Int32) {
                 self.hasStickers = hasStickers
@@ -2630,7 +2635,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasStickers { _flags_flags |= 1 << 0 }
-                if self.videoSizes != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.videoSizes { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)
@@ -2691,7 +2696,7 @@ extension Api {
 
 extension Api {
     /// TL type `PhotoSize`: `photoSizeEmpty#e17e23c`, `photoSize#75c78e60`, `photoCachedSize#21e1ad6`, `photoStrippedSize#e0b0bc2e`, `photoSizeProgressive#fa3efb95`, `photoPathSize#d8214d41`.
-    public indirect enum PhotoSize: TLObject {
+    public enum PhotoSize: TLObject {
         case photoSizeEmpty(Cons_photoSizeEmpty)
         case photoSize(Cons_photoSize)
         case photoCachedSize(Cons_photoCachedSize)
@@ -2700,8 +2705,8 @@ extension Api {
         case photoPathSize(Cons_photoPathSize)
 
         /// The fields of `photoSizeEmpty#e17e23c`.
-        public struct Cons_photoSizeEmpty: Sendable {
-            public var type: Swift.String
+        public final class Cons_photoSizeEmpty: Sendable {
+            public let type: Swift.String
             
             public init(type: Swift.String) {
                 self.type = type
@@ -2720,11 +2725,11 @@ extension Api {
         }
 
         /// The fields of `photoSize#75c78e60`.
-        public struct Cons_photoSize: Sendable {
-            public var type: Swift.String
-            public var w: Swift.Int32
-            public var h: Swift.Int32
-            public var size: Swift.Int32
+        public final class Cons_photoSize: Sendable {
+            public let type: Swift.String
+            public let w: Swift.Int32
+            public let h: Swift.Int32
+            public let size: Swift.Int32
             
             public init(type: Swift.String, w: Swift.Int32, h: Swift.Int32, size: Swift.Int32) {
                 self.type = type
@@ -2752,11 +2757,11 @@ extension Api {
         }
 
         /// The fields of `photoCachedSize#21e1ad6`.
-        public struct Cons_photoCachedSize: Sendable {
-            public var type: Swift.String
-            public var w: Swift.Int32
-            public var h: Swift.Int32
-            public var bytes: [Swift.UInt8]
+        public final class Cons_photoCachedSize: Sendable {
+            public let type: Swift.String
+            public let w: Swift.Int32
+            public let h: Swift.Int32
+            public let bytes: [Swift.UInt8]
             
             public init(type: Swift.String, w: Swift.Int32, h: Swift.Int32, bytes: [Swift.UInt8]) {
                 self.type = type
@@ -2784,9 +2789,9 @@ extension Api {
         }
 
         /// The fields of `photoStrippedSize#e0b0bc2e`.
-        public struct Cons_photoStrippedSize: Sendable {
-            public var type: Swift.String
-            public var bytes: [Swift.UInt8]
+        public final class Cons_photoStrippedSize: Sendable {
+            public let type: Swift.String
+            public let bytes: [Swift.UInt8]
             
             public init(type: Swift.String, bytes: [Swift.UInt8]) {
                 self.type = type
@@ -2808,11 +2813,11 @@ extension Api {
         }
 
         /// The fields of `photoSizeProgressive#fa3efb95`.
-        public struct Cons_photoSizeProgressive: Sendable {
-            public var type: Swift.String
-            public var w: Swift.Int32
-            public var h: Swift.Int32
-            public var sizes: [Swift.Int32]
+        public final class Cons_photoSizeProgressive: Sendable {
+            public let type: Swift.String
+            public let w: Swift.Int32
+            public let h: Swift.Int32
+            public let sizes: [Swift.Int32]
             
             public init(type: Swift.String, w: Swift.Int32, h: Swift.Int32, sizes: [Swift.Int32]) {
                 self.type = type
@@ -2843,9 +2848,9 @@ extension Api {
         }
 
         /// The fields of `photoPathSize#d8214d41`.
-        public struct Cons_photoPathSize: Sendable {
-            public var type: Swift.String
-            public var bytes: [Swift.UInt8]
+        public final class Cons_photoPathSize: Sendable {
+            public let type: Swift.String
+            public let bytes: [Swift.UInt8]
             
             public init(type: Swift.String, bytes: [Swift.UInt8]) {
                 self.type = type
@@ -2900,16 +2905,16 @@ extension Api {
 
 extension Api {
     /// TL type `GeoPoint`: `geoPointEmpty#1117dd5f`, `geoPoint#b2a2f663`.
-    public indirect enum GeoPoint: TLObject {
+    public enum GeoPoint: TLObject {
         case geoPointEmpty
         case geoPoint(Cons_geoPoint)
 
         /// The fields of `geoPoint#b2a2f663`.
-        public struct Cons_geoPoint: Sendable {
-            public var long: Swift.Double
-            public var lat: Swift.Double
-            public var accessHash: Swift.Int64
-            public var accuracyRadius: Swift.Int32?
+        public final class Cons_geoPoint: Sendable {
+            public let long: Swift.Double
+            public let lat: Swift.Double
+            public let accessHash: Swift.Int64
+            public let accuracyRadius: Swift.Int32?
             
             public init(long: Swift.Double, lat: Swift.Double, accessHash: Swift.Int64, accuracyRadius: Swift.Int32? = nil) {
                 self.long = long
@@ -2921,7 +2926,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.accuracyRadius != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.accuracyRadius { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeDouble(self.long)
                 w.writeDouble(self.lat)
@@ -2969,17 +2974,17 @@ extension Api {
 
 extension Api.auth {
     /// TL type `auth.SentCode`: `auth.sentCode#5e002502`, `auth.sentCodeSuccess#2390fe44`, `auth.sentCodePaymentRequired#f8827ebf`.
-    public indirect enum SentCode: TLObject {
+    public enum SentCode: TLObject {
         case sentCode(Cons_sentCode)
         case sentCodeSuccess(Cons_sentCodeSuccess)
         case sentCodePaymentRequired(Cons_sentCodePaymentRequired)
 
         /// The fields of `auth.sentCode#5e002502`.
-        public struct Cons_sentCode: Sendable {
-            public var type: Api.auth.SentCodeType
-            public var phoneCodeHash: Swift.String
-            public var nextType: Api.auth.CodeType?
-            public var timeout: Swift.Int32?
+        public final class Cons_sentCode: Sendable {
+            public let type: Api.auth.SentCodeType
+            public let phoneCodeHash: Swift.String
+            public let nextType: Api.auth.CodeType?
+            public let timeout: Swift.Int32?
             
             public init(type: Api.auth.SentCodeType, phoneCodeHash: Swift.String, nextType: Api.auth.CodeType? = nil, timeout: Swift.Int32? = nil) {
                 self.type = type
@@ -2991,8 +2996,8 @@ extension Api.auth {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextType != nil { _flags_flags |= 1 << 1 }
-                if self.timeout != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.nextType { _flags_flags |= 1 << 1 }
+                if case .some = self.timeout { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.type.serialize(&w)
                 w.writeString(self.phoneCodeHash)
@@ -3018,8 +3023,8 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeSuccess#2390fe44`.
-        public struct Cons_sentCodeSuccess: Sendable {
-            public var authorization: Api.auth.Authorization
+        public final class Cons_sentCodeSuccess: Sendable {
+            public let authorization: Api.auth.Authorization
             
             public init(authorization: Api.auth.Authorization) {
                 self.authorization = authorization
@@ -3038,14 +3043,14 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodePaymentRequired#f8827ebf`.
-        public struct Cons_sentCodePaymentRequired: Sendable {
-            public var storeProduct: Swift.String
-            public var phoneCodeHash: Swift.String
-            public var supportEmailAddress: Swift.String
-            public var supportEmailSubject: Swift.String
-            public var premiumDays: Swift.Int32
-            public var currency: Swift.String
-            public var amount: Swift.Int64
+        public final class Cons_sentCodePaymentRequired: Sendable {
+            public let storeProduct: Swift.String
+            public let phoneCodeHash: Swift.String
+            public let supportEmailAddress: Swift.String
+            public let supportEmailSubject: Swift.String
+            public let premiumDays: Swift.Int32
+            public let currency: Swift.String
+            public let amount: Swift.Int64
             
             public init(storeProduct: Swift.String, phoneCodeHash: Swift.String, supportEmailAddress: Swift.String, supportEmailSubject: Swift.String, premiumDays: Swift.Int32, currency: Swift.String, amount: Swift.Int64) {
                 self.storeProduct = storeProduct
@@ -3109,17 +3114,17 @@ extension Api.auth {
 
 extension Api.auth {
     /// TL type `auth.Authorization`: `auth.authorization#2ea2c0d4`, `auth.authorizationSignUpRequired#44747e9a`.
-    public indirect enum Authorization: TLObject {
+    public enum Authorization: TLObject {
         case authorization(Cons_authorization)
         case authorizationSignUpRequired(Cons_authorizationSignUpRequired)
 
         /// The fields of `auth.authorization#2ea2c0d4`.
-        public struct Cons_authorization: Sendable {
-            public var setupPasswordRequired: Swift.Bool
-            public var otherwiseReloginDays: Swift.Int32?
-            public var tmpSessions: Swift.Int32?
-            public var futureAuthToken: [Swift.UInt8]?
-            public var user: Api.User
+        public final class Cons_authorization: Sendable {
+            public let setupPasswordRequired: Swift.Bool
+            public let otherwiseReloginDays: Swift.Int32?
+            public let tmpSessions: Swift.Int32?
+            public let futureAuthToken: [Swift.UInt8]?
+            public let user: Api.User
             
             public init(setupPasswordRequired: Swift.Bool = false, otherwiseReloginDays: Swift.Int32? = nil, tmpSessions: Swift.Int32? = nil, futureAuthToken: [Swift.UInt8]? = nil, user: Api.User) {
                 self.setupPasswordRequired = setupPasswordRequired
@@ -3132,9 +3137,10 @@ extension Api.auth {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.setupPasswordRequired || self.otherwiseReloginDays != nil { _flags_flags |= 1 << 1 }
-                if self.tmpSessions != nil { _flags_flags |= 1 << 0 }
-                if self.futureAuthToken != nil { _flags_flags |= 1 << 2 }
+                if self.setupPasswordRequired { _flags_flags |= 1 << 1 }
+                if case .some = self.otherwiseReloginDays { _flags_flags |= 1 << 1 }
+                if case .some = self.tmpSessions { _flags_flags |= 1 << 0 }
+                if case .some = self.futureAuthToken { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if _flags_flags & (1 << 1) != 0 {
                     let value: Swift.Int32 = self.otherwiseReloginDays ?? 0
@@ -3165,8 +3171,8 @@ extension Api.auth {
         }
 
         /// The fields of `auth.authorizationSignUpRequired#44747e9a`.
-        public struct Cons_authorizationSignUpRequired: Sendable {
-            public var termsOfService: Api.help.TermsOfService?
+        public final class Cons_authorizationSignUpRequired: Sendable {
+            public let termsOfService: Api.help.TermsOfService?
             
             public init(termsOfService: Api.help.TermsOfService? = nil) {
                 self.termsOfService = termsOfService
@@ -3175,7 +3181,7 @@ extension Api.auth {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.termsOfService != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.termsOfService { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.termsOfService {
                     value.serialize(&w)
@@ -3217,13 +3223,13 @@ extension Api.auth {
 
 extension Api.auth {
     /// TL type `auth.ExportedAuthorization`: `auth.exportedAuthorization#b434e2b8`.
-    public indirect enum ExportedAuthorization: TLObject {
+    public enum ExportedAuthorization: TLObject {
         case exportedAuthorization(Cons_exportedAuthorization)
 
         /// The fields of `auth.exportedAuthorization#b434e2b8`.
-        public struct Cons_exportedAuthorization: Sendable {
-            public var id: Swift.Int64
-            public var bytes: [Swift.UInt8]
+        public final class Cons_exportedAuthorization: Sendable {
+            public let id: Swift.Int64
+            public let bytes: [Swift.UInt8]
             
             public init(id: Swift.Int64, bytes: [Swift.UInt8]) {
                 self.id = id
@@ -3268,7 +3274,7 @@ extension Api.auth {
 
 extension Api {
     /// TL type `InputNotifyPeer`: `inputNotifyPeer#b8bc5b0c`, `inputNotifyUsers#193b4417`, `inputNotifyChats#4a95e84e`, `inputNotifyBroadcasts#b1db7c7e`, `inputNotifyForumTopic#5c467992`, `inputNotifyCommunity#27bb1adc`.
-    public indirect enum InputNotifyPeer: TLObject {
+    public enum InputNotifyPeer: TLObject {
         case inputNotifyPeer(Cons_inputNotifyPeer)
         case inputNotifyUsers
         case inputNotifyChats
@@ -3277,8 +3283,8 @@ extension Api {
         case inputNotifyCommunity(Cons_inputNotifyCommunity)
 
         /// The fields of `inputNotifyPeer#b8bc5b0c`.
-        public struct Cons_inputNotifyPeer: Sendable {
-            public var peer: Api.InputPeer
+        public final class Cons_inputNotifyPeer: Sendable {
+            public let peer: Api.InputPeer
             
             public init(peer: Api.InputPeer) {
                 self.peer = peer
@@ -3297,9 +3303,9 @@ extension Api {
         }
 
         /// The fields of `inputNotifyForumTopic#5c467992`.
-        public struct Cons_inputNotifyForumTopic: Sendable {
-            public var peer: Api.InputPeer
-            public var topMsgId: Swift.Int32
+        public final class Cons_inputNotifyForumTopic: Sendable {
+            public let peer: Api.InputPeer
+            public let topMsgId: Swift.Int32
             
             public init(peer: Api.InputPeer, topMsgId: Swift.Int32) {
                 self.peer = peer
@@ -3321,8 +3327,8 @@ extension Api {
         }
 
         /// The fields of `inputNotifyCommunity#27bb1adc`.
-        public struct Cons_inputNotifyCommunity: Sendable {
-            public var community: Api.InputChannel
+        public final class Cons_inputNotifyCommunity: Sendable {
+            public let community: Api.InputChannel
             
             public init(community: Api.InputChannel) {
                 self.community = community
@@ -3374,18 +3380,18 @@ extension Api {
 
 extension Api {
     /// TL type `InputPeerNotifySettings`: `inputPeerNotifySettings#cacb6ae2`.
-    public indirect enum InputPeerNotifySettings: TLObject {
+    public enum InputPeerNotifySettings: TLObject {
         case inputPeerNotifySettings(Cons_inputPeerNotifySettings)
 
         /// The fields of `inputPeerNotifySettings#cacb6ae2`.
-        public struct Cons_inputPeerNotifySettings: Sendable {
-            public var showPreviews: Swift.Bool?
-            public var silent: Swift.Bool?
-            public var muteUntil: Swift.Int32?
-            public var sound: Api.NotificationSound?
-            public var storiesMuted: Swift.Bool?
-            public var storiesHideSender: Swift.Bool?
-            public var storiesSound: Api.NotificationSound?
+        public final class Cons_inputPeerNotifySettings: Sendable {
+            public let showPreviews: Swift.Bool?
+            public let silent: Swift.Bool?
+            public let muteUntil: Swift.Int32?
+            public let sound: Api.NotificationSound?
+            public let storiesMuted: Swift.Bool?
+            public let storiesHideSender: Swift.Bool?
+            public let storiesSound: Api.NotificationSound?
             
             public init(showPreviews: Swift.Bool? = nil, silent: Swift.Bool? = nil, muteUntil: Swift.Int32? = nil, sound: Api.NotificationSound? = nil, storiesMuted: Swift.Bool? = nil, storiesHideSender: Swift.Bool? = nil, storiesSound: Api.NotificationSound? = nil) {
                 self.showPreviews = showPreviews
@@ -3400,13 +3406,13 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.showPreviews != nil { _flags_flags |= 1 << 0 }
-                if self.silent != nil { _flags_flags |= 1 << 1 }
-                if self.muteUntil != nil { _flags_flags |= 1 << 2 }
-                if self.sound != nil { _flags_flags |= 1 << 3 }
-                if self.storiesMuted != nil { _flags_flags |= 1 << 6 }
-                if self.storiesHideSender != nil { _flags_flags |= 1 << 7 }
-                if self.storiesSound != nil { _flags_flags |= 1 << 8 }
+                if case .some = self.showPreviews { _flags_flags |= 1 << 0 }
+                if case .some = self.silent { _flags_flags |= 1 << 1 }
+                if case .some = self.muteUntil { _flags_flags |= 1 << 2 }
+                if case .some = self.sound { _flags_flags |= 1 << 3 }
+                if case .some = self.storiesMuted { _flags_flags |= 1 << 6 }
+                if case .some = self.storiesHideSender { _flags_flags |= 1 << 7 }
+                if case .some = self.storiesSound { _flags_flags |= 1 << 8 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.showPreviews {
                     w.writeBool(value)
@@ -3476,22 +3482,22 @@ extension Api {
 
 extension Api {
     /// TL type `PeerNotifySettings`: `peerNotifySettings#99622c0c`.
-    public indirect enum PeerNotifySettings: TLObject {
+    public enum PeerNotifySettings: TLObject {
         case peerNotifySettings(Cons_peerNotifySettings)
 
         /// The fields of `peerNotifySettings#99622c0c`.
-        public struct Cons_peerNotifySettings: Sendable {
-            public var showPreviews: Swift.Bool?
-            public var silent: Swift.Bool?
-            public var muteUntil: Swift.Int32?
-            public var iosSound: Api.NotificationSound?
-            public var androidSound: Api.NotificationSound?
-            public var otherSound: Api.NotificationSound?
-            public var storiesMuted: Swift.Bool?
-            public var storiesHideSender: Swift.Bool?
-            public var storiesIosSound: Api.NotificationSound?
-            public var storiesAndroidSound: Api.NotificationSound?
-            public var storiesOtherSound: Api.NotificationSound?
+        public final class Cons_peerNotifySettings: Sendable {
+            public let showPreviews: Swift.Bool?
+            public let silent: Swift.Bool?
+            public let muteUntil: Swift.Int32?
+            public let iosSound: Api.NotificationSound?
+            public let androidSound: Api.NotificationSound?
+            public let otherSound: Api.NotificationSound?
+            public let storiesMuted: Swift.Bool?
+            public let storiesHideSender: Swift.Bool?
+            public let storiesIosSound: Api.NotificationSound?
+            public let storiesAndroidSound: Api.NotificationSound?
+            public let storiesOtherSound: Api.NotificationSound?
             
             public init(showPreviews: Swift.Bool? = nil, silent: Swift.Bool? = nil, muteUntil: Swift.Int32? = nil, iosSound: Api.NotificationSound? = nil, androidSound: Api.NotificationSound? = nil, otherSound: Api.NotificationSound? = nil, storiesMuted: Swift.Bool? = nil, storiesHideSender: Swift.Bool? = nil, storiesIosSound: Api.NotificationSound? = nil, storiesAndroidSound: Api.NotificationSound? = nil, storiesOtherSound: Api.NotificationSound? = nil) {
                 self.showPreviews = showPreviews
@@ -3510,17 +3516,17 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.showPreviews != nil { _flags_flags |= 1 << 0 }
-                if self.silent != nil { _flags_flags |= 1 << 1 }
-                if self.muteUntil != nil { _flags_flags |= 1 << 2 }
-                if self.iosSound != nil { _flags_flags |= 1 << 3 }
-                if self.androidSound != nil { _flags_flags |= 1 << 4 }
-                if self.otherSound != nil { _flags_flags |= 1 << 5 }
-                if self.storiesMuted != nil { _flags_flags |= 1 << 6 }
-                if self.storiesHideSender != nil { _flags_flags |= 1 << 7 }
-                if self.storiesIosSound != nil { _flags_flags |= 1 << 8 }
-                if self.storiesAndroidSound != nil { _flags_flags |= 1 << 9 }
-                if self.storiesOtherSound != nil { _flags_flags |= 1 << 10 }
+                if case .some = self.showPreviews { _flags_flags |= 1 << 0 }
+                if case .some = self.silent { _flags_flags |= 1 << 1 }
+                if case .some = self.muteUntil { _flags_flags |= 1 << 2 }
+                if case .some = self.iosSound { _flags_flags |= 1 << 3 }
+                if case .some = self.androidSound { _flags_flags |= 1 << 4 }
+                if case .some = self.otherSound { _flags_flags |= 1 << 5 }
+                if case .some = self.storiesMuted { _flags_flags |= 1 << 6 }
+                if case .some = self.storiesHideSender { _flags_flags |= 1 << 7 }
+                if case .some = self.storiesIosSound { _flags_flags |= 1 << 8 }
+                if case .some = self.storiesAndroidSound { _flags_flags |= 1 << 9 }
+                if case .some = self.storiesOtherSound { _flags_flags |= 1 << 10 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.showPreviews {
                     w.writeBool(value)
@@ -3610,32 +3616,32 @@ extension Api {
 
 extension Api {
     /// TL type `PeerSettings`: `peerSettings#f47741f7`.
-    public indirect enum PeerSettings: TLObject {
+    public enum PeerSettings: TLObject {
         case peerSettings(Cons_peerSettings)
 
         /// The fields of `peerSettings#f47741f7`.
-        public struct Cons_peerSettings: Sendable {
-            public var reportSpam: Swift.Bool
-            public var addContact: Swift.Bool
-            public var blockContact: Swift.Bool
-            public var shareContact: Swift.Bool
-            public var needContactsException: Swift.Bool
-            public var reportGeo: Swift.Bool
-            public var autoarchived: Swift.Bool
-            public var inviteMembers: Swift.Bool
-            public var requestChatBroadcast: Swift.Bool
-            public var businessBotPaused: Swift.Bool
-            public var businessBotCanReply: Swift.Bool
-            public var geoDistance: Swift.Int32?
-            public var requestChatTitle: Swift.String?
-            public var requestChatDate: Swift.Int32?
-            public var businessBotId: Swift.Int64?
-            public var businessBotManageUrl: Swift.String?
-            public var chargePaidMessageStars: Swift.Int64?
-            public var registrationMonth: Swift.String?
-            public var phoneCountry: Swift.String?
-            public var nameChangeDate: Swift.Int32?
-            public var photoChangeDate: Swift.Int32?
+        public final class Cons_peerSettings: Sendable {
+            public let reportSpam: Swift.Bool
+            public let addContact: Swift.Bool
+            public let blockContact: Swift.Bool
+            public let shareContact: Swift.Bool
+            public let needContactsException: Swift.Bool
+            public let reportGeo: Swift.Bool
+            public let autoarchived: Swift.Bool
+            public let inviteMembers: Swift.Bool
+            public let requestChatBroadcast: Swift.Bool
+            public let businessBotPaused: Swift.Bool
+            public let businessBotCanReply: Swift.Bool
+            public let geoDistance: Swift.Int32?
+            public let requestChatTitle: Swift.String?
+            public let requestChatDate: Swift.Int32?
+            public let businessBotId: Swift.Int64?
+            public let businessBotManageUrl: Swift.String?
+            public let chargePaidMessageStars: Swift.Int64?
+            public let registrationMonth: Swift.String?
+            public let phoneCountry: Swift.String?
+            public let nameChangeDate: Swift.Int32?
+            public let photoChangeDate: Swift.Int32?
             
             public init(reportSpam: Swift.Bool = false, addContact: Swift.Bool = false, blockContact: Swift.Bool = false, shareContact: Swift.Bool = false, needContactsException: Swift.Bool = false, reportGeo: Swift.Bool = false, autoarchived: Swift.Bool = false, inviteMembers: Swift.Bool = false, requestChatBroadcast: Swift.Bool = false, businessBotPaused: Swift.Bool = false, businessBotCanReply: Swift.Bool = false, geoDistance: Swift.Int32? = nil, requestChatTitle: Swift.String? = nil, requestChatDate: Swift.Int32? = nil, businessBotId: Swift.Int64? = nil, businessBotManageUrl: Swift.String? = nil, chargePaidMessageStars: Swift.Int64? = nil, registrationMonth: Swift.String? = nil, phoneCountry: Swift.String? = nil, nameChangeDate: Swift.Int32? = nil, photoChangeDate: Swift.Int32? = nil) {
                 self.reportSpam = reportSpam
@@ -3675,14 +3681,16 @@ extension Api {
                 if self.requestChatBroadcast { _flags_flags |= 1 << 10 }
                 if self.businessBotPaused { _flags_flags |= 1 << 11 }
                 if self.businessBotCanReply { _flags_flags |= 1 << 12 }
-                if self.geoDistance != nil { _flags_flags |= 1 << 6 }
-                if self.requestChatTitle != nil || self.requestChatDate != nil { _flags_flags |= 1 << 9 }
-                if self.businessBotId != nil || self.businessBotManageUrl != nil { _flags_flags |= 1 << 13 }
-                if self.chargePaidMessageStars != nil { _flags_flags |= 1 << 14 }
-                if self.registrationMonth != nil { _flags_flags |= 1 << 15 }
-                if self.phoneCountry != nil { _flags_flags |= 1 << 16 }
-                if self.nameChangeDate != nil { _flags_flags |= 1 << 17 }
-                if self.photoChangeDate != nil { _flags_flags |= 1 << 18 }
+                if case .some = self.geoDistance { _flags_flags |= 1 << 6 }
+                if case .some = self.requestChatTitle { _flags_flags |= 1 << 9 }
+                if case .some = self.requestChatDate { _flags_flags |= 1 << 9 }
+                if case .some = self.businessBotId { _flags_flags |= 1 << 13 }
+                if case .some = self.businessBotManageUrl { _flags_flags |= 1 << 13 }
+                if case .some = self.chargePaidMessageStars { _flags_flags |= 1 << 14 }
+                if case .some = self.registrationMonth { _flags_flags |= 1 << 15 }
+                if case .some = self.phoneCountry { _flags_flags |= 1 << 16 }
+                if case .some = self.nameChangeDate { _flags_flags |= 1 << 17 }
+                if case .some = self.photoChangeDate { _flags_flags |= 1 << 18 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.geoDistance {
                     w.writeInt32(value)
@@ -3782,21 +3790,21 @@ extension Api {
 
 extension Api {
     /// TL type `WallPaper`: `wallPaper#a437c3ed`, `wallPaperNoFile#e0804116`.
-    public indirect enum WallPaper: TLObject {
+    public enum WallPaper: TLObject {
         case wallPaper(Cons_wallPaper)
         case wallPaperNoFile(Cons_wallPaperNoFile)
 
         /// The fields of `wallPaper#a437c3ed`.
-        public struct Cons_wallPaper: Sendable {
-            public var id: Swift.Int64
-            public var creator: Swift.Bool
-            public var `default`: Swift.Bool
-            public var pattern: Swift.Bool
-            public var dark: Swift.Bool
-            public var accessHash: Swift.Int64
-            public var slug: Swift.String
-            public var document: Api.Document
-            public var settings: Api.WallPaperSettings?
+        public final class Cons_wallPaper: Sendable {
+            public let id: Swift.Int64
+            public let creator: Swift.Bool
+            public let `default`: Swift.Bool
+            public let pattern: Swift.Bool
+            public let dark: Swift.Bool
+            public let accessHash: Swift.Int64
+            public let slug: Swift.String
+            public let document: Api.Document
+            public let settings: Api.WallPaperSettings?
             
             public init(id: Swift.Int64, creator: Swift.Bool = false, `default`: Swift.Bool = false, pattern: Swift.Bool = false, dark: Swift.Bool = false, accessHash: Swift.Int64, slug: Swift.String, document: Api.Document, settings: Api.WallPaperSettings? = nil) {
                 self.id = id
@@ -3817,7 +3825,7 @@ extension Api {
                 if self.`default` { _flags_flags |= 1 << 1 }
                 if self.pattern { _flags_flags |= 1 << 3 }
                 if self.dark { _flags_flags |= 1 << 4 }
-                if self.settings != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.settings { _flags_flags |= 1 << 2 }
                 w.writeInt64(self.id)
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.accessHash)
@@ -3846,11 +3854,11 @@ extension Api {
         }
 
         /// The fields of `wallPaperNoFile#e0804116`.
-        public struct Cons_wallPaperNoFile: Sendable {
-            public var id: Swift.Int64
-            public var `default`: Swift.Bool
-            public var dark: Swift.Bool
-            public var settings: Api.WallPaperSettings?
+        public final class Cons_wallPaperNoFile: Sendable {
+            public let id: Swift.Int64
+            public let `default`: Swift.Bool
+            public let dark: Swift.Bool
+            public let settings: Api.WallPaperSettings?
             
             public init(id: Swift.Int64, `default`: Swift.Bool = false, dark: Swift.Bool = false, settings: Api.WallPaperSettings? = nil) {
                 self.id = id
@@ -3864,7 +3872,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.`default` { _flags_flags |= 1 << 1 }
                 if self.dark { _flags_flags |= 1 << 4 }
-                if self.settings != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.settings { _flags_flags |= 1 << 2 }
                 w.writeInt64(self.id)
                 w.writeUInt32(_flags_flags)
                 if let value = self.settings {
@@ -3910,7 +3918,7 @@ extension Api {
 
 extension Api {
     /// TL type `ReportReason`: `inputReportReasonSpam#58dbcab8`, `inputReportReasonViolence#1e22c78d`, `inputReportReasonPornography#2e59d922`, `inputReportReasonChildAbuse#adf44ee3`, `inputReportReasonOther#c1e4a2b1`, `inputReportReasonCopyright#9b89f93a`, `inputReportReasonGeoIrrelevant#dbd4feed`, `inputReportReasonFake#f5ddd6e7`, `inputReportReasonIllegalDrugs#a8eb2be`, `inputReportReasonPersonalDetails#9ec7863d`.
-    public indirect enum ReportReason: TLObject {
+    public enum ReportReason: TLObject {
         case inputReportReasonSpam
         case inputReportReasonViolence
         case inputReportReasonPornography

@@ -5,69 +5,69 @@ public import TLRuntime
 
 extension Api {
     /// TL type `UserFull`: `userFull#6cbe645`.
-    public indirect enum UserFull: TLObject {
+    public enum UserFull: TLObject {
         case userFull(Cons_userFull)
 
         /// The fields of `userFull#6cbe645`.
-        public struct Cons_userFull: Sendable {
-            public var blocked: Swift.Bool
-            public var phoneCallsAvailable: Swift.Bool
-            public var phoneCallsPrivate: Swift.Bool
-            public var canPinMessage: Swift.Bool
-            public var hasScheduled: Swift.Bool
-            public var videoCallsAvailable: Swift.Bool
-            public var voiceMessagesForbidden: Swift.Bool
-            public var translationsDisabled: Swift.Bool
-            public var storiesPinnedAvailable: Swift.Bool
-            public var blockedMyStoriesFrom: Swift.Bool
-            public var wallpaperOverridden: Swift.Bool
-            public var contactRequirePremium: Swift.Bool
-            public var readDatesPrivate: Swift.Bool
-            public var sponsoredEnabled: Swift.Bool
-            public var canViewRevenue: Swift.Bool
-            public var botCanManageEmojiStatus: Swift.Bool
-            public var displayGiftsButton: Swift.Bool
-            public var noforwardsMyEnabled: Swift.Bool
-            public var noforwardsPeerEnabled: Swift.Bool
-            public var unofficialSecurityRisk: Swift.Bool
-            public var id: Swift.Int64
-            public var about: Swift.String?
-            public var settings: Api.PeerSettings
-            public var personalPhoto: Api.Photo?
-            public var profilePhoto: Api.Photo?
-            public var fallbackPhoto: Api.Photo?
-            public var notifySettings: Api.PeerNotifySettings
-            public var botInfo: Api.BotInfo?
-            public var pinnedMsgId: Swift.Int32?
-            public var commonChatsCount: Swift.Int32
-            public var folderId: Swift.Int32?
-            public var ttlPeriod: Swift.Int32?
-            public var theme: Api.ChatTheme?
-            public var privateForwardName: Swift.String?
-            public var botGroupAdminRights: Api.ChatAdminRights?
-            public var botBroadcastAdminRights: Api.ChatAdminRights?
-            public var wallpaper: Api.WallPaper?
-            public var stories: Api.PeerStories?
-            public var businessWorkHours: Api.BusinessWorkHours?
-            public var businessLocation: Api.BusinessLocation?
-            public var businessGreetingMessage: Api.BusinessGreetingMessage?
-            public var businessAwayMessage: Api.BusinessAwayMessage?
-            public var businessIntro: Api.BusinessIntro?
-            public var birthday: Api.Birthday?
-            public var personalChannelId: Swift.Int64?
-            public var personalChannelMessage: Swift.Int32?
-            public var stargiftsCount: Swift.Int32?
-            public var starrefProgram: Api.StarRefProgram?
-            public var botVerification: Api.BotVerification?
-            public var sendPaidMessagesStars: Swift.Int64?
-            public var disallowedGifts: Api.DisallowedGiftsSettings?
-            public var starsRating: Api.StarsRating?
-            public var starsMyPendingRating: Api.StarsRating?
-            public var starsMyPendingRatingDate: Swift.Int32?
-            public var mainTab: Api.ProfileTab?
-            public var savedMusic: Api.Document?
-            public var note: Api.TextWithEntities?
-            public var botManagerId: Swift.Int64?
+        public final class Cons_userFull: Sendable {
+            public let blocked: Swift.Bool
+            public let phoneCallsAvailable: Swift.Bool
+            public let phoneCallsPrivate: Swift.Bool
+            public let canPinMessage: Swift.Bool
+            public let hasScheduled: Swift.Bool
+            public let videoCallsAvailable: Swift.Bool
+            public let voiceMessagesForbidden: Swift.Bool
+            public let translationsDisabled: Swift.Bool
+            public let storiesPinnedAvailable: Swift.Bool
+            public let blockedMyStoriesFrom: Swift.Bool
+            public let wallpaperOverridden: Swift.Bool
+            public let contactRequirePremium: Swift.Bool
+            public let readDatesPrivate: Swift.Bool
+            public let sponsoredEnabled: Swift.Bool
+            public let canViewRevenue: Swift.Bool
+            public let botCanManageEmojiStatus: Swift.Bool
+            public let displayGiftsButton: Swift.Bool
+            public let noforwardsMyEnabled: Swift.Bool
+            public let noforwardsPeerEnabled: Swift.Bool
+            public let unofficialSecurityRisk: Swift.Bool
+            public let id: Swift.Int64
+            public let about: Swift.String?
+            public let settings: Api.PeerSettings
+            public let personalPhoto: Api.Photo?
+            public let profilePhoto: Api.Photo?
+            public let fallbackPhoto: Api.Photo?
+            public let notifySettings: Api.PeerNotifySettings
+            public let botInfo: Api.BotInfo?
+            public let pinnedMsgId: Swift.Int32?
+            public let commonChatsCount: Swift.Int32
+            public let folderId: Swift.Int32?
+            public let ttlPeriod: Swift.Int32?
+            public let theme: Api.ChatTheme?
+            public let privateForwardName: Swift.String?
+            public let botGroupAdminRights: Api.ChatAdminRights?
+            public let botBroadcastAdminRights: Api.ChatAdminRights?
+            public let wallpaper: Api.WallPaper?
+            public let stories: Api.PeerStories?
+            public let businessWorkHours: Api.BusinessWorkHours?
+            public let businessLocation: Api.BusinessLocation?
+            public let businessGreetingMessage: Api.BusinessGreetingMessage?
+            public let businessAwayMessage: Api.BusinessAwayMessage?
+            public let businessIntro: Api.BusinessIntro?
+            public let birthday: Api.Birthday?
+            public let personalChannelId: Swift.Int64?
+            public let personalChannelMessage: Swift.Int32?
+            public let stargiftsCount: Swift.Int32?
+            public let starrefProgram: Api.StarRefProgram?
+            public let botVerification: Api.BotVerification?
+            public let sendPaidMessagesStars: Swift.Int64?
+            public let disallowedGifts: Api.DisallowedGiftsSettings?
+            public let starsRating: Api.StarsRating?
+            public let starsMyPendingRating: Api.StarsRating?
+            public let starsMyPendingRatingDate: Swift.Int32?
+            public let mainTab: Api.ProfileTab?
+            public let savedMusic: Api.Document?
+            public let note: Api.TextWithEntities?
+            public let botManagerId: Swift.Int64?
             
             public init(blocked: Swift.Bool = false, phoneCallsAvailable: Swift.Bool = false, phoneCallsPrivate: Swift.Bool = false, canPinMessage: Swift.Bool = false, hasScheduled: Swift.Bool = false, videoCallsAvailable: Swift.Bool = false, voiceMessagesForbidden: Swift.Bool = false, translationsDisabled: Swift.Bool = false, storiesPinnedAvailable: Swift.Bool = false, blockedMyStoriesFrom: Swift.Bool = false, wallpaperOverridden: Swift.Bool = false, contactRequirePremium: Swift.Bool = false, readDatesPrivate: Swift.Bool = false, sponsoredEnabled: Swift.Bool = false, canViewRevenue: Swift.Bool = false, botCanManageEmojiStatus: Swift.Bool = false, displayGiftsButton: Swift.Bool = false, noforwardsMyEnabled: Swift.Bool = false, noforwardsPeerEnabled: Swift.Bool = false, unofficialSecurityRisk: Swift.Bool = false, id: Swift.Int64, about: Swift.String? = nil, settings: Api.PeerSettings, personalPhoto: Api.Photo? = nil, profilePhoto: Api.Photo? = nil, fallbackPhoto: Api.Photo? = nil, notifySettings: Api.PeerNotifySettings, botInfo: Api.BotInfo? = nil, pinnedMsgId: Swift.Int32? = nil, commonChatsCount: Swift.Int32, folderId: Swift.Int32? = nil, ttlPeriod: Swift.Int32? = nil, theme: Api.ChatTheme? = nil, privateForwardName: Swift.String? = nil, botGroupAdminRights: Api.ChatAdminRights? = nil, botBroadcastAdminRights: Api.ChatAdminRights? = nil, wallpaper: Api.WallPaper? = nil, stories: Api.PeerStories? = nil, businessWorkHours: Api.BusinessWorkHours? = nil, businessLocation: Api.BusinessLocation? = nil, businessGreetingMessage: Api.BusinessGreetingMessage? = nil, businessAwayMessage: Api.BusinessAwayMessage? = nil, businessIntro: Api.BusinessIntro? = nil, birthday: Api.Birthday? = nil, personalChannelId: Swift.Int64? = nil, personalChannelMessage: Swift.Int32? = nil, stargiftsCount: Swift.Int32? = nil, starrefProgram: Api.StarRefProgram? = nil, botVerification: Api.BotVerification? = nil, sendPaidMessagesStars: Swift.Int64? = nil, disallowedGifts: Api.DisallowedGiftsSettings? = nil, starsRating: Api.StarsRating? = nil, starsMyPendingRating: Api.StarsRating? = nil, starsMyPendingRatingDate: Swift.Int32? = nil, mainTab: Api.ProfileTab? = nil, savedMusic: Api.Document? = nil, note: Api.TextWithEntities? = nil, botManagerId: Swift.Int64? = nil) {
                 self.blocked = blocked
@@ -146,20 +146,20 @@ extension Api {
                 if self.wallpaperOverridden { _flags_flags |= 1 << 28 }
                 if self.contactRequirePremium { _flags_flags |= 1 << 29 }
                 if self.readDatesPrivate { _flags_flags |= 1 << 30 }
-                if self.about != nil { _flags_flags |= 1 << 1 }
-                if self.personalPhoto != nil { _flags_flags |= 1 << 21 }
-                if self.profilePhoto != nil { _flags_flags |= 1 << 2 }
-                if self.fallbackPhoto != nil { _flags_flags |= 1 << 22 }
-                if self.botInfo != nil { _flags_flags |= 1 << 3 }
-                if self.pinnedMsgId != nil { _flags_flags |= 1 << 6 }
-                if self.folderId != nil { _flags_flags |= 1 << 11 }
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 14 }
-                if self.theme != nil { _flags_flags |= 1 << 15 }
-                if self.privateForwardName != nil { _flags_flags |= 1 << 16 }
-                if self.botGroupAdminRights != nil { _flags_flags |= 1 << 17 }
-                if self.botBroadcastAdminRights != nil { _flags_flags |= 1 << 18 }
-                if self.wallpaper != nil { _flags_flags |= 1 << 24 }
-                if self.stories != nil { _flags_flags |= 1 << 25 }
+                if case .some = self.about { _flags_flags |= 1 << 1 }
+                if case .some = self.personalPhoto { _flags_flags |= 1 << 21 }
+                if case .some = self.profilePhoto { _flags_flags |= 1 << 2 }
+                if case .some = self.fallbackPhoto { _flags_flags |= 1 << 22 }
+                if case .some = self.botInfo { _flags_flags |= 1 << 3 }
+                if case .some = self.pinnedMsgId { _flags_flags |= 1 << 6 }
+                if case .some = self.folderId { _flags_flags |= 1 << 11 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 14 }
+                if case .some = self.theme { _flags_flags |= 1 << 15 }
+                if case .some = self.privateForwardName { _flags_flags |= 1 << 16 }
+                if case .some = self.botGroupAdminRights { _flags_flags |= 1 << 17 }
+                if case .some = self.botBroadcastAdminRights { _flags_flags |= 1 << 18 }
+                if case .some = self.wallpaper { _flags_flags |= 1 << 24 }
+                if case .some = self.stories { _flags_flags |= 1 << 25 }
                 var _flags_flags2: Swift.UInt32 = 0
                 if self.sponsoredEnabled { _flags_flags2 |= 1 << 7 }
                 if self.canViewRevenue { _flags_flags2 |= 1 << 9 }
@@ -168,24 +168,25 @@ extension Api {
                 if self.noforwardsMyEnabled { _flags_flags2 |= 1 << 23 }
                 if self.noforwardsPeerEnabled { _flags_flags2 |= 1 << 24 }
                 if self.unofficialSecurityRisk { _flags_flags2 |= 1 << 26 }
-                if self.businessWorkHours != nil { _flags_flags2 |= 1 << 0 }
-                if self.businessLocation != nil { _flags_flags2 |= 1 << 1 }
-                if self.businessGreetingMessage != nil { _flags_flags2 |= 1 << 2 }
-                if self.businessAwayMessage != nil { _flags_flags2 |= 1 << 3 }
-                if self.businessIntro != nil { _flags_flags2 |= 1 << 4 }
-                if self.birthday != nil { _flags_flags2 |= 1 << 5 }
-                if self.personalChannelId != nil || self.personalChannelMessage != nil { _flags_flags2 |= 1 << 6 }
-                if self.stargiftsCount != nil { _flags_flags2 |= 1 << 8 }
-                if self.starrefProgram != nil { _flags_flags2 |= 1 << 11 }
-                if self.botVerification != nil { _flags_flags2 |= 1 << 12 }
-                if self.sendPaidMessagesStars != nil { _flags_flags2 |= 1 << 14 }
-                if self.disallowedGifts != nil { _flags_flags2 |= 1 << 15 }
-                if self.starsRating != nil { _flags_flags2 |= 1 << 17 }
-                if self.starsMyPendingRating != nil { _flags_flags2 |= 1 << 18 }
-                if self.mainTab != nil { _flags_flags2 |= 1 << 20 }
-                if self.savedMusic != nil { _flags_flags2 |= 1 << 21 }
-                if self.note != nil { _flags_flags2 |= 1 << 22 }
-                if self.botManagerId != nil { _flags_flags2 |= 1 << 25 }
+                if case .some = self.businessWorkHours { _flags_flags2 |= 1 << 0 }
+                if case .some = self.businessLocation { _flags_flags2 |= 1 << 1 }
+                if case .some = self.businessGreetingMessage { _flags_flags2 |= 1 << 2 }
+                if case .some = self.businessAwayMessage { _flags_flags2 |= 1 << 3 }
+                if case .some = self.businessIntro { _flags_flags2 |= 1 << 4 }
+                if case .some = self.birthday { _flags_flags2 |= 1 << 5 }
+                if case .some = self.personalChannelId { _flags_flags2 |= 1 << 6 }
+                if case .some = self.personalChannelMessage { _flags_flags2 |= 1 << 6 }
+                if case .some = self.stargiftsCount { _flags_flags2 |= 1 << 8 }
+                if case .some = self.starrefProgram { _flags_flags2 |= 1 << 11 }
+                if case .some = self.botVerification { _flags_flags2 |= 1 << 12 }
+                if case .some = self.sendPaidMessagesStars { _flags_flags2 |= 1 << 14 }
+                if case .some = self.disallowedGifts { _flags_flags2 |= 1 << 15 }
+                if case .some = self.starsRating { _flags_flags2 |= 1 << 17 }
+                if case .some = self.starsMyPendingRating { _flags_flags2 |= 1 << 18 }
+                if case .some = self.mainTab { _flags_flags2 |= 1 << 20 }
+                if case .some = self.savedMusic { _flags_flags2 |= 1 << 21 }
+                if case .some = self.note { _flags_flags2 |= 1 << 22 }
+                if case .some = self.botManagerId { _flags_flags2 |= 1 << 25 }
                 w.writeUInt32(_flags_flags)
                 w.writeUInt32(_flags_flags2)
                 w.writeInt64(self.id)
@@ -423,13 +424,13 @@ extension Api {
 
 extension Api {
     /// TL type `Contact`: `contact#145ade0b`.
-    public indirect enum Contact: TLObject {
+    public enum Contact: TLObject {
         case contact(Cons_contact)
 
         /// The fields of `contact#145ade0b`.
-        public struct Cons_contact: Sendable {
-            public var userId: Swift.Int64
-            public var mutual: Swift.Bool
+        public final class Cons_contact: Sendable {
+            public let userId: Swift.Int64
+            public let mutual: Swift.Bool
             
             public init(userId: Swift.Int64, mutual: Swift.Bool) {
                 self.userId = userId
@@ -474,13 +475,13 @@ extension Api {
 
 extension Api {
     /// TL type `ImportedContact`: `importedContact#c13e3c50`.
-    public indirect enum ImportedContact: TLObject {
+    public enum ImportedContact: TLObject {
         case importedContact(Cons_importedContact)
 
         /// The fields of `importedContact#c13e3c50`.
-        public struct Cons_importedContact: Sendable {
-            public var userId: Swift.Int64
-            public var clientId: Swift.Int64
+        public final class Cons_importedContact: Sendable {
+            public let userId: Swift.Int64
+            public let clientId: Swift.Int64
             
             public init(userId: Swift.Int64, clientId: Swift.Int64) {
                 self.userId = userId
@@ -525,13 +526,13 @@ extension Api {
 
 extension Api {
     /// TL type `ContactStatus`: `contactStatus#16d9703b`.
-    public indirect enum ContactStatus: TLObject {
+    public enum ContactStatus: TLObject {
         case contactStatus(Cons_contactStatus)
 
         /// The fields of `contactStatus#16d9703b`.
-        public struct Cons_contactStatus: Sendable {
-            public var userId: Swift.Int64
-            public var status: Api.UserStatus
+        public final class Cons_contactStatus: Sendable {
+            public let userId: Swift.Int64
+            public let status: Api.UserStatus
             
             public init(userId: Swift.Int64, status: Api.UserStatus) {
                 self.userId = userId
@@ -576,15 +577,15 @@ extension Api {
 
 extension Api.contacts {
     /// TL type `contacts.Contacts`: `contacts.contactsNotModified#b74ba9d2`, `contacts.contacts#eae87e42`.
-    public indirect enum Contacts: TLObject {
+    public enum Contacts: TLObject {
         case contactsNotModified
         case contacts(Cons_contacts)
 
         /// The fields of `contacts.contacts#eae87e42`.
-        public struct Cons_contacts: Sendable {
-            public var contacts: [Api.Contact]
-            public var savedCount: Swift.Int32
-            public var users: [Api.User]
+        public final class Cons_contacts: Sendable {
+            public let contacts: [Api.Contact]
+            public let savedCount: Swift.Int32
+            public let users: [Api.User]
             
             public init(contacts: [Api.Contact], savedCount: Swift.Int32, users: [Api.User]) {
                 self.contacts = contacts
@@ -640,15 +641,15 @@ extension Api.contacts {
 
 extension Api.contacts {
     /// TL type `contacts.ImportedContacts`: `contacts.importedContacts#77d01c3b`.
-    public indirect enum ImportedContacts: TLObject {
+    public enum ImportedContacts: TLObject {
         case importedContacts(Cons_importedContacts)
 
         /// The fields of `contacts.importedContacts#77d01c3b`.
-        public struct Cons_importedContacts: Sendable {
-            public var imported: [Api.ImportedContact]
-            public var popularInvites: [Api.PopularContact]
-            public var retryContacts: [Swift.Int64]
-            public var users: [Api.User]
+        public final class Cons_importedContacts: Sendable {
+            public let imported: [Api.ImportedContact]
+            public let popularInvites: [Api.PopularContact]
+            public let retryContacts: [Swift.Int64]
+            public let users: [Api.User]
             
             public init(imported: [Api.ImportedContact], popularInvites: [Api.PopularContact], retryContacts: [Swift.Int64], users: [Api.User]) {
                 self.imported = imported
@@ -711,15 +712,15 @@ extension Api.contacts {
 
 extension Api.contacts {
     /// TL type `contacts.Blocked`: `contacts.blocked#ade1591`, `contacts.blockedSlice#e1664194`.
-    public indirect enum Blocked: TLObject {
+    public enum Blocked: TLObject {
         case blocked(Cons_blocked)
         case blockedSlice(Cons_blockedSlice)
 
         /// The fields of `contacts.blocked#ade1591`.
-        public struct Cons_blocked: Sendable {
-            public var blocked: [Api.PeerBlocked]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_blocked: Sendable {
+            public let blocked: [Api.PeerBlocked]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(blocked: [Api.PeerBlocked], chats: [Api.Chat], users: [Api.User]) {
                 self.blocked = blocked
@@ -753,11 +754,11 @@ extension Api.contacts {
         }
 
         /// The fields of `contacts.blockedSlice#e1664194`.
-        public struct Cons_blockedSlice: Sendable {
-            public var count: Swift.Int32
-            public var blocked: [Api.PeerBlocked]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_blockedSlice: Sendable {
+            public let count: Swift.Int32
+            public let blocked: [Api.PeerBlocked]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, blocked: [Api.PeerBlocked], chats: [Api.Chat], users: [Api.User]) {
                 self.count = count
@@ -819,17 +820,17 @@ extension Api.contacts {
 
 extension Api.messages {
     /// TL type `messages.Dialogs`: `messages.dialogs#15ba6c40`, `messages.dialogsSlice#71e094f3`, `messages.dialogsNotModified#f0e3e596`.
-    public indirect enum Dialogs: TLObject {
+    public enum Dialogs: TLObject {
         case dialogs(Cons_dialogs)
         case dialogsSlice(Cons_dialogsSlice)
         case dialogsNotModified(Cons_dialogsNotModified)
 
         /// The fields of `messages.dialogs#15ba6c40`.
-        public struct Cons_dialogs: Sendable {
-            public var dialogs: [Api.Dialog]
-            public var messages: [Api.Message]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_dialogs: Sendable {
+            public let dialogs: [Api.Dialog]
+            public let messages: [Api.Message]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(dialogs: [Api.Dialog], messages: [Api.Message], chats: [Api.Chat], users: [Api.User]) {
                 self.dialogs = dialogs
@@ -869,12 +870,12 @@ extension Api.messages {
         }
 
         /// The fields of `messages.dialogsSlice#71e094f3`.
-        public struct Cons_dialogsSlice: Sendable {
-            public var count: Swift.Int32
-            public var dialogs: [Api.Dialog]
-            public var messages: [Api.Message]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_dialogsSlice: Sendable {
+            public let count: Swift.Int32
+            public let dialogs: [Api.Dialog]
+            public let messages: [Api.Message]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, dialogs: [Api.Dialog], messages: [Api.Message], chats: [Api.Chat], users: [Api.User]) {
                 self.count = count
@@ -917,8 +918,8 @@ extension Api.messages {
         }
 
         /// The fields of `messages.dialogsNotModified#f0e3e596`.
-        public struct Cons_dialogsNotModified: Sendable {
-            public var count: Swift.Int32
+        public final class Cons_dialogsNotModified: Sendable {
+            public let count: Swift.Int32
             
             public init(count: Swift.Int32) {
                 self.count = count
@@ -964,18 +965,18 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.Messages`: `messages.messages#1d73e7ea`, `messages.messagesSlice#5f206716`, `messages.channelMessages#c776ba4e`, `messages.messagesNotModified#74535f21`.
-    public indirect enum Messages: TLObject {
+    public enum Messages: TLObject {
         case messages(Cons_messages)
         case messagesSlice(Cons_messagesSlice)
         case channelMessages(Cons_channelMessages)
         case messagesNotModified(Cons_messagesNotModified)
 
         /// The fields of `messages.messages#1d73e7ea`.
-        public struct Cons_messages: Sendable {
-            public var messages: [Api.Message]
-            public var topics: [Api.ForumTopic]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_messages: Sendable {
+            public let messages: [Api.Message]
+            public let topics: [Api.ForumTopic]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(messages: [Api.Message], topics: [Api.ForumTopic], chats: [Api.Chat], users: [Api.User]) {
                 self.messages = messages
@@ -1015,16 +1016,16 @@ extension Api.messages {
         }
 
         /// The fields of `messages.messagesSlice#5f206716`.
-        public struct Cons_messagesSlice: Sendable {
-            public var inexact: Swift.Bool
-            public var count: Swift.Int32
-            public var nextRate: Swift.Int32?
-            public var offsetIdOffset: Swift.Int32?
-            public var searchFlood: Api.SearchPostsFlood?
-            public var messages: [Api.Message]
-            public var topics: [Api.ForumTopic]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_messagesSlice: Sendable {
+            public let inexact: Swift.Bool
+            public let count: Swift.Int32
+            public let nextRate: Swift.Int32?
+            public let offsetIdOffset: Swift.Int32?
+            public let searchFlood: Api.SearchPostsFlood?
+            public let messages: [Api.Message]
+            public let topics: [Api.ForumTopic]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(inexact: Swift.Bool = false, count: Swift.Int32, nextRate: Swift.Int32? = nil, offsetIdOffset: Swift.Int32? = nil, searchFlood: Api.SearchPostsFlood? = nil, messages: [Api.Message], topics: [Api.ForumTopic], chats: [Api.Chat], users: [Api.User]) {
                 self.inexact = inexact
@@ -1042,9 +1043,9 @@ extension Api.messages {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.inexact { _flags_flags |= 1 << 1 }
-                if self.nextRate != nil { _flags_flags |= 1 << 0 }
-                if self.offsetIdOffset != nil { _flags_flags |= 1 << 2 }
-                if self.searchFlood != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.nextRate { _flags_flags |= 1 << 0 }
+                if case .some = self.offsetIdOffset { _flags_flags |= 1 << 2 }
+                if case .some = self.searchFlood { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 if let value = self.nextRate {
@@ -1094,15 +1095,15 @@ extension Api.messages {
         }
 
         /// The fields of `messages.channelMessages#c776ba4e`.
-        public struct Cons_channelMessages: Sendable {
-            public var inexact: Swift.Bool
-            public var pts: Swift.Int32
-            public var count: Swift.Int32
-            public var offsetIdOffset: Swift.Int32?
-            public var messages: [Api.Message]
-            public var topics: [Api.ForumTopic]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_channelMessages: Sendable {
+            public let inexact: Swift.Bool
+            public let pts: Swift.Int32
+            public let count: Swift.Int32
+            public let offsetIdOffset: Swift.Int32?
+            public let messages: [Api.Message]
+            public let topics: [Api.ForumTopic]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(inexact: Swift.Bool = false, pts: Swift.Int32, count: Swift.Int32, offsetIdOffset: Swift.Int32? = nil, messages: [Api.Message], topics: [Api.ForumTopic], chats: [Api.Chat], users: [Api.User]) {
                 self.inexact = inexact
@@ -1119,7 +1120,7 @@ extension Api.messages {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.inexact { _flags_flags |= 1 << 1 }
-                if self.offsetIdOffset != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.offsetIdOffset { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.pts)
                 w.writeInt32(self.count)
@@ -1161,8 +1162,8 @@ extension Api.messages {
         }
 
         /// The fields of `messages.messagesNotModified#74535f21`.
-        public struct Cons_messagesNotModified: Sendable {
-            public var count: Swift.Int32
+        public final class Cons_messagesNotModified: Sendable {
+            public let count: Swift.Int32
             
             public init(count: Swift.Int32) {
                 self.count = count
@@ -1210,13 +1211,13 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.Chats`: `messages.chats#64ff9fd5`, `messages.chatsSlice#9cd81144`.
-    public indirect enum Chats: TLObject {
+    public enum Chats: TLObject {
         case chats(Cons_chats)
         case chatsSlice(Cons_chatsSlice)
 
         /// The fields of `messages.chats#64ff9fd5`.
-        public struct Cons_chats: Sendable {
-            public var chats: [Api.Chat]
+        public final class Cons_chats: Sendable {
+            public let chats: [Api.Chat]
             
             public init(chats: [Api.Chat]) {
                 self.chats = chats
@@ -1238,9 +1239,9 @@ extension Api.messages {
         }
 
         /// The fields of `messages.chatsSlice#9cd81144`.
-        public struct Cons_chatsSlice: Sendable {
-            public var count: Swift.Int32
-            public var chats: [Api.Chat]
+        public final class Cons_chatsSlice: Sendable {
+            public let count: Swift.Int32
+            public let chats: [Api.Chat]
             
             public init(count: Swift.Int32, chats: [Api.Chat]) {
                 self.count = count
@@ -1290,14 +1291,14 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.ChatFull`: `messages.chatFull#e5d7d19c`.
-    public indirect enum ChatFull: TLObject {
+    public enum ChatFull: TLObject {
         case chatFull(Cons_chatFull)
 
         /// The fields of `messages.chatFull#e5d7d19c`.
-        public struct Cons_chatFull: Sendable {
-            public var fullChat: Api.ChatFull
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_chatFull: Sendable {
+            public let fullChat: Api.ChatFull
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(fullChat: Api.ChatFull, chats: [Api.Chat], users: [Api.User]) {
                 self.fullChat = fullChat
@@ -1351,14 +1352,14 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.AffectedHistory`: `messages.affectedHistory#b45c69d1`.
-    public indirect enum AffectedHistory: TLObject {
+    public enum AffectedHistory: TLObject {
         case affectedHistory(Cons_affectedHistory)
 
         /// The fields of `messages.affectedHistory#b45c69d1`.
-        public struct Cons_affectedHistory: Sendable {
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
-            public var offset: Swift.Int32
+        public final class Cons_affectedHistory: Sendable {
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
+            public let offset: Swift.Int32
             
             public init(pts: Swift.Int32, ptsCount: Swift.Int32, offset: Swift.Int32) {
                 self.pts = pts
@@ -1406,7 +1407,7 @@ extension Api.messages {
 
 extension Api {
     /// TL type `MessagesFilter`: `inputMessagesFilterEmpty#57e2f66c`, `inputMessagesFilterPhotos#9609a51c`, `inputMessagesFilterVideo#9fc00e65`, `inputMessagesFilterPhotoVideo#56e9f0e4`, `inputMessagesFilterDocument#9eddf188`, `inputMessagesFilterUrl#7ef0dd87`, `inputMessagesFilterGif#ffc86587`, `inputMessagesFilterVoice#50f5c392`, `inputMessagesFilterMusic#3751b49e`, `inputMessagesFilterChatPhotos#3a20ecb8`, `inputMessagesFilterPhoneCalls#80c99768`, `inputMessagesFilterRoundVoice#7a7c17a4`, `inputMessagesFilterRoundVideo#b549da53`, `inputMessagesFilterMyMentions#c1f8e69a`, `inputMessagesFilterGeo#e7026d0d`, `inputMessagesFilterContacts#e062db83`, `inputMessagesFilterPinned#1bb00451`, `inputMessagesFilterPoll#fa2bc90a`.
-    public indirect enum MessagesFilter: TLObject {
+    public enum MessagesFilter: TLObject {
         case inputMessagesFilterEmpty
         case inputMessagesFilterPhotos
         case inputMessagesFilterVideo
@@ -1427,8 +1428,8 @@ extension Api {
         case inputMessagesFilterPoll
 
         /// The fields of `inputMessagesFilterPhoneCalls#80c99768`.
-        public struct Cons_inputMessagesFilterPhoneCalls: Sendable {
-            public var missed: Swift.Bool
+        public final class Cons_inputMessagesFilterPhoneCalls: Sendable {
+            public let missed: Swift.Bool
             
             public init(missed: Swift.Bool = false) {
                 self.missed = missed

@@ -5,7 +5,7 @@ public import TLRuntime
 
 extension Api {
     /// TL type `Update`: `updateNewMessage#1f2b0afd`, `updateMessageID#4e90bfd6`, `updateDeleteMessages#a20db0e5`, `updateUserTyping#2a17bf5c`, `updateChatUserTyping#83487af0`, `updateChatParticipants#7761198`, `updateUserStatus#e5bdf8de`, `updateUserName#a7848924`, `updateNewAuthorization#8951abef`, `updateNewEncryptedMessage#12bcbd9a`, `updateEncryptedChatTyping#1710f156`, `updateEncryption#b4a2e88d`, `updateEncryptedMessagesRead#38fe25b7`, `updateChatParticipantAdd#3dda5451`, `updateChatParticipantDelete#e32f3d77`, `updateDcOptions#8e5e9873`, `updateNotifySettings#bec268ef`, `updateServiceNotification#ebe46819`, `updatePrivacy#ee3b272a`, `updateUserPhone#5492a13`, `updateReadHistoryInbox#9e84bc99`, `updateReadHistoryOutbox#2f2f21bf`, `updateWebPage#7f891213`, `updateReadMessagesContents#f8227181`, `updateChannelTooLong#108d941f`, `updateChannel#635b4c09`, `updateNewChannelMessage#62ba04d9`, `updateReadChannelInbox#922e6e10`, `updateDeleteChannelMessages#c32d5b12`, `updateChannelMessageViews#f226ac08`, `updateChatParticipantAdmin#d7ca61a2`, `updateNewStickerSet#688a30aa`, `updateStickerSetsOrder#bb2d201`, `updateStickerSets#31c24808`, `updateSavedGifs#9375341e`, `updateBotInlineQuery#496f379c`, `updateBotInlineSend#12f12a07`, `updateEditChannelMessage#1b3f4df7`, `updateBotCallbackQuery#b9cfc48d`, `updateEditMessage#e40370a3`, `updateInlineBotCallbackQuery#691e9052`, `updateReadChannelOutbox#b75f99a9`, `updateDraftMessage#edfc111e`, `updateReadFeaturedStickers#571d2742`, `updateRecentStickers#9a422c20`, `updateConfig#a229dd06`, `updatePtsChanged#3354678f`, `updateChannelWebPage#2f2ba99f`, `updateDialogPinned#6e6fe51c`, `updatePinnedDialogs#fa0f3ca2`, `updateBotWebhookJSON#8317c0c3`, `updateBotWebhookJSONQuery#9b9240a6`, `updateBotShippingQuery#b5aefd7d`, `updateBotPrecheckoutQuery#8caa9a96`, `updatePhoneCall#ab0f6b1e`, `updateLangPackTooLong#46560264`, `updateLangPack#56022f4d`, `updateFavedStickers#e511996d`, `updateChannelReadMessagesContents#25f324f7`, `updateContactsReset#7084a7be`, `updateChannelAvailableMessages#b23fc698`, `updateDialogUnreadMark#b658f23e`, `updateMessagePoll#d64c522b`, `updateChatDefaultBannedRights#54c01850`, `updateFolderPeers#19360dc0`, `updatePeerSettings#6a7e7366`, `updatePeerLocated#b4afcfb0`, `updateNewScheduledMessage#39a51dfb`, `updateDeleteScheduledMessages#f2a71983`, `updateTheme#8216fba3`, `updateGeoLiveViewed#871fb939`, `updateLoginToken#564fe691`, `updateMessagePollVote#7699f014`, `updateDialogFilter#26ffde7d`, `updateDialogFilterOrder#a5d72105`, `updateDialogFilters#3504914f`, `updatePhoneCallSignalingData#2661bf09`, `updateChannelMessageForwards#d29a27f4`, `updateReadChannelDiscussionInbox#d6b19546`, `updateReadChannelDiscussionOutbox#695c9e7c`, `updatePeerBlocked#ebe07752`, `updateChannelUserTyping#8c88c923`, `updatePinnedMessages#ed85eab5`, `updatePinnedChannelMessages#5bb98608`, `updateChat#f89a6a4e`, `updateGroupCallParticipants#f2ebdb4e`, `updateGroupCall#9d2216e0`, `updatePeerHistoryTTL#bb9bb9a5`, `updateChatParticipant#d087663a`, `updateChannelParticipant#985d3abb`, `updateBotStopped#c4870a49`, `updateGroupCallConnection#b783982`, `updateBotCommands#4d712f2e`, `updatePendingJoinRequests#7063c3db`, `updateBotChatInviteRequester#7cb34d79`, `updateMessageReactions#1e297bfa`, `updateAttachMenuBots#17b7a20b`, `updateWebViewResultSent#1592b79d`, `updateBotMenuButton#14b85813`, `updateSavedRingtones#74d8be99`, `updateTranscribedAudio#84cd5a`, `updateReadFeaturedEmojiStickers#fb4c496c`, `updateUserEmojiStatus#28373599`, `updateRecentEmojiStatuses#30f443db`, `updateRecentReactions#6f7863f4`, `updateMoveStickerSetToTop#86fccf85`, `updateMessageExtendedMedia#d5a41724`, `updateUser#20529438`, `updateAutoSaveSettings#ec05b097`, `updateStory#75b3b798`, `updateReadStories#f74e932b`, `updateStoryID#1bf335b9`, `updateStoriesStealthMode#2c084dc1`, `updateSentStoryReaction#7d627683`, `updateBotChatBoost#904dd49c`, `updateChannelViewForumAsMessages#7b68920`, `updatePeerWallpaper#ae3f101d`, `updateBotMessageReaction#ac21d3ce`, `updateBotMessageReactions#9cb7759`, `updateSavedDialogPinned#aeaf9e74`, `updatePinnedSavedDialogs#686c85a6`, `updateSavedReactionTags#39c67432`, `updateSmsJob#f16269d4`, `updateQuickReplies#f9470ab2`, `updateNewQuickReply#f53da717`, `updateDeleteQuickReply#53e6f1ec`, `updateQuickReplyMessage#3e050d0f`, `updateDeleteQuickReplyMessages#566fe7cd`, `updateBotBusinessConnect#8ae5c97a`, `updateBotNewBusinessMessage#9ddb347c`, `updateBotEditBusinessMessage#7df587c`, `updateBotDeleteBusinessMessage#a02a982e`, `updateNewStoryReaction#1824e40b`, `updateStarsBalance#4e80a379`, `updateBusinessBotCallbackQuery#1ea2fda7`, `updateStarsRevenueStatus#a584b019`, `updateBotPurchasedPaidMedia#283bd312`, `updatePaidReactionPrivacy#8b725fce`, `updateSentPhoneCode#504aa18f`, `updateGroupCallChainBlocks#a477288f`, `updateReadMonoForumInbox#77b0e372`, `updateReadMonoForumOutbox#a4a79376`, `updateMonoForumNoPaidException#9f812b08`, `updateGroupCallMessage#d8326f0d`, `updateGroupCallEncryptedMessage#c957a766`, `updatePinnedForumTopic#683b2c52`, `updatePinnedForumTopics#def143d0`, `updateDeleteGroupCallMessages#3e85e92c`, `updateStarGiftAuctionState#48e246c2`, `updateStarGiftAuctionUserState#dc58f31e`, `updateEmojiGameInfo#fb9c547a`, `updateStarGiftCraftFail#ac072444`, `updateChatParticipantRank#bd8367b9`, `updateManagedBot#4880ed9a`, `updateBotGuestChatQuery#cdd4093d`, `updateAiComposeTones#8c0f91fb`, `updateJoinChatWebViewDecision#bdac7e70`, `updateNewBotConnection#b22083a6`, `updateWebBrowserSettings#c39a2ade`, `updateWebBrowserException#140502d1`, `updateNewEphemeralMessage#20bcbba1`, `updateDeleteEphemeralMessages#56dbfcf8`, `updateEditEphemeralMessage#4bbb8f01`, `updateEphemeralBotCallbackQuery#7c1079d6`, `updateBotStarsSubscription#6c0d8e23`.
-    public indirect enum Update: TLObject {
+    public enum Update: TLObject {
         case updateNewMessage(Cons_updateNewMessage)
         case updateMessageID(Cons_updateMessageID)
         case updateDeleteMessages(Cons_updateDeleteMessages)
@@ -173,10 +173,10 @@ extension Api {
         case updateBotStarsSubscription(Cons_updateBotStarsSubscription)
 
         /// The fields of `updateNewMessage#1f2b0afd`.
-        public struct Cons_updateNewMessage: Sendable {
-            public var message: Api.Message
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateNewMessage: Sendable {
+            public let message: Api.Message
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(message: Api.Message, pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.message = message
@@ -201,9 +201,9 @@ extension Api {
         }
 
         /// The fields of `updateMessageID#4e90bfd6`.
-        public struct Cons_updateMessageID: Sendable {
-            public var id: Swift.Int32
-            public var randomId: Swift.Int64
+        public final class Cons_updateMessageID: Sendable {
+            public let id: Swift.Int32
+            public let randomId: Swift.Int64
             
             public init(id: Swift.Int32, randomId: Swift.Int64) {
                 self.id = id
@@ -225,10 +225,10 @@ extension Api {
         }
 
         /// The fields of `updateDeleteMessages#a20db0e5`.
-        public struct Cons_updateDeleteMessages: Sendable {
-            public var messages: [Swift.Int32]
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateDeleteMessages: Sendable {
+            public let messages: [Swift.Int32]
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(messages: [Swift.Int32], pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.messages = messages
@@ -256,10 +256,10 @@ extension Api {
         }
 
         /// The fields of `updateUserTyping#2a17bf5c`.
-        public struct Cons_updateUserTyping: Sendable {
-            public var userId: Swift.Int64
-            public var topMsgId: Swift.Int32?
-            public var action: Api.SendMessageAction
+        public final class Cons_updateUserTyping: Sendable {
+            public let userId: Swift.Int64
+            public let topMsgId: Swift.Int32?
+            public let action: Api.SendMessageAction
             
             public init(userId: Swift.Int64, topMsgId: Swift.Int32? = nil, action: Api.SendMessageAction) {
                 self.userId = userId
@@ -270,7 +270,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.topMsgId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 if let value = self.topMsgId {
@@ -291,10 +291,10 @@ extension Api {
         }
 
         /// The fields of `updateChatUserTyping#83487af0`.
-        public struct Cons_updateChatUserTyping: Sendable {
-            public var chatId: Swift.Int64
-            public var fromId: Api.Peer
-            public var action: Api.SendMessageAction
+        public final class Cons_updateChatUserTyping: Sendable {
+            public let chatId: Swift.Int64
+            public let fromId: Api.Peer
+            public let action: Api.SendMessageAction
             
             public init(chatId: Swift.Int64, fromId: Api.Peer, action: Api.SendMessageAction) {
                 self.chatId = chatId
@@ -319,8 +319,8 @@ extension Api {
         }
 
         /// The fields of `updateChatParticipants#7761198`.
-        public struct Cons_updateChatParticipants: Sendable {
-            public var participants: Api.ChatParticipants
+        public final class Cons_updateChatParticipants: Sendable {
+            public let participants: Api.ChatParticipants
             
             public init(participants: Api.ChatParticipants) {
                 self.participants = participants
@@ -339,9 +339,9 @@ extension Api {
         }
 
         /// The fields of `updateUserStatus#e5bdf8de`.
-        public struct Cons_updateUserStatus: Sendable {
-            public var userId: Swift.Int64
-            public var status: Api.UserStatus
+        public final class Cons_updateUserStatus: Sendable {
+            public let userId: Swift.Int64
+            public let status: Api.UserStatus
             
             public init(userId: Swift.Int64, status: Api.UserStatus) {
                 self.userId = userId
@@ -363,11 +363,11 @@ extension Api {
         }
 
         /// The fields of `updateUserName#a7848924`.
-        public struct Cons_updateUserName: Sendable {
-            public var userId: Swift.Int64
-            public var firstName: Swift.String
-            public var lastName: Swift.String
-            public var usernames: [Api.Username]
+        public final class Cons_updateUserName: Sendable {
+            public let userId: Swift.Int64
+            public let firstName: Swift.String
+            public let lastName: Swift.String
+            public let usernames: [Api.Username]
             
             public init(userId: Swift.Int64, firstName: Swift.String, lastName: Swift.String, usernames: [Api.Username]) {
                 self.userId = userId
@@ -398,12 +398,12 @@ extension Api {
         }
 
         /// The fields of `updateNewAuthorization#8951abef`.
-        public struct Cons_updateNewAuthorization: Sendable {
-            public var unconfirmed: Swift.Bool
-            public var hash: Swift.Int64
-            public var date: Swift.Int32?
-            public var device: Swift.String?
-            public var location: Swift.String?
+        public final class Cons_updateNewAuthorization: Sendable {
+            public let unconfirmed: Swift.Bool
+            public let hash: Swift.Int64
+            public let date: Swift.Int32?
+            public let device: Swift.String?
+            public let location: Swift.String?
             
             public init(unconfirmed: Swift.Bool = false, hash: Swift.Int64, date: Swift.Int32? = nil, device: Swift.String? = nil, location: Swift.String? = nil) {
                 self.unconfirmed = unconfirmed
@@ -416,7 +416,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.unconfirmed || self.date != nil || self.device != nil || self.location != nil { _flags_flags |= 1 << 0 }
+                if self.unconfirmed { _flags_flags |= 1 << 0 }
+                if case .some = self.date { _flags_flags |= 1 << 0 }
+                if case .some = self.device { _flags_flags |= 1 << 0 }
+                if case .some = self.location { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.hash)
                 if _flags_flags & (1 << 0) != 0 {
@@ -449,9 +452,9 @@ extension Api {
         }
 
         /// The fields of `updateNewEncryptedMessage#12bcbd9a`.
-        public struct Cons_updateNewEncryptedMessage: Sendable {
-            public var message: Api.EncryptedMessage
-            public var qts: Swift.Int32
+        public final class Cons_updateNewEncryptedMessage: Sendable {
+            public let message: Api.EncryptedMessage
+            public let qts: Swift.Int32
             
             public init(message: Api.EncryptedMessage, qts: Swift.Int32) {
                 self.message = message
@@ -473,8 +476,8 @@ extension Api {
         }
 
         /// The fields of `updateEncryptedChatTyping#1710f156`.
-        public struct Cons_updateEncryptedChatTyping: Sendable {
-            public var chatId: Swift.Int32
+        public final class Cons_updateEncryptedChatTyping: Sendable {
+            public let chatId: Swift.Int32
             
             public init(chatId: Swift.Int32) {
                 self.chatId = chatId
@@ -493,9 +496,9 @@ extension Api {
         }
 
         /// The fields of `updateEncryption#b4a2e88d`.
-        public struct Cons_updateEncryption: Sendable {
-            public var chat: Api.EncryptedChat
-            public var date: Swift.Int32
+        public final class Cons_updateEncryption: Sendable {
+            public let chat: Api.EncryptedChat
+            public let date: Swift.Int32
             
             public init(chat: Api.EncryptedChat, date: Swift.Int32) {
                 self.chat = chat
@@ -517,10 +520,10 @@ extension Api {
         }
 
         /// The fields of `updateEncryptedMessagesRead#38fe25b7`.
-        public struct Cons_updateEncryptedMessagesRead: Sendable {
-            public var chatId: Swift.Int32
-            public var maxDate: Swift.Int32
-            public var date: Swift.Int32
+        public final class Cons_updateEncryptedMessagesRead: Sendable {
+            public let chatId: Swift.Int32
+            public let maxDate: Swift.Int32
+            public let date: Swift.Int32
             
             public init(chatId: Swift.Int32, maxDate: Swift.Int32, date: Swift.Int32) {
                 self.chatId = chatId
@@ -545,12 +548,12 @@ extension Api {
         }
 
         /// The fields of `updateChatParticipantAdd#3dda5451`.
-        public struct Cons_updateChatParticipantAdd: Sendable {
-            public var chatId: Swift.Int64
-            public var userId: Swift.Int64
-            public var inviterId: Swift.Int64
-            public var date: Swift.Int32
-            public var version: Swift.Int32
+        public final class Cons_updateChatParticipantAdd: Sendable {
+            public let chatId: Swift.Int64
+            public let userId: Swift.Int64
+            public let inviterId: Swift.Int64
+            public let date: Swift.Int32
+            public let version: Swift.Int32
             
             public init(chatId: Swift.Int64, userId: Swift.Int64, inviterId: Swift.Int64, date: Swift.Int32, version: Swift.Int32) {
                 self.chatId = chatId
@@ -581,10 +584,10 @@ extension Api {
         }
 
         /// The fields of `updateChatParticipantDelete#e32f3d77`.
-        public struct Cons_updateChatParticipantDelete: Sendable {
-            public var chatId: Swift.Int64
-            public var userId: Swift.Int64
-            public var version: Swift.Int32
+        public final class Cons_updateChatParticipantDelete: Sendable {
+            public let chatId: Swift.Int64
+            public let userId: Swift.Int64
+            public let version: Swift.Int32
             
             public init(chatId: Swift.Int64, userId: Swift.Int64, version: Swift.Int32) {
                 self.chatId = chatId
@@ -609,8 +612,8 @@ extension Api {
         }
 
         /// The fields of `updateDcOptions#8e5e9873`.
-        public struct Cons_updateDcOptions: Sendable {
-            public var dcOptions: [Api.DcOption]
+        public final class Cons_updateDcOptions: Sendable {
+            public let dcOptions: [Api.DcOption]
             
             public init(dcOptions: [Api.DcOption]) {
                 self.dcOptions = dcOptions
@@ -632,9 +635,9 @@ extension Api {
         }
 
         /// The fields of `updateNotifySettings#bec268ef`.
-        public struct Cons_updateNotifySettings: Sendable {
-            public var peer: Api.NotifyPeer
-            public var notifySettings: Api.PeerNotifySettings
+        public final class Cons_updateNotifySettings: Sendable {
+            public let peer: Api.NotifyPeer
+            public let notifySettings: Api.PeerNotifySettings
             
             public init(peer: Api.NotifyPeer, notifySettings: Api.PeerNotifySettings) {
                 self.peer = peer
@@ -656,14 +659,14 @@ extension Api {
         }
 
         /// The fields of `updateServiceNotification#ebe46819`.
-        public struct Cons_updateServiceNotification: Sendable {
-            public var popup: Swift.Bool
-            public var invertMedia: Swift.Bool
-            public var inboxDate: Swift.Int32?
-            public var type: Swift.String
-            public var message: Swift.String
-            public var media: Api.MessageMedia
-            public var entities: [Api.MessageEntity]
+        public final class Cons_updateServiceNotification: Sendable {
+            public let popup: Swift.Bool
+            public let invertMedia: Swift.Bool
+            public let inboxDate: Swift.Int32?
+            public let type: Swift.String
+            public let message: Swift.String
+            public let media: Api.MessageMedia
+            public let entities: [Api.MessageEntity]
             
             public init(popup: Swift.Bool = false, invertMedia: Swift.Bool = false, inboxDate: Swift.Int32? = nil, type: Swift.String, message: Swift.String, media: Api.MessageMedia, entities: [Api.MessageEntity]) {
                 self.popup = popup
@@ -680,7 +683,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.popup { _flags_flags |= 1 << 0 }
                 if self.invertMedia { _flags_flags |= 1 << 2 }
-                if self.inboxDate != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.inboxDate { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.inboxDate {
                     w.writeInt32(value)
@@ -710,9 +713,9 @@ extension Api {
         }
 
         /// The fields of `updatePrivacy#ee3b272a`.
-        public struct Cons_updatePrivacy: Sendable {
-            public var key: Api.PrivacyKey
-            public var rules: [Api.PrivacyRule]
+        public final class Cons_updatePrivacy: Sendable {
+            public let key: Api.PrivacyKey
+            public let rules: [Api.PrivacyRule]
             
             public init(key: Api.PrivacyKey, rules: [Api.PrivacyRule]) {
                 self.key = key
@@ -737,9 +740,9 @@ extension Api {
         }
 
         /// The fields of `updateUserPhone#5492a13`.
-        public struct Cons_updateUserPhone: Sendable {
-            public var userId: Swift.Int64
-            public var phone: Swift.String
+        public final class Cons_updateUserPhone: Sendable {
+            public let userId: Swift.Int64
+            public let phone: Swift.String
             
             public init(userId: Swift.Int64, phone: Swift.String) {
                 self.userId = userId
@@ -761,14 +764,14 @@ extension Api {
         }
 
         /// The fields of `updateReadHistoryInbox#9e84bc99`.
-        public struct Cons_updateReadHistoryInbox: Sendable {
-            public var folderId: Swift.Int32?
-            public var peer: Api.Peer
-            public var topMsgId: Swift.Int32?
-            public var maxId: Swift.Int32
-            public var stillUnreadCount: Swift.Int32
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateReadHistoryInbox: Sendable {
+            public let folderId: Swift.Int32?
+            public let peer: Api.Peer
+            public let topMsgId: Swift.Int32?
+            public let maxId: Swift.Int32
+            public let stillUnreadCount: Swift.Int32
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(folderId: Swift.Int32? = nil, peer: Api.Peer, topMsgId: Swift.Int32? = nil, maxId: Swift.Int32, stillUnreadCount: Swift.Int32, pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.folderId = folderId
@@ -783,8 +786,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.folderId != nil { _flags_flags |= 1 << 0 }
-                if self.topMsgId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.folderId { _flags_flags |= 1 << 0 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.folderId {
                     w.writeInt32(value)
@@ -816,11 +819,11 @@ extension Api {
         }
 
         /// The fields of `updateReadHistoryOutbox#2f2f21bf`.
-        public struct Cons_updateReadHistoryOutbox: Sendable {
-            public var peer: Api.Peer
-            public var maxId: Swift.Int32
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateReadHistoryOutbox: Sendable {
+            public let peer: Api.Peer
+            public let maxId: Swift.Int32
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(peer: Api.Peer, maxId: Swift.Int32, pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.peer = peer
@@ -848,10 +851,10 @@ extension Api {
         }
 
         /// The fields of `updateWebPage#7f891213`.
-        public struct Cons_updateWebPage: Sendable {
-            public var webpage: Api.WebPage
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateWebPage: Sendable {
+            public let webpage: Api.WebPage
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(webpage: Api.WebPage, pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.webpage = webpage
@@ -876,11 +879,11 @@ extension Api {
         }
 
         /// The fields of `updateReadMessagesContents#f8227181`.
-        public struct Cons_updateReadMessagesContents: Sendable {
-            public var messages: [Swift.Int32]
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
-            public var date: Swift.Int32?
+        public final class Cons_updateReadMessagesContents: Sendable {
+            public let messages: [Swift.Int32]
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
+            public let date: Swift.Int32?
             
             public init(messages: [Swift.Int32], pts: Swift.Int32, ptsCount: Swift.Int32, date: Swift.Int32? = nil) {
                 self.messages = messages
@@ -892,7 +895,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.date != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.date { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeVectorHeader(count: self.messages.count)
                 for item0 in self.messages {
@@ -918,9 +921,9 @@ extension Api {
         }
 
         /// The fields of `updateChannelTooLong#108d941f`.
-        public struct Cons_updateChannelTooLong: Sendable {
-            public var channelId: Swift.Int64
-            public var pts: Swift.Int32?
+        public final class Cons_updateChannelTooLong: Sendable {
+            public let channelId: Swift.Int64
+            public let pts: Swift.Int32?
             
             public init(channelId: Swift.Int64, pts: Swift.Int32? = nil) {
                 self.channelId = channelId
@@ -930,7 +933,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.pts != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.pts { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.channelId)
                 if let value = self.pts {
@@ -949,8 +952,8 @@ extension Api {
         }
 
         /// The fields of `updateChannel#635b4c09`.
-        public struct Cons_updateChannel: Sendable {
-            public var channelId: Swift.Int64
+        public final class Cons_updateChannel: Sendable {
+            public let channelId: Swift.Int64
             
             public init(channelId: Swift.Int64) {
                 self.channelId = channelId
@@ -969,10 +972,10 @@ extension Api {
         }
 
         /// The fields of `updateNewChannelMessage#62ba04d9`.
-        public struct Cons_updateNewChannelMessage: Sendable {
-            public var message: Api.Message
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateNewChannelMessage: Sendable {
+            public let message: Api.Message
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(message: Api.Message, pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.message = message
@@ -997,12 +1000,12 @@ extension Api {
         }
 
         /// The fields of `updateReadChannelInbox#922e6e10`.
-        public struct Cons_updateReadChannelInbox: Sendable {
-            public var folderId: Swift.Int32?
-            public var channelId: Swift.Int64
-            public var maxId: Swift.Int32
-            public var stillUnreadCount: Swift.Int32
-            public var pts: Swift.Int32
+        public final class Cons_updateReadChannelInbox: Sendable {
+            public let folderId: Swift.Int32?
+            public let channelId: Swift.Int64
+            public let maxId: Swift.Int32
+            public let stillUnreadCount: Swift.Int32
+            public let pts: Swift.Int32
             
             public init(folderId: Swift.Int32? = nil, channelId: Swift.Int64, maxId: Swift.Int32, stillUnreadCount: Swift.Int32, pts: Swift.Int32) {
                 self.folderId = folderId
@@ -1015,7 +1018,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.folderId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.folderId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.folderId {
                     w.writeInt32(value)
@@ -1040,11 +1043,11 @@ extension Api {
         }
 
         /// The fields of `updateDeleteChannelMessages#c32d5b12`.
-        public struct Cons_updateDeleteChannelMessages: Sendable {
-            public var channelId: Swift.Int64
-            public var messages: [Swift.Int32]
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateDeleteChannelMessages: Sendable {
+            public let channelId: Swift.Int64
+            public let messages: [Swift.Int32]
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(channelId: Swift.Int64, messages: [Swift.Int32], pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.channelId = channelId
@@ -1075,10 +1078,10 @@ extension Api {
         }
 
         /// The fields of `updateChannelMessageViews#f226ac08`.
-        public struct Cons_updateChannelMessageViews: Sendable {
-            public var channelId: Swift.Int64
-            public var id: Swift.Int32
-            public var views: Swift.Int32
+        public final class Cons_updateChannelMessageViews: Sendable {
+            public let channelId: Swift.Int64
+            public let id: Swift.Int32
+            public let views: Swift.Int32
             
             public init(channelId: Swift.Int64, id: Swift.Int32, views: Swift.Int32) {
                 self.channelId = channelId
@@ -1103,11 +1106,11 @@ extension Api {
         }
 
         /// The fields of `updateChatParticipantAdmin#d7ca61a2`.
-        public struct Cons_updateChatParticipantAdmin: Sendable {
-            public var chatId: Swift.Int64
-            public var userId: Swift.Int64
-            public var isAdmin: Swift.Bool
-            public var version: Swift.Int32
+        public final class Cons_updateChatParticipantAdmin: Sendable {
+            public let chatId: Swift.Int64
+            public let userId: Swift.Int64
+            public let isAdmin: Swift.Bool
+            public let version: Swift.Int32
             
             public init(chatId: Swift.Int64, userId: Swift.Int64, isAdmin: Swift.Bool, version: Swift.Int32) {
                 self.chatId = chatId
@@ -1135,8 +1138,8 @@ extension Api {
         }
 
         /// The fields of `updateNewStickerSet#688a30aa`.
-        public struct Cons_updateNewStickerSet: Sendable {
-            public var stickerset: Api.messages.StickerSet
+        public final class Cons_updateNewStickerSet: Sendable {
+            public let stickerset: Api.messages.StickerSet
             
             public init(stickerset: Api.messages.StickerSet) {
                 self.stickerset = stickerset
@@ -1155,10 +1158,10 @@ extension Api {
         }
 
         /// The fields of `updateStickerSetsOrder#bb2d201`.
-        public struct Cons_updateStickerSetsOrder: Sendable {
-            public var masks: Swift.Bool
-            public var emojis: Swift.Bool
-            public var order: [Swift.Int64]
+        public final class Cons_updateStickerSetsOrder: Sendable {
+            public let masks: Swift.Bool
+            public let emojis: Swift.Bool
+            public let order: [Swift.Int64]
             
             public init(masks: Swift.Bool = false, emojis: Swift.Bool = false, order: [Swift.Int64]) {
                 self.masks = masks
@@ -1189,9 +1192,9 @@ extension Api {
         }
 
         /// The fields of `updateStickerSets#31c24808`.
-        public struct Cons_updateStickerSets: Sendable {
-            public var masks: Swift.Bool
-            public var emojis: Swift.Bool
+        public final class Cons_updateStickerSets: Sendable {
+            public let masks: Swift.Bool
+            public let emojis: Swift.Bool
             
             public init(masks: Swift.Bool = false, emojis: Swift.Bool = false) {
                 self.masks = masks
@@ -1216,13 +1219,13 @@ extension Api {
         }
 
         /// The fields of `updateBotInlineQuery#496f379c`.
-        public struct Cons_updateBotInlineQuery: Sendable {
-            public var queryId: Swift.Int64
-            public var userId: Swift.Int64
-            public var query: Swift.String
-            public var geo: Api.GeoPoint?
-            public var peerType: Api.InlineQueryPeerType?
-            public var offset: Swift.String
+        public final class Cons_updateBotInlineQuery: Sendable {
+            public let queryId: Swift.Int64
+            public let userId: Swift.Int64
+            public let query: Swift.String
+            public let geo: Api.GeoPoint?
+            public let peerType: Api.InlineQueryPeerType?
+            public let offset: Swift.String
             
             public init(queryId: Swift.Int64, userId: Swift.Int64, query: Swift.String, geo: Api.GeoPoint? = nil, peerType: Api.InlineQueryPeerType? = nil, offset: Swift.String) {
                 self.queryId = queryId
@@ -1236,8 +1239,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.geo != nil { _flags_flags |= 1 << 0 }
-                if self.peerType != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.geo { _flags_flags |= 1 << 0 }
+                if case .some = self.peerType { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.queryId)
                 w.writeInt64(self.userId)
@@ -1267,12 +1270,12 @@ extension Api {
         }
 
         /// The fields of `updateBotInlineSend#12f12a07`.
-        public struct Cons_updateBotInlineSend: Sendable {
-            public var userId: Swift.Int64
-            public var query: Swift.String
-            public var geo: Api.GeoPoint?
-            public var id: Swift.String
-            public var msgId: Api.InputBotInlineMessageID?
+        public final class Cons_updateBotInlineSend: Sendable {
+            public let userId: Swift.Int64
+            public let query: Swift.String
+            public let geo: Api.GeoPoint?
+            public let id: Swift.String
+            public let msgId: Api.InputBotInlineMessageID?
             
             public init(userId: Swift.Int64, query: Swift.String, geo: Api.GeoPoint? = nil, id: Swift.String, msgId: Api.InputBotInlineMessageID? = nil) {
                 self.userId = userId
@@ -1285,8 +1288,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.geo != nil { _flags_flags |= 1 << 0 }
-                if self.msgId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.geo { _flags_flags |= 1 << 0 }
+                if case .some = self.msgId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 w.writeString(self.query)
@@ -1314,10 +1317,10 @@ extension Api {
         }
 
         /// The fields of `updateEditChannelMessage#1b3f4df7`.
-        public struct Cons_updateEditChannelMessage: Sendable {
-            public var message: Api.Message
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateEditChannelMessage: Sendable {
+            public let message: Api.Message
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(message: Api.Message, pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.message = message
@@ -1342,14 +1345,14 @@ extension Api {
         }
 
         /// The fields of `updateBotCallbackQuery#b9cfc48d`.
-        public struct Cons_updateBotCallbackQuery: Sendable {
-            public var queryId: Swift.Int64
-            public var userId: Swift.Int64
-            public var peer: Api.Peer
-            public var msgId: Swift.Int32
-            public var chatInstance: Swift.Int64
-            public var data: [Swift.UInt8]?
-            public var gameShortName: Swift.String?
+        public final class Cons_updateBotCallbackQuery: Sendable {
+            public let queryId: Swift.Int64
+            public let userId: Swift.Int64
+            public let peer: Api.Peer
+            public let msgId: Swift.Int32
+            public let chatInstance: Swift.Int64
+            public let data: [Swift.UInt8]?
+            public let gameShortName: Swift.String?
             
             public init(queryId: Swift.Int64, userId: Swift.Int64, peer: Api.Peer, msgId: Swift.Int32, chatInstance: Swift.Int64, data: [Swift.UInt8]? = nil, gameShortName: Swift.String? = nil) {
                 self.queryId = queryId
@@ -1364,8 +1367,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.data != nil { _flags_flags |= 1 << 0 }
-                if self.gameShortName != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.data { _flags_flags |= 1 << 0 }
+                if case .some = self.gameShortName { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.queryId)
                 w.writeInt64(self.userId)
@@ -1397,10 +1400,10 @@ extension Api {
         }
 
         /// The fields of `updateEditMessage#e40370a3`.
-        public struct Cons_updateEditMessage: Sendable {
-            public var message: Api.Message
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateEditMessage: Sendable {
+            public let message: Api.Message
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(message: Api.Message, pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.message = message
@@ -1425,13 +1428,13 @@ extension Api {
         }
 
         /// The fields of `updateInlineBotCallbackQuery#691e9052`.
-        public struct Cons_updateInlineBotCallbackQuery: Sendable {
-            public var queryId: Swift.Int64
-            public var userId: Swift.Int64
-            public var msgId: Api.InputBotInlineMessageID
-            public var chatInstance: Swift.Int64
-            public var data: [Swift.UInt8]?
-            public var gameShortName: Swift.String?
+        public final class Cons_updateInlineBotCallbackQuery: Sendable {
+            public let queryId: Swift.Int64
+            public let userId: Swift.Int64
+            public let msgId: Api.InputBotInlineMessageID
+            public let chatInstance: Swift.Int64
+            public let data: [Swift.UInt8]?
+            public let gameShortName: Swift.String?
             
             public init(queryId: Swift.Int64, userId: Swift.Int64, msgId: Api.InputBotInlineMessageID, chatInstance: Swift.Int64, data: [Swift.UInt8]? = nil, gameShortName: Swift.String? = nil) {
                 self.queryId = queryId
@@ -1445,8 +1448,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.data != nil { _flags_flags |= 1 << 0 }
-                if self.gameShortName != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.data { _flags_flags |= 1 << 0 }
+                if case .some = self.gameShortName { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.queryId)
                 w.writeInt64(self.userId)
@@ -1476,9 +1479,9 @@ extension Api {
         }
 
         /// The fields of `updateReadChannelOutbox#b75f99a9`.
-        public struct Cons_updateReadChannelOutbox: Sendable {
-            public var channelId: Swift.Int64
-            public var maxId: Swift.Int32
+        public final class Cons_updateReadChannelOutbox: Sendable {
+            public let channelId: Swift.Int64
+            public let maxId: Swift.Int32
             
             public init(channelId: Swift.Int64, maxId: Swift.Int32) {
                 self.channelId = channelId
@@ -1500,11 +1503,11 @@ extension Api {
         }
 
         /// The fields of `updateDraftMessage#edfc111e`.
-        public struct Cons_updateDraftMessage: Sendable {
-            public var peer: Api.Peer
-            public var topMsgId: Swift.Int32?
-            public var savedPeerId: Api.Peer?
-            public var draft: Api.DraftMessage
+        public final class Cons_updateDraftMessage: Sendable {
+            public let peer: Api.Peer
+            public let topMsgId: Swift.Int32?
+            public let savedPeerId: Api.Peer?
+            public let draft: Api.DraftMessage
             
             public init(peer: Api.Peer, topMsgId: Swift.Int32? = nil, savedPeerId: Api.Peer? = nil, draft: Api.DraftMessage) {
                 self.peer = peer
@@ -1516,8 +1519,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.topMsgId != nil { _flags_flags |= 1 << 0 }
-                if self.savedPeerId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
+                if case .some = self.savedPeerId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 if let value = self.topMsgId {
@@ -1543,11 +1546,11 @@ extension Api {
         }
 
         /// The fields of `updateChannelWebPage#2f2ba99f`.
-        public struct Cons_updateChannelWebPage: Sendable {
-            public var channelId: Swift.Int64
-            public var webpage: Api.WebPage
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateChannelWebPage: Sendable {
+            public let channelId: Swift.Int64
+            public let webpage: Api.WebPage
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(channelId: Swift.Int64, webpage: Api.WebPage, pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.channelId = channelId
@@ -1575,10 +1578,10 @@ extension Api {
         }
 
         /// The fields of `updateDialogPinned#6e6fe51c`.
-        public struct Cons_updateDialogPinned: Sendable {
-            public var pinned: Swift.Bool
-            public var folderId: Swift.Int32?
-            public var peer: Api.DialogPeer
+        public final class Cons_updateDialogPinned: Sendable {
+            public let pinned: Swift.Bool
+            public let folderId: Swift.Int32?
+            public let peer: Api.DialogPeer
             
             public init(pinned: Swift.Bool = false, folderId: Swift.Int32? = nil, peer: Api.DialogPeer) {
                 self.pinned = pinned
@@ -1590,7 +1593,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.pinned { _flags_flags |= 1 << 0 }
-                if self.folderId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.folderId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.folderId {
                     w.writeInt32(value)
@@ -1610,9 +1613,9 @@ extension Api {
         }
 
         /// The fields of `updatePinnedDialogs#fa0f3ca2`.
-        public struct Cons_updatePinnedDialogs: Sendable {
-            public var folderId: Swift.Int32?
-            public var order: [Api.DialogPeer]?
+        public final class Cons_updatePinnedDialogs: Sendable {
+            public let folderId: Swift.Int32?
+            public let order: [Api.DialogPeer]?
             
             public init(folderId: Swift.Int32? = nil, order: [Api.DialogPeer]? = nil) {
                 self.folderId = folderId
@@ -1622,8 +1625,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.folderId != nil { _flags_flags |= 1 << 1 }
-                if self.order != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.folderId { _flags_flags |= 1 << 1 }
+                if case .some = self.order { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.folderId {
                     w.writeInt32(value)
@@ -1648,8 +1651,8 @@ extension Api {
         }
 
         /// The fields of `updateBotWebhookJSON#8317c0c3`.
-        public struct Cons_updateBotWebhookJSON: Sendable {
-            public var data: Api.DataJSON
+        public final class Cons_updateBotWebhookJSON: Sendable {
+            public let data: Api.DataJSON
             
             public init(data: Api.DataJSON) {
                 self.data = data
@@ -1668,10 +1671,10 @@ extension Api {
         }
 
         /// The fields of `updateBotWebhookJSONQuery#9b9240a6`.
-        public struct Cons_updateBotWebhookJSONQuery: Sendable {
-            public var queryId: Swift.Int64
-            public var data: Api.DataJSON
-            public var timeout: Swift.Int32
+        public final class Cons_updateBotWebhookJSONQuery: Sendable {
+            public let queryId: Swift.Int64
+            public let data: Api.DataJSON
+            public let timeout: Swift.Int32
             
             public init(queryId: Swift.Int64, data: Api.DataJSON, timeout: Swift.Int32) {
                 self.queryId = queryId
@@ -1696,11 +1699,11 @@ extension Api {
         }
 
         /// The fields of `updateBotShippingQuery#b5aefd7d`.
-        public struct Cons_updateBotShippingQuery: Sendable {
-            public var queryId: Swift.Int64
-            public var userId: Swift.Int64
-            public var payload: [Swift.UInt8]
-            public var shippingAddress: Api.PostAddress
+        public final class Cons_updateBotShippingQuery: Sendable {
+            public let queryId: Swift.Int64
+            public let userId: Swift.Int64
+            public let payload: [Swift.UInt8]
+            public let shippingAddress: Api.PostAddress
             
             public init(queryId: Swift.Int64, userId: Swift.Int64, payload: [Swift.UInt8], shippingAddress: Api.PostAddress) {
                 self.queryId = queryId
@@ -1728,14 +1731,14 @@ extension Api {
         }
 
         /// The fields of `updateBotPrecheckoutQuery#8caa9a96`.
-        public struct Cons_updateBotPrecheckoutQuery: Sendable {
-            public var queryId: Swift.Int64
-            public var userId: Swift.Int64
-            public var payload: [Swift.UInt8]
-            public var info: Api.PaymentRequestedInfo?
-            public var shippingOptionId: Swift.String?
-            public var currency: Swift.String
-            public var totalAmount: Swift.Int64
+        public final class Cons_updateBotPrecheckoutQuery: Sendable {
+            public let queryId: Swift.Int64
+            public let userId: Swift.Int64
+            public let payload: [Swift.UInt8]
+            public let info: Api.PaymentRequestedInfo?
+            public let shippingOptionId: Swift.String?
+            public let currency: Swift.String
+            public let totalAmount: Swift.Int64
             
             public init(queryId: Swift.Int64, userId: Swift.Int64, payload: [Swift.UInt8], info: Api.PaymentRequestedInfo? = nil, shippingOptionId: Swift.String? = nil, currency: Swift.String, totalAmount: Swift.Int64) {
                 self.queryId = queryId
@@ -1750,8 +1753,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.info != nil { _flags_flags |= 1 << 0 }
-                if self.shippingOptionId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.info { _flags_flags |= 1 << 0 }
+                if case .some = self.shippingOptionId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.queryId)
                 w.writeInt64(self.userId)
@@ -1783,8 +1786,8 @@ extension Api {
         }
 
         /// The fields of `updatePhoneCall#ab0f6b1e`.
-        public struct Cons_updatePhoneCall: Sendable {
-            public var phoneCall: Api.PhoneCall
+        public final class Cons_updatePhoneCall: Sendable {
+            public let phoneCall: Api.PhoneCall
             
             public init(phoneCall: Api.PhoneCall) {
                 self.phoneCall = phoneCall
@@ -1803,8 +1806,8 @@ extension Api {
         }
 
         /// The fields of `updateLangPackTooLong#46560264`.
-        public struct Cons_updateLangPackTooLong: Sendable {
-            public var langCode: Swift.String
+        public final class Cons_updateLangPackTooLong: Sendable {
+            public let langCode: Swift.String
             
             public init(langCode: Swift.String) {
                 self.langCode = langCode
@@ -1823,8 +1826,8 @@ extension Api {
         }
 
         /// The fields of `updateLangPack#56022f4d`.
-        public struct Cons_updateLangPack: Sendable {
-            public var difference: Api.LangPackDifference
+        public final class Cons_updateLangPack: Sendable {
+            public let difference: Api.LangPackDifference
             
             public init(difference: Api.LangPackDifference) {
                 self.difference = difference
@@ -1843,11 +1846,11 @@ extension Api {
         }
 
         /// The fields of `updateChannelReadMessagesContents#25f324f7`.
-        public struct Cons_updateChannelReadMessagesContents: Sendable {
-            public var channelId: Swift.Int64
-            public var topMsgId: Swift.Int32?
-            public var savedPeerId: Api.Peer?
-            public var messages: [Swift.Int32]
+        public final class Cons_updateChannelReadMessagesContents: Sendable {
+            public let channelId: Swift.Int64
+            public let topMsgId: Swift.Int32?
+            public let savedPeerId: Api.Peer?
+            public let messages: [Swift.Int32]
             
             public init(channelId: Swift.Int64, topMsgId: Swift.Int32? = nil, savedPeerId: Api.Peer? = nil, messages: [Swift.Int32]) {
                 self.channelId = channelId
@@ -1859,8 +1862,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.topMsgId != nil { _flags_flags |= 1 << 0 }
-                if self.savedPeerId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
+                if case .some = self.savedPeerId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.channelId)
                 if let value = self.topMsgId {
@@ -1889,9 +1892,9 @@ extension Api {
         }
 
         /// The fields of `updateChannelAvailableMessages#b23fc698`.
-        public struct Cons_updateChannelAvailableMessages: Sendable {
-            public var channelId: Swift.Int64
-            public var availableMinId: Swift.Int32
+        public final class Cons_updateChannelAvailableMessages: Sendable {
+            public let channelId: Swift.Int64
+            public let availableMinId: Swift.Int32
             
             public init(channelId: Swift.Int64, availableMinId: Swift.Int32) {
                 self.channelId = channelId
@@ -1913,10 +1916,10 @@ extension Api {
         }
 
         /// The fields of `updateDialogUnreadMark#b658f23e`.
-        public struct Cons_updateDialogUnreadMark: Sendable {
-            public var unread: Swift.Bool
-            public var peer: Api.DialogPeer
-            public var savedPeerId: Api.Peer?
+        public final class Cons_updateDialogUnreadMark: Sendable {
+            public let unread: Swift.Bool
+            public let peer: Api.DialogPeer
+            public let savedPeerId: Api.Peer?
             
             public init(unread: Swift.Bool = false, peer: Api.DialogPeer, savedPeerId: Api.Peer? = nil) {
                 self.unread = unread
@@ -1928,7 +1931,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.unread { _flags_flags |= 1 << 0 }
-                if self.savedPeerId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.savedPeerId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 if let value = self.savedPeerId {
@@ -1948,13 +1951,13 @@ extension Api {
         }
 
         /// The fields of `updateMessagePoll#d64c522b`.
-        public struct Cons_updateMessagePoll: Sendable {
-            public var peer: Api.Peer?
-            public var msgId: Swift.Int32?
-            public var topMsgId: Swift.Int32?
-            public var pollId: Swift.Int64
-            public var poll: Api.Poll?
-            public var results: Api.PollResults
+        public final class Cons_updateMessagePoll: Sendable {
+            public let peer: Api.Peer?
+            public let msgId: Swift.Int32?
+            public let topMsgId: Swift.Int32?
+            public let pollId: Swift.Int64
+            public let poll: Api.Poll?
+            public let results: Api.PollResults
             
             public init(peer: Api.Peer? = nil, msgId: Swift.Int32? = nil, topMsgId: Swift.Int32? = nil, pollId: Swift.Int64, poll: Api.Poll? = nil, results: Api.PollResults) {
                 self.peer = peer
@@ -1968,9 +1971,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.peer != nil { _flags_flags |= 1 << 1 }
-                if self.topMsgId != nil { _flags_flags |= 1 << 2 }
-                if self.poll != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.peer { _flags_flags |= 1 << 1 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 2 }
+                if case .some = self.poll { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if _flags_flags & (1 << 1) != 0, let value = self.peer {
                     value.serialize(&w)
@@ -2007,10 +2010,10 @@ extension Api {
         }
 
         /// The fields of `updateChatDefaultBannedRights#54c01850`.
-        public struct Cons_updateChatDefaultBannedRights: Sendable {
-            public var peer: Api.Peer
-            public var defaultBannedRights: Api.ChatBannedRights
-            public var version: Swift.Int32
+        public final class Cons_updateChatDefaultBannedRights: Sendable {
+            public let peer: Api.Peer
+            public let defaultBannedRights: Api.ChatBannedRights
+            public let version: Swift.Int32
             
             public init(peer: Api.Peer, defaultBannedRights: Api.ChatBannedRights, version: Swift.Int32) {
                 self.peer = peer
@@ -2035,10 +2038,10 @@ extension Api {
         }
 
         /// The fields of `updateFolderPeers#19360dc0`.
-        public struct Cons_updateFolderPeers: Sendable {
-            public var folderPeers: [Api.FolderPeer]
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updateFolderPeers: Sendable {
+            public let folderPeers: [Api.FolderPeer]
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(folderPeers: [Api.FolderPeer], pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.folderPeers = folderPeers
@@ -2066,9 +2069,9 @@ extension Api {
         }
 
         /// The fields of `updatePeerSettings#6a7e7366`.
-        public struct Cons_updatePeerSettings: Sendable {
-            public var peer: Api.Peer
-            public var settings: Api.PeerSettings
+        public final class Cons_updatePeerSettings: Sendable {
+            public let peer: Api.Peer
+            public let settings: Api.PeerSettings
             
             public init(peer: Api.Peer, settings: Api.PeerSettings) {
                 self.peer = peer
@@ -2090,8 +2093,8 @@ extension Api {
         }
 
         /// The fields of `updatePeerLocated#b4afcfb0`.
-        public struct Cons_updatePeerLocated: Sendable {
-            public var peers: [Api.PeerLocated]
+        public final class Cons_updatePeerLocated: Sendable {
+            public let peers: [Api.PeerLocated]
             
             public init(peers: [Api.PeerLocated]) {
                 self.peers = peers
@@ -2113,8 +2116,8 @@ extension Api {
         }
 
         /// The fields of `updateNewScheduledMessage#39a51dfb`.
-        public struct Cons_updateNewScheduledMessage: Sendable {
-            public var message: Api.Message
+        public final class Cons_updateNewScheduledMessage: Sendable {
+            public let message: Api.Message
             
             public init(message: Api.Message) {
                 self.message = message
@@ -2133,10 +2136,10 @@ extension Api {
         }
 
         /// The fields of `updateDeleteScheduledMessages#f2a71983`.
-        public struct Cons_updateDeleteScheduledMessages: Sendable {
-            public var peer: Api.Peer
-            public var messages: [Swift.Int32]
-            public var sentMessages: [Swift.Int32]?
+        public final class Cons_updateDeleteScheduledMessages: Sendable {
+            public let peer: Api.Peer
+            public let messages: [Swift.Int32]
+            public let sentMessages: [Swift.Int32]?
             
             public init(peer: Api.Peer, messages: [Swift.Int32], sentMessages: [Swift.Int32]? = nil) {
                 self.peer = peer
@@ -2147,7 +2150,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.sentMessages != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.sentMessages { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeVectorHeader(count: self.messages.count)
@@ -2174,8 +2177,8 @@ extension Api {
         }
 
         /// The fields of `updateTheme#8216fba3`.
-        public struct Cons_updateTheme: Sendable {
-            public var theme: Api.Theme
+        public final class Cons_updateTheme: Sendable {
+            public let theme: Api.Theme
             
             public init(theme: Api.Theme) {
                 self.theme = theme
@@ -2194,9 +2197,9 @@ extension Api {
         }
 
         /// The fields of `updateGeoLiveViewed#871fb939`.
-        public struct Cons_updateGeoLiveViewed: Sendable {
-            public var peer: Api.Peer
-            public var msgId: Swift.Int32
+        public final class Cons_updateGeoLiveViewed: Sendable {
+            public let peer: Api.Peer
+            public let msgId: Swift.Int32
             
             public init(peer: Api.Peer, msgId: Swift.Int32) {
                 self.peer = peer
@@ -2218,12 +2221,12 @@ extension Api {
         }
 
         /// The fields of `updateMessagePollVote#7699f014`.
-        public struct Cons_updateMessagePollVote: Sendable {
-            public var pollId: Swift.Int64
-            public var peer: Api.Peer
-            public var options: [[Swift.UInt8]]
-            public var positions: [Swift.Int32]
-            public var qts: Swift.Int32
+        public final class Cons_updateMessagePollVote: Sendable {
+            public let pollId: Swift.Int64
+            public let peer: Api.Peer
+            public let options: [[Swift.UInt8]]
+            public let positions: [Swift.Int32]
+            public let qts: Swift.Int32
             
             public init(pollId: Swift.Int64, peer: Api.Peer, options: [[Swift.UInt8]], positions: [Swift.Int32], qts: Swift.Int32) {
                 self.pollId = pollId
@@ -2260,9 +2263,9 @@ extension Api {
         }
 
         /// The fields of `updateDialogFilter#26ffde7d`.
-        public struct Cons_updateDialogFilter: Sendable {
-            public var id: Swift.Int32
-            public var filter: Api.DialogFilter?
+        public final class Cons_updateDialogFilter: Sendable {
+            public let id: Swift.Int32
+            public let filter: Api.DialogFilter?
             
             public init(id: Swift.Int32, filter: Api.DialogFilter? = nil) {
                 self.id = id
@@ -2272,7 +2275,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.filter != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.filter { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 if let value = self.filter {
@@ -2291,8 +2294,8 @@ extension Api {
         }
 
         /// The fields of `updateDialogFilterOrder#a5d72105`.
-        public struct Cons_updateDialogFilterOrder: Sendable {
-            public var order: [Swift.Int32]
+        public final class Cons_updateDialogFilterOrder: Sendable {
+            public let order: [Swift.Int32]
             
             public init(order: [Swift.Int32]) {
                 self.order = order
@@ -2314,9 +2317,9 @@ extension Api {
         }
 
         /// The fields of `updatePhoneCallSignalingData#2661bf09`.
-        public struct Cons_updatePhoneCallSignalingData: Sendable {
-            public var phoneCallId: Swift.Int64
-            public var data: [Swift.UInt8]
+        public final class Cons_updatePhoneCallSignalingData: Sendable {
+            public let phoneCallId: Swift.Int64
+            public let data: [Swift.UInt8]
             
             public init(phoneCallId: Swift.Int64, data: [Swift.UInt8]) {
                 self.phoneCallId = phoneCallId
@@ -2338,10 +2341,10 @@ extension Api {
         }
 
         /// The fields of `updateChannelMessageForwards#d29a27f4`.
-        public struct Cons_updateChannelMessageForwards: Sendable {
-            public var channelId: Swift.Int64
-            public var id: Swift.Int32
-            public var forwards: Swift.Int32
+        public final class Cons_updateChannelMessageForwards: Sendable {
+            public let channelId: Swift.Int64
+            public let id: Swift.Int32
+            public let forwards: Swift.Int32
             
             public init(channelId: Swift.Int64, id: Swift.Int32, forwards: Swift.Int32) {
                 self.channelId = channelId
@@ -2366,12 +2369,12 @@ extension Api {
         }
 
         /// The fields of `updateReadChannelDiscussionInbox#d6b19546`.
-        public struct Cons_updateReadChannelDiscussionInbox: Sendable {
-            public var channelId: Swift.Int64
-            public var topMsgId: Swift.Int32
-            public var readMaxId: Swift.Int32
-            public var broadcastId: Swift.Int64?
-            public var broadcastPost: Swift.Int32?
+        public final class Cons_updateReadChannelDiscussionInbox: Sendable {
+            public let channelId: Swift.Int64
+            public let topMsgId: Swift.Int32
+            public let readMaxId: Swift.Int32
+            public let broadcastId: Swift.Int64?
+            public let broadcastPost: Swift.Int32?
             
             public init(channelId: Swift.Int64, topMsgId: Swift.Int32, readMaxId: Swift.Int32, broadcastId: Swift.Int64? = nil, broadcastPost: Swift.Int32? = nil) {
                 self.channelId = channelId
@@ -2384,7 +2387,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.broadcastId != nil || self.broadcastPost != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.broadcastId { _flags_flags |= 1 << 0 }
+                if case .some = self.broadcastPost { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.channelId)
                 w.writeInt32(self.topMsgId)
@@ -2414,10 +2418,10 @@ extension Api {
         }
 
         /// The fields of `updateReadChannelDiscussionOutbox#695c9e7c`.
-        public struct Cons_updateReadChannelDiscussionOutbox: Sendable {
-            public var channelId: Swift.Int64
-            public var topMsgId: Swift.Int32
-            public var readMaxId: Swift.Int32
+        public final class Cons_updateReadChannelDiscussionOutbox: Sendable {
+            public let channelId: Swift.Int64
+            public let topMsgId: Swift.Int32
+            public let readMaxId: Swift.Int32
             
             public init(channelId: Swift.Int64, topMsgId: Swift.Int32, readMaxId: Swift.Int32) {
                 self.channelId = channelId
@@ -2442,10 +2446,10 @@ extension Api {
         }
 
         /// The fields of `updatePeerBlocked#ebe07752`.
-        public struct Cons_updatePeerBlocked: Sendable {
-            public var blocked: Swift.Bool
-            public var blockedMyStoriesFrom: Swift.Bool
-            public var peerId: Api.Peer
+        public final class Cons_updatePeerBlocked: Sendable {
+            public let blocked: Swift.Bool
+            public let blockedMyStoriesFrom: Swift.Bool
+            public let peerId: Api.Peer
             
             public init(blocked: Swift.Bool = false, blockedMyStoriesFrom: Swift.Bool = false, peerId: Api.Peer) {
                 self.blocked = blocked
@@ -2473,11 +2477,11 @@ extension Api {
         }
 
         /// The fields of `updateChannelUserTyping#8c88c923`.
-        public struct Cons_updateChannelUserTyping: Sendable {
-            public var channelId: Swift.Int64
-            public var topMsgId: Swift.Int32?
-            public var fromId: Api.Peer
-            public var action: Api.SendMessageAction
+        public final class Cons_updateChannelUserTyping: Sendable {
+            public let channelId: Swift.Int64
+            public let topMsgId: Swift.Int32?
+            public let fromId: Api.Peer
+            public let action: Api.SendMessageAction
             
             public init(channelId: Swift.Int64, topMsgId: Swift.Int32? = nil, fromId: Api.Peer, action: Api.SendMessageAction) {
                 self.channelId = channelId
@@ -2489,7 +2493,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.topMsgId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.channelId)
                 if let value = self.topMsgId {
@@ -2512,12 +2516,12 @@ extension Api {
         }
 
         /// The fields of `updatePinnedMessages#ed85eab5`.
-        public struct Cons_updatePinnedMessages: Sendable {
-            public var pinned: Swift.Bool
-            public var peer: Api.Peer
-            public var messages: [Swift.Int32]
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updatePinnedMessages: Sendable {
+            public let pinned: Swift.Bool
+            public let peer: Api.Peer
+            public let messages: [Swift.Int32]
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(pinned: Swift.Bool = false, peer: Api.Peer, messages: [Swift.Int32], pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.pinned = pinned
@@ -2554,12 +2558,12 @@ extension Api {
         }
 
         /// The fields of `updatePinnedChannelMessages#5bb98608`.
-        public struct Cons_updatePinnedChannelMessages: Sendable {
-            public var pinned: Swift.Bool
-            public var channelId: Swift.Int64
-            public var messages: [Swift.Int32]
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_updatePinnedChannelMessages: Sendable {
+            public let pinned: Swift.Bool
+            public let channelId: Swift.Int64
+            public let messages: [Swift.Int32]
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(pinned: Swift.Bool = false, channelId: Swift.Int64, messages: [Swift.Int32], pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.pinned = pinned
@@ -2596,8 +2600,8 @@ extension Api {
         }
 
         /// The fields of `updateChat#f89a6a4e`.
-        public struct Cons_updateChat: Sendable {
-            public var chatId: Swift.Int64
+        public final class Cons_updateChat: Sendable {
+            public let chatId: Swift.Int64
             
             public init(chatId: Swift.Int64) {
                 self.chatId = chatId
@@ -2616,10 +2620,10 @@ extension Api {
         }
 
         /// The fields of `updateGroupCallParticipants#f2ebdb4e`.
-        public struct Cons_updateGroupCallParticipants: Sendable {
-            public var call: Api.InputGroupCall
-            public var participants: [Api.GroupCallParticipant]
-            public var version: Swift.Int32
+        public final class Cons_updateGroupCallParticipants: Sendable {
+            public let call: Api.InputGroupCall
+            public let participants: [Api.GroupCallParticipant]
+            public let version: Swift.Int32
             
             public init(call: Api.InputGroupCall, participants: [Api.GroupCallParticipant], version: Swift.Int32) {
                 self.call = call
@@ -2647,10 +2651,10 @@ extension Api {
         }
 
         /// The fields of `updateGroupCall#9d2216e0`.
-        public struct Cons_updateGroupCall: Sendable {
-            public var liveStory: Swift.Bool
-            public var peer: Api.Peer?
-            public var call: Api.GroupCall
+        public final class Cons_updateGroupCall: Sendable {
+            public let liveStory: Swift.Bool
+            public let peer: Api.Peer?
+            public let call: Api.GroupCall
             
             public init(liveStory: Swift.Bool = false, peer: Api.Peer? = nil, call: Api.GroupCall) {
                 self.liveStory = liveStory
@@ -2662,7 +2666,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.liveStory { _flags_flags |= 1 << 2 }
-                if self.peer != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.peer { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.peer {
                     value.serialize(&w)
@@ -2682,9 +2686,9 @@ extension Api {
         }
 
         /// The fields of `updatePeerHistoryTTL#bb9bb9a5`.
-        public struct Cons_updatePeerHistoryTTL: Sendable {
-            public var peer: Api.Peer
-            public var ttlPeriod: Swift.Int32?
+        public final class Cons_updatePeerHistoryTTL: Sendable {
+            public let peer: Api.Peer
+            public let ttlPeriod: Swift.Int32?
             
             public init(peer: Api.Peer, ttlPeriod: Swift.Int32? = nil) {
                 self.peer = peer
@@ -2694,7 +2698,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 if let value = self.ttlPeriod {
@@ -2713,15 +2717,15 @@ extension Api {
         }
 
         /// The fields of `updateChatParticipant#d087663a`.
-        public struct Cons_updateChatParticipant: Sendable {
-            public var chatId: Swift.Int64
-            public var date: Swift.Int32
-            public var actorId: Swift.Int64
-            public var userId: Swift.Int64
-            public var prevParticipant: Api.ChatParticipant?
-            public var newParticipant: Api.ChatParticipant?
-            public var invite: Api.ExportedChatInvite?
-            public var qts: Swift.Int32
+        public final class Cons_updateChatParticipant: Sendable {
+            public let chatId: Swift.Int64
+            public let date: Swift.Int32
+            public let actorId: Swift.Int64
+            public let userId: Swift.Int64
+            public let prevParticipant: Api.ChatParticipant?
+            public let newParticipant: Api.ChatParticipant?
+            public let invite: Api.ExportedChatInvite?
+            public let qts: Swift.Int32
             
             public init(chatId: Swift.Int64, date: Swift.Int32, actorId: Swift.Int64, userId: Swift.Int64, prevParticipant: Api.ChatParticipant? = nil, newParticipant: Api.ChatParticipant? = nil, invite: Api.ExportedChatInvite? = nil, qts: Swift.Int32) {
                 self.chatId = chatId
@@ -2737,9 +2741,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.prevParticipant != nil { _flags_flags |= 1 << 0 }
-                if self.newParticipant != nil { _flags_flags |= 1 << 1 }
-                if self.invite != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.prevParticipant { _flags_flags |= 1 << 0 }
+                if case .some = self.newParticipant { _flags_flags |= 1 << 1 }
+                if case .some = self.invite { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.chatId)
                 w.writeInt32(self.date)
@@ -2776,16 +2780,16 @@ extension Api {
         }
 
         /// The fields of `updateChannelParticipant#985d3abb`.
-        public struct Cons_updateChannelParticipant: Sendable {
-            public var viaChatlist: Swift.Bool
-            public var channelId: Swift.Int64
-            public var date: Swift.Int32
-            public var actorId: Swift.Int64
-            public var userId: Swift.Int64
-            public var prevParticipant: Api.ChannelParticipant?
-            public var newParticipant: Api.ChannelParticipant?
-            public var invite: Api.ExportedChatInvite?
-            public var qts: Swift.Int32
+        public final class Cons_updateChannelParticipant: Sendable {
+            public let viaChatlist: Swift.Bool
+            public let channelId: Swift.Int64
+            public let date: Swift.Int32
+            public let actorId: Swift.Int64
+            public let userId: Swift.Int64
+            public let prevParticipant: Api.ChannelParticipant?
+            public let newParticipant: Api.ChannelParticipant?
+            public let invite: Api.ExportedChatInvite?
+            public let qts: Swift.Int32
             
             public init(viaChatlist: Swift.Bool = false, channelId: Swift.Int64, date: Swift.Int32, actorId: Swift.Int64, userId: Swift.Int64, prevParticipant: Api.ChannelParticipant? = nil, newParticipant: Api.ChannelParticipant? = nil, invite: Api.ExportedChatInvite? = nil, qts: Swift.Int32) {
                 self.viaChatlist = viaChatlist
@@ -2803,9 +2807,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.viaChatlist { _flags_flags |= 1 << 3 }
-                if self.prevParticipant != nil { _flags_flags |= 1 << 0 }
-                if self.newParticipant != nil { _flags_flags |= 1 << 1 }
-                if self.invite != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.prevParticipant { _flags_flags |= 1 << 0 }
+                if case .some = self.newParticipant { _flags_flags |= 1 << 1 }
+                if case .some = self.invite { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.channelId)
                 w.writeInt32(self.date)
@@ -2843,11 +2847,11 @@ extension Api {
         }
 
         /// The fields of `updateBotStopped#c4870a49`.
-        public struct Cons_updateBotStopped: Sendable {
-            public var userId: Swift.Int64
-            public var date: Swift.Int32
-            public var stopped: Swift.Bool
-            public var qts: Swift.Int32
+        public final class Cons_updateBotStopped: Sendable {
+            public let userId: Swift.Int64
+            public let date: Swift.Int32
+            public let stopped: Swift.Bool
+            public let qts: Swift.Int32
             
             public init(userId: Swift.Int64, date: Swift.Int32, stopped: Swift.Bool, qts: Swift.Int32) {
                 self.userId = userId
@@ -2875,9 +2879,9 @@ extension Api {
         }
 
         /// The fields of `updateGroupCallConnection#b783982`.
-        public struct Cons_updateGroupCallConnection: Sendable {
-            public var presentation: Swift.Bool
-            public var params: Api.DataJSON
+        public final class Cons_updateGroupCallConnection: Sendable {
+            public let presentation: Swift.Bool
+            public let params: Api.DataJSON
             
             public init(presentation: Swift.Bool = false, params: Api.DataJSON) {
                 self.presentation = presentation
@@ -2902,10 +2906,10 @@ extension Api {
         }
 
         /// The fields of `updateBotCommands#4d712f2e`.
-        public struct Cons_updateBotCommands: Sendable {
-            public var peer: Api.Peer
-            public var botId: Swift.Int64
-            public var commands: [Api.BotCommand]
+        public final class Cons_updateBotCommands: Sendable {
+            public let peer: Api.Peer
+            public let botId: Swift.Int64
+            public let commands: [Api.BotCommand]
             
             public init(peer: Api.Peer, botId: Swift.Int64, commands: [Api.BotCommand]) {
                 self.peer = peer
@@ -2933,10 +2937,10 @@ extension Api {
         }
 
         /// The fields of `updatePendingJoinRequests#7063c3db`.
-        public struct Cons_updatePendingJoinRequests: Sendable {
-            public var peer: Api.Peer
-            public var requestsPending: Swift.Int32
-            public var recentRequesters: [Swift.Int64]
+        public final class Cons_updatePendingJoinRequests: Sendable {
+            public let peer: Api.Peer
+            public let requestsPending: Swift.Int32
+            public let recentRequesters: [Swift.Int64]
             
             public init(peer: Api.Peer, requestsPending: Swift.Int32, recentRequesters: [Swift.Int64]) {
                 self.peer = peer
@@ -2964,14 +2968,14 @@ extension Api {
         }
 
         /// The fields of `updateBotChatInviteRequester#7cb34d79`.
-        public struct Cons_updateBotChatInviteRequester: Sendable {
-            public var peer: Api.Peer
-            public var date: Swift.Int32
-            public var userId: Swift.Int64
-            public var about: Swift.String
-            public var invite: Api.ExportedChatInvite
-            public var qts: Swift.Int32
-            public var queryId: Swift.Int64?
+        public final class Cons_updateBotChatInviteRequester: Sendable {
+            public let peer: Api.Peer
+            public let date: Swift.Int32
+            public let userId: Swift.Int64
+            public let about: Swift.String
+            public let invite: Api.ExportedChatInvite
+            public let qts: Swift.Int32
+            public let queryId: Swift.Int64?
             
             public init(peer: Api.Peer, date: Swift.Int32, userId: Swift.Int64, about: Swift.String, invite: Api.ExportedChatInvite, qts: Swift.Int32, queryId: Swift.Int64? = nil) {
                 self.peer = peer
@@ -2986,7 +2990,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.queryId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.queryId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt32(self.date)
@@ -3015,12 +3019,12 @@ extension Api {
         }
 
         /// The fields of `updateMessageReactions#1e297bfa`.
-        public struct Cons_updateMessageReactions: Sendable {
-            public var peer: Api.Peer
-            public var msgId: Swift.Int32
-            public var topMsgId: Swift.Int32?
-            public var savedPeerId: Api.Peer?
-            public var reactions: Api.MessageReactions
+        public final class Cons_updateMessageReactions: Sendable {
+            public let peer: Api.Peer
+            public let msgId: Swift.Int32
+            public let topMsgId: Swift.Int32?
+            public let savedPeerId: Api.Peer?
+            public let reactions: Api.MessageReactions
             
             public init(peer: Api.Peer, msgId: Swift.Int32, topMsgId: Swift.Int32? = nil, savedPeerId: Api.Peer? = nil, reactions: Api.MessageReactions) {
                 self.peer = peer
@@ -3033,8 +3037,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.topMsgId != nil { _flags_flags |= 1 << 0 }
-                if self.savedPeerId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
+                if case .some = self.savedPeerId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt32(self.msgId)
@@ -3062,8 +3066,8 @@ extension Api {
         }
 
         /// The fields of `updateWebViewResultSent#1592b79d`.
-        public struct Cons_updateWebViewResultSent: Sendable {
-            public var queryId: Swift.Int64
+        public final class Cons_updateWebViewResultSent: Sendable {
+            public let queryId: Swift.Int64
             
             public init(queryId: Swift.Int64) {
                 self.queryId = queryId
@@ -3082,9 +3086,9 @@ extension Api {
         }
 
         /// The fields of `updateBotMenuButton#14b85813`.
-        public struct Cons_updateBotMenuButton: Sendable {
-            public var botId: Swift.Int64
-            public var button: Api.BotMenuButton
+        public final class Cons_updateBotMenuButton: Sendable {
+            public let botId: Swift.Int64
+            public let button: Api.BotMenuButton
             
             public init(botId: Swift.Int64, button: Api.BotMenuButton) {
                 self.botId = botId
@@ -3106,12 +3110,12 @@ extension Api {
         }
 
         /// The fields of `updateTranscribedAudio#84cd5a`.
-        public struct Cons_updateTranscribedAudio: Sendable {
-            public var pending: Swift.Bool
-            public var peer: Api.Peer
-            public var msgId: Swift.Int32
-            public var transcriptionId: Swift.Int64
-            public var text: Swift.String
+        public final class Cons_updateTranscribedAudio: Sendable {
+            public let pending: Swift.Bool
+            public let peer: Api.Peer
+            public let msgId: Swift.Int32
+            public let transcriptionId: Swift.Int64
+            public let text: Swift.String
             
             public init(pending: Swift.Bool = false, peer: Api.Peer, msgId: Swift.Int32, transcriptionId: Swift.Int64, text: Swift.String) {
                 self.pending = pending
@@ -3145,9 +3149,9 @@ extension Api {
         }
 
         /// The fields of `updateUserEmojiStatus#28373599`.
-        public struct Cons_updateUserEmojiStatus: Sendable {
-            public var userId: Swift.Int64
-            public var emojiStatus: Api.EmojiStatus
+        public final class Cons_updateUserEmojiStatus: Sendable {
+            public let userId: Swift.Int64
+            public let emojiStatus: Api.EmojiStatus
             
             public init(userId: Swift.Int64, emojiStatus: Api.EmojiStatus) {
                 self.userId = userId
@@ -3169,10 +3173,10 @@ extension Api {
         }
 
         /// The fields of `updateMoveStickerSetToTop#86fccf85`.
-        public struct Cons_updateMoveStickerSetToTop: Sendable {
-            public var masks: Swift.Bool
-            public var emojis: Swift.Bool
-            public var stickerset: Swift.Int64
+        public final class Cons_updateMoveStickerSetToTop: Sendable {
+            public let masks: Swift.Bool
+            public let emojis: Swift.Bool
+            public let stickerset: Swift.Int64
             
             public init(masks: Swift.Bool = false, emojis: Swift.Bool = false, stickerset: Swift.Int64) {
                 self.masks = masks
@@ -3200,10 +3204,10 @@ extension Api {
         }
 
         /// The fields of `updateMessageExtendedMedia#d5a41724`.
-        public struct Cons_updateMessageExtendedMedia: Sendable {
-            public var peer: Api.Peer
-            public var msgId: Swift.Int32
-            public var extendedMedia: [Api.MessageExtendedMedia]
+        public final class Cons_updateMessageExtendedMedia: Sendable {
+            public let peer: Api.Peer
+            public let msgId: Swift.Int32
+            public let extendedMedia: [Api.MessageExtendedMedia]
             
             public init(peer: Api.Peer, msgId: Swift.Int32, extendedMedia: [Api.MessageExtendedMedia]) {
                 self.peer = peer
@@ -3231,8 +3235,8 @@ extension Api {
         }
 
         /// The fields of `updateUser#20529438`.
-        public struct Cons_updateUser: Sendable {
-            public var userId: Swift.Int64
+        public final class Cons_updateUser: Sendable {
+            public let userId: Swift.Int64
             
             public init(userId: Swift.Int64) {
                 self.userId = userId
@@ -3251,9 +3255,9 @@ extension Api {
         }
 
         /// The fields of `updateStory#75b3b798`.
-        public struct Cons_updateStory: Sendable {
-            public var peer: Api.Peer
-            public var story: Api.StoryItem
+        public final class Cons_updateStory: Sendable {
+            public let peer: Api.Peer
+            public let story: Api.StoryItem
             
             public init(peer: Api.Peer, story: Api.StoryItem) {
                 self.peer = peer
@@ -3275,9 +3279,9 @@ extension Api {
         }
 
         /// The fields of `updateReadStories#f74e932b`.
-        public struct Cons_updateReadStories: Sendable {
-            public var peer: Api.Peer
-            public var maxId: Swift.Int32
+        public final class Cons_updateReadStories: Sendable {
+            public let peer: Api.Peer
+            public let maxId: Swift.Int32
             
             public init(peer: Api.Peer, maxId: Swift.Int32) {
                 self.peer = peer
@@ -3299,9 +3303,9 @@ extension Api {
         }
 
         /// The fields of `updateStoryID#1bf335b9`.
-        public struct Cons_updateStoryID: Sendable {
-            public var id: Swift.Int32
-            public var randomId: Swift.Int64
+        public final class Cons_updateStoryID: Sendable {
+            public let id: Swift.Int32
+            public let randomId: Swift.Int64
             
             public init(id: Swift.Int32, randomId: Swift.Int64) {
                 self.id = id
@@ -3323,8 +3327,8 @@ extension Api {
         }
 
         /// The fields of `updateStoriesStealthMode#2c084dc1`.
-        public struct Cons_updateStoriesStealthMode: Sendable {
-            public var stealthMode: Api.StoriesStealthMode
+        public final class Cons_updateStoriesStealthMode: Sendable {
+            public let stealthMode: Api.StoriesStealthMode
             
             public init(stealthMode: Api.StoriesStealthMode) {
                 self.stealthMode = stealthMode
@@ -3343,10 +3347,10 @@ extension Api {
         }
 
         /// The fields of `updateSentStoryReaction#7d627683`.
-        public struct Cons_updateSentStoryReaction: Sendable {
-            public var peer: Api.Peer
-            public var storyId: Swift.Int32
-            public var reaction: Api.Reaction
+        public final class Cons_updateSentStoryReaction: Sendable {
+            public let peer: Api.Peer
+            public let storyId: Swift.Int32
+            public let reaction: Api.Reaction
             
             public init(peer: Api.Peer, storyId: Swift.Int32, reaction: Api.Reaction) {
                 self.peer = peer
@@ -3371,10 +3375,10 @@ extension Api {
         }
 
         /// The fields of `updateBotChatBoost#904dd49c`.
-        public struct Cons_updateBotChatBoost: Sendable {
-            public var peer: Api.Peer
-            public var boost: Api.Boost
-            public var qts: Swift.Int32
+        public final class Cons_updateBotChatBoost: Sendable {
+            public let peer: Api.Peer
+            public let boost: Api.Boost
+            public let qts: Swift.Int32
             
             public init(peer: Api.Peer, boost: Api.Boost, qts: Swift.Int32) {
                 self.peer = peer
@@ -3399,9 +3403,9 @@ extension Api {
         }
 
         /// The fields of `updateChannelViewForumAsMessages#7b68920`.
-        public struct Cons_updateChannelViewForumAsMessages: Sendable {
-            public var channelId: Swift.Int64
-            public var enabled: Swift.Bool
+        public final class Cons_updateChannelViewForumAsMessages: Sendable {
+            public let channelId: Swift.Int64
+            public let enabled: Swift.Bool
             
             public init(channelId: Swift.Int64, enabled: Swift.Bool) {
                 self.channelId = channelId
@@ -3423,10 +3427,10 @@ extension Api {
         }
 
         /// The fields of `updatePeerWallpaper#ae3f101d`.
-        public struct Cons_updatePeerWallpaper: Sendable {
-            public var wallpaperOverridden: Swift.Bool
-            public var peer: Api.Peer
-            public var wallpaper: Api.WallPaper?
+        public final class Cons_updatePeerWallpaper: Sendable {
+            public let wallpaperOverridden: Swift.Bool
+            public let peer: Api.Peer
+            public let wallpaper: Api.WallPaper?
             
             public init(wallpaperOverridden: Swift.Bool = false, peer: Api.Peer, wallpaper: Api.WallPaper? = nil) {
                 self.wallpaperOverridden = wallpaperOverridden
@@ -3438,7 +3442,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.wallpaperOverridden { _flags_flags |= 1 << 1 }
-                if self.wallpaper != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.wallpaper { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 if let value = self.wallpaper {
@@ -3458,14 +3462,14 @@ extension Api {
         }
 
         /// The fields of `updateBotMessageReaction#ac21d3ce`.
-        public struct Cons_updateBotMessageReaction: Sendable {
-            public var peer: Api.Peer
-            public var msgId: Swift.Int32
-            public var date: Swift.Int32
-            public var actor: Api.Peer
-            public var oldReactions: [Api.Reaction]
-            public var newReactions: [Api.Reaction]
-            public var qts: Swift.Int32
+        public final class Cons_updateBotMessageReaction: Sendable {
+            public let peer: Api.Peer
+            public let msgId: Swift.Int32
+            public let date: Swift.Int32
+            public let actor: Api.Peer
+            public let oldReactions: [Api.Reaction]
+            public let newReactions: [Api.Reaction]
+            public let qts: Swift.Int32
             
             public init(peer: Api.Peer, msgId: Swift.Int32, date: Swift.Int32, actor: Api.Peer, oldReactions: [Api.Reaction], newReactions: [Api.Reaction], qts: Swift.Int32) {
                 self.peer = peer
@@ -3508,12 +3512,12 @@ extension Api {
         }
 
         /// The fields of `updateBotMessageReactions#9cb7759`.
-        public struct Cons_updateBotMessageReactions: Sendable {
-            public var peer: Api.Peer
-            public var msgId: Swift.Int32
-            public var date: Swift.Int32
-            public var reactions: [Api.ReactionCount]
-            public var qts: Swift.Int32
+        public final class Cons_updateBotMessageReactions: Sendable {
+            public let peer: Api.Peer
+            public let msgId: Swift.Int32
+            public let date: Swift.Int32
+            public let reactions: [Api.ReactionCount]
+            public let qts: Swift.Int32
             
             public init(peer: Api.Peer, msgId: Swift.Int32, date: Swift.Int32, reactions: [Api.ReactionCount], qts: Swift.Int32) {
                 self.peer = peer
@@ -3547,9 +3551,9 @@ extension Api {
         }
 
         /// The fields of `updateSavedDialogPinned#aeaf9e74`.
-        public struct Cons_updateSavedDialogPinned: Sendable {
-            public var pinned: Swift.Bool
-            public var peer: Api.DialogPeer
+        public final class Cons_updateSavedDialogPinned: Sendable {
+            public let pinned: Swift.Bool
+            public let peer: Api.DialogPeer
             
             public init(pinned: Swift.Bool = false, peer: Api.DialogPeer) {
                 self.pinned = pinned
@@ -3574,8 +3578,8 @@ extension Api {
         }
 
         /// The fields of `updatePinnedSavedDialogs#686c85a6`.
-        public struct Cons_updatePinnedSavedDialogs: Sendable {
-            public var order: [Api.DialogPeer]?
+        public final class Cons_updatePinnedSavedDialogs: Sendable {
+            public let order: [Api.DialogPeer]?
             
             public init(order: [Api.DialogPeer]? = nil) {
                 self.order = order
@@ -3584,7 +3588,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.order != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.order { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.order {
                     w.writeVectorHeader(count: value.count)
@@ -3604,8 +3608,8 @@ extension Api {
         }
 
         /// The fields of `updateSmsJob#f16269d4`.
-        public struct Cons_updateSmsJob: Sendable {
-            public var jobId: Swift.String
+        public final class Cons_updateSmsJob: Sendable {
+            public let jobId: Swift.String
             
             public init(jobId: Swift.String) {
                 self.jobId = jobId
@@ -3624,8 +3628,8 @@ extension Api {
         }
 
         /// The fields of `updateQuickReplies#f9470ab2`.
-        public struct Cons_updateQuickReplies: Sendable {
-            public var quickReplies: [Api.QuickReply]
+        public final class Cons_updateQuickReplies: Sendable {
+            public let quickReplies: [Api.QuickReply]
             
             public init(quickReplies: [Api.QuickReply]) {
                 self.quickReplies = quickReplies
@@ -3647,8 +3651,8 @@ extension Api {
         }
 
         /// The fields of `updateNewQuickReply#f53da717`.
-        public struct Cons_updateNewQuickReply: Sendable {
-            public var quickReply: Api.QuickReply
+        public final class Cons_updateNewQuickReply: Sendable {
+            public let quickReply: Api.QuickReply
             
             public init(quickReply: Api.QuickReply) {
                 self.quickReply = quickReply
@@ -3667,8 +3671,8 @@ extension Api {
         }
 
         /// The fields of `updateDeleteQuickReply#53e6f1ec`.
-        public struct Cons_updateDeleteQuickReply: Sendable {
-            public var shortcutId: Swift.Int32
+        public final class Cons_updateDeleteQuickReply: Sendable {
+            public let shortcutId: Swift.Int32
             
             public init(shortcutId: Swift.Int32) {
                 self.shortcutId = shortcutId
@@ -3687,8 +3691,8 @@ extension Api {
         }
 
         /// The fields of `updateQuickReplyMessage#3e050d0f`.
-        public struct Cons_updateQuickReplyMessage: Sendable {
-            public var message: Api.Message
+        public final class Cons_updateQuickReplyMessage: Sendable {
+            public let message: Api.Message
             
             public init(message: Api.Message) {
                 self.message = message
@@ -3707,9 +3711,9 @@ extension Api {
         }
 
         /// The fields of `updateDeleteQuickReplyMessages#566fe7cd`.
-        public struct Cons_updateDeleteQuickReplyMessages: Sendable {
-            public var shortcutId: Swift.Int32
-            public var messages: [Swift.Int32]
+        public final class Cons_updateDeleteQuickReplyMessages: Sendable {
+            public let shortcutId: Swift.Int32
+            public let messages: [Swift.Int32]
             
             public init(shortcutId: Swift.Int32, messages: [Swift.Int32]) {
                 self.shortcutId = shortcutId
@@ -3734,9 +3738,9 @@ extension Api {
         }
 
         /// The fields of `updateBotBusinessConnect#8ae5c97a`.
-        public struct Cons_updateBotBusinessConnect: Sendable {
-            public var connection: Api.BotBusinessConnection
-            public var qts: Swift.Int32
+        public final class Cons_updateBotBusinessConnect: Sendable {
+            public let connection: Api.BotBusinessConnection
+            public let qts: Swift.Int32
             
             public init(connection: Api.BotBusinessConnection, qts: Swift.Int32) {
                 self.connection = connection
@@ -3758,11 +3762,11 @@ extension Api {
         }
 
         /// The fields of `updateBotNewBusinessMessage#9ddb347c`.
-        public struct Cons_updateBotNewBusinessMessage: Sendable {
-            public var connectionId: Swift.String
-            public var message: Api.Message
-            public var replyToMessage: Api.Message?
-            public var qts: Swift.Int32
+        public final class Cons_updateBotNewBusinessMessage: Sendable {
+            public let connectionId: Swift.String
+            public let message: Api.Message
+            public let replyToMessage: Api.Message?
+            public let qts: Swift.Int32
             
             public init(connectionId: Swift.String, message: Api.Message, replyToMessage: Api.Message? = nil, qts: Swift.Int32) {
                 self.connectionId = connectionId
@@ -3774,7 +3778,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyToMessage != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.replyToMessage { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.connectionId)
                 self.message.serialize(&w)
@@ -3797,11 +3801,11 @@ extension Api {
         }
 
         /// The fields of `updateBotEditBusinessMessage#7df587c`.
-        public struct Cons_updateBotEditBusinessMessage: Sendable {
-            public var connectionId: Swift.String
-            public var message: Api.Message
-            public var replyToMessage: Api.Message?
-            public var qts: Swift.Int32
+        public final class Cons_updateBotEditBusinessMessage: Sendable {
+            public let connectionId: Swift.String
+            public let message: Api.Message
+            public let replyToMessage: Api.Message?
+            public let qts: Swift.Int32
             
             public init(connectionId: Swift.String, message: Api.Message, replyToMessage: Api.Message? = nil, qts: Swift.Int32) {
                 self.connectionId = connectionId
@@ -3813,7 +3817,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyToMessage != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.replyToMessage { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.connectionId)
                 self.message.serialize(&w)
@@ -3836,11 +3840,11 @@ extension Api {
         }
 
         /// The fields of `updateBotDeleteBusinessMessage#a02a982e`.
-        public struct Cons_updateBotDeleteBusinessMessage: Sendable {
-            public var connectionId: Swift.String
-            public var peer: Api.Peer
-            public var messages: [Swift.Int32]
-            public var qts: Swift.Int32
+        public final class Cons_updateBotDeleteBusinessMessage: Sendable {
+            public let connectionId: Swift.String
+            public let peer: Api.Peer
+            public let messages: [Swift.Int32]
+            public let qts: Swift.Int32
             
             public init(connectionId: Swift.String, peer: Api.Peer, messages: [Swift.Int32], qts: Swift.Int32) {
                 self.connectionId = connectionId
@@ -3871,10 +3875,10 @@ extension Api {
         }
 
         /// The fields of `updateNewStoryReaction#1824e40b`.
-        public struct Cons_updateNewStoryReaction: Sendable {
-            public var storyId: Swift.Int32
-            public var peer: Api.Peer
-            public var reaction: Api.Reaction
+        public final class Cons_updateNewStoryReaction: Sendable {
+            public let storyId: Swift.Int32
+            public let peer: Api.Peer
+            public let reaction: Api.Reaction
             
             public init(storyId: Swift.Int32, peer: Api.Peer, reaction: Api.Reaction) {
                 self.storyId = storyId
@@ -3899,8 +3903,8 @@ extension Api {
         }
 
         /// The fields of `updateStarsBalance#4e80a379`.
-        public struct Cons_updateStarsBalance: Sendable {
-            public var balance: Api.StarsAmount
+        public final class Cons_updateStarsBalance: Sendable {
+            public let balance: Api.StarsAmount
             
             public init(balance: Api.StarsAmount) {
                 self.balance = balance
@@ -3919,14 +3923,14 @@ extension Api {
         }
 
         /// The fields of `updateBusinessBotCallbackQuery#1ea2fda7`.
-        public struct Cons_updateBusinessBotCallbackQuery: Sendable {
-            public var queryId: Swift.Int64
-            public var userId: Swift.Int64
-            public var connectionId: Swift.String
-            public var message: Api.Message
-            public var replyToMessage: Api.Message?
-            public var chatInstance: Swift.Int64
-            public var data: [Swift.UInt8]?
+        public final class Cons_updateBusinessBotCallbackQuery: Sendable {
+            public let queryId: Swift.Int64
+            public let userId: Swift.Int64
+            public let connectionId: Swift.String
+            public let message: Api.Message
+            public let replyToMessage: Api.Message?
+            public let chatInstance: Swift.Int64
+            public let data: [Swift.UInt8]?
             
             public init(queryId: Swift.Int64, userId: Swift.Int64, connectionId: Swift.String, message: Api.Message, replyToMessage: Api.Message? = nil, chatInstance: Swift.Int64, data: [Swift.UInt8]? = nil) {
                 self.queryId = queryId
@@ -3941,8 +3945,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyToMessage != nil { _flags_flags |= 1 << 2 }
-                if self.data != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.replyToMessage { _flags_flags |= 1 << 2 }
+                if case .some = self.data { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.queryId)
                 w.writeInt64(self.userId)
@@ -3974,9 +3978,9 @@ extension Api {
         }
 
         /// The fields of `updateStarsRevenueStatus#a584b019`.
-        public struct Cons_updateStarsRevenueStatus: Sendable {
-            public var peer: Api.Peer
-            public var status: Api.StarsRevenueStatus
+        public final class Cons_updateStarsRevenueStatus: Sendable {
+            public let peer: Api.Peer
+            public let status: Api.StarsRevenueStatus
             
             public init(peer: Api.Peer, status: Api.StarsRevenueStatus) {
                 self.peer = peer
@@ -3998,10 +4002,10 @@ extension Api {
         }
 
         /// The fields of `updateBotPurchasedPaidMedia#283bd312`.
-        public struct Cons_updateBotPurchasedPaidMedia: Sendable {
-            public var userId: Swift.Int64
-            public var payload: Swift.String
-            public var qts: Swift.Int32
+        public final class Cons_updateBotPurchasedPaidMedia: Sendable {
+            public let userId: Swift.Int64
+            public let payload: Swift.String
+            public let qts: Swift.Int32
             
             public init(userId: Swift.Int64, payload: Swift.String, qts: Swift.Int32) {
                 self.userId = userId
@@ -4026,8 +4030,8 @@ extension Api {
         }
 
         /// The fields of `updatePaidReactionPrivacy#8b725fce`.
-        public struct Cons_updatePaidReactionPrivacy: Sendable {
-            public var `private`: Api.PaidReactionPrivacy
+        public final class Cons_updatePaidReactionPrivacy: Sendable {
+            public let `private`: Api.PaidReactionPrivacy
             
             public init(`private`: Api.PaidReactionPrivacy) {
                 self.`private` = `private`
@@ -4046,8 +4050,8 @@ extension Api {
         }
 
         /// The fields of `updateSentPhoneCode#504aa18f`.
-        public struct Cons_updateSentPhoneCode: Sendable {
-            public var sentCode: Api.auth.SentCode
+        public final class Cons_updateSentPhoneCode: Sendable {
+            public let sentCode: Api.auth.SentCode
             
             public init(sentCode: Api.auth.SentCode) {
                 self.sentCode = sentCode
@@ -4066,11 +4070,11 @@ extension Api {
         }
 
         /// The fields of `updateGroupCallChainBlocks#a477288f`.
-        public struct Cons_updateGroupCallChainBlocks: Sendable {
-            public var call: Api.InputGroupCall
-            public var subChainId: Swift.Int32
-            public var blocks: [[Swift.UInt8]]
-            public var nextOffset: Swift.Int32
+        public final class Cons_updateGroupCallChainBlocks: Sendable {
+            public let call: Api.InputGroupCall
+            public let subChainId: Swift.Int32
+            public let blocks: [[Swift.UInt8]]
+            public let nextOffset: Swift.Int32
             
             public init(call: Api.InputGroupCall, subChainId: Swift.Int32, blocks: [[Swift.UInt8]], nextOffset: Swift.Int32) {
                 self.call = call
@@ -4101,10 +4105,10 @@ extension Api {
         }
 
         /// The fields of `updateReadMonoForumInbox#77b0e372`.
-        public struct Cons_updateReadMonoForumInbox: Sendable {
-            public var channelId: Swift.Int64
-            public var savedPeerId: Api.Peer
-            public var readMaxId: Swift.Int32
+        public final class Cons_updateReadMonoForumInbox: Sendable {
+            public let channelId: Swift.Int64
+            public let savedPeerId: Api.Peer
+            public let readMaxId: Swift.Int32
             
             public init(channelId: Swift.Int64, savedPeerId: Api.Peer, readMaxId: Swift.Int32) {
                 self.channelId = channelId
@@ -4129,10 +4133,10 @@ extension Api {
         }
 
         /// The fields of `updateReadMonoForumOutbox#a4a79376`.
-        public struct Cons_updateReadMonoForumOutbox: Sendable {
-            public var channelId: Swift.Int64
-            public var savedPeerId: Api.Peer
-            public var readMaxId: Swift.Int32
+        public final class Cons_updateReadMonoForumOutbox: Sendable {
+            public let channelId: Swift.Int64
+            public let savedPeerId: Api.Peer
+            public let readMaxId: Swift.Int32
             
             public init(channelId: Swift.Int64, savedPeerId: Api.Peer, readMaxId: Swift.Int32) {
                 self.channelId = channelId
@@ -4157,10 +4161,10 @@ extension Api {
         }
 
         /// The fields of `updateMonoForumNoPaidException#9f812b08`.
-        public struct Cons_updateMonoForumNoPaidException: Sendable {
-            public var exception: Swift.Bool
-            public var channelId: Swift.Int64
-            public var savedPeerId: Api.Peer
+        public final class Cons_updateMonoForumNoPaidException: Sendable {
+            public let exception: Swift.Bool
+            public let channelId: Swift.Int64
+            public let savedPeerId: Api.Peer
             
             public init(exception: Swift.Bool = false, channelId: Swift.Int64, savedPeerId: Api.Peer) {
                 self.exception = exception
@@ -4188,9 +4192,9 @@ extension Api {
         }
 
         /// The fields of `updateGroupCallMessage#d8326f0d`.
-        public struct Cons_updateGroupCallMessage: Sendable {
-            public var call: Api.InputGroupCall
-            public var message: Api.GroupCallMessage
+        public final class Cons_updateGroupCallMessage: Sendable {
+            public let call: Api.InputGroupCall
+            public let message: Api.GroupCallMessage
             
             public init(call: Api.InputGroupCall, message: Api.GroupCallMessage) {
                 self.call = call
@@ -4212,10 +4216,10 @@ extension Api {
         }
 
         /// The fields of `updateGroupCallEncryptedMessage#c957a766`.
-        public struct Cons_updateGroupCallEncryptedMessage: Sendable {
-            public var call: Api.InputGroupCall
-            public var fromId: Api.Peer
-            public var encryptedMessage: [Swift.UInt8]
+        public final class Cons_updateGroupCallEncryptedMessage: Sendable {
+            public let call: Api.InputGroupCall
+            public let fromId: Api.Peer
+            public let encryptedMessage: [Swift.UInt8]
             
             public init(call: Api.InputGroupCall, fromId: Api.Peer, encryptedMessage: [Swift.UInt8]) {
                 self.call = call
@@ -4240,10 +4244,10 @@ extension Api {
         }
 
         /// The fields of `updatePinnedForumTopic#683b2c52`.
-        public struct Cons_updatePinnedForumTopic: Sendable {
-            public var pinned: Swift.Bool
-            public var peer: Api.Peer
-            public var topicId: Swift.Int32
+        public final class Cons_updatePinnedForumTopic: Sendable {
+            public let pinned: Swift.Bool
+            public let peer: Api.Peer
+            public let topicId: Swift.Int32
             
             public init(pinned: Swift.Bool = false, peer: Api.Peer, topicId: Swift.Int32) {
                 self.pinned = pinned
@@ -4271,9 +4275,9 @@ extension Api {
         }
 
         /// The fields of `updatePinnedForumTopics#def143d0`.
-        public struct Cons_updatePinnedForumTopics: Sendable {
-            public var peer: Api.Peer
-            public var order: [Swift.Int32]?
+        public final class Cons_updatePinnedForumTopics: Sendable {
+            public let peer: Api.Peer
+            public let order: [Swift.Int32]?
             
             public init(peer: Api.Peer, order: [Swift.Int32]? = nil) {
                 self.peer = peer
@@ -4283,7 +4287,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.order != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.order { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 if let value = self.order {
@@ -4305,9 +4309,9 @@ extension Api {
         }
 
         /// The fields of `updateDeleteGroupCallMessages#3e85e92c`.
-        public struct Cons_updateDeleteGroupCallMessages: Sendable {
-            public var call: Api.InputGroupCall
-            public var messages: [Swift.Int32]
+        public final class Cons_updateDeleteGroupCallMessages: Sendable {
+            public let call: Api.InputGroupCall
+            public let messages: [Swift.Int32]
             
             public init(call: Api.InputGroupCall, messages: [Swift.Int32]) {
                 self.call = call
@@ -4332,9 +4336,9 @@ extension Api {
         }
 
         /// The fields of `updateStarGiftAuctionState#48e246c2`.
-        public struct Cons_updateStarGiftAuctionState: Sendable {
-            public var giftId: Swift.Int64
-            public var state: Api.StarGiftAuctionState
+        public final class Cons_updateStarGiftAuctionState: Sendable {
+            public let giftId: Swift.Int64
+            public let state: Api.StarGiftAuctionState
             
             public init(giftId: Swift.Int64, state: Api.StarGiftAuctionState) {
                 self.giftId = giftId
@@ -4356,9 +4360,9 @@ extension Api {
         }
 
         /// The fields of `updateStarGiftAuctionUserState#dc58f31e`.
-        public struct Cons_updateStarGiftAuctionUserState: Sendable {
-            public var giftId: Swift.Int64
-            public var userState: Api.StarGiftAuctionUserState
+        public final class Cons_updateStarGiftAuctionUserState: Sendable {
+            public let giftId: Swift.Int64
+            public let userState: Api.StarGiftAuctionUserState
             
             public init(giftId: Swift.Int64, userState: Api.StarGiftAuctionUserState) {
                 self.giftId = giftId
@@ -4380,8 +4384,8 @@ extension Api {
         }
 
         /// The fields of `updateEmojiGameInfo#fb9c547a`.
-        public struct Cons_updateEmojiGameInfo: Sendable {
-            public var info: Api.messages.EmojiGameInfo
+        public final class Cons_updateEmojiGameInfo: Sendable {
+            public let info: Api.messages.EmojiGameInfo
             
             public init(info: Api.messages.EmojiGameInfo) {
                 self.info = info
@@ -4400,11 +4404,11 @@ extension Api {
         }
 
         /// The fields of `updateChatParticipantRank#bd8367b9`.
-        public struct Cons_updateChatParticipantRank: Sendable {
-            public var chatId: Swift.Int64
-            public var userId: Swift.Int64
-            public var rank: Swift.String
-            public var version: Swift.Int32
+        public final class Cons_updateChatParticipantRank: Sendable {
+            public let chatId: Swift.Int64
+            public let userId: Swift.Int64
+            public let rank: Swift.String
+            public let version: Swift.Int32
             
             public init(chatId: Swift.Int64, userId: Swift.Int64, rank: Swift.String, version: Swift.Int32) {
                 self.chatId = chatId
@@ -4432,10 +4436,10 @@ extension Api {
         }
 
         /// The fields of `updateManagedBot#4880ed9a`.
-        public struct Cons_updateManagedBot: Sendable {
-            public var userId: Swift.Int64
-            public var botId: Swift.Int64
-            public var qts: Swift.Int32
+        public final class Cons_updateManagedBot: Sendable {
+            public let userId: Swift.Int64
+            public let botId: Swift.Int64
+            public let qts: Swift.Int32
             
             public init(userId: Swift.Int64, botId: Swift.Int64, qts: Swift.Int32) {
                 self.userId = userId
@@ -4460,11 +4464,11 @@ extension Api {
         }
 
         /// The fields of `updateBotGuestChatQuery#cdd4093d`.
-        public struct Cons_updateBotGuestChatQuery: Sendable {
-            public var queryId: Swift.Int64
-            public var message: Api.Message
-            public var referenceMessages: [Api.Message]?
-            public var qts: Swift.Int32
+        public final class Cons_updateBotGuestChatQuery: Sendable {
+            public let queryId: Swift.Int64
+            public let message: Api.Message
+            public let referenceMessages: [Api.Message]?
+            public let qts: Swift.Int32
             
             public init(queryId: Swift.Int64, message: Api.Message, referenceMessages: [Api.Message]? = nil, qts: Swift.Int32) {
                 self.queryId = queryId
@@ -4476,7 +4480,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.referenceMessages != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.referenceMessages { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.queryId)
                 self.message.serialize(&w)
@@ -4502,10 +4506,10 @@ extension Api {
         }
 
         /// The fields of `updateJoinChatWebViewDecision#bdac7e70`.
-        public struct Cons_updateJoinChatWebViewDecision: Sendable {
-            public var peer: Api.Peer
-            public var queryId: Swift.Int64
-            public var result: Api.JoinChatBotResult
+        public final class Cons_updateJoinChatWebViewDecision: Sendable {
+            public let peer: Api.Peer
+            public let queryId: Swift.Int64
+            public let result: Api.JoinChatBotResult
             
             public init(peer: Api.Peer, queryId: Swift.Int64, result: Api.JoinChatBotResult) {
                 self.peer = peer
@@ -4530,12 +4534,12 @@ extension Api {
         }
 
         /// The fields of `updateNewBotConnection#b22083a6`.
-        public struct Cons_updateNewBotConnection: Sendable {
-            public var confirmed: Swift.Bool
-            public var botId: Swift.Int64
-            public var date: Swift.Int32?
-            public var device: Swift.String?
-            public var location: Swift.String?
+        public final class Cons_updateNewBotConnection: Sendable {
+            public let confirmed: Swift.Bool
+            public let botId: Swift.Int64
+            public let date: Swift.Int32?
+            public let device: Swift.String?
+            public let location: Swift.String?
             
             public init(confirmed: Swift.Bool = false, botId: Swift.Int64, date: Swift.Int32? = nil, device: Swift.String? = nil, location: Swift.String? = nil) {
                 self.confirmed = confirmed
@@ -4549,7 +4553,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.confirmed { _flags_flags |= 1 << 0 }
-                if self.date != nil || self.device != nil || self.location != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.date { _flags_flags |= 1 << 1 }
+                if case .some = self.device { _flags_flags |= 1 << 1 }
+                if case .some = self.location { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.botId)
                 if _flags_flags & (1 << 1) != 0 {
@@ -4582,9 +4588,9 @@ extension Api {
         }
 
         /// The fields of `updateWebBrowserSettings#c39a2ade`.
-        public struct Cons_updateWebBrowserSettings: Sendable {
-            public var openExternalBrowser: Swift.Bool
-            public var displayCloseButton: Swift.Bool
+        public final class Cons_updateWebBrowserSettings: Sendable {
+            public let openExternalBrowser: Swift.Bool
+            public let displayCloseButton: Swift.Bool
             
             public init(openExternalBrowser: Swift.Bool = false, displayCloseButton: Swift.Bool = false) {
                 self.openExternalBrowser = openExternalBrowser
@@ -4609,10 +4615,10 @@ extension Api {
         }
 
         /// The fields of `updateWebBrowserException#140502d1`.
-        public struct Cons_updateWebBrowserException: Sendable {
-            public var delete: Swift.Bool
-            public var openExternalBrowser: Swift.Bool?
-            public var exception: Api.WebDomainException
+        public final class Cons_updateWebBrowserException: Sendable {
+            public let delete: Swift.Bool
+            public let openExternalBrowser: Swift.Bool?
+            public let exception: Api.WebDomainException
             
             public init(delete: Swift.Bool = false, openExternalBrowser: Swift.Bool? = nil, exception: Api.WebDomainException) {
                 self.delete = delete
@@ -4624,7 +4630,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.delete { _flags_flags |= 1 << 1 }
-                if self.openExternalBrowser != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.openExternalBrowser { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.openExternalBrowser {
                     w.writeBool(value)
@@ -4644,8 +4650,8 @@ extension Api {
         }
 
         /// The fields of `updateNewEphemeralMessage#20bcbba1`.
-        public struct Cons_updateNewEphemeralMessage: Sendable {
-            public var message: Api.EphemeralMessage
+        public final class Cons_updateNewEphemeralMessage: Sendable {
+            public let message: Api.EphemeralMessage
             
             public init(message: Api.EphemeralMessage) {
                 self.message = message
@@ -4664,9 +4670,9 @@ extension Api {
         }
 
         /// The fields of `updateDeleteEphemeralMessages#56dbfcf8`.
-        public struct Cons_updateDeleteEphemeralMessages: Sendable {
-            public var peer: Api.Peer
-            public var ids: [Swift.Int32]
+        public final class Cons_updateDeleteEphemeralMessages: Sendable {
+            public let peer: Api.Peer
+            public let ids: [Swift.Int32]
             
             public init(peer: Api.Peer, ids: [Swift.Int32]) {
                 self.peer = peer
@@ -4691,8 +4697,8 @@ extension Api {
         }
 
         /// The fields of `updateEditEphemeralMessage#4bbb8f01`.
-        public struct Cons_updateEditEphemeralMessage: Sendable {
-            public var message: Api.EphemeralMessage
+        public final class Cons_updateEditEphemeralMessage: Sendable {
+            public let message: Api.EphemeralMessage
             
             public init(message: Api.EphemeralMessage) {
                 self.message = message
@@ -4711,14 +4717,14 @@ extension Api {
         }
 
         /// The fields of `updateEphemeralBotCallbackQuery#7c1079d6`.
-        public struct Cons_updateEphemeralBotCallbackQuery: Sendable {
-            public var queryId: Swift.Int64
-            public var userId: Swift.Int64
-            public var peer: Api.Peer?
-            public var msgId: Swift.Int32
-            public var data: [Swift.UInt8]
-            public var chatInstance: Swift.Int64?
-            public var message: Api.EphemeralMessage
+        public final class Cons_updateEphemeralBotCallbackQuery: Sendable {
+            public let queryId: Swift.Int64
+            public let userId: Swift.Int64
+            public let peer: Api.Peer?
+            public let msgId: Swift.Int32
+            public let data: [Swift.UInt8]
+            public let chatInstance: Swift.Int64?
+            public let message: Api.EphemeralMessage
             
             public init(queryId: Swift.Int64, userId: Swift.Int64, peer: Api.Peer? = nil, msgId: Swift.Int32, data: [Swift.UInt8], chatInstance: Swift.Int64? = nil, message: Api.EphemeralMessage) {
                 self.queryId = queryId
@@ -4733,8 +4739,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.peer != nil { _flags_flags |= 1 << 0 }
-                if self.chatInstance != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.peer { _flags_flags |= 1 << 0 }
+                if case .some = self.chatInstance { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.queryId)
                 w.writeInt64(self.userId)
@@ -4766,13 +4772,13 @@ extension Api {
         }
 
         /// The fields of `updateBotStarsSubscription#6c0d8e23`.
-        public struct Cons_updateBotStarsSubscription: Sendable {
-            public var canceled: Swift.Bool
-            public var paymentFailed: Swift.Bool
-            public var restored: Swift.Bool
-            public var userId: Swift.Int64
-            public var payload: [Swift.UInt8]
-            public var qts: Swift.Int32
+        public final class Cons_updateBotStarsSubscription: Sendable {
+            public let canceled: Swift.Bool
+            public let paymentFailed: Swift.Bool
+            public let restored: Swift.Bool
+            public let userId: Swift.Int64
+            public let payload: [Swift.UInt8]
+            public let qts: Swift.Int32
             
             public init(canceled: Swift.Bool = false, paymentFailed: Swift.Bool = false, restored: Swift.Bool = false, userId: Swift.Int64, payload: [Swift.UInt8], qts: Swift.Int32) {
                 self.canceled = canceled

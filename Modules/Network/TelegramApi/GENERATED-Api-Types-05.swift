@@ -5,16 +5,16 @@ public import TLRuntime
 
 extension Api.updates {
     /// TL type `updates.State`: `updates.state#a56c2a3e`.
-    public indirect enum State: TLObject {
+    public enum State: TLObject {
         case state(Cons_state)
 
         /// The fields of `updates.state#a56c2a3e`.
-        public struct Cons_state: Sendable {
-            public var pts: Swift.Int32
-            public var qts: Swift.Int32
-            public var date: Swift.Int32
-            public var seq: Swift.Int32
-            public var unreadCount: Swift.Int32
+        public final class Cons_state: Sendable {
+            public let pts: Swift.Int32
+            public let qts: Swift.Int32
+            public let date: Swift.Int32
+            public let seq: Swift.Int32
+            public let unreadCount: Swift.Int32
             
             public init(pts: Swift.Int32, qts: Swift.Int32, date: Swift.Int32, seq: Swift.Int32, unreadCount: Swift.Int32) {
                 self.pts = pts
@@ -68,16 +68,16 @@ extension Api.updates {
 
 extension Api.updates {
     /// TL type `updates.Difference`: `updates.differenceEmpty#5d75a138`, `updates.difference#f49ca0`, `updates.differenceSlice#a8fb1981`, `updates.differenceTooLong#4afe8f6d`.
-    public indirect enum Difference: TLObject {
+    public enum Difference: TLObject {
         case differenceEmpty(Cons_differenceEmpty)
         case difference(Cons_difference)
         case differenceSlice(Cons_differenceSlice)
         case differenceTooLong(Cons_differenceTooLong)
 
         /// The fields of `updates.differenceEmpty#5d75a138`.
-        public struct Cons_differenceEmpty: Sendable {
-            public var date: Swift.Int32
-            public var seq: Swift.Int32
+        public final class Cons_differenceEmpty: Sendable {
+            public let date: Swift.Int32
+            public let seq: Swift.Int32
             
             public init(date: Swift.Int32, seq: Swift.Int32) {
                 self.date = date
@@ -99,13 +99,13 @@ extension Api.updates {
         }
 
         /// The fields of `updates.difference#f49ca0`.
-        public struct Cons_difference: Sendable {
-            public var newMessages: [Api.Message]
-            public var newEncryptedMessages: [Api.EncryptedMessage]
-            public var otherUpdates: [Api.Update]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var state: Api.updates.State
+        public final class Cons_difference: Sendable {
+            public let newMessages: [Api.Message]
+            public let newEncryptedMessages: [Api.EncryptedMessage]
+            public let otherUpdates: [Api.Update]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let state: Api.updates.State
             
             public init(newMessages: [Api.Message], newEncryptedMessages: [Api.EncryptedMessage], otherUpdates: [Api.Update], chats: [Api.Chat], users: [Api.User], state: Api.updates.State) {
                 self.newMessages = newMessages
@@ -154,13 +154,13 @@ extension Api.updates {
         }
 
         /// The fields of `updates.differenceSlice#a8fb1981`.
-        public struct Cons_differenceSlice: Sendable {
-            public var newMessages: [Api.Message]
-            public var newEncryptedMessages: [Api.EncryptedMessage]
-            public var otherUpdates: [Api.Update]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var intermediateState: Api.updates.State
+        public final class Cons_differenceSlice: Sendable {
+            public let newMessages: [Api.Message]
+            public let newEncryptedMessages: [Api.EncryptedMessage]
+            public let otherUpdates: [Api.Update]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let intermediateState: Api.updates.State
             
             public init(newMessages: [Api.Message], newEncryptedMessages: [Api.EncryptedMessage], otherUpdates: [Api.Update], chats: [Api.Chat], users: [Api.User], intermediateState: Api.updates.State) {
                 self.newMessages = newMessages
@@ -209,8 +209,8 @@ extension Api.updates {
         }
 
         /// The fields of `updates.differenceTooLong#4afe8f6d`.
-        public struct Cons_differenceTooLong: Sendable {
-            public var pts: Swift.Int32
+        public final class Cons_differenceTooLong: Sendable {
+            public let pts: Swift.Int32
             
             public init(pts: Swift.Int32) {
                 self.pts = pts
@@ -258,7 +258,7 @@ extension Api.updates {
 
 extension Api {
     /// TL type `Updates`: `updatesTooLong#e317af7e`, `updateShortMessage#313bc7f8`, `updateShortChatMessage#4d6deea5`, `updateShort#78d4dec1`, `updatesCombined#725b04c3`, `updates#74ae4240`, `updateShortSentMessage#9015e101`.
-    public indirect enum Updates: TLObject {
+    public enum Updates: TLObject {
         case updatesTooLong
         case updateShortMessage(Cons_updateShortMessage)
         case updateShortChatMessage(Cons_updateShortChatMessage)
@@ -268,22 +268,22 @@ extension Api {
         case updateShortSentMessage(Cons_updateShortSentMessage)
 
         /// The fields of `updateShortMessage#313bc7f8`.
-        public struct Cons_updateShortMessage: Sendable {
-            public var out: Swift.Bool
-            public var mentioned: Swift.Bool
-            public var mediaUnread: Swift.Bool
-            public var silent: Swift.Bool
-            public var id: Swift.Int32
-            public var userId: Swift.Int64
-            public var message: Swift.String
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
-            public var date: Swift.Int32
-            public var fwdFrom: Api.MessageFwdHeader?
-            public var viaBotId: Swift.Int64?
-            public var replyTo: Api.MessageReplyHeader?
-            public var entities: [Api.MessageEntity]?
-            public var ttlPeriod: Swift.Int32?
+        public final class Cons_updateShortMessage: Sendable {
+            public let out: Swift.Bool
+            public let mentioned: Swift.Bool
+            public let mediaUnread: Swift.Bool
+            public let silent: Swift.Bool
+            public let id: Swift.Int32
+            public let userId: Swift.Int64
+            public let message: Swift.String
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
+            public let date: Swift.Int32
+            public let fwdFrom: Api.MessageFwdHeader?
+            public let viaBotId: Swift.Int64?
+            public let replyTo: Api.MessageReplyHeader?
+            public let entities: [Api.MessageEntity]?
+            public let ttlPeriod: Swift.Int32?
             
             public init(out: Swift.Bool = false, mentioned: Swift.Bool = false, mediaUnread: Swift.Bool = false, silent: Swift.Bool = false, id: Swift.Int32, userId: Swift.Int64, message: Swift.String, pts: Swift.Int32, ptsCount: Swift.Int32, date: Swift.Int32, fwdFrom: Api.MessageFwdHeader? = nil, viaBotId: Swift.Int64? = nil, replyTo: Api.MessageReplyHeader? = nil, entities: [Api.MessageEntity]? = nil, ttlPeriod: Swift.Int32? = nil) {
                 self.out = out
@@ -310,11 +310,11 @@ extension Api {
                 if self.mentioned { _flags_flags |= 1 << 4 }
                 if self.mediaUnread { _flags_flags |= 1 << 5 }
                 if self.silent { _flags_flags |= 1 << 13 }
-                if self.fwdFrom != nil { _flags_flags |= 1 << 2 }
-                if self.viaBotId != nil { _flags_flags |= 1 << 11 }
-                if self.replyTo != nil { _flags_flags |= 1 << 3 }
-                if self.entities != nil { _flags_flags |= 1 << 7 }
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 25 }
+                if case .some = self.fwdFrom { _flags_flags |= 1 << 2 }
+                if case .some = self.viaBotId { _flags_flags |= 1 << 11 }
+                if case .some = self.replyTo { _flags_flags |= 1 << 3 }
+                if case .some = self.entities { _flags_flags |= 1 << 7 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 25 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 w.writeInt64(self.userId)
@@ -370,23 +370,23 @@ extension Api {
         }
 
         /// The fields of `updateShortChatMessage#4d6deea5`.
-        public struct Cons_updateShortChatMessage: Sendable {
-            public var out: Swift.Bool
-            public var mentioned: Swift.Bool
-            public var mediaUnread: Swift.Bool
-            public var silent: Swift.Bool
-            public var id: Swift.Int32
-            public var fromId: Swift.Int64
-            public var chatId: Swift.Int64
-            public var message: Swift.String
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
-            public var date: Swift.Int32
-            public var fwdFrom: Api.MessageFwdHeader?
-            public var viaBotId: Swift.Int64?
-            public var replyTo: Api.MessageReplyHeader?
-            public var entities: [Api.MessageEntity]?
-            public var ttlPeriod: Swift.Int32?
+        public final class Cons_updateShortChatMessage: Sendable {
+            public let out: Swift.Bool
+            public let mentioned: Swift.Bool
+            public let mediaUnread: Swift.Bool
+            public let silent: Swift.Bool
+            public let id: Swift.Int32
+            public let fromId: Swift.Int64
+            public let chatId: Swift.Int64
+            public let message: Swift.String
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
+            public let date: Swift.Int32
+            public let fwdFrom: Api.MessageFwdHeader?
+            public let viaBotId: Swift.Int64?
+            public let replyTo: Api.MessageReplyHeader?
+            public let entities: [Api.MessageEntity]?
+            public let ttlPeriod: Swift.Int32?
             
             public init(out: Swift.Bool = false, mentioned: Swift.Bool = false, mediaUnread: Swift.Bool = false, silent: Swift.Bool = false, id: Swift.Int32, fromId: Swift.Int64, chatId: Swift.Int64, message: Swift.String, pts: Swift.Int32, ptsCount: Swift.Int32, date: Swift.Int32, fwdFrom: Api.MessageFwdHeader? = nil, viaBotId: Swift.Int64? = nil, replyTo: Api.MessageReplyHeader? = nil, entities: [Api.MessageEntity]? = nil, ttlPeriod: Swift.Int32? = nil) {
                 self.out = out
@@ -414,11 +414,11 @@ extension Api {
                 if self.mentioned { _flags_flags |= 1 << 4 }
                 if self.mediaUnread { _flags_flags |= 1 << 5 }
                 if self.silent { _flags_flags |= 1 << 13 }
-                if self.fwdFrom != nil { _flags_flags |= 1 << 2 }
-                if self.viaBotId != nil { _flags_flags |= 1 << 11 }
-                if self.replyTo != nil { _flags_flags |= 1 << 3 }
-                if self.entities != nil { _flags_flags |= 1 << 7 }
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 25 }
+                if case .some = self.fwdFrom { _flags_flags |= 1 << 2 }
+                if case .some = self.viaBotId { _flags_flags |= 1 << 11 }
+                if case .some = self.replyTo { _flags_flags |= 1 << 3 }
+                if case .some = self.entities { _flags_flags |= 1 << 7 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 25 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 w.writeInt64(self.fromId)
@@ -476,9 +476,9 @@ extension Api {
         }
 
         /// The fields of `updateShort#78d4dec1`.
-        public struct Cons_updateShort: Sendable {
-            public var update: Api.Update
-            public var date: Swift.Int32
+        public final class Cons_updateShort: Sendable {
+            public let update: Api.Update
+            public let date: Swift.Int32
             
             public init(update: Api.Update, date: Swift.Int32) {
                 self.update = update
@@ -500,13 +500,13 @@ extension Api {
         }
 
         /// The fields of `updatesCombined#725b04c3`.
-        public struct Cons_updatesCombined: Sendable {
-            public var updates: [Api.Update]
-            public var users: [Api.User]
-            public var chats: [Api.Chat]
-            public var date: Swift.Int32
-            public var seqStart: Swift.Int32
-            public var seq: Swift.Int32
+        public final class Cons_updatesCombined: Sendable {
+            public let updates: [Api.Update]
+            public let users: [Api.User]
+            public let chats: [Api.Chat]
+            public let date: Swift.Int32
+            public let seqStart: Swift.Int32
+            public let seq: Swift.Int32
             
             public init(updates: [Api.Update], users: [Api.User], chats: [Api.Chat], date: Swift.Int32, seqStart: Swift.Int32, seq: Swift.Int32) {
                 self.updates = updates
@@ -549,12 +549,12 @@ extension Api {
         }
 
         /// The fields of `updates#74ae4240`.
-        public struct Cons_updates: Sendable {
-            public var updates: [Api.Update]
-            public var users: [Api.User]
-            public var chats: [Api.Chat]
-            public var date: Swift.Int32
-            public var seq: Swift.Int32
+        public final class Cons_updates: Sendable {
+            public let updates: [Api.Update]
+            public let users: [Api.User]
+            public let chats: [Api.Chat]
+            public let date: Swift.Int32
+            public let seq: Swift.Int32
             
             public init(updates: [Api.Update], users: [Api.User], chats: [Api.Chat], date: Swift.Int32, seq: Swift.Int32) {
                 self.updates = updates
@@ -594,15 +594,15 @@ extension Api {
         }
 
         /// The fields of `updateShortSentMessage#9015e101`.
-        public struct Cons_updateShortSentMessage: Sendable {
-            public var out: Swift.Bool
-            public var id: Swift.Int32
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
-            public var date: Swift.Int32
-            public var media: Api.MessageMedia?
-            public var entities: [Api.MessageEntity]?
-            public var ttlPeriod: Swift.Int32?
+        public final class Cons_updateShortSentMessage: Sendable {
+            public let out: Swift.Bool
+            public let id: Swift.Int32
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
+            public let date: Swift.Int32
+            public let media: Api.MessageMedia?
+            public let entities: [Api.MessageEntity]?
+            public let ttlPeriod: Swift.Int32?
             
             public init(out: Swift.Bool = false, id: Swift.Int32, pts: Swift.Int32, ptsCount: Swift.Int32, date: Swift.Int32, media: Api.MessageMedia? = nil, entities: [Api.MessageEntity]? = nil, ttlPeriod: Swift.Int32? = nil) {
                 self.out = out
@@ -619,9 +619,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.out { _flags_flags |= 1 << 1 }
-                if self.media != nil { _flags_flags |= 1 << 9 }
-                if self.entities != nil { _flags_flags |= 1 << 7 }
-                if self.ttlPeriod != nil { _flags_flags |= 1 << 25 }
+                if case .some = self.media { _flags_flags |= 1 << 9 }
+                if case .some = self.entities { _flags_flags |= 1 << 7 }
+                if case .some = self.ttlPeriod { _flags_flags |= 1 << 25 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 w.writeInt32(self.pts)
@@ -695,14 +695,14 @@ extension Api {
 
 extension Api.photos {
     /// TL type `photos.Photos`: `photos.photos#8dca6aa5`, `photos.photosSlice#15051f54`.
-    public indirect enum Photos: TLObject {
+    public enum Photos: TLObject {
         case photos(Cons_photos)
         case photosSlice(Cons_photosSlice)
 
         /// The fields of `photos.photos#8dca6aa5`.
-        public struct Cons_photos: Sendable {
-            public var photos: [Api.Photo]
-            public var users: [Api.User]
+        public final class Cons_photos: Sendable {
+            public let photos: [Api.Photo]
+            public let users: [Api.User]
             
             public init(photos: [Api.Photo], users: [Api.User]) {
                 self.photos = photos
@@ -730,10 +730,10 @@ extension Api.photos {
         }
 
         /// The fields of `photos.photosSlice#15051f54`.
-        public struct Cons_photosSlice: Sendable {
-            public var count: Swift.Int32
-            public var photos: [Api.Photo]
-            public var users: [Api.User]
+        public final class Cons_photosSlice: Sendable {
+            public let count: Swift.Int32
+            public let photos: [Api.Photo]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, photos: [Api.Photo], users: [Api.User]) {
                 self.count = count
@@ -789,13 +789,13 @@ extension Api.photos {
 
 extension Api.photos {
     /// TL type `photos.Photo`: `photos.photo#20212ca8`.
-    public indirect enum Photo: TLObject {
+    public enum Photo: TLObject {
         case photo(Cons_photo)
 
         /// The fields of `photos.photo#20212ca8`.
-        public struct Cons_photo: Sendable {
-            public var photo: Api.Photo
-            public var users: [Api.User]
+        public final class Cons_photo: Sendable {
+            public let photo: Api.Photo
+            public let users: [Api.User]
             
             public init(photo: Api.Photo, users: [Api.User]) {
                 self.photo = photo
@@ -843,15 +843,15 @@ extension Api.photos {
 
 extension Api.upload {
     /// TL type `upload.File`: `upload.file#96a18d5`, `upload.fileCdnRedirect#f18cda44`.
-    public indirect enum File: TLObject {
+    public enum File: TLObject {
         case file(Cons_file)
         case fileCdnRedirect(Cons_fileCdnRedirect)
 
         /// The fields of `upload.file#96a18d5`.
-        public struct Cons_file: Sendable {
-            public var type: Api.storage.FileType
-            public var mtime: Swift.Int32
-            public var bytes: [Swift.UInt8]
+        public final class Cons_file: Sendable {
+            public let type: Api.storage.FileType
+            public let mtime: Swift.Int32
+            public let bytes: [Swift.UInt8]
             
             public init(type: Api.storage.FileType, mtime: Swift.Int32, bytes: [Swift.UInt8]) {
                 self.type = type
@@ -876,12 +876,12 @@ extension Api.upload {
         }
 
         /// The fields of `upload.fileCdnRedirect#f18cda44`.
-        public struct Cons_fileCdnRedirect: Sendable {
-            public var dcId: Swift.Int32
-            public var fileToken: [Swift.UInt8]
-            public var encryptionKey: [Swift.UInt8]
-            public var encryptionIv: [Swift.UInt8]
-            public var fileHashes: [Api.FileHash]
+        public final class Cons_fileCdnRedirect: Sendable {
+            public let dcId: Swift.Int32
+            public let fileToken: [Swift.UInt8]
+            public let encryptionKey: [Swift.UInt8]
+            public let encryptionIv: [Swift.UInt8]
+            public let fileHashes: [Api.FileHash]
             
             public init(dcId: Swift.Int32, fileToken: [Swift.UInt8], encryptionKey: [Swift.UInt8], encryptionIv: [Swift.UInt8], fileHashes: [Api.FileHash]) {
                 self.dcId = dcId
@@ -940,21 +940,21 @@ extension Api.upload {
 
 extension Api {
     /// TL type `DcOption`: `dcOption#18b7a10d`.
-    public indirect enum DcOption: TLObject {
+    public enum DcOption: TLObject {
         case dcOption(Cons_dcOption)
 
         /// The fields of `dcOption#18b7a10d`.
-        public struct Cons_dcOption: Sendable {
-            public var ipv6: Swift.Bool
-            public var mediaOnly: Swift.Bool
-            public var tcpoOnly: Swift.Bool
-            public var cdn: Swift.Bool
-            public var `static`: Swift.Bool
-            public var thisPortOnly: Swift.Bool
-            public var id: Swift.Int32
-            public var ipAddress: Swift.String
-            public var port: Swift.Int32
-            public var secret: [Swift.UInt8]?
+        public final class Cons_dcOption: Sendable {
+            public let ipv6: Swift.Bool
+            public let mediaOnly: Swift.Bool
+            public let tcpoOnly: Swift.Bool
+            public let cdn: Swift.Bool
+            public let `static`: Swift.Bool
+            public let thisPortOnly: Swift.Bool
+            public let id: Swift.Int32
+            public let ipAddress: Swift.String
+            public let port: Swift.Int32
+            public let secret: [Swift.UInt8]?
             
             public init(ipv6: Swift.Bool = false, mediaOnly: Swift.Bool = false, tcpoOnly: Swift.Bool = false, cdn: Swift.Bool = false, `static`: Swift.Bool = false, thisPortOnly: Swift.Bool = false, id: Swift.Int32, ipAddress: Swift.String, port: Swift.Int32, secret: [Swift.UInt8]? = nil) {
                 self.ipv6 = ipv6
@@ -978,7 +978,7 @@ extension Api {
                 if self.cdn { _flags_flags |= 1 << 3 }
                 if self.`static` { _flags_flags |= 1 << 4 }
                 if self.thisPortOnly { _flags_flags |= 1 << 5 }
-                if self.secret != nil { _flags_flags |= 1 << 10 }
+                if case .some = self.secret { _flags_flags |= 1 << 10 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 w.writeString(self.ipAddress)
@@ -1030,58 +1030,58 @@ extension Api {
 
 extension Api {
     /// TL type `Config`: `config#cc1a241e`.
-    public indirect enum Config: TLObject {
+    public enum Config: TLObject {
         case config(Cons_config)
 
         /// The fields of `config#cc1a241e`.
-        public struct Cons_config: Sendable {
-            public var defaultP2pContacts: Swift.Bool
-            public var preloadFeaturedStickers: Swift.Bool
-            public var revokePmInbox: Swift.Bool
-            public var blockedMode: Swift.Bool
-            public var forceTryIpv6: Swift.Bool
-            public var date: Swift.Int32
-            public var expires: Swift.Int32
-            public var testMode: Swift.Bool
-            public var thisDc: Swift.Int32
-            public var dcOptions: [Api.DcOption]
-            public var dcTxtDomainName: Swift.String
-            public var chatSizeMax: Swift.Int32
-            public var megagroupSizeMax: Swift.Int32
-            public var forwardedCountMax: Swift.Int32
-            public var onlineUpdatePeriodMs: Swift.Int32
-            public var offlineBlurTimeoutMs: Swift.Int32
-            public var offlineIdleTimeoutMs: Swift.Int32
-            public var onlineCloudTimeoutMs: Swift.Int32
-            public var notifyCloudDelayMs: Swift.Int32
-            public var notifyDefaultDelayMs: Swift.Int32
-            public var pushChatPeriodMs: Swift.Int32
-            public var pushChatLimit: Swift.Int32
-            public var editTimeLimit: Swift.Int32
-            public var revokeTimeLimit: Swift.Int32
-            public var revokePmTimeLimit: Swift.Int32
-            public var ratingEDecay: Swift.Int32
-            public var stickersRecentLimit: Swift.Int32
-            public var channelsReadMediaPeriod: Swift.Int32
-            public var tmpSessions: Swift.Int32?
-            public var callReceiveTimeoutMs: Swift.Int32
-            public var callRingTimeoutMs: Swift.Int32
-            public var callConnectTimeoutMs: Swift.Int32
-            public var callPacketTimeoutMs: Swift.Int32
-            public var meUrlPrefix: Swift.String
-            public var autoupdateUrlPrefix: Swift.String?
-            public var gifSearchUsername: Swift.String?
-            public var venueSearchUsername: Swift.String?
-            public var imgSearchUsername: Swift.String?
-            public var staticMapsProvider: Swift.String?
-            public var captionLengthMax: Swift.Int32
-            public var messageLengthMax: Swift.Int32
-            public var webfileDcId: Swift.Int32
-            public var suggestedLangCode: Swift.String?
-            public var langPackVersion: Swift.Int32?
-            public var baseLangPackVersion: Swift.Int32?
-            public var reactionsDefault: Api.Reaction?
-            public var autologinToken: Swift.String?
+        public final class Cons_config: Sendable {
+            public let defaultP2pContacts: Swift.Bool
+            public let preloadFeaturedStickers: Swift.Bool
+            public let revokePmInbox: Swift.Bool
+            public let blockedMode: Swift.Bool
+            public let forceTryIpv6: Swift.Bool
+            public let date: Swift.Int32
+            public let expires: Swift.Int32
+            public let testMode: Swift.Bool
+            public let thisDc: Swift.Int32
+            public let dcOptions: [Api.DcOption]
+            public let dcTxtDomainName: Swift.String
+            public let chatSizeMax: Swift.Int32
+            public let megagroupSizeMax: Swift.Int32
+            public let forwardedCountMax: Swift.Int32
+            public let onlineUpdatePeriodMs: Swift.Int32
+            public let offlineBlurTimeoutMs: Swift.Int32
+            public let offlineIdleTimeoutMs: Swift.Int32
+            public let onlineCloudTimeoutMs: Swift.Int32
+            public let notifyCloudDelayMs: Swift.Int32
+            public let notifyDefaultDelayMs: Swift.Int32
+            public let pushChatPeriodMs: Swift.Int32
+            public let pushChatLimit: Swift.Int32
+            public let editTimeLimit: Swift.Int32
+            public let revokeTimeLimit: Swift.Int32
+            public let revokePmTimeLimit: Swift.Int32
+            public let ratingEDecay: Swift.Int32
+            public let stickersRecentLimit: Swift.Int32
+            public let channelsReadMediaPeriod: Swift.Int32
+            public let tmpSessions: Swift.Int32?
+            public let callReceiveTimeoutMs: Swift.Int32
+            public let callRingTimeoutMs: Swift.Int32
+            public let callConnectTimeoutMs: Swift.Int32
+            public let callPacketTimeoutMs: Swift.Int32
+            public let meUrlPrefix: Swift.String
+            public let autoupdateUrlPrefix: Swift.String?
+            public let gifSearchUsername: Swift.String?
+            public let venueSearchUsername: Swift.String?
+            public let imgSearchUsername: Swift.String?
+            public let staticMapsProvider: Swift.String?
+            public let captionLengthMax: Swift.Int32
+            public let messageLengthMax: Swift.Int32
+            public let webfileDcId: Swift.Int32
+            public let suggestedLangCode: Swift.String?
+            public let langPackVersion: Swift.Int32?
+            public let baseLangPackVersion: Swift.Int32?
+            public let reactionsDefault: Api.Reaction?
+            public let autologinToken: Swift.String?
             
             public init(defaultP2pContacts: Swift.Bool = false, preloadFeaturedStickers: Swift.Bool = false, revokePmInbox: Swift.Bool = false, blockedMode: Swift.Bool = false, forceTryIpv6: Swift.Bool = false, date: Swift.Int32, expires: Swift.Int32, testMode: Swift.Bool, thisDc: Swift.Int32, dcOptions: [Api.DcOption], dcTxtDomainName: Swift.String, chatSizeMax: Swift.Int32, megagroupSizeMax: Swift.Int32, forwardedCountMax: Swift.Int32, onlineUpdatePeriodMs: Swift.Int32, offlineBlurTimeoutMs: Swift.Int32, offlineIdleTimeoutMs: Swift.Int32, onlineCloudTimeoutMs: Swift.Int32, notifyCloudDelayMs: Swift.Int32, notifyDefaultDelayMs: Swift.Int32, pushChatPeriodMs: Swift.Int32, pushChatLimit: Swift.Int32, editTimeLimit: Swift.Int32, revokeTimeLimit: Swift.Int32, revokePmTimeLimit: Swift.Int32, ratingEDecay: Swift.Int32, stickersRecentLimit: Swift.Int32, channelsReadMediaPeriod: Swift.Int32, tmpSessions: Swift.Int32? = nil, callReceiveTimeoutMs: Swift.Int32, callRingTimeoutMs: Swift.Int32, callConnectTimeoutMs: Swift.Int32, callPacketTimeoutMs: Swift.Int32, meUrlPrefix: Swift.String, autoupdateUrlPrefix: Swift.String? = nil, gifSearchUsername: Swift.String? = nil, venueSearchUsername: Swift.String? = nil, imgSearchUsername: Swift.String? = nil, staticMapsProvider: Swift.String? = nil, captionLengthMax: Swift.Int32, messageLengthMax: Swift.Int32, webfileDcId: Swift.Int32, suggestedLangCode: Swift.String? = nil, langPackVersion: Swift.Int32? = nil, baseLangPackVersion: Swift.Int32? = nil, reactionsDefault: Api.Reaction? = nil, autologinToken: Swift.String? = nil) {
                 self.defaultP2pContacts = defaultP2pContacts
@@ -1141,15 +1141,17 @@ extension Api {
                 if self.revokePmInbox { _flags_flags |= 1 << 6 }
                 if self.blockedMode { _flags_flags |= 1 << 8 }
                 if self.forceTryIpv6 { _flags_flags |= 1 << 14 }
-                if self.tmpSessions != nil { _flags_flags |= 1 << 0 }
-                if self.autoupdateUrlPrefix != nil { _flags_flags |= 1 << 7 }
-                if self.gifSearchUsername != nil { _flags_flags |= 1 << 9 }
-                if self.venueSearchUsername != nil { _flags_flags |= 1 << 10 }
-                if self.imgSearchUsername != nil { _flags_flags |= 1 << 11 }
-                if self.staticMapsProvider != nil { _flags_flags |= 1 << 12 }
-                if self.suggestedLangCode != nil || self.langPackVersion != nil || self.baseLangPackVersion != nil { _flags_flags |= 1 << 2 }
-                if self.reactionsDefault != nil { _flags_flags |= 1 << 15 }
-                if self.autologinToken != nil { _flags_flags |= 1 << 16 }
+                if case .some = self.tmpSessions { _flags_flags |= 1 << 0 }
+                if case .some = self.autoupdateUrlPrefix { _flags_flags |= 1 << 7 }
+                if case .some = self.gifSearchUsername { _flags_flags |= 1 << 9 }
+                if case .some = self.venueSearchUsername { _flags_flags |= 1 << 10 }
+                if case .some = self.imgSearchUsername { _flags_flags |= 1 << 11 }
+                if case .some = self.staticMapsProvider { _flags_flags |= 1 << 12 }
+                if case .some = self.suggestedLangCode { _flags_flags |= 1 << 2 }
+                if case .some = self.langPackVersion { _flags_flags |= 1 << 2 }
+                if case .some = self.baseLangPackVersion { _flags_flags |= 1 << 2 }
+                if case .some = self.reactionsDefault { _flags_flags |= 1 << 15 }
+                if case .some = self.autologinToken { _flags_flags |= 1 << 16 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.date)
                 w.writeInt32(self.expires)
@@ -1312,14 +1314,14 @@ extension Api {
 
 extension Api {
     /// TL type `NearestDc`: `nearestDc#8e1a1775`.
-    public indirect enum NearestDc: TLObject {
+    public enum NearestDc: TLObject {
         case nearestDc(Cons_nearestDc)
 
         /// The fields of `nearestDc#8e1a1775`.
-        public struct Cons_nearestDc: Sendable {
-            public var country: Swift.String
-            public var thisDc: Swift.Int32
-            public var nearestDc: Swift.Int32
+        public final class Cons_nearestDc: Sendable {
+            public let country: Swift.String
+            public let thisDc: Swift.Int32
+            public let nearestDc: Swift.Int32
             
             public init(country: Swift.String, thisDc: Swift.Int32, nearestDc: Swift.Int32) {
                 self.country = country
@@ -1367,20 +1369,20 @@ extension Api {
 
 extension Api.help {
     /// TL type `help.AppUpdate`: `help.appUpdate#ccbbce30`, `help.noAppUpdate#c45a6536`.
-    public indirect enum AppUpdate: TLObject {
+    public enum AppUpdate: TLObject {
         case appUpdate(Cons_appUpdate)
         case noAppUpdate
 
         /// The fields of `help.appUpdate#ccbbce30`.
-        public struct Cons_appUpdate: Sendable {
-            public var canNotSkip: Swift.Bool
-            public var id: Swift.Int32
-            public var version: Swift.String
-            public var text: Swift.String
-            public var entities: [Api.MessageEntity]
-            public var document: Api.Document?
-            public var url: Swift.String?
-            public var sticker: Api.Document?
+        public final class Cons_appUpdate: Sendable {
+            public let canNotSkip: Swift.Bool
+            public let id: Swift.Int32
+            public let version: Swift.String
+            public let text: Swift.String
+            public let entities: [Api.MessageEntity]
+            public let document: Api.Document?
+            public let url: Swift.String?
+            public let sticker: Api.Document?
             
             public init(canNotSkip: Swift.Bool = false, id: Swift.Int32, version: Swift.String, text: Swift.String, entities: [Api.MessageEntity], document: Api.Document? = nil, url: Swift.String? = nil, sticker: Api.Document? = nil) {
                 self.canNotSkip = canNotSkip
@@ -1397,9 +1399,9 @@ extension Api.help {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.canNotSkip { _flags_flags |= 1 << 0 }
-                if self.document != nil { _flags_flags |= 1 << 1 }
-                if self.url != nil { _flags_flags |= 1 << 2 }
-                if self.sticker != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.document { _flags_flags |= 1 << 1 }
+                if case .some = self.url { _flags_flags |= 1 << 2 }
+                if case .some = self.sticker { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 w.writeString(self.version)
@@ -1463,12 +1465,12 @@ extension Api.help {
 
 extension Api.help {
     /// TL type `help.InviteText`: `help.inviteText#18cb9f78`.
-    public indirect enum InviteText: TLObject {
+    public enum InviteText: TLObject {
         case inviteText(Cons_inviteText)
 
         /// The fields of `help.inviteText#18cb9f78`.
-        public struct Cons_inviteText: Sendable {
-            public var message: Swift.String
+        public final class Cons_inviteText: Sendable {
+            public let message: Swift.String
             
             public init(message: Swift.String) {
                 self.message = message
@@ -1510,7 +1512,7 @@ extension Api.help {
 
 extension Api {
     /// TL type `EncryptedChat`: `encryptedChatEmpty#ab7ec0a0`, `encryptedChatWaiting#66b25953`, `encryptedChatRequested#48f1d94c`, `encryptedChat#61f0d4c7`, `encryptedChatDiscarded#1e1c7c45`.
-    public indirect enum EncryptedChat: TLObject {
+    public enum EncryptedChat: TLObject {
         case encryptedChatEmpty(Cons_encryptedChatEmpty)
         case encryptedChatWaiting(Cons_encryptedChatWaiting)
         case encryptedChatRequested(Cons_encryptedChatRequested)
@@ -1518,8 +1520,8 @@ extension Api {
         case encryptedChatDiscarded(Cons_encryptedChatDiscarded)
 
         /// The fields of `encryptedChatEmpty#ab7ec0a0`.
-        public struct Cons_encryptedChatEmpty: Sendable {
-            public var id: Swift.Int32
+        public final class Cons_encryptedChatEmpty: Sendable {
+            public let id: Swift.Int32
             
             public init(id: Swift.Int32) {
                 self.id = id
@@ -1538,12 +1540,12 @@ extension Api {
         }
 
         /// The fields of `encryptedChatWaiting#66b25953`.
-        public struct Cons_encryptedChatWaiting: Sendable {
-            public var id: Swift.Int32
-            public var accessHash: Swift.Int64
-            public var date: Swift.Int32
-            public var adminId: Swift.Int64
-            public var participantId: Swift.Int64
+        public final class Cons_encryptedChatWaiting: Sendable {
+            public let id: Swift.Int32
+            public let accessHash: Swift.Int64
+            public let date: Swift.Int32
+            public let adminId: Swift.Int64
+            public let participantId: Swift.Int64
             
             public init(id: Swift.Int32, accessHash: Swift.Int64, date: Swift.Int32, adminId: Swift.Int64, participantId: Swift.Int64) {
                 self.id = id
@@ -1574,14 +1576,14 @@ extension Api {
         }
 
         /// The fields of `encryptedChatRequested#48f1d94c`.
-        public struct Cons_encryptedChatRequested: Sendable {
-            public var folderId: Swift.Int32?
-            public var id: Swift.Int32
-            public var accessHash: Swift.Int64
-            public var date: Swift.Int32
-            public var adminId: Swift.Int64
-            public var participantId: Swift.Int64
-            public var gA: [Swift.UInt8]
+        public final class Cons_encryptedChatRequested: Sendable {
+            public let folderId: Swift.Int32?
+            public let id: Swift.Int32
+            public let accessHash: Swift.Int64
+            public let date: Swift.Int32
+            public let adminId: Swift.Int64
+            public let participantId: Swift.Int64
+            public let gA: [Swift.UInt8]
             
             public init(folderId: Swift.Int32? = nil, id: Swift.Int32, accessHash: Swift.Int64, date: Swift.Int32, adminId: Swift.Int64, participantId: Swift.Int64, gA: [Swift.UInt8]) {
                 self.folderId = folderId
@@ -1596,7 +1598,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.folderId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.folderId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.folderId {
                     w.writeInt32(value)
@@ -1625,14 +1627,14 @@ extension Api {
         }
 
         /// The fields of `encryptedChat#61f0d4c7`.
-        public struct Cons_encryptedChat: Sendable {
-            public var id: Swift.Int32
-            public var accessHash: Swift.Int64
-            public var date: Swift.Int32
-            public var adminId: Swift.Int64
-            public var participantId: Swift.Int64
-            public var gAOrB: [Swift.UInt8]
-            public var keyFingerprint: Swift.Int64
+        public final class Cons_encryptedChat: Sendable {
+            public let id: Swift.Int32
+            public let accessHash: Swift.Int64
+            public let date: Swift.Int32
+            public let adminId: Swift.Int64
+            public let participantId: Swift.Int64
+            public let gAOrB: [Swift.UInt8]
+            public let keyFingerprint: Swift.Int64
             
             public init(id: Swift.Int32, accessHash: Swift.Int64, date: Swift.Int32, adminId: Swift.Int64, participantId: Swift.Int64, gAOrB: [Swift.UInt8], keyFingerprint: Swift.Int64) {
                 self.id = id
@@ -1669,9 +1671,9 @@ extension Api {
         }
 
         /// The fields of `encryptedChatDiscarded#1e1c7c45`.
-        public struct Cons_encryptedChatDiscarded: Sendable {
-            public var historyDeleted: Swift.Bool
-            public var id: Swift.Int32
+        public final class Cons_encryptedChatDiscarded: Sendable {
+            public let historyDeleted: Swift.Bool
+            public let id: Swift.Int32
             
             public init(historyDeleted: Swift.Bool = false, id: Swift.Int32) {
                 self.historyDeleted = historyDeleted
@@ -1727,13 +1729,13 @@ extension Api {
 
 extension Api {
     /// TL type `InputEncryptedChat`: `inputEncryptedChat#f141b5e1`.
-    public indirect enum InputEncryptedChat: TLObject {
+    public enum InputEncryptedChat: TLObject {
         case inputEncryptedChat(Cons_inputEncryptedChat)
 
         /// The fields of `inputEncryptedChat#f141b5e1`.
-        public struct Cons_inputEncryptedChat: Sendable {
-            public var chatId: Swift.Int32
-            public var accessHash: Swift.Int64
+        public final class Cons_inputEncryptedChat: Sendable {
+            public let chatId: Swift.Int32
+            public let accessHash: Swift.Int64
             
             public init(chatId: Swift.Int32, accessHash: Swift.Int64) {
                 self.chatId = chatId
@@ -1778,17 +1780,17 @@ extension Api {
 
 extension Api {
     /// TL type `EncryptedFile`: `encryptedFileEmpty#c21f497e`, `encryptedFile#a8008cd8`.
-    public indirect enum EncryptedFile: TLObject {
+    public enum EncryptedFile: TLObject {
         case encryptedFileEmpty
         case encryptedFile(Cons_encryptedFile)
 
         /// The fields of `encryptedFile#a8008cd8`.
-        public struct Cons_encryptedFile: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var size: Swift.Int64
-            public var dcId: Swift.Int32
-            public var keyFingerprint: Swift.Int32
+        public final class Cons_encryptedFile: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let size: Swift.Int64
+            public let dcId: Swift.Int32
+            public let keyFingerprint: Swift.Int32
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, size: Swift.Int64, dcId: Swift.Int32, keyFingerprint: Swift.Int32) {
                 self.id = id
@@ -1844,18 +1846,18 @@ extension Api {
 
 extension Api {
     /// TL type `InputEncryptedFile`: `inputEncryptedFileEmpty#1837c364`, `inputEncryptedFileUploaded#64bd0306`, `inputEncryptedFile#5a17b5e5`, `inputEncryptedFileBigUploaded#2dc173c8`.
-    public indirect enum InputEncryptedFile: TLObject {
+    public enum InputEncryptedFile: TLObject {
         case inputEncryptedFileEmpty
         case inputEncryptedFileUploaded(Cons_inputEncryptedFileUploaded)
         case inputEncryptedFile(Cons_inputEncryptedFile)
         case inputEncryptedFileBigUploaded(Cons_inputEncryptedFileBigUploaded)
 
         /// The fields of `inputEncryptedFileUploaded#64bd0306`.
-        public struct Cons_inputEncryptedFileUploaded: Sendable {
-            public var id: Swift.Int64
-            public var parts: Swift.Int32
-            public var md5Checksum: Swift.String
-            public var keyFingerprint: Swift.Int32
+        public final class Cons_inputEncryptedFileUploaded: Sendable {
+            public let id: Swift.Int64
+            public let parts: Swift.Int32
+            public let md5Checksum: Swift.String
+            public let keyFingerprint: Swift.Int32
             
             public init(id: Swift.Int64, parts: Swift.Int32, md5Checksum: Swift.String, keyFingerprint: Swift.Int32) {
                 self.id = id
@@ -1883,9 +1885,9 @@ extension Api {
         }
 
         /// The fields of `inputEncryptedFile#5a17b5e5`.
-        public struct Cons_inputEncryptedFile: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputEncryptedFile: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -1907,10 +1909,10 @@ extension Api {
         }
 
         /// The fields of `inputEncryptedFileBigUploaded#2dc173c8`.
-        public struct Cons_inputEncryptedFileBigUploaded: Sendable {
-            public var id: Swift.Int64
-            public var parts: Swift.Int32
-            public var keyFingerprint: Swift.Int32
+        public final class Cons_inputEncryptedFileBigUploaded: Sendable {
+            public let id: Swift.Int64
+            public let parts: Swift.Int32
+            public let keyFingerprint: Swift.Int32
             
             public init(id: Swift.Int64, parts: Swift.Int32, keyFingerprint: Swift.Int32) {
                 self.id = id
@@ -1964,17 +1966,17 @@ extension Api {
 
 extension Api {
     /// TL type `EncryptedMessage`: `encryptedMessage#ed18c118`, `encryptedMessageService#23734b06`.
-    public indirect enum EncryptedMessage: TLObject {
+    public enum EncryptedMessage: TLObject {
         case encryptedMessage(Cons_encryptedMessage)
         case encryptedMessageService(Cons_encryptedMessageService)
 
         /// The fields of `encryptedMessage#ed18c118`.
-        public struct Cons_encryptedMessage: Sendable {
-            public var randomId: Swift.Int64
-            public var chatId: Swift.Int32
-            public var date: Swift.Int32
-            public var bytes: [Swift.UInt8]
-            public var file: Api.EncryptedFile
+        public final class Cons_encryptedMessage: Sendable {
+            public let randomId: Swift.Int64
+            public let chatId: Swift.Int32
+            public let date: Swift.Int32
+            public let bytes: [Swift.UInt8]
+            public let file: Api.EncryptedFile
             
             public init(randomId: Swift.Int64, chatId: Swift.Int32, date: Swift.Int32, bytes: [Swift.UInt8], file: Api.EncryptedFile) {
                 self.randomId = randomId
@@ -2005,11 +2007,11 @@ extension Api {
         }
 
         /// The fields of `encryptedMessageService#23734b06`.
-        public struct Cons_encryptedMessageService: Sendable {
-            public var randomId: Swift.Int64
-            public var chatId: Swift.Int32
-            public var date: Swift.Int32
-            public var bytes: [Swift.UInt8]
+        public final class Cons_encryptedMessageService: Sendable {
+            public let randomId: Swift.Int64
+            public let chatId: Swift.Int32
+            public let date: Swift.Int32
+            public let bytes: [Swift.UInt8]
             
             public init(randomId: Swift.Int64, chatId: Swift.Int32, date: Swift.Int32, bytes: [Swift.UInt8]) {
                 self.randomId = randomId
@@ -2062,13 +2064,13 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.DhConfig`: `messages.dhConfigNotModified#c0e24635`, `messages.dhConfig#2c221edd`.
-    public indirect enum DhConfig: TLObject {
+    public enum DhConfig: TLObject {
         case dhConfigNotModified(Cons_dhConfigNotModified)
         case dhConfig(Cons_dhConfig)
 
         /// The fields of `messages.dhConfigNotModified#c0e24635`.
-        public struct Cons_dhConfigNotModified: Sendable {
-            public var random: [Swift.UInt8]
+        public final class Cons_dhConfigNotModified: Sendable {
+            public let random: [Swift.UInt8]
             
             public init(random: [Swift.UInt8]) {
                 self.random = random
@@ -2087,11 +2089,11 @@ extension Api.messages {
         }
 
         /// The fields of `messages.dhConfig#2c221edd`.
-        public struct Cons_dhConfig: Sendable {
-            public var g: Swift.Int32
-            public var p: [Swift.UInt8]
-            public var version: Swift.Int32
-            public var random: [Swift.UInt8]
+        public final class Cons_dhConfig: Sendable {
+            public let g: Swift.Int32
+            public let p: [Swift.UInt8]
+            public let version: Swift.Int32
+            public let random: [Swift.UInt8]
             
             public init(g: Swift.Int32, p: [Swift.UInt8], version: Swift.Int32, random: [Swift.UInt8]) {
                 self.g = g
@@ -2144,13 +2146,13 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.SentEncryptedMessage`: `messages.sentEncryptedMessage#560f8935`, `messages.sentEncryptedFile#9493ff32`.
-    public indirect enum SentEncryptedMessage: TLObject {
+    public enum SentEncryptedMessage: TLObject {
         case sentEncryptedMessage(Cons_sentEncryptedMessage)
         case sentEncryptedFile(Cons_sentEncryptedFile)
 
         /// The fields of `messages.sentEncryptedMessage#560f8935`.
-        public struct Cons_sentEncryptedMessage: Sendable {
-            public var date: Swift.Int32
+        public final class Cons_sentEncryptedMessage: Sendable {
+            public let date: Swift.Int32
             
             public init(date: Swift.Int32) {
                 self.date = date
@@ -2169,9 +2171,9 @@ extension Api.messages {
         }
 
         /// The fields of `messages.sentEncryptedFile#9493ff32`.
-        public struct Cons_sentEncryptedFile: Sendable {
-            public var date: Swift.Int32
-            public var file: Api.EncryptedFile
+        public final class Cons_sentEncryptedFile: Sendable {
+            public let date: Swift.Int32
+            public let file: Api.EncryptedFile
             
             public init(date: Swift.Int32, file: Api.EncryptedFile) {
                 self.date = date
@@ -2218,15 +2220,15 @@ extension Api.messages {
 
 extension Api {
     /// TL type `InputDocument`: `inputDocumentEmpty#72f0eaae`, `inputDocument#1abfb575`.
-    public indirect enum InputDocument: TLObject {
+    public enum InputDocument: TLObject {
         case inputDocumentEmpty
         case inputDocument(Cons_inputDocument)
 
         /// The fields of `inputDocument#1abfb575`.
-        public struct Cons_inputDocument: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var fileReference: [Swift.UInt8]
+        public final class Cons_inputDocument: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let fileReference: [Swift.UInt8]
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, fileReference: [Swift.UInt8]) {
                 self.id = id
@@ -2276,13 +2278,13 @@ extension Api {
 
 extension Api {
     /// TL type `Document`: `documentEmpty#36f8c871`, `document#8fd4c4d8`.
-    public indirect enum Document: TLObject {
+    public enum Document: TLObject {
         case documentEmpty(Cons_documentEmpty)
         case document(Cons_document)
 
         /// The fields of `documentEmpty#36f8c871`.
-        public struct Cons_documentEmpty: Sendable {
-            public var id: Swift.Int64
+        public final class Cons_documentEmpty: Sendable {
+            public let id: Swift.Int64
             
             public init(id: Swift.Int64) {
                 self.id = id
@@ -2301,17 +2303,17 @@ extension Api {
         }
 
         /// The fields of `document#8fd4c4d8`.
-        public struct Cons_document: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var fileReference: [Swift.UInt8]
-            public var date: Swift.Int32
-            public var mimeType: Swift.String
-            public var size: Swift.Int64
-            public var thumbs: [Api.PhotoSize]?
-            public var videoThumbs: [Api.VideoSize]?
-            public var dcId: Swift.Int32
-            public var attributes: [Api.DocumentAttribute]
+        public final class Cons_document: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let fileReference: [Swift.UInt8]
+            public let date: Swift.Int32
+            public let mimeType: Swift.String
+            public let size: Swift.Int64
+            public let thumbs: [Api.PhotoSize]?
+            public let videoThumbs: [Api.VideoSize]?
+            public let dcId: Swift.Int32
+            public let attributes: [Api.DocumentAttribute]
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, fileReference: [Swift.UInt8], date: Swift.Int32, mimeType: Swift.String, size: Swift.Int64, thumbs: [Api.PhotoSize]? = nil, videoThumbs: [Api.VideoSize]? = nil, dcId: Swift.Int32, attributes: [Api.DocumentAttribute]) {
                 self.id = id
@@ -2329,8 +2331,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.thumbs != nil { _flags_flags |= 1 << 0 }
-                if self.videoThumbs != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.thumbs { _flags_flags |= 1 << 0 }
+                if case .some = self.videoThumbs { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)
@@ -2402,13 +2404,13 @@ extension Api {
 
 extension Api.help {
     /// TL type `help.Support`: `help.support#17c6b5f6`.
-    public indirect enum Support: TLObject {
+    public enum Support: TLObject {
         case support(Cons_support)
 
         /// The fields of `help.support#17c6b5f6`.
-        public struct Cons_support: Sendable {
-            public var phoneNumber: Swift.String
-            public var user: Api.User
+        public final class Cons_support: Sendable {
+            public let phoneNumber: Swift.String
+            public let user: Api.User
             
             public init(phoneNumber: Swift.String, user: Api.User) {
                 self.phoneNumber = phoneNumber
@@ -2453,7 +2455,7 @@ extension Api.help {
 
 extension Api {
     /// TL type `NotifyPeer`: `notifyPeer#9fd40bd8`, `notifyUsers#b4c83b4c`, `notifyChats#c007cec3`, `notifyBroadcasts#d612e8ef`, `notifyForumTopic#226e6308`, `notifyCommunity#be376999`.
-    public indirect enum NotifyPeer: TLObject {
+    public enum NotifyPeer: TLObject {
         case notifyPeer(Cons_notifyPeer)
         case notifyUsers
         case notifyChats
@@ -2462,8 +2464,8 @@ extension Api {
         case notifyCommunity(Cons_notifyCommunity)
 
         /// The fields of `notifyPeer#9fd40bd8`.
-        public struct Cons_notifyPeer: Sendable {
-            public var peer: Api.Peer
+        public final class Cons_notifyPeer: Sendable {
+            public let peer: Api.Peer
             
             public init(peer: Api.Peer) {
                 self.peer = peer
@@ -2482,9 +2484,9 @@ extension Api {
         }
 
         /// The fields of `notifyForumTopic#226e6308`.
-        public struct Cons_notifyForumTopic: Sendable {
-            public var peer: Api.Peer
-            public var topMsgId: Swift.Int32
+        public final class Cons_notifyForumTopic: Sendable {
+            public let peer: Api.Peer
+            public let topMsgId: Swift.Int32
             
             public init(peer: Api.Peer, topMsgId: Swift.Int32) {
                 self.peer = peer
@@ -2506,8 +2508,8 @@ extension Api {
         }
 
         /// The fields of `notifyCommunity#be376999`.
-        public struct Cons_notifyCommunity: Sendable {
-            public var communityId: Swift.Int64
+        public final class Cons_notifyCommunity: Sendable {
+            public let communityId: Swift.Int64
             
             public init(communityId: Swift.Int64) {
                 self.communityId = communityId
@@ -2559,7 +2561,7 @@ extension Api {
 
 extension Api {
     /// TL type `SendMessageAction`: `sendMessageTypingAction#16bf744e`, `sendMessageCancelAction#fd5ec8f5`, `sendMessageRecordVideoAction#a187d66f`, `sendMessageUploadVideoAction#e9763aec`, `sendMessageRecordAudioAction#d52f73f7`, `sendMessageUploadAudioAction#f351d7ab`, `sendMessageUploadPhotoAction#d1d34a26`, `sendMessageUploadDocumentAction#aa0cd9e4`, `sendMessageGeoLocationAction#176f8ba1`, `sendMessageChooseContactAction#628cbc6f`, `sendMessageGamePlayAction#dd6a8f48`, `sendMessageRecordRoundAction#88f27fbc`, `sendMessageUploadRoundAction#243e1c66`, `speakingInGroupCallAction#d92c2285`, `sendMessageHistoryImportAction#dbda9246`, `sendMessageChooseStickerAction#b05ac6b1`, `sendMessageEmojiInteraction#25972bcb`, `sendMessageEmojiInteractionSeen#b665902e`, `sendMessageTextDraftAction#3630b85a`, `inputSendMessageRichMessageDraftAction#a937c7be`, `sendMessageRichMessageDraftAction#52564893`, `sendMessageStopDraftAction#fbf902b0`.
-    public indirect enum SendMessageAction: TLObject {
+    public enum SendMessageAction: TLObject {
         case sendMessageTypingAction
         case sendMessageCancelAction
         case sendMessageRecordVideoAction
@@ -2584,8 +2586,8 @@ extension Api {
         case sendMessageStopDraftAction(Cons_sendMessageStopDraftAction)
 
         /// The fields of `sendMessageUploadVideoAction#e9763aec`.
-        public struct Cons_sendMessageUploadVideoAction: Sendable {
-            public var progress: Swift.Int32
+        public final class Cons_sendMessageUploadVideoAction: Sendable {
+            public let progress: Swift.Int32
             
             public init(progress: Swift.Int32) {
                 self.progress = progress
@@ -2604,8 +2606,8 @@ extension Api {
         }
 
         /// The fields of `sendMessageUploadAudioAction#f351d7ab`.
-        public struct Cons_sendMessageUploadAudioAction: Sendable {
-            public var progress: Swift.Int32
+        public final class Cons_sendMessageUploadAudioAction: Sendable {
+            public let progress: Swift.Int32
             
             public init(progress: Swift.Int32) {
                 self.progress = progress
@@ -2624,8 +2626,8 @@ extension Api {
         }
 
         /// The fields of `sendMessageUploadPhotoAction#d1d34a26`.
-        public struct Cons_sendMessageUploadPhotoAction: Sendable {
-            public var progress: Swift.Int32
+        public final class Cons_sendMessageUploadPhotoAction: Sendable {
+            public let progress: Swift.Int32
             
             public init(progress: Swift.Int32) {
                 self.progress = progress
@@ -2644,8 +2646,8 @@ extension Api {
         }
 
         /// The fields of `sendMessageUploadDocumentAction#aa0cd9e4`.
-        public struct Cons_sendMessageUploadDocumentAction: Sendable {
-            public var progress: Swift.Int32
+        public final class Cons_sendMessageUploadDocumentAction: Sendable {
+            public let progress: Swift.Int32
             
             public init(progress: Swift.Int32) {
                 self.progress = progress
@@ -2664,8 +2666,8 @@ extension Api {
         }
 
         /// The fields of `sendMessageUploadRoundAction#243e1c66`.
-        public struct Cons_sendMessageUploadRoundAction: Sendable {
-            public var progress: Swift.Int32
+        public final class Cons_sendMessageUploadRoundAction: Sendable {
+            public let progress: Swift.Int32
             
             public init(progress: Swift.Int32) {
                 self.progress = progress
@@ -2684,8 +2686,8 @@ extension Api {
         }
 
         /// The fields of `sendMessageHistoryImportAction#dbda9246`.
-        public struct Cons_sendMessageHistoryImportAction: Sendable {
-            public var progress: Swift.Int32
+        public final class Cons_sendMessageHistoryImportAction: Sendable {
+            public let progress: Swift.Int32
             
             public init(progress: Swift.Int32) {
                 self.progress = progress
@@ -2704,10 +2706,10 @@ extension Api {
         }
 
         /// The fields of `sendMessageEmojiInteraction#25972bcb`.
-        public struct Cons_sendMessageEmojiInteraction: Sendable {
-            public var emoticon: Swift.String
-            public var msgId: Swift.Int32
-            public var interaction: Api.DataJSON
+        public final class Cons_sendMessageEmojiInteraction: Sendable {
+            public let emoticon: Swift.String
+            public let msgId: Swift.Int32
+            public let interaction: Api.DataJSON
             
             public init(emoticon: Swift.String, msgId: Swift.Int32, interaction: Api.DataJSON) {
                 self.emoticon = emoticon
@@ -2732,8 +2734,8 @@ extension Api {
         }
 
         /// The fields of `sendMessageEmojiInteractionSeen#b665902e`.
-        public struct Cons_sendMessageEmojiInteractionSeen: Sendable {
-            public var emoticon: Swift.String
+        public final class Cons_sendMessageEmojiInteractionSeen: Sendable {
+            public let emoticon: Swift.String
             
             public init(emoticon: Swift.String) {
                 self.emoticon = emoticon
@@ -2752,11 +2754,11 @@ extension Api {
         }
 
         /// The fields of `sendMessageTextDraftAction#3630b85a`.
-        public struct Cons_sendMessageTextDraftAction: Sendable {
-            public var canStop: Swift.Bool
-            public var keepOnStop: Swift.Bool
-            public var randomId: Swift.Int64
-            public var text: Api.TextWithEntities
+        public final class Cons_sendMessageTextDraftAction: Sendable {
+            public let canStop: Swift.Bool
+            public let keepOnStop: Swift.Bool
+            public let randomId: Swift.Int64
+            public let text: Api.TextWithEntities
             
             public init(canStop: Swift.Bool = false, keepOnStop: Swift.Bool = false, randomId: Swift.Int64, text: Api.TextWithEntities) {
                 self.canStop = canStop
@@ -2787,11 +2789,11 @@ extension Api {
         }
 
         /// The fields of `inputSendMessageRichMessageDraftAction#a937c7be`.
-        public struct Cons_inputSendMessageRichMessageDraftAction: Sendable {
-            public var canStop: Swift.Bool
-            public var keepOnStop: Swift.Bool
-            public var randomId: Swift.Int64
-            public var richMessage: Api.InputRichMessage
+        public final class Cons_inputSendMessageRichMessageDraftAction: Sendable {
+            public let canStop: Swift.Bool
+            public let keepOnStop: Swift.Bool
+            public let randomId: Swift.Int64
+            public let richMessage: Api.InputRichMessage
             
             public init(canStop: Swift.Bool = false, keepOnStop: Swift.Bool = false, randomId: Swift.Int64, richMessage: Api.InputRichMessage) {
                 self.canStop = canStop
@@ -2822,11 +2824,11 @@ extension Api {
         }
 
         /// The fields of `sendMessageRichMessageDraftAction#52564893`.
-        public struct Cons_sendMessageRichMessageDraftAction: Sendable {
-            public var canStop: Swift.Bool
-            public var keepOnStop: Swift.Bool
-            public var randomId: Swift.Int64
-            public var richMessage: Api.RichMessage
+        public final class Cons_sendMessageRichMessageDraftAction: Sendable {
+            public let canStop: Swift.Bool
+            public let keepOnStop: Swift.Bool
+            public let randomId: Swift.Int64
+            public let richMessage: Api.RichMessage
             
             public init(canStop: Swift.Bool = false, keepOnStop: Swift.Bool = false, randomId: Swift.Int64, richMessage: Api.RichMessage) {
                 self.canStop = canStop
@@ -2857,8 +2859,8 @@ extension Api {
         }
 
         /// The fields of `sendMessageStopDraftAction#fbf902b0`.
-        public struct Cons_sendMessageStopDraftAction: Sendable {
-            public var randomId: Swift.Int64
+        public final class Cons_sendMessageStopDraftAction: Sendable {
+            public let randomId: Swift.Int64
             
             public init(randomId: Swift.Int64) {
                 self.randomId = randomId
@@ -2942,15 +2944,15 @@ extension Api {
 
 extension Api.contacts {
     /// TL type `contacts.Found`: `contacts.found#b3134d9d`.
-    public indirect enum Found: TLObject {
+    public enum Found: TLObject {
         case found(Cons_found)
 
         /// The fields of `contacts.found#b3134d9d`.
-        public struct Cons_found: Sendable {
-            public var myResults: [Api.Peer]
-            public var results: [Api.Peer]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_found: Sendable {
+            public let myResults: [Api.Peer]
+            public let results: [Api.Peer]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(myResults: [Api.Peer], results: [Api.Peer], chats: [Api.Chat], users: [Api.User]) {
                 self.myResults = myResults
@@ -3013,7 +3015,7 @@ extension Api.contacts {
 
 extension Api {
     /// TL type `InputPrivacyKey`: `inputPrivacyKeyStatusTimestamp#4f96cb18`, `inputPrivacyKeyChatInvite#bdfb0426`, `inputPrivacyKeyPhoneCall#fabadc5f`, `inputPrivacyKeyPhoneP2P#db9e70d2`, `inputPrivacyKeyForwards#a4dd4c08`, `inputPrivacyKeyProfilePhoto#5719bacc`, `inputPrivacyKeyPhoneNumber#352dafa`, `inputPrivacyKeyAddedByPhone#d1219bdd`, `inputPrivacyKeyVoiceMessages#aee69d68`, `inputPrivacyKeyAbout#3823cc40`, `inputPrivacyKeyBirthday#d65a11cc`, `inputPrivacyKeyStarGiftsAutoSave#e1732341`, `inputPrivacyKeyNoPaidMessages#bdc597b4`, `inputPrivacyKeySavedMusic#4dbe9226`.
-    public indirect enum InputPrivacyKey: TLObject {
+    public enum InputPrivacyKey: TLObject {
         case inputPrivacyKeyStatusTimestamp
         case inputPrivacyKeyChatInvite
         case inputPrivacyKeyPhoneCall
@@ -3079,7 +3081,7 @@ extension Api {
 
 extension Api {
     /// TL type `PrivacyKey`: `privacyKeyStatusTimestamp#bc2eab30`, `privacyKeyChatInvite#500e6dfa`, `privacyKeyPhoneCall#3d662b7b`, `privacyKeyPhoneP2P#39491cc8`, `privacyKeyForwards#69ec56a3`, `privacyKeyProfilePhoto#96151fed`, `privacyKeyPhoneNumber#d19ae46d`, `privacyKeyAddedByPhone#42ffd42b`, `privacyKeyVoiceMessages#697f414`, `privacyKeyAbout#a486b761`, `privacyKeyBirthday#2000a518`, `privacyKeyStarGiftsAutoSave#2ca4fdf8`, `privacyKeyNoPaidMessages#17d348d2`, `privacyKeySavedMusic#ff7a571b`.
-    public indirect enum PrivacyKey: TLObject {
+    public enum PrivacyKey: TLObject {
         case privacyKeyStatusTimestamp
         case privacyKeyChatInvite
         case privacyKeyPhoneCall
@@ -3145,7 +3147,7 @@ extension Api {
 
 extension Api {
     /// TL type `InputPrivacyRule`: `inputPrivacyValueAllowContacts#d09e07b`, `inputPrivacyValueAllowAll#184b35ce`, `inputPrivacyValueAllowUsers#131cc67f`, `inputPrivacyValueDisallowContacts#ba52007`, `inputPrivacyValueDisallowAll#d66b66c9`, `inputPrivacyValueDisallowUsers#90110467`, `inputPrivacyValueAllowChatParticipants#840649cf`, `inputPrivacyValueDisallowChatParticipants#e94f0f86`, `inputPrivacyValueAllowCloseFriends#2f453e49`, `inputPrivacyValueAllowPremium#77cdc9f1`, `inputPrivacyValueAllowBots#5a4fcce5`, `inputPrivacyValueDisallowBots#c4e57915`.
-    public indirect enum InputPrivacyRule: TLObject {
+    public enum InputPrivacyRule: TLObject {
         case inputPrivacyValueAllowContacts
         case inputPrivacyValueAllowAll
         case inputPrivacyValueAllowUsers(Cons_inputPrivacyValueAllowUsers)
@@ -3160,8 +3162,8 @@ extension Api {
         case inputPrivacyValueDisallowBots
 
         /// The fields of `inputPrivacyValueAllowUsers#131cc67f`.
-        public struct Cons_inputPrivacyValueAllowUsers: Sendable {
-            public var users: [Api.InputUser]
+        public final class Cons_inputPrivacyValueAllowUsers: Sendable {
+            public let users: [Api.InputUser]
             
             public init(users: [Api.InputUser]) {
                 self.users = users
@@ -3183,8 +3185,8 @@ extension Api {
         }
 
         /// The fields of `inputPrivacyValueDisallowUsers#90110467`.
-        public struct Cons_inputPrivacyValueDisallowUsers: Sendable {
-            public var users: [Api.InputUser]
+        public final class Cons_inputPrivacyValueDisallowUsers: Sendable {
+            public let users: [Api.InputUser]
             
             public init(users: [Api.InputUser]) {
                 self.users = users
@@ -3206,8 +3208,8 @@ extension Api {
         }
 
         /// The fields of `inputPrivacyValueAllowChatParticipants#840649cf`.
-        public struct Cons_inputPrivacyValueAllowChatParticipants: Sendable {
-            public var chats: [Swift.Int64]
+        public final class Cons_inputPrivacyValueAllowChatParticipants: Sendable {
+            public let chats: [Swift.Int64]
             
             public init(chats: [Swift.Int64]) {
                 self.chats = chats
@@ -3229,8 +3231,8 @@ extension Api {
         }
 
         /// The fields of `inputPrivacyValueDisallowChatParticipants#e94f0f86`.
-        public struct Cons_inputPrivacyValueDisallowChatParticipants: Sendable {
-            public var chats: [Swift.Int64]
+        public final class Cons_inputPrivacyValueDisallowChatParticipants: Sendable {
+            public let chats: [Swift.Int64]
             
             public init(chats: [Swift.Int64]) {
                 self.chats = chats
@@ -3297,7 +3299,7 @@ extension Api {
 
 extension Api {
     /// TL type `PrivacyRule`: `privacyValueAllowContacts#fffe1bac`, `privacyValueAllowAll#65427b82`, `privacyValueAllowUsers#b8905fb2`, `privacyValueDisallowContacts#f888fa1a`, `privacyValueDisallowAll#8b73e763`, `privacyValueDisallowUsers#e4621141`, `privacyValueAllowChatParticipants#6b134e8e`, `privacyValueDisallowChatParticipants#41c87565`, `privacyValueAllowCloseFriends#f7e8d89b`, `privacyValueAllowPremium#ece9814b`, `privacyValueAllowBots#21461b5d`, `privacyValueDisallowBots#f6a5f82f`.
-    public indirect enum PrivacyRule: TLObject {
+    public enum PrivacyRule: TLObject {
         case privacyValueAllowContacts
         case privacyValueAllowAll
         case privacyValueAllowUsers(Cons_privacyValueAllowUsers)
@@ -3312,8 +3314,8 @@ extension Api {
         case privacyValueDisallowBots
 
         /// The fields of `privacyValueAllowUsers#b8905fb2`.
-        public struct Cons_privacyValueAllowUsers: Sendable {
-            public var users: [Swift.Int64]
+        public final class Cons_privacyValueAllowUsers: Sendable {
+            public let users: [Swift.Int64]
             
             public init(users: [Swift.Int64]) {
                 self.users = users
@@ -3335,8 +3337,8 @@ extension Api {
         }
 
         /// The fields of `privacyValueDisallowUsers#e4621141`.
-        public struct Cons_privacyValueDisallowUsers: Sendable {
-            public var users: [Swift.Int64]
+        public final class Cons_privacyValueDisallowUsers: Sendable {
+            public let users: [Swift.Int64]
             
             public init(users: [Swift.Int64]) {
                 self.users = users
@@ -3358,8 +3360,8 @@ extension Api {
         }
 
         /// The fields of `privacyValueAllowChatParticipants#6b134e8e`.
-        public struct Cons_privacyValueAllowChatParticipants: Sendable {
-            public var chats: [Swift.Int64]
+        public final class Cons_privacyValueAllowChatParticipants: Sendable {
+            public let chats: [Swift.Int64]
             
             public init(chats: [Swift.Int64]) {
                 self.chats = chats
@@ -3381,8 +3383,8 @@ extension Api {
         }
 
         /// The fields of `privacyValueDisallowChatParticipants#41c87565`.
-        public struct Cons_privacyValueDisallowChatParticipants: Sendable {
-            public var chats: [Swift.Int64]
+        public final class Cons_privacyValueDisallowChatParticipants: Sendable {
+            public let chats: [Swift.Int64]
             
             public init(chats: [Swift.Int64]) {
                 self.chats = chats
@@ -3449,14 +3451,14 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.PrivacyRules`: `account.privacyRules#50a04e45`.
-    public indirect enum PrivacyRules: TLObject {
+    public enum PrivacyRules: TLObject {
         case privacyRules(Cons_privacyRules)
 
         /// The fields of `account.privacyRules#50a04e45`.
-        public struct Cons_privacyRules: Sendable {
-            public var rules: [Api.PrivacyRule]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_privacyRules: Sendable {
+            public let rules: [Api.PrivacyRule]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(rules: [Api.PrivacyRule], chats: [Api.Chat], users: [Api.User]) {
                 self.rules = rules
@@ -3513,12 +3515,12 @@ extension Api.account {
 
 extension Api {
     /// TL type `AccountDaysTTL`: `accountDaysTTL#b8d0afdf`.
-    public indirect enum AccountDaysTTL: TLObject {
+    public enum AccountDaysTTL: TLObject {
         case accountDaysTTL(Cons_accountDaysTTL)
 
         /// The fields of `accountDaysTTL#b8d0afdf`.
-        public struct Cons_accountDaysTTL: Sendable {
-            public var days: Swift.Int32
+        public final class Cons_accountDaysTTL: Sendable {
+            public let days: Swift.Int32
             
             public init(days: Swift.Int32) {
                 self.days = days
@@ -3560,7 +3562,7 @@ extension Api {
 
 extension Api {
     /// TL type `DocumentAttribute`: `documentAttributeImageSize#6c37c15c`, `documentAttributeAnimated#11b58939`, `documentAttributeSticker#6319d612`, `documentAttributeVideo#43c57c48`, `documentAttributeAudio#9852f9c6`, `documentAttributeFilename#15590068`, `documentAttributeHasStickers#9801d2f7`, `documentAttributeCustomEmoji#fd149899`.
-    public indirect enum DocumentAttribute: TLObject {
+    public enum DocumentAttribute: TLObject {
         case documentAttributeImageSize(Cons_documentAttributeImageSize)
         case documentAttributeAnimated
         case documentAttributeSticker(Cons_documentAttributeSticker)
@@ -3571,9 +3573,9 @@ extension Api {
         case documentAttributeCustomEmoji(Cons_documentAttributeCustomEmoji)
 
         /// The fields of `documentAttributeImageSize#6c37c15c`.
-        public struct Cons_documentAttributeImageSize: Sendable {
-            public var w: Swift.Int32
-            public var h: Swift.Int32
+        public final class Cons_documentAttributeImageSize: Sendable {
+            public let w: Swift.Int32
+            public let h: Swift.Int32
             
             public init(w: Swift.Int32, h: Swift.Int32) {
                 self.w = w
@@ -3595,11 +3597,11 @@ extension Api {
         }
 
         /// The fields of `documentAttributeSticker#6319d612`.
-        public struct Cons_documentAttributeSticker: Sendable {
-            public var mask: Swift.Bool
-            public var alt: Swift.String
-            public var stickerset: Api.InputStickerSet
-            public var maskCoords: Api.MaskCoords?
+        public final class Cons_documentAttributeSticker: Sendable {
+            public let mask: Swift.Bool
+            public let alt: Swift.String
+            public let stickerset: Api.InputStickerSet
+            public let maskCoords: Api.MaskCoords?
             
             public init(mask: Swift.Bool = false, alt: Swift.String, stickerset: Api.InputStickerSet, maskCoords: Api.MaskCoords? = nil) {
                 self.mask = mask
@@ -3612,7 +3614,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.mask { _flags_flags |= 1 << 1 }
-                if self.maskCoords != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.maskCoords { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.alt)
                 self.stickerset.serialize(&w)
@@ -3634,16 +3636,16 @@ extension Api {
         }
 
         /// The fields of `documentAttributeVideo#43c57c48`.
-        public struct Cons_documentAttributeVideo: Sendable {
-            public var roundMessage: Swift.Bool
-            public var supportsStreaming: Swift.Bool
-            public var nosound: Swift.Bool
-            public var duration: Swift.Double
-            public var w: Swift.Int32
-            public var h: Swift.Int32
-            public var preloadPrefixSize: Swift.Int32?
-            public var videoStartTs: Swift.Double?
-            public var videoCodec: Swift.String?
+        public final class Cons_documentAttributeVideo: Sendable {
+            public let roundMessage: Swift.Bool
+            public let supportsStreaming: Swift.Bool
+            public let nosound: Swift.Bool
+            public let duration: Swift.Double
+            public let w: Swift.Int32
+            public let h: Swift.Int32
+            public let preloadPrefixSize: Swift.Int32?
+            public let videoStartTs: Swift.Double?
+            public let videoCodec: Swift.String?
             
             public init(roundMessage: Swift.Bool = false, supportsStreaming: Swift.Bool = false, nosound: Swift.Bool = false, duration: Swift.Double, w: Swift.Int32, h: Swift.Int32, preloadPrefixSize: Swift.Int32? = nil, videoStartTs: Swift.Double? = nil, videoCodec: Swift.String? = nil) {
                 self.roundMessage = roundMessage
@@ -3663,9 +3665,9 @@ extension Api {
                 if self.roundMessage { _flags_flags |= 1 << 0 }
                 if self.supportsStreaming { _flags_flags |= 1 << 1 }
                 if self.nosound { _flags_flags |= 1 << 3 }
-                if self.preloadPrefixSize != nil { _flags_flags |= 1 << 2 }
-                if self.videoStartTs != nil { _flags_flags |= 1 << 4 }
-                if self.videoCodec != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.preloadPrefixSize { _flags_flags |= 1 << 2 }
+                if case .some = self.videoStartTs { _flags_flags |= 1 << 4 }
+                if case .some = self.videoCodec { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 w.writeDouble(self.duration)
                 w.writeInt32(self.w)
@@ -3701,12 +3703,12 @@ extension Api {
         }
 
         /// The fields of `documentAttributeAudio#9852f9c6`.
-        public struct Cons_documentAttributeAudio: Sendable {
-            public var voice: Swift.Bool
-            public var duration: Swift.Int32
-            public var title: Swift.String?
-            public var performer: Swift.String?
-            public var waveform: [Swift.UInt8]?
+        public final class Cons_documentAttributeAudio: Sendable {
+            public let voice: Swift.Bool
+            public let duration: Swift.Int32
+            public let title: Swift.String?
+            public let performer: Swift.String?
+            public let waveform: [Swift.UInt8]?
             
             public init(voice: Swift.Bool = false, duration: Swift.Int32, title: Swift.String? = nil, performer: Swift.String? = nil, waveform: [Swift.UInt8]? = nil) {
                 self.voice = voice
@@ -3720,9 +3722,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.voice { _flags_flags |= 1 << 10 }
-                if self.title != nil { _flags_flags |= 1 << 0 }
-                if self.performer != nil { _flags_flags |= 1 << 1 }
-                if self.waveform != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.title { _flags_flags |= 1 << 0 }
+                if case .some = self.performer { _flags_flags |= 1 << 1 }
+                if case .some = self.waveform { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.duration)
                 if let value = self.title {
@@ -3752,8 +3754,8 @@ extension Api {
         }
 
         /// The fields of `documentAttributeFilename#15590068`.
-        public struct Cons_documentAttributeFilename: Sendable {
-            public var fileName: Swift.String
+        public final class Cons_documentAttributeFilename: Sendable {
+            public let fileName: Swift.String
             
             public init(fileName: Swift.String) {
                 self.fileName = fileName
@@ -3772,11 +3774,11 @@ extension Api {
         }
 
         /// The fields of `documentAttributeCustomEmoji#fd149899`.
-        public struct Cons_documentAttributeCustomEmoji: Sendable {
-            public var free: Swift.Bool
-            public var textColor: Swift.Bool
-            public var alt: Swift.String
-            public var stickerset: Api.InputStickerSet
+        public final class Cons_documentAttributeCustomEmoji: Sendable {
+            public let free: Swift.Bool
+            public let textColor: Swift.Bool
+            public let alt: Swift.String
+            public let stickerset: Api.InputStickerSet
             
             public init(free: Swift.Bool = false, textColor: Swift.Bool = false, alt: Swift.String, stickerset: Api.InputStickerSet) {
                 self.free = free
@@ -3844,14 +3846,14 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.Stickers`: `messages.stickersNotModified#f1749a22`, `messages.stickers#30a6ec7e`.
-    public indirect enum Stickers: TLObject {
+    public enum Stickers: TLObject {
         case stickersNotModified
         case stickers(Cons_stickers)
 
         /// The fields of `messages.stickers#30a6ec7e`.
-        public struct Cons_stickers: Sendable {
-            public var hash: Swift.Int64
-            public var stickers: [Api.Document]
+        public final class Cons_stickers: Sendable {
+            public let hash: Swift.Int64
+            public let stickers: [Api.Document]
             
             public init(hash: Swift.Int64, stickers: [Api.Document]) {
                 self.hash = hash
@@ -3901,13 +3903,13 @@ extension Api.messages {
 
 extension Api {
     /// TL type `StickerPack`: `stickerPack#12b299d4`.
-    public indirect enum StickerPack: TLObject {
+    public enum StickerPack: TLObject {
         case stickerPack(Cons_stickerPack)
 
         /// The fields of `stickerPack#12b299d4`.
-        public struct Cons_stickerPack: Sendable {
-            public var emoticon: Swift.String
-            public var documents: [Swift.Int64]
+        public final class Cons_stickerPack: Sendable {
+            public let emoticon: Swift.String
+            public let documents: [Swift.Int64]
             
             public init(emoticon: Swift.String, documents: [Swift.Int64]) {
                 self.emoticon = emoticon

@@ -5,14 +5,14 @@ public import TLRuntime
 
 extension Api.messages {
     /// TL type `messages.AllStickers`: `messages.allStickersNotModified#e86602c3`, `messages.allStickers#cdbbcebb`.
-    public indirect enum AllStickers: TLObject {
+    public enum AllStickers: TLObject {
         case allStickersNotModified
         case allStickers(Cons_allStickers)
 
         /// The fields of `messages.allStickers#cdbbcebb`.
-        public struct Cons_allStickers: Sendable {
-            public var hash: Swift.Int64
-            public var sets: [Api.StickerSet]
+        public final class Cons_allStickers: Sendable {
+            public let hash: Swift.Int64
+            public let sets: [Api.StickerSet]
             
             public init(hash: Swift.Int64, sets: [Api.StickerSet]) {
                 self.hash = hash
@@ -62,13 +62,13 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.AffectedMessages`: `messages.affectedMessages#84d19185`.
-    public indirect enum AffectedMessages: TLObject {
+    public enum AffectedMessages: TLObject {
         case affectedMessages(Cons_affectedMessages)
 
         /// The fields of `messages.affectedMessages#84d19185`.
-        public struct Cons_affectedMessages: Sendable {
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
+        public final class Cons_affectedMessages: Sendable {
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
             
             public init(pts: Swift.Int32, ptsCount: Swift.Int32) {
                 self.pts = pts
@@ -113,16 +113,16 @@ extension Api.messages {
 
 extension Api {
     /// TL type `WebPage`: `webPageEmpty#211a1788`, `webPagePending#b0d13e47`, `webPage#e89c45b2`, `webPageNotModified#7311ca11`.
-    public indirect enum WebPage: TLObject {
+    public enum WebPage: TLObject {
         case webPageEmpty(Cons_webPageEmpty)
         case webPagePending(Cons_webPagePending)
         case webPage(Cons_webPage)
         case webPageNotModified(Cons_webPageNotModified)
 
         /// The fields of `webPageEmpty#211a1788`.
-        public struct Cons_webPageEmpty: Sendable {
-            public var id: Swift.Int64
-            public var url: Swift.String?
+        public final class Cons_webPageEmpty: Sendable {
+            public let id: Swift.Int64
+            public let url: Swift.String?
             
             public init(id: Swift.Int64, url: Swift.String? = nil) {
                 self.id = id
@@ -132,7 +132,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.url != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.url { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 if let value = self.url {
@@ -151,10 +151,10 @@ extension Api {
         }
 
         /// The fields of `webPagePending#b0d13e47`.
-        public struct Cons_webPagePending: Sendable {
-            public var id: Swift.Int64
-            public var url: Swift.String?
-            public var date: Swift.Int32
+        public final class Cons_webPagePending: Sendable {
+            public let id: Swift.Int64
+            public let url: Swift.String?
+            public let date: Swift.Int32
             
             public init(id: Swift.Int64, url: Swift.String? = nil, date: Swift.Int32) {
                 self.id = id
@@ -165,7 +165,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.url != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.url { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 if let value = self.url {
@@ -186,27 +186,27 @@ extension Api {
         }
 
         /// The fields of `webPage#e89c45b2`.
-        public struct Cons_webPage: Sendable {
-            public var hasLargeMedia: Swift.Bool
-            public var videoCoverPhoto: Swift.Bool
-            public var id: Swift.Int64
-            public var url: Swift.String
-            public var displayUrl: Swift.String
-            public var hash: Swift.Int32
-            public var type: Swift.String?
-            public var siteName: Swift.String?
-            public var title: Swift.String?
-            public var description: Swift.String?
-            public var photo: Api.Photo?
-            public var embedUrl: Swift.String?
-            public var embedType: Swift.String?
-            public var embedWidth: Swift.Int32?
-            public var embedHeight: Swift.Int32?
-            public var duration: Swift.Int32?
-            public var author: Swift.String?
-            public var document: Api.Document?
-            public var cachedPage: Api.Page?
-            public var attributes: [Api.WebPageAttribute]?
+        public final class Cons_webPage: Sendable {
+            public let hasLargeMedia: Swift.Bool
+            public let videoCoverPhoto: Swift.Bool
+            public let id: Swift.Int64
+            public let url: Swift.String
+            public let displayUrl: Swift.String
+            public let hash: Swift.Int32
+            public let type: Swift.String?
+            public let siteName: Swift.String?
+            public let title: Swift.String?
+            public let description: Swift.String?
+            public let photo: Api.Photo?
+            public let embedUrl: Swift.String?
+            public let embedType: Swift.String?
+            public let embedWidth: Swift.Int32?
+            public let embedHeight: Swift.Int32?
+            public let duration: Swift.Int32?
+            public let author: Swift.String?
+            public let document: Api.Document?
+            public let cachedPage: Api.Page?
+            public let attributes: [Api.WebPageAttribute]?
             
             public init(hasLargeMedia: Swift.Bool = false, videoCoverPhoto: Swift.Bool = false, id: Swift.Int64, url: Swift.String, displayUrl: Swift.String, hash: Swift.Int32, type: Swift.String? = nil, siteName: Swift.String? = nil, title: Swift.String? = nil, description: Swift.String? = nil, photo: Api.Photo? = nil, embedUrl: Swift.String? = nil, embedType: Swift.String? = nil, embedWidth: Swift.Int32? = nil, embedHeight: Swift.Int32? = nil, duration: Swift.Int32? = nil, author: Swift.String? = nil, document: Api.Document? = nil, cachedPage: Api.Page? = nil, attributes: [Api.WebPageAttribute]? = nil) {
                 self.hasLargeMedia = hasLargeMedia
@@ -236,18 +236,20 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasLargeMedia { _flags_flags |= 1 << 13 }
                 if self.videoCoverPhoto { _flags_flags |= 1 << 14 }
-                if self.type != nil { _flags_flags |= 1 << 0 }
-                if self.siteName != nil { _flags_flags |= 1 << 1 }
-                if self.title != nil { _flags_flags |= 1 << 2 }
-                if self.description != nil { _flags_flags |= 1 << 3 }
-                if self.photo != nil { _flags_flags |= 1 << 4 }
-                if self.embedUrl != nil || self.embedType != nil { _flags_flags |= 1 << 5 }
-                if self.embedWidth != nil || self.embedHeight != nil { _flags_flags |= 1 << 6 }
-                if self.duration != nil { _flags_flags |= 1 << 7 }
-                if self.author != nil { _flags_flags |= 1 << 8 }
-                if self.document != nil { _flags_flags |= 1 << 9 }
-                if self.cachedPage != nil { _flags_flags |= 1 << 10 }
-                if self.attributes != nil { _flags_flags |= 1 << 12 }
+                if case .some = self.type { _flags_flags |= 1 << 0 }
+                if case .some = self.siteName { _flags_flags |= 1 << 1 }
+                if case .some = self.title { _flags_flags |= 1 << 2 }
+                if case .some = self.description { _flags_flags |= 1 << 3 }
+                if case .some = self.photo { _flags_flags |= 1 << 4 }
+                if case .some = self.embedUrl { _flags_flags |= 1 << 5 }
+                if case .some = self.embedType { _flags_flags |= 1 << 5 }
+                if case .some = self.embedWidth { _flags_flags |= 1 << 6 }
+                if case .some = self.embedHeight { _flags_flags |= 1 << 6 }
+                if case .some = self.duration { _flags_flags |= 1 << 7 }
+                if case .some = self.author { _flags_flags |= 1 << 8 }
+                if case .some = self.document { _flags_flags |= 1 << 9 }
+                if case .some = self.cachedPage { _flags_flags |= 1 << 10 }
+                if case .some = self.attributes { _flags_flags |= 1 << 12 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeString(self.url)
@@ -346,8 +348,8 @@ extension Api {
         }
 
         /// The fields of `webPageNotModified#7311ca11`.
-        public struct Cons_webPageNotModified: Sendable {
-            public var cachedPageViews: Swift.Int32?
+        public final class Cons_webPageNotModified: Sendable {
+            public let cachedPageViews: Swift.Int32?
             
             public init(cachedPageViews: Swift.Int32? = nil) {
                 self.cachedPageViews = cachedPageViews
@@ -356,7 +358,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.cachedPageViews != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.cachedPageViews { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.cachedPageViews {
                     w.writeInt32(value)
@@ -402,29 +404,29 @@ extension Api {
 
 extension Api {
     /// TL type `Authorization`: `authorization#ad01d61d`.
-    public indirect enum Authorization: TLObject {
+    public enum Authorization: TLObject {
         case authorization(Cons_authorization)
 
         /// The fields of `authorization#ad01d61d`.
-        public struct Cons_authorization: Sendable {
-            public var current: Swift.Bool
-            public var officialApp: Swift.Bool
-            public var passwordPending: Swift.Bool
-            public var encryptedRequestsDisabled: Swift.Bool
-            public var callRequestsDisabled: Swift.Bool
-            public var unconfirmed: Swift.Bool
-            public var hash: Swift.Int64
-            public var deviceModel: Swift.String
-            public var platform: Swift.String
-            public var systemVersion: Swift.String
-            public var apiId: Swift.Int32
-            public var appName: Swift.String
-            public var appVersion: Swift.String
-            public var dateCreated: Swift.Int32
-            public var dateActive: Swift.Int32
-            public var ip: Swift.String
-            public var country: Swift.String
-            public var region: Swift.String
+        public final class Cons_authorization: Sendable {
+            public let current: Swift.Bool
+            public let officialApp: Swift.Bool
+            public let passwordPending: Swift.Bool
+            public let encryptedRequestsDisabled: Swift.Bool
+            public let callRequestsDisabled: Swift.Bool
+            public let unconfirmed: Swift.Bool
+            public let hash: Swift.Int64
+            public let deviceModel: Swift.String
+            public let platform: Swift.String
+            public let systemVersion: Swift.String
+            public let apiId: Swift.Int32
+            public let appName: Swift.String
+            public let appVersion: Swift.String
+            public let dateCreated: Swift.Int32
+            public let dateActive: Swift.Int32
+            public let ip: Swift.String
+            public let country: Swift.String
+            public let region: Swift.String
             
             public init(current: Swift.Bool = false, officialApp: Swift.Bool = false, passwordPending: Swift.Bool = false, encryptedRequestsDisabled: Swift.Bool = false, callRequestsDisabled: Swift.Bool = false, unconfirmed: Swift.Bool = false, hash: Swift.Int64, deviceModel: Swift.String, platform: Swift.String, systemVersion: Swift.String, apiId: Swift.Int32, appName: Swift.String, appVersion: Swift.String, dateCreated: Swift.Int32, dateActive: Swift.Int32, ip: Swift.String, country: Swift.String, region: Swift.String) {
                 self.current = current
@@ -520,13 +522,13 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.Authorizations`: `account.authorizations#4bff8ea0`.
-    public indirect enum Authorizations: TLObject {
+    public enum Authorizations: TLObject {
         case authorizations(Cons_authorizations)
 
         /// The fields of `account.authorizations#4bff8ea0`.
-        public struct Cons_authorizations: Sendable {
-            public var authorizationTtlDays: Swift.Int32
-            public var authorizations: [Api.Authorization]
+        public final class Cons_authorizations: Sendable {
+            public let authorizationTtlDays: Swift.Int32
+            public let authorizations: [Api.Authorization]
             
             public init(authorizationTtlDays: Swift.Int32, authorizations: [Api.Authorization]) {
                 self.authorizationTtlDays = authorizationTtlDays
@@ -574,24 +576,24 @@ extension Api.account {
 
 extension Api.account {
     /// TL type `account.Password`: `account.password#957b50fb`.
-    public indirect enum Password: TLObject {
+    public enum Password: TLObject {
         case password(Cons_password)
 
         /// The fields of `account.password#957b50fb`.
-        public struct Cons_password: Sendable {
-            public var hasRecovery: Swift.Bool
-            public var hasSecureValues: Swift.Bool
-            public var hasPassword: Swift.Bool
-            public var currentAlgo: Api.PasswordKdfAlgo?
-            public var srpB: [Swift.UInt8]?
-            public var srpId: Swift.Int64?
-            public var hint: Swift.String?
-            public var emailUnconfirmedPattern: Swift.String?
-            public var newAlgo: Api.PasswordKdfAlgo
-            public var newSecureAlgo: Api.SecurePasswordKdfAlgo
-            public var secureRandom: [Swift.UInt8]
-            public var pendingResetDate: Swift.Int32?
-            public var loginEmailPattern: Swift.String?
+        public final class Cons_password: Sendable {
+            public let hasRecovery: Swift.Bool
+            public let hasSecureValues: Swift.Bool
+            public let hasPassword: Swift.Bool
+            public let currentAlgo: Api.PasswordKdfAlgo?
+            public let srpB: [Swift.UInt8]?
+            public let srpId: Swift.Int64?
+            public let hint: Swift.String?
+            public let emailUnconfirmedPattern: Swift.String?
+            public let newAlgo: Api.PasswordKdfAlgo
+            public let newSecureAlgo: Api.SecurePasswordKdfAlgo
+            public let secureRandom: [Swift.UInt8]
+            public let pendingResetDate: Swift.Int32?
+            public let loginEmailPattern: Swift.String?
             
             public init(hasRecovery: Swift.Bool = false, hasSecureValues: Swift.Bool = false, hasPassword: Swift.Bool = false, currentAlgo: Api.PasswordKdfAlgo? = nil, srpB: [Swift.UInt8]? = nil, srpId: Swift.Int64? = nil, hint: Swift.String? = nil, emailUnconfirmedPattern: Swift.String? = nil, newAlgo: Api.PasswordKdfAlgo, newSecureAlgo: Api.SecurePasswordKdfAlgo, secureRandom: [Swift.UInt8], pendingResetDate: Swift.Int32? = nil, loginEmailPattern: Swift.String? = nil) {
                 self.hasRecovery = hasRecovery
@@ -614,11 +616,14 @@ extension Api.account {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasRecovery { _flags_flags |= 1 << 0 }
                 if self.hasSecureValues { _flags_flags |= 1 << 1 }
-                if self.hasPassword || self.currentAlgo != nil || self.srpB != nil || self.srpId != nil { _flags_flags |= 1 << 2 }
-                if self.hint != nil { _flags_flags |= 1 << 3 }
-                if self.emailUnconfirmedPattern != nil { _flags_flags |= 1 << 4 }
-                if self.pendingResetDate != nil { _flags_flags |= 1 << 5 }
-                if self.loginEmailPattern != nil { _flags_flags |= 1 << 6 }
+                if self.hasPassword { _flags_flags |= 1 << 2 }
+                if case .some = self.currentAlgo { _flags_flags |= 1 << 2 }
+                if case .some = self.srpB { _flags_flags |= 1 << 2 }
+                if case .some = self.srpId { _flags_flags |= 1 << 2 }
+                if case .some = self.hint { _flags_flags |= 1 << 3 }
+                if case .some = self.emailUnconfirmedPattern { _flags_flags |= 1 << 4 }
+                if case .some = self.pendingResetDate { _flags_flags |= 1 << 5 }
+                if case .some = self.loginEmailPattern { _flags_flags |= 1 << 6 }
                 w.writeUInt32(_flags_flags)
                 if _flags_flags & (1 << 2) != 0 {
                     let value: Api.PasswordKdfAlgo = self.currentAlgo ?? Api.PasswordKdfAlgo.passwordKdfAlgoUnknown
@@ -700,13 +705,13 @@ extension Api.account {
 
 extension Api.account {
     /// TL type `account.PasswordSettings`: `account.passwordSettings#9a5c33e5`.
-    public indirect enum PasswordSettings: TLObject {
+    public enum PasswordSettings: TLObject {
         case passwordSettings(Cons_passwordSettings)
 
         /// The fields of `account.passwordSettings#9a5c33e5`.
-        public struct Cons_passwordSettings: Sendable {
-            public var email: Swift.String?
-            public var secureSettings: Api.SecureSecretSettings?
+        public final class Cons_passwordSettings: Sendable {
+            public let email: Swift.String?
+            public let secureSettings: Api.SecureSecretSettings?
             
             public init(email: Swift.String? = nil, secureSettings: Api.SecureSecretSettings? = nil) {
                 self.email = email
@@ -716,8 +721,8 @@ extension Api.account {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.email != nil { _flags_flags |= 1 << 0 }
-                if self.secureSettings != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.email { _flags_flags |= 1 << 0 }
+                if case .some = self.secureSettings { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.email {
                     w.writeString(value)
@@ -762,16 +767,16 @@ extension Api.account {
 
 extension Api.account {
     /// TL type `account.PasswordInputSettings`: `account.passwordInputSettings#c23727c9`.
-    public indirect enum PasswordInputSettings: TLObject {
+    public enum PasswordInputSettings: TLObject {
         case passwordInputSettings(Cons_passwordInputSettings)
 
         /// The fields of `account.passwordInputSettings#c23727c9`.
-        public struct Cons_passwordInputSettings: Sendable {
-            public var newAlgo: Api.PasswordKdfAlgo?
-            public var newPasswordHash: [Swift.UInt8]?
-            public var hint: Swift.String?
-            public var email: Swift.String?
-            public var newSecureSettings: Api.SecureSecretSettings?
+        public final class Cons_passwordInputSettings: Sendable {
+            public let newAlgo: Api.PasswordKdfAlgo?
+            public let newPasswordHash: [Swift.UInt8]?
+            public let hint: Swift.String?
+            public let email: Swift.String?
+            public let newSecureSettings: Api.SecureSecretSettings?
             
             public init(newAlgo: Api.PasswordKdfAlgo? = nil, newPasswordHash: [Swift.UInt8]? = nil, hint: Swift.String? = nil, email: Swift.String? = nil, newSecureSettings: Api.SecureSecretSettings? = nil) {
                 self.newAlgo = newAlgo
@@ -784,9 +789,11 @@ extension Api.account {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.newAlgo != nil || self.newPasswordHash != nil || self.hint != nil { _flags_flags |= 1 << 0 }
-                if self.email != nil { _flags_flags |= 1 << 1 }
-                if self.newSecureSettings != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.newAlgo { _flags_flags |= 1 << 0 }
+                if case .some = self.newPasswordHash { _flags_flags |= 1 << 0 }
+                if case .some = self.hint { _flags_flags |= 1 << 0 }
+                if case .some = self.email { _flags_flags |= 1 << 1 }
+                if case .some = self.newSecureSettings { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if _flags_flags & (1 << 0) != 0 {
                     let value: Api.PasswordKdfAlgo = self.newAlgo ?? Api.PasswordKdfAlgo.passwordKdfAlgoUnknown
@@ -849,12 +856,12 @@ extension Api.account {
 
 extension Api.auth {
     /// TL type `auth.PasswordRecovery`: `auth.passwordRecovery#137948a5`.
-    public indirect enum PasswordRecovery: TLObject {
+    public enum PasswordRecovery: TLObject {
         case passwordRecovery(Cons_passwordRecovery)
 
         /// The fields of `auth.passwordRecovery#137948a5`.
-        public struct Cons_passwordRecovery: Sendable {
-            public var emailPattern: Swift.String
+        public final class Cons_passwordRecovery: Sendable {
+            public let emailPattern: Swift.String
             
             public init(emailPattern: Swift.String) {
                 self.emailPattern = emailPattern
@@ -896,13 +903,13 @@ extension Api.auth {
 
 extension Api {
     /// TL type `ReceivedNotifyMessage`: `receivedNotifyMessage#a384b779`.
-    public indirect enum ReceivedNotifyMessage: TLObject {
+    public enum ReceivedNotifyMessage: TLObject {
         case receivedNotifyMessage(Cons_receivedNotifyMessage)
 
         /// The fields of `receivedNotifyMessage#a384b779`.
-        public struct Cons_receivedNotifyMessage: Sendable {
-            public var id: Swift.Int32
-            public var flags: Swift.Int32
+        public final class Cons_receivedNotifyMessage: Sendable {
+            public let id: Swift.Int32
+            public let flags: Swift.Int32
             
             public init(id: Swift.Int32, flags: Swift.Int32) {
                 self.id = id
@@ -947,26 +954,26 @@ extension Api {
 
 extension Api {
     /// TL type `ExportedChatInvite`: `chatInviteExported#a22cbd96`, `chatInvitePublicJoinRequests#ed107ab7`.
-    public indirect enum ExportedChatInvite: TLObject {
+    public enum ExportedChatInvite: TLObject {
         case chatInviteExported(Cons_chatInviteExported)
         case chatInvitePublicJoinRequests
 
         /// The fields of `chatInviteExported#a22cbd96`.
-        public struct Cons_chatInviteExported: Sendable {
-            public var revoked: Swift.Bool
-            public var permanent: Swift.Bool
-            public var requestNeeded: Swift.Bool
-            public var link: Swift.String
-            public var adminId: Swift.Int64
-            public var date: Swift.Int32
-            public var startDate: Swift.Int32?
-            public var expireDate: Swift.Int32?
-            public var usageLimit: Swift.Int32?
-            public var usage: Swift.Int32?
-            public var requested: Swift.Int32?
-            public var subscriptionExpired: Swift.Int32?
-            public var title: Swift.String?
-            public var subscriptionPricing: Api.StarsSubscriptionPricing?
+        public final class Cons_chatInviteExported: Sendable {
+            public let revoked: Swift.Bool
+            public let permanent: Swift.Bool
+            public let requestNeeded: Swift.Bool
+            public let link: Swift.String
+            public let adminId: Swift.Int64
+            public let date: Swift.Int32
+            public let startDate: Swift.Int32?
+            public let expireDate: Swift.Int32?
+            public let usageLimit: Swift.Int32?
+            public let usage: Swift.Int32?
+            public let requested: Swift.Int32?
+            public let subscriptionExpired: Swift.Int32?
+            public let title: Swift.String?
+            public let subscriptionPricing: Api.StarsSubscriptionPricing?
             
             public init(revoked: Swift.Bool = false, permanent: Swift.Bool = false, requestNeeded: Swift.Bool = false, link: Swift.String, adminId: Swift.Int64, date: Swift.Int32, startDate: Swift.Int32? = nil, expireDate: Swift.Int32? = nil, usageLimit: Swift.Int32? = nil, usage: Swift.Int32? = nil, requested: Swift.Int32? = nil, subscriptionExpired: Swift.Int32? = nil, title: Swift.String? = nil, subscriptionPricing: Api.StarsSubscriptionPricing? = nil) {
                 self.revoked = revoked
@@ -991,14 +998,14 @@ extension Api {
                 if self.revoked { _flags_flags |= 1 << 0 }
                 if self.permanent { _flags_flags |= 1 << 5 }
                 if self.requestNeeded { _flags_flags |= 1 << 6 }
-                if self.startDate != nil { _flags_flags |= 1 << 4 }
-                if self.expireDate != nil { _flags_flags |= 1 << 1 }
-                if self.usageLimit != nil { _flags_flags |= 1 << 2 }
-                if self.usage != nil { _flags_flags |= 1 << 3 }
-                if self.requested != nil { _flags_flags |= 1 << 7 }
-                if self.subscriptionExpired != nil { _flags_flags |= 1 << 10 }
-                if self.title != nil { _flags_flags |= 1 << 8 }
-                if self.subscriptionPricing != nil { _flags_flags |= 1 << 9 }
+                if case .some = self.startDate { _flags_flags |= 1 << 4 }
+                if case .some = self.expireDate { _flags_flags |= 1 << 1 }
+                if case .some = self.usageLimit { _flags_flags |= 1 << 2 }
+                if case .some = self.usage { _flags_flags |= 1 << 3 }
+                if case .some = self.requested { _flags_flags |= 1 << 7 }
+                if case .some = self.subscriptionExpired { _flags_flags |= 1 << 10 }
+                if case .some = self.title { _flags_flags |= 1 << 8 }
+                if case .some = self.subscriptionPricing { _flags_flags |= 1 << 9 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.link)
                 w.writeInt64(self.adminId)
@@ -1084,14 +1091,14 @@ extension Api {
 
 extension Api {
     /// TL type `ChatInvite`: `chatInviteAlready#5a686d7c`, `chatInvite#5c9d3702`, `chatInvitePeek#61695cb0`.
-    public indirect enum ChatInvite: TLObject {
+    public enum ChatInvite: TLObject {
         case chatInviteAlready(Cons_chatInviteAlready)
         case chatInvite(Cons_chatInvite)
         case chatInvitePeek(Cons_chatInvitePeek)
 
         /// The fields of `chatInviteAlready#5a686d7c`.
-        public struct Cons_chatInviteAlready: Sendable {
-            public var chat: Api.Chat
+        public final class Cons_chatInviteAlready: Sendable {
+            public let chat: Api.Chat
             
             public init(chat: Api.Chat) {
                 self.chat = chat
@@ -1110,25 +1117,25 @@ extension Api {
         }
 
         /// The fields of `chatInvite#5c9d3702`.
-        public struct Cons_chatInvite: Sendable {
-            public var channel: Swift.Bool
-            public var broadcast: Swift.Bool
-            public var `public`: Swift.Bool
-            public var megagroup: Swift.Bool
-            public var requestNeeded: Swift.Bool
-            public var verified: Swift.Bool
-            public var scam: Swift.Bool
-            public var fake: Swift.Bool
-            public var canRefulfillSubscription: Swift.Bool
-            public var title: Swift.String
-            public var about: Swift.String?
-            public var photo: Api.Photo
-            public var participantsCount: Swift.Int32
-            public var participants: [Api.User]?
-            public var color: Swift.Int32
-            public var subscriptionPricing: Api.StarsSubscriptionPricing?
-            public var subscriptionFormId: Swift.Int64?
-            public var botVerification: Api.BotVerification?
+        public final class Cons_chatInvite: Sendable {
+            public let channel: Swift.Bool
+            public let broadcast: Swift.Bool
+            public let `public`: Swift.Bool
+            public let megagroup: Swift.Bool
+            public let requestNeeded: Swift.Bool
+            public let verified: Swift.Bool
+            public let scam: Swift.Bool
+            public let fake: Swift.Bool
+            public let canRefulfillSubscription: Swift.Bool
+            public let title: Swift.String
+            public let about: Swift.String?
+            public let photo: Api.Photo
+            public let participantsCount: Swift.Int32
+            public let participants: [Api.User]?
+            public let color: Swift.Int32
+            public let subscriptionPricing: Api.StarsSubscriptionPricing?
+            public let subscriptionFormId: Swift.Int64?
+            public let botVerification: Api.BotVerification?
             
             public init(channel: Swift.Bool = false, broadcast: Swift.Bool = false, `public`: Swift.Bool = false, megagroup: Swift.Bool = false, requestNeeded: Swift.Bool = false, verified: Swift.Bool = false, scam: Swift.Bool = false, fake: Swift.Bool = false, canRefulfillSubscription: Swift.Bool = false, title: Swift.String, about: Swift.String? = nil, photo: Api.Photo, participantsCount: Swift.Int32, participants: [Api.User]? = nil, color: Swift.Int32, subscriptionPricing: Api.StarsSubscriptionPricing? = nil, subscriptionFormId: Swift.Int64? = nil, botVerification: Api.BotVerification? = nil) {
                 self.channel = channel
@@ -1163,11 +1170,11 @@ extension Api {
                 if self.scam { _flags_flags |= 1 << 8 }
                 if self.fake { _flags_flags |= 1 << 9 }
                 if self.canRefulfillSubscription { _flags_flags |= 1 << 11 }
-                if self.about != nil { _flags_flags |= 1 << 5 }
-                if self.participants != nil { _flags_flags |= 1 << 4 }
-                if self.subscriptionPricing != nil { _flags_flags |= 1 << 10 }
-                if self.subscriptionFormId != nil { _flags_flags |= 1 << 12 }
-                if self.botVerification != nil { _flags_flags |= 1 << 13 }
+                if case .some = self.about { _flags_flags |= 1 << 5 }
+                if case .some = self.participants { _flags_flags |= 1 << 4 }
+                if case .some = self.subscriptionPricing { _flags_flags |= 1 << 10 }
+                if case .some = self.subscriptionFormId { _flags_flags |= 1 << 12 }
+                if case .some = self.botVerification { _flags_flags |= 1 << 13 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.title)
                 if let value = self.about {
@@ -1224,9 +1231,9 @@ extension Api {
         }
 
         /// The fields of `chatInvitePeek#61695cb0`.
-        public struct Cons_chatInvitePeek: Sendable {
-            public var chat: Api.Chat
-            public var expires: Swift.Int32
+        public final class Cons_chatInvitePeek: Sendable {
+            public let chat: Api.Chat
+            public let expires: Swift.Int32
             
             public init(chat: Api.Chat, expires: Swift.Int32) {
                 self.chat = chat
@@ -1275,7 +1282,7 @@ extension Api {
 
 extension Api {
     /// TL type `InputStickerSet`: `inputStickerSetEmpty#ffb62b95`, `inputStickerSetID#9de7a269`, `inputStickerSetShortName#861cc8a0`, `inputStickerSetAnimatedEmoji#28703c8`, `inputStickerSetDice#e67f520e`, `inputStickerSetAnimatedEmojiAnimations#cde3739`, `inputStickerSetPremiumGifts#c88b3b02`, `inputStickerSetEmojiGenericAnimations#4c4d4ce`, `inputStickerSetEmojiDefaultStatuses#29d0f5ee`, `inputStickerSetEmojiDefaultTopicIcons#44c1f8e9`, `inputStickerSetEmojiChannelDefaultStatuses#49748553`, `inputStickerSetTonGifts#1cf671a0`.
-    public indirect enum InputStickerSet: TLObject {
+    public enum InputStickerSet: TLObject {
         case inputStickerSetEmpty
         case inputStickerSetID(Cons_inputStickerSetID)
         case inputStickerSetShortName(Cons_inputStickerSetShortName)
@@ -1290,9 +1297,9 @@ extension Api {
         case inputStickerSetTonGifts
 
         /// The fields of `inputStickerSetID#9de7a269`.
-        public struct Cons_inputStickerSetID: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputStickerSetID: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -1314,8 +1321,8 @@ extension Api {
         }
 
         /// The fields of `inputStickerSetShortName#861cc8a0`.
-        public struct Cons_inputStickerSetShortName: Sendable {
-            public var shortName: Swift.String
+        public final class Cons_inputStickerSetShortName: Sendable {
+            public let shortName: Swift.String
             
             public init(shortName: Swift.String) {
                 self.shortName = shortName
@@ -1334,8 +1341,8 @@ extension Api {
         }
 
         /// The fields of `inputStickerSetDice#e67f520e`.
-        public struct Cons_inputStickerSetDice: Sendable {
-            public var emoticon: Swift.String
+        public final class Cons_inputStickerSetDice: Sendable {
+            public let emoticon: Swift.String
             
             public init(emoticon: Swift.String) {
                 self.emoticon = emoticon
@@ -1399,29 +1406,29 @@ extension Api {
 
 extension Api {
     /// TL type `StickerSet`: `stickerSet#2dd14edc`.
-    public indirect enum StickerSet: TLObject {
+    public enum StickerSet: TLObject {
         case stickerSet(Cons_stickerSet)
 
         /// The fields of `stickerSet#2dd14edc`.
-        public struct Cons_stickerSet: Sendable {
-            public var archived: Swift.Bool
-            public var official: Swift.Bool
-            public var masks: Swift.Bool
-            public var emojis: Swift.Bool
-            public var textColor: Swift.Bool
-            public var channelEmojiStatus: Swift.Bool
-            public var creator: Swift.Bool
-            public var installedDate: Swift.Int32?
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var title: Swift.String
-            public var shortName: Swift.String
-            public var thumbs: [Api.PhotoSize]?
-            public var thumbDcId: Swift.Int32?
-            public var thumbVersion: Swift.Int32?
-            public var thumbDocumentId: Swift.Int64?
-            public var count: Swift.Int32
-            public var hash: Swift.Int32
+        public final class Cons_stickerSet: Sendable {
+            public let archived: Swift.Bool
+            public let official: Swift.Bool
+            public let masks: Swift.Bool
+            public let emojis: Swift.Bool
+            public let textColor: Swift.Bool
+            public let channelEmojiStatus: Swift.Bool
+            public let creator: Swift.Bool
+            public let installedDate: Swift.Int32?
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let title: Swift.String
+            public let shortName: Swift.String
+            public let thumbs: [Api.PhotoSize]?
+            public let thumbDcId: Swift.Int32?
+            public let thumbVersion: Swift.Int32?
+            public let thumbDocumentId: Swift.Int64?
+            public let count: Swift.Int32
+            public let hash: Swift.Int32
             
             public init(archived: Swift.Bool = false, official: Swift.Bool = false, masks: Swift.Bool = false, emojis: Swift.Bool = false, textColor: Swift.Bool = false, channelEmojiStatus: Swift.Bool = false, creator: Swift.Bool = false, installedDate: Swift.Int32? = nil, id: Swift.Int64, accessHash: Swift.Int64, title: Swift.String, shortName: Swift.String, thumbs: [Api.PhotoSize]? = nil, thumbDcId: Swift.Int32? = nil, thumbVersion: Swift.Int32? = nil, thumbDocumentId: Swift.Int64? = nil, count: Swift.Int32, hash: Swift.Int32) {
                 self.archived = archived
@@ -1454,9 +1461,11 @@ extension Api {
                 if self.textColor { _flags_flags |= 1 << 9 }
                 if self.channelEmojiStatus { _flags_flags |= 1 << 10 }
                 if self.creator { _flags_flags |= 1 << 11 }
-                if self.installedDate != nil { _flags_flags |= 1 << 0 }
-                if self.thumbs != nil || self.thumbDcId != nil || self.thumbVersion != nil { _flags_flags |= 1 << 4 }
-                if self.thumbDocumentId != nil { _flags_flags |= 1 << 8 }
+                if case .some = self.installedDate { _flags_flags |= 1 << 0 }
+                if case .some = self.thumbs { _flags_flags |= 1 << 4 }
+                if case .some = self.thumbDcId { _flags_flags |= 1 << 4 }
+                if case .some = self.thumbVersion { _flags_flags |= 1 << 4 }
+                if case .some = self.thumbDocumentId { _flags_flags |= 1 << 8 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.installedDate {
                     w.writeInt32(value)
@@ -1541,16 +1550,16 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.StickerSet`: `messages.stickerSet#6e153f16`, `messages.stickerSetNotModified#d3f924eb`.
-    public indirect enum StickerSet: TLObject {
+    public enum StickerSet: TLObject {
         case stickerSet(Cons_stickerSet)
         case stickerSetNotModified
 
         /// The fields of `messages.stickerSet#6e153f16`.
-        public struct Cons_stickerSet: Sendable {
-            public var set: Api.StickerSet
-            public var packs: [Api.StickerPack]
-            public var keywords: [Api.StickerKeyword]
-            public var documents: [Api.Document]
+        public final class Cons_stickerSet: Sendable {
+            public let set: Api.StickerSet
+            public let packs: [Api.StickerPack]
+            public let keywords: [Api.StickerKeyword]
+            public let documents: [Api.Document]
             
             public init(set: Api.StickerSet, packs: [Api.StickerPack], keywords: [Api.StickerKeyword], documents: [Api.Document]) {
                 self.set = set
@@ -1612,14 +1621,14 @@ extension Api.messages {
 
 extension Api {
     /// TL type `BotCommand`: `botCommand#9852d6d2`.
-    public indirect enum BotCommand: TLObject {
+    public enum BotCommand: TLObject {
         case botCommand(Cons_botCommand)
 
         /// The fields of `botCommand#9852d6d2`.
-        public struct Cons_botCommand: Sendable {
-            public var ephemeral: Swift.Bool
-            public var command: Swift.String
-            public var description: Swift.String
+        public final class Cons_botCommand: Sendable {
+            public let ephemeral: Swift.Bool
+            public let command: Swift.String
+            public let description: Swift.String
             
             public init(ephemeral: Swift.Bool = false, command: Swift.String, description: Swift.String) {
                 self.ephemeral = ephemeral
@@ -1670,21 +1679,21 @@ extension Api {
 
 extension Api {
     /// TL type `BotInfo`: `botInfo#4d8a0299`.
-    public indirect enum BotInfo: TLObject {
+    public enum BotInfo: TLObject {
         case botInfo(Cons_botInfo)
 
         /// The fields of `botInfo#4d8a0299`.
-        public struct Cons_botInfo: Sendable {
-            public var hasPreviewMedias: Swift.Bool
-            public var userId: Swift.Int64?
-            public var description: Swift.String?
-            public var descriptionPhoto: Api.Photo?
-            public var descriptionDocument: Api.Document?
-            public var commands: [Api.BotCommand]?
-            public var menuButton: Api.BotMenuButton?
-            public var privacyPolicyUrl: Swift.String?
-            public var appSettings: Api.BotAppSettings?
-            public var verifierSettings: Api.BotVerifierSettings?
+        public final class Cons_botInfo: Sendable {
+            public let hasPreviewMedias: Swift.Bool
+            public let userId: Swift.Int64?
+            public let description: Swift.String?
+            public let descriptionPhoto: Api.Photo?
+            public let descriptionDocument: Api.Document?
+            public let commands: [Api.BotCommand]?
+            public let menuButton: Api.BotMenuButton?
+            public let privacyPolicyUrl: Swift.String?
+            public let appSettings: Api.BotAppSettings?
+            public let verifierSettings: Api.BotVerifierSettings?
             
             public init(hasPreviewMedias: Swift.Bool = false, userId: Swift.Int64? = nil, description: Swift.String? = nil, descriptionPhoto: Api.Photo? = nil, descriptionDocument: Api.Document? = nil, commands: [Api.BotCommand]? = nil, menuButton: Api.BotMenuButton? = nil, privacyPolicyUrl: Swift.String? = nil, appSettings: Api.BotAppSettings? = nil, verifierSettings: Api.BotVerifierSettings? = nil) {
                 self.hasPreviewMedias = hasPreviewMedias
@@ -1703,15 +1712,15 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasPreviewMedias { _flags_flags |= 1 << 6 }
-                if self.userId != nil { _flags_flags |= 1 << 0 }
-                if self.description != nil { _flags_flags |= 1 << 1 }
-                if self.descriptionPhoto != nil { _flags_flags |= 1 << 4 }
-                if self.descriptionDocument != nil { _flags_flags |= 1 << 5 }
-                if self.commands != nil { _flags_flags |= 1 << 2 }
-                if self.menuButton != nil { _flags_flags |= 1 << 3 }
-                if self.privacyPolicyUrl != nil { _flags_flags |= 1 << 7 }
-                if self.appSettings != nil { _flags_flags |= 1 << 8 }
-                if self.verifierSettings != nil { _flags_flags |= 1 << 9 }
+                if case .some = self.userId { _flags_flags |= 1 << 0 }
+                if case .some = self.description { _flags_flags |= 1 << 1 }
+                if case .some = self.descriptionPhoto { _flags_flags |= 1 << 4 }
+                if case .some = self.descriptionDocument { _flags_flags |= 1 << 5 }
+                if case .some = self.commands { _flags_flags |= 1 << 2 }
+                if case .some = self.menuButton { _flags_flags |= 1 << 3 }
+                if case .some = self.privacyPolicyUrl { _flags_flags |= 1 << 7 }
+                if case .some = self.appSettings { _flags_flags |= 1 << 8 }
+                if case .some = self.verifierSettings { _flags_flags |= 1 << 9 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.userId {
                     w.writeInt64(value)
@@ -1795,14 +1804,14 @@ extension Api {
 
 extension Api {
     /// TL type `KeyboardButton`: `keyboardButton#2f67a72f`.
-    public indirect enum KeyboardButton: TLObject {
+    public enum KeyboardButton: TLObject {
         case keyboardButton(Cons_keyboardButton)
 
         /// The fields of `keyboardButton#2f67a72f`.
-        public struct Cons_keyboardButton: Sendable {
-            public var style: Api.KeyboardButtonStyle?
-            public var text: Swift.String
-            public var type: Api.ButtonType
+        public final class Cons_keyboardButton: Sendable {
+            public let style: Api.KeyboardButtonStyle?
+            public let text: Swift.String
+            public let type: Api.ButtonType
             
             public init(style: Api.KeyboardButtonStyle? = nil, text: Swift.String, type: Api.ButtonType) {
                 self.style = style
@@ -1813,7 +1822,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.style != nil { _flags_flags |= 1 << 10 }
+                if case .some = self.style { _flags_flags |= 1 << 10 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.style {
                     value.serialize(&w)
@@ -1857,12 +1866,12 @@ extension Api {
 
 extension Api {
     /// TL type `KeyboardButtonRow`: `keyboardButtonRow#77608b83`.
-    public indirect enum KeyboardButtonRow: TLObject {
+    public enum KeyboardButtonRow: TLObject {
         case keyboardButtonRow(Cons_keyboardButtonRow)
 
         /// The fields of `keyboardButtonRow#77608b83`.
-        public struct Cons_keyboardButtonRow: Sendable {
-            public var buttons: [Api.KeyboardButton]
+        public final class Cons_keyboardButtonRow: Sendable {
+            public let buttons: [Api.KeyboardButton]
             
             public init(buttons: [Api.KeyboardButton]) {
                 self.buttons = buttons
@@ -1907,15 +1916,15 @@ extension Api {
 
 extension Api {
     /// TL type `ReplyMarkup`: `replyKeyboardHide#a03e5b85`, `replyKeyboardForceReply#86b40b08`, `replyKeyboardMarkup#85dd99d1`, `replyInlineMarkup#b2b15770`.
-    public indirect enum ReplyMarkup: TLObject {
+    public enum ReplyMarkup: TLObject {
         case replyKeyboardHide(Cons_replyKeyboardHide)
         case replyKeyboardForceReply(Cons_replyKeyboardForceReply)
         case replyKeyboardMarkup(Cons_replyKeyboardMarkup)
         case replyInlineMarkup(Cons_replyInlineMarkup)
 
         /// The fields of `replyKeyboardHide#a03e5b85`.
-        public struct Cons_replyKeyboardHide: Sendable {
-            public var selective: Swift.Bool
+        public final class Cons_replyKeyboardHide: Sendable {
+            public let selective: Swift.Bool
             
             public init(selective: Swift.Bool = false) {
                 self.selective = selective
@@ -1937,10 +1946,10 @@ extension Api {
         }
 
         /// The fields of `replyKeyboardForceReply#86b40b08`.
-        public struct Cons_replyKeyboardForceReply: Sendable {
-            public var singleUse: Swift.Bool
-            public var selective: Swift.Bool
-            public var placeholder: Swift.String?
+        public final class Cons_replyKeyboardForceReply: Sendable {
+            public let singleUse: Swift.Bool
+            public let selective: Swift.Bool
+            public let placeholder: Swift.String?
             
             public init(singleUse: Swift.Bool = false, selective: Swift.Bool = false, placeholder: Swift.String? = nil) {
                 self.singleUse = singleUse
@@ -1953,7 +1962,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.singleUse { _flags_flags |= 1 << 1 }
                 if self.selective { _flags_flags |= 1 << 2 }
-                if self.placeholder != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.placeholder { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.placeholder {
                     w.writeString(value)
@@ -1972,14 +1981,14 @@ extension Api {
         }
 
         /// The fields of `replyKeyboardMarkup#85dd99d1`.
-        public struct Cons_replyKeyboardMarkup: Sendable {
-            public var resize: Swift.Bool
-            public var singleUse: Swift.Bool
-            public var selective: Swift.Bool
-            public var persistent: Swift.Bool
-            public var forceReply: Swift.Bool
-            public var rows: [Api.KeyboardButtonRow]
-            public var placeholder: Swift.String?
+        public final class Cons_replyKeyboardMarkup: Sendable {
+            public let resize: Swift.Bool
+            public let singleUse: Swift.Bool
+            public let selective: Swift.Bool
+            public let persistent: Swift.Bool
+            public let forceReply: Swift.Bool
+            public let rows: [Api.KeyboardButtonRow]
+            public let placeholder: Swift.String?
             
             public init(resize: Swift.Bool = false, singleUse: Swift.Bool = false, selective: Swift.Bool = false, persistent: Swift.Bool = false, forceReply: Swift.Bool = false, rows: [Api.KeyboardButtonRow], placeholder: Swift.String? = nil) {
                 self.resize = resize
@@ -1999,7 +2008,7 @@ extension Api {
                 if self.selective { _flags_flags |= 1 << 2 }
                 if self.persistent { _flags_flags |= 1 << 4 }
                 if self.forceReply { _flags_flags |= 1 << 5 }
-                if self.placeholder != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.placeholder { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeVectorHeader(count: self.rows.count)
                 for item0 in self.rows {
@@ -2026,9 +2035,9 @@ extension Api {
         }
 
         /// The fields of `replyInlineMarkup#b2b15770`.
-        public struct Cons_replyInlineMarkup: Sendable {
-            public var forceReply: Swift.Bool
-            public var rows: [Api.KeyboardInlineButtonRow]
+        public final class Cons_replyInlineMarkup: Sendable {
+            public let forceReply: Swift.Bool
+            public let rows: [Api.KeyboardInlineButtonRow]
             
             public init(forceReply: Swift.Bool = false, rows: [Api.KeyboardInlineButtonRow]) {
                 self.forceReply = forceReply
@@ -2085,7 +2094,7 @@ extension Api {
 
 extension Api {
     /// TL type `MessageEntity`: `messageEntityUnknown#bb92ba95`, `messageEntityMention#fa04579d`, `messageEntityHashtag#6f635b0d`, `messageEntityBotCommand#6cef8ac7`, `messageEntityUrl#6ed02538`, `messageEntityEmail#64e475c2`, `messageEntityBold#bd610bc9`, `messageEntityItalic#826f8b60`, `messageEntityCode#28a20571`, `messageEntityPre#73924be0`, `messageEntityTextUrl#76a6d327`, `messageEntityMentionName#dc7b1140`, `inputMessageEntityMentionName#208e68c9`, `messageEntityPhone#9b69e34b`, `messageEntityCashtag#4c4e743f`, `messageEntityUnderline#9c4e7e8b`, `messageEntityStrike#bf0693d4`, `messageEntityBankCard#761e6af4`, `messageEntitySpoiler#32ca960f`, `messageEntityCustomEmoji#c8cf05f8`, `messageEntityBlockquote#f1ccaaac`, `messageEntityFormattedDate#904ac7c7`, `messageEntityDiffInsert#71777116`, `messageEntityDiffReplace#c6c1e5a7`, `messageEntityDiffDelete#652c1c5`.
-    public indirect enum MessageEntity: TLObject {
+    public enum MessageEntity: TLObject {
         case messageEntityUnknown(Cons_messageEntityUnknown)
         case messageEntityMention(Cons_messageEntityMention)
         case messageEntityHashtag(Cons_messageEntityHashtag)
@@ -2113,9 +2122,9 @@ extension Api {
         case messageEntityDiffDelete(Cons_messageEntityDiffDelete)
 
         /// The fields of `messageEntityUnknown#bb92ba95`.
-        public struct Cons_messageEntityUnknown: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityUnknown: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2137,9 +2146,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityMention#fa04579d`.
-        public struct Cons_messageEntityMention: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityMention: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2161,9 +2170,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityHashtag#6f635b0d`.
-        public struct Cons_messageEntityHashtag: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityHashtag: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2185,9 +2194,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityBotCommand#6cef8ac7`.
-        public struct Cons_messageEntityBotCommand: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityBotCommand: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2209,9 +2218,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityUrl#6ed02538`.
-        public struct Cons_messageEntityUrl: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityUrl: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2233,9 +2242,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityEmail#64e475c2`.
-        public struct Cons_messageEntityEmail: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityEmail: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2257,9 +2266,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityBold#bd610bc9`.
-        public struct Cons_messageEntityBold: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityBold: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2281,9 +2290,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityItalic#826f8b60`.
-        public struct Cons_messageEntityItalic: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityItalic: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2305,9 +2314,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityCode#28a20571`.
-        public struct Cons_messageEntityCode: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityCode: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2329,10 +2338,10 @@ extension Api {
         }
 
         /// The fields of `messageEntityPre#73924be0`.
-        public struct Cons_messageEntityPre: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
-            public var language: Swift.String
+        public final class Cons_messageEntityPre: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
+            public let language: Swift.String
             
             public init(offset: Swift.Int32, length: Swift.Int32, language: Swift.String) {
                 self.offset = offset
@@ -2357,10 +2366,10 @@ extension Api {
         }
 
         /// The fields of `messageEntityTextUrl#76a6d327`.
-        public struct Cons_messageEntityTextUrl: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
-            public var url: Swift.String
+        public final class Cons_messageEntityTextUrl: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
+            public let url: Swift.String
             
             public init(offset: Swift.Int32, length: Swift.Int32, url: Swift.String) {
                 self.offset = offset
@@ -2385,10 +2394,10 @@ extension Api {
         }
 
         /// The fields of `messageEntityMentionName#dc7b1140`.
-        public struct Cons_messageEntityMentionName: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
-            public var userId: Swift.Int64
+        public final class Cons_messageEntityMentionName: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
+            public let userId: Swift.Int64
             
             public init(offset: Swift.Int32, length: Swift.Int32, userId: Swift.Int64) {
                 self.offset = offset
@@ -2413,10 +2422,10 @@ extension Api {
         }
 
         /// The fields of `inputMessageEntityMentionName#208e68c9`.
-        public struct Cons_inputMessageEntityMentionName: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
-            public var userId: Api.InputUser
+        public final class Cons_inputMessageEntityMentionName: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
+            public let userId: Api.InputUser
             
             public init(offset: Swift.Int32, length: Swift.Int32, userId: Api.InputUser) {
                 self.offset = offset
@@ -2441,9 +2450,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityPhone#9b69e34b`.
-        public struct Cons_messageEntityPhone: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityPhone: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2465,9 +2474,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityCashtag#4c4e743f`.
-        public struct Cons_messageEntityCashtag: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityCashtag: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2489,9 +2498,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityUnderline#9c4e7e8b`.
-        public struct Cons_messageEntityUnderline: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityUnderline: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2513,9 +2522,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityStrike#bf0693d4`.
-        public struct Cons_messageEntityStrike: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityStrike: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2537,9 +2546,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityBankCard#761e6af4`.
-        public struct Cons_messageEntityBankCard: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityBankCard: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2561,9 +2570,9 @@ extension Api {
         }
 
         /// The fields of `messageEntitySpoiler#32ca960f`.
-        public struct Cons_messageEntitySpoiler: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntitySpoiler: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2585,10 +2594,10 @@ extension Api {
         }
 
         /// The fields of `messageEntityCustomEmoji#c8cf05f8`.
-        public struct Cons_messageEntityCustomEmoji: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
-            public var documentId: Swift.Int64
+        public final class Cons_messageEntityCustomEmoji: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
+            public let documentId: Swift.Int64
             
             public init(offset: Swift.Int32, length: Swift.Int32, documentId: Swift.Int64) {
                 self.offset = offset
@@ -2613,10 +2622,10 @@ extension Api {
         }
 
         /// The fields of `messageEntityBlockquote#f1ccaaac`.
-        public struct Cons_messageEntityBlockquote: Sendable {
-            public var collapsed: Swift.Bool
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityBlockquote: Sendable {
+            public let collapsed: Swift.Bool
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(collapsed: Swift.Bool = false, offset: Swift.Int32, length: Swift.Int32) {
                 self.collapsed = collapsed
@@ -2644,16 +2653,16 @@ extension Api {
         }
 
         /// The fields of `messageEntityFormattedDate#904ac7c7`.
-        public struct Cons_messageEntityFormattedDate: Sendable {
-            public var relative: Swift.Bool
-            public var shortTime: Swift.Bool
-            public var longTime: Swift.Bool
-            public var shortDate: Swift.Bool
-            public var longDate: Swift.Bool
-            public var dayOfWeek: Swift.Bool
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
-            public var date: Swift.Int32
+        public final class Cons_messageEntityFormattedDate: Sendable {
+            public let relative: Swift.Bool
+            public let shortTime: Swift.Bool
+            public let longTime: Swift.Bool
+            public let shortDate: Swift.Bool
+            public let longDate: Swift.Bool
+            public let dayOfWeek: Swift.Bool
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
+            public let date: Swift.Int32
             
             public init(relative: Swift.Bool = false, shortTime: Swift.Bool = false, longTime: Swift.Bool = false, shortDate: Swift.Bool = false, longDate: Swift.Bool = false, dayOfWeek: Swift.Bool = false, offset: Swift.Int32, length: Swift.Int32, date: Swift.Int32) {
                 self.relative = relative
@@ -2699,9 +2708,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityDiffInsert#71777116`.
-        public struct Cons_messageEntityDiffInsert: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityDiffInsert: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2723,10 +2732,10 @@ extension Api {
         }
 
         /// The fields of `messageEntityDiffReplace#c6c1e5a7`.
-        public struct Cons_messageEntityDiffReplace: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
-            public var oldText: Swift.String
+        public final class Cons_messageEntityDiffReplace: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
+            public let oldText: Swift.String
             
             public init(offset: Swift.Int32, length: Swift.Int32, oldText: Swift.String) {
                 self.offset = offset
@@ -2751,9 +2760,9 @@ extension Api {
         }
 
         /// The fields of `messageEntityDiffDelete#652c1c5`.
-        public struct Cons_messageEntityDiffDelete: Sendable {
-            public var offset: Swift.Int32
-            public var length: Swift.Int32
+        public final class Cons_messageEntityDiffDelete: Sendable {
+            public let offset: Swift.Int32
+            public let length: Swift.Int32
             
             public init(offset: Swift.Int32, length: Swift.Int32) {
                 self.offset = offset
@@ -2846,15 +2855,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputChannel`: `inputChannelEmpty#ee8c1e86`, `inputChannel#f35aec28`, `inputChannelFromMessage#5b934f9d`.
-    public indirect enum InputChannel: TLObject {
+    public enum InputChannel: TLObject {
         case inputChannelEmpty
         case inputChannel(Cons_inputChannel)
         case inputChannelFromMessage(Cons_inputChannelFromMessage)
 
         /// The fields of `inputChannel#f35aec28`.
-        public struct Cons_inputChannel: Sendable {
-            public var channelId: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputChannel: Sendable {
+            public let channelId: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(channelId: Swift.Int64, accessHash: Swift.Int64) {
                 self.channelId = channelId
@@ -2876,10 +2885,10 @@ extension Api {
         }
 
         /// The fields of `inputChannelFromMessage#5b934f9d`.
-        public struct Cons_inputChannelFromMessage: Sendable {
-            public var peer: Api.InputPeer
-            public var msgId: Swift.Int32
-            public var channelId: Swift.Int64
+        public final class Cons_inputChannelFromMessage: Sendable {
+            public let peer: Api.InputPeer
+            public let msgId: Swift.Int32
+            public let channelId: Swift.Int64
             
             public init(peer: Api.InputPeer, msgId: Swift.Int32, channelId: Swift.Int64) {
                 self.peer = peer
@@ -2931,14 +2940,14 @@ extension Api {
 
 extension Api.contacts {
     /// TL type `contacts.ResolvedPeer`: `contacts.resolvedPeer#7f077ad9`.
-    public indirect enum ResolvedPeer: TLObject {
+    public enum ResolvedPeer: TLObject {
         case resolvedPeer(Cons_resolvedPeer)
 
         /// The fields of `contacts.resolvedPeer#7f077ad9`.
-        public struct Cons_resolvedPeer: Sendable {
-            public var peer: Api.Peer
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_resolvedPeer: Sendable {
+            public let peer: Api.Peer
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(peer: Api.Peer, chats: [Api.Chat], users: [Api.User]) {
                 self.peer = peer
@@ -2992,13 +3001,13 @@ extension Api.contacts {
 
 extension Api {
     /// TL type `MessageRange`: `messageRange#ae30253`.
-    public indirect enum MessageRange: TLObject {
+    public enum MessageRange: TLObject {
         case messageRange(Cons_messageRange)
 
         /// The fields of `messageRange#ae30253`.
-        public struct Cons_messageRange: Sendable {
-            public var minId: Swift.Int32
-            public var maxId: Swift.Int32
+        public final class Cons_messageRange: Sendable {
+            public let minId: Swift.Int32
+            public let maxId: Swift.Int32
             
             public init(minId: Swift.Int32, maxId: Swift.Int32) {
                 self.minId = minId
@@ -3043,16 +3052,16 @@ extension Api {
 
 extension Api.updates {
     /// TL type `updates.ChannelDifference`: `updates.channelDifferenceEmpty#3e11affb`, `updates.channelDifferenceTooLong#a4bcc6fe`, `updates.channelDifference#2064674e`.
-    public indirect enum ChannelDifference: TLObject {
+    public enum ChannelDifference: TLObject {
         case channelDifferenceEmpty(Cons_channelDifferenceEmpty)
         case channelDifferenceTooLong(Cons_channelDifferenceTooLong)
         case channelDifference(Cons_channelDifference)
 
         /// The fields of `updates.channelDifferenceEmpty#3e11affb`.
-        public struct Cons_channelDifferenceEmpty: Sendable {
-            public var final: Swift.Bool
-            public var pts: Swift.Int32
-            public var timeout: Swift.Int32?
+        public final class Cons_channelDifferenceEmpty: Sendable {
+            public let final: Swift.Bool
+            public let pts: Swift.Int32
+            public let timeout: Swift.Int32?
             
             public init(final: Swift.Bool = false, pts: Swift.Int32, timeout: Swift.Int32? = nil) {
                 self.final = final
@@ -3064,7 +3073,7 @@ extension Api.updates {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.final { _flags_flags |= 1 << 0 }
-                if self.timeout != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.timeout { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.pts)
                 if let value = self.timeout {
@@ -3084,13 +3093,13 @@ extension Api.updates {
         }
 
         /// The fields of `updates.channelDifferenceTooLong#a4bcc6fe`.
-        public struct Cons_channelDifferenceTooLong: Sendable {
-            public var final: Swift.Bool
-            public var timeout: Swift.Int32?
-            public var dialog: Api.Dialog
-            public var messages: [Api.Message]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_channelDifferenceTooLong: Sendable {
+            public let final: Swift.Bool
+            public let timeout: Swift.Int32?
+            public let dialog: Api.Dialog
+            public let messages: [Api.Message]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(final: Swift.Bool = false, timeout: Swift.Int32? = nil, dialog: Api.Dialog, messages: [Api.Message], chats: [Api.Chat], users: [Api.User]) {
                 self.final = final
@@ -3105,7 +3114,7 @@ extension Api.updates {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.final { _flags_flags |= 1 << 0 }
-                if self.timeout != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.timeout { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.timeout {
                     w.writeInt32(value)
@@ -3140,14 +3149,14 @@ extension Api.updates {
         }
 
         /// The fields of `updates.channelDifference#2064674e`.
-        public struct Cons_channelDifference: Sendable {
-            public var final: Swift.Bool
-            public var pts: Swift.Int32
-            public var timeout: Swift.Int32?
-            public var newMessages: [Api.Message]
-            public var otherUpdates: [Api.Update]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_channelDifference: Sendable {
+            public let final: Swift.Bool
+            public let pts: Swift.Int32
+            public let timeout: Swift.Int32?
+            public let newMessages: [Api.Message]
+            public let otherUpdates: [Api.Update]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(final: Swift.Bool = false, pts: Swift.Int32, timeout: Swift.Int32? = nil, newMessages: [Api.Message], otherUpdates: [Api.Update], chats: [Api.Chat], users: [Api.User]) {
                 self.final = final
@@ -3163,7 +3172,7 @@ extension Api.updates {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.final { _flags_flags |= 1 << 0 }
-                if self.timeout != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.timeout { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.pts)
                 if let value = self.timeout {
@@ -3230,14 +3239,14 @@ extension Api.updates {
 
 extension Api {
     /// TL type `ChannelMessagesFilter`: `channelMessagesFilterEmpty#94d42ee7`, `channelMessagesFilter#cd77d957`.
-    public indirect enum ChannelMessagesFilter: TLObject {
+    public enum ChannelMessagesFilter: TLObject {
         case channelMessagesFilterEmpty
         case channelMessagesFilter(Cons_channelMessagesFilter)
 
         /// The fields of `channelMessagesFilter#cd77d957`.
-        public struct Cons_channelMessagesFilter: Sendable {
-            public var excludeNewMessages: Swift.Bool
-            public var ranges: [Api.MessageRange]
+        public final class Cons_channelMessagesFilter: Sendable {
+            public let excludeNewMessages: Swift.Bool
+            public let ranges: [Api.MessageRange]
             
             public init(excludeNewMessages: Swift.Bool = false, ranges: [Api.MessageRange]) {
                 self.excludeNewMessages = excludeNewMessages
@@ -3290,7 +3299,7 @@ extension Api {
 
 extension Api {
     /// TL type `ChannelParticipant`: `channelParticipant#1bd54456`, `channelParticipantSelf#a9478a1a`, `channelParticipantCreator#2fe601d3`, `channelParticipantAdmin#34c3bb53`, `channelParticipantBanned#d5f0ad91`, `channelParticipantLeft#1b03f006`.
-    public indirect enum ChannelParticipant: TLObject {
+    public enum ChannelParticipant: TLObject {
         case channelParticipant(Cons_channelParticipant)
         case channelParticipantSelf(Cons_channelParticipantSelf)
         case channelParticipantCreator(Cons_channelParticipantCreator)
@@ -3299,11 +3308,11 @@ extension Api {
         case channelParticipantLeft(Cons_channelParticipantLeft)
 
         /// The fields of `channelParticipant#1bd54456`.
-        public struct Cons_channelParticipant: Sendable {
-            public var userId: Swift.Int64
-            public var date: Swift.Int32
-            public var subscriptionUntilDate: Swift.Int32?
-            public var rank: Swift.String?
+        public final class Cons_channelParticipant: Sendable {
+            public let userId: Swift.Int64
+            public let date: Swift.Int32
+            public let subscriptionUntilDate: Swift.Int32?
+            public let rank: Swift.String?
             
             public init(userId: Swift.Int64, date: Swift.Int32, subscriptionUntilDate: Swift.Int32? = nil, rank: Swift.String? = nil) {
                 self.userId = userId
@@ -3315,8 +3324,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.subscriptionUntilDate != nil { _flags_flags |= 1 << 0 }
-                if self.rank != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.subscriptionUntilDate { _flags_flags |= 1 << 0 }
+                if case .some = self.rank { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 w.writeInt32(self.date)
@@ -3342,13 +3351,13 @@ extension Api {
         }
 
         /// The fields of `channelParticipantSelf#a9478a1a`.
-        public struct Cons_channelParticipantSelf: Sendable {
-            public var viaRequest: Swift.Bool
-            public var userId: Swift.Int64
-            public var inviterId: Swift.Int64
-            public var date: Swift.Int32
-            public var subscriptionUntilDate: Swift.Int32?
-            public var rank: Swift.String?
+        public final class Cons_channelParticipantSelf: Sendable {
+            public let viaRequest: Swift.Bool
+            public let userId: Swift.Int64
+            public let inviterId: Swift.Int64
+            public let date: Swift.Int32
+            public let subscriptionUntilDate: Swift.Int32?
+            public let rank: Swift.String?
             
             public init(viaRequest: Swift.Bool = false, userId: Swift.Int64, inviterId: Swift.Int64, date: Swift.Int32, subscriptionUntilDate: Swift.Int32? = nil, rank: Swift.String? = nil) {
                 self.viaRequest = viaRequest
@@ -3363,8 +3372,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.viaRequest { _flags_flags |= 1 << 0 }
-                if self.subscriptionUntilDate != nil { _flags_flags |= 1 << 1 }
-                if self.rank != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.subscriptionUntilDate { _flags_flags |= 1 << 1 }
+                if case .some = self.rank { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 w.writeInt64(self.inviterId)
@@ -3393,10 +3402,10 @@ extension Api {
         }
 
         /// The fields of `channelParticipantCreator#2fe601d3`.
-        public struct Cons_channelParticipantCreator: Sendable {
-            public var userId: Swift.Int64
-            public var adminRights: Api.ChatAdminRights
-            public var rank: Swift.String?
+        public final class Cons_channelParticipantCreator: Sendable {
+            public let userId: Swift.Int64
+            public let adminRights: Api.ChatAdminRights
+            public let rank: Swift.String?
             
             public init(userId: Swift.Int64, adminRights: Api.ChatAdminRights, rank: Swift.String? = nil) {
                 self.userId = userId
@@ -3407,7 +3416,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.rank != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.rank { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 self.adminRights.serialize(&w)
@@ -3428,15 +3437,15 @@ extension Api {
         }
 
         /// The fields of `channelParticipantAdmin#34c3bb53`.
-        public struct Cons_channelParticipantAdmin: Sendable {
-            public var canEdit: Swift.Bool
-            public var isSelf: Swift.Bool
-            public var userId: Swift.Int64
-            public var inviterId: Swift.Int64?
-            public var promotedBy: Swift.Int64
-            public var date: Swift.Int32
-            public var adminRights: Api.ChatAdminRights
-            public var rank: Swift.String?
+        public final class Cons_channelParticipantAdmin: Sendable {
+            public let canEdit: Swift.Bool
+            public let isSelf: Swift.Bool
+            public let userId: Swift.Int64
+            public let inviterId: Swift.Int64?
+            public let promotedBy: Swift.Int64
+            public let date: Swift.Int32
+            public let adminRights: Api.ChatAdminRights
+            public let rank: Swift.String?
             
             public init(canEdit: Swift.Bool = false, isSelf: Swift.Bool = false, userId: Swift.Int64, inviterId: Swift.Int64? = nil, promotedBy: Swift.Int64, date: Swift.Int32, adminRights: Api.ChatAdminRights, rank: Swift.String? = nil) {
                 self.canEdit = canEdit
@@ -3453,8 +3462,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.canEdit { _flags_flags |= 1 << 0 }
-                if self.isSelf || self.inviterId != nil { _flags_flags |= 1 << 1 }
-                if self.rank != nil { _flags_flags |= 1 << 2 }
+                if self.isSelf { _flags_flags |= 1 << 1 }
+                if case .some = self.inviterId { _flags_flags |= 1 << 1 }
+                if case .some = self.rank { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 if _flags_flags & (1 << 1) != 0 {
@@ -3487,13 +3497,13 @@ extension Api {
         }
 
         /// The fields of `channelParticipantBanned#d5f0ad91`.
-        public struct Cons_channelParticipantBanned: Sendable {
-            public var left: Swift.Bool
-            public var peer: Api.Peer
-            public var kickedBy: Swift.Int64
-            public var date: Swift.Int32
-            public var bannedRights: Api.ChatBannedRights
-            public var rank: Swift.String?
+        public final class Cons_channelParticipantBanned: Sendable {
+            public let left: Swift.Bool
+            public let peer: Api.Peer
+            public let kickedBy: Swift.Int64
+            public let date: Swift.Int32
+            public let bannedRights: Api.ChatBannedRights
+            public let rank: Swift.String?
             
             public init(left: Swift.Bool = false, peer: Api.Peer, kickedBy: Swift.Int64, date: Swift.Int32, bannedRights: Api.ChatBannedRights, rank: Swift.String? = nil) {
                 self.left = left
@@ -3508,7 +3518,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.left { _flags_flags |= 1 << 0 }
-                if self.rank != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.rank { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt64(self.kickedBy)
@@ -3534,8 +3544,8 @@ extension Api {
         }
 
         /// The fields of `channelParticipantLeft#1b03f006`.
-        public struct Cons_channelParticipantLeft: Sendable {
-            public var peer: Api.Peer
+        public final class Cons_channelParticipantLeft: Sendable {
+            public let peer: Api.Peer
             
             public init(peer: Api.Peer) {
                 self.peer = peer
@@ -3587,7 +3597,7 @@ extension Api {
 
 extension Api {
     /// TL type `ChannelParticipantsFilter`: `channelParticipantsRecent#de3f3c79`, `channelParticipantsAdmins#b4608969`, `channelParticipantsKicked#a3b54985`, `channelParticipantsBots#b0d1865b`, `channelParticipantsBanned#1427a5e1`, `channelParticipantsSearch#656ac4b`, `channelParticipantsContacts#bb6ae88d`, `channelParticipantsMentions#e04b5ceb`.
-    public indirect enum ChannelParticipantsFilter: TLObject {
+    public enum ChannelParticipantsFilter: TLObject {
         case channelParticipantsRecent
         case channelParticipantsAdmins
         case channelParticipantsKicked(Cons_channelParticipantsKicked)
@@ -3598,8 +3608,8 @@ extension Api {
         case channelParticipantsMentions(Cons_channelParticipantsMentions)
 
         /// The fields of `channelParticipantsKicked#a3b54985`.
-        public struct Cons_channelParticipantsKicked: Sendable {
-            public var q: Swift.String
+        public final class Cons_channelParticipantsKicked: Sendable {
+            public let q: Swift.String
             
             public init(q: Swift.String) {
                 self.q = q
@@ -3618,8 +3628,8 @@ extension Api {
         }
 
         /// The fields of `channelParticipantsBanned#1427a5e1`.
-        public struct Cons_channelParticipantsBanned: Sendable {
-            public var q: Swift.String
+        public final class Cons_channelParticipantsBanned: Sendable {
+            public let q: Swift.String
             
             public init(q: Swift.String) {
                 self.q = q
@@ -3638,8 +3648,8 @@ extension Api {
         }
 
         /// The fields of `channelParticipantsSearch#656ac4b`.
-        public struct Cons_channelParticipantsSearch: Sendable {
-            public var q: Swift.String
+        public final class Cons_channelParticipantsSearch: Sendable {
+            public let q: Swift.String
             
             public init(q: Swift.String) {
                 self.q = q
@@ -3658,8 +3668,8 @@ extension Api {
         }
 
         /// The fields of `channelParticipantsContacts#bb6ae88d`.
-        public struct Cons_channelParticipantsContacts: Sendable {
-            public var q: Swift.String
+        public final class Cons_channelParticipantsContacts: Sendable {
+            public let q: Swift.String
             
             public init(q: Swift.String) {
                 self.q = q
@@ -3678,9 +3688,9 @@ extension Api {
         }
 
         /// The fields of `channelParticipantsMentions#e04b5ceb`.
-        public struct Cons_channelParticipantsMentions: Sendable {
-            public var q: Swift.String?
-            public var topMsgId: Swift.Int32?
+        public final class Cons_channelParticipantsMentions: Sendable {
+            public let q: Swift.String?
+            public let topMsgId: Swift.Int32?
             
             public init(q: Swift.String? = nil, topMsgId: Swift.Int32? = nil) {
                 self.q = q
@@ -3690,8 +3700,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.q != nil { _flags_flags |= 1 << 0 }
-                if self.topMsgId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.q { _flags_flags |= 1 << 0 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.q {
                     w.writeString(value)
@@ -3750,16 +3760,16 @@ extension Api {
 
 extension Api.channels {
     /// TL type `channels.ChannelParticipants`: `channels.channelParticipants#9ab0feaf`, `channels.channelParticipantsNotModified#f0173fe9`.
-    public indirect enum ChannelParticipants: TLObject {
+    public enum ChannelParticipants: TLObject {
         case channelParticipants(Cons_channelParticipants)
         case channelParticipantsNotModified
 
         /// The fields of `channels.channelParticipants#9ab0feaf`.
-        public struct Cons_channelParticipants: Sendable {
-            public var count: Swift.Int32
-            public var participants: [Api.ChannelParticipant]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_channelParticipants: Sendable {
+            public let count: Swift.Int32
+            public let participants: [Api.ChannelParticipant]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, participants: [Api.ChannelParticipant], chats: [Api.Chat], users: [Api.User]) {
                 self.count = count
@@ -3821,14 +3831,14 @@ extension Api.channels {
 
 extension Api.channels {
     /// TL type `channels.ChannelParticipant`: `channels.channelParticipant#dfb80317`.
-    public indirect enum ChannelParticipant: TLObject {
+    public enum ChannelParticipant: TLObject {
         case channelParticipant(Cons_channelParticipant)
 
         /// The fields of `channels.channelParticipant#dfb80317`.
-        public struct Cons_channelParticipant: Sendable {
-            public var participant: Api.ChannelParticipant
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_channelParticipant: Sendable {
+            public let participant: Api.ChannelParticipant
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(participant: Api.ChannelParticipant, chats: [Api.Chat], users: [Api.User]) {
                 self.participant = participant
@@ -3882,16 +3892,16 @@ extension Api.channels {
 
 extension Api.help {
     /// TL type `help.TermsOfService`: `help.termsOfService#780a0310`.
-    public indirect enum TermsOfService: TLObject {
+    public enum TermsOfService: TLObject {
         case termsOfService(Cons_termsOfService)
 
         /// The fields of `help.termsOfService#780a0310`.
-        public struct Cons_termsOfService: Sendable {
-            public var popup: Swift.Bool
-            public var id: Api.DataJSON
-            public var text: Swift.String
-            public var entities: [Api.MessageEntity]
-            public var minAgeConfirm: Swift.Int32?
+        public final class Cons_termsOfService: Sendable {
+            public let popup: Swift.Bool
+            public let id: Api.DataJSON
+            public let text: Swift.String
+            public let entities: [Api.MessageEntity]
+            public let minAgeConfirm: Swift.Int32?
             
             public init(popup: Swift.Bool = false, id: Api.DataJSON, text: Swift.String, entities: [Api.MessageEntity], minAgeConfirm: Swift.Int32? = nil) {
                 self.popup = popup
@@ -3905,7 +3915,7 @@ extension Api.help {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.popup { _flags_flags |= 1 << 0 }
-                if self.minAgeConfirm != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.minAgeConfirm { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.id.serialize(&w)
                 w.writeString(self.text)

@@ -5,14 +5,14 @@ public import TLRuntime
 
 extension Api.messages {
     /// TL type `messages.SavedGifs`: `messages.savedGifsNotModified#e8025ca2`, `messages.savedGifs#84a02a0d`.
-    public indirect enum SavedGifs: TLObject {
+    public enum SavedGifs: TLObject {
         case savedGifsNotModified
         case savedGifs(Cons_savedGifs)
 
         /// The fields of `messages.savedGifs#84a02a0d`.
-        public struct Cons_savedGifs: Sendable {
-            public var hash: Swift.Int64
-            public var gifs: [Api.Document]
+        public final class Cons_savedGifs: Sendable {
+            public let hash: Swift.Int64
+            public let gifs: [Api.Document]
             
             public init(hash: Swift.Int64, gifs: [Api.Document]) {
                 self.hash = hash
@@ -62,7 +62,7 @@ extension Api.messages {
 
 extension Api {
     /// TL type `InputBotInlineMessage`: `inputBotInlineMessageMediaAuto#3380c786`, `inputBotInlineMessageText#3dcd7a87`, `inputBotInlineMessageMediaGeo#96929a85`, `inputBotInlineMessageMediaVenue#417bbf11`, `inputBotInlineMessageMediaContact#a6edbffd`, `inputBotInlineMessageGame#4b425864`, `inputBotInlineMessageMediaInvoice#d7e78225`, `inputBotInlineMessageMediaWebPage#bddcc510`, `inputBotInlineMessageRichMessage#b43df56c`.
-    public indirect enum InputBotInlineMessage: TLObject {
+    public enum InputBotInlineMessage: TLObject {
         case inputBotInlineMessageMediaAuto(Cons_inputBotInlineMessageMediaAuto)
         case inputBotInlineMessageText(Cons_inputBotInlineMessageText)
         case inputBotInlineMessageMediaGeo(Cons_inputBotInlineMessageMediaGeo)
@@ -74,11 +74,11 @@ extension Api {
         case inputBotInlineMessageRichMessage(Cons_inputBotInlineMessageRichMessage)
 
         /// The fields of `inputBotInlineMessageMediaAuto#3380c786`.
-        public struct Cons_inputBotInlineMessageMediaAuto: Sendable {
-            public var invertMedia: Swift.Bool
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_inputBotInlineMessageMediaAuto: Sendable {
+            public let invertMedia: Swift.Bool
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(invertMedia: Swift.Bool = false, message: Swift.String, entities: [Api.MessageEntity]? = nil, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.invertMedia = invertMedia
@@ -91,8 +91,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.invertMedia { _flags_flags |= 1 << 3 }
-                if self.entities != nil { _flags_flags |= 1 << 1 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.entities { _flags_flags |= 1 << 1 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.message)
                 if let value = self.entities {
@@ -120,12 +120,12 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineMessageText#3dcd7a87`.
-        public struct Cons_inputBotInlineMessageText: Sendable {
-            public var noWebpage: Swift.Bool
-            public var invertMedia: Swift.Bool
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_inputBotInlineMessageText: Sendable {
+            public let noWebpage: Swift.Bool
+            public let invertMedia: Swift.Bool
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(noWebpage: Swift.Bool = false, invertMedia: Swift.Bool = false, message: Swift.String, entities: [Api.MessageEntity]? = nil, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.noWebpage = noWebpage
@@ -140,8 +140,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.noWebpage { _flags_flags |= 1 << 0 }
                 if self.invertMedia { _flags_flags |= 1 << 3 }
-                if self.entities != nil { _flags_flags |= 1 << 1 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.entities { _flags_flags |= 1 << 1 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.message)
                 if let value = self.entities {
@@ -170,12 +170,12 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineMessageMediaGeo#96929a85`.
-        public struct Cons_inputBotInlineMessageMediaGeo: Sendable {
-            public var geoPoint: Api.InputGeoPoint
-            public var heading: Swift.Int32?
-            public var period: Swift.Int32?
-            public var proximityNotificationRadius: Swift.Int32?
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_inputBotInlineMessageMediaGeo: Sendable {
+            public let geoPoint: Api.InputGeoPoint
+            public let heading: Swift.Int32?
+            public let period: Swift.Int32?
+            public let proximityNotificationRadius: Swift.Int32?
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(geoPoint: Api.InputGeoPoint, heading: Swift.Int32? = nil, period: Swift.Int32? = nil, proximityNotificationRadius: Swift.Int32? = nil, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.geoPoint = geoPoint
@@ -188,10 +188,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.heading != nil { _flags_flags |= 1 << 0 }
-                if self.period != nil { _flags_flags |= 1 << 1 }
-                if self.proximityNotificationRadius != nil { _flags_flags |= 1 << 3 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.heading { _flags_flags |= 1 << 0 }
+                if case .some = self.period { _flags_flags |= 1 << 1 }
+                if case .some = self.proximityNotificationRadius { _flags_flags |= 1 << 3 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.geoPoint.serialize(&w)
                 if let value = self.heading {
@@ -225,14 +225,14 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineMessageMediaVenue#417bbf11`.
-        public struct Cons_inputBotInlineMessageMediaVenue: Sendable {
-            public var geoPoint: Api.InputGeoPoint
-            public var title: Swift.String
-            public var address: Swift.String
-            public var provider: Swift.String
-            public var venueId: Swift.String
-            public var venueType: Swift.String
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_inputBotInlineMessageMediaVenue: Sendable {
+            public let geoPoint: Api.InputGeoPoint
+            public let title: Swift.String
+            public let address: Swift.String
+            public let provider: Swift.String
+            public let venueId: Swift.String
+            public let venueType: Swift.String
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(geoPoint: Api.InputGeoPoint, title: Swift.String, address: Swift.String, provider: Swift.String, venueId: Swift.String, venueType: Swift.String, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.geoPoint = geoPoint
@@ -247,7 +247,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.geoPoint.serialize(&w)
                 w.writeString(self.title)
@@ -276,12 +276,12 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineMessageMediaContact#a6edbffd`.
-        public struct Cons_inputBotInlineMessageMediaContact: Sendable {
-            public var phoneNumber: Swift.String
-            public var firstName: Swift.String
-            public var lastName: Swift.String
-            public var vcard: Swift.String
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_inputBotInlineMessageMediaContact: Sendable {
+            public let phoneNumber: Swift.String
+            public let firstName: Swift.String
+            public let lastName: Swift.String
+            public let vcard: Swift.String
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(phoneNumber: Swift.String, firstName: Swift.String, lastName: Swift.String, vcard: Swift.String, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.phoneNumber = phoneNumber
@@ -294,7 +294,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.phoneNumber)
                 w.writeString(self.firstName)
@@ -319,8 +319,8 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineMessageGame#4b425864`.
-        public struct Cons_inputBotInlineMessageGame: Sendable {
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_inputBotInlineMessageGame: Sendable {
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(replyMarkup: Api.ReplyMarkup? = nil) {
                 self.replyMarkup = replyMarkup
@@ -329,7 +329,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.replyMarkup {
                     value.serialize(&w)
@@ -346,15 +346,15 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineMessageMediaInvoice#d7e78225`.
-        public struct Cons_inputBotInlineMessageMediaInvoice: Sendable {
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.InputWebDocument?
-            public var invoice: Api.Invoice
-            public var payload: [Swift.UInt8]
-            public var provider: Swift.String
-            public var providerData: Api.DataJSON
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_inputBotInlineMessageMediaInvoice: Sendable {
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.InputWebDocument?
+            public let invoice: Api.Invoice
+            public let payload: [Swift.UInt8]
+            public let provider: Swift.String
+            public let providerData: Api.DataJSON
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(title: Swift.String, description: Swift.String, photo: Api.InputWebDocument? = nil, invoice: Api.Invoice, payload: [Swift.UInt8], provider: Swift.String, providerData: Api.DataJSON, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.title = title
@@ -370,8 +370,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.photo != nil { _flags_flags |= 1 << 0 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.photo { _flags_flags |= 1 << 0 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.title)
                 w.writeString(self.description)
@@ -405,15 +405,15 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineMessageMediaWebPage#bddcc510`.
-        public struct Cons_inputBotInlineMessageMediaWebPage: Sendable {
-            public var invertMedia: Swift.Bool
-            public var forceLargeMedia: Swift.Bool
-            public var forceSmallMedia: Swift.Bool
-            public var optional: Swift.Bool
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var url: Swift.String
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_inputBotInlineMessageMediaWebPage: Sendable {
+            public let invertMedia: Swift.Bool
+            public let forceLargeMedia: Swift.Bool
+            public let forceSmallMedia: Swift.Bool
+            public let optional: Swift.Bool
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let url: Swift.String
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(invertMedia: Swift.Bool = false, forceLargeMedia: Swift.Bool = false, forceSmallMedia: Swift.Bool = false, optional: Swift.Bool = false, message: Swift.String, entities: [Api.MessageEntity]? = nil, url: Swift.String, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.invertMedia = invertMedia
@@ -433,8 +433,8 @@ extension Api {
                 if self.forceLargeMedia { _flags_flags |= 1 << 4 }
                 if self.forceSmallMedia { _flags_flags |= 1 << 5 }
                 if self.optional { _flags_flags |= 1 << 6 }
-                if self.entities != nil { _flags_flags |= 1 << 1 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.entities { _flags_flags |= 1 << 1 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.message)
                 if let value = self.entities {
@@ -467,9 +467,9 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineMessageRichMessage#b43df56c`.
-        public struct Cons_inputBotInlineMessageRichMessage: Sendable {
-            public var replyMarkup: Api.ReplyMarkup?
-            public var richMessage: Api.InputRichMessage
+        public final class Cons_inputBotInlineMessageRichMessage: Sendable {
+            public let replyMarkup: Api.ReplyMarkup?
+            public let richMessage: Api.InputRichMessage
             
             public init(replyMarkup: Api.ReplyMarkup? = nil, richMessage: Api.InputRichMessage) {
                 self.replyMarkup = replyMarkup
@@ -479,7 +479,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.replyMarkup {
                     value.serialize(&w)
@@ -537,22 +537,22 @@ extension Api {
 
 extension Api {
     /// TL type `InputBotInlineResult`: `inputBotInlineResult#88bf9319`, `inputBotInlineResultPhoto#a8d864a7`, `inputBotInlineResultDocument#fff8fdc4`, `inputBotInlineResultGame#4fa417f2`.
-    public indirect enum InputBotInlineResult: TLObject {
+    public enum InputBotInlineResult: TLObject {
         case inputBotInlineResult(Cons_inputBotInlineResult)
         case inputBotInlineResultPhoto(Cons_inputBotInlineResultPhoto)
         case inputBotInlineResultDocument(Cons_inputBotInlineResultDocument)
         case inputBotInlineResultGame(Cons_inputBotInlineResultGame)
 
         /// The fields of `inputBotInlineResult#88bf9319`.
-        public struct Cons_inputBotInlineResult: Sendable {
-            public var id: Swift.String
-            public var type: Swift.String
-            public var title: Swift.String?
-            public var description: Swift.String?
-            public var url: Swift.String?
-            public var thumb: Api.InputWebDocument?
-            public var content: Api.InputWebDocument?
-            public var sendMessage: Api.InputBotInlineMessage
+        public final class Cons_inputBotInlineResult: Sendable {
+            public let id: Swift.String
+            public let type: Swift.String
+            public let title: Swift.String?
+            public let description: Swift.String?
+            public let url: Swift.String?
+            public let thumb: Api.InputWebDocument?
+            public let content: Api.InputWebDocument?
+            public let sendMessage: Api.InputBotInlineMessage
             
             public init(id: Swift.String, type: Swift.String, title: Swift.String? = nil, description: Swift.String? = nil, url: Swift.String? = nil, thumb: Api.InputWebDocument? = nil, content: Api.InputWebDocument? = nil, sendMessage: Api.InputBotInlineMessage) {
                 self.id = id
@@ -568,11 +568,11 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.title != nil { _flags_flags |= 1 << 1 }
-                if self.description != nil { _flags_flags |= 1 << 2 }
-                if self.url != nil { _flags_flags |= 1 << 3 }
-                if self.thumb != nil { _flags_flags |= 1 << 4 }
-                if self.content != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.title { _flags_flags |= 1 << 1 }
+                if case .some = self.description { _flags_flags |= 1 << 2 }
+                if case .some = self.url { _flags_flags |= 1 << 3 }
+                if case .some = self.thumb { _flags_flags |= 1 << 4 }
+                if case .some = self.content { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.id)
                 w.writeString(self.type)
@@ -615,11 +615,11 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineResultPhoto#a8d864a7`.
-        public struct Cons_inputBotInlineResultPhoto: Sendable {
-            public var id: Swift.String
-            public var type: Swift.String
-            public var photo: Api.InputPhoto
-            public var sendMessage: Api.InputBotInlineMessage
+        public final class Cons_inputBotInlineResultPhoto: Sendable {
+            public let id: Swift.String
+            public let type: Swift.String
+            public let photo: Api.InputPhoto
+            public let sendMessage: Api.InputBotInlineMessage
             
             public init(id: Swift.String, type: Swift.String, photo: Api.InputPhoto, sendMessage: Api.InputBotInlineMessage) {
                 self.id = id
@@ -647,13 +647,13 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineResultDocument#fff8fdc4`.
-        public struct Cons_inputBotInlineResultDocument: Sendable {
-            public var id: Swift.String
-            public var type: Swift.String
-            public var title: Swift.String?
-            public var description: Swift.String?
-            public var document: Api.InputDocument
-            public var sendMessage: Api.InputBotInlineMessage
+        public final class Cons_inputBotInlineResultDocument: Sendable {
+            public let id: Swift.String
+            public let type: Swift.String
+            public let title: Swift.String?
+            public let description: Swift.String?
+            public let document: Api.InputDocument
+            public let sendMessage: Api.InputBotInlineMessage
             
             public init(id: Swift.String, type: Swift.String, title: Swift.String? = nil, description: Swift.String? = nil, document: Api.InputDocument, sendMessage: Api.InputBotInlineMessage) {
                 self.id = id
@@ -667,8 +667,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.title != nil { _flags_flags |= 1 << 1 }
-                if self.description != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.title { _flags_flags |= 1 << 1 }
+                if case .some = self.description { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.id)
                 w.writeString(self.type)
@@ -698,10 +698,10 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineResultGame#4fa417f2`.
-        public struct Cons_inputBotInlineResultGame: Sendable {
-            public var id: Swift.String
-            public var shortName: Swift.String
-            public var sendMessage: Api.InputBotInlineMessage
+        public final class Cons_inputBotInlineResultGame: Sendable {
+            public let id: Swift.String
+            public let shortName: Swift.String
+            public let sendMessage: Api.InputBotInlineMessage
             
             public init(id: Swift.String, shortName: Swift.String, sendMessage: Api.InputBotInlineMessage) {
                 self.id = id
@@ -755,7 +755,7 @@ extension Api {
 
 extension Api {
     /// TL type `BotInlineMessage`: `botInlineMessageMediaAuto#764cf810`, `botInlineMessageText#8c7f65e2`, `botInlineMessageMediaGeo#51846fd`, `botInlineMessageMediaVenue#8a86659c`, `botInlineMessageMediaContact#18d1cdc2`, `botInlineMessageMediaInvoice#354a9b09`, `botInlineMessageMediaWebPage#809ad9a6`, `botInlineMessageRichMessage#a617e7b`.
-    public indirect enum BotInlineMessage: TLObject {
+    public enum BotInlineMessage: TLObject {
         case botInlineMessageMediaAuto(Cons_botInlineMessageMediaAuto)
         case botInlineMessageText(Cons_botInlineMessageText)
         case botInlineMessageMediaGeo(Cons_botInlineMessageMediaGeo)
@@ -766,11 +766,11 @@ extension Api {
         case botInlineMessageRichMessage(Cons_botInlineMessageRichMessage)
 
         /// The fields of `botInlineMessageMediaAuto#764cf810`.
-        public struct Cons_botInlineMessageMediaAuto: Sendable {
-            public var invertMedia: Swift.Bool
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_botInlineMessageMediaAuto: Sendable {
+            public let invertMedia: Swift.Bool
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(invertMedia: Swift.Bool = false, message: Swift.String, entities: [Api.MessageEntity]? = nil, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.invertMedia = invertMedia
@@ -783,8 +783,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.invertMedia { _flags_flags |= 1 << 3 }
-                if self.entities != nil { _flags_flags |= 1 << 1 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.entities { _flags_flags |= 1 << 1 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.message)
                 if let value = self.entities {
@@ -812,12 +812,12 @@ extension Api {
         }
 
         /// The fields of `botInlineMessageText#8c7f65e2`.
-        public struct Cons_botInlineMessageText: Sendable {
-            public var noWebpage: Swift.Bool
-            public var invertMedia: Swift.Bool
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_botInlineMessageText: Sendable {
+            public let noWebpage: Swift.Bool
+            public let invertMedia: Swift.Bool
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(noWebpage: Swift.Bool = false, invertMedia: Swift.Bool = false, message: Swift.String, entities: [Api.MessageEntity]? = nil, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.noWebpage = noWebpage
@@ -832,8 +832,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.noWebpage { _flags_flags |= 1 << 0 }
                 if self.invertMedia { _flags_flags |= 1 << 3 }
-                if self.entities != nil { _flags_flags |= 1 << 1 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.entities { _flags_flags |= 1 << 1 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.message)
                 if let value = self.entities {
@@ -862,12 +862,12 @@ extension Api {
         }
 
         /// The fields of `botInlineMessageMediaGeo#51846fd`.
-        public struct Cons_botInlineMessageMediaGeo: Sendable {
-            public var geo: Api.GeoPoint
-            public var heading: Swift.Int32?
-            public var period: Swift.Int32?
-            public var proximityNotificationRadius: Swift.Int32?
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_botInlineMessageMediaGeo: Sendable {
+            public let geo: Api.GeoPoint
+            public let heading: Swift.Int32?
+            public let period: Swift.Int32?
+            public let proximityNotificationRadius: Swift.Int32?
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(geo: Api.GeoPoint, heading: Swift.Int32? = nil, period: Swift.Int32? = nil, proximityNotificationRadius: Swift.Int32? = nil, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.geo = geo
@@ -880,10 +880,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.heading != nil { _flags_flags |= 1 << 0 }
-                if self.period != nil { _flags_flags |= 1 << 1 }
-                if self.proximityNotificationRadius != nil { _flags_flags |= 1 << 3 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.heading { _flags_flags |= 1 << 0 }
+                if case .some = self.period { _flags_flags |= 1 << 1 }
+                if case .some = self.proximityNotificationRadius { _flags_flags |= 1 << 3 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.geo.serialize(&w)
                 if let value = self.heading {
@@ -917,14 +917,14 @@ extension Api {
         }
 
         /// The fields of `botInlineMessageMediaVenue#8a86659c`.
-        public struct Cons_botInlineMessageMediaVenue: Sendable {
-            public var geo: Api.GeoPoint
-            public var title: Swift.String
-            public var address: Swift.String
-            public var provider: Swift.String
-            public var venueId: Swift.String
-            public var venueType: Swift.String
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_botInlineMessageMediaVenue: Sendable {
+            public let geo: Api.GeoPoint
+            public let title: Swift.String
+            public let address: Swift.String
+            public let provider: Swift.String
+            public let venueId: Swift.String
+            public let venueType: Swift.String
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(geo: Api.GeoPoint, title: Swift.String, address: Swift.String, provider: Swift.String, venueId: Swift.String, venueType: Swift.String, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.geo = geo
@@ -939,7 +939,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.geo.serialize(&w)
                 w.writeString(self.title)
@@ -968,12 +968,12 @@ extension Api {
         }
 
         /// The fields of `botInlineMessageMediaContact#18d1cdc2`.
-        public struct Cons_botInlineMessageMediaContact: Sendable {
-            public var phoneNumber: Swift.String
-            public var firstName: Swift.String
-            public var lastName: Swift.String
-            public var vcard: Swift.String
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_botInlineMessageMediaContact: Sendable {
+            public let phoneNumber: Swift.String
+            public let firstName: Swift.String
+            public let lastName: Swift.String
+            public let vcard: Swift.String
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(phoneNumber: Swift.String, firstName: Swift.String, lastName: Swift.String, vcard: Swift.String, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.phoneNumber = phoneNumber
@@ -986,7 +986,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.phoneNumber)
                 w.writeString(self.firstName)
@@ -1011,15 +1011,15 @@ extension Api {
         }
 
         /// The fields of `botInlineMessageMediaInvoice#354a9b09`.
-        public struct Cons_botInlineMessageMediaInvoice: Sendable {
-            public var shippingAddressRequested: Swift.Bool
-            public var test: Swift.Bool
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.WebDocument?
-            public var currency: Swift.String
-            public var totalAmount: Swift.Int64
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_botInlineMessageMediaInvoice: Sendable {
+            public let shippingAddressRequested: Swift.Bool
+            public let test: Swift.Bool
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.WebDocument?
+            public let currency: Swift.String
+            public let totalAmount: Swift.Int64
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(shippingAddressRequested: Swift.Bool = false, test: Swift.Bool = false, title: Swift.String, description: Swift.String, photo: Api.WebDocument? = nil, currency: Swift.String, totalAmount: Swift.Int64, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.shippingAddressRequested = shippingAddressRequested
@@ -1037,8 +1037,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.shippingAddressRequested { _flags_flags |= 1 << 1 }
                 if self.test { _flags_flags |= 1 << 3 }
-                if self.photo != nil { _flags_flags |= 1 << 0 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.photo { _flags_flags |= 1 << 0 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.title)
                 w.writeString(self.description)
@@ -1070,16 +1070,16 @@ extension Api {
         }
 
         /// The fields of `botInlineMessageMediaWebPage#809ad9a6`.
-        public struct Cons_botInlineMessageMediaWebPage: Sendable {
-            public var invertMedia: Swift.Bool
-            public var forceLargeMedia: Swift.Bool
-            public var forceSmallMedia: Swift.Bool
-            public var manual: Swift.Bool
-            public var safe: Swift.Bool
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var url: Swift.String
-            public var replyMarkup: Api.ReplyMarkup?
+        public final class Cons_botInlineMessageMediaWebPage: Sendable {
+            public let invertMedia: Swift.Bool
+            public let forceLargeMedia: Swift.Bool
+            public let forceSmallMedia: Swift.Bool
+            public let manual: Swift.Bool
+            public let safe: Swift.Bool
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let url: Swift.String
+            public let replyMarkup: Api.ReplyMarkup?
             
             public init(invertMedia: Swift.Bool = false, forceLargeMedia: Swift.Bool = false, forceSmallMedia: Swift.Bool = false, manual: Swift.Bool = false, safe: Swift.Bool = false, message: Swift.String, entities: [Api.MessageEntity]? = nil, url: Swift.String, replyMarkup: Api.ReplyMarkup? = nil) {
                 self.invertMedia = invertMedia
@@ -1101,8 +1101,8 @@ extension Api {
                 if self.forceSmallMedia { _flags_flags |= 1 << 5 }
                 if self.manual { _flags_flags |= 1 << 7 }
                 if self.safe { _flags_flags |= 1 << 8 }
-                if self.entities != nil { _flags_flags |= 1 << 1 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.entities { _flags_flags |= 1 << 1 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.message)
                 if let value = self.entities {
@@ -1136,9 +1136,9 @@ extension Api {
         }
 
         /// The fields of `botInlineMessageRichMessage#a617e7b`.
-        public struct Cons_botInlineMessageRichMessage: Sendable {
-            public var replyMarkup: Api.ReplyMarkup?
-            public var richMessage: Api.RichMessage
+        public final class Cons_botInlineMessageRichMessage: Sendable {
+            public let replyMarkup: Api.ReplyMarkup?
+            public let richMessage: Api.RichMessage
             
             public init(replyMarkup: Api.ReplyMarkup? = nil, richMessage: Api.RichMessage) {
                 self.replyMarkup = replyMarkup
@@ -1148,7 +1148,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.replyMarkup != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.replyMarkup {
                     value.serialize(&w)
@@ -1204,20 +1204,20 @@ extension Api {
 
 extension Api {
     /// TL type `BotInlineResult`: `botInlineResult#11965f3a`, `botInlineMediaResult#17db940b`.
-    public indirect enum BotInlineResult: TLObject {
+    public enum BotInlineResult: TLObject {
         case botInlineResult(Cons_botInlineResult)
         case botInlineMediaResult(Cons_botInlineMediaResult)
 
         /// The fields of `botInlineResult#11965f3a`.
-        public struct Cons_botInlineResult: Sendable {
-            public var id: Swift.String
-            public var type: Swift.String
-            public var title: Swift.String?
-            public var description: Swift.String?
-            public var url: Swift.String?
-            public var thumb: Api.WebDocument?
-            public var content: Api.WebDocument?
-            public var sendMessage: Api.BotInlineMessage
+        public final class Cons_botInlineResult: Sendable {
+            public let id: Swift.String
+            public let type: Swift.String
+            public let title: Swift.String?
+            public let description: Swift.String?
+            public let url: Swift.String?
+            public let thumb: Api.WebDocument?
+            public let content: Api.WebDocument?
+            public let sendMessage: Api.BotInlineMessage
             
             public init(id: Swift.String, type: Swift.String, title: Swift.String? = nil, description: Swift.String? = nil, url: Swift.String? = nil, thumb: Api.WebDocument? = nil, content: Api.WebDocument? = nil, sendMessage: Api.BotInlineMessage) {
                 self.id = id
@@ -1233,11 +1233,11 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.title != nil { _flags_flags |= 1 << 1 }
-                if self.description != nil { _flags_flags |= 1 << 2 }
-                if self.url != nil { _flags_flags |= 1 << 3 }
-                if self.thumb != nil { _flags_flags |= 1 << 4 }
-                if self.content != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.title { _flags_flags |= 1 << 1 }
+                if case .some = self.description { _flags_flags |= 1 << 2 }
+                if case .some = self.url { _flags_flags |= 1 << 3 }
+                if case .some = self.thumb { _flags_flags |= 1 << 4 }
+                if case .some = self.content { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.id)
                 w.writeString(self.type)
@@ -1280,14 +1280,14 @@ extension Api {
         }
 
         /// The fields of `botInlineMediaResult#17db940b`.
-        public struct Cons_botInlineMediaResult: Sendable {
-            public var id: Swift.String
-            public var type: Swift.String
-            public var photo: Api.Photo?
-            public var document: Api.Document?
-            public var title: Swift.String?
-            public var description: Swift.String?
-            public var sendMessage: Api.BotInlineMessage
+        public final class Cons_botInlineMediaResult: Sendable {
+            public let id: Swift.String
+            public let type: Swift.String
+            public let photo: Api.Photo?
+            public let document: Api.Document?
+            public let title: Swift.String?
+            public let description: Swift.String?
+            public let sendMessage: Api.BotInlineMessage
             
             public init(id: Swift.String, type: Swift.String, photo: Api.Photo? = nil, document: Api.Document? = nil, title: Swift.String? = nil, description: Swift.String? = nil, sendMessage: Api.BotInlineMessage) {
                 self.id = id
@@ -1302,10 +1302,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.photo != nil { _flags_flags |= 1 << 0 }
-                if self.document != nil { _flags_flags |= 1 << 1 }
-                if self.title != nil { _flags_flags |= 1 << 2 }
-                if self.description != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.photo { _flags_flags |= 1 << 0 }
+                if case .some = self.document { _flags_flags |= 1 << 1 }
+                if case .some = self.title { _flags_flags |= 1 << 2 }
+                if case .some = self.description { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.id)
                 w.writeString(self.type)
@@ -1368,19 +1368,19 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.BotResults`: `messages.botResults#e021f2f6`.
-    public indirect enum BotResults: TLObject {
+    public enum BotResults: TLObject {
         case botResults(Cons_botResults)
 
         /// The fields of `messages.botResults#e021f2f6`.
-        public struct Cons_botResults: Sendable {
-            public var gallery: Swift.Bool
-            public var queryId: Swift.Int64
-            public var nextOffset: Swift.String?
-            public var switchPm: Api.InlineBotSwitchPM?
-            public var switchWebview: Api.InlineBotWebView?
-            public var results: [Api.BotInlineResult]
-            public var cacheTime: Swift.Int32
-            public var users: [Api.User]
+        public final class Cons_botResults: Sendable {
+            public let gallery: Swift.Bool
+            public let queryId: Swift.Int64
+            public let nextOffset: Swift.String?
+            public let switchPm: Api.InlineBotSwitchPM?
+            public let switchWebview: Api.InlineBotWebView?
+            public let results: [Api.BotInlineResult]
+            public let cacheTime: Swift.Int32
+            public let users: [Api.User]
             
             public init(gallery: Swift.Bool = false, queryId: Swift.Int64, nextOffset: Swift.String? = nil, switchPm: Api.InlineBotSwitchPM? = nil, switchWebview: Api.InlineBotWebView? = nil, results: [Api.BotInlineResult], cacheTime: Swift.Int32, users: [Api.User]) {
                 self.gallery = gallery
@@ -1397,9 +1397,9 @@ extension Api.messages {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.gallery { _flags_flags |= 1 << 0 }
-                if self.nextOffset != nil { _flags_flags |= 1 << 1 }
-                if self.switchPm != nil { _flags_flags |= 1 << 2 }
-                if self.switchWebview != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 1 }
+                if case .some = self.switchPm { _flags_flags |= 1 << 2 }
+                if case .some = self.switchWebview { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.queryId)
                 if let value = self.nextOffset {
@@ -1464,13 +1464,13 @@ extension Api.messages {
 
 extension Api {
     /// TL type `ExportedMessageLink`: `exportedMessageLink#5dab1af4`.
-    public indirect enum ExportedMessageLink: TLObject {
+    public enum ExportedMessageLink: TLObject {
         case exportedMessageLink(Cons_exportedMessageLink)
 
         /// The fields of `exportedMessageLink#5dab1af4`.
-        public struct Cons_exportedMessageLink: Sendable {
-            public var link: Swift.String
-            public var html: Swift.String
+        public final class Cons_exportedMessageLink: Sendable {
+            public let link: Swift.String
+            public let html: Swift.String
             
             public init(link: Swift.String, html: Swift.String) {
                 self.link = link
@@ -1515,24 +1515,24 @@ extension Api {
 
 extension Api {
     /// TL type `MessageFwdHeader`: `messageFwdHeader#4e4df4bb`.
-    public indirect enum MessageFwdHeader: TLObject {
+    public enum MessageFwdHeader: TLObject {
         case messageFwdHeader(Cons_messageFwdHeader)
 
         /// The fields of `messageFwdHeader#4e4df4bb`.
-        public struct Cons_messageFwdHeader: Sendable {
-            public var imported: Swift.Bool
-            public var savedOut: Swift.Bool
-            public var fromId: Api.Peer?
-            public var fromName: Swift.String?
-            public var date: Swift.Int32
-            public var channelPost: Swift.Int32?
-            public var postAuthor: Swift.String?
-            public var savedFromPeer: Api.Peer?
-            public var savedFromMsgId: Swift.Int32?
-            public var savedFromId: Api.Peer?
-            public var savedFromName: Swift.String?
-            public var savedDate: Swift.Int32?
-            public var psaType: Swift.String?
+        public final class Cons_messageFwdHeader: Sendable {
+            public let imported: Swift.Bool
+            public let savedOut: Swift.Bool
+            public let fromId: Api.Peer?
+            public let fromName: Swift.String?
+            public let date: Swift.Int32
+            public let channelPost: Swift.Int32?
+            public let postAuthor: Swift.String?
+            public let savedFromPeer: Api.Peer?
+            public let savedFromMsgId: Swift.Int32?
+            public let savedFromId: Api.Peer?
+            public let savedFromName: Swift.String?
+            public let savedDate: Swift.Int32?
+            public let psaType: Swift.String?
             
             public init(imported: Swift.Bool = false, savedOut: Swift.Bool = false, fromId: Api.Peer? = nil, fromName: Swift.String? = nil, date: Swift.Int32, channelPost: Swift.Int32? = nil, postAuthor: Swift.String? = nil, savedFromPeer: Api.Peer? = nil, savedFromMsgId: Swift.Int32? = nil, savedFromId: Api.Peer? = nil, savedFromName: Swift.String? = nil, savedDate: Swift.Int32? = nil, psaType: Swift.String? = nil) {
                 self.imported = imported
@@ -1555,15 +1555,15 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.imported { _flags_flags |= 1 << 7 }
                 if self.savedOut { _flags_flags |= 1 << 11 }
-                if self.fromId != nil { _flags_flags |= 1 << 0 }
-                if self.fromName != nil { _flags_flags |= 1 << 5 }
-                if self.channelPost != nil { _flags_flags |= 1 << 2 }
-                if self.postAuthor != nil { _flags_flags |= 1 << 3 }
-                if self.savedFromPeer != nil { _flags_flags |= 1 << 4 }
-                if self.savedFromId != nil { _flags_flags |= 1 << 8 }
-                if self.savedFromName != nil { _flags_flags |= 1 << 9 }
-                if self.savedDate != nil { _flags_flags |= 1 << 10 }
-                if self.psaType != nil { _flags_flags |= 1 << 6 }
+                if case .some = self.fromId { _flags_flags |= 1 << 0 }
+                if case .some = self.fromName { _flags_flags |= 1 << 5 }
+                if case .some = self.channelPost { _flags_flags |= 1 << 2 }
+                if case .some = self.postAuthor { _flags_flags |= 1 << 3 }
+                if case .some = self.savedFromPeer { _flags_flags |= 1 << 4 }
+                if case .some = self.savedFromId { _flags_flags |= 1 << 8 }
+                if case .some = self.savedFromName { _flags_flags |= 1 << 9 }
+                if case .some = self.savedDate { _flags_flags |= 1 << 10 }
+                if case .some = self.psaType { _flags_flags |= 1 << 6 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.fromId {
                     value.serialize(&w)
@@ -1653,7 +1653,7 @@ extension Api {
 
 extension Api.auth {
     /// TL type `auth.CodeType`: `auth.codeTypeSms#72a3158c`, `auth.codeTypeCall#741cd3e3`, `auth.codeTypeFlashCall#226ccefb`, `auth.codeTypeMissedCall#d61ad6ee`, `auth.codeTypeFragmentSms#6ed998c`.
-    public indirect enum CodeType: TLObject {
+    public enum CodeType: TLObject {
         case codeTypeSms
         case codeTypeCall
         case codeTypeFlashCall
@@ -1692,7 +1692,7 @@ extension Api.auth {
 
 extension Api.auth {
     /// TL type `auth.SentCodeType`: `auth.sentCodeTypeApp#3dbb5986`, `auth.sentCodeTypeSms#c000bba2`, `auth.sentCodeTypeCall#5353e5a7`, `auth.sentCodeTypeFlashCall#ab03c6d9`, `auth.sentCodeTypeMissedCall#82006484`, `auth.sentCodeTypeEmailCode#f450f59b`, `auth.sentCodeTypeSetUpEmailRequired#a5491dea`, `auth.sentCodeTypeFragmentSms#d9565c39`, `auth.sentCodeTypeFirebaseSms#9fd736`, `auth.sentCodeTypeSmsWord#a416ac81`, `auth.sentCodeTypeSmsPhrase#b37794af`.
-    public indirect enum SentCodeType: TLObject {
+    public enum SentCodeType: TLObject {
         case sentCodeTypeApp(Cons_sentCodeTypeApp)
         case sentCodeTypeSms(Cons_sentCodeTypeSms)
         case sentCodeTypeCall(Cons_sentCodeTypeCall)
@@ -1706,8 +1706,8 @@ extension Api.auth {
         case sentCodeTypeSmsPhrase(Cons_sentCodeTypeSmsPhrase)
 
         /// The fields of `auth.sentCodeTypeApp#3dbb5986`.
-        public struct Cons_sentCodeTypeApp: Sendable {
-            public var length: Swift.Int32
+        public final class Cons_sentCodeTypeApp: Sendable {
+            public let length: Swift.Int32
             
             public init(length: Swift.Int32) {
                 self.length = length
@@ -1726,8 +1726,8 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeSms#c000bba2`.
-        public struct Cons_sentCodeTypeSms: Sendable {
-            public var length: Swift.Int32
+        public final class Cons_sentCodeTypeSms: Sendable {
+            public let length: Swift.Int32
             
             public init(length: Swift.Int32) {
                 self.length = length
@@ -1746,8 +1746,8 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeCall#5353e5a7`.
-        public struct Cons_sentCodeTypeCall: Sendable {
-            public var length: Swift.Int32
+        public final class Cons_sentCodeTypeCall: Sendable {
+            public let length: Swift.Int32
             
             public init(length: Swift.Int32) {
                 self.length = length
@@ -1766,8 +1766,8 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeFlashCall#ab03c6d9`.
-        public struct Cons_sentCodeTypeFlashCall: Sendable {
-            public var pattern: Swift.String
+        public final class Cons_sentCodeTypeFlashCall: Sendable {
+            public let pattern: Swift.String
             
             public init(pattern: Swift.String) {
                 self.pattern = pattern
@@ -1786,9 +1786,9 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeMissedCall#82006484`.
-        public struct Cons_sentCodeTypeMissedCall: Sendable {
-            public var prefix: Swift.String
-            public var length: Swift.Int32
+        public final class Cons_sentCodeTypeMissedCall: Sendable {
+            public let prefix: Swift.String
+            public let length: Swift.Int32
             
             public init(prefix: Swift.String, length: Swift.Int32) {
                 self.prefix = prefix
@@ -1810,13 +1810,13 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeEmailCode#f450f59b`.
-        public struct Cons_sentCodeTypeEmailCode: Sendable {
-            public var appleSigninAllowed: Swift.Bool
-            public var googleSigninAllowed: Swift.Bool
-            public var emailPattern: Swift.String
-            public var length: Swift.Int32
-            public var resetAvailablePeriod: Swift.Int32?
-            public var resetPendingDate: Swift.Int32?
+        public final class Cons_sentCodeTypeEmailCode: Sendable {
+            public let appleSigninAllowed: Swift.Bool
+            public let googleSigninAllowed: Swift.Bool
+            public let emailPattern: Swift.String
+            public let length: Swift.Int32
+            public let resetAvailablePeriod: Swift.Int32?
+            public let resetPendingDate: Swift.Int32?
             
             public init(appleSigninAllowed: Swift.Bool = false, googleSigninAllowed: Swift.Bool = false, emailPattern: Swift.String, length: Swift.Int32, resetAvailablePeriod: Swift.Int32? = nil, resetPendingDate: Swift.Int32? = nil) {
                 self.appleSigninAllowed = appleSigninAllowed
@@ -1832,8 +1832,8 @@ extension Api.auth {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.appleSigninAllowed { _flags_flags |= 1 << 0 }
                 if self.googleSigninAllowed { _flags_flags |= 1 << 1 }
-                if self.resetAvailablePeriod != nil { _flags_flags |= 1 << 3 }
-                if self.resetPendingDate != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.resetAvailablePeriod { _flags_flags |= 1 << 3 }
+                if case .some = self.resetPendingDate { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.emailPattern)
                 w.writeInt32(self.length)
@@ -1861,9 +1861,9 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeSetUpEmailRequired#a5491dea`.
-        public struct Cons_sentCodeTypeSetUpEmailRequired: Sendable {
-            public var appleSigninAllowed: Swift.Bool
-            public var googleSigninAllowed: Swift.Bool
+        public final class Cons_sentCodeTypeSetUpEmailRequired: Sendable {
+            public let appleSigninAllowed: Swift.Bool
+            public let googleSigninAllowed: Swift.Bool
             
             public init(appleSigninAllowed: Swift.Bool = false, googleSigninAllowed: Swift.Bool = false) {
                 self.appleSigninAllowed = appleSigninAllowed
@@ -1888,9 +1888,9 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeFragmentSms#d9565c39`.
-        public struct Cons_sentCodeTypeFragmentSms: Sendable {
-            public var url: Swift.String
-            public var length: Swift.Int32
+        public final class Cons_sentCodeTypeFragmentSms: Sendable {
+            public let url: Swift.String
+            public let length: Swift.Int32
             
             public init(url: Swift.String, length: Swift.Int32) {
                 self.url = url
@@ -1912,13 +1912,13 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeFirebaseSms#9fd736`.
-        public struct Cons_sentCodeTypeFirebaseSms: Sendable {
-            public var nonce: [Swift.UInt8]?
-            public var playIntegrityProjectId: Swift.Int64?
-            public var playIntegrityNonce: [Swift.UInt8]?
-            public var receipt: Swift.String?
-            public var pushTimeout: Swift.Int32?
-            public var length: Swift.Int32
+        public final class Cons_sentCodeTypeFirebaseSms: Sendable {
+            public let nonce: [Swift.UInt8]?
+            public let playIntegrityProjectId: Swift.Int64?
+            public let playIntegrityNonce: [Swift.UInt8]?
+            public let receipt: Swift.String?
+            public let pushTimeout: Swift.Int32?
+            public let length: Swift.Int32
             
             public init(nonce: [Swift.UInt8]? = nil, playIntegrityProjectId: Swift.Int64? = nil, playIntegrityNonce: [Swift.UInt8]? = nil, receipt: Swift.String? = nil, pushTimeout: Swift.Int32? = nil, length: Swift.Int32) {
                 self.nonce = nonce
@@ -1932,9 +1932,11 @@ extension Api.auth {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nonce != nil { _flags_flags |= 1 << 0 }
-                if self.playIntegrityProjectId != nil || self.playIntegrityNonce != nil { _flags_flags |= 1 << 2 }
-                if self.receipt != nil || self.pushTimeout != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.nonce { _flags_flags |= 1 << 0 }
+                if case .some = self.playIntegrityProjectId { _flags_flags |= 1 << 2 }
+                if case .some = self.playIntegrityNonce { _flags_flags |= 1 << 2 }
+                if case .some = self.receipt { _flags_flags |= 1 << 1 }
+                if case .some = self.pushTimeout { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.nonce {
                     w.writeBytes(value)
@@ -1977,8 +1979,8 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeSmsWord#a416ac81`.
-        public struct Cons_sentCodeTypeSmsWord: Sendable {
-            public var beginning: Swift.String?
+        public final class Cons_sentCodeTypeSmsWord: Sendable {
+            public let beginning: Swift.String?
             
             public init(beginning: Swift.String? = nil) {
                 self.beginning = beginning
@@ -1987,7 +1989,7 @@ extension Api.auth {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.beginning != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.beginning { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.beginning {
                     w.writeString(value)
@@ -2004,8 +2006,8 @@ extension Api.auth {
         }
 
         /// The fields of `auth.sentCodeTypeSmsPhrase#b37794af`.
-        public struct Cons_sentCodeTypeSmsPhrase: Sendable {
-            public var beginning: Swift.String?
+        public final class Cons_sentCodeTypeSmsPhrase: Sendable {
+            public let beginning: Swift.String?
             
             public init(beginning: Swift.String? = nil) {
                 self.beginning = beginning
@@ -2014,7 +2016,7 @@ extension Api.auth {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.beginning != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.beginning { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.beginning {
                     w.writeString(value)
@@ -2074,17 +2076,17 @@ extension Api.auth {
 
 extension Api.messages {
     /// TL type `messages.BotCallbackAnswer`: `messages.botCallbackAnswer#36585ea4`.
-    public indirect enum BotCallbackAnswer: TLObject {
+    public enum BotCallbackAnswer: TLObject {
         case botCallbackAnswer(Cons_botCallbackAnswer)
 
         /// The fields of `messages.botCallbackAnswer#36585ea4`.
-        public struct Cons_botCallbackAnswer: Sendable {
-            public var alert: Swift.Bool
-            public var hasUrl: Swift.Bool
-            public var nativeUi: Swift.Bool
-            public var message: Swift.String?
-            public var url: Swift.String?
-            public var cacheTime: Swift.Int32
+        public final class Cons_botCallbackAnswer: Sendable {
+            public let alert: Swift.Bool
+            public let hasUrl: Swift.Bool
+            public let nativeUi: Swift.Bool
+            public let message: Swift.String?
+            public let url: Swift.String?
+            public let cacheTime: Swift.Int32
             
             public init(alert: Swift.Bool = false, hasUrl: Swift.Bool = false, nativeUi: Swift.Bool = false, message: Swift.String? = nil, url: Swift.String? = nil, cacheTime: Swift.Int32) {
                 self.alert = alert
@@ -2101,8 +2103,8 @@ extension Api.messages {
                 if self.alert { _flags_flags |= 1 << 1 }
                 if self.hasUrl { _flags_flags |= 1 << 3 }
                 if self.nativeUi { _flags_flags |= 1 << 4 }
-                if self.message != nil { _flags_flags |= 1 << 0 }
-                if self.url != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.message { _flags_flags |= 1 << 0 }
+                if case .some = self.url { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.message {
                     w.writeString(value)
@@ -2152,12 +2154,12 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.MessageEditData`: `messages.messageEditData#26b5dde6`.
-    public indirect enum MessageEditData: TLObject {
+    public enum MessageEditData: TLObject {
         case messageEditData(Cons_messageEditData)
 
         /// The fields of `messages.messageEditData#26b5dde6`.
-        public struct Cons_messageEditData: Sendable {
-            public var caption: Swift.Bool
+        public final class Cons_messageEditData: Sendable {
+            public let caption: Swift.Bool
             
             public init(caption: Swift.Bool = false) {
                 self.caption = caption
@@ -2202,15 +2204,15 @@ extension Api.messages {
 
 extension Api {
     /// TL type `InputBotInlineMessageID`: `inputBotInlineMessageID#890c3d89`, `inputBotInlineMessageID64#b6d915d7`.
-    public indirect enum InputBotInlineMessageID: TLObject {
+    public enum InputBotInlineMessageID: TLObject {
         case inputBotInlineMessageID(Cons_inputBotInlineMessageID)
         case inputBotInlineMessageID64(Cons_inputBotInlineMessageID64)
 
         /// The fields of `inputBotInlineMessageID#890c3d89`.
-        public struct Cons_inputBotInlineMessageID: Sendable {
-            public var dcId: Swift.Int32
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputBotInlineMessageID: Sendable {
+            public let dcId: Swift.Int32
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(dcId: Swift.Int32, id: Swift.Int64, accessHash: Swift.Int64) {
                 self.dcId = dcId
@@ -2235,11 +2237,11 @@ extension Api {
         }
 
         /// The fields of `inputBotInlineMessageID64#b6d915d7`.
-        public struct Cons_inputBotInlineMessageID64: Sendable {
-            public var dcId: Swift.Int32
-            public var ownerId: Swift.Int64
-            public var id: Swift.Int32
-            public var accessHash: Swift.Int64
+        public final class Cons_inputBotInlineMessageID64: Sendable {
+            public let dcId: Swift.Int32
+            public let ownerId: Swift.Int64
+            public let id: Swift.Int32
+            public let accessHash: Swift.Int64
             
             public init(dcId: Swift.Int32, ownerId: Swift.Int64, id: Swift.Int32, accessHash: Swift.Int64) {
                 self.dcId = dcId
@@ -2292,13 +2294,13 @@ extension Api {
 
 extension Api {
     /// TL type `InlineBotSwitchPM`: `inlineBotSwitchPM#3c20629f`.
-    public indirect enum InlineBotSwitchPM: TLObject {
+    public enum InlineBotSwitchPM: TLObject {
         case inlineBotSwitchPM(Cons_inlineBotSwitchPM)
 
         /// The fields of `inlineBotSwitchPM#3c20629f`.
-        public struct Cons_inlineBotSwitchPM: Sendable {
-            public var text: Swift.String
-            public var startParam: Swift.String
+        public final class Cons_inlineBotSwitchPM: Sendable {
+            public let text: Swift.String
+            public let startParam: Swift.String
             
             public init(text: Swift.String, startParam: Swift.String) {
                 self.text = text
@@ -2343,16 +2345,16 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.PeerDialogs`: `messages.peerDialogs#3371c354`.
-    public indirect enum PeerDialogs: TLObject {
+    public enum PeerDialogs: TLObject {
         case peerDialogs(Cons_peerDialogs)
 
         /// The fields of `messages.peerDialogs#3371c354`.
-        public struct Cons_peerDialogs: Sendable {
-            public var dialogs: [Api.Dialog]
-            public var messages: [Api.Message]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var state: Api.updates.State
+        public final class Cons_peerDialogs: Sendable {
+            public let dialogs: [Api.Dialog]
+            public let messages: [Api.Message]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let state: Api.updates.State
             
             public init(dialogs: [Api.Dialog], messages: [Api.Message], chats: [Api.Chat], users: [Api.User], state: Api.updates.State) {
                 self.dialogs = dialogs
@@ -2418,13 +2420,13 @@ extension Api.messages {
 
 extension Api {
     /// TL type `TopPeer`: `topPeer#edcdc05b`.
-    public indirect enum TopPeer: TLObject {
+    public enum TopPeer: TLObject {
         case topPeer(Cons_topPeer)
 
         /// The fields of `topPeer#edcdc05b`.
-        public struct Cons_topPeer: Sendable {
-            public var peer: Api.Peer
-            public var rating: Swift.Double
+        public final class Cons_topPeer: Sendable {
+            public let peer: Api.Peer
+            public let rating: Swift.Double
             
             public init(peer: Api.Peer, rating: Swift.Double) {
                 self.peer = peer
@@ -2469,7 +2471,7 @@ extension Api {
 
 extension Api {
     /// TL type `TopPeerCategory`: `topPeerCategoryBotsPM#ab661b5b`, `topPeerCategoryBotsInline#148677e2`, `topPeerCategoryCorrespondents#637b7ed`, `topPeerCategoryGroups#bd17a14a`, `topPeerCategoryChannels#161d9628`, `topPeerCategoryPhoneCalls#1e76a78c`, `topPeerCategoryForwardUsers#a8406ca9`, `topPeerCategoryForwardChats#fbeec0f0`, `topPeerCategoryBotsApp#fd9e7bec`, `topPeerCategoryBotsGuestChat#6c24f3dd`.
-    public indirect enum TopPeerCategory: TLObject {
+    public enum TopPeerCategory: TLObject {
         case topPeerCategoryBotsPM
         case topPeerCategoryBotsInline
         case topPeerCategoryCorrespondents
@@ -2523,14 +2525,14 @@ extension Api {
 
 extension Api {
     /// TL type `TopPeerCategoryPeers`: `topPeerCategoryPeers#fb834291`.
-    public indirect enum TopPeerCategoryPeers: TLObject {
+    public enum TopPeerCategoryPeers: TLObject {
         case topPeerCategoryPeers(Cons_topPeerCategoryPeers)
 
         /// The fields of `topPeerCategoryPeers#fb834291`.
-        public struct Cons_topPeerCategoryPeers: Sendable {
-            public var category: Api.TopPeerCategory
-            public var count: Swift.Int32
-            public var peers: [Api.TopPeer]
+        public final class Cons_topPeerCategoryPeers: Sendable {
+            public let category: Api.TopPeerCategory
+            public let count: Swift.Int32
+            public let peers: [Api.TopPeer]
             
             public init(category: Api.TopPeerCategory, count: Swift.Int32, peers: [Api.TopPeer]) {
                 self.category = category
@@ -2581,16 +2583,16 @@ extension Api {
 
 extension Api.contacts {
     /// TL type `contacts.TopPeers`: `contacts.topPeersNotModified#de266ef5`, `contacts.topPeers#70b772a8`, `contacts.topPeersDisabled#b52c939d`.
-    public indirect enum TopPeers: TLObject {
+    public enum TopPeers: TLObject {
         case topPeersNotModified
         case topPeers(Cons_topPeers)
         case topPeersDisabled
 
         /// The fields of `contacts.topPeers#70b772a8`.
-        public struct Cons_topPeers: Sendable {
-            public var categories: [Api.TopPeerCategoryPeers]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_topPeers: Sendable {
+            public let categories: [Api.TopPeerCategoryPeers]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(categories: [Api.TopPeerCategoryPeers], chats: [Api.Chat], users: [Api.User]) {
                 self.categories = categories
@@ -2651,13 +2653,13 @@ extension Api.contacts {
 
 extension Api {
     /// TL type `DraftMessage`: `draftMessageEmpty#1b0c841a`, `draftMessage#60fe3294`.
-    public indirect enum DraftMessage: TLObject {
+    public enum DraftMessage: TLObject {
         case draftMessageEmpty(Cons_draftMessageEmpty)
         case draftMessage(Cons_draftMessage)
 
         /// The fields of `draftMessageEmpty#1b0c841a`.
-        public struct Cons_draftMessageEmpty: Sendable {
-            public var date: Swift.Int32?
+        public final class Cons_draftMessageEmpty: Sendable {
+            public let date: Swift.Int32?
             
             public init(date: Swift.Int32? = nil) {
                 self.date = date
@@ -2666,7 +2668,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.date != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.date { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.date {
                     w.writeInt32(value)
@@ -2683,17 +2685,17 @@ extension Api {
         }
 
         /// The fields of `draftMessage#60fe3294`.
-        public struct Cons_draftMessage: Sendable {
-            public var noWebpage: Swift.Bool
-            public var invertMedia: Swift.Bool
-            public var replyTo: Api.InputReplyTo?
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var media: Api.InputMedia?
-            public var date: Swift.Int32
-            public var effect: Swift.Int64?
-            public var suggestedPost: Api.SuggestedPost?
-            public var richMessage: Api.RichMessage?
+        public final class Cons_draftMessage: Sendable {
+            public let noWebpage: Swift.Bool
+            public let invertMedia: Swift.Bool
+            public let replyTo: Api.InputReplyTo?
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let media: Api.InputMedia?
+            public let date: Swift.Int32
+            public let effect: Swift.Int64?
+            public let suggestedPost: Api.SuggestedPost?
+            public let richMessage: Api.RichMessage?
             
             public init(noWebpage: Swift.Bool = false, invertMedia: Swift.Bool = false, replyTo: Api.InputReplyTo? = nil, message: Swift.String, entities: [Api.MessageEntity]? = nil, media: Api.InputMedia? = nil, date: Swift.Int32, effect: Swift.Int64? = nil, suggestedPost: Api.SuggestedPost? = nil, richMessage: Api.RichMessage? = nil) {
                 self.noWebpage = noWebpage
@@ -2713,12 +2715,12 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.noWebpage { _flags_flags |= 1 << 1 }
                 if self.invertMedia { _flags_flags |= 1 << 6 }
-                if self.replyTo != nil { _flags_flags |= 1 << 4 }
-                if self.entities != nil { _flags_flags |= 1 << 3 }
-                if self.media != nil { _flags_flags |= 1 << 5 }
-                if self.effect != nil { _flags_flags |= 1 << 7 }
-                if self.suggestedPost != nil { _flags_flags |= 1 << 8 }
-                if self.richMessage != nil { _flags_flags |= 1 << 9 }
+                if case .some = self.replyTo { _flags_flags |= 1 << 4 }
+                if case .some = self.entities { _flags_flags |= 1 << 3 }
+                if case .some = self.media { _flags_flags |= 1 << 5 }
+                if case .some = self.effect { _flags_flags |= 1 << 7 }
+                if case .some = self.suggestedPost { _flags_flags |= 1 << 8 }
+                if case .some = self.richMessage { _flags_flags |= 1 << 9 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.replyTo {
                     value.serialize(&w)
@@ -2794,13 +2796,13 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.FeaturedStickers`: `messages.featuredStickersNotModified#c6dc0c66`, `messages.featuredStickers#be382906`.
-    public indirect enum FeaturedStickers: TLObject {
+    public enum FeaturedStickers: TLObject {
         case featuredStickersNotModified(Cons_featuredStickersNotModified)
         case featuredStickers(Cons_featuredStickers)
 
         /// The fields of `messages.featuredStickersNotModified#c6dc0c66`.
-        public struct Cons_featuredStickersNotModified: Sendable {
-            public var count: Swift.Int32
+        public final class Cons_featuredStickersNotModified: Sendable {
+            public let count: Swift.Int32
             
             public init(count: Swift.Int32) {
                 self.count = count
@@ -2819,12 +2821,12 @@ extension Api.messages {
         }
 
         /// The fields of `messages.featuredStickers#be382906`.
-        public struct Cons_featuredStickers: Sendable {
-            public var premium: Swift.Bool
-            public var hash: Swift.Int64
-            public var count: Swift.Int32
-            public var sets: [Api.StickerSetCovered]
-            public var unread: [Swift.Int64]
+        public final class Cons_featuredStickers: Sendable {
+            public let premium: Swift.Bool
+            public let hash: Swift.Int64
+            public let count: Swift.Int32
+            public let sets: [Api.StickerSetCovered]
+            public let unread: [Swift.Int64]
             
             public init(premium: Swift.Bool = false, hash: Swift.Int64, count: Swift.Int32, sets: [Api.StickerSetCovered], unread: [Swift.Int64]) {
                 self.premium = premium
@@ -2889,16 +2891,16 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.RecentStickers`: `messages.recentStickersNotModified#b17f890`, `messages.recentStickers#88d37c56`.
-    public indirect enum RecentStickers: TLObject {
+    public enum RecentStickers: TLObject {
         case recentStickersNotModified
         case recentStickers(Cons_recentStickers)
 
         /// The fields of `messages.recentStickers#88d37c56`.
-        public struct Cons_recentStickers: Sendable {
-            public var hash: Swift.Int64
-            public var packs: [Api.StickerPack]
-            public var stickers: [Api.Document]
-            public var dates: [Swift.Int32]
+        public final class Cons_recentStickers: Sendable {
+            public let hash: Swift.Int64
+            public let packs: [Api.StickerPack]
+            public let stickers: [Api.Document]
+            public let dates: [Swift.Int32]
             
             public init(hash: Swift.Int64, packs: [Api.StickerPack], stickers: [Api.Document], dates: [Swift.Int32]) {
                 self.hash = hash
@@ -2960,13 +2962,13 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.ArchivedStickers`: `messages.archivedStickers#4fcba9c8`.
-    public indirect enum ArchivedStickers: TLObject {
+    public enum ArchivedStickers: TLObject {
         case archivedStickers(Cons_archivedStickers)
 
         /// The fields of `messages.archivedStickers#4fcba9c8`.
-        public struct Cons_archivedStickers: Sendable {
-            public var count: Swift.Int32
-            public var sets: [Api.StickerSetCovered]
+        public final class Cons_archivedStickers: Sendable {
+            public let count: Swift.Int32
+            public let sets: [Api.StickerSetCovered]
             
             public init(count: Swift.Int32, sets: [Api.StickerSetCovered]) {
                 self.count = count
@@ -3014,13 +3016,13 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.StickerSetInstallResult`: `messages.stickerSetInstallResultSuccess#38641628`, `messages.stickerSetInstallResultArchive#35e410a8`.
-    public indirect enum StickerSetInstallResult: TLObject {
+    public enum StickerSetInstallResult: TLObject {
         case stickerSetInstallResultSuccess
         case stickerSetInstallResultArchive(Cons_stickerSetInstallResultArchive)
 
         /// The fields of `messages.stickerSetInstallResultArchive#35e410a8`.
-        public struct Cons_stickerSetInstallResultArchive: Sendable {
-            public var sets: [Api.StickerSetCovered]
+        public final class Cons_stickerSetInstallResultArchive: Sendable {
+            public let sets: [Api.StickerSetCovered]
             
             public init(sets: [Api.StickerSetCovered]) {
                 self.sets = sets
@@ -3067,16 +3069,16 @@ extension Api.messages {
 
 extension Api {
     /// TL type `StickerSetCovered`: `stickerSetCovered#6410a5d2`, `stickerSetMultiCovered#3407e51b`, `stickerSetFullCovered#40d13c0e`, `stickerSetNoCovered#77b15d1c`.
-    public indirect enum StickerSetCovered: TLObject {
+    public enum StickerSetCovered: TLObject {
         case stickerSetCovered(Cons_stickerSetCovered)
         case stickerSetMultiCovered(Cons_stickerSetMultiCovered)
         case stickerSetFullCovered(Cons_stickerSetFullCovered)
         case stickerSetNoCovered(Cons_stickerSetNoCovered)
 
         /// The fields of `stickerSetCovered#6410a5d2`.
-        public struct Cons_stickerSetCovered: Sendable {
-            public var set: Api.StickerSet
-            public var cover: Api.Document
+        public final class Cons_stickerSetCovered: Sendable {
+            public let set: Api.StickerSet
+            public let cover: Api.Document
             
             public init(set: Api.StickerSet, cover: Api.Document) {
                 self.set = set
@@ -3098,9 +3100,9 @@ extension Api {
         }
 
         /// The fields of `stickerSetMultiCovered#3407e51b`.
-        public struct Cons_stickerSetMultiCovered: Sendable {
-            public var set: Api.StickerSet
-            public var covers: [Api.Document]
+        public final class Cons_stickerSetMultiCovered: Sendable {
+            public let set: Api.StickerSet
+            public let covers: [Api.Document]
             
             public init(set: Api.StickerSet, covers: [Api.Document]) {
                 self.set = set
@@ -3125,11 +3127,11 @@ extension Api {
         }
 
         /// The fields of `stickerSetFullCovered#40d13c0e`.
-        public struct Cons_stickerSetFullCovered: Sendable {
-            public var set: Api.StickerSet
-            public var packs: [Api.StickerPack]
-            public var keywords: [Api.StickerKeyword]
-            public var documents: [Api.Document]
+        public final class Cons_stickerSetFullCovered: Sendable {
+            public let set: Api.StickerSet
+            public let packs: [Api.StickerPack]
+            public let keywords: [Api.StickerKeyword]
+            public let documents: [Api.Document]
             
             public init(set: Api.StickerSet, packs: [Api.StickerPack], keywords: [Api.StickerKeyword], documents: [Api.Document]) {
                 self.set = set
@@ -3166,8 +3168,8 @@ extension Api {
         }
 
         /// The fields of `stickerSetNoCovered#77b15d1c`.
-        public struct Cons_stickerSetNoCovered: Sendable {
-            public var set: Api.StickerSet
+        public final class Cons_stickerSetNoCovered: Sendable {
+            public let set: Api.StickerSet
             
             public init(set: Api.StickerSet) {
                 self.set = set
@@ -3215,15 +3217,15 @@ extension Api {
 
 extension Api {
     /// TL type `MaskCoords`: `maskCoords#aed6dbb2`.
-    public indirect enum MaskCoords: TLObject {
+    public enum MaskCoords: TLObject {
         case maskCoords(Cons_maskCoords)
 
         /// The fields of `maskCoords#aed6dbb2`.
-        public struct Cons_maskCoords: Sendable {
-            public var n: Swift.Int32
-            public var x: Swift.Double
-            public var y: Swift.Double
-            public var zoom: Swift.Double
+        public final class Cons_maskCoords: Sendable {
+            public let n: Swift.Int32
+            public let x: Swift.Double
+            public let y: Swift.Double
+            public let zoom: Swift.Double
             
             public init(n: Swift.Int32, x: Swift.Double, y: Swift.Double, zoom: Swift.Double) {
                 self.n = n
@@ -3274,13 +3276,13 @@ extension Api {
 
 extension Api {
     /// TL type `InputStickeredMedia`: `inputStickeredMediaPhoto#4a992157`, `inputStickeredMediaDocument#438865b`.
-    public indirect enum InputStickeredMedia: TLObject {
+    public enum InputStickeredMedia: TLObject {
         case inputStickeredMediaPhoto(Cons_inputStickeredMediaPhoto)
         case inputStickeredMediaDocument(Cons_inputStickeredMediaDocument)
 
         /// The fields of `inputStickeredMediaPhoto#4a992157`.
-        public struct Cons_inputStickeredMediaPhoto: Sendable {
-            public var id: Api.InputPhoto
+        public final class Cons_inputStickeredMediaPhoto: Sendable {
+            public let id: Api.InputPhoto
             
             public init(id: Api.InputPhoto) {
                 self.id = id
@@ -3299,8 +3301,8 @@ extension Api {
         }
 
         /// The fields of `inputStickeredMediaDocument#438865b`.
-        public struct Cons_inputStickeredMediaDocument: Sendable {
-            public var id: Api.InputDocument
+        public final class Cons_inputStickeredMediaDocument: Sendable {
+            public let id: Api.InputDocument
             
             public init(id: Api.InputDocument) {
                 self.id = id
@@ -3344,18 +3346,18 @@ extension Api {
 
 extension Api {
     /// TL type `Game`: `game#bdf9653b`.
-    public indirect enum Game: TLObject {
+    public enum Game: TLObject {
         case game(Cons_game)
 
         /// The fields of `game#bdf9653b`.
-        public struct Cons_game: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var shortName: Swift.String
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.Photo
-            public var document: Api.Document?
+        public final class Cons_game: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let shortName: Swift.String
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.Photo
+            public let document: Api.Document?
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, shortName: Swift.String, title: Swift.String, description: Swift.String, photo: Api.Photo, document: Api.Document? = nil) {
                 self.id = id
@@ -3370,7 +3372,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.document != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.document { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)
@@ -3422,14 +3424,14 @@ extension Api {
 
 extension Api {
     /// TL type `InputGame`: `inputGameID#32c3e77`, `inputGameShortName#c331e80a`.
-    public indirect enum InputGame: TLObject {
+    public enum InputGame: TLObject {
         case inputGameID(Cons_inputGameID)
         case inputGameShortName(Cons_inputGameShortName)
 
         /// The fields of `inputGameID#32c3e77`.
-        public struct Cons_inputGameID: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputGameID: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -3451,9 +3453,9 @@ extension Api {
         }
 
         /// The fields of `inputGameShortName#c331e80a`.
-        public struct Cons_inputGameShortName: Sendable {
-            public var botId: Api.InputUser
-            public var shortName: Swift.String
+        public final class Cons_inputGameShortName: Sendable {
+            public let botId: Api.InputUser
+            public let shortName: Swift.String
             
             public init(botId: Api.InputUser, shortName: Swift.String) {
                 self.botId = botId
@@ -3500,14 +3502,14 @@ extension Api {
 
 extension Api {
     /// TL type `HighScore`: `highScore#73a379eb`.
-    public indirect enum HighScore: TLObject {
+    public enum HighScore: TLObject {
         case highScore(Cons_highScore)
 
         /// The fields of `highScore#73a379eb`.
-        public struct Cons_highScore: Sendable {
-            public var pos: Swift.Int32
-            public var userId: Swift.Int64
-            public var score: Swift.Int32
+        public final class Cons_highScore: Sendable {
+            public let pos: Swift.Int32
+            public let userId: Swift.Int64
+            public let score: Swift.Int32
             
             public init(pos: Swift.Int32, userId: Swift.Int64, score: Swift.Int32) {
                 self.pos = pos
@@ -3555,13 +3557,13 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.HighScores`: `messages.highScores#9a3bfd99`.
-    public indirect enum HighScores: TLObject {
+    public enum HighScores: TLObject {
         case highScores(Cons_highScores)
 
         /// The fields of `messages.highScores#9a3bfd99`.
-        public struct Cons_highScores: Sendable {
-            public var scores: [Api.HighScore]
-            public var users: [Api.User]
+        public final class Cons_highScores: Sendable {
+            public let scores: [Api.HighScore]
+            public let users: [Api.User]
             
             public init(scores: [Api.HighScore], users: [Api.User]) {
                 self.scores = scores

@@ -5,7 +5,7 @@ public import TLRuntime
 
 extension Api {
     /// TL type `RichText`: `textEmpty#dc3d824f`, `textPlain#744694e0`, `textBold#6724abc4`, `textItalic#d912a59c`, `textUnderline#c12622c4`, `textStrike#9bf8bb95`, `textFixed#6c3f19b9`, `textUrl#3c2884c1`, `textEmail#de5a0dd6`, `textConcat#7e6260d7`, `textSubscript#ed6a8504`, `textSuperscript#c7fb5e01`, `textMarked#34b8621`, `textPhone#1ccb966a`, `textImage#81ccf4f`, `textAnchor#35553762`, `textMath#9d2eac97`, `textCustomEmoji#a26156c0`, `textSpoiler#4c2a5d62`, `textMention#cd24cf44`, `textHashtag#519524ea`, `textBotCommand#2ff29d3`, `textCashtag#7b9e1801`, `textAutoUrl#ac6a83aa`, `textAutoEmail#c556a45d`, `textAutoPhone#24c26789`, `textBankCard#b956812d`, `textMentionName#1a9fbfc`, `textDate#a5b45e2b`, `textDiff#9686cb50`, `textButton#afc79cd6`.
-    public indirect enum RichText: TLObject {
+    public enum RichText: TLObject {
         case textEmpty
         case textPlain(Cons_textPlain)
         case textBold(Cons_textBold)
@@ -39,8 +39,8 @@ extension Api {
         case textButton(Cons_textButton)
 
         /// The fields of `textPlain#744694e0`.
-        public struct Cons_textPlain: Sendable {
-            public var text: Swift.String
+        public final class Cons_textPlain: Sendable {
+            public let text: Swift.String
             
             public init(text: Swift.String) {
                 self.text = text
@@ -59,8 +59,8 @@ extension Api {
         }
 
         /// The fields of `textBold#6724abc4`.
-        public struct Cons_textBold: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textBold: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -79,8 +79,8 @@ extension Api {
         }
 
         /// The fields of `textItalic#d912a59c`.
-        public struct Cons_textItalic: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textItalic: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -99,8 +99,8 @@ extension Api {
         }
 
         /// The fields of `textUnderline#c12622c4`.
-        public struct Cons_textUnderline: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textUnderline: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -119,8 +119,8 @@ extension Api {
         }
 
         /// The fields of `textStrike#9bf8bb95`.
-        public struct Cons_textStrike: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textStrike: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -139,8 +139,8 @@ extension Api {
         }
 
         /// The fields of `textFixed#6c3f19b9`.
-        public struct Cons_textFixed: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textFixed: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -159,10 +159,10 @@ extension Api {
         }
 
         /// The fields of `textUrl#3c2884c1`.
-        public struct Cons_textUrl: Sendable {
-            public var text: Api.RichText
-            public var url: Swift.String
-            public var webpageId: Swift.Int64
+        public final class Cons_textUrl: Sendable {
+            public let text: Api.RichText
+            public let url: Swift.String
+            public let webpageId: Swift.Int64
             
             public init(text: Api.RichText, url: Swift.String, webpageId: Swift.Int64) {
                 self.text = text
@@ -187,9 +187,9 @@ extension Api {
         }
 
         /// The fields of `textEmail#de5a0dd6`.
-        public struct Cons_textEmail: Sendable {
-            public var text: Api.RichText
-            public var email: Swift.String
+        public final class Cons_textEmail: Sendable {
+            public let text: Api.RichText
+            public let email: Swift.String
             
             public init(text: Api.RichText, email: Swift.String) {
                 self.text = text
@@ -211,8 +211,8 @@ extension Api {
         }
 
         /// The fields of `textConcat#7e6260d7`.
-        public struct Cons_textConcat: Sendable {
-            public var texts: [Api.RichText]
+        public final class Cons_textConcat: Sendable {
+            public let texts: [Api.RichText]
             
             public init(texts: [Api.RichText]) {
                 self.texts = texts
@@ -234,8 +234,8 @@ extension Api {
         }
 
         /// The fields of `textSubscript#ed6a8504`.
-        public struct Cons_textSubscript: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textSubscript: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -254,8 +254,8 @@ extension Api {
         }
 
         /// The fields of `textSuperscript#c7fb5e01`.
-        public struct Cons_textSuperscript: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textSuperscript: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -274,8 +274,8 @@ extension Api {
         }
 
         /// The fields of `textMarked#34b8621`.
-        public struct Cons_textMarked: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textMarked: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -294,9 +294,9 @@ extension Api {
         }
 
         /// The fields of `textPhone#1ccb966a`.
-        public struct Cons_textPhone: Sendable {
-            public var text: Api.RichText
-            public var phone: Swift.String
+        public final class Cons_textPhone: Sendable {
+            public let text: Api.RichText
+            public let phone: Swift.String
             
             public init(text: Api.RichText, phone: Swift.String) {
                 self.text = text
@@ -318,10 +318,10 @@ extension Api {
         }
 
         /// The fields of `textImage#81ccf4f`.
-        public struct Cons_textImage: Sendable {
-            public var documentId: Swift.Int64
-            public var w: Swift.Int32
-            public var h: Swift.Int32
+        public final class Cons_textImage: Sendable {
+            public let documentId: Swift.Int64
+            public let w: Swift.Int32
+            public let h: Swift.Int32
             
             public init(documentId: Swift.Int64, w: Swift.Int32, h: Swift.Int32) {
                 self.documentId = documentId
@@ -346,9 +346,9 @@ extension Api {
         }
 
         /// The fields of `textAnchor#35553762`.
-        public struct Cons_textAnchor: Sendable {
-            public var text: Api.RichText
-            public var name: Swift.String
+        public final class Cons_textAnchor: Sendable {
+            public let text: Api.RichText
+            public let name: Swift.String
             
             public init(text: Api.RichText, name: Swift.String) {
                 self.text = text
@@ -370,8 +370,8 @@ extension Api {
         }
 
         /// The fields of `textMath#9d2eac97`.
-        public struct Cons_textMath: Sendable {
-            public var source: Swift.String
+        public final class Cons_textMath: Sendable {
+            public let source: Swift.String
             
             public init(source: Swift.String) {
                 self.source = source
@@ -390,9 +390,9 @@ extension Api {
         }
 
         /// The fields of `textCustomEmoji#a26156c0`.
-        public struct Cons_textCustomEmoji: Sendable {
-            public var documentId: Swift.Int64
-            public var alt: Swift.String
+        public final class Cons_textCustomEmoji: Sendable {
+            public let documentId: Swift.Int64
+            public let alt: Swift.String
             
             public init(documentId: Swift.Int64, alt: Swift.String) {
                 self.documentId = documentId
@@ -414,8 +414,8 @@ extension Api {
         }
 
         /// The fields of `textSpoiler#4c2a5d62`.
-        public struct Cons_textSpoiler: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textSpoiler: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -434,8 +434,8 @@ extension Api {
         }
 
         /// The fields of `textMention#cd24cf44`.
-        public struct Cons_textMention: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textMention: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -454,8 +454,8 @@ extension Api {
         }
 
         /// The fields of `textHashtag#519524ea`.
-        public struct Cons_textHashtag: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textHashtag: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -474,8 +474,8 @@ extension Api {
         }
 
         /// The fields of `textBotCommand#2ff29d3`.
-        public struct Cons_textBotCommand: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textBotCommand: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -494,8 +494,8 @@ extension Api {
         }
 
         /// The fields of `textCashtag#7b9e1801`.
-        public struct Cons_textCashtag: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textCashtag: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -514,8 +514,8 @@ extension Api {
         }
 
         /// The fields of `textAutoUrl#ac6a83aa`.
-        public struct Cons_textAutoUrl: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textAutoUrl: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -534,8 +534,8 @@ extension Api {
         }
 
         /// The fields of `textAutoEmail#c556a45d`.
-        public struct Cons_textAutoEmail: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textAutoEmail: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -554,8 +554,8 @@ extension Api {
         }
 
         /// The fields of `textAutoPhone#24c26789`.
-        public struct Cons_textAutoPhone: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textAutoPhone: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -574,8 +574,8 @@ extension Api {
         }
 
         /// The fields of `textBankCard#b956812d`.
-        public struct Cons_textBankCard: Sendable {
-            public var text: Api.RichText
+        public final class Cons_textBankCard: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -594,9 +594,9 @@ extension Api {
         }
 
         /// The fields of `textMentionName#1a9fbfc`.
-        public struct Cons_textMentionName: Sendable {
-            public var text: Api.RichText
-            public var userId: Swift.Int64
+        public final class Cons_textMentionName: Sendable {
+            public let text: Api.RichText
+            public let userId: Swift.Int64
             
             public init(text: Api.RichText, userId: Swift.Int64) {
                 self.text = text
@@ -618,15 +618,15 @@ extension Api {
         }
 
         /// The fields of `textDate#a5b45e2b`.
-        public struct Cons_textDate: Sendable {
-            public var relative: Swift.Bool
-            public var shortTime: Swift.Bool
-            public var longTime: Swift.Bool
-            public var shortDate: Swift.Bool
-            public var longDate: Swift.Bool
-            public var dayOfWeek: Swift.Bool
-            public var text: Api.RichText
-            public var date: Swift.Int32
+        public final class Cons_textDate: Sendable {
+            public let relative: Swift.Bool
+            public let shortTime: Swift.Bool
+            public let longTime: Swift.Bool
+            public let shortDate: Swift.Bool
+            public let longDate: Swift.Bool
+            public let dayOfWeek: Swift.Bool
+            public let text: Api.RichText
+            public let date: Swift.Int32
             
             public init(relative: Swift.Bool = false, shortTime: Swift.Bool = false, longTime: Swift.Bool = false, shortDate: Swift.Bool = false, longDate: Swift.Bool = false, dayOfWeek: Swift.Bool = false, text: Api.RichText, date: Swift.Int32) {
                 self.relative = relative
@@ -669,9 +669,9 @@ extension Api {
         }
 
         /// The fields of `textDiff#9686cb50`.
-        public struct Cons_textDiff: Sendable {
-            public var text: Api.RichText
-            public var oldText: Api.RichText
+        public final class Cons_textDiff: Sendable {
+            public let text: Api.RichText
+            public let oldText: Api.RichText
             
             public init(text: Api.RichText, oldText: Api.RichText) {
                 self.text = text
@@ -693,10 +693,10 @@ extension Api {
         }
 
         /// The fields of `textButton#afc79cd6`.
-        public struct Cons_textButton: Sendable {
-            public var text: Api.RichText
-            public var type: Api.InlineButtonType
-            public var style: Api.RichButtonStyle?
+        public final class Cons_textButton: Sendable {
+            public let text: Api.RichText
+            public let type: Api.InlineButtonType
+            public let style: Api.RichButtonStyle?
             
             public init(text: Api.RichText, type: Api.InlineButtonType, style: Api.RichButtonStyle? = nil) {
                 self.text = text
@@ -707,7 +707,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.style != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.style { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.text.serialize(&w)
                 self.type.serialize(&w)
@@ -811,7 +811,7 @@ extension Api {
 
 extension Api {
     /// TL type `PageBlock`: `pageBlockUnsupported#13567e8a`, `pageBlockTitle#70abc3fd`, `pageBlockSubtitle#8ffa9a1f`, `pageBlockAuthorDate#baafe5e0`, `pageBlockHeader#bfd064ec`, `pageBlockSubheader#f12bb6e1`, `pageBlockParagraph#467a0766`, `pageBlockPreformatted#c070d93e`, `pageBlockFooter#48870999`, `pageBlockDivider#db20b188`, `pageBlockAnchor#ce0d37b0`, `pageBlockList#e4e88011`, `pageBlockBlockquote#66d1670b`, `pageBlockPullquote#4f4456d3`, `pageBlockPhoto#1759c560`, `pageBlockVideo#7c8fe7b6`, `pageBlockCover#39f23300`, `pageBlockEmbed#a8718dc5`, `pageBlockEmbedPost#f259a80b`, `pageBlockCollage#65a0fa4d`, `pageBlockSlideshow#31f9590`, `pageBlockChannel#ef1751b5`, `pageBlockAudio#804361ea`, `pageBlockKicker#1e148390`, `pageBlockTable#bf4dea82`, `pageBlockOrderedList#1fd6f6c1`, `pageBlockDetails#76768bed`, `pageBlockRelatedArticles#16115a96`, `pageBlockMap#a44f3ef6`, `pageBlockHeading1#baff072f`, `pageBlockHeading2#96b2aec`, `pageBlockHeading3#67e731ad`, `pageBlockHeading4#b532772b`, `pageBlockHeading5#dbbe6c6a`, `pageBlockHeading6#682a41a9`, `pageBlockMath#59080c20`, `pageBlockThinking#3c29a3e2`, `inputPageBlockMap#574b617f`, `pageBlockBlockquoteBlocks#e6e47c4`, `pageBlockButtonRow#6d640318`, `pageBlockDocument#38fa3ba3`.
-    public indirect enum PageBlock: TLObject {
+    public enum PageBlock: TLObject {
         case pageBlockUnsupported
         case pageBlockTitle(Cons_pageBlockTitle)
         case pageBlockSubtitle(Cons_pageBlockSubtitle)
@@ -855,8 +855,8 @@ extension Api {
         case pageBlockDocument(Cons_pageBlockDocument)
 
         /// The fields of `pageBlockTitle#70abc3fd`.
-        public struct Cons_pageBlockTitle: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockTitle: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -875,8 +875,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockSubtitle#8ffa9a1f`.
-        public struct Cons_pageBlockSubtitle: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockSubtitle: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -895,9 +895,9 @@ extension Api {
         }
 
         /// The fields of `pageBlockAuthorDate#baafe5e0`.
-        public struct Cons_pageBlockAuthorDate: Sendable {
-            public var author: Api.RichText
-            public var publishedDate: Swift.Int32
+        public final class Cons_pageBlockAuthorDate: Sendable {
+            public let author: Api.RichText
+            public let publishedDate: Swift.Int32
             
             public init(author: Api.RichText, publishedDate: Swift.Int32) {
                 self.author = author
@@ -919,8 +919,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockHeader#bfd064ec`.
-        public struct Cons_pageBlockHeader: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockHeader: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -939,8 +939,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockSubheader#f12bb6e1`.
-        public struct Cons_pageBlockSubheader: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockSubheader: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -959,8 +959,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockParagraph#467a0766`.
-        public struct Cons_pageBlockParagraph: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockParagraph: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -979,9 +979,9 @@ extension Api {
         }
 
         /// The fields of `pageBlockPreformatted#c070d93e`.
-        public struct Cons_pageBlockPreformatted: Sendable {
-            public var text: Api.RichText
-            public var language: Swift.String
+        public final class Cons_pageBlockPreformatted: Sendable {
+            public let text: Api.RichText
+            public let language: Swift.String
             
             public init(text: Api.RichText, language: Swift.String) {
                 self.text = text
@@ -1003,8 +1003,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockFooter#48870999`.
-        public struct Cons_pageBlockFooter: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockFooter: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -1023,8 +1023,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockAnchor#ce0d37b0`.
-        public struct Cons_pageBlockAnchor: Sendable {
-            public var name: Swift.String
+        public final class Cons_pageBlockAnchor: Sendable {
+            public let name: Swift.String
             
             public init(name: Swift.String) {
                 self.name = name
@@ -1043,8 +1043,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockList#e4e88011`.
-        public struct Cons_pageBlockList: Sendable {
-            public var items: [Api.PageListItem]
+        public final class Cons_pageBlockList: Sendable {
+            public let items: [Api.PageListItem]
             
             public init(items: [Api.PageListItem]) {
                 self.items = items
@@ -1066,10 +1066,10 @@ extension Api {
         }
 
         /// The fields of `pageBlockBlockquote#66d1670b`.
-        public struct Cons_pageBlockBlockquote: Sendable {
-            public var collapsed: Swift.Bool
-            public var text: Api.RichText
-            public var caption: Api.RichText
+        public final class Cons_pageBlockBlockquote: Sendable {
+            public let collapsed: Swift.Bool
+            public let text: Api.RichText
+            public let caption: Api.RichText
             
             public init(collapsed: Swift.Bool = false, text: Api.RichText, caption: Api.RichText) {
                 self.collapsed = collapsed
@@ -1097,9 +1097,9 @@ extension Api {
         }
 
         /// The fields of `pageBlockPullquote#4f4456d3`.
-        public struct Cons_pageBlockPullquote: Sendable {
-            public var text: Api.RichText
-            public var caption: Api.RichText
+        public final class Cons_pageBlockPullquote: Sendable {
+            public let text: Api.RichText
+            public let caption: Api.RichText
             
             public init(text: Api.RichText, caption: Api.RichText) {
                 self.text = text
@@ -1121,12 +1121,12 @@ extension Api {
         }
 
         /// The fields of `pageBlockPhoto#1759c560`.
-        public struct Cons_pageBlockPhoto: Sendable {
-            public var spoiler: Swift.Bool
-            public var photoId: Swift.Int64
-            public var caption: Api.PageCaption
-            public var url: Swift.String?
-            public var webpageId: Swift.Int64?
+        public final class Cons_pageBlockPhoto: Sendable {
+            public let spoiler: Swift.Bool
+            public let photoId: Swift.Int64
+            public let caption: Api.PageCaption
+            public let url: Swift.String?
+            public let webpageId: Swift.Int64?
             
             public init(spoiler: Swift.Bool = false, photoId: Swift.Int64, caption: Api.PageCaption, url: Swift.String? = nil, webpageId: Swift.Int64? = nil) {
                 self.spoiler = spoiler
@@ -1140,7 +1140,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.spoiler { _flags_flags |= 1 << 1 }
-                if self.url != nil || self.webpageId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.url { _flags_flags |= 1 << 0 }
+                if case .some = self.webpageId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.photoId)
                 self.caption.serialize(&w)
@@ -1169,12 +1170,12 @@ extension Api {
         }
 
         /// The fields of `pageBlockVideo#7c8fe7b6`.
-        public struct Cons_pageBlockVideo: Sendable {
-            public var autoplay: Swift.Bool
-            public var loop: Swift.Bool
-            public var spoiler: Swift.Bool
-            public var videoId: Swift.Int64
-            public var caption: Api.PageCaption
+        public final class Cons_pageBlockVideo: Sendable {
+            public let autoplay: Swift.Bool
+            public let loop: Swift.Bool
+            public let spoiler: Swift.Bool
+            public let videoId: Swift.Int64
+            public let caption: Api.PageCaption
             
             public init(autoplay: Swift.Bool = false, loop: Swift.Bool = false, spoiler: Swift.Bool = false, videoId: Swift.Int64, caption: Api.PageCaption) {
                 self.autoplay = autoplay
@@ -1208,8 +1209,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockCover#39f23300`.
-        public struct Cons_pageBlockCover: Sendable {
-            public var cover: Api.PageBlock
+        public final class Cons_pageBlockCover: Sendable {
+            public let cover: Api.PageBlock
             
             public init(cover: Api.PageBlock) {
                 self.cover = cover
@@ -1228,15 +1229,15 @@ extension Api {
         }
 
         /// The fields of `pageBlockEmbed#a8718dc5`.
-        public struct Cons_pageBlockEmbed: Sendable {
-            public var fullWidth: Swift.Bool
-            public var allowScrolling: Swift.Bool
-            public var url: Swift.String?
-            public var html: Swift.String?
-            public var posterPhotoId: Swift.Int64?
-            public var w: Swift.Int32?
-            public var h: Swift.Int32?
-            public var caption: Api.PageCaption
+        public final class Cons_pageBlockEmbed: Sendable {
+            public let fullWidth: Swift.Bool
+            public let allowScrolling: Swift.Bool
+            public let url: Swift.String?
+            public let html: Swift.String?
+            public let posterPhotoId: Swift.Int64?
+            public let w: Swift.Int32?
+            public let h: Swift.Int32?
+            public let caption: Api.PageCaption
             
             public init(fullWidth: Swift.Bool = false, allowScrolling: Swift.Bool = false, url: Swift.String? = nil, html: Swift.String? = nil, posterPhotoId: Swift.Int64? = nil, w: Swift.Int32? = nil, h: Swift.Int32? = nil, caption: Api.PageCaption) {
                 self.fullWidth = fullWidth
@@ -1254,10 +1255,11 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.fullWidth { _flags_flags |= 1 << 0 }
                 if self.allowScrolling { _flags_flags |= 1 << 3 }
-                if self.url != nil { _flags_flags |= 1 << 1 }
-                if self.html != nil { _flags_flags |= 1 << 2 }
-                if self.posterPhotoId != nil { _flags_flags |= 1 << 4 }
-                if self.w != nil || self.h != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.url { _flags_flags |= 1 << 1 }
+                if case .some = self.html { _flags_flags |= 1 << 2 }
+                if case .some = self.posterPhotoId { _flags_flags |= 1 << 4 }
+                if case .some = self.w { _flags_flags |= 1 << 5 }
+                if case .some = self.h { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.url {
                     w.writeString(value)
@@ -1300,14 +1302,14 @@ extension Api {
         }
 
         /// The fields of `pageBlockEmbedPost#f259a80b`.
-        public struct Cons_pageBlockEmbedPost: Sendable {
-            public var url: Swift.String
-            public var webpageId: Swift.Int64
-            public var authorPhotoId: Swift.Int64
-            public var author: Swift.String
-            public var date: Swift.Int32
-            public var blocks: [Api.PageBlock]
-            public var caption: Api.PageCaption
+        public final class Cons_pageBlockEmbedPost: Sendable {
+            public let url: Swift.String
+            public let webpageId: Swift.Int64
+            public let authorPhotoId: Swift.Int64
+            public let author: Swift.String
+            public let date: Swift.Int32
+            public let blocks: [Api.PageBlock]
+            public let caption: Api.PageCaption
             
             public init(url: Swift.String, webpageId: Swift.Int64, authorPhotoId: Swift.Int64, author: Swift.String, date: Swift.Int32, blocks: [Api.PageBlock], caption: Api.PageCaption) {
                 self.url = url
@@ -1347,9 +1349,9 @@ extension Api {
         }
 
         /// The fields of `pageBlockCollage#65a0fa4d`.
-        public struct Cons_pageBlockCollage: Sendable {
-            public var items: [Api.PageBlock]
-            public var caption: Api.PageCaption
+        public final class Cons_pageBlockCollage: Sendable {
+            public let items: [Api.PageBlock]
+            public let caption: Api.PageCaption
             
             public init(items: [Api.PageBlock], caption: Api.PageCaption) {
                 self.items = items
@@ -1374,9 +1376,9 @@ extension Api {
         }
 
         /// The fields of `pageBlockSlideshow#31f9590`.
-        public struct Cons_pageBlockSlideshow: Sendable {
-            public var items: [Api.PageBlock]
-            public var caption: Api.PageCaption
+        public final class Cons_pageBlockSlideshow: Sendable {
+            public let items: [Api.PageBlock]
+            public let caption: Api.PageCaption
             
             public init(items: [Api.PageBlock], caption: Api.PageCaption) {
                 self.items = items
@@ -1401,8 +1403,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockChannel#ef1751b5`.
-        public struct Cons_pageBlockChannel: Sendable {
-            public var channel: Api.Chat
+        public final class Cons_pageBlockChannel: Sendable {
+            public let channel: Api.Chat
             
             public init(channel: Api.Chat) {
                 self.channel = channel
@@ -1421,9 +1423,9 @@ extension Api {
         }
 
         /// The fields of `pageBlockAudio#804361ea`.
-        public struct Cons_pageBlockAudio: Sendable {
-            public var audioId: Swift.Int64
-            public var caption: Api.PageCaption
+        public final class Cons_pageBlockAudio: Sendable {
+            public let audioId: Swift.Int64
+            public let caption: Api.PageCaption
             
             public init(audioId: Swift.Int64, caption: Api.PageCaption) {
                 self.audioId = audioId
@@ -1445,8 +1447,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockKicker#1e148390`.
-        public struct Cons_pageBlockKicker: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockKicker: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -1465,12 +1467,12 @@ extension Api {
         }
 
         /// The fields of `pageBlockTable#bf4dea82`.
-        public struct Cons_pageBlockTable: Sendable {
-            public var bordered: Swift.Bool
-            public var striped: Swift.Bool
-            public var compact: Swift.Bool
-            public var title: Api.RichText
-            public var rows: [Api.PageTableRow]
+        public final class Cons_pageBlockTable: Sendable {
+            public let bordered: Swift.Bool
+            public let striped: Swift.Bool
+            public let compact: Swift.Bool
+            public let title: Api.RichText
+            public let rows: [Api.PageTableRow]
             
             public init(bordered: Swift.Bool = false, striped: Swift.Bool = false, compact: Swift.Bool = false, title: Api.RichText, rows: [Api.PageTableRow]) {
                 self.bordered = bordered
@@ -1507,11 +1509,11 @@ extension Api {
         }
 
         /// The fields of `pageBlockOrderedList#1fd6f6c1`.
-        public struct Cons_pageBlockOrderedList: Sendable {
-            public var reversed: Swift.Bool
-            public var items: [Api.PageListOrderedItem]
-            public var start: Swift.Int32?
-            public var type: Swift.String?
+        public final class Cons_pageBlockOrderedList: Sendable {
+            public let reversed: Swift.Bool
+            public let items: [Api.PageListOrderedItem]
+            public let start: Swift.Int32?
+            public let type: Swift.String?
             
             public init(reversed: Swift.Bool = false, items: [Api.PageListOrderedItem], start: Swift.Int32? = nil, type: Swift.String? = nil) {
                 self.reversed = reversed
@@ -1524,8 +1526,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.reversed { _flags_flags |= 1 << 2 }
-                if self.start != nil { _flags_flags |= 1 << 0 }
-                if self.type != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.start { _flags_flags |= 1 << 0 }
+                if case .some = self.type { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeVectorHeader(count: self.items.count)
                 for item0 in self.items {
@@ -1553,10 +1555,10 @@ extension Api {
         }
 
         /// The fields of `pageBlockDetails#76768bed`.
-        public struct Cons_pageBlockDetails: Sendable {
-            public var `open`: Swift.Bool
-            public var blocks: [Api.PageBlock]
-            public var title: Api.RichText
+        public final class Cons_pageBlockDetails: Sendable {
+            public let `open`: Swift.Bool
+            public let blocks: [Api.PageBlock]
+            public let title: Api.RichText
             
             public init(`open`: Swift.Bool = false, blocks: [Api.PageBlock], title: Api.RichText) {
                 self.`open` = `open`
@@ -1587,9 +1589,9 @@ extension Api {
         }
 
         /// The fields of `pageBlockRelatedArticles#16115a96`.
-        public struct Cons_pageBlockRelatedArticles: Sendable {
-            public var title: Api.RichText
-            public var articles: [Api.PageRelatedArticle]
+        public final class Cons_pageBlockRelatedArticles: Sendable {
+            public let title: Api.RichText
+            public let articles: [Api.PageRelatedArticle]
             
             public init(title: Api.RichText, articles: [Api.PageRelatedArticle]) {
                 self.title = title
@@ -1614,12 +1616,12 @@ extension Api {
         }
 
         /// The fields of `pageBlockMap#a44f3ef6`.
-        public struct Cons_pageBlockMap: Sendable {
-            public var geo: Api.GeoPoint
-            public var zoom: Swift.Int32
-            public var w: Swift.Int32
-            public var h: Swift.Int32
-            public var caption: Api.PageCaption
+        public final class Cons_pageBlockMap: Sendable {
+            public let geo: Api.GeoPoint
+            public let zoom: Swift.Int32
+            public let w: Swift.Int32
+            public let h: Swift.Int32
+            public let caption: Api.PageCaption
             
             public init(geo: Api.GeoPoint, zoom: Swift.Int32, w: Swift.Int32, h: Swift.Int32, caption: Api.PageCaption) {
                 self.geo = geo
@@ -1650,8 +1652,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockHeading1#baff072f`.
-        public struct Cons_pageBlockHeading1: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockHeading1: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -1670,8 +1672,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockHeading2#96b2aec`.
-        public struct Cons_pageBlockHeading2: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockHeading2: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -1690,8 +1692,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockHeading3#67e731ad`.
-        public struct Cons_pageBlockHeading3: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockHeading3: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -1710,8 +1712,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockHeading4#b532772b`.
-        public struct Cons_pageBlockHeading4: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockHeading4: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -1730,8 +1732,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockHeading5#dbbe6c6a`.
-        public struct Cons_pageBlockHeading5: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockHeading5: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -1750,8 +1752,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockHeading6#682a41a9`.
-        public struct Cons_pageBlockHeading6: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockHeading6: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -1770,8 +1772,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockMath#59080c20`.
-        public struct Cons_pageBlockMath: Sendable {
-            public var source: Swift.String
+        public final class Cons_pageBlockMath: Sendable {
+            public let source: Swift.String
             
             public init(source: Swift.String) {
                 self.source = source
@@ -1790,8 +1792,8 @@ extension Api {
         }
 
         /// The fields of `pageBlockThinking#3c29a3e2`.
-        public struct Cons_pageBlockThinking: Sendable {
-            public var text: Api.RichText
+        public final class Cons_pageBlockThinking: Sendable {
+            public let text: Api.RichText
             
             public init(text: Api.RichText) {
                 self.text = text
@@ -1810,12 +1812,12 @@ extension Api {
         }
 
         /// The fields of `inputPageBlockMap#574b617f`.
-        public struct Cons_inputPageBlockMap: Sendable {
-            public var geo: Api.InputGeoPoint
-            public var zoom: Swift.Int32
-            public var w: Swift.Int32
-            public var h: Swift.Int32
-            public var caption: Api.PageCaption
+        public final class Cons_inputPageBlockMap: Sendable {
+            public let geo: Api.InputGeoPoint
+            public let zoom: Swift.Int32
+            public let w: Swift.Int32
+            public let h: Swift.Int32
+            public let caption: Api.PageCaption
             
             public init(geo: Api.InputGeoPoint, zoom: Swift.Int32, w: Swift.Int32, h: Swift.Int32, caption: Api.PageCaption) {
                 self.geo = geo
@@ -1846,9 +1848,9 @@ extension Api {
         }
 
         /// The fields of `pageBlockBlockquoteBlocks#e6e47c4`.
-        public struct Cons_pageBlockBlockquoteBlocks: Sendable {
-            public var blocks: [Api.PageBlock]
-            public var caption: Api.RichText
+        public final class Cons_pageBlockBlockquoteBlocks: Sendable {
+            public let blocks: [Api.PageBlock]
+            public let caption: Api.RichText
             
             public init(blocks: [Api.PageBlock], caption: Api.RichText) {
                 self.blocks = blocks
@@ -1873,11 +1875,11 @@ extension Api {
         }
 
         /// The fields of `pageBlockButtonRow#6d640318`.
-        public struct Cons_pageBlockButtonRow: Sendable {
-            public var alignLeft: Swift.Bool
-            public var alignCenter: Swift.Bool
-            public var alignRight: Swift.Bool
-            public var buttons: [Api.PageButton]
+        public final class Cons_pageBlockButtonRow: Sendable {
+            public let alignLeft: Swift.Bool
+            public let alignCenter: Swift.Bool
+            public let alignRight: Swift.Bool
+            public let buttons: [Api.PageButton]
             
             public init(alignLeft: Swift.Bool = false, alignCenter: Swift.Bool = false, alignRight: Swift.Bool = false, buttons: [Api.PageButton]) {
                 self.alignLeft = alignLeft
@@ -1911,9 +1913,9 @@ extension Api {
         }
 
         /// The fields of `pageBlockDocument#38fa3ba3`.
-        public struct Cons_pageBlockDocument: Sendable {
-            public var documentId: Swift.Int64
-            public var caption: Api.PageCaption
+        public final class Cons_pageBlockDocument: Sendable {
+            public let documentId: Swift.Int64
+            public let caption: Api.PageCaption
             
             public init(documentId: Swift.Int64, caption: Api.PageCaption) {
                 self.documentId = documentId
@@ -2038,7 +2040,7 @@ extension Api {
 
 extension Api {
     /// TL type `PhoneCallDiscardReason`: `phoneCallDiscardReasonMissed#85e42301`, `phoneCallDiscardReasonDisconnect#e095c1a0`, `phoneCallDiscardReasonHangup#57adc690`, `phoneCallDiscardReasonBusy#faf7e8c9`, `phoneCallDiscardReasonMigrateConferenceCall#9fbbf1f7`.
-    public indirect enum PhoneCallDiscardReason: TLObject {
+    public enum PhoneCallDiscardReason: TLObject {
         case phoneCallDiscardReasonMissed
         case phoneCallDiscardReasonDisconnect
         case phoneCallDiscardReasonHangup
@@ -2046,8 +2048,8 @@ extension Api {
         case phoneCallDiscardReasonMigrateConferenceCall(Cons_phoneCallDiscardReasonMigrateConferenceCall)
 
         /// The fields of `phoneCallDiscardReasonMigrateConferenceCall#9fbbf1f7`.
-        public struct Cons_phoneCallDiscardReasonMigrateConferenceCall: Sendable {
-            public var slug: Swift.String
+        public final class Cons_phoneCallDiscardReasonMigrateConferenceCall: Sendable {
+            public let slug: Swift.String
             
             public init(slug: Swift.String) {
                 self.slug = slug
@@ -2097,12 +2099,12 @@ extension Api {
 
 extension Api {
     /// TL type `DataJSON`: `dataJSON#7d748d04`.
-    public indirect enum DataJSON: TLObject {
+    public enum DataJSON: TLObject {
         case dataJSON(Cons_dataJSON)
 
         /// The fields of `dataJSON#7d748d04`.
-        public struct Cons_dataJSON: Sendable {
-            public var data: Swift.String
+        public final class Cons_dataJSON: Sendable {
+            public let data: Swift.String
             
             public init(data: Swift.String) {
                 self.data = data
@@ -2144,13 +2146,13 @@ extension Api {
 
 extension Api {
     /// TL type `LabeledPrice`: `labeledPrice#cb296bf8`.
-    public indirect enum LabeledPrice: TLObject {
+    public enum LabeledPrice: TLObject {
         case labeledPrice(Cons_labeledPrice)
 
         /// The fields of `labeledPrice#cb296bf8`.
-        public struct Cons_labeledPrice: Sendable {
-            public var label: Swift.String
-            public var amount: Swift.Int64
+        public final class Cons_labeledPrice: Sendable {
+            public let label: Swift.String
+            public let amount: Swift.Int64
             
             public init(label: Swift.String, amount: Swift.Int64) {
                 self.label = label
@@ -2195,26 +2197,26 @@ extension Api {
 
 extension Api {
     /// TL type `Invoice`: `invoice#49ee584`.
-    public indirect enum Invoice: TLObject {
+    public enum Invoice: TLObject {
         case invoice(Cons_invoice)
 
         /// The fields of `invoice#49ee584`.
-        public struct Cons_invoice: Sendable {
-            public var test: Swift.Bool
-            public var nameRequested: Swift.Bool
-            public var phoneRequested: Swift.Bool
-            public var emailRequested: Swift.Bool
-            public var shippingAddressRequested: Swift.Bool
-            public var flexible: Swift.Bool
-            public var phoneToProvider: Swift.Bool
-            public var emailToProvider: Swift.Bool
-            public var recurring: Swift.Bool
-            public var currency: Swift.String
-            public var prices: [Api.LabeledPrice]
-            public var maxTipAmount: Swift.Int64?
-            public var suggestedTipAmounts: [Swift.Int64]?
-            public var termsUrl: Swift.String?
-            public var subscriptionPeriod: Swift.Int32?
+        public final class Cons_invoice: Sendable {
+            public let test: Swift.Bool
+            public let nameRequested: Swift.Bool
+            public let phoneRequested: Swift.Bool
+            public let emailRequested: Swift.Bool
+            public let shippingAddressRequested: Swift.Bool
+            public let flexible: Swift.Bool
+            public let phoneToProvider: Swift.Bool
+            public let emailToProvider: Swift.Bool
+            public let recurring: Swift.Bool
+            public let currency: Swift.String
+            public let prices: [Api.LabeledPrice]
+            public let maxTipAmount: Swift.Int64?
+            public let suggestedTipAmounts: [Swift.Int64]?
+            public let termsUrl: Swift.String?
+            public let subscriptionPeriod: Swift.Int32?
             
             public init(test: Swift.Bool = false, nameRequested: Swift.Bool = false, phoneRequested: Swift.Bool = false, emailRequested: Swift.Bool = false, shippingAddressRequested: Swift.Bool = false, flexible: Swift.Bool = false, phoneToProvider: Swift.Bool = false, emailToProvider: Swift.Bool = false, recurring: Swift.Bool = false, currency: Swift.String, prices: [Api.LabeledPrice], maxTipAmount: Swift.Int64? = nil, suggestedTipAmounts: [Swift.Int64]? = nil, termsUrl: Swift.String? = nil, subscriptionPeriod: Swift.Int32? = nil) {
                 self.test = test
@@ -2246,9 +2248,10 @@ extension Api {
                 if self.phoneToProvider { _flags_flags |= 1 << 6 }
                 if self.emailToProvider { _flags_flags |= 1 << 7 }
                 if self.recurring { _flags_flags |= 1 << 9 }
-                if self.maxTipAmount != nil || self.suggestedTipAmounts != nil { _flags_flags |= 1 << 8 }
-                if self.termsUrl != nil { _flags_flags |= 1 << 10 }
-                if self.subscriptionPeriod != nil { _flags_flags |= 1 << 11 }
+                if case .some = self.maxTipAmount { _flags_flags |= 1 << 8 }
+                if case .some = self.suggestedTipAmounts { _flags_flags |= 1 << 8 }
+                if case .some = self.termsUrl { _flags_flags |= 1 << 10 }
+                if case .some = self.subscriptionPeriod { _flags_flags |= 1 << 11 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeVectorHeader(count: self.prices.count)
@@ -2324,13 +2327,13 @@ extension Api {
 
 extension Api {
     /// TL type `PaymentCharge`: `paymentCharge#ea02c27e`.
-    public indirect enum PaymentCharge: TLObject {
+    public enum PaymentCharge: TLObject {
         case paymentCharge(Cons_paymentCharge)
 
         /// The fields of `paymentCharge#ea02c27e`.
-        public struct Cons_paymentCharge: Sendable {
-            public var id: Swift.String
-            public var providerChargeId: Swift.String
+        public final class Cons_paymentCharge: Sendable {
+            public let id: Swift.String
+            public let providerChargeId: Swift.String
             
             public init(id: Swift.String, providerChargeId: Swift.String) {
                 self.id = id
@@ -2375,17 +2378,17 @@ extension Api {
 
 extension Api {
     /// TL type `PostAddress`: `postAddress#1e8caaeb`.
-    public indirect enum PostAddress: TLObject {
+    public enum PostAddress: TLObject {
         case postAddress(Cons_postAddress)
 
         /// The fields of `postAddress#1e8caaeb`.
-        public struct Cons_postAddress: Sendable {
-            public var streetLine1: Swift.String
-            public var streetLine2: Swift.String
-            public var city: Swift.String
-            public var state: Swift.String
-            public var countryIso2: Swift.String
-            public var postCode: Swift.String
+        public final class Cons_postAddress: Sendable {
+            public let streetLine1: Swift.String
+            public let streetLine2: Swift.String
+            public let city: Swift.String
+            public let state: Swift.String
+            public let countryIso2: Swift.String
+            public let postCode: Swift.String
             
             public init(streetLine1: Swift.String, streetLine2: Swift.String, city: Swift.String, state: Swift.String, countryIso2: Swift.String, postCode: Swift.String) {
                 self.streetLine1 = streetLine1
@@ -2442,15 +2445,15 @@ extension Api {
 
 extension Api {
     /// TL type `PaymentRequestedInfo`: `paymentRequestedInfo#909c3f94`.
-    public indirect enum PaymentRequestedInfo: TLObject {
+    public enum PaymentRequestedInfo: TLObject {
         case paymentRequestedInfo(Cons_paymentRequestedInfo)
 
         /// The fields of `paymentRequestedInfo#909c3f94`.
-        public struct Cons_paymentRequestedInfo: Sendable {
-            public var name: Swift.String?
-            public var phone: Swift.String?
-            public var email: Swift.String?
-            public var shippingAddress: Api.PostAddress?
+        public final class Cons_paymentRequestedInfo: Sendable {
+            public let name: Swift.String?
+            public let phone: Swift.String?
+            public let email: Swift.String?
+            public let shippingAddress: Api.PostAddress?
             
             public init(name: Swift.String? = nil, phone: Swift.String? = nil, email: Swift.String? = nil, shippingAddress: Api.PostAddress? = nil) {
                 self.name = name
@@ -2462,10 +2465,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.name != nil { _flags_flags |= 1 << 0 }
-                if self.phone != nil { _flags_flags |= 1 << 1 }
-                if self.email != nil { _flags_flags |= 1 << 2 }
-                if self.shippingAddress != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.name { _flags_flags |= 1 << 0 }
+                if case .some = self.phone { _flags_flags |= 1 << 1 }
+                if case .some = self.email { _flags_flags |= 1 << 2 }
+                if case .some = self.shippingAddress { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.name {
                     w.writeString(value)
@@ -2520,13 +2523,13 @@ extension Api {
 
 extension Api {
     /// TL type `PaymentSavedCredentials`: `paymentSavedCredentialsCard#cdc27a1f`.
-    public indirect enum PaymentSavedCredentials: TLObject {
+    public enum PaymentSavedCredentials: TLObject {
         case paymentSavedCredentialsCard(Cons_paymentSavedCredentialsCard)
 
         /// The fields of `paymentSavedCredentialsCard#cdc27a1f`.
-        public struct Cons_paymentSavedCredentialsCard: Sendable {
-            public var id: Swift.String
-            public var title: Swift.String
+        public final class Cons_paymentSavedCredentialsCard: Sendable {
+            public let id: Swift.String
+            public let title: Swift.String
             
             public init(id: Swift.String, title: Swift.String) {
                 self.id = id
@@ -2571,17 +2574,17 @@ extension Api {
 
 extension Api {
     /// TL type `WebDocument`: `webDocument#1c570ed1`, `webDocumentNoProxy#f9c8bcc6`.
-    public indirect enum WebDocument: TLObject {
+    public enum WebDocument: TLObject {
         case webDocument(Cons_webDocument)
         case webDocumentNoProxy(Cons_webDocumentNoProxy)
 
         /// The fields of `webDocument#1c570ed1`.
-        public struct Cons_webDocument: Sendable {
-            public var url: Swift.String
-            public var accessHash: Swift.Int64
-            public var size: Swift.Int32
-            public var mimeType: Swift.String
-            public var attributes: [Api.DocumentAttribute]
+        public final class Cons_webDocument: Sendable {
+            public let url: Swift.String
+            public let accessHash: Swift.Int64
+            public let size: Swift.Int32
+            public let mimeType: Swift.String
+            public let attributes: [Api.DocumentAttribute]
             
             public init(url: Swift.String, accessHash: Swift.Int64, size: Swift.Int32, mimeType: Swift.String, attributes: [Api.DocumentAttribute]) {
                 self.url = url
@@ -2615,11 +2618,11 @@ extension Api {
         }
 
         /// The fields of `webDocumentNoProxy#f9c8bcc6`.
-        public struct Cons_webDocumentNoProxy: Sendable {
-            public var url: Swift.String
-            public var size: Swift.Int32
-            public var mimeType: Swift.String
-            public var attributes: [Api.DocumentAttribute]
+        public final class Cons_webDocumentNoProxy: Sendable {
+            public let url: Swift.String
+            public let size: Swift.Int32
+            public let mimeType: Swift.String
+            public let attributes: [Api.DocumentAttribute]
             
             public init(url: Swift.String, size: Swift.Int32, mimeType: Swift.String, attributes: [Api.DocumentAttribute]) {
                 self.url = url
@@ -2675,15 +2678,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputWebDocument`: `inputWebDocument#9bed434d`.
-    public indirect enum InputWebDocument: TLObject {
+    public enum InputWebDocument: TLObject {
         case inputWebDocument(Cons_inputWebDocument)
 
         /// The fields of `inputWebDocument#9bed434d`.
-        public struct Cons_inputWebDocument: Sendable {
-            public var url: Swift.String
-            public var size: Swift.Int32
-            public var mimeType: Swift.String
-            public var attributes: [Api.DocumentAttribute]
+        public final class Cons_inputWebDocument: Sendable {
+            public let url: Swift.String
+            public let size: Swift.Int32
+            public let mimeType: Swift.String
+            public let attributes: [Api.DocumentAttribute]
             
             public init(url: Swift.String, size: Swift.Int32, mimeType: Swift.String, attributes: [Api.DocumentAttribute]) {
                 self.url = url
@@ -2737,15 +2740,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputWebFileLocation`: `inputWebFileLocation#c239d686`, `inputWebFileGeoPointLocation#9f2221c9`, `inputWebFileAudioAlbumThumbLocation#f46fe924`.
-    public indirect enum InputWebFileLocation: TLObject {
+    public enum InputWebFileLocation: TLObject {
         case inputWebFileLocation(Cons_inputWebFileLocation)
         case inputWebFileGeoPointLocation(Cons_inputWebFileGeoPointLocation)
         case inputWebFileAudioAlbumThumbLocation(Cons_inputWebFileAudioAlbumThumbLocation)
 
         /// The fields of `inputWebFileLocation#c239d686`.
-        public struct Cons_inputWebFileLocation: Sendable {
-            public var url: Swift.String
-            public var accessHash: Swift.Int64
+        public final class Cons_inputWebFileLocation: Sendable {
+            public let url: Swift.String
+            public let accessHash: Swift.Int64
             
             public init(url: Swift.String, accessHash: Swift.Int64) {
                 self.url = url
@@ -2767,13 +2770,13 @@ extension Api {
         }
 
         /// The fields of `inputWebFileGeoPointLocation#9f2221c9`.
-        public struct Cons_inputWebFileGeoPointLocation: Sendable {
-            public var geoPoint: Api.InputGeoPoint
-            public var accessHash: Swift.Int64
-            public var w: Swift.Int32
-            public var h: Swift.Int32
-            public var zoom: Swift.Int32
-            public var scale: Swift.Int32
+        public final class Cons_inputWebFileGeoPointLocation: Sendable {
+            public let geoPoint: Api.InputGeoPoint
+            public let accessHash: Swift.Int64
+            public let w: Swift.Int32
+            public let h: Swift.Int32
+            public let zoom: Swift.Int32
+            public let scale: Swift.Int32
             
             public init(geoPoint: Api.InputGeoPoint, accessHash: Swift.Int64, w: Swift.Int32, h: Swift.Int32, zoom: Swift.Int32, scale: Swift.Int32) {
                 self.geoPoint = geoPoint
@@ -2807,11 +2810,11 @@ extension Api {
         }
 
         /// The fields of `inputWebFileAudioAlbumThumbLocation#f46fe924`.
-        public struct Cons_inputWebFileAudioAlbumThumbLocation: Sendable {
-            public var small: Swift.Bool
-            public var document: Api.InputDocument?
-            public var title: Swift.String?
-            public var performer: Swift.String?
+        public final class Cons_inputWebFileAudioAlbumThumbLocation: Sendable {
+            public let small: Swift.Bool
+            public let document: Api.InputDocument?
+            public let title: Swift.String?
+            public let performer: Swift.String?
             
             public init(small: Swift.Bool = false, document: Api.InputDocument? = nil, title: Swift.String? = nil, performer: Swift.String? = nil) {
                 self.small = small
@@ -2824,8 +2827,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.small { _flags_flags |= 1 << 2 }
-                if self.document != nil { _flags_flags |= 1 << 0 }
-                if self.title != nil || self.performer != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.document { _flags_flags |= 1 << 0 }
+                if case .some = self.title { _flags_flags |= 1 << 1 }
+                if case .some = self.performer { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.document {
                     value.serialize(&w)
@@ -2882,16 +2886,16 @@ extension Api {
 
 extension Api.upload {
     /// TL type `upload.WebFile`: `upload.webFile#21e753bc`.
-    public indirect enum WebFile: TLObject {
+    public enum WebFile: TLObject {
         case webFile(Cons_webFile)
 
         /// The fields of `upload.webFile#21e753bc`.
-        public struct Cons_webFile: Sendable {
-            public var size: Swift.Int32
-            public var mimeType: Swift.String
-            public var fileType: Api.storage.FileType
-            public var mtime: Swift.Int32
-            public var bytes: [Swift.UInt8]
+        public final class Cons_webFile: Sendable {
+            public let size: Swift.Int32
+            public let mimeType: Swift.String
+            public let fileType: Api.storage.FileType
+            public let mtime: Swift.Int32
+            public let bytes: [Swift.UInt8]
             
             public init(size: Swift.Int32, mimeType: Swift.String, fileType: Api.storage.FileType, mtime: Swift.Int32, bytes: [Swift.UInt8]) {
                 self.size = size
@@ -2945,29 +2949,29 @@ extension Api.upload {
 
 extension Api.payments {
     /// TL type `payments.PaymentForm`: `payments.paymentForm#a0058751`, `payments.paymentFormStars#7bf6b15c`, `payments.paymentFormStarGift#b425cfe1`.
-    public indirect enum PaymentForm: TLObject {
+    public enum PaymentForm: TLObject {
         case paymentForm(Cons_paymentForm)
         case paymentFormStars(Cons_paymentFormStars)
         case paymentFormStarGift(Cons_paymentFormStarGift)
 
         /// The fields of `payments.paymentForm#a0058751`.
-        public struct Cons_paymentForm: Sendable {
-            public var canSaveCredentials: Swift.Bool
-            public var passwordMissing: Swift.Bool
-            public var formId: Swift.Int64
-            public var botId: Swift.Int64
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.WebDocument?
-            public var invoice: Api.Invoice
-            public var providerId: Swift.Int64
-            public var url: Swift.String
-            public var nativeProvider: Swift.String?
-            public var nativeParams: Api.DataJSON?
-            public var additionalMethods: [Api.PaymentFormMethod]?
-            public var savedInfo: Api.PaymentRequestedInfo?
-            public var savedCredentials: [Api.PaymentSavedCredentials]?
-            public var users: [Api.User]
+        public final class Cons_paymentForm: Sendable {
+            public let canSaveCredentials: Swift.Bool
+            public let passwordMissing: Swift.Bool
+            public let formId: Swift.Int64
+            public let botId: Swift.Int64
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.WebDocument?
+            public let invoice: Api.Invoice
+            public let providerId: Swift.Int64
+            public let url: Swift.String
+            public let nativeProvider: Swift.String?
+            public let nativeParams: Api.DataJSON?
+            public let additionalMethods: [Api.PaymentFormMethod]?
+            public let savedInfo: Api.PaymentRequestedInfo?
+            public let savedCredentials: [Api.PaymentSavedCredentials]?
+            public let users: [Api.User]
             
             public init(canSaveCredentials: Swift.Bool = false, passwordMissing: Swift.Bool = false, formId: Swift.Int64, botId: Swift.Int64, title: Swift.String, description: Swift.String, photo: Api.WebDocument? = nil, invoice: Api.Invoice, providerId: Swift.Int64, url: Swift.String, nativeProvider: Swift.String? = nil, nativeParams: Api.DataJSON? = nil, additionalMethods: [Api.PaymentFormMethod]? = nil, savedInfo: Api.PaymentRequestedInfo? = nil, savedCredentials: [Api.PaymentSavedCredentials]? = nil, users: [Api.User]) {
                 self.canSaveCredentials = canSaveCredentials
@@ -2993,11 +2997,11 @@ extension Api.payments {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.canSaveCredentials { _flags_flags |= 1 << 2 }
                 if self.passwordMissing { _flags_flags |= 1 << 3 }
-                if self.photo != nil { _flags_flags |= 1 << 5 }
-                if self.nativeParams != nil { _flags_flags |= 1 << 4 }
-                if self.additionalMethods != nil { _flags_flags |= 1 << 6 }
-                if self.savedInfo != nil { _flags_flags |= 1 << 0 }
-                if self.savedCredentials != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.photo { _flags_flags |= 1 << 5 }
+                if case .some = self.nativeParams { _flags_flags |= 1 << 4 }
+                if case .some = self.additionalMethods { _flags_flags |= 1 << 6 }
+                if case .some = self.savedInfo { _flags_flags |= 1 << 0 }
+                if case .some = self.savedCredentials { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.formId)
                 w.writeInt64(self.botId)
@@ -3067,14 +3071,14 @@ extension Api.payments {
         }
 
         /// The fields of `payments.paymentFormStars#7bf6b15c`.
-        public struct Cons_paymentFormStars: Sendable {
-            public var formId: Swift.Int64
-            public var botId: Swift.Int64
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.WebDocument?
-            public var invoice: Api.Invoice
-            public var users: [Api.User]
+        public final class Cons_paymentFormStars: Sendable {
+            public let formId: Swift.Int64
+            public let botId: Swift.Int64
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.WebDocument?
+            public let invoice: Api.Invoice
+            public let users: [Api.User]
             
             public init(formId: Swift.Int64, botId: Swift.Int64, title: Swift.String, description: Swift.String, photo: Api.WebDocument? = nil, invoice: Api.Invoice, users: [Api.User]) {
                 self.formId = formId
@@ -3089,7 +3093,7 @@ extension Api.payments {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.photo != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.photo { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.formId)
                 w.writeInt64(self.botId)
@@ -3121,9 +3125,9 @@ extension Api.payments {
         }
 
         /// The fields of `payments.paymentFormStarGift#b425cfe1`.
-        public struct Cons_paymentFormStarGift: Sendable {
-            public var formId: Swift.Int64
-            public var invoice: Api.Invoice
+        public final class Cons_paymentFormStarGift: Sendable {
+            public let formId: Swift.Int64
+            public let invoice: Api.Invoice
             
             public init(formId: Swift.Int64, invoice: Api.Invoice) {
                 self.formId = formId
@@ -3172,13 +3176,13 @@ extension Api.payments {
 
 extension Api.payments {
     /// TL type `payments.ValidatedRequestedInfo`: `payments.validatedRequestedInfo#d1451883`.
-    public indirect enum ValidatedRequestedInfo: TLObject {
+    public enum ValidatedRequestedInfo: TLObject {
         case validatedRequestedInfo(Cons_validatedRequestedInfo)
 
         /// The fields of `payments.validatedRequestedInfo#d1451883`.
-        public struct Cons_validatedRequestedInfo: Sendable {
-            public var id: Swift.String?
-            public var shippingOptions: [Api.ShippingOption]?
+        public final class Cons_validatedRequestedInfo: Sendable {
+            public let id: Swift.String?
+            public let shippingOptions: [Api.ShippingOption]?
             
             public init(id: Swift.String? = nil, shippingOptions: [Api.ShippingOption]? = nil) {
                 self.id = id
@@ -3188,8 +3192,8 @@ extension Api.payments {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.id != nil { _flags_flags |= 1 << 0 }
-                if self.shippingOptions != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.id { _flags_flags |= 1 << 0 }
+                if case .some = self.shippingOptions { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.id {
                     w.writeString(value)
@@ -3237,13 +3241,13 @@ extension Api.payments {
 
 extension Api.payments {
     /// TL type `payments.PaymentResult`: `payments.paymentResult#4e5f810d`, `payments.paymentVerificationNeeded#d8411139`.
-    public indirect enum PaymentResult: TLObject {
+    public enum PaymentResult: TLObject {
         case paymentResult(Cons_paymentResult)
         case paymentVerificationNeeded(Cons_paymentVerificationNeeded)
 
         /// The fields of `payments.paymentResult#4e5f810d`.
-        public struct Cons_paymentResult: Sendable {
-            public var updates: Api.Updates
+        public final class Cons_paymentResult: Sendable {
+            public let updates: Api.Updates
             
             public init(updates: Api.Updates) {
                 self.updates = updates
@@ -3262,8 +3266,8 @@ extension Api.payments {
         }
 
         /// The fields of `payments.paymentVerificationNeeded#d8411139`.
-        public struct Cons_paymentVerificationNeeded: Sendable {
-            public var url: Swift.String
+        public final class Cons_paymentVerificationNeeded: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -3307,26 +3311,26 @@ extension Api.payments {
 
 extension Api.payments {
     /// TL type `payments.PaymentReceipt`: `payments.paymentReceipt#70c4fe03`, `payments.paymentReceiptStars#dabbf83a`.
-    public indirect enum PaymentReceipt: TLObject {
+    public enum PaymentReceipt: TLObject {
         case paymentReceipt(Cons_paymentReceipt)
         case paymentReceiptStars(Cons_paymentReceiptStars)
 
         /// The fields of `payments.paymentReceipt#70c4fe03`.
-        public struct Cons_paymentReceipt: Sendable {
-            public var date: Swift.Int32
-            public var botId: Swift.Int64
-            public var providerId: Swift.Int64
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.WebDocument?
-            public var invoice: Api.Invoice
-            public var info: Api.PaymentRequestedInfo?
-            public var shipping: Api.ShippingOption?
-            public var tipAmount: Swift.Int64?
-            public var currency: Swift.String
-            public var totalAmount: Swift.Int64
-            public var credentialsTitle: Swift.String
-            public var users: [Api.User]
+        public final class Cons_paymentReceipt: Sendable {
+            public let date: Swift.Int32
+            public let botId: Swift.Int64
+            public let providerId: Swift.Int64
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.WebDocument?
+            public let invoice: Api.Invoice
+            public let info: Api.PaymentRequestedInfo?
+            public let shipping: Api.ShippingOption?
+            public let tipAmount: Swift.Int64?
+            public let currency: Swift.String
+            public let totalAmount: Swift.Int64
+            public let credentialsTitle: Swift.String
+            public let users: [Api.User]
             
             public init(date: Swift.Int32, botId: Swift.Int64, providerId: Swift.Int64, title: Swift.String, description: Swift.String, photo: Api.WebDocument? = nil, invoice: Api.Invoice, info: Api.PaymentRequestedInfo? = nil, shipping: Api.ShippingOption? = nil, tipAmount: Swift.Int64? = nil, currency: Swift.String, totalAmount: Swift.Int64, credentialsTitle: Swift.String, users: [Api.User]) {
                 self.date = date
@@ -3348,10 +3352,10 @@ extension Api.payments {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.photo != nil { _flags_flags |= 1 << 2 }
-                if self.info != nil { _flags_flags |= 1 << 0 }
-                if self.shipping != nil { _flags_flags |= 1 << 1 }
-                if self.tipAmount != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.photo { _flags_flags |= 1 << 2 }
+                if case .some = self.info { _flags_flags |= 1 << 0 }
+                if case .some = self.shipping { _flags_flags |= 1 << 1 }
+                if case .some = self.tipAmount { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.date)
                 w.writeInt64(self.botId)
@@ -3406,17 +3410,17 @@ extension Api.payments {
         }
 
         /// The fields of `payments.paymentReceiptStars#dabbf83a`.
-        public struct Cons_paymentReceiptStars: Sendable {
-            public var date: Swift.Int32
-            public var botId: Swift.Int64
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.WebDocument?
-            public var invoice: Api.Invoice
-            public var currency: Swift.String
-            public var totalAmount: Swift.Int64
-            public var transactionId: Swift.String
-            public var users: [Api.User]
+        public final class Cons_paymentReceiptStars: Sendable {
+            public let date: Swift.Int32
+            public let botId: Swift.Int64
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.WebDocument?
+            public let invoice: Api.Invoice
+            public let currency: Swift.String
+            public let totalAmount: Swift.Int64
+            public let transactionId: Swift.String
+            public let users: [Api.User]
             
             public init(date: Swift.Int32, botId: Swift.Int64, title: Swift.String, description: Swift.String, photo: Api.WebDocument? = nil, invoice: Api.Invoice, currency: Swift.String, totalAmount: Swift.Int64, transactionId: Swift.String, users: [Api.User]) {
                 self.date = date
@@ -3434,7 +3438,7 @@ extension Api.payments {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.photo != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.photo { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.date)
                 w.writeInt64(self.botId)
@@ -3497,13 +3501,13 @@ extension Api.payments {
 
 extension Api.payments {
     /// TL type `payments.SavedInfo`: `payments.savedInfo#fb8fe43c`.
-    public indirect enum SavedInfo: TLObject {
+    public enum SavedInfo: TLObject {
         case savedInfo(Cons_savedInfo)
 
         /// The fields of `payments.savedInfo#fb8fe43c`.
-        public struct Cons_savedInfo: Sendable {
-            public var hasSavedCredentials: Swift.Bool
-            public var savedInfo: Api.PaymentRequestedInfo?
+        public final class Cons_savedInfo: Sendable {
+            public let hasSavedCredentials: Swift.Bool
+            public let savedInfo: Api.PaymentRequestedInfo?
             
             public init(hasSavedCredentials: Swift.Bool = false, savedInfo: Api.PaymentRequestedInfo? = nil) {
                 self.hasSavedCredentials = hasSavedCredentials
@@ -3514,7 +3518,7 @@ extension Api.payments {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasSavedCredentials { _flags_flags |= 1 << 1 }
-                if self.savedInfo != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.savedInfo { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.savedInfo {
                     value.serialize(&w)
@@ -3555,16 +3559,16 @@ extension Api.payments {
 
 extension Api {
     /// TL type `InputPaymentCredentials`: `inputPaymentCredentialsSaved#c10eb2cf`, `inputPaymentCredentials#3417d728`, `inputPaymentCredentialsApplePay#aa1c39f`, `inputPaymentCredentialsGooglePay#8ac32801`.
-    public indirect enum InputPaymentCredentials: TLObject {
+    public enum InputPaymentCredentials: TLObject {
         case inputPaymentCredentialsSaved(Cons_inputPaymentCredentialsSaved)
         case inputPaymentCredentials(Cons_inputPaymentCredentials)
         case inputPaymentCredentialsApplePay(Cons_inputPaymentCredentialsApplePay)
         case inputPaymentCredentialsGooglePay(Cons_inputPaymentCredentialsGooglePay)
 
         /// The fields of `inputPaymentCredentialsSaved#c10eb2cf`.
-        public struct Cons_inputPaymentCredentialsSaved: Sendable {
-            public var id: Swift.String
-            public var tmpPassword: [Swift.UInt8]
+        public final class Cons_inputPaymentCredentialsSaved: Sendable {
+            public let id: Swift.String
+            public let tmpPassword: [Swift.UInt8]
             
             public init(id: Swift.String, tmpPassword: [Swift.UInt8]) {
                 self.id = id
@@ -3586,9 +3590,9 @@ extension Api {
         }
 
         /// The fields of `inputPaymentCredentials#3417d728`.
-        public struct Cons_inputPaymentCredentials: Sendable {
-            public var save: Swift.Bool
-            public var data: Api.DataJSON
+        public final class Cons_inputPaymentCredentials: Sendable {
+            public let save: Swift.Bool
+            public let data: Api.DataJSON
             
             public init(save: Swift.Bool = false, data: Api.DataJSON) {
                 self.save = save
@@ -3613,8 +3617,8 @@ extension Api {
         }
 
         /// The fields of `inputPaymentCredentialsApplePay#aa1c39f`.
-        public struct Cons_inputPaymentCredentialsApplePay: Sendable {
-            public var paymentData: Api.DataJSON
+        public final class Cons_inputPaymentCredentialsApplePay: Sendable {
+            public let paymentData: Api.DataJSON
             
             public init(paymentData: Api.DataJSON) {
                 self.paymentData = paymentData
@@ -3633,8 +3637,8 @@ extension Api {
         }
 
         /// The fields of `inputPaymentCredentialsGooglePay#8ac32801`.
-        public struct Cons_inputPaymentCredentialsGooglePay: Sendable {
-            public var paymentToken: Api.DataJSON
+        public final class Cons_inputPaymentCredentialsGooglePay: Sendable {
+            public let paymentToken: Api.DataJSON
             
             public init(paymentToken: Api.DataJSON) {
                 self.paymentToken = paymentToken
@@ -3682,13 +3686,13 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.TmpPassword`: `account.tmpPassword#db64fd34`.
-    public indirect enum TmpPassword: TLObject {
+    public enum TmpPassword: TLObject {
         case tmpPassword(Cons_tmpPassword)
 
         /// The fields of `account.tmpPassword#db64fd34`.
-        public struct Cons_tmpPassword: Sendable {
-            public var tmpPassword: [Swift.UInt8]
-            public var validUntil: Swift.Int32
+        public final class Cons_tmpPassword: Sendable {
+            public let tmpPassword: [Swift.UInt8]
+            public let validUntil: Swift.Int32
             
             public init(tmpPassword: [Swift.UInt8], validUntil: Swift.Int32) {
                 self.tmpPassword = tmpPassword
@@ -3733,14 +3737,14 @@ extension Api.account {
 
 extension Api {
     /// TL type `ShippingOption`: `shippingOption#b6213cdf`.
-    public indirect enum ShippingOption: TLObject {
+    public enum ShippingOption: TLObject {
         case shippingOption(Cons_shippingOption)
 
         /// The fields of `shippingOption#b6213cdf`.
-        public struct Cons_shippingOption: Sendable {
-            public var id: Swift.String
-            public var title: Swift.String
-            public var prices: [Api.LabeledPrice]
+        public final class Cons_shippingOption: Sendable {
+            public let id: Swift.String
+            public let title: Swift.String
+            public let prices: [Api.LabeledPrice]
             
             public init(id: Swift.String, title: Swift.String, prices: [Api.LabeledPrice]) {
                 self.id = id
@@ -3791,15 +3795,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputStickerSetItem`: `inputStickerSetItem#32da9e9c`.
-    public indirect enum InputStickerSetItem: TLObject {
+    public enum InputStickerSetItem: TLObject {
         case inputStickerSetItem(Cons_inputStickerSetItem)
 
         /// The fields of `inputStickerSetItem#32da9e9c`.
-        public struct Cons_inputStickerSetItem: Sendable {
-            public var document: Api.InputDocument
-            public var emoji: Swift.String
-            public var maskCoords: Api.MaskCoords?
-            public var keywords: Swift.String?
+        public final class Cons_inputStickerSetItem: Sendable {
+            public let document: Api.InputDocument
+            public let emoji: Swift.String
+            public let maskCoords: Api.MaskCoords?
+            public let keywords: Swift.String?
             
             public init(document: Api.InputDocument, emoji: Swift.String, maskCoords: Api.MaskCoords? = nil, keywords: Swift.String? = nil) {
                 self.document = document
@@ -3811,8 +3815,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.maskCoords != nil { _flags_flags |= 1 << 0 }
-                if self.keywords != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.maskCoords { _flags_flags |= 1 << 0 }
+                if case .some = self.keywords { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.document.serialize(&w)
                 w.writeString(self.emoji)
@@ -3861,13 +3865,13 @@ extension Api {
 
 extension Api {
     /// TL type `InputPhoneCall`: `inputPhoneCall#1e36fded`.
-    public indirect enum InputPhoneCall: TLObject {
+    public enum InputPhoneCall: TLObject {
         case inputPhoneCall(Cons_inputPhoneCall)
 
         /// The fields of `inputPhoneCall#1e36fded`.
-        public struct Cons_inputPhoneCall: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputPhoneCall: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id

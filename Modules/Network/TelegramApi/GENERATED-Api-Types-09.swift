@@ -5,7 +5,7 @@ public import TLRuntime
 
 extension Api {
     /// TL type `PhoneCall`: `phoneCallEmpty#5366c915`, `phoneCallWaiting#c5226f17`, `phoneCallRequested#14b0ed0c`, `phoneCallAccepted#3660c311`, `phoneCall#30535af5`, `phoneCallDiscarded#50ca4de1`.
-    public indirect enum PhoneCall: TLObject {
+    public enum PhoneCall: TLObject {
         case phoneCallEmpty(Cons_phoneCallEmpty)
         case phoneCallWaiting(Cons_phoneCallWaiting)
         case phoneCallRequested(Cons_phoneCallRequested)
@@ -14,8 +14,8 @@ extension Api {
         case phoneCallDiscarded(Cons_phoneCallDiscarded)
 
         /// The fields of `phoneCallEmpty#5366c915`.
-        public struct Cons_phoneCallEmpty: Sendable {
-            public var id: Swift.Int64
+        public final class Cons_phoneCallEmpty: Sendable {
+            public let id: Swift.Int64
             
             public init(id: Swift.Int64) {
                 self.id = id
@@ -34,15 +34,15 @@ extension Api {
         }
 
         /// The fields of `phoneCallWaiting#c5226f17`.
-        public struct Cons_phoneCallWaiting: Sendable {
-            public var video: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var date: Swift.Int32
-            public var adminId: Swift.Int64
-            public var participantId: Swift.Int64
-            public var `protocol`: Api.PhoneCallProtocol
-            public var receiveDate: Swift.Int32?
+        public final class Cons_phoneCallWaiting: Sendable {
+            public let video: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let date: Swift.Int32
+            public let adminId: Swift.Int64
+            public let participantId: Swift.Int64
+            public let `protocol`: Api.PhoneCallProtocol
+            public let receiveDate: Swift.Int32?
             
             public init(video: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64, date: Swift.Int32, adminId: Swift.Int64, participantId: Swift.Int64, `protocol`: Api.PhoneCallProtocol, receiveDate: Swift.Int32? = nil) {
                 self.video = video
@@ -59,7 +59,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.video { _flags_flags |= 1 << 6 }
-                if self.receiveDate != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.receiveDate { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)
@@ -89,15 +89,15 @@ extension Api {
         }
 
         /// The fields of `phoneCallRequested#14b0ed0c`.
-        public struct Cons_phoneCallRequested: Sendable {
-            public var video: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var date: Swift.Int32
-            public var adminId: Swift.Int64
-            public var participantId: Swift.Int64
-            public var gAHash: [Swift.UInt8]
-            public var `protocol`: Api.PhoneCallProtocol
+        public final class Cons_phoneCallRequested: Sendable {
+            public let video: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let date: Swift.Int32
+            public let adminId: Swift.Int64
+            public let participantId: Swift.Int64
+            public let gAHash: [Swift.UInt8]
+            public let `protocol`: Api.PhoneCallProtocol
             
             public init(video: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64, date: Swift.Int32, adminId: Swift.Int64, participantId: Swift.Int64, gAHash: [Swift.UInt8], `protocol`: Api.PhoneCallProtocol) {
                 self.video = video
@@ -140,15 +140,15 @@ extension Api {
         }
 
         /// The fields of `phoneCallAccepted#3660c311`.
-        public struct Cons_phoneCallAccepted: Sendable {
-            public var video: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var date: Swift.Int32
-            public var adminId: Swift.Int64
-            public var participantId: Swift.Int64
-            public var gB: [Swift.UInt8]
-            public var `protocol`: Api.PhoneCallProtocol
+        public final class Cons_phoneCallAccepted: Sendable {
+            public let video: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let date: Swift.Int32
+            public let adminId: Swift.Int64
+            public let participantId: Swift.Int64
+            public let gB: [Swift.UInt8]
+            public let `protocol`: Api.PhoneCallProtocol
             
             public init(video: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64, date: Swift.Int32, adminId: Swift.Int64, participantId: Swift.Int64, gB: [Swift.UInt8], `protocol`: Api.PhoneCallProtocol) {
                 self.video = video
@@ -191,21 +191,21 @@ extension Api {
         }
 
         /// The fields of `phoneCall#30535af5`.
-        public struct Cons_phoneCall: Sendable {
-            public var p2pAllowed: Swift.Bool
-            public var video: Swift.Bool
-            public var conferenceSupported: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var date: Swift.Int32
-            public var adminId: Swift.Int64
-            public var participantId: Swift.Int64
-            public var gAOrB: [Swift.UInt8]
-            public var keyFingerprint: Swift.Int64
-            public var `protocol`: Api.PhoneCallProtocol
-            public var connections: [Api.PhoneConnection]
-            public var startDate: Swift.Int32
-            public var customParameters: Api.DataJSON?
+        public final class Cons_phoneCall: Sendable {
+            public let p2pAllowed: Swift.Bool
+            public let video: Swift.Bool
+            public let conferenceSupported: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let date: Swift.Int32
+            public let adminId: Swift.Int64
+            public let participantId: Swift.Int64
+            public let gAOrB: [Swift.UInt8]
+            public let keyFingerprint: Swift.Int64
+            public let `protocol`: Api.PhoneCallProtocol
+            public let connections: [Api.PhoneConnection]
+            public let startDate: Swift.Int32
+            public let customParameters: Api.DataJSON?
             
             public init(p2pAllowed: Swift.Bool = false, video: Swift.Bool = false, conferenceSupported: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64, date: Swift.Int32, adminId: Swift.Int64, participantId: Swift.Int64, gAOrB: [Swift.UInt8], keyFingerprint: Swift.Int64, `protocol`: Api.PhoneCallProtocol, connections: [Api.PhoneConnection], startDate: Swift.Int32, customParameters: Api.DataJSON? = nil) {
                 self.p2pAllowed = p2pAllowed
@@ -230,7 +230,7 @@ extension Api {
                 if self.p2pAllowed { _flags_flags |= 1 << 5 }
                 if self.video { _flags_flags |= 1 << 6 }
                 if self.conferenceSupported { _flags_flags |= 1 << 8 }
-                if self.customParameters != nil { _flags_flags |= 1 << 7 }
+                if case .some = self.customParameters { _flags_flags |= 1 << 7 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)
@@ -273,13 +273,13 @@ extension Api {
         }
 
         /// The fields of `phoneCallDiscarded#50ca4de1`.
-        public struct Cons_phoneCallDiscarded: Sendable {
-            public var needRating: Swift.Bool
-            public var needDebug: Swift.Bool
-            public var video: Swift.Bool
-            public var id: Swift.Int64
-            public var reason: Api.PhoneCallDiscardReason?
-            public var duration: Swift.Int32?
+        public final class Cons_phoneCallDiscarded: Sendable {
+            public let needRating: Swift.Bool
+            public let needDebug: Swift.Bool
+            public let video: Swift.Bool
+            public let id: Swift.Int64
+            public let reason: Api.PhoneCallDiscardReason?
+            public let duration: Swift.Int32?
             
             public init(needRating: Swift.Bool = false, needDebug: Swift.Bool = false, video: Swift.Bool = false, id: Swift.Int64, reason: Api.PhoneCallDiscardReason? = nil, duration: Swift.Int32? = nil) {
                 self.needRating = needRating
@@ -296,8 +296,8 @@ extension Api {
                 if self.needRating { _flags_flags |= 1 << 2 }
                 if self.needDebug { _flags_flags |= 1 << 3 }
                 if self.video { _flags_flags |= 1 << 6 }
-                if self.reason != nil { _flags_flags |= 1 << 0 }
-                if self.duration != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.reason { _flags_flags |= 1 << 0 }
+                if case .some = self.duration { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 if let value = self.reason {
@@ -357,18 +357,18 @@ extension Api {
 
 extension Api {
     /// TL type `PhoneConnection`: `phoneConnection#9cc123c7`, `phoneConnectionWebrtc#635fe375`.
-    public indirect enum PhoneConnection: TLObject {
+    public enum PhoneConnection: TLObject {
         case phoneConnection(Cons_phoneConnection)
         case phoneConnectionWebrtc(Cons_phoneConnectionWebrtc)
 
         /// The fields of `phoneConnection#9cc123c7`.
-        public struct Cons_phoneConnection: Sendable {
-            public var tcp: Swift.Bool
-            public var id: Swift.Int64
-            public var ip: Swift.String
-            public var ipv6: Swift.String
-            public var port: Swift.Int32
-            public var peerTag: [Swift.UInt8]
+        public final class Cons_phoneConnection: Sendable {
+            public let tcp: Swift.Bool
+            public let id: Swift.Int64
+            public let ip: Swift.String
+            public let ipv6: Swift.String
+            public let port: Swift.Int32
+            public let peerTag: [Swift.UInt8]
             
             public init(tcp: Swift.Bool = false, id: Swift.Int64, ip: Swift.String, ipv6: Swift.String, port: Swift.Int32, peerTag: [Swift.UInt8]) {
                 self.tcp = tcp
@@ -405,15 +405,15 @@ extension Api {
         }
 
         /// The fields of `phoneConnectionWebrtc#635fe375`.
-        public struct Cons_phoneConnectionWebrtc: Sendable {
-            public var turn: Swift.Bool
-            public var stun: Swift.Bool
-            public var id: Swift.Int64
-            public var ip: Swift.String
-            public var ipv6: Swift.String
-            public var port: Swift.Int32
-            public var username: Swift.String
-            public var password: Swift.String
+        public final class Cons_phoneConnectionWebrtc: Sendable {
+            public let turn: Swift.Bool
+            public let stun: Swift.Bool
+            public let id: Swift.Int64
+            public let ip: Swift.String
+            public let ipv6: Swift.String
+            public let port: Swift.Int32
+            public let username: Swift.String
+            public let password: Swift.String
             
             public init(turn: Swift.Bool = false, stun: Swift.Bool = false, id: Swift.Int64, ip: Swift.String, ipv6: Swift.String, port: Swift.Int32, username: Swift.String, password: Swift.String) {
                 self.turn = turn
@@ -481,16 +481,16 @@ extension Api {
 
 extension Api {
     /// TL type `PhoneCallProtocol`: `phoneCallProtocol#fc878fc8`.
-    public indirect enum PhoneCallProtocol: TLObject {
+    public enum PhoneCallProtocol: TLObject {
         case phoneCallProtocol(Cons_phoneCallProtocol)
 
         /// The fields of `phoneCallProtocol#fc878fc8`.
-        public struct Cons_phoneCallProtocol: Sendable {
-            public var udpP2p: Swift.Bool
-            public var udpReflector: Swift.Bool
-            public var minLayer: Swift.Int32
-            public var maxLayer: Swift.Int32
-            public var libraryVersions: [Swift.String]
+        public final class Cons_phoneCallProtocol: Sendable {
+            public let udpP2p: Swift.Bool
+            public let udpReflector: Swift.Bool
+            public let minLayer: Swift.Int32
+            public let maxLayer: Swift.Int32
+            public let libraryVersions: [Swift.String]
             
             public init(udpP2p: Swift.Bool = false, udpReflector: Swift.Bool = false, minLayer: Swift.Int32, maxLayer: Swift.Int32, libraryVersions: [Swift.String]) {
                 self.udpP2p = udpP2p
@@ -550,13 +550,13 @@ extension Api {
 
 extension Api.phone {
     /// TL type `phone.PhoneCall`: `phone.phoneCall#ec82e140`.
-    public indirect enum PhoneCall: TLObject {
+    public enum PhoneCall: TLObject {
         case phoneCall(Cons_phoneCall)
 
         /// The fields of `phone.phoneCall#ec82e140`.
-        public struct Cons_phoneCall: Sendable {
-            public var phoneCall: Api.PhoneCall
-            public var users: [Api.User]
+        public final class Cons_phoneCall: Sendable {
+            public let phoneCall: Api.PhoneCall
+            public let users: [Api.User]
             
             public init(phoneCall: Api.PhoneCall, users: [Api.User]) {
                 self.phoneCall = phoneCall
@@ -604,13 +604,13 @@ extension Api.phone {
 
 extension Api.upload {
     /// TL type `upload.CdnFile`: `upload.cdnFileReuploadNeeded#eea8e46e`, `upload.cdnFile#a99fca4f`.
-    public indirect enum CdnFile: TLObject {
+    public enum CdnFile: TLObject {
         case cdnFileReuploadNeeded(Cons_cdnFileReuploadNeeded)
         case cdnFile(Cons_cdnFile)
 
         /// The fields of `upload.cdnFileReuploadNeeded#eea8e46e`.
-        public struct Cons_cdnFileReuploadNeeded: Sendable {
-            public var requestToken: [Swift.UInt8]
+        public final class Cons_cdnFileReuploadNeeded: Sendable {
+            public let requestToken: [Swift.UInt8]
             
             public init(requestToken: [Swift.UInt8]) {
                 self.requestToken = requestToken
@@ -629,8 +629,8 @@ extension Api.upload {
         }
 
         /// The fields of `upload.cdnFile#a99fca4f`.
-        public struct Cons_cdnFile: Sendable {
-            public var bytes: [Swift.UInt8]
+        public final class Cons_cdnFile: Sendable {
+            public let bytes: [Swift.UInt8]
             
             public init(bytes: [Swift.UInt8]) {
                 self.bytes = bytes
@@ -674,13 +674,13 @@ extension Api.upload {
 
 extension Api {
     /// TL type `CdnPublicKey`: `cdnPublicKey#c982eaba`.
-    public indirect enum CdnPublicKey: TLObject {
+    public enum CdnPublicKey: TLObject {
         case cdnPublicKey(Cons_cdnPublicKey)
 
         /// The fields of `cdnPublicKey#c982eaba`.
-        public struct Cons_cdnPublicKey: Sendable {
-            public var dcId: Swift.Int32
-            public var publicKey: Swift.String
+        public final class Cons_cdnPublicKey: Sendable {
+            public let dcId: Swift.Int32
+            public let publicKey: Swift.String
             
             public init(dcId: Swift.Int32, publicKey: Swift.String) {
                 self.dcId = dcId
@@ -725,12 +725,12 @@ extension Api {
 
 extension Api {
     /// TL type `CdnConfig`: `cdnConfig#5725e40a`.
-    public indirect enum CdnConfig: TLObject {
+    public enum CdnConfig: TLObject {
         case cdnConfig(Cons_cdnConfig)
 
         /// The fields of `cdnConfig#5725e40a`.
-        public struct Cons_cdnConfig: Sendable {
-            public var publicKeys: [Api.CdnPublicKey]
+        public final class Cons_cdnConfig: Sendable {
+            public let publicKeys: [Api.CdnPublicKey]
             
             public init(publicKeys: [Api.CdnPublicKey]) {
                 self.publicKeys = publicKeys
@@ -775,15 +775,15 @@ extension Api {
 
 extension Api {
     /// TL type `LangPackString`: `langPackString#cad181f6`, `langPackStringPluralized#6c47ac9f`, `langPackStringDeleted#2979eeb2`.
-    public indirect enum LangPackString: TLObject {
+    public enum LangPackString: TLObject {
         case langPackString(Cons_langPackString)
         case langPackStringPluralized(Cons_langPackStringPluralized)
         case langPackStringDeleted(Cons_langPackStringDeleted)
 
         /// The fields of `langPackString#cad181f6`.
-        public struct Cons_langPackString: Sendable {
-            public var key: Swift.String
-            public var value: Swift.String
+        public final class Cons_langPackString: Sendable {
+            public let key: Swift.String
+            public let value: Swift.String
             
             public init(key: Swift.String, value: Swift.String) {
                 self.key = key
@@ -805,14 +805,14 @@ extension Api {
         }
 
         /// The fields of `langPackStringPluralized#6c47ac9f`.
-        public struct Cons_langPackStringPluralized: Sendable {
-            public var key: Swift.String
-            public var zeroValue: Swift.String?
-            public var oneValue: Swift.String?
-            public var twoValue: Swift.String?
-            public var fewValue: Swift.String?
-            public var manyValue: Swift.String?
-            public var otherValue: Swift.String
+        public final class Cons_langPackStringPluralized: Sendable {
+            public let key: Swift.String
+            public let zeroValue: Swift.String?
+            public let oneValue: Swift.String?
+            public let twoValue: Swift.String?
+            public let fewValue: Swift.String?
+            public let manyValue: Swift.String?
+            public let otherValue: Swift.String
             
             public init(key: Swift.String, zeroValue: Swift.String? = nil, oneValue: Swift.String? = nil, twoValue: Swift.String? = nil, fewValue: Swift.String? = nil, manyValue: Swift.String? = nil, otherValue: Swift.String) {
                 self.key = key
@@ -827,11 +827,11 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.zeroValue != nil { _flags_flags |= 1 << 0 }
-                if self.oneValue != nil { _flags_flags |= 1 << 1 }
-                if self.twoValue != nil { _flags_flags |= 1 << 2 }
-                if self.fewValue != nil { _flags_flags |= 1 << 3 }
-                if self.manyValue != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.zeroValue { _flags_flags |= 1 << 0 }
+                if case .some = self.oneValue { _flags_flags |= 1 << 1 }
+                if case .some = self.twoValue { _flags_flags |= 1 << 2 }
+                if case .some = self.fewValue { _flags_flags |= 1 << 3 }
+                if case .some = self.manyValue { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.key)
                 if let value = self.zeroValue {
@@ -872,8 +872,8 @@ extension Api {
         }
 
         /// The fields of `langPackStringDeleted#2979eeb2`.
-        public struct Cons_langPackStringDeleted: Sendable {
-            public var key: Swift.String
+        public final class Cons_langPackStringDeleted: Sendable {
+            public let key: Swift.String
             
             public init(key: Swift.String) {
                 self.key = key
@@ -919,15 +919,15 @@ extension Api {
 
 extension Api {
     /// TL type `LangPackDifference`: `langPackDifference#f385c1f6`.
-    public indirect enum LangPackDifference: TLObject {
+    public enum LangPackDifference: TLObject {
         case langPackDifference(Cons_langPackDifference)
 
         /// The fields of `langPackDifference#f385c1f6`.
-        public struct Cons_langPackDifference: Sendable {
-            public var langCode: Swift.String
-            public var fromVersion: Swift.Int32
-            public var version: Swift.Int32
-            public var strings: [Api.LangPackString]
+        public final class Cons_langPackDifference: Sendable {
+            public let langCode: Swift.String
+            public let fromVersion: Swift.Int32
+            public let version: Swift.Int32
+            public let strings: [Api.LangPackString]
             
             public init(langCode: Swift.String, fromVersion: Swift.Int32, version: Swift.Int32, strings: [Api.LangPackString]) {
                 self.langCode = langCode
@@ -981,22 +981,22 @@ extension Api {
 
 extension Api {
     /// TL type `LangPackLanguage`: `langPackLanguage#eeca5ce3`.
-    public indirect enum LangPackLanguage: TLObject {
+    public enum LangPackLanguage: TLObject {
         case langPackLanguage(Cons_langPackLanguage)
 
         /// The fields of `langPackLanguage#eeca5ce3`.
-        public struct Cons_langPackLanguage: Sendable {
-            public var official: Swift.Bool
-            public var rtl: Swift.Bool
-            public var beta: Swift.Bool
-            public var name: Swift.String
-            public var nativeName: Swift.String
-            public var langCode: Swift.String
-            public var baseLangCode: Swift.String?
-            public var pluralCode: Swift.String
-            public var stringsCount: Swift.Int32
-            public var translatedCount: Swift.Int32
-            public var translationsUrl: Swift.String
+        public final class Cons_langPackLanguage: Sendable {
+            public let official: Swift.Bool
+            public let rtl: Swift.Bool
+            public let beta: Swift.Bool
+            public let name: Swift.String
+            public let nativeName: Swift.String
+            public let langCode: Swift.String
+            public let baseLangCode: Swift.String?
+            public let pluralCode: Swift.String
+            public let stringsCount: Swift.Int32
+            public let translatedCount: Swift.Int32
+            public let translationsUrl: Swift.String
             
             public init(official: Swift.Bool = false, rtl: Swift.Bool = false, beta: Swift.Bool = false, name: Swift.String, nativeName: Swift.String, langCode: Swift.String, baseLangCode: Swift.String? = nil, pluralCode: Swift.String, stringsCount: Swift.Int32, translatedCount: Swift.Int32, translationsUrl: Swift.String) {
                 self.official = official
@@ -1018,7 +1018,7 @@ extension Api {
                 if self.official { _flags_flags |= 1 << 0 }
                 if self.rtl { _flags_flags |= 1 << 2 }
                 if self.beta { _flags_flags |= 1 << 3 }
-                if self.baseLangCode != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.baseLangCode { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.name)
                 w.writeString(self.nativeName)
@@ -1075,7 +1075,7 @@ extension Api {
 
 extension Api {
     /// TL type `ChannelAdminLogEventAction`: `channelAdminLogEventActionChangeTitle#e6dfb825`, `channelAdminLogEventActionChangeAbout#55188a2e`, `channelAdminLogEventActionChangeUsername#6a4afc38`, `channelAdminLogEventActionChangePhoto#434bd2af`, `channelAdminLogEventActionToggleInvites#1b7907ae`, `channelAdminLogEventActionToggleSignatures#26ae0971`, `channelAdminLogEventActionUpdatePinned#e9e82c18`, `channelAdminLogEventActionEditMessage#709b2405`, `channelAdminLogEventActionDeleteMessage#42e047bb`, `channelAdminLogEventActionParticipantJoin#183040d3`, `channelAdminLogEventActionParticipantLeave#f89777f2`, `channelAdminLogEventActionParticipantInvite#e31c34d8`, `channelAdminLogEventActionParticipantToggleBan#e6d83d7e`, `channelAdminLogEventActionParticipantToggleAdmin#d5676710`, `channelAdminLogEventActionChangeStickerSet#b1c3caa7`, `channelAdminLogEventActionTogglePreHistoryHidden#5f5c95f1`, `channelAdminLogEventActionDefaultBannedRights#2df5fc0a`, `channelAdminLogEventActionStopPoll#8f079643`, `channelAdminLogEventActionChangeLinkedChat#50c7ac8`, `channelAdminLogEventActionChangeLocation#e6b76ae`, `channelAdminLogEventActionToggleSlowMode#53909779`, `channelAdminLogEventActionStartGroupCall#23209745`, `channelAdminLogEventActionDiscardGroupCall#db9f9140`, `channelAdminLogEventActionParticipantMute#f92424d2`, `channelAdminLogEventActionParticipantUnmute#e64429c0`, `channelAdminLogEventActionToggleGroupCallSetting#56d6a247`, `channelAdminLogEventActionParticipantJoinByInvite#fe9fc158`, `channelAdminLogEventActionExportedInviteDelete#5a50fca4`, `channelAdminLogEventActionExportedInviteRevoke#410a134e`, `channelAdminLogEventActionExportedInviteEdit#e90ebb59`, `channelAdminLogEventActionParticipantVolume#3e7f6847`, `channelAdminLogEventActionChangeHistoryTTL#6e941a38`, `channelAdminLogEventActionParticipantJoinByRequest#afb6144a`, `channelAdminLogEventActionToggleNoForwards#cb2ac766`, `channelAdminLogEventActionSendMessage#278f2868`, `channelAdminLogEventActionChangeAvailableReactions#be4e0ef8`, `channelAdminLogEventActionChangeUsernames#f04fb3a9`, `channelAdminLogEventActionToggleForum#2cc6383`, `channelAdminLogEventActionCreateTopic#58707d28`, `channelAdminLogEventActionEditTopic#f06fe208`, `channelAdminLogEventActionDeleteTopic#ae168909`, `channelAdminLogEventActionPinTopic#5d8d353b`, `channelAdminLogEventActionToggleAntiSpam#64f36dfc`, `channelAdminLogEventActionChangePeerColor#5796e780`, `channelAdminLogEventActionChangeProfilePeerColor#5e477b25`, `channelAdminLogEventActionChangeWallpaper#31bb5d52`, `channelAdminLogEventActionChangeEmojiStatus#3ea9feb1`, `channelAdminLogEventActionChangeEmojiStickerSet#46d840ab`, `channelAdminLogEventActionToggleSignatureProfiles#60a79c79`, `channelAdminLogEventActionParticipantSubExtend#64642db3`, `channelAdminLogEventActionToggleAutotranslation#c517f77e`, `channelAdminLogEventActionParticipantEditRank#5806b4ec`.
-    public indirect enum ChannelAdminLogEventAction: TLObject {
+    public enum ChannelAdminLogEventAction: TLObject {
         case channelAdminLogEventActionChangeTitle(Cons_channelAdminLogEventActionChangeTitle)
         case channelAdminLogEventActionChangeAbout(Cons_channelAdminLogEventActionChangeAbout)
         case channelAdminLogEventActionChangeUsername(Cons_channelAdminLogEventActionChangeUsername)
@@ -1130,9 +1130,9 @@ extension Api {
         case channelAdminLogEventActionParticipantEditRank(Cons_channelAdminLogEventActionParticipantEditRank)
 
         /// The fields of `channelAdminLogEventActionChangeTitle#e6dfb825`.
-        public struct Cons_channelAdminLogEventActionChangeTitle: Sendable {
-            public var prevValue: Swift.String
-            public var newValue: Swift.String
+        public final class Cons_channelAdminLogEventActionChangeTitle: Sendable {
+            public let prevValue: Swift.String
+            public let newValue: Swift.String
             
             public init(prevValue: Swift.String, newValue: Swift.String) {
                 self.prevValue = prevValue
@@ -1154,9 +1154,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeAbout#55188a2e`.
-        public struct Cons_channelAdminLogEventActionChangeAbout: Sendable {
-            public var prevValue: Swift.String
-            public var newValue: Swift.String
+        public final class Cons_channelAdminLogEventActionChangeAbout: Sendable {
+            public let prevValue: Swift.String
+            public let newValue: Swift.String
             
             public init(prevValue: Swift.String, newValue: Swift.String) {
                 self.prevValue = prevValue
@@ -1178,9 +1178,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeUsername#6a4afc38`.
-        public struct Cons_channelAdminLogEventActionChangeUsername: Sendable {
-            public var prevValue: Swift.String
-            public var newValue: Swift.String
+        public final class Cons_channelAdminLogEventActionChangeUsername: Sendable {
+            public let prevValue: Swift.String
+            public let newValue: Swift.String
             
             public init(prevValue: Swift.String, newValue: Swift.String) {
                 self.prevValue = prevValue
@@ -1202,9 +1202,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangePhoto#434bd2af`.
-        public struct Cons_channelAdminLogEventActionChangePhoto: Sendable {
-            public var prevPhoto: Api.Photo
-            public var newPhoto: Api.Photo
+        public final class Cons_channelAdminLogEventActionChangePhoto: Sendable {
+            public let prevPhoto: Api.Photo
+            public let newPhoto: Api.Photo
             
             public init(prevPhoto: Api.Photo, newPhoto: Api.Photo) {
                 self.prevPhoto = prevPhoto
@@ -1226,8 +1226,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionToggleInvites#1b7907ae`.
-        public struct Cons_channelAdminLogEventActionToggleInvites: Sendable {
-            public var newValue: Swift.Bool
+        public final class Cons_channelAdminLogEventActionToggleInvites: Sendable {
+            public let newValue: Swift.Bool
             
             public init(newValue: Swift.Bool) {
                 self.newValue = newValue
@@ -1246,8 +1246,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionToggleSignatures#26ae0971`.
-        public struct Cons_channelAdminLogEventActionToggleSignatures: Sendable {
-            public var newValue: Swift.Bool
+        public final class Cons_channelAdminLogEventActionToggleSignatures: Sendable {
+            public let newValue: Swift.Bool
             
             public init(newValue: Swift.Bool) {
                 self.newValue = newValue
@@ -1266,8 +1266,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionUpdatePinned#e9e82c18`.
-        public struct Cons_channelAdminLogEventActionUpdatePinned: Sendable {
-            public var message: Api.Message
+        public final class Cons_channelAdminLogEventActionUpdatePinned: Sendable {
+            public let message: Api.Message
             
             public init(message: Api.Message) {
                 self.message = message
@@ -1286,9 +1286,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionEditMessage#709b2405`.
-        public struct Cons_channelAdminLogEventActionEditMessage: Sendable {
-            public var prevMessage: Api.Message
-            public var newMessage: Api.Message
+        public final class Cons_channelAdminLogEventActionEditMessage: Sendable {
+            public let prevMessage: Api.Message
+            public let newMessage: Api.Message
             
             public init(prevMessage: Api.Message, newMessage: Api.Message) {
                 self.prevMessage = prevMessage
@@ -1310,8 +1310,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionDeleteMessage#42e047bb`.
-        public struct Cons_channelAdminLogEventActionDeleteMessage: Sendable {
-            public var message: Api.Message
+        public final class Cons_channelAdminLogEventActionDeleteMessage: Sendable {
+            public let message: Api.Message
             
             public init(message: Api.Message) {
                 self.message = message
@@ -1330,8 +1330,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantInvite#e31c34d8`.
-        public struct Cons_channelAdminLogEventActionParticipantInvite: Sendable {
-            public var participant: Api.ChannelParticipant
+        public final class Cons_channelAdminLogEventActionParticipantInvite: Sendable {
+            public let participant: Api.ChannelParticipant
             
             public init(participant: Api.ChannelParticipant) {
                 self.participant = participant
@@ -1350,9 +1350,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantToggleBan#e6d83d7e`.
-        public struct Cons_channelAdminLogEventActionParticipantToggleBan: Sendable {
-            public var prevParticipant: Api.ChannelParticipant
-            public var newParticipant: Api.ChannelParticipant
+        public final class Cons_channelAdminLogEventActionParticipantToggleBan: Sendable {
+            public let prevParticipant: Api.ChannelParticipant
+            public let newParticipant: Api.ChannelParticipant
             
             public init(prevParticipant: Api.ChannelParticipant, newParticipant: Api.ChannelParticipant) {
                 self.prevParticipant = prevParticipant
@@ -1374,9 +1374,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantToggleAdmin#d5676710`.
-        public struct Cons_channelAdminLogEventActionParticipantToggleAdmin: Sendable {
-            public var prevParticipant: Api.ChannelParticipant
-            public var newParticipant: Api.ChannelParticipant
+        public final class Cons_channelAdminLogEventActionParticipantToggleAdmin: Sendable {
+            public let prevParticipant: Api.ChannelParticipant
+            public let newParticipant: Api.ChannelParticipant
             
             public init(prevParticipant: Api.ChannelParticipant, newParticipant: Api.ChannelParticipant) {
                 self.prevParticipant = prevParticipant
@@ -1398,9 +1398,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeStickerSet#b1c3caa7`.
-        public struct Cons_channelAdminLogEventActionChangeStickerSet: Sendable {
-            public var prevStickerset: Api.InputStickerSet
-            public var newStickerset: Api.InputStickerSet
+        public final class Cons_channelAdminLogEventActionChangeStickerSet: Sendable {
+            public let prevStickerset: Api.InputStickerSet
+            public let newStickerset: Api.InputStickerSet
             
             public init(prevStickerset: Api.InputStickerSet, newStickerset: Api.InputStickerSet) {
                 self.prevStickerset = prevStickerset
@@ -1422,8 +1422,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionTogglePreHistoryHidden#5f5c95f1`.
-        public struct Cons_channelAdminLogEventActionTogglePreHistoryHidden: Sendable {
-            public var newValue: Swift.Bool
+        public final class Cons_channelAdminLogEventActionTogglePreHistoryHidden: Sendable {
+            public let newValue: Swift.Bool
             
             public init(newValue: Swift.Bool) {
                 self.newValue = newValue
@@ -1442,9 +1442,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionDefaultBannedRights#2df5fc0a`.
-        public struct Cons_channelAdminLogEventActionDefaultBannedRights: Sendable {
-            public var prevBannedRights: Api.ChatBannedRights
-            public var newBannedRights: Api.ChatBannedRights
+        public final class Cons_channelAdminLogEventActionDefaultBannedRights: Sendable {
+            public let prevBannedRights: Api.ChatBannedRights
+            public let newBannedRights: Api.ChatBannedRights
             
             public init(prevBannedRights: Api.ChatBannedRights, newBannedRights: Api.ChatBannedRights) {
                 self.prevBannedRights = prevBannedRights
@@ -1466,8 +1466,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionStopPoll#8f079643`.
-        public struct Cons_channelAdminLogEventActionStopPoll: Sendable {
-            public var message: Api.Message
+        public final class Cons_channelAdminLogEventActionStopPoll: Sendable {
+            public let message: Api.Message
             
             public init(message: Api.Message) {
                 self.message = message
@@ -1486,9 +1486,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeLinkedChat#50c7ac8`.
-        public struct Cons_channelAdminLogEventActionChangeLinkedChat: Sendable {
-            public var prevValue: Swift.Int64
-            public var newValue: Swift.Int64
+        public final class Cons_channelAdminLogEventActionChangeLinkedChat: Sendable {
+            public let prevValue: Swift.Int64
+            public let newValue: Swift.Int64
             
             public init(prevValue: Swift.Int64, newValue: Swift.Int64) {
                 self.prevValue = prevValue
@@ -1510,9 +1510,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeLocation#e6b76ae`.
-        public struct Cons_channelAdminLogEventActionChangeLocation: Sendable {
-            public var prevValue: Api.ChannelLocation
-            public var newValue: Api.ChannelLocation
+        public final class Cons_channelAdminLogEventActionChangeLocation: Sendable {
+            public let prevValue: Api.ChannelLocation
+            public let newValue: Api.ChannelLocation
             
             public init(prevValue: Api.ChannelLocation, newValue: Api.ChannelLocation) {
                 self.prevValue = prevValue
@@ -1534,9 +1534,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionToggleSlowMode#53909779`.
-        public struct Cons_channelAdminLogEventActionToggleSlowMode: Sendable {
-            public var prevValue: Swift.Int32
-            public var newValue: Swift.Int32
+        public final class Cons_channelAdminLogEventActionToggleSlowMode: Sendable {
+            public let prevValue: Swift.Int32
+            public let newValue: Swift.Int32
             
             public init(prevValue: Swift.Int32, newValue: Swift.Int32) {
                 self.prevValue = prevValue
@@ -1558,8 +1558,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionStartGroupCall#23209745`.
-        public struct Cons_channelAdminLogEventActionStartGroupCall: Sendable {
-            public var call: Api.InputGroupCall
+        public final class Cons_channelAdminLogEventActionStartGroupCall: Sendable {
+            public let call: Api.InputGroupCall
             
             public init(call: Api.InputGroupCall) {
                 self.call = call
@@ -1578,8 +1578,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionDiscardGroupCall#db9f9140`.
-        public struct Cons_channelAdminLogEventActionDiscardGroupCall: Sendable {
-            public var call: Api.InputGroupCall
+        public final class Cons_channelAdminLogEventActionDiscardGroupCall: Sendable {
+            public let call: Api.InputGroupCall
             
             public init(call: Api.InputGroupCall) {
                 self.call = call
@@ -1598,8 +1598,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantMute#f92424d2`.
-        public struct Cons_channelAdminLogEventActionParticipantMute: Sendable {
-            public var participant: Api.GroupCallParticipant
+        public final class Cons_channelAdminLogEventActionParticipantMute: Sendable {
+            public let participant: Api.GroupCallParticipant
             
             public init(participant: Api.GroupCallParticipant) {
                 self.participant = participant
@@ -1618,8 +1618,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantUnmute#e64429c0`.
-        public struct Cons_channelAdminLogEventActionParticipantUnmute: Sendable {
-            public var participant: Api.GroupCallParticipant
+        public final class Cons_channelAdminLogEventActionParticipantUnmute: Sendable {
+            public let participant: Api.GroupCallParticipant
             
             public init(participant: Api.GroupCallParticipant) {
                 self.participant = participant
@@ -1638,8 +1638,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionToggleGroupCallSetting#56d6a247`.
-        public struct Cons_channelAdminLogEventActionToggleGroupCallSetting: Sendable {
-            public var joinMuted: Swift.Bool
+        public final class Cons_channelAdminLogEventActionToggleGroupCallSetting: Sendable {
+            public let joinMuted: Swift.Bool
             
             public init(joinMuted: Swift.Bool) {
                 self.joinMuted = joinMuted
@@ -1658,9 +1658,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantJoinByInvite#fe9fc158`.
-        public struct Cons_channelAdminLogEventActionParticipantJoinByInvite: Sendable {
-            public var viaChatlist: Swift.Bool
-            public var invite: Api.ExportedChatInvite
+        public final class Cons_channelAdminLogEventActionParticipantJoinByInvite: Sendable {
+            public let viaChatlist: Swift.Bool
+            public let invite: Api.ExportedChatInvite
             
             public init(viaChatlist: Swift.Bool = false, invite: Api.ExportedChatInvite) {
                 self.viaChatlist = viaChatlist
@@ -1685,8 +1685,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionExportedInviteDelete#5a50fca4`.
-        public struct Cons_channelAdminLogEventActionExportedInviteDelete: Sendable {
-            public var invite: Api.ExportedChatInvite
+        public final class Cons_channelAdminLogEventActionExportedInviteDelete: Sendable {
+            public let invite: Api.ExportedChatInvite
             
             public init(invite: Api.ExportedChatInvite) {
                 self.invite = invite
@@ -1705,8 +1705,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionExportedInviteRevoke#410a134e`.
-        public struct Cons_channelAdminLogEventActionExportedInviteRevoke: Sendable {
-            public var invite: Api.ExportedChatInvite
+        public final class Cons_channelAdminLogEventActionExportedInviteRevoke: Sendable {
+            public let invite: Api.ExportedChatInvite
             
             public init(invite: Api.ExportedChatInvite) {
                 self.invite = invite
@@ -1725,9 +1725,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionExportedInviteEdit#e90ebb59`.
-        public struct Cons_channelAdminLogEventActionExportedInviteEdit: Sendable {
-            public var prevInvite: Api.ExportedChatInvite
-            public var newInvite: Api.ExportedChatInvite
+        public final class Cons_channelAdminLogEventActionExportedInviteEdit: Sendable {
+            public let prevInvite: Api.ExportedChatInvite
+            public let newInvite: Api.ExportedChatInvite
             
             public init(prevInvite: Api.ExportedChatInvite, newInvite: Api.ExportedChatInvite) {
                 self.prevInvite = prevInvite
@@ -1749,8 +1749,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantVolume#3e7f6847`.
-        public struct Cons_channelAdminLogEventActionParticipantVolume: Sendable {
-            public var participant: Api.GroupCallParticipant
+        public final class Cons_channelAdminLogEventActionParticipantVolume: Sendable {
+            public let participant: Api.GroupCallParticipant
             
             public init(participant: Api.GroupCallParticipant) {
                 self.participant = participant
@@ -1769,9 +1769,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeHistoryTTL#6e941a38`.
-        public struct Cons_channelAdminLogEventActionChangeHistoryTTL: Sendable {
-            public var prevValue: Swift.Int32
-            public var newValue: Swift.Int32
+        public final class Cons_channelAdminLogEventActionChangeHistoryTTL: Sendable {
+            public let prevValue: Swift.Int32
+            public let newValue: Swift.Int32
             
             public init(prevValue: Swift.Int32, newValue: Swift.Int32) {
                 self.prevValue = prevValue
@@ -1793,9 +1793,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantJoinByRequest#afb6144a`.
-        public struct Cons_channelAdminLogEventActionParticipantJoinByRequest: Sendable {
-            public var invite: Api.ExportedChatInvite
-            public var approvedBy: Swift.Int64
+        public final class Cons_channelAdminLogEventActionParticipantJoinByRequest: Sendable {
+            public let invite: Api.ExportedChatInvite
+            public let approvedBy: Swift.Int64
             
             public init(invite: Api.ExportedChatInvite, approvedBy: Swift.Int64) {
                 self.invite = invite
@@ -1817,8 +1817,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionToggleNoForwards#cb2ac766`.
-        public struct Cons_channelAdminLogEventActionToggleNoForwards: Sendable {
-            public var newValue: Swift.Bool
+        public final class Cons_channelAdminLogEventActionToggleNoForwards: Sendable {
+            public let newValue: Swift.Bool
             
             public init(newValue: Swift.Bool) {
                 self.newValue = newValue
@@ -1837,8 +1837,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionSendMessage#278f2868`.
-        public struct Cons_channelAdminLogEventActionSendMessage: Sendable {
-            public var message: Api.Message
+        public final class Cons_channelAdminLogEventActionSendMessage: Sendable {
+            public let message: Api.Message
             
             public init(message: Api.Message) {
                 self.message = message
@@ -1857,9 +1857,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeAvailableReactions#be4e0ef8`.
-        public struct Cons_channelAdminLogEventActionChangeAvailableReactions: Sendable {
-            public var prevValue: Api.ChatReactions
-            public var newValue: Api.ChatReactions
+        public final class Cons_channelAdminLogEventActionChangeAvailableReactions: Sendable {
+            public let prevValue: Api.ChatReactions
+            public let newValue: Api.ChatReactions
             
             public init(prevValue: Api.ChatReactions, newValue: Api.ChatReactions) {
                 self.prevValue = prevValue
@@ -1881,9 +1881,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeUsernames#f04fb3a9`.
-        public struct Cons_channelAdminLogEventActionChangeUsernames: Sendable {
-            public var prevValue: [Swift.String]
-            public var newValue: [Swift.String]
+        public final class Cons_channelAdminLogEventActionChangeUsernames: Sendable {
+            public let prevValue: [Swift.String]
+            public let newValue: [Swift.String]
             
             public init(prevValue: [Swift.String], newValue: [Swift.String]) {
                 self.prevValue = prevValue
@@ -1911,8 +1911,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionToggleForum#2cc6383`.
-        public struct Cons_channelAdminLogEventActionToggleForum: Sendable {
-            public var newValue: Swift.Bool
+        public final class Cons_channelAdminLogEventActionToggleForum: Sendable {
+            public let newValue: Swift.Bool
             
             public init(newValue: Swift.Bool) {
                 self.newValue = newValue
@@ -1931,8 +1931,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionCreateTopic#58707d28`.
-        public struct Cons_channelAdminLogEventActionCreateTopic: Sendable {
-            public var topic: Api.ForumTopic
+        public final class Cons_channelAdminLogEventActionCreateTopic: Sendable {
+            public let topic: Api.ForumTopic
             
             public init(topic: Api.ForumTopic) {
                 self.topic = topic
@@ -1951,9 +1951,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionEditTopic#f06fe208`.
-        public struct Cons_channelAdminLogEventActionEditTopic: Sendable {
-            public var prevTopic: Api.ForumTopic
-            public var newTopic: Api.ForumTopic
+        public final class Cons_channelAdminLogEventActionEditTopic: Sendable {
+            public let prevTopic: Api.ForumTopic
+            public let newTopic: Api.ForumTopic
             
             public init(prevTopic: Api.ForumTopic, newTopic: Api.ForumTopic) {
                 self.prevTopic = prevTopic
@@ -1975,8 +1975,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionDeleteTopic#ae168909`.
-        public struct Cons_channelAdminLogEventActionDeleteTopic: Sendable {
-            public var topic: Api.ForumTopic
+        public final class Cons_channelAdminLogEventActionDeleteTopic: Sendable {
+            public let topic: Api.ForumTopic
             
             public init(topic: Api.ForumTopic) {
                 self.topic = topic
@@ -1995,9 +1995,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionPinTopic#5d8d353b`.
-        public struct Cons_channelAdminLogEventActionPinTopic: Sendable {
-            public var prevTopic: Api.ForumTopic?
-            public var newTopic: Api.ForumTopic?
+        public final class Cons_channelAdminLogEventActionPinTopic: Sendable {
+            public let prevTopic: Api.ForumTopic?
+            public let newTopic: Api.ForumTopic?
             
             public init(prevTopic: Api.ForumTopic? = nil, newTopic: Api.ForumTopic? = nil) {
                 self.prevTopic = prevTopic
@@ -2007,8 +2007,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.prevTopic != nil { _flags_flags |= 1 << 0 }
-                if self.newTopic != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.prevTopic { _flags_flags |= 1 << 0 }
+                if case .some = self.newTopic { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.prevTopic {
                     value.serialize(&w)
@@ -2030,8 +2030,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionToggleAntiSpam#64f36dfc`.
-        public struct Cons_channelAdminLogEventActionToggleAntiSpam: Sendable {
-            public var newValue: Swift.Bool
+        public final class Cons_channelAdminLogEventActionToggleAntiSpam: Sendable {
+            public let newValue: Swift.Bool
             
             public init(newValue: Swift.Bool) {
                 self.newValue = newValue
@@ -2050,9 +2050,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangePeerColor#5796e780`.
-        public struct Cons_channelAdminLogEventActionChangePeerColor: Sendable {
-            public var prevValue: Api.PeerColor
-            public var newValue: Api.PeerColor
+        public final class Cons_channelAdminLogEventActionChangePeerColor: Sendable {
+            public let prevValue: Api.PeerColor
+            public let newValue: Api.PeerColor
             
             public init(prevValue: Api.PeerColor, newValue: Api.PeerColor) {
                 self.prevValue = prevValue
@@ -2074,9 +2074,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeProfilePeerColor#5e477b25`.
-        public struct Cons_channelAdminLogEventActionChangeProfilePeerColor: Sendable {
-            public var prevValue: Api.PeerColor
-            public var newValue: Api.PeerColor
+        public final class Cons_channelAdminLogEventActionChangeProfilePeerColor: Sendable {
+            public let prevValue: Api.PeerColor
+            public let newValue: Api.PeerColor
             
             public init(prevValue: Api.PeerColor, newValue: Api.PeerColor) {
                 self.prevValue = prevValue
@@ -2098,9 +2098,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeWallpaper#31bb5d52`.
-        public struct Cons_channelAdminLogEventActionChangeWallpaper: Sendable {
-            public var prevValue: Api.WallPaper
-            public var newValue: Api.WallPaper
+        public final class Cons_channelAdminLogEventActionChangeWallpaper: Sendable {
+            public let prevValue: Api.WallPaper
+            public let newValue: Api.WallPaper
             
             public init(prevValue: Api.WallPaper, newValue: Api.WallPaper) {
                 self.prevValue = prevValue
@@ -2122,9 +2122,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeEmojiStatus#3ea9feb1`.
-        public struct Cons_channelAdminLogEventActionChangeEmojiStatus: Sendable {
-            public var prevValue: Api.EmojiStatus
-            public var newValue: Api.EmojiStatus
+        public final class Cons_channelAdminLogEventActionChangeEmojiStatus: Sendable {
+            public let prevValue: Api.EmojiStatus
+            public let newValue: Api.EmojiStatus
             
             public init(prevValue: Api.EmojiStatus, newValue: Api.EmojiStatus) {
                 self.prevValue = prevValue
@@ -2146,9 +2146,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionChangeEmojiStickerSet#46d840ab`.
-        public struct Cons_channelAdminLogEventActionChangeEmojiStickerSet: Sendable {
-            public var prevStickerset: Api.InputStickerSet
-            public var newStickerset: Api.InputStickerSet
+        public final class Cons_channelAdminLogEventActionChangeEmojiStickerSet: Sendable {
+            public let prevStickerset: Api.InputStickerSet
+            public let newStickerset: Api.InputStickerSet
             
             public init(prevStickerset: Api.InputStickerSet, newStickerset: Api.InputStickerSet) {
                 self.prevStickerset = prevStickerset
@@ -2170,8 +2170,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionToggleSignatureProfiles#60a79c79`.
-        public struct Cons_channelAdminLogEventActionToggleSignatureProfiles: Sendable {
-            public var newValue: Swift.Bool
+        public final class Cons_channelAdminLogEventActionToggleSignatureProfiles: Sendable {
+            public let newValue: Swift.Bool
             
             public init(newValue: Swift.Bool) {
                 self.newValue = newValue
@@ -2190,9 +2190,9 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantSubExtend#64642db3`.
-        public struct Cons_channelAdminLogEventActionParticipantSubExtend: Sendable {
-            public var prevParticipant: Api.ChannelParticipant
-            public var newParticipant: Api.ChannelParticipant
+        public final class Cons_channelAdminLogEventActionParticipantSubExtend: Sendable {
+            public let prevParticipant: Api.ChannelParticipant
+            public let newParticipant: Api.ChannelParticipant
             
             public init(prevParticipant: Api.ChannelParticipant, newParticipant: Api.ChannelParticipant) {
                 self.prevParticipant = prevParticipant
@@ -2214,8 +2214,8 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionToggleAutotranslation#c517f77e`.
-        public struct Cons_channelAdminLogEventActionToggleAutotranslation: Sendable {
-            public var newValue: Swift.Bool
+        public final class Cons_channelAdminLogEventActionToggleAutotranslation: Sendable {
+            public let newValue: Swift.Bool
             
             public init(newValue: Swift.Bool) {
                 self.newValue = newValue
@@ -2234,10 +2234,10 @@ extension Api {
         }
 
         /// The fields of `channelAdminLogEventActionParticipantEditRank#5806b4ec`.
-        public struct Cons_channelAdminLogEventActionParticipantEditRank: Sendable {
-            public var userId: Swift.Int64
-            public var prevRank: Swift.String
-            public var newRank: Swift.String
+        public final class Cons_channelAdminLogEventActionParticipantEditRank: Sendable {
+            public let userId: Swift.Int64
+            public let prevRank: Swift.String
+            public let newRank: Swift.String
             
             public init(userId: Swift.Int64, prevRank: Swift.String, newRank: Swift.String) {
                 self.userId = userId
@@ -2387,15 +2387,15 @@ extension Api {
 
 extension Api {
     /// TL type `ChannelAdminLogEvent`: `channelAdminLogEvent#1fad68cd`.
-    public indirect enum ChannelAdminLogEvent: TLObject {
+    public enum ChannelAdminLogEvent: TLObject {
         case channelAdminLogEvent(Cons_channelAdminLogEvent)
 
         /// The fields of `channelAdminLogEvent#1fad68cd`.
-        public struct Cons_channelAdminLogEvent: Sendable {
-            public var id: Swift.Int64
-            public var date: Swift.Int32
-            public var userId: Swift.Int64
-            public var action: Api.ChannelAdminLogEventAction
+        public final class Cons_channelAdminLogEvent: Sendable {
+            public let id: Swift.Int64
+            public let date: Swift.Int32
+            public let userId: Swift.Int64
+            public let action: Api.ChannelAdminLogEventAction
             
             public init(id: Swift.Int64, date: Swift.Int32, userId: Swift.Int64, action: Api.ChannelAdminLogEventAction) {
                 self.id = id
@@ -2446,14 +2446,14 @@ extension Api {
 
 extension Api.channels {
     /// TL type `channels.AdminLogResults`: `channels.adminLogResults#ed8af74d`.
-    public indirect enum AdminLogResults: TLObject {
+    public enum AdminLogResults: TLObject {
         case adminLogResults(Cons_adminLogResults)
 
         /// The fields of `channels.adminLogResults#ed8af74d`.
-        public struct Cons_adminLogResults: Sendable {
-            public var events: [Api.ChannelAdminLogEvent]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_adminLogResults: Sendable {
+            public let events: [Api.ChannelAdminLogEvent]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(events: [Api.ChannelAdminLogEvent], chats: [Api.Chat], users: [Api.User]) {
                 self.events = events
@@ -2510,31 +2510,31 @@ extension Api.channels {
 
 extension Api {
     /// TL type `ChannelAdminLogEventsFilter`: `channelAdminLogEventsFilter#ea107ae4`.
-    public indirect enum ChannelAdminLogEventsFilter: TLObject {
+    public enum ChannelAdminLogEventsFilter: TLObject {
         case channelAdminLogEventsFilter(Cons_channelAdminLogEventsFilter)
 
         /// The fields of `channelAdminLogEventsFilter#ea107ae4`.
-        public struct Cons_channelAdminLogEventsFilter: Sendable {
-            public var join: Swift.Bool
-            public var leave: Swift.Bool
-            public var invite: Swift.Bool
-            public var ban: Swift.Bool
-            public var unban: Swift.Bool
-            public var kick: Swift.Bool
-            public var unkick: Swift.Bool
-            public var promote: Swift.Bool
-            public var demote: Swift.Bool
-            public var info: Swift.Bool
-            public var settings: Swift.Bool
-            public var pinned: Swift.Bool
-            public var edit: Swift.Bool
-            public var delete: Swift.Bool
-            public var groupCall: Swift.Bool
-            public var invites: Swift.Bool
-            public var send: Swift.Bool
-            public var forums: Swift.Bool
-            public var subExtend: Swift.Bool
-            public var editRank: Swift.Bool
+        public final class Cons_channelAdminLogEventsFilter: Sendable {
+            public let join: Swift.Bool
+            public let leave: Swift.Bool
+            public let invite: Swift.Bool
+            public let ban: Swift.Bool
+            public let unban: Swift.Bool
+            public let kick: Swift.Bool
+            public let unkick: Swift.Bool
+            public let promote: Swift.Bool
+            public let demote: Swift.Bool
+            public let info: Swift.Bool
+            public let settings: Swift.Bool
+            public let pinned: Swift.Bool
+            public let edit: Swift.Bool
+            public let delete: Swift.Bool
+            public let groupCall: Swift.Bool
+            public let invites: Swift.Bool
+            public let send: Swift.Bool
+            public let forums: Swift.Bool
+            public let subExtend: Swift.Bool
+            public let editRank: Swift.Bool
             
             public init(join: Swift.Bool = false, leave: Swift.Bool = false, invite: Swift.Bool = false, ban: Swift.Bool = false, unban: Swift.Bool = false, kick: Swift.Bool = false, unkick: Swift.Bool = false, promote: Swift.Bool = false, demote: Swift.Bool = false, info: Swift.Bool = false, settings: Swift.Bool = false, pinned: Swift.Bool = false, edit: Swift.Bool = false, delete: Swift.Bool = false, groupCall: Swift.Bool = false, invites: Swift.Bool = false, send: Swift.Bool = false, forums: Swift.Bool = false, subExtend: Swift.Bool = false, editRank: Swift.Bool = false) {
                 self.join = join
@@ -2636,13 +2636,13 @@ extension Api {
 
 extension Api {
     /// TL type `PopularContact`: `popularContact#5ce14175`.
-    public indirect enum PopularContact: TLObject {
+    public enum PopularContact: TLObject {
         case popularContact(Cons_popularContact)
 
         /// The fields of `popularContact#5ce14175`.
-        public struct Cons_popularContact: Sendable {
-            public var clientId: Swift.Int64
-            public var importers: Swift.Int32
+        public final class Cons_popularContact: Sendable {
+            public let clientId: Swift.Int64
+            public let importers: Swift.Int32
             
             public init(clientId: Swift.Int64, importers: Swift.Int32) {
                 self.clientId = clientId
@@ -2687,15 +2687,15 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.FavedStickers`: `messages.favedStickersNotModified#9e8fa6d3`, `messages.favedStickers#2cb51097`.
-    public indirect enum FavedStickers: TLObject {
+    public enum FavedStickers: TLObject {
         case favedStickersNotModified
         case favedStickers(Cons_favedStickers)
 
         /// The fields of `messages.favedStickers#2cb51097`.
-        public struct Cons_favedStickers: Sendable {
-            public var hash: Swift.Int64
-            public var packs: [Api.StickerPack]
-            public var stickers: [Api.Document]
+        public final class Cons_favedStickers: Sendable {
+            public let hash: Swift.Int64
+            public let packs: [Api.StickerPack]
+            public let stickers: [Api.Document]
             
             public init(hash: Swift.Int64, packs: [Api.StickerPack], stickers: [Api.Document]) {
                 self.hash = hash
@@ -2751,7 +2751,7 @@ extension Api.messages {
 
 extension Api {
     /// TL type `RecentMeUrl`: `recentMeUrlUnknown#46e1d13d`, `recentMeUrlUser#b92c09e2`, `recentMeUrlChat#b2da71d2`, `recentMeUrlChatInvite#eb49081d`, `recentMeUrlStickerSet#bc0a57dc`.
-    public indirect enum RecentMeUrl: TLObject {
+    public enum RecentMeUrl: TLObject {
         case recentMeUrlUnknown(Cons_recentMeUrlUnknown)
         case recentMeUrlUser(Cons_recentMeUrlUser)
         case recentMeUrlChat(Cons_recentMeUrlChat)
@@ -2759,8 +2759,8 @@ extension Api {
         case recentMeUrlStickerSet(Cons_recentMeUrlStickerSet)
 
         /// The fields of `recentMeUrlUnknown#46e1d13d`.
-        public struct Cons_recentMeUrlUnknown: Sendable {
-            public var url: Swift.String
+        public final class Cons_recentMeUrlUnknown: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -2779,9 +2779,9 @@ extension Api {
         }
 
         /// The fields of `recentMeUrlUser#b92c09e2`.
-        public struct Cons_recentMeUrlUser: Sendable {
-            public var url: Swift.String
-            public var userId: Swift.Int64
+        public final class Cons_recentMeUrlUser: Sendable {
+            public let url: Swift.String
+            public let userId: Swift.Int64
             
             public init(url: Swift.String, userId: Swift.Int64) {
                 self.url = url
@@ -2803,9 +2803,9 @@ extension Api {
         }
 
         /// The fields of `recentMeUrlChat#b2da71d2`.
-        public struct Cons_recentMeUrlChat: Sendable {
-            public var url: Swift.String
-            public var chatId: Swift.Int64
+        public final class Cons_recentMeUrlChat: Sendable {
+            public let url: Swift.String
+            public let chatId: Swift.Int64
             
             public init(url: Swift.String, chatId: Swift.Int64) {
                 self.url = url
@@ -2827,9 +2827,9 @@ extension Api {
         }
 
         /// The fields of `recentMeUrlChatInvite#eb49081d`.
-        public struct Cons_recentMeUrlChatInvite: Sendable {
-            public var url: Swift.String
-            public var chatInvite: Api.ChatInvite
+        public final class Cons_recentMeUrlChatInvite: Sendable {
+            public let url: Swift.String
+            public let chatInvite: Api.ChatInvite
             
             public init(url: Swift.String, chatInvite: Api.ChatInvite) {
                 self.url = url
@@ -2851,9 +2851,9 @@ extension Api {
         }
 
         /// The fields of `recentMeUrlStickerSet#bc0a57dc`.
-        public struct Cons_recentMeUrlStickerSet: Sendable {
-            public var url: Swift.String
-            public var set: Api.StickerSetCovered
+        public final class Cons_recentMeUrlStickerSet: Sendable {
+            public let url: Swift.String
+            public let set: Api.StickerSetCovered
             
             public init(url: Swift.String, set: Api.StickerSetCovered) {
                 self.url = url
@@ -2906,14 +2906,14 @@ extension Api {
 
 extension Api.help {
     /// TL type `help.RecentMeUrls`: `help.recentMeUrls#e0310d7`.
-    public indirect enum RecentMeUrls: TLObject {
+    public enum RecentMeUrls: TLObject {
         case recentMeUrls(Cons_recentMeUrls)
 
         /// The fields of `help.recentMeUrls#e0310d7`.
-        public struct Cons_recentMeUrls: Sendable {
-            public var urls: [Api.RecentMeUrl]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_recentMeUrls: Sendable {
+            public let urls: [Api.RecentMeUrl]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(urls: [Api.RecentMeUrl], chats: [Api.Chat], users: [Api.User]) {
                 self.urls = urls
@@ -2970,15 +2970,15 @@ extension Api.help {
 
 extension Api {
     /// TL type `InputSingleMedia`: `inputSingleMedia#1cc6e91f`.
-    public indirect enum InputSingleMedia: TLObject {
+    public enum InputSingleMedia: TLObject {
         case inputSingleMedia(Cons_inputSingleMedia)
 
         /// The fields of `inputSingleMedia#1cc6e91f`.
-        public struct Cons_inputSingleMedia: Sendable {
-            public var media: Api.InputMedia
-            public var randomId: Swift.Int64
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
+        public final class Cons_inputSingleMedia: Sendable {
+            public let media: Api.InputMedia
+            public let randomId: Swift.Int64
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
             
             public init(media: Api.InputMedia, randomId: Swift.Int64, message: Swift.String, entities: [Api.MessageEntity]? = nil) {
                 self.media = media
@@ -2990,7 +2990,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.entities != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.entities { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.media.serialize(&w)
                 w.writeInt64(self.randomId)
@@ -3039,20 +3039,20 @@ extension Api {
 
 extension Api {
     /// TL type `WebAuthorization`: `webAuthorization#a6f8f452`.
-    public indirect enum WebAuthorization: TLObject {
+    public enum WebAuthorization: TLObject {
         case webAuthorization(Cons_webAuthorization)
 
         /// The fields of `webAuthorization#a6f8f452`.
-        public struct Cons_webAuthorization: Sendable {
-            public var hash: Swift.Int64
-            public var botId: Swift.Int64
-            public var domain: Swift.String
-            public var browser: Swift.String
-            public var platform: Swift.String
-            public var dateCreated: Swift.Int32
-            public var dateActive: Swift.Int32
-            public var ip: Swift.String
-            public var region: Swift.String
+        public final class Cons_webAuthorization: Sendable {
+            public let hash: Swift.Int64
+            public let botId: Swift.Int64
+            public let domain: Swift.String
+            public let browser: Swift.String
+            public let platform: Swift.String
+            public let dateCreated: Swift.Int32
+            public let dateActive: Swift.Int32
+            public let ip: Swift.String
+            public let region: Swift.String
             
             public init(hash: Swift.Int64, botId: Swift.Int64, domain: Swift.String, browser: Swift.String, platform: Swift.String, dateCreated: Swift.Int32, dateActive: Swift.Int32, ip: Swift.String, region: Swift.String) {
                 self.hash = hash
@@ -3118,13 +3118,13 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.WebAuthorizations`: `account.webAuthorizations#ed56c9fc`.
-    public indirect enum WebAuthorizations: TLObject {
+    public enum WebAuthorizations: TLObject {
         case webAuthorizations(Cons_webAuthorizations)
 
         /// The fields of `account.webAuthorizations#ed56c9fc`.
-        public struct Cons_webAuthorizations: Sendable {
-            public var authorizations: [Api.WebAuthorization]
-            public var users: [Api.User]
+        public final class Cons_webAuthorizations: Sendable {
+            public let authorizations: [Api.WebAuthorization]
+            public let users: [Api.User]
             
             public init(authorizations: [Api.WebAuthorization], users: [Api.User]) {
                 self.authorizations = authorizations
@@ -3175,15 +3175,15 @@ extension Api.account {
 
 extension Api {
     /// TL type `InputMessage`: `inputMessageID#a676a322`, `inputMessageReplyTo#bad88395`, `inputMessagePinned#86872538`, `inputMessageCallbackQuery#acfa1a7e`.
-    public indirect enum InputMessage: TLObject {
+    public enum InputMessage: TLObject {
         case inputMessageID(Cons_inputMessageID)
         case inputMessageReplyTo(Cons_inputMessageReplyTo)
         case inputMessagePinned
         case inputMessageCallbackQuery(Cons_inputMessageCallbackQuery)
 
         /// The fields of `inputMessageID#a676a322`.
-        public struct Cons_inputMessageID: Sendable {
-            public var id: Swift.Int32
+        public final class Cons_inputMessageID: Sendable {
+            public let id: Swift.Int32
             
             public init(id: Swift.Int32) {
                 self.id = id
@@ -3202,8 +3202,8 @@ extension Api {
         }
 
         /// The fields of `inputMessageReplyTo#bad88395`.
-        public struct Cons_inputMessageReplyTo: Sendable {
-            public var id: Swift.Int32
+        public final class Cons_inputMessageReplyTo: Sendable {
+            public let id: Swift.Int32
             
             public init(id: Swift.Int32) {
                 self.id = id
@@ -3222,9 +3222,9 @@ extension Api {
         }
 
         /// The fields of `inputMessageCallbackQuery#acfa1a7e`.
-        public struct Cons_inputMessageCallbackQuery: Sendable {
-            public var id: Swift.Int32
-            public var queryId: Swift.Int64
+        public final class Cons_inputMessageCallbackQuery: Sendable {
+            public let id: Swift.Int32
+            public let queryId: Swift.Int64
             
             public init(id: Swift.Int32, queryId: Swift.Int64) {
                 self.id = id
@@ -3275,14 +3275,14 @@ extension Api {
 
 extension Api {
     /// TL type `InputDialogPeer`: `inputDialogPeer#fcaafeb7`, `inputDialogPeerFolder#64600527`, `inputDialogPeerCommunity#69ef72c4`.
-    public indirect enum InputDialogPeer: TLObject {
+    public enum InputDialogPeer: TLObject {
         case inputDialogPeer(Cons_inputDialogPeer)
         case inputDialogPeerFolder(Cons_inputDialogPeerFolder)
         case inputDialogPeerCommunity(Cons_inputDialogPeerCommunity)
 
         /// The fields of `inputDialogPeer#fcaafeb7`.
-        public struct Cons_inputDialogPeer: Sendable {
-            public var peer: Api.InputPeer
+        public final class Cons_inputDialogPeer: Sendable {
+            public let peer: Api.InputPeer
             
             public init(peer: Api.InputPeer) {
                 self.peer = peer
@@ -3301,8 +3301,8 @@ extension Api {
         }
 
         /// The fields of `inputDialogPeerFolder#64600527`.
-        public struct Cons_inputDialogPeerFolder: Sendable {
-            public var folderId: Swift.Int32
+        public final class Cons_inputDialogPeerFolder: Sendable {
+            public let folderId: Swift.Int32
             
             public init(folderId: Swift.Int32) {
                 self.folderId = folderId
@@ -3321,8 +3321,8 @@ extension Api {
         }
 
         /// The fields of `inputDialogPeerCommunity#69ef72c4`.
-        public struct Cons_inputDialogPeerCommunity: Sendable {
-            public var community: Api.InputChannel
+        public final class Cons_inputDialogPeerCommunity: Sendable {
+            public let community: Api.InputChannel
             
             public init(community: Api.InputChannel) {
                 self.community = community
@@ -3368,14 +3368,14 @@ extension Api {
 
 extension Api {
     /// TL type `DialogPeer`: `dialogPeer#e56dbf05`, `dialogPeerFolder#514519e2`, `dialogPeerCommunity#2f65c8e4`.
-    public indirect enum DialogPeer: TLObject {
+    public enum DialogPeer: TLObject {
         case dialogPeer(Cons_dialogPeer)
         case dialogPeerFolder(Cons_dialogPeerFolder)
         case dialogPeerCommunity(Cons_dialogPeerCommunity)
 
         /// The fields of `dialogPeer#e56dbf05`.
-        public struct Cons_dialogPeer: Sendable {
-            public var peer: Api.Peer
+        public final class Cons_dialogPeer: Sendable {
+            public let peer: Api.Peer
             
             public init(peer: Api.Peer) {
                 self.peer = peer
@@ -3394,8 +3394,8 @@ extension Api {
         }
 
         /// The fields of `dialogPeerFolder#514519e2`.
-        public struct Cons_dialogPeerFolder: Sendable {
-            public var folderId: Swift.Int32
+        public final class Cons_dialogPeerFolder: Sendable {
+            public let folderId: Swift.Int32
             
             public init(folderId: Swift.Int32) {
                 self.folderId = folderId
@@ -3414,8 +3414,8 @@ extension Api {
         }
 
         /// The fields of `dialogPeerCommunity#2f65c8e4`.
-        public struct Cons_dialogPeerCommunity: Sendable {
-            public var communityId: Swift.Int64
+        public final class Cons_dialogPeerCommunity: Sendable {
+            public let communityId: Swift.Int64
             
             public init(communityId: Swift.Int64) {
                 self.communityId = communityId
@@ -3461,14 +3461,14 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.FoundStickerSets`: `messages.foundStickerSetsNotModified#d54b65d`, `messages.foundStickerSets#8af09dd2`.
-    public indirect enum FoundStickerSets: TLObject {
+    public enum FoundStickerSets: TLObject {
         case foundStickerSetsNotModified
         case foundStickerSets(Cons_foundStickerSets)
 
         /// The fields of `messages.foundStickerSets#8af09dd2`.
-        public struct Cons_foundStickerSets: Sendable {
-            public var hash: Swift.Int64
-            public var sets: [Api.StickerSetCovered]
+        public final class Cons_foundStickerSets: Sendable {
+            public let hash: Swift.Int64
+            public let sets: [Api.StickerSetCovered]
             
             public init(hash: Swift.Int64, sets: [Api.StickerSetCovered]) {
                 self.hash = hash
@@ -3518,14 +3518,14 @@ extension Api.messages {
 
 extension Api {
     /// TL type `FileHash`: `fileHash#f39b035c`.
-    public indirect enum FileHash: TLObject {
+    public enum FileHash: TLObject {
         case fileHash(Cons_fileHash)
 
         /// The fields of `fileHash#f39b035c`.
-        public struct Cons_fileHash: Sendable {
-            public var offset: Swift.Int64
-            public var limit: Swift.Int32
-            public var hash: [Swift.UInt8]
+        public final class Cons_fileHash: Sendable {
+            public let offset: Swift.Int64
+            public let limit: Swift.Int32
+            public let hash: [Swift.UInt8]
             
             public init(offset: Swift.Int64, limit: Swift.Int32, hash: [Swift.UInt8]) {
                 self.offset = offset
@@ -3573,13 +3573,13 @@ extension Api {
 
 extension Api {
     /// TL type `InputClientProxy`: `inputClientProxy#75588b3f`.
-    public indirect enum InputClientProxy: TLObject {
+    public enum InputClientProxy: TLObject {
         case inputClientProxy(Cons_inputClientProxy)
 
         /// The fields of `inputClientProxy#75588b3f`.
-        public struct Cons_inputClientProxy: Sendable {
-            public var address: Swift.String
-            public var port: Swift.Int32
+        public final class Cons_inputClientProxy: Sendable {
+            public let address: Swift.String
+            public let port: Swift.Int32
             
             public init(address: Swift.String, port: Swift.Int32) {
                 self.address = address
@@ -3624,13 +3624,13 @@ extension Api {
 
 extension Api.help {
     /// TL type `help.TermsOfServiceUpdate`: `help.termsOfServiceUpdateEmpty#e3309f7f`, `help.termsOfServiceUpdate#28ecf961`.
-    public indirect enum TermsOfServiceUpdate: TLObject {
+    public enum TermsOfServiceUpdate: TLObject {
         case termsOfServiceUpdateEmpty(Cons_termsOfServiceUpdateEmpty)
         case termsOfServiceUpdate(Cons_termsOfServiceUpdate)
 
         /// The fields of `help.termsOfServiceUpdateEmpty#e3309f7f`.
-        public struct Cons_termsOfServiceUpdateEmpty: Sendable {
-            public var expires: Swift.Int32
+        public final class Cons_termsOfServiceUpdateEmpty: Sendable {
+            public let expires: Swift.Int32
             
             public init(expires: Swift.Int32) {
                 self.expires = expires
@@ -3649,9 +3649,9 @@ extension Api.help {
         }
 
         /// The fields of `help.termsOfServiceUpdate#28ecf961`.
-        public struct Cons_termsOfServiceUpdate: Sendable {
-            public var expires: Swift.Int32
-            public var termsOfService: Api.help.TermsOfService
+        public final class Cons_termsOfServiceUpdate: Sendable {
+            public let expires: Swift.Int32
+            public let termsOfService: Api.help.TermsOfService
             
             public init(expires: Swift.Int32, termsOfService: Api.help.TermsOfService) {
                 self.expires = expires
@@ -3698,17 +3698,17 @@ extension Api.help {
 
 extension Api {
     /// TL type `InputSecureFile`: `inputSecureFileUploaded#3334b0f0`, `inputSecureFile#5367e5be`.
-    public indirect enum InputSecureFile: TLObject {
+    public enum InputSecureFile: TLObject {
         case inputSecureFileUploaded(Cons_inputSecureFileUploaded)
         case inputSecureFile(Cons_inputSecureFile)
 
         /// The fields of `inputSecureFileUploaded#3334b0f0`.
-        public struct Cons_inputSecureFileUploaded: Sendable {
-            public var id: Swift.Int64
-            public var parts: Swift.Int32
-            public var md5Checksum: Swift.String
-            public var fileHash: [Swift.UInt8]
-            public var secret: [Swift.UInt8]
+        public final class Cons_inputSecureFileUploaded: Sendable {
+            public let id: Swift.Int64
+            public let parts: Swift.Int32
+            public let md5Checksum: Swift.String
+            public let fileHash: [Swift.UInt8]
+            public let secret: [Swift.UInt8]
             
             public init(id: Swift.Int64, parts: Swift.Int32, md5Checksum: Swift.String, fileHash: [Swift.UInt8], secret: [Swift.UInt8]) {
                 self.id = id
@@ -3739,9 +3739,9 @@ extension Api {
         }
 
         /// The fields of `inputSecureFile#5367e5be`.
-        public struct Cons_inputSecureFile: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputSecureFile: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -3788,19 +3788,19 @@ extension Api {
 
 extension Api {
     /// TL type `SecureFile`: `secureFileEmpty#64199744`, `secureFile#7d09c27e`.
-    public indirect enum SecureFile: TLObject {
+    public enum SecureFile: TLObject {
         case secureFileEmpty
         case secureFile(Cons_secureFile)
 
         /// The fields of `secureFile#7d09c27e`.
-        public struct Cons_secureFile: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var size: Swift.Int64
-            public var dcId: Swift.Int32
-            public var date: Swift.Int32
-            public var fileHash: [Swift.UInt8]
-            public var secret: [Swift.UInt8]
+        public final class Cons_secureFile: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let size: Swift.Int64
+            public let dcId: Swift.Int32
+            public let date: Swift.Int32
+            public let fileHash: [Swift.UInt8]
+            public let secret: [Swift.UInt8]
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, size: Swift.Int64, dcId: Swift.Int32, date: Swift.Int32, fileHash: [Swift.UInt8], secret: [Swift.UInt8]) {
                 self.id = id
@@ -3862,14 +3862,14 @@ extension Api {
 
 extension Api {
     /// TL type `SecureData`: `secureData#8aeabec3`.
-    public indirect enum SecureData: TLObject {
+    public enum SecureData: TLObject {
         case secureData(Cons_secureData)
 
         /// The fields of `secureData#8aeabec3`.
-        public struct Cons_secureData: Sendable {
-            public var data: [Swift.UInt8]
-            public var dataHash: [Swift.UInt8]
-            public var secret: [Swift.UInt8]
+        public final class Cons_secureData: Sendable {
+            public let data: [Swift.UInt8]
+            public let dataHash: [Swift.UInt8]
+            public let secret: [Swift.UInt8]
             
             public init(data: [Swift.UInt8], dataHash: [Swift.UInt8], secret: [Swift.UInt8]) {
                 self.data = data
@@ -3917,13 +3917,13 @@ extension Api {
 
 extension Api {
     /// TL type `SecurePlainData`: `securePlainPhone#7d6099dd`, `securePlainEmail#21ec5a5f`.
-    public indirect enum SecurePlainData: TLObject {
+    public enum SecurePlainData: TLObject {
         case securePlainPhone(Cons_securePlainPhone)
         case securePlainEmail(Cons_securePlainEmail)
 
         /// The fields of `securePlainPhone#7d6099dd`.
-        public struct Cons_securePlainPhone: Sendable {
-            public var phone: Swift.String
+        public final class Cons_securePlainPhone: Sendable {
+            public let phone: Swift.String
             
             public init(phone: Swift.String) {
                 self.phone = phone
@@ -3942,8 +3942,8 @@ extension Api {
         }
 
         /// The fields of `securePlainEmail#21ec5a5f`.
-        public struct Cons_securePlainEmail: Sendable {
-            public var email: Swift.String
+        public final class Cons_securePlainEmail: Sendable {
+            public let email: Swift.String
             
             public init(email: Swift.String) {
                 self.email = email

@@ -5,7 +5,7 @@ public import TLRuntime
 
 extension Api {
     /// TL type `SecureValueType`: `secureValueTypePersonalDetails#9d2a81e3`, `secureValueTypePassport#3dac6a00`, `secureValueTypeDriverLicense#6e425c4`, `secureValueTypeIdentityCard#a0d0744b`, `secureValueTypeInternalPassport#99a48f23`, `secureValueTypeAddress#cbe31e26`, `secureValueTypeUtilityBill#fc36954e`, `secureValueTypeBankStatement#89137c0d`, `secureValueTypeRentalAgreement#8b883488`, `secureValueTypePassportRegistration#99e3806a`, `secureValueTypeTemporaryRegistration#ea02ec33`, `secureValueTypePhone#b320aadb`, `secureValueTypeEmail#8e3ca7ee`.
-    public indirect enum SecureValueType: TLObject {
+    public enum SecureValueType: TLObject {
         case secureValueTypePersonalDetails
         case secureValueTypePassport
         case secureValueTypeDriverLicense
@@ -68,20 +68,20 @@ extension Api {
 
 extension Api {
     /// TL type `SecureValue`: `secureValue#187fa0ca`.
-    public indirect enum SecureValue: TLObject {
+    public enum SecureValue: TLObject {
         case secureValue(Cons_secureValue)
 
         /// The fields of `secureValue#187fa0ca`.
-        public struct Cons_secureValue: Sendable {
-            public var type: Api.SecureValueType
-            public var data: Api.SecureData?
-            public var frontSide: Api.SecureFile?
-            public var reverseSide: Api.SecureFile?
-            public var selfie: Api.SecureFile?
-            public var translation: [Api.SecureFile]?
-            public var files: [Api.SecureFile]?
-            public var plainData: Api.SecurePlainData?
-            public var hash: [Swift.UInt8]
+        public final class Cons_secureValue: Sendable {
+            public let type: Api.SecureValueType
+            public let data: Api.SecureData?
+            public let frontSide: Api.SecureFile?
+            public let reverseSide: Api.SecureFile?
+            public let selfie: Api.SecureFile?
+            public let translation: [Api.SecureFile]?
+            public let files: [Api.SecureFile]?
+            public let plainData: Api.SecurePlainData?
+            public let hash: [Swift.UInt8]
             
             public init(type: Api.SecureValueType, data: Api.SecureData? = nil, frontSide: Api.SecureFile? = nil, reverseSide: Api.SecureFile? = nil, selfie: Api.SecureFile? = nil, translation: [Api.SecureFile]? = nil, files: [Api.SecureFile]? = nil, plainData: Api.SecurePlainData? = nil, hash: [Swift.UInt8]) {
                 self.type = type
@@ -98,13 +98,13 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.data != nil { _flags_flags |= 1 << 0 }
-                if self.frontSide != nil { _flags_flags |= 1 << 1 }
-                if self.reverseSide != nil { _flags_flags |= 1 << 2 }
-                if self.selfie != nil { _flags_flags |= 1 << 3 }
-                if self.translation != nil { _flags_flags |= 1 << 6 }
-                if self.files != nil { _flags_flags |= 1 << 4 }
-                if self.plainData != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.data { _flags_flags |= 1 << 0 }
+                if case .some = self.frontSide { _flags_flags |= 1 << 1 }
+                if case .some = self.reverseSide { _flags_flags |= 1 << 2 }
+                if case .some = self.selfie { _flags_flags |= 1 << 3 }
+                if case .some = self.translation { _flags_flags |= 1 << 6 }
+                if case .some = self.files { _flags_flags |= 1 << 4 }
+                if case .some = self.plainData { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 self.type.serialize(&w)
                 if let value = self.data {
@@ -184,19 +184,19 @@ extension Api {
 
 extension Api {
     /// TL type `InputSecureValue`: `inputSecureValue#db21d0a7`.
-    public indirect enum InputSecureValue: TLObject {
+    public enum InputSecureValue: TLObject {
         case inputSecureValue(Cons_inputSecureValue)
 
         /// The fields of `inputSecureValue#db21d0a7`.
-        public struct Cons_inputSecureValue: Sendable {
-            public var type: Api.SecureValueType
-            public var data: Api.SecureData?
-            public var frontSide: Api.InputSecureFile?
-            public var reverseSide: Api.InputSecureFile?
-            public var selfie: Api.InputSecureFile?
-            public var translation: [Api.InputSecureFile]?
-            public var files: [Api.InputSecureFile]?
-            public var plainData: Api.SecurePlainData?
+        public final class Cons_inputSecureValue: Sendable {
+            public let type: Api.SecureValueType
+            public let data: Api.SecureData?
+            public let frontSide: Api.InputSecureFile?
+            public let reverseSide: Api.InputSecureFile?
+            public let selfie: Api.InputSecureFile?
+            public let translation: [Api.InputSecureFile]?
+            public let files: [Api.InputSecureFile]?
+            public let plainData: Api.SecurePlainData?
             
             public init(type: Api.SecureValueType, data: Api.SecureData? = nil, frontSide: Api.InputSecureFile? = nil, reverseSide: Api.InputSecureFile? = nil, selfie: Api.InputSecureFile? = nil, translation: [Api.InputSecureFile]? = nil, files: [Api.InputSecureFile]? = nil, plainData: Api.SecurePlainData? = nil) {
                 self.type = type
@@ -212,13 +212,13 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.data != nil { _flags_flags |= 1 << 0 }
-                if self.frontSide != nil { _flags_flags |= 1 << 1 }
-                if self.reverseSide != nil { _flags_flags |= 1 << 2 }
-                if self.selfie != nil { _flags_flags |= 1 << 3 }
-                if self.translation != nil { _flags_flags |= 1 << 6 }
-                if self.files != nil { _flags_flags |= 1 << 4 }
-                if self.plainData != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.data { _flags_flags |= 1 << 0 }
+                if case .some = self.frontSide { _flags_flags |= 1 << 1 }
+                if case .some = self.reverseSide { _flags_flags |= 1 << 2 }
+                if case .some = self.selfie { _flags_flags |= 1 << 3 }
+                if case .some = self.translation { _flags_flags |= 1 << 6 }
+                if case .some = self.files { _flags_flags |= 1 << 4 }
+                if case .some = self.plainData { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 self.type.serialize(&w)
                 if let value = self.data {
@@ -296,13 +296,13 @@ extension Api {
 
 extension Api {
     /// TL type `SecureValueHash`: `secureValueHash#ed1ecdb0`.
-    public indirect enum SecureValueHash: TLObject {
+    public enum SecureValueHash: TLObject {
         case secureValueHash(Cons_secureValueHash)
 
         /// The fields of `secureValueHash#ed1ecdb0`.
-        public struct Cons_secureValueHash: Sendable {
-            public var type: Api.SecureValueType
-            public var hash: [Swift.UInt8]
+        public final class Cons_secureValueHash: Sendable {
+            public let type: Api.SecureValueType
+            public let hash: [Swift.UInt8]
             
             public init(type: Api.SecureValueType, hash: [Swift.UInt8]) {
                 self.type = type
@@ -347,7 +347,7 @@ extension Api {
 
 extension Api {
     /// TL type `SecureValueError`: `secureValueErrorData#e8a40bd9`, `secureValueErrorFrontSide#be3dfa`, `secureValueErrorReverseSide#868a2aa5`, `secureValueErrorSelfie#e537ced6`, `secureValueErrorFile#7a700873`, `secureValueErrorFiles#666220e9`, `secureValueError#869d758f`, `secureValueErrorTranslationFile#a1144770`, `secureValueErrorTranslationFiles#34636dd8`.
-    public indirect enum SecureValueError: TLObject {
+    public enum SecureValueError: TLObject {
         case secureValueErrorData(Cons_secureValueErrorData)
         case secureValueErrorFrontSide(Cons_secureValueErrorFrontSide)
         case secureValueErrorReverseSide(Cons_secureValueErrorReverseSide)
@@ -359,11 +359,11 @@ extension Api {
         case secureValueErrorTranslationFiles(Cons_secureValueErrorTranslationFiles)
 
         /// The fields of `secureValueErrorData#e8a40bd9`.
-        public struct Cons_secureValueErrorData: Sendable {
-            public var type: Api.SecureValueType
-            public var dataHash: [Swift.UInt8]
-            public var field: Swift.String
-            public var text: Swift.String
+        public final class Cons_secureValueErrorData: Sendable {
+            public let type: Api.SecureValueType
+            public let dataHash: [Swift.UInt8]
+            public let field: Swift.String
+            public let text: Swift.String
             
             public init(type: Api.SecureValueType, dataHash: [Swift.UInt8], field: Swift.String, text: Swift.String) {
                 self.type = type
@@ -391,10 +391,10 @@ extension Api {
         }
 
         /// The fields of `secureValueErrorFrontSide#be3dfa`.
-        public struct Cons_secureValueErrorFrontSide: Sendable {
-            public var type: Api.SecureValueType
-            public var fileHash: [Swift.UInt8]
-            public var text: Swift.String
+        public final class Cons_secureValueErrorFrontSide: Sendable {
+            public let type: Api.SecureValueType
+            public let fileHash: [Swift.UInt8]
+            public let text: Swift.String
             
             public init(type: Api.SecureValueType, fileHash: [Swift.UInt8], text: Swift.String) {
                 self.type = type
@@ -419,10 +419,10 @@ extension Api {
         }
 
         /// The fields of `secureValueErrorReverseSide#868a2aa5`.
-        public struct Cons_secureValueErrorReverseSide: Sendable {
-            public var type: Api.SecureValueType
-            public var fileHash: [Swift.UInt8]
-            public var text: Swift.String
+        public final class Cons_secureValueErrorReverseSide: Sendable {
+            public let type: Api.SecureValueType
+            public let fileHash: [Swift.UInt8]
+            public let text: Swift.String
             
             public init(type: Api.SecureValueType, fileHash: [Swift.UInt8], text: Swift.String) {
                 self.type = type
@@ -447,10 +447,10 @@ extension Api {
         }
 
         /// The fields of `secureValueErrorSelfie#e537ced6`.
-        public struct Cons_secureValueErrorSelfie: Sendable {
-            public var type: Api.SecureValueType
-            public var fileHash: [Swift.UInt8]
-            public var text: Swift.String
+        public final class Cons_secureValueErrorSelfie: Sendable {
+            public let type: Api.SecureValueType
+            public let fileHash: [Swift.UInt8]
+            public let text: Swift.String
             
             public init(type: Api.SecureValueType, fileHash: [Swift.UInt8], text: Swift.String) {
                 self.type = type
@@ -475,10 +475,10 @@ extension Api {
         }
 
         /// The fields of `secureValueErrorFile#7a700873`.
-        public struct Cons_secureValueErrorFile: Sendable {
-            public var type: Api.SecureValueType
-            public var fileHash: [Swift.UInt8]
-            public var text: Swift.String
+        public final class Cons_secureValueErrorFile: Sendable {
+            public let type: Api.SecureValueType
+            public let fileHash: [Swift.UInt8]
+            public let text: Swift.String
             
             public init(type: Api.SecureValueType, fileHash: [Swift.UInt8], text: Swift.String) {
                 self.type = type
@@ -503,10 +503,10 @@ extension Api {
         }
 
         /// The fields of `secureValueErrorFiles#666220e9`.
-        public struct Cons_secureValueErrorFiles: Sendable {
-            public var type: Api.SecureValueType
-            public var fileHash: [[Swift.UInt8]]
-            public var text: Swift.String
+        public final class Cons_secureValueErrorFiles: Sendable {
+            public let type: Api.SecureValueType
+            public let fileHash: [[Swift.UInt8]]
+            public let text: Swift.String
             
             public init(type: Api.SecureValueType, fileHash: [[Swift.UInt8]], text: Swift.String) {
                 self.type = type
@@ -534,10 +534,10 @@ extension Api {
         }
 
         /// The fields of `secureValueError#869d758f`.
-        public struct Cons_secureValueError: Sendable {
-            public var type: Api.SecureValueType
-            public var hash: [Swift.UInt8]
-            public var text: Swift.String
+        public final class Cons_secureValueError: Sendable {
+            public let type: Api.SecureValueType
+            public let hash: [Swift.UInt8]
+            public let text: Swift.String
             
             public init(type: Api.SecureValueType, hash: [Swift.UInt8], text: Swift.String) {
                 self.type = type
@@ -562,10 +562,10 @@ extension Api {
         }
 
         /// The fields of `secureValueErrorTranslationFile#a1144770`.
-        public struct Cons_secureValueErrorTranslationFile: Sendable {
-            public var type: Api.SecureValueType
-            public var fileHash: [Swift.UInt8]
-            public var text: Swift.String
+        public final class Cons_secureValueErrorTranslationFile: Sendable {
+            public let type: Api.SecureValueType
+            public let fileHash: [Swift.UInt8]
+            public let text: Swift.String
             
             public init(type: Api.SecureValueType, fileHash: [Swift.UInt8], text: Swift.String) {
                 self.type = type
@@ -590,10 +590,10 @@ extension Api {
         }
 
         /// The fields of `secureValueErrorTranslationFiles#34636dd8`.
-        public struct Cons_secureValueErrorTranslationFiles: Sendable {
-            public var type: Api.SecureValueType
-            public var fileHash: [[Swift.UInt8]]
-            public var text: Swift.String
+        public final class Cons_secureValueErrorTranslationFiles: Sendable {
+            public let type: Api.SecureValueType
+            public let fileHash: [[Swift.UInt8]]
+            public let text: Swift.String
             
             public init(type: Api.SecureValueType, fileHash: [[Swift.UInt8]], text: Swift.String) {
                 self.type = type
@@ -660,14 +660,14 @@ extension Api {
 
 extension Api {
     /// TL type `SecureCredentialsEncrypted`: `secureCredentialsEncrypted#33f0ea47`.
-    public indirect enum SecureCredentialsEncrypted: TLObject {
+    public enum SecureCredentialsEncrypted: TLObject {
         case secureCredentialsEncrypted(Cons_secureCredentialsEncrypted)
 
         /// The fields of `secureCredentialsEncrypted#33f0ea47`.
-        public struct Cons_secureCredentialsEncrypted: Sendable {
-            public var data: [Swift.UInt8]
-            public var hash: [Swift.UInt8]
-            public var secret: [Swift.UInt8]
+        public final class Cons_secureCredentialsEncrypted: Sendable {
+            public let data: [Swift.UInt8]
+            public let hash: [Swift.UInt8]
+            public let secret: [Swift.UInt8]
             
             public init(data: [Swift.UInt8], hash: [Swift.UInt8], secret: [Swift.UInt8]) {
                 self.data = data
@@ -715,16 +715,16 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.AuthorizationForm`: `account.authorizationForm#ad2e1cd8`.
-    public indirect enum AuthorizationForm: TLObject {
+    public enum AuthorizationForm: TLObject {
         case authorizationForm(Cons_authorizationForm)
 
         /// The fields of `account.authorizationForm#ad2e1cd8`.
-        public struct Cons_authorizationForm: Sendable {
-            public var requiredTypes: [Api.SecureRequiredType]
-            public var values: [Api.SecureValue]
-            public var errors: [Api.SecureValueError]
-            public var users: [Api.User]
-            public var privacyPolicyUrl: Swift.String?
+        public final class Cons_authorizationForm: Sendable {
+            public let requiredTypes: [Api.SecureRequiredType]
+            public let values: [Api.SecureValue]
+            public let errors: [Api.SecureValueError]
+            public let users: [Api.User]
+            public let privacyPolicyUrl: Swift.String?
             
             public init(requiredTypes: [Api.SecureRequiredType], values: [Api.SecureValue], errors: [Api.SecureValueError], users: [Api.User], privacyPolicyUrl: Swift.String? = nil) {
                 self.requiredTypes = requiredTypes
@@ -737,7 +737,7 @@ extension Api.account {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.privacyPolicyUrl != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.privacyPolicyUrl { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeVectorHeader(count: self.requiredTypes.count)
                 for item0 in self.requiredTypes {
@@ -797,13 +797,13 @@ extension Api.account {
 
 extension Api.account {
     /// TL type `account.SentEmailCode`: `account.sentEmailCode#811f854f`.
-    public indirect enum SentEmailCode: TLObject {
+    public enum SentEmailCode: TLObject {
         case sentEmailCode(Cons_sentEmailCode)
 
         /// The fields of `account.sentEmailCode#811f854f`.
-        public struct Cons_sentEmailCode: Sendable {
-            public var emailPattern: Swift.String
-            public var length: Swift.Int32
+        public final class Cons_sentEmailCode: Sendable {
+            public let emailPattern: Swift.String
+            public let length: Swift.Int32
             
             public init(emailPattern: Swift.String, length: Swift.Int32) {
                 self.emailPattern = emailPattern
@@ -848,15 +848,15 @@ extension Api.account {
 
 extension Api.help {
     /// TL type `help.DeepLinkInfo`: `help.deepLinkInfoEmpty#66afa166`, `help.deepLinkInfo#6a4ee832`.
-    public indirect enum DeepLinkInfo: TLObject {
+    public enum DeepLinkInfo: TLObject {
         case deepLinkInfoEmpty
         case deepLinkInfo(Cons_deepLinkInfo)
 
         /// The fields of `help.deepLinkInfo#6a4ee832`.
-        public struct Cons_deepLinkInfo: Sendable {
-            public var updateApp: Swift.Bool
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
+        public final class Cons_deepLinkInfo: Sendable {
+            public let updateApp: Swift.Bool
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
             
             public init(updateApp: Swift.Bool = false, message: Swift.String, entities: [Api.MessageEntity]? = nil) {
                 self.updateApp = updateApp
@@ -868,7 +868,7 @@ extension Api.help {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.updateApp { _flags_flags |= 1 << 0 }
-                if self.entities != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.entities { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.message)
                 if let value = self.entities {
@@ -916,15 +916,15 @@ extension Api.help {
 
 extension Api {
     /// TL type `SavedContact`: `savedPhoneContact#1142bd56`.
-    public indirect enum SavedContact: TLObject {
+    public enum SavedContact: TLObject {
         case savedPhoneContact(Cons_savedPhoneContact)
 
         /// The fields of `savedPhoneContact#1142bd56`.
-        public struct Cons_savedPhoneContact: Sendable {
-            public var phone: Swift.String
-            public var firstName: Swift.String
-            public var lastName: Swift.String
-            public var date: Swift.Int32
+        public final class Cons_savedPhoneContact: Sendable {
+            public let phone: Swift.String
+            public let firstName: Swift.String
+            public let lastName: Swift.String
+            public let date: Swift.Int32
             
             public init(phone: Swift.String, firstName: Swift.String, lastName: Swift.String, date: Swift.Int32) {
                 self.phone = phone
@@ -975,12 +975,12 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.Takeout`: `account.takeout#4dba4501`.
-    public indirect enum Takeout: TLObject {
+    public enum Takeout: TLObject {
         case takeout(Cons_takeout)
 
         /// The fields of `account.takeout#4dba4501`.
-        public struct Cons_takeout: Sendable {
-            public var id: Swift.Int64
+        public final class Cons_takeout: Sendable {
+            public let id: Swift.Int64
             
             public init(id: Swift.Int64) {
                 self.id = id
@@ -1022,16 +1022,16 @@ extension Api.account {
 
 extension Api {
     /// TL type `PasswordKdfAlgo`: `passwordKdfAlgoUnknown#d45ab096`, `passwordKdfAlgoSHA256SHA256PBKDF2HMACSHA512iter100000SHA256ModPow#3a912d4a`.
-    public indirect enum PasswordKdfAlgo: TLObject {
+    public enum PasswordKdfAlgo: TLObject {
         case passwordKdfAlgoUnknown
         case passwordKdfAlgoSHA256SHA256PBKDF2HMACSHA512iter100000SHA256ModPow(Cons_passwordKdfAlgoSHA256SHA256PBKDF2HMACSHA512iter100000SHA256ModPow)
 
         /// The fields of `passwordKdfAlgoSHA256SHA256PBKDF2HMACSHA512iter100000SHA256ModPow#3a912d4a`.
-        public struct Cons_passwordKdfAlgoSHA256SHA256PBKDF2HMACSHA512iter100000SHA256ModPow: Sendable {
-            public var salt1: [Swift.UInt8]
-            public var salt2: [Swift.UInt8]
-            public var g: Swift.Int32
-            public var p: [Swift.UInt8]
+        public final class Cons_passwordKdfAlgoSHA256SHA256PBKDF2HMACSHA512iter100000SHA256ModPow: Sendable {
+            public let salt1: [Swift.UInt8]
+            public let salt2: [Swift.UInt8]
+            public let g: Swift.Int32
+            public let p: [Swift.UInt8]
             
             public init(salt1: [Swift.UInt8], salt2: [Swift.UInt8], g: Swift.Int32, p: [Swift.UInt8]) {
                 self.salt1 = salt1
@@ -1084,14 +1084,14 @@ extension Api {
 
 extension Api {
     /// TL type `SecurePasswordKdfAlgo`: `securePasswordKdfAlgoUnknown#4a8537`, `securePasswordKdfAlgoPBKDF2HMACSHA512iter100000#bbf2dda0`, `securePasswordKdfAlgoSHA512#86471d92`.
-    public indirect enum SecurePasswordKdfAlgo: TLObject {
+    public enum SecurePasswordKdfAlgo: TLObject {
         case securePasswordKdfAlgoUnknown
         case securePasswordKdfAlgoPBKDF2HMACSHA512iter100000(Cons_securePasswordKdfAlgoPBKDF2HMACSHA512iter100000)
         case securePasswordKdfAlgoSHA512(Cons_securePasswordKdfAlgoSHA512)
 
         /// The fields of `securePasswordKdfAlgoPBKDF2HMACSHA512iter100000#bbf2dda0`.
-        public struct Cons_securePasswordKdfAlgoPBKDF2HMACSHA512iter100000: Sendable {
-            public var salt: [Swift.UInt8]
+        public final class Cons_securePasswordKdfAlgoPBKDF2HMACSHA512iter100000: Sendable {
+            public let salt: [Swift.UInt8]
             
             public init(salt: [Swift.UInt8]) {
                 self.salt = salt
@@ -1110,8 +1110,8 @@ extension Api {
         }
 
         /// The fields of `securePasswordKdfAlgoSHA512#86471d92`.
-        public struct Cons_securePasswordKdfAlgoSHA512: Sendable {
-            public var salt: [Swift.UInt8]
+        public final class Cons_securePasswordKdfAlgoSHA512: Sendable {
+            public let salt: [Swift.UInt8]
             
             public init(salt: [Swift.UInt8]) {
                 self.salt = salt
@@ -1157,14 +1157,14 @@ extension Api {
 
 extension Api {
     /// TL type `SecureSecretSettings`: `secureSecretSettings#1527bcac`.
-    public indirect enum SecureSecretSettings: TLObject {
+    public enum SecureSecretSettings: TLObject {
         case secureSecretSettings(Cons_secureSecretSettings)
 
         /// The fields of `secureSecretSettings#1527bcac`.
-        public struct Cons_secureSecretSettings: Sendable {
-            public var secureAlgo: Api.SecurePasswordKdfAlgo
-            public var secureSecret: [Swift.UInt8]
-            public var secureSecretId: Swift.Int64
+        public final class Cons_secureSecretSettings: Sendable {
+            public let secureAlgo: Api.SecurePasswordKdfAlgo
+            public let secureSecret: [Swift.UInt8]
+            public let secureSecretId: Swift.Int64
             
             public init(secureAlgo: Api.SecurePasswordKdfAlgo, secureSecret: [Swift.UInt8], secureSecretId: Swift.Int64) {
                 self.secureAlgo = secureAlgo
@@ -1212,15 +1212,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputCheckPasswordSRP`: `inputCheckPasswordEmpty#9880f658`, `inputCheckPasswordSRP#d27ff082`.
-    public indirect enum InputCheckPasswordSRP: TLObject {
+    public enum InputCheckPasswordSRP: TLObject {
         case inputCheckPasswordEmpty
         case inputCheckPasswordSRP(Cons_inputCheckPasswordSRP)
 
         /// The fields of `inputCheckPasswordSRP#d27ff082`.
-        public struct Cons_inputCheckPasswordSRP: Sendable {
-            public var srpId: Swift.Int64
-            public var a: [Swift.UInt8]
-            public var m1: [Swift.UInt8]
+        public final class Cons_inputCheckPasswordSRP: Sendable {
+            public let srpId: Swift.Int64
+            public let a: [Swift.UInt8]
+            public let m1: [Swift.UInt8]
             
             public init(srpId: Swift.Int64, a: [Swift.UInt8], m1: [Swift.UInt8]) {
                 self.srpId = srpId
@@ -1270,16 +1270,16 @@ extension Api {
 
 extension Api {
     /// TL type `SecureRequiredType`: `secureRequiredType#829d99da`, `secureRequiredTypeOneOf#27477b4`.
-    public indirect enum SecureRequiredType: TLObject {
+    public enum SecureRequiredType: TLObject {
         case secureRequiredType(Cons_secureRequiredType)
         case secureRequiredTypeOneOf(Cons_secureRequiredTypeOneOf)
 
         /// The fields of `secureRequiredType#829d99da`.
-        public struct Cons_secureRequiredType: Sendable {
-            public var nativeNames: Swift.Bool
-            public var selfieRequired: Swift.Bool
-            public var translationRequired: Swift.Bool
-            public var type: Api.SecureValueType
+        public final class Cons_secureRequiredType: Sendable {
+            public let nativeNames: Swift.Bool
+            public let selfieRequired: Swift.Bool
+            public let translationRequired: Swift.Bool
+            public let type: Api.SecureValueType
             
             public init(nativeNames: Swift.Bool = false, selfieRequired: Swift.Bool = false, translationRequired: Swift.Bool = false, type: Api.SecureValueType) {
                 self.nativeNames = nativeNames
@@ -1310,8 +1310,8 @@ extension Api {
         }
 
         /// The fields of `secureRequiredTypeOneOf#27477b4`.
-        public struct Cons_secureRequiredTypeOneOf: Sendable {
-            public var types: [Api.SecureRequiredType]
+        public final class Cons_secureRequiredTypeOneOf: Sendable {
+            public let types: [Api.SecureRequiredType]
             
             public init(types: [Api.SecureRequiredType]) {
                 self.types = types
@@ -1358,14 +1358,14 @@ extension Api {
 
 extension Api.help {
     /// TL type `help.PassportConfig`: `help.passportConfigNotModified#bfb9f457`, `help.passportConfig#a098d6af`.
-    public indirect enum PassportConfig: TLObject {
+    public enum PassportConfig: TLObject {
         case passportConfigNotModified
         case passportConfig(Cons_passportConfig)
 
         /// The fields of `help.passportConfig#a098d6af`.
-        public struct Cons_passportConfig: Sendable {
-            public var hash: Swift.Int32
-            public var countriesLangs: Api.DataJSON
+        public final class Cons_passportConfig: Sendable {
+            public let hash: Swift.Int32
+            public let countriesLangs: Api.DataJSON
             
             public init(hash: Swift.Int32, countriesLangs: Api.DataJSON) {
                 self.hash = hash
@@ -1412,15 +1412,15 @@ extension Api.help {
 
 extension Api {
     /// TL type `InputAppEvent`: `inputAppEvent#1d1b1245`.
-    public indirect enum InputAppEvent: TLObject {
+    public enum InputAppEvent: TLObject {
         case inputAppEvent(Cons_inputAppEvent)
 
         /// The fields of `inputAppEvent#1d1b1245`.
-        public struct Cons_inputAppEvent: Sendable {
-            public var time: Swift.Double
-            public var type: Swift.String
-            public var peer: Swift.Int64
-            public var data: Api.JSONValue
+        public final class Cons_inputAppEvent: Sendable {
+            public let time: Swift.Double
+            public let type: Swift.String
+            public let peer: Swift.Int64
+            public let data: Api.JSONValue
             
             public init(time: Swift.Double, type: Swift.String, peer: Swift.Int64, data: Api.JSONValue) {
                 self.time = time
@@ -1471,13 +1471,13 @@ extension Api {
 
 extension Api {
     /// TL type `JSONObjectValue`: `jsonObjectValue#c0de1bd9`.
-    public indirect enum JSONObjectValue: TLObject {
+    public enum JSONObjectValue: TLObject {
         case jsonObjectValue(Cons_jsonObjectValue)
 
         /// The fields of `jsonObjectValue#c0de1bd9`.
-        public struct Cons_jsonObjectValue: Sendable {
-            public var key: Swift.String
-            public var value: Api.JSONValue
+        public final class Cons_jsonObjectValue: Sendable {
+            public let key: Swift.String
+            public let value: Api.JSONValue
             
             public init(key: Swift.String, value: Api.JSONValue) {
                 self.key = key
@@ -1522,7 +1522,7 @@ extension Api {
 
 extension Api {
     /// TL type `JSONValue`: `jsonNull#3f6d7b68`, `jsonBool#c7345e6a`, `jsonNumber#2be0dfa4`, `jsonString#b71e767a`, `jsonArray#f7444763`, `jsonObject#99c1d49d`.
-    public indirect enum JSONValue: TLObject {
+    public enum JSONValue: TLObject {
         case jsonNull
         case jsonBool(Cons_jsonBool)
         case jsonNumber(Cons_jsonNumber)
@@ -1531,8 +1531,8 @@ extension Api {
         case jsonObject(Cons_jsonObject)
 
         /// The fields of `jsonBool#c7345e6a`.
-        public struct Cons_jsonBool: Sendable {
-            public var value: Swift.Bool
+        public final class Cons_jsonBool: Sendable {
+            public let value: Swift.Bool
             
             public init(value: Swift.Bool) {
                 self.value = value
@@ -1551,8 +1551,8 @@ extension Api {
         }
 
         /// The fields of `jsonNumber#2be0dfa4`.
-        public struct Cons_jsonNumber: Sendable {
-            public var value: Swift.Double
+        public final class Cons_jsonNumber: Sendable {
+            public let value: Swift.Double
             
             public init(value: Swift.Double) {
                 self.value = value
@@ -1571,8 +1571,8 @@ extension Api {
         }
 
         /// The fields of `jsonString#b71e767a`.
-        public struct Cons_jsonString: Sendable {
-            public var value: Swift.String
+        public final class Cons_jsonString: Sendable {
+            public let value: Swift.String
             
             public init(value: Swift.String) {
                 self.value = value
@@ -1591,8 +1591,8 @@ extension Api {
         }
 
         /// The fields of `jsonArray#f7444763`.
-        public struct Cons_jsonArray: Sendable {
-            public var value: [Api.JSONValue]
+        public final class Cons_jsonArray: Sendable {
+            public let value: [Api.JSONValue]
             
             public init(value: [Api.JSONValue]) {
                 self.value = value
@@ -1614,8 +1614,8 @@ extension Api {
         }
 
         /// The fields of `jsonObject#99c1d49d`.
-        public struct Cons_jsonObject: Sendable {
-            public var value: [Api.JSONObjectValue]
+        public final class Cons_jsonObject: Sendable {
+            public let value: [Api.JSONObjectValue]
             
             public init(value: [Api.JSONObjectValue]) {
                 self.value = value
@@ -1670,19 +1670,19 @@ extension Api {
 
 extension Api {
     /// TL type `PageTableCell`: `pageTableCell#34566b6a`.
-    public indirect enum PageTableCell: TLObject {
+    public enum PageTableCell: TLObject {
         case pageTableCell(Cons_pageTableCell)
 
         /// The fields of `pageTableCell#34566b6a`.
-        public struct Cons_pageTableCell: Sendable {
-            public var header: Swift.Bool
-            public var alignCenter: Swift.Bool
-            public var alignRight: Swift.Bool
-            public var valignMiddle: Swift.Bool
-            public var valignBottom: Swift.Bool
-            public var text: Api.RichText?
-            public var colspan: Swift.Int32?
-            public var rowspan: Swift.Int32?
+        public final class Cons_pageTableCell: Sendable {
+            public let header: Swift.Bool
+            public let alignCenter: Swift.Bool
+            public let alignRight: Swift.Bool
+            public let valignMiddle: Swift.Bool
+            public let valignBottom: Swift.Bool
+            public let text: Api.RichText?
+            public let colspan: Swift.Int32?
+            public let rowspan: Swift.Int32?
             
             public init(header: Swift.Bool = false, alignCenter: Swift.Bool = false, alignRight: Swift.Bool = false, valignMiddle: Swift.Bool = false, valignBottom: Swift.Bool = false, text: Api.RichText? = nil, colspan: Swift.Int32? = nil, rowspan: Swift.Int32? = nil) {
                 self.header = header
@@ -1703,9 +1703,9 @@ extension Api {
                 if self.alignRight { _flags_flags |= 1 << 4 }
                 if self.valignMiddle { _flags_flags |= 1 << 5 }
                 if self.valignBottom { _flags_flags |= 1 << 6 }
-                if self.text != nil { _flags_flags |= 1 << 7 }
-                if self.colspan != nil { _flags_flags |= 1 << 1 }
-                if self.rowspan != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.text { _flags_flags |= 1 << 7 }
+                if case .some = self.colspan { _flags_flags |= 1 << 1 }
+                if case .some = self.rowspan { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.text {
                     value.serialize(&w)
@@ -1760,12 +1760,12 @@ extension Api {
 
 extension Api {
     /// TL type `PageTableRow`: `pageTableRow#e0c0c5e5`.
-    public indirect enum PageTableRow: TLObject {
+    public enum PageTableRow: TLObject {
         case pageTableRow(Cons_pageTableRow)
 
         /// The fields of `pageTableRow#e0c0c5e5`.
-        public struct Cons_pageTableRow: Sendable {
-            public var cells: [Api.PageTableCell]
+        public final class Cons_pageTableRow: Sendable {
+            public let cells: [Api.PageTableCell]
             
             public init(cells: [Api.PageTableCell]) {
                 self.cells = cells
@@ -1810,13 +1810,13 @@ extension Api {
 
 extension Api {
     /// TL type `PageCaption`: `pageCaption#6f747657`.
-    public indirect enum PageCaption: TLObject {
+    public enum PageCaption: TLObject {
         case pageCaption(Cons_pageCaption)
 
         /// The fields of `pageCaption#6f747657`.
-        public struct Cons_pageCaption: Sendable {
-            public var text: Api.RichText
-            public var credit: Api.RichText
+        public final class Cons_pageCaption: Sendable {
+            public let text: Api.RichText
+            public let credit: Api.RichText
             
             public init(text: Api.RichText, credit: Api.RichText) {
                 self.text = text
@@ -1861,15 +1861,15 @@ extension Api {
 
 extension Api {
     /// TL type `PageListItem`: `pageListItemText#2f58683c`, `pageListItemBlocks#63ca67aa`.
-    public indirect enum PageListItem: TLObject {
+    public enum PageListItem: TLObject {
         case pageListItemText(Cons_pageListItemText)
         case pageListItemBlocks(Cons_pageListItemBlocks)
 
         /// The fields of `pageListItemText#2f58683c`.
-        public struct Cons_pageListItemText: Sendable {
-            public var checkbox: Swift.Bool
-            public var checked: Swift.Bool
-            public var text: Api.RichText
+        public final class Cons_pageListItemText: Sendable {
+            public let checkbox: Swift.Bool
+            public let checked: Swift.Bool
+            public let text: Api.RichText
             
             public init(checkbox: Swift.Bool = false, checked: Swift.Bool = false, text: Api.RichText) {
                 self.checkbox = checkbox
@@ -1897,10 +1897,10 @@ extension Api {
         }
 
         /// The fields of `pageListItemBlocks#63ca67aa`.
-        public struct Cons_pageListItemBlocks: Sendable {
-            public var checkbox: Swift.Bool
-            public var checked: Swift.Bool
-            public var blocks: [Api.PageBlock]
+        public final class Cons_pageListItemBlocks: Sendable {
+            public let checkbox: Swift.Bool
+            public let checked: Swift.Bool
+            public let blocks: [Api.PageBlock]
             
             public init(checkbox: Swift.Bool = false, checked: Swift.Bool = false, blocks: [Api.PageBlock]) {
                 self.checkbox = checkbox
@@ -1956,18 +1956,18 @@ extension Api {
 
 extension Api {
     /// TL type `PageListOrderedItem`: `pageListOrderedItemText#15031189`, `pageListOrderedItemBlocks#8ff2d5f0`.
-    public indirect enum PageListOrderedItem: TLObject {
+    public enum PageListOrderedItem: TLObject {
         case pageListOrderedItemText(Cons_pageListOrderedItemText)
         case pageListOrderedItemBlocks(Cons_pageListOrderedItemBlocks)
 
         /// The fields of `pageListOrderedItemText#15031189`.
-        public struct Cons_pageListOrderedItemText: Sendable {
-            public var checkbox: Swift.Bool
-            public var checked: Swift.Bool
-            public var num: Swift.String?
-            public var text: Api.RichText
-            public var value: Swift.Int32?
-            public var type: Swift.String?
+        public final class Cons_pageListOrderedItemText: Sendable {
+            public let checkbox: Swift.Bool
+            public let checked: Swift.Bool
+            public let num: Swift.String?
+            public let text: Api.RichText
+            public let value: Swift.Int32?
+            public let type: Swift.String?
             
             public init(checkbox: Swift.Bool = false, checked: Swift.Bool = false, num: Swift.String? = nil, text: Api.RichText, value: Swift.Int32? = nil, type: Swift.String? = nil) {
                 self.checkbox = checkbox
@@ -1983,9 +1983,9 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.checkbox { _flags_flags |= 1 << 0 }
                 if self.checked { _flags_flags |= 1 << 1 }
-                if self.num != nil { _flags_flags |= 1 << 2 }
-                if self.value != nil { _flags_flags |= 1 << 3 }
-                if self.type != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.num { _flags_flags |= 1 << 2 }
+                if case .some = self.value { _flags_flags |= 1 << 3 }
+                if case .some = self.type { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.num {
                     w.writeString(value)
@@ -2016,13 +2016,13 @@ extension Api {
         }
 
         /// The fields of `pageListOrderedItemBlocks#8ff2d5f0`.
-        public struct Cons_pageListOrderedItemBlocks: Sendable {
-            public var checkbox: Swift.Bool
-            public var checked: Swift.Bool
-            public var num: Swift.String?
-            public var blocks: [Api.PageBlock]
-            public var value: Swift.Int32?
-            public var type: Swift.String?
+        public final class Cons_pageListOrderedItemBlocks: Sendable {
+            public let checkbox: Swift.Bool
+            public let checked: Swift.Bool
+            public let num: Swift.String?
+            public let blocks: [Api.PageBlock]
+            public let value: Swift.Int32?
+            public let type: Swift.String?
             
             public init(checkbox: Swift.Bool = false, checked: Swift.Bool = false, num: Swift.String? = nil, blocks: [Api.PageBlock], value: Swift.Int32? = nil, type: Swift.String? = nil) {
                 self.checkbox = checkbox
@@ -2038,9 +2038,9 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.checkbox { _flags_flags |= 1 << 0 }
                 if self.checked { _flags_flags |= 1 << 1 }
-                if self.num != nil { _flags_flags |= 1 << 2 }
-                if self.value != nil { _flags_flags |= 1 << 3 }
-                if self.type != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.num { _flags_flags |= 1 << 2 }
+                if case .some = self.value { _flags_flags |= 1 << 3 }
+                if case .some = self.type { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.num {
                     w.writeString(value)
@@ -2099,18 +2099,18 @@ extension Api {
 
 extension Api {
     /// TL type `PageRelatedArticle`: `pageRelatedArticle#b390dc08`.
-    public indirect enum PageRelatedArticle: TLObject {
+    public enum PageRelatedArticle: TLObject {
         case pageRelatedArticle(Cons_pageRelatedArticle)
 
         /// The fields of `pageRelatedArticle#b390dc08`.
-        public struct Cons_pageRelatedArticle: Sendable {
-            public var url: Swift.String
-            public var webpageId: Swift.Int64
-            public var title: Swift.String?
-            public var description: Swift.String?
-            public var photoId: Swift.Int64?
-            public var author: Swift.String?
-            public var publishedDate: Swift.Int32?
+        public final class Cons_pageRelatedArticle: Sendable {
+            public let url: Swift.String
+            public let webpageId: Swift.Int64
+            public let title: Swift.String?
+            public let description: Swift.String?
+            public let photoId: Swift.Int64?
+            public let author: Swift.String?
+            public let publishedDate: Swift.Int32?
             
             public init(url: Swift.String, webpageId: Swift.Int64, title: Swift.String? = nil, description: Swift.String? = nil, photoId: Swift.Int64? = nil, author: Swift.String? = nil, publishedDate: Swift.Int32? = nil) {
                 self.url = url
@@ -2125,11 +2125,11 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.title != nil { _flags_flags |= 1 << 0 }
-                if self.description != nil { _flags_flags |= 1 << 1 }
-                if self.photoId != nil { _flags_flags |= 1 << 2 }
-                if self.author != nil { _flags_flags |= 1 << 3 }
-                if self.publishedDate != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.title { _flags_flags |= 1 << 0 }
+                if case .some = self.description { _flags_flags |= 1 << 1 }
+                if case .some = self.photoId { _flags_flags |= 1 << 2 }
+                if case .some = self.author { _flags_flags |= 1 << 3 }
+                if case .some = self.publishedDate { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.url)
                 w.writeInt64(self.webpageId)
@@ -2193,19 +2193,19 @@ extension Api {
 
 extension Api {
     /// TL type `Page`: `page#98657f0d`.
-    public indirect enum Page: TLObject {
+    public enum Page: TLObject {
         case page(Cons_page)
 
         /// The fields of `page#98657f0d`.
-        public struct Cons_page: Sendable {
-            public var part: Swift.Bool
-            public var rtl: Swift.Bool
-            public var v2: Swift.Bool
-            public var url: Swift.String
-            public var blocks: [Api.PageBlock]
-            public var photos: [Api.Photo]
-            public var documents: [Api.Document]
-            public var views: Swift.Int32?
+        public final class Cons_page: Sendable {
+            public let part: Swift.Bool
+            public let rtl: Swift.Bool
+            public let v2: Swift.Bool
+            public let url: Swift.String
+            public let blocks: [Api.PageBlock]
+            public let photos: [Api.Photo]
+            public let documents: [Api.Document]
+            public let views: Swift.Int32?
             
             public init(part: Swift.Bool = false, rtl: Swift.Bool = false, v2: Swift.Bool = false, url: Swift.String, blocks: [Api.PageBlock], photos: [Api.Photo], documents: [Api.Document], views: Swift.Int32? = nil) {
                 self.part = part
@@ -2224,7 +2224,7 @@ extension Api {
                 if self.part { _flags_flags |= 1 << 0 }
                 if self.rtl { _flags_flags |= 1 << 1 }
                 if self.v2 { _flags_flags |= 1 << 2 }
-                if self.views != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.views { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.url)
                 w.writeVectorHeader(count: self.blocks.count)
@@ -2284,12 +2284,12 @@ extension Api {
 
 extension Api.help {
     /// TL type `help.SupportName`: `help.supportName#8c05f1c9`.
-    public indirect enum SupportName: TLObject {
+    public enum SupportName: TLObject {
         case supportName(Cons_supportName)
 
         /// The fields of `help.supportName#8c05f1c9`.
-        public struct Cons_supportName: Sendable {
-            public var name: Swift.String
+        public final class Cons_supportName: Sendable {
+            public let name: Swift.String
             
             public init(name: Swift.String) {
                 self.name = name
@@ -2331,16 +2331,16 @@ extension Api.help {
 
 extension Api.help {
     /// TL type `help.UserInfo`: `help.userInfoEmpty#f3ae2eed`, `help.userInfo#1eb3758`.
-    public indirect enum UserInfo: TLObject {
+    public enum UserInfo: TLObject {
         case userInfoEmpty
         case userInfo(Cons_userInfo)
 
         /// The fields of `help.userInfo#1eb3758`.
-        public struct Cons_userInfo: Sendable {
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]
-            public var author: Swift.String
-            public var date: Swift.Int32
+        public final class Cons_userInfo: Sendable {
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]
+            public let author: Swift.String
+            public let date: Swift.Int32
             
             public init(message: Swift.String, entities: [Api.MessageEntity], author: Swift.String, date: Swift.Int32) {
                 self.message = message
@@ -2396,17 +2396,17 @@ extension Api.help {
 
 extension Api {
     /// TL type `PollAnswer`: `pollAnswer#4b7d786a`, `inputPollAnswer#199fed96`.
-    public indirect enum PollAnswer: TLObject {
+    public enum PollAnswer: TLObject {
         case pollAnswer(Cons_pollAnswer)
         case inputPollAnswer(Cons_inputPollAnswer)
 
         /// The fields of `pollAnswer#4b7d786a`.
-        public struct Cons_pollAnswer: Sendable {
-            public var text: Api.TextWithEntities
-            public var option: [Swift.UInt8]
-            public var media: Api.MessageMedia?
-            public var addedBy: Api.Peer?
-            public var date: Swift.Int32?
+        public final class Cons_pollAnswer: Sendable {
+            public let text: Api.TextWithEntities
+            public let option: [Swift.UInt8]
+            public let media: Api.MessageMedia?
+            public let addedBy: Api.Peer?
+            public let date: Swift.Int32?
             
             public init(text: Api.TextWithEntities, option: [Swift.UInt8], media: Api.MessageMedia? = nil, addedBy: Api.Peer? = nil, date: Swift.Int32? = nil) {
                 self.text = text
@@ -2419,8 +2419,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.media != nil { _flags_flags |= 1 << 0 }
-                if self.addedBy != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.media { _flags_flags |= 1 << 0 }
+                if case .some = self.addedBy { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.text.serialize(&w)
                 w.writeBytes(self.option)
@@ -2452,9 +2452,9 @@ extension Api {
         }
 
         /// The fields of `inputPollAnswer#199fed96`.
-        public struct Cons_inputPollAnswer: Sendable {
-            public var text: Api.TextWithEntities
-            public var media: Api.InputMedia?
+        public final class Cons_inputPollAnswer: Sendable {
+            public let text: Api.TextWithEntities
+            public let media: Api.InputMedia?
             
             public init(text: Api.TextWithEntities, media: Api.InputMedia? = nil) {
                 self.text = text
@@ -2464,7 +2464,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.media != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.media { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.text.serialize(&w)
                 if let value = self.media {
@@ -2508,28 +2508,28 @@ extension Api {
 
 extension Api {
     /// TL type `Poll`: `poll#966e2dbf`.
-    public indirect enum Poll: TLObject {
+    public enum Poll: TLObject {
         case poll(Cons_poll)
 
         /// The fields of `poll#966e2dbf`.
-        public struct Cons_poll: Sendable {
-            public var id: Swift.Int64
-            public var closed: Swift.Bool
-            public var publicVoters: Swift.Bool
-            public var multipleChoice: Swift.Bool
-            public var quiz: Swift.Bool
-            public var openAnswers: Swift.Bool
-            public var revotingDisabled: Swift.Bool
-            public var shuffleAnswers: Swift.Bool
-            public var hideResultsUntilClose: Swift.Bool
-            public var creator: Swift.Bool
-            public var subscribersOnly: Swift.Bool
-            public var question: Api.TextWithEntities
-            public var answers: [Api.PollAnswer]
-            public var closePeriod: Swift.Int32?
-            public var closeDate: Swift.Int32?
-            public var countriesIso2: [Swift.String]?
-            public var hash: Swift.Int64
+        public final class Cons_poll: Sendable {
+            public let id: Swift.Int64
+            public let closed: Swift.Bool
+            public let publicVoters: Swift.Bool
+            public let multipleChoice: Swift.Bool
+            public let quiz: Swift.Bool
+            public let openAnswers: Swift.Bool
+            public let revotingDisabled: Swift.Bool
+            public let shuffleAnswers: Swift.Bool
+            public let hideResultsUntilClose: Swift.Bool
+            public let creator: Swift.Bool
+            public let subscribersOnly: Swift.Bool
+            public let question: Api.TextWithEntities
+            public let answers: [Api.PollAnswer]
+            public let closePeriod: Swift.Int32?
+            public let closeDate: Swift.Int32?
+            public let countriesIso2: [Swift.String]?
+            public let hash: Swift.Int64
             
             public init(id: Swift.Int64, closed: Swift.Bool = false, publicVoters: Swift.Bool = false, multipleChoice: Swift.Bool = false, quiz: Swift.Bool = false, openAnswers: Swift.Bool = false, revotingDisabled: Swift.Bool = false, shuffleAnswers: Swift.Bool = false, hideResultsUntilClose: Swift.Bool = false, creator: Swift.Bool = false, subscribersOnly: Swift.Bool = false, question: Api.TextWithEntities, answers: [Api.PollAnswer], closePeriod: Swift.Int32? = nil, closeDate: Swift.Int32? = nil, countriesIso2: [Swift.String]? = nil, hash: Swift.Int64) {
                 self.id = id
@@ -2564,9 +2564,9 @@ extension Api {
                 if self.hideResultsUntilClose { _flags_flags |= 1 << 9 }
                 if self.creator { _flags_flags |= 1 << 10 }
                 if self.subscribersOnly { _flags_flags |= 1 << 11 }
-                if self.closePeriod != nil { _flags_flags |= 1 << 4 }
-                if self.closeDate != nil { _flags_flags |= 1 << 5 }
-                if self.countriesIso2 != nil { _flags_flags |= 1 << 12 }
+                if case .some = self.closePeriod { _flags_flags |= 1 << 4 }
+                if case .some = self.closeDate { _flags_flags |= 1 << 5 }
+                if case .some = self.countriesIso2 { _flags_flags |= 1 << 12 }
                 w.writeInt64(self.id)
                 w.writeUInt32(_flags_flags)
                 self.question.serialize(&w)
@@ -2640,16 +2640,16 @@ extension Api {
 
 extension Api {
     /// TL type `PollAnswerVoters`: `pollAnswerVoters#3645230a`.
-    public indirect enum PollAnswerVoters: TLObject {
+    public enum PollAnswerVoters: TLObject {
         case pollAnswerVoters(Cons_pollAnswerVoters)
 
         /// The fields of `pollAnswerVoters#3645230a`.
-        public struct Cons_pollAnswerVoters: Sendable {
-            public var chosen: Swift.Bool
-            public var correct: Swift.Bool
-            public var option: [Swift.UInt8]
-            public var voters: Swift.Int32?
-            public var recentVoters: [Api.Peer]?
+        public final class Cons_pollAnswerVoters: Sendable {
+            public let chosen: Swift.Bool
+            public let correct: Swift.Bool
+            public let option: [Swift.UInt8]
+            public let voters: Swift.Int32?
+            public let recentVoters: [Api.Peer]?
             
             public init(chosen: Swift.Bool = false, correct: Swift.Bool = false, option: [Swift.UInt8], voters: Swift.Int32? = nil, recentVoters: [Api.Peer]? = nil) {
                 self.chosen = chosen
@@ -2664,7 +2664,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.chosen { _flags_flags |= 1 << 0 }
                 if self.correct { _flags_flags |= 1 << 1 }
-                if self.voters != nil || self.recentVoters != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.voters { _flags_flags |= 1 << 2 }
+                if case .some = self.recentVoters { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeBytes(self.option)
                 if _flags_flags & (1 << 2) != 0 {
@@ -2718,20 +2719,20 @@ extension Api {
 
 extension Api {
     /// TL type `PollResults`: `pollResults#ba7bb15e`.
-    public indirect enum PollResults: TLObject {
+    public enum PollResults: TLObject {
         case pollResults(Cons_pollResults)
 
         /// The fields of `pollResults#ba7bb15e`.
-        public struct Cons_pollResults: Sendable {
-            public var min: Swift.Bool
-            public var hasUnreadVotes: Swift.Bool
-            public var canViewStats: Swift.Bool
-            public var results: [Api.PollAnswerVoters]?
-            public var totalVoters: Swift.Int32?
-            public var recentVoters: [Api.Peer]?
-            public var solution: Swift.String?
-            public var solutionEntities: [Api.MessageEntity]?
-            public var solutionMedia: Api.MessageMedia?
+        public final class Cons_pollResults: Sendable {
+            public let min: Swift.Bool
+            public let hasUnreadVotes: Swift.Bool
+            public let canViewStats: Swift.Bool
+            public let results: [Api.PollAnswerVoters]?
+            public let totalVoters: Swift.Int32?
+            public let recentVoters: [Api.Peer]?
+            public let solution: Swift.String?
+            public let solutionEntities: [Api.MessageEntity]?
+            public let solutionMedia: Api.MessageMedia?
             
             public init(min: Swift.Bool = false, hasUnreadVotes: Swift.Bool = false, canViewStats: Swift.Bool = false, results: [Api.PollAnswerVoters]? = nil, totalVoters: Swift.Int32? = nil, recentVoters: [Api.Peer]? = nil, solution: Swift.String? = nil, solutionEntities: [Api.MessageEntity]? = nil, solutionMedia: Api.MessageMedia? = nil) {
                 self.min = min
@@ -2751,11 +2752,12 @@ extension Api {
                 if self.min { _flags_flags |= 1 << 0 }
                 if self.hasUnreadVotes { _flags_flags |= 1 << 6 }
                 if self.canViewStats { _flags_flags |= 1 << 7 }
-                if self.results != nil { _flags_flags |= 1 << 1 }
-                if self.totalVoters != nil { _flags_flags |= 1 << 2 }
-                if self.recentVoters != nil { _flags_flags |= 1 << 3 }
-                if self.solution != nil || self.solutionEntities != nil { _flags_flags |= 1 << 4 }
-                if self.solutionMedia != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.results { _flags_flags |= 1 << 1 }
+                if case .some = self.totalVoters { _flags_flags |= 1 << 2 }
+                if case .some = self.recentVoters { _flags_flags |= 1 << 3 }
+                if case .some = self.solution { _flags_flags |= 1 << 4 }
+                if case .some = self.solutionEntities { _flags_flags |= 1 << 4 }
+                if case .some = self.solutionMedia { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.results {
                     w.writeVectorHeader(count: value.count)
@@ -2834,12 +2836,12 @@ extension Api {
 
 extension Api {
     /// TL type `ChatOnlines`: `chatOnlines#f041e250`.
-    public indirect enum ChatOnlines: TLObject {
+    public enum ChatOnlines: TLObject {
         case chatOnlines(Cons_chatOnlines)
 
         /// The fields of `chatOnlines#f041e250`.
-        public struct Cons_chatOnlines: Sendable {
-            public var onlines: Swift.Int32
+        public final class Cons_chatOnlines: Sendable {
+            public let onlines: Swift.Int32
             
             public init(onlines: Swift.Int32) {
                 self.onlines = onlines
@@ -2881,12 +2883,12 @@ extension Api {
 
 extension Api {
     /// TL type `StatsURL`: `statsURL#47a971e0`.
-    public indirect enum StatsURL: TLObject {
+    public enum StatsURL: TLObject {
         case statsURL(Cons_statsURL)
 
         /// The fields of `statsURL#47a971e0`.
-        public struct Cons_statsURL: Sendable {
-            public var url: Swift.String
+        public final class Cons_statsURL: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -2928,30 +2930,30 @@ extension Api {
 
 extension Api {
     /// TL type `ChatAdminRights`: `chatAdminRights#5fb224d5`.
-    public indirect enum ChatAdminRights: TLObject {
+    public enum ChatAdminRights: TLObject {
         case chatAdminRights(Cons_chatAdminRights)
 
         /// The fields of `chatAdminRights#5fb224d5`.
-        public struct Cons_chatAdminRights: Sendable {
-            public var changeInfo: Swift.Bool
-            public var postMessages: Swift.Bool
-            public var editMessages: Swift.Bool
-            public var deleteMessages: Swift.Bool
-            public var banUsers: Swift.Bool
-            public var inviteUsers: Swift.Bool
-            public var pinMessages: Swift.Bool
-            public var addAdmins: Swift.Bool
-            public var anonymous: Swift.Bool
-            public var manageCall: Swift.Bool
-            public var other: Swift.Bool
-            public var manageTopics: Swift.Bool
-            public var postStories: Swift.Bool
-            public var editStories: Swift.Bool
-            public var deleteStories: Swift.Bool
-            public var manageDirectMessages: Swift.Bool
-            public var manageRanks: Swift.Bool
-            public var manageLinkedPeers: Swift.Bool
-            public var manageWelcomeMessages: Swift.Bool
+        public final class Cons_chatAdminRights: Sendable {
+            public let changeInfo: Swift.Bool
+            public let postMessages: Swift.Bool
+            public let editMessages: Swift.Bool
+            public let deleteMessages: Swift.Bool
+            public let banUsers: Swift.Bool
+            public let inviteUsers: Swift.Bool
+            public let pinMessages: Swift.Bool
+            public let addAdmins: Swift.Bool
+            public let anonymous: Swift.Bool
+            public let manageCall: Swift.Bool
+            public let other: Swift.Bool
+            public let manageTopics: Swift.Bool
+            public let postStories: Swift.Bool
+            public let editStories: Swift.Bool
+            public let deleteStories: Swift.Bool
+            public let manageDirectMessages: Swift.Bool
+            public let manageRanks: Swift.Bool
+            public let manageLinkedPeers: Swift.Bool
+            public let manageWelcomeMessages: Swift.Bool
             
             public init(changeInfo: Swift.Bool = false, postMessages: Swift.Bool = false, editMessages: Swift.Bool = false, deleteMessages: Swift.Bool = false, banUsers: Swift.Bool = false, inviteUsers: Swift.Bool = false, pinMessages: Swift.Bool = false, addAdmins: Swift.Bool = false, anonymous: Swift.Bool = false, manageCall: Swift.Bool = false, other: Swift.Bool = false, manageTopics: Swift.Bool = false, postStories: Swift.Bool = false, editStories: Swift.Bool = false, deleteStories: Swift.Bool = false, manageDirectMessages: Swift.Bool = false, manageRanks: Swift.Bool = false, manageLinkedPeers: Swift.Bool = false, manageWelcomeMessages: Swift.Bool = false) {
                 self.changeInfo = changeInfo
@@ -3050,35 +3052,35 @@ extension Api {
 
 extension Api {
     /// TL type `ChatBannedRights`: `chatBannedRights#9f120418`.
-    public indirect enum ChatBannedRights: TLObject {
+    public enum ChatBannedRights: TLObject {
         case chatBannedRights(Cons_chatBannedRights)
 
         /// The fields of `chatBannedRights#9f120418`.
-        public struct Cons_chatBannedRights: Sendable {
-            public var viewMessages: Swift.Bool
-            public var sendMessages: Swift.Bool
-            public var sendMedia: Swift.Bool
-            public var sendStickers: Swift.Bool
-            public var sendGifs: Swift.Bool
-            public var sendGames: Swift.Bool
-            public var sendInline: Swift.Bool
-            public var embedLinks: Swift.Bool
-            public var sendPolls: Swift.Bool
-            public var changeInfo: Swift.Bool
-            public var inviteUsers: Swift.Bool
-            public var pinMessages: Swift.Bool
-            public var manageTopics: Swift.Bool
-            public var sendPhotos: Swift.Bool
-            public var sendVideos: Swift.Bool
-            public var sendRoundvideos: Swift.Bool
-            public var sendAudios: Swift.Bool
-            public var sendVoices: Swift.Bool
-            public var sendDocs: Swift.Bool
-            public var sendPlain: Swift.Bool
-            public var editRank: Swift.Bool
-            public var sendReactions: Swift.Bool
-            public var manageLinkedPeers: Swift.Bool
-            public var untilDate: Swift.Int32
+        public final class Cons_chatBannedRights: Sendable {
+            public let viewMessages: Swift.Bool
+            public let sendMessages: Swift.Bool
+            public let sendMedia: Swift.Bool
+            public let sendStickers: Swift.Bool
+            public let sendGifs: Swift.Bool
+            public let sendGames: Swift.Bool
+            public let sendInline: Swift.Bool
+            public let embedLinks: Swift.Bool
+            public let sendPolls: Swift.Bool
+            public let changeInfo: Swift.Bool
+            public let inviteUsers: Swift.Bool
+            public let pinMessages: Swift.Bool
+            public let manageTopics: Swift.Bool
+            public let sendPhotos: Swift.Bool
+            public let sendVideos: Swift.Bool
+            public let sendRoundvideos: Swift.Bool
+            public let sendAudios: Swift.Bool
+            public let sendVoices: Swift.Bool
+            public let sendDocs: Swift.Bool
+            public let sendPlain: Swift.Bool
+            public let editRank: Swift.Bool
+            public let sendReactions: Swift.Bool
+            public let manageLinkedPeers: Swift.Bool
+            public let untilDate: Swift.Int32
             
             public init(viewMessages: Swift.Bool = false, sendMessages: Swift.Bool = false, sendMedia: Swift.Bool = false, sendStickers: Swift.Bool = false, sendGifs: Swift.Bool = false, sendGames: Swift.Bool = false, sendInline: Swift.Bool = false, embedLinks: Swift.Bool = false, sendPolls: Swift.Bool = false, changeInfo: Swift.Bool = false, inviteUsers: Swift.Bool = false, pinMessages: Swift.Bool = false, manageTopics: Swift.Bool = false, sendPhotos: Swift.Bool = false, sendVideos: Swift.Bool = false, sendRoundvideos: Swift.Bool = false, sendAudios: Swift.Bool = false, sendVoices: Swift.Bool = false, sendDocs: Swift.Bool = false, sendPlain: Swift.Bool = false, editRank: Swift.Bool = false, sendReactions: Swift.Bool = false, manageLinkedPeers: Swift.Bool = false, untilDate: Swift.Int32) {
                 self.viewMessages = viewMessages
@@ -3192,15 +3194,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputWallPaper`: `inputWallPaper#e630b979`, `inputWallPaperSlug#72091c80`, `inputWallPaperNoFile#967a462e`.
-    public indirect enum InputWallPaper: TLObject {
+    public enum InputWallPaper: TLObject {
         case inputWallPaper(Cons_inputWallPaper)
         case inputWallPaperSlug(Cons_inputWallPaperSlug)
         case inputWallPaperNoFile(Cons_inputWallPaperNoFile)
 
         /// The fields of `inputWallPaper#e630b979`.
-        public struct Cons_inputWallPaper: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputWallPaper: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -3222,8 +3224,8 @@ extension Api {
         }
 
         /// The fields of `inputWallPaperSlug#72091c80`.
-        public struct Cons_inputWallPaperSlug: Sendable {
-            public var slug: Swift.String
+        public final class Cons_inputWallPaperSlug: Sendable {
+            public let slug: Swift.String
             
             public init(slug: Swift.String) {
                 self.slug = slug
@@ -3242,8 +3244,8 @@ extension Api {
         }
 
         /// The fields of `inputWallPaperNoFile#967a462e`.
-        public struct Cons_inputWallPaperNoFile: Sendable {
-            public var id: Swift.Int64
+        public final class Cons_inputWallPaperNoFile: Sendable {
+            public let id: Swift.Int64
             
             public init(id: Swift.Int64) {
                 self.id = id
@@ -3289,14 +3291,14 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.WallPapers`: `account.wallPapersNotModified#1c199183`, `account.wallPapers#cdc3858c`.
-    public indirect enum WallPapers: TLObject {
+    public enum WallPapers: TLObject {
         case wallPapersNotModified
         case wallPapers(Cons_wallPapers)
 
         /// The fields of `account.wallPapers#cdc3858c`.
-        public struct Cons_wallPapers: Sendable {
-            public var hash: Swift.Int64
-            public var wallpapers: [Api.WallPaper]
+        public final class Cons_wallPapers: Sendable {
+            public let hash: Swift.Int64
+            public let wallpapers: [Api.WallPaper]
             
             public init(hash: Swift.Int64, wallpapers: [Api.WallPaper]) {
                 self.hash = hash
@@ -3346,20 +3348,20 @@ extension Api.account {
 
 extension Api {
     /// TL type `CodeSettings`: `codeSettings#ad253d78`.
-    public indirect enum CodeSettings: TLObject {
+    public enum CodeSettings: TLObject {
         case codeSettings(Cons_codeSettings)
 
         /// The fields of `codeSettings#ad253d78`.
-        public struct Cons_codeSettings: Sendable {
-            public var allowFlashcall: Swift.Bool
-            public var currentNumber: Swift.Bool
-            public var allowAppHash: Swift.Bool
-            public var allowMissedCall: Swift.Bool
-            public var allowFirebase: Swift.Bool
-            public var unknownNumber: Swift.Bool
-            public var logoutTokens: [[Swift.UInt8]]?
-            public var token: Swift.String?
-            public var appSandbox: Swift.Bool?
+        public final class Cons_codeSettings: Sendable {
+            public let allowFlashcall: Swift.Bool
+            public let currentNumber: Swift.Bool
+            public let allowAppHash: Swift.Bool
+            public let allowMissedCall: Swift.Bool
+            public let allowFirebase: Swift.Bool
+            public let unknownNumber: Swift.Bool
+            public let logoutTokens: [[Swift.UInt8]]?
+            public let token: Swift.String?
+            public let appSandbox: Swift.Bool?
             
             public init(allowFlashcall: Swift.Bool = false, currentNumber: Swift.Bool = false, allowAppHash: Swift.Bool = false, allowMissedCall: Swift.Bool = false, allowFirebase: Swift.Bool = false, unknownNumber: Swift.Bool = false, logoutTokens: [[Swift.UInt8]]? = nil, token: Swift.String? = nil, appSandbox: Swift.Bool? = nil) {
                 self.allowFlashcall = allowFlashcall
@@ -3382,8 +3384,9 @@ extension Api {
                 if self.allowMissedCall { _flags_flags |= 1 << 5 }
                 if self.allowFirebase { _flags_flags |= 1 << 7 }
                 if self.unknownNumber { _flags_flags |= 1 << 9 }
-                if self.logoutTokens != nil { _flags_flags |= 1 << 6 }
-                if self.token != nil || self.appSandbox != nil { _flags_flags |= 1 << 8 }
+                if case .some = self.logoutTokens { _flags_flags |= 1 << 6 }
+                if case .some = self.token { _flags_flags |= 1 << 8 }
+                if case .some = self.appSandbox { _flags_flags |= 1 << 8 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.logoutTokens {
                     w.writeVectorHeader(count: value.count)
@@ -3444,20 +3447,20 @@ extension Api {
 
 extension Api {
     /// TL type `WallPaperSettings`: `wallPaperSettings#372efcd0`.
-    public indirect enum WallPaperSettings: TLObject {
+    public enum WallPaperSettings: TLObject {
         case wallPaperSettings(Cons_wallPaperSettings)
 
         /// The fields of `wallPaperSettings#372efcd0`.
-        public struct Cons_wallPaperSettings: Sendable {
-            public var blur: Swift.Bool
-            public var motion: Swift.Bool
-            public var backgroundColor: Swift.Int32?
-            public var secondBackgroundColor: Swift.Int32?
-            public var thirdBackgroundColor: Swift.Int32?
-            public var fourthBackgroundColor: Swift.Int32?
-            public var intensity: Swift.Int32?
-            public var rotation: Swift.Int32?
-            public var emoticon: Swift.String?
+        public final class Cons_wallPaperSettings: Sendable {
+            public let blur: Swift.Bool
+            public let motion: Swift.Bool
+            public let backgroundColor: Swift.Int32?
+            public let secondBackgroundColor: Swift.Int32?
+            public let thirdBackgroundColor: Swift.Int32?
+            public let fourthBackgroundColor: Swift.Int32?
+            public let intensity: Swift.Int32?
+            public let rotation: Swift.Int32?
+            public let emoticon: Swift.String?
             
             public init(blur: Swift.Bool = false, motion: Swift.Bool = false, backgroundColor: Swift.Int32? = nil, secondBackgroundColor: Swift.Int32? = nil, thirdBackgroundColor: Swift.Int32? = nil, fourthBackgroundColor: Swift.Int32? = nil, intensity: Swift.Int32? = nil, rotation: Swift.Int32? = nil, emoticon: Swift.String? = nil) {
                 self.blur = blur
@@ -3476,12 +3479,13 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.blur { _flags_flags |= 1 << 1 }
                 if self.motion { _flags_flags |= 1 << 2 }
-                if self.backgroundColor != nil { _flags_flags |= 1 << 0 }
-                if self.secondBackgroundColor != nil || self.rotation != nil { _flags_flags |= 1 << 4 }
-                if self.thirdBackgroundColor != nil { _flags_flags |= 1 << 5 }
-                if self.fourthBackgroundColor != nil { _flags_flags |= 1 << 6 }
-                if self.intensity != nil { _flags_flags |= 1 << 3 }
-                if self.emoticon != nil { _flags_flags |= 1 << 7 }
+                if case .some = self.backgroundColor { _flags_flags |= 1 << 0 }
+                if case .some = self.secondBackgroundColor { _flags_flags |= 1 << 4 }
+                if case .some = self.rotation { _flags_flags |= 1 << 4 }
+                if case .some = self.thirdBackgroundColor { _flags_flags |= 1 << 5 }
+                if case .some = self.fourthBackgroundColor { _flags_flags |= 1 << 6 }
+                if case .some = self.intensity { _flags_flags |= 1 << 3 }
+                if case .some = self.emoticon { _flags_flags |= 1 << 7 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.backgroundColor {
                     w.writeInt32(value)
@@ -3555,22 +3559,22 @@ extension Api {
 
 extension Api {
     /// TL type `AutoDownloadSettings`: `autoDownloadSettings#baa57628`.
-    public indirect enum AutoDownloadSettings: TLObject {
+    public enum AutoDownloadSettings: TLObject {
         case autoDownloadSettings(Cons_autoDownloadSettings)
 
         /// The fields of `autoDownloadSettings#baa57628`.
-        public struct Cons_autoDownloadSettings: Sendable {
-            public var disabled: Swift.Bool
-            public var videoPreloadLarge: Swift.Bool
-            public var audioPreloadNext: Swift.Bool
-            public var phonecallsLessData: Swift.Bool
-            public var storiesPreload: Swift.Bool
-            public var photoSizeMax: Swift.Int32
-            public var videoSizeMax: Swift.Int64
-            public var fileSizeMax: Swift.Int64
-            public var videoUploadMaxbitrate: Swift.Int32
-            public var smallQueueActiveOperationsMax: Swift.Int32
-            public var largeQueueActiveOperationsMax: Swift.Int32
+        public final class Cons_autoDownloadSettings: Sendable {
+            public let disabled: Swift.Bool
+            public let videoPreloadLarge: Swift.Bool
+            public let audioPreloadNext: Swift.Bool
+            public let phonecallsLessData: Swift.Bool
+            public let storiesPreload: Swift.Bool
+            public let photoSizeMax: Swift.Int32
+            public let videoSizeMax: Swift.Int64
+            public let fileSizeMax: Swift.Int64
+            public let videoUploadMaxbitrate: Swift.Int32
+            public let smallQueueActiveOperationsMax: Swift.Int32
+            public let largeQueueActiveOperationsMax: Swift.Int32
             
             public init(disabled: Swift.Bool = false, videoPreloadLarge: Swift.Bool = false, audioPreloadNext: Swift.Bool = false, phonecallsLessData: Swift.Bool = false, storiesPreload: Swift.Bool = false, photoSizeMax: Swift.Int32, videoSizeMax: Swift.Int64, fileSizeMax: Swift.Int64, videoUploadMaxbitrate: Swift.Int32, smallQueueActiveOperationsMax: Swift.Int32, largeQueueActiveOperationsMax: Swift.Int32) {
                 self.disabled = disabled
@@ -3645,14 +3649,14 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.AutoDownloadSettings`: `account.autoDownloadSettings#63cacf26`.
-    public indirect enum AutoDownloadSettings: TLObject {
+    public enum AutoDownloadSettings: TLObject {
         case autoDownloadSettings(Cons_autoDownloadSettings)
 
         /// The fields of `account.autoDownloadSettings#63cacf26`.
-        public struct Cons_autoDownloadSettings: Sendable {
-            public var low: Api.AutoDownloadSettings
-            public var medium: Api.AutoDownloadSettings
-            public var high: Api.AutoDownloadSettings
+        public final class Cons_autoDownloadSettings: Sendable {
+            public let low: Api.AutoDownloadSettings
+            public let medium: Api.AutoDownloadSettings
+            public let high: Api.AutoDownloadSettings
             
             public init(low: Api.AutoDownloadSettings, medium: Api.AutoDownloadSettings, high: Api.AutoDownloadSettings) {
                 self.low = low
@@ -3700,14 +3704,14 @@ extension Api.account {
 
 extension Api {
     /// TL type `EmojiKeyword`: `emojiKeyword#d5b3b9f9`, `emojiKeywordDeleted#236df622`.
-    public indirect enum EmojiKeyword: TLObject {
+    public enum EmojiKeyword: TLObject {
         case emojiKeyword(Cons_emojiKeyword)
         case emojiKeywordDeleted(Cons_emojiKeywordDeleted)
 
         /// The fields of `emojiKeyword#d5b3b9f9`.
-        public struct Cons_emojiKeyword: Sendable {
-            public var keyword: Swift.String
-            public var emoticons: [Swift.String]
+        public final class Cons_emojiKeyword: Sendable {
+            public let keyword: Swift.String
+            public let emoticons: [Swift.String]
             
             public init(keyword: Swift.String, emoticons: [Swift.String]) {
                 self.keyword = keyword
@@ -3732,9 +3736,9 @@ extension Api {
         }
 
         /// The fields of `emojiKeywordDeleted#236df622`.
-        public struct Cons_emojiKeywordDeleted: Sendable {
-            public var keyword: Swift.String
-            public var emoticons: [Swift.String]
+        public final class Cons_emojiKeywordDeleted: Sendable {
+            public let keyword: Swift.String
+            public let emoticons: [Swift.String]
             
             public init(keyword: Swift.String, emoticons: [Swift.String]) {
                 self.keyword = keyword
@@ -3784,15 +3788,15 @@ extension Api {
 
 extension Api {
     /// TL type `EmojiKeywordsDifference`: `emojiKeywordsDifference#5cc761bd`.
-    public indirect enum EmojiKeywordsDifference: TLObject {
+    public enum EmojiKeywordsDifference: TLObject {
         case emojiKeywordsDifference(Cons_emojiKeywordsDifference)
 
         /// The fields of `emojiKeywordsDifference#5cc761bd`.
-        public struct Cons_emojiKeywordsDifference: Sendable {
-            public var langCode: Swift.String
-            public var fromVersion: Swift.Int32
-            public var version: Swift.Int32
-            public var keywords: [Api.EmojiKeyword]
+        public final class Cons_emojiKeywordsDifference: Sendable {
+            public let langCode: Swift.String
+            public let fromVersion: Swift.Int32
+            public let version: Swift.Int32
+            public let keywords: [Api.EmojiKeyword]
             
             public init(langCode: Swift.String, fromVersion: Swift.Int32, version: Swift.Int32, keywords: [Api.EmojiKeyword]) {
                 self.langCode = langCode
@@ -3846,12 +3850,12 @@ extension Api {
 
 extension Api {
     /// TL type `EmojiURL`: `emojiURL#a575739d`.
-    public indirect enum EmojiURL: TLObject {
+    public enum EmojiURL: TLObject {
         case emojiURL(Cons_emojiURL)
 
         /// The fields of `emojiURL#a575739d`.
-        public struct Cons_emojiURL: Sendable {
-            public var url: Swift.String
+        public final class Cons_emojiURL: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -3893,12 +3897,12 @@ extension Api {
 
 extension Api {
     /// TL type `EmojiLanguage`: `emojiLanguage#b3fb5361`.
-    public indirect enum EmojiLanguage: TLObject {
+    public enum EmojiLanguage: TLObject {
         case emojiLanguage(Cons_emojiLanguage)
 
         /// The fields of `emojiLanguage#b3fb5361`.
-        public struct Cons_emojiLanguage: Sendable {
-            public var langCode: Swift.String
+        public final class Cons_emojiLanguage: Sendable {
+            public let langCode: Swift.String
             
             public init(langCode: Swift.String) {
                 self.langCode = langCode

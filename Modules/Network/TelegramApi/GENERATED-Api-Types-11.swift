@@ -5,17 +5,17 @@ public import TLRuntime
 
 extension Api {
     /// TL type `Folder`: `folder#ff544e65`.
-    public indirect enum Folder: TLObject {
+    public enum Folder: TLObject {
         case folder(Cons_folder)
 
         /// The fields of `folder#ff544e65`.
-        public struct Cons_folder: Sendable {
-            public var autofillNewBroadcasts: Swift.Bool
-            public var autofillPublicGroups: Swift.Bool
-            public var autofillNewCorrespondents: Swift.Bool
-            public var id: Swift.Int32
-            public var title: Swift.String
-            public var photo: Api.ChatPhoto?
+        public final class Cons_folder: Sendable {
+            public let autofillNewBroadcasts: Swift.Bool
+            public let autofillPublicGroups: Swift.Bool
+            public let autofillNewCorrespondents: Swift.Bool
+            public let id: Swift.Int32
+            public let title: Swift.String
+            public let photo: Api.ChatPhoto?
             
             public init(autofillNewBroadcasts: Swift.Bool = false, autofillPublicGroups: Swift.Bool = false, autofillNewCorrespondents: Swift.Bool = false, id: Swift.Int32, title: Swift.String, photo: Api.ChatPhoto? = nil) {
                 self.autofillNewBroadcasts = autofillNewBroadcasts
@@ -32,7 +32,7 @@ extension Api {
                 if self.autofillNewBroadcasts { _flags_flags |= 1 << 0 }
                 if self.autofillPublicGroups { _flags_flags |= 1 << 1 }
                 if self.autofillNewCorrespondents { _flags_flags |= 1 << 2 }
-                if self.photo != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.photo { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 w.writeString(self.title)
@@ -79,13 +79,13 @@ extension Api {
 
 extension Api {
     /// TL type `InputFolderPeer`: `inputFolderPeer#fbd2c296`.
-    public indirect enum InputFolderPeer: TLObject {
+    public enum InputFolderPeer: TLObject {
         case inputFolderPeer(Cons_inputFolderPeer)
 
         /// The fields of `inputFolderPeer#fbd2c296`.
-        public struct Cons_inputFolderPeer: Sendable {
-            public var peer: Api.InputPeer
-            public var folderId: Swift.Int32
+        public final class Cons_inputFolderPeer: Sendable {
+            public let peer: Api.InputPeer
+            public let folderId: Swift.Int32
             
             public init(peer: Api.InputPeer, folderId: Swift.Int32) {
                 self.peer = peer
@@ -130,13 +130,13 @@ extension Api {
 
 extension Api {
     /// TL type `FolderPeer`: `folderPeer#e9baa668`.
-    public indirect enum FolderPeer: TLObject {
+    public enum FolderPeer: TLObject {
         case folderPeer(Cons_folderPeer)
 
         /// The fields of `folderPeer#e9baa668`.
-        public struct Cons_folderPeer: Sendable {
-            public var peer: Api.Peer
-            public var folderId: Swift.Int32
+        public final class Cons_folderPeer: Sendable {
+            public let peer: Api.Peer
+            public let folderId: Swift.Int32
             
             public init(peer: Api.Peer, folderId: Swift.Int32) {
                 self.peer = peer
@@ -181,14 +181,14 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.SearchCounter`: `messages.searchCounter#e844ebff`.
-    public indirect enum SearchCounter: TLObject {
+    public enum SearchCounter: TLObject {
         case searchCounter(Cons_searchCounter)
 
         /// The fields of `messages.searchCounter#e844ebff`.
-        public struct Cons_searchCounter: Sendable {
-            public var inexact: Swift.Bool
-            public var filter: Api.MessagesFilter
-            public var count: Swift.Int32
+        public final class Cons_searchCounter: Sendable {
+            public let inexact: Swift.Bool
+            public let filter: Api.MessagesFilter
+            public let count: Swift.Int32
             
             public init(inexact: Swift.Bool = false, filter: Api.MessagesFilter, count: Swift.Int32) {
                 self.inexact = inexact
@@ -239,26 +239,26 @@ extension Api.messages {
 
 extension Api {
     /// TL type `UrlAuthResult`: `urlAuthResultRequest#3cd623ec`, `urlAuthResultAccepted#623a8fa0`, `urlAuthResultDefault#a9d6db1f`.
-    public indirect enum UrlAuthResult: TLObject {
+    public enum UrlAuthResult: TLObject {
         case urlAuthResultRequest(Cons_urlAuthResultRequest)
         case urlAuthResultAccepted(Cons_urlAuthResultAccepted)
         case urlAuthResultDefault
 
         /// The fields of `urlAuthResultRequest#3cd623ec`.
-        public struct Cons_urlAuthResultRequest: Sendable {
-            public var requestWriteAccess: Swift.Bool
-            public var requestPhoneNumber: Swift.Bool
-            public var matchCodesFirst: Swift.Bool
-            public var isApp: Swift.Bool
-            public var bot: Api.User
-            public var domain: Swift.String
-            public var browser: Swift.String?
-            public var platform: Swift.String?
-            public var ip: Swift.String?
-            public var region: Swift.String?
-            public var matchCodes: [Swift.String]?
-            public var userIdHint: Swift.Int64?
-            public var verifiedAppName: Swift.String?
+        public final class Cons_urlAuthResultRequest: Sendable {
+            public let requestWriteAccess: Swift.Bool
+            public let requestPhoneNumber: Swift.Bool
+            public let matchCodesFirst: Swift.Bool
+            public let isApp: Swift.Bool
+            public let bot: Api.User
+            public let domain: Swift.String
+            public let browser: Swift.String?
+            public let platform: Swift.String?
+            public let ip: Swift.String?
+            public let region: Swift.String?
+            public let matchCodes: [Swift.String]?
+            public let userIdHint: Swift.Int64?
+            public let verifiedAppName: Swift.String?
             
             public init(requestWriteAccess: Swift.Bool = false, requestPhoneNumber: Swift.Bool = false, matchCodesFirst: Swift.Bool = false, isApp: Swift.Bool = false, bot: Api.User, domain: Swift.String, browser: Swift.String? = nil, platform: Swift.String? = nil, ip: Swift.String? = nil, region: Swift.String? = nil, matchCodes: [Swift.String]? = nil, userIdHint: Swift.Int64? = nil, verifiedAppName: Swift.String? = nil) {
                 self.requestWriteAccess = requestWriteAccess
@@ -283,10 +283,13 @@ extension Api {
                 if self.requestPhoneNumber { _flags_flags |= 1 << 1 }
                 if self.matchCodesFirst { _flags_flags |= 1 << 5 }
                 if self.isApp { _flags_flags |= 1 << 6 }
-                if self.browser != nil || self.platform != nil || self.ip != nil || self.region != nil { _flags_flags |= 1 << 2 }
-                if self.matchCodes != nil { _flags_flags |= 1 << 3 }
-                if self.userIdHint != nil { _flags_flags |= 1 << 4 }
-                if self.verifiedAppName != nil { _flags_flags |= 1 << 7 }
+                if case .some = self.browser { _flags_flags |= 1 << 2 }
+                if case .some = self.platform { _flags_flags |= 1 << 2 }
+                if case .some = self.ip { _flags_flags |= 1 << 2 }
+                if case .some = self.region { _flags_flags |= 1 << 2 }
+                if case .some = self.matchCodes { _flags_flags |= 1 << 3 }
+                if case .some = self.userIdHint { _flags_flags |= 1 << 4 }
+                if case .some = self.verifiedAppName { _flags_flags |= 1 << 7 }
                 w.writeUInt32(_flags_flags)
                 self.bot.serialize(&w)
                 w.writeString(self.domain)
@@ -348,8 +351,8 @@ extension Api {
         }
 
         /// The fields of `urlAuthResultAccepted#623a8fa0`.
-        public struct Cons_urlAuthResultAccepted: Sendable {
-            public var url: Swift.String?
+        public final class Cons_urlAuthResultAccepted: Sendable {
+            public let url: Swift.String?
             
             public init(url: Swift.String? = nil) {
                 self.url = url
@@ -358,7 +361,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.url != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.url { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.url {
                     w.writeString(value)
@@ -402,14 +405,14 @@ extension Api {
 
 extension Api {
     /// TL type `ChannelLocation`: `channelLocationEmpty#bfb5ad8b`, `channelLocation#209b82db`.
-    public indirect enum ChannelLocation: TLObject {
+    public enum ChannelLocation: TLObject {
         case channelLocationEmpty
         case channelLocation(Cons_channelLocation)
 
         /// The fields of `channelLocation#209b82db`.
-        public struct Cons_channelLocation: Sendable {
-            public var geoPoint: Api.GeoPoint
-            public var address: Swift.String
+        public final class Cons_channelLocation: Sendable {
+            public let geoPoint: Api.GeoPoint
+            public let address: Swift.String
             
             public init(geoPoint: Api.GeoPoint, address: Swift.String) {
                 self.geoPoint = geoPoint
@@ -456,15 +459,15 @@ extension Api {
 
 extension Api {
     /// TL type `PeerLocated`: `peerLocated#ca461b5d`, `peerSelfLocated#f8ec284b`.
-    public indirect enum PeerLocated: TLObject {
+    public enum PeerLocated: TLObject {
         case peerLocated(Cons_peerLocated)
         case peerSelfLocated(Cons_peerSelfLocated)
 
         /// The fields of `peerLocated#ca461b5d`.
-        public struct Cons_peerLocated: Sendable {
-            public var peer: Api.Peer
-            public var expires: Swift.Int32
-            public var distance: Swift.Int32
+        public final class Cons_peerLocated: Sendable {
+            public let peer: Api.Peer
+            public let expires: Swift.Int32
+            public let distance: Swift.Int32
             
             public init(peer: Api.Peer, expires: Swift.Int32, distance: Swift.Int32) {
                 self.peer = peer
@@ -489,8 +492,8 @@ extension Api {
         }
 
         /// The fields of `peerSelfLocated#f8ec284b`.
-        public struct Cons_peerSelfLocated: Sendable {
-            public var expires: Swift.Int32
+        public final class Cons_peerSelfLocated: Sendable {
+            public let expires: Swift.Int32
             
             public init(expires: Swift.Int32) {
                 self.expires = expires
@@ -534,14 +537,14 @@ extension Api {
 
 extension Api {
     /// TL type `RestrictionReason`: `restrictionReason#d072acb4`.
-    public indirect enum RestrictionReason: TLObject {
+    public enum RestrictionReason: TLObject {
         case restrictionReason(Cons_restrictionReason)
 
         /// The fields of `restrictionReason#d072acb4`.
-        public struct Cons_restrictionReason: Sendable {
-            public var platform: Swift.String
-            public var reason: Swift.String
-            public var text: Swift.String
+        public final class Cons_restrictionReason: Sendable {
+            public let platform: Swift.String
+            public let reason: Swift.String
+            public let text: Swift.String
             
             public init(platform: Swift.String, reason: Swift.String, text: Swift.String) {
                 self.platform = platform
@@ -589,14 +592,14 @@ extension Api {
 
 extension Api {
     /// TL type `InputTheme`: `inputTheme#3c5693e9`, `inputThemeSlug#f5890df1`.
-    public indirect enum InputTheme: TLObject {
+    public enum InputTheme: TLObject {
         case inputTheme(Cons_inputTheme)
         case inputThemeSlug(Cons_inputThemeSlug)
 
         /// The fields of `inputTheme#3c5693e9`.
-        public struct Cons_inputTheme: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputTheme: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -618,8 +621,8 @@ extension Api {
         }
 
         /// The fields of `inputThemeSlug#f5890df1`.
-        public struct Cons_inputThemeSlug: Sendable {
-            public var slug: Swift.String
+        public final class Cons_inputThemeSlug: Sendable {
+            public let slug: Swift.String
             
             public init(slug: Swift.String) {
                 self.slug = slug
@@ -663,22 +666,22 @@ extension Api {
 
 extension Api {
     /// TL type `Theme`: `theme#a00e67d6`.
-    public indirect enum Theme: TLObject {
+    public enum Theme: TLObject {
         case theme(Cons_theme)
 
         /// The fields of `theme#a00e67d6`.
-        public struct Cons_theme: Sendable {
-            public var creator: Swift.Bool
-            public var `default`: Swift.Bool
-            public var forChat: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var slug: Swift.String
-            public var title: Swift.String
-            public var document: Api.Document?
-            public var settings: [Api.ThemeSettings]?
-            public var emoticon: Swift.String?
-            public var installsCount: Swift.Int32?
+        public final class Cons_theme: Sendable {
+            public let creator: Swift.Bool
+            public let `default`: Swift.Bool
+            public let forChat: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let slug: Swift.String
+            public let title: Swift.String
+            public let document: Api.Document?
+            public let settings: [Api.ThemeSettings]?
+            public let emoticon: Swift.String?
+            public let installsCount: Swift.Int32?
             
             public init(creator: Swift.Bool = false, `default`: Swift.Bool = false, forChat: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64, slug: Swift.String, title: Swift.String, document: Api.Document? = nil, settings: [Api.ThemeSettings]? = nil, emoticon: Swift.String? = nil, installsCount: Swift.Int32? = nil) {
                 self.creator = creator
@@ -700,10 +703,10 @@ extension Api {
                 if self.creator { _flags_flags |= 1 << 0 }
                 if self.`default` { _flags_flags |= 1 << 1 }
                 if self.forChat { _flags_flags |= 1 << 5 }
-                if self.document != nil { _flags_flags |= 1 << 2 }
-                if self.settings != nil { _flags_flags |= 1 << 3 }
-                if self.emoticon != nil { _flags_flags |= 1 << 6 }
-                if self.installsCount != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.document { _flags_flags |= 1 << 2 }
+                if case .some = self.settings { _flags_flags |= 1 << 3 }
+                if case .some = self.emoticon { _flags_flags |= 1 << 6 }
+                if case .some = self.installsCount { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)
@@ -772,14 +775,14 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.Themes`: `account.themesNotModified#f41eb622`, `account.themes#9a3d8c6d`.
-    public indirect enum Themes: TLObject {
+    public enum Themes: TLObject {
         case themesNotModified
         case themes(Cons_themes)
 
         /// The fields of `account.themes#9a3d8c6d`.
-        public struct Cons_themes: Sendable {
-            public var hash: Swift.Int64
-            public var themes: [Api.Theme]
+        public final class Cons_themes: Sendable {
+            public let hash: Swift.Int64
+            public let themes: [Api.Theme]
             
             public init(hash: Swift.Int64, themes: [Api.Theme]) {
                 self.hash = hash
@@ -829,15 +832,15 @@ extension Api.account {
 
 extension Api.auth {
     /// TL type `auth.LoginToken`: `auth.loginToken#629f1980`, `auth.loginTokenMigrateTo#68e9916`, `auth.loginTokenSuccess#390d5c5e`.
-    public indirect enum LoginToken: TLObject {
+    public enum LoginToken: TLObject {
         case loginToken(Cons_loginToken)
         case loginTokenMigrateTo(Cons_loginTokenMigrateTo)
         case loginTokenSuccess(Cons_loginTokenSuccess)
 
         /// The fields of `auth.loginToken#629f1980`.
-        public struct Cons_loginToken: Sendable {
-            public var expires: Swift.Int32
-            public var token: [Swift.UInt8]
+        public final class Cons_loginToken: Sendable {
+            public let expires: Swift.Int32
+            public let token: [Swift.UInt8]
             
             public init(expires: Swift.Int32, token: [Swift.UInt8]) {
                 self.expires = expires
@@ -859,9 +862,9 @@ extension Api.auth {
         }
 
         /// The fields of `auth.loginTokenMigrateTo#68e9916`.
-        public struct Cons_loginTokenMigrateTo: Sendable {
-            public var dcId: Swift.Int32
-            public var token: [Swift.UInt8]
+        public final class Cons_loginTokenMigrateTo: Sendable {
+            public let dcId: Swift.Int32
+            public let token: [Swift.UInt8]
             
             public init(dcId: Swift.Int32, token: [Swift.UInt8]) {
                 self.dcId = dcId
@@ -883,8 +886,8 @@ extension Api.auth {
         }
 
         /// The fields of `auth.loginTokenSuccess#390d5c5e`.
-        public struct Cons_loginTokenSuccess: Sendable {
-            public var authorization: Api.auth.Authorization
+        public final class Cons_loginTokenSuccess: Sendable {
+            public let authorization: Api.auth.Authorization
             
             public init(authorization: Api.auth.Authorization) {
                 self.authorization = authorization
@@ -930,13 +933,13 @@ extension Api.auth {
 
 extension Api.account {
     /// TL type `account.ContentSettings`: `account.contentSettings#57e28221`.
-    public indirect enum ContentSettings: TLObject {
+    public enum ContentSettings: TLObject {
         case contentSettings(Cons_contentSettings)
 
         /// The fields of `account.contentSettings#57e28221`.
-        public struct Cons_contentSettings: Sendable {
-            public var sensitiveEnabled: Swift.Bool
-            public var sensitiveCanChange: Swift.Bool
+        public final class Cons_contentSettings: Sendable {
+            public let sensitiveEnabled: Swift.Bool
+            public let sensitiveCanChange: Swift.Bool
             
             public init(sensitiveEnabled: Swift.Bool = false, sensitiveCanChange: Swift.Bool = false) {
                 self.sensitiveEnabled = sensitiveEnabled
@@ -984,14 +987,14 @@ extension Api.account {
 
 extension Api.messages {
     /// TL type `messages.InactiveChats`: `messages.inactiveChats#a927fec5`.
-    public indirect enum InactiveChats: TLObject {
+    public enum InactiveChats: TLObject {
         case inactiveChats(Cons_inactiveChats)
 
         /// The fields of `messages.inactiveChats#a927fec5`.
-        public struct Cons_inactiveChats: Sendable {
-            public var dates: [Swift.Int32]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_inactiveChats: Sendable {
+            public let dates: [Swift.Int32]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(dates: [Swift.Int32], chats: [Api.Chat], users: [Api.User]) {
                 self.dates = dates
@@ -1048,7 +1051,7 @@ extension Api.messages {
 
 extension Api {
     /// TL type `BaseTheme`: `baseThemeClassic#c3a12462`, `baseThemeDay#fbd81688`, `baseThemeNight#b7b31ea8`, `baseThemeTinted#6d5f77ee`, `baseThemeArctic#5b11125a`.
-    public indirect enum BaseTheme: TLObject {
+    public enum BaseTheme: TLObject {
         case baseThemeClassic
         case baseThemeDay
         case baseThemeNight
@@ -1087,18 +1090,18 @@ extension Api {
 
 extension Api {
     /// TL type `InputThemeSettings`: `inputThemeSettings#8fde504f`.
-    public indirect enum InputThemeSettings: TLObject {
+    public enum InputThemeSettings: TLObject {
         case inputThemeSettings(Cons_inputThemeSettings)
 
         /// The fields of `inputThemeSettings#8fde504f`.
-        public struct Cons_inputThemeSettings: Sendable {
-            public var messageColorsAnimated: Swift.Bool
-            public var baseTheme: Api.BaseTheme
-            public var accentColor: Swift.Int32
-            public var outboxAccentColor: Swift.Int32?
-            public var messageColors: [Swift.Int32]?
-            public var wallpaper: Api.InputWallPaper?
-            public var wallpaperSettings: Api.WallPaperSettings?
+        public final class Cons_inputThemeSettings: Sendable {
+            public let messageColorsAnimated: Swift.Bool
+            public let baseTheme: Api.BaseTheme
+            public let accentColor: Swift.Int32
+            public let outboxAccentColor: Swift.Int32?
+            public let messageColors: [Swift.Int32]?
+            public let wallpaper: Api.InputWallPaper?
+            public let wallpaperSettings: Api.WallPaperSettings?
             
             public init(messageColorsAnimated: Swift.Bool = false, baseTheme: Api.BaseTheme, accentColor: Swift.Int32, outboxAccentColor: Swift.Int32? = nil, messageColors: [Swift.Int32]? = nil, wallpaper: Api.InputWallPaper? = nil, wallpaperSettings: Api.WallPaperSettings? = nil) {
                 self.messageColorsAnimated = messageColorsAnimated
@@ -1114,9 +1117,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.messageColorsAnimated { _flags_flags |= 1 << 2 }
-                if self.outboxAccentColor != nil { _flags_flags |= 1 << 3 }
-                if self.messageColors != nil { _flags_flags |= 1 << 0 }
-                if self.wallpaper != nil && self.wallpaperSettings != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.outboxAccentColor { _flags_flags |= 1 << 3 }
+                if case .some = self.messageColors { _flags_flags |= 1 << 0 }
+                if case .some = self.wallpaper, case .some = self.wallpaperSettings { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.baseTheme.serialize(&w)
                 w.writeInt32(self.accentColor)
@@ -1179,17 +1182,17 @@ extension Api {
 
 extension Api {
     /// TL type `ThemeSettings`: `themeSettings#fa58b6d4`.
-    public indirect enum ThemeSettings: TLObject {
+    public enum ThemeSettings: TLObject {
         case themeSettings(Cons_themeSettings)
 
         /// The fields of `themeSettings#fa58b6d4`.
-        public struct Cons_themeSettings: Sendable {
-            public var messageColorsAnimated: Swift.Bool
-            public var baseTheme: Api.BaseTheme
-            public var accentColor: Swift.Int32
-            public var outboxAccentColor: Swift.Int32?
-            public var messageColors: [Swift.Int32]?
-            public var wallpaper: Api.WallPaper?
+        public final class Cons_themeSettings: Sendable {
+            public let messageColorsAnimated: Swift.Bool
+            public let baseTheme: Api.BaseTheme
+            public let accentColor: Swift.Int32
+            public let outboxAccentColor: Swift.Int32?
+            public let messageColors: [Swift.Int32]?
+            public let wallpaper: Api.WallPaper?
             
             public init(messageColorsAnimated: Swift.Bool = false, baseTheme: Api.BaseTheme, accentColor: Swift.Int32, outboxAccentColor: Swift.Int32? = nil, messageColors: [Swift.Int32]? = nil, wallpaper: Api.WallPaper? = nil) {
                 self.messageColorsAnimated = messageColorsAnimated
@@ -1204,9 +1207,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.messageColorsAnimated { _flags_flags |= 1 << 2 }
-                if self.outboxAccentColor != nil { _flags_flags |= 1 << 3 }
-                if self.messageColors != nil { _flags_flags |= 1 << 0 }
-                if self.wallpaper != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.outboxAccentColor { _flags_flags |= 1 << 3 }
+                if case .some = self.messageColors { _flags_flags |= 1 << 0 }
+                if case .some = self.wallpaper { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.baseTheme.serialize(&w)
                 w.writeInt32(self.accentColor)
@@ -1264,7 +1267,7 @@ extension Api {
 
 extension Api {
     /// TL type `WebPageAttribute`: `webPageAttributeTheme#54b56617`, `webPageAttributeStory#2e94c3e7`, `webPageAttributeStickerSet#50cc03d3`, `webPageAttributeUniqueStarGift#cf6f6db8`, `webPageAttributeStarGiftCollection#31cad303`, `webPageAttributeStarGiftAuction#1c641c2`, `webPageAttributeAiComposeTone#7781fe18`.
-    public indirect enum WebPageAttribute: TLObject {
+    public enum WebPageAttribute: TLObject {
         case webPageAttributeTheme(Cons_webPageAttributeTheme)
         case webPageAttributeStory(Cons_webPageAttributeStory)
         case webPageAttributeStickerSet(Cons_webPageAttributeStickerSet)
@@ -1274,9 +1277,9 @@ extension Api {
         case webPageAttributeAiComposeTone(Cons_webPageAttributeAiComposeTone)
 
         /// The fields of `webPageAttributeTheme#54b56617`.
-        public struct Cons_webPageAttributeTheme: Sendable {
-            public var documents: [Api.Document]?
-            public var settings: Api.ThemeSettings?
+        public final class Cons_webPageAttributeTheme: Sendable {
+            public let documents: [Api.Document]?
+            public let settings: Api.ThemeSettings?
             
             public init(documents: [Api.Document]? = nil, settings: Api.ThemeSettings? = nil) {
                 self.documents = documents
@@ -1286,8 +1289,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.documents != nil { _flags_flags |= 1 << 0 }
-                if self.settings != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.documents { _flags_flags |= 1 << 0 }
+                if case .some = self.settings { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.documents {
                     w.writeVectorHeader(count: value.count)
@@ -1312,10 +1315,10 @@ extension Api {
         }
 
         /// The fields of `webPageAttributeStory#2e94c3e7`.
-        public struct Cons_webPageAttributeStory: Sendable {
-            public var peer: Api.Peer
-            public var id: Swift.Int32
-            public var story: Api.StoryItem?
+        public final class Cons_webPageAttributeStory: Sendable {
+            public let peer: Api.Peer
+            public let id: Swift.Int32
+            public let story: Api.StoryItem?
             
             public init(peer: Api.Peer, id: Swift.Int32, story: Api.StoryItem? = nil) {
                 self.peer = peer
@@ -1326,7 +1329,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.story != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.story { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt32(self.id)
@@ -1347,10 +1350,10 @@ extension Api {
         }
 
         /// The fields of `webPageAttributeStickerSet#50cc03d3`.
-        public struct Cons_webPageAttributeStickerSet: Sendable {
-            public var emojis: Swift.Bool
-            public var textColor: Swift.Bool
-            public var stickers: [Api.Document]
+        public final class Cons_webPageAttributeStickerSet: Sendable {
+            public let emojis: Swift.Bool
+            public let textColor: Swift.Bool
+            public let stickers: [Api.Document]
             
             public init(emojis: Swift.Bool = false, textColor: Swift.Bool = false, stickers: [Api.Document]) {
                 self.emojis = emojis
@@ -1381,8 +1384,8 @@ extension Api {
         }
 
         /// The fields of `webPageAttributeUniqueStarGift#cf6f6db8`.
-        public struct Cons_webPageAttributeUniqueStarGift: Sendable {
-            public var gift: Api.StarGift
+        public final class Cons_webPageAttributeUniqueStarGift: Sendable {
+            public let gift: Api.StarGift
             
             public init(gift: Api.StarGift) {
                 self.gift = gift
@@ -1401,8 +1404,8 @@ extension Api {
         }
 
         /// The fields of `webPageAttributeStarGiftCollection#31cad303`.
-        public struct Cons_webPageAttributeStarGiftCollection: Sendable {
-            public var icons: [Api.Document]
+        public final class Cons_webPageAttributeStarGiftCollection: Sendable {
+            public let icons: [Api.Document]
             
             public init(icons: [Api.Document]) {
                 self.icons = icons
@@ -1424,9 +1427,9 @@ extension Api {
         }
 
         /// The fields of `webPageAttributeStarGiftAuction#1c641c2`.
-        public struct Cons_webPageAttributeStarGiftAuction: Sendable {
-            public var gift: Api.StarGift
-            public var endDate: Swift.Int32
+        public final class Cons_webPageAttributeStarGiftAuction: Sendable {
+            public let gift: Api.StarGift
+            public let endDate: Swift.Int32
             
             public init(gift: Api.StarGift, endDate: Swift.Int32) {
                 self.gift = gift
@@ -1448,8 +1451,8 @@ extension Api {
         }
 
         /// The fields of `webPageAttributeAiComposeTone#7781fe18`.
-        public struct Cons_webPageAttributeAiComposeTone: Sendable {
-            public var emojiId: Swift.Int64
+        public final class Cons_webPageAttributeAiComposeTone: Sendable {
+            public let emojiId: Swift.Int64
             
             public init(emojiId: Swift.Int64) {
                 self.emojiId = emojiId
@@ -1503,16 +1506,16 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.VotesList`: `messages.votesList#4899484e`.
-    public indirect enum VotesList: TLObject {
+    public enum VotesList: TLObject {
         case votesList(Cons_votesList)
 
         /// The fields of `messages.votesList#4899484e`.
-        public struct Cons_votesList: Sendable {
-            public var count: Swift.Int32
-            public var votes: [Api.MessagePeerVote]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var nextOffset: Swift.String?
+        public final class Cons_votesList: Sendable {
+            public let count: Swift.Int32
+            public let votes: [Api.MessagePeerVote]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let nextOffset: Swift.String?
             
             public init(count: Swift.Int32, votes: [Api.MessagePeerVote], chats: [Api.Chat], users: [Api.User], nextOffset: Swift.String? = nil) {
                 self.count = count
@@ -1525,7 +1528,7 @@ extension Api.messages {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeVectorHeader(count: self.votes.count)
@@ -1582,13 +1585,13 @@ extension Api.messages {
 
 extension Api {
     /// TL type `BankCardOpenUrl`: `bankCardOpenUrl#f568028a`.
-    public indirect enum BankCardOpenUrl: TLObject {
+    public enum BankCardOpenUrl: TLObject {
         case bankCardOpenUrl(Cons_bankCardOpenUrl)
 
         /// The fields of `bankCardOpenUrl#f568028a`.
-        public struct Cons_bankCardOpenUrl: Sendable {
-            public var url: Swift.String
-            public var name: Swift.String
+        public final class Cons_bankCardOpenUrl: Sendable {
+            public let url: Swift.String
+            public let name: Swift.String
             
             public init(url: Swift.String, name: Swift.String) {
                 self.url = url
@@ -1633,13 +1636,13 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.BankCardData`: `payments.bankCardData#3e24e573`.
-    public indirect enum BankCardData: TLObject {
+    public enum BankCardData: TLObject {
         case bankCardData(Cons_bankCardData)
 
         /// The fields of `payments.bankCardData#3e24e573`.
-        public struct Cons_bankCardData: Sendable {
-            public var title: Swift.String
-            public var openUrls: [Api.BankCardOpenUrl]
+        public final class Cons_bankCardData: Sendable {
+            public let title: Swift.String
+            public let openUrls: [Api.BankCardOpenUrl]
             
             public init(title: Swift.String, openUrls: [Api.BankCardOpenUrl]) {
                 self.title = title
@@ -1687,29 +1690,29 @@ extension Api.payments {
 
 extension Api {
     /// TL type `DialogFilter`: `dialogFilter#aa472651`, `dialogFilterDefault#363293ae`, `dialogFilterChatlist#96537bd7`.
-    public indirect enum DialogFilter: TLObject {
+    public enum DialogFilter: TLObject {
         case dialogFilter(Cons_dialogFilter)
         case dialogFilterDefault
         case dialogFilterChatlist(Cons_dialogFilterChatlist)
 
         /// The fields of `dialogFilter#aa472651`.
-        public struct Cons_dialogFilter: Sendable {
-            public var contacts: Swift.Bool
-            public var nonContacts: Swift.Bool
-            public var groups: Swift.Bool
-            public var broadcasts: Swift.Bool
-            public var bots: Swift.Bool
-            public var excludeMuted: Swift.Bool
-            public var excludeRead: Swift.Bool
-            public var excludeArchived: Swift.Bool
-            public var titleNoanimate: Swift.Bool
-            public var id: Swift.Int32
-            public var title: Api.TextWithEntities
-            public var emoticon: Swift.String?
-            public var color: Swift.Int32?
-            public var pinnedPeers: [Api.InputPeer]
-            public var includePeers: [Api.InputPeer]
-            public var excludePeers: [Api.InputPeer]
+        public final class Cons_dialogFilter: Sendable {
+            public let contacts: Swift.Bool
+            public let nonContacts: Swift.Bool
+            public let groups: Swift.Bool
+            public let broadcasts: Swift.Bool
+            public let bots: Swift.Bool
+            public let excludeMuted: Swift.Bool
+            public let excludeRead: Swift.Bool
+            public let excludeArchived: Swift.Bool
+            public let titleNoanimate: Swift.Bool
+            public let id: Swift.Int32
+            public let title: Api.TextWithEntities
+            public let emoticon: Swift.String?
+            public let color: Swift.Int32?
+            public let pinnedPeers: [Api.InputPeer]
+            public let includePeers: [Api.InputPeer]
+            public let excludePeers: [Api.InputPeer]
             
             public init(contacts: Swift.Bool = false, nonContacts: Swift.Bool = false, groups: Swift.Bool = false, broadcasts: Swift.Bool = false, bots: Swift.Bool = false, excludeMuted: Swift.Bool = false, excludeRead: Swift.Bool = false, excludeArchived: Swift.Bool = false, titleNoanimate: Swift.Bool = false, id: Swift.Int32, title: Api.TextWithEntities, emoticon: Swift.String? = nil, color: Swift.Int32? = nil, pinnedPeers: [Api.InputPeer], includePeers: [Api.InputPeer], excludePeers: [Api.InputPeer]) {
                 self.contacts = contacts
@@ -1742,8 +1745,8 @@ extension Api {
                 if self.excludeRead { _flags_flags |= 1 << 12 }
                 if self.excludeArchived { _flags_flags |= 1 << 13 }
                 if self.titleNoanimate { _flags_flags |= 1 << 28 }
-                if self.emoticon != nil { _flags_flags |= 1 << 25 }
-                if self.color != nil { _flags_flags |= 1 << 27 }
+                if case .some = self.emoticon { _flags_flags |= 1 << 25 }
+                if case .some = self.color { _flags_flags |= 1 << 27 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 self.title.serialize(&w)
@@ -1793,15 +1796,15 @@ extension Api {
         }
 
         /// The fields of `dialogFilterChatlist#96537bd7`.
-        public struct Cons_dialogFilterChatlist: Sendable {
-            public var hasMyInvites: Swift.Bool
-            public var titleNoanimate: Swift.Bool
-            public var id: Swift.Int32
-            public var title: Api.TextWithEntities
-            public var emoticon: Swift.String?
-            public var color: Swift.Int32?
-            public var pinnedPeers: [Api.InputPeer]
-            public var includePeers: [Api.InputPeer]
+        public final class Cons_dialogFilterChatlist: Sendable {
+            public let hasMyInvites: Swift.Bool
+            public let titleNoanimate: Swift.Bool
+            public let id: Swift.Int32
+            public let title: Api.TextWithEntities
+            public let emoticon: Swift.String?
+            public let color: Swift.Int32?
+            public let pinnedPeers: [Api.InputPeer]
+            public let includePeers: [Api.InputPeer]
             
             public init(hasMyInvites: Swift.Bool = false, titleNoanimate: Swift.Bool = false, id: Swift.Int32, title: Api.TextWithEntities, emoticon: Swift.String? = nil, color: Swift.Int32? = nil, pinnedPeers: [Api.InputPeer], includePeers: [Api.InputPeer]) {
                 self.hasMyInvites = hasMyInvites
@@ -1819,8 +1822,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasMyInvites { _flags_flags |= 1 << 26 }
                 if self.titleNoanimate { _flags_flags |= 1 << 28 }
-                if self.emoticon != nil { _flags_flags |= 1 << 25 }
-                if self.color != nil { _flags_flags |= 1 << 27 }
+                if case .some = self.emoticon { _flags_flags |= 1 << 25 }
+                if case .some = self.color { _flags_flags |= 1 << 27 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 self.title.serialize(&w)
@@ -1885,13 +1888,13 @@ extension Api {
 
 extension Api {
     /// TL type `DialogFilterSuggested`: `dialogFilterSuggested#77744d4a`.
-    public indirect enum DialogFilterSuggested: TLObject {
+    public enum DialogFilterSuggested: TLObject {
         case dialogFilterSuggested(Cons_dialogFilterSuggested)
 
         /// The fields of `dialogFilterSuggested#77744d4a`.
-        public struct Cons_dialogFilterSuggested: Sendable {
-            public var filter: Api.DialogFilter
-            public var description: Swift.String
+        public final class Cons_dialogFilterSuggested: Sendable {
+            public let filter: Api.DialogFilter
+            public let description: Swift.String
             
             public init(filter: Api.DialogFilter, description: Swift.String) {
                 self.filter = filter
@@ -1936,13 +1939,13 @@ extension Api {
 
 extension Api {
     /// TL type `StatsDateRangeDays`: `statsDateRangeDays#b637edaf`.
-    public indirect enum StatsDateRangeDays: TLObject {
+    public enum StatsDateRangeDays: TLObject {
         case statsDateRangeDays(Cons_statsDateRangeDays)
 
         /// The fields of `statsDateRangeDays#b637edaf`.
-        public struct Cons_statsDateRangeDays: Sendable {
-            public var minDate: Swift.Int32
-            public var maxDate: Swift.Int32
+        public final class Cons_statsDateRangeDays: Sendable {
+            public let minDate: Swift.Int32
+            public let maxDate: Swift.Int32
             
             public init(minDate: Swift.Int32, maxDate: Swift.Int32) {
                 self.minDate = minDate
@@ -1987,13 +1990,13 @@ extension Api {
 
 extension Api {
     /// TL type `StatsAbsValueAndPrev`: `statsAbsValueAndPrev#cb43acde`.
-    public indirect enum StatsAbsValueAndPrev: TLObject {
+    public enum StatsAbsValueAndPrev: TLObject {
         case statsAbsValueAndPrev(Cons_statsAbsValueAndPrev)
 
         /// The fields of `statsAbsValueAndPrev#cb43acde`.
-        public struct Cons_statsAbsValueAndPrev: Sendable {
-            public var current: Swift.Double
-            public var previous: Swift.Double
+        public final class Cons_statsAbsValueAndPrev: Sendable {
+            public let current: Swift.Double
+            public let previous: Swift.Double
             
             public init(current: Swift.Double, previous: Swift.Double) {
                 self.current = current
@@ -2038,13 +2041,13 @@ extension Api {
 
 extension Api {
     /// TL type `StatsPercentValue`: `statsPercentValue#cbce2fe0`.
-    public indirect enum StatsPercentValue: TLObject {
+    public enum StatsPercentValue: TLObject {
         case statsPercentValue(Cons_statsPercentValue)
 
         /// The fields of `statsPercentValue#cbce2fe0`.
-        public struct Cons_statsPercentValue: Sendable {
-            public var part: Swift.Double
-            public var total: Swift.Double
+        public final class Cons_statsPercentValue: Sendable {
+            public let part: Swift.Double
+            public let total: Swift.Double
             
             public init(part: Swift.Double, total: Swift.Double) {
                 self.part = part
@@ -2089,14 +2092,14 @@ extension Api {
 
 extension Api {
     /// TL type `StatsGraph`: `statsGraphAsync#4a27eb2d`, `statsGraphError#bedc9822`, `statsGraph#8ea464b6`.
-    public indirect enum StatsGraph: TLObject {
+    public enum StatsGraph: TLObject {
         case statsGraphAsync(Cons_statsGraphAsync)
         case statsGraphError(Cons_statsGraphError)
         case statsGraph(Cons_statsGraph)
 
         /// The fields of `statsGraphAsync#4a27eb2d`.
-        public struct Cons_statsGraphAsync: Sendable {
-            public var token: Swift.String
+        public final class Cons_statsGraphAsync: Sendable {
+            public let token: Swift.String
             
             public init(token: Swift.String) {
                 self.token = token
@@ -2115,8 +2118,8 @@ extension Api {
         }
 
         /// The fields of `statsGraphError#bedc9822`.
-        public struct Cons_statsGraphError: Sendable {
-            public var error: Swift.String
+        public final class Cons_statsGraphError: Sendable {
+            public let error: Swift.String
             
             public init(error: Swift.String) {
                 self.error = error
@@ -2135,9 +2138,9 @@ extension Api {
         }
 
         /// The fields of `statsGraph#8ea464b6`.
-        public struct Cons_statsGraph: Sendable {
-            public var json: Api.DataJSON
-            public var zoomToken: Swift.String?
+        public final class Cons_statsGraph: Sendable {
+            public let json: Api.DataJSON
+            public let zoomToken: Swift.String?
             
             public init(json: Api.DataJSON, zoomToken: Swift.String? = nil) {
                 self.json = json
@@ -2147,7 +2150,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.zoomToken != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.zoomToken { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.json.serialize(&w)
                 if let value = self.zoomToken {
@@ -2193,33 +2196,33 @@ extension Api {
 
 extension Api.stats {
     /// TL type `stats.BroadcastStats`: `stats.broadcastStats#396ca5fc`.
-    public indirect enum BroadcastStats: TLObject {
+    public enum BroadcastStats: TLObject {
         case broadcastStats(Cons_broadcastStats)
 
         /// The fields of `stats.broadcastStats#396ca5fc`.
-        public struct Cons_broadcastStats: Sendable {
-            public var period: Api.StatsDateRangeDays
-            public var followers: Api.StatsAbsValueAndPrev
-            public var viewsPerPost: Api.StatsAbsValueAndPrev
-            public var sharesPerPost: Api.StatsAbsValueAndPrev
-            public var reactionsPerPost: Api.StatsAbsValueAndPrev
-            public var viewsPerStory: Api.StatsAbsValueAndPrev
-            public var sharesPerStory: Api.StatsAbsValueAndPrev
-            public var reactionsPerStory: Api.StatsAbsValueAndPrev
-            public var enabledNotifications: Api.StatsPercentValue
-            public var growthGraph: Api.StatsGraph
-            public var followersGraph: Api.StatsGraph
-            public var muteGraph: Api.StatsGraph
-            public var topHoursGraph: Api.StatsGraph
-            public var interactionsGraph: Api.StatsGraph
-            public var ivInteractionsGraph: Api.StatsGraph
-            public var viewsBySourceGraph: Api.StatsGraph
-            public var newFollowersBySourceGraph: Api.StatsGraph
-            public var languagesGraph: Api.StatsGraph
-            public var reactionsByEmotionGraph: Api.StatsGraph
-            public var storyInteractionsGraph: Api.StatsGraph
-            public var storyReactionsByEmotionGraph: Api.StatsGraph
-            public var recentPostsInteractions: [Api.PostInteractionCounters]
+        public final class Cons_broadcastStats: Sendable {
+            public let period: Api.StatsDateRangeDays
+            public let followers: Api.StatsAbsValueAndPrev
+            public let viewsPerPost: Api.StatsAbsValueAndPrev
+            public let sharesPerPost: Api.StatsAbsValueAndPrev
+            public let reactionsPerPost: Api.StatsAbsValueAndPrev
+            public let viewsPerStory: Api.StatsAbsValueAndPrev
+            public let sharesPerStory: Api.StatsAbsValueAndPrev
+            public let reactionsPerStory: Api.StatsAbsValueAndPrev
+            public let enabledNotifications: Api.StatsPercentValue
+            public let growthGraph: Api.StatsGraph
+            public let followersGraph: Api.StatsGraph
+            public let muteGraph: Api.StatsGraph
+            public let topHoursGraph: Api.StatsGraph
+            public let interactionsGraph: Api.StatsGraph
+            public let ivInteractionsGraph: Api.StatsGraph
+            public let viewsBySourceGraph: Api.StatsGraph
+            public let newFollowersBySourceGraph: Api.StatsGraph
+            public let languagesGraph: Api.StatsGraph
+            public let reactionsByEmotionGraph: Api.StatsGraph
+            public let storyInteractionsGraph: Api.StatsGraph
+            public let storyReactionsByEmotionGraph: Api.StatsGraph
+            public let recentPostsInteractions: [Api.PostInteractionCounters]
             
             public init(period: Api.StatsDateRangeDays, followers: Api.StatsAbsValueAndPrev, viewsPerPost: Api.StatsAbsValueAndPrev, sharesPerPost: Api.StatsAbsValueAndPrev, reactionsPerPost: Api.StatsAbsValueAndPrev, viewsPerStory: Api.StatsAbsValueAndPrev, sharesPerStory: Api.StatsAbsValueAndPrev, reactionsPerStory: Api.StatsAbsValueAndPrev, enabledNotifications: Api.StatsPercentValue, growthGraph: Api.StatsGraph, followersGraph: Api.StatsGraph, muteGraph: Api.StatsGraph, topHoursGraph: Api.StatsGraph, interactionsGraph: Api.StatsGraph, ivInteractionsGraph: Api.StatsGraph, viewsBySourceGraph: Api.StatsGraph, newFollowersBySourceGraph: Api.StatsGraph, languagesGraph: Api.StatsGraph, reactionsByEmotionGraph: Api.StatsGraph, storyInteractionsGraph: Api.StatsGraph, storyReactionsByEmotionGraph: Api.StatsGraph, recentPostsInteractions: [Api.PostInteractionCounters]) {
                 self.period = period
@@ -2327,13 +2330,13 @@ extension Api.stats {
 
 extension Api.help {
     /// TL type `help.PromoData`: `help.promoDataEmpty#98f6ac75`, `help.promoData#8a4d87a`.
-    public indirect enum PromoData: TLObject {
+    public enum PromoData: TLObject {
         case promoDataEmpty(Cons_promoDataEmpty)
         case promoData(Cons_promoData)
 
         /// The fields of `help.promoDataEmpty#98f6ac75`.
-        public struct Cons_promoDataEmpty: Sendable {
-            public var expires: Swift.Int32
+        public final class Cons_promoDataEmpty: Sendable {
+            public let expires: Swift.Int32
             
             public init(expires: Swift.Int32) {
                 self.expires = expires
@@ -2352,17 +2355,17 @@ extension Api.help {
         }
 
         /// The fields of `help.promoData#8a4d87a`.
-        public struct Cons_promoData: Sendable {
-            public var proxy: Swift.Bool
-            public var expires: Swift.Int32
-            public var peer: Api.Peer?
-            public var psaType: Swift.String?
-            public var psaMessage: Swift.String?
-            public var pendingSuggestions: [Swift.String]
-            public var dismissedSuggestions: [Swift.String]
-            public var customPendingSuggestion: Api.PendingSuggestion?
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_promoData: Sendable {
+            public let proxy: Swift.Bool
+            public let expires: Swift.Int32
+            public let peer: Api.Peer?
+            public let psaType: Swift.String?
+            public let psaMessage: Swift.String?
+            public let pendingSuggestions: [Swift.String]
+            public let dismissedSuggestions: [Swift.String]
+            public let customPendingSuggestion: Api.PendingSuggestion?
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(proxy: Swift.Bool = false, expires: Swift.Int32, peer: Api.Peer? = nil, psaType: Swift.String? = nil, psaMessage: Swift.String? = nil, pendingSuggestions: [Swift.String], dismissedSuggestions: [Swift.String], customPendingSuggestion: Api.PendingSuggestion? = nil, chats: [Api.Chat], users: [Api.User]) {
                 self.proxy = proxy
@@ -2381,10 +2384,10 @@ extension Api.help {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.proxy { _flags_flags |= 1 << 0 }
-                if self.peer != nil { _flags_flags |= 1 << 3 }
-                if self.psaType != nil { _flags_flags |= 1 << 1 }
-                if self.psaMessage != nil { _flags_flags |= 1 << 2 }
-                if self.customPendingSuggestion != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.peer { _flags_flags |= 1 << 3 }
+                if case .some = self.psaType { _flags_flags |= 1 << 1 }
+                if case .some = self.psaMessage { _flags_flags |= 1 << 2 }
+                if case .some = self.customPendingSuggestion { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.expires)
                 if let value = self.peer {
@@ -2464,18 +2467,18 @@ extension Api.help {
 
 extension Api {
     /// TL type `VideoSize`: `videoSize#de33b094`, `videoSizeEmojiMarkup#f85c413c`, `videoSizeStickerMarkup#da082fe`.
-    public indirect enum VideoSize: TLObject {
+    public enum VideoSize: TLObject {
         case videoSize(Cons_videoSize)
         case videoSizeEmojiMarkup(Cons_videoSizeEmojiMarkup)
         case videoSizeStickerMarkup(Cons_videoSizeStickerMarkup)
 
         /// The fields of `videoSize#de33b094`.
-        public struct Cons_videoSize: Sendable {
-            public var type: Swift.String
-            public var w: Swift.Int32
-            public var h: Swift.Int32
-            public var size: Swift.Int32
-            public var videoStartTs: Swift.Double?
+        public final class Cons_videoSize: Sendable {
+            public let type: Swift.String
+            public let w: Swift.Int32
+            public let h: Swift.Int32
+            public let size: Swift.Int32
+            public let videoStartTs: Swift.Double?
             
             public init(type: Swift.String, w: Swift.Int32, h: Swift.Int32, size: Swift.Int32, videoStartTs: Swift.Double? = nil) {
                 self.type = type
@@ -2488,7 +2491,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.videoStartTs != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.videoStartTs { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.type)
                 w.writeInt32(self.w)
@@ -2513,9 +2516,9 @@ extension Api {
         }
 
         /// The fields of `videoSizeEmojiMarkup#f85c413c`.
-        public struct Cons_videoSizeEmojiMarkup: Sendable {
-            public var emojiId: Swift.Int64
-            public var backgroundColors: [Swift.Int32]
+        public final class Cons_videoSizeEmojiMarkup: Sendable {
+            public let emojiId: Swift.Int64
+            public let backgroundColors: [Swift.Int32]
             
             public init(emojiId: Swift.Int64, backgroundColors: [Swift.Int32]) {
                 self.emojiId = emojiId
@@ -2540,10 +2543,10 @@ extension Api {
         }
 
         /// The fields of `videoSizeStickerMarkup#da082fe`.
-        public struct Cons_videoSizeStickerMarkup: Sendable {
-            public var stickerset: Api.InputStickerSet
-            public var stickerId: Swift.Int64
-            public var backgroundColors: [Swift.Int32]
+        public final class Cons_videoSizeStickerMarkup: Sendable {
+            public let stickerset: Api.InputStickerSet
+            public let stickerId: Swift.Int64
+            public let backgroundColors: [Swift.Int32]
             
             public init(stickerset: Api.InputStickerSet, stickerId: Swift.Int64, backgroundColors: [Swift.Int32]) {
                 self.stickerset = stickerset
@@ -2598,14 +2601,14 @@ extension Api {
 
 extension Api {
     /// TL type `StatsGroupTopPoster`: `statsGroupTopPoster#9d04af9b`.
-    public indirect enum StatsGroupTopPoster: TLObject {
+    public enum StatsGroupTopPoster: TLObject {
         case statsGroupTopPoster(Cons_statsGroupTopPoster)
 
         /// The fields of `statsGroupTopPoster#9d04af9b`.
-        public struct Cons_statsGroupTopPoster: Sendable {
-            public var userId: Swift.Int64
-            public var messages: Swift.Int32
-            public var avgChars: Swift.Int32
+        public final class Cons_statsGroupTopPoster: Sendable {
+            public let userId: Swift.Int64
+            public let messages: Swift.Int32
+            public let avgChars: Swift.Int32
             
             public init(userId: Swift.Int64, messages: Swift.Int32, avgChars: Swift.Int32) {
                 self.userId = userId
@@ -2653,15 +2656,15 @@ extension Api {
 
 extension Api {
     /// TL type `StatsGroupTopAdmin`: `statsGroupTopAdmin#d7584c87`.
-    public indirect enum StatsGroupTopAdmin: TLObject {
+    public enum StatsGroupTopAdmin: TLObject {
         case statsGroupTopAdmin(Cons_statsGroupTopAdmin)
 
         /// The fields of `statsGroupTopAdmin#d7584c87`.
-        public struct Cons_statsGroupTopAdmin: Sendable {
-            public var userId: Swift.Int64
-            public var deleted: Swift.Int32
-            public var kicked: Swift.Int32
-            public var banned: Swift.Int32
+        public final class Cons_statsGroupTopAdmin: Sendable {
+            public let userId: Swift.Int64
+            public let deleted: Swift.Int32
+            public let kicked: Swift.Int32
+            public let banned: Swift.Int32
             
             public init(userId: Swift.Int64, deleted: Swift.Int32, kicked: Swift.Int32, banned: Swift.Int32) {
                 self.userId = userId
@@ -2712,13 +2715,13 @@ extension Api {
 
 extension Api {
     /// TL type `StatsGroupTopInviter`: `statsGroupTopInviter#535f779d`.
-    public indirect enum StatsGroupTopInviter: TLObject {
+    public enum StatsGroupTopInviter: TLObject {
         case statsGroupTopInviter(Cons_statsGroupTopInviter)
 
         /// The fields of `statsGroupTopInviter#535f779d`.
-        public struct Cons_statsGroupTopInviter: Sendable {
-            public var userId: Swift.Int64
-            public var invitations: Swift.Int32
+        public final class Cons_statsGroupTopInviter: Sendable {
+            public let userId: Swift.Int64
+            public let invitations: Swift.Int32
             
             public init(userId: Swift.Int64, invitations: Swift.Int32) {
                 self.userId = userId
@@ -2763,28 +2766,28 @@ extension Api {
 
 extension Api.stats {
     /// TL type `stats.MegagroupStats`: `stats.megagroupStats#ef7ff916`.
-    public indirect enum MegagroupStats: TLObject {
+    public enum MegagroupStats: TLObject {
         case megagroupStats(Cons_megagroupStats)
 
         /// The fields of `stats.megagroupStats#ef7ff916`.
-        public struct Cons_megagroupStats: Sendable {
-            public var period: Api.StatsDateRangeDays
-            public var members: Api.StatsAbsValueAndPrev
-            public var messages: Api.StatsAbsValueAndPrev
-            public var viewers: Api.StatsAbsValueAndPrev
-            public var posters: Api.StatsAbsValueAndPrev
-            public var growthGraph: Api.StatsGraph
-            public var membersGraph: Api.StatsGraph
-            public var newMembersBySourceGraph: Api.StatsGraph
-            public var languagesGraph: Api.StatsGraph
-            public var messagesGraph: Api.StatsGraph
-            public var actionsGraph: Api.StatsGraph
-            public var topHoursGraph: Api.StatsGraph
-            public var weekdaysGraph: Api.StatsGraph
-            public var topPosters: [Api.StatsGroupTopPoster]
-            public var topAdmins: [Api.StatsGroupTopAdmin]
-            public var topInviters: [Api.StatsGroupTopInviter]
-            public var users: [Api.User]
+        public final class Cons_megagroupStats: Sendable {
+            public let period: Api.StatsDateRangeDays
+            public let members: Api.StatsAbsValueAndPrev
+            public let messages: Api.StatsAbsValueAndPrev
+            public let viewers: Api.StatsAbsValueAndPrev
+            public let posters: Api.StatsAbsValueAndPrev
+            public let growthGraph: Api.StatsGraph
+            public let membersGraph: Api.StatsGraph
+            public let newMembersBySourceGraph: Api.StatsGraph
+            public let languagesGraph: Api.StatsGraph
+            public let messagesGraph: Api.StatsGraph
+            public let actionsGraph: Api.StatsGraph
+            public let topHoursGraph: Api.StatsGraph
+            public let weekdaysGraph: Api.StatsGraph
+            public let topPosters: [Api.StatsGroupTopPoster]
+            public let topAdmins: [Api.StatsGroupTopAdmin]
+            public let topInviters: [Api.StatsGroupTopInviter]
+            public let users: [Api.User]
             
             public init(period: Api.StatsDateRangeDays, members: Api.StatsAbsValueAndPrev, messages: Api.StatsAbsValueAndPrev, viewers: Api.StatsAbsValueAndPrev, posters: Api.StatsAbsValueAndPrev, growthGraph: Api.StatsGraph, membersGraph: Api.StatsGraph, newMembersBySourceGraph: Api.StatsGraph, languagesGraph: Api.StatsGraph, messagesGraph: Api.StatsGraph, actionsGraph: Api.StatsGraph, topHoursGraph: Api.StatsGraph, weekdaysGraph: Api.StatsGraph, topPosters: [Api.StatsGroupTopPoster], topAdmins: [Api.StatsGroupTopAdmin], topInviters: [Api.StatsGroupTopInviter], users: [Api.User]) {
                 self.period = period
@@ -2886,19 +2889,19 @@ extension Api.stats {
 
 extension Api {
     /// TL type `GlobalPrivacySettings`: `globalPrivacySettings#fe41b34f`.
-    public indirect enum GlobalPrivacySettings: TLObject {
+    public enum GlobalPrivacySettings: TLObject {
         case globalPrivacySettings(Cons_globalPrivacySettings)
 
         /// The fields of `globalPrivacySettings#fe41b34f`.
-        public struct Cons_globalPrivacySettings: Sendable {
-            public var archiveAndMuteNewNoncontactPeers: Swift.Bool
-            public var keepArchivedUnmuted: Swift.Bool
-            public var keepArchivedFolders: Swift.Bool
-            public var hideReadMarks: Swift.Bool
-            public var newNoncontactPeersRequirePremium: Swift.Bool
-            public var displayGiftsButton: Swift.Bool
-            public var noncontactPeersPaidStars: Swift.Int64?
-            public var disallowedGifts: Api.DisallowedGiftsSettings?
+        public final class Cons_globalPrivacySettings: Sendable {
+            public let archiveAndMuteNewNoncontactPeers: Swift.Bool
+            public let keepArchivedUnmuted: Swift.Bool
+            public let keepArchivedFolders: Swift.Bool
+            public let hideReadMarks: Swift.Bool
+            public let newNoncontactPeersRequirePremium: Swift.Bool
+            public let displayGiftsButton: Swift.Bool
+            public let noncontactPeersPaidStars: Swift.Int64?
+            public let disallowedGifts: Api.DisallowedGiftsSettings?
             
             public init(archiveAndMuteNewNoncontactPeers: Swift.Bool = false, keepArchivedUnmuted: Swift.Bool = false, keepArchivedFolders: Swift.Bool = false, hideReadMarks: Swift.Bool = false, newNoncontactPeersRequirePremium: Swift.Bool = false, displayGiftsButton: Swift.Bool = false, noncontactPeersPaidStars: Swift.Int64? = nil, disallowedGifts: Api.DisallowedGiftsSettings? = nil) {
                 self.archiveAndMuteNewNoncontactPeers = archiveAndMuteNewNoncontactPeers
@@ -2920,8 +2923,8 @@ extension Api {
                 if self.hideReadMarks { _flags_flags |= 1 << 3 }
                 if self.newNoncontactPeersRequirePremium { _flags_flags |= 1 << 4 }
                 if self.displayGiftsButton { _flags_flags |= 1 << 7 }
-                if self.noncontactPeersPaidStars != nil { _flags_flags |= 1 << 5 }
-                if self.disallowedGifts != nil { _flags_flags |= 1 << 6 }
+                if case .some = self.noncontactPeersPaidStars { _flags_flags |= 1 << 5 }
+                if case .some = self.disallowedGifts { _flags_flags |= 1 << 6 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.noncontactPeersPaidStars {
                     w.writeInt64(value)
@@ -2972,14 +2975,14 @@ extension Api {
 
 extension Api.help {
     /// TL type `help.CountryCode`: `help.countryCode#4203c5ef`.
-    public indirect enum CountryCode: TLObject {
+    public enum CountryCode: TLObject {
         case countryCode(Cons_countryCode)
 
         /// The fields of `help.countryCode#4203c5ef`.
-        public struct Cons_countryCode: Sendable {
-            public var countryCode: Swift.String
-            public var prefixes: [Swift.String]?
-            public var patterns: [Swift.String]?
+        public final class Cons_countryCode: Sendable {
+            public let countryCode: Swift.String
+            public let prefixes: [Swift.String]?
+            public let patterns: [Swift.String]?
             
             public init(countryCode: Swift.String, prefixes: [Swift.String]? = nil, patterns: [Swift.String]? = nil) {
                 self.countryCode = countryCode
@@ -2990,8 +2993,8 @@ extension Api.help {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.prefixes != nil { _flags_flags |= 1 << 0 }
-                if self.patterns != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.prefixes { _flags_flags |= 1 << 0 }
+                if case .some = self.patterns { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.countryCode)
                 if let value = self.prefixes {
@@ -3044,16 +3047,16 @@ extension Api.help {
 
 extension Api.help {
     /// TL type `help.Country`: `help.country#c3878e23`.
-    public indirect enum Country: TLObject {
+    public enum Country: TLObject {
         case country(Cons_country)
 
         /// The fields of `help.country#c3878e23`.
-        public struct Cons_country: Sendable {
-            public var hidden: Swift.Bool
-            public var iso2: Swift.String
-            public var defaultName: Swift.String
-            public var name: Swift.String?
-            public var countryCodes: [Api.help.CountryCode]
+        public final class Cons_country: Sendable {
+            public let hidden: Swift.Bool
+            public let iso2: Swift.String
+            public let defaultName: Swift.String
+            public let name: Swift.String?
+            public let countryCodes: [Api.help.CountryCode]
             
             public init(hidden: Swift.Bool = false, iso2: Swift.String, defaultName: Swift.String, name: Swift.String? = nil, countryCodes: [Api.help.CountryCode]) {
                 self.hidden = hidden
@@ -3067,7 +3070,7 @@ extension Api.help {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hidden { _flags_flags |= 1 << 0 }
-                if self.name != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.name { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.iso2)
                 w.writeString(self.defaultName)
@@ -3117,14 +3120,14 @@ extension Api.help {
 
 extension Api.help {
     /// TL type `help.CountriesList`: `help.countriesListNotModified#93cc1f32`, `help.countriesList#87d0759e`.
-    public indirect enum CountriesList: TLObject {
+    public enum CountriesList: TLObject {
         case countriesListNotModified
         case countriesList(Cons_countriesList)
 
         /// The fields of `help.countriesList#87d0759e`.
-        public struct Cons_countriesList: Sendable {
-            public var countries: [Api.help.Country]
-            public var hash: Swift.Int32
+        public final class Cons_countriesList: Sendable {
+            public let countries: [Api.help.Country]
+            public let hash: Swift.Int32
             
             public init(countries: [Api.help.Country], hash: Swift.Int32) {
                 self.countries = countries
@@ -3174,14 +3177,14 @@ extension Api.help {
 
 extension Api {
     /// TL type `MessageViews`: `messageViews#455b853d`.
-    public indirect enum MessageViews: TLObject {
+    public enum MessageViews: TLObject {
         case messageViews(Cons_messageViews)
 
         /// The fields of `messageViews#455b853d`.
-        public struct Cons_messageViews: Sendable {
-            public var views: Swift.Int32?
-            public var forwards: Swift.Int32?
-            public var replies: Api.MessageReplies?
+        public final class Cons_messageViews: Sendable {
+            public let views: Swift.Int32?
+            public let forwards: Swift.Int32?
+            public let replies: Api.MessageReplies?
             
             public init(views: Swift.Int32? = nil, forwards: Swift.Int32? = nil, replies: Api.MessageReplies? = nil) {
                 self.views = views
@@ -3192,9 +3195,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.views != nil { _flags_flags |= 1 << 0 }
-                if self.forwards != nil { _flags_flags |= 1 << 1 }
-                if self.replies != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.views { _flags_flags |= 1 << 0 }
+                if case .some = self.forwards { _flags_flags |= 1 << 1 }
+                if case .some = self.replies { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.views {
                     w.writeInt32(value)
@@ -3244,14 +3247,14 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.MessageViews`: `messages.messageViews#b6c4f543`.
-    public indirect enum MessageViews: TLObject {
+    public enum MessageViews: TLObject {
         case messageViews(Cons_messageViews)
 
         /// The fields of `messages.messageViews#b6c4f543`.
-        public struct Cons_messageViews: Sendable {
-            public var views: [Api.MessageViews]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_messageViews: Sendable {
+            public let views: [Api.MessageViews]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(views: [Api.MessageViews], chats: [Api.Chat], users: [Api.User]) {
                 self.views = views
@@ -3308,18 +3311,18 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.DiscussionMessage`: `messages.discussionMessage#a6341782`.
-    public indirect enum DiscussionMessage: TLObject {
+    public enum DiscussionMessage: TLObject {
         case discussionMessage(Cons_discussionMessage)
 
         /// The fields of `messages.discussionMessage#a6341782`.
-        public struct Cons_discussionMessage: Sendable {
-            public var messages: [Api.Message]
-            public var maxId: Swift.Int32?
-            public var readInboxMaxId: Swift.Int32?
-            public var readOutboxMaxId: Swift.Int32?
-            public var unreadCount: Swift.Int32
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_discussionMessage: Sendable {
+            public let messages: [Api.Message]
+            public let maxId: Swift.Int32?
+            public let readInboxMaxId: Swift.Int32?
+            public let readOutboxMaxId: Swift.Int32?
+            public let unreadCount: Swift.Int32
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(messages: [Api.Message], maxId: Swift.Int32? = nil, readInboxMaxId: Swift.Int32? = nil, readOutboxMaxId: Swift.Int32? = nil, unreadCount: Swift.Int32, chats: [Api.Chat], users: [Api.User]) {
                 self.messages = messages
@@ -3334,9 +3337,9 @@ extension Api.messages {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.maxId != nil { _flags_flags |= 1 << 0 }
-                if self.readInboxMaxId != nil { _flags_flags |= 1 << 1 }
-                if self.readOutboxMaxId != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.maxId { _flags_flags |= 1 << 0 }
+                if case .some = self.readInboxMaxId { _flags_flags |= 1 << 1 }
+                if case .some = self.readOutboxMaxId { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeVectorHeader(count: self.messages.count)
                 for item0 in self.messages {
@@ -3403,26 +3406,26 @@ extension Api.messages {
 
 extension Api {
     /// TL type `MessageReplyHeader`: `messageReplyHeader#1b97dd66`, `messageReplyStoryHeader#e5af939`.
-    public indirect enum MessageReplyHeader: TLObject {
+    public enum MessageReplyHeader: TLObject {
         case messageReplyHeader(Cons_messageReplyHeader)
         case messageReplyStoryHeader(Cons_messageReplyStoryHeader)
 
         /// The fields of `messageReplyHeader#1b97dd66`.
-        public struct Cons_messageReplyHeader: Sendable {
-            public var replyToScheduled: Swift.Bool
-            public var forumTopic: Swift.Bool
-            public var quote: Swift.Bool
-            public var replyToEphemeral: Swift.Bool
-            public var replyToMsgId: Swift.Int32?
-            public var replyToPeerId: Api.Peer?
-            public var replyFrom: Api.MessageFwdHeader?
-            public var replyMedia: Api.MessageMedia?
-            public var replyToTopId: Swift.Int32?
-            public var quoteText: Swift.String?
-            public var quoteEntities: [Api.MessageEntity]?
-            public var quoteOffset: Swift.Int32?
-            public var todoItemId: Swift.Int32?
-            public var pollOption: [Swift.UInt8]?
+        public final class Cons_messageReplyHeader: Sendable {
+            public let replyToScheduled: Swift.Bool
+            public let forumTopic: Swift.Bool
+            public let quote: Swift.Bool
+            public let replyToEphemeral: Swift.Bool
+            public let replyToMsgId: Swift.Int32?
+            public let replyToPeerId: Api.Peer?
+            public let replyFrom: Api.MessageFwdHeader?
+            public let replyMedia: Api.MessageMedia?
+            public let replyToTopId: Swift.Int32?
+            public let quoteText: Swift.String?
+            public let quoteEntities: [Api.MessageEntity]?
+            public let quoteOffset: Swift.Int32?
+            public let todoItemId: Swift.Int32?
+            public let pollOption: [Swift.UInt8]?
             
             public init(replyToScheduled: Swift.Bool = false, forumTopic: Swift.Bool = false, quote: Swift.Bool = false, replyToEphemeral: Swift.Bool = false, replyToMsgId: Swift.Int32? = nil, replyToPeerId: Api.Peer? = nil, replyFrom: Api.MessageFwdHeader? = nil, replyMedia: Api.MessageMedia? = nil, replyToTopId: Swift.Int32? = nil, quoteText: Swift.String? = nil, quoteEntities: [Api.MessageEntity]? = nil, quoteOffset: Swift.Int32? = nil, todoItemId: Swift.Int32? = nil, pollOption: [Swift.UInt8]? = nil) {
                 self.replyToScheduled = replyToScheduled
@@ -3448,16 +3451,16 @@ extension Api {
                 if self.forumTopic { _flags_flags |= 1 << 3 }
                 if self.quote { _flags_flags |= 1 << 9 }
                 if self.replyToEphemeral { _flags_flags |= 1 << 13 }
-                if self.replyToMsgId != nil { _flags_flags |= 1 << 4 }
-                if self.replyToPeerId != nil { _flags_flags |= 1 << 0 }
-                if self.replyFrom != nil { _flags_flags |= 1 << 5 }
-                if self.replyMedia != nil { _flags_flags |= 1 << 8 }
-                if self.replyToTopId != nil { _flags_flags |= 1 << 1 }
-                if self.quoteText != nil { _flags_flags |= 1 << 6 }
-                if self.quoteEntities != nil { _flags_flags |= 1 << 7 }
-                if self.quoteOffset != nil { _flags_flags |= 1 << 10 }
-                if self.todoItemId != nil { _flags_flags |= 1 << 11 }
-                if self.pollOption != nil { _flags_flags |= 1 << 12 }
+                if case .some = self.replyToMsgId { _flags_flags |= 1 << 4 }
+                if case .some = self.replyToPeerId { _flags_flags |= 1 << 0 }
+                if case .some = self.replyFrom { _flags_flags |= 1 << 5 }
+                if case .some = self.replyMedia { _flags_flags |= 1 << 8 }
+                if case .some = self.replyToTopId { _flags_flags |= 1 << 1 }
+                if case .some = self.quoteText { _flags_flags |= 1 << 6 }
+                if case .some = self.quoteEntities { _flags_flags |= 1 << 7 }
+                if case .some = self.quoteOffset { _flags_flags |= 1 << 10 }
+                if case .some = self.todoItemId { _flags_flags |= 1 << 11 }
+                if case .some = self.pollOption { _flags_flags |= 1 << 12 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.replyToMsgId {
                     w.writeInt32(value)
@@ -3526,9 +3529,9 @@ extension Api {
         }
 
         /// The fields of `messageReplyStoryHeader#e5af939`.
-        public struct Cons_messageReplyStoryHeader: Sendable {
-            public var peer: Api.Peer
-            public var storyId: Swift.Int32
+        public final class Cons_messageReplyStoryHeader: Sendable {
+            public let peer: Api.Peer
+            public let storyId: Swift.Int32
             
             public init(peer: Api.Peer, storyId: Swift.Int32) {
                 self.peer = peer
@@ -3575,18 +3578,18 @@ extension Api {
 
 extension Api {
     /// TL type `MessageReplies`: `messageReplies#83d60fc2`.
-    public indirect enum MessageReplies: TLObject {
+    public enum MessageReplies: TLObject {
         case messageReplies(Cons_messageReplies)
 
         /// The fields of `messageReplies#83d60fc2`.
-        public struct Cons_messageReplies: Sendable {
-            public var comments: Swift.Bool
-            public var replies: Swift.Int32
-            public var repliesPts: Swift.Int32
-            public var recentRepliers: [Api.Peer]?
-            public var channelId: Swift.Int64?
-            public var maxId: Swift.Int32?
-            public var readMaxId: Swift.Int32?
+        public final class Cons_messageReplies: Sendable {
+            public let comments: Swift.Bool
+            public let replies: Swift.Int32
+            public let repliesPts: Swift.Int32
+            public let recentRepliers: [Api.Peer]?
+            public let channelId: Swift.Int64?
+            public let maxId: Swift.Int32?
+            public let readMaxId: Swift.Int32?
             
             public init(comments: Swift.Bool = false, replies: Swift.Int32, repliesPts: Swift.Int32, recentRepliers: [Api.Peer]? = nil, channelId: Swift.Int64? = nil, maxId: Swift.Int32? = nil, readMaxId: Swift.Int32? = nil) {
                 self.comments = comments
@@ -3601,10 +3604,11 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.comments || self.channelId != nil { _flags_flags |= 1 << 0 }
-                if self.recentRepliers != nil { _flags_flags |= 1 << 1 }
-                if self.maxId != nil { _flags_flags |= 1 << 2 }
-                if self.readMaxId != nil { _flags_flags |= 1 << 3 }
+                if self.comments { _flags_flags |= 1 << 0 }
+                if case .some = self.channelId { _flags_flags |= 1 << 0 }
+                if case .some = self.recentRepliers { _flags_flags |= 1 << 1 }
+                if case .some = self.maxId { _flags_flags |= 1 << 2 }
+                if case .some = self.readMaxId { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.replies)
                 w.writeInt32(self.repliesPts)
@@ -3668,13 +3672,13 @@ extension Api {
 
 extension Api {
     /// TL type `PeerBlocked`: `peerBlocked#e8fd8014`.
-    public indirect enum PeerBlocked: TLObject {
+    public enum PeerBlocked: TLObject {
         case peerBlocked(Cons_peerBlocked)
 
         /// The fields of `peerBlocked#e8fd8014`.
-        public struct Cons_peerBlocked: Sendable {
-            public var peerId: Api.Peer
-            public var date: Swift.Int32
+        public final class Cons_peerBlocked: Sendable {
+            public let peerId: Api.Peer
+            public let date: Swift.Int32
             
             public init(peerId: Api.Peer, date: Swift.Int32) {
                 self.peerId = peerId
@@ -3719,13 +3723,13 @@ extension Api {
 
 extension Api.stats {
     /// TL type `stats.MessageStats`: `stats.messageStats#7fe91c14`.
-    public indirect enum MessageStats: TLObject {
+    public enum MessageStats: TLObject {
         case messageStats(Cons_messageStats)
 
         /// The fields of `stats.messageStats#7fe91c14`.
-        public struct Cons_messageStats: Sendable {
-            public var viewsGraph: Api.StatsGraph
-            public var reactionsByEmotionGraph: Api.StatsGraph
+        public final class Cons_messageStats: Sendable {
+            public let viewsGraph: Api.StatsGraph
+            public let reactionsByEmotionGraph: Api.StatsGraph
             
             public init(viewsGraph: Api.StatsGraph, reactionsByEmotionGraph: Api.StatsGraph) {
                 self.viewsGraph = viewsGraph
@@ -3770,15 +3774,15 @@ extension Api.stats {
 
 extension Api {
     /// TL type `GroupCall`: `groupCallDiscarded#7780bcb4`, `groupCall#efb2b617`.
-    public indirect enum GroupCall: TLObject {
+    public enum GroupCall: TLObject {
         case groupCallDiscarded(Cons_groupCallDiscarded)
         case groupCall(Cons_groupCall)
 
         /// The fields of `groupCallDiscarded#7780bcb4`.
-        public struct Cons_groupCallDiscarded: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var duration: Swift.Int32
+        public final class Cons_groupCallDiscarded: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let duration: Swift.Int32
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, duration: Swift.Int32) {
                 self.id = id
@@ -3803,33 +3807,33 @@ extension Api {
         }
 
         /// The fields of `groupCall#efb2b617`.
-        public struct Cons_groupCall: Sendable {
-            public var joinMuted: Swift.Bool
-            public var canChangeJoinMuted: Swift.Bool
-            public var joinDateAsc: Swift.Bool
-            public var scheduleStartSubscribed: Swift.Bool
-            public var canStartVideo: Swift.Bool
-            public var recordVideoActive: Swift.Bool
-            public var rtmpStream: Swift.Bool
-            public var listenersHidden: Swift.Bool
-            public var conference: Swift.Bool
-            public var creator: Swift.Bool
-            public var messagesEnabled: Swift.Bool
-            public var canChangeMessagesEnabled: Swift.Bool
-            public var min: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var participantsCount: Swift.Int32
-            public var title: Swift.String?
-            public var streamDcId: Swift.Int32?
-            public var recordStartDate: Swift.Int32?
-            public var scheduleDate: Swift.Int32?
-            public var unmutedVideoCount: Swift.Int32?
-            public var unmutedVideoLimit: Swift.Int32
-            public var version: Swift.Int32
-            public var inviteLink: Swift.String?
-            public var sendPaidMessagesStars: Swift.Int64?
-            public var defaultSendAs: Api.Peer?
+        public final class Cons_groupCall: Sendable {
+            public let joinMuted: Swift.Bool
+            public let canChangeJoinMuted: Swift.Bool
+            public let joinDateAsc: Swift.Bool
+            public let scheduleStartSubscribed: Swift.Bool
+            public let canStartVideo: Swift.Bool
+            public let recordVideoActive: Swift.Bool
+            public let rtmpStream: Swift.Bool
+            public let listenersHidden: Swift.Bool
+            public let conference: Swift.Bool
+            public let creator: Swift.Bool
+            public let messagesEnabled: Swift.Bool
+            public let canChangeMessagesEnabled: Swift.Bool
+            public let min: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let participantsCount: Swift.Int32
+            public let title: Swift.String?
+            public let streamDcId: Swift.Int32?
+            public let recordStartDate: Swift.Int32?
+            public let scheduleDate: Swift.Int32?
+            public let unmutedVideoCount: Swift.Int32?
+            public let unmutedVideoLimit: Swift.Int32
+            public let version: Swift.Int32
+            public let inviteLink: Swift.String?
+            public let sendPaidMessagesStars: Swift.Int64?
+            public let defaultSendAs: Api.Peer?
             
             public init(joinMuted: Swift.Bool = false, canChangeJoinMuted: Swift.Bool = false, joinDateAsc: Swift.Bool = false, scheduleStartSubscribed: Swift.Bool = false, canStartVideo: Swift.Bool = false, recordVideoActive: Swift.Bool = false, rtmpStream: Swift.Bool = false, listenersHidden: Swift.Bool = false, conference: Swift.Bool = false, creator: Swift.Bool = false, messagesEnabled: Swift.Bool = false, canChangeMessagesEnabled: Swift.Bool = false, min: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64, participantsCount: Swift.Int32, title: Swift.String? = nil, streamDcId: Swift.Int32? = nil, recordStartDate: Swift.Int32? = nil, scheduleDate: Swift.Int32? = nil, unmutedVideoCount: Swift.Int32? = nil, unmutedVideoLimit: Swift.Int32, version: Swift.Int32, inviteLink: Swift.String? = nil, sendPaidMessagesStars: Swift.Int64? = nil, defaultSendAs: Api.Peer? = nil) {
                 self.joinMuted = joinMuted
@@ -3876,14 +3880,14 @@ extension Api {
                 if self.messagesEnabled { _flags_flags |= 1 << 17 }
                 if self.canChangeMessagesEnabled { _flags_flags |= 1 << 18 }
                 if self.min { _flags_flags |= 1 << 19 }
-                if self.title != nil { _flags_flags |= 1 << 3 }
-                if self.streamDcId != nil { _flags_flags |= 1 << 4 }
-                if self.recordStartDate != nil { _flags_flags |= 1 << 5 }
-                if self.scheduleDate != nil { _flags_flags |= 1 << 7 }
-                if self.unmutedVideoCount != nil { _flags_flags |= 1 << 10 }
-                if self.inviteLink != nil { _flags_flags |= 1 << 16 }
-                if self.sendPaidMessagesStars != nil { _flags_flags |= 1 << 20 }
-                if self.defaultSendAs != nil { _flags_flags |= 1 << 21 }
+                if case .some = self.title { _flags_flags |= 1 << 3 }
+                if case .some = self.streamDcId { _flags_flags |= 1 << 4 }
+                if case .some = self.recordStartDate { _flags_flags |= 1 << 5 }
+                if case .some = self.scheduleDate { _flags_flags |= 1 << 7 }
+                if case .some = self.unmutedVideoCount { _flags_flags |= 1 << 10 }
+                if case .some = self.inviteLink { _flags_flags |= 1 << 16 }
+                if case .some = self.sendPaidMessagesStars { _flags_flags |= 1 << 20 }
+                if case .some = self.defaultSendAs { _flags_flags |= 1 << 21 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)

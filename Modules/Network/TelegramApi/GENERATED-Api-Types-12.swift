@@ -5,15 +5,15 @@ public import TLRuntime
 
 extension Api {
     /// TL type `InputGroupCall`: `inputGroupCall#d8aa840f`, `inputGroupCallSlug#fe06823f`, `inputGroupCallInviteMessage#8c10603f`.
-    public indirect enum InputGroupCall: TLObject {
+    public enum InputGroupCall: TLObject {
         case inputGroupCall(Cons_inputGroupCall)
         case inputGroupCallSlug(Cons_inputGroupCallSlug)
         case inputGroupCallInviteMessage(Cons_inputGroupCallInviteMessage)
 
         /// The fields of `inputGroupCall#d8aa840f`.
-        public struct Cons_inputGroupCall: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputGroupCall: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -35,8 +35,8 @@ extension Api {
         }
 
         /// The fields of `inputGroupCallSlug#fe06823f`.
-        public struct Cons_inputGroupCallSlug: Sendable {
-            public var slug: Swift.String
+        public final class Cons_inputGroupCallSlug: Sendable {
+            public let slug: Swift.String
             
             public init(slug: Swift.String) {
                 self.slug = slug
@@ -55,8 +55,8 @@ extension Api {
         }
 
         /// The fields of `inputGroupCallInviteMessage#8c10603f`.
-        public struct Cons_inputGroupCallInviteMessage: Sendable {
-            public var msgId: Swift.Int32
+        public final class Cons_inputGroupCallInviteMessage: Sendable {
+            public let msgId: Swift.Int32
             
             public init(msgId: Swift.Int32) {
                 self.msgId = msgId
@@ -102,31 +102,31 @@ extension Api {
 
 extension Api {
     /// TL type `GroupCallParticipant`: `groupCallParticipant#2a3dc7ac`.
-    public indirect enum GroupCallParticipant: TLObject {
+    public enum GroupCallParticipant: TLObject {
         case groupCallParticipant(Cons_groupCallParticipant)
 
         /// The fields of `groupCallParticipant#2a3dc7ac`.
-        public struct Cons_groupCallParticipant: Sendable {
-            public var muted: Swift.Bool
-            public var left: Swift.Bool
-            public var canSelfUnmute: Swift.Bool
-            public var justJoined: Swift.Bool
-            public var versioned: Swift.Bool
-            public var min: Swift.Bool
-            public var mutedByYou: Swift.Bool
-            public var volumeByAdmin: Swift.Bool
-            public var isSelf: Swift.Bool
-            public var videoJoined: Swift.Bool
-            public var peer: Api.Peer
-            public var date: Swift.Int32
-            public var activeDate: Swift.Int32?
-            public var source: Swift.Int32
-            public var volume: Swift.Int32?
-            public var about: Swift.String?
-            public var raiseHandRating: Swift.Int64?
-            public var video: Api.GroupCallParticipantVideo?
-            public var presentation: Api.GroupCallParticipantVideo?
-            public var paidStarsTotal: Swift.Int64?
+        public final class Cons_groupCallParticipant: Sendable {
+            public let muted: Swift.Bool
+            public let left: Swift.Bool
+            public let canSelfUnmute: Swift.Bool
+            public let justJoined: Swift.Bool
+            public let versioned: Swift.Bool
+            public let min: Swift.Bool
+            public let mutedByYou: Swift.Bool
+            public let volumeByAdmin: Swift.Bool
+            public let isSelf: Swift.Bool
+            public let videoJoined: Swift.Bool
+            public let peer: Api.Peer
+            public let date: Swift.Int32
+            public let activeDate: Swift.Int32?
+            public let source: Swift.Int32
+            public let volume: Swift.Int32?
+            public let about: Swift.String?
+            public let raiseHandRating: Swift.Int64?
+            public let video: Api.GroupCallParticipantVideo?
+            public let presentation: Api.GroupCallParticipantVideo?
+            public let paidStarsTotal: Swift.Int64?
             
             public init(muted: Swift.Bool = false, left: Swift.Bool = false, canSelfUnmute: Swift.Bool = false, justJoined: Swift.Bool = false, versioned: Swift.Bool = false, min: Swift.Bool = false, mutedByYou: Swift.Bool = false, volumeByAdmin: Swift.Bool = false, isSelf: Swift.Bool = false, videoJoined: Swift.Bool = false, peer: Api.Peer, date: Swift.Int32, activeDate: Swift.Int32? = nil, source: Swift.Int32, volume: Swift.Int32? = nil, about: Swift.String? = nil, raiseHandRating: Swift.Int64? = nil, video: Api.GroupCallParticipantVideo? = nil, presentation: Api.GroupCallParticipantVideo? = nil, paidStarsTotal: Swift.Int64? = nil) {
                 self.muted = muted
@@ -164,13 +164,13 @@ extension Api {
                 if self.volumeByAdmin { _flags_flags |= 1 << 10 }
                 if self.isSelf { _flags_flags |= 1 << 12 }
                 if self.videoJoined { _flags_flags |= 1 << 15 }
-                if self.activeDate != nil { _flags_flags |= 1 << 3 }
-                if self.volume != nil { _flags_flags |= 1 << 7 }
-                if self.about != nil { _flags_flags |= 1 << 11 }
-                if self.raiseHandRating != nil { _flags_flags |= 1 << 13 }
-                if self.video != nil { _flags_flags |= 1 << 6 }
-                if self.presentation != nil { _flags_flags |= 1 << 14 }
-                if self.paidStarsTotal != nil { _flags_flags |= 1 << 16 }
+                if case .some = self.activeDate { _flags_flags |= 1 << 3 }
+                if case .some = self.volume { _flags_flags |= 1 << 7 }
+                if case .some = self.about { _flags_flags |= 1 << 11 }
+                if case .some = self.raiseHandRating { _flags_flags |= 1 << 13 }
+                if case .some = self.video { _flags_flags |= 1 << 6 }
+                if case .some = self.presentation { _flags_flags |= 1 << 14 }
+                if case .some = self.paidStarsTotal { _flags_flags |= 1 << 16 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt32(self.date)
@@ -256,16 +256,16 @@ extension Api {
 
 extension Api.phone {
     /// TL type `phone.GroupCall`: `phone.groupCall#9e727aad`.
-    public indirect enum GroupCall: TLObject {
+    public enum GroupCall: TLObject {
         case groupCall(Cons_groupCall)
 
         /// The fields of `phone.groupCall#9e727aad`.
-        public struct Cons_groupCall: Sendable {
-            public var call: Api.GroupCall
-            public var participants: [Api.GroupCallParticipant]
-            public var participantsNextOffset: Swift.String
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_groupCall: Sendable {
+            public let call: Api.GroupCall
+            public let participants: [Api.GroupCallParticipant]
+            public let participantsNextOffset: Swift.String
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(call: Api.GroupCall, participants: [Api.GroupCallParticipant], participantsNextOffset: Swift.String, chats: [Api.Chat], users: [Api.User]) {
                 self.call = call
@@ -328,17 +328,17 @@ extension Api.phone {
 
 extension Api.phone {
     /// TL type `phone.GroupParticipants`: `phone.groupParticipants#f47751b6`.
-    public indirect enum GroupParticipants: TLObject {
+    public enum GroupParticipants: TLObject {
         case groupParticipants(Cons_groupParticipants)
 
         /// The fields of `phone.groupParticipants#f47751b6`.
-        public struct Cons_groupParticipants: Sendable {
-            public var count: Swift.Int32
-            public var participants: [Api.GroupCallParticipant]
-            public var nextOffset: Swift.String
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var version: Swift.Int32
+        public final class Cons_groupParticipants: Sendable {
+            public let count: Swift.Int32
+            public let participants: [Api.GroupCallParticipant]
+            public let nextOffset: Swift.String
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let version: Swift.Int32
             
             public init(count: Swift.Int32, participants: [Api.GroupCallParticipant], nextOffset: Swift.String, chats: [Api.Chat], users: [Api.User], version: Swift.Int32) {
                 self.count = count
@@ -404,7 +404,7 @@ extension Api.phone {
 
 extension Api {
     /// TL type `InlineQueryPeerType`: `inlineQueryPeerTypeSameBotPM#3081ed9d`, `inlineQueryPeerTypePM#833c0fac`, `inlineQueryPeerTypeChat#d766c50a`, `inlineQueryPeerTypeMegagroup#5ec4be43`, `inlineQueryPeerTypeBroadcast#6334ee9a`, `inlineQueryPeerTypeBotPM#e3b2d0c`.
-    public indirect enum InlineQueryPeerType: TLObject {
+    public enum InlineQueryPeerType: TLObject {
         case inlineQueryPeerTypeSameBotPM
         case inlineQueryPeerTypePM
         case inlineQueryPeerTypeChat
@@ -446,12 +446,12 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.HistoryImport`: `messages.historyImport#1662af0b`.
-    public indirect enum HistoryImport: TLObject {
+    public enum HistoryImport: TLObject {
         case historyImport(Cons_historyImport)
 
         /// The fields of `messages.historyImport#1662af0b`.
-        public struct Cons_historyImport: Sendable {
-            public var id: Swift.Int64
+        public final class Cons_historyImport: Sendable {
+            public let id: Swift.Int64
             
             public init(id: Swift.Int64) {
                 self.id = id
@@ -493,14 +493,14 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.HistoryImportParsed`: `messages.historyImportParsed#5e0fb7b9`.
-    public indirect enum HistoryImportParsed: TLObject {
+    public enum HistoryImportParsed: TLObject {
         case historyImportParsed(Cons_historyImportParsed)
 
         /// The fields of `messages.historyImportParsed#5e0fb7b9`.
-        public struct Cons_historyImportParsed: Sendable {
-            public var pm: Swift.Bool
-            public var group: Swift.Bool
-            public var title: Swift.String?
+        public final class Cons_historyImportParsed: Sendable {
+            public let pm: Swift.Bool
+            public let group: Swift.Bool
+            public let title: Swift.String?
             
             public init(pm: Swift.Bool = false, group: Swift.Bool = false, title: Swift.String? = nil) {
                 self.pm = pm
@@ -513,7 +513,7 @@ extension Api.messages {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.pm { _flags_flags |= 1 << 0 }
                 if self.group { _flags_flags |= 1 << 1 }
-                if self.title != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.title { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.title {
                     w.writeString(value)
@@ -555,15 +555,15 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.AffectedFoundMessages`: `messages.affectedFoundMessages#ef8d3e6c`.
-    public indirect enum AffectedFoundMessages: TLObject {
+    public enum AffectedFoundMessages: TLObject {
         case affectedFoundMessages(Cons_affectedFoundMessages)
 
         /// The fields of `messages.affectedFoundMessages#ef8d3e6c`.
-        public struct Cons_affectedFoundMessages: Sendable {
-            public var pts: Swift.Int32
-            public var ptsCount: Swift.Int32
-            public var offset: Swift.Int32
-            public var messages: [Swift.Int32]
+        public final class Cons_affectedFoundMessages: Sendable {
+            public let pts: Swift.Int32
+            public let ptsCount: Swift.Int32
+            public let offset: Swift.Int32
+            public let messages: [Swift.Int32]
             
             public init(pts: Swift.Int32, ptsCount: Swift.Int32, offset: Swift.Int32, messages: [Swift.Int32]) {
                 self.pts = pts
@@ -617,17 +617,17 @@ extension Api.messages {
 
 extension Api {
     /// TL type `ChatInviteImporter`: `chatInviteImporter#8c5adfd9`.
-    public indirect enum ChatInviteImporter: TLObject {
+    public enum ChatInviteImporter: TLObject {
         case chatInviteImporter(Cons_chatInviteImporter)
 
         /// The fields of `chatInviteImporter#8c5adfd9`.
-        public struct Cons_chatInviteImporter: Sendable {
-            public var requested: Swift.Bool
-            public var viaChatlist: Swift.Bool
-            public var userId: Swift.Int64
-            public var date: Swift.Int32
-            public var about: Swift.String?
-            public var approvedBy: Swift.Int64?
+        public final class Cons_chatInviteImporter: Sendable {
+            public let requested: Swift.Bool
+            public let viaChatlist: Swift.Bool
+            public let userId: Swift.Int64
+            public let date: Swift.Int32
+            public let about: Swift.String?
+            public let approvedBy: Swift.Int64?
             
             public init(requested: Swift.Bool = false, viaChatlist: Swift.Bool = false, userId: Swift.Int64, date: Swift.Int32, about: Swift.String? = nil, approvedBy: Swift.Int64? = nil) {
                 self.requested = requested
@@ -643,8 +643,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.requested { _flags_flags |= 1 << 0 }
                 if self.viaChatlist { _flags_flags |= 1 << 3 }
-                if self.about != nil { _flags_flags |= 1 << 2 }
-                if self.approvedBy != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.about { _flags_flags |= 1 << 2 }
+                if case .some = self.approvedBy { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 w.writeInt32(self.date)
@@ -695,14 +695,14 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.ExportedChatInvites`: `messages.exportedChatInvites#bdc62dcc`.
-    public indirect enum ExportedChatInvites: TLObject {
+    public enum ExportedChatInvites: TLObject {
         case exportedChatInvites(Cons_exportedChatInvites)
 
         /// The fields of `messages.exportedChatInvites#bdc62dcc`.
-        public struct Cons_exportedChatInvites: Sendable {
-            public var count: Swift.Int32
-            public var invites: [Api.ExportedChatInvite]
-            public var users: [Api.User]
+        public final class Cons_exportedChatInvites: Sendable {
+            public let count: Swift.Int32
+            public let invites: [Api.ExportedChatInvite]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, invites: [Api.ExportedChatInvite], users: [Api.User]) {
                 self.count = count
@@ -756,14 +756,14 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.ExportedChatInvite`: `messages.exportedChatInvite#1871be50`, `messages.exportedChatInviteReplaced#222600ef`.
-    public indirect enum ExportedChatInvite: TLObject {
+    public enum ExportedChatInvite: TLObject {
         case exportedChatInvite(Cons_exportedChatInvite)
         case exportedChatInviteReplaced(Cons_exportedChatInviteReplaced)
 
         /// The fields of `messages.exportedChatInvite#1871be50`.
-        public struct Cons_exportedChatInvite: Sendable {
-            public var invite: Api.ExportedChatInvite
-            public var users: [Api.User]
+        public final class Cons_exportedChatInvite: Sendable {
+            public let invite: Api.ExportedChatInvite
+            public let users: [Api.User]
             
             public init(invite: Api.ExportedChatInvite, users: [Api.User]) {
                 self.invite = invite
@@ -788,10 +788,10 @@ extension Api.messages {
         }
 
         /// The fields of `messages.exportedChatInviteReplaced#222600ef`.
-        public struct Cons_exportedChatInviteReplaced: Sendable {
-            public var invite: Api.ExportedChatInvite
-            public var newInvite: Api.ExportedChatInvite
-            public var users: [Api.User]
+        public final class Cons_exportedChatInviteReplaced: Sendable {
+            public let invite: Api.ExportedChatInvite
+            public let newInvite: Api.ExportedChatInvite
+            public let users: [Api.User]
             
             public init(invite: Api.ExportedChatInvite, newInvite: Api.ExportedChatInvite, users: [Api.User]) {
                 self.invite = invite
@@ -844,14 +844,14 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.ChatInviteImporters`: `messages.chatInviteImporters#81b6b00a`.
-    public indirect enum ChatInviteImporters: TLObject {
+    public enum ChatInviteImporters: TLObject {
         case chatInviteImporters(Cons_chatInviteImporters)
 
         /// The fields of `messages.chatInviteImporters#81b6b00a`.
-        public struct Cons_chatInviteImporters: Sendable {
-            public var count: Swift.Int32
-            public var importers: [Api.ChatInviteImporter]
-            public var users: [Api.User]
+        public final class Cons_chatInviteImporters: Sendable {
+            public let count: Swift.Int32
+            public let importers: [Api.ChatInviteImporter]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, importers: [Api.ChatInviteImporter], users: [Api.User]) {
                 self.count = count
@@ -905,14 +905,14 @@ extension Api.messages {
 
 extension Api {
     /// TL type `ChatAdminWithInvites`: `chatAdminWithInvites#f2ecef23`.
-    public indirect enum ChatAdminWithInvites: TLObject {
+    public enum ChatAdminWithInvites: TLObject {
         case chatAdminWithInvites(Cons_chatAdminWithInvites)
 
         /// The fields of `chatAdminWithInvites#f2ecef23`.
-        public struct Cons_chatAdminWithInvites: Sendable {
-            public var adminId: Swift.Int64
-            public var invitesCount: Swift.Int32
-            public var revokedInvitesCount: Swift.Int32
+        public final class Cons_chatAdminWithInvites: Sendable {
+            public let adminId: Swift.Int64
+            public let invitesCount: Swift.Int32
+            public let revokedInvitesCount: Swift.Int32
             
             public init(adminId: Swift.Int64, invitesCount: Swift.Int32, revokedInvitesCount: Swift.Int32) {
                 self.adminId = adminId
@@ -960,13 +960,13 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.ChatAdminsWithInvites`: `messages.chatAdminsWithInvites#b69b72d7`.
-    public indirect enum ChatAdminsWithInvites: TLObject {
+    public enum ChatAdminsWithInvites: TLObject {
         case chatAdminsWithInvites(Cons_chatAdminsWithInvites)
 
         /// The fields of `messages.chatAdminsWithInvites#b69b72d7`.
-        public struct Cons_chatAdminsWithInvites: Sendable {
-            public var admins: [Api.ChatAdminWithInvites]
-            public var users: [Api.User]
+        public final class Cons_chatAdminsWithInvites: Sendable {
+            public let admins: [Api.ChatAdminWithInvites]
+            public let users: [Api.User]
             
             public init(admins: [Api.ChatAdminWithInvites], users: [Api.User]) {
                 self.admins = admins
@@ -1017,12 +1017,12 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.CheckedHistoryImportPeer`: `messages.checkedHistoryImportPeer#a24de717`.
-    public indirect enum CheckedHistoryImportPeer: TLObject {
+    public enum CheckedHistoryImportPeer: TLObject {
         case checkedHistoryImportPeer(Cons_checkedHistoryImportPeer)
 
         /// The fields of `messages.checkedHistoryImportPeer#a24de717`.
-        public struct Cons_checkedHistoryImportPeer: Sendable {
-            public var confirmText: Swift.String
+        public final class Cons_checkedHistoryImportPeer: Sendable {
+            public let confirmText: Swift.String
             
             public init(confirmText: Swift.String) {
                 self.confirmText = confirmText
@@ -1064,14 +1064,14 @@ extension Api.messages {
 
 extension Api.phone {
     /// TL type `phone.JoinAsPeers`: `phone.joinAsPeers#afe5623f`.
-    public indirect enum JoinAsPeers: TLObject {
+    public enum JoinAsPeers: TLObject {
         case joinAsPeers(Cons_joinAsPeers)
 
         /// The fields of `phone.joinAsPeers#afe5623f`.
-        public struct Cons_joinAsPeers: Sendable {
-            public var peers: [Api.Peer]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_joinAsPeers: Sendable {
+            public let peers: [Api.Peer]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(peers: [Api.Peer], chats: [Api.Chat], users: [Api.User]) {
                 self.peers = peers
@@ -1128,12 +1128,12 @@ extension Api.phone {
 
 extension Api.phone {
     /// TL type `phone.ExportedGroupCallInvite`: `phone.exportedGroupCallInvite#204bd158`.
-    public indirect enum ExportedGroupCallInvite: TLObject {
+    public enum ExportedGroupCallInvite: TLObject {
         case exportedGroupCallInvite(Cons_exportedGroupCallInvite)
 
         /// The fields of `phone.exportedGroupCallInvite#204bd158`.
-        public struct Cons_exportedGroupCallInvite: Sendable {
-            public var link: Swift.String
+        public final class Cons_exportedGroupCallInvite: Sendable {
+            public let link: Swift.String
             
             public init(link: Swift.String) {
                 self.link = link
@@ -1175,13 +1175,13 @@ extension Api.phone {
 
 extension Api {
     /// TL type `GroupCallParticipantVideoSourceGroup`: `groupCallParticipantVideoSourceGroup#dcb118b7`.
-    public indirect enum GroupCallParticipantVideoSourceGroup: TLObject {
+    public enum GroupCallParticipantVideoSourceGroup: TLObject {
         case groupCallParticipantVideoSourceGroup(Cons_groupCallParticipantVideoSourceGroup)
 
         /// The fields of `groupCallParticipantVideoSourceGroup#dcb118b7`.
-        public struct Cons_groupCallParticipantVideoSourceGroup: Sendable {
-            public var semantics: Swift.String
-            public var sources: [Swift.Int32]
+        public final class Cons_groupCallParticipantVideoSourceGroup: Sendable {
+            public let semantics: Swift.String
+            public let sources: [Swift.Int32]
             
             public init(semantics: Swift.String, sources: [Swift.Int32]) {
                 self.semantics = semantics
@@ -1229,15 +1229,15 @@ extension Api {
 
 extension Api {
     /// TL type `GroupCallParticipantVideo`: `groupCallParticipantVideo#67753ac8`.
-    public indirect enum GroupCallParticipantVideo: TLObject {
+    public enum GroupCallParticipantVideo: TLObject {
         case groupCallParticipantVideo(Cons_groupCallParticipantVideo)
 
         /// The fields of `groupCallParticipantVideo#67753ac8`.
-        public struct Cons_groupCallParticipantVideo: Sendable {
-            public var paused: Swift.Bool
-            public var endpoint: Swift.String
-            public var sourceGroups: [Api.GroupCallParticipantVideoSourceGroup]
-            public var audioSource: Swift.Int32?
+        public final class Cons_groupCallParticipantVideo: Sendable {
+            public let paused: Swift.Bool
+            public let endpoint: Swift.String
+            public let sourceGroups: [Api.GroupCallParticipantVideoSourceGroup]
+            public let audioSource: Swift.Int32?
             
             public init(paused: Swift.Bool = false, endpoint: Swift.String, sourceGroups: [Api.GroupCallParticipantVideoSourceGroup], audioSource: Swift.Int32? = nil) {
                 self.paused = paused
@@ -1250,7 +1250,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.paused { _flags_flags |= 1 << 0 }
-                if self.audioSource != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.audioSource { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.endpoint)
                 w.writeVectorHeader(count: self.sourceGroups.count)
@@ -1298,12 +1298,12 @@ extension Api {
 
 extension Api.stickers {
     /// TL type `stickers.SuggestedShortName`: `stickers.suggestedShortName#85fea03f`.
-    public indirect enum SuggestedShortName: TLObject {
+    public enum SuggestedShortName: TLObject {
         case suggestedShortName(Cons_suggestedShortName)
 
         /// The fields of `stickers.suggestedShortName#85fea03f`.
-        public struct Cons_suggestedShortName: Sendable {
-            public var shortName: Swift.String
+        public final class Cons_suggestedShortName: Sendable {
+            public let shortName: Swift.String
             
             public init(shortName: Swift.String) {
                 self.shortName = shortName
@@ -1345,7 +1345,7 @@ extension Api.stickers {
 
 extension Api {
     /// TL type `BotCommandScope`: `botCommandScopeDefault#2f6cb2ab`, `botCommandScopeUsers#3c4f04d8`, `botCommandScopeChats#6fe1a881`, `botCommandScopeChatAdmins#b9aa606a`, `botCommandScopePeer#db9d897d`, `botCommandScopePeerAdmins#3fd863d1`, `botCommandScopePeerUser#a1321f3`.
-    public indirect enum BotCommandScope: TLObject {
+    public enum BotCommandScope: TLObject {
         case botCommandScopeDefault
         case botCommandScopeUsers
         case botCommandScopeChats
@@ -1355,8 +1355,8 @@ extension Api {
         case botCommandScopePeerUser(Cons_botCommandScopePeerUser)
 
         /// The fields of `botCommandScopePeer#db9d897d`.
-        public struct Cons_botCommandScopePeer: Sendable {
-            public var peer: Api.InputPeer
+        public final class Cons_botCommandScopePeer: Sendable {
+            public let peer: Api.InputPeer
             
             public init(peer: Api.InputPeer) {
                 self.peer = peer
@@ -1375,8 +1375,8 @@ extension Api {
         }
 
         /// The fields of `botCommandScopePeerAdmins#3fd863d1`.
-        public struct Cons_botCommandScopePeerAdmins: Sendable {
-            public var peer: Api.InputPeer
+        public final class Cons_botCommandScopePeerAdmins: Sendable {
+            public let peer: Api.InputPeer
             
             public init(peer: Api.InputPeer) {
                 self.peer = peer
@@ -1395,9 +1395,9 @@ extension Api {
         }
 
         /// The fields of `botCommandScopePeerUser#a1321f3`.
-        public struct Cons_botCommandScopePeerUser: Sendable {
-            public var peer: Api.InputPeer
-            public var userId: Api.InputUser
+        public final class Cons_botCommandScopePeerUser: Sendable {
+            public let peer: Api.InputPeer
+            public let userId: Api.InputUser
             
             public init(peer: Api.InputPeer, userId: Api.InputUser) {
                 self.peer = peer
@@ -1454,14 +1454,14 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.ResetPasswordResult`: `account.resetPasswordFailedWait#e3779861`, `account.resetPasswordRequestedWait#e9effc7d`, `account.resetPasswordOk#e926d63e`.
-    public indirect enum ResetPasswordResult: TLObject {
+    public enum ResetPasswordResult: TLObject {
         case resetPasswordFailedWait(Cons_resetPasswordFailedWait)
         case resetPasswordRequestedWait(Cons_resetPasswordRequestedWait)
         case resetPasswordOk
 
         /// The fields of `account.resetPasswordFailedWait#e3779861`.
-        public struct Cons_resetPasswordFailedWait: Sendable {
-            public var retryDate: Swift.Int32
+        public final class Cons_resetPasswordFailedWait: Sendable {
+            public let retryDate: Swift.Int32
             
             public init(retryDate: Swift.Int32) {
                 self.retryDate = retryDate
@@ -1480,8 +1480,8 @@ extension Api.account {
         }
 
         /// The fields of `account.resetPasswordRequestedWait#e9effc7d`.
-        public struct Cons_resetPasswordRequestedWait: Sendable {
-            public var untilDate: Swift.Int32
+        public final class Cons_resetPasswordRequestedWait: Sendable {
+            public let untilDate: Swift.Int32
             
             public init(untilDate: Swift.Int32) {
                 self.untilDate = untilDate
@@ -1527,13 +1527,13 @@ extension Api.account {
 
 extension Api {
     /// TL type `ChatTheme`: `chatTheme#c3dffc04`, `chatThemeUniqueGift#3458f9c8`.
-    public indirect enum ChatTheme: TLObject {
+    public enum ChatTheme: TLObject {
         case chatTheme(Cons_chatTheme)
         case chatThemeUniqueGift(Cons_chatThemeUniqueGift)
 
         /// The fields of `chatTheme#c3dffc04`.
-        public struct Cons_chatTheme: Sendable {
-            public var emoticon: Swift.String
+        public final class Cons_chatTheme: Sendable {
+            public let emoticon: Swift.String
             
             public init(emoticon: Swift.String) {
                 self.emoticon = emoticon
@@ -1552,9 +1552,9 @@ extension Api {
         }
 
         /// The fields of `chatThemeUniqueGift#3458f9c8`.
-        public struct Cons_chatThemeUniqueGift: Sendable {
-            public var gift: Api.StarGift
-            public var themeSettings: [Api.ThemeSettings]
+        public final class Cons_chatThemeUniqueGift: Sendable {
+            public let gift: Api.StarGift
+            public let themeSettings: [Api.ThemeSettings]
             
             public init(gift: Api.StarGift, themeSettings: [Api.ThemeSettings]) {
                 self.gift = gift
@@ -1604,17 +1604,17 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.ChatThemes`: `account.chatThemesNotModified#e011e1c4`, `account.chatThemes#be098173`.
-    public indirect enum ChatThemes: TLObject {
+    public enum ChatThemes: TLObject {
         case chatThemesNotModified
         case chatThemes(Cons_chatThemes)
 
         /// The fields of `account.chatThemes#be098173`.
-        public struct Cons_chatThemes: Sendable {
-            public var hash: Swift.Int64
-            public var themes: [Api.ChatTheme]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var nextOffset: Swift.String?
+        public final class Cons_chatThemes: Sendable {
+            public let hash: Swift.Int64
+            public let themes: [Api.ChatTheme]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let nextOffset: Swift.String?
             
             public init(hash: Swift.Int64, themes: [Api.ChatTheme], chats: [Api.Chat], users: [Api.User], nextOffset: Swift.String? = nil) {
                 self.hash = hash
@@ -1627,7 +1627,7 @@ extension Api.account {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.hash)
                 w.writeVectorHeader(count: self.themes.count)
@@ -1686,26 +1686,26 @@ extension Api.account {
 
 extension Api {
     /// TL type `SponsoredMessage`: `sponsoredMessage#7dbf8673`.
-    public indirect enum SponsoredMessage: TLObject {
+    public enum SponsoredMessage: TLObject {
         case sponsoredMessage(Cons_sponsoredMessage)
 
         /// The fields of `sponsoredMessage#7dbf8673`.
-        public struct Cons_sponsoredMessage: Sendable {
-            public var recommended: Swift.Bool
-            public var canReport: Swift.Bool
-            public var randomId: [Swift.UInt8]
-            public var url: Swift.String
-            public var title: Swift.String
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var photo: Api.Photo?
-            public var media: Api.MessageMedia?
-            public var color: Api.PeerColor?
-            public var buttonText: Swift.String
-            public var sponsorInfo: Swift.String?
-            public var additionalInfo: Swift.String?
-            public var minDisplayDuration: Swift.Int32?
-            public var maxDisplayDuration: Swift.Int32?
+        public final class Cons_sponsoredMessage: Sendable {
+            public let recommended: Swift.Bool
+            public let canReport: Swift.Bool
+            public let randomId: [Swift.UInt8]
+            public let url: Swift.String
+            public let title: Swift.String
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let photo: Api.Photo?
+            public let media: Api.MessageMedia?
+            public let color: Api.PeerColor?
+            public let buttonText: Swift.String
+            public let sponsorInfo: Swift.String?
+            public let additionalInfo: Swift.String?
+            public let minDisplayDuration: Swift.Int32?
+            public let maxDisplayDuration: Swift.Int32?
             
             public init(recommended: Swift.Bool = false, canReport: Swift.Bool = false, randomId: [Swift.UInt8], url: Swift.String, title: Swift.String, message: Swift.String, entities: [Api.MessageEntity]? = nil, photo: Api.Photo? = nil, media: Api.MessageMedia? = nil, color: Api.PeerColor? = nil, buttonText: Swift.String, sponsorInfo: Swift.String? = nil, additionalInfo: Swift.String? = nil, minDisplayDuration: Swift.Int32? = nil, maxDisplayDuration: Swift.Int32? = nil) {
                 self.recommended = recommended
@@ -1730,13 +1730,14 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.recommended { _flags_flags |= 1 << 5 }
                 if self.canReport { _flags_flags |= 1 << 12 }
-                if self.entities != nil { _flags_flags |= 1 << 1 }
-                if self.photo != nil { _flags_flags |= 1 << 6 }
-                if self.media != nil { _flags_flags |= 1 << 14 }
-                if self.color != nil { _flags_flags |= 1 << 13 }
-                if self.sponsorInfo != nil { _flags_flags |= 1 << 7 }
-                if self.additionalInfo != nil { _flags_flags |= 1 << 8 }
-                if self.minDisplayDuration != nil || self.maxDisplayDuration != nil { _flags_flags |= 1 << 15 }
+                if case .some = self.entities { _flags_flags |= 1 << 1 }
+                if case .some = self.photo { _flags_flags |= 1 << 6 }
+                if case .some = self.media { _flags_flags |= 1 << 14 }
+                if case .some = self.color { _flags_flags |= 1 << 13 }
+                if case .some = self.sponsorInfo { _flags_flags |= 1 << 7 }
+                if case .some = self.additionalInfo { _flags_flags |= 1 << 8 }
+                if case .some = self.minDisplayDuration { _flags_flags |= 1 << 15 }
+                if case .some = self.maxDisplayDuration { _flags_flags |= 1 << 15 }
                 w.writeUInt32(_flags_flags)
                 w.writeBytes(self.randomId)
                 w.writeString(self.url)
@@ -1828,18 +1829,18 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.SponsoredMessages`: `messages.sponsoredMessages#ffda656d`, `messages.sponsoredMessagesEmpty#1839490f`.
-    public indirect enum SponsoredMessages: TLObject {
+    public enum SponsoredMessages: TLObject {
         case sponsoredMessages(Cons_sponsoredMessages)
         case sponsoredMessagesEmpty
 
         /// The fields of `messages.sponsoredMessages#ffda656d`.
-        public struct Cons_sponsoredMessages: Sendable {
-            public var postsBetween: Swift.Int32?
-            public var startDelay: Swift.Int32?
-            public var betweenDelay: Swift.Int32?
-            public var messages: [Api.SponsoredMessage]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_sponsoredMessages: Sendable {
+            public let postsBetween: Swift.Int32?
+            public let startDelay: Swift.Int32?
+            public let betweenDelay: Swift.Int32?
+            public let messages: [Api.SponsoredMessage]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(postsBetween: Swift.Int32? = nil, startDelay: Swift.Int32? = nil, betweenDelay: Swift.Int32? = nil, messages: [Api.SponsoredMessage], chats: [Api.Chat], users: [Api.User]) {
                 self.postsBetween = postsBetween
@@ -1853,9 +1854,9 @@ extension Api.messages {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.postsBetween != nil { _flags_flags |= 1 << 0 }
-                if self.startDelay != nil { _flags_flags |= 1 << 1 }
-                if self.betweenDelay != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.postsBetween { _flags_flags |= 1 << 0 }
+                if case .some = self.startDelay { _flags_flags |= 1 << 1 }
+                if case .some = self.betweenDelay { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.postsBetween {
                     w.writeInt32(value)
@@ -1922,15 +1923,15 @@ extension Api.messages {
 
 extension Api {
     /// TL type `SearchResultsCalendarPeriod`: `searchResultsCalendarPeriod#c9b0539f`.
-    public indirect enum SearchResultsCalendarPeriod: TLObject {
+    public enum SearchResultsCalendarPeriod: TLObject {
         case searchResultsCalendarPeriod(Cons_searchResultsCalendarPeriod)
 
         /// The fields of `searchResultsCalendarPeriod#c9b0539f`.
-        public struct Cons_searchResultsCalendarPeriod: Sendable {
-            public var date: Swift.Int32
-            public var minMsgId: Swift.Int32
-            public var maxMsgId: Swift.Int32
-            public var count: Swift.Int32
+        public final class Cons_searchResultsCalendarPeriod: Sendable {
+            public let date: Swift.Int32
+            public let minMsgId: Swift.Int32
+            public let maxMsgId: Swift.Int32
+            public let count: Swift.Int32
             
             public init(date: Swift.Int32, minMsgId: Swift.Int32, maxMsgId: Swift.Int32, count: Swift.Int32) {
                 self.date = date
@@ -1981,20 +1982,20 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.SearchResultsCalendar`: `messages.searchResultsCalendar#147ee23c`.
-    public indirect enum SearchResultsCalendar: TLObject {
+    public enum SearchResultsCalendar: TLObject {
         case searchResultsCalendar(Cons_searchResultsCalendar)
 
         /// The fields of `messages.searchResultsCalendar#147ee23c`.
-        public struct Cons_searchResultsCalendar: Sendable {
-            public var inexact: Swift.Bool
-            public var count: Swift.Int32
-            public var minDate: Swift.Int32
-            public var minMsgId: Swift.Int32
-            public var offsetIdOffset: Swift.Int32?
-            public var periods: [Api.SearchResultsCalendarPeriod]
-            public var messages: [Api.Message]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_searchResultsCalendar: Sendable {
+            public let inexact: Swift.Bool
+            public let count: Swift.Int32
+            public let minDate: Swift.Int32
+            public let minMsgId: Swift.Int32
+            public let offsetIdOffset: Swift.Int32?
+            public let periods: [Api.SearchResultsCalendarPeriod]
+            public let messages: [Api.Message]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(inexact: Swift.Bool = false, count: Swift.Int32, minDate: Swift.Int32, minMsgId: Swift.Int32, offsetIdOffset: Swift.Int32? = nil, periods: [Api.SearchResultsCalendarPeriod], messages: [Api.Message], chats: [Api.Chat], users: [Api.User]) {
                 self.inexact = inexact
@@ -2012,7 +2013,7 @@ extension Api.messages {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.inexact { _flags_flags |= 1 << 0 }
-                if self.offsetIdOffset != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.offsetIdOffset { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeInt32(self.minDate)
@@ -2079,14 +2080,14 @@ extension Api.messages {
 
 extension Api {
     /// TL type `SearchResultsPosition`: `searchResultPosition#7f648b67`.
-    public indirect enum SearchResultsPosition: TLObject {
+    public enum SearchResultsPosition: TLObject {
         case searchResultPosition(Cons_searchResultPosition)
 
         /// The fields of `searchResultPosition#7f648b67`.
-        public struct Cons_searchResultPosition: Sendable {
-            public var msgId: Swift.Int32
-            public var date: Swift.Int32
-            public var offset: Swift.Int32
+        public final class Cons_searchResultPosition: Sendable {
+            public let msgId: Swift.Int32
+            public let date: Swift.Int32
+            public let offset: Swift.Int32
             
             public init(msgId: Swift.Int32, date: Swift.Int32, offset: Swift.Int32) {
                 self.msgId = msgId
@@ -2134,13 +2135,13 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.SearchResultsPositions`: `messages.searchResultsPositions#53b22baf`.
-    public indirect enum SearchResultsPositions: TLObject {
+    public enum SearchResultsPositions: TLObject {
         case searchResultsPositions(Cons_searchResultsPositions)
 
         /// The fields of `messages.searchResultsPositions#53b22baf`.
-        public struct Cons_searchResultsPositions: Sendable {
-            public var count: Swift.Int32
-            public var positions: [Api.SearchResultsPosition]
+        public final class Cons_searchResultsPositions: Sendable {
+            public let count: Swift.Int32
+            public let positions: [Api.SearchResultsPosition]
             
             public init(count: Swift.Int32, positions: [Api.SearchResultsPosition]) {
                 self.count = count
@@ -2188,14 +2189,14 @@ extension Api.messages {
 
 extension Api.channels {
     /// TL type `channels.SendAsPeers`: `channels.sendAsPeers#f496b0c6`.
-    public indirect enum SendAsPeers: TLObject {
+    public enum SendAsPeers: TLObject {
         case sendAsPeers(Cons_sendAsPeers)
 
         /// The fields of `channels.sendAsPeers#f496b0c6`.
-        public struct Cons_sendAsPeers: Sendable {
-            public var peers: [Api.SendAsPeer]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_sendAsPeers: Sendable {
+            public let peers: [Api.SendAsPeer]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(peers: [Api.SendAsPeer], chats: [Api.Chat], users: [Api.User]) {
                 self.peers = peers
@@ -2252,14 +2253,14 @@ extension Api.channels {
 
 extension Api.users {
     /// TL type `users.UserFull`: `users.userFull#3b6d152e`.
-    public indirect enum UserFull: TLObject {
+    public enum UserFull: TLObject {
         case userFull(Cons_userFull)
 
         /// The fields of `users.userFull#3b6d152e`.
-        public struct Cons_userFull: Sendable {
-            public var fullUser: Api.UserFull
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_userFull: Sendable {
+            public let fullUser: Api.UserFull
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(fullUser: Api.UserFull, chats: [Api.Chat], users: [Api.User]) {
                 self.fullUser = fullUser
@@ -2313,14 +2314,14 @@ extension Api.users {
 
 extension Api.messages {
     /// TL type `messages.PeerSettings`: `messages.peerSettings#6880b94d`.
-    public indirect enum PeerSettings: TLObject {
+    public enum PeerSettings: TLObject {
         case peerSettings(Cons_peerSettings)
 
         /// The fields of `messages.peerSettings#6880b94d`.
-        public struct Cons_peerSettings: Sendable {
-            public var settings: Api.PeerSettings
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_peerSettings: Sendable {
+            public let settings: Api.PeerSettings
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(settings: Api.PeerSettings, chats: [Api.Chat], users: [Api.User]) {
                 self.settings = settings
@@ -2374,12 +2375,12 @@ extension Api.messages {
 
 extension Api.auth {
     /// TL type `auth.LoggedOut`: `auth.loggedOut#c3a2835f`.
-    public indirect enum LoggedOut: TLObject {
+    public enum LoggedOut: TLObject {
         case loggedOut(Cons_loggedOut)
 
         /// The fields of `auth.loggedOut#c3a2835f`.
-        public struct Cons_loggedOut: Sendable {
-            public var futureAuthToken: [Swift.UInt8]?
+        public final class Cons_loggedOut: Sendable {
+            public let futureAuthToken: [Swift.UInt8]?
             
             public init(futureAuthToken: [Swift.UInt8]? = nil) {
                 self.futureAuthToken = futureAuthToken
@@ -2388,7 +2389,7 @@ extension Api.auth {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.futureAuthToken != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.futureAuthToken { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.futureAuthToken {
                     w.writeBytes(value)
@@ -2428,14 +2429,14 @@ extension Api.auth {
 
 extension Api {
     /// TL type `ReactionCount`: `reactionCount#a3d1cb80`.
-    public indirect enum ReactionCount: TLObject {
+    public enum ReactionCount: TLObject {
         case reactionCount(Cons_reactionCount)
 
         /// The fields of `reactionCount#a3d1cb80`.
-        public struct Cons_reactionCount: Sendable {
-            public var chosenOrder: Swift.Int32?
-            public var reaction: Api.Reaction
-            public var count: Swift.Int32
+        public final class Cons_reactionCount: Sendable {
+            public let chosenOrder: Swift.Int32?
+            public let reaction: Api.Reaction
+            public let count: Swift.Int32
             
             public init(chosenOrder: Swift.Int32? = nil, reaction: Api.Reaction, count: Swift.Int32) {
                 self.chosenOrder = chosenOrder
@@ -2446,7 +2447,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.chosenOrder != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.chosenOrder { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.chosenOrder {
                     w.writeInt32(value)
@@ -2490,17 +2491,17 @@ extension Api {
 
 extension Api {
     /// TL type `MessageReactions`: `messageReactions#a339f0b`.
-    public indirect enum MessageReactions: TLObject {
+    public enum MessageReactions: TLObject {
         case messageReactions(Cons_messageReactions)
 
         /// The fields of `messageReactions#a339f0b`.
-        public struct Cons_messageReactions: Sendable {
-            public var min: Swift.Bool
-            public var canSeeList: Swift.Bool
-            public var reactionsAsTags: Swift.Bool
-            public var results: [Api.ReactionCount]
-            public var recentReactions: [Api.MessagePeerReaction]?
-            public var topReactors: [Api.MessageReactor]?
+        public final class Cons_messageReactions: Sendable {
+            public let min: Swift.Bool
+            public let canSeeList: Swift.Bool
+            public let reactionsAsTags: Swift.Bool
+            public let results: [Api.ReactionCount]
+            public let recentReactions: [Api.MessagePeerReaction]?
+            public let topReactors: [Api.MessageReactor]?
             
             public init(min: Swift.Bool = false, canSeeList: Swift.Bool = false, reactionsAsTags: Swift.Bool = false, results: [Api.ReactionCount], recentReactions: [Api.MessagePeerReaction]? = nil, topReactors: [Api.MessageReactor]? = nil) {
                 self.min = min
@@ -2517,8 +2518,8 @@ extension Api {
                 if self.min { _flags_flags |= 1 << 0 }
                 if self.canSeeList { _flags_flags |= 1 << 2 }
                 if self.reactionsAsTags { _flags_flags |= 1 << 3 }
-                if self.recentReactions != nil { _flags_flags |= 1 << 1 }
-                if self.topReactors != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.recentReactions { _flags_flags |= 1 << 1 }
+                if case .some = self.topReactors { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeVectorHeader(count: self.results.count)
                 for item0 in self.results {
@@ -2577,16 +2578,16 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.MessageReactionsList`: `messages.messageReactionsList#31bd492d`.
-    public indirect enum MessageReactionsList: TLObject {
+    public enum MessageReactionsList: TLObject {
         case messageReactionsList(Cons_messageReactionsList)
 
         /// The fields of `messages.messageReactionsList#31bd492d`.
-        public struct Cons_messageReactionsList: Sendable {
-            public var count: Swift.Int32
-            public var reactions: [Api.MessagePeerReaction]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var nextOffset: Swift.String?
+        public final class Cons_messageReactionsList: Sendable {
+            public let count: Swift.Int32
+            public let reactions: [Api.MessagePeerReaction]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let nextOffset: Swift.String?
             
             public init(count: Swift.Int32, reactions: [Api.MessagePeerReaction], chats: [Api.Chat], users: [Api.User], nextOffset: Swift.String? = nil) {
                 self.count = count
@@ -2599,7 +2600,7 @@ extension Api.messages {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeVectorHeader(count: self.reactions.count)
@@ -2656,22 +2657,22 @@ extension Api.messages {
 
 extension Api {
     /// TL type `AvailableReaction`: `availableReaction#c077ec01`.
-    public indirect enum AvailableReaction: TLObject {
+    public enum AvailableReaction: TLObject {
         case availableReaction(Cons_availableReaction)
 
         /// The fields of `availableReaction#c077ec01`.
-        public struct Cons_availableReaction: Sendable {
-            public var inactive: Swift.Bool
-            public var premium: Swift.Bool
-            public var reaction: Swift.String
-            public var title: Swift.String
-            public var staticIcon: Api.Document
-            public var appearAnimation: Api.Document
-            public var selectAnimation: Api.Document
-            public var activateAnimation: Api.Document
-            public var effectAnimation: Api.Document
-            public var aroundAnimation: Api.Document?
-            public var centerIcon: Api.Document?
+        public final class Cons_availableReaction: Sendable {
+            public let inactive: Swift.Bool
+            public let premium: Swift.Bool
+            public let reaction: Swift.String
+            public let title: Swift.String
+            public let staticIcon: Api.Document
+            public let appearAnimation: Api.Document
+            public let selectAnimation: Api.Document
+            public let activateAnimation: Api.Document
+            public let effectAnimation: Api.Document
+            public let aroundAnimation: Api.Document?
+            public let centerIcon: Api.Document?
             
             public init(inactive: Swift.Bool = false, premium: Swift.Bool = false, reaction: Swift.String, title: Swift.String, staticIcon: Api.Document, appearAnimation: Api.Document, selectAnimation: Api.Document, activateAnimation: Api.Document, effectAnimation: Api.Document, aroundAnimation: Api.Document? = nil, centerIcon: Api.Document? = nil) {
                 self.inactive = inactive
@@ -2692,7 +2693,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.inactive { _flags_flags |= 1 << 0 }
                 if self.premium { _flags_flags |= 1 << 2 }
-                if self.aroundAnimation != nil && self.centerIcon != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.aroundAnimation, case .some = self.centerIcon { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.reaction)
                 w.writeString(self.title)
@@ -2753,14 +2754,14 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.AvailableReactions`: `messages.availableReactionsNotModified#9f071957`, `messages.availableReactions#768e3aad`.
-    public indirect enum AvailableReactions: TLObject {
+    public enum AvailableReactions: TLObject {
         case availableReactionsNotModified
         case availableReactions(Cons_availableReactions)
 
         /// The fields of `messages.availableReactions#768e3aad`.
-        public struct Cons_availableReactions: Sendable {
-            public var hash: Swift.Int32
-            public var reactions: [Api.AvailableReaction]
+        public final class Cons_availableReactions: Sendable {
+            public let hash: Swift.Int32
+            public let reactions: [Api.AvailableReaction]
             
             public init(hash: Swift.Int32, reactions: [Api.AvailableReaction]) {
                 self.hash = hash
@@ -2810,17 +2811,17 @@ extension Api.messages {
 
 extension Api {
     /// TL type `MessagePeerReaction`: `messagePeerReaction#8c79b63c`.
-    public indirect enum MessagePeerReaction: TLObject {
+    public enum MessagePeerReaction: TLObject {
         case messagePeerReaction(Cons_messagePeerReaction)
 
         /// The fields of `messagePeerReaction#8c79b63c`.
-        public struct Cons_messagePeerReaction: Sendable {
-            public var big: Swift.Bool
-            public var unread: Swift.Bool
-            public var my: Swift.Bool
-            public var peerId: Api.Peer
-            public var date: Swift.Int32
-            public var reaction: Api.Reaction
+        public final class Cons_messagePeerReaction: Sendable {
+            public let big: Swift.Bool
+            public let unread: Swift.Bool
+            public let my: Swift.Bool
+            public let peerId: Api.Peer
+            public let date: Swift.Int32
+            public let reaction: Api.Reaction
             
             public init(big: Swift.Bool = false, unread: Swift.Bool = false, my: Swift.Bool = false, peerId: Api.Peer, date: Swift.Int32, reaction: Api.Reaction) {
                 self.big = big
@@ -2880,14 +2881,14 @@ extension Api {
 
 extension Api {
     /// TL type `GroupCallStreamChannel`: `groupCallStreamChannel#80eb48af`.
-    public indirect enum GroupCallStreamChannel: TLObject {
+    public enum GroupCallStreamChannel: TLObject {
         case groupCallStreamChannel(Cons_groupCallStreamChannel)
 
         /// The fields of `groupCallStreamChannel#80eb48af`.
-        public struct Cons_groupCallStreamChannel: Sendable {
-            public var channel: Swift.Int32
-            public var scale: Swift.Int32
-            public var lastTimestampMs: Swift.Int64
+        public final class Cons_groupCallStreamChannel: Sendable {
+            public let channel: Swift.Int32
+            public let scale: Swift.Int32
+            public let lastTimestampMs: Swift.Int64
             
             public init(channel: Swift.Int32, scale: Swift.Int32, lastTimestampMs: Swift.Int64) {
                 self.channel = channel
@@ -2935,12 +2936,12 @@ extension Api {
 
 extension Api.phone {
     /// TL type `phone.GroupCallStreamChannels`: `phone.groupCallStreamChannels#d0e482b2`.
-    public indirect enum GroupCallStreamChannels: TLObject {
+    public enum GroupCallStreamChannels: TLObject {
         case groupCallStreamChannels(Cons_groupCallStreamChannels)
 
         /// The fields of `phone.groupCallStreamChannels#d0e482b2`.
-        public struct Cons_groupCallStreamChannels: Sendable {
-            public var channels: [Api.GroupCallStreamChannel]
+        public final class Cons_groupCallStreamChannels: Sendable {
+            public let channels: [Api.GroupCallStreamChannel]
             
             public init(channels: [Api.GroupCallStreamChannel]) {
                 self.channels = channels
@@ -2985,13 +2986,13 @@ extension Api.phone {
 
 extension Api.phone {
     /// TL type `phone.GroupCallStreamRtmpUrl`: `phone.groupCallStreamRtmpUrl#2dbf3432`.
-    public indirect enum GroupCallStreamRtmpUrl: TLObject {
+    public enum GroupCallStreamRtmpUrl: TLObject {
         case groupCallStreamRtmpUrl(Cons_groupCallStreamRtmpUrl)
 
         /// The fields of `phone.groupCallStreamRtmpUrl#2dbf3432`.
-        public struct Cons_groupCallStreamRtmpUrl: Sendable {
-            public var url: Swift.String
-            public var key: Swift.String
+        public final class Cons_groupCallStreamRtmpUrl: Sendable {
+            public let url: Swift.String
+            public let key: Swift.String
             
             public init(url: Swift.String, key: Swift.String) {
                 self.url = url
@@ -3036,13 +3037,13 @@ extension Api.phone {
 
 extension Api {
     /// TL type `AttachMenuBotIconColor`: `attachMenuBotIconColor#4576f3f0`.
-    public indirect enum AttachMenuBotIconColor: TLObject {
+    public enum AttachMenuBotIconColor: TLObject {
         case attachMenuBotIconColor(Cons_attachMenuBotIconColor)
 
         /// The fields of `attachMenuBotIconColor#4576f3f0`.
-        public struct Cons_attachMenuBotIconColor: Sendable {
-            public var name: Swift.String
-            public var color: Swift.Int32
+        public final class Cons_attachMenuBotIconColor: Sendable {
+            public let name: Swift.String
+            public let color: Swift.Int32
             
             public init(name: Swift.String, color: Swift.Int32) {
                 self.name = name
@@ -3087,14 +3088,14 @@ extension Api {
 
 extension Api {
     /// TL type `AttachMenuBotIcon`: `attachMenuBotIcon#b2a7386b`.
-    public indirect enum AttachMenuBotIcon: TLObject {
+    public enum AttachMenuBotIcon: TLObject {
         case attachMenuBotIcon(Cons_attachMenuBotIcon)
 
         /// The fields of `attachMenuBotIcon#b2a7386b`.
-        public struct Cons_attachMenuBotIcon: Sendable {
-            public var name: Swift.String
-            public var icon: Api.Document
-            public var colors: [Api.AttachMenuBotIconColor]?
+        public final class Cons_attachMenuBotIcon: Sendable {
+            public let name: Swift.String
+            public let icon: Api.Document
+            public let colors: [Api.AttachMenuBotIconColor]?
             
             public init(name: Swift.String, icon: Api.Document, colors: [Api.AttachMenuBotIconColor]? = nil) {
                 self.name = name
@@ -3105,7 +3106,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.colors != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.colors { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.name)
                 self.icon.serialize(&w)
@@ -3152,21 +3153,21 @@ extension Api {
 
 extension Api {
     /// TL type `AttachMenuBot`: `attachMenuBot#d90d8dfe`.
-    public indirect enum AttachMenuBot: TLObject {
+    public enum AttachMenuBot: TLObject {
         case attachMenuBot(Cons_attachMenuBot)
 
         /// The fields of `attachMenuBot#d90d8dfe`.
-        public struct Cons_attachMenuBot: Sendable {
-            public var inactive: Swift.Bool
-            public var hasSettings: Swift.Bool
-            public var requestWriteAccess: Swift.Bool
-            public var showInAttachMenu: Swift.Bool
-            public var showInSideMenu: Swift.Bool
-            public var sideMenuDisclaimerNeeded: Swift.Bool
-            public var botId: Swift.Int64
-            public var shortName: Swift.String
-            public var peerTypes: [Api.AttachMenuPeerType]?
-            public var icons: [Api.AttachMenuBotIcon]
+        public final class Cons_attachMenuBot: Sendable {
+            public let inactive: Swift.Bool
+            public let hasSettings: Swift.Bool
+            public let requestWriteAccess: Swift.Bool
+            public let showInAttachMenu: Swift.Bool
+            public let showInSideMenu: Swift.Bool
+            public let sideMenuDisclaimerNeeded: Swift.Bool
+            public let botId: Swift.Int64
+            public let shortName: Swift.String
+            public let peerTypes: [Api.AttachMenuPeerType]?
+            public let icons: [Api.AttachMenuBotIcon]
             
             public init(inactive: Swift.Bool = false, hasSettings: Swift.Bool = false, requestWriteAccess: Swift.Bool = false, showInAttachMenu: Swift.Bool = false, showInSideMenu: Swift.Bool = false, sideMenuDisclaimerNeeded: Swift.Bool = false, botId: Swift.Int64, shortName: Swift.String, peerTypes: [Api.AttachMenuPeerType]? = nil, icons: [Api.AttachMenuBotIcon]) {
                 self.inactive = inactive
@@ -3187,7 +3188,8 @@ extension Api {
                 if self.inactive { _flags_flags |= 1 << 0 }
                 if self.hasSettings { _flags_flags |= 1 << 1 }
                 if self.requestWriteAccess { _flags_flags |= 1 << 2 }
-                if self.showInAttachMenu || self.peerTypes != nil { _flags_flags |= 1 << 3 }
+                if self.showInAttachMenu { _flags_flags |= 1 << 3 }
+                if case .some = self.peerTypes { _flags_flags |= 1 << 3 }
                 if self.showInSideMenu { _flags_flags |= 1 << 4 }
                 if self.sideMenuDisclaimerNeeded { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
@@ -3248,15 +3250,15 @@ extension Api {
 
 extension Api {
     /// TL type `AttachMenuBots`: `attachMenuBotsNotModified#f1d88a5c`, `attachMenuBots#3c4301c0`.
-    public indirect enum AttachMenuBots: TLObject {
+    public enum AttachMenuBots: TLObject {
         case attachMenuBotsNotModified
         case attachMenuBots(Cons_attachMenuBots)
 
         /// The fields of `attachMenuBots#3c4301c0`.
-        public struct Cons_attachMenuBots: Sendable {
-            public var hash: Swift.Int64
-            public var bots: [Api.AttachMenuBot]
-            public var users: [Api.User]
+        public final class Cons_attachMenuBots: Sendable {
+            public let hash: Swift.Int64
+            public let bots: [Api.AttachMenuBot]
+            public let users: [Api.User]
             
             public init(hash: Swift.Int64, bots: [Api.AttachMenuBot], users: [Api.User]) {
                 self.hash = hash
@@ -3312,13 +3314,13 @@ extension Api {
 
 extension Api {
     /// TL type `AttachMenuBotsBot`: `attachMenuBotsBot#93bf667f`.
-    public indirect enum AttachMenuBotsBot: TLObject {
+    public enum AttachMenuBotsBot: TLObject {
         case attachMenuBotsBot(Cons_attachMenuBotsBot)
 
         /// The fields of `attachMenuBotsBot#93bf667f`.
-        public struct Cons_attachMenuBotsBot: Sendable {
-            public var bot: Api.AttachMenuBot
-            public var users: [Api.User]
+        public final class Cons_attachMenuBotsBot: Sendable {
+            public let bot: Api.AttachMenuBot
+            public let users: [Api.User]
             
             public init(bot: Api.AttachMenuBot, users: [Api.User]) {
                 self.bot = bot
@@ -3366,16 +3368,16 @@ extension Api {
 
 extension Api {
     /// TL type `WebViewResult`: `webViewResultUrl#4d22ff98`.
-    public indirect enum WebViewResult: TLObject {
+    public enum WebViewResult: TLObject {
         case webViewResultUrl(Cons_webViewResultUrl)
 
         /// The fields of `webViewResultUrl#4d22ff98`.
-        public struct Cons_webViewResultUrl: Sendable {
-            public var fullsize: Swift.Bool
-            public var fullscreen: Swift.Bool
-            public var sameOrigin: Swift.Bool
-            public var queryId: Swift.Int64?
-            public var url: Swift.String
+        public final class Cons_webViewResultUrl: Sendable {
+            public let fullsize: Swift.Bool
+            public let fullscreen: Swift.Bool
+            public let sameOrigin: Swift.Bool
+            public let queryId: Swift.Int64?
+            public let url: Swift.String
             
             public init(fullsize: Swift.Bool = false, fullscreen: Swift.Bool = false, sameOrigin: Swift.Bool = false, queryId: Swift.Int64? = nil, url: Swift.String) {
                 self.fullsize = fullsize
@@ -3391,7 +3393,7 @@ extension Api {
                 if self.fullsize { _flags_flags |= 1 << 1 }
                 if self.fullscreen { _flags_flags |= 1 << 2 }
                 if self.sameOrigin { _flags_flags |= 1 << 3 }
-                if self.queryId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.queryId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.queryId {
                     w.writeInt64(value)
@@ -3436,12 +3438,12 @@ extension Api {
 
 extension Api {
     /// TL type `WebViewMessageSent`: `webViewMessageSent#c94511c`.
-    public indirect enum WebViewMessageSent: TLObject {
+    public enum WebViewMessageSent: TLObject {
         case webViewMessageSent(Cons_webViewMessageSent)
 
         /// The fields of `webViewMessageSent#c94511c`.
-        public struct Cons_webViewMessageSent: Sendable {
-            public var msgId: Api.InputBotInlineMessageID?
+        public final class Cons_webViewMessageSent: Sendable {
+            public let msgId: Api.InputBotInlineMessageID?
             
             public init(msgId: Api.InputBotInlineMessageID? = nil) {
                 self.msgId = msgId
@@ -3450,7 +3452,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.msgId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.msgId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.msgId {
                     value.serialize(&w)
@@ -3490,15 +3492,15 @@ extension Api {
 
 extension Api {
     /// TL type `BotMenuButton`: `botMenuButtonDefault#7533a588`, `botMenuButtonCommands#4258c205`, `botMenuButton#c7b57ce6`.
-    public indirect enum BotMenuButton: TLObject {
+    public enum BotMenuButton: TLObject {
         case botMenuButtonDefault
         case botMenuButtonCommands
         case botMenuButton(Cons_botMenuButton)
 
         /// The fields of `botMenuButton#c7b57ce6`.
-        public struct Cons_botMenuButton: Sendable {
-            public var text: Swift.String
-            public var url: Swift.String
+        public final class Cons_botMenuButton: Sendable {
+            public let text: Swift.String
+            public let url: Swift.String
             
             public init(text: Swift.String, url: Swift.String) {
                 self.text = text
@@ -3547,14 +3549,14 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.SavedRingtones`: `account.savedRingtonesNotModified#fbf6e8b1`, `account.savedRingtones#c1e92cc5`.
-    public indirect enum SavedRingtones: TLObject {
+    public enum SavedRingtones: TLObject {
         case savedRingtonesNotModified
         case savedRingtones(Cons_savedRingtones)
 
         /// The fields of `account.savedRingtones#c1e92cc5`.
-        public struct Cons_savedRingtones: Sendable {
-            public var hash: Swift.Int64
-            public var ringtones: [Api.Document]
+        public final class Cons_savedRingtones: Sendable {
+            public let hash: Swift.Int64
+            public let ringtones: [Api.Document]
             
             public init(hash: Swift.Int64, ringtones: [Api.Document]) {
                 self.hash = hash
@@ -3604,16 +3606,16 @@ extension Api.account {
 
 extension Api {
     /// TL type `NotificationSound`: `notificationSoundDefault#97e8bebe`, `notificationSoundNone#6f0c34df`, `notificationSoundLocal#830b9ae4`, `notificationSoundRingtone#ff6c8049`.
-    public indirect enum NotificationSound: TLObject {
+    public enum NotificationSound: TLObject {
         case notificationSoundDefault
         case notificationSoundNone
         case notificationSoundLocal(Cons_notificationSoundLocal)
         case notificationSoundRingtone(Cons_notificationSoundRingtone)
 
         /// The fields of `notificationSoundLocal#830b9ae4`.
-        public struct Cons_notificationSoundLocal: Sendable {
-            public var title: Swift.String
-            public var data: Swift.String
+        public final class Cons_notificationSoundLocal: Sendable {
+            public let title: Swift.String
+            public let data: Swift.String
             
             public init(title: Swift.String, data: Swift.String) {
                 self.title = title
@@ -3635,8 +3637,8 @@ extension Api {
         }
 
         /// The fields of `notificationSoundRingtone#ff6c8049`.
-        public struct Cons_notificationSoundRingtone: Sendable {
-            public var id: Swift.Int64
+        public final class Cons_notificationSoundRingtone: Sendable {
+            public let id: Swift.Int64
             
             public init(id: Swift.Int64) {
                 self.id = id
@@ -3684,13 +3686,13 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.SavedRingtone`: `account.savedRingtone#b7263f6d`, `account.savedRingtoneConverted#1f307eb7`.
-    public indirect enum SavedRingtone: TLObject {
+    public enum SavedRingtone: TLObject {
         case savedRingtone
         case savedRingtoneConverted(Cons_savedRingtoneConverted)
 
         /// The fields of `account.savedRingtoneConverted#1f307eb7`.
-        public struct Cons_savedRingtoneConverted: Sendable {
-            public var document: Api.Document
+        public final class Cons_savedRingtoneConverted: Sendable {
+            public let document: Api.Document
             
             public init(document: Api.Document) {
                 self.document = document
@@ -3734,7 +3736,7 @@ extension Api.account {
 
 extension Api {
     /// TL type `AttachMenuPeerType`: `attachMenuPeerTypeSameBotPM#7d6be90e`, `attachMenuPeerTypeBotPM#c32bfa1a`, `attachMenuPeerTypePM#f146d31f`, `attachMenuPeerTypeChat#509113f`, `attachMenuPeerTypeBroadcast#7bfbdefc`.
-    public indirect enum AttachMenuPeerType: TLObject {
+    public enum AttachMenuPeerType: TLObject {
         case attachMenuPeerTypeSameBotPM
         case attachMenuPeerTypeBotPM
         case attachMenuPeerTypePM

@@ -5,7 +5,7 @@ public import TLRuntime
 
 extension Api {
     /// TL type `InputInvoice`: `inputInvoiceMessage#c5b56859`, `inputInvoiceSlug#c326caef`, `inputInvoicePremiumGiftCode#98986c0d`, `inputInvoiceStars#65f00ce3`, `inputInvoiceChatInviteSubscription#34e793f1`, `inputInvoiceStarGift#e8625e92`, `inputInvoiceStarGiftUpgrade#4d818d5d`, `inputInvoiceStarGiftTransfer#4a5f5bd9`, `inputInvoicePremiumGiftStars#dabab2ef`, `inputInvoiceBusinessBotTransferStars#f4997e42`, `inputInvoiceStarGiftResale#e9b0c658`, `inputInvoiceStarGiftPrepaidUpgrade#9a0b48b8`, `inputInvoicePremiumAuthCode#3e77f614`, `inputInvoiceStarGiftDropOriginalDetails#923d8d1`, `inputInvoiceStarGiftAuctionBid#1ecafa10`.
-    public indirect enum InputInvoice: TLObject {
+    public enum InputInvoice: TLObject {
         case inputInvoiceMessage(Cons_inputInvoiceMessage)
         case inputInvoiceSlug(Cons_inputInvoiceSlug)
         case inputInvoicePremiumGiftCode(Cons_inputInvoicePremiumGiftCode)
@@ -23,9 +23,9 @@ extension Api {
         case inputInvoiceStarGiftAuctionBid(Cons_inputInvoiceStarGiftAuctionBid)
 
         /// The fields of `inputInvoiceMessage#c5b56859`.
-        public struct Cons_inputInvoiceMessage: Sendable {
-            public var peer: Api.InputPeer
-            public var msgId: Swift.Int32
+        public final class Cons_inputInvoiceMessage: Sendable {
+            public let peer: Api.InputPeer
+            public let msgId: Swift.Int32
             
             public init(peer: Api.InputPeer, msgId: Swift.Int32) {
                 self.peer = peer
@@ -47,8 +47,8 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceSlug#c326caef`.
-        public struct Cons_inputInvoiceSlug: Sendable {
-            public var slug: Swift.String
+        public final class Cons_inputInvoiceSlug: Sendable {
+            public let slug: Swift.String
             
             public init(slug: Swift.String) {
                 self.slug = slug
@@ -67,9 +67,9 @@ extension Api {
         }
 
         /// The fields of `inputInvoicePremiumGiftCode#98986c0d`.
-        public struct Cons_inputInvoicePremiumGiftCode: Sendable {
-            public var purpose: Api.InputStorePaymentPurpose
-            public var option: Api.PremiumGiftCodeOption
+        public final class Cons_inputInvoicePremiumGiftCode: Sendable {
+            public let purpose: Api.InputStorePaymentPurpose
+            public let option: Api.PremiumGiftCodeOption
             
             public init(purpose: Api.InputStorePaymentPurpose, option: Api.PremiumGiftCodeOption) {
                 self.purpose = purpose
@@ -91,8 +91,8 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceStars#65f00ce3`.
-        public struct Cons_inputInvoiceStars: Sendable {
-            public var purpose: Api.InputStorePaymentPurpose
+        public final class Cons_inputInvoiceStars: Sendable {
+            public let purpose: Api.InputStorePaymentPurpose
             
             public init(purpose: Api.InputStorePaymentPurpose) {
                 self.purpose = purpose
@@ -111,8 +111,8 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceChatInviteSubscription#34e793f1`.
-        public struct Cons_inputInvoiceChatInviteSubscription: Sendable {
-            public var hash: Swift.String
+        public final class Cons_inputInvoiceChatInviteSubscription: Sendable {
+            public let hash: Swift.String
             
             public init(hash: Swift.String) {
                 self.hash = hash
@@ -131,12 +131,12 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceStarGift#e8625e92`.
-        public struct Cons_inputInvoiceStarGift: Sendable {
-            public var hideName: Swift.Bool
-            public var includeUpgrade: Swift.Bool
-            public var peer: Api.InputPeer
-            public var giftId: Swift.Int64
-            public var message: Api.TextWithEntities?
+        public final class Cons_inputInvoiceStarGift: Sendable {
+            public let hideName: Swift.Bool
+            public let includeUpgrade: Swift.Bool
+            public let peer: Api.InputPeer
+            public let giftId: Swift.Int64
+            public let message: Api.TextWithEntities?
             
             public init(hideName: Swift.Bool = false, includeUpgrade: Swift.Bool = false, peer: Api.InputPeer, giftId: Swift.Int64, message: Api.TextWithEntities? = nil) {
                 self.hideName = hideName
@@ -151,7 +151,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hideName { _flags_flags |= 1 << 0 }
                 if self.includeUpgrade { _flags_flags |= 1 << 2 }
-                if self.message != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.message { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt64(self.giftId)
@@ -174,9 +174,9 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceStarGiftUpgrade#4d818d5d`.
-        public struct Cons_inputInvoiceStarGiftUpgrade: Sendable {
-            public var keepOriginalDetails: Swift.Bool
-            public var stargift: Api.InputSavedStarGift
+        public final class Cons_inputInvoiceStarGiftUpgrade: Sendable {
+            public let keepOriginalDetails: Swift.Bool
+            public let stargift: Api.InputSavedStarGift
             
             public init(keepOriginalDetails: Swift.Bool = false, stargift: Api.InputSavedStarGift) {
                 self.keepOriginalDetails = keepOriginalDetails
@@ -201,9 +201,9 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceStarGiftTransfer#4a5f5bd9`.
-        public struct Cons_inputInvoiceStarGiftTransfer: Sendable {
-            public var stargift: Api.InputSavedStarGift
-            public var toId: Api.InputPeer
+        public final class Cons_inputInvoiceStarGiftTransfer: Sendable {
+            public let stargift: Api.InputSavedStarGift
+            public let toId: Api.InputPeer
             
             public init(stargift: Api.InputSavedStarGift, toId: Api.InputPeer) {
                 self.stargift = stargift
@@ -225,10 +225,10 @@ extension Api {
         }
 
         /// The fields of `inputInvoicePremiumGiftStars#dabab2ef`.
-        public struct Cons_inputInvoicePremiumGiftStars: Sendable {
-            public var userId: Api.InputUser
-            public var months: Swift.Int32
-            public var message: Api.TextWithEntities?
+        public final class Cons_inputInvoicePremiumGiftStars: Sendable {
+            public let userId: Api.InputUser
+            public let months: Swift.Int32
+            public let message: Api.TextWithEntities?
             
             public init(userId: Api.InputUser, months: Swift.Int32, message: Api.TextWithEntities? = nil) {
                 self.userId = userId
@@ -239,7 +239,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.message != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.message { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.userId.serialize(&w)
                 w.writeInt32(self.months)
@@ -260,9 +260,9 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceBusinessBotTransferStars#f4997e42`.
-        public struct Cons_inputInvoiceBusinessBotTransferStars: Sendable {
-            public var bot: Api.InputUser
-            public var stars: Swift.Int64
+        public final class Cons_inputInvoiceBusinessBotTransferStars: Sendable {
+            public let bot: Api.InputUser
+            public let stars: Swift.Int64
             
             public init(bot: Api.InputUser, stars: Swift.Int64) {
                 self.bot = bot
@@ -284,12 +284,12 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceStarGiftResale#e9b0c658`.
-        public struct Cons_inputInvoiceStarGiftResale: Sendable {
-            public var ton: Swift.Bool
-            public var showName: Swift.Bool
-            public var slug: Swift.String
-            public var toId: Api.InputPeer
-            public var message: Api.TextWithEntities?
+        public final class Cons_inputInvoiceStarGiftResale: Sendable {
+            public let ton: Swift.Bool
+            public let showName: Swift.Bool
+            public let slug: Swift.String
+            public let toId: Api.InputPeer
+            public let message: Api.TextWithEntities?
             
             public init(ton: Swift.Bool = false, showName: Swift.Bool = false, slug: Swift.String, toId: Api.InputPeer, message: Api.TextWithEntities? = nil) {
                 self.ton = ton
@@ -304,7 +304,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.ton { _flags_flags |= 1 << 0 }
                 if self.showName { _flags_flags |= 1 << 2 }
-                if self.message != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.message { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.slug)
                 self.toId.serialize(&w)
@@ -327,9 +327,9 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceStarGiftPrepaidUpgrade#9a0b48b8`.
-        public struct Cons_inputInvoiceStarGiftPrepaidUpgrade: Sendable {
-            public var peer: Api.InputPeer
-            public var hash: Swift.String
+        public final class Cons_inputInvoiceStarGiftPrepaidUpgrade: Sendable {
+            public let peer: Api.InputPeer
+            public let hash: Swift.String
             
             public init(peer: Api.InputPeer, hash: Swift.String) {
                 self.peer = peer
@@ -351,8 +351,8 @@ extension Api {
         }
 
         /// The fields of `inputInvoicePremiumAuthCode#3e77f614`.
-        public struct Cons_inputInvoicePremiumAuthCode: Sendable {
-            public var purpose: Api.InputStorePaymentPurpose
+        public final class Cons_inputInvoicePremiumAuthCode: Sendable {
+            public let purpose: Api.InputStorePaymentPurpose
             
             public init(purpose: Api.InputStorePaymentPurpose) {
                 self.purpose = purpose
@@ -371,8 +371,8 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceStarGiftDropOriginalDetails#923d8d1`.
-        public struct Cons_inputInvoiceStarGiftDropOriginalDetails: Sendable {
-            public var stargift: Api.InputSavedStarGift
+        public final class Cons_inputInvoiceStarGiftDropOriginalDetails: Sendable {
+            public let stargift: Api.InputSavedStarGift
             
             public init(stargift: Api.InputSavedStarGift) {
                 self.stargift = stargift
@@ -391,13 +391,13 @@ extension Api {
         }
 
         /// The fields of `inputInvoiceStarGiftAuctionBid#1ecafa10`.
-        public struct Cons_inputInvoiceStarGiftAuctionBid: Sendable {
-            public var hideName: Swift.Bool
-            public var updateBid: Swift.Bool
-            public var peer: Api.InputPeer?
-            public var giftId: Swift.Int64
-            public var bidAmount: Swift.Int64
-            public var message: Api.TextWithEntities?
+        public final class Cons_inputInvoiceStarGiftAuctionBid: Sendable {
+            public let hideName: Swift.Bool
+            public let updateBid: Swift.Bool
+            public let peer: Api.InputPeer?
+            public let giftId: Swift.Int64
+            public let bidAmount: Swift.Int64
+            public let message: Api.TextWithEntities?
             
             public init(hideName: Swift.Bool = false, updateBid: Swift.Bool = false, peer: Api.InputPeer? = nil, giftId: Swift.Int64, bidAmount: Swift.Int64, message: Api.TextWithEntities? = nil) {
                 self.hideName = hideName
@@ -413,8 +413,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hideName { _flags_flags |= 1 << 0 }
                 if self.updateBid { _flags_flags |= 1 << 2 }
-                if self.peer != nil { _flags_flags |= 1 << 3 }
-                if self.message != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.peer { _flags_flags |= 1 << 3 }
+                if case .some = self.message { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.peer {
                     value.serialize(&w)
@@ -493,12 +493,12 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.ExportedInvoice`: `payments.exportedInvoice#aed0cbd9`.
-    public indirect enum ExportedInvoice: TLObject {
+    public enum ExportedInvoice: TLObject {
         case exportedInvoice(Cons_exportedInvoice)
 
         /// The fields of `payments.exportedInvoice#aed0cbd9`.
-        public struct Cons_exportedInvoice: Sendable {
-            public var url: Swift.String
+        public final class Cons_exportedInvoice: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -540,16 +540,16 @@ extension Api.payments {
 
 extension Api.messages {
     /// TL type `messages.TranscribedAudio`: `messages.transcribedAudio#cfb9d957`.
-    public indirect enum TranscribedAudio: TLObject {
+    public enum TranscribedAudio: TLObject {
         case transcribedAudio(Cons_transcribedAudio)
 
         /// The fields of `messages.transcribedAudio#cfb9d957`.
-        public struct Cons_transcribedAudio: Sendable {
-            public var pending: Swift.Bool
-            public var transcriptionId: Swift.Int64
-            public var text: Swift.String
-            public var trialRemainsNum: Swift.Int32?
-            public var trialRemainsUntilDate: Swift.Int32?
+        public final class Cons_transcribedAudio: Sendable {
+            public let pending: Swift.Bool
+            public let transcriptionId: Swift.Int64
+            public let text: Swift.String
+            public let trialRemainsNum: Swift.Int32?
+            public let trialRemainsUntilDate: Swift.Int32?
             
             public init(pending: Swift.Bool = false, transcriptionId: Swift.Int64, text: Swift.String, trialRemainsNum: Swift.Int32? = nil, trialRemainsUntilDate: Swift.Int32? = nil) {
                 self.pending = pending
@@ -563,7 +563,8 @@ extension Api.messages {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.pending { _flags_flags |= 1 << 0 }
-                if self.trialRemainsNum != nil || self.trialRemainsUntilDate != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.trialRemainsNum { _flags_flags |= 1 << 1 }
+                if case .some = self.trialRemainsUntilDate { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.transcriptionId)
                 w.writeString(self.text)
@@ -615,17 +616,17 @@ extension Api.messages {
 
 extension Api.help {
     /// TL type `help.PremiumPromo`: `help.premiumPromo#5334759c`.
-    public indirect enum PremiumPromo: TLObject {
+    public enum PremiumPromo: TLObject {
         case premiumPromo(Cons_premiumPromo)
 
         /// The fields of `help.premiumPromo#5334759c`.
-        public struct Cons_premiumPromo: Sendable {
-            public var statusText: Swift.String
-            public var statusEntities: [Api.MessageEntity]
-            public var videoSections: [Swift.String]
-            public var videos: [Api.Document]
-            public var periodOptions: [Api.PremiumSubscriptionOption]
-            public var users: [Api.User]
+        public final class Cons_premiumPromo: Sendable {
+            public let statusText: Swift.String
+            public let statusEntities: [Api.MessageEntity]
+            public let videoSections: [Swift.String]
+            public let videos: [Api.Document]
+            public let periodOptions: [Api.PremiumSubscriptionOption]
+            public let users: [Api.User]
             
             public init(statusText: Swift.String, statusEntities: [Api.MessageEntity], videoSections: [Swift.String], videos: [Api.Document], periodOptions: [Api.PremiumSubscriptionOption], users: [Api.User]) {
                 self.statusText = statusText
@@ -697,7 +698,7 @@ extension Api.help {
 
 extension Api {
     /// TL type `InputStorePaymentPurpose`: `inputStorePaymentPremiumSubscription#a6751e66`, `inputStorePaymentGiftPremium#616f7fe8`, `inputStorePaymentPremiumGiftCode#fb790393`, `inputStorePaymentPremiumGiveaway#160544ca`, `inputStorePaymentStarsTopup#f9a2a6cb`, `inputStorePaymentStarsGift#1d741ef7`, `inputStorePaymentStarsGiveaway#751f08fa`, `inputStorePaymentAuthCode#3fc18057`.
-    public indirect enum InputStorePaymentPurpose: TLObject {
+    public enum InputStorePaymentPurpose: TLObject {
         case inputStorePaymentPremiumSubscription(Cons_inputStorePaymentPremiumSubscription)
         case inputStorePaymentGiftPremium(Cons_inputStorePaymentGiftPremium)
         case inputStorePaymentPremiumGiftCode(Cons_inputStorePaymentPremiumGiftCode)
@@ -708,9 +709,9 @@ extension Api {
         case inputStorePaymentAuthCode(Cons_inputStorePaymentAuthCode)
 
         /// The fields of `inputStorePaymentPremiumSubscription#a6751e66`.
-        public struct Cons_inputStorePaymentPremiumSubscription: Sendable {
-            public var restore: Swift.Bool
-            public var upgrade: Swift.Bool
+        public final class Cons_inputStorePaymentPremiumSubscription: Sendable {
+            public let restore: Swift.Bool
+            public let upgrade: Swift.Bool
             
             public init(restore: Swift.Bool = false, upgrade: Swift.Bool = false) {
                 self.restore = restore
@@ -735,10 +736,10 @@ extension Api {
         }
 
         /// The fields of `inputStorePaymentGiftPremium#616f7fe8`.
-        public struct Cons_inputStorePaymentGiftPremium: Sendable {
-            public var userId: Api.InputUser
-            public var currency: Swift.String
-            public var amount: Swift.Int64
+        public final class Cons_inputStorePaymentGiftPremium: Sendable {
+            public let userId: Api.InputUser
+            public let currency: Swift.String
+            public let amount: Swift.Int64
             
             public init(userId: Api.InputUser, currency: Swift.String, amount: Swift.Int64) {
                 self.userId = userId
@@ -763,12 +764,12 @@ extension Api {
         }
 
         /// The fields of `inputStorePaymentPremiumGiftCode#fb790393`.
-        public struct Cons_inputStorePaymentPremiumGiftCode: Sendable {
-            public var users: [Api.InputUser]
-            public var boostPeer: Api.InputPeer?
-            public var currency: Swift.String
-            public var amount: Swift.Int64
-            public var message: Api.TextWithEntities?
+        public final class Cons_inputStorePaymentPremiumGiftCode: Sendable {
+            public let users: [Api.InputUser]
+            public let boostPeer: Api.InputPeer?
+            public let currency: Swift.String
+            public let amount: Swift.Int64
+            public let message: Api.TextWithEntities?
             
             public init(users: [Api.InputUser], boostPeer: Api.InputPeer? = nil, currency: Swift.String, amount: Swift.Int64, message: Api.TextWithEntities? = nil) {
                 self.users = users
@@ -781,8 +782,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.boostPeer != nil { _flags_flags |= 1 << 0 }
-                if self.message != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.boostPeer { _flags_flags |= 1 << 0 }
+                if case .some = self.message { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeVectorHeader(count: self.users.count)
                 for item0 in self.users {
@@ -813,17 +814,17 @@ extension Api {
         }
 
         /// The fields of `inputStorePaymentPremiumGiveaway#160544ca`.
-        public struct Cons_inputStorePaymentPremiumGiveaway: Sendable {
-            public var onlyNewSubscribers: Swift.Bool
-            public var winnersAreVisible: Swift.Bool
-            public var boostPeer: Api.InputPeer
-            public var additionalPeers: [Api.InputPeer]?
-            public var countriesIso2: [Swift.String]?
-            public var prizeDescription: Swift.String?
-            public var randomId: Swift.Int64
-            public var untilDate: Swift.Int32
-            public var currency: Swift.String
-            public var amount: Swift.Int64
+        public final class Cons_inputStorePaymentPremiumGiveaway: Sendable {
+            public let onlyNewSubscribers: Swift.Bool
+            public let winnersAreVisible: Swift.Bool
+            public let boostPeer: Api.InputPeer
+            public let additionalPeers: [Api.InputPeer]?
+            public let countriesIso2: [Swift.String]?
+            public let prizeDescription: Swift.String?
+            public let randomId: Swift.Int64
+            public let untilDate: Swift.Int32
+            public let currency: Swift.String
+            public let amount: Swift.Int64
             
             public init(onlyNewSubscribers: Swift.Bool = false, winnersAreVisible: Swift.Bool = false, boostPeer: Api.InputPeer, additionalPeers: [Api.InputPeer]? = nil, countriesIso2: [Swift.String]? = nil, prizeDescription: Swift.String? = nil, randomId: Swift.Int64, untilDate: Swift.Int32, currency: Swift.String, amount: Swift.Int64) {
                 self.onlyNewSubscribers = onlyNewSubscribers
@@ -843,9 +844,9 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.onlyNewSubscribers { _flags_flags |= 1 << 0 }
                 if self.winnersAreVisible { _flags_flags |= 1 << 3 }
-                if self.additionalPeers != nil { _flags_flags |= 1 << 1 }
-                if self.countriesIso2 != nil { _flags_flags |= 1 << 2 }
-                if self.prizeDescription != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.additionalPeers { _flags_flags |= 1 << 1 }
+                if case .some = self.countriesIso2 { _flags_flags |= 1 << 2 }
+                if case .some = self.prizeDescription { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 self.boostPeer.serialize(&w)
                 if let value = self.additionalPeers {
@@ -890,11 +891,11 @@ extension Api {
         }
 
         /// The fields of `inputStorePaymentStarsTopup#f9a2a6cb`.
-        public struct Cons_inputStorePaymentStarsTopup: Sendable {
-            public var stars: Swift.Int64
-            public var currency: Swift.String
-            public var amount: Swift.Int64
-            public var spendPurposePeer: Api.InputPeer?
+        public final class Cons_inputStorePaymentStarsTopup: Sendable {
+            public let stars: Swift.Int64
+            public let currency: Swift.String
+            public let amount: Swift.Int64
+            public let spendPurposePeer: Api.InputPeer?
             
             public init(stars: Swift.Int64, currency: Swift.String, amount: Swift.Int64, spendPurposePeer: Api.InputPeer? = nil) {
                 self.stars = stars
@@ -906,7 +907,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.spendPurposePeer != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.spendPurposePeer { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.stars)
                 w.writeString(self.currency)
@@ -929,11 +930,11 @@ extension Api {
         }
 
         /// The fields of `inputStorePaymentStarsGift#1d741ef7`.
-        public struct Cons_inputStorePaymentStarsGift: Sendable {
-            public var userId: Api.InputUser
-            public var stars: Swift.Int64
-            public var currency: Swift.String
-            public var amount: Swift.Int64
+        public final class Cons_inputStorePaymentStarsGift: Sendable {
+            public let userId: Api.InputUser
+            public let stars: Swift.Int64
+            public let currency: Swift.String
+            public let amount: Swift.Int64
             
             public init(userId: Api.InputUser, stars: Swift.Int64, currency: Swift.String, amount: Swift.Int64) {
                 self.userId = userId
@@ -961,19 +962,19 @@ extension Api {
         }
 
         /// The fields of `inputStorePaymentStarsGiveaway#751f08fa`.
-        public struct Cons_inputStorePaymentStarsGiveaway: Sendable {
-            public var onlyNewSubscribers: Swift.Bool
-            public var winnersAreVisible: Swift.Bool
-            public var stars: Swift.Int64
-            public var boostPeer: Api.InputPeer
-            public var additionalPeers: [Api.InputPeer]?
-            public var countriesIso2: [Swift.String]?
-            public var prizeDescription: Swift.String?
-            public var randomId: Swift.Int64
-            public var untilDate: Swift.Int32
-            public var currency: Swift.String
-            public var amount: Swift.Int64
-            public var users: Swift.Int32
+        public final class Cons_inputStorePaymentStarsGiveaway: Sendable {
+            public let onlyNewSubscribers: Swift.Bool
+            public let winnersAreVisible: Swift.Bool
+            public let stars: Swift.Int64
+            public let boostPeer: Api.InputPeer
+            public let additionalPeers: [Api.InputPeer]?
+            public let countriesIso2: [Swift.String]?
+            public let prizeDescription: Swift.String?
+            public let randomId: Swift.Int64
+            public let untilDate: Swift.Int32
+            public let currency: Swift.String
+            public let amount: Swift.Int64
+            public let users: Swift.Int32
             
             public init(onlyNewSubscribers: Swift.Bool = false, winnersAreVisible: Swift.Bool = false, stars: Swift.Int64, boostPeer: Api.InputPeer, additionalPeers: [Api.InputPeer]? = nil, countriesIso2: [Swift.String]? = nil, prizeDescription: Swift.String? = nil, randomId: Swift.Int64, untilDate: Swift.Int32, currency: Swift.String, amount: Swift.Int64, users: Swift.Int32) {
                 self.onlyNewSubscribers = onlyNewSubscribers
@@ -995,9 +996,9 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.onlyNewSubscribers { _flags_flags |= 1 << 0 }
                 if self.winnersAreVisible { _flags_flags |= 1 << 3 }
-                if self.additionalPeers != nil { _flags_flags |= 1 << 1 }
-                if self.countriesIso2 != nil { _flags_flags |= 1 << 2 }
-                if self.prizeDescription != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.additionalPeers { _flags_flags |= 1 << 1 }
+                if case .some = self.countriesIso2 { _flags_flags |= 1 << 2 }
+                if case .some = self.prizeDescription { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.stars)
                 self.boostPeer.serialize(&w)
@@ -1046,13 +1047,13 @@ extension Api {
         }
 
         /// The fields of `inputStorePaymentAuthCode#3fc18057`.
-        public struct Cons_inputStorePaymentAuthCode: Sendable {
-            public var restore: Swift.Bool
-            public var phoneNumber: Swift.String
-            public var phoneCodeHash: Swift.String
-            public var premiumDays: Swift.Int32
-            public var currency: Swift.String
-            public var amount: Swift.Int64
+        public final class Cons_inputStorePaymentAuthCode: Sendable {
+            public let restore: Swift.Bool
+            public let phoneNumber: Swift.String
+            public let phoneCodeHash: Swift.String
+            public let premiumDays: Swift.Int32
+            public let currency: Swift.String
+            public let amount: Swift.Int64
             
             public init(restore: Swift.Bool = false, phoneNumber: Swift.String, phoneCodeHash: Swift.String, premiumDays: Swift.Int32, currency: Swift.String, amount: Swift.Int64) {
                 self.restore = restore
@@ -1126,13 +1127,13 @@ extension Api {
 
 extension Api {
     /// TL type `PaymentFormMethod`: `paymentFormMethod#88f8f21b`.
-    public indirect enum PaymentFormMethod: TLObject {
+    public enum PaymentFormMethod: TLObject {
         case paymentFormMethod(Cons_paymentFormMethod)
 
         /// The fields of `paymentFormMethod#88f8f21b`.
-        public struct Cons_paymentFormMethod: Sendable {
-            public var url: Swift.String
-            public var title: Swift.String
+        public final class Cons_paymentFormMethod: Sendable {
+            public let url: Swift.String
+            public let title: Swift.String
             
             public init(url: Swift.String, title: Swift.String) {
                 self.url = url
@@ -1177,16 +1178,16 @@ extension Api {
 
 extension Api {
     /// TL type `EmojiStatus`: `emojiStatusEmpty#2de11aae`, `emojiStatus#e7ff068a`, `emojiStatusCollectible#7184603b`, `inputEmojiStatusCollectible#7141dbf`.
-    public indirect enum EmojiStatus: TLObject {
+    public enum EmojiStatus: TLObject {
         case emojiStatusEmpty
         case emojiStatus(Cons_emojiStatus)
         case emojiStatusCollectible(Cons_emojiStatusCollectible)
         case inputEmojiStatusCollectible(Cons_inputEmojiStatusCollectible)
 
         /// The fields of `emojiStatus#e7ff068a`.
-        public struct Cons_emojiStatus: Sendable {
-            public var documentId: Swift.Int64
-            public var until: Swift.Int32?
+        public final class Cons_emojiStatus: Sendable {
+            public let documentId: Swift.Int64
+            public let until: Swift.Int32?
             
             public init(documentId: Swift.Int64, until: Swift.Int32? = nil) {
                 self.documentId = documentId
@@ -1196,7 +1197,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.until != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.until { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.documentId)
                 if let value = self.until {
@@ -1215,17 +1216,17 @@ extension Api {
         }
 
         /// The fields of `emojiStatusCollectible#7184603b`.
-        public struct Cons_emojiStatusCollectible: Sendable {
-            public var collectibleId: Swift.Int64
-            public var documentId: Swift.Int64
-            public var title: Swift.String
-            public var slug: Swift.String
-            public var patternDocumentId: Swift.Int64
-            public var centerColor: Swift.Int32
-            public var edgeColor: Swift.Int32
-            public var patternColor: Swift.Int32
-            public var textColor: Swift.Int32
-            public var until: Swift.Int32?
+        public final class Cons_emojiStatusCollectible: Sendable {
+            public let collectibleId: Swift.Int64
+            public let documentId: Swift.Int64
+            public let title: Swift.String
+            public let slug: Swift.String
+            public let patternDocumentId: Swift.Int64
+            public let centerColor: Swift.Int32
+            public let edgeColor: Swift.Int32
+            public let patternColor: Swift.Int32
+            public let textColor: Swift.Int32
+            public let until: Swift.Int32?
             
             public init(collectibleId: Swift.Int64, documentId: Swift.Int64, title: Swift.String, slug: Swift.String, patternDocumentId: Swift.Int64, centerColor: Swift.Int32, edgeColor: Swift.Int32, patternColor: Swift.Int32, textColor: Swift.Int32, until: Swift.Int32? = nil) {
                 self.collectibleId = collectibleId
@@ -1243,7 +1244,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.until != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.until { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.collectibleId)
                 w.writeInt64(self.documentId)
@@ -1278,9 +1279,9 @@ extension Api {
         }
 
         /// The fields of `inputEmojiStatusCollectible#7141dbf`.
-        public struct Cons_inputEmojiStatusCollectible: Sendable {
-            public var collectibleId: Swift.Int64
-            public var until: Swift.Int32?
+        public final class Cons_inputEmojiStatusCollectible: Sendable {
+            public let collectibleId: Swift.Int64
+            public let until: Swift.Int32?
             
             public init(collectibleId: Swift.Int64, until: Swift.Int32? = nil) {
                 self.collectibleId = collectibleId
@@ -1290,7 +1291,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.until != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.until { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.collectibleId)
                 if let value = self.until {
@@ -1338,14 +1339,14 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.EmojiStatuses`: `account.emojiStatusesNotModified#d08ce645`, `account.emojiStatuses#90c467d1`.
-    public indirect enum EmojiStatuses: TLObject {
+    public enum EmojiStatuses: TLObject {
         case emojiStatusesNotModified
         case emojiStatuses(Cons_emojiStatuses)
 
         /// The fields of `account.emojiStatuses#90c467d1`.
-        public struct Cons_emojiStatuses: Sendable {
-            public var hash: Swift.Int64
-            public var statuses: [Api.EmojiStatus]
+        public final class Cons_emojiStatuses: Sendable {
+            public let hash: Swift.Int64
+            public let statuses: [Api.EmojiStatus]
             
             public init(hash: Swift.Int64, statuses: [Api.EmojiStatus]) {
                 self.hash = hash
@@ -1395,15 +1396,15 @@ extension Api.account {
 
 extension Api {
     /// TL type `Reaction`: `reactionEmpty#79f5d419`, `reactionEmoji#1b2286b8`, `reactionCustomEmoji#8935fc73`, `reactionPaid#523da4eb`.
-    public indirect enum Reaction: TLObject {
+    public enum Reaction: TLObject {
         case reactionEmpty
         case reactionEmoji(Cons_reactionEmoji)
         case reactionCustomEmoji(Cons_reactionCustomEmoji)
         case reactionPaid
 
         /// The fields of `reactionEmoji#1b2286b8`.
-        public struct Cons_reactionEmoji: Sendable {
-            public var emoticon: Swift.String
+        public final class Cons_reactionEmoji: Sendable {
+            public let emoticon: Swift.String
             
             public init(emoticon: Swift.String) {
                 self.emoticon = emoticon
@@ -1422,8 +1423,8 @@ extension Api {
         }
 
         /// The fields of `reactionCustomEmoji#8935fc73`.
-        public struct Cons_reactionCustomEmoji: Sendable {
-            public var documentId: Swift.Int64
+        public final class Cons_reactionCustomEmoji: Sendable {
+            public let documentId: Swift.Int64
             
             public init(documentId: Swift.Int64) {
                 self.documentId = documentId
@@ -1471,14 +1472,14 @@ extension Api {
 
 extension Api {
     /// TL type `ChatReactions`: `chatReactionsNone#eafc32bc`, `chatReactionsAll#52928bca`, `chatReactionsSome#661d4037`.
-    public indirect enum ChatReactions: TLObject {
+    public enum ChatReactions: TLObject {
         case chatReactionsNone
         case chatReactionsAll(Cons_chatReactionsAll)
         case chatReactionsSome(Cons_chatReactionsSome)
 
         /// The fields of `chatReactionsAll#52928bca`.
-        public struct Cons_chatReactionsAll: Sendable {
-            public var allowCustom: Swift.Bool
+        public final class Cons_chatReactionsAll: Sendable {
+            public let allowCustom: Swift.Bool
             
             public init(allowCustom: Swift.Bool = false) {
                 self.allowCustom = allowCustom
@@ -1500,8 +1501,8 @@ extension Api {
         }
 
         /// The fields of `chatReactionsSome#661d4037`.
-        public struct Cons_chatReactionsSome: Sendable {
-            public var reactions: [Api.Reaction]
+        public final class Cons_chatReactionsSome: Sendable {
+            public let reactions: [Api.Reaction]
             
             public init(reactions: [Api.Reaction]) {
                 self.reactions = reactions
@@ -1550,14 +1551,14 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.Reactions`: `messages.reactionsNotModified#b06fdbdf`, `messages.reactions#eafdf716`.
-    public indirect enum Reactions: TLObject {
+    public enum Reactions: TLObject {
         case reactionsNotModified
         case reactions(Cons_reactions)
 
         /// The fields of `messages.reactions#eafdf716`.
-        public struct Cons_reactions: Sendable {
-            public var hash: Swift.Int64
-            public var reactions: [Api.Reaction]
+        public final class Cons_reactions: Sendable {
+            public let hash: Swift.Int64
+            public let reactions: [Api.Reaction]
             
             public init(hash: Swift.Int64, reactions: [Api.Reaction]) {
                 self.hash = hash
@@ -1607,15 +1608,15 @@ extension Api.messages {
 
 extension Api {
     /// TL type `EmailVerifyPurpose`: `emailVerifyPurposeLoginSetup#4345be73`, `emailVerifyPurposeLoginChange#527d22eb`, `emailVerifyPurposePassport#bbf51685`.
-    public indirect enum EmailVerifyPurpose: TLObject {
+    public enum EmailVerifyPurpose: TLObject {
         case emailVerifyPurposeLoginSetup(Cons_emailVerifyPurposeLoginSetup)
         case emailVerifyPurposeLoginChange
         case emailVerifyPurposePassport
 
         /// The fields of `emailVerifyPurposeLoginSetup#4345be73`.
-        public struct Cons_emailVerifyPurposeLoginSetup: Sendable {
-            public var phoneNumber: Swift.String
-            public var phoneCodeHash: Swift.String
+        public final class Cons_emailVerifyPurposeLoginSetup: Sendable {
+            public let phoneNumber: Swift.String
+            public let phoneCodeHash: Swift.String
             
             public init(phoneNumber: Swift.String, phoneCodeHash: Swift.String) {
                 self.phoneNumber = phoneNumber
@@ -1664,14 +1665,14 @@ extension Api {
 
 extension Api {
     /// TL type `EmailVerification`: `emailVerificationCode#922e55a9`, `emailVerificationGoogle#db909ec2`, `emailVerificationApple#96d074fd`.
-    public indirect enum EmailVerification: TLObject {
+    public enum EmailVerification: TLObject {
         case emailVerificationCode(Cons_emailVerificationCode)
         case emailVerificationGoogle(Cons_emailVerificationGoogle)
         case emailVerificationApple(Cons_emailVerificationApple)
 
         /// The fields of `emailVerificationCode#922e55a9`.
-        public struct Cons_emailVerificationCode: Sendable {
-            public var code: Swift.String
+        public final class Cons_emailVerificationCode: Sendable {
+            public let code: Swift.String
             
             public init(code: Swift.String) {
                 self.code = code
@@ -1690,8 +1691,8 @@ extension Api {
         }
 
         /// The fields of `emailVerificationGoogle#db909ec2`.
-        public struct Cons_emailVerificationGoogle: Sendable {
-            public var token: Swift.String
+        public final class Cons_emailVerificationGoogle: Sendable {
+            public let token: Swift.String
             
             public init(token: Swift.String) {
                 self.token = token
@@ -1710,8 +1711,8 @@ extension Api {
         }
 
         /// The fields of `emailVerificationApple#96d074fd`.
-        public struct Cons_emailVerificationApple: Sendable {
-            public var token: Swift.String
+        public final class Cons_emailVerificationApple: Sendable {
+            public let token: Swift.String
             
             public init(token: Swift.String) {
                 self.token = token
@@ -1757,13 +1758,13 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.EmailVerified`: `account.emailVerified#2b96cd1b`, `account.emailVerifiedLogin#e1bb0d61`.
-    public indirect enum EmailVerified: TLObject {
+    public enum EmailVerified: TLObject {
         case emailVerified(Cons_emailVerified)
         case emailVerifiedLogin(Cons_emailVerifiedLogin)
 
         /// The fields of `account.emailVerified#2b96cd1b`.
-        public struct Cons_emailVerified: Sendable {
-            public var email: Swift.String
+        public final class Cons_emailVerified: Sendable {
+            public let email: Swift.String
             
             public init(email: Swift.String) {
                 self.email = email
@@ -1782,9 +1783,9 @@ extension Api.account {
         }
 
         /// The fields of `account.emailVerifiedLogin#e1bb0d61`.
-        public struct Cons_emailVerifiedLogin: Sendable {
-            public var email: Swift.String
-            public var sentCode: Api.auth.SentCode
+        public final class Cons_emailVerifiedLogin: Sendable {
+            public let email: Swift.String
+            public let sentCode: Api.auth.SentCode
             
             public init(email: Swift.String, sentCode: Api.auth.SentCode) {
                 self.email = email
@@ -1831,19 +1832,19 @@ extension Api.account {
 
 extension Api {
     /// TL type `PremiumSubscriptionOption`: `premiumSubscriptionOption#5f2d1df2`.
-    public indirect enum PremiumSubscriptionOption: TLObject {
+    public enum PremiumSubscriptionOption: TLObject {
         case premiumSubscriptionOption(Cons_premiumSubscriptionOption)
 
         /// The fields of `premiumSubscriptionOption#5f2d1df2`.
-        public struct Cons_premiumSubscriptionOption: Sendable {
-            public var current: Swift.Bool
-            public var canPurchaseUpgrade: Swift.Bool
-            public var transaction: Swift.String?
-            public var months: Swift.Int32
-            public var currency: Swift.String
-            public var amount: Swift.Int64
-            public var botUrl: Swift.String
-            public var storeProduct: Swift.String?
+        public final class Cons_premiumSubscriptionOption: Sendable {
+            public let current: Swift.Bool
+            public let canPurchaseUpgrade: Swift.Bool
+            public let transaction: Swift.String?
+            public let months: Swift.Int32
+            public let currency: Swift.String
+            public let amount: Swift.Int64
+            public let botUrl: Swift.String
+            public let storeProduct: Swift.String?
             
             public init(current: Swift.Bool = false, canPurchaseUpgrade: Swift.Bool = false, transaction: Swift.String? = nil, months: Swift.Int32, currency: Swift.String, amount: Swift.Int64, botUrl: Swift.String, storeProduct: Swift.String? = nil) {
                 self.current = current
@@ -1861,8 +1862,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.current { _flags_flags |= 1 << 1 }
                 if self.canPurchaseUpgrade { _flags_flags |= 1 << 2 }
-                if self.transaction != nil { _flags_flags |= 1 << 3 }
-                if self.storeProduct != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.transaction { _flags_flags |= 1 << 3 }
+                if case .some = self.storeProduct { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.transaction {
                     w.writeString(value)
@@ -1917,13 +1918,13 @@ extension Api {
 
 extension Api {
     /// TL type `SendAsPeer`: `sendAsPeer#b81c7034`.
-    public indirect enum SendAsPeer: TLObject {
+    public enum SendAsPeer: TLObject {
         case sendAsPeer(Cons_sendAsPeer)
 
         /// The fields of `sendAsPeer#b81c7034`.
-        public struct Cons_sendAsPeer: Sendable {
-            public var premiumRequired: Swift.Bool
-            public var peer: Api.Peer
+        public final class Cons_sendAsPeer: Sendable {
+            public let premiumRequired: Swift.Bool
+            public let peer: Api.Peer
             
             public init(premiumRequired: Swift.Bool = false, peer: Api.Peer) {
                 self.premiumRequired = premiumRequired
@@ -1971,16 +1972,16 @@ extension Api {
 
 extension Api {
     /// TL type `MessageExtendedMedia`: `messageExtendedMediaPreview#ad628cc8`, `messageExtendedMedia#ee479c64`.
-    public indirect enum MessageExtendedMedia: TLObject {
+    public enum MessageExtendedMedia: TLObject {
         case messageExtendedMediaPreview(Cons_messageExtendedMediaPreview)
         case messageExtendedMedia(Cons_messageExtendedMedia)
 
         /// The fields of `messageExtendedMediaPreview#ad628cc8`.
-        public struct Cons_messageExtendedMediaPreview: Sendable {
-            public var w: Swift.Int32?
-            public var h: Swift.Int32?
-            public var thumb: Api.PhotoSize?
-            public var videoDuration: Swift.Int32?
+        public final class Cons_messageExtendedMediaPreview: Sendable {
+            public let w: Swift.Int32?
+            public let h: Swift.Int32?
+            public let thumb: Api.PhotoSize?
+            public let videoDuration: Swift.Int32?
             
             public init(w: Swift.Int32? = nil, h: Swift.Int32? = nil, thumb: Api.PhotoSize? = nil, videoDuration: Swift.Int32? = nil) {
                 self.w = w
@@ -1992,9 +1993,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.w != nil || self.h != nil { _flags_flags |= 1 << 0 }
-                if self.thumb != nil { _flags_flags |= 1 << 1 }
-                if self.videoDuration != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.w { _flags_flags |= 1 << 0 }
+                if case .some = self.h { _flags_flags |= 1 << 0 }
+                if case .some = self.thumb { _flags_flags |= 1 << 1 }
+                if case .some = self.videoDuration { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if _flags_flags & (1 << 0) != 0 {
                     let value: Swift.Int32 = self.w ?? 0
@@ -2028,8 +2030,8 @@ extension Api {
         }
 
         /// The fields of `messageExtendedMedia#ee479c64`.
-        public struct Cons_messageExtendedMedia: Sendable {
-            public var media: Api.MessageMedia
+        public final class Cons_messageExtendedMedia: Sendable {
+            public let media: Api.MessageMedia
             
             public init(media: Api.MessageMedia) {
                 self.media = media
@@ -2073,13 +2075,13 @@ extension Api {
 
 extension Api {
     /// TL type `StickerKeyword`: `stickerKeyword#fcfeb29c`.
-    public indirect enum StickerKeyword: TLObject {
+    public enum StickerKeyword: TLObject {
         case stickerKeyword(Cons_stickerKeyword)
 
         /// The fields of `stickerKeyword#fcfeb29c`.
-        public struct Cons_stickerKeyword: Sendable {
-            public var documentId: Swift.Int64
-            public var keyword: [Swift.String]
+        public final class Cons_stickerKeyword: Sendable {
+            public let documentId: Swift.Int64
+            public let keyword: [Swift.String]
             
             public init(documentId: Swift.Int64, keyword: [Swift.String]) {
                 self.documentId = documentId
@@ -2127,14 +2129,14 @@ extension Api {
 
 extension Api {
     /// TL type `Username`: `username#b4073647`.
-    public indirect enum Username: TLObject {
+    public enum Username: TLObject {
         case username(Cons_username)
 
         /// The fields of `username#b4073647`.
-        public struct Cons_username: Sendable {
-            public var editable: Swift.Bool
-            public var active: Swift.Bool
-            public var username: Swift.String
+        public final class Cons_username: Sendable {
+            public let editable: Swift.Bool
+            public let active: Swift.Bool
+            public let username: Swift.String
             
             public init(editable: Swift.Bool = false, active: Swift.Bool = false, username: Swift.String) {
                 self.editable = editable
@@ -2185,13 +2187,13 @@ extension Api {
 
 extension Api {
     /// TL type `ForumTopic`: `forumTopicDeleted#23f109b`, `forumTopic#fcdad815`.
-    public indirect enum ForumTopic: TLObject {
+    public enum ForumTopic: TLObject {
         case forumTopicDeleted(Cons_forumTopicDeleted)
         case forumTopic(Cons_forumTopic)
 
         /// The fields of `forumTopicDeleted#23f109b`.
-        public struct Cons_forumTopicDeleted: Sendable {
-            public var id: Swift.Int32
+        public final class Cons_forumTopicDeleted: Sendable {
+            public let id: Swift.Int32
             
             public init(id: Swift.Int32) {
                 self.id = id
@@ -2210,29 +2212,29 @@ extension Api {
         }
 
         /// The fields of `forumTopic#fcdad815`.
-        public struct Cons_forumTopic: Sendable {
-            public var my: Swift.Bool
-            public var closed: Swift.Bool
-            public var pinned: Swift.Bool
-            public var short: Swift.Bool
-            public var hidden: Swift.Bool
-            public var titleMissing: Swift.Bool
-            public var id: Swift.Int32
-            public var date: Swift.Int32
-            public var peer: Api.Peer
-            public var title: Swift.String
-            public var iconColor: Swift.Int32
-            public var iconEmojiId: Swift.Int64?
-            public var topMessage: Swift.Int32
-            public var readInboxMaxId: Swift.Int32
-            public var readOutboxMaxId: Swift.Int32
-            public var unreadCount: Swift.Int32
-            public var unreadMentionsCount: Swift.Int32
-            public var unreadReactionsCount: Swift.Int32
-            public var unreadPollVotesCount: Swift.Int32
-            public var fromId: Api.Peer
-            public var notifySettings: Api.PeerNotifySettings
-            public var draft: Api.DraftMessage?
+        public final class Cons_forumTopic: Sendable {
+            public let my: Swift.Bool
+            public let closed: Swift.Bool
+            public let pinned: Swift.Bool
+            public let short: Swift.Bool
+            public let hidden: Swift.Bool
+            public let titleMissing: Swift.Bool
+            public let id: Swift.Int32
+            public let date: Swift.Int32
+            public let peer: Api.Peer
+            public let title: Swift.String
+            public let iconColor: Swift.Int32
+            public let iconEmojiId: Swift.Int64?
+            public let topMessage: Swift.Int32
+            public let readInboxMaxId: Swift.Int32
+            public let readOutboxMaxId: Swift.Int32
+            public let unreadCount: Swift.Int32
+            public let unreadMentionsCount: Swift.Int32
+            public let unreadReactionsCount: Swift.Int32
+            public let unreadPollVotesCount: Swift.Int32
+            public let fromId: Api.Peer
+            public let notifySettings: Api.PeerNotifySettings
+            public let draft: Api.DraftMessage?
             
             public init(my: Swift.Bool = false, closed: Swift.Bool = false, pinned: Swift.Bool = false, short: Swift.Bool = false, hidden: Swift.Bool = false, titleMissing: Swift.Bool = false, id: Swift.Int32, date: Swift.Int32, peer: Api.Peer, title: Swift.String, iconColor: Swift.Int32, iconEmojiId: Swift.Int64? = nil, topMessage: Swift.Int32, readInboxMaxId: Swift.Int32, readOutboxMaxId: Swift.Int32, unreadCount: Swift.Int32, unreadMentionsCount: Swift.Int32, unreadReactionsCount: Swift.Int32, unreadPollVotesCount: Swift.Int32, fromId: Api.Peer, notifySettings: Api.PeerNotifySettings, draft: Api.DraftMessage? = nil) {
                 self.my = my
@@ -2268,8 +2270,8 @@ extension Api {
                 if self.short { _flags_flags |= 1 << 5 }
                 if self.hidden { _flags_flags |= 1 << 6 }
                 if self.titleMissing { _flags_flags |= 1 << 7 }
-                if self.iconEmojiId != nil { _flags_flags |= 1 << 0 }
-                if self.draft != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.iconEmojiId { _flags_flags |= 1 << 0 }
+                if case .some = self.draft { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 w.writeInt32(self.date)
@@ -2350,18 +2352,18 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.ForumTopics`: `messages.forumTopics#367617d3`.
-    public indirect enum ForumTopics: TLObject {
+    public enum ForumTopics: TLObject {
         case forumTopics(Cons_forumTopics)
 
         /// The fields of `messages.forumTopics#367617d3`.
-        public struct Cons_forumTopics: Sendable {
-            public var orderByCreateDate: Swift.Bool
-            public var count: Swift.Int32
-            public var topics: [Api.ForumTopic]
-            public var messages: [Api.Message]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var pts: Swift.Int32
+        public final class Cons_forumTopics: Sendable {
+            public let orderByCreateDate: Swift.Bool
+            public let count: Swift.Int32
+            public let topics: [Api.ForumTopic]
+            public let messages: [Api.Message]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let pts: Swift.Int32
             
             public init(orderByCreateDate: Swift.Bool = false, count: Swift.Int32, topics: [Api.ForumTopic], messages: [Api.Message], chats: [Api.Chat], users: [Api.User], pts: Swift.Int32) {
                 self.orderByCreateDate = orderByCreateDate
@@ -2436,12 +2438,12 @@ extension Api.messages {
 
 extension Api {
     /// TL type `DefaultHistoryTTL`: `defaultHistoryTTL#43b46b20`.
-    public indirect enum DefaultHistoryTTL: TLObject {
+    public enum DefaultHistoryTTL: TLObject {
         case defaultHistoryTTL(Cons_defaultHistoryTTL)
 
         /// The fields of `defaultHistoryTTL#43b46b20`.
-        public struct Cons_defaultHistoryTTL: Sendable {
-            public var period: Swift.Int32
+        public final class Cons_defaultHistoryTTL: Sendable {
+            public let period: Swift.Int32
             
             public init(period: Swift.Int32) {
                 self.period = period
@@ -2483,13 +2485,13 @@ extension Api {
 
 extension Api {
     /// TL type `ExportedContactToken`: `exportedContactToken#41bf109b`.
-    public indirect enum ExportedContactToken: TLObject {
+    public enum ExportedContactToken: TLObject {
         case exportedContactToken(Cons_exportedContactToken)
 
         /// The fields of `exportedContactToken#41bf109b`.
-        public struct Cons_exportedContactToken: Sendable {
-            public var url: Swift.String
-            public var expires: Swift.Int32
+        public final class Cons_exportedContactToken: Sendable {
+            public let url: Swift.String
+            public let expires: Swift.Int32
             
             public init(url: Swift.String, expires: Swift.Int32) {
                 self.url = url
@@ -2534,16 +2536,16 @@ extension Api {
 
 extension Api {
     /// TL type `RequestPeerType`: `requestPeerTypeUser#5f3b8a00`, `requestPeerTypeChat#c9f06e1b`, `requestPeerTypeBroadcast#339bef6c`, `requestPeerTypeCreateBot#3e81e078`.
-    public indirect enum RequestPeerType: TLObject {
+    public enum RequestPeerType: TLObject {
         case requestPeerTypeUser(Cons_requestPeerTypeUser)
         case requestPeerTypeChat(Cons_requestPeerTypeChat)
         case requestPeerTypeBroadcast(Cons_requestPeerTypeBroadcast)
         case requestPeerTypeCreateBot(Cons_requestPeerTypeCreateBot)
 
         /// The fields of `requestPeerTypeUser#5f3b8a00`.
-        public struct Cons_requestPeerTypeUser: Sendable {
-            public var bot: Swift.Bool?
-            public var premium: Swift.Bool?
+        public final class Cons_requestPeerTypeUser: Sendable {
+            public let bot: Swift.Bool?
+            public let premium: Swift.Bool?
             
             public init(bot: Swift.Bool? = nil, premium: Swift.Bool? = nil) {
                 self.bot = bot
@@ -2553,8 +2555,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.bot != nil { _flags_flags |= 1 << 0 }
-                if self.premium != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.bot { _flags_flags |= 1 << 0 }
+                if case .some = self.premium { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.bot {
                     w.writeBool(value)
@@ -2576,13 +2578,13 @@ extension Api {
         }
 
         /// The fields of `requestPeerTypeChat#c9f06e1b`.
-        public struct Cons_requestPeerTypeChat: Sendable {
-            public var creator: Swift.Bool
-            public var botParticipant: Swift.Bool
-            public var hasUsername: Swift.Bool?
-            public var forum: Swift.Bool?
-            public var userAdminRights: Api.ChatAdminRights?
-            public var botAdminRights: Api.ChatAdminRights?
+        public final class Cons_requestPeerTypeChat: Sendable {
+            public let creator: Swift.Bool
+            public let botParticipant: Swift.Bool
+            public let hasUsername: Swift.Bool?
+            public let forum: Swift.Bool?
+            public let userAdminRights: Api.ChatAdminRights?
+            public let botAdminRights: Api.ChatAdminRights?
             
             public init(creator: Swift.Bool = false, botParticipant: Swift.Bool = false, hasUsername: Swift.Bool? = nil, forum: Swift.Bool? = nil, userAdminRights: Api.ChatAdminRights? = nil, botAdminRights: Api.ChatAdminRights? = nil) {
                 self.creator = creator
@@ -2598,10 +2600,10 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.creator { _flags_flags |= 1 << 0 }
                 if self.botParticipant { _flags_flags |= 1 << 5 }
-                if self.hasUsername != nil { _flags_flags |= 1 << 3 }
-                if self.forum != nil { _flags_flags |= 1 << 4 }
-                if self.userAdminRights != nil { _flags_flags |= 1 << 1 }
-                if self.botAdminRights != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.hasUsername { _flags_flags |= 1 << 3 }
+                if case .some = self.forum { _flags_flags |= 1 << 4 }
+                if case .some = self.userAdminRights { _flags_flags |= 1 << 1 }
+                if case .some = self.botAdminRights { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.hasUsername {
                     w.writeBool(value)
@@ -2635,11 +2637,11 @@ extension Api {
         }
 
         /// The fields of `requestPeerTypeBroadcast#339bef6c`.
-        public struct Cons_requestPeerTypeBroadcast: Sendable {
-            public var creator: Swift.Bool
-            public var hasUsername: Swift.Bool?
-            public var userAdminRights: Api.ChatAdminRights?
-            public var botAdminRights: Api.ChatAdminRights?
+        public final class Cons_requestPeerTypeBroadcast: Sendable {
+            public let creator: Swift.Bool
+            public let hasUsername: Swift.Bool?
+            public let userAdminRights: Api.ChatAdminRights?
+            public let botAdminRights: Api.ChatAdminRights?
             
             public init(creator: Swift.Bool = false, hasUsername: Swift.Bool? = nil, userAdminRights: Api.ChatAdminRights? = nil, botAdminRights: Api.ChatAdminRights? = nil) {
                 self.creator = creator
@@ -2652,9 +2654,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.creator { _flags_flags |= 1 << 0 }
-                if self.hasUsername != nil { _flags_flags |= 1 << 3 }
-                if self.userAdminRights != nil { _flags_flags |= 1 << 1 }
-                if self.botAdminRights != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.hasUsername { _flags_flags |= 1 << 3 }
+                if case .some = self.userAdminRights { _flags_flags |= 1 << 1 }
+                if case .some = self.botAdminRights { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.hasUsername {
                     w.writeBool(value)
@@ -2682,10 +2684,10 @@ extension Api {
         }
 
         /// The fields of `requestPeerTypeCreateBot#3e81e078`.
-        public struct Cons_requestPeerTypeCreateBot: Sendable {
-            public var botManaged: Swift.Bool
-            public var suggestedName: Swift.String?
-            public var suggestedUsername: Swift.String?
+        public final class Cons_requestPeerTypeCreateBot: Sendable {
+            public let botManaged: Swift.Bool
+            public let suggestedName: Swift.String?
+            public let suggestedUsername: Swift.String?
             
             public init(botManaged: Swift.Bool = false, suggestedName: Swift.String? = nil, suggestedUsername: Swift.String? = nil) {
                 self.botManaged = botManaged
@@ -2697,8 +2699,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.botManaged { _flags_flags |= 1 << 0 }
-                if self.suggestedName != nil { _flags_flags |= 1 << 1 }
-                if self.suggestedUsername != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.suggestedName { _flags_flags |= 1 << 1 }
+                if case .some = self.suggestedUsername { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.suggestedName {
                     w.writeString(value)
@@ -2750,14 +2752,14 @@ extension Api {
 
 extension Api {
     /// TL type `EmojiList`: `emojiListNotModified#481eadfa`, `emojiList#7a1e11d1`.
-    public indirect enum EmojiList: TLObject {
+    public enum EmojiList: TLObject {
         case emojiListNotModified
         case emojiList(Cons_emojiList)
 
         /// The fields of `emojiList#7a1e11d1`.
-        public struct Cons_emojiList: Sendable {
-            public var hash: Swift.Int64
-            public var documentId: [Swift.Int64]
+        public final class Cons_emojiList: Sendable {
+            public let hash: Swift.Int64
+            public let documentId: [Swift.Int64]
             
             public init(hash: Swift.Int64, documentId: [Swift.Int64]) {
                 self.hash = hash
@@ -2807,16 +2809,16 @@ extension Api {
 
 extension Api {
     /// TL type `EmojiGroup`: `emojiGroup#7a9abda9`, `emojiGroupGreeting#80d26cc7`, `emojiGroupPremium#93bcf34`.
-    public indirect enum EmojiGroup: TLObject {
+    public enum EmojiGroup: TLObject {
         case emojiGroup(Cons_emojiGroup)
         case emojiGroupGreeting(Cons_emojiGroupGreeting)
         case emojiGroupPremium(Cons_emojiGroupPremium)
 
         /// The fields of `emojiGroup#7a9abda9`.
-        public struct Cons_emojiGroup: Sendable {
-            public var title: Swift.String
-            public var iconEmojiId: Swift.Int64
-            public var emoticons: [Swift.String]
+        public final class Cons_emojiGroup: Sendable {
+            public let title: Swift.String
+            public let iconEmojiId: Swift.Int64
+            public let emoticons: [Swift.String]
             
             public init(title: Swift.String, iconEmojiId: Swift.Int64, emoticons: [Swift.String]) {
                 self.title = title
@@ -2844,10 +2846,10 @@ extension Api {
         }
 
         /// The fields of `emojiGroupGreeting#80d26cc7`.
-        public struct Cons_emojiGroupGreeting: Sendable {
-            public var title: Swift.String
-            public var iconEmojiId: Swift.Int64
-            public var emoticons: [Swift.String]
+        public final class Cons_emojiGroupGreeting: Sendable {
+            public let title: Swift.String
+            public let iconEmojiId: Swift.Int64
+            public let emoticons: [Swift.String]
             
             public init(title: Swift.String, iconEmojiId: Swift.Int64, emoticons: [Swift.String]) {
                 self.title = title
@@ -2875,9 +2877,9 @@ extension Api {
         }
 
         /// The fields of `emojiGroupPremium#93bcf34`.
-        public struct Cons_emojiGroupPremium: Sendable {
-            public var title: Swift.String
-            public var iconEmojiId: Swift.Int64
+        public final class Cons_emojiGroupPremium: Sendable {
+            public let title: Swift.String
+            public let iconEmojiId: Swift.Int64
             
             public init(title: Swift.String, iconEmojiId: Swift.Int64) {
                 self.title = title
@@ -2926,14 +2928,14 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.EmojiGroups`: `messages.emojiGroupsNotModified#6fb4ad87`, `messages.emojiGroups#881fb94b`.
-    public indirect enum EmojiGroups: TLObject {
+    public enum EmojiGroups: TLObject {
         case emojiGroupsNotModified
         case emojiGroups(Cons_emojiGroups)
 
         /// The fields of `messages.emojiGroups#881fb94b`.
-        public struct Cons_emojiGroups: Sendable {
-            public var hash: Swift.Int32
-            public var groups: [Api.EmojiGroup]
+        public final class Cons_emojiGroups: Sendable {
+            public let hash: Swift.Int32
+            public let groups: [Api.EmojiGroup]
             
             public init(hash: Swift.Int32, groups: [Api.EmojiGroup]) {
                 self.hash = hash
@@ -2983,13 +2985,13 @@ extension Api.messages {
 
 extension Api {
     /// TL type `TextWithEntities`: `textWithEntities#751f3146`.
-    public indirect enum TextWithEntities: TLObject {
+    public enum TextWithEntities: TLObject {
         case textWithEntities(Cons_textWithEntities)
 
         /// The fields of `textWithEntities#751f3146`.
-        public struct Cons_textWithEntities: Sendable {
-            public var text: Swift.String
-            public var entities: [Api.MessageEntity]
+        public final class Cons_textWithEntities: Sendable {
+            public let text: Swift.String
+            public let entities: [Api.MessageEntity]
             
             public init(text: Swift.String, entities: [Api.MessageEntity]) {
                 self.text = text
@@ -3037,12 +3039,12 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.TranslatedText`: `messages.translateResult#33db32f8`.
-    public indirect enum TranslatedText: TLObject {
+    public enum TranslatedText: TLObject {
         case translateResult(Cons_translateResult)
 
         /// The fields of `messages.translateResult#33db32f8`.
-        public struct Cons_translateResult: Sendable {
-            public var result: [Api.TextWithEntities]
+        public final class Cons_translateResult: Sendable {
+            public let result: [Api.TextWithEntities]
             
             public init(result: [Api.TextWithEntities]) {
                 self.result = result
@@ -3087,14 +3089,14 @@ extension Api.messages {
 
 extension Api {
     /// TL type `AutoSaveSettings`: `autoSaveSettings#c84834ce`.
-    public indirect enum AutoSaveSettings: TLObject {
+    public enum AutoSaveSettings: TLObject {
         case autoSaveSettings(Cons_autoSaveSettings)
 
         /// The fields of `autoSaveSettings#c84834ce`.
-        public struct Cons_autoSaveSettings: Sendable {
-            public var photos: Swift.Bool
-            public var videos: Swift.Bool
-            public var videoMaxSize: Swift.Int64?
+        public final class Cons_autoSaveSettings: Sendable {
+            public let photos: Swift.Bool
+            public let videos: Swift.Bool
+            public let videoMaxSize: Swift.Int64?
             
             public init(photos: Swift.Bool = false, videos: Swift.Bool = false, videoMaxSize: Swift.Int64? = nil) {
                 self.photos = photos
@@ -3107,7 +3109,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.photos { _flags_flags |= 1 << 0 }
                 if self.videos { _flags_flags |= 1 << 1 }
-                if self.videoMaxSize != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.videoMaxSize { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.videoMaxSize {
                     w.writeInt64(value)
@@ -3149,13 +3151,13 @@ extension Api {
 
 extension Api {
     /// TL type `AutoSaveException`: `autoSaveException#81602d47`.
-    public indirect enum AutoSaveException: TLObject {
+    public enum AutoSaveException: TLObject {
         case autoSaveException(Cons_autoSaveException)
 
         /// The fields of `autoSaveException#81602d47`.
-        public struct Cons_autoSaveException: Sendable {
-            public var peer: Api.Peer
-            public var settings: Api.AutoSaveSettings
+        public final class Cons_autoSaveException: Sendable {
+            public let peer: Api.Peer
+            public let settings: Api.AutoSaveSettings
             
             public init(peer: Api.Peer, settings: Api.AutoSaveSettings) {
                 self.peer = peer
@@ -3200,17 +3202,17 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.AutoSaveSettings`: `account.autoSaveSettings#4c3e069d`.
-    public indirect enum AutoSaveSettings: TLObject {
+    public enum AutoSaveSettings: TLObject {
         case autoSaveSettings(Cons_autoSaveSettings)
 
         /// The fields of `account.autoSaveSettings#4c3e069d`.
-        public struct Cons_autoSaveSettings: Sendable {
-            public var usersSettings: Api.AutoSaveSettings
-            public var chatsSettings: Api.AutoSaveSettings
-            public var broadcastsSettings: Api.AutoSaveSettings
-            public var exceptions: [Api.AutoSaveException]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_autoSaveSettings: Sendable {
+            public let usersSettings: Api.AutoSaveSettings
+            public let chatsSettings: Api.AutoSaveSettings
+            public let broadcastsSettings: Api.AutoSaveSettings
+            public let exceptions: [Api.AutoSaveException]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(usersSettings: Api.AutoSaveSettings, chatsSettings: Api.AutoSaveSettings, broadcastsSettings: Api.AutoSaveSettings, exceptions: [Api.AutoSaveException], chats: [Api.Chat], users: [Api.User]) {
                 self.usersSettings = usersSettings
@@ -3276,14 +3278,14 @@ extension Api.account {
 
 extension Api.help {
     /// TL type `help.AppConfig`: `help.appConfigNotModified#7cde641d`, `help.appConfig#dd18782e`.
-    public indirect enum AppConfig: TLObject {
+    public enum AppConfig: TLObject {
         case appConfigNotModified
         case appConfig(Cons_appConfig)
 
         /// The fields of `help.appConfig#dd18782e`.
-        public struct Cons_appConfig: Sendable {
-            public var hash: Swift.Int32
-            public var config: Api.JSONValue
+        public final class Cons_appConfig: Sendable {
+            public let hash: Swift.Int32
+            public let config: Api.JSONValue
             
             public init(hash: Swift.Int32, config: Api.JSONValue) {
                 self.hash = hash
@@ -3330,14 +3332,14 @@ extension Api.help {
 
 extension Api {
     /// TL type `InputBotApp`: `inputBotAppID#a920bd7a`, `inputBotAppShortName#908c0407`.
-    public indirect enum InputBotApp: TLObject {
+    public enum InputBotApp: TLObject {
         case inputBotAppID(Cons_inputBotAppID)
         case inputBotAppShortName(Cons_inputBotAppShortName)
 
         /// The fields of `inputBotAppID#a920bd7a`.
-        public struct Cons_inputBotAppID: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputBotAppID: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -3359,9 +3361,9 @@ extension Api {
         }
 
         /// The fields of `inputBotAppShortName#908c0407`.
-        public struct Cons_inputBotAppShortName: Sendable {
-            public var botId: Api.InputUser
-            public var shortName: Swift.String
+        public final class Cons_inputBotAppShortName: Sendable {
+            public let botId: Api.InputUser
+            public let shortName: Swift.String
             
             public init(botId: Api.InputUser, shortName: Swift.String) {
                 self.botId = botId
@@ -3408,20 +3410,20 @@ extension Api {
 
 extension Api {
     /// TL type `BotApp`: `botAppNotModified#5da674b7`, `botApp#95fcd1d6`.
-    public indirect enum BotApp: TLObject {
+    public enum BotApp: TLObject {
         case botAppNotModified
         case botApp(Cons_botApp)
 
         /// The fields of `botApp#95fcd1d6`.
-        public struct Cons_botApp: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var shortName: Swift.String
-            public var title: Swift.String
-            public var description: Swift.String
-            public var photo: Api.Photo
-            public var document: Api.Document?
-            public var hash: Swift.Int64
+        public final class Cons_botApp: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let shortName: Swift.String
+            public let title: Swift.String
+            public let description: Swift.String
+            public let photo: Api.Photo
+            public let document: Api.Document?
+            public let hash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64, shortName: Swift.String, title: Swift.String, description: Swift.String, photo: Api.Photo, document: Api.Document? = nil, hash: Swift.Int64) {
                 self.id = id
@@ -3437,7 +3439,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.document != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.document { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)
@@ -3493,15 +3495,15 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.BotApp`: `messages.botApp#eb50adf5`.
-    public indirect enum BotApp: TLObject {
+    public enum BotApp: TLObject {
         case botApp(Cons_botApp)
 
         /// The fields of `messages.botApp#eb50adf5`.
-        public struct Cons_botApp: Sendable {
-            public var inactive: Swift.Bool
-            public var requestWriteAccess: Swift.Bool
-            public var hasSettings: Swift.Bool
-            public var app: Api.BotApp
+        public final class Cons_botApp: Sendable {
+            public let inactive: Swift.Bool
+            public let requestWriteAccess: Swift.Bool
+            public let hasSettings: Swift.Bool
+            public let app: Api.BotApp
             
             public init(inactive: Swift.Bool = false, requestWriteAccess: Swift.Bool = false, hasSettings: Swift.Bool = false, app: Api.BotApp) {
                 self.inactive = inactive
@@ -3555,13 +3557,13 @@ extension Api.messages {
 
 extension Api {
     /// TL type `InlineBotWebView`: `inlineBotWebView#b57295d5`.
-    public indirect enum InlineBotWebView: TLObject {
+    public enum InlineBotWebView: TLObject {
         case inlineBotWebView(Cons_inlineBotWebView)
 
         /// The fields of `inlineBotWebView#b57295d5`.
-        public struct Cons_inlineBotWebView: Sendable {
-            public var text: Swift.String
-            public var url: Swift.String
+        public final class Cons_inlineBotWebView: Sendable {
+            public let text: Swift.String
+            public let url: Swift.String
             
             public init(text: Swift.String, url: Swift.String) {
                 self.text = text
@@ -3606,13 +3608,13 @@ extension Api {
 
 extension Api {
     /// TL type `ReadParticipantDate`: `readParticipantDate#4a4ff172`.
-    public indirect enum ReadParticipantDate: TLObject {
+    public enum ReadParticipantDate: TLObject {
         case readParticipantDate(Cons_readParticipantDate)
 
         /// The fields of `readParticipantDate#4a4ff172`.
-        public struct Cons_readParticipantDate: Sendable {
-            public var userId: Swift.Int64
-            public var date: Swift.Int32
+        public final class Cons_readParticipantDate: Sendable {
+            public let userId: Swift.Int64
+            public let date: Swift.Int32
             
             public init(userId: Swift.Int64, date: Swift.Int32) {
                 self.userId = userId
@@ -3657,12 +3659,12 @@ extension Api {
 
 extension Api {
     /// TL type `InputChatlist`: `inputChatlistDialogFilter#f3e0da33`.
-    public indirect enum InputChatlist: TLObject {
+    public enum InputChatlist: TLObject {
         case inputChatlistDialogFilter(Cons_inputChatlistDialogFilter)
 
         /// The fields of `inputChatlistDialogFilter#f3e0da33`.
-        public struct Cons_inputChatlistDialogFilter: Sendable {
-            public var filterId: Swift.Int32
+        public final class Cons_inputChatlistDialogFilter: Sendable {
+            public let filterId: Swift.Int32
             
             public init(filterId: Swift.Int32) {
                 self.filterId = filterId
@@ -3704,14 +3706,14 @@ extension Api {
 
 extension Api {
     /// TL type `ExportedChatlistInvite`: `exportedChatlistInvite#c5181ac`.
-    public indirect enum ExportedChatlistInvite: TLObject {
+    public enum ExportedChatlistInvite: TLObject {
         case exportedChatlistInvite(Cons_exportedChatlistInvite)
 
         /// The fields of `exportedChatlistInvite#c5181ac`.
-        public struct Cons_exportedChatlistInvite: Sendable {
-            public var title: Swift.String
-            public var url: Swift.String
-            public var peers: [Api.Peer]
+        public final class Cons_exportedChatlistInvite: Sendable {
+            public let title: Swift.String
+            public let url: Swift.String
+            public let peers: [Api.Peer]
             
             public init(title: Swift.String, url: Swift.String, peers: [Api.Peer]) {
                 self.title = title
@@ -3765,13 +3767,13 @@ extension Api {
 
 extension Api.chatlists {
     /// TL type `chatlists.ExportedChatlistInvite`: `chatlists.exportedChatlistInvite#10e6e3a6`.
-    public indirect enum ExportedChatlistInvite: TLObject {
+    public enum ExportedChatlistInvite: TLObject {
         case exportedChatlistInvite(Cons_exportedChatlistInvite)
 
         /// The fields of `chatlists.exportedChatlistInvite#10e6e3a6`.
-        public struct Cons_exportedChatlistInvite: Sendable {
-            public var filter: Api.DialogFilter
-            public var invite: Api.ExportedChatlistInvite
+        public final class Cons_exportedChatlistInvite: Sendable {
+            public let filter: Api.DialogFilter
+            public let invite: Api.ExportedChatlistInvite
             
             public init(filter: Api.DialogFilter, invite: Api.ExportedChatlistInvite) {
                 self.filter = filter
@@ -3816,14 +3818,14 @@ extension Api.chatlists {
 
 extension Api.chatlists {
     /// TL type `chatlists.ExportedInvites`: `chatlists.exportedInvites#10ab6dc7`.
-    public indirect enum ExportedInvites: TLObject {
+    public enum ExportedInvites: TLObject {
         case exportedInvites(Cons_exportedInvites)
 
         /// The fields of `chatlists.exportedInvites#10ab6dc7`.
-        public struct Cons_exportedInvites: Sendable {
-            public var invites: [Api.ExportedChatlistInvite]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_exportedInvites: Sendable {
+            public let invites: [Api.ExportedChatlistInvite]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(invites: [Api.ExportedChatlistInvite], chats: [Api.Chat], users: [Api.User]) {
                 self.invites = invites

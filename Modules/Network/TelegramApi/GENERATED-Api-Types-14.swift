@@ -5,17 +5,17 @@ public import TLRuntime
 
 extension Api.chatlists {
     /// TL type `chatlists.ChatlistInvite`: `chatlists.chatlistInviteAlready#fa87f659`, `chatlists.chatlistInvite#f10ece2f`.
-    public indirect enum ChatlistInvite: TLObject {
+    public enum ChatlistInvite: TLObject {
         case chatlistInviteAlready(Cons_chatlistInviteAlready)
         case chatlistInvite(Cons_chatlistInvite)
 
         /// The fields of `chatlists.chatlistInviteAlready#fa87f659`.
-        public struct Cons_chatlistInviteAlready: Sendable {
-            public var filterId: Swift.Int32
-            public var missingPeers: [Api.Peer]
-            public var alreadyPeers: [Api.Peer]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_chatlistInviteAlready: Sendable {
+            public let filterId: Swift.Int32
+            public let missingPeers: [Api.Peer]
+            public let alreadyPeers: [Api.Peer]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(filterId: Swift.Int32, missingPeers: [Api.Peer], alreadyPeers: [Api.Peer], chats: [Api.Chat], users: [Api.User]) {
                 self.filterId = filterId
@@ -58,13 +58,13 @@ extension Api.chatlists {
         }
 
         /// The fields of `chatlists.chatlistInvite#f10ece2f`.
-        public struct Cons_chatlistInvite: Sendable {
-            public var titleNoanimate: Swift.Bool
-            public var title: Api.TextWithEntities
-            public var emoticon: Swift.String?
-            public var peers: [Api.Peer]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_chatlistInvite: Sendable {
+            public let titleNoanimate: Swift.Bool
+            public let title: Api.TextWithEntities
+            public let emoticon: Swift.String?
+            public let peers: [Api.Peer]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(titleNoanimate: Swift.Bool = false, title: Api.TextWithEntities, emoticon: Swift.String? = nil, peers: [Api.Peer], chats: [Api.Chat], users: [Api.User]) {
                 self.titleNoanimate = titleNoanimate
@@ -79,7 +79,7 @@ extension Api.chatlists {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.titleNoanimate { _flags_flags |= 1 << 1 }
-                if self.emoticon != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.emoticon { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.title.serialize(&w)
                 if let value = self.emoticon {
@@ -139,14 +139,14 @@ extension Api.chatlists {
 
 extension Api.chatlists {
     /// TL type `chatlists.ChatlistUpdates`: `chatlists.chatlistUpdates#93bd878d`.
-    public indirect enum ChatlistUpdates: TLObject {
+    public enum ChatlistUpdates: TLObject {
         case chatlistUpdates(Cons_chatlistUpdates)
 
         /// The fields of `chatlists.chatlistUpdates#93bd878d`.
-        public struct Cons_chatlistUpdates: Sendable {
-            public var missingPeers: [Api.Peer]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_chatlistUpdates: Sendable {
+            public let missingPeers: [Api.Peer]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(missingPeers: [Api.Peer], chats: [Api.Chat], users: [Api.User]) {
                 self.missingPeers = missingPeers
@@ -203,14 +203,14 @@ extension Api.chatlists {
 
 extension Api.bots {
     /// TL type `bots.BotInfo`: `bots.botInfo#e8a775b0`.
-    public indirect enum BotInfo: TLObject {
+    public enum BotInfo: TLObject {
         case botInfo(Cons_botInfo)
 
         /// The fields of `bots.botInfo#e8a775b0`.
-        public struct Cons_botInfo: Sendable {
-            public var name: Swift.String
-            public var about: Swift.String
-            public var description: Swift.String
+        public final class Cons_botInfo: Sendable {
+            public let name: Swift.String
+            public let about: Swift.String
+            public let description: Swift.String
             
             public init(name: Swift.String, about: Swift.String, description: Swift.String) {
                 self.name = name
@@ -258,16 +258,16 @@ extension Api.bots {
 
 extension Api {
     /// TL type `MessagePeerVote`: `messagePeerVote#b6cc2d5c`, `messagePeerVoteInputOption#74cda504`, `messagePeerVoteMultiple#4628f6e6`.
-    public indirect enum MessagePeerVote: TLObject {
+    public enum MessagePeerVote: TLObject {
         case messagePeerVote(Cons_messagePeerVote)
         case messagePeerVoteInputOption(Cons_messagePeerVoteInputOption)
         case messagePeerVoteMultiple(Cons_messagePeerVoteMultiple)
 
         /// The fields of `messagePeerVote#b6cc2d5c`.
-        public struct Cons_messagePeerVote: Sendable {
-            public var peer: Api.Peer
-            public var option: [Swift.UInt8]
-            public var date: Swift.Int32
+        public final class Cons_messagePeerVote: Sendable {
+            public let peer: Api.Peer
+            public let option: [Swift.UInt8]
+            public let date: Swift.Int32
             
             public init(peer: Api.Peer, option: [Swift.UInt8], date: Swift.Int32) {
                 self.peer = peer
@@ -292,9 +292,9 @@ extension Api {
         }
 
         /// The fields of `messagePeerVoteInputOption#74cda504`.
-        public struct Cons_messagePeerVoteInputOption: Sendable {
-            public var peer: Api.Peer
-            public var date: Swift.Int32
+        public final class Cons_messagePeerVoteInputOption: Sendable {
+            public let peer: Api.Peer
+            public let date: Swift.Int32
             
             public init(peer: Api.Peer, date: Swift.Int32) {
                 self.peer = peer
@@ -316,10 +316,10 @@ extension Api {
         }
 
         /// The fields of `messagePeerVoteMultiple#4628f6e6`.
-        public struct Cons_messagePeerVoteMultiple: Sendable {
-            public var peer: Api.Peer
-            public var options: [[Swift.UInt8]]
-            public var date: Swift.Int32
+        public final class Cons_messagePeerVoteMultiple: Sendable {
+            public let peer: Api.Peer
+            public let options: [[Swift.UInt8]]
+            public let date: Swift.Int32
             
             public init(peer: Api.Peer, options: [[Swift.UInt8]], date: Swift.Int32) {
                 self.peer = peer
@@ -374,17 +374,17 @@ extension Api {
 
 extension Api {
     /// TL type `StoryViews`: `storyViews#8d595cd6`.
-    public indirect enum StoryViews: TLObject {
+    public enum StoryViews: TLObject {
         case storyViews(Cons_storyViews)
 
         /// The fields of `storyViews#8d595cd6`.
-        public struct Cons_storyViews: Sendable {
-            public var hasViewers: Swift.Bool
-            public var viewsCount: Swift.Int32
-            public var forwardsCount: Swift.Int32?
-            public var reactions: [Api.ReactionCount]?
-            public var reactionsCount: Swift.Int32?
-            public var recentViewers: [Swift.Int64]?
+        public final class Cons_storyViews: Sendable {
+            public let hasViewers: Swift.Bool
+            public let viewsCount: Swift.Int32
+            public let forwardsCount: Swift.Int32?
+            public let reactions: [Api.ReactionCount]?
+            public let reactionsCount: Swift.Int32?
+            public let recentViewers: [Swift.Int64]?
             
             public init(hasViewers: Swift.Bool = false, viewsCount: Swift.Int32, forwardsCount: Swift.Int32? = nil, reactions: [Api.ReactionCount]? = nil, reactionsCount: Swift.Int32? = nil, recentViewers: [Swift.Int64]? = nil) {
                 self.hasViewers = hasViewers
@@ -399,10 +399,10 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hasViewers { _flags_flags |= 1 << 1 }
-                if self.forwardsCount != nil { _flags_flags |= 1 << 2 }
-                if self.reactions != nil { _flags_flags |= 1 << 3 }
-                if self.reactionsCount != nil { _flags_flags |= 1 << 4 }
-                if self.recentViewers != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.forwardsCount { _flags_flags |= 1 << 2 }
+                if case .some = self.reactions { _flags_flags |= 1 << 3 }
+                if case .some = self.reactionsCount { _flags_flags |= 1 << 4 }
+                if case .some = self.recentViewers { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.viewsCount)
                 if let value = self.forwardsCount {
@@ -466,14 +466,14 @@ extension Api {
 
 extension Api {
     /// TL type `StoryItem`: `storyItemDeleted#51e6ee4f`, `storyItemSkipped#ffadc913`, `storyItem#16a4b93c`.
-    public indirect enum StoryItem: TLObject {
+    public enum StoryItem: TLObject {
         case storyItemDeleted(Cons_storyItemDeleted)
         case storyItemSkipped(Cons_storyItemSkipped)
         case storyItem(Cons_storyItem)
 
         /// The fields of `storyItemDeleted#51e6ee4f`.
-        public struct Cons_storyItemDeleted: Sendable {
-            public var id: Swift.Int32
+        public final class Cons_storyItemDeleted: Sendable {
+            public let id: Swift.Int32
             
             public init(id: Swift.Int32) {
                 self.id = id
@@ -492,12 +492,12 @@ extension Api {
         }
 
         /// The fields of `storyItemSkipped#ffadc913`.
-        public struct Cons_storyItemSkipped: Sendable {
-            public var closeFriends: Swift.Bool
-            public var live: Swift.Bool
-            public var id: Swift.Int32
-            public var date: Swift.Int32
-            public var expireDate: Swift.Int32
+        public final class Cons_storyItemSkipped: Sendable {
+            public let closeFriends: Swift.Bool
+            public let live: Swift.Bool
+            public let id: Swift.Int32
+            public let date: Swift.Int32
+            public let expireDate: Swift.Int32
             
             public init(closeFriends: Swift.Bool = false, live: Swift.Bool = false, id: Swift.Int32, date: Swift.Int32, expireDate: Swift.Int32) {
                 self.closeFriends = closeFriends
@@ -531,30 +531,30 @@ extension Api {
         }
 
         /// The fields of `storyItem#16a4b93c`.
-        public struct Cons_storyItem: Sendable {
-            public var pinned: Swift.Bool
-            public var `public`: Swift.Bool
-            public var closeFriends: Swift.Bool
-            public var min: Swift.Bool
-            public var noforwards: Swift.Bool
-            public var edited: Swift.Bool
-            public var contacts: Swift.Bool
-            public var selectedContacts: Swift.Bool
-            public var out: Swift.Bool
-            public var id: Swift.Int32
-            public var date: Swift.Int32
-            public var fromId: Api.Peer?
-            public var fwdFrom: Api.StoryFwdHeader?
-            public var expireDate: Swift.Int32
-            public var caption: Swift.String?
-            public var entities: [Api.MessageEntity]?
-            public var media: Api.MessageMedia
-            public var mediaAreas: [Api.MediaArea]?
-            public var privacy: [Api.PrivacyRule]?
-            public var views: Api.StoryViews?
-            public var sentReaction: Api.Reaction?
-            public var albums: [Swift.Int32]?
-            public var music: Api.Document?
+        public final class Cons_storyItem: Sendable {
+            public let pinned: Swift.Bool
+            public let `public`: Swift.Bool
+            public let closeFriends: Swift.Bool
+            public let min: Swift.Bool
+            public let noforwards: Swift.Bool
+            public let edited: Swift.Bool
+            public let contacts: Swift.Bool
+            public let selectedContacts: Swift.Bool
+            public let out: Swift.Bool
+            public let id: Swift.Int32
+            public let date: Swift.Int32
+            public let fromId: Api.Peer?
+            public let fwdFrom: Api.StoryFwdHeader?
+            public let expireDate: Swift.Int32
+            public let caption: Swift.String?
+            public let entities: [Api.MessageEntity]?
+            public let media: Api.MessageMedia
+            public let mediaAreas: [Api.MediaArea]?
+            public let privacy: [Api.PrivacyRule]?
+            public let views: Api.StoryViews?
+            public let sentReaction: Api.Reaction?
+            public let albums: [Swift.Int32]?
+            public let music: Api.Document?
             
             public init(pinned: Swift.Bool = false, `public`: Swift.Bool = false, closeFriends: Swift.Bool = false, min: Swift.Bool = false, noforwards: Swift.Bool = false, edited: Swift.Bool = false, contacts: Swift.Bool = false, selectedContacts: Swift.Bool = false, out: Swift.Bool = false, id: Swift.Int32, date: Swift.Int32, fromId: Api.Peer? = nil, fwdFrom: Api.StoryFwdHeader? = nil, expireDate: Swift.Int32, caption: Swift.String? = nil, entities: [Api.MessageEntity]? = nil, media: Api.MessageMedia, mediaAreas: [Api.MediaArea]? = nil, privacy: [Api.PrivacyRule]? = nil, views: Api.StoryViews? = nil, sentReaction: Api.Reaction? = nil, albums: [Swift.Int32]? = nil, music: Api.Document? = nil) {
                 self.pinned = pinned
@@ -594,16 +594,16 @@ extension Api {
                 if self.contacts { _flags_flags |= 1 << 12 }
                 if self.selectedContacts { _flags_flags |= 1 << 13 }
                 if self.out { _flags_flags |= 1 << 16 }
-                if self.fromId != nil { _flags_flags |= 1 << 18 }
-                if self.fwdFrom != nil { _flags_flags |= 1 << 17 }
-                if self.caption != nil { _flags_flags |= 1 << 0 }
-                if self.entities != nil { _flags_flags |= 1 << 1 }
-                if self.mediaAreas != nil { _flags_flags |= 1 << 14 }
-                if self.privacy != nil { _flags_flags |= 1 << 2 }
-                if self.views != nil { _flags_flags |= 1 << 3 }
-                if self.sentReaction != nil { _flags_flags |= 1 << 15 }
-                if self.albums != nil { _flags_flags |= 1 << 19 }
-                if self.music != nil { _flags_flags |= 1 << 20 }
+                if case .some = self.fromId { _flags_flags |= 1 << 18 }
+                if case .some = self.fwdFrom { _flags_flags |= 1 << 17 }
+                if case .some = self.caption { _flags_flags |= 1 << 0 }
+                if case .some = self.entities { _flags_flags |= 1 << 1 }
+                if case .some = self.mediaAreas { _flags_flags |= 1 << 14 }
+                if case .some = self.privacy { _flags_flags |= 1 << 2 }
+                if case .some = self.views { _flags_flags |= 1 << 3 }
+                if case .some = self.sentReaction { _flags_flags |= 1 << 15 }
+                if case .some = self.albums { _flags_flags |= 1 << 19 }
+                if case .some = self.music { _flags_flags |= 1 << 20 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 w.writeInt32(self.date)
@@ -721,14 +721,14 @@ extension Api {
 
 extension Api.stories {
     /// TL type `stories.AllStories`: `stories.allStoriesNotModified#1158fe3e`, `stories.allStories#6efc5e81`.
-    public indirect enum AllStories: TLObject {
+    public enum AllStories: TLObject {
         case allStoriesNotModified(Cons_allStoriesNotModified)
         case allStories(Cons_allStories)
 
         /// The fields of `stories.allStoriesNotModified#1158fe3e`.
-        public struct Cons_allStoriesNotModified: Sendable {
-            public var state: Swift.String
-            public var stealthMode: Api.StoriesStealthMode
+        public final class Cons_allStoriesNotModified: Sendable {
+            public let state: Swift.String
+            public let stealthMode: Api.StoriesStealthMode
             
             public init(state: Swift.String, stealthMode: Api.StoriesStealthMode) {
                 self.state = state
@@ -753,14 +753,14 @@ extension Api.stories {
         }
 
         /// The fields of `stories.allStories#6efc5e81`.
-        public struct Cons_allStories: Sendable {
-            public var hasMore: Swift.Bool
-            public var count: Swift.Int32
-            public var state: Swift.String
-            public var peerStories: [Api.PeerStories]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var stealthMode: Api.StoriesStealthMode
+        public final class Cons_allStories: Sendable {
+            public let hasMore: Swift.Bool
+            public let count: Swift.Int32
+            public let state: Swift.String
+            public let peerStories: [Api.PeerStories]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let stealthMode: Api.StoriesStealthMode
             
             public init(hasMore: Swift.Bool = false, count: Swift.Int32, state: Swift.String, peerStories: [Api.PeerStories], chats: [Api.Chat], users: [Api.User], stealthMode: Api.StoriesStealthMode) {
                 self.hasMore = hasMore
@@ -834,16 +834,16 @@ extension Api.stories {
 
 extension Api.stories {
     /// TL type `stories.Stories`: `stories.stories#63c3dd0a`.
-    public indirect enum Stories: TLObject {
+    public enum Stories: TLObject {
         case stories(Cons_stories)
 
         /// The fields of `stories.stories#63c3dd0a`.
-        public struct Cons_stories: Sendable {
-            public var count: Swift.Int32
-            public var stories: [Api.StoryItem]
-            public var pinnedToTop: [Swift.Int32]?
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_stories: Sendable {
+            public let count: Swift.Int32
+            public let stories: [Api.StoryItem]
+            public let pinnedToTop: [Swift.Int32]?
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, stories: [Api.StoryItem], pinnedToTop: [Swift.Int32]? = nil, chats: [Api.Chat], users: [Api.User]) {
                 self.count = count
@@ -856,7 +856,7 @@ extension Api.stories {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.pinnedToTop != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.pinnedToTop { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeVectorHeader(count: self.stories.count)
@@ -916,18 +916,18 @@ extension Api.stories {
 
 extension Api {
     /// TL type `StoryView`: `storyView#b0bdeac5`, `storyViewPublicForward#9083670b`, `storyViewPublicRepost#bd74cf49`.
-    public indirect enum StoryView: TLObject {
+    public enum StoryView: TLObject {
         case storyView(Cons_storyView)
         case storyViewPublicForward(Cons_storyViewPublicForward)
         case storyViewPublicRepost(Cons_storyViewPublicRepost)
 
         /// The fields of `storyView#b0bdeac5`.
-        public struct Cons_storyView: Sendable {
-            public var blocked: Swift.Bool
-            public var blockedMyStoriesFrom: Swift.Bool
-            public var userId: Swift.Int64
-            public var date: Swift.Int32
-            public var reaction: Api.Reaction?
+        public final class Cons_storyView: Sendable {
+            public let blocked: Swift.Bool
+            public let blockedMyStoriesFrom: Swift.Bool
+            public let userId: Swift.Int64
+            public let date: Swift.Int32
+            public let reaction: Api.Reaction?
             
             public init(blocked: Swift.Bool = false, blockedMyStoriesFrom: Swift.Bool = false, userId: Swift.Int64, date: Swift.Int32, reaction: Api.Reaction? = nil) {
                 self.blocked = blocked
@@ -942,7 +942,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.blocked { _flags_flags |= 1 << 0 }
                 if self.blockedMyStoriesFrom { _flags_flags |= 1 << 1 }
-                if self.reaction != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.reaction { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 w.writeInt32(self.date)
@@ -965,10 +965,10 @@ extension Api {
         }
 
         /// The fields of `storyViewPublicForward#9083670b`.
-        public struct Cons_storyViewPublicForward: Sendable {
-            public var blocked: Swift.Bool
-            public var blockedMyStoriesFrom: Swift.Bool
-            public var message: Api.Message
+        public final class Cons_storyViewPublicForward: Sendable {
+            public let blocked: Swift.Bool
+            public let blockedMyStoriesFrom: Swift.Bool
+            public let message: Api.Message
             
             public init(blocked: Swift.Bool = false, blockedMyStoriesFrom: Swift.Bool = false, message: Api.Message) {
                 self.blocked = blocked
@@ -996,11 +996,11 @@ extension Api {
         }
 
         /// The fields of `storyViewPublicRepost#bd74cf49`.
-        public struct Cons_storyViewPublicRepost: Sendable {
-            public var blocked: Swift.Bool
-            public var blockedMyStoriesFrom: Swift.Bool
-            public var peerId: Api.Peer
-            public var story: Api.StoryItem
+        public final class Cons_storyViewPublicRepost: Sendable {
+            public let blocked: Swift.Bool
+            public let blockedMyStoriesFrom: Swift.Bool
+            public let peerId: Api.Peer
+            public let story: Api.StoryItem
             
             public init(blocked: Swift.Bool = false, blockedMyStoriesFrom: Swift.Bool = false, peerId: Api.Peer, story: Api.StoryItem) {
                 self.blocked = blocked
@@ -1058,19 +1058,19 @@ extension Api {
 
 extension Api.stories {
     /// TL type `stories.StoryViewsList`: `stories.storyViewsList#59d78fc5`.
-    public indirect enum StoryViewsList: TLObject {
+    public enum StoryViewsList: TLObject {
         case storyViewsList(Cons_storyViewsList)
 
         /// The fields of `stories.storyViewsList#59d78fc5`.
-        public struct Cons_storyViewsList: Sendable {
-            public var count: Swift.Int32
-            public var viewsCount: Swift.Int32
-            public var forwardsCount: Swift.Int32
-            public var reactionsCount: Swift.Int32
-            public var views: [Api.StoryView]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var nextOffset: Swift.String?
+        public final class Cons_storyViewsList: Sendable {
+            public let count: Swift.Int32
+            public let viewsCount: Swift.Int32
+            public let forwardsCount: Swift.Int32
+            public let reactionsCount: Swift.Int32
+            public let views: [Api.StoryView]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let nextOffset: Swift.String?
             
             public init(count: Swift.Int32, viewsCount: Swift.Int32, forwardsCount: Swift.Int32, reactionsCount: Swift.Int32, views: [Api.StoryView], chats: [Api.Chat], users: [Api.User], nextOffset: Swift.String? = nil) {
                 self.count = count
@@ -1086,7 +1086,7 @@ extension Api.stories {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeInt32(self.viewsCount)
@@ -1149,13 +1149,13 @@ extension Api.stories {
 
 extension Api.stories {
     /// TL type `stories.StoryViews`: `stories.storyViews#de9eed1d`.
-    public indirect enum StoryViews: TLObject {
+    public enum StoryViews: TLObject {
         case storyViews(Cons_storyViews)
 
         /// The fields of `stories.storyViews#de9eed1d`.
-        public struct Cons_storyViews: Sendable {
-            public var views: [Api.StoryViews]
-            public var users: [Api.User]
+        public final class Cons_storyViews: Sendable {
+            public let views: [Api.StoryViews]
+            public let users: [Api.User]
             
             public init(views: [Api.StoryViews], users: [Api.User]) {
                 self.views = views
@@ -1206,23 +1206,23 @@ extension Api.stories {
 
 extension Api {
     /// TL type `InputReplyTo`: `inputReplyToMessage#3bd4b7c2`, `inputReplyToStory#5881323a`, `inputReplyToMonoForum#69d66c45`, `inputReplyToEphemeralMessage#4119b95e`.
-    public indirect enum InputReplyTo: TLObject {
+    public enum InputReplyTo: TLObject {
         case inputReplyToMessage(Cons_inputReplyToMessage)
         case inputReplyToStory(Cons_inputReplyToStory)
         case inputReplyToMonoForum(Cons_inputReplyToMonoForum)
         case inputReplyToEphemeralMessage(Cons_inputReplyToEphemeralMessage)
 
         /// The fields of `inputReplyToMessage#3bd4b7c2`.
-        public struct Cons_inputReplyToMessage: Sendable {
-            public var replyToMsgId: Swift.Int32
-            public var topMsgId: Swift.Int32?
-            public var replyToPeerId: Api.InputPeer?
-            public var quoteText: Swift.String?
-            public var quoteEntities: [Api.MessageEntity]?
-            public var quoteOffset: Swift.Int32?
-            public var monoforumPeerId: Api.InputPeer?
-            public var todoItemId: Swift.Int32?
-            public var pollOption: [Swift.UInt8]?
+        public final class Cons_inputReplyToMessage: Sendable {
+            public let replyToMsgId: Swift.Int32
+            public let topMsgId: Swift.Int32?
+            public let replyToPeerId: Api.InputPeer?
+            public let quoteText: Swift.String?
+            public let quoteEntities: [Api.MessageEntity]?
+            public let quoteOffset: Swift.Int32?
+            public let monoforumPeerId: Api.InputPeer?
+            public let todoItemId: Swift.Int32?
+            public let pollOption: [Swift.UInt8]?
             
             public init(replyToMsgId: Swift.Int32, topMsgId: Swift.Int32? = nil, replyToPeerId: Api.InputPeer? = nil, quoteText: Swift.String? = nil, quoteEntities: [Api.MessageEntity]? = nil, quoteOffset: Swift.Int32? = nil, monoforumPeerId: Api.InputPeer? = nil, todoItemId: Swift.Int32? = nil, pollOption: [Swift.UInt8]? = nil) {
                 self.replyToMsgId = replyToMsgId
@@ -1239,14 +1239,14 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.topMsgId != nil { _flags_flags |= 1 << 0 }
-                if self.replyToPeerId != nil { _flags_flags |= 1 << 1 }
-                if self.quoteText != nil { _flags_flags |= 1 << 2 }
-                if self.quoteEntities != nil { _flags_flags |= 1 << 3 }
-                if self.quoteOffset != nil { _flags_flags |= 1 << 4 }
-                if self.monoforumPeerId != nil { _flags_flags |= 1 << 5 }
-                if self.todoItemId != nil { _flags_flags |= 1 << 6 }
-                if self.pollOption != nil { _flags_flags |= 1 << 7 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 0 }
+                if case .some = self.replyToPeerId { _flags_flags |= 1 << 1 }
+                if case .some = self.quoteText { _flags_flags |= 1 << 2 }
+                if case .some = self.quoteEntities { _flags_flags |= 1 << 3 }
+                if case .some = self.quoteOffset { _flags_flags |= 1 << 4 }
+                if case .some = self.monoforumPeerId { _flags_flags |= 1 << 5 }
+                if case .some = self.todoItemId { _flags_flags |= 1 << 6 }
+                if case .some = self.pollOption { _flags_flags |= 1 << 7 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.replyToMsgId)
                 if let value = self.topMsgId {
@@ -1303,9 +1303,9 @@ extension Api {
         }
 
         /// The fields of `inputReplyToStory#5881323a`.
-        public struct Cons_inputReplyToStory: Sendable {
-            public var peer: Api.InputPeer
-            public var storyId: Swift.Int32
+        public final class Cons_inputReplyToStory: Sendable {
+            public let peer: Api.InputPeer
+            public let storyId: Swift.Int32
             
             public init(peer: Api.InputPeer, storyId: Swift.Int32) {
                 self.peer = peer
@@ -1327,8 +1327,8 @@ extension Api {
         }
 
         /// The fields of `inputReplyToMonoForum#69d66c45`.
-        public struct Cons_inputReplyToMonoForum: Sendable {
-            public var monoforumPeerId: Api.InputPeer
+        public final class Cons_inputReplyToMonoForum: Sendable {
+            public let monoforumPeerId: Api.InputPeer
             
             public init(monoforumPeerId: Api.InputPeer) {
                 self.monoforumPeerId = monoforumPeerId
@@ -1347,8 +1347,8 @@ extension Api {
         }
 
         /// The fields of `inputReplyToEphemeralMessage#4119b95e`.
-        public struct Cons_inputReplyToEphemeralMessage: Sendable {
-            public var id: Swift.Int32
+        public final class Cons_inputReplyToEphemeralMessage: Sendable {
+            public let id: Swift.Int32
             
             public init(id: Swift.Int32) {
                 self.id = id
@@ -1396,12 +1396,12 @@ extension Api {
 
 extension Api {
     /// TL type `ExportedStoryLink`: `exportedStoryLink#3fc9053b`.
-    public indirect enum ExportedStoryLink: TLObject {
+    public enum ExportedStoryLink: TLObject {
         case exportedStoryLink(Cons_exportedStoryLink)
 
         /// The fields of `exportedStoryLink#3fc9053b`.
-        public struct Cons_exportedStoryLink: Sendable {
-            public var link: Swift.String
+        public final class Cons_exportedStoryLink: Sendable {
+            public let link: Swift.String
             
             public init(link: Swift.String) {
                 self.link = link
@@ -1443,13 +1443,13 @@ extension Api {
 
 extension Api {
     /// TL type `StoriesStealthMode`: `storiesStealthMode#712e27fd`.
-    public indirect enum StoriesStealthMode: TLObject {
+    public enum StoriesStealthMode: TLObject {
         case storiesStealthMode(Cons_storiesStealthMode)
 
         /// The fields of `storiesStealthMode#712e27fd`.
-        public struct Cons_storiesStealthMode: Sendable {
-            public var activeUntilDate: Swift.Int32?
-            public var cooldownUntilDate: Swift.Int32?
+        public final class Cons_storiesStealthMode: Sendable {
+            public let activeUntilDate: Swift.Int32?
+            public let cooldownUntilDate: Swift.Int32?
             
             public init(activeUntilDate: Swift.Int32? = nil, cooldownUntilDate: Swift.Int32? = nil) {
                 self.activeUntilDate = activeUntilDate
@@ -1459,8 +1459,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.activeUntilDate != nil { _flags_flags |= 1 << 0 }
-                if self.cooldownUntilDate != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.activeUntilDate { _flags_flags |= 1 << 0 }
+                if case .some = self.cooldownUntilDate { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.activeUntilDate {
                     w.writeInt32(value)
@@ -1505,17 +1505,17 @@ extension Api {
 
 extension Api {
     /// TL type `MediaAreaCoordinates`: `mediaAreaCoordinates#cfc9e002`.
-    public indirect enum MediaAreaCoordinates: TLObject {
+    public enum MediaAreaCoordinates: TLObject {
         case mediaAreaCoordinates(Cons_mediaAreaCoordinates)
 
         /// The fields of `mediaAreaCoordinates#cfc9e002`.
-        public struct Cons_mediaAreaCoordinates: Sendable {
-            public var x: Swift.Double
-            public var y: Swift.Double
-            public var w: Swift.Double
-            public var h: Swift.Double
-            public var rotation: Swift.Double
-            public var radius: Swift.Double?
+        public final class Cons_mediaAreaCoordinates: Sendable {
+            public let x: Swift.Double
+            public let y: Swift.Double
+            public let w: Swift.Double
+            public let h: Swift.Double
+            public let rotation: Swift.Double
+            public let radius: Swift.Double?
             
             public init(x: Swift.Double, y: Swift.Double, w: Swift.Double, h: Swift.Double, rotation: Swift.Double, radius: Swift.Double? = nil) {
                 self.x = x
@@ -1529,7 +1529,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.radius != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.radius { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeDouble(self.x)
                 w.writeDouble(self.y)
@@ -1579,7 +1579,7 @@ extension Api {
 
 extension Api {
     /// TL type `MediaArea`: `mediaAreaVenue#be82db9c`, `inputMediaAreaVenue#b282217f`, `mediaAreaGeoPoint#cad5452d`, `mediaAreaSuggestedReaction#14455871`, `mediaAreaChannelPost#770416af`, `inputMediaAreaChannelPost#2271f2bf`, `mediaAreaUrl#37381085`, `mediaAreaWeather#49a6549c`, `mediaAreaStarGift#5787686d`.
-    public indirect enum MediaArea: TLObject {
+    public enum MediaArea: TLObject {
         case mediaAreaVenue(Cons_mediaAreaVenue)
         case inputMediaAreaVenue(Cons_inputMediaAreaVenue)
         case mediaAreaGeoPoint(Cons_mediaAreaGeoPoint)
@@ -1591,14 +1591,14 @@ extension Api {
         case mediaAreaStarGift(Cons_mediaAreaStarGift)
 
         /// The fields of `mediaAreaVenue#be82db9c`.
-        public struct Cons_mediaAreaVenue: Sendable {
-            public var coordinates: Api.MediaAreaCoordinates
-            public var geo: Api.GeoPoint
-            public var title: Swift.String
-            public var address: Swift.String
-            public var provider: Swift.String
-            public var venueId: Swift.String
-            public var venueType: Swift.String
+        public final class Cons_mediaAreaVenue: Sendable {
+            public let coordinates: Api.MediaAreaCoordinates
+            public let geo: Api.GeoPoint
+            public let title: Swift.String
+            public let address: Swift.String
+            public let provider: Swift.String
+            public let venueId: Swift.String
+            public let venueType: Swift.String
             
             public init(coordinates: Api.MediaAreaCoordinates, geo: Api.GeoPoint, title: Swift.String, address: Swift.String, provider: Swift.String, venueId: Swift.String, venueType: Swift.String) {
                 self.coordinates = coordinates
@@ -1635,10 +1635,10 @@ extension Api {
         }
 
         /// The fields of `inputMediaAreaVenue#b282217f`.
-        public struct Cons_inputMediaAreaVenue: Sendable {
-            public var coordinates: Api.MediaAreaCoordinates
-            public var queryId: Swift.Int64
-            public var resultId: Swift.String
+        public final class Cons_inputMediaAreaVenue: Sendable {
+            public let coordinates: Api.MediaAreaCoordinates
+            public let queryId: Swift.Int64
+            public let resultId: Swift.String
             
             public init(coordinates: Api.MediaAreaCoordinates, queryId: Swift.Int64, resultId: Swift.String) {
                 self.coordinates = coordinates
@@ -1663,10 +1663,10 @@ extension Api {
         }
 
         /// The fields of `mediaAreaGeoPoint#cad5452d`.
-        public struct Cons_mediaAreaGeoPoint: Sendable {
-            public var coordinates: Api.MediaAreaCoordinates
-            public var geo: Api.GeoPoint
-            public var address: Api.GeoPointAddress?
+        public final class Cons_mediaAreaGeoPoint: Sendable {
+            public let coordinates: Api.MediaAreaCoordinates
+            public let geo: Api.GeoPoint
+            public let address: Api.GeoPointAddress?
             
             public init(coordinates: Api.MediaAreaCoordinates, geo: Api.GeoPoint, address: Api.GeoPointAddress? = nil) {
                 self.coordinates = coordinates
@@ -1677,7 +1677,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.address != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.address { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.coordinates.serialize(&w)
                 self.geo.serialize(&w)
@@ -1698,11 +1698,11 @@ extension Api {
         }
 
         /// The fields of `mediaAreaSuggestedReaction#14455871`.
-        public struct Cons_mediaAreaSuggestedReaction: Sendable {
-            public var dark: Swift.Bool
-            public var flipped: Swift.Bool
-            public var coordinates: Api.MediaAreaCoordinates
-            public var reaction: Api.Reaction
+        public final class Cons_mediaAreaSuggestedReaction: Sendable {
+            public let dark: Swift.Bool
+            public let flipped: Swift.Bool
+            public let coordinates: Api.MediaAreaCoordinates
+            public let reaction: Api.Reaction
             
             public init(dark: Swift.Bool = false, flipped: Swift.Bool = false, coordinates: Api.MediaAreaCoordinates, reaction: Api.Reaction) {
                 self.dark = dark
@@ -1733,10 +1733,10 @@ extension Api {
         }
 
         /// The fields of `mediaAreaChannelPost#770416af`.
-        public struct Cons_mediaAreaChannelPost: Sendable {
-            public var coordinates: Api.MediaAreaCoordinates
-            public var channelId: Swift.Int64
-            public var msgId: Swift.Int32
+        public final class Cons_mediaAreaChannelPost: Sendable {
+            public let coordinates: Api.MediaAreaCoordinates
+            public let channelId: Swift.Int64
+            public let msgId: Swift.Int32
             
             public init(coordinates: Api.MediaAreaCoordinates, channelId: Swift.Int64, msgId: Swift.Int32) {
                 self.coordinates = coordinates
@@ -1761,10 +1761,10 @@ extension Api {
         }
 
         /// The fields of `inputMediaAreaChannelPost#2271f2bf`.
-        public struct Cons_inputMediaAreaChannelPost: Sendable {
-            public var coordinates: Api.MediaAreaCoordinates
-            public var channel: Api.InputChannel
-            public var msgId: Swift.Int32
+        public final class Cons_inputMediaAreaChannelPost: Sendable {
+            public let coordinates: Api.MediaAreaCoordinates
+            public let channel: Api.InputChannel
+            public let msgId: Swift.Int32
             
             public init(coordinates: Api.MediaAreaCoordinates, channel: Api.InputChannel, msgId: Swift.Int32) {
                 self.coordinates = coordinates
@@ -1789,9 +1789,9 @@ extension Api {
         }
 
         /// The fields of `mediaAreaUrl#37381085`.
-        public struct Cons_mediaAreaUrl: Sendable {
-            public var coordinates: Api.MediaAreaCoordinates
-            public var url: Swift.String
+        public final class Cons_mediaAreaUrl: Sendable {
+            public let coordinates: Api.MediaAreaCoordinates
+            public let url: Swift.String
             
             public init(coordinates: Api.MediaAreaCoordinates, url: Swift.String) {
                 self.coordinates = coordinates
@@ -1813,11 +1813,11 @@ extension Api {
         }
 
         /// The fields of `mediaAreaWeather#49a6549c`.
-        public struct Cons_mediaAreaWeather: Sendable {
-            public var coordinates: Api.MediaAreaCoordinates
-            public var emoji: Swift.String
-            public var temperatureC: Swift.Double
-            public var color: Swift.Int32
+        public final class Cons_mediaAreaWeather: Sendable {
+            public let coordinates: Api.MediaAreaCoordinates
+            public let emoji: Swift.String
+            public let temperatureC: Swift.Double
+            public let color: Swift.Int32
             
             public init(coordinates: Api.MediaAreaCoordinates, emoji: Swift.String, temperatureC: Swift.Double, color: Swift.Int32) {
                 self.coordinates = coordinates
@@ -1845,9 +1845,9 @@ extension Api {
         }
 
         /// The fields of `mediaAreaStarGift#5787686d`.
-        public struct Cons_mediaAreaStarGift: Sendable {
-            public var coordinates: Api.MediaAreaCoordinates
-            public var slug: Swift.String
+        public final class Cons_mediaAreaStarGift: Sendable {
+            public let coordinates: Api.MediaAreaCoordinates
+            public let slug: Swift.String
             
             public init(coordinates: Api.MediaAreaCoordinates, slug: Swift.String) {
                 self.coordinates = coordinates
@@ -1908,14 +1908,14 @@ extension Api {
 
 extension Api {
     /// TL type `PeerStories`: `peerStories#9a35e999`.
-    public indirect enum PeerStories: TLObject {
+    public enum PeerStories: TLObject {
         case peerStories(Cons_peerStories)
 
         /// The fields of `peerStories#9a35e999`.
-        public struct Cons_peerStories: Sendable {
-            public var peer: Api.Peer
-            public var maxReadId: Swift.Int32?
-            public var stories: [Api.StoryItem]
+        public final class Cons_peerStories: Sendable {
+            public let peer: Api.Peer
+            public let maxReadId: Swift.Int32?
+            public let stories: [Api.StoryItem]
             
             public init(peer: Api.Peer, maxReadId: Swift.Int32? = nil, stories: [Api.StoryItem]) {
                 self.peer = peer
@@ -1926,7 +1926,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.maxReadId != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.maxReadId { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 if let value = self.maxReadId {
@@ -1973,14 +1973,14 @@ extension Api {
 
 extension Api.stories {
     /// TL type `stories.PeerStories`: `stories.peerStories#cae68768`.
-    public indirect enum PeerStories: TLObject {
+    public enum PeerStories: TLObject {
         case peerStories(Cons_peerStories)
 
         /// The fields of `stories.peerStories#cae68768`.
-        public struct Cons_peerStories: Sendable {
-            public var stories: Api.PeerStories
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_peerStories: Sendable {
+            public let stories: Api.PeerStories
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(stories: Api.PeerStories, chats: [Api.Chat], users: [Api.User]) {
                 self.stories = stories
@@ -2034,14 +2034,14 @@ extension Api.stories {
 
 extension Api.messages {
     /// TL type `messages.WebPage`: `messages.webPage#fd5e12bd`.
-    public indirect enum WebPage: TLObject {
+    public enum WebPage: TLObject {
         case webPage(Cons_webPage)
 
         /// The fields of `messages.webPage#fd5e12bd`.
-        public struct Cons_webPage: Sendable {
-            public var webpage: Api.WebPage
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_webPage: Sendable {
+            public let webpage: Api.WebPage
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(webpage: Api.WebPage, chats: [Api.Chat], users: [Api.User]) {
                 self.webpage = webpage
@@ -2095,17 +2095,17 @@ extension Api.messages {
 
 extension Api {
     /// TL type `PremiumGiftCodeOption`: `premiumGiftCodeOption#257e962b`.
-    public indirect enum PremiumGiftCodeOption: TLObject {
+    public enum PremiumGiftCodeOption: TLObject {
         case premiumGiftCodeOption(Cons_premiumGiftCodeOption)
 
         /// The fields of `premiumGiftCodeOption#257e962b`.
-        public struct Cons_premiumGiftCodeOption: Sendable {
-            public var users: Swift.Int32
-            public var months: Swift.Int32
-            public var storeProduct: Swift.String?
-            public var storeQuantity: Swift.Int32?
-            public var currency: Swift.String
-            public var amount: Swift.Int64
+        public final class Cons_premiumGiftCodeOption: Sendable {
+            public let users: Swift.Int32
+            public let months: Swift.Int32
+            public let storeProduct: Swift.String?
+            public let storeQuantity: Swift.Int32?
+            public let currency: Swift.String
+            public let amount: Swift.Int64
             
             public init(users: Swift.Int32, months: Swift.Int32, storeProduct: Swift.String? = nil, storeQuantity: Swift.Int32? = nil, currency: Swift.String, amount: Swift.Int64) {
                 self.users = users
@@ -2119,8 +2119,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.storeProduct != nil { _flags_flags |= 1 << 0 }
-                if self.storeQuantity != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.storeProduct { _flags_flags |= 1 << 0 }
+                if case .some = self.storeQuantity { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.users)
                 w.writeInt32(self.months)
@@ -2173,20 +2173,20 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.CheckedGiftCode`: `payments.checkedGiftCode#eb983f8f`.
-    public indirect enum CheckedGiftCode: TLObject {
+    public enum CheckedGiftCode: TLObject {
         case checkedGiftCode(Cons_checkedGiftCode)
 
         /// The fields of `payments.checkedGiftCode#eb983f8f`.
-        public struct Cons_checkedGiftCode: Sendable {
-            public var viaGiveaway: Swift.Bool
-            public var fromId: Api.Peer?
-            public var giveawayMsgId: Swift.Int32?
-            public var toId: Swift.Int64?
-            public var date: Swift.Int32
-            public var days: Swift.Int32
-            public var usedDate: Swift.Int32?
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_checkedGiftCode: Sendable {
+            public let viaGiveaway: Swift.Bool
+            public let fromId: Api.Peer?
+            public let giveawayMsgId: Swift.Int32?
+            public let toId: Swift.Int64?
+            public let date: Swift.Int32
+            public let days: Swift.Int32
+            public let usedDate: Swift.Int32?
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(viaGiveaway: Swift.Bool = false, fromId: Api.Peer? = nil, giveawayMsgId: Swift.Int32? = nil, toId: Swift.Int64? = nil, date: Swift.Int32, days: Swift.Int32, usedDate: Swift.Int32? = nil, chats: [Api.Chat], users: [Api.User]) {
                 self.viaGiveaway = viaGiveaway
@@ -2204,10 +2204,10 @@ extension Api.payments {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.viaGiveaway { _flags_flags |= 1 << 2 }
-                if self.fromId != nil { _flags_flags |= 1 << 4 }
-                if self.giveawayMsgId != nil { _flags_flags |= 1 << 3 }
-                if self.toId != nil { _flags_flags |= 1 << 0 }
-                if self.usedDate != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.fromId { _flags_flags |= 1 << 4 }
+                if case .some = self.giveawayMsgId { _flags_flags |= 1 << 3 }
+                if case .some = self.toId { _flags_flags |= 1 << 0 }
+                if case .some = self.usedDate { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.fromId {
                     value.serialize(&w)
@@ -2277,18 +2277,18 @@ extension Api.payments {
 
 extension Api.payments {
     /// TL type `payments.GiveawayInfo`: `payments.giveawayInfo#4367daa0`, `payments.giveawayInfoResults#e175e66f`.
-    public indirect enum GiveawayInfo: TLObject {
+    public enum GiveawayInfo: TLObject {
         case giveawayInfo(Cons_giveawayInfo)
         case giveawayInfoResults(Cons_giveawayInfoResults)
 
         /// The fields of `payments.giveawayInfo#4367daa0`.
-        public struct Cons_giveawayInfo: Sendable {
-            public var participating: Swift.Bool
-            public var preparingResults: Swift.Bool
-            public var startDate: Swift.Int32
-            public var joinedTooEarlyDate: Swift.Int32?
-            public var adminDisallowedChatId: Swift.Int64?
-            public var disallowedCountry: Swift.String?
+        public final class Cons_giveawayInfo: Sendable {
+            public let participating: Swift.Bool
+            public let preparingResults: Swift.Bool
+            public let startDate: Swift.Int32
+            public let joinedTooEarlyDate: Swift.Int32?
+            public let adminDisallowedChatId: Swift.Int64?
+            public let disallowedCountry: Swift.String?
             
             public init(participating: Swift.Bool = false, preparingResults: Swift.Bool = false, startDate: Swift.Int32, joinedTooEarlyDate: Swift.Int32? = nil, adminDisallowedChatId: Swift.Int64? = nil, disallowedCountry: Swift.String? = nil) {
                 self.participating = participating
@@ -2304,9 +2304,9 @@ extension Api.payments {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.participating { _flags_flags |= 1 << 0 }
                 if self.preparingResults { _flags_flags |= 1 << 3 }
-                if self.joinedTooEarlyDate != nil { _flags_flags |= 1 << 1 }
-                if self.adminDisallowedChatId != nil { _flags_flags |= 1 << 2 }
-                if self.disallowedCountry != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.joinedTooEarlyDate { _flags_flags |= 1 << 1 }
+                if case .some = self.adminDisallowedChatId { _flags_flags |= 1 << 2 }
+                if case .some = self.disallowedCountry { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.startDate)
                 if let value = self.joinedTooEarlyDate {
@@ -2337,15 +2337,15 @@ extension Api.payments {
         }
 
         /// The fields of `payments.giveawayInfoResults#e175e66f`.
-        public struct Cons_giveawayInfoResults: Sendable {
-            public var winner: Swift.Bool
-            public var refunded: Swift.Bool
-            public var startDate: Swift.Int32
-            public var giftCodeSlug: Swift.String?
-            public var starsPrize: Swift.Int64?
-            public var finishDate: Swift.Int32
-            public var winnersCount: Swift.Int32
-            public var activatedCount: Swift.Int32?
+        public final class Cons_giveawayInfoResults: Sendable {
+            public let winner: Swift.Bool
+            public let refunded: Swift.Bool
+            public let startDate: Swift.Int32
+            public let giftCodeSlug: Swift.String?
+            public let starsPrize: Swift.Int64?
+            public let finishDate: Swift.Int32
+            public let winnersCount: Swift.Int32
+            public let activatedCount: Swift.Int32?
             
             public init(winner: Swift.Bool = false, refunded: Swift.Bool = false, startDate: Swift.Int32, giftCodeSlug: Swift.String? = nil, starsPrize: Swift.Int64? = nil, finishDate: Swift.Int32, winnersCount: Swift.Int32, activatedCount: Swift.Int32? = nil) {
                 self.winner = winner
@@ -2363,9 +2363,9 @@ extension Api.payments {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.winner { _flags_flags |= 1 << 0 }
                 if self.refunded { _flags_flags |= 1 << 1 }
-                if self.giftCodeSlug != nil { _flags_flags |= 1 << 3 }
-                if self.starsPrize != nil { _flags_flags |= 1 << 4 }
-                if self.activatedCount != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.giftCodeSlug { _flags_flags |= 1 << 3 }
+                if case .some = self.starsPrize { _flags_flags |= 1 << 4 }
+                if case .some = self.activatedCount { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.startDate)
                 if let value = self.giftCodeSlug {
@@ -2425,16 +2425,16 @@ extension Api.payments {
 
 extension Api {
     /// TL type `PrepaidGiveaway`: `prepaidGiveaway#b2539d54`, `prepaidStarsGiveaway#9a9d77e0`.
-    public indirect enum PrepaidGiveaway: TLObject {
+    public enum PrepaidGiveaway: TLObject {
         case prepaidGiveaway(Cons_prepaidGiveaway)
         case prepaidStarsGiveaway(Cons_prepaidStarsGiveaway)
 
         /// The fields of `prepaidGiveaway#b2539d54`.
-        public struct Cons_prepaidGiveaway: Sendable {
-            public var id: Swift.Int64
-            public var months: Swift.Int32
-            public var quantity: Swift.Int32
-            public var date: Swift.Int32
+        public final class Cons_prepaidGiveaway: Sendable {
+            public let id: Swift.Int64
+            public let months: Swift.Int32
+            public let quantity: Swift.Int32
+            public let date: Swift.Int32
             
             public init(id: Swift.Int64, months: Swift.Int32, quantity: Swift.Int32, date: Swift.Int32) {
                 self.id = id
@@ -2462,12 +2462,12 @@ extension Api {
         }
 
         /// The fields of `prepaidStarsGiveaway#9a9d77e0`.
-        public struct Cons_prepaidStarsGiveaway: Sendable {
-            public var id: Swift.Int64
-            public var stars: Swift.Int64
-            public var quantity: Swift.Int32
-            public var boosts: Swift.Int32
-            public var date: Swift.Int32
+        public final class Cons_prepaidStarsGiveaway: Sendable {
+            public let id: Swift.Int64
+            public let stars: Swift.Int64
+            public let quantity: Swift.Int32
+            public let boosts: Swift.Int32
+            public let date: Swift.Int32
             
             public init(id: Swift.Int64, stars: Swift.Int64, quantity: Swift.Int32, boosts: Swift.Int32, date: Swift.Int32) {
                 self.id = id
@@ -2523,22 +2523,22 @@ extension Api {
 
 extension Api {
     /// TL type `Boost`: `boost#4b3e14d6`.
-    public indirect enum Boost: TLObject {
+    public enum Boost: TLObject {
         case boost(Cons_boost)
 
         /// The fields of `boost#4b3e14d6`.
-        public struct Cons_boost: Sendable {
-            public var gift: Swift.Bool
-            public var giveaway: Swift.Bool
-            public var unclaimed: Swift.Bool
-            public var id: Swift.String
-            public var userId: Swift.Int64?
-            public var giveawayMsgId: Swift.Int32?
-            public var date: Swift.Int32
-            public var expires: Swift.Int32
-            public var usedGiftSlug: Swift.String?
-            public var multiplier: Swift.Int32?
-            public var stars: Swift.Int64?
+        public final class Cons_boost: Sendable {
+            public let gift: Swift.Bool
+            public let giveaway: Swift.Bool
+            public let unclaimed: Swift.Bool
+            public let id: Swift.String
+            public let userId: Swift.Int64?
+            public let giveawayMsgId: Swift.Int32?
+            public let date: Swift.Int32
+            public let expires: Swift.Int32
+            public let usedGiftSlug: Swift.String?
+            public let multiplier: Swift.Int32?
+            public let stars: Swift.Int64?
             
             public init(gift: Swift.Bool = false, giveaway: Swift.Bool = false, unclaimed: Swift.Bool = false, id: Swift.String, userId: Swift.Int64? = nil, giveawayMsgId: Swift.Int32? = nil, date: Swift.Int32, expires: Swift.Int32, usedGiftSlug: Swift.String? = nil, multiplier: Swift.Int32? = nil, stars: Swift.Int64? = nil) {
                 self.gift = gift
@@ -2558,12 +2558,13 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.gift { _flags_flags |= 1 << 1 }
-                if self.giveaway || self.giveawayMsgId != nil { _flags_flags |= 1 << 2 }
+                if self.giveaway { _flags_flags |= 1 << 2 }
+                if case .some = self.giveawayMsgId { _flags_flags |= 1 << 2 }
                 if self.unclaimed { _flags_flags |= 1 << 3 }
-                if self.userId != nil { _flags_flags |= 1 << 0 }
-                if self.usedGiftSlug != nil { _flags_flags |= 1 << 4 }
-                if self.multiplier != nil { _flags_flags |= 1 << 5 }
-                if self.stars != nil { _flags_flags |= 1 << 6 }
+                if case .some = self.userId { _flags_flags |= 1 << 0 }
+                if case .some = self.usedGiftSlug { _flags_flags |= 1 << 4 }
+                if case .some = self.multiplier { _flags_flags |= 1 << 5 }
+                if case .some = self.stars { _flags_flags |= 1 << 6 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.id)
                 if let value = self.userId {
@@ -2633,15 +2634,15 @@ extension Api {
 
 extension Api.premium {
     /// TL type `premium.BoostsList`: `premium.boostsList#86f8613c`.
-    public indirect enum BoostsList: TLObject {
+    public enum BoostsList: TLObject {
         case boostsList(Cons_boostsList)
 
         /// The fields of `premium.boostsList#86f8613c`.
-        public struct Cons_boostsList: Sendable {
-            public var count: Swift.Int32
-            public var boosts: [Api.Boost]
-            public var nextOffset: Swift.String?
-            public var users: [Api.User]
+        public final class Cons_boostsList: Sendable {
+            public let count: Swift.Int32
+            public let boosts: [Api.Boost]
+            public let nextOffset: Swift.String?
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, boosts: [Api.Boost], nextOffset: Swift.String? = nil, users: [Api.User]) {
                 self.count = count
@@ -2653,7 +2654,7 @@ extension Api.premium {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeVectorHeader(count: self.boosts.count)
@@ -2705,16 +2706,16 @@ extension Api.premium {
 
 extension Api {
     /// TL type `MyBoost`: `myBoost#c448415c`.
-    public indirect enum MyBoost: TLObject {
+    public enum MyBoost: TLObject {
         case myBoost(Cons_myBoost)
 
         /// The fields of `myBoost#c448415c`.
-        public struct Cons_myBoost: Sendable {
-            public var slot: Swift.Int32
-            public var peer: Api.Peer?
-            public var date: Swift.Int32
-            public var expires: Swift.Int32
-            public var cooldownUntilDate: Swift.Int32?
+        public final class Cons_myBoost: Sendable {
+            public let slot: Swift.Int32
+            public let peer: Api.Peer?
+            public let date: Swift.Int32
+            public let expires: Swift.Int32
+            public let cooldownUntilDate: Swift.Int32?
             
             public init(slot: Swift.Int32, peer: Api.Peer? = nil, date: Swift.Int32, expires: Swift.Int32, cooldownUntilDate: Swift.Int32? = nil) {
                 self.slot = slot
@@ -2727,8 +2728,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.peer != nil { _flags_flags |= 1 << 0 }
-                if self.cooldownUntilDate != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.peer { _flags_flags |= 1 << 0 }
+                if case .some = self.cooldownUntilDate { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.slot)
                 if let value = self.peer {
@@ -2779,14 +2780,14 @@ extension Api {
 
 extension Api.premium {
     /// TL type `premium.MyBoosts`: `premium.myBoosts#9ae228e2`.
-    public indirect enum MyBoosts: TLObject {
+    public enum MyBoosts: TLObject {
         case myBoosts(Cons_myBoosts)
 
         /// The fields of `premium.myBoosts#9ae228e2`.
-        public struct Cons_myBoosts: Sendable {
-            public var myBoosts: [Api.MyBoost]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_myBoosts: Sendable {
+            public let myBoosts: [Api.MyBoost]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(myBoosts: [Api.MyBoost], chats: [Api.Chat], users: [Api.User]) {
                 self.myBoosts = myBoosts
@@ -2843,21 +2844,21 @@ extension Api.premium {
 
 extension Api.premium {
     /// TL type `premium.BoostsStatus`: `premium.boostsStatus#4959427a`.
-    public indirect enum BoostsStatus: TLObject {
+    public enum BoostsStatus: TLObject {
         case boostsStatus(Cons_boostsStatus)
 
         /// The fields of `premium.boostsStatus#4959427a`.
-        public struct Cons_boostsStatus: Sendable {
-            public var myBoost: Swift.Bool
-            public var level: Swift.Int32
-            public var currentLevelBoosts: Swift.Int32
-            public var boosts: Swift.Int32
-            public var giftBoosts: Swift.Int32?
-            public var nextLevelBoosts: Swift.Int32?
-            public var premiumAudience: Api.StatsPercentValue?
-            public var boostUrl: Swift.String
-            public var prepaidGiveaways: [Api.PrepaidGiveaway]?
-            public var myBoostSlots: [Swift.Int32]?
+        public final class Cons_boostsStatus: Sendable {
+            public let myBoost: Swift.Bool
+            public let level: Swift.Int32
+            public let currentLevelBoosts: Swift.Int32
+            public let boosts: Swift.Int32
+            public let giftBoosts: Swift.Int32?
+            public let nextLevelBoosts: Swift.Int32?
+            public let premiumAudience: Api.StatsPercentValue?
+            public let boostUrl: Swift.String
+            public let prepaidGiveaways: [Api.PrepaidGiveaway]?
+            public let myBoostSlots: [Swift.Int32]?
             
             public init(myBoost: Swift.Bool = false, level: Swift.Int32, currentLevelBoosts: Swift.Int32, boosts: Swift.Int32, giftBoosts: Swift.Int32? = nil, nextLevelBoosts: Swift.Int32? = nil, premiumAudience: Api.StatsPercentValue? = nil, boostUrl: Swift.String, prepaidGiveaways: [Api.PrepaidGiveaway]? = nil, myBoostSlots: [Swift.Int32]? = nil) {
                 self.myBoost = myBoost
@@ -2875,11 +2876,12 @@ extension Api.premium {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.myBoost || self.myBoostSlots != nil { _flags_flags |= 1 << 2 }
-                if self.giftBoosts != nil { _flags_flags |= 1 << 4 }
-                if self.nextLevelBoosts != nil { _flags_flags |= 1 << 0 }
-                if self.premiumAudience != nil { _flags_flags |= 1 << 1 }
-                if self.prepaidGiveaways != nil { _flags_flags |= 1 << 3 }
+                if self.myBoost { _flags_flags |= 1 << 2 }
+                if case .some = self.myBoostSlots { _flags_flags |= 1 << 2 }
+                if case .some = self.giftBoosts { _flags_flags |= 1 << 4 }
+                if case .some = self.nextLevelBoosts { _flags_flags |= 1 << 0 }
+                if case .some = self.premiumAudience { _flags_flags |= 1 << 1 }
+                if case .some = self.prepaidGiveaways { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.level)
                 w.writeInt32(self.currentLevelBoosts)
@@ -2955,15 +2957,15 @@ extension Api.premium {
 
 extension Api {
     /// TL type `StoryFwdHeader`: `storyFwdHeader#b826e150`.
-    public indirect enum StoryFwdHeader: TLObject {
+    public enum StoryFwdHeader: TLObject {
         case storyFwdHeader(Cons_storyFwdHeader)
 
         /// The fields of `storyFwdHeader#b826e150`.
-        public struct Cons_storyFwdHeader: Sendable {
-            public var modified: Swift.Bool
-            public var from: Api.Peer?
-            public var fromName: Swift.String?
-            public var storyId: Swift.Int32?
+        public final class Cons_storyFwdHeader: Sendable {
+            public let modified: Swift.Bool
+            public let from: Api.Peer?
+            public let fromName: Swift.String?
+            public let storyId: Swift.Int32?
             
             public init(modified: Swift.Bool = false, from: Api.Peer? = nil, fromName: Swift.String? = nil, storyId: Swift.Int32? = nil) {
                 self.modified = modified
@@ -2976,9 +2978,9 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.modified { _flags_flags |= 1 << 3 }
-                if self.from != nil { _flags_flags |= 1 << 0 }
-                if self.fromName != nil { _flags_flags |= 1 << 1 }
-                if self.storyId != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.from { _flags_flags |= 1 << 0 }
+                if case .some = self.fromName { _flags_flags |= 1 << 1 }
+                if case .some = self.storyId { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.from {
                     value.serialize(&w)
@@ -3029,16 +3031,16 @@ extension Api {
 
 extension Api {
     /// TL type `PostInteractionCounters`: `postInteractionCountersMessage#e7058e7f`, `postInteractionCountersStory#8a480e27`.
-    public indirect enum PostInteractionCounters: TLObject {
+    public enum PostInteractionCounters: TLObject {
         case postInteractionCountersMessage(Cons_postInteractionCountersMessage)
         case postInteractionCountersStory(Cons_postInteractionCountersStory)
 
         /// The fields of `postInteractionCountersMessage#e7058e7f`.
-        public struct Cons_postInteractionCountersMessage: Sendable {
-            public var msgId: Swift.Int32
-            public var views: Swift.Int32
-            public var forwards: Swift.Int32
-            public var reactions: Swift.Int32
+        public final class Cons_postInteractionCountersMessage: Sendable {
+            public let msgId: Swift.Int32
+            public let views: Swift.Int32
+            public let forwards: Swift.Int32
+            public let reactions: Swift.Int32
             
             public init(msgId: Swift.Int32, views: Swift.Int32, forwards: Swift.Int32, reactions: Swift.Int32) {
                 self.msgId = msgId
@@ -3066,11 +3068,11 @@ extension Api {
         }
 
         /// The fields of `postInteractionCountersStory#8a480e27`.
-        public struct Cons_postInteractionCountersStory: Sendable {
-            public var storyId: Swift.Int32
-            public var views: Swift.Int32
-            public var forwards: Swift.Int32
-            public var reactions: Swift.Int32
+        public final class Cons_postInteractionCountersStory: Sendable {
+            public let storyId: Swift.Int32
+            public let views: Swift.Int32
+            public let forwards: Swift.Int32
+            public let reactions: Swift.Int32
             
             public init(storyId: Swift.Int32, views: Swift.Int32, forwards: Swift.Int32, reactions: Swift.Int32) {
                 self.storyId = storyId
@@ -3123,13 +3125,13 @@ extension Api {
 
 extension Api.stats {
     /// TL type `stats.StoryStats`: `stats.storyStats#50cd067c`.
-    public indirect enum StoryStats: TLObject {
+    public enum StoryStats: TLObject {
         case storyStats(Cons_storyStats)
 
         /// The fields of `stats.storyStats#50cd067c`.
-        public struct Cons_storyStats: Sendable {
-            public var viewsGraph: Api.StatsGraph
-            public var reactionsByEmotionGraph: Api.StatsGraph
+        public final class Cons_storyStats: Sendable {
+            public let viewsGraph: Api.StatsGraph
+            public let reactionsByEmotionGraph: Api.StatsGraph
             
             public init(viewsGraph: Api.StatsGraph, reactionsByEmotionGraph: Api.StatsGraph) {
                 self.viewsGraph = viewsGraph
@@ -3174,13 +3176,13 @@ extension Api.stats {
 
 extension Api {
     /// TL type `PublicForward`: `publicForwardMessage#1f2bf4a`, `publicForwardStory#edf3add0`.
-    public indirect enum PublicForward: TLObject {
+    public enum PublicForward: TLObject {
         case publicForwardMessage(Cons_publicForwardMessage)
         case publicForwardStory(Cons_publicForwardStory)
 
         /// The fields of `publicForwardMessage#1f2bf4a`.
-        public struct Cons_publicForwardMessage: Sendable {
-            public var message: Api.Message
+        public final class Cons_publicForwardMessage: Sendable {
+            public let message: Api.Message
             
             public init(message: Api.Message) {
                 self.message = message
@@ -3199,9 +3201,9 @@ extension Api {
         }
 
         /// The fields of `publicForwardStory#edf3add0`.
-        public struct Cons_publicForwardStory: Sendable {
-            public var peer: Api.Peer
-            public var story: Api.StoryItem
+        public final class Cons_publicForwardStory: Sendable {
+            public let peer: Api.Peer
+            public let story: Api.StoryItem
             
             public init(peer: Api.Peer, story: Api.StoryItem) {
                 self.peer = peer
@@ -3248,16 +3250,16 @@ extension Api {
 
 extension Api.stats {
     /// TL type `stats.PublicForwards`: `stats.publicForwards#93037e20`.
-    public indirect enum PublicForwards: TLObject {
+    public enum PublicForwards: TLObject {
         case publicForwards(Cons_publicForwards)
 
         /// The fields of `stats.publicForwards#93037e20`.
-        public struct Cons_publicForwards: Sendable {
-            public var count: Swift.Int32
-            public var forwards: [Api.PublicForward]
-            public var nextOffset: Swift.String?
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_publicForwards: Sendable {
+            public let count: Swift.Int32
+            public let forwards: [Api.PublicForward]
+            public let nextOffset: Swift.String?
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, forwards: [Api.PublicForward], nextOffset: Swift.String? = nil, chats: [Api.Chat], users: [Api.User]) {
                 self.count = count
@@ -3270,7 +3272,7 @@ extension Api.stats {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeVectorHeader(count: self.forwards.count)
@@ -3327,15 +3329,15 @@ extension Api.stats {
 
 extension Api {
     /// TL type `PeerColor`: `peerColor#b54b5acf`, `peerColorCollectible#b9c0639a`, `inputPeerColorCollectible#b8ea86a9`.
-    public indirect enum PeerColor: TLObject {
+    public enum PeerColor: TLObject {
         case peerColor(Cons_peerColor)
         case peerColorCollectible(Cons_peerColorCollectible)
         case inputPeerColorCollectible(Cons_inputPeerColorCollectible)
 
         /// The fields of `peerColor#b54b5acf`.
-        public struct Cons_peerColor: Sendable {
-            public var color: Swift.Int32?
-            public var backgroundEmojiId: Swift.Int64?
+        public final class Cons_peerColor: Sendable {
+            public let color: Swift.Int32?
+            public let backgroundEmojiId: Swift.Int64?
             
             public init(color: Swift.Int32? = nil, backgroundEmojiId: Swift.Int64? = nil) {
                 self.color = color
@@ -3345,8 +3347,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.color != nil { _flags_flags |= 1 << 0 }
-                if self.backgroundEmojiId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.color { _flags_flags |= 1 << 0 }
+                if case .some = self.backgroundEmojiId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.color {
                     w.writeInt32(value)
@@ -3368,14 +3370,14 @@ extension Api {
         }
 
         /// The fields of `peerColorCollectible#b9c0639a`.
-        public struct Cons_peerColorCollectible: Sendable {
-            public var collectibleId: Swift.Int64
-            public var giftEmojiId: Swift.Int64
-            public var backgroundEmojiId: Swift.Int64
-            public var accentColor: Swift.Int32
-            public var colors: [Swift.Int32]
-            public var darkAccentColor: Swift.Int32?
-            public var darkColors: [Swift.Int32]?
+        public final class Cons_peerColorCollectible: Sendable {
+            public let collectibleId: Swift.Int64
+            public let giftEmojiId: Swift.Int64
+            public let backgroundEmojiId: Swift.Int64
+            public let accentColor: Swift.Int32
+            public let colors: [Swift.Int32]
+            public let darkAccentColor: Swift.Int32?
+            public let darkColors: [Swift.Int32]?
             
             public init(collectibleId: Swift.Int64, giftEmojiId: Swift.Int64, backgroundEmojiId: Swift.Int64, accentColor: Swift.Int32, colors: [Swift.Int32], darkAccentColor: Swift.Int32? = nil, darkColors: [Swift.Int32]? = nil) {
                 self.collectibleId = collectibleId
@@ -3390,8 +3392,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.darkAccentColor != nil { _flags_flags |= 1 << 0 }
-                if self.darkColors != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.darkAccentColor { _flags_flags |= 1 << 0 }
+                if case .some = self.darkColors { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.collectibleId)
                 w.writeInt64(self.giftEmojiId)
@@ -3429,8 +3431,8 @@ extension Api {
         }
 
         /// The fields of `inputPeerColorCollectible#b8ea86a9`.
-        public struct Cons_inputPeerColorCollectible: Sendable {
-            public var collectibleId: Swift.Int64
+        public final class Cons_inputPeerColorCollectible: Sendable {
+            public let collectibleId: Swift.Int64
             
             public init(collectibleId: Swift.Int64) {
                 self.collectibleId = collectibleId
@@ -3476,13 +3478,13 @@ extension Api {
 
 extension Api.help {
     /// TL type `help.PeerColorSet`: `help.peerColorSet#26219a58`, `help.peerColorProfileSet#767d61eb`.
-    public indirect enum PeerColorSet: TLObject {
+    public enum PeerColorSet: TLObject {
         case peerColorSet(Cons_peerColorSet)
         case peerColorProfileSet(Cons_peerColorProfileSet)
 
         /// The fields of `help.peerColorSet#26219a58`.
-        public struct Cons_peerColorSet: Sendable {
-            public var colors: [Swift.Int32]
+        public final class Cons_peerColorSet: Sendable {
+            public let colors: [Swift.Int32]
             
             public init(colors: [Swift.Int32]) {
                 self.colors = colors
@@ -3504,10 +3506,10 @@ extension Api.help {
         }
 
         /// The fields of `help.peerColorProfileSet#767d61eb`.
-        public struct Cons_peerColorProfileSet: Sendable {
-            public var paletteColors: [Swift.Int32]
-            public var bgColors: [Swift.Int32]
-            public var storyColors: [Swift.Int32]
+        public final class Cons_peerColorProfileSet: Sendable {
+            public let paletteColors: [Swift.Int32]
+            public let bgColors: [Swift.Int32]
+            public let storyColors: [Swift.Int32]
             
             public init(paletteColors: [Swift.Int32], bgColors: [Swift.Int32], storyColors: [Swift.Int32]) {
                 self.paletteColors = paletteColors
@@ -3566,17 +3568,17 @@ extension Api.help {
 
 extension Api.help {
     /// TL type `help.PeerColorOption`: `help.peerColorOption#adec6ebe`.
-    public indirect enum PeerColorOption: TLObject {
+    public enum PeerColorOption: TLObject {
         case peerColorOption(Cons_peerColorOption)
 
         /// The fields of `help.peerColorOption#adec6ebe`.
-        public struct Cons_peerColorOption: Sendable {
-            public var hidden: Swift.Bool
-            public var colorId: Swift.Int32
-            public var colors: Api.help.PeerColorSet?
-            public var darkColors: Api.help.PeerColorSet?
-            public var channelMinLevel: Swift.Int32?
-            public var groupMinLevel: Swift.Int32?
+        public final class Cons_peerColorOption: Sendable {
+            public let hidden: Swift.Bool
+            public let colorId: Swift.Int32
+            public let colors: Api.help.PeerColorSet?
+            public let darkColors: Api.help.PeerColorSet?
+            public let channelMinLevel: Swift.Int32?
+            public let groupMinLevel: Swift.Int32?
             
             public init(hidden: Swift.Bool = false, colorId: Swift.Int32, colors: Api.help.PeerColorSet? = nil, darkColors: Api.help.PeerColorSet? = nil, channelMinLevel: Swift.Int32? = nil, groupMinLevel: Swift.Int32? = nil) {
                 self.hidden = hidden
@@ -3591,10 +3593,10 @@ extension Api.help {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.hidden { _flags_flags |= 1 << 0 }
-                if self.colors != nil { _flags_flags |= 1 << 1 }
-                if self.darkColors != nil { _flags_flags |= 1 << 2 }
-                if self.channelMinLevel != nil { _flags_flags |= 1 << 3 }
-                if self.groupMinLevel != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.colors { _flags_flags |= 1 << 1 }
+                if case .some = self.darkColors { _flags_flags |= 1 << 2 }
+                if case .some = self.channelMinLevel { _flags_flags |= 1 << 3 }
+                if case .some = self.groupMinLevel { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.colorId)
                 if let value = self.colors {
@@ -3652,14 +3654,14 @@ extension Api.help {
 
 extension Api.help {
     /// TL type `help.PeerColors`: `help.peerColorsNotModified#2ba1f5ce`, `help.peerColors#f8ed08`.
-    public indirect enum PeerColors: TLObject {
+    public enum PeerColors: TLObject {
         case peerColorsNotModified
         case peerColors(Cons_peerColors)
 
         /// The fields of `help.peerColors#f8ed08`.
-        public struct Cons_peerColors: Sendable {
-            public var hash: Swift.Int32
-            public var colors: [Api.help.PeerColorOption]
+        public final class Cons_peerColors: Sendable {
+            public let hash: Swift.Int32
+            public let colors: [Api.help.PeerColorOption]
             
             public init(hash: Swift.Int32, colors: [Api.help.PeerColorOption]) {
                 self.hash = hash
@@ -3709,16 +3711,16 @@ extension Api.help {
 
 extension Api {
     /// TL type `StoryReaction`: `storyReaction#6090d6d5`, `storyReactionPublicForward#bbab2643`, `storyReactionPublicRepost#cfcd0f13`.
-    public indirect enum StoryReaction: TLObject {
+    public enum StoryReaction: TLObject {
         case storyReaction(Cons_storyReaction)
         case storyReactionPublicForward(Cons_storyReactionPublicForward)
         case storyReactionPublicRepost(Cons_storyReactionPublicRepost)
 
         /// The fields of `storyReaction#6090d6d5`.
-        public struct Cons_storyReaction: Sendable {
-            public var peerId: Api.Peer
-            public var date: Swift.Int32
-            public var reaction: Api.Reaction
+        public final class Cons_storyReaction: Sendable {
+            public let peerId: Api.Peer
+            public let date: Swift.Int32
+            public let reaction: Api.Reaction
             
             public init(peerId: Api.Peer, date: Swift.Int32, reaction: Api.Reaction) {
                 self.peerId = peerId
@@ -3743,8 +3745,8 @@ extension Api {
         }
 
         /// The fields of `storyReactionPublicForward#bbab2643`.
-        public struct Cons_storyReactionPublicForward: Sendable {
-            public var message: Api.Message
+        public final class Cons_storyReactionPublicForward: Sendable {
+            public let message: Api.Message
             
             public init(message: Api.Message) {
                 self.message = message
@@ -3763,9 +3765,9 @@ extension Api {
         }
 
         /// The fields of `storyReactionPublicRepost#cfcd0f13`.
-        public struct Cons_storyReactionPublicRepost: Sendable {
-            public var peerId: Api.Peer
-            public var story: Api.StoryItem
+        public final class Cons_storyReactionPublicRepost: Sendable {
+            public let peerId: Api.Peer
+            public let story: Api.StoryItem
             
             public init(peerId: Api.Peer, story: Api.StoryItem) {
                 self.peerId = peerId
@@ -3814,16 +3816,16 @@ extension Api {
 
 extension Api.stories {
     /// TL type `stories.StoryReactionsList`: `stories.storyReactionsList#aa5f789c`.
-    public indirect enum StoryReactionsList: TLObject {
+    public enum StoryReactionsList: TLObject {
         case storyReactionsList(Cons_storyReactionsList)
 
         /// The fields of `stories.storyReactionsList#aa5f789c`.
-        public struct Cons_storyReactionsList: Sendable {
-            public var count: Swift.Int32
-            public var reactions: [Api.StoryReaction]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
-            public var nextOffset: Swift.String?
+        public final class Cons_storyReactionsList: Sendable {
+            public let count: Swift.Int32
+            public let reactions: [Api.StoryReaction]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
+            public let nextOffset: Swift.String?
             
             public init(count: Swift.Int32, reactions: [Api.StoryReaction], chats: [Api.Chat], users: [Api.User], nextOffset: Swift.String? = nil) {
                 self.count = count
@@ -3836,7 +3838,7 @@ extension Api.stories {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeVectorHeader(count: self.reactions.count)

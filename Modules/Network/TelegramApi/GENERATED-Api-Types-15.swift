@@ -5,15 +5,15 @@ public import TLRuntime
 
 extension Api {
     /// TL type `SavedDialog`: `savedDialog#bd87cb6c`, `monoForumDialog#64407ea7`.
-    public indirect enum SavedDialog: TLObject {
+    public enum SavedDialog: TLObject {
         case savedDialog(Cons_savedDialog)
         case monoForumDialog(Cons_monoForumDialog)
 
         /// The fields of `savedDialog#bd87cb6c`.
-        public struct Cons_savedDialog: Sendable {
-            public var pinned: Swift.Bool
-            public var peer: Api.Peer
-            public var topMessage: Swift.Int32
+        public final class Cons_savedDialog: Sendable {
+            public let pinned: Swift.Bool
+            public let peer: Api.Peer
+            public let topMessage: Swift.Int32
             
             public init(pinned: Swift.Bool = false, peer: Api.Peer, topMessage: Swift.Int32) {
                 self.pinned = pinned
@@ -41,16 +41,16 @@ extension Api {
         }
 
         /// The fields of `monoForumDialog#64407ea7`.
-        public struct Cons_monoForumDialog: Sendable {
-            public var unreadMark: Swift.Bool
-            public var nopaidMessagesException: Swift.Bool
-            public var peer: Api.Peer
-            public var topMessage: Swift.Int32
-            public var readInboxMaxId: Swift.Int32
-            public var readOutboxMaxId: Swift.Int32
-            public var unreadCount: Swift.Int32
-            public var unreadReactionsCount: Swift.Int32
-            public var draft: Api.DraftMessage?
+        public final class Cons_monoForumDialog: Sendable {
+            public let unreadMark: Swift.Bool
+            public let nopaidMessagesException: Swift.Bool
+            public let peer: Api.Peer
+            public let topMessage: Swift.Int32
+            public let readInboxMaxId: Swift.Int32
+            public let readOutboxMaxId: Swift.Int32
+            public let unreadCount: Swift.Int32
+            public let unreadReactionsCount: Swift.Int32
+            public let draft: Api.DraftMessage?
             
             public init(unreadMark: Swift.Bool = false, nopaidMessagesException: Swift.Bool = false, peer: Api.Peer, topMessage: Swift.Int32, readInboxMaxId: Swift.Int32, readOutboxMaxId: Swift.Int32, unreadCount: Swift.Int32, unreadReactionsCount: Swift.Int32, draft: Api.DraftMessage? = nil) {
                 self.unreadMark = unreadMark
@@ -69,7 +69,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.unreadMark { _flags_flags |= 1 << 3 }
                 if self.nopaidMessagesException { _flags_flags |= 1 << 4 }
-                if self.draft != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.draft { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt32(self.topMessage)
@@ -125,17 +125,17 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.SavedDialogs`: `messages.savedDialogs#f83ae221`, `messages.savedDialogsSlice#44ba9dd9`, `messages.savedDialogsNotModified#c01f6fe8`.
-    public indirect enum SavedDialogs: TLObject {
+    public enum SavedDialogs: TLObject {
         case savedDialogs(Cons_savedDialogs)
         case savedDialogsSlice(Cons_savedDialogsSlice)
         case savedDialogsNotModified(Cons_savedDialogsNotModified)
 
         /// The fields of `messages.savedDialogs#f83ae221`.
-        public struct Cons_savedDialogs: Sendable {
-            public var dialogs: [Api.SavedDialog]
-            public var messages: [Api.Message]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_savedDialogs: Sendable {
+            public let dialogs: [Api.SavedDialog]
+            public let messages: [Api.Message]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(dialogs: [Api.SavedDialog], messages: [Api.Message], chats: [Api.Chat], users: [Api.User]) {
                 self.dialogs = dialogs
@@ -175,12 +175,12 @@ extension Api.messages {
         }
 
         /// The fields of `messages.savedDialogsSlice#44ba9dd9`.
-        public struct Cons_savedDialogsSlice: Sendable {
-            public var count: Swift.Int32
-            public var dialogs: [Api.SavedDialog]
-            public var messages: [Api.Message]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_savedDialogsSlice: Sendable {
+            public let count: Swift.Int32
+            public let dialogs: [Api.SavedDialog]
+            public let messages: [Api.Message]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, dialogs: [Api.SavedDialog], messages: [Api.Message], chats: [Api.Chat], users: [Api.User]) {
                 self.count = count
@@ -223,8 +223,8 @@ extension Api.messages {
         }
 
         /// The fields of `messages.savedDialogsNotModified#c01f6fe8`.
-        public struct Cons_savedDialogsNotModified: Sendable {
-            public var count: Swift.Int32
+        public final class Cons_savedDialogsNotModified: Sendable {
+            public let count: Swift.Int32
             
             public init(count: Swift.Int32) {
                 self.count = count
@@ -270,14 +270,14 @@ extension Api.messages {
 
 extension Api {
     /// TL type `SavedReactionTag`: `savedReactionTag#cb6ff828`.
-    public indirect enum SavedReactionTag: TLObject {
+    public enum SavedReactionTag: TLObject {
         case savedReactionTag(Cons_savedReactionTag)
 
         /// The fields of `savedReactionTag#cb6ff828`.
-        public struct Cons_savedReactionTag: Sendable {
-            public var reaction: Api.Reaction
-            public var title: Swift.String?
-            public var count: Swift.Int32
+        public final class Cons_savedReactionTag: Sendable {
+            public let reaction: Api.Reaction
+            public let title: Swift.String?
+            public let count: Swift.Int32
             
             public init(reaction: Api.Reaction, title: Swift.String? = nil, count: Swift.Int32) {
                 self.reaction = reaction
@@ -288,7 +288,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.title != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.title { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.reaction.serialize(&w)
                 if let value = self.title {
@@ -332,14 +332,14 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.SavedReactionTags`: `messages.savedReactionTagsNotModified#889b59ef`, `messages.savedReactionTags#3259950a`.
-    public indirect enum SavedReactionTags: TLObject {
+    public enum SavedReactionTags: TLObject {
         case savedReactionTagsNotModified
         case savedReactionTags(Cons_savedReactionTags)
 
         /// The fields of `messages.savedReactionTags#3259950a`.
-        public struct Cons_savedReactionTags: Sendable {
-            public var tags: [Api.SavedReactionTag]
-            public var hash: Swift.Int64
+        public final class Cons_savedReactionTags: Sendable {
+            public let tags: [Api.SavedReactionTag]
+            public let hash: Swift.Int64
             
             public init(tags: [Api.SavedReactionTag], hash: Swift.Int64) {
                 self.tags = tags
@@ -389,12 +389,12 @@ extension Api.messages {
 
 extension Api {
     /// TL type `OutboxReadDate`: `outboxReadDate#3bb842ac`.
-    public indirect enum OutboxReadDate: TLObject {
+    public enum OutboxReadDate: TLObject {
         case outboxReadDate(Cons_outboxReadDate)
 
         /// The fields of `outboxReadDate#3bb842ac`.
-        public struct Cons_outboxReadDate: Sendable {
-            public var date: Swift.Int32
+        public final class Cons_outboxReadDate: Sendable {
+            public let date: Swift.Int32
             
             public init(date: Swift.Int32) {
                 self.date = date
@@ -436,13 +436,13 @@ extension Api {
 
 extension Api.smsjobs {
     /// TL type `smsjobs.EligibilityToJoin`: `smsjobs.eligibleToJoin#dc8b44cf`.
-    public indirect enum EligibilityToJoin: TLObject {
+    public enum EligibilityToJoin: TLObject {
         case eligibleToJoin(Cons_eligibleToJoin)
 
         /// The fields of `smsjobs.eligibleToJoin#dc8b44cf`.
-        public struct Cons_eligibleToJoin: Sendable {
-            public var termsUrl: Swift.String
-            public var monthlySentSms: Swift.Int32
+        public final class Cons_eligibleToJoin: Sendable {
+            public let termsUrl: Swift.String
+            public let monthlySentSms: Swift.Int32
             
             public init(termsUrl: Swift.String, monthlySentSms: Swift.Int32) {
                 self.termsUrl = termsUrl
@@ -487,19 +487,19 @@ extension Api.smsjobs {
 
 extension Api.smsjobs {
     /// TL type `smsjobs.Status`: `smsjobs.status#2aee9191`.
-    public indirect enum Status: TLObject {
+    public enum Status: TLObject {
         case status(Cons_status)
 
         /// The fields of `smsjobs.status#2aee9191`.
-        public struct Cons_status: Sendable {
-            public var allowInternational: Swift.Bool
-            public var recentSent: Swift.Int32
-            public var recentSince: Swift.Int32
-            public var recentRemains: Swift.Int32
-            public var totalSent: Swift.Int32
-            public var totalSince: Swift.Int32
-            public var lastGiftSlug: Swift.String?
-            public var termsUrl: Swift.String
+        public final class Cons_status: Sendable {
+            public let allowInternational: Swift.Bool
+            public let recentSent: Swift.Int32
+            public let recentSince: Swift.Int32
+            public let recentRemains: Swift.Int32
+            public let totalSent: Swift.Int32
+            public let totalSince: Swift.Int32
+            public let lastGiftSlug: Swift.String?
+            public let termsUrl: Swift.String
             
             public init(allowInternational: Swift.Bool = false, recentSent: Swift.Int32, recentSince: Swift.Int32, recentRemains: Swift.Int32, totalSent: Swift.Int32, totalSince: Swift.Int32, lastGiftSlug: Swift.String? = nil, termsUrl: Swift.String) {
                 self.allowInternational = allowInternational
@@ -516,7 +516,7 @@ extension Api.smsjobs {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.allowInternational { _flags_flags |= 1 << 0 }
-                if self.lastGiftSlug != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.lastGiftSlug { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.recentSent)
                 w.writeInt32(self.recentSince)
@@ -569,14 +569,14 @@ extension Api.smsjobs {
 
 extension Api {
     /// TL type `SmsJob`: `smsJob#e6a1eeb8`.
-    public indirect enum SmsJob: TLObject {
+    public enum SmsJob: TLObject {
         case smsJob(Cons_smsJob)
 
         /// The fields of `smsJob#e6a1eeb8`.
-        public struct Cons_smsJob: Sendable {
-            public var jobId: Swift.String
-            public var phoneNumber: Swift.String
-            public var text: Swift.String
+        public final class Cons_smsJob: Sendable {
+            public let jobId: Swift.String
+            public let phoneNumber: Swift.String
+            public let text: Swift.String
             
             public init(jobId: Swift.String, phoneNumber: Swift.String, text: Swift.String) {
                 self.jobId = jobId
@@ -624,13 +624,13 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessWeeklyOpen`: `businessWeeklyOpen#120b1ab9`.
-    public indirect enum BusinessWeeklyOpen: TLObject {
+    public enum BusinessWeeklyOpen: TLObject {
         case businessWeeklyOpen(Cons_businessWeeklyOpen)
 
         /// The fields of `businessWeeklyOpen#120b1ab9`.
-        public struct Cons_businessWeeklyOpen: Sendable {
-            public var startMinute: Swift.Int32
-            public var endMinute: Swift.Int32
+        public final class Cons_businessWeeklyOpen: Sendable {
+            public let startMinute: Swift.Int32
+            public let endMinute: Swift.Int32
             
             public init(startMinute: Swift.Int32, endMinute: Swift.Int32) {
                 self.startMinute = startMinute
@@ -675,14 +675,14 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessWorkHours`: `businessWorkHours#8c92b098`.
-    public indirect enum BusinessWorkHours: TLObject {
+    public enum BusinessWorkHours: TLObject {
         case businessWorkHours(Cons_businessWorkHours)
 
         /// The fields of `businessWorkHours#8c92b098`.
-        public struct Cons_businessWorkHours: Sendable {
-            public var openNow: Swift.Bool
-            public var timezoneId: Swift.String
-            public var weeklyOpen: [Api.BusinessWeeklyOpen]
+        public final class Cons_businessWorkHours: Sendable {
+            public let openNow: Swift.Bool
+            public let timezoneId: Swift.String
+            public let weeklyOpen: [Api.BusinessWeeklyOpen]
             
             public init(openNow: Swift.Bool = false, timezoneId: Swift.String, weeklyOpen: [Api.BusinessWeeklyOpen]) {
                 self.openNow = openNow
@@ -736,13 +736,13 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessLocation`: `businessLocation#ac5c1af7`.
-    public indirect enum BusinessLocation: TLObject {
+    public enum BusinessLocation: TLObject {
         case businessLocation(Cons_businessLocation)
 
         /// The fields of `businessLocation#ac5c1af7`.
-        public struct Cons_businessLocation: Sendable {
-            public var geoPoint: Api.GeoPoint?
-            public var address: Swift.String
+        public final class Cons_businessLocation: Sendable {
+            public let geoPoint: Api.GeoPoint?
+            public let address: Swift.String
             
             public init(geoPoint: Api.GeoPoint? = nil, address: Swift.String) {
                 self.geoPoint = geoPoint
@@ -752,7 +752,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.geoPoint != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.geoPoint { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.geoPoint {
                     value.serialize(&w)
@@ -794,17 +794,17 @@ extension Api {
 
 extension Api {
     /// TL type `InputBusinessRecipients`: `inputBusinessRecipients#6f8b32aa`.
-    public indirect enum InputBusinessRecipients: TLObject {
+    public enum InputBusinessRecipients: TLObject {
         case inputBusinessRecipients(Cons_inputBusinessRecipients)
 
         /// The fields of `inputBusinessRecipients#6f8b32aa`.
-        public struct Cons_inputBusinessRecipients: Sendable {
-            public var existingChats: Swift.Bool
-            public var newChats: Swift.Bool
-            public var contacts: Swift.Bool
-            public var nonContacts: Swift.Bool
-            public var excludeSelected: Swift.Bool
-            public var users: [Api.InputUser]?
+        public final class Cons_inputBusinessRecipients: Sendable {
+            public let existingChats: Swift.Bool
+            public let newChats: Swift.Bool
+            public let contacts: Swift.Bool
+            public let nonContacts: Swift.Bool
+            public let excludeSelected: Swift.Bool
+            public let users: [Api.InputUser]?
             
             public init(existingChats: Swift.Bool = false, newChats: Swift.Bool = false, contacts: Swift.Bool = false, nonContacts: Swift.Bool = false, excludeSelected: Swift.Bool = false, users: [Api.InputUser]? = nil) {
                 self.existingChats = existingChats
@@ -823,7 +823,7 @@ extension Api {
                 if self.contacts { _flags_flags |= 1 << 2 }
                 if self.nonContacts { _flags_flags |= 1 << 3 }
                 if self.excludeSelected { _flags_flags |= 1 << 5 }
-                if self.users != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.users { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.users {
                     w.writeVectorHeader(count: value.count)
@@ -871,17 +871,17 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessRecipients`: `businessRecipients#21108ff7`.
-    public indirect enum BusinessRecipients: TLObject {
+    public enum BusinessRecipients: TLObject {
         case businessRecipients(Cons_businessRecipients)
 
         /// The fields of `businessRecipients#21108ff7`.
-        public struct Cons_businessRecipients: Sendable {
-            public var existingChats: Swift.Bool
-            public var newChats: Swift.Bool
-            public var contacts: Swift.Bool
-            public var nonContacts: Swift.Bool
-            public var excludeSelected: Swift.Bool
-            public var users: [Swift.Int64]?
+        public final class Cons_businessRecipients: Sendable {
+            public let existingChats: Swift.Bool
+            public let newChats: Swift.Bool
+            public let contacts: Swift.Bool
+            public let nonContacts: Swift.Bool
+            public let excludeSelected: Swift.Bool
+            public let users: [Swift.Int64]?
             
             public init(existingChats: Swift.Bool = false, newChats: Swift.Bool = false, contacts: Swift.Bool = false, nonContacts: Swift.Bool = false, excludeSelected: Swift.Bool = false, users: [Swift.Int64]? = nil) {
                 self.existingChats = existingChats
@@ -900,7 +900,7 @@ extension Api {
                 if self.contacts { _flags_flags |= 1 << 2 }
                 if self.nonContacts { _flags_flags |= 1 << 3 }
                 if self.excludeSelected { _flags_flags |= 1 << 5 }
-                if self.users != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.users { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.users {
                     w.writeVectorHeader(count: value.count)
@@ -948,15 +948,15 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessAwayMessageSchedule`: `businessAwayMessageScheduleAlways#c9b9e2b9`, `businessAwayMessageScheduleOutsideWorkHours#c3f2f501`, `businessAwayMessageScheduleCustom#cc4d9ecc`.
-    public indirect enum BusinessAwayMessageSchedule: TLObject {
+    public enum BusinessAwayMessageSchedule: TLObject {
         case businessAwayMessageScheduleAlways
         case businessAwayMessageScheduleOutsideWorkHours
         case businessAwayMessageScheduleCustom(Cons_businessAwayMessageScheduleCustom)
 
         /// The fields of `businessAwayMessageScheduleCustom#cc4d9ecc`.
-        public struct Cons_businessAwayMessageScheduleCustom: Sendable {
-            public var startDate: Swift.Int32
-            public var endDate: Swift.Int32
+        public final class Cons_businessAwayMessageScheduleCustom: Sendable {
+            public let startDate: Swift.Int32
+            public let endDate: Swift.Int32
             
             public init(startDate: Swift.Int32, endDate: Swift.Int32) {
                 self.startDate = startDate
@@ -1005,14 +1005,14 @@ extension Api {
 
 extension Api {
     /// TL type `InputBusinessGreetingMessage`: `inputBusinessGreetingMessage#194cb3b`.
-    public indirect enum InputBusinessGreetingMessage: TLObject {
+    public enum InputBusinessGreetingMessage: TLObject {
         case inputBusinessGreetingMessage(Cons_inputBusinessGreetingMessage)
 
         /// The fields of `inputBusinessGreetingMessage#194cb3b`.
-        public struct Cons_inputBusinessGreetingMessage: Sendable {
-            public var shortcutId: Swift.Int32
-            public var recipients: Api.InputBusinessRecipients
-            public var noActivityDays: Swift.Int32
+        public final class Cons_inputBusinessGreetingMessage: Sendable {
+            public let shortcutId: Swift.Int32
+            public let recipients: Api.InputBusinessRecipients
+            public let noActivityDays: Swift.Int32
             
             public init(shortcutId: Swift.Int32, recipients: Api.InputBusinessRecipients, noActivityDays: Swift.Int32) {
                 self.shortcutId = shortcutId
@@ -1060,14 +1060,14 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessGreetingMessage`: `businessGreetingMessage#e519abab`.
-    public indirect enum BusinessGreetingMessage: TLObject {
+    public enum BusinessGreetingMessage: TLObject {
         case businessGreetingMessage(Cons_businessGreetingMessage)
 
         /// The fields of `businessGreetingMessage#e519abab`.
-        public struct Cons_businessGreetingMessage: Sendable {
-            public var shortcutId: Swift.Int32
-            public var recipients: Api.BusinessRecipients
-            public var noActivityDays: Swift.Int32
+        public final class Cons_businessGreetingMessage: Sendable {
+            public let shortcutId: Swift.Int32
+            public let recipients: Api.BusinessRecipients
+            public let noActivityDays: Swift.Int32
             
             public init(shortcutId: Swift.Int32, recipients: Api.BusinessRecipients, noActivityDays: Swift.Int32) {
                 self.shortcutId = shortcutId
@@ -1115,15 +1115,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputBusinessAwayMessage`: `inputBusinessAwayMessage#832175e0`.
-    public indirect enum InputBusinessAwayMessage: TLObject {
+    public enum InputBusinessAwayMessage: TLObject {
         case inputBusinessAwayMessage(Cons_inputBusinessAwayMessage)
 
         /// The fields of `inputBusinessAwayMessage#832175e0`.
-        public struct Cons_inputBusinessAwayMessage: Sendable {
-            public var offlineOnly: Swift.Bool
-            public var shortcutId: Swift.Int32
-            public var schedule: Api.BusinessAwayMessageSchedule
-            public var recipients: Api.InputBusinessRecipients
+        public final class Cons_inputBusinessAwayMessage: Sendable {
+            public let offlineOnly: Swift.Bool
+            public let shortcutId: Swift.Int32
+            public let schedule: Api.BusinessAwayMessageSchedule
+            public let recipients: Api.InputBusinessRecipients
             
             public init(offlineOnly: Swift.Bool = false, shortcutId: Swift.Int32, schedule: Api.BusinessAwayMessageSchedule, recipients: Api.InputBusinessRecipients) {
                 self.offlineOnly = offlineOnly
@@ -1177,15 +1177,15 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessAwayMessage`: `businessAwayMessage#ef156a5c`.
-    public indirect enum BusinessAwayMessage: TLObject {
+    public enum BusinessAwayMessage: TLObject {
         case businessAwayMessage(Cons_businessAwayMessage)
 
         /// The fields of `businessAwayMessage#ef156a5c`.
-        public struct Cons_businessAwayMessage: Sendable {
-            public var offlineOnly: Swift.Bool
-            public var shortcutId: Swift.Int32
-            public var schedule: Api.BusinessAwayMessageSchedule
-            public var recipients: Api.BusinessRecipients
+        public final class Cons_businessAwayMessage: Sendable {
+            public let offlineOnly: Swift.Bool
+            public let shortcutId: Swift.Int32
+            public let schedule: Api.BusinessAwayMessageSchedule
+            public let recipients: Api.BusinessRecipients
             
             public init(offlineOnly: Swift.Bool = false, shortcutId: Swift.Int32, schedule: Api.BusinessAwayMessageSchedule, recipients: Api.BusinessRecipients) {
                 self.offlineOnly = offlineOnly
@@ -1239,14 +1239,14 @@ extension Api {
 
 extension Api {
     /// TL type `Timezone`: `timezone#ff9289f5`.
-    public indirect enum Timezone: TLObject {
+    public enum Timezone: TLObject {
         case timezone(Cons_timezone)
 
         /// The fields of `timezone#ff9289f5`.
-        public struct Cons_timezone: Sendable {
-            public var id: Swift.String
-            public var name: Swift.String
-            public var utcOffset: Swift.Int32
+        public final class Cons_timezone: Sendable {
+            public let id: Swift.String
+            public let name: Swift.String
+            public let utcOffset: Swift.Int32
             
             public init(id: Swift.String, name: Swift.String, utcOffset: Swift.Int32) {
                 self.id = id
@@ -1294,14 +1294,14 @@ extension Api {
 
 extension Api.help {
     /// TL type `help.TimezonesList`: `help.timezonesListNotModified#970708cc`, `help.timezonesList#7b74ed71`.
-    public indirect enum TimezonesList: TLObject {
+    public enum TimezonesList: TLObject {
         case timezonesListNotModified
         case timezonesList(Cons_timezonesList)
 
         /// The fields of `help.timezonesList#7b74ed71`.
-        public struct Cons_timezonesList: Sendable {
-            public var timezones: [Api.Timezone]
-            public var hash: Swift.Int32
+        public final class Cons_timezonesList: Sendable {
+            public let timezones: [Api.Timezone]
+            public let hash: Swift.Int32
             
             public init(timezones: [Api.Timezone], hash: Swift.Int32) {
                 self.timezones = timezones
@@ -1351,15 +1351,15 @@ extension Api.help {
 
 extension Api {
     /// TL type `QuickReply`: `quickReply#697102b`.
-    public indirect enum QuickReply: TLObject {
+    public enum QuickReply: TLObject {
         case quickReply(Cons_quickReply)
 
         /// The fields of `quickReply#697102b`.
-        public struct Cons_quickReply: Sendable {
-            public var shortcutId: Swift.Int32
-            public var shortcut: Swift.String
-            public var topMessage: Swift.Int32
-            public var count: Swift.Int32
+        public final class Cons_quickReply: Sendable {
+            public let shortcutId: Swift.Int32
+            public let shortcut: Swift.String
+            public let topMessage: Swift.Int32
+            public let count: Swift.Int32
             
             public init(shortcutId: Swift.Int32, shortcut: Swift.String, topMessage: Swift.Int32, count: Swift.Int32) {
                 self.shortcutId = shortcutId
@@ -1410,13 +1410,13 @@ extension Api {
 
 extension Api {
     /// TL type `InputQuickReplyShortcut`: `inputQuickReplyShortcut#24596d41`, `inputQuickReplyShortcutId#1190cf1`.
-    public indirect enum InputQuickReplyShortcut: TLObject {
+    public enum InputQuickReplyShortcut: TLObject {
         case inputQuickReplyShortcut(Cons_inputQuickReplyShortcut)
         case inputQuickReplyShortcutId(Cons_inputQuickReplyShortcutId)
 
         /// The fields of `inputQuickReplyShortcut#24596d41`.
-        public struct Cons_inputQuickReplyShortcut: Sendable {
-            public var shortcut: Swift.String
+        public final class Cons_inputQuickReplyShortcut: Sendable {
+            public let shortcut: Swift.String
             
             public init(shortcut: Swift.String) {
                 self.shortcut = shortcut
@@ -1435,8 +1435,8 @@ extension Api {
         }
 
         /// The fields of `inputQuickReplyShortcutId#1190cf1`.
-        public struct Cons_inputQuickReplyShortcutId: Sendable {
-            public var shortcutId: Swift.Int32
+        public final class Cons_inputQuickReplyShortcutId: Sendable {
+            public let shortcutId: Swift.Int32
             
             public init(shortcutId: Swift.Int32) {
                 self.shortcutId = shortcutId
@@ -1480,16 +1480,16 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.QuickReplies`: `messages.quickReplies#c68d6695`, `messages.quickRepliesNotModified#5f91eb5b`.
-    public indirect enum QuickReplies: TLObject {
+    public enum QuickReplies: TLObject {
         case quickReplies(Cons_quickReplies)
         case quickRepliesNotModified
 
         /// The fields of `messages.quickReplies#c68d6695`.
-        public struct Cons_quickReplies: Sendable {
-            public var quickReplies: [Api.QuickReply]
-            public var messages: [Api.Message]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_quickReplies: Sendable {
+            public let quickReplies: [Api.QuickReply]
+            public let messages: [Api.Message]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(quickReplies: [Api.QuickReply], messages: [Api.Message], chats: [Api.Chat], users: [Api.User]) {
                 self.quickReplies = quickReplies
@@ -1554,17 +1554,17 @@ extension Api.messages {
 
 extension Api {
     /// TL type `ConnectedBot`: `connectedBot#33ed001`.
-    public indirect enum ConnectedBot: TLObject {
+    public enum ConnectedBot: TLObject {
         case connectedBot(Cons_connectedBot)
 
         /// The fields of `connectedBot#33ed001`.
-        public struct Cons_connectedBot: Sendable {
-            public var botId: Swift.Int64
-            public var recipients: Api.BusinessBotRecipients
-            public var rights: Api.BusinessBotRights
-            public var device: Swift.String?
-            public var date: Swift.Int32?
-            public var location: Swift.String?
+        public final class Cons_connectedBot: Sendable {
+            public let botId: Swift.Int64
+            public let recipients: Api.BusinessBotRecipients
+            public let rights: Api.BusinessBotRights
+            public let device: Swift.String?
+            public let date: Swift.Int32?
+            public let location: Swift.String?
             
             public init(botId: Swift.Int64, recipients: Api.BusinessBotRecipients, rights: Api.BusinessBotRights, device: Swift.String? = nil, date: Swift.Int32? = nil, location: Swift.String? = nil) {
                 self.botId = botId
@@ -1578,9 +1578,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.device != nil { _flags_flags |= 1 << 0 }
-                if self.date != nil { _flags_flags |= 1 << 1 }
-                if self.location != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.device { _flags_flags |= 1 << 0 }
+                if case .some = self.date { _flags_flags |= 1 << 1 }
+                if case .some = self.location { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.botId)
                 self.recipients.serialize(&w)
@@ -1636,13 +1636,13 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.ConnectedBots`: `account.connectedBots#17d7f87b`.
-    public indirect enum ConnectedBots: TLObject {
+    public enum ConnectedBots: TLObject {
         case connectedBots(Cons_connectedBots)
 
         /// The fields of `account.connectedBots#17d7f87b`.
-        public struct Cons_connectedBots: Sendable {
-            public var connectedBots: [Api.ConnectedBot]
-            public var users: [Api.User]
+        public final class Cons_connectedBots: Sendable {
+            public let connectedBots: [Api.ConnectedBot]
+            public let users: [Api.User]
             
             public init(connectedBots: [Api.ConnectedBot], users: [Api.User]) {
                 self.connectedBots = connectedBots
@@ -1693,13 +1693,13 @@ extension Api.account {
 
 extension Api.messages {
     /// TL type `messages.DialogFilters`: `messages.dialogFilters#2ad93719`.
-    public indirect enum DialogFilters: TLObject {
+    public enum DialogFilters: TLObject {
         case dialogFilters(Cons_dialogFilters)
 
         /// The fields of `messages.dialogFilters#2ad93719`.
-        public struct Cons_dialogFilters: Sendable {
-            public var tagsEnabled: Swift.Bool
-            public var filters: [Api.DialogFilter]
+        public final class Cons_dialogFilters: Sendable {
+            public let tagsEnabled: Swift.Bool
+            public let filters: [Api.DialogFilter]
             
             public init(tagsEnabled: Swift.Bool = false, filters: [Api.DialogFilter]) {
                 self.tagsEnabled = tagsEnabled
@@ -1750,14 +1750,14 @@ extension Api.messages {
 
 extension Api {
     /// TL type `Birthday`: `birthday#6c8e1e06`.
-    public indirect enum Birthday: TLObject {
+    public enum Birthday: TLObject {
         case birthday(Cons_birthday)
 
         /// The fields of `birthday#6c8e1e06`.
-        public struct Cons_birthday: Sendable {
-            public var day: Swift.Int32
-            public var month: Swift.Int32
-            public var year: Swift.Int32?
+        public final class Cons_birthday: Sendable {
+            public let day: Swift.Int32
+            public let month: Swift.Int32
+            public let year: Swift.Int32?
             
             public init(day: Swift.Int32, month: Swift.Int32, year: Swift.Int32? = nil) {
                 self.day = day
@@ -1768,7 +1768,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.year != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.year { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.day)
                 w.writeInt32(self.month)
@@ -1812,17 +1812,17 @@ extension Api {
 
 extension Api {
     /// TL type `BotBusinessConnection`: `botBusinessConnection#8f34b2f5`.
-    public indirect enum BotBusinessConnection: TLObject {
+    public enum BotBusinessConnection: TLObject {
         case botBusinessConnection(Cons_botBusinessConnection)
 
         /// The fields of `botBusinessConnection#8f34b2f5`.
-        public struct Cons_botBusinessConnection: Sendable {
-            public var disabled: Swift.Bool
-            public var connectionId: Swift.String
-            public var userId: Swift.Int64
-            public var dcId: Swift.Int32
-            public var date: Swift.Int32
-            public var rights: Api.BusinessBotRights?
+        public final class Cons_botBusinessConnection: Sendable {
+            public let disabled: Swift.Bool
+            public let connectionId: Swift.String
+            public let userId: Swift.Int64
+            public let dcId: Swift.Int32
+            public let date: Swift.Int32
+            public let rights: Api.BusinessBotRights?
             
             public init(disabled: Swift.Bool = false, connectionId: Swift.String, userId: Swift.Int64, dcId: Swift.Int32, date: Swift.Int32, rights: Api.BusinessBotRights? = nil) {
                 self.disabled = disabled
@@ -1837,7 +1837,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.disabled { _flags_flags |= 1 << 1 }
-                if self.rights != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.rights { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.connectionId)
                 w.writeInt64(self.userId)
@@ -1886,14 +1886,14 @@ extension Api {
 
 extension Api {
     /// TL type `InputBusinessIntro`: `inputBusinessIntro#9c469cd`.
-    public indirect enum InputBusinessIntro: TLObject {
+    public enum InputBusinessIntro: TLObject {
         case inputBusinessIntro(Cons_inputBusinessIntro)
 
         /// The fields of `inputBusinessIntro#9c469cd`.
-        public struct Cons_inputBusinessIntro: Sendable {
-            public var title: Swift.String
-            public var description: Swift.String
-            public var sticker: Api.InputDocument?
+        public final class Cons_inputBusinessIntro: Sendable {
+            public let title: Swift.String
+            public let description: Swift.String
+            public let sticker: Api.InputDocument?
             
             public init(title: Swift.String, description: Swift.String, sticker: Api.InputDocument? = nil) {
                 self.title = title
@@ -1904,7 +1904,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.sticker != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.sticker { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.title)
                 w.writeString(self.description)
@@ -1948,14 +1948,14 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessIntro`: `businessIntro#5a0a066d`.
-    public indirect enum BusinessIntro: TLObject {
+    public enum BusinessIntro: TLObject {
         case businessIntro(Cons_businessIntro)
 
         /// The fields of `businessIntro#5a0a066d`.
-        public struct Cons_businessIntro: Sendable {
-            public var title: Swift.String
-            public var description: Swift.String
-            public var sticker: Api.Document?
+        public final class Cons_businessIntro: Sendable {
+            public let title: Swift.String
+            public let description: Swift.String
+            public let sticker: Api.Document?
             
             public init(title: Swift.String, description: Swift.String, sticker: Api.Document? = nil) {
                 self.title = title
@@ -1966,7 +1966,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.sticker != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.sticker { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.title)
                 w.writeString(self.description)
@@ -2010,13 +2010,13 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.MyStickers`: `messages.myStickers#faff629d`.
-    public indirect enum MyStickers: TLObject {
+    public enum MyStickers: TLObject {
         case myStickers(Cons_myStickers)
 
         /// The fields of `messages.myStickers#faff629d`.
-        public struct Cons_myStickers: Sendable {
-            public var count: Swift.Int32
-            public var sets: [Api.StickerSetCovered]
+        public final class Cons_myStickers: Sendable {
+            public let count: Swift.Int32
+            public let sets: [Api.StickerSetCovered]
             
             public init(count: Swift.Int32, sets: [Api.StickerSetCovered]) {
                 self.count = count
@@ -2064,13 +2064,13 @@ extension Api.messages {
 
 extension Api {
     /// TL type `InputCollectible`: `inputCollectibleUsername#e39460a9`, `inputCollectiblePhone#a2e214a4`.
-    public indirect enum InputCollectible: TLObject {
+    public enum InputCollectible: TLObject {
         case inputCollectibleUsername(Cons_inputCollectibleUsername)
         case inputCollectiblePhone(Cons_inputCollectiblePhone)
 
         /// The fields of `inputCollectibleUsername#e39460a9`.
-        public struct Cons_inputCollectibleUsername: Sendable {
-            public var username: Swift.String
+        public final class Cons_inputCollectibleUsername: Sendable {
+            public let username: Swift.String
             
             public init(username: Swift.String) {
                 self.username = username
@@ -2089,8 +2089,8 @@ extension Api {
         }
 
         /// The fields of `inputCollectiblePhone#a2e214a4`.
-        public struct Cons_inputCollectiblePhone: Sendable {
-            public var phone: Swift.String
+        public final class Cons_inputCollectiblePhone: Sendable {
+            public let phone: Swift.String
             
             public init(phone: Swift.String) {
                 self.phone = phone
@@ -2134,17 +2134,17 @@ extension Api {
 
 extension Api.fragment {
     /// TL type `fragment.CollectibleInfo`: `fragment.collectibleInfo#6ebdff91`.
-    public indirect enum CollectibleInfo: TLObject {
+    public enum CollectibleInfo: TLObject {
         case collectibleInfo(Cons_collectibleInfo)
 
         /// The fields of `fragment.collectibleInfo#6ebdff91`.
-        public struct Cons_collectibleInfo: Sendable {
-            public var purchaseDate: Swift.Int32
-            public var currency: Swift.String
-            public var amount: Swift.Int64
-            public var cryptoCurrency: Swift.String
-            public var cryptoAmount: Swift.Int64
-            public var url: Swift.String
+        public final class Cons_collectibleInfo: Sendable {
+            public let purchaseDate: Swift.Int32
+            public let currency: Swift.String
+            public let amount: Swift.Int64
+            public let cryptoCurrency: Swift.String
+            public let cryptoAmount: Swift.Int64
+            public let url: Swift.String
             
             public init(purchaseDate: Swift.Int32, currency: Swift.String, amount: Swift.Int64, cryptoCurrency: Swift.String, cryptoAmount: Swift.Int64, url: Swift.String) {
                 self.purchaseDate = purchaseDate
@@ -2201,18 +2201,18 @@ extension Api.fragment {
 
 extension Api {
     /// TL type `InputBusinessBotRecipients`: `inputBusinessBotRecipients#c4e5921e`.
-    public indirect enum InputBusinessBotRecipients: TLObject {
+    public enum InputBusinessBotRecipients: TLObject {
         case inputBusinessBotRecipients(Cons_inputBusinessBotRecipients)
 
         /// The fields of `inputBusinessBotRecipients#c4e5921e`.
-        public struct Cons_inputBusinessBotRecipients: Sendable {
-            public var existingChats: Swift.Bool
-            public var newChats: Swift.Bool
-            public var contacts: Swift.Bool
-            public var nonContacts: Swift.Bool
-            public var excludeSelected: Swift.Bool
-            public var users: [Api.InputUser]?
-            public var excludeUsers: [Api.InputUser]?
+        public final class Cons_inputBusinessBotRecipients: Sendable {
+            public let existingChats: Swift.Bool
+            public let newChats: Swift.Bool
+            public let contacts: Swift.Bool
+            public let nonContacts: Swift.Bool
+            public let excludeSelected: Swift.Bool
+            public let users: [Api.InputUser]?
+            public let excludeUsers: [Api.InputUser]?
             
             public init(existingChats: Swift.Bool = false, newChats: Swift.Bool = false, contacts: Swift.Bool = false, nonContacts: Swift.Bool = false, excludeSelected: Swift.Bool = false, users: [Api.InputUser]? = nil, excludeUsers: [Api.InputUser]? = nil) {
                 self.existingChats = existingChats
@@ -2232,8 +2232,8 @@ extension Api {
                 if self.contacts { _flags_flags |= 1 << 2 }
                 if self.nonContacts { _flags_flags |= 1 << 3 }
                 if self.excludeSelected { _flags_flags |= 1 << 5 }
-                if self.users != nil { _flags_flags |= 1 << 4 }
-                if self.excludeUsers != nil { _flags_flags |= 1 << 6 }
+                if case .some = self.users { _flags_flags |= 1 << 4 }
+                if case .some = self.excludeUsers { _flags_flags |= 1 << 6 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.users {
                     w.writeVectorHeader(count: value.count)
@@ -2289,18 +2289,18 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessBotRecipients`: `businessBotRecipients#b88cf373`.
-    public indirect enum BusinessBotRecipients: TLObject {
+    public enum BusinessBotRecipients: TLObject {
         case businessBotRecipients(Cons_businessBotRecipients)
 
         /// The fields of `businessBotRecipients#b88cf373`.
-        public struct Cons_businessBotRecipients: Sendable {
-            public var existingChats: Swift.Bool
-            public var newChats: Swift.Bool
-            public var contacts: Swift.Bool
-            public var nonContacts: Swift.Bool
-            public var excludeSelected: Swift.Bool
-            public var users: [Swift.Int64]?
-            public var excludeUsers: [Swift.Int64]?
+        public final class Cons_businessBotRecipients: Sendable {
+            public let existingChats: Swift.Bool
+            public let newChats: Swift.Bool
+            public let contacts: Swift.Bool
+            public let nonContacts: Swift.Bool
+            public let excludeSelected: Swift.Bool
+            public let users: [Swift.Int64]?
+            public let excludeUsers: [Swift.Int64]?
             
             public init(existingChats: Swift.Bool = false, newChats: Swift.Bool = false, contacts: Swift.Bool = false, nonContacts: Swift.Bool = false, excludeSelected: Swift.Bool = false, users: [Swift.Int64]? = nil, excludeUsers: [Swift.Int64]? = nil) {
                 self.existingChats = existingChats
@@ -2320,8 +2320,8 @@ extension Api {
                 if self.contacts { _flags_flags |= 1 << 2 }
                 if self.nonContacts { _flags_flags |= 1 << 3 }
                 if self.excludeSelected { _flags_flags |= 1 << 5 }
-                if self.users != nil { _flags_flags |= 1 << 4 }
-                if self.excludeUsers != nil { _flags_flags |= 1 << 6 }
+                if case .some = self.users { _flags_flags |= 1 << 4 }
+                if case .some = self.excludeUsers { _flags_flags |= 1 << 6 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.users {
                     w.writeVectorHeader(count: value.count)
@@ -2377,13 +2377,13 @@ extension Api {
 
 extension Api {
     /// TL type `ContactBirthday`: `contactBirthday#1d998733`.
-    public indirect enum ContactBirthday: TLObject {
+    public enum ContactBirthday: TLObject {
         case contactBirthday(Cons_contactBirthday)
 
         /// The fields of `contactBirthday#1d998733`.
-        public struct Cons_contactBirthday: Sendable {
-            public var contactId: Swift.Int64
-            public var birthday: Api.Birthday
+        public final class Cons_contactBirthday: Sendable {
+            public let contactId: Swift.Int64
+            public let birthday: Api.Birthday
             
             public init(contactId: Swift.Int64, birthday: Api.Birthday) {
                 self.contactId = contactId
@@ -2428,13 +2428,13 @@ extension Api {
 
 extension Api.contacts {
     /// TL type `contacts.ContactBirthdays`: `contacts.contactBirthdays#114ff30d`.
-    public indirect enum ContactBirthdays: TLObject {
+    public enum ContactBirthdays: TLObject {
         case contactBirthdays(Cons_contactBirthdays)
 
         /// The fields of `contacts.contactBirthdays#114ff30d`.
-        public struct Cons_contactBirthdays: Sendable {
-            public var contacts: [Api.ContactBirthday]
-            public var users: [Api.User]
+        public final class Cons_contactBirthdays: Sendable {
+            public let contacts: [Api.ContactBirthday]
+            public let users: [Api.User]
             
             public init(contacts: [Api.ContactBirthday], users: [Api.User]) {
                 self.contacts = contacts
@@ -2485,14 +2485,14 @@ extension Api.contacts {
 
 extension Api {
     /// TL type `MissingInvitee`: `missingInvitee#628c9224`.
-    public indirect enum MissingInvitee: TLObject {
+    public enum MissingInvitee: TLObject {
         case missingInvitee(Cons_missingInvitee)
 
         /// The fields of `missingInvitee#628c9224`.
-        public struct Cons_missingInvitee: Sendable {
-            public var premiumWouldAllowInvite: Swift.Bool
-            public var premiumRequiredForPm: Swift.Bool
-            public var userId: Swift.Int64
+        public final class Cons_missingInvitee: Sendable {
+            public let premiumWouldAllowInvite: Swift.Bool
+            public let premiumRequiredForPm: Swift.Bool
+            public let userId: Swift.Int64
             
             public init(premiumWouldAllowInvite: Swift.Bool = false, premiumRequiredForPm: Swift.Bool = false, userId: Swift.Int64) {
                 self.premiumWouldAllowInvite = premiumWouldAllowInvite
@@ -2543,13 +2543,13 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.InvitedUsers`: `messages.invitedUsers#7f5defa6`.
-    public indirect enum InvitedUsers: TLObject {
+    public enum InvitedUsers: TLObject {
         case invitedUsers(Cons_invitedUsers)
 
         /// The fields of `messages.invitedUsers#7f5defa6`.
-        public struct Cons_invitedUsers: Sendable {
-            public var updates: Api.Updates
-            public var missingInvitees: [Api.MissingInvitee]
+        public final class Cons_invitedUsers: Sendable {
+            public let updates: Api.Updates
+            public let missingInvitees: [Api.MissingInvitee]
             
             public init(updates: Api.Updates, missingInvitees: [Api.MissingInvitee]) {
                 self.updates = updates
@@ -2597,14 +2597,14 @@ extension Api.messages {
 
 extension Api {
     /// TL type `InputBusinessChatLink`: `inputBusinessChatLink#11679fa7`.
-    public indirect enum InputBusinessChatLink: TLObject {
+    public enum InputBusinessChatLink: TLObject {
         case inputBusinessChatLink(Cons_inputBusinessChatLink)
 
         /// The fields of `inputBusinessChatLink#11679fa7`.
-        public struct Cons_inputBusinessChatLink: Sendable {
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var title: Swift.String?
+        public final class Cons_inputBusinessChatLink: Sendable {
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let title: Swift.String?
             
             public init(message: Swift.String, entities: [Api.MessageEntity]? = nil, title: Swift.String? = nil) {
                 self.message = message
@@ -2615,8 +2615,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.entities != nil { _flags_flags |= 1 << 0 }
-                if self.title != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.entities { _flags_flags |= 1 << 0 }
+                if case .some = self.title { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.message)
                 if let value = self.entities {
@@ -2666,16 +2666,16 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessChatLink`: `businessChatLink#b4ae666f`.
-    public indirect enum BusinessChatLink: TLObject {
+    public enum BusinessChatLink: TLObject {
         case businessChatLink(Cons_businessChatLink)
 
         /// The fields of `businessChatLink#b4ae666f`.
-        public struct Cons_businessChatLink: Sendable {
-            public var link: Swift.String
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var title: Swift.String?
-            public var views: Swift.Int32
+        public final class Cons_businessChatLink: Sendable {
+            public let link: Swift.String
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let title: Swift.String?
+            public let views: Swift.Int32
             
             public init(link: Swift.String, message: Swift.String, entities: [Api.MessageEntity]? = nil, title: Swift.String? = nil, views: Swift.Int32) {
                 self.link = link
@@ -2688,8 +2688,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.entities != nil { _flags_flags |= 1 << 0 }
-                if self.title != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.entities { _flags_flags |= 1 << 0 }
+                if case .some = self.title { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.link)
                 w.writeString(self.message)
@@ -2743,14 +2743,14 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.BusinessChatLinks`: `account.businessChatLinks#ec43a2d1`.
-    public indirect enum BusinessChatLinks: TLObject {
+    public enum BusinessChatLinks: TLObject {
         case businessChatLinks(Cons_businessChatLinks)
 
         /// The fields of `account.businessChatLinks#ec43a2d1`.
-        public struct Cons_businessChatLinks: Sendable {
-            public var links: [Api.BusinessChatLink]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_businessChatLinks: Sendable {
+            public let links: [Api.BusinessChatLink]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(links: [Api.BusinessChatLink], chats: [Api.Chat], users: [Api.User]) {
                 self.links = links
@@ -2807,16 +2807,16 @@ extension Api.account {
 
 extension Api.account {
     /// TL type `account.ResolvedBusinessChatLinks`: `account.resolvedBusinessChatLinks#9a23af21`.
-    public indirect enum ResolvedBusinessChatLinks: TLObject {
+    public enum ResolvedBusinessChatLinks: TLObject {
         case resolvedBusinessChatLinks(Cons_resolvedBusinessChatLinks)
 
         /// The fields of `account.resolvedBusinessChatLinks#9a23af21`.
-        public struct Cons_resolvedBusinessChatLinks: Sendable {
-            public var peer: Api.Peer
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_resolvedBusinessChatLinks: Sendable {
+            public let peer: Api.Peer
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(peer: Api.Peer, message: Swift.String, entities: [Api.MessageEntity]? = nil, chats: [Api.Chat], users: [Api.User]) {
                 self.peer = peer
@@ -2829,7 +2829,7 @@ extension Api.account {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.entities != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.entities { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeString(self.message)
@@ -2886,18 +2886,18 @@ extension Api.account {
 
 extension Api {
     /// TL type `RequestedPeer`: `requestedPeerUser#d62ff46a`, `requestedPeerChat#7307544f`, `requestedPeerChannel#8ba403e4`.
-    public indirect enum RequestedPeer: TLObject {
+    public enum RequestedPeer: TLObject {
         case requestedPeerUser(Cons_requestedPeerUser)
         case requestedPeerChat(Cons_requestedPeerChat)
         case requestedPeerChannel(Cons_requestedPeerChannel)
 
         /// The fields of `requestedPeerUser#d62ff46a`.
-        public struct Cons_requestedPeerUser: Sendable {
-            public var userId: Swift.Int64
-            public var firstName: Swift.String?
-            public var lastName: Swift.String?
-            public var username: Swift.String?
-            public var photo: Api.Photo?
+        public final class Cons_requestedPeerUser: Sendable {
+            public let userId: Swift.Int64
+            public let firstName: Swift.String?
+            public let lastName: Swift.String?
+            public let username: Swift.String?
+            public let photo: Api.Photo?
             
             public init(userId: Swift.Int64, firstName: Swift.String? = nil, lastName: Swift.String? = nil, username: Swift.String? = nil, photo: Api.Photo? = nil) {
                 self.userId = userId
@@ -2910,9 +2910,10 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.firstName != nil || self.lastName != nil { _flags_flags |= 1 << 0 }
-                if self.username != nil { _flags_flags |= 1 << 1 }
-                if self.photo != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.firstName { _flags_flags |= 1 << 0 }
+                if case .some = self.lastName { _flags_flags |= 1 << 0 }
+                if case .some = self.username { _flags_flags |= 1 << 1 }
+                if case .some = self.photo { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.userId)
                 if _flags_flags & (1 << 0) != 0 {
@@ -2948,10 +2949,10 @@ extension Api {
         }
 
         /// The fields of `requestedPeerChat#7307544f`.
-        public struct Cons_requestedPeerChat: Sendable {
-            public var chatId: Swift.Int64
-            public var title: Swift.String?
-            public var photo: Api.Photo?
+        public final class Cons_requestedPeerChat: Sendable {
+            public let chatId: Swift.Int64
+            public let title: Swift.String?
+            public let photo: Api.Photo?
             
             public init(chatId: Swift.Int64, title: Swift.String? = nil, photo: Api.Photo? = nil) {
                 self.chatId = chatId
@@ -2962,8 +2963,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.title != nil { _flags_flags |= 1 << 0 }
-                if self.photo != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.title { _flags_flags |= 1 << 0 }
+                if case .some = self.photo { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.chatId)
                 if let value = self.title {
@@ -2987,11 +2988,11 @@ extension Api {
         }
 
         /// The fields of `requestedPeerChannel#8ba403e4`.
-        public struct Cons_requestedPeerChannel: Sendable {
-            public var channelId: Swift.Int64
-            public var title: Swift.String?
-            public var username: Swift.String?
-            public var photo: Api.Photo?
+        public final class Cons_requestedPeerChannel: Sendable {
+            public let channelId: Swift.Int64
+            public let title: Swift.String?
+            public let username: Swift.String?
+            public let photo: Api.Photo?
             
             public init(channelId: Swift.Int64, title: Swift.String? = nil, username: Swift.String? = nil, photo: Api.Photo? = nil) {
                 self.channelId = channelId
@@ -3003,9 +3004,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.title != nil { _flags_flags |= 1 << 0 }
-                if self.username != nil { _flags_flags |= 1 << 1 }
-                if self.photo != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.title { _flags_flags |= 1 << 0 }
+                if case .some = self.username { _flags_flags |= 1 << 1 }
+                if case .some = self.photo { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.channelId)
                 if let value = self.title {
@@ -3061,13 +3062,13 @@ extension Api {
 
 extension Api {
     /// TL type `SponsoredMessageReportOption`: `sponsoredMessageReportOption#430d3150`.
-    public indirect enum SponsoredMessageReportOption: TLObject {
+    public enum SponsoredMessageReportOption: TLObject {
         case sponsoredMessageReportOption(Cons_sponsoredMessageReportOption)
 
         /// The fields of `sponsoredMessageReportOption#430d3150`.
-        public struct Cons_sponsoredMessageReportOption: Sendable {
-            public var text: Swift.String
-            public var option: [Swift.UInt8]
+        public final class Cons_sponsoredMessageReportOption: Sendable {
+            public let text: Swift.String
+            public let option: [Swift.UInt8]
             
             public init(text: Swift.String, option: [Swift.UInt8]) {
                 self.text = text
@@ -3112,15 +3113,15 @@ extension Api {
 
 extension Api.channels {
     /// TL type `channels.SponsoredMessageReportResult`: `channels.sponsoredMessageReportResultChooseOption#846f9e42`, `channels.sponsoredMessageReportResultAdsHidden#3e3bcf2f`, `channels.sponsoredMessageReportResultReported#ad798849`.
-    public indirect enum SponsoredMessageReportResult: TLObject {
+    public enum SponsoredMessageReportResult: TLObject {
         case sponsoredMessageReportResultChooseOption(Cons_sponsoredMessageReportResultChooseOption)
         case sponsoredMessageReportResultAdsHidden
         case sponsoredMessageReportResultReported
 
         /// The fields of `channels.sponsoredMessageReportResultChooseOption#846f9e42`.
-        public struct Cons_sponsoredMessageReportResultChooseOption: Sendable {
-            public var title: Swift.String
-            public var options: [Api.SponsoredMessageReportOption]
+        public final class Cons_sponsoredMessageReportResultChooseOption: Sendable {
+            public let title: Swift.String
+            public let options: [Api.SponsoredMessageReportOption]
             
             public init(title: Swift.String, options: [Api.SponsoredMessageReportOption]) {
                 self.title = title
@@ -3172,7 +3173,7 @@ extension Api.channels {
 
 extension Api {
     /// TL type `ReactionNotificationsFrom`: `reactionNotificationsFromContacts#bac3a61a`, `reactionNotificationsFromAll#4b9e22a0`.
-    public indirect enum ReactionNotificationsFrom: TLObject {
+    public enum ReactionNotificationsFrom: TLObject {
         case reactionNotificationsFromContacts
         case reactionNotificationsFromAll
 
@@ -3202,16 +3203,16 @@ extension Api {
 
 extension Api {
     /// TL type `ReactionsNotifySettings`: `reactionsNotifySettings#71e4ea58`.
-    public indirect enum ReactionsNotifySettings: TLObject {
+    public enum ReactionsNotifySettings: TLObject {
         case reactionsNotifySettings(Cons_reactionsNotifySettings)
 
         /// The fields of `reactionsNotifySettings#71e4ea58`.
-        public struct Cons_reactionsNotifySettings: Sendable {
-            public var messagesNotifyFrom: Api.ReactionNotificationsFrom?
-            public var storiesNotifyFrom: Api.ReactionNotificationsFrom?
-            public var pollVotesNotifyFrom: Api.ReactionNotificationsFrom?
-            public var sound: Api.NotificationSound
-            public var showPreviews: Swift.Bool
+        public final class Cons_reactionsNotifySettings: Sendable {
+            public let messagesNotifyFrom: Api.ReactionNotificationsFrom?
+            public let storiesNotifyFrom: Api.ReactionNotificationsFrom?
+            public let pollVotesNotifyFrom: Api.ReactionNotificationsFrom?
+            public let sound: Api.NotificationSound
+            public let showPreviews: Swift.Bool
             
             public init(messagesNotifyFrom: Api.ReactionNotificationsFrom? = nil, storiesNotifyFrom: Api.ReactionNotificationsFrom? = nil, pollVotesNotifyFrom: Api.ReactionNotificationsFrom? = nil, sound: Api.NotificationSound, showPreviews: Swift.Bool) {
                 self.messagesNotifyFrom = messagesNotifyFrom
@@ -3224,9 +3225,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.messagesNotifyFrom != nil { _flags_flags |= 1 << 0 }
-                if self.storiesNotifyFrom != nil { _flags_flags |= 1 << 1 }
-                if self.pollVotesNotifyFrom != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.messagesNotifyFrom { _flags_flags |= 1 << 0 }
+                if case .some = self.storiesNotifyFrom { _flags_flags |= 1 << 1 }
+                if case .some = self.pollVotesNotifyFrom { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.messagesNotifyFrom {
                     value.serialize(&w)
@@ -3280,17 +3281,17 @@ extension Api {
 
 extension Api {
     /// TL type `AvailableEffect`: `availableEffect#93c3e27e`.
-    public indirect enum AvailableEffect: TLObject {
+    public enum AvailableEffect: TLObject {
         case availableEffect(Cons_availableEffect)
 
         /// The fields of `availableEffect#93c3e27e`.
-        public struct Cons_availableEffect: Sendable {
-            public var premiumRequired: Swift.Bool
-            public var id: Swift.Int64
-            public var emoticon: Swift.String
-            public var staticIconId: Swift.Int64?
-            public var effectStickerId: Swift.Int64
-            public var effectAnimationId: Swift.Int64?
+        public final class Cons_availableEffect: Sendable {
+            public let premiumRequired: Swift.Bool
+            public let id: Swift.Int64
+            public let emoticon: Swift.String
+            public let staticIconId: Swift.Int64?
+            public let effectStickerId: Swift.Int64
+            public let effectAnimationId: Swift.Int64?
             
             public init(premiumRequired: Swift.Bool = false, id: Swift.Int64, emoticon: Swift.String, staticIconId: Swift.Int64? = nil, effectStickerId: Swift.Int64, effectAnimationId: Swift.Int64? = nil) {
                 self.premiumRequired = premiumRequired
@@ -3305,8 +3306,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.premiumRequired { _flags_flags |= 1 << 2 }
-                if self.staticIconId != nil { _flags_flags |= 1 << 0 }
-                if self.effectAnimationId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.staticIconId { _flags_flags |= 1 << 0 }
+                if case .some = self.effectAnimationId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeString(self.emoticon)
@@ -3358,15 +3359,15 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.AvailableEffects`: `messages.availableEffectsNotModified#d1ed9a5b`, `messages.availableEffects#bddb616e`.
-    public indirect enum AvailableEffects: TLObject {
+    public enum AvailableEffects: TLObject {
         case availableEffectsNotModified
         case availableEffects(Cons_availableEffects)
 
         /// The fields of `messages.availableEffects#bddb616e`.
-        public struct Cons_availableEffects: Sendable {
-            public var hash: Swift.Int32
-            public var effects: [Api.AvailableEffect]
-            public var documents: [Api.Document]
+        public final class Cons_availableEffects: Sendable {
+            public let hash: Swift.Int32
+            public let effects: [Api.AvailableEffect]
+            public let documents: [Api.Document]
             
             public init(hash: Swift.Int32, effects: [Api.AvailableEffect], documents: [Api.Document]) {
                 self.hash = hash
@@ -3422,15 +3423,15 @@ extension Api.messages {
 
 extension Api {
     /// TL type `FactCheck`: `factCheck#b89bfccf`.
-    public indirect enum FactCheck: TLObject {
+    public enum FactCheck: TLObject {
         case factCheck(Cons_factCheck)
 
         /// The fields of `factCheck#b89bfccf`.
-        public struct Cons_factCheck: Sendable {
-            public var needCheck: Swift.Bool
-            public var country: Swift.String?
-            public var text: Api.TextWithEntities?
-            public var hash: Swift.Int64
+        public final class Cons_factCheck: Sendable {
+            public let needCheck: Swift.Bool
+            public let country: Swift.String?
+            public let text: Api.TextWithEntities?
+            public let hash: Swift.Int64
             
             public init(needCheck: Swift.Bool = false, country: Swift.String? = nil, text: Api.TextWithEntities? = nil, hash: Swift.Int64) {
                 self.needCheck = needCheck
@@ -3443,7 +3444,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.needCheck { _flags_flags |= 1 << 0 }
-                if self.text != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.text { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if _flags_flags & (1 << 1) != 0 {
                     let value: Swift.String = self.country ?? ""
@@ -3492,7 +3493,7 @@ extension Api {
 
 extension Api {
     /// TL type `StarsTransactionPeer`: `starsTransactionPeerUnsupported#95f2bfe4`, `starsTransactionPeerAppStore#b457b375`, `starsTransactionPeerPlayMarket#7b560a0b`, `starsTransactionPeerPremiumBot#250dbaf8`, `starsTransactionPeerFragment#e92fd902`, `starsTransactionPeer#d80da15d`, `starsTransactionPeerAds#60682812`, `starsTransactionPeerAPI#f9677aad`.
-    public indirect enum StarsTransactionPeer: TLObject {
+    public enum StarsTransactionPeer: TLObject {
         case starsTransactionPeerUnsupported
         case starsTransactionPeerAppStore
         case starsTransactionPeerPlayMarket
@@ -3503,8 +3504,8 @@ extension Api {
         case starsTransactionPeerAPI
 
         /// The fields of `starsTransactionPeer#d80da15d`.
-        public struct Cons_starsTransactionPeer: Sendable {
-            public var peer: Api.Peer
+        public final class Cons_starsTransactionPeer: Sendable {
+            public let peer: Api.Peer
             
             public init(peer: Api.Peer) {
                 self.peer = peer
@@ -3560,16 +3561,16 @@ extension Api {
 
 extension Api {
     /// TL type `StarsTopupOption`: `starsTopupOption#bd915c0`.
-    public indirect enum StarsTopupOption: TLObject {
+    public enum StarsTopupOption: TLObject {
         case starsTopupOption(Cons_starsTopupOption)
 
         /// The fields of `starsTopupOption#bd915c0`.
-        public struct Cons_starsTopupOption: Sendable {
-            public var extended: Swift.Bool
-            public var stars: Swift.Int64
-            public var storeProduct: Swift.String?
-            public var currency: Swift.String
-            public var amount: Swift.Int64
+        public final class Cons_starsTopupOption: Sendable {
+            public let extended: Swift.Bool
+            public let stars: Swift.Int64
+            public let storeProduct: Swift.String?
+            public let currency: Swift.String
+            public let amount: Swift.Int64
             
             public init(extended: Swift.Bool = false, stars: Swift.Int64, storeProduct: Swift.String? = nil, currency: Swift.String, amount: Swift.Int64) {
                 self.extended = extended
@@ -3583,7 +3584,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.extended { _flags_flags |= 1 << 1 }
-                if self.storeProduct != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.storeProduct { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.stars)
                 if let value = self.storeProduct {
@@ -3630,48 +3631,48 @@ extension Api {
 
 extension Api {
     /// TL type `StarsTransaction`: `starsTransaction#13659eb0`.
-    public indirect enum StarsTransaction: TLObject {
+    public enum StarsTransaction: TLObject {
         case starsTransaction(Cons_starsTransaction)
 
         /// The fields of `starsTransaction#13659eb0`.
-        public struct Cons_starsTransaction: Sendable {
-            public var refund: Swift.Bool
-            public var pending: Swift.Bool
-            public var failed: Swift.Bool
-            public var gift: Swift.Bool
-            public var reaction: Swift.Bool
-            public var stargiftUpgrade: Swift.Bool
-            public var businessTransfer: Swift.Bool
-            public var stargiftResale: Swift.Bool
-            public var postsSearch: Swift.Bool
-            public var stargiftPrepaidUpgrade: Swift.Bool
-            public var stargiftDropOriginalDetails: Swift.Bool
-            public var phonegroupMessage: Swift.Bool
-            public var stargiftAuctionBid: Swift.Bool
-            public var offer: Swift.Bool
-            public var id: Swift.String
-            public var amount: Api.StarsAmount
-            public var date: Swift.Int32
-            public var peer: Api.StarsTransactionPeer
-            public var title: Swift.String?
-            public var description: Swift.String?
-            public var photo: Api.WebDocument?
-            public var transactionDate: Swift.Int32?
-            public var transactionUrl: Swift.String?
-            public var botPayload: [Swift.UInt8]?
-            public var msgId: Swift.Int32?
-            public var extendedMedia: [Api.MessageMedia]?
-            public var subscriptionPeriod: Swift.Int32?
-            public var giveawayPostId: Swift.Int32?
-            public var stargift: Api.StarGift?
-            public var floodskipNumber: Swift.Int32?
-            public var starrefCommissionPermille: Swift.Int32?
-            public var starrefPeer: Api.Peer?
-            public var starrefAmount: Api.StarsAmount?
-            public var paidMessages: Swift.Int32?
-            public var premiumGiftMonths: Swift.Int32?
-            public var adsProceedsFromDate: Swift.Int32?
-            public var adsProceedsToDate: Swift.Int32?
+        public final class Cons_starsTransaction: Sendable {
+            public let refund: Swift.Bool
+            public let pending: Swift.Bool
+            public let failed: Swift.Bool
+            public let gift: Swift.Bool
+            public let reaction: Swift.Bool
+            public let stargiftUpgrade: Swift.Bool
+            public let businessTransfer: Swift.Bool
+            public let stargiftResale: Swift.Bool
+            public let postsSearch: Swift.Bool
+            public let stargiftPrepaidUpgrade: Swift.Bool
+            public let stargiftDropOriginalDetails: Swift.Bool
+            public let phonegroupMessage: Swift.Bool
+            public let stargiftAuctionBid: Swift.Bool
+            public let offer: Swift.Bool
+            public let id: Swift.String
+            public let amount: Api.StarsAmount
+            public let date: Swift.Int32
+            public let peer: Api.StarsTransactionPeer
+            public let title: Swift.String?
+            public let description: Swift.String?
+            public let photo: Api.WebDocument?
+            public let transactionDate: Swift.Int32?
+            public let transactionUrl: Swift.String?
+            public let botPayload: [Swift.UInt8]?
+            public let msgId: Swift.Int32?
+            public let extendedMedia: [Api.MessageMedia]?
+            public let subscriptionPeriod: Swift.Int32?
+            public let giveawayPostId: Swift.Int32?
+            public let stargift: Api.StarGift?
+            public let floodskipNumber: Swift.Int32?
+            public let starrefCommissionPermille: Swift.Int32?
+            public let starrefPeer: Api.Peer?
+            public let starrefAmount: Api.StarsAmount?
+            public let paidMessages: Swift.Int32?
+            public let premiumGiftMonths: Swift.Int32?
+            public let adsProceedsFromDate: Swift.Int32?
+            public let adsProceedsToDate: Swift.Int32?
             
             public init(refund: Swift.Bool = false, pending: Swift.Bool = false, failed: Swift.Bool = false, gift: Swift.Bool = false, reaction: Swift.Bool = false, stargiftUpgrade: Swift.Bool = false, businessTransfer: Swift.Bool = false, stargiftResale: Swift.Bool = false, postsSearch: Swift.Bool = false, stargiftPrepaidUpgrade: Swift.Bool = false, stargiftDropOriginalDetails: Swift.Bool = false, phonegroupMessage: Swift.Bool = false, stargiftAuctionBid: Swift.Bool = false, offer: Swift.Bool = false, id: Swift.String, amount: Api.StarsAmount, date: Swift.Int32, peer: Api.StarsTransactionPeer, title: Swift.String? = nil, description: Swift.String? = nil, photo: Api.WebDocument? = nil, transactionDate: Swift.Int32? = nil, transactionUrl: Swift.String? = nil, botPayload: [Swift.UInt8]? = nil, msgId: Swift.Int32? = nil, extendedMedia: [Api.MessageMedia]? = nil, subscriptionPeriod: Swift.Int32? = nil, giveawayPostId: Swift.Int32? = nil, stargift: Api.StarGift? = nil, floodskipNumber: Swift.Int32? = nil, starrefCommissionPermille: Swift.Int32? = nil, starrefPeer: Api.Peer? = nil, starrefAmount: Api.StarsAmount? = nil, paidMessages: Swift.Int32? = nil, premiumGiftMonths: Swift.Int32? = nil, adsProceedsFromDate: Swift.Int32? = nil, adsProceedsToDate: Swift.Int32? = nil) {
                 self.refund = refund
@@ -3730,22 +3731,24 @@ extension Api {
                 if self.phonegroupMessage { _flags_flags |= 1 << 27 }
                 if self.stargiftAuctionBid { _flags_flags |= 1 << 28 }
                 if self.offer { _flags_flags |= 1 << 29 }
-                if self.title != nil { _flags_flags |= 1 << 0 }
-                if self.description != nil { _flags_flags |= 1 << 1 }
-                if self.photo != nil { _flags_flags |= 1 << 2 }
-                if self.transactionDate != nil || self.transactionUrl != nil { _flags_flags |= 1 << 5 }
-                if self.botPayload != nil { _flags_flags |= 1 << 7 }
-                if self.msgId != nil { _flags_flags |= 1 << 8 }
-                if self.extendedMedia != nil { _flags_flags |= 1 << 9 }
-                if self.subscriptionPeriod != nil { _flags_flags |= 1 << 12 }
-                if self.giveawayPostId != nil { _flags_flags |= 1 << 13 }
-                if self.stargift != nil { _flags_flags |= 1 << 14 }
-                if self.floodskipNumber != nil { _flags_flags |= 1 << 15 }
-                if self.starrefCommissionPermille != nil { _flags_flags |= 1 << 16 }
-                if self.starrefPeer != nil && self.starrefAmount != nil { _flags_flags |= 1 << 17 }
-                if self.paidMessages != nil { _flags_flags |= 1 << 19 }
-                if self.premiumGiftMonths != nil { _flags_flags |= 1 << 20 }
-                if self.adsProceedsFromDate != nil || self.adsProceedsToDate != nil { _flags_flags |= 1 << 23 }
+                if case .some = self.title { _flags_flags |= 1 << 0 }
+                if case .some = self.description { _flags_flags |= 1 << 1 }
+                if case .some = self.photo { _flags_flags |= 1 << 2 }
+                if case .some = self.transactionDate { _flags_flags |= 1 << 5 }
+                if case .some = self.transactionUrl { _flags_flags |= 1 << 5 }
+                if case .some = self.botPayload { _flags_flags |= 1 << 7 }
+                if case .some = self.msgId { _flags_flags |= 1 << 8 }
+                if case .some = self.extendedMedia { _flags_flags |= 1 << 9 }
+                if case .some = self.subscriptionPeriod { _flags_flags |= 1 << 12 }
+                if case .some = self.giveawayPostId { _flags_flags |= 1 << 13 }
+                if case .some = self.stargift { _flags_flags |= 1 << 14 }
+                if case .some = self.floodskipNumber { _flags_flags |= 1 << 15 }
+                if case .some = self.starrefCommissionPermille { _flags_flags |= 1 << 16 }
+                if case .some = self.starrefPeer, case .some = self.starrefAmount { _flags_flags |= 1 << 17 }
+                if case .some = self.paidMessages { _flags_flags |= 1 << 19 }
+                if case .some = self.premiumGiftMonths { _flags_flags |= 1 << 20 }
+                if case .some = self.adsProceedsFromDate { _flags_flags |= 1 << 23 }
+                if case .some = self.adsProceedsToDate { _flags_flags |= 1 << 23 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.id)
                 self.amount.serialize(&w)

@@ -5,19 +5,19 @@ public import TLRuntime
 
 extension Api.payments {
     /// TL type `payments.StarsStatus`: `payments.starsStatus#6c9ce8ed`.
-    public indirect enum StarsStatus: TLObject {
+    public enum StarsStatus: TLObject {
         case starsStatus(Cons_starsStatus)
 
         /// The fields of `payments.starsStatus#6c9ce8ed`.
-        public struct Cons_starsStatus: Sendable {
-            public var balance: Api.StarsAmount
-            public var subscriptions: [Api.StarsSubscription]?
-            public var subscriptionsNextOffset: Swift.String?
-            public var subscriptionsMissingBalance: Swift.Int64?
-            public var history: [Api.StarsTransaction]?
-            public var nextOffset: Swift.String?
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_starsStatus: Sendable {
+            public let balance: Api.StarsAmount
+            public let subscriptions: [Api.StarsSubscription]?
+            public let subscriptionsNextOffset: Swift.String?
+            public let subscriptionsMissingBalance: Swift.Int64?
+            public let history: [Api.StarsTransaction]?
+            public let nextOffset: Swift.String?
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(balance: Api.StarsAmount, subscriptions: [Api.StarsSubscription]? = nil, subscriptionsNextOffset: Swift.String? = nil, subscriptionsMissingBalance: Swift.Int64? = nil, history: [Api.StarsTransaction]? = nil, nextOffset: Swift.String? = nil, chats: [Api.Chat], users: [Api.User]) {
                 self.balance = balance
@@ -33,11 +33,11 @@ extension Api.payments {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.subscriptions != nil { _flags_flags |= 1 << 1 }
-                if self.subscriptionsNextOffset != nil { _flags_flags |= 1 << 2 }
-                if self.subscriptionsMissingBalance != nil { _flags_flags |= 1 << 4 }
-                if self.history != nil { _flags_flags |= 1 << 3 }
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.subscriptions { _flags_flags |= 1 << 1 }
+                if case .some = self.subscriptionsNextOffset { _flags_flags |= 1 << 2 }
+                if case .some = self.subscriptionsMissingBalance { _flags_flags |= 1 << 4 }
+                if case .some = self.history { _flags_flags |= 1 << 3 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.balance.serialize(&w)
                 if let value = self.subscriptions {
@@ -115,13 +115,13 @@ extension Api.payments {
 
 extension Api {
     /// TL type `FoundStory`: `foundStory#e87acbc0`.
-    public indirect enum FoundStory: TLObject {
+    public enum FoundStory: TLObject {
         case foundStory(Cons_foundStory)
 
         /// The fields of `foundStory#e87acbc0`.
-        public struct Cons_foundStory: Sendable {
-            public var peer: Api.Peer
-            public var story: Api.StoryItem
+        public final class Cons_foundStory: Sendable {
+            public let peer: Api.Peer
+            public let story: Api.StoryItem
             
             public init(peer: Api.Peer, story: Api.StoryItem) {
                 self.peer = peer
@@ -166,16 +166,16 @@ extension Api {
 
 extension Api.stories {
     /// TL type `stories.FoundStories`: `stories.foundStories#e2de7737`.
-    public indirect enum FoundStories: TLObject {
+    public enum FoundStories: TLObject {
         case foundStories(Cons_foundStories)
 
         /// The fields of `stories.foundStories#e2de7737`.
-        public struct Cons_foundStories: Sendable {
-            public var count: Swift.Int32
-            public var stories: [Api.FoundStory]
-            public var nextOffset: Swift.String?
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_foundStories: Sendable {
+            public let count: Swift.Int32
+            public let stories: [Api.FoundStory]
+            public let nextOffset: Swift.String?
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, stories: [Api.FoundStory], nextOffset: Swift.String? = nil, chats: [Api.Chat], users: [Api.User]) {
                 self.count = count
@@ -188,7 +188,7 @@ extension Api.stories {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeVectorHeader(count: self.stories.count)
@@ -245,15 +245,15 @@ extension Api.stories {
 
 extension Api {
     /// TL type `GeoPointAddress`: `geoPointAddress#de4c5d93`.
-    public indirect enum GeoPointAddress: TLObject {
+    public enum GeoPointAddress: TLObject {
         case geoPointAddress(Cons_geoPointAddress)
 
         /// The fields of `geoPointAddress#de4c5d93`.
-        public struct Cons_geoPointAddress: Sendable {
-            public var countryIso2: Swift.String
-            public var state: Swift.String?
-            public var city: Swift.String?
-            public var street: Swift.String?
+        public final class Cons_geoPointAddress: Sendable {
+            public let countryIso2: Swift.String
+            public let state: Swift.String?
+            public let city: Swift.String?
+            public let street: Swift.String?
             
             public init(countryIso2: Swift.String, state: Swift.String? = nil, city: Swift.String? = nil, street: Swift.String? = nil) {
                 self.countryIso2 = countryIso2
@@ -265,9 +265,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.state != nil { _flags_flags |= 1 << 0 }
-                if self.city != nil { _flags_flags |= 1 << 1 }
-                if self.street != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.state { _flags_flags |= 1 << 0 }
+                if case .some = self.city { _flags_flags |= 1 << 1 }
+                if case .some = self.street { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.countryIso2)
                 if let value = self.state {
@@ -319,16 +319,16 @@ extension Api {
 
 extension Api {
     /// TL type `StarsRevenueStatus`: `starsRevenueStatus#febe5491`.
-    public indirect enum StarsRevenueStatus: TLObject {
+    public enum StarsRevenueStatus: TLObject {
         case starsRevenueStatus(Cons_starsRevenueStatus)
 
         /// The fields of `starsRevenueStatus#febe5491`.
-        public struct Cons_starsRevenueStatus: Sendable {
-            public var withdrawalEnabled: Swift.Bool
-            public var currentBalance: Api.StarsAmount
-            public var availableBalance: Api.StarsAmount
-            public var overallRevenue: Api.StarsAmount
-            public var nextWithdrawalAt: Swift.Int32?
+        public final class Cons_starsRevenueStatus: Sendable {
+            public let withdrawalEnabled: Swift.Bool
+            public let currentBalance: Api.StarsAmount
+            public let availableBalance: Api.StarsAmount
+            public let overallRevenue: Api.StarsAmount
+            public let nextWithdrawalAt: Swift.Int32?
             
             public init(withdrawalEnabled: Swift.Bool = false, currentBalance: Api.StarsAmount, availableBalance: Api.StarsAmount, overallRevenue: Api.StarsAmount, nextWithdrawalAt: Swift.Int32? = nil) {
                 self.withdrawalEnabled = withdrawalEnabled
@@ -342,7 +342,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.withdrawalEnabled { _flags_flags |= 1 << 0 }
-                if self.nextWithdrawalAt != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.nextWithdrawalAt { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 self.currentBalance.serialize(&w)
                 self.availableBalance.serialize(&w)
@@ -389,15 +389,15 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.StarsRevenueStats`: `payments.starsRevenueStats#6c207376`.
-    public indirect enum StarsRevenueStats: TLObject {
+    public enum StarsRevenueStats: TLObject {
         case starsRevenueStats(Cons_starsRevenueStats)
 
         /// The fields of `payments.starsRevenueStats#6c207376`.
-        public struct Cons_starsRevenueStats: Sendable {
-            public var topHoursGraph: Api.StatsGraph?
-            public var revenueGraph: Api.StatsGraph
-            public var status: Api.StarsRevenueStatus
-            public var usdRate: Swift.Double
+        public final class Cons_starsRevenueStats: Sendable {
+            public let topHoursGraph: Api.StatsGraph?
+            public let revenueGraph: Api.StatsGraph
+            public let status: Api.StarsRevenueStatus
+            public let usdRate: Swift.Double
             
             public init(topHoursGraph: Api.StatsGraph? = nil, revenueGraph: Api.StatsGraph, status: Api.StarsRevenueStatus, usdRate: Swift.Double) {
                 self.topHoursGraph = topHoursGraph
@@ -409,7 +409,7 @@ extension Api.payments {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.topHoursGraph != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.topHoursGraph { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.topHoursGraph {
                     value.serialize(&w)
@@ -455,12 +455,12 @@ extension Api.payments {
 
 extension Api.payments {
     /// TL type `payments.StarsRevenueWithdrawalUrl`: `payments.starsRevenueWithdrawalUrl#1dab80b7`.
-    public indirect enum StarsRevenueWithdrawalUrl: TLObject {
+    public enum StarsRevenueWithdrawalUrl: TLObject {
         case starsRevenueWithdrawalUrl(Cons_starsRevenueWithdrawalUrl)
 
         /// The fields of `payments.starsRevenueWithdrawalUrl#1dab80b7`.
-        public struct Cons_starsRevenueWithdrawalUrl: Sendable {
-            public var url: Swift.String
+        public final class Cons_starsRevenueWithdrawalUrl: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -502,12 +502,12 @@ extension Api.payments {
 
 extension Api.payments {
     /// TL type `payments.StarsRevenueAdsAccountUrl`: `payments.starsRevenueAdsAccountUrl#394e7f21`.
-    public indirect enum StarsRevenueAdsAccountUrl: TLObject {
+    public enum StarsRevenueAdsAccountUrl: TLObject {
         case starsRevenueAdsAccountUrl(Cons_starsRevenueAdsAccountUrl)
 
         /// The fields of `payments.starsRevenueAdsAccountUrl#394e7f21`.
-        public struct Cons_starsRevenueAdsAccountUrl: Sendable {
-            public var url: Swift.String
+        public final class Cons_starsRevenueAdsAccountUrl: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -549,13 +549,13 @@ extension Api.payments {
 
 extension Api {
     /// TL type `InputStarsTransaction`: `inputStarsTransaction#206ae6d1`.
-    public indirect enum InputStarsTransaction: TLObject {
+    public enum InputStarsTransaction: TLObject {
         case inputStarsTransaction(Cons_inputStarsTransaction)
 
         /// The fields of `inputStarsTransaction#206ae6d1`.
-        public struct Cons_inputStarsTransaction: Sendable {
-            public var refund: Swift.Bool
-            public var id: Swift.String
+        public final class Cons_inputStarsTransaction: Sendable {
+            public let refund: Swift.Bool
+            public let id: Swift.String
             
             public init(refund: Swift.Bool = false, id: Swift.String) {
                 self.refund = refund
@@ -603,16 +603,16 @@ extension Api {
 
 extension Api {
     /// TL type `StarsGiftOption`: `starsGiftOption#5e0589f1`.
-    public indirect enum StarsGiftOption: TLObject {
+    public enum StarsGiftOption: TLObject {
         case starsGiftOption(Cons_starsGiftOption)
 
         /// The fields of `starsGiftOption#5e0589f1`.
-        public struct Cons_starsGiftOption: Sendable {
-            public var extended: Swift.Bool
-            public var stars: Swift.Int64
-            public var storeProduct: Swift.String?
-            public var currency: Swift.String
-            public var amount: Swift.Int64
+        public final class Cons_starsGiftOption: Sendable {
+            public let extended: Swift.Bool
+            public let stars: Swift.Int64
+            public let storeProduct: Swift.String?
+            public let currency: Swift.String
+            public let amount: Swift.Int64
             
             public init(extended: Swift.Bool = false, stars: Swift.Int64, storeProduct: Swift.String? = nil, currency: Swift.String, amount: Swift.Int64) {
                 self.extended = extended
@@ -626,7 +626,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.extended { _flags_flags |= 1 << 1 }
-                if self.storeProduct != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.storeProduct { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.stars)
                 if let value = self.storeProduct {
@@ -673,13 +673,13 @@ extension Api {
 
 extension Api.bots {
     /// TL type `bots.PopularAppBots`: `bots.popularAppBots#1991b13b`.
-    public indirect enum PopularAppBots: TLObject {
+    public enum PopularAppBots: TLObject {
         case popularAppBots(Cons_popularAppBots)
 
         /// The fields of `bots.popularAppBots#1991b13b`.
-        public struct Cons_popularAppBots: Sendable {
-            public var nextOffset: Swift.String?
-            public var users: [Api.User]
+        public final class Cons_popularAppBots: Sendable {
+            public let nextOffset: Swift.String?
+            public let users: [Api.User]
             
             public init(nextOffset: Swift.String? = nil, users: [Api.User]) {
                 self.nextOffset = nextOffset
@@ -689,7 +689,7 @@ extension Api.bots {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.nextOffset {
                     w.writeString(value)
@@ -734,13 +734,13 @@ extension Api.bots {
 
 extension Api {
     /// TL type `BotPreviewMedia`: `botPreviewMedia#23e91ba3`.
-    public indirect enum BotPreviewMedia: TLObject {
+    public enum BotPreviewMedia: TLObject {
         case botPreviewMedia(Cons_botPreviewMedia)
 
         /// The fields of `botPreviewMedia#23e91ba3`.
-        public struct Cons_botPreviewMedia: Sendable {
-            public var date: Swift.Int32
-            public var media: Api.MessageMedia
+        public final class Cons_botPreviewMedia: Sendable {
+            public let date: Swift.Int32
+            public let media: Api.MessageMedia
             
             public init(date: Swift.Int32, media: Api.MessageMedia) {
                 self.date = date
@@ -785,13 +785,13 @@ extension Api {
 
 extension Api.bots {
     /// TL type `bots.PreviewInfo`: `bots.previewInfo#ca71d64`.
-    public indirect enum PreviewInfo: TLObject {
+    public enum PreviewInfo: TLObject {
         case previewInfo(Cons_previewInfo)
 
         /// The fields of `bots.previewInfo#ca71d64`.
-        public struct Cons_previewInfo: Sendable {
-            public var media: [Api.BotPreviewMedia]
-            public var langCodes: [Swift.String]
+        public final class Cons_previewInfo: Sendable {
+            public let media: [Api.BotPreviewMedia]
+            public let langCodes: [Swift.String]
             
             public init(media: [Api.BotPreviewMedia], langCodes: [Swift.String]) {
                 self.media = media
@@ -842,13 +842,13 @@ extension Api.bots {
 
 extension Api {
     /// TL type `StarsSubscriptionPricing`: `starsSubscriptionPricing#5416d58`.
-    public indirect enum StarsSubscriptionPricing: TLObject {
+    public enum StarsSubscriptionPricing: TLObject {
         case starsSubscriptionPricing(Cons_starsSubscriptionPricing)
 
         /// The fields of `starsSubscriptionPricing#5416d58`.
-        public struct Cons_starsSubscriptionPricing: Sendable {
-            public var period: Swift.Int32
-            public var amount: Swift.Int64
+        public final class Cons_starsSubscriptionPricing: Sendable {
+            public let period: Swift.Int32
+            public let amount: Swift.Int64
             
             public init(period: Swift.Int32, amount: Swift.Int64) {
                 self.period = period
@@ -893,23 +893,23 @@ extension Api {
 
 extension Api {
     /// TL type `StarsSubscription`: `starsSubscription#2e6eab1a`.
-    public indirect enum StarsSubscription: TLObject {
+    public enum StarsSubscription: TLObject {
         case starsSubscription(Cons_starsSubscription)
 
         /// The fields of `starsSubscription#2e6eab1a`.
-        public struct Cons_starsSubscription: Sendable {
-            public var canceled: Swift.Bool
-            public var canRefulfill: Swift.Bool
-            public var missingBalance: Swift.Bool
-            public var botCanceled: Swift.Bool
-            public var id: Swift.String
-            public var peer: Api.Peer
-            public var untilDate: Swift.Int32
-            public var pricing: Api.StarsSubscriptionPricing
-            public var chatInviteHash: Swift.String?
-            public var title: Swift.String?
-            public var photo: Api.WebDocument?
-            public var invoiceSlug: Swift.String?
+        public final class Cons_starsSubscription: Sendable {
+            public let canceled: Swift.Bool
+            public let canRefulfill: Swift.Bool
+            public let missingBalance: Swift.Bool
+            public let botCanceled: Swift.Bool
+            public let id: Swift.String
+            public let peer: Api.Peer
+            public let untilDate: Swift.Int32
+            public let pricing: Api.StarsSubscriptionPricing
+            public let chatInviteHash: Swift.String?
+            public let title: Swift.String?
+            public let photo: Api.WebDocument?
+            public let invoiceSlug: Swift.String?
             
             public init(canceled: Swift.Bool = false, canRefulfill: Swift.Bool = false, missingBalance: Swift.Bool = false, botCanceled: Swift.Bool = false, id: Swift.String, peer: Api.Peer, untilDate: Swift.Int32, pricing: Api.StarsSubscriptionPricing, chatInviteHash: Swift.String? = nil, title: Swift.String? = nil, photo: Api.WebDocument? = nil, invoiceSlug: Swift.String? = nil) {
                 self.canceled = canceled
@@ -933,10 +933,10 @@ extension Api {
                 if self.canRefulfill { _flags_flags |= 1 << 1 }
                 if self.missingBalance { _flags_flags |= 1 << 2 }
                 if self.botCanceled { _flags_flags |= 1 << 7 }
-                if self.chatInviteHash != nil { _flags_flags |= 1 << 3 }
-                if self.title != nil { _flags_flags |= 1 << 4 }
-                if self.photo != nil { _flags_flags |= 1 << 5 }
-                if self.invoiceSlug != nil { _flags_flags |= 1 << 6 }
+                if case .some = self.chatInviteHash { _flags_flags |= 1 << 3 }
+                if case .some = self.title { _flags_flags |= 1 << 4 }
+                if case .some = self.photo { _flags_flags |= 1 << 5 }
+                if case .some = self.invoiceSlug { _flags_flags |= 1 << 6 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.id)
                 self.peer.serialize(&w)
@@ -1003,16 +1003,16 @@ extension Api {
 
 extension Api {
     /// TL type `MessageReactor`: `messageReactor#4ba3a95a`.
-    public indirect enum MessageReactor: TLObject {
+    public enum MessageReactor: TLObject {
         case messageReactor(Cons_messageReactor)
 
         /// The fields of `messageReactor#4ba3a95a`.
-        public struct Cons_messageReactor: Sendable {
-            public var top: Swift.Bool
-            public var my: Swift.Bool
-            public var anonymous: Swift.Bool
-            public var peerId: Api.Peer?
-            public var count: Swift.Int32
+        public final class Cons_messageReactor: Sendable {
+            public let top: Swift.Bool
+            public let my: Swift.Bool
+            public let anonymous: Swift.Bool
+            public let peerId: Api.Peer?
+            public let count: Swift.Int32
             
             public init(top: Swift.Bool = false, my: Swift.Bool = false, anonymous: Swift.Bool = false, peerId: Api.Peer? = nil, count: Swift.Int32) {
                 self.top = top
@@ -1028,7 +1028,7 @@ extension Api {
                 if self.top { _flags_flags |= 1 << 0 }
                 if self.my { _flags_flags |= 1 << 1 }
                 if self.anonymous { _flags_flags |= 1 << 2 }
-                if self.peerId != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.peerId { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.peerId {
                     value.serialize(&w)
@@ -1073,19 +1073,19 @@ extension Api {
 
 extension Api {
     /// TL type `StarsGiveawayOption`: `starsGiveawayOption#94ce852a`.
-    public indirect enum StarsGiveawayOption: TLObject {
+    public enum StarsGiveawayOption: TLObject {
         case starsGiveawayOption(Cons_starsGiveawayOption)
 
         /// The fields of `starsGiveawayOption#94ce852a`.
-        public struct Cons_starsGiveawayOption: Sendable {
-            public var extended: Swift.Bool
-            public var `default`: Swift.Bool
-            public var stars: Swift.Int64
-            public var yearlyBoosts: Swift.Int32
-            public var storeProduct: Swift.String?
-            public var currency: Swift.String
-            public var amount: Swift.Int64
-            public var winners: [Api.StarsGiveawayWinnersOption]
+        public final class Cons_starsGiveawayOption: Sendable {
+            public let extended: Swift.Bool
+            public let `default`: Swift.Bool
+            public let stars: Swift.Int64
+            public let yearlyBoosts: Swift.Int32
+            public let storeProduct: Swift.String?
+            public let currency: Swift.String
+            public let amount: Swift.Int64
+            public let winners: [Api.StarsGiveawayWinnersOption]
             
             public init(extended: Swift.Bool = false, `default`: Swift.Bool = false, stars: Swift.Int64, yearlyBoosts: Swift.Int32, storeProduct: Swift.String? = nil, currency: Swift.String, amount: Swift.Int64, winners: [Api.StarsGiveawayWinnersOption]) {
                 self.extended = extended
@@ -1103,7 +1103,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.extended { _flags_flags |= 1 << 0 }
                 if self.`default` { _flags_flags |= 1 << 1 }
-                if self.storeProduct != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.storeProduct { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.stars)
                 w.writeInt32(self.yearlyBoosts)
@@ -1158,14 +1158,14 @@ extension Api {
 
 extension Api {
     /// TL type `StarsGiveawayWinnersOption`: `starsGiveawayWinnersOption#54236209`.
-    public indirect enum StarsGiveawayWinnersOption: TLObject {
+    public enum StarsGiveawayWinnersOption: TLObject {
         case starsGiveawayWinnersOption(Cons_starsGiveawayWinnersOption)
 
         /// The fields of `starsGiveawayWinnersOption#54236209`.
-        public struct Cons_starsGiveawayWinnersOption: Sendable {
-            public var `default`: Swift.Bool
-            public var users: Swift.Int32
-            public var perUserStars: Swift.Int64
+        public final class Cons_starsGiveawayWinnersOption: Sendable {
+            public let `default`: Swift.Bool
+            public let users: Swift.Int32
+            public let perUserStars: Swift.Int64
             
             public init(`default`: Swift.Bool = false, users: Swift.Int32, perUserStars: Swift.Int64) {
                 self.`default` = `default`
@@ -1216,40 +1216,40 @@ extension Api {
 
 extension Api {
     /// TL type `StarGift`: `starGift#313a9547`, `starGiftUnique#85f0a9cd`.
-    public indirect enum StarGift: TLObject {
+    public enum StarGift: TLObject {
         case starGift(Cons_starGift)
         case starGiftUnique(Cons_starGiftUnique)
 
         /// The fields of `starGift#313a9547`.
-        public struct Cons_starGift: Sendable {
-            public var limited: Swift.Bool
-            public var soldOut: Swift.Bool
-            public var birthday: Swift.Bool
-            public var requirePremium: Swift.Bool
-            public var limitedPerUser: Swift.Bool
-            public var peerColorAvailable: Swift.Bool
-            public var auction: Swift.Bool
-            public var id: Swift.Int64
-            public var sticker: Api.Document
-            public var stars: Swift.Int64
-            public var availabilityRemains: Swift.Int32?
-            public var availabilityTotal: Swift.Int32?
-            public var availabilityResale: Swift.Int64?
-            public var convertStars: Swift.Int64
-            public var firstSaleDate: Swift.Int32?
-            public var lastSaleDate: Swift.Int32?
-            public var upgradeStars: Swift.Int64?
-            public var resellMinStars: Swift.Int64?
-            public var title: Swift.String?
-            public var releasedBy: Api.Peer?
-            public var perUserTotal: Swift.Int32?
-            public var perUserRemains: Swift.Int32?
-            public var lockedUntilDate: Swift.Int32?
-            public var auctionSlug: Swift.String?
-            public var giftsPerRound: Swift.Int32?
-            public var auctionStartDate: Swift.Int32?
-            public var upgradeVariants: Swift.Int32?
-            public var background: Api.StarGiftBackground?
+        public final class Cons_starGift: Sendable {
+            public let limited: Swift.Bool
+            public let soldOut: Swift.Bool
+            public let birthday: Swift.Bool
+            public let requirePremium: Swift.Bool
+            public let limitedPerUser: Swift.Bool
+            public let peerColorAvailable: Swift.Bool
+            public let auction: Swift.Bool
+            public let id: Swift.Int64
+            public let sticker: Api.Document
+            public let stars: Swift.Int64
+            public let availabilityRemains: Swift.Int32?
+            public let availabilityTotal: Swift.Int32?
+            public let availabilityResale: Swift.Int64?
+            public let convertStars: Swift.Int64
+            public let firstSaleDate: Swift.Int32?
+            public let lastSaleDate: Swift.Int32?
+            public let upgradeStars: Swift.Int64?
+            public let resellMinStars: Swift.Int64?
+            public let title: Swift.String?
+            public let releasedBy: Api.Peer?
+            public let perUserTotal: Swift.Int32?
+            public let perUserRemains: Swift.Int32?
+            public let lockedUntilDate: Swift.Int32?
+            public let auctionSlug: Swift.String?
+            public let giftsPerRound: Swift.Int32?
+            public let auctionStartDate: Swift.Int32?
+            public let upgradeVariants: Swift.Int32?
+            public let background: Api.StarGiftBackground?
             
             public init(limited: Swift.Bool = false, soldOut: Swift.Bool = false, birthday: Swift.Bool = false, requirePremium: Swift.Bool = false, limitedPerUser: Swift.Bool = false, peerColorAvailable: Swift.Bool = false, auction: Swift.Bool = false, id: Swift.Int64, sticker: Api.Document, stars: Swift.Int64, availabilityRemains: Swift.Int32? = nil, availabilityTotal: Swift.Int32? = nil, availabilityResale: Swift.Int64? = nil, convertStars: Swift.Int64, firstSaleDate: Swift.Int32? = nil, lastSaleDate: Swift.Int32? = nil, upgradeStars: Swift.Int64? = nil, resellMinStars: Swift.Int64? = nil, title: Swift.String? = nil, releasedBy: Api.Peer? = nil, perUserTotal: Swift.Int32? = nil, perUserRemains: Swift.Int32? = nil, lockedUntilDate: Swift.Int32? = nil, auctionSlug: Swift.String? = nil, giftsPerRound: Swift.Int32? = nil, auctionStartDate: Swift.Int32? = nil, upgradeVariants: Swift.Int32? = nil, background: Api.StarGiftBackground? = nil) {
                 self.limited = limited
@@ -1285,20 +1285,30 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.limited || self.availabilityRemains != nil || self.availabilityTotal != nil { _flags_flags |= 1 << 0 }
-                if self.soldOut || self.firstSaleDate != nil || self.lastSaleDate != nil { _flags_flags |= 1 << 1 }
+                if self.limited { _flags_flags |= 1 << 0 }
+                if case .some = self.availabilityRemains { _flags_flags |= 1 << 0 }
+                if case .some = self.availabilityTotal { _flags_flags |= 1 << 0 }
+                if self.soldOut { _flags_flags |= 1 << 1 }
+                if case .some = self.firstSaleDate { _flags_flags |= 1 << 1 }
+                if case .some = self.lastSaleDate { _flags_flags |= 1 << 1 }
                 if self.birthday { _flags_flags |= 1 << 2 }
                 if self.requirePremium { _flags_flags |= 1 << 7 }
-                if self.limitedPerUser || self.perUserTotal != nil || self.perUserRemains != nil { _flags_flags |= 1 << 8 }
+                if self.limitedPerUser { _flags_flags |= 1 << 8 }
+                if case .some = self.perUserTotal { _flags_flags |= 1 << 8 }
+                if case .some = self.perUserRemains { _flags_flags |= 1 << 8 }
                 if self.peerColorAvailable { _flags_flags |= 1 << 10 }
-                if self.auction || self.auctionSlug != nil || self.giftsPerRound != nil || self.auctionStartDate != nil { _flags_flags |= 1 << 11 }
-                if self.availabilityResale != nil || self.resellMinStars != nil { _flags_flags |= 1 << 4 }
-                if self.upgradeStars != nil { _flags_flags |= 1 << 3 }
-                if self.title != nil { _flags_flags |= 1 << 5 }
-                if self.releasedBy != nil { _flags_flags |= 1 << 6 }
-                if self.lockedUntilDate != nil { _flags_flags |= 1 << 9 }
-                if self.upgradeVariants != nil { _flags_flags |= 1 << 12 }
-                if self.background != nil { _flags_flags |= 1 << 13 }
+                if self.auction { _flags_flags |= 1 << 11 }
+                if case .some = self.auctionSlug { _flags_flags |= 1 << 11 }
+                if case .some = self.giftsPerRound { _flags_flags |= 1 << 11 }
+                if case .some = self.auctionStartDate { _flags_flags |= 1 << 11 }
+                if case .some = self.availabilityResale { _flags_flags |= 1 << 4 }
+                if case .some = self.resellMinStars { _flags_flags |= 1 << 4 }
+                if case .some = self.upgradeStars { _flags_flags |= 1 << 3 }
+                if case .some = self.title { _flags_flags |= 1 << 5 }
+                if case .some = self.releasedBy { _flags_flags |= 1 << 6 }
+                if case .some = self.lockedUntilDate { _flags_flags |= 1 << 9 }
+                if case .some = self.upgradeVariants { _flags_flags |= 1 << 12 }
+                if case .some = self.background { _flags_flags |= 1 << 13 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 self.sticker.serialize(&w)
@@ -1421,34 +1431,34 @@ extension Api {
         }
 
         /// The fields of `starGiftUnique#85f0a9cd`.
-        public struct Cons_starGiftUnique: Sendable {
-            public var requirePremium: Swift.Bool
-            public var resaleTonOnly: Swift.Bool
-            public var themeAvailable: Swift.Bool
-            public var burned: Swift.Bool
-            public var crafted: Swift.Bool
-            public var id: Swift.Int64
-            public var giftId: Swift.Int64
-            public var title: Swift.String
-            public var slug: Swift.String
-            public var num: Swift.Int32
-            public var ownerId: Api.Peer?
-            public var ownerName: Swift.String?
-            public var ownerAddress: Swift.String?
-            public var attributes: [Api.StarGiftAttribute]
-            public var availabilityIssued: Swift.Int32
-            public var availabilityTotal: Swift.Int32
-            public var giftAddress: Swift.String?
-            public var resellAmount: [Api.StarsAmount]?
-            public var releasedBy: Api.Peer?
-            public var valueAmount: Swift.Int64?
-            public var valueCurrency: Swift.String?
-            public var valueUsdAmount: Swift.Int64?
-            public var themePeer: Api.Peer?
-            public var peerColor: Api.PeerColor?
-            public var hostId: Api.Peer?
-            public var offerMinStars: Swift.Int32?
-            public var craftChancePermille: Swift.Int32?
+        public final class Cons_starGiftUnique: Sendable {
+            public let requirePremium: Swift.Bool
+            public let resaleTonOnly: Swift.Bool
+            public let themeAvailable: Swift.Bool
+            public let burned: Swift.Bool
+            public let crafted: Swift.Bool
+            public let id: Swift.Int64
+            public let giftId: Swift.Int64
+            public let title: Swift.String
+            public let slug: Swift.String
+            public let num: Swift.Int32
+            public let ownerId: Api.Peer?
+            public let ownerName: Swift.String?
+            public let ownerAddress: Swift.String?
+            public let attributes: [Api.StarGiftAttribute]
+            public let availabilityIssued: Swift.Int32
+            public let availabilityTotal: Swift.Int32
+            public let giftAddress: Swift.String?
+            public let resellAmount: [Api.StarsAmount]?
+            public let releasedBy: Api.Peer?
+            public let valueAmount: Swift.Int64?
+            public let valueCurrency: Swift.String?
+            public let valueUsdAmount: Swift.Int64?
+            public let themePeer: Api.Peer?
+            public let peerColor: Api.PeerColor?
+            public let hostId: Api.Peer?
+            public let offerMinStars: Swift.Int32?
+            public let craftChancePermille: Swift.Int32?
             
             public init(requirePremium: Swift.Bool = false, resaleTonOnly: Swift.Bool = false, themeAvailable: Swift.Bool = false, burned: Swift.Bool = false, crafted: Swift.Bool = false, id: Swift.Int64, giftId: Swift.Int64, title: Swift.String, slug: Swift.String, num: Swift.Int32, ownerId: Api.Peer? = nil, ownerName: Swift.String? = nil, ownerAddress: Swift.String? = nil, attributes: [Api.StarGiftAttribute], availabilityIssued: Swift.Int32, availabilityTotal: Swift.Int32, giftAddress: Swift.String? = nil, resellAmount: [Api.StarsAmount]? = nil, releasedBy: Api.Peer? = nil, valueAmount: Swift.Int64? = nil, valueCurrency: Swift.String? = nil, valueUsdAmount: Swift.Int64? = nil, themePeer: Api.Peer? = nil, peerColor: Api.PeerColor? = nil, hostId: Api.Peer? = nil, offerMinStars: Swift.Int32? = nil, craftChancePermille: Swift.Int32? = nil) {
                 self.requirePremium = requirePremium
@@ -1488,18 +1498,20 @@ extension Api {
                 if self.themeAvailable { _flags_flags |= 1 << 9 }
                 if self.burned { _flags_flags |= 1 << 14 }
                 if self.crafted { _flags_flags |= 1 << 15 }
-                if self.ownerId != nil { _flags_flags |= 1 << 0 }
-                if self.ownerName != nil { _flags_flags |= 1 << 1 }
-                if self.ownerAddress != nil { _flags_flags |= 1 << 2 }
-                if self.giftAddress != nil { _flags_flags |= 1 << 3 }
-                if self.resellAmount != nil { _flags_flags |= 1 << 4 }
-                if self.releasedBy != nil { _flags_flags |= 1 << 5 }
-                if self.valueAmount != nil || self.valueCurrency != nil || self.valueUsdAmount != nil { _flags_flags |= 1 << 8 }
-                if self.themePeer != nil { _flags_flags |= 1 << 10 }
-                if self.peerColor != nil { _flags_flags |= 1 << 11 }
-                if self.hostId != nil { _flags_flags |= 1 << 12 }
-                if self.offerMinStars != nil { _flags_flags |= 1 << 13 }
-                if self.craftChancePermille != nil { _flags_flags |= 1 << 16 }
+                if case .some = self.ownerId { _flags_flags |= 1 << 0 }
+                if case .some = self.ownerName { _flags_flags |= 1 << 1 }
+                if case .some = self.ownerAddress { _flags_flags |= 1 << 2 }
+                if case .some = self.giftAddress { _flags_flags |= 1 << 3 }
+                if case .some = self.resellAmount { _flags_flags |= 1 << 4 }
+                if case .some = self.releasedBy { _flags_flags |= 1 << 5 }
+                if case .some = self.valueAmount { _flags_flags |= 1 << 8 }
+                if case .some = self.valueCurrency { _flags_flags |= 1 << 8 }
+                if case .some = self.valueUsdAmount { _flags_flags |= 1 << 8 }
+                if case .some = self.themePeer { _flags_flags |= 1 << 10 }
+                if case .some = self.peerColor { _flags_flags |= 1 << 11 }
+                if case .some = self.hostId { _flags_flags |= 1 << 12 }
+                if case .some = self.offerMinStars { _flags_flags |= 1 << 13 }
+                if case .some = self.craftChancePermille { _flags_flags |= 1 << 16 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.giftId)
@@ -1636,16 +1648,16 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.StarGifts`: `payments.starGiftsNotModified#a388a368`, `payments.starGifts#2ed82995`.
-    public indirect enum StarGifts: TLObject {
+    public enum StarGifts: TLObject {
         case starGiftsNotModified
         case starGifts(Cons_starGifts)
 
         /// The fields of `payments.starGifts#2ed82995`.
-        public struct Cons_starGifts: Sendable {
-            public var hash: Swift.Int32
-            public var gifts: [Api.StarGift]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_starGifts: Sendable {
+            public let hash: Swift.Int32
+            public let gifts: [Api.StarGift]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(hash: Swift.Int32, gifts: [Api.StarGift], chats: [Api.Chat], users: [Api.User]) {
                 self.hash = hash
@@ -1707,13 +1719,13 @@ extension Api.payments {
 
 extension Api {
     /// TL type `MessageReportOption`: `messageReportOption#7903e3d9`.
-    public indirect enum MessageReportOption: TLObject {
+    public enum MessageReportOption: TLObject {
         case messageReportOption(Cons_messageReportOption)
 
         /// The fields of `messageReportOption#7903e3d9`.
-        public struct Cons_messageReportOption: Sendable {
-            public var text: Swift.String
-            public var option: [Swift.UInt8]
+        public final class Cons_messageReportOption: Sendable {
+            public let text: Swift.String
+            public let option: [Swift.UInt8]
             
             public init(text: Swift.String, option: [Swift.UInt8]) {
                 self.text = text
@@ -1758,15 +1770,15 @@ extension Api {
 
 extension Api {
     /// TL type `ReportResult`: `reportResultChooseOption#f0e4e0b6`, `reportResultAddComment#6f09ac31`, `reportResultReported#8db33c4b`.
-    public indirect enum ReportResult: TLObject {
+    public enum ReportResult: TLObject {
         case reportResultChooseOption(Cons_reportResultChooseOption)
         case reportResultAddComment(Cons_reportResultAddComment)
         case reportResultReported
 
         /// The fields of `reportResultChooseOption#f0e4e0b6`.
-        public struct Cons_reportResultChooseOption: Sendable {
-            public var title: Swift.String
-            public var options: [Api.MessageReportOption]
+        public final class Cons_reportResultChooseOption: Sendable {
+            public let title: Swift.String
+            public let options: [Api.MessageReportOption]
             
             public init(title: Swift.String, options: [Api.MessageReportOption]) {
                 self.title = title
@@ -1791,9 +1803,9 @@ extension Api {
         }
 
         /// The fields of `reportResultAddComment#6f09ac31`.
-        public struct Cons_reportResultAddComment: Sendable {
-            public var optional: Swift.Bool
-            public var option: [Swift.UInt8]
+        public final class Cons_reportResultAddComment: Sendable {
+            public let optional: Swift.Bool
+            public let option: [Swift.UInt8]
             
             public init(optional: Swift.Bool = false, option: [Swift.UInt8]) {
                 self.optional = optional
@@ -1845,13 +1857,13 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.BotPreparedInlineMessage`: `messages.botPreparedInlineMessage#8ecf0511`.
-    public indirect enum BotPreparedInlineMessage: TLObject {
+    public enum BotPreparedInlineMessage: TLObject {
         case botPreparedInlineMessage(Cons_botPreparedInlineMessage)
 
         /// The fields of `messages.botPreparedInlineMessage#8ecf0511`.
-        public struct Cons_botPreparedInlineMessage: Sendable {
-            public var id: Swift.String
-            public var expireDate: Swift.Int32
+        public final class Cons_botPreparedInlineMessage: Sendable {
+            public let id: Swift.String
+            public let expireDate: Swift.Int32
             
             public init(id: Swift.String, expireDate: Swift.Int32) {
                 self.id = id
@@ -1896,16 +1908,16 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.PreparedInlineMessage`: `messages.preparedInlineMessage#ff57708d`.
-    public indirect enum PreparedInlineMessage: TLObject {
+    public enum PreparedInlineMessage: TLObject {
         case preparedInlineMessage(Cons_preparedInlineMessage)
 
         /// The fields of `messages.preparedInlineMessage#ff57708d`.
-        public struct Cons_preparedInlineMessage: Sendable {
-            public var queryId: Swift.Int64
-            public var result: Api.BotInlineResult
-            public var peerTypes: [Api.InlineQueryPeerType]
-            public var cacheTime: Swift.Int32
-            public var users: [Api.User]
+        public final class Cons_preparedInlineMessage: Sendable {
+            public let queryId: Swift.Int64
+            public let result: Api.BotInlineResult
+            public let peerTypes: [Api.InlineQueryPeerType]
+            public let cacheTime: Swift.Int32
+            public let users: [Api.User]
             
             public init(queryId: Swift.Int64, result: Api.BotInlineResult, peerTypes: [Api.InlineQueryPeerType], cacheTime: Swift.Int32, users: [Api.User]) {
                 self.queryId = queryId
@@ -1965,16 +1977,16 @@ extension Api.messages {
 
 extension Api {
     /// TL type `BotAppSettings`: `botAppSettings#c99b1950`.
-    public indirect enum BotAppSettings: TLObject {
+    public enum BotAppSettings: TLObject {
         case botAppSettings(Cons_botAppSettings)
 
         /// The fields of `botAppSettings#c99b1950`.
-        public struct Cons_botAppSettings: Sendable {
-            public var placeholderPath: [Swift.UInt8]?
-            public var backgroundColor: Swift.Int32?
-            public var backgroundDarkColor: Swift.Int32?
-            public var headerColor: Swift.Int32?
-            public var headerDarkColor: Swift.Int32?
+        public final class Cons_botAppSettings: Sendable {
+            public let placeholderPath: [Swift.UInt8]?
+            public let backgroundColor: Swift.Int32?
+            public let backgroundDarkColor: Swift.Int32?
+            public let headerColor: Swift.Int32?
+            public let headerDarkColor: Swift.Int32?
             
             public init(placeholderPath: [Swift.UInt8]? = nil, backgroundColor: Swift.Int32? = nil, backgroundDarkColor: Swift.Int32? = nil, headerColor: Swift.Int32? = nil, headerDarkColor: Swift.Int32? = nil) {
                 self.placeholderPath = placeholderPath
@@ -1987,11 +1999,11 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.placeholderPath != nil { _flags_flags |= 1 << 0 }
-                if self.backgroundColor != nil { _flags_flags |= 1 << 1 }
-                if self.backgroundDarkColor != nil { _flags_flags |= 1 << 2 }
-                if self.headerColor != nil { _flags_flags |= 1 << 3 }
-                if self.headerDarkColor != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.placeholderPath { _flags_flags |= 1 << 0 }
+                if case .some = self.backgroundColor { _flags_flags |= 1 << 1 }
+                if case .some = self.backgroundDarkColor { _flags_flags |= 1 << 2 }
+                if case .some = self.headerColor { _flags_flags |= 1 << 3 }
+                if case .some = self.headerDarkColor { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.placeholderPath {
                     w.writeBytes(value)
@@ -2051,16 +2063,16 @@ extension Api {
 
 extension Api {
     /// TL type `StarRefProgram`: `starRefProgram#dd0c66f2`.
-    public indirect enum StarRefProgram: TLObject {
+    public enum StarRefProgram: TLObject {
         case starRefProgram(Cons_starRefProgram)
 
         /// The fields of `starRefProgram#dd0c66f2`.
-        public struct Cons_starRefProgram: Sendable {
-            public var botId: Swift.Int64
-            public var commissionPermille: Swift.Int32
-            public var durationMonths: Swift.Int32?
-            public var endDate: Swift.Int32?
-            public var dailyRevenuePerUser: Api.StarsAmount?
+        public final class Cons_starRefProgram: Sendable {
+            public let botId: Swift.Int64
+            public let commissionPermille: Swift.Int32
+            public let durationMonths: Swift.Int32?
+            public let endDate: Swift.Int32?
+            public let dailyRevenuePerUser: Api.StarsAmount?
             
             public init(botId: Swift.Int64, commissionPermille: Swift.Int32, durationMonths: Swift.Int32? = nil, endDate: Swift.Int32? = nil, dailyRevenuePerUser: Api.StarsAmount? = nil) {
                 self.botId = botId
@@ -2073,9 +2085,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.durationMonths != nil { _flags_flags |= 1 << 0 }
-                if self.endDate != nil { _flags_flags |= 1 << 1 }
-                if self.dailyRevenuePerUser != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.durationMonths { _flags_flags |= 1 << 0 }
+                if case .some = self.endDate { _flags_flags |= 1 << 1 }
+                if case .some = self.dailyRevenuePerUser { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.botId)
                 w.writeInt32(self.commissionPermille)
@@ -2129,19 +2141,19 @@ extension Api {
 
 extension Api {
     /// TL type `ConnectedBotStarRef`: `connectedBotStarRef#19a13f71`.
-    public indirect enum ConnectedBotStarRef: TLObject {
+    public enum ConnectedBotStarRef: TLObject {
         case connectedBotStarRef(Cons_connectedBotStarRef)
 
         /// The fields of `connectedBotStarRef#19a13f71`.
-        public struct Cons_connectedBotStarRef: Sendable {
-            public var revoked: Swift.Bool
-            public var url: Swift.String
-            public var date: Swift.Int32
-            public var botId: Swift.Int64
-            public var commissionPermille: Swift.Int32
-            public var durationMonths: Swift.Int32?
-            public var participants: Swift.Int64
-            public var revenue: Swift.Int64
+        public final class Cons_connectedBotStarRef: Sendable {
+            public let revoked: Swift.Bool
+            public let url: Swift.String
+            public let date: Swift.Int32
+            public let botId: Swift.Int64
+            public let commissionPermille: Swift.Int32
+            public let durationMonths: Swift.Int32?
+            public let participants: Swift.Int64
+            public let revenue: Swift.Int64
             
             public init(revoked: Swift.Bool = false, url: Swift.String, date: Swift.Int32, botId: Swift.Int64, commissionPermille: Swift.Int32, durationMonths: Swift.Int32? = nil, participants: Swift.Int64, revenue: Swift.Int64) {
                 self.revoked = revoked
@@ -2158,7 +2170,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.revoked { _flags_flags |= 1 << 1 }
-                if self.durationMonths != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.durationMonths { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.url)
                 w.writeInt32(self.date)
@@ -2211,14 +2223,14 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.ConnectedStarRefBots`: `payments.connectedStarRefBots#98d5ea1d`.
-    public indirect enum ConnectedStarRefBots: TLObject {
+    public enum ConnectedStarRefBots: TLObject {
         case connectedStarRefBots(Cons_connectedStarRefBots)
 
         /// The fields of `payments.connectedStarRefBots#98d5ea1d`.
-        public struct Cons_connectedStarRefBots: Sendable {
-            public var count: Swift.Int32
-            public var connectedBots: [Api.ConnectedBotStarRef]
-            public var users: [Api.User]
+        public final class Cons_connectedStarRefBots: Sendable {
+            public let count: Swift.Int32
+            public let connectedBots: [Api.ConnectedBotStarRef]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, connectedBots: [Api.ConnectedBotStarRef], users: [Api.User]) {
                 self.count = count
@@ -2272,15 +2284,15 @@ extension Api.payments {
 
 extension Api.payments {
     /// TL type `payments.SuggestedStarRefBots`: `payments.suggestedStarRefBots#b4d5d859`.
-    public indirect enum SuggestedStarRefBots: TLObject {
+    public enum SuggestedStarRefBots: TLObject {
         case suggestedStarRefBots(Cons_suggestedStarRefBots)
 
         /// The fields of `payments.suggestedStarRefBots#b4d5d859`.
-        public struct Cons_suggestedStarRefBots: Sendable {
-            public var count: Swift.Int32
-            public var suggestedBots: [Api.StarRefProgram]
-            public var users: [Api.User]
-            public var nextOffset: Swift.String?
+        public final class Cons_suggestedStarRefBots: Sendable {
+            public let count: Swift.Int32
+            public let suggestedBots: [Api.StarRefProgram]
+            public let users: [Api.User]
+            public let nextOffset: Swift.String?
             
             public init(count: Swift.Int32, suggestedBots: [Api.StarRefProgram], users: [Api.User], nextOffset: Swift.String? = nil) {
                 self.count = count
@@ -2292,7 +2304,7 @@ extension Api.payments {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeVectorHeader(count: self.suggestedBots.count)
@@ -2344,14 +2356,14 @@ extension Api.payments {
 
 extension Api {
     /// TL type `StarsAmount`: `starsAmount#bbb6b4a3`, `starsTonAmount#74aee3e0`.
-    public indirect enum StarsAmount: TLObject {
+    public enum StarsAmount: TLObject {
         case starsAmount(Cons_starsAmount)
         case starsTonAmount(Cons_starsTonAmount)
 
         /// The fields of `starsAmount#bbb6b4a3`.
-        public struct Cons_starsAmount: Sendable {
-            public var amount: Swift.Int64
-            public var nanos: Swift.Int32
+        public final class Cons_starsAmount: Sendable {
+            public let amount: Swift.Int64
+            public let nanos: Swift.Int32
             
             public init(amount: Swift.Int64, nanos: Swift.Int32) {
                 self.amount = amount
@@ -2373,8 +2385,8 @@ extension Api {
         }
 
         /// The fields of `starsTonAmount#74aee3e0`.
-        public struct Cons_starsTonAmount: Sendable {
-            public var amount: Swift.Int64
+        public final class Cons_starsTonAmount: Sendable {
+            public let amount: Swift.Int64
             
             public init(amount: Swift.Int64) {
                 self.amount = amount
@@ -2418,13 +2430,13 @@ extension Api {
 
 extension Api.messages {
     /// TL type `messages.FoundStickers`: `messages.foundStickersNotModified#6010c534`, `messages.foundStickers#82c9e290`.
-    public indirect enum FoundStickers: TLObject {
+    public enum FoundStickers: TLObject {
         case foundStickersNotModified(Cons_foundStickersNotModified)
         case foundStickers(Cons_foundStickers)
 
         /// The fields of `messages.foundStickersNotModified#6010c534`.
-        public struct Cons_foundStickersNotModified: Sendable {
-            public var nextOffset: Swift.Int32?
+        public final class Cons_foundStickersNotModified: Sendable {
+            public let nextOffset: Swift.Int32?
             
             public init(nextOffset: Swift.Int32? = nil) {
                 self.nextOffset = nextOffset
@@ -2433,7 +2445,7 @@ extension Api.messages {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.nextOffset {
                     w.writeInt32(value)
@@ -2450,10 +2462,10 @@ extension Api.messages {
         }
 
         /// The fields of `messages.foundStickers#82c9e290`.
-        public struct Cons_foundStickers: Sendable {
-            public var nextOffset: Swift.Int32?
-            public var hash: Swift.Int64
-            public var stickers: [Api.Document]
+        public final class Cons_foundStickers: Sendable {
+            public let nextOffset: Swift.Int32?
+            public let hash: Swift.Int64
+            public let stickers: [Api.Document]
             
             public init(nextOffset: Swift.Int32? = nil, hash: Swift.Int64, stickers: [Api.Document]) {
                 self.nextOffset = nextOffset
@@ -2464,7 +2476,7 @@ extension Api.messages {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.nextOffset {
                     w.writeInt32(value)
@@ -2513,15 +2525,15 @@ extension Api.messages {
 
 extension Api {
     /// TL type `BotVerifierSettings`: `botVerifierSettings#b0cd6617`.
-    public indirect enum BotVerifierSettings: TLObject {
+    public enum BotVerifierSettings: TLObject {
         case botVerifierSettings(Cons_botVerifierSettings)
 
         /// The fields of `botVerifierSettings#b0cd6617`.
-        public struct Cons_botVerifierSettings: Sendable {
-            public var canModifyCustomDescription: Swift.Bool
-            public var icon: Swift.Int64
-            public var company: Swift.String
-            public var customDescription: Swift.String?
+        public final class Cons_botVerifierSettings: Sendable {
+            public let canModifyCustomDescription: Swift.Bool
+            public let icon: Swift.Int64
+            public let company: Swift.String
+            public let customDescription: Swift.String?
             
             public init(canModifyCustomDescription: Swift.Bool = false, icon: Swift.Int64, company: Swift.String, customDescription: Swift.String? = nil) {
                 self.canModifyCustomDescription = canModifyCustomDescription
@@ -2534,7 +2546,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.canModifyCustomDescription { _flags_flags |= 1 << 1 }
-                if self.customDescription != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.customDescription { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.icon)
                 w.writeString(self.company)
@@ -2579,14 +2591,14 @@ extension Api {
 
 extension Api {
     /// TL type `BotVerification`: `botVerification#f93cd45c`.
-    public indirect enum BotVerification: TLObject {
+    public enum BotVerification: TLObject {
         case botVerification(Cons_botVerification)
 
         /// The fields of `botVerification#f93cd45c`.
-        public struct Cons_botVerification: Sendable {
-            public var botId: Swift.Int64
-            public var icon: Swift.Int64
-            public var description: Swift.String
+        public final class Cons_botVerification: Sendable {
+            public let botId: Swift.Int64
+            public let icon: Swift.Int64
+            public let description: Swift.String
             
             public init(botId: Swift.Int64, icon: Swift.Int64, description: Swift.String) {
                 self.botId = botId
@@ -2634,18 +2646,18 @@ extension Api {
 
 extension Api {
     /// TL type `StarGiftAttribute`: `starGiftAttributeModel#565251e2`, `starGiftAttributePattern#4e7085ea`, `starGiftAttributeBackdrop#9f2504e4`, `starGiftAttributeOriginalDetails#e0bff26c`.
-    public indirect enum StarGiftAttribute: TLObject {
+    public enum StarGiftAttribute: TLObject {
         case starGiftAttributeModel(Cons_starGiftAttributeModel)
         case starGiftAttributePattern(Cons_starGiftAttributePattern)
         case starGiftAttributeBackdrop(Cons_starGiftAttributeBackdrop)
         case starGiftAttributeOriginalDetails(Cons_starGiftAttributeOriginalDetails)
 
         /// The fields of `starGiftAttributeModel#565251e2`.
-        public struct Cons_starGiftAttributeModel: Sendable {
-            public var crafted: Swift.Bool
-            public var name: Swift.String
-            public var document: Api.Document
-            public var rarity: Api.StarGiftAttributeRarity
+        public final class Cons_starGiftAttributeModel: Sendable {
+            public let crafted: Swift.Bool
+            public let name: Swift.String
+            public let document: Api.Document
+            public let rarity: Api.StarGiftAttributeRarity
             
             public init(crafted: Swift.Bool = false, name: Swift.String, document: Api.Document, rarity: Api.StarGiftAttributeRarity) {
                 self.crafted = crafted
@@ -2676,10 +2688,10 @@ extension Api {
         }
 
         /// The fields of `starGiftAttributePattern#4e7085ea`.
-        public struct Cons_starGiftAttributePattern: Sendable {
-            public var name: Swift.String
-            public var document: Api.Document
-            public var rarity: Api.StarGiftAttributeRarity
+        public final class Cons_starGiftAttributePattern: Sendable {
+            public let name: Swift.String
+            public let document: Api.Document
+            public let rarity: Api.StarGiftAttributeRarity
             
             public init(name: Swift.String, document: Api.Document, rarity: Api.StarGiftAttributeRarity) {
                 self.name = name
@@ -2704,14 +2716,14 @@ extension Api {
         }
 
         /// The fields of `starGiftAttributeBackdrop#9f2504e4`.
-        public struct Cons_starGiftAttributeBackdrop: Sendable {
-            public var name: Swift.String
-            public var backdropId: Swift.Int32
-            public var centerColor: Swift.Int32
-            public var edgeColor: Swift.Int32
-            public var patternColor: Swift.Int32
-            public var textColor: Swift.Int32
-            public var rarity: Api.StarGiftAttributeRarity
+        public final class Cons_starGiftAttributeBackdrop: Sendable {
+            public let name: Swift.String
+            public let backdropId: Swift.Int32
+            public let centerColor: Swift.Int32
+            public let edgeColor: Swift.Int32
+            public let patternColor: Swift.Int32
+            public let textColor: Swift.Int32
+            public let rarity: Api.StarGiftAttributeRarity
             
             public init(name: Swift.String, backdropId: Swift.Int32, centerColor: Swift.Int32, edgeColor: Swift.Int32, patternColor: Swift.Int32, textColor: Swift.Int32, rarity: Api.StarGiftAttributeRarity) {
                 self.name = name
@@ -2748,11 +2760,11 @@ extension Api {
         }
 
         /// The fields of `starGiftAttributeOriginalDetails#e0bff26c`.
-        public struct Cons_starGiftAttributeOriginalDetails: Sendable {
-            public var senderId: Api.Peer?
-            public var recipientId: Api.Peer
-            public var date: Swift.Int32
-            public var message: Api.TextWithEntities?
+        public final class Cons_starGiftAttributeOriginalDetails: Sendable {
+            public let senderId: Api.Peer?
+            public let recipientId: Api.Peer
+            public let date: Swift.Int32
+            public let message: Api.TextWithEntities?
             
             public init(senderId: Api.Peer? = nil, recipientId: Api.Peer, date: Swift.Int32, message: Api.TextWithEntities? = nil) {
                 self.senderId = senderId
@@ -2764,8 +2776,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.senderId != nil { _flags_flags |= 1 << 0 }
-                if self.message != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.senderId { _flags_flags |= 1 << 0 }
+                if case .some = self.message { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.senderId {
                     value.serialize(&w)
@@ -2820,14 +2832,14 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.StarGiftUpgradePreview`: `payments.starGiftUpgradePreview#3de1dfed`.
-    public indirect enum StarGiftUpgradePreview: TLObject {
+    public enum StarGiftUpgradePreview: TLObject {
         case starGiftUpgradePreview(Cons_starGiftUpgradePreview)
 
         /// The fields of `payments.starGiftUpgradePreview#3de1dfed`.
-        public struct Cons_starGiftUpgradePreview: Sendable {
-            public var sampleAttributes: [Api.StarGiftAttribute]
-            public var prices: [Api.StarGiftUpgradePrice]
-            public var nextPrices: [Api.StarGiftUpgradePrice]
+        public final class Cons_starGiftUpgradePreview: Sendable {
+            public let sampleAttributes: [Api.StarGiftAttribute]
+            public let prices: [Api.StarGiftUpgradePrice]
+            public let nextPrices: [Api.StarGiftUpgradePrice]
             
             public init(sampleAttributes: [Api.StarGiftAttribute], prices: [Api.StarGiftUpgradePrice], nextPrices: [Api.StarGiftUpgradePrice]) {
                 self.sampleAttributes = sampleAttributes
@@ -2884,13 +2896,13 @@ extension Api.payments {
 
 extension Api.users {
     /// TL type `users.Users`: `users.users#62d706b8`, `users.usersSlice#315a4974`.
-    public indirect enum Users: TLObject {
+    public enum Users: TLObject {
         case users(Cons_users)
         case usersSlice(Cons_usersSlice)
 
         /// The fields of `users.users#62d706b8`.
-        public struct Cons_users: Sendable {
-            public var users: [Api.User]
+        public final class Cons_users: Sendable {
+            public let users: [Api.User]
             
             public init(users: [Api.User]) {
                 self.users = users
@@ -2912,9 +2924,9 @@ extension Api.users {
         }
 
         /// The fields of `users.usersSlice#315a4974`.
-        public struct Cons_usersSlice: Sendable {
-            public var count: Swift.Int32
-            public var users: [Api.User]
+        public final class Cons_usersSlice: Sendable {
+            public let count: Swift.Int32
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, users: [Api.User]) {
                 self.count = count
@@ -2964,14 +2976,14 @@ extension Api.users {
 
 extension Api.payments {
     /// TL type `payments.UniqueStarGift`: `payments.uniqueStarGift#416c56e8`.
-    public indirect enum UniqueStarGift: TLObject {
+    public enum UniqueStarGift: TLObject {
         case uniqueStarGift(Cons_uniqueStarGift)
 
         /// The fields of `payments.uniqueStarGift#416c56e8`.
-        public struct Cons_uniqueStarGift: Sendable {
-            public var gift: Api.StarGift
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_uniqueStarGift: Sendable {
+            public let gift: Api.StarGift
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(gift: Api.StarGift, chats: [Api.Chat], users: [Api.User]) {
                 self.gift = gift
@@ -3025,14 +3037,14 @@ extension Api.payments {
 
 extension Api.messages {
     /// TL type `messages.WebPagePreview`: `messages.webPagePreview#8c9a88ac`.
-    public indirect enum WebPagePreview: TLObject {
+    public enum WebPagePreview: TLObject {
         case webPagePreview(Cons_webPagePreview)
 
         /// The fields of `messages.webPagePreview#8c9a88ac`.
-        public struct Cons_webPagePreview: Sendable {
-            public var media: Api.MessageMedia
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_webPagePreview: Sendable {
+            public let media: Api.MessageMedia
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(media: Api.MessageMedia, chats: [Api.Chat], users: [Api.User]) {
                 self.media = media
@@ -3086,34 +3098,34 @@ extension Api.messages {
 
 extension Api {
     /// TL type `SavedStarGift`: `savedStarGift#41df43fc`.
-    public indirect enum SavedStarGift: TLObject {
+    public enum SavedStarGift: TLObject {
         case savedStarGift(Cons_savedStarGift)
 
         /// The fields of `savedStarGift#41df43fc`.
-        public struct Cons_savedStarGift: Sendable {
-            public var nameHidden: Swift.Bool
-            public var unsaved: Swift.Bool
-            public var refunded: Swift.Bool
-            public var canUpgrade: Swift.Bool
-            public var pinnedToTop: Swift.Bool
-            public var upgradeSeparate: Swift.Bool
-            public var fromId: Api.Peer?
-            public var date: Swift.Int32
-            public var gift: Api.StarGift
-            public var message: Api.TextWithEntities?
-            public var msgId: Swift.Int32?
-            public var savedId: Swift.Int64?
-            public var convertStars: Swift.Int64?
-            public var upgradeStars: Swift.Int64?
-            public var canExportAt: Swift.Int32?
-            public var transferStars: Swift.Int64?
-            public var canTransferAt: Swift.Int32?
-            public var canResellAt: Swift.Int32?
-            public var collectionId: [Swift.Int32]?
-            public var prepaidUpgradeHash: Swift.String?
-            public var dropOriginalDetailsStars: Swift.Int64?
-            public var giftNum: Swift.Int32?
-            public var canCraftAt: Swift.Int32?
+        public final class Cons_savedStarGift: Sendable {
+            public let nameHidden: Swift.Bool
+            public let unsaved: Swift.Bool
+            public let refunded: Swift.Bool
+            public let canUpgrade: Swift.Bool
+            public let pinnedToTop: Swift.Bool
+            public let upgradeSeparate: Swift.Bool
+            public let fromId: Api.Peer?
+            public let date: Swift.Int32
+            public let gift: Api.StarGift
+            public let message: Api.TextWithEntities?
+            public let msgId: Swift.Int32?
+            public let savedId: Swift.Int64?
+            public let convertStars: Swift.Int64?
+            public let upgradeStars: Swift.Int64?
+            public let canExportAt: Swift.Int32?
+            public let transferStars: Swift.Int64?
+            public let canTransferAt: Swift.Int32?
+            public let canResellAt: Swift.Int32?
+            public let collectionId: [Swift.Int32]?
+            public let prepaidUpgradeHash: Swift.String?
+            public let dropOriginalDetailsStars: Swift.Int64?
+            public let giftNum: Swift.Int32?
+            public let canCraftAt: Swift.Int32?
             
             public init(nameHidden: Swift.Bool = false, unsaved: Swift.Bool = false, refunded: Swift.Bool = false, canUpgrade: Swift.Bool = false, pinnedToTop: Swift.Bool = false, upgradeSeparate: Swift.Bool = false, fromId: Api.Peer? = nil, date: Swift.Int32, gift: Api.StarGift, message: Api.TextWithEntities? = nil, msgId: Swift.Int32? = nil, savedId: Swift.Int64? = nil, convertStars: Swift.Int64? = nil, upgradeStars: Swift.Int64? = nil, canExportAt: Swift.Int32? = nil, transferStars: Swift.Int64? = nil, canTransferAt: Swift.Int32? = nil, canResellAt: Swift.Int32? = nil, collectionId: [Swift.Int32]? = nil, prepaidUpgradeHash: Swift.String? = nil, dropOriginalDetailsStars: Swift.Int64? = nil, giftNum: Swift.Int32? = nil, canCraftAt: Swift.Int32? = nil) {
                 self.nameHidden = nameHidden
@@ -3150,21 +3162,21 @@ extension Api {
                 if self.canUpgrade { _flags_flags |= 1 << 10 }
                 if self.pinnedToTop { _flags_flags |= 1 << 12 }
                 if self.upgradeSeparate { _flags_flags |= 1 << 17 }
-                if self.fromId != nil { _flags_flags |= 1 << 1 }
-                if self.message != nil { _flags_flags |= 1 << 2 }
-                if self.msgId != nil { _flags_flags |= 1 << 3 }
-                if self.savedId != nil { _flags_flags |= 1 << 11 }
-                if self.convertStars != nil { _flags_flags |= 1 << 4 }
-                if self.upgradeStars != nil { _flags_flags |= 1 << 6 }
-                if self.canExportAt != nil { _flags_flags |= 1 << 7 }
-                if self.transferStars != nil { _flags_flags |= 1 << 8 }
-                if self.canTransferAt != nil { _flags_flags |= 1 << 13 }
-                if self.canResellAt != nil { _flags_flags |= 1 << 14 }
-                if self.collectionId != nil { _flags_flags |= 1 << 15 }
-                if self.prepaidUpgradeHash != nil { _flags_flags |= 1 << 16 }
-                if self.dropOriginalDetailsStars != nil { _flags_flags |= 1 << 18 }
-                if self.giftNum != nil { _flags_flags |= 1 << 19 }
-                if self.canCraftAt != nil { _flags_flags |= 1 << 20 }
+                if case .some = self.fromId { _flags_flags |= 1 << 1 }
+                if case .some = self.message { _flags_flags |= 1 << 2 }
+                if case .some = self.msgId { _flags_flags |= 1 << 3 }
+                if case .some = self.savedId { _flags_flags |= 1 << 11 }
+                if case .some = self.convertStars { _flags_flags |= 1 << 4 }
+                if case .some = self.upgradeStars { _flags_flags |= 1 << 6 }
+                if case .some = self.canExportAt { _flags_flags |= 1 << 7 }
+                if case .some = self.transferStars { _flags_flags |= 1 << 8 }
+                if case .some = self.canTransferAt { _flags_flags |= 1 << 13 }
+                if case .some = self.canResellAt { _flags_flags |= 1 << 14 }
+                if case .some = self.collectionId { _flags_flags |= 1 << 15 }
+                if case .some = self.prepaidUpgradeHash { _flags_flags |= 1 << 16 }
+                if case .some = self.dropOriginalDetailsStars { _flags_flags |= 1 << 18 }
+                if case .some = self.giftNum { _flags_flags |= 1 << 19 }
+                if case .some = self.canCraftAt { _flags_flags |= 1 << 20 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.fromId {
                     value.serialize(&w)
@@ -3287,17 +3299,17 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.SavedStarGifts`: `payments.savedStarGifts#95f389b1`.
-    public indirect enum SavedStarGifts: TLObject {
+    public enum SavedStarGifts: TLObject {
         case savedStarGifts(Cons_savedStarGifts)
 
         /// The fields of `payments.savedStarGifts#95f389b1`.
-        public struct Cons_savedStarGifts: Sendable {
-            public var count: Swift.Int32
-            public var chatNotificationsEnabled: Swift.Bool?
-            public var gifts: [Api.SavedStarGift]
-            public var nextOffset: Swift.String?
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_savedStarGifts: Sendable {
+            public let count: Swift.Int32
+            public let chatNotificationsEnabled: Swift.Bool?
+            public let gifts: [Api.SavedStarGift]
+            public let nextOffset: Swift.String?
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, chatNotificationsEnabled: Swift.Bool? = nil, gifts: [Api.SavedStarGift], nextOffset: Swift.String? = nil, chats: [Api.Chat], users: [Api.User]) {
                 self.count = count
@@ -3311,8 +3323,8 @@ extension Api.payments {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.chatNotificationsEnabled != nil { _flags_flags |= 1 << 1 }
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.chatNotificationsEnabled { _flags_flags |= 1 << 1 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 if let value = self.chatNotificationsEnabled {
@@ -3374,14 +3386,14 @@ extension Api.payments {
 
 extension Api {
     /// TL type `InputSavedStarGift`: `inputSavedStarGiftUser#69279795`, `inputSavedStarGiftChat#f101aa7f`, `inputSavedStarGiftSlug#2085c238`.
-    public indirect enum InputSavedStarGift: TLObject {
+    public enum InputSavedStarGift: TLObject {
         case inputSavedStarGiftUser(Cons_inputSavedStarGiftUser)
         case inputSavedStarGiftChat(Cons_inputSavedStarGiftChat)
         case inputSavedStarGiftSlug(Cons_inputSavedStarGiftSlug)
 
         /// The fields of `inputSavedStarGiftUser#69279795`.
-        public struct Cons_inputSavedStarGiftUser: Sendable {
-            public var msgId: Swift.Int32
+        public final class Cons_inputSavedStarGiftUser: Sendable {
+            public let msgId: Swift.Int32
             
             public init(msgId: Swift.Int32) {
                 self.msgId = msgId
@@ -3400,9 +3412,9 @@ extension Api {
         }
 
         /// The fields of `inputSavedStarGiftChat#f101aa7f`.
-        public struct Cons_inputSavedStarGiftChat: Sendable {
-            public var peer: Api.InputPeer
-            public var savedId: Swift.Int64
+        public final class Cons_inputSavedStarGiftChat: Sendable {
+            public let peer: Api.InputPeer
+            public let savedId: Swift.Int64
             
             public init(peer: Api.InputPeer, savedId: Swift.Int64) {
                 self.peer = peer
@@ -3424,8 +3436,8 @@ extension Api {
         }
 
         /// The fields of `inputSavedStarGiftSlug#2085c238`.
-        public struct Cons_inputSavedStarGiftSlug: Sendable {
-            public var slug: Swift.String
+        public final class Cons_inputSavedStarGiftSlug: Sendable {
+            public let slug: Swift.String
             
             public init(slug: Swift.String) {
                 self.slug = slug
@@ -3471,12 +3483,12 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.StarGiftWithdrawalUrl`: `payments.starGiftWithdrawalUrl#84aa3a9c`.
-    public indirect enum StarGiftWithdrawalUrl: TLObject {
+    public enum StarGiftWithdrawalUrl: TLObject {
         case starGiftWithdrawalUrl(Cons_starGiftWithdrawalUrl)
 
         /// The fields of `payments.starGiftWithdrawalUrl#84aa3a9c`.
-        public struct Cons_starGiftWithdrawalUrl: Sendable {
-            public var url: Swift.String
+        public final class Cons_starGiftWithdrawalUrl: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -3518,14 +3530,14 @@ extension Api.payments {
 
 extension Api {
     /// TL type `PaidReactionPrivacy`: `paidReactionPrivacyDefault#206ad49e`, `paidReactionPrivacyAnonymous#1f0c1ad9`, `paidReactionPrivacyPeer#dc6cfcf0`.
-    public indirect enum PaidReactionPrivacy: TLObject {
+    public enum PaidReactionPrivacy: TLObject {
         case paidReactionPrivacyDefault
         case paidReactionPrivacyAnonymous
         case paidReactionPrivacyPeer(Cons_paidReactionPrivacyPeer)
 
         /// The fields of `paidReactionPrivacyPeer#dc6cfcf0`.
-        public struct Cons_paidReactionPrivacyPeer: Sendable {
-            public var peer: Api.InputPeer
+        public final class Cons_paidReactionPrivacyPeer: Sendable {
+            public let peer: Api.InputPeer
             
             public init(peer: Api.InputPeer) {
                 self.peer = peer
@@ -3571,12 +3583,12 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.PaidMessagesRevenue`: `account.paidMessagesRevenue#1e109708`.
-    public indirect enum PaidMessagesRevenue: TLObject {
+    public enum PaidMessagesRevenue: TLObject {
         case paidMessagesRevenue(Cons_paidMessagesRevenue)
 
         /// The fields of `account.paidMessagesRevenue#1e109708`.
-        public struct Cons_paidMessagesRevenue: Sendable {
-            public var starsAmount: Swift.Int64
+        public final class Cons_paidMessagesRevenue: Sendable {
+            public let starsAmount: Swift.Int64
             
             public init(starsAmount: Swift.Int64) {
                 self.starsAmount = starsAmount
@@ -3618,14 +3630,14 @@ extension Api.account {
 
 extension Api {
     /// TL type `RequirementToContact`: `requirementToContactEmpty#50a9839`, `requirementToContactPremium#e581e4e9`, `requirementToContactPaidMessages#b4f67e93`.
-    public indirect enum RequirementToContact: TLObject {
+    public enum RequirementToContact: TLObject {
         case requirementToContactEmpty
         case requirementToContactPremium
         case requirementToContactPaidMessages(Cons_requirementToContactPaidMessages)
 
         /// The fields of `requirementToContactPaidMessages#b4f67e93`.
-        public struct Cons_requirementToContactPaidMessages: Sendable {
-            public var starsAmount: Swift.Int64
+        public final class Cons_requirementToContactPaidMessages: Sendable {
+            public let starsAmount: Swift.Int64
             
             public init(starsAmount: Swift.Int64) {
                 self.starsAmount = starsAmount
@@ -3671,25 +3683,25 @@ extension Api {
 
 extension Api {
     /// TL type `BusinessBotRights`: `businessBotRights#a0624cf7`.
-    public indirect enum BusinessBotRights: TLObject {
+    public enum BusinessBotRights: TLObject {
         case businessBotRights(Cons_businessBotRights)
 
         /// The fields of `businessBotRights#a0624cf7`.
-        public struct Cons_businessBotRights: Sendable {
-            public var reply: Swift.Bool
-            public var readMessages: Swift.Bool
-            public var deleteSentMessages: Swift.Bool
-            public var deleteReceivedMessages: Swift.Bool
-            public var editName: Swift.Bool
-            public var editBio: Swift.Bool
-            public var editProfilePhoto: Swift.Bool
-            public var editUsername: Swift.Bool
-            public var viewGifts: Swift.Bool
-            public var sellGifts: Swift.Bool
-            public var changeGiftSettings: Swift.Bool
-            public var transferAndUpgradeGifts: Swift.Bool
-            public var transferStars: Swift.Bool
-            public var manageStories: Swift.Bool
+        public final class Cons_businessBotRights: Sendable {
+            public let reply: Swift.Bool
+            public let readMessages: Swift.Bool
+            public let deleteSentMessages: Swift.Bool
+            public let deleteReceivedMessages: Swift.Bool
+            public let editName: Swift.Bool
+            public let editBio: Swift.Bool
+            public let editProfilePhoto: Swift.Bool
+            public let editUsername: Swift.Bool
+            public let viewGifts: Swift.Bool
+            public let sellGifts: Swift.Bool
+            public let changeGiftSettings: Swift.Bool
+            public let transferAndUpgradeGifts: Swift.Bool
+            public let transferStars: Swift.Bool
+            public let manageStories: Swift.Bool
             
             public init(reply: Swift.Bool = false, readMessages: Swift.Bool = false, deleteSentMessages: Swift.Bool = false, deleteReceivedMessages: Swift.Bool = false, editName: Swift.Bool = false, editBio: Swift.Bool = false, editProfilePhoto: Swift.Bool = false, editUsername: Swift.Bool = false, viewGifts: Swift.Bool = false, sellGifts: Swift.Bool = false, changeGiftSettings: Swift.Bool = false, transferAndUpgradeGifts: Swift.Bool = false, transferStars: Swift.Bool = false, manageStories: Swift.Bool = false) {
                 self.reply = reply
@@ -3773,16 +3785,16 @@ extension Api {
 
 extension Api {
     /// TL type `DisallowedGiftsSettings`: `disallowedGiftsSettings#71f276c4`.
-    public indirect enum DisallowedGiftsSettings: TLObject {
+    public enum DisallowedGiftsSettings: TLObject {
         case disallowedGiftsSettings(Cons_disallowedGiftsSettings)
 
         /// The fields of `disallowedGiftsSettings#71f276c4`.
-        public struct Cons_disallowedGiftsSettings: Sendable {
-            public var disallowUnlimitedStargifts: Swift.Bool
-            public var disallowLimitedStargifts: Swift.Bool
-            public var disallowUniqueStargifts: Swift.Bool
-            public var disallowPremiumGifts: Swift.Bool
-            public var disallowStargiftsFromChannels: Swift.Bool
+        public final class Cons_disallowedGiftsSettings: Sendable {
+            public let disallowUnlimitedStargifts: Swift.Bool
+            public let disallowLimitedStargifts: Swift.Bool
+            public let disallowUniqueStargifts: Swift.Bool
+            public let disallowPremiumGifts: Swift.Bool
+            public let disallowStargiftsFromChannels: Swift.Bool
             
             public init(disallowUnlimitedStargifts: Swift.Bool = false, disallowLimitedStargifts: Swift.Bool = false, disallowUniqueStargifts: Swift.Bool = false, disallowPremiumGifts: Swift.Bool = false, disallowStargiftsFromChannels: Swift.Bool = false) {
                 self.disallowUnlimitedStargifts = disallowUnlimitedStargifts
@@ -3839,15 +3851,15 @@ extension Api {
 
 extension Api {
     /// TL type `SponsoredPeer`: `sponsoredPeer#c69708d3`.
-    public indirect enum SponsoredPeer: TLObject {
+    public enum SponsoredPeer: TLObject {
         case sponsoredPeer(Cons_sponsoredPeer)
 
         /// The fields of `sponsoredPeer#c69708d3`.
-        public struct Cons_sponsoredPeer: Sendable {
-            public var randomId: [Swift.UInt8]
-            public var peer: Api.Peer
-            public var sponsorInfo: Swift.String?
-            public var additionalInfo: Swift.String?
+        public final class Cons_sponsoredPeer: Sendable {
+            public let randomId: [Swift.UInt8]
+            public let peer: Api.Peer
+            public let sponsorInfo: Swift.String?
+            public let additionalInfo: Swift.String?
             
             public init(randomId: [Swift.UInt8], peer: Api.Peer, sponsorInfo: Swift.String? = nil, additionalInfo: Swift.String? = nil) {
                 self.randomId = randomId
@@ -3859,8 +3871,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.sponsorInfo != nil { _flags_flags |= 1 << 0 }
-                if self.additionalInfo != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.sponsorInfo { _flags_flags |= 1 << 0 }
+                if case .some = self.additionalInfo { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeBytes(self.randomId)
                 self.peer.serialize(&w)
@@ -3909,15 +3921,15 @@ extension Api {
 
 extension Api.contacts {
     /// TL type `contacts.SponsoredPeers`: `contacts.sponsoredPeersEmpty#ea32b4b1`, `contacts.sponsoredPeers#eb032884`.
-    public indirect enum SponsoredPeers: TLObject {
+    public enum SponsoredPeers: TLObject {
         case sponsoredPeersEmpty
         case sponsoredPeers(Cons_sponsoredPeers)
 
         /// The fields of `contacts.sponsoredPeers#eb032884`.
-        public struct Cons_sponsoredPeers: Sendable {
-            public var peers: [Api.SponsoredPeer]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_sponsoredPeers: Sendable {
+            public let peers: [Api.SponsoredPeer]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(peers: [Api.SponsoredPeer], chats: [Api.Chat], users: [Api.User]) {
                 self.peers = peers

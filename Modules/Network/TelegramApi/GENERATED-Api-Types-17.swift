@@ -5,14 +5,14 @@ public import TLRuntime
 
 extension Api {
     /// TL type `StarGiftAttributeId`: `starGiftAttributeIdModel#48aaae3c`, `starGiftAttributeIdPattern#4a162433`, `starGiftAttributeIdBackdrop#1f01c757`.
-    public indirect enum StarGiftAttributeId: TLObject {
+    public enum StarGiftAttributeId: TLObject {
         case starGiftAttributeIdModel(Cons_starGiftAttributeIdModel)
         case starGiftAttributeIdPattern(Cons_starGiftAttributeIdPattern)
         case starGiftAttributeIdBackdrop(Cons_starGiftAttributeIdBackdrop)
 
         /// The fields of `starGiftAttributeIdModel#48aaae3c`.
-        public struct Cons_starGiftAttributeIdModel: Sendable {
-            public var documentId: Swift.Int64
+        public final class Cons_starGiftAttributeIdModel: Sendable {
+            public let documentId: Swift.Int64
             
             public init(documentId: Swift.Int64) {
                 self.documentId = documentId
@@ -31,8 +31,8 @@ extension Api {
         }
 
         /// The fields of `starGiftAttributeIdPattern#4a162433`.
-        public struct Cons_starGiftAttributeIdPattern: Sendable {
-            public var documentId: Swift.Int64
+        public final class Cons_starGiftAttributeIdPattern: Sendable {
+            public let documentId: Swift.Int64
             
             public init(documentId: Swift.Int64) {
                 self.documentId = documentId
@@ -51,8 +51,8 @@ extension Api {
         }
 
         /// The fields of `starGiftAttributeIdBackdrop#1f01c757`.
-        public struct Cons_starGiftAttributeIdBackdrop: Sendable {
-            public var backdropId: Swift.Int32
+        public final class Cons_starGiftAttributeIdBackdrop: Sendable {
+            public let backdropId: Swift.Int32
             
             public init(backdropId: Swift.Int32) {
                 self.backdropId = backdropId
@@ -98,13 +98,13 @@ extension Api {
 
 extension Api {
     /// TL type `StarGiftAttributeCounter`: `starGiftAttributeCounter#2eb1b658`.
-    public indirect enum StarGiftAttributeCounter: TLObject {
+    public enum StarGiftAttributeCounter: TLObject {
         case starGiftAttributeCounter(Cons_starGiftAttributeCounter)
 
         /// The fields of `starGiftAttributeCounter#2eb1b658`.
-        public struct Cons_starGiftAttributeCounter: Sendable {
-            public var attribute: Api.StarGiftAttributeId
-            public var count: Swift.Int32
+        public final class Cons_starGiftAttributeCounter: Sendable {
+            public let attribute: Api.StarGiftAttributeId
+            public let count: Swift.Int32
             
             public init(attribute: Api.StarGiftAttributeId, count: Swift.Int32) {
                 self.attribute = attribute
@@ -149,19 +149,19 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.ResaleStarGifts`: `payments.resaleStarGifts#947a12df`.
-    public indirect enum ResaleStarGifts: TLObject {
+    public enum ResaleStarGifts: TLObject {
         case resaleStarGifts(Cons_resaleStarGifts)
 
         /// The fields of `payments.resaleStarGifts#947a12df`.
-        public struct Cons_resaleStarGifts: Sendable {
-            public var count: Swift.Int32
-            public var gifts: [Api.StarGift]
-            public var nextOffset: Swift.String?
-            public var attributes: [Api.StarGiftAttribute]?
-            public var attributesHash: Swift.Int64?
-            public var chats: [Api.Chat]
-            public var counters: [Api.StarGiftAttributeCounter]?
-            public var users: [Api.User]
+        public final class Cons_resaleStarGifts: Sendable {
+            public let count: Swift.Int32
+            public let gifts: [Api.StarGift]
+            public let nextOffset: Swift.String?
+            public let attributes: [Api.StarGiftAttribute]?
+            public let attributesHash: Swift.Int64?
+            public let chats: [Api.Chat]
+            public let counters: [Api.StarGiftAttributeCounter]?
+            public let users: [Api.User]
             
             public init(count: Swift.Int32, gifts: [Api.StarGift], nextOffset: Swift.String? = nil, attributes: [Api.StarGiftAttribute]? = nil, attributesHash: Swift.Int64? = nil, chats: [Api.Chat], counters: [Api.StarGiftAttributeCounter]? = nil, users: [Api.User]) {
                 self.count = count
@@ -177,9 +177,10 @@ extension Api.payments {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
-                if self.attributes != nil || self.attributesHash != nil { _flags_flags |= 1 << 1 }
-                if self.counters != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
+                if case .some = self.attributes { _flags_flags |= 1 << 1 }
+                if case .some = self.attributesHash { _flags_flags |= 1 << 1 }
+                if case .some = self.counters { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.count)
                 w.writeVectorHeader(count: self.gifts.count)
@@ -259,12 +260,12 @@ extension Api.payments {
 
 extension Api.stories {
     /// TL type `stories.CanSendStoryCount`: `stories.canSendStoryCount#c387c04e`.
-    public indirect enum CanSendStoryCount: TLObject {
+    public enum CanSendStoryCount: TLObject {
         case canSendStoryCount(Cons_canSendStoryCount)
 
         /// The fields of `stories.canSendStoryCount#c387c04e`.
-        public struct Cons_canSendStoryCount: Sendable {
-            public var countRemains: Swift.Int32
+        public final class Cons_canSendStoryCount: Sendable {
+            public let countRemains: Swift.Int32
             
             public init(countRemains: Swift.Int32) {
                 self.countRemains = countRemains
@@ -306,15 +307,15 @@ extension Api.stories {
 
 extension Api {
     /// TL type `PendingSuggestion`: `pendingSuggestion#e7e82e12`.
-    public indirect enum PendingSuggestion: TLObject {
+    public enum PendingSuggestion: TLObject {
         case pendingSuggestion(Cons_pendingSuggestion)
 
         /// The fields of `pendingSuggestion#e7e82e12`.
-        public struct Cons_pendingSuggestion: Sendable {
-            public var suggestion: Swift.String
-            public var title: Api.TextWithEntities
-            public var description: Api.TextWithEntities
-            public var url: Swift.String
+        public final class Cons_pendingSuggestion: Sendable {
+            public let suggestion: Swift.String
+            public let title: Api.TextWithEntities
+            public let description: Api.TextWithEntities
+            public let url: Swift.String
             
             public init(suggestion: Swift.String, title: Api.TextWithEntities, description: Api.TextWithEntities, url: Swift.String) {
                 self.suggestion = suggestion
@@ -365,13 +366,13 @@ extension Api {
 
 extension Api {
     /// TL type `TodoItem`: `todoItem#cba9a52f`.
-    public indirect enum TodoItem: TLObject {
+    public enum TodoItem: TLObject {
         case todoItem(Cons_todoItem)
 
         /// The fields of `todoItem#cba9a52f`.
-        public struct Cons_todoItem: Sendable {
-            public var id: Swift.Int32
-            public var title: Api.TextWithEntities
+        public final class Cons_todoItem: Sendable {
+            public let id: Swift.Int32
+            public let title: Api.TextWithEntities
             
             public init(id: Swift.Int32, title: Api.TextWithEntities) {
                 self.id = id
@@ -416,15 +417,15 @@ extension Api {
 
 extension Api {
     /// TL type `TodoList`: `todoList#49b92a26`.
-    public indirect enum TodoList: TLObject {
+    public enum TodoList: TLObject {
         case todoList(Cons_todoList)
 
         /// The fields of `todoList#49b92a26`.
-        public struct Cons_todoList: Sendable {
-            public var othersCanAppend: Swift.Bool
-            public var othersCanComplete: Swift.Bool
-            public var title: Api.TextWithEntities
-            public var list: [Api.TodoItem]
+        public final class Cons_todoList: Sendable {
+            public let othersCanAppend: Swift.Bool
+            public let othersCanComplete: Swift.Bool
+            public let title: Api.TextWithEntities
+            public let list: [Api.TodoItem]
             
             public init(othersCanAppend: Swift.Bool = false, othersCanComplete: Swift.Bool = false, title: Api.TextWithEntities, list: [Api.TodoItem]) {
                 self.othersCanAppend = othersCanAppend
@@ -481,14 +482,14 @@ extension Api {
 
 extension Api {
     /// TL type `TodoCompletion`: `todoCompletion#221bb5e4`.
-    public indirect enum TodoCompletion: TLObject {
+    public enum TodoCompletion: TLObject {
         case todoCompletion(Cons_todoCompletion)
 
         /// The fields of `todoCompletion#221bb5e4`.
-        public struct Cons_todoCompletion: Sendable {
-            public var id: Swift.Int32
-            public var completedBy: Api.Peer
-            public var date: Swift.Int32
+        public final class Cons_todoCompletion: Sendable {
+            public let id: Swift.Int32
+            public let completedBy: Api.Peer
+            public let date: Swift.Int32
             
             public init(id: Swift.Int32, completedBy: Api.Peer, date: Swift.Int32) {
                 self.id = id
@@ -536,15 +537,15 @@ extension Api {
 
 extension Api {
     /// TL type `SuggestedPost`: `suggestedPost#e8e37e5`.
-    public indirect enum SuggestedPost: TLObject {
+    public enum SuggestedPost: TLObject {
         case suggestedPost(Cons_suggestedPost)
 
         /// The fields of `suggestedPost#e8e37e5`.
-        public struct Cons_suggestedPost: Sendable {
-            public var accepted: Swift.Bool
-            public var rejected: Swift.Bool
-            public var price: Api.StarsAmount?
-            public var scheduleDate: Swift.Int32?
+        public final class Cons_suggestedPost: Sendable {
+            public let accepted: Swift.Bool
+            public let rejected: Swift.Bool
+            public let price: Api.StarsAmount?
+            public let scheduleDate: Swift.Int32?
             
             public init(accepted: Swift.Bool = false, rejected: Swift.Bool = false, price: Api.StarsAmount? = nil, scheduleDate: Swift.Int32? = nil) {
                 self.accepted = accepted
@@ -558,8 +559,8 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.accepted { _flags_flags |= 1 << 1 }
                 if self.rejected { _flags_flags |= 1 << 2 }
-                if self.price != nil { _flags_flags |= 1 << 3 }
-                if self.scheduleDate != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.price { _flags_flags |= 1 << 3 }
+                if case .some = self.scheduleDate { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.price {
                     value.serialize(&w)
@@ -606,15 +607,15 @@ extension Api {
 
 extension Api {
     /// TL type `StarsRating`: `starsRating#1b0e4f07`.
-    public indirect enum StarsRating: TLObject {
+    public enum StarsRating: TLObject {
         case starsRating(Cons_starsRating)
 
         /// The fields of `starsRating#1b0e4f07`.
-        public struct Cons_starsRating: Sendable {
-            public var level: Swift.Int32
-            public var currentLevelStars: Swift.Int64
-            public var stars: Swift.Int64
-            public var nextLevelStars: Swift.Int64?
+        public final class Cons_starsRating: Sendable {
+            public let level: Swift.Int32
+            public let currentLevelStars: Swift.Int64
+            public let stars: Swift.Int64
+            public let nextLevelStars: Swift.Int64?
             
             public init(level: Swift.Int32, currentLevelStars: Swift.Int64, stars: Swift.Int64, nextLevelStars: Swift.Int64? = nil) {
                 self.level = level
@@ -626,7 +627,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextLevelStars != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextLevelStars { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.level)
                 w.writeInt64(self.currentLevelStars)
@@ -672,16 +673,16 @@ extension Api {
 
 extension Api {
     /// TL type `StarGiftCollection`: `starGiftCollection#9d6b13b0`.
-    public indirect enum StarGiftCollection: TLObject {
+    public enum StarGiftCollection: TLObject {
         case starGiftCollection(Cons_starGiftCollection)
 
         /// The fields of `starGiftCollection#9d6b13b0`.
-        public struct Cons_starGiftCollection: Sendable {
-            public var collectionId: Swift.Int32
-            public var title: Swift.String
-            public var icon: Api.Document?
-            public var giftsCount: Swift.Int32
-            public var hash: Swift.Int64
+        public final class Cons_starGiftCollection: Sendable {
+            public let collectionId: Swift.Int32
+            public let title: Swift.String
+            public let icon: Api.Document?
+            public let giftsCount: Swift.Int32
+            public let hash: Swift.Int64
             
             public init(collectionId: Swift.Int32, title: Swift.String, icon: Api.Document? = nil, giftsCount: Swift.Int32, hash: Swift.Int64) {
                 self.collectionId = collectionId
@@ -694,7 +695,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.icon != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.icon { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.collectionId)
                 w.writeString(self.title)
@@ -742,13 +743,13 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.StarGiftCollections`: `payments.starGiftCollectionsNotModified#a0ba4f17`, `payments.starGiftCollections#8a2932f3`.
-    public indirect enum StarGiftCollections: TLObject {
+    public enum StarGiftCollections: TLObject {
         case starGiftCollectionsNotModified
         case starGiftCollections(Cons_starGiftCollections)
 
         /// The fields of `payments.starGiftCollections#8a2932f3`.
-        public struct Cons_starGiftCollections: Sendable {
-            public var collections: [Api.StarGiftCollection]
+        public final class Cons_starGiftCollections: Sendable {
+            public let collections: [Api.StarGiftCollection]
             
             public init(collections: [Api.StarGiftCollection]) {
                 self.collections = collections
@@ -795,15 +796,15 @@ extension Api.payments {
 
 extension Api {
     /// TL type `StoryAlbum`: `storyAlbum#9325705a`.
-    public indirect enum StoryAlbum: TLObject {
+    public enum StoryAlbum: TLObject {
         case storyAlbum(Cons_storyAlbum)
 
         /// The fields of `storyAlbum#9325705a`.
-        public struct Cons_storyAlbum: Sendable {
-            public var albumId: Swift.Int32
-            public var title: Swift.String
-            public var iconPhoto: Api.Photo?
-            public var iconVideo: Api.Document?
+        public final class Cons_storyAlbum: Sendable {
+            public let albumId: Swift.Int32
+            public let title: Swift.String
+            public let iconPhoto: Api.Photo?
+            public let iconVideo: Api.Document?
             
             public init(albumId: Swift.Int32, title: Swift.String, iconPhoto: Api.Photo? = nil, iconVideo: Api.Document? = nil) {
                 self.albumId = albumId
@@ -815,8 +816,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.iconPhoto != nil { _flags_flags |= 1 << 0 }
-                if self.iconVideo != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.iconPhoto { _flags_flags |= 1 << 0 }
+                if case .some = self.iconVideo { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.albumId)
                 w.writeString(self.title)
@@ -865,14 +866,14 @@ extension Api {
 
 extension Api.stories {
     /// TL type `stories.Albums`: `stories.albumsNotModified#564edaeb`, `stories.albums#c3987a3a`.
-    public indirect enum Albums: TLObject {
+    public enum Albums: TLObject {
         case albumsNotModified
         case albums(Cons_albums)
 
         /// The fields of `stories.albums#c3987a3a`.
-        public struct Cons_albums: Sendable {
-            public var hash: Swift.Int64
-            public var albums: [Api.StoryAlbum]
+        public final class Cons_albums: Sendable {
+            public let hash: Swift.Int64
+            public let albums: [Api.StoryAlbum]
             
             public init(hash: Swift.Int64, albums: [Api.StoryAlbum]) {
                 self.hash = hash
@@ -922,16 +923,16 @@ extension Api.stories {
 
 extension Api {
     /// TL type `SearchPostsFlood`: `searchPostsFlood#3e0b5b6a`.
-    public indirect enum SearchPostsFlood: TLObject {
+    public enum SearchPostsFlood: TLObject {
         case searchPostsFlood(Cons_searchPostsFlood)
 
         /// The fields of `searchPostsFlood#3e0b5b6a`.
-        public struct Cons_searchPostsFlood: Sendable {
-            public var queryIsFree: Swift.Bool
-            public var totalDaily: Swift.Int32
-            public var remains: Swift.Int32
-            public var waitTill: Swift.Int32?
-            public var starsAmount: Swift.Int64
+        public final class Cons_searchPostsFlood: Sendable {
+            public let queryIsFree: Swift.Bool
+            public let totalDaily: Swift.Int32
+            public let remains: Swift.Int32
+            public let waitTill: Swift.Int32?
+            public let starsAmount: Swift.Int64
             
             public init(queryIsFree: Swift.Bool = false, totalDaily: Swift.Int32, remains: Swift.Int32, waitTill: Swift.Int32? = nil, starsAmount: Swift.Int64) {
                 self.queryIsFree = queryIsFree
@@ -945,7 +946,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.queryIsFree { _flags_flags |= 1 << 0 }
-                if self.waitTill != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.waitTill { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.totalDaily)
                 w.writeInt32(self.remains)
@@ -992,25 +993,25 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.UniqueStarGiftValueInfo`: `payments.uniqueStarGiftValueInfo#512fe446`.
-    public indirect enum UniqueStarGiftValueInfo: TLObject {
+    public enum UniqueStarGiftValueInfo: TLObject {
         case uniqueStarGiftValueInfo(Cons_uniqueStarGiftValueInfo)
 
         /// The fields of `payments.uniqueStarGiftValueInfo#512fe446`.
-        public struct Cons_uniqueStarGiftValueInfo: Sendable {
-            public var lastSaleOnFragment: Swift.Bool
-            public var valueIsAverage: Swift.Bool
-            public var currency: Swift.String
-            public var value: Swift.Int64
-            public var initialSaleDate: Swift.Int32
-            public var initialSaleStars: Swift.Int64
-            public var initialSalePrice: Swift.Int64
-            public var lastSaleDate: Swift.Int32?
-            public var lastSalePrice: Swift.Int64?
-            public var floorPrice: Swift.Int64?
-            public var averagePrice: Swift.Int64?
-            public var listedCount: Swift.Int32?
-            public var fragmentListedCount: Swift.Int32?
-            public var fragmentListedUrl: Swift.String?
+        public final class Cons_uniqueStarGiftValueInfo: Sendable {
+            public let lastSaleOnFragment: Swift.Bool
+            public let valueIsAverage: Swift.Bool
+            public let currency: Swift.String
+            public let value: Swift.Int64
+            public let initialSaleDate: Swift.Int32
+            public let initialSaleStars: Swift.Int64
+            public let initialSalePrice: Swift.Int64
+            public let lastSaleDate: Swift.Int32?
+            public let lastSalePrice: Swift.Int64?
+            public let floorPrice: Swift.Int64?
+            public let averagePrice: Swift.Int64?
+            public let listedCount: Swift.Int32?
+            public let fragmentListedCount: Swift.Int32?
+            public let fragmentListedUrl: Swift.String?
             
             public init(lastSaleOnFragment: Swift.Bool = false, valueIsAverage: Swift.Bool = false, currency: Swift.String, value: Swift.Int64, initialSaleDate: Swift.Int32, initialSaleStars: Swift.Int64, initialSalePrice: Swift.Int64, lastSaleDate: Swift.Int32? = nil, lastSalePrice: Swift.Int64? = nil, floorPrice: Swift.Int64? = nil, averagePrice: Swift.Int64? = nil, listedCount: Swift.Int32? = nil, fragmentListedCount: Swift.Int32? = nil, fragmentListedUrl: Swift.String? = nil) {
                 self.lastSaleOnFragment = lastSaleOnFragment
@@ -1034,11 +1035,13 @@ extension Api.payments {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.lastSaleOnFragment { _flags_flags |= 1 << 1 }
                 if self.valueIsAverage { _flags_flags |= 1 << 6 }
-                if self.lastSaleDate != nil || self.lastSalePrice != nil { _flags_flags |= 1 << 0 }
-                if self.floorPrice != nil { _flags_flags |= 1 << 2 }
-                if self.averagePrice != nil { _flags_flags |= 1 << 3 }
-                if self.listedCount != nil { _flags_flags |= 1 << 4 }
-                if self.fragmentListedCount != nil || self.fragmentListedUrl != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.lastSaleDate { _flags_flags |= 1 << 0 }
+                if case .some = self.lastSalePrice { _flags_flags |= 1 << 0 }
+                if case .some = self.floorPrice { _flags_flags |= 1 << 2 }
+                if case .some = self.averagePrice { _flags_flags |= 1 << 3 }
+                if case .some = self.listedCount { _flags_flags |= 1 << 4 }
+                if case .some = self.fragmentListedCount { _flags_flags |= 1 << 5 }
+                if case .some = self.fragmentListedUrl { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.currency)
                 w.writeInt64(self.value)
@@ -1124,7 +1127,7 @@ extension Api.payments {
 
 extension Api {
     /// TL type `ProfileTab`: `profileTabPosts#b98cd696`, `profileTabGifts#4d4bd46a`, `profileTabMedia#72c64955`, `profileTabFiles#ab339c00`, `profileTabMusic#9f27d26e`, `profileTabVoice#e477092e`, `profileTabLinks#d3656499`, `profileTabGifs#a2c0f695`.
-    public indirect enum ProfileTab: TLObject {
+    public enum ProfileTab: TLObject {
         case profileTabPosts
         case profileTabGifts
         case profileTabMedia
@@ -1172,13 +1175,13 @@ extension Api {
 
 extension Api.users {
     /// TL type `users.SavedMusic`: `users.savedMusicNotModified#e3878aa4`, `users.savedMusic#34a2f297`.
-    public indirect enum SavedMusic: TLObject {
+    public enum SavedMusic: TLObject {
         case savedMusicNotModified(Cons_savedMusicNotModified)
         case savedMusic(Cons_savedMusic)
 
         /// The fields of `users.savedMusicNotModified#e3878aa4`.
-        public struct Cons_savedMusicNotModified: Sendable {
-            public var count: Swift.Int32
+        public final class Cons_savedMusicNotModified: Sendable {
+            public let count: Swift.Int32
             
             public init(count: Swift.Int32) {
                 self.count = count
@@ -1197,9 +1200,9 @@ extension Api.users {
         }
 
         /// The fields of `users.savedMusic#34a2f297`.
-        public struct Cons_savedMusic: Sendable {
-            public var count: Swift.Int32
-            public var documents: [Api.Document]
+        public final class Cons_savedMusic: Sendable {
+            public let count: Swift.Int32
+            public let documents: [Api.Document]
             
             public init(count: Swift.Int32, documents: [Api.Document]) {
                 self.count = count
@@ -1249,13 +1252,13 @@ extension Api.users {
 
 extension Api.account {
     /// TL type `account.SavedMusicIds`: `account.savedMusicIdsNotModified#4fc81d6e`, `account.savedMusicIds#998d6636`.
-    public indirect enum SavedMusicIds: TLObject {
+    public enum SavedMusicIds: TLObject {
         case savedMusicIdsNotModified
         case savedMusicIds(Cons_savedMusicIds)
 
         /// The fields of `account.savedMusicIds#998d6636`.
-        public struct Cons_savedMusicIds: Sendable {
-            public var ids: [Swift.Int64]
+        public final class Cons_savedMusicIds: Sendable {
+            public let ids: [Swift.Int64]
             
             public init(ids: [Swift.Int64]) {
                 self.ids = ids
@@ -1302,13 +1305,13 @@ extension Api.account {
 
 extension Api.payments {
     /// TL type `payments.CheckCanSendGiftResult`: `payments.checkCanSendGiftResultOk#374fa7ad`, `payments.checkCanSendGiftResultFail#d5e58274`.
-    public indirect enum CheckCanSendGiftResult: TLObject {
+    public enum CheckCanSendGiftResult: TLObject {
         case checkCanSendGiftResultOk
         case checkCanSendGiftResultFail(Cons_checkCanSendGiftResultFail)
 
         /// The fields of `payments.checkCanSendGiftResultFail#d5e58274`.
-        public struct Cons_checkCanSendGiftResultFail: Sendable {
-            public var reason: Api.TextWithEntities
+        public final class Cons_checkCanSendGiftResultFail: Sendable {
+            public let reason: Api.TextWithEntities
             
             public init(reason: Api.TextWithEntities) {
                 self.reason = reason
@@ -1352,14 +1355,14 @@ extension Api.payments {
 
 extension Api {
     /// TL type `InputChatTheme`: `inputChatThemeEmpty#83268483`, `inputChatTheme#c93de95c`, `inputChatThemeUniqueGift#87e5dfe4`.
-    public indirect enum InputChatTheme: TLObject {
+    public enum InputChatTheme: TLObject {
         case inputChatThemeEmpty
         case inputChatTheme(Cons_inputChatTheme)
         case inputChatThemeUniqueGift(Cons_inputChatThemeUniqueGift)
 
         /// The fields of `inputChatTheme#c93de95c`.
-        public struct Cons_inputChatTheme: Sendable {
-            public var emoticon: Swift.String
+        public final class Cons_inputChatTheme: Sendable {
+            public let emoticon: Swift.String
             
             public init(emoticon: Swift.String) {
                 self.emoticon = emoticon
@@ -1378,8 +1381,8 @@ extension Api {
         }
 
         /// The fields of `inputChatThemeUniqueGift#87e5dfe4`.
-        public struct Cons_inputChatThemeUniqueGift: Sendable {
-            public var slug: Swift.String
+        public final class Cons_inputChatThemeUniqueGift: Sendable {
+            public let slug: Swift.String
             
             public init(slug: Swift.String) {
                 self.slug = slug
@@ -1425,13 +1428,13 @@ extension Api {
 
 extension Api {
     /// TL type `StarGiftUpgradePrice`: `starGiftUpgradePrice#99ea331d`.
-    public indirect enum StarGiftUpgradePrice: TLObject {
+    public enum StarGiftUpgradePrice: TLObject {
         case starGiftUpgradePrice(Cons_starGiftUpgradePrice)
 
         /// The fields of `starGiftUpgradePrice#99ea331d`.
-        public struct Cons_starGiftUpgradePrice: Sendable {
-            public var date: Swift.Int32
-            public var upgradeStars: Swift.Int64
+        public final class Cons_starGiftUpgradePrice: Sendable {
+            public let date: Swift.Int32
+            public let upgradeStars: Swift.Int64
             
             public init(date: Swift.Int32, upgradeStars: Swift.Int64) {
                 self.date = date
@@ -1476,17 +1479,17 @@ extension Api {
 
 extension Api {
     /// TL type `GroupCallMessage`: `groupCallMessage#1a8afc7e`.
-    public indirect enum GroupCallMessage: TLObject {
+    public enum GroupCallMessage: TLObject {
         case groupCallMessage(Cons_groupCallMessage)
 
         /// The fields of `groupCallMessage#1a8afc7e`.
-        public struct Cons_groupCallMessage: Sendable {
-            public var fromAdmin: Swift.Bool
-            public var id: Swift.Int32
-            public var fromId: Api.Peer
-            public var date: Swift.Int32
-            public var message: Api.TextWithEntities
-            public var paidMessageStars: Swift.Int64?
+        public final class Cons_groupCallMessage: Sendable {
+            public let fromAdmin: Swift.Bool
+            public let id: Swift.Int32
+            public let fromId: Api.Peer
+            public let date: Swift.Int32
+            public let message: Api.TextWithEntities
+            public let paidMessageStars: Swift.Int64?
             
             public init(fromAdmin: Swift.Bool = false, id: Swift.Int32, fromId: Api.Peer, date: Swift.Int32, message: Api.TextWithEntities, paidMessageStars: Swift.Int64? = nil) {
                 self.fromAdmin = fromAdmin
@@ -1501,7 +1504,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.fromAdmin { _flags_flags |= 1 << 1 }
-                if self.paidMessageStars != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.paidMessageStars { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 self.fromId.serialize(&w)
@@ -1550,15 +1553,15 @@ extension Api {
 
 extension Api {
     /// TL type `GroupCallDonor`: `groupCallDonor#ee430c85`.
-    public indirect enum GroupCallDonor: TLObject {
+    public enum GroupCallDonor: TLObject {
         case groupCallDonor(Cons_groupCallDonor)
 
         /// The fields of `groupCallDonor#ee430c85`.
-        public struct Cons_groupCallDonor: Sendable {
-            public var top: Swift.Bool
-            public var my: Swift.Bool
-            public var peerId: Api.Peer?
-            public var stars: Swift.Int64
+        public final class Cons_groupCallDonor: Sendable {
+            public let top: Swift.Bool
+            public let my: Swift.Bool
+            public let peerId: Api.Peer?
+            public let stars: Swift.Int64
             
             public init(top: Swift.Bool = false, my: Swift.Bool = false, peerId: Api.Peer? = nil, stars: Swift.Int64) {
                 self.top = top
@@ -1572,7 +1575,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.top { _flags_flags |= 1 << 0 }
                 if self.my { _flags_flags |= 1 << 1 }
-                if self.peerId != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.peerId { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.peerId {
                     value.serialize(&w)
@@ -1616,15 +1619,15 @@ extension Api {
 
 extension Api.phone {
     /// TL type `phone.GroupCallStars`: `phone.groupCallStars#9d1dbd26`.
-    public indirect enum GroupCallStars: TLObject {
+    public enum GroupCallStars: TLObject {
         case groupCallStars(Cons_groupCallStars)
 
         /// The fields of `phone.groupCallStars#9d1dbd26`.
-        public struct Cons_groupCallStars: Sendable {
-            public var totalStars: Swift.Int64
-            public var topDonors: [Api.GroupCallDonor]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_groupCallStars: Sendable {
+            public let totalStars: Swift.Int64
+            public let topDonors: [Api.GroupCallDonor]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(totalStars: Swift.Int64, topDonors: [Api.GroupCallDonor], chats: [Api.Chat], users: [Api.User]) {
                 self.totalStars = totalStars
@@ -1684,13 +1687,13 @@ extension Api.phone {
 
 extension Api {
     /// TL type `RecentStory`: `recentStory#711d692d`.
-    public indirect enum RecentStory: TLObject {
+    public enum RecentStory: TLObject {
         case recentStory(Cons_recentStory)
 
         /// The fields of `recentStory#711d692d`.
-        public struct Cons_recentStory: Sendable {
-            public var live: Swift.Bool
-            public var maxId: Swift.Int32?
+        public final class Cons_recentStory: Sendable {
+            public let live: Swift.Bool
+            public let maxId: Swift.Int32?
             
             public init(live: Swift.Bool = false, maxId: Swift.Int32? = nil) {
                 self.live = live
@@ -1701,7 +1704,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.live { _flags_flags |= 1 << 0 }
-                if self.maxId != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.maxId { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.maxId {
                     w.writeInt32(value)
@@ -1742,14 +1745,14 @@ extension Api {
 
 extension Api {
     /// TL type `AuctionBidLevel`: `auctionBidLevel#310240cc`.
-    public indirect enum AuctionBidLevel: TLObject {
+    public enum AuctionBidLevel: TLObject {
         case auctionBidLevel(Cons_auctionBidLevel)
 
         /// The fields of `auctionBidLevel#310240cc`.
-        public struct Cons_auctionBidLevel: Sendable {
-            public var pos: Swift.Int32
-            public var amount: Swift.Int64
-            public var date: Swift.Int32
+        public final class Cons_auctionBidLevel: Sendable {
+            public let pos: Swift.Int32
+            public let amount: Swift.Int64
+            public let date: Swift.Int32
             
             public init(pos: Swift.Int32, amount: Swift.Int64, date: Swift.Int32) {
                 self.pos = pos
@@ -1797,25 +1800,25 @@ extension Api {
 
 extension Api {
     /// TL type `StarGiftAuctionState`: `starGiftAuctionStateNotModified#fe333952`, `starGiftAuctionState#771a4e66`, `starGiftAuctionStateFinished#972dabbf`.
-    public indirect enum StarGiftAuctionState: TLObject {
+    public enum StarGiftAuctionState: TLObject {
         case starGiftAuctionStateNotModified
         case starGiftAuctionState(Cons_starGiftAuctionState)
         case starGiftAuctionStateFinished(Cons_starGiftAuctionStateFinished)
 
         /// The fields of `starGiftAuctionState#771a4e66`.
-        public struct Cons_starGiftAuctionState: Sendable {
-            public var version: Swift.Int32
-            public var startDate: Swift.Int32
-            public var endDate: Swift.Int32
-            public var minBidAmount: Swift.Int64
-            public var bidLevels: [Api.AuctionBidLevel]
-            public var topBidders: [Swift.Int64]
-            public var nextRoundAt: Swift.Int32
-            public var lastGiftNum: Swift.Int32
-            public var giftsLeft: Swift.Int32
-            public var currentRound: Swift.Int32
-            public var totalRounds: Swift.Int32
-            public var rounds: [Api.StarGiftAuctionRound]
+        public final class Cons_starGiftAuctionState: Sendable {
+            public let version: Swift.Int32
+            public let startDate: Swift.Int32
+            public let endDate: Swift.Int32
+            public let minBidAmount: Swift.Int64
+            public let bidLevels: [Api.AuctionBidLevel]
+            public let topBidders: [Swift.Int64]
+            public let nextRoundAt: Swift.Int32
+            public let lastGiftNum: Swift.Int32
+            public let giftsLeft: Swift.Int32
+            public let currentRound: Swift.Int32
+            public let totalRounds: Swift.Int32
+            public let rounds: [Api.StarGiftAuctionRound]
             
             public init(version: Swift.Int32, startDate: Swift.Int32, endDate: Swift.Int32, minBidAmount: Swift.Int64, bidLevels: [Api.AuctionBidLevel], topBidders: [Swift.Int64], nextRoundAt: Swift.Int32, lastGiftNum: Swift.Int32, giftsLeft: Swift.Int32, currentRound: Swift.Int32, totalRounds: Swift.Int32, rounds: [Api.StarGiftAuctionRound]) {
                 self.version = version
@@ -1876,13 +1879,13 @@ extension Api {
         }
 
         /// The fields of `starGiftAuctionStateFinished#972dabbf`.
-        public struct Cons_starGiftAuctionStateFinished: Sendable {
-            public var startDate: Swift.Int32
-            public var endDate: Swift.Int32
-            public var averagePrice: Swift.Int64
-            public var listedCount: Swift.Int32?
-            public var fragmentListedCount: Swift.Int32?
-            public var fragmentListedUrl: Swift.String?
+        public final class Cons_starGiftAuctionStateFinished: Sendable {
+            public let startDate: Swift.Int32
+            public let endDate: Swift.Int32
+            public let averagePrice: Swift.Int64
+            public let listedCount: Swift.Int32?
+            public let fragmentListedCount: Swift.Int32?
+            public let fragmentListedUrl: Swift.String?
             
             public init(startDate: Swift.Int32, endDate: Swift.Int32, averagePrice: Swift.Int64, listedCount: Swift.Int32? = nil, fragmentListedCount: Swift.Int32? = nil, fragmentListedUrl: Swift.String? = nil) {
                 self.startDate = startDate
@@ -1896,8 +1899,9 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.listedCount != nil { _flags_flags |= 1 << 0 }
-                if self.fragmentListedCount != nil || self.fragmentListedUrl != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.listedCount { _flags_flags |= 1 << 0 }
+                if case .some = self.fragmentListedCount { _flags_flags |= 1 << 1 }
+                if case .some = self.fragmentListedUrl { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.startDate)
                 w.writeInt32(self.endDate)
@@ -1959,17 +1963,17 @@ extension Api {
 
 extension Api {
     /// TL type `StarGiftAuctionUserState`: `starGiftAuctionUserState#2eeed1c4`.
-    public indirect enum StarGiftAuctionUserState: TLObject {
+    public enum StarGiftAuctionUserState: TLObject {
         case starGiftAuctionUserState(Cons_starGiftAuctionUserState)
 
         /// The fields of `starGiftAuctionUserState#2eeed1c4`.
-        public struct Cons_starGiftAuctionUserState: Sendable {
-            public var returned: Swift.Bool
-            public var bidAmount: Swift.Int64?
-            public var bidDate: Swift.Int32?
-            public var minBidAmount: Swift.Int64?
-            public var bidPeer: Api.Peer?
-            public var acquiredCount: Swift.Int32
+        public final class Cons_starGiftAuctionUserState: Sendable {
+            public let returned: Swift.Bool
+            public let bidAmount: Swift.Int64?
+            public let bidDate: Swift.Int32?
+            public let minBidAmount: Swift.Int64?
+            public let bidPeer: Api.Peer?
+            public let acquiredCount: Swift.Int32
             
             public init(returned: Swift.Bool = false, bidAmount: Swift.Int64? = nil, bidDate: Swift.Int32? = nil, minBidAmount: Swift.Int64? = nil, bidPeer: Api.Peer? = nil, acquiredCount: Swift.Int32) {
                 self.returned = returned
@@ -1984,7 +1988,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.returned { _flags_flags |= 1 << 1 }
-                if self.bidPeer != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.bidPeer { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if _flags_flags & (1 << 0) != 0 {
                     let value: Swift.Int64 = self.bidAmount ?? 0
@@ -2045,17 +2049,17 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.StarGiftAuctionState`: `payments.starGiftAuctionState#6b39f4ec`.
-    public indirect enum StarGiftAuctionState: TLObject {
+    public enum StarGiftAuctionState: TLObject {
         case starGiftAuctionState(Cons_starGiftAuctionState)
 
         /// The fields of `payments.starGiftAuctionState#6b39f4ec`.
-        public struct Cons_starGiftAuctionState: Sendable {
-            public var gift: Api.StarGift
-            public var state: Api.StarGiftAuctionState
-            public var userState: Api.StarGiftAuctionUserState
-            public var timeout: Swift.Int32
-            public var users: [Api.User]
-            public var chats: [Api.Chat]
+        public final class Cons_starGiftAuctionState: Sendable {
+            public let gift: Api.StarGift
+            public let state: Api.StarGiftAuctionState
+            public let userState: Api.StarGiftAuctionUserState
+            public let timeout: Swift.Int32
+            public let users: [Api.User]
+            public let chats: [Api.Chat]
             
             public init(gift: Api.StarGift, state: Api.StarGiftAuctionState, userState: Api.StarGiftAuctionUserState, timeout: Swift.Int32, users: [Api.User], chats: [Api.Chat]) {
                 self.gift = gift
@@ -2118,19 +2122,19 @@ extension Api.payments {
 
 extension Api {
     /// TL type `StarGiftAuctionAcquiredGift`: `starGiftAuctionAcquiredGift#42b00348`.
-    public indirect enum StarGiftAuctionAcquiredGift: TLObject {
+    public enum StarGiftAuctionAcquiredGift: TLObject {
         case starGiftAuctionAcquiredGift(Cons_starGiftAuctionAcquiredGift)
 
         /// The fields of `starGiftAuctionAcquiredGift#42b00348`.
-        public struct Cons_starGiftAuctionAcquiredGift: Sendable {
-            public var nameHidden: Swift.Bool
-            public var peer: Api.Peer
-            public var date: Swift.Int32
-            public var bidAmount: Swift.Int64
-            public var round: Swift.Int32
-            public var pos: Swift.Int32
-            public var message: Api.TextWithEntities?
-            public var giftNum: Swift.Int32?
+        public final class Cons_starGiftAuctionAcquiredGift: Sendable {
+            public let nameHidden: Swift.Bool
+            public let peer: Api.Peer
+            public let date: Swift.Int32
+            public let bidAmount: Swift.Int64
+            public let round: Swift.Int32
+            public let pos: Swift.Int32
+            public let message: Api.TextWithEntities?
+            public let giftNum: Swift.Int32?
             
             public init(nameHidden: Swift.Bool = false, peer: Api.Peer, date: Swift.Int32, bidAmount: Swift.Int64, round: Swift.Int32, pos: Swift.Int32, message: Api.TextWithEntities? = nil, giftNum: Swift.Int32? = nil) {
                 self.nameHidden = nameHidden
@@ -2147,8 +2151,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.nameHidden { _flags_flags |= 1 << 0 }
-                if self.message != nil { _flags_flags |= 1 << 1 }
-                if self.giftNum != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.message { _flags_flags |= 1 << 1 }
+                if case .some = self.giftNum { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 self.peer.serialize(&w)
                 w.writeInt32(self.date)
@@ -2204,14 +2208,14 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.StarGiftAuctionAcquiredGifts`: `payments.starGiftAuctionAcquiredGifts#7d5bd1f0`.
-    public indirect enum StarGiftAuctionAcquiredGifts: TLObject {
+    public enum StarGiftAuctionAcquiredGifts: TLObject {
         case starGiftAuctionAcquiredGifts(Cons_starGiftAuctionAcquiredGifts)
 
         /// The fields of `payments.starGiftAuctionAcquiredGifts#7d5bd1f0`.
-        public struct Cons_starGiftAuctionAcquiredGifts: Sendable {
-            public var gifts: [Api.StarGiftAuctionAcquiredGift]
-            public var users: [Api.User]
-            public var chats: [Api.Chat]
+        public final class Cons_starGiftAuctionAcquiredGifts: Sendable {
+            public let gifts: [Api.StarGiftAuctionAcquiredGift]
+            public let users: [Api.User]
+            public let chats: [Api.Chat]
             
             public init(gifts: [Api.StarGiftAuctionAcquiredGift], users: [Api.User], chats: [Api.Chat]) {
                 self.gifts = gifts
@@ -2268,14 +2272,14 @@ extension Api.payments {
 
 extension Api {
     /// TL type `StarGiftActiveAuctionState`: `starGiftActiveAuctionState#d31bc45d`.
-    public indirect enum StarGiftActiveAuctionState: TLObject {
+    public enum StarGiftActiveAuctionState: TLObject {
         case starGiftActiveAuctionState(Cons_starGiftActiveAuctionState)
 
         /// The fields of `starGiftActiveAuctionState#d31bc45d`.
-        public struct Cons_starGiftActiveAuctionState: Sendable {
-            public var gift: Api.StarGift
-            public var state: Api.StarGiftAuctionState
-            public var userState: Api.StarGiftAuctionUserState
+        public final class Cons_starGiftActiveAuctionState: Sendable {
+            public let gift: Api.StarGift
+            public let state: Api.StarGiftAuctionState
+            public let userState: Api.StarGiftAuctionUserState
             
             public init(gift: Api.StarGift, state: Api.StarGiftAuctionState, userState: Api.StarGiftAuctionUserState) {
                 self.gift = gift
@@ -2323,15 +2327,15 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.StarGiftActiveAuctions`: `payments.starGiftActiveAuctionsNotModified#db33dad0`, `payments.starGiftActiveAuctions#aef6abbc`.
-    public indirect enum StarGiftActiveAuctions: TLObject {
+    public enum StarGiftActiveAuctions: TLObject {
         case starGiftActiveAuctionsNotModified
         case starGiftActiveAuctions(Cons_starGiftActiveAuctions)
 
         /// The fields of `payments.starGiftActiveAuctions#aef6abbc`.
-        public struct Cons_starGiftActiveAuctions: Sendable {
-            public var auctions: [Api.StarGiftActiveAuctionState]
-            public var users: [Api.User]
-            public var chats: [Api.Chat]
+        public final class Cons_starGiftActiveAuctions: Sendable {
+            public let auctions: [Api.StarGiftActiveAuctionState]
+            public let users: [Api.User]
+            public let chats: [Api.Chat]
             
             public init(auctions: [Api.StarGiftActiveAuctionState], users: [Api.User], chats: [Api.Chat]) {
                 self.auctions = auctions
@@ -2390,13 +2394,13 @@ extension Api.payments {
 
 extension Api {
     /// TL type `InputStarGiftAuction`: `inputStarGiftAuction#2e16c98`, `inputStarGiftAuctionSlug#7ab58308`.
-    public indirect enum InputStarGiftAuction: TLObject {
+    public enum InputStarGiftAuction: TLObject {
         case inputStarGiftAuction(Cons_inputStarGiftAuction)
         case inputStarGiftAuctionSlug(Cons_inputStarGiftAuctionSlug)
 
         /// The fields of `inputStarGiftAuction#2e16c98`.
-        public struct Cons_inputStarGiftAuction: Sendable {
-            public var giftId: Swift.Int64
+        public final class Cons_inputStarGiftAuction: Sendable {
+            public let giftId: Swift.Int64
             
             public init(giftId: Swift.Int64) {
                 self.giftId = giftId
@@ -2415,8 +2419,8 @@ extension Api {
         }
 
         /// The fields of `inputStarGiftAuctionSlug#7ab58308`.
-        public struct Cons_inputStarGiftAuctionSlug: Sendable {
-            public var slug: Swift.String
+        public final class Cons_inputStarGiftAuctionSlug: Sendable {
+            public let slug: Swift.String
             
             public init(slug: Swift.String) {
                 self.slug = slug
@@ -2460,16 +2464,16 @@ extension Api {
 
 extension Api {
     /// TL type `Passkey`: `passkey#98613ebf`.
-    public indirect enum Passkey: TLObject {
+    public enum Passkey: TLObject {
         case passkey(Cons_passkey)
 
         /// The fields of `passkey#98613ebf`.
-        public struct Cons_passkey: Sendable {
-            public var id: Swift.String
-            public var name: Swift.String
-            public var date: Swift.Int32
-            public var softwareEmojiId: Swift.Int64?
-            public var lastUsageDate: Swift.Int32?
+        public final class Cons_passkey: Sendable {
+            public let id: Swift.String
+            public let name: Swift.String
+            public let date: Swift.Int32
+            public let softwareEmojiId: Swift.Int64?
+            public let lastUsageDate: Swift.Int32?
             
             public init(id: Swift.String, name: Swift.String, date: Swift.Int32, softwareEmojiId: Swift.Int64? = nil, lastUsageDate: Swift.Int32? = nil) {
                 self.id = id
@@ -2482,8 +2486,8 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.softwareEmojiId != nil { _flags_flags |= 1 << 0 }
-                if self.lastUsageDate != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.softwareEmojiId { _flags_flags |= 1 << 0 }
+                if case .some = self.lastUsageDate { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.id)
                 w.writeString(self.name)
@@ -2534,12 +2538,12 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.Passkeys`: `account.passkeys#f8e0aa1c`.
-    public indirect enum Passkeys: TLObject {
+    public enum Passkeys: TLObject {
         case passkeys(Cons_passkeys)
 
         /// The fields of `account.passkeys#f8e0aa1c`.
-        public struct Cons_passkeys: Sendable {
-            public var passkeys: [Api.Passkey]
+        public final class Cons_passkeys: Sendable {
+            public let passkeys: [Api.Passkey]
             
             public init(passkeys: [Api.Passkey]) {
                 self.passkeys = passkeys
@@ -2584,12 +2588,12 @@ extension Api.account {
 
 extension Api.account {
     /// TL type `account.PasskeyRegistrationOptions`: `account.passkeyRegistrationOptions#e16b5ce1`.
-    public indirect enum PasskeyRegistrationOptions: TLObject {
+    public enum PasskeyRegistrationOptions: TLObject {
         case passkeyRegistrationOptions(Cons_passkeyRegistrationOptions)
 
         /// The fields of `account.passkeyRegistrationOptions#e16b5ce1`.
-        public struct Cons_passkeyRegistrationOptions: Sendable {
-            public var options: Api.DataJSON
+        public final class Cons_passkeyRegistrationOptions: Sendable {
+            public let options: Api.DataJSON
             
             public init(options: Api.DataJSON) {
                 self.options = options
@@ -2631,12 +2635,12 @@ extension Api.account {
 
 extension Api.auth {
     /// TL type `auth.PasskeyLoginOptions`: `auth.passkeyLoginOptions#e2037789`.
-    public indirect enum PasskeyLoginOptions: TLObject {
+    public enum PasskeyLoginOptions: TLObject {
         case passkeyLoginOptions(Cons_passkeyLoginOptions)
 
         /// The fields of `auth.passkeyLoginOptions#e2037789`.
-        public struct Cons_passkeyLoginOptions: Sendable {
-            public var options: Api.DataJSON
+        public final class Cons_passkeyLoginOptions: Sendable {
+            public let options: Api.DataJSON
             
             public init(options: Api.DataJSON) {
                 self.options = options
@@ -2678,14 +2682,14 @@ extension Api.auth {
 
 extension Api {
     /// TL type `InputPasskeyResponse`: `inputPasskeyResponseRegister#3e63935c`, `inputPasskeyResponseLogin#c31fc14a`.
-    public indirect enum InputPasskeyResponse: TLObject {
+    public enum InputPasskeyResponse: TLObject {
         case inputPasskeyResponseRegister(Cons_inputPasskeyResponseRegister)
         case inputPasskeyResponseLogin(Cons_inputPasskeyResponseLogin)
 
         /// The fields of `inputPasskeyResponseRegister#3e63935c`.
-        public struct Cons_inputPasskeyResponseRegister: Sendable {
-            public var clientData: Api.DataJSON
-            public var attestationData: [Swift.UInt8]
+        public final class Cons_inputPasskeyResponseRegister: Sendable {
+            public let clientData: Api.DataJSON
+            public let attestationData: [Swift.UInt8]
             
             public init(clientData: Api.DataJSON, attestationData: [Swift.UInt8]) {
                 self.clientData = clientData
@@ -2707,11 +2711,11 @@ extension Api {
         }
 
         /// The fields of `inputPasskeyResponseLogin#c31fc14a`.
-        public struct Cons_inputPasskeyResponseLogin: Sendable {
-            public var clientData: Api.DataJSON
-            public var authenticatorData: [Swift.UInt8]
-            public var signature: [Swift.UInt8]
-            public var userHandle: Swift.String
+        public final class Cons_inputPasskeyResponseLogin: Sendable {
+            public let clientData: Api.DataJSON
+            public let authenticatorData: [Swift.UInt8]
+            public let signature: [Swift.UInt8]
+            public let userHandle: Swift.String
             
             public init(clientData: Api.DataJSON, authenticatorData: [Swift.UInt8], signature: [Swift.UInt8], userHandle: Swift.String) {
                 self.clientData = clientData
@@ -2764,15 +2768,15 @@ extension Api {
 
 extension Api {
     /// TL type `InputPasskeyCredential`: `inputPasskeyCredentialPublicKey#3c27b78f`, `inputPasskeyCredentialFirebasePNV#5b1ccb28`.
-    public indirect enum InputPasskeyCredential: TLObject {
+    public enum InputPasskeyCredential: TLObject {
         case inputPasskeyCredentialPublicKey(Cons_inputPasskeyCredentialPublicKey)
         case inputPasskeyCredentialFirebasePNV(Cons_inputPasskeyCredentialFirebasePNV)
 
         /// The fields of `inputPasskeyCredentialPublicKey#3c27b78f`.
-        public struct Cons_inputPasskeyCredentialPublicKey: Sendable {
-            public var id: Swift.String
-            public var rawId: Swift.String
-            public var response: Api.InputPasskeyResponse
+        public final class Cons_inputPasskeyCredentialPublicKey: Sendable {
+            public let id: Swift.String
+            public let rawId: Swift.String
+            public let response: Api.InputPasskeyResponse
             
             public init(id: Swift.String, rawId: Swift.String, response: Api.InputPasskeyResponse) {
                 self.id = id
@@ -2797,8 +2801,8 @@ extension Api {
         }
 
         /// The fields of `inputPasskeyCredentialFirebasePNV#5b1ccb28`.
-        public struct Cons_inputPasskeyCredentialFirebasePNV: Sendable {
-            public var pnvToken: Swift.String
+        public final class Cons_inputPasskeyCredentialFirebasePNV: Sendable {
+            public let pnvToken: Swift.String
             
             public init(pnvToken: Swift.String) {
                 self.pnvToken = pnvToken
@@ -2842,14 +2846,14 @@ extension Api {
 
 extension Api {
     /// TL type `StarGiftBackground`: `starGiftBackground#aff56398`.
-    public indirect enum StarGiftBackground: TLObject {
+    public enum StarGiftBackground: TLObject {
         case starGiftBackground(Cons_starGiftBackground)
 
         /// The fields of `starGiftBackground#aff56398`.
-        public struct Cons_starGiftBackground: Sendable {
-            public var centerColor: Swift.Int32
-            public var edgeColor: Swift.Int32
-            public var textColor: Swift.Int32
+        public final class Cons_starGiftBackground: Sendable {
+            public let centerColor: Swift.Int32
+            public let edgeColor: Swift.Int32
+            public let textColor: Swift.Int32
             
             public init(centerColor: Swift.Int32, edgeColor: Swift.Int32, textColor: Swift.Int32) {
                 self.centerColor = centerColor
@@ -2897,14 +2901,14 @@ extension Api {
 
 extension Api {
     /// TL type `StarGiftAuctionRound`: `starGiftAuctionRound#3aae0528`, `starGiftAuctionRoundExtendable#aa021e5`.
-    public indirect enum StarGiftAuctionRound: TLObject {
+    public enum StarGiftAuctionRound: TLObject {
         case starGiftAuctionRound(Cons_starGiftAuctionRound)
         case starGiftAuctionRoundExtendable(Cons_starGiftAuctionRoundExtendable)
 
         /// The fields of `starGiftAuctionRound#3aae0528`.
-        public struct Cons_starGiftAuctionRound: Sendable {
-            public var num: Swift.Int32
-            public var duration: Swift.Int32
+        public final class Cons_starGiftAuctionRound: Sendable {
+            public let num: Swift.Int32
+            public let duration: Swift.Int32
             
             public init(num: Swift.Int32, duration: Swift.Int32) {
                 self.num = num
@@ -2926,11 +2930,11 @@ extension Api {
         }
 
         /// The fields of `starGiftAuctionRoundExtendable#aa021e5`.
-        public struct Cons_starGiftAuctionRoundExtendable: Sendable {
-            public var num: Swift.Int32
-            public var duration: Swift.Int32
-            public var extendTop: Swift.Int32
-            public var extendWindow: Swift.Int32
+        public final class Cons_starGiftAuctionRoundExtendable: Sendable {
+            public let num: Swift.Int32
+            public let duration: Swift.Int32
+            public let extendTop: Swift.Int32
+            public let extendWindow: Swift.Int32
             
             public init(num: Swift.Int32, duration: Swift.Int32, extendTop: Swift.Int32, extendWindow: Swift.Int32) {
                 self.num = num
@@ -2983,12 +2987,12 @@ extension Api {
 
 extension Api.payments {
     /// TL type `payments.StarGiftUpgradeAttributes`: `payments.starGiftUpgradeAttributes#46c6e36f`.
-    public indirect enum StarGiftUpgradeAttributes: TLObject {
+    public enum StarGiftUpgradeAttributes: TLObject {
         case starGiftUpgradeAttributes(Cons_starGiftUpgradeAttributes)
 
         /// The fields of `payments.starGiftUpgradeAttributes#46c6e36f`.
-        public struct Cons_starGiftUpgradeAttributes: Sendable {
-            public var attributes: [Api.StarGiftAttribute]
+        public final class Cons_starGiftUpgradeAttributes: Sendable {
+            public let attributes: [Api.StarGiftAttribute]
             
             public init(attributes: [Api.StarGiftAttribute]) {
                 self.attributes = attributes
@@ -3033,14 +3037,14 @@ extension Api.payments {
 
 extension Api.messages {
     /// TL type `messages.EmojiGameOutcome`: `messages.emojiGameOutcome#da2ad647`.
-    public indirect enum EmojiGameOutcome: TLObject {
+    public enum EmojiGameOutcome: TLObject {
         case emojiGameOutcome(Cons_emojiGameOutcome)
 
         /// The fields of `messages.emojiGameOutcome#da2ad647`.
-        public struct Cons_emojiGameOutcome: Sendable {
-            public var seed: [Swift.UInt8]
-            public var stakeTonAmount: Swift.Int64
-            public var tonAmount: Swift.Int64
+        public final class Cons_emojiGameOutcome: Sendable {
+            public let seed: [Swift.UInt8]
+            public let stakeTonAmount: Swift.Int64
+            public let tonAmount: Swift.Int64
             
             public init(seed: [Swift.UInt8], stakeTonAmount: Swift.Int64, tonAmount: Swift.Int64) {
                 self.seed = seed
@@ -3088,17 +3092,17 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.EmojiGameInfo`: `messages.emojiGameUnavailable#59e65335`, `messages.emojiGameDiceInfo#44e56023`.
-    public indirect enum EmojiGameInfo: TLObject {
+    public enum EmojiGameInfo: TLObject {
         case emojiGameUnavailable
         case emojiGameDiceInfo(Cons_emojiGameDiceInfo)
 
         /// The fields of `messages.emojiGameDiceInfo#44e56023`.
-        public struct Cons_emojiGameDiceInfo: Sendable {
-            public var gameHash: Swift.String
-            public var prevStake: Swift.Int64
-            public var currentStreak: Swift.Int32
-            public var params: [Swift.Int32]
-            public var playsLeft: Swift.Int32?
+        public final class Cons_emojiGameDiceInfo: Sendable {
+            public let gameHash: Swift.String
+            public let prevStake: Swift.Int64
+            public let currentStreak: Swift.Int32
+            public let params: [Swift.Int32]
+            public let playsLeft: Swift.Int32?
             
             public init(gameHash: Swift.String, prevStake: Swift.Int64, currentStreak: Swift.Int32, params: [Swift.Int32], playsLeft: Swift.Int32? = nil) {
                 self.gameHash = gameHash
@@ -3111,7 +3115,7 @@ extension Api.messages {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.playsLeft != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.playsLeft { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.gameHash)
                 w.writeInt64(self.prevStake)
@@ -3164,7 +3168,7 @@ extension Api.messages {
 
 extension Api {
     /// TL type `StarGiftAttributeRarity`: `starGiftAttributeRarity#36437737`, `starGiftAttributeRarityUncommon#dbce6389`, `starGiftAttributeRarityRare#f08d516b`, `starGiftAttributeRarityEpic#78fbf3a8`, `starGiftAttributeRarityLegendary#cef7e7a8`.
-    public indirect enum StarGiftAttributeRarity: TLObject {
+    public enum StarGiftAttributeRarity: TLObject {
         case starGiftAttributeRarity(Cons_starGiftAttributeRarity)
         case starGiftAttributeRarityUncommon
         case starGiftAttributeRarityRare
@@ -3172,8 +3176,8 @@ extension Api {
         case starGiftAttributeRarityLegendary
 
         /// The fields of `starGiftAttributeRarity#36437737`.
-        public struct Cons_starGiftAttributeRarity: Sendable {
-            public var permille: Swift.Int32
+        public final class Cons_starGiftAttributeRarity: Sendable {
+            public let permille: Swift.Int32
             
             public init(permille: Swift.Int32) {
                 self.permille = permille
@@ -3223,15 +3227,15 @@ extension Api {
 
 extension Api {
     /// TL type `KeyboardButtonStyle`: `keyboardButtonStyle#4fdd3430`.
-    public indirect enum KeyboardButtonStyle: TLObject {
+    public enum KeyboardButtonStyle: TLObject {
         case keyboardButtonStyle(Cons_keyboardButtonStyle)
 
         /// The fields of `keyboardButtonStyle#4fdd3430`.
-        public struct Cons_keyboardButtonStyle: Sendable {
-            public var bgPrimary: Swift.Bool
-            public var bgDanger: Swift.Bool
-            public var bgSuccess: Swift.Bool
-            public var icon: Swift.Int64?
+        public final class Cons_keyboardButtonStyle: Sendable {
+            public let bgPrimary: Swift.Bool
+            public let bgDanger: Swift.Bool
+            public let bgSuccess: Swift.Bool
+            public let icon: Swift.Int64?
             
             public init(bgPrimary: Swift.Bool = false, bgDanger: Swift.Bool = false, bgSuccess: Swift.Bool = false, icon: Swift.Int64? = nil) {
                 self.bgPrimary = bgPrimary
@@ -3246,7 +3250,7 @@ extension Api {
                 if self.bgPrimary { _flags_flags |= 1 << 0 }
                 if self.bgDanger { _flags_flags |= 1 << 1 }
                 if self.bgSuccess { _flags_flags |= 1 << 2 }
-                if self.icon != nil { _flags_flags |= 1 << 3 }
+                if case .some = self.icon { _flags_flags |= 1 << 3 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.icon {
                     w.writeInt64(value)
@@ -3289,17 +3293,17 @@ extension Api {
 
 extension Api {
     /// TL type `InputMessageReadMetric`: `inputMessageReadMetric#402b4495`.
-    public indirect enum InputMessageReadMetric: TLObject {
+    public enum InputMessageReadMetric: TLObject {
         case inputMessageReadMetric(Cons_inputMessageReadMetric)
 
         /// The fields of `inputMessageReadMetric#402b4495`.
-        public struct Cons_inputMessageReadMetric: Sendable {
-            public var msgId: Swift.Int32
-            public var viewId: Swift.Int64
-            public var timeInViewMs: Swift.Int32
-            public var activeTimeInViewMs: Swift.Int32
-            public var heightToViewportRatioPermille: Swift.Int32
-            public var seenRangeRatioPermille: Swift.Int32
+        public final class Cons_inputMessageReadMetric: Sendable {
+            public let msgId: Swift.Int32
+            public let viewId: Swift.Int64
+            public let timeInViewMs: Swift.Int32
+            public let activeTimeInViewMs: Swift.Int32
+            public let heightToViewportRatioPermille: Swift.Int32
+            public let seenRangeRatioPermille: Swift.Int32
             
             public init(msgId: Swift.Int32, viewId: Swift.Int64, timeInViewMs: Swift.Int32, activeTimeInViewMs: Swift.Int32, heightToViewportRatioPermille: Swift.Int32, seenRangeRatioPermille: Swift.Int32) {
                 self.msgId = msgId
@@ -3356,12 +3360,12 @@ extension Api {
 
 extension Api.bots {
     /// TL type `bots.ExportedBotToken`: `bots.exportedBotToken#3c60b621`.
-    public indirect enum ExportedBotToken: TLObject {
+    public enum ExportedBotToken: TLObject {
         case exportedBotToken(Cons_exportedBotToken)
 
         /// The fields of `bots.exportedBotToken#3c60b621`.
-        public struct Cons_exportedBotToken: Sendable {
-            public var token: Swift.String
+        public final class Cons_exportedBotToken: Sendable {
+            public let token: Swift.String
             
             public init(token: Swift.String) {
                 self.token = token
@@ -3403,12 +3407,12 @@ extension Api.bots {
 
 extension Api.bots {
     /// TL type `bots.RequestedButton`: `bots.requestedButton#f13bbcd7`.
-    public indirect enum RequestedButton: TLObject {
+    public enum RequestedButton: TLObject {
         case requestedButton(Cons_requestedButton)
 
         /// The fields of `bots.requestedButton#f13bbcd7`.
-        public struct Cons_requestedButton: Sendable {
-            public var webappReqId: Swift.String
+        public final class Cons_requestedButton: Sendable {
+            public let webappReqId: Swift.String
             
             public init(webappReqId: Swift.String) {
                 self.webappReqId = webappReqId
@@ -3450,13 +3454,13 @@ extension Api.bots {
 
 extension Api.messages {
     /// TL type `messages.ComposedMessageWithAI`: `messages.composedMessageWithAI#90d7adfa`.
-    public indirect enum ComposedMessageWithAI: TLObject {
+    public enum ComposedMessageWithAI: TLObject {
         case composedMessageWithAI(Cons_composedMessageWithAI)
 
         /// The fields of `messages.composedMessageWithAI#90d7adfa`.
-        public struct Cons_composedMessageWithAI: Sendable {
-            public var resultText: Api.TextWithEntities
-            public var diffText: Api.TextWithEntities?
+        public final class Cons_composedMessageWithAI: Sendable {
+            public let resultText: Api.TextWithEntities
+            public let diffText: Api.TextWithEntities?
             
             public init(resultText: Api.TextWithEntities, diffText: Api.TextWithEntities? = nil) {
                 self.resultText = resultText
@@ -3466,7 +3470,7 @@ extension Api.messages {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.diffText != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.diffText { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.resultText.serialize(&w)
                 if let value = self.diffText {
@@ -3508,12 +3512,12 @@ extension Api.messages {
 
 extension Api.stats {
     /// TL type `stats.PollStats`: `stats.pollStats#2999beed`.
-    public indirect enum PollStats: TLObject {
+    public enum PollStats: TLObject {
         case pollStats(Cons_pollStats)
 
         /// The fields of `stats.pollStats#2999beed`.
-        public struct Cons_pollStats: Sendable {
-            public var votesGraph: Api.StatsGraph
+        public final class Cons_pollStats: Sendable {
+            public let votesGraph: Api.StatsGraph
             
             public init(votesGraph: Api.StatsGraph) {
                 self.votesGraph = votesGraph
@@ -3555,15 +3559,15 @@ extension Api.stats {
 
 extension Api {
     /// TL type `InputAiComposeTone`: `inputAiComposeToneDefault#1fe9a9bf`, `inputAiComposeToneID#773c080`, `inputAiComposeToneSlug#1fa01357`, `inputAiComposeToneSingleUse#e0c35af`.
-    public indirect enum InputAiComposeTone: TLObject {
+    public enum InputAiComposeTone: TLObject {
         case inputAiComposeToneDefault(Cons_inputAiComposeToneDefault)
         case inputAiComposeToneID(Cons_inputAiComposeToneID)
         case inputAiComposeToneSlug(Cons_inputAiComposeToneSlug)
         case inputAiComposeToneSingleUse(Cons_inputAiComposeToneSingleUse)
 
         /// The fields of `inputAiComposeToneDefault#1fe9a9bf`.
-        public struct Cons_inputAiComposeToneDefault: Sendable {
-            public var tone: Swift.String
+        public final class Cons_inputAiComposeToneDefault: Sendable {
+            public let tone: Swift.String
             
             public init(tone: Swift.String) {
                 self.tone = tone
@@ -3582,9 +3586,9 @@ extension Api {
         }
 
         /// The fields of `inputAiComposeToneID#773c080`.
-        public struct Cons_inputAiComposeToneID: Sendable {
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
+        public final class Cons_inputAiComposeToneID: Sendable {
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
             
             public init(id: Swift.Int64, accessHash: Swift.Int64) {
                 self.id = id
@@ -3606,8 +3610,8 @@ extension Api {
         }
 
         /// The fields of `inputAiComposeToneSlug#1fa01357`.
-        public struct Cons_inputAiComposeToneSlug: Sendable {
-            public var slug: Swift.String
+        public final class Cons_inputAiComposeToneSlug: Sendable {
+            public let slug: Swift.String
             
             public init(slug: Swift.String) {
                 self.slug = slug
@@ -3626,8 +3630,8 @@ extension Api {
         }
 
         /// The fields of `inputAiComposeToneSingleUse#e0c35af`.
-        public struct Cons_inputAiComposeToneSingleUse: Sendable {
-            public var customPrompt: Swift.String
+        public final class Cons_inputAiComposeToneSingleUse: Sendable {
+            public let customPrompt: Swift.String
             
             public init(customPrompt: Swift.String) {
                 self.customPrompt = customPrompt
@@ -3675,22 +3679,22 @@ extension Api {
 
 extension Api {
     /// TL type `AiComposeTone`: `aiComposeTone#cff63ea9`, `aiComposeToneDefault#9bad6414`.
-    public indirect enum AiComposeTone: TLObject {
+    public enum AiComposeTone: TLObject {
         case aiComposeTone(Cons_aiComposeTone)
         case aiComposeToneDefault(Cons_aiComposeToneDefault)
 
         /// The fields of `aiComposeTone#cff63ea9`.
-        public struct Cons_aiComposeTone: Sendable {
-            public var creator: Swift.Bool
-            public var id: Swift.Int64
-            public var accessHash: Swift.Int64
-            public var slug: Swift.String
-            public var title: Swift.String
-            public var emojiId: Swift.Int64?
-            public var prompt: Swift.String?
-            public var installsCount: Swift.Int32?
-            public var authorId: Swift.Int64?
-            public var exampleEnglish: Api.AiComposeToneExample?
+        public final class Cons_aiComposeTone: Sendable {
+            public let creator: Swift.Bool
+            public let id: Swift.Int64
+            public let accessHash: Swift.Int64
+            public let slug: Swift.String
+            public let title: Swift.String
+            public let emojiId: Swift.Int64?
+            public let prompt: Swift.String?
+            public let installsCount: Swift.Int32?
+            public let authorId: Swift.Int64?
+            public let exampleEnglish: Api.AiComposeToneExample?
             
             public init(creator: Swift.Bool = false, id: Swift.Int64, accessHash: Swift.Int64, slug: Swift.String, title: Swift.String, emojiId: Swift.Int64? = nil, prompt: Swift.String? = nil, installsCount: Swift.Int32? = nil, authorId: Swift.Int64? = nil, exampleEnglish: Api.AiComposeToneExample? = nil) {
                 self.creator = creator
@@ -3709,11 +3713,11 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.creator { _flags_flags |= 1 << 0 }
-                if self.emojiId != nil { _flags_flags |= 1 << 1 }
-                if self.prompt != nil { _flags_flags |= 1 << 4 }
-                if self.installsCount != nil { _flags_flags |= 1 << 2 }
-                if self.authorId != nil { _flags_flags |= 1 << 3 }
-                if self.exampleEnglish != nil { _flags_flags |= 1 << 5 }
+                if case .some = self.emojiId { _flags_flags |= 1 << 1 }
+                if case .some = self.prompt { _flags_flags |= 1 << 4 }
+                if case .some = self.installsCount { _flags_flags |= 1 << 2 }
+                if case .some = self.authorId { _flags_flags |= 1 << 3 }
+                if case .some = self.exampleEnglish { _flags_flags |= 1 << 5 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt64(self.id)
                 w.writeInt64(self.accessHash)
@@ -3759,10 +3763,10 @@ extension Api {
         }
 
         /// The fields of `aiComposeToneDefault#9bad6414`.
-        public struct Cons_aiComposeToneDefault: Sendable {
-            public var tone: Swift.String
-            public var emojiId: Swift.Int64
-            public var title: Swift.String
+        public final class Cons_aiComposeToneDefault: Sendable {
+            public let tone: Swift.String
+            public let emojiId: Swift.Int64
+            public let title: Swift.String
             
             public init(tone: Swift.String, emojiId: Swift.Int64, title: Swift.String) {
                 self.tone = tone
@@ -3812,15 +3816,15 @@ extension Api {
 
 extension Api.aicompose {
     /// TL type `aicompose.Tones`: `aicompose.tonesNotModified#c1f46103`, `aicompose.tones#6c9d0efe`.
-    public indirect enum Tones: TLObject {
+    public enum Tones: TLObject {
         case tonesNotModified
         case tones(Cons_tones)
 
         /// The fields of `aicompose.tones#6c9d0efe`.
-        public struct Cons_tones: Sendable {
-            public var hash: Swift.Int64
-            public var tones: [Api.AiComposeTone]
-            public var users: [Api.User]
+        public final class Cons_tones: Sendable {
+            public let hash: Swift.Int64
+            public let tones: [Api.AiComposeTone]
+            public let users: [Api.User]
             
             public init(hash: Swift.Int64, tones: [Api.AiComposeTone], users: [Api.User]) {
                 self.hash = hash
@@ -3876,13 +3880,13 @@ extension Api.aicompose {
 
 extension Api {
     /// TL type `AiComposeToneExample`: `aiComposeToneExample#f1d628ec`.
-    public indirect enum AiComposeToneExample: TLObject {
+    public enum AiComposeToneExample: TLObject {
         case aiComposeToneExample(Cons_aiComposeToneExample)
 
         /// The fields of `aiComposeToneExample#f1d628ec`.
-        public struct Cons_aiComposeToneExample: Sendable {
-            public var from: Api.TextWithEntities
-            public var to: Api.TextWithEntities
+        public final class Cons_aiComposeToneExample: Sendable {
+            public let from: Api.TextWithEntities
+            public let to: Api.TextWithEntities
             
             public init(from: Api.TextWithEntities, to: Api.TextWithEntities) {
                 self.from = from
@@ -3927,13 +3931,13 @@ extension Api {
 
 extension Api.bots {
     /// TL type `bots.AccessSettings`: `bots.accessSettings#dd1fbf93`.
-    public indirect enum AccessSettings: TLObject {
+    public enum AccessSettings: TLObject {
         case accessSettings(Cons_accessSettings)
 
         /// The fields of `bots.accessSettings#dd1fbf93`.
-        public struct Cons_accessSettings: Sendable {
-            public var restricted: Swift.Bool
-            public var addUsers: [Api.User]?
+        public final class Cons_accessSettings: Sendable {
+            public let restricted: Swift.Bool
+            public let addUsers: [Api.User]?
             
             public init(restricted: Swift.Bool = false, addUsers: [Api.User]? = nil) {
                 self.restricted = restricted
@@ -3944,7 +3948,7 @@ extension Api.bots {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.restricted { _flags_flags |= 1 << 0 }
-                if self.addUsers != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.addUsers { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.addUsers {
                     w.writeVectorHeader(count: value.count)

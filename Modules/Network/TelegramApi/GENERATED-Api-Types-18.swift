@@ -5,13 +5,13 @@ public import TLRuntime
 
 extension Api.messages {
     /// TL type `messages.ChatInviteJoinResult`: `messages.chatInviteJoinResultOk#445663a7`, `messages.chatInviteJoinResultWebView#61ca29d3`.
-    public indirect enum ChatInviteJoinResult: TLObject {
+    public enum ChatInviteJoinResult: TLObject {
         case chatInviteJoinResultOk(Cons_chatInviteJoinResultOk)
         case chatInviteJoinResultWebView(Cons_chatInviteJoinResultWebView)
 
         /// The fields of `messages.chatInviteJoinResultOk#445663a7`.
-        public struct Cons_chatInviteJoinResultOk: Sendable {
-            public var updates: Api.Updates
+        public final class Cons_chatInviteJoinResultOk: Sendable {
+            public let updates: Api.Updates
             
             public init(updates: Api.Updates) {
                 self.updates = updates
@@ -30,10 +30,10 @@ extension Api.messages {
         }
 
         /// The fields of `messages.chatInviteJoinResultWebView#61ca29d3`.
-        public struct Cons_chatInviteJoinResultWebView: Sendable {
-            public var botId: Swift.Int64
-            public var queryId: Swift.Int64
-            public var users: [Api.User]
+        public final class Cons_chatInviteJoinResultWebView: Sendable {
+            public let botId: Swift.Int64
+            public let queryId: Swift.Int64
+            public let users: [Api.User]
             
             public init(botId: Swift.Int64, queryId: Swift.Int64, users: [Api.User]) {
                 self.botId = botId
@@ -86,15 +86,15 @@ extension Api.messages {
 
 extension Api {
     /// TL type `JoinChatBotResult`: `joinChatBotResultApproved#ae152a69`, `joinChatBotResultDeclined#efa0194`, `joinChatBotResultQueued#98a3a840`, `joinChatBotResultWebView#d6e3b813`.
-    public indirect enum JoinChatBotResult: TLObject {
+    public enum JoinChatBotResult: TLObject {
         case joinChatBotResultApproved
         case joinChatBotResultDeclined
         case joinChatBotResultQueued
         case joinChatBotResultWebView(Cons_joinChatBotResultWebView)
 
         /// The fields of `joinChatBotResultWebView#d6e3b813`.
-        public struct Cons_joinChatBotResultWebView: Sendable {
-            public var url: Swift.String
+        public final class Cons_joinChatBotResultWebView: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -142,15 +142,15 @@ extension Api {
 
 extension Api {
     /// TL type `WebDomainException`: `webDomainException#933ca597`.
-    public indirect enum WebDomainException: TLObject {
+    public enum WebDomainException: TLObject {
         case webDomainException(Cons_webDomainException)
 
         /// The fields of `webDomainException#933ca597`.
-        public struct Cons_webDomainException: Sendable {
-            public var domain: Swift.String
-            public var url: Swift.String
-            public var title: Swift.String
-            public var favicon: Swift.Int64?
+        public final class Cons_webDomainException: Sendable {
+            public let domain: Swift.String
+            public let url: Swift.String
+            public let title: Swift.String
+            public let favicon: Swift.Int64?
             
             public init(domain: Swift.String, url: Swift.String, title: Swift.String, favicon: Swift.Int64? = nil) {
                 self.domain = domain
@@ -162,7 +162,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.favicon != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.favicon { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.domain)
                 w.writeString(self.url)
@@ -208,17 +208,17 @@ extension Api {
 
 extension Api.account {
     /// TL type `account.WebBrowserSettings`: `account.webBrowserSettingsNotModified#c31c8f4e`, `account.webBrowserSettings#79eb8cb3`.
-    public indirect enum WebBrowserSettings: TLObject {
+    public enum WebBrowserSettings: TLObject {
         case webBrowserSettingsNotModified
         case webBrowserSettings(Cons_webBrowserSettings)
 
         /// The fields of `account.webBrowserSettings#79eb8cb3`.
-        public struct Cons_webBrowserSettings: Sendable {
-            public var openExternalBrowser: Swift.Bool
-            public var displayCloseButton: Swift.Bool
-            public var externalExceptions: [Api.WebDomainException]
-            public var inappExceptions: [Api.WebDomainException]
-            public var hash: Swift.Int64
+        public final class Cons_webBrowserSettings: Sendable {
+            public let openExternalBrowser: Swift.Bool
+            public let displayCloseButton: Swift.Bool
+            public let externalExceptions: [Api.WebDomainException]
+            public let inappExceptions: [Api.WebDomainException]
+            public let hash: Swift.Int64
             
             public init(openExternalBrowser: Swift.Bool = false, displayCloseButton: Swift.Bool = false, externalExceptions: [Api.WebDomainException], inappExceptions: [Api.WebDomainException], hash: Swift.Int64) {
                 self.openExternalBrowser = openExternalBrowser
@@ -283,14 +283,14 @@ extension Api.account {
 
 extension Api {
     /// TL type `InputRichFile`: `inputRichFilePhoto#9b00622b`, `inputRichFileDocument#83281dbd`.
-    public indirect enum InputRichFile: TLObject {
+    public enum InputRichFile: TLObject {
         case inputRichFilePhoto(Cons_inputRichFilePhoto)
         case inputRichFileDocument(Cons_inputRichFileDocument)
 
         /// The fields of `inputRichFilePhoto#9b00622b`.
-        public struct Cons_inputRichFilePhoto: Sendable {
-            public var id: Swift.String
-            public var photo: Api.InputPhoto
+        public final class Cons_inputRichFilePhoto: Sendable {
+            public let id: Swift.String
+            public let photo: Api.InputPhoto
             
             public init(id: Swift.String, photo: Api.InputPhoto) {
                 self.id = id
@@ -312,9 +312,9 @@ extension Api {
         }
 
         /// The fields of `inputRichFileDocument#83281dbd`.
-        public struct Cons_inputRichFileDocument: Sendable {
-            public var id: Swift.String
-            public var document: Api.InputDocument
+        public final class Cons_inputRichFileDocument: Sendable {
+            public let id: Swift.String
+            public let document: Api.InputDocument
             
             public init(id: Swift.String, document: Api.InputDocument) {
                 self.id = id
@@ -361,19 +361,19 @@ extension Api {
 
 extension Api {
     /// TL type `InputRichMessage`: `inputRichMessage#e4c449fc`, `inputRichMessageHTML#dacb836a`, `inputRichMessageMarkdown#4b572c`.
-    public indirect enum InputRichMessage: TLObject {
+    public enum InputRichMessage: TLObject {
         case inputRichMessage(Cons_inputRichMessage)
         case inputRichMessageHTML(Cons_inputRichMessageHTML)
         case inputRichMessageMarkdown(Cons_inputRichMessageMarkdown)
 
         /// The fields of `inputRichMessage#e4c449fc`.
-        public struct Cons_inputRichMessage: Sendable {
-            public var rtl: Swift.Bool
-            public var noautolink: Swift.Bool
-            public var blocks: [Api.PageBlock]
-            public var photos: [Api.InputPhoto]?
-            public var documents: [Api.InputDocument]?
-            public var users: [Api.InputUser]?
+        public final class Cons_inputRichMessage: Sendable {
+            public let rtl: Swift.Bool
+            public let noautolink: Swift.Bool
+            public let blocks: [Api.PageBlock]
+            public let photos: [Api.InputPhoto]?
+            public let documents: [Api.InputDocument]?
+            public let users: [Api.InputUser]?
             
             public init(rtl: Swift.Bool = false, noautolink: Swift.Bool = false, blocks: [Api.PageBlock], photos: [Api.InputPhoto]? = nil, documents: [Api.InputDocument]? = nil, users: [Api.InputUser]? = nil) {
                 self.rtl = rtl
@@ -389,9 +389,9 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.rtl { _flags_flags |= 1 << 0 }
                 if self.noautolink { _flags_flags |= 1 << 1 }
-                if self.photos != nil { _flags_flags |= 1 << 2 }
-                if self.documents != nil { _flags_flags |= 1 << 3 }
-                if self.users != nil { _flags_flags |= 1 << 4 }
+                if case .some = self.photos { _flags_flags |= 1 << 2 }
+                if case .some = self.documents { _flags_flags |= 1 << 3 }
+                if case .some = self.users { _flags_flags |= 1 << 4 }
                 w.writeUInt32(_flags_flags)
                 w.writeVectorHeader(count: self.blocks.count)
                 for item0 in self.blocks {
@@ -434,11 +434,11 @@ extension Api {
         }
 
         /// The fields of `inputRichMessageHTML#dacb836a`.
-        public struct Cons_inputRichMessageHTML: Sendable {
-            public var rtl: Swift.Bool
-            public var noautolink: Swift.Bool
-            public var html: Swift.String
-            public var files: [Api.InputRichFile]?
+        public final class Cons_inputRichMessageHTML: Sendable {
+            public let rtl: Swift.Bool
+            public let noautolink: Swift.Bool
+            public let html: Swift.String
+            public let files: [Api.InputRichFile]?
             
             public init(rtl: Swift.Bool = false, noautolink: Swift.Bool = false, html: Swift.String, files: [Api.InputRichFile]? = nil) {
                 self.rtl = rtl
@@ -452,7 +452,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.rtl { _flags_flags |= 1 << 0 }
                 if self.noautolink { _flags_flags |= 1 << 1 }
-                if self.files != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.files { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.html)
                 if let value = self.files {
@@ -476,11 +476,11 @@ extension Api {
         }
 
         /// The fields of `inputRichMessageMarkdown#4b572c`.
-        public struct Cons_inputRichMessageMarkdown: Sendable {
-            public var rtl: Swift.Bool
-            public var noautolink: Swift.Bool
-            public var markdown: Swift.String
-            public var files: [Api.InputRichFile]?
+        public final class Cons_inputRichMessageMarkdown: Sendable {
+            public let rtl: Swift.Bool
+            public let noautolink: Swift.Bool
+            public let markdown: Swift.String
+            public let files: [Api.InputRichFile]?
             
             public init(rtl: Swift.Bool = false, noautolink: Swift.Bool = false, markdown: Swift.String, files: [Api.InputRichFile]? = nil) {
                 self.rtl = rtl
@@ -494,7 +494,7 @@ extension Api {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.rtl { _flags_flags |= 1 << 0 }
                 if self.noautolink { _flags_flags |= 1 << 1 }
-                if self.files != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.files { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.markdown)
                 if let value = self.files {
@@ -545,16 +545,16 @@ extension Api {
 
 extension Api {
     /// TL type `RichMessage`: `richMessage#baf39d8b`.
-    public indirect enum RichMessage: TLObject {
+    public enum RichMessage: TLObject {
         case richMessage(Cons_richMessage)
 
         /// The fields of `richMessage#baf39d8b`.
-        public struct Cons_richMessage: Sendable {
-            public var rtl: Swift.Bool
-            public var part: Swift.Bool
-            public var blocks: [Api.PageBlock]
-            public var photos: [Api.Photo]
-            public var documents: [Api.Document]
+        public final class Cons_richMessage: Sendable {
+            public let rtl: Swift.Bool
+            public let part: Swift.Bool
+            public let blocks: [Api.PageBlock]
+            public let photos: [Api.Photo]
+            public let documents: [Api.Document]
             
             public init(rtl: Swift.Bool = false, part: Swift.Bool = false, blocks: [Api.PageBlock], photos: [Api.Photo], documents: [Api.Document]) {
                 self.rtl = rtl
@@ -620,14 +620,14 @@ extension Api {
 
 extension Api {
     /// TL type `CommunityPeer`: `communityPeer#76141ebd`.
-    public indirect enum CommunityPeer: TLObject {
+    public enum CommunityPeer: TLObject {
         case communityPeer(Cons_communityPeer)
 
         /// The fields of `communityPeer#76141ebd`.
-        public struct Cons_communityPeer: Sendable {
-            public var canViewHistory: Swift.Bool
-            public var visible: Swift.Bool?
-            public var peer: Api.Peer
+        public final class Cons_communityPeer: Sendable {
+            public let canViewHistory: Swift.Bool
+            public let visible: Swift.Bool?
+            public let peer: Api.Peer
             
             public init(canViewHistory: Swift.Bool = false, visible: Swift.Bool? = nil, peer: Api.Peer) {
                 self.canViewHistory = canViewHistory
@@ -639,7 +639,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.canViewHistory { _flags_flags |= 1 << 2 }
-                if self.visible != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.visible { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.visible {
                     w.writeBool(value)
@@ -682,15 +682,15 @@ extension Api {
 
 extension Api {
     /// TL type `CommunityPeerRequest`: `communityPeerRequest#7beafa85`.
-    public indirect enum CommunityPeerRequest: TLObject {
+    public enum CommunityPeerRequest: TLObject {
         case communityPeerRequest(Cons_communityPeerRequest)
 
         /// The fields of `communityPeerRequest#7beafa85`.
-        public struct Cons_communityPeerRequest: Sendable {
-            public var visible: Swift.Bool
-            public var peer: Api.Peer
-            public var requestedBy: Swift.Int64
-            public var date: Swift.Int32
+        public final class Cons_communityPeerRequest: Sendable {
+            public let visible: Swift.Bool
+            public let peer: Api.Peer
+            public let requestedBy: Swift.Int64
+            public let date: Swift.Int32
             
             public init(visible: Swift.Bool = false, peer: Api.Peer, requestedBy: Swift.Int64, date: Swift.Int32) {
                 self.visible = visible
@@ -744,16 +744,16 @@ extension Api {
 
 extension Api.communities {
     /// TL type `communities.PeerLinkRequests`: `communities.peerLinkRequests#2244afad`.
-    public indirect enum PeerLinkRequests: TLObject {
+    public enum PeerLinkRequests: TLObject {
         case peerLinkRequests(Cons_peerLinkRequests)
 
         /// The fields of `communities.peerLinkRequests#2244afad`.
-        public struct Cons_peerLinkRequests: Sendable {
-            public var totalCount: Swift.Int32
-            public var requests: [Api.CommunityPeerRequest]
-            public var nextOffset: Swift.String?
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_peerLinkRequests: Sendable {
+            public let totalCount: Swift.Int32
+            public let requests: [Api.CommunityPeerRequest]
+            public let nextOffset: Swift.String?
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(totalCount: Swift.Int32, requests: [Api.CommunityPeerRequest], nextOffset: Swift.String? = nil, chats: [Api.Chat], users: [Api.User]) {
                 self.totalCount = totalCount
@@ -766,7 +766,7 @@ extension Api.communities {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.nextOffset != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.nextOffset { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.totalCount)
                 w.writeVectorHeader(count: self.requests.count)
@@ -823,29 +823,29 @@ extension Api.communities {
 
 extension Api {
     /// TL type `EphemeralMessage`: `ephemeralMessage#dd27bee9`.
-    public indirect enum EphemeralMessage: TLObject {
+    public enum EphemeralMessage: TLObject {
         case ephemeralMessage(Cons_ephemeralMessage)
 
         /// The fields of `ephemeralMessage#dd27bee9`.
-        public struct Cons_ephemeralMessage: Sendable {
-            public var out: Swift.Bool
-            public var welcomeTemplate: Swift.Bool
-            public var invertMedia: Swift.Bool
-            public var noforwards: Swift.Bool
-            public var id: Swift.Int32
-            public var fromId: Api.Peer
-            public var peerId: Api.Peer?
-            public var receiverId: Swift.Int64
-            public var topMsgId: Swift.Int32?
-            public var date: Swift.Int32
-            public var message: Swift.String
-            public var entities: [Api.MessageEntity]?
-            public var media: Api.MessageMedia?
-            public var replyMarkup: Api.ReplyMarkup?
-            public var replyTo: Api.MessageReplyHeader?
-            public var richMessage: Api.RichMessage?
-            public var chatInstance: Swift.Int64?
-            public var anchorMsgId: Swift.Int32?
+        public final class Cons_ephemeralMessage: Sendable {
+            public let out: Swift.Bool
+            public let welcomeTemplate: Swift.Bool
+            public let invertMedia: Swift.Bool
+            public let noforwards: Swift.Bool
+            public let id: Swift.Int32
+            public let fromId: Api.Peer
+            public let peerId: Api.Peer?
+            public let receiverId: Swift.Int64
+            public let topMsgId: Swift.Int32?
+            public let date: Swift.Int32
+            public let message: Swift.String
+            public let entities: [Api.MessageEntity]?
+            public let media: Api.MessageMedia?
+            public let replyMarkup: Api.ReplyMarkup?
+            public let replyTo: Api.MessageReplyHeader?
+            public let richMessage: Api.RichMessage?
+            public let chatInstance: Swift.Int64?
+            public let anchorMsgId: Swift.Int32?
             
             public init(out: Swift.Bool = false, welcomeTemplate: Swift.Bool = false, invertMedia: Swift.Bool = false, noforwards: Swift.Bool = false, id: Swift.Int32, fromId: Api.Peer, peerId: Api.Peer? = nil, receiverId: Swift.Int64, topMsgId: Swift.Int32? = nil, date: Swift.Int32, message: Swift.String, entities: [Api.MessageEntity]? = nil, media: Api.MessageMedia? = nil, replyMarkup: Api.ReplyMarkup? = nil, replyTo: Api.MessageReplyHeader? = nil, richMessage: Api.RichMessage? = nil, chatInstance: Swift.Int64? = nil, anchorMsgId: Swift.Int32? = nil) {
                 self.out = out
@@ -875,15 +875,15 @@ extension Api {
                 if self.welcomeTemplate { _flags_flags |= 1 << 5 }
                 if self.invertMedia { _flags_flags |= 1 << 7 }
                 if self.noforwards { _flags_flags |= 1 << 12 }
-                if self.peerId != nil { _flags_flags |= 1 << 9 }
-                if self.topMsgId != nil { _flags_flags |= 1 << 1 }
-                if self.entities != nil { _flags_flags |= 1 << 2 }
-                if self.media != nil { _flags_flags |= 1 << 3 }
-                if self.replyMarkup != nil { _flags_flags |= 1 << 4 }
-                if self.replyTo != nil { _flags_flags |= 1 << 6 }
-                if self.richMessage != nil { _flags_flags |= 1 << 8 }
-                if self.chatInstance != nil { _flags_flags |= 1 << 10 }
-                if self.anchorMsgId != nil { _flags_flags |= 1 << 11 }
+                if case .some = self.peerId { _flags_flags |= 1 << 9 }
+                if case .some = self.topMsgId { _flags_flags |= 1 << 1 }
+                if case .some = self.entities { _flags_flags |= 1 << 2 }
+                if case .some = self.media { _flags_flags |= 1 << 3 }
+                if case .some = self.replyMarkup { _flags_flags |= 1 << 4 }
+                if case .some = self.replyTo { _flags_flags |= 1 << 6 }
+                if case .some = self.richMessage { _flags_flags |= 1 << 8 }
+                if case .some = self.chatInstance { _flags_flags |= 1 << 10 }
+                if case .some = self.anchorMsgId { _flags_flags |= 1 << 11 }
                 w.writeUInt32(_flags_flags)
                 w.writeInt32(self.id)
                 self.fromId.serialize(&w)
@@ -980,15 +980,15 @@ extension Api {
 
 extension Api.communities {
     /// TL type `communities.ParticipantJoinedChats`: `communities.participantJoinedChats#8d78512a`.
-    public indirect enum ParticipantJoinedChats: TLObject {
+    public enum ParticipantJoinedChats: TLObject {
         case participantJoinedChats(Cons_participantJoinedChats)
 
         /// The fields of `communities.participantJoinedChats#8d78512a`.
-        public struct Cons_participantJoinedChats: Sendable {
-            public var creatorChatIds: [Swift.Int64]
-            public var joinedChatIds: [Swift.Int64]
-            public var chats: [Api.Chat]
-            public var users: [Api.User]
+        public final class Cons_participantJoinedChats: Sendable {
+            public let creatorChatIds: [Swift.Int64]
+            public let joinedChatIds: [Swift.Int64]
+            public let chats: [Api.Chat]
+            public let users: [Api.User]
             
             public init(creatorChatIds: [Swift.Int64], joinedChatIds: [Swift.Int64], chats: [Api.Chat], users: [Api.User]) {
                 self.creatorChatIds = creatorChatIds
@@ -1051,12 +1051,12 @@ extension Api.communities {
 
 extension Api.messages {
     /// TL type `messages.TranslatedRichMessage`: `messages.translatedRichMessage#4203998f`.
-    public indirect enum TranslatedRichMessage: TLObject {
+    public enum TranslatedRichMessage: TLObject {
         case translatedRichMessage(Cons_translatedRichMessage)
 
         /// The fields of `messages.translatedRichMessage#4203998f`.
-        public struct Cons_translatedRichMessage: Sendable {
-            public var result: [Api.RichMessage]
+        public final class Cons_translatedRichMessage: Sendable {
+            public let result: [Api.RichMessage]
             
             public init(result: [Api.RichMessage]) {
                 self.result = result
@@ -1101,12 +1101,12 @@ extension Api.messages {
 
 extension Api.messages {
     /// TL type `messages.ComposedRichMessageWithAI`: `messages.composedRichMessageWithAI#4c4537c8`.
-    public indirect enum ComposedRichMessageWithAI: TLObject {
+    public enum ComposedRichMessageWithAI: TLObject {
         case composedRichMessageWithAI(Cons_composedRichMessageWithAI)
 
         /// The fields of `messages.composedRichMessageWithAI#4c4537c8`.
-        public struct Cons_composedRichMessageWithAI: Sendable {
-            public var result: Api.RichMessage
+        public final class Cons_composedRichMessageWithAI: Sendable {
+            public let result: Api.RichMessage
             
             public init(result: Api.RichMessage) {
                 self.result = result
@@ -1148,7 +1148,7 @@ extension Api.messages {
 
 extension Api {
     /// TL type `ButtonType`: `buttonTypeDefault#c9dd90e9`, `buttonTypeRequestPhone#df3d36f9`, `buttonTypeRequestGeoLocation#9beee140`, `buttonTypeRequestPoll#aacfff84`, `buttonTypeRequestPeer#4f58a237`, `inputButtonTypeRequestPeer#3fe268fe`, `buttonTypeSimpleWebView#c01a597a`.
-    public indirect enum ButtonType: TLObject {
+    public enum ButtonType: TLObject {
         case buttonTypeDefault
         case buttonTypeRequestPhone
         case buttonTypeRequestGeoLocation
@@ -1158,8 +1158,8 @@ extension Api {
         case buttonTypeSimpleWebView(Cons_buttonTypeSimpleWebView)
 
         /// The fields of `buttonTypeRequestPoll#aacfff84`.
-        public struct Cons_buttonTypeRequestPoll: Sendable {
-            public var quiz: Swift.Bool?
+        public final class Cons_buttonTypeRequestPoll: Sendable {
+            public let quiz: Swift.Bool?
             
             public init(quiz: Swift.Bool? = nil) {
                 self.quiz = quiz
@@ -1168,7 +1168,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.quiz != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.quiz { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.quiz {
                     w.writeBool(value)
@@ -1185,10 +1185,10 @@ extension Api {
         }
 
         /// The fields of `buttonTypeRequestPeer#4f58a237`.
-        public struct Cons_buttonTypeRequestPeer: Sendable {
-            public var buttonId: Swift.Int32
-            public var peerType: Api.RequestPeerType
-            public var maxQuantity: Swift.Int32
+        public final class Cons_buttonTypeRequestPeer: Sendable {
+            public let buttonId: Swift.Int32
+            public let peerType: Api.RequestPeerType
+            public let maxQuantity: Swift.Int32
             
             public init(buttonId: Swift.Int32, peerType: Api.RequestPeerType, maxQuantity: Swift.Int32) {
                 self.buttonId = buttonId
@@ -1216,13 +1216,13 @@ extension Api {
         }
 
         /// The fields of `inputButtonTypeRequestPeer#3fe268fe`.
-        public struct Cons_inputButtonTypeRequestPeer: Sendable {
-            public var nameRequested: Swift.Bool
-            public var usernameRequested: Swift.Bool
-            public var photoRequested: Swift.Bool
-            public var buttonId: Swift.Int32
-            public var peerType: Api.RequestPeerType
-            public var maxQuantity: Swift.Int32
+        public final class Cons_inputButtonTypeRequestPeer: Sendable {
+            public let nameRequested: Swift.Bool
+            public let usernameRequested: Swift.Bool
+            public let photoRequested: Swift.Bool
+            public let buttonId: Swift.Int32
+            public let peerType: Api.RequestPeerType
+            public let maxQuantity: Swift.Int32
             
             public init(nameRequested: Swift.Bool = false, usernameRequested: Swift.Bool = false, photoRequested: Swift.Bool = false, buttonId: Swift.Int32, peerType: Api.RequestPeerType, maxQuantity: Swift.Int32) {
                 self.nameRequested = nameRequested
@@ -1259,8 +1259,8 @@ extension Api {
         }
 
         /// The fields of `buttonTypeSimpleWebView#c01a597a`.
-        public struct Cons_buttonTypeSimpleWebView: Sendable {
-            public var url: Swift.String
+        public final class Cons_buttonTypeSimpleWebView: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -1314,7 +1314,7 @@ extension Api {
 
 extension Api {
     /// TL type `InlineButtonType`: `inlineButtonTypeUrl#eca4f8d4`, `inlineButtonTypeUrlAuth#bfd02da2`, `inputInlineButtonTypeUrlAuth#9961bcb4`, `inlineButtonTypeWebView#3bcab5b4`, `inlineButtonTypeCallback#2955bc38`, `inlineButtonTypeGame#5cd3709d`, `inlineButtonTypeBuy#48bad7a5`, `inlineButtonTypeSwitchInline#93773ff5`, `inlineButtonTypeUserProfile#3fa33fcf`, `inputInlineButtonTypeUserProfile#53f3ce5a`, `inlineButtonTypeCopy#b41d3272`, `inlineButtonTypeDisabled#a438619d`.
-    public indirect enum InlineButtonType: TLObject {
+    public enum InlineButtonType: TLObject {
         case inlineButtonTypeUrl(Cons_inlineButtonTypeUrl)
         case inlineButtonTypeUrlAuth(Cons_inlineButtonTypeUrlAuth)
         case inputInlineButtonTypeUrlAuth(Cons_inputInlineButtonTypeUrlAuth)
@@ -1329,8 +1329,8 @@ extension Api {
         case inlineButtonTypeDisabled
 
         /// The fields of `inlineButtonTypeUrl#eca4f8d4`.
-        public struct Cons_inlineButtonTypeUrl: Sendable {
-            public var url: Swift.String
+        public final class Cons_inlineButtonTypeUrl: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -1349,10 +1349,10 @@ extension Api {
         }
 
         /// The fields of `inlineButtonTypeUrlAuth#bfd02da2`.
-        public struct Cons_inlineButtonTypeUrlAuth: Sendable {
-            public var fwdText: Swift.String?
-            public var url: Swift.String
-            public var buttonId: Swift.Int32
+        public final class Cons_inlineButtonTypeUrlAuth: Sendable {
+            public let fwdText: Swift.String?
+            public let url: Swift.String
+            public let buttonId: Swift.Int32
             
             public init(fwdText: Swift.String? = nil, url: Swift.String, buttonId: Swift.Int32) {
                 self.fwdText = fwdText
@@ -1363,7 +1363,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.fwdText != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.fwdText { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.fwdText {
                     w.writeString(value)
@@ -1384,11 +1384,11 @@ extension Api {
         }
 
         /// The fields of `inputInlineButtonTypeUrlAuth#9961bcb4`.
-        public struct Cons_inputInlineButtonTypeUrlAuth: Sendable {
-            public var requestWriteAccess: Swift.Bool
-            public var fwdText: Swift.String?
-            public var url: Swift.String
-            public var bot: Api.InputUser?
+        public final class Cons_inputInlineButtonTypeUrlAuth: Sendable {
+            public let requestWriteAccess: Swift.Bool
+            public let fwdText: Swift.String?
+            public let url: Swift.String
+            public let bot: Api.InputUser?
             
             public init(requestWriteAccess: Swift.Bool = false, fwdText: Swift.String? = nil, url: Swift.String, bot: Api.InputUser? = nil) {
                 self.requestWriteAccess = requestWriteAccess
@@ -1401,8 +1401,8 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.requestWriteAccess { _flags_flags |= 1 << 0 }
-                if self.fwdText != nil { _flags_flags |= 1 << 1 }
-                if self.bot != nil { _flags_flags |= 1 << 2 }
+                if case .some = self.fwdText { _flags_flags |= 1 << 1 }
+                if case .some = self.bot { _flags_flags |= 1 << 2 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.fwdText {
                     w.writeString(value)
@@ -1427,8 +1427,8 @@ extension Api {
         }
 
         /// The fields of `inlineButtonTypeWebView#3bcab5b4`.
-        public struct Cons_inlineButtonTypeWebView: Sendable {
-            public var url: Swift.String
+        public final class Cons_inlineButtonTypeWebView: Sendable {
+            public let url: Swift.String
             
             public init(url: Swift.String) {
                 self.url = url
@@ -1447,9 +1447,9 @@ extension Api {
         }
 
         /// The fields of `inlineButtonTypeCallback#2955bc38`.
-        public struct Cons_inlineButtonTypeCallback: Sendable {
-            public var requiresPassword: Swift.Bool
-            public var data: [Swift.UInt8]
+        public final class Cons_inlineButtonTypeCallback: Sendable {
+            public let requiresPassword: Swift.Bool
+            public let data: [Swift.UInt8]
             
             public init(requiresPassword: Swift.Bool = false, data: [Swift.UInt8]) {
                 self.requiresPassword = requiresPassword
@@ -1474,10 +1474,10 @@ extension Api {
         }
 
         /// The fields of `inlineButtonTypeSwitchInline#93773ff5`.
-        public struct Cons_inlineButtonTypeSwitchInline: Sendable {
-            public var samePeer: Swift.Bool
-            public var query: Swift.String
-            public var peerTypes: [Api.InlineQueryPeerType]?
+        public final class Cons_inlineButtonTypeSwitchInline: Sendable {
+            public let samePeer: Swift.Bool
+            public let query: Swift.String
+            public let peerTypes: [Api.InlineQueryPeerType]?
             
             public init(samePeer: Swift.Bool = false, query: Swift.String, peerTypes: [Api.InlineQueryPeerType]? = nil) {
                 self.samePeer = samePeer
@@ -1489,7 +1489,7 @@ extension Api {
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
                 if self.samePeer { _flags_flags |= 1 << 0 }
-                if self.peerTypes != nil { _flags_flags |= 1 << 1 }
+                if case .some = self.peerTypes { _flags_flags |= 1 << 1 }
                 w.writeUInt32(_flags_flags)
                 w.writeString(self.query)
                 if let value = self.peerTypes {
@@ -1512,8 +1512,8 @@ extension Api {
         }
 
         /// The fields of `inlineButtonTypeUserProfile#3fa33fcf`.
-        public struct Cons_inlineButtonTypeUserProfile: Sendable {
-            public var userId: Swift.Int64
+        public final class Cons_inlineButtonTypeUserProfile: Sendable {
+            public let userId: Swift.Int64
             
             public init(userId: Swift.Int64) {
                 self.userId = userId
@@ -1532,8 +1532,8 @@ extension Api {
         }
 
         /// The fields of `inputInlineButtonTypeUserProfile#53f3ce5a`.
-        public struct Cons_inputInlineButtonTypeUserProfile: Sendable {
-            public var userId: Api.InputUser
+        public final class Cons_inputInlineButtonTypeUserProfile: Sendable {
+            public let userId: Api.InputUser
             
             public init(userId: Api.InputUser) {
                 self.userId = userId
@@ -1552,8 +1552,8 @@ extension Api {
         }
 
         /// The fields of `inlineButtonTypeCopy#b41d3272`.
-        public struct Cons_inlineButtonTypeCopy: Sendable {
-            public var copyText: Swift.String
+        public final class Cons_inlineButtonTypeCopy: Sendable {
+            public let copyText: Swift.String
             
             public init(copyText: Swift.String) {
                 self.copyText = copyText
@@ -1617,14 +1617,14 @@ extension Api {
 
 extension Api {
     /// TL type `KeyboardInlineButton`: `keyboardInlineButton#11c1a322`.
-    public indirect enum KeyboardInlineButton: TLObject {
+    public enum KeyboardInlineButton: TLObject {
         case keyboardInlineButton(Cons_keyboardInlineButton)
 
         /// The fields of `keyboardInlineButton#11c1a322`.
-        public struct Cons_keyboardInlineButton: Sendable {
-            public var style: Api.KeyboardButtonStyle?
-            public var text: Swift.String
-            public var type: Api.InlineButtonType
+        public final class Cons_keyboardInlineButton: Sendable {
+            public let style: Api.KeyboardButtonStyle?
+            public let text: Swift.String
+            public let type: Api.InlineButtonType
             
             public init(style: Api.KeyboardButtonStyle? = nil, text: Swift.String, type: Api.InlineButtonType) {
                 self.style = style
@@ -1635,7 +1635,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.style != nil { _flags_flags |= 1 << 10 }
+                if case .some = self.style { _flags_flags |= 1 << 10 }
                 w.writeUInt32(_flags_flags)
                 if let value = self.style {
                     value.serialize(&w)
@@ -1679,12 +1679,12 @@ extension Api {
 
 extension Api {
     /// TL type `KeyboardInlineButtonRow`: `keyboardInlineButtonRow#19420af6`.
-    public indirect enum KeyboardInlineButtonRow: TLObject {
+    public enum KeyboardInlineButtonRow: TLObject {
         case keyboardInlineButtonRow(Cons_keyboardInlineButtonRow)
 
         /// The fields of `keyboardInlineButtonRow#19420af6`.
-        public struct Cons_keyboardInlineButtonRow: Sendable {
-            public var buttons: [Api.KeyboardInlineButton]
+        public final class Cons_keyboardInlineButtonRow: Sendable {
+            public let buttons: [Api.KeyboardInlineButton]
             
             public init(buttons: [Api.KeyboardInlineButton]) {
                 self.buttons = buttons
@@ -1729,15 +1729,15 @@ extension Api {
 
 extension Api {
     /// TL type `RichButtonStyle`: `richButtonStyle#3c610bd`.
-    public indirect enum RichButtonStyle: TLObject {
+    public enum RichButtonStyle: TLObject {
         case richButtonStyle(Cons_richButtonStyle)
 
         /// The fields of `richButtonStyle#3c610bd`.
-        public struct Cons_richButtonStyle: Sendable {
-            public var bgPrimary: Swift.Bool
-            public var bgDanger: Swift.Bool
-            public var bgSuccess: Swift.Bool
-            public var link: Swift.Bool
+        public final class Cons_richButtonStyle: Sendable {
+            public let bgPrimary: Swift.Bool
+            public let bgDanger: Swift.Bool
+            public let bgSuccess: Swift.Bool
+            public let link: Swift.Bool
             
             public init(bgPrimary: Swift.Bool = false, bgDanger: Swift.Bool = false, bgSuccess: Swift.Bool = false, link: Swift.Bool = false) {
                 self.bgPrimary = bgPrimary
@@ -1791,14 +1791,14 @@ extension Api {
 
 extension Api {
     /// TL type `PageButton`: `pageButton#692a5488`.
-    public indirect enum PageButton: TLObject {
+    public enum PageButton: TLObject {
         case pageButton(Cons_pageButton)
 
         /// The fields of `pageButton#692a5488`.
-        public struct Cons_pageButton: Sendable {
-            public var text: Api.RichText
-            public var type: Api.InlineButtonType
-            public var style: Api.RichButtonStyle?
+        public final class Cons_pageButton: Sendable {
+            public let text: Api.RichText
+            public let type: Api.InlineButtonType
+            public let style: Api.RichButtonStyle?
             
             public init(text: Api.RichText, type: Api.InlineButtonType, style: Api.RichButtonStyle? = nil) {
                 self.text = text
@@ -1809,7 +1809,7 @@ extension Api {
             /// Writes the fields (without the constructor id).
             public func serializeFields(_ w: inout TLWriter) {
                 var _flags_flags: Swift.UInt32 = 0
-                if self.style != nil { _flags_flags |= 1 << 0 }
+                if case .some = self.style { _flags_flags |= 1 << 0 }
                 w.writeUInt32(_flags_flags)
                 self.text.serialize(&w)
                 self.type.serialize(&w)
@@ -1853,14 +1853,14 @@ extension Api {
 
 extension Api.ephemeral {
     /// TL type `ephemeral.WelcomeMessages`: `ephemeral.welcomeMessagesNotModified#59ffdb31`, `ephemeral.welcomeMessages#104fc872`.
-    public indirect enum WelcomeMessages: TLObject {
+    public enum WelcomeMessages: TLObject {
         case welcomeMessagesNotModified
         case welcomeMessages(Cons_welcomeMessages)
 
         /// The fields of `ephemeral.welcomeMessages#104fc872`.
-        public struct Cons_welcomeMessages: Sendable {
-            public var hash: Swift.Int64
-            public var messages: [Api.EphemeralMessage]
+        public final class Cons_welcomeMessages: Sendable {
+            public let hash: Swift.Int64
+            public let messages: [Api.EphemeralMessage]
             
             public init(hash: Swift.Int64, messages: [Api.EphemeralMessage]) {
                 self.hash = hash
@@ -1910,13 +1910,13 @@ extension Api.ephemeral {
 
 extension Api.auth {
     /// TL type `auth.FirebasePnvIntent`: `auth.firebasePnvIntent#df5ac00c`.
-    public indirect enum FirebasePnvIntent: TLObject {
+    public enum FirebasePnvIntent: TLObject {
         case firebasePnvIntent(Cons_firebasePnvIntent)
 
         /// The fields of `auth.firebasePnvIntent#df5ac00c`.
-        public struct Cons_firebasePnvIntent: Sendable {
-            public var nonce: Swift.String
-            public var digitalCredentialPayload: Swift.String
+        public final class Cons_firebasePnvIntent: Sendable {
+            public let nonce: Swift.String
+            public let digitalCredentialPayload: Swift.String
             
             public init(nonce: Swift.String, digitalCredentialPayload: Swift.String) {
                 self.nonce = nonce
