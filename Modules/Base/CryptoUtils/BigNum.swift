@@ -6,7 +6,14 @@ import COpenSSLShims
 /// Values cross the API as big-endian byte strings (as TL `bytes` carries `dh_prime`, `g_a`, `pq`).
 public enum BigNum {
     /// `base ^ exponent mod modulus`, left-padded with zeros to the modulus' byte length.
-    public static func modExp(base: [UInt8], exponent: [UInt8], modulus: [UInt8]) throws(CryptoError) -> [UInt8] {
+    ///
+    /// A secret exponent (the default: DH secrets, RSA private exponents) goes through OpenSSL's constant-time
+    /// Montgomery ladder (`BN_mod_exp_mont_consttime`, the exponent flagged `BN_FLG_CONSTTIME`), whose timing and
+    /// memory access do not depend on the exponent's bits; it needs an odd modulus, which every MTProto modulus is
+    /// (RSA n, the DH prime). `exponentIsSecret: false` (an RSA public exponent) takes the faster variable-time path.
+    public static func modExp(
+        base: [UInt8], exponent: [UInt8], modulus: [UInt8], exponentIsSecret: Bool = true
+    ) throws(CryptoError) -> [UInt8] {
         try withContext { ctx throws(CryptoError) in
             let b = try number(base)
             defer { BN_clear_free(b) }
@@ -17,8 +24,62 @@ public enum BigNum {
             let r = try number([])
             defer { BN_clear_free(r) }
             guard BN_is_zero(m) == 0 else { throw .outOfRange("modulus is zero") }
-            guard BN_mod_exp(r, b, e, m, ctx) == 1 else { throw .openSSL("BN_mod_exp") }
+            try exponentiate(r, b, e, m, secret: exponentIsSecret, ctx: ctx)
             return bytes(of: r, length: Int(copenssl_bn_num_bytes(m)))
+        }
+    }
+
+    /// RSA private-key operation by the Chinese remainder theorem (PKCS #1 §5.1.2, RSADP 2.b): with
+    /// m1 = c^dP mod p, m2 = c^dQ mod q, h = qInv·(m1 − m2) mod p, the result is m2 + q·h, padded to `length`
+    /// bytes. Both exponentiations are constant-time. About 3–4× cheaper than `c^d mod n`: two half-size
+    /// exponentiations with half-size exponents.
+    public static func modExpCRT(
+        base: [UInt8], p: [UInt8], q: [UInt8], dP: [UInt8], dQ: [UInt8], qInv: [UInt8], length: Int
+    ) throws(CryptoError) -> [UInt8] {
+        try withContext { ctx throws(CryptoError) in
+            let c = try number(base)
+            defer { BN_clear_free(c) }
+            let bp = try number(p)
+            defer { BN_clear_free(bp) }
+            let bq = try number(q)
+            defer { BN_clear_free(bq) }
+            let edp = try number(dP)
+            defer { BN_clear_free(edp) }
+            let edq = try number(dQ)
+            defer { BN_clear_free(edq) }
+            let qi = try number(qInv)
+            defer { BN_clear_free(qi) }
+            let m1 = try number([])
+            defer { BN_clear_free(m1) }
+            let m2 = try number([])
+            defer { BN_clear_free(m2) }
+            let h = try number([])
+            defer { BN_clear_free(h) }
+            guard BN_is_odd(bp) == 1, BN_is_odd(bq) == 1 else { throw .invalidKey("RSA primes must be odd") }
+            try exponentiate(m1, c, edp, bp, secret: true, ctx: ctx)
+            try exponentiate(m2, c, edq, bq, secret: true, ctx: ctx)
+            BN_set_flags(h, BN_FLG_CONSTTIME)
+            guard BN_mod_sub(h, m1, m2, bp, ctx) == 1, BN_mod_mul(h, h, qi, bp, ctx) == 1,
+                BN_mul(h, h, bq, ctx) == 1, BN_add(h, h, m2) == 1
+            else { throw .openSSL("RSA CRT recombination") }
+            guard Int(copenssl_bn_num_bytes(h)) <= length else { throw .invalidKey("RSA CRT result exceeds the modulus") }
+            return bytes(of: h, length: length)
+        }
+    }
+
+    /// `r = b^e mod m`: constant-time for a secret exponent and an odd modulus, otherwise `BN_mod_exp`.
+    private static func exponentiate(
+        _ r: OpaquePointer, _ b: OpaquePointer, _ e: OpaquePointer, _ m: OpaquePointer, secret: Bool,
+        ctx: OpaquePointer
+    ) throws(CryptoError) {
+        if secret {
+            guard BN_is_odd(m) == 1 else { throw .outOfRange("a secret exponent needs an odd modulus") }
+            BN_set_flags(e, BN_FLG_CONSTTIME)
+            guard BN_mod_exp_mont_consttime(r, b, e, m, ctx, nil) == 1 else {
+                throw .openSSL("BN_mod_exp_mont_consttime")
+            }
+        } else {
+            guard BN_mod_exp(r, b, e, m, ctx) == 1 else { throw .openSSL("BN_mod_exp") }
         }
     }
 

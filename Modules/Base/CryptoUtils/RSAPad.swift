@@ -23,7 +23,12 @@ public enum RSAPad {
 
     /// Inverts `encrypt` with the private key (what a server does); returns the 192 padded bytes and checks the hash.
     public static func decrypt(_ encrypted: [UInt8], key: RSAPrivateKey) throws(CryptoError) -> [UInt8] {
-        let block = try key.decryptRaw(encrypted)
+        try unpad(key.decryptRaw(encrypted))
+    }
+
+    /// The second half of `decrypt`: from the raw RSA plaintext (256 bytes) to the 192 padded bytes, checking the
+    /// hash. A server that also accepts the legacy scheme decrypts once and tries both on the same block.
+    public static func unpad(_ block: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard block.count == 256 else { throw .invalidLength(what: "RSA_PAD block", expected: "256", actual: block.count) }
         let keyXor = Array(block[0..<32])
         let aesEncrypted = Array(block[32..<256])

@@ -46,7 +46,7 @@ public struct RSAPublicKey: Sendable, Equatable {
     /// Raw RSA: `data^e mod n` as big-endian bytes of the modulus' length. `data` must be below n.
     public func encryptRaw(_ data: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard BigNum.compare(data, modulus) < 0 else { throw .outOfRange("RSA input is not below the modulus") }
-        return try BigNum.modExp(base: data, exponent: exponent, modulus: modulus)
+        return try BigNum.modExp(base: data, exponent: exponent, modulus: modulus, exponentIsSecret: false)
     }
 
     /// The key fingerprint: the low 64 bits of SHA-1 over the TL serialization of `rsa_public_key n:bytes e:bytes`

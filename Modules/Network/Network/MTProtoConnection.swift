@@ -87,7 +87,9 @@ public final class MTProtoConnection: @unchecked Sendable {
             } else {
                 let dcId = endpoint.dcId
                 key = try await loop.flatSubmit {
-                    handler.value.createKey(AuthKeyClientExchange(publicKeys: publicKeys, dcId: dcId))
+                    handler.value.createKey(
+                        AuthKeyClientExchange(
+                            publicKeys: publicKeys, dcId: dcId, dhPools: AuthKeyClientExchange.verifiedGroupPool))
                 }.get()
             }
             try await loop.submit {

@@ -1,6 +1,7 @@
 import CryptoUtils
 public import Foundation
 public import Logging
+import MTProtoCore
 import MTProtoTransport
 public import NIOCore
 import NIOPosix
@@ -66,6 +67,8 @@ public final class MTProtoServer: Sendable {
         let keys = try ServerKeyStore(directory: configuration.dataDirectory)
         let sessions = SessionRegistry(schedule: SaltSchedule(secret: Digest.sha256(keys.rsaKey.privateExponentBytes)))
         let handlerBox = HandlerBox()
+        // Precomputed (a, g_a) pairs, shared by every listener and refilled in the background.
+        let dhPool = DHPairPool(g: DHGroup.generator, prime: DHGroup.prime, capacity: 8)
         var listeners: [TransportServer] = []
         var dataCenters: [DataCenter] = []
         for index in 0..<configuration.dataCenterCount {
@@ -76,7 +79,7 @@ public final class MTProtoServer: Sendable {
             ) { _ in
                 [ServerConnectionHandler(
                     dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
-                    logger: logger)]
+                    logger: logger, dhPool: dhPool)]
             }
             listeners.append(listener)
             dataCenters.append(DataCenter(id: dcId, host: configuration.host, port: listener.port))

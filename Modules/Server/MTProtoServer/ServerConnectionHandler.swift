@@ -1,7 +1,7 @@
 import CryptoUtils
 public import Foundation
 public import Logging
-import MTProtoCore
+public import MTProtoCore
 public import MTProtoTransport
 public import NIOCore
 
@@ -23,6 +23,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     private let logger: Logger
     private let clock: @Sendable () -> Double
     private var exchange: AuthKeyServerExchange?
+    private let dhPool: DHPairPool?
     private var plainIds = MessageIdGenerator()
     /// API calls answer in arrival order: each waits for the one before it.
     private var lastCall: EventLoopFuture<Void>?
@@ -30,8 +31,9 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
 
     public init(
         dcId: Int32, keys: ServerKeyStore, registry: SessionRegistry, handler: any RPCHandler, logger: Logger,
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, dhPool: DHPairPool? = nil
     ) {
+        self.dhPool = dhPool
         self.dcId = dcId
         self.keys = keys
         self.registry = registry
@@ -55,7 +57,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         do {
             let message = try PlainMessage(parsing: packet)
             if exchange == nil || AuthKeyServerExchange.isExchangeStart(message.body) {
-                exchange = AuthKeyServerExchange(keys: [keys.rsaKey])
+                exchange = AuthKeyServerExchange(keys: [keys.rsaKey], dhPool: dhPool)
             }
             switch try exchange!.receive(message.body, now: now) {
             case .send(let body):

@@ -6,7 +6,9 @@ public import MTProtoCore
 /// What the server keeps in its data folder: its RSA key pair and the auth keys clients created, so that a client
 /// that saved its key can reconnect after a restart.
 ///
-/// Layout: `rsa-key` (hex n, e, d on three lines, mode 0600) and `auth-keys/<id in hex>` (256 key bytes, 0600).
+/// Layout: `rsa-key` (hex n, e, d, then the CRT numbers p, q, dP, dQ, qInv: eight lines, mode 0600) and
+/// `auth-keys/<id in hex>` (256 key bytes, 0600). A key file of the first format (n, e, d only) still loads; its
+/// key then decrypts without CRT.
 /// `@unchecked Sendable`: the in-memory table is guarded by `lock`; files are written whole and renamed into place.
 public final class ServerKeyStore: @unchecked Sendable {
     public let directory: URL
@@ -24,9 +26,7 @@ public final class ServerKeyStore: @unchecked Sendable {
             rsaKey = try Self.parseKey(text, file: keyFile.path)
         } else {
             rsaKey = try RSAPrivateKey.generate(bits: 2048)
-            let text = [rsaKey.publicKey.modulus, rsaKey.publicKey.exponent, rsaKey.privateExponentBytes]
-                .map { MemoryBuffer($0).hexString }.joined(separator: "\n") + "\n"
-            try Self.writeSecret(Data(text.utf8), to: keyFile)
+            try Self.writeSecret(Data(Self.serializeKey(rsaKey).utf8), to: keyFile)
         }
         for name in (try? fm.contentsOfDirectory(atPath: directory.appendingPathComponent("auth-keys").path)) ?? [] {
             let url = directory.appendingPathComponent("auth-keys").appendingPathComponent(name)
@@ -69,14 +69,33 @@ public final class ServerKeyStore: @unchecked Sendable {
         else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
     }
 
+    /// The key file's text: n, e, d and, when the key has them, p, q, dP, dQ, qInv, one hex number per line.
+    static func serializeKey(_ key: RSAPrivateKey) -> String {
+        var numbers = [key.publicKey.modulus, key.publicKey.exponent, key.privateExponentBytes]
+        if let crt = key.crtParameters { numbers += [crt.p, crt.q, crt.dP, crt.dQ, crt.qInv] }
+        return numbers.map { MemoryBuffer($0).hexString }.joined(separator: "\n") + "\n"
+    }
+
+    /// Reads a key file of either format: three lines (n, e, d) or eight (with the CRT numbers). CRT numbers are
+    /// checked with one decryption of a random value (which re-encrypts its result), so a damaged file is refused
+    /// at start rather than failing every key exchange.
     static func parseKey(_ text: String, file: String) throws -> RSAPrivateKey {
         let lines = text.split(separator: "\n").map { String($0) }
-        guard lines.count >= 3, let n = MemoryBuffer(hexString: lines[0])?.bytes, let e = MemoryBuffer(hexString: lines[1])?.bytes,
-            let d = MemoryBuffer(hexString: lines[2])?.bytes
-        else {
+        let numbers = lines.map { MemoryBuffer(hexString: $0)?.bytes }
+        guard lines.count == 3 || lines.count == 8, numbers.allSatisfy({ $0 != nil && !$0!.isEmpty }) else {
             throw ServerError.corruptKeyFile(file)
         }
-        return RSAPrivateKey(modulus: n, publicExponent: e, privateExponent: d)
+        let values = numbers.map { $0! }
+        guard values.count == 8 else {
+            return RSAPrivateKey(modulus: values[0], publicExponent: values[1], privateExponent: values[2])
+        }
+        let key = RSAPrivateKey(
+            modulus: values[0], publicExponent: values[1], privateExponent: values[2],
+            crt: .init(p: values[3], q: values[4], dP: values[5], dQ: values[6], qInv: values[7]))
+        var probe = SecureRandom.bytes(values[0].count)
+        probe[0] = 0
+        guard (try? key.decryptRaw(probe)) != nil else { throw ServerError.corruptKeyFile(file) }
+        return key
     }
 }
 
@@ -87,7 +106,8 @@ public enum ServerError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .corruptKeyFile(let path):
-            return "the RSA key file \(path) is not three hex lines (n, e, d); move it away to create a new key"
+            return "the RSA key file \(path) is not three hex lines (n, e, d) or eight (n, e, d, p, q, dP, dQ, qInv), "
+                + "or its CRT numbers do not match; move it away to create a new key"
         }
     }
 }

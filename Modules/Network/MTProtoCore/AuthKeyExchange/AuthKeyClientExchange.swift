@@ -30,6 +30,7 @@ public struct AuthKeyClientExchange {
     private let publicKeys: [RSAPublicKey]
     private let dcId: Int32
     private let random: (Int) -> [UInt8]
+    private let dhPools: ((_ prime: [UInt8], _ g: Int32) -> DHPairPool?)?
     private let nonce: TLInt128
     private var state: State = .idle
     /// At most this many dh_gen_retry rounds.
@@ -37,11 +38,23 @@ public struct AuthKeyClientExchange {
 
     /// A client that trusts `publicKeys`, creating a key for data center `dcId` (negative for test DCs, +10000 for
     /// media, as `p_q_inner_data_dc` defines). `random` supplies every random byte (tests inject a seeded one).
-    public init(publicKeys: [RSAPublicKey], dcId: Int32, random: @escaping (Int) -> [UInt8] = SecureRandom.bytes) {
+    /// `dhPools`, asked only after the server's group passed every check, may give a pool of precomputed (b, g_b)
+    /// for that group (`verifiedGroupPool` does); without one, or when it is empty, b and g_b are computed inline.
+    public init(
+        publicKeys: [RSAPublicKey], dcId: Int32, random: @escaping (Int) -> [UInt8] = SecureRandom.bytes,
+        dhPools: ((_ prime: [UInt8], _ g: Int32) -> DHPairPool?)? = nil
+    ) {
         self.publicKeys = publicKeys
         self.dcId = dcId
         self.random = random
+        self.dhPools = dhPools
         self.nonce = TLInt128(bytes: random(16))!
+    }
+
+    /// A shared pool of precomputed (b, g_b) for a group this process has already verified in full (one pair kept
+    /// ready, refilled in the background), or nil for a group not verified yet. Pass it as `dhPools`.
+    public static func verifiedGroupPool(prime: [UInt8], g: Int32) -> DHPairPool? {
+        VerifiedDHGroups.pool(prime: prime, g: g)
     }
 
     /// Step 1: `req_pq_multi` with a fresh nonce.
@@ -138,12 +151,18 @@ public struct AuthKeyClientExchange {
         var gB: [UInt8] = []
         var authKey: [UInt8] = []
         do {
-            // Draw b until g_b passes the same range check the server will apply.
-            for attempt in 0..<16 {
-                b = random(256)
-                gB = try DiffieHellman.publicValue(g: g, secret: b, prime: prime)
-                if (try? DiffieHellman.checkPublicValue(gB, prime: prime)) != nil { break }
-                if attempt == 15 { throw AuthKeyExchangeError.dh(.valueOutOfRange) }
+            if let pair = dhPools?(prime, g)?.take() {
+                // A precomputed pair of this (verified) group, handed out once; its range is checked again.
+                (b, gB) = (pair.secret, pair.publicValue)
+                try DiffieHellman.checkPublicValue(gB, prime: prime)
+            } else {
+                // Draw b until g_b passes the same range check the server will apply.
+                for attempt in 0..<16 {
+                    b = random(256)
+                    gB = try DiffieHellman.publicValue(g: g, secret: b, prime: prime)
+                    if (try? DiffieHellman.checkPublicValue(gB, prime: prime)) != nil { break }
+                    if attempt == 15 { throw AuthKeyExchangeError.dh(.valueOutOfRange) }
+                }
             }
             authKey = try DiffieHellman.sharedKey(peerValue: gA, secret: b, prime: prime)
         } catch let error as AuthKeyExchangeError {

@@ -26,11 +26,14 @@ public struct AuthKeyServerExchange {
 
     private let keys: [RSAPrivateKey]
     private let random: (Int) -> [UInt8]
+    private let dhPool: DHPairPool?
     private var state: State = .waitingForPQ
 
-    /// A server holding `keys`; `random` supplies every random byte.
-    public init(keys: [RSAPrivateKey], random: @escaping (Int) -> [UInt8] = SecureRandom.bytes) {
+    /// A server holding `keys`; `random` supplies every random byte. With `dhPool` (pairs of `DHGroup`), the exchange
+    /// takes its (a, g_a) from the pool (each pair once) and computes one inline only when the pool is empty.
+    public init(keys: [RSAPrivateKey], dhPool: DHPairPool? = nil, random: @escaping (Int) -> [UInt8] = SecureRandom.bytes) {
         self.keys = keys
+        self.dhPool = dhPool
         self.random = random
     }
 
@@ -106,16 +109,23 @@ public struct AuthKeyServerExchange {
         guard uint64(bigEndian: fields.pq) == p * q, uint64(bigEndian: fields.p) == p, uint64(bigEndian: fields.q) == q
         else { throw .pqMismatch }
         let newNonce = fields.newNonce.bytes
-        var a: [UInt8] = []
-        var gA: [UInt8] = []
+        let pair: DHPair
         do {
-            repeat {
-                a = random(256)
-                gA = try DiffieHellman.publicValue(g: DHGroup.generator, secret: a, prime: DHGroup.prime)
-            } while (try? DiffieHellman.checkPublicValue(gA, prime: DHGroup.prime)) == nil
-        } catch {
+            if let pooled = dhPool?.take() {
+                pair = pooled
+            } else {
+                pair = try DHPair.generate(g: DHGroup.generator, prime: DHGroup.prime, random: random)
+            }
+            // Checked again here whatever its source (security guidelines: the range of g_a).
+            try DiffieHellman.checkPublicValue(pair.publicValue, prime: DHGroup.prime)
+        } catch let error as CryptoError {
             throw .crypto(error)
+        } catch let error as DiffieHellman.Failure {
+            throw .dh(error)
+        } catch {
+            throw .unexpectedMessage("\(error)")
         }
+        let (a, gA) = (pair.secret, pair.publicValue)
         let serverTime = Int32(clamping: Int64(now.rounded(.down)))
         let answer = MTProto.ServerDHInnerData.serverDHInnerData(
             .init(
@@ -136,13 +146,14 @@ public struct AuthKeyServerExchange {
     }
 
     /// RSA_PAD first; when its hash does not check, the legacy scheme, whose SHA-1 covers exactly the inner data.
+    /// One RSA decryption serves both schemes.
     private func decryptInnerData(_ encrypted: [UInt8], key: RSAPrivateKey) throws(AuthKeyExchangeError) -> MTProto.PQInnerData {
-        if let padded = try? RSAPad.decrypt(encrypted, key: key) {
+        var block: [UInt8]
+        do { block = try key.decryptRaw(encrypted) } catch { throw .crypto(error) }
+        if block.count == 256, let padded = try? RSAPad.unpad(block) {
             var reader = TLReader(padded)
             if let inner = try? MTProto.PQInnerData.parse(&reader) { return inner }
         }
-        var block: [UInt8]
-        do { block = try key.decryptRaw(encrypted) } catch { throw .crypto(error) }
         // The legacy block is 255 bytes: as a number it may come back with leading zero bytes, or without some.
         while block.count > 255, block.first == 0 { block.removeFirst() }
         guard block.count <= 255 else { throw .answerHashMismatch }
