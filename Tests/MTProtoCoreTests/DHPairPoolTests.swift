@@ -121,3 +121,27 @@ import Testing
         }
     }
 }
+
+extension DHPairPoolTests {
+    /// A generator that fails leaves the pool empty (exchanges compute inline) and is not retried in a loop: only
+    /// each take() schedules another attempt.
+    @Test func failingGeneratorDoesNotSpin() async throws {
+        let calls = Made()
+        let pool = DHPairPool(capacity: 2) { () throws(CryptoError) in
+            calls.values.withLock { $0.append([]) }
+            throw CryptoError.outOfRange("test")
+        }
+        func count() -> Int { calls.values.withLock { $0.count } }
+        func waitFor(_ n: Int) async throws {
+            for _ in 0..<1_000 where count() < n { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        try await waitFor(1)
+        try await Task.sleep(for: .milliseconds(50))  // a spinning refill would have called it hundreds of times
+        #expect(count() == 1)
+        #expect(pool.take() == nil)
+        try await waitFor(2)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(count() == 2)
+        #expect(pool.readyCount == 0)
+    }
+}

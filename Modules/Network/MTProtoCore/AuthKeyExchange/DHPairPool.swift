@@ -86,14 +86,16 @@ public final class DHPairPool: Sendable {
     /// How many pairs `take()` has handed out so far.
     public var handedOutCount: Int { state.withLock { $0.handedOut } }
 
-    /// Fills the pool up to `capacity` on the calling thread.
-    public func refill() {
+    /// Fills the pool up to `capacity` on the calling thread; false when a generation failed (the pool stays short).
+    @discardableResult
+    public func refill() -> Bool {
         while state.withLock({ $0.pairs.count < capacity }) {
-            guard let pair = try? generate() else { return }
+            guard let pair = try? generate() else { return false }
             state.withLock { state in
                 if state.pairs.count < capacity { state.pairs.append(pair) }
             }
         }
+        return true
     }
 
     private func scheduleRefill() {
@@ -105,10 +107,11 @@ public final class DHPairPool: Sendable {
         }
         guard start else { return }
         queue.async { [self] in
-            refill()
+            let filled = refill()
             state.withLock { $0.refilling = false }
-            // A take() during the last generation may have found `refilling` set and skipped scheduling.
-            if state.withLock({ $0.pairs.count < capacity }) { scheduleRefill() }
+            // A take() during the last generation may have found `refilling` set and skipped scheduling. After a
+            // failed generation the next take() schedules again, so a broken generator never spins.
+            if filled, state.withLock({ $0.pairs.count < capacity }) { scheduleRefill() }
         }
     }
 }
