@@ -151,7 +151,7 @@ let modules: [Module] = [
     // Postbox: identity types, tables, transactions with operation records, readers, upgrades.
     .swift(
         "Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers", "SwiftSignalKit"],
-        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors"]),
+        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors", "SignalTesting"]),
     // PostboxTesting: stand-in peer, media and attribute types and temporary directories for tests and tools.
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 

@@ -1,6 +1,7 @@
 import Dispatch
 @testable import Postbox
 import PostboxTesting
+import SignalTesting
 import Testing
 
 /// The change log other processes catch up from, and the wake-up between two Postbox instances of one process.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Postbox
 import PostboxTesting
+import SignalTesting
 import Testing
 
 /// The NotificationService case: another process (postbox-tool add-message) writes to the Postbox this process has

@@ -1,5 +1,6 @@
 import Postbox
 import PostboxTesting
+import SignalTesting
 import Testing
 
 @Suite("History paging")

@@ -2,6 +2,7 @@ import Buffers
 import Foundation
 import Postbox
 import PostboxTesting
+import SignalTesting
 import SwiftSignalKit
 import TestVectors
 import Testing

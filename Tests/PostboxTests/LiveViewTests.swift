@@ -1,6 +1,7 @@
 import Buffers
 import Postbox
 import PostboxTesting
+import SignalTesting
 import Testing
 import ValueBox
 

@@ -1,43 +1,28 @@
 import Dispatch
 import Postbox
+import SignalTesting
 import SwiftSignalKit
-import Synchronization
 
-/// Subscribes to a view signal and records every snapshot it delivers, with the monotonic time it arrived.
-final class ViewRecorder<T: Sendable>: Sendable {
-    private let values = Mutex<[(value: T, time: UInt64)]>([])
-    private let disposable = Mutex<Disposable?>(nil)
-    private let arrivals = DispatchSemaphore(value: 0)
+/// A live view's snapshots as SignalTesting records them, stamped with the monotonic clock in nanoseconds.
+typealias ViewRecorder<T: Sendable> = EventRecorder<T, NoError>
 
-    init(_ signal: Signal<T, NoError>) {
-        let subscription = signal.start(next: { [weak self] value in
-            guard let self else { return }
-            let time = DispatchTime.now().uptimeNanoseconds
-            self.values.withLock { $0.append((value, time)) }
-            self.arrivals.signal()
-        })
-        disposable.withLock { $0 = subscription }
+extension EventRecorder where E == NoError {
+    /// Subscribes to a view signal, stamping each snapshot with `DispatchTime` nanoseconds.
+    convenience init(_ signal: Signal<T, NoError>) {
+        self.init(signal, clock: { Double(DispatchTime.now().uptimeNanoseconds) })
     }
 
     /// Every snapshot so far.
-    var all: [T] { values.withLock { $0.map(\.value) } }
+    var all: [T] { values }
     /// The newest snapshot.
-    var last: T? { values.withLock { $0.last?.value } }
+    var last: T? { values.last }
     /// When the newest snapshot arrived (`DispatchTime` nanoseconds).
-    var lastTime: UInt64? { values.withLock { $0.last?.time } }
-    var count: Int { values.withLock { $0.count } }
+    var lastTime: UInt64? { timedEvents.last.map { UInt64($0.time) } }
+    var count: Int { values.count }
 
-    /// Waits until at least `count` snapshots arrived or `seconds` passed (for deliveries caused by another
-    /// process); returns whether they arrived.
-    func wait(forCount count: Int, seconds: Double) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        while self.count < count {
-            if arrivals.wait(timeout: deadline) == .timedOut { return self.count >= count }
-        }
-        return true
-    }
-
-    func dispose() { disposable.withLock { $0?.dispose() } }
+    /// Waits until at least `count` snapshots arrived or `seconds` passed (views never complete, so events are
+    /// snapshots).
+    func wait(forCount count: Int, seconds: Double) -> Bool { waitForEvents(count, seconds: seconds) }
 }
 
 extension Postbox {

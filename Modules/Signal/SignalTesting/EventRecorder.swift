@@ -1,8 +1,9 @@
+import Dispatch
 public import SwiftSignalKit
 
 /// One recorded event and the virtual time it arrived at.
 public struct RecordedEvent<T, E> {
-    /// Virtual seconds (0 without a scheduler).
+    /// Virtual seconds (0 without a scheduler), or the recorder's own clock.
     public let time: Double
     /// What arrived.
     public let event: SignalEvent<T, E>
@@ -19,13 +20,21 @@ extension RecordedEvent: Sendable where T: Sendable, E: Sendable {}
 
 /// Subscribes to a signal and records everything it delivers, so a test can compare the whole history at once.
 public final class EventRecorder<T: Sendable, E: Sendable>: Sendable {
-    private let scheduler: VirtualTimeScheduler?
+    private let clock: @Sendable () -> Double
     private let recorded = LockedValue<[RecordedEvent<T, E>]>.make([])
     private let disposable = MetaDisposable()
+    private let arrivals = DispatchSemaphore(value: 0)
 
     /// A recorder stamping events with `scheduler`'s time (or 0).
     public init(scheduler: VirtualTimeScheduler? = nil) {
-        self.scheduler = scheduler
+        self.clock = { scheduler?.now ?? 0 }
+    }
+
+    /// A recorder stamping events with `clock` (for signals fed by real threads or processes, where a test measures
+    /// how long delivery took), already subscribed to `signal`.
+    public init(_ signal: Signal<T, E>, clock: @escaping @Sendable () -> Double) {
+        self.clock = clock
+        start(signal)
     }
 
     /// A recorder already subscribed to `signal`.
@@ -43,8 +52,19 @@ public final class EventRecorder<T: Sendable, E: Sendable>: Sendable {
     }
 
     private func record(_ event: SignalEvent<T, E>) {
-        let time = scheduler?.now ?? 0
+        let time = clock()
         recorded.withLock { $0.append(RecordedEvent(time, event)) }
+        arrivals.signal()
+    }
+
+    /// Waits until at least `count` events arrived or `seconds` of real time passed, for signals that deliver on
+    /// other threads or after another process acted; returns whether they arrived.
+    public func waitForEvents(_ count: Int, seconds: Double) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while recorded.withLock({ $0.count }) < count {
+            if arrivals.wait(timeout: deadline) == .timedOut { return recorded.withLock { $0.count } >= count }
+        }
+        return true
     }
 
     /// Disposes the subscription.
