@@ -94,8 +94,8 @@ bench-postbox: deps ## Postbox benchmarks: builds the GRDB peer (its own binary)
 postbox-check: deps ## Postbox acceptance by hand: import-jsonl, search "pho" finds "phở", a wrong key exits 2.
 	@bash BuildTools/scripts/postbox-check.sh
 
-fuzz: deps ## Fuzz the TL schema parser and the TL decoders under libFuzzer + ASan (FUZZ_SECONDS=60 each).
-	@bash BuildTools/scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+fuzz: deps ## Every fuzz harness under libFuzzer + ASan (FUZZ_SECONDS=60 each, or FUZZ_RUNS=N; HARNESS=name for one).
+	@bash BuildTools/scripts/fuzz.sh $(if $(FUZZ_RUNS),--runs $(FUZZ_RUNS),--seconds $(or $(FUZZ_SECONDS),60)) $(HARNESS)
 
 # Postbox live views (issue: Postbox live views).
 .PHONY: bench-postbox-views

@@ -130,7 +130,9 @@ let modules: [Module] = [
     .swift("GZip", .Base, deps: ["CZlib"]),
     // CommandLineOutput: the media tools' one-line errors, file reading and atomic writes.
     .swift("CommandLineOutput", .Base),
-    // TestVectors: test support — repository fixtures (Tests/Fixtures/vectors), hex, a seeded generator.
+    // SecretFiles: owner-only files and folders for key material (0600 / 0700, O_EXCL | O_NOFOLLOW, fsync, rename).
+    .swift("SecretFiles", .Base),
+    // TestVectors: test support — repository fixtures, hex, a seeded generator, a process runner.
     .testSupport("TestVectors", .Base),
 
     // Signal: SwiftSignalKit and its test doubles (issue: Signal).
@@ -219,6 +221,10 @@ let modules: [Module] = [
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),
     .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema"]),
+    // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
+    .swift(
+        "FuzzHarnesses", .BuildTools, deps: ["TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi"],
+        testDeps: ["TestVectors"]),
 ]
 
 // MARK: - Apps

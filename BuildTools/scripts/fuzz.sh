@@ -1,29 +1,49 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses of Fuzz/ (Swift with -sanitize=fuzzer,address) and runs each for N seconds on a
-# corpus seeded from the repository's own data: the TL schemas for the parser, generated encodings for the decoders.
-# A crash leaves its input in Fuzz/artifacts/ and makes this script fail.
+# Builds the libFuzzer driver of Fuzz/ (Swift with -sanitize=fuzzer,address) over BuildTools/FuzzHarnesses and runs
+# every harness (or the ones named) on a corpus seeded from Fuzz/seeds/<harness>/.
+#   fuzz.sh [--seconds N | --runs N] [harness …]
+# Prints each harness's executed-input count. A crash, leak, out-of-memory or timeout leaves its input in
+# Fuzz/artifacts/<harness>/ and makes this script fail. The short fixed-seed pass of the same harnesses is part of
+# `make test` (Tests/FuzzHarnessesTests).
 set -euo pipefail
-seconds=${1:-60}
-cd "$(dirname "$0")/../../Fuzz"
-flags=(--build-path .build/fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address)
-for harness in tl-schema-fuzz tl-decoder-fuzz; do
-    echo "fuzz: building $harness (debug, fuzzer+address)"
-    swift build "${flags[@]}" --product "$harness" -q
+limit=(-max_total_time=60)
+harnesses=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seconds) limit=(-max_total_time="$2"); shift 2 ;;
+        --runs) limit=(-runs="$2"); shift 2 ;;
+        -h|--help) sed -n '2,7p' "$0" | sed 's/^# //'; exit 0 ;;
+        *) harnesses+=("$1"); shift ;;
+    esac
 done
+cd "$(dirname "$0")/../../Fuzz"
+if [ ${#harnesses[@]} -eq 0 ]; then
+    harnesses=($(ls seeds))
+fi
+flags=(--build-path .build/fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address)
+echo "fuzz: building the driver (debug, fuzzer+address)"
+swift build "${flags[@]}" --product fuzz -q
 bin=$(swift build "${flags[@]}" --show-bin-path)
-mkdir -p corpus/schema corpus/decoder artifacts
-cp ../Schemas/tl/mtproto.tl corpus/schema/
-head -c 6000 ../Schemas/tl/api.tl > corpus/schema/api-head.tl
-# Decoder seeds (committed): a selector byte, then wire bytes of Telethon-built samples and the auth-key example.
-cp seeds/decoder/* corpus/decoder/
-for harness in tl-schema-fuzz tl-decoder-fuzz; do
-    corpus=corpus/decoder
-    [ "$harness" = tl-schema-fuzz ] && corpus=corpus/schema
-    echo "fuzz: running $harness for ${seconds}s on $corpus"
-    "$bin/$harness" "$corpus" -max_total_time="$seconds" -max_len=16384 -rss_limit_mb=4096 \
-        -artifact_prefix=artifacts/ -print_final_stats=1 2>&1 | grep -E 'INFO: Loaded|DONE|ERROR|SUMMARY|stat::number_of_executed_units|crash-' || true
-    if ls artifacts/crash-* artifacts/leak-* artifacts/oom-* artifacts/timeout-* >/dev/null 2>&1; then
-        echo "fuzz: $harness found a failing input in Fuzz/artifacts/"; exit 1
+status=0
+for harness in "${harnesses[@]}"; do
+    [ -d "seeds/$harness" ] || { echo "fuzz: no harness '$harness' (known: $(ls seeds | tr '\n' ' '))"; exit 2; }
+    mkdir -p "corpus/$harness" "artifacts/$harness"
+    cp "seeds/$harness"/* "corpus/$harness/"
+    case "$harness" in
+        tl-schema) cp ../Schemas/tl/mtproto.tl "corpus/$harness/" ;;
+    esac
+    echo "fuzz: $harness (${limit[*]})"
+    log="artifacts/$harness/last-run.log"
+    FUZZ_HARNESS="$harness" "$bin/fuzz" "corpus/$harness" "${limit[@]}" -max_len=65536 -rss_limit_mb=2048 \
+        -timeout=20 -seed=1 -artifact_prefix="artifacts/$harness/" -print_final_stats=1 >"$log" 2>&1 || true
+    runs=$(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}')
+    if ls "artifacts/$harness"/crash-* "artifacts/$harness"/leak-* "artifacts/$harness"/oom-* \
+        "artifacts/$harness"/timeout-* >/dev/null 2>&1; then
+        echo "fuzz: $harness FAILED after ${runs:-?} inputs; see $log and the input in Fuzz/artifacts/$harness/"
+        grep -E 'ERROR|SUMMARY' "$log" | head -5
+        status=1
+    else
+        echo "fuzz: $harness ok, ${runs:-?} inputs executed"
     fi
 done
-echo "fuzz: no crashes"
+exit $status
