@@ -179,7 +179,7 @@ let modules: [Module] = [
     .swift(
         "MTProtoServer", .Server,
         deps: ["MTProtoCore", "MTProtoTransport", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers",
-               "NIOCore", "NIOPosix", "Logging"],
+               "SecretFiles", "NIOCore", "NIOPosix", "Logging"],
         testDeps: [
             "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TLRuntime", "CryptoUtils", "NIOCore",
             "NIOPosix",

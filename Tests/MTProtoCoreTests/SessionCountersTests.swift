@@ -50,15 +50,15 @@ import Testing
 
     @Test func windowDuplicatesAndParity() {
         var validator = MessageIdValidator(peer: .server)
-        #expect(validator.accept(Self.id(Self.now, remainder: 1), now: Self.now) == nil)
-        #expect(validator.accept(Self.id(Self.now, remainder: 1), now: Self.now) == .duplicate)
-        #expect(validator.accept(Self.id(Self.now - 301, remainder: 1), now: Self.now) == .tooOld)
-        #expect(validator.accept(Self.id(Self.now + 31, remainder: 3), now: Self.now) == .tooNew)
-        #expect(validator.accept(Self.id(Self.now - 299, remainder: 3), now: Self.now) == nil)
-        #expect(validator.accept(Self.id(Self.now, remainder: 0) + 4, now: Self.now) == .wrongParity)
+        #expect(validator.accept(Self.id(Self.now, remainder: 1), seqNo: 0, now: Self.now) == nil)
+        #expect(validator.accept(Self.id(Self.now, remainder: 1), seqNo: 0, now: Self.now) == .duplicate)
+        #expect(validator.accept(Self.id(Self.now - 301, remainder: 1), seqNo: 0, now: Self.now) == .tooOld)
+        #expect(validator.accept(Self.id(Self.now + 31, remainder: 3), seqNo: 0, now: Self.now) == .tooNew)
+        #expect(validator.accept(Self.id(Self.now - 299, remainder: 3), seqNo: 0, now: Self.now) == nil)
+        #expect(validator.accept(Self.id(Self.now, remainder: 0) + 4, seqNo: 0, now: Self.now) == .wrongParity)
         var server = MessageIdValidator(peer: .client)
-        #expect(server.accept(Self.id(Self.now, remainder: 1), now: Self.now) == .wrongParity)
-        #expect(server.accept(Self.id(Self.now, remainder: 0), now: Self.now) == nil)
+        #expect(server.accept(Self.id(Self.now, remainder: 1), seqNo: 0, now: Self.now) == .wrongParity)
+        #expect(server.accept(Self.id(Self.now, remainder: 0), seqNo: 0, now: Self.now) == nil)
     }
 
     @Test func memoryStaysBoundedAndOldIdsAreStillRefused() {
@@ -67,10 +67,42 @@ import Testing
         for i in 0..<10_000 {
             let id = Self.id(Self.now + Double(i) * 0.0001, remainder: 0)
             ids.append(id)
-            #expect(validator.accept(id, now: Self.now) == nil)
+            #expect(validator.accept(id, seqNo: 0, now: Self.now) == nil)
         }
         // Every id ever accepted is refused again, whether remembered or older than all remembered ones.
-        for id in ids.shuffled().prefix(500) { #expect(validator.accept(id, now: Self.now) == .duplicate) }
+        for id in ids.shuffled().prefix(500) { #expect(validator.accept(id, seqNo: 0, now: Self.now) == .duplicate) }
+    }
+
+    /// MTProto §Message Sequence Number: seq_no = 2 × (content-related messages before) + 1 if content-related, so
+    /// along msg_ids it never falls, and rises past every odd (content-related) one.
+    @Test func seqNoMustFitTheMessagesAroundIt() {
+        var validator = MessageIdValidator(peer: .server)
+        let a = Self.id(Self.now, remainder: 1)
+        let b = Self.id(Self.now + 1, remainder: 1)
+        let c = Self.id(Self.now + 2, remainder: 1)
+        #expect(validator.accept(a, seqNo: 5, now: Self.now) == nil)  // content-related
+        #expect(validator.accept(c, seqNo: 8, now: Self.now) == nil)  // an ack after two more content messages
+        // b lies between them: after an odd 5 it needs ≥ 6; before 8 it may be 7 at most (odd 7 → 8 ≥ 8).
+        var copy = validator
+        #expect(copy.accept(b, seqNo: 5, now: Self.now) == .seqNoTooLow)
+        copy = validator
+        #expect(copy.accept(b, seqNo: 9, now: Self.now) == .seqNoTooHigh)
+        copy = validator
+        #expect(copy.accept(b, seqNo: 8, now: Self.now) == nil)  // even: an ack may share the next message's count
+        #expect(validator.accept(b, seqNo: 7, now: Self.now) == nil)
+        // A second content-related message with the same seq_no is refused (it would be 7 twice).
+        #expect(validator.accept(Self.id(Self.now + 1.5, remainder: 1), seqNo: 7, now: Self.now) == .seqNoTooLow)
+        #expect(MessageIdValidator.Rejection.seqNoTooLow.notificationCode == 32)
+        #expect(MessageIdValidator.Rejection.seqNoTooHigh.notificationCode == 33)
+    }
+
+    @Test func notificationsMaySkipTheTimeWindowButNotDuplicatesOrParity() {
+        var validator = MessageIdValidator(peer: .server)
+        let old = Self.id(Self.now - 1000, remainder: 1)
+        #expect(validator.accept(old, seqNo: 0, now: Self.now) == .tooOld)
+        #expect(validator.accept(old, seqNo: 0, now: Self.now, checkTime: false) == nil)
+        #expect(validator.accept(old, seqNo: 0, now: Self.now, checkTime: false) == .duplicate)
+        #expect(validator.accept(old + 3, seqNo: 0, now: Self.now, checkTime: false) == .wrongParity)
     }
 }
 

@@ -122,8 +122,8 @@ import Testing
             let (channel, recorder) = try await framed()
             defer { channel.close(promise: nil) }
             var session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
-            let (_, packet) = session.send(MTProto.functions.ping(pingId: 5).serialized(), now: Date().timeIntervalSince1970)
-            try await channel.writeAndFlush(TransportFrame.packet(ByteBuffer(bytes: packet)))
+            let (_, packets) = try session.send(MTProto.functions.ping(pingId: 5).serialized(), now: Date().timeIntervalSince1970)
+            for packet in packets { try await channel.writeAndFlush(TransportFrame.packet(ByteBuffer(bytes: packet))) }
             return await recorder.wait { !$0.frames.isEmpty }
         }
     }

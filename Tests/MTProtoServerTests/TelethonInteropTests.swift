@@ -86,9 +86,11 @@ import Testing
             keys.insert(report.first.auth_key_id)
         }
         #expect(keys.count == transports.count)
-        let stored = try FileManager.default.contentsOfDirectory(
-            atPath: server.dataDirectory.appendingPathComponent("auth-keys").path)
+        // Every key was used, so each moved from auth-keys/unconfirmed/ to auth-keys/.
+        let folder = server.dataDirectory.appendingPathComponent("auth-keys")
+        let stored = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "unconfirmed" }
         #expect(stored.count == transports.count)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("unconfirmed").path).isEmpty)
         #expect(server.stop() == 0)
     }
 }

@@ -17,7 +17,7 @@ import Testing
         var encoder = makeFrameCodec(framing, role: sender)
         var decoder = makeFrameCodec(framing, role: sender == .client ? .server : .client)
         var wire = ByteBuffer()
-        for frame in frames { encoder.encode(frame, into: &wire) }
+        for frame in frames { try encoder.encode(frame, into: &wire) }
         var received: [TransportFrame] = []
         var pending = ByteBuffer()
         while wire.readableBytes > 0 {
@@ -75,24 +75,24 @@ import Testing
         #expect(received == [.transportError(-404), .transportError(-429)])
     }
 
-    @Test func abridgedLengthBytesAreAsSpecified() {
+    @Test func abridgedLengthBytesAreAsSpecified() throws {
         var codec = AbridgedCodec(role: .client)
         var out = ByteBuffer()
-        codec.encode(.packet(Self.payload(8)), into: &out)
+        try codec.encode(.packet(Self.payload(8)), into: &out)
         #expect(out.getBytes(at: 0, length: 1) == [2])
         out.clear()
-        codec.encode(.packet(Self.payload(127 * 4)), into: &out)
+        try codec.encode(.packet(Self.payload(127 * 4)), into: &out)
         #expect(out.getBytes(at: 0, length: 4) == [0x7f, 127, 0, 0])
         out.clear()
-        codec.encode(.packet(Self.payload(8), quickAckRequested: true), into: &out)
+        try codec.encode(.packet(Self.payload(8), quickAckRequested: true), into: &out)
         #expect(out.getBytes(at: 0, length: 1) == [0x82])
     }
 
-    @Test func fullEnvelopeMatchesTheSpec() {
+    @Test func fullEnvelopeMatchesTheSpec() throws {
         var codec = FullCodec(role: .client)
         var out = ByteBuffer()
-        codec.encode(.packet(ByteBuffer(bytes: [1, 2, 3, 4])), into: &out)
-        codec.encode(.packet(ByteBuffer(bytes: [5, 6, 7, 8])), into: &out)
+        try codec.encode(.packet(ByteBuffer(bytes: [1, 2, 3, 4])), into: &out)
+        try codec.encode(.packet(ByteBuffer(bytes: [5, 6, 7, 8])), into: &out)
         // total length 16, seq 0, payload, CRC-32 of the first 12 bytes; then seq 1.
         #expect(out.getBytes(at: 0, length: 12) == [16, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4])
         #expect(out.getInteger(at: 12, endianness: .little, as: UInt32.self) == 0xE0B5_0F42)
@@ -128,22 +128,41 @@ import Testing
         #expect(Self.decode([0xf0, 0xff, 0xff, 0xff, 0, 0, 0, 0], .full) == .failure(.invalidLength(-16)))
     }
 
-    @Test func fullFramingChecksCRCAndSequence() {
+    @Test func fullFramingChecksCRCAndSequence() throws {
         var codec = FullCodec(role: .client)
         var wire = ByteBuffer()
-        codec.encode(.packet(ByteBuffer(bytes: [1, 2, 3, 4])), into: &wire)
+        try codec.encode(.packet(ByteBuffer(bytes: [1, 2, 3, 4])), into: &wire)
         var corrupted = Array(wire.readableBytesView)
         corrupted[9] ^= 0x01
-        guard case .failure(.checksumMismatch) = Self.decode(corrupted, .full) else {
-            Issue.record("a flipped payload bit was accepted")
+        let flipped = Self.decode(corrupted, .full)
+        guard case .failure(.checksumMismatch) = flipped else {
+            Issue.record("a flipped payload bit was accepted: \(flipped)")
             return
         }
         var second = FullCodec(role: .client)
         var skip = ByteBuffer()
-        second.encode(.packet(ByteBuffer(bytes: [1, 2, 3, 4])), into: &skip)
+        try second.encode(.packet(ByteBuffer(bytes: [1, 2, 3, 4])), into: &skip)
         skip.clear()
-        second.encode(.packet(ByteBuffer(bytes: [1, 2, 3, 4])), into: &skip)  // seq 1 without seq 0
+        try second.encode(.packet(ByteBuffer(bytes: [1, 2, 3, 4])), into: &skip)  // seq 1 without seq 0
         #expect(Self.decode(Array(skip.readableBytesView), .full) == .failure(.sequenceMismatch(expected: 0, actual: 1)))
+    }
+
+    @Test(arguments: TransportFraming.allCases)
+    func oversizedOutgoingPacketsAreRefusedNotWrapped(_ framing: TransportFraming) throws {
+        // 2^24 words would wrap the abridged length to 0; every framing refuses past the packet limit instead.
+        var codec = makeFrameCodec(framing, role: .client)
+        var out = ByteBuffer()
+        let huge = ByteBuffer(repeating: 0, count: TransportLimits.maximumPacketLength + 4)
+        #expect(throws: TransportError.outgoingPacketTooLarge(huge.readableBytes)) {
+            try codec.encode(.packet(huge), into: &out)
+        }
+        #expect(out.readableBytes == 0)
+        // A payload that is not whole 4-byte words is refused too (abridged would drop its tail).
+        #expect(throws: TransportError.invalidLength(6)) { try codec.encode(.packet(ByteBuffer(bytes: [1, 2, 3, 4, 5, 6])), into: &out) }
+        // The largest allowed packet still goes out, with its exact length.
+        let largest = ByteBuffer(repeating: 7, count: TransportLimits.maximumPacketLength)
+        try codec.encode(.packet(largest), into: &out)
+        #expect(out.readableBytes >= largest.readableBytes)
     }
 
     @Test func truncatedFramesWaitForMoreBytes() {

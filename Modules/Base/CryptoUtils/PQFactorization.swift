@@ -1,16 +1,28 @@
 /// Splits MTProto's `pq` (a product of two primes below 2³²) with Pollard's rho in Brent's variant
 /// (MTProto §Creating an Authorization Key, step 2: "decompose pq into prime factors such that p < q").
 public enum PQFactorization {
-    /// `(p, q)` with `p ≤ q` and `p * q == pq`; `nil` when pq is below 4, prime, or the search gives up.
-    public static func factorize(_ pq: UInt64) -> (p: UInt64, q: UInt64)? {
+    /// The most iterations of x ↦ x² + c one call spends over all its attempts. A genuine pq (two primes below 2³²)
+    /// splits after about 2¹⁷ of them; the bound keeps a forged pq (a large prime, a product of a small and a
+    /// 62-bit prime) from costing more than a few milliseconds.
+    public static let defaultMaximumSteps: UInt64 = 1 << 22
+
+    /// `(p, q)` with `p ≤ q` and `p * q == pq`; `nil` when pq is below 4, prime, or the search spends
+    /// `maximumSteps` iterations without a factor.
+    public static func factorize(_ pq: UInt64, maximumSteps: UInt64 = defaultMaximumSteps) -> (p: UInt64, q: UInt64)? {
+        var budget = maximumSteps
+        return factorize(pq, budget: &budget)
+    }
+
+    /// `factorize`, charging the iterations it spends to `budget` (what is left comes back).
+    public static func factorize(_ pq: UInt64, budget: inout UInt64) -> (p: UInt64, q: UInt64)? {
         guard pq >= 4 else { return nil }
         if pq % 2 == 0 { return (2, pq / 2) }
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for _ in 0..<32 {
+        for _ in 0..<32 where budget > 0 {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let c = seed % (pq - 1) + 1
             let y0 = (seed >> 17) % pq
-            if let divisor = brent(pq, c: c, y0: y0), divisor != 1, divisor != pq {
+            if let divisor = brent(pq, c: c, y0: y0, budget: &budget), divisor != 1, divisor != pq {
                 let other = pq / divisor
                 return divisor < other ? (divisor, other) : (other, divisor)
             }
@@ -52,7 +64,7 @@ public enum PQFactorization {
 
     /// Brent's cycle search with batched gcds (R. P. Brent, "An improved Monte Carlo factorization algorithm", 1980),
     /// iterating x ↦ x² + c in Montgomery form (the gcds are unaffected: R is coprime to the odd n).
-    static func brent(_ n: UInt64, c: UInt64, y0: UInt64) -> UInt64? {
+    static func brent(_ n: UInt64, c: UInt64, y0: UInt64, budget: inout UInt64) -> UInt64? {
         let mont = Montgomery(n)
         func f(_ x: UInt64) -> UInt64 {
             let square = mont.multiply(x, x)
@@ -61,7 +73,6 @@ public enum PQFactorization {
         let m: UInt64 = 128
         var y = y0, x = y0, ys = y0
         var g: UInt64 = 1, r: UInt64 = 1, q: UInt64 = 1
-        var steps: UInt64 = 0
         while g == 1 {
             x = y
             for _ in 0..<r { y = f(y) }
@@ -75,15 +86,23 @@ public enum PQFactorization {
                 g = gcd(q, n)
                 k += m
             }
+            // This round walked r steps to move y and up to r more inside the batches.
+            let spent = 2 * r
+            guard budget > spent else {
+                budget = 0
+                return nil
+            }
+            budget -= spent
             r *= 2
-            steps += r
-            if steps > 1 << 26 { return nil }
         }
         if g == n {
+            // The batch overshot: step back through it one gcd at a time (at most m steps).
+            var backtrack: UInt64 = 0
             repeat {
                 ys = f(ys)
                 g = gcd(x > ys ? x - ys : ys - x, n)
-            } while g == 1
+                backtrack += 1
+            } while g == 1 && backtrack < 2 * m
         }
         return g
     }

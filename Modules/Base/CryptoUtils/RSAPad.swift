@@ -35,7 +35,7 @@ public enum RSAPad {
         let tempKey = zip(keyXor, Digest.sha256(aesEncrypted)).map { $0 ^ $1 }
         let withHash = try AESIGE.decrypt(aesEncrypted, key: tempKey, iv: [UInt8](repeating: 0, count: 32))
         let padded = Array(withHash[0..<192].reversed())
-        guard Digest.sha256(tempKey, padded) == Array(withHash[192..<224]) else {
+        guard ConstantTime.equals(Digest.sha256(tempKey, padded), withHash[192..<224]) else {
             throw .invalidKey("RSA_PAD hash mismatch")
         }
         return padded

@@ -1,13 +1,36 @@
-/// The receive-side checks on msg_ids that MTProto's security guidelines require: an id too far in the past
-/// (older than 300 s) or the future (more than 30 s ahead) is refused, and so is any id already seen.
+/// The receive-side checks on msg_id and msg_seqno that MTProto's security guidelines and §Message Sequence Number
+/// require: an id too far in the past (older than 300 s) or the future (more than 30 s ahead) is refused, so is any
+/// id already seen, and so is a seq_no that does not fit the seq_nos of the messages around it.
+///
+/// seq_no is twice the number of content-related messages the peer created before, plus one for a content-related
+/// message, and msg_ids rise in creation order; so for two messages a < b (by msg_id), seq(b) ≥ seq(a), and
+/// seq(b) > seq(a) when a is content-related (odd). A new message is checked against its nearest remembered
+/// neighbours on both sides: a seq_no below what its predecessor allows is "too low" (error 32), one above what its
+/// successor allows is "too high" (error 33).
 ///
 /// Memory is bounded: the ids inside the window are kept sorted, at most `capacity` of them; when full, the
 /// smallest is dropped and becomes a floor under which every id is refused (it could be a replay we can no longer
-/// tell apart). Ids that leave the time window need no floor: they are refused as too old.
+/// tell apart). Ids that leave the time window raise the floor too.
 public struct MessageIdValidator: Sendable {
     /// Why an id was refused.
     public enum Rejection: Error, Equatable, Sendable {
         case tooOld, tooNew, duplicate, wrongParity
+        /// seq_no lower than an earlier message allows (bad_msg_notification 32).
+        case seqNoTooLow
+        /// seq_no higher than a later message allows (bad_msg_notification 33).
+        case seqNoTooHigh
+
+        /// The bad_msg_notification error code that reports this rejection.
+        public var notificationCode: Int32? {
+            switch self {
+            case .tooOld: return 16
+            case .tooNew: return 17
+            case .wrongParity: return 18
+            case .seqNoTooLow: return 32
+            case .seqNoTooHigh: return 33
+            case .duplicate: return nil
+            }
+        }
     }
 
     public static let maximumAge: Double = 300
@@ -16,9 +39,14 @@ public struct MessageIdValidator: Sendable {
     /// Whose ids are checked: a client checks the server's (odd), a server checks a client's (≡ 0 mod 4).
     public enum Peer: Sendable { case server, client }
 
+    private struct Entry {
+        let id: Int64
+        let seqNo: Int32
+    }
+
     public let peer: Peer
     public let capacity: Int
-    private var sorted: [Int64] = []
+    private var sorted: [Entry] = []
     private var floor = Int64.min
 
     public init(peer: Peer, capacity: Int = 4096) {
@@ -26,33 +54,50 @@ public struct MessageIdValidator: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Accepts `id` (remembering it) or says why not, at server-corrected time `now`.
-    public mutating func accept(_ id: Int64, now: Double) -> Rejection? {
+    /// Accepts `id` with `seqNo` (remembering both) or says why not, at server-corrected time `now`.
+    /// `checkTime: false` skips only the time window — for a notification that may carry the peer's own clock
+    /// (`bad_msg_notification` 16/17); parity, duplicates and seq_no are still checked.
+    public mutating func accept(_ id: Int64, seqNo: Int32, now: Double, checkTime: Bool = true) -> Rejection? {
         switch peer {
         case .server where id & 1 != 1: return .wrongParity
         case .client where id & 3 != 0: return .wrongParity
         default: break
         }
         let time = MessageIdGenerator.time(of: id)
-        if time < now - Self.maximumAge { return .tooOld }
-        if time > now + Self.maximumLead { return .tooNew }
+        if checkTime {
+            if time < now - Self.maximumAge { return .tooOld }
+            if time > now + Self.maximumLead { return .tooNew }
+        }
         if id <= floor { return .duplicate }
         let index = insertionIndex(of: id)
-        if index < sorted.count, sorted[index] == id { return .duplicate }
-        sorted.insert(id, at: index)
+        if index < sorted.count, sorted[index].id == id { return .duplicate }
+        if index > 0 {
+            let before = sorted[index - 1].seqNo
+            if seqNo < before + (before & 1) { return .seqNoTooLow }
+        }
+        if index < sorted.count {
+            let after = sorted[index].seqNo
+            if after < seqNo + (seqNo & 1) { return .seqNoTooHigh }
+        }
+        sorted.insert(Entry(id: id, seqNo: seqNo), at: index)
         var expired = 0
-        while expired < sorted.count, MessageIdGenerator.time(of: sorted[expired]) < now - Self.maximumAge {
+        while expired < sorted.count - 1, MessageIdGenerator.time(of: sorted[expired].id) < now - Self.maximumAge {
             expired += 1
         }
-        sorted.removeFirst(expired)
-        if sorted.count > capacity { floor = max(floor, sorted.removeFirst()) }
+        if expired > 0 {
+            // Ids that left the window are refused as too old; the floor also refuses them where the time check is
+            // skipped.
+            floor = max(floor, sorted[expired - 1].id)
+            sorted.removeFirst(expired)
+        }
+        if sorted.count > capacity { floor = max(floor, sorted.removeFirst().id) }
         return nil
     }
 
     /// Whether `id` was accepted and is still remembered.
     public func hasSeen(_ id: Int64) -> Bool {
         let index = insertionIndex(of: id)
-        return index < sorted.count && sorted[index] == id
+        return index < sorted.count && sorted[index].id == id
     }
 
     private func insertionIndex(of id: Int64) -> Int {
@@ -60,7 +105,7 @@ public struct MessageIdValidator: Sendable {
         var high = sorted.count
         while low < high {
             let mid = (low + high) / 2
-            if sorted[mid] < id { low = mid + 1 } else { high = mid }
+            if sorted[mid].id < id { low = mid + 1 } else { high = mid }
         }
         return low
     }

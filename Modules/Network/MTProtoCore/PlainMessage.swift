@@ -57,4 +57,7 @@ public enum EnvelopeError: Error, Equatable, Sendable {
     /// Padding outside 12...1024 bytes (MTProto 2.0 §Padding).
     case invalidPadding(Int)
     case messageIdRejected(MessageIdValidator.Rejection)
+    /// A container or acknowledgement with an odd seq_no, or a result with an even one (MTProto §Message Sequence
+    /// Number: containers and acknowledgements are not content-related).
+    case seqNoParity
 }

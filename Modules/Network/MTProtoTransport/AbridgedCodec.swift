@@ -43,7 +43,8 @@ public struct AbridgedCodec: FrameCodec {
         return .packet(payload, quickAckRequested: quickAck)
     }
 
-    public mutating func encode(_ frame: TransportFrame, into out: inout ByteBuffer) {
+    public mutating func encode(_ frame: TransportFrame, into out: inout ByteBuffer) throws(TransportError) {
+        try frame.checkOutgoingLength()
         switch frame {
         case .packet(var payload, let quickAck):
             writeHeader(words: payload.readableBytes / 4, quickAck: quickAck && role == .client, into: &out)

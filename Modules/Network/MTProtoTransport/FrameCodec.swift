@@ -7,8 +7,21 @@ public import NIOCore
 public protocol FrameCodec: Sendable {
     /// Decodes one frame from the front of `buffer`, consuming it; `nil` when more bytes are needed.
     mutating func decode(_ buffer: inout ByteBuffer) throws(TransportError) -> TransportFrame?
-    /// Appends `frame`'s envelope and bytes to `out`.
-    mutating func encode(_ frame: TransportFrame, into out: inout ByteBuffer)
+    /// Appends `frame`'s envelope and bytes to `out`; a packet longer than `TransportLimits.maximumPacketLength`
+    /// (which no framing's length field could carry intact, and no peer would accept) is refused, `out` untouched.
+    mutating func encode(_ frame: TransportFrame, into out: inout ByteBuffer) throws(TransportError)
+}
+
+extension TransportFrame {
+    /// Refuses a packet too long to send (the abridged length would wrap at 2²⁴ words, the peer's limit is lower).
+    func checkOutgoingLength() throws(TransportError) {
+        if case .packet(let payload, _) = self, payload.readableBytes > TransportLimits.maximumPacketLength {
+            throw .outgoingPacketTooLarge(payload.readableBytes)
+        }
+        if case .packet(let payload, _) = self, payload.readableBytes % 4 != 0 {
+            throw .invalidLength(payload.readableBytes)
+        }
+    }
 }
 
 /// Creates the codec for a framing and a role.

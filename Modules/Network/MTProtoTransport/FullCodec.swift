@@ -55,7 +55,8 @@ public struct FullCodec: FrameCodec {
         return .packet(payload, quickAckRequested: false)
     }
 
-    public mutating func encode(_ frame: TransportFrame, into out: inout ByteBuffer) {
+    public mutating func encode(_ frame: TransportFrame, into out: inout ByteBuffer) throws(TransportError) {
+        try frame.checkOutgoingLength()
         switch frame {
         case .packet(let payload, _):
             writeEnvelope(payload, into: &out)

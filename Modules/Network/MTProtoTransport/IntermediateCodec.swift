@@ -42,7 +42,8 @@ public struct IntermediateCodec: FrameCodec {
         return .packet(payload, quickAckRequested: quickAck)
     }
 
-    public mutating func encode(_ frame: TransportFrame, into out: inout ByteBuffer) {
+    public mutating func encode(_ frame: TransportFrame, into out: inout ByteBuffer) throws(TransportError) {
+        try frame.checkOutgoingLength()
         switch frame {
         case .packet(var payload, let quickAck):
             let padding = padded ? Int.random(in: 0...TransportLimits.maximumPadding, using: &random) : 0

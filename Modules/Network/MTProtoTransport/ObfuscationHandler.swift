@@ -48,14 +48,16 @@ public final class ServerObfuscationHandler: ChannelDuplexHandler {
     public typealias OutboundOut = ByteBuffer
 
     private let secrets: [[UInt8]]
+    private let frameTimeout: TimeAmount?
     private var ciphers: ObfuscationCiphers?
     private var pending = ByteBuffer()
 
     /// The DC id the client's header named (offset 60), once the header is read.
     public private(set) var dcId: Int16?
 
-    init(secrets: [[UInt8]]) {
+    init(secrets: [[UInt8]], frameTimeout: TimeAmount? = nil) {
         self.secrets = secrets
+        self.frameTimeout = frameTimeout
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -73,7 +75,7 @@ public final class ServerObfuscationHandler: ChannelDuplexHandler {
             dcId = accepted.dcId
             do {
                 try context.pipeline.syncOperations.addHandlers(
-                    [ByteToMessageHandler(FrameDecoder(framing: accepted.framing, role: .server)),
+                    [ByteToMessageHandler(FrameDecoder(framing: accepted.framing, role: .server, frameTimeout: frameTimeout)),
                      FrameEncoder(framing: accepted.framing, role: .server, sendsPreamble: false)],
                     position: .after(self))
             } catch {

@@ -39,7 +39,9 @@ public enum TransportClassifier {
 }
 
 /// The first inbound handler of a server connection: buffers bytes until `TransportClassifier` decides, then puts
-/// the matching handlers after itself, hands them what it buffered, and leaves the pipeline.
+/// the matching handlers after itself, hands them what it buffered, and leaves the pipeline. With a `timeout`, a
+/// connection that has not named its transport within that time of being added (silent, or stalled inside an
+/// obfuscated2 header) is closed with `TransportError.frameTimeout`.
 public final class TransportDetector: ChannelInboundHandler, RemovableChannelHandler {
     public typealias InboundIn = ByteBuffer
     public typealias InboundOut = ByteBuffer
@@ -50,9 +52,21 @@ public final class TransportDetector: ChannelInboundHandler, RemovableChannelHan
 
     private var buffered: ByteBuffer?
     private let install: Installer
+    private let timeout: TimeAmount?
+    private var deadline: Scheduled<Void>?
 
-    public init(install: @escaping Installer) {
+    public init(timeout: TimeAmount? = nil, install: @escaping Installer) {
+        self.timeout = timeout
         self.install = install
+    }
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        if let timeout { deadline = TransportDeadline.close(context, after: timeout) }
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -69,6 +83,8 @@ public final class TransportDetector: ChannelInboundHandler, RemovableChannelHan
             context.fireErrorCaught(error)
             context.close(promise: nil)
         case .success(let detected?):
+            deadline?.cancel()
+            deadline = nil
             var rest = buffered!
             buffered = nil
             if case .plain(_, let preambleLength) = detected { rest.moveReaderIndex(forwardBy: preambleLength) }

@@ -26,6 +26,10 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidObfuscatedHeader
     /// An obfuscated2 header asked for the full framing, which obfuscation does not carry.
     case fullFramingCannotBeObfuscated
+    /// A packet to send is longer than `TransportLimits.maximumPacketLength`.
+    case outgoingPacketTooLarge(Int)
+    /// A frame (or the transport's first bytes) did not arrive whole within the connection's frame timeout.
+    case frameTimeout(seconds: Double)
 
     public var description: String {
         switch self {
@@ -38,6 +42,9 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unknownTransport(let bytes): return "unknown transport; first bytes \(bytes)"
         case .invalidObfuscatedHeader: return "obfuscated2 header with an unknown protocol tag"
         case .fullFramingCannotBeObfuscated: return "the full framing cannot be obfuscated"
+        case .outgoingPacketTooLarge(let length):
+            return "refusing to send a \(length)-byte packet: the limit is \(TransportLimits.maximumPacketLength) bytes"
+        case .frameTimeout(let seconds): return "no whole frame within \(seconds) s of its first byte"
         }
     }
 }

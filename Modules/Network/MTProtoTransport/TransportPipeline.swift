@@ -32,20 +32,21 @@ public enum TransportPipeline {
     }
 
     /// Server side: a detector that recognises plain and obfuscated2 transports, deobfuscates with any of
-    /// `secrets` (or none), and installs the frame codec followed by `consumer()`'s handlers.
+    /// `secrets` (or none), and installs the frame codec followed by `consumer()`'s handlers. `frameTimeout` bounds
+    /// how long the transport's first bytes and then each frame may take to arrive whole.
     public static func serverDetector(
-        secrets: [[UInt8]] = [], consumer: @escaping () throws -> [any ChannelHandler]
+        secrets: [[UInt8]] = [], frameTimeout: TimeAmount? = nil, consumer: @escaping () throws -> [any ChannelHandler]
     ) -> TransportDetector {
-        TransportDetector { detected, context in
+        TransportDetector(timeout: frameTimeout) { detected, context in
             var handlers: [any ChannelHandler] = []
             switch detected {
             case .plain(let framing, _):
-                handlers.append(ByteToMessageHandler(FrameDecoder(framing: framing, role: .server)))
+                handlers.append(ByteToMessageHandler(FrameDecoder(framing: framing, role: .server, frameTimeout: frameTimeout)))
                 handlers.append(FrameEncoder(framing: framing, role: .server, sendsPreamble: false))
             case .obfuscated:
                 // The header is still at the front of the stream; this handler reads it, learns the framing and
                 // puts that framing's codec after itself.
-                handlers.append(ServerObfuscationHandler(secrets: secrets))
+                handlers.append(ServerObfuscationHandler(secrets: secrets, frameTimeout: frameTimeout))
             }
             handlers.append(contentsOf: try consumer())
             try context.pipeline.syncOperations.addHandlers(handlers, position: .after(context.handler))

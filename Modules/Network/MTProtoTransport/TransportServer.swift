@@ -15,20 +15,27 @@ public final class TransportServer: Sendable {
         self.channel = channel
     }
 
-    /// Binds `host:port` (port 0 picks a free one). `makeHandlers` runs on each connection's event loop and
-    /// returns the handlers that consume its frames; `secrets` are the MTProxy secrets obfuscated2 clients may use.
+    /// Binds `host:port` (port 0 picks a free one). `makeHandlers` runs on each connection's event loop once its
+    /// transport is known and returns the handlers that consume its frames; `secrets` are the MTProxy secrets
+    /// obfuscated2 clients may use; `frameTimeout` closes connections whose first bytes or whose frames stall.
+    /// Writes are buffered up to `writeBufferHighWaterMark` bytes before the channel reports itself unwritable (the
+    /// consumer then stops reading until it drains below `writeBufferLowWaterMark`).
     public static func start(
         host: String, port: Int, group: any EventLoopGroup, secrets: [[UInt8]] = [],
+        frameTimeout: TimeAmount? = nil, writeBufferLowWaterMark: Int = 256 * 1024,
+        writeBufferHighWaterMark: Int = 1024 * 1024, backlog: Int32 = 1024,
         makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
     ) async throws -> TransportServer {
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.backlog, value: backlog)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: false)
+            .childChannelOption(
+                .writeBufferWaterMark, value: .init(low: writeBufferLowWaterMark, high: writeBufferHighWaterMark))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let detector = TransportPipeline.serverDetector(secrets: secrets) {
+                    let detector = TransportPipeline.serverDetector(secrets: secrets, frameTimeout: frameTimeout) {
                         try makeHandlers(channel)
                     }
                     try channel.pipeline.syncOperations.addHandler(detector)

@@ -56,9 +56,14 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             promise.fail(NetworkError.connectionClosed)
             return promise.futureResult
         }
-        let (token, packet) = session!.send(body, now: clock())
-        waiting[token] = promise
-        context.writeAndFlush(wrapOutboundOut(.packet(ByteBuffer(bytes: packet))), promise: nil)
+        do {
+            let (token, packets) = try session!.send(body, now: clock())
+            waiting[token] = promise
+            for packet in packets { context.write(wrapOutboundOut(.packet(ByteBuffer(bytes: packet))), promise: nil) }
+            context.flush()
+        } catch {
+            promise.fail(NetworkError.requestTooLarge(body.count))
+        }
         return promise.futureResult
     }
 

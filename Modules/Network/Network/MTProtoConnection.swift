@@ -111,7 +111,7 @@ public final class MTProtoConnection: @unchecked Sendable {
 
     /// Calls an API or MTProto function and decodes its result.
     public func invoke<F: TLFunction>(_ function: F) async throws -> F.Result {
-        let bytes = try await invokeRaw(wrapIfFirst(function))
+        let bytes = try await invokeRaw(try wrapIfFirst(function))
         var reader = TLReader(bytes)
         do {
             return try F.parseResult(&reader)
@@ -134,19 +134,27 @@ public final class MTProtoConnection: @unchecked Sendable {
     }
 
     /// The first request of a connection goes inside invokeWithLayer(initConnection(…)).
-    private func wrapIfFirst<F: TLFunction>(_ function: F) -> [UInt8] {
+    private func wrapIfFirst<F: TLFunction>(_ function: F) throws(NetworkError) -> [UInt8] {
         lock.lock()
         let first = !initialized
         initialized = true
         lock.unlock()
-        guard first else { return function.serialized() }
-        return Api.functions.invokeWithLayer(
+        do {
+            guard first else { return try function.encoded() }
+            return try wrapped(function)
+        } catch {
+            throw .encoding(error)
+        }
+    }
+
+    private func wrapped<F: TLFunction>(_ function: F) throws(TLEncodingError) -> [UInt8] {
+        try Api.functions.invokeWithLayer(
             layer: info.layer,
             query: Api.functions.initConnection(
                 apiId: info.apiId, deviceModel: info.deviceModel, systemVersion: info.systemVersion,
                 appVersion: info.appVersion, systemLangCode: info.langCode, langPack: "", langCode: info.langCode,
                 query: function)
-        ).serialized()
+        ).encoded()
     }
 
     /// Closes the connection; pending requests fail with `connectionClosed`.

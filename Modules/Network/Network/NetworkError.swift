@@ -1,4 +1,5 @@
 public import MTProtoCore
+public import TLRuntime
 
 /// Why a request through an `MTProtoConnection` failed.
 public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -14,6 +15,10 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case connectionClosed
     /// The answer could not be decoded as the request's result type.
     case malformedResult(String)
+    /// The request's bytes exceed what one MTProto message may carry.
+    case requestTooLarge(Int)
+    /// An argument cannot be encoded in TL (a `bytes` of 16 MiB or more).
+    case encoding(TLEncodingError)
 
     public var description: String {
         switch self {
@@ -23,6 +28,9 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
         case .keyExchange(let error): return "auth key exchange failed: \(error)"
         case .connectionClosed: return "connection closed"
         case .malformedResult(let detail): return "malformed result: \(detail)"
+        case .requestTooLarge(let length):
+            return "a request of \(length) bytes is larger than one message may be; upload large data in parts"
+        case .encoding(let error): return "cannot encode the request: \(error)"
         }
     }
 }

@@ -14,6 +14,8 @@ public enum TLDecodingError: Error, Equatable, Sendable, CustomStringConvertible
     case nestingTooDeep(limit: Int)
     /// A `gzip_packed` payload is corrupt or inflates beyond the reader's limit.
     case gzip(String)
+    /// A `gzip_packed` payload holds more than the one object it packs.
+    case trailingBytes(count: Int, offset: Int)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum TLDecodingError: Error, Equatable, Sendable, CustomStringConvertible
         case let .invalidLength(offset, claimed): return "invalid length \(claimed) at offset \(offset)"
         case let .nestingTooDeep(limit): return "objects nested deeper than \(limit)"
         case let .gzip(why): return "gzip_packed: \(why)"
+        case let .trailingBytes(count, offset):
+            return "\(count) bytes after the object packed in the gzip_packed at offset \(offset)"
         }
     }
 }

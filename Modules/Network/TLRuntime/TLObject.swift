@@ -19,7 +19,18 @@ public protocol TLFunction: Sendable {
 }
 
 extension TLObject {
-    /// The object's wire bytes.
+    /// The object's wire bytes, or the error for a value TL cannot encode (see `TLWriter.failure`). Use this where
+    /// a value comes from outside the program (a file to upload, a user's text).
+    @inlinable
+    public func encoded() throws(TLEncodingError) -> [UInt8] {
+        var writer = TLWriter()
+        serialize(&writer)
+        if let failure = writer.failure { throw failure }
+        return writer.takeBytes()
+    }
+
+    /// The object's wire bytes, for values known to be encodable (a value TL cannot encode is written empty:
+    /// `encoded()` reports it instead).
     @inlinable
     public func serialized() -> [UInt8] {
         var writer = TLWriter()
@@ -37,11 +48,36 @@ extension TLObject {
 }
 
 extension TLFunction {
-    /// The call's wire bytes.
+    /// The call's wire bytes, or the error for an argument TL cannot encode (see `TLWriter.failure`).
+    @inlinable
+    public func encoded() throws(TLEncodingError) -> [UInt8] {
+        var writer = TLWriter()
+        serialize(&writer)
+        if let failure = writer.failure { throw failure }
+        return writer.takeBytes()
+    }
+
+    /// The call's wire bytes, for arguments known to be encodable (`encoded()` reports one that is not).
     @inlinable
     public func serialized() -> [UInt8] {
         var writer = TLWriter()
         serialize(&writer)
         return writer.takeBytes()
+    }
+}
+
+/// A value TL cannot encode (TL §Serialization).
+public enum TLEncodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A `bytes` or `string` longer than the 3-byte length prefix can say (16 MiB − 1).
+    case bytesTooLong(length: Int)
+    /// A vector with more elements than an `int` count can say.
+    case vectorTooLong(count: Int)
+
+    public var description: String {
+        switch self {
+        case .bytesTooLong(let length):
+            return "a bytes value of \(length) bytes is longer than TL's \(TLWriter.maximumBytesLength); split it (upload files in parts)"
+        case .vectorTooLong(let count): return "a vector of \(count) elements is longer than TL's int count"
+        }
     }
 }

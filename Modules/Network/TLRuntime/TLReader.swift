@@ -5,13 +5,18 @@ import GZip
 ///
 /// Lengths and counts read from the input are checked against the bytes that remain before anything is allocated,
 /// objects may nest only `limits.maxDepth` deep, and `gzip_packed#3072cfa1` is unpacked transparently where an
-/// object is expected (MTProto §Packed objects), to at most `limits.maxUnpackedSize` bytes.
+/// object is expected (MTProto §Packed objects).
+///
+/// One reader is one top-level message: every `gzip_packed` it meets, at any depth, draws on one inflate budget of
+/// `limits.maxUnpackedSize` bytes (so a vector of packed objects cannot inflate to many times the cap), and the
+/// depth and the budget carry into the readers opened over inflated bytes (`init(_:continuing:)`), so a
+/// message split across readers is held to the same bounds as one read in a piece.
 public struct TLReader: Sendable {
     /// Bounds a reader enforces against hostile input.
     public struct Limits: Sendable {
         /// The deepest nesting of boxed objects accepted.
         public var maxDepth: Int
-        /// The largest inflated size of one `gzip_packed` payload.
+        /// The most bytes every `gzip_packed` in one top-level message may inflate to, together.
         public var maxUnpackedSize: Int
 
         public init(maxDepth: Int = 64, maxUnpackedSize: Int = 16 << 20) {
@@ -26,14 +31,47 @@ public struct TLReader: Sendable {
     public var offset: Int
     /// The limits in force.
     public let limits: Limits
-    @usableFromInline var depth: Int
+    /// Objects open around the current position, counted from the top-level message.
+    public var depth: Int { nesting }
+    @usableFromInline var nesting: Int
+    /// Bytes that `gzip_packed` payloads of this top-level message may still inflate to.
+    public private(set) var inflateBudget: Int
 
-    /// A reader at the start of `bytes`.
+    /// A reader at the start of `bytes`: a new top-level message with a fresh depth and inflate budget.
     public init(_ bytes: [UInt8], limits: Limits = Limits()) {
         self.bytes = bytes
         self.offset = 0
         self.limits = limits
-        self.depth = 0
+        self.nesting = 0
+        self.inflateBudget = limits.maxUnpackedSize
+    }
+
+    /// A reader over bytes found inside the message `outer` is reading (a container's child, an inflated payload):
+    /// it starts at `outer`'s depth and draws on what is left of `outer`'s inflate budget. Hand the budget back with
+    /// `outer.absorb(self)` when done.
+    public init(_ bytes: [UInt8], continuing outer: TLReader) {
+        self.bytes = bytes
+        self.offset = 0
+        self.limits = outer.limits
+        self.nesting = outer.nesting
+        self.inflateBudget = outer.inflateBudget
+    }
+
+    /// Takes over what an inner reader (`init(_:continuing:)`) left of the inflate budget.
+    public mutating func absorb(_ inner: TLReader) {
+        inflateBudget = min(inflateBudget, inner.inflateBudget)
+    }
+
+    /// Enters one level of nesting (a container, a packed object) that is read by separate code; fails past
+    /// `limits.maxDepth`. Pair with `leave()`.
+    public mutating func enter() throws(TLDecodingError) {
+        guard nesting < limits.maxDepth else { throw .nestingTooDeep(limit: limits.maxDepth) }
+        nesting += 1
+    }
+
+    /// Leaves a level entered with `enter()`.
+    public mutating func leave() {
+        nesting -= 1
     }
 
     /// A reader at the start of `buffer`.
@@ -164,13 +202,17 @@ public struct TLReader: Sendable {
     public mutating func readObject<T>(
         _ parseBody: (UInt32, inout TLReader) throws(TLDecodingError) -> T
     ) throws(TLDecodingError) -> T {
-        guard depth < limits.maxDepth else { throw .nestingTooDeep(limit: limits.maxDepth) }
-        depth += 1
-        defer { depth -= 1 }
+        guard nesting < limits.maxDepth else { throw .nestingTooDeep(limit: limits.maxDepth) }
+        nesting += 1
+        defer { nesting -= 1 }
         let id = try readUInt32()
         if id == TLConstructorIds.gzipPacked {
             var inner = try unpackGzip()
-            return try inner.readObject(parseBody)
+            let value = try inner.readObject(parseBody)
+            // The packed payload is exactly one object: anything after it is an error, not slack.
+            guard inner.isAtEnd else { throw .trailingBytes(count: inner.remaining, offset: offset) }
+            absorb(inner)
+            return value
         }
         return try parseBody(id, &self)
     }
@@ -180,9 +222,9 @@ public struct TLReader: Sendable {
     public mutating func readBare<T>(
         _ id: UInt32, _ parseBody: (UInt32, inout TLReader) throws(TLDecodingError) -> T
     ) throws(TLDecodingError) -> T {
-        guard depth < limits.maxDepth else { throw .nestingTooDeep(limit: limits.maxDepth) }
-        depth += 1
-        defer { depth -= 1 }
+        guard nesting < limits.maxDepth else { throw .nestingTooDeep(limit: limits.maxDepth) }
+        nesting += 1
+        defer { nesting -= 1 }
         return try parseBody(id, &self)
     }
 
@@ -192,18 +234,17 @@ public struct TLReader: Sendable {
         .unknownConstructor(id: id, offset: offset - 4)
     }
 
-    /// Reads `gzip_packed`'s `packed_data` and returns a reader over the inflated bytes.
-    @usableFromInline
-    mutating func unpackGzip() throws(TLDecodingError) -> TLReader {
+    /// Reads `gzip_packed`'s `packed_data` (the id already read) and returns a reader over the inflated bytes, which
+    /// are charged to the inflate budget.
+    public mutating func unpackGzip() throws(TLDecodingError) -> TLReader {
         let packed = try readBytes()
         let unpacked: [UInt8]
         do {
-            unpacked = try GZip.decompress(packed, maxOutput: limits.maxUnpackedSize)
+            unpacked = try GZip.decompress(packed, maxOutput: inflateBudget)
         } catch {
-            throw .gzip(String(describing: error))
+            throw .gzip("\(error) (at most \(inflateBudget) of this message's \(limits.maxUnpackedSize) bytes were left)")
         }
-        var inner = TLReader(unpacked, limits: limits)
-        inner.depth = depth
-        return inner
+        inflateBudget -= unpacked.count
+        return TLReader(unpacked, continuing: self)
     }
 }

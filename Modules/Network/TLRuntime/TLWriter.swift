@@ -2,8 +2,14 @@
 ///
 /// The storage is a zero-filled array at least `count` long that grows by doubling; values are stored straight into
 /// it, so writing an `int` is a bounds check and a 4-byte store rather than an `Array.append`.
+///
+/// A value TL cannot encode (a `bytes` of 16 MiB or more, whose length does not fit the 3-byte prefix) is not
+/// written truncated: the writer records a `TLEncodingError` in `failure`, and `encoded()` throws it.
 public struct TLWriter: Sendable {
     @usableFromInline var storage: [UInt8]
+    /// The first value that could not be encoded; the bytes written are then not a valid encoding.
+    public var failure: TLEncodingError? { encodingFailure }
+    @usableFromInline var encodingFailure: TLEncodingError?
     /// Number of bytes written.
     public var count: Int { written }
     @usableFromInline var written: Int
@@ -13,6 +19,7 @@ public struct TLWriter: Sendable {
     public init(capacity: Int = 256) {
         storage = [UInt8](repeating: 0, count: max(capacity, 16))
         written = 0
+        encodingFailure = nil
     }
 
     /// The bytes written so far (a copy).
@@ -30,6 +37,7 @@ public struct TLWriter: Sendable {
     @inlinable
     public mutating func reset() {
         written = 0
+        encodingFailure = nil
     }
 
     /// Makes room for `extra` more bytes and returns where they start.
@@ -90,7 +98,8 @@ public struct TLWriter: Sendable {
     }
 
     /// `bytes` (TL §Serialization of strings): a 1-byte length below 254, else `0xfe` and a 3-byte length, then
-    /// the data, then zero padding to a multiple of 4.
+    /// the data, then zero padding to a multiple of 4. A value of `TLWriter.maximumBytesLength` + 1 bytes or more
+    /// records `failure` and writes an empty value in its place.
     @inlinable
     public mutating func writeBytes(_ value: [UInt8]) {
         value.withUnsafeBytes { writeBytes($0) }
@@ -99,7 +108,11 @@ public struct TLWriter: Sendable {
     /// `bytes` from raw memory.
     @inlinable
     public mutating func writeBytes(_ raw: UnsafeRawBufferPointer) {
-        let length = raw.count
+        var length = raw.count
+        if length > Self.maximumBytesLength {
+            if encodingFailure == nil { encodingFailure = .bytesTooLong(length: length) }
+            length = 0
+        }
         let header = length < 254 ? 1 : 4
         let total = (header + length + 3) & ~3
         let offset = reserve(total)
@@ -136,8 +149,12 @@ public struct TLWriter: Sendable {
     @inlinable @inline(__always)
     public mutating func writeVectorHeader(count: Int) {
         writeUInt32(TLConstructorIds.vector)
+        if count > Int32.max, encodingFailure == nil { encodingFailure = .vectorTooLong(count: count) }
         writeInt32(Int32(truncatingIfNeeded: count))
     }
+
+    /// The longest `bytes`/`string` TL can encode: its length prefix has 3 bytes.
+    public static let maximumBytesLength = (1 << 24) - 1
 
     /// Appends already-serialized bytes.
     @inlinable

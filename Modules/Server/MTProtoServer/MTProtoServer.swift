@@ -18,16 +18,19 @@ public final class MTProtoServer: Sendable {
         public var dataDirectory: URL
         /// MTProxy secrets obfuscated2 clients may use (none: plain obfuscation only).
         public var proxySecrets: [[UInt8]]
+        /// What clients may make the server hold.
+        public var limits: ServerLimits
 
         public init(
             host: String = "127.0.0.1", basePort: Int = 0, dataCenterCount: Int = 3, dataDirectory: URL,
-            proxySecrets: [[UInt8]] = []
+            proxySecrets: [[UInt8]] = [], limits: ServerLimits = ServerLimits()
         ) {
             self.host = host
             self.basePort = basePort
             self.dataCenterCount = dataCenterCount
             self.dataDirectory = dataDirectory
             self.proxySecrets = proxySecrets
+            self.limits = limits
         }
     }
 
@@ -47,13 +50,23 @@ public final class MTProtoServer: Sendable {
     public let dataCenters: [DataCenter]
     public let keys: ServerKeyStore
     public let sessions: SessionRegistry
+    /// Open connections over every data center, and how many were refused.
+    public let connections: ConnectionGate
+    public let keyExchangeWorkers: KeyExchangeWorkers
     private let listeners: [TransportServer]
+    private let sweeper: RepeatedTask
 
-    private init(dataCenters: [DataCenter], keys: ServerKeyStore, sessions: SessionRegistry, listeners: [TransportServer]) {
+    private init(
+        dataCenters: [DataCenter], keys: ServerKeyStore, sessions: SessionRegistry, connections: ConnectionGate,
+        workers: KeyExchangeWorkers, listeners: [TransportServer], sweeper: RepeatedTask
+    ) {
         self.dataCenters = dataCenters
         self.keys = keys
         self.sessions = sessions
+        self.connections = connections
+        self.keyExchangeWorkers = workers
         self.listeners = listeners
+        self.sweeper = sweeper
     }
 
     /// Opens the key store, binds every data center, and serves with the handler `makeHandler` builds from the
@@ -64,8 +77,17 @@ public final class MTProtoServer: Sendable {
         logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         makeHandler: @escaping @Sendable ([DataCenter]) -> any RPCHandler
     ) async throws -> MTProtoServer {
-        let keys = try ServerKeyStore(directory: configuration.dataDirectory)
-        let sessions = SessionRegistry(schedule: SaltSchedule(secret: Digest.sha256(keys.rsaKey.privateExponentBytes)))
+        let limits = configuration.limits
+        let keys = try ServerKeyStore(
+            directory: configuration.dataDirectory, unconfirmedLifetime: limits.unconfirmedKeyLifetime,
+            maximumTemporaryKeys: limits.maximumTemporaryKeys)
+        for path in keys.skippedFiles { logger.warning("skipped an unreadable auth key file", metadata: ["path": "\(path)"]) }
+        let sessions = SessionRegistry(
+            schedule: SaltSchedule(secret: Digest.sha256(keys.rsaKey.privateExponentBytes)),
+            maximumSessions: limits.maximumSessions, maximumSessionsPerKey: limits.maximumSessionsPerKey,
+            lifetime: limits.sessionLifetime)
+        let gate = ConnectionGate(maximum: limits.maximumConnections, maximumPerAddress: limits.maximumConnectionsPerAddress)
+        let workers = KeyExchangeWorkers(workers: limits.keyExchangeWorkers, maximumQueued: limits.maximumQueuedKeyExchanges)
         let handlerBox = HandlerBox()
         // Precomputed (a, g_a) pairs, shared by every listener and refilled in the background.
         let dhPool = DHPairPool(g: DHGroup.generator, prime: DHGroup.prime, capacity: 8)
@@ -75,23 +97,47 @@ public final class MTProtoServer: Sendable {
             let dcId = Int32(index + 1)
             let port = configuration.basePort == 0 ? 0 : configuration.basePort + index
             let listener = try await TransportServer.start(
-                host: configuration.host, port: port, group: group, secrets: configuration.proxySecrets
-            ) { _ in
-                [ServerConnectionHandler(
+                host: configuration.host, port: port, group: group, secrets: configuration.proxySecrets,
+                frameTimeout: .nanoseconds(Int64(limits.frameTimeout * 1e9)),
+                writeBufferLowWaterMark: limits.writeBufferHighWaterMark / 4,
+                writeBufferHighWaterMark: limits.writeBufferHighWaterMark
+            ) { channel in
+                // Admission once the transport is known, so a refusal can be said in the client's framing.
+                let address = channel.remoteAddress?.ipAddress ?? "?"
+                guard gate.admit(address) else {
+                    logger.notice("refusing a connection (-429)", metadata: ["address": "\(address)"])
+                    return [TransportRefusal(code: -429)]
+                }
+                channel.closeFuture.whenComplete { _ in gate.release(address) }
+                return [ServerConnectionHandler(
                     dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
-                    logger: logger, dhPool: dhPool)]
+                    logger: logger, workers: workers, limits: limits, dhPool: dhPool)]
             }
             listeners.append(listener)
             dataCenters.append(DataCenter(id: dcId, host: configuration.host, port: listener.port))
         }
         handlerBox.set(makeHandler(dataCenters))
         for dc in dataCenters { logger.info("listening", metadata: ["dc": "\(dc.id)", "port": "\(dc.port)"]) }
-        return MTProtoServer(dataCenters: dataCenters, keys: keys, sessions: sessions, listeners: listeners)
+        let interval = TimeAmount.nanoseconds(Int64(limits.sweepInterval * 1e9))
+        let sweeper = group.next().scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+            let now = Date().timeIntervalSince1970
+            let (expired, unused) = keys.sweep(now: now)
+            let idle = sessions.sweep(now: now) { keys.authKey(id: $0, now: now) != nil }
+            if expired + unused + idle > 0 {
+                logger.info(
+                    "swept", metadata: ["temporaryKeys": "\(expired)", "unusedKeys": "\(unused)", "sessions": "\(idle)"])
+            }
+        }
+        return MTProtoServer(
+            dataCenters: dataCenters, keys: keys, sessions: sessions, connections: gate, workers: workers,
+            listeners: listeners, sweeper: sweeper)
     }
 
-    /// Stops every listener.
+    /// Stops every listener, the sweeper and the key-exchange workers.
     public func close() async throws {
+        sweeper.cancel()
         for listener in listeners { try await listener.close() }
+        try await keyExchangeWorkers.shutdown()
     }
 }
 

@@ -4,14 +4,21 @@ public import Logging
 public import MTProtoCore
 public import MTProtoTransport
 public import NIOCore
+import TLRuntime
+import TelegramApi
 
-/// The one handler of a server connection that speaks MTProto: it runs the auth-key exchange on unencrypted
-/// messages, decrypts everything else with the named auth key, lets the session answer service messages, and
-/// passes API calls to the `RPCHandler` — answering them in the order they arrived.
+/// The one handler of a server connection that speaks MTProto. It is the I/O shell around the pure state machines:
+/// key-exchange steps go to `KeyExchangeWorkers` (off the event loop), encrypted packets are decrypted and handed to
+/// the client's `ServerSession`, API calls go to the `RPCHandler` and are answered in the order they arrived.
 ///
 /// Security (MTProto security guidelines): an unknown auth_key_id gets transport error −404 and the connection is
 /// closed; a packet that fails the msg_key, length or padding checks closes the connection; a failed key exchange
 /// closes it.
+///
+/// Bounds (`ServerLimits`): a connection silent for `idleTimeout` (or the delay of its last
+/// `ping_delay_disconnect`) is closed; with `maximumCallsInFlight` calls unanswered, or while the socket is not
+/// writable (the client does not read), the handler stops reading the connection, so answers never pile up
+/// without bound; key-exchange steps that find the workers' queue full get −429.
 public final class ServerConnectionHandler: ChannelInboundHandler {
     public typealias InboundIn = TransportFrame
     public typealias OutboundOut = TransportFrame
@@ -22,15 +29,24 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     private let handler: any RPCHandler
     private let logger: Logger
     private let clock: @Sendable () -> Double
-    private var exchange: AuthKeyServerExchange?
     private let dhPool: DHPairPool?
+    private let workers: KeyExchangeWorkers
+    private let limits: ServerLimits
+    private var exchange: AuthKeyServerExchange?
+    /// A key-exchange step is running on a worker; plain packets that arrive meanwhile wait here (at most two).
+    private var exchangeBusy = false
+    private var waitingPlain: [[UInt8]] = []
     private var plainIds = MessageIdGenerator()
     /// API calls answer in arrival order: each waits for the one before it.
     private var lastCall: EventLoopFuture<Void>?
-    private var disconnectTask: Scheduled<Void>?
+    private var callsInFlight = 0
+    private var idleTimeout: Double
+    private var idleTask: Scheduled<Void>?
+    private var readingPaused = false
 
     public init(
         dcId: Int32, keys: ServerKeyStore, registry: SessionRegistry, handler: any RPCHandler, logger: Logger,
+        workers: KeyExchangeWorkers, limits: ServerLimits = ServerLimits(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, dhPool: DHPairPool? = nil
     ) {
         self.dhPool = dhPool
@@ -39,11 +55,23 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         self.registry = registry
         self.handler = handler
         self.logger = logger
+        self.workers = workers
+        self.limits = limits
         self.clock = clock
+        self.idleTimeout = limits.idleTimeout
+    }
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        scheduleIdleClose(context: context)
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        idleTask?.cancel()
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .packet(let payload, let quickAck) = unwrapInboundIn(data) else { return }
+        scheduleIdleClose(context: context)
         let packet = Array(payload.readableBytesView)
         if PlainMessage.isPlain(packet) {
             receivePlain(packet, context: context)
@@ -52,26 +80,51 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    // MARK: - Key exchange
+
     private func receivePlain(_ packet: [UInt8], context: ChannelHandlerContext) {
-        let now = clock()
+        guard !exchangeBusy else {
+            guard waitingPlain.count < 2 else { return close(context, "key exchange: too many packets at once") }
+            waitingPlain.append(packet)
+            return
+        }
+        let message: PlainMessage
         do {
-            let message = try PlainMessage(parsing: packet)
-            if exchange == nil || AuthKeyServerExchange.isExchangeStart(message.body) {
-                exchange = AuthKeyServerExchange(keys: [keys.rsaKey], dhPool: dhPool)
-            }
-            switch try exchange!.receive(message.body, now: now) {
-            case .send(let body):
-                sendPlain(body, now: now, context: context)
-            case .completed(let result, let body):
-                try keys.add(result.authKey)
-                registry.keyCreated(result.authKey, salt: result.serverSalt)
-                exchange = nil
-                logger.info("auth key created", metadata: ["dc": "\(dcId)", "key": "\(result.authKey.id)"])
-                sendPlain(body, now: now, context: context)
-            }
+            message = try PlainMessage(parsing: packet)
         } catch {
-            logger.notice("closing: key exchange failed", metadata: ["error": "\(error)"])
-            context.close(promise: nil)
+            return close(context, "key exchange: \(error)")
+        }
+        let keys = self.keys
+        if exchange == nil || AuthKeyServerExchange.isExchangeStart(message.body) {
+            exchange = AuthKeyServerExchange(keys: [keys.rsaKey], dhPool: dhPool, isKeyIdTaken: { keys.isKeyIdTaken($0) })
+        }
+        exchangeBusy = true
+        let now = clock()
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        workers.run(exchange!, body: message.body, now: now, on: context.eventLoop) { result in
+            try keys.add(result, now: now)
+        }.whenComplete { outcome in
+            let (me, context) = bound.value
+            me.exchangeBusy = false
+            switch outcome {
+            case .failure:
+                // The workers' queue is full: too much load (MTProto transports: −429).
+                me.logger.notice("closing: key exchange refused, workers busy (-429)")
+                me.refuse(context, code: -429)
+                return
+            case .success((let exchange, .failure(let error))):
+                me.exchange = exchange
+                return me.close(context, "key exchange failed: \(error)")
+            case .success((let exchange, .success(.send(let body)))):
+                me.exchange = exchange
+                me.sendPlain(body, now: now, context: context)
+            case .success((_, .success(.completed(let result, let body)))):
+                me.exchange = nil
+                me.registry.keyCreated(result.authKey, salt: result.serverSalt)
+                me.logger.info("auth key created", metadata: ["dc": "\(me.dcId)", "key": "\(result.authKey.id)"])
+                me.sendPlain(body, now: now, context: context)
+            }
+            if !me.waitingPlain.isEmpty { me.receivePlain(me.waitingPlain.removeFirst(), context: context) }
         }
     }
 
@@ -80,69 +133,136 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(.packet(ByteBuffer(bytes: message.serialized()))), promise: nil)
     }
 
+    // MARK: - Encrypted messages
+
     private func receiveEncrypted(_ packet: [UInt8], quickAck: Bool, context: ChannelHandlerContext) {
-        guard let keyId = EncryptedMessage.authKeyId(of: packet), let key = keys.authKey(id: keyId) else {
+        let now = clock()
+        guard let keyId = EncryptedMessage.authKeyId(of: packet), let key = keys.authKey(id: keyId, now: now) else {
             logger.notice("closing: unknown auth key (-404)")
-            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            context.writeAndFlush(wrapOutboundOut(.transportError(-404))).whenComplete { _ in
-                bound.value.close(promise: nil)
-            }
-            return
+            return refuse(context, code: -404)
         }
         let message: DecryptedMessage
         do {
             message = try EncryptedMessage.decrypt(packet, authKey: key, direction: .clientToServer)
         } catch {
-            logger.notice("closing: encrypted message refused", metadata: ["error": "\(error)"])
-            context.close(promise: nil)
-            return
+            return close(context, "encrypted message refused: \(error)")
         }
         if quickAck { context.write(wrapOutboundOut(.quickAck(message.quickAckToken)), promise: nil) }
-        let now = clock()
-        let session = registry.session(for: key, sessionId: message.sessionId, dcId: dcId)
-        let reaction = session.receive(message, now: now)
-        if let reason = reaction.dropped { logger.debug("dropped a message", metadata: ["reason": "\(reason)"]) }
-        if let delay = reaction.disconnectDelay { scheduleDisconnect(after: delay, context: context) }
-        if let sealed = session.seal(reaction.replies, now: now) {
-            context.write(wrapOutboundOut(.packet(ByteBuffer(bytes: sealed))), promise: nil)
+        let session = registry.session(for: key, sessionId: message.sessionId, now: now)
+        let reaction = session.with(now: now) { $0.receive(message, now: now) }
+        if reaction.accepted { keys.confirm(key.id) }
+        for reason in reaction.dropped { logger.debug("dropped part of a message", metadata: ["reason": "\(reason)"]) }
+        if let delay = reaction.disconnectDelay {
+            idleTimeout = delay > 0 ? Double(delay) : limits.idleTimeout
+            scheduleIdleClose(context: context)
         }
+        var replies = reaction.replies
+        for request in reaction.destroySessions {
+            let existed = registry.destroy(authKeyId: key.id, sessionId: request.sessionId)
+            replies.append(session.with(now: now) { $0.destroySessionAnswer(request, existed: existed) })
+        }
+        var calls: [(ServerSession.Call, RPCCall)] = []
+        for call in reaction.calls {
+            var reader = TLReader(call.query)
+            do {
+                let function = try Api.functions.parse(&reader)
+                calls.append(
+                    (call, RPCCall(
+                        requestMessageId: call.requestMessageId, function: function, layer: call.layer,
+                        authKeyId: key.id, sessionId: message.sessionId, dcId: dcId)))
+            } catch {
+                let name = ServiceCodec.constructorId(of: call.query).map { String($0, radix: 16) } ?? "empty"
+                replies.append(session.with(now: now) { $0.answer(call, error: 400, "INPUT_METHOD_INVALID_\(name)") })
+                logger.debug("undecodable call", metadata: ["error": "\(error)"])
+            }
+        }
+        write(session.with(now: now) { $0.seal(replies, now: now) }, context: context)
         context.flush()
-        for call in reaction.calls { answer(call, session: session, context: context) }
+        for (call, rpc) in calls { answer(call, rpc, session: session, context: context) }
+    }
+
+    private func write(_ packets: [[UInt8]], context: ChannelHandlerContext) {
+        for packet in packets { context.write(wrapOutboundOut(.packet(ByteBuffer(bytes: packet))), promise: nil) }
     }
 
     /// Runs an API call off the event loop and writes its answer once every earlier call has been answered.
-    private func answer(_ call: RPCCall, session: ServerSession, context: ChannelHandlerContext) {
+    private func answer(_ call: ServerSession.Call, _ rpc: RPCCall, session: SharedSession, context: ChannelHandlerContext) {
         let loop = context.eventLoop
         let handler = self.handler
         let clock = self.clock
         let bound = NIOLoopBound((self, context), eventLoop: loop)
-        let response = loop.makeFutureWithTask { await handler.handle(call) }
+        callsInFlight += 1
+        updateReading(context: context)
+        let response = loop.makeFutureWithTask { await handler.handle(rpc) }
         let previous = lastCall ?? loop.makeSucceededVoidFuture()
         lastCall = previous.flatMap { response }.map { response in
             let (me, context) = bound.value
-            guard let sealed = session.seal([session.answer(call, with: response)], now: clock()) else { return }
-            context.writeAndFlush(me.wrapOutboundOut(.packet(ByteBuffer(bytes: sealed))), promise: nil)
+            let now = clock()
+            let packets = session.with(now: now) { session -> [[UInt8]] in
+                let outgoing: MessageSealer.Outgoing
+                switch response {
+                case .result(let bytes): outgoing = session.answer(call, result: bytes)
+                case .error(let code, let message): outgoing = session.answer(call, error: code, message)
+                }
+                return session.seal([outgoing], now: now)
+            }
+            me.write(packets, context: context)
+            context.flush()
+            me.callsInFlight -= 1
+            me.updateReading(context: context)
         }
     }
 
-    /// `ping_delay_disconnect`: close after `delay` seconds unless another such ping arrives first.
-    private func scheduleDisconnect(after delay: Int32, context: ChannelHandlerContext) {
-        disconnectTask?.cancel()
-        guard delay > 0 else { return }
+    // MARK: - Bounds
+
+    /// Stops reading while too many calls are unanswered or the client is not taking what is written; reads again
+    /// once both are back under their limits.
+    private func updateReading(context: ChannelHandlerContext) {
+        let shouldPause = callsInFlight >= limits.maximumCallsInFlight || !context.channel.isWritable
+        guard shouldPause != readingPaused else { return }
+        readingPaused = shouldPause
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        disconnectTask = context.eventLoop.scheduleTask(in: .seconds(Int64(delay))) {
+        context.channel.setOption(ChannelOptions.autoRead, value: !shouldPause).whenSuccess {
+            if !shouldPause { bound.value.read() }
+        }
+    }
+
+    public func channelWritabilityChanged(context: ChannelHandlerContext) {
+        updateReading(context: context)
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Closes the connection after `idleTimeout` seconds without a whole packet (restarted by each one).
+    private func scheduleIdleClose(context: ChannelHandlerContext) {
+        idleTask?.cancel()
+        guard idleTimeout > 0 else { return }
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let timeout = idleTimeout
+        idleTask = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {
+            let (me, context) = bound.value
+            me.close(context, "idle for \(timeout) s")
+        }
+    }
+
+    private func refuse(_ context: ChannelHandlerContext, code: Int32) {
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.transportError(code))).whenComplete { _ in
             bound.value.close(promise: nil)
         }
     }
 
+    private func close(_ context: ChannelHandlerContext, _ reason: String) {
+        logger.notice("closing connection", metadata: ["reason": "\(reason)"])
+        context.close(promise: nil)
+    }
+
     public func channelInactive(context: ChannelHandlerContext) {
-        disconnectTask?.cancel()
+        idleTask?.cancel()
         context.fireChannelInactive()
     }
 
     public func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        logger.notice("closing: transport error", metadata: ["error": "\(error)"])
-        context.close(promise: nil)
+        close(context, "transport error: \(error)")
     }
 }
 

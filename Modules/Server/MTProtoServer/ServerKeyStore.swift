@@ -2,36 +2,73 @@ import Buffers
 public import CryptoUtils
 public import Foundation
 public import MTProtoCore
+import SecretFiles
 
 /// What the server keeps in its data folder: its RSA key pair and the auth keys clients created, so that a client
 /// that saved its key can reconnect after a restart.
 ///
-/// Layout: `rsa-key` (hex n, e, d, then the CRT numbers p, q, dP, dQ, qInv: eight lines, mode 0600) and
-/// `auth-keys/<id in hex>` (256 key bytes, 0600). A key file of the first format (n, e, d only) still loads; its
-/// key then decrypts without CRT.
-/// `@unchecked Sendable`: the in-memory table is guarded by `lock`; files are written whole and renamed into place.
+/// Layout (folders 0700, files 0600, written through `SecretFile`: created `O_EXCL | O_NOFOLLOW`, synced, renamed):
+/// - `rsa-key`: hex n, e, d, then the CRT numbers p, q, dP, dQ, qInv, eight lines (a file of the first format,
+///   n, e, d only, still loads; its key then decrypts without CRT);
+/// - `auth-keys/<id in hex>`: 256 key bytes of a key that has been used;
+/// - `auth-keys/unconfirmed/<id in hex>`: a new key until its first accepted encrypted message moves it up. One that
+///   waits longer than `unconfirmedLifetime` is deleted, and at most `maximumUnconfirmedKeys` wait at once (the
+///   oldest goes first), so exchanges that are never used cannot fill the disk.
+///
+/// Temporary keys (`p_q_inner_data_temp*`) live in memory only, with their expiry, at most `maximumTemporaryKeys`
+/// of them: a client whose temporary key was forgotten gets −404 and makes a new one, as with Telegram's servers.
+/// An auth_key_id already in use is never given to a second key (`isKeyIdTaken`, and `add` refuses it).
+///
+/// `@unchecked Sendable`: the tables are guarded by `lock`; files are written whole and renamed into place.
 public final class ServerKeyStore: @unchecked Sendable {
     public let directory: URL
     public let rsaKey: RSAPrivateKey
+    public let unconfirmedLifetime: Double
+    public let maximumTemporaryKeys: Int
+    public let maximumUnconfirmedKeys: Int
+    /// Key files that could not be loaded at start (wrong size, unreadable), for the log.
+    public let skippedFiles: [String]
     private let lock = NSLock()
     private var authKeys: [Int64: AuthKey] = [:]
+    /// Keys not yet used, with the time they were created.
+    private var unconfirmed: [Int64: Double] = [:]
+    private var temporary: [Int64: (key: AuthKey, expiresAt: Double)] = [:]
 
     /// Opens (creating if needed) the store at `directory`, generating the RSA key on first use.
-    public init(directory: URL) throws {
+    public init(
+        directory: URL, unconfirmedLifetime: Double = 600, maximumTemporaryKeys: Int = 100_000,
+        maximumUnconfirmedKeys: Int = 10_000
+    ) throws {
         self.directory = directory
-        let fm = FileManager.default
-        try fm.createDirectory(at: directory.appendingPathComponent("auth-keys"), withIntermediateDirectories: true)
+        self.unconfirmedLifetime = unconfirmedLifetime
+        self.maximumTemporaryKeys = maximumTemporaryKeys
+        self.maximumUnconfirmedKeys = maximumUnconfirmedKeys
+        try SecretFile.createDirectory(directory.path)
+        try SecretFile.createDirectory(Self.confirmedFolder(directory).path)
+        try SecretFile.createDirectory(Self.unconfirmedFolder(directory).path)
         let keyFile = directory.appendingPathComponent("rsa-key")
-        if let text = try? String(contentsOf: keyFile, encoding: .utf8) {
-            rsaKey = try Self.parseKey(text, file: keyFile.path)
-        } else {
-            rsaKey = try RSAPrivateKey.generate(bits: 2048)
-            try Self.writeSecret(Data(Self.serializeKey(rsaKey).utf8), to: keyFile)
+        rsaKey = try Self.loadOrCreateRSAKey(at: keyFile)
+        var skipped: [String] = []
+        for (folder, isConfirmed) in [(Self.confirmedFolder(directory), true), (Self.unconfirmedFolder(directory), false)] {
+            for (url, key) in Self.loadKeys(in: folder, skipped: &skipped) {
+                authKeys[key.id] = key
+                if !isConfirmed {
+                    let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
+                    unconfirmed[key.id] = modified?.timeIntervalSince1970 ?? 0
+                }
+            }
         }
-        for name in (try? fm.contentsOfDirectory(atPath: directory.appendingPathComponent("auth-keys").path)) ?? [] {
-            let url = directory.appendingPathComponent("auth-keys").appendingPathComponent(name)
-            if let data = try? Data(contentsOf: url), let key = AuthKey(bytes: Array(data)) { authKeys[key.id] = key }
-        }
+        skippedFiles = skipped
+    }
+
+    static func confirmedFolder(_ directory: URL) -> URL { directory.appendingPathComponent("auth-keys") }
+    static func unconfirmedFolder(_ directory: URL) -> URL {
+        directory.appendingPathComponent("auth-keys").appendingPathComponent("unconfirmed")
+    }
+
+    private func file(for id: Int64, confirmed: Bool) -> URL {
+        let folder = confirmed ? Self.confirmedFolder(directory) : Self.unconfirmedFolder(directory)
+        return folder.appendingPathComponent(String(UInt64(bitPattern: id), radix: 16))
     }
 
     /// The public key as clients embed it (PKCS#1 PEM, `BEGIN RSA PUBLIC KEY`) and its fingerprint in hex.
@@ -39,34 +76,145 @@ public final class ServerKeyStore: @unchecked Sendable {
         try rsaKey.publicKeyPEM() + "fingerprint: \(String(rsaKey.publicKey.fingerprint, radix: 16))\n"
     }
 
-    /// The key a client's packet names, if this server created it.
-    public func authKey(id: Int64) -> AuthKey? {
+    /// The key a client's packet names, if this server created it and, for a temporary key, it has not expired at
+    /// `now`.
+    public func authKey(id: Int64, now: Double = Date().timeIntervalSince1970) -> AuthKey? {
         lock.lock()
         defer { lock.unlock() }
-        return authKeys[id]
+        if let key = authKeys[id] { return key }
+        guard let entry = temporary[id], entry.expiresAt > now else { return nil }
+        return entry.key
     }
 
-    /// Remembers a new key, in memory and on disk.
-    public func add(_ key: AuthKey) throws {
+    /// Whether `id` already names a key (permanent, unused or temporary): an exchange must not produce it again.
+    public func isKeyIdTaken(_ id: Int64) -> Bool {
         lock.lock()
-        authKeys[key.id] = key
-        lock.unlock()
-        let name = String(UInt64(bitPattern: key.id), radix: 16)
-        try Self.writeSecret(Data(key.bytes), to: directory.appendingPathComponent("auth-keys").appendingPathComponent(name))
+        defer { lock.unlock() }
+        return authKeys[id] != nil || temporary[id] != nil
     }
 
-    /// How many auth keys the server knows.
+    /// Remembers a key an exchange just created at `now`: a temporary one in memory until it expires, a permanent
+    /// one in memory and in `auth-keys/unconfirmed/` until `confirm`. Throws `ServerError.authKeyIdTaken` when its
+    /// id is in use; nothing is overwritten.
+    public func add(_ result: AuthKeyExchangeResult, now: Double = Date().timeIntervalSince1970) throws {
+        let key = result.authKey
+        lock.lock()
+        if authKeys[key.id] != nil || temporary[key.id] != nil {
+            lock.unlock()
+            throw ServerError.authKeyIdTaken(key.id)
+        }
+        if let expiresAt = result.expiresAt {
+            temporary[key.id] = (key, expiresAt)
+            if temporary.count > maximumTemporaryKeys,
+                let soonest = temporary.min(by: { $0.value.expiresAt < $1.value.expiresAt })?.key
+            {
+                temporary[soonest] = nil
+            }
+            lock.unlock()
+            return
+        }
+        authKeys[key.id] = key
+        unconfirmed[key.id] = now
+        var evicted: Int64?
+        if unconfirmed.count > maximumUnconfirmedKeys, let oldest = unconfirmed.min(by: { $0.value < $1.value })?.key {
+            unconfirmed[oldest] = nil
+            authKeys[oldest] = nil
+            evicted = oldest
+        }
+        lock.unlock()
+        if let evicted { unlink(file(for: evicted, confirmed: false).path) }
+        do {
+            try SecretFile.create(key.bytes, at: file(for: key.id, confirmed: false).path)
+        } catch {
+            lock.lock()
+            authKeys[key.id] = nil
+            unconfirmed[key.id] = nil
+            lock.unlock()
+            throw error
+        }
+    }
+
+    /// Marks a key as used (its first encrypted message was accepted): it moves to `auth-keys/` and is no longer
+    /// subject to `unconfirmedLifetime`. Cheap when the key is already confirmed.
+    public func confirm(_ id: Int64) {
+        lock.lock()
+        let waiting = unconfirmed.removeValue(forKey: id) != nil
+        lock.unlock()
+        guard waiting else { return }
+        rename(file(for: id, confirmed: false).path, file(for: id, confirmed: true).path)
+    }
+
+    /// Forgets expired temporary keys and deletes keys left unused for `unconfirmedLifetime` (as of `now`). Returns
+    /// how many of each went.
+    @discardableResult
+    public func sweep(now: Double = Date().timeIntervalSince1970) -> (temporary: Int, unconfirmed: Int) {
+        lock.lock()
+        let expired = temporary.filter { $0.value.expiresAt <= now }.map(\.key)
+        for id in expired { temporary[id] = nil }
+        let stale = unconfirmed.filter { now - $0.value >= unconfirmedLifetime }.map(\.key)
+        for id in stale {
+            unconfirmed[id] = nil
+            authKeys[id] = nil
+        }
+        lock.unlock()
+        for id in stale { unlink(file(for: id, confirmed: false).path) }
+        return (expired.count, stale.count)
+    }
+
+    /// How many permanent auth keys the server knows (used or not).
     public var authKeyCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return authKeys.count
     }
 
-    static func writeSecret(_ data: Data, to url: URL) throws {
-        let temporary = url.appendingPathExtension("tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]),
-            rename(temporary.path, url.path) == 0
-        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+    /// How many permanent keys wait for their first use.
+    public var unconfirmedKeyCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return unconfirmed.count
+    }
+
+    /// How many temporary keys are held (expired ones until the next sweep).
+    public var temporaryKeyCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return temporary.count
+    }
+
+    // MARK: - Files
+
+    private static func loadKeys(in folder: URL, skipped: inout [String]) -> [(URL, AuthKey)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var keys: [(URL, AuthKey)] = []
+        for name in names.sorted() where !name.contains(".tmp-") {
+            let url = folder.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
+            guard let bytes = try? SecretFile.read(url.path, maximumSize: 256), let key = AuthKey(bytes: bytes) else {
+                skipped.append(url.path)
+                continue
+            }
+            keys.append((url, key))
+        }
+        return keys
+    }
+
+    private static func loadOrCreateRSAKey(at url: URL) throws -> RSAPrivateKey {
+        do {
+            let bytes = try SecretFile.read(url.path, maximumSize: 64 * 1024)
+            return try parseKey(String(decoding: bytes, as: UTF8.self), file: url.path)
+        } catch SecretFileError.missing {
+            let key = try RSAPrivateKey.generate(bits: 2048)
+            do {
+                try SecretFile.create(Array(serializeKey(key).utf8), at: url.path)
+                return key
+            } catch SecretFileError.exists {
+                // Another server process created it first: use that one.
+                return try parseKey(String(decoding: try SecretFile.read(url.path, maximumSize: 64 * 1024), as: UTF8.self), file: url.path)
+            }
+        }
     }
 
     /// The key file's text: n, e, d and, when the key has them, p, q, dP, dQ, qInv, one hex number per line.
@@ -99,15 +247,18 @@ public final class ServerKeyStore: @unchecked Sendable {
     }
 }
 
-/// Failures of the server's own setup.
+/// Failures of the server's own setup and bookkeeping.
 public enum ServerError: Error, CustomStringConvertible, Equatable {
     case corruptKeyFile(String)
+    /// An exchange produced an auth_key_id that is already in use (it should have asked for a retry).
+    case authKeyIdTaken(Int64)
 
     public var description: String {
         switch self {
         case .corruptKeyFile(let path):
             return "the RSA key file \(path) is not three hex lines (n, e, d) or eight (n, e, d, p, q, dP, dQ, qInv), "
                 + "or its CRT numbers do not match; move it away to create a new key"
+        case .authKeyIdTaken(let id): return "auth_key_id \(id) is already in use; the key was not stored"
         }
     }
 }

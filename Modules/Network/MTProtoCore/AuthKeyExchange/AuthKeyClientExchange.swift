@@ -7,8 +7,9 @@ import TLRuntime
 /// result. The caller wraps bodies in unencrypted messages and does the I/O.
 ///
 /// It uses `req_pq_multi`, `p_q_inner_data_dc` encrypted with RSA_PAD, and performs every check of the security
-/// guidelines: nonces on every answer, the SHA-1 of the encrypted answer, dh_prime a safe 2048-bit prime, g's
-/// conditions, the ranges of g_a and g_b, and new_nonce_hash1.
+/// guidelines: nonces on every answer, pq below 2⁶³ and split with bounded work, the SHA-1 of the encrypted answer,
+/// dh_prime a safe 2048-bit prime, g's conditions, the ranges of g_a and g_b, new_nonce_hash1 (2, 3), and the
+/// new_nonce_hash of `server_DH_params_fail`. Hashes are compared in constant time.
 public struct AuthKeyClientExchange {
     /// What the client does next.
     public enum Step: Equatable {
@@ -87,7 +88,9 @@ public struct AuthKeyClientExchange {
         guard res.nonce == nonce else { throw .nonceMismatch }
         guard let key = publicKeys.first(where: { res.serverPublicKeyFingerprints.contains(Int64(bitPattern: $0.fingerprint)) })
         else { throw .unknownFingerprint(res.serverPublicKeyFingerprints) }
-        guard let pq = uint64(bigEndian: res.pq), let (p, q) = PQFactorization.factorize(pq) else {
+        // §Creating an Authorization Key, step 2: pq is a product of two primes below 2³², so below 2⁶³; anything
+        // larger is forged, and the factorization's work is bounded whatever pq is.
+        guard let pq = uint64(bigEndian: res.pq), pq < 1 << 63, let (p, q) = PQFactorization.factorize(pq) else {
             throw .pqNotFactorable
         }
         let newNonce = random(32)
@@ -115,6 +118,10 @@ public struct AuthKeyClientExchange {
         switch answer {
         case .serverDHParamsFail(let fail):
             guard fail.nonce == nonce, fail.serverNonce == serverNonce else { throw .nonceMismatch }
+            // The refusal proves it saw new_nonce: new_nonce_hash is the 128 lower-order bits of SHA1(new_nonce).
+            guard ConstantTime.equals(fail.newNonceHash.bytes, Digest.sha1(newNonce).suffix(16)) else {
+                throw .newNonceHashMismatch
+            }
             throw .refusedByServer
         case .serverDHParamsOk(let value):
             ok = value
@@ -200,7 +207,7 @@ public struct AuthKeyClientExchange {
             guard n == nonce else { throw .nonceMismatch }
             guard s == serverNonce else { throw .serverNonceMismatch }
             let expected = MTProtoKeyDerivation.newNonceHash(newNonce: newNonce, authKey: authKey, number: number)
-            guard hash.bytes == expected else { throw .newNonceHashMismatch }
+            guard ConstantTime.equals(hash.bytes, expected) else { throw .newNonceHashMismatch }
         }
         switch answer {
         case .dhGenOk(let ok):

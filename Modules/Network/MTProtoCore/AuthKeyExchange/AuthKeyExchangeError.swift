@@ -62,7 +62,9 @@ func parseWithHash<T>(
         throw .decoding(error)
     }
     let consumed = reader.offset
-    guard reader.remaining < trailingLimit, Digest.sha1(Array(plaintext[20..<(20 + consumed)])) == Array(plaintext[0..<20]) else {
+    guard reader.remaining < trailingLimit,
+        ConstantTime.equals(Digest.sha1(Array(plaintext[20..<(20 + consumed)])), plaintext[0..<20])
+    else {
         throw .answerHashMismatch
     }
     return value

@@ -5,12 +5,16 @@ public struct AuthKeyExchangeResult: Sendable, Equatable {
     public let serverSalt: Int64
     /// server_time − local time at the exchange, in seconds (the client's clock correction).
     public let timeOffset: Double
+    /// For a temporary key (`p_q_inner_data_temp*`, core.telegram.org "Perfect Forward Secrecy"), the Unix time
+    /// at which it expires; nil for a permanent key.
+    public let expiresAt: Double?
 
     /// A key as saved by an earlier connection.
-    public init(authKey: AuthKey, serverSalt: Int64, timeOffset: Double) {
+    public init(authKey: AuthKey, serverSalt: Int64, timeOffset: Double, expiresAt: Double? = nil) {
         self.authKey = authKey
         self.serverSalt = serverSalt
         self.timeOffset = timeOffset
+        self.expiresAt = expiresAt
     }
 }
 

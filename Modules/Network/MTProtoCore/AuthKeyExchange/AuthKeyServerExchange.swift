@@ -7,34 +7,60 @@ import TLRuntime
 ///
 /// It accepts `req_pq` and `req_pq_multi`, `p_q_inner_data` in all four variants, encrypted with RSA_PAD or with
 /// the legacy `SHA1(data) ‖ data ‖ random` scheme (Telethon uses the latter), and checks nonces, p and q, the SHA-1
-/// of the client's DH data and the range of g_b.
-public struct AuthKeyServerExchange {
+/// of the client's DH data and the range of g_b. A temporary key (`p_q_inner_data_temp*`) comes out with its
+/// expiry. A key whose auth_key_id is already taken is never handed out: the client gets `dh_gen_retry` and
+/// answers with a new g_b and `retry_id` set to the colliding key's auth_key_aux_hash (at most `maximumRetries`
+/// times).
+public struct AuthKeyServerExchange: Sendable {
     /// What the server does next.
-    public enum Step: Equatable {
+    public enum Step: Equatable, Sendable {
         /// Send this body in an unencrypted message.
         case send([UInt8])
         /// Send this body (dh_gen_ok), then use the key.
         case completed(AuthKeyExchangeResult, send: [UInt8])
     }
 
-    private enum State {
+    private enum State: Sendable {
         case waitingForPQ
         case waitingForDHParams(nonce: TLInt128, serverNonce: TLInt128, p: UInt64, q: UInt64)
-        case waitingForClientDH(nonce: TLInt128, serverNonce: TLInt128, newNonce: [UInt8], a: [UInt8], timeOffset: Double)
+        case waitingForClientDH(ClientDHWait)
         case finished
     }
 
+    /// What the last step needs: the handshake so far, the server's secret, and the retry state.
+    private struct ClientDHWait: Sendable {
+        let nonce: TLInt128
+        let serverNonce: TLInt128
+        let newNonce: [UInt8]
+        let a: [UInt8]
+        /// `expires_in` of a temporary key's inner data.
+        let expiresIn: Int32?
+        var retries = 0
+        /// auth_key_aux_hash of the key refused for a collision: the retry_id the client must send.
+        var expectedRetryId: Int64 = 0
+    }
+
+    /// At most this many dh_gen_retry rounds for colliding auth_key_ids.
+    public static let maximumRetries = 5
+
     private let keys: [RSAPrivateKey]
-    private let random: (Int) -> [UInt8]
+    private let random: @Sendable (Int) -> [UInt8]
     private let dhPool: DHPairPool?
+    private let isKeyIdTaken: @Sendable (Int64) -> Bool
     private var state: State = .waitingForPQ
 
     /// A server holding `keys`; `random` supplies every random byte. With `dhPool` (pairs of `DHGroup`), the exchange
     /// takes its (a, g_a) from the pool (each pair once) and computes one inline only when the pool is empty.
-    public init(keys: [RSAPrivateKey], dhPool: DHPairPool? = nil, random: @escaping (Int) -> [UInt8] = SecureRandom.bytes) {
+    /// `isKeyIdTaken` says whether an auth_key_id is already in use (the key store's answer).
+    public init(
+        keys: [RSAPrivateKey], dhPool: DHPairPool? = nil,
+        random: @escaping @Sendable (Int) -> [UInt8] = SecureRandom.bytes,
+        isKeyIdTaken: @escaping @Sendable (Int64) -> Bool = { _ in false }
+    ) {
         self.keys = keys
         self.dhPool = dhPool
         self.random = random
+        self.isKeyIdTaken = isKeyIdTaken
     }
 
     /// Whether a request body is the first message of an exchange (req_pq or req_pq_multi).
@@ -58,10 +84,9 @@ public struct AuthKeyServerExchange {
             case (.waitingForDHParams(let nonce, let serverNonce, let p, let q), 0xd712_e4be):
                 let request = try MTProto.functions.reqDHParams.parseFields(&reader)
                 return try answerDHParams(request, nonce: nonce, serverNonce: serverNonce, p: p, q: q, now: now)
-            case (.waitingForClientDH(let nonce, let serverNonce, let newNonce, let a, let timeOffset), 0xf504_5f1f):
+            case (.waitingForClientDH(let wait), 0xf504_5f1f):
                 let request = try MTProto.functions.setClientDHParams.parseFields(&reader)
-                return try answerClientDH(
-                    request, nonce: nonce, serverNonce: serverNonce, newNonce: newNonce, a: a, timeOffset: timeOffset)
+                return try answerClientDH(request, wait, now: now)
             default:
                 throw AuthKeyExchangeError.unexpectedMessage(String(id, radix: 16))
             }
@@ -98,12 +123,18 @@ public struct AuthKeyServerExchange {
         else { throw .unknownFingerprint([request.publicKeyFingerprint]) }
         let inner = try decryptInnerData(request.encryptedData, key: key)
         let fields: (pq: [UInt8], p: [UInt8], q: [UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256)
+        var expiresIn: Int32?
         switch inner {
         case .pQInnerData(let v): fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
         case .pQInnerDataDc(let v): fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
-        case .pQInnerDataTemp(let v): fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
-        case .pQInnerDataTempDc(let v): fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
+        case .pQInnerDataTemp(let v):
+            fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
+            expiresIn = v.expiresIn
+        case .pQInnerDataTempDc(let v):
+            fields = (v.pq, v.p, v.q, v.nonce, v.serverNonce, v.newNonce)
+            expiresIn = v.expiresIn
         }
+        if let expiresIn, expiresIn <= 0 { throw .unexpectedMessage("temporary key with expires_in \(expiresIn)") }
         guard fields.nonce == nonce else { throw .nonceMismatch }
         guard fields.serverNonce == serverNonce else { throw .serverNonceMismatch }
         guard uint64(bigEndian: fields.pq) == p * q, uint64(bigEndian: fields.p) == p, uint64(bigEndian: fields.q) == q
@@ -138,7 +169,8 @@ public struct AuthKeyServerExchange {
         } catch {
             throw .crypto(error)
         }
-        state = .waitingForClientDH(nonce: nonce, serverNonce: serverNonce, newNonce: newNonce, a: a, timeOffset: 0)
+        state = .waitingForClientDH(
+            ClientDHWait(nonce: nonce, serverNonce: serverNonce, newNonce: newNonce, a: a, expiresIn: expiresIn))
         return .send(
             MTProto.ServerDHParams.serverDHParamsOk(
                 .init(nonce: nonce, serverNonce: serverNonce, encryptedAnswer: encrypted)
@@ -163,11 +195,13 @@ public struct AuthKeyServerExchange {
         }
     }
 
-    // Steps 6–7: set_client_DH_params → check → dh_gen_ok with new_nonce_hash1.
+    // Steps 6–7 (and 9): set_client_DH_params → check → dh_gen_ok with new_nonce_hash1, or dh_gen_retry with
+    // new_nonce_hash2 when the auth_key_id collides with a key in use.
     private mutating func answerClientDH(
-        _ request: MTProto.functions.setClientDHParams, nonce: TLInt128, serverNonce: TLInt128, newNonce: [UInt8],
-        a: [UInt8], timeOffset: Double
+        _ request: MTProto.functions.setClientDHParams, _ wait: ClientDHWait, now: Double
     ) throws(AuthKeyExchangeError) -> Step {
+        var wait = wait
+        let (nonce, serverNonce, newNonce) = (wait.nonce, wait.serverNonce, wait.newNonce)
         guard request.nonce == nonce else { throw .nonceMismatch }
         guard request.serverNonce == serverNonce else { throw .serverNonceMismatch }
         guard request.encryptedData.count % 16 == 0, !request.encryptedData.isEmpty else { throw .answerHashMismatch }
@@ -180,21 +214,38 @@ public struct AuthKeyServerExchange {
         guard case .clientDHInnerData(let inner) = innerData else { throw .unexpectedMessage("client_DH_inner_data") }
         guard inner.nonce == nonce else { throw .nonceMismatch }
         guard inner.serverNonce == serverNonce else { throw .serverNonceMismatch }
+        // retry_id: 0 the first time, then the auth_key_aux_hash of the key this server refused.
+        guard inner.retryId == wait.expectedRetryId else {
+            throw .unexpectedMessage("retry_id \(inner.retryId), expected \(wait.expectedRetryId)")
+        }
         do { try DiffieHellman.checkPublicValue(inner.gB, prime: DHGroup.prime) } catch { throw .dh(error) }
         var authKey: [UInt8]
         do {
-            authKey = try DiffieHellman.sharedKey(peerValue: inner.gB, secret: a, prime: DHGroup.prime)
+            authKey = try DiffieHellman.sharedKey(peerValue: inner.gB, secret: wait.a, prime: DHGroup.prime)
         } catch {
             throw .crypto(error)
         }
         authKey = [UInt8](repeating: 0, count: max(0, 256 - authKey.count)) + authKey
+        let key = AuthKey(bytes: authKey)!
+        if isKeyIdTaken(key.id) {
+            guard wait.retries < Self.maximumRetries else { throw .tooManyRetries }
+            wait.retries += 1
+            wait.expectedRetryId = MTProtoKeyDerivation.authKeyAuxHash(authKey).littleEndianInt64
+            state = .waitingForClientDH(wait)
+            let hash = MTProtoKeyDerivation.newNonceHash(newNonce: newNonce, authKey: authKey, number: 2)
+            let retry = MTProto.SetClientDHParamsAnswer.dhGenRetry(
+                .init(nonce: nonce, serverNonce: serverNonce, newNonceHash2: TLInt128(bytes: hash)!))
+            return .send(retry.serialized())
+        }
         state = .finished
         let hash = MTProtoKeyDerivation.newNonceHash(newNonce: newNonce, authKey: authKey, number: 1)
         let salt = MTProtoKeyDerivation.initialServerSalt(newNonce: newNonce, serverNonce: serverNonce.bytes)
         let ok = MTProto.SetClientDHParamsAnswer.dhGenOk(
             .init(nonce: nonce, serverNonce: serverNonce, newNonceHash1: TLInt128(bytes: hash)!))
         return .completed(
-            AuthKeyExchangeResult(authKey: AuthKey(bytes: authKey)!, serverSalt: salt.littleEndianInt64, timeOffset: timeOffset),
+            AuthKeyExchangeResult(
+                authKey: key, serverSalt: salt.littleEndianInt64, timeOffset: 0,
+                expiresAt: wait.expiresIn.map { now + Double($0) }),
             send: ok.serialized())
     }
 

@@ -1,13 +1,18 @@
 public import CryptoUtils
 import MTProtoApi
-import TLRuntime
+public import TLRuntime
 
 /// A client's MTProto session (MTProto §Sessions, §Service Messages) as a pure state machine: it encrypts
 /// requests, keeps them until answered, and turns received packets into events — re-sending on its own what
-/// `bad_server_salt` and `bad_msg_notification` (16, 17, 48) ask it to.
+/// `bad_server_salt` and `bad_msg_notification` ask it to.
 ///
-/// Receive-side checks (security guidelines): the msg_key and padding (in `EncryptedMessage`), the session id, and
-/// server msg_ids — odd, inside the time window, never twice.
+/// Receive-side checks (MTProto security guidelines): the msg_key and padding (in `EncryptedMessage`), the session
+/// id, and for every message, top-level or inside a container: an odd msg_id, inside the time window, never seen
+/// before, with a seq_no that fits its neighbours (`MessageIdValidator`) and the parity of what it carries
+/// (containers and acknowledgements even, results odd); container children below the container's msg_id; one level
+/// of container and of `gzip_packed` (`InboundWalk`). A notification (`bad_msg_notification`, `bad_server_salt`)
+/// skips only the time window, since it may be what corrects the clock, and is acted on only when it names a
+/// message this session sent in the last `recentCapacity` messages.
 public struct ClientSession {
     /// Something the caller must act on.
     public enum Event: Equatable, Sendable {
@@ -30,6 +35,12 @@ public struct ClientSession {
         }
     }
 
+    /// Why a request could not be sent.
+    public enum SendError: Error, Equatable, Sendable {
+        /// The request's body is longer than one message may be (`MessageLimits.maximumBodyLength`).
+        case bodyTooLarge(Int)
+    }
+
     private struct Pending {
         let token: Int64
         let body: [UInt8]
@@ -39,91 +50,109 @@ public struct ClientSession {
 
     /// A request the server refused this many times (salt, clock) fails instead of being sent again.
     public static let maximumAttempts = 5
+    /// Notifications are acted on only for the last this many messages this session sent.
+    public static let recentCapacity = 1024
+    /// What one incoming message may inflate to and how deep it may nest.
+    public static let defaultLimits = TLReader.Limits(maxDepth: 64, maxUnpackedSize: 16 << 20)
 
     public let authKey: AuthKey
     public let sessionId: Int64
     public private(set) var salts: ServerSaltStore
-    private var ids: MessageIdGenerator
-    private var sequence = SequenceNumbers()
+    private var sealer: MessageSealer
     private var validator = MessageIdValidator(peer: .server)
     private var acks = AckQueue()
     private var pending: [Int64: Pending] = [:]
     /// The requests each recent container carried: a refusal may name the container instead of its messages.
     private var containers: [Int64: [Int64]] = [:]
+    private var recent = RecentIds(capacity: recentCapacity)
     private var nextToken: Int64 = 1
+    private let limits: TLReader.Limits
 
     /// A session on `authKey` with a fresh random session id.
-    public init(authKey: AuthKey, salt: Int64, timeOffset: Double, sessionId: Int64 = Int64(bitPattern: SecureRandom.uint64())) {
+    public init(
+        authKey: AuthKey, salt: Int64, timeOffset: Double,
+        sessionId: Int64 = Int64(bitPattern: SecureRandom.uint64()), limits: TLReader.Limits = defaultLimits
+    ) {
         self.authKey = authKey
         self.sessionId = sessionId
         self.salts = ServerSaltStore(initial: salt)
-        self.ids = MessageIdGenerator(timeOffset: timeOffset)
+        self.sealer = MessageSealer(ids: MessageIdGenerator(timeOffset: timeOffset))
+        self.limits = limits
     }
 
     /// Seconds the server's clock is ahead of ours.
-    public var timeOffset: Double { ids.timeOffset }
+    public var timeOffset: Double { sealer.ids.timeOffset }
 
     /// Requests sent and not yet answered.
     public var pendingCount: Int { pending.count }
 
-    /// Encrypts a request body; returns its token (stable across re-sends) and the packet to send.
-    public mutating func send(_ body: [UInt8], contentRelated: Bool = true, now: Double) -> (token: Int64, packet: [UInt8]) {
+    /// Encrypts a request body; returns its token (stable across re-sends) and the packets to send (one, unless
+    /// acknowledgements overflow a container).
+    public mutating func send(
+        _ body: [UInt8], contentRelated: Bool = true, now: Double
+    ) throws(SendError) -> (token: Int64, packets: [[UInt8]]) {
+        guard body.count <= MessageLimits.maximumBodyLength else { throw .bodyTooLarge(body.count) }
         let token = nextToken
         nextToken += 1
-        let packet = seal([Pending(token: token, body: body, contentRelated: contentRelated)], now: now)
-        return (token, packet)
+        let packets = seal([Pending(token: token, body: body, contentRelated: contentRelated)], now: now)
+        return (token, packets)
     }
 
-    /// Encrypts messages (with pending acks) into one packet, remembering each request under its new msg_id.
-    private mutating func seal(_ requests: [Pending], now: Double) -> [UInt8] {
-        var messages: [InnerMessage] = []
-        for request in requests {
-            let id = ids.next(.client, now: now)
-            messages.append(InnerMessage(messageId: id, seqNo: sequence.next(contentRelated: request.contentRelated), body: request.body))
-            if request.contentRelated { pending[id] = request }
-        }
-        if acks.count > 0 {
+    /// Encrypts messages (with pending acks) into packets, remembering each request under its new msg_id.
+    private mutating func seal(_ requests: [Pending], now: Double) -> [[UInt8]] {
+        var outgoing = requests.map { MessageSealer.Outgoing(body: $0.body, contentRelated: $0.contentRelated, kind: .client) }
+        while acks.count > 0 {
             let ack = MTProto.MsgsAck.msgsAck(.init(msgIds: acks.take()))
-            messages.append(InnerMessage(messageId: ids.next(.client, now: now), seqNo: sequence.next(contentRelated: false), body: ack.serialized()))
+            outgoing.append(.init(body: ack.serialized(), contentRelated: false, kind: .client))
         }
-        let envelope: InnerMessage
-        if messages.count == 1 {
-            envelope = messages[0]
-        } else {
-            envelope = InnerMessage(
-                messageId: ids.next(.client, now: now), seqNo: sequence.next(contentRelated: false),
-                body: ServiceCodec.container(messages))
-            containers[envelope.messageId] = messages.map(\.messageId).filter { pending[$0] != nil }
-            if containers.count > 1024 { containers = containers.filter { $0.value.contains { pending[$0] != nil } } }
+        guard !outgoing.isEmpty else { return [] }
+        let envelopes = sealer.seal(outgoing, containerKind: .client, now: now)
+        var index = 0
+        for envelope in envelopes {
+            for child in envelope.children {
+                if index < requests.count, requests[index].contentRelated { pending[child.messageId] = requests[index] }
+                index += 1
+                recent.insert(child.messageId)
+            }
+            if envelope.children.count > 1 {
+                recent.insert(envelope.message.messageId)
+                containers[envelope.message.messageId] = envelope.children.map(\.messageId).filter { pending[$0] != nil }
+            }
         }
-        return EncryptedMessage.encrypt(
-            authKey: authKey, direction: .clientToServer, salt: salts.current(now: now + ids.timeOffset),
-            sessionId: sessionId, messageId: envelope.messageId, seqNo: envelope.seqNo, body: envelope.body)
+        if containers.count > 1024 { containers = containers.filter { $0.value.contains { pending[$0] != nil } } }
+        let salt = salts.current(now: now + timeOffset)
+        return envelopes.map { envelope in
+            EncryptedMessage.encrypt(
+                authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
+                messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body)
+        }
     }
 
-    /// A packet carrying only pending acknowledgements, if there are any.
-    public mutating func acknowledgements(now: Double) -> [UInt8]? {
-        guard acks.count > 0 else { return nil }
-        return seal([], now: now)
+    /// Packets carrying only pending acknowledgements, if there are any.
+    public mutating func acknowledgements(now: Double) -> [[UInt8]] {
+        seal([], now: now)
     }
 
     /// Decrypts and processes a packet; returns the events and the packets to send in reply (re-sent requests).
     public mutating func receive(_ packet: [UInt8], now: Double) throws(EnvelopeError) -> (events: [Event], send: [[UInt8]]) {
         let message = try EncryptedMessage.decrypt(packet, authKey: authKey, direction: .serverToClient)
         guard message.sessionId == sessionId else { throw .sessionMismatch }
+        let top = InnerMessage(messageId: message.messageId, seqNo: message.seqNo, body: message.body)
+        if let rejection = check(top, now: now) { throw .messageIdRejected(rejection) }
+        // §Message Sequence Number: a container is not content-related.
+        if top.constructorId == ServiceCodec.containerId, top.isContentRelated { throw .seqNoParity }
+        if top.isContentRelated { acks.add(top.messageId) }
         var events: [Event] = []
         var resend: [Pending] = []
-        let serverNow = now + ids.timeOffset
-        let inner = InnerMessage(messageId: message.messageId, seqNo: message.seqNo, body: message.body)
-        // A bad_msg_notification may carry the server's time; check ids only after handling it (below).
-        if let id = inner.constructorId, id == 0xa7ef_f811 || id == 0xedab_447b {
-            handle(inner, now: now, events: &events, resend: &resend)
-        } else {
-            if let rejection = validator.accept(message.messageId, now: serverNow) {
-                throw .messageIdRejected(rejection)
-            }
-            handle(inner, now: now, events: &events, resend: &resend)
-        }
+        InboundWalk.walk(
+            top, limits: limits,
+            accept: { child in
+                guard check(child, now: now) == nil else { return false }
+                if child.isContentRelated { acks.add(child.messageId) }
+                return true
+            },
+            visit: { leaf, reader in handle(leaf, reader: &reader, now: now, events: &events, resend: &resend) },
+            refuse: { _, _ in })
         var again: [Pending] = []
         for var request in resend {
             request.attempts += 1
@@ -133,27 +162,25 @@ public struct ClientSession {
                 again.append(request)
             }
         }
-        let packets = again.isEmpty ? [] : [seal(again, now: now)]
-        return (events, packets)
+        return (events, again.isEmpty ? [] : seal(again, now: now))
     }
 
-    private mutating func handle(_ message: InnerMessage, now: Double, events: inout [Event], resend: inout [Pending]) {
-        if message.isContentRelated { acks.add(message.messageId) }
-        guard let id = message.constructorId else { return }
-        switch id {
-        case ServiceCodec.containerId:
-            guard let children = try? ServiceCodec.parseContainer(message.body) else { return }
-            for child in children where validator.accept(child.messageId, now: now + ids.timeOffset) == nil {
-                handle(child, now: now, events: &events, resend: &resend)
-            }
-            return
-        case ServiceCodec.gzipPackedId:
-            if let body = try? ServiceCodec.unpack(message.body) {
-                handle(InnerMessage(messageId: message.messageId, seqNo: message.seqNo, body: body), now: now, events: &events, resend: &resend)
-            }
-            return
-        case ServiceCodec.rpcResultId:
-            guard let (requestId, result) = try? ServiceCodec.parseRpcResult(message.body),
+    /// The msg_id and seq_no checks for one message; notifications skip only the time window.
+    private mutating func check(_ message: InnerMessage, now: Double) -> MessageIdValidator.Rejection? {
+        let id = message.constructorId
+        let notification = id == Self.badMsgNotificationId || id == Self.badServerSaltId
+        return validator.accept(message.messageId, seqNo: message.seqNo, now: now + timeOffset, checkTime: !notification)
+    }
+
+    static let badMsgNotificationId: UInt32 = 0xa7ef_f811
+    static let badServerSaltId: UInt32 = 0xedab_447b
+
+    private mutating func handle(
+        _ message: InnerMessage, reader: inout TLReader, now: Double, events: inout [Event], resend: inout [Pending]
+    ) {
+        if message.constructorId == ServiceCodec.rpcResultId {
+            // A result answers a request: content-related, so its seq_no is odd.
+            guard message.isContentRelated, let (requestId, result) = try? Self.parseRpcResult(&reader),
                 let request = pending.removeValue(forKey: requestId)
             else { return }
             if ServiceCodec.constructorId(of: result) == 0x2144_ca19,
@@ -164,10 +191,7 @@ public struct ClientSession {
                 events.append(.result(token: request.token, .success(result)))
             }
             return
-        default:
-            break
         }
-        var reader = TLReader(message.body)
         guard let object = try? MTProto.parseObject(&reader) else {
             events.append(.update(message.body))
             return
@@ -183,7 +207,7 @@ public struct ClientSession {
                 case .futureSalt(let s): return ServerSaltStore.Salt(validSince: s.validSince, validUntil: s.validUntil, salt: s.salt)
                 }
             }
-            self.salts.add(known, now: now + ids.timeOffset)
+            self.salts.add(known, now: now + timeOffset)
             if let request = pending.removeValue(forKey: value.reqMsgId) {
                 events.append(.result(token: request.token, .success(message.body)))
             }
@@ -192,23 +216,47 @@ public struct ClientSession {
             self.salts.reset(to: value.serverSalt)
             events.append(.newSession(firstMessageId: value.firstMsgId))
         case let notification as MTProto.BadMsgNotification:
-            switch notification {
-            case .badServerSalt(let value):
-                // §Server Salt: adopt the new salt and send the refused message again.
-                self.salts.reset(to: value.newServerSalt)
-                resend += takeRequests(named: value.badMsgId)
-            case .badMsgNotification(let value):
-                if value.errorCode == 16 || value.errorCode == 17 {
-                    // §Time synchronization: the notification's own msg_id carries the server's time.
-                    ids.synchronize(serverMessageId: message.messageId, now: now)
-                }
-                resend += takeRequests(named: value.badMsgId)
-            }
+            handle(notification, message: message, now: now, resend: &resend)
         case is MTProto.MsgsAck, is MTProto.MsgDetailedInfo, is MTProto.MsgsStateInfo:
             break
         default:
             events.append(.update(message.body))
         }
+    }
+
+    /// §Service Messages about Messages: act only on a notification about a message this session sent recently.
+    private mutating func handle(
+        _ notification: MTProto.BadMsgNotification, message: InnerMessage, now: Double, resend: inout [Pending]
+    ) {
+        switch notification {
+        case .badServerSalt(let value):
+            guard value.errorCode == 48, recent.contains(value.badMsgId) else { return }
+            // §Server Salt: adopt the new salt and send the refused message again.
+            salts.reset(to: value.newServerSalt)
+            resend += takeRequests(named: value.badMsgId)
+        case .badMsgNotification(let value):
+            guard recent.contains(value.badMsgId) else { return }
+            if value.errorCode == 16 || value.errorCode == 17 {
+                // §Time synchronization: the notification's own msg_id carries the server's time.
+                sealer.ids.synchronize(serverMessageId: message.messageId, now: now)
+            }
+            resend += takeRequests(named: value.badMsgId)
+        }
+    }
+
+    /// `rpc_result#f35c6d01 req_msg_id:long result:Object`, inflating a packed result within the message's budget.
+    private static func parseRpcResult(_ reader: inout TLReader) throws(TLDecodingError) -> (Int64, [UInt8]) {
+        _ = try reader.readUInt32()
+        let requestId = try reader.readInt64()
+        if reader.remaining >= 4, ServiceCodec.constructorId(of: Array(reader.bytes[reader.offset..<reader.offset + 4]))
+            == ServiceCodec.gzipPackedId
+        {
+            _ = try reader.readUInt32()
+            let inflated = try reader.unpackGzip()
+            guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining, offset: reader.offset) }
+            return (requestId, inflated.bytes)
+        }
+        return (requestId, Array(reader.bytes[reader.offset...]))
     }
 
     /// The pending requests a refused msg_id stood for: the request itself, or every request of a container.
@@ -217,4 +265,29 @@ public struct ClientSession {
         guard let children = containers.removeValue(forKey: messageId) else { return [] }
         return children.compactMap { pending.removeValue(forKey: $0) }
     }
+}
+
+/// The last `capacity` msg_ids a session sent, to tell a notification about our message from a forged or stale one.
+struct RecentIds: Sendable {
+    let capacity: Int
+    private var ring: [Int64] = []
+    private var members = Set<Int64>()
+    private var next = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    mutating func insert(_ id: Int64) {
+        if ring.count < capacity {
+            ring.append(id)
+        } else {
+            members.remove(ring[next])
+            ring[next] = id
+            next = (next + 1) % capacity
+        }
+        members.insert(id)
+    }
+
+    func contains(_ id: Int64) -> Bool { members.contains(id) }
 }

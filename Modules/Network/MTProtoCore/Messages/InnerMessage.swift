@@ -26,8 +26,6 @@ public enum ServiceCodec {
     public static let containerId: UInt32 = 0x73f1_f8dc
     public static let rpcResultId: UInt32 = 0xf35c_6d01
     public static let gzipPackedId: UInt32 = 0x3072_cfa1
-    /// A container holds at most this many messages (Telegram refuses more than 1020).
-    public static let maximumContainerMessages = 1020
 
     /// The little-endian constructor id at the front of a body.
     public static func constructorId(of body: [UInt8]) -> UInt32? {
@@ -49,13 +47,14 @@ public enum ServiceCodec {
         return writer.bytes
     }
 
-    /// Parses a container body (with its constructor id); nested containers are refused, as the spec forbids them.
+    /// Parses a container body (with its constructor id) into its messages, at most
+    /// `MessageLimits.maximumContainerMessages`. What the children may hold is `InboundWalk`'s to check.
     public static func parseContainer(_ body: [UInt8]) throws(TLDecodingError) -> [InnerMessage] {
         var reader = TLReader(body)
         guard try reader.readUInt32() == containerId else { throw reader.unknownConstructor(constructorId(of: body) ?? 0) }
         let count = Int(try reader.readInt32())
         // Each message takes at least 16 bytes: refuse counts the data cannot hold before allocating.
-        guard count >= 0, count <= maximumContainerMessages, count * 16 <= reader.remaining else {
+        guard count >= 0, count <= MessageLimits.maximumContainerMessages, count * 16 <= reader.remaining else {
             throw .invalidLength(offset: 4, claimed: count)
         }
         var messages: [InnerMessage] = []
@@ -68,7 +67,6 @@ public enum ServiceCodec {
                 throw .invalidLength(offset: reader.offset, claimed: length)
             }
             let inner = try reader.readRaw(length)
-            if constructorId(of: inner) == containerId { throw .invalidLength(offset: reader.offset, claimed: length) }
             messages.append(InnerMessage(messageId: messageId, seqNo: seqNo, body: inner))
         }
         return messages

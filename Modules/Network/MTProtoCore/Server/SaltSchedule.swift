@@ -1,5 +1,4 @@
 import CryptoUtils
-public import MTProtoCore
 
 /// The server salts of each auth key (MTProto §Server Salt): a new salt every 30 minutes, derived from a server
 /// secret, the key id and the period number, so no salt needs storing. A message may carry the salt of the current
@@ -34,7 +33,7 @@ public struct SaltSchedule: Sendable {
         return salt == handshakeSalt
     }
 
-    /// `count` salts from the current period on, for `future_salts`.
+    /// `count` salts from the current period on (at most 64, as Telegram's servers give), for `future_salts`.
     public func futureSalts(authKeyId: Int64, time: Double, count: Int) -> [ServerSaltStore.Salt] {
         let k = Int64(time) / Self.period
         return (0..<Int64(max(1, min(count, 64)))).map { i in

@@ -1,0 +1,117 @@
+import MTProtoApi
+import TLRuntime
+
+extension ServerSession {
+    /// Service objects a client may send on its own (MTProto §Service Messages).
+    mutating func handleService(_ object: any TLObject, message: InnerMessage, into reaction: inout Reaction) {
+        switch object {
+        case let ack as MTProto.MsgsAck:
+            // §Acknowledgment of Receipt: not content-related, so its seq_no is even.
+            if message.isContentRelated { reaction.replies.append(badMessage(message, code: 34)) }
+            if case .msgsAck(let value) = ack, value.msgIds.count > MessageLimits.maximumIdsPerRequest {
+                reaction.dropped.append("msgs_ack with \(value.msgIds.count) ids")
+            }
+        case let request as MTProto.MsgsStateReq:
+            guard case .msgsStateReq(let req) = request else { return }
+            guard req.msgIds.count <= MessageLimits.maximumIdsPerRequest else {
+                reaction.dropped.append("msgs_state_req with \(req.msgIds.count) ids")
+                return
+            }
+            // §Request for Message Status: 4 = received (this session accepted that msg_id), 1 = nothing known. One
+            // byte per id, in the order asked.
+            let info = req.msgIds.map { validator.hasSeen($0) ? UInt8(4) : UInt8(1) }
+            let answer = MTProto.MsgsStateInfo.msgsStateInfo(.init(reqMsgId: message.messageId, info: info))
+            reaction.replies.append(.init(body: answer.serialized(), contentRelated: true, kind: .serverResponse))
+        case let request as MTProto.MsgResendReq:
+            guard case .msgResendReq(let req) = request else { return }
+            guard req.msgIds.count <= MessageLimits.maximumIdsPerRequest else {
+                reaction.dropped.append("msg_resend_req with \(req.msgIds.count) ids")
+                return
+            }
+            // §Explicit Request to Re-Send Messages: send again, as new messages, what is still cached — each
+            // message once however often it is named, and no more than maximumResendBytes in all.
+            var named = Set<Int64>()
+            var bytes = 0
+            for id in req.msgIds where named.insert(id).inserted {
+                guard let old = resendCache.message(id) else { continue }
+                guard bytes + old.body.count <= MessageLimits.maximumResendBytes else {
+                    reaction.dropped.append("msg_resend_req past \(MessageLimits.maximumResendBytes) bytes")
+                    break
+                }
+                bytes += old.body.count
+                reaction.replies.append(
+                    .init(body: old.body, contentRelated: old.isContentRelated, kind: .serverResponse))
+            }
+        default:
+            reaction.dropped.append("unexpected service object \(type(of: object))")
+        }
+    }
+
+    /// MTProto functions: ping, ping_delay_disconnect, get_future_salts, destroy_session, rpc_drop_answer.
+    mutating func handleServiceCall(
+        _ function: any TLFunction, message: InnerMessage, now: Double, into reaction: inout Reaction
+    ) {
+        switch function {
+        case let ping as MTProto.functions.ping:
+            let pong = MTProto.Pong.pong(.init(msgId: message.messageId, pingId: ping.pingId))
+            reaction.replies.append(.init(body: pong.serialized(), contentRelated: true, kind: .serverResponse))
+        case let ping as MTProto.functions.pingDelayDisconnect:
+            let pong = MTProto.Pong.pong(.init(msgId: message.messageId, pingId: ping.pingId))
+            reaction.replies.append(.init(body: pong.serialized(), contentRelated: true, kind: .serverResponse))
+            reaction.disconnectDelay = ping.disconnectDelay
+        case let request as MTProto.functions.getFutureSalts:
+            let salts = schedule.futureSalts(authKeyId: authKey.id, time: now, count: Int(request.num)).map {
+                MTProto.FutureSalt.futureSalt(.init(validSince: $0.validSince, validUntil: $0.validUntil, salt: $0.salt))
+            }
+            let answer = MTProto.FutureSalts.futureSalts(
+                .init(reqMsgId: message.messageId, now: Int32(clamping: Int64(now)), salts: salts))
+            // future_salts is sent as is, not inside rpc_result (MTProto §Request for several future salts).
+            reaction.replies.append(.init(body: answer.serialized(), contentRelated: true, kind: .serverResponse))
+        case let request as MTProto.functions.destroySession:
+            guard request.sessionId != sessionId else {
+                // A session cannot destroy itself (MTProto §Request to destroy session: "other than the current").
+                reaction.replies.append(
+                    destroySessionAnswer(.init(requestMessageId: message.messageId, sessionId: sessionId), existed: false))
+                return
+            }
+            reaction.destroySessions.append(.init(requestMessageId: message.messageId, sessionId: request.sessionId))
+        case is MTProto.functions.rpcDropAnswer:
+            reaction.replies.append(result(message.messageId, MTProto.RpcDropAnswer.rpcAnswerUnknown.serialized()))
+        default:
+            reaction.replies.append(rpcError(message.messageId, code: 400, text: "METHOD_NOT_IMPLEMENTED"))
+        }
+    }
+}
+
+/// Messages the server sent recently, for `msg_resend_req`: at most `entries` of them and `bytes` bytes, the oldest
+/// forgotten first.
+struct ResendCache: Sendable {
+    let entries: Int
+    let bytes: Int
+    private var messages: [Int64: InnerMessage] = [:]
+    private var order: [Int64] = []
+    private var head = 0
+    private var total = 0
+
+    init(entries: Int, bytes: Int) {
+        self.entries = entries
+        self.bytes = bytes
+    }
+
+    mutating func remember(_ message: InnerMessage) {
+        guard message.body.count <= bytes, messages[message.messageId] == nil else { return }
+        messages[message.messageId] = message
+        order.append(message.messageId)
+        total += message.body.count
+        while messages.count > entries || total > bytes {
+            if let old = messages.removeValue(forKey: order[head]) { total -= old.body.count }
+            head += 1
+        }
+        if head > 1024 {
+            order.removeFirst(head)
+            head = 0
+        }
+    }
+
+    func message(_ id: Int64) -> InnerMessage? { messages[id] }
+}
