@@ -165,7 +165,7 @@ let modules: [Module] = [
     .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "MTProtoApi"]),
     .swift(
         "MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"],
-        testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime"]),
+        testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime", "GZip"]),
     .swift(
         "Network", .Network,
         deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],

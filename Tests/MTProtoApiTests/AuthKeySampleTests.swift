@@ -77,7 +77,11 @@ import Testing
         let temporary = MTProtoKeyDerivation.temporaryAESKeyIV(newNonce: bytes("new_nonce"), serverNonce: bytes("server_nonce"))
         let answerWithHash = bytes("answer_with_hash")
         var reader = TLReader(Array(answerWithHash[20...]))
-        guard case .serverDHInnerData(let inner) = try MTProto.ServerDHInnerData.parse(&reader) else { return }
+        let parsed = try MTProto.ServerDHInnerData.parse(&reader)
+        guard case .serverDHInnerData(let inner) = parsed else {
+            Issue.record("not server_DH_inner_data: \(parsed)")
+            return
+        }
         let b = bytes("b")
         let gB = try DiffieHellman.publicValue(g: inner.g, secret: b, prime: inner.dhPrime)
         #expect(gB == bytes("g_b"))

@@ -13,121 +13,6 @@ import Testing
 /// Hostile and broken input against a running server: each bad connection is closed or answered with the
 /// protocol's error, the server stays up, and a good connection opened alongside keeps working.
 @Suite(.serialized) struct BadInputTests {
-    /// Collects what a raw connection receives and notices when it closes.
-    final class Recorder: ChannelInboundHandler, @unchecked Sendable {
-        typealias InboundIn = TransportFrame
-        private let lock = NSLock()
-        private var frames: [TransportFrame] = []
-        private var closed = false
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            lock.lock()
-            frames.append(unwrapInboundIn(data))
-            lock.unlock()
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            lock.lock()
-            closed = true
-            lock.unlock()
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            context.close(promise: nil)
-        }
-
-        var snapshot: (frames: [TransportFrame], closed: Bool) {
-            lock.lock()
-            defer { lock.unlock() }
-            return (frames, closed)
-        }
-
-        /// Polls until `condition` holds or `timeout` seconds pass.
-        func wait(timeout: Double = 10, until condition: ((frames: [TransportFrame], closed: Bool)) -> Bool) async -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if condition(snapshot) { return true }
-                try? await Task.sleep(nanoseconds: 5_000_000)
-            }
-            return condition(snapshot)
-        }
-    }
-
-    final class Fixture {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString)")
-        var server: MTProtoServer!
-        var port: Int { server.dataCenters[1].port }
-
-        func start() async throws {
-            server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group) {
-                ServerAPIHandler(dataCenters: $0)
-            }
-        }
-
-        func stop() async throws {
-            try await server.close()
-            try await group.shutdownGracefully()
-            try? FileManager.default.removeItem(at: directory)
-        }
-
-        /// A raw TCP connection that writes `bytes` as they are.
-        func rawBytes(_ bytes: [UInt8]) async throws -> (any Channel, Recorder) {
-            let recorder = Recorder()
-            let channel = try await ClientBootstrap(group: group)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(framing: .intermediate, role: .client)))
-                        try channel.pipeline.syncOperations.addHandler(recorder)
-                    }
-                }
-                .connect(host: "127.0.0.1", port: port).get()
-            try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
-            return (channel, recorder)
-        }
-
-        /// An MTProto connection on the intermediate framing that sends frames we build by hand.
-        func framed() async throws -> (any Channel, Recorder) {
-            let recorder = Recorder()
-            let channel = try await TransportClient.connect(host: "127.0.0.1", port: port, framing: .intermediate, group: group) { _ in [recorder] }
-            return (channel, recorder)
-        }
-
-        /// Runs a key exchange over `channel` by hand and returns the key.
-        func createKey() async throws -> AuthKeyExchangeResult {
-            let (channel, recorder) = try await framed()
-            var exchange = AuthKeyClientExchange(publicKeys: [server.keys.rsaKey.publicKey], dcId: 2)
-            var ids = MessageIdGenerator()
-            var body = exchange.start()
-            var seen = 0
-            while true {
-                let message = PlainMessage(messageId: ids.next(.client, now: Date().timeIntervalSince1970), body: body)
-                try await channel.writeAndFlush(TransportFrame.packet(ByteBuffer(bytes: message.serialized())))
-                let arrived = await recorder.wait { $0.frames.count > seen }
-                try #require(arrived)
-                guard case .packet(let payload, _) = recorder.snapshot.frames[seen] else { throw TransportError.invalidLength(0) }
-                seen += 1
-                let answer = try PlainMessage(parsing: Array(payload.readableBytesView))
-                switch try exchange.receive(answer.body, now: Date().timeIntervalSince1970) {
-                case .send(let next): body = next
-                case .completed(let result):
-                    try? await channel.close()
-                    return result
-                }
-            }
-        }
-
-        /// Whether a well-behaved client still gets answers.
-        func goodConnectionWorks(_ key: AuthKeyExchangeResult) async throws -> Bool {
-            let (channel, recorder) = try await framed()
-            defer { channel.close(promise: nil) }
-            var session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
-            let (_, packets) = try session.send(MTProto.functions.ping(pingId: 5).serialized(), now: Date().timeIntervalSince1970)
-            for packet in packets { try await channel.writeAndFlush(TransportFrame.packet(ByteBuffer(bytes: packet))) }
-            return await recorder.wait { !$0.frames.isEmpty }
-        }
-    }
-
     static func encrypted(_ key: AuthKeyExchangeResult, messageId: Int64, body: [UInt8], sessionId: Int64 = 99) -> [UInt8] {
         EncryptedMessage.encrypt(
             authKey: key.authKey, direction: .clientToServer, salt: key.serverSalt, sessionId: sessionId,
@@ -139,7 +24,7 @@ import Testing
     }
 
     @Test func garbageHugeLengthsAndTruncationCloseOnlyThatConnection() async throws {
-        let fixture = Fixture()
+        let fixture = ServerFixture()
         try await fixture.start()
         let key = try await fixture.createKey()
         var generator = SystemRandomNumberGenerator()
@@ -161,7 +46,7 @@ import Testing
     }
 
     @Test func unknownKeyGetsMinus404AndWrongMsgKeyCloses() async throws {
-        let fixture = Fixture()
+        let fixture = ServerFixture()
         try await fixture.start()
         let key = try await fixture.createKey()
         let forged = AuthKeyExchangeResult(authKey: AuthKey(bytes: SecureRandom.bytes(256))!, serverSalt: 1, timeOffset: 0)
@@ -182,7 +67,7 @@ import Testing
     }
 
     @Test func replayedMessagesAreIgnoredAndExpiredOnesGetCode16() async throws {
-        let fixture = Fixture()
+        let fixture = ServerFixture()
         try await fixture.start()
         let key = try await fixture.createKey()
         let (channel, recorder) = try await fixture.framed()
@@ -197,7 +82,10 @@ import Testing
         let old = Self.encrypted(key, messageId: Self.messageId(at: now - 600), body: MTProto.functions.ping(pingId: 8).serialized())
         try await channel.writeAndFlush(TransportFrame.packet(ByteBuffer(bytes: old)))
         #expect(await recorder.wait { $0.frames.count == 2 })
-        guard case .packet(let payload, _) = recorder.snapshot.frames[1] else { return }
+        guard case .packet(let payload, _) = recorder.snapshot.frames[1] else {
+            Issue.record("expected a packet, got \(recorder.snapshot.frames[1])")
+            return
+        }
         let decrypted = try EncryptedMessage.decrypt(Array(payload.readableBytesView), authKey: key.authKey, direction: .serverToClient)
         var reader = TLReader(decrypted.body)
         let object = try MTProto.parseObject(&reader)

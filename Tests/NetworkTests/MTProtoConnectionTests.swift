@@ -53,12 +53,15 @@ import Testing
         for (framing, obfuscation) in Self.endpoints {
             let label = "\(framing) \(obfuscation)"
             let connection = try await MTProtoConnection.connect(to: fixture.endpoint(framing, obfuscation), publicKeys: keys, group: fixture.group)
-            guard case .config(let config) = try await connection.invoke(Api.functions.help.getConfig()) else { return }
-            #expect(config.thisDc == 2, "\(label)")
-            #expect(config.dcOptions.count == 3, "\(label)")
-            let pong = try await connection.invoke(MTProto.functions.ping(pingId: 77))
-            guard case .pong(let value) = pong else { return }
-            #expect(value.pingId == 77, "\(label)")
+            // One-constructor types: the switches are exhaustive, so nothing can pass on a wrong path.
+            switch try await connection.invoke(Api.functions.help.getConfig()) {
+            case .config(let config):
+                #expect(config.thisDc == 2, "\(label)")
+                #expect(config.dcOptions.count == 3, "\(label)")
+            }
+            switch try await connection.invoke(MTProto.functions.ping(pingId: 77)) {
+            case .pong(let value): #expect(value.pingId == 77, "\(label)")
+            }
             await #expect(throws: NetworkError.rpc(code: 400, message: "METHOD_NOT_IMPLEMENTED")) {
                 _ = try await connection.invoke(Api.functions.help.getAppConfig(hash: 0))
             }
@@ -67,8 +70,9 @@ import Testing
             let before = server.keys.authKeyCount
             let again = try await MTProtoConnection.connect(
                 to: fixture.endpoint(framing, obfuscation), publicKeys: keys, savedKey: connection.key, group: fixture.group)
-            guard case .nearestDc(let nearest) = try await again.invoke(Api.functions.help.getNearestDc()) else { return }
-            #expect(nearest.thisDc == 2, "\(label)")
+            switch try await again.invoke(Api.functions.help.getNearestDc()) {
+            case .nearestDc(let nearest): #expect(nearest.thisDc == 2, "\(label)")
+            }
             #expect(server.keys.authKeyCount == before, "\(label)")
             await again.close()
         }
@@ -83,8 +87,9 @@ import Testing
             to: fixture.endpoint(.abridged), publicKeys: [server.keys.rsaKey.publicKey], group: fixture.group)
         let signal = connection.request(Api.functions.help.getNearestDc())
             |> map { nearest -> Int32 in
-                guard case .nearestDc(let value) = nearest else { return -1 }
-                return value.nearestDc
+                switch nearest {
+                case .nearestDc(let value): return value.nearestDc
+                }
             }
         let values = try await collect(signal)
         #expect(values == [2])
@@ -104,7 +109,14 @@ import Testing
         let stale = AuthKeyExchangeResult(authKey: first.key.authKey, serverSalt: 12345, timeOffset: first.key.timeOffset)
         let second = try await MTProtoConnection.connect(
             to: fixture.endpoint(.intermediate), publicKeys: keys, savedKey: stale, group: fixture.group)
-        guard case .nearestDc = try await second.invoke(Api.functions.help.getNearestDc()) else { return }
+        #expect(try await second.sessionState().salt == 12345)
+        // The server refuses the stale salt with bad_server_salt (48) naming the right one; the session adopts it and
+        // re-sends, so the call still succeeds.
+        switch try await second.invoke(Api.functions.help.getNearestDc()) {
+        case .nearestDc(let nearest): #expect(nearest.thisDc == 2)
+        }
+        let expected = server.salts.salt(authKeyId: first.key.authKey.id, time: Date().timeIntervalSince1970)
+        #expect(try await second.sessionState().salt == expected)
         await second.close()
         try await fixture.stop()
     }
@@ -121,7 +133,14 @@ import Testing
         let second = try await MTProtoConnection.connect(
             to: fixture.endpoint(.abridged), publicKeys: keys, savedKey: skewed, group: fixture.group,
             clock: { Date().timeIntervalSince1970 + 200 })
-        guard case .nearestDc = try await second.invoke(Api.functions.help.getNearestDc()) else { return }
+        #expect(try await second.sessionState().timeOffset == 0)
+        // The server answers bad_msg_notification 17 about our msg_id; its own msg_id carries its time, which the
+        // session adopts before re-sending.
+        switch try await second.invoke(Api.functions.help.getNearestDc()) {
+        case .nearestDc(let nearest): #expect(nearest.thisDc == 2)
+        }
+        let offset = try await second.sessionState().timeOffset
+        #expect(abs(offset + 200) < 2, "the clock correction is \(offset) s, expected about -200 s")
         await second.close()
         try await fixture.stop()
     }

@@ -14,31 +14,35 @@ import Testing
         RPCCall(requestMessageId: 4, function: function, layer: 229, authKeyId: 1, sessionId: 1, dcId: dc)
     }
 
+    /// The bytes of a `.result` response, or nil for an error.
+    static func result(_ response: RPCResponse) -> [UInt8]? {
+        if case .result(let bytes) = response { return bytes }
+        return nil
+    }
+
     @Test func getConfigListsTheBoundDataCentersAndParsesBack() async throws {
         let handler = ServerAPIHandler(dataCenters: Self.dataCenters, clock: { 1_800_000_000 })
-        guard case .result(let bytes) = await handler.handle(Self.call(Api.functions.help.getConfig())) else {
-            Issue.record("getConfig failed")
-            return
+        let bytes = try #require(Self.result(await handler.handle(Self.call(Api.functions.help.getConfig()))))
+        // Config has one constructor, so the switch is exhaustive; a decoding failure throws.
+        switch try Api.Config(tlBytes: bytes) {
+        case .config(let config):
+            #expect(config.thisDc == 2)
+            #expect(config.date == 1_800_000_000)
+            let ports = config.dcOptions.map { option -> Int32 in
+                switch option {
+                case .dcOption(let o): return o.port
+                }
+            }
+            #expect(ports == [5001, 5002])
         }
-        guard case .config(let config) = try Api.Config(tlBytes: bytes) else { return }
-        #expect(config.thisDc == 2)
-        #expect(config.date == 1_800_000_000)
-        let ports = config.dcOptions.map { option -> Int32 in
-            guard case .dcOption(let o) = option else { return 0 }
-            return o.port
-        }
-        #expect(ports == [5001, 5002])
     }
 
     @Test func nearestDcIsTheOneAsked() async throws {
         let handler = ServerAPIHandler(dataCenters: Self.dataCenters)
-        guard case .result(let bytes) = await handler.handle(Self.call(Api.functions.help.getNearestDc(), dc: 1)),
-            case .nearestDc(let nearest) = try Api.NearestDc(tlBytes: bytes)
-        else {
-            Issue.record("getNearestDc failed")
-            return
+        let bytes = try #require(Self.result(await handler.handle(Self.call(Api.functions.help.getNearestDc(), dc: 1))))
+        switch try Api.NearestDc(tlBytes: bytes) {
+        case .nearestDc(let nearest): #expect(nearest.thisDc == 1 && nearest.nearestDc == 1)
         }
-        #expect(nearest.thisDc == 1 && nearest.nearestDc == 1)
     }
 
     @Test func unknownMethodsAreNotImplemented() async {

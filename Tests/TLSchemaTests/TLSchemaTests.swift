@@ -70,7 +70,7 @@ enum SchemaFiles {
         guard case .plain(let ips) = rule.parameters.last?.type else { Issue.record("no ips"); return }
         #expect(TLTypeKind(ips, schema: schema) == .vector(.boxed("IpPort"), boxed: false))
         let percent = try TLSchema(parsing: "a#1 x:int = A;\nb#2 y:%A z:Vector<%A> = B;")
-        guard case .plain(let y) = percent.constructors[1].parameters[0].type else { return }
+        guard case .plain(let y) = percent.constructors[1].parameters[0].type else { Issue.record("no y"); return }
         #expect(TLTypeKind(y, schema: percent) == .bare(constructor: "a"))
     }
 

@@ -50,18 +50,20 @@ public final class MTProtoConnection: @unchecked Sendable {
     private let channel: any Channel
     private let handler: NIOLoopBound<ClientConnectionHandler>
     private let info: ClientInfo
+    private let clock: @Sendable () -> Double
     private let lock = NSLock()
     private var initialized = false
 
     private init(
         endpoint: Endpoint, key: AuthKeyExchangeResult, channel: any Channel,
-        handler: NIOLoopBound<ClientConnectionHandler>, info: ClientInfo
+        handler: NIOLoopBound<ClientConnectionHandler>, info: ClientInfo, clock: @escaping @Sendable () -> Double
     ) {
         self.endpoint = endpoint
         self.key = key
         self.channel = channel
         self.handler = handler
         self.info = info
+        self.clock = clock
     }
 
     /// Connects, then creates an auth key trusting `publicKeys` — or reuses `savedKey`.
@@ -96,7 +98,8 @@ public final class MTProtoConnection: @unchecked Sendable {
                 handler.value.startSession(
                     ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset))
             }.get()
-            return MTProtoConnection(endpoint: endpoint, key: key, channel: channel, handler: handler, info: info)
+            return MTProtoConnection(
+                endpoint: endpoint, key: key, channel: channel, handler: handler, info: info, clock: clock)
         } catch {
             try? await channel.close()
             throw error
@@ -155,6 +158,17 @@ public final class MTProtoConnection: @unchecked Sendable {
                 appVersion: info.appVersion, systemLangCode: info.langCode, langPack: "", langCode: info.langCode,
                 query: function)
         ).encoded()
+    }
+
+    /// The session's server salt in use now and its clock correction (seconds the server is ahead), as corrected
+    /// by `bad_server_salt`, `bad_msg_notification` and `future_salts` since the connection opened.
+    public func sessionState() async throws -> (salt: Int64, timeOffset: Double) {
+        let handler = self.handler
+        let clock = self.clock
+        return try await channel.eventLoop.submit { () -> (Int64, Double) in
+            guard let session = handler.value.session else { return (0, 0) }
+            return (session.salts.current(now: clock() + session.timeOffset), session.timeOffset)
+        }.get()
     }
 
     /// Closes the connection; pending requests fail with `connectionClosed`.

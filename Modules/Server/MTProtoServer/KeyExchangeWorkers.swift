@@ -33,14 +33,7 @@ public final class KeyExchangeWorkers: @unchecked Sendable {
         _ exchange: AuthKeyServerExchange, body: [UInt8], now: Double, on eventLoop: any EventLoop,
         store: @escaping @Sendable (AuthKeyExchangeResult) throws -> Void
     ) -> EventLoopFuture<(AuthKeyServerExchange, Result<AuthKeyServerExchange.Step, any Error>)> {
-        lock.lock()
-        guard queued < maximumQueued else {
-            lock.unlock()
-            return eventLoop.makeFailedFuture(Refusal.queueFull)
-        }
-        queued += 1
-        lock.unlock()
-        let future = pool.runIfActive(eventLoop: eventLoop) {
+        submit(on: eventLoop) {
             var exchange = exchange
             let step = Result<AuthKeyServerExchange.Step, any Error> {
                 let step = try exchange.receive(body, now: now)
@@ -49,6 +42,21 @@ public final class KeyExchangeWorkers: @unchecked Sendable {
             }
             return (exchange, step)
         }
+    }
+
+    /// Runs `work` on a worker, or fails at once with `Refusal.queueFull` when `maximumQueued` pieces of work are
+    /// already waiting or running.
+    public func submit<T: Sendable>(
+        on eventLoop: any EventLoop, _ work: @escaping @Sendable () -> T
+    ) -> EventLoopFuture<T> {
+        lock.lock()
+        guard queued < maximumQueued else {
+            lock.unlock()
+            return eventLoop.makeFailedFuture(Refusal.queueFull)
+        }
+        queued += 1
+        lock.unlock()
+        let future = pool.runIfActive(eventLoop: eventLoop, work)
         future.whenComplete { [self] _ in
             lock.lock()
             queued -= 1

@@ -1,7 +1,7 @@
 import CryptoUtils
 public import Foundation
 public import Logging
-import MTProtoCore
+public import MTProtoCore
 import MTProtoTransport
 public import NIOCore
 import NIOPosix
@@ -50,6 +50,8 @@ public final class MTProtoServer: Sendable {
     public let dataCenters: [DataCenter]
     public let keys: ServerKeyStore
     public let sessions: SessionRegistry
+    /// The salt of every key at every time (derived from the RSA key, never stored).
+    public let salts: SaltSchedule
     /// Open connections over every data center, and how many were refused.
     public let connections: ConnectionGate
     public let keyExchangeWorkers: KeyExchangeWorkers
@@ -57,10 +59,11 @@ public final class MTProtoServer: Sendable {
     private let sweeper: RepeatedTask
 
     private init(
-        dataCenters: [DataCenter], keys: ServerKeyStore, sessions: SessionRegistry, connections: ConnectionGate,
-        workers: KeyExchangeWorkers, listeners: [TransportServer], sweeper: RepeatedTask
+        dataCenters: [DataCenter], keys: ServerKeyStore, sessions: SessionRegistry, salts: SaltSchedule,
+        connections: ConnectionGate, workers: KeyExchangeWorkers, listeners: [TransportServer], sweeper: RepeatedTask
     ) {
         self.dataCenters = dataCenters
+        self.salts = salts
         self.keys = keys
         self.sessions = sessions
         self.connections = connections
@@ -82,8 +85,9 @@ public final class MTProtoServer: Sendable {
             directory: configuration.dataDirectory, unconfirmedLifetime: limits.unconfirmedKeyLifetime,
             maximumTemporaryKeys: limits.maximumTemporaryKeys)
         for path in keys.skippedFiles { logger.warning("skipped an unreadable auth key file", metadata: ["path": "\(path)"]) }
+        let salts = SaltSchedule(secret: Digest.sha256(keys.rsaKey.privateExponentBytes))
         let sessions = SessionRegistry(
-            schedule: SaltSchedule(secret: Digest.sha256(keys.rsaKey.privateExponentBytes)),
+            schedule: salts,
             maximumSessions: limits.maximumSessions, maximumSessionsPerKey: limits.maximumSessionsPerKey,
             lifetime: limits.sessionLifetime)
         let gate = ConnectionGate(maximum: limits.maximumConnections, maximumPerAddress: limits.maximumConnectionsPerAddress)
@@ -129,7 +133,7 @@ public final class MTProtoServer: Sendable {
             }
         }
         return MTProtoServer(
-            dataCenters: dataCenters, keys: keys, sessions: sessions, connections: gate, workers: workers,
+            dataCenters: dataCenters, keys: keys, sessions: sessions, salts: salts, connections: gate, workers: workers,
             listeners: listeners, sweeper: sweeper)
     }
 

@@ -17,8 +17,9 @@ import TelegramApi
 ///
 /// Bounds (`ServerLimits`): a connection silent for `idleTimeout` (or the delay of its last
 /// `ping_delay_disconnect`) is closed; with `maximumCallsInFlight` calls unanswered, or while the socket is not
-/// writable (the client does not read), the handler stops reading the connection, so answers never pile up
-/// without bound; key-exchange steps that find the workers' queue full get −429.
+/// writable (the client does not read what it is sent), the handler stops reading the connection and holds the
+/// packets already read unprocessed, so answers never pile up without bound (at most `maximumCallsInFlight` answers
+/// of at most a message each are ever owed); key-exchange steps that find the workers' queue full get −429.
 public final class ServerConnectionHandler: ChannelInboundHandler {
     public typealias InboundIn = TransportFrame
     public typealias OutboundOut = TransportFrame
@@ -43,6 +44,10 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     private var idleTimeout: Double
     private var idleTask: Scheduled<Void>?
     private var readingPaused = false
+    /// Packets read while paused, processed once the connection may go on (at most one socket read's worth: reading
+    /// stops while paused).
+    private var held: [(packet: [UInt8], quickAck: Bool)] = []
+    private var draining = false
 
     public init(
         dcId: Int32, keys: ServerKeyStore, registry: SessionRegistry, handler: any RPCHandler, logger: Logger,
@@ -73,6 +78,14 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         guard case .packet(let payload, let quickAck) = unwrapInboundIn(data) else { return }
         scheduleIdleClose(context: context)
         let packet = Array(payload.readableBytesView)
+        if readingPaused || !held.isEmpty {
+            held.append((packet, quickAck))
+            return
+        }
+        process(packet, quickAck: quickAck, context: context)
+    }
+
+    private func process(_ packet: [UInt8], quickAck: Bool, context: ChannelHandlerContext) {
         if PlainMessage.isPlain(packet) {
             receivePlain(packet, context: context)
         } else {
@@ -218,12 +231,23 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     /// Stops reading while too many calls are unanswered or the client is not taking what is written; reads again
     /// once both are back under their limits.
     private func updateReading(context: ChannelHandlerContext) {
-        let shouldPause = callsInFlight >= limits.maximumCallsInFlight || !context.channel.isWritable
-        guard shouldPause != readingPaused else { return }
-        readingPaused = shouldPause
+        var shouldPause: Bool { callsInFlight >= limits.maximumCallsInFlight || !context.channel.isWritable }
+        // Packets held while paused go first, each one able to pause again (processing one calls back here; the
+        // flag keeps that from draining recursively).
+        if !draining {
+            draining = true
+            while !shouldPause, !held.isEmpty, context.channel.isActive {
+                let (packet, quickAck) = held.removeFirst()
+                process(packet, quickAck: quickAck, context: context)
+            }
+            draining = false
+        }
+        let pause = shouldPause
+        guard pause != readingPaused else { return }
+        readingPaused = pause
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.channel.setOption(ChannelOptions.autoRead, value: !shouldPause).whenSuccess {
-            if !shouldPause { bound.value.read() }
+        context.channel.setOption(ChannelOptions.autoRead, value: !pause).whenSuccess {
+            if !pause { bound.value.read() }
         }
     }
 

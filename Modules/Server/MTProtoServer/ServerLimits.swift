@@ -21,8 +21,8 @@ public struct ServerLimits: Sendable, Equatable {
     /// Temporary auth keys kept in memory; past this, the one expiring soonest is forgotten.
     public var maximumTemporaryKeys = 100_000
     /// API calls one connection may have in flight; past this the server stops reading that connection until one
-    /// is answered.
-    public var maximumCallsInFlight = 64
+    /// is answered. With answers of at most a message each, this bounds what one connection can be owed.
+    public var maximumCallsInFlight = 32
     /// Key exchanges whose expensive steps (RSA decryption, DH exponentiation) run at once, off the event loops.
     public var keyExchangeWorkers = 2
     /// Key-exchange steps waiting for a worker; past this, the connection gets −429 and is closed.
