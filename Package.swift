@@ -181,8 +181,8 @@ let modules: [Module] = [
         deps: ["MTProtoCore", "MTProtoTransport", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers",
                "SecretFiles", "NIOCore", "NIOPosix", "Logging"],
         testDeps: [
-            "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TLRuntime", "CryptoUtils", "NIOCore",
-            "NIOPosix",
+            "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils",
+            "NIOCore", "NIOPosix",
         ]),
     .swift(
         "ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"],
