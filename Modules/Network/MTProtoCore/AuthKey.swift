@@ -18,7 +18,10 @@ public struct AuthKey: Sendable, Equatable {
     public var auxHash: [UInt8] { MTProtoKeyDerivation.authKeyAuxHash(bytes) }
 }
 
-extension AuthKey: CustomStringConvertible {
+extension AuthKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Only the id: key bytes are never printed or logged.
     public var description: String { "AuthKey(id: \(id))" }
+    public var debugDescription: String { description }
+    /// Only the id, for `dump` and debuggers too.
+    public var customMirror: Mirror { Mirror(self, children: ["id": id]) }
 }

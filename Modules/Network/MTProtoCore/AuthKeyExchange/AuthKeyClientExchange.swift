@@ -231,3 +231,10 @@ public struct AuthKeyClientExchange {
         }
     }
 }
+
+extension AuthKeyClientExchange: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Nothing of the handshake: its state holds new_nonce, the DH secret and the key being made.
+    public var description: String { "AuthKeyClientExchange(<in progress>)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

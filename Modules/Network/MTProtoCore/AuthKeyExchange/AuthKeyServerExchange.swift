@@ -278,3 +278,10 @@ public struct AuthKeyServerExchange: Sendable {
         return true
     }
 }
+
+extension AuthKeyServerExchange: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Nothing of the handshake: its state holds new_nonce, the DH secret and the key being made.
+    public var description: String { "AuthKeyServerExchange(<in progress>)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -5,8 +5,8 @@ import Synchronization
 /// One Diffie–Hellman pair of a group (g, dh_prime): the secret exponent and `g^secret mod dh_prime` — the server's
 /// (a, g_a) or the client's (b, g_b).
 ///
-/// Secret: its description hides both numbers, so that logging one never leaks the exponent.
-public struct DHPair: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+/// Secret: its description and its mirror (`dump`) hide both numbers, so that logging one never leaks the exponent.
+public struct DHPair: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The secret exponent (256 random bytes).
     public let secret: [UInt8]
     /// `g^secret mod dh_prime`, already checked against the range the security guidelines require.
@@ -29,6 +29,7 @@ public struct DHPair: Sendable, CustomStringConvertible, CustomDebugStringConver
 
     public var description: String { "DHPair(<secret>)" }
     public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 /// Precomputed DH pairs of one group, so that a key exchange does not wait for its own `g^x mod p` (one of the

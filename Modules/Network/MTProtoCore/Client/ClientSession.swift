@@ -291,3 +291,10 @@ struct RecentIds: Sendable {
 
     func contains(_ id: Int64) -> Bool { members.contains(id) }
 }
+
+extension ClientSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The key's id and the session id only, never the key.
+    public var description: String { "ClientSession(key: \(authKey.id), session: \(sessionId))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["authKey": authKey, "sessionId": sessionId]) }
+}

@@ -241,3 +241,10 @@ public struct ServerSession: Sendable {
         }
     }
 }
+
+extension ServerSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The key's id and the session id only, never the key.
+    public var description: String { "ServerSession(key: \(authKey.id), session: \(sessionId))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["authKey": authKey, "sessionId": sessionId]) }
+}
