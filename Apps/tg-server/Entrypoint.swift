@@ -25,12 +25,28 @@ struct TGServer: AsyncParsableCommand {
     @Option(help: "The folder for the server's keys and state.") var dataDir: String
     @Option(help: "An MTProxy secret (32 hex digits, or 34 starting with dd) obfuscated clients may use; repeatable.")
     var secret: [String] = []
+    @Option(help: "Connections open at once, all DCs together; more get transport error -429.")
+    var maxConnections = ServerLimits().maximumConnections
+    @Option(help: "Connections open at once from one IP address; more get -429.")
+    var maxConnectionsPerAddress = ServerLimits().maximumConnectionsPerAddress
+    @Option(help: "Seconds a connection may stay silent before it is closed.") var idleTimeout = ServerLimits().idleTimeout
+    @Option(help: "Seconds a frame (or a new connection's first bytes) may take to arrive whole.")
+    var frameTimeout = ServerLimits().frameTimeout
+    @Option(help: "API calls one connection may have unanswered; past this the server stops reading it.")
+    var maxCallsInFlight = ServerLimits().maximumCallsInFlight
+    @Option(help: "Threads for key exchanges' RSA and DH work (kept off the network threads).")
+    var keyExchangeWorkers = ServerLimits().keyExchangeWorkers
     @Flag(help: "Print the server's public key (PKCS#1 PEM) and fingerprint, then exit.") var printPublicKey = false
     @Flag(help: "Log every connection event.") var verbose = false
 
     func validate() throws {
         guard (1...16).contains(dcs) else { throw ValidationError("--dcs must be between 1 and 16") }
         guard port == 0 || (1...65535).contains(port + dcs - 1) else { throw ValidationError("--port out of range") }
+        guard maxConnections > 0, maxConnectionsPerAddress > 0, maxCallsInFlight > 0, keyExchangeWorkers > 0 else {
+            throw ValidationError("--max-connections, --max-connections-per-address, --max-calls-in-flight and "
+                + "--key-exchange-workers must be positive")
+        }
+        guard idleTimeout > 0, frameTimeout > 0 else { throw ValidationError("timeouts must be positive seconds") }
         for s in secret where Self.hexBytes(s).map({ $0.count == 16 || ($0.count == 17 && $0[0] == 0xdd) }) != true {
             throw ValidationError("--secret \(s): expected 32 hex digits, or 34 starting with dd")
         }
@@ -46,9 +62,21 @@ struct TGServer: AsyncParsableCommand {
         var logger = Logger(label: "tg-server")
         logger.logLevel = verbose ? .debug : .info
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        var limits = ServerLimits()
+        limits.maximumConnections = maxConnections
+        limits.maximumConnectionsPerAddress = maxConnectionsPerAddress
+        limits.idleTimeout = idleTimeout
+        limits.frameTimeout = frameTimeout
+        limits.maximumCallsInFlight = maxCallsInFlight
+        limits.keyExchangeWorkers = keyExchangeWorkers
+        // Each connection is a file descriptor: make room for the cap (up to the hard limit), and say if it is lower.
+        let descriptors = FileDescriptorLimit.raise(toAtLeast: maxConnections + 64)
+        if descriptors < maxConnections + 64 {
+            logger.warning("the file-descriptor limit caps connections below --max-connections", metadata: ["limit": "\(descriptors)"])
+        }
         let configuration = MTProtoServer.Configuration(
             host: host, basePort: port, dataCenterCount: dcs, dataDirectory: directory,
-            proxySecrets: secret.compactMap(Self.hexBytes))
+            proxySecrets: secret.compactMap(Self.hexBytes), limits: limits)
         let server = try await MTProtoServer.start(configuration, group: group, logger: logger) { dataCenters in
             ServerAPIHandler(dataCenters: dataCenters)
         }
@@ -81,6 +109,22 @@ struct TGServer: AsyncParsableCommand {
 
     static func hexBytes(_ text: String) -> [UInt8]? {
         MemoryBuffer(hexString: text)?.bytes
+    }
+}
+
+/// The process's open-file limit.
+enum FileDescriptorLimit {
+    /// Raises the soft limit to `wanted` (or the hard limit, if lower); returns the soft limit now in force.
+    static func raise(toAtLeast wanted: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        let target = min(rlim_t(wanted), limit.rlim_max)
+        if limit.rlim_cur < target {
+            limit.rlim_cur = target
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return Int(limit.rlim_cur)
     }
 }
 
