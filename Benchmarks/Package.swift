@@ -59,6 +59,18 @@ let package = Package(
             ],
             path: "Sources/mtproto-bench", swiftSettings: Settings.swift),
 
+        // What clients can make a tg-server process hold (no peer: the bounds are the figures).
+        .executableTarget(
+            name: "server-limits-bench",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Network", package: "Telegraph"), .product(name: "MTProtoServer", package: "Telegraph"),
+                .product(name: "MTProtoCore", package: "Telegraph"), .product(name: "MTProtoTransport", package: "Telegraph"),
+                .product(name: "MTProtoApi", package: "Telegraph"), .product(name: "CryptoUtils", package: "Telegraph"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/server-limits-bench", swiftSettings: Settings.swift),
+
         // Media benchmarks (peers: rlottie C loop, dwebp, opusenc).
         // rlottie driven by plain C, the peer of the .tgs render benchmark.
         .target(name: "CRLottieLoop", path: "Sources/CRLottieLoop", linkerSettings: [.linkedLibrary("rlottie")]),

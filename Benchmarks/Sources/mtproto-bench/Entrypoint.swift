@@ -16,7 +16,10 @@ enum MTProtoBench {
         printMachine()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mtproto-bench-\(UUID().uuidString)")
-        let server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group) {
+        // 100 sessions of one key below: allow them all (the default keeps 64 per key).
+        var limits = ServerLimits()
+        limits.maximumSessionsPerKey = 1000
+        let server = try await MTProtoServer.start(.init(dataDirectory: directory, limits: limits), group: group) {
             ServerAPIHandler(dataCenters: $0)
         }
         let port = server.dataCenters[1].port
@@ -111,7 +114,8 @@ enum MTProtoBench {
         defer { try? FileManager.default.removeItem(at: directory) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--port", "0", "--data-dir", directory.path]
+        // 1,000 connections from 127.0.0.1: above the default per-address cap.
+        process.arguments = ["--port", "0", "--data-dir", directory.path, "--max-connections-per-address", "2000"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

@@ -10,6 +10,16 @@ public struct DecryptedMessage: Sendable, Equatable {
     public let body: [UInt8]
     /// The first 4 bytes of msg_key_large (with the top bit cleared): the quick-ack token the server answers with.
     public let quickAckToken: UInt32
+
+    /// A message as `EncryptedMessage.decrypt` returns it (tests and fuzzers build them directly).
+    public init(salt: Int64, sessionId: Int64, messageId: Int64, seqNo: Int32, body: [UInt8], quickAckToken: UInt32 = 0) {
+        self.salt = salt
+        self.sessionId = sessionId
+        self.messageId = messageId
+        self.seqNo = seqNo
+        self.body = body
+        self.quickAckToken = quickAckToken
+    }
 }
 
 /// MTProto 2.0 encryption (MTProto §Encrypted Message, §Defining AES Key and Initialization Vector):

@@ -1,0 +1,55 @@
+import CryptoUtils
+import Foundation
+import MTProtoServer
+
+/// A release tg-server started for one measurement, on free ports, with its own data folder.
+final class ServerProcess {
+    let process = Process()
+    let directory: URL
+    let port: Int
+    let publicKey: RSAPublicKey
+
+    init(arguments: [String]) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let binary = ProcessInfo.processInfo.environment["TG_SERVER_BIN"]
+            ?? root.appendingPathComponent(".build/release/tg-server").path
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-limits-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--port", "0", "--data-dir", directory.path] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let field = text.split(separator: " ").first(where: { $0.hasPrefix("dc2=") }),
+            let port = Int(field.dropFirst(4).trimmingCharacters(in: .whitespacesAndNewlines))
+        else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tg-server did not start: \(text)"]) }
+        self.port = port
+        // The server's own key file: the same user may read it (0600).
+        publicKey = try ServerKeyStore(directory: directory).rsaKey.publicKey
+        // Keep draining its output so it never blocks on a full pipe.
+        pipe.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+    }
+
+    /// Resident set size in bytes (/proc/<pid>/status, VmRSS).
+    func rss() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kib * 1024
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
