@@ -22,7 +22,8 @@ if [ ${#harnesses[@]} -eq 0 ]; then
 fi
 flags=(--build-path .build/fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address)
 echo "fuzz: building the driver (debug, fuzzer+address)"
-swift build "${flags[@]}" --product fuzz -q
+# ld.gold warns once per sanitizer symbol it cannot export; those lines say nothing about our code.
+swift build "${flags[@]}" --product fuzz -q 2>&1 | sed '/Cannot export local symbol/d'
 bin=$(swift build "${flags[@]}" --show-bin-path)
 status=0
 for harness in "${harnesses[@]}"; do
