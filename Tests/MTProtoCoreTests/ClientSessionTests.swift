@@ -173,4 +173,23 @@ import Testing
         }
         #expect(failed)
     }
+
+    @Test func futureSaltsAndNewSessionsUpdateTheSalts() throws {
+        var client = Self.client()
+        let (token, sent) = try Self.send(&client, MTProto.functions.getFutureSalts(num: 2).serialized())
+        let salts = MTProto.FutureSalts.futureSalts(.init(reqMsgId: sent, now: Int32(Self.now), salts: [
+            .futureSalt(.init(validSince: Int32(Self.now) - 10, validUntil: Int32(Self.now) + 1800, salt: 111)),
+            .futureSalt(.init(validSince: Int32(Self.now) + 1800, validUntil: Int32(Self.now) + 3600, salt: 222)),
+        ]))
+        let answer = try client.receive(W.fromServer(id: Self.serverId(), seq: 1, body: salts.serialized()), now: Self.now)
+        #expect(answer.events == [.result(token: token, .success(salts.serialized()))])
+        #expect(client.salts.current(now: Self.now) == 111 && client.salts.current(now: Self.now + 2000) == 222)
+        let created = MTProto.NewSession.newSessionCreated(.init(firstMsgId: sent, uniqueId: 1, serverSalt: 333))
+        let events = try client.receive(W.fromServer(id: Self.serverId(1, 3), seq: 3, body: created.serialized()), now: Self.now).events
+        #expect(events == [.newSession(firstMessageId: sent)])
+        #expect(client.salts.current(now: Self.now) == 333)
+        // An acknowledgement is not content-related and produces nothing; one with an odd seq_no is refused.
+        let ack = MTProto.MsgsAck.msgsAck(.init(msgIds: [sent])).serialized()
+        #expect(try client.receive(W.fromServer(id: Self.serverId(2), seq: 4, body: ack), now: Self.now).events.isEmpty)
+    }
 }

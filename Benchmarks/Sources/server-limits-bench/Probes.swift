@@ -102,12 +102,13 @@ enum ResendAttack {
         let key = keyed.key
         await keyed.close()
         let before = server.rss()
+        let port = server.port
         let largest = LargestBox()
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             for _ in 0..<8 {
                 tasks.addTask {
                     let watcher = Watcher()
-                    let channel = try await TransportClient.connect(host: "127.0.0.1", port: server.port, framing: .intermediate, group: group) { _ in [watcher] }
+                    let channel = try await TransportClient.connect(host: "127.0.0.1", port: port, framing: .intermediate, group: group) { _ in [watcher] }
                     var session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
                     func send(_ body: [UInt8]) async throws {
                         for packet in try session.send(body, now: Date().timeIntervalSince1970).packets {
