@@ -203,7 +203,7 @@ let modules: [Module] = [
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
-    .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore"]),
+    .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "GZip", "Hashing"]),
 
     // StickerDecode: Lottie and sticker formats (issue: Media).
     // rlottie frames into bitmaps (the only importer of CRLottie).
@@ -216,7 +216,7 @@ let modules: [Module] = [
     .swift(
         "AnimatedSticker", .StickerDecode,
         deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "CZstd"],
-        testDeps: ["GZip", "RLottieBinding", "WebPBinding", "ImageCore"]),
+        testDeps: ["GZip", "RLottieBinding", "WebPBinding", "ImageCore", "MediaTestSupport"]),
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),

@@ -23,6 +23,8 @@ public enum AnimatedStickerError: Error, Equatable, Sendable, CustomStringConver
     case frameOutOfRange(Int, count: Int)
     case cache(String)
     case webp(WebPError)
+    /// A sticker whose canvas is over Telegram's limit (512×512).
+    case stickerTooLarge(PixelSize, maxSide: Int)
 
     public var description: String {
         switch self {
@@ -32,6 +34,9 @@ public enum AnimatedStickerError: Error, Equatable, Sendable, CustomStringConver
         case .frameOutOfRange(let index, let count): return "frame \(index) is outside 0..<\(count)"
         case .cache(let why): return "frame cache: \(why)"
         case .webp(let error): return error.description
+        case .stickerTooLarge(let size, let maxSide):
+            return "sticker canvas is \(size); Telegram stickers are at most \(maxSide)×\(maxSide) "
+                + "(refused before decoding; resize the image first)"
         }
     }
 }
