@@ -128,8 +128,9 @@ let modules: [Module] = [
     .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims", "Buffers"], testDeps: ["TestVectors"]),
     // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib; issue: Media, shared with TL).
     .swift("GZip", .Base, deps: ["CZlib"]),
-    // CommandLineOutput: the media tools' one-line errors, file reading and atomic writes.
-    .swift("CommandLineOutput", .Base),
+    // CommandLineOutput: every tool's errors (`<tool>: error: <what> — <what to do>`), documented exit codes, progress
+    // lines, atomic file writes, and the ArgumentParser entry point that ties them together.
+    .swift("CommandLineOutput", .Base, deps: ["ArgumentParser"], testDeps: ["ArgumentParser", "TestVectors"]),
     // SecretFiles: owner-only files and folders for key material (0600 / 0700, O_EXCL | O_NOFOLLOW, fsync, rename).
     .swift("SecretFiles", .Base),
     // TestVectors: test support — repository fixtures, hex, a seeded generator, a process runner.

@@ -1,0 +1,71 @@
+public import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a tool prints and the status it exits with once its command has finished or failed.
+public struct ToolOutcome: Equatable, Sendable {
+    /// The status to exit with.
+    public let exitCode: ToolExitCode
+    /// Text for standard output (help and version text).
+    public let standardOutput: String
+    /// Text for standard error (the error line).
+    public let standardError: String
+
+    /// An outcome from its parts.
+    public init(exitCode: ToolExitCode, standardOutput: String, standardError: String) {
+        self.exitCode = exitCode
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+}
+
+extension ParsableCommand {
+    /// The tool's name in messages: the command name, or the type's name in lower case.
+    public static var toolName: String { configuration.commandName ?? "\(Self.self)".lowercased() }
+
+    /// A tool's whole life, for its `@main` type's `static func main()`: parses the arguments (any subcommand),
+    /// runs the command, prints what `outcome(for:)` says and exits with its status — 0 after success, 2 for usage
+    /// errors (not ArgumentParser's 64), a `ToolError`'s own status, 1 for any other error.
+    public static func runAsTool(_ arguments: [String]? = nil) -> Never {
+        let result: ToolOutcome
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            result = ToolOutcome(exitCode: .success, standardOutput: "", standardError: "")
+        } catch {
+            result = outcome(for: error)
+        }
+        if !result.standardOutput.isEmpty { print(result.standardOutput) }
+        if !result.standardError.isEmpty { ToolOutput.standardError(result.standardError) }
+        Glibc.exit(result.exitCode.rawValue)
+    }
+
+    /// What the tool prints and exits with for `error` (thrown by parsing or by `run()`):
+    /// - a `ToolError`: its line `<tool>: error: <what> — <what to do>` on standard error, its status;
+    /// - help or `--version`: the text on standard output, 0;
+    /// - an `ExitCode` thrown on purpose: nothing printed, that status;
+    /// - a usage error (unknown option, missing argument, a `ValidationError`): `<tool>: error: <message> — run
+    ///   '<tool> --help' for usage`, 2;
+    /// - anything else: `<tool>: error: <the error>`, 1.
+    public static func outcome(for error: any Error) -> ToolOutcome {
+        let tool = toolName
+        if let error = error as? ToolError {
+            return ToolOutcome(exitCode: error.exitCode, standardOutput: "", standardError: error.line(tool: tool))
+        }
+        if let code = error as? ExitCode {
+            return ToolOutcome(exitCode: ToolExitCode(rawValue: code.rawValue), standardOutput: "", standardError: "")
+        }
+        let code = exitCode(for: error)
+        if code == .success {
+            return ToolOutcome(exitCode: .success, standardOutput: fullMessage(for: error), standardError: "")
+        }
+        if code == .validationFailure {
+            let usage = ToolError.badInput(message(for: error), remedy: "run '\(tool) --help' for usage")
+            return ToolOutcome(exitCode: .badInput, standardOutput: "", standardError: usage.line(tool: tool))
+        }
+        return ToolOutcome(
+            exitCode: .failure, standardOutput: "", standardError: ToolError("\(error)").line(tool: tool))
+    }
+}
