@@ -216,7 +216,7 @@ let modules: [Module] = [
     // Frame sources (.tgs, WebP) and the zstd frame cache (the only importer of CZstd).
     .swift(
         "AnimatedSticker", .StickerDecode,
-        deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "CZstd"],
+        deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CZstd"],
         testDeps: ["GZip", "RLottieBinding", "WebPBinding", "ImageCore", "MediaTestSupport"]),
 
     // BuildTools: generators and checks that run at development time.
