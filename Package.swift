@@ -255,7 +255,7 @@ let apps: [App] = [
     .app(
         "sticker-tool",
         links: [
-            "AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CommandLineOutput",
+            "AnimatedSticker", "WebPBinding", "ImageCore", "CommandLineOutput",
             "ArgumentParser",
         ]),
     .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "CommandLineOutput", "ArgumentParser"]),
