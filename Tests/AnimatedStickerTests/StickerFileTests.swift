@@ -16,10 +16,11 @@ import WebPBinding
         #expect(try file.frame(at: 90) == (try lottie.frame(at: 90)))
         #expect(file.frameIndices(fps: nil) == Array(0..<180))
         #expect(file.frameIndices(fps: 30).count == 90)
-        #expect(file.summary == [
-            "format: tgs (gzipped Lottie)", "canvas: 512×512", "frames: 180 at 60.0 fps (3.00 s)",
-            "size: \(tgs.count) bytes (JSON 925 bytes), 1 layer(s)", "Telegram limits: ok",
-        ])
+        #expect(
+            file.summary == [
+                "format: tgs (gzipped Lottie)", "canvas: 512×512", "frames: 180 at 60.0 fps (3.00 s)",
+                "size: \(tgs.count) bytes (JSON 925 bytes), 1 layer(s)", "Telegram limits: ok",
+            ])
     }
 
     @Test func aWebPIsScaledToFitTheSide() throws {

@@ -41,8 +41,11 @@ struct Demo: ParsableCommand {
 @Suite struct ToolMainTests {
     @Test func toolErrorsPrintTheirLineAndExitWithTheirStatus() {
         let outcome = Demo.outcome(for: ToolError.badInput("x.webp: too large", remedy: "resize it"))
-        #expect(outcome == ToolOutcome(
-            exitCode: .badInput, standardOutput: "", standardError: "demo: error: x.webp: too large — resize it"))
+        #expect(
+            outcome
+                == ToolOutcome(
+                    exitCode: .badInput, standardOutput: "", standardError: "demo: error: x.webp: too large — resize it"
+                ))
     }
 
     @Test func usageErrorsExitWithTwoNotSixtyFour() throws {
@@ -58,10 +61,11 @@ struct Demo: ParsableCommand {
 
     @Test func helpGoesToStandardOutputWithTheExitCodes() throws {
         // `--help` parses to ArgumentParser's help command, whose `run()` throws the help request.
-        let error = try #require(thrown {
-            var command = try Demo.parseAsRoot(["--help"])
-            try command.run()
-        })
+        let error = try #require(
+            thrown {
+                var command = try Demo.parseAsRoot(["--help"])
+                try command.run()
+            })
         let outcome = Demo.outcome(for: error)
         #expect(outcome.exitCode == .success && outcome.standardError.isEmpty)
         #expect(outcome.standardOutput.contains("EXIT CODES:") && outcome.standardOutput.contains("  3  partial"))
@@ -71,7 +75,8 @@ struct Demo: ParsableCommand {
         struct Broken: Error, CustomStringConvertible { var description: String { "the encoder broke" } }
         #expect(Demo.outcome(for: Broken()).standardError == "demo: error: the encoder broke")
         #expect(Demo.outcome(for: Broken()).exitCode == .failure)
-        #expect(Demo.outcome(for: ExitCode(3)) == ToolOutcome(exitCode: .partial, standardOutput: "", standardError: ""))
+        #expect(
+            Demo.outcome(for: ExitCode(3)) == ToolOutcome(exitCode: .partial, standardOutput: "", standardError: ""))
     }
 
     func thrown(_ body: () throws -> Void) -> (any Error)? {

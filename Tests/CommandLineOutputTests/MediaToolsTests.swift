@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestVectors
+import Testing
 
 /// sticker-tool and voice-tool run as processes: their errors, exit codes, help and progress come from
 /// CommandLineOutput, and voice-tool's waveform is the same for a stereo Ogg and the same audio as WAV.
@@ -33,7 +33,8 @@ import TestVectors
 
     /// A good sticker: the square test animation, plain JSON.
     func goodSticker() throws -> String {
-        let json = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Tests/MediaFixtures/lottie/square.json"))
+        let json = try Data(
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Tests/MediaFixtures/lottie/square.json"))
         return try write([UInt8](json), "good.json")
     }
 
@@ -53,7 +54,10 @@ import TestVectors
         let corrupt = try write(Array("{\"w\": 512".utf8), "corrupt.json")
         let cases: [(String, [String], String)] = [
             ("sticker-tool", ["info", corrupt], "sticker-tool: error: \(corrupt): "),
-            ("sticker-tool", ["info", path("missing.tgs")], "sticker-tool: error: \(path("missing.tgs")) does not exist"),
+            (
+                "sticker-tool", ["info", path("missing.tgs")],
+                "sticker-tool: error: \(path("missing.tgs")) does not exist"
+            ),
             ("sticker-tool", ["render", corrupt, "--out", path("x"), "--size", "0"], "sticker-tool: error: "),
             ("sticker-tool", ["info", corrupt, "--bogus"], "sticker-tool: error: "),
             ("voice-tool", ["decode", corrupt, path("x.wav")], "voice-tool: error: \(corrupt): corrupt Ogg/Opus"),
@@ -72,7 +76,8 @@ import TestVectors
 
     @Test func anOutputThatCannotBeWrittenExitsOne() throws {
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try tool("sticker-tool", ["thumb", try goodSticker(), path("no-folder/thumb.png"), "--size", "32"])
+        let result = try tool(
+            "sticker-tool", ["thumb", try goodSticker(), path("no-folder/thumb.png"), "--size", "32"])
         #expect(result.status == 1)
         #expect(result.errorOutput.hasPrefix("sticker-tool: error: cannot write \(path("no-folder/thumb.png"))"))
     }
@@ -81,7 +86,8 @@ import TestVectors
         defer { try? FileManager.default.removeItem(at: dir) }
         let folder = dir.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try goodSticker(), toPath: folder.appendingPathComponent("a.json").path)
+        try FileManager.default.copyItem(
+            atPath: try goodSticker(), toPath: folder.appendingPathComponent("a.json").path)
         try Data("{\"w\":".utf8).write(to: folder.appendingPathComponent("b.json"))
         let quiet = try tool("sticker-tool", ["batch", folder.path, "--out", path("out"), "--size", "32"])
         #expect(quiet.status == 3)
@@ -91,7 +97,9 @@ import TestVectors
         let asked = try tool(
             "sticker-tool", ["batch", folder.path, "--out", path("out2"), "--size", "32", "--progress"])
         #expect(asked.status == 3)
-        #expect(asked.errorOutput.contains("sticker-tool: 0/2 a.json\n") && asked.errorOutput.contains("sticker-tool: 2/2\n"))
+        #expect(
+            asked.errorOutput.contains("sticker-tool: 0/2 a.json\n")
+                && asked.errorOutput.contains("sticker-tool: 2/2\n"))
     }
 
     @Test func aHostileVoiceNoteIsRefusedWithAClearError() throws {
@@ -107,10 +115,14 @@ import TestVectors
     /// the Ogg and its decoded WAV must give the same waveform.
     @Test func theWaveformOfAStereoOggEqualsThatOfTheSameAudioAsWAV() throws {
         defer { try? FileManager.default.removeItem(at: dir) }
-        try oracle(["sox", "-n", "-r", "48000", "-c", "1", "-b", "16", path("l.wav"), "synth", "1", "sine", "300",
-                    "vol", "0.8", "pad", "0", "1"])
-        try oracle(["sox", "-n", "-r", "48000", "-c", "1", "-b", "16", path("r.wav"), "synth", "2", "sine", "2000",
-                    "vol", "0.2"])
+        try oracle([
+            "sox", "-n", "-r", "48000", "-c", "1", "-b", "16", path("l.wav"), "synth", "1", "sine", "300",
+            "vol", "0.8", "pad", "0", "1",
+        ])
+        try oracle([
+            "sox", "-n", "-r", "48000", "-c", "1", "-b", "16", path("r.wav"), "synth", "2", "sine", "2000",
+            "vol", "0.2",
+        ])
         try oracle(["sox", "-M", path("l.wav"), path("r.wav"), path("stereo.wav")])
         try oracle(["opusenc", "--quiet", path("stereo.wav"), path("stereo.ogg")])
         let info = try tool("voice-tool", ["info", path("stereo.ogg")])
@@ -130,7 +142,9 @@ import TestVectors
     /// `packets` Opus packets of 120 ms of nothing in Ogg pages (RFC 7845, RFC 6716 §3.2.5), built here because
     /// this target links no media module.
     static func silentOgg(packets: Int) throws -> [UInt8] {
-        func le(_ value: UInt64, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+        func le(_ value: UInt64, _ count: Int) -> [UInt8] {
+            (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+        }
         func page(_ packets: [[UInt8]], granule: UInt64, sequence: UInt64, flags: UInt8) -> [UInt8] {
             let lacing = packets.map { UInt8($0.count) }
             var bytes = Array("OggS".utf8) + [0, flags] + le(granule, 8) + le(7, 4) + le(sequence, 4) + [0, 0, 0, 0]

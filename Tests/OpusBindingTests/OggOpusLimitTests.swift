@@ -31,7 +31,9 @@ import Testing
         for i in 0..<8 { ogg[lastPage.offset + 6 + i] = UInt8(truncatingIfNeeded: claim >> (8 * Int64(i))) }
         Audio.fixCRC(&ogg, page: lastPage)
         #expect(try OggOpusReader.duration(ogg) == 1)
-        #expect(thrownError { try OggOpusReader.decode(ogg, maxSamples: 96_000) } as? OpusError == .tooLong(limitSamples: 96_000))
+        #expect(
+            thrownError { try OggOpusReader.decode(ogg, maxSamples: 96_000) } as? OpusError
+                == .tooLong(limitSamples: 96_000))
         // With a cap that covers the real length it decodes, trimmed to the claimed end (RFC 7845 §4.5).
         #expect(try OggOpusReader.decode(ogg, maxSamples: 48 * 48_000).frameCount == 48_000)
     }

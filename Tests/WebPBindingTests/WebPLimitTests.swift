@@ -5,7 +5,7 @@ import Testing
 import WebPBinding
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Animated WebP keeps every frame as a whole canvas, so the container's canvas × frames is checked before decoding.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tool's progress on standard error, `[#####-----] 3/10 name`: redrawn in place on a terminal, or written as

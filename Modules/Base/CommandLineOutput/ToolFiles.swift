@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The bytes of the file at `path`; an unreadable file is a bad-input `ToolError` that says why.

@@ -1,7 +1,7 @@
 public import ArgumentParser
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a tool prints and the status it exits with once its command has finished or failed.

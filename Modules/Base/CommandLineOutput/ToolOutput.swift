@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writing to the tool's standard error, unbuffered (progress lines and errors must show at once, in order).

@@ -106,5 +106,7 @@ public enum HostileMedia {
     static func le16(_ value: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
     static func le24(_ value: Int) -> [UInt8] { (0..<3).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
     static func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-    static func be32(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    static func be32(_ value: Int) -> [UInt8] {
+        (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
 }

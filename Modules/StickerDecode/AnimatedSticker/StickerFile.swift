@@ -35,12 +35,13 @@ public final class StickerFile: AnimatedStickerFrameSource {
             fit = nil
             size = lottie.size
             let info = lottie.info
-            summary = [
-                "format: \(format == .tgs ? "tgs (gzipped Lottie)" : "Lottie JSON")",
-                "canvas: \(info.width)×\(info.height)",
-                "frames: \(lottie.frameCount) at \(lottie.frameRate) fps (\(Self.seconds(info.duration)) s)",
-                "size: \(data.count) bytes (JSON \(info.jsonSize) bytes), \(info.layerCount) layer(s)",
-            ] + Self.limits(lottie.violations.map(\.description))
+            summary =
+                [
+                    "format: \(format == .tgs ? "tgs (gzipped Lottie)" : "Lottie JSON")",
+                    "canvas: \(info.width)×\(info.height)",
+                    "frames: \(lottie.frameCount) at \(lottie.frameRate) fps (\(Self.seconds(info.duration)) s)",
+                    "size: \(data.count) bytes (JSON \(info.jsonSize) bytes), \(info.layerCount) layer(s)",
+                ] + Self.limits(lottie.violations.map(\.description))
         case .webp:
             let webp = try WebPFrameSource(data: data)
             let header: WebPInfo
