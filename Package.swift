@@ -217,7 +217,7 @@ let modules: [Module] = [
     .swift(
         "AnimatedSticker", .StickerDecode,
         deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CZstd"],
-        testDeps: ["GZip", "RLottieBinding", "WebPBinding", "ImageCore", "MediaTestSupport"]),
+        testDeps: ["GZip", "RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "MediaTestSupport"]),
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),
