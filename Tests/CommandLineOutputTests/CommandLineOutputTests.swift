@@ -9,7 +9,19 @@ struct Demo: ParsableCommand {
         commandName: "demo", abstract: "A test command.", discussion: ToolExitCode.helpText)
     @Argument var input: String
     func validate() throws { if input == "invalid" { throw ValidationError("input must not be 'invalid'") } }
-    func run() throws {}
+    func run() throws {
+        if input == "corrupt" { throw ToolError.badInput("corrupt: bad header", remedy: "give a good file") }
+    }
+}
+
+/// The same with an async `run()`, as tg-server has.
+struct AsyncDemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "async-demo")
+    @Argument var input: String
+    func run() async throws {
+        await Task.yield()
+        if input == "corrupt" { throw ToolError.badInput("corrupt: bad header", remedy: "give a good file") }
+    }
 }
 
 @Suite struct ToolErrorTests {
@@ -69,6 +81,22 @@ struct Demo: ParsableCommand {
         let outcome = Demo.outcome(for: error)
         #expect(outcome.exitCode == .success && outcome.standardError.isEmpty)
         #expect(outcome.standardOutput.contains("EXIT CODES:") && outcome.standardOutput.contains("  3  partial"))
+    }
+
+    @Test func runningParsesRunsAndReportsWithoutExiting() async {
+        #expect(
+            Demo.outcome(running: ["fine"]) == ToolOutcome(exitCode: .success, standardOutput: "", standardError: ""))
+        let corrupt = ToolOutcome(
+            exitCode: .badInput, standardOutput: "",
+            standardError: "demo: error: corrupt: bad header — give a good file")
+        #expect(Demo.outcome(running: ["corrupt"]) == corrupt)
+        #expect(Demo.outcome(running: ["invalid"]).exitCode == .badInput)
+        #expect(Demo.outcome(running: ["--help"]).standardOutput.contains("EXIT CODES:"))
+        #expect(await AsyncDemo.outcome(running: ["fine"]).exitCode == .success)
+        let asyncCorrupt = await AsyncDemo.outcome(running: ["corrupt"])
+        #expect(asyncCorrupt.standardError == "async-demo: error: corrupt: bad header — give a good file")
+        #expect(asyncCorrupt.exitCode == .badInput)
+        #expect(await AsyncDemo.outcome(running: []).standardError.hasPrefix("async-demo: error: Missing expected"))
     }
 
     @Test func otherErrorsAreFailures() {

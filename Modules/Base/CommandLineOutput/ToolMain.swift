@@ -25,18 +25,27 @@ extension ParsableCommand {
     /// The tool's name in messages: the command name, or the type's name in lower case.
     public static var toolName: String { configuration.commandName ?? "\(Self.self)".lowercased() }
 
-    /// A tool's whole life, for its `@main` type's `static func main()`: parses the arguments (any subcommand),
-    /// runs the command, prints what `outcome(for:)` says and exits with its status — 0 after success, 2 for usage
-    /// errors (not ArgumentParser's 64), a `ToolError`'s own status, 1 for any other error.
+    /// A tool's whole life, for its `@main` type's `static func main()`: `outcome(running:)`, printed, then
+    /// `exit` with its status — 0 after success, 2 for usage errors (not ArgumentParser's 64), a `ToolError`'s own
+    /// status, 1 for any other error.
     public static func runAsTool(_ arguments: [String]? = nil) -> Never {
-        let result: ToolOutcome
+        finish(outcome(running: arguments))
+    }
+
+    /// Parses `arguments` (the process's when nil; any subcommand), runs the command and says what the tool prints
+    /// and exits with, without exiting.
+    public static func outcome(running arguments: [String]?) -> ToolOutcome {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
-            result = ToolOutcome(exitCode: .success, standardOutput: "", standardError: "")
+            return ToolOutcome(exitCode: .success, standardOutput: "", standardError: "")
         } catch {
-            result = outcome(for: error)
+            return outcome(for: error)
         }
+    }
+
+    /// Prints `result` and exits with its status.
+    static func finish(_ result: ToolOutcome) -> Never {
         if !result.standardOutput.isEmpty { print(result.standardOutput) }
         if !result.standardError.isEmpty { ToolOutput.standardError(result.standardError) }
         Glibc.exit(result.exitCode.rawValue)
@@ -67,5 +76,28 @@ extension ParsableCommand {
         }
         return ToolOutcome(
             exitCode: .failure, standardOutput: "", standardError: ToolError("\(error)").line(tool: tool))
+    }
+}
+
+extension AsyncParsableCommand {
+    /// `runAsTool` for a command whose `run()` is async (tg-server): the same parsing, messages and exit statuses;
+    /// call it as `static func main() async { await runAsTool() }`.
+    public static func runAsTool(_ arguments: [String]? = nil) async -> Never {
+        finish(await outcome(running: arguments))
+    }
+
+    /// `outcome(running:)` for a command whose `run()` is async (subcommands may be either kind).
+    public static func outcome(running arguments: [String]?) async -> ToolOutcome {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return ToolOutcome(exitCode: .success, standardOutput: "", standardError: "")
+        } catch {
+            return outcome(for: error)
+        }
     }
 }
