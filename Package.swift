@@ -128,8 +128,9 @@ let modules: [Module] = [
     .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims", "Buffers"], testDeps: ["TestVectors"]),
     // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib; issue: Media, shared with TL).
     .swift("GZip", .Base, deps: ["CZlib"]),
-    // CommandLineOutput: the media tools' one-line errors, file reading and atomic writes.
-    .swift("CommandLineOutput", .Base),
+    // CommandLineOutput: every tool's errors (`<tool>: error: <what> — <what to do>`), documented exit codes, progress
+    // lines, atomic file writes, and the ArgumentParser entry point that ties them together.
+    .swift("CommandLineOutput", .Base, deps: ["ArgumentParser"], testDeps: ["ArgumentParser", "TestVectors"]),
     // SecretFiles: owner-only files and folders for key material (0600 / 0700, O_EXCL | O_NOFOLLOW, fsync, rename).
     .swift("SecretFiles", .Base),
     // TestVectors: test support — repository fixtures, hex, a seeded generator, a process runner.
@@ -203,7 +204,7 @@ let modules: [Module] = [
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
-    .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore"]),
+    .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "GZip", "Hashing"]),
 
     // StickerDecode: Lottie and sticker formats (issue: Media).
     // rlottie frames into bitmaps (the only importer of CRLottie).
@@ -215,8 +216,8 @@ let modules: [Module] = [
     // Frame sources (.tgs, WebP) and the zstd frame cache (the only importer of CZstd).
     .swift(
         "AnimatedSticker", .StickerDecode,
-        deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "CZstd"],
-        testDeps: ["GZip", "RLottieBinding", "WebPBinding", "ImageCore"]),
+        deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CZstd"],
+        testDeps: ["GZip", "RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "MediaTestSupport"]),
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools),
@@ -224,7 +225,10 @@ let modules: [Module] = [
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(
         "FuzzHarnesses", .BuildTools,
-        deps: ["TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "CryptoUtils", "NIOCore"],
+        deps: [
+            "TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "CryptoUtils",
+            "NIOCore", "OpusBinding", "WebPBinding", "ImageCore", "StickerFormats", "AnimatedSticker",
+        ],
         testDeps: ["TestVectors"]),
 ]
 
@@ -251,7 +255,7 @@ let apps: [App] = [
     .app(
         "sticker-tool",
         links: [
-            "AnimatedSticker", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CommandLineOutput",
+            "AnimatedSticker", "WebPBinding", "ImageCore", "CommandLineOutput",
             "ArgumentParser",
         ]),
     .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "CommandLineOutput", "ArgumentParser"]),

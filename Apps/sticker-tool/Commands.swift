@@ -1,8 +1,17 @@
+import AnimatedSticker
 import ArgumentParser
 import CommandLineOutput
 import Foundation
 import ImageCore
 import WebPBinding
+
+/// Opens a sticker file; anything unreadable or undecodable is a bad-input error naming the file.
+func openSticker(_ path: String, side: Int?) throws -> StickerFile {
+    let bytes = try readFile(path)
+    return try ToolError.reading(path, remedy: "give a .tgs, Lottie .json, .webp (at most 512×512) or .png file") {
+        try StickerFile(data: bytes, side: side)
+    }
+}
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +19,7 @@ struct Info: ParsableCommand {
     @Argument(help: "A .tgs, Lottie .json, .webp or .png file.") var input: String
 
     func run() throws {
-        let sticker = try StickerInput.open(input, size: nil)
+        let sticker = try openSticker(input, side: nil)
         print(input)
         for line in sticker.summary { print("  \(line)") }
     }
@@ -24,23 +33,24 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "Frames per second to sample (default: every frame).") var fps: Double?
 
     func validate() throws {
-        if let size, !(1...2048).contains(size) { throw ValidationError("--size must be 1…2048") }
+        if let size, !(1...LottieFrameSource.maxSide).contains(size) { throw ValidationError("--size must be 1…2048") }
         if let fps, !(fps > 0 && fps <= 240) { throw ValidationError("--fps must be in (0, 240]") }
     }
 
     func run() throws {
-        let sticker = try StickerInput.open(input, size: size)
-        let count = try renderFrames(sticker, fps: fps, into: out)
+        let sticker = try openSticker(input, side: size)
+        let count = try renderFrames(sticker, fps: fps, into: out, input: input)
         print("\(input): \(count) frame(s) at \(sticker.size) → \(out)")
     }
 }
 
 /// Renders frames into `folder` as frame_0000.png…; all or nothing.
-func renderFrames(_ sticker: StickerInput, fps: Double?, into folder: String) throws -> Int {
-    var staged = try StagedFiles(directory: folder)
+func renderFrames(_ sticker: StickerFile, fps: Double?, into folder: String, input: String) throws -> Int {
+    var staged = try StagedFolder(directory: folder)
     do {
-        for (n, index) in sticker.indices(fps).enumerated() {
-            try staged.write(PNGCodec.encode(try sticker.frame(index)), name: String(format: "frame_%04d.png", n))
+        for (n, index) in sticker.frameIndices(fps: fps).enumerated() {
+            let frame = try ToolError.reading(input) { try sticker.frame(at: index) }
+            try staged.write(PNGCodec.encode(frame), name: String(format: "frame_%04d.png", n))
         }
         try staged.commit()
     } catch {
@@ -57,8 +67,9 @@ struct Thumb: ParsableCommand {
     @Option(name: .long, help: "Side in pixels (default: the canvas).") var size: Int?
 
     func run() throws {
-        let sticker = try StickerInput.open(input, size: size)
-        try writeAtomically(PNGCodec.encode(try sticker.frame(0)), to: output)
+        let sticker = try openSticker(input, side: size)
+        let frame = try ToolError.reading(input) { try sticker.frame(at: 0) }
+        try writeAtomically(PNGCodec.encode(frame), to: output)
         print("\(input): thumbnail \(sticker.size) → \(output)")
     }
 }
@@ -73,20 +84,11 @@ struct Convert: ParsableCommand {
     @Flag(name: .long, help: "Lossless WebP.") var lossless = false
 
     func run() throws {
-        let sticker = try StickerInput.open(input, size: size)
-        let bytes = try animatedWebP(sticker, fps: fps, compression: lossless ? .lossless : .lossy(quality: quality))
+        let sticker = try openSticker(input, side: size)
+        let bytes = try ToolError.reading(input) {
+            try sticker.animatedWebP(fps: fps, compression: lossless ? .lossless : .lossy(quality: quality))
+        }
         try writeAtomically(bytes, to: output)
         print("\(input): animated WebP \(sticker.size), \(bytes.count) bytes → \(output)")
     }
-}
-
-/// The sticker as an animated WebP at `fps` (default: its own rate capped at 30).
-func animatedWebP(_ sticker: StickerInput, fps: Double?, compression: WebPCompression) throws -> [UInt8] {
-    let rate = fps ?? min(30, sticker.frameRate > 0 ? sticker.frameRate : 30)
-    let indices = sticker.indices(rate)
-    let frames = try indices.map { try sticker.frame($0) }
-    // Millisecond timestamps from exact times, so rounding does not drift over the loop.
-    let times = (0...frames.count).map { Int((Double($0) * 1000 / rate).rounded()) }
-    let durations = (0..<frames.count).map { times[$0 + 1] - times[$0] }
-    return try WebPEncoder.encodeAnimation(frames, durations: durations, compression)
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineOutput
 
 /// `sticker-tool`: .tgs and .webp stickers to PNG frames, animated WebP and thumbnails, one file or a folder.
 @main
@@ -6,5 +7,8 @@ struct StickerTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sticker-tool",
         abstract: "Render Telegram stickers (.tgs Lottie, .webp) to PNG frames, animated WebP and thumbnails.",
+        discussion: ToolExitCode.helpText,
         subcommands: [Info.self, Render.self, Thumb.self, Convert.self, Batch.self])
+
+    static func main() { runAsTool() }
 }

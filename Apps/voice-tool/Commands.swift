@@ -10,6 +10,9 @@ func describe(_ waveform: AudioWaveform) -> String {
     "waveform (\(waveform.makeBitstream().count) bytes): \(hex(waveform.makeBitstream()))\n\(waveform.ascii())"
 }
 
+let oggRemedy = "give an Ogg/Opus voice note (.ogg, .opus)"
+let wavRemedy = "give a PCM WAV file (8/16/24-bit integer or 32-bit float)"
+
 struct Encode: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Encode a WAV file into an Ogg/Opus voice note.")
     @Argument(help: "WAV input (8/16/24-bit or float; any rate and channel count: mixed to mono, resampled to 48 kHz).")
@@ -17,25 +20,22 @@ struct Encode: ParsableCommand {
     @Argument(help: "The .ogg to write.") var output: String
     @Option(name: .long, help: "Bitrate in bit/s (Telegram: 30720).") var bitrate: Int32 = 30 * 1024
 
+    func validate() throws {
+        if !(6_000...510_000).contains(bitrate) { throw ValidationError("--bitrate must be 6000…510000") }
+    }
+
     func run() throws {
-        let wav = try WAVFile(bytes: try readFile(input)).monoResampled(to: 48_000)
+        let bytes = try readFile(input)
         var settings = OpusVoiceSettings()
         settings.bitrate = bitrate
-        let writer = try OggOpusWriter(settings: settings)
         var recorder = WaveformRecorder()
-        // The recorder's 960-sample (20 ms) chunks.
-        var index = 0
-        while index < wav.samples.count {
-            let chunk = Array(wav.samples[index..<min(index + 960, wav.samples.count)])
-            try writer.write(chunk)
-            recorder.append(chunk)
-            index += 960
+        let note = try ToolError.reading(input, remedy: wavRemedy) {
+            try VoiceNote.encode(try WAVFile(bytes: bytes), settings: settings) { recorder.append($0) }
         }
-        let ogg = try writer.finish()
-        try writeAtomically(ogg, to: output)
+        try writeAtomically(note.ogg, to: output)
         print(
-            "\(output): \(String(format: "%.2f", writer.duration)) s, \(ogg.count) bytes, "
-                + "\(String(format: "%.1f", Double(ogg.count * 8) / max(writer.duration, 0.001) / 1000)) kbit/s")
+            "\(output): \(String(format: "%.2f", note.duration)) s, \(note.ogg.count) bytes, "
+                + "\(String(format: "%.1f", Double(note.ogg.count * 8) / max(note.duration, 0.001) / 1000)) kbit/s")
         print(describe(recorder.finish()))
     }
 }
@@ -46,7 +46,8 @@ struct Decode: ParsableCommand {
     @Argument(help: "The .wav to write.") var output: String
 
     func run() throws {
-        let decoded = try OggOpusReader.decode(try readFile(input))
+        let bytes = try readFile(input)
+        let decoded = try ToolError.reading(input, remedy: oggRemedy) { try OggOpusReader.decode(bytes) }
         let wav = WAVFile(sampleRate: 48_000, channels: decoded.head.channels, samples: decoded.samples)
         try writeAtomically(wav.encoded(), to: output)
         print("\(output): \(String(format: "%.2f", decoded.duration)) s, \(decoded.head.channels) channel(s), 48000 Hz")
@@ -60,14 +61,8 @@ struct Waveform: ParsableCommand {
 
     func run() throws {
         let bytes = try readFile(input)
-        let samples: [Int16]
-        if bytes.starts(with: Array("RIFF".utf8)) {
-            samples = try WAVFile(bytes: bytes).monoResampled(to: 48_000).samples
-        } else {
-            let decoded = try OggOpusReader.decode(bytes)
-            samples =
-                decoded.head.channels == 1
-                ? decoded.samples : stride(from: 0, to: decoded.samples.count - 1, by: 2).map { decoded.samples[$0] }
+        let samples = try ToolError.reading(input, remedy: "\(oggRemedy), or a WAV file") {
+            try VoiceNote.monoPCM(bytes)
         }
         let waveform = WaveformRecorder.waveform(of: samples)
         print(describe(waveform))
@@ -84,7 +79,7 @@ struct Info: ParsableCommand {
 
     func run() throws {
         let bytes = try readFile(input)
-        let decoded = try OggOpusReader.decode(bytes)
+        let decoded = try ToolError.reading(input, remedy: oggRemedy) { try OggOpusReader.decode(bytes) }
         let head = decoded.head
         print(input)
         print(

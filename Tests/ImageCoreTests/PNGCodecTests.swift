@@ -52,7 +52,9 @@ import Testing
         #expect(png.count < 40_000)
         let decoded = try PNGCodec.decode(png)
         #expect(decoded.size == solid.size && decoded[2047, 2047] == RGBA(r: 0, g: 200, b: 0, a: 255))
-        #expect(throws: PNGError.tooLarge(width: 2048, height: 2048)) { try PNGCodec.decode(png, maxPixels: 1 << 20) }
+        #expect(throws: PNGError.tooLarge(width: 2048, height: 2048, limit: 1 << 20, inputSize: png.count)) {
+            try PNGCodec.decode(png, maxPixels: 1 << 20)
+        }
     }
 
     @Test func hundredCorruptVariantsFailCleanly() throws {

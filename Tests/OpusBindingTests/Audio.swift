@@ -32,16 +32,6 @@ enum Audio {
         return best
     }
 
-    /// The Ogg page CRC (polynomial 0x04C11DB7, not reflected, initial 0) over a page with its CRC field zeroed.
-    static func oggCRC(_ page: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0
-        for byte in page {
-            crc ^= UInt32(byte) << 24
-            for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? crc << 1 ^ 0x04C1_1DB7 : crc << 1 }
-        }
-        return crc
-    }
-
     /// Offsets of each page ("OggS") and its total length.
     static func pages(_ bytes: [UInt8]) -> [(offset: Int, length: Int)] {
         var result: [(Int, Int)] = []
@@ -58,7 +48,7 @@ enum Audio {
     /// Recomputes the CRC of the page at `offset` so a deliberate change inside it passes libogg's check.
     static func fixCRC(_ bytes: inout [UInt8], page: (offset: Int, length: Int)) {
         for i in 22..<26 { bytes[page.offset + i] = 0 }
-        let crc = oggCRC(bytes[page.offset..<page.offset + page.length])
+        let crc = HostileMedia.oggCRC(bytes[page.offset..<page.offset + page.length])
         for i in 0..<4 { bytes[page.offset + 22 + i] = UInt8(truncatingIfNeeded: crc >> (8 * i)) }
     }
 }

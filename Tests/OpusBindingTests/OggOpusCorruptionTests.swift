@@ -44,10 +44,12 @@ import Testing
         #expect(errors == 100)
     }
 
-    @Test func decodeCapStopsLongStreams() throws {
-        #expect(throws: OpusError.tooLong(limitSamples: 4_800)) {
-            try OggOpusReader.decode(try Self.note(), maxSamples: 4_800)
+    @Test func decodeCapRefusesAStreamClaimingMore() throws {
+        let note = try Self.note()
+        #expect(throws: OpusError.claimsTooLong(claimedSamples: 48_000, limitSamples: 4_800, inputSize: note.count)) {
+            try OggOpusReader.decode(note, maxSamples: 4_800)
         }
+        #expect(try OggOpusReader.decode(note, maxSamples: 48_000).frameCount == 48_000)
     }
 
     @Test func notOggIsRejected() {

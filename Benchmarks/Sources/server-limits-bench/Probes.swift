@@ -5,6 +5,7 @@ import MTProtoTransport
 import NIOCore
 import NIOPosix
 import Network
+import TelegramApi
 
 /// Records what a raw connection receives and when it closes.
 final class Watcher: ChannelInboundHandler, @unchecked Sendable {
@@ -92,8 +93,9 @@ enum Stall {
     }
 }
 
-/// Fills the server's resend cache with answers, then names them 8,192 times per msg_resend_req (and asks their state
-/// with msgs_state_req), 200 times each over 8 connections, reading every reply.
+/// Fills the server's resend cache with `help.getConfig` answers (about 1 KB each), then names them 8,192 times per
+/// msg_resend_req (and asks their state with msgs_state_req), 200 times each over 8 connections, reading every reply.
+/// Re-sending every named copy, as the server once did, would make each reply about 8 MB.
 enum ResendAttack {
     static func run(server: ServerProcess, group: any EventLoopGroup) async throws -> (before: Int, after: Int, largestReply: Int) {
         let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.port, dcId: 2, framing: .intermediate)
@@ -115,8 +117,8 @@ enum ResendAttack {
                             try await channel.writeAndFlush(TransportFrame.packet(ByteBuffer(bytes: packet)))
                         }
                     }
-                    // 100 pings: their pongs are what the server caches for re-sending.
-                    for i in 0..<100 { try await send(MTProto.functions.ping(pingId: Int64(i)).serialized()) }
+                    // 100 calls: their answers are what the server caches for re-sending.
+                    for _ in 0..<100 { try await send(Api.functions.help.getConfig().serialized()) }
                     try await Task.sleep(nanoseconds: 300_000_000)
                     // The server's msg_ids: read back from what arrived.
                     var serverIds: [Int64] = []

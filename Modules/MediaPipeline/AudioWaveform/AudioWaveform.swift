@@ -1,5 +1,6 @@
 /// A voice note's waveform as Telegram sends it in `documentAttributeAudio.waveform`: small unsigned samples
-/// packed `bitsPerSample` bits each, LSB-first at bit offset `i × bits` (REFERENCE §6 "Voice waveform").
+/// packed `bitsPerSample` bits each, LSB-first at bit offset `i × bits` (Telegram-iOS
+/// `submodules/TelegramUI/Sources/AudioWaveform.swift`).
 public struct AudioWaveform: Sendable, Equatable {
     /// The samples, each in `0...peak`.
     public let samples: [UInt16]

@@ -1,6 +1,7 @@
 /// Builds the waveform Telegram attaches to a voice note while PCM streams in, in bounded memory.
 ///
-/// As `ManagedAudioRecorder.processWaveformPreview` (REFERENCE §6 "Voice waveform"): absolute sample peaks are
+/// As `ManagedAudioRecorder.processWaveformPreview` (Telegram-iOS
+/// `submodules/TelegramUI/Sources/ManagedAudioRecorder.swift`): absolute sample peaks are
 /// max-pooled into windows of `factor` samples; when 200 window peaks have gathered, neighbours are merged by
 /// max into 100 and the window doubles, so memory stays ≤ 200 values for any length. `finish()` max-resamples
 /// the peaks to exactly 100 values, normalizes them against `peak = max(2500, 1.8 × mean)`, clamps to 0…31.

@@ -25,11 +25,33 @@ public struct DecodedOpus: Sendable {
 
 /// Reads Ogg/Opus streams with libogg (pages, CRC, packets) and libopus (decoding), never trusting a length field.
 public enum OggOpusReader {
-    /// The default cap on decoded samples per channel: 30 minutes at 48 kHz.
+    /// The most samples per channel `decode` ever allows by default: 30 minutes at 48 kHz.
     public static let defaultMaxSamples = 48_000 * 60 * 30
+    /// Samples per channel per input byte allowed by default: one 20 ms frame (960 samples at 48 kHz, the frame
+    /// Telegram's recorder and opusenc write) for every two bytes of file, the smallest a coded frame can take: a
+    /// one-byte Opus packet (a lone TOC byte, RFC 6716 §3.1) plus its Ogg lacing value (RFC 3533 §6). Encoders stay
+    /// below it: digital silence, the cheapest input, comes to about 220 with Telegram's settings and 125 from
+    /// opusenc at 6 kbit/s with 60 ms frames, speech to about 12. A stream of empty 120 ms packets
+    /// (RFC 6716 §3.2.5) reaches 1,920, i.e. 30 minutes of PCM from 50 KB, and is refused.
+    public static let maxSamplesPerInputByte = 480
+
+    /// The cap on samples per channel `decode` applies to an input of `inputSize` bytes when the caller gives none:
+    /// `inputSize × maxSamplesPerInputByte`, at most `defaultMaxSamples`.
+    public static func defaultMaxSamples(inputSize: Int) -> Int {
+        let (relative, overflow) = inputSize.multipliedReportingOverflow(by: maxSamplesPerInputByte)
+        return overflow ? defaultMaxSamples : min(defaultMaxSamples, relative)
+    }
 
     /// Duration in seconds from the last page's granule position, without decoding audio.
     public static func duration(_ bytes: [UInt8]) throws(OpusError) -> Double {
+        let claim = try claimedSamples(bytes)
+        guard claim.complete else { throw .truncated }
+        return Double(claim.samples) / 48_000
+    }
+
+    /// Samples per channel the stream says it holds (its last granule position minus the pre-skip, RFC 7845 §4),
+    /// and whether it reaches its end-of-stream page; read with libogg, no audio decoded.
+    static func claimedSamples(_ bytes: [UInt8]) throws(OpusError) -> (samples: Int, complete: Bool) {
         var head: OpusHead?
         var last: Int64 = -1
         var sawEnd = false
@@ -40,12 +62,21 @@ public enum OggOpusReader {
             return true
         }
         guard let head else { throw .corrupt("no OpusHead") }
-        guard sawEnd else { throw .truncated }
-        return Double(max(0, last - Int64(head.preSkip))) / 48_000
+        return (Int(max(0, last - Int64(head.preSkip))), sawEnd)
     }
 
     /// Decodes the whole stream.
-    public static func decode(_ bytes: [UInt8], maxSamples: Int = defaultMaxSamples) throws(OpusError) -> DecodedOpus {
+    ///
+    /// `maxSamples` (per channel) is the most the caller accepts, e.g. a little over the duration a message
+    /// declares; without it the cap depends on the input's size (`defaultMaxSamples(inputSize:)`). A stream whose
+    /// last page claims more is refused before any audio is decoded, and decoding stops as soon as the output
+    /// passes the cap, whatever the pages claim.
+    public static func decode(_ bytes: [UInt8], maxSamples: Int? = nil) throws(OpusError) -> DecodedOpus {
+        let maxSamples = maxSamples ?? defaultMaxSamples(inputSize: bytes.count)
+        let claim = try claimedSamples(bytes)
+        guard claim.samples <= maxSamples else {
+            throw .claimsTooLong(claimedSamples: claim.samples, limitSamples: maxSamples, inputSize: bytes.count)
+        }
         var head: OpusHead?
         var vendor: String?
         var decoder: OpaquePointer?

@@ -2,7 +2,8 @@ import COgg
 import COpus
 import COpusShims
 
-/// Encoder settings; the defaults are Telegram's voice-note recorder (`TGOggOpusWriter`, REFERENCE §6 "Opus / OGG").
+/// Encoder settings; the defaults are Telegram's voice-note recorder (`TGOggOpusWriter`, Telegram-iOS
+/// `submodules/OpusBinding`).
 public struct OpusVoiceSettings: Sendable, Equatable {
     /// 48 kHz: Opus's native rate; Telegram records at 48 kHz.
     public var sampleRate: Int32 = 48_000

@@ -33,6 +33,9 @@ public struct WebPAnimation: Sendable {
 public enum WebPDecoder {
     /// The default pixel cap of one frame (16 megapixels; WebP itself stops at 16383×16383).
     public static let defaultMaxPixels = 16 << 20
+    /// The default cap on an animation's decoded frames together (`frames × width × height × 4` bytes): 256 MB,
+    /// e.g. 256 full frames of 512×512.
+    public static let defaultMaxDecodedBytes = 256 << 20
 
     /// Whether `bytes` start like a WebP file (`RIFF????WEBP`).
     public static func isWebP(_ bytes: [UInt8]) -> Bool {
@@ -78,11 +81,29 @@ public enum WebPDecoder {
     }
 
     /// Decodes every frame of an animated (or still) WebP, composited on the canvas as a player shows them.
+    ///
+    /// Every frame is kept as a full canvas, so before anything is decoded the container's canvas and frame count
+    /// (read by libwebp's demuxer) are checked: the canvas against `maxPixels`, and `frames × width × height × 4`
+    /// against `maxDecodedBytes` (frames beyond `maxFrames` are not decoded and do not count). A few kilobytes of
+    /// 1×1 frames on a 4096×4096 canvas are refused here instead of taking tens of gigabytes.
     public static func decodeAnimation(
-        _ bytes: [UInt8], maxPixels: Int = defaultMaxPixels, maxFrames: Int = 10_000
+        _ bytes: [UInt8], maxPixels: Int = defaultMaxPixels, maxFrames: Int = 10_000,
+        maxDecodedBytes: Int = defaultMaxDecodedBytes
     ) throws(WebPError) -> WebPAnimation {
         _ = try info(bytes)
         return try bytes.withUnsafeBufferPointer { (buffer) throws(WebPError) -> WebPAnimation in
+            let container = try container(buffer)
+            let (width, height) = (container.width, container.height)
+            guard width > 0, height > 0, width * height <= maxPixels else {
+                throw .tooLarge(width: width, height: height, frames: container.frames)
+            }
+            let decodedFrames = min(container.frames, max(0, maxFrames))
+            let (total, overflow) = (width * height * 4).multipliedReportingOverflow(by: decodedFrames)
+            guard !overflow, total <= maxDecodedBytes else {
+                throw .tooMuchOutput(
+                    width: width, height: height, frames: decodedFrames, bytes: overflow ? .max : total,
+                    limit: maxDecodedBytes)
+            }
             var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
             var options = WebPAnimDecoderOptions()
             guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw .corrupt("libwebp version mismatch") }
@@ -92,14 +113,13 @@ public enum WebPDecoder {
             defer { WebPAnimDecoderDelete(decoder) }
             var animInfo = WebPAnimInfo()
             guard WebPAnimDecoderGetInfo(decoder, &animInfo) != 0 else { throw .corrupt("no animation info") }
-            let width = Int(animInfo.canvas_width), height = Int(animInfo.canvas_height)
-            let frameCount = Int(animInfo.frame_count)
-            guard width > 0, height > 0, width * height <= maxPixels else {
-                throw .tooLarge(width: width, height: height, frames: frameCount)
+            guard Int(animInfo.canvas_width) == width, Int(animInfo.canvas_height) == height else {
+                throw .corrupt("the decoder's canvas differs from the container's")
             }
             var frames: [WebPFrame] = []
+            frames.reserveCapacity(decodedFrames)
             var previous = 0
-            while WebPAnimDecoderHasMoreFrames(decoder) != 0 && frames.count < maxFrames {
+            while WebPAnimDecoderHasMoreFrames(decoder) != 0 && frames.count < decodedFrames {
                 var pointer: UnsafeMutablePointer<UInt8>?
                 var timestamp: Int32 = 0
                 guard WebPAnimDecoderGetNext(decoder, &pointer, &timestamp) != 0, let pointer else {
@@ -114,6 +134,20 @@ public enum WebPDecoder {
             if frames.isEmpty { throw .corrupt("animation without frames") }
             return WebPAnimation(width: width, height: height, loopCount: Int(animInfo.loop_count), frames: frames)
         }
+    }
+
+    /// The canvas and frame count the RIFF container declares, read by libwebp's demuxer without decoding pixels
+    /// (a still image counts as one frame).
+    static func container(
+        _ buffer: UnsafeBufferPointer<UInt8>
+    ) throws(WebPError) -> (width: Int, height: Int, frames: Int) {
+        var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+        guard let demuxer = WebPDemux(&data) else { throw .corrupt("the RIFF container does not parse (demux failed)") }
+        defer { WebPDemuxDelete(demuxer) }
+        return (
+            Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH)), Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT)),
+            Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
+        )
     }
 
     static func describe(_ status: VP8StatusCode) -> String {

@@ -3,7 +3,9 @@ public import ImageCore
 
 /// A compressed, randomly accessible store of an animation's frames at one size.
 ///
-/// Mirrors Telegram's `AnimatedStickerDirectFrameSourceCache` / `cacheAnimatedStickerFrames` (REFERENCE §6):
+/// Mirrors Telegram's `AnimatedStickerDirectFrameSourceCache` / `cacheAnimatedStickerFrames` (Telegram-iOS
+/// `submodules/AnimatedStickerNode/Sources/AnimatedStickerFrameSource.swift`,
+/// `submodules/TelegramAnimatedStickerNode/Sources/AnimatedStickerUtils.swift`):
 /// a frame table up front, each frame stored as `XOR(frame, previous frame)` and compressed. Two choices differ:
 /// the codec is Zstandard instead of LZFSE (see `FrameCompressor`), and frames stay lossless premultiplied RGBA
 /// instead of YUVA 4:2:0, so a cached frame is bit-identical to rlottie's render. Every `keyframeInterval`-th frame

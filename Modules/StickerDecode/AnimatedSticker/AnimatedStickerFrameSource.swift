@@ -23,6 +23,12 @@ public enum AnimatedStickerError: Error, Equatable, Sendable, CustomStringConver
     case frameOutOfRange(Int, count: Int)
     case cache(String)
     case webp(WebPError)
+    /// A sticker whose canvas is over Telegram's limit (512×512).
+    case stickerTooLarge(PixelSize, maxSide: Int)
+    /// Bytes that are none of .tgs, Lottie JSON, WebP or PNG.
+    case unknownFormat
+    /// A PNG that could not be read.
+    case png(PNGError)
 
     public var description: String {
         switch self {
@@ -32,6 +38,11 @@ public enum AnimatedStickerError: Error, Equatable, Sendable, CustomStringConver
         case .frameOutOfRange(let index, let count): return "frame \(index) is outside 0..<\(count)"
         case .cache(let why): return "frame cache: \(why)"
         case .webp(let error): return error.description
+        case .stickerTooLarge(let size, let maxSide):
+            return "sticker canvas is \(size); Telegram stickers are at most \(maxSide)×\(maxSide) "
+                + "(refused before decoding; resize the image first)"
+        case .unknownFormat: return "not a .tgs, Lottie JSON, WebP or PNG file"
+        case .png(let error): return error.description
         }
     }
 }
@@ -46,6 +57,9 @@ public final class LottieFrameSource: AnimatedStickerFrameSource, Sendable {
     public var frameCount: Int { animation.frameCount }
     public var frameRate: Double { animation.frameRate }
 
+    /// The largest side frames may be rendered at.
+    public static let maxSide = 2048
+
     /// Opens `.tgs` or JSON bytes to render at `size` (the canvas size when nil, at most 2048 per side).
     public init(data: [UInt8], size: PixelSize? = nil) throws(AnimatedStickerError) {
         let inspected: (info: TGSInfo, json: [UInt8])
@@ -53,7 +67,9 @@ public final class LottieFrameSource: AnimatedStickerFrameSource, Sendable {
         guard let animation = LottieAnimation(json: inspected.json) else { throw .renderer("rejected the animation") }
         guard animation.frameCount > 0 else { throw .renderer("no frames") }
         let target = size ?? PixelSize(width: inspected.info.width, height: inspected.info.height)
-        guard (1...2048).contains(target.width), (1...2048).contains(target.height) else { throw .badSize(target) }
+        guard (1...Self.maxSide).contains(target.width), (1...Self.maxSide).contains(target.height) else {
+            throw .badSize(target)
+        }
         self.info = inspected.info
         self.violations = TGSValidation.violations(inspected.info)
         self.animation = animation

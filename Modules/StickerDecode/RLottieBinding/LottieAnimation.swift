@@ -4,7 +4,8 @@ import Foundation
 
 /// A Lottie animation loaded by rlottie (the only importer of `CRLottie`), rendered into premultiplied RGBA.
 ///
-/// Telegram's `LottieInstance` (REFERENCE §6 ".tgs"): `frameCount`, `frameRate`, `dimensions`, render a frame by
+/// Telegram's `LottieInstance` (Telegram-iOS `submodules/rlottie/PublicHeaders/RLottieBinding/LottieInstance.h`):
+/// `frameCount`, `frameRate`, `dimensions`, render a frame by
 /// index into a buffer of any size. rlottie renders premultiplied ARGB32 (BGRA bytes on little-endian), which
 /// `render` converts to the pipeline's RGBA.
 ///

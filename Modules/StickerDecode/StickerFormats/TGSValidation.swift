@@ -56,7 +56,8 @@ public enum TGSError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// `.tgs` = gzipped Lottie JSON (REFERENCE §6): unpacking with Telegram's 8 MB cap, structural validation, limits.
+/// `.tgs` = gzipped Lottie JSON: unpacking with Telegram's 8 MB cap (Telegram-iOS `AnimatedStickerDirectFrameSource`,
+/// `submodules/AnimatedStickerNode/Sources/AnimatedStickerFrameSource.swift`), structural validation, limits.
 public enum TGSValidation {
     /// Telegram's gunzip cap for stickers (`TGGUnzipData(data, 8 * 1024 * 1024)`).
     public static let maxJSONSize = 8 * 1024 * 1024
