@@ -66,7 +66,7 @@ enum ServerLimitsBench {
             let server = try ServerProcess(arguments: [])
             defer { server.stop() }
             let attack = try await ResendAttack.run(server: server, group: group)
-            rows.append(("msg_resend_req naming 8,192 cached ~1 KB answers: largest packet back", String(format: "%.1f KiB", Double(attack.largestReply) / 1024)))
+            rows.append(("msg_resend_req naming 8,192 ids (100 cached help.getConfig answers, each named ~82 times): largest packet back", String(format: "%.1f KiB", Double(attack.largestReply) / 1024)))
             rows.append(("server RSS before / at the end of 1,600 such requests", "\(mib(attack.before)) / \(mib(attack.after))"))
         }
         try await group.shutdownGracefully()

@@ -93,9 +93,9 @@ enum Stall {
     }
 }
 
-/// Fills the server's resend cache with `help.getConfig` answers (about 1 KB each), then names them 8,192 times per
-/// msg_resend_req (and asks their state with msgs_state_req), 200 times each over 8 connections, reading every reply.
-/// Re-sending every named copy, as the server once did, would make each reply about 8 MB.
+/// Fills the server's resend cache with 100 `help.getConfig` answers, then names them in 8,192 ids per
+/// msg_resend_req (each about 82 times; and asks their state with msgs_state_req), 200 times each over 8 connections,
+/// reading every reply. Re-sending every named copy, as the server once did, would put 8,192 messages in each reply.
 enum ResendAttack {
     static func run(server: ServerProcess, group: any EventLoopGroup) async throws -> (before: Int, after: Int, largestReply: Int) {
         let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.port, dcId: 2, framing: .intermediate)
