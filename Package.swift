@@ -264,7 +264,12 @@ let apps: [App] = [
     .app("postbox-tool", links: ["Postbox", "PostboxCoding", "PostboxTesting", "ValueBox", "ArgumentParser"]),
 
     // Network apps and build tools.
-    .app("tg-server", links: ["MTProtoServer", "ServerAPI", "Buffers", "NIOCore", "NIOPosix", "Logging", "ArgumentParser"]),
+    .app(
+        "tg-server",
+        links: [
+            "MTProtoServer", "ServerAPI", "Buffers", "SecretFiles", "CommandLineOutput", "NIOCore", "NIOPosix", "Logging",
+            "ArgumentParser",
+        ]),
     .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
 
 ]

@@ -1,15 +1,19 @@
 import ArgumentParser
 import Buffers
+import CommandLineOutput
 import Foundation
 import Logging
 import MTProtoServer
 import NIOCore
 import NIOPosix
+import SecretFiles
 import ServerAPI
 
 /// `tg-server`: the local MTProto server for development and tests.
 @main
 struct TGServer: AsyncParsableCommand {
+    static func main() async { await runAsTool() }
+
     static let configuration = CommandConfiguration(
         commandName: "tg-server",
         abstract: "A local MTProto 2.0 server: several data centers on 127.0.0.1, real TCP transports.",
@@ -17,6 +21,8 @@ struct TGServer: AsyncParsableCommand {
             DC n listens on --port + n - 1 (DC 2, the one clients start with, on --port + 1). The RSA key pair is \
             created in --data-dir on first start and kept there; --print-public-key prints its PKCS#1 PEM and \
             fingerprint (creating it if needed). Stop with SIGINT or SIGTERM.
+
+            \(ToolExitCode.helpText)
             """)
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -55,7 +61,7 @@ struct TGServer: AsyncParsableCommand {
     func run() async throws {
         let directory = URL(fileURLWithPath: dataDir)
         if printPublicKey {
-            let keys = try ServerKeyStore(directory: directory)
+            let keys = try Self.openKeys { try ServerKeyStore(directory: directory) }
             print(try keys.publicKeyDescription(), terminator: "")
             return
         }
@@ -77,8 +83,19 @@ struct TGServer: AsyncParsableCommand {
         let configuration = MTProtoServer.Configuration(
             host: host, basePort: port, dataCenterCount: dcs, dataDirectory: directory,
             proxySecrets: secret.compactMap(Self.hexBytes), limits: limits)
-        let server = try await MTProtoServer.start(configuration, group: group, logger: logger) { dataCenters in
-            ServerAPIHandler(dataCenters: dataCenters)
+        let server: MTProtoServer
+        do {
+            server = try await MTProtoServer.start(configuration, group: group, logger: logger) { dataCenters in
+                ServerAPIHandler(dataCenters: dataCenters)
+            }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            try? await group.shutdownGracefully()
+            throw ToolError(
+                "cannot listen on \(host), ports \(port)…\(port + dcs - 1): address already in use",
+                remedy: "stop the other server or pass --port 0 for free ports")
+        } catch {
+            try? await group.shutdownGracefully()
+            throw Self.toolError(error, directory: directory)
         }
         let ports = server.dataCenters.map { "dc\($0.id)=\($0.port)" }.joined(separator: " ")
         print("tg-server: ready \(ports)")
@@ -104,6 +121,27 @@ struct TGServer: AsyncParsableCommand {
                 source.resume()
                 SignalSources.keep(source)
             }
+        }
+    }
+
+    /// Opens the key store, saying which file is wrong and what to do when it cannot.
+    static func openKeys(_ body: () throws -> ServerKeyStore) throws -> ServerKeyStore {
+        do {
+            return try body()
+        } catch {
+            throw toolError(error, directory: nil)
+        }
+    }
+
+    /// A data-folder problem as a tool error (exit 2): the key file or folder, and what to do.
+    static func toolError(_ error: any Error, directory: URL?) -> ToolError {
+        switch error {
+        case let error as ServerError:
+            return ToolError.badInput("\(error)")
+        case let error as SecretFileError:
+            return ToolError.badInput("\(error)", remedy: "check the permissions of --data-dir, or use another folder")
+        default:
+            return ToolError("\(error)")
         }
     }
 
