@@ -5,8 +5,8 @@
 // `apps` the table of executables (name, folder, the modules each links), `appRules` the subsets each app must stay
 // inside. The helpers at the bottom turn the tables into targets and products, and `Layering.check()` fails
 // manifest evaluation, with one line naming the file, both modules and the rule, when a dependency goes against
-// the area order of design/BRIEF.md, forms a cycle, reaches outside an app's subset, or imports a C module that is
-// not its own.
+// the area order (`Area.mayDependOn`, the README's "Layers"), forms a cycle, reaches outside an app's subset, or
+// imports a C module that is not its own.
 import PackageDescription
 
 #if canImport(Glibc)
@@ -40,9 +40,9 @@ enum Area: String, CaseIterable {
     }
 }
 
-/// Single-module exceptions to the area rule, each with the brief's reason.
+/// Single-module exceptions to the area rule, each with its reason.
 let layeringExceptions: [(module: String, mayDependOn: Area, reason: String)] = [
-    ("MediaResources", .Core, "MediaResources fetches through the core (BRIEF: only MediaResources may use Core)"),
+    ("MediaResources", .Core, "MediaResources fetches media through the account core; no other media module may"),
 ]
 
 // MARK: - The module table
@@ -123,10 +123,10 @@ let modules: [Module] = [
     // Base: bytes and hashes.
     .swift("Buffers", .Base),
     .swift("Hashing", .Base),
-    // Base: crypto and compression wrappers (issue: TL toolchain and cryptography).
+    // Base: crypto and compression wrappers.
     .cShims("COpenSSLShims", deps: ["COpenSSL"], wrapper: "CryptoUtils"),
     .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims"], testDeps: ["TestVectors"]),
-    // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib; issue: Media, shared with TL).
+    // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib).
     .swift("GZip", .Base, deps: ["CZlib"]),
     // CommandLineOutput: the media tools' one-line errors, file reading and atomic writes.
     .swift("CommandLineOutput", .Base),
@@ -135,11 +135,11 @@ let modules: [Module] = [
     // TestVectors: test support — repository fixtures, hex, a seeded generator, a process runner.
     .testSupport("TestVectors", .Base),
 
-    // Signal: SwiftSignalKit and its test doubles (issue: Signal).
+    // Signal: SwiftSignalKit and its test doubles.
     .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting"]),
     .testSupport("SignalTesting", .Signal, deps: ["SwiftSignalKit"], tests: true, testDeps: ["SwiftSignalKit"]),
 
-    // Postbox: the encrypted reactive database (issue: Postbox storage).
+    // Postbox: the encrypted reactive database.
     // CSQLCipherShims: C wrappers for SQLITE_TRANSIENT binds and the variadic sqlite3_config.
     .cShims("CSQLCipherShims", deps: ["CSQLCipher"], wrapper: "SQLite"),
     // SQLite: the only importer of SQLCipher — connection, cached statements, typed errors, keying, WAL, checkpoints.
@@ -157,7 +157,7 @@ let modules: [Module] = [
     // PostboxTesting: stand-in peer, media and attribute types and temporary directories for tests and tools.
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 
-    // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
+    // Network: TL schema, runtime, generated API, MTProto.
     .swift("TLSchema", .Network, deps: ["Hashing"]),
     .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"], testDeps: ["GZip"]),
     .swift(
@@ -175,7 +175,7 @@ let modules: [Module] = [
         ]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix"]),
 
-    // Server: the local MTProto server (issue: MTProto).
+    // Server: the local MTProto server.
     .swift(
         "MTProtoServer", .Server,
         deps: ["MTProtoCore", "MTProtoTransport", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers",
@@ -188,7 +188,7 @@ let modules: [Module] = [
         "ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"],
         testDeps: ["MTProtoServer", "TelegramApi", "TLRuntime"]),
 
-    // MediaPipeline: images, WebP, Opus, waveforms (issue: Media).
+    // MediaPipeline: images, WebP, Opus, waveforms.
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
     .swift("ImageCore", .MediaPipeline, deps: ["CPNG"], testDeps: ["MediaTestSupport"]),
     // Still and animated WebP decode/encode (the only importer of CWebP).
@@ -205,7 +205,7 @@ let modules: [Module] = [
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
     .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore"]),
 
-    // StickerDecode: Lottie and sticker formats (issue: Media).
+    // StickerDecode: Lottie and sticker formats.
     // rlottie frames into bitmaps (the only importer of CRLottie).
     .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"], testDeps: ["ImageCore"]),
     // Format sniffing, .tgs unpacking and validation, Telegram's sticker limits.
