@@ -122,18 +122,18 @@ let modules: [Module] = [
 
     // Base: bytes and hashes.
     .swift("Buffers", .Base),
-    .swift("Hashing", .Base),
+    .swift("Hashing", .Base, testDeps: ["TestVectors"]),
     // Base: crypto and compression wrappers.
     .cShims("COpenSSLShims", deps: ["COpenSSL"], wrapper: "CryptoUtils"),
     .swift("CryptoUtils", .Base, deps: ["COpenSSL", "COpenSSLShims"], testDeps: ["TestVectors"]),
     // GZip: gzip/zlib inflate with an output cap and deflate (the only importer of CZlib).
-    .swift("GZip", .Base, deps: ["CZlib"]),
+    .swift("GZip", .Base, deps: ["CZlib"], testDeps: ["TestVectors"]),
     // CommandLineOutput: the media tools' one-line errors, file reading and atomic writes.
     .swift("CommandLineOutput", .Base),
     // SecretFiles: owner-only files and folders for key material (0600 / 0700, O_EXCL | O_NOFOLLOW, fsync, rename).
     .swift("SecretFiles", .Base),
     // TestVectors: test support — repository fixtures, hex, a seeded generator, a process runner.
-    .testSupport("TestVectors", .Base),
+    .testSupport("TestVectors", .Base, tests: true),
 
     // Signal: SwiftSignalKit and its test doubles.
     .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting"]),
@@ -143,7 +143,7 @@ let modules: [Module] = [
     // CSQLCipherShims: C wrappers for SQLITE_TRANSIENT binds and the variadic sqlite3_config.
     .cShims("CSQLCipherShims", deps: ["CSQLCipher"], wrapper: "SQLite"),
     // SQLite: the only importer of SQLCipher — connection, cached statements, typed errors, keying, WAL, checkpoints.
-    .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"]),
+    .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"], testDeps: ["TestVectors"]),
     // ValueBox: numbered key-value tables with memcmp-ordered keys, ranges, and FTS5 tables (unicode61, diacritics off).
     .swift("ValueBox", .Postbox, deps: ["SQLite"], testDeps: ["SQLite", "TestVectors"]),
     // PostboxCoding: Telegram's binary object format, the type registry by MurmurHash3, a Codable adapter.
@@ -158,11 +158,12 @@ let modules: [Module] = [
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 
     // Network: TL schema, runtime, generated API, MTProto.
-    .swift("TLSchema", .Network, deps: ["Hashing"]),
+    .swift("TLSchema", .Network, deps: ["Hashing"], testDeps: ["TestVectors"]),
     .swift("TLRuntime", .Network, deps: ["Buffers", "GZip"], testDeps: ["GZip"]),
     .swift(
         "MTProtoApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "CryptoUtils", "TestVectors"]),
-    .swift("TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "MTProtoApi"]),
+    .swift(
+        "TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "MTProtoApi", "TestVectors"]),
     .swift(
         "MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"],
         testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime"]),
@@ -173,7 +174,7 @@ let modules: [Module] = [
             "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime",
             "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix",
         ]),
-    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix"]),
+    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix", "TestVectors"]),
 
     // Server: the local MTProto server.
     .swift(
@@ -182,7 +183,7 @@ let modules: [Module] = [
                "NIOCore", "NIOPosix", "Logging"],
         testDeps: [
             "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TLRuntime", "CryptoUtils", "NIOCore",
-            "NIOPosix",
+            "NIOPosix", "TestVectors",
         ]),
     .swift(
         "ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"],
@@ -203,11 +204,11 @@ let modules: [Module] = [
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
-    .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore"]),
+    .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore", "TestVectors"]),
 
     // StickerDecode: Lottie and sticker formats.
     // rlottie frames into bitmaps (the only importer of CRLottie).
-    .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"], testDeps: ["ImageCore"]),
+    .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"], testDeps: ["ImageCore", "TestVectors"]),
     // Format sniffing, .tgs unpacking and validation, Telegram's sticker limits.
     .swift(
         "StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore"],
@@ -220,7 +221,7 @@ let modules: [Module] = [
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools, testDeps: ["TestVectors"]),
-    .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema"]),
+    .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema", "TestVectors"]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(
         "FuzzHarnesses", .BuildTools, deps: ["TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi"],
