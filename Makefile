@@ -7,6 +7,10 @@ BUILD_FLAGS := --explicit-target-dependency-import-check error
 # Executables: the apps, and the lower-kebab tools in BuildTools.
 APPS := $(notdir $(wildcard Apps/*)) $(notdir $(wildcard BuildTools/*-*))
 TEST_TARGETS := $(patsubst Tests/%Tests,%,$(wildcard Tests/*Tests))
+# A test run still going after TEST_TIMEOUT seconds is killed and fails, naming itself; one that leaves a process
+# running (a server, a tool, python) fails too (BuildTools/scripts/watchdog.py).
+TEST_TIMEOUT ?= 2400
+WATCHDOG = python3 BuildTools/scripts/watchdog.py --limit $(TEST_TIMEOUT) --name
 
 .DEFAULT_GOAL := help
 .PHONY: help run test build lint format repro repro-verify bench deps clean tsan $(APPS)
@@ -29,11 +33,12 @@ run: build ## Build everything and run the most complete app (the tg client, onc
 test: deps ## Build, check boundaries, and run every module's tests.
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	@$(MAKE) --no-print-directory lint-only
-	$(SWIFT) test --skip-build
+	$(WATCHDOG) 'swift test' -- $(SWIFT) test --skip-build
 
 test-%: deps
 	@test -d Tests/$*Tests || { echo "make: no tests for '$*' (known: $(TEST_TARGETS))"; exit 2; }
-	$(SWIFT) test $(BUILD_FLAGS) --filter '^$*Tests\.'
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	$(WATCHDOG) 'swift test --filter $*Tests' -- $(SWIFT) test --skip-build --filter '^$*Tests\.'
 
 lint: deps ## Check module boundaries: direct imports, app subsets, C modules only in their wrappers.
 	@$(MAKE) --no-print-directory lint-only
