@@ -69,7 +69,7 @@ bench: deps ## Run the benchmarks (Benchmarks/ package, release) and print their
 clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 	rm -rf .build Benchmarks/.build .repro
 
-# Network: TL toolchain (issue: TL toolchain and MTProto cryptography).
+# Network: the TL toolchain.
 .PHONY: tl tl-check fuzz
 tl: ## Regenerate TelegramApi and MTProtoApi from Schemas/tl with tl-gen (commit the GENERATED-* result).
 	$(SWIFT) build --product tl-gen -q
@@ -90,7 +90,7 @@ media-demo: deps ## Run sticker-tool and voice-tool on fresh speech, tones and s
 tsan-signal: deps ## Run the Signal area's tests under ThreadSanitizer (same as make tsan FILTER=…).
 	$(SWIFT) test --sanitize=thread --filter 'SwiftSignalKitTests|SignalTestingTests'
 
-# Postbox (issue: Postbox storage).
+# Postbox.
 .PHONY: bench-postbox postbox-check
 bench-postbox: deps ## Postbox benchmarks: builds the GRDB peer (its own binary), runs postbox-bench with ratios.
 	cd Benchmarks && $(SWIFT) build -c release --product postbox-grdb-bench -q
@@ -102,7 +102,7 @@ postbox-check: deps ## Postbox acceptance by hand: import-jsonl, search "pho" fi
 fuzz: deps ## Every fuzz harness under libFuzzer + ASan (FUZZ_SECONDS=60 each, or FUZZ_RUNS=N; HARNESS=name for one).
 	@bash BuildTools/scripts/fuzz.sh $(if $(FUZZ_RUNS),--runs $(FUZZ_RUNS),--seconds $(or $(FUZZ_SECONDS),60)) $(HARNESS)
 
-# Postbox live views (issue: Postbox live views).
+# Postbox live views.
 .PHONY: bench-postbox-views
 bench-postbox-views: deps ## Live-view write-to-emit latency: postbox-views-bench and its GRDB ValueObservation peer, one table.
 	@bash BuildTools/scripts/bench.sh postbox-views-bench

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make run`: runs the most complete job there is. Until the `tg` client exists (a later issue), that is the local
+# `make run`: runs the most complete job there is. Until the `tg` client exists (it is planned), that is the local
 # MTProto server with a real third-party client: tg-server on free loopback ports, Telethon 1.45.0 connecting over
 # each TCP transport (auth key, help.getConfig, ping, reconnect with the saved key), then a clean shutdown.
 set -euo pipefail
