@@ -45,4 +45,11 @@ final class PlantedCopy {
     func check() -> [String] {
         BoundaryCheck(packagePath: root.path).run().violations.map(\.description)
     }
+
+    /// The one violation the check reports; the test fails if there is not exactly one.
+    func onlyMessage(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let messages = check()
+        try #require(messages.count == 1, "\(messages)", sourceLocation: sourceLocation)
+        return messages[0]
+    }
 }

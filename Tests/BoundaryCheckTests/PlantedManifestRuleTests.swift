@@ -25,12 +25,11 @@ import Testing
         try Self.plant(
             #".swift("PlantedBase", .Base, deps: ["PlantedSignal"], tests: false, testDeps: ["PlantedSignal"]),"#,
             source: ("Modules/Base/PlantedBase/PlantedBase.swift", "import PlantedSignal\n"), in: copy)
-        let messages = copy.check()
-        #expect(messages.count == 1)
+        let message = try copy.onlyMessage()
         #expect(
-            messages.first?.contains(
+            message.contains(
                 "layering: 'PlantedBase' (Base) may not depend on 'PlantedSignal' (Signal); rule: Base may depend "
-                    + "only on System") == true, "\(messages)")
+                    + "only on System"))
     }
 
     @Test func testDepsAloneMayReachAHigherArea() throws {
@@ -48,44 +47,34 @@ import Testing
         let copy = try PlantedCopy()
         try copy.replace(#".rule("sticker-tool","#, with: #".rule("sticker-tol","#, in: "Package.swift")
         let line = try copy.line(of: #".rule("sticker-tol","#, in: "Package.swift")
-        let messages = copy.check()
-        #expect(messages.count == 1)
-        #expect(
-            messages.first?.hasPrefix("Package.swift:\(line): error: app rule names unknown app 'sticker-tol'") == true,
-            "\(messages)")
-        #expect(messages.first?.contains("rule: a rule names a built app or one listed in plannedApps") == true)
+        let message = try copy.onlyMessage()
+        #expect(message.hasPrefix("Package.swift:\(line): error: app rule names unknown app 'sticker-tol'"))
+        #expect(message.contains("rule: a rule names a built app or one listed in plannedApps"))
     }
 
     @Test func appRuleNamingAnUnknownPatternFailsTheManifest() throws {
         let copy = try PlantedCopy()
         try copy.replace(#".rule("sticker-tool", never: ["#, with: #".rule("sticker-tool", never: ["Postbx", "#, in: "Package.swift")
-        let messages = copy.check()
-        #expect(messages.count == 1)
+        let message = try copy.onlyMessage()
         #expect(
-            messages.first?.contains(
+            message.contains(
                 "error: app rule for 'sticker-tool' names unknown pattern 'Postbx'; rule: a pattern is an area, a "
-                    + "module or product, or Area:Module") == true, "\(messages)")
+                    + "module or product, or Area:Module"))
     }
 
     @Test func areaQualifiedPatternMustNameTheModulesArea() throws {
         let copy = try PlantedCopy()
         try copy.replace(#"never: ["Network:Network","#, with: #"never: ["Core:Network","#, in: "Package.swift")
-        let messages = copy.check()
-        #expect(messages.count == 1)
-        #expect(
-            messages.first?.contains("error: app rule for 'tg-server' names unknown pattern 'Core:Network'") == true,
-            "\(messages)")
+        let message = try copy.onlyMessage()
+        #expect(message.contains("error: app rule for 'tg-server' names unknown pattern 'Core:Network'"))
     }
 
     @Test func plannedAppThatIsBuiltFailsTheManifest() throws {
         let copy = try PlantedCopy()
         try copy.write("Apps/tg/Entrypoint.swift", "@main enum Tg { static func main() {} }\n")
         try copy.replace("let apps: [App] = [\n", with: "let apps: [App] = [\n    .app(\"tg\", links: []),\n", in: "Package.swift")
-        let messages = copy.check()
-        #expect(messages.count == 1)
-        #expect(
-            messages.first?.contains("error: planned app 'tg' is built now; rule: remove it from plannedApps") == true,
-            "\(messages)")
+        let message = try copy.onlyMessage()
+        #expect(message.contains("error: planned app 'tg' is built now; rule: remove it from plannedApps"))
     }
 
     @Test func unusedDependenciesAreReportedAtTheirManifestRow() throws {

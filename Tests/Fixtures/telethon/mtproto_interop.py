@@ -87,13 +87,18 @@ async def report(args):
     return {"telethon": telethon.__version__, "first": first, "second": second}
 
 
-async def main():
-    print(json.dumps(await report(parse_arguments())))
-
-
-if __name__ == "__main__":
+def run(main):
+    """Runs the coroutine function `main`; on any failure prints {"error": ...} and exits 1."""
     try:
         asyncio.run(main())
     except Exception as error:  # report, then fail
         print(json.dumps({"error": repr(error)}))
         sys.exit(1)
+
+
+async def main():
+    print(json.dumps(await report(parse_arguments())))
+
+
+if __name__ == "__main__":
+    run(main)

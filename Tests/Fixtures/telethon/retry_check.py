@@ -12,7 +12,6 @@ plus "corrupted", the number of answers changed; exits non-zero when the client 
 import asyncio
 import json
 import struct
-import sys
 
 import mtproto_interop
 
@@ -75,8 +74,4 @@ async def main():
 
 
 if __name__ == "__main__":
-    try:
-        asyncio.run(main())
-    except Exception as error:  # report, then fail
-        print(json.dumps({"error": repr(error)}))
-        sys.exit(1)
+    mtproto_interop.run(main)
