@@ -7,6 +7,10 @@ BUILD_FLAGS := --explicit-target-dependency-import-check error
 # Executables: the apps, and the lower-kebab tools in BuildTools.
 APPS := $(notdir $(wildcard Apps/*)) $(notdir $(wildcard BuildTools/*-*))
 TEST_TARGETS := $(patsubst Tests/%Tests,%,$(wildcard Tests/*Tests))
+# A test run still going after TEST_TIMEOUT seconds is killed and fails, naming itself; one that leaves a process
+# running (a server, a tool, python) fails too (BuildTools/scripts/watchdog.py).
+TEST_TIMEOUT ?= 2400
+WATCHDOG = python3 BuildTools/scripts/watchdog.py --limit $(TEST_TIMEOUT) --name
 
 .DEFAULT_GOAL := help
 .PHONY: help run test build lint format repro repro-verify bench deps clean tsan $(APPS)
@@ -29,11 +33,12 @@ run: build ## Build everything and run the most complete app (the tg client, onc
 test: deps ## Build, check boundaries, and run every module's tests.
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	@$(MAKE) --no-print-directory lint-only
-	$(SWIFT) test --skip-build
+	$(WATCHDOG) 'swift test' -- $(SWIFT) test --skip-build
 
 test-%: deps
 	@test -d Tests/$*Tests || { echo "make: no tests for '$*' (known: $(TEST_TARGETS))"; exit 2; }
-	$(SWIFT) test $(BUILD_FLAGS) --filter '^$*Tests\.'
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	$(WATCHDOG) 'swift test --filter $*Tests' -- $(SWIFT) test --skip-build --filter '^$*Tests\.'
 
 lint: deps ## Check module boundaries: direct imports, app subsets, C modules only in their wrappers.
 	@$(MAKE) --no-print-directory lint-only
@@ -64,7 +69,7 @@ bench: deps ## Run the benchmarks (Benchmarks/ package, release) and print their
 clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 	rm -rf .build Benchmarks/.build .repro
 
-# Network: TL toolchain (issue: TL toolchain and MTProto cryptography).
+# Network: the TL toolchain.
 .PHONY: tl tl-check fuzz
 tl: ## Regenerate TelegramApi and MTProtoApi from Schemas/tl with tl-gen (commit the GENERATED-* result).
 	$(SWIFT) build --product tl-gen -q
@@ -85,7 +90,7 @@ media-demo: deps ## Run sticker-tool and voice-tool on fresh speech, tones and s
 tsan-signal: deps ## Run the Signal area's tests under ThreadSanitizer (same as make tsan FILTER=…).
 	$(SWIFT) test --sanitize=thread --filter 'SwiftSignalKitTests|SignalTestingTests'
 
-# Postbox (issue: Postbox storage).
+# Postbox.
 .PHONY: bench-postbox postbox-check
 bench-postbox: deps ## Postbox benchmarks: builds the GRDB peer (its own binary), runs postbox-bench with ratios.
 	cd Benchmarks && $(SWIFT) build -c release --product postbox-grdb-bench -q
@@ -97,7 +102,7 @@ postbox-check: deps ## Postbox acceptance by hand: import-jsonl, search "pho" fi
 fuzz: deps ## Every fuzz harness under libFuzzer + ASan (FUZZ_SECONDS=60 each, or FUZZ_RUNS=N; HARNESS=name for one).
 	@bash BuildTools/scripts/fuzz.sh $(if $(FUZZ_RUNS),--runs $(FUZZ_RUNS),--seconds $(or $(FUZZ_SECONDS),60)) $(HARNESS)
 
-# Postbox live views (issue: Postbox live views).
+# Postbox live views.
 .PHONY: bench-postbox-views
 bench-postbox-views: deps ## Live-view write-to-emit latency: postbox-views-bench and its GRDB ValueObservation peer, one table.
 	@bash BuildTools/scripts/bench.sh postbox-views-bench

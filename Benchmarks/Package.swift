@@ -119,7 +119,7 @@ let package = Package(
             name: "postbox-grdb-bench",
             dependencies: ["BenchmarkSupport", "PostboxBenchData", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/postbox-grdb-bench", swiftSettings: Settings.swift),
-        // Live-view latency (issue 5): Postbox's view Signals against GRDB 7.10's ValueObservation, which runs as
+        // Live-view latency: Postbox's view Signals against GRDB 7.10's ValueObservation, which runs as
         // postbox-views-grdb-peer (no `-bench` suffix, so `make bench` runs it only through postbox-views-bench).
         .executableTarget(
             name: "postbox-views-bench",

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Checks a package's module boundaries: (a) every import names a declared direct dependency or a toolchain
-/// module, (b) apps stay inside their subsets and (c) C modules are imported only by their one wrapper.
+/// module, (b) apps stay inside their subsets, (c) C modules are imported only by their one wrapper and (d) every
+/// declared direct dependency of a Swift target is imported by at least one of its files.
 ///
 /// The manifest's own evaluation enforces the layering, cycles and app subsets (Package.swift `Layering.check`), so
 /// (b) shows up here as a manifest failure; this type adds what the manifest cannot see: the sources.
@@ -64,15 +65,19 @@ public struct BoundaryCheck: Sendable {
         for (module, targets) in wrappers.sorted(by: { $0.key < $1.key }) where Set(targets).count > 1 {
             report.violations.append(.twoWrappers(module: module, targets: targets.sorted()))
         }
-        // (a) direct imports only, and (c) C modules only inside their wrapper.
+        // (a) direct imports only, (c) C modules only inside their wrapper, (d) no declared dependency unused.
+        let rows = ManifestRows.lines(
+            in: (try? String(contentsOfFile: absolute("Package.swift"), encoding: .utf8)) ?? "")
         for target in graph.targets.sorted(by: { $0.name < $1.name }) where !cModules.contains(target.name) {
             report.targetsChecked += 1
             let declared = Set(target.dependencies)
+            var imported: Set<String> = []
             for file in swiftFiles(under: target.path) {
                 report.filesChecked += 1
                 guard let source = try? String(contentsOfFile: absolute(file), encoding: .utf8) else { continue }
                 for entry in ImportScanner.imports(in: source) {
                     report.importsChecked += 1
+                    imported.insert(entry.module)
                     if entry.module == target.name || Self.toolchainModules.contains(entry.module) { continue }
                     if cModules.contains(entry.module) {
                         let wrapper = wrappers[entry.module]?.first
@@ -90,7 +95,24 @@ public struct BoundaryCheck: Sendable {
                     }
                 }
             }
+            for dependency in target.dependencies where !imported.contains(dependency) {
+                report.violations.append(unused(dependency, of: target, rows: rows))
+            }
         }
+    }
+
+    /// A finding for a declared dependency no file of `target` imports, naming the manifest row that declares it:
+    /// a test target `<M>Tests` is declared by the row of `M` (its `testDeps`), an executable by its app row.
+    func unused(_ dependency: String, of target: PackageGraph.Target, rows: [String: Int]) -> BoundaryViolation {
+        let owner = target.kind == .test && target.name.hasSuffix("Tests")
+            ? String(target.name.dropLast("Tests".count)) : target.name
+        let list: String
+        switch target.kind {
+        case .test: list = dependency == owner ? "the test target (its own module)" : "testDeps"
+        case .executable: list = "links"
+        default: list = "deps"
+        }
+        return .unusedDependency(row: rows[owner], target: target.name, module: dependency, list: list)
     }
 
     /// A C module: a `[system]` library target, or a C-language target under Modules/System.

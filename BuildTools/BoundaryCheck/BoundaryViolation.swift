@@ -8,6 +8,9 @@ public enum BoundaryViolation: Error, Equatable, Sendable, CustomStringConvertib
     case cModuleOutsideWrapper(file: String, line: Int, target: String, module: String, wrapper: String?)
     /// Two Swift targets declare the same C module: it must have exactly one wrapper.
     case twoWrappers(module: String, targets: [String])
+    /// A target declares a direct dependency that none of its files imports; `row` is the line of its manifest row
+    /// and `list` the row's field that names it (`deps`, `testDeps`, `links`).
+    case unusedDependency(row: Int?, target: String, module: String, list: String)
 
     public var description: String {
         switch self {
@@ -24,6 +27,10 @@ public enum BoundaryViolation: Error, Equatable, Sendable, CustomStringConvertib
         case let .twoWrappers(module, targets):
             return "Package.swift: error: C module '\(module)' is a dependency of \(targets.joined(separator: " and ")) "
                 + "(rule: each C module has exactly one Swift wrapper)"
+        case let .unusedDependency(row, target, module, list):
+            return "Package.swift:\(row.map(String.init) ?? "1"): error: '\(target)' declares '\(module)' in \(list), but "
+                + "none of its files imports it (rule: declare only the direct dependencies a target imports — "
+                + "remove '\(module)' from \(list))"
         }
     }
 }

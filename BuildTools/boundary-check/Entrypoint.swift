@@ -41,7 +41,8 @@ enum BoundaryCheckCommand {
         Checks Telegraph's module boundaries:
           (a) every import in a target names a direct dependency it declares, or a toolchain module;
           (b) apps stay inside their subsets, and the layering holds (Package.swift refuses to evaluate otherwise);
-          (c) each C module is imported only by its one Swift wrapper.
+          (c) each C module is imported only by its one Swift wrapper;
+          (d) every declared direct dependency (deps, testDeps, an app's links) is imported by one of its files.
         Prints each violation as file:line: error: message (rule: …) and exits 1 if there is any.
         """
 

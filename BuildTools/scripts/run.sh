@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make run`: runs the most complete job there is. Until the `tg` client exists (a later issue), that is the local
+# `make run`: runs the most complete job there is. Until the `tg` client exists (it is planned), that is the local
 # MTProto server with a real third-party client: tg-server on free loopback ports, Telethon 1.45.0 connecting over
 # each TCP transport (auth key, help.getConfig, ping, reconnect with the saved key), then a clean shutdown.
 set -euo pipefail
@@ -19,6 +19,7 @@ grep 'ready' "$log"
 port=$(grep -o 'dc2=[0-9]*' "$log" | cut -d= -f2)
 "$bin/tg-server" --print-public-key --data-dir "$data" >"$data/public.pem"
 echo "make run: server public key fingerprint $(tail -1 "$data/public.pem" | cut -d' ' -f2)"
+# The client retries a key exchange it rejects, as against Telegram (about 1 in 256; see mtproto_interop.py).
 for transport in full abridged intermediate obfuscated; do
     printf 'make run: Telethon over %-12s ' "$transport"
     .venv/bin/python Tests/Fixtures/telethon/mtproto_interop.py --host 127.0.0.1 --port "$port" \

@@ -1,41 +1,18 @@
 import Foundation
 import GZip
+import TestVectors
 import Testing
 
-/// A seeded generator so every run sees the same "random" data.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// Runs a tool with stdin bytes and returns stdout.
+/// Runs a tool (looked up on `PATH`) with stdin bytes and returns its stdout.
 func run(_ tool: String, _ arguments: [String], stdin: [UInt8]) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    let writer = Thread {
-        input.fileHandleForWriting.write(Data(stdin)); try? input.fileHandleForWriting.close()
-    }
-    writer.start()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return [UInt8](data)
+    let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, input: Data(stdin))
+    try #require(result.succeeded, "\(tool) failed: \(result.errorOutput)")
+    return [UInt8](result.stdout)
 }
 
 @Suite struct GZipTests {
     static func sample(_ count: Int, seed: UInt64) -> [UInt8] {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         // Text-like: compressible, but not trivially.
         let words = ["sticker", "lottie", "frame", " ", "\n", "{\"v\":", "5.5.2", "layers", "0.5", "[", "]"]
         var bytes: [UInt8] = []
@@ -80,7 +57,7 @@ func run(_ tool: String, _ arguments: [String], stdin: [UInt8]) throws -> [UInt8
     @Test func hundredCorruptVariantsFailCleanly() throws {
         let data = Self.sample(20_000, seed: 9)
         let packed = GZip.compress(data)
-        var generator = SplitMix64(seed: 1234)
+        var generator = SeededGenerator(seed: 1234)
         var failures = 0
         for index in 0..<100 {
             var bytes = packed

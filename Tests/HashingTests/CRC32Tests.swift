@@ -1,4 +1,5 @@
 import Hashing
+import TestVectors
 import Testing
 
 @Suite struct CRC32Tests {
@@ -12,7 +13,7 @@ import Testing
 
     /// The sliced loop must agree with the bitwise definition at every length and alignment.
     @Test func slicedMatchesBitwiseDefinition() {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for length in 0..<80 {
             let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             #expect(CRC32.checksum(bytes) == Self.bitwise(bytes), "length \(length)")
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func incrementalEqualsOneShot() {
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let bytes = (0..<1000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         for split in [0, 1, 7, 8, 9, 500, 999, 1000] {
             var crc = CRC32()
@@ -37,18 +38,5 @@ import Testing
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         return ~crc
-    }
-}
-
-/// A small deterministic generator for test inputs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestVectors
 import Testing
 
 /// Telethon 1.45.0, a real third-party MTProto client, against the built `tg-server` on 127.0.0.1: the handshake
@@ -45,35 +46,31 @@ import Testing
         let server = try ProcessSupport.Server()
         defer { _ = server.stop() }
         let dc2 = try #require(server.ports[2], "tg-server did not announce its ports")
-        let pem = try ProcessSupport.run(
-            ProcessSupport.binDirectory.appendingPathComponent("tg-server"),
-            ["--print-public-key", "--data-dir", server.dataDirectory.path])
-        let pemFile = server.dataDirectory.appendingPathComponent("public.pem")
-        try pem.stdout.write(to: pemFile, atomically: true, encoding: .utf8)
-        let script = ProcessSupport.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/mtproto_interop.py")
+        let pemFile = try server.publicKeyFile()
+        let script = ProcessSupport.interopScript
 
         let transports = ["full", "abridged", "intermediate", "obfuscated"]
         let dataDirectory = server.dataDirectory
-        let outputs = try await withThrowingTaskGroup(of: (String, ProcessSupport.Output).self) { group in
+        let outputs = try await withThrowingTaskGroup(of: (String, ProcessRunner.Result).self) { group in
             for transport in transports {
                 group.addTask {
                     let session = dataDirectory.appendingPathComponent("telethon-\(transport)").path
-                    return (transport, try ProcessSupport.run(python, [
+                    return (transport, try ProcessRunner.run(python, [
                         script.path, "--host", "127.0.0.1", "--port", String(dc2), "--pem-file", pemFile.path,
                         "--transport", transport, "--session", session,
                     ]))
                 }
             }
-            var all: [String: ProcessSupport.Output] = [:]
+            var all: [String: ProcessRunner.Result] = [:]
             for try await (transport, output) in group { all[transport] = output }
             return all
         }
         var keys: Set<String> = []
         for transport in transports {
             let output = try #require(outputs[transport])
-            #expect(output.status == 0, "\(transport): \(output.stdout) \(output.stderr.suffix(2000))")
-            guard output.status == 0 else { continue }
-            let report = try JSONDecoder().decode(Report.self, from: Data(output.stdout.utf8))
+            #expect(output.succeeded, "\(transport): \(output.output) \(output.errorOutput.suffix(2000))")
+            guard output.succeeded else { continue }
+            let report = try JSONDecoder().decode(Report.self, from: output.stdout)
             #expect(report.telethon == "1.45.0")
             for connection in [report.first, report.second] {
                 #expect(connection.this_dc == 2 && connection.nearest_dc == 2, "\(transport)")

@@ -1,22 +1,15 @@
 @testable import MTProtoTransport
 import NIOCore
 import NIOEmbedded
+import TestVectors
 import Testing
 
 /// obfuscated2 (MTProto transports §Transport obfuscation): header rules, key derivation both ways, secrets.
 @Suite struct ObfuscationTests {
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state
-        }
-    }
-
     static let obfuscatable: [TransportFraming] = [.abridged, .intermediate, .paddedIntermediate]
 
     @Test func headersAvoidEveryForbiddenStart() throws {
-        var generator = SeededGenerator(state: 1)
+        var generator = SeededGenerator(seed: 1)
         for _ in 0..<2000 {
             let header = try ObfuscatedHeader.makeClientHeader(
                 framing: .abridged, dcId: 2, secret: nil, using: &generator)
@@ -31,7 +24,7 @@ import Testing
 
     @Test(arguments: obfuscatable)
     func serverRecoversFramingDcAndBothStreams(_ framing: TransportFraming) throws {
-        var generator = SeededGenerator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         let client = try ObfuscatedHeader.makeClientHeader(framing: framing, dcId: -3, secret: nil, using: &generator)
         let server = try #require(ObfuscatedHeader.acceptServerHeader(client.bytes, secrets: []))
         #expect(server.framing == framing)
@@ -52,13 +45,13 @@ import Testing
     }
 
     @Test func theTagIsHiddenUntilDecrypted() throws {
-        var generator = SeededGenerator(state: 9)
+        var generator = SeededGenerator(seed: 9)
         let header = try ObfuscatedHeader.makeClientHeader(framing: .intermediate, dcId: 2, secret: nil, using: &generator)
         #expect(Array(header.bytes[56..<60]) != [0xee, 0xee, 0xee, 0xee])
     }
 
     @Test func proxySecretsMustMatch() throws {
-        var generator = SeededGenerator(state: 11)
+        var generator = SeededGenerator(seed: 11)
         let secret = (0..<16).map { UInt8($0 + 1) }
         let header = try ObfuscatedHeader.makeClientHeader(
             framing: .intermediate, dcId: 2, secret: secret, using: &generator)

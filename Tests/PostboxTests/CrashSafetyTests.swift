@@ -9,7 +9,7 @@ import Testing
 /// every kill the database passes the integrity check and holds exactly the committed transactions.
 @Suite struct CrashSafetyTests {
     @Test func sigkillNeverLosesOrTearsACommittedTransaction() throws {
-        let tool = binDirectory.appendingPathComponent("postbox-tool")
+        let tool = ProcessRunner.builtExecutable("postbox-tool")
         try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build postbox-tool first")
         registerPostboxTestTypes()
         let directory = TemporaryDirectory(prefix: "postbox-crash")
@@ -18,29 +18,16 @@ import Testing
         var generator = SeededGenerator(seed: 2024)
         var acknowledged: Int32 = 0
         for round in 0..<50 {
-            let process = Process()
-            process.executableURL = tool
-            process.arguments = ["write-loop", "--path", account]
-            process.environment = ["POSTBOX_KEY": testKeyHex]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let child = try ProcessRunner.start(
+                tool, ["write-loop", "--path", account], environment: ["POSTBOX_KEY": testKeyHex])
             // Let it commit a random number of transactions, then kill it a random moment later.
             let target = Int.random(in: 1...6, using: &generator)
-            var lines = 0
-            var buffer = Data()
-            while lines < target {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                lines = buffer.split(separator: UInt8(ascii: "\n")).count
-            }
+            let committed = child.waitForOutput(timeout: 60) { $0.split(separator: UInt8(ascii: "\n")).count >= target }
+            try #require(committed, "round \(round): write-loop did not commit \(target) transactions")
             usleep(UInt32.random(in: 0...4000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            buffer.append(out.fileHandleForReading.readDataToEndOfFile())
-            for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") {
+            child.send(SIGKILL)
+            let result = child.wait(timeout: 30)
+            for line in result.output.split(separator: "\n") {
                 if let n = Int32(line.split(separator: " ").last ?? "") { acknowledged = max(acknowledged, n) }
             }
 

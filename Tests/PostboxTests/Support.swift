@@ -1,6 +1,7 @@
 import Foundation
 import Postbox
 import PostboxTesting
+import TestVectors
 
 let testKey = try! PostboxEncryptionParameters(key: Array(0..<32), salt: Array(32..<48))
 
@@ -24,29 +25,13 @@ func message(
         flags: flags, tags: tags, authorId: peerId, text: text.isEmpty ? "message \(id)" : text, media: media)
 }
 
-/// The directory holding the test bundle and the package's executables.
-var binDirectory: URL {
-    URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-}
-
-/// Runs postbox-tool and returns its exit status, stdout and stderr.
+/// Runs postbox-tool (without any POSTBOX_KEY of the test's own environment) and returns its exit status, stdout
+/// and stderr.
 func runTool(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
-    let process = Process()
-    process.executableURL = binDirectory.appendingPathComponent("postbox-tool")
-    process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    env.removeValue(forKey: "POSTBOX_KEY")
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let error = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    var variables: [String: String?] = ["POSTBOX_KEY": nil]
+    for (name, value) in environment { variables[name] = value }
+    let result = try ProcessRunner.run(ProcessRunner.builtExecutable("postbox-tool"), arguments, environment: variables)
+    return (result.status, result.output, result.errorOutput)
 }
 
 var testKeyHex: String { (testKey.key + testKey.salt).map { String(format: "%02x", $0) }.joined() }

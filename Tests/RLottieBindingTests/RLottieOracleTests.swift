@@ -1,12 +1,12 @@
 import Foundation
 import ImageCore
 import RLottieBinding
+import TestVectors
 import Testing
 
 /// Our binding's frames against a C program that calls rlottie's C API directly (compiled by the test).
 @Suite struct RLottieOracleTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("MediaFixtures")
+    static let fixtures = Fixtures.repositoryRoot.appendingPathComponent("Tests/MediaFixtures")
 
     static func compileOracle(into dir: URL) throws -> URL {
         let binary = dir.appendingPathComponent("rlottie-render")
@@ -14,14 +14,10 @@ import Testing
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
         let compiler = ["cc", "clang", "gcc"].flatMap { name in path.split(separator: ":").map { "\($0)/\(name)" } }
             .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/cc"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = [
-            "-O2", "-o", binary.path, fixtures.appendingPathComponent("rlottie-render.c").path, "-lrlottie",
-        ]
-        try process.run()
-        process.waitUntilExit()
-        precondition(process.terminationStatus == 0, "cannot compile the rlottie oracle")
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: compiler),
+            ["-O2", "-o", binary.path, fixtures.appendingPathComponent("rlottie-render.c").path, "-lrlottie"])
+        try #require(result.succeeded, "cannot compile the rlottie oracle: \(result.errorOutput)")
         return binary
     }
 
@@ -37,14 +33,7 @@ import Testing
         for (frame, side) in [(0, 512), (17, 100), (44, 240), (animation.frameCount - 1, 64)]
         where frame < animation.frameCount {
             let raw = dir.appendingPathComponent("f.raw")
-            let process = Process()
-            process.executableURL = oracle
-            process.arguments = [json.path, "\(frame)", "\(side)", "\(side)", raw.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let printed = try ProcessRunner.run(oracle, [json.path, "\(frame)", "\(side)", "\(side)", raw.path]).output
             #expect(printed.hasPrefix("\(animation.frameCount) "))
             let theirs = try #require(
                 Bitmap(

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import TestVectors
 import Testing
 
 /// A fresh directory for one test.
@@ -13,18 +14,8 @@ let testKey = Database.CipherKey(key: Array(0..<32), salt: Array(100..<116))!
 
 /// Runs a command-line tool and returns its exit status, stdout and stderr.
 func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let error = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    let result = try ProcessRunner.run(URL(fileURLWithPath: tool), arguments)
+    return (result.status, result.output, result.errorOutput)
 }
 
 @Suite struct DatabaseTests {

@@ -1,3 +1,4 @@
+import Dispatch
 import SignalTesting
 import SwiftSignalKit
 import Testing
@@ -12,8 +13,19 @@ import Testing
     }
 
     @Test func emptyDisposableDoesNothing() {
-        EmptyDisposable.dispose()
-        EmptyDisposable.dispose()
+        // One shared instance: a generator that returns it allocates nothing.
+        #expect(EmptyDisposable === EmptyDisposable)
+        // Disposing it, again and again and from many threads, has no effect on what shares a set with it.
+        let log = Log()
+        let set = DisposableSet()
+        set.add(EmptyDisposable)
+        set.add(ActionDisposable { log.add("action") })
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in EmptyDisposable.dispose() }
+        #expect(log.all == [])
+        set.dispose()
+        #expect(log.all == ["action"])
+        // And signals returning it still deliver after all that.
+        #expect(record(sequence([1])).events == [.Next(1), .Completion])
     }
 
     @Test func metaDisposableDisposesThePreviousOnSet() {

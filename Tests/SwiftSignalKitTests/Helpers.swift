@@ -1,5 +1,8 @@
+import Dispatch
+import Glibc
 import SignalTesting
 import SwiftSignalKit
+import Testing
 
 /// The error type the tests fail signals with.
 enum TestError: Error, Equatable, Sendable {
@@ -39,4 +42,53 @@ final class Log: Sendable {
     private let entries = LockedValue<[String]>.make([])
     func add(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
+}
+
+/// Waits for `semaphore`; the test fails, instead of hanging, if it is not signalled within `seconds`.
+func wait(
+    for semaphore: DispatchSemaphore, seconds: Double = 10, _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    try #require(
+        semaphore.wait(timeout: .now() + seconds) == .success, "\(what) did not happen within \(seconds) s",
+        sourceLocation: sourceLocation)
+}
+
+/// Spins (yielding the CPU) until `condition` holds; the test fails if it does not within `seconds`.
+func spin(
+    seconds: Double = 10, until what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    let deadline = DispatchTime.now() + seconds
+    while !condition() {
+        try #require(DispatchTime.now() < deadline, "\(what) did not happen within \(seconds) s", sourceLocation: sourceLocation)
+        sched_yield()
+    }
+}
+
+/// Yields until `condition` holds; the test fails if it does not within `seconds`.
+func yield(
+    seconds: Double = 10, until what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let deadline = DispatchTime.now() + seconds
+    while !condition() {
+        try #require(DispatchTime.now() < deadline, "\(what) did not happen within \(seconds) s", sourceLocation: sourceLocation)
+        await Task.yield()
+    }
+}
+
+/// Awaits `task`; if it has not finished within `seconds` it is cancelled and the test fails.
+func finish<T: Sendable>(
+    _ task: Task<T, any Error>, within seconds: Double = 10, _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> T {
+    let expired = LockedValue.make(false)
+    let timer = Task {
+        try await Task.sleep(for: .seconds(seconds))
+        expired.withLock { $0 = true }
+        task.cancel()
+    }
+    let result = await task.result
+    timer.cancel()
+    try #require(!expired.withLock { $0 }, "\(what) did not finish within \(seconds) s", sourceLocation: sourceLocation)
+    return try result.get()
 }

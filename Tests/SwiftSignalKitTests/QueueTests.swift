@@ -36,10 +36,11 @@ import Testing
         let started = DispatchSemaphore(value: 0)
         queue.async {
             started.signal()
-            gate.wait()  // hold the queue so the next items wait in the list, in one batch
+            // Hold the queue so the next items wait in the list, in one batch (never longer than the test waits).
+            _ = gate.wait(timeout: .now() + 10)
             log.add("first")
         }
-        started.wait()
+        try wait(for: started, "the first task")
         queue.async { log.add("before sync") }
         let finished = DispatchSemaphore(value: 0)
         Thread.detach {
@@ -47,15 +48,15 @@ import Testing
             finished.signal()
         }
         // The sync call's turn is queued once the list holds two items.
-        while list.waitingCount < 2 { sched_yield() }
+        try spin(until: "the sync call's turn in the list") { list.waitingCount >= 2 }
         queue.async { log.add("after sync") }
         gate.signal()
-        finished.wait()
+        try wait(for: finished, "the sync call")
         queue.sync {}
         #expect(log.all == ["first", "before sync", "sync", "after sync"])
     }
 
-    @Test func queueOverAnExistingDispatchQueue() {
+    @Test func queueOverAnExistingDispatchQueue() throws {
         let dispatchQueue = DispatchQueue(label: "wrapped")
         let queue = Queue(queue: dispatchQueue)
         #expect(queue.queue === dispatchQueue)
@@ -64,17 +65,17 @@ import Testing
             #expect(queue.isCurrent())
             done.signal()
         }
-        done.wait()
+        try wait(for: done, "the task on the wrapped queue")
         queue.justDispatchWithQoS(qos: .background) { done.signal() }
-        done.wait()
+        try wait(for: done, "the background-QoS task")
     }
 
-    @Test func sharedQueuesExist() {
+    @Test func sharedQueuesExist() throws {
         #expect(Queue.mainQueue() === Queue.mainQueue())
         #expect(!Queue.concurrentDefaultQueue().isCurrent())
         let done = DispatchSemaphore(value: 0)
         Queue.concurrentBackgroundQueue().async { done.signal() }
-        done.wait()
+        try wait(for: done, "the task on the background queue")
     }
 
     @Test func afterRunsInVirtualTime() {
@@ -89,14 +90,14 @@ import Testing
         #expect(log.all == ["1s", "2s"])
     }
 
-    @Test func afterRunsOnARealQueue() {
+    @Test func afterRunsOnARealQueue() throws {
         let queue = Queue(name: "after")
         let done = DispatchSemaphore(value: 0)
         queue.after(0.001) {
             #expect(queue.isCurrent())
             done.signal()
         }
-        done.wait()
+        try wait(for: done, "the delayed task")
     }
 
     @Test func timerFiresOnceOrRepeatsUntilInvalidated() {
@@ -127,12 +128,26 @@ import Testing
         #expect(count.count == 0)
     }
 
-    @Test func timerOnARealQueue() {
+    @Test func timerOnARealQueue() throws {
         let queue = Queue(name: "timer")
         let done = DispatchSemaphore(value: 0)
-        let timer = Timer(timeout: 0.001, repeat: false, completion: { done.signal() }, queue: queue)
+        let fired = Log()
+        let timeout = 0.05
+        let timer = Timer(
+            timeout: timeout, repeat: false,
+            completion: {
+                fired.add("on queue: \(queue.isCurrent())")
+                done.signal()
+            }, queue: queue)
+        let start = DispatchTime.now()
         timer.start()
-        done.wait()
+        try wait(for: done, "the timer")
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        #expect(elapsed >= timeout, "fired after \(elapsed) s")
+        #expect(fired.all == ["on queue: true"])
+        // A one-shot timer fires once.
+        #expect(done.wait(timeout: .now() + 0.2) == .timedOut)
+        #expect(fired.all.count == 1)
         withExtendedLifetime(timer) {}
     }
 
@@ -155,7 +170,7 @@ import Testing
         queue.sync { #expect(local.unsafeGet()?.value == 1) }
     }
 
-    @Test func threadPoolRunsLanesInOrder() {
+    @Test func threadPoolRunsLanesInOrder() throws {
         let pool = ThreadPool(threadCount: 2, threadPriority: 0.5)
         defer { pool.stop() }
         let lane = pool.nextQueue()
@@ -169,25 +184,25 @@ import Testing
                     if index == 99 { done.signal() }
                 })
         }
-        done.wait()
+        try wait(for: done, "the hundredth task")
         #expect(log.all == (0..<100).map { "\($0)" })
         #expect(!pool.isCurrentThreadInPool())
     }
 
-    @Test func cancelledThreadPoolTaskDoesNotRun() {
+    @Test func cancelledThreadPoolTaskDoesNotRun() throws {
         let pool = ThreadPool(threadCount: 1, threadPriority: 0.5)
         defer { pool.stop() }
         let lane = pool.nextQueue()
         let ran = Counter()
         let gate = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
-        lane.addTask(ThreadPoolTask { _ in gate.wait() })
+        lane.addTask(ThreadPoolTask { _ in _ = gate.wait(timeout: .now() + 10) })
         let cancelled = ThreadPoolTask { _ in ran.increment() }
         lane.addTask(cancelled)
         lane.addTask(ThreadPoolTask { _ in done.signal() })
         cancelled.cancel()
         gate.signal()
-        done.wait()
+        try wait(for: done, "the task after the cancelled one")
         #expect(ran.count == 0)
     }
 }

@@ -2,10 +2,15 @@ import SignalTesting
 import SwiftSignalKit
 import Testing
 
-@Suite struct Signal_AsyncTests {
+/// Every await here ends: the bridges honour cancellation, which the suite's time limit and `finish` use.
+@Suite(.timeLimit(.minutes(1))) struct Signal_AsyncTests {
     @Test func valuesIteratesUntilCompletion() async throws {
-        var collected: [Int] = []
-        for try await value in sequence([1, 2, 3]).values { collected.append(value) }
+        let collected = try await finish(
+            Task {
+                var collected: [Int] = []
+                for try await value in sequence([1, 2, 3]).values { collected.append(value) }
+                return collected
+            }, "iterating the values")
         #expect(collected == [1, 2, 3])
     }
 
@@ -34,10 +39,10 @@ import Testing
         let task = Task {
             for try await value in source.signal.values where value == 2 { break }
         }
-        while source.activeCount == 0 { await Task.yield() }
+        try await yield(until: "the subscription") { source.activeCount > 0 }
         source.putNext(1)
         source.putNext(2)
-        try await task.value
+        try await finish(task, "the loop")
         #expect(source.activeCount == 0)
     }
 
@@ -46,19 +51,19 @@ import Testing
         let task = Task {
             for try await _ in source.signal.values {}
         }
-        while source.activeCount == 0 { await Task.yield() }
+        try await yield(until: "the subscription") { source.activeCount > 0 }
         task.cancel()
-        _ = try? await task.value
+        _ = try? await finish(task, "the cancelled loop")
         #expect(source.activeCount == 0)
     }
 
     @Test func getReturnsTheFirstValueAndDisposes() async throws {
         let source = TestSource<Int, NoError>()
-        async let first = source.signal.get()
-        while source.activeCount == 0 { await Task.yield() }
+        let first = Task { try await source.signal.get() }
+        try await yield(until: "the subscription") { source.activeCount > 0 }
         source.putNext(7)
         source.putNext(8)
-        #expect(try await first == 7)
+        #expect(try await finish(first, "get()") == 7)
         #expect(source.activeCount == 0)
     }
 
@@ -67,12 +72,12 @@ import Testing
         await #expect(throws: TestError.other) { try await sequence([], error: .other).get() }
     }
 
-    @Test func getIsCancellable() async {
+    @Test func getIsCancellable() async throws {
         let source = TestSource<Int, NoError>()
         let task = Task { try await source.signal.get() }
-        while source.activeCount == 0 { await Task.yield() }
+        try await yield(until: "the subscription") { source.activeCount > 0 }
         task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
+        await #expect(throws: CancellationError.self) { try await finish(task, "the cancelled get()") }
         #expect(source.activeCount == 0)
     }
 
@@ -85,19 +90,19 @@ import Testing
         #expect(try await plain.get() == "ok")
     }
 
-    @Test func disposingCancelsTheOperation() async {
+    @Test func disposingCancelsTheOperation() async throws {
         let cancelled = Counter()
         let started = Counter()
         let signal = Signal<Int, NoError>(operation: {
             started.increment()
-            while !Task.isCancelled { await Task.yield() }
-            cancelled.increment()
+            try? await Task.sleep(for: .seconds(30))  // ends at once when cancelled
+            if Task.isCancelled { cancelled.increment() }
             return 0
         })
         let recorder = EventRecorder(signal)
-        while started.count == 0 { await Task.yield() }
+        try await yield(until: "the operation's start") { started.count > 0 }
         recorder.dispose()
-        while cancelled.count == 0 { await Task.yield() }
+        try await yield(until: "the operation's cancellation") { cancelled.count > 0 }
         #expect(recorder.events == [])
     }
 }

@@ -39,8 +39,17 @@ import Testing
         #expect(recorder.events == [])
     }
 
-    @Test func deliverOnMainQueueSchedulesOnMain() {
-        let disposable = (sequence([1]) |> deliverOnMainQueue).start()
+    @Test func deliverOnMainQueueSchedulesOnMain() throws {
+        let delivered = Log()
+        let done = DispatchSemaphore(value: 0)
+        let disposable = (sequence([1, 2]) |> deliverOnMainQueue).start(
+            next: { delivered.add("\($0) on main: \(Queue.mainQueue().isCurrent())") },
+            completed: {
+                delivered.add("completed on main: \(Queue.mainQueue().isCurrent())")
+                done.signal()
+            })
+        try wait(for: done, "delivery on the main queue")
+        #expect(delivered.all == ["1 on main: true", "2 on main: true", "completed on main: true"])
         disposable.dispose()
     }
 
@@ -129,10 +138,13 @@ import Testing
         #expect(source.activeCount == 0)
     }
 
-    /// Collects the values of a signal that completes, waiting without polling.
+    /// Collects the values of a signal that completes, waiting without polling (at most 10 s).
     private func collect<T: Sendable>(_ signal: Signal<T, TestError>) async throws -> [T] {
-        var result: [T] = []
-        for try await value in signal.values { result.append(value) }
-        return result
+        try await finish(
+            Task {
+                var result: [T] = []
+                for try await value in signal.values { result.append(value) }
+                return result
+            }, "the signal's completion")
     }
 }

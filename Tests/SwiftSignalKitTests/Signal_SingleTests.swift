@@ -11,7 +11,18 @@ import Testing
     }
 
     @Test func neverCanBeDisposed() {
-        let disposable = never(Int.self, NoError.self).start()
+        final class Owner: Sendable {}
+        var owner: Owner? = Owner()
+        weak let watched = owner
+        let events = Log()
+        let disposable = never(Int.self, NoError.self).start(
+            next: { [owner] _ in events.add("next \(owner != nil)") }, completed: { events.add("completed") })
+        owner = nil
+        // While subscribed, the subscription keeps its closures (and what they hold); it delivers nothing.
+        #expect(watched != nil)
         disposable.dispose()
+        // Disposing ends it: the closures are released, and nothing was or will be delivered.
+        #expect(watched == nil)
+        #expect(events.all == [])
     }
 }

@@ -2,7 +2,7 @@ import SignalTesting
 import SwiftSignalKit
 import Testing
 
-/// The seeds' UsernameSetupController use case, in virtual time: a local format check, `.checking` and then an
+/// Telegram-iOS's UsernameSetupController use case, in virtual time: a local format check, `.checking` and then an
 /// availability request started through `delay(0.3)`, a `MetaDisposable` that cancels the previous check on each
 /// keystroke, and a `combineLatest` of theme, state and account that drives the screen.
 @Suite struct UsernameSetupTests {

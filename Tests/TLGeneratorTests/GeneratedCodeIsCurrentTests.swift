@@ -1,31 +1,23 @@
 import Foundation
 import TLGenerator
 import TLSchema
+import TestVectors
 import Testing
 
 /// The committed `GENERATED-*` files are exactly what tl-gen produces from the committed schemas; when this fails,
 /// run `make tl` and commit the result.
 @Suite struct GeneratedCodeIsCurrentTests {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        fatalError("no Package.swift above \(#filePath)")
-    }()
-
     @Test(arguments: [
         ("api.tl", "Modules/Network/TelegramApi", "Api"), ("mtproto.tl", "Modules/Network/MTProtoApi", "MTProto"),
     ])
     func committedMatchesGenerator(schema: String, folder: String, rootName: String) throws {
         let text = try String(
-            contentsOf: Self.root.appendingPathComponent("Schemas/tl/\(schema)"), encoding: .utf8)
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Schemas/tl/\(schema)"), encoding: .utf8)
         let parsed = try TLSchema(parsing: text)
         let files = try TLSwiftGenerator(
             schema: parsed, options: .standard(root: rootName, sourceName: "Schemas/tl/\(schema)")
         ).generate()
-        let differences = try GeneratedFolder(url: Self.root.appendingPathComponent(folder), root: rootName)
+        let differences = try GeneratedFolder(url: Fixtures.repositoryRoot.appendingPathComponent(folder), root: rootName)
             .sync(files, write: false)
         #expect(differences == [], "run `make tl`: \(differences.joined(separator: ", "))")
         #expect(files.count > 1 || rootName == "MTProto")
@@ -33,7 +25,7 @@ import Testing
 
     /// Generation is deterministic and every file stays small enough to compile in parallel.
     @Test func deterministicAndSplit() throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent("Schemas/tl/api.tl"), encoding: .utf8)
+        let text = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Schemas/tl/api.tl"), encoding: .utf8)
         let schema = try TLSchema(parsing: text)
         let options = TLSwiftGenerator.Options.standard(root: "Api", sourceName: "Schemas/tl/api.tl")
         let first = try TLSwiftGenerator(schema: schema, options: options).generate()

@@ -1,19 +1,11 @@
 import Foundation
 import TLSchema
+import TestVectors
 import Testing
 
 enum SchemaFiles {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        fatalError("no Package.swift above \(#filePath)")
-    }()
-
     static func text(_ name: String) throws -> String {
-        try String(contentsOf: root.appendingPathComponent("Schemas/tl/\(name)"), encoding: .utf8)
+        try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Schemas/tl/\(name)"), encoding: .utf8)
     }
 }
 

@@ -2,6 +2,7 @@ import MTProtoApi
 import TLRuntime
 import TLSchema
 import TelegramApi
+import TestVectors
 import Testing
 
 /// A short fixed-seed fuzz run of the generated decoders (the long run is `make fuzz`, under libFuzzer): seeded

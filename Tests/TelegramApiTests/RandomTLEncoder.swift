@@ -1,4 +1,5 @@
 import TLSchema
+import TestVectors
 
 /// Writes random, well-formed TL encodings of any constructor or function of a schema, driven by the schema
 /// itself (not by the generated code): random flag subsets, vectors of 0–3 elements, strings of 0–300 UTF-8 bytes

@@ -2,41 +2,27 @@ import Foundation
 import TLRuntime
 import TLSchema
 import TelegramApi
+import TestVectors
 import Testing
 
 /// Byte-for-byte agreement with Telethon 1.45.0 (a real third-party TL implementation), in both directions. Runs
 /// `.venv/bin/python Tests/Fixtures/telethon/tl_crosscheck.py` (the venv that `make deps` creates).
 @Suite struct TelethonCrossCheckTests {
     static func python(_ mode: String, input: String = "") throws -> String {
-        let root = Repository.root
-        let process = Process()
-        process.executableURL = root.appendingPathComponent(".venv/bin/python")
-        process.arguments = [root.appendingPathComponent("Tests/Fixtures/telethon/tl_crosscheck.py").path, mode]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CrossCheckError.pythonFailed(process.terminationStatus) }
-        return String(decoding: output, as: UTF8.self)
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/tl_crosscheck.py")
+        let result = try ProcessRunner.run(ProcessRunner.venvPython, [script.path, mode], input: Data(input.utf8))
+        try #require(result.succeeded, "tl_crosscheck.py \(mode) failed: \(result.errorOutput.suffix(2000))")
+        return result.output
     }
-
-    enum CrossCheckError: Error { case pythonFailed(Int32) }
 
     /// Objects built by hand on both sides serialize to the same bytes, and each side parses the other's bytes.
     @Test func handBuiltSamplesAgree() throws {
         let samples = try JSONSerialization.jsonObject(with: Data(try Self.python("samples").utf8)) as! [[String: String]]
-        let telethon = Dictionary(uniqueKeysWithValues: samples.map { ($0["name"]!, bytesFromHex($0["hex"]!)) })
+        let telethon = Dictionary(uniqueKeysWithValues: samples.map { ($0["name"]!, hex($0["hex"]!)) })
         let ours = TelethonSamples.build()
         #expect(Set(ours.keys) == Set(telethon.keys))
         for (name, bytes) in ours.sorted(by: { $0.key < $1.key }) {
-            #expect(hexString(bytes) == hexString(telethon[name] ?? []), "\(name)")
+            #expect(hex(bytes) == hex(telethon[name] ?? []), "\(name)")
             // Telethon → us: our parser reads Telethon's bytes and writes them back unchanged.
             var reader = TLReader(telethon[name] ?? [])
             let parsed: [UInt8]
@@ -65,11 +51,11 @@ import Testing
                 ? try Api.functions.parse(&reader).serialized() : try Api.parseObject(&reader).serialized()
             ours.append((combinator.name, written))
         }
-        let answer = try Self.python("reserialize", input: ours.map { hexString($0.1) }.joined(separator: "\n") + "\n")
+        let answer = try Self.python("reserialize", input: ours.map { hex($0.1) }.joined(separator: "\n") + "\n")
         let lines = answer.split(separator: "\n").map(String.init)
         #expect(lines.count == ours.count)
         var disagreements: [String] = []
-        for (line, (name, bytes)) in zip(lines, ours) where line != hexString(bytes) {
+        for (line, (name, bytes)) in zip(lines, ours) where line != hex(bytes) {
             disagreements.append("\(name): \(line.prefix(120))")
         }
         #expect(disagreements.isEmpty, "\(disagreements.count) disagree: \(disagreements.prefix(10).joined(separator: "; "))")

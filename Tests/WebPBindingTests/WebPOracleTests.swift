@@ -74,15 +74,9 @@ import WebPBinding
         }
         let file = dir.appendingPathComponent("a.webp")
         try Data(bytes).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["webpmux", "-info", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(text.contains("Number of frames: 4"))
+        let webpmux = try Tools.runCapturing("webpmux", ["-info", file.path])
+        #expect(webpmux.status == 0)
+        #expect(webpmux.output.contains("Number of frames: 4"))
     }
 
     @Test func weDecodeImg2webpAnimation() throws {

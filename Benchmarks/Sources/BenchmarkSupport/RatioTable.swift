@@ -7,7 +7,7 @@ public struct Comparison: Sendable {
     public let peer: Measurement?
     public let goal: String
 
-    /// `ours` against `peer`, with the goal as written in the issue ("≥ 1.5×").
+    /// `ours` against `peer`, with its goal ("≥ 1.5×").
     public init(_ workload: String, ours: Measurement, peer: Measurement?, goal: String = "") {
         self.workload = workload
         self.ours = ours

@@ -1,5 +1,5 @@
 /// The small interface of a hot-key store (chat-list state, presences, sticker-pack cache): point reads and
-/// writes of short binary keys (seed 000 §4.6).
+/// writes of short binary keys (the hot-key experiment of BENCHMARKS.md).
 public protocol HotKeyValueStore: AnyObject {
     /// The value under `key`.
     func get(_ key: [UInt8]) throws -> [UInt8]?

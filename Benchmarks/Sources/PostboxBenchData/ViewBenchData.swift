@@ -1,4 +1,4 @@
-/// The live-view latency workloads (issue 5): which views are open and which chat each write goes to.
+/// The live-view latency workloads: which views are open and which chat each write goes to.
 public enum ViewWorkload: String, CaseIterable, Sendable {
     /// One open history view; every write goes to its peer.
     case oneHistoryView = "a"

@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import Foundation
 
-/// Media benchmarks, each against the peer named in the issue, in one run:
+/// Media benchmarks, each against its named peer, in one run:
 /// .tgs frames vs a C loop over rlottie, WebP decode vs dwebp, Opus encoding vs opusenc, round avatars cold vs
 /// cached, and the frame cache's size and random access vs raw frames. `media-bench tgs` runs only the .tgs render
 /// tables.

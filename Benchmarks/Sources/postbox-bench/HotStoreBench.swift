@@ -4,7 +4,7 @@ import HotStoreExperiment
 import SQLite
 import ValueBox
 
-/// The hot-key experiment (seed 000 §4.6: "LMDB is 5–10× faster than SQLite for key lookups"): the same 100,000
+/// The hot-key experiment (checking the claim "LMDB is 5–10× faster than SQLite for key lookups"): the same 100,000
 /// 16-byte keys with 64-byte values in LMDB and in a SQLCipher ValueBox table, then random point reads.
 enum HotStoreBench {
     static func run(directory: String, cacheKiB: Int) -> [Comparison] {

@@ -3,7 +3,7 @@ import Foundation
 import PostboxBenchData
 import PostboxTesting
 
-/// Issue 5's live-view benchmark: write-to-emit latency of one inserted message with (a) one open history view,
+/// The live-view benchmark: write-to-emit latency of one inserted message with (a) one open history view,
 /// (b) 100 open history views on different peers, (c) a chat-list view over 10,000 chats — on Postbox's live views
 /// and, in the same run, on GRDB 7.10's `ValueObservation` (the separate postbox-views-grdb-peer executable, whose
 /// JSON is read back here). Both sides store the same data set and perform the same writes

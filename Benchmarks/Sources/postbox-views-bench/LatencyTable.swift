@@ -3,7 +3,7 @@ import Foundation
 import PostboxBenchData
 
 /// Prints the write-to-emit table: Postbox's latency, GRDB's with both ways of declaring an observation, the ratio
-/// against GRDB's faster one (above 1: Postbox emits sooner), and each goal of issue 5 with ✔ or ✘; last, the
+/// against GRDB's faster one (above 1: Postbox emits sooner), and each goal (BENCHMARKS.md) with ✔ or ✘; last, the
 /// baseline: the write transaction alone with nothing open, which every latency above includes.
 func printLatencyTable(ours: [ViewWorkload: LatencySummary], writeOnly: LatencySummary, grdb: GRDBPeer) {
     func cell(_ summary: LatencySummary?) -> String {

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import PostboxBenchData
 
-/// GRDB 7.10 (system SQLite) as the peer of postbox-views-bench: the live-view workloads of issue 5 done with
+/// GRDB 7.10 (system SQLite) as the peer of postbox-views-bench: the live-view workloads done with
 /// `ValueObservation`, measuring write-to-emit latency — from just before the write transaction that inserts one
 /// message (and updates its chat row) to the moment the observer of that chat receives a value holding the message.
 /// With `--json` it prints one `LatencySummary` per line for postbox-views-bench; `--table` prints its own table.

@@ -4,7 +4,7 @@ import Dispatch
 import OpenCombineDispatch
 import SwiftSignalKit
 
-/// SwiftSignalKit against OpenCombine 0.14.0 on the five workloads of the Signal issue, in one run.
+/// SwiftSignalKit against OpenCombine 0.14.0 on five workloads (BENCHMARKS.md), in one run.
 ///
 /// Each pair does the same work with each library's idiomatic parts: a synchronous source (a generator loop /
 /// `Publishers.Sequence`), hot subjects (`ValuePipe` / `PassthroughSubject`), a value holder

@@ -1,7 +1,8 @@
 /// MurmurHash3, x86 32-bit variant (Austin Appleby's `MurmurHash3_x86_32`).
 ///
-/// Postbox keys its type registry by this hash of a type's name (REFERENCE §3.4), so the output must match the
-/// reference algorithm bit for bit: little-endian 4-byte blocks, then the tail, then the finalizer.
+/// Postbox keys its type registry by this hash of a type's name (Telegram-iOS
+/// `submodules/Postbox/Sources/Coding.swift`, `declareEncodable` → `murMurHashString32`), so the output must match
+/// the reference algorithm bit for bit: little-endian 4-byte blocks, then the tail, then the finalizer.
 public enum MurMurHash32 {
     /// The seed Telegram's `MurMurHash32` module uses (`-137723950` as a signed 32-bit integer).
     public static let telegramSeed: UInt32 = 0xF7CA_7FD2

@@ -11,5 +11,12 @@ public func hex(_ text: String) -> [UInt8] {
 
 /// Lower-case hex of bytes.
 public func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { String(format: "%02x", $0) }.joined()
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 15)])
+    }
+    return String(decoding: text, as: UTF8.self)
 }

@@ -14,6 +14,9 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
+    /// A random integer in `range`.
+    public mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
+
     /// `count` random bytes.
     public mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }

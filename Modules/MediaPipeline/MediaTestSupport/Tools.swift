@@ -1,5 +1,6 @@
 public import Foundation
 public import ImageCore
+import TestVectors
 
 /// Test helpers shared by the media tests: scratch folders, running the real tools used as oracles, and reading
 /// their PAM output.
@@ -14,29 +15,15 @@ public enum Tools {
     /// Runs `tool` (looked up on `PATH`) with its output discarded; returns its exit status.
     @discardableResult
     public static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments).status
     }
 
-    /// Runs `tool` (looked up on `PATH`); returns its exit status and its standard output and error together.
+    /// Runs `tool` (looked up on `PATH`); returns its exit status and its standard output followed by its standard
+    /// error.
     @discardableResult
     public static func runCapturing(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
+        return (result.status, result.output + result.errorOutput)
     }
 
     /// Parses a `P7` PAM with TUPLTYPE RGB_ALPHA (what `dwebp -pam` writes) into a premultiplied bitmap.

@@ -29,10 +29,14 @@ extension Database {
     ///
     /// Throws `SQLiteError` with `isNotADatabase` when the key is wrong or the file is not an SQLCipher database.
     public func applyKey(_ key: CipherKey) throws(SQLiteError) {
-        // SQLCipher logs failed HMAC checks (every wrong-key attempt) to stderr; the caller gets the error instead.
-        try execute("PRAGMA cipher_log = '/dev/null'")
         try execute("PRAGMA cipher_default_plaintext_header_size = 32")
         try execute("PRAGMA key = \(key.pragmaLiteral)")
+        // SQLCipher logs failed HMAC checks (every wrong-key attempt) to stderr; the caller gets the error instead.
+        // Only the level is set, after the key (SQLCipher's first key installs its defaults): the log target is one
+        // process-wide FILE that `PRAGMA cipher_log` closes and reopens without a lock (sqlcipher.c,
+        // `sqlcipher_set_log`), so connections keyed at once closed the same stream twice and corrupted the C
+        // library's list of open streams (a test process then spun forever in its exit-time flush).
+        try execute("PRAGMA cipher_log_level = NONE")
         try execute("PRAGMA cipher_plaintext_header_size = 32")
         try execute("PRAGMA cipher_memory_security = OFF")
         do {

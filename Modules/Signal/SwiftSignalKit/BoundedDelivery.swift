@@ -99,7 +99,7 @@ final class BoundedDeliveryBuffer<T: Sendable, E: Sendable>: Sendable {
 
 /// Delivers on `queue` with at most `bufferLimit` values waiting; `policy` says which value a full buffer drops.
 ///
-/// The seeds' wish: plain `deliverOn` lets a fast producer grow the queue without bound. Terminal events are never
+/// Why: plain `deliverOn` lets a fast producer grow the queue without bound. Terminal events are never
 /// dropped and arrive after the waiting values.
 public func deliverOn<T: Sendable, E: Sendable>(
     _ queue: Queue, bufferLimit: Int, policy: DeliveryBufferPolicy
