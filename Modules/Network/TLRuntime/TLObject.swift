@@ -23,10 +23,7 @@ extension TLObject {
     /// a value comes from outside the program (a file to upload, a user's text).
     @inlinable
     public func encoded() throws(TLEncodingError) -> [UInt8] {
-        var writer = TLWriter()
-        serialize(&writer)
-        if let failure = writer.failure { throw failure }
-        return writer.takeBytes()
+        try TLWriter.encode(serialize)
     }
 
     /// The object's wire bytes, for values known to be encodable (a value TL cannot encode is written empty:
@@ -51,10 +48,7 @@ extension TLFunction {
     /// The call's wire bytes, or the error for an argument TL cannot encode (see `TLWriter.failure`).
     @inlinable
     public func encoded() throws(TLEncodingError) -> [UInt8] {
-        var writer = TLWriter()
-        serialize(&writer)
-        if let failure = writer.failure { throw failure }
-        return writer.takeBytes()
+        try TLWriter.encode(serialize)
     }
 
     /// The call's wire bytes, for arguments known to be encodable (`encoded()` reports one that is not).
@@ -62,6 +56,17 @@ extension TLFunction {
     public func serialized() -> [UInt8] {
         var writer = TLWriter()
         serialize(&writer)
+        return writer.takeBytes()
+    }
+}
+
+extension TLWriter {
+    /// The bytes `serialize` writes into a fresh writer, or the first `TLEncodingError` it recorded.
+    @inlinable
+    public static func encode(_ serialize: (inout TLWriter) -> Void) throws(TLEncodingError) -> [UInt8] {
+        var writer = TLWriter()
+        serialize(&writer)
+        if let failure = writer.failure { throw failure }
         return writer.takeBytes()
     }
 }
