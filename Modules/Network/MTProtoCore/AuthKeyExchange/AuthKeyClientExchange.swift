@@ -128,12 +128,8 @@ public struct AuthKeyClientExchange {
         }
         guard ok.nonce == nonce else { throw .nonceMismatch }
         guard ok.serverNonce == serverNonce else { throw .serverNonceMismatch }
-        let (key, iv) = MTProtoKeyDerivation.temporaryAESKeyIV(newNonce: newNonce, serverNonce: serverNonce.bytes)
-        guard ok.encryptedAnswer.count % 16 == 0, !ok.encryptedAnswer.isEmpty else { throw .answerHashMismatch }
-        let plaintext: [UInt8]
-        do { plaintext = try AESIGE.decrypt(ok.encryptedAnswer, key: key, iv: iv) } catch { throw .crypto(error) }
-        let innerData = try parseWithHash(plaintext) { (r: inout TLReader) throws(TLDecodingError) in
-            try MTProto.ServerDHInnerData.parse(&r)
+        let innerData = try HandshakeCrypto.openInner(ok.encryptedAnswer, newNonce: newNonce, serverNonce: serverNonce) {
+            (r: inout TLReader) throws(TLDecodingError) in try MTProto.ServerDHInnerData.parse(&r)
         }
         guard case .serverDHInnerData(let inner) = innerData else { throw .unexpectedMessage("server_DH_inner_data") }
         guard inner.nonce == nonce else { throw .nonceMismatch }
@@ -147,16 +143,15 @@ public struct AuthKeyClientExchange {
         let timeOffset = Double(inner.serverTime) - now
         return try sendClientDHParams(
             serverNonce: serverNonce, newNonce: newNonce, gA: inner.gA, g: inner.g, prime: inner.dhPrime,
-            timeOffset: timeOffset, retryId: 0, retries: 0, tmpKey: key, tmpIV: iv)
+            timeOffset: timeOffset, retryId: 0, retries: 0)
     }
 
     private mutating func sendClientDHParams(
         serverNonce: TLInt128, newNonce: [UInt8], gA: [UInt8], g: Int32, prime: [UInt8], timeOffset: Double,
-        retryId: Int64, retries: Int, tmpKey: [UInt8], tmpIV: [UInt8]
+        retryId: Int64, retries: Int
     ) throws(AuthKeyExchangeError) -> Step {
         var b: [UInt8] = []
         var gB: [UInt8] = []
-        var authKey: [UInt8] = []
         do {
             if let pair = dhPools?(prime, g)?.take() {
                 // A precomputed pair of this (verified) group, handed out once; its range is checked again.
@@ -171,7 +166,6 @@ public struct AuthKeyClientExchange {
                     if attempt == 15 { throw AuthKeyExchangeError.dh(.valueOutOfRange) }
                 }
             }
-            authKey = try DiffieHellman.sharedKey(peerValue: gA, secret: b, prime: prime)
         } catch let error as AuthKeyExchangeError {
             throw error
         } catch let error as CryptoError {
@@ -179,15 +173,11 @@ public struct AuthKeyClientExchange {
         } catch {
             throw .dh(.valueOutOfRange)
         }
-        authKey = [UInt8](repeating: 0, count: max(0, 256 - authKey.count)) + authKey
+        let authKey = try HandshakeCrypto.authKey(peerValue: gA, secret: b, prime: prime)
         let inner = MTProto.ClientDHInnerData.clientDHInnerData(
             .init(nonce: nonce, serverNonce: serverNonce, retryId: retryId, gB: gB))
-        let encrypted: [UInt8]
-        do {
-            encrypted = try AESIGE.encrypt(withHashPadded(inner.serialized(), random: random), key: tmpKey, iv: tmpIV)
-        } catch {
-            throw .crypto(error)
-        }
+        let encrypted = try HandshakeCrypto.sealInner(
+            inner.serialized(), newNonce: newNonce, serverNonce: serverNonce, random: random)
         state = .waitingForDHGen(
             serverNonce: serverNonce, newNonce: newNonce, authKey: authKey, timeOffset: timeOffset, retries: retries,
             gA: gA, g: g, prime: prime)
@@ -220,11 +210,9 @@ public struct AuthKeyClientExchange {
         case .dhGenRetry(let retry):
             try check(retry.nonce, retry.serverNonce, retry.newNonceHash2, 2)
             guard retries < Self.maximumRetries else { throw .tooManyRetries }
-            let (key, iv) = MTProtoKeyDerivation.temporaryAESKeyIV(newNonce: newNonce, serverNonce: serverNonce.bytes)
             return try sendClientDHParams(
                 serverNonce: serverNonce, newNonce: newNonce, gA: gA, g: g, prime: prime, timeOffset: timeOffset,
-                retryId: MTProtoKeyDerivation.authKeyAuxHash(authKey).littleEndianInt64, retries: retries + 1,
-                tmpKey: key, tmpIV: iv)
+                retryId: MTProtoKeyDerivation.authKeyAuxHash(authKey).littleEndianInt64, retries: retries + 1)
         case .dhGenFail(let fail):
             try check(fail.nonce, fail.serverNonce, fail.newNonceHash3, 3)
             throw .refusedByServer

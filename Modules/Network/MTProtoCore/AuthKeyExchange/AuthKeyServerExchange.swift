@@ -162,13 +162,8 @@ public struct AuthKeyServerExchange: Sendable {
             .init(
                 nonce: nonce, serverNonce: serverNonce, g: DHGroup.generator, dhPrime: DHGroup.prime, gA: gA,
                 serverTime: serverTime))
-        let (tmpKey, tmpIV) = MTProtoKeyDerivation.temporaryAESKeyIV(newNonce: newNonce, serverNonce: serverNonce.bytes)
-        let encrypted: [UInt8]
-        do {
-            encrypted = try AESIGE.encrypt(withHashPadded(answer.serialized(), random: random), key: tmpKey, iv: tmpIV)
-        } catch {
-            throw .crypto(error)
-        }
+        let encrypted = try HandshakeCrypto.sealInner(
+            answer.serialized(), newNonce: newNonce, serverNonce: serverNonce, random: random)
         state = .waitingForClientDH(
             ClientDHWait(nonce: nonce, serverNonce: serverNonce, newNonce: newNonce, a: a, expiresIn: expiresIn))
         return .send(
@@ -204,12 +199,8 @@ public struct AuthKeyServerExchange: Sendable {
         let (nonce, serverNonce, newNonce) = (wait.nonce, wait.serverNonce, wait.newNonce)
         guard request.nonce == nonce else { throw .nonceMismatch }
         guard request.serverNonce == serverNonce else { throw .serverNonceMismatch }
-        guard request.encryptedData.count % 16 == 0, !request.encryptedData.isEmpty else { throw .answerHashMismatch }
-        let (tmpKey, tmpIV) = MTProtoKeyDerivation.temporaryAESKeyIV(newNonce: newNonce, serverNonce: serverNonce.bytes)
-        let plaintext: [UInt8]
-        do { plaintext = try AESIGE.decrypt(request.encryptedData, key: tmpKey, iv: tmpIV) } catch { throw .crypto(error) }
-        let innerData = try parseWithHash(plaintext) { (r: inout TLReader) throws(TLDecodingError) in
-            try MTProto.ClientDHInnerData.parse(&r)
+        let innerData = try HandshakeCrypto.openInner(request.encryptedData, newNonce: newNonce, serverNonce: serverNonce) {
+            (r: inout TLReader) throws(TLDecodingError) in try MTProto.ClientDHInnerData.parse(&r)
         }
         guard case .clientDHInnerData(let inner) = innerData else { throw .unexpectedMessage("client_DH_inner_data") }
         guard inner.nonce == nonce else { throw .nonceMismatch }
@@ -219,13 +210,7 @@ public struct AuthKeyServerExchange: Sendable {
             throw .unexpectedMessage("retry_id \(inner.retryId), expected \(wait.expectedRetryId)")
         }
         do { try DiffieHellman.checkPublicValue(inner.gB, prime: DHGroup.prime) } catch { throw .dh(error) }
-        var authKey: [UInt8]
-        do {
-            authKey = try DiffieHellman.sharedKey(peerValue: inner.gB, secret: wait.a, prime: DHGroup.prime)
-        } catch {
-            throw .crypto(error)
-        }
-        authKey = [UInt8](repeating: 0, count: max(0, 256 - authKey.count)) + authKey
+        let authKey = try HandshakeCrypto.authKey(peerValue: inner.gB, secret: wait.a, prime: DHGroup.prime)
         let key = AuthKey(bytes: authKey)!
         if isKeyIdTaken(key.id) {
             guard wait.retries < Self.maximumRetries else { throw .tooManyRetries }
