@@ -143,7 +143,7 @@ let modules: [Module] = [
     // CSQLCipherShims: C wrappers for SQLITE_TRANSIENT binds and the variadic sqlite3_config.
     .cShims("CSQLCipherShims", deps: ["CSQLCipher"], wrapper: "SQLite"),
     // SQLite: the only importer of SQLCipher — connection, cached statements, typed errors, keying, WAL, checkpoints.
-    .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"]),
+    .swift("SQLite", .Postbox, deps: ["CSQLCipher", "CSQLCipherShims"], testDeps: ["TestVectors"]),
     // ValueBox: numbered key-value tables with memcmp-ordered keys, ranges, and FTS5 tables (unicode61, diacritics off).
     .swift("ValueBox", .Postbox, deps: ["SQLite", "Buffers"], testDeps: ["SQLite", "TestVectors"]),
     // PostboxCoding: Telegram's binary object format, the type registry by MurmurHash3, a Codable adapter.

@@ -272,10 +272,12 @@ public final class Postbox: @unchecked Sendable {
     public func rekey(to parameters: PostboxEncryptionParameters) throws(PostboxError) {
         do {
             try syncOnQueue { () throws -> Void in
-                guard let key = Self.cipherKey(parameters) else { throw PostboxError.invalidEncryptionParameters }
+                guard let key = Self.cipherKey(parameters), let current = Self.cipherKey(encryption) else {
+                    throw PostboxError.invalidEncryptionParameters
+                }
                 readers.withLock { $0.removeAll() }
                 valueBox.clearStatements()
-                try valueBox.database.rekey(key)
+                try valueBox.database.rekey(to: key, from: current)
                 encryption = parameters
             }
         } catch {
