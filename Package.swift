@@ -152,8 +152,9 @@ let modules: [Module] = [
     .swift("MediaBox", .Postbox, testDeps: ["TestVectors"]),
     // Postbox: identity types, tables, transactions with operation records, readers, upgrades.
     .swift(
-        "Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers", "SwiftSignalKit"],
-        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors", "SignalTesting"]),
+        "Postbox", .Postbox,
+        deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers", "SwiftSignalKit", "SecretFiles"],
+        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors", "SignalTesting", "SecretFiles"]),
     // PostboxTesting: stand-in peer, media and attribute types and temporary directories for tests and tools.
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 

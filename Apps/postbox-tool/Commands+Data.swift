@@ -89,15 +89,26 @@ struct ExportJSONL: ParsableCommand {
 
 struct Rekey: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Re-encrypt under a new key (--new-key-file, or $POSTBOX_NEW_KEY as 96 hex digits).")
+        abstract: "Re-encrypt under a new key (--new-key-file, or $POSTBOX_NEW_KEY as 96 hex digits) and store it "
+            + "in --key-file.",
+        discussion: """
+            Two-phase: the new key is first written to <key file>.pending, then the database is re-encrypted, then \
+            the key file is replaced. If the tool is killed on the way, the next command that opens the account \
+            with the same --key-file finds which of the two keys opens the database and keeps that one.
+            """)
     @OptionGroup var account: AccountOptions
     @Option(help: "A file with the new key: 48 raw bytes or 96 hex digits.") var newKeyFile: String?
 
     func run() throws {
         try runTool {
+            guard let keyFile = account.keyFile else {
+                throw ToolFailure.usage(
+                    "rekey needs --key-file F: the new key is stored in F once the database is re-encrypted, so "
+                        + "that a crash on the way can always be recovered")
+            }
             let newKey: PostboxEncryptionParameters
             if let newKeyFile {
-                newKey = try AccountOptions.loadKey(file: newKeyFile)
+                newKey = try PostboxKeyFile(path: newKeyFile).read()
             } else if let hex = ProcessInfo.processInfo.environment["POSTBOX_NEW_KEY"] {
                 newKey = try PostboxEncryptionParameters(hex: hex)
             } else {
@@ -105,8 +116,8 @@ struct Rekey: ParsableCommand {
             }
             let postbox = try account.open()
             try postbox.checkpoint(truncate: true)
-            try postbox.rekey(to: newKey)
-            print("rekeyed \(postbox.databasePath)")
+            try postbox.rekey(to: newKey, keyFile: PostboxKeyFile(path: keyFile), phase: RekeyPhaseHook.fromEnvironment())
+            print("rekeyed \(postbox.databasePath); \(keyFile) holds the new key")
         }
     }
 }
