@@ -157,6 +157,10 @@ let modules: [Module] = [
         testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors", "SignalTesting", "SecretFiles"]),
     // PostboxTesting: stand-in peer, media and attribute types and temporary directories for tests and tools.
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
+    // PostboxJSONL: messages as JSON lines (postbox-tool's import-jsonl / export-jsonl mapping).
+    .swift(
+        "PostboxJSONL", .Postbox, deps: ["Postbox", "PostboxTesting"],
+        testDeps: ["Postbox", "PostboxTesting", "TestVectors"]),
 
     // Network: TL schema, runtime, generated API, MTProto (issues: TL toolchain, MTProto).
     .swift("TLSchema", .Network, deps: ["Hashing"]),
@@ -257,7 +261,9 @@ let apps: [App] = [
     .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "CommandLineOutput", "ArgumentParser"]),
 
     // Postbox apps.
-    .app("postbox-tool", links: ["Postbox", "PostboxCoding", "PostboxTesting", "ValueBox", "ArgumentParser"]),
+    .app(
+        "postbox-tool",
+        links: ["Postbox", "PostboxCoding", "PostboxTesting", "PostboxJSONL", "ValueBox", "ArgumentParser"]),
 
     // Network apps and build tools.
     .app("tg-server", links: ["MTProtoServer", "ServerAPI", "Buffers", "NIOCore", "NIOPosix", "Logging", "ArgumentParser"]),
