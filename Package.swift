@@ -228,7 +228,7 @@ let modules: [Module] = [
     .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema"]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(
-        "FuzzHarnesses", .BuildTools, deps: ["TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi"],
+        "FuzzHarnesses", .BuildTools, deps: ["TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "PostboxCoding"],
         testDeps: ["TestVectors"]),
 ]
 

@@ -38,7 +38,7 @@ public struct FuzzHarness: Sendable {
 public enum FuzzHarnesses {
     /// All harnesses, in the order `make fuzz` runs them.
     public static let all: [FuzzHarness] = [
-        .tlSchema, .tlDecoder,
+        .tlSchema, .tlDecoder, .postboxDecoder,
     ]
 
     /// The harness called `name`.
