@@ -17,7 +17,7 @@ import Testing
     @Test func privateKeyPrintsOnlyItsPublicHalf() throws {
         struct Holder { let key: RSAPrivateKey }
         let holders: [(String, Any)] = [
-            ("key", Self.key), ("without CRT", Self.key.withoutCRT), ("optional", Optional(Self.key)),
+            ("key", Self.key), ("without CRT", Self.key.withoutCRT), ("optional", Optional(Self.key) as Any),
             ("array", [Self.key]), ("holder", Holder(key: Self.key)),
         ]
         for (what, value) in holders {
