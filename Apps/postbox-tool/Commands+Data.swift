@@ -90,7 +90,8 @@ struct Rekey: ParsableCommand {
             }
             let postbox = try account.open()
             try postbox.checkpoint(truncate: true)
-            try postbox.rekey(to: newKey, keyFile: PostboxKeyFile(path: keyFile), phase: RekeyPhaseHook.fromEnvironment())
+            try postbox.rekey(
+                to: newKey, keyFile: PostboxKeyFile(path: keyFile), phase: RekeyPhaseHook.fromEnvironment())
             print("rekeyed \(postbox.databasePath); \(keyFile) holds the new key")
         }
     }

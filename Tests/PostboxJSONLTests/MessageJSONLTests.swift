@@ -27,7 +27,9 @@ import Testing
 
     /// A random line in the canonical form export writes (absent rather than empty or false).
     static func randomLine(_ generator: inout SeededGenerator, id: Int32) -> MessageLine {
-        let words = ["phở", "bò", "ánh sáng", "hello", "мир", "🙂", "a/b", "\"quoted\"", "tab\there", "line\nbreak"]
+        let words = [
+            "phở", "bò", "ánh sáng", "hello", "мир", "🙂", "a/b", "\"quoted\"", "tab\there", "line\nbreak",
+        ]
         let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
             words.randomElement(using: &generator)!
         }.joined(separator: " ")

@@ -11,7 +11,7 @@ import Testing
 /// the two keys opens the database, the key file holds that key (0600, no pending or temporary file left), and every
 /// message is there and intact.
 @Suite(.serialized) struct RekeyCrashTests {
-    static let messageCount: Int32 = 3_000
+    static let messageCount: Int32 = 2_000
     static let textLength = 1_000
 
     /// A running `postbox-tool rekey` whose `phase …` lines are collected as they arrive.
@@ -102,7 +102,8 @@ import Testing
     @Test func sigkillAtEveryPhaseAndDuringTheRewriteNeverLosesTheDatabase() throws {
         let tool = ProcessRunner.builtExecutable("postbox-tool")
         try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build postbox-tool first")
-        let (directory, account, keyFile) = try makeKeyedAccount(messages: Self.messageCount, textLength: Self.textLength)
+        let (directory, account, keyFile) = try makeKeyedAccount(
+            messages: Self.messageCount, textLength: Self.textLength)
         defer { directory.remove() }
         var generator = SeededGenerator(seed: 0x2e4e7)
         var current = testKey
@@ -167,7 +168,8 @@ import Testing
                 account, keyFile, old: current, new: newKey, expected: expected,
                 "random kill \(index) after \(phases.last ?? "nothing")")
         }
-        print("RekeyCrashTests: rewrite \(Int(rewrite * 1000)) ms; \(killedDuringRewrite) of 16 random kills landed in it")
+        print(
+            "RekeyCrashTests: rewrite \(Int(rewrite * 1000)) ms; \(killedDuringRewrite) of 16 random kills in it")
         #expect(killedDuringRewrite >= 2, "too few kills during the re-encryption to test it")
     }
 }

@@ -30,7 +30,8 @@ extension Postbox {
         return try open(accountPath: accountPath, encryption: key, cacheSizeKiB: cacheSizeKiB, progress: progress)
     }
 
-    /// The key that opens the database at `databasePath`, after settling an interrupted rekey (see `open(…keyFile:)`).
+    /// The key that opens the database at `databasePath`, after settling an interrupted rekey (see
+    /// `open(accountPath:keyFile:)`).
     static func resolveStoredKey(
         databasePath: String, keyFile: PostboxKeyFile
     ) throws(PostboxError) -> PostboxEncryptionParameters {

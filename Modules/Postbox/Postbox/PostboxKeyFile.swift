@@ -32,7 +32,11 @@ public struct PostboxKeyFile: Sendable, Equatable, CustomStringConvertible {
 
     /// Stores `key` as a new key file (48 raw bytes); throws when the file exists.
     public func create(_ key: PostboxEncryptionParameters) throws(PostboxError) {
-        do { try SecretFile.create(key.key + key.salt, at: path) } catch { throw .keyFile(path: path, detail: "\(error)") }
+        do {
+            try SecretFile.create(key.key + key.salt, at: path)
+        } catch {
+            throw .keyFile(path: path, detail: "\(error)")
+        }
     }
 
     /// The pending key, or `nil` when no rekey is under way.
@@ -74,7 +78,9 @@ public struct PostboxKeyFile: Sendable, Equatable, CustomStringConvertible {
     /// Runs `body` holding an exclusive `flock` on `<path>.lock` (created 0600 when missing).
     func withLock<T>(_ body: () throws(PostboxError) -> T) throws(PostboxError) -> T {
         let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, SecretFile.fileMode)
-        guard fd >= 0 else { throw .keyFile(path: lockPath, detail: "cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw .keyFile(path: lockPath, detail: "cannot open: \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
