@@ -153,10 +153,15 @@ let modules: [Module] = [
     .swift("MediaBox", .Postbox, testDeps: ["TestVectors"]),
     // Postbox: identity types, tables, transactions with operation records, readers, upgrades.
     .swift(
-        "Postbox", .Postbox, deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers", "SwiftSignalKit"],
-        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors", "SignalTesting"]),
+        "Postbox", .Postbox,
+        deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers", "SwiftSignalKit", "SecretFiles"],
+        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors", "SignalTesting", "SecretFiles"]),
     // PostboxTesting: stand-in peer, media and attribute types and temporary directories for tests and tools.
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
+    // PostboxJSONL: messages as JSON lines (postbox-tool's import-jsonl / export-jsonl mapping).
+    .swift(
+        "PostboxJSONL", .Postbox, deps: ["Postbox", "PostboxTesting"],
+        testDeps: ["Postbox", "PostboxTesting", "TestVectors"]),
 
     // Network: TL schema, runtime, generated API, MTProto.
     .swift("TLSchema", .Network, deps: ["Hashing"], testDeps: ["TestVectors"]),
@@ -228,7 +233,7 @@ let modules: [Module] = [
         "FuzzHarnesses", .BuildTools,
         deps: [
             "TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "CryptoUtils",
-            "NIOCore", "OpusBinding", "WebPBinding", "ImageCore", "StickerFormats", "AnimatedSticker",
+            "NIOCore", "OpusBinding", "WebPBinding", "ImageCore", "StickerFormats", "AnimatedSticker", "PostboxCoding",
         ],
         testDeps: ["TestVectors"]),
 ]
@@ -262,7 +267,7 @@ let apps: [App] = [
     .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "CommandLineOutput", "ArgumentParser"]),
 
     // Postbox apps.
-    .app("postbox-tool", links: ["Postbox", "PostboxTesting", "ArgumentParser"]),
+    .app("postbox-tool", links: ["Postbox", "PostboxTesting", "PostboxJSONL", "ArgumentParser"]),
 
     // Network apps and build tools.
     .app(

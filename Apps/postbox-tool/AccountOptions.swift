@@ -8,41 +8,40 @@ struct AccountOptions: ParsableArguments {
     @Option(name: .long, help: "The account directory (holds postbox/db/db_sqlite).")
     var path: String
 
-    @Option(name: .long, help: "A file with the key: 48 raw bytes or 96 hex digits (default: $POSTBOX_KEY).")
+    @Option(
+        name: .long,
+        help: """
+            A file with the key: 48 raw bytes or 96 hex digits (default: $POSTBOX_KEY). Read without following \
+            links; `rekey` replaces it with the new key, and an interrupted rekey is finished or rolled back \
+            (from F.pending) the next time the tool opens the account with it.
+            """)
     var keyFile: String?
 
     /// The key material from --key-file or POSTBOX_KEY.
     func encryption() throws -> PostboxEncryptionParameters {
-        if let keyFile { return try Self.loadKey(file: keyFile) }
+        if let keyFile { return try PostboxKeyFile(path: keyFile).read() }
         if let hex = ProcessInfo.processInfo.environment["POSTBOX_KEY"] {
             return try PostboxEncryptionParameters(hex: hex)
         }
         throw ToolFailure.usage("no key: give --key-file F or set POSTBOX_KEY (96 hex digits)")
     }
 
-    /// Key material from a file of 48 raw bytes or 96 hex digits.
-    static func loadKey(file keyFile: String) throws -> PostboxEncryptionParameters {
-        do {
-            guard let data = FileManager.default.contents(atPath: keyFile) else {
-                throw ToolFailure.usage("cannot read key file: \(keyFile)")
-            }
-            let bytes = [UInt8](data)
-            if bytes.count == 48 { return try PostboxEncryptionParameters(keyAndSalt: bytes) }
-            return try PostboxEncryptionParameters(hex: String(decoding: bytes, as: UTF8.self))
-        }
-    }
-
-    /// Opens the Postbox; a missing database is an error unless `create`.
+    /// Opens the Postbox; a missing database is an error unless `create`. With --key-file, a rekey that was
+    /// interrupted is settled first.
     func open(create: Bool = false) throws -> Postbox {
         registerPostboxTestTypes()
-        let key = try encryption()
+        let key = keyFile == nil ? try encryption() : nil
         if !create && !FileManager.default.fileExists(atPath: path + "/postbox/db/db_sqlite") {
             throw ToolFailure.usage("no Postbox at \(path) (expected \(path)/postbox/db/db_sqlite)")
         }
+        let progress: (Float) -> Void = { progress in
+            ProgressLine.shared.show("upgrading", fraction: Double(progress))
+        }
         do {
-            return try Postbox.open(accountPath: path, encryption: key) { progress in
-                ProgressLine.shared.show("upgrading", fraction: Double(progress))
+            if let keyFile {
+                return try Postbox.open(accountPath: path, keyFile: PostboxKeyFile(path: keyFile), progress: progress)
             }
+            return try Postbox.open(accountPath: path, encryption: key, progress: progress)
         } catch {
             throw ToolFailure.from(error)
         }
@@ -59,7 +58,7 @@ enum ToolFailure: Error {
         if let failure = error as? ToolFailure { return failure }
         if let error = error as? PostboxError {
             switch error {
-            case .wrongKeyOrNotADatabase, .invalidEncryptionParameters: return .wrongKey(error.description)
+            case .wrongKeyOrNotADatabase, .invalidEncryptionParameters, .keyFile: return .wrongKey(error.description)
             default: return .failed(error.description)
             }
         }

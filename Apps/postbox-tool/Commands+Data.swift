@@ -1,13 +1,16 @@
 import ArgumentParser
 import Foundation
 import Postbox
+import PostboxJSONL
 import PostboxTesting
 
 struct ImportJSONL: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-jsonl",
         abstract: "Add messages from a JSON-lines file (peer, id, timestamp, author, text; optionally entities, "
-            + "media, groupingKey, incoming); creates the account directory if missing.")
+            + "media, groupingKey, incoming); creates the account directory if missing.",
+        discussion: "Every line is checked before anything is written: a bad line is reported with its number and "
+            + "the database is left as it was.")
     @OptionGroup var account: AccountOptions
     @Argument(help: "The JSON-lines file ('-' for standard input).") var file: String
     @Option(help: "Messages per transaction.") var batch = 10_000
@@ -23,44 +26,19 @@ struct ImportJSONL: ParsableCommand {
                 }
                 data = contents
             }
+            let records: [MessageLine]
+            do {
+                // Every line is checked before the account is created or opened.
+                records = try MessageJSONL.parse([UInt8](data))
+            } catch {
+                throw ToolFailure.failed("\(file): \(error)")
+            }
             let postbox = try account.open(create: true)
-            let decoder = JSONDecoder()
-            var pending: [StoreMessage] = []
-            var peers: [PeerId: TestPeer] = [:]
-            var imported = 0
-            var lineNumber = 0
             let start = Date()
-            func flush() throws {
-                guard !pending.isEmpty else { return }
-                let messages = pending
-                let newPeers = Array(peers.values)
-                try postbox.transactionSync { tx in
-                    let missing = try newPeers.filter { try tx.getPeer($0.id) == nil }
-                    try tx.updatePeers(missing)
-                    try tx.addMessages(messages)
-                }
-                imported += pending.count
-                pending.removeAll(keepingCapacity: true)
-                peers.removeAll()
+            let imported = try MessageJSONL.store(records, in: postbox, batch: batch) { count in
                 ProgressLine.shared.show(
-                    "importing", count: imported, rate: Double(imported) / max(Date().timeIntervalSince(start), 1e-3))
+                    "importing", count: count, rate: Double(count) / max(Date().timeIntervalSince(start), 1e-3))
             }
-            for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
-                lineNumber += 1
-                let record: MessageLine
-                do {
-                    record = try decoder.decode(MessageLine.self, from: line)
-                } catch {
-                    throw ToolFailure.failed("line \(lineNumber): not a message object: \(error)")
-                }
-                peers[record.peerId] = TestPeer(id: record.peerId, name: "chat \(record.peer)")
-                if let authorId = record.authorId {
-                    peers[authorId] = TestPeer(id: authorId, name: "user \(authorId.id.rawValue)")
-                }
-                pending.append(record.storeMessage())
-                if pending.count >= batch { try flush() }
-            }
-            try flush()
             ProgressLine.shared.finish()
             try postbox.checkpoint()
             print("imported \(imported) messages")
@@ -75,13 +53,9 @@ struct ExportJSONL: ParsableCommand {
 
     func run() throws {
         try runTool {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            try account.open().readTransactionSync { tx in
-                try tx.scanMessages { message in
-                    print(String(decoding: try encoder.encode(MessageLine(message)), as: UTF8.self))
-                    return true
-                }
+            try MessageJSONL.exportLines(of: account.open()) { line in
+                print(line)
+                return true
             }
         }
     }
@@ -89,15 +63,26 @@ struct ExportJSONL: ParsableCommand {
 
 struct Rekey: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Re-encrypt under a new key (--new-key-file, or $POSTBOX_NEW_KEY as 96 hex digits).")
+        abstract: "Re-encrypt under a new key (--new-key-file, or $POSTBOX_NEW_KEY as 96 hex digits) and store it "
+            + "in --key-file.",
+        discussion: """
+            Two-phase: the new key is first written to <key file>.pending, then the database is re-encrypted, then \
+            the key file is replaced. If the tool is killed on the way, the next command that opens the account \
+            with the same --key-file finds which of the two keys opens the database and keeps that one.
+            """)
     @OptionGroup var account: AccountOptions
     @Option(help: "A file with the new key: 48 raw bytes or 96 hex digits.") var newKeyFile: String?
 
     func run() throws {
         try runTool {
+            guard let keyFile = account.keyFile else {
+                throw ToolFailure.usage(
+                    "rekey needs --key-file F: the new key is stored in F once the database is re-encrypted, so "
+                        + "that a crash on the way can always be recovered")
+            }
             let newKey: PostboxEncryptionParameters
             if let newKeyFile {
-                newKey = try AccountOptions.loadKey(file: newKeyFile)
+                newKey = try PostboxKeyFile(path: newKeyFile).read()
             } else if let hex = ProcessInfo.processInfo.environment["POSTBOX_NEW_KEY"] {
                 newKey = try PostboxEncryptionParameters(hex: hex)
             } else {
@@ -105,8 +90,9 @@ struct Rekey: ParsableCommand {
             }
             let postbox = try account.open()
             try postbox.checkpoint(truncate: true)
-            try postbox.rekey(to: newKey)
-            print("rekeyed \(postbox.databasePath)")
+            try postbox.rekey(
+                to: newKey, keyFile: PostboxKeyFile(path: keyFile), phase: RekeyPhaseHook.fromEnvironment())
+            print("rekeyed \(postbox.databasePath); \(keyFile) holds the new key")
         }
     }
 }

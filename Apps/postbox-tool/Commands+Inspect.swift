@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Postbox
+import PostboxJSONL
 import PostboxTesting
 
 /// Prints `value` as pretty JSON.
@@ -151,11 +152,9 @@ struct Search: ParsableCommand {
 }
 
 func printMessages(_ messages: [Message], json: Bool) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     for message in messages {
         if json {
-            print(String(decoding: try encoder.encode(MessageLine(message)), as: UTF8.self))
+            print(try MessageJSONL.line(for: message))
         } else {
             let author = message.author?.indexName ?? message.authorId?.description ?? "?"
             print("\(message.id.peerId) #\(message.id.id) [\(message.timestamp)] \(author): \(message.text)")

@@ -38,8 +38,8 @@ public struct FuzzHarness: Sendable {
 public enum FuzzHarnesses {
     /// All harnesses, in the order `make fuzz` runs them.
     public static let all: [FuzzHarness] = [
-        .tlSchema, .tlDecoder, .mtprotoService, .serverSession, .frameCodecs, .oggOpus, .webpStill, .webpAnimated, .png,
-        .tgs,
+        .tlSchema, .tlDecoder, .mtprotoService, .serverSession, .frameCodecs, .postboxDecoder, .oggOpus, .webpStill,
+        .webpAnimated, .png, .tgs,
     ]
 
     /// The harness called `name`.

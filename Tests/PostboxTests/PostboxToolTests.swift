@@ -1,5 +1,9 @@
 import Foundation
+import Glibc
+import Postbox
 import PostboxTesting
+import SecretFiles
+import TestVectors
 import Testing
 
 @Suite struct PostboxToolTests {
@@ -55,9 +59,55 @@ import Testing
 
         let newKeyFile = directory.path + "/new-key"
         try String(repeating: "5a", count: 48).write(toFile: newKeyFile, atomically: true, encoding: .utf8)
-        #expect(try runTool(["rekey", "--path", account, "--key-file", keyFile, "--new-key-file", newKeyFile]).0 == 0)
-        #expect(try runTool(["stats", "--path", account, "--key-file", keyFile]).0 == 2)
-        let rekeyed = try runTool(["search", "anh", "--path", account, "--key-file", newKeyFile])
+        let rekey = try runTool(["rekey", "--path", account, "--key-file", keyFile, "--new-key-file", newKeyFile])
+        #expect(rekey.0 == 0, "\(rekey.2)")
+        // The key file now holds the new key; the old key no longer opens the database.
+        #expect(try String(contentsOfFile: keyFile, encoding: .utf8) == String(repeating: "5a", count: 48) + "\n")
+        #expect(try runTool(["stats", "--path", account], environment: ["POSTBOX_KEY": testKeyHex]).0 == 2)
+        let rekeyed = try runTool(["search", "anh", "--path", account, "--key-file", keyFile])
         #expect(rekeyed.1.contains("ánh sáng"))
+        #expect(try runTool(["search", "anh", "--path", account, "--key-file", newKeyFile]).1.contains("ánh sáng"))
+    }
+
+    /// The key files postbox-tool writes are owner-only whatever mode the user gave them, links are refused, and
+    /// `rekey` with only $POSTBOX_KEY (no file to commit the new key to) is a usage error that changes nothing.
+    @Test func keyFilesAreOwnerOnlyAndLinksAreRefused() throws {
+        let directory = TemporaryDirectory(prefix: "postbox-tool-keys")
+        defer { directory.remove() }
+        let account = directory.path + "/account-1"
+        let jsonl = directory.path + "/m.jsonl"
+        try #"{"peer": 1, "id": 1, "timestamp": 1, "text": "secret diary"}"#.write(
+            toFile: jsonl, atomically: true, encoding: .utf8)
+        let keyFile = directory.path + "/key"
+        try testKeyHex.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        chmod(keyFile, 0o644)
+        #expect(try runTool(["import-jsonl", "--path", account, "--key-file", keyFile, jsonl]).0 == 0)
+
+        let newKeyFile = directory.path + "/new-key"
+        try SecretFile.create(rekeyedKey.key + rekeyedKey.salt, at: newKeyFile)
+        let envOnly = try runTool(
+            ["rekey", "--path", account, "--new-key-file", newKeyFile], environment: ["POSTBOX_KEY": testKeyHex])
+        #expect(envOnly.0 == 2)
+        #expect(envOnly.2.contains("rekey needs --key-file"))
+        #expect(keyOpens(testKey, account + "/postbox/db/db_sqlite"))
+
+        let rekey = try runTool(["rekey", "--path", account, "--key-file", keyFile, "--new-key-file", newKeyFile])
+        #expect(rekey.0 == 0, "\(rekey.2)")
+        #expect(SecretFile.mode(of: keyFile) == 0o600)
+        #expect(SecretFile.mode(of: keyFile + ".lock") == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: keyFile + ".pending"))
+        // The file kept its format: 96 hex digits and a newline.
+        #expect(try PostboxKeyFile(path: keyFile).read() == rekeyedKey)
+        #expect(try SecretFile.read(keyFile).count == 97)
+
+        let link = directory.path + "/key-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: keyFile)
+        let linked = try runTool(["stats", "--path", account, "--key-file", link])
+        #expect(linked.0 == 2)
+        #expect(linked.2.contains("symbolic link"), "\(linked.2)")
+        // No error or output line shows a key.
+        for text in [rekey.1, rekey.2, envOnly.2, linked.2] {
+            #expect(!text.contains(testKeyHex.prefix(16)) && !text.contains(hex(rekeyedKey.key).prefix(16)))
+        }
     }
 }

@@ -96,7 +96,7 @@ func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output
         #expect(error.isNotADatabase)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 
-        // The plain sqlite3 tool cannot read it. The 32-byte plaintext header (REFERENCE §3.1) keeps SQLite's magic
+        // The plain sqlite3 tool cannot read it. The 32-byte plaintext header (kept for iOS) keeps SQLite's magic
         // string readable, so sqlite3 gets past the magic check and fails on the encrypted schema format number.
         let plain = try run("/usr/bin/sqlite3", [path, "SELECT count(*) FROM sqlite_master"])
         #expect(plain.status != 0)
@@ -116,7 +116,7 @@ func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output
         let database = try makeEncrypted()
         try database.execute("INSERT INTO t VALUES (1, x'05')")
         let newKey = Database.CipherKey(key: Array(repeating: 9, count: 32), salt: Array(repeating: 3, count: 16))!
-        try database.rekey(newKey)
+        try database.rekey(to: newKey, from: testKey)
         let reopened = try Database(path: database.path)
         try reopened.applyKey(newKey)
         #expect(try reopened.scalarInt("SELECT count(*) FROM t") == 1)

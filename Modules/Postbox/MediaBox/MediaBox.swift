@@ -1,6 +1,6 @@
 import Glibc
 
-/// A resource's identity; its string form names the files (REFERENCE §3.2 `MediaResourceId`).
+/// A resource's identity; its string form names the files (Telegram-iOS Postbox `MediaResourceId`).
 public struct MediaResourceId: Hashable, Sendable, CustomStringConvertible {
     public let stringRepresentation: String
 
@@ -36,7 +36,7 @@ public enum MediaResourceStatus: Equatable, Sendable {
 }
 
 /// Media files of an account under `<postbox>/media/`: complete resources, partial downloads with a range map, and
-/// cached representations in `cache/` (kept) and `short-cache/` (purged by age and size) (REFERENCE §3.2 MediaBox).
+/// cached representations in `cache/` (kept) and `short-cache/` (purged by age and size) (Telegram-iOS `MediaBox`).
 ///
 /// `@unchecked Sendable`: it holds only immutable paths; concurrent writers of one resource must be serialised by
 /// the caller (the fetch layer does, one fetch per resource).

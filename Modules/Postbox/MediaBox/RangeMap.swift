@@ -1,5 +1,5 @@
 /// The byte ranges of a resource already on disk: sorted, disjoint, non-adjacent half-open ranges
-/// (REFERENCE §3.2 MediaBox `_partial.meta`, a `RangeSet<Int64>`).
+/// (Telegram-iOS Postbox MediaBox `_partial.meta`, a `RangeSet<Int64>`).
 public struct RangeMap: Equatable, Sendable {
     /// The stored ranges, ascending.
     public private(set) var ranges: [Range<Int64>] = []

@@ -2,7 +2,7 @@ import Dispatch
 public import SwiftSignalKit
 import Synchronization
 
-/// The Signal face of transactions (REFERENCE §3.5 `postbox.transaction`): cold signals whose work runs on the
+/// The Signal face of transactions (Telegram-iOS Postbox `postbox.transaction`): cold signals whose work runs on the
 /// writer queue when subscribed; disposing before the work starts skips it.
 extension Postbox {
     /// A write transaction as a cold `Signal<T, NoError>`: on subscription the closure runs on the writer queue, then

@@ -6,10 +6,11 @@ import Synchronization
 import ValueBox
 
 /// The encrypted message database of one account: tables in one SQLCipher file, written by transactions on a
-/// single writer queue and read by concurrent read transactions on separate WAL connections (REFERENCE §3.5).
+/// single writer queue and read by concurrent read transactions on separate WAL connections (Telegram-iOS
+/// `Postbox.swift`).
 ///
 /// `@unchecked Sendable`: the writer connection and every mutable field except the reader pool and observer list
-/// are touched only on `queue`; the pool and the observers are guarded by mutexes.
+/// are touched only on `queue`; the reader pool locks itself and the observers are guarded by mutexes.
 public final class Postbox: @unchecked Sendable {
     /// `<account dir>/postbox`.
     public let basePath: String
@@ -31,8 +32,10 @@ public final class Postbox: @unchecked Sendable {
     let viewTracker = ViewTracker()
     /// The cross-process wake-up for views.
     let notifier: ChangeNotifier
-    private var encryption: PostboxEncryptionParameters?
-    private let readers = Mutex<[SqliteValueBox]>([])
+    /// The key the database is open with (writer queue only).
+    var encryption: PostboxEncryptionParameters?
+    /// Reader connections for read transactions, drained and reopened around a rekey.
+    let readers: ReaderPool
     private let observers = Mutex<[Int: @Sendable (PostboxTransaction) -> Void]>([:])
     private let externalObservers = Mutex<[Int: @Sendable () -> Void]>([:])
     private let nextObserverId = Atomic<Int>(0)
@@ -68,6 +71,7 @@ public final class Postbox: @unchecked Sendable {
         self.basePath = basePath
         self.databasePath = basePath + "/db/db_sqlite"
         self.encryption = encryption
+        self.readers = ReaderPool(key: Self.cipherKey(encryption))
         self.cacheSizeKiB = cacheSizeKiB
         self.queue = DispatchQueue(label: "org.telegraph.postbox.Postbox")
         do {
@@ -215,21 +219,17 @@ public final class Postbox: @unchecked Sendable {
     /// it sees the database as of its first read.
     @discardableResult
     public func readTransactionSync<T>(_ body: (Transaction) throws -> T) throws -> T {
-        let reader = try takeReader()
-        defer { readers.withLock { $0.append(reader) } }
-        try reader.beginRead()
-        defer { reader.rollback() }
-        return try body(Transaction(tables: PostboxTables(valueBox: reader), isReadOnly: true))
-    }
-
-    private func takeReader() throws -> SqliteValueBox {
-        if let reader = readers.withLock({ $0.popLast() }) { return reader }
-        let key = syncOnQueue { Self.cipherKey(encryption) }
-        do {
-            return try SqliteValueBox(path: databasePath, key: key, cacheSizeKiB: cacheSizeKiB)
-        } catch {
-            throw PostboxError(error)
+        let reader = try readers.checkOut { key in
+            do {
+                return try SqliteValueBox(path: databasePath, key: key, cacheSizeKiB: cacheSizeKiB)
+            } catch {
+                throw PostboxError.from(error)
+            }
         }
+        defer { readers.checkIn(reader) }
+        try reader.valueBox.beginRead()
+        defer { reader.valueBox.rollback() }
+        return try body(Transaction(tables: PostboxTables(valueBox: reader.valueBox), isReadOnly: true))
     }
 
     /// Sets what receives storage failures that a transaction signal without an error type cannot deliver
@@ -267,21 +267,6 @@ public final class Postbox: @unchecked Sendable {
 
     /// The metadata transaction-state counter as last seen by this process.
     public var transactionStateVersion: Int64 { syncOnQueue { lastTransactionStateVersion } }
-
-    /// Re-encrypts the database under new key material (readers reopen with it).
-    public func rekey(to parameters: PostboxEncryptionParameters) throws(PostboxError) {
-        do {
-            try syncOnQueue { () throws -> Void in
-                guard let key = Self.cipherKey(parameters) else { throw PostboxError.invalidEncryptionParameters }
-                readers.withLock { $0.removeAll() }
-                valueBox.clearStatements()
-                try valueBox.database.rekey(key)
-                encryption = parameters
-            }
-        } catch {
-            throw PostboxError.from(error)
-        }
-    }
 
     /// Copies the WAL into the database file (`truncate` also empties the WAL file).
     public func checkpoint(truncate: Bool = false) throws(PostboxError) {

@@ -1,7 +1,11 @@
-/// The SQLCipher key material of a Postbox: a raw 32-byte key and 16-byte salt (REFERENCE §3.1
+/// The SQLCipher key material of a Postbox: a raw 32-byte key and 16-byte salt (Telegram-iOS
 /// `ValueBoxEncryptionParameters`).
+///
+/// Its `description`, `debugDescription` and mirror (`dump`, `String(reflecting:)`) show no key byte.
 public struct PostboxEncryptionParameters: Equatable, Sendable {
+    /// The 256-bit key.
     public let key: [UInt8]
+    /// The 128-bit salt.
     public let salt: [UInt8]
 
     /// Key material; throws `invalidEncryptionParameters` unless the key is 32 bytes and the salt 16.
@@ -39,4 +43,10 @@ public struct PostboxEncryptionParameters: Equatable, Sendable {
         default: return nil
         }
     }
+}
+
+extension PostboxEncryptionParameters: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "PostboxEncryptionParameters(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

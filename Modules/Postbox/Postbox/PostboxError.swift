@@ -18,6 +18,8 @@ public enum PostboxError: Error, Equatable, Sendable, CustomStringConvertible {
     case messageNotFound(MessageId)
     /// Encryption parameters of the wrong size.
     case invalidEncryptionParameters
+    /// A key file could not be read or written, or holds no key; `detail` says why and never holds key bytes.
+    case keyFile(path: String, detail: String)
     /// Any other storage failure.
     case storage(String)
 
@@ -49,6 +51,8 @@ public enum PostboxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .readOnlyTransaction: return "write inside a read transaction"
         case .messageNotFound(let id): return "message \(id) not found"
         case .invalidEncryptionParameters: return "encryption key must be 32 bytes and salt 16 bytes"
+        case .keyFile(let path, let detail):
+            return detail.hasPrefix(path) ? "key file \(detail)" : "key file \(path): \(detail)"
         case .storage(let detail): return "storage error: \(detail)"
         }
     }

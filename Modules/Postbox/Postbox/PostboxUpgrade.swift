@@ -1,7 +1,7 @@
 import ValueBox
 
 /// One schema upgrade step `PostboxUpgrade_<from>to<to>` run inside the opening transaction, reporting progress
-/// from 0 to 1 (REFERENCE §3.1 schema version and upgrades).
+/// from 0 to 1 (Telegram-iOS Postbox schema version and upgrades).
 struct PostboxUpgrade {
     let from: Int32
     let to: Int32

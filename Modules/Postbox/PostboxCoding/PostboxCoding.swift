@@ -1,5 +1,5 @@
-/// A type stored in Postbox's binary object format (REFERENCE §3.4): it writes its fields by key and reads them
-/// back by key.
+/// A type stored in Postbox's binary object format (Telegram-iOS `submodules/Postbox/Sources/Coding.swift`): it
+/// writes its fields by key and reads them back by key.
 ///
 /// `init(decoder:)` throws when a required field is missing or has the wrong type; optional fields read `nil`.
 public protocol PostboxCoding {
@@ -9,7 +9,7 @@ public protocol PostboxCoding {
     func encode(_ encoder: PostboxEncoder)
 }
 
-/// The 1-byte type tag after each field key (REFERENCE §3.4).
+/// The 1-byte type tag after each field key (Telegram-iOS `submodules/Postbox/Sources/Coding.swift`).
 public enum PostboxValueType: UInt8, Sendable, CaseIterable {
     case int32 = 0
     case int64 = 1

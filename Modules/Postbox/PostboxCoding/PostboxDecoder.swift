@@ -1,4 +1,4 @@
-/// Reads PostboxCoding fields by key (REFERENCE §3.4).
+/// Reads PostboxCoding fields by key (Telegram-iOS `submodules/Postbox/Sources/Coding.swift`).
 ///
 /// A key is found by scanning forward from the last read field and wrapping around once, so reading fields in the
 /// order they were written costs O(1) each. The root decoder validates the whole byte structure when it is made

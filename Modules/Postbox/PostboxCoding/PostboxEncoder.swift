@@ -1,7 +1,7 @@
 public import Buffers
 
-/// Writes PostboxCoding fields (REFERENCE §3.4): key (Int8 length + UTF-8), a type tag, the value; numbers in
-/// little-endian (host) order.
+/// Writes PostboxCoding fields (Telegram-iOS `submodules/Postbox/Sources/Coding.swift`): key (Int8 length +
+/// UTF-8), a type tag, the value; numbers in little-endian (host) order.
 public final class PostboxEncoder {
     private var buffer: WriteBuffer
 

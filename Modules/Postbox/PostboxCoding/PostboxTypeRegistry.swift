@@ -1,8 +1,8 @@
 import Hashing
 import Synchronization
 
-/// The decoders of PostboxCoding types, keyed by the 32-bit MurmurHash3 of the type's name (REFERENCE §3.4
-/// `declareEncodable`).
+/// The decoders of PostboxCoding types, keyed by the 32-bit MurmurHash3 of the type's name (Telegram-iOS
+/// `Coding.swift` `declareEncodable`).
 public final class PostboxTypeRegistry: Sendable {
     /// Makes an object from a decoder positioned on its fields.
     public typealias Decode = @Sendable (PostboxDecoder) throws -> PostboxCoding

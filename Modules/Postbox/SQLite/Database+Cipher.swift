@@ -1,36 +1,19 @@
-/// SQLCipher keying (REFERENCE §3.1): a raw 32-byte key and 16-byte salt, a 32-byte plaintext header so iOS can
-/// recognise a WAL database file, and rekeying.
+import CSQLCipher
+import CSQLCipherShims
+
+/// SQLCipher keying: a raw 32-byte key and 16-byte salt, a 32-byte plaintext header so iOS can recognise a WAL
+/// database file (Telegram-iOS `SqliteValueBox.swift`), and rekeying.
+///
+/// Keys go to SQLCipher through `sqlite3_key_v2` / `sqlite3_rekey_v2`, never as `PRAGMA key` text: SQL text is kept
+/// in statement caches and copied into errors, and a key must reach neither.
 extension Database {
-    /// The key material of an encrypted database: 32 key bytes and 16 salt bytes, passed to SQLCipher raw.
-    public struct CipherKey: Equatable, Sendable {
-        /// The 256-bit key.
-        public let key: [UInt8]
-        /// The 128-bit salt (stored outside the file because the header is plaintext).
-        public let salt: [UInt8]
-
-        /// Key material; `nil` unless `key` is 32 bytes and `salt` 16.
-        public init?(key: [UInt8], salt: [UInt8]) {
-            guard key.count == 32, salt.count == 16 else { return nil }
-            self.key = key
-            self.salt = salt
-        }
-
-        /// The SQL literal `"x'<hex(key ‖ salt)>'"` for `PRAGMA key` / `PRAGMA rekey`.
-        var pragmaLiteral: String {
-            let hex = (key + salt).map { byte -> String in
-                let digits = Array("0123456789abcdef")
-                return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-            }.joined()
-            return "\"x'\(hex)'\""
-        }
-    }
-
     /// Keys a freshly opened connection and proves the key by reading the schema.
     ///
     /// Throws `SQLiteError` with `isNotADatabase` when the key is wrong or the file is not an SQLCipher database.
     public func applyKey(_ key: CipherKey) throws(SQLiteError) {
         try execute("PRAGMA cipher_default_plaintext_header_size = 32")
-        try execute("PRAGMA key = \(key.pragmaLiteral)")
+        let result = key.withMaterial { telegraph_sqlcipher_key_raw(handle, $0.baseAddress, Int32($0.count), 0) }
+        guard result == SQLITE_OK else { throw error(result, "sqlite3_key_v2 \(path)") }
         // SQLCipher logs failed HMAC checks (every wrong-key attempt) to stderr; the caller gets the error instead.
         // Only the level is set, after the key (SQLCipher's first key installs its defaults): the log target is one
         // process-wide FILE that `PRAGMA cipher_log` closes and reopens without a lock (sqlcipher.c,
@@ -48,10 +31,46 @@ extension Database {
         }
     }
 
-    /// Re-encrypts the whole database under `key` (the connection must not be inside a transaction).
-    public func rekey(_ key: CipherKey) throws(SQLiteError) {
+    /// Re-encrypts the whole database from `current` to `newKey` in one transaction, durably (`synchronous = FULL`
+    /// for the rekey), then proves it by opening the file with `newKey` on a second connection.
+    ///
+    /// `sqlite3_rekey_v2` reports success even when it could not take the write lock or rewrite a page (SQLCipher
+    /// 4.6, `src/sqlcipher.c`), leaving this connection set to write pages under the new key while it reads them
+    /// under the old one. So when the second connection cannot open the file with `newKey`, `current` is set back as
+    /// the write key and the rekey throws `SQLiteError` with code `SQLITE_BUSY`: the file is unchanged and still
+    /// opens with `current`. Another failure to confirm is rethrown as it is; then the file opens with one of the
+    /// two keys, and this connection should be closed. The connection must not be inside a transaction.
+    public func rekey(to newKey: CipherKey, from current: CipherKey) throws(SQLiteError) {
+        let context = "rekey \(path)"
+        guard !isInTransaction else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "cannot rekey inside a transaction", context: context)
+        }
         clearStatementCache()
-        try execute("PRAGMA rekey = \(key.pragmaLiteral)")
+        let synchronous = try scalarInt("PRAGMA synchronous") ?? 1
+        try execute("PRAGMA synchronous = FULL")
+        defer { try? execute("PRAGMA synchronous = \(synchronous)") }
+        let result = newKey.withMaterial { telegraph_sqlcipher_key_raw(handle, $0.baseAddress, Int32($0.count), 1) }
+        guard result == SQLITE_OK else { throw error(result, context) }
+        do {
+            try Database.confirmKey(newKey, path: path)
+        } catch where error.isNotADatabase {
+            // Not applied: make the write key the read key again (a second rekey to `current` either fails the
+            // same way, which leaves both set to `current`, or rewrites every page under `current`).
+            _ = current.withMaterial { telegraph_sqlcipher_key_raw(handle, $0.baseAddress, Int32($0.count), 1) }
+            throw SQLiteError(
+                code: SQLITE_BUSY,
+                message: "the rekey did not take effect (another connection held the write lock, or a page could "
+                    + "not be rewritten); the database is unchanged and still opens with its current key",
+                context: context)
+        }
+    }
+
+    /// Opens `path` on a new connection with `key` and reads its schema; throws `isNotADatabase` when `key` does
+    /// not open it.
+    public static func confirmKey(_ key: CipherKey, path: String) throws(SQLiteError) {
+        let probe = try Database(path: path)
+        probe.setBusyTimeout(milliseconds: 5000)
+        try probe.applyKey(key)
     }
 
     /// The SQLCipher version, e.g. "4.6.1 community" (`nil` for a plain SQLite build).

@@ -1,4 +1,5 @@
-/// Transactions and WAL checkpoints (REFERENCE §3.1: `BEGIN IMMEDIATE` for writers, `BEGIN DEFERRED` for readers).
+/// Transactions and WAL checkpoints (as in Telegram-iOS `SqliteValueBox.swift`: `BEGIN IMMEDIATE` for writers,
+/// `BEGIN DEFERRED` for readers).
 extension Database {
     /// Starts a write transaction that takes the write lock at once.
     public func beginImmediate() throws(SQLiteError) {

@@ -1,6 +1,6 @@
 import SQLite
 
-/// Full-text tables on FTS5 with `unicode61 remove_diacritics 2`, so "pho" finds "phở" (REFERENCE §3.5 FTS).
+/// Full-text tables on FTS5 with `unicode61 remove_diacritics 2`, so "pho" finds "phở" (Telegram-iOS Postbox FTS).
 extension SqliteValueBox {
     private func ensure(_ table: ValueBoxFullTextTable) throws(SQLiteError) {
         try database.execute(

@@ -1,7 +1,7 @@
 public import SQLite
 
 /// The storage engine under Postbox: numbered key-value tables and FTS5 tables in one SQLCipher database
-/// (REFERENCE §3.1 `SqliteValueBox`).
+/// (Telegram-iOS Postbox `SqliteValueBox`).
 ///
 /// Every read and write happens inside `begin()`…`commit()` on the queue that owns the box.
 /// `@unchecked Sendable`: the box is confined to its owner's queue (Postbox's writer queue, or one reader queue);

@@ -1,5 +1,5 @@
 /// A binary table key: integers written big-endian, ordered and compared byte by byte (`memcmp`), so the order of
-/// keys is SQLite's BLOB order (REFERENCE §3.1 `ValueBoxKey`).
+/// keys is SQLite's BLOB order (Telegram-iOS Postbox `ValueBoxKey`).
 ///
 /// Signed integers are stored in two's complement: a negative value sorts after every non-negative one.
 public struct ValueBoxKey: Hashable, Comparable, Sendable, CustomStringConvertible {

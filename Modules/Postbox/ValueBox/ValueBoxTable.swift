@@ -1,4 +1,4 @@
-/// A key-value table `t<id>` (REFERENCE §3.1 `ValueBoxTable`).
+/// A key-value table `t<id>` (Telegram-iOS Postbox `ValueBoxTable`).
 public struct ValueBoxTable: Hashable, Sendable {
     /// How keys are stored.
     public enum KeyType: Sendable {

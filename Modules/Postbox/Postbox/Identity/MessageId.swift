@@ -1,5 +1,5 @@
 /// A message's identity: its peer, a message namespace (Cloud 0, Local 1, …) and the id in that namespace
-/// (REFERENCE §3.3).
+/// (Telegram-iOS Postbox).
 public struct MessageId: Hashable, Comparable, Sendable, CustomStringConvertible {
     public typealias Namespace = Int32
     public typealias Id = Int32
@@ -25,7 +25,7 @@ public struct MessageId: Hashable, Comparable, Sendable, CustomStringConvertible
     public var description: String { "\(peerId):\(namespace)_\(id)" }
 }
 
-/// A message's place in history: its id and timestamp (REFERENCE §3.3 `MessageIndex`).
+/// A message's place in history: its id and timestamp (Telegram-iOS Postbox `MessageIndex`).
 public struct MessageIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let id: MessageId
     public let timestamp: Int32
@@ -57,7 +57,7 @@ public struct MessageIndex: Hashable, Comparable, Sendable, CustomStringConverti
 }
 
 /// A chat's place in the chat list: pinned chats first (smaller pinning index first), then by last message
-/// (REFERENCE §3.3 `ChatListIndex`).
+/// (Telegram-iOS Postbox `ChatListIndex`).
 public struct ChatListIndex: Hashable, Comparable, Sendable {
     public let pinningIndex: UInt16?
     public let messageIndex: MessageIndex
@@ -81,7 +81,7 @@ public struct ChatListIndex: Hashable, Comparable, Sendable {
     }
 }
 
-/// A media object's identity (namespace, id) (REFERENCE §3.3 `MediaId`).
+/// A media object's identity (namespace, id) (Telegram-iOS Postbox `MediaId`).
 public struct MediaId: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let namespace: Int32
     public let id: Int64

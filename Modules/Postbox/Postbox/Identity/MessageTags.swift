@@ -1,4 +1,4 @@
-/// Per-message tags that index shared media and other filtered histories (REFERENCE §3.3; values from
+/// Per-message tags that index shared media and other filtered histories (Telegram-iOS Postbox; values from
 /// TelegramCore).
 public struct MessageTags: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
@@ -46,7 +46,7 @@ public struct MessageFlags: OptionSet, Hashable, Sendable {
     public static let wasScheduled = MessageFlags(rawValue: 1 << 6)
 }
 
-/// Where a hole is recorded: the whole history or one tag's filtered history (REFERENCE §3.2 hole index).
+/// Where a hole is recorded: the whole history or one tag's filtered history (Telegram-iOS Postbox hole index).
 public enum MessageHistoryHoleSpace: Hashable, Sendable {
     case everywhere
     case tag(MessageTags)

@@ -1,4 +1,4 @@
-/// A peer's identity: a 3-bit namespace and an id, packed into one Int64 for keys (REFERENCE §3.3).
+/// A peer's identity: a 3-bit namespace and an id, packed into one Int64 for keys (Telegram-iOS Postbox).
 public struct PeerId: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The peer namespace (TelegramCore: CloudUser 0, CloudGroup 1, CloudChannel 2, SecretChat 3, Empty 7).
     public struct Namespace: RawRepresentable, Hashable, Comparable, Sendable {
@@ -27,7 +27,7 @@ public struct PeerId: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.id = id
     }
 
-    /// Unpacks `toInt64()`: bits 0–31 id low, bits 32–34 namespace, bits 35–63 id high (REFERENCE §3.3).
+    /// Unpacks `toInt64()`: bits 0–31 id low, bits 32–34 namespace, bits 35–63 id high (Telegram-iOS Postbox).
     public init(_ value: Int64) {
         let raw = UInt64(bitPattern: value)
         let low = UInt32(truncatingIfNeeded: raw)

@@ -11,7 +11,7 @@ public enum StoreMessageId: Hashable, Sendable {
     }
 }
 
-/// The write-side form of a message (REFERENCE §3.3 `StoreMessage`).
+/// The write-side form of a message (Telegram-iOS Postbox `StoreMessage`).
 public struct StoreMessage: Sendable {
     public var id: StoreMessageId
     public var globallyUniqueId: Int64?
@@ -44,7 +44,7 @@ public struct StoreMessage: Sendable {
     }
 }
 
-/// A stored message as read back (REFERENCE §3.3 `Message`), with its author peer resolved when stored.
+/// A stored message as read back (Telegram-iOS Postbox `Message`), with its author peer resolved when stored.
 public final class Message: Sendable {
     /// A process-independent number that stays the same when the message's id or timestamp changes.
     public let stableId: UInt32

@@ -6,7 +6,7 @@ public enum ChatListOperation: Equatable, Sendable {
     case remove(ChatListIndex, PeerId)
 }
 
-/// Table 8 (int64 keys): each chat's current place in the chat list, or none (REFERENCE §3.2 `ChatListIndexTable`).
+/// Table 8 (int64 keys): each chat's current place in the chat list, or none (Telegram-iOS `ChatListIndexTable`).
 final class ChatListIndexTable: Table {
     struct Entry: Equatable {
         var pinningIndex: UInt16?
@@ -66,7 +66,7 @@ final class ChatListIndexTable: Table {
 }
 
 /// Table 9: the ordered chat list under `groupId ‖ pinningIndex ‖ timestamp ‖ namespace ‖ id ‖ peerId`
-/// (REFERENCE §3.2 `ChatListTable`). Pinned chats store `UInt16.max - pinningIndex`, unpinned ones 0, so a
+/// (Telegram-iOS Postbox `ChatListTable`). Pinned chats store `UInt16.max - pinningIndex`, unpinned ones 0, so a
 /// descending scan lists pinned chats first and then the others newest first.
 final class ChatListTable: Table {
     static let groupId: Int32 = 0

@@ -7,7 +7,7 @@ public enum MessageHistoryHoleOperation: Equatable, Sendable {
 }
 
 /// Table 56: closed ranges of message ids not yet fetched, under `peerId ‖ namespace ‖ space ‖ upper id` with the
-/// lower id as value (REFERENCE §3.2 `MessageHistoryHoleIndexTable`). Stored ranges never overlap or touch.
+/// lower id as value (Telegram-iOS Postbox `MessageHistoryHoleIndexTable`). Stored ranges never overlap or touch.
 final class HoleIndexTable: Table {
     private func prefix(_ peerId: PeerId, _ namespace: Int32, _ space: MessageHistoryHoleSpace) -> ValueBoxKey {
         var key = ValueBoxKey(length: 16)

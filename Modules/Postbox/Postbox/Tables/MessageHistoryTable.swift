@@ -1,7 +1,7 @@
 import ValueBox
 
 /// Table 7: message records under `peerId ‖ namespace ‖ timestamp ‖ id` (20 bytes, big-endian), so each
-/// namespace of a chat is stored in time order (REFERENCE §3.2).
+/// namespace of a chat is stored in time order (Telegram-iOS Postbox).
 final class MessageHistoryTable: Table {
     static func key(_ index: MessageIndex) -> ValueBoxKey {
         var key = ValueBoxKey(length: 20)
@@ -76,7 +76,7 @@ final class MessageHistoryTable: Table {
 }
 
 /// Table 4: `peerId ‖ namespace ‖ id` → timestamp, flags and tags, to find a message's history key by id and to
-/// count unread messages without reading records (REFERENCE §3.2 `MessageHistoryIndexTable`).
+/// count unread messages without reading records (Telegram-iOS Postbox `MessageHistoryIndexTable`).
 final class MessageHistoryIndexTable: Table {
     struct Entry: Equatable {
         let timestamp: Int32
@@ -146,7 +146,7 @@ final class MessageHistoryIndexTable: Table {
 }
 
 /// Table 12: `peerId ‖ tag ‖ namespace ‖ timestamp ‖ id` for each single tag of each message
-/// (REFERENCE §3.2 `MessageHistoryTagsTable`).
+/// (Telegram-iOS Postbox `MessageHistoryTagsTable`).
 final class MessageHistoryTagsTable: Table {
     static func key(_ tag: MessageTags, _ index: MessageIndex) -> ValueBoxKey {
         var key = ValueBoxKey(length: 24)

@@ -2,7 +2,7 @@ import PostboxCoding
 import ValueBox
 
 /// Table 6: shared media under `namespace ‖ id`, with a reference count of the messages that use it
-/// (REFERENCE §3.2 `MessageMediaTable`).
+/// (Telegram-iOS Postbox `MessageMediaTable`).
 final class MessageMediaTable: Table {
     private func key(_ id: MediaId) -> ValueBoxKey {
         var key = ValueBoxKey(length: 12)

@@ -1,9 +1,8 @@
 import Buffers
 import PostboxCoding
 
-/// A message as stored in MessageHistoryTable: a hand-rolled binary record, not a PostboxCoding object
-/// (REFERENCE §3.2 "Message value"): type byte, stable id and version, optional fields behind a flag byte, flags,
-/// tags, text, attributes and embedded media as PostboxCoding object arrays, referenced media ids.
+/// A message as stored in MessageHistoryTable: a hand-rolled binary record, not a PostboxCoding object (Telegram-iOS
+/// `MessageHistoryTable.swift`): type byte, stable id and version, optional fields behind a flag byte, flags, tags, text, attributes and embedded media as PostboxCoding object arrays, referenced media ids.
 struct MessageRecord {
     var stableId: UInt32
     var stableVersion: UInt32

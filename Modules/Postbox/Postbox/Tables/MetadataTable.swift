@@ -2,7 +2,7 @@ import PostboxCoding
 import ValueBox
 
 /// Table 0: the schema version, the transaction-state counter other processes compare, the stable-id counter and
-/// the account state object (REFERENCE §3.2 `MetadataTable`).
+/// the account state object (Telegram-iOS Postbox `MetadataTable`).
 final class MetadataTable: Table {
     private enum Key: Int32 {
         case userVersion = 1
@@ -57,7 +57,7 @@ final class MetadataTable: Table {
     }
 }
 
-/// Table 1: named secrets for the network layer's keychain (REFERENCE §3.2 `KeychainTable`).
+/// Table 1: named secrets for the network layer's keychain (Telegram-iOS Postbox `KeychainTable`).
 final class KeychainTable: Table {
     func get(_ name: String) throws -> [UInt8]? { try valueBox.get(table, key: ValueBoxKey(name)) }
     func set(_ name: String, _ value: [UInt8]) throws { try valueBox.set(table, key: ValueBoxKey(name), value: value) }

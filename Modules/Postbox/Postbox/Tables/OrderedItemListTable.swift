@@ -17,7 +17,7 @@ public struct OrderedItemListEntry: Sendable {
 }
 
 /// Table 38: each collection's ordered list, stored as one record of (id, contents) pairs in order
-/// (REFERENCE §3.3 OrderedItemList).
+/// (Telegram-iOS Postbox OrderedItemList).
 final class OrderedItemListTable: Table {
     private func key(_ collectionId: Int32) -> ValueBoxKey {
         var key = ValueBoxKey(length: 4)

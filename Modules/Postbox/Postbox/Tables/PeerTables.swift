@@ -1,7 +1,7 @@
 import PostboxCoding
 import ValueBox
 
-/// Table 2 (int64 keys): peers by id (REFERENCE §3.2 `PeerTable`).
+/// Table 2 (int64 keys): peers by id (Telegram-iOS Postbox `PeerTable`).
 final class PeerTable: Table {
     func get(_ peerId: PeerId) throws -> Peer? {
         guard let bytes = try valueBox.get(table, key: Keys.peer(peerId)) else { return nil }
@@ -24,7 +24,7 @@ final class PeerTable: Table {
     }
 }
 
-/// Table 20 (int64 keys): peer presences (REFERENCE §3.2 `PeerPresenceTable`).
+/// Table 20 (int64 keys): peer presences (Telegram-iOS Postbox `PeerPresenceTable`).
 final class PeerPresenceTable: Table {
     func get(_ peerId: PeerId) throws -> PeerPresence? {
         guard let bytes = try valueBox.get(table, key: Keys.peer(peerId)) else { return nil }
@@ -36,7 +36,7 @@ final class PeerPresenceTable: Table {
     }
 }
 
-/// Table 35: preferences entries under binary keys (REFERENCE §3.3 Preferences).
+/// Table 35: preferences entries under binary keys (Telegram-iOS Postbox Preferences).
 final class PreferencesTable: Table {
     func get(_ key: ValueBoxKey) throws -> PreferencesEntry? {
         guard let bytes = try valueBox.get(table, key: key) else { return nil }
@@ -52,7 +52,7 @@ final class PreferencesTable: Table {
     }
 }
 
-/// Table 11: ids of messages not yet sent (REFERENCE §3.2 `MessageHistoryUnsentTable`).
+/// Table 11: ids of messages not yet sent (Telegram-iOS Postbox `MessageHistoryUnsentTable`).
 final class UnsentTable: Table {
     func add(_ id: MessageId) throws { try valueBox.set(table, key: Keys.messageId(id), value: []) }
     func remove(_ id: MessageId) throws { try valueBox.remove(table, key: Keys.messageId(id)) }

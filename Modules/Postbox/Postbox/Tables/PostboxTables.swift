@@ -1,6 +1,6 @@
 import ValueBox
 
-/// Every table of a Postbox over one connection, with the ids of REFERENCE §3.2.
+/// Every table of a Postbox over one connection, with the table ids of Telegram-iOS's Postbox.
 final class PostboxTables {
     let valueBox: SqliteValueBox
     let metadata: MetadataTable

@@ -1,6 +1,6 @@
 import ValueBox
 
-/// A chat's read state in one message namespace (REFERENCE §3.5 read states).
+/// A chat's read state in one message namespace (Telegram-iOS Postbox read states).
 public struct PeerReadState: Equatable, Sendable {
     /// The greatest incoming message id the user has read.
     public var maxIncomingReadId: Int32
@@ -33,7 +33,7 @@ public struct CombinedPeerReadState: Equatable, Sendable {
     public var count: Int32 { states.values.reduce(0) { $0 + $1.count } }
 }
 
-/// Table 14 (int64 keys): each chat's read states (REFERENCE §3.2 `MessageHistoryReadStateTable`).
+/// Table 14 (int64 keys): each chat's read states (Telegram-iOS Postbox `MessageHistoryReadStateTable`).
 final class ReadStateTable: Table {
     func get(_ peerId: PeerId) throws -> CombinedPeerReadState? {
         guard let bytes = try valueBox.get(table, key: Keys.peer(peerId)) else { return nil }

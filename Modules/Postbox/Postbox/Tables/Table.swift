@@ -1,7 +1,7 @@
 import PostboxCoding
 import ValueBox
 
-/// A Postbox table over one value box table (REFERENCE §3.2 `Table`).
+/// A Postbox table over one value box table (Telegram-iOS Postbox `Table`).
 class Table {
     let valueBox: SqliteValueBox
     let table: ValueBoxTable
@@ -31,7 +31,7 @@ class Table {
     }
 }
 
-/// Big-endian key builders for the key layouts of REFERENCE §3.2.
+/// Big-endian key builders for the key layouts of Telegram-iOS's Postbox tables.
 enum Keys {
     static func peer(_ peerId: PeerId) -> ValueBoxKey {
         ValueBoxKey(int64: peerId.toInt64())

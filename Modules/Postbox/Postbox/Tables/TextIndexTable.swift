@@ -1,7 +1,7 @@
 import ValueBox
 
 /// FTS table 41: message text under collection `p<peer>` and item `p<peer>a<namespace>b<id>`, with a `t<tag>`
-/// token per tag (REFERENCE §3.5 FTS).
+/// token per tag (Telegram-iOS Postbox FTS).
 final class TextIndexTable {
     let valueBox: SqliteValueBox
     let table = ValueBoxFullTextTable(id: 41)

@@ -1,6 +1,6 @@
 public import ValueBox
 
-/// A change to one chat's history, recorded for live views (REFERENCE §3.5 `MessageHistoryOperation`).
+/// A change to one chat's history, recorded for live views (Telegram-iOS Postbox `MessageHistoryOperation`).
 public enum MessageHistoryOperation: Sendable {
     /// A message was added.
     case insertMessage(Message)
@@ -28,7 +28,7 @@ public struct HoleOperationKey: Hashable, Sendable {
 }
 
 /// Everything one write transaction changed, built before commit and handed to transaction observers (the live
-/// views of the next layer) (REFERENCE §3.5 `PostboxTransaction`).
+/// views of the next layer) (Telegram-iOS Postbox `PostboxTransaction`).
 public struct PostboxTransaction: Sendable {
     public var currentOperationsByPeerId: [PeerId: [MessageHistoryOperation]] = [:]
     public var holeOperations: [HoleOperationKey: [MessageHistoryHoleOperation]] = [:]

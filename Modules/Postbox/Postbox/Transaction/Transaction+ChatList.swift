@@ -1,5 +1,5 @@
 /// The chat list: pinned chats and each chat's top message, kept in step before commit
-/// (REFERENCE §3.2 `ChatListTable`, `ChatListIndexTable`).
+/// (Telegram-iOS Postbox `ChatListTable`, `ChatListIndexTable`).
 extension Transaction {
     /// A chat's place in the chat list (`nil` when it is not listed).
     public func getPeerChatListIndex(_ peerId: PeerId) throws -> ChatListIndex? {
@@ -79,7 +79,7 @@ extension Transaction {
         }
     }
 
-    /// Applies the derived-table updates and returns the operations record (REFERENCE §3.5 `beforeCommit`).
+    /// Applies the derived-table updates and returns the operations record (Telegram-iOS Postbox `beforeCommit`).
     func beforeCommit() throws -> PostboxTransaction {
         try flushNamespaces()
         try updateChatListForTouchedPeers()

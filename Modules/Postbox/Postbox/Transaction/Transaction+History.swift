@@ -54,7 +54,7 @@ extension Transaction {
         var records: [MessageRecord] = []
         for namespace in try messageNamespaces(peerId: peerId) {
             if let tag, let first = tag.singleTags.first {
-                // Tagged history reads the tag index (REFERENCE §3.2 MessageHistoryTagsTable), not every record;
+                // Tagged history reads the tag index (Telegram-iOS Postbox MessageHistoryTagsTable), not every record;
                 // for several tags it walks the first and keeps the records that carry all of them.
                 var from = anchor
                 var found = 0

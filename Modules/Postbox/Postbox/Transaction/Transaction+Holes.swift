@@ -1,4 +1,4 @@
-/// Holes: id ranges of a chat known to exist on the server but not stored (REFERENCE §3.2 hole index).
+/// Holes: id ranges of a chat known to exist on the server but not stored (Telegram-iOS Postbox hole index).
 extension Transaction {
     /// Records a hole, merging with holes it touches.
     public func addHole(

@@ -1,5 +1,5 @@
 /// Read states: unread counts kept in step with incoming messages, and the read-up-to marks
-/// (REFERENCE §3.5 `applyIncomingReadMaxId`, `applyInteractiveReadMaxIndex`).
+/// (Telegram-iOS Postbox `applyIncomingReadMaxId`, `applyInteractiveReadMaxIndex`).
 extension Transaction {
     func readState(_ peerId: PeerId) throws -> CombinedPeerReadState {
         if let cached = readStateCache[peerId] { return cached }

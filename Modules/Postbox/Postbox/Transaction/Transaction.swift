@@ -2,7 +2,7 @@ public import Buffers
 public import PostboxCoding
 public import ValueBox
 
-/// The handle a transaction closure reads and writes through (REFERENCE §3.5 `Transaction`). It is valid only
+/// The handle a transaction closure reads and writes through (Telegram-iOS Postbox `Transaction`). It is valid only
 /// inside the closure, on the queue that runs it.
 public final class Transaction {
     let tables: PostboxTables

@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// The cross-process wake-up (REFERENCE §3.2 `IpcPipe` on iOS): after each committed write a Postbox writes its
+/// The cross-process wake-up (Telegram-iOS Postbox `IpcPipe` on iOS): after each committed write a Postbox writes its
 /// instance token and the new transaction-state version into `<postbox>/db/ipc-notify`; every process with open views
 /// watches that file with inotify and, on a change written by another instance, asks the Postbox to check the
 /// metadata counter. Nothing polls: the watcher sleeps in the kernel until a write happens.

@@ -24,7 +24,7 @@ public enum ChatListViewAnchor: Hashable, Sendable {
     case index(ChatListIndex)
 }
 
-/// A snapshot of the chat list (REFERENCE §3.5 `ChatListView`): pinned chats first in pinning order, then the
+/// A snapshot of the chat list (Telegram-iOS Postbox `ChatListView`): pinned chats first in pinning order, then the
 /// others by their last message, newest first.
 public struct ChatListView: PostboxView, Equatable {
     public let anchor: ChatListViewAnchor

@@ -1,6 +1,6 @@
 public import ValueBox
 
-/// A view inside a `CombinedView` (REFERENCE §3.5 `PostboxViewKey`).
+/// A view inside a `CombinedView` (Telegram-iOS Postbox `PostboxViewKey`).
 public enum PostboxViewKey: Hashable, Sendable {
     case peer(PeerId)
     case peers(Set<PeerId>)
@@ -13,7 +13,7 @@ public enum PostboxViewKey: Hashable, Sendable {
     case unsentMessageIds
 }
 
-/// Snapshots of several views taken after the same transaction (REFERENCE §3.5 `CombinedView`): emitted once per
+/// Snapshots of several views taken after the same transaction (Telegram-iOS Postbox `CombinedView`): emitted once per
 /// transaction that changed any of them.
 public struct CombinedView: PostboxView {
     public let views: [PostboxViewKey: any PostboxView]

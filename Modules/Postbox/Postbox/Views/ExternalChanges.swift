@@ -5,7 +5,7 @@ import ValueBox
 /// another process wrote. Every write transaction stores one in the change log (table 90) under its transaction
 /// state version; a process that finds the counter moved merges the entries it missed.
 ///
-/// Telegram-iOS refreshes every open view after an external write (REFERENCE §3.5
+/// Telegram-iOS refreshes every open view after an external write (`Postbox.swift`
 /// `refreshViewsDueToExternalTransaction`); the log lets us refresh only the views the write affected.
 struct ExternalChanges: Sendable {
     /// The log did not cover the versions missed: every view reloads.

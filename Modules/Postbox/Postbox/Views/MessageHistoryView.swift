@@ -1,4 +1,4 @@
-/// Where a history view is anchored (REFERENCE §3.5 `HistoryViewInputAnchor`).
+/// Where a history view is anchored (Telegram-iOS Postbox `HistoryViewInputAnchor`).
 public enum HistoryViewInputAnchor: Hashable, Sendable {
     /// The oldest messages.
     case lowerBound
@@ -32,7 +32,7 @@ public struct MessageHistoryEntry: Equatable, Sendable {
     }
 }
 
-/// A snapshot of a chat's history around an anchor (REFERENCE §3.5 `MessageHistoryView`).
+/// A snapshot of a chat's history around an anchor (Telegram-iOS Postbox `MessageHistoryView`).
 public struct MessageHistoryView: PostboxView, Equatable {
     public let peerId: PeerId
     /// Only messages carrying all of these tags, when set.

@@ -1,4 +1,4 @@
-/// A snapshot of one message (REFERENCE §3.5 `MessageView`): `nil` while it is not stored.
+/// A snapshot of one message (Telegram-iOS Postbox `MessageView`): `nil` while it is not stored.
 public struct MessageView: PostboxView, Equatable {
     public let messageId: MessageId
     public let message: Message?

@@ -4,7 +4,7 @@ struct HistoryWindowItem: WindowEntry {
     var windowKey: MessageIndex { message.index }
 }
 
-/// The live side of `MessageHistoryView` (REFERENCE §3.5 `MutableMessageHistoryView`): a window around the anchor
+/// The live side of `MessageHistoryView` (Telegram-iOS Postbox `MutableMessageHistoryView`): a window around the anchor
 /// kept in step with the chat's operations; it reads only a window edge that runs short, the holes next to the
 /// window, and messages whose author or shared media changed.
 final class MutableMessageHistoryView: MutablePostboxView {

@@ -1,4 +1,4 @@
-/// A snapshot of one peer and its presence (REFERENCE §3.5 `PeerView`).
+/// A snapshot of one peer and its presence (Telegram-iOS Postbox `PeerView`).
 public struct PeerView: PostboxView, Equatable {
     public let peerId: PeerId
     public let peer: Peer?
@@ -9,7 +9,7 @@ public struct PeerView: PostboxView, Equatable {
     }
 }
 
-/// A snapshot of several peers and their presences (REFERENCE §3.5 `MultiplePeersView`).
+/// A snapshot of several peers and their presences (Telegram-iOS Postbox `MultiplePeersView`).
 public struct MultiplePeersView: PostboxView, Equatable {
     public let peerIds: Set<PeerId>
     /// The stored peers among `peerIds`.

@@ -3,9 +3,9 @@ import Synchronization
 public import ValueBox
 public import SwiftSignalKit
 
-/// Live views as Signals (REFERENCE §3.5): each subscription builds its own mutable view on the writer queue, emits
-/// the initial snapshot, then one snapshot after each transaction that changed it. Snapshots are delivered on the
-/// writer queue; disposing unregisters the view.
+/// Live views as Signals (Telegram-iOS `Postbox.swift`): each subscription builds its own mutable view on the writer
+/// queue, emits the initial snapshot, then one snapshot after each transaction that changed it. Snapshots are delivered
+/// on the writer queue; disposing unregisters the view.
 extension Postbox {
     /// Opens a live view made by `make` (which reads through a read transaction on the writer connection).
     func liveView<View: MutablePostboxView>(
@@ -99,7 +99,7 @@ final class ViewRegistration: Sendable {
     }
 }
 
-/// The views a client opens (REFERENCE §3.5 dedicated entry points).
+/// The views a client opens (Telegram-iOS Postbox dedicated entry points).
 extension Postbox {
     /// `count` messages of a chat around `anchor`, optionally only those with `tag`.
     public func aroundMessageHistoryViewForLocation(

@@ -1,5 +1,5 @@
 /// An immutable snapshot of a live view, pushed to subscribers after every transaction that changed it
-/// (REFERENCE §3.5 `PostboxView`).
+/// (Telegram-iOS Postbox `PostboxView`).
 public protocol PostboxView: Sendable {
     /// Whether `other` is a snapshot of the same kind showing the same content.
     func isEqual(to other: any PostboxView) -> Bool
@@ -13,7 +13,7 @@ extension PostboxView where Self: Equatable {
 }
 
 /// The live side of a view: it replays each write transaction's operations instead of re-running its query
-/// (REFERENCE §3.5 `MutablePostboxView`). Used only on the Postbox writer queue.
+/// (Telegram-iOS Postbox `MutablePostboxView`). Used only on the Postbox writer queue.
 protocol MutablePostboxView: AnyObject, SendableMetatype {
     associatedtype Snapshot: PostboxView
 

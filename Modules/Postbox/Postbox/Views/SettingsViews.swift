@@ -2,7 +2,7 @@ import Buffers
 import PostboxCoding
 public import ValueBox
 
-/// A snapshot of preferences entries (REFERENCE §3.5 `PreferencesView`).
+/// A snapshot of preferences entries (Telegram-iOS Postbox `PreferencesView`).
 public struct PreferencesView: PostboxView, Equatable {
     public let keys: Set<ValueBoxKey>
     /// The stored entries among `keys`.
@@ -47,7 +47,7 @@ final class MutablePreferencesView: MutablePostboxView {
     func immutableView() -> PreferencesView { PreferencesView(keys: keys, values: values) }
 }
 
-/// A snapshot of an ordered item list (recent stickers, saved GIFs, …) (REFERENCE §3.5 `OrderedItemListView`).
+/// A snapshot of an ordered item list (recent stickers, saved GIFs, …) (Telegram-iOS Postbox `OrderedItemListView`).
 public struct OrderedItemListView: PostboxView, Equatable {
     public let collectionId: Int32
     public let items: [OrderedItemListEntry]
@@ -86,7 +86,7 @@ final class MutableOrderedItemListView: MutablePostboxView {
     func immutableView() -> OrderedItemListView { OrderedItemListView(collectionId: collectionId, items: items) }
 }
 
-/// A snapshot of the messages waiting to be sent (REFERENCE §3.5 `UnsentMessageIdsView`).
+/// A snapshot of the messages waiting to be sent (Telegram-iOS Postbox `UnsentMessageIdsView`).
 public struct UnsentMessageIdsView: PostboxView, Equatable {
     public let ids: Set<MessageId>
 }

@@ -6,7 +6,7 @@ public enum UnreadMessageCountsItem: Hashable, Sendable {
     case peer(PeerId)
 }
 
-/// A snapshot of unread counts (REFERENCE §3.5 `UnreadMessageCountsView`).
+/// A snapshot of unread counts (Telegram-iOS Postbox `UnreadMessageCountsView`).
 public struct UnreadMessageCountsView: PostboxView, Equatable {
     public let counts: [UnreadMessageCountsItem: Int32]
 

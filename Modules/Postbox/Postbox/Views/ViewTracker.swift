@@ -10,7 +10,7 @@ public struct PostboxViewStatistics: Equatable, Sendable {
     public var emissions = 0
 }
 
-/// The open live views of one Postbox and their subscribers (REFERENCE §3.5 `ViewTracker`). Every write transaction
+/// The open live views of one Postbox and their subscribers (Telegram-iOS `ViewTracker`). Every write transaction
 /// is replayed into every view before commit; the snapshots of views that changed are delivered after commit.
 /// Used only on the Postbox writer queue.
 final class ViewTracker {
