@@ -267,7 +267,7 @@ let apps: [App] = [
     .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "CommandLineOutput", "ArgumentParser"]),
 
     // Postbox apps.
-    .app("postbox-tool", links: ["Postbox", "PostboxTesting", "PostboxJSONL", "ArgumentParser"]),
+    .app("postbox-tool", links: ["Postbox", "PostboxTesting", "PostboxJSONL", "CommandLineOutput", "ArgumentParser"]),
 
     // Network apps and build tools.
     .app(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineOutput
 import Foundation
 import Postbox
 import PostboxTesting
@@ -23,7 +24,7 @@ struct AccountOptions: ParsableArguments {
         if let hex = ProcessInfo.processInfo.environment["POSTBOX_KEY"] {
             return try PostboxEncryptionParameters(hex: hex)
         }
-        throw ToolFailure.usage("no key: give --key-file F or set POSTBOX_KEY (96 hex digits)")
+        throw ToolError.badInput("no key", remedy: "give --key-file F or set POSTBOX_KEY (96 hex digits)")
     }
 
     /// Opens the Postbox; a missing database is an error unless `create`. With --key-file, a rekey that was
@@ -32,10 +33,13 @@ struct AccountOptions: ParsableArguments {
         registerPostboxTestTypes()
         let key = keyFile == nil ? try encryption() : nil
         if !create && !FileManager.default.fileExists(atPath: path + "/postbox/db/db_sqlite") {
-            throw ToolFailure.usage("no Postbox at \(path) (expected \(path)/postbox/db/db_sqlite)")
+            throw ToolError.badInput(
+                "no Postbox at \(path)", remedy: "give the account directory, the one holding postbox/db/db_sqlite")
         }
-        let progress: (Float) -> Void = { progress in
-            ProgressLine.shared.show("upgrading", fraction: Double(progress))
+        let upgrade = ProgressLine(tool: PostboxTool.toolName, total: 100)
+        let progress: (Float) -> Void = { fraction in
+            upgrade.update(done: Int(fraction * 100), current: "upgrading")
+            if fraction >= 1 { upgrade.finish() }
         }
         do {
             if let keyFile {
@@ -43,50 +47,35 @@ struct AccountOptions: ParsableArguments {
             }
             return try Postbox.open(accountPath: path, encryption: key, progress: progress)
         } catch {
-            throw ToolFailure.from(error)
+            throw toolError(error)
         }
     }
 }
 
-/// A failure with the tool's exit status: 2 for a wrong key, an unusable database or bad usage, 1 otherwise.
-enum ToolFailure: Error {
-    case usage(String)
-    case wrongKey(String)
-    case failed(String)
-
-    static func from(_ error: Error) -> ToolFailure {
-        if let failure = error as? ToolFailure { return failure }
-        if let error = error as? PostboxError {
-            switch error {
-            case .wrongKeyOrNotADatabase, .invalidEncryptionParameters, .keyFile: return .wrongKey(error.description)
-            default: return .failed(error.description)
-            }
+/// An error as the tool reports it: a wrong key, an unusable database or key file is bad input (exit 2, with what to
+/// do); anything else a failure (exit 1).
+func toolError(_ error: any Error) -> ToolError {
+    if let error = error as? ToolError { return error }
+    if let error = error as? PostboxError {
+        switch error {
+        case .wrongKeyOrNotADatabase, .invalidEncryptionParameters, .keyFile:
+            return .badInput(error.description, remedy: "check --key-file or POSTBOX_KEY")
+        default:
+            return ToolError(error.description)
         }
-        return .failed("\(error)")
     }
+    return ToolError("\(error)")
 }
 
-/// Runs a command body, turning failures into one line on stderr and the tool's exit status.
+/// Runs a command body, reporting any failure as the tool's one-line error and exit status.
 func runTool(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let exit as ExitCode {
         throw exit
     } catch {
-        switch ToolFailure.from(error) {
-        case .usage(let message), .wrongKey(let message):
-            printError(message)
-            throw ExitCode(2)
-        case .failed(let message):
-            printError(message)
-            throw ExitCode(1)
-        }
+        throw toolError(error)
     }
-}
-
-/// Writes one line to standard error.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data(("postbox-tool: " + message + "\n").utf8))
 }
 
 /// Parses a peer argument: "N" (a user id) or "namespace:id".
@@ -98,5 +87,5 @@ func parsePeerId(_ text: String) throws -> PeerId {
     if parts.count == 1, let id = Int64(parts[0]) {
         return PeerId(namespace: .init(rawValue: 0), id: .init(rawValue: id))
     }
-    throw ToolFailure.usage("not a peer id: \(text) (use N or namespace:N)")
+    throw ToolError.badInput("not a peer id: \(text)", remedy: "use N or namespace:N")
 }

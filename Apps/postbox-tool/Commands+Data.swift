@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineOutput
 import Foundation
 import Postbox
 import PostboxJSONL
@@ -22,7 +23,7 @@ struct ImportJSONL: ParsableCommand {
                 data = FileHandle.standardInput.readDataToEndOfFile()
             } else {
                 guard let contents = FileManager.default.contents(atPath: file) else {
-                    throw ToolFailure.usage("cannot read \(file)")
+                    throw ToolError.badInput("cannot read \(file)", remedy: "check the path and its permissions")
                 }
                 data = contents
             }
@@ -31,15 +32,16 @@ struct ImportJSONL: ParsableCommand {
                 // Every line is checked before the account is created or opened.
                 records = try MessageJSONL.parse([UInt8](data))
             } catch {
-                throw ToolFailure.failed("\(file): \(error)")
+                throw ToolError.badInput("\(file): \(error)", remedy: "fix that line; nothing was written")
             }
             let postbox = try account.open(create: true)
             let start = Date()
+            let progress = ProgressLine(tool: PostboxTool.toolName, total: records.count)
             let imported = try MessageJSONL.store(records, in: postbox, batch: batch) { count in
-                ProgressLine.shared.show(
-                    "importing", count: count, rate: Double(count) / max(Date().timeIntervalSince(start), 1e-3))
+                let rate = Double(count) / max(Date().timeIntervalSince(start), 1e-3)
+                progress.update(done: count, current: "\(Int(rate)) messages/s")
             }
-            ProgressLine.shared.finish()
+            progress.finish()
             try postbox.checkpoint()
             print("imported \(imported) messages")
         }
@@ -76,9 +78,10 @@ struct Rekey: ParsableCommand {
     func run() throws {
         try runTool {
             guard let keyFile = account.keyFile else {
-                throw ToolFailure.usage(
-                    "rekey needs --key-file F: the new key is stored in F once the database is re-encrypted, so "
-                        + "that a crash on the way can always be recovered")
+                throw ToolError.badInput(
+                    "rekey needs --key-file F",
+                    remedy: "the new key is stored in F once the database is re-encrypted, so that a crash on the way "
+                        + "can always be recovered")
             }
             let newKey: PostboxEncryptionParameters
             if let newKeyFile {
@@ -86,7 +89,7 @@ struct Rekey: ParsableCommand {
             } else if let hex = ProcessInfo.processInfo.environment["POSTBOX_NEW_KEY"] {
                 newKey = try PostboxEncryptionParameters(hex: hex)
             } else {
-                throw ToolFailure.usage("no new key: give --new-key-file F or set POSTBOX_NEW_KEY")
+                throw ToolError.badInput("no new key", remedy: "give --new-key-file F or set POSTBOX_NEW_KEY")
             }
             let postbox = try account.open()
             try postbox.checkpoint(truncate: true)
@@ -107,7 +110,7 @@ struct Verify: ParsableCommand {
             let postbox = try account.open()
             let integrity = try postbox.integrityCheck()
             guard integrity == ["ok"] else {
-                throw ToolFailure.failed("integrity check failed: " + integrity.prefix(5).joined(separator: "; "))
+                throw ToolError("integrity check failed: " + integrity.prefix(5).joined(separator: "; "))
             }
             let (messages, peers, chats) = try postbox.readTransactionSync { tx -> (Int, Int, Int) in
                 var messages = 0

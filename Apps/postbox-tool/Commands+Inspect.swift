@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineOutput
 import Foundation
 import Postbox
 import PostboxJSONL
@@ -120,7 +121,7 @@ struct History: ParsableCommand {
             let messages = try account.open().transactionSync { tx -> [Message] in
                 if let around {
                     guard let index = try tx.messageIndex(MessageId(peerId: peerId, namespace: 0, id: around)) else {
-                        throw ToolFailure.failed("no message \(around) in \(peerId)")
+                        throw ToolError.badInput("no message \(around) in \(peerId)", remedy: "list the chat with history")
                     }
                     return try tx.messagesAround(peerId: peerId, anchor: index, count: count)
                 }

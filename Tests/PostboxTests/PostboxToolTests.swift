@@ -54,7 +54,7 @@ import Testing
         let wrong = try runTool(
             ["stats", "--path", account], environment: ["POSTBOX_KEY": String(repeating: "ee", count: 48)])
         #expect(wrong.0 == 2)
-        #expect(wrong.2 == "postbox-tool: wrong key or not a Postbox database: \(database)\n")
+        #expect(wrong.2 == "postbox-tool: error: wrong key or not a Postbox database: \(database) — check --key-file or POSTBOX_KEY\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
 
         let newKeyFile = directory.path + "/new-key"
