@@ -40,7 +40,7 @@ final class Recorder: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// Polls until `condition` holds or `timeout` seconds pass.
-    func wait(timeout: Double = 10, until condition: ((frames: [TransportFrame], closed: Bool)) -> Bool) async -> Bool {
+    func wait(timeout: Double = 30, until condition: ((frames: [TransportFrame], closed: Bool)) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(snapshot) { return true }
@@ -239,7 +239,7 @@ final class ProbeHandler: RPCHandler, @unchecked Sendable {
 }
 
 /// Polls `condition` every 10 ms until it holds or `timeout` seconds pass.
-func eventually(timeout: Double = 10, _ condition: () throws -> Bool) async rethrows -> Bool {
+func eventually(timeout: Double = 30, _ condition: () throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if try condition() { return true }

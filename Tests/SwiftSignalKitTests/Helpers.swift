@@ -46,7 +46,7 @@ final class Log: Sendable {
 
 /// Waits for `semaphore`; the test fails, instead of hanging, if it is not signalled within `seconds`.
 func wait(
-    for semaphore: DispatchSemaphore, seconds: Double = 10, _ what: String,
+    for semaphore: DispatchSemaphore, seconds: Double = 60, _ what: String,
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     try #require(
@@ -56,7 +56,7 @@ func wait(
 
 /// Spins (yielding the CPU) until `condition` holds; the test fails if it does not within `seconds`.
 func spin(
-    seconds: Double = 10, until what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    seconds: Double = 60, until what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     let deadline = DispatchTime.now() + seconds
     while !condition() {
@@ -67,7 +67,7 @@ func spin(
 
 /// Yields until `condition` holds; the test fails if it does not within `seconds`.
 func yield(
-    seconds: Double = 10, until what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    seconds: Double = 60, until what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
     let deadline = DispatchTime.now() + seconds
     while !condition() {
@@ -76,9 +76,11 @@ func yield(
     }
 }
 
-/// Awaits `task`; if it has not finished within `seconds` it is cancelled and the test fails.
+/// Awaits `task`; if it has not finished within `seconds` it is cancelled and the test fails. The limits here catch
+/// hangs, not slowness: on a 2-core machine the tests run beside long synchronous ones that hold Swift's cooperative
+/// threads, so an async test may wait tens of seconds for a thread (a 10 s limit failed that way on a fresh run).
 func finish<T: Sendable>(
-    _ task: Task<T, any Error>, within seconds: Double = 10, _ what: String,
+    _ task: Task<T, any Error>, within seconds: Double = 60, _ what: String,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> T {
     let expired = LockedValue.make(false)
