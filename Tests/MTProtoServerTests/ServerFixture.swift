@@ -16,6 +16,10 @@ final class Recorder: ChannelInboundHandler, @unchecked Sendable {
     private let lock = NSLock()
     private var frames: [TransportFrame] = []
     private var closed = false
+    /// When the connection closed, noted on its event loop (not when a test task next looks, which on a busy machine
+    /// may be much later).
+    private var closedTime: Date?
+    private var openedTime: Date?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         lock.lock()
@@ -23,10 +27,33 @@ final class Recorder: ChannelInboundHandler, @unchecked Sendable {
         lock.unlock()
     }
 
+    func channelActive(context: ChannelHandlerContext) {
+        lock.lock()
+        openedTime = Date()
+        lock.unlock()
+        context.fireChannelActive()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         lock.lock()
         closed = true
+        closedTime = Date()
         lock.unlock()
+    }
+
+    /// Seconds from the connection's opening to its closing, both noted on its event loop.
+    var lifetime: Double? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let openedTime, let closedTime else { return nil }
+        return closedTime.timeIntervalSince(openedTime)
+    }
+
+    /// When the connection closed, if it has.
+    var closedAt: Date? {
+        lock.lock()
+        defer { lock.unlock() }
+        return closedTime
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
