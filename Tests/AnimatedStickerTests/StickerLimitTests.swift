@@ -39,12 +39,3 @@ import WebPBinding
     }
 }
 
-/// The error `body` throws, or nil: a failing check then prints nil, never a decoded value of hundreds of megabytes.
-private func thrownError(_ body: () throws -> some Any) -> (any Error)? {
-    do {
-        _ = try body()
-        return nil
-    } catch {
-        return error
-    }
-}
