@@ -43,6 +43,9 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     private var callsInFlight = 0
     private var idleTimeout: Double
     private var idleTask: Scheduled<Void>?
+    /// When the last whole packet arrived; the idle timer checks it when it fires instead of being rescheduled for
+    /// every packet.
+    private var lastPacket = NIODeadline.now()
     private var readingPaused = false
     /// Packets read while paused, processed once the connection may go on (at most one socket read's worth: reading
     /// stops while paused).
@@ -67,7 +70,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     public func handlerAdded(context: ChannelHandlerContext) {
-        scheduleIdleClose(context: context)
+        scheduleIdleCheck(context: context, in: idleTimeout)
     }
 
     public func handlerRemoved(context: ChannelHandlerContext) {
@@ -76,7 +79,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .packet(let payload, let quickAck) = unwrapInboundIn(data) else { return }
-        scheduleIdleClose(context: context)
+        lastPacket = .now()
         let packet = Array(payload.readableBytesView)
         if readingPaused || !held.isEmpty {
             held.append((packet, quickAck))
@@ -167,7 +170,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         for reason in reaction.dropped { logger.debug("dropped part of a message", metadata: ["reason": "\(reason)"]) }
         if let delay = reaction.disconnectDelay {
             idleTimeout = delay > 0 ? Double(delay) : limits.idleTimeout
-            scheduleIdleClose(context: context)
+            scheduleIdleCheck(context: context, in: idleTimeout)
         }
         var replies = reaction.replies
         for request in reaction.destroySessions {
@@ -256,15 +259,20 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         context.fireChannelWritabilityChanged()
     }
 
-    /// Closes the connection after `idleTimeout` seconds without a whole packet (restarted by each one).
-    private func scheduleIdleClose(context: ChannelHandlerContext) {
+    /// Closes the connection once `idleTimeout` seconds pass without a whole packet: the timer fires, and either
+    /// closes or sleeps again for what is left since the last packet.
+    private func scheduleIdleCheck(context: ChannelHandlerContext, in seconds: Double) {
         idleTask?.cancel()
         guard idleTimeout > 0 else { return }
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let timeout = idleTimeout
-        idleTask = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {
+        idleTask = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(max(seconds, 0.001) * 1e9))) {
             let (me, context) = bound.value
-            me.close(context, "idle for \(timeout) s")
+            let idle = Double((NIODeadline.now() - me.lastPacket).nanoseconds) / 1e9
+            if idle >= me.idleTimeout {
+                me.close(context, "idle for \(me.idleTimeout) s")
+            } else {
+                me.scheduleIdleCheck(context: context, in: me.idleTimeout - idle)
+            }
         }
     }
 
