@@ -191,9 +191,12 @@ let modules: [Module] = [
             "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils",
             "NIOCore", "NIOPosix", "TestVectors",
         ]),
+    // ServerStore: tg-server's database (accounts, message boxes, dialogs, the update log) on the SQLite module.
+    .swift("ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils"], testDeps: ["SQLite", "TestVectors"]),
     .swift(
-        "ServerAPI", .Server, deps: ["MTProtoServer", "TelegramApi", "TLRuntime"],
-        testDeps: ["MTProtoServer", "TelegramApi", "TLRuntime"]),
+        "ServerAPI", .Server,
+        deps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "Logging"],
+        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "TestVectors"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
@@ -273,8 +276,8 @@ let apps: [App] = [
     .app(
         "tg-server",
         links: [
-            "MTProtoServer", "ServerAPI", "Buffers", "SecretFiles", "CommandLineOutput", "NIOCore", "NIOPosix", "Logging",
-            "ArgumentParser",
+            "MTProtoServer", "ServerAPI", "ServerStore", "SQLite", "Buffers", "SecretFiles", "CommandLineOutput", "NIOCore",
+            "NIOPosix", "Logging", "ArgumentParser",
         ]),
     .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
 

@@ -8,6 +8,8 @@ import NIOCore
 import NIOPosix
 import SecretFiles
 import ServerAPI
+import SQLite
+import ServerStore
 
 /// `tg-server`: the local MTProto server for development and tests.
 @main
@@ -21,6 +23,11 @@ struct TGServer: AsyncParsableCommand {
             DC n listens on --port + n - 1 (DC 2, the one clients start with, on --port + 1). The RSA key pair is \
             created in --data-dir on first start and kept there; --print-public-key prints its PKCS#1 PEM and \
             fingerprint (creating it if needed). Stop with SIGINT or SIGTERM.
+
+            Accounts, messages and updates live in --data-dir/server.sqlite (SQLite in WAL mode), encrypted with \
+            the key in --db-key-file when one is given. Login codes: Telegram's test numbers 99966XYYYY belong to \
+            DC X and their code is X five times (99966 2 1234 → 22222); every other number gets a random 5-digit \
+            code (or --fixed-code), which the server logs and writes to --data-dir/codes/<phone digits>.
 
             \(ToolExitCode.helpText)
             """)
@@ -42,6 +49,13 @@ struct TGServer: AsyncParsableCommand {
     var maxCallsInFlight = ServerLimits().maximumCallsInFlight
     @Option(help: "Threads for key exchanges' RSA and DH work (kept off the network threads).")
     var keyExchangeWorkers = ServerLimits().keyExchangeWorkers
+    @Option(help: "The login code of every number that is not a test number (99966XYYYY), for scripts; default: random.")
+    var fixedCode: String?
+    @Option(help: """
+        Encrypt the database with the key in this file (96 hex digits: 32 key bytes then 16 salt bytes, mode 0600); \
+        a missing file is created with a new random key.
+        """)
+    var dbKeyFile: String?
     @Flag(help: "Print the server's public key (PKCS#1 PEM) and fingerprint, then exit.") var printPublicKey = false
     @Flag(help: "Log every connection event.") var verbose = false
 
@@ -53,6 +67,9 @@ struct TGServer: AsyncParsableCommand {
                 + "--key-exchange-workers must be positive")
         }
         guard idleTimeout > 0, frameTimeout > 0 else { throw ValidationError("timeouts must be positive seconds") }
+        if let fixedCode, fixedCode.count != 5 || !fixedCode.allSatisfy(\.isASCII) || !fixedCode.allSatisfy(\.isNumber) {
+            throw ValidationError("--fixed-code must be 5 digits")
+        }
         for s in secret where Self.hexBytes(s).map({ $0.count == 16 || ($0.count == 17 && $0[0] == 0xdd) }) != true {
             throw ValidationError("--secret \(s): expected 32 hex digits, or 34 starting with dd")
         }
@@ -83,10 +100,15 @@ struct TGServer: AsyncParsableCommand {
         let configuration = MTProtoServer.Configuration(
             host: host, basePort: port, dataCenterCount: dcs, dataDirectory: directory,
             proxySecrets: secret.compactMap(Self.hexBytes), limits: limits)
+        let store = try Self.openStore(directory: directory, keyFile: dbKeyFile, logger: logger)
+        let updates = UpdateGateway()
+        let codes = ServerBackend.LoginCodes(folder: directory.appendingPathComponent("codes"), fixedCode: fixedCode)
         let server: MTProtoServer
+        let backendLogger = logger
         do {
-            server = try await MTProtoServer.start(configuration, group: group, logger: logger) { dataCenters in
-                ServerAPIHandler(dataCenters: dataCenters)
+            server = try await MTProtoServer.start(configuration, group: group, logger: logger, updates: updates) { dataCenters in
+                ServerAPIHandler(
+                    backend: ServerBackend(store: store, updates: updates, dataCenters: dataCenters, codes: codes, logger: backendLogger))
             }
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             try? await group.shutdownGracefully()
@@ -121,6 +143,22 @@ struct TGServer: AsyncParsableCommand {
                 source.resume()
                 SignalSources.keep(source)
             }
+        }
+    }
+
+    /// Opens (creating) the database in the data folder, with the key file's key when one is given.
+    static func openStore(directory: URL, keyFile: String?, logger: Logger) throws -> ServerStore {
+        do {
+            try SecretFile.createDirectory(directory.path)
+            var key: Database.CipherKey?
+            if let keyFile {
+                let (loaded, created) = try DatabaseKeyFile.loadOrCreate(keyFile)
+                if created { logger.notice("created a database key", metadata: ["file": "\(keyFile)"]) }
+                key = loaded
+            }
+            return try ServerStore(path: directory.appendingPathComponent("server.sqlite").path, key: key)
+        } catch {
+            throw ToolError.badInput("\(error)", remedy: "check --data-dir and --db-key-file")
         }
     }
 

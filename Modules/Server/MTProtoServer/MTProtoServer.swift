@@ -74,10 +74,12 @@ public final class MTProtoServer: Sendable {
 
     /// Opens the key store, binds every data center, and serves with the handler `makeHandler` builds from the
     /// bound data centers (so `help.getConfig` can list their real ports). Logs go to `logger`, silent by default
-    /// (tg-server passes its own).
+    /// (tg-server passes its own). Connections subscribe their sessions to `updates`, through which the handler
+    /// pushes.
     public static func start(
         _ configuration: Configuration, group: any EventLoopGroup,
         logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+        updates: UpdateGateway? = nil,
         makeHandler: @escaping @Sendable ([DataCenter]) -> any RPCHandler
     ) async throws -> MTProtoServer {
         let limits = configuration.limits
@@ -115,7 +117,7 @@ public final class MTProtoServer: Sendable {
                 channel.closeFuture.whenComplete { _ in gate.release(address) }
                 return [ServerConnectionHandler(
                     dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
-                    logger: logger, workers: workers, limits: limits, dhPool: dhPool)]
+                    logger: logger, workers: workers, limits: limits, dhPool: dhPool, updates: updates)]
             }
             listeners.append(listener)
             dataCenters.append(DataCenter(id: dcId, host: configuration.host, port: listener.port))

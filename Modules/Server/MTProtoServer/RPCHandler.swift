@@ -13,11 +13,14 @@ public struct RPCCall: Sendable {
     public let sessionId: Int64
     /// The data center that received the call.
     public let dcId: Int32
+    /// The call was wrapped in `invokeWithoutUpdates`: its effects are not pushed back to this session.
+    public let withoutUpdates: Bool
 
     public init(
         requestMessageId: Int64, function: any TLFunction, layer: Int32?, authKeyId: Int64, sessionId: Int64,
-        dcId: Int32
+        dcId: Int32, withoutUpdates: Bool = false
     ) {
+        self.withoutUpdates = withoutUpdates
         self.requestMessageId = requestMessageId
         self.function = function
         self.layer = layer

@@ -51,13 +51,18 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     /// stops while paused).
     private var held: [(packet: [UInt8], quickAck: Bool)] = []
     private var draining = false
+    private let updates: UpdateGateway?
+    /// The sessions this connection receives pushes for.
+    private var subscriptions: Set<UpdateGateway.Target> = []
 
     public init(
         dcId: Int32, keys: ServerKeyStore, registry: SessionRegistry, handler: any RPCHandler, logger: Logger,
         workers: KeyExchangeWorkers, limits: ServerLimits = ServerLimits(),
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, dhPool: DHPairPool? = nil
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, dhPool: DHPairPool? = nil,
+        updates: UpdateGateway? = nil
     ) {
         self.dhPool = dhPool
+        self.updates = updates
         self.dcId = dcId
         self.keys = keys
         self.registry = registry
@@ -185,7 +190,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
                 calls.append(
                     (call, RPCCall(
                         requestMessageId: call.requestMessageId, function: function, layer: call.layer,
-                        authKeyId: key.id, sessionId: message.sessionId, dcId: dcId)))
+                        authKeyId: key.id, sessionId: message.sessionId, dcId: dcId, withoutUpdates: call.withoutUpdates)))
+                if !call.withoutUpdates { subscribe(session, context: context) }
             } catch {
                 let name = ServiceCodec.constructorId(of: call.query).map { String($0, radix: 16) } ?? "empty"
                 replies.append(session.with(now: now) { $0.answer(call, error: 400, "INPUT_METHOD_INVALID_\(name)") })
@@ -227,6 +233,34 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
             me.callsInFlight -= 1
             me.updateReading(context: context)
         }
+    }
+
+    // MARK: - Pushes
+
+    /// Makes this connection the one that receives `session`'s pushes.
+    private func subscribe(_ session: SharedSession, context: ChannelHandlerContext) {
+        guard let updates else { return }
+        let target = UpdateGateway.Target(authKeyId: session.authKeyId, sessionId: session.sessionId)
+        guard subscriptions.insert(target).inserted else { return }
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
+        updates.subscribe(target, connection: ObjectIdentifier(self)) { body in
+            loop.execute {
+                let (me, context) = bound.value
+                me.deliver(body, to: session, context: context)
+            }
+        }
+    }
+
+    /// Sends a pushed `Updates` on this connection, unless the client is not taking what it is sent.
+    private func deliver(_ body: [UInt8], to session: SharedSession, context: ChannelHandlerContext) {
+        guard context.channel.isActive, context.channel.isWritable else {
+            logger.debug("push dropped: the client is not reading", metadata: ["session": "\(session.sessionId)"])
+            return
+        }
+        let now = clock()
+        write(session.with(now: now) { $0.seal([$0.push(body)], now: now) }, context: context)
+        context.flush()
     }
 
     // MARK: - Bounds
@@ -290,6 +324,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
 
     public func channelInactive(context: ChannelHandlerContext) {
         idleTask?.cancel()
+        updates?.unsubscribe(subscriptions, connection: ObjectIdentifier(self))
+        subscriptions = []
         context.fireChannelInactive()
     }
 

@@ -1,32 +1,68 @@
 public import Foundation
 public import MTProtoServer
+import Logging
+import ServerStore
 import TLRuntime
 import TelegramApi
 
-/// The server's application layer: routes each API call to the service that owns its namespace. Methods no
-/// service implements get `rpc_error` 400 `METHOD_NOT_IMPLEMENTED`; the next issues add services. Methods of a
-/// signed-in user answer 401 `AUTH_KEY_UNREGISTERED` until accounts exist.
+/// The server's application layer: routes each API call to the service that owns it. Without a backend (the
+/// transport tests and benchmarks) only `help.*` is served and every method of a signed-in user answers 401
+/// `AUTH_KEY_UNREGISTERED`; with one, accounts, messages and updates are served. Methods nothing serves answer
+/// 400 `METHOD_NOT_IMPLEMENTED`, supergroup and channel methods 400 `CHANNEL_INVALID` until they are served.
 public struct ServerAPIHandler: RPCHandler {
     public let help: HelpService
+    public let backend: ServerBackend?
     private let clock: @Sendable () -> Double
 
+    /// A handler that serves `help.*` only.
     public init(dataCenters: [MTProtoServer.DataCenter], clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         help = HelpService(dataCenters: dataCenters)
+        backend = nil
         self.clock = clock
     }
 
+    /// A handler that serves everything `backend` does.
+    public init(backend: ServerBackend) {
+        help = HelpService(dataCenters: backend.dataCenters)
+        self.backend = backend
+        clock = backend.clock
+    }
+
     public func handle(_ call: RPCCall) async -> RPCResponse {
+        do {
+            return .result(try route(call))
+        } catch let error as APIError {
+            return .error(code: error.code, message: error.message)
+        } catch {
+            backend?.logger.error("call failed", metadata: ["method": "\(call.function.functionName)", "error": "\(error)"])
+            return .error(code: 500, message: "INTERNAL")
+        }
+    }
+
+    private func route(_ call: RPCCall) throws -> [UInt8] {
         switch call.function {
         case is Api.functions.help.getConfig:
-            return .result(help.config(thisDc: call.dcId, now: clock()).serialized())
+            return help.config(thisDc: call.dcId, now: clock()).serialized()
         case is Api.functions.help.getNearestDc:
-            return .result(help.nearestDc(thisDc: call.dcId).serialized())
-        case is Api.functions.users.getUsers, is Api.functions.updates.getState:
-            // Methods of a signed-in user: nobody can sign in yet, so every key is unregistered (what clients
-            // such as Telethon expect from `get_me()` before login).
-            return .error(code: 401, message: "AUTH_KEY_UNREGISTERED")
+            return help.nearestDc(thisDc: call.dcId).serialized()
         default:
-            return .notImplemented
+            break
         }
+        guard let backend else {
+            if call.function is Api.functions.users.getUsers || call.function is Api.functions.updates.getState {
+                throw APIError.authKeyUnregistered
+            }
+            throw APIError.badRequest("METHOD_NOT_IMPLEMENTED")
+        }
+        if let answer = try backend.routeSignedOut(call) { return answer }
+        guard let account = try backend.account(authKeyId: call.authKeyId) else { throw APIError.authKeyUnregistered }
+        let caller = Caller(
+            authKeyId: call.authKeyId, sessionId: call.sessionId, dc: call.dcId, userId: account.userId,
+            withoutUpdates: call.withoutUpdates)
+        // An account is served by its own DC; a key signed in elsewhere (by importAuthorization) may only move files.
+        if account.homeDc != call.dcId && !ServerBackend.isFileMethod(call.function) {
+            throw APIError.migrate("USER", to: account.homeDc)
+        }
+        return try backend.routeSignedIn(call.function, caller: caller)
     }
 }

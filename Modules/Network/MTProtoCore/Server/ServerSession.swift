@@ -192,6 +192,13 @@ public struct ServerSession: Sendable {
         rpcError(call.requestMessageId, code: code, text: message)
     }
 
+    /// A message the server sends on its own: `body` is a serialized `Updates` (core.telegram.org "Working with
+    /// updates"). Content-related with a server-initiated msg_id, so the client acknowledges it and a resend request
+    /// can find it.
+    public func push(_ body: [UInt8]) -> MessageSealer.Outgoing {
+        .init(body: body, contentRelated: true, kind: .serverInitiated)
+    }
+
     /// The answer to a `destroy_session`: whether the session existed (`destroy_session_ok`) or not
     /// (`destroy_session_none`).
     public func destroySessionAnswer(_ request: SessionDestruction, existed: Bool) -> MessageSealer.Outgoing {

@@ -1,0 +1,74 @@
+public import Foundation
+
+/// Where the server's own messages to clients go (core.telegram.org "Working with updates": updates are pushed to
+/// every connected session of an account): the connection that last carried each (auth key, session) with a call
+/// that did not say `invokeWithoutUpdates`.
+///
+/// A push to a session whose connection is gone, or whose client is not reading (its socket is over the write
+/// high-water mark), is dropped: the client finds the gap in pts and calls `updates.getDifference`, as the docs
+/// describe. Entries are bounded by the connections open: a closed connection's entries go with it.
+///
+/// `@unchecked Sendable`: the table is read and written under `lock`; deliveries run on each connection's event loop.
+public final class UpdateGateway: @unchecked Sendable {
+    /// One session of one auth key.
+    public struct Target: Hashable, Sendable {
+        public let authKeyId: Int64
+        public let sessionId: Int64
+
+        public init(authKeyId: Int64, sessionId: Int64) {
+            self.authKeyId = authKeyId
+            self.sessionId = sessionId
+        }
+    }
+
+    struct Subscriber {
+        let connection: ObjectIdentifier
+        let deliver: @Sendable ([UInt8]) -> Void
+    }
+
+    private let lock = NSLock()
+    private var subscribers: [Int64: [Int64: Subscriber]] = [:]
+
+    public init() {}
+
+    /// Routes pushes for `target` to one connection's `deliver` (replacing the connection that had it).
+    func subscribe(_ target: Target, connection: ObjectIdentifier, deliver: @escaping @Sendable ([UInt8]) -> Void) {
+        lock.lock()
+        subscribers[target.authKeyId, default: [:]][target.sessionId] = Subscriber(connection: connection, deliver: deliver)
+        lock.unlock()
+    }
+
+    /// Forgets `targets` if `connection` still has them (it closed).
+    func unsubscribe(_ targets: some Sequence<Target>, connection: ObjectIdentifier) {
+        lock.lock()
+        defer { lock.unlock() }
+        for target in targets where subscribers[target.authKeyId]?[target.sessionId]?.connection == connection {
+            subscribers[target.authKeyId]?[target.sessionId] = nil
+            if subscribers[target.authKeyId]?.isEmpty == true { subscribers[target.authKeyId] = nil }
+        }
+    }
+
+    /// Sends `body` (a serialized `Updates`) to every subscribed session of these auth keys but `except`; returns how
+    /// many sessions it was handed to. Pushes handed over from one thread arrive in the order they were handed.
+    @discardableResult
+    public func push(_ body: [UInt8], authKeyIds: some Sequence<Int64>, except: Target? = nil) -> Int {
+        lock.lock()
+        var deliveries: [@Sendable ([UInt8]) -> Void] = []
+        for authKeyId in Set(authKeyIds) {
+            for (sessionId, subscriber) in subscribers[authKeyId] ?? [:]
+            where except != Target(authKeyId: authKeyId, sessionId: sessionId) {
+                deliveries.append(subscriber.deliver)
+            }
+        }
+        lock.unlock()
+        for deliver in deliveries { deliver(body) }
+        return deliveries.count
+    }
+
+    /// How many sessions of `authKeyId` are subscribed.
+    public func subscribedSessions(authKeyId: Int64) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return subscribers[authKeyId]?.count ?? 0
+    }
+}

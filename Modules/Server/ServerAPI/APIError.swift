@@ -1,0 +1,28 @@
+/// An `rpc_error` a method answers with (core.telegram.org "Error handling"): the code and Telegram's name for it.
+struct APIError: Error, Equatable {
+    let code: Int32
+    let message: String
+
+    init(_ code: Int32, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    static func badRequest(_ message: String) -> APIError { APIError(400, message) }
+
+    /// 303 `<KIND>_MIGRATE_<dc>`: the client must repeat the call on `dc`.
+    static func migrate(_ kind: String, to dc: Int32) -> APIError { APIError(303, "\(kind)_MIGRATE_\(dc)") }
+
+    static let authKeyUnregistered = APIError(401, "AUTH_KEY_UNREGISTERED")
+    static let sessionPasswordNeeded = APIError(401, "SESSION_PASSWORD_NEEDED")
+    static let peerIdInvalid = badRequest("PEER_ID_INVALID")
+    static let userIdInvalid = badRequest("USER_ID_INVALID")
+    static let chatIdInvalid = badRequest("CHAT_ID_INVALID")
+    static let messageIdInvalid = badRequest("MESSAGE_ID_INVALID")
+    static let messageEmpty = badRequest("MESSAGE_EMPTY")
+    static let messageTooLong = badRequest("MESSAGE_TOO_LONG")
+    static let limitInvalid = badRequest("LIMIT_INVALID")
+    /// Supergroups and channels are not served yet.
+    static let channelsNotServed = badRequest("CHANNEL_INVALID")
+    static let internalError = APIError(500, "INTERNAL")
+}

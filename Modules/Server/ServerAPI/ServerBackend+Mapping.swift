@@ -1,0 +1,89 @@
+import ServerStore
+import TLRuntime
+import TelegramApi
+
+/// How stored records look on the wire (core.telegram.org constructors of layer 229).
+extension ServerBackend {
+    func apiUser(_ user: UserRecord, viewer: Int64) -> Api.User {
+        .user(
+            .init(
+                isSelf: user.id == viewer, id: user.id, accessHash: user.accessHash, firstName: user.firstName,
+                lastName: user.lastName.isEmpty ? nil : user.lastName, username: user.username,
+                phone: user.id == viewer ? user.phone : nil, status: .userStatusRecently(.init())))
+    }
+
+    func apiPeer(_ peer: PeerRef) -> Api.Peer {
+        switch peer.kind {
+        case .user: return .peerUser(.init(userId: peer.id))
+        case .chat: return .peerChat(.init(chatId: peer.id))
+        }
+    }
+
+    func apiMessage(_ message: MessageRecord) -> Api.Message {
+        let replyTo = message.replyTo.map { Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0))) }
+        if let action = message.action, let parsed = try? Api.MessageAction(tlBytes: action) {
+            return .messageService(
+                .init(
+                    out: message.outgoing, id: Int32(truncatingIfNeeded: message.id), fromId: .peerUser(.init(userId: message.fromId)),
+                    peerId: apiPeer(message.peer), replyTo: replyTo, date: message.date, action: parsed))
+        }
+        return .message(
+            .init(
+                out: message.outgoing, silent: message.silent, id: Int32(truncatingIfNeeded: message.id),
+                fromId: .peerUser(.init(userId: message.fromId)), peerId: apiPeer(message.peer),
+                fwdFrom: message.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }, replyTo: replyTo,
+                date: message.date, message: message.text, media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },
+                entities: Self.decodeEntities(message.entities), editDate: message.editDate, groupedId: message.groupedId))
+    }
+
+    static let defaultNotifySettings = Api.PeerNotifySettings.peerNotifySettings(.init())
+
+    static func encodeEntities(_ entities: [Api.MessageEntity]?) -> [UInt8]? {
+        guard let entities, !entities.isEmpty else { return nil }
+        var writer = TLWriter()
+        writer.writeVectorHeader(count: entities.count)
+        for entity in entities { entity.serialize(&writer) }
+        return writer.takeBytes()
+    }
+
+    static func decodeEntities(_ bytes: [UInt8]?) -> [Api.MessageEntity]? {
+        guard let bytes else { return nil }
+        var reader = TLReader(bytes)
+        return try? reader.readVector { (r: inout TLReader) throws(TLDecodingError) in try Api.MessageEntity.parse(&r) }
+    }
+
+    /// The users and chats a list of messages mentions, as the `users` and `chats` vectors of an answer.
+    func participants(of messages: [MessageRecord], viewer: Int64, extraUsers: [Int64] = [], tx: StoreTransaction) throws -> (users: [Api.User], chats: [Api.Chat]) {
+        var userIds = Set(extraUsers)
+        var chatIds = Set<Int64>()
+        for message in messages {
+            userIds.insert(message.fromId)
+            switch message.peer.kind {
+            case .user: userIds.insert(message.peer.id)
+            case .chat: chatIds.insert(message.peer.id)
+            }
+        }
+        let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { apiUser($0, viewer: viewer) }
+        var chats: [Api.Chat] = []
+        for id in chatIds.sorted() { if let chat = try tx.chat(id: id) { chats.append(apiChat(chat, viewer: viewer, tx: tx)) } }
+        return (users, chats)
+    }
+}
+
+/// Result encodings for methods whose result is not an object of TelegramApi.
+enum Reply {
+    /// `boolTrue` / `boolFalse`.
+    static func bool(_ value: Bool) -> [UInt8] {
+        var writer = TLWriter()
+        writer.writeBool(value)
+        return writer.takeBytes()
+    }
+
+    /// A boxed `Vector<T>`.
+    static func vector(_ items: [some TLObject]) -> [UInt8] {
+        var writer = TLWriter()
+        writer.writeVectorHeader(count: items.count)
+        for item in items { item.serialize(&writer) }
+        return writer.takeBytes()
+    }
+}

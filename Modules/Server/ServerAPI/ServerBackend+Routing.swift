@@ -1,0 +1,64 @@
+import MTProtoServer
+import TLRuntime
+import TelegramApi
+
+/// Which service answers which method.
+extension ServerBackend {
+    /// Methods anyone may call, signed in or not; `nil` when `call` is not one of them.
+    func routeSignedOut(_ call: RPCCall) throws -> [UInt8]? {
+        switch call.function {
+        case let f as Api.functions.auth.sendCode: return try sendCode(f, dc: call.dcId).serialized()
+        case let f as Api.functions.auth.signIn: return try signIn(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
+        case let f as Api.functions.auth.signUp: return try signUp(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
+        case let f as Api.functions.auth.importAuthorization:
+            return try importAuthorization(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
+        default: return nil
+        }
+    }
+
+    /// File methods: the only ones a key may call on a DC other than its account's.
+    static func isFileMethod(_ function: any TLFunction) -> Bool {
+        function.functionName.hasPrefix("upload.") || function is Api.functions.auth.exportAuthorization
+            || function is Api.functions.auth.logOut
+    }
+
+    /// Methods of a signed-in account.
+    func routeSignedIn(_ function: any TLFunction, caller: Caller) throws -> [UInt8] {
+        switch function {
+        // auth, account
+        case is Api.functions.auth.logOut: return try logOut(caller).serialized()
+        case is Api.functions.auth.resetAuthorizations: return try resetAuthorizations(caller)
+        case let f as Api.functions.auth.exportAuthorization: return try exportAuthorization(f, caller: caller).serialized()
+        case is Api.functions.account.getAuthorizations: return try authorizations(caller).serialized()
+        case let f as Api.functions.account.checkUsername: return try checkUsername(f, caller: caller)
+        case let f as Api.functions.account.updateUsername: return try updateUsername(f, caller: caller).serialized()
+        case let f as Api.functions.account.updateProfile: return try updateProfile(f, caller: caller).serialized()
+        // users, contacts
+        case let f as Api.functions.users.getUsers: return try getUsers(f, caller: caller)
+        case let f as Api.functions.users.getFullUser: return try getFullUser(f, caller: caller).serialized()
+        case let f as Api.functions.contacts.resolveUsername: return try resolveUsername(f, caller: caller).serialized()
+        case let f as Api.functions.contacts.search: return try searchContacts(f, caller: caller).serialized()
+        case let f as Api.functions.contacts.importContacts: return try importContacts(f, caller: caller).serialized()
+        case is Api.functions.contacts.getContacts: return try getContacts(caller).serialized()
+        // messages
+        case let f as Api.functions.messages.sendMessage: return try sendMessage(f, caller: caller).serialized()
+        case let f as Api.functions.messages.getHistory: return try getHistory(f, caller: caller).serialized()
+        case let f as Api.functions.messages.getMessages: return try getMessages(f, caller: caller).serialized()
+        case let f as Api.functions.messages.search: return try search(f, caller: caller).serialized()
+        case let f as Api.functions.messages.searchGlobal: return try searchGlobal(f, caller: caller).serialized()
+        case let f as Api.functions.messages.getDialogs: return try getDialogs(f, caller: caller).serialized()
+        case let f as Api.functions.messages.getPeerDialogs: return try getPeerDialogs(f, caller: caller).serialized()
+        case let f as Api.functions.messages.toggleDialogPin: return try toggleDialogPin(f, caller: caller)
+        case let f as Api.functions.messages.readHistory: return try readHistory(f, caller: caller).serialized()
+        case let f as Api.functions.messages.editMessage: return try editMessage(f, caller: caller).serialized()
+        case let f as Api.functions.messages.deleteMessages: return try deleteMessages(f, caller: caller).serialized()
+        case let f as Api.functions.messages.setTyping: return try setTyping(f, caller: caller)
+        // updates
+        case is Api.functions.updates.getState: return try getState(caller).serialized()
+        case let f as Api.functions.updates.getDifference: return try getDifference(f, caller: caller).serialized()
+        default:
+            if function.functionName.hasPrefix("channels.") { throw APIError.channelsNotServed }
+            throw APIError.badRequest("METHOD_NOT_IMPLEMENTED")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import ServerStore
+import TLRuntime
+import TelegramApi
+
+/// Sending: a message lands in every box of its conversation, each box's pts moves by one, and every other
+/// session of every member gets it pushed — `updateShortMessage` / `updateShortChatMessage` for plain text as
+/// Telegram sends them, `updates` with `updateNewMessage` otherwise (core.telegram.org "Working with updates").
+extension ServerBackend {
+    /// The longest text a message may carry (`message_length_max` in `help.getConfig`).
+    static let maximumMessageLength = 4096
+
+    /// What a new message carries, whatever method sent it.
+    struct Outgoing {
+        var text: String
+        var entities: [Api.MessageEntity]?
+        var media: Api.MessageMedia?
+        var mediaKind: Int64 = 0
+        var replyTo: Int64?
+        var silent = false
+        var randomId: Int64
+        var groupedId: Int64?
+        var forward: Api.MessageFwdHeader?
+        var action: Api.MessageAction?
+    }
+
+    /// One box's copy of a new message, with the pts it got.
+    struct Landed {
+        let message: MessageRecord
+        let pts: Int64
+        let authKeyIds: [Int64]
+        /// The conversation was new to this box: its owner may not know the peer yet.
+        let opensDialog: Bool
+    }
+
+    func sendMessage(_ call: Api.functions.messages.sendMessage, caller: Caller) throws -> Api.Updates {
+        guard !call.message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw APIError.messageEmpty }
+        guard call.message.count <= Self.maximumMessageLength else { throw APIError.messageTooLong }
+        let outgoing = Outgoing(
+            text: call.message, entities: call.entities, replyTo: Self.replyId(call.replyTo), silent: call.silent,
+            randomId: call.randomId)
+        let landed = try deliver([outgoing], to: call.peer, caller: caller)
+        guard let mine = landed.first?.first(where: { $0.message.owner == caller.userId }) else { throw APIError.internalError }
+        return .updateShortSentMessage(
+            .init(
+                out: true, id: Int32(truncatingIfNeeded: mine.message.id), pts: Int32(truncatingIfNeeded: mine.pts), ptsCount: 1,
+                date: mine.message.date, entities: call.entities))
+    }
+
+    static func replyId(_ replyTo: Api.InputReplyTo?) -> Int64? {
+        if case .inputReplyToMessage(let reply) = replyTo { return Int64(reply.replyToMsgId) }
+        return nil
+    }
+
+    /// Stores `messages` (sent together, e.g. an album) in every box of the conversation and pushes them; returns,
+    /// per message, every box's copy.
+    func deliver(_ messages: [Outgoing], to inputPeer: Api.InputPeer, caller: Caller) throws -> [[Landed]] {
+        let date = now
+        var pushes: [Push] = []
+        let landed = try store.write({ tx throws -> [[Landed]] in
+            let peer = try resolve(inputPeer, caller: caller, tx: tx)
+            let recipients = try recipients(of: peer, sender: caller.userId, tx: tx)
+            var keys: [Int64: [Int64]] = [:]
+            for (owner, _) in recipients { keys[owner] = try authKeys(of: owner, tx: tx) }
+            var result: [[Landed]] = []
+            for outgoing in messages {
+                guard try tx.messageId(owner: caller.userId, randomId: outgoing.randomId) == nil else {
+                    throw APIError.badRequest("RANDOM_ID_DUPLICATE")
+                }
+                let globalId = try tx.nextValue(of: "message")
+                var copies: [Landed] = []
+                for (owner, ownerPeer) in recipients {
+                    let reply = try outgoing.replyTo.flatMap { id in try Self.copyId(of: id, in: caller.userId, for: owner, tx: tx) }
+                    let opensDialog = try tx.dialog(owner: owner, peer: ownerPeer) == nil
+                    let record = MessageRecord(
+                        owner: owner, id: try tx.allocateMessageId(owner: owner), globalId: globalId, peer: ownerPeer,
+                        fromId: caller.userId, outgoing: owner == caller.userId, date: date, text: outgoing.text,
+                        entities: Self.encodeEntities(outgoing.entities), media: outgoing.media?.serialized(),
+                        mediaKind: outgoing.mediaKind, replyTo: reply, forward: outgoing.forward?.serialized(),
+                        groupedId: outgoing.groupedId, silent: outgoing.silent, action: outgoing.action?.serialized())
+                    try tx.insert(record)
+                    let message = apiMessage(record)
+                    let pts = try tx.appendUpdate(owner: owner, ptsCount: 1, date: date) { pts in
+                        Api.Update.updateNewMessage(.init(message: message, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)).serialized()
+                    }
+                    copies.append(Landed(message: record, pts: pts, authKeyIds: keys[owner] ?? [], opensDialog: opensDialog))
+                    if owner == caller.userId { try tx.remember(randomId: outgoing.randomId, owner: owner, id: record.id) }
+                }
+                result.append(copies)
+            }
+            pushes = try result.flatMap { copies in try copies.map { try newMessagePush($0, tx: tx) } }
+            return result
+        }, then: { _ in send(pushes, caller: caller) })
+        return landed
+    }
+
+    /// The id, in `owner`'s box, of the copy of message `id` of `source`'s box.
+    static func copyId(of id: Int64, in source: Int64, for owner: Int64, tx: StoreTransaction) throws -> Int64? {
+        guard let original = try tx.message(owner: source, id: id) else { return nil }
+        if source == owner { return original.id }
+        return try tx.copies(globalId: original.globalId).first { $0.owner == owner }?.id
+    }
+
+    /// How Telegram pushes a new message to its box's owner: the short forms for plain text in a conversation the
+    /// owner already has (so it knows the people in it), `updates` with the users and chats otherwise.
+    func newMessagePush(_ landed: Landed, tx: StoreTransaction) throws -> Push {
+        let record = landed.message
+        let pts = Int32(truncatingIfNeeded: landed.pts)
+        let id = Int32(truncatingIfNeeded: record.id)
+        let replyTo = record.replyTo.map { Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0))) }
+        let entities = Self.decodeEntities(record.entities)
+        let plain = record.media == nil && record.forward == nil && record.action == nil && !landed.opensDialog
+        if plain, record.peer.kind == .user {
+            return Push(
+                authKeyIds: landed.authKeyIds,
+                updates: .updateShortMessage(
+                    .init(
+                        out: record.outgoing, silent: record.silent, id: id, userId: record.peer.id, message: record.text, pts: pts,
+                        ptsCount: 1, date: record.date, replyTo: replyTo, entities: entities)))
+        }
+        if plain, record.peer.kind == .chat {
+            return Push(
+                authKeyIds: landed.authKeyIds,
+                updates: .updateShortChatMessage(
+                    .init(
+                        out: record.outgoing, silent: record.silent, id: id, fromId: record.fromId, chatId: record.peer.id,
+                        message: record.text, pts: pts, ptsCount: 1, date: record.date, replyTo: replyTo, entities: entities)))
+        }
+        let (users, chats) = try participants(of: [record], viewer: record.owner, tx: tx)
+        return Push(
+            authKeyIds: landed.authKeyIds,
+            updates: .updates(
+                .init(
+                    updates: [.updateNewMessage(.init(message: apiMessage(record), pts: pts, ptsCount: 1))], users: users, chats: chats,
+                    date: record.date, seq: 0)))
+    }
+
+    /// The `updates` a caller gets back for messages it sent with media (and its other sessions get pushed).
+    func sentUpdates(_ landed: [[Landed]], caller: Caller) throws -> Api.Updates {
+        let mine = landed.compactMap { $0.first { $0.message.owner == caller.userId } }
+        return try store.read { tx in
+            let (users, chats) = try participants(of: mine.map(\.message), viewer: caller.userId, tx: tx)
+            let updates = mine.map { landed in
+                Api.Update.updateNewMessage(
+                    .init(message: apiMessage(landed.message), pts: Int32(truncatingIfNeeded: landed.pts), ptsCount: 1))
+            }
+            return .updates(.init(updates: updates, users: users, chats: chats, date: now, seq: 0))
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import MTProtoServer
+import ServerStore
+import TLRuntime
+import TelegramApi
+
+/// `updates.*` (core.telegram.org "Working with updates"): the state, the difference, and pushing to sessions.
+extension ServerBackend {
+    /// At most this many stored updates go in one `updates.difference`; past it the answer is a
+    /// `differenceSlice` with the state reached.
+    static let differenceSliceLimit = 1000
+
+    /// One push, decided inside a transaction and handed to the gateway after it commits.
+    struct Push {
+        let authKeyIds: [Int64]
+        let updates: Api.Updates
+    }
+
+    /// Hands pushes to the gateway, never to the session that made the call (it gets them as its result).
+    func send(_ pushes: [Push], caller: Caller?) {
+        for push in pushes where !push.authKeyIds.isEmpty {
+            updates.push(push.updates.serialized(), authKeyIds: push.authKeyIds, except: caller?.target)
+        }
+    }
+
+    func apiState(_ state: UpdateStateRecord, unread: Int32 = 0) -> Api.updates.State {
+        .state(.init(pts: Int32(truncatingIfNeeded: state.pts), qts: Int32(truncatingIfNeeded: state.qts), date: now, seq: Int32(truncatingIfNeeded: state.seq), unreadCount: unread))
+    }
+
+    func getState(_ caller: Caller) throws -> Api.updates.State {
+        guard let state = try store.read({ tx in try tx.updateState(userId: caller.userId) }) else {
+            throw APIError.authKeyUnregistered
+        }
+        return apiState(state)
+    }
+
+    func getDifference(_ call: Api.functions.updates.getDifference, caller: Caller) throws -> Api.updates.Difference {
+        try store.read { tx in
+            guard let state = try tx.updateState(userId: caller.userId) else { throw APIError.authKeyUnregistered }
+            let from = Int64(call.pts)
+            guard from < state.pts else { return .differenceEmpty(.init(date: now, seq: Int32(truncatingIfNeeded: state.seq))) }
+            if let total = call.ptsTotalLimit, total > 0, state.pts - from > Int64(total) {
+                return .differenceTooLong(.init(pts: Int32(truncatingIfNeeded: state.pts)))
+            }
+            var limit = Self.differenceSliceLimit
+            if let ptsLimit = call.ptsLimit, ptsLimit > 0 { limit = min(limit, Int(ptsLimit)) }
+            let records = try tx.updates(owner: caller.userId, after: from, limit: limit)
+            var newMessages: [Api.Message] = []
+            var others: [Api.Update] = []
+            var userIds: Set<Int64> = [caller.userId]
+            var chatIds: Set<Int64> = []
+            for record in records {
+                guard let update = try? Api.Update(tlBytes: record.body) else { continue }
+                if case .updateNewMessage(let new) = update {
+                    newMessages.append(new.message)
+                    Self.collectPeers(of: new.message, users: &userIds, chats: &chatIds)
+                } else {
+                    if case .updateEditMessage(let edit) = update { Self.collectPeers(of: edit.message, users: &userIds, chats: &chatIds) }
+                    others.append(update)
+                }
+            }
+            let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { apiUser($0, viewer: caller.userId) }
+            let chats = try chatIds.sorted().compactMap { try tx.chat(id: $0) }.map { apiChat($0, viewer: caller.userId, tx: tx) }
+            let reached = records.last?.pts ?? state.pts
+            if reached >= state.pts {
+                return .difference(
+                    .init(newMessages: newMessages, newEncryptedMessages: [], otherUpdates: others, chats: chats, users: users, state: apiState(state)))
+            }
+            var intermediate = state
+            intermediate.pts = reached
+            return .differenceSlice(
+                .init(
+                    newMessages: newMessages, newEncryptedMessages: [], otherUpdates: others, chats: chats, users: users,
+                    intermediateState: apiState(intermediate)))
+        }
+    }
+
+    static func collectPeers(of message: Api.Message, users: inout Set<Int64>, chats: inout Set<Int64>) {
+        func add(_ peer: Api.Peer?) {
+            switch peer {
+            case .peerUser(let user): users.insert(user.userId)
+            case .peerChat(let chat): chats.insert(chat.chatId)
+            default: break
+            }
+        }
+        switch message {
+        case .message(let m):
+            add(m.fromId)
+            add(m.peerId)
+        case .messageService(let m):
+            add(m.fromId)
+            add(m.peerId)
+            if case .messageActionChatAddUser(let action) = m.action { users.formUnion(action.users) }
+            if case .messageActionChatCreate(let action) = m.action { users.formUnion(action.users) }
+            if case .messageActionChatDeleteUser(let action) = m.action { users.insert(action.userId) }
+        case .messageEmpty: break
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import ServerStore
+import TLRuntime
+import TelegramApi
+
+/// `users.*`, `contacts.*` and `account.*` profile methods.
+extension ServerBackend {
+    /// The account an `InputUser` names, checking its access hash.
+    func resolve(_ input: Api.InputUser, caller: Caller, tx: StoreTransaction) throws -> UserRecord? {
+        switch input {
+        case .inputUserSelf: return try tx.user(id: caller.userId)
+        case .inputUser(let user):
+            guard let record = try tx.user(id: user.userId), record.accessHash == user.accessHash || record.id == caller.userId else { return nil }
+            return record
+        case .inputUserFromMessage(let fromMessage):
+            return try tx.user(id: fromMessage.userId)
+        case .inputUserEmpty: return nil
+        }
+    }
+
+    func getUsers(_ call: Api.functions.users.getUsers, caller: Caller) throws -> [UInt8] {
+        guard call.id.count <= 200 else { throw APIError.limitInvalid }
+        let users = try store.read { tx in try call.id.compactMap { try resolve($0, caller: caller, tx: tx) } }
+        return Reply.vector(users.map { apiUser($0, viewer: caller.userId) })
+    }
+
+    func getFullUser(_ call: Api.functions.users.getFullUser, caller: Caller) throws -> Api.users.UserFull {
+        guard let user = try store.read({ tx in try resolve(call.id, caller: caller, tx: tx) }) else { throw APIError.userIdInvalid }
+        let full = Api.UserFull.userFull(
+            .init(
+                id: user.id, about: user.about.isEmpty ? nil : user.about, settings: .peerSettings(.init()),
+                notifySettings: Self.defaultNotifySettings, commonChatsCount: 0))
+        return .userFull(.init(fullUser: full, chats: [], users: [apiUser(user, viewer: caller.userId)]))
+    }
+
+    /// Telegram's username rules: 5–32 characters, a letter first, then letters, digits and underscores, no
+    /// underscore at the end or twice in a row.
+    static func isValidUsername(_ name: String) -> Bool {
+        let scalars = Array(name.unicodeScalars)
+        guard (5...32).contains(scalars.count), let first = scalars.first, first.isASCIILetter else { return false }
+        guard scalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" }) else { return false }
+        return scalars.last != "_" && !name.contains("__")
+    }
+
+    func checkUsername(_ call: Api.functions.account.checkUsername, caller: Caller) throws -> [UInt8] {
+        guard Self.isValidUsername(call.username) else { throw APIError.badRequest("USERNAME_INVALID") }
+        let owner = try store.read { tx in try tx.user(username: call.username) }
+        guard owner == nil || owner?.id == caller.userId else { throw APIError.badRequest("USERNAME_OCCUPIED") }
+        return Reply.bool(true)
+    }
+
+    func updateUsername(_ call: Api.functions.account.updateUsername, caller: Caller) throws -> Api.User {
+        let name = call.username
+        guard name.isEmpty || Self.isValidUsername(name) else { throw APIError.badRequest("USERNAME_INVALID") }
+        let user = try store.write { tx throws -> UserRecord? in
+            guard var user = try tx.user(id: caller.userId) else { return nil }
+            if name.isEmpty {
+                user.username = nil
+            } else {
+                if let owner = try tx.user(username: name), owner.id != user.id { return user }
+                user.username = name
+            }
+            try tx.update(user)
+            return user
+        }
+        guard let user else { throw APIError.authKeyUnregistered }
+        guard name.isEmpty || user.username == name else { throw APIError.badRequest("USERNAME_OCCUPIED") }
+        return apiUser(user, viewer: caller.userId)
+    }
+
+    func updateProfile(_ call: Api.functions.account.updateProfile, caller: Caller) throws -> Api.User {
+        if let first = call.firstName, first.trimmingCharacters(in: .whitespaces).isEmpty || first.count > 64 {
+            throw APIError.badRequest("FIRSTNAME_INVALID")
+        }
+        if let about = call.about, about.count > 70 { throw APIError.badRequest("ABOUT_TOO_LONG") }
+        let user = try store.write { tx throws -> UserRecord? in
+            guard var user = try tx.user(id: caller.userId) else { return nil }
+            if let first = call.firstName { user.firstName = first }
+            if let last = call.lastName { user.lastName = last }
+            if let about = call.about { user.about = about }
+            try tx.update(user)
+            return user
+        }
+        guard let user else { throw APIError.authKeyUnregistered }
+        return apiUser(user, viewer: caller.userId)
+    }
+
+    func resolveUsername(_ call: Api.functions.contacts.resolveUsername, caller: Caller) throws -> Api.contacts.ResolvedPeer {
+        let name = call.username.hasPrefix("@") ? String(call.username.dropFirst()) : call.username
+        guard Self.isValidUsername(name) else { throw APIError.badRequest("USERNAME_INVALID") }
+        guard let user = try store.read({ tx in try tx.user(username: name) }) else {
+            throw APIError.badRequest("USERNAME_NOT_OCCUPIED")
+        }
+        return .resolvedPeer(.init(peer: .peerUser(.init(userId: user.id)), chats: [], users: [apiUser(user, viewer: caller.userId)]))
+    }
+
+    func searchContacts(_ call: Api.functions.contacts.search, caller: Caller) throws -> Api.contacts.Found {
+        let query = call.q.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "@"))
+        guard query.count >= 1 else { throw APIError.badRequest("QUERY_TOO_SHORT") }
+        let limit = Int(min(max(call.limit, 1), 100))
+        let users = try store.read { tx in try tx.searchUsers(prefix: query, limit: limit) }
+        return .found(
+            .init(
+                myResults: [], results: users.map { .peerUser(.init(userId: $0.id)) }, chats: [],
+                users: users.map { apiUser($0, viewer: caller.userId) }))
+    }
+
+    func importContacts(_ call: Api.functions.contacts.importContacts, caller: Caller) throws -> Api.contacts.ImportedContacts {
+        guard call.contacts.count <= 500 else { throw APIError.limitInvalid }
+        var imported: [Api.ImportedContact] = []
+        var users: [UserRecord] = []
+        try store.write { tx in
+            for case .inputPhoneContact(let contact) in call.contacts {
+                guard let user = try tx.user(phone: Self.normalizedPhone(contact.phone)) else { continue }
+                try tx.addContact(owner: caller.userId, userId: user.id, firstName: contact.firstName, lastName: contact.lastName)
+                imported.append(.importedContact(.init(userId: user.id, clientId: contact.clientId)))
+                users.append(user)
+            }
+        }
+        return .importedContacts(
+            .init(imported: imported, popularInvites: [], retryContacts: [], users: users.map { apiUser($0, viewer: caller.userId) }))
+    }
+
+    func getContacts(_ caller: Caller) throws -> Api.contacts.Contacts {
+        let users = try store.read { tx in try tx.users(ids: try tx.contacts(owner: caller.userId)) }
+            .sorted { $0.id < $1.id }
+        return .contacts(
+            .init(
+                contacts: users.map { .contact(.init(userId: $0.id, mutual: false)) }, savedCount: 0,
+                users: users.map { apiUser($0, viewer: caller.userId) }))
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

@@ -1,0 +1,110 @@
+public import Foundation
+public import Logging
+public import MTProtoServer
+public import ServerStore
+
+/// The state behind every service: the database, where pushes go, the DCs, the clock, and how login codes are
+/// delivered. Services are extensions of this class, one file per namespace.
+///
+/// `@unchecked Sendable`: the caches are read and written under `lock`; the store and gateway are thread-safe.
+public final class ServerBackend: @unchecked Sendable {
+    /// How login codes reach people on this machine.
+    public struct LoginCodes: Sendable {
+        /// Where each code is also written, as `<folder>/<phone>` (owner-only); `nil` writes none.
+        public var folder: URL?
+        /// The code every non-test number gets, for scripts; `nil` draws a random one.
+        public var fixedCode: String?
+        /// How long a code stays valid.
+        public var lifetime: Double
+
+        public init(folder: URL? = nil, fixedCode: String? = nil, lifetime: Double = 300) {
+            self.folder = folder
+            self.fixedCode = fixedCode
+            self.lifetime = lifetime
+        }
+    }
+
+    let store: ServerStore
+    let updates: UpdateGateway
+    let dataCenters: [MTProtoServer.DataCenter]
+    let codes: LoginCodes
+    let logger: Logger
+    let clock: @Sendable () -> Double
+    private let lock = NSLock()
+    /// auth_key_id → signed-in account (a miss is looked up in the store).
+    private var signedIn: [Int64: SignedIn] = [:]
+
+    /// The account a key is signed in to, and that account's DC.
+    struct SignedIn {
+        let userId: Int64
+        let homeDc: Int32
+    }
+    /// Tokens from `auth.exportAuthorization`, by id, until they are imported or expire.
+    private var exported: [Int64: ExportedAuthorization] = [:]
+
+    struct ExportedAuthorization {
+        let userId: Int64
+        let bytes: [UInt8]
+        let dc: Int32
+        let expires: Double
+    }
+
+    public init(
+        store: ServerStore, updates: UpdateGateway, dataCenters: [MTProtoServer.DataCenter], codes: LoginCodes = LoginCodes(),
+        logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.store = store
+        self.updates = updates
+        self.dataCenters = dataCenters
+        self.codes = codes
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// The current time as TL's `date`.
+    var now: Int32 { Int32(clamping: Int64(clock())) }
+
+    // MARK: - Signed-in keys
+
+    /// The account `authKeyId` is signed in to, if any.
+    func account(authKeyId: Int64) throws -> SignedIn? {
+        lock.lock()
+        if let account = signedIn[authKeyId] {
+            lock.unlock()
+            return account
+        }
+        lock.unlock()
+        let found = try store.read { tx throws -> SignedIn? in
+            guard let record = try tx.authorization(authKeyId: authKeyId), let user = try tx.user(id: record.userId) else { return nil }
+            return SignedIn(userId: user.id, homeDc: user.dc)
+        }
+        if let found { remember(authKeyId: authKeyId, found) }
+        return found
+    }
+
+    /// Caches (or, with `nil`, forgets) what `authKeyId` is signed in to.
+    func remember(authKeyId: Int64, _ account: SignedIn?) {
+        lock.lock()
+        signedIn[authKeyId] = account
+        lock.unlock()
+    }
+
+    /// Keeps an exported authorization for a while (at most 10,000 at once, expired ones dropped first).
+    func keepExported(id: Int64, _ authorization: ExportedAuthorization) {
+        lock.lock()
+        defer { lock.unlock() }
+        let time = clock()
+        exported = exported.filter { $0.value.expires > time }
+        guard exported.count < 10_000 else { return }
+        exported[id] = authorization
+    }
+
+    /// Takes (once) the exported authorization `id` if `bytes` match and it has not expired.
+    func takeExported(id: Int64) -> ExportedAuthorization? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let found = exported.removeValue(forKey: id), found.expires > clock() else { return nil }
+        return found
+    }
+}

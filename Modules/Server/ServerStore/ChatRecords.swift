@@ -1,0 +1,32 @@
+/// A basic group (core.telegram.org "Channels, supergroups, gigagroups and basic groups": up to 200 members,
+/// every member's own message box).
+public struct ChatRecord: Sendable, Equatable {
+    public var id: Int64
+    public var title: String
+    public var creator: Int64
+    public var date: Int32
+    public var version: Int32
+    public var members: [ChatMemberRecord]
+
+    public init(id: Int64, title: String, creator: Int64, date: Int32, version: Int32 = 1, members: [ChatMemberRecord] = []) {
+        self.id = id
+        self.title = title
+        self.creator = creator
+        self.date = date
+        self.version = version
+        self.members = members
+    }
+}
+
+/// One member of a basic group.
+public struct ChatMemberRecord: Sendable, Equatable {
+    public var userId: Int64
+    public var inviter: Int64
+    public var date: Int32
+
+    public init(userId: Int64, inviter: Int64, date: Int32) {
+        self.userId = userId
+        self.inviter = inviter
+        self.date = date
+    }
+}

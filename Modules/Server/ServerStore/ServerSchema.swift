@@ -1,0 +1,54 @@
+/// The tables of tg-server's database, as numbered migrations: migration n runs once, in order, inside one
+/// transaction that also sets `PRAGMA user_version = n`, so a database is always at a whole version. Existing
+/// migrations never change; a new column or table is a new migration.
+enum ServerSchema {
+    static let migrations: [String] = [
+        // 1: accounts, authorizations, login codes, message boxes, dialogs, the update log, basic groups.
+        """
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY, access_hash INTEGER NOT NULL, phone TEXT NOT NULL UNIQUE,
+            first_name TEXT NOT NULL, last_name TEXT NOT NULL DEFAULT '', username TEXT,
+            username_key TEXT UNIQUE, about TEXT NOT NULL DEFAULT '', dc INTEGER NOT NULL, created INTEGER NOT NULL,
+            photo BLOB);
+        CREATE TABLE authorizations (
+            auth_key_id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, dc INTEGER NOT NULL, created INTEGER NOT NULL,
+            device TEXT NOT NULL DEFAULT '', platform TEXT NOT NULL DEFAULT '', app TEXT NOT NULL DEFAULT '');
+        CREATE INDEX authorizations_by_user ON authorizations(user_id);
+        CREATE TABLE phone_codes (
+            phone TEXT PRIMARY KEY, code_hash TEXT NOT NULL, code TEXT NOT NULL, expires INTEGER NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE user_state (
+            user_id INTEGER PRIMARY KEY, pts INTEGER NOT NULL, qts INTEGER NOT NULL, seq INTEGER NOT NULL,
+            date INTEGER NOT NULL, next_message_id INTEGER NOT NULL);
+        CREATE TABLE messages (
+            owner INTEGER NOT NULL, id INTEGER NOT NULL, global_id INTEGER NOT NULL, peer_kind INTEGER NOT NULL,
+            peer_id INTEGER NOT NULL, from_id INTEGER NOT NULL, outgoing INTEGER NOT NULL, date INTEGER NOT NULL,
+            edit_date INTEGER, text TEXT NOT NULL, entities BLOB, media BLOB, media_kind INTEGER NOT NULL DEFAULT 0,
+            reply_to INTEGER, forward BLOB, grouped_id INTEGER, silent INTEGER NOT NULL DEFAULT 0, action BLOB,
+            PRIMARY KEY (owner, id)) WITHOUT ROWID;
+        CREATE INDEX messages_by_peer ON messages(owner, peer_kind, peer_id, id);
+        CREATE INDEX messages_by_global ON messages(global_id);
+        CREATE TABLE message_random_ids (
+            owner INTEGER NOT NULL, random_id INTEGER NOT NULL, id INTEGER NOT NULL,
+            PRIMARY KEY (owner, random_id)) WITHOUT ROWID;
+        CREATE TABLE dialogs (
+            owner INTEGER NOT NULL, peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL,
+            top_message INTEGER NOT NULL, read_inbox_max INTEGER NOT NULL DEFAULT 0,
+            read_outbox_max INTEGER NOT NULL DEFAULT 0, pinned INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (owner, peer_kind, peer_id)) WITHOUT ROWID;
+        CREATE TABLE updates (
+            owner INTEGER NOT NULL, pts INTEGER NOT NULL, pts_count INTEGER NOT NULL, date INTEGER NOT NULL,
+            body BLOB NOT NULL, PRIMARY KEY (owner, pts)) WITHOUT ROWID;
+        CREATE TABLE contacts (
+            owner INTEGER NOT NULL, user_id INTEGER NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL,
+            PRIMARY KEY (owner, user_id)) WITHOUT ROWID;
+        CREATE TABLE chats (
+            id INTEGER PRIMARY KEY, title TEXT NOT NULL, creator INTEGER NOT NULL, date INTEGER NOT NULL,
+            version INTEGER NOT NULL DEFAULT 1);
+        CREATE TABLE chat_members (
+            chat_id INTEGER NOT NULL, user_id INTEGER NOT NULL, inviter INTEGER NOT NULL, date INTEGER NOT NULL,
+            PRIMARY KEY (chat_id, user_id)) WITHOUT ROWID;
+        CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        """,
+    ]
+}

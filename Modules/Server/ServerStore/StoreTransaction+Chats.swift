@@ -1,0 +1,48 @@
+public import SQLite
+
+extension StoreTransaction {
+    /// The basic group `id` with its members.
+    public func chat(id: Int64) throws(SQLiteError) -> ChatRecord? {
+        guard var chat = try row("SELECT id, title, creator, date, version FROM chats WHERE id = ?", [.integer(id)], {
+            ChatRecord(
+                id: $0.int64(0), title: $0.text(1), creator: $0.int64(2), date: Int32(truncatingIfNeeded: $0.int64(3)),
+                version: Int32(truncatingIfNeeded: $0.int64(4)))
+        }) else { return nil }
+        chat.members = try rows("SELECT user_id, inviter, date FROM chat_members WHERE chat_id = ? ORDER BY date, user_id", [.integer(id)]) {
+            ChatMemberRecord(userId: $0.int64(0), inviter: $0.int64(1), date: Int32(truncatingIfNeeded: $0.int64(2)))
+        }
+        return chat
+    }
+
+    /// Stores a new basic group and its members.
+    public func insert(_ chat: ChatRecord) throws(SQLiteError) {
+        try run(
+            "INSERT INTO chats (id, title, creator, date, version) VALUES (?, ?, ?, ?, ?)",
+            [.integer(chat.id), .text(chat.title), .integer(chat.creator), .integer(Int64(chat.date)), .integer(Int64(chat.version))])
+        for member in chat.members { try addMember(member, to: chat.id) }
+    }
+
+    /// Adds a member; returns false when they already were one.
+    @discardableResult
+    public func addMember(_ member: ChatMemberRecord, to chatId: Int64) throws(SQLiteError) -> Bool {
+        try run(
+            "INSERT OR IGNORE INTO chat_members (chat_id, user_id, inviter, date) VALUES (?, ?, ?, ?)",
+            [.integer(chatId), .integer(member.userId), .integer(member.inviter), .integer(Int64(member.date))]) > 0
+    }
+
+    /// Removes a member; returns whether they were one.
+    @discardableResult
+    public func removeMember(_ userId: Int64, from chatId: Int64) throws(SQLiteError) -> Bool {
+        try run("DELETE FROM chat_members WHERE chat_id = ? AND user_id = ?", [.integer(chatId), .integer(userId)]) > 0
+    }
+
+    /// Renames a group and bumps its version.
+    public func setTitle(_ title: String, chatId: Int64) throws(SQLiteError) {
+        try run("UPDATE chats SET title = ?, version = version + 1 WHERE id = ?", [.text(title), .integer(chatId)])
+    }
+
+    /// Bumps a group's version (its member list changed).
+    public func bumpVersion(chatId: Int64) throws(SQLiteError) {
+        try run("UPDATE chats SET version = version + 1 WHERE id = ?", [.integer(chatId)])
+    }
+}

@@ -1,0 +1,170 @@
+"""Telethon 1.45.0 as two people talking through tg-server.
+
+Alice has a number of DC 1 (99966 1 ....) but starts on DC 2, so she follows PHONE_MIGRATE_1; Bob's number belongs
+to DC 2. Both sign up, Alice takes a username, Bob finds her by it, and they exchange messages with entities made by
+Telethon's markdown parser: a reply, an edit, a delete with revoke and a read receipt, each seen live by the other
+side as Telethon events. Then both read their history and dialogs back.
+
+Usage: server_chat.py --host H --port P --pem-file F --workdir DIR [--tag T]
+Prints one JSON object on stdout; exits non-zero on any failure.
+"""
+import argparse
+import asyncio
+import json
+import os
+import sys
+
+from telethon import TelegramClient, events, errors, functions, types
+from telethon.crypto import rsa
+from telethon.sessions import SQLiteSession
+
+# As in mtproto_interop.py: Telethon retries a key exchange the way it would against Telegram (about one exchange in
+# 256 needs it because Telethon strips leading zero bytes of the auth key).
+CONNECTION_RETRIES = 5
+WAIT = 15
+
+
+def code_for(phone):
+    """Telegram's test numbers 99966XYYYY: the code is X five times."""
+    return phone[5] * 5
+
+
+async def sign_up(client, phone, first_name):
+    sent = await client.send_code_request(phone)
+    try:
+        await client.sign_in(phone, code_for(phone), phone_code_hash=sent.phone_code_hash)
+        raise RuntimeError("a new number signed in without signing up")
+    except errors.PhoneNumberUnoccupiedError:
+        pass
+    # Telethon 1.45 refuses sign_up() for third-party apps; the request itself is plain MTProto.
+    result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
+    return await client._on_login(result.user)
+
+
+def make_client(args, name, dc_port):
+    session = SQLiteSession(os.path.join(args.workdir, name))
+    session.set_dc(2, args.host, dc_port)
+    return TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=CONNECTION_RETRIES, retry_delay=1,
+                          timeout=10)
+
+
+class Inbox:
+    """Events one client received, and a way to wait for the next one of a kind."""
+
+    def __init__(self):
+        self.items = []
+        self.changed = asyncio.Event()
+
+    def add(self, kind, value):
+        self.items.append((kind, value))
+        self.changed.set()
+
+    async def wait(self, kind, predicate=lambda value: True):
+        deadline = asyncio.get_running_loop().time() + WAIT
+        while True:
+            for item_kind, value in self.items:
+                if item_kind == kind and predicate(value):
+                    return value
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise TimeoutError("no %s event within %d s; got %r" % (kind, WAIT, [k for k, _ in self.items]))
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+
+
+def watch(client):
+    inbox = Inbox()
+
+    @client.on(events.NewMessage(incoming=True))
+    async def on_new(event):
+        inbox.add("new", event.message)
+
+    @client.on(events.MessageEdited())
+    async def on_edit(event):
+        inbox.add("edit", event.message)
+
+    @client.on(events.MessageDeleted())
+    async def on_delete(event):
+        inbox.add("delete", list(event.deleted_ids))
+
+    @client.on(events.Raw(types.UpdateReadHistoryOutbox))
+    async def on_read(update):
+        inbox.add("read", update.max_id)
+
+    return inbox
+
+
+def entities(message):
+    return [[type(e).__name__, e.offset, e.length] for e in (message.entities or [])]
+
+
+async def run(args):
+    with open(args.pem_file) as f:
+        pem = f.read()
+    end = "-----END RSA PUBLIC KEY-----"
+    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
+    alice_phone, bob_phone = "99966100" + args.tag, "99966200" + args.tag
+    alice = make_client(args, "alice", args.port)
+    bob = make_client(args, "bob", args.port)
+    await alice.connect()
+    await bob.connect()
+    report = {}
+    try:
+        me_alice = await sign_up(alice, alice_phone, "Alice")
+        me_bob = await sign_up(bob, bob_phone, "Bob")
+        report["alice_dc"] = alice.session.dc_id
+        report["bob_dc"] = bob.session.dc_id
+        report["alice_id"], report["bob_id"] = me_alice.id, me_bob.id
+        await alice(functions.account.UpdateUsernameRequest("alice_" + args.tag))
+        alice_inbox, bob_inbox = watch(alice), watch(bob)
+        # Bob finds Alice by her username, then writes with markdown entities.
+        found = await bob.get_entity("@alice_" + args.tag)
+        report["resolved_id"] = found.id
+        sent = await bob.send_message(found, "**hello** Alice, see `code` and [a link](https://example.com)")
+        got = await alice_inbox.wait("new")
+        report["alice_got"] = {"text": got.raw_text, "entities": entities(got), "sender": got.sender_id}
+        report["bob_sent_entities"] = entities(sent)
+        # Alice replies to it.
+        reply = await alice.send_message(got.sender_id, "hi Bob", reply_to=got.id)
+        got_reply = await bob_inbox.wait("new")
+        report["bob_got_reply"] = {"text": got_reply.raw_text, "reply_to": got_reply.reply_to_msg_id, "sent_id": sent.id}
+        # Bob edits his first message; Alice sees the edit.
+        await bob.edit_message(found, sent.id, "**hello** Alice (edited)")
+        edited = await alice_inbox.wait("edit")
+        report["alice_saw_edit"] = {"id": edited.id, "text": edited.raw_text, "entities": entities(edited), "was_id": got.id}
+        # Alice deletes her reply for both; Bob sees his copy go.
+        await alice.delete_messages(me_bob.id, [reply.id], revoke=True)
+        deleted = await bob_inbox.wait("delete")
+        report["bob_saw_delete"] = {"ids": deleted, "his_copy": got_reply.id}
+        # Alice reads the chat; Bob's outbox is marked read up to his message.
+        await alice.send_read_acknowledge(me_bob.id, max_id=got.id)
+        report["bob_saw_read"] = {"max_id": await bob_inbox.wait("read"), "his_message": sent.id}
+        # Both read the history back.
+        alice_history = await alice.get_messages(me_bob.id, limit=10)
+        bob_history = await bob.get_messages(found, limit=10)
+        report["alice_history"] = [[m.id, m.out, m.raw_text] for m in alice_history]
+        report["bob_history"] = [[m.id, m.out, m.raw_text] for m in bob_history]
+        dialogs = await bob.get_dialogs()
+        report["bob_dialogs"] = [[d.entity.id, d.unread_count] for d in dialogs]
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
+    return report
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--tag", default="01")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()

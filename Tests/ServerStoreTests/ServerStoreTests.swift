@@ -1,0 +1,107 @@
+import Foundation
+import SQLite
+import ServerStore
+import Testing
+
+@Suite struct ServerStoreTests {
+    static func temporaryStore(key: Database.CipherKey? = nil) throws -> (ServerStore, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (try ServerStore(path: folder.appendingPathComponent("server.sqlite").path, key: key), folder)
+    }
+
+    static func user(_ id: Int64) -> UserRecord {
+        UserRecord(id: id, accessHash: id * 7, phone: "99966\(id)", firstName: "User \(id)", lastName: "", dc: 2, created: 1000)
+    }
+
+    @Test func migrationsRunOnceAndReopeningKeepsData() throws {
+        let (store, folder) = try Self.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try store.schemaVersion() == 1)
+        try store.write { tx in try tx.insert(Self.user(1)) }
+        let reopened = try ServerStore(path: store.path)
+        #expect(try reopened.schemaVersion() == 1)
+        #expect(try reopened.read { tx in try tx.user(id: 1) } == Self.user(1))
+    }
+
+    @Test func aThrowingWriteLeavesNothingBehind() throws {
+        struct Planted: Error {}
+        let (store, folder) = try Self.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: Planted.self) {
+            try store.write { tx in
+                try tx.insert(Self.user(1))
+                throw Planted()
+            }
+        }
+        #expect(try store.read { tx in try tx.user(id: 1) } == nil)
+    }
+
+    @Test func usernamesAreUniqueWithoutCase() throws {
+        let (store, folder) = try Self.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var first = Self.user(1)
+        first.username = "Alice_1"
+        var second = Self.user(2)
+        second.username = "alice_1"
+        try store.write { tx in try tx.insert(first) }
+        #expect(throws: ServerStore.Failure.self) { try store.write { tx in try tx.insert(second) } }
+        #expect(try store.read { tx in try tx.user(username: "ALICE_1") }?.id == 1)
+    }
+
+    /// 30 messages 1…30 in one conversation; every getHistory offset form against the list it must cut.
+    @Test func historyPagesAsTheDocsDescribe() throws {
+        let (store, folder) = try Self.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.write { tx in
+            try tx.insert(Self.user(1))
+            for n in 1...30 {
+                let id = try tx.allocateMessageId(owner: 1)
+                try tx.insert(
+                    MessageRecord(owner: 1, id: id, globalId: Int64(n), peer: .user(2), fromId: 1, outgoing: true, date: Int32(1000 + n), text: "m\(n)"))
+            }
+        }
+        func ids(_ query: HistoryQuery) throws -> [Int64] {
+            try store.read { tx in try tx.history(owner: 1, peer: .user(2), query) }.map(\.id)
+        }
+        #expect(try ids(HistoryQuery(limit: 5)) == [30, 29, 28, 27, 26])
+        #expect(try ids(HistoryQuery(offsetId: 10, limit: 3)) == [9, 8, 7])
+        #expect(try ids(HistoryQuery(offsetId: 10, addOffset: 2, limit: 3)) == [7, 6, 5])
+        // A negative add_offset reaches newer messages: the docs' way to load around a message.
+        #expect(try ids(HistoryQuery(offsetId: 10, addOffset: -2, limit: 4)) == [11, 10, 9, 8])
+        #expect(try ids(HistoryQuery(offsetId: 10, addOffset: -5, limit: 3)) == [14, 13, 12])
+        #expect(try ids(HistoryQuery(offsetDate: 1005, limit: 2)) == [4, 3])
+        #expect(try ids(HistoryQuery(limit: 100, maxId: 5)) == [4, 3, 2, 1])
+        #expect(try ids(HistoryQuery(limit: 3, minId: 27)) == [30, 29, 28])
+        #expect(try ids(HistoryQuery(limit: 0)) == [])
+    }
+
+    @Test func ptsMovesByEachUpdatesCountAndTheLogReadsBackInOrder() throws {
+        let (store, folder) = try Self.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.write { tx in try tx.insert(Self.user(1)) }
+        let pts = try store.write { tx in
+            [
+                try tx.appendUpdate(owner: 1, ptsCount: 1, date: 1) { [UInt8(truncatingIfNeeded: $0)] },
+                try tx.appendUpdate(owner: 1, ptsCount: 3, date: 2) { [UInt8(truncatingIfNeeded: $0)] },
+                try tx.appendUpdate(owner: 1, ptsCount: 1, date: 3) { [UInt8(truncatingIfNeeded: $0)] },
+            ]
+        }
+        #expect(pts == [1, 4, 5])
+        let log = try store.read { tx in try tx.updates(owner: 1, after: 1, limit: 10) }
+        #expect(log.map(\.pts) == [4, 5])
+        #expect(log.map(\.body) == [[4], [5]])
+        #expect(try store.read { tx in try tx.updateState(userId: 1) }?.pts == 5)
+    }
+
+    @Test func anEncryptedDatabaseNeedsItsKey() throws {
+        let key = try #require(Database.CipherKey(key: Array(repeating: 7, count: 32), salt: Array(repeating: 9, count: 16)))
+        let (store, folder) = try Self.temporaryStore(key: key)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.write { tx in try tx.insert(Self.user(1)) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        #expect(!String(decoding: bytes, as: UTF8.self).contains("SQLite format 3"))
+        #expect(try ServerStore(path: store.path, key: key).read { tx in try tx.user(id: 1) } != nil)
+        #expect(throws: ServerStore.Failure.self) { _ = try ServerStore(path: store.path) }
+    }
+}
