@@ -18,11 +18,13 @@ enum ProcessSupport {
         let ports: [Int32: Int]
         private let child: RunningProcess
 
-        init(arguments: [String] = []) throws {
-            dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tg-server-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        /// Starts a server on free ports, in `dataDirectory` (kept from an earlier server) or a new folder.
+        init(arguments: [String] = [], dataDirectory: URL? = nil) throws {
+            self.dataDirectory =
+                dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("tg-server-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: self.dataDirectory, withIntermediateDirectories: true)
             child = try ProcessRunner.start(
-                ProcessSupport.tgServer, ["--port", "0", "--data-dir", dataDirectory.path] + arguments)
+                ProcessSupport.tgServer, ["--port", "0", "--data-dir", self.dataDirectory.path] + arguments)
             // The ready line: "tg-server: ready dc1=P dc2=P dc3=P".
             _ = child.waitForOutput(timeout: 30) { $0.contains(UInt8(ascii: "\n")) }
             var ports: [Int32: Int] = [:]
@@ -44,6 +46,15 @@ enum ProcessSupport {
             try pem.stdout.write(to: file)
             return file
         }
+
+        /// Kills the server with SIGKILL (no chance to flush anything) and keeps its data folder.
+        func kill() {
+            child.send(SIGKILL)
+            _ = child.wait(timeout: 30)
+        }
+
+        /// Every DC's port as `1=P,2=P,3=P`.
+        var portList: String { ports.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
 
         /// Stops the server with SIGTERM and returns its exit status.
         func stop() -> Int32 {

@@ -55,6 +55,10 @@ public struct ServerAPIHandler: RPCHandler {
             throw APIError.badRequest("METHOD_NOT_IMPLEMENTED")
         }
         if let answer = try backend.routeSignedOut(call) { return answer }
+        let name = call.function.functionName
+        guard ServerBackend.signedInMethods.contains(name) else {
+            throw name.hasPrefix("channels.") ? APIError.channelsNotServed : APIError.badRequest("METHOD_NOT_IMPLEMENTED")
+        }
         guard let account = try backend.account(authKeyId: call.authKeyId) else { throw APIError.authKeyUnregistered }
         let caller = Caller(
             authKeyId: call.authKeyId, sessionId: call.sessionId, dc: call.dcId, userId: account.userId,

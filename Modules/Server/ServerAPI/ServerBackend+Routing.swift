@@ -22,6 +22,17 @@ extension ServerBackend {
             || function is Api.functions.auth.logOut
     }
 
+    /// The methods `routeSignedIn` serves: anything else answers `METHOD_NOT_IMPLEMENTED` before the key's
+    /// authorization is looked at, as for a client that is not signed in.
+    static let signedInMethods: Set<String> = [
+        "auth.logOut", "auth.resetAuthorizations", "auth.exportAuthorization", "account.getAuthorizations",
+        "account.checkUsername", "account.updateUsername", "account.updateProfile", "users.getUsers", "users.getFullUser",
+        "contacts.resolveUsername", "contacts.search", "contacts.importContacts", "contacts.getContacts",
+        "messages.sendMessage", "messages.getHistory", "messages.getMessages", "messages.search", "messages.searchGlobal",
+        "messages.getDialogs", "messages.getPeerDialogs", "messages.toggleDialogPin", "messages.readHistory",
+        "messages.editMessage", "messages.deleteMessages", "messages.setTyping", "updates.getState", "updates.getDifference",
+    ]
+
     /// Methods of a signed-in account.
     func routeSignedIn(_ function: any TLFunction, caller: Caller) throws -> [UInt8] {
         switch function {

@@ -74,6 +74,17 @@ public final class ServerStore: @unchecked Sendable {
         try write(body, then: { _ in })
     }
 
+    /// Copies the write-ahead log into the database file and empties it.
+    public func checkpoint() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            try database.checkpoint(.truncate)
+        } catch {
+            throw Failure.database(error)
+        }
+    }
+
     /// Runs `body` in one read transaction.
     public func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         lock.lock()

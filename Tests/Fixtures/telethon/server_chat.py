@@ -5,10 +5,15 @@ to DC 2. Both sign up, Alice takes a username, Bob finds her by it, and they exc
 Telethon's markdown parser: a reply, an edit, a delete with revoke and a read receipt, each seen live by the other
 side as Telethon events. Then both read their history and dialogs back.
 
-Usage: server_chat.py --host H --port P --pem-file F --workdir DIR [--tag T]
+With --phase catch-up (after the first phase, with the same --workdir, typically after the server was killed and
+restarted): Bob stays offline while Alice sends --count messages; then Bob connects and catches up with Telethon's
+own gap handling (`catch_up`, updates.getDifference and its slices), and both read back what the first phase left.
+
+Usage: server_chat.py --host H --port P --pem-file F --workdir DIR [--tag T] [--phase chat|catch-up] [--count N]
 Prints one JSON object on stdout; exits non-zero on any failure.
 """
 import argparse
+import logging
 import asyncio
 import json
 import os
@@ -43,8 +48,13 @@ async def sign_up(client, phone, first_name):
 
 def make_client(args, name, dc_port):
     session = SQLiteSession(os.path.join(args.workdir, name))
-    session.set_dc(2, args.host, dc_port)
-    return TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=CONNECTION_RETRIES, retry_delay=1,
+    if session.auth_key and args.dc_ports:
+        # A session from before a server restart: same DC and key, the DC's port now.
+        session.set_dc(session.dc_id, args.host, args.dc_ports[session.dc_id])
+    else:
+        session.set_dc(2, args.host, dc_port)
+    # catch_up=True: Telethon loads the saved update state on connect and fetches what it missed (getDifference).
+    return TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=CONNECTION_RETRIES, retry_delay=1, catch_up=True,
                           timeout=10)
 
 
@@ -102,10 +112,7 @@ def entities(message):
 
 
 async def run(args):
-    with open(args.pem_file) as f:
-        pem = f.read()
-    end = "-----END RSA PUBLIC KEY-----"
-    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
+    load_key(args)
     alice_phone, bob_phone = "99966100" + args.tag, "99966200" + args.tag
     alice = make_client(args, "alice", args.port)
     bob = make_client(args, "bob", args.port)
@@ -155,6 +162,53 @@ async def run(args):
     return report
 
 
+async def catch_up(args):
+    load_key(args)
+    alice = make_client(args, "alice", args.port)
+    bob = make_client(args, "bob", args.port)
+    report = {}
+    await alice.connect()
+    try:
+        report["alice_authorized"] = await alice.is_user_authorized()
+        bob_id = (await alice.get_dialogs())[0].entity.id
+        alice_id = (await alice.get_me()).id
+        # Texts carry their number, so order and duplicates can be checked on Bob's side.
+        for number in range(args.count):
+            await alice.send_message(bob_id, "catch-up %d" % number)
+        report["alice_history_top"] = [m.raw_text for m in await alice.get_messages(bob_id, limit=2)]
+    finally:
+        await alice.disconnect()
+    seen = []
+    await bob.connect()
+    try:
+        report["bob_authorized"] = await bob.is_user_authorized()
+
+        @bob.on(events.NewMessage(incoming=True))
+        async def on_new(event):
+            seen.append(event.message.raw_text)
+
+        await bob.catch_up()
+        deadline = asyncio.get_running_loop().time() + 60
+        while len(seen) < args.count and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.2)
+        report["bob_seen_count"] = len(seen)
+        report["bob_seen_in_order"] = seen == ["catch-up %d" % n for n in range(args.count)]
+        report["bob_seen_head"] = seen[:3]
+        history = await bob.get_messages(alice_id, limit=1, reverse=True)
+        report["bob_first_message"] = history[0].raw_text if history else None
+        report["bob_total"] = (await bob.get_messages(alice_id, limit=0)).total
+    finally:
+        await bob.disconnect()
+    return report
+
+
+def load_key(args):
+    with open(args.pem_file) as f:
+        pem = f.read()
+    end = "-----END RSA PUBLIC KEY-----"
+    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", required=True)
@@ -162,8 +216,14 @@ def main():
     parser.add_argument("--pem-file", required=True)
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--tag", default="01")
+    parser.add_argument("--phase", choices=["chat", "catch-up"], default="chat")
+    parser.add_argument("--count", type=int, default=3000)
+    parser.add_argument("--dc-ports", default="", help="1=P,2=P,3=P: every DC's port (sessions made earlier)")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args))))
+    if os.environ.get("TELETHON_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG)
+    args.dc_ports = {int(k): int(v) for k, v in (item.split("=") for item in args.dc_ports.split(",") if item)}
+    print(json.dumps(asyncio.run(run(args) if args.phase == "chat" else catch_up(args))))
 
 
 if __name__ == "__main__":

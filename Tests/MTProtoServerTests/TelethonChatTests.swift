@@ -1,0 +1,103 @@
+import Foundation
+import TestVectors
+import Testing
+
+/// Telethon 1.45.0 as two people using tg-server as Telegram (Tests/Fixtures/telethon/server_chat.py): sign-up with
+/// PHONE_MIGRATE followed, a username found, messages with markdown entities, a reply, an edit, a delete with
+/// revoke and a read receipt, each seen live by the other side; then the server is killed with SIGKILL and
+/// restarted, Alice sends 3,000 messages while Bob is offline, and Bob catches up through updates.getDifference's
+/// slices, seeing every message once and in order, with the first conversation still there.
+@Suite(.serialized) struct TelethonChatTests {
+    struct Chat: Decodable {
+        struct Received: Decodable {
+            let text: String
+            let entities: [[Entity]]
+            let sender: Int64
+        }
+        /// One `[name, offset, length]` triple of the JSON.
+        enum Entity: Decodable, Equatable {
+            case name(String)
+            case number(Int)
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let number = try? container.decode(Int.self) { self = .number(number) } else { self = .name(try container.decode(String.self)) }
+            }
+        }
+        struct Reply: Decodable { let text: String; let reply_to: Int?; let sent_id: Int }
+        struct Edit: Decodable { let id: Int; let text: String; let was_id: Int }
+        struct Delete: Decodable { let ids: [Int]; let his_copy: Int }
+        struct Read: Decodable { let max_id: Int; let his_message: Int }
+
+        let alice_dc: Int
+        let bob_dc: Int
+        let alice_id: Int64
+        let bob_id: Int64
+        let resolved_id: Int64
+        let alice_got: Received
+        let bob_sent_entities: [[Entity]]
+        let bob_got_reply: Reply
+        let alice_saw_edit: Edit
+        let bob_saw_delete: Delete
+        let bob_saw_read: Read
+        let bob_dialogs: [[Int64]]
+    }
+
+    struct CatchUp: Decodable {
+        let alice_authorized: Bool
+        let bob_authorized: Bool
+        let bob_seen_count: Int
+        let bob_seen_in_order: Bool
+        let bob_first_message: String?
+        let bob_total: Int
+    }
+
+    static var script: URL { Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_chat.py") }
+
+    @Test func twoPeopleTalkAndCatchUpAfterTheServerIsKilled() async throws {
+        let python = ProcessSupport.python
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        var server = try ProcessSupport.Server()
+        let folder = server.dataDirectory
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pem = try server.publicKeyFile()
+        let workdir = folder.appendingPathComponent("telethon")
+        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
+        let common = ["--host", "127.0.0.1", "--pem-file", pem.path, "--workdir", workdir.path]
+
+        let first = try ProcessRunner.run(
+            python, [Self.script.path, "--port", String(try #require(server.ports[2]))] + common, timeout: 120)
+        try #require(first.succeeded, "\(first.output) \(first.errorOutput.suffix(3000))")
+        let chat = try JSONDecoder().decode(Chat.self, from: first.stdout)
+        // Alice's number belongs to DC 1: Telethon followed PHONE_MIGRATE_1 from DC 2.
+        #expect(chat.alice_dc == 1 && chat.bob_dc == 2)
+        #expect(chat.resolved_id == chat.alice_id)
+        #expect(chat.alice_got.text == "hello Alice, see code and a link")
+        #expect(chat.alice_got.sender == chat.bob_id)
+        #expect(chat.alice_got.entities == chat.bob_sent_entities)
+        #expect(chat.alice_got.entities.map { $0.first } == [.name("MessageEntityBold"), .name("MessageEntityCode"), .name("MessageEntityTextUrl")])
+        // The reply points at Bob's own copy of his message (each box has its own ids).
+        #expect(chat.bob_got_reply.text == "hi Bob" && chat.bob_got_reply.reply_to == chat.bob_got_reply.sent_id)
+        #expect(chat.alice_saw_edit.text == "hello Alice (edited)" && chat.alice_saw_edit.id == chat.alice_saw_edit.was_id)
+        #expect(chat.bob_saw_delete.ids == [chat.bob_saw_delete.his_copy])
+        #expect(chat.bob_saw_read.max_id == chat.bob_saw_read.his_message)
+        #expect(chat.bob_dialogs.map { $0.first } == [chat.alice_id])
+
+        // SIGKILL: nothing flushed on the way out. The new server has new ports, the same data.
+        server.kill()
+        server = try ProcessSupport.Server(dataDirectory: folder)
+        defer { _ = server.stop() }
+        let second = try ProcessRunner.run(
+            python,
+            [Self.script.path, "--port", String(try #require(server.ports[2])), "--phase", "catch-up", "--count", "3000",
+             "--dc-ports", server.portList] + common,
+            timeout: 300)
+        try #require(second.succeeded, "\(second.output) \(second.errorOutput.suffix(3000))")
+        let catchUp = try JSONDecoder().decode(CatchUp.self, from: second.stdout)
+        #expect(catchUp.alice_authorized && catchUp.bob_authorized)
+        #expect(catchUp.bob_seen_count == 3000)
+        #expect(catchUp.bob_seen_in_order)
+        #expect(catchUp.bob_first_message == "hello Alice (edited)")
+        #expect(catchUp.bob_total == 3001)
+    }
+}
