@@ -192,11 +192,11 @@ let modules: [Module] = [
             "NIOCore", "NIOPosix", "TestVectors",
         ]),
     // ServerStore: tg-server's database (accounts, message boxes, dialogs, the update log) on the SQLite module.
-    .swift("ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils"], testDeps: ["SQLite", "TestVectors"]),
+    .swift("ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils"], testDeps: ["SQLite"]),
     .swift(
         "ServerAPI", .Server,
         deps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "Logging"],
-        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "TestVectors"]),
+        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
