@@ -6,7 +6,8 @@ import Testing
 /// PHONE_MIGRATE followed, a username found, messages with markdown entities, a reply, an edit, a delete with
 /// revoke and a read receipt, each seen live by the other side; then the server is killed with SIGKILL and
 /// restarted, Alice sends 3,000 messages while Bob is offline, and Bob catches up through updates.getDifference's
-/// slices, seeing every message once and in order, with the first conversation still there.
+/// slices, seeing every message once and in order, with the first conversation still there. A basic group of three
+/// (created by Bob with Alice and Carol) carries a message from each to the two others.
 @Suite(.serialized) struct TelethonChatTests {
     struct Chat: Decodable {
         struct Received: Decodable {
@@ -41,6 +42,25 @@ import Testing
         let bob_saw_delete: Delete
         let bob_saw_read: Read
         let bob_dialogs: [[Int64]]
+        let group: Group
+    }
+
+    struct Group: Decodable {
+        let title: String
+        let seen: [String: [[Seen]]]
+        let participants: [String]
+        let alice_history: [String]
+
+        /// One `[text, in the group]` pair of the JSON.
+        enum Seen: Decodable, Equatable {
+            case text(String)
+            case flag(Bool)
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let flag = try? container.decode(Bool.self) { self = .flag(flag) } else { self = .text(try container.decode(String.self)) }
+            }
+        }
     }
 
     struct CatchUp: Decodable {
@@ -82,6 +102,13 @@ import Testing
         #expect(chat.bob_saw_delete.ids == [chat.bob_saw_delete.his_copy])
         #expect(chat.bob_saw_read.max_id == chat.bob_saw_read.his_message)
         #expect(chat.bob_dialogs.map { $0.first } == [chat.alice_id])
+        // A basic group of three: each saw the two others' messages live, in the group.
+        #expect(chat.group.title == "Trio")
+        #expect(chat.group.seen["alice"] == [[.text("bob here"), .flag(true)], [.text("carol here"), .flag(true)]])
+        #expect(chat.group.seen["bob"] == [[.text("alice here"), .flag(true)], [.text("carol here"), .flag(true)]])
+        #expect(chat.group.seen["carol"] == [[.text("alice here"), .flag(true)], [.text("bob here"), .flag(true)]])
+        #expect(chat.group.participants == ["Alice", "Bob", "Carol"])
+        #expect(chat.group.alice_history == ["MessageActionChatCreate", "bob here", "alice here", "carol here"])
 
         // SIGKILL: nothing flushed on the way out. The new server has new ports, the same data.
         server.kill()

@@ -31,6 +31,8 @@ extension ServerBackend {
         "messages.sendMessage", "messages.getHistory", "messages.getMessages", "messages.search", "messages.searchGlobal",
         "messages.getDialogs", "messages.getPeerDialogs", "messages.toggleDialogPin", "messages.readHistory",
         "messages.editMessage", "messages.deleteMessages", "messages.setTyping", "updates.getState", "updates.getDifference",
+        "messages.createChat", "messages.addChatUser", "messages.deleteChatUser", "messages.editChatTitle", "messages.getFullChat",
+        "messages.getChats",
     ]
 
     /// Methods of a signed-in account.
@@ -64,6 +66,13 @@ extension ServerBackend {
         case let f as Api.functions.messages.editMessage: return try editMessage(f, caller: caller).serialized()
         case let f as Api.functions.messages.deleteMessages: return try deleteMessages(f, caller: caller).serialized()
         case let f as Api.functions.messages.setTyping: return try setTyping(f, caller: caller)
+        // basic groups
+        case let f as Api.functions.messages.createChat: return try createChat(f, caller: caller).serialized()
+        case let f as Api.functions.messages.addChatUser: return try addChatUser(f, caller: caller).serialized()
+        case let f as Api.functions.messages.deleteChatUser: return try deleteChatUser(f, caller: caller).serialized()
+        case let f as Api.functions.messages.editChatTitle: return try editChatTitle(f, caller: caller).serialized()
+        case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: caller).serialized()
+        case let f as Api.functions.messages.getChats: return try getChats(f, caller: caller).serialized()
         // updates
         case is Api.functions.updates.getState: return try getState(caller).serialized()
         case let f as Api.functions.updates.getDifference: return try getDifference(f, caller: caller).serialized()

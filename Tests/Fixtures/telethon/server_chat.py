@@ -156,10 +156,45 @@ async def run(args):
         report["bob_history"] = [[m.id, m.out, m.raw_text] for m in bob_history]
         dialogs = await bob.get_dialogs()
         report["bob_dialogs"] = [[d.entity.id, d.unread_count] for d in dialogs]
+        report["group"] = await group(args, alice, bob, alice_inbox, bob_inbox)
     finally:
         await alice.disconnect()
         await bob.disconnect()
     return report
+
+
+async def group(args, alice, bob, alice_inbox, bob_inbox):
+    """A basic group of three: Bob creates it with Alice and Carol, each writes once, everyone sees the others."""
+    carol = make_client(args, "carol", args.port)
+    await carol.connect()
+    try:
+        await sign_up(carol, "99966300" + args.tag, "Carol")
+        carol_inbox = watch(carol)
+        alice_me, carol_me = await alice.get_me(), await carol.get_me()
+        # Bob knows Alice already; Carol he finds through contacts.search.
+        found = await bob(functions.contacts.SearchRequest(q="Carol", limit=5))
+        carol_user = next(u for u in found.users if u.id == carol_me.id)
+        invited = await bob(functions.messages.CreateChatRequest(users=[alice_me.id, carol_user], title="Trio"))
+        chat = invited.updates.chats[0]
+        for client, text in ((bob, "bob here"), (alice, "alice here"), (carol, "carol here")):
+            await client.send_message(types.PeerChat(chat.id), text)
+        seen = {}
+        for name, inbox, expected in (("alice", alice_inbox, {"bob here", "carol here"}),
+                                      ("bob", bob_inbox, {"alice here", "carol here"}),
+                                      ("carol", carol_inbox, {"bob here", "alice here"})):
+            for text in sorted(expected):
+                message = await inbox.wait("new", lambda m, text=text: m.raw_text == text)
+                seen.setdefault(name, []).append([message.raw_text, message.chat_id == -chat.id])
+        participants = await carol.get_participants(types.PeerChat(chat.id))
+        history = await alice.get_messages(types.PeerChat(chat.id), limit=10)
+        return {
+            "title": chat.title,
+            "seen": seen,
+            "participants": sorted(p.first_name for p in participants),
+            "alice_history": [m.raw_text or type(m.action).__name__ for m in reversed(history)],
+        }
+    finally:
+        await carol.disconnect()
 
 
 async def catch_up(args):
@@ -170,7 +205,7 @@ async def catch_up(args):
     await alice.connect()
     try:
         report["alice_authorized"] = await alice.is_user_authorized()
-        bob_id = (await alice.get_dialogs())[0].entity.id
+        bob_id = next(d for d in await alice.get_dialogs() if d.is_user).entity.id
         alice_id = (await alice.get_me()).id
         # Texts carry their number, so order and duplicates can be checked on Bob's side.
         for number in range(args.count):
