@@ -101,6 +101,13 @@ struct TGServer: AsyncParsableCommand {
             host: host, basePort: port, dataCenterCount: dcs, dataDirectory: directory,
             proxySecrets: secret.compactMap(Self.hexBytes), limits: limits)
         let store = try Self.openStore(directory: directory, keyFile: dbKeyFile, logger: logger)
+        let files: FileVault
+        do {
+            files = try FileVault(directory: directory)
+            files.sweep()
+        } catch {
+            throw ToolError.badInput("\(error)", remedy: "check the permissions of --data-dir")
+        }
         let updates = UpdateGateway()
         let codes = ServerBackend.LoginCodes(folder: directory.appendingPathComponent("codes"), fixedCode: fixedCode)
         let server: MTProtoServer
@@ -108,7 +115,7 @@ struct TGServer: AsyncParsableCommand {
         do {
             server = try await MTProtoServer.start(configuration, group: group, logger: logger, updates: updates) { dataCenters in
                 ServerAPIHandler(
-                    backend: ServerBackend(store: store, updates: updates, dataCenters: dataCenters, codes: codes, logger: backendLogger))
+                    backend: ServerBackend(store: store, files: files, updates: updates, dataCenters: dataCenters, codes: codes, logger: backendLogger))
             }
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             try? await group.shutdownGracefully()

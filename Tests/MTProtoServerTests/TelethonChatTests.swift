@@ -7,7 +7,8 @@ import Testing
 /// revoke and a read receipt, each seen live by the other side; then the server is killed with SIGKILL and
 /// restarted, Alice sends 3,000 messages while Bob is offline, and Bob catches up through updates.getDifference's
 /// slices, seeing every message once and in order, with the first conversation still there. A basic group of three
-/// (created by Bob with Alice and Carol) carries a message from each to the two others.
+/// (created by Bob with Alice and Carol) carries a message from each to the two others. A 12 MB document goes up in
+/// big-file parts and comes down byte-identical on the uploader's DC; a voice note keeps its waveform.
 @Suite(.serialized) struct TelethonChatTests {
     struct Chat: Decodable {
         struct Received: Decodable {
@@ -43,6 +44,19 @@ import Testing
         let bob_saw_read: Read
         let bob_dialogs: [[Int64]]
         let group: Group
+        let files: Files
+    }
+
+    struct Files: Decodable {
+        let sent_sha256: String
+        let received_sha256: String
+        let document_dc: Int
+        let file_name: String
+        let size: Int
+        let voice: Bool
+        let voice_duration: Int
+        let waveform_matches: Bool
+        let voice_bytes: Int
     }
 
     struct Group: Decodable {
@@ -70,6 +84,7 @@ import Testing
         let bob_seen_in_order: Bool
         let bob_first_message: String?
         let bob_total: Int
+        let catch_up_seconds: Double
     }
 
     static var script: URL { Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_chat.py") }
@@ -102,6 +117,10 @@ import Testing
         #expect(chat.bob_saw_delete.ids == [chat.bob_saw_delete.his_copy])
         #expect(chat.bob_saw_read.max_id == chat.bob_saw_read.his_message)
         #expect(chat.bob_dialogs.map { $0.first } == [chat.alice_id])
+        // 12 MB in big-file parts to Alice's DC 1, downloaded whole by Bob from DC 1; a voice note keeps its waveform.
+        #expect(chat.files.received_sha256 == chat.files.sent_sha256)
+        #expect(chat.files.document_dc == 1 && chat.files.file_name == "payload.bin" && chat.files.size == 12 * 1024 * 1024 + 123)
+        #expect(chat.files.voice && chat.files.voice_duration == 3 && chat.files.waveform_matches && chat.files.voice_bytes == 2004)
         // A basic group of three: each saw the two others' messages live, in the group.
         #expect(chat.group.title == "Trio")
         #expect(chat.group.seen["alice"] == [[.text("bob here"), .flag(true)], [.text("carol here"), .flag(true)]])
@@ -122,9 +141,9 @@ import Testing
         try #require(second.succeeded, "\(second.output) \(second.errorOutput.suffix(3000))")
         let catchUp = try JSONDecoder().decode(CatchUp.self, from: second.stdout)
         #expect(catchUp.alice_authorized && catchUp.bob_authorized)
-        #expect(catchUp.bob_seen_count == 3000)
+        #expect(catchUp.bob_seen_count == 3000, "caught up for \(catchUp.catch_up_seconds) s")
         #expect(catchUp.bob_seen_in_order)
         #expect(catchUp.bob_first_message == "hello Alice (edited)")
-        #expect(catchUp.bob_total == 3001)
+        #expect(catchUp.bob_total == 3003)  // the first message, the document, the voice note, 3,000 more
     }
 }

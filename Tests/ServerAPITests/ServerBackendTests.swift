@@ -19,7 +19,7 @@ import Testing
             let store = try ServerStore(path: folder.appendingPathComponent("server.sqlite").path)
             let dataCenters = (1...3).map { MTProtoServer.DataCenter(id: Int32($0), host: "127.0.0.1", port: 5000 + $0) }
             let backend = ServerBackend(
-                store: store, updates: UpdateGateway(), dataCenters: dataCenters,
+                store: store, files: try FileVault(directory: folder), updates: UpdateGateway(), dataCenters: dataCenters,
                 codes: .init(folder: folder.appendingPathComponent("codes"), fixedCode: fixedCode), clock: { 1_800_000_000 })
             handler = ServerAPIHandler(backend: backend)
         }

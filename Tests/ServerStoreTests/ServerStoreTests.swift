@@ -17,10 +17,10 @@ import Testing
     @Test func migrationsRunOnceAndReopeningKeepsData() throws {
         let (store, folder) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try store.schemaVersion() == 1)
+        #expect(try store.schemaVersion() == 2)
         try store.write { tx in try tx.insert(Self.user(1)) }
         let reopened = try ServerStore(path: store.path)
-        #expect(try reopened.schemaVersion() == 1)
+        #expect(try reopened.schemaVersion() == 2)
         #expect(try reopened.read { tx in try tx.user(id: 1) } == Self.user(1))
     }
 

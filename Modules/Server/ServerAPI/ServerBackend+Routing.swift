@@ -32,7 +32,8 @@ extension ServerBackend {
         "messages.getDialogs", "messages.getPeerDialogs", "messages.toggleDialogPin", "messages.readHistory",
         "messages.editMessage", "messages.deleteMessages", "messages.setTyping", "updates.getState", "updates.getDifference",
         "messages.createChat", "messages.addChatUser", "messages.deleteChatUser", "messages.editChatTitle", "messages.getFullChat",
-        "messages.getChats",
+        "messages.getChats", "messages.sendMedia", "messages.sendMultiMedia", "messages.uploadMedia", "messages.forwardMessages",
+        "upload.saveFilePart", "upload.saveBigFilePart", "upload.getFile",
     ]
 
     /// Methods of a signed-in account.
@@ -66,6 +67,14 @@ extension ServerBackend {
         case let f as Api.functions.messages.editMessage: return try editMessage(f, caller: caller).serialized()
         case let f as Api.functions.messages.deleteMessages: return try deleteMessages(f, caller: caller).serialized()
         case let f as Api.functions.messages.setTyping: return try setTyping(f, caller: caller)
+        // media and files
+        case let f as Api.functions.messages.sendMedia: return try sendMedia(f, caller: caller).serialized()
+        case let f as Api.functions.messages.sendMultiMedia: return try sendMultiMedia(f, caller: caller).serialized()
+        case let f as Api.functions.messages.uploadMedia: return try uploadMedia(f, caller: caller).serialized()
+        case let f as Api.functions.messages.forwardMessages: return try forwardMessages(f, caller: caller).serialized()
+        case let f as Api.functions.upload.saveFilePart: return try saveFilePart(f, caller: caller)
+        case let f as Api.functions.upload.saveBigFilePart: return try saveBigFilePart(f, caller: caller)
+        case let f as Api.functions.upload.getFile: return try getFile(f, caller: caller).serialized()
         // basic groups
         case let f as Api.functions.messages.createChat: return try createChat(f, caller: caller).serialized()
         case let f as Api.functions.messages.addChatUser: return try addChatUser(f, caller: caller).serialized()

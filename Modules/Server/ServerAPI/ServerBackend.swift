@@ -25,6 +25,8 @@ public final class ServerBackend: @unchecked Sendable {
     }
 
     let store: ServerStore
+    /// Uploaded and generated files, by content.
+    let files: FileVault
     let updates: UpdateGateway
     let dataCenters: [MTProtoServer.DataCenter]
     let codes: LoginCodes
@@ -50,11 +52,12 @@ public final class ServerBackend: @unchecked Sendable {
     }
 
     public init(
-        store: ServerStore, updates: UpdateGateway, dataCenters: [MTProtoServer.DataCenter], codes: LoginCodes = LoginCodes(),
+        store: ServerStore, files: FileVault, updates: UpdateGateway, dataCenters: [MTProtoServer.DataCenter], codes: LoginCodes = LoginCodes(),
         logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.store = store
+        self.files = files
         self.updates = updates
         self.dataCenters = dataCenters
         self.codes = codes

@@ -50,5 +50,18 @@ enum ServerSchema {
             PRIMARY KEY (chat_id, user_id)) WITHOUT ROWID;
         CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
         """,
+        // 2: documents and photos (their bytes live in the FileVault, named by SHA-256).
+        """
+        CREATE TABLE documents (
+            id INTEGER PRIMARY KEY, access_hash INTEGER NOT NULL, owner INTEGER NOT NULL, dc INTEGER NOT NULL,
+            date INTEGER NOT NULL, mime TEXT NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL, attributes BLOB,
+            thumbs BLOB);
+        CREATE TABLE photos (
+            id INTEGER PRIMARY KEY, access_hash INTEGER NOT NULL, owner INTEGER NOT NULL, dc INTEGER NOT NULL,
+            date INTEGER NOT NULL, sizes BLOB NOT NULL);
+        CREATE TABLE photo_files (
+            photo_id INTEGER NOT NULL, type TEXT NOT NULL, sha256 TEXT NOT NULL, size INTEGER NOT NULL,
+            PRIMARY KEY (photo_id, type)) WITHOUT ROWID;
+        """,
     ]
 }

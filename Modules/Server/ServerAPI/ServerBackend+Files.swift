@@ -1,0 +1,131 @@
+import CryptoUtils
+import ServerStore
+import TLRuntime
+import TelegramApi
+
+/// `upload.*` and the media a message can carry (core.telegram.org "Uploading and Downloading Files"). A file lives
+/// on the DC of the account that uploaded it; `upload.getFile` anywhere else answers `FILE_MIGRATE_X`.
+extension ServerBackend {
+    func saveFilePart(_ call: Api.functions.upload.saveFilePart, caller: Caller) throws -> [UInt8] {
+        try FileTransferRules.checkPart(part: call.filePart, totalParts: nil, size: call.bytes.count)
+        try files.savePart(key: caller.authKeyId, fileId: call.fileId, part: Int(call.filePart), bytes: call.bytes)
+        return Reply.bool(true)
+    }
+
+    func saveBigFilePart(_ call: Api.functions.upload.saveBigFilePart, caller: Caller) throws -> [UInt8] {
+        try FileTransferRules.checkPart(part: call.filePart, totalParts: call.fileTotalParts, size: call.bytes.count)
+        try files.savePart(key: caller.authKeyId, fileId: call.fileId, part: Int(call.filePart), bytes: call.bytes)
+        return Reply.bool(true)
+    }
+
+    /// Assembles an uploaded `InputFile` into the vault.
+    func assemble(_ input: Api.InputFile, caller: Caller) throws -> (blob: FileVault.Blob, name: String) {
+        let (id, parts, name, big): (Int64, Int32, String, Bool)
+        switch input {
+        case .inputFile(let file): (id, parts, name, big) = (file.id, file.parts, file.name, false)
+        case .inputFileBig(let file): (id, parts, name, big) = (file.id, file.parts, file.name, true)
+        case .inputFileStoryDocument: throw APIError.badRequest("FILE_ID_INVALID")
+        }
+        guard parts > 0, parts <= FileTransferRules.maximumParts else { throw APIError.badRequest("FILE_PARTS_INVALID") }
+        let blob: FileVault.Blob
+        do {
+            blob = try files.assemble(key: caller.authKeyId, fileId: id, parts: Int(parts))
+        } catch .missingPart(let part) {
+            throw APIError.badRequest("FILE_PART_\(part)_MISSING")
+        } catch .partSizeChanged {
+            throw APIError.badRequest("FILE_PART_SIZE_CHANGED")
+        } catch {
+            throw error
+        }
+        try FileTransferRules.checkPartSize(blob.partSize, parts: parts)
+        // Files over 10 MB must come in big-file parts.
+        guard big || blob.size <= FileTransferRules.bigFileThreshold else { throw APIError.badRequest("FILE_PARTS_INVALID") }
+        return (blob, name)
+    }
+
+    static func randomId() -> Int64 { Int64(bitPattern: SecureRandom.uint64() & 0x7fff_ffff_ffff_ffff) }
+
+    func apiDocument(_ document: DocumentRecord) -> Api.Document {
+        var reader = TLReader(document.attributes ?? [])
+        let attributes = (try? reader.readVector { (r: inout TLReader) throws(TLDecodingError) in try Api.DocumentAttribute.parse(&r) }) ?? []
+        return .document(
+            .init(
+                id: document.id, accessHash: document.accessHash, fileReference: Self.fileReference(document.id), date: document.date,
+                mimeType: document.mime, size: document.size, dcId: document.dc, attributes: attributes))
+    }
+
+    /// Telegram's file references expire; ours never do, and are derived from the id.
+    static func fileReference(_ id: Int64) -> [UInt8] { Array(Digest.sha256(Array(String(id).utf8)).prefix(8)) }
+
+    /// What kind of media a document is, for search filters.
+    static func mediaKind(of attributes: [Api.DocumentAttribute]) -> MediaKind {
+        for attribute in attributes {
+            switch attribute {
+            case .documentAttributeAudio(let audio): return audio.voice ? .voice : .audio
+            case .documentAttributeSticker: return .sticker
+            case .documentAttributeVideo: return .video
+            case .documentAttributeAnimated: return .gif
+            default: continue
+            }
+        }
+        return .document
+    }
+
+    /// The `MessageMedia` an `InputMedia` becomes, stored (uploaded files assembled) on the caller's DC.
+    func media(_ input: Api.InputMedia, caller: Caller) throws -> (media: Api.MessageMedia, kind: MediaKind) {
+        switch input {
+        case .inputMediaUploadedDocument(let upload):
+            let (blob, name) = try assemble(upload.file, caller: caller)
+            var attributes = upload.attributes
+            if !attributes.contains(where: { if case .documentAttributeFilename = $0 { return true }; return false }), !name.isEmpty {
+                attributes.append(.documentAttributeFilename(.init(fileName: name)))
+            }
+            guard attributes.count <= 16 else { throw APIError.badRequest("MEDIA_INVALID") }
+            let document = DocumentRecord(
+                id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now,
+                mime: String(upload.mimeType.prefix(128)), size: blob.size, sha256: blob.sha256, attributes: Reply.vector(attributes))
+            try store.write { tx in try tx.insert(document) }
+            let kind = Self.mediaKind(of: attributes)
+            return (.messageMediaDocument(.init(voice: kind == .voice, document: apiDocument(document))), kind)
+        case .inputMediaDocument(let existing):
+            guard case .inputDocument(let input) = existing.id,
+                let document = try store.read({ tx in try tx.document(id: input.id) }), document.accessHash == input.accessHash
+            else { throw APIError.badRequest("MEDIA_INVALID") }
+            let api = apiDocument(document)
+            guard case .document(let fields) = api else { throw APIError.internalError }
+            let kind = Self.mediaKind(of: fields.attributes)
+            return (.messageMediaDocument(.init(voice: kind == .voice, document: api)), kind)
+        case .inputMediaUploadedPhoto(let upload):
+            return (.messageMediaPhoto(.init(photo: try makePhoto(upload.file, caller: caller))), .photo)
+        case .inputMediaPhoto(let existing):
+            guard case .inputPhoto(let input) = existing.id, let photo = try store.read({ tx in try tx.photo(id: input.id) }),
+                photo.accessHash == input.accessHash
+            else { throw APIError.badRequest("MEDIA_INVALID") }
+            return (.messageMediaPhoto(.init(photo: apiPhoto(photo))), .photo)
+        default:
+            throw APIError.badRequest("MEDIA_INVALID")
+        }
+    }
+
+    func getFile(_ call: Api.functions.upload.getFile, caller: Caller) throws -> Api.upload.File {
+        try FileTransferRules.checkDownload(offset: call.offset, limit: call.limit, precise: call.precise)
+        let (sha256, dc, type): (String, Int32, Api.storage.FileType)
+        switch call.location {
+        case .inputDocumentFileLocation(let location):
+            guard let document = try store.read({ tx in try tx.document(id: location.id) }), document.accessHash == location.accessHash else {
+                throw APIError.badRequest("FILE_ID_INVALID")
+            }
+            (sha256, dc, type) = (document.sha256, document.dc, .filePartial)
+        case .inputPhotoFileLocation(let location):
+            guard let photo = try store.read({ tx in try tx.photo(id: location.id) }), photo.accessHash == location.accessHash,
+                let file = photo.files[location.thumbSize]
+            else { throw APIError.badRequest("FILE_ID_INVALID") }
+            (sha256, dc, type) = (file.sha256, photo.dc, .fileJpeg)
+        default:
+            throw APIError.badRequest("LOCATION_INVALID")
+        }
+        guard dc == caller.dc else { throw APIError.migrate("FILE", to: dc) }
+        let bytes = try files.read(sha256: sha256, offset: call.offset, limit: Int(call.limit))
+        return .file(.init(type: type, mtime: now, bytes: bytes))
+    }
+}

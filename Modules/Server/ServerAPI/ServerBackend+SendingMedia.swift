@@ -1,0 +1,59 @@
+import ServerStore
+import TLRuntime
+import TelegramApi
+
+/// Messages with media, albums and forwards: stored like text messages, pushed as `updates` with `updateNewMessage`
+/// (Telegram's short forms carry no media), and answered with the caller's `updates`.
+extension ServerBackend {
+    /// `caption_length_max` of `help.getConfig`.
+    static let maximumCaptionLength = 1024
+
+    func sendMedia(_ call: Api.functions.messages.sendMedia, caller: Caller) throws -> Api.Updates {
+        guard call.message.count <= Self.maximumCaptionLength else { throw APIError.badRequest("MEDIA_CAPTION_TOO_LONG") }
+        let (media, kind) = try media(call.media, caller: caller)
+        let outgoing = Outgoing(
+            text: call.message, entities: call.entities, media: media, mediaKind: kind.rawValue, replyTo: Self.replyId(call.replyTo),
+            silent: call.silent, randomId: call.randomId)
+        return try sentUpdates(try deliver([outgoing], to: call.peer, caller: caller), caller: caller)
+    }
+
+    /// `messages.sendMultiMedia`: an album, up to 10 items sharing one `grouped_id`.
+    func sendMultiMedia(_ call: Api.functions.messages.sendMultiMedia, caller: Caller) throws -> Api.Updates {
+        guard (1...10).contains(call.multiMedia.count) else { throw APIError.badRequest("MULTI_MEDIA_TOO_LONG") }
+        let groupedId = Self.randomId()
+        var messages: [Outgoing] = []
+        for case .inputSingleMedia(let single) in call.multiMedia {
+            guard single.message.count <= Self.maximumCaptionLength else { throw APIError.badRequest("MEDIA_CAPTION_TOO_LONG") }
+            let (media, kind) = try media(single.media, caller: caller)
+            messages.append(
+                Outgoing(
+                    text: single.message, entities: single.entities, media: media, mediaKind: kind.rawValue,
+                    replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: single.randomId, groupedId: groupedId))
+        }
+        return try sentUpdates(try deliver(messages, to: call.peer, caller: caller), caller: caller)
+    }
+
+    /// `messages.uploadMedia`: stores the media (for an album, or to send later) without sending it.
+    func uploadMedia(_ call: Api.functions.messages.uploadMedia, caller: Caller) throws -> Api.MessageMedia {
+        try media(call.media, caller: caller).media
+    }
+
+    /// `messages.forwardMessages`: copies of the caller's messages, with a forward header naming their sender.
+    func forwardMessages(_ call: Api.functions.messages.forwardMessages, caller: Caller) throws -> Api.Updates {
+        guard call.id.count == call.randomId.count, (1...100).contains(call.id.count) else { throw APIError.badRequest("RANDOM_ID_INVALID") }
+        let originals = try store.read { tx throws -> [MessageRecord] in
+            let from = try resolve(call.fromPeer, caller: caller, tx: tx)
+            return try tx.messages(owner: caller.userId, ids: call.id.map(Int64.init)).filter { $0.peer == from && $0.action == nil }
+        }
+        guard !originals.isEmpty else { throw APIError.messageIdInvalid }
+        let messages = zip(originals, call.randomId).map { original, randomId in
+            let header = original.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }
+                ?? .messageFwdHeader(.init(fromId: .peerUser(.init(userId: original.fromId)), date: original.date))
+            return Outgoing(
+                text: original.text, entities: Self.decodeEntities(original.entities),
+                media: original.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: original.mediaKind, silent: call.silent,
+                randomId: randomId, groupedId: original.groupedId, forward: header)
+        }
+        return try sentUpdates(try deliver(messages, to: call.toPeer, caller: caller), caller: caller)
+    }
+}
