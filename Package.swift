@@ -34,7 +34,7 @@ enum Area: String, CaseIterable {
         case .MediaPipeline: return [.Signal, .Base, .System]
         case .StickerDecode: return [.MediaPipeline, .Signal, .Base, .System]
         case .ChatHistory: return [.Core, .Postbox, .MediaPipeline, .StickerDecode, .Signal, .Base, .System]
-        case .Server: return [.Network, .Postbox, .Signal, .Base, .System]
+        case .Server: return [.Network, .Postbox, .MediaPipeline, .Signal, .Base, .System]
         case .Apps, .BuildTools: return Set(Area.allCases).subtracting([.Apps, .BuildTools])
         }
     }
@@ -195,8 +195,11 @@ let modules: [Module] = [
     .swift("ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils"], testDeps: ["SQLite"]),
     .swift(
         "ServerAPI", .Server,
-        deps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "Logging"],
-        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime"]),
+        deps: [
+            "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip", "ImageCore",
+            "WebPBinding", "Logging",
+        ],
+        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
@@ -314,8 +317,9 @@ let appRules: [AppRule] = [
         "voice-tool links only the audio modules"),
     .rule("postbox-tool", never: ["Network", "Server", "MediaPipeline", "StickerDecode", "ChatHistory"],
           "postbox-tool is the Postbox area and SyncCore"),
-    .rule("tg-server", never: ["Network:Network", "Core", "MediaPipeline", "StickerDecode", "ChatHistory"],
-          "the server uses Network's protocol modules, never its client module"),
+    .rule(
+        "tg-server", never: ["Network:Network", "Core", "StickerDecode", "ChatHistory", "OpusBinding", "AudioWaveform"],
+        "the server uses Network's protocol modules, never its client module, and of the media only the image modules"),
 ]
 
 // MARK: - Third-party packages

@@ -114,8 +114,14 @@ struct TGServer: AsyncParsableCommand {
         let backendLogger = logger
         do {
             server = try await MTProtoServer.start(configuration, group: group, logger: logger, updates: updates) { dataCenters in
-                ServerAPIHandler(
-                    backend: ServerBackend(store: store, files: files, updates: updates, dataCenters: dataCenters, codes: codes, logger: backendLogger))
+                let backend = ServerBackend(
+                    store: store, files: files, updates: updates, dataCenters: dataCenters, codes: codes, logger: backendLogger)
+                do {
+                    try backend.prepareStickerSet()
+                } catch {
+                    backendLogger.error("the sticker set could not be stored; it is not served", metadata: ["error": "\(error)"])
+                }
+                return ServerAPIHandler(backend: backend)
             }
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             try? await group.shutdownGracefully()

@@ -48,6 +48,9 @@ import Testing
     }
 
     struct Files: Decodable {
+        let sticker_set: StickerSetSummary
+        let installed_sets: [String]
+        let sticker: [Sticker]
         let sent_sha256: String
         let received_sha256: String
         let document_dc: Int
@@ -57,6 +60,31 @@ import Testing
         let voice_duration: Int
         let waveform_matches: Bool
         let voice_bytes: Int
+    }
+
+    /// `[short name, count, [mime types]]`.
+    struct StickerSetSummary: Decodable {
+        let shortName: String
+        let count: Int
+        let mimeTypes: [String]
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            shortName = try container.decode(String.self)
+            count = try container.decode(Int.self)
+            mimeTypes = try container.decode([String].self)
+        }
+    }
+
+    /// One item of the JSON's sticker list: a flag or a text.
+    enum Sticker: Decodable, Equatable {
+        case flag(Bool)
+        case text(String)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let flag = try? container.decode(Bool.self) { self = .flag(flag) } else { self = .text(try container.decode(String.self)) }
+        }
     }
 
     struct Group: Decodable {
@@ -121,6 +149,11 @@ import Testing
         #expect(chat.files.received_sha256 == chat.files.sent_sha256)
         #expect(chat.files.document_dc == 1 && chat.files.file_name == "payload.bin" && chat.files.size == 12 * 1024 * 1024 + 123)
         #expect(chat.files.voice && chat.files.voice_duration == 3 && chat.files.waveform_matches && chat.files.voice_bytes == 2004)
+        // The server's own sticker set: five stickers, three animated; the first, sent by Alice, reaches Bob whole.
+        #expect(chat.files.sticker_set.shortName == "telegraph" && chat.files.sticker_set.count == 5)
+        #expect(chat.files.sticker_set.mimeTypes == Array(repeating: "application/x-tgsticker", count: 3) + ["image/webp", "image/webp"])
+        #expect(chat.files.installed_sets == ["telegraph"])
+        #expect(chat.files.sticker == [.flag(true), .text("application/x-tgsticker"), .text("🔷"), .text("1f8b"), .flag(true)])
         // A basic group of three: each saw the two others' messages live, in the group.
         #expect(chat.group.title == "Trio")
         #expect(chat.group.seen["alice"] == [[.text("bob here"), .flag(true)], [.text("carol here"), .flag(true)]])
@@ -144,6 +177,6 @@ import Testing
         #expect(catchUp.bob_seen_count == 3000, "caught up for \(catchUp.catch_up_seconds) s")
         #expect(catchUp.bob_seen_in_order)
         #expect(catchUp.bob_first_message == "hello Alice (edited)")
-        #expect(catchUp.bob_total == 3003)  // the first message, the document, the voice note, 3,000 more
+        #expect(catchUp.bob_total == 3004)  // the first message, the document, the voice note, the sticker, 3,000 more
     }
 }

@@ -21,6 +21,7 @@ import Testing
             let backend = ServerBackend(
                 store: store, files: try FileVault(directory: folder), updates: UpdateGateway(), dataCenters: dataCenters,
                 codes: .init(folder: folder.appendingPathComponent("codes"), fixedCode: fixedCode), clock: { 1_800_000_000 })
+            try backend.prepareStickerSet()
             handler = ServerAPIHandler(backend: backend)
         }
 

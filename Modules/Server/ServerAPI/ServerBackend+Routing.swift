@@ -33,7 +33,8 @@ extension ServerBackend {
         "messages.editMessage", "messages.deleteMessages", "messages.setTyping", "updates.getState", "updates.getDifference",
         "messages.createChat", "messages.addChatUser", "messages.deleteChatUser", "messages.editChatTitle", "messages.getFullChat",
         "messages.getChats", "messages.sendMedia", "messages.sendMultiMedia", "messages.uploadMedia", "messages.forwardMessages",
-        "upload.saveFilePart", "upload.saveBigFilePart", "upload.getFile",
+        "upload.saveFilePart", "upload.saveBigFilePart", "upload.getFile", "messages.getStickerSet", "messages.getAllStickers",
+        "messages.installStickerSet", "messages.uninstallStickerSet",
     ]
 
     /// Methods of a signed-in account.
@@ -75,6 +76,11 @@ extension ServerBackend {
         case let f as Api.functions.upload.saveFilePart: return try saveFilePart(f, caller: caller)
         case let f as Api.functions.upload.saveBigFilePart: return try saveBigFilePart(f, caller: caller)
         case let f as Api.functions.upload.getFile: return try getFile(f, caller: caller).serialized()
+        // stickers
+        case let f as Api.functions.messages.getStickerSet: return try getStickerSet(f, caller: caller).serialized()
+        case is Api.functions.messages.getAllStickers: return try getAllStickers(caller).serialized()
+        case let f as Api.functions.messages.installStickerSet: return try installStickerSet(f, caller: caller).serialized()
+        case let f as Api.functions.messages.uninstallStickerSet: return try uninstallStickerSet(f, caller: caller)
         // basic groups
         case let f as Api.functions.messages.createChat: return try createChat(f, caller: caller).serialized()
         case let f as Api.functions.messages.addChatUser: return try addChatUser(f, caller: caller).serialized()

@@ -41,6 +41,7 @@ public final class ServerBackend: @unchecked Sendable {
         let userId: Int64
         let homeDc: Int32
     }
+    private var preparedStickerSet: StickerSet?
     /// Tokens from `auth.exportAuthorization`, by id, until they are imported or expire.
     private var exported: [Int64: ExportedAuthorization] = [:]
 
@@ -90,6 +91,19 @@ public final class ServerBackend: @unchecked Sendable {
     func remember(authKeyId: Int64, _ account: SignedIn?) {
         lock.lock()
         signedIn[authKeyId] = account
+        lock.unlock()
+    }
+
+    /// The server's sticker set, once `prepareStickerSet` stored it.
+    var stickerSet: StickerSet? {
+        lock.lock()
+        defer { lock.unlock() }
+        return preparedStickerSet
+    }
+
+    func setStickerSet(_ set: StickerSet) {
+        lock.lock()
+        preparedStickerSet = set
         lock.unlock()
     }
 

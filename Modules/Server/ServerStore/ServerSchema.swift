@@ -63,5 +63,11 @@ enum ServerSchema {
             photo_id INTEGER NOT NULL, type TEXT NOT NULL, sha256 TEXT NOT NULL, size INTEGER NOT NULL,
             PRIMARY KEY (photo_id, type)) WITHOUT ROWID;
         """,
+        // 3: the sticker sets each account installed.
+        """
+        CREATE TABLE installed_sticker_sets (
+            user_id INTEGER NOT NULL, set_id INTEGER NOT NULL, date INTEGER NOT NULL,
+            PRIMARY KEY (user_id, set_id)) WITHOUT ROWID;
+        """,
     ]
 }

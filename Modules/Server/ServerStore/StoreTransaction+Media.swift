@@ -52,3 +52,22 @@ extension StoreTransaction {
         return photo
     }
 }
+
+extension StoreTransaction {
+    /// When `userId` installed sticker set `setId`, if they did.
+    public func installedDate(userId: Int64, setId: Int64) throws(SQLiteError) -> Int32? {
+        try integer("SELECT date FROM installed_sticker_sets WHERE user_id = ? AND set_id = ?", [.integer(userId), .integer(setId)])
+            .map { Int32(truncatingIfNeeded: $0) }
+    }
+
+    /// Installs (or, with `date` nil, uninstalls) a sticker set for `userId`; returns whether anything changed.
+    @discardableResult
+    public func setInstalled(userId: Int64, setId: Int64, date: Int32?) throws(SQLiteError) -> Bool {
+        if let date {
+            return try run(
+                "INSERT OR IGNORE INTO installed_sticker_sets (user_id, set_id, date) VALUES (?, ?, ?)",
+                [.integer(userId), .integer(setId), .integer(Int64(date))]) > 0
+        }
+        return try run("DELETE FROM installed_sticker_sets WHERE user_id = ? AND set_id = ?", [.integer(userId), .integer(setId)]) > 0
+    }
+}

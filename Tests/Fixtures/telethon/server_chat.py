@@ -184,7 +184,20 @@ async def files(alice, bob, me_bob, bob_inbox):
         types.DocumentAttributeAudio(duration=3, voice=True, waveform=waveform)])
     got_voice = await bob_inbox.wait("new", lambda m: m.voice is not None)
     audio = next(a for a in got_voice.voice.attributes if isinstance(a, types.DocumentAttributeAudio))
+    # A sticker from the server's own set: Alice installs the set and sends its first (animated) sticker.
+    sticker_set = await alice(functions.messages.GetStickerSetRequest(types.InputStickerSetShortName("telegraph"), hash=0))
+    await alice(functions.messages.InstallStickerSetRequest(types.InputStickerSetShortName("telegraph"), archived=False))
+    installed = await alice(functions.messages.GetAllStickersRequest(hash=0))
+    first = sticker_set.documents[0]
+    await alice.send_file(me_bob.id, first)
+    got_sticker = await bob_inbox.wait("new", lambda m: m.sticker is not None)
+    sticker_bytes = await bob.download_media(got_sticker, file=bytes)
+    sticker_alt = next(a.alt for a in got_sticker.sticker.attributes if isinstance(a, types.DocumentAttributeSticker))
     return {
+        "sticker_set": [sticker_set.set.short_name, sticker_set.set.count, [d.mime_type for d in sticker_set.documents]],
+        "installed_sets": [s.short_name for s in installed.sets],
+        "sticker": [got_sticker.sticker.id == first.id, got_sticker.sticker.mime_type, sticker_alt, sticker_bytes[:2].hex(),
+                    len(sticker_bytes) == first.size],
         "sent_sha256": hashlib.sha256(payload).hexdigest(),
         "received_sha256": hashlib.sha256(downloaded).hexdigest(),
         "document_dc": got.document.dc_id,

@@ -1,0 +1,32 @@
+import Foundation
+import GZip
+import ImageCore
+@testable import ServerAPI
+import Testing
+import WebPBinding
+
+/// The server's sticker set meets Telegram's sticker rules (core.telegram.org "Stickers", "Animated stickers").
+@Suite struct ServerStickerAssetsTests {
+    @Test func animatedStickersAreSmallLottieAt512And60FramesPerSecond() throws {
+        let stickers = try ServerStickerAssets.all()
+        #expect(stickers.count == 5)
+        for sticker in stickers where sticker.mime == "application/x-tgsticker" {
+            #expect(sticker.bytes.count <= 64 * 1024, "\(sticker.fileName)")
+            let json = try GZip.decompress(sticker.bytes, maxOutput: 1 << 20)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+            #expect(object["w"] as? Int == 512 && object["h"] as? Int == 512, "\(sticker.fileName)")
+            #expect(object["fr"] as? Int == 60, "\(sticker.fileName)")
+            let frames = try #require(object["op"] as? Int)
+            #expect(frames > 0 && frames <= 180, "\(sticker.fileName): at most 3 s")
+        }
+    }
+
+    @Test func stillStickersAre512SquareWebP() throws {
+        for sticker in try ServerStickerAssets.all() where sticker.mime == "image/webp" {
+            let bitmap = try WebPDecoder.decode(sticker.bytes)
+            #expect(bitmap.width == 512 && bitmap.height == 512, "\(sticker.fileName)")
+            // Transparent corners, an opaque centre.
+            #expect(bitmap[0, 0].a == 0 && bitmap[256, 256].a == 255, "\(sticker.fileName)")
+        }
+    }
+}
