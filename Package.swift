@@ -177,8 +177,8 @@ let modules: [Module] = [
         "Network", .Network,
         deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],
         testDeps: [
-            "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime",
-            "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix",
+            "MTProtoServer", "ServerAPI", "ServerStore", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi",
+            "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix",
         ]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix", "TestVectors"]),
 

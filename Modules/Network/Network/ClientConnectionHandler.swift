@@ -18,9 +18,12 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private(set) var session: ClientSession?
     private var waiting: [Int64: EventLoopPromise<[UInt8]>] = [:]
     private var closedError: NetworkError?
+    /// Where messages the server sends on its own (updates) go.
+    private let onUpdate: @Sendable ([UInt8]) -> Void
 
-    init(clock: @escaping @Sendable () -> Double) {
+    init(clock: @escaping @Sendable () -> Double, onUpdate: @escaping @Sendable ([UInt8]) -> Void = { _ in }) {
         self.clock = clock
+        self.onUpdate = onUpdate
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -121,6 +124,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         }
         if !resend.isEmpty { context.flush() }
         for event in events {
+            if case .update(let body) = event { onUpdate(body) }
             guard case .result(let token, let result) = event, let promise = waiting.removeValue(forKey: token) else {
                 continue
             }

@@ -53,10 +53,15 @@ public final class MTProtoConnection: @unchecked Sendable {
     private let clock: @Sendable () -> Double
     private let lock = NSLock()
     private var initialized = false
+    /// Messages the server sent on its own (serialized `Updates`, core.telegram.org "Working with updates"), in
+    /// arrival order; the newest 10,000 are kept for a reader that falls behind. Finishes when the connection closes.
+    public let updates: AsyncStream<[UInt8]>
+    private let updatesContinuation: AsyncStream<[UInt8]>.Continuation
 
     private init(
         endpoint: Endpoint, key: AuthKeyExchangeResult, channel: any Channel,
-        handler: NIOLoopBound<ClientConnectionHandler>, info: ClientInfo, clock: @escaping @Sendable () -> Double
+        handler: NIOLoopBound<ClientConnectionHandler>, info: ClientInfo, clock: @escaping @Sendable () -> Double,
+        updates: (stream: AsyncStream<[UInt8]>, continuation: AsyncStream<[UInt8]>.Continuation)
     ) {
         self.endpoint = endpoint
         self.key = key
@@ -64,6 +69,8 @@ public final class MTProtoConnection: @unchecked Sendable {
         self.handler = handler
         self.info = info
         self.clock = clock
+        self.updates = updates.stream
+        self.updatesContinuation = updates.continuation
     }
 
     /// Connects, then creates an auth key trusting `publicKeys` — or reuses `savedKey`.
@@ -72,10 +79,12 @@ public final class MTProtoConnection: @unchecked Sendable {
         group: any EventLoopGroup, info: ClientInfo = ClientInfo(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) async throws -> MTProtoConnection {
+        let updates = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(10_000))
         let channel = try await TransportClient.connect(
             host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
             group: group
-        ) { _ in [ClientConnectionHandler(clock: clock)] }
+        ) { _ in [ClientConnectionHandler(clock: clock, onUpdate: { updates.continuation.yield($0) })] }
+        channel.closeFuture.whenComplete { _ in updates.continuation.finish() }
         // The handler is not Sendable: it is looked up, and every call into it is made, on the channel's event loop.
         let loop = channel.eventLoop
         let handler = try await loop.submit {
@@ -99,7 +108,7 @@ public final class MTProtoConnection: @unchecked Sendable {
                     ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset))
             }.get()
             return MTProtoConnection(
-                endpoint: endpoint, key: key, channel: channel, handler: handler, info: info, clock: clock)
+                endpoint: endpoint, key: key, channel: channel, handler: handler, info: info, clock: clock, updates: updates)
         } catch {
             try? await channel.close()
             throw error
@@ -174,5 +183,6 @@ public final class MTProtoConnection: @unchecked Sendable {
     /// Closes the connection; pending requests fail with `connectionClosed`.
     public func close() async {
         try? await channel.close()
+        updatesContinuation.finish()
     }
 }
