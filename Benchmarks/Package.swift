@@ -59,11 +59,17 @@ let package = Package(
             ],
             path: "Sources/mtproto-bench", swiftSettings: Settings.swift),
 
+        // A release tg-server started as its own process, for the server benchmarks.
+        .target(
+            name: "ServerBenchSupport",
+            dependencies: [.product(name: "CryptoUtils", package: "Telegraph"), .product(name: "MTProtoServer", package: "Telegraph")],
+            path: "Sources/ServerBenchSupport", swiftSettings: Settings.swift),
+
         // What clients can make a tg-server process hold (no peer: the bounds are the figures).
         .executableTarget(
             name: "server-limits-bench",
             dependencies: [
-                "BenchmarkSupport",
+                "BenchmarkSupport", "ServerBenchSupport",
                 .product(name: "Network", package: "Telegraph"), .product(name: "MTProtoServer", package: "Telegraph"),
                 .product(name: "MTProtoCore", package: "Telegraph"), .product(name: "MTProtoTransport", package: "Telegraph"),
                 .product(name: "MTProtoApi", package: "Telegraph"), .product(name: "TelegramApi", package: "Telegraph"),
@@ -71,6 +77,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Sources/server-limits-bench", swiftSettings: Settings.swift),
+
+        // Signed-in clients talking through a release tg-server, beside the bare cost of its storage and crypto.
+        .executableTarget(
+            name: "server-bench",
+            dependencies: [
+                "BenchmarkSupport", "ServerBenchSupport",
+                .product(name: "Network", package: "Telegraph"), .product(name: "MTProtoCore", package: "Telegraph"),
+                .product(name: "ServerStore", package: "Telegraph"), .product(name: "TelegramApi", package: "Telegraph"),
+                .product(name: "TLRuntime", package: "Telegraph"), .product(name: "CryptoUtils", package: "Telegraph"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/server-bench", swiftSettings: Settings.swift),
 
         // Media benchmarks (peers: rlottie C loop, dwebp, opusenc).
         // rlottie driven by plain C, the peer of the .tgs render benchmark.

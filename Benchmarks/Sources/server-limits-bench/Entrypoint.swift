@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import ServerBenchSupport
 import Foundation
 import MTProtoApi
 import MTProtoCore

@@ -1,3 +1,4 @@
+import ServerBenchSupport
 import Foundation
 import MTProtoApi
 import MTProtoCore

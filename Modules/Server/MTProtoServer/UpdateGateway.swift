@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Where the server's own messages to clients go (core.telegram.org "Working with updates": updates are pushed to
 /// every connected session of an account): the connection that last carried each (auth key, session) with a call

@@ -1,20 +1,21 @@
-import CryptoUtils
-import Foundation
+public import CryptoUtils
+public import Foundation
 import MTProtoServer
 
 /// A release tg-server started for one measurement, on free ports, with its own data folder.
-final class ServerProcess {
-    let process = Process()
-    let directory: URL
-    let port: Int
-    let publicKey: RSAPublicKey
+public final class ServerProcess {
+    public let process = Process()
+    public let directory: URL
+    /// DC 2's port.
+    public let port: Int
+    public let publicKey: RSAPublicKey
 
-    init(arguments: [String]) throws {
+    public init(arguments: [String]) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let binary = ProcessInfo.processInfo.environment["TG_SERVER_BIN"]
             ?? root.appendingPathComponent(".build/release/tg-server").path
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-limits-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tg-server-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--port", "0", "--data-dir", directory.path] + arguments
@@ -39,7 +40,7 @@ final class ServerProcess {
     }
 
     /// Resident set size in bytes (/proc/<pid>/status, VmRSS).
-    func rss() -> Int {
+    public func rss() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
@@ -47,7 +48,7 @@ final class ServerProcess {
         return kib * 1024
     }
 
-    func stop() {
+    public func stop() {
         process.terminate()
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)

@@ -1,0 +1,31 @@
+import Network
+import TelegramApi
+
+/// Signing a benchmark client up with a Telegram test number (99966 2 YYYY: DC 2, code 22222).
+enum Accounts {
+    struct SignedUp: Sendable {
+        let connection: MTProtoConnection
+        let userId: Int64
+        let accessHash: Int64
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func signUp(_ connection: MTProtoConnection, number: Int) async throws -> SignedUp {
+        let phone = "999662" + String(format: "%04d", number)
+        let sent = try await connection.invoke(
+            Api.functions.auth.sendCode(phoneNumber: phone, apiId: 1, apiHash: "", settings: .codeSettings(.init())))
+        guard case .sentCode(let code) = sent else { throw Failure(description: "sendCode: \(sent)") }
+        let signIn = try await connection.invoke(
+            Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, phoneCode: "22222"))
+        guard case .authorizationSignUpRequired = signIn else { throw Failure(description: "signIn: \(signIn)") }
+        let signUp = try await connection.invoke(
+            Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, firstName: "Bench \(number)", lastName: ""))
+        guard case .authorization(let authorization) = signUp, case .user(let user) = authorization.user, let hash = user.accessHash else {
+            throw Failure(description: "signUp: \(signUp)")
+        }
+        return SignedUp(connection: connection, userId: user.id, accessHash: hash)
+    }
+}
