@@ -209,6 +209,10 @@ let modules: [Module] = [
     .swift(
         "JPEGBinding", .MediaPipeline, deps: ["ImageCore", "CJPEGTurbo"],
         testDeps: ["ImageCore", "MediaTestSupport", "TestVectors"]),
+    // Telegram's photo sizes (s, m, x, y, w) and the stripped thumbnail from JPEG, PNG or WebP bytes.
+    .swift(
+        "PhotoSizes", .MediaPipeline, deps: ["ImageCore", "JPEGBinding", "ImageTransform", "WebPBinding"],
+        testDeps: ["ImageCore", "JPEGBinding", "WebPBinding", "MediaTestSupport", "TestVectors"]),
     // Ogg/Opus voice notes with Telegram's settings, WAV (the only importer of COpus, COgg, COpusShims).
     .swift(
         "OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"], testDeps: ["MediaTestSupport"]),

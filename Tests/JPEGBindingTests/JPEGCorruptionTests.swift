@@ -8,7 +8,9 @@ import Testing
 /// Bad bytes are errors that say what and where, never traps and never half-grey pictures.
 @Suite struct JPEGCorruptionTests {
     @Test func bytesThatAreNoJPEGAreRefusedAtTheHeader() {
-        let samples: [[UInt8]] = [[], [0xFF], [0xFF, 0xD8], [0xFF, 0xD8, 0xFF], Array("GIF89a".utf8), [0x89, 0x50, 0x4E, 0x47]]
+        let samples: [[UInt8]] = [
+            [], [0xFF], [0xFF, 0xD8], [0xFF, 0xD8, 0xFF], Array("GIF89a".utf8), [0x89, 0x50, 0x4E, 0x47],
+        ]
         for bytes in samples {
             let error = thrownError { try JPEGDecoder.decode(bytes) } as? JPEGError
             guard case .corrupt(.header, let reason)? = error else {
@@ -55,7 +57,9 @@ import Testing
                 let bit = Int.random(in: 0..<bytes.count * 8, using: &generator)
                 bytes[bit / 8] ^= UInt8(1 << (bit % 8))
             case 1:
-                for _ in 0..<4 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] = .random(in: 0...255, using: &generator) }
+                for _ in 0..<4 {
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = .random(in: 0...255, using: &generator)
+                }
             default:
                 bytes.removeSubrange(Int.random(in: 2..<bytes.count, using: &generator)..<bytes.count)
             }

@@ -34,7 +34,9 @@ import Testing
             thrownError { try JPEGDecoder.decode(jpeg) } as? JPEGError
                 == .tooLarge(width: 3000, height: 3000, limit: 4 << 20, inputSize: jpeg.count))
         // With the cap raised, libjpeg starts on the scans and finds them far too short.
-        guard case .corrupt(.pixels, _)? = thrownError({ try JPEGDecoder.decode(jpeg, maxPixels: 9_000_000) }) as? JPEGError
+        guard
+            case .corrupt(.pixels, _)? = thrownError({ try JPEGDecoder.decode(jpeg, maxPixels: 9_000_000) })
+                as? JPEGError
         else {
             Issue.record("a lying header must fail in the scans once the cap allows it")
             return

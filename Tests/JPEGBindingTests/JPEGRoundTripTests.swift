@@ -7,8 +7,7 @@ import Testing
 /// flattens transparency onto the background.
 @Suite struct JPEGRoundTripTests {
     @Test(arguments: [(95, JPEGSubsampling.s444, 1.5), (87, .s420, 3.0), (20, .s420, 8.0)])
-    func roundTripStaysWithinTheLossOfItsQuality(quality: Int, subsampling: JPEGSubsampling, tolerance: Double) throws
-    {
+    func roundTripStaysWithinTheLossOfItsQuality(quality: Int, subsampling: JPEGSubsampling, tolerance: Double) throws {
         let picture = Photo.drawn(width: 160, height: 120)
         let jpeg = try JPEGEncoder.encode(picture, quality: quality, subsampling: subsampling)
         #expect(JPEGDecoder.isJPEG(jpeg))
@@ -56,7 +55,8 @@ import Testing
         #expect(close(white[4, 8], RGBA(r: 255, g: 255, b: 255, a: 255)))
         #expect(close(white[28, 8], RGBA(r: 255, g: 127, b: 127, a: 255)))
         let blue = RGBA(r: 0, g: 0, b: 255, a: 255)
-        let onBlue = try JPEGDecoder.decode(JPEGEncoder.encode(picture, quality: 95, subsampling: .s444, background: blue))
+        let onBlue = try JPEGDecoder.decode(
+            JPEGEncoder.encode(picture, quality: 95, subsampling: .s444, background: blue))
         #expect(close(onBlue[4, 8], blue))
         #expect(close(onBlue[28, 8], RGBA(r: 128, g: 0, b: 127, a: 255)))
     }

@@ -45,7 +45,8 @@ public enum Photo {
         for y in 0..<a.height {
             for x in 0..<a.width {
                 let p = a[x, y], q = b[x, y]
-                total += abs(Int(p.r) - Int(q.r)) + abs(Int(p.g) - Int(q.g)) + abs(Int(p.b) - Int(q.b))
+                total +=
+                    abs(Int(p.r) - Int(q.r)) + abs(Int(p.g) - Int(q.g)) + abs(Int(p.b) - Int(q.b))
                     + abs(Int(p.a) - Int(q.a))
             }
         }
