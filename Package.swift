@@ -243,6 +243,7 @@ let modules: [Module] = [
         deps: [
             "TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "CryptoUtils",
             "NIOCore", "OpusBinding", "WebPBinding", "ImageCore", "StickerFormats", "AnimatedSticker", "PostboxCoding",
+            "JPEGBinding",
         ],
         testDeps: ["TestVectors"]),
 ]
