@@ -43,8 +43,12 @@ public enum JPEGDecoder {
     /// RGBA bitmap.
     ///
     /// `maxPixels` is the most pixels the caller accepts; without it the cap depends on the input's size
-    /// (`defaultMaxPixels(inputSize:)`). Either way the header is checked before anything is allocated.
-    public static func decode(_ bytes: [UInt8], maxPixels: Int? = nil) throws(JPEGError) -> Bitmap {
+    /// (`defaultMaxPixels(inputSize:)`). Either way the header is checked before anything is allocated. With
+    /// `applyingOrientation`, the pixels are turned as the EXIF orientation says (`JPEGInfo.displaySize`);
+    /// without it they come out as stored.
+    public static func decode(
+        _ bytes: [UInt8], maxPixels: Int? = nil, applyingOrientation: Bool = false
+    ) throws(JPEGError) -> Bitmap {
         guard let handle = TurboJPEGHandle.decompressor() else {
             throw .corrupt(stage: .header, reason: "TurboJPEG could not create a decompressor")
         }
@@ -67,7 +71,7 @@ public enum JPEGDecoder {
         }
         guard status == 0 else { throw .corrupt(stage: .pixels, reason: handle.lastError) }
         if inkStored { convertInvertedCMYKInPlace(&bitmap.pixels) }
-        return bitmap
+        return applyingOrientation ? header.orientation.apply(to: bitmap) : bitmap
     }
 
     /// Warnings are errors; progressive files with an unreasonable number of scans are refused.
@@ -90,7 +94,9 @@ public enum JPEGDecoder {
             throw .corrupt(
                 stage: .header, reason: "unknown subsampling \(subsampling) or colour space \(colorspace)")
         }
-        return JPEGInfo(width: Int(width), height: Int(height), subsampling: sampling, colorspace: space)
+        return JPEGInfo(
+            width: Int(width), height: Int(height), subsampling: sampling, colorspace: space,
+            orientation: EXIFOrientation.of(bytes))
     }
 
     /// Adobe-style CMYK (stored inverted: 255 is no ink) to opaque RGB, in place: `R = C × K / 255` and alike, the

@@ -1,3 +1,5 @@
+public import ImageCore
+
 /// What a JPEG's header says, read without decompressing (`tjDecompressHeader3`).
 public struct JPEGInfo: Sendable, Equatable {
     /// Width in pixels (the frame header's X).
@@ -8,6 +10,13 @@ public struct JPEGInfo: Sendable, Equatable {
     public let subsampling: JPEGSubsampling
     /// The colour space of the stored components.
     public let colorspace: JPEGColorspace
+    /// How the stored pixels are turned for display (EXIF), `.up` without EXIF data.
+    public let orientation: EXIFOrientation
+
+    /// Width and height as displayed: swapped when the orientation turns the picture by 90°.
+    public var displaySize: PixelSize {
+        orientation.swapsSides ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
+    }
 }
 
 /// Chroma subsampling, as TurboJPEG names it (`TJSAMP_*`).

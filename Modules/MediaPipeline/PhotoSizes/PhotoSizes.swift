@@ -40,7 +40,8 @@ public enum PhotoSizes {
     /// format (`PHOTO_EXT_INVALID`), the header's dimensions (`PHOTO_INVALID_DIMENSIONS`); bytes that then fail to
     /// decode are `IMAGE_PROCESS_FAILED`. Each size is scaled with `Resampler` (Lanczos-3 on premultiplied pixels)
     /// from the smallest picture already made that is at least twice as large, else from the decoded picture;
-    /// transparency is flattened onto white.
+    /// transparency is flattened onto white. A JPEG is turned as its EXIF orientation says before anything else, so
+    /// its dimensions are the displayed ones.
     public static func make(
         from bytes: [UInt8], limits: PhotoLimits = .telegram, quality: Int = defaultQuality
     ) throws(PhotoError) -> PhotoSizeSet {

@@ -16,13 +16,14 @@ public enum PictureFormat: String, Sendable, CaseIterable {
         return nil
     }
 
-    /// Width and height from the header alone, without decoding pixels.
+    /// Width and height from the header alone, without decoding pixels (for JPEG, as displayed: EXIF orientations
+    /// that turn the picture by 90° swap them).
     func dimensions(of bytes: [UInt8]) throws(PhotoError) -> (width: Int, height: Int) {
         switch self {
         case .jpeg:
             do {
-                let info = try JPEGDecoder.info(bytes)
-                return (info.width, info.height)
+                let size = try JPEGDecoder.info(bytes).displaySize
+                return (size.width, size.height)
             } catch { throw .processingFailed(format: self, reason: error.description) }
         case .webp:
             do {
@@ -40,12 +41,12 @@ public enum PictureFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// The decoded picture, with each decoder's default pixel cap (which follows the input's size for JPEG and
-    /// PNG), so a few kilobytes cannot become hundreds of megabytes.
+    /// The decoded picture (a JPEG turned as its EXIF orientation says), with each decoder's default pixel cap
+    /// (which follows the input's size for JPEG and PNG), so a few kilobytes cannot become hundreds of megabytes.
     func decode(_ bytes: [UInt8]) throws(PhotoError) -> Bitmap {
         switch self {
         case .jpeg:
-            do { return try JPEGDecoder.decode(bytes) } catch {
+            do { return try JPEGDecoder.decode(bytes, applyingOrientation: true) } catch {
                 throw .processingFailed(format: self, reason: error.description)
             }
         case .png:
