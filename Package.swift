@@ -115,6 +115,7 @@ let modules: [Module] = [
     .system("COgg", pkgConfig: "ogg", apt: "libogg-dev", wrapper: "OpusBinding"),
     .system("CRLottie", pkgConfig: "rlottie", apt: "librlottie-dev", wrapper: "RLottieBinding"),
     .system("CPNG", pkgConfig: "libpng", apt: "libpng-dev", wrapper: "ImageCore"),
+    .system("CJPEGTurbo", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev", wrapper: "JPEGBinding"),
     // Zstandard, the frame cache's codec (LZFSE is Apple's; see Modules/StickerDecode/README.md).
     .system("CZstd", pkgConfig: "libzstd", apt: "libzstd-dev", wrapper: "AnimatedSticker"),
     // opus_encoder_ctl / opus_decoder_ctl are variadic: plain C wrappers for Swift.
@@ -210,6 +211,14 @@ let modules: [Module] = [
     .swift(
         "ImageTransform", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "Hashing", "SwiftSignalKit"],
         testDeps: ["ImageCore", "WebPBinding", "SwiftSignalKit"]),
+    // JPEG decode (header caps before decompressing) and encode through TurboJPEG (the only importer of CJPEGTurbo).
+    .swift(
+        "JPEGBinding", .MediaPipeline, deps: ["ImageCore", "CJPEGTurbo"],
+        testDeps: ["ImageCore", "MediaTestSupport", "TestVectors"]),
+    // Telegram's photo sizes (s, m, x, y, w) and the stripped thumbnail from JPEG, PNG or WebP bytes.
+    .swift(
+        "PhotoSizes", .MediaPipeline, deps: ["ImageCore", "JPEGBinding", "ImageTransform", "WebPBinding"],
+        testDeps: ["ImageCore", "JPEGBinding", "WebPBinding", "MediaTestSupport", "TestVectors"]),
     // Ogg/Opus voice notes with Telegram's settings, WAV (the only importer of COpus, COgg, COpusShims).
     .swift(
         "OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"], testDeps: ["MediaTestSupport"]),
@@ -240,6 +249,7 @@ let modules: [Module] = [
         deps: [
             "TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "CryptoUtils",
             "NIOCore", "OpusBinding", "WebPBinding", "ImageCore", "StickerFormats", "AnimatedSticker", "PostboxCoding",
+            "JPEGBinding",
         ],
         testDeps: ["TestVectors"]),
 ]

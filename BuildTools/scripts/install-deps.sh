@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 # Debian packages: C libraries (one per system module of Package.swift) and the tools tests use as oracles.
 packages=(
     pkg-config
-    libssl-dev zlib1g-dev libwebp-dev librlottie-dev libopus-dev libogg-dev libpng-dev liblmdb-dev libzstd-dev libsqlite3-dev
+    libssl-dev zlib1g-dev libwebp-dev librlottie-dev libopus-dev libogg-dev libpng-dev libturbojpeg0-dev liblmdb-dev libzstd-dev libsqlite3-dev
     webp opus-tools espeak-ng sox sqlite3 python3-venv
 )
 sqlcipher_min=4.5
