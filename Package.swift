@@ -198,7 +198,7 @@ let modules: [Module] = [
         "ServerAPI", .Server,
         deps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip", "ImageCore",
-            "WebPBinding", "Logging",
+            "WebPBinding", "PhotoSizes", "Logging",
         ],
         testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding"]),
 
