@@ -134,6 +134,9 @@ let modules: [Module] = [
     .swift("CommandLineOutput", .Base, deps: ["ArgumentParser"], testDeps: ["ArgumentParser", "TestVectors"]),
     // SecretFiles: owner-only files and folders for key material (0600 / 0700, O_EXCL | O_NOFOLLOW, fsync, rename).
     .swift("SecretFiles", .Base),
+    // PasswordSRP: two-step verification's SRP-2048 (the PH2 KDF, the verifier, the server's round and check, the
+    // client's A and M1).
+    .swift("PasswordSRP", .Base, deps: ["CryptoUtils"], testDeps: ["CryptoUtils", "TestVectors"]),
     // TestVectors: test support — repository fixtures, hex, a seeded generator, a process runner.
     .testSupport("TestVectors", .Base, tests: true),
 

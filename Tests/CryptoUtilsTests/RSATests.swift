@@ -72,6 +72,12 @@ import Testing
         }
     }
 
+    /// `DiffieHellman.telegramPrime` is the samples page's dh_prime and, with g = 3, passes the full checks.
+    @Test func telegramGroupConstant() throws {
+        #expect(DiffieHellman.telegramPrime == (try telegramPrime()))
+        try DiffieHellman.checkParameters(prime: DiffieHellman.telegramPrime, g: DiffieHellman.telegramGenerator)
+    }
+
     @Test func publicValueRange() throws {
         let p = try telegramPrime()
         #expect(throws: DiffieHellman.Failure.valueOutOfRange) { try DiffieHellman.checkPublicValue([1], prime: p) }
