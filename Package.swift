@@ -201,7 +201,7 @@ let modules: [Module] = [
         "ServerAPI", .Server,
         deps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip", "ImageCore",
-            "WebPBinding", "PhotoSizes", "Logging",
+            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging",
         ],
         testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding"]),
 

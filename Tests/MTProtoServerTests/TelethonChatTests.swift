@@ -8,7 +8,9 @@ import Testing
 /// restarted, Alice sends 3,000 messages while Bob is offline, and Bob catches up through updates.getDifference's
 /// slices, seeing every message once and in order, with the first conversation still there. A basic group of three
 /// (created by Bob with Alice and Carol) carries a message from each to the two others. A 12 MB document goes up in
-/// big-file parts and comes down byte-identical on the uploader's DC; a voice note keeps its waveform.
+/// big-file parts and comes down byte-identical on the uploader's DC; a voice note keeps its waveform; a sticker of the
+/// server's set; a photo gets Telegram's sizes and an album of three arrives grouped; a user with two-step
+/// verification signs in with the password.
 @Suite(.serialized) struct TelethonChatTests {
     struct Chat: Decodable {
         struct Received: Decodable {
@@ -45,6 +47,23 @@ import Testing
         let bob_dialogs: [[Int64]]
         let group: Group
         let files: Files
+        let photos: Photos
+        let password: Password
+    }
+
+    struct Photos: Decodable {
+        /// `[type, w, h]`, w and h null for the stripped size.
+        let sizes: [[Sticker?]]
+        let largest: [Int]
+        let stripped: Bool
+        let album_grouped: Bool
+        let album_photos: [Bool]
+    }
+
+    struct Password: Decodable {
+        let steps: [String]
+        let hint: String?
+        let has_password: Bool
     }
 
     struct Files: Decodable {
@@ -76,14 +95,21 @@ import Testing
         }
     }
 
-    /// One item of the JSON's sticker list: a flag or a text.
+    /// One item of a mixed JSON list: a flag, a number or a text.
     enum Sticker: Decodable, Equatable {
         case flag(Bool)
+        case number(Int)
         case text(String)
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let flag = try? container.decode(Bool.self) { self = .flag(flag) } else { self = .text(try container.decode(String.self)) }
+            if let flag = try? container.decode(Bool.self) {
+                self = .flag(flag)
+            } else if let number = try? container.decode(Int.self) {
+                self = .number(number)
+            } else {
+                self = .text(try container.decode(String.self))
+            }
         }
     }
 
@@ -154,6 +180,16 @@ import Testing
         #expect(chat.files.sticker_set.mimeTypes == Array(repeating: "application/x-tgsticker", count: 3) + ["image/webp", "image/webp"])
         #expect(chat.files.installed_sets == ["telegraph"])
         #expect(chat.files.sticker == [.flag(true), .text("application/x-tgsticker"), .text("🔷"), .text("1f8b"), .flag(true)])
+        // A 1000×600 picture becomes Telegram's sizes made by the server; the largest downloads as a JPEG of that size.
+        #expect(chat.photos.sizes == [
+            [.text("i"), nil, nil], [.text("s"), .number(100), .number(60)], [.text("m"), .number(320), .number(192)],
+            [.text("x"), .number(800), .number(480)], [.text("y"), .number(1000), .number(600)],
+        ])
+        #expect(chat.photos.largest == [1000, 600] && chat.photos.stripped)
+        #expect(chat.photos.album_grouped && chat.photos.album_photos == [true, true, true])
+        // Two-step verification: the code step asks for the password, a wrong one is refused, the right one signs in.
+        #expect(chat.password.steps == ["SESSION_PASSWORD_NEEDED", "PASSWORD_HASH_INVALID", "signed in"])
+        #expect(chat.password.has_password && chat.password.hint == "horse")
         // A basic group of three: each saw the two others' messages live, in the group.
         #expect(chat.group.title == "Trio")
         #expect(chat.group.seen["alice"] == [[.text("bob here"), .flag(true)], [.text("carol here"), .flag(true)]])
@@ -177,6 +213,6 @@ import Testing
         #expect(catchUp.bob_seen_count == 3000, "caught up for \(catchUp.catch_up_seconds) s")
         #expect(catchUp.bob_seen_in_order)
         #expect(catchUp.bob_first_message == "hello Alice (edited)")
-        #expect(catchUp.bob_total == 3004)  // the first message, the document, the voice note, the sticker, 3,000 more
+        #expect(catchUp.bob_total == 3008)  // the first message, document, voice note, sticker, photo, album of 3, then 3,000
     }
 }

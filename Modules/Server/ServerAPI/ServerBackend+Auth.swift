@@ -85,6 +85,12 @@ extension ServerBackend {
             try store.write { tx in try tx.insert(record) }
             return .authorizationSignUpRequired(.init())
         }
+        if try store.read({ tx in try tx.password(userId: user.id) }) != nil {
+            // Two-step verification: the code was right; `auth.checkPassword` must follow.
+            _ = try store.write { tx in try tx.deletePhoneCode(phone: phone) }
+            setPendingPassword(authKeyId: authKeyId, user.id)
+            throw APIError.sessionPasswordNeeded
+        }
         return try authorize(user, authKeyId: authKeyId, dc: dc, consuming: phone)
     }
 
@@ -114,7 +120,7 @@ extension ServerBackend {
     }
 
     /// Binds the key to the account and forgets the used code.
-    private func authorize(_ user: UserRecord, authKeyId: Int64, dc: Int32, consuming phone: String?) throws -> Api.auth.Authorization {
+    func authorize(_ user: UserRecord, authKeyId: Int64, dc: Int32, consuming phone: String?) throws -> Api.auth.Authorization {
         let authorization = AuthorizationRecord(authKeyId: authKeyId, userId: user.id, dc: dc, created: now)
         try store.write { tx in
             try tx.insert(authorization)

@@ -12,6 +12,12 @@ extension ServerBackend {
         case let f as Api.functions.auth.signUp: return try signUp(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
         case let f as Api.functions.auth.importAuthorization:
             return try importAuthorization(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
+        case let f as Api.functions.auth.checkPassword:
+            return try checkPassword(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
+        case is Api.functions.account.getPassword:
+            // Between SESSION_PASSWORD_NEEDED and auth.checkPassword the key is not signed in yet.
+            if let userId = pendingPassword(authKeyId: call.authKeyId) { return try getPassword(userId: userId).serialized() }
+            return nil
         default: return nil
         }
     }
@@ -34,7 +40,7 @@ extension ServerBackend {
         "messages.createChat", "messages.addChatUser", "messages.deleteChatUser", "messages.editChatTitle", "messages.getFullChat",
         "messages.getChats", "messages.sendMedia", "messages.sendMultiMedia", "messages.uploadMedia", "messages.forwardMessages",
         "upload.saveFilePart", "upload.saveBigFilePart", "upload.getFile", "messages.getStickerSet", "messages.getAllStickers",
-        "messages.installStickerSet", "messages.uninstallStickerSet",
+        "messages.installStickerSet", "messages.uninstallStickerSet", "account.getPassword", "account.updatePasswordSettings",
     ]
 
     /// Methods of a signed-in account.
@@ -76,6 +82,9 @@ extension ServerBackend {
         case let f as Api.functions.upload.saveFilePart: return try saveFilePart(f, caller: caller)
         case let f as Api.functions.upload.saveBigFilePart: return try saveBigFilePart(f, caller: caller)
         case let f as Api.functions.upload.getFile: return try getFile(f, caller: caller).serialized()
+        // two-step verification
+        case is Api.functions.account.getPassword: return try getPassword(userId: caller.userId).serialized()
+        case let f as Api.functions.account.updatePasswordSettings: return try updatePasswordSettings(f, caller: caller)
         // stickers
         case let f as Api.functions.messages.getStickerSet: return try getStickerSet(f, caller: caller).serialized()
         case is Api.functions.messages.getAllStickers: return try getAllStickers(caller).serialized()

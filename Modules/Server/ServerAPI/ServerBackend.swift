@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 public import MTProtoServer
 public import ServerStore
+import PasswordSRP
 
 /// The state behind every service: the database, where pushes go, the DCs, the clock, and how login codes are
 /// delivered. Services are extensions of this class, one file per namespace.
@@ -42,6 +43,10 @@ public final class ServerBackend: @unchecked Sendable {
         let homeDc: Int32
     }
     private var preparedStickerSet: StickerSet?
+    /// The last `account.getPassword` round and offered new-password algorithm of each account (one each).
+    private var passwordRounds: [Int64: (round: SRPServerRound?, offered: SRPAlgorithm, expires: Double)] = [:]
+    /// Keys between `SESSION_PASSWORD_NEEDED` and `auth.checkPassword`.
+    private var pendingPasswords: [Int64: PendingPassword] = [:]
     /// Tokens from `auth.exportAuthorization`, by id, until they are imported or expire.
     private var exported: [Int64: ExportedAuthorization] = [:]
 
@@ -92,6 +97,51 @@ public final class ServerBackend: @unchecked Sendable {
         lock.lock()
         signedIn[authKeyId] = account
         lock.unlock()
+    }
+
+    /// Keeps the account's password round (replacing the last; at most 10,000 accounts' rounds, for 10 minutes).
+    func rememberPasswordRound(userId: Int64, round: SRPServerRound?, offered: SRPAlgorithm) {
+        lock.lock()
+        defer { lock.unlock() }
+        let time = clock()
+        if passwordRounds.count >= 10_000 { passwordRounds = passwordRounds.filter { $0.value.expires > time } }
+        guard passwordRounds.count < 10_000 || passwordRounds[userId] != nil else { return }
+        passwordRounds[userId] = (round, offered, time + 600)
+    }
+
+    /// Takes (once) the account's current round.
+    func takePasswordRound(userId: Int64) -> SRPServerRound? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = passwordRounds[userId], entry.expires > clock(), let round = entry.round else { return nil }
+        passwordRounds[userId] = (nil, entry.offered, entry.expires)
+        return round
+    }
+
+    /// The algorithm last offered to the account for a new password.
+    func offeredAlgorithm(userId: Int64) -> SRPAlgorithm? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = passwordRounds[userId], entry.expires > clock() else { return nil }
+        return entry.offered
+    }
+
+    /// The account a key is signing in to with a password, if it is between the two steps.
+    func pendingPassword(authKeyId: Int64) -> Int64? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let pending = pendingPasswords[authKeyId], pending.expires > clock() else { return nil }
+        return pending.userId
+    }
+
+    /// Notes (or, with `nil`, forgets) that a key passed the code step of signing in to `userId` (for 10 minutes;
+    /// at most 10,000 keys at once).
+    func setPendingPassword(authKeyId: Int64, _ userId: Int64?) {
+        lock.lock()
+        defer { lock.unlock() }
+        let time = clock()
+        if pendingPasswords.count >= 10_000 { pendingPasswords = pendingPasswords.filter { $0.value.expires > time } }
+        pendingPasswords[authKeyId] = userId.map { PendingPassword(userId: $0, expires: time + 600) }
     }
 
     /// The server's sticker set, once `prepareStickerSet` stored it.

@@ -68,3 +68,26 @@ public struct PhoneCodeRecord: Sendable, Equatable {
         self.attempts = attempts
     }
 }
+
+/// An account's two-step verification password as the server keeps it: the SRP algorithm's salts and group, and
+/// the verifier `v = g^x mod p` the client computed (core.telegram.org "Two-factor authentication"); never the
+/// password itself.
+public struct PasswordRecord: Sendable, Equatable {
+    public var userId: Int64
+    public var salt1: [UInt8]
+    public var salt2: [UInt8]
+    public var g: Int32
+    public var p: [UInt8]
+    public var verifier: [UInt8]
+    public var hint: String
+
+    public init(userId: Int64, salt1: [UInt8], salt2: [UInt8], g: Int32, p: [UInt8], verifier: [UInt8], hint: String) {
+        self.userId = userId
+        self.salt1 = salt1
+        self.salt2 = salt2
+        self.g = g
+        self.p = p
+        self.verifier = verifier
+        self.hint = hint
+    }
+}

@@ -69,5 +69,11 @@ enum ServerSchema {
             user_id INTEGER NOT NULL, set_id INTEGER NOT NULL, date INTEGER NOT NULL,
             PRIMARY KEY (user_id, set_id)) WITHOUT ROWID;
         """,
+        // 4: two-step verification: the SRP verifier of each account's password (never the password).
+        """
+        CREATE TABLE passwords (
+            user_id INTEGER PRIMARY KEY, salt1 BLOB NOT NULL, salt2 BLOB NOT NULL, g INTEGER NOT NULL, p BLOB NOT NULL,
+            verifier BLOB NOT NULL, hint TEXT NOT NULL DEFAULT '');
+        """,
     ]
 }

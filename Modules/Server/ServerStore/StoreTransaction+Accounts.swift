@@ -177,3 +177,28 @@ extension StoreTransaction {
         try rows("SELECT user_id FROM contacts WHERE owner = ? ORDER BY user_id", [.integer(owner)]) { $0.int64(0) }
     }
 }
+
+extension StoreTransaction {
+    /// `userId`'s two-step verification password, if they set one.
+    public func password(userId: Int64) throws(SQLiteError) -> PasswordRecord? {
+        try row("SELECT user_id, salt1, salt2, g, p, verifier, hint FROM passwords WHERE user_id = ?", [.integer(userId)]) {
+            PasswordRecord(
+                userId: $0.int64(0), salt1: $0.bytes(1), salt2: $0.bytes(2), g: Int32(truncatingIfNeeded: $0.int64(3)), p: $0.bytes(4),
+                verifier: $0.bytes(5), hint: $0.text(6))
+        }
+    }
+
+    /// Sets (or, with `nil`, removes) `userId`'s password.
+    public func setPassword(_ password: PasswordRecord?, userId: Int64) throws(SQLiteError) {
+        guard let password else {
+            try run("DELETE FROM passwords WHERE user_id = ?", [.integer(userId)])
+            return
+        }
+        try run(
+            "INSERT OR REPLACE INTO passwords (user_id, salt1, salt2, g, p, verifier, hint) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .integer(userId), .blob(password.salt1), .blob(password.salt2), .integer(Int64(password.g)), .blob(password.p),
+                .blob(password.verifier), .text(password.hint),
+            ])
+    }
+}

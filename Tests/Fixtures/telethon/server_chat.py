@@ -157,6 +157,8 @@ async def run(args):
         dialogs = await bob.get_dialogs()
         report["bob_dialogs"] = [[d.entity.id, d.unread_count] for d in dialogs]
         report["files"] = await files(alice, bob, me_bob, bob_inbox)
+        report["photos"] = await photos(alice, bob, me_bob, bob_inbox)
+        report["password"] = await two_step(args)
         report["group"] = await group(args, alice, bob, alice_inbox, bob_inbox)
     finally:
         await alice.disconnect()
@@ -208,6 +210,94 @@ async def files(alice, bob, me_bob, bob_inbox):
         "waveform_matches": audio.waveform == waveform,
         "voice_bytes": len(await bob.download_media(got_voice, file=bytes)),
     }
+
+
+def png(width, height, seed):
+    """A gradient PNG made with zlib alone (PhotoSizes takes PNG as well as JPEG)."""
+    import struct
+    import zlib
+    rows = b"".join(
+        b"\x00" + bytes(v for x in range(width) for v in ((x * 255 // width + seed * 50) % 256, y * 255 // height, 128))
+        for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def jpeg_size(data):
+    """(width, height) from a JPEG's SOF marker; None if it is not a JPEG."""
+    if data[:2] != b"\xff\xd8":
+        return None
+    index = 2
+    while index + 9 < len(data):
+        marker, length = data[index + 1], int.from_bytes(data[index + 2:index + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            return int.from_bytes(data[index + 7:index + 9], "big"), int.from_bytes(data[index + 5:index + 7], "big")
+        index += 2 + length
+    return None
+
+
+async def photos(alice, bob, me_bob, bob_inbox):
+    """A 1000×600 picture sent as a photo: the server makes Telegram's sizes, Bob downloads the largest and it is a
+    JPEG of its stated size; then an album of three arrives as one group."""
+    import io
+    picture = io.BytesIO(png(1000, 600, 1))
+    picture.name = "picture.png"
+    await alice.send_file(me_bob.id, picture, caption="a photo")
+    got = await bob_inbox.wait("new", lambda m: m.raw_text == "a photo")
+    sizes = [[getattr(s, "type", None), getattr(s, "w", None), getattr(s, "h", None)] for s in got.photo.sizes]
+    largest = await bob.download_media(got, file=bytes)
+    album = []
+    for seed in (2, 3, 4):
+        item = io.BytesIO(png(320, 240, seed))
+        item.name = "album-%d.png" % seed
+        album.append(item)
+    await alice.send_file(me_bob.id, album, caption=["one", "two", "three"])
+    parts = [await bob_inbox.wait("new", lambda m, text=text: m.raw_text == text) for text in ("one", "two", "three")]
+    return {
+        "sizes": sizes,
+        "largest": list(jpeg_size(largest) or []),
+        "stripped": any(type(s).__name__ == "PhotoStrippedSize" for s in got.photo.sizes),
+        "album_grouped": len({m.grouped_id for m in parts}) == 1 and parts[0].grouped_id is not None,
+        "album_photos": [bool(m.photo) for m in parts],
+    }
+
+
+async def two_step(args):
+    """Dave sets a two-step verification password, signs out, and signs in again: the code step answers
+    SESSION_PASSWORD_NEEDED, a wrong password PASSWORD_HASH_INVALID, the right one signs him in."""
+    dave = make_client(args, "dave", args.port)
+    await dave.connect()
+    phone = "99966290" + args.tag
+    try:
+        me = await sign_up(dave, phone, "Dave")
+        await dave.edit_2fa(new_password="correct horse", hint="horse")
+        await dave.log_out()
+    finally:
+        await dave.disconnect()
+    again = make_client(args, "dave-again", args.port)
+    await again.connect()
+    steps = []
+    try:
+        sent = await again.send_code_request(phone)
+        try:
+            await again.sign_in(phone, code_for(phone), phone_code_hash=sent.phone_code_hash)
+            steps.append("signed in without a password")
+        except errors.SessionPasswordNeededError:
+            steps.append("SESSION_PASSWORD_NEEDED")
+        try:
+            await again.sign_in(password="wrong horse")
+            steps.append("wrong password accepted")
+        except errors.PasswordHashInvalidError:
+            steps.append("PASSWORD_HASH_INVALID")
+        user = await again.sign_in(password="correct horse")
+        steps.append("signed in" if user.id == me.id else "someone else")
+        password = await again(functions.account.GetPasswordRequest())
+        return {"steps": steps, "hint": password.hint, "has_password": password.has_password}
+    finally:
+        await again.disconnect()
 
 
 async def group(args, alice, bob, alice_inbox, bob_inbox):
