@@ -221,9 +221,8 @@ final class SessionConnection: @unchecked Sendable {
 /// An API handler that counts the calls it starts and can hold them until released, or answer with a result of a
 /// chosen size.
 final class ProbeHandler: RPCHandler, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var startedCount = 0
-    private var held: [CheckedContinuation<Void, Never>] = []
     private var holding: Bool
     let resultSize: Int
 
@@ -238,18 +237,12 @@ final class ProbeHandler: RPCHandler, @unchecked Sendable {
         return startedCount
     }
 
-    func handle(_ call: RPCCall) async -> RPCResponse {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            startedCount += 1
-            if holding {
-                held.append(continuation)
-                lock.unlock()
-            } else {
-                lock.unlock()
-                continuation.resume()
-            }
-        }
+    /// Runs on an RPC worker thread, which it blocks while holding.
+    func handle(_ call: RPCCall) -> RPCResponse {
+        lock.lock()
+        startedCount += 1
+        while holding { lock.wait() }
+        lock.unlock()
         // boolTrue followed by padding bytes the client ignores: any size of result, still one message.
         return .result([0xb5, 0x75, 0x72, 0x99] + [UInt8](repeating: 0, count: max(0, resultSize - 4)))
     }
@@ -258,10 +251,8 @@ final class ProbeHandler: RPCHandler, @unchecked Sendable {
     func release() {
         lock.lock()
         holding = false
-        let waiting = held
-        held = []
+        lock.broadcast()
         lock.unlock()
-        for continuation in waiting { continuation.resume() }
     }
 }
 

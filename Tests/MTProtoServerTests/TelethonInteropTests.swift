@@ -87,7 +87,11 @@ import Testing
         let folder = server.dataDirectory.appendingPathComponent("auth-keys")
         let stored = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "unconfirmed" }
         #expect(stored.count == transports.count)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("unconfirmed").path).isEmpty)
+        // Every key a client went on to use moved up; what stays unconfirmed can only be a key of an exchange Telethon
+        // gave up and retried (its 1-in-256 leading-zero case, see mtproto_interop.py), never one in use.
+        let unconfirmed = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("unconfirmed").path)
+        #expect(Set(unconfirmed).isDisjoint(with: stored))
+        #expect(unconfirmed.count <= transports.count)
         #expect(server.stop() == 0)
     }
 }

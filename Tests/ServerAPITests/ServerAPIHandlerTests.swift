@@ -22,7 +22,7 @@ import Testing
 
     @Test func getConfigListsTheBoundDataCentersAndParsesBack() async throws {
         let handler = ServerAPIHandler(dataCenters: Self.dataCenters, clock: { 1_800_000_000 })
-        let bytes = try #require(Self.result(await handler.handle(Self.call(Api.functions.help.getConfig()))))
+        let bytes = try #require(Self.result(handler.handle(Self.call(Api.functions.help.getConfig()))))
         // Config has one constructor, so the switch is exhaustive; a decoding failure throws.
         switch try Api.Config(tlBytes: bytes) {
         case .config(let config):
@@ -39,7 +39,7 @@ import Testing
 
     @Test func nearestDcIsTheOneAsked() async throws {
         let handler = ServerAPIHandler(dataCenters: Self.dataCenters)
-        let bytes = try #require(Self.result(await handler.handle(Self.call(Api.functions.help.getNearestDc(), dc: 1))))
+        let bytes = try #require(Self.result(handler.handle(Self.call(Api.functions.help.getNearestDc(), dc: 1))))
         switch try Api.NearestDc(tlBytes: bytes) {
         case .nearestDc(let nearest): #expect(nearest.thisDc == 1 && nearest.nearestDc == 1)
         }
@@ -47,7 +47,7 @@ import Testing
 
     @Test func unknownMethodsAreNotImplemented() async {
         let handler = ServerAPIHandler(dataCenters: Self.dataCenters)
-        let response = await handler.handle(Self.call(Api.functions.help.getAppConfig(hash: 0)))
+        let response = handler.handle(Self.call(Api.functions.help.getAppConfig(hash: 0)))
         #expect(response == .notImplemented)
     }
 }

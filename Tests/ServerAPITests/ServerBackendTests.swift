@@ -29,7 +29,7 @@ import Testing
 
         func call(_ function: any TLFunction, key: Int64, dc: Int32) async -> RPCResponse {
             nextMessageId += 4
-            return await handler.handle(
+            return handler.handle(
                 RPCCall(requestMessageId: nextMessageId, function: function, layer: 229, authKeyId: key, sessionId: key, dcId: dc))
         }
 

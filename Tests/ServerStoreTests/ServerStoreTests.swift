@@ -17,10 +17,10 @@ import Testing
     @Test func migrationsRunOnceAndReopeningKeepsData() throws {
         let (store, folder) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try store.schemaVersion() == 2)
+        #expect(try store.schemaVersion() == ServerStore.knownSchemaVersion && ServerStore.knownSchemaVersion == 4)
         try store.write { tx in try tx.insert(Self.user(1)) }
         let reopened = try ServerStore(path: store.path)
-        #expect(try reopened.schemaVersion() == 2)
+        #expect(try reopened.schemaVersion() == ServerStore.knownSchemaVersion)
         #expect(try reopened.read { tx in try tx.user(id: 1) } == Self.user(1))
     }
 
@@ -107,5 +107,58 @@ import Testing
         #expect(!String(decoding: bytes, as: UTF8.self).contains("999661"))
         #expect(try ServerStore(path: store.path, key: key).read { tx in try tx.user(id: 1) } != nil)
         #expect(throws: ServerStore.Failure.self) { _ = try ServerStore(path: store.path) }
+    }
+}
+
+/// Group commit: writes from many threads at once share transactions, each keeps its own result, and one that
+/// throws rolls back only its own work.
+@Suite struct ServerStoreGroupCommitTests {
+    struct Planted: Error {}
+
+    @Test func concurrentWritersShareCommitsAndFailAlone() throws {
+        let (store, folder) = try ServerStoreTests.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.write { tx in try tx.insert(ServerStoreTests.user(1)) }
+        let results = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 400) { n in
+            do {
+                let pts = try store.write { tx -> Int64 in
+                    let pts = try tx.appendUpdate(owner: 1, ptsCount: 1, date: Int32(n)) { _ in [UInt8(n % 256)] }
+                    if n % 10 == 0 { throw Planted() }
+                    return pts
+                }
+                results.add(n, .success(pts))
+            } catch {
+                results.add(n, .failure(error))
+            }
+        }
+        let all = results.all
+        #expect(all.count == 400)
+        // Every tenth write threw: its update is not stored, and it got its own error back.
+        #expect(all.filter { $0.key % 10 == 0 }.allSatisfy { if case .failure(let error) = $0.value { return error is Planted }; return false })
+        let stored = try store.read { tx in try tx.updates(owner: 1, after: 0, limit: 1000) }
+        #expect(stored.count == 360)
+        // The others got the pts their update was stored at, each once: 1…360.
+        let ptsGiven = all.compactMap { if case .success(let pts) = $0.value { return pts }; return nil }.sorted()
+        #expect(ptsGiven == Array(1...360))
+        #expect(stored.map(\.pts) == Array(1...360))
+        #expect(try store.read { tx in try tx.updateState(userId: 1) }?.pts == 360)
+    }
+
+    final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Int: Result<Int64, any Error>] = [:]
+
+        func add(_ n: Int, _ result: Result<Int64, any Error>) {
+            lock.lock()
+            results[n] = result
+            lock.unlock()
+        }
+
+        var all: [Int: Result<Int64, any Error>] {
+            lock.lock()
+            defer { lock.unlock() }
+            return results
+        }
     }
 }

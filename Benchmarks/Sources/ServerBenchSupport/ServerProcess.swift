@@ -48,6 +48,17 @@ public final class ServerProcess {
         return kib * 1024
     }
 
+    /// CPU time the server has used, user and system, in seconds (/proc/<pid>/stat).
+    public func cpuSeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        // Fields after the command name: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     public func stop() {
         process.terminate()
         process.waitUntilExit()

@@ -21,6 +21,8 @@ enum ServerBench {
         var seconds = 0.0
         var latencies: [Double] = []
         var rssPerConnection = 0.0
+        /// Server CPU seconds (user + system) while the measured messages went through.
+        var serverCPU = 0.0
     }
 
     static func main() async throws {
@@ -31,7 +33,9 @@ enum ServerBench {
             _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let plan = [(2, 4000), (100, 20_000), (1000, 20_000)]
+        // SERVER_BENCH_CLIENTS=100 runs one round (for profiling); the default is the three the table reports.
+        let chosen = ProcessInfo.processInfo.environment["SERVER_BENCH_CLIENTS"].map { $0.split(separator: ",").compactMap { Int($0) } }
+        let plan = [(2, 4000), (100, 20_000), (1000, 20_000)].filter { chosen?.contains($0.0) ?? true }
         var rounds: [Round] = []
         for (clients, messages) in plan {
             rounds.append(try await run(clients: clients, messages: messages, group: group))
@@ -42,15 +46,17 @@ enum ServerBench {
         let crypto = try BareCost.cryptoRate(messages: largest)
 
         print("\n### server-bench: messages through a release tg-server (127.0.0.1, clients in-process)\n")
-        print("| clients | messages | delivered/s | p50 ms | p99 ms | server RSS per idle signed-in connection | vs bare SQLite | vs bare crypto |")
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("| clients | messages | delivered/s | p50 ms | p99 ms | server CPU per message | server RSS per idle signed-in connection | vs bare SQLite | vs bare crypto |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for round in rounds {
             let rate = Double(round.delivered) / round.seconds
             let sorted = round.latencies.sorted()
             func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
             print(String(
-                format: "| %d | %d | %.0f | %.2f | %.2f | %.1f KiB | %.2f× | %.2f× |", round.clients, round.delivered, rate,
-                percentile(0.5), percentile(0.99), round.rssPerConnection / 1024, rate / store, rate / crypto))
+                format: "| %d | %d | %.0f | %.2f | %.2f | %.0f µs (%.0f messages per core-second) | %.1f KiB | %.2f× | %.2f× |",
+                round.clients, round.delivered, rate, percentile(0.5), percentile(0.99),
+                round.serverCPU / Double(max(1, round.delivered)) * 1e6, Double(round.delivered) / max(round.serverCPU, 1e-9),
+                round.rssPerConnection / 1024, rate / store, rate / crypto))
         }
         print(String(format: "\nBare cost, same run: SQLite writes of one message (2 boxes, 2 pts updates, random id; one transaction) %.0f messages/s; AES-IGE + msg_key for its 3 packets both ways %.0f messages/s.", store, crypto))
     }
@@ -115,11 +121,13 @@ enum ServerBench {
         let warm = clients
         let perClient = max(1, messages / clients)
         let start = now()
+        let cpuBefore = server.cpuSeconds()
         try await send(accounts: accounts, perClient: perClient, window: 8)
         let expected = warm + perClient * clients
         let deadline = now() + 120
         while received.value < expected, now() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
         round.seconds = now() - start
+        round.serverCPU = server.cpuSeconds() - cpuBefore
         round.delivered = received.value - warm
         for account in accounts { await account.connection.close() }
         for reader in readers { round.latencies += await reader.value }

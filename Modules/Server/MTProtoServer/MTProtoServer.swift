@@ -55,13 +55,17 @@ public final class MTProtoServer: Sendable {
     /// Open connections over every data center, and how many were refused.
     public let connections: ConnectionGate
     public let keyExchangeWorkers: KeyExchangeWorkers
+    /// The threads API calls run on.
+    private let rpcWorkers: NIOThreadPool
     private let listeners: [TransportServer]
     private let sweeper: RepeatedTask
 
     private init(
         dataCenters: [DataCenter], keys: ServerKeyStore, sessions: SessionRegistry, salts: SaltSchedule,
-        connections: ConnectionGate, workers: KeyExchangeWorkers, listeners: [TransportServer], sweeper: RepeatedTask
+        connections: ConnectionGate, workers: KeyExchangeWorkers, rpcWorkers: NIOThreadPool, listeners: [TransportServer],
+        sweeper: RepeatedTask
     ) {
+        self.rpcWorkers = rpcWorkers
         self.dataCenters = dataCenters
         self.salts = salts
         self.keys = keys
@@ -94,6 +98,8 @@ public final class MTProtoServer: Sendable {
             lifetime: limits.sessionLifetime)
         let gate = ConnectionGate(maximum: limits.maximumConnections, maximumPerAddress: limits.maximumConnectionsPerAddress)
         let workers = KeyExchangeWorkers(workers: limits.keyExchangeWorkers, maximumQueued: limits.maximumQueuedKeyExchanges)
+        let rpcWorkers = NIOThreadPool(numberOfThreads: max(1, limits.rpcWorkers))
+        rpcWorkers.start()
         let handlerBox = HandlerBox()
         // Precomputed (a, g_a) pairs, shared by every listener and refilled in the background.
         let dhPool = DHPairPool(g: DHGroup.generator, prime: DHGroup.prime, capacity: 8)
@@ -117,7 +123,7 @@ public final class MTProtoServer: Sendable {
                 channel.closeFuture.whenComplete { _ in gate.release(address) }
                 return [ServerConnectionHandler(
                     dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
-                    logger: logger, workers: workers, limits: limits, dhPool: dhPool, updates: updates)]
+                    logger: logger, workers: workers, limits: limits, dhPool: dhPool, updates: updates, rpcWorkers: rpcWorkers)]
             }
             listeners.append(listener)
             dataCenters.append(DataCenter(id: dcId, host: configuration.host, port: listener.port))
@@ -136,6 +142,7 @@ public final class MTProtoServer: Sendable {
         }
         return MTProtoServer(
             dataCenters: dataCenters, keys: keys, sessions: sessions, salts: salts, connections: gate, workers: workers,
+            rpcWorkers: rpcWorkers,
             listeners: listeners, sweeper: sweeper)
     }
 
@@ -144,6 +151,7 @@ public final class MTProtoServer: Sendable {
         sweeper.cancel()
         for listener in listeners { try await listener.close() }
         try await keyExchangeWorkers.shutdown()
+        try await rpcWorkers.shutdownGracefully()
     }
 }
 
@@ -161,8 +169,8 @@ final class HandlerBox: @unchecked Sendable, RPCHandler {
         lock.unlock()
     }
 
-    func handle(_ call: RPCCall) async -> RPCResponse {
-        await current()?.handle(call) ?? .notImplemented
+    func handle(_ call: RPCCall) -> RPCResponse {
+        current()?.handle(call) ?? .notImplemented
     }
 
     private func current() -> (any RPCHandler)? {

@@ -40,7 +40,8 @@ public enum RPCResponse: Sendable, Equatable {
 }
 
 /// The application layer of the server: answers API calls. Implementations live in ServerAPI; the MTProto layer
-/// only routes.
+/// only routes. `handle` runs on one of the server's RPC worker threads (`ServerLimits.rpcWorkers`), never on an
+/// event loop, and may block (on the database, for one).
 public protocol RPCHandler: Sendable {
-    func handle(_ call: RPCCall) async -> RPCResponse
+    func handle(_ call: RPCCall) -> RPCResponse
 }

@@ -4,6 +4,7 @@ public import Logging
 public import MTProtoCore
 public import MTProtoTransport
 public import NIOCore
+public import NIOPosix
 import TLRuntime
 import TelegramApi
 
@@ -52,6 +53,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     private var held: [(packet: [UInt8], quickAck: Bool)] = []
     private var draining = false
     private let updates: UpdateGateway?
+    private let rpcWorkers: NIOThreadPool?
     /// The sessions this connection receives pushes for.
     private var subscriptions: Set<UpdateGateway.Target> = []
 
@@ -59,8 +61,9 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         dcId: Int32, keys: ServerKeyStore, registry: SessionRegistry, handler: any RPCHandler, logger: Logger,
         workers: KeyExchangeWorkers, limits: ServerLimits = ServerLimits(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, dhPool: DHPairPool? = nil,
-        updates: UpdateGateway? = nil
+        updates: UpdateGateway? = nil, rpcWorkers: NIOThreadPool? = nil
     ) {
+        self.rpcWorkers = rpcWorkers
         self.dhPool = dhPool
         self.updates = updates
         self.dcId = dcId
@@ -215,7 +218,9 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         callsInFlight += 1
         updateReading(context: context)
-        let response = loop.makeFutureWithTask { await handler.handle(rpc) }
+        let response: EventLoopFuture<RPCResponse> =
+            rpcWorkers.map { $0.runIfActive(eventLoop: loop) { handler.handle(rpc) } }
+            ?? loop.makeFutureWithTask { handler.handle(rpc) }
         let previous = lastCall ?? loop.makeSucceededVoidFuture()
         lastCall = previous.flatMap { response }.map { response in
             let (me, context) = bound.value

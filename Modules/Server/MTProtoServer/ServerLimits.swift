@@ -23,6 +23,9 @@ public struct ServerLimits: Sendable, Equatable {
     /// API calls one connection may have in flight; past this the server stops reading that connection until one
     /// is answered. With answers of at most a message each, this bounds what one connection can be owed.
     public var maximumCallsInFlight = 32
+    /// Threads that run API calls (`RPCHandler.handle` may block on the database). Calls that wait on the database
+    /// together are written in one transaction, so more threads let more calls share a commit.
+    public var rpcWorkers = 32
     /// Key exchanges whose expensive steps (RSA decryption, DH exponentiation) run at once, off the event loops.
     public var keyExchangeWorkers = 2
     /// Key-exchange steps waiting for a worker; past this, the connection gets −429 and is closed.

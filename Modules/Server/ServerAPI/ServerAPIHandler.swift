@@ -28,7 +28,7 @@ public struct ServerAPIHandler: RPCHandler {
         clock = backend.clock
     }
 
-    public func handle(_ call: RPCCall) async -> RPCResponse {
+    public func handle(_ call: RPCCall) -> RPCResponse {
         do {
             return .result(try route(call))
         } catch let error as APIError {

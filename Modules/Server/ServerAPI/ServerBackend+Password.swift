@@ -88,7 +88,7 @@ extension ServerBackend {
         case nil:
             throw APIError.badRequest("NEW_SETTINGS_INVALID")
         }
-        try store.write { tx in try tx.setPassword(record, userId: caller.userId) }
+        _ = try store.write { tx in try tx.setPassword(record, userId: caller.userId) }
         return Reply.bool(true)
     }
 

@@ -71,7 +71,7 @@ extension ServerBackend {
                 var copies: [Landed] = []
                 for (owner, ownerPeer) in recipients {
                     let reply = try outgoing.replyTo.flatMap { id in try Self.copyId(of: id, in: caller.userId, for: owner, tx: tx) }
-                    let opensDialog = try tx.dialog(owner: owner, peer: ownerPeer) == nil
+                    let opensDialog = try !tx.hasDialog(owner: owner, peer: ownerPeer)
                     let record = MessageRecord(
                         owner: owner, id: try tx.allocateMessageId(owner: owner), globalId: globalId, peer: ownerPeer,
                         fromId: caller.userId, outgoing: owner == caller.userId, date: date, text: outgoing.text,

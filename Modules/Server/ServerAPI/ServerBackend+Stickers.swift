@@ -89,13 +89,13 @@ extension ServerBackend {
         _ = try knownStickerSet()
         guard matches(call.stickerset) else { throw APIError.badRequest("STICKERSET_INVALID") }
         let date = now
-        try store.write { tx in try tx.setInstalled(userId: caller.userId, setId: Self.stickerSetId, date: date) }
+        _ = try store.write { tx in try tx.setInstalled(userId: caller.userId, setId: Self.stickerSetId, date: date) }
         return .stickerSetInstallResultSuccess
     }
 
     func uninstallStickerSet(_ call: Api.functions.messages.uninstallStickerSet, caller: Caller) throws -> [UInt8] {
         guard matches(call.stickerset) else { throw APIError.badRequest("STICKERSET_INVALID") }
-        try store.write { tx in try tx.setInstalled(userId: caller.userId, setId: Self.stickerSetId, date: nil) }
+        _ = try store.write { tx in try tx.setInstalled(userId: caller.userId, setId: Self.stickerSetId, date: nil) }
         return Reply.bool(true)
     }
 }

@@ -50,6 +50,9 @@ public final class ServerStore: @unchecked Sendable {
         try migrate()
     }
 
+    /// The schema version this build creates and reads: the number of migrations.
+    public static var knownSchemaVersion: Int64 { Int64(ServerSchema.migrations.count) }
+
     /// The schema version the database is at.
     public func schemaVersion() throws -> Int64 {
         try read { tx in try tx.integer("PRAGMA user_version") ?? 0 }
@@ -98,25 +101,126 @@ public final class ServerStore: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` in one immediate transaction, then `afterCommit` with its result while still holding the lock:
+    /// Runs `body` in a write transaction, then `afterCommit` with its result while still holding the connection:
     /// work that must happen in commit order (queueing the pushes of a write, so every session sees pts in order).
+    ///
+    /// Group commit: writers that arrive while a transaction is being written wait, and the next one to go writes
+    /// all of them in one transaction, each inside its own savepoint — a body that throws rolls back its own work
+    /// only. Every caller returns after the transaction holding its work committed (or failed: then every body in it
+    /// fails with the commit's error). One commit for many calls is what lets the server keep up with many clients.
     public func write<T>(_ body: (StoreTransaction) throws -> T, then afterCommit: (T) -> Void) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            try withoutActuallyEscaping(afterCommit) { afterCommit in
+                let job = WriteJob<T>(body: body, afterCommit: afterCommit)
+                submit(job)
+                return try job.outcome()
+            }
+        }
+    }
+
+    private let writers = NSCondition()
+    private var pendingWrites: [any PendingWrite] = []
+    private var committing = false
+    /// The most writes one transaction takes.
+    static let maximumBatch = 256
+
+    /// Queues `job` and returns once a transaction holding it has finished: written by this caller, when no batch
+    /// is being written, or by the caller writing the batch it joined.
+    private func submit(_ job: any PendingWrite) {
+        writers.lock()
+        pendingWrites.append(job)
+        while !job.isFinished {
+            if committing {
+                writers.wait()
+                continue
+            }
+            committing = true
+            let batch = Array(pendingWrites.prefix(Self.maximumBatch))
+            pendingWrites.removeFirst(batch.count)
+            writers.unlock()
+            commit(batch)
+            writers.lock()
+            committing = false
+            for write in batch { write.isFinished = true }
+            writers.broadcast()
+        }
+        writers.unlock()
+    }
+
+    /// Writes `batch` in one transaction, each write in a savepoint, then runs their after-commit work in order.
+    private func commit(_ batch: [any PendingWrite]) {
         lock.lock()
         defer { lock.unlock() }
         do {
             try database.beginImmediate()
-            let result: T
-            do {
-                result = try body(StoreTransaction(database: database))
-                try database.commit()
-            } catch {
-                database.rollback()
-                throw error
-            }
-            afterCommit(result)
-            return result
-        } catch let error as SQLiteError {
-            throw Failure.database(error)
+        } catch {
+            for write in batch { write.fail(Failure.database(error)) }
+            return
         }
+        let transaction = StoreTransaction(database: database)
+        for write in batch {
+            do {
+                try database.execute("SAVEPOINT write")
+            } catch {
+                write.fail(Failure.database(error))
+                continue
+            }
+            if !write.run(transaction) { try? database.execute("ROLLBACK TO write") }
+            try? database.execute("RELEASE write")
+        }
+        do {
+            try database.commit()
+        } catch {
+            database.rollback()
+            for write in batch { write.fail(Failure.database(error)) }
+            return
+        }
+        for write in batch { write.committed() }
+    }
+}
+
+/// One caller's write waiting for a transaction. `@unchecked Sendable`: created by its caller, run by whichever
+/// caller writes the batch, and read back by its caller only after `isFinished` was set under the store's condition.
+private protocol PendingWrite: AnyObject {
+    var isFinished: Bool { get set }
+    /// Runs the body; returns false when it threw (its savepoint is then rolled back).
+    func run(_ transaction: StoreTransaction) -> Bool
+    func fail(_ error: any Error)
+    /// The transaction committed: the after-commit work runs.
+    func committed()
+}
+
+private final class WriteJob<T>: PendingWrite, @unchecked Sendable {
+    private let body: (StoreTransaction) throws -> T
+    private let afterCommit: (T) -> Void
+    private var result: Result<T, any Error>?
+    var isFinished = false
+
+    init(body: @escaping (StoreTransaction) throws -> T, afterCommit: @escaping (T) -> Void) {
+        self.body = body
+        self.afterCommit = afterCommit
+    }
+
+    func run(_ transaction: StoreTransaction) -> Bool {
+        do {
+            result = .success(try body(transaction))
+            return true
+        } catch let error as SQLiteError {
+            result = .failure(ServerStore.Failure.database(error))
+        } catch {
+            result = .failure(error)
+        }
+        return false
+    }
+
+    func fail(_ error: any Error) { result = .failure(error) }
+
+    func committed() {
+        if case .success(let value) = result { afterCommit(value) }
+    }
+
+    func outcome() throws -> T {
+        guard let result else { throw ServerStore.Failure.database(SQLiteError(code: 1, message: "the write never ran", context: "group commit")) }
+        return try result.get()
     }
 }

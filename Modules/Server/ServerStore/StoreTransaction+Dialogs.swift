@@ -22,6 +22,13 @@ extension StoreTransaction {
             [.integer(owner), .integer(peer.kind.rawValue), .integer(peer.id)], Self.dialog)
     }
 
+    /// Whether `owner` has a conversation with `peer` (without counting its unread messages, as `dialog` does).
+    public func hasDialog(owner: Int64, peer: PeerRef) throws(SQLiteError) -> Bool {
+        try integer(
+            "SELECT 1 FROM dialogs WHERE owner = ? AND peer_kind = ? AND peer_id = ?",
+            [.integer(owner), .integer(peer.kind.rawValue), .integer(peer.id)]) != nil
+    }
+
     /// `owner`'s dialog list as `messages.getDialogs` orders it: pinned ones first (most recently pinned first), then
     /// by top message, newest first; unpinned ones after `offsetId` (a top message id) when set; at most `limit`.
     public func dialogs(owner: Int64, pinnedOnly: Bool = false, offsetId: Int64 = 0, limit: Int) throws(SQLiteError) -> [DialogRecord] {
