@@ -49,6 +49,8 @@ struct TGServer: AsyncParsableCommand {
     var maxCallsInFlight = ServerLimits().maximumCallsInFlight
     @Option(help: "Threads for key exchanges' RSA and DH work (kept off the network threads).")
     var keyExchangeWorkers = ServerLimits().keyExchangeWorkers
+    @Option(help: "Threads that run API calls; calls waiting on the database together share one commit.")
+    var rpcWorkers = ServerLimits().rpcWorkers
     @Option(help: "The login code of every number that is not a test number (99966XYYYY), for scripts; default: random.")
     var fixedCode: String?
     @Option(help: """
@@ -62,9 +64,9 @@ struct TGServer: AsyncParsableCommand {
     func validate() throws {
         guard (1...16).contains(dcs) else { throw ValidationError("--dcs must be between 1 and 16") }
         guard port == 0 || (1...65535).contains(port + dcs - 1) else { throw ValidationError("--port out of range") }
-        guard maxConnections > 0, maxConnectionsPerAddress > 0, maxCallsInFlight > 0, keyExchangeWorkers > 0 else {
-            throw ValidationError("--max-connections, --max-connections-per-address, --max-calls-in-flight and "
-                + "--key-exchange-workers must be positive")
+        guard maxConnections > 0, maxConnectionsPerAddress > 0, maxCallsInFlight > 0, keyExchangeWorkers > 0, rpcWorkers > 0 else {
+            throw ValidationError("--max-connections, --max-connections-per-address, --max-calls-in-flight, "
+                + "--key-exchange-workers and --rpc-workers must be positive")
         }
         guard idleTimeout > 0, frameTimeout > 0 else { throw ValidationError("timeouts must be positive seconds") }
         if let fixedCode, fixedCode.count != 5 || !fixedCode.allSatisfy(\.isASCII) || !fixedCode.allSatisfy(\.isNumber) {
@@ -92,6 +94,7 @@ struct TGServer: AsyncParsableCommand {
         limits.frameTimeout = frameTimeout
         limits.maximumCallsInFlight = maxCallsInFlight
         limits.keyExchangeWorkers = keyExchangeWorkers
+        limits.rpcWorkers = rpcWorkers
         // Each connection is a file descriptor: make room for the cap (up to the hard limit), and say if it is lower.
         let descriptors = FileDescriptorLimit.raise(toAtLeast: maxConnections + 64)
         if descriptors < maxConnections + 64 {

@@ -162,3 +162,29 @@ import Testing
         }
     }
 }
+
+/// `--db-key-file`: created owner-only with a fresh key when missing, read back the same, refused when others can read
+/// it or when it is not 96 hex digits.
+@Suite struct DatabaseKeyFileTests {
+    @Test func aMissingFileIsCreatedOwnerOnlyAndReadBackTheSame() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("db-key-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.key").path
+        let (created, wasCreated) = try DatabaseKeyFile.loadOrCreate(path)
+        #expect(wasCreated)
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)
+        #expect(mode.intValue == 0o600)
+        let (loaded, createdAgain) = try DatabaseKeyFile.loadOrCreate(path)
+        #expect(!createdAgain && loaded == created)
+        // The key never shows in a description.
+        #expect(!String(describing: loaded).contains(created.key.map { String(format: "%02x", $0) }.joined()))
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        #expect(throws: DatabaseKeyFile.Failure.self) { _ = try DatabaseKeyFile.loadOrCreate(path) }
+
+        let bad = folder.appendingPathComponent("bad.key").path
+        FileManager.default.createFile(atPath: bad, contents: Data("not hex\n".utf8), attributes: [.posixPermissions: 0o600])
+        #expect(throws: DatabaseKeyFile.Failure.self) { _ = try DatabaseKeyFile.loadOrCreate(bad) }
+    }
+}
