@@ -47,6 +47,15 @@ enum ProcessSupport {
             return file
         }
 
+        /// The arguments the server's Telethon scripts share: the host, the server's public key (written into its
+        /// data folder) and a `telethon` folder there for the scripts' session files.
+        func telethonArguments() throws -> [String] {
+            let pem = try publicKeyFile()
+            let workdir = dataDirectory.appendingPathComponent("telethon")
+            try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
+            return ["--host", "127.0.0.1", "--pem-file", pem.path, "--workdir", workdir.path]
+        }
+
         /// Kills the server with SIGKILL (no chance to flush anything) and keeps its data folder.
         func kill() {
             child.send(SIGKILL)

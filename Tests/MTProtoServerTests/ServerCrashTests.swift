@@ -18,10 +18,7 @@ import Testing
         var server = try ProcessSupport.Server()
         let folder = server.dataDirectory
         defer { try? FileManager.default.removeItem(at: folder) }
-        let pem = try server.publicKeyFile()
-        let workdir = folder.appendingPathComponent("telethon")
-        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-        let common = ["--host", "127.0.0.1", "--pem-file", pem.path, "--workdir", workdir.path]
+        let common = try server.telethonArguments()
 
         let burst = try ProcessRunner.start(
             python, [Self.script.path, "--port", String(try #require(server.ports[2])), "--phase", "burst"] + common)

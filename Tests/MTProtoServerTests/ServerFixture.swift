@@ -107,7 +107,9 @@ final class ServerFixture {
                 }
             }
             .connect(host: "127.0.0.1", port: port).get()
-        try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
+        // On a loaded machine the server's timeouts may close the connection before these bytes go out; the
+        // recorder then shows it closed, which is what the tests look at.
+        try? await channel.writeAndFlush(ByteBuffer(bytes: bytes))
         return (channel, recorder)
     }
 

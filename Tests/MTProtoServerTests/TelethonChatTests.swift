@@ -15,18 +15,8 @@ import Testing
     struct Chat: Decodable {
         struct Received: Decodable {
             let text: String
-            let entities: [[Entity]]
+            let entities: [[JSONScalar]]
             let sender: Int64
-        }
-        /// One `[name, offset, length]` triple of the JSON.
-        enum Entity: Decodable, Equatable {
-            case name(String)
-            case number(Int)
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.singleValueContainer()
-                if let number = try? container.decode(Int.self) { self = .number(number) } else { self = .name(try container.decode(String.self)) }
-            }
         }
         struct Reply: Decodable { let text: String; let reply_to: Int?; let sent_id: Int }
         struct Edit: Decodable { let id: Int; let text: String; let was_id: Int }
@@ -39,7 +29,7 @@ import Testing
         let bob_id: Int64
         let resolved_id: Int64
         let alice_got: Received
-        let bob_sent_entities: [[Entity]]
+        let bob_sent_entities: [[JSONScalar]]
         let bob_got_reply: Reply
         let alice_saw_edit: Edit
         let bob_saw_delete: Delete
@@ -53,7 +43,7 @@ import Testing
 
     struct Photos: Decodable {
         /// `[type, w, h]`, w and h null for the stripped size.
-        let sizes: [[Sticker?]]
+        let sizes: [[JSONScalar?]]
         let largest: [Int]
         let stripped: Bool
         let album_grouped: Bool
@@ -69,7 +59,7 @@ import Testing
     struct Files: Decodable {
         let sticker_set: StickerSetSummary
         let installed_sets: [String]
-        let sticker: [Sticker]
+        let sticker: [JSONScalar]
         let sent_sha256: String
         let received_sha256: String
         let document_dc: Int
@@ -95,8 +85,8 @@ import Testing
         }
     }
 
-    /// One item of a mixed JSON list: a flag, a number or a text.
-    enum Sticker: Decodable, Equatable {
+    /// One item of a mixed JSON list (`[name, offset, length]`, `[text, flag]`): a flag, a number or a text.
+    enum JSONScalar: Decodable, Equatable {
         case flag(Bool)
         case number(Int)
         case text(String)
@@ -115,20 +105,10 @@ import Testing
 
     struct Group: Decodable {
         let title: String
-        let seen: [String: [[Seen]]]
+        let seen: [String: [[JSONScalar]]]
         let participants: [String]
         let alice_history: [String]
 
-        /// One `[text, in the group]` pair of the JSON.
-        enum Seen: Decodable, Equatable {
-            case text(String)
-            case flag(Bool)
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.singleValueContainer()
-                if let flag = try? container.decode(Bool.self) { self = .flag(flag) } else { self = .text(try container.decode(String.self)) }
-            }
-        }
     }
 
     struct CatchUp: Decodable {
@@ -149,10 +129,7 @@ import Testing
         var server = try ProcessSupport.Server()
         let folder = server.dataDirectory
         defer { try? FileManager.default.removeItem(at: folder) }
-        let pem = try server.publicKeyFile()
-        let workdir = folder.appendingPathComponent("telethon")
-        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
-        let common = ["--host", "127.0.0.1", "--pem-file", pem.path, "--workdir", workdir.path]
+        let common = try server.telethonArguments()
 
         let first = try ProcessRunner.run(
             python, [Self.script.path, "--port", String(try #require(server.ports[2]))] + common, timeout: 120)
@@ -164,7 +141,7 @@ import Testing
         #expect(chat.alice_got.text == "hello Alice, see code and a link")
         #expect(chat.alice_got.sender == chat.bob_id)
         #expect(chat.alice_got.entities == chat.bob_sent_entities)
-        #expect(chat.alice_got.entities.map { $0.first } == [.name("MessageEntityBold"), .name("MessageEntityCode"), .name("MessageEntityTextUrl")])
+        #expect(chat.alice_got.entities.map { $0.first } == [.text("MessageEntityBold"), .text("MessageEntityCode"), .text("MessageEntityTextUrl")])
         // The reply points at Bob's own copy of his message (each box has its own ids).
         #expect(chat.bob_got_reply.text == "hi Bob" && chat.bob_got_reply.reply_to == chat.bob_got_reply.sent_id)
         #expect(chat.alice_saw_edit.text == "hello Alice (edited)" && chat.alice_saw_edit.id == chat.alice_saw_edit.was_id)
