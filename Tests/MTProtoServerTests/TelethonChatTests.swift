@@ -42,6 +42,8 @@ import Testing
     }
 
     struct Photos: Decodable {
+        /// `[type of User.photo, [width, height] of the downloaded profile photo]`.
+        let profile_photo: [JSONScalarOrList]
         /// `[type, w, h]`, w and h null for the stripped size.
         let sizes: [[JSONScalar?]]
         let largest: [Int]
@@ -82,6 +84,17 @@ import Testing
             shortName = try container.decode(String.self)
             count = try container.decode(Int.self)
             mimeTypes = try container.decode([String].self)
+        }
+    }
+
+    /// One item of a JSON list that mixes scalars and lists of numbers.
+    enum JSONScalarOrList: Decodable, Equatable {
+        case scalar(JSONScalar)
+        case list([Int])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let list = try? container.decode([Int].self) { self = .list(list) } else { self = .scalar(try container.decode(JSONScalar.self)) }
         }
     }
 
@@ -164,6 +177,8 @@ import Testing
         ])
         #expect(chat.photos.largest == [1000, 600] && chat.photos.stripped)
         #expect(chat.photos.album_grouped && chat.photos.album_photos == [true, true, true])
+        // A profile photo set with photos.uploadProfilePhoto shows on the user and downloads from its DC.
+        #expect(chat.photos.profile_photo == [.scalar(.text("UserProfilePhoto")), .list([640, 640])])
         // Two-step verification: the code step asks for the password, a wrong one is refused, the right one signs in.
         #expect(chat.password.steps == ["SESSION_PASSWORD_NEEDED", "PASSWORD_HASH_INVALID", "signed in"])
         #expect(chat.password.has_password && chat.password.hint == "horse")

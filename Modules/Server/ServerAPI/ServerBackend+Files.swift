@@ -121,6 +121,15 @@ extension ServerBackend {
                 let file = photo.files[location.thumbSize]
             else { throw APIError.badRequest("FILE_ID_INVALID") }
             (sha256, dc, type) = (file.sha256, photo.dc, .fileJpeg)
+        case .inputPeerPhotoFileLocation(let location):
+            // A profile photo: `big` is its largest size, else its smallest box size.
+            guard let photo = try store.read({ tx in try tx.photo(id: location.photoId) }) else { throw APIError.badRequest("FILE_ID_INVALID") }
+            let order = ["s", "m", "x", "y", "w"]
+            let types = order.filter { photo.files[$0] != nil }
+            guard let chosen = location.big ? types.last : types.first, let file = photo.files[chosen] else {
+                throw APIError.badRequest("FILE_ID_INVALID")
+            }
+            (sha256, dc, type) = (file.sha256, photo.dc, .fileJpeg)
         default:
             throw APIError.badRequest("LOCATION_INVALID")
         }

@@ -9,7 +9,7 @@ extension ServerBackend {
             .init(
                 isSelf: user.id == viewer, id: user.id, accessHash: user.accessHash, firstName: user.firstName,
                 lastName: user.lastName.isEmpty ? nil : user.lastName, username: user.username,
-                phone: user.id == viewer ? user.phone : nil, status: .userStatusRecently(.init())))
+                phone: user.id == viewer ? user.phone : nil, photo: profilePhoto(user), status: .userStatusRecently(.init())))
     }
 
     func apiPeer(_ peer: PeerRef) -> Api.Peer {

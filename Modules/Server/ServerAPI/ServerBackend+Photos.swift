@@ -13,6 +13,31 @@ extension ServerBackend {
             .init(id: photo.id, accessHash: photo.accessHash, fileReference: Self.fileReference(photo.id), date: photo.date, sizes: sizes, dcId: photo.dc))
     }
 
+    /// `photos.uploadProfilePhoto`: the picture becomes a photo like any other and the caller's profile photo.
+    func uploadProfilePhoto(_ call: Api.functions.photos.uploadProfilePhoto, caller: Caller) throws -> Api.photos.Photo {
+        guard call.bot == nil, call.video == nil, !call.fallback else { throw APIError.badRequest("PHOTO_INVALID") }
+        guard let file = call.file else { throw APIError.badRequest("PHOTO_FILE_MISSING") }
+        let photo = try makePhoto(file, caller: caller)
+        let user = try store.write { tx throws -> UserRecord? in
+            guard var user = try tx.user(id: caller.userId) else { return nil }
+            user.photo = photo.serialized()
+            try tx.update(user)
+            return user
+        }
+        guard let user else { throw APIError.authKeyUnregistered }
+        return .photo(.init(photo: photo, users: [apiUser(user, viewer: caller.userId)]))
+    }
+
+    /// A user's profile photo as `User.photo` shows it: its id, DC and stripped thumbnail.
+    func profilePhoto(_ user: UserRecord) -> Api.UserProfilePhoto? {
+        guard let bytes = user.photo, case .photo(let photo)? = try? Api.Photo(tlBytes: bytes) else { return nil }
+        let stripped = photo.sizes.compactMap { size -> [UInt8]? in
+            if case .photoStrippedSize(let s) = size { return s.bytes }
+            return nil
+        }.first
+        return .userProfilePhoto(.init(photoId: photo.id, strippedThumb: stripped, dcId: photo.dcId))
+    }
+
     func makePhoto(_ file: Api.InputFile, caller: Caller) throws -> Api.Photo {
         let (blob, _) = try assemble(file, caller: caller)
         // Checked before the bytes are read: a photo is at most 10 MB.

@@ -41,6 +41,7 @@ extension ServerBackend {
         "messages.getChats", "messages.sendMedia", "messages.sendMultiMedia", "messages.uploadMedia", "messages.forwardMessages",
         "upload.saveFilePart", "upload.saveBigFilePart", "upload.getFile", "messages.getStickerSet", "messages.getAllStickers",
         "messages.installStickerSet", "messages.uninstallStickerSet", "account.getPassword", "account.updatePasswordSettings",
+        "photos.uploadProfilePhoto",
     ]
 
     /// Methods of a signed-in account.
@@ -82,6 +83,7 @@ extension ServerBackend {
         case let f as Api.functions.upload.saveFilePart: return try saveFilePart(f, caller: caller)
         case let f as Api.functions.upload.saveBigFilePart: return try saveBigFilePart(f, caller: caller)
         case let f as Api.functions.upload.getFile: return try getFile(f, caller: caller).serialized()
+        case let f as Api.functions.photos.uploadProfilePhoto: return try uploadProfilePhoto(f, caller: caller).serialized()
         // two-step verification
         case is Api.functions.account.getPassword: return try getPassword(userId: caller.userId).serialized()
         case let f as Api.functions.account.updatePasswordSettings: return try updatePasswordSettings(f, caller: caller)

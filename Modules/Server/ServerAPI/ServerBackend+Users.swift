@@ -29,7 +29,8 @@ extension ServerBackend {
         let full = Api.UserFull.userFull(
             .init(
                 id: user.id, about: user.about.isEmpty ? nil : user.about, settings: .peerSettings(.init()),
-                notifySettings: Self.defaultNotifySettings, commonChatsCount: 0))
+                profilePhoto: user.photo.flatMap { try? Api.Photo(tlBytes: $0) }, notifySettings: Self.defaultNotifySettings,
+                commonChatsCount: 0))
         return .userFull(.init(fullUser: full, chats: [], users: [apiUser(user, viewer: caller.userId)]))
     }
 

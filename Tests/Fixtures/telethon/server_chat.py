@@ -256,7 +256,14 @@ async def photos(alice, bob, me_bob, bob_inbox):
         album.append(item)
     await alice.send_file(me_bob.id, album, caption=["one", "two", "three"])
     parts = [await bob_inbox.wait("new", lambda m, text=text: m.raw_text == text) for text in ("one", "two", "three")]
+    # A profile photo: Alice sets one, Bob sees it on her user and downloads its largest size from her DC.
+    profile = io.BytesIO(png(640, 640, 5))
+    profile.name = "me.png"
+    await alice(functions.photos.UploadProfilePhotoRequest(file=await alice.upload_file(profile)))
+    alice_as_bob_sees_her = await bob.get_entity(got.sender_id)
+    profile_bytes = await bob.download_profile_photo(alice_as_bob_sees_her, file=bytes)
     return {
+        "profile_photo": [type(alice_as_bob_sees_her.photo).__name__, list(jpeg_size(profile_bytes or b"") or [])],
         "sizes": sizes,
         "largest": list(jpeg_size(largest) or []),
         "stripped": any(type(s).__name__ == "PhotoStrippedSize" for s in got.photo.sizes),
