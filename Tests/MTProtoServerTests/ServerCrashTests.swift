@@ -22,16 +22,16 @@ import Testing
 
         let burst = try ProcessRunner.start(
             python, [Self.script.path, "--port", String(try #require(server.ports[2])), "--phase", "burst"] + common)
-        let reached = burst.waitForOutput(timeout: 120) { Self.acknowledged($0).count >= 1000 }
+        let reached = await burst.waitForOutputOffPool(timeout: 120) { Self.acknowledged($0).count >= 1000 }
         server.kill()
-        let ended = burst.wait(timeout: 60)
+        let ended = try #require(await burst.waitOffPool(timeout: 60))
         try #require(reached, "the burst did not reach 1,000 answered sends: \(ended.output.suffix(500)) \(ended.errorOutput.suffix(2000))")
         #expect(!ended.timedOut, "the burst did not end when the server died")
         let acknowledged = Self.acknowledged(ended.stdout)
 
         server = try ProcessSupport.Server(dataDirectory: folder)
         defer { _ = server.stop() }
-        let check = try ProcessRunner.run(
+        let check = try await ProcessRunner.runOffPool(
             python,
             [Self.script.path, "--port", String(try #require(server.ports[2])), "--phase", "verify", "--dc-ports", server.portList] + common,
             timeout: 120)

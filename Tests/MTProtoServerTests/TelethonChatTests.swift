@@ -144,7 +144,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let common = try server.telethonArguments()
 
-        let first = try ProcessRunner.run(
+        let first = try await ProcessRunner.runOffPool(
             python, [Self.script.path, "--port", String(try #require(server.ports[2]))] + common, timeout: 120)
         try #require(first.succeeded, "\(first.output) \(first.errorOutput.suffix(3000))")
         let chat = try JSONDecoder().decode(Chat.self, from: first.stdout)
@@ -194,7 +194,7 @@ import Testing
         server.kill()
         server = try ProcessSupport.Server(dataDirectory: folder)
         defer { _ = server.stop() }
-        let second = try ProcessRunner.run(
+        let second = try await ProcessRunner.runOffPool(
             python,
             [Self.script.path, "--port", String(try #require(server.ports[2])), "--phase", "catch-up", "--count", "3000",
              "--dc-ports", server.portList] + common,

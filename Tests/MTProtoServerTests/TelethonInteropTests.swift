@@ -55,7 +55,7 @@ import Testing
             for transport in transports {
                 group.addTask {
                     let session = dataDirectory.appendingPathComponent("telethon-\(transport)").path
-                    return (transport, try ProcessRunner.run(python, [
+                    return (transport, try await ProcessRunner.runOffPool(python, [
                         script.path, "--host", "127.0.0.1", "--port", String(dc2), "--pem-file", pemFile.path,
                         "--transport", transport, "--session", session,
                     ]))
