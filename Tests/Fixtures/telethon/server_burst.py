@@ -7,6 +7,7 @@ printing "ACK <text>" (flushed) for every message the server answered. Exits non
 Usage: server_burst.py --host H --port P --pem-file F --workdir DIR --phase burst|verify [--dc-ports 1=P,2=P,3=P]
 """
 import argparse
+import logging
 import asyncio
 import json
 import os
@@ -54,11 +55,14 @@ async def burst(args):
 
 async def verify(args):
     alice = client_for(args, "alice", 5)
+    print("verify: connecting", file=sys.stderr, flush=True)
     await alice.connect()
     try:
+        print("verify: connected, authorized=%s" % await alice.is_user_authorized(), file=sys.stderr, flush=True)
         dialog = next(d for d in await alice.get_dialogs() if d.is_user)
-        texts = [m.raw_text async for m in alice.iter_messages(dialog.entity, reverse=True)]
-        print(json.dumps({"texts": texts}))
+        messages = await alice.get_messages(dialog.entity, limit=None)
+        print("verify: read %d messages" % len(messages), file=sys.stderr, flush=True)
+        print(json.dumps({"texts": [m.raw_text for m in reversed(messages)]}))
     finally:
         await alice.disconnect()
 
@@ -74,7 +78,9 @@ def main():
     args = parser.parse_args()
     args.dc_ports = {int(k): int(v) for k, v in (item.split("=") for item in args.dc_ports.split(",") if item)}
     load_key(args)
-    asyncio.run(burst(args) if args.phase == "burst" else verify(args))
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    # A stuck step says where it stuck instead of waiting for the test's time limit.
+    asyncio.run(burst(args) if args.phase == "burst" else asyncio.wait_for(verify(args), 100))
 
 
 if __name__ == "__main__":
