@@ -196,7 +196,7 @@ let modules: [Module] = [
             "NIOCore", "NIOPosix", "TestVectors",
         ]),
     // ServerStore: tg-server's database (accounts, message boxes, dialogs, the update log) on the SQLite module.
-    .swift("ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils"], testDeps: ["SQLite"]),
+    .swift("ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils", "Buffers"], testDeps: ["SQLite"]),
     .swift(
         "ServerAPI", .Server,
         deps: [

@@ -55,18 +55,17 @@ public struct ServerAPIHandler: RPCHandler {
             throw APIError.badRequest("METHOD_NOT_IMPLEMENTED")
         }
         if let answer = try backend.routeSignedOut(call) { return answer }
-        let name = call.function.functionName
-        guard ServerBackend.signedInMethods.contains(name) else {
-            throw name.hasPrefix("channels.") ? APIError.channelsNotServed : APIError.badRequest("METHOD_NOT_IMPLEMENTED")
+        let signedIn = { () throws -> Caller in
+            guard let account = try backend.account(authKeyId: call.authKeyId) else { throw APIError.authKeyUnregistered }
+            // An account is served by its own DC; a key signed in elsewhere (by importAuthorization) may only move files.
+            if account.homeDc != call.dcId && !ServerBackend.isFileMethod(call.function) {
+                throw APIError.migrate("USER", to: account.homeDc)
+            }
+            return Caller(
+                authKeyId: call.authKeyId, sessionId: call.sessionId, dc: call.dcId, userId: account.userId,
+                withoutUpdates: call.withoutUpdates)
         }
-        guard let account = try backend.account(authKeyId: call.authKeyId) else { throw APIError.authKeyUnregistered }
-        let caller = Caller(
-            authKeyId: call.authKeyId, sessionId: call.sessionId, dc: call.dcId, userId: account.userId,
-            withoutUpdates: call.withoutUpdates)
-        // An account is served by its own DC; a key signed in elsewhere (by importAuthorization) may only move files.
-        if account.homeDc != call.dcId && !ServerBackend.isFileMethod(call.function) {
-            throw APIError.migrate("USER", to: account.homeDc)
-        }
-        return try backend.routeSignedIn(call.function, caller: caller)
+        if let answer = try backend.routeSignedIn(call.function, signedIn: signedIn) { return answer }
+        throw call.function.functionName.hasPrefix("channels.") ? APIError.channelsNotServed : APIError.badRequest("METHOD_NOT_IMPLEMENTED")
     }
 }

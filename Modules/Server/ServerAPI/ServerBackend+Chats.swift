@@ -81,7 +81,7 @@ extension ServerBackend {
 
     /// A service message from the caller in every member's box; the caller's `updates`.
     private func serviceMessage(_ action: Api.MessageAction, chatId: Int64, caller: Caller) throws -> Api.Updates {
-        let outgoing = Outgoing(text: "", randomId: Int64(bitPattern: UInt64.random(in: 1...UInt64.max)), action: action)
+        let outgoing = Outgoing(text: "", randomId: Self.randomId(), action: action)
         let landed = try deliver([outgoing], to: .inputPeerChat(.init(chatId: chatId)), caller: caller)
         return try sentUpdates(landed, caller: caller)
     }

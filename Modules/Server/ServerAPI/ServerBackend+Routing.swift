@@ -28,83 +28,68 @@ extension ServerBackend {
             || function is Api.functions.auth.logOut
     }
 
-    /// The methods `routeSignedIn` serves: anything else answers `METHOD_NOT_IMPLEMENTED` before the key's
-    /// authorization is looked at, as for a client that is not signed in.
-    static let signedInMethods: Set<String> = [
-        "auth.logOut", "auth.resetAuthorizations", "auth.exportAuthorization", "account.getAuthorizations",
-        "account.checkUsername", "account.updateUsername", "account.updateProfile", "users.getUsers", "users.getFullUser",
-        "contacts.resolveUsername", "contacts.search", "contacts.importContacts", "contacts.getContacts",
-        "messages.sendMessage", "messages.getHistory", "messages.getMessages", "messages.search", "messages.searchGlobal",
-        "messages.getDialogs", "messages.getPeerDialogs", "messages.toggleDialogPin", "messages.readHistory",
-        "messages.editMessage", "messages.deleteMessages", "messages.setTyping", "updates.getState", "updates.getDifference",
-        "messages.createChat", "messages.addChatUser", "messages.deleteChatUser", "messages.editChatTitle", "messages.getFullChat",
-        "messages.getChats", "messages.sendMedia", "messages.sendMultiMedia", "messages.uploadMedia", "messages.forwardMessages",
-        "upload.saveFilePart", "upload.saveBigFilePart", "upload.getFile", "messages.getStickerSet", "messages.getAllStickers",
-        "messages.installStickerSet", "messages.uninstallStickerSet", "account.getPassword", "account.updatePasswordSettings",
-        "photos.uploadProfilePhoto",
-    ]
-
-    /// Methods of a signed-in account.
-    func routeSignedIn(_ function: any TLFunction, caller: Caller) throws -> [UInt8] {
+    /// Methods of a signed-in account; `nil` for a method nothing serves. `signedIn` checks the key's authorization
+    /// (and the account's DC) only once the method is known to be served, so an unknown method answers
+    /// `METHOD_NOT_IMPLEMENTED` signed in or not.
+    func routeSignedIn(_ function: any TLFunction, signedIn: () throws -> Caller) throws -> [UInt8]? {
         switch function {
         // auth, account
-        case is Api.functions.auth.logOut: return try logOut(caller).serialized()
-        case is Api.functions.auth.resetAuthorizations: return try resetAuthorizations(caller)
-        case let f as Api.functions.auth.exportAuthorization: return try exportAuthorization(f, caller: caller).serialized()
-        case is Api.functions.account.getAuthorizations: return try authorizations(caller).serialized()
-        case let f as Api.functions.account.checkUsername: return try checkUsername(f, caller: caller)
-        case let f as Api.functions.account.updateUsername: return try updateUsername(f, caller: caller).serialized()
-        case let f as Api.functions.account.updateProfile: return try updateProfile(f, caller: caller).serialized()
+        case is Api.functions.auth.logOut: return try logOut(try signedIn()).serialized()
+        case is Api.functions.auth.resetAuthorizations: return try resetAuthorizations(try signedIn())
+        case let f as Api.functions.auth.exportAuthorization: return try exportAuthorization(f, caller: try signedIn()).serialized()
+        case is Api.functions.account.getAuthorizations: return try authorizations(try signedIn()).serialized()
+        case let f as Api.functions.account.checkUsername: return try checkUsername(f, caller: try signedIn())
+        case let f as Api.functions.account.updateUsername: return try updateUsername(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.account.updateProfile: return try updateProfile(f, caller: try signedIn()).serialized()
         // users, contacts
-        case let f as Api.functions.users.getUsers: return try getUsers(f, caller: caller)
-        case let f as Api.functions.users.getFullUser: return try getFullUser(f, caller: caller).serialized()
-        case let f as Api.functions.contacts.resolveUsername: return try resolveUsername(f, caller: caller).serialized()
-        case let f as Api.functions.contacts.search: return try searchContacts(f, caller: caller).serialized()
-        case let f as Api.functions.contacts.importContacts: return try importContacts(f, caller: caller).serialized()
-        case is Api.functions.contacts.getContacts: return try getContacts(caller).serialized()
+        case let f as Api.functions.users.getUsers: return try getUsers(f, caller: try signedIn())
+        case let f as Api.functions.users.getFullUser: return try getFullUser(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.contacts.resolveUsername: return try resolveUsername(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.contacts.search: return try searchContacts(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.contacts.importContacts: return try importContacts(f, caller: try signedIn()).serialized()
+        case is Api.functions.contacts.getContacts: return try getContacts(try signedIn()).serialized()
         // messages
-        case let f as Api.functions.messages.sendMessage: return try sendMessage(f, caller: caller).serialized()
-        case let f as Api.functions.messages.getHistory: return try getHistory(f, caller: caller).serialized()
-        case let f as Api.functions.messages.getMessages: return try getMessages(f, caller: caller).serialized()
-        case let f as Api.functions.messages.search: return try search(f, caller: caller).serialized()
-        case let f as Api.functions.messages.searchGlobal: return try searchGlobal(f, caller: caller).serialized()
-        case let f as Api.functions.messages.getDialogs: return try getDialogs(f, caller: caller).serialized()
-        case let f as Api.functions.messages.getPeerDialogs: return try getPeerDialogs(f, caller: caller).serialized()
-        case let f as Api.functions.messages.toggleDialogPin: return try toggleDialogPin(f, caller: caller)
-        case let f as Api.functions.messages.readHistory: return try readHistory(f, caller: caller).serialized()
-        case let f as Api.functions.messages.editMessage: return try editMessage(f, caller: caller).serialized()
-        case let f as Api.functions.messages.deleteMessages: return try deleteMessages(f, caller: caller).serialized()
-        case let f as Api.functions.messages.setTyping: return try setTyping(f, caller: caller)
+        case let f as Api.functions.messages.sendMessage: return try sendMessage(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getHistory: return try getHistory(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getMessages: return try getMessages(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.search: return try search(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.searchGlobal: return try searchGlobal(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getDialogs: return try getDialogs(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getPeerDialogs: return try getPeerDialogs(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.toggleDialogPin: return try toggleDialogPin(f, caller: try signedIn())
+        case let f as Api.functions.messages.readHistory: return try readHistory(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editMessage: return try editMessage(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.deleteMessages: return try deleteMessages(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.setTyping: return try setTyping(f, caller: try signedIn())
         // media and files
-        case let f as Api.functions.messages.sendMedia: return try sendMedia(f, caller: caller).serialized()
-        case let f as Api.functions.messages.sendMultiMedia: return try sendMultiMedia(f, caller: caller).serialized()
-        case let f as Api.functions.messages.uploadMedia: return try uploadMedia(f, caller: caller).serialized()
-        case let f as Api.functions.messages.forwardMessages: return try forwardMessages(f, caller: caller).serialized()
-        case let f as Api.functions.upload.saveFilePart: return try saveFilePart(f, caller: caller)
-        case let f as Api.functions.upload.saveBigFilePart: return try saveBigFilePart(f, caller: caller)
-        case let f as Api.functions.upload.getFile: return try getFile(f, caller: caller).serialized()
-        case let f as Api.functions.photos.uploadProfilePhoto: return try uploadProfilePhoto(f, caller: caller).serialized()
+        case let f as Api.functions.messages.sendMedia: return try sendMedia(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.sendMultiMedia: return try sendMultiMedia(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.uploadMedia: return try uploadMedia(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.forwardMessages: return try forwardMessages(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.upload.saveFilePart: return try saveFilePart(f, caller: try signedIn())
+        case let f as Api.functions.upload.saveBigFilePart: return try saveBigFilePart(f, caller: try signedIn())
+        case let f as Api.functions.upload.getFile: return try getFile(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.photos.uploadProfilePhoto: return try uploadProfilePhoto(f, caller: try signedIn()).serialized()
         // two-step verification
-        case is Api.functions.account.getPassword: return try getPassword(userId: caller.userId).serialized()
-        case let f as Api.functions.account.updatePasswordSettings: return try updatePasswordSettings(f, caller: caller)
+        case is Api.functions.account.getPassword: return try getPassword(userId: try signedIn().userId).serialized()
+        case let f as Api.functions.account.updatePasswordSettings: return try updatePasswordSettings(f, caller: try signedIn())
         // stickers
-        case let f as Api.functions.messages.getStickerSet: return try getStickerSet(f, caller: caller).serialized()
-        case is Api.functions.messages.getAllStickers: return try getAllStickers(caller).serialized()
-        case let f as Api.functions.messages.installStickerSet: return try installStickerSet(f, caller: caller).serialized()
-        case let f as Api.functions.messages.uninstallStickerSet: return try uninstallStickerSet(f, caller: caller)
+        case let f as Api.functions.messages.getStickerSet: return try getStickerSet(f, caller: try signedIn()).serialized()
+        case is Api.functions.messages.getAllStickers: return try getAllStickers(try signedIn()).serialized()
+        case let f as Api.functions.messages.installStickerSet: return try installStickerSet(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.uninstallStickerSet: return try uninstallStickerSet(f, caller: try signedIn())
         // basic groups
-        case let f as Api.functions.messages.createChat: return try createChat(f, caller: caller).serialized()
-        case let f as Api.functions.messages.addChatUser: return try addChatUser(f, caller: caller).serialized()
-        case let f as Api.functions.messages.deleteChatUser: return try deleteChatUser(f, caller: caller).serialized()
-        case let f as Api.functions.messages.editChatTitle: return try editChatTitle(f, caller: caller).serialized()
-        case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: caller).serialized()
-        case let f as Api.functions.messages.getChats: return try getChats(f, caller: caller).serialized()
+        case let f as Api.functions.messages.createChat: return try createChat(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.addChatUser: return try addChatUser(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.deleteChatUser: return try deleteChatUser(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editChatTitle: return try editChatTitle(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
         // updates
-        case is Api.functions.updates.getState: return try getState(caller).serialized()
-        case let f as Api.functions.updates.getDifference: return try getDifference(f, caller: caller).serialized()
+        case is Api.functions.updates.getState: return try getState(try signedIn()).serialized()
+        case let f as Api.functions.updates.getDifference: return try getDifference(f, caller: try signedIn()).serialized()
         default:
-            if function.functionName.hasPrefix("channels.") { throw APIError.channelsNotServed }
-            throw APIError.badRequest("METHOD_NOT_IMPLEMENTED")
+            return nil
         }
     }
 }

@@ -1,3 +1,4 @@
+import Buffers
 import CryptoUtils
 public import SQLite
 import SecretFiles
@@ -31,7 +32,7 @@ public enum DatabaseKeyFile {
                 throw Failure.malformed(path: path)
             }
             do {
-                try SecretFile.create(Array(hex(material).utf8) + [0x0a], at: path)
+                try SecretFile.create(Array(MemoryBuffer(material).hexString.utf8) + [0x0a], at: path)
             } catch {
                 throw Failure.unreadable(path: path, reason: "\(error)")
             }
@@ -45,35 +46,9 @@ public enum DatabaseKeyFile {
             throw Failure.unreadable(path: path, reason: "\(error)")
         }
         let digits = bytes.filter { !($0 == 0x0a || $0 == 0x0d || $0 == 0x20) }
-        guard digits.count == 96, let material = unhex(digits),
+        guard digits.count == 96, let material = MemoryBuffer(hexString: String(decoding: digits, as: UTF8.self))?.bytes,
             let key = Database.CipherKey(key: Array(material[0..<32]), salt: Array(material[32...]))
         else { throw Failure.malformed(path: path) }
         return (key, false)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func unhex(_ digits: [UInt8]) -> [UInt8]? {
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x61...0x66: return c - 0x61 + 10
-            case 0x41...0x46: return c - 0x41 + 10
-            default: return nil
-            }
-        }
-        var out: [UInt8] = []
-        var index = 0
-        while index + 1 < digits.count {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
     }
 }

@@ -1,3 +1,4 @@
+import Buffers
 import CryptoUtils
 public import Foundation
 import SecretFiles
@@ -5,8 +6,9 @@ import SecretFiles
 /// The server's files on disk, beside its database: finished files named by their SHA-256 (`files/ab/abcdef…`, so
 /// the same bytes are stored once), and upload parts waiting to be assembled (`uploads/<auth key>/<file id>/<part>`).
 ///
-/// Bounds: an auth key has at most `maximumPendingUploads` files in progress (starting one more forgets its oldest),
-/// a part is at most 512 KB, a file at most `maximumParts` parts; `sweep` forgets uploads untouched for a day.
+/// Bounds: an auth key has at most `maximumPendingUploads` files in progress (starting one more forgets its oldest);
+/// `sweep` forgets uploads untouched for a day. Part and file sizes are the API layer's rules (ServerAPI's
+/// `FileTransferRules`), checked before a part gets here.
 ///
 /// `@unchecked Sendable`: every method works on the file system only; concurrent uploads of one file id by one key
 /// write distinct part files, and finished files are renamed into place whole.
@@ -32,8 +34,6 @@ public final class FileVault: @unchecked Sendable {
     }
 
     public static let maximumPendingUploads = 64
-    public static let maximumPartSize = 512 * 1024
-    public static let maximumParts = 4000
     /// How long an unfinished upload is kept.
     public static let uploadLifetime: TimeInterval = 24 * 3600
 
@@ -176,5 +176,5 @@ public final class FileVault: @unchecked Sendable {
         return removed
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { DatabaseKeyFile.hex(bytes) }
+    static func hex(_ bytes: [UInt8]) -> String { MemoryBuffer(bytes).hexString }
 }
