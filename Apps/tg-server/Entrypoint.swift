@@ -58,6 +58,15 @@ struct TGServer: AsyncParsableCommand {
         a missing file is created with a new random key.
         """)
     var dbKeyFile: String?
+    @Option(help: "Messages one account may send a second, sustained (more get FLOOD_WAIT_X); 0 turns the limit off.")
+    var sendRate = FloodControl.Configuration().messagesPerSecond
+    @Option(help: "Messages one account may send at once after a quiet spell.")
+    var sendBurst = FloodControl.Configuration().messageBurst
+    @Option(help: """
+        For client tests: METHOD=SECONDS (e.g. help.getNearestDc=2) makes a call of METHOD answer FLOOD_WAIT_SECONDS \
+        unless it comes at least SECONDS after that key's last flood answer for it; repeatable.
+        """)
+    var testFloodWait: [String] = []
     @Flag(help: "Print the server's public key (PKCS#1 PEM) and fingerprint, then exit.") var printPublicKey = false
     @Flag(help: "Log every connection event.") var verbose = false
 
@@ -72,6 +81,8 @@ struct TGServer: AsyncParsableCommand {
         if let fixedCode, fixedCode.count != 5 || !fixedCode.allSatisfy(\.isASCII) || !fixedCode.allSatisfy(\.isNumber) {
             throw ValidationError("--fixed-code must be 5 digits")
         }
+        guard sendRate >= 0, sendBurst > 0 else { throw ValidationError("--send-rate must be 0 or more and --send-burst positive") }
+        _ = try testFloods()
         for s in secret where Self.hexBytes(s).map({ $0.count == 16 || ($0.count == 17 && $0[0] == 0xdd) }) != true {
             throw ValidationError("--secret \(s): expected 32 hex digits, or 34 starting with dd")
         }
@@ -113,12 +124,14 @@ struct TGServer: AsyncParsableCommand {
         }
         let updates = UpdateGateway()
         let codes = ServerBackend.LoginCodes(folder: directory.appendingPathComponent("codes"), fixedCode: fixedCode)
+        let flood = FloodControl(.init(messagesPerSecond: sendRate, messageBurst: sendBurst, testFloods: try testFloods()))
         let server: MTProtoServer
         let backendLogger = logger
         do {
             server = try await MTProtoServer.start(configuration, group: group, logger: logger, updates: updates) { dataCenters in
                 let backend = ServerBackend(
-                    store: store, files: files, updates: updates, dataCenters: dataCenters, codes: codes, logger: backendLogger)
+                    store: store, files: files, updates: updates, dataCenters: dataCenters, codes: codes, flood: flood,
+                    logger: backendLogger)
                 do {
                     try backend.prepareStickerSet()
                 } catch {
@@ -142,6 +155,19 @@ struct TGServer: AsyncParsableCommand {
         print("tg-server: shutting down")
         try await server.close()
         try await group.shutdownGracefully()
+    }
+
+    /// `--test-flood-wait` as method → seconds.
+    func testFloods() throws -> [String: Int] {
+        var floods: [String: Int] = [:]
+        for entry in testFloodWait {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[0].contains("."), let seconds = Int(parts[1]), (1...86_400).contains(seconds) else {
+                throw ValidationError("--test-flood-wait \(entry): expected METHOD=SECONDS, e.g. help.getNearestDc=2 (1…86400 s)")
+            }
+            floods[parts[0]] = seconds
+        }
+        return floods
     }
 
     /// Suspends until SIGINT or SIGTERM.

@@ -64,7 +64,7 @@ enum ServerBench {
     /// One round: a fresh server, `clients` accounts in a ring (each writes to the next), `messages` in all.
     static func run(clients: Int, messages: Int, group: any EventLoopGroup) async throws -> Round {
         let server = try ServerProcess(arguments: [
-            "--max-connections-per-address", "4096", "--max-connections", "4096", "--max-calls-in-flight", "64",
+            "--max-connections-per-address", "4096", "--max-connections", "4096", "--max-calls-in-flight", "64", "--send-rate", "0",
         ])
         defer { server.stop() }
         let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.port, dcId: 2, framing: .abridged)

@@ -13,6 +13,9 @@ struct APIError: Error, Equatable {
     /// 303 `<KIND>_MIGRATE_<dc>`: the client must repeat the call on `dc`.
     static func migrate(_ kind: String, to dc: Int32) -> APIError { APIError(303, "\(kind)_MIGRATE_\(dc)") }
 
+    /// 420 `FLOOD_WAIT_<seconds>`: the client must wait that long before repeating the call.
+    static func floodWait(_ seconds: Int) -> APIError { APIError(420, "FLOOD_WAIT_\(seconds)") }
+
     static let authKeyUnregistered = APIError(401, "AUTH_KEY_UNREGISTERED")
     static let sessionPasswordNeeded = APIError(401, "SESSION_PASSWORD_NEEDED")
     static let peerIdInvalid = badRequest("PEER_ID_INVALID")

@@ -40,6 +40,7 @@ public struct ServerAPIHandler: RPCHandler {
     }
 
     private func route(_ call: RPCCall) throws -> [UInt8] {
+        try backend?.flood.checkTestFlood(method: call.function.functionName, authKeyId: call.authKeyId, now: clock())
         switch call.function {
         case is Api.functions.help.getConfig:
             return help.config(thisDc: call.dcId, now: clock()).serialized()

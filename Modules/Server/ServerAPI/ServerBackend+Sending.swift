@@ -55,6 +55,7 @@ extension ServerBackend {
     /// Stores `messages` (sent together, e.g. an album) in every box of the conversation and pushes them; returns,
     /// per message, every box's copy.
     func deliver(_ messages: [Outgoing], to inputPeer: Api.InputPeer, caller: Caller) throws -> [[Landed]] {
+        try flood.chargeSending(messages.count, userId: caller.userId, now: clock())
         let date = now
         var pushes: [Push] = []
         let landed = try store.write({ tx throws -> [[Landed]] in

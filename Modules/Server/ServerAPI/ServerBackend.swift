@@ -31,6 +31,8 @@ public final class ServerBackend: @unchecked Sendable {
     let updates: UpdateGateway
     let dataCenters: [MTProtoServer.DataCenter]
     let codes: LoginCodes
+    /// Sending budgets and test floods.
+    let flood: FloodControl
     let logger: Logger
     let clock: @Sendable () -> Double
     private let lock = NSLock()
@@ -59,6 +61,7 @@ public final class ServerBackend: @unchecked Sendable {
 
     public init(
         store: ServerStore, files: FileVault, updates: UpdateGateway, dataCenters: [MTProtoServer.DataCenter], codes: LoginCodes = LoginCodes(),
+        flood: FloodControl = FloodControl(),
         logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
@@ -67,6 +70,7 @@ public final class ServerBackend: @unchecked Sendable {
         self.updates = updates
         self.dataCenters = dataCenters
         self.codes = codes
+        self.flood = flood
         self.logger = logger
         self.clock = clock
     }
