@@ -52,6 +52,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     /// stops while paused).
     private var held: [(packet: [UInt8], quickAck: Bool)] = []
     private var draining = false
+    /// A flush is queued on the event loop (`flushSoon`).
+    private var flushPending = false
     private let updates: UpdateGateway?
     private let rpcWorkers: NIOThreadPool?
     /// The sessions this connection receives pushes for.
@@ -202,7 +204,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
             }
         }
         write(session.with(now: now) { $0.seal(replies, now: now) }, context: context)
-        context.flush()
+        flushSoon(context)
         for (call, rpc) in calls { answer(call, rpc, session: session, context: context) }
     }
 
@@ -234,7 +236,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
                 return session.seal([outgoing], now: now)
             }
             me.write(packets, context: context)
-            context.flush()
+            me.flushSoon(context)
             me.callsInFlight -= 1
             me.updateReading(context: context)
         }
@@ -265,7 +267,20 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         }
         let now = clock()
         write(session.with(now: now) { $0.seal([$0.push(body)], now: now) }, context: context)
-        context.flush()
+        flushSoon(context)
+    }
+
+    /// Flushes once the event loop has run what is queued now, so answers and pushes that become ready in the same
+    /// turn of the loop leave in one vectored write instead of a system call each.
+    private func flushSoon(_ context: ChannelHandlerContext) {
+        guard !flushPending else { return }
+        flushPending = true
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.execute {
+            let (me, context) = bound.value
+            me.flushPending = false
+            context.flush()
+        }
     }
 
     // MARK: - Bounds
