@@ -113,12 +113,21 @@ extension ServerBackend {
     func getDialogs(_ call: Api.functions.messages.getDialogs, caller: Caller) throws -> Api.messages.Dialogs {
         try store.read { tx in
             let limit = Self.checkedLimit(call.limit == 0 ? 20 : call.limit)
-            let dialogs = try tx.dialogs(owner: caller.userId, offsetId: Int64(call.offsetId), limit: limit)
+            // The next page starts below offset_id, or below offset_peer's top message, or before offset_date
+            // (Telethon's iter_dialogs passes all three from the last dialog of the page before).
+            var offsetId = Int64(call.offsetId)
+            if offsetId <= 0, call.offsetDate <= 0, let peer = try? resolve(call.offsetPeer, caller: caller, tx: tx),
+                let dialog = try tx.dialog(owner: caller.userId, peer: peer)
+            {
+                offsetId = dialog.topMessage
+            }
+            let firstPage = offsetId <= 0 && call.offsetDate <= 0
+            let dialogs = try tx.dialogs(owner: caller.userId, offsetId: offsetId, offsetDate: call.offsetDate, limit: limit)
                 .filter { !(call.excludePinned && $0.pinned > 0) }
             let (parts, apiDialogs) = try dialogParts(dialogs, caller: caller, tx: tx)
             guard case .messages(let content) = parts else { throw APIError.internalError }
             let total = try tx.dialogCount(owner: caller.userId)
-            if call.offsetId == 0 && total <= dialogs.count {
+            if firstPage && total <= dialogs.count {
                 return .dialogs(.init(dialogs: apiDialogs, messages: content.messages, chats: content.chats, users: content.users))
             }
             return .dialogsSlice(

@@ -30,20 +30,32 @@ extension StoreTransaction {
     }
 
     /// `owner`'s dialog list as `messages.getDialogs` orders it: pinned ones first (most recently pinned first), then
-    /// by top message, newest first; unpinned ones after `offsetId` (a top message id) when set; at most `limit`.
-    public func dialogs(owner: Int64, pinnedOnly: Bool = false, offsetId: Int64 = 0, limit: Int) throws(SQLiteError) -> [DialogRecord] {
+    /// by top message, newest first (message ids of one box grow with their dates, so this is also newest date first);
+    /// past the first page, unpinned ones whose top message is older than `offsetId` (a top message id) when set,
+    /// else than `offsetDate` (a top message's date) when set; at most `limit`.
+    public func dialogs(
+        owner: Int64, pinnedOnly: Bool = false, offsetId: Int64 = 0, offsetDate: Int32 = 0, limit: Int
+    ) throws(SQLiteError) -> [DialogRecord] {
+        let firstPage = offsetId <= 0 && offsetDate <= 0
         // Pinned dialogs lead the first page only.
         let pinned =
-            offsetId > 0 && !pinnedOnly
+            !firstPage && !pinnedOnly
             ? []
             : try rows("\(Self.dialogSelect) WHERE d.owner = ? AND d.pinned > 0 ORDER BY d.pinned DESC", [.integer(owner)], Self.dialog)
         if pinnedOnly { return Array(pinned.prefix(limit)) }
         let rest = limit - pinned.count
         guard rest > 0 else { return Array(pinned.prefix(limit)) }
         var sql = "\(Self.dialogSelect) WHERE d.owner = ?1 AND d.pinned = 0"
-        if offsetId > 0 { sql += " AND d.top_message < \(offsetId)" }
+        var arguments: [SQLValue] = [.integer(owner), .integer(Int64(rest))]
+        if offsetId > 0 {
+            sql += " AND d.top_message < ?3"
+            arguments.append(.integer(offsetId))
+        } else if offsetDate > 0 {
+            sql += " AND (SELECT m.date FROM messages m WHERE m.owner = d.owner AND m.id = d.top_message) < ?3"
+            arguments.append(.integer(Int64(offsetDate)))
+        }
         sql += " ORDER BY d.top_message DESC LIMIT ?2"
-        return pinned + (try rows(sql, [.integer(owner), .integer(Int64(rest))], Self.dialog))
+        return pinned + (try rows(sql, arguments, Self.dialog))
     }
 
     /// How many conversations `owner` has.
