@@ -252,7 +252,7 @@ let modules: [Module] = [
         deps: [
             "TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "CryptoUtils",
             "NIOCore", "OpusBinding", "WebPBinding", "ImageCore", "StickerFormats", "AnimatedSticker", "PostboxCoding",
-            "JPEGBinding",
+            "JPEGBinding", "ServerAPI", "ServerStore", "MTProtoServer",
         ],
         testDeps: ["TestVectors"]),
 ]
