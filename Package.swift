@@ -176,7 +176,7 @@ let modules: [Module] = [
         "TelegramApi", .Network, deps: ["TLRuntime"], testDeps: ["TLRuntime", "TLSchema", "MTProtoApi", "TestVectors"]),
     .swift(
         "MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"],
-        testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime", "GZip"]),
+        testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime", "GZip", "TestVectors"]),
     .swift(
         "Network", .Network,
         deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],

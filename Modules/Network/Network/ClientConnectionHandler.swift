@@ -49,6 +49,12 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     /// Encrypts and sends a request; the future completes with the result's bytes.
     func send(_ body: [UInt8]) -> EventLoopFuture<[UInt8]> {
+        send { _ in body }
+    }
+
+    /// Encrypts and sends a request whose body may name the msg_id it is sent with; the future completes with the
+    /// result's bytes.
+    func send(_ makeBody: (_ messageId: Int64) -> [UInt8]) -> EventLoopFuture<[UInt8]> {
         guard let context else { preconditionFailure("handler not in a pipeline") }
         let promise = context.eventLoop.makePromise(of: [UInt8].self)
         if let closedError {
@@ -59,13 +65,18 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             promise.fail(NetworkError.connectionClosed)
             return promise.futureResult
         }
+        var size = 0
         do {
-            let (token, packets) = try session!.send(body, now: clock())
+            let (token, packets) = try session!.send(now: clock()) { id in
+                let body = makeBody(id)
+                size = body.count
+                return body
+            }
             waiting[token] = promise
             for packet in packets { context.write(wrapOutboundOut(.packet(ByteBuffer(bytes: packet))), promise: nil) }
             context.flush()
         } catch {
-            promise.fail(NetworkError.requestTooLarge(body.count))
+            promise.fail(NetworkError.requestTooLarge(size))
         }
         return promise.futureResult
     }

@@ -73,10 +73,12 @@ public final class MTProtoConnection: @unchecked Sendable {
         self.updatesContinuation = updates.continuation
     }
 
-    /// Connects, then creates an auth key trusting `publicKeys` — or reuses `savedKey`.
+    /// Connects, then creates an auth key trusting `publicKeys` — or reuses `savedKey`. With
+    /// `temporaryKeyLifetime` (seconds) the new key is a temporary one (core.telegram.org "Perfect Forward Secrecy"),
+    /// to be bound to a permanent key with `bindTemporaryKey(to:expiresAt:)`.
     public static func connect(
         to endpoint: Endpoint, publicKeys: [RSAPublicKey], savedKey: AuthKeyExchangeResult? = nil,
-        group: any EventLoopGroup, info: ClientInfo = ClientInfo(),
+        group: any EventLoopGroup, info: ClientInfo = ClientInfo(), temporaryKeyLifetime: Int32? = nil,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) async throws -> MTProtoConnection {
         let updates = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(10_000))
@@ -100,7 +102,8 @@ public final class MTProtoConnection: @unchecked Sendable {
                 key = try await loop.flatSubmit {
                     handler.value.createKey(
                         AuthKeyClientExchange(
-                            publicKeys: publicKeys, dcId: dcId, dhPools: AuthKeyClientExchange.verifiedGroupPool))
+                            publicKeys: publicKeys, dcId: dcId, dhPools: AuthKeyClientExchange.verifiedGroupPool,
+                            temporaryLifetime: temporaryKeyLifetime))
                 }.get()
             }
             try await loop.submit {
@@ -143,6 +146,45 @@ public final class MTProtoConnection: @unchecked Sendable {
                 throw NetworkError.connectionClosed
             }
         }
+    }
+
+    /// Binds this connection's temporary key to `permanentKey` with `auth.bindTempAuthKey` (core.telegram.org
+    /// "Perfect Forward Secrecy"): from then on the server treats calls on this connection as made with the permanent
+    /// key (its authorization, its updates) until `expiresAt` (Unix time) or the temporary key's own expiry.
+    public func bindTemporaryKey(to permanentKey: AuthKey, expiresAt: Int32) async throws {
+        let handler = self.handler
+        let temporaryKeyId = key.authKey.id
+        let nonce = Int64(bitPattern: SecureRandom.uint64())
+        let first = takeFirst()
+        let bytes = try await channel.eventLoop.flatSubmit { () -> EventLoopFuture<[UInt8]> in
+            guard let sessionId = handler.value.session?.sessionId else {
+                return handler.value.send([])
+            }
+            return handler.value.send { messageId -> [UInt8] in
+                let call = Api.functions.auth.bindTempAuthKey(
+                    permAuthKeyId: permanentKey.id, nonce: nonce, expiresAt: expiresAt,
+                    encryptedMessage: TemporaryKeyBinding.seal(
+                        .init(
+                            nonce: nonce, temporaryKeyId: temporaryKeyId, permanentKeyId: permanentKey.id,
+                            temporarySessionId: sessionId, expiresAt: expiresAt),
+                        permanentKey: permanentKey, messageId: messageId))
+                // A body TL cannot carry is impossible here (fixed-size fields, a 104-byte message).
+                return (try? (first ? self.wrapped(call) : call.encoded())) ?? []
+            }
+        }.get()
+        var reader = TLReader(bytes)
+        guard (try? reader.readBool()) == true else {
+            throw NetworkError.malformedResult("auth.bindTempAuthKey: expected boolTrue")
+        }
+    }
+
+    /// Whether the next request is the connection's first (and marks it taken).
+    private func takeFirst() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let first = !initialized
+        initialized = true
+        return first
     }
 
     /// The first request of a connection goes inside invokeWithLayer(initConnection(…)).

@@ -187,16 +187,19 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
             let existed = registry.destroy(authKeyId: key.id, sessionId: request.sessionId)
             replies.append(session.with(now: now) { $0.destroySessionAnswer(request, existed: existed) })
         }
-        var calls: [(ServerSession.Call, RPCCall)] = []
+        var calls: [(ServerSession.Call, RPCCall, RPCResponse?)] = []
+        // A temporary key bound with auth.bindTempAuthKey acts for its permanent key (its authorization, its pushes).
+        let attribution = reaction.calls.isEmpty ? .permanent : keys.attribution(of: key.id)
+        let actingKeyId = attribution.effectiveKeyId(key.id)
         for call in reaction.calls {
             var reader = TLReader(call.query)
             do {
                 let function = try Api.functions.parse(&reader)
-                calls.append(
-                    (call, RPCCall(
-                        requestMessageId: call.requestMessageId, function: function, layer: call.layer,
-                        authKeyId: key.id, sessionId: message.sessionId, dcId: dcId, withoutUpdates: call.withoutUpdates)))
-                if !call.withoutUpdates { subscribe(session, context: context) }
+                let rpc = RPCCall(
+                    requestMessageId: call.requestMessageId, function: function, layer: call.layer,
+                    authKeyId: actingKeyId, sessionId: message.sessionId, dcId: dcId, withoutUpdates: call.withoutUpdates)
+                calls.append((call, rpc, answerOwnedByTransport(rpc, key: key, attribution: attribution, now: now)))
+                if !call.withoutUpdates { subscribe(session, actingKeyId: actingKeyId, context: context) }
             } catch {
                 let name = ServiceCodec.constructorId(of: call.query).map { String($0, radix: 16) } ?? "empty"
                 replies.append(session.with(now: now) { $0.answer(call, error: 400, "INPUT_METHOD_INVALID_\(name)") })
@@ -205,7 +208,33 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         }
         write(session.with(now: now) { $0.seal(replies, now: now) }, context: context)
         flushSoon(context)
-        for (call, rpc) in calls { answer(call, rpc, session: session, context: context) }
+        for (call, rpc, local) in calls { answer(call, rpc, local: local, session: session, context: context) }
+    }
+
+    /// The answer to calls that concern the key itself rather than the application: `auth.bindTempAuthKey`, and
+    /// (401 `AUTH_KEY_PERM_EMPTY`) anything but `help.*` on a temporary key not bound yet. `nil` for the RPC handler.
+    private func answerOwnedByTransport(
+        _ rpc: RPCCall, key: AuthKey, attribution: ServerKeyStore.KeyAttribution, now: Double
+    ) -> RPCResponse? {
+        if let bind = rpc.function as? Api.functions.auth.bindTempAuthKey {
+            do {
+                try keys.bind(
+                    .init(
+                        temporaryKeyId: key.id, sessionId: rpc.sessionId, messageId: rpc.requestMessageId,
+                        permanentKeyId: bind.permAuthKeyId, nonce: bind.nonce, expiresAt: bind.expiresAt,
+                        encryptedMessage: bind.encryptedMessage),
+                    now: now)
+                var writer = TLWriter()
+                writer.writeBool(true)
+                return .result(writer.takeBytes())
+            } catch {
+                return .error(code: 400, message: error.message)
+            }
+        }
+        if attribution == .unbound, !rpc.function.functionName.hasPrefix("help.") {
+            return .error(code: 401, message: "AUTH_KEY_PERM_EMPTY")
+        }
+        return nil
     }
 
     private func write(_ packets: [[UInt8]], context: ChannelHandlerContext) {
@@ -213,7 +242,9 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     /// Runs an API call off the event loop and writes its answer once every earlier call has been answered.
-    private func answer(_ call: ServerSession.Call, _ rpc: RPCCall, session: SharedSession, context: ChannelHandlerContext) {
+    private func answer(
+        _ call: ServerSession.Call, _ rpc: RPCCall, local: RPCResponse?, session: SharedSession, context: ChannelHandlerContext
+    ) {
         let loop = context.eventLoop
         let handler = self.handler
         let clock = self.clock
@@ -221,7 +252,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         callsInFlight += 1
         updateReading(context: context)
         let response: EventLoopFuture<RPCResponse> =
-            rpcWorkers.map { $0.runIfActive(eventLoop: loop) { handler.handle(rpc) } }
+            local.map { loop.makeSucceededFuture($0) }
+            ?? rpcWorkers.map { $0.runIfActive(eventLoop: loop) { handler.handle(rpc) } }
             ?? loop.makeFutureWithTask { handler.handle(rpc) }
         let previous = lastCall ?? loop.makeSucceededVoidFuture()
         lastCall = previous.flatMap { response }.map { response in
@@ -245,9 +277,11 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     // MARK: - Pushes
 
     /// Makes this connection the one that receives `session`'s pushes.
-    private func subscribe(_ session: SharedSession, context: ChannelHandlerContext) {
+    /// Pushes are addressed by the key the calls act for (`actingKeyId`: the permanent key a temporary one is bound
+    /// to), so a session on a bound temporary key gets its authorization's updates.
+    private func subscribe(_ session: SharedSession, actingKeyId: Int64, context: ChannelHandlerContext) {
         guard let updates else { return }
-        let target = UpdateGateway.Target(authKeyId: session.authKeyId, sessionId: session.sessionId)
+        let target = UpdateGateway.Target(authKeyId: actingKeyId, sessionId: session.sessionId)
         guard subscriptions.insert(target).inserted else { return }
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)

@@ -28,11 +28,15 @@ public final class ServerKeyStore: @unchecked Sendable {
     public let maximumUnconfirmedKeys: Int
     /// Key files that could not be loaded at start (wrong size, unreadable), for the log.
     public let skippedFiles: [String]
-    private let lock = NSLock()
+    let lock = NSLock()
     private var authKeys: [Int64: AuthKey] = [:]
     /// Keys not yet used, with the time they were created.
     private var unconfirmed: [Int64: Double] = [:]
-    private var temporary: [Int64: (key: AuthKey, expiresAt: Double)] = [:]
+    var temporary: [Int64: (key: AuthKey, expiresAt: Double)] = [:]
+    /// `auth.bindTempAuthKey`: temporary key id → the permanent key id it stands for (`ServerKeyStore+Binding`).
+    var bindings: [Int64: Int64] = [:]
+    /// The other way: permanent key id → the one temporary key bound to it.
+    var boundTemporaryKeys: [Int64: Int64] = [:]
 
     /// Opens (creating if needed) the store at `directory`, generating the RSA key on first use.
     public init(
@@ -86,6 +90,9 @@ public final class ServerKeyStore: @unchecked Sendable {
         return entry.key
     }
 
+    /// The permanent (or unused) key `id`; call with `lock` held.
+    func permanentKey(id: Int64) -> AuthKey? { authKeys[id] }
+
     /// Whether `id` already names a key (permanent, unused or temporary): an exchange must not produce it again.
     public func isKeyIdTaken(_ id: Int64) -> Bool {
         lock.lock()
@@ -109,6 +116,7 @@ public final class ServerKeyStore: @unchecked Sendable {
                 let soonest = temporary.min(by: { $0.value.expiresAt < $1.value.expiresAt })?.key
             {
                 temporary[soonest] = nil
+                unbind(temporaryKeyId: soonest)
             }
             lock.unlock()
             return
@@ -150,7 +158,10 @@ public final class ServerKeyStore: @unchecked Sendable {
     public func sweep(now: Double = Date().timeIntervalSince1970) -> (temporary: Int, unconfirmed: Int) {
         lock.lock()
         let expired = temporary.filter { $0.value.expiresAt <= now }.map(\.key)
-        for id in expired { temporary[id] = nil }
+        for id in expired {
+            temporary[id] = nil
+            unbind(temporaryKeyId: id)
+        }
         let stale = unconfirmed.filter { now - $0.value >= unconfirmedLifetime }.map(\.key)
         for id in stale {
             unconfirmed[id] = nil

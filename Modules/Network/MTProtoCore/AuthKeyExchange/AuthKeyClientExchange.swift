@@ -6,7 +6,7 @@ import TLRuntime
 /// `start()` gives the first request, each `receive` takes the server's answer and gives the next request or the
 /// result. The caller wraps bodies in unencrypted messages and does the I/O.
 ///
-/// It uses `req_pq_multi`, `p_q_inner_data_dc` encrypted with RSA_PAD, and performs every check of the security
+/// It uses `req_pq_multi`, `p_q_inner_data_dc` (or `p_q_inner_data_temp_dc` for a temporary key) encrypted with RSA_PAD, and performs every check of the security
 /// guidelines: nonces on every answer, pq below 2⁶³ and split with bounded work, the SHA-1 of the encrypted answer,
 /// dh_prime a safe 2048-bit prime, g's conditions, the ranges of g_a and g_b, new_nonce_hash1 (2, 3), and the
 /// new_nonce_hash of `server_DH_params_fail`. Hashes are compared in constant time.
@@ -33,6 +33,10 @@ public struct AuthKeyClientExchange {
     private let random: (Int) -> [UInt8]
     private let dhPools: ((_ prime: [UInt8], _ g: Int32) -> DHPairPool?)?
     private let nonce: TLInt128
+    /// For a temporary key, its lifetime in seconds (`p_q_inner_data_temp_dc`'s expires_in).
+    private let temporaryLifetime: Int32?
+    /// When the temporary key being made expires, by the local clock (set once the server's DH parameters arrive).
+    private var expiresAt: Double?
     private var state: State = .idle
     /// At most this many dh_gen_retry rounds.
     public static let maximumRetries = 5
@@ -41,10 +45,13 @@ public struct AuthKeyClientExchange {
     /// media, as `p_q_inner_data_dc` defines). `random` supplies every random byte (tests inject a seeded one).
     /// `dhPools`, asked only after the server's group passed every check, may give a pool of precomputed (b, g_b)
     /// for that group (`verifiedGroupPool` does); without one, or when it is empty, b and g_b are computed inline.
+    /// With `temporaryLifetime` (seconds), the key is a temporary one (`p_q_inner_data_temp_dc`, core.telegram.org
+    /// "Perfect Forward Secrecy") that the server forgets after that long; the result carries its expiry.
     public init(
         publicKeys: [RSAPublicKey], dcId: Int32, random: @escaping (Int) -> [UInt8] = SecureRandom.bytes,
-        dhPools: ((_ prime: [UInt8], _ g: Int32) -> DHPairPool?)? = nil
+        dhPools: ((_ prime: [UInt8], _ g: Int32) -> DHPairPool?)? = nil, temporaryLifetime: Int32? = nil
     ) {
+        self.temporaryLifetime = temporaryLifetime
         self.publicKeys = publicKeys
         self.dcId = dcId
         self.random = random
@@ -94,10 +101,19 @@ public struct AuthKeyClientExchange {
             throw .pqNotFactorable
         }
         let newNonce = random(32)
-        let inner = MTProto.PQInnerData.pQInnerDataDc(
-            .init(
-                pq: res.pq, p: bigEndianMinimal(min(p, q)), q: bigEndianMinimal(max(p, q)), nonce: nonce,
-                serverNonce: res.serverNonce, newNonce: TLInt256(bytes: newNonce)!, dc: dcId))
+        let (smaller, larger) = (bigEndianMinimal(min(p, q)), bigEndianMinimal(max(p, q)))
+        let inner: MTProto.PQInnerData =
+            if let temporaryLifetime {
+                .pQInnerDataTempDc(
+                    .init(
+                        pq: res.pq, p: smaller, q: larger, nonce: nonce, serverNonce: res.serverNonce,
+                        newNonce: TLInt256(bytes: newNonce)!, dc: dcId, expiresIn: temporaryLifetime))
+            } else {
+                .pQInnerDataDc(
+                    .init(
+                        pq: res.pq, p: smaller, q: larger, nonce: nonce, serverNonce: res.serverNonce,
+                        newNonce: TLInt256(bytes: newNonce)!, dc: dcId))
+            }
         let encrypted: [UInt8]
         do { encrypted = try RSAPad.encrypt(inner.serialized(), key: key, random: random) } catch { throw .crypto(error) }
         state = .waitingForDHParams(serverNonce: res.serverNonce, newNonce: newNonce)
@@ -128,6 +144,7 @@ public struct AuthKeyClientExchange {
         }
         guard ok.nonce == nonce else { throw .nonceMismatch }
         guard ok.serverNonce == serverNonce else { throw .serverNonceMismatch }
+        expiresAt = temporaryLifetime.map { now + Double($0) }
         let innerData = try HandshakeCrypto.openInner(ok.encryptedAnswer, newNonce: newNonce, serverNonce: serverNonce) {
             (r: inout TLReader) throws(TLDecodingError) in try MTProto.ServerDHInnerData.parse(&r)
         }
@@ -206,7 +223,8 @@ public struct AuthKeyClientExchange {
             let salt = MTProtoKeyDerivation.initialServerSalt(newNonce: newNonce, serverNonce: serverNonce.bytes)
             return .completed(
                 AuthKeyExchangeResult(
-                    authKey: AuthKey(bytes: authKey)!, serverSalt: salt.littleEndianInt64, timeOffset: timeOffset))
+                    authKey: AuthKey(bytes: authKey)!, serverSalt: salt.littleEndianInt64, timeOffset: timeOffset,
+                    expiresAt: expiresAt))
         case .dhGenRetry(let retry):
             try check(retry.nonce, retry.serverNonce, retry.newNonceHash2, 2)
             guard retries < Self.maximumRetries else { throw .tooManyRetries }

@@ -98,6 +98,16 @@ public struct ClientSession {
         return (token, packets)
     }
 
+    /// Like `send(_:contentRelated:now:)` for a request whose body names its own msg_id (`auth.bindTempAuthKey`'s
+    /// encrypted message must carry the msg_id of the call): `makeBody` gets the msg_id the request will be sent with.
+    public mutating func send(
+        now: Double, contentRelated: Bool = true, body makeBody: (_ messageId: Int64) -> [UInt8]
+    ) throws(SendError) -> (token: Int64, packets: [[UInt8]]) {
+        // The request is the first message sealed, so it takes the generator's next id at `now`.
+        var probe = sealer.ids
+        return try send(makeBody(probe.next(.client, now: now)), contentRelated: contentRelated, now: now)
+    }
+
     /// Encrypts messages (with pending acks) into packets, remembering each request under its new msg_id.
     private mutating func seal(_ requests: [Pending], now: Double) -> [[UInt8]] {
         var outgoing = requests.map { MessageSealer.Outgoing(body: $0.body, contentRelated: $0.contentRelated, kind: .client) }
