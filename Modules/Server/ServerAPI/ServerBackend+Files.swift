@@ -8,14 +8,22 @@ import TelegramApi
 extension ServerBackend {
     func saveFilePart(_ call: Api.functions.upload.saveFilePart, caller: Caller) throws -> [UInt8] {
         try FileTransferRules.checkPart(part: call.filePart, totalParts: nil, size: call.bytes.count)
-        try files.savePart(key: caller.authKeyId, fileId: call.fileId, part: Int(call.filePart), bytes: call.bytes)
+        try savePart(fileId: call.fileId, part: call.filePart, bytes: call.bytes, caller: caller)
         return Reply.bool(true)
     }
 
     func saveBigFilePart(_ call: Api.functions.upload.saveBigFilePart, caller: Caller) throws -> [UInt8] {
         try FileTransferRules.checkPart(part: call.filePart, totalParts: call.fileTotalParts, size: call.bytes.count)
-        try files.savePart(key: caller.authKeyId, fileId: call.fileId, part: Int(call.filePart), bytes: call.bytes)
+        try savePart(fileId: call.fileId, part: call.filePart, bytes: call.bytes, caller: caller)
         return Reply.bool(true)
+    }
+
+    private func savePart(fileId: Int64, part: Int32, bytes: [UInt8], caller: Caller) throws {
+        do {
+            try files.savePart(key: caller.authKeyId, fileId: fileId, part: Int(part), bytes: bytes)
+        } catch FileVault.Failure.pendingBytesExceeded {
+            throw APIError.badRequest("FILE_PARTS_INVALID")
+        }
     }
 
     /// Assembles an uploaded `InputFile` into the vault.
