@@ -22,6 +22,9 @@ if [ ${#harnesses[@]} -eq 0 ]; then
 fi
 flags=(--build-path .build/fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address)
 echo "fuzz: building the driver (debug, fuzzer+address)"
+# The main package is a path dependency here: SwiftPM does not notice source files added to it since the last plan,
+# so the plan is made again every time (the compiled objects stay).
+rm -f .build/fuzz/debug.yaml
 # ld.gold warns once per sanitizer symbol it cannot export; those lines say nothing about our code.
 swift build "${flags[@]}" --product fuzz -q 2>&1 | sed '/Cannot export local symbol/d'
 bin=$(swift build "${flags[@]}" --show-bin-path)
