@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The server's flood control (core.telegram.org "Error handling", 420 `FLOOD_WAIT_X`): every account has a sending
 /// budget (`SendBudget`, messages a second with a burst) so one client cannot fill the database as fast as the disk
