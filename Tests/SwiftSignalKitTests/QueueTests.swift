@@ -33,11 +33,15 @@ import Testing
         guard case .serial(_, let list) = queue.backend else { throw QueueTestError.notSerial }
         let log = Log()
         let gate = DispatchSemaphore(value: 0)
+        // However the test ends, the queue is let go (a second signal is harmless).
+        defer { gate.signal() }
         let started = DispatchSemaphore(value: 0)
         queue.async {
             started.signal()
-            // Hold the queue so the next items wait in the list, in one batch (never longer than the test waits).
-            _ = gate.wait(timeout: .now() + 10)
+            // Hold the queue so the next items wait in the list, in one batch, until the test lets it go: longer
+            // than the test waits for the sync call's turn, so a slow machine fails the wait instead of draining
+            // the list early (which once made the turn never come).
+            _ = gate.wait(timeout: .now() + 120)
             log.add("first")
         }
         try wait(for: started, "the first task")

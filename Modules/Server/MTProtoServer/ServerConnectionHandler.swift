@@ -54,6 +54,9 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     private var draining = false
     /// A flush is queued on the event loop (`flushSoon`).
     private var flushPending = false
+    /// Answers and pushes waiting for that flush, per session, in the order they became ready (at most the calls in
+    /// flight plus the pushes of one turn of the loop).
+    private var outbox: [(session: SharedSession, messages: [MessageSealer.Outgoing])] = []
     private let updates: UpdateGateway?
     private let rpcWorkers: NIOThreadPool?
     /// The sessions this connection receives pushes for.
@@ -259,16 +262,13 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         lastCall = previous.flatMap { response }.map { response in
             let (me, context) = bound.value
             let now = clock()
-            let packets = session.with(now: now) { session -> [[UInt8]] in
-                let outgoing: MessageSealer.Outgoing
+            let outgoing = session.with(now: now) { session -> MessageSealer.Outgoing in
                 switch response {
-                case .result(let bytes): outgoing = session.answer(call, result: bytes)
-                case .error(let code, let message): outgoing = session.answer(call, error: code, message)
+                case .result(let bytes): session.answer(call, result: bytes)
+                case .error(let code, let message): session.answer(call, error: code, message)
                 }
-                return session.seal([outgoing], now: now)
             }
-            me.write(packets, context: context)
-            me.flushSoon(context)
+            me.sendSoon(outgoing, session: session, context: context)
             me.callsInFlight -= 1
             me.updateReading(context: context)
         }
@@ -299,13 +299,22 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
             logger.debug("push dropped: the client is not reading", metadata: ["session": "\(session.sessionId)"])
             return
         }
-        let now = clock()
-        write(session.with(now: now) { $0.seal([$0.push(body)], now: now) }, context: context)
+        sendSoon(session.with(now: clock()) { $0.push(body) }, session: session, context: context)
+    }
+
+    /// Queues a message for the end of this turn of the event loop (`flushSoon`), where each session's queued
+    /// messages are sealed together — one container, one encryption — instead of one packet each.
+    private func sendSoon(_ message: MessageSealer.Outgoing, session: SharedSession, context: ChannelHandlerContext) {
+        if let index = outbox.firstIndex(where: { $0.session === session }) {
+            outbox[index].messages.append(message)
+        } else {
+            outbox.append((session, [message]))
+        }
         flushSoon(context)
     }
 
     /// Flushes once the event loop has run what is queued now, so answers and pushes that become ready in the same
-    /// turn of the loop leave in one vectored write instead of a system call each.
+    /// turn of the loop leave sealed together and in one vectored write instead of a system call each.
     private func flushSoon(_ context: ChannelHandlerContext) {
         guard !flushPending else { return }
         flushPending = true
@@ -313,6 +322,14 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         context.eventLoop.execute {
             let (me, context) = bound.value
             me.flushPending = false
+            let queued = me.outbox
+            me.outbox = []
+            if context.channel.isActive {
+                let now = me.clock()
+                for (session, messages) in queued {
+                    me.write(session.with(now: now) { $0.seal(messages, now: now) }, context: context)
+                }
+            }
             context.flush()
         }
     }
