@@ -243,6 +243,9 @@ let modules: [Module] = [
         deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CZstd"],
         testDeps: ["GZip", "RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "MediaTestSupport"]),
 
+    // Core: the account layer between Postbox and Network (TelegramCore's update state machine, …).
+    .swift("TelegramCore", .Core, deps: ["TelegramApi"], testDeps: ["TelegramApi", "TLRuntime", "TestVectors"]),
+
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools, testDeps: ["TestVectors"]),
     .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema", "TestVectors"]),
