@@ -244,7 +244,12 @@ let modules: [Module] = [
         testDeps: ["GZip", "RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "MediaTestSupport"]),
 
     // Core: the account layer between Postbox and Network (TelegramCore's update state machine, …).
-    .swift("TelegramCore", .Core, deps: ["TelegramApi"], testDeps: ["TelegramApi", "TLRuntime", "TestVectors"]),
+    .swift(
+        "TelegramCore", .Core, deps: ["TelegramApi", "SwiftSignalKit"],
+        testDeps: [
+            "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "MTProtoServer", "ServerAPI",
+            "ServerStore", "NIOCore", "NIOPosix", "CryptoUtils",
+        ]),
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools, testDeps: ["TestVectors"]),
