@@ -57,6 +57,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     /// Answers and pushes waiting for that flush, per session, in the order they became ready (at most the calls in
     /// flight plus the pushes of one turn of the loop).
     private var outbox: [(session: SharedSession, messages: [MessageSealer.Outgoing])] = []
+    /// The sessions this connection has carried (a session new to it gets its unacknowledged messages again).
+    private var carried: Set<ObjectIdentifier> = []
     private let updates: UpdateGateway?
     private let rpcWorkers: NIOThreadPool?
     /// The sessions this connection receives pushes for.
@@ -180,6 +182,15 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         let session = registry.session(for: key, sessionId: message.sessionId, now: now)
         let reaction = session.with(now: now) { $0.receive(message, now: now) }
         if reaction.accepted { keys.confirm(key.id) }
+        if reaction.accepted, carried.insert(ObjectIdentifier(session)).inserted {
+            // The session comes on this connection after another (a reconnect): what the client has not
+            // acknowledged may have been lost with the old socket, so it goes again (MTProto §Acknowledgment of
+            // Receipt; the client drops what it already has by msg_id).
+            write(session.with(now: now) { $0.unacknowledgedPackets(now: now) }, context: context)
+        }
+        if !reaction.replay.isEmpty {
+            write(session.with(now: now) { $0.replay(reaction.replay, now: now) }, context: context)
+        }
         for reason in reaction.dropped { logger.debug("dropped part of a message", metadata: ["reason": "\(reason)"]) }
         if let delay = reaction.disconnectDelay {
             idleTimeout = delay > 0 ? Double(delay) : limits.idleTimeout
@@ -324,11 +335,12 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
             me.flushPending = false
             let queued = me.outbox
             me.outbox = []
-            if context.channel.isActive {
-                let now = me.clock()
-                for (session, messages) in queued {
-                    me.write(session.with(now: now) { $0.seal(messages, now: now) }, context: context)
-                }
+            let now = me.clock()
+            for (session, messages) in queued {
+                // Sealed even when the connection is gone: sealing keeps them, unacknowledged, for the connection
+                // the client comes back on.
+                let packets = session.with(now: now) { $0.seal(messages, now: now) }
+                if context.channel.isActive { me.write(packets, context: context) }
             }
             context.flush()
         }

@@ -46,6 +46,8 @@ public struct ClientSession {
         let body: [UInt8]
         let contentRelated: Bool
         var attempts = 1
+        /// The message as last sealed (msg_id and seq_no), for sending it again unchanged after a reconnect.
+        var sent: InnerMessage?
     }
 
     /// A request the server refused this many times (salt, clock) fails instead of being sent again.
@@ -120,7 +122,11 @@ public struct ClientSession {
         var index = 0
         for envelope in envelopes {
             for child in envelope.children {
-                if index < requests.count, requests[index].contentRelated { pending[child.messageId] = requests[index] }
+                if index < requests.count, requests[index].contentRelated {
+                    var request = requests[index]
+                    request.sent = child
+                    pending[child.messageId] = request
+                }
                 index += 1
                 recent.insert(child.messageId)
             }
@@ -136,6 +142,35 @@ public struct ClientSession {
                 authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
                 messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body)
         }
+    }
+
+    /// A request keeps its msg_id when sent again after a reconnect while the id is at most this old (seconds): the
+    /// server accepts ids up to 300 s old and drops one it has seen, so a request it already received is not run
+    /// twice (and its answer, if sent, comes again). An older request goes with a new msg_id.
+    public static let resendWithSameIdWithin: Double = 240
+
+    /// What to send on a new connection of this session (MTProto §Sessions: a session outlives its connections):
+    /// every request still unanswered — unchanged (msg_id, seq_no) while its id is recent enough, else sealed anew —
+    /// then any pending acknowledgements. Nothing is lost (a request the old socket swallowed arrives now) and
+    /// nothing runs twice (a request the server had is a duplicate it refuses, answering again from its cache).
+    public mutating func resendAfterReconnect(now: Double) -> [[UInt8]] {
+        let serverNow = now + timeOffset
+        let salt = salts.current(now: serverNow)
+        var packets: [[UInt8]] = []
+        var stale: [Pending] = []
+        for (id, request) in pending.sorted(by: { $0.key < $1.key }) {
+            if let sent = request.sent, serverNow - MessageIdGenerator.time(of: id) < Self.resendWithSameIdWithin {
+                recent.insert(id)
+                packets.append(
+                    EncryptedMessage.encrypt(
+                        authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
+                        messageId: sent.messageId, seqNo: sent.seqNo, body: sent.body))
+            } else {
+                pending[id] = nil
+                stale.append(request)
+            }
+        }
+        return packets + seal(stale, now: now)
     }
 
     /// Packets carrying only pending acknowledgements, if there are any.

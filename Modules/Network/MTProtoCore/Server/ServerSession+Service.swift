@@ -8,8 +8,12 @@ extension ServerSession {
         case let ack as MTProto.MsgsAck:
             // §Acknowledgment of Receipt: not content-related, so its seq_no is even.
             if message.isContentRelated { reaction.replies.append(badMessage(message, code: 34)) }
-            if case .msgsAck(let value) = ack, value.msgIds.count > MessageLimits.maximumIdsPerRequest {
-                reaction.dropped.append("msgs_ack with \(value.msgIds.count) ids")
+            if case .msgsAck(let value) = ack {
+                if value.msgIds.count > MessageLimits.maximumIdsPerRequest {
+                    reaction.dropped.append("msgs_ack with \(value.msgIds.count) ids")
+                } else {
+                    unacknowledged.remove(Set(value.msgIds))
+                }
             }
         case let request as MTProto.MsgsStateReq:
             guard case .msgsStateReq(let req) = request else { return }
@@ -114,4 +118,25 @@ struct ResendCache: Sendable {
     }
 
     func message(_ id: Int64) -> InnerMessage? { messages[id] }
+}
+
+/// Message ids in the order they were added, at most `capacity` (adding past it forgets the oldest).
+struct OrderedIds: Sendable {
+    let capacity: Int
+    private(set) var ids: [Int64] = []
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// Adds `id`; returns the id forgotten to make room, if any.
+    @discardableResult
+    mutating func append(_ id: Int64) -> Int64? {
+        ids.append(id)
+        return ids.count > capacity ? ids.removeFirst() : nil
+    }
+
+    mutating func remove(_ gone: Set<Int64>) {
+        ids.removeAll { gone.contains($0) }
+    }
 }

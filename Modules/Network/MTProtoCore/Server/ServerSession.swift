@@ -50,6 +50,8 @@ public struct ServerSession: Sendable {
         public var accepted = false
         /// Parts that failed a check and were dropped, with the reason (for the log).
         public var dropped: [String] = []
+        /// Messages already sent to send again (`replay(_:now:)`): answers to requests the client sent twice.
+        public var replay: [Int64] = []
     }
 
     /// At most this many sent messages are kept for `msg_resend_req`.
@@ -72,6 +74,13 @@ public struct ServerSession: Sendable {
     private var announced = false
     private var acks = AckQueue()
     var resendCache = ResendCache(entries: resendCacheEntries, bytes: resendCacheBytes)
+    /// Content-related messages sent and not yet acknowledged (§Acknowledgment of Receipt), oldest first: what a
+    /// client that comes back on a new connection may have missed.
+    var unacknowledged = OrderedIds(capacity: resendCacheEntries)
+    /// Request msg_id → the msg_id of its `rpc_result`, for a client that sends a request again after losing its
+    /// connection (the duplicate is not run twice; the cached answer goes again).
+    var answers = OrderedIds(capacity: resendCacheEntries)
+    private var answerIds: [Int64: Int64] = [:]
 
     /// A session `sessionId` on `authKey`. `handshakeSalt` is the salt the key's exchange produced, valid during
     /// the key's first salt period.
@@ -178,7 +187,32 @@ public struct ServerSession: Sendable {
     private mutating func refuse(_ message: InnerMessage, _ rejection: MessageIdValidator.Rejection, into reaction: inout Reaction) {
         reaction.dropped.append("msg_id \(message.messageId): \(rejection)")
         if let code = rejection.notificationCode { reaction.replies.append(badMessage(message, code: code)) }
+        // A request sent again (same msg_id) after a lost connection: it is not run twice, but its answer, if it
+        // was already sent, goes again (the client dropped the connection it was written to).
+        if rejection == .duplicate, message.isContentRelated, let answer = answerIds[message.messageId] {
+            reaction.replay.append(answer)
+        }
     }
+
+    /// Packets that send again, with their own msg_ids and seq_nos, the messages named (from the resend cache; a
+    /// client that already has one drops it as a duplicate).
+    public mutating func replay(_ messageIds: [Int64], now: Double) -> [[UInt8]] {
+        let salt = schedule.salt(authKeyId: authKey.id, time: now)
+        return messageIds.compactMap { resendCache.message($0) }.map { message in
+            EncryptedMessage.encrypt(
+                authKey: authKey, direction: .serverToClient, salt: salt, sessionId: sessionId,
+                messageId: message.messageId, seqNo: message.seqNo, body: message.body)
+        }
+    }
+
+    /// Packets for every content-related message the client has not acknowledged: what to send on a connection
+    /// that starts carrying this session after another one (the client may have lost them with the old socket).
+    public mutating func unacknowledgedPackets(now: Double) -> [[UInt8]] {
+        replay(unacknowledged.ids, now: now)
+    }
+
+    /// How many sent messages wait for the client's acknowledgement.
+    public var unacknowledgedCount: Int { unacknowledged.ids.count }
 
     // MARK: - Answers
 
@@ -241,7 +275,17 @@ public struct ServerSession: Sendable {
         guard !batch.isEmpty else { return [] }
         let salt = schedule.salt(authKeyId: authKey.id, time: now)
         return sealer.seal(batch, containerKind: .serverResponse, now: now).map { envelope in
-            for child in envelope.children { resendCache.remember(child) }
+            for child in envelope.children {
+                resendCache.remember(child)
+                guard child.isContentRelated else { continue }
+                unacknowledged.append(child.messageId)
+                if ServiceCodec.constructorId(of: child.body) == ServiceCodec.rpcResultId, child.body.count >= 12 {
+                    var reader = TLReader(Array(child.body[4..<12]))
+                    let requestId = (try? reader.readInt64()) ?? 0
+                    if let forgotten = answers.append(requestId) { answerIds[forgotten] = nil }
+                    answerIds[requestId] = child.messageId
+                }
+            }
             return EncryptedMessage.encrypt(
                 authKey: authKey, direction: .serverToClient, salt: salt, sessionId: sessionId,
                 messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body)

@@ -1,0 +1,126 @@
+import CryptoUtils
+import MTProtoApi
+import MTProtoCore
+import TLRuntime
+import Testing
+
+/// A session outliving its socket, with both state machines and the "socket" a list of packets that may be lost:
+/// after a reconnect every request is answered exactly once and run once, whichever packet the old socket lost.
+@Suite struct ReconnectTests {
+    typealias W = Wire
+    static let now = Wire.now
+    /// An API call body the server hands to its application layer (not a service call it answers itself).
+    static let call: [UInt8] = [0x01, 0x02, 0x03, 0x04]
+
+    struct Pair {
+        var client = ClientSession(authKey: W.key, salt: W.salt, timeOffset: 0, sessionId: W.sessionId)
+        var server = ServerSession(authKey: W.key, sessionId: W.sessionId, schedule: W.schedule, handshakeSalt: nil)
+        /// How often the application layer ran a call.
+        var runs = 0
+        var results: [Int64: Int] = [:]
+
+        /// Delivers client packets to the server; returns the server's packets (answers run the call once each).
+        mutating func toServer(_ packets: [[UInt8]], now: Double) throws -> [[UInt8]] {
+            var out: [[UInt8]] = []
+            for packet in packets {
+                let message = try EncryptedMessage.decrypt(packet, authKey: W.key, direction: .clientToServer)
+                let reaction = server.receive(message, now: now)
+                var replies = reaction.replies
+                for call in reaction.calls {
+                    runs += 1
+                    replies.append(server.answer(call, result: [0x11, 0x22, 0x33, 0x44]))
+                }
+                out += server.seal(replies, now: now)
+                out += server.replay(reaction.replay, now: now)
+            }
+            return out
+        }
+
+        /// Delivers server packets to the client, counting results per token; returns what the client sends back.
+        mutating func toClient(_ packets: [[UInt8]], now: Double) -> [[UInt8]] {
+            var out: [[UInt8]] = []
+            for packet in packets {
+                guard let (events, send) = try? client.receive(packet, now: now) else { continue }
+                out += send
+                for case .result(let token, .success) in events { results[token, default: 0] += 1 }
+            }
+            return out
+        }
+    }
+
+    @Test func aRequestTheOldSocketLostIsSentAgainAndRunOnce() throws {
+        var pair = Pair()
+        let (token, lost) = try pair.client.send(Self.call, now: Self.now)
+        _ = lost  // the socket died with it
+        let again = pair.client.resendAfterReconnect(now: Self.now + 1)
+        #expect(try Wire.messages(inClientPackets: again).map(\.messageId) == Wire.messages(inClientPackets: lost).map(\.messageId))
+        let answers = try pair.toServer(again, now: Self.now + 1)
+        _ = pair.toClient(answers, now: Self.now + 1)
+        #expect(pair.runs == 1)
+        #expect(pair.results == [token: 1])
+    }
+
+    @Test func anAnswerTheOldSocketLostComesAgainWithoutRunningTheCallTwice() throws {
+        var pair = Pair()
+        let (token, packets) = try pair.client.send(Self.call, now: Self.now)
+        // The server got the request and answered; the answer died with the socket.
+        _ = try pair.toServer(packets, now: Self.now)
+        #expect(pair.runs == 1 && pair.server.unacknowledgedCount >= 1)
+        // The client comes back: the server sends what is unacknowledged, the client sends its request again.
+        let missed = pair.server.unacknowledgedPackets(now: Self.now + 2)
+        _ = pair.toClient(missed, now: Self.now + 2)
+        let again = pair.client.resendAfterReconnect(now: Self.now + 2)
+        let replayed = try pair.toServer(again, now: Self.now + 2)
+        _ = pair.toClient(replayed, now: Self.now + 2)
+        #expect(pair.runs == 1)
+        #expect(pair.results == [token: 1])
+    }
+
+    @Test func aDuplicateRequestGetsItsCachedAnswerAgain() throws {
+        var pair = Pair()
+        let (token, packets) = try pair.client.send(Self.call, now: Self.now)
+        _ = try pair.toServer(packets, now: Self.now)
+        // Only the request goes again (as after a reconnect), the answer comes from the server's cache.
+        let replayed = try pair.toServer(pair.client.resendAfterReconnect(now: Self.now + 1), now: Self.now + 1)
+        #expect(!replayed.isEmpty)
+        _ = pair.toClient(replayed, now: Self.now + 1)
+        #expect(pair.runs == 1 && pair.results == [token: 1])
+    }
+
+    @Test func acknowledgedMessagesAreNotSentAgain() throws {
+        var pair = Pair()
+        let (token, packets) = try pair.client.send(Self.call, now: Self.now)
+        _ = pair.toClient(try pair.toServer(packets, now: Self.now), now: Self.now)
+        #expect(pair.results == [token: 1])
+        #expect(pair.server.unacknowledgedCount > 0)
+        _ = try pair.toServer(pair.client.acknowledgements(now: Self.now + 0.1), now: Self.now + 0.1)
+        #expect(pair.server.unacknowledgedCount == 0)
+        #expect(pair.server.unacknowledgedPackets(now: Self.now + 1).isEmpty)
+        // Nothing is pending on the client either: a reconnect sends nothing.
+        #expect(pair.client.resendAfterReconnect(now: Self.now + 1).isEmpty)
+    }
+
+    @Test func aRequestOlderThanTheServerWindowGoesWithANewId() throws {
+        var pair = Pair()
+        let (token, packets) = try pair.client.send(Self.call, now: Self.now)
+        let later = Self.now + ClientSession.resendWithSameIdWithin + 10
+        let again = pair.client.resendAfterReconnect(now: later)
+        let oldId = try Wire.messages(inClientPackets: packets).map(\.messageId)
+        let newIds = try Wire.messages(inClientPackets: again).map(\.messageId)
+        #expect(!newIds.isEmpty && Set(newIds).isDisjoint(with: oldId))
+        _ = pair.toClient(try pair.toServer(again, now: later), now: later)
+        #expect(pair.runs == 1 && pair.results == [token: 1])
+    }
+}
+
+extension Wire {
+    /// The messages client packets carry (a container's children, or the message itself).
+    static func messages(inClientPackets packets: [[UInt8]]) throws -> [InnerMessage] {
+        try packets.flatMap { packet -> [InnerMessage] in
+            let message = try EncryptedMessage.decrypt(packet, authKey: key, direction: .clientToServer)
+            let top = InnerMessage(messageId: message.messageId, seqNo: message.seqNo, body: message.body)
+            guard top.constructorId == ServiceCodec.containerId else { return [top] }
+            return try ServiceCodec.parseContainer(top.body)
+        }
+    }
+}
