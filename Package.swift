@@ -179,7 +179,7 @@ let modules: [Module] = [
         testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime", "GZip", "TestVectors"]),
     .swift(
         "Network", .Network,
-        deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],
+        deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "MTProtoApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],
         testDeps: [
             "MTProtoServer", "ServerAPI", "ServerStore", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi",
             "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix",

@@ -19,6 +19,8 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case requestTooLarge(Int)
     /// An argument cannot be encoded in TL (a `bytes` of 16 MiB or more).
     case encoding(TLEncodingError)
+    /// No answer came within the request's time limit.
+    case timedOut(Double)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
         case .requestTooLarge(let length):
             return "a request of \(length) bytes is larger than one message may be; upload large data in parts"
         case .encoding(let error): return "cannot encode the request: \(error)"
+        case .timedOut(let seconds): return "no answer within \(seconds) s"
         }
     }
 }

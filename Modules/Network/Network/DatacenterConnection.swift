@@ -1,0 +1,295 @@
+public import CryptoUtils
+public import Foundation
+public import MTProtoCore
+public import MTProtoTransport
+public import NIOCore
+public import TLRuntime
+import MTProtoApi
+import TelegramApi
+
+/// One data center's MTProto session over sockets that come and go (Telegram-iOS MtProtoKit's `MTProto` over
+/// `MTTcpTransport`): the session — its id, msg_id and seq_no state, salts, unanswered requests — belongs to this
+/// object, not to a socket. When the socket closes it reconnects after `ReconnectPolicy`'s backoff with jitter and
+/// sends every unanswered request again (`ClientSession.resendAfterReconnect`: the same msg_id while the server still
+/// accepts it, so nothing is lost and nothing runs twice), while the server sends again what the old socket lost.
+/// A socket that stays silent past `silenceTimeout` after a request or a keepalive is closed and replaced.
+///
+/// `@unchecked Sendable`: the mutable state is confined to `loop` (every entry point hops onto it).
+public final class DatacenterConnection: @unchecked Sendable {
+    /// How the connection behaves; defaults as in Telegram-iOS (keepalive every 30 s, `ping_delay_disconnect` 75 s).
+    public struct Options: Sendable {
+        public var reconnect = ReconnectPolicy(initialDelay: 0.1, maximumDelay: 8, multiplier: 2, jitter: 0.3, stableAfter: 10)
+        /// A socket with an unanswered request or keepalive that receives nothing for this long is replaced.
+        public var silenceTimeout: Double = 15
+        /// Seconds between keepalive pings while the socket is idle.
+        public var keepaliveInterval: Double = 30
+        /// Acknowledgements wait this long for a request to ride on before they go alone.
+        public var ackDelay: Double = 0.2
+        public var info = MTProtoConnection.ClientInfo()
+
+        public init() {}
+    }
+
+    public let endpoint: MTProtoConnection.Endpoint
+    public let key: AuthKeyExchangeResult
+    public let options: Options
+    private let group: any EventLoopGroup
+    private let loop: any EventLoop
+    private let clock: @Sendable () -> Double
+    private var session: ClientSession
+    private var channel: (any Channel)?
+    private var connecting = false
+    private var closed = false
+    private var backoff: ReconnectBackoff
+    private var connectedAt = 0.0
+    private var lastReceived = 0.0
+    private var waiting: [Int64: EventLoopPromise<[UInt8]>] = [:]
+    private var initialized = false
+    private var ackScheduled = false
+    private var watchdog: RepeatedTask?
+    /// How many sockets this session has used (1 after the first connect).
+    public private(set) var socketCount = 0
+
+    private init(
+        endpoint: MTProtoConnection.Endpoint, key: AuthKeyExchangeResult, options: Options, group: any EventLoopGroup,
+        clock: @escaping @Sendable () -> Double
+    ) {
+        self.endpoint = endpoint
+        self.key = key
+        self.options = options
+        self.group = group
+        self.loop = group.next()
+        self.clock = clock
+        self.session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
+        self.backoff = ReconnectBackoff(policy: options.reconnect)
+    }
+
+    /// A session on `key` (made by an `MTProtoConnection` or kept from an earlier run) to the DC at `endpoint`,
+    /// connected once before returning.
+    public static func open(
+        to endpoint: MTProtoConnection.Endpoint, key: AuthKeyExchangeResult, group: any EventLoopGroup,
+        options: Options = Options(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) async throws -> DatacenterConnection {
+        let connection = DatacenterConnection(endpoint: endpoint, key: key, options: options, group: group, clock: clock)
+        let channel = try await connection.makeSocket()
+        try await connection.loop.submit {
+            connection.adopt(channel)
+            connection.startWatchdog()
+        }.get()
+        return connection
+    }
+
+    /// Calls an API or MTProto function and decodes its result; fails after `timeout` seconds without an answer.
+    /// Survives socket drops: the request is sent again on the next socket.
+    public func invoke<F: TLFunction>(_ function: F, timeout: Double = 60) async throws -> F.Result {
+        let bytes = try await invokeRaw(function, timeout: timeout)
+        var reader = TLReader(bytes)
+        do {
+            return try F.parseResult(&reader)
+        } catch {
+            throw NetworkError.malformedResult("\(function.functionName): \(error)")
+        }
+    }
+
+    private func invokeRaw<F: TLFunction>(_ function: F, timeout: Double) async throws -> [UInt8] {
+        try await loop.flatSubmit { () -> EventLoopFuture<[UInt8]> in
+            let promise = self.loop.makePromise(of: [UInt8].self)
+            do {
+                let body = try self.encodeFirstWrapped(function)
+                let (token, packets) = try self.session.send(body, now: self.clock())
+                self.waiting[token] = promise
+                self.write(packets)
+                let deadline = self.loop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {
+                    self.waiting.removeValue(forKey: token)?.fail(NetworkError.timedOut(timeout))
+                }
+                promise.futureResult.whenComplete { _ in deadline.cancel() }
+            } catch let error as NetworkError {
+                promise.fail(error)
+            } catch {
+                promise.fail(NetworkError.requestTooLarge(0))
+            }
+            return promise.futureResult
+        }.get()
+    }
+
+    /// Closes the socket for good; unanswered requests fail with `connectionClosed`.
+    public func close() async {
+        let channel = try? await loop.submit { () -> (any Channel)? in
+            self.closed = true
+            self.watchdog?.cancel()
+            let all = self.waiting
+            self.waiting = [:]
+            for promise in all.values { promise.fail(NetworkError.connectionClosed) }
+            return self.channel
+        }.get()
+        try? await channel?.close()
+    }
+
+    /// Drops the current socket as a network failure would (for tests and for a watchdog): the session reconnects.
+    public func dropSocket() async {
+        let channel = try? await loop.submit { self.channel }.get()
+        try? await channel?.close()
+    }
+
+    // MARK: - Sockets
+
+    private func makeSocket() async throws -> any Channel {
+        let loop = self.loop
+        return try await TransportClient.connect(
+            host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation, group: loop
+        ) { [weak self] _ in
+            [SessionSocketHandler(onFrame: { self?.received($0) }, onClose: { self?.socketClosed() })]
+        }
+    }
+
+    /// Takes a new socket: sends what the session still owes the server on it.
+    private func adopt(_ channel: any Channel) {
+        guard !closed else {
+            channel.close(promise: nil)
+            return
+        }
+        self.channel = channel
+        socketCount += 1
+        connectedAt = clock()
+        lastReceived = connectedAt
+        write(session.resendAfterReconnect(now: clock()))
+    }
+
+    private func socketClosed() {
+        channel = nil
+        guard !closed else { return }
+        let uptime = clock() - connectedAt
+        let delay = backoff.connectionEnded(uptime: uptime)
+        reconnect(after: delay)
+    }
+
+    private func reconnect(after delay: Double) {
+        guard !connecting, !closed else { return }
+        connecting = true
+        loop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) {
+            Task {
+                do {
+                    let channel = try await self.makeSocket()
+                    try await self.loop.submit {
+                        self.connecting = false
+                        self.adopt(channel)
+                    }.get()
+                } catch {
+                    self.loop.execute {
+                        self.connecting = false
+                        let delay = self.backoff.connectionEnded(uptime: 0)
+                        self.reconnect(after: delay)
+                    }
+                }
+            }
+        }
+    }
+
+    private func write(_ packets: [[UInt8]]) {
+        guard let channel, !packets.isEmpty else { return }
+        for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
+        channel.flush()
+    }
+
+    // MARK: - Receiving
+
+    private func received(_ frame: TransportFrame) {
+        switch frame {
+        case .packet(let payload, _):
+            lastReceived = clock()
+            // A socket that carries answers is a working one: the next drop starts the backoff afresh.
+            if backoff.failures > 0 { backoff = ReconnectBackoff(policy: options.reconnect) }
+            guard let (events, resend) = try? session.receive(Array(payload.readableBytesView), now: clock()) else { return }
+            write(resend)
+            for case .result(let token, let result) in events {
+                guard let promise = waiting.removeValue(forKey: token) else { continue }
+                switch result {
+                case .success(let bytes): promise.succeed(bytes)
+                case .failure(let error): promise.fail(NetworkError.rpc(code: error.code, message: error.message))
+                }
+            }
+            scheduleAcknowledgements()
+        case .quickAck:
+            break
+        case .transportError(let code):
+            if code == -404 {
+                closed = true
+                let all = waiting
+                waiting = [:]
+                for promise in all.values { promise.fail(NetworkError.authKeyUnknown) }
+            }
+            channel?.close(promise: nil)
+        }
+    }
+
+    /// Acknowledgements go alone after `ackDelay` unless a request takes them first.
+    private func scheduleAcknowledgements() {
+        guard !ackScheduled else { return }
+        ackScheduled = true
+        loop.scheduleTask(in: .nanoseconds(Int64(options.ackDelay * 1e9))) {
+            self.ackScheduled = false
+            self.write(self.session.acknowledgements(now: self.clock()))
+        }
+    }
+
+    /// Every second: a socket that owes us an answer and has been silent past `silenceTimeout` is replaced; an idle
+    /// one gets a `ping_delay_disconnect` every `keepaliveInterval`.
+    private func startWatchdog() {
+        watchdog = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+            guard let channel = self.channel, !self.closed else { return }
+            let now = self.clock()
+            let silent = now - self.lastReceived
+            if (!self.waiting.isEmpty || self.session.pendingCount > 0), silent > self.options.silenceTimeout {
+                channel.close(promise: nil)
+            } else if silent > self.options.keepaliveInterval, self.waiting.isEmpty {
+                let ping = MTProto.functions.pingDelayDisconnect(pingId: Int64.random(in: 1...Int64.max), disconnectDelay: 75)
+                if let (_, packets) = try? self.session.send(ping.serialized(), now: now) { self.write(packets) }
+            }
+        }
+    }
+
+    /// The first request of the session goes inside invokeWithLayer(initConnection(…)).
+    private func encodeFirstWrapped<F: TLFunction>(_ function: F) throws(NetworkError) -> [UInt8] {
+        do {
+            guard !initialized else { return try function.encoded() }
+            initialized = true
+            let info = options.info
+            return try Api.functions.invokeWithLayer(
+                layer: info.layer,
+                query: Api.functions.initConnection(
+                    apiId: info.apiId, deviceModel: info.deviceModel, systemVersion: info.systemVersion,
+                    appVersion: info.appVersion, systemLangCode: info.langCode, langPack: "", langCode: info.langCode,
+                    query: function)
+            ).encoded()
+        } catch {
+            throw .encoding(error)
+        }
+    }
+}
+
+/// The socket end of a `DatacenterConnection`: hands frames and the close to it (on the channel's loop, which is
+/// the connection's).
+final class SessionSocketHandler: ChannelInboundHandler {
+    typealias InboundIn = TransportFrame
+
+    private let onFrame: (TransportFrame) -> Void
+    private let onClose: () -> Void
+
+    init(onFrame: @escaping (TransportFrame) -> Void, onClose: @escaping () -> Void) {
+        self.onFrame = onFrame
+        self.onClose = onClose
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        onFrame(unwrapInboundIn(data))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        onClose()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,150 @@
+import CryptoUtils
+import Foundation
+import MTProtoServer
+import MTProtoTransport
+import NIOCore
+import NIOPosix
+import Network
+import ServerAPI
+import ServerStore
+import TLRuntime
+import TelegramApi
+import Testing
+
+/// A session that survives its sockets, through a proxy that breaks them on purpose: under each fault a scripted run
+/// of `messages.sendMessage` calls with distinct `random_id`s completes with every call answered exactly once and no
+/// message stored twice.
+@Suite(.serialized) struct FaultInjectionTests {
+    struct World {
+        let group: MultiThreadedEventLoopGroup
+        let directory: URL
+        let server: MTProtoServer
+        let alice: MTProtoConnection
+        let bobPeer: Api.InputPeer
+    }
+
+    static func world() async throws -> World {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
+        let files = try FileVault(directory: directory)
+        let gateway = UpdateGateway()
+        let server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group, updates: gateway) {
+            ServerAPIHandler(
+                backend: ServerBackend(
+                    store: store, files: files, updates: gateway, dataCenters: $0, flood: FloodControl(.init(messagesPerSecond: 0))))
+        }
+        let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.dataCenters[1].port, dcId: 2)
+        let keys = [server.keys.rsaKey.publicKey]
+        let alice = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
+        let bob = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
+        _ = try await ServerPushTests.signUp(alice, phone: "9996625001", name: "Alice")
+        guard case .user(let bobUser) = try await ServerPushTests.signUp(bob, phone: "9996625002", name: "Bob"),
+            let hash = bobUser.accessHash
+        else { throw CancellationError() }
+        await bob.close()
+        return World(
+            group: group, directory: directory, server: server, alice: alice,
+            bobPeer: .inputPeerUser(.init(userId: bobUser.id, accessHash: hash)))
+    }
+
+    /// Sends `count` messages through `connection`, `window` at a time; returns how many answers each random id got.
+    static func sendMessages(
+        _ count: Int, window: Int, through connection: DatacenterConnection, to peer: Api.InputPeer, firstRandomId: Int64
+    ) async throws -> [Int64: Int] {
+        var answers: [Int64: Int] = [:]
+        var next = 0
+        while next < count {
+            let batch = next..<min(count, next + window)
+            let done = try await withThrowingTaskGroup(of: Int64.self) { tasks in
+                for index in batch {
+                    let randomId = firstRandomId + Int64(index)
+                    tasks.addTask {
+                        let updates = try await connection.invoke(
+                            Api.functions.messages.sendMessage(peer: peer, message: "fault \(randomId)", randomId: randomId),
+                            timeout: 60)
+                        guard case .updateShortSentMessage = updates else { throw CancellationError() }
+                        return randomId
+                    }
+                }
+                var ids: [Int64] = []
+                for try await id in tasks { ids.append(id) }
+                return ids
+            }
+            for id in done { answers[id, default: 0] += 1 }
+            next = batch.upperBound
+        }
+        return answers
+    }
+
+    /// The texts of every message in Alice's chat with Bob.
+    static func storedTexts(_ world: World) async throws -> [String] {
+        var texts: [String] = []
+        var offset: Int32 = 0
+        while true {
+            let page = try await world.alice.invoke(
+                Api.functions.messages.getHistory(
+                    peer: world.bobPeer, offsetId: offset, offsetDate: 0, addOffset: 0, limit: 100, maxId: 0, minId: 0, hash: 0))
+            let messages: [Api.Message]
+            switch page {
+            case .messages(let m): messages = m.messages
+            case .messagesSlice(let m): messages = m.messages
+            default: messages = []
+            }
+            let page_ = messages.compactMap { message -> (Int32, String)? in
+                if case .message(let m) = message { return (m.id, m.message) }
+                return nil
+            }
+            guard let last = page_.last else { break }
+            texts += page_.map(\.1)
+            offset = last.0
+        }
+        return texts
+    }
+
+    static func run(_ mode: FaultProxy.Mode, count: Int, window: Int, seed: UInt64, options: DatacenterConnection.Options) async throws {
+        let world = try await Self.world()
+        let proxy = try await FaultProxy(upstreamPort: world.server.dataCenters[1].port, mode: mode, seed: seed, group: world.group)
+        let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: proxy.port, dcId: 2)
+        let connection = try await DatacenterConnection.open(to: endpoint, key: world.alice.key, group: world.group, options: options)
+        let answers = try await Self.sendMessages(count, window: window, through: connection, to: world.bobPeer, firstRandomId: 1)
+        #expect(answers.count == count, "\(mode): \(answers.count) of \(count) answered")
+        #expect(answers.values.allSatisfy { $0 == 1 })
+        let texts = try await Self.storedTexts(world)
+        #expect(texts.count == count, "\(mode): \(texts.count) stored for \(count) sent")
+        #expect(Set(texts).count == texts.count, "\(mode): a message was stored twice")
+        if mode != .pass && mode != .trickle {
+            #expect(proxy.faults > 0 && connection.socketCount > 1, "\(mode): no fault happened")
+        }
+        await connection.close()
+        await proxy.close()
+        await world.alice.close()
+        try await world.server.close()
+        try await world.group.shutdownGracefully()
+        try? FileManager.default.removeItem(at: world.directory)
+    }
+
+    static var fastOptions: DatacenterConnection.Options {
+        var options = DatacenterConnection.Options()
+        options.silenceTimeout = 1.5
+        options.reconnect = .init(initialDelay: 0.02, maximumDelay: 0.5, multiplier: 2, jitter: 0.3, stableAfter: 5)
+        return options
+    }
+
+    @Test func droppedConnectionsMidRequest() async throws {
+        try await Self.run(.drop(maximumBytes: 4_000), count: 500, window: 16, seed: 11, options: Self.fastOptions)
+    }
+
+    @Test func everyByteAsItsOwnWrite() async throws {
+        try await Self.run(.trickle, count: 500, window: 16, seed: 12, options: Self.fastOptions)
+    }
+
+    @Test func stalledSocketsAreReplacedByTheWatchdog() async throws {
+        try await Self.run(.stall(maximumBytes: 6_000), count: 500, window: 16, seed: 13, options: Self.fastOptions)
+    }
+
+    @Test func aBlackHoledSocketIsReplaced() async throws {
+        try await Self.run(.blackhole(count: 1), count: 500, window: 16, seed: 14, options: Self.fastOptions)
+    }
+}
