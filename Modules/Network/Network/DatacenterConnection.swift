@@ -49,6 +49,17 @@ public final class DatacenterConnection: @unchecked Sendable {
     private var watchdog: RepeatedTask?
     /// How many sockets this session has used (1 after the first connect).
     public private(set) var socketCount = 0
+    /// What the server sends on its own, in arrival order across sockets: `.updates` with a serialized `Updates`
+    /// (core.telegram.org "Working with updates"), `.newSession` when the server started this session afresh and
+    /// updates may have been missed. The newest 10,000 are kept for a slow reader; finishes on `close()`.
+    public let events: AsyncStream<ServerEvent>
+    private let eventsContinuation: AsyncStream<ServerEvent>.Continuation
+
+    /// Something the server sent that no request asked for.
+    public enum ServerEvent: Sendable, Equatable {
+        case updates([UInt8])
+        case newSession
+    }
 
     private init(
         endpoint: MTProtoConnection.Endpoint, key: AuthKeyExchangeResult, options: Options, group: any EventLoopGroup,
@@ -62,6 +73,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         self.clock = clock
         self.session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
         self.backoff = ReconnectBackoff(policy: options.reconnect)
+        (events, eventsContinuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .bufferingNewest(10_000))
     }
 
     /// A session on `key` (made by an `MTProtoConnection` or kept from an earlier run) to the DC at `endpoint`,
@@ -117,6 +129,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         let channel = try? await loop.submit { () -> (any Channel)? in
             self.closed = true
             self.watchdog?.cancel()
+            self.eventsContinuation.finish()
             let all = self.waiting
             self.waiting = [:]
             for promise in all.values { promise.fail(NetworkError.connectionClosed) }
@@ -201,11 +214,18 @@ public final class DatacenterConnection: @unchecked Sendable {
             if backoff.failures > 0 { backoff = ReconnectBackoff(policy: options.reconnect) }
             guard let (events, resend) = try? session.receive(Array(payload.readableBytesView), now: clock()) else { return }
             write(resend)
-            for case .result(let token, let result) in events {
-                guard let promise = waiting.removeValue(forKey: token) else { continue }
-                switch result {
-                case .success(let bytes): promise.succeed(bytes)
-                case .failure(let error): promise.fail(NetworkError.rpc(code: error.code, message: error.message))
+            for event in events {
+                switch event {
+                case .result(let token, let result):
+                    guard let promise = waiting.removeValue(forKey: token) else { continue }
+                    switch result {
+                    case .success(let bytes): promise.succeed(bytes)
+                    case .failure(let error): promise.fail(NetworkError.rpc(code: error.code, message: error.message))
+                    }
+                case .update(let body):
+                    eventsContinuation.yield(.updates(body))
+                case .newSession:
+                    eventsContinuation.yield(.newSession)
                 }
             }
             scheduleAcknowledgements()

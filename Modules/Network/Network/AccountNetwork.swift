@@ -1,0 +1,173 @@
+public import CryptoUtils
+public import Foundation
+public import MTProtoCore
+public import MTProtoTransport
+public import NIOCore
+public import SwiftSignalKit
+public import TLRuntime
+import TelegramApi
+
+/// An account's network (Telegram-iOS: MtProtoKit's `MTContext` — addresses, keys, the main DC — with TelegramCore's
+/// `Network` request service over one `DatacenterConnection` per DC): requests go to the main DC or a chosen one and
+/// follow Telegram's error rules (`RequestErrorPolicy`): `FLOOD_WAIT_X` waits and retries, 5xx retries with backoff,
+/// `*_MIGRATE_X` moves the request (and for sign-in the main DC), a DC that does not know the account gets its
+/// authorization exported from the main DC and imported once, and 401 on the main DC turns `loggedOut` on.
+///
+/// Keys are made on demand, one exchange at a time per DC, and kept in the `NetworkKeyStore`; a key the server no
+/// longer knows (−404) is forgotten and made again on the next request.
+public actor AccountNetwork {
+    /// Every DC's address (from `help.getConfig`, or tg-server's ports).
+    public private(set) var datacenters: [Int32: MTProtoConnection.Endpoint]
+    public let publicKeys: [RSAPublicKey]
+    private let store: any NetworkKeyStore
+    private let group: any EventLoopGroup
+    private let options: DatacenterConnection.Options
+    private var connections: [Int32: Task<DatacenterConnection, any Error>] = [:]
+    private var imports: [Int32: Task<Void, any Error>] = [:]
+    private let loggedOutValue = ValuePromise(false, ignoreRepeated: true)
+    /// How many authorizations were imported, per DC (once each, however many requests needed it).
+    public private(set) var importCount: [Int32: Int] = [:]
+
+    /// A network for the account whose keys and main DC `store` keeps (`defaultMainDc` until it knows better).
+    public init(
+        datacenters: [Int32: MTProtoConnection.Endpoint], defaultMainDc: Int32, publicKeys: [RSAPublicKey],
+        store: any NetworkKeyStore, group: any EventLoopGroup, options: DatacenterConnection.Options = .init()
+    ) {
+        self.datacenters = datacenters
+        self.publicKeys = publicKeys
+        self.store = store
+        self.group = group
+        self.options = options
+        if store.mainDatacenter() == nil { store.setMainDatacenter(defaultMainDc) }
+    }
+
+    /// The DC the account lives on.
+    public var mainDc: Int32 { store.mainDatacenter() ?? 2 }
+
+    /// True once the main DC answered 401 (the authorization is gone): the account must sign in again.
+    public nonisolated var loggedOut: Signal<Bool, NoError> { loggedOutValue.get() }
+
+    /// Calls `function` on `dc` (the main DC by default) with Telegram's rules; throws the final `NetworkError`.
+    public func request<F: TLFunction>(
+        _ function: F, dc: Int32? = nil, options: RequestErrorPolicy.Options = .init(), timeout: Double = 60
+    ) async throws -> F.Result where F.Result: Sendable {
+        var target = dc ?? mainDc
+        var attempt = 0
+        while true {
+            attempt += 1
+            let onMain = target == mainDc
+            do {
+                let connection = try await connection(dc: target)
+                return try await connection.invoke(function, timeout: timeout)
+            } catch let error as NetworkError {
+                if error == .authKeyUnknown {
+                    forgetKey(dc: target)
+                    if attempt <= 2 { continue }
+                }
+                switch RequestErrorPolicy.decide(error, attempt: attempt, onMainDc: onMain, options: options) {
+                case .fail(let final):
+                    throw final
+                case .retry(let seconds):
+                    try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                case .migrate(let dc, let movesMainDc):
+                    if movesMainDc { store.setMainDatacenter(dc) }
+                    target = dc
+                case .importAuthorization:
+                    try await importAuthorization(to: target)
+                case .loggedOut:
+                    loggedOutValue.set(true)
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// `request` as a Signal: each subscription runs it once; disposing abandons the answer.
+    public nonisolated func requestSignal<F: TLFunction>(
+        _ function: F, dc: Int32? = nil, options: RequestErrorPolicy.Options = .init()
+    ) -> Signal<F.Result, NetworkError> where F.Result: Sendable {
+        Signal { () async throws(NetworkError) -> F.Result in
+            do {
+                return try await self.request(function, dc: dc, options: options)
+            } catch let error as NetworkError {
+                throw error
+            } catch {
+                throw NetworkError.connectionClosed
+            }
+        }
+    }
+
+    /// The session to `dc`, made (with a key, if none is kept) on first use; concurrent callers share one.
+    public func connection(dc: Int32) async throws -> DatacenterConnection {
+        if let existing = connections[dc] { return try await existing.value }
+        guard let endpoint = datacenters[dc] else { throw NetworkError.transport(code: -404) }
+        let store = self.store
+        let publicKeys = self.publicKeys
+        let group = self.group
+        let options = self.options
+        let task = Task { () throws -> DatacenterConnection in
+            let key: AuthKeyExchangeResult
+            if let saved = store.key(datacenter: dc) {
+                key = saved
+            } else {
+                let exchange = try await MTProtoConnection.connect(to: endpoint, publicKeys: publicKeys, group: group)
+                key = exchange.key
+                await exchange.close()
+                store.setKey(key, datacenter: dc)
+            }
+            return try await DatacenterConnection.open(to: endpoint, key: key, group: group, options: options)
+        }
+        connections[dc] = task
+        do {
+            return try await task.value
+        } catch {
+            connections[dc] = nil
+            throw error
+        }
+    }
+
+    /// The main DC's pushes: serialized `Updates` and new-session notices, in order (the account's state manager
+    /// reads them).
+    public func mainEvents() async throws -> AsyncStream<DatacenterConnection.ServerEvent> {
+        try await connection(dc: mainDc).events
+    }
+
+    /// Closes every connection.
+    public func close() async {
+        for task in connections.values {
+            if let connection = try? await task.value { await connection.close() }
+        }
+        connections = [:]
+    }
+
+    private func forgetKey(dc: Int32) {
+        store.setKey(nil, datacenter: dc)
+        if let task = connections.removeValue(forKey: dc) {
+            Task { await (try? await task.value)?.close() }
+        }
+    }
+
+    /// `auth.exportAuthorization` on the main DC, `auth.importAuthorization` on `dc` — once per DC however many
+    /// requests wait for it.
+    private func importAuthorization(to dc: Int32) async throws {
+        if let running = imports[dc] { return try await running.value }
+        let task = Task { () throws -> Void in
+            let exported = try await self.request(Api.functions.auth.exportAuthorization(dcId: dc))
+            guard case .exportedAuthorization(let value) = exported else { return }
+            let connection = try await self.connection(dc: dc)
+            _ = try await connection.invoke(Api.functions.auth.importAuthorization(id: value.id, bytes: value.bytes))
+            await self.countImport(dc)
+        }
+        imports[dc] = task
+        do {
+            try await task.value
+        } catch {
+            imports[dc] = nil
+            throw error
+        }
+    }
+
+    private func countImport(_ dc: Int32) {
+        importCount[dc, default: 0] += 1
+    }
+}

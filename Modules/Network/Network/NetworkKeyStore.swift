@@ -1,0 +1,31 @@
+public import MTProtoCore
+import Foundation
+
+/// Where an account's network context keeps what must survive a restart: the main DC and each DC's auth key. The
+/// owner of storage implements it (the Core area in the account's Postbox keychain); the Network area never imports
+/// Postbox.
+public protocol NetworkKeyStore: Sendable {
+    /// The DC the account lives on, once known.
+    func mainDatacenter() -> Int32?
+    func setMainDatacenter(_ dc: Int32)
+    /// The auth key for `dc`, if one was made.
+    func key(datacenter dc: Int32) -> AuthKeyExchangeResult?
+    /// Keeps (or, with nil, forgets) the key for `dc`.
+    func setKey(_ key: AuthKeyExchangeResult?, datacenter dc: Int32)
+}
+
+/// A `NetworkKeyStore` in memory, for tests and tools.
+public final class InMemoryNetworkKeyStore: NetworkKeyStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var main: Int32?
+    private var keys: [Int32: AuthKeyExchangeResult] = [:]
+
+    public init(mainDatacenter: Int32? = nil) {
+        main = mainDatacenter
+    }
+
+    public func mainDatacenter() -> Int32? { lock.withLock { main } }
+    public func setMainDatacenter(_ dc: Int32) { lock.withLock { main = dc } }
+    public func key(datacenter dc: Int32) -> AuthKeyExchangeResult? { lock.withLock { keys[dc] } }
+    public func setKey(_ key: AuthKeyExchangeResult?, datacenter dc: Int32) { lock.withLock { keys[dc] = key } }
+}

@@ -1,0 +1,141 @@
+import CryptoUtils
+import Foundation
+import MTProtoCore
+import MTProtoServer
+import NIOCore
+import NIOPosix
+import Network
+import ServerAPI
+import ServerStore
+import SwiftSignalKit
+import TLRuntime
+import TelegramApi
+import Testing
+
+/// The account network against tg-server's three DCs: sign-in through PHONE_MIGRATE, requests on other DCs with one
+/// authorization import each, FLOOD_WAIT waited out, a key the server forgot, and logging out.
+@Suite(.serialized) struct AccountNetworkTests {
+    struct World {
+        let group: MultiThreadedEventLoopGroup
+        let directory: URL
+        let server: MTProtoServer
+        let endpoints: [Int32: MTProtoConnection.Endpoint]
+    }
+
+    static func world(floods: [String: Int] = [:]) async throws -> World {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("account-network-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
+        let files = try FileVault(directory: directory)
+        let gateway = UpdateGateway()
+        let server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group, updates: gateway) {
+            ServerAPIHandler(
+                backend: ServerBackend(
+                    store: store, files: files, updates: gateway, dataCenters: $0, flood: FloodControl(.init(testFloods: floods))))
+        }
+        var endpoints: [Int32: MTProtoConnection.Endpoint] = [:]
+        for dc in server.dataCenters { endpoints[dc.id] = .init(host: "127.0.0.1", port: dc.port, dcId: dc.id) }
+        return World(group: group, directory: directory, server: server, endpoints: endpoints)
+    }
+
+    static func close(_ world: World, _ network: AccountNetwork) async throws {
+        await network.close()
+        try await world.server.close()
+        try await world.group.shutdownGracefully()
+        try? FileManager.default.removeItem(at: world.directory)
+    }
+
+    /// Signs up `phone` (a test number, code X five times) through `network`, following PHONE_MIGRATE.
+    static func signUp(_ network: AccountNetwork, phone: String) async throws -> Int64 {
+        let sent = try await network.request(
+            Api.functions.auth.sendCode(phoneNumber: phone, apiId: 1, apiHash: "", settings: .codeSettings(.init())))
+        guard case .sentCode(let code) = sent else { throw CancellationError() }
+        let digit = String(Array(phone)[5])
+        let signIn = try await network.request(
+            Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, phoneCode: String(repeating: digit, count: 5)))
+        guard case .authorizationSignUpRequired = signIn else { throw CancellationError() }
+        let signUp = try await network.request(
+            Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, firstName: "A", lastName: ""))
+        guard case .authorization(let authorization) = signUp, case .user(let user) = authorization.user else { throw CancellationError() }
+        return user.id
+    }
+
+    @Test func signInFollowsPhoneMigrateAndOtherDcsImportTheAuthorizationOnce() async throws {
+        let world = try await Self.world()
+        let store = InMemoryNetworkKeyStore()
+        let network = AccountNetwork(
+            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey], store: store,
+            group: world.group)
+        // A DC 1 number while talking to DC 2: PHONE_MIGRATE_1 moves the account to DC 1.
+        let userId = try await Self.signUp(network, phone: "9996610001")
+        #expect(await network.mainDc == 1 && store.mainDatacenter() == 1)
+        let me = try await network.request(Api.functions.users.getUsers(id: [.inputUserSelf]))
+        guard case .user(let user)? = me.first else { throw CancellationError() }
+        #expect(user.id == userId)
+        // Files may move through other DCs: the first request there imports the authorization, once, even for
+        // several requests at once.
+        try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            for part: Int32 in 0..<4 {
+                tasks.addTask {
+                    try await network.request(
+                        Api.functions.upload.saveFilePart(fileId: 77, filePart: part, bytes: [UInt8](repeating: 1, count: 1024)), dc: 3)
+                }
+            }
+            for try await saved in tasks { #expect(saved) }
+        }
+        #expect(await network.importCount == [3: 1])
+        #expect(try await network.request(Api.functions.upload.saveFilePart(fileId: 78, filePart: 0, bytes: [1]), dc: 3))
+        #expect(await network.importCount == [3: 1])
+        // Keys were made once per DC used, and kept.
+        #expect(store.key(datacenter: 1) != nil && store.key(datacenter: 3) != nil && store.key(datacenter: 2) != nil)
+        try await Self.close(world, network)
+    }
+
+    @Test func floodWaitIsWaitedOutUnlessTheCallerOptsOut() async throws {
+        let world = try await Self.world(floods: ["help.getNearestDc": 1])
+        let network = AccountNetwork(
+            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey],
+            store: InMemoryNetworkKeyStore(), group: world.group)
+        await #expect(throws: NetworkError.rpc(code: 420, message: "FLOOD_WAIT_1")) {
+            _ = try await network.request(Api.functions.help.getNearestDc(), options: .init(automaticFloodWait: 0))
+        }
+        let start = Date()
+        let nearest = try await network.request(Api.functions.help.getNearestDc())
+        #expect(Date().timeIntervalSince(start) >= 0.9)
+        guard case .nearestDc(let value) = nearest else { throw CancellationError() }
+        #expect(value.thisDc == 2)
+        try await Self.close(world, network)
+    }
+
+    @Test func aKeyTheServerForgotIsMadeAgainAndLoggingOutIsObserved() async throws {
+        let world = try await Self.world()
+        let store = InMemoryNetworkKeyStore()
+        // A key this server never made: the server answers −404 and the network makes a new one.
+        let stranger = try #require(AuthKey(bytes: (0..<256).map { UInt8(truncatingIfNeeded: $0 * 31 + 7) }))
+        store.setKey(AuthKeyExchangeResult(authKey: stranger, serverSalt: 1, timeOffset: 0), datacenter: 2)
+        let network = AccountNetwork(
+            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey], store: store,
+            group: world.group)
+        _ = try await network.request(Api.functions.help.getConfig())
+        #expect(store.key(datacenter: 2)?.authKey.id != stranger.id)
+        _ = try await Self.signUp(network, phone: "9996620009")
+        let observed = LoggedOutFlag()
+        let disposable = network.loggedOut.start(next: { observed.set($0) })
+        #expect(observed.value == false)
+        _ = try await network.request(Api.functions.auth.logOut())
+        await #expect(throws: NetworkError.rpc(code: 401, message: "AUTH_KEY_UNREGISTERED")) {
+            _ = try await network.request(Api.functions.users.getUsers(id: [.inputUserSelf]))
+        }
+        #expect(observed.value == true)
+        disposable.dispose()
+        try await Self.close(world, network)
+    }
+
+    final class LoggedOutFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var flag = false
+        func set(_ value: Bool) { lock.withLock { flag = value } }
+        var value: Bool { lock.withLock { flag } }
+    }
+}
