@@ -47,6 +47,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     private var initialized = false
     private var ackScheduled = false
     private var watchdog: RepeatedTask?
+    private var watch: ConnectionWatchdog
     /// How many sockets this session has used (1 after the first connect).
     public private(set) var socketCount = 0
     /// What the server sends on its own, in arrival order across sockets: `.updates` with a serialized `Updates`
@@ -73,6 +74,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         self.clock = clock
         self.session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
         self.backoff = ReconnectBackoff(policy: options.reconnect)
+        self.watch = ConnectionWatchdog(silenceTimeout: options.silenceTimeout, keepaliveInterval: options.keepaliveInterval)
         (events, eventsContinuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .bufferingNewest(10_000))
     }
 
@@ -165,6 +167,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         socketCount += 1
         connectedAt = clock()
         lastReceived = connectedAt
+        watch.reset()
         write(session.resendAfterReconnect(now: clock()))
     }
 
@@ -252,16 +255,19 @@ public final class DatacenterConnection: @unchecked Sendable {
         }
     }
 
-    /// Every second: a socket that owes us an answer and has been silent past `silenceTimeout` is replaced; an idle
-    /// one gets a `ping_delay_disconnect` every `keepaliveInterval`.
+    /// Every second, `ConnectionWatchdog` decides: a socket that owes us an answer and has been silent past
+    /// `silenceTimeout` is replaced; an idle one gets a `ping_delay_disconnect` every `keepaliveInterval`.
     private func startWatchdog() {
         watchdog = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
             guard let channel = self.channel, !self.closed else { return }
             let now = self.clock()
-            let silent = now - self.lastReceived
-            if (!self.waiting.isEmpty || self.session.pendingCount > 0), silent > self.options.silenceTimeout {
+            let owed = !self.waiting.isEmpty || self.session.pendingCount > 0
+            switch self.watch.check(now: now, lastReceived: self.lastReceived, awaitingAnswer: owed) {
+            case .none:
+                break
+            case .replaceSocket:
                 channel.close(promise: nil)
-            } else if silent > self.options.keepaliveInterval, self.waiting.isEmpty {
+            case .ping:
                 let ping = MTProto.functions.pingDelayDisconnect(pingId: Int64.random(in: 1...Int64.max), disconnectDelay: 75)
                 if let (_, packets) = try? self.session.send(ping.serialized(), now: now) { self.write(packets) }
             }
