@@ -87,6 +87,18 @@ import Testing
         #expect(await network.importCount == [3: 1])
         #expect(try await network.request(Api.functions.upload.saveFilePart(fileId: 78, filePart: 0, bytes: [1]), dc: 3))
         #expect(await network.importCount == [3: 1])
+        // File parts may go on the DC's media session: another session (and socket) on the same key.
+        #expect(try await network.request(Api.functions.upload.saveFilePart(fileId: 79, filePart: 0, bytes: [2]), purpose: .media))
+        let generic = try await network.connection(dc: 1)
+        let media = try await network.connection(dc: 1, purpose: .media)
+        #expect(generic !== media && generic.key == media.key)
+        // A dropped socket shows as connecting, then online again.
+        let states = StateLog()
+        let watching = generic.state.start(next: { states.append($0) })
+        await generic.dropSocket()
+        _ = try await network.request(Api.functions.help.getNearestDc())
+        watching.dispose()
+        #expect(states.all.first == .online && states.all.contains(.connecting) && states.all.last == .online)
         // Keys were made once per DC used, and kept.
         #expect(store.key(datacenter: 1) != nil && store.key(datacenter: 3) != nil && store.key(datacenter: 2) != nil)
         try await Self.close(world, network)
@@ -130,6 +142,13 @@ import Testing
         #expect(observed.value == true)
         disposable.dispose()
         try await Self.close(world, network)
+    }
+
+    final class StateLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [DatacenterConnection.SocketState] = []
+        func append(_ state: DatacenterConnection.SocketState) { lock.withLock { items.append(state) } }
+        var all: [DatacenterConnection.SocketState] { lock.withLock { items } }
     }
 
     final class LoggedOutFlag: @unchecked Sendable {

@@ -22,8 +22,21 @@ public actor AccountNetwork {
     private let store: any NetworkKeyStore
     private let group: any EventLoopGroup
     private let options: DatacenterConnection.Options
-    private var connections: [Int32: Task<DatacenterConnection, any Error>] = [:]
+    private var connections: [ConnectionKey: Task<DatacenterConnection, any Error>] = [:]
+
+    /// What a connection carries: requests and updates, or file parts (Telegram's "media" sessions, so a large
+    /// transfer never delays a message on the main connection).
+    public enum Purpose: Sendable, Hashable {
+        case generic
+        case media
+    }
+
+    private struct ConnectionKey: Hashable {
+        let dc: Int32
+        let purpose: Purpose
+    }
     private var imports: [Int32: Task<Void, any Error>] = [:]
+    private var exchanges: [Int32: Task<AuthKeyExchangeResult, any Error>] = [:]
     private let loggedOutValue = ValuePromise(false, ignoreRepeated: true)
     /// How many authorizations were imported, per DC (once each, however many requests needed it).
     public private(set) var importCount: [Int32: Int] = [:]
@@ -49,7 +62,8 @@ public actor AccountNetwork {
 
     /// Calls `function` on `dc` (the main DC by default) with Telegram's rules; throws the final `NetworkError`.
     public func request<F: TLFunction>(
-        _ function: F, dc: Int32? = nil, options: RequestErrorPolicy.Options = .init(), timeout: Double = 60
+        _ function: F, dc: Int32? = nil, purpose: Purpose = .generic, options: RequestErrorPolicy.Options = .init(),
+        timeout: Double = 60
     ) async throws -> F.Result where F.Result: Sendable {
         var target = dc ?? mainDc
         var attempt = 0
@@ -57,7 +71,7 @@ public actor AccountNetwork {
             attempt += 1
             let onMain = target == mainDc
             do {
-                let connection = try await connection(dc: target)
+                let connection = try await connection(dc: target, purpose: purpose)
                 return try await connection.invoke(function, timeout: timeout)
             } catch let error as NetworkError {
                 if error == .authKeyUnknown {
@@ -97,33 +111,50 @@ public actor AccountNetwork {
         }
     }
 
-    /// The session to `dc`, made (with a key, if none is kept) on first use; concurrent callers share one.
-    public func connection(dc: Int32) async throws -> DatacenterConnection {
-        if let existing = connections[dc] { return try await existing.value }
+    /// The session to `dc` for `purpose`, made (with a key, if none is kept) on first use; concurrent callers share
+    /// one. Both purposes use the DC's one key, each with its own session.
+    public func connection(dc: Int32, purpose: Purpose = .generic) async throws -> DatacenterConnection {
+        let slot = ConnectionKey(dc: dc, purpose: purpose)
+        if let existing = connections[slot] { return try await existing.value }
         guard let endpoint = datacenters[dc] else { throw NetworkError.transport(code: -404) }
-        let store = self.store
-        let publicKeys = self.publicKeys
+        let key: AuthKeyExchangeResult
+        if purpose == .media {
+            // The key comes from the generic connection (made once per DC).
+            key = try await connection(dc: dc, purpose: .generic).key
+        } else if let saved = store.key(datacenter: dc) {
+            key = saved
+        } else {
+            key = try await makeKey(dc: dc, endpoint: endpoint)
+        }
         let group = self.group
         let options = self.options
         let task = Task { () throws -> DatacenterConnection in
-            let key: AuthKeyExchangeResult
-            if let saved = store.key(datacenter: dc) {
-                key = saved
-            } else {
-                let exchange = try await MTProtoConnection.connect(to: endpoint, publicKeys: publicKeys, group: group)
-                key = exchange.key
-                await exchange.close()
-                store.setKey(key, datacenter: dc)
-            }
-            return try await DatacenterConnection.open(to: endpoint, key: key, group: group, options: options)
+            try await DatacenterConnection.open(to: endpoint, key: key, group: group, options: options)
         }
-        connections[dc] = task
+        connections[slot] = task
         do {
             return try await task.value
         } catch {
-            connections[dc] = nil
+            connections[slot] = nil
             throw error
         }
+    }
+
+    /// One exchange at a time per DC: callers that need the same DC's key wait for the one running.
+    private func makeKey(dc: Int32, endpoint: MTProtoConnection.Endpoint) async throws -> AuthKeyExchangeResult {
+        if let running = exchanges[dc] { return try await running.value }
+        let publicKeys = self.publicKeys
+        let group = self.group
+        let task = Task { () throws -> AuthKeyExchangeResult in
+            let exchange = try await MTProtoConnection.connect(to: endpoint, publicKeys: publicKeys, group: group)
+            await exchange.close()
+            return exchange.key
+        }
+        exchanges[dc] = task
+        defer { exchanges[dc] = nil }
+        let key = try await task.value
+        store.setKey(key, datacenter: dc)
+        return key
     }
 
     /// The main DC's pushes: serialized `Updates` and new-session notices, in order (the account's state manager
@@ -142,8 +173,10 @@ public actor AccountNetwork {
 
     private func forgetKey(dc: Int32) {
         store.setKey(nil, datacenter: dc)
-        if let task = connections.removeValue(forKey: dc) {
-            Task { await (try? await task.value)?.close() }
+        for purpose in [Purpose.generic, .media] {
+            if let task = connections.removeValue(forKey: ConnectionKey(dc: dc, purpose: purpose)) {
+                Task { await (try? await task.value)?.close() }
+            }
         }
     }
 

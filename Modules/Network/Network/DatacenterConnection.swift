@@ -3,6 +3,7 @@ public import Foundation
 public import MTProtoCore
 public import MTProtoTransport
 public import NIOCore
+public import SwiftSignalKit
 public import TLRuntime
 import MTProtoApi
 import TelegramApi
@@ -55,6 +56,19 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// updates may have been missed. The newest 10,000 are kept for a slow reader; finishes on `close()`.
     public let events: AsyncStream<ServerEvent>
     private let eventsContinuation: AsyncStream<ServerEvent>.Continuation
+
+    /// Where the socket is, as a title bar shows it (Telegram-iOS `ConnectionStatus`).
+    public enum SocketState: Equatable, Sendable {
+        /// Connect attempts fail (no route, refused): waiting to try again.
+        case waitingForNetwork
+        case connecting
+        /// Connected and hearing from the server.
+        case online
+    }
+
+    /// The socket's state over time (repeats are not sent again).
+    public var state: Signal<SocketState, NoError> { stateValue.get() }
+    private let stateValue = ValuePromise(SocketState.connecting, ignoreRepeated: true)
 
     /// Something the server sent that no request asked for.
     public enum ServerEvent: Sendable, Equatable {
@@ -168,12 +182,14 @@ public final class DatacenterConnection: @unchecked Sendable {
         connectedAt = clock()
         lastReceived = connectedAt
         watch.reset()
+        stateValue.set(.online)
         write(session.resendAfterReconnect(now: clock()))
     }
 
     private func socketClosed() {
         channel = nil
         guard !closed else { return }
+        stateValue.set(.connecting)
         let uptime = clock() - connectedAt
         let delay = backoff.connectionEnded(uptime: uptime)
         reconnect(after: delay)
@@ -192,6 +208,7 @@ public final class DatacenterConnection: @unchecked Sendable {
                     }.get()
                 } catch {
                     self.loop.execute {
+                        self.stateValue.set(.waitingForNetwork)
                         self.connecting = false
                         let delay = self.backoff.connectionEnded(uptime: 0)
                         self.reconnect(after: delay)
