@@ -124,3 +124,40 @@ extension Wire {
         }
     }
 }
+
+/// Giving up a request, and requests that must run after another.
+@Suite struct CancellationAndOrderingTests {
+    typealias W = Wire
+    static let now = Wire.now
+
+    @Test func aCancelledRequestAsksTheServerToDropItsAnswerAndReportsNothing() throws {
+        var pair = ReconnectTests.Pair()
+        let (token, packets) = try pair.client.send(ReconnectTests.call, now: Self.now)
+        let id = try #require(pair.client.messageId(ofToken: token))
+        let drop = pair.client.cancel(token: token, now: Self.now + 0.1)
+        let sent = try Wire.messages(inClientPackets: drop)
+        let drops = sent.compactMap { message -> Int64? in
+            var reader = TLReader(message.body)
+            return (try? MTProto.functions.parse(&reader) as? MTProto.functions.rpcDropAnswer)??.reqMsgId
+        }
+        #expect(drops == [id])
+        #expect(pair.client.messageId(ofToken: token) == nil)
+        // The answer to the original still comes (the server ran it first): nothing is reported for it.
+        let answers = try pair.toServer(packets + drop, now: Self.now + 0.1)
+        _ = pair.toClient(answers, now: Self.now + 0.1)
+        #expect(pair.results[token] == nil)
+        #expect(pair.client.cancel(token: token, now: Self.now + 0.2).isEmpty)
+    }
+
+    @Test func invokeAfterMsgReachesTheServerAsTheCallsDependency() throws {
+        var server = ServerSession(authKey: W.key, sessionId: W.sessionId, schedule: W.schedule, handshakeSalt: nil)
+        var writer = TLWriter()
+        writer.writeUInt32(0xcb9f_372d)
+        writer.writeInt64(12345)
+        writer.writeRaw(ReconnectTests.call)
+        let message = try W.fromClient(id: W.id(Self.now), seq: 1, body: writer.takeBytes())
+        let reaction = server.receive(message, now: Self.now)
+        #expect(reaction.calls.first?.afterMessages == [12345])
+        #expect(reaction.calls.first?.query == ReconnectTests.call)
+    }
+}

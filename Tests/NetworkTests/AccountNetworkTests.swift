@@ -144,6 +144,35 @@ import Testing
         try await Self.close(world, network)
     }
 
+    @Test func cancelledRequestsEndAtOnceAndTheSessionGoesOn() async throws {
+        let world = try await Self.world()
+        let network = AccountNetwork(
+            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey],
+            store: InMemoryNetworkKeyStore(), group: world.group)
+        let connection = try await network.connection(dc: 2)
+        let tasks = (0..<20).map { _ in
+            Task { () -> Bool in
+                do {
+                    _ = try await connection.invoke(Api.functions.help.getConfig())
+                    return true
+                } catch is CancellationError {
+                    return false
+                }
+            }
+        }
+        for task in tasks { task.cancel() }
+        var outcomes: [Bool] = []
+        for task in tasks { outcomes.append(try await task.value) }
+        #expect(outcomes.count == 20)
+        // Ordered calls go one after another; the session is still usable.
+        for n in 0..<3 {
+            let nearest = try await connection.invoke(Api.functions.help.getNearestDc(), ordered: true)
+            guard case .nearestDc(let value) = nearest else { throw CancellationError() }
+            #expect(value.thisDc == 2, "call \(n)")
+        }
+        try await Self.close(world, network)
+    }
+
     final class StateLog: @unchecked Sendable {
         private let lock = NSLock()
         private var items: [DatacenterConnection.SocketState] = []

@@ -46,6 +46,8 @@ public final class DatacenterConnection: @unchecked Sendable {
     private var lastReceived = 0.0
     private var waiting: [Int64: EventLoopPromise<[UInt8]>] = [:]
     private var initialized = false
+    /// The last request sent with `ordered`, for the next one's `invokeAfterMsg`.
+    private var lastOrdered: Int64?
     private var ackScheduled = false
     private var watchdog: RepeatedTask?
     private var watch: ConnectionWatchdog
@@ -108,9 +110,11 @@ public final class DatacenterConnection: @unchecked Sendable {
     }
 
     /// Calls an API or MTProto function and decodes its result; fails after `timeout` seconds without an answer.
-    /// Survives socket drops: the request is sent again on the next socket.
-    public func invoke<F: TLFunction>(_ function: F, timeout: Double = 60) async throws -> F.Result {
-        let bytes = try await invokeRaw(function, timeout: timeout)
+    /// Survives socket drops: the request is sent again on the next socket. With `ordered`, the request runs on the
+    /// server only after the previous `ordered` request of this session (`invokeAfterMsg`), as Telegram-iOS sends
+    /// messages of one chat. Cancelling the calling task gives up the request (`rpc_drop_answer` if it was sent).
+    public func invoke<F: TLFunction>(_ function: F, timeout: Double = 60, ordered: Bool = false) async throws -> F.Result {
+        let bytes = try await invokeRaw(function, timeout: timeout, ordered: ordered)
         var reader = TLReader(bytes)
         do {
             return try F.parseResult(&reader)
@@ -119,25 +123,51 @@ public final class DatacenterConnection: @unchecked Sendable {
         }
     }
 
-    private func invokeRaw<F: TLFunction>(_ function: F, timeout: Double) async throws -> [UInt8] {
-        try await loop.flatSubmit { () -> EventLoopFuture<[UInt8]> in
+    private func invokeRaw<F: TLFunction>(_ function: F, timeout: Double, ordered: Bool) async throws -> [UInt8] {
+        let sent = loop.makePromise(of: Int64.self)
+        let result = loop.flatSubmit { () -> EventLoopFuture<[UInt8]> in
             let promise = self.loop.makePromise(of: [UInt8].self)
             do {
-                let body = try self.encodeFirstWrapped(function)
+                var body = try self.encodeFirstWrapped(function)
+                if ordered, let previous = self.lastOrdered, let id = self.session.messageId(ofToken: previous) {
+                    body = try Self.afterMessage(id, body)
+                }
                 let (token, packets) = try self.session.send(body, now: self.clock())
+                if ordered { self.lastOrdered = token }
                 self.waiting[token] = promise
                 self.write(packets)
+                sent.succeed(token)
                 let deadline = self.loop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {
                     self.waiting.removeValue(forKey: token)?.fail(NetworkError.timedOut(timeout))
                 }
                 promise.futureResult.whenComplete { _ in deadline.cancel() }
             } catch let error as NetworkError {
+                sent.fail(error)
                 promise.fail(error)
             } catch {
+                sent.fail(error)
                 promise.fail(NetworkError.requestTooLarge(0))
             }
             return promise.futureResult
-        }.get()
+        }
+        return try await withTaskCancellationHandler {
+            try await result.get()
+        } onCancel: {
+            sent.futureResult.whenSuccess { token in
+                guard let promise = self.waiting.removeValue(forKey: token) else { return }
+                self.write(self.session.cancel(token: token, now: self.clock()))
+                promise.fail(CancellationError())
+            }
+        }
+    }
+
+    /// `invokeAfterMsg#cb9f372d msg_id:long query:!X` around an encoded query.
+    private static func afterMessage(_ id: Int64, _ body: [UInt8]) throws -> [UInt8] {
+        var writer = TLWriter()
+        writer.writeUInt32(0xcb9f_372d)
+        writer.writeInt64(id)
+        writer.writeRaw(body)
+        return writer.takeBytes()
     }
 
     /// Closes the socket for good; unanswered requests fail with `connectionClosed`.

@@ -57,6 +57,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     /// Answers and pushes waiting for that flush, per session, in the order they became ready (at most the calls in
     /// flight plus the pushes of one turn of the loop).
     private var outbox: [(session: SharedSession, messages: [MessageSealer.Outgoing])] = []
+    /// Calls still running, by request msg_id, for `invokeAfterMsg` (at most the calls in flight).
+    private var running: [Int64: EventLoopFuture<Void>] = [:]
     /// The sessions this connection has carried (a session new to it gets its unacknowledged messages again).
     private var carried: Set<ObjectIdentifier> = []
     private let updates: UpdateGateway?
@@ -265,10 +267,22 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         callsInFlight += 1
         updateReading(context: context)
-        let response: EventLoopFuture<RPCResponse> =
+        let workers = rpcWorkers
+        let run = { () -> EventLoopFuture<RPCResponse> in
             local.map { loop.makeSucceededFuture($0) }
-            ?? rpcWorkers.map { $0.runIfActive(eventLoop: loop) { handler.handle(rpc) } }
-            ?? loop.makeFutureWithTask { handler.handle(rpc) }
+                ?? workers.map { $0.runIfActive(eventLoop: loop) { handler.handle(rpc) } }
+                ?? loop.makeFutureWithTask { handler.handle(rpc) }
+        }
+        // invokeAfterMsg(s): the call runs once the calls it names (still running on this connection) are done.
+        let before = call.afterMessages.compactMap { running[$0] }
+        let response: EventLoopFuture<RPCResponse> =
+            before.isEmpty ? run() : EventLoopFuture.whenAllComplete(before, on: loop).flatMap { _ in run() }
+        let done = response.map { _ in () }
+        running[call.requestMessageId] = done
+        done.whenComplete { _ in
+            let (me, _) = bound.value
+            if me.running[call.requestMessageId] === done { me.running[call.requestMessageId] = nil }
+        }
         let previous = lastCall ?? loop.makeSucceededVoidFuture()
         lastCall = previous.flatMap { response }.map { response in
             let (me, context) = bound.value

@@ -144,6 +144,21 @@ public struct ClientSession {
         }
     }
 
+    /// The msg_id request `token` was last sent with, while it waits for its answer.
+    public func messageId(ofToken token: Int64) -> Int64? {
+        pending.first { $0.value.token == token }?.key
+    }
+
+    /// Forgets request `token` (its caller gave up): no answer will be reported for it, and if it was sent an
+    /// `rpc_drop_answer` asks the server not to send one (MTProto §Cancellation of an RPC Query). Returns the packets
+    /// to send.
+    public mutating func cancel(token: Int64, now: Double) -> [[UInt8]] {
+        guard let id = messageId(ofToken: token) else { return [] }
+        pending[id] = nil
+        let drop = Pending(token: 0, body: MTProto.functions.rpcDropAnswer(reqMsgId: id).serialized(), contentRelated: true)
+        return seal([drop], now: now)
+    }
+
     /// A request keeps its msg_id when sent again after a reconnect while the id is at most this old (seconds): the
     /// server accepts ids up to 300 s old and drops one it has seen, so a request it already received is not run
     /// twice (and its answer, if sent, comes again). An older request goes with a new msg_id.

@@ -28,6 +28,8 @@ public struct ServerSession: Sendable {
         public let layer: Int32?
         /// `invokeWithoutUpdates` was among the wrappers.
         public let withoutUpdates: Bool
+        /// The requests an `invokeAfterMsg(s)` says must run first (core.telegram.org "Invoking API methods").
+        public var afterMessages: [Int64] = []
     }
 
     /// A `destroy_session` the caller must carry out (it owns every session), then answer with
@@ -181,7 +183,7 @@ public struct ServerSession: Sendable {
         reaction.calls.append(
             Call(
                 requestMessageId: message.messageId, query: unwrapped.query, layer: layer,
-                withoutUpdates: unwrapped.withoutUpdates))
+                withoutUpdates: unwrapped.withoutUpdates, afterMessages: unwrapped.afterMessages))
     }
 
     private mutating func refuse(_ message: InnerMessage, _ rejection: MessageIdValidator.Rejection, into reaction: inout Reaction) {
