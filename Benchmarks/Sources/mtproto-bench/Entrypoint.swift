@@ -52,6 +52,7 @@ enum MTProtoBench {
         }
         let hundred = try await measurePings(connections: many, tasksPerConnection: 4, pingsPerTask: 250)
         for connection in many { await connection.close() }
+        let service = try await RequestServiceBench.run(server: server, group: group, directory: directory)
         try await server.close()
 
         let perConnection = try idleConnectionMemory(group: group)
@@ -62,7 +63,14 @@ enum MTProtoBench {
             Comparison("connect: TCP + auth key + initConnection/getConfig (median of 10)", ours: ours, peer: telethon, goal: "≥ 10×"),
             Comparison("pipelined ping RPCs, 1 connection", ours: single, peer: nil, goal: "≥ 20,000/s"),
             Comparison("pipelined ping RPCs, 100 connections", ours: hundred, peer: nil),
+            Comparison("pipelined ping RPCs, 1 DatacenterConnection (the session layer)", ours: service.pings, peer: nil, goal: "≥ 20,000/s"),
+            Comparison("help.getNearestDc through AccountNetwork, 1 DC, 64 in flight", ours: service.oneDc, peer: service.telethon, goal: "≥ 10×"),
+            Comparison("help.getNearestDc through AccountNetwork, 3 DCs, 64 in flight", ours: service.threeDcs, peer: service.telethon),
+            Comparison("help.getNearestDc through AccountNetwork, 1 in flight", ours: service.oneInFlight, peer: service.telethonOneInFlight, goal: "≥ 10×"),
         ])
+        print(String(
+            format: "reconnect: a call made right after a dropped socket answered in %.1f ms (median of 10; the reconnect first waits %.0f ms of backoff, up to 30 %% more for jitter)",
+            service.reconnectMedian * 1000, service.reconnectBackoff * 1000))
         print(String(format: "\nconnect time: ours %.1f ms, Telethon %.1f ms", ours.seconds * 1000, telethon.seconds * 1000))
         print(String(format: "tg-server memory per idle connection: %.1f KiB (RSS growth over 1,000 connections)", perConnection / 1024))
     }
