@@ -173,6 +173,57 @@ import Testing
         try await Self.close(world, network)
     }
 
+    @Test func pushesArriveAsOneSignalAndTheStatusFollowsTheSocketAndTheStateManager() async throws {
+        let world = try await Self.world()
+        let keys = [world.server.keys.rsaKey.publicKey]
+        let ann = AccountNetwork(datacenters: world.endpoints, defaultMainDc: 2, publicKeys: keys, store: InMemoryNetworkKeyStore(), group: world.group)
+        let ben = AccountNetwork(datacenters: world.endpoints, defaultMainDc: 2, publicKeys: keys, store: InMemoryNetworkKeyStore(), group: world.group)
+        let annId = try await Self.signUp(ann, phone: "9996626001")
+        _ = try await Self.signUp(ben, phone: "9996626002")
+        let pushed = PushLog()
+        let watching = try await ann.updates().start(next: { event in
+            if case .updates(let body) = event { pushed.append(body) }
+        })
+        let statuses = StatusLog()
+        let status = try await ann.status().start(next: { statuses.append($0) })
+        // Ben finds Ann by her number (contacts.importContacts gives her access hash).
+        let contacts = try await ben.request(
+            Api.functions.contacts.importContacts(contacts: [.inputPhoneContact(.init(clientId: 1, phone: "9996626001", firstName: "Ann", lastName: ""))]))
+        guard case .importedContacts(let imported) = contacts, case .user(let annUser)? = imported.users.first, let hash = annUser.accessHash
+        else { throw CancellationError() }
+        _ = try await ben.request(
+            Api.functions.messages.sendMessage(peer: .inputPeerUser(.init(userId: annId, accessHash: hash)), message: "pushed", randomId: 5))
+        let deadline = Date().addingTimeInterval(10)
+        while pushed.count == 0, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        let first = try #require(pushed.first, "no push within 10 s")
+        let updates = try Api.Updates(tlBytes: first)
+        guard case .updates(let all) = updates, case .updateNewMessage(let new)? = all.updates.first, case .message(let message) = new.message
+        else { throw CancellationError() }
+        #expect(message.message == "pushed")
+        ann.setUpdating(true)
+        ann.setUpdating(false)
+        watching.dispose()
+        status.dispose()
+        #expect(statuses.all == [.online, .updating, .online])
+        await ben.close()
+        try await Self.close(world, ann)
+    }
+
+    final class PushLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [[UInt8]] = []
+        func append(_ body: [UInt8]) { lock.withLock { items.append(body) } }
+        var count: Int { lock.withLock { items.count } }
+        var first: [UInt8]? { lock.withLock { items.first } }
+    }
+
+    final class StatusLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [AccountNetwork.Status] = []
+        func append(_ status: AccountNetwork.Status) { lock.withLock { items.append(status) } }
+        var all: [AccountNetwork.Status] { lock.withLock { items } }
+    }
+
     final class StateLog: @unchecked Sendable {
         private let lock = NSLock()
         private var items: [DatacenterConnection.SocketState] = []

@@ -38,6 +38,7 @@ public actor AccountNetwork {
     private var imports: [Int32: Task<Void, any Error>] = [:]
     private var exchanges: [Int32: Task<AuthKeyExchangeResult, any Error>] = [:]
     private let loggedOutValue = ValuePromise(false, ignoreRepeated: true)
+    private let updatingValue = ValuePromise(false, ignoreRepeated: true)
     /// How many authorizations were imported, per DC (once each, however many requests needed it).
     public private(set) var importCount: [Int32: Int] = [:]
 
@@ -161,6 +162,43 @@ public actor AccountNetwork {
     /// reads them).
     public func mainEvents() async throws -> AsyncStream<DatacenterConnection.ServerEvent> {
         try await connection(dc: mainDc).events
+    }
+
+    /// Every push from the main DC's sessions (generic and media) as one Signal, in arrival order per session: what
+    /// the account's state manager consumes (Telegram-iOS `Network.updates`... `AccountStateManager`'s input).
+    public func updates() async throws -> Signal<DatacenterConnection.ServerEvent, NoError> {
+        let main = mainDc
+        let generic = try await connection(dc: main)
+        let media = try await connection(dc: main, purpose: .media)
+        return merge(generic.eventSignal, media.eventSignal)
+    }
+
+    /// What a title bar shows (Telegram-iOS `ConnectionStatus`): the main DC's socket, and `updating` while the state
+    /// manager says it is catching up (`setUpdating`).
+    public enum Status: Equatable, Sendable {
+        case waitingForNetwork
+        case connecting
+        case updating
+        case online
+    }
+
+    /// The account's connection status over time.
+    public func status() async throws -> Signal<Status, NoError> {
+        let socket = try await connection(dc: mainDc).state
+        return combineLatest(socket, updatingValue.get())
+            |> map { state, updating -> Status in
+                switch state {
+                case .waitingForNetwork: return .waitingForNetwork
+                case .connecting: return .connecting
+                case .online: return updating ? .updating : .online
+                }
+            }
+            |> distinctUntilChanged
+    }
+
+    /// Set by the state manager while it fetches a difference.
+    public nonisolated func setUpdating(_ updating: Bool) {
+        updatingValue.set(updating)
     }
 
     /// Closes every connection.

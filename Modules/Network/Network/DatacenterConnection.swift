@@ -59,6 +59,10 @@ public final class DatacenterConnection: @unchecked Sendable {
     public let events: AsyncStream<ServerEvent>
     private let eventsContinuation: AsyncStream<ServerEvent>.Continuation
 
+    /// `events` as a Signal (each subscriber gets what arrives after it subscribed).
+    public var eventSignal: Signal<ServerEvent, NoError> { eventPipe.signal() }
+    private let eventPipe = ValuePipe<ServerEvent>()
+
     /// Where the socket is, as a title bar shows it (Telegram-iOS `ConnectionStatus`).
     public enum SocketState: Equatable, Sendable {
         /// Connect attempts fail (no route, refused): waiting to try again.
@@ -274,8 +278,10 @@ public final class DatacenterConnection: @unchecked Sendable {
                     }
                 case .update(let body):
                     eventsContinuation.yield(.updates(body))
+                    eventPipe.putNext(.updates(body))
                 case .newSession:
                     eventsContinuation.yield(.newSession)
+                    eventPipe.putNext(.newSession)
                 }
             }
             scheduleAcknowledgements()
