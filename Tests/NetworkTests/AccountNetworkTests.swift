@@ -209,6 +209,30 @@ import Testing
         try await Self.close(world, ann)
     }
 
+    @Test func forwardSecrecyRunsSessionsOnBoundTemporaryKeysAndRenewsThem() async throws {
+        let world = try await Self.world()
+        let store = InMemoryNetworkKeyStore()
+        let network = AccountNetwork(
+            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey], store: store,
+            group: world.group, forwardSecrecy: .init(lifetime: 60, renewBefore: 59))
+        let userId = try await Self.signUp(network, phone: "9996627001")
+        let first = try await network.connection(dc: 2)
+        let permanent = try #require(store.key(datacenter: 2))
+        #expect(first.key.expiresAt != nil && first.key.authKey.id != permanent.authKey.id)
+        let bound = await network.temporaryKeysBound
+        #expect(bound >= 1)
+        // A second later the key has less than `renewBefore` left: the next request runs on a new temporary key,
+        // still signed in as the same account (the authorization belongs to the permanent key).
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+        let me = try await network.request(Api.functions.users.getUsers(id: [.inputUserSelf]))
+        guard case .user(let user)? = me.first else { throw CancellationError() }
+        #expect(user.id == userId)
+        #expect(await network.temporaryKeysBound > bound)
+        #expect(try await network.connection(dc: 2).key.authKey.id != first.key.authKey.id)
+        #expect(store.key(datacenter: 2)?.authKey.id == permanent.authKey.id)
+        try await Self.close(world, network)
+    }
+
     final class PushLog: @unchecked Sendable {
         private let lock = NSLock()
         private var items: [[UInt8]] = []

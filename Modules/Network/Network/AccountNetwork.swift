@@ -42,11 +42,31 @@ public actor AccountNetwork {
     /// How many authorizations were imported, per DC (once each, however many requests needed it).
     public private(set) var importCount: [Int32: Int] = [:]
 
-    /// A network for the account whose keys and main DC `store` keeps (`defaultMainDc` until it knows better).
+    /// Perfect forward secrecy (core.telegram.org "Perfect Forward Secrecy"): sessions run on temporary keys of
+    /// `lifetime` seconds bound to the DC's permanent key with `auth.bindTempAuthKey`, and a connection whose
+    /// temporary key has less than `renewBefore` seconds left is replaced by one on a new key.
+    public struct ForwardSecrecy: Sendable, Equatable {
+        public var lifetime: Int32
+        public var renewBefore: Double
+
+        public init(lifetime: Int32 = 86_400, renewBefore: Double = 3_600) {
+            self.lifetime = lifetime
+            self.renewBefore = renewBefore
+        }
+    }
+
+    private let forwardSecrecy: ForwardSecrecy?
+    /// How many temporary keys were bound (for tests and the log).
+    public private(set) var temporaryKeysBound = 0
+
+    /// A network for the account whose keys and main DC `store` keeps (`defaultMainDc` until it knows better); with
+    /// `forwardSecrecy`, sessions use temporary keys bound to the permanent ones.
     public init(
         datacenters: [Int32: MTProtoConnection.Endpoint], defaultMainDc: Int32, publicKeys: [RSAPublicKey],
-        store: any NetworkKeyStore, group: any EventLoopGroup, options: DatacenterConnection.Options = .init()
+        store: any NetworkKeyStore, group: any EventLoopGroup, options: DatacenterConnection.Options = .init(),
+        forwardSecrecy: ForwardSecrecy? = nil
     ) {
+        self.forwardSecrecy = forwardSecrecy
         self.datacenters = datacenters
         self.publicKeys = publicKeys
         self.store = store
@@ -116,16 +136,30 @@ public actor AccountNetwork {
     /// one. Both purposes use the DC's one key, each with its own session.
     public func connection(dc: Int32, purpose: Purpose = .generic) async throws -> DatacenterConnection {
         let slot = ConnectionKey(dc: dc, purpose: purpose)
-        if let existing = connections[slot] { return try await existing.value }
+        if let existing = connections[slot] {
+            let connection = try await existing.value
+            guard let secrecy = forwardSecrecy, let expiresAt = connection.key.expiresAt,
+                expiresAt - Date().timeIntervalSince1970 < secrecy.renewBefore
+            else { return connection }
+            // The temporary key is about to expire: this connection goes, the next one gets a new key.
+            if connections[slot].map({ $0 == existing }) == true { connections[slot] = nil }
+            Task { await connection.close() }
+            return try await self.connection(dc: dc, purpose: purpose)
+        }
         guard let endpoint = datacenters[dc] else { throw NetworkError.transport(code: -404) }
         let key: AuthKeyExchangeResult
         if purpose == .media {
             // The key comes from the generic connection (made once per DC).
             key = try await connection(dc: dc, purpose: .generic).key
-        } else if let saved = store.key(datacenter: dc) {
-            key = saved
         } else {
-            key = try await makeKey(dc: dc, endpoint: endpoint)
+            var permanent = store.key(datacenter: dc)
+            if permanent == nil { permanent = try await makeKey(dc: dc, endpoint: endpoint) }
+            guard let permanent else { throw NetworkError.connectionClosed }
+            if let secrecy = forwardSecrecy {
+                key = try await bindTemporaryKey(to: permanent, endpoint: endpoint, secrecy: secrecy)
+            } else {
+                key = permanent
+            }
         }
         let group = self.group
         let options = self.options
@@ -139,6 +173,25 @@ public actor AccountNetwork {
             connections[slot] = nil
             throw error
         }
+    }
+
+    /// A new temporary key for `endpoint`, bound to `permanent` (the binding is made on the exchange's own socket).
+    private func bindTemporaryKey(
+        to permanent: AuthKeyExchangeResult, endpoint: MTProtoConnection.Endpoint, secrecy: ForwardSecrecy
+    ) async throws -> AuthKeyExchangeResult {
+        let exchange = try await MTProtoConnection.connect(
+            to: endpoint, publicKeys: publicKeys, group: group, temporaryKeyLifetime: secrecy.lifetime)
+        defer { Task { await exchange.close() } }
+        let expiresAt = Int32(clamping: Int64(exchange.key.expiresAt ?? Date().timeIntervalSince1970 + Double(secrecy.lifetime)))
+        do {
+            try await exchange.bindTemporaryKey(to: permanent.authKey, expiresAt: expiresAt)
+        } catch NetworkError.rpc(400, "ENCRYPTED_MESSAGE_INVALID") {
+            // The server does not know the permanent key any more: it is made again on the next attempt.
+            store.setKey(nil, datacenter: endpoint.dcId)
+            throw NetworkError.authKeyUnknown
+        }
+        temporaryKeysBound += 1
+        return exchange.key
     }
 
     /// One exchange at a time per DC: callers that need the same DC's key wait for the one running.
@@ -210,7 +263,8 @@ public actor AccountNetwork {
     }
 
     private func forgetKey(dc: Int32) {
-        store.setKey(nil, datacenter: dc)
+        // With forward secrecy the server forgot the temporary key (it expires there): only the connection goes.
+        if forwardSecrecy == nil { store.setKey(nil, datacenter: dc) }
         for purpose in [Purpose.generic, .media] {
             if let task = connections.removeValue(forKey: ConnectionKey(dc: dc, purpose: purpose)) {
                 Task { await (try? await task.value)?.close() }
