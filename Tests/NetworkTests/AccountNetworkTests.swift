@@ -233,6 +233,27 @@ import Testing
         try await Self.close(world, network)
     }
 
+    @Test func addressesComeFromHelpGetConfigAndAreKept() async throws {
+        let world = try await Self.world()
+        let store = InMemoryNetworkKeyStore()
+        // The app knows only DC 2; the server's config tells it the rest.
+        let network = AccountNetwork(
+            datacenters: [2: try #require(world.endpoints[2])], defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey],
+            store: store, group: world.group)
+        try await network.refreshDatacenters()
+        #expect(await network.datacenters.keys.sorted() == [1, 2, 3])
+        #expect(store.datacenterAddresses()?[3] == DatacenterAddress(host: "127.0.0.1", port: world.endpoints[3]?.port ?? 0))
+        // Sign-in on a DC 1 number follows PHONE_MIGRATE_1 to an address it learnt.
+        _ = try await Self.signUp(network, phone: "9996610042")
+        #expect(await network.mainDc == 1)
+        // A new network over the same store starts with every address.
+        let again = AccountNetwork(
+            datacenters: [:], defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey], store: store, group: world.group)
+        #expect(await again.datacenters.keys.sorted() == [1, 2, 3])
+        await again.close()
+        try await Self.close(world, network)
+    }
+
     final class PushLog: @unchecked Sendable {
         private let lock = NSLock()
         private var items: [[UInt8]] = []

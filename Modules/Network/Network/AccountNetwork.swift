@@ -73,6 +73,35 @@ public actor AccountNetwork {
         self.group = group
         self.options = options
         if store.mainDatacenter() == nil { store.setMainDatacenter(defaultMainDc) }
+        // Addresses learnt from the server before win over the ones the app was built with.
+        for (dc, address) in store.datacenterAddresses() ?? [:] {
+            var endpoint = datacenters[dc] ?? datacenters.values.first ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
+            endpoint.host = address.host
+            endpoint.port = address.port
+            endpoint.dcId = dc
+            self.datacenters[dc] = endpoint
+        }
+    }
+
+    /// Asks the main DC for `help.getConfig` and adopts its `dc_options` (IPv4, not media-only or CDN), keeping them
+    /// in the store so the next start knows them.
+    public func refreshDatacenters() async throws {
+        let config = try await request(Api.functions.help.getConfig())
+        guard case .config(let value) = config else { return }
+        var learnt: [Int32: DatacenterAddress] = [:]
+        for case .dcOption(let option) in value.dcOptions where !option.ipv6 && !option.mediaOnly && !option.cdn {
+            if learnt[option.id] == nil { learnt[option.id] = DatacenterAddress(host: option.ipAddress, port: Int(option.port)) }
+        }
+        guard !learnt.isEmpty else { return }
+        store.setDatacenterAddresses(learnt)
+        let template = datacenters[mainDc] ?? datacenters.values.first
+        for (dc, address) in learnt {
+            var endpoint = datacenters[dc] ?? template ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
+            endpoint.host = address.host
+            endpoint.port = address.port
+            endpoint.dcId = dc
+            datacenters[dc] = endpoint
+        }
     }
 
     /// The DC the account lives on.

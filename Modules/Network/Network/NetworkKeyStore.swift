@@ -12,6 +12,20 @@ public protocol NetworkKeyStore: Sendable {
     func key(datacenter dc: Int32) -> AuthKeyExchangeResult?
     /// Keeps (or, with nil, forgets) the key for `dc`.
     func setKey(_ key: AuthKeyExchangeResult?, datacenter dc: Int32)
+    /// The DCs' addresses last learnt from `help.getConfig` (host and port per DC id), if any.
+    func datacenterAddresses() -> [Int32: DatacenterAddress]?
+    func setDatacenterAddresses(_ addresses: [Int32: DatacenterAddress])
+}
+
+/// Where a DC listens, as `help.getConfig`'s `dc_options` give it.
+public struct DatacenterAddress: Sendable, Equatable, Codable {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
 }
 
 /// A `NetworkKeyStore` in memory, for tests and tools.
@@ -19,6 +33,7 @@ public final class InMemoryNetworkKeyStore: NetworkKeyStore, @unchecked Sendable
     private let lock = NSLock()
     private var main: Int32?
     private var keys: [Int32: AuthKeyExchangeResult] = [:]
+    private var addresses: [Int32: DatacenterAddress]?
 
     public init(mainDatacenter: Int32? = nil) {
         main = mainDatacenter
@@ -28,4 +43,6 @@ public final class InMemoryNetworkKeyStore: NetworkKeyStore, @unchecked Sendable
     public func setMainDatacenter(_ dc: Int32) { lock.withLock { main = dc } }
     public func key(datacenter dc: Int32) -> AuthKeyExchangeResult? { lock.withLock { keys[dc] } }
     public func setKey(_ key: AuthKeyExchangeResult?, datacenter dc: Int32) { lock.withLock { keys[dc] = key } }
+    public func datacenterAddresses() -> [Int32: DatacenterAddress]? { lock.withLock { addresses } }
+    public func setDatacenterAddresses(_ addresses: [Int32: DatacenterAddress]) { lock.withLock { self.addresses = addresses } }
 }
