@@ -181,8 +181,8 @@ let modules: [Module] = [
         "Network", .Network,
         deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "MTProtoApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],
         testDeps: [
-            "MTProtoServer", "ServerAPI", "ServerStore", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi",
-            "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix",
+            "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi",
+            "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix", "ServerTestSupport",
         ]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix", "TestVectors"]),
 
@@ -195,6 +195,10 @@ let modules: [Module] = [
             "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils",
             "NIOCore", "NIOPosix", "TestVectors",
         ]),
+    // Test support: a tg-server backend in the test's process, for the client tests (Network, Core).
+    .testSupport(
+        "ServerTestSupport", .Server,
+        deps: ["MTProtoServer", "ServerAPI", "ServerStore", "Network", "TelegramApi", "CryptoUtils", "NIOCore", "NIOPosix"]),
     // ServerStore: tg-server's database (accounts, message boxes, dialogs, the update log) on the SQLite module.
     .swift("ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils", "Buffers"], testDeps: ["SQLite"]),
     .swift(
@@ -247,8 +251,8 @@ let modules: [Module] = [
     .swift(
         "TelegramCore", .Core, deps: ["TelegramApi", "SwiftSignalKit"],
         testDeps: [
-            "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "MTProtoServer", "ServerAPI",
-            "ServerStore", "NIOCore", "NIOPosix", "CryptoUtils",
+            "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",
+            "CryptoUtils", "ServerTestSupport",
         ]),
 
     // BuildTools: generators and checks that run at development time.

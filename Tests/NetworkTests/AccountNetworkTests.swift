@@ -6,7 +6,7 @@ import NIOCore
 import NIOPosix
 import Network
 import ServerAPI
-import ServerStore
+import ServerTestSupport
 import SwiftSignalKit
 import TLRuntime
 import TelegramApi
@@ -15,35 +15,20 @@ import Testing
 /// The account network against tg-server's three DCs: sign-in through PHONE_MIGRATE, requests on other DCs with one
 /// authorization import each, FLOOD_WAIT waited out, a key the server forgot, and logging out.
 @Suite(.serialized) struct AccountNetworkTests {
-    struct World {
-        let group: MultiThreadedEventLoopGroup
-        let directory: URL
-        let server: MTProtoServer
-        let endpoints: [Int32: MTProtoConnection.Endpoint]
+    static func world(floods: [String: Int] = [:]) async throws -> BackendServer {
+        try await BackendServer(flood: .init(testFloods: floods))
     }
 
-    static func world(floods: [String: Int] = [:]) async throws -> World {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("account-network-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
-        let files = try FileVault(directory: directory)
-        let gateway = UpdateGateway()
-        let server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group, updates: gateway) {
-            ServerAPIHandler(
-                backend: ServerBackend(
-                    store: store, files: files, updates: gateway, dataCenters: $0, flood: FloodControl(.init(testFloods: floods))))
-        }
-        var endpoints: [Int32: MTProtoConnection.Endpoint] = [:]
-        for dc in server.dataCenters { endpoints[dc.id] = .init(host: "127.0.0.1", port: dc.port, dcId: dc.id) }
-        return World(group: group, directory: directory, server: server, endpoints: endpoints)
+    static func network(_ world: BackendServer, store: any NetworkKeyStore = InMemoryNetworkKeyStore(),
+                        forwardSecrecy: AccountNetwork.ForwardSecrecy? = nil) -> AccountNetwork {
+        AccountNetwork(
+            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: world.publicKeys, store: store, group: world.group,
+            forwardSecrecy: forwardSecrecy)
     }
 
-    static func close(_ world: World, _ network: AccountNetwork) async throws {
+    static func close(_ world: BackendServer, _ network: AccountNetwork) async throws {
         await network.close()
-        try await world.server.close()
-        try await world.group.shutdownGracefully()
-        try? FileManager.default.removeItem(at: world.directory)
+        try await world.close()
     }
 
     /// Signs up `phone` (a test number, code X five times) through `network`, following PHONE_MIGRATE.
@@ -64,9 +49,7 @@ import Testing
     @Test func signInFollowsPhoneMigrateAndOtherDcsImportTheAuthorizationOnce() async throws {
         let world = try await Self.world()
         let store = InMemoryNetworkKeyStore()
-        let network = AccountNetwork(
-            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey], store: store,
-            group: world.group)
+        let network = Self.network(world, store: store)
         // A DC 1 number while talking to DC 2: PHONE_MIGRATE_1 moves the account to DC 1.
         let userId = try await Self.signUp(network, phone: "9996610001")
         #expect(await network.mainDc == 1 && store.mainDatacenter() == 1)
@@ -106,9 +89,7 @@ import Testing
 
     @Test func floodWaitIsWaitedOutUnlessTheCallerOptsOut() async throws {
         let world = try await Self.world(floods: ["help.getNearestDc": 1])
-        let network = AccountNetwork(
-            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey],
-            store: InMemoryNetworkKeyStore(), group: world.group)
+        let network = Self.network(world)
         await #expect(throws: NetworkError.rpc(code: 420, message: "FLOOD_WAIT_1")) {
             _ = try await network.request(Api.functions.help.getNearestDc(), options: .init(automaticFloodWait: 0))
         }
@@ -126,9 +107,7 @@ import Testing
         // A key this server never made: the server answers −404 and the network makes a new one.
         let stranger = try #require(AuthKey(bytes: (0..<256).map { UInt8(truncatingIfNeeded: $0 * 31 + 7) }))
         store.setKey(AuthKeyExchangeResult(authKey: stranger, serverSalt: 1, timeOffset: 0), datacenter: 2)
-        let network = AccountNetwork(
-            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey], store: store,
-            group: world.group)
+        let network = Self.network(world, store: store)
         _ = try await network.request(Api.functions.help.getConfig())
         #expect(store.key(datacenter: 2)?.authKey.id != stranger.id)
         _ = try await Self.signUp(network, phone: "9996620009")
@@ -146,9 +125,7 @@ import Testing
 
     @Test func cancelledRequestsEndAtOnceAndTheSessionGoesOn() async throws {
         let world = try await Self.world()
-        let network = AccountNetwork(
-            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey],
-            store: InMemoryNetworkKeyStore(), group: world.group)
+        let network = Self.network(world)
         let connection = try await network.connection(dc: 2)
         let tasks = (0..<20).map { _ in
             Task { () -> Bool in
@@ -175,9 +152,8 @@ import Testing
 
     @Test func pushesArriveAsOneSignalAndTheStatusFollowsTheSocketAndTheStateManager() async throws {
         let world = try await Self.world()
-        let keys = [world.server.keys.rsaKey.publicKey]
-        let ann = AccountNetwork(datacenters: world.endpoints, defaultMainDc: 2, publicKeys: keys, store: InMemoryNetworkKeyStore(), group: world.group)
-        let ben = AccountNetwork(datacenters: world.endpoints, defaultMainDc: 2, publicKeys: keys, store: InMemoryNetworkKeyStore(), group: world.group)
+        let ann = Self.network(world)
+        let ben = Self.network(world)
         let annId = try await Self.signUp(ann, phone: "9996626001")
         _ = try await Self.signUp(ben, phone: "9996626002")
         let pushed = PushLog()
@@ -212,9 +188,7 @@ import Testing
     @Test func forwardSecrecyRunsSessionsOnBoundTemporaryKeysAndRenewsThem() async throws {
         let world = try await Self.world()
         let store = InMemoryNetworkKeyStore()
-        let network = AccountNetwork(
-            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey], store: store,
-            group: world.group, forwardSecrecy: .init(lifetime: 60, renewBefore: 59))
+        let network = Self.network(world, store: store, forwardSecrecy: .init(lifetime: 60, renewBefore: 59))
         let userId = try await Self.signUp(network, phone: "9996627001")
         let first = try await network.connection(dc: 2)
         let permanent = try #require(store.key(datacenter: 2))
@@ -238,7 +212,7 @@ import Testing
         let store = InMemoryNetworkKeyStore()
         // The app knows only DC 2; the server's config tells it the rest.
         let network = AccountNetwork(
-            datacenters: [2: try #require(world.endpoints[2])], defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey],
+            datacenters: [2: try #require(world.endpoints[2])], defaultMainDc: 2, publicKeys: world.publicKeys,
             store: store, group: world.group)
         try await network.refreshDatacenters()
         #expect(await network.datacenters.keys.sorted() == [1, 2, 3])
@@ -248,7 +222,7 @@ import Testing
         #expect(await network.mainDc == 1)
         // A new network over the same store starts with every address.
         let again = AccountNetwork(
-            datacenters: [:], defaultMainDc: 2, publicKeys: [world.server.keys.rsaKey.publicKey], store: store, group: world.group)
+            datacenters: [:], defaultMainDc: 2, publicKeys: world.publicKeys, store: store, group: world.group)
         #expect(await again.datacenters.keys.sorted() == [1, 2, 3])
         await again.close()
         try await Self.close(world, network)

@@ -5,8 +5,7 @@ import MTProtoTransport
 import NIOCore
 import NIOPosix
 import Network
-import ServerAPI
-import ServerStore
+import ServerTestSupport
 import TLRuntime
 import TelegramApi
 import Testing
@@ -16,37 +15,21 @@ import Testing
 /// message stored twice.
 @Suite(.serialized) struct FaultInjectionTests {
     struct World {
-        let group: MultiThreadedEventLoopGroup
-        let directory: URL
-        let server: MTProtoServer
+        let backend: BackendServer
         let alice: MTProtoConnection
         let bobPeer: Api.InputPeer
     }
 
     static func world() async throws -> World {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
-        let files = try FileVault(directory: directory)
-        let gateway = UpdateGateway()
-        let server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group, updates: gateway) {
-            ServerAPIHandler(
-                backend: ServerBackend(
-                    store: store, files: files, updates: gateway, dataCenters: $0, flood: FloodControl(.init(messagesPerSecond: 0))))
-        }
-        let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.dataCenters[1].port, dcId: 2)
-        let keys = [server.keys.rsaKey.publicKey]
-        let alice = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
-        let bob = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
-        _ = try await ServerPushTests.signUp(alice, phone: "9996625001", name: "Alice")
-        guard case .user(let bobUser) = try await ServerPushTests.signUp(bob, phone: "9996625002", name: "Bob"),
+        let backend = try await BackendServer()
+        let alice = try await backend.connect()
+        let bob = try await backend.connect()
+        _ = try await BackendServer.signUp(alice, phone: "9996625001", name: "Alice")
+        guard case .user(let bobUser) = try await BackendServer.signUp(bob, phone: "9996625002", name: "Bob"),
             let hash = bobUser.accessHash
         else { throw CancellationError() }
         await bob.close()
-        return World(
-            group: group, directory: directory, server: server, alice: alice,
-            bobPeer: .inputPeerUser(.init(userId: bobUser.id, accessHash: hash)))
+        return World(backend: backend, alice: alice, bobPeer: .inputPeerUser(.init(userId: bobUser.id, accessHash: hash)))
     }
 
     /// Sends `count` messages through `connection`, `window` at a time; returns how many answers each random id got.
@@ -105,9 +88,11 @@ import Testing
 
     static func run(_ mode: FaultProxy.Mode, count: Int, window: Int, seed: UInt64, options: DatacenterConnection.Options) async throws {
         let world = try await Self.world()
-        let proxy = try await FaultProxy(upstreamPort: world.server.dataCenters[1].port, mode: mode, seed: seed, group: world.group)
+        let upstream = try #require(world.backend.endpoints[2]).port
+        let proxy = try await FaultProxy(upstreamPort: upstream, mode: mode, seed: seed, group: world.backend.group)
         let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: proxy.port, dcId: 2)
-        let connection = try await DatacenterConnection.open(to: endpoint, key: world.alice.key, group: world.group, options: options)
+        let connection = try await DatacenterConnection.open(
+            to: endpoint, key: world.alice.key, group: world.backend.group, options: options)
         let answers = try await Self.sendMessages(count, window: window, through: connection, to: world.bobPeer, firstRandomId: 1)
         #expect(answers.count == count, "\(mode): \(answers.count) of \(count) answered")
         #expect(answers.values.allSatisfy { $0 == 1 })
@@ -120,9 +105,7 @@ import Testing
         await connection.close()
         await proxy.close()
         await world.alice.close()
-        try await world.server.close()
-        try await world.group.shutdownGracefully()
-        try? FileManager.default.removeItem(at: world.directory)
+        try await world.backend.close()
     }
 
     static var fastOptions: DatacenterConnection.Options {

@@ -4,8 +4,7 @@ import MTProtoServer
 import NIOCore
 import NIOPosix
 import Network
-import ServerAPI
-import ServerStore
+import ServerTestSupport
 import TLRuntime
 import TelegramApi
 import Testing
@@ -14,41 +13,17 @@ import Testing
 /// sockets, one writes, the other's connection yields the message as Telegram pushes it, and the writer's own
 /// session gets it only as the call's result.
 @Suite(.serialized) struct ServerPushTests {
-    static func signUp(_ connection: MTProtoConnection, phone: String, name: String) async throws -> Api.User {
-        let sent = try await connection.invoke(
-            Api.functions.auth.sendCode(phoneNumber: phone, apiId: 1, apiHash: "", settings: .codeSettings(.init())))
-        guard case .sentCode(let code) = sent else { throw CancellationError() }
-        let digit = String(Array(phone)[5])
-        let signIn = try await connection.invoke(
-            Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, phoneCode: String(repeating: digit, count: 5)))
-        guard case .authorizationSignUpRequired = signIn else { throw CancellationError() }
-        let signUp = try await connection.invoke(
-            Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, firstName: name, lastName: ""))
-        guard case .authorization(let authorization) = signUp else { throw CancellationError() }
-        return authorization.user
-    }
-
     static func userId(_ peer: Api.Peer) -> Int64? {
         if case .peerUser(let user) = peer { return user.userId }
         return nil
     }
 
     @Test func aMessageIsPushedToTheOtherAccountOnly() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("push-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
-        let files = try FileVault(directory: directory)
-        let gateway = UpdateGateway()
-        let server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group, updates: gateway) {
-            ServerAPIHandler(backend: ServerBackend(store: store, files: files, updates: gateway, dataCenters: $0))
-        }
-        let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.dataCenters[1].port, dcId: 2)
-        let keys = [server.keys.rsaKey.publicKey]
-        let alice = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
-        let bob = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
-        _ = try await Self.signUp(alice, phone: "9996621001", name: "Alice")
-        guard case .user(let bobUser) = try await Self.signUp(bob, phone: "9996621002", name: "Bob"),
+        let backend = try await BackendServer()
+        let alice = try await backend.connect()
+        let bob = try await backend.connect()
+        _ = try await BackendServer.signUp(alice, phone: "9996621001", name: "Alice")
+        guard case .user(let bobUser) = try await BackendServer.signUp(bob, phone: "9996621002", name: "Bob"),
             let bobHash = bobUser.accessHash
         else { Issue.record("no user"); return }
 
@@ -100,8 +75,6 @@ import Testing
 
         await alice.close()
         await bob.close()
-        try await server.close()
-        try await group.shutdownGracefully()
-        try? FileManager.default.removeItem(at: directory)
+        try await backend.close()
     }
 }

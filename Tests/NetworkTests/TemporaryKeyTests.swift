@@ -5,8 +5,7 @@ import MTProtoServer
 import NIOCore
 import NIOPosix
 import Network
-import ServerAPI
-import ServerStore
+import ServerTestSupport
 import TLRuntime
 import TelegramApi
 import Testing
@@ -33,24 +32,16 @@ import Testing
     }
 
     @Test func aBoundTemporaryKeyActsForItsPermanentKey() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pfs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
-        let files = try FileVault(directory: directory)
-        let gateway = UpdateGateway()
-        let server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group, updates: gateway) {
-            ServerAPIHandler(backend: ServerBackend(store: store, files: files, updates: gateway, dataCenters: $0))
-        }
-        let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.dataCenters[1].port, dcId: 2)
-        let keys = [server.keys.rsaKey.publicKey]
-        let alice = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
-        let bob = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
-        guard case .user(let aliceUser) = try await ServerPushTests.signUp(alice, phone: "9996623001", name: "Alice"),
+        let backend = try await BackendServer()
+        let alice = try await backend.connect()
+        let bob = try await backend.connect()
+        let endpoint = try #require(backend.endpoints[2])
+        let keys = backend.publicKeys
+        let group = backend.group
+        guard case .user(let aliceUser) = try await BackendServer.signUp(alice, phone: "9996623001", name: "Alice"),
             let aliceHash = aliceUser.accessHash
         else { throw CancellationError() }
-        _ = try await ServerPushTests.signUp(bob, phone: "9996623002", name: "Bob")
+        _ = try await BackendServer.signUp(bob, phone: "9996623002", name: "Bob")
 
         let temporary = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group, temporaryKeyLifetime: 3600)
         let expiresAt = try #require(temporary.key.expiresAt)
@@ -99,7 +90,6 @@ import Testing
         #expect(await Self.error { _ = try await Self.selfId(temporary) } == "AUTH_KEY_PERM_EMPTY")
 
         for connection in [alice, bob, temporary, second] { await connection.close() }
-        try await server.close()
-        try await group.shutdownGracefully()
+        try await backend.close()
     }
 }

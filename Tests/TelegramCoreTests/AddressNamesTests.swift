@@ -1,11 +1,9 @@
 import CryptoUtils
 import Foundation
-import MTProtoServer
 import NIOCore
 import NIOPosix
 import Network
-import ServerAPI
-import ServerStore
+import ServerTestSupport
 import SignalTesting
 import SwiftSignalKit
 import TelegramApi
@@ -88,28 +86,11 @@ import Testing
     }
 
     @Test func availabilityComesFromTheServer() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("names-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
-        let files = try FileVault(directory: directory)
-        let gateway = UpdateGateway()
-        let server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group, updates: gateway) {
-            ServerAPIHandler(backend: ServerBackend(store: store, files: files, updates: gateway, dataCenters: $0))
-        }
-        let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.dataCenters[1].port, dcId: 2)
-        let keys = [server.keys.rsaKey.publicKey]
-        let ann = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
-        let ben = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
-        for (connection, phone) in [(ann, "9996624001"), (ben, "9996624002")] {
-            let sent = try await connection.invoke(
-                Api.functions.auth.sendCode(phoneNumber: phone, apiId: 1, apiHash: "", settings: .codeSettings(.init())))
-            guard case .sentCode(let code) = sent else { throw CancellationError() }
-            _ = try? await connection.invoke(Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, phoneCode: "22222"))
-            _ = try await connection.invoke(
-                Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, firstName: phone, lastName: ""))
-        }
+        let backend = try await BackendServer()
+        let ann = try await backend.connect()
+        let ben = try await backend.connect()
+        _ = try await BackendServer.signUp(ann, phone: "9996624001", name: "Ann")
+        _ = try await BackendServer.signUp(ben, phone: "9996624002", name: "Ben")
         _ = try await ann.invoke(Api.functions.account.updateUsername(username: "telegraph_ann"))
         let check: (String) -> Signal<Bool, AddressNameCheckError> = { name in
             ben.request(Api.functions.account.checkUsername(username: name))
@@ -123,7 +104,6 @@ import Testing
         #expect(try await Self.first(addressNameAvailability(name: "9lives", check: check)) == .invalid)
         await ann.close()
         await ben.close()
-        try await server.close()
-        try await group.shutdownGracefully()
+        try await backend.close()
     }
 }
