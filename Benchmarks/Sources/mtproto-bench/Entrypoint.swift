@@ -93,22 +93,30 @@ enum MTProtoBench {
 
     /// Runs the Telethon script against the server and reads its median.
     static func telethonConnect(port: Int, pem: String, directory: URL) throws -> BenchmarkSupport.Measurement {
+        let json = try runTelethonScript("telethon_connect_bench.py", port: port, pem: pem, directory: directory)
+        let median = (json["median_ms"] as? Double) ?? .nan
+        return BenchmarkSupport.Measurement(name: "telethon connect", seconds: median / 1000, items: 1, unit: "connects")
+    }
+
+    /// Runs `Benchmarks/scripts/<script>` with the repository's Telethon against the server on `port` (its public key
+    /// written beside the benchmark's data) and returns the JSON object it prints.
+    static func runTelethonScript(
+        _ script: String, port: Int, pem: String, directory: URL, arguments: [String] = []
+    ) throws -> [String: Any] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let pemFile = directory.appendingPathComponent("public.pem")
         try pem.write(to: pemFile, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = root.appendingPathComponent(".venv/bin/python")
-        process.arguments = [root.appendingPathComponent("Benchmarks/scripts/telethon_connect_bench.py").path,
-                             "--port", String(port), "--pem-file", pemFile.path]
+        process.arguments = [root.appendingPathComponent("Benchmarks/scripts/\(script)").path,
+                             "--port", String(port), "--pem-file", pemFile.path] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let median = (json?["median_ms"] as? Double) ?? .nan
-        return BenchmarkSupport.Measurement(name: "telethon connect", seconds: median / 1000, items: 1, unit: "connects")
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
 
     /// Starts the release tg-server, opens 1,000 idle MTProto connections (each with a session), and divides the

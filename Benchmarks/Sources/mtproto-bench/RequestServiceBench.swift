@@ -91,22 +91,11 @@ enum RequestServiceBench {
     }
 
     static func telethonLoop(port: Int, pem: String, directory: URL, count: Int, concurrency: Int) throws -> BenchmarkSupport.Measurement {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let pemFile = directory.appendingPathComponent("public-loop.pem")
-        try pem.write(to: pemFile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = root.appendingPathComponent(".venv/bin/python")
-        process.arguments = [root.appendingPathComponent("Benchmarks/scripts/telethon_request_loop.py").path,
-                             "--port", String(port), "--pem-file", pemFile.path, "--count", String(count), "--concurrency", String(concurrency)]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let calls = (json?["calls"] as? Double) ?? 0
-        let seconds = (json?["seconds"] as? Double) ?? .nan
+        let json = try MTProtoBench.runTelethonScript(
+            "telethon_request_loop.py", port: port, pem: pem, directory: directory,
+            arguments: ["--count", String(count), "--concurrency", String(concurrency)])
+        let calls = (json["calls"] as? Double) ?? 0
+        let seconds = (json["seconds"] as? Double) ?? .nan
         return BenchmarkSupport.Measurement(name: "telethon requests", seconds: seconds, items: calls, unit: "calls")
     }
 }

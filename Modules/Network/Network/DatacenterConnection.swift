@@ -332,14 +332,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         do {
             guard !initialized else { return try function.encoded() }
             initialized = true
-            let info = options.info
-            return try Api.functions.invokeWithLayer(
-                layer: info.layer,
-                query: Api.functions.initConnection(
-                    apiId: info.apiId, deviceModel: info.deviceModel, systemVersion: info.systemVersion,
-                    appVersion: info.appVersion, systemLangCode: info.langCode, langPack: "", langCode: info.langCode,
-                    query: function)
-            ).encoded()
+            return try options.info.firstRequest(function)
         } catch {
             throw .encoding(error)
         }

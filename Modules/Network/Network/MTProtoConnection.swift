@@ -42,6 +42,16 @@ public final class MTProtoConnection: @unchecked Sendable {
         public var layer: Int32 = 229
 
         public init() {}
+
+        /// The first request of a session: `function` inside `invokeWithLayer(layer, initConnection(…))`, encoded.
+        public func firstRequest<F: TLFunction>(_ function: F) throws(TLEncodingError) -> [UInt8] {
+            try Api.functions.invokeWithLayer(
+                layer: layer,
+                query: Api.functions.initConnection(
+                    apiId: apiId, deviceModel: deviceModel, systemVersion: systemVersion, appVersion: appVersion,
+                    systemLangCode: langCode, langPack: "", langCode: langCode, query: function)
+            ).encoded()
+        }
     }
 
     public let endpoint: Endpoint
@@ -202,13 +212,7 @@ public final class MTProtoConnection: @unchecked Sendable {
     }
 
     private func wrapped<F: TLFunction>(_ function: F) throws(TLEncodingError) -> [UInt8] {
-        try Api.functions.invokeWithLayer(
-            layer: info.layer,
-            query: Api.functions.initConnection(
-                apiId: info.apiId, deviceModel: info.deviceModel, systemVersion: info.systemVersion,
-                appVersion: info.appVersion, systemLangCode: info.langCode, langPack: "", langCode: info.langCode,
-                query: function)
-        ).encoded()
+        try info.firstRequest(function)
     }
 
     /// The session's server salt in use now and its clock correction (seconds the server is ahead), as corrected
