@@ -264,7 +264,7 @@ let modules: [Module] = [
         deps: [
             "TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "CryptoUtils",
             "NIOCore", "OpusBinding", "WebPBinding", "ImageCore", "StickerFormats", "AnimatedSticker", "PostboxCoding",
-            "JPEGBinding", "ServerAPI", "ServerStore", "MTProtoServer",
+            "JPEGBinding", "ServerAPI", "ServerStore", "MTProtoServer", "NIOEmbedded",
         ],
         testDeps: ["TestVectors"]),
 ]

@@ -29,7 +29,7 @@ import Testing
         let key = try await fixture.createKey()
         var generator = SystemRandomNumberGenerator()
         let cases: [[UInt8]] = [
-            Array("GET / HTTP/1.1\r\n\r\n".utf8),  // HTTP
+            Array("POST /api HTTX\r\n\r\n".utf8),  // HTTP that does not parse (400, then closed)
             [0xee, 0xee, 0xee, 0xee, 0xff, 0xff, 0xff, 0x7f],  // intermediate, 2 GiB length
             [0xef, 0x7f, 0xff, 0xff, 0xff],  // abridged, huge length
             [0x10, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 1, count: 8),  // full, bad CRC after truncation

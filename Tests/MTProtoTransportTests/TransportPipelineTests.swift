@@ -68,12 +68,65 @@ import Testing
         _ = try client.finish()
     }
 
-    @Test func httpIsRefusedAndTheConnectionClosed() throws {
-        let server = try Self.makeServer()
-        #expect(throws: TransportError.unknownTransport(firstBytes: Array("POST".utf8))) {
-            try server.writeInbound(ByteBuffer(string: "POST / HTTP/1.1\r\n"))
-        }
-        #expect(!server.isActive)
+    /// A server channel with the real detector (HTTP included) and small HTTP limits.
+    static func makeHTTPServer() throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        var limits = HTTPTransportLimits()
+        limits.maximumHeaderBytes = 512
+        limits.maximumBodyBytes = 1024
+        try channel.pipeline.syncOperations.addHandler(TransportPipeline.serverDetector(http: limits) { [] })
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return channel
+    }
+
+    static func responses(_ channel: EmbeddedChannel) throws -> String {
+        var text = ""
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
+        return text
+    }
+
+    @Test func httpPostsBecomePacketsAndPacketsTheirResponses() throws {
+        let server = try Self.makeHTTPServer()
+        var request = ByteBuffer(string: "POST /api HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 8\r\n\r\n")
+        request.writeBytes([1, 2, 3, 4, 5, 6, 7, 8])
+        // Split in two reads: the body arrives after the headers.
+        let head = request.readSlice(length: 20)!
+        try server.writeInbound(head)
+        try server.writeInbound(request)
+        #expect(try server.readInbound(as: TransportFrame.self) == .packet(ByteBuffer(bytes: [1, 2, 3, 4, 5, 6, 7, 8])))
+        try server.writeOutbound(TransportFrame.packet(ByteBuffer(bytes: [9, 9, 9, 9])))
+        let answer = try Self.responses(server)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(answer.hasSuffix("Content-Length: 4\r\n\r\n\u{9}\u{9}\u{9}\u{9}"))
+        // A packet with no request owed waits for the next POST, which it answers at once.
+        try server.writeOutbound(TransportFrame.packet(ByteBuffer(bytes: [7, 7, 7, 7])))
+        #expect(try Self.responses(server).isEmpty)
+        try server.writeInbound(ByteBuffer(string: "POST /api HTTP/1.1\r\nContent-Length: 0\r\n\r\n"))
+        #expect(try Self.responses(server).hasSuffix("Content-Length: 4\r\n\r\n\u{7}\u{7}\u{7}\u{7}"))
+        // Other methods and paths get their status; the connection stays.
+        try server.writeInbound(ByteBuffer(string: "GET /api HTTP/1.1\r\n\r\n"))
+        #expect(try Self.responses(server).hasPrefix("HTTP/1.1 405 "))
+        try server.writeInbound(ByteBuffer(string: "POST /other HTTP/1.1\r\nContent-Length: 0\r\n\r\n"))
+        #expect(try Self.responses(server).hasPrefix("HTTP/1.1 404 "))
+        #expect(server.isActive)
+        _ = try? server.finish()
+    }
+
+    @Test func oversizedHttpRequestsGetTheirStatusAndAClose() throws {
+        let tooLong = try Self.makeHTTPServer()
+        try tooLong.writeInbound(ByteBuffer(string: "POST /api HTTP/1.1\r\nContent-Length: 5000\r\n\r\n"))
+        #expect(try Self.responses(tooLong).hasPrefix("HTTP/1.1 413 "))
+        #expect(!tooLong.isActive)
+        let headers = try Self.makeHTTPServer()
+        try headers.writeInbound(ByteBuffer(string: "POST /api HTTP/1.1\r\nX: " + String(repeating: "a", count: 600)))
+        #expect(try Self.responses(headers).hasPrefix("HTTP/1.1 431 "))
+        #expect(!headers.isActive)
+        let chunked = try Self.makeHTTPServer()
+        try chunked.writeInbound(ByteBuffer(string: "POST /api HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"))
+        #expect(try Self.responses(chunked).hasPrefix("HTTP/1.1 501 "))
+        let garbage = try Self.makeHTTPServer()
+        try garbage.writeInbound(ByteBuffer(string: "POST /api HTTX\r\n\r\n"))
+        #expect(try Self.responses(garbage).hasPrefix("HTTP/1.1 400 "))
     }
 
     @Test func hugeLengthClosesTheConnection() throws {

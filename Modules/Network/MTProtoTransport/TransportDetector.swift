@@ -7,6 +7,8 @@ public enum DetectedTransport: Equatable, Sendable {
     case plain(TransportFraming, preambleLength: Int)
     /// An obfuscated2 connection: the 64-byte header is at the front of the stream.
     case obfuscated
+    /// MTProto over HTTP (core.telegram.org/mtproto/transports "HTTP"): requests start with a method name.
+    case http
 }
 
 /// Classifies a connection from its first bytes, or says how many more it needs.
@@ -15,7 +17,8 @@ public enum TransportClassifier {
     public static let obfuscatedHeaderLength = 64
 
     /// Decides from the bytes seen so far: `.success(nil)` to wait for more, `.failure` for a stream no transport
-    /// explains (HTTP among them: this server speaks TCP transports only).
+    /// explains. A stream that starts with an HTTP method is MTProto over HTTP (the obfuscated2 header is never made
+    /// to start like one).
     public static func classify(_ bytes: ByteBufferView) -> Result<DetectedTransport?, TransportError> {
         guard let first = bytes.first else { return .success(nil) }
         if first == 0xef { return .success(.plain(.abridged, preambleLength: 1)) }
@@ -27,7 +30,7 @@ public enum TransportClassifier {
         if head == [0xee, 0xee, 0xee, 0xee] { return .success(.plain(.intermediate, preambleLength: 4)) }
         if head == [0xdd, 0xdd, 0xdd, 0xdd] { return .success(.plain(.paddedIntermediate, preambleLength: 4)) }
         if ["GET ", "POST", "HEAD", "OPTI", "PUT "].contains(where: { Array($0.utf8) == head }) {
-            return .failure(.unknownTransport(firstBytes: head))
+            return .success(.http)
         }
         guard bytes.count >= 8 else { return .success(nil) }
         // The full framing's first frame has sequence number 0 in bytes 4..<8; an obfuscated header never does.

@@ -35,11 +35,15 @@ public enum TransportPipeline {
     /// `secrets` (or none), and installs the frame codec followed by `consumer()`'s handlers. `frameTimeout` bounds
     /// how long the transport's first bytes and then each frame may take to arrive whole.
     public static func serverDetector(
-        secrets: [[UInt8]] = [], frameTimeout: TimeAmount? = nil, consumer: @escaping () throws -> [any ChannelHandler]
+        secrets: [[UInt8]] = [], frameTimeout: TimeAmount? = nil, http: HTTPTransportLimits = .init(),
+        consumer: @escaping () throws -> [any ChannelHandler]
     ) -> TransportDetector {
         TransportDetector(timeout: frameTimeout) { detected, context in
             var handlers: [any ChannelHandler] = []
             switch detected {
+            case .http:
+                handlers.append(ByteToMessageHandler(HTTPRequestDecoder(limits: http)))
+                handlers.append(HTTPServerFrameAdapter(limits: http))
             case .plain(let framing, _):
                 handlers.append(ByteToMessageHandler(FrameDecoder(framing: framing, role: .server, frameTimeout: frameTimeout)))
                 handlers.append(FrameEncoder(framing: framing, role: .server, sendsPreamble: false))

@@ -23,7 +23,7 @@ public final class TransportServer: Sendable {
     public static func start(
         host: String, port: Int, group: any EventLoopGroup, secrets: [[UInt8]] = [],
         frameTimeout: TimeAmount? = nil, writeBufferLowWaterMark: Int = 256 * 1024,
-        writeBufferHighWaterMark: Int = 1024 * 1024, backlog: Int32 = 1024,
+        writeBufferHighWaterMark: Int = 1024 * 1024, backlog: Int32 = 1024, http: HTTPTransportLimits = .init(),
         makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
     ) async throws -> TransportServer {
         let bootstrap = ServerBootstrap(group: group)
@@ -35,7 +35,7 @@ public final class TransportServer: Sendable {
                 .writeBufferWaterMark, value: .init(low: writeBufferLowWaterMark, high: writeBufferHighWaterMark))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let detector = TransportPipeline.serverDetector(secrets: secrets, frameTimeout: frameTimeout) {
+                    let detector = TransportPipeline.serverDetector(secrets: secrets, frameTimeout: frameTimeout, http: http) {
                         try makeHandlers(channel)
                     }
                     try channel.pipeline.syncOperations.addHandler(detector)

@@ -112,7 +112,7 @@ public final class MTProtoServer: Sendable {
                 host: configuration.host, port: port, group: group, secrets: configuration.proxySecrets,
                 frameTimeout: .nanoseconds(Int64(limits.frameTimeout * 1e9)),
                 writeBufferLowWaterMark: limits.writeBufferHighWaterMark / 4,
-                writeBufferHighWaterMark: limits.writeBufferHighWaterMark
+                writeBufferHighWaterMark: limits.writeBufferHighWaterMark, http: limits.http
             ) { channel in
                 // Admission once the transport is known, so a refusal can be said in the client's framing.
                 let address = channel.remoteAddress?.ipAddress ?? "?"

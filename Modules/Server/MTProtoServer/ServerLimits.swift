@@ -1,3 +1,5 @@
+public import MTProtoTransport
+
 /// Every bound the server keeps on what clients can make it hold, each a named default that tg-server's flags can
 /// change. Nothing a client sends grows without one of these.
 public struct ServerLimits: Sendable, Equatable {
@@ -35,6 +37,8 @@ public struct ServerLimits: Sendable, Equatable {
     public var writeBufferHighWaterMark = 1 << 20
     /// Seconds between sweeps that forget idle sessions, unused keys and expired temporary keys.
     public var sweepInterval: Double = 60
+    /// MTProto over HTTP on the same ports: header and body sizes, how long a POST may be held, how many at once.
+    public var http = HTTPTransportLimits()
 
     public init() {}
 }

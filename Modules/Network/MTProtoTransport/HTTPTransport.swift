@@ -1,0 +1,217 @@
+public import NIOCore
+
+/// The bounds of MTProto over HTTP on the server (core.telegram.org/mtproto/transports "HTTP"): each POST to `/api`
+/// carries one MTProto packet and each response one packet; a POST the server has nothing for yet is held (a long
+/// poll) until a packet comes or `holdTimeout` passes.
+public struct HTTPTransportLimits: Sendable, Equatable {
+    /// Bytes of the request line and headers together; more gets 431.
+    public var maximumHeaderBytes = 8 * 1024
+    /// Bytes of one request body; more gets 413 (a packet is at most `TransportLimits.maximumPacketLength`).
+    public var maximumBodyBytes = TransportLimits.maximumPacketLength
+    /// Seconds a POST may be held waiting for something to answer with; then it is answered empty.
+    public var holdTimeout: Double = 25
+    /// POSTs held at once on one connection; past this the oldest is answered empty.
+    public var maximumHeldRequests = 16
+    /// Packets waiting for a POST to carry them; past this the oldest is dropped (the client catches up by msg_id
+    /// resends and getDifference).
+    public var maximumQueuedPackets = 64
+
+    public init() {}
+}
+
+/// One HTTP request as the server reads it, or why it could not be read.
+enum HTTPInbound {
+    case request(method: String, path: String, body: ByteBuffer)
+    /// Answer with this status and close (the stream cannot be read further).
+    case malformed(status: Int, reason: String)
+}
+
+/// Reads HTTP/1.1 requests (request line, headers, a `Content-Length` body) within `HTTPTransportLimits`; chunked
+/// bodies and anything unparsable become `.malformed` with the status to answer.
+struct HTTPRequestDecoder: ByteToMessageDecoder {
+    typealias InboundOut = HTTPInbound
+    let limits: HTTPTransportLimits
+    private var failed = false
+
+    init(limits: HTTPTransportLimits) {
+        self.limits = limits
+    }
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard !failed else {
+            buffer.moveReaderIndex(to: buffer.writerIndex)
+            return .needMoreData
+        }
+        let view = buffer.readableBytesView
+        guard let end = Self.headerEnd(view) else {
+            if view.count > limits.maximumHeaderBytes { return fail(context, &buffer, 431, "request headers too large") }
+            return .needMoreData
+        }
+        let headerLength = end - view.startIndex
+        guard headerLength <= limits.maximumHeaderBytes else { return fail(context, &buffer, 431, "request headers too large") }
+        let headerText = String(decoding: view[view.startIndex..<end], as: UTF8.self)
+        let lines = headerText.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        let requestLine = lines[0].split(separator: " ", omittingEmptySubsequences: true)
+        guard requestLine.count == 3, requestLine[2].hasPrefix("HTTP/1.") else {
+            return fail(context, &buffer, 400, "malformed request line")
+        }
+        var contentLength = 0
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = Self.trimmed(line[..<colon]).lowercased()
+            let value = Self.trimmed(line[line.index(after: colon)...])
+            if name == "content-length" {
+                guard let length = Int(value), length >= 0 else { return fail(context, &buffer, 400, "bad Content-Length") }
+                contentLength = length
+            } else if name == "transfer-encoding", value.lowercased() != "identity" {
+                return fail(context, &buffer, 501, "Transfer-Encoding \(value) is not supported")
+            }
+        }
+        guard contentLength <= limits.maximumBodyBytes else { return fail(context, &buffer, 413, "request body too large") }
+        let total = headerLength + 4 + contentLength
+        guard buffer.readableBytes >= total else { return .needMoreData }
+        buffer.moveReaderIndex(forwardBy: headerLength + 4)
+        let body = buffer.readSlice(length: contentLength) ?? ByteBuffer()
+        context.fireChannelRead(wrapInboundOut(.request(method: String(requestLine[0]), path: String(requestLine[1]), body: body)))
+        return .continue
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        .needMoreData
+    }
+
+    private mutating func fail(_ context: ChannelHandlerContext, _ buffer: inout ByteBuffer, _ status: Int, _ reason: String) -> DecodingState {
+        failed = true
+        buffer.moveReaderIndex(to: buffer.writerIndex)
+        context.fireChannelRead(wrapInboundOut(.malformed(status: status, reason: reason)))
+        return .needMoreData
+    }
+
+    static func trimmed(_ text: Substring) -> String {
+        String(text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+
+    /// The index of the blank line ending the headers ("\r\n\r\n"), if it has arrived.
+    static func headerEnd(_ view: ByteBufferView) -> ByteBufferView.Index? {
+        var index = view.startIndex
+        while index + 3 < view.endIndex {
+            if view[index] == 13, view[index + 1] == 10, view[index + 2] == 13, view[index + 3] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// Turns HTTP requests into `TransportFrame`s for the MTProto handler after it and its frames into HTTP responses:
+/// each POST `/api` body is one packet in; each packet out answers the oldest request still owed one (HTTP/1.1
+/// answers in order), or waits for the next request; a request held past `holdTimeout` is answered empty. Other
+/// paths get 404, other methods 405, unreadable requests their status and a close.
+final class HTTPServerFrameAdapter: ChannelDuplexHandler {
+    typealias InboundIn = HTTPInbound
+    typealias InboundOut = TransportFrame
+    typealias OutboundIn = TransportFrame
+    typealias OutboundOut = ByteBuffer
+
+    private let limits: HTTPTransportLimits
+    /// Requests owed an answer, oldest first, each with its hold timer.
+    private var owed: [Scheduled<Void>?] = []
+    private var queued: [ByteBuffer] = []
+
+    init(limits: HTTPTransportLimits) {
+        self.limits = limits
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .malformed(let status, let reason):
+            context.writeAndFlush(wrapOutboundOut(Self.response(status: status, body: ByteBuffer(string: reason))))
+                .whenComplete { _ in context.close(promise: nil) }
+        case .request(let method, let path, let body):
+            guard method == "POST" else {
+                answerNow(context, status: 405, body: "only POST /api")
+                return
+            }
+            guard path == "/api" else {
+                answerNow(context, status: 404, body: "not found")
+                return
+            }
+            hold(context)
+            context.fireChannelRead(wrapInboundOut(.packet(body)))
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .packet(let bytes, _):
+            send(context, bytes, promise: promise)
+        case .transportError(let code):
+            var bytes = ByteBuffer()
+            bytes.writeInteger(code, endianness: .little)
+            send(context, bytes, promise: promise)
+        case .quickAck:
+            promise?.succeed(())
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        for timer in owed { timer?.cancel() }
+        owed = []
+    }
+
+    /// A packet answers the oldest owed request, or waits for the next one.
+    private func send(_ context: ChannelHandlerContext, _ bytes: ByteBuffer, promise: EventLoopPromise<Void>?) {
+        guard !owed.isEmpty else {
+            queued.append(bytes)
+            if queued.count > limits.maximumQueuedPackets { queued.removeFirst() }
+            promise?.succeed(())
+            return
+        }
+        owed.removeFirst()?.cancel()
+        context.write(wrapOutboundOut(Self.response(status: 200, body: bytes)), promise: promise)
+    }
+
+    /// A new request is owed an answer: a queued packet answers it at once (what the request itself produces then
+    /// waits for the next request, which the client sends with its acknowledgements), else it is held.
+    private func hold(_ context: ChannelHandlerContext) {
+        if !queued.isEmpty {
+            context.writeAndFlush(wrapOutboundOut(Self.response(status: 200, body: queued.removeFirst())), promise: nil)
+            return
+        }
+        owed.append(timer(context))
+        if owed.count > limits.maximumHeldRequests { answerOldestEmpty(context) }
+    }
+
+    private func timer(_ context: ChannelHandlerContext) -> Scheduled<Void> {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        return context.eventLoop.scheduleTask(in: .nanoseconds(Int64(limits.holdTimeout * 1e9))) {
+            let (me, context) = bound.value
+            me.answerOldestEmpty(context)
+        }
+    }
+
+    private func answerOldestEmpty(_ context: ChannelHandlerContext) {
+        guard !owed.isEmpty else { return }
+        owed.removeFirst()?.cancel()
+        context.writeAndFlush(wrapOutboundOut(Self.response(status: 200, body: ByteBuffer())), promise: nil)
+    }
+
+    private func answerNow(_ context: ChannelHandlerContext, status: Int, body: String) {
+        context.writeAndFlush(wrapOutboundOut(Self.response(status: status, body: ByteBuffer(string: body))), promise: nil)
+    }
+
+    /// An HTTP/1.1 response; `Content-Length` is the last header (Telethon's reader takes the body right after it).
+    static func response(status: Int, body: ByteBuffer) -> ByteBuffer {
+        let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Payload Too Large",
+                      431: "Request Header Fields Too Large", 501: "Not Implemented"][status] ?? "Error"
+        var out = ByteBuffer()
+        out.writeString(
+            "HTTP/1.1 \(status) \(reason)\r\nConnection: keep-alive\r\nAccess-Control-Allow-Origin: *\r\n"
+                + "Content-Type: application/octet-stream\r\nContent-Length: \(body.readableBytes)\r\n\r\n")
+        var body = body
+        out.writeBuffer(&body)
+        return out
+    }
+}
+
+@available(*, unavailable)
+extension HTTPServerFrameAdapter: Sendable {}
