@@ -136,7 +136,8 @@ final class HTTPServerFrameAdapter: ChannelDuplexHandler {
                 return
             }
             hold(context)
-            context.fireChannelRead(wrapInboundOut(.packet(body)))
+            // An empty POST is a poll: it only waits for what the server has to send.
+            if body.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(.packet(body))) }
         }
     }
 
@@ -215,3 +216,86 @@ final class HTTPServerFrameAdapter: ChannelDuplexHandler {
 
 @available(*, unavailable)
 extension HTTPServerFrameAdapter: Sendable {}
+
+/// The client end of MTProto over HTTP: each packet goes out as a `POST /api` on the kept-alive connection; each
+/// response with a body comes in as a packet (a 4-byte body is a transport error code, as on TCP), an empty one (a
+/// poll the server answered with nothing) is dropped. Whenever no POST is outstanding it sends an empty one — a long
+/// poll the server holds until it has something to send — so answers computed later and pushes always have a
+/// request to ride on. Responses are read within `maximumBodyBytes`; anything else closes the connection.
+public final class HTTPClientFrameAdapter: ChannelDuplexHandler, RemovableChannelHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias InboundOut = TransportFrame
+    public typealias OutboundIn = TransportFrame
+    public typealias OutboundOut = ByteBuffer
+
+    private let host: String
+    private let maximumBodyBytes: Int
+    private var pending = ByteBuffer()
+    /// POSTs sent and not answered yet.
+    private var outstanding = 0
+
+    public init(host: String, port: Int, maximumBodyBytes: Int = TransportLimits.maximumPacketLength) {
+        self.host = "\(host):\(port)"
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .packet(let body, _) = unwrapOutboundIn(data) else {
+            promise?.succeed(())
+            return
+        }
+        post(body, context: context, promise: promise)
+    }
+
+    private func post(_ body: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        var body = body
+        var request = ByteBuffer()
+        request.writeString(
+            "POST /api HTTP/1.1\r\nHost: \(host)\r\nConnection: keep-alive\r\nContent-Type: application/octet-stream\r\n"
+                + "Content-Length: \(body.readableBytes)\r\n\r\n")
+        request.writeBuffer(&body)
+        outstanding += 1
+        context.write(wrapOutboundOut(request), promise: promise)
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var incoming = unwrapInboundIn(data)
+        pending.writeBuffer(&incoming)
+        while true {
+            let view = pending.readableBytesView
+            guard let end = HTTPRequestDecoder.headerEnd(view) else {
+                if view.count > 16 * 1024 { context.close(promise: nil) }
+                return
+            }
+            let head = String(decoding: view[view.startIndex..<end], as: UTF8.self)
+            var length = 0
+            for line in head.split(separator: "\r\n") {
+                let lower = line.lowercased()
+                if lower.hasPrefix("content-length:") { length = Int(HTTPRequestDecoder.trimmed(lower.dropFirst(15))) ?? -1 }
+            }
+            guard head.hasPrefix("HTTP/1.1 200"), length >= 0, length <= maximumBodyBytes else {
+                context.fireErrorCaught(TransportError.unknownTransport(firstBytes: Array(head.utf8.prefix(12))))
+                context.close(promise: nil)
+                return
+            }
+            let headerLength = end - view.startIndex + 4
+            guard pending.readableBytes >= headerLength + length else { return }
+            pending.moveReaderIndex(forwardBy: headerLength)
+            guard let body = pending.readSlice(length: length) else { return }
+            pending.discardReadBytes()
+            outstanding = max(0, outstanding - 1)
+            if outstanding == 0, context.channel.isActive {
+                post(ByteBuffer(), context: context, promise: nil)
+                context.flush()
+            }
+            if length == 4, let code = body.getInteger(at: body.readerIndex, endianness: .little, as: Int32.self), code < 0 {
+                context.fireChannelRead(wrapInboundOut(.transportError(code)))
+            } else if length > 0 {
+                context.fireChannelRead(wrapInboundOut(.packet(body)))
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension HTTPClientFrameAdapter: Sendable {}

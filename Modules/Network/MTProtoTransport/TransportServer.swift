@@ -55,8 +55,10 @@ public final class TransportServer: Sendable {
 public enum TransportClient {
     /// Connects to `host:port`, installs the client transport and then `makeHandlers`' handlers, which write and
     /// receive `TransportFrame`s.
+    /// With `http`, packets travel as MTProto over HTTP (`POST /api`, `HTTPClientFrameAdapter`) instead of
+    /// `framing`.
     public static func connect(
-        host: String, port: Int, framing: TransportFraming, obfuscation: TransportObfuscation = .none,
+        host: String, port: Int, framing: TransportFraming, obfuscation: TransportObfuscation = .none, http: Bool = false,
         group: any EventLoopGroup, connectTimeout: TimeAmount = .seconds(10),
         makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
     ) async throws -> any Channel {
@@ -66,7 +68,11 @@ public enum TransportClient {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
-                    try TransportPipeline.addClientHandlers(framing: framing, obfuscation: obfuscation, to: sync)
+                    if http {
+                        try sync.addHandler(HTTPClientFrameAdapter(host: host, port: port))
+                    } else {
+                        try TransportPipeline.addClientHandlers(framing: framing, obfuscation: obfuscation, to: sync)
+                    }
                     try sync.addHandlers(makeHandlers(channel))
                 }
             }

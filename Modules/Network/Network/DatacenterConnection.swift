@@ -199,7 +199,8 @@ public final class DatacenterConnection: @unchecked Sendable {
     private func makeSocket() async throws -> any Channel {
         let loop = self.loop
         return try await TransportClient.connect(
-            host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation, group: loop
+            host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
+            http: endpoint.http, group: loop
         ) { [weak self] _ in
             [SessionSocketHandler(onFrame: { self?.received($0) }, onClose: { self?.socketClosed() })]
         }

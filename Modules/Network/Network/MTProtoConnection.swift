@@ -21,14 +21,17 @@ public final class MTProtoConnection: @unchecked Sendable {
         public var dcId: Int32
         public var framing: TransportFraming
         public var obfuscation: TransportObfuscation
+        /// MTProto over HTTP (`POST /api`) instead of a TCP framing.
+        public var http: Bool
 
         public init(host: String, port: Int, dcId: Int32 = 2, framing: TransportFraming = .abridged,
-                    obfuscation: TransportObfuscation = .none) {
+                    obfuscation: TransportObfuscation = .none, http: Bool = false) {
             self.host = host
             self.port = port
             self.dcId = dcId
             self.framing = framing
             self.obfuscation = obfuscation
+            self.http = http
         }
     }
 
@@ -94,7 +97,7 @@ public final class MTProtoConnection: @unchecked Sendable {
         let updates = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(10_000))
         let channel = try await TransportClient.connect(
             host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
-            group: group
+            http: endpoint.http, group: group
         ) { _ in [ClientConnectionHandler(clock: clock, onUpdate: { updates.continuation.yield($0) })] }
         channel.closeFuture.whenComplete { _ in updates.continuation.finish() }
         // The handler is not Sendable: it is looked up, and every call into it is made, on the channel's event loop.

@@ -1,0 +1,58 @@
+import Foundation
+
+import Network
+import ServerTestSupport
+import TLRuntime
+import TelegramApi
+import Testing
+
+/// Our client over MTProto's HTTP transport (POST /api on the same port as TCP): the key exchange, sign-up and calls,
+/// and a push delivered through a POST the server holds.
+@Suite(.serialized) struct HTTPTransportTests {
+    @Test func keyExchangeCallsAndAHeldPollThatCarriesAPush() async throws {
+        let backend = try await BackendServer()
+        var endpoint = try #require(backend.endpoints[2])
+        endpoint.http = true
+        let alice = try await MTProtoConnection.connect(to: endpoint, publicKeys: backend.publicKeys, group: backend.group)
+        guard case .user(let aliceUser) = try await BackendServer.signUp(alice, phone: "9996629001", name: "Alice"),
+            let aliceHash = aliceUser.accessHash
+        else { throw CancellationError() }
+        let config = try await alice.invoke(Api.functions.help.getConfig())
+        guard case .config(let value) = config else { throw CancellationError() }
+        #expect(value.thisDc == 2)
+        // A session over HTTP that stays: its acknowledgements keep a POST at the server, which the push answers.
+        let session = try await DatacenterConnection.open(to: endpoint, key: alice.key, group: backend.group)
+        let me = try await session.invoke(Api.functions.users.getUsers(id: [.inputUserSelf]))
+        guard case .user(let user)? = me.first else { throw CancellationError() }
+        #expect(user.id == aliceUser.id)
+        try await Task.sleep(nanoseconds: 500_000_000)
+        let bob = try await backend.connect()
+        _ = try await BackendServer.signUp(bob, phone: "9996629002", name: "Bob")
+        _ = try await bob.invoke(
+            Api.functions.messages.sendMessage(
+                peer: .inputPeerUser(.init(userId: aliceUser.id, accessHash: aliceHash)), message: "over a held poll", randomId: 9))
+        let pushed = try await withThrowingTaskGroup(of: String?.self) { tasks in
+            tasks.addTask {
+                for await event in session.events {
+                    guard case .updates(let body) = event, case .updates(let all) = try Api.Updates(tlBytes: body) else { continue }
+                    for case .updateNewMessage(let new) in all.updates {
+                        if case .message(let message) = new.message { return message.message }
+                    }
+                }
+                return nil
+            }
+            tasks.addTask {
+                try await Task.sleep(nanoseconds: 15_000_000_000)
+                return nil
+            }
+            let first = try await tasks.next() ?? nil
+            tasks.cancelAll()
+            return first
+        }
+        #expect(pushed == "over a held poll")
+        await session.close()
+        await alice.close()
+        await bob.close()
+        try await backend.close()
+    }
+}
