@@ -179,7 +179,10 @@ let modules: [Module] = [
         testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime", "GZip", "TestVectors"]),
     .swift(
         "Network", .Network,
-        deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "MTProtoApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore"],
+        deps: [
+            "MTProtoCore", "MTProtoTransport", "TelegramApi", "MTProtoApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore",
+            "SecretFiles",
+        ],
         testDeps: [
             "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi",
             "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix", "ServerTestSupport",
