@@ -161,3 +161,14 @@ extension Wire {
         #expect(reaction.calls.first?.query == ReconnectTests.call)
     }
 }
+
+/// MTProto over HTTP's `http_wait` reaches the transport through the session's reaction.
+@Suite struct HTTPWaitTests {
+    @Test func httpWaitIsReportedWithItsTimes() throws {
+        var server = ServerSession(authKey: Wire.key, sessionId: Wire.sessionId, schedule: Wire.schedule, handshakeSalt: nil)
+        let body = MTProto.HttpWait.httpWait(.init(maxDelay: 0, waitAfter: 0, maxWait: 1500)).serialized()
+        let reaction = server.receive(try Wire.fromClient(id: Wire.id(Wire.now), seq: 0, body: body), now: Wire.now)
+        #expect(reaction.httpWait == ServerSession.HTTPWait(maxDelay: 0, waitAfter: 0, maxWait: 1500))
+        #expect(reaction.dropped.isEmpty)
+    }
+}

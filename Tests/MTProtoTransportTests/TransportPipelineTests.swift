@@ -112,6 +112,24 @@ import Testing
         _ = try? server.finish()
     }
 
+    @Test func heldPostsAreAnsweredEmptyWhenTheirHoldEndsAndHttpWaitShortensIt() throws {
+        let server = try Self.makeHTTPServer()
+        try server.writeInbound(ByteBuffer(string: "POST /api HTTP/1.1\r\nContent-Length: 0\r\n\r\n"))
+        server.embeddedEventLoop.advanceTime(by: .seconds(24))
+        #expect(try Self.responses(server).isEmpty)
+        server.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(try Self.responses(server) == "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nAccess-Control-Allow-Origin: *\r\n"
+            + "Content-Type: application/octet-stream\r\nContent-Length: 0\r\n\r\n")
+        // The client's http_wait asks for half a second: the next poll is answered then.
+        try server.pipeline.triggerUserOutboundEvent(HTTPHoldRequest(maxWait: 0.5)).wait()
+        try server.writeInbound(ByteBuffer(string: "POST /api HTTP/1.1\r\nContent-Length: 0\r\n\r\n"))
+        server.embeddedEventLoop.advanceTime(by: .milliseconds(400))
+        #expect(try Self.responses(server).isEmpty)
+        server.embeddedEventLoop.advanceTime(by: .milliseconds(200))
+        #expect(try Self.responses(server).hasSuffix("Content-Length: 0\r\n\r\n"))
+        _ = try? server.finish()
+    }
+
     @Test func oversizedHttpRequestsGetTheirStatusAndAClose() throws {
         let tooLong = try Self.makeHTTPServer()
         try tooLong.writeInbound(ByteBuffer(string: "POST /api HTTP/1.1\r\nContent-Length: 5000\r\n\r\n"))

@@ -19,6 +19,16 @@ public struct HTTPTransportLimits: Sendable, Equatable {
     public init() {}
 }
 
+/// Sent down the pipeline (an outbound user event) when a client's `http_wait` asks for another hold time: the
+/// connection's held requests wait at most `maxWait` seconds from now on (never longer than the server's cap).
+public struct HTTPHoldRequest: Sendable, Equatable {
+    public let maxWait: Double
+
+    public init(maxWait: Double) {
+        self.maxWait = maxWait
+    }
+}
+
 /// One HTTP request as the server reads it, or why it could not be read.
 enum HTTPInbound {
     case request(method: String, path: String, body: ByteBuffer)
@@ -113,12 +123,23 @@ final class HTTPServerFrameAdapter: ChannelDuplexHandler {
     typealias OutboundOut = ByteBuffer
 
     private let limits: HTTPTransportLimits
+    /// How long a request is held now: `limits.holdTimeout`, or less if the client's `http_wait` asked.
+    private var holdTimeout: Double
     /// Requests owed an answer, oldest first, each with its hold timer.
     private var owed: [Scheduled<Void>?] = []
     private var queued: [ByteBuffer] = []
 
     init(limits: HTTPTransportLimits) {
         self.limits = limits
+        self.holdTimeout = limits.holdTimeout
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard let hold = event as? HTTPHoldRequest else {
+            return context.triggerUserOutboundEvent(event, promise: promise)
+        }
+        holdTimeout = min(max(0, hold.maxWait), limits.holdTimeout)
+        promise?.succeed(())
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -184,7 +205,7 @@ final class HTTPServerFrameAdapter: ChannelDuplexHandler {
 
     private func timer(_ context: ChannelHandlerContext) -> Scheduled<Void> {
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        return context.eventLoop.scheduleTask(in: .nanoseconds(Int64(limits.holdTimeout * 1e9))) {
+        return context.eventLoop.scheduleTask(in: .nanoseconds(Int64(holdTimeout * 1e9))) {
             let (me, context) = bound.value
             me.answerOldestEmpty(context)
         }

@@ -190,6 +190,10 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
             // Receipt; the client drops what it already has by msg_id).
             write(session.with(now: now) { $0.unacknowledgedPackets(now: now) }, context: context)
         }
+        if let wait = reaction.httpWait {
+            // Only the HTTP transport's adapter acts on it; on TCP the event passes through to the head.
+            context.triggerUserOutboundEvent(HTTPHoldRequest(maxWait: Double(wait.maxWait) / 1000), promise: nil)
+        }
         if !reaction.replay.isEmpty {
             write(session.with(now: now) { $0.replay(reaction.replay, now: now) }, context: context)
         }

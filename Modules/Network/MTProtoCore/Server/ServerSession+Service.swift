@@ -46,6 +46,11 @@ extension ServerSession {
                 reaction.replies.append(
                     .init(body: old.body, contentRelated: old.isContentRelated, kind: .serverResponse))
             }
+        case let wait as MTProto.HttpWait:
+            // MTProto over HTTP (core.telegram.org/mtproto/service_messages "http_wait"): how long the request that
+            // carried this may be held; the transport applies it.
+            guard case .httpWait(let value) = wait else { return }
+            reaction.httpWait = .init(maxDelay: value.maxDelay, waitAfter: value.waitAfter, maxWait: value.maxWait)
         default:
             reaction.dropped.append("unexpected service object \(type(of: object))")
         }

@@ -54,6 +54,21 @@ public struct ServerSession: Sendable {
         public var dropped: [String] = []
         /// Messages already sent to send again (`replay(_:now:)`): answers to requests the client sent twice.
         public var replay: [Int64] = []
+        /// An `http_wait` (milliseconds): how long an HTTP request may be held for something to answer it with.
+        public var httpWait: HTTPWait?
+    }
+
+    /// `http_wait max_delay wait_after max_wait`, in milliseconds.
+    public struct HTTPWait: Sendable, Equatable {
+        public let maxDelay: Int32
+        public let waitAfter: Int32
+        public let maxWait: Int32
+
+        public init(maxDelay: Int32, waitAfter: Int32, maxWait: Int32) {
+            self.maxDelay = maxDelay
+            self.waitAfter = waitAfter
+            self.maxWait = maxWait
+        }
     }
 
     /// At most this many sent messages are kept for `msg_resend_req`.
