@@ -250,6 +250,13 @@ let modules: [Module] = [
         deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CZstd"],
         testDeps: ["GZip", "RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "MediaTestSupport"]),
 
+    // SyncCore: Telegram's models (users, groups, photos, files, service actions, message attributes) as PostboxCoding
+    // types; no Network, so postbox-tool can read an account.
+    .swift("SyncCore", .Core, deps: ["Postbox", "PostboxCoding", "MediaBox"], testDeps: ["Postbox", "PostboxCoding", "PostboxTesting"]),
+    // SyncCoreApi: SyncCore values from the generated API types (Telegram-iOS's ApiUtils).
+    .swift(
+        "SyncCoreApi", .Core, deps: ["SyncCore", "Postbox", "TelegramApi"],
+        testDeps: ["SyncCore", "Postbox", "PostboxCoding", "TelegramApi", "TLRuntime"]),
     // Core: the account layer between Postbox and Network (TelegramCore's update state machine, …).
     .swift(
         "TelegramCore", .Core, deps: ["TelegramApi", "SwiftSignalKit"],

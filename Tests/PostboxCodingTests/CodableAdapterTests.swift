@@ -43,4 +43,14 @@ struct Settings: Codable, Equatable {
         let bytes = try PostboxEncoder.encodeCodable(["not": "settings"])
         #expect(throws: (any Error).self) { try PostboxDecoder.decodeCodable(Settings.self, from: bytes) }
     }
+
+    /// Empty arrays of any element type stay arrays (an empty `[Int32]` casts to `[UInt8]`, which once made it bytes).
+    @Test func emptyArraysKeepTheirType() throws {
+        var empty = value
+        empty.limits.sizes = []
+        empty.tags = []
+        empty.data = []
+        let bytes = try PostboxEncoder.encodeCodable(empty)
+        #expect(try PostboxDecoder.decodeCodable(Settings.self, from: bytes) == empty)
+    }
 }

@@ -27,9 +27,11 @@ final class PostboxCodableEncoder: Encoder {
     }
 
     static func encode<T: Encodable>(_ value: T, into box: Box, codingPath: [any CodingKey]) throws {
-        switch value {
-        case let bytes as [UInt8]: box.node = .bytes(bytes)
-        default: try value.encode(to: PostboxCodableEncoder(box: box, codingPath: codingPath))
+        // Check the static type, not a cast: an empty array of any element type casts to `[UInt8]`.
+        if T.self == [UInt8].self, let bytes = value as? [UInt8] {
+            box.node = .bytes(bytes)
+        } else {
+            try value.encode(to: PostboxCodableEncoder(box: box, codingPath: codingPath))
         }
     }
 

@@ -1,0 +1,39 @@
+public import Postbox
+
+/// Telegram's identity namespaces for peers, messages and media (Telegram-iOS `TelegramCore/SyncCore/Namespaces.swift`).
+public enum Namespaces {
+    /// Peer namespaces, the 3 bits packed into a `PeerId`.
+    public enum Peer {
+        public static let cloudUser = PeerId.Namespace(rawValue: 0)
+        public static let cloudGroup = PeerId.Namespace(rawValue: 1)
+        public static let cloudChannel = PeerId.Namespace(rawValue: 2)
+        public static let secretChat = PeerId.Namespace(rawValue: 3)
+        public static let empty = PeerId.Namespace(rawValue: 7)
+    }
+
+    /// Message namespaces: ids the server assigned, and ids allocated on this device before sending.
+    public enum Message {
+        public static let cloud: MessageId.Namespace = 0
+        public static let local: MessageId.Namespace = 1
+        public static let secretIncoming: MessageId.Namespace = 2
+    }
+
+    /// Media namespaces for shared media ids.
+    public enum Media {
+        public static let cloudImage: Int32 = 0
+        public static let cloudFile: Int32 = 5
+        public static let localImage: Int32 = 7
+        public static let localFile: Int32 = 8
+    }
+}
+
+extension PeerId {
+    /// The peer id of a user.
+    public static func user(_ id: Int64) -> PeerId { PeerId(namespace: Namespaces.Peer.cloudUser, id: Id(rawValue: id)) }
+    /// The peer id of a basic group.
+    public static func group(_ id: Int64) -> PeerId { PeerId(namespace: Namespaces.Peer.cloudGroup, id: Id(rawValue: id)) }
+    /// The peer id of a channel or supergroup.
+    public static func channel(_ id: Int64) -> PeerId {
+        PeerId(namespace: Namespaces.Peer.cloudChannel, id: Id(rawValue: id))
+    }
+}

@@ -1,0 +1,15 @@
+import PostboxCoding
+
+/// Registers SyncCore's stored types with the PostboxCoding registry; call once before opening an account's Postbox.
+public func registerSyncCoreTypes() {
+    declareEncodable(TelegramUser.self)
+    declareEncodable(TelegramGroup.self)
+    declareEncodable(TelegramMediaImage.self)
+    declareEncodable(TelegramMediaFile.self)
+    declareEncodable(TelegramMediaAction.self)
+    declareEncodable(TextEntitiesMessageAttribute.self)
+    declareEncodable(ReplyMessageAttribute.self)
+    declareEncodable(OutgoingMessageInfoAttribute.self)
+    declareEncodable(EditedMessageAttribute.self)
+    declareEncodable(ForwardSourceInfoAttribute.self)
+}
