@@ -256,7 +256,7 @@ let modules: [Module] = [
     // SyncCoreApi: SyncCore values from the generated API types (Telegram-iOS's ApiUtils).
     .swift(
         "SyncCoreApi", .Core, deps: ["SyncCore", "Postbox", "TelegramApi"],
-        testDeps: ["SyncCore", "Postbox", "PostboxCoding", "TelegramApi", "TLRuntime"]),
+        testDeps: ["SyncCore", "Postbox", "TelegramApi", "TLRuntime"]),
     // Core: the account layer between Postbox and Network (TelegramCore's update state machine, …).
     .swift(
         "TelegramCore", .Core, deps: ["TelegramApi", "SwiftSignalKit"],
