@@ -259,10 +259,14 @@ let modules: [Module] = [
         testDeps: ["SyncCore", "Postbox", "TelegramApi", "TLRuntime"]),
     // Core: the account layer between Postbox and Network (TelegramCore's update state machine, …).
     .swift(
-        "TelegramCore", .Core, deps: ["TelegramApi", "SwiftSignalKit"],
+        "TelegramCore", .Core,
+        deps: [
+            "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "Network",
+            "MTProtoCore", "PasswordSRP",
+        ],
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",
-            "CryptoUtils", "ServerTestSupport",
+            "CryptoUtils", "ServerTestSupport", "SyncCore", "Postbox", "PostboxTesting",
         ]),
 
     // BuildTools: generators and checks that run at development time.

@@ -1,0 +1,9 @@
+import PostboxCoding
+import SyncCore
+
+/// Registers every type an account's Postbox stores (SyncCore's models and TelegramCore's own state types); the
+/// account manager calls it before opening any account.
+public func registerTelegramCoreTypes() {
+    registerSyncCoreTypes()
+    declareEncodable(AuthorizedAccountState.self)
+}

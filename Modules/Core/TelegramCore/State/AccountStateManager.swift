@@ -1,0 +1,267 @@
+public import Postbox
+public import SwiftSignalKit
+public import TelegramApi
+
+/// The account's update pipeline (Telegram-iOS `AccountStateManager`): `Updates` pushed by the server and returned
+/// by calls go through `UpdateSequencer` on one queue; each batch it releases is applied to Postbox in one transaction
+/// (`UpdateBatchApplier`), so every open view emits once per batch; gaps wait `gapWait` on the queue's clock, then
+/// `updates.getDifference` runs and its slices are applied one by one; `differenceTooLong` marks holes.
+///
+/// The server is reached only through `Environment`'s three closures, and time only through `queue` — so tests run
+/// the whole shell on SignalTesting's virtual clock with a scripted server, and the account runs it on a real queue
+/// over `AccountNetwork`.
+public final class AccountStateManager: @unchecked Sendable {
+    /// How the manager reaches the server.
+    public struct Environment: Sendable {
+        /// Every `Updates` the server pushes, in arrival order; `nil` is a new session (fetch the difference: pushes
+        /// may have been lost).
+        public var updates: Signal<Api.Updates?, NoError>
+        public var getState: @Sendable () -> Signal<Api.updates.State, StateManagerError>
+        public var getDifference: @Sendable (UpdatesState) -> Signal<Api.updates.Difference, StateManagerError>
+        /// Called after `differenceTooLong` marked the chats' holes: the chat list's first page should be fetched again.
+        public var didResetChats: @Sendable () -> Void
+
+        public init(
+            updates: Signal<Api.Updates?, NoError>,
+            getState: @escaping @Sendable () -> Signal<Api.updates.State, StateManagerError>,
+            getDifference: @escaping @Sendable (UpdatesState) -> Signal<Api.updates.Difference, StateManagerError>,
+            didResetChats: @escaping @Sendable () -> Void = {}
+        ) {
+            self.updates = updates
+            self.getState = getState
+            self.getDifference = getDifference
+            self.didResetChats = didResetChats
+        }
+    }
+
+    /// Why the state could not be read or applied.
+    public enum StateManagerError: Error, Equatable, Sendable {
+        case network(String)
+        case storage(String)
+    }
+
+    /// Counters for tests, logs and benchmarks.
+    public struct Statistics: Equatable, Sendable {
+        public var batches = 0
+        public var differences = 0
+        public var storedMessages = 0
+        public var resets = 0
+        public var failures = 0
+        /// The last failure, for the log.
+        public var lastFailure: String?
+    }
+
+    public let queue: Queue
+    private let postbox: Postbox
+    private let environment: Environment
+    private let applier: UpdateBatchApplier
+    private let configuration: UpdateSequencer.Configuration
+    private let retryDelay: Double
+    private var sequencer: UpdateSequencer?
+    private var pending: [Api.Updates] = []
+    private let updatesDisposable = MetaDisposable()
+    private let requestDisposable = MetaDisposable()
+    private let wakeDisposable = MetaDisposable()
+    private let statisticsValue = LockedValue(Statistics())
+    private let stateValue = Promise<UpdatesState?>(nil)
+    private let updatingValue = ValuePromise(false, ignoreRepeated: true)
+
+    /// A manager for the account `accountPeerId` whose data is in `postbox`.
+    public init(
+        accountPeerId: PeerId, postbox: Postbox, environment: Environment, queue: Queue = Queue(name: "AccountStateManager"),
+        configuration: UpdateSequencer.Configuration = .init(), retryDelay: Double = 2
+    ) {
+        self.postbox = postbox
+        self.environment = environment
+        self.queue = queue
+        self.configuration = configuration
+        self.retryDelay = retryDelay
+        applier = UpdateBatchApplier(accountPeerId: accountPeerId)
+    }
+
+    deinit {
+        updatesDisposable.dispose()
+        requestDisposable.dispose()
+        wakeDisposable.dispose()
+    }
+
+    /// The state after the last applied batch (`nil` before the first).
+    public var state: Signal<UpdatesState?, NoError> { stateValue.get() }
+    /// True while a difference is being fetched (the title bar's "Updating…").
+    public var isUpdating: Signal<Bool, NoError> { updatingValue.get() }
+    public var statistics: Statistics { statisticsValue.withLock { $0 } }
+
+    /// Starts listening: loads the stored state, then catches up with `updates.getDifference` (or, for an account
+    /// without one, takes the server's `updates.getState` as the start: history before it comes from holes).
+    public func start() {
+        queue.async { [self] in
+            updatesDisposable.set(
+                (environment.updates |> deliverOn(queue)).start(next: { [weak self] updates in
+                    guard let self else { return }
+                    if let updates { self.receive(updates) } else { self.newSession() }
+                }))
+            let stored: AuthorizedAccountState?
+            do {
+                stored = try postbox.transactionSync { tx in try tx.getState() as? AuthorizedAccountState }
+            } catch {
+                fail(.storage("\(error)"))
+                return
+            }
+            if let state = stored?.state {
+                begin(with: state)
+                fetchDifference(from: state)
+            } else {
+                requestInitialState()
+            }
+        }
+    }
+
+    /// Stops listening and drops what was held (it is fetched again by the next start's difference).
+    public func stop() {
+        queue.async { [self] in
+            updatesDisposable.set(nil)
+            requestDisposable.set(nil)
+            wakeDisposable.set(nil)
+            sequencer = nil
+            pending = []
+            updatingValue.set(false)
+        }
+    }
+
+    /// Feeds `Updates` a call returned (`messages.sendMessage` …) through the same sequence as pushes.
+    public func addUpdates(_ updates: Api.Updates) {
+        queue.async { [self] in receive(updates) }
+    }
+
+    // MARK: - On the queue
+
+    private func begin(with state: UpdatesState) {
+        sequencer = UpdateSequencer(state: state, selfUserId: applier.accountPeerId.id.rawValue, configuration: configuration)
+        stateValue.set(.single(state))
+        let held = pending
+        pending = []
+        for updates in held { receive(updates) }
+    }
+
+    private func receive(_ updates: Api.Updates) {
+        guard sequencer != nil else {
+            pending.append(updates)
+            return
+        }
+        perform(sequencer!.receive(updates, now: queue.currentTime))
+    }
+
+    private func newSession() {
+        guard let sequencer, sequencer.phase != .fetchingDifference else { return }
+        fetchDifference(from: sequencer.state)
+    }
+
+    private func requestInitialState() {
+        requestDisposable.set(
+            (environment.getState() |> deliverOn(queue)).start(
+                next: { [weak self] state in
+                    guard let self, case .state(let value) = state else { return }
+                    let initial = UpdatesState(pts: value.pts, qts: value.qts, seq: value.seq, date: value.date)
+                    do {
+                        try self.postbox.transactionSync { tx in
+                            try tx.setState(AuthorizedAccountState(peerId: self.applier.accountPeerId, state: initial))
+                        }
+                    } catch {
+                        self.fail(.storage("\(error)"))
+                        return
+                    }
+                    self.begin(with: initial)
+                },
+                error: { [weak self] error in
+                    guard let self else { return }
+                    self.fail(error)
+                    self.wakeDisposable.set(self.queue.schedule(after: self.retryDelay) { [weak self] in self?.requestInitialState() })
+                }))
+    }
+
+    private func fetchDifference(from state: UpdatesState) {
+        // The machine must know a fetch is under way so it holds what arrives meanwhile.
+        if sequencer?.phase != .fetchingDifference {
+            perform(sequencer?.receive(.updatesTooLong, now: queue.currentTime) ?? [])
+            return
+        }
+        updatingValue.set(true)
+        statisticsValue.withLock { $0.differences += 1 }
+        requestDisposable.set(
+            (environment.getDifference(state) |> deliverOn(queue)).start(
+                next: { [weak self] difference in
+                    guard let self, self.sequencer != nil else { return }
+                    self.perform(self.sequencer!.receiveDifference(difference, now: self.queue.currentTime))
+                    if self.sequencer?.phase != .fetchingDifference { self.updatingValue.set(false) }
+                },
+                error: { [weak self] error in
+                    guard let self, self.sequencer != nil else { return }
+                    self.fail(error)
+                    self.perform(self.sequencer!.differenceFailed())
+                }))
+    }
+
+    private func perform(_ actions: [UpdateSequencer.Action]) {
+        for action in actions {
+            switch action {
+            case .apply(let batch):
+                apply(batch)
+            case .fetchDifference(let state):
+                fetchDifference(from: state)
+            case .resetChats(let pts):
+                resetChats(pts: pts)
+            case .wake(let time):
+                let delay = max(0, time - queue.currentTime)
+                wakeDisposable.set(
+                    queue.schedule(after: delay) { [weak self] in
+                        guard let self, self.sequencer != nil else { return }
+                        self.perform(self.sequencer!.tick(now: self.queue.currentTime))
+                    })
+            }
+        }
+    }
+
+    private func apply(_ batch: UpdateSequencer.Batch) {
+        do {
+            let summary = try postbox.transactionSync { tx in try applier.apply(batch, transaction: tx) }
+            statisticsValue.withLock {
+                $0.batches += 1
+                $0.storedMessages += summary.storedMessages
+            }
+            stateValue.set(.single(batch.state))
+        } catch {
+            fail(.storage("\(error)"))
+        }
+    }
+
+    /// `differenceTooLong`: what is stored may have missed anything, so every chat's history above its newest stored
+    /// message becomes a hole, fetched when a view reaches it (Telegram-iOS resets chats the same way).
+    private func resetChats(pts: Int32) {
+        statisticsValue.withLock { $0.resets += 1 }
+        do {
+            try postbox.transactionSync { tx in
+                var before: ChatListIndex?
+                while true {
+                    let page = try tx.chatListEntries(before: before, count: 500)
+                    for index in page {
+                        let top = index.messageIndex.id
+                        guard top.namespace == 0, top.id < Int32.max - 1 else { continue }
+                        try tx.addHole(peerId: top.peerId, namespace: 0, range: (top.id + 1)...(Int32.max - 1))
+                    }
+                    guard page.count == 500, let last = page.last else { break }
+                    before = last
+                }
+            }
+            environment.didResetChats()
+        } catch {
+            fail(.storage("\(error)"))
+        }
+    }
+
+    private func fail(_ error: StateManagerError) {
+        statisticsValue.withLock {
+            $0.failures += 1
+            $0.lastFailure = "\(error)"
+        }
+    }
+}

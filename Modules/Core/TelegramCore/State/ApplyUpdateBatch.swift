@@ -1,0 +1,122 @@
+public import Postbox
+import SyncCore
+import SyncCoreApi
+public import TelegramApi
+
+/// Writes one of the update state machine's batches into Postbox, inside the caller's transaction (Telegram-iOS
+/// `replayFinalState` in `AccountStateManagementUtils.swift`): peers first (a `min` user merges into the stored one),
+/// then every entry in order, then the state the batch reaches — so views see the whole batch at once, and a crash
+/// leaves either all of it or none.
+///
+/// New messages are stored in the cloud namespace; a chat that had no history gets a hole below its first message,
+/// filled from the server when a view reaches it. Edits replace the stored message; read updates move the read
+/// states. Deletions by id, `updateShortSentMessage` and channel updates are left to the sending and channel work.
+public struct UpdateBatchApplier: Sendable {
+    public let accountPeerId: PeerId
+
+    public init(accountPeerId: PeerId) {
+        self.accountPeerId = accountPeerId
+    }
+
+    /// What one batch changed, for logs, tests and benchmarks.
+    public struct Summary: Equatable, Sendable {
+        public var storedMessages = 0
+        public var editedMessages = 0
+        public var readStates = 0
+        public var peers = 0
+    }
+
+    @discardableResult
+    public func apply(_ batch: UpdateSequencer.Batch, transaction tx: Transaction) throws -> Summary {
+        var summary = Summary()
+        summary.peers = try storePeers(users: batch.users, chats: batch.chats, transaction: tx)
+        var newMessages: [StoreMessage] = []
+        func flushMessages() throws {
+            guard !newMessages.isEmpty else { return }
+            try addHolesBelowFirstMessages(newMessages, transaction: tx)
+            _ = try tx.addMessages(newMessages)
+            summary.storedMessages += newMessages.count
+            newMessages.removeAll()
+        }
+        for entry in batch.entries {
+            switch entry {
+            case .newMessage(let message):
+                if let stored = StoreMessage(apiMessage: message, accountPeerId: accountPeerId) { newMessages.append(stored) }
+            case .update(.updateNewMessage(let update)):
+                if let stored = StoreMessage(apiMessage: update.message, accountPeerId: accountPeerId) {
+                    newMessages.append(stored)
+                }
+            case .update(.updateEditMessage(let update)):
+                try flushMessages()
+                if try edit(update.message, transaction: tx) { summary.editedMessages += 1 }
+            case .update(.updateReadHistoryInbox(let update)):
+                try flushMessages()
+                try tx.applyIncomingReadMaxId(MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.maxId))
+                summary.readStates += 1
+            case .update(.updateReadHistoryOutbox(let update)):
+                try flushMessages()
+                try tx.applyOutgoingReadMaxId(MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.maxId))
+                summary.readStates += 1
+            case .update(.updateUserName(let update)):
+                try flushMessages()
+                if var user = try tx.getPeer(.user(update.userId)) as? TelegramUser {
+                    user.firstName = update.firstName
+                    user.lastName = update.lastName
+                    user.username = update.usernames.compactMap { username -> String? in
+                        if case .username(let value) = username, value.active { return value.username }
+                        return nil
+                    }.first
+                    try tx.updatePeers([user])
+                }
+            default:
+                break
+            }
+        }
+        try flushMessages()
+        try tx.setState(AuthorizedAccountState(peerId: accountPeerId, state: batch.state))
+        return summary
+    }
+
+    /// Stores users and basic groups; returns how many.
+    public func storePeers(users: [Api.User], chats: [Api.Chat], transaction tx: Transaction) throws -> Int {
+        var peers: [Peer] = []
+        for user in users {
+            let id = PeerId.user(userId(user))
+            let previous = TelegramUser.isMin(user) ? try tx.getPeer(id) as? TelegramUser : nil
+            peers.append(TelegramUser.merged(previous: previous, with: user))
+        }
+        peers += chats.compactMap(TelegramGroup.init)
+        if !peers.isEmpty { try tx.updatePeers(peers) }
+        return peers.count
+    }
+
+    /// Telegram-iOS marks the history of a chat it first hears about as unknown below the first message it stores.
+    private func addHolesBelowFirstMessages(_ messages: [StoreMessage], transaction tx: Transaction) throws {
+        var lowest: [PeerId: Int32] = [:]
+        for message in messages {
+            guard case .id(let id) = message.id, id.namespace == Namespaces.Message.cloud else { continue }
+            lowest[id.peerId] = min(lowest[id.peerId] ?? Int32.max, id.id)
+        }
+        for (peerId, firstId) in lowest where firstId > 1 {
+            guard try tx.topMessageIndex(peerId: peerId) == nil,
+                try tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
+            else { continue }
+            try tx.addHole(peerId: peerId, namespace: Namespaces.Message.cloud, range: 1...(firstId - 1))
+        }
+    }
+
+    private func edit(_ message: Api.Message, transaction tx: Transaction) throws -> Bool {
+        guard let stored = StoreMessage(apiMessage: message, accountPeerId: accountPeerId), case .id(let id) = stored.id,
+            try tx.messageIndex(id) != nil
+        else { return false }
+        try tx.updateMessage(id) { _ in stored }
+        return true
+    }
+
+    private func userId(_ user: Api.User) -> Int64 {
+        switch user {
+        case .user(let user): return user.id
+        case .userEmpty(let user): return user.id
+        }
+    }
+}
