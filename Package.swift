@@ -262,7 +262,7 @@ let modules: [Module] = [
         "TelegramCore", .Core,
         deps: [
             "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "Network",
-            "MTProtoCore", "PasswordSRP",
+            "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils", "PasswordSRP", "SecretFiles",
         ],
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",

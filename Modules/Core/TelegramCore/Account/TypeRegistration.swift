@@ -6,4 +6,5 @@ import SyncCore
 public func registerTelegramCoreTypes() {
     registerSyncCoreTypes()
     declareEncodable(AuthorizedAccountState.self)
+    declareEncodable(UnauthorizedAccountState.self)
 }

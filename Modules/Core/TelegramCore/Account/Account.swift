@@ -1,0 +1,102 @@
+public import Network
+public import Postbox
+public import SwiftSignalKit
+import SyncCore
+import TLRuntime
+public import TelegramApi
+
+/// A signed-in account (Telegram-iOS `Account`): its folder, its Postbox, its network and the managers that keep the
+/// Postbox in step with the server — the update state manager, and the history and chat-list hole fetchers.
+public final class Account: @unchecked Sendable {
+    public let id: AccountRecordId
+    public let peerId: PeerId
+    /// `<root>/account-<id>`.
+    public let basePath: String
+    public let postbox: Postbox
+    public let network: AccountNetwork
+    public let stateManager: AccountStateManager
+    public let holes: HistoryHoleFetcher
+    public let chatList: ChatListFetcher
+    private let updatesDisposable = MetaDisposable()
+
+    init(id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: AccountNetwork, stateConfiguration: UpdateSequencer.Configuration) {
+        self.id = id
+        self.peerId = peerId
+        self.basePath = basePath
+        self.postbox = postbox
+        self.network = network
+        let holes = HistoryHoleFetcher(accountPeerId: peerId, postbox: postbox, network: network)
+        let chatList = ChatListFetcher(accountPeerId: peerId, postbox: postbox, network: network)
+        self.holes = holes
+        self.chatList = chatList
+        stateManager = AccountStateManager(
+            accountPeerId: peerId, postbox: postbox, environment: Account.stateEnvironment(network: network, chatList: chatList),
+            configuration: stateConfiguration)
+    }
+
+    /// The state manager's server: the main DC's pushes (a new session means pushes may be lost), `updates.getState`
+    /// and `updates.getDifference`.
+    static func stateEnvironment(network: AccountNetwork, chatList: ChatListFetcher) -> AccountStateManager.Environment {
+        let updates = Signal<Api.Updates?, NoError> { subscriber in
+            let inner = MetaDisposable()
+            let task = Task {
+                guard let events = try? await network.updates() else { return }
+                inner.set(
+                    events.start(next: { event in
+                        switch event {
+                        case .updates(let bytes):
+                            if let updates = try? Api.Updates(tlBytes: bytes) { subscriber.putNext(updates) }
+                        case .newSession:
+                            subscriber.putNext(nil)
+                        }
+                    }))
+            }
+            return ActionDisposable {
+                task.cancel()
+                inner.dispose()
+            }
+        }
+        return AccountStateManager.Environment(
+            updates: updates,
+            getState: {
+                network.requestSignal(Api.functions.updates.getState()) |> mapError { .network("\($0)") }
+            },
+            getDifference: { state in
+                network.requestSignal(
+                    Api.functions.updates.getDifference(pts: state.pts, ptsTotalLimit: nil, date: state.date, qts: state.qts))
+                    |> mapError { .network("\($0)") }
+            },
+            didResetChats: { chatList.reload() })
+    }
+
+    /// Starts following the server: the state manager catches up and listens.
+    public func start() {
+        stateManager.start()
+    }
+
+    /// Stops the managers and closes the connections.
+    public func shutdown() async {
+        stateManager.stop()
+        await network.close()
+    }
+
+    /// Whether the server ended this authorization (401 on the main DC).
+    public var loggedOut: Signal<Bool, NoError> { network.loggedOut }
+
+    /// A chat's history around `anchor` that fetches the holes it reaches (Telegram-iOS
+    /// `Account.viewTracker.aroundMessageHistoryViewForLocation`): what is stored shows at once, the rest arrives.
+    public func historyView(
+        peerId: PeerId, anchor: HistoryViewInputAnchor = .upperBound, count: Int = 44, tag: MessageTags? = nil
+    ) -> Signal<MessageHistoryView, NoError> {
+        let holes = self.holes
+        return postbox.aroundMessageHistoryViewForLocation(peerId: peerId, anchor: anchor, count: count, tag: tag)
+            |> afterNext { view in holes.viewChanged(view) }
+    }
+
+    /// The chat list's top `count` chats, fetching pages of `messages.getDialogs` while the view is not full and the
+    /// server has more.
+    public func chatListView(count: Int = 50) -> Signal<ChatListView, NoError> {
+        let chatList = self.chatList
+        return postbox.tailChatListView(count: count) |> afterNext { view in chatList.viewChanged(view) }
+    }
+}

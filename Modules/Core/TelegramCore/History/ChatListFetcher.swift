@@ -1,0 +1,116 @@
+import Foundation
+public import Network
+public import Postbox
+import SwiftSignalKit
+import SyncCore
+import SyncCoreApi
+import TelegramApi
+
+/// Loads the chat list from the server page by page (Telegram-iOS `fetchChatListHole`): while an open chat-list view
+/// shows fewer chats than it asked for and the server has more, the next `messages.getDialogs` page is stored —
+/// peers, each chat's top message (with a hole below it when nothing older is stored) and its read state — in one
+/// transaction. One page is fetched at a time, however many views ask.
+public final class ChatListFetcher: @unchecked Sendable {
+    /// Where the next page starts: the last chat of the previous page, as `getDialogs` pages (date, id, peer).
+    struct Position: Sendable, Equatable {
+        var date: Int32 = 0
+        var id: Int32 = 0
+        var peer: Api.InputPeer = .inputPeerEmpty
+
+        static func == (lhs: Position, rhs: Position) -> Bool { lhs.date == rhs.date && lhs.id == rhs.id }
+    }
+
+    public let pageSize: Int32
+    private let accountPeerId: PeerId
+    private let postbox: Postbox
+    private let network: AccountNetwork
+    private let progress = LockedValue((next: Position(), complete: false, running: false, pages: 0))
+
+    init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, pageSize: Int32 = 100) {
+        self.accountPeerId = accountPeerId
+        self.postbox = postbox
+        self.network = network
+        self.pageSize = pageSize
+    }
+
+    /// Pages fetched so far, and whether the server has no more.
+    public var pagesFetched: Int { progress.withLock { $0.pages } }
+    public var isComplete: Bool { progress.withLock { $0.complete } }
+
+    /// Called with each emission of a chat-list view.
+    public func viewChanged(_ view: ChatListView) {
+        guard view.entries.count < view.count, !progress.withLock({ $0.complete || $0.running }) else { return }
+        Task { try? await fetchNextPage() }
+    }
+
+    /// Starts over from the top (after `differenceTooLong`): the first page is fetched again.
+    public func reload() {
+        progress.withLock {
+            $0.next = Position()
+            $0.complete = false
+        }
+        Task { try? await fetchNextPage() }
+    }
+
+    /// Fetches and stores the next page; returns how many chats it had (0 when another fetch runs or none are left).
+    @discardableResult
+    public func fetchNextPage() async throws -> Int {
+        let start: Position? = progress.withLock { state in
+            guard !state.complete, !state.running else { return nil }
+            state.running = true
+            return state.next
+        }
+        guard let start else { return 0 }
+        defer { progress.withLock { $0.running = false } }
+        let answer = try await network.request(
+            Api.functions.messages.getDialogs(
+                offsetDate: start.date, offsetId: start.id, offsetPeer: start.peer, limit: pageSize, hash: 0))
+        let dialogs: [Api.Dialog], messages: [Api.Message], users: [Api.User], chats: [Api.Chat]
+        let isSlice: Bool
+        switch answer {
+        case .dialogs(let page): (dialogs, messages, users, chats, isSlice) = (page.dialogs, page.messages, page.users, page.chats, false)
+        case .dialogsSlice(let page): (dialogs, messages, users, chats, isSlice) = (page.dialogs, page.messages, page.users, page.chats, true)
+        case .dialogsNotModified: (dialogs, messages, users, chats, isSlice) = ([], [], [], [], false)
+        }
+        let accountPeerId = self.accountPeerId
+        let next = try postbox.transactionSync { tx -> Position? in
+            var firstStored: [PeerId: Bool] = [:]
+            for dialog in dialogs {
+                guard case .dialog(let value) = dialog else { continue }
+                let peerId = PeerId(value.peer)
+                firstStored[peerId] = try tx.topMessageIndex(peerId: peerId) == nil
+                    && tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
+            }
+            let stored = try storeMessagePage(messages: messages, users: users, chats: chats, accountPeerId: accountPeerId, transaction: tx)
+            var readStates: [PeerId: [MessageId.Namespace: PeerReadState]] = [:]
+            var last: Position?
+            for dialog in dialogs {
+                guard case .dialog(let value) = dialog else { continue }
+                let peerId = PeerId(value.peer)
+                if firstStored[peerId] == true, value.topMessage > 1 {
+                    try tx.addHole(peerId: peerId, namespace: Namespaces.Message.cloud, range: 1...(value.topMessage - 1))
+                }
+                readStates[peerId] = [
+                    Namespaces.Message.cloud: PeerReadState(
+                        maxIncomingReadId: value.readInboxMaxId, maxOutgoingReadId: value.readOutboxMaxId,
+                        maxKnownId: value.topMessage, count: value.unreadCount)
+                ]
+                let top = stored.first { $0.id.peerId == peerId && $0.id == .id(MessageId(peerId: peerId, namespace: 0, id: value.topMessage)) }
+                if let top, let peer = try apiInputPeer(peerId, accountPeerId: accountPeerId, transaction: tx) {
+                    last = Position(date: top.timestamp, id: value.topMessage, peer: peer)
+                }
+            }
+            if !readStates.isEmpty { try tx.resetIncomingReadStates(readStates) }
+            return last
+        }
+        progress.withLock {
+            $0.pages += 1
+            if let next, isSlice, dialogs.count >= Int(pageSize) {
+                $0.next = next
+            } else {
+                $0.complete = true
+            }
+        }
+        return dialogs.count
+    }
+}

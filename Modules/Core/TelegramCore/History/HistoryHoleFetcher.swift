@@ -1,0 +1,116 @@
+import Foundation
+public import Network
+public import Postbox
+import SwiftSignalKit
+import SyncCore
+import SyncCoreApi
+import TelegramApi
+
+/// Fills the holes history views reach (Telegram-iOS `fetchMessageHistoryHole` driven by `AccountViewTracker`):
+/// a view whose oldest shown cloud message has a hole below it asks for the page under it with
+/// `messages.getHistory`, one with a hole above its newest asks for the page over it; the page and the hole's new
+/// edges are written in one transaction, so the view refreshes once. A hole is fetched once however many views reach
+/// it at the same time.
+public final class HistoryHoleFetcher: @unchecked Sendable {
+    /// One fetch: the hole, and which end of it the page is taken from.
+    public struct Request: Hashable, Sendable {
+        public let peerId: PeerId
+        public let hole: ClosedRange<Int32>
+        /// `true` fills from the hole's top down (a view scrolled up to it), `false` from its bottom up.
+        public let fromTop: Bool
+    }
+
+    /// Messages per `getHistory` page (Telegram-iOS asks for 100 around a hole's edge).
+    public let pageSize: Int32
+    private let accountPeerId: PeerId
+    private let postbox: Postbox
+    private let network: AccountNetwork
+    private let inFlight = LockedValue<Set<Request>>([])
+    private let counters = LockedValue((requests: 0, failures: 0))
+
+    init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, pageSize: Int32 = 100) {
+        self.accountPeerId = accountPeerId
+        self.postbox = postbox
+        self.network = network
+        self.pageSize = pageSize
+    }
+
+    /// How many `getHistory` calls were made, and how many failed.
+    public var requestCount: Int { counters.withLock { $0.requests } }
+    public var failureCount: Int { counters.withLock { $0.failures } }
+
+    /// Called with each emission of a history view: starts the fetch of the hole at its edge, unless one runs.
+    public func viewChanged(_ view: MessageHistoryView) {
+        guard view.tag == nil, view.holeEarlier || view.holeLater else { return }
+        let cloudIds = view.entries.map(\.message.id).filter { $0.namespace == Namespaces.Message.cloud }.map(\.id)
+        guard let holes = try? postbox.readTransactionSync({ tx in try tx.getHoles(peerId: view.peerId, namespace: Namespaces.Message.cloud) }) else {
+            return
+        }
+        let request: Request?
+        if view.holeEarlier {
+            let lowest = cloudIds.min() ?? Int32.max
+            request = holes.last { $0.lowerBound < lowest }.map { Request(peerId: view.peerId, hole: $0, fromTop: true) }
+        } else {
+            let highest = cloudIds.max() ?? 0
+            request = holes.first { $0.upperBound > highest }.map { Request(peerId: view.peerId, hole: $0, fromTop: false) }
+        }
+        guard let request else { return }
+        Task { try? await fetch(request) }
+    }
+
+    /// Fetches one page of `request`'s hole and stores it; returns how many messages came. A request already running
+    /// returns 0 at once.
+    @discardableResult
+    public func fetch(_ request: Request) async throws -> Int {
+        guard inFlight.withLock({ $0.insert(request).inserted }) else { return 0 }
+        defer { _ = inFlight.withLock { $0.remove(request) } }
+        let accountPeerId = self.accountPeerId
+        guard let peer = try postbox.readTransactionSync({ tx in try apiInputPeer(request.peerId, accountPeerId: accountPeerId, transaction: tx) }) else {
+            // Without a way to address the peer the hole cannot be filled: drop it rather than ask forever.
+            try postbox.transactionSync { tx in try tx.removeHole(peerId: request.peerId, namespace: Namespaces.Message.cloud, range: request.hole) }
+            return 0
+        }
+        counters.withLock { $0.requests += 1 }
+        let call: Api.functions.messages.getHistory
+        if request.fromTop {
+            // The newest messages below the hole's top: ids < upperBound + 1.
+            let offset = request.hole.upperBound == Int32.max ? Int32.max : request.hole.upperBound + 1
+            call = .init(peer: peer, offsetId: offset, offsetDate: 0, addOffset: 0, limit: pageSize, maxId: 0, minId: 0, hash: 0)
+        } else {
+            // The newest `pageSize` above the hole's bottom: the rest of the hole is above them.
+            call = .init(peer: peer, offsetId: 0, offsetDate: 0, addOffset: 0, limit: pageSize, maxId: 0, minId: request.hole.lowerBound - 1, hash: 0)
+        }
+        let answer: Api.messages.Messages
+        do {
+            answer = try await network.request(call)
+        } catch {
+            counters.withLock { $0.failures += 1 }
+            throw error
+        }
+        let (messages, users, chats) = Self.contents(answer)
+        let ids = messages.compactMap { $0.cloudId?.id }.filter { request.hole.contains($0) }
+        let complete = messages.count < Int(pageSize)
+        let filled: ClosedRange<Int32>
+        if request.fromTop {
+            filled = (complete ? request.hole.lowerBound : max(request.hole.lowerBound, ids.min() ?? request.hole.lowerBound))...request.hole.upperBound
+        } else if complete {
+            filled = request.hole
+        } else {
+            filled = (ids.min() ?? request.hole.lowerBound)...request.hole.upperBound
+        }
+        try postbox.transactionSync { tx in
+            _ = try storeMessagePage(messages: messages, users: users, chats: chats, accountPeerId: accountPeerId, transaction: tx)
+            try tx.removeHole(peerId: request.peerId, namespace: Namespaces.Message.cloud, range: filled)
+        }
+        return messages.count
+    }
+
+    static func contents(_ answer: Api.messages.Messages) -> ([Api.Message], [Api.User], [Api.Chat]) {
+        switch answer {
+        case .messages(let page): return (page.messages, page.users, page.chats)
+        case .messagesSlice(let page): return (page.messages, page.users, page.chats)
+        case .channelMessages(let page): return (page.messages, page.users, page.chats)
+        case .messagesNotModified: return ([], [], [])
+        }
+    }
+}

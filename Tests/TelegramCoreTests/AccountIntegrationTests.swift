@@ -1,0 +1,195 @@
+import Foundation
+import MTProtoCore
+import Network
+import Postbox
+import PostboxTesting
+import ServerTestSupport
+import SwiftSignalKit
+import SyncCore
+import TLRuntime
+import TelegramApi
+import TelegramCore
+import Testing
+
+/// Accounts of our own against a real tg-server on 127.0.0.1: sign-up through `Authorization` (with a
+/// `PHONE_MIGRATE`), live messages into Postbox, catching up after being offline, history and the chat list filled
+/// from holes, a log-out that removes the folder, and a second account that none of it touches.
+@Suite(.serialized) struct AccountIntegrationTests {
+    struct World {
+        let server: BackendServer
+        let root: TemporaryDirectory
+        let manager: AccountManager
+
+        init(gapWait: Double = 0.5) async throws {
+            server = try await BackendServer()
+            root = TemporaryDirectory(prefix: "accounts")
+            manager = try AccountManager(
+                rootPath: root.path,
+                environment: NetworkEnvironment(
+                    datacenters: server.endpoints, defaultMainDc: 2, publicKeys: server.publicKeys, group: server.group),
+                stateConfiguration: .init(gapWait: gapWait))
+        }
+
+        func close(_ accounts: [Account]) async throws {
+            for account in accounts { await account.shutdown() }
+            try await server.close()
+            root.remove()
+        }
+    }
+
+    /// Signs up `phone` (`99966XYYYY`: DC X, code X five times) through the account manager and opens the account.
+    static func signUp(_ world: World, phone: String, name: String) async throws -> Account {
+        let unauthorized = try world.manager.addUnauthorizedAccount()
+        let authorization = world.manager.authorization(unauthorized)
+        let sent = try await authorization.sendCode(phoneNumber: phone).get()
+        guard case .confirmationCodeEntry(_, _, let length) = sent else { throw CancellationError() }
+        #expect(length == 5)
+        let digit = String(Array(phone)[5])
+        #expect(await failure(of: authorization.signIn(code: "00000")) == .invalidCode)
+        #expect(try await authorization.signIn(code: String(repeating: digit, count: 5)).get() == .signUpRequired)
+        #expect(try unauthorized.state() == .signUp(phone: phone, codeHash: try #require({ if case .confirmationCodeEntry(_, let hash, _) = sent { hash } else { nil } }())))
+        let result = try await authorization.signUp(firstName: name, lastName: "").get()
+        guard case .loggedIn(let userId) = result else { throw CancellationError() }
+        let account = try world.manager.account(unauthorized.id)
+        #expect(account.peerId == .user(userId))
+        return account
+    }
+
+    /// A raw client of a third user (as Telethon would be), signed up on `dc`.
+    static func rawUser(_ world: World, phone: String, name: String) async throws -> (MTProtoConnection, Int64) {
+        let dc = Int32(String(Array(phone)[5]))!
+        let connection = try await world.server.connect(dc: dc)
+        let user = try await BackendServer.signUp(connection, phone: phone, name: name)
+        guard case .user(let value) = user else { throw CancellationError() }
+        return (connection, value.id)
+    }
+
+    /// Finds `phone` through `contacts.importContacts` and returns its input peer.
+    static func find(phone: String, with request: (Api.functions.contacts.importContacts) async throws -> Api.contacts.ImportedContacts) async throws -> Api.InputPeer {
+        let answer = try await request(
+            Api.functions.contacts.importContacts(contacts: [.inputPhoneContact(.init(clientId: 1, phone: phone, firstName: "", lastName: ""))]))
+        guard case .importedContacts(let imported) = answer, case .user(let user)? = imported.users.first, let hash = user.accessHash else {
+            throw CancellationError()
+        }
+        return .inputPeerUser(.init(userId: user.id, accessHash: hash))
+    }
+
+    static func storedMessages(_ account: Account, with peer: PeerId) throws -> [Message] {
+        try account.postbox.readTransactionSync { tx in try tx.earlierMessages(peerId: peer, before: nil, count: 100_000) }
+    }
+
+    static func wait(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !condition() {
+            guard Date() < deadline else {
+                Issue.record("\(what): not within \(timeout) s")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test func liveMessagesCatchUpAfterBeingOfflineAndLogOut() async throws {
+        let world = try await World()
+        // Ann's number lives on DC 1: sendCode on the default DC 2 is answered PHONE_MIGRATE_1, which moves her main DC.
+        let ann = try await Self.signUp(world, phone: "9996611001", name: "Ann")
+        #expect(await ann.network.mainDc == 1)
+        let ben = try await Self.signUp(world, phone: "9996622002", name: "Ben")
+        #expect(world.manager.records.count == 2)
+        #expect(world.manager.currentAccountId == ben.id)
+        ann.start()
+        ben.start()
+        let annPeer = try await Self.find(phone: "9996611001") { try await ben.network.request($0) }
+        let benPeerId = ben.peerId
+
+        // Live: Ben's messages reach Ann's Postbox through pushes, once each.
+        let history = LockedValue<[Int]>([])
+        let view = ann.historyView(peerId: benPeerId).start(next: { view in history.withLock { $0.append(view.entries.count) } })
+        defer { view.dispose() }
+        for index in 1...3 {
+            let sent = try await ben.network.request(Api.functions.messages.sendMessage(peer: annPeer, message: "live \(index)", randomId: Int64(index)))
+            ben.stateManager.addUpdates(sent)
+        }
+        try await Self.wait("three live messages in Ann's view") { history.withLock { $0.last } == 3 }
+        #expect(try Self.storedMessages(ann, with: benPeerId).map(\.text).sorted() == ["live 1", "live 2", "live 3"])
+        let stored = try #require(try ann.postbox.readTransactionSync { tx in try tx.getPeer(benPeerId) } as? TelegramUser)
+        #expect(stored.firstName == "Ben")
+
+        // Offline: Ann's app stops; Ben sends 40 more; on start Ann catches up through the difference.
+        await ann.shutdown()
+        for index in 4...43 {
+            _ = try await ben.network.request(Api.functions.messages.sendMessage(peer: annPeer, message: "offline \(index)", randomId: Int64(index)))
+        }
+        let differencesBefore = ann.stateManager.statistics.differences
+        ann.start()
+        try await Self.wait("43 messages after catching up") { try Self.storedMessages(ann, with: benPeerId).count == 43 }
+        #expect(ann.stateManager.statistics.differences > differencesBefore)
+        let texts = try Self.storedMessages(ann, with: benPeerId).map(\.text)
+        #expect(Set(texts).count == 43)
+        let unread = try ann.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(benPeerId)?.count }
+        #expect(unread == 43)
+
+        // Log-out: the server is told, the folder and key go; Ben keeps working.
+        let annPath = ann.basePath
+        try await world.manager.logOut(ann)
+        #expect(!FileManager.default.fileExists(atPath: annPath))
+        #expect(world.manager.records.map(\.id) == [ben.id])
+        let sent = try await ben.network.request(Api.functions.messages.sendMessage(peer: .inputPeerSelf, message: "still here", randomId: 99))
+        ben.stateManager.addUpdates(sent)
+        try await world.close([ben])
+    }
+
+    @Test func historyAndChatListComeFromHoles() async throws {
+        let world = try await World()
+        let ann = try await Self.signUp(world, phone: "9996612003", name: "Ann")
+        // Before Ann's app starts, Cat (a raw client) writes 150 messages: Ann's state starts after them.
+        let (cat, catId) = try await Self.rawUser(world, phone: "9996622004", name: "Cat")
+        let annPeer = try await Self.find(phone: "9996612003") { try await cat.invoke($0) }
+        for index in 1...150 {
+            _ = try await cat.invoke(Api.functions.messages.sendMessage(peer: annPeer, message: "old \(index)", randomId: Int64(index)))
+        }
+        ann.start()
+        let catPeerId = PeerId.user(catId)
+        #expect(try Self.storedMessages(ann, with: catPeerId).isEmpty)
+
+        // The chat list's hole: the first page of getDialogs brings Cat's chat, its top message and its unread count.
+        let chats = LockedValue<[ChatListEntry]>([])
+        let list = ann.chatListView(count: 20).start(next: { view in chats.withLock { $0 = view.entries } })
+        defer { list.dispose() }
+        try await Self.wait("Cat's chat in the list") { chats.withLock { $0.contains { $0.peerId == catPeerId } } }
+        let entry = try #require(chats.withLock { $0.first { $0.peerId == catPeerId } })
+        #expect(entry.topMessage?.text == "old 150")
+        #expect(entry.unreadCount == 150)
+        #expect((entry.peer as? TelegramUser)?.firstName == "Cat")
+
+        // Opening the chat shows the top message at once; the hole below it is fetched (100 per page), once however
+        // many views reach it.
+        let counts = LockedValue<[Int]>([])
+        let views = (0..<3).map { _ in ann.historyView(peerId: catPeerId, count: 44).start(next: { view in counts.withLock { $0.append(view.entries.count) } }) }
+        defer { views.forEach { $0.dispose() } }
+        try await Self.wait("the first page of history") { try Self.storedMessages(ann, with: catPeerId).count >= 100 }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(ann.holes.requestCount == 1)
+        // Scrolling to the oldest stored message reaches the rest of the hole.
+        let oldest = ann.historyView(peerId: catPeerId, anchor: .lowerBound, count: 44).start()
+        defer { oldest.dispose() }
+        try await Self.wait("all 150 messages") { try Self.storedMessages(ann, with: catPeerId).count == 150 }
+        try await Self.wait("no hole left") {
+            try ann.postbox.readTransactionSync { tx in try tx.getHoles(peerId: catPeerId, namespace: 0) }.isEmpty
+        }
+        let texts = try Self.storedMessages(ann, with: catPeerId).map(\.text)
+        #expect(Set(texts) == Set((1...150).map { "old \($0)" }))
+        await cat.close()
+        try await world.close([ann])
+    }
+}
+
+/// The error a signal fails with, or `nil` when it delivers a value.
+func failure<T: Sendable, E: Error & Sendable>(of signal: Signal<T, E>) async -> E? {
+    do {
+        _ = try await signal.get()
+        return nil
+    } catch {
+        return error as? E
+    }
+}
