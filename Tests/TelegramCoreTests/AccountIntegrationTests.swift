@@ -1,5 +1,4 @@
 import Foundation
-import MTProtoCore
 import Network
 import Postbox
 import PostboxTesting
@@ -191,5 +190,72 @@ func failure<T: Sendable, E: Error & Sendable>(of signal: Signal<T, E>) async ->
         return nil
     } catch {
         return error as? E
+    }
+}
+
+/// Two-step verification and a sign-in that survives a restart of the app between its steps.
+@Suite(.serialized) struct PasswordSignInTests {
+    @Test func passwordSignInSurvivesARestart() async throws {
+        let world = try await AccountIntegrationTests.World()
+        let dan = try await AccountIntegrationTests.signUp(world, phone: "9996622005", name: "Dan")
+        try await updateTwoStepVerificationPassword(network: dan.network, currentPassword: nil, newPassword: "hunter2", hint: "the usual")
+
+        // Dan signs in on a second account slot: the code is right, then the password is asked for.
+        let slot = try world.manager.addUnauthorizedAccount()
+        let authorization = world.manager.authorization(slot)
+        _ = try await authorization.sendCode(phoneNumber: "9996622005").get()
+        #expect(try await authorization.signIn(code: "22222").get() == .passwordRequired(hint: "the usual"))
+        #expect(await failure(of: authorization.checkPassword("hunter3")) == .invalidPassword)
+        #expect(await failure(of: authorization.signUp(firstName: "X", lastName: "")) == .wrongState)
+        await slot.network.close()
+
+        // The app restarts: a new account manager over the same folder finds the slot at the password step.
+        let restarted = try AccountManager(rootPath: world.root.path, environment: world.manager.environment)
+        #expect(restarted.records.map(\.kind).contains(.unauthorized))
+        let reopened = try restarted.unauthorizedAccount(slot.id)
+        #expect(try reopened.state() == .passwordEntry(phone: "9996622005", hint: "the usual"))
+        let result = try await restarted.authorization(reopened).checkPassword("hunter2").get()
+        #expect(result == .loggedIn(userId: dan.peerId.id.rawValue))
+        let again = try restarted.account(slot.id)
+        #expect(again.peerId == dan.peerId)
+        #expect(restarted.currentAccountId == slot.id)
+        await again.shutdown()
+        try await world.close([dan])
+    }
+}
+
+/// A push lost on the way (dropped between the network and the state manager, as a lossy link would) opens a gap the
+/// state manager closes with `updates.getDifference` after its wait.
+@Suite(.serialized) struct ForcedGapTests {
+    @Test func aDroppedPushIsRecoveredByTheDifference() async throws {
+        let world = try await AccountIntegrationTests.World()
+        let eve = try await AccountIntegrationTests.signUp(world, phone: "9996622006", name: "Eve")
+        let fay = try await AccountIntegrationTests.signUp(world, phone: "9996622007", name: "Fay")
+        let evePeer = try await AccountIntegrationTests.find(phone: "9996622006") { try await fay.network.request($0) }
+        var environment = AccountStateManager.Environment.network(eve.network)
+        let seen = LockedValue(0)
+        environment.updates = environment.updates |> filter { updates in
+            guard updates != nil else { return true }
+            return seen.withLock { count in
+                count += 1
+                return count != 2  // the second push never arrives
+            }
+        }
+        let manager = AccountStateManager(
+            accountPeerId: eve.peerId, postbox: eve.postbox, environment: environment, configuration: .init(gapWait: 0.5))
+        manager.start()
+        try await AccountIntegrationTests.wait("the initial state") { try eve.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state } != nil }
+        for index in 1...3 {
+            _ = try await fay.network.request(Api.functions.messages.sendMessage(peer: evePeer, message: "gap \(index)", randomId: Int64(index)))
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await AccountIntegrationTests.wait("all three after the gap closed") {
+            try AccountIntegrationTests.storedMessages(eve, with: fay.peerId).count == 3
+        }
+        #expect(seen.withLock { $0 } >= 3)
+        #expect(manager.statistics.differences >= 1)
+        #expect(try AccountIntegrationTests.storedMessages(eve, with: fay.peerId).map(\.text).sorted() == ["gap 1", "gap 2", "gap 3"])
+        manager.stop()
+        try await world.close([eve, fay])
     }
 }

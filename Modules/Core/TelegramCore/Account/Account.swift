@@ -30,43 +30,8 @@ public final class Account: @unchecked Sendable {
         self.holes = holes
         self.chatList = chatList
         stateManager = AccountStateManager(
-            accountPeerId: peerId, postbox: postbox, environment: Account.stateEnvironment(network: network, chatList: chatList),
+            accountPeerId: peerId, postbox: postbox, environment: .network(network, didResetChats: { chatList.reload() }),
             configuration: stateConfiguration)
-    }
-
-    /// The state manager's server: the main DC's pushes (a new session means pushes may be lost), `updates.getState`
-    /// and `updates.getDifference`.
-    static func stateEnvironment(network: AccountNetwork, chatList: ChatListFetcher) -> AccountStateManager.Environment {
-        let updates = Signal<Api.Updates?, NoError> { subscriber in
-            let inner = MetaDisposable()
-            let task = Task {
-                guard let events = try? await network.updates() else { return }
-                inner.set(
-                    events.start(next: { event in
-                        switch event {
-                        case .updates(let bytes):
-                            if let updates = try? Api.Updates(tlBytes: bytes) { subscriber.putNext(updates) }
-                        case .newSession:
-                            subscriber.putNext(nil)
-                        }
-                    }))
-            }
-            return ActionDisposable {
-                task.cancel()
-                inner.dispose()
-            }
-        }
-        return AccountStateManager.Environment(
-            updates: updates,
-            getState: {
-                network.requestSignal(Api.functions.updates.getState()) |> mapError { .network("\($0)") }
-            },
-            getDifference: { state in
-                network.requestSignal(
-                    Api.functions.updates.getDifference(pts: state.pts, ptsTotalLimit: nil, date: state.date, qts: state.qts))
-                    |> mapError { .network("\($0)") }
-            },
-            didResetChats: { chatList.reload() })
     }
 
     /// Starts following the server: the state manager catches up and listens.

@@ -1,0 +1,42 @@
+public import Network
+public import SwiftSignalKit
+import TLRuntime
+public import TelegramApi
+
+extension AccountStateManager.Environment {
+    /// The state manager's server: the main DC's pushes (a new session means pushes may be lost), `updates.getState`
+    /// and `updates.getDifference`.
+    public static func network(_ network: AccountNetwork, didResetChats: @escaping @Sendable () -> Void = {}) -> AccountStateManager.Environment {
+        let updates = Signal<Api.Updates?, NoError> { subscriber in
+            let inner = MetaDisposable()
+            let task = Task {
+                guard let events = try? await network.updates() else { return }
+                inner.set(
+                    events.start(next: { event in
+                        switch event {
+                        case .updates(let bytes):
+                            if let updates = try? Api.Updates(tlBytes: bytes) { subscriber.putNext(updates) }
+                        case .newSession:
+                            subscriber.putNext(nil)
+                        }
+                    }))
+            }
+            return ActionDisposable {
+                task.cancel()
+                inner.dispose()
+            }
+        }
+        return AccountStateManager.Environment(
+            updates: updates,
+            getState: {
+                network.requestSignal(Api.functions.updates.getState()) |> mapError { .network("\($0)") }
+            },
+            getDifference: { state in
+                network.requestSignal(
+                    Api.functions.updates.getDifference(pts: state.pts, ptsTotalLimit: nil, date: state.date, qts: state.qts))
+                    |> mapError { .network("\($0)") }
+            },
+            didResetChats: didResetChats)
+    }
+
+}
