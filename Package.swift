@@ -266,7 +266,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",
-            "CryptoUtils", "ServerTestSupport", "SyncCore", "Postbox", "PostboxTesting",
+            "CryptoUtils", "ServerTestSupport", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting",
         ]),
 
     // BuildTools: generators and checks that run at development time.

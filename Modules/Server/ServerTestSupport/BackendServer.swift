@@ -34,6 +34,11 @@ public final class BackendServer: @unchecked Sendable {
         self.endpoints = endpoints
     }
 
+    /// Writes the server's public key as PKCS#1 PEM (what Telethon's `rsa.add_key` reads) to `path`.
+    public func writePublicKeyPEM(to path: String) throws {
+        try server.keys.rsaKey.publicKeyPEM().write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
     /// The server's RSA public key, for clients.
     public var publicKeys: [RSAPublicKey] { [server.keys.rsaKey.publicKey] }
 

@@ -1,0 +1,96 @@
+"""Telethon 1.45.0 as a third user writing to one of our accounts (the Core tests and benchmarks).
+
+--mode groups: signs up, finds the target by its number, creates --chats basic groups with it (messages.createChat)
+and sends --per-chat messages into each, --concurrency at a time (while our account is offline).
+--mode direct: sends --count messages to the target directly, --interval seconds apart (live delivery).
+
+Usage: core_peer.py --host H --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY --mode groups|direct
+Prints one JSON object on stdout; exits non-zero on any failure.
+"""
+import argparse
+import asyncio
+import json
+import time
+
+from telethon import TelegramClient, errors, functions, types
+from telethon.crypto import rsa
+from telethon.sessions import MemorySession
+
+
+def load_key(path):
+    with open(path) as f:
+        pem = f.read()
+    end = "-----END RSA PUBLIC KEY-----"
+    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
+
+
+async def sign_up(client, phone, first_name):
+    sent = await client.send_code_request(phone)
+    try:
+        await client.sign_in(phone, phone[5] * 5, phone_code_hash=sent.phone_code_hash)
+        raise RuntimeError("a new number signed in without signing up")
+    except errors.PhoneNumberUnoccupiedError:
+        pass
+    result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
+    return await client._on_login(result.user)
+
+
+async def run(args):
+    load_key(args.pem_file)
+    session = MemorySession()
+    session.set_dc(int(args.phone[5]), args.host, args.port)
+    client = TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=5, retry_delay=1, timeout=30)
+    await client.connect()
+    report = {}
+    try:
+        me = await sign_up(client, args.phone, "Tess")
+        report["user_id"] = me.id
+        imported = await client(functions.contacts.ImportContactsRequest(
+            [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))
+        target = imported.users[0]
+        report["target_id"] = target.id
+        started = time.monotonic()
+        sent = 0
+        if args.mode == "groups":
+            chat_ids = []
+            for index in range(args.chats):
+                created = await client(functions.messages.CreateChatRequest(users=[target], title="chat %d" % index))
+                chat_ids.append(created.updates.chats[0].id)
+            report["chat_ids"] = chat_ids
+            peers = [types.InputPeerChat(chat_id) for chat_id in chat_ids]
+            jobs = [(peer, "msg %d of %s" % (number, peer.chat_id)) for number in range(args.per_chat) for peer in peers]
+            for start in range(0, len(jobs), args.concurrency):
+                batch = jobs[start:start + args.concurrency]
+                await asyncio.gather(*(client.send_message(peer, text) for peer, text in batch))
+                sent += len(batch)
+        else:
+            for number in range(args.count):
+                await client.send_message(target, "live %d" % number)
+                sent += 1
+                await asyncio.sleep(args.interval)
+        report["sent"] = sent
+        report["seconds"] = time.monotonic() - started
+    finally:
+        await client.disconnect()
+    return report
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--phone", required=True)
+    parser.add_argument("--target-phone", required=True)
+    parser.add_argument("--mode", choices=["groups", "direct"], required=True)
+    parser.add_argument("--chats", type=int, default=50)
+    parser.add_argument("--per-chat", type=int, default=100)
+    parser.add_argument("--concurrency", type=int, default=100)
+    parser.add_argument("--count", type=int, default=5)
+    parser.add_argument("--interval", type=float, default=0.1)
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()
