@@ -50,6 +50,16 @@ let package = Package(
 
         // MTProto benchmarks (peer: Telethon against the same tg-server).
         .executableTarget(
+            name: "core-bench",
+            dependencies: [
+                "BenchmarkSupport", .product(name: "TelegramCore", package: "Telegraph"),
+                .product(name: "SyncCore", package: "Telegraph"), .product(name: "SyncCoreApi", package: "Telegraph"),
+                .product(name: "Postbox", package: "Telegraph"), .product(name: "Network", package: "Telegraph"),
+                .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),
+                .product(name: "ServerTestSupport", package: "Telegraph"),
+            ],
+            path: "Sources/core-bench", swiftSettings: Settings.swift),
+        .executableTarget(
             name: "mtproto-bench",
             dependencies: [
                 "BenchmarkSupport",

@@ -103,20 +103,9 @@ enum MTProtoBench {
     static func runTelethonScript(
         _ script: String, port: Int, pem: String, directory: URL, arguments: [String] = []
     ) throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
         let pemFile = directory.appendingPathComponent("public.pem")
         try pem.write(to: pemFile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = root.appendingPathComponent(".venv/bin/python")
-        process.arguments = [root.appendingPathComponent("Benchmarks/scripts/\(script)").path,
-                             "--port", String(port), "--pem-file", pemFile.path] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        return try runBenchmarkScript(script, arguments: ["--port", String(port), "--pem-file", pemFile.path] + arguments)
     }
 
     /// Starts the release tg-server, opens 1,000 idle MTProto connections (each with a session), and divides the

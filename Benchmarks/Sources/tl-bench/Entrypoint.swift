@@ -137,19 +137,7 @@ enum TLBench {
     }
 
     static func runTelethon() throws -> [String: Any] {
-        var root = URL(fileURLWithPath: #filePath)
-        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Makefile").path) {
-            root.deleteLastPathComponent()
-        }
-        let process = Process()
-        process.executableURL = root.appendingPathComponent(".venv/bin/python")
-        process.arguments = [root.appendingPathComponent("Benchmarks/scripts/telethon_message_bench.py").path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        return try runBenchmarkScript("telethon_message_bench.py", arguments: [])
     }
 
     static func pq() {

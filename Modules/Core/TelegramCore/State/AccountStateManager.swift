@@ -65,6 +65,7 @@ public final class AccountStateManager: @unchecked Sendable {
     private let statisticsValue = LockedValue(Statistics())
     private let stateValue = Promise<UpdatesState?>(nil)
     private let updatingValue = ValuePromise(false, ignoreRepeated: true)
+    private let caughtUp = LockedValue(false)
 
     /// A manager for the account `accountPeerId` whose data is in `postbox`.
     public init(
@@ -90,10 +91,14 @@ public final class AccountStateManager: @unchecked Sendable {
     /// True while a difference is being fetched (the title bar's "Updating…").
     public var isUpdating: Signal<Bool, NoError> { updatingValue.get() }
     public var statistics: Statistics { statisticsValue.withLock { $0 } }
+    /// Whether the manager has reached the server's state since it started (its first difference, or the first
+    /// `getState` of a new account, is applied) and is not fetching one now.
+    public var hasCaughtUp: Bool { caughtUp.withLock { $0 } }
 
     /// Starts listening: loads the stored state, then catches up with `updates.getDifference` (or, for an account
     /// without one, takes the server's `updates.getState` as the start: history before it comes from holes).
     public func start() {
+        caughtUp.withLock { $0 = false }
         queue.async { [self] in
             updatesDisposable.set(
                 (environment.updates |> deliverOn(queue)).start(next: { [weak self] updates in
@@ -171,6 +176,7 @@ public final class AccountStateManager: @unchecked Sendable {
                         return
                     }
                     self.begin(with: initial)
+                    self.caughtUp.withLock { $0 = true }
                 },
                 error: { [weak self] error in
                     guard let self else { return }
@@ -186,13 +192,17 @@ public final class AccountStateManager: @unchecked Sendable {
             return
         }
         updatingValue.set(true)
+        caughtUp.withLock { $0 = false }
         statisticsValue.withLock { $0.differences += 1 }
         requestDisposable.set(
             (environment.getDifference(state) |> deliverOn(queue)).start(
                 next: { [weak self] difference in
                     guard let self, self.sequencer != nil else { return }
                     self.perform(self.sequencer!.receiveDifference(difference, now: self.queue.currentTime))
-                    if self.sequencer?.phase != .fetchingDifference { self.updatingValue.set(false) }
+                    if self.sequencer?.phase != .fetchingDifference {
+                        self.updatingValue.set(false)
+                        self.caughtUp.withLock { $0 = true }
+                    }
                 },
                 error: { [weak self] error in
                     guard let self, self.sequencer != nil else { return }

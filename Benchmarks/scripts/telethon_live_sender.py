@@ -1,0 +1,53 @@
+"""Telethon 1.45.0 writing to one of our accounts for core-bench's live latency: signs up, finds the target by its
+number, then sends --count messages ("live N") --interval seconds apart, recording the wall-clock time just before
+each send.
+
+Usage: telethon_live_sender.py --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY [--count N]
+Prints {"user_id": id, "sent_at": {"live 0": t, ...}} as JSON.
+"""
+import argparse
+import asyncio
+import json
+import time
+
+from telethon import TelegramClient, errors, functions, types
+from telethon.crypto import rsa
+from telethon.sessions import MemorySession
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--phone", required=True)
+    parser.add_argument("--target-phone", required=True)
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--interval", type=float, default=0.02)
+    args = parser.parse_args()
+    pem = open(args.pem_file).read()
+    rsa.add_key(pem[: pem.index("-----END RSA PUBLIC KEY-----") + 28], old=False)
+    session = MemorySession()
+    session.set_dc(int(args.phone[5]), "127.0.0.1", args.port)
+    client = TelegramClient(session, 1, "0" * 32, receive_updates=False)
+    await client.connect()
+    sent = await client.send_code_request(args.phone)
+    try:
+        await client.sign_in(args.phone, args.phone[5] * 5, phone_code_hash=sent.phone_code_hash)
+    except errors.PhoneNumberUnoccupiedError:
+        result = await client(functions.auth.SignUpRequest(args.phone, sent.phone_code_hash, "Tess", ""))
+        await client._on_login(result.user)
+    me = await client.get_me()
+    imported = await client(functions.contacts.ImportContactsRequest(
+        [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))
+    target = types.InputPeerUser(imported.users[0].id, imported.users[0].access_hash)
+    sent_at = {}
+    for number in range(args.count):
+        text = "live %d" % number
+        sent_at[text] = time.time()
+        await client(functions.messages.SendMessageRequest(peer=target, message=text, random_id=number + 1))
+        await asyncio.sleep(args.interval)
+    await client.disconnect()
+    print(json.dumps({"user_id": me.id, "sent_at": sent_at}))
+
+
+asyncio.run(main())
