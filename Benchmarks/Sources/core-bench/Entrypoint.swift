@@ -45,11 +45,16 @@ enum CoreBench {
         let catchUpStart = now()
         ann.start()
         try await waitFor("the catch-up", timeout: 300) { ann.stateManager.statistics.storedMessages >= expected }
-        let catchUp = Measurement(name: "catch-up", seconds: now() - catchUpStart, items: Double(expected), unit: "msgs")
+        let catchUp = BenchmarkSupport.Measurement(name: "catch-up", seconds: now() - catchUpStart, items: Double(expected), unit: "msgs")
         let differences = ann.stateManager.statistics.differences
+        let applySeconds = ann.stateManager.statistics.applySeconds
+        let sequencerSeconds = ann.stateManager.statistics.sequencerSeconds
 
         // The limit: Postbox's own insert of the same messages, in transactions of the same size as the slices.
         let bulk = try bulkInsert(ann: ann, chats: chats, root: root)
+
+        // Our client receiving and parsing the same difference without storing it (what Telethon's figure measures).
+        let receiveOnly = try await receiveDifference(ann: ann, from: start)
 
         // Telethon: a second authorization of Ann receives and parses the same difference.
         let telethon = try runBenchmarkScript(
@@ -57,7 +62,7 @@ enum CoreBench {
             arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622201", "--pts", String(start.pts),
                         "--date", String(start.date), "--qts", String(start.qts)])
         let telethonMessages = (telethon["messages"] as? Double) ?? Double((telethon["messages"] as? Int) ?? 0)
-        let telethonRate = Measurement(name: "telethon", seconds: (telethon["seconds"] as? Double) ?? .nan, items: telethonMessages, unit: "msgs")
+        let telethonRate = BenchmarkSupport.Measurement(name: "telethon", seconds: (telethon["seconds"] as? Double) ?? .nan, items: telethonMessages, unit: "msgs")
 
         // Live: Telethon sends; our open history view of that chat emits.
         let live = try await liveLatency(ann: ann, port: port, pem: pem)
@@ -69,9 +74,12 @@ enum CoreBench {
         printTable(title: "TelegramCore (tg-server on 127.0.0.1)", peerName: "peer", [
             Comparison("catch-up: 50,200 messages in 200 chats via getDifference into Postbox vs Postbox bulk insert (the limit)", ours: catchUp, peer: bulk, goal: "≥ 0.5×"),
             Comparison("catch-up vs Telethon 1.45 receiving and parsing the same difference", ours: catchUp, peer: telethonRate, goal: "≥ 5×"),
+            Comparison("receiving and parsing the difference only (AccountNetwork) vs Telethon 1.45", ours: receiveOnly, peer: telethonRate),
         ])
         print(String(format: "\ncatch-up: %.0f messages/s in %d difference calls; Postbox bulk insert %.0f/s; Telethon %.0f/s (%.0f messages)",
                      catchUp.throughput, differences, bulk.throughput, telethonRate.throughput, telethonMessages))
+        print(String(format: "of the catch-up's %.2f s: %.2f s in batch transactions (conversion and Postbox), %.2f s in the state machine",
+                     catchUp.seconds, applySeconds, sequencerSeconds))
         print(String(format: "live: Telethon send → our history view emits: p50 %.2f ms, p99 %.2f ms over %d messages (goal p50 ≤ 5 ms)",
                      live.p50 * 1000, live.p99 * 1000, live.count))
         print(String(format: "cold start with 100,000 stored messages (open, connect, getDifference, first chat list): median %.0f ms of 5, min %.0f ms (goal ≤ 300 ms)",
@@ -94,7 +102,7 @@ enum CoreBench {
         try account.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state }
     }
 
-    static func waitFor(_ what: String, timeout: Double = 60, _ condition: () throws -> Bool) async throws {
+    static func waitFor(_ what: String, timeout: Double = 60, _ condition: @Sendable () throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while try !condition() {
             guard Date() < deadline else { throw BenchFailure("\(what): not within \(timeout) s") }
@@ -150,11 +158,37 @@ enum CoreBench {
         return (groups.map(PeerId.group), now() - started)
     }
 
-    /// The same messages, read back from Ann's Postbox, inserted into a fresh Postbox 1,000 per transaction.
-    static func bulkInsert(ann: Account, chats: [PeerId], root: String) throws -> Measurement {
-        let messages = try ann.postbox.readTransactionSync { tx in
-            try chats.flatMap { try tx.earlierMessages(peerId: $0, before: nil, count: 10_000).map { $0.toStoreMessage() } }
+    /// `updates.getDifference` from `start` through every slice over Ann's network, parsed, not stored.
+    static func receiveDifference(ann: Account, from start: UpdatesState) async throws -> BenchmarkSupport.Measurement {
+        var state = start
+        var messages = 0
+        let started = now()
+        while true {
+            let difference = try await ann.network.request(
+                Api.functions.updates.getDifference(pts: state.pts, date: state.date, qts: state.qts))
+            switch difference {
+            case .differenceSlice(let slice):
+                messages += slice.newMessages.count
+                guard case .state(let next) = slice.intermediateState else { throw BenchFailure("no state") }
+                state = UpdatesState(pts: next.pts, qts: next.qts, seq: next.seq, date: next.date)
+                continue
+            case .difference(let last):
+                messages += last.newMessages.count
+            default:
+                break
+            }
+            break
         }
+        return BenchmarkSupport.Measurement(name: "receive", seconds: now() - started, items: Double(messages), unit: "msgs")
+    }
+
+    /// The same messages, read back from Ann's Postbox, inserted into a fresh Postbox.
+    static func bulkInsert(ann: Account, chats: [PeerId], root: String) throws -> BenchmarkSupport.Measurement {
+        // In the order the difference brought them (ids of one message box grow in arrival order), 1,000 per
+        // transaction as the slices were.
+        let messages = try ann.postbox.readTransactionSync { tx in
+            try chats.flatMap { try tx.earlierMessages(peerId: $0, before: nil, count: 10_000) }
+        }.sorted { $0.id.id < $1.id.id }.map { $0.toStoreMessage() }
         let peers = try ann.postbox.readTransactionSync { tx in try tx.getAllPeers() }
         let postbox = try Postbox.open(
             accountPath: root + "/bulk", encryption: try PostboxEncryptionParameters(keyAndSalt: Array(repeating: 7, count: 48)))
@@ -164,7 +198,7 @@ enum CoreBench {
             let chunk = Array(messages[start..<min(start + 1_000, messages.count)])
             try postbox.transactionSync { tx in _ = try tx.addMessages(chunk) }
         }
-        return Measurement(name: "bulk insert", seconds: now() - started, items: Double(messages.count), unit: "msgs")
+        return BenchmarkSupport.Measurement(name: "bulk insert", seconds: now() - started, items: Double(messages.count), unit: "msgs")
     }
 
     struct Latency {

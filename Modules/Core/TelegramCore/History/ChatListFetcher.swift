@@ -88,7 +88,7 @@ public final class ChatListFetcher: @unchecked Sendable {
                 guard case .dialog(let value) = dialog else { continue }
                 let peerId = PeerId(value.peer)
                 if firstStored[peerId] == true, value.topMessage > 1 {
-                    try tx.addHole(peerId: peerId, namespace: Namespaces.Message.cloud, range: 1...(value.topMessage - 1))
+                    try HoleSpaces.addHole(tx, peerId: peerId, range: 1...(value.topMessage - 1))
                 }
                 readStates[peerId] = [
                     Namespaces.Message.cloud: PeerReadState(

@@ -12,12 +12,21 @@ import TelegramApi
 /// edges are written in one transaction, so the view refreshes once. A hole is fetched once however many views reach
 /// it at the same time.
 public final class HistoryHoleFetcher: @unchecked Sendable {
-    /// One fetch: the hole, and which end of it the page is taken from.
+    /// One fetch: the hole, its space, and which end of it the page is taken from.
     public struct Request: Hashable, Sendable {
         public let peerId: PeerId
         public let hole: ClosedRange<Int32>
         /// `true` fills from the hole's top down (a view scrolled up to it), `false` from its bottom up.
         public let fromTop: Bool
+        /// The shared-media tag of a tagged view (its own hole space, filled with `messages.search`), or `nil`.
+        public let tag: MessageTags?
+
+        public init(peerId: PeerId, hole: ClosedRange<Int32>, fromTop: Bool, tag: MessageTags? = nil) {
+            self.peerId = peerId
+            self.hole = hole
+            self.fromTop = fromTop
+            self.tag = tag
+        }
     }
 
     /// Messages per `getHistory` page (Telegram-iOS asks for 100 around a hole's edge).
@@ -40,19 +49,26 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
     public var failureCount: Int { counters.withLock { $0.failures } }
 
     /// Called with each emission of a history view: starts the fetch of the hole at its edge, unless one runs.
+    /// A tagged view fills its tag's space from the hole's top down (`messages.search` pages downwards).
     public func viewChanged(_ view: MessageHistoryView) {
-        guard view.tag == nil, view.holeEarlier || view.holeLater else { return }
+        guard view.holeEarlier || view.holeLater else { return }
+        if let tag = view.tag, HoleSpaces.filter(for: tag) == nil { return }
+        let space: MessageHistoryHoleSpace = view.tag.map { .tag($0) } ?? .everywhere
         let cloudIds = view.entries.map(\.message.id).filter { $0.namespace == Namespaces.Message.cloud }.map(\.id)
-        guard let holes = try? postbox.readTransactionSync({ tx in try tx.getHoles(peerId: view.peerId, namespace: Namespaces.Message.cloud) }) else {
-            return
-        }
+        guard
+            let holes = try? postbox.readTransactionSync({ tx in
+                try tx.getHoles(peerId: view.peerId, namespace: Namespaces.Message.cloud, space: space)
+            })
+        else { return }
         let request: Request?
         if view.holeEarlier {
             let lowest = cloudIds.min() ?? Int32.max
-            request = holes.last { $0.lowerBound < lowest }.map { Request(peerId: view.peerId, hole: $0, fromTop: true) }
+            request = holes.last { $0.lowerBound < lowest }.map { Request(peerId: view.peerId, hole: $0, fromTop: true, tag: view.tag) }
         } else {
             let highest = cloudIds.max() ?? 0
-            request = holes.first { $0.upperBound > highest }.map { Request(peerId: view.peerId, hole: $0, fromTop: false) }
+            request = holes.first { $0.upperBound > highest }.map {
+                Request(peerId: view.peerId, hole: $0, fromTop: view.tag != nil, tag: view.tag)
+            }
         }
         guard let request else { return }
         Task { try? await fetch(request) }
@@ -67,22 +83,31 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
         let accountPeerId = self.accountPeerId
         guard let peer = try postbox.readTransactionSync({ tx in try apiInputPeer(request.peerId, accountPeerId: accountPeerId, transaction: tx) }) else {
             // Without a way to address the peer the hole cannot be filled: drop it rather than ask forever.
-            try postbox.transactionSync { tx in try tx.removeHole(peerId: request.peerId, namespace: Namespaces.Message.cloud, range: request.hole) }
+            try postbox.transactionSync { tx in try HoleSpaces.removeHole(tx, peerId: request.peerId, range: request.hole) }
             return 0
         }
         counters.withLock { $0.requests += 1 }
-        let call: Api.functions.messages.getHistory
-        if request.fromTop {
-            // The newest messages below the hole's top: ids < upperBound + 1.
-            let offset = request.hole.upperBound == Int32.max ? Int32.max : request.hole.upperBound + 1
-            call = .init(peer: peer, offsetId: offset, offsetDate: 0, addOffset: 0, limit: pageSize, maxId: 0, minId: 0, hash: 0)
-        } else {
-            // The newest `pageSize` above the hole's bottom: the rest of the hole is above them.
-            call = .init(peer: peer, offsetId: 0, offsetDate: 0, addOffset: 0, limit: pageSize, maxId: 0, minId: request.hole.lowerBound - 1, hash: 0)
-        }
         let answer: Api.messages.Messages
+        let top = request.hole.upperBound == Int32.max ? Int32.max : request.hole.upperBound + 1
         do {
-            answer = try await network.request(call)
+            if let tag = request.tag, let filter = HoleSpaces.filter(for: tag) {
+                // The newest tagged messages below the hole's top.
+                answer = try await network.request(
+                    Api.functions.messages.search(
+                        peer: peer, q: "", filter: filter, minDate: 0, maxDate: 0, offsetId: top, addOffset: 0, limit: pageSize,
+                        maxId: 0, minId: 0, hash: 0))
+            } else if request.fromTop {
+                // The newest messages below the hole's top: ids < upperBound + 1.
+                answer = try await network.request(
+                    Api.functions.messages.getHistory(
+                        peer: peer, offsetId: top, offsetDate: 0, addOffset: 0, limit: pageSize, maxId: 0, minId: 0, hash: 0))
+            } else {
+                // The newest `pageSize` above the hole's bottom: the rest of the hole is above them.
+                answer = try await network.request(
+                    Api.functions.messages.getHistory(
+                        peer: peer, offsetId: 0, offsetDate: 0, addOffset: 0, limit: pageSize, maxId: 0,
+                        minId: request.hole.lowerBound - 1, hash: 0))
+            }
         } catch {
             counters.withLock { $0.failures += 1 }
             throw error
@@ -100,7 +125,11 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
         }
         try postbox.transactionSync { tx in
             _ = try storeMessagePage(messages: messages, users: users, chats: chats, accountPeerId: accountPeerId, transaction: tx)
-            try tx.removeHole(peerId: request.peerId, namespace: Namespaces.Message.cloud, range: filled)
+            if let tag = request.tag {
+                try tx.removeHole(peerId: request.peerId, namespace: Namespaces.Message.cloud, space: .tag(tag), range: filled)
+            } else {
+                try HoleSpaces.removeHole(tx, peerId: request.peerId, range: filled)
+            }
         }
         return messages.count
     }

@@ -47,6 +47,10 @@ public final class AccountStateManager: @unchecked Sendable {
         public var storedMessages = 0
         public var resets = 0
         public var failures = 0
+        /// Wall-clock seconds spent in batch transactions (storing), for benchmarks.
+        public var applySeconds = 0.0
+        /// Wall-clock seconds spent in the state machine (ordering, gaps), for benchmarks.
+        public var sequencerSeconds = 0.0
         /// The last failure, for the log.
         public var lastFailure: String?
     }
@@ -198,7 +202,14 @@ public final class AccountStateManager: @unchecked Sendable {
             (environment.getDifference(state) |> deliverOn(queue)).start(
                 next: { [weak self] difference in
                     guard let self, self.sequencer != nil else { return }
-                    self.perform(self.sequencer!.receiveDifference(difference, now: self.queue.currentTime))
+                    let clock = ContinuousClock()
+                    let started = clock.now
+                    let actions = self.sequencer!.receiveDifference(difference, now: self.queue.currentTime)
+                    let elapsed = clock.now - started
+                    self.statisticsValue.withLock {
+                        $0.sequencerSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                    }
+                    self.perform(actions)
                     if self.sequencer?.phase != .fetchingDifference {
                         self.updatingValue.set(false)
                         self.caughtUp.withLock { $0 = true }
@@ -212,7 +223,11 @@ public final class AccountStateManager: @unchecked Sendable {
     }
 
     private func perform(_ actions: [UpdateSequencer.Action]) {
-        for action in actions {
+        // A slice's batch comes with the request for the next slice: ask first, so the server prepares the next
+        // slice while this one is written (the answer waits on this queue until the write is done).
+        let ordered = actions.filter { if case .fetchDifference = $0 { true } else { false } }
+            + actions.filter { if case .fetchDifference = $0 { false } else { true } }
+        for action in ordered {
             switch action {
             case .apply(let batch):
                 apply(batch)
@@ -233,10 +248,14 @@ public final class AccountStateManager: @unchecked Sendable {
 
     private func apply(_ batch: UpdateSequencer.Batch) {
         do {
+            let clock = ContinuousClock()
+            let started = clock.now
             let summary = try postbox.transactionSync { tx in try applier.apply(batch, transaction: tx) }
+            let elapsed = clock.now - started
             statisticsValue.withLock {
                 $0.batches += 1
                 $0.storedMessages += summary.storedMessages
+                $0.applySeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             }
             stateValue.set(.single(batch.state))
         } catch {
@@ -256,7 +275,7 @@ public final class AccountStateManager: @unchecked Sendable {
                     for index in page {
                         let top = index.messageIndex.id
                         guard top.namespace == 0, top.id < Int32.max - 1 else { continue }
-                        try tx.addHole(peerId: top.peerId, namespace: 0, range: (top.id + 1)...(Int32.max - 1))
+                        try HoleSpaces.addHole(tx, peerId: top.peerId, range: (top.id + 1)...(Int32.max - 1))
                     }
                     guard page.count == 500, let last = page.last else { break }
                     before = last

@@ -101,7 +101,7 @@ public struct UpdateBatchApplier: Sendable {
             guard try tx.topMessageIndex(peerId: peerId) == nil,
                 try tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
             else { continue }
-            try tx.addHole(peerId: peerId, namespace: Namespaces.Message.cloud, range: 1...(firstId - 1))
+            try HoleSpaces.addHole(tx, peerId: peerId, range: 1...(firstId - 1))
         }
     }
 
