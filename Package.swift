@@ -162,10 +162,6 @@ let modules: [Module] = [
         testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors", "SignalTesting", "SecretFiles"]),
     // PostboxTesting: stand-in peer, media and attribute types and temporary directories for tests and tools.
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
-    // PostboxJSONL: messages as JSON lines (postbox-tool's import-jsonl / export-jsonl mapping).
-    .swift(
-        "PostboxJSONL", .Postbox, deps: ["Postbox", "PostboxTesting"],
-        testDeps: ["Postbox", "PostboxTesting", "TestVectors"]),
 
     // Network: TL schema, runtime, generated API, MTProto.
     .swift("TLSchema", .Network, deps: ["Hashing"], testDeps: ["TestVectors"]),
@@ -253,6 +249,8 @@ let modules: [Module] = [
     // SyncCore: Telegram's models (users, groups, photos, files, service actions, message attributes) as PostboxCoding
     // types; no Network, so postbox-tool can read an account.
     .swift("SyncCore", .Core, deps: ["Postbox", "PostboxCoding", "MediaBox"], testDeps: ["Postbox", "PostboxCoding", "PostboxTesting"]),
+    // PostboxJSONL: messages as JSON lines in SyncCore's types (postbox-tool's import-jsonl / export-jsonl mapping).
+    .swift("PostboxJSONL", .Core, deps: ["Postbox", "SyncCore"], testDeps: ["Postbox", "SyncCore", "PostboxTesting", "TestVectors"]),
     // SyncCoreApi: SyncCore values from the generated API types (Telegram-iOS's ApiUtils).
     .swift(
         "SyncCoreApi", .Core, deps: ["SyncCore", "Postbox", "TelegramApi"],
@@ -312,7 +310,7 @@ let apps: [App] = [
     .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "CommandLineOutput", "ArgumentParser"]),
 
     // Postbox apps.
-    .app("postbox-tool", links: ["Postbox", "PostboxTesting", "PostboxJSONL", "CommandLineOutput", "ArgumentParser"]),
+    .app("postbox-tool", links: ["Postbox", "SyncCore", "PostboxJSONL", "PostboxTesting", "CommandLineOutput", "ArgumentParser"]),
 
     // Network apps and build tools.
     .app(

@@ -3,6 +3,7 @@ import CommandLineOutput
 import Foundation
 import Postbox
 import PostboxTesting
+import SyncCore
 
 /// The options every command takes: where the account is and how to get its key.
 struct AccountOptions: ParsableArguments {
@@ -30,6 +31,8 @@ struct AccountOptions: ParsableArguments {
     /// Opens the Postbox; a missing database is an error unless `create`. With --key-file, a rekey that was
     /// interrupted is settled first.
     func open(create: Bool = false) throws -> Postbox {
+        // The product's types, and the stand-ins Postbox's own tests and benchmarks write, so both can be read.
+        registerSyncCoreTypes()
         registerPostboxTestTypes()
         let key = keyFile == nil ? try encryption() : nil
         if !create && !FileManager.default.fileExists(atPath: path + "/postbox/db/db_sqlite") {

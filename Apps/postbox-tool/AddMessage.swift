@@ -2,7 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Postbox
-import PostboxTesting
+import SyncCore
 
 /// `add-message`: what a notification service does with one push — open the shared Postbox with a small cache, store
 /// one message in one transaction, and leave. Processes with live views open on the same database notice the write.
@@ -31,7 +31,9 @@ struct AddMessage: ParsableCommand {
                 flags: incoming ? [.incoming] : [], authorId: peerId, text: text)
             let started = DispatchTime.now().uptimeNanoseconds
             try postbox.transactionSync { tx in
-                if try tx.getPeer(peerId) == nil { try tx.updatePeers([TestPeer(id: peerId, name: "chat \(peer)")]) }
+                if try tx.getPeer(peerId) == nil {
+                    try tx.updatePeers([TelegramUser(id: peerId, accessHash: nil, firstName: "user \(peer)", lastName: nil, username: nil, phone: nil)])
+                }
                 try tx.addMessages([message])
             }
             print("committed \(peerId):0_\(id) started \(started)")

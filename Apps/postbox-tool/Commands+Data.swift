@@ -3,7 +3,6 @@ import CommandLineOutput
 import Foundation
 import Postbox
 import PostboxJSONL
-import PostboxTesting
 
 struct ImportJSONL: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,6 @@ import CommandLineOutput
 import Foundation
 import Postbox
 import PostboxJSONL
-import PostboxTesting
 
 /// Prints `value` as pretty JSON.
 func printJSON<T: Encodable>(_ value: T) throws {

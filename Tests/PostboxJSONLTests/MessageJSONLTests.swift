@@ -1,5 +1,6 @@
 import Foundation
 import Postbox
+import SyncCore
 import PostboxJSONL
 import PostboxTesting
 import TestVectors
@@ -33,22 +34,30 @@ import Testing
         let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
             words.randomElement(using: &generator)!
         }.joined(separator: " ")
-        let kinds = ["photo", "video", "file", "voice", "music", "gif", "sticker"]
+        let kinds = ["photo", "video", "file", "voice", "music", "gif", "sticker", "round"]
         let media: [MessageLine.MediaLine]? =
             Bool.random(using: &generator)
             ? nil
             : (1...Int.random(in: 1...2, using: &generator)).map { index in
-                MessageLine.MediaLine(
-                    kind: kinds.randomElement(using: &generator)!, name: "f\(index).bin",
-                    size: Int64.random(in: 0...1 << 40, using: &generator),
-                    id: Bool.random(using: &generator) ? nil : Int64.random(in: 1...1 << 50, using: &generator))
+                // Export writes every media id, and no name for a photo (SyncCore's images have none).
+                let kind = kinds.randomElement(using: &generator)!
+                return MessageLine.MediaLine(
+                    kind: kind, name: kind == "photo" ? nil : "f\(index).bin",
+                    size: Bool.random(using: &generator) ? nil : Int64.random(in: 0...1 << 40, using: &generator),
+                    id: Int64.random(in: 1...1 << 50, using: &generator))
             }
         let entities: [MessageLine.EntityLine]? =
             Bool.random(using: &generator)
-            ? nil : [.init(type: "bold", offset: 0, length: Int32.random(in: 1...9, using: &generator))]
+            ? nil
+            : [
+                .init(type: "bold", offset: 0, length: Int32.random(in: 1...9, using: &generator)),
+                .init(type: "pre", offset: 1, length: 2, language: Bool.random(using: &generator) ? "swift" : nil),
+                .init(type: "textUrl", offset: 2, length: 3, url: "https://core.telegram.org/api/entities"),
+                .init(type: "textMention", offset: 0, length: 1, userId: Int64.random(in: 1...1 << 40, using: &generator)),
+            ]
         return MessageLine(
             peer: Int64.random(in: 1...4, using: &generator),
-            peerNamespace: Bool.random(using: &generator) ? nil : Int32.random(in: 1...2, using: &generator),
+            peerNamespace: Bool.random(using: &generator) ? nil : 1,
             namespace: Bool.random(using: &generator) ? nil : 1, id: id,
             timestamp: Int32.random(in: 1_600_000_000...1_800_000_000, using: &generator),
             author: Int64.random(in: 1...1 << 40, using: &generator), text: text,
@@ -85,8 +94,14 @@ import Testing
         try MessageJSONL.importMessages(Array(line.utf8), into: postbox)
         #expect(
             try exported(postbox) == [
-                #"{"author":7,"groupingKey":4,"id":1,"media":[{"id":9,"kind":"photo","name":"a.jpg","size":5}],"peer":7,"text":"ánh sáng","timestamp":102}"#
+                #"{"author":7,"groupingKey":4,"id":1,"media":[{"id":9,"kind":"photo","size":5}],"peer":7,"text":"ánh sáng","timestamp":102}"#
             ])
+        // Stored as the product's types: a TelegramUser for the chat and author, a TelegramMediaImage for the photo.
+        let stored = try postbox.readTransactionSync { tx in try tx.getMessage(MessageId(peerId: .user(7), namespace: 0, id: 1)) }
+        let message = try #require(stored)
+        #expect((message.author as? TelegramUser)?.firstName == "user 7")
+        #expect((message.media.first as? TelegramMediaImage)?.representations.first?.byteSize == 5)
+        #expect(message.tags == [.photoOrVideo, .photo])
     }
 
     /// Each bad line is reported with its real line number (blank lines count), in words, and the database — which
@@ -96,6 +111,9 @@ import Testing
         (#"{"peer": 1, "id": "five", "timestamp": 1, "text": "x"}"#, #"field "id" is not a 32-bit integer"#),
         (#"{"peer": 1, "id": 5, "timestamp": 1, "text": "x", "media": [{"name": "a"}]}"#, #"missing field "media[0].kind""#),
         (#"{"peer": 1, "id": 5, "timestamp": 1, "text": "x", "peerNamespace": 9}"#, #""peerNamespace" is 9"#),
+        (#"{"peer": 1, "id": 5, "timestamp": 1, "text": "x", "peerNamespace": 2}"#, #"a chat is a user (0) or a basic group (1)"#),
+        (#"{"peer": 1, "id": 5, "timestamp": 1, "text": "x", "media": [{"kind": "hologram"}]}"#, #""media[0].kind" is "hologram""#),
+        (#"{"peer": 1, "id": 5, "timestamp": 1, "text": "x", "entities": [{"type": "blink", "offset": 0, "length": 1}]}"#, #""entities[0].type" is "blink""#),
         (#"{"peer": 4611686018427387904, "id": 5, "timestamp": 1, "text": "x"}"#, #""peer" 4611686018427387904 cannot be stored"#),
         (#"{"peer": 1, "id": 5, "#, "not a JSON object"),
         (#"[1, 2, 3]"#, "not a JSON object"),

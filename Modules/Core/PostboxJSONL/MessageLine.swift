@@ -1,21 +1,28 @@
 public import Postbox
-import PostboxTesting
+import SyncCore
 
 /// One message as a JSON line: `{"peer","id","timestamp","text"[,"author","peerNamespace","namespace","incoming",
 /// "entities","media","groupingKey"]}`. Absent optional fields mean their defaults (namespace 0, outgoing, none).
 public struct MessageLine: Codable, Equatable, Sendable {
-    /// A text entity: its type name and UTF-16 range.
+    /// A text entity: its type name (`bold`, `italic`, `pre`, `textUrl`, `mention`, … — Telegram's `MessageEntity`
+    /// names), its UTF-16 range, and the URL of a `textUrl`, the language of a `pre`, the user of a `textMention`
+    /// or the document of a `customEmoji`.
     public struct EntityLine: Codable, Equatable, Sendable {
         public var type: String
         public var offset: Int32
         public var length: Int32
+        public var url: String?
+        public var language: String?
+        public var userId: Int64?
 
-        public init(type: String, offset: Int32, length: Int32) {
+        public init(type: String, offset: Int32, length: Int32, url: String? = nil, language: String? = nil, userId: Int64? = nil) {
             (self.type, self.offset, self.length) = (type, offset, length)
+            (self.url, self.language, self.userId) = (url, language, userId)
         }
     }
 
-    /// A media item: its kind ("photo", "video", "file", "voice", "music", "gif", …) and optional details.
+    /// A media item: its kind ("photo", "video", "round", "file", "voice", "music", "gif", "sticker") and optional
+    /// details (a photo keeps no name).
     public struct MediaLine: Codable, Equatable, Sendable {
         public var kind: String
         public var name: String?
@@ -65,8 +72,19 @@ public struct MessageLine: Codable, Equatable, Sendable {
     /// Why this line cannot be stored as it reads, or `nil` when it can: a peer that does not survive Postbox's
     /// 64-bit packing would come back as another peer.
     var storageProblem: String? {
-        if let namespace = peerNamespace, !(0...7).contains(namespace) {
-            return "\"peerNamespace\" is \(namespace); a peer namespace is 0…7"
+        if let namespace = peerNamespace, !(0...1).contains(namespace) {
+            return "\"peerNamespace\" is \(namespace); a chat is a user (0) or a basic group (1)"
+        }
+        for (index, item) in (media ?? []).enumerated() where !SyncCoreMapping.mediaKinds.contains(item.kind) {
+            return "\"media[\(index)].kind\" is \"\(item.kind)\"; one of \(SyncCoreMapping.mediaKinds.joined(separator: ", "))"
+        }
+        for (index, entity) in (entities ?? []).enumerated() {
+            if !SyncCoreMapping.entityTypes.contains(entity.type) {
+                return "\"entities[\(index)].type\" is \"\(entity.type)\"; one of \(SyncCoreMapping.entityTypes.joined(separator: ", "))"
+            }
+            if entity.offset < 0 || entity.length < 0 {
+                return "\"entities[\(index)]\" has a negative offset or length"
+            }
         }
         if PeerId(peerId.toInt64()) != peerId {
             return "\"peer\" \(peer) cannot be stored in namespace \(peerNamespace ?? 0) (ids are below 2^61)"
@@ -83,25 +101,21 @@ public struct MessageLine: Codable, Equatable, Sendable {
         case "video": return [.photoOrVideo, .video]
         case "file", "document": return [.file]
         case "voice": return [.voiceOrInstantVideo, .voice]
+        case "round": return [.voiceOrInstantVideo, .roundVideo]
         case "music", "audio": return [.music]
         case "gif": return [.gif]
         default: return []
         }
     }
 
-    /// The message to store.
+    /// The message to store, with SyncCore's media and entity types.
     public func storeMessage() -> StoreMessage {
-        let media = (media ?? []).map {
-            TestMedia(
-                id: $0.id.map { MediaId(namespace: 0, id: $0) }, kind: $0.kind, name: $0.name ?? "", size: $0.size ?? 0)
-        }
+        let media = (media ?? []).map { SyncCoreMapping.media($0, message: id) }
         var attributes: [MessageAttribute] = []
         if let entities, !entities.isEmpty {
-            attributes.append(
-                TestTextEntitiesAttribute(
-                    entities: entities.map { .init(type: $0.type, offset: $0.offset, length: $0.length) }))
+            attributes.append(TextEntitiesMessageAttribute(entities: entities.compactMap(SyncCoreMapping.entity)))
         }
-        let tags = media.reduce(into: MessageTags()) { $0.formUnion(Self.tags(forKind: $1.kind)) }
+        let tags = (self.media ?? []).reduce(into: MessageTags()) { $0.formUnion(Self.tags(forKind: $1.kind)) }
         return StoreMessage(
             id: .id(MessageId(peerId: peerId, namespace: namespace ?? 0, id: id)), groupingKey: groupingKey,
             timestamp: timestamp, flags: incoming == true ? [.incoming] : [], tags: tags, authorId: authorId,
@@ -118,14 +132,10 @@ public struct MessageLine: Codable, Equatable, Sendable {
         author = message.authorId?.id.rawValue
         text = message.text
         incoming = message.flags.contains(.incoming) ? true : nil
-        let entityList = message.attributes.compactMap { $0 as? TestTextEntitiesAttribute }.flatMap(\.entities)
-        entities =
-            entityList.isEmpty
-            ? nil : entityList.map { EntityLine(type: $0.type, offset: $0.offset, length: $0.length) }
-        let mediaList = message.media.compactMap { $0 as? TestMedia }
-        media =
-            mediaList.isEmpty
-            ? nil : mediaList.map { MediaLine(kind: $0.kind, name: $0.name, size: $0.size, id: $0.id?.id) }
+        let entityList = message.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.flatMap(\.entities)
+        entities = entityList.isEmpty ? nil : entityList.map(SyncCoreMapping.line)
+        let mediaList = message.media.compactMap(SyncCoreMapping.line)
+        media = mediaList.isEmpty ? nil : mediaList
         groupingKey = message.groupingKey
     }
 }

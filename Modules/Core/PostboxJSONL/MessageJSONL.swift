@@ -1,10 +1,11 @@
 import FoundationEssentials
 public import Postbox
-import PostboxTesting
+import SyncCore
 
 /// The JSON-lines mapping of a Postbox's messages: one `MessageLine` object per line, as `postbox-tool
-/// import-jsonl` reads and `export-jsonl` writes. Peers named by a line (the chat and the author) are created as
-/// stand-in `TestPeer`s when missing, until SyncCore's peer types exist.
+/// import-jsonl` reads and `export-jsonl` writes, in the product's types (SyncCore): photos and files with their
+/// attributes, text entities, and the peers a line names (the chat and the author) created when missing as a
+/// `TelegramUser` "user N" or a `TelegramGroup` "chat N".
 public enum MessageJSONL {
     /// Decodes every line of `bytes` (blank lines are skipped). Throws at the first line that is not a message
     /// object, or names a peer that cannot be stored, with its 1-based line number.
@@ -50,16 +51,14 @@ public enum MessageJSONL {
     public static func store(
         _ records: [MessageLine], in postbox: Postbox, batch: Int = 10_000, progress: ((Int) -> Void)? = nil
     ) throws -> Int {
-        registerPostboxTestTypes()
+        registerSyncCoreTypes()
         var imported = 0
         for chunk in stride(from: 0, to: records.count, by: max(batch, 1)) {
             let slice = records[chunk..<min(chunk + max(batch, 1), records.count)]
-            var peers: [PeerId: TestPeer] = [:]
+            var peers: [PeerId: Peer] = [:]
             for record in slice {
-                peers[record.peerId] = TestPeer(id: record.peerId, name: "chat \(record.peer)")
-                if let authorId = record.authorId, peers[authorId] == nil {
-                    peers[authorId] = TestPeer(id: authorId, name: "user \(authorId.id.rawValue)")
-                }
+                peers[record.peerId] = SyncCoreMapping.peer(record.peerId)
+                if let authorId = record.authorId, peers[authorId] == nil { peers[authorId] = SyncCoreMapping.peer(authorId) }
             }
             let messages = slice.map { $0.storeMessage() }
             let newPeers = Array(peers.values)
@@ -81,7 +80,7 @@ public enum MessageJSONL {
     /// Calls `body` with every stored message's line, in storage order (chat, namespace, id), inside one read
     /// transaction; `body` returns `false` to stop.
     public static func exportLines(of postbox: Postbox, _ body: (String) throws -> Bool) throws {
-        registerPostboxTestTypes()
+        registerSyncCoreTypes()
         try postbox.readTransactionSync { tx in
             try tx.scanMessages { message in try body(try line(for: message)) }
         }
