@@ -19,14 +19,14 @@ import Testing
         let root: TemporaryDirectory
         let manager: AccountManager
 
-        init(gapWait: Double = 0.5) async throws {
+        init(gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil) async throws {
             server = try await BackendServer()
             root = TemporaryDirectory(prefix: "accounts")
             manager = try AccountManager(
                 rootPath: root.path,
                 environment: NetworkEnvironment(
                     datacenters: server.endpoints, defaultMainDc: 2, publicKeys: server.publicKeys, group: server.group),
-                stateConfiguration: .init(gapWait: gapWait))
+                stateConfiguration: .init(gapWait: gapWait, differenceTotalLimit: differenceTotalLimit))
         }
 
         func close(_ accounts: [Account]) async throws {
@@ -283,5 +283,42 @@ func failure<T: Sendable, E: Error & Sendable>(of signal: Signal<T, E>) async ->
         #expect(try AccountIntegrationTests.storedMessages(eve, with: fay.peerId).map(\.text).sorted() == ["gap 1", "gap 2", "gap 3"])
         manager.stop()
         try await world.close([eve, fay])
+    }
+}
+
+/// An account too far behind: `updates.getDifference` with `pts_total_limit` answers `differenceTooLong`; the chats
+/// become holes above what is stored and an open view fills them from the server.
+@Suite(.serialized) struct DifferenceTooLongTests {
+    @Test func tooFarBehindIsFilledFromHoles() async throws {
+        let world = try await AccountIntegrationTests.World(gapWait: 0.5, differenceTotalLimit: 50)
+        let gus = try await AccountIntegrationTests.signUp(world, phone: "9996622008", name: "Gus")
+        let hal = try await AccountIntegrationTests.signUp(world, phone: "9996622009", name: "Hal")
+        let gusPeer = try await AccountIntegrationTests.find(phone: "9996622008") { try await hal.network.request($0) }
+        gus.start()
+        try await AccountIntegrationTests.wait("Gus's first state") {
+            try gus.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state } != nil
+        }
+        _ = try await hal.network.request(Api.functions.messages.sendMessage(peer: gusPeer, message: "first", randomId: 1))
+        try await AccountIntegrationTests.wait("the first message") { try AccountIntegrationTests.storedMessages(gus, with: hal.peerId).count == 1 }
+        await gus.shutdown()
+        for index in 1...80 {
+            _ = try await hal.network.request(Api.functions.messages.sendMessage(peer: gusPeer, message: "missed \(index)", randomId: Int64(1 + index)))
+        }
+        gus.start()
+        try await AccountIntegrationTests.wait("the reset") { gus.stateManager.statistics.resets == 1 }
+        // Only the chat list's reload (its first page: each chat's top message) came; the 79 between are a hole.
+        try await AccountIntegrationTests.wait("the chat list reloaded") { gus.chatList.pagesFetched == 1 }
+        let afterReset = try AccountIntegrationTests.storedMessages(gus, with: hal.peerId).map(\.text)
+        #expect(afterReset.sorted() == ["first", "missed 80"], "\(afterReset.count): \(afterReset.prefix(5))")
+        let holes = try gus.postbox.readTransactionSync { tx in try tx.getHoles(peerId: hal.peerId, namespace: 0) }
+        #expect(holes.last?.upperBound == Int32.max - 1)
+        // The chat's open view reaches the hole above its newest message and fills it.
+        let view = gus.historyView(peerId: hal.peerId, count: 44).start()
+        defer { view.dispose() }
+        try await AccountIntegrationTests.wait("81 messages from the hole") {
+            try AccountIntegrationTests.storedMessages(gus, with: hal.peerId).count == 81
+        }
+        #expect(Set(try AccountIntegrationTests.storedMessages(gus, with: hal.peerId).map(\.text)).count == 81)
+        try await world.close([gus, hal])
     }
 }

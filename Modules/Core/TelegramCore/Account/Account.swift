@@ -30,7 +30,8 @@ public final class Account: @unchecked Sendable {
         self.holes = holes
         self.chatList = chatList
         stateManager = AccountStateManager(
-            accountPeerId: peerId, postbox: postbox, environment: .network(network, didResetChats: { chatList.reload() }),
+            accountPeerId: peerId, postbox: postbox, environment: .network(
+                network, differenceTotalLimit: stateConfiguration.differenceTotalLimit, didResetChats: { chatList.reload() }),
             configuration: stateConfiguration)
     }
 

@@ -6,7 +6,9 @@ public import TelegramApi
 extension AccountStateManager.Environment {
     /// The state manager's server: the main DC's pushes (a new session means pushes may be lost), `updates.getState`
     /// and `updates.getDifference`.
-    public static func network(_ network: AccountNetwork, didResetChats: @escaping @Sendable () -> Void = {}) -> AccountStateManager.Environment {
+    public static func network(
+        _ network: AccountNetwork, differenceTotalLimit: Int32? = nil, didResetChats: @escaping @Sendable () -> Void = {}
+    ) -> AccountStateManager.Environment {
         let updates = Signal<Api.Updates?, NoError> { subscriber in
             let inner = MetaDisposable()
             let task = Task {
@@ -33,7 +35,7 @@ extension AccountStateManager.Environment {
             },
             getDifference: { state in
                 network.requestSignal(
-                    Api.functions.updates.getDifference(pts: state.pts, ptsTotalLimit: nil, date: state.date, qts: state.qts))
+                    Api.functions.updates.getDifference(pts: state.pts, ptsTotalLimit: differenceTotalLimit, date: state.date, qts: state.qts))
                     |> mapError { .network("\($0)") }
             },
             didResetChats: didResetChats)

@@ -25,10 +25,14 @@ public struct UpdateSequencer: Sendable {
         public var gapWait: Double
         /// Updates held at most; past it they are dropped and the difference fetched (it brings them again).
         public var maximumHeld: Int
+        /// `pts_total_limit` of `updates.getDifference`: an account further behind gets `differenceTooLong` and
+        /// fills its chats from holes instead (`nil`: the server's choice).
+        public var differenceTotalLimit: Int32?
 
-        public init(gapWait: Double = 2, maximumHeld: Int = 10_000) {
+        public init(gapWait: Double = 2, maximumHeld: Int = 10_000, differenceTotalLimit: Int32? = nil) {
             self.gapWait = gapWait
             self.maximumHeld = maximumHeld
+            self.differenceTotalLimit = differenceTotalLimit
         }
     }
 
