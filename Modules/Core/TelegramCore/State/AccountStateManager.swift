@@ -105,7 +105,7 @@ public final class AccountStateManager: @unchecked Sendable {
         caughtUp.withLock { $0 = false }
         queue.async { [self] in
             updatesDisposable.set(
-                (environment.updates |> deliverOn(queue)).start(next: { [weak self] updates in
+                (environment.updates |> enqueued(on: queue)).start(next: { [weak self] updates in
                     guard let self else { return }
                     if let updates { self.receive(updates) } else { self.newSession() }
                 }))
@@ -167,7 +167,7 @@ public final class AccountStateManager: @unchecked Sendable {
 
     private func requestInitialState() {
         requestDisposable.set(
-            (environment.getState() |> deliverOn(queue)).start(
+            (environment.getState() |> enqueued(on: queue)).start(
                 next: { [weak self] state in
                     guard let self, case .state(let value) = state else { return }
                     let initial = UpdatesState(pts: value.pts, qts: value.qts, seq: value.seq, date: value.date)
@@ -199,7 +199,7 @@ public final class AccountStateManager: @unchecked Sendable {
         caughtUp.withLock { $0 = false }
         statisticsValue.withLock { $0.differences += 1 }
         requestDisposable.set(
-            (environment.getDifference(state) |> deliverOn(queue)).start(
+            (environment.getDifference(state) |> enqueued(on: queue)).start(
                 next: { [weak self] difference in
                     guard let self, self.sequencer != nil else { return }
                     let clock = ContinuousClock()
@@ -291,6 +291,19 @@ public final class AccountStateManager: @unchecked Sendable {
         statisticsValue.withLock {
             $0.failures += 1
             $0.lastFailure = "\(error)"
+        }
+    }
+}
+
+/// Delivers every event on `queue` after what the queue is running now, never inline: an answer that arrives while a
+/// batch is being written (or at once, from a scripted server) is handled after that batch, in order.
+private func enqueued<T: Sendable, E: Sendable>(on queue: Queue) -> (Signal<T, E>) -> Signal<T, E> {
+    { signal in
+        Signal<T, E> { subscriber in
+            signal.start(
+                next: { next in queue.justDispatch { subscriber.putNext(next) } },
+                error: { error in queue.justDispatch { subscriber.putError(error) } },
+                completed: { queue.justDispatch { subscriber.putCompletion() } })
         }
     }
 }
