@@ -38,6 +38,8 @@ public final class AccountManager: @unchecked Sendable {
     private struct Metadata: Codable {
         var records: [AccountRecord] = []
         var currentId: AccountRecordId?
+        /// Data every account shares (Telegram-iOS's `AccountManager` shared data: app settings, themes, …).
+        var shared: [String: [UInt8]]?
     }
 
     /// An account's open storage and network, shared by its unauthorized and authorized forms.
@@ -86,6 +88,18 @@ public final class AccountManager: @unchecked Sendable {
     public var records: [AccountRecord] { lock.withLock { metadata.records } }
     /// The account the app shows.
     public var currentAccountId: AccountRecordId? { lock.withLock { metadata.currentId } }
+
+    /// A value every account shares (app-wide settings), by key.
+    public func sharedData(_ key: String) -> [UInt8]? { lock.withLock { metadata.shared?[key] } }
+
+    /// Sets (or with `nil` removes) a shared value; written at once.
+    public func setSharedData(_ key: String, _ value: [UInt8]?) throws(Failure) {
+        try updateMetadata { metadata in
+            var shared = metadata.shared ?? [:]
+            shared[key] = value
+            metadata.shared = shared.isEmpty ? nil : shared
+        }
+    }
 
     /// The folder of an account.
     public func accountPath(_ id: AccountRecordId) -> String { rootPath + "/account-\(id.rawValue)" }
