@@ -12,4 +12,5 @@ public func registerSyncCoreTypes() {
     declareEncodable(OutgoingMessageInfoAttribute.self)
     declareEncodable(EditedMessageAttribute.self)
     declareEncodable(ForwardSourceInfoAttribute.self)
+    declareEncodable(SendFailureAttribute.self)
 }

@@ -1,3 +1,4 @@
+import Foundation
 public import Network
 public import Postbox
 public import SwiftSignalKit
@@ -17,6 +18,7 @@ public final class Account: @unchecked Sendable {
     public let stateManager: AccountStateManager
     public let holes: HistoryHoleFetcher
     public let chatList: ChatListFetcher
+    public let pendingMessages: PendingMessageManager
     private let updatesDisposable = MetaDisposable()
 
     init(id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: AccountNetwork, stateConfiguration: UpdateSequencer.Configuration) {
@@ -33,15 +35,29 @@ public final class Account: @unchecked Sendable {
             accountPeerId: peerId, postbox: postbox, environment: .network(
                 network, differenceTotalLimit: stateConfiguration.differenceTotalLimit, didResetChats: { chatList.reload() }),
             configuration: stateConfiguration)
+        pendingMessages = PendingMessageManager(accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
     }
 
     /// Starts following the server: the state manager catches up and listens.
     public func start() {
         stateManager.start()
+        pendingMessages.start()
+    }
+
+    /// Stores messages to send in `peerId` at once (unsent, with local ids) and lets the pending-message manager send
+    /// them; returns the local ids.
+    @discardableResult
+    public func enqueue(_ messages: [EnqueueMessage], to peerId: PeerId) throws -> [MessageId] {
+        let accountPeerId = self.peerId
+        let now = Int32(Date().timeIntervalSince1970)
+        return try postbox.transactionSync { tx in
+            try enqueueMessages(transaction: tx, accountPeerId: accountPeerId, peerId: peerId, messages: messages, now: now)
+        }
     }
 
     /// Stops the managers and closes the connections.
     public func shutdown() async {
+        pendingMessages.stop()
         stateManager.stop()
         await network.close()
     }

@@ -34,7 +34,13 @@ public struct UpdateBatchApplier: Sendable {
         func flushMessages() throws {
             guard !newMessages.isEmpty else { return }
             try addHolesBelowFirstMessages(newMessages, transaction: tx)
-            _ = try tx.addMessages(newMessages)
+            // A message already stored (our own sent message, replaced by the pending-message manager, or one a
+            // history page brought) keeps its stable id: only edits rewrite it.
+            let fresh = try newMessages.filter { message in
+                guard case .id(let id) = message.id else { return true }
+                return try tx.messageIndex(id) == nil
+            }
+            if !fresh.isEmpty { _ = try tx.addMessages(fresh) }
             summary.storedMessages += newMessages.count
             newMessages.removeAll()
         }
