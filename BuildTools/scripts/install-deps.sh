@@ -120,6 +120,13 @@ if [ ! -f "$venv/.telethon-installed" ]; then
     touch "$venv/.telethon-installed"
 fi
 
+# TDLib's libtdjson (in python-telegram's wheel), the oracle of the text-entity tests: td_execute runs offline.
+if [ ! -f "$venv/.python-telegram-installed" ]; then
+    say "installing python-telegram==2.0.0 (TDLib's libtdjson) into $venv"
+    "$venv/bin/pip" install -q --no-deps "python-telegram==2.0.0"
+    touch "$venv/.python-telegram-installed"
+fi
+
 if [ ${#missing[@]} -eq 0 ] && [ "$need_sqlcipher" -eq 0 ] && [ "$sqlcipher_cli_missing" -eq 0 ]; then
     : # nothing to do; stay quiet so `make` output stays short
 else
