@@ -252,7 +252,7 @@ let modules: [Module] = [
     // PostboxJSONL: messages as JSON lines in SyncCore's types (postbox-tool's import-jsonl / export-jsonl mapping).
     .swift("PostboxJSONL", .Core, deps: ["Postbox", "SyncCore"], testDeps: ["Postbox", "SyncCore", "PostboxTesting", "TestVectors"]),
     // TextFormat: text entities as Telegram clients find and type them (TDLib's rules), UTF-16 offsets.
-    .swift("TextFormat", .Core, deps: ["SyncCore"], testDeps: ["SyncCore", "TestVectors"]),
+    .swift("TextFormat", .Core, deps: ["SyncCore", "Postbox"], testDeps: ["SyncCore", "TestVectors"]),
     // SyncCoreApi: SyncCore values from the generated API types (Telegram-iOS's ApiUtils).
     .swift(
         "SyncCoreApi", .Core, deps: ["SyncCore", "Postbox", "TelegramApi"],

@@ -29,6 +29,16 @@ enum TDLibOracle {
         }
     }
 
+    /// `count` more inputs from Tests/Fixtures/tdlib/make_corpus.py with another seed than the committed corpus.
+    static func generatedInputs(kind: String, count: Int, seed: Int) throws -> [String] {
+        let generator = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/tdlib/make_corpus.py")
+        let result = try ProcessRunner.run(
+            ProcessRunner.venvPython, [generator.path, "--kind", kind, "--count", String(count), "--seed", String(seed)], timeout: 60)
+        guard result.succeeded else { throw OracleFailure(description: "make_corpus.py failed: \(result.errorOutput.suffix(1000))") }
+        let decoder = JSONDecoder()
+        return try result.output.split(separator: "\n").map { try decoder.decode(String.self, from: Data($0.utf8)) }
+    }
+
     static var script: URL { Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/tdlib/tdlib_oracle.py") }
 
     /// Runs the oracle on `requests` (JSON objects) and returns one answer per request.

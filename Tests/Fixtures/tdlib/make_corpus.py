@@ -1,10 +1,10 @@
-"""Writes entities-corpus.jsonl, the inputs the text-entity tests give both TDLib and TextFormat: hand-written hard
+"""Writes entities-corpus.jsonl (--kind entities) or markdown-corpus.jsonl (--kind markdown), the inputs the text-entity tests give both TDLib and TextFormat: hand-written hard
 cases, then seeded random mixes of fragments (mentions, hashtags, cashtags, commands, URLs with odd TLDs and
 punycode, e-mails, card numbers, emoji with skin tones and ZWJ sequences, flags, CJK, Vietnamese with combining
 marks, Arabic and Hebrew) joined by spaces, punctuation and line breaks. Deterministic: re-running gives the same
 file.
 
-Usage: make_corpus.py [--count N] [--seed S] > entities-corpus.jsonl
+Usage: make_corpus.py [--kind entities|markdown] [--count N] [--seed S] > <kind>-corpus.jsonl
 """
 import argparse
 import json
@@ -60,18 +60,62 @@ FRAGMENTS = [
 SEPARATORS = [" ", " ", " ", "", "\n", ", ", ".", "/", "@", "#", "\u00a0", "\t", "-", "_"]
 
 
+MARKDOWN_HAND = [
+    "**bold**", "__italic__", "~~strike~~", "||spoiler||", "`code`", "```pre```", "```swift\nlet x = 1\n```",
+    "```\nno language\n```", "```swift let x```", "```a b\nc```", "``two``", "````four````", "`unclosed", "```unclosed",
+    "**unclosed", "__", "****", "** **", "**a**b**c**", "***bold?***", "**__bold italic__**", "__**italic bold**__",
+    "**bold __both** italic__", "||**spoiler bold**||", "~~**x**~~", "**a** **b**", "**multi\nline**",
+    "[link](https://telegram.org)", "[link](telegram.org)", "[link](t.me/x)", "[link](tg://resolve?domain=x)",
+    "[link](ton://x)", "[link](tonsite://a.ton)", "[link](javascript:alert(1))", "[link](notalink)", "[link]()", "[](https://t.me)",
+    "[a](https://t.me/a) [b](https://t.me/b)", "[**bold link**](https://t.me)", "**[link](https://t.me) in bold**",
+    "[link](https://example.com/a b)", "[link](HTTPS://EXAMPLE.COM)", "[link](https://user:pw@example.com:8080/p?q#f)",
+    "[link](https://[::1]/)", "[link](https://example.com:0)", "[link](https://example.com:99999)", "[nested [x]](https://t.me)",
+    "[x](https://t.me/(a))", "[x](https://t.me)(y)", "text [ not a link ] (x)", "`[not](a link)`", "**`code in bold`**",
+    "`**not bold**`", "```**not bold**```", "__@mention__", "**#hashtag**", "@user**name**", "a__b__c", "snake_case_name",
+    "__init__", "2**10**3", "**$USD**", "/cmd**x**", "**4111 1111 1111 1111**", "**https://example.com**",
+    "~~~tilde~~~", "|||pipes|||", "\\*\\*escaped\\*\\*", "Tối **nay** __ăn__ phở", "**Nguyễn** ~~Văn~~", "مرحبا **عالم**",
+    "**שלום** עולם", "**日本語** __中文__", "**👍🏽** ||😀||", "**👨‍👩‍👧‍👦 family**", "🇻🇳 **flag**", "`👍` ```😀```",
+    "line\r\nbreak **bold**", "tab\there **x**", "\u2028sep **x**", "zero\u200bwidth**bold**", "   ", "\n\n", " **x** ",
+    "**x**\n", "\u200e\u200f\u200e mark", "a\u0333b", "**", "*single*", "_single_", "~single~", "|single|",
+]
+
+MARKDOWN_FRAGMENTS = [
+    "**", "__", "~~", "||", "`", "```", "```swift\n", "[", "]", "(", ")", "[link](https://t.me)", "[x](t.me/y)", "bold",
+    "italic", "phở", "Nguyễn", "مرحبا", "日本", "👍🏽", "👨‍👩‍👧", "@user", "#tag", "$USD", "/start", "example.com", "a@b.co",
+    "4111 1111 1111 1111", "snake_case", "2*3", "\n", " ", " ", "-", ".", "*", "_", "~", "|",
+]
+
+
 def main():
     parser = argparse.ArgumentParser()
+    parser.add_argument("--kind", choices=["entities", "markdown"], default="entities")
     parser.add_argument("--count", type=int, default=520)
     parser.add_argument("--seed", type=int, default=15)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    lines = list(HAND)
-    for _ in range(args.count):
+    hand, fragments = (HAND, FRAGMENTS) if args.kind == "entities" else (MARKDOWN_HAND, MARKDOWN_FRAGMENTS)
+    lines = list(hand)
+    words = ["bold", "phở", "Nguyễn", "مرحبا", "日本", "👍🏽", "👨‍👩‍👧", "@user", "#tag", "$USD", "/start", "example.com",
+             "a@b.co", "4111 1111 1111 1111", "snake_case", "x y", "line\nbreak", "🇻🇳"]
+    wrappers = [("**", "**"), ("__", "__"), ("~~", "~~"), ("||", "||"), ("`", "`"), ("```", "```"), ("```swift\n", "```"),
+                ("[", "](https://t.me/x)"), ("[", "](example.com)"), ("[", "](bad link)")]
+    for index in range(args.count):
+        if args.kind == "markdown" and index % 2 == 0:
+            # Styled runs, nested now and then and sometimes left open, so most inputs carry entities.
+            parts = []
+            for _ in range(rng.randint(1, 5)):
+                text = rng.choice(words)
+                for _ in range(rng.randint(1, 2)):
+                    opening, closing = rng.choice(wrappers)
+                    text = opening + text + (closing if rng.random() < 0.9 else "")
+                parts.append(text)
+            lines.append(rng.choice([" ", "", "\n", ", "]).join(parts))
+            continue
         parts = []
-        for _ in range(rng.randint(1, 7)):
-            parts.append(rng.choice(FRAGMENTS))
-            parts.append(rng.choice(SEPARATORS))
+        for _ in range(rng.randint(1, 7 if args.kind == "entities" else 9)):
+            parts.append(rng.choice(fragments))
+            if args.kind == "entities":
+                parts.append(rng.choice(SEPARATORS))
         lines.append("".join(parts))
     for line in lines:
         print(json.dumps(line, ensure_ascii=False))

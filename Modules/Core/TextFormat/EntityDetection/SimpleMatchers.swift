@@ -215,4 +215,43 @@ enum SimpleMatchers {
         if (2200...2204).contains(prefix4) { return count == 16 }
         return true
     }
+
+    /// Media timestamps (`1:30`, `1:02:03`): digits and colons not touching a word character, with TDLib's limits on
+    /// each part (td/telegram/MessageEntity.cpp `match_media_timestamps`, `find_media_timestamps`). The API has no
+    /// entity for them; they matter only for which other entities an overlap keeps.
+    static func mediaTimestamps(_ text: UTF8Text) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        let end = text.count
+        var index = 0
+        func isDigitOrColon(_ byte: UInt8) -> Bool { byte == 0x3A || CharacterClass.isDigit(byte) }
+        while let colon = text.bytes[index...].firstIndex(of: 0x3A) {
+            index = colon
+            var start = index
+            while start != 0 && isDigitOrColon(text[start - 1]) { start -= 1 }
+            var stop = index
+            while stop + 1 != end && isDigitOrColon(text[stop + 1]) { stop += 1 }
+            stop += 1
+            if start != index && stop != index + 1 && CharacterClass.isDigit(text[index + 1]) {
+                index = stop
+                if start != 0 && CharacterClass.isWordCharacter(text.previous(start)) { continue }
+                if stop != end && CharacterClass.isWordCharacter(text.next(stop).code) { continue }
+                if isValidMediaTimestamp(text.string(start..<stop)) { result.append(start..<stop) }
+            } else {
+                index = stop
+            }
+        }
+        return result
+    }
+
+    static func isValidMediaTimestamp(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, parts.count <= 3, parts.last!.count == 2, let seconds = Int(parts.last!), seconds < 60 else {
+            return false
+        }
+        if parts.count == 2 { return !parts[0].isEmpty && parts[0].count <= 4 }
+        guard !parts[0].isEmpty, !parts[1].isEmpty, parts[0].count <= 2, parts[1].count <= 2, let minutes = Int(parts[1]) else {
+            return false
+        }
+        return minutes < 60
+    }
 }

@@ -5,8 +5,10 @@ public import SyncCore
 /// URLs and e-mail addresses. Overlaps are resolved as TDLib does (sorted by offset, longer first, then the first
 /// wins); offsets and lengths are UTF-16 code units, as the API counts them.
 public enum TextEntityFinder {
-    /// The entities of `text`; `botCommands: false` leaves commands out (chats without bots).
-    public static func entities(in text: String, botCommands: Bool = true) -> [MessageTextEntity] {
+    /// The entities of `text`; `botCommands: false` leaves commands out (chats without bots). TDLib also finds media
+    /// timestamps (`1:30`), which have no API entity: they take part in resolving overlaps and are not returned
+    /// (`mediaTimestamps: false` leaves them out of that too, as TDLib's markdown parser does).
+    public static func entities(in text: String, botCommands: Bool = true, mediaTimestamps: Bool = true) -> [MessageTextEntity] {
         let utf8 = UTF8Text(text)
         var found: [(range: Range<Int>, type: MessageTextEntityType)] = []
         found += SimpleMatchers.mentions(utf8).map { ($0, .mention) }
@@ -16,6 +18,7 @@ public enum TextEntityFinder {
         found += SimpleMatchers.bankCardNumbers(utf8).map { ($0, .bankCard) }
         found += URLMatchers.telegramURLs(utf8).map { ($0, .url) }
         found += URLMatchers.urls(utf8).map { ($0.0, $0.1 ? .email : .url) }
+        if mediaTimestamps { found += SimpleMatchers.mediaTimestamps(utf8).map { ($0, .unknown) } }
         found.removeAll { $0.range.isEmpty }
         // TDLib's order: offset, then the longer first (equal ranges keep the order found, all of one priority).
         let sorted = found.enumerated().sorted { lhs, rhs in
@@ -32,7 +35,9 @@ public enum TextEntityFinder {
             lastEnd = entity.range.upperBound
         }
         let offsets = UTF16Offsets(utf8)
-        return kept.map { MessageTextEntity(range: offsets[$0.range.lowerBound]..<offsets[$0.range.upperBound], type: $0.type) }
+        return kept.filter { $0.type != .unknown }.map {
+            MessageTextEntity(range: offsets[$0.range.lowerBound]..<offsets[$0.range.upperBound], type: $0.type)
+        }
     }
 }
 
