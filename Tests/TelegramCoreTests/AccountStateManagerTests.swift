@@ -15,7 +15,7 @@ import Testing
     static let me = PeerId.user(1)
     static let friend = PeerId.user(2)
 
-    /// A scripted server: pushes through `pipe`, `getState` answers `start`, `getDifference` pops `differences`.
+    /// A scripted server: listening at once, pushes through `pipe`, `getState` answers `start`, `getDifference` pops `differences`.
     final class ScriptedServer: @unchecked Sendable {
         let pipe = ValuePipe<Api.Updates?>()
         let lock = NSLock()
@@ -26,7 +26,7 @@ import Testing
 
         var environment: AccountStateManager.Environment {
             AccountStateManager.Environment(
-                updates: pipe.signal(),
+                updates: .single(nil) |> then(pipe.signal()),
                 getState: { [self] in
                     let state = lock.withLock { start }
                     return .single(.state(.init(pts: state.pts, qts: state.qts, date: state.date, seq: state.seq, unreadCount: 0)))

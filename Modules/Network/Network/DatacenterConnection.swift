@@ -55,7 +55,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     public private(set) var socketCount = 0
     /// What the server sends on its own, in arrival order across sockets: `.updates` with a serialized `Updates`
     /// (core.telegram.org "Working with updates"), `.newSession` when the server started this session afresh and
-    /// updates may have been missed. The newest 10,000 are kept for a slow reader; finishes on `close()`.
+    /// `.reconnected` when the session moved to a new socket — after either, updates may have been missed. The newest 10,000 are kept for a slow reader; finishes on `close()`.
     public let events: AsyncStream<ServerEvent>
     private let eventsContinuation: AsyncStream<ServerEvent>.Continuation
 
@@ -80,6 +80,8 @@ public final class DatacenterConnection: @unchecked Sendable {
     public enum ServerEvent: Sendable, Equatable {
         case updates([UInt8])
         case newSession
+        /// The session came back on a new socket: what the server pushed while it had none may be lost.
+        case reconnected
     }
 
     private init(
@@ -219,6 +221,10 @@ public final class DatacenterConnection: @unchecked Sendable {
         watch.reset()
         stateValue.set(.online)
         write(session.resendAfterReconnect(now: clock()))
+        if socketCount > 1 {
+            eventsContinuation.yield(.reconnected)
+            eventPipe.putNext(.reconnected)
+        }
     }
 
     private func socketClosed() {

@@ -102,9 +102,14 @@ public final class MTProtoConnection: @unchecked Sendable {
         channel.closeFuture.whenComplete { _ in updates.continuation.finish() }
         // The handler is not Sendable: it is looked up, and every call into it is made, on the channel's event loop.
         let loop = channel.eventLoop
-        let handler = try await loop.submit {
-            NIOLoopBound(
-                try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self), eventLoop: loop)
+        // A socket the server closed at once has lost its handlers by now: that is a closed connection.
+        let handler = try await loop.submit { () throws(NetworkError) in
+            do {
+                return NIOLoopBound(
+                    try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self), eventLoop: loop)
+            } catch {
+                throw .connectionClosed
+            }
         }.get()
         do {
             let key: AuthKeyExchangeResult

@@ -4,7 +4,8 @@ import TLRuntime
 public import TelegramApi
 
 extension AccountStateManager.Environment {
-    /// The state manager's server: the main DC's pushes (a new session means pushes may be lost), `updates.getState`
+    /// The state manager's server: the main DC's pushes (`nil` where pushes may have been lost: a new session, a
+    /// socket replaced, and once the subscription is in place — pushes before it were not heard), `updates.getState`
     /// and `updates.getDifference`.
     public static func network(
         _ network: AccountNetwork, differenceTotalLimit: Int32? = nil, didResetChats: @escaping @Sendable () -> Void = {}
@@ -18,10 +19,12 @@ extension AccountStateManager.Environment {
                         switch event {
                         case .updates(let bytes):
                             if let updates = try? Api.Updates(tlBytes: bytes) { subscriber.putNext(updates) }
-                        case .newSession:
+                        case .newSession, .reconnected:
                             subscriber.putNext(nil)
                         }
                     }))
+                // Listening from here on (the pipe keeps nothing for a late listener): the manager catches up now.
+                subscriber.putNext(nil)
             }
             return ActionDisposable {
                 task.cancel()

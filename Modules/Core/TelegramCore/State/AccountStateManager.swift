@@ -13,8 +13,9 @@ public import TelegramApi
 public final class AccountStateManager: @unchecked Sendable {
     /// How the manager reaches the server.
     public struct Environment: Sendable {
-        /// Every `Updates` the server pushes, in arrival order; `nil` is a new session (fetch the difference: pushes
-        /// may have been lost).
+        /// Every `Updates` the server pushes, in arrival order. `nil` says pushes may have been lost before this point:
+        /// it comes first, once the stream is listening (the manager starts catching up only then, so nothing pushed
+        /// between the catch-up and the subscription is missed), and again after a new session or a new socket.
         public var updates: Signal<Api.Updates?, NoError>
         public var getState: @Sendable () -> Signal<Api.updates.State, StateManagerError>
         public var getDifference: @Sendable (UpdatesState) -> Signal<Api.updates.Difference, StateManagerError>
@@ -70,6 +71,11 @@ public final class AccountStateManager: @unchecked Sendable {
     private let stateValue = Promise<UpdatesState?>(nil)
     private let updatingValue = ValuePromise(false, ignoreRepeated: true)
     private let caughtUp = LockedValue(false)
+    /// Pushes may have been lost while a difference was already on its way (the server may have answered it before
+    /// them): one more difference follows it.
+    private var differenceAgain = false
+    /// The update stream has said it is listening (its first `nil`).
+    private var listening = false
 
     /// A manager for the account `accountPeerId` whose data is in `postbox`.
     public init(
@@ -99,29 +105,41 @@ public final class AccountStateManager: @unchecked Sendable {
     /// `getState` of a new account, is applied) and is not fetching one now.
     public var hasCaughtUp: Bool { caughtUp.withLock { $0 } }
 
-    /// Starts listening: loads the stored state, then catches up with `updates.getDifference` (or, for an account
-    /// without one, takes the server's `updates.getState` as the start: history before it comes from holes).
+    /// Starts listening, and once the update stream says it is (its first `nil`) catches up: loads the stored state
+    /// and fetches `updates.getDifference` from it (or, for an account without one, takes the server's
+    /// `updates.getState` as the start: history before it comes from holes).
     public func start() {
         caughtUp.withLock { $0 = false }
         queue.async { [self] in
+            listening = false
             updatesDisposable.set(
                 (environment.updates |> enqueued(on: queue)).start(next: { [weak self] updates in
                     guard let self else { return }
-                    if let updates { self.receive(updates) } else { self.newSession() }
+                    if let updates {
+                        self.receive(updates)
+                    } else if !self.listening {
+                        self.listening = true
+                        self.catchUp()
+                    } else {
+                        self.newSession()
+                    }
                 }))
-            let stored: AuthorizedAccountState?
-            do {
-                stored = try postbox.transactionSync { tx in try tx.getState() as? AuthorizedAccountState }
-            } catch {
-                fail(.storage("\(error)"))
-                return
-            }
-            if let state = stored?.state {
-                begin(with: state)
-                fetchDifference(from: state)
-            } else {
-                requestInitialState()
-            }
+        }
+    }
+
+    private func catchUp() {
+        let stored: AuthorizedAccountState?
+        do {
+            stored = try postbox.transactionSync { tx in try tx.getState() as? AuthorizedAccountState }
+        } catch {
+            fail(.storage("\(error)"))
+            return
+        }
+        if let state = stored?.state {
+            begin(with: state)
+            fetchDifference(from: state)
+        } else {
+            requestInitialState()
         }
     }
 
@@ -133,6 +151,7 @@ public final class AccountStateManager: @unchecked Sendable {
             wakeDisposable.set(nil)
             sequencer = nil
             pending = []
+            differenceAgain = false
             updatingValue.set(false)
         }
     }
@@ -160,8 +179,18 @@ public final class AccountStateManager: @unchecked Sendable {
         perform(sequencer!.receive(updates, now: queue.currentTime))
     }
 
+    /// Pushes may have been lost (a new session, a new socket, a late subscription): fetch what the server has.
+    /// While a `getState` or a difference is under way, one more difference follows it (the server may have answered
+    /// it before the lost pushes).
     private func newSession() {
-        guard let sequencer, sequencer.phase != .fetchingDifference else { return }
+        guard let sequencer else {
+            differenceAgain = true
+            return
+        }
+        guard sequencer.phase != .fetchingDifference else {
+            differenceAgain = true
+            return
+        }
         fetchDifference(from: sequencer.state)
     }
 
@@ -180,7 +209,12 @@ public final class AccountStateManager: @unchecked Sendable {
                         return
                     }
                     self.begin(with: initial)
-                    self.caughtUp.withLock { $0 = true }
+                    if self.differenceAgain {
+                        self.differenceAgain = false
+                        self.fetchDifference(from: initial)
+                    } else {
+                        self.caughtUp.withLock { $0 = true }
+                    }
                 },
                 error: { [weak self] error in
                     guard let self else { return }
@@ -210,9 +244,14 @@ public final class AccountStateManager: @unchecked Sendable {
                         $0.sequencerSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                     }
                     self.perform(actions)
-                    if self.sequencer?.phase != .fetchingDifference {
-                        self.updatingValue.set(false)
-                        self.caughtUp.withLock { $0 = true }
+                    if let sequencer = self.sequencer, sequencer.phase != .fetchingDifference {
+                        if self.differenceAgain {
+                            self.differenceAgain = false
+                            self.fetchDifference(from: sequencer.state)
+                        } else {
+                            self.updatingValue.set(false)
+                            self.caughtUp.withLock { $0 = true }
+                        }
                     }
                 },
                 error: { [weak self] error in
