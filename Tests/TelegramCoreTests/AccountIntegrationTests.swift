@@ -77,11 +77,13 @@ import Testing
         try account.postbox.readTransactionSync { tx in try tx.earlierMessages(peerId: peer, before: nil, count: 100_000) }
     }
 
-    static func wait(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) async throws {
+    static func wait(
+        _ what: String, timeout: Double = 20, explain: (() -> String)? = nil, _ condition: () throws -> Bool
+    ) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while try !condition() {
             guard Date() < deadline else {
-                Issue.record("\(what): not within \(timeout) s")
+                Issue.record("\(what): not within \(timeout) s\(explain.map { "; \($0())" } ?? "")")
                 throw CancellationError()
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -109,7 +111,10 @@ import Testing
             let sent = try await ben.network.request(Api.functions.messages.sendMessage(peer: annPeer, message: "live \(index)", randomId: Int64(index)))
             ben.stateManager.addUpdates(sent)
         }
-        try await Self.wait("three live messages in Ann's view") { history.withLock { $0.last } == 3 }
+        try await Self.wait("three live messages in Ann's view", explain: {
+            "views \(history.withLock { $0 }), stored \((try? Self.storedMessages(ann, with: benPeerId).count) ?? -1), "
+                + "caught up \(ann.stateManager.hasCaughtUp), \(ann.stateManager.statistics)"
+        }) { history.withLock { $0.last } == 3 }
         #expect(try Self.storedMessages(ann, with: benPeerId).map(\.text).sorted() == ["live 1", "live 2", "live 3"])
         let stored = try #require(try ann.postbox.readTransactionSync { tx in try tx.getPeer(benPeerId) } as? TelegramUser)
         #expect(stored.firstName == "Ben")

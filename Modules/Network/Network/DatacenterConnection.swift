@@ -40,6 +40,10 @@ public final class DatacenterConnection: @unchecked Sendable {
     private var session: ClientSession
     private var channel: (any Channel)?
     private var connecting = false
+    /// The reconnect waiting out its backoff, and the connect under way: `close()` cancels the one and waits for the
+    /// other, so no socket is being opened on the event loop group once it returns.
+    private var scheduledReconnect: Scheduled<Void>?
+    private var connectAttempt: Task<Void, Never>?
     private var closed = false
     private var backoff: ReconnectBackoff
     private var connectedAt = 0.0
@@ -178,15 +182,18 @@ public final class DatacenterConnection: @unchecked Sendable {
 
     /// Closes the socket for good; unanswered requests fail with `connectionClosed`.
     public func close() async {
-        let channel = try? await loop.submit { () -> (any Channel)? in
+        let (channel, attempt) = (try? await loop.submit { () -> ((any Channel)?, Task<Void, Never>?) in
             self.closed = true
             self.watchdog?.cancel()
+            self.scheduledReconnect?.cancel()
+            self.scheduledReconnect = nil
             self.eventsContinuation.finish()
             let all = self.waiting
             self.waiting = [:]
             for promise in all.values { promise.fail(NetworkError.connectionClosed) }
-            return self.channel
-        }.get()
+            return (self.channel, self.connectAttempt)
+        }.get()) ?? (nil, nil)
+        await attempt?.value
         try? await channel?.close()
     }
 
@@ -239,21 +246,25 @@ public final class DatacenterConnection: @unchecked Sendable {
     private func reconnect(after delay: Double) {
         guard !connecting, !closed else { return }
         connecting = true
-        loop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) {
-            Task {
+        scheduledReconnect = loop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) {
+            self.scheduledReconnect = nil
+            guard !self.closed else { return }
+            self.connectAttempt = Task {
                 do {
                     let channel = try await self.makeSocket()
                     try await self.loop.submit {
                         self.connecting = false
+                        self.connectAttempt = nil
                         self.adopt(channel)
                     }.get()
                 } catch {
-                    self.loop.execute {
+                    try? await self.loop.submit {
+                        self.connectAttempt = nil
                         self.stateValue.set(.waitingForNetwork)
                         self.connecting = false
                         let delay = self.backoff.connectionEnded(uptime: 0)
                         self.reconnect(after: delay)
-                    }
+                    }.get()
                 }
             }
         }

@@ -1,6 +1,7 @@
 public import Postbox
 public import SwiftSignalKit
 public import TelegramApi
+import SyncCore
 
 /// The account's update pipeline (Telegram-iOS `AccountStateManager`): `Updates` pushed by the server and returned
 /// by calls go through `UpdateSequencer` on one queue; each batch it releases is applied to Postbox in one transaction
@@ -43,6 +44,12 @@ public final class AccountStateManager: @unchecked Sendable {
 
     /// Counters for tests, logs and benchmarks.
     public struct Statistics: Equatable, Sendable {
+        /// `Updates` received from the stream and from calls.
+        public var received = 0
+        /// Times the stream said pushes may have been lost (the first, "listening", included).
+        public var lossNotices = 0
+        /// Short updates from a peer not stored, fetched through the difference instead.
+        public var unknownPeers = 0
         public var batches = 0
         public var differences = 0
         public var storedMessages = 0
@@ -115,6 +122,7 @@ public final class AccountStateManager: @unchecked Sendable {
             updatesDisposable.set(
                 (environment.updates |> enqueued(on: queue)).start(next: { [weak self] updates in
                     guard let self else { return }
+                    if updates == nil { self.statisticsValue.withLock { $0.lossNotices += 1 } }
                     if let updates {
                         self.receive(updates)
                     } else if !self.listening {
@@ -172,11 +180,30 @@ public final class AccountStateManager: @unchecked Sendable {
     }
 
     private func receive(_ updates: Api.Updates) {
+        statisticsValue.withLock { $0.received += 1 }
         guard sequencer != nil else {
             pending.append(updates)
             return
         }
+        // A short message names its chat and sender by id only: from a peer this account has not stored, it cannot
+        // be shown, so the difference brings it with the users and chats it needs (Telegram-iOS does the same).
+        if let missing = try? shortUpdateNamesUnknownPeer(updates), missing {
+            statisticsValue.withLock { $0.unknownPeers += 1 }
+            perform(sequencer!.receive(.updatesTooLong, now: queue.currentTime))
+            return
+        }
         perform(sequencer!.receive(updates, now: queue.currentTime))
+    }
+
+    private func shortUpdateNamesUnknownPeer(_ updates: Api.Updates) throws -> Bool {
+        let peers: [PeerId]
+        switch updates {
+        case .updateShortMessage(let short): peers = [.user(short.userId)]
+        case .updateShortChatMessage(let short):
+            peers = [.user(short.fromId), .group(short.chatId)]
+        default: return false
+        }
+        return try postbox.readTransactionSync { tx in try peers.contains { try tx.getPeer($0) == nil } }
     }
 
     /// Pushes may have been lost (a new session, a new socket, a late subscription): fetch what the server has.
