@@ -137,11 +137,16 @@ extension ServerBackend {
     }
 
     /// The `updates` a caller gets back for messages it sent with media (and its other sessions get pushed).
-    func sentUpdates(_ landed: [[Landed]], caller: Caller) throws -> Api.Updates {
+    /// The caller's answer for messages it sent: for each, `updateMessageID` tying its `random_id` (in `randomIds`,
+    /// in the order sent) to the new id, then `updateNewMessage` — so the client replaces its pending copy.
+    func sentUpdates(_ landed: [[Landed]], randomIds: [Int64] = [], caller: Caller) throws -> Api.Updates {
         let mine = landed.compactMap { $0.first { $0.message.owner == caller.userId } }
         return try store.read { tx in
             let (users, chats) = try participants(of: mine.map(\.message), viewer: caller.userId, tx: tx)
-            let updates = mine.map { landed in
+            let identified = zip(mine, randomIds).map { landed, randomId in
+                Api.Update.updateMessageID(.init(id: Int32(truncatingIfNeeded: landed.message.id), randomId: randomId))
+            }
+            let updates = identified + mine.map { landed in
                 Api.Update.updateNewMessage(
                     .init(message: apiMessage(landed.message), pts: Int32(truncatingIfNeeded: landed.pts), ptsCount: 1))
             }

@@ -14,7 +14,7 @@ extension ServerBackend {
         let outgoing = Outgoing(
             text: call.message, entities: call.entities, media: media, mediaKind: kind.rawValue, replyTo: Self.replyId(call.replyTo),
             silent: call.silent, randomId: call.randomId)
-        return try sentUpdates(try deliver([outgoing], to: call.peer, caller: caller), caller: caller)
+        return try sentUpdates(try deliver([outgoing], to: call.peer, caller: caller), randomIds: [call.randomId], caller: caller)
     }
 
     /// `messages.sendMultiMedia`: an album, up to 10 items sharing one `grouped_id`.
@@ -30,7 +30,7 @@ extension ServerBackend {
                     text: single.message, entities: single.entities, media: media, mediaKind: kind.rawValue,
                     replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: single.randomId, groupedId: groupedId))
         }
-        return try sentUpdates(try deliver(messages, to: call.peer, caller: caller), caller: caller)
+        return try sentUpdates(try deliver(messages, to: call.peer, caller: caller), randomIds: messages.map(\.randomId), caller: caller)
     }
 
     /// `messages.uploadMedia`: stores the media (for an album, or to send later) without sending it.
@@ -54,6 +54,6 @@ extension ServerBackend {
                 media: original.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: original.mediaKind, silent: call.silent,
                 randomId: randomId, groupedId: original.groupedId, forward: header)
         }
-        return try sentUpdates(try deliver(messages, to: call.toPeer, caller: caller), caller: caller)
+        return try sentUpdates(try deliver(messages, to: call.toPeer, caller: caller), randomIds: call.randomId, caller: caller)
     }
 }
