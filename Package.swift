@@ -261,12 +261,12 @@ let modules: [Module] = [
     .swift(
         "TelegramCore", .Core,
         deps: [
-            "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "Network",
-            "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils", "PasswordSRP", "SecretFiles",
+            "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "MediaBox",
+            "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils", "PasswordSRP", "SecretFiles",
         ],
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",
-            "CryptoUtils", "ServerTestSupport", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting",
+            "CryptoUtils", "ServerTestSupport", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
         ]),
 
     // BuildTools: generators and checks that run at development time.

@@ -58,11 +58,19 @@ import Testing
         let scheduler = VirtualTimeScheduler()
         let server = ScriptedServer()
 
-        init() throws {
+        /// A Postbox that knows the friend (short messages from an unknown user go through the difference instead).
+        init(knowsFriend: Bool = true) throws {
             registerTelegramCoreTypes()
             postbox = try Postbox.open(
                 accountPath: directory.path + "/account-1",
                 encryption: try PostboxEncryptionParameters(key: Array(0..<32), salt: Array(32..<48)))
+            if knowsFriend {
+                try postbox.transactionSync { tx in
+                    try tx.updatePeers([
+                        TelegramUser(id: AccountStateManagerTests.friend, accessHash: .personal(2), firstName: "Friend", lastName: nil, username: nil, phone: nil)
+                    ])
+                }
+            }
         }
 
         func manager() -> AccountStateManager {
@@ -109,6 +117,44 @@ import Testing
         #expect(try harness.storedIds() == [1, 2, 3])
         #expect(try harness.storedState()?.pts == 13)
         #expect(manager.statistics.differences == 1)
+        manager.stop()
+        harness.scheduler.advance(by: 0.01)
+    }
+
+    /// A short message names its sender by id only: from a user this account has not stored it is not applied but
+    /// fetched through the difference, which brings the user with it.
+    @Test func aShortMessageFromAnUnknownUserIsFetchedWithItsUser() throws {
+        let harness = try Harness(knowsFriend: false)
+        defer { harness.directory.remove() }
+        let manager = harness.manager()
+        manager.start()
+        harness.scheduler.advance(by: 0.01)
+        harness.server.differences = [
+            .difference(.init(
+                newMessages: [Self.apiMessage(1)], newEncryptedMessages: [], otherUpdates: [], chats: [],
+                users: [.user(.init(id: 2, accessHash: 22, firstName: "Friend"))], state: Self.state(11)))
+        ]
+        harness.server.pipe.putNext(Self.message(1, pts: 11))
+        harness.scheduler.advance(by: 0.01)
+        #expect(harness.server.asked == [UpdatesState(pts: 10, qts: 0, seq: 0, date: 100)], "asked at once, from before the message")
+        #expect(try harness.storedIds() == [1])
+        let friend = try harness.postbox.readTransactionSync { tx in try tx.getPeer(Self.friend) } as? TelegramUser
+        #expect(friend?.firstName == "Friend")
+        #expect(manager.statistics.unknownPeers == 1)
+        // Known now: the next short message applies directly.
+        harness.server.pipe.putNext(Self.message(2, pts: 12))
+        harness.scheduler.advance(by: 0.01)
+        #expect(try harness.storedIds() == [1, 2])
+        #expect(manager.statistics.differences == 1)
+
+        // A server that keeps failing is asked again only after the retry delay, not in a loop.
+        harness.server.pipe.putNext(.updatesTooLong)
+        harness.scheduler.advance(by: 0.01)
+        #expect(manager.statistics.differences == 2)
+        harness.scheduler.advance(by: 1.9)
+        #expect(manager.statistics.differences == 2)
+        harness.scheduler.advance(by: 0.2)
+        #expect(manager.statistics.differences == 3)
         manager.stop()
         harness.scheduler.advance(by: 0.01)
     }

@@ -2,7 +2,8 @@ import Foundation
 public import Network
 public import Postbox
 public import SwiftSignalKit
-import SyncCore
+public import SyncCore
+import MediaBox
 import TLRuntime
 public import TelegramApi
 
@@ -53,6 +54,20 @@ public final class Account: @unchecked Sendable {
         return try postbox.transactionSync { tx in
             try enqueueMessages(transaction: tx, accountPeerId: accountPeerId, peerId: peerId, messages: messages, now: now)
         }
+    }
+
+    /// Copies the file at `path` into the account's MediaBox as a local resource and describes it as a document to
+    /// send (`EnqueueMessage.file`): its name, MIME type and size, and `attributes` (audio, image size, …).
+    public func prepareFile(
+        path: String, name: String, mimeType: String, attributes: [TelegramMediaFileAttribute] = []
+    ) throws -> TelegramMediaFile {
+        let size = ((try FileManager.default.attributesOfItem(atPath: path))[.size] as? NSNumber)?.int64Value ?? 0
+        let localId = Int64.random(in: 1...Int64.max)
+        let resource = TelegramMediaResource.localFile(fileId: localId, size: size)
+        try FileManager.default.copyItem(atPath: path, toPath: postbox.mediaBox.completedPath(resource.id))
+        return TelegramMediaFile(
+            fileId: MediaId(namespace: Namespaces.Media.localFile, id: localId), resource: resource, mimeType: mimeType, size: size,
+            attributes: [.fileName(name)] + attributes.filter { if case .fileName = $0 { false } else { true } })
     }
 
     /// Stops the managers and closes the connections.

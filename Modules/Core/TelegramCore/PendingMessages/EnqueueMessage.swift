@@ -3,16 +3,19 @@ import Foundation
 public import Postbox
 public import SyncCore
 
-/// A message to send (Telegram-iOS `EnqueueMessage`): text with its entities, optionally a reply.
+/// A message to send (Telegram-iOS `EnqueueMessage`): text with its entities, optionally a reply and a file
+/// (`Account.prepareFile` puts it in MediaBox as a local resource; it is uploaded before the message is sent).
 public struct EnqueueMessage: Sendable {
     public var text: String
     public var entities: [MessageTextEntity]
     public var replyTo: MessageId?
+    public var file: TelegramMediaFile?
 
-    public init(text: String, entities: [MessageTextEntity] = [], replyTo: MessageId? = nil) {
+    public init(text: String, entities: [MessageTextEntity] = [], replyTo: MessageId? = nil, file: TelegramMediaFile? = nil) {
         self.text = text
         self.entities = entities
         self.replyTo = replyTo
+        self.file = file
     }
 }
 
@@ -29,7 +32,7 @@ public func enqueueMessages(
         if let replyTo = message.replyTo { attributes.append(ReplyMessageAttribute(messageId: replyTo)) }
         return StoreMessage(
             id: .partial(peerId, Namespaces.Message.local), globallyUniqueId: randomId, timestamp: now, flags: [.unsent],
-            authorId: accountPeerId, text: message.text, attributes: attributes)
+            authorId: accountPeerId, text: message.text, attributes: attributes, media: message.file.map { [$0] } ?? [])
     }
     return try tx.addMessages(stored)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaBox
 public import Network
 public import Postbox
 public import SwiftSignalKit
@@ -27,6 +28,7 @@ public final class PendingMessageManager: @unchecked Sendable {
     private var unsent: Set<MessageId> = []
     private var peerBusy: Set<PeerId> = []
     private let counters = LockedValue((sent: 0, failed: 0))
+    private let progress = LockedValue<[MessageId: Double]>([:])
 
     init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, stateManager: AccountStateManager) {
         self.accountPeerId = accountPeerId
@@ -40,6 +42,9 @@ public final class PendingMessageManager: @unchecked Sendable {
     /// Messages the server acknowledged, and messages that failed, since the start.
     public var sentCount: Int { counters.withLock { $0.sent } }
     public var failedCount: Int { counters.withLock { $0.failed } }
+
+    /// The fraction of its file the server has acknowledged, for a message whose file is being uploaded.
+    public func uploadProgress(_ id: MessageId) -> Double? { progress.withLock { $0[id] } }
 
     /// Starts watching the unsent messages.
     public func start() {
@@ -107,14 +112,40 @@ public final class PendingMessageManager: @unchecked Sendable {
         guard let randomId = message.globallyUniqueId else { return }
         let entities = message.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
         let reply = message.attributes.compactMap { $0 as? ReplyMessageAttribute }.first
+        let replyTo = reply.map { Api.InputReplyTo.inputReplyToMessage(.init(replyToMsgId: $0.messageId.id)) }
+        let apiEntities = entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }
+        let localFile = message.media.compactMap { $0 as? TelegramMediaFile }.first { if case .localFile = $0.resource { true } else { false } }
         do {
-            let updates = try await network.request(
-                Api.functions.messages.sendMessage(
-                    peer: peer,
-                    replyTo: reply.map { .inputReplyToMessage(.init(replyToMsgId: $0.messageId.id)) },
-                    message: message.text, randomId: randomId,
-                    entities: entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }))
-            try postbox.transactionSync { tx in try self.replace(id, randomId: randomId, with: updates, transaction: tx) }
+            let updates: Api.Updates
+            if let localFile {
+                // Waiting for upload → uploading → sending (Telegram-iOS's states for a message with media).
+                let path = postbox.mediaBox.completedPath(localFile.resource.id)
+                let input = try await MultipartUpload.upload(network: network, path: path, name: localFile.fileName ?? "file") { fraction in
+                    self.progress.withLock { $0[id] = fraction }
+                }
+                defer { _ = progress.withLock { $0.removeValue(forKey: id) } }
+                do {
+                    updates = try await network.request(
+                        Api.functions.messages.sendMedia(
+                            peer: peer, replyTo: replyTo,
+                            media: .inputMediaUploadedDocument(
+                                .init(
+                                    forceFile: !localFile.isVoice && !localFile.isVideo && !localFile.isAnimated, file: input,
+                                    mimeType: localFile.mimeType, attributes: localFile.attributes.compactMap(\.apiDocumentAttribute))),
+                            message: message.text, randomId: randomId, entities: apiEntities))
+                } catch NetworkError.rpc(_, let text) where text.hasPrefix("FILE_PART_") && text.hasSuffix("_MISSING") {
+                    // The server no longer has a part (it forgot the upload): upload afresh on the next try.
+                    MultipartUpload.forget(path: path)
+                    throw NetworkError.connectionClosed
+                }
+            } else {
+                updates = try await network.request(
+                    Api.functions.messages.sendMessage(
+                        peer: peer, replyTo: replyTo, message: message.text, randomId: randomId, entities: apiEntities))
+            }
+            try postbox.transactionSync { tx in
+                try self.replace(id, randomId: randomId, with: updates, localFile: localFile, transaction: tx)
+            }
             counters.withLock { $0.sent += 1 }
             stateManager.addUpdates(updates)
         } catch let error as NetworkError {
@@ -128,6 +159,15 @@ public final class PendingMessageManager: @unchecked Sendable {
             }
             // Anything else (a connection that could not be made, a timeout) stays unsent and is tried again.
             retryAfter = 2
+        } catch let error as UploadError {
+            switch error {
+            case .network(.rpc(let code, let text)):
+                markFailed(id, SendFailureAttribute(reason: Self.reason(code: code, text: text), detail: text))
+            case .network:
+                retryAfter = 2
+            case .unreadable, .unsupportedSize:
+                markFailed(id, SendFailureAttribute(reason: .other, detail: "\(error)"))
+            }
         } catch {
             markFailed(id, SendFailureAttribute(reason: .other, detail: "\(error)"))
         }
@@ -147,7 +187,9 @@ public final class PendingMessageManager: @unchecked Sendable {
     }
 
     /// The local message becomes the server's: its id, date and entities as the answer gives them.
-    private func replace(_ id: MessageId, randomId: Int64, with updates: Api.Updates, transaction tx: Transaction) throws {
+    private func replace(
+        _ id: MessageId, randomId: Int64, with updates: Api.Updates, localFile: TelegramMediaFile?, transaction tx: Transaction
+    ) throws {
         var serverMessage: StoreMessage?
         var serverId: Int32?
         var date: Int32?
@@ -162,6 +204,12 @@ public final class PendingMessageManager: @unchecked Sendable {
                 default: break
                 }
             }
+            // A server that sent no `updateMessageID`: the one new outgoing message of the answer is ours.
+            let outgoing = container.updates.compactMap { update -> Int32? in
+                guard case .updateNewMessage(let new) = update, case .message(let message) = new.message, message.out else { return nil }
+                return message.id
+            }
+            if serverId == nil, outgoing.count == 1 { serverId = outgoing[0] }
             for case .updateNewMessage(let new) in container.updates {
                 if let candidate = StoreMessage(apiMessage: new.message, accountPeerId: accountPeerId),
                     case .id(let candidateId) = candidate.id, candidateId.id == serverId
@@ -173,6 +221,11 @@ public final class PendingMessageManager: @unchecked Sendable {
             break
         }
         guard let serverId else { return }
+        // The uploaded bytes become the server's document in MediaBox: nothing to download again.
+        if let localFile, let cloud = serverMessage?.media.compactMap({ $0 as? TelegramMediaFile }).first {
+            let mediaBox = postbox.mediaBox
+            _ = rename(mediaBox.completedPath(localFile.resource.id), mediaBox.completedPath(cloud.resource.id))
+        }
         try tx.updateMessage(id) { local in
             var stored = serverMessage ?? local.toStoreMessage()
             stored.id = .id(MessageId(peerId: id.peerId, namespace: Namespaces.Message.cloud, id: serverId))

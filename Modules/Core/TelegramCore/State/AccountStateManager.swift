@@ -284,7 +284,12 @@ public final class AccountStateManager: @unchecked Sendable {
                 error: { [weak self] error in
                     guard let self, self.sequencer != nil else { return }
                     self.fail(error)
-                    self.perform(self.sequencer!.differenceFailed())
+                    // Asked again after `retryDelay`: a server that keeps failing is not asked in a loop.
+                    self.wakeDisposable.set(
+                        self.queue.schedule(after: self.retryDelay) { [weak self] in
+                            guard let self, self.sequencer != nil else { return }
+                            self.perform(self.sequencer!.differenceFailed())
+                        })
                 }))
     }
 

@@ -1,0 +1,103 @@
+"""Telethon 1.45.0 as the user our account sends files to (the Core media tests).
+
+Signs up --phone, then waits (up to --timeout seconds) until --count messages with a document have arrived from
+--target-phone, downloads each through Telethon's own upload.getFile loop and reports what it received: the text,
+the document's file name, MIME type, size, SHA-256 of the downloaded bytes, voice flag and duration, grouped_id.
+
+Usage: media_peer.py --host H --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY --count N
+Prints one JSON object on stdout; exits non-zero on any failure or on the timeout.
+"""
+import argparse
+import asyncio
+import hashlib
+import json
+import time
+
+from telethon import TelegramClient, errors, functions, types
+from telethon.crypto import rsa
+from telethon.sessions import MemorySession
+
+
+def load_key(path):
+    with open(path) as f:
+        pem = f.read()
+    end = "-----END RSA PUBLIC KEY-----"
+    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
+
+
+async def sign_up(client, phone, first_name):
+    sent = await client.send_code_request(phone)
+    try:
+        await client.sign_in(phone, phone[5] * 5, phone_code_hash=sent.phone_code_hash)
+        raise RuntimeError("a new number signed in without signing up")
+    except errors.PhoneNumberUnoccupiedError:
+        pass
+    result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
+    return await client._on_login(result.user)
+
+
+async def find(client, phone, deadline):
+    """The target's user, once it exists (our account may sign up after this script starts)."""
+    while time.monotonic() < deadline:
+        imported = await client(functions.contacts.ImportContactsRequest(
+            [types.InputPhoneContact(client_id=1, phone=phone, first_name="Target", last_name="")]))
+        if imported.users:
+            return imported.users[0]
+        await asyncio.sleep(0.2)
+    raise TimeoutError("the target never signed up")
+
+
+async def run(args):
+    load_key(args.pem_file)
+    session = MemorySession()
+    session.set_dc(int(args.phone[5]), args.host, args.port)
+    client = TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=5, retry_delay=1, timeout=30)
+    await client.connect()
+    deadline = time.monotonic() + args.timeout
+    try:
+        me = await sign_up(client, args.phone, "Tess")
+        target = await find(client, args.target_phone, deadline)
+        received = []
+        while time.monotonic() < deadline:
+            messages = await client.get_messages(target, limit=50)
+            documents = [m for m in messages if m.document is not None and m.sender_id == target.id]
+            if len(documents) >= args.count:
+                break
+            await asyncio.sleep(0.3)
+        else:
+            raise TimeoutError("%d documents did not arrive" % args.count)
+        for message in sorted(documents, key=lambda m: m.id):
+            data = await client.download_media(message, file=bytes)
+            document = message.document
+            audio = next((a for a in document.attributes if isinstance(a, types.DocumentAttributeAudio)), None)
+            received.append({
+                "text": message.message,
+                "name": message.file.name,
+                "mime_type": document.mime_type,
+                "size": document.size,
+                "downloaded": len(data),
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "voice": bool(audio and audio.voice),
+                "duration": audio.duration if audio else None,
+                "grouped_id": message.grouped_id,
+            })
+        return {"user_id": me.id, "received": received}
+    finally:
+        await client.disconnect()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--phone", required=True)
+    parser.add_argument("--target-phone", required=True)
+    parser.add_argument("--count", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=120)
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+import CryptoUtils
+import Foundation
+import MediaBox
+import Network
+import Postbox
+import PostboxTesting
+import ServerTestSupport
+import SwiftSignalKit
+import SyncCore
+import TelegramApi
+import TelegramCore
+import TestVectors
+import Testing
+
+/// Files through tg-server with Telethon 1.45 on the other side (Tests/Fixtures/telethon/media_peer.py): our account
+/// sends a 12 MB file (big-file parts) as a document; Telethon receives it with its name and size and downloads it
+/// byte-identical; our own fetch downloads it back into MediaBox in parts — two fetches sharing one download, and a
+/// download stopped half-way resuming from its range map; an upload stopped half-way goes on from the parts the server
+/// acknowledged.
+@Suite(.serialized) struct MediaTransferTests {
+    static var script: URL { Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/media_peer.py") }
+
+    struct Received: Decodable {
+        let text: String
+        let name: String?
+        let mime_type: String
+        let size: Int64
+        let downloaded: Int64
+        let sha256: String
+    }
+
+    struct Report: Decodable {
+        let user_id: Int64
+        let received: [Received]
+    }
+
+    /// `count` bytes of a deterministic pattern, written to `path`; returns their SHA-256 in hex.
+    static func writePattern(_ count: Int, seed: UInt64, to path: String) throws -> String {
+        // SplitMix64: every byte differs from its neighbours, so a misplaced part shows in the digest.
+        var state = seed
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in stride(from: 0, to: count, by: 8) {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var value = state
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+            value ^= value >> 31
+            for byte in 0..<min(8, count - index) { bytes[index + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte))) }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return hex(Digest.sha256(bytes))
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    /// Waits for `signal`'s first `.local` or `.failed`.
+    static func finalEvent(_ signal: Signal<FetchEvent, NoError>, timeout: Double = 60) async throws -> FetchEvent {
+        let result = LockedValue<FetchEvent?>(nil)
+        let disposable = signal.start(next: { event in
+            switch event {
+            case .status(.local), .failed: result.withLock { if $0 == nil { $0 = event } }
+            default: break
+            }
+        })
+        defer { disposable.dispose() }
+        try await AccountIntegrationTests.wait("the fetch to end", timeout: timeout) { result.withLock { $0 } != nil }
+        return try #require(result.withLock { $0 })
+    }
+
+    @Test func aTwelveMegabyteFileReachesTelethonAndComesBackThroughOurFetch() async throws {
+        let world = try await AccountIntegrationTests.World()
+        let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622201", name: "Ann")
+        ann.start()
+        let python = ProcessRunner.venvPython
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let pem = world.root.path + "/server.pem"
+        try world.server.writePublicKeyPEM(to: pem)
+        let port = try #require(world.server.endpoints[2]?.port)
+        let telethon = Task {
+            try await ProcessRunner.runOffPool(
+                python,
+                [Self.script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", "9996622202",
+                 "--target-phone", "9996622201", "--count", "1", "--timeout", "150"],
+                timeout: 200)
+        }
+        // Tess exists once Telethon has signed her up.
+        var tessPeer: Api.InputPeer?
+        let deadline = Date().addingTimeInterval(60)
+        while tessPeer == nil {
+            tessPeer = try? await AccountIntegrationTests.find(phone: "9996622202") { try await ann.network.request($0) }
+            if tessPeer == nil {
+                try #require(Date() < deadline, "Telethon's user did not sign up within 60 s")
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        guard case .inputPeerUser(let tess)? = tessPeer else { throw CancellationError() }
+        let tessId = PeerId.user(tess.userId)
+        try ann.postbox.transactionSync { tx in
+            try tx.updatePeers([TelegramUser(id: tessId, accessHash: .personal(tess.accessHash), firstName: "Tess", lastName: nil, username: nil, phone: nil)])
+        }
+
+        // 12 MB: over the 10 MB line, so big-file parts of 512 KB.
+        let source = world.root.path + "/report.bin"
+        let size = 12 * 1024 * 1024 + 12_345
+        let digest = try Self.writePattern(size, seed: 12, to: source)
+        let file = try ann.prepareFile(path: source, name: "report.bin", mimeType: "application/octet-stream")
+        let local = try #require(try ann.enqueue([EnqueueMessage(text: "the report", file: file)], to: tessId).first)
+        try await AccountIntegrationTests.wait("the file sent", timeout: 120, explain: {
+            let message = try? ann.postbox.readTransactionSync { tx in try tx.getMessage(local) }
+            return "local message \(message.map { "flags \($0.flags), attributes \($0.attributes)" } ?? "gone"), "
+                + "upload \(ann.pendingMessages.uploadProgress(local).map { "\($0)" } ?? "none"), stored "
+                + "\((try? AccountIntegrationTests.storedMessages(ann, with: tessId).map(\.id)) ?? [])"
+        }) {
+            try ann.postbox.readTransactionSync { tx in try tx.getMessage(local) } == nil
+                && (try AccountIntegrationTests.storedMessages(ann, with: tessId).first?.id.namespace == Namespaces.Message.cloud)
+        }
+        let sent = try #require(try AccountIntegrationTests.storedMessages(ann, with: tessId).first)
+        let document = try #require(sent.media.first as? TelegramMediaFile)
+        guard case .cloudDocument = document.resource else { throw CancellationError() }
+        #expect(document.fileName == "report.bin" && document.size == Int64(size))
+        // The uploaded bytes became the cloud document's in MediaBox.
+        #expect(ann.postbox.mediaBox.resourceStatus(document.resource.id) == .local(path: ann.postbox.mediaBox.completedPath(document.resource.id)))
+        #expect(MultipartUpload.stoppedUpload(path: ann.postbox.mediaBox.completedPath(file.resource.id)) == nil)
+
+        let result = try await telethon.value
+        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
+        let report = try JSONDecoder().decode(Report.self, from: result.stdout)
+        let received = try #require(report.received.first)
+        #expect(received.text == "the report" && received.name == "report.bin")
+        #expect(received.size == Int64(size) && received.downloaded == Int64(size))
+        #expect(received.sha256 == digest, "Telethon downloaded other bytes")
+
+        // Our fetch: the same document from the server, into a fresh MediaBox resource (the cached copy removed).
+        ann.postbox.mediaBox.removeResource(document.resource.id)
+        let fetcher = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
+        // Two fetches of one resource share one download.
+        async let first = Self.finalEvent(fetcher.fetch(document.resource))
+        async let second = Self.finalEvent(fetcher.fetch(document.resource))
+        let (one, two) = try await (first, second)
+        #expect(one == two)
+        guard case .status(.local(let path)) = one else { Issue.record("fetch ended with \(one)"); return }
+        let windows = (size + 512 * 1024 - 1) / (512 * 1024)
+        #expect(fetcher.requests == windows, "one getFile per 512 KB window, shared by both fetches")
+        #expect(Self.hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))) == digest)
+
+        // Resuming: the first 5 windows (and a piece of the 6th) are stored; only the rest is asked for.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        ann.postbox.mediaBox.removeResource(document.resource.id)
+        let stored = 5 * 512 * 1024 + 1000
+        try ann.postbox.mediaBox.writePartial(document.resource.id, offset: 0, data: Array(bytes[0..<stored]), size: Int64(size))
+        let resumed = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
+        let event = try await Self.finalEvent(resumed.fetch(document.resource))
+        guard case .status(.local(let again)) = event else { Issue.record("resumed fetch ended with \(event)"); return }
+        #expect(resumed.requests == windows - 5)
+        #expect(Self.hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: again))))) == digest)
+        await ann.shutdown()
+        try await world.close([])
+    }
+
+    @Test func aStoppedUploadGoesOnFromTheAcknowledgedParts() async throws {
+        let world = try await AccountIntegrationTests.World()
+        let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622203", name: "Ann")
+        let source = world.root.path + "/big.bin"
+        let size = 11 * 1024 * 1024
+        _ = try Self.writePattern(size, seed: 13, to: source)
+        let plan = try #require(UploadPlan(size: Int64(size)))
+
+        // Stopped once a third of it is acknowledged (as a killed app would stop).
+        let stopped = Task {
+            try await MultipartUpload.upload(network: ann.network, path: source, name: "big.bin", parallelParts: 2) { _ in }
+        }
+        try await AccountIntegrationTests.wait("a third acknowledged", timeout: 60) {
+            (MultipartUpload.stoppedUpload(path: source)?.acknowledgedParts ?? 0) >= plan.partCount / 3
+        }
+        stopped.cancel()
+        _ = await stopped.result
+        let record = try #require(MultipartUpload.stoppedUpload(path: source))
+        #expect(record.acknowledgedParts < plan.partCount)
+
+        // Again: the same file id, and the first progress already counts what the server has.
+        let fractions = LockedValue<[Double]>([])
+        let input = try await MultipartUpload.upload(network: ann.network, path: source, name: "big.bin") { fraction in
+            fractions.withLock { $0.append(fraction) }
+        }
+        guard case .inputFileBig(let big) = input else { Issue.record("not a big file: \(input)"); return }
+        #expect(big.id == record.fileId && big.parts == Int32(plan.partCount))
+        let firstFraction = try #require(fractions.withLock { $0.first })
+        #expect(firstFraction >= Double(record.acknowledgedParts - 1) / Double(plan.partCount))
+        #expect(fractions.withLock { $0.count } == plan.partCount - record.acknowledgedParts + 1, "only the missing parts were sent")
+        #expect(MultipartUpload.stoppedUpload(path: source) == nil)
+
+        // The server assembles the file from both attempts' parts.
+        let sent = try await ann.network.request(
+            Api.functions.messages.sendMedia(
+                peer: .inputPeerSelf,
+                media: .inputMediaUploadedDocument(.init(forceFile: true, file: input, mimeType: "application/octet-stream", attributes: [])),
+                message: "", randomId: 77))
+        guard case .updates(let container) = sent else { Issue.record("unexpected answer \(sent)"); return }
+        let sizes = container.updates.compactMap { update -> Int64? in
+            guard case .updateNewMessage(let new) = update, case .message(let message) = new.message,
+                case .messageMediaDocument(let media)? = message.media, case .document(let document)? = media.document
+            else { return nil }
+            return document.size
+        }
+        #expect(sizes == [Int64(size)])
+        await ann.shutdown()
+        try await world.close([])
+    }
+}
