@@ -266,7 +266,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",
-            "CryptoUtils", "ServerTestSupport", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
+            "CryptoUtils", "ServerTestSupport", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
         ]),
 
     // BuildTools: generators and checks that run at development time.

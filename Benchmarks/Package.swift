@@ -60,6 +60,16 @@ let package = Package(
             ],
             path: "Sources/core-bench", swiftSettings: Settings.swift),
         .executableTarget(
+            name: "transfer-bench",
+            dependencies: [
+                "BenchmarkSupport", .product(name: "TelegramCore", package: "Telegraph"),
+                .product(name: "SyncCore", package: "Telegraph"), .product(name: "SyncCoreApi", package: "Telegraph"),
+                .product(name: "Postbox", package: "Telegraph"), .product(name: "Network", package: "Telegraph"),
+                .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),
+                .product(name: "ServerTestSupport", package: "Telegraph"), .product(name: "CryptoUtils", package: "Telegraph"),
+            ],
+            path: "Sources/transfer-bench", swiftSettings: Settings.swift),
+        .executableTarget(
             name: "mtproto-bench",
             dependencies: [
                 "BenchmarkSupport",

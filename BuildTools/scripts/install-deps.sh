@@ -120,6 +120,13 @@ if [ ! -f "$venv/.telethon-installed" ]; then
     touch "$venv/.telethon-installed"
 fi
 
+# cryptg, Telethon's native AES-IGE: Telethon's fastest setup, the peer of the transfer benchmark.
+if [ ! -f "$venv/.cryptg-installed" ]; then
+    say "installing cryptg==0.6.0 (Telethon's native AES) into $venv"
+    "$venv/bin/pip" install -q "cryptg==0.6.0"
+    touch "$venv/.cryptg-installed"
+fi
+
 # TDLib's libtdjson (in python-telegram's wheel), the oracle of the text-entity tests: td_execute runs offline.
 if [ ! -f "$venv/.python-telegram-installed" ]; then
     say "installing python-telegram==2.0.0 (TDLib's libtdjson) into $venv"

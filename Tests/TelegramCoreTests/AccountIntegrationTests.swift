@@ -2,6 +2,7 @@ import Foundation
 import Network
 import Postbox
 import PostboxTesting
+import ServerAPI
 import ServerTestSupport
 import SwiftSignalKit
 import SyncCore
@@ -19,8 +20,8 @@ import Testing
         let root: TemporaryDirectory
         let manager: AccountManager
 
-        init(gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil) async throws {
-            server = try await BackendServer()
+        init(gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil, flood: FloodControl.Configuration = .init(messagesPerSecond: 0)) async throws {
+            server = try await BackendServer(flood: flood)
             root = TemporaryDirectory(prefix: "accounts")
             manager = try AccountManager(
                 rootPath: root.path,

@@ -31,13 +31,16 @@ public final class MediaFetcher: Sendable {
     private let network: AccountNetwork
     private let mediaBox: MediaBox
     private let parallelParts: Int
+    private let partSize: Int
     private let shared = Multicast<FetchEvent>()
     private let requestCount = LockedValue(0)
 
-    public init(network: AccountNetwork, mediaBox: MediaBox, parallelParts: Int = 4) {
+    /// `partSize`: the `getFile` window, a power of two from 4 KB to 1 MB (`FetchPlan`).
+    public init(network: AccountNetwork, mediaBox: MediaBox, parallelParts: Int = 4, partSize: Int = FetchPlan.defaultPartSize) {
         self.network = network
         self.mediaBox = mediaBox
         self.parallelParts = max(1, parallelParts)
+        self.partSize = partSize
     }
 
     /// `upload.getFile` calls made since the start.
@@ -83,7 +86,7 @@ public final class MediaFetcher: Sendable {
         _ resource: TelegramMediaResource, size: Int64?, report: @escaping @Sendable (MediaResourceStatus) -> Void
     ) async throws(FetchError) {
         let (location, dc) = try Self.location(of: resource)
-        let plan = FetchPlan(size: size)
+        let plan = FetchPlan(size: size, partSize: partSize)
         let id = resource.id
         let network = self.network
         let counter = requestCount

@@ -1,12 +1,13 @@
 import Foundation
-import NIOCore
+public import NIOCore
 import NIOPosix
 
 /// A TCP proxy on 127.0.0.1 between a client and a server that misbehaves on purpose: it drops connections after a
 /// random number of bytes, splits what it forwards into single bytes, stalls a connection (keeps it open and
 /// forwards nothing more), or black-holes one (accepts and swallows everything).
-final class FaultProxy: @unchecked Sendable {
-    enum Mode: Sendable, Equatable {
+public final class FaultProxy: @unchecked Sendable {
+    /// How the proxy misbehaves.
+    public enum Mode: Sendable, Equatable {
         /// Forward as is.
         case pass
         /// Close both sides once a connection has carried a random 150…`maximumBytes` bytes towards the server.
@@ -19,16 +20,16 @@ final class FaultProxy: @unchecked Sendable {
         case blackhole(count: Int)
     }
 
-    let port: Int
+    public let port: Int
     private let channel: any Channel
     private let lock = NSLock()
     private var mode: Mode
     private var generator: UInt64
     private var connectionCount = 0
     /// Connections the proxy cut or stalled on purpose.
-    private(set) var faults = 0
+    public private(set) var faults = 0
 
-    init(upstreamPort: Int, mode: Mode, seed: UInt64, group: any EventLoopGroup) async throws {
+    public init(upstreamPort: Int, mode: Mode, seed: UInt64, group: any EventLoopGroup) async throws {
         self.mode = mode
         self.generator = seed | 1
         let box = ProxyBox()
@@ -43,7 +44,7 @@ final class FaultProxy: @unchecked Sendable {
         box.proxy = self
     }
 
-    func close() async { try? await channel.close() }
+    public func close() async { try? await channel.close() }
 
     private func nextRandom() -> UInt64 {
         lock.withLock {

@@ -1,0 +1,147 @@
+import BenchmarkSupport
+import CryptoUtils
+import Foundation
+import Network
+import Postbox
+import ServerTestSupport
+import SwiftSignalKit
+import SyncCore
+import SyncCoreApi
+import TelegramApi
+import TelegramCore
+
+/// Moving a 100 MB file through tg-server on 127.0.0.1: our `MultipartUpload` and `MediaFetcher` (parts in flight on
+/// the media session, into MediaBox) against Telethon 1.45 with cryptg (its fastest setup) moving the same file in
+/// the same run, with our AES-IGE throughput beside them as the single-connection limit (every byte is encrypted
+/// once by the sender and decrypted once by the receiver, both in this process for our side).
+@main
+enum TransferBench {
+    static let size = 100 * 1024 * 1024
+
+    static func main() async throws {
+        printMachine()
+        registerTelegramCoreTypes()
+        let world = try await BackendServer()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-bench-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let pem = root + "/server.pem"
+        try world.writePublicKeyPEM(to: pem)
+        let port = world.endpoints[2]!.port
+        let environment = NetworkEnvironment(
+            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: world.publicKeys, group: world.group)
+        let manager = try AccountManager(rootPath: root + "/app", environment: environment)
+        let ann = try await signUp(manager, phone: "9996622401", name: "Ann")
+
+        let file = root + "/payload.bin"
+        let digest = try writePayload(size, to: file)
+
+        // Ours: upload in parts, send to Saved Messages as a document, fetch it back into MediaBox.
+        let uploadStart = now()
+        let input = try await MultipartUpload.upload(network: ann.network, path: file, name: "payload.bin")
+        let uploadSeconds = now() - uploadStart
+        let sent = try await ann.network.request(
+            Api.functions.messages.sendMedia(
+                peer: .inputPeerSelf,
+                media: .inputMediaUploadedDocument(.init(forceFile: true, file: input, mimeType: "application/octet-stream", attributes: [])),
+                message: "", randomId: 1))
+        guard case .updates(let container) = sent,
+            let document = container.updates.lazy.compactMap({ update -> TelegramMediaFile? in
+                guard case .updateNewMessage(let new) = update, case .message(let message) = new.message,
+                    case .messageMediaDocument(let media)? = message.media, let document = media.document
+                else { return nil }
+                return TelegramMediaFile(document)
+            }).first
+        else { throw Failure("sendMedia did not answer with the document") }
+        let fetcher = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
+        let downloadStart = now()
+        let path = try await fetchToEnd(fetcher.fetch(document.resource, size: Int64(size)))
+        let downloadSeconds = now() - downloadStart
+        let downloaded = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard hex(Digest.sha256([UInt8](downloaded))) == digest else { throw Failure("our download differs from the file") }
+
+        // Telethon moving the same file.
+        let telethon = try runBenchmarkScript(
+            "telethon_transfer.py", arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622402", "--file", file])
+        guard (telethon["sha256"] as? String) == digest else { throw Failure("Telethon's download differs from the file") }
+        let megabytes = Double(size) / 1_048_576
+        let ours = (
+            up: Measurement(name: "upload", seconds: uploadSeconds, items: megabytes, unit: "MB"),
+            down: Measurement(name: "download", seconds: downloadSeconds, items: megabytes, unit: "MB"))
+        let theirs = (
+            up: Measurement(name: "upload", seconds: telethon["upload_seconds"] as? Double ?? .nan, items: megabytes, unit: "MB"),
+            down: Measurement(name: "download", seconds: telethon["download_seconds"] as? Double ?? .nan, items: megabytes, unit: "MB"))
+
+        // The limit of one connection: AES-256-IGE over the same bytes (one direction's encryption).
+        let key = [UInt8](repeating: 7, count: 32)
+        let iv = [UInt8](repeating: 9, count: 32)
+        let block = [UInt8](downloaded.prefix(16 * 1024 * 1024))
+        let aes = measure("AES-IGE", items: Double(block.count) / 1_048_576, unit: "MB", runs: 3) {
+            blackHole(try? AESIGE.encrypt(block, key: key, iv: iv))
+        }
+        await ann.shutdown()
+        try await world.close()
+
+        printTable(title: "File transfer, 100 MB through tg-server (127.0.0.1)", peerName: "Telethon 1.45 + cryptg", [
+            Comparison("upload: MultipartUpload (512 KB big-file parts, 4 in flight) vs client.upload_file", ours: ours.up, peer: theirs.up, goal: "≥ 3×"),
+            Comparison("download: MediaFetcher (512 KB windows, 4 in flight, into MediaBox) vs client.download_media", ours: ours.down, peer: theirs.down, goal: "≥ 3×"),
+        ])
+        print(String(format: "\nAES-256-IGE (OpenSSL, hardware AES: %@): %.0f MB/s — the single-connection limit for one direction",
+                     AESIGE.usesHardwareAES ? "yes" : "no", aes.throughput))
+        print(String(format: "ours: upload %.1f MB/s, download %.1f MB/s; Telethon (cryptg %@): upload %.1f MB/s, download %.1f MB/s",
+                     ours.up.throughput, ours.down.throughput, (telethon["cryptg"] as? Bool) == true ? "on" : "off",
+                     theirs.up.throughput, theirs.down.throughput))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static func signUp(_ manager: AccountManager, phone: String, name: String) async throws -> Account {
+        let unauthorized = try manager.addUnauthorizedAccount()
+        let authorization = manager.authorization(unauthorized)
+        _ = try await authorization.sendCode(phoneNumber: phone).get()
+        _ = try await authorization.signIn(code: String(repeating: Array(phone)[5], count: 5)).get()
+        _ = try await authorization.signUp(firstName: name, lastName: "").get()
+        return try manager.account(unauthorized.id)
+    }
+
+    /// Writes `count` pseudo-random bytes (a xorshift stream: incompressible, reproducible); returns their SHA-256.
+    static func writePayload(_ count: Int, to path: String) throws -> String {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            for index in words.indices {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                words[index] = state
+            }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return hex(Digest.sha256(bytes))
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    /// The path of the complete file, once the fetch ends with it.
+    static func fetchToEnd(_ signal: Signal<FetchEvent, NoError>) async throws -> String {
+        let result = LockedValue<Result<String, Failure>?>(nil)
+        let disposable = signal.start(next: { event in
+            switch event {
+            case .status(.local(let path)): result.withLock { $0 = $0 ?? .success(path) }
+            case .failed(let error): result.withLock { $0 = $0 ?? .failure(Failure("fetch failed: \(error)")) }
+            default: break
+            }
+        })
+        defer { disposable.dispose() }
+        let deadline = now() + 600
+        while result.withLock({ $0 }) == nil {
+            guard now() < deadline else { throw Failure("the download did not end within 600 s") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return try result.withLock { $0! }.get()
+    }
+}
