@@ -127,6 +127,21 @@ import Testing
         try await Self.run(.stall(maximumBytes: 6_000), count: 500, window: 16, seed: 13, options: Self.fastOptions)
     }
 
+    /// The other side of the watchdog: an idle socket whose keepalives are answered is kept, however long it idles.
+    @Test func anIdleAnsweredSocketIsKept() async throws {
+        let world = try await Self.world()
+        var options = Self.fastOptions
+        options.keepaliveInterval = 0.5
+        let connection = try await DatacenterConnection.open(
+            to: try #require(world.backend.endpoints[2]), key: world.alice.key, group: world.backend.group, options: options)
+        _ = try await connection.invoke(Api.functions.help.getNearestDc())
+        try await Task.sleep(for: .seconds(6))
+        #expect(connection.socketCount == 1, "an idle, answering socket was replaced \(connection.socketCount - 1) times")
+        await connection.close()
+        await world.alice.close()
+        try await world.backend.close()
+    }
+
     @Test func aBlackHoledSocketIsReplaced() async throws {
         try await Self.run(.blackhole(count: 1), count: 500, window: 16, seed: 14, options: Self.fastOptions)
     }

@@ -32,9 +32,13 @@ import Testing
         let proxy = try await FaultProxy(upstreamPort: upstream, mode: mode, seed: seed, group: world.server.group)
         var endpoints = world.server.endpoints
         endpoints[2] = .init(host: "127.0.0.1", port: proxy.port, dcId: 2)
+        // A stalled socket is given up after 3 s of silence (15 s by default), so the test spends its time sending.
+        var options = DatacenterConnection.Options()
+        options.silenceTimeout = 3
         let proxied = try AccountManager(
             rootPath: world.root.path,
-            environment: NetworkEnvironment(datacenters: endpoints, defaultMainDc: 2, publicKeys: world.server.publicKeys, group: world.server.group))
+            environment: NetworkEnvironment(
+                datacenters: endpoints, defaultMainDc: 2, publicKeys: world.server.publicKeys, group: world.server.group, options: options))
         let reopened = try proxied.account(ann.id)
         return (world, proxy, reopened, ben)
     }
@@ -45,11 +49,16 @@ import Testing
         let (world, proxy, ann, ben) = try await Self.accounts(through: mode, seed: 26, phones: phones)
         ann.start()
         ben.start()
+        // Ben's state starts where getState finds it: what arrives before that is history (holes), not updates.
+        try await AccountIntegrationTests.wait("Ben's state", timeout: 60) { ben.stateManager.hasCaughtUp }
         let texts = (1...200).map { "burst \($0)" }
         try ann.enqueue(texts.map { EnqueueMessage(text: $0) }, to: ben.peerId)
         try await AccountIntegrationTests.wait("Ben has all 200", timeout: 180, explain: {
-            "Ben has \((try? AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count) ?? -1), Ann sent \(ann.pendingMessages.sentCount), "
-                + "faults \(proxy.faults)"
+            let got = (try? AccountIntegrationTests.storedMessages(ben, with: ann.peerId)) ?? []
+            let missing = Set(texts).subtracting(got.map(\.text)).sorted()
+            let state = try? ben.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state }
+            return "Ben has \(got.count) (missing \(missing.prefix(3)), ids \(got.map(\.id.id).sorted().suffix(3)), pts \(state.map { "\($0.pts)" } ?? "-")), Ann sent \(ann.pendingMessages.sentCount), "
+                + "faults \(proxy.faults), Ben's state \(ben.stateManager.statistics), caught up \(ben.stateManager.hasCaughtUp)"
         }) {
             try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count >= 200
         }
