@@ -10,9 +10,9 @@ import asyncio
 import json
 import time
 
-from telethon import TelegramClient, functions, types
-from telethon.crypto import rsa
-from telethon.sessions import MemorySession
+from telethon import functions, types
+
+from bench_client import connect
 
 
 async def main():
@@ -24,14 +24,7 @@ async def main():
     parser.add_argument("--date", type=int, required=True)
     parser.add_argument("--qts", type=int, default=0)
     args = parser.parse_args()
-    pem = open(args.pem_file).read()
-    rsa.add_key(pem[: pem.index("-----END RSA PUBLIC KEY-----") + 28], old=False)
-    session = MemorySession()
-    session.set_dc(int(args.phone[5]), "127.0.0.1", args.port)
-    client = TelegramClient(session, 1, "0" * 32, receive_updates=False)
-    await client.connect()
-    sent = await client.send_code_request(args.phone)
-    await client.sign_in(args.phone, args.phone[5] * 5, phone_code_hash=sent.phone_code_hash)
+    client = await connect(args.port, args.pem_file, args.phone)
     pts, date, qts = args.pts, args.date, args.qts
     messages = slices = 0
     start = time.perf_counter()

@@ -10,9 +10,9 @@ import asyncio
 import json
 import time
 
-from telethon import TelegramClient, errors, functions, types
-from telethon.crypto import rsa
-from telethon.sessions import MemorySession
+from telethon import functions, types
+
+from bench_client import connect
 
 
 async def main():
@@ -24,18 +24,7 @@ async def main():
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--interval", type=float, default=0.02)
     args = parser.parse_args()
-    pem = open(args.pem_file).read()
-    rsa.add_key(pem[: pem.index("-----END RSA PUBLIC KEY-----") + 28], old=False)
-    session = MemorySession()
-    session.set_dc(int(args.phone[5]), "127.0.0.1", args.port)
-    client = TelegramClient(session, 1, "0" * 32, receive_updates=False)
-    await client.connect()
-    sent = await client.send_code_request(args.phone)
-    try:
-        await client.sign_in(args.phone, args.phone[5] * 5, phone_code_hash=sent.phone_code_hash)
-    except errors.PhoneNumberUnoccupiedError:
-        result = await client(functions.auth.SignUpRequest(args.phone, sent.phone_code_hash, "Tess", ""))
-        await client._on_login(result.user)
+    client = await connect(args.port, args.pem_file, args.phone)
     me = await client.get_me()
     imported = await client(functions.contacts.ImportContactsRequest(
         [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))

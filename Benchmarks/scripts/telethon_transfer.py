@@ -12,9 +12,9 @@ import json
 import os
 import time
 
-from telethon import TelegramClient, functions, types
-from telethon.crypto import aes, rsa
-from telethon.sessions import MemorySession
+from telethon.crypto import aes
+
+from bench_client import connect
 
 
 async def main():
@@ -24,20 +24,8 @@ async def main():
     parser.add_argument("--phone", required=True)
     parser.add_argument("--file", required=True)
     args = parser.parse_args()
-    pem = open(args.pem_file).read()
-    rsa.add_key(pem[: pem.index("-----END RSA PUBLIC KEY-----") + 28], old=False)
-    session = MemorySession()
-    session.set_dc(int(args.phone[5]), "127.0.0.1", args.port)
-    client = TelegramClient(session, 1, "0" * 32, receive_updates=False)
-    await client.connect()
+    client = await connect(args.port, args.pem_file, args.phone)
     try:
-        sent = await client.send_code_request(args.phone)
-        try:
-            await client.sign_in(args.phone, args.phone[5] * 5, phone_code_hash=sent.phone_code_hash)
-        except Exception:
-            result = await client(functions.auth.SignUpRequest(args.phone, sent.phone_code_hash, "Tess", ""))
-            await client._on_login(result.user)
-
         start = time.perf_counter()
         uploaded = await client.upload_file(args.file)
         upload_seconds = time.perf_counter() - start

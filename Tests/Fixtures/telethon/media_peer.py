@@ -13,27 +13,10 @@ import hashlib
 import json
 import time
 
-from telethon import TelegramClient, errors, functions, types
-from telethon.crypto import rsa
+from telethon import TelegramClient, functions, types
 from telethon.sessions import MemorySession
 
-
-def load_key(path):
-    with open(path) as f:
-        pem = f.read()
-    end = "-----END RSA PUBLIC KEY-----"
-    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
-
-
-async def sign_up(client, phone, first_name):
-    sent = await client.send_code_request(phone)
-    try:
-        await client.sign_in(phone, phone[5] * 5, phone_code_hash=sent.phone_code_hash)
-        raise RuntimeError("a new number signed in without signing up")
-    except errors.PhoneNumberUnoccupiedError:
-        pass
-    result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
-    return await client._on_login(result.user)
+from peer_client import load_key, sign_up
 
 
 async def find(client, phone, deadline):

@@ -1,0 +1,21 @@
+"""What the Telethon benchmark scripts share: trusting tg-server's key and a signed-in client on 127.0.0.1."""
+from telethon import TelegramClient, errors, functions
+from telethon.crypto import rsa
+from telethon.sessions import MemorySession
+
+
+async def connect(port, pem_file, phone):
+    """A client of test number `phone` (99966XYYYY: DC X, code X five times), signed in, or signed up as Tess."""
+    pem = open(pem_file).read()
+    rsa.add_key(pem[: pem.index("-----END RSA PUBLIC KEY-----") + 28], old=False)
+    session = MemorySession()
+    session.set_dc(int(phone[5]), "127.0.0.1", port)
+    client = TelegramClient(session, 1, "0" * 32, receive_updates=False)
+    await client.connect()
+    sent = await client.send_code_request(phone)
+    try:
+        await client.sign_in(phone, phone[5] * 5, phone_code_hash=sent.phone_code_hash)
+    except errors.PhoneNumberUnoccupiedError:
+        result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, "Tess", ""))
+        await client._on_login(result.user)
+    return client

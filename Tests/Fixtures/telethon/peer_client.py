@@ -1,0 +1,23 @@
+"""What the Core tests' Telethon peers share: trusting tg-server's key and signing up a test number."""
+from telethon import errors, functions
+from telethon.crypto import rsa
+
+
+def load_key(path):
+    """Trusts the server's RSA key (PKCS#1 PEM) for the auth-key exchange."""
+    with open(path) as f:
+        pem = f.read()
+    end = "-----END RSA PUBLIC KEY-----"
+    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
+
+
+async def sign_up(client, phone, first_name):
+    """Signs up test number `phone` (99966XYYYY: code X five times), which must be new; returns the user."""
+    sent = await client.send_code_request(phone)
+    try:
+        await client.sign_in(phone, phone[5] * 5, phone_code_hash=sent.phone_code_hash)
+        raise RuntimeError("a new number signed in without signing up")
+    except errors.PhoneNumberUnoccupiedError:
+        pass
+    result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
+    return await client._on_login(result.user)
