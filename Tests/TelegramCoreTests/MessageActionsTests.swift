@@ -1,0 +1,76 @@
+import Foundation
+import Network
+import Postbox
+import PostboxTesting
+import ServerTestSupport
+import SwiftSignalKit
+import SyncCore
+import TelegramApi
+import TelegramCore
+import Testing
+
+/// Reading, editing and deleting against tg-server: each shows locally at once, reaches the other account through its
+/// pushes, and moves the account's pts in sequence (no gap, so no difference is fetched for it).
+@Suite(.serialized) struct MessageActionsTests {
+    @Test func readEditAndDeleteReachTheOtherSideInSequence() async throws {
+        let world = try await AccountIntegrationTests.World()
+        let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622601", name: "Ann")
+        let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622602", name: "Ben")
+        let benPeer = try await AccountIntegrationTests.find(phone: "9996622602") { try await ann.network.request($0) }
+        guard case .inputPeerUser(let benUser) = benPeer else { throw CancellationError() }
+        try ann.postbox.transactionSync { tx in
+            try tx.updatePeers([TelegramUser(id: ben.peerId, accessHash: .personal(benUser.accessHash), firstName: "Ben", lastName: nil, username: nil, phone: nil)])
+        }
+        ann.start()
+        ben.start()
+        try await AccountIntegrationTests.wait("both states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        try ann.enqueue(["one", "two", "three"].map { EnqueueMessage(text: $0) }, to: ben.peerId)
+        try await AccountIntegrationTests.wait("Ben has three") { try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 3 }
+        try await AccountIntegrationTests.wait("Ann's are sent") { try ann.postbox.readTransactionSync { tx in try tx.unsentMessageIds() }.isEmpty }
+        let annDifferences = ann.stateManager.statistics.differences
+        let benDifferences = ben.stateManager.statistics.differences
+        func unread(_ account: Account, _ peer: PeerId) throws -> Int32? {
+            try account.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(peer)?.count }
+        }
+        #expect(try unread(ben, ann.peerId) == 3)
+
+        // Ben reads up to the last: his count drops at once; Ann's outgoing mark follows through her pushes.
+        let benLast = try #require(try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).map(\.id.id).max())
+        try await ben.markRead(peerId: ann.peerId, upTo: benLast)
+        #expect(try unread(ben, ann.peerId) == 0)
+        let annIds = try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).map(\.id).sorted { $0.id < $1.id }
+        try await AccountIntegrationTests.wait("Ann sees her messages read") {
+            try ann.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(ben.peerId)?.states.values.first?.maxOutgoingReadId } == annIds.last?.id
+        }
+
+        // Ann edits the first: Ben's copy shows the new text.
+        try await ann.editMessage(annIds[0], text: "one, edited", entities: [MessageTextEntity(range: 0..<3, type: .bold)])
+        try await AccountIntegrationTests.wait("Ben sees the edit") {
+            try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).contains { $0.text == "one, edited" }
+        }
+        #expect(try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).contains { $0.text == "one, edited" })
+        await #expect(throws: MessageActionError.notSent(MessageId(peerId: ben.peerId, namespace: Namespaces.Message.local, id: 1))) {
+            try await ann.editMessage(MessageId(peerId: ben.peerId, namespace: Namespaces.Message.local, id: 1), text: "x")
+        }
+
+        // Ann deletes the second for herself: gone from her Postbox at once, still at Ben's.
+        try await ann.deleteMessages([annIds[1]], forEveryone: false)
+        #expect(try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).map(\.text).sorted() == ["one, edited", "three"])
+        let serverHistory = try await ann.network.request(
+            Api.functions.messages.getHistory(peer: benPeer, offsetId: 0, offsetDate: 0, addOffset: 0, limit: 10, maxId: 0, minId: 0, hash: 0))
+        guard case .messages(let page) = serverHistory else { Issue.record("unexpected \(serverHistory)"); return }
+        #expect(page.messages.count == 2, "the server deleted it from Ann's box")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 3)
+
+        // Every pts those calls moved came in sequence: neither account needed a difference for them.
+        try await Task.sleep(for: .seconds(1))
+        #expect(ann.stateManager.statistics.differences == annDifferences)
+        #expect(ben.stateManager.statistics.differences == benDifferences)
+        let serverState = try await ann.network.request(Api.functions.updates.getState())
+        guard case .state(let state) = serverState else { throw CancellationError() }
+        let stored = try ann.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state }
+        #expect(stored?.pts == state.pts)
+        try await world.close([ann, ben])
+    }
+}
