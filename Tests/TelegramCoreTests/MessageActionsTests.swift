@@ -13,7 +13,8 @@ import Testing
 /// pushes, and moves the account's pts in sequence (no gap, so no difference is fetched for it).
 @Suite(.serialized) struct MessageActionsTests {
     @Test func readEditAndDeleteReachTheOtherSideInSequence() async throws {
-        let world = try await AccountIntegrationTests.World()
+        // A gap waits 30 s here: a pts our calls put out of sequence would stay held and show in the check at the end.
+        let world = try await AccountIntegrationTests.World(gapWait: 30)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622601", name: "Ann")
         let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622602", name: "Ben")
         let benPeer = try await AccountIntegrationTests.find(phone: "9996622602") { try await ann.network.request($0) }
@@ -39,8 +40,11 @@ import Testing
         try await ben.markRead(peerId: ann.peerId, upTo: benLast)
         #expect(try unread(ben, ann.peerId) == 0)
         let annIds = try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).map(\.id).sorted { $0.id < $1.id }
-        try await AccountIntegrationTests.wait("Ann sees her messages read") {
-            try ann.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(ben.peerId)?.states.values.first?.maxOutgoingReadId } == annIds.last?.id
+        try await AccountIntegrationTests.wait("Ann sees her messages read", explain: {
+            let pts = try? ann.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state?.pts }
+            return "Ann's pts \(pts.map { "\($0 ?? -1)" } ?? "-"), \(ann.stateManager.statistics)"
+        }) {
+            try ann.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(ben.peerId)?.states[Namespaces.Message.cloud]?.maxOutgoingReadId } == annIds.last?.id
         }
 
         // Ann edits the first: Ben's copy shows the new text.
@@ -48,7 +52,9 @@ import Testing
         try await AccountIntegrationTests.wait("Ben sees the edit") {
             try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).contains { $0.text == "one, edited" }
         }
-        #expect(try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).contains { $0.text == "one, edited" })
+        try await AccountIntegrationTests.wait("Ann's copy edited (the answer goes through her state manager's queue)") {
+            try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).contains { $0.text == "one, edited" }
+        }
         await #expect(throws: MessageActionError.notSent(MessageId(peerId: ben.peerId, namespace: Namespaces.Message.local, id: 1))) {
             try await ann.editMessage(MessageId(peerId: ben.peerId, namespace: Namespaces.Message.local, id: 1), text: "x")
         }
@@ -63,14 +69,15 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 3)
 
-        // Every pts those calls moved came in sequence: neither account needed a difference for them.
-        try await Task.sleep(for: .seconds(1))
+        // Every pts those calls moved came in sequence: each account reaches the server's pts without a difference.
+        for account in [ann, ben] {
+            guard case .state(let server) = try await account.network.request(Api.functions.updates.getState()) else { throw CancellationError() }
+            try await AccountIntegrationTests.wait("\(account.peerId)'s pts reaches the server's \(server.pts)", timeout: 10) {
+                try account.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state?.pts } == server.pts
+            }
+        }
         #expect(ann.stateManager.statistics.differences == annDifferences)
         #expect(ben.stateManager.statistics.differences == benDifferences)
-        let serverState = try await ann.network.request(Api.functions.updates.getState())
-        guard case .state(let state) = serverState else { throw CancellationError() }
-        let stored = try ann.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state }
-        #expect(stored?.pts == state.pts)
         try await world.close([ann, ben])
     }
 }
