@@ -101,6 +101,8 @@ import Testing
         #expect(world.manager.currentAccountId == ben.id)
         ann.start()
         ben.start()
+        // Live pushes are what follows each account's first state (what precedes it is history, filled when opened).
+        try await Self.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
         let annPeer = try await Self.find(phone: "9996611001") { try await ben.network.request($0) }
         let benPeerId = ben.peerId
 
@@ -142,6 +144,35 @@ import Testing
         let sent = try await ben.network.request(Api.functions.messages.sendMessage(peer: .inputPeerSelf, message: "still here", randomId: 99))
         ben.stateManager.addUpdates(sent)
         try await world.close([ben])
+    }
+
+    /// A fresh sign-in: messages sent before the account's first state are history, not updates. Opening the chat,
+    /// which this account has never stored anything of (so it starts as one hole), fetches them.
+    @Test func aChatFromBeforeTheFirstStateIsFilledWhenOpened() async throws {
+        let world = try await World()
+        let ann = try await Self.signUp(world, phone: "9996622011", name: "Ann")
+        let ben = try await Self.signUp(world, phone: "9996622012", name: "Ben")
+        let annPeer = try await Self.find(phone: "9996622011") { try await ben.network.request($0) }
+        for index in 1...3 {
+            _ = try await ben.network.request(Api.functions.messages.sendMessage(peer: annPeer, message: "early \(index)", randomId: Int64(index)))
+        }
+        ann.start()
+        try await Self.wait("Ann's first state") { ann.stateManager.hasCaughtUp }
+        #expect(try Self.storedMessages(ann, with: ben.peerId).isEmpty, "sent before her state began: not updates")
+        // Ann opens the chat from Ben's contact (stored, as a contact import stores him), not from the chat list.
+        guard case .inputPeerUser(let benUser) = try await Self.find(phone: "9996622012", with: { try await ann.network.request($0) }) else {
+            throw CancellationError()
+        }
+        try ann.postbox.transactionSync { tx in
+            try tx.updatePeers([TelegramUser(id: ben.peerId, accessHash: .personal(benUser.accessHash), firstName: "Ben", lastName: nil, username: nil, phone: nil)])
+        }
+        let counts = LockedValue<[Int]>([])
+        let view = ann.historyView(peerId: ben.peerId).start(next: { view in counts.withLock { $0.append(view.entries.count) } })
+        defer { view.dispose() }
+        try await Self.wait("the three, fetched") { counts.withLock { $0.last } == 3 }
+        #expect(try Self.storedMessages(ann, with: ben.peerId).map(\.text).sorted() == ["early 1", "early 2", "early 3"])
+        #expect(try ann.postbox.readTransactionSync { tx in try tx.getHoles(peerId: ben.peerId, namespace: Namespaces.Message.cloud) }.isEmpty)
+        try await world.close([ann, ben])
     }
 
     @Test func historyAndChatListComeFromHoles() async throws {

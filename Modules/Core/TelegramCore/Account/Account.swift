@@ -81,11 +81,21 @@ public final class Account: @unchecked Sendable {
     public var loggedOut: Signal<Bool, NoError> { network.loggedOut }
 
     /// A chat's history around `anchor` that fetches the holes it reaches (Telegram-iOS
-    /// `Account.viewTracker.aroundMessageHistoryViewForLocation`): what is stored shows at once, the rest arrives.
+    /// `Account.viewTracker.aroundMessageHistoryViewForLocation`): what is stored shows at once, the rest arrives; a
+    /// chat never stored before starts as one hole.
     public func historyView(
         peerId: PeerId, anchor: HistoryViewInputAnchor = .upperBound, count: Int = 44, tag: MessageTags? = nil
     ) -> Signal<MessageHistoryView, NoError> {
         let holes = self.holes
+        // A chat this account has never stored anything of is one hole (Telegram-iOS seeds a new peer's history as a
+        // hole): what the server had before this account's state began — a fresh sign-in — comes when it is opened.
+        _ = try? postbox.transactionSync { tx in
+            if try tx.topMessageIndex(peerId: peerId) == nil,
+                try tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
+            {
+                try HoleSpaces.addHole(tx, peerId: peerId, range: 1...(Int32.max - 1))
+            }
+        }
         return postbox.aroundMessageHistoryViewForLocation(peerId: peerId, anchor: anchor, count: count, tag: tag)
             |> afterNext { view in holes.viewChanged(view) }
     }
