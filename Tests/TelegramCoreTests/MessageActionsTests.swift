@@ -42,7 +42,7 @@ import Testing
         let annIds = try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).map(\.id).sorted { $0.id < $1.id }
         try await AccountIntegrationTests.wait("Ann sees her messages read", explain: {
             let pts = try? ann.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state?.pts }
-            return "Ann's pts \(pts.map { "\($0 ?? -1)" } ?? "-"), \(ann.stateManager.statistics)"
+            return "Ann's pts \(pts.flatMap { $0 }.map(String.init) ?? "-"), \(ann.stateManager.statistics)"
         }) {
             try ann.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(ben.peerId)?.states[Namespaces.Message.cloud]?.maxOutgoingReadId } == annIds.last?.id
         }

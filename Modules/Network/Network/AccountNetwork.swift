@@ -1,7 +1,7 @@
 public import CryptoUtils
-public import Foundation
-public import MTProtoCore
-public import MTProtoTransport
+import Foundation
+import MTProtoCore
+import MTProtoTransport
 public import NIOCore
 public import SwiftSignalKit
 public import TLRuntime

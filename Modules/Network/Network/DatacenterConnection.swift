@@ -1,4 +1,4 @@
-public import CryptoUtils
+import CryptoUtils
 public import Foundation
 public import MTProtoCore
 public import MTProtoTransport

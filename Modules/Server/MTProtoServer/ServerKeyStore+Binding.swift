@@ -1,5 +1,5 @@
 public import Foundation
-public import MTProtoCore
+import MTProtoCore
 
 /// Temporary keys bound to permanent ones (core.telegram.org "Perfect Forward Secrecy", method
 /// `auth.bindTempAuthKey`): once bound, calls made with the temporary key act for the permanent key's authorization,

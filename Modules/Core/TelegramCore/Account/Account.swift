@@ -5,7 +5,7 @@ public import SwiftSignalKit
 public import SyncCore
 import MediaBox
 import TLRuntime
-public import TelegramApi
+import TelegramApi
 
 /// A signed-in account (Telegram-iOS `Account`): its folder, its Postbox, its network and the managers that keep the
 /// Postbox in step with the server — the update state manager, and the history and chat-list hole fetchers.

@@ -1,11 +1,11 @@
 import CryptoUtils
 import Foundation
-public import Network
-public import Postbox
+import Network
+import Postbox
 import SecretFiles
 import SyncCore
 import SyncCoreApi
-public import TelegramApi
+import TelegramApi
 
 /// The accounts of one app installation (Telegram-iOS `AccountManager`), laid out as Telegram lays them out:
 ///

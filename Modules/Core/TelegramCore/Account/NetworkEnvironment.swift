@@ -1,5 +1,5 @@
-public import MTProtoCore
-public import MTProtoTransport
+import MTProtoCore
+import MTProtoTransport
 public import NIOCore
 public import Network
 public import CryptoUtils

@@ -1,6 +1,6 @@
 public import Network
 public import Postbox
-public import SwiftSignalKit
+import SwiftSignalKit
 
 /// An account that is signing in (Telegram-iOS `UnauthorizedAccount`): its own folder, Postbox and network (so a
 /// `PHONE_MIGRATE` moves only its main DC), and the sign-in step it reached, kept as its Postbox state.

@@ -1,10 +1,10 @@
 import Foundation
-public import Network
+import Network
 import PasswordSRP
 import Postbox
 public import SwiftSignalKit
 import TLRuntime
-public import TelegramApi
+import TelegramApi
 
 /// Why a code could not be sent (Telegram-iOS `AuthorizationCodeRequestError`).
 public enum AuthorizationCodeRequestError: Error, Equatable, Sendable {

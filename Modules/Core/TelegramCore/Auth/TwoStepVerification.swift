@@ -1,6 +1,6 @@
 public import Network
 import PasswordSRP
-public import TelegramApi
+import TelegramApi
 
 /// Turns two-step verification on (or changes the password) for a signed-in account (Telegram-iOS
 /// `updateTwoStepVerificationPassword`; core.telegram.org "Two-step verification"): the current password's SRP proof,

@@ -1,5 +1,5 @@
 import Foundation
-public import Network
+import Network
 public import Postbox
 import SwiftSignalKit
 import SyncCore

@@ -3,7 +3,7 @@ public import MediaBox
 public import Network
 public import SwiftSignalKit
 public import SyncCore
-public import TelegramApi
+import TelegramApi
 
 /// Why a download stopped.
 public enum FetchError: Error, Equatable, Sendable {

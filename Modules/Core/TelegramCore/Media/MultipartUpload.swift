@@ -1,5 +1,5 @@
 import CryptoUtils
-public import Foundation
+import Foundation
 public import Network
 public import SwiftSignalKit
 public import TelegramApi

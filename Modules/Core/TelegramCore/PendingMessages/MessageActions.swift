@@ -3,7 +3,7 @@ public import Network
 public import Postbox
 public import SyncCore
 import SyncCoreApi
-public import TelegramApi
+import TelegramApi
 import TLRuntime
 
 /// Why reading, editing or deleting did not happen.

@@ -1,11 +1,11 @@
 import Foundation
 import MediaBox
-public import Network
+import Network
 public import Postbox
-public import SwiftSignalKit
-public import SyncCore
+import SwiftSignalKit
+import SyncCore
 import SyncCoreApi
-public import TelegramApi
+import TelegramApi
 
 /// Sends what Postbox's unsent table holds (Telegram-iOS `PendingMessageManager`): it watches the unsent view,
 /// sends each message once at a time per chat in the order they were enqueued (`messages.sendMessage` with the

@@ -1,7 +1,7 @@
 public import Network
-public import SwiftSignalKit
+import SwiftSignalKit
 import TLRuntime
-public import TelegramApi
+import TelegramApi
 
 extension AccountStateManager.Environment {
     /// The state manager's server: the main DC's pushes (`nil` where pushes may have been lost: a new session, a
