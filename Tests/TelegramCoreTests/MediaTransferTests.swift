@@ -14,9 +14,9 @@ import Testing
 
 /// Files through tg-server with Telethon 1.45 on the other side (Tests/Fixtures/telethon/media_peer.py): our account
 /// sends a 12 MB file (big-file parts) as a document; Telethon receives it with its name and size and downloads it
-/// byte-identical; our own fetch downloads it back into MediaBox in parts — two fetches sharing one download, and a
-/// download stopped half-way resuming from its range map; an upload stopped half-way goes on from the parts the server
-/// acknowledged.
+/// byte-identical; our own fetch downloads it back into MediaBox in parts — two fetches sharing one download, a
+/// download stopped half-way resuming from its range map, a disposed fetch stopping its requests; an upload stopped
+/// half-way goes on from the parts the server acknowledged.
 @Suite(.serialized) struct MediaTransferTests {
     static var script: URL { Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/media_peer.py") }
 
@@ -153,6 +153,29 @@ import Testing
         guard case .status(.local(let again)) = event else { Issue.record("resumed fetch ended with \(event)"); return }
         #expect(resumed.requests == windows - 5)
         #expect(Self.hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: again))))) == digest)
+
+        // Disposing the fetch stops the download (4 KB windows one at a time, so it is still going); what it stored
+        // stays, and the next fetch goes on from there.
+        ann.postbox.mediaBox.removeResource(document.resource.id)
+        let slow = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox, parallelParts: 1, partSize: 4096)
+        let partials = LockedValue(0)
+        let disposable = slow.fetch(document.resource).start(next: { event in
+            if case .status(.partial) = event { partials.withLock { $0 += 1 } }
+        })
+        try await AccountIntegrationTests.wait("a few windows stored") { partials.withLock { $0 } >= 3 }
+        disposable.dispose()
+        try await Task.sleep(for: .milliseconds(500))
+        let stopped = slow.requests
+        try await Task.sleep(for: .seconds(1))
+        #expect(slow.requests == stopped, "requests went on after the fetch was disposed")
+        guard case .partial(let map, _) = ann.postbox.mediaBox.resourceStatus(document.resource.id, size: Int64(size)) else {
+            Issue.record("nothing kept of the stopped download")
+            return
+        }
+        #expect(map.count >= 3 * 4096 && map.count < Int64(size))
+        let goesOn = try await Self.finalEvent(fetcher.fetch(document.resource))
+        guard case .status(.local(let finished)) = goesOn else { Issue.record("the fetch after the stop ended with \(goesOn)"); return }
+        #expect(Self.hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: finished))))) == digest)
         await ann.shutdown()
         try await world.close([])
     }
