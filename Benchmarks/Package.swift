@@ -67,6 +67,7 @@ let package = Package(
                 .product(name: "Postbox", package: "Telegraph"), .product(name: "Network", package: "Telegraph"),
                 .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),
                 .product(name: "ServerTestSupport", package: "Telegraph"), .product(name: "CryptoUtils", package: "Telegraph"),
+                .product(name: "TestVectors", package: "Telegraph"),
             ],
             path: "Sources/transfer-bench", swiftSettings: Settings.swift),
         .executableTarget(

@@ -74,6 +74,20 @@ import Testing
         return .inputPeerUser(.init(userId: user.id, accessHash: hash))
     }
 
+    /// Finds `phone` over `account`'s network and stores the user in its Postbox (as a contact import would), so the
+    /// account can address it; returns the user's input peer.
+    @discardableResult
+    static func introduce(phone: String, name: String, to account: Account) async throws -> Api.InputPeer {
+        let peer = try await find(phone: phone) { try await account.network.request($0) }
+        guard case .inputPeerUser(let user) = peer else { throw CancellationError() }
+        try account.postbox.transactionSync { tx in
+            try tx.updatePeers([
+                TelegramUser(id: .user(user.userId), accessHash: .personal(user.accessHash), firstName: name, lastName: nil, username: nil, phone: nil)
+            ])
+        }
+        return peer
+    }
+
     static func storedMessages(_ account: Account, with peer: PeerId) throws -> [Message] {
         try account.postbox.readTransactionSync { tx in try tx.earlierMessages(peerId: peer, before: nil, count: 100_000) }
     }
@@ -160,12 +174,7 @@ import Testing
         try await Self.wait("Ann's first state") { ann.stateManager.hasCaughtUp }
         #expect(try Self.storedMessages(ann, with: ben.peerId).isEmpty, "sent before her state began: not updates")
         // Ann opens the chat from Ben's contact (stored, as a contact import stores him), not from the chat list.
-        guard case .inputPeerUser(let benUser) = try await Self.find(phone: "9996622012", with: { try await ann.network.request($0) }) else {
-            throw CancellationError()
-        }
-        try ann.postbox.transactionSync { tx in
-            try tx.updatePeers([TelegramUser(id: ben.peerId, accessHash: .personal(benUser.accessHash), firstName: "Ben", lastName: nil, username: nil, phone: nil)])
-        }
+        try await Self.introduce(phone: "9996622012", name: "Ben", to: ann)
         let counts = LockedValue<[Int]>([])
         let view = ann.historyView(peerId: ben.peerId).start(next: { view in counts.withLock { $0.append(view.entries.count) } })
         defer { view.dispose() }

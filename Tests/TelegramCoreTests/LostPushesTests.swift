@@ -32,26 +32,20 @@ import Testing
         }
     }
 
-    static let me = PeerId.user(1)
-
     static func empty(date: Int32) -> Api.updates.Difference { .differenceEmpty(.init(date: date, seq: 0)) }
 
     @Test func aLossWhileEachRequestIsOutIsFollowedByADifference() throws {
-        let directory = TemporaryDirectory(prefix: "lost-pushes")
-        defer { directory.remove() }
-        registerTelegramCoreTypes()
-        let postbox = try Postbox.open(
-            accountPath: directory.path + "/account-1",
-            encryption: try PostboxEncryptionParameters(key: Array(0..<32), salt: Array(32..<48)))
-        let scheduler = VirtualTimeScheduler()
+        let harness = try AccountStateManagerTests.Harness(knowsFriend: false)
+        defer { harness.directory.remove() }
+        let (postbox, scheduler) = (harness.postbox, harness.scheduler)
         let server = HeldServer()
         let manager = AccountStateManager(
-            accountPeerId: Self.me, postbox: postbox, environment: server.environment, queue: scheduler.makeQueue(),
-            configuration: .init(gapWait: 2))
+            accountPeerId: AccountStateManagerTests.me, postbox: postbox, environment: server.environment,
+            queue: scheduler.makeQueue(), configuration: .init(gapWait: 2))
         // A stream that has not said it listens yet: nothing is asked.
         let stateAsked = LockedValue(0)
         let silent = AccountStateManager(
-            accountPeerId: Self.me, postbox: postbox,
+            accountPeerId: AccountStateManagerTests.me, postbox: postbox,
             environment: .init(
                 updates: .never(), getState: { stateAsked.withLock { $0 += 1 }; return .never() }, getDifference: { _ in .never() }),
             queue: scheduler.makeQueue())

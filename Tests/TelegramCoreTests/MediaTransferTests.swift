@@ -51,8 +51,6 @@ import Testing
         return hex(Digest.sha256(bytes))
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-
     /// Waits for `signal`'s first `.local` or `.failed`.
     static func finalEvent(_ signal: Signal<FetchEvent, NoError>, timeout: Double = 60) async throws -> FetchEvent {
         let result = LockedValue<FetchEvent?>(nil)
@@ -87,7 +85,7 @@ import Testing
         var tessPeer: Api.InputPeer?
         let deadline = Date().addingTimeInterval(60)
         while tessPeer == nil {
-            tessPeer = try? await AccountIntegrationTests.find(phone: "9996622202") { try await ann.network.request($0) }
+            tessPeer = try? await AccountIntegrationTests.introduce(phone: "9996622202", name: "Tess", to: ann)
             if tessPeer == nil {
                 try #require(Date() < deadline, "Telethon's user did not sign up within 60 s")
                 try await Task.sleep(for: .milliseconds(200))
@@ -95,9 +93,6 @@ import Testing
         }
         guard case .inputPeerUser(let tess)? = tessPeer else { throw CancellationError() }
         let tessId = PeerId.user(tess.userId)
-        try ann.postbox.transactionSync { tx in
-            try tx.updatePeers([TelegramUser(id: tessId, accessHash: .personal(tess.accessHash), firstName: "Tess", lastName: nil, username: nil, phone: nil)])
-        }
 
         // 12 MB: over the 10 MB line, so big-file parts of 512 KB.
         let source = world.root.path + "/report.bin"
@@ -141,7 +136,7 @@ import Testing
         guard case .status(.local(let path)) = one else { Issue.record("fetch ended with \(one)"); return }
         let windows = (size + 512 * 1024 - 1) / (512 * 1024)
         #expect(fetcher.requests == windows, "one getFile per 512 KB window, shared by both fetches")
-        #expect(Self.hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))) == digest)
+        #expect(hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))) == digest)
 
         // Resuming: the first 5 windows (and a piece of the 6th) are stored; only the rest is asked for.
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -152,7 +147,7 @@ import Testing
         let event = try await Self.finalEvent(resumed.fetch(document.resource))
         guard case .status(.local(let again)) = event else { Issue.record("resumed fetch ended with \(event)"); return }
         #expect(resumed.requests == windows - 5)
-        #expect(Self.hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: again))))) == digest)
+        #expect(hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: again))))) == digest)
 
         // Disposing the fetch stops the download (4 KB windows one at a time, so it is still going); what it stored
         // stays, and the next fetch goes on from there.
@@ -175,7 +170,7 @@ import Testing
         #expect(map.count >= 3 * 4096 && map.count < Int64(size))
         let goesOn = try await Self.finalEvent(fetcher.fetch(document.resource))
         guard case .status(.local(let finished)) = goesOn else { Issue.record("the fetch after the stop ended with \(goesOn)"); return }
-        #expect(Self.hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: finished))))) == digest)
+        #expect(hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: finished))))) == digest)
         await ann.shutdown()
         try await world.close([])
     }
@@ -188,17 +183,21 @@ import Testing
         _ = try Self.writePattern(size, seed: 13, to: source)
         let plan = try #require(UploadPlan(size: Int64(size)))
 
-        // Stopped once a third of it is acknowledged (as a killed app would stop).
-        let stopped = Task {
-            try await MultipartUpload.upload(network: ann.network, path: source, name: "big.bin", parallelParts: 2) { _ in }
-        }
+        // The Signal form, disposed once a third of it is acknowledged (as a killed app would stop): its progress is
+        // the record's, and no part is acknowledged after the disposal has settled.
+        let progress = LockedValue<[Double]>([])
+        let stopped = MultipartUpload.uploadSignal(network: ann.network, path: source, name: "big.bin", parallelParts: 2)
+            .start(next: { event in if case .progress(let fraction) = event { progress.withLock { $0.append(fraction) } } })
         try await AccountIntegrationTests.wait("a third acknowledged", timeout: 60) {
             (MultipartUpload.stoppedUpload(path: source)?.acknowledgedParts ?? 0) >= plan.partCount / 3
         }
-        stopped.cancel()
-        _ = await stopped.result
+        stopped.dispose()
+        try await Task.sleep(for: .milliseconds(500))
         let record = try #require(MultipartUpload.stoppedUpload(path: source))
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(MultipartUpload.stoppedUpload(path: source) == record, "parts went on after the upload was disposed")
         #expect(record.acknowledgedParts < plan.partCount)
+        #expect(progress.withLock { $0 }.last == Double(record.acknowledgedParts) * Double(plan.partSize) / Double(plan.size))
 
         // Again: the same file id, and the first progress already counts what the server has.
         let fractions = LockedValue<[Double]>([])

@@ -17,11 +17,7 @@ import Testing
         let world = try await AccountIntegrationTests.World(gapWait: 30)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622601", name: "Ann")
         let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622602", name: "Ben")
-        let benPeer = try await AccountIntegrationTests.find(phone: "9996622602") { try await ann.network.request($0) }
-        guard case .inputPeerUser(let benUser) = benPeer else { throw CancellationError() }
-        try ann.postbox.transactionSync { tx in
-            try tx.updatePeers([TelegramUser(id: ben.peerId, accessHash: .personal(benUser.accessHash), firstName: "Ben", lastName: nil, username: nil, phone: nil)])
-        }
+        let benPeer = try await AccountIntegrationTests.introduce(phone: "9996622602", name: "Ben", to: ann)
         ann.start()
         ben.start()
         try await AccountIntegrationTests.wait("both states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }

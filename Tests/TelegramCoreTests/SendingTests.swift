@@ -15,12 +15,7 @@ import Testing
         let world = try await AccountIntegrationTests.World()
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622301", name: "Ann")
         let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622302", name: "Ben")
-        let benPeer = try await AccountIntegrationTests.find(phone: "9996622302") { try await ann.network.request($0) }
-        guard case .inputPeerUser(let benUser) = benPeer else { throw CancellationError() }
-        // Ann knows Ben (as the contact import stored him would): his access hash addresses him.
-        try ann.postbox.transactionSync { tx in
-            try tx.updatePeers([TelegramUser(id: ben.peerId, accessHash: .personal(benUser.accessHash), firstName: "Ben", lastName: nil, username: nil, phone: nil)])
-        }
+        let benPeer = try await AccountIntegrationTests.introduce(phone: "9996622302", name: "Ben", to: ann)
         ann.start()
         ben.start()
         try await AccountIntegrationTests.wait("both states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }

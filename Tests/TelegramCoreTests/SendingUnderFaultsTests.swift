@@ -21,11 +21,7 @@ import Testing
         let world = try await AccountIntegrationTests.World()
         let ann = try await AccountIntegrationTests.signUp(world, phone: phones.0, name: "Ann")
         let ben = try await AccountIntegrationTests.signUp(world, phone: phones.1, name: "Ben")
-        let benPeer = try await AccountIntegrationTests.find(phone: phones.1) { try await ann.network.request($0) }
-        guard case .inputPeerUser(let benUser) = benPeer else { throw CancellationError() }
-        try ann.postbox.transactionSync { tx in
-            try tx.updatePeers([TelegramUser(id: ben.peerId, accessHash: .personal(benUser.accessHash), firstName: "Ben", lastName: nil, username: nil, phone: nil)])
-        }
+        try await AccountIntegrationTests.introduce(phone: phones.1, name: "Ben", to: ann)
         await ann.shutdown()
 
         let upstream = try #require(world.server.endpoints[2]).port

@@ -9,6 +9,7 @@ import SyncCore
 import SyncCoreApi
 import TelegramApi
 import TelegramCore
+import TestVectors
 
 /// Moving a 100 MB file through tg-server on 127.0.0.1: our `MultipartUpload` and `MediaFetcher` (parts in flight on
 /// the media session, into MediaBox) against Telethon 1.45 with cryptg (its fastest setup) moving the same file in
@@ -123,8 +124,6 @@ enum TransferBench {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return hex(Digest.sha256(bytes))
     }
-
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// The path of the complete file, once the fetch ends with it.
     static func fetchToEnd(_ signal: Signal<FetchEvent, NoError>) async throws -> String {

@@ -11,6 +11,16 @@ extension PeerId {
         case .peerChannel(let channel): self = .channel(channel.channelId)
         }
     }
+
+    /// The peer as the API names it in an update (the inverse of `init(_:)`); `nil` for a namespace the API lacks.
+    public var apiPeer: Api.Peer? {
+        switch namespace {
+        case Namespaces.Peer.cloudUser: return .peerUser(.init(userId: id.rawValue))
+        case Namespaces.Peer.cloudGroup: return .peerChat(.init(chatId: id.rawValue))
+        case Namespaces.Peer.cloudChannel: return .peerChannel(.init(channelId: id.rawValue))
+        default: return nil
+        }
+    }
 }
 
 extension TelegramUser {

@@ -12,18 +12,13 @@ import asyncio
 import json
 import time
 
-from telethon import TelegramClient, functions, types
-from telethon.sessions import MemorySession
+from telethon import functions, types
 
-from peer_client import load_key, sign_up
+from peer_client import connect, sign_up
 
 
 async def run(args):
-    load_key(args.pem_file)
-    session = MemorySession()
-    session.set_dc(int(args.phone[5]), args.host, args.port)
-    client = TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=5, retry_delay=1, timeout=30)
-    await client.connect()
+    client = await connect(args.host, args.port, args.pem_file, args.phone)
     report = {}
     try:
         me = await sign_up(client, args.phone, "Tess")

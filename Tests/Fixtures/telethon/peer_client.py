@@ -1,6 +1,7 @@
-"""What the Core tests' Telethon peers share: trusting tg-server's key and signing up a test number."""
-from telethon import errors, functions
+"""What the Core tests' Telethon peers share: trusting tg-server's key, connecting, signing up a test number."""
+from telethon import TelegramClient, errors, functions
 from telethon.crypto import rsa
+from telethon.sessions import MemorySession
 
 
 def load_key(path):
@@ -9,6 +10,16 @@ def load_key(path):
         pem = f.read()
     end = "-----END RSA PUBLIC KEY-----"
     rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
+
+
+async def connect(host, port, pem_file, phone):
+    """A connected client for test number `phone` (its DC is the number's sixth digit), trusting the server's key."""
+    load_key(pem_file)
+    session = MemorySession()
+    session.set_dc(int(phone[5]), host, port)
+    client = TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=5, retry_delay=1, timeout=30)
+    await client.connect()
+    return client
 
 
 async def sign_up(client, phone, first_name):

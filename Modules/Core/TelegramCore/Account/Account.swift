@@ -89,11 +89,13 @@ public final class Account: @unchecked Sendable {
         let holes = self.holes
         // A chat this account has never stored anything of is one hole (Telegram-iOS seeds a new peer's history as a
         // hole): what the server had before this account's state began — a fresh sign-in — comes when it is opened.
-        _ = try? postbox.transactionSync { tx in
-            if try tx.topMessageIndex(peerId: peerId) == nil,
-                try tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
-            {
-                try HoleSpaces.addHole(tx, peerId: peerId, range: 1...(Int32.max - 1))
+        @Sendable func neverStored(_ tx: Transaction) throws -> Bool {
+            try tx.topMessageIndex(peerId: peerId) == nil && tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
+        }
+        // A read first: the write transaction is only taken for such a chat (checked again inside it).
+        if (try? postbox.readTransactionSync(neverStored)) == true {
+            _ = try? postbox.transactionSync { tx in
+                if try neverStored(tx) { try HoleSpaces.addHole(tx, peerId: peerId, range: 1...(Int32.max - 1)) }
             }
         }
         return postbox.aroundMessageHistoryViewForLocation(peerId: peerId, anchor: anchor, count: count, tag: tag)

@@ -50,8 +50,7 @@ public final class MediaFetcher: Sendable {
     /// ending with `.local` or `.failed`.
     public func fetch(_ resource: TelegramMediaResource, size: Int64? = nil) -> Signal<FetchEvent, NoError> {
         let id = resource.id
-        let current = mediaBox.resourceStatus(id, size: size ?? resource.size)
-        if case .local = current { return .single(.status(current)) }
+        let mediaBox = self.mediaBox
         let download = Signal<FetchEvent, NoError> { [self] subscriber in
             let task = Task {
                 do throws(FetchError) {
@@ -63,7 +62,18 @@ public final class MediaFetcher: Sendable {
             }
             return ActionDisposable { task.cancel() }
         }
-        return .single(.status(current)) |> then(shared.get(key: id.description, signal: download))
+        let shared = self.shared
+        // What is stored when the fetch is subscribed, then the shared download unless that is already the whole file.
+        return Signal { subscriber in
+            let current = mediaBox.resourceStatus(id, size: size ?? resource.size)
+            subscriber.putNext(.status(current))
+            if case .local = current {
+                subscriber.putCompletion()
+                return EmptyDisposable
+            }
+            return shared.get(key: id.description, signal: download).start(
+                next: { subscriber.putNext($0) }, completed: { subscriber.putCompletion() })
+        }
     }
 
     /// The request for `resource`'s bytes, and the DC that has them.

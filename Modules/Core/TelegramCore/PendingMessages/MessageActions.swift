@@ -29,7 +29,7 @@ extension Account {
         let peer = try inputPeer(peerId)
         try write { tx in try tx.applyIncomingReadMaxId(MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: maxId)) }
         let affected = try await call(Api.functions.messages.readHistory(peer: peer, maxId: maxId))
-        guard case .affectedMessages(let moved) = affected, let apiPeer = Self.apiPeer(peerId) else { return }
+        guard case .affectedMessages(let moved) = affected, let apiPeer = peerId.apiPeer else { return }
         stateManager.addUpdates(
             .updateShort(.init(
                 update: .updateReadHistoryInbox(
@@ -93,14 +93,6 @@ extension Account {
             throw .network(error)
         } catch {
             throw .network(.connectionClosed)
-        }
-    }
-
-    static func apiPeer(_ peerId: PeerId) -> Api.Peer? {
-        switch peerId.namespace {
-        case Namespaces.Peer.cloudUser: return .peerUser(.init(userId: peerId.id.rawValue))
-        case Namespaces.Peer.cloudGroup: return .peerChat(.init(chatId: peerId.id.rawValue))
-        default: return nil
         }
     }
 }
