@@ -13,4 +13,5 @@ public func registerSyncCoreTypes() {
     declareEncodable(EditedMessageAttribute.self)
     declareEncodable(ForwardSourceInfoAttribute.self)
     declareEncodable(SendFailureAttribute.self)
+    declareEncodable(PendingForwardAttribute.self)
 }

@@ -139,3 +139,26 @@ public struct ForwardSourceInfoAttribute: MessageAttribute, Hashable {
         if let authorSignature { encoder.encodeString(authorSignature, forKey: "as") }
     }
 }
+
+/// An outgoing forward not yet sent: the stored message it copies (Telegram-iOS keeps this as the `messageId` of its
+/// `ForwardSourceInfoAttribute`); the pending-message manager sends it with `messages.forwardMessages` and the server's
+/// message replaces it without this attribute.
+public struct PendingForwardAttribute: MessageAttribute, Hashable {
+    public var sourceMessageId: MessageId
+
+    public init(sourceMessageId: MessageId) {
+        self.sourceMessageId = sourceMessageId
+    }
+
+    public init(decoder: PostboxDecoder) throws(PostboxDecodingError) {
+        sourceMessageId = MessageId(
+            peerId: PeerId(try decoder.decodeInt64(forKey: "p")), namespace: try decoder.decodeInt32(forKey: "n"),
+            id: try decoder.decodeInt32(forKey: "i"))
+    }
+
+    public func encode(_ encoder: PostboxEncoder) {
+        encoder.encodeInt64(sourceMessageId.peerId.toInt64(), forKey: "p")
+        encoder.encodeInt32(sourceMessageId.namespace, forKey: "n")
+        encoder.encodeInt32(sourceMessageId.id, forKey: "i")
+    }
+}

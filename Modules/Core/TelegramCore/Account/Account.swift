@@ -70,6 +70,19 @@ public final class Account: @unchecked Sendable {
             attributes: [.fileName(name)] + attributes.filter { if case .fileName = $0 { false } else { true } })
     }
 
+    /// Copies a prepared photo (a JPEG at most 1280 px on its longer side: MediaResources' `OutgoingPhoto` makes one
+    /// from any picture) into MediaBox as a local resource and describes it as a photo to send (`EnqueueMessage.media`);
+    /// it goes up as `inputMediaUploadedPhoto` and the server makes its sizes.
+    public func prepareImage(path: String, dimensions: PixelDimensions) throws -> TelegramMediaImage {
+        let size = ((try FileManager.default.attributesOfItem(atPath: path))[.size] as? NSNumber)?.int64Value ?? 0
+        let localId = Int64.random(in: 1...Int64.max)
+        let resource = TelegramMediaResource.localFile(fileId: localId, size: size)
+        try FileManager.default.copyItem(atPath: path, toPath: postbox.mediaBox.completedPath(resource.id))
+        return TelegramMediaImage(
+            imageId: MediaId(namespace: Namespaces.Media.localImage, id: localId),
+            representations: [TelegramMediaImageRepresentation(dimensions: dimensions, resource: resource, type: "y", byteSize: size)])
+    }
+
     /// Stops the managers and closes the connections.
     public func shutdown() async {
         pendingMessages.stop()
