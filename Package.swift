@@ -267,6 +267,7 @@ let modules: [Module] = [
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",
             "CryptoUtils", "ServerTestSupport", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
+            "ImageCore", "JPEGBinding", "MediaTestSupport",
         ]),
 
     // BuildTools: generators and checks that run at development time.

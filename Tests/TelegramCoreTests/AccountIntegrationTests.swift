@@ -20,8 +20,11 @@ import Testing
         let root: TemporaryDirectory
         let manager: AccountManager
 
-        init(gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil, flood: FloodControl.Configuration = .init(messagesPerSecond: 0)) async throws {
-            server = try await BackendServer(flood: flood)
+        init(
+            gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil, flood: FloodControl.Configuration = .init(messagesPerSecond: 0),
+            stickerSet: Bool = false
+        ) async throws {
+            server = try await BackendServer(flood: flood, stickerSet: stickerSet)
             root = TemporaryDirectory(prefix: "accounts")
             manager = try AccountManager(
                 rootPath: root.path,

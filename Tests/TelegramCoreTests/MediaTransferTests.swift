@@ -20,13 +20,67 @@ import Testing
 @Suite(.serialized) struct MediaTransferTests {
     static var script: URL { Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/media_peer.py") }
 
+    /// One message as Telethon saw it; document fields are set for a document, `photo_sizes` for a photo.
     struct Received: Decodable {
         let text: String
+        let grouped_id: Int64?
+        let forwarded_from: Int64?
+        let photo_sizes: [[PhotoSizeField]]?
         let name: String?
-        let mime_type: String
-        let size: Int64
-        let downloaded: Int64
-        let sha256: String
+        let mime_type: String?
+        let size: Int64?
+        let downloaded: Int64?
+        let sha256: String?
+        let voice: Bool?
+        let duration: Double?
+        let waveform_bytes: Int?
+        let sticker_set: Int64?
+        let sticker_alt: String?
+    }
+
+    /// A photo size's type letter or one of its dimensions.
+    enum PhotoSizeField: Decodable, Equatable {
+        case type(String)
+        case value(Int)
+        init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) { self = .type(text) } else { self = .value(try container.decode(Int.self)) }
+        }
+    }
+
+    /// Starts Telethon as `phone` waiting for `count` messages with media from `targetPhone`, and introduces its user
+    /// to `account` once it has signed up; returns the running script and the user's peer id.
+    static func startTelethonPeer(
+        _ world: AccountIntegrationTests.World, account: Account, phone: String, targetPhone: String, count: Int
+    ) async throws -> (Task<ProcessRunner.Result, Error>, PeerId) {
+        let python = ProcessRunner.venvPython
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let pem = world.root.path + "/server.pem"
+        try world.server.writePublicKeyPEM(to: pem)
+        let port = try #require(world.server.endpoints[2]?.port)
+        let telethon = Task {
+            try await ProcessRunner.runOffPool(
+                python,
+                [script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", phone,
+                 "--target-phone", targetPhone, "--count", String(count), "--timeout", "150"],
+                timeout: 200)
+        }
+        // The user exists once Telethon has signed it up.
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            if case .inputPeerUser(let user)? = try? await AccountIntegrationTests.introduce(phone: phone, name: "Tess", to: account) {
+                return (telethon, PeerId.user(user.userId))
+            }
+            try #require(Date() < deadline, "Telethon's user did not sign up within 60 s")
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// Telethon's report, once its script has ended.
+    static func report(_ telethon: Task<ProcessRunner.Result, Error>) async throws -> Report {
+        let result = try await telethon.value
+        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
+        return try JSONDecoder().decode(Report.self, from: result.stdout)
     }
 
     struct Report: Decodable {
@@ -69,30 +123,7 @@ import Testing
         let world = try await AccountIntegrationTests.World()
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622201", name: "Ann")
         ann.start()
-        let python = ProcessRunner.venvPython
-        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let pem = world.root.path + "/server.pem"
-        try world.server.writePublicKeyPEM(to: pem)
-        let port = try #require(world.server.endpoints[2]?.port)
-        let telethon = Task {
-            try await ProcessRunner.runOffPool(
-                python,
-                [Self.script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", "9996622202",
-                 "--target-phone", "9996622201", "--count", "1", "--timeout", "150"],
-                timeout: 200)
-        }
-        // Tess exists once Telethon has signed her up.
-        var tessPeer: Api.InputPeer?
-        let deadline = Date().addingTimeInterval(60)
-        while tessPeer == nil {
-            tessPeer = try? await AccountIntegrationTests.introduce(phone: "9996622202", name: "Tess", to: ann)
-            if tessPeer == nil {
-                try #require(Date() < deadline, "Telethon's user did not sign up within 60 s")
-                try await Task.sleep(for: .milliseconds(200))
-            }
-        }
-        guard case .inputPeerUser(let tess)? = tessPeer else { throw CancellationError() }
-        let tessId = PeerId.user(tess.userId)
+        let (telethon, tessId) = try await Self.startTelethonPeer(world, account: ann, phone: "9996622202", targetPhone: "9996622201", count: 1)
 
         // 12 MB: over the 10 MB line, so big-file parts of 512 KB.
         let source = world.root.path + "/report.bin"
@@ -117,9 +148,7 @@ import Testing
         #expect(ann.postbox.mediaBox.resourceStatus(document.resource.id) == .local(path: ann.postbox.mediaBox.completedPath(document.resource.id)))
         #expect(MultipartUpload.stoppedUpload(path: ann.postbox.mediaBox.completedPath(file.resource.id)) == nil)
 
-        let result = try await telethon.value
-        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
-        let report = try JSONDecoder().decode(Report.self, from: result.stdout)
+        let report = try await Self.report(telethon)
         let received = try #require(report.received.first)
         #expect(received.text == "the report" && received.name == "report.bin")
         #expect(received.size == Int64(size) && received.downloaded == Int64(size))

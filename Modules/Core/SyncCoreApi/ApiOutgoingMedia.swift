@@ -1,3 +1,4 @@
+import Postbox
 public import SyncCore
 public import TelegramApi
 
@@ -35,6 +36,40 @@ extension TelegramMediaFileAttribute {
         case .customEmoji(let alt, let pack):
             return .documentAttributeCustomEmoji(.init(alt: alt, stickerset: pack?.apiInputStickerSet ?? .inputStickerSetEmpty))
         case .hasLinkedStickers:
+            return nil
+        }
+    }
+}
+
+extension TelegramMediaFile {
+    /// The document as a request names it (`inputDocument`), for a file the server has; `nil` for a local file.
+    public var apiInputDocument: Api.InputDocument? {
+        guard case .cloudDocument(_, let fileId, let accessHash, let fileReference, _) = resource else { return nil }
+        return .inputDocument(.init(id: fileId, accessHash: accessHash, fileReference: fileReference))
+    }
+}
+
+extension TelegramMediaImage {
+    /// The photo as a request names it (`inputPhoto`), for a photo the server has; `nil` for a local one.
+    public var apiInputPhoto: Api.InputPhoto? {
+        guard imageId.namespace == Namespaces.Media.cloudImage, let reference else { return nil }
+        return .inputPhoto(.init(id: imageId.id, accessHash: reference.accessHash, fileReference: reference.fileReference))
+    }
+}
+
+extension Api.MessageMedia {
+    /// The stored media as `messages.sendMultiMedia` takes it back (`messages.uploadMedia`'s answer → `inputMediaPhoto`
+    /// or `inputMediaDocument`); `nil` for media that is neither.
+    public var sendableInputMedia: Api.InputMedia? {
+        switch self {
+        case .messageMediaPhoto(let media):
+            guard case .photo(let photo)? = media.photo else { return nil }
+            return .inputMediaPhoto(.init(id: .inputPhoto(.init(id: photo.id, accessHash: photo.accessHash, fileReference: photo.fileReference))))
+        case .messageMediaDocument(let media):
+            guard case .document(let document)? = media.document else { return nil }
+            return .inputMediaDocument(
+                .init(id: .inputDocument(.init(id: document.id, accessHash: document.accessHash, fileReference: document.fileReference))))
+        default:
             return nil
         }
     }

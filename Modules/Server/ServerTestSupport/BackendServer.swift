@@ -17,8 +17,9 @@ public final class BackendServer: @unchecked Sendable {
     /// Each DC's address for our client.
     public let endpoints: [Int32: MTProtoConnection.Endpoint]
 
-    /// Starts the server; `flood` sets its sending budget and test floods (the default has the budget off).
-    public init(flood: FloodControl.Configuration = .init(messagesPerSecond: 0)) async throws {
+    /// Starts the server; `flood` sets its sending budget and test floods (the default has the budget off);
+    /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start.
+    public init(flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false) async throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -26,8 +27,17 @@ public final class BackendServer: @unchecked Sendable {
         let files = try FileVault(directory: directory)
         let gateway = UpdateGateway()
         let control = FloodControl(flood)
+        let stickerError = FirstError()
         server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group, updates: gateway) {
-            ServerAPIHandler(backend: ServerBackend(store: store, files: files, updates: gateway, dataCenters: $0, flood: control))
+            let backend = ServerBackend(store: store, files: files, updates: gateway, dataCenters: $0, flood: control)
+            if stickerSet {
+                do { try backend.prepareStickerSet() } catch { stickerError.record(error) }
+            }
+            return ServerAPIHandler(backend: backend)
+        }
+        if let error = stickerError.error {
+            try? await server.close()
+            throw error
         }
         var endpoints: [Int32: MTProtoConnection.Endpoint] = [:]
         for dc in server.dataCenters { endpoints[dc.id] = .init(host: "127.0.0.1", port: dc.port, dcId: dc.id) }
@@ -72,3 +82,12 @@ public final class BackendServer: @unchecked Sendable {
     }
 }
 
+
+/// The first error a handler factory met (it cannot throw), for `init` to throw once the server has started.
+private final class FirstError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: (any Error)?
+
+    func record(_ error: any Error) { lock.withLock { if first == nil { first = error } } }
+    var error: (any Error)? { lock.withLock { first } }
+}

@@ -1,8 +1,10 @@
 """Telethon 1.45.0 as the user our account sends files to (the Core media tests).
 
-Signs up --phone, then waits (up to --timeout seconds) until --count messages with a document have arrived from
---target-phone, downloads each through Telethon's own upload.getFile loop and reports what it received: the text,
-the document's file name, MIME type, size, SHA-256 of the downloaded bytes, voice flag and duration, grouped_id.
+Signs up --phone, then waits (up to --timeout seconds) until --count messages with media (a photo or a document) or
+a forward header have arrived from --target-phone, downloads each document through Telethon's own upload.getFile loop
+and reports what it received: the text, grouped_id, the forward header's author; for a document its file name, MIME
+type, size, SHA-256 of the downloaded bytes, voice flag, duration, waveform length and sticker set; for a photo its
+sizes (type, width, height).
 
 Usage: media_peer.py --host H --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY --count N
 Prints one JSON object on stdout; exits non-zero on any failure or on the timeout.
@@ -38,27 +40,38 @@ async def run(args):
         received = []
         while time.monotonic() < deadline:
             messages = await client.get_messages(target, limit=50)
-            documents = [m for m in messages if m.document is not None and m.sender_id == target.id]
-            if len(documents) >= args.count:
+            arrived = [m for m in messages if m.sender_id == target.id and (m.media is not None or m.fwd_from is not None)]
+            if len(arrived) >= args.count:
                 break
             await asyncio.sleep(0.3)
         else:
-            raise TimeoutError("%d documents did not arrive" % args.count)
-        for message in sorted(documents, key=lambda m: m.id):
-            data = await client.download_media(message, file=bytes)
-            document = message.document
-            audio = next((a for a in document.attributes if isinstance(a, types.DocumentAttributeAudio)), None)
-            received.append({
+            raise TimeoutError("%d messages with media did not arrive" % args.count)
+        for message in sorted(arrived, key=lambda m: m.id):
+            item = {
                 "text": message.message,
-                "name": message.file.name,
-                "mime_type": document.mime_type,
-                "size": document.size,
-                "downloaded": len(data),
-                "sha256": hashlib.sha256(data).hexdigest(),
-                "voice": bool(audio and audio.voice),
-                "duration": audio.duration if audio else None,
                 "grouped_id": message.grouped_id,
-            })
+                "forwarded_from": message.fwd_from.from_id.user_id if message.fwd_from and message.fwd_from.from_id else None,
+            }
+            if message.photo is not None:
+                item["photo_sizes"] = [[size.type, getattr(size, "w", 0), getattr(size, "h", 0)] for size in message.photo.sizes]
+            if message.document is not None:
+                data = await client.download_media(message, file=bytes)
+                document = message.document
+                audio = next((a for a in document.attributes if isinstance(a, types.DocumentAttributeAudio)), None)
+                sticker = next((a for a in document.attributes if isinstance(a, types.DocumentAttributeSticker)), None)
+                item.update({
+                    "name": message.file.name,
+                    "mime_type": document.mime_type,
+                    "size": document.size,
+                    "downloaded": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "voice": bool(audio and audio.voice),
+                    "duration": audio.duration if audio else None,
+                    "waveform_bytes": len(audio.waveform) if audio and audio.waveform else 0,
+                    "sticker_set": sticker.stickerset.id if sticker and hasattr(sticker.stickerset, "id") else None,
+                    "sticker_alt": sticker.alt if sticker else None,
+                })
+            received.append(item)
         return {"user_id": me.id, "received": received}
     finally:
         await client.disconnect()

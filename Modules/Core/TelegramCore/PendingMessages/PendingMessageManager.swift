@@ -8,9 +8,10 @@ import SyncCoreApi
 import TelegramApi
 
 /// Sends what Postbox's unsent table holds (Telegram-iOS `PendingMessageManager`): it watches the unsent view,
-/// sends each message once at a time per chat in the order they were enqueued (`messages.sendMessage` with the
-/// message's `random_id`), and replaces the local message with the server's in one transaction — same stable id,
-/// so it keeps its place in every view — then hands the answer's `Updates` to the state manager so pts moves on.
+/// sends one message (or album) at a time per chat in the order they were enqueued — uploading local media first,
+/// then `messages.sendMessage`, `sendMedia`, `sendMultiMedia` for an album or `forwardMessages` with each message's
+/// `random_id` — and replaces each local message with the server's in one transaction — same stable id, so it keeps
+/// its place in every view — then hands the answer's `Updates` to the state manager so pts moves on.
 ///
 /// Flood waits and lost connections are retried by the network layer (`AccountNetwork`'s rules); a refusal marks
 /// the message failed with a `SendFailureAttribute` (`resend` clears it). `RANDOM_ID_DUPLICATE` means an earlier
@@ -97,146 +98,220 @@ public final class PendingMessageManager: @unchecked Sendable {
         }
     }
 
+    /// One message, or the album it opens: what one request sends.
+    private struct Batch {
+        var messages: [Message]
+        var peer: Api.InputPeer
+        /// The chat a forward copies from, with the message it copies.
+        var forward: (peer: Api.InputPeer, id: MessageId)?
+    }
+
+    private func readBatch(_ id: MessageId) -> Batch? {
+        let accountPeerId = self.accountPeerId
+        return try? postbox.readTransactionSync { tx -> Batch? in
+            guard let group = try tx.getMessageGroup(id),
+                let peer = try apiInputPeer(id.peerId, accountPeerId: accountPeerId, transaction: tx)
+            else { return nil }
+            let messages = group.filter { $0.flags.contains(.unsent) && !$0.flags.contains(.failed) && $0.globallyUniqueId != nil }
+            guard messages.contains(where: { $0.id == id }) else { return nil }
+            // A forward goes alone; its source is named by the chat it is in.
+            if let message = messages.first(where: { $0.id == id }),
+                let source = message.attributes.compactMap({ $0 as? PendingForwardAttribute }).first?.sourceMessageId
+            {
+                guard let fromPeer = try apiInputPeer(source.peerId, accountPeerId: accountPeerId, transaction: tx) else { return nil }
+                return Batch(messages: [message], peer: peer, forward: (fromPeer, source))
+            }
+            return Batch(messages: messages, peer: peer)
+        }
+    }
+
     private func send(_ id: MessageId) async {
         var retryAfter: Double?
         defer { finished(id, retryAfter: retryAfter) }
-        let accountPeerId = self.accountPeerId
-        guard
-            let (message, peer) = try? postbox.readTransactionSync({ tx -> (Message, Api.InputPeer)? in
-                guard let message = try tx.getMessage(id), message.flags.contains(.unsent), !message.flags.contains(.failed),
-                    let peer = try apiInputPeer(id.peerId, accountPeerId: accountPeerId, transaction: tx)
-                else { return nil }
-                return (message, peer)
-            })
-        else { return }
-        guard let randomId = message.globallyUniqueId else { return }
-        let entities = message.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
-        let reply = message.attributes.compactMap { $0 as? ReplyMessageAttribute }.first
-        let replyTo = reply.map { Api.InputReplyTo.inputReplyToMessage(.init(replyToMsgId: $0.messageId.id)) }
-        let apiEntities = entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }
-        let localFile = message.media.compactMap { $0 as? TelegramMediaFile }.first { if case .localFile = $0.resource { true } else { false } }
+        guard let batch = readBatch(id) else { return }
+        let ids = batch.messages.map(\.id)
+        var uploadPaths: [String] = []
+        defer { progress.withLock { for id in ids { $0.removeValue(forKey: id) } } }
         do {
-            let updates: Api.Updates
-            if let localFile {
-                // Waiting for upload → uploading → sending (Telegram-iOS's states for a message with media).
-                let path = postbox.mediaBox.completedPath(localFile.resource.id)
-                let input = try await MultipartUpload.upload(network: network, path: path, name: localFile.fileName ?? "file") { fraction in
-                    self.progress.withLock { $0[id] = fraction }
-                }
-                defer { _ = progress.withLock { $0.removeValue(forKey: id) } }
-                do {
-                    updates = try await network.request(
-                        Api.functions.messages.sendMedia(
-                            peer: peer, replyTo: replyTo,
-                            media: .inputMediaUploadedDocument(
-                                .init(
-                                    forceFile: !localFile.isVoice && !localFile.isVideo && !localFile.isAnimated, file: input,
-                                    mimeType: localFile.mimeType, attributes: localFile.attributes.compactMap(\.apiDocumentAttribute))),
-                            message: message.text, randomId: randomId, entities: apiEntities))
-                } catch NetworkError.rpc(_, let text) where text.hasPrefix("FILE_PART_") && text.hasSuffix("_MISSING") {
-                    // The server no longer has a part (it forgot the upload): upload afresh on the next try.
-                    MultipartUpload.forget(path: path)
-                    throw NetworkError.connectionClosed
-                }
-            } else {
-                updates = try await network.request(
-                    Api.functions.messages.sendMessage(
-                        peer: peer, replyTo: replyTo, message: message.text, randomId: randomId, entities: apiEntities))
-            }
+            let (updates, uploaded) = try await request(batch, uploadPaths: &uploadPaths)
             try postbox.transactionSync { tx in
-                try self.replace(id, randomId: randomId, with: updates, localFile: localFile, transaction: tx)
+                try self.replace(batch.messages, uploaded: uploaded, with: updates, transaction: tx)
             }
-            counters.withLock { $0.sent += 1 }
+            counters.withLock { $0.sent += batch.messages.count }
             stateManager.addUpdates(updates)
         } catch let error as NetworkError {
+            if case .rpc(_, let text) = error, text.hasPrefix("FILE_PART_"), text.hasSuffix("_MISSING") {
+                // The server no longer has a part (it forgot the upload): upload afresh on the next try.
+                for path in uploadPaths { MultipartUpload.forget(path: path) }
+                retryAfter = 0.5
+                return
+            }
             if case .rpc(_, "RANDOM_ID_DUPLICATE") = error {
-                _ = try? postbox.transactionSync { tx in try tx.deleteMessages([id]) }
+                // An earlier attempt reached the server: the local copies go and the difference brings the server's.
+                _ = try? postbox.transactionSync { tx in try tx.deleteMessages(ids) }
                 stateManager.addUpdates(.updatesTooLong)
                 return
             }
             if case .rpc(let code, let text) = error {
-                markFailed(id, SendFailureAttribute(reason: Self.reason(code: code, text: text), detail: text))
+                markFailed(ids, SendFailureAttribute(reason: Self.reason(code: code, text: text), detail: text))
+                return
             }
             // Anything else (a connection that could not be made, a timeout) stays unsent and is tried again.
             retryAfter = 2
         } catch let error as UploadError {
             switch error {
             case .network(.rpc(let code, let text)):
-                markFailed(id, SendFailureAttribute(reason: Self.reason(code: code, text: text), detail: text))
+                markFailed(ids, SendFailureAttribute(reason: Self.reason(code: code, text: text), detail: text))
             case .network:
                 retryAfter = 2
             case .unreadable, .unsupportedSize:
-                markFailed(id, SendFailureAttribute(reason: .other, detail: "\(error)"))
+                markFailed(ids, SendFailureAttribute(reason: .other, detail: "\(error)"))
             }
         } catch {
-            markFailed(id, SendFailureAttribute(reason: .other, detail: "\(error)"))
+            markFailed(ids, SendFailureAttribute(reason: .other, detail: "\(error)"))
         }
     }
 
-    private func markFailed(_ id: MessageId, _ failure: SendFailureAttribute) {
-        counters.withLock { $0.failed += 1 }
-        _ = try? postbox.transactionSync { tx in
-            try tx.updateMessage(id) { message in
-                var stored = message.toStoreMessage()
-                stored.flags.insert(.failed)
-                stored.attributes.removeAll { $0 is SendFailureAttribute }
-                stored.attributes.append(failure)
-                return stored
+    /// Uploads what is local and sends the batch with the one request that fits it (Telegram-iOS
+    /// `sendMessageContent`, `sendGroupMessagesContent`, `forwardMessages`): the answer, and for each message the
+    /// local resource that went up.
+    private func request(_ batch: Batch, uploadPaths: inout [String]) async throws -> (Api.Updates, [MessageId: TelegramMediaResource]) {
+        let first = batch.messages[0]
+        if let forward = batch.forward {
+            guard forward.id.namespace == Namespaces.Message.cloud, let randomId = first.globallyUniqueId else {
+                throw SendError.notSendable("a forward of a message the server does not have")
+            }
+            let updates = try await network.request(
+                Api.functions.messages.forwardMessages(fromPeer: forward.peer, id: [forward.id.id], randomId: [randomId], toPeer: batch.peer))
+            return (updates, [:])
+        }
+        var inputs: [(message: Message, input: OutgoingMediaInput?)] = []
+        for message in batch.messages {
+            let id = message.id
+            let input = try await OutgoingMediaInput.make(for: message.media, network: network, mediaBox: postbox.mediaBox) { fraction in
+                self.progress.withLock { $0[id] = fraction }
+            }
+            if let path = input?.uploadPath { uploadPaths.append(path) }
+            inputs.append((message, input))
+        }
+        var uploaded: [MessageId: TelegramMediaResource] = [:]
+        for (message, input) in inputs { uploaded[message.id] = input?.uploadedResource }
+        let reply = first.attributes.compactMap { $0 as? ReplyMessageAttribute }.first
+        let replyTo = reply.map { Api.InputReplyTo.inputReplyToMessage(.init(replyToMsgId: $0.messageId.id)) }
+
+        if first.groupingKey != nil {
+            // An album: each uploaded item is stored with `messages.uploadMedia` first, then all go in one request.
+            var singles: [Api.InputSingleMedia] = []
+            for (message, input) in inputs {
+                guard let input, let randomId = message.globallyUniqueId else { throw SendError.notSendable("an album item without media") }
+                var media = input.media
+                if input.uploadedResource != nil {
+                    let stored = try await network.request(Api.functions.messages.uploadMedia(peer: batch.peer, media: media))
+                    guard let sendable = stored.sendableInputMedia else { throw SendError.notSendable("uploadMedia answered \(stored)") }
+                    media = sendable
+                }
+                singles.append(
+                    .inputSingleMedia(.init(media: media, randomId: randomId, message: message.text, entities: Self.apiEntities(message))))
+            }
+            let updates = try await network.request(
+                Api.functions.messages.sendMultiMedia(peer: batch.peer, replyTo: replyTo, multiMedia: singles))
+            return (updates, uploaded)
+        }
+        guard let randomId = first.globallyUniqueId else { throw SendError.notSendable("no random id") }
+        if let input = inputs[0].input {
+            let updates = try await network.request(
+                Api.functions.messages.sendMedia(
+                    peer: batch.peer, replyTo: replyTo, media: input.media, message: first.text, randomId: randomId,
+                    entities: Self.apiEntities(first)))
+            return (updates, uploaded)
+        }
+        let updates = try await network.request(
+            Api.functions.messages.sendMessage(
+                peer: batch.peer, replyTo: replyTo, message: first.text, randomId: randomId, entities: Self.apiEntities(first)))
+        return (updates, uploaded)
+    }
+
+    private static func apiEntities(_ message: Message) -> [Api.MessageEntity]? {
+        let entities = message.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
+        return entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }
+    }
+
+    /// A message the client cannot put into a request (its media or source is gone); it is marked failed.
+    enum SendError: Error, CustomStringConvertible {
+        case notSendable(String)
+        var description: String {
+            switch self {
+            case .notSendable(let why): return "not sendable: \(why)"
             }
         }
     }
 
-    /// The local message becomes the server's: its id, date and entities as the answer gives them.
+    private func markFailed(_ ids: [MessageId], _ failure: SendFailureAttribute) {
+        counters.withLock { $0.failed += ids.count }
+        _ = try? postbox.transactionSync { tx in
+            for id in ids {
+                try tx.updateMessage(id) { message in
+                    var stored = message.toStoreMessage()
+                    stored.flags.insert(.failed)
+                    stored.attributes.removeAll { $0 is SendFailureAttribute }
+                    stored.attributes.append(failure)
+                    return stored
+                }
+            }
+        }
+    }
+
+    /// Each local message becomes the server's: its id (`updateMessageID` by `random_id`), date, entities and media as
+    /// the answer gives them, in place in every view; uploaded bytes become the server's resource in MediaBox.
     private func replace(
-        _ id: MessageId, randomId: Int64, with updates: Api.Updates, localFile: TelegramMediaFile?, transaction tx: Transaction
+        _ messages: [Message], uploaded: [MessageId: TelegramMediaResource], with updates: Api.Updates, transaction tx: Transaction
     ) throws {
-        var serverMessage: StoreMessage?
-        var serverId: Int32?
+        var serverIds: [Int64: Int32] = [:]
+        var serverMessages: [Int32: StoreMessage] = [:]
         var date: Int32?
         switch updates {
         case .updateShortSentMessage(let sent):
-            serverId = sent.id
+            if let randomId = messages.first?.globallyUniqueId { serverIds[randomId] = sent.id }
             date = sent.date
         case .updates(let container):
-            for update in container.updates {
-                switch update {
-                case .updateMessageID(let value) where value.randomId == randomId: serverId = value.id
-                default: break
-                }
+            for case .updateMessageID(let value) in container.updates { serverIds[value.randomId] = value.id }
+            var outgoing: [Int32] = []
+            for case .updateNewMessage(let new) in container.updates {
+                guard let candidate = StoreMessage(apiMessage: new.message, accountPeerId: accountPeerId), case .id(let candidateId) = candidate.id
+                else { continue }
+                serverMessages[candidateId.id] = candidate
+                if case .message(let message) = new.message, message.out { outgoing.append(message.id) }
             }
             // A server that sent no `updateMessageID`: the one new outgoing message of the answer is ours.
-            let outgoing = container.updates.compactMap { update -> Int32? in
-                guard case .updateNewMessage(let new) = update, case .message(let message) = new.message, message.out else { return nil }
-                return message.id
-            }
-            if serverId == nil, outgoing.count == 1 { serverId = outgoing[0] }
-            for case .updateNewMessage(let new) in container.updates {
-                if let candidate = StoreMessage(apiMessage: new.message, accountPeerId: accountPeerId),
-                    case .id(let candidateId) = candidate.id, candidateId.id == serverId
-                {
-                    serverMessage = candidate
-                }
+            if serverIds.isEmpty, messages.count == 1, outgoing.count == 1, let randomId = messages[0].globallyUniqueId {
+                serverIds[randomId] = outgoing[0]
             }
         default:
             break
         }
-        guard let serverId else { return }
-        // The uploaded bytes become the server's document in MediaBox: nothing to download again.
-        if let localFile, let cloud = serverMessage?.media.compactMap({ $0 as? TelegramMediaFile }).first {
-            let mediaBox = postbox.mediaBox
-            _ = rename(mediaBox.completedPath(localFile.resource.id), mediaBox.completedPath(cloud.resource.id))
-        }
-        try tx.updateMessage(id) { local in
-            var stored = serverMessage ?? local.toStoreMessage()
-            stored.id = .id(MessageId(peerId: id.peerId, namespace: Namespaces.Message.cloud, id: serverId))
-            stored.globallyUniqueId = randomId
-            stored.flags.remove(.unsent)
-            stored.flags.remove(.failed)
-            if let date { stored.timestamp = date }
-            var attributes = stored.attributes.filter { !($0 is OutgoingMessageInfoAttribute) && !($0 is SendFailureAttribute) }
-            attributes.append(OutgoingMessageInfoAttribute(uniqueId: randomId, acknowledged: true))
-            stored.attributes = attributes
-            return stored
+        let mediaBox = postbox.mediaBox
+        for message in messages {
+            guard let randomId = message.globallyUniqueId, let serverId = serverIds[randomId] else { continue }
+            let serverMessage = serverMessages[serverId]
+            if let local = uploaded[message.id], let serverMessage,
+                let cloud = OutgoingMediaInput.cloudResource(in: serverMessage.media, matching: message.media)
+            {
+                _ = rename(mediaBox.completedPath(local.id), mediaBox.completedPath(cloud.id))
+            }
+            try tx.updateMessage(message.id) { local in
+                var stored = serverMessage ?? local.toStoreMessage()
+                stored.id = .id(MessageId(peerId: message.id.peerId, namespace: Namespaces.Message.cloud, id: serverId))
+                stored.globallyUniqueId = randomId
+                stored.flags.remove(.unsent)
+                stored.flags.remove(.failed)
+                if let date { stored.timestamp = date }
+                var attributes = stored.attributes.filter {
+                    !($0 is OutgoingMessageInfoAttribute) && !($0 is SendFailureAttribute) && !($0 is PendingForwardAttribute)
+                }
+                attributes.append(OutgoingMessageInfoAttribute(uniqueId: randomId, acknowledged: true))
+                stored.attributes = attributes
+                return stored
+            }
         }
     }
 

@@ -1,0 +1,59 @@
+import Foundation
+import MediaBox
+import Network
+import Postbox
+import SyncCore
+import SyncCoreApi
+import TelegramApi
+
+/// An outgoing message's media as the API takes it (Telegram-iOS `PendingMessageUploadedContent`): a local file or
+/// photo is uploaded in parts first (`inputMediaUploadedDocument` / `inputMediaUploadedPhoto`); media the server
+/// already has — a sticker from a set, a forwarded photo — goes by reference (`inputMediaDocument` / `inputMediaPhoto`).
+struct OutgoingMediaInput {
+    /// What to send.
+    var media: Api.InputMedia
+    /// The local resource whose bytes went up, to become the server's resource once the message is sent.
+    var uploadedResource: TelegramMediaResource?
+    /// The local file's upload record, forgotten when the server no longer has its parts.
+    var uploadPath: String?
+
+    /// The input for `media`, uploading it when it is local; `progress` gets the acknowledged fraction. `nil` when the
+    /// message has no media to send.
+    static func make(
+        for media: [any Media], network: AccountNetwork, mediaBox: MediaBox, progress: @escaping @Sendable (Double) -> Void
+    ) async throws -> OutgoingMediaInput? {
+        if let file = media.compactMap({ $0 as? TelegramMediaFile }).first {
+            if let document = file.apiInputDocument {
+                return OutgoingMediaInput(media: .inputMediaDocument(.init(id: document)))
+            }
+            let path = mediaBox.completedPath(file.resource.id)
+            let input = try await MultipartUpload.upload(network: network, path: path, name: file.fileName ?? "file", progress: progress)
+            return OutgoingMediaInput(
+                media: .inputMediaUploadedDocument(
+                    .init(
+                        forceFile: !file.isVoice && !file.isVideo && !file.isAnimated, file: input, mimeType: file.mimeType,
+                        attributes: file.attributes.compactMap(\.apiDocumentAttribute))),
+                uploadedResource: file.resource, uploadPath: path)
+        }
+        if let image = media.compactMap({ $0 as? TelegramMediaImage }).first {
+            if let photo = image.apiInputPhoto {
+                return OutgoingMediaInput(media: .inputMediaPhoto(.init(id: photo)))
+            }
+            guard let local = image.largestRepresentation else { return nil }
+            let path = mediaBox.completedPath(local.resource.id)
+            let input = try await MultipartUpload.upload(network: network, path: path, name: "photo.jpg", progress: progress)
+            return OutgoingMediaInput(
+                media: .inputMediaUploadedPhoto(.init(file: input)), uploadedResource: local.resource, uploadPath: path)
+        }
+        return nil
+    }
+
+    /// Where the server's copy of uploaded bytes lives in MediaBox: the document's file, or the photo size with the
+    /// uploaded picture's dimensions (else the largest), so the sender never downloads what it sent.
+    static func cloudResource(in media: [any Media], matching local: [any Media]) -> TelegramMediaResource? {
+        if let file = media.compactMap({ $0 as? TelegramMediaFile }).first { return file.resource }
+        guard let image = media.compactMap({ $0 as? TelegramMediaImage }).first else { return nil }
+        let sent = local.compactMap { $0 as? TelegramMediaImage }.first?.largestRepresentation?.dimensions
+        return (image.representations.first { $0.dimensions == sent } ?? image.largestRepresentation)?.resource
+    }
+}
