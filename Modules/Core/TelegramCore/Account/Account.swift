@@ -85,7 +85,7 @@ public final class Account: @unchecked Sendable {
 
     /// Stops the managers and closes the connections.
     public func shutdown() async {
-        pendingMessages.stop()
+        await pendingMessages.stop()
         stateManager.stop()
         await network.close()
     }

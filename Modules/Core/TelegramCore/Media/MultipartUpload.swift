@@ -81,6 +81,7 @@ public enum MultipartUpload {
         do {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 func startNext() throws {
+                    try Task.checkCancellation()
                     guard let index = remaining.popFirst() else { return }
                     let range = plan.range(ofPart: index)
                     try file.seek(toOffset: UInt64(range.lowerBound))

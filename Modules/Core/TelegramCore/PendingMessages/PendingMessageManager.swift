@@ -28,7 +28,11 @@ public final class PendingMessageManager: @unchecked Sendable {
     /// The unsent set as last seen: a chat whose send finishes goes on with its next message from here.
     private var unsent: Set<MessageId> = []
     private var peerBusy: Set<PeerId> = []
-    private let counters = LockedValue((sent: 0, failed: 0))
+    /// The sends in flight, cancelled by `stop`.
+    private var tasks: [MessageId: Task<Void, Never>] = [:]
+    /// Between `stop` and `start` nothing is sent, retried or started.
+    private var running = false
+    private let counters = LockedValue((sent: 0, failed: 0, parts: 0))
     private let progress = LockedValue<[MessageId: Double]>([:])
 
     init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, stateManager: AccountStateManager) {
@@ -43,20 +47,32 @@ public final class PendingMessageManager: @unchecked Sendable {
     /// Messages the server acknowledged, and messages that failed, since the start.
     public var sentCount: Int { counters.withLock { $0.sent } }
     public var failedCount: Int { counters.withLock { $0.failed } }
+    /// File parts this manager uploaded since it started (a resumed upload sends only the parts the server lacks).
+    public var uploadedPartCount: Int { counters.withLock { $0.parts } }
 
     /// The fraction of its file the server has acknowledged, for a message whose file is being uploaded.
     public func uploadProgress(_ id: MessageId) -> Double? { progress.withLock { $0[id] } }
 
     /// Starts watching the unsent messages.
     public func start() {
+        queue.sync { running = true }
         viewDisposable.set(
             (postbox.unsentMessageIdsView() |> deliverOn(queue)).start(next: { [weak self] view in
                 self?.unsentChanged(view.ids)
             }))
     }
 
-    public func stop() {
+    /// Stops sending: the sends in flight are cancelled (an upload keeps what the server acknowledged, a message
+    /// stays unsent) and awaited, and nothing is retried until `start`.
+    public func stop() async {
         viewDisposable.set(nil)
+        var inFlight: [Task<Void, Never>] = []
+        queue.sync {
+            running = false
+            inFlight = Array(tasks.values)
+        }
+        for task in inFlight { task.cancel() }
+        for task in inFlight { await task.value }
     }
 
     /// Sends a failed message again.
@@ -76,11 +92,12 @@ public final class PendingMessageManager: @unchecked Sendable {
 
     private func unsentChanged(_ ids: Set<MessageId>) {
         unsent = ids
+        guard running else { return }
         let waiting = ids.subtracting(sending).sorted { $0.id < $1.id }
         for id in waiting where !peerBusy.contains(id.peerId) {
             peerBusy.insert(id.peerId)
             sending.insert(id)
-            Task { await self.send(id) }
+            tasks[id] = Task { await self.send(id) }
         }
     }
 
@@ -90,6 +107,7 @@ public final class PendingMessageManager: @unchecked Sendable {
         queue.async {
             self.sending.remove(id)
             self.peerBusy.remove(id.peerId)
+            self.tasks[id] = nil
             if let retryAfter {
                 self.queue.after(retryAfter) { self.unsentChanged(self.unsent) }
             } else {
@@ -167,6 +185,8 @@ public final class PendingMessageManager: @unchecked Sendable {
             case .unreadable, .unsupportedSize:
                 markFailed(ids, SendFailureAttribute(reason: .other, detail: "\(error)"))
             }
+        } catch is CancellationError {
+            // Stopped: the message stays unsent for the next start.
         } catch {
             markFailed(ids, SendFailureAttribute(reason: .other, detail: "\(error)"))
         }
@@ -188,8 +208,11 @@ public final class PendingMessageManager: @unchecked Sendable {
         var inputs: [(message: Message, input: OutgoingMediaInput?)] = []
         for message in batch.messages {
             let id = message.id
+            // The first report is what an earlier attempt left acknowledged; every later one is a part sent now.
+            let reportedOnce = LockedValue(false)
             let input = try await OutgoingMediaInput.make(for: message.media, network: network, mediaBox: postbox.mediaBox) { fraction in
                 self.progress.withLock { $0[id] = fraction }
+                if reportedOnce.withLock({ reported in defer { reported = true }; return reported }) { self.counters.withLock { $0.parts += 1 } }
             }
             if let path = input?.uploadPath { uploadPaths.append(path) }
             inputs.append((message, input))
