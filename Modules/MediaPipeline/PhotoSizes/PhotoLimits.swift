@@ -19,7 +19,7 @@ public struct PhotoLimits: Sendable, Equatable {
     public static let telegram = PhotoLimits(maxBytes: 10 << 20, maxSideSum: 10_000, maxAspectRatio: 20)
 
     /// The rule `width × height` breaks, or nil when it keeps them all.
-    func brokenRule(width: Int, height: Int) -> String? {
+    public func brokenRule(width: Int, height: Int) -> String? {
         if width < 1 || height < 1 { return "each side must be at least 1 pixel" }
         if width + height > maxSideSum { return "width + height must be at most \(maxSideSum)" }
         if max(width, height) > maxAspectRatio * min(width, height) {

@@ -1,4 +1,4 @@
-import ImageCore
+public import ImageCore
 import JPEGBinding
 import WebPBinding
 
@@ -17,8 +17,8 @@ public enum PictureFormat: String, Sendable, CaseIterable {
     }
 
     /// Width and height from the header alone, without decoding pixels (for JPEG, as displayed: EXIF orientations
-    /// that turn the picture by 90° swap them).
-    func dimensions(of bytes: [UInt8]) throws(PhotoError) -> (width: Int, height: Int) {
+    /// that turn the picture by 90° swap them). Errors are `PhotoError.processingFailed`.
+    public func dimensions(of bytes: [UInt8]) throws(PhotoError) -> (width: Int, height: Int) {
         switch self {
         case .jpeg:
             do {
@@ -43,7 +43,8 @@ public enum PictureFormat: String, Sendable, CaseIterable {
 
     /// The decoded picture (a JPEG turned as its EXIF orientation says), with each decoder's default pixel cap
     /// (which follows the input's size for JPEG and PNG), so a few kilobytes cannot become hundreds of megabytes.
-    func decode(_ bytes: [UInt8]) throws(PhotoError) -> Bitmap {
+    /// Errors are `PhotoError.processingFailed`.
+    public func decode(_ bytes: [UInt8]) throws(PhotoError) -> Bitmap {
         switch self {
         case .jpeg:
             do { return try JPEGDecoder.decode(bytes, applyingOrientation: true) } catch {
