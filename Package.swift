@@ -43,6 +43,7 @@ enum Area: String, CaseIterable {
 /// Single-module exceptions to the area rule, each with its reason.
 let layeringExceptions: [(module: String, mayDependOn: Area, reason: String)] = [
     ("MediaResources", .Core, "MediaResources fetches media through the account core; no other media module may"),
+    ("MediaResources", .Postbox, "MediaResources reads the account's MediaBox files that the core fetched into"),
 ]
 
 // MARK: - The module table
@@ -230,6 +231,19 @@ let modules: [Module] = [
         "OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"], testDeps: ["MediaTestSupport"]),
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
+    // Outgoing photos (1280 px JPEG) and voice notes (Ogg/Opus, waveform) for an account; incoming images as Signals:
+    // the stripped thumbnail, then the fetched size decoded, transformed and cached (the one media module on Core).
+    .swift(
+        "MediaResources", .MediaPipeline,
+        deps: [
+            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
+            "SyncCore", "TelegramCore", "Postbox", "MediaBox",
+        ],
+        testDeps: [
+            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
+            "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network", "TelegramApi",
+            "ServerTestSupport", "MediaTestSupport", "TestVectors", "CryptoUtils",
+        ]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
     .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "GZip", "Hashing", "TestVectors"]),
 
