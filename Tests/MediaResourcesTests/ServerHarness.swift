@@ -1,0 +1,105 @@
+import Foundation
+import Network
+import Postbox
+import PostboxTesting
+import ServerTestSupport
+import SwiftSignalKit
+import SyncCore
+import TelegramApi
+import TelegramCore
+import TestVectors
+import Testing
+
+/// A small harness for the tests against tg-server (the TelegramCoreTests helpers live in that test target): a
+/// server in this process, an account manager over it, sign-up of our account, the Telethon peer, and waits with
+/// deadlines.
+struct ServerHarness {
+    let server: BackendServer
+    let root: TemporaryDirectory
+    let manager: AccountManager
+
+    init() async throws {
+        server = try await BackendServer()
+        root = TemporaryDirectory(prefix: "media-resources")
+        manager = try AccountManager(
+            rootPath: root.path,
+            environment: NetworkEnvironment(
+                datacenters: server.endpoints, defaultMainDc: 2, publicKeys: server.publicKeys, group: server.group),
+            stateConfiguration: .init(gapWait: 0.5))
+    }
+
+    /// Signs up test number `phone` (`99966XYYYY`: code X five times) and opens its account.
+    func signUp(phone: String, name: String) async throws -> Account {
+        let unauthorized = try manager.addUnauthorizedAccount()
+        let authorization = manager.authorization(unauthorized)
+        _ = try await authorization.sendCode(phoneNumber: phone).get()
+        let code = String(repeating: String(Array(phone)[5]), count: 5)
+        #expect(try await authorization.signIn(code: code).get() == .signUpRequired)
+        _ = try await authorization.signUp(firstName: name, lastName: "").get()
+        return try manager.account(unauthorized.id)
+    }
+
+    /// Finds `phone` through `contacts.importContacts` over `account`'s network and stores the user, so the account
+    /// can address it; nil while nobody has that number.
+    static func introduce(phone: String, name: String, to account: Account) async throws -> PeerId? {
+        let answer = try await account.network.request(
+            Api.functions.contacts.importContacts(contacts: [
+                .inputPhoneContact(.init(clientId: 1, phone: phone, firstName: "", lastName: ""))
+            ]))
+        guard case .importedContacts(let imported) = answer, case .user(let user)? = imported.users.first,
+            let hash = user.accessHash
+        else { return nil }
+        try account.postbox.transactionSync { tx in
+            try tx.updatePeers([
+                TelegramUser(
+                    id: .user(user.id), accessHash: .personal(hash), firstName: name, lastName: nil, username: nil,
+                    phone: nil)
+            ])
+        }
+        return .user(user.id)
+    }
+
+    /// `introduce`, retried every 200 ms until Telethon has signed `phone` up (at most 60 s).
+    static func introduceWhenSignedUp(phone: String, name: String, to account: Account) async throws -> PeerId {
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            if let peer = try? await introduce(phone: phone, name: name, to: account) { return peer }
+            try #require(Date() < deadline, "\(phone) did not sign up within 60 s")
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// Runs `Tests/Fixtures/telethon/media_resources_peer.py` as `phone` against this server with `arguments`.
+    func telethon(phone: String, target: String, _ arguments: [String], timeout: Double = 60) throws
+        -> Task<ProcessRunner.Result, any Error>
+    {
+        let python = ProcessRunner.venvPython
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let pem = root.path + "/server.pem"
+        try server.writePublicKeyPEM(to: pem)
+        let port = try #require(server.endpoints[2]?.port)
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/media_resources_peer.py")
+        let all =
+            [script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", phone,
+             "--target-phone", target, "--timeout", String(Int(timeout))] + arguments
+        return Task { try await ProcessRunner.runOffPool(python, all, timeout: timeout + 30) }
+    }
+
+    func close(_ accounts: [Account]) async throws {
+        for account in accounts { await account.shutdown() }
+        try await server.close()
+        root.remove()
+    }
+
+    /// Polls `condition` every 20 ms until it holds; records an issue and throws after `timeout` seconds.
+    static func wait(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !condition() {
+            guard Date() < deadline else {
+                Issue.record("\(what): not within \(timeout) s")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
