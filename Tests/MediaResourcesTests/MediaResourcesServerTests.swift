@@ -166,4 +166,34 @@ import Testing
         #expect(voice.sha256 == hex(Digest.sha256(stored)), "Telethon downloaded other bytes than we stored")
         try await harness.close([ann])
     }
+
+    @Test func ourPreparedPhotoReachesTelethonAt1280() async throws {
+        let harness = try await ServerHarness()
+        let ann = try await harness.signUp(phone: "9996623303", name: "Ann")
+        ann.start()
+        let telethon = try harness.telethon(
+            phone: "9996623304", target: "9996623303", ["--expect-photos", "1"])
+        let tessId = try await ServerHarness.introduceWhenSignedUp(phone: "9996623304", name: "Tess", to: ann)
+
+        // A 4000×3000 camera picture, prepared: 1280×960 JPEG in the account's MediaBox.
+        let camera = try JPEGEncoder.encode(Photo.drawn(width: 4000, height: 3000), quality: 90)
+        let image = try OutgoingPhoto.prepare(camera, for: ann)
+        let local = try #require(image.representations.first)
+        #expect(image.representations.count == 1 && local.dimensions == PixelDimensions(width: 1280, height: 960))
+        // Shown before it is sent: straight from MediaBox, nothing fetched, no thumbnail to show first.
+        let resources = ImageResources(account: ann)
+        let shown = try await Self.results(resources.image(image, request: .bubble(fitting: PixelSize(width: 320, height: 320))))
+        #expect(shown.map(\.stage) == [.full] && shown.first?.bitmap.width == 320 && shown.first?.bitmap.height == 240)
+        #expect(resources.fetcher.requests == 0)
+
+        try ann.enqueue([EnqueueMessage(text: "from the camera", media: image)], to: tessId)
+        let result = try await telethon.value
+        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
+        let report = try JSONDecoder().decode(Report.self, from: result.stdout)
+        let received = try #require(report.photos.first)
+        #expect(received.text == "from the camera")
+        // The server made its sizes from our 1280×960 JPEG: the largest is `y`, the whole picture.
+        #expect(received.sizes.map { "\($0.type)\($0.w)x\($0.h)" } == ["s100x75", "m320x240", "x800x600", "y1280x960"])
+        try await harness.close([ann])
+    }
 }
