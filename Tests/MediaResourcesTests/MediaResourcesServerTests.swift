@@ -185,6 +185,16 @@ import Testing
         let shown = try await Self.results(resources.image(image, request: .bubble(fitting: PixelSize(width: 320, height: 320))))
         #expect(shown.map(\.stage) == [.full] && shown.first?.bitmap.width == 320 && shown.first?.bitmap.height == 240)
         #expect(resources.fetcher.requests == 0)
+        // A picture sent as a document (PNG with its image size): its own bytes are the full size.
+        let png = harness.root.path + "/drawing.png"
+        try Data(PNGCodec.encode(Photo.drawn(width: 300, height: 200))).write(to: URL(fileURLWithPath: png))
+        let document = try ann.prepareFile(
+            path: png, name: "drawing.png", mimeType: "image/png",
+            attributes: [.imageSize(PixelDimensions(width: 300, height: 200))])
+        let avatar = try await Self.results(resources.image(file: document, request: .roundAvatar(side: 60)))
+        #expect(avatar.map(\.stage) == [.full] && avatar.first?.bitmap.width == 60)
+        #expect(avatar.first.map { $0.bitmap[0, 0].a == 0 && $0.bitmap[30, 30].a == 255 } == true)
+        #expect(resources.fetcher.requests == 0)
 
         try ann.enqueue([EnqueueMessage(text: "from the camera", media: image)], to: tessId)
         let result = try await telethon.value

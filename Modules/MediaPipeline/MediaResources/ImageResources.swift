@@ -59,6 +59,10 @@ public final class ImageResources: Sendable {
     /// Where decoding and transforming run (values are delivered from it; add `|> deliverOn(queue)`).
     public let workQueue: DispatchQueue
 
+    /// The largest file read for decoding (an image sent as a document may be large; the decoders' pixel caps follow
+    /// the input's size, so this bounds the memory a picture may take).
+    public static let maxFileBytes = 64 << 20
+
     /// Resources from `mediaBox`, fetched by `fetcher`, transforms cached in `cache`.
     public init(
         mediaBox: MediaBox, fetcher: MediaFetcher, cache: TransformCache = TransformCache(),
@@ -70,7 +74,8 @@ public final class ImageResources: Sendable {
         self.workQueue = workQueue ?? DispatchQueue(label: "ImageResources.work", qos: .utility, attributes: .concurrent)
     }
 
-    /// Resources of `account`: its MediaBox, fetched over its network.
+    /// Resources of `account`: its MediaBox, fetched over its network. Keep one per account: fetches of one resource
+    /// share a download only within one `MediaFetcher`.
     public convenience init(account: Account, cache: TransformCache = TransformCache()) {
         self.init(
             mediaBox: account.postbox.mediaBox,
@@ -137,23 +142,35 @@ public final class ImageResources: Sendable {
                     }
                 }
                 if token.isCancelled { return }
+                let complete = LockedValue(false)
+                let resourceId = representation.resource.id
                 fetch.set(
-                    fetcher.fetch(representation.resource, size: representation.byteSize).start(next: { [self] event in
-                        switch event {
-                        case .status(.local(let path)):
-                            workQueue.async { [self] in
-                                guard let data = FileManager.default.contents(atPath: path) else {
-                                    subscriber.putError(.undecodable("\(path) cannot be read"))
-                                    return
+                    fetcher.fetch(representation.resource, size: representation.byteSize).start(
+                        next: { [self] event in
+                            switch event {
+                            case .status(.local(let path)):
+                                complete.withLock { $0 = true }
+                                workQueue.async { [self] in
+                                    let bytes: [UInt8]
+                                    do throws(LocalFiles.Failure) {
+                                        bytes = try LocalFiles.read(path, maxBytes: Self.maxFileBytes)
+                                    } catch {
+                                        subscriber.putError(.undecodable("\(resourceId) cannot be read: \(error)"))
+                                        return
+                                    }
+                                    deliverFull(bytes, key: key, request: request, token: token, subscriber: subscriber)
                                 }
-                                deliverFull([UInt8](data), key: key, request: request, token: token, subscriber: subscriber)
+                            case .failed(let error):
+                                subscriber.putError(.fetch(error))
+                            case .status:
+                                break
                             }
-                        case .failed(let error):
-                            subscriber.putError(.fetch(error))
-                        case .status:
-                            break
-                        }
-                    }))
+                        },
+                        completed: {
+                            if !complete.withLock({ $0 }) {
+                                subscriber.putError(.fetch(.storage("\(resourceId): the fetch ended before the file was whole")))
+                            }
+                        }))
             }
             return ActionDisposable {
                 token.cancel()

@@ -85,7 +85,7 @@ public enum OutgoingPhoto {
             throw .invalidPicture(.tooManyBytes(count: bytes.count, limit: limits.maxBytes))
         }
         guard let format = PictureFormat.sniff(bytes) else {
-            let first = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
+            let first = bytes.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
             throw .invalidPicture(.unknownFormat(firstBytes: first))
         }
         do throws(PhotoError) {
