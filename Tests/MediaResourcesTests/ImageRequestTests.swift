@@ -21,13 +21,19 @@ import Testing
 
     @Test func theSmallestSizeThatCoversTheRequestIsChosen() {
         // A bubble of 320×320 shows the photo at 320×240: `m` is exactly that large.
-        #expect(ImageRequest.bubble(fitting: PixelSize(width: 320, height: 320)).representation(in: Self.sizes)?.type == "m")
-        #expect(ImageRequest.bubble(fitting: PixelSize(width: 400, height: 400)).representation(in: Self.sizes)?.type == "x")
+        #expect(
+            ImageRequest.bubble(fitting: PixelSize(width: 320, height: 320)).representation(in: Self.sizes)?.type == "m"
+        )
+        #expect(
+            ImageRequest.bubble(fitting: PixelSize(width: 400, height: 400)).representation(in: Self.sizes)?.type == "x"
+        )
         // A 60×60 avatar covers 80×60 before the centre is cut: `s` (100×75).
         #expect(ImageRequest.roundAvatar(side: 60).representation(in: Self.sizes)?.type == "s")
         #expect(ImageRequest.roundAvatar(side: 100).representation(in: Self.sizes)?.type == "m")
         // Larger than any size: the largest.
-        #expect(ImageRequest.bubble(fitting: PixelSize(width: 2000, height: 2000)).representation(in: Self.sizes)?.type == "y")
+        #expect(
+            ImageRequest.bubble(fitting: PixelSize(width: 2000, height: 2000)).representation(in: Self.sizes)?.type
+                == "y")
         // Order does not matter.
         #expect(ImageRequest.roundAvatar(side: 60).representation(in: Self.sizes.reversed())?.type == "s")
         #expect(ImageRequest.roundAvatar(side: 60).representation(in: []) == nil)
@@ -35,8 +41,9 @@ import Testing
 
     @Test func theArgumentsAreTheCacheKeysTransform() {
         #expect(ImageRequest.roundAvatar(side: 60).arguments == .roundAvatar(side: 60))
-        #expect(ImageRequest.bubble(fitting: PixelSize(width: 320, height: 320), cornerRadius: 12).arguments.description
-            == "fit(320x320)|round(12.0)")
+        #expect(
+            ImageRequest.bubble(fitting: PixelSize(width: 320, height: 320), cornerRadius: 12).arguments.description
+                == "fit(320x320)|round(12.0)")
     }
 
     @Test func aStrippedThumbnailIsRebuiltDecodedAndBlurred() throws {

@@ -53,7 +53,11 @@ import Testing
         let state = LockedValue<(values: [ImageResult], done: Bool, error: ImageResourceError?)>(([], false, nil))
         let disposable = signal.start(
             next: { value in state.withLock { $0.values.append(value) } },
-            error: { error in state.withLock { $0.error = error; $0.done = true } },
+            error: { error in
+                state.withLock {
+                    $0.error = error; $0.done = true
+                }
+            },
             completed: { state.withLock { $0.done = true } })
         defer { disposable.dispose() }
         try await ServerHarness.wait("the image Signal to complete", timeout: timeout) { state.withLock { $0.done } }
@@ -69,7 +73,8 @@ import Testing
             let messages = try account.postbox.readTransactionSync { tx in
                 try tx.earlierMessages(peerId: peer, before: nil, count: 100)
             }
-            photo = messages.lazy.filter { $0.authorId == peer }.compactMap { $0.media.first as? TelegramMediaImage }.first
+            photo =
+                messages.lazy.filter { $0.authorId == peer }.compactMap { $0.media.first as? TelegramMediaImage }.first
             return photo != nil
         }
         return try #require(photo)
@@ -127,7 +132,8 @@ import Testing
 
         // Disposing stops the fetch: the largest size in 4 KB windows, one at a time, disposed after two.
         let largest = try #require(photo.largestRepresentation)
-        let slowFetcher = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox, parallelParts: 1, partSize: 4096)
+        let slowFetcher = MediaFetcher(
+            network: ann.network, mediaBox: ann.postbox.mediaBox, parallelParts: 1, partSize: 4096)
         let slow = ImageResources(mediaBox: ann.postbox.mediaBox, fetcher: slowFetcher, cache: TransformCache())
         let delivered = LockedValue<[ImageResult.Stage]>([])
         let disposable = slow.image(photo, request: .bubble(fitting: PixelSize(width: 1600, height: 1600)))
@@ -151,7 +157,8 @@ import Testing
         let file = try OutgoingVoiceNote.prepare(path: wav, for: ann)
         #expect(file.mimeType == "audio/ogg" && file.isVoice && file.size == Int64(prepared.ogg.count))
         // The stored file (its Opus serial is random, so it is compared by length and by what it decodes to).
-        let stored = try #require(ann.postbox.mediaBox.resourceData(file.resource.id, range: 0..<Int64(prepared.ogg.count)))
+        let stored = try #require(
+            ann.postbox.mediaBox.resourceData(file.resource.id, range: 0..<Int64(prepared.ogg.count)))
         #expect(abs(try OggOpusReader.duration(stored) - prepared.exactDuration) < 0.03)
         try ann.enqueue([EnqueueMessage(text: "", file: file)], to: tessId)
 
@@ -182,7 +189,8 @@ import Testing
         #expect(image.representations.count == 1 && local.dimensions == PixelDimensions(width: 1280, height: 960))
         // Shown before it is sent: straight from MediaBox, nothing fetched, no thumbnail to show first.
         let resources = ImageResources(account: ann)
-        let shown = try await Self.results(resources.image(image, request: .bubble(fitting: PixelSize(width: 320, height: 320))))
+        let shown = try await Self.results(
+            resources.image(image, request: .bubble(fitting: PixelSize(width: 320, height: 320))))
         #expect(shown.map(\.stage) == [.full] && shown.first?.bitmap.width == 320 && shown.first?.bitmap.height == 240)
         #expect(resources.fetcher.requests == 0)
         // A picture sent as a document (PNG with its image size): its own bytes are the full size.

@@ -63,7 +63,9 @@ import Testing
         #expect(throws: OutgoingVoiceNoteError.self) { try OutgoingVoiceNote.prepare(wav: Array("RIFF....WAVE".utf8)) }
         #expect(throws: OutgoingVoiceNoteError.self) { try OutgoingVoiceNote.prepare(wav: []) }
         let empty = WAVFile(sampleRate: 48_000, channels: 1, samples: []).encoded()
-        #expect(throws: OutgoingVoiceNoteError.invalidDuration(seconds: 0)) { try OutgoingVoiceNote.prepare(wav: empty) }
+        #expect(throws: OutgoingVoiceNoteError.invalidDuration(seconds: 0)) {
+            try OutgoingVoiceNote.prepare(wav: empty)
+        }
         #expect(throws: OutgoingVoiceNoteError.self) { try OutgoingVoiceNote.prepare(path: "/nonexistent/voice.wav") }
     }
 }

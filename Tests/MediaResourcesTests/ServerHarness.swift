@@ -70,7 +70,9 @@ struct ServerHarness {
     }
 
     /// Runs `Tests/Fixtures/telethon/media_resources_peer.py` as `phone` against this server with `arguments`.
-    func telethon(phone: String, target: String, _ arguments: [String], timeout: Double = 60) throws
+    func telethon(
+        phone: String, target: String, _ arguments: [String], timeout: Double = 60
+    ) throws
         -> Task<ProcessRunner.Result, any Error>
     {
         let python = ProcessRunner.venvPython
@@ -80,8 +82,10 @@ struct ServerHarness {
         let port = try #require(server.endpoints[2]?.port)
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/media_resources_peer.py")
         let all =
-            [script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", phone,
-             "--target-phone", target, "--timeout", String(Int(timeout))] + arguments
+            [
+                script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", phone,
+                "--target-phone", target, "--timeout", String(Int(timeout)),
+            ] + arguments
         return Task { try await ProcessRunner.runOffPool(python, all, timeout: timeout + 30) }
     }
 

@@ -60,7 +60,9 @@ public struct ImageRequest: Hashable, Sendable {
     public func representation(
         in representations: [TelegramMediaImageRepresentation]
     ) -> TelegramMediaImageRepresentation? {
-        func area(_ r: TelegramMediaImageRepresentation) -> Int64 { Int64(r.dimensions.width) * Int64(r.dimensions.height) }
+        func area(_ r: TelegramMediaImageRepresentation) -> Int64 {
+            Int64(r.dimensions.width) * Int64(r.dimensions.height)
+        }
         guard let largest = representations.max(by: { area($0) < area($1) }) else { return nil }
         let needed = scaledSize(of: largest.dimensions)
         let large = representations.filter {

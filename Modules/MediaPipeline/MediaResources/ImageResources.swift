@@ -71,7 +71,8 @@ public final class ImageResources: Sendable {
         self.mediaBox = mediaBox
         self.fetcher = fetcher
         self.cache = cache
-        self.workQueue = workQueue ?? DispatchQueue(label: "ImageResources.work", qos: .utility, attributes: .concurrent)
+        self.workQueue =
+            workQueue ?? DispatchQueue(label: "ImageResources.work", qos: .utility, attributes: .concurrent)
     }
 
     /// Resources of `account`: its MediaBox, fetched over its network. Keep one per account: fetches of one resource
@@ -123,7 +124,8 @@ public final class ImageResources: Sendable {
             }
             let token = CancellationToken()
             let fetch = MetaDisposable()
-            let key = TransformCacheKey(resourceId: representation.resource.id.description, arguments: request.arguments)
+            let key = TransformCacheKey(
+                resourceId: representation.resource.id.description, arguments: request.arguments)
             workQueue.async { [self] in
                 if token.isCancelled { return }
                 if let cached = cache.get(key) {
@@ -135,11 +137,13 @@ public final class ImageResources: Sendable {
                     deliverFull(bytes, key: key, request: request, token: token, subscriber: subscriber)
                     return
                 }
+                // The thumbnail only while the size must come from the server (a stored size shows at once).
                 let stored = mediaBox.resourceStatus(representation.resource.id, size: representation.byteSize)
-                if case .local = stored {} else if let thumbnail {
-                    if let blurred = thumbnailImage(thumbnail, key: thumbnailKey, request: request, token: token) {
-                        subscriber.putNext(ImageResult(stage: .strippedThumbnail, bitmap: blurred.0, fromCache: blurred.1))
-                    }
+                if stored.isRemoteOrPartial, let thumbnail,
+                    let (blurred, fromCache) = thumbnailImage(
+                        thumbnail, key: thumbnailKey, request: request, token: token)
+                {
+                    subscriber.putNext(ImageResult(stage: .strippedThumbnail, bitmap: blurred, fromCache: fromCache))
                 }
                 if token.isCancelled { return }
                 let complete = LockedValue(false)
@@ -168,7 +172,8 @@ public final class ImageResources: Sendable {
                         },
                         completed: {
                             if !complete.withLock({ $0 }) {
-                                subscriber.putError(.fetch(.storage("\(resourceId): the fetch ended before the file was whole")))
+                                subscriber.putError(
+                                    .fetch(.storage("\(resourceId): the fetch ended before the file was whole")))
                             }
                         }))
             }
@@ -192,7 +197,9 @@ public final class ImageResources: Sendable {
         }
         if token.isCancelled { return }
         let result: Bitmap
-        do throws(ImageTransformError) { result = try ImageTransformer.apply(request.arguments, to: decoded, token: token) } catch {
+        do throws(ImageTransformError) {
+            result = try ImageTransformer.apply(request.arguments, to: decoded, token: token)
+        } catch {
             if error != .cancelled { subscriber.putError(.transform(error)) }
             return
         }
@@ -222,5 +229,13 @@ public final class ImageResources: Sendable {
             throw .undecodable("not JPEG, PNG or WebP (\(bytes.count) bytes)")
         }
         do throws(PhotoError) { return try format.decode(bytes) } catch { throw .undecodable(error.description) }
+    }
+}
+
+extension MediaResourceStatus {
+    /// Whether the resource is not complete in MediaBox.
+    fileprivate var isRemoteOrPartial: Bool {
+        if case .local = self { return false }
+        return true
     }
 }

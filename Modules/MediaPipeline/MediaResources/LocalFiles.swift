@@ -19,7 +19,9 @@ enum LocalFiles {
             size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         } catch { throw .unreadable(error.localizedDescription) }
         guard size <= maxBytes else { throw .tooLarge(size: size) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable("the file cannot be opened") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable("the file cannot be opened")
+        }
         return [UInt8](data)
     }
 

@@ -49,7 +49,9 @@ public enum OutgoingPhoto {
     /// Prepares picture bytes (JPEG with its EXIF orientation applied, PNG with transparency flattened onto white,
     /// or still WebP). `limits` are checked before any pixel is decoded (Telegram's photo limits by default: 10 MB,
     /// width + height ≤ 10,000, aspect ratio ≤ 20); the decoders' own pixel caps follow the input's size.
-    public static func prepare(_ bytes: [UInt8], limits: PhotoLimits = .telegram) throws(OutgoingPhotoError)
+    public static func prepare(
+        _ bytes: [UInt8], limits: PhotoLimits = .telegram
+    ) throws(OutgoingPhotoError)
         -> PreparedPhoto
     {
         let picture = try decode(bytes, limits: limits)
@@ -66,7 +68,9 @@ public enum OutgoingPhoto {
     }
 
     /// Prepares the picture in the file at `path` (at most `limits.maxBytes` are read).
-    public static func prepare(path: String, limits: PhotoLimits = .telegram) throws(OutgoingPhotoError)
+    public static func prepare(
+        path: String, limits: PhotoLimits = .telegram
+    ) throws(OutgoingPhotoError)
         -> PreparedPhoto
     {
         let bytes: [UInt8]

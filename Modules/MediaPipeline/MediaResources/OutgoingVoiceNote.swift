@@ -36,7 +36,8 @@ public enum OutgoingVoiceNoteError: Error, Equatable, Sendable, CustomStringConv
         case .unreadableFile(let path, let reason): return "cannot read the recording at \(path): \(reason)"
         case .audio(let error): return "cannot encode the recording: \(error)"
         case .invalidDuration(let seconds):
-            return "a voice note must last more than 0 and at most \(OutgoingVoiceNote.maxDuration) s; this one is \(seconds) s"
+            return
+                "a voice note must last more than 0 and at most \(OutgoingVoiceNote.maxDuration) s; this one is \(seconds) s"
         case .storage(let reason): return "cannot store the voice note in the account: \(reason)"
         }
     }
@@ -59,7 +60,9 @@ public enum OutgoingVoiceNote {
         guard wav.frameCount > 0, wav.duration <= maxDuration else { throw .invalidDuration(seconds: wav.duration) }
         var recorder = WaveformRecorder()
         let encoded: EncodedVoiceNote
-        do throws(OpusError) { encoded = try VoiceNote.encode(wav) { recorder.append($0) } } catch { throw .audio(error) }
+        do throws(OpusError) { encoded = try VoiceNote.encode(wav) { recorder.append($0) } } catch {
+            throw .audio(error)
+        }
         return PreparedVoiceNote(
             ogg: encoded.ogg, exactDuration: encoded.duration, duration: Int32(encoded.duration),
             waveform: recorder.finish().makeBitstream())
