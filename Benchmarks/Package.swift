@@ -52,17 +52,29 @@ let package = Package(
         .executableTarget(
             name: "core-bench",
             dependencies: [
-                "BenchmarkSupport", .product(name: "TelegramCore", package: "Telegraph"),
+                "BenchmarkSupport", "CoreBenchSupport", .product(name: "TelegramCore", package: "Telegraph"),
                 .product(name: "SyncCore", package: "Telegraph"), .product(name: "SyncCoreApi", package: "Telegraph"),
                 .product(name: "Postbox", package: "Telegraph"), .product(name: "Network", package: "Telegraph"),
                 .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),
                 .product(name: "ServerTestSupport", package: "Telegraph"),
             ],
             path: "Sources/core-bench", swiftSettings: Settings.swift),
+        .target(
+            name: "CoreBenchSupport",
+            dependencies: [.product(name: "TelegramCore", package: "Telegraph")],
+            path: "Sources/CoreBenchSupport", swiftSettings: Settings.swift),
+        .executableTarget(
+            name: "send-bench",
+            dependencies: [
+                "BenchmarkSupport", "CoreBenchSupport", .product(name: "TelegramCore", package: "Telegraph"),
+                .product(name: "SyncCore", package: "Telegraph"), .product(name: "Postbox", package: "Telegraph"),
+                .product(name: "SwiftSignalKit", package: "Telegraph"), .product(name: "ServerTestSupport", package: "Telegraph"),
+            ],
+            path: "Sources/send-bench", swiftSettings: Settings.swift),
         .executableTarget(
             name: "transfer-bench",
             dependencies: [
-                "BenchmarkSupport", .product(name: "TelegramCore", package: "Telegraph"),
+                "BenchmarkSupport", "CoreBenchSupport", .product(name: "TelegramCore", package: "Telegraph"),
                 .product(name: "SyncCore", package: "Telegraph"), .product(name: "SyncCoreApi", package: "Telegraph"),
                 .product(name: "Postbox", package: "Telegraph"), .product(name: "Network", package: "Telegraph"),
                 .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),

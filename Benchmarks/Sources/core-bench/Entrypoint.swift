@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import CoreBenchSupport
 import Foundation
 import Network
 import Postbox
@@ -30,9 +31,9 @@ enum CoreBench {
         let port = world.endpoints[2]!.port
 
         var manager: AccountManager? = try AccountManager(rootPath: root + "/app", environment: environment)
-        let ann = try await signUp(manager!, phone: "9996622201", name: "Ann")
+        let ann = try await BenchAccounts.signUp(manager!, phone: "9996622201", name: "Ann")
         ann.start()
-        try await waitFor("Ann's first state") { try storedState(ann) != nil }
+        try await BenchAccounts.waitFor("Ann's first state") { try storedState(ann) != nil }
         await ann.shutdown()
         let start = try storedState(ann)!
 
@@ -44,7 +45,7 @@ enum CoreBench {
         let expected = chats.count * 251  // each chat's creation message and its 250 messages
         let catchUpStart = now()
         ann.start()
-        try await waitFor("the catch-up", timeout: 300) { ann.stateManager.statistics.storedMessages >= expected }
+        try await BenchAccounts.waitFor("the catch-up", timeout: 300) { ann.stateManager.statistics.storedMessages >= expected }
         let catchUp = BenchmarkSupport.Measurement(name: "catch-up", seconds: now() - catchUpStart, items: Double(expected), unit: "msgs")
         let differences = ann.stateManager.statistics.differences
         let applySeconds = ann.stateManager.statistics.applySeconds
@@ -88,31 +89,8 @@ enum CoreBench {
 
     // MARK: - Steps
 
-    static func signUp(_ manager: AccountManager, phone: String, name: String) async throws -> Account {
-        let unauthorized = try manager.addUnauthorizedAccount()
-        let authorization = manager.authorization(unauthorized)
-        _ = try await authorization.sendCode(phoneNumber: phone).get()
-        let digit = String(Array(phone)[5])
-        _ = try await authorization.signIn(code: String(repeating: digit, count: 5)).get()
-        _ = try await authorization.signUp(firstName: name, lastName: "").get()
-        return try manager.account(unauthorized.id)
-    }
-
     static func storedState(_ account: Account) throws -> UpdatesState? {
         try account.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state }
-    }
-
-    static func waitFor(_ what: String, timeout: Double = 60, _ condition: @Sendable () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while try !condition() {
-            guard Date() < deadline else { throw BenchFailure("\(what): not within \(timeout) s") }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-
-    struct BenchFailure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
     }
 
     /// A raw client signs up, makes `chats` basic groups with the target and sends `perChat` messages into each,
@@ -232,7 +210,7 @@ enum CoreBench {
             "telethon_live_sender.py",
             arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622298", "--target-phone", "9996622201", "--count", "200"])
         let sentAt = (report["sent_at"] as? [String: Double]) ?? [:]
-        try await waitFor("every live message", timeout: 30) { seen.withLock { seen in sentAt.keys.allSatisfy { seen[$0] != nil } } }
+        try await BenchAccounts.waitFor("every live message", timeout: 30) { seen.withLock { seen in sentAt.keys.allSatisfy { seen[$0] != nil } } }
         // The first message opens the chat (its view starts then): leave it out.
         let samples = seen.withLock { seen in
             sentAt.filter { $0.key != "live 0" }.compactMap { key, sent in seen[key].map { $0 - sent } }
@@ -248,10 +226,10 @@ enum CoreBench {
     static func coldStart(manager: inout AccountManager?, root: String, environment: NetworkEnvironment) async throws -> ColdStart {
         var id: AccountRecordId
         do {
-            let cold = try await signUp(manager!, phone: "9996622202", name: "Cole")
+            let cold = try await BenchAccounts.signUp(manager!, phone: "9996622202", name: "Cole")
             id = cold.id
             cold.start()
-            try await waitFor("Cole's first state") { try storedState(cold) != nil }
+            try await BenchAccounts.waitFor("Cole's first state") { try storedState(cold) != nil }
             await cold.shutdown()
             // 100,000 messages over 500 chats (users), 1,000 per transaction.
             var next = 1 as Int32
@@ -278,7 +256,7 @@ enum CoreBench {
             account.start()
             let firstList = LockedValue(false)
             let list = account.chatListView(count: 50).start(next: { view in if !view.entries.isEmpty { firstList.withLock { $0 = true } } })
-            try await waitFor("the cold start") {
+            try await BenchAccounts.waitFor("the cold start") {
                 firstList.withLock { $0 } && account.stateManager.hasCaughtUp
             }
             times.append(now() - started)

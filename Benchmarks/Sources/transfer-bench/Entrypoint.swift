@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import CoreBenchSupport
 import CryptoUtils
 import Foundation
 import Network
@@ -32,7 +33,7 @@ enum TransferBench {
         let environment = NetworkEnvironment(
             datacenters: world.endpoints, defaultMainDc: 2, publicKeys: world.publicKeys, group: world.group)
         let manager = try AccountManager(rootPath: root + "/app", environment: environment)
-        let ann = try await signUp(manager, phone: "9996622401", name: "Ann")
+        let ann = try await BenchAccounts.signUp(manager, phone: "9996622401", name: "Ann")
 
         let file = root + "/payload.bin"
         let digest = try writePayload(size, to: file)
@@ -53,18 +54,18 @@ enum TransferBench {
                 else { return nil }
                 return TelegramMediaFile(document)
             }).first
-        else { throw Failure("sendMedia did not answer with the document") }
+        else { throw BenchFailure("sendMedia did not answer with the document") }
         let fetcher = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
         let downloadStart = now()
         let path = try await fetchToEnd(fetcher.fetch(document.resource, size: Int64(size)))
         let downloadSeconds = now() - downloadStart
         let downloaded = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard hex(Digest.sha256([UInt8](downloaded))) == digest else { throw Failure("our download differs from the file") }
+        guard hex(Digest.sha256([UInt8](downloaded))) == digest else { throw BenchFailure("our download differs from the file") }
 
         // Telethon moving the same file.
         let telethon = try runBenchmarkScript(
             "telethon_transfer.py", arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622402", "--file", file])
-        guard (telethon["sha256"] as? String) == digest else { throw Failure("Telethon's download differs from the file") }
+        guard (telethon["sha256"] as? String) == digest else { throw BenchFailure("Telethon's download differs from the file") }
         let megabytes = Double(size) / 1_048_576
         let ours = (
             up: Measurement(name: "upload", seconds: uploadSeconds, items: megabytes, unit: "MB"),
@@ -94,20 +95,6 @@ enum TransferBench {
                      theirs.up.throughput, theirs.down.throughput))
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    static func signUp(_ manager: AccountManager, phone: String, name: String) async throws -> Account {
-        let unauthorized = try manager.addUnauthorizedAccount()
-        let authorization = manager.authorization(unauthorized)
-        _ = try await authorization.sendCode(phoneNumber: phone).get()
-        _ = try await authorization.signIn(code: String(repeating: Array(phone)[5], count: 5)).get()
-        _ = try await authorization.signUp(firstName: name, lastName: "").get()
-        return try manager.account(unauthorized.id)
-    }
-
     /// Writes `count` pseudo-random bytes (a xorshift stream: incompressible, reproducible); returns their SHA-256.
     static func writePayload(_ count: Int, to path: String) throws -> String {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
@@ -127,18 +114,18 @@ enum TransferBench {
 
     /// The path of the complete file, once the fetch ends with it.
     static func fetchToEnd(_ signal: Signal<FetchEvent, NoError>) async throws -> String {
-        let result = LockedValue<Result<String, Failure>?>(nil)
+        let result = LockedValue<Result<String, BenchFailure>?>(nil)
         let disposable = signal.start(next: { event in
             switch event {
             case .status(.local(let path)): result.withLock { $0 = $0 ?? .success(path) }
-            case .failed(let error): result.withLock { $0 = $0 ?? .failure(Failure("fetch failed: \(error)")) }
+            case .failed(let error): result.withLock { $0 = $0 ?? .failure(BenchFailure("fetch failed: \(error)")) }
             default: break
             }
         })
         defer { disposable.dispose() }
         let deadline = now() + 600
         while result.withLock({ $0 }) == nil {
-            guard now() < deadline else { throw Failure("the download did not end within 600 s") }
+            guard now() < deadline else { throw BenchFailure("the download did not end within 600 s") }
             try await Task.sleep(for: .milliseconds(2))
         }
         return try result.withLock { $0! }.get()

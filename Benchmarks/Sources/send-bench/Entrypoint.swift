@@ -1,0 +1,116 @@
+import BenchmarkSupport
+import CoreBenchSupport
+import Foundation
+import Postbox
+import ServerTestSupport
+import SwiftSignalKit
+import SyncCore
+import TelegramCore
+
+/// Sending through TelegramCore's pending-message manager against tg-server on 127.0.0.1, with Telethon 1.45.0
+/// sending the same way in the same run: the latency from `enqueue` to the server's message replacing the local one
+/// in an open history view (Telethon: `messages.sendMessage` to its answer), and 1,000 messages sent in a burst, one
+/// chat, in order (Telethon: the same 1,000 calls one after another, as its `send_message` loop does).
+@main
+enum SendBench {
+    static let latencySamples = 300
+    static let burst = 1_000
+
+    static func main() async throws {
+        printMachine()
+        registerTelegramCoreTypes()
+        let world = try await BackendServer()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("send-bench-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let pem = root + "/server.pem"
+        try world.writePublicKeyPEM(to: pem)
+        guard let port = world.endpoints[2]?.port else { throw BenchFailure("tg-server has no DC 2") }
+        let environment = NetworkEnvironment(
+            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: world.publicKeys, group: world.group)
+        let manager = try AccountManager(rootPath: root + "/app", environment: environment)
+        let ann = try await BenchAccounts.signUp(manager, phone: "9996622501", name: "Ann")
+        let ben = try await BenchAccounts.signUp(manager, phone: "9996622502", name: "Ben")
+        guard let benId = try await ann.importContact(phone: "9996622502", firstName: "Ben") else {
+            throw BenchFailure("Ann could not find Ben")
+        }
+        ann.start()
+        ben.start()
+
+        let latency = try await enqueueToViewLatency(ann: ann, peer: benId)
+        let burstRate = try await burstSend(ann: ann, peer: benId)
+
+        let telethon = try runBenchmarkScript(
+            "telethon_send.py",
+            arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622503", "--target-phone", "9996622502",
+                        "--latency-count", String(latencySamples), "--burst", String(burst)])
+        let telethonP50 = (telethon["latency_p50"] as? Double) ?? .nan
+        let telethonP99 = (telethon["latency_p99"] as? Double) ?? .nan
+        let telethonBurst = BenchmarkSupport.Measurement(
+            name: "telethon", seconds: (telethon["burst_seconds"] as? Double) ?? .nan, items: Double(burst), unit: "msgs")
+        await ann.shutdown()
+        await ben.shutdown()
+        try await world.close()
+
+        printTable(title: "Sending (tg-server on 127.0.0.1)", peerName: "Telethon 1.45", [
+            Comparison(
+                "enqueue → server's message in place of the local one in an open view, p50 (vs sendMessage → answer)",
+                ours: BenchmarkSupport.Measurement(name: "p50", seconds: latency.p50, items: 1, unit: "msgs"),
+                peer: BenchmarkSupport.Measurement(name: "p50", seconds: telethonP50, items: 1, unit: "msgs")),
+            Comparison(
+                "the same, p99", ours: BenchmarkSupport.Measurement(name: "p99", seconds: latency.p99, items: 1, unit: "msgs"),
+                peer: BenchmarkSupport.Measurement(name: "p99", seconds: telethonP99, items: 1, unit: "msgs")),
+            Comparison("1,000 messages in a burst, one chat, in order (messages/s)", ours: burstRate, peer: telethonBurst),
+        ])
+        print(String(format: "\nlatency: ours p50 %.2f ms, p99 %.2f ms over %d; Telethon p50 %.2f ms, p99 %.2f ms",
+                     latency.p50 * 1000, latency.p99 * 1000, latency.count, telethonP50 * 1000, telethonP99 * 1000))
+        print(String(format: "burst: ours %.0f messages/s, Telethon %.0f messages/s",
+                     burstRate.throughput, telethonBurst.throughput))
+    }
+
+    struct Latency {
+        let p50: Double
+        let p99: Double
+        let count: Int
+    }
+
+    /// One message at a time: the time from `enqueue` to the open history view showing the server's copy (a cloud id
+    /// with the message's `random_id`).
+    static func enqueueToViewLatency(ann: Account, peer: PeerId) async throws -> Latency {
+        let replacedAt = LockedValue<[Int64: Double]>([:])
+        let view = ann.historyView(peerId: peer, count: 20).start(next: { view in
+            let at = now()
+            replacedAt.withLock { seen in
+                for entry in view.entries where entry.message.id.namespace == Namespaces.Message.cloud {
+                    if let randomId = entry.message.globallyUniqueId, seen[randomId] == nil { seen[randomId] = at }
+                }
+            }
+        })
+        defer { view.dispose() }
+        var samples: [Double] = []
+        for index in 0..<(latencySamples + 20) {
+            let started = now()
+            guard let local = try ann.enqueue([EnqueueMessage(text: "latency \(index)")], to: peer).first,
+                let randomId = try ann.postbox.readTransactionSync({ tx in try tx.getMessage(local)?.globallyUniqueId })
+            else { throw BenchFailure("the enqueued message is not stored") }
+            try await BenchAccounts.waitFor("message \(index) in the view", timeout: 30) {
+                replacedAt.withLock { $0[randomId] } != nil
+            }
+            // The first 20 warm the connection and the view up.
+            if index >= 20, let at = replacedAt.withLock({ $0[randomId] }) { samples.append(at - started) }
+        }
+        samples.sort()
+        return Latency(p50: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)], count: samples.count)
+    }
+
+    /// `burst` messages enqueued in one call; the time until the server acknowledged the last.
+    static func burstSend(ann: Account, peer: PeerId) async throws -> BenchmarkSupport.Measurement {
+        let sentBefore = ann.pendingMessages.sentCount
+        let started = now()
+        try ann.enqueue((0..<burst).map { EnqueueMessage(text: "burst \($0)") }, to: peer)
+        try await BenchAccounts.waitFor("the burst sent", timeout: 300) { ann.pendingMessages.sentCount - sentBefore >= burst }
+        let seconds = now() - started
+        guard ann.pendingMessages.failedCount == 0 else { throw BenchFailure("\(ann.pendingMessages.failedCount) messages failed") }
+        return BenchmarkSupport.Measurement(name: "burst", seconds: seconds, items: Double(burst), unit: "msgs")
+    }
+}
