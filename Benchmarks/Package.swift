@@ -61,7 +61,9 @@ let package = Package(
             path: "Sources/core-bench", swiftSettings: Settings.swift),
         .target(
             name: "CoreBenchSupport",
-            dependencies: [.product(name: "TelegramCore", package: "Telegraph")],
+            dependencies: [
+                .product(name: "TelegramCore", package: "Telegraph"), .product(name: "ServerTestSupport", package: "Telegraph"),
+            ],
             path: "Sources/CoreBenchSupport", swiftSettings: Settings.swift),
         .executableTarget(
             name: "send-bench",

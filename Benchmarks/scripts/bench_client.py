@@ -1,5 +1,7 @@
 """What the Telethon benchmark scripts share: trusting tg-server's key and a signed-in client on 127.0.0.1."""
-from telethon import TelegramClient, errors, functions
+import argparse
+
+from telethon import TelegramClient, errors, functions, types
 from telethon.crypto import rsa
 from telethon.sessions import MemorySession
 
@@ -19,3 +21,24 @@ async def connect(port, pem_file, phone):
         result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, "Tess", ""))
         await client._on_login(result.user)
     return client
+
+
+def bench_arguments(target=True):
+    """The arguments every Telethon benchmark script takes: tg-server's port and key, the number to sign in as and,
+    with `target`, the number of the account it works with."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--phone", required=True)
+    if target:
+        parser.add_argument("--target-phone", required=True)
+    return parser
+
+
+async def find_target(client, phone):
+    """The account with number `phone` as an input peer (contacts.importContacts); exits if nobody has it."""
+    imported = await client(functions.contacts.ImportContactsRequest(
+        [types.InputPhoneContact(client_id=1, phone=phone, first_name="Target", last_name="")]))
+    if not imported.users:
+        raise SystemExit("the target %s has not signed up" % phone)
+    return types.InputPeerUser(imported.users[0].id, imported.users[0].access_hash)

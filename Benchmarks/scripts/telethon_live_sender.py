@@ -5,30 +5,23 @@ each send.
 Usage: telethon_live_sender.py --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY [--count N]
 Prints {"user_id": id, "sent_at": {"live 0": t, ...}} as JSON.
 """
-import argparse
 import asyncio
 import json
 import time
 
-from telethon import functions, types
+from telethon import functions
 
-from bench_client import connect
+from bench_client import bench_arguments, connect, find_target
 
 
 async def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pem-file", required=True)
-    parser.add_argument("--phone", required=True)
-    parser.add_argument("--target-phone", required=True)
+    parser = bench_arguments()
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--interval", type=float, default=0.02)
     args = parser.parse_args()
     client = await connect(args.port, args.pem_file, args.phone)
     me = await client.get_me()
-    imported = await client(functions.contacts.ImportContactsRequest(
-        [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))
-    target = types.InputPeerUser(imported.users[0].id, imported.users[0].access_hash)
+    target = await find_target(client, args.target_phone)
     sent_at = {}
     for number in range(args.count):
         text = "live %d" % number

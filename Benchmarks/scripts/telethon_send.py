@@ -6,32 +6,23 @@
 Usage: telethon_send.py --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY [--latency-count N] [--burst N]
 Prints {"latency_p50": s, "latency_p99": s, "burst_seconds": s} as JSON.
 """
-import argparse
 import asyncio
 import json
 import random
 import time
 
-from telethon import functions, types
+from telethon import functions
 
-from bench_client import connect
+from bench_client import bench_arguments, connect, find_target
 
 
 async def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pem-file", required=True)
-    parser.add_argument("--phone", required=True)
-    parser.add_argument("--target-phone", required=True)
+    parser = bench_arguments()
     parser.add_argument("--latency-count", type=int, default=300)
     parser.add_argument("--burst", type=int, default=1000)
     args = parser.parse_args()
     client = await connect(args.port, args.pem_file, args.phone)
-    imported = await client(functions.contacts.ImportContactsRequest(
-        [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))
-    if not imported.users:
-        raise SystemExit("the target %s has not signed up" % args.target_phone)
-    target = types.InputPeerUser(imported.users[0].id, imported.users[0].access_hash)
+    target = await find_target(client, args.target_phone)
 
     samples = []
     for number in range(args.latency_count + 20):

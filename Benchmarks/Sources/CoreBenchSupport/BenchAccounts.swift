@@ -1,4 +1,5 @@
 import Foundation
+public import ServerTestSupport
 public import TelegramCore
 
 /// What the TelegramCore benchmarks share: signing up a test number through the account manager and waiting for a
@@ -28,4 +29,32 @@ public enum BenchAccounts {
 public struct BenchFailure: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// tg-server in the benchmark's process with a scratch folder beside it: the server's public key as PEM for Telethon,
+/// DC 2's port, and the network environment our accounts connect with.
+public struct BenchWorld: Sendable {
+    public let server: BackendServer
+    /// The scratch folder (`<tmp>/<name>-<uuid>`); `remove()` deletes it.
+    public let root: String
+    /// The server's public key, PKCS#1 PEM, for the Telethon scripts.
+    public let pem: String
+    /// DC 2's port on 127.0.0.1.
+    public let port: Int
+    public let environment: NetworkEnvironment
+
+    public init(name: String) async throws {
+        server = try await BackendServer()
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        pem = root + "/server.pem"
+        try server.writePublicKeyPEM(to: pem)
+        guard let endpoint = server.endpoints[2] else { throw BenchFailure("tg-server has no DC 2") }
+        port = endpoint.port
+        environment = NetworkEnvironment(
+            datacenters: server.endpoints, defaultMainDc: 2, publicKeys: server.publicKeys, group: server.group)
+    }
+
+    /// Deletes the scratch folder.
+    public func remove() { try? FileManager.default.removeItem(atPath: root) }
 }

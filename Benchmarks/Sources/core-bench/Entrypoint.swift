@@ -20,15 +20,9 @@ enum CoreBench {
     static func main() async throws {
         printMachine()
         registerTelegramCoreTypes()
-        let world = try await BackendServer()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("core-bench-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let environment = NetworkEnvironment(
-            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: world.publicKeys, group: world.group)
-        let pem = root + "/server.pem"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try world.writePublicKeyPEM(to: pem)
-        let port = world.endpoints[2]!.port
+        let bench = try await BenchWorld(name: "core-bench")
+        defer { bench.remove() }
+        let (world, root, pem, port, environment) = (bench.server, bench.root, bench.pem, bench.port, bench.environment)
 
         var manager: AccountManager? = try AccountManager(rootPath: root + "/app", environment: environment)
         let ann = try await BenchAccounts.signUp(manager!, phone: "9996622201", name: "Ann")

@@ -23,16 +23,10 @@ enum TransferBench {
     static func main() async throws {
         printMachine()
         registerTelegramCoreTypes()
-        let world = try await BackendServer()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-bench-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let pem = root + "/server.pem"
-        try world.writePublicKeyPEM(to: pem)
-        let port = world.endpoints[2]!.port
-        let environment = NetworkEnvironment(
-            datacenters: world.endpoints, defaultMainDc: 2, publicKeys: world.publicKeys, group: world.group)
-        let manager = try AccountManager(rootPath: root + "/app", environment: environment)
+        let world = try await BenchWorld(name: "transfer-bench")
+        defer { world.remove() }
+        let (root, pem, port) = (world.root, world.pem, world.port)
+        let manager = try AccountManager(rootPath: root + "/app", environment: world.environment)
         let ann = try await BenchAccounts.signUp(manager, phone: "9996622401", name: "Ann")
 
         let file = root + "/payload.bin"
@@ -82,7 +76,7 @@ enum TransferBench {
             blackHole(try? AESIGE.encrypt(block, key: key, iv: iv))
         }
         await ann.shutdown()
-        try await world.close()
+        try await world.server.close()
 
         printTable(title: "File transfer, 100 MB through tg-server (127.0.0.1)", peerName: "Telethon 1.45 + cryptg", [
             Comparison("upload: MultipartUpload (512 KB big-file parts, 4 in flight) vs client.upload_file", ours: ours.up, peer: theirs.up, goal: "≥ 3×"),

@@ -7,14 +7,13 @@ and sends --per-chat messages into each, --concurrency at a time (while our acco
 Usage: core_peer.py --host H --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY --mode groups|direct
 Prints one JSON object on stdout; exits non-zero on any failure.
 """
-import argparse
 import asyncio
 import json
 import time
 
 from telethon import functions, types
 
-from peer_client import connect, sign_up
+from peer_client import connect, peer_arguments, sign_up
 
 
 async def run(args):
@@ -54,12 +53,7 @@ async def run(args):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--host", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pem-file", required=True)
-    parser.add_argument("--phone", required=True)
-    parser.add_argument("--target-phone", required=True)
+    parser = peer_arguments()
     parser.add_argument("--mode", choices=["groups", "direct"], required=True)
     parser.add_argument("--chats", type=int, default=50)
     parser.add_argument("--per-chat", type=int, default=100)

@@ -9,7 +9,6 @@ sizes (type, width, height).
 Usage: media_peer.py --host H --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY --count N
 Prints one JSON object on stdout; exits non-zero on any failure or on the timeout.
 """
-import argparse
 import asyncio
 import hashlib
 import json
@@ -17,7 +16,7 @@ import time
 
 from telethon import functions, types
 
-from peer_client import connect, sign_up
+from peer_client import connect, peer_arguments, sign_up
 
 
 async def find(client, phone, deadline):
@@ -78,12 +77,7 @@ async def run(args):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--host", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pem-file", required=True)
-    parser.add_argument("--phone", required=True)
-    parser.add_argument("--target-phone", required=True)
+    parser = peer_arguments()
     parser.add_argument("--count", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=120)
     args = parser.parse_args()

@@ -9,7 +9,6 @@ Usage: media_resources_peer.py --host H --port P --pem-file F --phone 99966XYYYY
        [--send-photo FILE] [--caption TEXT] [--expect-voice N] [--expect-photos N] [--timeout S]
 Prints one JSON object on stdout; exits non-zero on any failure or on the timeout.
 """
-import argparse
 import asyncio
 import hashlib
 import json
@@ -18,7 +17,7 @@ import time
 from telethon import types
 
 from media_peer import find
-from peer_client import connect, sign_up
+from peer_client import connect, peer_arguments, sign_up
 
 
 def voice_report(message, data):
@@ -68,12 +67,7 @@ async def run(args):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--host", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pem-file", required=True)
-    parser.add_argument("--phone", required=True)
-    parser.add_argument("--target-phone", required=True)
+    parser = peer_arguments()
     parser.add_argument("--send-photo")
     parser.add_argument("--caption", default="")
     parser.add_argument("--expect-voice", type=int, default=0)

@@ -1,4 +1,6 @@
 """What the Core tests' Telethon peers share: trusting tg-server's key, connecting, signing up a test number."""
+import argparse
+
 from telethon import TelegramClient, errors, functions
 from telethon.crypto import rsa
 from telethon.sessions import MemorySession
@@ -32,3 +34,15 @@ async def sign_up(client, phone, first_name):
         pass
     result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
     return await client._on_login(result.user)
+
+
+def peer_arguments():
+    """The arguments every Telethon peer script takes: tg-server's host, port and key, the number to sign up as and
+    the number of our account on the other side."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--phone", required=True)
+    parser.add_argument("--target-phone", required=True)
+    return parser
