@@ -4,8 +4,6 @@ import Postbox
 import PostboxTesting
 import ServerTestSupport
 import SwiftSignalKit
-import SyncCore
-import TelegramApi
 import TelegramCore
 import TestVectors
 import Testing
@@ -39,31 +37,11 @@ struct ServerHarness {
         return try manager.account(unauthorized.id)
     }
 
-    /// Finds `phone` through `contacts.importContacts` over `account`'s network and stores the user, so the account
-    /// can address it; nil while nobody has that number.
-    static func introduce(phone: String, name: String, to account: Account) async throws -> PeerId? {
-        let answer = try await account.network.request(
-            Api.functions.contacts.importContacts(contacts: [
-                .inputPhoneContact(.init(clientId: 1, phone: phone, firstName: "", lastName: ""))
-            ]))
-        guard case .importedContacts(let imported) = answer, case .user(let user)? = imported.users.first,
-            let hash = user.accessHash
-        else { return nil }
-        try account.postbox.transactionSync { tx in
-            try tx.updatePeers([
-                TelegramUser(
-                    id: .user(user.id), accessHash: .personal(hash), firstName: name, lastName: nil, username: nil,
-                    phone: nil)
-            ])
-        }
-        return .user(user.id)
-    }
-
-    /// `introduce`, retried every 200 ms until Telethon has signed `phone` up (at most 60 s).
+    /// `Account.importContact`, retried every 200 ms until Telethon has signed `phone` up (at most 60 s).
     static func introduceWhenSignedUp(phone: String, name: String, to account: Account) async throws -> PeerId {
         let deadline = Date().addingTimeInterval(60)
         while true {
-            if let peer = try? await introduce(phone: phone, name: name, to: account) { return peer }
+            if let peer = try? await account.importContact(phone: phone, firstName: name) { return peer }
             try #require(Date() < deadline, "\(phone) did not sign up within 60 s")
             try await Task.sleep(for: .milliseconds(200))
         }

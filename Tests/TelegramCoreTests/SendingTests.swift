@@ -76,4 +76,26 @@ import Testing
         #expect(texts.filter { $0 == "already there" }.count == 1 && texts.filter { $0 == "after restart" }.count == 1)
         try await world.close([ann, ben])
     }
+
+    @Test func aContactImportedByNumberCanBeWrittenTo() async throws {
+        let world = try await AccountIntegrationTests.World()
+        let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622303", name: "Ann")
+        let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622304", name: "Ben")
+        #expect(try await ann.importContact(phone: "9996622399", firstName: "Nobody") == nil)
+        let benId = try #require(try await ann.importContact(phone: "9996622304", firstName: "Ben"))
+        #expect(benId == ben.peerId)
+        let stored = try ann.postbox.readTransactionSync { tx in try tx.getPeer(benId) as? TelegramUser }
+        #expect(stored?.accessHash != nil, "the user is stored with what addressing them needs")
+        ann.start()
+        ben.start()
+        try await AccountIntegrationTests.wait("both states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        let local = try #require(try ann.enqueue([EnqueueMessage(text: "found you")], to: benId).first)
+        try await AccountIntegrationTests.wait("Ben has it", explain: {
+            let message = try? ann.postbox.readTransactionSync { tx in try tx.getMessage(local) }
+            return "Ann's local message: \(message.map { "\($0.flags) \($0.attributes)" } ?? "gone")"
+        }) {
+            try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).contains { $0.text == "found you" }
+        }
+        try await world.close([ann, ben])
+    }
 }
