@@ -71,6 +71,8 @@ let package = Package(
                 "BenchmarkSupport", "CoreBenchSupport", .product(name: "TelegramCore", package: "Telegraph"),
                 .product(name: "SyncCore", package: "Telegraph"), .product(name: "Postbox", package: "Telegraph"),
                 .product(name: "SwiftSignalKit", package: "Telegraph"), .product(name: "ServerTestSupport", package: "Telegraph"),
+                .product(name: "MediaResources", package: "Telegraph"), .product(name: "MediaBox", package: "Telegraph"),
+                .product(name: "ImageCore", package: "Telegraph"), .product(name: "JPEGBinding", package: "Telegraph"),
             ],
             path: "Sources/send-bench", swiftSettings: Settings.swift),
         .executableTarget(

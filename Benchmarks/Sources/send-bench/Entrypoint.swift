@@ -10,7 +10,8 @@ import TelegramCore
 /// Sending through TelegramCore's pending-message manager against tg-server on 127.0.0.1, with Telethon 1.45.0
 /// sending the same way in the same run: the latency from `enqueue` to the server's message replacing the local one
 /// in an open history view (Telethon: `messages.sendMessage` to its answer), and 1,000 messages sent in a burst, one
-/// chat, in order (Telethon: the same 1,000 calls one after another, as its `send_message` loop does).
+/// chat, in order (Telethon: the same 1,000 calls one after another, as its `send_message` loop does); and 1,000
+/// chat-list avatars through MediaResources from downloaded photos, cold and from the representation cache.
 @main
 enum SendBench {
     static let latencySamples = 300
@@ -32,6 +33,7 @@ enum SendBench {
 
         let latency = try await enqueueToViewLatency(ann: ann, peer: benId)
         let burstRate = try await burstSend(ann: ann, peer: benId)
+        let avatars = try await ResourceAvatars.run(account: ann)
 
         let telethon = try runBenchmarkScript(
             "telethon_send.py",
@@ -47,6 +49,10 @@ enum SendBench {
 
         printTable(title: "Sending (tg-server on 127.0.0.1)", peerName: "Telethon 1.45", [
             Comparison("1,000 messages in a burst, one chat, in order", ours: burstRate, peer: telethonBurst),
+        ])
+        printTable(title: "1,000 round 60×60 chat-list avatars from downloaded 640×640 photos (MediaResources)", peerName: "cold", [
+            Comparison("cold: read, JPEG decode, fill, circle, cache store", ours: avatars.cold, peer: avatars.cold),
+            Comparison("from the representation cache", ours: avatars.cached, peer: avatars.cold),
         ])
         print(String(format: "\nenqueue → the server's message in place of the local one in an open view: p50 %.2f ms, p99 %.2f ms over %d",
                      latency.p50 * 1000, latency.p99 * 1000, latency.count))
