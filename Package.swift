@@ -241,7 +241,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
-            "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network", "TelegramApi",
+            "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network",
             "ServerTestSupport", "MediaTestSupport", "TestVectors", "CryptoUtils",
         ]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
