@@ -46,9 +46,12 @@ struct AccountOptions: ParsableArguments {
         }
         do {
             if let keyFile {
-                return try Postbox.open(accountPath: path, keyFile: PostboxKeyFile(path: keyFile), progress: progress)
+                return try Postbox.open(
+                    accountPath: path, keyFile: PostboxKeyFile(path: keyFile), globalMessageIds: Namespaces.globalMessageIds,
+                    progress: progress)
             }
-            return try Postbox.open(accountPath: path, encryption: key, progress: progress)
+            return try Postbox.open(
+                accountPath: path, encryption: key, globalMessageIds: Namespaces.globalMessageIds, progress: progress)
         } catch {
             throw toolError(error)
         }

@@ -65,6 +65,15 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 3)
 
+        // Ann deletes the third for everyone: gone from her Postbox at once, and from Ben's when the server's
+        // `updateDeleteMessages` (ids without their chat) reaches him, found through Postbox's global id index.
+        try await ann.deleteMessages([annIds[2]], forEveryone: true)
+        #expect(try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).map(\.text) == ["one, edited"])
+        try await AccountIntegrationTests.wait("Ben's copy of the third deleted") {
+            try !AccountIntegrationTests.storedMessages(ben, with: ann.peerId).contains { $0.text == "three" }
+        }
+        #expect(try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 2)
+
         // Every pts those calls moved came in sequence: each account reaches the server's pts without a difference.
         for account in [ann, ben] {
             guard case .state(let server) = try await account.network.request(Api.functions.updates.getState()) else { throw CancellationError() }

@@ -18,6 +18,14 @@ public enum Namespaces {
         public static let secretIncoming: MessageId.Namespace = 2
     }
 
+    /// The messages Telegram names by id alone: the server's messages in private chats and basic groups share one
+    /// id sequence per account (`updateDeleteMessages` carries ids without chats). Postbox indexes them when opened
+    /// with this set.
+    public static let globalMessageIds: Set<GlobalMessageIdsNamespace> = [
+        GlobalMessageIdsNamespace(peerNamespace: Peer.cloudUser, messageNamespace: Message.cloud),
+        GlobalMessageIdsNamespace(peerNamespace: Peer.cloudGroup, messageNamespace: Message.cloud),
+    ]
+
     /// Media namespaces for shared media ids.
     public enum Media {
         public static let cloudImage: Int32 = 0

@@ -24,10 +24,13 @@ extension Postbox {
     /// Throws `.keyFile` when the key file is missing or unreadable, `.wrongKeyOrNotADatabase` when neither key opens
     /// the database.
     public static func open(
-        accountPath: String, keyFile: PostboxKeyFile, cacheSizeKiB: Int = 16_384, progress: ((Float) -> Void)? = nil
+        accountPath: String, keyFile: PostboxKeyFile, cacheSizeKiB: Int = 16_384,
+        globalMessageIds: Set<GlobalMessageIdsNamespace> = [], progress: ((Float) -> Void)? = nil
     ) throws(PostboxError) -> Postbox {
         let key = try resolveStoredKey(databasePath: accountPath + "/postbox/db/db_sqlite", keyFile: keyFile)
-        return try open(accountPath: accountPath, encryption: key, cacheSizeKiB: cacheSizeKiB, progress: progress)
+        return try open(
+            accountPath: accountPath, encryption: key, cacheSizeKiB: cacheSizeKiB, globalMessageIds: globalMessageIds,
+            progress: progress)
     }
 
     /// The key that opens the database at `databasePath`, after settling an interrupted rekey (see

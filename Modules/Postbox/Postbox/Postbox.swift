@@ -50,7 +50,7 @@ public final class Postbox: @unchecked Sendable {
     /// an upgrade runs.
     public static func open(
         accountPath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int = 16_384,
-        progress: ((Float) -> Void)? = nil
+        globalMessageIds: Set<GlobalMessageIdsNamespace> = [], progress: ((Float) -> Void)? = nil
     ) throws(PostboxError) -> Postbox {
         let basePath = accountPath + "/postbox"
         do {
@@ -58,13 +58,16 @@ public final class Postbox: @unchecked Sendable {
         } catch {
             throw .storage("cannot create \(basePath)/db: \(error)")
         }
-        return try Postbox(basePath: basePath, encryption: encryption, cacheSizeKiB: cacheSizeKiB, progress: progress)
+        return try Postbox(
+            basePath: basePath, encryption: encryption, cacheSizeKiB: cacheSizeKiB, globalMessageIds: globalMessageIds,
+            progress: progress)
     }
 
     private let cacheSizeKiB: Int
 
     private init(
-        basePath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int, progress: ((Float) -> Void)?
+        basePath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int,
+        globalMessageIds: Set<GlobalMessageIdsNamespace>, progress: ((Float) -> Void)?
     )
         throws(PostboxError)
     {
@@ -81,6 +84,7 @@ public final class Postbox: @unchecked Sendable {
             throw PostboxError(error)
         }
         tables = PostboxTables(valueBox: valueBox)
+        tables.globalMessageIds.namespaces = globalMessageIds
         notifier = ChangeNotifier(path: basePath + "/db/ipc-notify")
         do {
             mediaBox = try MediaBox(postboxPath: basePath)

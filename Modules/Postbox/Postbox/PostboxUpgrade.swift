@@ -11,12 +11,13 @@ struct PostboxUpgrade {
 
 enum PostboxSchema {
     /// The schema version this build writes.
-    static let currentVersion: Int32 = 2
+    static let currentVersion: Int32 = 3
 
     /// Every upgrade, in order; each one's `to` is the next one's `from`.
     static var upgrades: [PostboxUpgrade] {
         [
-            PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: upgrade1to2)
+            PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: upgrade1to2),
+            PostboxUpgrade(from: 2, to: 3, name: "PostboxUpgrade_2to3", run: upgrade2to3),
         ]
     }
 
@@ -35,6 +36,27 @@ enum PostboxSchema {
             try tables.textIndex.add(record.id, text: record.text, tags: record.tags)
             done += 1
             if done % 1000 == 0 || done == records.count { progress(Float(done) / Float(total)) }
+        }
+        progress(1)
+    }
+
+    /// Version 2 had no global message id index: index every stored message of the namespaces the Postbox was
+    /// opened with.
+    static func upgrade2to3(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
+        let tables = transaction.tables
+        guard !tables.globalMessageIds.namespaces.isEmpty else {
+            progress(1)
+            return
+        }
+        let total = max(1, try tables.valueBox.count(tables.messageIndex.table))
+        var ids: [MessageId] = []
+        try tables.valueBox.scan(tables.messageIndex.table) { key, _ in
+            ids.append(Keys.messageIdFromKey(key))
+            return true
+        }
+        for (done, id) in ids.enumerated() {
+            try tables.globalMessageIds.add(id)
+            if (done + 1) % 1000 == 0 { progress(Float(done + 1) / Float(total)) }
         }
         progress(1)
     }

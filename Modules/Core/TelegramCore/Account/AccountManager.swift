@@ -215,7 +215,7 @@ public final class AccountManager: @unchecked Sendable {
         if let context = lock.withLock({ open[id] }) { return context }
         let postbox: Postbox
         do {
-            postbox = try Postbox.open(accountPath: accountPath(id), keyFile: keyFile(id))
+            postbox = try Postbox.open(accountPath: accountPath(id), keyFile: keyFile(id), globalMessageIds: Namespaces.globalMessageIds)
         } catch {
             throw .storage(path: accountPath(id), reason: "\(error)")
         }

@@ -10,7 +10,9 @@ public import TelegramApi
 ///
 /// New messages are stored in the cloud namespace; a chat that had no history gets a hole below its first message,
 /// filled from the server when a view reaches it. Edits replace the stored message; read updates move the read
-/// states. Deletions by id, `updateShortSentMessage` and channel updates are left to the sending and channel work.
+/// states; `updateDeleteMessages` removes the messages its ids name, found through Postbox's global message id index
+/// (private chats and basic groups share one id sequence). `updateShortSentMessage` and channel updates are left to
+/// the sending and channel work.
 public struct UpdateBatchApplier: Sendable {
     public let accountPeerId: PeerId
 
@@ -23,6 +25,7 @@ public struct UpdateBatchApplier: Sendable {
         public var storedMessages = 0
         public var editedMessages = 0
         public var readStates = 0
+        public var deletedMessages = 0
         public var peers = 0
     }
 
@@ -63,6 +66,9 @@ public struct UpdateBatchApplier: Sendable {
                 try flushMessages()
                 try tx.applyOutgoingReadMaxId(MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.maxId))
                 summary.readStates += 1
+            case .update(.updateDeleteMessages(let update)):
+                try flushMessages()
+                summary.deletedMessages += try tx.deleteMessages(globalIds: update.messages, namespace: Namespaces.Message.cloud).count
             case .update(.updateUserName(let update)):
                 try flushMessages()
                 if var user = try tx.getPeer(.user(update.userId)) as? TelegramUser {

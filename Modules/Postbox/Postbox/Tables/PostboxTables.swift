@@ -17,6 +17,7 @@ final class PostboxTables {
     let readStates: ReadStateTable
     let presences: PeerPresenceTable
     let globallyUniqueIds: GloballyUniqueIdTable
+    let globalMessageIds: GlobalMessageIdsTable
     let preferences: PreferencesTable
     let orderedItemLists: OrderedItemListTable
     let textIndex: TextIndexTable
@@ -45,6 +46,7 @@ final class PostboxTables {
         readStates = ReadStateTable(valueBox: valueBox, table: int64(14))
         presences = PeerPresenceTable(valueBox: valueBox, table: int64(20))
         globallyUniqueIds = GloballyUniqueIdTable(valueBox: valueBox, table: binary(32, compact: true))
+        globalMessageIds = GlobalMessageIdsTable(valueBox: valueBox, table: binary(5, compact: true))
         preferences = PreferencesTable(valueBox: valueBox, table: binary(35))
         orderedItemLists = OrderedItemListTable(valueBox: valueBox, table: binary(38))
         textIndex = TextIndexTable(valueBox: valueBox)

@@ -51,6 +51,7 @@ extension Transaction {
         try tables.textIndex.add(id, text: record.text, tags: record.tags)
         try addMediaReferences(record.embeddedMedia)
         if let globallyUniqueId = record.globallyUniqueId { try tables.globallyUniqueIds.set(globallyUniqueId, id) }
+        try tables.globalMessageIds.add(id)
         if record.flags.contains(.unsent) && !record.flags.contains(.failed) {
             try tables.unsent.add(id)
             operations.unsentOperations.append(.insert(id))
@@ -67,6 +68,7 @@ extension Transaction {
         let record = try tables.history.get(index)
         try tables.history.remove(index)
         try tables.messageIndex.remove(id)
+        try tables.globalMessageIds.remove(id)
         if !entry.tags.isEmpty { try tables.tags.remove(entry.tags, index) }
         try tables.textIndex.remove(id)
         if let record {
@@ -191,6 +193,24 @@ extension Transaction {
     /// A message's index, when stored.
     public func messageIndex(_ id: MessageId) throws -> MessageIndex? {
         try tables.messageIndex.get(id).map { MessageIndex(id: id, timestamp: $0.timestamp) }
+    }
+
+    /// The stored messages that global message ids name (see `GlobalMessageIdsNamespace`), in the order given;
+    /// ids not stored are left out.
+    public func messageIds(globalIds ids: [Int32], namespace: MessageId.Namespace) throws -> [MessageId] {
+        try ids.compactMap { id in
+            guard let peerId = try tables.globalMessageIds.get(id) else { return nil }
+            let messageId = MessageId(peerId: peerId, namespace: namespace, id: id)
+            return try tables.messageIndex.get(messageId) == nil ? nil : messageId
+        }
+    }
+
+    /// Deletes the stored messages that global message ids name (`updateDeleteMessages`); returns their ids.
+    @discardableResult
+    public func deleteMessages(globalIds ids: [Int32], namespace: MessageId.Namespace) throws -> [MessageId] {
+        let found = try messageIds(globalIds: ids, namespace: namespace)
+        try deleteMessages(found)
+        return found
     }
 
     /// The message sent with `globallyUniqueId` in a chat.
