@@ -44,6 +44,7 @@ enum Area: String, CaseIterable {
 let layeringExceptions: [(module: String, mayDependOn: Area, reason: String)] = [
     ("MediaResources", .Core, "MediaResources fetches media through the account core; no other media module may"),
     ("MediaResources", .Postbox, "MediaResources reads the account's MediaBox files that the core fetched into"),
+    ("MediaResources", .StickerDecode, "MediaResources makes fetched stickers' first frames and frame caches (AnimatedSticker)"),
 ]
 
 // MARK: - The module table
@@ -237,11 +238,11 @@ let modules: [Module] = [
         "MediaResources", .MediaPipeline,
         deps: [
             "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
-            "SyncCore", "TelegramCore", "Postbox", "MediaBox",
+            "SyncCore", "TelegramCore", "Postbox", "MediaBox", "AnimatedSticker",
         ],
         testDeps: [
             "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
-            "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network",
+            "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network", "AnimatedSticker",
             "ServerTestSupport", "MediaTestSupport", "TestVectors", "CryptoUtils",
         ]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.

@@ -46,24 +46,13 @@ import Testing
         let photos: [Picture]
     }
 
-    /// Every value of `signal` until it completes (or fails), within `timeout` seconds.
+    /// Every value of `signal` until it completes, within `timeout` seconds; a failure is recorded.
     static func results(
         _ signal: Signal<ImageResult, ImageResourceError>, timeout: Double = 20
     ) async throws -> [ImageResult] {
-        let state = LockedValue<(values: [ImageResult], done: Bool, error: ImageResourceError?)>(([], false, nil))
-        let disposable = signal.start(
-            next: { value in state.withLock { $0.values.append(value) } },
-            error: { error in
-                state.withLock {
-                    $0.error = error; $0.done = true
-                }
-            },
-            completed: { state.withLock { $0.done = true } })
-        defer { disposable.dispose() }
-        try await ServerHarness.wait("the image Signal to complete", timeout: timeout) { state.withLock { $0.done } }
-        let final = state.withLock { $0 }
-        #expect(final.error == nil)
-        return final.values
+        let outcome = try await ServerHarness.outcome(signal, timeout: timeout)
+        #expect(outcome.error == nil)
+        return outcome.values
     }
 
     /// Waits until `account` has stored an incoming message from `peer` with a photo; returns the photo.

@@ -16,8 +16,8 @@ struct ServerHarness {
     let root: TemporaryDirectory
     let manager: AccountManager
 
-    init() async throws {
-        server = try await BackendServer()
+    init(stickerSet: Bool = false) async throws {
+        server = try await BackendServer(stickerSet: stickerSet)
         root = TemporaryDirectory(prefix: "media-resources")
         manager = try AccountManager(
             rootPath: root.path,
@@ -83,5 +83,18 @@ struct ServerHarness {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Every value of `signal` and its error, once it has completed or failed (within `timeout` seconds).
+    static func outcome<T: Sendable, E: Sendable>(_ signal: Signal<T, E>, timeout: Double = 20) async throws -> (values: [T], error: E?) {
+        let state = LockedValue<(values: [T], done: Bool, error: E?)>(([], false, nil))
+        let disposable = signal.start(
+            next: { value in state.withLock { $0.values.append(value) } },
+            error: { error in state.withLock { $0.error = error; $0.done = true } },
+            completed: { state.withLock { $0.done = true } })
+        defer { disposable.dispose() }
+        try await wait("the Signal to end", timeout: timeout) { state.withLock { $0.done } }
+        let final = state.withLock { $0 }
+        return (final.values, final.error)
     }
 }
