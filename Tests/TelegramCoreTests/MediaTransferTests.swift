@@ -25,6 +25,8 @@ import Testing
         let text: String
         let grouped_id: Int64?
         let forwarded_from: Int64?
+        let reply_to: Int32?
+        let entities: [[PhotoSizeField]]
         let photo_sizes: [[PhotoSizeField]]?
         let name: String?
         let mime_type: String?
@@ -38,7 +40,7 @@ import Testing
         let sticker_alt: String?
     }
 
-    /// A photo size's type letter or one of its dimensions.
+    /// A photo size's type letter or one of its dimensions (also an entity's type, offset or length).
     enum PhotoSizeField: Decodable, Equatable {
         case type(String)
         case value(Int)

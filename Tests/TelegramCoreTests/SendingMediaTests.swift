@@ -11,9 +11,10 @@ import TelegramCore
 import TestVectors
 import Testing
 
-/// Our account sends Telethon 1.45's user (Tests/Fixtures/telethon/media_peer.py) an album of three photos, a sticker
-/// from tg-server's set by reference, a voice note and a forward, all through the pending-message manager: Telethon sees
-/// the album as one `grouped_id` with the server's photo sizes, the sticker with its set, the voice note with its
+/// Our account sends Telethon 1.45's user (Tests/Fixtures/telethon/media_peer.py) text with entities, a reply, an album
+/// of three photos, a sticker from tg-server's set by reference, a voice note and a forward, all through the
+/// pending-message manager: Telethon sees the entities and the reply, the album as one `grouped_id` with the server's
+/// photo sizes, the sticker with its set, the voice note with its
 /// duration and 63-byte waveform, and the forward with its header; our Postbox holds the server's messages in place of
 /// the local ones, the album's grouping kept, and the uploaded photos as the server's sizes in MediaBox.
 @Suite(.serialized) struct SendingMediaTests {
@@ -24,12 +25,23 @@ import Testing
         return PixelDimensions(width: Int32(width), height: Int32(height))
     }
 
-    @Test func anAlbumAStickerAVoiceNoteAndAForwardReachTelethon() async throws {
+    @Test func textAReplyAnAlbumAStickerAVoiceNoteAndAForwardReachTelethon() async throws {
         let world = try await AccountIntegrationTests.World(stickerSet: true)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622211", name: "Ann")
         ann.start()
         let (telethon, tessId) = try await MediaTransferTests.startTelethonPeer(
-            world, account: ann, phone: "9996622212", targetPhone: "9996622211", count: 6)
+            world, account: ann, phone: "9996622212", targetPhone: "9996622211", count: 8)
+
+        // Text with entities, then a reply to it once the server has it.
+        let greeting = try #require(
+            try ann.enqueue(
+                [EnqueueMessage(text: "hello bold world", entities: [MessageTextEntity(range: 6..<10, type: .bold)])], to: tessId
+            ).first)
+        try await AccountIntegrationTests.wait("the greeting sent", timeout: 30) {
+            try ann.postbox.readTransactionSync { tx in try tx.getMessage(greeting) } == nil
+        }
+        let sentGreeting = try #require(try AccountIntegrationTests.storedMessages(ann, with: tessId).first { $0.text == "hello bold world" })
+        try ann.enqueue([EnqueueMessage(text: "a reply", replyTo: sentGreeting.id)], to: tessId)
 
         // The album: three photos of different shapes, one grouping key, the caption on the first.
         let shapes = [(640, 480), (480, 640), (1280, 720)]
@@ -82,15 +94,15 @@ import Testing
         try ann.enqueue([.forward(stored.id)], to: tessId)
         #expect(throws: EnqueueError.forwardSourceMissing(note)) { try ann.enqueue([.forward(note)], to: tessId) }
 
-        // Everything sent: six server messages in Tess's chat, nothing local left.
-        try await AccountIntegrationTests.wait("six messages sent", timeout: 90, explain: {
+        // Everything sent: eight server messages in Tess's chat, nothing local left.
+        try await AccountIntegrationTests.wait("eight messages sent", timeout: 90, explain: {
             let messages = (try? AccountIntegrationTests.storedMessages(ann, with: tessId)) ?? []
             return messages.map { "\($0.id) \($0.flags) \($0.attributes.compactMap { $0 as? SendFailureAttribute })" }.joined(separator: "; ")
         }) {
             let messages = try AccountIntegrationTests.storedMessages(ann, with: tessId)
-            return messages.count == 6 && messages.allSatisfy { $0.id.namespace == Namespaces.Message.cloud }
+            return messages.count == 8 && messages.allSatisfy { $0.id.namespace == Namespaces.Message.cloud }
         }
-        let messages = try AccountIntegrationTests.storedMessages(ann, with: tessId).sorted { $0.id.id < $1.id.id }
+        let messages = Array(try AccountIntegrationTests.storedMessages(ann, with: tessId).sorted { $0.id.id < $1.id.id }.dropFirst(2))
         let photos = Array(messages.prefix(3))
         let groupingKeys = Set(photos.map(\.groupingKey))
         #expect(groupingKeys.count == 1 && groupingKeys.first! != nil, "the album's grouping is kept")
@@ -112,8 +124,11 @@ import Testing
 
         // What Telethon received.
         let report = try await MediaTransferTests.report(telethon)
-        let received = report.received
-        try #require(received.count == 6, "\(received)")
+        try #require(report.received.count == 8, "\(report.received)")
+        #expect(report.received[0].text == "hello bold world")
+        #expect(report.received[0].entities == [[.type("MessageEntityBold"), .value(6), .value(4)]])
+        #expect(report.received[1].text == "a reply" && report.received[1].reply_to == sentGreeting.id.id)
+        let received = Array(report.received.dropFirst(2))
         let groupedIds = Set(received.prefix(3).map(\.grouped_id))
         #expect(groupedIds.count == 1 && groupedIds.first! != nil, "the album is one grouped_id")
         for (item, shape) in zip(received.prefix(3), shapes) {

@@ -1,8 +1,8 @@
 """Telethon 1.45.0 as the user our account sends files to (the Core media tests).
 
-Signs up --phone, then waits (up to --timeout seconds) until --count messages with media (a photo or a document) or
-a forward header have arrived from --target-phone, downloads each document through Telethon's own upload.getFile loop
-and reports what it received: the text, grouped_id, the forward header's author; for a document its file name, MIME
+Signs up --phone, then waits (up to --timeout seconds) until --count messages have arrived from --target-phone,
+downloads each document through Telethon's own upload.getFile loop and reports what it received: the text, its
+entities (type, offset, length), the message it replies to, grouped_id, the forward header's author; for a document its file name, MIME
 type, size, SHA-256 of the downloaded bytes, voice flag, duration, waveform length and sticker set; for a photo its
 sizes (type, width, height).
 
@@ -39,17 +39,19 @@ async def run(args):
         received = []
         while time.monotonic() < deadline:
             messages = await client.get_messages(target, limit=50)
-            arrived = [m for m in messages if m.sender_id == target.id and (m.media is not None or m.fwd_from is not None)]
+            arrived = [m for m in messages if m.sender_id == target.id]
             if len(arrived) >= args.count:
                 break
             await asyncio.sleep(0.3)
         else:
-            raise TimeoutError("%d messages with media did not arrive" % args.count)
+            raise TimeoutError("%d messages did not arrive" % args.count)
         for message in sorted(arrived, key=lambda m: m.id):
             item = {
                 "text": message.message,
                 "grouped_id": message.grouped_id,
                 "forwarded_from": message.fwd_from.from_id.user_id if message.fwd_from and message.fwd_from.from_id else None,
+                "reply_to": message.reply_to.reply_to_msg_id if message.reply_to else None,
+                "entities": [[type(e).__name__, e.offset, e.length] for e in (message.entities or [])],
             }
             if message.photo is not None:
                 item["photo_sizes"] = [[size.type, getattr(size, "w", 0), getattr(size, "h", 0)] for size in message.photo.sizes]
