@@ -133,6 +133,17 @@ import Testing
         let digest = try Self.writePattern(size, seed: 12, to: source)
         let file = try ann.prepareFile(path: source, name: "report.bin", mimeType: "application/octet-stream")
         let local = try #require(try ann.enqueue([EnqueueMessage(text: "the report", file: file)], to: tessId).first)
+        // The states a UI shows, sampled while it goes: uploading with growing progress, never after sending.
+        let observed = LockedValue<[PendingMessageState]>([])
+        let sampler = Task {
+            while !Task.isCancelled {
+                if let state = ann.pendingMessages.state(local), observed.withLock({ $0.last }) != state {
+                    observed.withLock { $0.append(state) }
+                }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        defer { sampler.cancel() }
         try await AccountIntegrationTests.wait("the file sent", timeout: 120, explain: {
             let message = try? ann.postbox.readTransactionSync { tx in try tx.getMessage(local) }
             return "local message \(message.map { "flags \($0.flags), attributes \($0.attributes)" } ?? "gone"), "
@@ -142,6 +153,14 @@ import Testing
             try ann.postbox.readTransactionSync { tx in try tx.getMessage(local) } == nil
                 && (try AccountIntegrationTests.storedMessages(ann, with: tessId).first?.id.namespace == Namespaces.Message.cloud)
         }
+        sampler.cancel()
+        let states = observed.withLock { $0 }
+        let fractions = states.compactMap { if case .uploading(let fraction) = $0 { fraction } else { nil } }
+        #expect(fractions.count >= 2 && fractions == fractions.sorted(), "\(states)")
+        if let sending = states.firstIndex(of: .sending) {
+            #expect(!states[sending...].contains { if case .uploading = $0 { true } else { false } }, "\(states)")
+        }
+        #expect(ann.pendingMessages.state(local) == nil)
         let sent = try #require(try AccountIntegrationTests.storedMessages(ann, with: tessId).first)
         let document = try #require(sent.media.first as? TelegramMediaFile)
         guard case .cloudDocument = document.resource else { throw CancellationError() }

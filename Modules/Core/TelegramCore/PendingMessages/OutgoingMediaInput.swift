@@ -48,6 +48,15 @@ struct OutgoingMediaInput {
         return nil
     }
 
+    /// Whether `media` holds a file or photo that must be uploaded first.
+    static func isLocal(_ media: [any Media]) -> Bool {
+        media.contains { item in
+            if let file = item as? TelegramMediaFile { return file.apiInputDocument == nil }
+            if let image = item as? TelegramMediaImage { return image.apiInputPhoto == nil }
+            return false
+        }
+    }
+
     /// Where the server's copy of uploaded bytes lives in MediaBox: the document's file, or the photo size with the
     /// uploaded picture's dimensions (else the largest), so the sender never downloads what it sent.
     static func cloudResource(in media: [any Media], matching local: [any Media]) -> TelegramMediaResource? {

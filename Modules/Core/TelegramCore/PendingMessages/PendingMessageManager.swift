@@ -33,7 +33,7 @@ public final class PendingMessageManager: @unchecked Sendable {
     /// Between `stop` and `start` nothing is sent, retried or started.
     private var running = false
     private let counters = LockedValue((sent: 0, failed: 0, parts: 0))
-    private let progress = LockedValue<[MessageId: Double]>([:])
+    private let states = LockedValue<[MessageId: PendingMessageState]>([:])
 
     init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, stateManager: AccountStateManager) {
         self.accountPeerId = accountPeerId
@@ -51,7 +51,12 @@ public final class PendingMessageManager: @unchecked Sendable {
     public var uploadedPartCount: Int { counters.withLock { $0.parts } }
 
     /// The fraction of its file the server has acknowledged, for a message whose file is being uploaded.
-    public func uploadProgress(_ id: MessageId) -> Double? { progress.withLock { $0[id] } }
+    public func uploadProgress(_ id: MessageId) -> Double? {
+        states.withLock { if case .uploading(let fraction)? = $0[id] { fraction } else { nil } }
+    }
+
+    /// Where the message is on its way to the server, while the manager works on it.
+    public func state(_ id: MessageId) -> PendingMessageState? { states.withLock { $0[id] } }
 
     /// Starts watching the unsent messages.
     public func start() {
@@ -146,10 +151,15 @@ public final class PendingMessageManager: @unchecked Sendable {
     private func send(_ id: MessageId) async {
         var retryAfter: Double?
         defer { finished(id, retryAfter: retryAfter) }
+        states.withLock { $0[id] = .collectingInfo }
+        defer { _ = states.withLock { $0.removeValue(forKey: id) } }
         guard let batch = readBatch(id) else { return }
         let ids = batch.messages.map(\.id)
+        states.withLock { states in
+            for message in batch.messages { states[message.id] = OutgoingMediaInput.isLocal(message.media) ? .waitingForUpload : .sending }
+        }
         var uploadPaths: [String] = []
-        defer { progress.withLock { for id in ids { $0.removeValue(forKey: id) } } }
+        defer { states.withLock { for id in ids { $0.removeValue(forKey: id) } } }
         do {
             let (updates, uploaded) = try await request(batch, uploadPaths: &uploadPaths)
             try postbox.transactionSync { tx in
@@ -211,7 +221,7 @@ public final class PendingMessageManager: @unchecked Sendable {
             // The first report is what an earlier attempt left acknowledged; every later one is a part sent now.
             let reportedOnce = LockedValue(false)
             let input = try await OutgoingMediaInput.make(for: message.media, network: network, mediaBox: postbox.mediaBox) { fraction in
-                self.progress.withLock { $0[id] = fraction }
+                self.states.withLock { $0[id] = .uploading(progress: fraction) }
                 if reportedOnce.withLock({ reported in defer { reported = true }; return reported }) { self.counters.withLock { $0.parts += 1 } }
             }
             if let path = input?.uploadPath { uploadPaths.append(path) }
@@ -219,6 +229,7 @@ public final class PendingMessageManager: @unchecked Sendable {
         }
         var uploaded: [MessageId: TelegramMediaResource] = [:]
         for (message, input) in inputs { uploaded[message.id] = input?.uploadedResource }
+        states.withLock { states in for message in batch.messages { states[message.id] = .sending } }
         let reply = first.attributes.compactMap { $0 as? ReplyMessageAttribute }.first
         let replyTo = reply.map { Api.InputReplyTo.inputReplyToMessage(.init(replyToMsgId: $0.messageId.id)) }
 
