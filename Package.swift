@@ -277,7 +277,7 @@ let modules: [Module] = [
         "TelegramCore", .Core,
         deps: [
             "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "MediaBox",
-            "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils", "PasswordSRP", "SecretFiles",
+            "ValueBox", "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils", "PasswordSRP", "SecretFiles",
         ],
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",

@@ -85,4 +85,55 @@ import Testing
         #expect(ben.stateManager.statistics.differences == benDifferences)
         try await world.close([ann, ben])
     }
+
+    /// Ben reads and deletes while his account is stopped: both show in his Postbox at once and are stored; a new account
+    /// manager over the same folder opens the account, and the queue sends them in order, so Ann sees the read mark and
+    /// loses the message.
+    @Test func aReadAndADeleteMadeWhileStoppedAreSentAfterTheRestart() async throws {
+        let world = try await AccountIntegrationTests.World()
+        let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622603", name: "Ann")
+        let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622604", name: "Ben")
+        _ = try await AccountIntegrationTests.introduce(phone: "9996622604", name: "Ben", to: ann)
+        ann.start()
+        ben.start()
+        try await AccountIntegrationTests.wait("both states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        try ann.enqueue(["keep", "drop"].map { EnqueueMessage(text: $0) }, to: ben.peerId)
+        try await AccountIntegrationTests.wait("Ben has two") { try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 2 }
+        let received = try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).sorted { $0.id.id < $1.id.id }
+        try await AccountIntegrationTests.wait("Ann's are sent") { try ann.postbox.readTransactionSync { tx in try tx.unsentMessageIds() }.isEmpty }
+        let sent = try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).sorted { $0.id.id < $1.id.id }
+        func annsReadMark() throws -> Int32? {
+            try ann.postbox.readTransactionSync { tx in
+                try tx.getCombinedPeerReadState(ben.peerId)?.states[Namespaces.Message.cloud]?.maxOutgoingReadId
+            }
+        }
+        await ben.shutdown()
+
+        await #expect(throws: MessageActionError.network(.connectionClosed)) {
+            try await ben.markRead(peerId: ann.peerId, upTo: received[1].id.id)
+        }
+        await #expect(throws: MessageActionError.network(.connectionClosed)) {
+            try await ben.deleteMessages([received[1].id], forEveryone: true)
+        }
+        #expect(try ben.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(ann.peerId)?.count } == 0)
+        #expect(try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).map(\.text) == ["keep"])
+        #expect(try ben.actions.pending() == [
+            .readHistory(peerId: ann.peerId, maxId: received[1].id.id), .deleteMessages(ids: [received[1].id.id], forEveryone: true),
+        ])
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).count == 2, "nothing reached the server yet")
+        #expect(try annsReadMark() ?? 0 < sent[1].id.id)
+
+        let restarted = try AccountManager(rootPath: world.root.path, environment: world.manager.environment)
+        let again = try restarted.account(ben.id)
+        again.start()
+        try await AccountIntegrationTests.wait("Ann sees the read and loses the message", timeout: 30) {
+            let mine = try AccountIntegrationTests.storedMessages(ann, with: ben.peerId)
+            let readMark = try annsReadMark()
+            return mine.map(\.text) == ["keep"] && readMark == sent[1].id.id
+        }
+        try await AccountIntegrationTests.wait("the queue empties") { try again.actions.pending().isEmpty }
+        await again.shutdown()
+        try await world.close([ann])
+    }
 }

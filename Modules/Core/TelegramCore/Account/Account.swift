@@ -20,6 +20,8 @@ public final class Account: @unchecked Sendable {
     public let holes: HistoryHoleFetcher
     public let chatList: ChatListFetcher
     public let pendingMessages: PendingMessageManager
+    /// Reads and deletes made here and not yet confirmed by the server, sent in order.
+    public let actions: MessageActionQueue
     private let updatesDisposable = MetaDisposable()
 
     init(id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: AccountNetwork, stateConfiguration: UpdateSequencer.Configuration) {
@@ -37,12 +39,14 @@ public final class Account: @unchecked Sendable {
                 network, differenceTotalLimit: stateConfiguration.differenceTotalLimit, didResetChats: { chatList.reload() }),
             configuration: stateConfiguration)
         pendingMessages = PendingMessageManager(accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
+        actions = MessageActionQueue(accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
     }
 
     /// Starts following the server: the state manager catches up and listens.
     public func start() {
         stateManager.start()
         pendingMessages.start()
+        actions.start()
     }
 
     /// Stores messages to send in `peerId` at once (unsent, with local ids) and lets the pending-message manager send
@@ -86,6 +90,7 @@ public final class Account: @unchecked Sendable {
     /// Stops the managers and closes the connections.
     public func shutdown() async {
         await pendingMessages.stop()
+        await actions.stop()
         stateManager.stop()
         await network.close()
     }

@@ -7,4 +7,5 @@ public func registerTelegramCoreTypes() {
     registerSyncCoreTypes()
     declareEncodable(AuthorizedAccountState.self)
     declareEncodable(UnauthorizedAccountState.self)
+    declareEncodable(PendingMessageActionsEntry.self)
 }

@@ -20,79 +20,63 @@ public enum MessageActionError: Error, Equatable, Sendable {
 }
 
 /// Reading, editing and deleting, as Telegram-iOS does them: the local change first (what the user did shows at
-/// once), then the server call; the pts its answer moves goes into the account's update sequence as the update it
-/// stands for, so the state manager neither sees a gap nor applies the change twice.
+/// once), then the server call. A read or a delete is stored with its local change in one transaction and sent by the
+/// account's `MessageActionQueue` (so a restart, or a lost connection, does not lose it); the pts its answer moves goes
+/// into the account's update sequence as the update it stands for, so the state manager neither sees a gap nor
+/// applies the change twice.
 extension Account {
     /// Marks the chat read up to `maxId` (Telegram-iOS `applyMaxReadIndexInteractively`, `messages.readHistory`): the
-    /// unread count drops at once and the other side gets `updateReadHistoryOutbox`.
+    /// unread count drops at once and the other side gets `updateReadHistoryOutbox`. Returns once the server has it;
+    /// `.network` means it is stored and will be sent again (after a restart, too).
     public func markRead(peerId: PeerId, upTo maxId: Int32) async throws(MessageActionError) {
-        let peer = try inputPeer(peerId)
-        try write { tx in try tx.applyIncomingReadMaxId(MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: maxId)) }
-        let affected = try await call(Api.functions.messages.readHistory(peer: peer, maxId: maxId))
-        guard case .affectedMessages(let moved) = affected, let apiPeer = peerId.apiPeer else { return }
-        stateManager.addUpdates(
-            .updateShort(.init(
-                update: .updateReadHistoryInbox(
-                    .init(peer: apiPeer, maxId: maxId, stillUnreadCount: 0, pts: moved.pts, ptsCount: moved.ptsCount)),
-                date: Int32(Date().timeIntervalSince1970))))
+        _ = try MessageCalls.inputPeer(peerId, accountPeerId: self.peerId, postbox: postbox)
+        let id = try write { tx in
+            try tx.applyIncomingReadMaxId(MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: maxId))
+            return try PendingMessageActionsEntry.append(.readHistory(peerId: peerId, maxId: maxId), transaction: tx)
+        }
+        try await confirmed(id)
     }
 
     /// Replaces a sent message's text and entities (`messages.editMessage`); the answer's `updateEditMessage` is
     /// applied through the state manager, so every view shows the edit with its `EditedMessageAttribute`.
     public func editMessage(_ id: MessageId, text: String, entities: [MessageTextEntity] = []) async throws(MessageActionError) {
         guard id.namespace == Namespaces.Message.cloud else { throw .notSent(id) }
-        let peer = try inputPeer(id.peerId)
-        let updates = try await call(
+        let peer = try MessageCalls.inputPeer(id.peerId, accountPeerId: self.peerId, postbox: postbox)
+        let updates = try await MessageCalls.call(
             Api.functions.messages.editMessage(
-                peer: peer, id: id.id, message: text, entities: entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }))
+                peer: peer, id: id.id, message: text, entities: entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }),
+            network: network)
         stateManager.addUpdates(updates)
     }
 
     /// Deletes messages (`messages.deleteMessages`): from this account at once, and with `forEveryone` from the other
-    /// side's too. Unsent local messages are only removed here.
+    /// side's too. Unsent local messages are only removed here. Returns once the server has it; `.network` means it
+    /// is stored and will be sent again.
     public func deleteMessages(_ ids: [MessageId], forEveryone: Bool) async throws(MessageActionError) {
-        try write { tx in try tx.deleteMessages(ids) }
         let cloud = ids.filter { $0.namespace == Namespaces.Message.cloud }.map(\.id)
-        guard !cloud.isEmpty else { return }
-        let affected = try await call(Api.functions.messages.deleteMessages(revoke: forEveryone, id: cloud))
-        guard case .affectedMessages(let moved) = affected else { return }
-        stateManager.addUpdates(
-            .updateShort(.init(
-                update: .updateDeleteMessages(.init(messages: cloud, pts: moved.pts, ptsCount: moved.ptsCount)),
-                date: Int32(Date().timeIntervalSince1970))))
+        let chunks = stride(from: 0, to: cloud.count, by: PendingMessageAction.maxIds).map {
+            Array(cloud[$0..<min($0 + PendingMessageAction.maxIds, cloud.count)])
+        }
+        let stored = try write { tx in
+            try tx.deleteMessages(ids)
+            return try chunks.map { try PendingMessageActionsEntry.append(.deleteMessages(ids: $0, forEveryone: forEveryone), transaction: tx) }
+        }
+        for id in stored { try await confirmed(id) }
     }
 
     // MARK: - Helpers
 
-    private func inputPeer(_ peerId: PeerId) throws(MessageActionError) -> Api.InputPeer {
-        let accountPeerId = self.peerId
-        let found: Api.InputPeer?
-        do {
-            found = try postbox.readTransactionSync { tx in try apiInputPeer(peerId, accountPeerId: accountPeerId, transaction: tx) }
-        } catch {
-            throw .storage("\(error)")
-        }
-        guard let found else { throw .unknownPeer(peerId) }
-        return found
+    /// Waits for stored action `id` to be confirmed (or refused) by the server, when the account is running.
+    private func confirmed(_ id: Int64) async throws(MessageActionError) {
+        actions.expect(id)
+        if case .failure(let error) = await actions.outcome(id) { throw error }
     }
 
-    private func write(_ body: (Transaction) throws -> Void) throws(MessageActionError) {
+    private func write<T>(_ body: (Transaction) throws -> T) throws(MessageActionError) -> T {
         do {
-            try postbox.transactionSync(body)
+            return try postbox.transactionSync(body)
         } catch {
             throw .storage("\(error)")
-        }
-    }
-
-    private func call<F: TLFunction>(_ function: F) async throws(MessageActionError) -> F.Result where F.Result: Sendable {
-        do {
-            return try await network.request(function)
-        } catch let NetworkError.rpc(_, text) {
-            throw .refused(text)
-        } catch let error as NetworkError {
-            throw .network(error)
-        } catch {
-            throw .network(.connectionClosed)
         }
     }
 }
