@@ -16,7 +16,8 @@ import TestVectors
 import Testing
 
 /// Against tg-server with Telethon 1.45 on the other side (Tests/Fixtures/telethon/media_resources_peer.py): a photo
-/// Telethon sends arrives in our Postbox and the image Signal shows its stripped thumbnail, then the fetched size;
+/// Telethon sends arrives in our Postbox and the image Signal shows its stripped thumbnail, then the fetched size; a
+/// PNG it sends as a document is fetched and shown as a bubble and a round avatar;
 /// the round avatar the same way; a repeated request comes from the transform cache without a fetch; disposing
 /// stops the fetch; our voice note reaches Telethon as a voice note with its duration and waveform.
 @Suite(.serialized) struct MediaResourcesServerTests {
@@ -55,6 +56,19 @@ import Testing
         return outcome.values
     }
 
+    /// Waits until `account` has stored an incoming message from `peer` with a document; returns the document.
+    static func receivedDocument(_ account: Account, from peer: PeerId) async throws -> TelegramMediaFile {
+        var document: TelegramMediaFile?
+        try await ServerHarness.wait("Telethon's document in our Postbox", timeout: 60) {
+            let messages = try account.postbox.readTransactionSync { tx in
+                try tx.earlierMessages(peerId: peer, before: nil, count: 100)
+            }
+            document = messages.lazy.filter { $0.authorId == peer }.compactMap { $0.media.first as? TelegramMediaFile }.first
+            return document != nil
+        }
+        return try #require(document)
+    }
+
     /// Waits until `account` has stored an incoming message from `peer` with a photo; returns the photo.
     static func receivedPhoto(_ account: Account, from peer: PeerId) async throws -> TelegramMediaImage {
         var photo: TelegramMediaImage?
@@ -77,9 +91,13 @@ import Testing
         let source = Photo.drawn(width: 1600, height: 1200)
         let photoPath = harness.root.path + "/sent.jpg"
         try Data(try JPEGEncoder.encode(source, quality: 90)).write(to: URL(fileURLWithPath: photoPath))
+        // And a drawing as a document: Telethon sends the PNG file itself.
+        let drawing = Photo.drawn(width: 300, height: 200)
+        let pngPath = harness.root.path + "/drawing.png"
+        try Data(PNGCodec.encode(drawing)).write(to: URL(fileURLWithPath: pngPath))
         let telethon = try harness.telethon(
             phone: "9996623302", target: "9996623301",
-            ["--send-photo", photoPath, "--caption", "look", "--expect-voice", "1"])
+            ["--send-photo", photoPath, "--caption", "look", "--send-document", pngPath, "--expect-voice", "1"])
         let tessId = try await ServerHarness.introduceWhenSignedUp(phone: "9996623302", name: "Tess", to: ann)
         let photo = try await Self.receivedPhoto(ann, from: tessId)
         #expect(photo.immediateThumbnailData != nil, "the server sends a stripped thumbnail")
@@ -118,6 +136,19 @@ import Testing
         #expect(again == [ImageResult(stage: .full, bitmap: full, fromCache: true)])
         #expect(resources.fetcher.requests == requests, "a cached image made a fetch request")
         #expect(cache.statistics.memoryHits == hits + 1)
+
+        // Telethon's document: fetched from the server, decoded, and shown as a bubble and as a round avatar.
+        let document = try await Self.receivedDocument(ann, from: tessId)
+        #expect(document.mimeType == "image/png" && document.fileName == "drawing.png")
+        let documentRequests = resources.fetcher.requests
+        let documentBubble = try await Self.results(resources.image(file: document, request: .bubble(fitting: PixelSize(width: 300, height: 300))))
+        #expect(documentBubble.map(\.stage) == [.full])
+        let shownDrawing = try #require(documentBubble.last?.bitmap)
+        #expect(shownDrawing.width == 300 && shownDrawing.height == 200)
+        #expect(try #require(Photo.meanAbsoluteDifference(drawing, shownDrawing)) < 1, "the document is the PNG Telethon sent")
+        #expect(resources.fetcher.requests > documentRequests, "the document came from the server")
+        let documentAvatar = try await Self.results(resources.image(file: document, request: .roundAvatar(side: 60)))
+        #expect(documentAvatar.last.map { $0.bitmap.width == 60 && $0.bitmap[0, 0].a == 0 && $0.bitmap[30, 30].a == 255 } == true)
 
         // Disposing stops the fetch: the largest size in 4 KB windows, one at a time, disposed after two.
         let largest = try #require(photo.largestRepresentation)

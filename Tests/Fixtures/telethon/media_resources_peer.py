@@ -1,12 +1,13 @@
 """Telethon 1.45.0 as the other side of the MediaResources tests.
 
-Signs up --phone, finds --target-phone (waiting until it exists), optionally sends --send-photo as a photo, then waits
+Signs up --phone, finds --target-phone (waiting until it exists), optionally sends --send-photo as a photo and
+--send-document as a document (a file, never made a photo), then waits
 (up to --timeout seconds) until --expect-voice voice notes and --expect-photos photos have arrived from the target,
 downloads each through Telethon's own upload.getFile loop and reports them: a voice note's MIME type, voice flag,
 duration, waveform bytes and SHA-256; a photo's sizes (type, width, height) and the largest size's SHA-256.
 
 Usage: media_resources_peer.py --host H --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY
-       [--send-photo FILE] [--caption TEXT] [--expect-voice N] [--expect-photos N] [--timeout S]
+       [--send-photo FILE] [--send-document FILE] [--caption TEXT] [--expect-voice N] [--expect-photos N] [--timeout S]
 Prints one JSON object on stdout; exits non-zero on any failure or on the timeout.
 """
 import asyncio
@@ -47,6 +48,8 @@ async def run(args):
         target = await find(client, args.target_phone, deadline)
         if args.send_photo:
             await client.send_file(target, args.send_photo, caption=args.caption)
+        if args.send_document:
+            await client.send_file(target, args.send_document, force_document=True)
         while time.monotonic() < deadline:
             messages = [m for m in await client.get_messages(target, limit=50) if m.sender_id == target.id]
             voices = [m for m in messages if m.voice is not None]
@@ -69,6 +72,7 @@ async def run(args):
 def main():
     parser = peer_arguments()
     parser.add_argument("--send-photo")
+    parser.add_argument("--send-document")
     parser.add_argument("--caption", default="")
     parser.add_argument("--expect-voice", type=int, default=0)
     parser.add_argument("--expect-photos", type=int, default=0)
