@@ -187,6 +187,11 @@ let modules: [Module] = [
         ]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix", "TestVectors"]),
 
+    // ChatHistory: from a Postbox history view to what the list shows.
+    .swift(
+        "ChatHistory", .ChatHistory, deps: ["Postbox", "SyncCore"],
+        testDeps: ["Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit"]),
+
     // Server: the local MTProto server.
     .swift(
         "MTProtoServer", .Server,
