@@ -192,6 +192,8 @@ let modules: [Module] = [
         "ChatHistory", .ChatHistory, deps: ["Postbox", "SyncCore"],
         testDeps: ["Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit"]),
 
+    .swift("ListView", .ChatHistory, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit", "SignalTesting"]),
+
     // Server: the local MTProto server.
     .swift(
         "MTProtoServer", .Server,
