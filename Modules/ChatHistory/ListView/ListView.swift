@@ -201,7 +201,7 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
 
     private static func applying(_ transaction: ListViewTransaction<Item>, to nodes: [Node]) throws(ListViewTransactionError) -> [Node] {
         var result = nodes
-        for index in transaction.deleteIndices.sorted(by: >) {
+        for index in Set(transaction.deleteIndices).sorted(by: >) {
             guard result.indices.contains(index) else { throw .indexOutOfRange(kind: "delete", index: index, count: result.count) }
             result.remove(at: index)
         }
