@@ -292,6 +292,10 @@ let modules: [Module] = [
             "ImageCore", "JPEGBinding", "MediaTestSupport",
         ]),
 
+    // ChatHistory: the chat screen's model under the UI.
+    // MergeLists: stable diffs of two sorted lists of identified items in one walk (Telegram-iOS's MergeLists).
+    .swift("MergeLists", .ChatHistory, testDeps: ["TestVectors"]),
+
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools, testDeps: ["TestVectors"]),
     .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema", "TestVectors"]),
