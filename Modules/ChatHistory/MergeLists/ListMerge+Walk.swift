@@ -34,6 +34,20 @@ extension ListMerge {
     static func walk<Item: MergeableItem>(
         left: [Item], right: [Item], order: ListOrder, mode: ListMergeMode, _ isEqual: (Item, Item) -> Bool
     ) -> ListMergeResult<Item> {
+        left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in
+                walk(left: left, right: right, order: order, mode: mode, isEqual)
+            }
+        }
+    }
+
+    /// The walk over the lists' storage: items are compared in place, without copies or bounds checks (every
+    /// index is below its count by the loop conditions).
+    @inlinable
+    static func walk<Item: MergeableItem>(
+        left: UnsafeBufferPointer<Item>, right: UnsafeBufferPointer<Item>, order: ListOrder, mode: ListMergeMode,
+        _ isEqual: (Item, Item) -> Bool
+    ) -> ListMergeResult<Item> {
         var deleteIndices: [Int] = []
         var inserts: [ListMergeResult<Item>.Insert] = []
         var updates: [ListMergeResult<Item>.Update] = []
@@ -42,26 +56,25 @@ extension ListMerge {
         var i = 0
         var j = 0
         while i < leftCount && j < rightCount {
-            let l = left[i]
-            let r = right[j]
-            if l.stableId == r.stableId {
+            if left[i].stableId == right[j].stableId {
                 switch mode {
                 case .allUpdated:
-                    updates.append(.init(index: j, item: r, previousIndex: i))
+                    updates.append(.init(index: j, item: right[j], previousIndex: i))
                 case .updates:
-                    if !isEqual(l, r) { updates.append(.init(index: j, item: r, previousIndex: i)) }
+                    if !isEqual(left[i], right[j]) { updates.append(.init(index: j, item: right[j], previousIndex: i)) }
                 case .replaceChanged:
-                    if !isEqual(l, r) {
+                    if !isEqual(left[i], right[j]) {
                         deleteIndices.append(i)
-                        inserts.append(.init(index: j, item: r, previousIndex: i))
+                        inserts.append(.init(index: j, item: right[j], previousIndex: i))
                     }
                 }
                 i += 1
                 j += 1
-            } else if order.precedes(r, l)
-                || (!order.precedes(l, r) && j + 1 < rightCount && right[j + 1].stableId == l.stableId)
+            } else if order.precedes(right[j], left[i])
+                || (!order.precedes(left[i], right[j]) && j + 1 < rightCount
+                    && right[j + 1].stableId == left[i].stableId)
             {
-                inserts.append(.init(index: j, item: r, previousIndex: nil))
+                inserts.append(.init(index: j, item: right[j], previousIndex: nil))
                 j += 1
             } else {
                 deleteIndices.append(i)
@@ -84,7 +97,7 @@ extension ListMerge {
     /// Inserts that already carry one (`replaceChanged`) keep it. A few deletes are scanned; many are hashed.
     @inlinable
     static func linkMoves<Item: MergeableItem>(
-        left: [Item], deleteIndices: [Int], inserts: inout [ListMergeResult<Item>.Insert]
+        left: UnsafeBufferPointer<Item>, deleteIndices: [Int], inserts: inout [ListMergeResult<Item>.Insert]
     ) {
         if deleteIndices.isEmpty || inserts.isEmpty { return }
         if deleteIndices.count <= 16 {
