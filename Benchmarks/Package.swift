@@ -37,6 +37,15 @@ let package = Package(
             ],
             path: "Sources/signal-bench", swiftSettings: Settings.swift),
 
+        // ChatHistory benchmarks (peer: the standard library's CollectionDifference).
+        .executableTarget(
+            name: "mergelists-bench",
+            dependencies: [
+                "BenchmarkSupport", .product(name: "MergeLists", package: "Telegraph"),
+                .product(name: "TestVectors", package: "Telegraph"),
+            ],
+            path: "Sources/mergelists-bench", swiftSettings: Settings.swift),
+
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
         .systemLibrary(
             name: "COpenSSLPeer", path: "Sources/COpenSSLPeer", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
