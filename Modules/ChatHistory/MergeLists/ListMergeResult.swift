@@ -64,7 +64,8 @@ public struct ListMergeResult<Item> {
     public var isEmpty: Bool { deleteIndices.isEmpty && inserts.isEmpty && updates.isEmpty }
 
     /// `left` with the changes applied in `ListView`'s order: deletes highest first, inserts ascending, then
-    /// updates. For a result of `ListMerge` on `left`, this is the right list.
+    /// updates. For a result of `ListMerge` on `left`, this is the right list. Meant for results computed from
+    /// `left`: on another list an index may be out of range, which traps as `Array`'s subscripts do.
     public func applied(to left: [Item]) -> [Item] {
         var items = left
         for index in deleteIndices.sorted(by: >) { items.remove(at: index) }

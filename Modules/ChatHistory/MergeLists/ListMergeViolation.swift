@@ -1,4 +1,6 @@
-/// A broken precondition of `ListMerge`: a list out of order or an id repeated within one list.
+/// A broken precondition of `ListMerge`: a list out of order or an id repeated within one list. Telegram-iOS's
+/// `mergeListsStableWithUpdates` checks the ids in DEBUG builds (`submodules/MergeLists/Sources/MergeLists.swift`);
+/// here debug builds check both and name what they found.
 public enum ListMergeViolation: Hashable, Sendable, CustomStringConvertible {
     /// Which of the two lists.
     public enum Side: String, Hashable, Sendable {
@@ -10,6 +12,7 @@ public enum ListMergeViolation: Hashable, Sendable, CustomStringConvertible {
     /// The item at `index` has the same `stableId` as an earlier item of the same list.
     case duplicateId(Side, index: Int)
 
+    /// The violation in words, e.g. "left list is not sorted: item 3 comes before item 2".
     public var description: String {
         switch self {
         case .outOfOrder(let side, let index):
