@@ -19,6 +19,15 @@ import Testing
         #expect("\(ListMergeViolation.duplicateId(.right, index: 1))".contains("right list repeats a stableId"))
     }
 
+    #if DEBUG
+        /// Debug builds stop at a broken precondition (release builds take the fallback below).
+        @Test func debugBuildsStopAtAViolation() async {
+            await #expect(processExitsWith: .failure) {
+                _ = ListMerge.stableWithUpdates(left: [E(1, 2), E(2, 1)], right: [E(1, 1)])
+            }
+        }
+    #endif
+
     /// Unsorted lists and repeated ids: the fallback result is still exact.
     @Test(arguments: [ListOrder.ascending, .descending])
     func fallbackIsExactOnBadInput(order: ListOrder) throws {
