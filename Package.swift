@@ -189,8 +189,8 @@ let modules: [Module] = [
 
     // ChatHistory: from a Postbox history view to what the list shows.
     .swift(
-        "ChatHistory", .ChatHistory, deps: ["Postbox", "SyncCore"],
-        testDeps: ["Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit"]),
+        "ChatHistory", .ChatHistory, deps: ["Postbox", "SyncCore", "MergeLists", "ListView"],
+        testDeps: ["Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit", "MergeLists", "ListView"]),
 
     .swift("ListView", .ChatHistory, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit", "SignalTesting"]),
 
