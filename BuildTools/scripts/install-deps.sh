@@ -9,10 +9,14 @@ set -euo pipefail
 
 cd "$(dirname "$0")/../.."
 
-# Debian packages: C libraries (one per system module of Package.swift) and the tools tests use as oracles.
+# Debian packages: C libraries (one per system module of Package.swift), the fonts TextLayout pins through
+# fontconfig so a text lays out the same on every machine (Noto Sans and Noto Sans Arabic from fonts-noto-core, Noto
+# Sans Mono from fonts-noto-mono, Noto Color Emoji, Noto Sans CJK), and the tools tests use as oracles.
 packages=(
     pkg-config
     libssl-dev zlib1g-dev libwebp-dev librlottie-dev libopus-dev libogg-dev libpng-dev libturbojpeg0-dev liblmdb-dev libzstd-dev libsqlite3-dev
+    libpango1.0-dev libcairo2-dev
+    fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-noto-cjk
     webp opus-tools espeak-ng sox sqlite3 python3-venv
 )
 sqlcipher_min=4.5
