@@ -120,6 +120,9 @@ let modules: [Module] = [
     .system("CJPEGTurbo", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev", wrapper: "JPEGBinding"),
     // Zstandard, the frame cache's codec (LZFSE is Apple's; see Modules/StickerDecode/README.md).
     .system("CZstd", pkgConfig: "libzstd", apt: "libzstd-dev", wrapper: "AnimatedSticker"),
+    // Pango (HarfBuzz shaping, FriBidi, fontconfig) with its cairo font map: message text layout. libpango1.0-dev
+    // brings libcairo2-dev, libharfbuzz-dev, libfribidi-dev and libfontconfig-dev.
+    .system("CPango", pkgConfig: "pangocairo", apt: "libpango1.0-dev", wrapper: "TextLayout"),
     // opus_encoder_ctl / opus_decoder_ctl are variadic: plain C wrappers for Swift.
     .cShims("COpusShims", deps: ["COpus"], wrapper: "OpusBinding"),
 
@@ -295,6 +298,9 @@ let modules: [Module] = [
     // ChatHistory: the chat screen's model under the UI.
     // MergeLists: stable diffs of two sorted lists of identified items in one walk (Telegram-iOS's MergeLists).
     .swift("MergeLists", .ChatHistory, testDeps: ["TestVectors"]),
+    // TextLayout: message text and entities laid out into lines, clusters and link hit areas by Pango (the only
+    // importer of CPango).
+    .swift("TextLayout", .ChatHistory, deps: ["CPango", "SyncCore"], testDeps: ["SyncCore"]),
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools, testDeps: ["TestVectors"]),

@@ -1,0 +1,49 @@
+/// UTF-8 ↔ UTF-16 offsets of one string. Pango counts bytes of UTF-8 (`PangoLayoutLine.start_index`,
+/// `pango_layout_index_to_pos`); Telegram's entities and this module's results count UTF-16 code units.
+///
+/// Both tables hold one entry per code unit plus one for the end, so every lookup is O(1). An offset inside a scalar
+/// (a continuation byte, the low half of a surrogate pair) maps to the scalar's start; offsets outside the text are
+/// clamped to it. Nothing here traps.
+struct TextOffsets {
+    let utf8Count: Int
+    let utf16Count: Int
+    private let utf16AtUTF8: [Int]
+    private let utf8AtUTF16: [Int]
+
+    init(_ text: String) {
+        var utf16AtUTF8: [Int] = []
+        var utf8AtUTF16: [Int] = []
+        utf16AtUTF8.reserveCapacity(text.utf8.count + 1)
+        utf8AtUTF16.reserveCapacity(text.utf16.count + 1)
+        var utf8 = 0
+        var utf16 = 0
+        for scalar in text.unicodeScalars {
+            let width8 = UTF8.width(scalar)
+            let width16 = UTF16.width(scalar)
+            for _ in 0..<width8 { utf16AtUTF8.append(utf16) }
+            for _ in 0..<width16 { utf8AtUTF16.append(utf8) }
+            utf8 += width8
+            utf16 += width16
+        }
+        utf16AtUTF8.append(utf16)
+        utf8AtUTF16.append(utf8)
+        self.utf8Count = utf8
+        self.utf16Count = utf16
+        self.utf16AtUTF8 = utf16AtUTF8
+        self.utf8AtUTF16 = utf8AtUTF16
+    }
+
+    /// The UTF-16 offset of the scalar that holds UTF-8 offset `index` (clamped to `0...utf8Count`).
+    func utf16(atUTF8 index: Int) -> Int { utf16AtUTF8[min(max(index, 0), utf8Count)] }
+
+    /// The UTF-8 offset of the scalar that holds UTF-16 offset `index` (clamped to `0...utf16Count`).
+    func utf8(atUTF16 index: Int) -> Int { utf8AtUTF16[min(max(index, 0), utf16Count)] }
+
+    /// `range` clamped to the text with each edge moved to the start of its scalar (never inside a surrogate pair);
+    /// nil when nothing is left.
+    func clampedUTF16(_ range: Range<Int>) -> Range<Int>? {
+        let lower = utf16(atUTF8: utf8(atUTF16: range.lowerBound))
+        let upper = utf16(atUTF8: utf8(atUTF16: range.upperBound))
+        return lower < upper ? lower..<upper : nil
+    }
+}
