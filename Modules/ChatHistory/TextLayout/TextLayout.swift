@@ -131,6 +131,7 @@ public enum TextLayout {
         var areas = tappable.map { HitArea(entity: $0.entity, range: $0.range, rects: []) }
         var lines: [LaidOutText.Line] = []
         var lineStarts: [Int] = []  // UTF-8 start of each line
+        var positions = Positions(layout: layout, utf8Count: offsets.utf8Count)
         let iterator = pango_layout_get_iter(layout)
         defer { pango_layout_iter_free(iterator) }
         repeat {
@@ -164,7 +165,7 @@ public enum TextLayout {
                 LaidOutText.Line(
                     range: offsets.utf16(atUTF8: start)..<offsets.utf16(atUTF8: end), rect: lineRect,
                     baseline: baseline, isRightToLeft: line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue,
-                    runs: runs(of: line, offsets)))
+                    runs: positions.walk(line, from: logical.x, offsets)))
             lineStarts.append(start)
         } while pango_layout_iter_next_line(iterator) != 0
 
@@ -184,12 +185,16 @@ public enum TextLayout {
             let count8 = character.utf8.count
             let count16 = character.utf16.count
             while lineIndex + 1 < lineStarts.count && lineStarts[lineIndex + 1] <= utf8 { lineIndex += 1 }
-            var position = PangoRectangle()
-            pango_layout_index_to_pos(layout, Int32(clamping: utf8), &position)
+            var x = positions.x[utf8]
+            var advance = positions.advance[utf8..<(utf8 + count8)].reduce(0, +)
+            if x.isNaN {  // in no run: a paragraph separator
+                var position = PangoRectangle()
+                pango_layout_index_to_pos(layout, Int32(clamping: utf8), &position)
+                x = pixels(position.x)
+                advance = pixels(position.width)
+            }
             clusters.append(
-                LaidOutText.Cluster(
-                    range: utf16..<(utf16 + count16), line: lineIndex, x: pixels(position.x),
-                    advance: pixels(position.width)))
+                LaidOutText.Cluster(range: utf16..<(utf16 + count16), line: lineIndex, x: x, advance: advance))
             utf8 += count8
             utf16 += count16
         }
@@ -201,9 +206,34 @@ public enum TextLayout {
             styledEntities: styled, hitAreas: areas.filter { !$0.rects.isEmpty })
     }
 
-    /// A line's runs in visual order (the `runs` list of `PangoLayoutLine`).
-    static func runs(of line: UnsafeMutablePointer<PangoLayoutLine>, _ offsets: TextOffsets) -> [LaidOutText.Run] {
+}
+
+/// The leading edge and signed advance of every character, read off the runs' glyph strings in one walk
+/// (`pango_glyph_item_get_logical_widths`, which splits a glyph cluster's width among its characters): what
+/// `pango_layout_index_to_pos` gives for a character, without its walk from the line's start on every call.
+struct Positions {
+    /// The leading edge's x at each character's first byte, in pixels; NaN where no run holds the byte.
+    var x: [Double]
+    /// The signed advance at each character's first byte (negative right to left), 0 elsewhere.
+    var advance: [Double]
+    private let text: UnsafePointer<CChar>
+    private var widths: [Int32] = []
+    /// The families of the fonts met so far, by font.
+    private var families: [UnsafeMutableRawPointer: String] = [:]
+
+    init(layout: OpaquePointer, utf8Count: Int) {
+        x = Array(repeating: .nan, count: utf8Count + 1)
+        advance = Array(repeating: 0, count: utf8Count + 1)
+        text = pango_layout_get_text(layout)
+    }
+
+    /// A line's runs in visual order (the `runs` list of `PangoLayoutLine`), recording its characters' positions;
+    /// `lineX` is the line's left edge in Pango units.
+    mutating func walk(
+        _ line: UnsafeMutablePointer<PangoLayoutLine>, from lineX: Int32, _ offsets: TextOffsets
+    ) -> [LaidOutText.Run] {
         var result: [LaidOutText.Run] = []
+        var runX = lineX
         var node = line.pointee.runs
         while let current = node {
             defer { node = current.pointee.next }
@@ -212,17 +242,40 @@ public enum TextLayout {
             else { continue }
             let start = Int(item.pointee.offset)
             let end = start + Int(item.pointee.length)
-            var family = ""
-            if let font = item.pointee.analysis.font, let description = pango_font_describe(font) {
-                if let name = pango_font_description_get_family(description) { family = String(cString: name) }
-                pango_font_description_free(description)
+            let isRightToLeft = item.pointee.analysis.level % 2 == 1
+            let runWidth = pango_glyph_string_get_width(run.pointee.glyphs)
+            let count = Int(item.pointee.num_chars)
+            if widths.count < count { widths = Array(repeating: 0, count: count) }
+            widths.withUnsafeMutableBufferPointer { pango_glyph_item_get_logical_widths(run, text, $0.baseAddress) }
+            var byte = start
+            var prefix: Int32 = 0
+            for index in 0..<count where byte < min(end, offsets.utf8Count) {
+                let width = widths[index]
+                x[byte] = TextLayout.pixels(isRightToLeft ? runX + runWidth - prefix : runX + prefix)
+                advance[byte] = TextLayout.pixels(isRightToLeft ? -width : width)
+                prefix += width
+                let lead = UInt8(bitPattern: text[byte])
+                byte += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
             }
+            runX += runWidth
             result.append(
                 LaidOutText.Run(
                     range: offsets.utf16(atUTF8: start)..<offsets.utf16(atUTF8: end),
-                    glyphCount: Int(run.pointee.glyphs?.pointee.num_glyphs ?? 0), fontFamily: family,
-                    isRightToLeft: item.pointee.analysis.level % 2 == 1))
+                    glyphCount: Int(run.pointee.glyphs?.pointee.num_glyphs ?? 0),
+                    fontFamily: family(of: item.pointee.analysis.font), isRightToLeft: isRightToLeft))
         }
         return result
+    }
+
+    private mutating func family(of font: UnsafeMutablePointer<PangoFont>?) -> String {
+        guard let font else { return "" }
+        if let known = families[UnsafeMutableRawPointer(font)] { return known }
+        var family = ""
+        if let description = pango_font_describe(font) {
+            if let name = pango_font_description_get_family(description) { family = String(cString: name) }
+            pango_font_description_free(description)
+        }
+        families[UnsafeMutableRawPointer(font)] = family
+        return family
     }
 }
