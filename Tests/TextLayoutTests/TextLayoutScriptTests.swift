@@ -54,6 +54,15 @@ func checkInvariants(_ text: String, _ laid: LaidOutText, width: Int) {
             #expect(b >= a, "x goes back in line \(index) of \(text.prefix(12))…")
         }
     }
+    // Within a run, each cluster's leading edge plus its advance is the next cluster's leading edge.
+    let runs = laid.lines.flatMap(\.runs)
+    func sameRun(_ a: LaidOutText.Cluster, _ b: LaidOutText.Cluster) -> Bool {
+        a.line == b.line
+            && runs.contains { $0.range.contains(a.range.lowerBound) && $0.range.contains(b.range.lowerBound) }
+    }
+    for (a, b) in zip(laid.clusters, laid.clusters.dropFirst()) where sameRun(a, b) {
+        #expect(abs(a.x + a.advance - b.x) < 0.01, "clusters \(a.range) and \(b.range) of \(text.prefix(12))…")
+    }
     #expect(laid.bounds.height > 0)
 }
 

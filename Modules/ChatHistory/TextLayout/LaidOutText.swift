@@ -110,8 +110,9 @@ public struct LaidOutText: Hashable, Sendable {
         public var range: Range<Int>
         /// Index into `lines` of the line that holds the cluster's start.
         public var line: Int
-        /// The x of the cluster's leading edge (`pango_layout_index_to_pos`): its left edge in left-to-right text,
-        /// its right edge in right-to-left text.
+        /// The x of the cluster's leading edge, as `pango_layout_index_to_pos` gives it for the cluster's first
+        /// byte: its left edge in left-to-right text, its right edge in right-to-left text. Read off the run's
+        /// `pango_glyph_item_get_logical_widths` (a glyph shared by several characters is split evenly among them).
         public var x: Double
         /// The signed advance from the leading edge: negative for right-to-left clusters.
         public var advance: Double
