@@ -28,7 +28,14 @@ func checkInvariants(_ text: String, _ laid: LaidOutText, width: Int) {
     #expect(laid.lines.last?.range.upperBound == text.utf16.count)
     for (a, b) in zip(laid.lines, laid.lines.dropFirst()) { #expect(a.range.upperBound == b.range.lowerBound) }
     // Every grapheme lies in exactly one line: its whole range inside the line its start names, in no other.
-    #expect(laid.clusters.count == text.count)
+    // Clusters are the Swift Characters, exactly.
+    var characters: [Range<Int>] = []
+    var offset = 0
+    for character in text {
+        characters.append(offset..<(offset + character.utf16.count))
+        offset += character.utf16.count
+    }
+    #expect(laid.clusters.map(\.range) == characters)
     for cluster in laid.clusters {
         let holding = laid.lines.indices.filter { laid.lines[$0].range.overlaps(cluster.range) }
         #expect(holding == [cluster.line], "cluster \(cluster.range) of \(text.prefix(12))… lies in lines \(holding)")

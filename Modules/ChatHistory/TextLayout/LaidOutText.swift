@@ -104,7 +104,9 @@ public struct LaidOutText: Hashable, Sendable {
         public var runs: [Run]
     }
 
-    /// A grapheme cluster (a Swift `Character`) and where its leading edge is.
+    /// A grapheme cluster and where its leading edge is. Clusters are Pango's cursor positions
+    /// (`PangoLogAttr.is_cursor_position`: UAX #29 extended grapheme clusters, as a Swift `Character`; the tests check
+    /// they agree on every script they lay out, "\r\n", ZWJ sequences, flags and skin tones included).
     public struct Cluster: Hashable, Sendable {
         /// UTF-16 range.
         public var range: Range<Int>
@@ -125,7 +127,7 @@ public struct LaidOutText: Hashable, Sendable {
     /// The logical extents of the whole layout (`pango_layout_get_extents`); `bounds.maxY` is the height.
     public var bounds: TextRect
     public var lines: [Line]
-    /// Every grapheme cluster of the text, in logical order.
+    /// Every grapheme cluster of the text, in logical order; together they cover the text.
     public var clusters: [Cluster]
     /// The entities that fell inside the text, each with its clamped range and styles, in the order given.
     public var styledEntities: [StyledEntity]

@@ -51,7 +51,7 @@ public enum TextLayout {
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let clampedWidth = min(max(width, 1), Int(Int32.max / PANGO_SCALE))
         configure(layout, text: text, width: clampedWidth, fontSize: fontSize, styled: styled, offsets: offsets)
-        return read(layout, text: text, width: clampedWidth, styled: styled, offsets: offsets)
+        return read(layout, width: clampedWidth, styled: styled, offsets: offsets)
     }
 
     /// A context on this thread's font map with the pinned language and font options.
@@ -125,7 +125,7 @@ public enum TextLayout {
 
     /// Lines, runs, clusters and hit areas out of a laid-out `PangoLayout`.
     static func read(
-        _ layout: OpaquePointer, text: String, width: Int, styled: [StyledEntity], offsets: TextOffsets
+        _ layout: OpaquePointer, width: Int, styled: [StyledEntity], offsets: TextOffsets
     ) -> LaidOutText {
         let tappable = styled.filter { $0.styles.contains(.link) }
         var areas = tappable.map { HitArea(entity: $0.entity, range: $0.range, rects: []) }
@@ -176,14 +176,27 @@ public enum TextLayout {
             lines[index].range = lower..<max(lower, upper)
         }
 
+        // Grapheme clusters are Pango's cursor positions (`PangoLogAttr.is_cursor_position`, UAX #29 extended
+        // grapheme clusters, which Pango computed while laying out): a walk over bytes, no grapheme breaking here.
+        var starts: [Int] = []
+        var attributeCount: Int32 = 0
+        if let attributes = pango_layout_get_log_attrs_readonly(layout, &attributeCount) {
+            let bytes = positions.text
+            var byte = 0
+            for index in 0..<Int(attributeCount) where byte < offsets.utf8Count {
+                if index == 0 || attributes[index].is_cursor_position != 0 { starts.append(byte) }
+                let lead = UInt8(bitPattern: bytes[byte])
+                byte += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            }
+        }
         var clusters: [LaidOutText.Cluster] = []
-        clusters.reserveCapacity(text.utf16.count)
-        var utf8 = 0
-        var utf16 = 0
+        clusters.reserveCapacity(starts.count)
         var lineIndex = 0
-        for character in text {
-            let count8 = character.utf8.count
-            let count16 = character.utf16.count
+        for (index, utf8) in starts.enumerated() {
+            let next = index + 1 < starts.count ? starts[index + 1] : offsets.utf8Count
+            let count8 = next - utf8
+            let utf16 = offsets.utf16(atUTF8: utf8)
+            let count16 = offsets.utf16(atUTF8: next) - utf16
             while lineIndex + 1 < lineStarts.count && lineStarts[lineIndex + 1] <= utf8 { lineIndex += 1 }
             var x = positions.x[utf8]
             var advance = positions.advance[utf8..<(utf8 + count8)].reduce(0, +)
@@ -195,8 +208,6 @@ public enum TextLayout {
             }
             clusters.append(
                 LaidOutText.Cluster(range: utf16..<(utf16 + count16), line: lineIndex, x: x, advance: advance))
-            utf8 += count8
-            utf16 += count16
         }
 
         var extents = PangoRectangle()
@@ -216,7 +227,8 @@ struct Positions {
     var x: [Double]
     /// The signed advance at each character's first byte (negative right to left), 0 elsewhere.
     var advance: [Double]
-    private let text: UnsafePointer<CChar>
+    /// The layout's copy of the text (`pango_layout_get_text`).
+    let text: UnsafePointer<CChar>
     private var widths: [Int32] = []
     /// The families of the fonts met so far, by font.
     private var families: [UnsafeMutableRawPointer: String] = [:]

@@ -11,26 +11,30 @@ struct TextOffsets {
     private let utf8AtUTF16: [Int]
 
     init(_ text: String) {
-        var utf16AtUTF8: [Int] = []
-        var utf8AtUTF16: [Int] = []
-        utf16AtUTF8.reserveCapacity(text.utf8.count + 1)
-        utf8AtUTF16.reserveCapacity(text.utf16.count + 1)
-        var utf8 = 0
-        var utf16 = 0
-        for scalar in text.unicodeScalars {
-            let width8 = UTF8.width(scalar)
-            let width16 = UTF16.width(scalar)
-            for _ in 0..<width8 { utf16AtUTF8.append(utf16) }
-            for _ in 0..<width16 { utf8AtUTF16.append(utf8) }
-            utf8 += width8
-            utf16 += width16
+        var text = text
+        (utf16AtUTF8, utf8AtUTF16) = text.withUTF8 { bytes in
+            var utf16AtUTF8 = [Int](repeating: 0, count: bytes.count + 1)
+            var utf8AtUTF16: [Int] = []
+            utf8AtUTF16.reserveCapacity(bytes.count + 1)
+            var utf8 = 0
+            var utf16 = 0
+            while utf8 < bytes.count {
+                let lead = bytes[utf8]
+                // Valid UTF-8 (a Swift string): the lead byte gives the scalar's length; four bytes are two units.
+                let width8 = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                let width16 = width8 == 4 ? 2 : 1
+                for byte in utf8..<min(utf8 + width8, bytes.count) { utf16AtUTF8[byte] = utf16 }
+                utf8AtUTF16.append(utf8)
+                if width16 == 2 { utf8AtUTF16.append(utf8) }
+                utf8 += width8
+                utf16 += width16
+            }
+            utf16AtUTF8[bytes.count] = utf16
+            utf8AtUTF16.append(bytes.count)
+            return (utf16AtUTF8, utf8AtUTF16)
         }
-        utf16AtUTF8.append(utf16)
-        utf8AtUTF16.append(utf8)
-        self.utf8Count = utf8
-        self.utf16Count = utf16
-        self.utf16AtUTF8 = utf16AtUTF8
-        self.utf8AtUTF16 = utf8AtUTF16
+        utf8Count = utf16AtUTF8.count - 1
+        utf16Count = utf8AtUTF16.count - 1
     }
 
     /// The UTF-16 offset of the scalar that holds UTF-8 offset `index` (clamped to `0...utf8Count`).
