@@ -185,8 +185,7 @@ public enum TextLayout {
             var byte = 0
             for index in 0..<Int(attributeCount) where byte < offsets.utf8Count {
                 if index == 0 || attributes[index].is_cursor_position != 0 { starts.append(byte) }
-                let lead = UInt8(bitPattern: bytes[byte])
-                byte += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                byte += Positions.scalarLength(bytes[byte])
             }
         }
         var clusters: [LaidOutText.Cluster] = []
@@ -219,9 +218,9 @@ public enum TextLayout {
 
 }
 
-/// The leading edge and signed advance of every character, read off the runs' glyph strings in one walk
-/// (`pango_glyph_item_get_logical_widths`, which splits a glyph cluster's width among its characters): what
-/// `pango_layout_index_to_pos` gives for a character, without its walk from the line's start on every call.
+/// The leading edge and signed advance of every character, read off the runs' glyph strings in one walk: what
+/// `pango_layout_index_to_pos` gives for a character, without its walk from the line's start on every call (and
+/// without `pango_glyph_item_get_logical_widths`'s UTF-8 counting per cluster).
 struct Positions {
     /// The leading edge's x at each character's first byte, in pixels; NaN where no run holds the byte.
     var x: [Double]
@@ -229,7 +228,6 @@ struct Positions {
     var advance: [Double]
     /// The layout's copy of the text (`pango_layout_get_text`).
     let text: UnsafePointer<CChar>
-    private var widths: [Int32] = []
     /// The families of the fonts met so far, by font.
     private var families: [UnsafeMutableRawPointer: String] = [:]
 
@@ -255,20 +253,7 @@ struct Positions {
             let start = Int(item.pointee.offset)
             let end = start + Int(item.pointee.length)
             let isRightToLeft = item.pointee.analysis.level % 2 == 1
-            let runWidth = pango_glyph_string_get_width(run.pointee.glyphs)
-            let count = Int(item.pointee.num_chars)
-            if widths.count < count { widths = Array(repeating: 0, count: count) }
-            widths.withUnsafeMutableBufferPointer { pango_glyph_item_get_logical_widths(run, text, $0.baseAddress) }
-            var byte = start
-            var prefix: Int32 = 0
-            for index in 0..<count where byte < min(end, offsets.utf8Count) {
-                let width = widths[index]
-                x[byte] = TextLayout.pixels(isRightToLeft ? runX + runWidth - prefix : runX + prefix)
-                advance[byte] = TextLayout.pixels(isRightToLeft ? -width : width)
-                prefix += width
-                let lead = UInt8(bitPattern: text[byte])
-                byte += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-            }
+            let runWidth = place(run, start: start, end: min(end, offsets.utf8Count), isRightToLeft: isRightToLeft, at: runX)
             runX += runWidth
             result.append(
                 LaidOutText.Run(
@@ -277,6 +262,63 @@ struct Positions {
                     fontFamily: family(of: item.pointee.analysis.font), isRightToLeft: isRightToLeft))
         }
         return result
+    }
+
+    /// Records the leading edge and advance of each character of `run` (bytes `start..<end`), whose left edge is at
+    /// `runX`, and returns the run's width (Pango units). HarfBuzz's clusters are monotonic (Pango shapes with the
+    /// default cluster level), so a glyph cluster's characters run from its `log_clusters` value to the next
+    /// cluster's in logical order. A cluster's width is split evenly among its characters, the remainder to the
+    /// first, exactly as `pango_glyph_item_get_logical_widths` and `pango_layout_index_to_pos` split it.
+    private mutating func place(
+        _ run: UnsafeMutablePointer<PangoGlyphItem>, start: Int, end: Int, isRightToLeft: Bool, at runX: Int32
+    ) -> Int32 {
+        guard let glyphs = run.pointee.glyphs, let infos = glyphs.pointee.glyphs,
+            let logClusters = glyphs.pointee.log_clusters
+        else { return 0 }
+        let count = Int(glyphs.pointee.num_glyphs)
+        var clusterX = runX
+        var index = 0
+        while index < count {
+            let cluster = logClusters[index]
+            var width: Int32 = 0
+            var next = index
+            while next < count && logClusters[next] == cluster {
+                width &+= infos[next].geometry.width
+                next += 1
+            }
+            // The cluster's bytes: to the next cluster in logical order (right in LTR, left in RTL) or the run's end.
+            let clusterStart = start + Int(cluster)
+            let following = isRightToLeft ? (index > 0 ? logClusters[index - 1] : nil) : (next < count ? logClusters[next] : nil)
+            let clusterEnd = following.map { start + Int($0) } ?? end
+            if clusterStart >= start && clusterStart < clusterEnd && clusterEnd <= end {
+                var characters = 0
+                var byte = clusterStart
+                while byte < clusterEnd {
+                    characters += 1
+                    byte += Self.scalarLength(text[byte])
+                }
+                let share = width / Int32(characters)
+                let first = width - share * Int32(characters - 1)
+                var prefix: Int32 = 0
+                byte = clusterStart
+                while byte < clusterEnd {
+                    let own = byte == clusterStart ? first : share
+                    x[byte] = TextLayout.pixels(isRightToLeft ? clusterX + width - prefix : clusterX + prefix)
+                    advance[byte] = TextLayout.pixels(isRightToLeft ? -own : own)
+                    prefix += own
+                    byte += Self.scalarLength(text[byte])
+                }
+            }
+            clusterX &+= width
+            index = next
+        }
+        return clusterX - runX
+    }
+
+    /// The length of the UTF-8 scalar whose lead byte is `lead`.
+    @inline(__always) static func scalarLength(_ lead: CChar) -> Int {
+        let byte = UInt8(bitPattern: lead)
+        return byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
     }
 
     private mutating func family(of font: UnsafeMutablePointer<PangoFont>?) -> String {
