@@ -74,13 +74,16 @@ public enum TextLayout {
         _ layout: OpaquePointer, text: String, width: Int, fontSize: Double, styled: [StyledEntity],
         offsets: TextOffsets
     ) {
-        var bytes = Array(text.utf8)
-        for index in bytes.indices where bytes[index] == 0 { bytes[index] = 0x20 }
-        bytes.append(0)
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                pango_layout_set_text(layout, $0.baseAddress, Int32(clamping: offsets.utf8Count))
+        // A native string is already NUL-terminated UTF-8: no copy unless it holds U+0000.
+        let length = Int32(clamping: offsets.utf8Count)
+        if text.utf8.contains(0) {
+            var bytes = Array(text.utf8)
+            for index in bytes.indices where bytes[index] == 0 { bytes[index] = 0x20 }
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, length) }
             }
+        } else {
+            text.withCString { pango_layout_set_text(layout, $0, length) }
         }
         let size = fontSize.isFinite ? min(max(fontSize, 1), 1000) : defaultFontSize
         let description = pango_font_description_new()
@@ -181,6 +184,7 @@ public enum TextLayout {
         var starts: [Int] = []
         var attributeCount: Int32 = 0
         if let attributes = pango_layout_get_log_attrs_readonly(layout, &attributeCount) {
+            starts.reserveCapacity(Int(attributeCount))
             let bytes = positions.text
             var byte = 0
             for index in 0..<Int(attributeCount) where byte < offsets.utf8Count {
@@ -191,14 +195,17 @@ public enum TextLayout {
         var clusters: [LaidOutText.Cluster] = []
         clusters.reserveCapacity(starts.count)
         var lineIndex = 0
+        positions.x.withUnsafeBufferPointer { xs in
+        positions.advance.withUnsafeBufferPointer { advances in
         for (index, utf8) in starts.enumerated() {
             let next = index + 1 < starts.count ? starts[index + 1] : offsets.utf8Count
             let count8 = next - utf8
             let utf16 = offsets.utf16(atUTF8: utf8)
             let count16 = offsets.utf16(atUTF8: next) - utf16
             while lineIndex + 1 < lineStarts.count && lineStarts[lineIndex + 1] <= utf8 { lineIndex += 1 }
-            var x = positions.x[utf8]
-            var advance = positions.advance[utf8..<(utf8 + count8)].reduce(0, +)
+            var x = xs[utf8]
+            var advance = 0.0
+            for byte in utf8..<(utf8 + count8) { advance += advances[byte] }
             if x.isNaN {  // in no run: a paragraph separator
                 var position = PangoRectangle()
                 pango_layout_index_to_pos(layout, Int32(clamping: utf8), &position)
@@ -207,6 +214,8 @@ public enum TextLayout {
             }
             clusters.append(
                 LaidOutText.Cluster(range: utf16..<(utf16 + count16), line: lineIndex, x: x, advance: advance))
+        }
+        }
         }
 
         var extents = PangoRectangle()
@@ -276,6 +285,21 @@ struct Positions {
             let logClusters = glyphs.pointee.log_clusters
         else { return 0 }
         let count = Int(glyphs.pointee.num_glyphs)
+        let text = self.text
+        return x.withUnsafeMutableBufferPointer { x in
+            advance.withUnsafeMutableBufferPointer { advance in
+                Self.place(
+                    infos: infos, logClusters: logClusters, count: count, text: text, start: start, end: end,
+                    isRightToLeft: isRightToLeft, at: runX, x: x, advance: advance)
+            }
+        }
+    }
+
+    private static func place(
+        infos: UnsafeMutablePointer<PangoGlyphInfo>, logClusters: UnsafeMutablePointer<Int32>, count: Int,
+        text: UnsafePointer<CChar>, start: Int, end: Int, isRightToLeft: Bool, at runX: Int32,
+        x: UnsafeMutableBufferPointer<Double>, advance: UnsafeMutableBufferPointer<Double>
+    ) -> Int32 {
         var clusterX = runX
         var index = 0
         while index < count {

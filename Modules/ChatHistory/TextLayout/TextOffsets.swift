@@ -13,24 +13,34 @@ struct TextOffsets {
     init(_ text: String) {
         var text = text
         (utf16AtUTF8, utf8AtUTF16) = text.withUTF8 { bytes in
-            var utf16AtUTF8 = [Int](repeating: 0, count: bytes.count + 1)
-            var utf8AtUTF16: [Int] = []
-            utf8AtUTF16.reserveCapacity(bytes.count + 1)
-            var utf8 = 0
-            var utf16 = 0
-            while utf8 < bytes.count {
-                let lead = bytes[utf8]
-                // Valid UTF-8 (a Swift string): the lead byte gives the scalar's length; four bytes are two units.
-                let width8 = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                let width16 = width8 == 4 ? 2 : 1
-                for byte in utf8..<min(utf8 + width8, bytes.count) { utf16AtUTF8[byte] = utf16 }
-                utf8AtUTF16.append(utf8)
-                if width16 == 2 { utf8AtUTF16.append(utf8) }
-                utf8 += width8
-                utf16 += width16
+            var utf16Count = 0
+            let utf16AtUTF8 = [Int](unsafeUninitializedCapacity: bytes.count + 1) { table, initialized in
+                var utf8 = 0
+                while utf8 < bytes.count {
+                    // Valid UTF-8 (a Swift string): the lead byte gives the scalar's length; four bytes are two units.
+                    let lead = bytes[utf8]
+                    let width8 = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                    for byte in utf8..<min(utf8 + width8, bytes.count) { table[byte] = utf16Count }
+                    utf8 += width8
+                    utf16Count += width8 == 4 ? 2 : 1
+                }
+                table[bytes.count] = utf16Count
+                initialized = bytes.count + 1
             }
-            utf16AtUTF8[bytes.count] = utf16
-            utf8AtUTF16.append(bytes.count)
+            let utf8AtUTF16 = [Int](unsafeUninitializedCapacity: utf16Count + 1) { table, initialized in
+                var utf8 = 0
+                var utf16 = 0
+                while utf8 < bytes.count {
+                    let lead = bytes[utf8]
+                    let width8 = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                    table[utf16] = utf8
+                    if width8 == 4 { table[utf16 + 1] = utf8 }
+                    utf16 += width8 == 4 ? 2 : 1
+                    utf8 += width8
+                }
+                table[utf16Count] = bytes.count
+                initialized = utf16Count + 1
+            }
             return (utf16AtUTF8, utf8AtUTF16)
         }
         utf8Count = utf16AtUTF8.count - 1
