@@ -46,6 +46,18 @@ let package = Package(
             ],
             path: "Sources/mergelists-bench", swiftSettings: Settings.swift),
 
+        // TextLayout against Pango called directly on the same strings.
+        .systemLibrary(
+            name: "CPangoPeer", path: "Sources/CPangoPeer", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]),
+        .executableTarget(
+            name: "textlayout-bench",
+            dependencies: [
+                "BenchmarkSupport", "CPangoPeer", .product(name: "TextLayout", package: "Telegraph"),
+                .product(name: "SyncCore", package: "Telegraph"),
+            ],
+            path: "Sources/textlayout-bench", swiftSettings: Settings.swift),
+
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
         .systemLibrary(
             name: "COpenSSLPeer", path: "Sources/COpenSSLPeer", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
