@@ -47,7 +47,8 @@ import TextLayout
             let laid = TextLayout.layout(text, entities: [url], width: width)
             let area = try #require(laid.hitAreas.first)
             #expect(area.range == url.range)
-            for cluster in laid.clusters {
+            // Zero-width clusters (the space a line wrapped at, which Pango gives no width) have nothing over them.
+            for cluster in laid.clusters where abs(cluster.advance) > 0.01 {
                 let line = laid.lines[cluster.line]
                 let point = TextPoint(x: cluster.x + cluster.advance / 2, y: (line.rect.y + line.rect.maxY) / 2)
                 let inside = url.range.contains(cluster.range.lowerBound)
@@ -60,6 +61,26 @@ import TextLayout
         let narrow = TextLayout.layout(text, entities: [url], width: 120)
         let rects = try #require(narrow.hitAreas.first).rects
         #expect(Set(rects.map(\.y)).count >= 2)
+    }
+
+    @Test(arguments: [
+        "مرحبا @alice كيف حالك اليوم؟ أتمنى أن تكون بخير وأن يكون يومك جميلا",
+        "Xin chào @alice, bạn có khỏe không? Hẹn gặp lại vào cuối tuần này nhé",
+        "你好 @alice 今天过得怎么样？周末见面吧 👋",
+    ])
+    func mentionHitAreaInEveryScript(text: String) throws {
+        let start = try utf16Offset(of: "@alice", in: text)
+        let mention = MessageTextEntity(range: start..<(start + 6), type: .mention)
+        for width in [120, 1000] {
+            let laid = TextLayout.layout(text, entities: [mention], width: width)
+            // Zero-width clusters (the space a line wrapped at, which Pango gives no width) have nothing over them.
+            for cluster in laid.clusters where abs(cluster.advance) > 0.01 {
+                let line = laid.lines[cluster.line]
+                let point = TextPoint(x: cluster.x + cluster.advance / 2, y: (line.rect.y + line.rect.maxY) / 2)
+                let inside = mention.range.contains(cluster.range.lowerBound)
+                #expect(laid.entity(at: point) == (inside ? mention : nil), "cluster \(cluster.range) at \(width)")
+            }
+        }
     }
 
     @Test func entitiesOutsideTheTextAreClampedOrDropped() {

@@ -3,8 +3,11 @@ public import SyncCore
 /// A point in a layout's coordinates: pixels, origin at the top left of the box `width` pixels wide that the text
 /// was laid out in, y growing down.
 public struct TextPoint: Hashable, Sendable {
+    /// Pixels from the left edge of the layout box.
     public var x: Double
+    /// Pixels down from the top of the first line.
     public var y: Double
+    /// A point at (`x`, `y`).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -13,17 +16,24 @@ public struct TextPoint: Hashable, Sendable {
 
 /// A rectangle in a layout's coordinates (pixels; see `TextPoint`).
 public struct TextRect: Hashable, Sendable {
+    /// The left edge.
     public var x: Double
+    /// The top edge.
     public var y: Double
+    /// The width, never negative for rectangles made here.
     public var width: Double
+    /// The height.
     public var height: Double
+    /// A rectangle with its top left at (`x`, `y`).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
+    /// The right edge.
     public var maxX: Double { x + width }
+    /// The bottom edge.
     public var maxY: Double { y + height }
     /// Whether `point` is inside: the top and left edges are, the bottom and right edges are not.
     public func contains(_ point: TextPoint) -> Bool {
@@ -34,7 +44,9 @@ public struct TextRect: Hashable, Sendable {
 /// How an entity is drawn (Telegram-iOS `stringWithAppliedEntities` makes the same choices as attributed-string
 /// attributes; here they are Pango attributes, `PangoAttrList`).
 public struct TextStyle: OptionSet, Hashable, Sendable {
+    /// The bits of the set.
     public let rawValue: Int
+    /// A set from its bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
     /// `pango_attr_weight_new(PANGO_WEIGHT_BOLD)`.
     public static let bold = TextStyle(rawValue: 1 << 0)
@@ -68,6 +80,7 @@ public struct HitArea: Hashable, Sendable {
     public var entity: MessageTextEntity
     /// Its clamped UTF-16 range.
     public var range: Range<Int>
+    /// One rectangle per visual piece, line by line from the top; the line's full height.
     public var rects: [TextRect]
 }
 
@@ -116,7 +129,8 @@ public struct LaidOutText: Hashable, Sendable {
         /// byte: its left edge in left-to-right text, its right edge in right-to-left text. Read off the run's
         /// `pango_glyph_item_get_logical_widths` (a glyph shared by several characters is split evenly among them).
         public var x: Double
-        /// The signed advance from the leading edge: negative for right-to-left clusters.
+        /// The signed advance from the leading edge: negative for right-to-left clusters, 0 for the whitespace a
+        /// line wrapped at (Pango gives it no width).
         public var advance: Double
     }
 
@@ -126,6 +140,7 @@ public struct LaidOutText: Hashable, Sendable {
     public var utf16Count: Int
     /// The logical extents of the whole layout (`pango_layout_get_extents`); `bounds.maxY` is the height.
     public var bounds: TextRect
+    /// The lines from the top.
     public var lines: [Line]
     /// Every grapheme cluster of the text, in logical order; together they cover the text.
     public var clusters: [Cluster]
