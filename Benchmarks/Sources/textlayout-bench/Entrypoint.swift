@@ -31,8 +31,9 @@ enum TextLayoutBench {
                 }
             }
         }
-        print("TextLayout: \(String(format: "%.2f", ours.seconds / windows * 1000)) ms per window (goal ≤ 16 ms); "
-            + "Pango directly: \(String(format: "%.2f", peer.seconds / windows * 1000)) ms per window")
+        print(
+            "TextLayout: \(String(format: "%.2f", ours.seconds / windows * 1000)) ms per window (goal ≤ 16 ms); "
+                + "Pango directly: \(String(format: "%.2f", peer.seconds / windows * 1000)) ms per window")
         printTable(
             title: "TextLayout: 44-message window at \(Window.width) px vs Pango directly",
             peerName: "Pango directly",

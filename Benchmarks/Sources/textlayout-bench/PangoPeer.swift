@@ -5,7 +5,9 @@ import SyncCore
 /// what a caller needs to size a bubble: the line count, each line's extents and baseline, the layout's height.
 /// Nothing else: no offset tables, no clusters, no runs, no hit areas.
 enum PangoPeer {
-    static func layout(_ text: String, entities: [MessageTextEntity], width: Int) -> (lines: Int, height: Int32, checksum: Int32) {
+    static func layout(
+        _ text: String, entities: [MessageTextEntity], width: Int
+    ) -> (lines: Int, height: Int32, checksum: Int32) {
         let context = pango_font_map_create_context(pango_cairo_font_map_get_default())!
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
         let options = cairo_font_options_create()

@@ -153,7 +153,7 @@ public enum TextLayout {
                 guard from < to else { continue }
                 var ranges: UnsafeMutablePointer<Int32>?
                 var count: Int32 = 0
-                pango_layout_line_get_x_ranges(line, Int32(from), Int32(to), &ranges, &count)
+                pango_layout_line_get_x_ranges(line, Int32(clamping: from), Int32(clamping: to), &ranges, &count)
                 if let ranges {
                     for pair in 0..<Int(count) {
                         let x0 = pixels(ranges[2 * pair])
@@ -195,17 +195,15 @@ public enum TextLayout {
         var clusters: [LaidOutText.Cluster] = []
         clusters.reserveCapacity(starts.count)
         var lineIndex = 0
-        positions.x.withUnsafeBufferPointer { xs in
-        positions.advance.withUnsafeBufferPointer { advances in
         for (index, utf8) in starts.enumerated() {
             let next = index + 1 < starts.count ? starts[index + 1] : offsets.utf8Count
             let count8 = next - utf8
             let utf16 = offsets.utf16(atUTF8: utf8)
             let count16 = offsets.utf16(atUTF8: next) - utf16
             while lineIndex + 1 < lineStarts.count && lineStarts[lineIndex + 1] <= utf8 { lineIndex += 1 }
-            var x = xs[utf8]
+            var x = positions.x[utf8]
             var advance = 0.0
-            for byte in utf8..<(utf8 + count8) { advance += advances[byte] }
+            for byte in utf8..<(utf8 + count8) { advance += positions.advance[byte] }
             if x.isNaN {  // in no run: a paragraph separator
                 var position = PangoRectangle()
                 pango_layout_index_to_pos(layout, Int32(clamping: utf8), &position)
@@ -214,8 +212,6 @@ public enum TextLayout {
             }
             clusters.append(
                 LaidOutText.Cluster(range: utf16..<(utf16 + count16), line: lineIndex, x: x, advance: advance))
-        }
-        }
         }
 
         var extents = PangoRectangle()
@@ -262,8 +258,9 @@ struct Positions {
             let start = Int(item.pointee.offset)
             let end = start + Int(item.pointee.length)
             let isRightToLeft = item.pointee.analysis.level % 2 == 1
-            let runWidth = place(run, start: start, end: min(end, offsets.utf8Count), isRightToLeft: isRightToLeft, at: runX)
-            runX += runWidth
+            let runWidth = place(
+                run, start: start, end: min(end, offsets.utf8Count), isRightToLeft: isRightToLeft, at: runX)
+            runX &+= runWidth
             result.append(
                 LaidOutText.Run(
                     range: offsets.utf16(atUTF8: start)..<offsets.utf16(atUTF8: end),
@@ -312,7 +309,8 @@ struct Positions {
             }
             // The cluster's bytes: to the next cluster in logical order (right in LTR, left in RTL) or the run's end.
             let clusterStart = start + Int(cluster)
-            let following = isRightToLeft ? (index > 0 ? logClusters[index - 1] : nil) : (next < count ? logClusters[next] : nil)
+            let following =
+                isRightToLeft ? (index > 0 ? logClusters[index - 1] : nil) : (next < count ? logClusters[next] : nil)
             let clusterEnd = following.map { start + Int($0) } ?? end
             if clusterStart >= start && clusterStart < clusterEnd && clusterEnd <= end {
                 var characters = 0
@@ -321,22 +319,22 @@ struct Positions {
                     characters += 1
                     byte += Self.scalarLength(text[byte])
                 }
-                let share = width / Int32(characters)
-                let first = width - share * Int32(characters - 1)
+                let share = width / Int32(clamping: characters)
+                let first = width &- share &* Int32(clamping: characters - 1)
                 var prefix: Int32 = 0
                 byte = clusterStart
                 while byte < clusterEnd {
                     let own = byte == clusterStart ? first : share
-                    x[byte] = TextLayout.pixels(isRightToLeft ? clusterX + width - prefix : clusterX + prefix)
-                    advance[byte] = TextLayout.pixels(isRightToLeft ? -own : own)
-                    prefix += own
+                    x[byte] = TextLayout.pixels(isRightToLeft ? clusterX &+ width &- prefix : clusterX &+ prefix)
+                    advance[byte] = TextLayout.pixels(isRightToLeft ? 0 &- own : own)
+                    prefix &+= own
                     byte += Self.scalarLength(text[byte])
                 }
             }
             clusterX &+= width
             index = next
         }
-        return clusterX - runX
+        return clusterX &- runX
     }
 
     /// The length of the UTF-8 scalar whose lead byte is `lead`.
