@@ -126,11 +126,15 @@ public struct LaidOutText: Hashable, Sendable {
         /// Index into `lines` of the line that holds the cluster's start.
         public var line: Int
         /// The x of the cluster's leading edge, as `pango_layout_index_to_pos` gives it for the cluster's first
-        /// byte: its left edge in left-to-right text, its right edge in right-to-left text. Read off the run's
-        /// `pango_glyph_item_get_logical_widths` (a glyph shared by several characters is split evenly among them).
+        /// byte: its left edge in left-to-right text, its right edge in right-to-left text. Read off the runs'
+        /// glyphs, a glyph shared by several characters split evenly among them, remainder to the first, as
+        /// `pango_glyph_item_get_logical_widths` splits it; `index_to_pos` splits such a ligature by cursor
+        /// positions instead, so inside one (Arabic lam-alef) the two may differ by under 0.01 px.
         public var x: Double
-        /// The signed advance from the leading edge: negative for right-to-left clusters, 0 for the whitespace a
-        /// line wrapped at (Pango gives it no width).
+        /// The signed advance from the leading edge, the sum of the cluster's characters' advances: negative for
+        /// right-to-left clusters, 0 for the whitespace a line wrapped at (Pango gives it no width). When an entity's
+        /// edge falls inside a cluster (between an emoji and its skin tone), Pango shapes the two sides as separate
+        /// runs, and the advance covers both (`index_to_pos` gives only the first character's).
         public var advance: Double
     }
 
