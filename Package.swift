@@ -123,6 +123,8 @@ let modules: [Module] = [
     // Pango (HarfBuzz shaping, FriBidi, fontconfig) with its cairo font map: message text layout. libpango1.0-dev
     // brings libcairo2-dev, libharfbuzz-dev, libfribidi-dev and libfontconfig-dev.
     .system("CPango", pkgConfig: "pangocairo", apt: "libpango1.0-dev", wrapper: "TextLayout"),
+    // utf8proc: Unicode character widths (East Asian width, emoji) for terminal rendering.
+    .system("CUtf8proc", pkgConfig: "libutf8proc", apt: "libutf8proc-dev", wrapper: "ChatRender"),
     // opus_encoder_ctl / opus_decoder_ctl are variadic: plain C wrappers for Swift.
     .cShims("COpusShims", deps: ["COpus"], wrapper: "OpusBinding"),
 
@@ -196,6 +198,10 @@ let modules: [Module] = [
         testDeps: ["Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit", "MergeLists", "ListView"]),
 
     .swift("ListView", .ChatHistory, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit", "SignalTesting"]),
+    // ChatRender: a chat drawn in a terminal (ANSI) from its history entries.
+    .swift(
+        "ChatRender", .ChatHistory, deps: ["ChatHistory", "Postbox", "SyncCore", "AudioWaveform", "CUtf8proc"],
+        testDeps: ["ChatHistory", "Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "AudioWaveform"]),
 
     // Server: the local MTProto server.
     .swift(

@@ -1,0 +1,287 @@
+import AudioWaveform
+public import ChatHistory
+import Foundation
+public import Postbox
+import SyncCore
+
+/// A chat drawn in a terminal from its history entries: incoming bubbles on the left, ours on the right, at most three
+/// quarters of the width; entity styles as ANSI attributes; reply headers; an album as a row of photo cells; a voice
+/// note's waveform in block characters; stickers and large emoji without a bubble; date headers, the unread separator
+/// and service messages centred. Widths are terminal columns (`DisplayWidth`, utf8proc), so CJK and emoji line up.
+public struct TerminalChatRenderer: Sendable {
+    /// The terminal's width in columns.
+    public var width: Int
+    /// This account: its messages are drawn on the right.
+    public var accountPeerId: PeerId
+    /// Names shown in reply headers and forwards.
+    public var names: [PeerId: String]
+    /// The time zone for times and date headers, in seconds east of UTC.
+    public var utcOffset: Int32
+    /// Whether to emit ANSI colours and styles.
+    public var colors: Bool
+
+    public init(width: Int, accountPeerId: PeerId, names: [PeerId: String] = [:], utcOffset: Int32 = 0, colors: Bool = true) {
+        self.width = max(20, width)
+        self.accountPeerId = accountPeerId
+        self.names = names
+        self.utcOffset = utcOffset
+        self.colors = colors
+    }
+
+    /// The lines of `entries` (oldest first, as `ChatHistoryEntries.make` builds them), top to bottom.
+    public func render(_ entries: [ChatHistoryEntry]) -> [String] {
+        let byId = Dictionary(entries.flatMap(\.messages).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var lines: [String] = []
+        for entry in entries {
+            switch entry {
+            case .loading:
+                lines.append(centred("… loading …"))
+            case .dateHeader(let day, _):
+                lines.append(centred("── \(Self.dayName(day)) ──"))
+            case .unread:
+                lines.append(centred("── unread messages ──"))
+            case .message, .group:
+                lines += item(entry.messages, byId: byId)
+            }
+        }
+        return lines
+    }
+
+    // MARK: - Items
+
+    private func item(_ messages: [Message], byId: [MessageId: Message]) -> [String] {
+        guard let first = messages.first else { return [] }
+        let outgoing = !first.flags.contains(.incoming)
+        let footer = time(first) + (outgoing ? (first.flags.contains(.unsent) ? " ◷" : " ✓") : "")
+        switch ChatMessageItemClassifier.kind(of: messages) {
+        case .largeEmoji:
+            return place([first.text, dimmed(footer)], outgoing: outgoing)
+        case .sticker, .animatedSticker:
+            let file = first.media.compactMap { $0 as? TelegramMediaFile }.first
+            let alt = file?.attributes.compactMap { if case .sticker(let text, _, _) = $0 { text } else { nil } }.first ?? ""
+            return place(["[sticker \(alt)]", dimmed(footer)], outgoing: outgoing)
+        case .bubble(let contents):
+            if contents.count == 1, case .action = contents[0] {
+                return [centred("· \(Self.actionText(first)) ·")]
+            }
+            let inner = width * 3 / 4 - 4
+            var body: [String] = []
+            if let reply = first.attributes.compactMap({ $0 as? ReplyMessageAttribute }).first {
+                let target = byId[reply.messageId]
+                let who = target.map { name(of: $0) } ?? "a message"
+                let snippet = target.map { truncated($0.text.isEmpty ? "media" : $0.text, to: inner - DisplayWidth.of(who) - 4) } ?? ""
+                body.append(dimmed("┃ \(who): \(snippet)"))
+            }
+            if let forward = first.attributes.compactMap({ $0 as? ForwardSourceInfoAttribute }).first {
+                body.append(dimmed("↪ forwarded from \(forward.authorId.flatMap { names[$0] } ?? forward.authorName ?? "someone")"))
+            }
+            let photos = contents.filter { if case .media = $0 { true } else { false } }.count
+            if photos > 1 {
+                body.append(Array(repeating: "[photo]", count: photos).joined(separator: " "))
+            }
+            for content in contents {
+                switch content {
+                case .media(let id) where photos == 1:
+                    body.append(Self.mediaLabel(byId[id] ?? first))
+                case .file(let id):
+                    body.append(Self.fileLabel(byId[id] ?? first))
+                case .voice(let id):
+                    body.append(voiceLabel(byId[id] ?? first, width: inner))
+                case .text(let id):
+                    let message = byId[id] ?? first
+                    body += wrap(message.text, entities: Self.entities(of: message), width: inner)
+                case .unsupported:
+                    body.append(dimmed("(a message this client cannot show)"))
+                default:
+                    break
+                }
+            }
+            body.append(dimmed(footer))
+            return place(bubble(body), outgoing: outgoing)
+        }
+    }
+
+    /// A box around `lines`, as wide as its widest line.
+    private func bubble(_ lines: [String]) -> [String] {
+        let inner = lines.map(DisplayWidth.of).max() ?? 0
+        let top = "╭" + String(repeating: "─", count: inner + 2) + "╮"
+        let bottom = "╰" + String(repeating: "─", count: inner + 2) + "╯"
+        return [top] + lines.map { "│ " + $0 + String(repeating: " ", count: inner - DisplayWidth.of($0)) + " │" } + [bottom]
+    }
+
+    /// Lines on the left (incoming) or right-aligned (outgoing), in the side's colour.
+    private func place(_ lines: [String], outgoing: Bool) -> [String] {
+        let blockWidth = lines.map(DisplayWidth.of).max() ?? 0
+        return lines.map { line in
+            let padded = line + String(repeating: " ", count: blockWidth - DisplayWidth.of(line))
+            let coloured = colors ? (outgoing ? TerminalStyle.outgoing : TerminalStyle.incoming) + padded + TerminalStyle.reset : padded
+            return outgoing ? String(repeating: " ", count: max(0, width - blockWidth)) + coloured : coloured
+        }
+    }
+
+    private func centred(_ text: String) -> String {
+        let visible = truncated(text, to: width)
+        let pad = max(0, (width - DisplayWidth.of(visible)) / 2)
+        return String(repeating: " ", count: pad) + dimmed(visible)
+    }
+
+    private func dimmed(_ text: String) -> String { colors ? TerminalStyle.dim + text + TerminalStyle.reset : text }
+
+    // MARK: - Text
+
+    /// `text` broken into lines of at most `width` columns (at spaces when it can, inside a word when it must), each
+    /// character in its entities' styles.
+    func wrap(_ text: String, entities: [MessageTextEntity], width: Int) -> [String] {
+        var result: [String] = []
+        for paragraph in Self.paragraphs(text) {
+            var line: [(Character, String?)] = []
+            var lineWidth = 0
+            var lastSpace: Int?
+            for (character, style) in styled(paragraph.text, offset: paragraph.utf16Offset, entities: entities) {
+                let characterWidth = DisplayWidth.of(character)
+                if lineWidth + characterWidth > width, !line.isEmpty {
+                    if let space = lastSpace, space > 0 {
+                        result.append(render(Array(line[..<space])))
+                        line = Array(line[(space + 1)...])
+                    } else {
+                        result.append(render(line))
+                        line = []
+                    }
+                    lineWidth = line.reduce(0) { $0 + DisplayWidth.of($1.0) }
+                    lastSpace = line.lastIndex { $0.0 == " " }
+                }
+                if character == " " { lastSpace = line.count }
+                line.append((character, style))
+                lineWidth += characterWidth
+            }
+            result.append(render(line))
+        }
+        return result
+    }
+
+    private func render(_ line: [(Character, String?)]) -> String {
+        var out = ""
+        var current: String?
+        for (character, style) in line {
+            if colors, style != current {
+                if current != nil { out += TerminalStyle.reset }
+                if let style { out += "\u{1B}[\(style)m" }
+                current = style
+            }
+            out.append(character)
+        }
+        if colors, current != nil { out += TerminalStyle.reset }
+        return out
+    }
+
+    /// Each character of `text` (which starts at UTF-16 offset `offset` of the message) with the SGR parameters of the
+    /// entities covering it; entities outside the text are ignored.
+    private func styled(_ text: Substring, offset: Int, entities: [MessageTextEntity]) -> [(Character, String?)] {
+        var position = offset
+        return text.map { character in
+            let length = character.utf16.count
+            defer { position += length }
+            let styles = entities.filter { $0.range.contains(position) }.compactMap { TerminalStyle.parameters($0.type) }
+            return (character, styles.isEmpty ? nil : styles.joined(separator: ";"))
+        }
+    }
+
+    private static func paragraphs(_ text: String) -> [(text: Substring, utf16Offset: Int)] {
+        var result: [(Substring, Int)] = []
+        var offset = 0
+        for part in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            result.append((part, offset))
+            offset += part.utf16.count + 1
+        }
+        return result
+    }
+
+    private func truncated(_ text: String, to columns: Int) -> String {
+        guard DisplayWidth.of(text) > columns else { return text }
+        var out = ""
+        var used = 0
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if used + characterWidth > max(0, columns - 1) { break }
+            out.append(character)
+            used += characterWidth
+        }
+        return out + "…"
+    }
+
+    // MARK: - Labels
+
+    private func name(of message: Message) -> String {
+        if let author = message.authorId, author == accountPeerId { return "You" }
+        return message.authorId.flatMap { names[$0] } ?? "them"
+    }
+
+    private func time(_ message: Message) -> String {
+        let seconds = (Int64(message.timestamp) + Int64(utcOffset)) % 86_400
+        let local = seconds < 0 ? seconds + 86_400 : seconds
+        return String(format: "%02d:%02d", local / 3600, local % 3600 / 60)
+    }
+
+    private static func dayName(_ day: Int32) -> String {
+        let date = Date(timeIntervalSince1970: Double(day) * 86_400)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        return "\(parts.day ?? 1) \(months[max(0, min(11, (parts.month ?? 1) - 1))]) \(parts.year ?? 1970)"
+    }
+
+    private static func entities(of message: Message) -> [MessageTextEntity] {
+        message.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
+    }
+
+    private static func mediaLabel(_ message: Message) -> String {
+        if let image = message.media.compactMap({ $0 as? TelegramMediaImage }).first, let size = image.largestRepresentation?.dimensions {
+            return "[photo \(size.width)×\(size.height)]"
+        }
+        if let file = message.media.compactMap({ $0 as? TelegramMediaFile }).first {
+            return file.isVideo ? "[video]" : "[\(file.fileName ?? "picture")]"
+        }
+        return "[media]"
+    }
+
+    private static func fileLabel(_ message: Message) -> String {
+        guard let file = message.media.compactMap({ $0 as? TelegramMediaFile }).first else { return "[file]" }
+        let size = file.size.map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .file) } ?? "?"
+        return "📄 \(file.fileName ?? "file") (\(size))"
+    }
+
+    /// A voice note: its waveform as block characters fitted to the width, and its duration.
+    private func voiceLabel(_ message: Message, width: Int) -> String {
+        let file = message.media.compactMap { $0 as? TelegramMediaFile }.first
+        var duration: Int32 = 0
+        var bitstream: [UInt8]?
+        for case .audio(_, let seconds, _, _, let waveform) in file?.attributes ?? [] {
+            duration = seconds
+            bitstream = waveform
+        }
+        let label = String(format: " %d:%02d", duration / 60, duration % 60)
+        let bars = max(4, min(40, width - 3 - label.count))
+        let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        guard let bitstream, !bitstream.isEmpty else { return "🎤" + String(repeating: "▁", count: bars) + label }
+        let samples = AudioWaveform(bitstream: bitstream).samples
+        let peak = max(1, Int(samples.max() ?? 1))
+        let drawn = (0..<bars).map { bar -> Character in
+            let sample = Int(samples[min(samples.count - 1, bar * samples.count / bars)])
+            return blocks[min(7, sample * 8 / (peak + 1))]
+        }
+        return "🎤 " + String(drawn) + label
+    }
+
+    private static func actionText(_ message: Message) -> String {
+        guard let action = message.media.compactMap({ $0 as? TelegramMediaAction }).first else { return "service message" }
+        switch action.action {
+        case .groupCreated(let title): return "group “\(title)” created"
+        case .titleUpdated(let title): return "title changed to “\(title)”"
+        case .addedMembers: return "members added"
+        case .removedMembers: return "a member left"
+        case .pinnedMessageUpdated: return "a message was pinned"
+        default: return "service message"
+        }
+    }
+}
