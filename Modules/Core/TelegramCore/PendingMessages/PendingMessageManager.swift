@@ -164,6 +164,8 @@ public final class PendingMessageManager: @unchecked Sendable {
             let (updates, uploaded) = try await request(batch, uploadPaths: &uploadPaths)
             try postbox.transactionSync { tx in
                 try self.replace(batch.messages, uploaded: uploaded, with: updates, transaction: tx)
+                // Before the commit: whoever sees the server's message no longer sees a state for the local one.
+                self.states.withLock { for id in ids { $0.removeValue(forKey: id) } }
             }
             counters.withLock { $0.sent += batch.messages.count }
             stateManager.addUpdates(updates)
