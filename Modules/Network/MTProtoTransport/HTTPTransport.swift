@@ -240,9 +240,9 @@ extension HTTPServerFrameAdapter: Sendable {}
 
 /// The client end of MTProto over HTTP: each packet goes out as a `POST /api` on the kept-alive connection; each
 /// response with a body comes in as a packet (a 4-byte body is a transport error code, as on TCP), an empty one (a
-/// poll the server answered with nothing) is dropped. Whenever no POST is outstanding it sends an empty one — a long
-/// poll the server holds until it has something to send — so answers computed later and pushes always have a
-/// request to ride on. Responses are read within `maximumBodyBytes`; anything else closes the connection.
+/// poll the server answered with nothing) is dropped. From the moment the socket connects, whenever no POST is
+/// outstanding it sends an empty one — a long poll the server holds until it has something to send — so answers
+/// computed later and pushes always have a request to ride on. Responses are read within `maximumBodyBytes`; anything else closes the connection.
 public final class HTTPClientFrameAdapter: ChannelDuplexHandler, RemovableChannelHandler {
     public typealias InboundIn = ByteBuffer
     public typealias InboundOut = TransportFrame
@@ -258,6 +258,17 @@ public final class HTTPClientFrameAdapter: ChannelDuplexHandler, RemovableChanne
     public init(host: String, port: Int, maximumBodyBytes: Int = TransportLimits.maximumPacketLength) {
         self.host = "\(host):\(port)"
         self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    /// The first POST goes as soon as the socket is up, from the event loop: it names the transport to the server
+    /// (which closes a connection that has not within its frame timeout) even when the code that sends the first
+    /// packet has not run yet, and it is the long poll the server answers on.
+    public func channelActive(context: ChannelHandlerContext) {
+        if outstanding == 0 {
+            post(ByteBuffer(), context: context, promise: nil)
+            context.flush()
+        }
+        context.fireChannelActive()
     }
 
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -18,8 +18,11 @@ public final class BackendServer: @unchecked Sendable {
     public let endpoints: [Int32: MTProtoConnection.Endpoint]
 
     /// Starts the server; `flood` sets its sending budget and test floods (the default has the budget off);
-    /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start.
-    public init(flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false) async throws {
+    /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start; `limits` are the
+    /// server's bounds (timeouts, caps).
+    public init(
+        flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false, limits: ServerLimits = ServerLimits()
+    ) async throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,7 +31,7 @@ public final class BackendServer: @unchecked Sendable {
         let gateway = UpdateGateway()
         let control = FloodControl(flood)
         let stickerError = FirstError()
-        server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group, updates: gateway) {
+        server = try await MTProtoServer.start(.init(dataDirectory: directory, limits: limits), group: group, updates: gateway) {
             let backend = ServerBackend(store: store, files: files, updates: gateway, dataCenters: $0, flood: control)
             if stickerSet {
                 do { try backend.prepareStickerSet() } catch { stickerError.record(error) }
