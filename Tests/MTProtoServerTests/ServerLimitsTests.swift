@@ -68,12 +68,11 @@ import Testing
         let (refused, refusedRecorder) = try await fixture.rawBytes([0xee, 0xee, 0xee, 0xee])
         #expect(await refusedRecorder.wait { $0.closed })
         #expect(refusedRecorder.snapshot.frames == [.transportError(-429)])
-        // An obfuscated client is refused in its own (encrypted) framing.
+        // An obfuscated client is refused in its own (encrypted) framing, on its header alone (sent on connecting).
         let obfuscatedRecorder = Recorder()
         let obfuscated = try await TransportClient.connect(
             host: "127.0.0.1", port: fixture.port, framing: .intermediate, obfuscation: .obfuscated2(dcId: 2),
             group: fixture.group) { _ in [obfuscatedRecorder] }
-        try await obfuscated.writeAndFlush(TransportFrame.packet(ByteBuffer(bytes: [0, 0, 0, 0])))
         #expect(await obfuscatedRecorder.wait { $0.closed })
         #expect(obfuscatedRecorder.snapshot.frames == [.transportError(-429)])
         // Closing one admitted connection makes room for the next.

@@ -63,9 +63,12 @@ enum TransportDeadline {
 }
 
 /// Encodes outbound `TransportFrame`s with one framing's codec. On a plain client connection it first writes the
-/// framing's preamble (`0xef`, `0xeeeeeeee`, `0xdddddddd`); under obfuscation the header takes its place. A frame the
+/// framing's preamble (`0xef`, `0xeeeeeeee`, `0xdddddddd`) — when the socket connects, or before the first frame if
+/// it was added to an active channel; under obfuscation the header takes its place. Inbound frames pass through. A frame the
 /// codec refuses (too long to send) fails its write promise with the `TransportError`; nothing is written.
-public final class FrameEncoder: ChannelOutboundHandler {
+public final class FrameEncoder: ChannelDuplexHandler {
+    public typealias InboundIn = TransportFrame
+    public typealias InboundOut = TransportFrame
     public typealias OutboundIn = TransportFrame
     public typealias OutboundOut = ByteBuffer
 
@@ -76,6 +79,17 @@ public final class FrameEncoder: ChannelOutboundHandler {
     public init(framing: TransportFraming, role: TransportRole, sendsPreamble: Bool) {
         codec = makeFrameCodec(framing, role: role)
         preamble = sendsPreamble ? framing.plainPreamble : []
+    }
+
+    /// The preamble goes as soon as the socket connects, from the event loop: it names the transport to the server
+    /// (which closes a connection that has not within its frame timeout) even when the code that sends the first
+    /// frame has not run yet.
+    public func channelActive(context: ChannelHandlerContext) {
+        if !preamble.isEmpty {
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: preamble)), promise: nil)
+            preamble = []
+        }
+        context.fireChannelActive()
     }
 
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

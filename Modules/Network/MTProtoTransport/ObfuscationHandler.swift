@@ -1,6 +1,6 @@
 public import NIOCore
 
-/// A client's obfuscation layer: sends the header before the first bytes, then AES-256-CTR-encrypts everything
+/// A client's obfuscation layer: sends the header when the socket connects (or before the first bytes), then AES-256-CTR-encrypts everything
 /// outbound and decrypts everything inbound.
 public final class ObfuscationHandler: ChannelDuplexHandler {
     public typealias InboundIn = ByteBuffer
@@ -20,6 +20,15 @@ public final class ObfuscationHandler: ChannelDuplexHandler {
         var buffer = unwrapInboundIn(data)
         buffer.withUnsafeMutableReadableBytes { ciphers.receive.apply($0) }
         context.fireChannelRead(wrapInboundOut(buffer))
+    }
+
+    /// The header goes as soon as the socket connects (see `FrameEncoder.channelActive`).
+    public func channelActive(context: ChannelHandlerContext) {
+        if let header = headerToSend {
+            headerToSend = nil
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: header)), promise: nil)
+        }
+        context.fireChannelActive()
     }
 
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
