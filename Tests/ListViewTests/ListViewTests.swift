@@ -54,7 +54,7 @@ struct Row: ListViewItem {
         #expect(state.heights[laidOut + 1] == 40, "rows out of reach keep their approximate height")
     }
 
-    @Test func aNewMessageScrollsOnlyAReaderAtTheBottom() {
+    @Test func aNewMessageScrollsOnlyAReaderAtTheBottom() throws {
         let list = makeList()
         fill(list, rows(0..<100))
         // At the bottom: the new row shows, still at the bottom.
@@ -67,13 +67,13 @@ struct Row: ListViewItem {
         list.scroll(to: 900)
         _ = scheduler.run()
         state = list.snapshot().state
-        let anchorIndex = try! #require(state.visible?.lowerBound)
+        let anchorIndex = try #require(state.visible?.lowerBound)
         let anchorId = state.stableIds[anchorIndex]
         let screenY = state.heights[..<anchorIndex].reduce(0, +) - state.scrollOffset
         list.enqueue(ListViewTransaction(inserts: [.init(index: 0, item: Row(id: 1001, author: 98, text: "another", layouts: layouts))]))
         _ = scheduler.run()
         state = list.snapshot().state
-        let moved = try! #require(state.stableIds.firstIndex(of: anchorId))
+        let moved = try #require(state.stableIds.firstIndex(of: anchorId))
         #expect(state.heights[..<moved].reduce(0, +) - state.scrollOffset == screenY, "the row being read stayed in place")
         #expect(!state.isAtBottom && state.stableIds.first == 1001)
     }
@@ -99,14 +99,14 @@ struct Row: ListViewItem {
         #expect(state.heights[0] > 18 * 2, "the update was laid out again: several lines")
     }
 
-    @Test func scrollingBackAndPagingBackLayNothingOutTwice() {
+    @Test func scrollingBackAndPagingBackLayNothingOutTwice() throws {
         let list = makeList()
         fill(list, rows(0..<300))
         list.scroll(to: 6_000)
         _ = scheduler.run()
         let afterScroll = list.snapshot()
         #expect(afterScroll.state.visible.map { $0.lowerBound > 50 } == true)
-        let visible = try! #require(afterScroll.state.visible)
+        let visible = try #require(afterScroll.state.visible)
         #expect(visible.allSatisfy { afterScroll.state.laidOut[$0] }, "every visible row has its layout")
         list.scroll(to: 0)
         _ = scheduler.run()

@@ -55,7 +55,8 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
 
     private var nodes: [Node] = []
     private var offset = 0
-    private var queued: [(transaction: ListViewTransaction<Item>, scrollTo: Int?)] = []
+    /// Changes waiting, in order: a transaction, where to scroll (for `scroll(to:)`), and who hears of a refusal.
+    private var queued: [(transaction: ListViewTransaction<Item>, scrollTo: Int?, onError: (@Sendable (ListViewTransactionError) -> Void)?)] = []
     private var busy = false
     private var cache: [LayoutKey: ListViewItemLayout] = [:]
     private var cacheOrder: [LayoutKey] = []
@@ -78,8 +79,7 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
     /// invalid transaction is dropped and reported through `onError`.
     public func enqueue(_ transaction: ListViewTransaction<Item>, onError: (@Sendable (ListViewTransactionError) -> Void)? = nil) {
         deliverQueue.async {
-            self.queued.append((transaction, nil))
-            self.errorHandlers.append(onError)
+            self.queued.append((transaction, nil, onError))
             self.processNext()
         }
     }
@@ -87,8 +87,7 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
     /// Scrolls to `offset` (clamped to the content), in order with the transactions, laying out what comes into reach.
     public func scroll(to offset: Int) {
         deliverQueue.async {
-            self.queued.append((ListViewTransaction<Item>(), offset))
-            self.errorHandlers.append(nil)
+            self.queued.append((ListViewTransaction<Item>(), offset, nil))
             self.processNext()
         }
     }
@@ -100,14 +99,12 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
         return result
     }
 
-    private var errorHandlers: [(@Sendable (ListViewTransactionError) -> Void)?] = []
 
     // MARK: - On the delivering queue
 
     private func processNext() {
-        guard !busy, let (transaction, scrollTo) = queued.first else { return }
+        guard !busy, let (transaction, scrollTo, onError) = queued.first else { return }
         busy = true
-        let onError = errorHandlers.first ?? nil
         var next: [Node]
         do {
             next = try Self.applying(transaction, to: nodes)
@@ -177,7 +174,6 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
 
     private func finish() {
         queued.removeFirst()
-        errorHandlers.removeFirst()
         busy = false
         changeHandler?(state())
         processNext()

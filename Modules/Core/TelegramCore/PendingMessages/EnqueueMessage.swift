@@ -59,8 +59,10 @@ public func enqueueMessages(
 ) throws -> [MessageId] {
     let albums = Dictionary(grouping: messages.compactMap(\.groupingKey), by: { $0 })
     for (key, items) in albums where items.count > 10 { throw EnqueueError.albumInvalid(groupingKey: key) }
-    for message in messages where message.groupingKey != nil && !(message.media is TelegramMediaImage || message.media is TelegramMediaFile) {
-        throw EnqueueError.albumInvalid(groupingKey: message.groupingKey!)
+    for message in messages {
+        if let key = message.groupingKey, !(message.media is TelegramMediaImage || message.media is TelegramMediaFile) {
+            throw EnqueueError.albumInvalid(groupingKey: key)
+        }
     }
     let stored = try messages.map { message -> StoreMessage in
         let randomId = Int64(bitPattern: SecureRandom.bytes(8).withUnsafeBytes { $0.load(as: UInt64.self) })
