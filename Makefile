@@ -11,6 +11,12 @@ TEST_TARGETS := $(patsubst Tests/%Tests,%,$(wildcard Tests/*Tests))
 # running (a server, a tool, python) fails too (BuildTools/scripts/watchdog.py).
 TEST_TIMEOUT ?= 2400
 WATCHDOG = python3 BuildTools/scripts/watchdog.py --limit $(TEST_TIMEOUT) --name
+# Test targets whose tests run servers, sockets and clients against timeouts. `make test` runs them in a second
+# process of their own: swift-testing queues every test body at once on the two-thread pool, so in one process a
+# test's continuation after a socket read waits behind all the CPU-bound unit tests queued before it (a full run
+# reported no test ended for its first 150 s), and a server's frame or idle timeout fired meanwhile.
+LIVE_TESTS := NetworkTests MTProtoServerTests MTProtoTransportTests TelegramCoreTests MediaResourcesTests
+LIVE_FILTER := ^($(subst $(eval) ,|,$(strip $(LIVE_TESTS))))\.
 
 .DEFAULT_GOAL := help
 .PHONY: help run test build lint format repro repro-verify bench deps clean tsan $(APPS)
@@ -33,7 +39,8 @@ run: build ## Build everything and run the most complete app (the tg client, onc
 test: deps ## Build, check boundaries, and run every module's tests.
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	@$(MAKE) --no-print-directory lint-only
-	$(WATCHDOG) 'swift test' -- $(SWIFT) test --skip-build
+	$(WATCHDOG) 'swift test (unit)' -- $(SWIFT) test --skip-build --skip '$(LIVE_FILTER)'
+	$(WATCHDOG) 'swift test (live: $(LIVE_TESTS))' -- $(SWIFT) test --skip-build --filter '$(LIVE_FILTER)'
 
 test-%: deps
 	@test -d Tests/$*Tests || { echo "make: no tests for '$*' (known: $(TEST_TARGETS))"; exit 2; }
