@@ -110,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "mtproto-bench",
             dependencies: [
-                "BenchmarkSupport",
+                "BenchmarkSupport", "ServerBenchSupport",
                 .product(name: "Network", package: "Telegraph"), .product(name: "MTProtoServer", package: "Telegraph"),
                 .product(name: "ServerAPI", package: "Telegraph"), .product(name: "MTProtoApi", package: "Telegraph"),
                 .product(name: "TelegramApi", package: "Telegraph"), .product(name: "NIOPosix", package: "swift-nio"),

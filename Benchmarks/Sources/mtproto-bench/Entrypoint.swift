@@ -16,6 +16,14 @@ enum MTProtoBench {
         printMachine()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mtproto-bench-\(UUID().uuidString)")
+        // `mtproto-bench --client-cost` runs only the client-CPU table (a short run to profile with perf).
+        if CommandLine.arguments.contains("--client-cost") {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            ClientCostBench.printTable(try await ClientCostBench.run(group: group, directory: directory))
+            try await group.shutdownGracefully()
+            try? FileManager.default.removeItem(at: directory)
+            return
+        }
         // 100 sessions of one key below: allow them all (the default keeps 64 per key).
         var limits = ServerLimits()
         limits.maximumSessionsPerKey = 1000
@@ -55,6 +63,7 @@ enum MTProtoBench {
         let service = try await RequestServiceBench.run(server: server, group: group, directory: directory)
         try await server.close()
 
+        let clientCost = try await ClientCostBench.run(group: group, directory: directory)
         let perConnection = try idleConnectionMemory(group: group)
         try await group.shutdownGracefully()
         try? FileManager.default.removeItem(at: directory)
@@ -71,6 +80,7 @@ enum MTProtoBench {
         print(String(
             format: "reconnect: a call made right after a dropped socket answered in %.1f ms (median of 10; the reconnect first waits %.0f ms of backoff, up to 30 %% more for jitter)",
             service.reconnectMedian * 1000, service.reconnectBackoff * 1000))
+        ClientCostBench.printTable(clientCost)
         print(String(format: "\nconnect time: ours %.1f ms, Telethon %.1f ms", ours.seconds * 1000, telethon.seconds * 1000))
         print(String(format: "tg-server memory per idle connection: %.1f KiB (RSS growth over 1,000 connections)", perConnection / 1024))
     }

@@ -53,6 +53,9 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// The last request sent with `ordered`, for the next one's `invokeAfterMsg`.
     private var lastOrdered: Int64?
     private var ackScheduled = false
+    /// The channels written to since the last flush: one flush per event-loop turn for all of them, so calls made
+    /// together leave in one `write` system call instead of one each.
+    private var unflushed: [ObjectIdentifier: any Channel] = [:]
     private var watchdog: RepeatedTask?
     private var watch: ConnectionWatchdog
     /// How many sockets this session has used (1 after the first connect).
@@ -273,7 +276,15 @@ public final class DatacenterConnection: @unchecked Sendable {
     private func write(_ packets: [[UInt8]]) {
         guard let channel, !packets.isEmpty else { return }
         for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
-        channel.flush()
+        let first = unflushed.isEmpty
+        unflushed[ObjectIdentifier(channel)] = channel
+        guard first else { return }
+        // Runs after the tasks already queued on the loop, which may write more (64 calls submitted together).
+        loop.execute {
+            let channels = self.unflushed.values
+            self.unflushed = [:]
+            for channel in channels { channel.flush() }
+        }
     }
 
     // MARK: - Receiving

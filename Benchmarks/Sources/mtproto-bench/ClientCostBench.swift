@@ -1,0 +1,131 @@
+import BenchmarkSupport
+import Foundation
+import MTProtoApi
+import MTProtoServer
+import Network
+import NIOPosix
+import ServerBenchSupport
+import TelegramApi
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The clients' own cost, with the server out of the way: a release tg-server runs as its own process, so this
+/// process's CPU time (getrusage) is the client's alone, and Telethon's is its Python process's. Connects and the
+/// request loops are the same as in the in-process tables; what is compared here is CPU per connect and per call,
+/// which the shared server does not bound (wall-clock rates on two cores are bounded by the server for both).
+enum ClientCostBench {
+    struct Cost {
+        /// Wall seconds and CPU seconds for `items` operations.
+        let wall: Double
+        let cpu: Double
+        let items: Double
+        var cpuPerItem: Double { cpu / items }
+    }
+
+    struct Results {
+        let oursConnect: Cost
+        let telethonConnect: Cost
+        let oursLoop: Cost
+        let telethonLoop: Cost
+        let oursOne: Cost
+        let telethonOne: Cost
+        /// Server CPU per call during our 64-in-flight loop, for scale.
+        let serverPerCall: Double
+    }
+
+    /// This process's CPU time so far, user and system, in seconds.
+    static func processCPU() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    static func measure(items: Double, _ body: () async throws -> Void) async rethrows -> Cost {
+        let cpu = processCPU()
+        let start = now()
+        try await body()
+        return Cost(wall: now() - start, cpu: processCPU() - cpu, items: items)
+    }
+
+    static func run(group: MultiThreadedEventLoopGroup, directory: URL) async throws -> Results {
+        let server = try ServerProcess(arguments: [])
+        defer { server.stop() }
+        let keys = [server.publicKey]
+        let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.port, dcId: 2, framing: .abridged)
+
+        // Warm up code paths and the server once.
+        let warm = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
+        _ = try await warm.invoke(Api.functions.help.getConfig())
+        await warm.close()
+
+        let connects = 20
+        let oursConnect = try await measure(items: Double(connects)) {
+            for _ in 0..<connects {
+                let connection = try await MTProtoConnection.connect(to: endpoint, publicKeys: keys, group: group)
+                _ = try await connection.invoke(Api.functions.help.getConfig())
+                _ = try? await connection.invoke(Api.functions.users.getUsers(id: [.inputUserSelf]))
+                await connection.close()
+            }
+        }
+
+        let network = AccountNetwork(
+            datacenters: [2: endpoint], defaultMainDc: 2, publicKeys: keys, store: InMemoryNetworkKeyStore(), group: group)
+        _ = try await network.request(Api.functions.help.getNearestDc())
+        let calls = 20_000
+        let serverBefore = server.cpuSeconds()
+        let oursLoop = try await measure(items: Double(calls / 64 * 64)) {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                for _ in 0..<64 {
+                    tasks.addTask { for _ in 0..<(calls / 64) { _ = try await network.request(Api.functions.help.getNearestDc()) } }
+                }
+                try await tasks.waitForAll()
+            }
+        }
+        let serverPerCall = (server.cpuSeconds() - serverBefore) / oursLoop.items
+        let oursOne = try await measure(items: 3000) {
+            for _ in 0..<3000 { _ = try await network.request(Api.functions.help.getNearestDc()) }
+        }
+        await network.close()
+
+        let pem = try ServerKeyStore(directory: server.directory).publicKeyDescription()
+        let connectJSON = try MTProtoBench.runTelethonScript(
+            "telethon_connect_bench.py", port: server.port, pem: pem, directory: directory,
+            arguments: ["--runs", String(connects)])
+        let telethonConnect = Cost(
+            wall: (connectJSON["wall_seconds"] as? Double) ?? .nan, cpu: (connectJSON["cpu_seconds"] as? Double) ?? .nan,
+            items: Double(connects))
+        func telethonLoop(count: Int, concurrency: Int) throws -> Cost {
+            let json = try MTProtoBench.runTelethonScript(
+                "telethon_request_loop.py", port: server.port, pem: pem, directory: directory,
+                arguments: ["--count", String(count), "--concurrency", String(concurrency)])
+            return Cost(
+                wall: (json["seconds"] as? Double) ?? .nan, cpu: (json["cpu_seconds"] as? Double) ?? .nan,
+                items: (json["calls"] as? Double) ?? .nan)
+        }
+        return Results(
+            oursConnect: oursConnect, telethonConnect: telethonConnect,
+            oursLoop: oursLoop, telethonLoop: try telethonLoop(count: 5000, concurrency: 64),
+            oursOne: oursOne, telethonOne: try telethonLoop(count: 2000, concurrency: 1),
+            serverPerCall: serverPerCall)
+    }
+
+    /// Prints the table: CPU per operation for both clients and their ratio (Telethon's CPU / ours).
+    static func printTable(_ r: Results) {
+        print("\n### Client CPU per operation (tg-server as its own process; getrusage of each client's process)\n")
+        print("| workload | ours (CPU per op) | Telethon 1.45.0 (CPU per op) | ratio (Telethon / ours) | goal | ours wall/s | Telethon wall/s |")
+        print("|---|---:|---:|---:|---|---:|---:|")
+        func row(_ name: String, _ ours: Cost, _ peer: Cost, goal: String) {
+            print(String(
+                format: "| %@ | %.1f µs | %.1f µs | %.2f× | %@ | %.0f | %.0f |", name, ours.cpuPerItem * 1e6,
+                peer.cpuPerItem * 1e6, peer.cpuPerItem / ours.cpuPerItem, goal, ours.items / ours.wall,
+                peer.items / peer.wall))
+        }
+        row("connect: TCP + auth key + initConnection/getConfig", r.oursConnect, r.telethonConnect, goal: "≥ 10×")
+        row("help.getNearestDc through AccountNetwork, 64 in flight", r.oursLoop, r.telethonLoop, goal: "≥ 10×")
+        row("help.getNearestDc through AccountNetwork, 1 in flight", r.oursOne, r.telethonOne, goal: "≥ 10×")
+        print(String(format: "\nserver CPU per call during our 64-in-flight loop: %.1f µs", r.serverPerCall * 1e6))
+    }
+}
