@@ -306,7 +306,8 @@ let modules: [Module] = [
     .swift("MergeLists", .ChatHistory, testDeps: ["TestVectors"]),
     // TextLayout: message text and entities laid out into lines, clusters and link hit areas by Pango (the only
     // importer of CPango).
-    .swift("TextLayout", .ChatHistory, deps: ["CPango", "SyncCore"], testDeps: ["SyncCore"]),
+    // Its Canvas is the one cairo drawing surface (cairo comes with pangocairo): ChatRender draws chats on it.
+    .swift("TextLayout", .ChatHistory, deps: ["CPango", "SyncCore"], testDeps: ["SyncCore", "ImageCore"]),
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools, testDeps: ["TestVectors"]),
