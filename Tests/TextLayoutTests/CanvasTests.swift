@@ -19,6 +19,11 @@ import TextLayout
         #expect(pixels.pixel(x: 60, y: 39) == Self.background.pixel)
         #expect(pixels.pixel(x: 19, y: 10) == Self.background.pixel)
         #expect(pixels.pixel(x: 120, y: 0) == nil && pixels.pixel(x: -1, y: 0) == nil)
+        // A triangle.
+        var triangle = Canvas(width: 40, height: 40, background: Self.background)
+        triangle.fillPolygon([CanvasPoint(x: 0, y: 0), CanvasPoint(x: 40, y: 0), CanvasPoint(x: 0, y: 40)], color: Self.red)
+        let drawn = triangle.render()
+        #expect(drawn.pixel(x: 5, y: 5) == Self.red.pixel && drawn.pixel(x: 35, y: 35) == Self.background.pixel)
         // Half-transparent colour over the background.
         var over = Canvas(width: 10, height: 10, background: Self.background)
         let shade = CanvasColor(rgb: 0x000000, alpha: 0.25)
@@ -44,6 +49,7 @@ import TextLayout
         let mirrored = left.render()
         #expect(try #require(mirrored.pixel(x: 33, y: 69)).distance(to: Self.red.pixel) < 60)
         #expect(mirrored.pixel(x: 139, y: 69) == Self.background.pixel)
+        for y in 50..<70 { #expect(mirrored.pixel(x: 40, y: y) == Self.red.pixel, "no seam between body and tail at y \(y)") }
     }
 
     @Test func aPictureIsScaledIntoItsRectangle() throws {

@@ -54,6 +54,11 @@ public struct Canvas: Sendable {
         steps.append(.bubble(rect, radii: radii, tail: tail, tailWidth: tailWidth, color: color))
     }
 
+    /// Fills the polygon through `points` (closed back to the first).
+    public mutating func fillPolygon(_ points: [CanvasPoint], color: CanvasColor) {
+        steps.append(.polygon(points, color: color))
+    }
+
     /// A straight line `width` pixels wide with round caps.
     public mutating func line(from start: CanvasPoint, to end: CanvasPoint, width: Double, color: CanvasColor) {
         steps.append(.line(from: start, to: end, width: width, color: color))
@@ -87,6 +92,7 @@ public enum CanvasStep: Sendable {
     case circle(center: CanvasPoint, radius: Double, color: CanvasColor)
     case bubble(CanvasRect, radii: CornerRadii, tail: BubbleTail, tailWidth: Double, color: CanvasColor)
     case line(from: CanvasPoint, to: CanvasPoint, width: Double, color: CanvasColor)
+    case polygon([CanvasPoint], color: CanvasColor)
     case image(CanvasImage, rect: CanvasRect, mode: CanvasContentMode, radii: CornerRadii)
     case text(CanvasText)
 }

@@ -34,7 +34,12 @@ enum CanvasRenderer {
             set(cr, color)
             cairo_fill(cr)
         case .bubble(let rect, let radii, let tail, let tailWidth, let color):
-            bubble(cr, rect, radii, tail, max(0, tailWidth))
+            bubble(cr, rect, radii, tail, max(0, tailWidth), color)
+        case .polygon(let points, let color):
+            guard let first = points.first else { return }
+            cairo_move_to(cr, first.x, first.y)
+            for point in points.dropFirst() { cairo_line_to(cr, point.x, point.y) }
+            cairo_close_path(cr)
             set(cr, color)
             cairo_fill(cr)
         case .line(let start, let end, let width, let color):
@@ -68,28 +73,34 @@ enum CanvasRenderer {
     }
 
     /// A bubble: the rounded rectangle with its tail corner square, and the tail sweeping out of that side down to
-    /// a point level with the bottom edge, `tailWidth` beyond the side (concave, like Telegram's).
+    /// a point level with the bottom edge, `tailWidth` beyond the side (concave, like Telegram's). The two are filled
+    /// one after the other: as one path, the left tail (drawn the other way round) would cancel the body where they
+    /// overlap.
     private static func bubble(
-        _ cr: OpaquePointer, _ r: CanvasRect, _ radii: CornerRadii, _ tail: BubbleTail, _ tailWidth: Double
+        _ cr: OpaquePointer, _ r: CanvasRect, _ radii: CornerRadii, _ tail: BubbleTail, _ tailWidth: Double,
+        _ color: CanvasColor
     ) {
+        set(cr, color)
         guard tail != .none, r.width > 0, r.height > 0 else {
             roundedRect(cr, r, radii)
+            cairo_fill(cr)
             return
         }
         var corners = radii
         if tail == .right { corners.bottomRight = 0 } else { corners.bottomLeft = 0 }
         roundedRect(cr, r, corners)
-        let tailHeight = min(r.height * 0.6, tailWidth * 1.2)
+        cairo_fill(cr)
+        let tailHeight = min(r.height * 0.6, tailWidth * 1.8)
         let side = tail == .right ? r.maxX : r.x
         let direction: Double = tail == .right ? 1 : -1
-        cairo_new_sub_path(cr)
         cairo_move_to(cr, side - direction * 1, r.maxY - tailHeight)  // overlaps the body by a pixel: no seam
         cairo_line_to(cr, side, r.maxY - tailHeight)
         cairo_curve_to(
-            cr, side, r.maxY - tailHeight * 0.3, side + direction * tailWidth * 0.35, r.maxY,
+            cr, side, r.maxY - tailHeight * 0.35, side + direction * tailWidth * 0.4, r.maxY,
             side + direction * tailWidth, r.maxY)
         cairo_line_to(cr, side - direction * 1, r.maxY)
         cairo_close_path(cr)
+        cairo_fill(cr)
     }
 
     /// The image scaled into `rect` (covering it or inside it), clipped to `rect` with rounded corners.
