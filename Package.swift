@@ -208,7 +208,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "ChatHistory", "Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "AudioWaveform", "TextLayout",
-            "MediaResources", "ImageCore", "SwiftSignalKit", "TelegramCore", "ChatConversationFixture", "TestVectors",
+            "MediaResources", "ImageCore", "TelegramCore", "ChatConversationFixture",
         ]),
 
     // Server: the local MTProto server.
@@ -326,7 +326,7 @@ let modules: [Module] = [
     .testSupport(
         "ChatConversationFixture", .BuildTools,
         deps: [
-            "TelegramCore", "ServerTestSupport", "Network", "Postbox", "SyncCore", "ChatHistory", "ImageCore", "JPEGBinding",
+            "TelegramCore", "ServerTestSupport", "Postbox", "SyncCore", "ChatHistory", "ImageCore", "JPEGBinding",
             "AudioWaveform", "SwiftSignalKit",
         ]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
