@@ -60,7 +60,7 @@ enum ChatRenderBench {
         let loader = ChatMediaLoader(
             images: ImageResources(account: conversation.ann), stickers: StickerResources(account: conversation.ann))
         let media = await loader.load(entries, quality: .full)
-        guard media.failures.isEmpty else { throw BenchFailure("pictures missing: \(media.failures)") }
+        guard media.failures.isEmpty else { throw RenderBenchFailure(description: "pictures missing: \(media.failures)") }
         let renderer = ChatScreenRenderer(
             accountPeerId: conversation.ann.peerId, names: conversation.names, title: "Bob")
         let screen = renderer.render(entries, media: media)
@@ -85,7 +85,7 @@ enum ChatRenderBench {
         let encoded = measure("PNG encode", items: 1, unit: "screens", runs: runs) {
             size = (try? screen.png().count) ?? 0
         }
-        func ms(_ measurement: Measurement) -> String { String(format: "%.1f ms", measurement.seconds * 1000) }
+        func ms(_ measurement: BenchmarkSupport.Measurement) -> String { String(format: "%.1f ms", measurement.seconds * 1000) }
         print(
             """
 
@@ -97,4 +97,9 @@ enum ChatRenderBench {
             | total per screen | \(String(format: "%.1f ms", (drawn.seconds + encoded.seconds) * 1000)) |
             """)
     }
+}
+
+/// A step of the benchmark that could not be carried out.
+struct RenderBenchFailure: Error, CustomStringConvertible {
+    let description: String
 }
