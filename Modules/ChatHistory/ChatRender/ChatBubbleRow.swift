@@ -186,7 +186,9 @@ struct ChatBubbleRow {
             }
 
             if let laid, let message = textMessage {
-                let origin = CanvasPoint(x: x + padH, y: top + textTop)
+                // A right-to-left paragraph's lines sit at the right of the `textMax` box: move the box so that the
+                // text's extents (`bounds.x` onwards) start at the padding, inside a bubble as wide as the text.
+                let origin = CanvasPoint(x: x + padH - laid.bounds.x, y: top + textTop)
                 canvas.drawText(message.text, entities: entities, width: Int(textMax), fontSize: textSize, at: origin, color: s.text)
                 item.textOrigin = origin
                 item.textLines = laid.lineCount

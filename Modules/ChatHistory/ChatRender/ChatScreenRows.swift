@@ -35,6 +35,7 @@ struct ChatScreenRows {
             case .loading:
                 result.append(pill("Loading…", content: .loading))
             case .message, .group:
+                guard !entry.messages.isEmpty else { continue }
                 let above = index > 0 ? merges(entries[index - 1], entry) : false
                 let below = index + 1 < entries.count ? merges(entry, entries[index + 1]) : false
                 result.append(item(entry, mergedAbove: above, mergedBelow: below, byId: byId))
@@ -148,7 +149,7 @@ struct ChatScreenRows {
         let outgoing = !message.flags.contains(.incoming)
         let size = s.px(s.largeEmojiSize)
         let laid = TextLayout.layout(message.text, width: Int(s.maxBubbleWidth), fontSize: size)
-        let width = laid.bounds.width, pillHeight = s.px(s.timeSize + 6)
+        let width = laid.bounds.width, pillHeight = s.px(s.timeSize + 16)  // the time pill just under the emoji
         return ChatScreenRow(height: laid.bounds.height + pillHeight, mergedAbove: mergedAbove) { canvas, top in
             let x = outgoing ? Double(s.pixelWidth) - s.px(s.sideMargin + s.tailWidth) - width : s.px(s.sideMargin + s.tailWidth)
             let frame = CanvasRect(x: x, y: top, width: width, height: laid.bounds.height)
