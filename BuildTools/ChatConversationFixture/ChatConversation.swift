@@ -47,8 +47,8 @@ public struct ChatConversation: Sendable {
             environment: NetworkEnvironment(
                 datacenters: server.endpoints, defaultMainDc: 2, publicKeys: server.publicKeys, group: server.group),
             stateConfiguration: .init(gapWait: 0.5))
-        let ann = try await signUp(manager, phone: "9996621101", name: "Ann")
-        let bob = try await signUp(manager, phone: "9996621102", name: "Bob")
+        let ann = try await within(timeout, "Ann's sign-up") { try await signUp(manager, phone: "9996621101", name: "Ann") }
+        let bob = try await within(timeout, "Bob's sign-up") { try await signUp(manager, phone: "9996621102", name: "Bob") }
         ann.start()
         bob.start()
         let conversation = ChatConversation(server: server, manager: manager, root: root, ann: ann, bob: bob)
@@ -57,8 +57,9 @@ public struct ChatConversation: Sendable {
     }
 
     private func send(timeout: Double) async throws {
-        guard let bobId = try await ann.importContact(phone: "9996621102", firstName: "Bob"),
-            let annId = try await bob.importContact(phone: "9996621101", firstName: "Ann")
+        let (ann, bob) = (self.ann, self.bob)
+        guard let bobId = try await Self.within(timeout, "Ann finding Bob", { try await ann.importContact(phone: "9996621102", firstName: "Bob") }),
+            let annId = try await Self.within(timeout, "Bob finding Ann", { try await bob.importContact(phone: "9996621101", firstName: "Ann") })
         else { throw ConversationError("the two accounts could not find each other") }
 
         // Ann writes first, two messages in a row.
@@ -96,7 +97,9 @@ public struct ChatConversation: Sendable {
         try bob.enqueue(
             images.enumerated().map { EnqueueMessage(text: $0.offset == 0 ? Self.caption : "", media: $0.element, groupingKey: key) },
             to: annId)
-        let pack = try await StickerPacks.fetch(.name("telegraph"), network: bob.network)
+        let pack = try await Self.within(timeout, "tg-server's sticker set") {
+            try await StickerPacks.fetch(.name("telegraph"), network: bob.network)
+        }
         guard let sticker = pack.files.first else { throw ConversationError("tg-server's sticker set is empty") }
         try bob.enqueue([EnqueueMessage(text: "", media: sticker)], to: annId)
         let voicePath = root + "/voice.ogg"
@@ -169,6 +172,24 @@ public struct ChatConversation: Sendable {
 
     private func stored(_ account: Account, _ peer: PeerId) throws -> [Message] {
         try account.postbox.readTransactionSync { tx in try tx.earlierMessages(peerId: peer, before: nil, count: 1_000) }
+    }
+
+    /// `operation`'s result, or an error after `seconds` (the operation is cancelled).
+    static func within<T: Sendable>(
+        _ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw ConversationError("\(what): not within \(seconds) s")
+            }
+            return value
+        }
     }
 
     /// Polls `condition` every 20 ms until it holds; throws after `timeout` seconds.
