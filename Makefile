@@ -98,6 +98,13 @@ tsan-signal: deps ## Run the Signal area's tests under ThreadSanitizer (same as 
 	$(SWIFT) test --sanitize=thread --filter 'SwiftSignalKitTests|SignalTestingTests'
 
 # Postbox.
+.PHONY: chat-png
+chat-png: deps ## Draw a chat made through tg-server as a 1080×2400 PNG (chatrender-bench, release); prints its path under .build/chat-png.
+	cd Benchmarks && $(SWIFT) build -c release --product chatrender-bench -q
+	@mkdir -p .build/chat-png
+	@"$$(cd Benchmarks && $(SWIFT) build -c release --show-bin-path)/chatrender-bench" --runs 0 \
+		--png "$(CURDIR)/.build/chat-png/chat.png" --top-png "$(CURDIR)/.build/chat-png/chat-top.png"
+
 .PHONY: bench-postbox postbox-check
 bench-postbox: deps ## Postbox benchmarks: builds the GRDB peer (its own binary), runs postbox-bench with ratios.
 	cd Benchmarks && $(SWIFT) build -c release --product postbox-grdb-bench -q

@@ -198,10 +198,18 @@ let modules: [Module] = [
         testDeps: ["Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit", "MergeLists", "ListView"]),
 
     .swift("ListView", .ChatHistory, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit", "SignalTesting"]),
-    // ChatRender: a chat drawn in a terminal (ANSI) from its history entries.
+    // ChatRender: a chat drawn in a terminal (ANSI) from its history entries, and as a PNG screen on TextLayout's
+    // cairo Canvas with its pictures fetched through MediaResources.
     .swift(
-        "ChatRender", .ChatHistory, deps: ["ChatHistory", "Postbox", "SyncCore", "AudioWaveform", "CUtf8proc"],
-        testDeps: ["ChatHistory", "Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "AudioWaveform"]),
+        "ChatRender", .ChatHistory,
+        deps: [
+            "ChatHistory", "Postbox", "SyncCore", "AudioWaveform", "CUtf8proc", "TextLayout", "MediaResources", "ImageCore",
+            "SwiftSignalKit",
+        ],
+        testDeps: [
+            "ChatHistory", "Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "AudioWaveform", "TextLayout",
+            "MediaResources", "ImageCore", "TelegramCore", "ChatConversationFixture",
+        ]),
 
     // Server: the local MTProto server.
     .swift(
@@ -306,11 +314,21 @@ let modules: [Module] = [
     .swift("MergeLists", .ChatHistory, testDeps: ["TestVectors"]),
     // TextLayout: message text and entities laid out into lines, clusters and link hit areas by Pango (the only
     // importer of CPango).
-    .swift("TextLayout", .ChatHistory, deps: ["CPango", "SyncCore"], testDeps: ["SyncCore"]),
+    // Its Canvas is the one cairo drawing surface (cairo comes with pangocairo): ChatRender draws chats on it.
+    .swift("TextLayout", .ChatHistory, deps: ["CPango", "SyncCore"], testDeps: ["SyncCore", "ImageCore"]),
 
     // BuildTools: generators and checks that run at development time.
     .swift("BoundaryCheck", .BuildTools, testDeps: ["TestVectors"]),
     .swift("TLGenerator", .BuildTools, deps: ["TLSchema"], testDeps: ["TLSchema", "TestVectors"]),
+    // ChatConversationFixture: a conversation made through an in-process tg-server between two of our accounts (text
+    // with entities, a reply, an album, a sticker, a voice note) for ChatRenderTests, chatrender-bench and
+    // `make chat-png`; test support, so no app links it.
+    .testSupport(
+        "ChatConversationFixture", .BuildTools,
+        deps: [
+            "TelegramCore", "ServerTestSupport", "Postbox", "SyncCore", "ChatHistory", "ImageCore", "JPEGBinding",
+            "AudioWaveform", "SwiftSignalKit",
+        ]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(
         "FuzzHarnesses", .BuildTools,

@@ -58,6 +58,17 @@ let package = Package(
             ],
             path: "Sources/textlayout-bench", swiftSettings: Settings.swift),
 
+        // A chat drawn to PNG: one 1080×2400 screen of a conversation made through tg-server (no peer; ms per screen).
+        .executableTarget(
+            name: "chatrender-bench",
+            dependencies: [
+                "BenchmarkSupport", .product(name: "ChatRender", package: "Telegraph"),
+                .product(name: "ChatHistory", package: "Telegraph"),
+                .product(name: "ChatConversationFixture", package: "Telegraph"),
+                .product(name: "MediaResources", package: "Telegraph"), .product(name: "TelegramCore", package: "Telegraph"),
+            ],
+            path: "Sources/chatrender-bench", swiftSettings: Settings.swift),
+
         // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
         .systemLibrary(
             name: "COpenSSLPeer", path: "Sources/COpenSSLPeer", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),

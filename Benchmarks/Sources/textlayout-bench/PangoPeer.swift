@@ -22,7 +22,7 @@ enum PangoPeer {
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         pango_layout_set_text(layout, text, -1)
         let description = pango_font_description_new()
-        pango_font_description_set_family(description, "Noto Sans,Noto Sans Arabic,Noto Sans CJK SC,Noto Color Emoji")
+        pango_font_description_set_family(description, "Noto Sans,Noto Sans Arabic,Noto Sans CJK SC")
         pango_font_description_set_absolute_size(description, 17 * Double(PANGO_SCALE))
         pango_layout_set_font_description(layout, description)
         pango_font_description_free(description)
@@ -40,7 +40,7 @@ enum PangoPeer {
             switch entity.type {
             case .bold: attribute = pango_attr_weight_new(PANGO_WEIGHT_BOLD)
             case .italic: attribute = pango_attr_style_new(PANGO_STYLE_ITALIC)
-            case .code: attribute = pango_attr_family_new("Noto Sans Mono,Noto Sans Mono CJK SC,Noto Color Emoji")
+            case .code: attribute = pango_attr_family_new("Noto Sans Mono,Noto Sans Mono CJK SC")
             case .url, .mention, .hashtag: attribute = pango_attr_foreground_new(0x2424, 0x8181, 0xCCCC)
             default: attribute = nil
             }

@@ -222,7 +222,7 @@ public struct TerminalChatRenderer: Sendable {
         return String(format: "%02d:%02d", local / 3600, local % 3600 / 60)
     }
 
-    private static func dayName(_ day: Int32) -> String {
+    static func dayName(_ day: Int32) -> String {
         let date = Date(timeIntervalSince1970: Double(day) * 86_400)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
@@ -273,7 +273,7 @@ public struct TerminalChatRenderer: Sendable {
         return "🎤 " + String(drawn) + label
     }
 
-    private static func actionText(_ message: Message) -> String {
+    static func actionText(_ message: Message) -> String {
         guard let action = message.media.compactMap({ $0 as? TelegramMediaAction }).first else { return "service message" }
         switch action.action {
         case .groupCreated(let title): return "group “\(title)” created"

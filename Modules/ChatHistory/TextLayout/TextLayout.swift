@@ -11,9 +11,11 @@ public import SyncCore
 /// ```
 ///
 /// **Fonts.** The family is pinned, so a text lays out the same on every machine that ran `make deps`:
-/// `TextLayout.families` (Noto Sans, then Noto Sans Arabic, Noto Sans CJK SC and Noto Color Emoji, found by
-/// fontconfig among the fonts `fonts-noto-core`, `fonts-noto-cjk`, `fonts-noto-color-emoji` install), code and pre in
-/// `TextLayout.monospaceFamilies`; the language is pinned to English (not the process locale), hinting is off and
+/// `TextLayout.families` (Noto Sans, then Noto Sans Arabic and Noto Sans CJK SC, found by fontconfig among the fonts
+/// `fonts-noto-core` and `fonts-noto-cjk` install; emoji come from fontconfig's fallback, which finds Noto Color Emoji
+/// from `fonts-noto-color-emoji`), code and pre in `TextLayout.monospaceFamilies`. Noto Color Emoji is left out of
+/// the lists on purpose: named there, Pango 1.50 takes it for digits, `#`, `*` and the spaces next to them (keycap
+/// bases, which it covers), so "18:10" came out in wide grey emoji digits; the language is pinned to English (not the process locale), hinting is off and
 /// glyph positions are not rounded, so positions do not depend on the machine's fontconfig or cairo defaults.
 ///
 /// **Threads.** Each call makes its own `PangoContext` and `PangoLayout` from the calling thread's cairo font map
@@ -29,10 +31,11 @@ public import SyncCore
 /// See https://docs.gtk.org/Pango/class.Layout.html and https://docs.gtk.org/Pango/struct.AttrList.html.
 public enum TextLayout {
     /// The family list of message text (`pango_font_description_set_family` takes a comma-separated list): Noto Sans,
-    /// and for what it lacks Noto Sans Arabic, Noto Sans CJK SC and Noto Color Emoji, before fontconfig's own fallback.
-    public static let families = "Noto Sans,Noto Sans Arabic,Noto Sans CJK SC,Noto Color Emoji"
+    /// and for what it lacks Noto Sans Arabic and Noto Sans CJK SC, before fontconfig's own fallback (Noto Color Emoji
+    /// for emoji; not named, so digits stay in Noto Sans).
+    public static let families = "Noto Sans,Noto Sans Arabic,Noto Sans CJK SC"
     /// The family list of code and pre entities.
-    public static let monospaceFamilies = "Noto Sans Mono,Noto Sans Mono CJK SC,Noto Color Emoji"
+    public static let monospaceFamilies = "Noto Sans Mono,Noto Sans Mono CJK SC"
     /// The colour of tappable entities, 0xRRGGBB (Telegram's default link blue).
     public static let linkColor: UInt32 = 0x2481CC
     /// Telegram-iOS's message font size, in pixels.

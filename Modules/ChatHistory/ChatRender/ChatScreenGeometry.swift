@@ -1,0 +1,92 @@
+public import Postbox
+public import TextLayout
+
+/// Where everything of a drawn chat screen is, in pixels from the image's top left: what the tests check instead of
+/// whole golden images.
+public struct ChatScreenGeometry: Sendable {
+    /// The image's size.
+    public var width: Int
+    public var height: Int
+    /// The area between the navigation bar and the input panel that items are drawn in.
+    public var historyArea: CanvasRect
+    /// The items drawn, top to bottom (those wholly outside the history area are left out).
+    public var items: [ChatScreenItem]
+    /// The height of every row with the spacing between them (all of the history, drawn or not).
+    public var contentHeight: Double
+    /// How far the history is scrolled up from the bottom.
+    public var scrollOffset: Double
+
+    /// The largest scroll offset: the oldest row just under the navigation bar.
+    public var maxScrollOffset: Double { max(0, contentHeight - historyArea.height) }
+}
+
+/// One drawn row.
+public struct ChatScreenItem: Sendable {
+    /// What the row shows.
+    public enum Content: Hashable, Sendable {
+        case dateHeader(day: Int32)
+        case unread
+        case loading
+        /// A service message, centred.
+        case service(MessageId)
+        /// A bubble with one message or an album's messages.
+        case bubble([MessageId])
+        case sticker(MessageId)
+        case largeEmoji(MessageId)
+    }
+
+    /// Which side the row is on.
+    public enum Side: Hashable, Sendable {
+        case incoming, outgoing, centre
+    }
+
+    public var content: Content
+    public var side: Side
+    /// The bubble's body (without its tail), the pill, the separator bar, the sticker's square.
+    public var frame: CanvasRect
+    /// The colour `frame` is filled with (over the background), when it is filled.
+    public var fill: CanvasColor?
+    /// Whether the bubble has its tail (the last bubble of a run from one author).
+    public var hasTail: Bool
+    /// The top left of the message text's layout box, and its line count.
+    public var textOrigin: CanvasPoint?
+    public var textLines: Int
+    /// The reply header: its bar, where the author's name and the quoted text are drawn.
+    public var reply: ReplyHeaderGeometry?
+    /// Photo cells (one, or an album's grid), each with its message and what was drawn in it.
+    public var mediaCells: [MediaCellGeometry]
+    /// A voice note's waveform bars, left to right, and the colour they are drawn in.
+    public var waveformBars: [CanvasRect]
+    public var waveformColor: CanvasColor?
+    /// Where the time is drawn.
+    public var timeOrigin: CanvasPoint?
+
+    init(content: Content, side: Side, frame: CanvasRect, fill: CanvasColor?) {
+        self.content = content
+        self.side = side
+        self.frame = frame
+        self.fill = fill
+        hasTail = false
+        textLines = 0
+        mediaCells = []
+        waveformBars = []
+    }
+}
+
+/// A reply header inside a bubble.
+public struct ReplyHeaderGeometry: Sendable {
+    public var bar: CanvasRect
+    public var authorOrigin: CanvasPoint
+    public var quoteOrigin: CanvasPoint
+    /// The name and the (one-line, possibly shortened) quote drawn.
+    public var author: String
+    public var quote: String
+}
+
+/// One photo cell.
+public struct MediaCellGeometry: Sendable {
+    public var messageId: MessageId
+    public var rect: CanvasRect
+    /// What filled the cell.
+    public var drawn: ChatPicture.Stage?
+}

@@ -1,0 +1,198 @@
+import ChatHistory
+import Postbox
+import SyncCore
+import TextLayout
+
+/// One measured row of the screen: its height in pixels, whether it merges with the row above (the same author's
+/// previous message, within `mergeWindow`), and how to draw it with its top at a given y.
+struct ChatScreenRow {
+    var height: Double
+    var mergedAbove: Bool
+    var draw: (inout Canvas, Double) -> ChatScreenItem
+}
+
+/// The rows of a screen's entries, oldest first: pills, the separator, bubbles, stickers and large emoji measured
+/// for the style's width (Telegram-iOS merges a message with its neighbour by the same author within 10 minutes,
+/// `ChatMessageItemImpl.mergedWithItems`; here the same rule, with no header between them).
+struct ChatScreenRows {
+    let renderer: ChatScreenRenderer
+    let entries: [ChatHistoryEntry]
+    let media: ChatMedia
+    var style: ChatScreenStyle { renderer.style }
+
+    /// Messages of one author this close together merge (seconds).
+    static let mergeWindow: Int32 = 600
+
+    var rows: [ChatScreenRow] {
+        let byId = Dictionary(entries.flatMap(\.messages).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var result: [ChatScreenRow] = []
+        for (index, entry) in entries.enumerated() {
+            switch entry {
+            case .dateHeader(let day, _):
+                result.append(pill(TerminalChatRenderer.dayName(day), content: .dateHeader(day: day)))
+            case .unread:
+                result.append(unreadBar())
+            case .loading:
+                result.append(pill("Loading…", content: .loading))
+            case .message, .group:
+                guard !entry.messages.isEmpty else { continue }
+                let above = index > 0 ? merges(entries[index - 1], entry) : false
+                let below = index + 1 < entries.count ? merges(entry, entries[index + 1]) : false
+                result.append(item(entry, mergedAbove: above, mergedBelow: below, byId: byId))
+            }
+        }
+        return result
+    }
+
+    /// Whether `newer` continues `older`'s run: both messages (not service ones) by the same author, close in time.
+    private func merges(_ older: ChatHistoryEntry, _ newer: ChatHistoryEntry) -> Bool {
+        guard let a = older.messages.first, let b = newer.messages.first else { return false }
+        let service = { (message: Message) in message.media.contains { $0 is TelegramMediaAction } }
+        return a.authorId == b.authorId && a.flags.contains(.incoming) == b.flags.contains(.incoming) && !service(a)
+            && !service(b) && abs(b.timestamp - a.timestamp) < Self.mergeWindow
+    }
+
+    // MARK: - Pills and the separator
+
+    private func pill(_ text: String, content: ChatScreenItem.Content) -> ChatScreenRow {
+        let s = style
+        let size = s.px(s.headerSize)
+        let bold = [MessageTextEntity(range: 0..<text.utf16.count, type: .bold)]
+        let maxWidth = Int(Double(s.pixelWidth) - s.px(40))
+        let laid = TextLayout.layout(text, entities: bold, width: maxWidth, fontSize: size)
+        let width = laid.lines.map(\.rect.width).max() ?? 0
+        let pillWidth = width + s.px(20), pillHeight = laid.bounds.height + s.px(6)
+        return ChatScreenRow(height: pillHeight, mergedAbove: false) { canvas, top in
+            let frame = CanvasRect(x: (Double(s.pixelWidth) - pillWidth) / 2, y: top, width: pillWidth, height: pillHeight)
+            canvas.fill(frame, radii: .all(pillHeight / 2), color: s.pill)
+            let origin = CanvasPoint(x: frame.x + s.px(10), y: top + s.px(3))
+            canvas.drawText(text, entities: bold, width: Int(width.rounded(.up)) + 1, fontSize: size, at: origin, color: s.pillText)
+            var item = ChatScreenItem(content: content, side: .centre, frame: frame, fill: s.pill)
+            item.textOrigin = origin
+            item.textLines = laid.lineCount
+            return item
+        }
+    }
+
+    private func unreadBar() -> ChatScreenRow {
+        let s = style
+        let text = "Unread messages"
+        let size = s.px(s.headerSize)
+        let laid = TextLayout.layout(text, width: s.pixelWidth, fontSize: size)
+        let height = s.px(26)
+        return ChatScreenRow(height: height, mergedAbove: false) { canvas, top in
+            let frame = CanvasRect(x: 0, y: top, width: Double(s.pixelWidth), height: height)
+            canvas.fill(frame, color: s.unreadBar)
+            let origin = CanvasPoint(x: (frame.width - laid.bounds.width) / 2, y: top + (height - laid.bounds.height) / 2)
+            canvas.drawText(text, width: s.pixelWidth, fontSize: size, at: origin, color: s.unreadText)
+            var item = ChatScreenItem(content: .unread, side: .centre, frame: frame, fill: s.unreadBar)
+            item.textOrigin = origin
+            item.textLines = laid.lineCount
+            return item
+        }
+    }
+
+    // MARK: - Message items
+
+    private func item(
+        _ entry: ChatHistoryEntry, mergedAbove: Bool, mergedBelow: Bool, byId: [MessageId: Message]
+    ) -> ChatScreenRow {
+        let messages = entry.messages
+        let first = messages[0]
+        let isRead = {
+            switch entry {
+            case .message(let message): return message.isRead
+            case .group(_, let group): return group.allSatisfy(\.isRead)
+            default: return false
+            }
+        }()
+        switch ChatMessageItemClassifier.kind(of: messages) {
+        case .sticker, .animatedSticker:
+            return sticker(first, mergedAbove: mergedAbove, isRead: isRead)
+        case .largeEmoji:
+            return largeEmoji(first, mergedAbove: mergedAbove, isRead: isRead)
+        case .bubble(let contents):
+            if contents.count == 1, case .action = contents[0] {
+                return pill(TerminalChatRenderer.actionText(first), content: .service(first.id))
+            }
+            return ChatBubbleRow(
+                rows: self, messages: messages, contents: contents, byId: byId, mergedAbove: mergedAbove,
+                mergedBelow: mergedBelow, isRead: isRead
+            ).row
+        }
+    }
+
+    /// A sticker's first frame in a square on its side, the time in a pill at its bottom right.
+    private func sticker(_ message: Message, mergedAbove: Bool, isRead: Bool) -> ChatScreenRow {
+        let s = style
+        let side = s.px(s.stickerSide)
+        let outgoing = !message.flags.contains(.incoming)
+        let picture = media.pictures[message.id]
+        return ChatScreenRow(height: side, mergedAbove: mergedAbove) { canvas, top in
+            let x = outgoing ? Double(s.pixelWidth) - s.px(s.sideMargin + s.tailWidth) - side : s.px(s.sideMargin + s.tailWidth)
+            let frame = CanvasRect(x: x, y: top, width: side, height: side)
+            if let picture {
+                canvas.draw(picture.image, in: frame, mode: .fit)
+            } else {
+                canvas.fill(frame, radii: .all(side / 2), color: CanvasColor(rgb: 0xFFFFFF, alpha: 0.4))
+            }
+            var item = ChatScreenItem(content: .sticker(message.id), side: outgoing ? .outgoing : .incoming, frame: frame, fill: nil)
+            item.mediaCells = [MediaCellGeometry(messageId: message.id, rect: frame, drawn: picture?.stage)]
+            item.timeOrigin = timePill(&canvas, message, isRead: isRead, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY))
+            return item
+        }
+    }
+
+    /// One to three emoji, large, without a bubble.
+    private func largeEmoji(_ message: Message, mergedAbove: Bool, isRead: Bool) -> ChatScreenRow {
+        let s = style
+        let outgoing = !message.flags.contains(.incoming)
+        let size = s.px(s.largeEmojiSize)
+        let laid = TextLayout.layout(message.text, width: Int(s.maxBubbleWidth), fontSize: size)
+        let width = laid.bounds.width, pillHeight = s.px(s.timeSize + 16)  // the time pill just under the emoji
+        return ChatScreenRow(height: laid.bounds.height + pillHeight, mergedAbove: mergedAbove) { canvas, top in
+            let x = outgoing ? Double(s.pixelWidth) - s.px(s.sideMargin + s.tailWidth) - width : s.px(s.sideMargin + s.tailWidth)
+            let frame = CanvasRect(x: x, y: top, width: width, height: laid.bounds.height)
+            canvas.drawText(message.text, width: Int(s.maxBubbleWidth), fontSize: size, at: CanvasPoint(x: x, y: top), color: s.text)
+            var item = ChatScreenItem(content: .largeEmoji(message.id), side: outgoing ? .outgoing : .incoming, frame: frame, fill: nil)
+            item.textOrigin = CanvasPoint(x: x, y: top)
+            item.textLines = laid.lineCount
+            item.timeOrigin = timePill(
+                &canvas, message, isRead: isRead, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY + pillHeight))
+            return item
+        }
+    }
+
+    /// The time (and our check marks) in white on a translucent pill whose bottom right is `bottomRight` less a
+    /// margin; returns where the time's text is.
+    func timePill(_ canvas: inout Canvas, _ message: Message, isRead: Bool, bottomRight: CanvasPoint) -> CanvasPoint {
+        let s = style
+        let text = renderer.time(message)
+        let size = s.px(s.timeSize)
+        let laid = TextLayout.layout(text, width: s.pixelWidth, fontSize: size)
+        let outgoing = !message.flags.contains(.incoming)
+        let checks = outgoing ? s.px(16) : 0
+        let width = laid.bounds.width + checks + s.px(12), height = laid.bounds.height + s.px(4)
+        let frame = CanvasRect(x: bottomRight.x - s.px(6) - width, y: bottomRight.y - s.px(6) - height, width: width, height: height)
+        canvas.fill(frame, radii: .all(height / 2), color: CanvasColor(rgb: 0x000000, alpha: 0.4))
+        let origin = CanvasPoint(x: frame.x + s.px(6), y: frame.y + s.px(2))
+        canvas.drawText(text, width: s.pixelWidth, fontSize: size, at: origin, color: s.pillText)
+        if outgoing {
+            drawChecks(&canvas, x: origin.x + laid.bounds.width + s.px(3), midY: frame.y + height / 2, read: isRead, color: s.pillText)
+        }
+        return origin
+    }
+
+    /// One check mark (sent) or two (read), Telegram's, as strokes `s.px(11)` wide centred on `midY`.
+    func drawChecks(_ canvas: inout Canvas, x: Double, midY: Double, read: Bool, color: CanvasColor) {
+        let s = style
+        let w = s.px(9), h = s.px(7), stroke = s.px(1.3)
+        for offset in read ? [0.0, s.px(4)] : [0.0] {
+            let left = x + offset, top = midY - h / 2
+            if offset == 0 {
+                canvas.line(from: CanvasPoint(x: left, y: top + h * 0.55), to: CanvasPoint(x: left + w * 0.35, y: top + h), width: stroke, color: color)
+            }
+            canvas.line(from: CanvasPoint(x: left + w * 0.35, y: top + h), to: CanvasPoint(x: left + w, y: top), width: stroke, color: color)
+        }
+    }
+}
