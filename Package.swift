@@ -311,10 +311,7 @@ let modules: [Module] = [
             "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "Network", "TelegramApi", "SwiftSignalKit",
             "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix",
         ],
-        testDeps: [
-            "TelegramCore", "SyncCore", "Postbox", "PostboxTesting", "TestVectors", "CryptoUtils", "ImageCore",
-            "MediaTestSupport",
-        ]),
+        testDeps: ["SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport"]),
 
     // ChatHistory: the chat screen's model under the UI.
     // MergeLists: stable diffs of two sorted lists of identified items in one walk (Telegram-iOS's MergeLists).

@@ -82,7 +82,8 @@ struct Login: AsyncParsableCommand {
         let outcome: SignInOutcome
         do {
             outcome = try await SignInFlow.run(
-                session: session, name: name, server: address, publicKeyPEM: pem, phone: phoneNumber, answers: answers)
+                session: session, name: name, server: address, publicKeyPEM: pem, phone: phoneNumber, answers: answers,
+                timeout: global.timeout)
         } catch {
             await session.close()
             throw TGExit.toolError(error)

@@ -38,7 +38,7 @@ public enum SignInFlow {
     /// one, else adds an account and records `name`, `server` and `publicKeyPEM` in the profiles.
     public static func run(
         session: ClientSession, name: String, server: ServerAddress, publicKeyPEM: String, phone: String?,
-        answers: SignInAnswers
+        answers: SignInAnswers, timeout: Double = 30
     ) async throws(ClientError) -> SignInOutcome {
         let manager = session.manager
         var unauthorized: UnauthorizedAccount
@@ -57,7 +57,8 @@ public enum SignInFlow {
             }
         }
         do {
-            let outcome = try await steps(manager.authorization(unauthorized), unauthorized, phone: phone, answers: answers)
+            let outcome = try await steps(
+                manager.authorization(unauthorized), unauthorized, phone: phone, answers: answers, timeout: timeout)
             await unauthorized.network.close()
             return outcome
         } catch {
@@ -68,7 +69,8 @@ public enum SignInFlow {
 
     /// The steps from where `unauthorized` stands until signed in or an answer is missing.
     private static func steps(
-        _ authorization: Authorization, _ unauthorized: UnauthorizedAccount, phone: String?, answers: SignInAnswers
+        _ authorization: Authorization, _ unauthorized: UnauthorizedAccount, phone: String?, answers: SignInAnswers,
+        timeout: Double
     ) async throws(ClientError) -> SignInOutcome {
         while true {
             let state: UnauthorizedAccountStateContents
@@ -77,34 +79,43 @@ public enum SignInFlow {
             case .empty, .phoneEntry:
                 guard let phone, !phone.isEmpty else { throw .badInput("no phone number — pass --phone") }
                 do {
-                    _ = try await authorization.sendCode(phoneNumber: phone).get()
+                    _ = try await withDeadline("sending the code", timeout: timeout) {
+                        try await authorization.sendCode(phoneNumber: phone).get()
+                    }
                 } catch let error as AuthorizationCodeRequestError {
                     throw codeRequestError(error)
+                } catch let error as ClientError {
+                    throw error
                 } catch {
                     throw .unreachable("sending the code: \(error) — check that the server is running")
                 }
             case .confirmationCodeEntry(let phone, _, _):
                 guard let code = await answers.code(phone) else { return .waiting(needs: "code") }
-                if case .signedIn(let user)? = try await step(authorization.signIn(code: code)) { return .signedIn(userId: user) }
+                if case .signedIn(let user)? = try await step(authorization.signIn(code: code), timeout: timeout) { return .signedIn(userId: user) }
             case .signUp:
                 guard let names = await answers.name() else { return .waiting(needs: "name") }
-                if case .signedIn(let user)? = try await step(authorization.signUp(firstName: names.first, lastName: names.last)) {
+                if case .signedIn(let user)? = try await step(authorization.signUp(firstName: names.first, lastName: names.last), timeout: timeout) {
                     return .signedIn(userId: user)
                 }
             case .passwordEntry(_, let hint):
                 guard let password = await answers.password(hint) else { return .waiting(needs: "password") }
-                if case .signedIn(let user)? = try await step(authorization.checkPassword(password)) { return .signedIn(userId: user) }
+                if case .signedIn(let user)? = try await step(authorization.checkPassword(password), timeout: timeout) { return .signedIn(userId: user) }
             }
         }
     }
 
     /// One code, sign-up or password step: signed in, or `nil` to go on with the stored state.
-    private static func step(_ signal: Signal<AuthorizationResult, AuthorizationError>) async throws(ClientError) -> SignInOutcome? {
+    private static func step(
+        _ signal: Signal<AuthorizationResult, AuthorizationError>, timeout: Double
+    ) async throws(ClientError) -> SignInOutcome? {
         do {
-            if case .loggedIn(let userId) = try await signal.get() { return .signedIn(userId: userId) }
+            let result = try await withDeadline("signing in", timeout: timeout) { try await signal.get() }
+            if case .loggedIn(let userId) = result { return .signedIn(userId: userId) }
             return nil
         } catch let error as AuthorizationError {
             throw verificationError(error)
+        } catch let error as ClientError {
+            throw error
         } catch {
             throw .unreachable("signing in: \(error) — check that the server is running")
         }
