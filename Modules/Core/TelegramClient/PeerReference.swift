@@ -28,7 +28,7 @@ public enum PeerReference: Equatable, Sendable, CustomStringConvertible {
         } else if Self.isPhone(Substring(text)), text.count >= 10 {
             // Ten or more digits are a phone number (Telegram's user ids of test servers are shorter).
             self = .phone(text)
-        } else if let id = Int64(text), id > 0 {
+        } else if !text.hasPrefix("+"), let id = Int64(text), id > 0 {
             self = .user(id)
         } else {
             self = .title(text)
