@@ -3,6 +3,7 @@ import ChatHistory
 import ChatRender
 import CommandLineOutput
 import Foundation
+import Synchronization
 import Postbox
 import TelegramClient
 import TelegramCore
@@ -104,10 +105,12 @@ struct Watch: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withOnlineAccount { _, account in
-            let stream = MessageWatch(account: account).messages()
             let interrupted = Interrupt.install()
-            if output.json { try Output.json(["watching": true], pretty: false) } else { print("watching") }
-            Output.flush()
+            let json = output.json
+            let stream = MessageWatch(account: account).messages {
+                if json { try? Output.json(["watching": true], pretty: false) } else { print("watching") }
+                Output.flush()
+            }
             let deadline = seconds.map { Date().addingTimeInterval($0) }
             let finished = OnceFlag()
             let reader = Task { [count, json = output.json] in
@@ -130,23 +133,16 @@ struct Watch: AsyncParsableCommand {
     }
 }
 
-/// SIGINT ends `watch` cleanly (the accounts shut down, exit 0).
-final class Interrupt: @unchecked Sendable {
-    private let source: any DispatchSourceSignal
-    private let flag = OnceFlag()
+/// SIGINT ends `watch` cleanly (the accounts shut down, exit 0): a plain signal handler sets an atomic flag, installed
+/// synchronously before `watch` says it listens, so no early SIGINT is lost.
+struct Interrupt {
+    private static let received = Atomic<Bool>(false)
 
-    var fired: Bool { flag.value }
-
-    private init() {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    }
+    var fired: Bool { Self.received.load(ordering: .relaxed) }
 
     static func install() -> Interrupt {
-        let interrupt = Interrupt()
-        interrupt.source.setEventHandler { interrupt.flag.set() }
-        interrupt.source.resume()
-        return interrupt
+        signal(SIGINT) { _ in Interrupt.received.store(true, ordering: .relaxed) }
+        return Interrupt()
     }
 }
 

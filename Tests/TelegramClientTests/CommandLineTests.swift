@@ -62,8 +62,8 @@ struct DownloadResult: Decodable {
 
 /// The `tg` binary as people and scripts use it, against a real tg-server process with Telethon 1.45 as the other
 /// person: sign-up (one account stopping at the code and resuming), accounts and switching, markdown that arrives as
-/// entities, every kind of media, reply, edit, delete, read, local and server search, download, watch, render and
-/// log-out. Each step is a separate `tg` process over the same root, as a script would run it.
+/// entities, every kind of media, reply, edit, delete, read, local and server search, download, watch (to a count, and
+/// to SIGINT), render, a two-step verification sign-in and log-out. Each step is a separate `tg` process over the same root, as a script would run it.
 @Suite(.serialized) struct CommandLineTests {
     static let bob = "9996620002"
 
@@ -197,10 +197,32 @@ struct DownloadResult: Decodable {
         let png2 = try await harness.tg(["render", "@bob_cli", "--png", media.appendingPathComponent("chat.png").path])
         #expect(png2.status == 1 && png2.errorOutput.contains("not available yet"))
 
+        // SIGINT ends watch cleanly.
+        let interrupted = try harness.startTG(["watch"])
+        let started = await interrupted.waitForOutputOffPool(timeout: 30) { String(decoding: $0, as: UTF8.self).contains("watching") }
+        try #require(started, "watch did not start")
+        interrupted.send(SIGINT)
+        let stopped = try #require(await interrupted.waitOffPool(timeout: 30))
+        #expect(stopped.status == 0 && !stopped.timedOut, "\(stopped.errorOutput)")
+
+        // Bob turns two-step verification on; his number signs in here too, stopping at the password, then with it.
+        _ = try await harness.peer(Empty.self, ["op": "set_password", "password": "correct horse", "hint": "horse"])
+        let needsPassword = try await harness.tgJSON(
+            LoginResult.self, ["login", "--account", "bob", "--phone", Self.bob, "--code", "22222", "--server", harness.serverArgument,
+                               "--server-key", harness.keyFile])
+        #expect(needsPassword.status == "waiting" && needsPassword.needs == "password")
+        let wrongPassword = try await harness.tg(["login", "--account", "bob", "--password", "wrong"])
+        #expect(wrongPassword.status == 2 && wrongPassword.errorOutput.contains("wrong password"), "\(wrongPassword.errorOutput)")
+        let bob = try await harness.tgJSON(LoginResult.self, ["login", "--account", "bob", "--password", "correct horse"])
+        #expect(bob.status == "signedIn")
+        let bobsHistory = try await harness.tgJSON([MessageSummary].self, ["history", "+9996610001", "--account", "bob", "--limit", "3"])
+        #expect(bobsHistory.last?.text == "live from Telethon" && bobsHistory.last?.outgoing == true)
+        _ = try await harness.tgJSON([String: String].self, ["switch", "ann"])
+
         // Cat logs out: her folder goes, Ann stays.
         _ = try await harness.tgJSON([String: String].self, ["logout", "--account", "cat"])
         accounts = try await harness.tgJSON([AccountRow].self, ["accounts"])
-        #expect(accounts.map(\.name) == ["ann"])
+        #expect(accounts.map(\.name) == ["ann", "bob"] && accounts.map(\.current) == [true, false])
         let gone = try await harness.tg(["history", "me", "--account", "cat"])
         #expect(gone.status == 3 && gone.errorOutput.contains("no account named 'cat'"), "\(gone.errorOutput)")
         #expect(try await harness.tg(["chats"]).output.contains("Bob"))

@@ -16,8 +16,9 @@ public final class MessageWatch: @unchecked Sendable {
         self.chats = chats
     }
 
-    /// The stream of new messages; ending the iteration stops watching.
-    public func messages() -> AsyncStream<Message> {
+    /// The stream of new messages; ending the iteration stops watching. `onReady` is called once the starting point
+    /// (the newest message of each chat) is taken: anything stored after it is reported.
+    public func messages(onReady: @escaping @Sendable () -> Void = {}) -> AsyncStream<Message> {
         let postbox = account.postbox
         let seen = self.seen
         let signal = account.chatListView(count: chats)
@@ -34,7 +35,10 @@ public final class MessageWatch: @unchecked Sendable {
                     return before
                 }
                 // The first view is the starting point: nothing in it is new.
-                guard let previous else { return }
+                guard let previous else {
+                    onReady()
+                    return
+                }
                 for (peer, top) in tops {
                     let from = previous[peer]
                     guard from.map({ $0 < top }) ?? true else { continue }

@@ -8,6 +8,7 @@ Signs up --phone as --name with --username, writes <workdir>/ready.json, then se
   send_file {"to": PHONE, "path": P, "caption": T}             -> {"id": message id}
   messages  {"to": PHONE, "limit": N}                          -> {"messages": [ … newest first … ]}
   read_outbox {"to": PHONE}                                    -> {"max_id": the other side's read mark on ours}
+  set_password {"password": P, "hint": H}                      -> {} (two-step verification on this account)
   exit                                                         -> {}
 
 A message is reported with its id, whether it is ours ("out"), text, entities ({type, offset, length, url}), the
@@ -98,6 +99,9 @@ class Peer:
             dialogs = await self.client(functions.messages.GetPeerDialogsRequest(
                 [types.InputDialogPeer(types.InputPeerUser(user.id, user.access_hash))]))
             return {"max_id": dialogs.dialogs[0].read_outbox_max_id}
+        if op == "set_password":
+            await self.client.edit_2fa(new_password=command["password"], hint=command.get("hint", ""))
+            return {}
         if op == "exit":
             return {}
         raise RuntimeError("unknown op %r" % op)
