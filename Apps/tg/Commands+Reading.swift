@@ -77,14 +77,7 @@ struct Search: AsyncParsableCommand {
 
     func run() async throws {
         let summaries: [MessageSummary] = try await global.withOnlineAccount { _, account in
-            let found: [Message]
-            if server {
-                do { found = try await account.searchMessagesOnServer(text, limit: Int32(limit)) } catch {
-                    throw ClientError.unreachable("searching on the server: \(error)")
-                }
-            } else {
-                found = try account.postbox.readTransactionSync { try $0.searchMessages(text, limit: limit) }
-            }
+            let found = try await MessageCommands.search(account, text: text, server: server, limit: limit)
             return found.map { MessageSummary($0, chatName: chatName($0.id.peerId, account)) }
         }
         if output.json { return try Output.json(summaries) }

@@ -116,26 +116,11 @@ struct Edit: AsyncParsableCommand {
     func run() async throws {
         let edited = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
-            let message = try await HistoryLoading.find(account, peerId: peerId, id: id, timeout: global.timeout)
-            let (text, entities) = OutgoingText.parse(markdown)
-            do throws(MessageActionError) { try await account.editMessage(message.id, text: text, entities: entities) } catch {
-                throw Self.clientError(error)
-            }
-            let after = try await HistoryLoading.edited(account, message.id, timeout: global.timeout)
-            return MessageSummary(after, chatName: chatName(peerId, account))
+            let message = try await MessageCommands.edit(account, peerId: peerId, id: id, markdown: markdown, timeout: global.timeout)
+            return MessageSummary(message, chatName: chatName(peerId, account))
         }
         if output.json { return try Output.json(edited) }
         print("edited \(edited.line())")
-    }
-
-    static func clientError(_ error: MessageActionError) -> ClientError {
-        switch error {
-        case .unknownPeer(let peer): return .notFound("the chat \(peer) is not stored")
-        case .notSent(let id): return .badInput("message \(id.id) is not sent yet")
-        case .refused(let text): return .refused("the server refused: \(text)")
-        case .network(let error): return .unreachable("the server did not answer (\(error)); the action is kept and sent next time")
-        case .storage(let text): return .storage(text)
-        }
     }
 }
 
@@ -150,9 +135,7 @@ struct Delete: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withOnlineAccount { _, account in
-            let peerId = try await resolvePeer(peer, account)
-            let messageIds = ids.map { MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: $0) }
-            do throws(MessageActionError) { try await account.deleteMessages(messageIds, forEveryone: revoke) } catch { throw Edit.clientError(error) }
+            try await MessageCommands.delete(account, peerId: try await resolvePeer(peer, account), ids: ids, revoke: revoke)
         }
         if output.json { return try Output.json(["deleted": ids]) }
         print("deleted \(ids.map(String.init).joined(separator: ", "))")
@@ -175,13 +158,7 @@ struct Read: AsyncParsableCommand {
     func run() async throws {
         let result = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
-            var maxId = upTo
-            if maxId == nil {
-                maxId = try await HistoryLoading.messages(account, peerId: peerId, limit: 1, timeout: global.timeout)
-                    .last(where: { $0.id.namespace == Namespaces.Message.cloud })?.id.id
-            }
-            guard let maxId else { throw ClientError.notFound("the chat has no messages to read") }
-            do throws(MessageActionError) { try await account.markRead(peerId: peerId, upTo: maxId) } catch { throw Edit.clientError(error) }
+            let maxId = try await MessageCommands.read(account, peerId: peerId, upTo: upTo, timeout: global.timeout)
             return Result(chat: PeerResolver.handle(peerId), readUpTo: maxId)
         }
         if output.json { return try Output.json(result) }

@@ -272,7 +272,10 @@ struct DownloadResult: Decodable {
         let closed = "127.0.0.1:1=1,2=1,3=1"
         let unreachable = try await harness.tg(
             ["login", "--phone", "9996620009", "--server", closed, "--server-key", harness.keyFile, "--timeout", "3"], timeout: 60)
-        #expect(unreachable.status == 4 || unreachable.status == 6, "\(unreachable.status): \(unreachable.errorOutput)")
+        #expect(unreachable.status == 4, "\(unreachable.status): \(unreachable.errorOutput)")
+        #expect(unreachable.errorOutput.contains("check that the server is running"))
+        let pending = try await harness.tg(["chats", "--timeout", "2"])
+        #expect(pending.status == 3 && pending.errorOutput.contains("has not finished signing in"), "\(pending.errorOutput)")
     }
 
     /// Mono 16-bit PCM at 48 kHz: a 440 Hz tone.

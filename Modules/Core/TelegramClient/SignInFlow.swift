@@ -126,6 +126,7 @@ public enum SignInFlow {
         case .invalidPhoneNumber: return .badInput("the server says the phone number is invalid — check it")
         case .phoneBanned: return .refused("the phone number is banned")
         case .limitExceeded(let seconds): return .refused("too many attempts — wait \(seconds) s")
+        case .network(let text): return .unreachable("sending the code: \(text) — check that the server is running")
         case .generic(let text): return .refused("sending the code: \(text)")
         }
     }
@@ -139,6 +140,7 @@ public enum SignInFlow {
         case .invalidLastName: return .badInput("the server refused the last name — pass another --last-name")
         case .limitExceeded(let seconds): return .refused("too many attempts — wait \(seconds) s")
         case .wrongState: return .badInput("this step does not fit where the sign-in stands — run 'tg login' again")
+        case .network(let text): return .unreachable("signing in: \(text) — check that the server is running")
         case .generic(let text): return .refused("signing in: \(text)")
         }
     }
