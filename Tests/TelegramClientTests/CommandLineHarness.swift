@@ -80,6 +80,15 @@ final class CommandLineHarness: Sendable {
         }
     }
 
+    /// Runs `tg` on a pseudo-terminal (util-linux `script`), where it draws progress bars; standard output and error
+    /// come back together as `output`.
+    func inTerminal(_ arguments: [String], timeout: Double = 60) async throws -> ProcessRunner.Result {
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        try #require(FileManager.default.isExecutableFile(atPath: script.path), "no util-linux script to give tg a terminal")
+        let command = ([Self.tg.path, "--root", root] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        return try await ProcessRunner.runOffPool(script, ["-qec", command.joined(separator: " "), "/dev/null"], timeout: timeout)
+    }
+
     /// Starts `tg` without waiting (watch).
     func startTG(_ arguments: [String]) throws -> RunningProcess {
         try ProcessRunner.start(Self.tg, ["--root", root] + arguments)

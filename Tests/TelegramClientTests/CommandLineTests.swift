@@ -178,6 +178,18 @@ struct DownloadResult: Decodable {
         #expect(downloaded.path.hasSuffix("/report.bin") && downloaded.size == Int64(bytes.count))
         #expect(try Data(contentsOf: URL(fileURLWithPath: downloaded.path)) == bytes)
 
+        // On a terminal (util-linux `script` gives tg a pty) uploads and downloads draw a progress bar on standard
+        // error; without one (every run above) nothing but the result is printed.
+        #expect(file.media != nil)
+        let big = media.appendingPathComponent("big.bin").path
+        try Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }).write(to: URL(fileURLWithPath: big))
+        let upload = try await harness.inTerminal(["send", "@bob_cli", "--file", big])
+        #expect(upload.status == 0 && upload.output.contains("\r[###") && upload.output.contains("100/100 upload big.bin"), "\(upload.output)")
+        let download = try await harness.inTerminal(["download", "@bob_cli", String(attachment.id), "-o", media.appendingPathComponent("again.bin").path])
+        #expect(download.status == 0 && download.output.contains("100/100 download"), "\(download.output)")
+        let quiet = try await harness.tg(["send", "@bob_cli", "quiet", "--file", text])
+        #expect(quiet.status == 0 && quiet.errorOutput.isEmpty && quiet.output.hasPrefix("sent ["))
+
         // watch prints what arrives while it runs, then stops at --count.
         let watch = try harness.startTG(["watch", "--json", "--count", "1", "--for", "40"])
         let listening = await watch.waitForOutputOffPool(timeout: 30) { String(decoding: $0, as: UTF8.self).contains("watching") }
