@@ -39,6 +39,7 @@ struct PeerMessage: Decodable {
 struct PeerMessages: Decodable { let messages: [PeerMessage] }
 struct PeerSent: Decodable { let id: Int32 }
 struct PeerReadMark: Decodable { let max_id: Int32 }
+struct PeerGroup: Decodable { let chat_id: Int64 }
 
 struct LoginResult: Decodable {
     let account: String
@@ -208,6 +209,17 @@ struct DownloadResult: Decodable {
         #expect(rendered.output.contains("╭") && !rendered.output.contains("\u{1B}["))
         let png2 = try await harness.tg(["render", "@bob_cli", "--png", media.appendingPathComponent("chat.png").path])
         #expect(png2.status == 1 && png2.errorOutput.contains("not available yet"))
+
+        // A basic group Bob makes: listed by `chats`, written to by its name, read back by its handle.
+        let group = try await harness.peer(PeerGroup.self, ["op": "create_group", "with": "9996610001", "title": "Soup club"])
+        let chats = try await harness.tgJSON([ChatSummary].self, ["chats"])
+        #expect(chats.first?.chat == "chat:\(group.chat_id)" && chats.first?.name == "Soup club", "\(chats.map(\.name))")
+        let toGroup = try await harness.tgJSON(MessageSummary.self, ["send", "Soup club", "hello __club__"])
+        #expect(toGroup.chat == "chat:\(group.chat_id)")
+        let groupSeen = try await harness.peer(PeerMessages.self, ["op": "group_messages", "chat_id": group.chat_id, "limit": 1]).messages
+        #expect(groupSeen.first?.text == "hello club" && groupSeen.first?.entities.map(\.type) == ["MessageEntityItalic"])
+        let groupHistory = try await harness.tgJSON([MessageSummary].self, ["history", "chat:\(group.chat_id)"])
+        #expect(groupHistory.last?.id == toGroup.id)
 
         // SIGINT ends watch cleanly.
         let interrupted = try harness.startTG(["watch"])

@@ -9,6 +9,8 @@ Signs up --phone as --name with --username, writes <workdir>/ready.json, then se
   messages  {"to": PHONE, "limit": N}                          -> {"messages": [ … newest first … ]}
   read_outbox {"to": PHONE}                                    -> {"max_id": the other side's read mark on ours}
   set_password {"password": P, "hint": H}                      -> {} (two-step verification on this account)
+  create_group {"with": PHONE, "title": T}                     -> {"chat_id": the basic group's id}
+  group_messages {"chat_id": ID, "limit": N}                   -> {"messages": [ … newest first … ]}
   exit                                                         -> {}
 
 A message is reported with its id, whether it is ours ("out"), text, entities ({type, offset, length, url}), the
@@ -102,6 +104,13 @@ class Peer:
         if op == "set_password":
             await self.client.edit_2fa(new_password=command["password"], hint=command.get("hint", ""))
             return {}
+        if op == "create_group":
+            user = await self.user(command["with"])
+            created = await self.client(functions.messages.CreateChatRequest(users=[user], title=command["title"]))
+            return {"chat_id": created.updates.chats[0].id}
+        if op == "group_messages":
+            messages = await self.client.get_messages(types.PeerChat(command["chat_id"]), limit=command.get("limit", 50))
+            return {"messages": [describe(m) for m in messages]}
         if op == "exit":
             return {}
         raise RuntimeError("unknown op %r" % op)
