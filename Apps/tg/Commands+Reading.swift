@@ -88,29 +88,33 @@ struct Search: AsyncParsableCommand {
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print new messages as they arrive, in every chat, until interrupted (SIGINT), --count or --for.",
-        discussion: "With --json, one message object per line (JSON lines). The first line ('watching') says it is listening.")
+        abstract: "Print what happens in every chat as it arrives — new and edited messages, deletions, read marks — until SIGINT, --count or --for.",
+        discussion: """
+            The first line ('watching') says it is listening. With --json, one object per line: {"event": \
+            "new"|"edited"|"deleted"|"read", "chat", "message", "ids", "readUpTo", "readBy": "me"|"them"}, every key on \
+            every line (null where it does not apply).
+            """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Option(help: "Stop after this many messages.") var count: Int?
+    @Option(help: "Stop after this many events.") var count: Int?
     @Option(name: .customLong("for"), help: "Stop after this many seconds.") var seconds: Double?
 
     func run() async throws {
         try await global.withOnlineAccount { _, account in
             let interrupted = Interrupt.install()
             let json = output.json
-            let stream = MessageWatch(account: account).messages {
+            let stream = MessageWatch(account: account).events {
                 if json { try? Output.json(["watching": true], pretty: false) } else { print("watching") }
                 Output.flush()
             }
             let deadline = seconds.map { Date().addingTimeInterval($0) }
             let finished = OnceFlag()
-            let reader = Task { [count, json = output.json] in
+            let reader = Task { [count] in
                 var printed = 0
-                for await message in stream {
-                    let summary = MessageSummary(message, chatName: chatName(message.id.peerId, account))
-                    if json { try? Output.json(summary, pretty: false) } else { print(summary.line(showChat: true)) }
+                for await event in stream {
+                    let summary = WatchEventSummary(event) { chatName($0, account) }
+                    if json { try? Output.json(summary, pretty: false) } else { print(summary.line) }
                     Output.flush()
                     printed += 1
                     if let count, printed >= count { break }

@@ -41,6 +41,16 @@ struct PeerSent: Decodable { let id: Int32 }
 struct PeerReadMark: Decodable { let max_id: Int32 }
 struct PeerGroup: Decodable { let chat_id: Int64 }
 
+/// A line of `tg watch --json`.
+struct WatchLine: Decodable {
+    let event: String
+    let chat: String
+    let message: MessageSummary?
+    let ids: [Int32]?
+    let readUpTo: Int32?
+    let readBy: String?
+}
+
 struct LoginResult: Decodable {
     let account: String
     let status: String
@@ -188,24 +198,34 @@ struct DownloadResult: Decodable {
         #expect(upload.status == 0 && upload.output.contains("\r[###") && upload.output.contains("100/100 upload big.bin"), "\(upload.output)")
         let download = try await harness.inTerminal(["download", "@bob_cli", String(attachment.id), "-o", media.appendingPathComponent("again.bin").path])
         #expect(download.status == 0 && download.output.contains("100/100 download"), "\(download.output)")
-        let quiet = try await harness.tg(["send", "@bob_cli", "quiet", "--file", text])
-        #expect(quiet.status == 0 && quiet.errorOutput.isEmpty && quiet.output.hasPrefix("sent ["))
+        let quiet = try await harness.tg(["send", "@bob_cli", "quiet", "--file", text, "--json"])
+        #expect(quiet.status == 0 && quiet.errorOutput.isEmpty)
+        let quietMessage = try JSONDecoder().decode(MessageSummary.self, from: quiet.stdout)
 
-        // watch prints what arrives while it runs, then stops at --count.
-        let watch = try harness.startTG(["watch", "--json", "--count", "1", "--for", "40"])
+        // watch prints what happens while it runs — Bob's new message, his edit, his read mark on ours, his delete —
+        // and stops at --count.
+        let watch = try harness.startTG(["watch", "--json", "--count", "4", "--for", "40"])
         let listening = await watch.waitForOutputOffPool(timeout: 30) { String(decoding: $0, as: UTF8.self).contains("watching") }
         try #require(listening, "watch did not start")
         let live = try await harness.peer(PeerSent.self, ["op": "send", "to": "9996610001", "text": "live from Telethon"])
+        _ = try await harness.peer(Empty.self, ["op": "edit", "to": "9996610001", "id": live.id, "text": "live, edited"])
+        _ = try await harness.peer(Empty.self, ["op": "read", "to": "9996610001"])
+        _ = try await harness.peer(Empty.self, ["op": "delete", "to": "9996610001", "ids": [live.id]])
         let watched = try #require(await watch.waitOffPool(timeout: 45))
         #expect(watched.status == 0, "\(watched.errorOutput)")
-        let lines = watched.output.split(separator: "\n")
-        #expect(lines.count == 2)
-        let watchedMessage = try JSONDecoder().decode(MessageSummary.self, from: Data((lines.last ?? "").utf8))
-        #expect(watchedMessage.id == live.id && watchedMessage.text == "live from Telethon" && watchedMessage.chat.hasPrefix("user:"))
+        let lines = watched.output.split(separator: "\n").dropFirst()
+        let events = try lines.map { try JSONDecoder().decode(WatchLine.self, from: Data($0.utf8)) }
+        #expect(events.map(\.event) == ["new", "edited", "read", "deleted"], "\(watched.output)")
+        if events.count == 4 {
+            #expect(events[0].message?.id == live.id && events[0].message?.text == "live from Telethon" && events[0].message?.outgoing == false)
+            #expect(events[1].message?.id == live.id && events[1].message?.text == "live, edited" && events[1].message?.edited == true)
+            #expect(events[2].readBy == "them" && events[2].readUpTo == quietMessage.id)
+            #expect(events[3].ids == [live.id] && events.allSatisfy { $0.chat == received.chat })
+        }
 
         // render --ansi draws the chat; --png says it is not there yet.
         let rendered = try await harness.tg(["render", "@bob_cli", "--ansi", "--plain", "--width", "60"])
-        #expect(rendered.status == 0 && rendered.output.contains("now edited") && rendered.output.contains("live from Telethon"))
+        #expect(rendered.status == 0 && rendered.output.contains("now edited") && rendered.output.contains("notes.txt"))
         #expect(rendered.output.contains("╭") && !rendered.output.contains("\u{1B}["))
         let png2 = try await harness.tg(["render", "@bob_cli", "--png", media.appendingPathComponent("chat.png").path])
         #expect(png2.status == 1 && png2.errorOutput.contains("not available yet"))
@@ -240,7 +260,7 @@ struct DownloadResult: Decodable {
         let bob = try await harness.tgJSON(LoginResult.self, ["login", "--account", "bob", "--password", "correct horse"])
         #expect(bob.status == "signedIn")
         let bobsHistory = try await harness.tgJSON([MessageSummary].self, ["history", "+9996610001", "--account", "bob", "--limit", "3"])
-        #expect(bobsHistory.last?.text == "live from Telethon" && bobsHistory.last?.outgoing == true)
+        #expect(bobsHistory.last?.text == "quiet" && bobsHistory.last?.outgoing == false)
         _ = try await harness.tgJSON([String: String].self, ["switch", "ann"])
 
         // Cat logs out: her folder goes, Ann stays.

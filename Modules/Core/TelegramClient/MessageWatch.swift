@@ -3,55 +3,111 @@ import SwiftSignalKit
 import SyncCore
 public import TelegramCore
 
-/// New messages as they are stored, in every chat of the account's chat list (the top `chats`): each emission of the
-/// chat-list view is compared with the newest message seen per chat, and what is newer is read from Postbox, oldest
-/// first. Messages sent from this process (local ids) are left out until the server's copy replaces them.
-public final class MessageWatch: @unchecked Sendable {
-    private let account: Account
-    private let chats: Int
-    private let seen = LockedValue<[PeerId: MessageIndex]?>(nil)
+/// Something that happened to the account's chats, as `tg watch` reports it.
+public enum WatchEvent: Sendable {
+    /// A message stored for the first time (incoming, or ours sent from elsewhere).
+    case new(Message)
+    /// A stored message replaced by its edit.
+    case edited(Message)
+    /// Messages removed, in one chat.
+    case deleted(PeerId, [Int32])
+    /// A read mark moved: `byMe` when this account read the chat (elsewhere), else the other side read ours.
+    case read(PeerId, upTo: Int32, byMe: Bool)
+}
 
-    public init(account: Account, chats: Int = 100) {
+/// The account's changes as they are applied (`AccountStateManager.appliedBatches`): each batch's new and edited
+/// messages read back from Postbox, its deletions and read marks, in the batch's order.
+public final class MessageWatch: Sendable {
+    private let account: Account
+
+    public init(account: Account) {
         self.account = account
-        self.chats = chats
     }
 
-    /// The stream of new messages; ending the iteration stops watching. `onReady` is called once the starting point
-    /// (the newest message of each chat) is taken: anything stored after it is reported.
-    public func messages(onReady: @escaping @Sendable () -> Void = {}) -> AsyncStream<Message> {
+    /// The events from now on; ending the iteration stops watching. `onReady` is called once the account's batches
+    /// are followed: everything applied after it is reported.
+    public func events(onReady: @escaping @Sendable () -> Void = {}) -> AsyncStream<WatchEvent> {
         let postbox = account.postbox
-        let seen = self.seen
-        let signal = account.chatListView(count: chats)
+        let batches = account.stateManager.appliedBatches
         return AsyncStream { continuation in
-            let disposable = signal.start(next: { view in
-                let tops = Dictionary(
-                    view.entries.compactMap { entry in entry.topMessage.map { (entry.peerId, $0.index) } },
-                    uniquingKeysWith: { first, _ in first })
-                let previous = seen.withLock { state -> [PeerId: MessageIndex]? in
-                    let before = state
-                    var next = state ?? [:]
-                    for (peer, index) in tops where next[peer].map({ $0 < index }) ?? true { next[peer] = index }
-                    state = next
-                    return before
-                }
-                // The first view is the starting point: nothing in it is new.
-                guard let previous else {
-                    onReady()
-                    return
-                }
-                for (peer, top) in tops {
-                    let from = previous[peer]
-                    guard from.map({ $0 < top }) ?? true else { continue }
-                    // A chat new to the list shows its newest message; a known one everything after what was seen.
-                    let new = (try? postbox.readTransactionSync { tx in
-                        from == nil
-                            ? try tx.earlierMessages(peerId: peer, before: nil, count: 1)
-                            : try tx.laterMessages(peerId: peer, after: from, count: 100)
-                    }) ?? []
-                    for message in new where message.id.namespace == Namespaces.Message.cloud { continuation.yield(message) }
-                }
+            let disposable = batches.start(next: { summary in
+                for event in Self.events(of: summary, postbox: postbox) { continuation.yield(event) }
             })
             continuation.onTermination = { _ in disposable.dispose() }
+            onReady()
+        }
+    }
+
+    /// A batch's events: new messages, edits, deletions by chat, read marks.
+    static func events(of summary: UpdateBatchApplier.Summary, postbox: Postbox) -> [WatchEvent] {
+        var events: [WatchEvent] = []
+        let read: (added: [Message], edited: [Message]) =
+            (try? postbox.readTransactionSync { tx in
+                (try summary.added.compactMap { try tx.getMessage($0) }, try summary.edited.compactMap { try tx.getMessage($0) })
+            }) ?? ([], [])
+        events += read.added.map(WatchEvent.new)
+        events += read.edited.map(WatchEvent.edited)
+        var deletedByChat: [PeerId: [Int32]] = [:]
+        var chats: [PeerId] = []
+        for id in summary.deleted {
+            if deletedByChat[id.peerId] == nil { chats.append(id.peerId) }
+            deletedByChat[id.peerId, default: []].append(id.id)
+        }
+        events += chats.map { WatchEvent.deleted($0, deletedByChat[$0] ?? []) }
+        events += summary.readInbox.map { WatchEvent.read($0.peerId, upTo: $0.id, byMe: true) }
+        events += summary.readOutbox.map { WatchEvent.read($0.peerId, upTo: $0.id, byMe: false) }
+        return events
+    }
+}
+
+/// A watch event as `--json` prints it: every key on every line, `null` where it does not apply.
+public struct WatchEventSummary: Codable, Equatable, Sendable {
+    /// `new`, `edited`, `deleted` or `read`.
+    public var event: String
+    public var chat: String
+    public var message: MessageSummary?
+    /// Deleted ids.
+    public var ids: [Int32]?
+    /// A read mark: the id read up to, and who read (`me` or `them`).
+    public var readUpTo: Int32?
+    public var readBy: String?
+
+    public init(_ event: WatchEvent, chatName: (PeerId) -> String) {
+        switch event {
+        case .new(let message), .edited(let message):
+            if case .new = event { self.event = "new" } else { self.event = "edited" }
+            chat = PeerResolver.handle(message.id.peerId)
+            self.message = MessageSummary(message, chatName: chatName(message.id.peerId))
+        case .deleted(let peerId, let ids):
+            self.event = "deleted"
+            chat = PeerResolver.handle(peerId)
+            self.ids = ids
+        case .read(let peerId, let upTo, let byMe):
+            self.event = "read"
+            chat = PeerResolver.handle(peerId)
+            readUpTo = upTo
+            readBy = byMe ? "me" : "them"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case event, chat, message, ids, readUpTo, readBy }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(chat, forKey: .chat)
+        try container.encode(message, forKey: .message)
+        try container.encode(ids, forKey: .ids)
+        try container.encode(readUpTo, forKey: .readUpTo)
+        try container.encode(readBy, forKey: .readBy)
+    }
+
+    /// One line for people.
+    public var line: String {
+        switch event {
+        case "new", "edited": return "\(event) " + (message?.line(showChat: true) ?? chat)
+        case "deleted": return "deleted \(chat): " + (ids ?? []).map(String.init).joined(separator: ", ")
+        default: return "read \(chat) up to \(readUpTo ?? 0) by \(readBy ?? "?")"
         }
     }
 }

@@ -9,6 +9,9 @@ Signs up --phone as --name with --username, writes <workdir>/ready.json, then se
   messages  {"to": PHONE, "limit": N}                          -> {"messages": [ … newest first … ]}
   read_outbox {"to": PHONE}                                    -> {"max_id": the other side's read mark on ours}
   set_password {"password": P, "hint": H}                      -> {} (two-step verification on this account)
+  edit      {"to": PHONE, "id": ID, "text": T}                 -> {}
+  delete    {"to": PHONE, "ids": [ID…]}                        -> {} (for both sides)
+  read      {"to": PHONE}                                      -> {} (marks the chat read)
   create_group {"with": PHONE, "title": T}                     -> {"chat_id": the basic group's id}
   group_messages {"chat_id": ID, "limit": N}                   -> {"messages": [ … newest first … ]}
   exit                                                         -> {}
@@ -103,6 +106,15 @@ class Peer:
             return {"max_id": dialogs.dialogs[0].read_outbox_max_id}
         if op == "set_password":
             await self.client.edit_2fa(new_password=command["password"], hint=command.get("hint", ""))
+            return {}
+        if op == "edit":
+            await self.client.edit_message(await self.user(command["to"]), command["id"], command["text"])
+            return {}
+        if op == "delete":
+            await self.client.delete_messages(await self.user(command["to"]), command["ids"], revoke=True)
+            return {}
+        if op == "read":
+            await self.client.send_read_acknowledge(await self.user(command["to"]))
             return {}
         if op == "create_group":
             user = await self.user(command["with"])
