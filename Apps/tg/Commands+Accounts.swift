@@ -10,7 +10,8 @@ import TelegramCore
 
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Sign in (or sign up) an account: phone, then the code, then the password if two-step verification is on.",
+        abstract:
+            "Sign in (or sign up) an account: phone, then the code, then the password if two-step verification is on.",
         discussion: """
             A new account needs the server: --server HOST:PORT (DC 1's port, DC n on PORT+n-1) or \
             HOST:1=P,2=P,3=P, and --server-key FILE (its RSA public key: 'tg-server --print-public-key'); \
@@ -44,7 +45,8 @@ struct Login: AsyncParsableCommand {
         let root = try global.rootPath()
         let name = global.account ?? "default"
         guard ClientProfiles.isValidName(name) else {
-            throw ToolError.badInput("'\(name)' cannot name an account", remedy: "use 1-32 letters, digits, '-', '_' or '.'")
+            throw ToolError.badInput(
+                "'\(name)' cannot name an account", remedy: "use 1-32 letters, digits, '-', '_' or '.'")
         }
         let existing = (try? ClientProfiles.load(root: root))?.account(named: name)
         let address: ServerAddress
@@ -54,7 +56,8 @@ struct Login: AsyncParsableCommand {
         } else if let existing {
             address = existing.server
         } else {
-            throw ToolError.badInput("no server for the new account '\(name)'", remedy: "pass --server HOST:PORT and --server-key FILE")
+            throw ToolError.badInput(
+                "no server for the new account '\(name)'", remedy: "pass --server HOST:PORT and --server-key FILE")
         }
         if let file = serverKey ?? environment["TG_SERVER_KEY"] {
             pem = try ToolError.reading(file, remedy: "write it with 'tg-server --print-public-key'") {
@@ -76,9 +79,13 @@ struct Login: AsyncParsableCommand {
                 guard interactive, let first = Prompt.line("New account — first name: ") else { return nil }
                 return (first, Prompt.line("Last name (optional): ") ?? "")
             })
-        let phoneNumber = phone.map { $0.filter(\.isNumber) } ?? (interactive && existing == nil ? Prompt.line("Phone number: ") : nil)
+        let phoneNumber =
+            phone.map { $0.filter(\.isNumber) }
+            ?? (interactive && existing == nil ? Prompt.line("Phone number: ") : nil)
         let session: ClientSession
-        do { session = try ClientSession(root: root, server: address, publicKeyPEM: pem) } catch { throw TGExit.toolError(error) }
+        do { session = try ClientSession(root: root, server: address, publicKeyPEM: pem) } catch {
+            throw TGExit.toolError(error)
+        }
         let outcome: SignInOutcome
         do {
             outcome = try await SignInFlow.run(
@@ -91,12 +98,18 @@ struct Login: AsyncParsableCommand {
         await session.close()
         switch outcome {
         case .signedIn(let userId):
-            if output.json { try Output.json(Result(account: name, status: "signedIn", userId: userId)) } else {
+            if output.json {
+                try Output.json(Result(account: name, status: "signedIn", userId: userId))
+            } else {
                 print("Signed in as user:\(userId); '\(name)' is the current account.")
             }
         case .waiting(let needs):
-            if output.json { try Output.json(Result(account: name, status: "waiting", needs: needs)) } else {
-                print("'\(name)' waits for the \(needs): run 'tg login --account \(name) --\(needs == "name" ? "first-name" : needs) …'.")
+            if output.json {
+                try Output.json(Result(account: name, status: "waiting", needs: needs))
+            } else {
+                print(
+                    "'\(name)' waits for the \(needs): run 'tg login --account \(name) --\(needs == "name" ? "first-name" : needs) …'."
+                )
             }
         }
     }
@@ -142,7 +155,8 @@ struct Accounts: AsyncParsableCommand {
                 var userId: Int64?
                 if case .authorized(let user)? = record?.kind { userId = user }
                 return Row(
-                    name: profile.name, id: profile.id, userId: userId, loggedIn: userId != nil, current: profile.id == current,
+                    name: profile.name, id: profile.id, userId: userId, loggedIn: userId != nil,
+                    current: profile.id == current,
                     server: profile.server.description)
             }
         }
@@ -165,7 +179,9 @@ struct Switch: AsyncParsableCommand {
     func run() async throws {
         try await global.withSession { session in
             let profile = try session.profile(named: name)
-            do throws(AccountManager.Failure) { try session.manager.switchTo(AccountRecordId(rawValue: profile.id)) } catch {
+            do throws(AccountManager.Failure) {
+                try session.manager.switchTo(AccountRecordId(rawValue: profile.id))
+            } catch {
                 throw ClientError.storage(error.description)
             }
         }

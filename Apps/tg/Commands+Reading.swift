@@ -3,8 +3,8 @@ import ChatHistory
 import ChatRender
 import CommandLineOutput
 import Foundation
-import Synchronization
 import Postbox
+import Synchronization
 import TelegramClient
 import TelegramCore
 
@@ -14,7 +14,9 @@ import TelegramCore
 
 /// A `<peer>` argument resolved against the account.
 func resolvePeer(_ text: String, _ account: Account) async throws -> PeerId {
-    guard let reference = PeerReference(text) else { throw ToolError.badInput("empty peer", remedy: "name a chat: me, @username, +phone, user:ID") }
+    guard let reference = PeerReference(text) else {
+        throw ToolError.badInput("empty peer", remedy: "name a chat: me, @username, +phone, user:ID")
+    }
     return try await PeerResolver.resolve(reference, account: account)
 }
 
@@ -38,7 +40,10 @@ struct Chats: AsyncParsableCommand {
         if output.json { return try Output.json(chats) }
         for chat in chats {
             let unread = chat.unread > 0 ? " (\(chat.unread) unread)" : ""
-            let last = chat.lastMessage.map { ": " + ($0.outgoing ? "me: " : "") + ($0.text.isEmpty ? "[\($0.media?.label ?? "")]" : $0.text) } ?? ""
+            let last =
+                chat.lastMessage.map {
+                    ": " + ($0.outgoing ? "me: " : "") + ($0.text.isEmpty ? "[\($0.media?.label ?? "")]" : $0.text)
+                } ?? ""
             print("\(chat.chat)  \(chat.name)\(chat.username.map { " @\($0)" } ?? "")\(unread)\(last)")
         }
     }
@@ -67,7 +72,9 @@ struct History: AsyncParsableCommand {
 
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Search messages in every chat: stored ones by word prefix, ignoring case and diacritics ('pho' finds 'phở'), or the server's with --server.")
+        abstract:
+            "Search messages in every chat: stored ones by word prefix, ignoring case and diacritics ('pho' finds 'phở'), or the server's with --server."
+    )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
@@ -88,7 +95,8 @@ struct Search: AsyncParsableCommand {
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print what happens in every chat as it arrives — new and edited messages, deletions, read marks — until SIGINT, --count or --for.",
+        abstract:
+            "Print what happens in every chat as it arrives — new and edited messages, deletions, read marks — until SIGINT, --count or --for.",
         discussion: """
             The first line ('watching') says it is listening. With --json, one object per line: {"event": \
             "new"|"edited"|"deleted"|"read", "chat", "message", "ids", "readUpTo", "readBy": "me"|"them"}, every key on \
@@ -154,7 +162,9 @@ final class OnceFlag: @unchecked Sendable {
 
 struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Draw a chat: --ansi in the terminal (bubbles, styles, replies, albums, waveforms); --png OUT is not available yet.")
+        abstract:
+            "Draw a chat: --ansi in the terminal (bubbles, styles, replies, albums, waveforms); --png OUT is not available yet."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The chat: me, @username, +phone, user:ID, chat:ID or its name.") var peer: String
@@ -180,7 +190,8 @@ struct Render: AsyncParsableCommand {
             let names = Dictionary(
                 view.entries.compactMap { entry in entry.message.author.map { ($0.id, PeerResolver.displayName($0)) } },
                 uniquingKeysWith: { first, _ in first })
-            let renderer = TerminalChatRenderer(width: columns, accountPeerId: account.peerId, names: names, colors: !plain)
+            let renderer = TerminalChatRenderer(
+                width: columns, accountPeerId: account.peerId, names: names, colors: !plain)
             return renderer.render(ChatHistoryEntries.make(from: view))
         }
         for line in lines { print(line) }

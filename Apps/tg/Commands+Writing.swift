@@ -9,7 +9,8 @@ import TelegramCore
 
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Send a message: markdown text, and optionally a reply, a photo, an album, a file, a voice note or a sticker.",
+        abstract:
+            "Send a message: markdown text, and optionally a reply, a photo, an album, a file, a voice note or a sticker.",
         discussion: """
             The text is markdown (see 'tg --help') and becomes the caption when media is sent. Waits until the server \
             has the message and prints it (its id is what --reply, edit, delete and download take). Uploads show a \
@@ -21,7 +22,8 @@ struct Send: AsyncParsableCommand {
     @Argument(help: "The chat: me, @username, +phone, user:ID, chat:ID or its name.") var peer: String
     @Argument(help: "The text, as markdown.") var markdown: String = ""
     @Option(help: "Reply to this message id.") var reply: Int32?
-    @Option(help: "A picture (JPEG, PNG, WebP) to send as a photo (at most 1280 px, re-encoded as JPEG).") var photo: String?
+    @Option(help: "A picture (JPEG, PNG, WebP) to send as a photo (at most 1280 px, re-encoded as JPEG).") var photo:
+        String?
     @Option(parsing: .upToNextOption, help: "Up to 10 pictures or files sent as one album.") var album: [String] = []
     @Option(help: "A file to send as a document.") var file: String?
     @Option(help: "A WAV file to send as a voice note (encoded to Ogg/Opus with its waveform).") var voice: String?
@@ -32,8 +34,11 @@ struct Send: AsyncParsableCommand {
         if media > 1 { throw ValidationError("give at most one of --photo, --album, --file, --voice, --sticker") }
         if media == 0 && markdown.isEmpty { throw ValidationError("nothing to send: give a text or media") }
         if album.count > 10 { throw ValidationError("an album holds at most 10 items, not \(album.count)") }
-        if let sticker, StickerChoice(sticker) == nil { throw ValidationError("--sticker takes <set>/<n>, e.g. telegraph/1") }
-        for path in [photo, file, voice].compactMap({ $0 }) + album where !FileManager.default.isReadableFile(atPath: path) {
+        if let sticker, StickerChoice(sticker) == nil {
+            throw ValidationError("--sticker takes <set>/<n>, e.g. telegraph/1")
+        }
+        for path in [photo, file, voice].compactMap({ $0 }) + album
+        where !FileManager.default.isReadableFile(atPath: path) {
             throw ValidationError("\(path) cannot be read")
         }
     }
@@ -46,10 +51,16 @@ struct Send: AsyncParsableCommand {
             var messages: [EnqueueMessage] = []
             var label = "message"
             if let photo {
-                messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo, media: try preparePhoto(photo, account))]
+                messages = [
+                    EnqueueMessage(
+                        text: text, entities: entities, replyTo: replyTo, media: try preparePhoto(photo, account))
+                ]
                 label = (photo as NSString).lastPathComponent
             } else if let file {
-                messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo, file: try prepareFile(file, account))]
+                messages = [
+                    EnqueueMessage(
+                        text: text, entities: entities, replyTo: replyTo, file: try prepareFile(file, account))
+                ]
                 label = (file as NSString).lastPathComponent
             } else if let voice {
                 let note: TelegramMediaFile
@@ -63,10 +74,12 @@ struct Send: AsyncParsableCommand {
             } else if !album.isEmpty {
                 let key = EnqueueMessage.newGroupingKey()
                 for (index, path) in album.enumerated() {
-                    let media: any Media = MimeTypes.isPhoto(path) ? try preparePhoto(path, account) : try prepareFile(path, account)
+                    let media: any Media =
+                        MimeTypes.isPhoto(path) ? try preparePhoto(path, account) : try prepareFile(path, account)
                     messages.append(
                         EnqueueMessage(
-                            text: index == 0 ? text : "", entities: index == 0 ? entities : [], replyTo: index == 0 ? replyTo : nil,
+                            text: index == 0 ? text : "", entities: index == 0 ? entities : [],
+                            replyTo: index == 0 ? replyTo : nil,
                             media: media, groupingKey: key))
                 }
                 label = "album of \(album.count)"
@@ -76,8 +89,10 @@ struct Send: AsyncParsableCommand {
             let progress = TransferProgress("upload \(label)")
             defer { progress.finish() }
             let name = chatName(peerId, account)
-            return try await MessageSending.send(messages, to: peerId, account: account, timeout: global.timeout) { progress.update($0) }
-                .map { MessageSummary($0, chatName: name) }
+            return try await MessageSending.send(messages, to: peerId, account: account, timeout: global.timeout) {
+                progress.update($0)
+            }
+            .map { MessageSummary($0, chatName: name) }
         }
         if output.json { return try Output.json(sent.count == 1 ? AnyEncodable(sent[0]) : AnyEncodable(sent)) }
         for summary in sent { print("sent \(summary.line())") }
@@ -116,7 +131,8 @@ struct Edit: AsyncParsableCommand {
     func run() async throws {
         let edited = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
-            let message = try await MessageCommands.edit(account, peerId: peerId, id: id, markdown: markdown, timeout: global.timeout)
+            let message = try await MessageCommands.edit(
+                account, peerId: peerId, id: id, markdown: markdown, timeout: global.timeout)
             return MessageSummary(message, chatName: chatName(peerId, account))
         }
         if output.json { return try Output.json(edited) }
@@ -125,7 +141,8 @@ struct Edit: AsyncParsableCommand {
 }
 
 struct Delete: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete messages: for you, or with --revoke for everyone.")
+    static let configuration = CommandConfiguration(
+        abstract: "Delete messages: for you, or with --revoke for everyone.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
@@ -135,7 +152,8 @@ struct Delete: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withOnlineAccount { _, account in
-            try await MessageCommands.delete(account, peerId: try await resolvePeer(peer, account), ids: ids, revoke: revoke)
+            try await MessageCommands.delete(
+                account, peerId: try await resolvePeer(peer, account), ids: ids, revoke: revoke)
         }
         if output.json { return try Output.json(["deleted": ids]) }
         print("deleted \(ids.map(String.init).joined(separator: ", "))")
@@ -143,7 +161,8 @@ struct Delete: AsyncParsableCommand {
 }
 
 struct Read: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark a chat read, up to its newest message or --up-to ID.")
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a chat read, up to its newest message or --up-to ID.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
@@ -168,13 +187,15 @@ struct Read: AsyncParsableCommand {
 
 struct Download: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Download a message's photo or file (largest photo size; a document whole) in parts, with a progress bar.")
+        abstract:
+            "Download a message's photo or file (largest photo size; a document whole) in parts, with a progress bar.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The chat.") var peer: String
     @Argument(help: "The message id.") var id: Int32
-    @Option(name: .shortAndLong, help: "A file to write, or a folder to write into under the file's name (default: .).") var out = "."
+    @Option(name: .shortAndLong, help: "A file to write, or a folder to write into under the file's name (default: .).")
+    var out = "."
 
     struct Result: Encodable {
         var path: String
@@ -187,7 +208,9 @@ struct Download: AsyncParsableCommand {
             let message = try await HistoryLoading.find(account, peerId: peerId, id: id, timeout: global.timeout)
             let progress = TransferProgress("download \(id)")
             defer { progress.finish() }
-            let path = try await MediaDownload.download(message, to: out, account: account, timeout: global.timeout) { progress.update($0) }
+            let path = try await MediaDownload.download(message, to: out, account: account, timeout: global.timeout) {
+                progress.update($0)
+            }
             let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
             return Result(path: path, size: size)
         }

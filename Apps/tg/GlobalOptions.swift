@@ -6,7 +6,8 @@ import TelegramCore
 
 /// The options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The folder with the accounts (default: $TG_ROOT, $XDG_DATA_HOME/telegraph or ~/.local/share/telegraph).")
+    @Option(
+        help: "The folder with the accounts (default: $TG_ROOT, $XDG_DATA_HOME/telegraph or ~/.local/share/telegraph).")
     var root: String?
 
     @Option(help: "The account to use, by the name given at login (default: the current account).")

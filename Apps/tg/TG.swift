@@ -26,5 +26,7 @@ struct TG: AsyncParsableCommand {
             Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self,
         ])
 
-    static func main() async { await runAsTool(GlobalArguments.movedAfterCommand(Array(CommandLine.arguments.dropFirst()))) }
+    static func main() async {
+        await runAsTool(GlobalArguments.movedAfterCommand(Array(CommandLine.arguments.dropFirst())))
+    }
 }

@@ -18,7 +18,8 @@ import Testing
         #expect(listed.ports == [1: 4000, 2: 4100, 3: 4200])
         #expect(listed.description == "localhost:1=4000,2=4100,3=4200")
         #expect(try ServerAddress(parsing: "h:1=4000").defaultMainDc == 1)
-        for bad in ["127.0.0.1", ":443", "h:", "h:0", "h:65535", "h:1=x", "h:1=5,1=6", "h:17=5", "h:2=70000", "h:1=5,"] {
+        for bad in ["127.0.0.1", ":443", "h:", "h:0", "h:65535", "h:1=x", "h:1=5,1=6", "h:17=5", "h:2=70000", "h:1=5,"]
+        {
             #expect(throws: ServerAddress.ParseError.self, "\(bad)") { try ServerAddress(parsing: bad) }
         }
         let error = try #require(thrownError { try ServerAddress(parsing: "h:1=x") } as? ServerAddress.ParseError)
@@ -31,7 +32,9 @@ import Testing
     @Test func theDefaultRootFollowsTheEnvironment() {
         #expect(ClientRoot.defaultPath(environment: ["TG_ROOT": "/r", "HOME": "/h"]) == "/r")
         #expect(ClientRoot.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/telegraph")
-        #expect(ClientRoot.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/telegraph")
+        #expect(
+            ClientRoot.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"])
+                == "/h/.local/share/telegraph")
         #expect(ClientRoot.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/telegraph")
         #expect(ClientRoot.defaultPath(environment: [:]) == nil)
     }
@@ -58,7 +61,9 @@ import Testing
         #expect(StickerChoice("telegraph/3")?.set == "telegraph")
         #expect(StickerChoice("telegraph/3")?.number == 3)
         #expect(StickerChoice("a/b/2")?.set == "a/b")
-        for bad in ["telegraph", "telegraph/0", "telegraph/x", "/1", "telegraph/"] { #expect(StickerChoice(bad) == nil, "\(bad)") }
+        for bad in ["telegraph", "telegraph/0", "telegraph/x", "/1", "telegraph/"] {
+            #expect(StickerChoice(bad) == nil, "\(bad)")
+        }
     }
 
     @Test func mimeTypesComeFromTheExtension() {
@@ -85,7 +90,9 @@ import Testing
         #expect(loaded.accounts.map(\.name) == ["alice", "bob"])
         #expect(loaded.account(named: "alice")?.id == 13)
         #expect(loaded.account(id: 12)?.name == "bob")
-        let mode = try FileManager.default.attributesOfItem(atPath: ClientProfiles.path(root: root.path))[.posixPermissions] as? NSNumber
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: ClientProfiles.path(root: root.path))[.posixPermissions]
+            as? NSNumber
         #expect(mode?.intValue == 0o600)
         profiles.remove(id: 12)
         #expect(profiles.accounts.map(\.name) == ["alice"])
@@ -97,7 +104,9 @@ import Testing
     }
 
     @Test func accountNamesAreShortAndPlain() {
-        for good in ["default", "alice", "a.b-c_9", String(repeating: "x", count: 32)] { #expect(ClientProfiles.isValidName(good), "\(good)") }
+        for good in ["default", "alice", "a.b-c_9", String(repeating: "x", count: 32)] {
+            #expect(ClientProfiles.isValidName(good), "\(good)")
+        }
         for bad in ["", "a b", "a/b", "ä", String(repeating: "x", count: 33), "../x"] {
             #expect(!ClientProfiles.isValidName(bad), "\(bad)")
         }
@@ -105,34 +114,42 @@ import Testing
 
     @Test func aMessageSummaryHasStableKeysAndMarkdown() throws {
         registerSyncCoreTypes()
-        let bob = TelegramUser(id: .user(7), accessHash: nil, firstName: "Bob", lastName: "Smith", username: "bob", phone: nil)
+        let bob = TelegramUser(
+            id: .user(7), accessHash: nil, firstName: "Bob", lastName: "Smith", username: "bob", phone: nil)
         let voice = TelegramMediaFile(
             fileId: MediaId(namespace: Namespaces.Media.cloudFile, id: 99), resource: .localFile(fileId: 1, size: 3),
             mimeType: "audio/ogg", size: 3,
             attributes: [.audio(isVoice: true, duration: 4, title: nil, performer: nil, waveform: nil)])
         let message = Message(
             stableId: 1, stableVersion: 0, id: MessageId(peerId: .user(7), namespace: Namespaces.Message.cloud, id: 5),
-            globallyUniqueId: nil, groupingKey: nil, threadId: nil, timestamp: 86400 + 3600 + 120, flags: [.incoming], tags: [],
+            globallyUniqueId: nil, groupingKey: nil, threadId: nil, timestamp: 86400 + 3600 + 120, flags: [.incoming],
+            tags: [],
             authorId: .user(7), author: bob, text: "Hi there",
             attributes: [
                 TextEntitiesMessageAttribute(entities: [MessageTextEntity(range: 0..<2, type: .bold)]),
-                ReplyMessageAttribute(messageId: MessageId(peerId: .user(7), namespace: Namespaces.Message.cloud, id: 3)),
+                ReplyMessageAttribute(
+                    messageId: MessageId(peerId: .user(7), namespace: Namespaces.Message.cloud, id: 3)),
             ],
             media: [voice])
         let summary = MessageSummary(message, chatName: "Bob Smith")
-        #expect(summary.id == 5 && summary.chat == "user:7" && summary.from == "user:7" && summary.fromName == "Bob Smith")
+        #expect(
+            summary.id == 5 && summary.chat == "user:7" && summary.from == "user:7" && summary.fromName == "Bob Smith")
         #expect(!summary.outgoing && summary.replyTo == 3 && !summary.edited && !summary.unsent && !summary.failed)
         #expect(summary.markdown == "**Hi** there")
         #expect(summary.entities == [try entity(#"{"type":"bold","offset":0,"length":2}"#)])
-        #expect(summary.media?.kind == "voice" && summary.media?.duration == 4 && summary.media?.mimeType == "audio/ogg")
+        #expect(
+            summary.media?.kind == "voice" && summary.media?.duration == 4 && summary.media?.mimeType == "audio/ogg")
         #expect(summary.line() == "[5] 1970-01-02 01:02 Bob Smith: ↩3 **Hi** there [voice 4 s]")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let object = try #require(try JSONSerialization.jsonObject(with: encoder.encode(summary)) as? [String: Any])
         #expect(
             Set(object.keys)
-                == ["id", "chat", "chatName", "from", "fromName", "date", "outgoing", "text", "markdown", "entities", "media",
-                    "replyTo", "edited", "unsent", "failed", "album"])
+                == [
+                    "id", "chat", "chatName", "from", "fromName", "date", "outgoing", "text", "markdown", "entities",
+                    "media",
+                    "replyTo", "edited", "unsent", "failed", "album",
+                ])
         #expect(object["album"] is NSNull)
     }
 

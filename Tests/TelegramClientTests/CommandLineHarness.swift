@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TestVectors
+import Testing
 
 /// What the `tg` tests run as real processes: a `tg-server` on free loopback ports, the built `tg` over one root, and
 /// Telethon 1.45 (`Tests/Fixtures/telethon/tg_cli_peer.py`) as the other person, driven through command files. Every
@@ -19,12 +19,16 @@ final class CommandLineHarness: Sendable {
     static var tgServer: URL { ProcessRunner.builtExecutable("tg-server") }
 
     /// `--server` for tg: every DC's port.
-    var serverArgument: String { "127.0.0.1:" + ports.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
+    var serverArgument: String {
+        "127.0.0.1:" + ports.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    }
 
     /// Starts tg-server, and the Telethon peer as `peerPhone` when given.
     init(peerPhone: String? = nil, peerName: String = "Bob", peerUsername: String = "bob_cli") async throws {
         for tool in [Self.tg, Self.tgServer] {
-            try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build \(tool.lastPathComponent) first (swift build --build-tests)")
+            try #require(
+                FileManager.default.isExecutableFile(atPath: tool.path),
+                "build \(tool.lastPathComponent) first (swift build --build-tests)")
         }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tg-cli-\(UUID().uuidString)")
         root = folder.appendingPathComponent("root").path
@@ -32,10 +36,13 @@ final class CommandLineHarness: Sendable {
         try FileManager.default.createDirectory(at: peerFolder, withIntermediateDirectories: true)
         let data = folder.appendingPathComponent("server").path
         server = try ProcessRunner.start(Self.tgServer, ["--port", "0", "--data-dir", data])
-        let ready = await server.waitForOutputOffPool(timeout: 30) { String(decoding: $0, as: UTF8.self).contains("ready") }
+        let ready = await server.waitForOutputOffPool(timeout: 30) {
+            String(decoding: $0, as: UTF8.self).contains("ready")
+        }
         try #require(ready, "tg-server did not start within 30 s")
         var ports: [Int32: Int] = [:]
-        let line = String(decoding: server.output, as: UTF8.self).split(separator: "\n").first { $0.contains("ready") } ?? ""
+        let line =
+            String(decoding: server.output, as: UTF8.self).split(separator: "\n").first { $0.contains("ready") } ?? ""
         for field in line.split(separator: " ") where field.hasPrefix("dc") {
             let parts = field.dropFirst(2).split(separator: "=")
             if parts.count == 2, let dc = Int32(parts[0]), let port = Int(parts[1]) { ports[dc] = port }
@@ -43,7 +50,8 @@ final class CommandLineHarness: Sendable {
         self.ports = ports
         try #require(ports.count == 3, "no ports in tg-server's ready line: \(line)")
         keyFile = folder.appendingPathComponent("server.pem").path
-        let key = try await ProcessRunner.runOffPool(Self.tgServer, ["--print-public-key", "--data-dir", data], timeout: 30)
+        let key = try await ProcessRunner.runOffPool(
+            Self.tgServer, ["--print-public-key", "--data-dir", data], timeout: 30)
         try #require(key.succeeded)
         try key.stdout.write(to: URL(fileURLWithPath: keyFile))
         if let peerPhone {
@@ -54,8 +62,10 @@ final class CommandLineHarness: Sendable {
             peerProcess = try ProcessRunner.start(
                 python,
                 [
-                    script.path, "--host", "127.0.0.1", "--port", String(ports[dc] ?? 0), "--pem-file", keyFile, "--phone",
-                    peerPhone, "--name", peerName, "--username", peerUsername, "--workdir", peerFolder.path, "--timeout", "170",
+                    script.path, "--host", "127.0.0.1", "--port", String(ports[dc] ?? 0), "--pem-file", keyFile,
+                    "--phone",
+                    peerPhone, "--name", peerName, "--username", peerUsername, "--workdir", peerFolder.path,
+                    "--timeout", "170",
                 ])
             try await waitForFile(peerFolder.appendingPathComponent("ready.json"), timeout: 60)
         } else {
@@ -71,7 +81,8 @@ final class CommandLineHarness: Sendable {
     /// Runs `tg` and decodes its `--json` output, requiring exit status 0.
     func tgJSON<T: Decodable>(_ type: T.Type, _ arguments: [String]) async throws -> T {
         let result = try await tg(arguments + ["--json"])
-        try #require(result.status == 0, "tg \(arguments.joined(separator: " ")) exited \(result.status): \(result.errorOutput)")
+        try #require(
+            result.status == 0, "tg \(arguments.joined(separator: " ")) exited \(result.status): \(result.errorOutput)")
         do {
             return try JSONDecoder().decode(T.self, from: result.stdout)
         } catch {
@@ -84,9 +95,13 @@ final class CommandLineHarness: Sendable {
     /// come back together as `output`.
     func inTerminal(_ arguments: [String], timeout: Double = 60) async throws -> ProcessRunner.Result {
         let script = URL(fileURLWithPath: "/usr/bin/script")
-        try #require(FileManager.default.isExecutableFile(atPath: script.path), "no util-linux script to give tg a terminal")
-        let command = ([Self.tg.path, "--root", root] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        return try await ProcessRunner.runOffPool(script, ["-qec", command.joined(separator: " "), "/dev/null"], timeout: timeout)
+        try #require(
+            FileManager.default.isExecutableFile(atPath: script.path), "no util-linux script to give tg a terminal")
+        let command = ([Self.tg.path, "--root", root] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        return try await ProcessRunner.runOffPool(
+            script, ["-qec", command.joined(separator: " "), "/dev/null"], timeout: timeout)
     }
 
     /// Starts `tg` without waiting (watch).
@@ -144,5 +159,9 @@ struct PeerFailure: Decodable { let error: String }
 /// A counter shared by the test's tasks.
 final class LockedCounter: Sendable {
     private let value = Mutex(0)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1; return $0
+        }
+    }
 }

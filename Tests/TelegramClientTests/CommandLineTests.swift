@@ -104,11 +104,15 @@ struct DownloadResult: Decodable {
         // Cat's script gets her code later: without a terminal, login stops at the code and resumes with --code.
         let waiting = try await harness.tgJSON(
             LoginResult.self,
-            ["login", "--account", "cat", "--phone", "9996620003", "--server", harness.serverArgument, "--server-key", harness.keyFile])
+            [
+                "login", "--account", "cat", "--phone", "9996620003", "--server", harness.serverArgument,
+                "--server-key", harness.keyFile,
+            ])
         #expect(waiting.status == "waiting" && waiting.needs == "code")
         let wrong = try await harness.tg(["login", "--account", "cat", "--code", "99999"])
         #expect(wrong.status == 2 && wrong.errorOutput.contains("wrong code"), "\(wrong.errorOutput)")
-        let cat = try await harness.tgJSON(LoginResult.self, ["login", "--account", "cat", "--code", "22222", "--first-name", "Cat"])
+        let cat = try await harness.tgJSON(
+            LoginResult.self, ["login", "--account", "cat", "--code", "22222", "--first-name", "Cat"])
         #expect(cat.status == "signedIn")
         var accounts = try await harness.tgJSON([AccountRow].self, ["accounts"])
         #expect(accounts.map(\.name) == ["ann", "cat"] && accounts.map(\.current) == [false, true])
@@ -118,17 +122,21 @@ struct DownloadResult: Decodable {
         #expect(accounts.map(\.current) == [true, false])
 
         // Bob writes with markdown; Ann's history (found by his username) shows the entities.
-        let hello = try await harness.peer(PeerSent.self, ["op": "send", "to": "9996610001", "text": "**Hi** Ann", "markdown": true])
+        let hello = try await harness.peer(
+            PeerSent.self, ["op": "send", "to": "9996610001", "text": "**Hi** Ann", "markdown": true])
         let history = try await harness.tgJSON([MessageSummary].self, ["history", "@bob_cli"])
         let received = try #require(history.last)
-        #expect(received.id == hello.id && received.text == "Hi Ann" && !received.outgoing && received.fromName == "Bob")
+        #expect(
+            received.id == hello.id && received.text == "Hi Ann" && !received.outgoing && received.fromName == "Bob")
         #expect(received.entities.map(\.type) == ["bold"] && received.markdown == "**Hi** Ann")
 
         // Ann answers with markdown, as a reply: Telethon sees the entities and the reply.
         let sent = try await harness.tgJSON(
-            MessageSummary.self, ["send", "@bob_cli", "**bold** __it__ [site](https://example.com/a)", "--reply", String(hello.id)])
+            MessageSummary.self,
+            ["send", "@bob_cli", "**bold** __it__ [site](https://example.com/a)", "--reply", String(hello.id)])
         #expect(sent.text == "bold it site" && sent.replyTo == hello.id && !sent.unsent)
-        var seen = try await harness.peer(PeerMessages.self, ["op": "messages", "to": "9996610001", "limit": 1]).messages
+        var seen = try await harness.peer(PeerMessages.self, ["op": "messages", "to": "9996610001", "limit": 1])
+            .messages
         #expect(seen.first?.id == sent.id && seen.first?.reply_to == hello.id)
         #expect(
             seen.first?.entities
@@ -155,7 +163,8 @@ struct DownloadResult: Decodable {
         #expect(sticker.media?.kind == "sticker")
         let album = try await harness.tgJSON([MessageSummary].self, ["send", "@bob_cli", "two", "--album", png, text])
         #expect(album.count == 2 && album[0].album != nil && album[0].album == album[1].album)
-        seen = try await harness.peer(PeerMessages.self, ["op": "messages", "to": "9996610001", "limit": 6]).messages.reversed()
+        seen = try await harness.peer(PeerMessages.self, ["op": "messages", "to": "9996610001", "limit": 6]).messages
+            .reversed()
         #expect(seen.map(\.id) == [photo.id, file.id, voice.id, sticker.id, album[0].id, album[1].id])
         #expect(seen.map { $0.media?.kind } == ["photo", "document", "voice", "sticker", "photo", "document"])
         #expect(seen[1].media?.file_name == "notes.txt" && seen[1].media?.size == 15)
@@ -164,7 +173,8 @@ struct DownloadResult: Decodable {
         #expect(seen[4].grouped_id != nil && seen[4].grouped_id == seen[5].grouped_id && seen[4].text == "two")
 
         // Edit and delete reach Telethon.
-        let edited = try await harness.tgJSON(MessageSummary.self, ["edit", "@bob_cli", String(file.id), "now **edited**"])
+        let edited = try await harness.tgJSON(
+            MessageSummary.self, ["edit", "@bob_cli", String(file.id), "now **edited**"])
         #expect(edited.edited && edited.text == "now edited")
         _ = try await harness.tgJSON([String: [Int32]].self, ["delete", "@bob_cli", String(sticker.id), "--revoke"])
         seen = try await harness.peer(PeerMessages.self, ["op": "messages", "to": "9996610001", "limit": 10]).messages
@@ -176,16 +186,20 @@ struct DownloadResult: Decodable {
         let document = media.appendingPathComponent("report.bin")
         let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
         try bytes.write(to: document)
-        let attachment = try await harness.peer(PeerSent.self, ["op": "send_file", "to": "9996610001", "path": document.path, "caption": "the report"])
+        let attachment = try await harness.peer(
+            PeerSent.self, ["op": "send_file", "to": "9996610001", "path": document.path, "caption": "the report"])
         let read = try await harness.tgJSON(ReadMark.self, ["read", "@bob_cli"])
         #expect(read.readUpTo == attachment.id)
-        #expect(try await harness.peer(PeerReadMark.self, ["op": "read_outbox", "to": "9996610001"]).max_id == attachment.id)
+        #expect(
+            try await harness.peer(PeerReadMark.self, ["op": "read_outbox", "to": "9996610001"]).max_id == attachment.id
+        )
         let local = try await harness.tgJSON([MessageSummary].self, ["search", "pho"])
         #expect(local.map(\.id) == [pho.id] && local.first?.chatName == "Bob")
         let remote = try await harness.tgJSON([MessageSummary].self, ["search", "phở", "--server"])
         #expect(remote.map(\.id) == [pho.id])
         let downloads = media.appendingPathComponent("downloads").path + "/"
-        let downloaded = try await harness.tgJSON(DownloadResult.self, ["download", "@bob_cli", String(attachment.id), "-o", downloads])
+        let downloaded = try await harness.tgJSON(
+            DownloadResult.self, ["download", "@bob_cli", String(attachment.id), "-o", downloads])
         #expect(downloaded.path.hasSuffix("/report.bin") && downloaded.size == Int64(bytes.count))
         #expect(try Data(contentsOf: URL(fileURLWithPath: downloaded.path)) == bytes)
 
@@ -195,8 +209,12 @@ struct DownloadResult: Decodable {
         let big = media.appendingPathComponent("big.bin").path
         try Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }).write(to: URL(fileURLWithPath: big))
         let upload = try await harness.inTerminal(["send", "@bob_cli", "--file", big])
-        #expect(upload.status == 0 && upload.output.contains("\r[###") && upload.output.contains("100/100 upload big.bin"), "\(upload.output)")
-        let download = try await harness.inTerminal(["download", "@bob_cli", String(attachment.id), "-o", media.appendingPathComponent("again.bin").path])
+        #expect(
+            upload.status == 0 && upload.output.contains("\r[###") && upload.output.contains("100/100 upload big.bin"),
+            "\(upload.output)")
+        let download = try await harness.inTerminal([
+            "download", "@bob_cli", String(attachment.id), "-o", media.appendingPathComponent("again.bin").path,
+        ])
         #expect(download.status == 0 && download.output.contains("100/100 download"), "\(download.output)")
         let quiet = try await harness.tg(["send", "@bob_cli", "quiet", "--file", text, "--json"])
         #expect(quiet.status == 0 && quiet.errorOutput.isEmpty)
@@ -205,10 +223,14 @@ struct DownloadResult: Decodable {
         // watch prints what happens while it runs — Bob's new message, his edit, his read mark on ours, his delete —
         // and stops at --count.
         let watch = try harness.startTG(["watch", "--json", "--count", "4", "--for", "40"])
-        let listening = await watch.waitForOutputOffPool(timeout: 30) { String(decoding: $0, as: UTF8.self).contains("watching") }
+        let listening = await watch.waitForOutputOffPool(timeout: 30) {
+            String(decoding: $0, as: UTF8.self).contains("watching")
+        }
         try #require(listening, "watch did not start")
-        let live = try await harness.peer(PeerSent.self, ["op": "send", "to": "9996610001", "text": "live from Telethon"])
-        _ = try await harness.peer(Empty.self, ["op": "edit", "to": "9996610001", "id": live.id, "text": "live, edited"])
+        let live = try await harness.peer(
+            PeerSent.self, ["op": "send", "to": "9996610001", "text": "live from Telethon"])
+        _ = try await harness.peer(
+            Empty.self, ["op": "edit", "to": "9996610001", "id": live.id, "text": "live, edited"])
         _ = try await harness.peer(Empty.self, ["op": "read", "to": "9996610001"])
         _ = try await harness.peer(Empty.self, ["op": "delete", "to": "9996610001", "ids": [live.id]])
         let watched = try #require(await watch.waitOffPool(timeout: 45))
@@ -217,8 +239,12 @@ struct DownloadResult: Decodable {
         let events = try lines.map { try JSONDecoder().decode(WatchLine.self, from: Data($0.utf8)) }
         #expect(events.map(\.event) == ["new", "edited", "read", "deleted"], "\(watched.output)")
         if events.count == 4 {
-            #expect(events[0].message?.id == live.id && events[0].message?.text == "live from Telethon" && events[0].message?.outgoing == false)
-            #expect(events[1].message?.id == live.id && events[1].message?.text == "live, edited" && events[1].message?.edited == true)
+            #expect(
+                events[0].message?.id == live.id && events[0].message?.text == "live from Telethon"
+                    && events[0].message?.outgoing == false)
+            #expect(
+                events[1].message?.id == live.id && events[1].message?.text == "live, edited"
+                    && events[1].message?.edited == true)
             #expect(events[2].readBy == "them" && events[2].readUpTo == quietMessage.id)
             #expect(events[3].ids == [live.id] && events.allSatisfy { $0.chat == received.chat })
         }
@@ -231,19 +257,26 @@ struct DownloadResult: Decodable {
         #expect(png2.status == 1 && png2.errorOutput.contains("not available yet"))
 
         // A basic group Bob makes: listed by `chats`, written to by its name, read back by its handle.
-        let group = try await harness.peer(PeerGroup.self, ["op": "create_group", "with": "9996610001", "title": "Soup club"])
+        let group = try await harness.peer(
+            PeerGroup.self, ["op": "create_group", "with": "9996610001", "title": "Soup club"])
         let chats = try await harness.tgJSON([ChatSummary].self, ["chats"])
-        #expect(chats.first?.chat == "chat:\(group.chat_id)" && chats.first?.name == "Soup club", "\(chats.map(\.name))")
+        #expect(
+            chats.first?.chat == "chat:\(group.chat_id)" && chats.first?.name == "Soup club", "\(chats.map(\.name))")
         let toGroup = try await harness.tgJSON(MessageSummary.self, ["send", "Soup club", "hello __club__"])
         #expect(toGroup.chat == "chat:\(group.chat_id)")
-        let groupSeen = try await harness.peer(PeerMessages.self, ["op": "group_messages", "chat_id": group.chat_id, "limit": 1]).messages
-        #expect(groupSeen.first?.text == "hello club" && groupSeen.first?.entities.map(\.type) == ["MessageEntityItalic"])
+        let groupSeen = try await harness.peer(
+            PeerMessages.self, ["op": "group_messages", "chat_id": group.chat_id, "limit": 1]
+        ).messages
+        #expect(
+            groupSeen.first?.text == "hello club" && groupSeen.first?.entities.map(\.type) == ["MessageEntityItalic"])
         let groupHistory = try await harness.tgJSON([MessageSummary].self, ["history", "chat:\(group.chat_id)"])
         #expect(groupHistory.last?.id == toGroup.id)
 
         // SIGINT ends watch cleanly.
         let interrupted = try harness.startTG(["watch"])
-        let started = await interrupted.waitForOutputOffPool(timeout: 30) { String(decoding: $0, as: UTF8.self).contains("watching") }
+        let started = await interrupted.waitForOutputOffPool(timeout: 30) {
+            String(decoding: $0, as: UTF8.self).contains("watching")
+        }
         try #require(started, "watch did not start")
         interrupted.send(SIGINT)
         let stopped = try #require(await interrupted.waitOffPool(timeout: 30))
@@ -252,14 +285,21 @@ struct DownloadResult: Decodable {
         // Bob turns two-step verification on; his number signs in here too, stopping at the password, then with it.
         _ = try await harness.peer(Empty.self, ["op": "set_password", "password": "correct horse", "hint": "horse"])
         let needsPassword = try await harness.tgJSON(
-            LoginResult.self, ["login", "--account", "bob", "--phone", Self.bob, "--code", "22222", "--server", harness.serverArgument,
-                               "--server-key", harness.keyFile])
+            LoginResult.self,
+            [
+                "login", "--account", "bob", "--phone", Self.bob, "--code", "22222", "--server", harness.serverArgument,
+                "--server-key", harness.keyFile,
+            ])
         #expect(needsPassword.status == "waiting" && needsPassword.needs == "password")
         let wrongPassword = try await harness.tg(["login", "--account", "bob", "--password", "wrong"])
-        #expect(wrongPassword.status == 2 && wrongPassword.errorOutput.contains("wrong password"), "\(wrongPassword.errorOutput)")
-        let bob = try await harness.tgJSON(LoginResult.self, ["login", "--account", "bob", "--password", "correct horse"])
+        #expect(
+            wrongPassword.status == 2 && wrongPassword.errorOutput.contains("wrong password"),
+            "\(wrongPassword.errorOutput)")
+        let bob = try await harness.tgJSON(
+            LoginResult.self, ["login", "--account", "bob", "--password", "correct horse"])
         #expect(bob.status == "signedIn")
-        let bobsHistory = try await harness.tgJSON([MessageSummary].self, ["history", "+9996610001", "--account", "bob", "--limit", "3"])
+        let bobsHistory = try await harness.tgJSON(
+            [MessageSummary].self, ["history", "+9996610001", "--account", "bob", "--limit", "3"])
         #expect(bobsHistory.last?.text == "quiet" && bobsHistory.last?.outgoing == false)
         _ = try await harness.tgJSON([String: String].self, ["switch", "ann"])
 
@@ -286,18 +326,23 @@ struct DownloadResult: Decodable {
     func helpAndErrors(_ harness: CommandLineHarness) async throws {
         let help = try await harness.tg(["--help"])
         #expect(help.status == 0)
-        for line in ["  3  not logged in", "  4  the server could not be reached", "  5  not found", "  6  the server refused"] {
+        for line in [
+            "  3  not logged in", "  4  the server could not be reached", "  5  not found", "  6  the server refused",
+        ] {
             #expect(help.output.contains(line), "\(line)")
         }
         #expect(help.output.contains("~/.local/share/telegraph"))
         let commands = [
-            "login", "accounts", "switch", "logout", "chats", "history", "send", "edit", "delete", "read", "search", "download",
+            "login", "accounts", "switch", "logout", "chats", "history", "send", "edit", "delete", "read", "search",
+            "download",
             "render", "watch",
         ]
         for command in commands {
             #expect(help.output.contains("  \(command) "), "tg --help lacks \(command)")
             let own = try await harness.tg([command, "--help"])
-            #expect(own.status == 0 && own.output.contains("USAGE: tg \(command)") && own.output.contains("--root"), "\(command)")
+            #expect(
+                own.status == 0 && own.output.contains("USAGE: tg \(command)") && own.output.contains("--root"),
+                "\(command)")
         }
         let send = try await harness.tg(["send", "--help"])
         for option in ["--reply", "--photo", "--album", "--file", "--voice", "--sticker", "--json"] {
@@ -310,16 +355,21 @@ struct DownloadResult: Decodable {
         #expect(noAccount.status == 3 && noAccount.errorOutput.hasPrefix("tg: error: no account is logged in"))
         let usage = try await harness.tg(["send", "me"])
         #expect(usage.status == 2 && usage.errorOutput.contains("nothing to send"))
-        let badServer = try await harness.tg(["login", "--phone", "9996620009", "--server", "nowhere", "--server-key", harness.keyFile])
+        let badServer = try await harness.tg([
+            "login", "--phone", "9996620009", "--server", "nowhere", "--server-key", harness.keyFile,
+        ])
         #expect(badServer.status == 2 && badServer.errorOutput.contains("not a server address"))
         // A server that is not there: the login cannot send the code, and a later command gives up after --timeout.
         let closed = "127.0.0.1:1=1,2=1,3=1"
         let unreachable = try await harness.tg(
-            ["login", "--phone", "9996620009", "--server", closed, "--server-key", harness.keyFile, "--timeout", "3"], timeout: 60)
+            ["login", "--phone", "9996620009", "--server", closed, "--server-key", harness.keyFile, "--timeout", "3"],
+            timeout: 60)
         #expect(unreachable.status == 4, "\(unreachable.status): \(unreachable.errorOutput)")
         #expect(unreachable.errorOutput.contains("check that the server is running"))
         let pending = try await harness.tg(["chats", "--timeout", "2"])
-        #expect(pending.status == 3 && pending.errorOutput.contains("has not finished signing in"), "\(pending.errorOutput)")
+        #expect(
+            pending.status == 3 && pending.errorOutput.contains("has not finished signing in"), "\(pending.errorOutput)"
+        )
     }
 
     /// Mono 16-bit PCM at 48 kHz: a 440 Hz tone.
@@ -327,7 +377,9 @@ struct DownloadResult: Decodable {
         let rate = 48_000
         let samples = (0..<(rate * seconds)).map { Int16(8000 * sin(Double($0) * 2 * .pi * 440 / Double(rate))) }
         var data = Data("RIFF".utf8)
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
         append(UInt32(36 + samples.count * 2))
         data.append(contentsOf: Array("WAVEfmt ".utf8))
         append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(UInt32(rate)); append(UInt32(rate * 2))

@@ -31,13 +31,15 @@ public struct ChatSummary: Codable, Equatable, Sendable {
 /// The chat list: the server's pages stored first (`ChatListFetcher`, `messages.getDialogs`), then the top `limit`
 /// chats from Postbox, newest first.
 public enum ChatListing {
-    public static func chats(_ account: Account, limit: Int, timeout: Double) async throws(ClientError) -> [ChatSummary] {
+    public static func chats(_ account: Account, limit: Int, timeout: Double) async throws(ClientError) -> [ChatSummary]
+    {
         let fetcher = account.chatList
         let deadline = Date().addingTimeInterval(timeout)
         var fetched = 0
         while !fetcher.isComplete && fetched < limit {
             guard Date() < deadline else {
-                throw .unreachable("the chat list did not load within \(Int(timeout)) s — check that the server is running")
+                throw .unreachable(
+                    "the chat list did not load within \(Int(timeout)) s — check that the server is running")
             }
             do {
                 let count = try await fetcher.fetchNextPage()

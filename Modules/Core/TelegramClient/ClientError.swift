@@ -15,7 +15,8 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .badInput(let text), .notLoggedIn(let text), .unreachable(let text), .notFound(let text), .refused(let text),
+        case .badInput(let text), .notLoggedIn(let text), .unreachable(let text), .notFound(let text),
+            .refused(let text),
             .storage(let text):
             return text
         }

@@ -36,7 +36,8 @@ public struct ClientProfiles: Codable, Equatable, Sendable {
         let path = path(root: root)
         guard FileManager.default.fileExists(atPath: path) else { return ClientProfiles() }
         do {
-            return try JSONDecoder().decode(ClientProfiles.self, from: Data(try SecretFile.read(path, maximumSize: 1 << 20)))
+            return try JSONDecoder().decode(
+                ClientProfiles.self, from: Data(try SecretFile.read(path, maximumSize: 1 << 20)))
         } catch {
             throw .storage("\(path): unreadable client profiles (\(error)) — move it away and log in again")
         }
@@ -75,6 +76,9 @@ public struct ClientProfiles: Codable, Equatable, Sendable {
     /// Whether `name` can name an account: 1–32 of letters, digits, `-`, `_`, `.`.
     public static func isValidName(_ name: String) -> Bool {
         (1...32).contains(name.count)
-            && name.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_.".unicodeScalars.contains($0) }
+            && name.unicodeScalars.allSatisfy {
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+                    || "-_.".unicodeScalars.contains($0)
+            }
     }
 }

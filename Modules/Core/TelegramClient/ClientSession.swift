@@ -20,7 +20,9 @@ public final class ClientSession: @unchecked Sendable {
 
     /// Opens `root` with the network of `server` (with its `publicKeyPEM`); without them, of the account `name` (or
     /// the current account) as stored in the profiles.
-    public init(root: String, accountName: String? = nil, server: ServerAddress? = nil, publicKeyPEM: String? = nil) throws(ClientError) {
+    public init(
+        root: String, accountName: String? = nil, server: ServerAddress? = nil, publicKeyPEM: String? = nil
+    ) throws(ClientError) {
         self.root = root
         profiles = try ClientProfiles.load(root: root)
         var address = server
@@ -34,14 +36,17 @@ public final class ClientSession: @unchecked Sendable {
         var keys: [RSAPublicKey] = []
         if let pem {
             do { keys = [try RSAPublicKey(pem: pem)] } catch {
-                throw .badInput("the server key is not a PEM RSA public key (\(error)) — use 'tg-server --print-public-key'")
+                throw .badInput(
+                    "the server key is not a PEM RSA public key (\(error)) — use 'tg-server --print-public-key'")
             }
         }
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let environment = NetworkEnvironment(
-            datacenters: address?.endpoints ?? [:], defaultMainDc: address?.defaultMainDc ?? 2, publicKeys: keys, group: group)
+            datacenters: address?.endpoints ?? [:], defaultMainDc: address?.defaultMainDc ?? 2, publicKeys: keys,
+            group: group)
         do {
-            manager = try AccountManager(rootPath: root, environment: environment, stateConfiguration: .init(gapWait: 0.5))
+            manager = try AccountManager(
+                rootPath: root, environment: environment, stateConfiguration: .init(gapWait: 0.5))
         } catch {
             try? group.syncShutdownGracefully()
             throw .storage(error.description)
@@ -49,11 +54,15 @@ public final class ClientSession: @unchecked Sendable {
     }
 
     /// The profile `name` names, or the current account's; `nil` (or `.notLoggedIn` when `required`) if none.
-    static func lookUp(root: String, profiles: ClientProfiles, name: String?, required: Bool) throws(ClientError) -> ClientAccount? {
+    static func lookUp(
+        root: String, profiles: ClientProfiles, name: String?, required: Bool
+    ) throws(ClientError) -> ClientAccount? {
         if let name {
             guard let account = profiles.account(named: name) else {
                 let known = profiles.accounts.map(\.name).joined(separator: ", ")
-                throw .notLoggedIn("no account named '\(name)' (known: \(known.isEmpty ? "none" : known)) — run 'tg login --account \(name)'")
+                throw .notLoggedIn(
+                    "no account named '\(name)' (known: \(known.isEmpty ? "none" : known)) — run 'tg login --account \(name)'"
+                )
             }
             return account
         }
@@ -89,13 +98,15 @@ public final class ClientSession: @unchecked Sendable {
     public func account(named name: String?) throws(ClientError) -> Account {
         let profile = try profile(named: name)
         guard server == profile.server else {
-            throw .badInput("account '\(profile.name)' talks to \(profile.server), not \(server.map { "\($0)" } ?? "no server")")
+            throw .badInput(
+                "account '\(profile.name)' talks to \(profile.server), not \(server.map { "\($0)" } ?? "no server")")
         }
         let account: Account
         do {
             account = try manager.account(AccountRecordId(rawValue: profile.id))
         } catch {
-            throw .notLoggedIn("account '\(profile.name)': \(error.description) — run 'tg login --account \(profile.name)'")
+            throw .notLoggedIn(
+                "account '\(profile.name)': \(error.description) — run 'tg login --account \(profile.name)'")
         }
         opened.append(account)
         return account
@@ -119,7 +130,9 @@ public final class ClientSession: @unchecked Sendable {
                 throw .notLoggedIn("the server ended this account's authorization — run 'tg login' again")
             }
             guard Date() < deadline else {
-                throw .unreachable("the server did not answer within \(Int(timeout)) s — check that it is running (address in 'tg accounts')")
+                throw .unreachable(
+                    "the server did not answer within \(Int(timeout)) s — check that it is running (address in 'tg accounts')"
+                )
             }
             try? await Task.sleep(for: .milliseconds(20))
         }

@@ -3,7 +3,8 @@ import SwiftSignalKit
 
 /// Polls `condition` every 20 ms until it gives a value; `.unreachable(what …)` after `timeout` seconds. The wait is
 /// `Task.sleep`, so no thread is held while it waits.
-func poll<T>(_ what: String, timeout: Double, _ condition: () throws(ClientError) -> T?) async throws(ClientError) -> T {
+func poll<T>(_ what: String, timeout: Double, _ condition: () throws(ClientError) -> T?) async throws(ClientError) -> T
+{
     let deadline = Date().addingTimeInterval(timeout)
     while true {
         if let value = try condition() { return value }
@@ -32,7 +33,8 @@ func withDeadline<T: Sendable>(
         group.addTask { try await body() }
         group.addTask {
             try await Task.sleep(for: .seconds(timeout))
-            throw ClientError.unreachable("\(what) did not finish within \(Int(timeout)) s — check that the server is running")
+            throw ClientError.unreachable(
+                "\(what) did not finish within \(Int(timeout)) s — check that the server is running")
         }
         defer { group.cancelAll() }
         guard let first = try await group.next() else { throw CancellationError() }

@@ -12,12 +12,17 @@ public enum MediaDownload {
     public static func source(of message: Message) -> (resource: TelegramMediaResource, size: Int64?, name: String)? {
         for media in message.media {
             if let image = media as? TelegramMediaImage,
-                let largest = image.representations.max(by: { $0.dimensions.width * $0.dimensions.height < $1.dimensions.width * $1.dimensions.height })
+                let largest = image.representations.max(by: {
+                    $0.dimensions.width * $0.dimensions.height < $1.dimensions.width * $1.dimensions.height
+                })
             {
                 return (largest.resource, largest.byteSize, "photo-\(message.id.id).jpg")
             }
             if let file = media as? TelegramMediaFile {
-                let fallback = file.isVoice ? "voice-\(message.id.id).ogg" : file.isSticker ? "sticker-\(message.id.id).webp" : "file-\(message.id.id)"
+                let fallback =
+                    file.isVoice
+                    ? "voice-\(message.id.id).ogg"
+                    : file.isSticker ? "sticker-\(message.id.id).webp" : "file-\(message.id.id)"
                 return (file.resource, file.size, file.fileName.map { ($0 as NSString).lastPathComponent } ?? fallback)
             }
         }
@@ -30,7 +35,9 @@ public enum MediaDownload {
         _ message: Message, to destination: String, account: Account, timeout: Double,
         progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) async throws(ClientError) -> String {
-        guard let source = source(of: message) else { throw .badInput("message \(message.id.id) has no photo or file to download") }
+        guard let source = source(of: message) else {
+            throw .badInput("message \(message.id.id) has no photo or file to download")
+        }
         // A folder (existing, or named with a trailing '/') gets the file under its name.
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder)

@@ -12,18 +12,23 @@ public enum MessageCommands {
     ) async throws(ClientError) -> Message {
         let message = try await HistoryLoading.find(account, peerId: peerId, id: id, timeout: timeout)
         let (text, entities) = OutgoingText.parse(markdown)
-        do { try await account.editMessage(message.id, text: text, entities: entities) } catch { throw clientError(error) }
+        do { try await account.editMessage(message.id, text: text, entities: entities) } catch {
+            throw clientError(error)
+        }
         return try await HistoryLoading.edited(account, message.id, timeout: timeout)
     }
 
     /// Deletes messages `ids` of `peerId`, for everyone with `revoke`.
-    public static func delete(_ account: Account, peerId: PeerId, ids: [Int32], revoke: Bool) async throws(ClientError) {
+    public static func delete(_ account: Account, peerId: PeerId, ids: [Int32], revoke: Bool) async throws(ClientError)
+    {
         let messageIds = ids.map { MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: $0) }
         do { try await account.deleteMessages(messageIds, forEveryone: revoke) } catch { throw clientError(error) }
     }
 
     /// Marks `peerId` read up to `upTo`, or its newest message; returns the id read up to.
-    public static func read(_ account: Account, peerId: PeerId, upTo: Int32?, timeout: Double) async throws(ClientError) -> Int32 {
+    public static func read(
+        _ account: Account, peerId: PeerId, upTo: Int32?, timeout: Double
+    ) async throws(ClientError) -> Int32 {
         var maxId = upTo
         if maxId == nil {
             maxId = try await HistoryLoading.messages(account, peerId: peerId, limit: 1, timeout: timeout)
@@ -36,7 +41,9 @@ public enum MessageCommands {
 
     /// Messages of every chat with `text`: the stored ones (Postbox's full-text index: word prefixes, case and
     /// diacritics ignored), or with `server` the server's (`messages.searchGlobal`); newest first.
-    public static func search(_ account: Account, text: String, server: Bool, limit: Int) async throws(ClientError) -> [Message] {
+    public static func search(
+        _ account: Account, text: String, server: Bool, limit: Int
+    ) async throws(ClientError) -> [Message] {
         if server {
             do { return try await account.searchMessagesOnServer(text, limit: Int32(clamping: limit)) } catch {
                 throw .unreachable("searching on the server: \(error) — check that it is running")
@@ -50,7 +57,8 @@ public enum MessageCommands {
     /// A message action's error as the client's.
     public static func clientError(_ error: MessageActionError) -> ClientError {
         switch error {
-        case .unknownPeer(let peer): return .notFound("the chat \(PeerResolver.handle(peer)) is not stored — see 'tg chats'")
+        case .unknownPeer(let peer):
+            return .notFound("the chat \(PeerResolver.handle(peer)) is not stored — see 'tg chats'")
         case .notSent(let id): return .badInput("message \(id.id) is not sent yet")
         case .refused(let text): return .refused("the server refused: \(text)")
         case .network(let error):

@@ -25,7 +25,9 @@ public enum MessageSending {
         do { localIds = try account.enqueue(messages, to: peerId) } catch {
             throw .badInput("the message cannot be sent: \(error)")
         }
-        let uniqueIds: [Int64] = try read(account) { tx in try localIds.compactMap { try tx.getMessage($0)?.globallyUniqueId } }
+        let uniqueIds: [Int64] = try read(account) { tx in
+            try localIds.compactMap { try tx.getMessage($0)?.globallyUniqueId }
+        }
         var lastProgress = -1.0
         return try await poll("sending", timeout: timeout) { () throws(ClientError) -> [Message]? in
             let fractions = localIds.compactMap { account.pendingMessages.uploadProgress($0) }
@@ -43,15 +45,20 @@ public enum MessageSending {
             }
             if let failed = current.first(where: { $0.attributes.contains { $0 is SendFailureAttribute } }) {
                 let reason = failed.attributes.compactMap { $0 as? SendFailureAttribute }.first
-                throw .refused("the server refused the message: \(reason.map { $0.detail.isEmpty ? "\($0.reason)" : $0.detail } ?? "unknown")")
+                throw .refused(
+                    "the server refused the message: \(reason.map { $0.detail.isEmpty ? "\($0.reason)" : $0.detail } ?? "unknown")"
+                )
             }
-            guard current.count == localIds.count, current.allSatisfy({ $0.id.namespace == Namespaces.Message.cloud }) else { return nil }
+            guard current.count == localIds.count, current.allSatisfy({ $0.id.namespace == Namespaces.Message.cloud })
+            else { return nil }
             if lastProgress >= 0 && lastProgress < 1 { progress(1) }
             return current
         }
     }
 
     static func read<T>(_ account: Account, _ body: (Transaction) throws -> T) throws(ClientError) -> T {
-        do { return try account.postbox.readTransactionSync(body) } catch { throw .storage("reading the account: \(error)") }
+        do { return try account.postbox.readTransactionSync(body) } catch {
+            throw .storage("reading the account: \(error)")
+        }
     }
 }

@@ -37,7 +37,8 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         date = message.timestamp
         outgoing = !message.flags.contains(.incoming)
         text = message.text
-        let messageEntities = message.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
+        let messageEntities =
+            message.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
         entities = messageEntities.map(EntitySummary.init)
         markdown = MarkdownWriter.markdown(text: message.text, entities: messageEntities).text
         media = message.media.lazy.compactMap(MediaSummary.init).first
@@ -49,7 +50,8 @@ public struct MessageSummary: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, chat, chatName, from, fromName, date, outgoing, text, markdown, entities, media, replyTo, edited, unsent, failed,
+        case id, chat, chatName, from, fromName, date, outgoing, text, markdown, entities, media, replyTo, edited,
+            unsent, failed,
             album
     }
 
@@ -163,7 +165,9 @@ public struct MediaSummary: Codable, Equatable, Sendable {
     public init?(_ media: Media) {
         if let image = media as? TelegramMediaImage {
             kind = "photo"
-            let largest = image.representations.max { $0.dimensions.width * $0.dimensions.height < $1.dimensions.width * $1.dimensions.height }
+            let largest = image.representations.max {
+                $0.dimensions.width * $0.dimensions.height < $1.dimensions.width * $1.dimensions.height
+            }
             width = largest?.dimensions.width
             height = largest?.dimensions.height
             size = largest?.byteSize

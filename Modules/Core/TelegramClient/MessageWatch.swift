@@ -43,7 +43,10 @@ public final class MessageWatch: Sendable {
         var events: [WatchEvent] = []
         let read: (added: [Message], edited: [Message]) =
             (try? postbox.readTransactionSync { tx in
-                (try summary.added.compactMap { try tx.getMessage($0) }, try summary.edited.compactMap { try tx.getMessage($0) })
+                (
+                    try summary.added.compactMap { try tx.getMessage($0) },
+                    try summary.edited.compactMap { try tx.getMessage($0) }
+                )
             }) ?? ([], [])
         events += read.added.map(WatchEvent.new)
         events += read.edited.map(WatchEvent.edited)

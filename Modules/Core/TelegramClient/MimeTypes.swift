@@ -11,7 +11,9 @@ public enum MimeTypes {
 
     /// The type for `fileName`.
     public static func guess(_ fileName: String) -> String {
-        guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return "application/octet-stream" }
+        guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else {
+            return "application/octet-stream"
+        }
         return table[fileName[fileName.index(after: dot)...].lowercased()] ?? "application/octet-stream"
     }
 

@@ -1,10 +1,10 @@
 import Foundation
+import Network
 public import Postbox
 public import SyncCore
 import SyncCoreApi
-public import TelegramCore
 import TelegramApi
-import Network
+public import TelegramCore
 
 /// Finds the chat a `PeerReference` names: in the account's Postbox first, then from the server (`@username` through
 /// `contacts.resolveUsername`, a phone number through `contacts.importContacts`), storing what the server returns so
@@ -21,7 +21,9 @@ public enum PeerResolver {
         case .group(let id):
             return try stored(.group(id), account: account, reference)
         case .username(let name):
-            if let found = try firstStored(account, { ($0 as? TelegramUser)?.username?.lowercased() == name.lowercased() }) {
+            if let found = try firstStored(
+                account, { ($0 as? TelegramUser)?.username?.lowercased() == name.lowercased() })
+            {
                 return found
             }
             return try await resolveUsername(name, account: account)
@@ -40,7 +42,8 @@ public enum PeerResolver {
         case .title(let title):
             let matches = try allStored(account).filter { displayName($0).lowercased() == title.lowercased() }
             if matches.count > 1 {
-                throw .badInput("\(matches.count) chats are called '\(title)' — name one as user:ID or chat:ID (see 'tg chats')")
+                throw .badInput(
+                    "\(matches.count) chats are called '\(title)' — name one as user:ID or chat:ID (see 'tg chats')")
             }
             guard let match = matches.first else {
                 throw .notFound("no chat called '\(title)' — see 'tg chats', or use @username or +phone")
@@ -67,14 +70,17 @@ public enum PeerResolver {
         peerId.namespace == Namespaces.Peer.cloudGroup ? "chat:\(peerId.id.rawValue)" : "user:\(peerId.id.rawValue)"
     }
 
-    private static func stored(_ id: PeerId, account: Account, _ reference: PeerReference) throws(ClientError) -> PeerId {
+    private static func stored(_ id: PeerId, account: Account, _ reference: PeerReference) throws(ClientError) -> PeerId
+    {
         guard try read(account, { try $0.getPeer(id) }) != nil else {
             throw .notFound("no stored chat \(reference) — see 'tg chats', or use @username or +phone")
         }
         return id
     }
 
-    private static func firstStored(_ account: Account, _ match: @escaping (Peer) -> Bool) throws(ClientError) -> PeerId? {
+    private static func firstStored(
+        _ account: Account, _ match: @escaping (Peer) -> Bool
+    ) throws(ClientError) -> PeerId? {
         try allStored(account).first(where: match)?.id
     }
 
@@ -83,20 +89,24 @@ public enum PeerResolver {
     }
 
     private static func read<T>(_ account: Account, _ body: (Transaction) throws -> T) throws(ClientError) -> T {
-        do { return try account.postbox.readTransactionSync(body) } catch { throw .storage("reading the account: \(error)") }
+        do { return try account.postbox.readTransactionSync(body) } catch {
+            throw .storage("reading the account: \(error)")
+        }
     }
 
     private static func resolveUsername(_ name: String, account: Account) async throws(ClientError) -> PeerId {
         let answer: Api.contacts.ResolvedPeer
         do {
-            answer = try await account.network.request(Api.functions.contacts.resolveUsername(username: name), timeout: 20)
+            answer = try await account.network.request(
+                Api.functions.contacts.resolveUsername(username: name), timeout: 20)
         } catch NetworkError.rpc(_, let message) {
             if message == "USERNAME_NOT_OCCUPIED" || message == "USERNAME_INVALID" {
                 throw .notFound("nobody has the username @\(name) — check the spelling")
             }
             throw .refused("resolving @\(name): \(message)")
         } catch {
-            throw .unreachable("the server did not answer contacts.resolveUsername (\(error)) — check that it is running")
+            throw .unreachable(
+                "the server did not answer contacts.resolveUsername (\(error)) — check that it is running")
         }
         guard case .resolvedPeer(let resolved) = answer else { throw .notFound("nobody has the username @\(name)") }
         let users = resolved.users.map { TelegramUser($0) }

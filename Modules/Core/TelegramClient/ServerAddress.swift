@@ -49,7 +49,10 @@ public struct ServerAddress: Codable, Equatable, Sendable, CustomStringConvertib
 
     /// The endpoints the network layer connects to.
     public var endpoints: [Int32: MTProtoConnection.Endpoint] {
-        Dictionary(uniqueKeysWithValues: ports.map { ($0.key, MTProtoConnection.Endpoint(host: host, port: $0.value, dcId: $0.key)) })
+        Dictionary(
+            uniqueKeysWithValues: ports.map {
+                ($0.key, MTProtoConnection.Endpoint(host: host, port: $0.value, dcId: $0.key))
+            })
     }
 
     /// The DC a client starts at: 2 (where Telegram's clients start) when the server has it, else the lowest.
@@ -64,7 +67,8 @@ public struct ServerAddress: Codable, Equatable, Sendable, CustomStringConvertib
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         do { try self.init(parsing: text) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.description))
         }
     }
 

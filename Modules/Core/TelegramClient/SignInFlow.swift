@@ -53,7 +53,8 @@ public enum SignInFlow {
         } else {
             do { unauthorized = try manager.addUnauthorizedAccount() } catch { throw .storage(error.description) }
             try session.updateProfiles {
-                $0.upsert(ClientAccount(name: name, id: unauthorized.id.rawValue, server: server, publicKeyPEM: publicKeyPEM))
+                $0.upsert(
+                    ClientAccount(name: name, id: unauthorized.id.rawValue, server: server, publicKeyPEM: publicKeyPEM))
             }
         }
         do {
@@ -91,15 +92,21 @@ public enum SignInFlow {
                 }
             case .confirmationCodeEntry(let phone, _, _):
                 guard let code = await answers.code(phone) else { return .waiting(needs: "code") }
-                if case .signedIn(let user)? = try await step(authorization.signIn(code: code), timeout: timeout) { return .signedIn(userId: user) }
+                if case .signedIn(let user)? = try await step(authorization.signIn(code: code), timeout: timeout) {
+                    return .signedIn(userId: user)
+                }
             case .signUp:
                 guard let names = await answers.name() else { return .waiting(needs: "name") }
-                if case .signedIn(let user)? = try await step(authorization.signUp(firstName: names.first, lastName: names.last), timeout: timeout) {
+                if case .signedIn(let user)? = try await step(
+                    authorization.signUp(firstName: names.first, lastName: names.last), timeout: timeout)
+                {
                     return .signedIn(userId: user)
                 }
             case .passwordEntry(_, let hint):
                 guard let password = await answers.password(hint) else { return .waiting(needs: "password") }
-                if case .signedIn(let user)? = try await step(authorization.checkPassword(password), timeout: timeout) { return .signedIn(userId: user) }
+                if case .signedIn(let user)? = try await step(authorization.checkPassword(password), timeout: timeout) {
+                    return .signedIn(userId: user)
+                }
             }
         }
     }

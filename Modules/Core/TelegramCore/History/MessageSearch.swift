@@ -20,14 +20,18 @@ extension Account {
         let (messages, users, chats) = HistoryHoleFetcher.contents(answer)
         let accountPeerId = peerId
         return try postbox.transactionSync { tx in
-            _ = try UpdateBatchApplier(accountPeerId: accountPeerId).storePeers(users: users, chats: chats, transaction: tx)
-            return try messages.compactMap { StoreMessage(apiMessage: $0, accountPeerId: accountPeerId) }.compactMap { stored -> Message? in
+            _ = try UpdateBatchApplier(accountPeerId: accountPeerId).storePeers(
+                users: users, chats: chats, transaction: tx)
+            return try messages.compactMap { StoreMessage(apiMessage: $0, accountPeerId: accountPeerId) }.compactMap {
+                stored -> Message? in
                 guard case .id(let id) = stored.id else { return nil }
                 let author = try stored.authorId.flatMap { try tx.getPeer($0) }
                 return Message(
-                    stableId: 0, stableVersion: 0, id: id, globallyUniqueId: stored.globallyUniqueId, groupingKey: stored.groupingKey,
+                    stableId: 0, stableVersion: 0, id: id, globallyUniqueId: stored.globallyUniqueId,
+                    groupingKey: stored.groupingKey,
                     threadId: stored.threadId, timestamp: stored.timestamp, flags: stored.flags, tags: stored.tags,
-                    authorId: stored.authorId, author: author, text: stored.text, attributes: stored.attributes, media: stored.media)
+                    authorId: stored.authorId, author: author, text: stored.text, attributes: stored.attributes,
+                    media: stored.media)
             }
             .sorted { $0.index > $1.index }
         }
