@@ -153,6 +153,21 @@ import Testing
         #expect(object["album"] is NSNull)
     }
 
+    @Test func watchEventsKeepEveryKeyOnEveryLine() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let deleted = WatchEventSummary(.deleted(.user(7), [3, 4])) { _ in "Bob" }
+        #expect(deleted.line == "deleted user:7: 3, 4")
+        #expect(
+            String(decoding: try encoder.encode(deleted), as: UTF8.self)
+                == #"{"chat":"user:7","event":"deleted","ids":[3,4],"message":null,"readBy":null,"readUpTo":null}"#)
+        let read = WatchEventSummary(.read(.group(9), upTo: 12, byMe: false)) { _ in "Soup club" }
+        #expect(read.line == "read chat:9 up to 12 by them")
+        #expect(
+            String(decoding: try encoder.encode(read), as: UTF8.self)
+                == #"{"chat":"chat:9","event":"read","ids":null,"message":null,"readBy":"them","readUpTo":12}"#)
+    }
+
     func entity(_ json: String) throws -> EntitySummary {
         try JSONDecoder().decode(EntitySummary.self, from: Data(json.utf8))
     }

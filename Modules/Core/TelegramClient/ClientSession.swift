@@ -73,11 +73,7 @@ public final class ClientSession: @unchecked Sendable {
 
     /// The account manager's current account, read without opening it.
     static func currentId(root: String) -> Int64? {
-        struct Records: Decodable { var currentId: AccountRecordId? }
-        guard let data = FileManager.default.contents(atPath: root + "/accounts-metadata/records.json"),
-            let records = try? JSONDecoder().decode(Records.self, from: data)
-        else { return nil }
-        return records.currentId?.rawValue
+        AccountManager.storedCurrentAccountId(rootPath: root)?.rawValue
     }
 
     /// The profile a command works with: `name`'s, or the current account's.
