@@ -151,7 +151,7 @@ struct Interrupt {
     }
 }
 
-/// A flag set once, read from any thread.
+/// A flag set once, read from any thread. `@unchecked Sendable`: `isSet` is read and written under `lock`.
 final class OnceFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var isSet = false

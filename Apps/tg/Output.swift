@@ -18,7 +18,8 @@ enum Output {
 }
 
 /// A progress bar for one transfer on standard error, shown only when it is a terminal (CommandLineOutput's
-/// `ProgressLine`); fractions come from any thread.
+/// `ProgressLine`); fractions come from any thread. `@unchecked Sendable`: the `ProgressLine` (used from one thread
+/// at a time) and `finished` are used only under `lock`.
 final class TransferProgress: @unchecked Sendable {
     private let lock = NSLock()
     private let line: ProgressLine

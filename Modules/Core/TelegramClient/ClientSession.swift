@@ -9,9 +9,13 @@ public import TelegramCore
 
 /// The client's data under one root: its profiles (each account's name and server) and an `AccountManager` whose
 /// network reaches the server of the account a command works with. Close it when done (`close()`).
+/// `@unchecked Sendable`: the profiles and the opened accounts are read and written under `lock`.
 public final class ClientSession: @unchecked Sendable {
     public let root: String
-    public private(set) var profiles: ClientProfiles
+    /// The profiles as last loaded or saved.
+    public var profiles: ClientProfiles { lock.withLock { storedProfiles } }
+    private var storedProfiles: ClientProfiles
+    private let lock = NSLock()
     public let manager: AccountManager
     /// The server this session's manager talks to, if any account has one.
     public let server: ServerAddress?
@@ -24,7 +28,8 @@ public final class ClientSession: @unchecked Sendable {
         root: String, accountName: String? = nil, server: ServerAddress? = nil, publicKeyPEM: String? = nil
     ) throws(ClientError) {
         self.root = root
-        profiles = try ClientProfiles.load(root: root)
+        let profiles = try ClientProfiles.load(root: root)
+        storedProfiles = profiles
         var address = server
         var pem = publicKeyPEM
         if address == nil || pem == nil {
@@ -86,8 +91,11 @@ public final class ClientSession: @unchecked Sendable {
 
     /// Saves `change` applied to the profiles.
     public func updateProfiles(_ change: (inout ClientProfiles) -> Void) throws(ClientError) {
-        change(&profiles)
-        try profiles.save(root: root)
+        let changed = lock.withLock {
+            change(&storedProfiles)
+            return storedProfiles
+        }
+        try changed.save(root: root)
     }
 
     /// Opens the signed-in account `name` (or the current one) without starting it.
@@ -104,7 +112,7 @@ public final class ClientSession: @unchecked Sendable {
             throw .notLoggedIn(
                 "account '\(profile.name)': \(error.description) — run 'tg login --account \(profile.name)'")
         }
-        opened.append(account)
+        lock.withLock { opened.append(account) }
         return account
     }
 
@@ -144,7 +152,7 @@ public final class ClientSession: @unchecked Sendable {
                 try await manager.remove(manager.unauthorizedAccount(id))
             } else if manager.records.contains(where: { $0.id == id }) {
                 let account = try account(named: profile.name)
-                opened.removeAll { $0 === account }
+                lock.withLock { opened.removeAll { $0 === account } }
                 try await manager.logOut(account)
             }
         } catch let error as AccountManager.Failure {
@@ -160,8 +168,12 @@ public final class ClientSession: @unchecked Sendable {
 
     /// Stops every account this session opened and the network threads.
     public func close() async {
-        for account in opened { await account.shutdown() }
-        opened = []
+        let accounts = lock.withLock {
+            let accounts = opened
+            opened = []
+            return accounts
+        }
+        for account in accounts { await account.shutdown() }
         try? await group.shutdownGracefully()
     }
 }
