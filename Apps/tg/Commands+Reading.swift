@@ -20,10 +20,8 @@ func resolvePeer(_ text: String, _ account: Account) async throws -> PeerId {
     return try await PeerResolver.resolve(reference, account: account)
 }
 
-/// The stored peers' names, for message lines.
-func chatName(_ peerId: PeerId, _ account: Account) -> String {
-    PeerResolver.displayName(try? account.postbox.readTransactionSync { try $0.getPeer(peerId) })
-}
+/// A chat's name, for message lines.
+func chatName(_ peerId: PeerId, _ account: Account) -> String { PeerResolver.chatName(peerId, account: account) }
 
 struct Chats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -303,6 +303,11 @@ struct DownloadResult: Decodable {
         #expect(bobsHistory.last?.text == "quiet" && bobsHistory.last?.outgoing == false)
         _ = try await harness.tgJSON([String: String].self, ["switch", "ann"])
 
+        // Saved Messages: the chat with oneself.
+        let note = try await harness.tgJSON(MessageSummary.self, ["send", "me", "a note"])
+        #expect(note.chatName == "Saved Messages" && note.chat == "user:\(ann.userId ?? 0)")
+        #expect(try await harness.tgJSON([MessageSummary].self, ["history", "me"]).map(\.text) == ["a note"])
+
         // Cat logs out: her folder goes, Ann stays.
         _ = try await harness.tgJSON([String: String].self, ["logout", "--account", "cat"])
         accounts = try await harness.tgJSON([AccountRow].self, ["accounts"])

@@ -54,7 +54,7 @@ public enum ChatListing {
             throw .storage("reading the chat list: \(error)")
         }
         return view.entries.map { entry in
-            let name = PeerResolver.displayName(entry.peer)
+            let name = entry.peerId == account.peerId ? PeerResolver.savedMessages : PeerResolver.displayName(entry.peer)
             return ChatSummary(
                 chat: PeerResolver.handle(entry.peerId), name: name, username: (entry.peer as? TelegramUser)?.username,
                 unread: entry.unreadCount, pinned: entry.isPinned,

@@ -52,6 +52,9 @@ public enum PeerResolver {
         }
     }
 
+    /// The name of the chat with oneself.
+    public static let savedMessages = "Saved Messages"
+
     /// The name a peer is shown by: a user's full name (or `@username`, or `+phone`), a group's title.
     public static func displayName(_ peer: Peer?) -> String {
         if let user = peer as? TelegramUser {
@@ -63,6 +66,12 @@ public enum PeerResolver {
         }
         if let group = peer as? TelegramGroup { return group.title }
         return peer.map { "peer:\($0.id.id.rawValue)" } ?? "unknown"
+    }
+
+    /// The name of chat `peerId` for `account`: "Saved Messages" for itself, else its stored peer's name.
+    public static func chatName(_ peerId: PeerId, account: Account) -> String {
+        if peerId == account.peerId { return savedMessages }
+        return displayName(try? account.postbox.readTransactionSync { try $0.getPeer(peerId) })
     }
 
     /// `user:ID`, `chat:ID`: how commands name a peer without ambiguity.
