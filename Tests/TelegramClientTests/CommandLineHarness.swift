@@ -91,17 +91,18 @@ final class CommandLineHarness: Sendable {
         }
     }
 
-    /// Runs `tg` on a pseudo-terminal (util-linux `script`), where it draws progress bars; standard output and error
-    /// come back together as `output`.
-    func inTerminal(_ arguments: [String], timeout: Double = 60) async throws -> ProcessRunner.Result {
+    /// Runs `tg` on a pseudo-terminal (util-linux `script`), where it draws progress bars and asks for what it lacks
+    /// (`input` is what the user types); standard output and error come back together as `output`.
+    func inTerminal(_ arguments: [String], input: String? = nil, timeout: Double = 60) async throws -> ProcessRunner.Result {
         let script = URL(fileURLWithPath: "/usr/bin/script")
         try #require(
             FileManager.default.isExecutableFile(atPath: script.path), "no util-linux script to give tg a terminal")
         let command = ([Self.tg.path, "--root", root] + arguments).map {
             "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
-        return try await ProcessRunner.runOffPool(
-            script, ["-qec", command.joined(separator: " "), "/dev/null"], timeout: timeout)
+        let arguments = ["-qec", command.joined(separator: " "), "/dev/null"]
+        let typed = input.map { Data($0.utf8) }
+        return try await offPool { try ProcessRunner.run(script, arguments, input: typed, timeout: timeout) }
     }
 
     /// Starts `tg` without waiting (watch).

@@ -364,6 +364,17 @@ struct DownloadResult: Decodable {
             "login", "--phone", "9996620009", "--server", "nowhere", "--server-key", harness.keyFile,
         ])
         #expect(badServer.status == 2 && badServer.errorOutput.contains("not a server address"))
+        // On a terminal, login asks for the phone, the code and the name.
+        let asked = try await harness.inTerminal(
+            ["login", "--account", "dee", "--server", harness.serverArgument, "--server-key", harness.keyFile],
+            input: "9996620005\n22222\nDee\n\n")
+        #expect(asked.status == 0, "\(asked.output)")
+        for prompt in ["Phone number: ", "Code sent to +9996620005: ", "New account — first name: ", "Signed in as user:"] {
+            #expect(asked.output.contains(prompt), "\(asked.output)")
+        }
+        #expect(try await harness.tgJSON([AccountRow].self, ["accounts"]).map(\.name) == ["dee"])
+        _ = try await harness.tgJSON([String: String].self, ["logout"])
+
         // A server that is not there: the login cannot send the code, and a later command gives up after --timeout.
         let closed = "127.0.0.1:1=1,2=1,3=1"
         let unreachable = try await harness.tg(
