@@ -70,6 +70,7 @@ struct Login: AsyncParsableCommand {
         }
         let interactive = isatty(0) != 0
         let answers = SignInAnswers(
+            phone: { [phone] in phone.map { $0.filter(\.isNumber) } ?? (interactive ? Prompt.line("Phone number: ") : nil) },
             code: { [code] phone in code ?? (interactive ? Prompt.line("Code sent to +\(phone): ") : nil) },
             password: { [password] hint in
                 password ?? (interactive ? Prompt.secret("Password\(hint.isEmpty ? "" : " (hint: \(hint))"): ") : nil)
@@ -79,9 +80,6 @@ struct Login: AsyncParsableCommand {
                 guard interactive, let first = Prompt.line("New account — first name: ") else { return nil }
                 return (first, Prompt.line("Last name (optional): ") ?? "")
             })
-        let phoneNumber =
-            phone.map { $0.filter(\.isNumber) }
-            ?? (interactive && existing == nil ? Prompt.line("Phone number: ") : nil)
         let session: ClientSession
         do { session = try ClientSession(root: root, server: address, publicKeyPEM: pem) } catch {
             throw TGExit.toolError(error)
@@ -89,7 +87,7 @@ struct Login: AsyncParsableCommand {
         let outcome: SignInOutcome
         do {
             outcome = try await SignInFlow.run(
-                session: session, name: name, server: address, publicKeyPEM: pem, phone: phoneNumber, answers: answers,
+                session: session, name: name, server: address, publicKeyPEM: pem, answers: answers,
                 timeout: global.timeout)
         } catch {
             await session.close()

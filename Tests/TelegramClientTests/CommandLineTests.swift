@@ -374,6 +374,14 @@ struct DownloadResult: Decodable {
         }
         #expect(try await harness.tgJSON([AccountRow].self, ["accounts"]).map(\.name) == ["dee"])
         _ = try await harness.tgJSON([String: String].self, ["logout"])
+        // Without a terminal and without --phone, login stops before the phone and goes on when it is given.
+        let noPhone = try await harness.tgJSON(
+            LoginResult.self, ["login", "--account", "eve", "--server", harness.serverArgument, "--server-key", harness.keyFile])
+        #expect(noPhone.status == "waiting" && noPhone.needs == "phone")
+        let eve = try await harness.tgJSON(
+            LoginResult.self, ["login", "--account", "eve", "--phone", "9996620006", "--code", "22222", "--first-name", "Eve"])
+        #expect(eve.status == "signedIn")
+        _ = try await harness.tgJSON([String: String].self, ["logout"])
 
         // A server that is not there: the login cannot send the code, and a later command gives up after --timeout.
         let closed = "127.0.0.1:1=1,2=1,3=1"

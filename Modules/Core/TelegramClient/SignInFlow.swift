@@ -6,6 +6,8 @@ public import TelegramCore
 /// Where the answers of a sign-in come from — flags for scripts, prompts on a terminal. Returning `nil` stops the
 /// flow at that step; the account keeps it, and the next `login` with the same name resumes there.
 public struct SignInAnswers: Sendable {
+    /// The phone number (digits).
+    public var phone: @Sendable () async -> String?
     /// The code sent to the phone number.
     public var code: @Sendable (_ phone: String) async -> String?
     /// The two-step verification password (the hint the user set is passed).
@@ -14,9 +16,11 @@ public struct SignInAnswers: Sendable {
     public var name: @Sendable () async -> (first: String, last: String)?
 
     public init(
-        code: @escaping @Sendable (String) async -> String?, password: @escaping @Sendable (String) async -> String?,
+        phone: @escaping @Sendable () async -> String?, code: @escaping @Sendable (String) async -> String?,
+        password: @escaping @Sendable (String) async -> String?,
         name: @escaping @Sendable () async -> (first: String, last: String)?
     ) {
+        self.phone = phone
         self.code = code
         self.password = password
         self.name = name
@@ -27,7 +31,7 @@ public struct SignInAnswers: Sendable {
 public enum SignInOutcome: Equatable, Sendable {
     /// Signed in as `userId`; the account is current.
     case signedIn(userId: Int64)
-    /// Stopped at a step that needs an answer the flow did not get (`needs`: "code", "password", "name").
+    /// Stopped at a step that needs an answer the flow did not get (`needs`: "phone", "code", "password", "name").
     case waiting(needs: String)
 }
 
@@ -37,8 +41,7 @@ public enum SignInFlow {
     /// Signs in account `name` of `session` (whose network is the server's): resumes that name's sign-in if it has
     /// one, else adds an account and records `name`, `server` and `publicKeyPEM` in the profiles.
     public static func run(
-        session: ClientSession, name: String, server: ServerAddress, publicKeyPEM: String, phone: String?,
-        answers: SignInAnswers, timeout: Double = 30
+        session: ClientSession, name: String, server: ServerAddress, publicKeyPEM: String, answers: SignInAnswers, timeout: Double = 30
     ) async throws(ClientError) -> SignInOutcome {
         let manager = session.manager
         var unauthorized: UnauthorizedAccount
@@ -59,7 +62,7 @@ public enum SignInFlow {
         }
         do {
             let outcome = try await steps(
-                manager.authorization(unauthorized), unauthorized, phone: phone, answers: answers, timeout: timeout)
+                manager.authorization(unauthorized), unauthorized, answers: answers, timeout: timeout)
             await unauthorized.network.close()
             return outcome
         } catch {
@@ -70,7 +73,7 @@ public enum SignInFlow {
 
     /// The steps from where `unauthorized` stands until signed in or an answer is missing.
     private static func steps(
-        _ authorization: Authorization, _ unauthorized: UnauthorizedAccount, phone: String?, answers: SignInAnswers,
+        _ authorization: Authorization, _ unauthorized: UnauthorizedAccount, answers: SignInAnswers,
         timeout: Double
     ) async throws(ClientError) -> SignInOutcome {
         while true {
@@ -78,7 +81,7 @@ public enum SignInFlow {
             do { state = try unauthorized.state() } catch { throw .storage("\(error)") }
             switch state {
             case .empty, .phoneEntry:
-                guard let phone, !phone.isEmpty else { throw .badInput("no phone number — pass --phone") }
+                guard let phone = await answers.phone(), !phone.isEmpty else { return .waiting(needs: "phone") }
                 do {
                     _ = try await withDeadline("sending the code", timeout: timeout) {
                         try await authorization.sendCode(phoneNumber: phone).get()
