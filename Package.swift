@@ -311,7 +311,10 @@ let modules: [Module] = [
             "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "Network", "TelegramApi", "SwiftSignalKit",
             "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix",
         ],
-        testDeps: ["SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport"]),
+        testDeps: [
+            "SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport", "TelegramCore",
+            "Network", "ServerTestSupport",
+        ]),
 
     // ChatHistory: the chat screen's model under the UI.
     // MergeLists: stable diffs of two sorted lists of identified items in one walk (Telegram-iOS's MergeLists).
