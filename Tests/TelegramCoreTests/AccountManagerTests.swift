@@ -40,6 +40,8 @@ import Testing
         let restarted = try AccountManager(rootPath: root.path, environment: Self.environment)
         #expect(restarted.records.map(\.id) == [first.id, second.id])
         #expect(restarted.currentAccountId == first.id)
+        #expect(AccountManager.storedCurrentAccountId(rootPath: root.path) == first.id)
+        #expect(AccountManager.storedCurrentAccountId(rootPath: root.path + "/nothing-here") == nil)
         #expect(restarted.sharedData("theme") == Array("night".utf8))
         #expect(throws: AccountManager.Failure.notAuthorized(first.id)) { _ = try restarted.account(first.id) }
     }

@@ -63,7 +63,8 @@ import Testing
             registerTelegramCoreTypes()
             postbox = try Postbox.open(
                 accountPath: directory.path + "/account-1",
-                encryption: try PostboxEncryptionParameters(key: Array(0..<32), salt: Array(32..<48)))
+                encryption: try PostboxEncryptionParameters(key: Array(0..<32), salt: Array(32..<48)),
+                globalMessageIds: Namespaces.globalMessageIds)
             if knowsFriend {
                 try postbox.transactionSync { tx in
                     try tx.updatePeers([
@@ -227,6 +228,47 @@ import Testing
         try await waitUntil { emissions.withLock { $0.count } == 2 }
         try await Task.sleep(for: .milliseconds(100))
         #expect(emissions.withLock { $0 } == [0, 5])
+        manager.stop()
+        harness.scheduler.advance(by: 0.01)
+    }
+
+    /// `appliedBatches` says what each committed batch changed: the messages it stored, edited and deleted and the
+    /// read marks it moved, once the transaction is done (what `tg watch` prints).
+    @Test func appliedBatchesNameWhatEachBatchChanged() throws {
+        let harness = try Harness()
+        defer { harness.directory.remove() }
+        let manager = harness.manager()
+        let summaries = LockedValue<[UpdateBatchApplier.Summary]>([])
+        let stored = LockedValue<[Bool]>([])
+        let postbox = harness.postbox
+        let subscription = manager.appliedBatches.start(next: { summary in
+            summaries.withLock { $0.append(summary) }
+            // Committed: what the batch names can be read already.
+            let readable = summary.added.allSatisfy { id in (try? postbox.readTransactionSync { try $0.getMessage(id) }) != nil }
+            stored.withLock { $0.append(readable) }
+        })
+        defer { subscription.dispose() }
+        manager.start()
+        harness.scheduler.advance(by: 0.01)
+        harness.server.pipe.putNext(Self.message(1, pts: 11))
+        harness.server.pipe.putNext(Self.message(2, pts: 12))
+        harness.scheduler.advance(by: 0.01)
+        let edited = Api.Message.message(.init(id: 1, peerId: .peerUser(.init(userId: 2)), date: 101, message: "m1, edited"))
+        let updates: [Api.Update] = [
+            .updateEditMessage(.init(message: edited, pts: 13, ptsCount: 1)),
+            .updateReadHistoryOutbox(.init(peer: .peerUser(.init(userId: 2)), maxId: 2, pts: 14, ptsCount: 1)),
+            .updateDeleteMessages(.init(messages: [2], pts: 15, ptsCount: 1)),
+        ]
+        harness.server.pipe.putNext(.updates(.init(updates: updates, users: [], chats: [], date: 200, seq: 0)))
+        harness.scheduler.advance(by: 0.01)
+        let all = summaries.withLock { $0 }
+        let id = { (value: Int32) in MessageId(peerId: Self.friend, namespace: Namespaces.Message.cloud, id: value) }
+        #expect(all.flatMap(\.added) == [id(1), id(2)])
+        #expect(all.flatMap(\.edited) == [id(1)])
+        #expect(all.flatMap(\.readOutbox) == [id(2)] && all.flatMap(\.readInbox).isEmpty)
+        #expect(all.flatMap(\.deleted) == [id(2)])
+        #expect(stored.withLock { $0 }.allSatisfy { $0 } && !all.isEmpty)
+        #expect(try harness.storedIds() == [1])
         manager.stop()
         harness.scheduler.advance(by: 0.01)
     }

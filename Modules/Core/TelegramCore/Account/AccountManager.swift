@@ -84,6 +84,15 @@ public final class AccountManager: @unchecked Sendable {
         }
     }
 
+    /// The current account stored under `rootPath`, read without opening anything (a client picks the network of
+    /// that account before it makes its manager); `nil` when there is none or the records cannot be read.
+    public static func storedCurrentAccountId(rootPath: String) -> AccountRecordId? {
+        guard let bytes = try? SecretFile.read(rootPath + "/accounts-metadata/records.json", maximumSize: 1 << 20),
+            let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(bytes))
+        else { return nil }
+        return metadata.currentId
+    }
+
     /// Every account, oldest first.
     public var records: [AccountRecord] { lock.withLock { metadata.records } }
     /// The account the app shows.

@@ -11,6 +11,8 @@ public enum AuthorizationCodeRequestError: Error, Equatable, Sendable {
     case invalidPhoneNumber
     case phoneBanned
     case limitExceeded(retryAfter: Int32)
+    /// The server could not be reached (no `rpc_error`: the connection failed or timed out).
+    case network(String)
     case generic(String)
 }
 
@@ -25,6 +27,8 @@ public enum AuthorizationError: Error, Equatable, Sendable {
     case limitExceeded(retryAfter: Int32)
     /// The call does not fit the stored sign-in step (a code before one was sent …).
     case wrongState
+    /// The server could not be reached (no `rpc_error`: the connection failed or timed out).
+    case network(String)
     case generic(String)
 }
 
@@ -58,7 +62,8 @@ public struct Authorization: Sendable {
             } catch let error as NetworkError {
                 throw Self.codeRequestError(error)
             } catch {
-                throw .generic("\(error)")
+                // Not an rpc_error: the connection could not be made (the transport's own errors).
+                throw .network("\(error)")
             }
             guard case .sentCode(let code) = sent else { throw .generic("unexpected answer to auth.sendCode") }
             var length: Int32 = 5
@@ -163,7 +168,7 @@ public struct Authorization: Sendable {
     }
 
     static func codeRequestError(_ error: NetworkError) -> AuthorizationCodeRequestError {
-        guard case .rpc(let code, let message) = error else { return .generic("\(error)") }
+        guard case .rpc(let code, let message) = error else { return .network("\(error)") }
         if code == 420 || message.hasPrefix("FLOOD_WAIT_") {
             return .limitExceeded(retryAfter: Int32(message.split(separator: "_").last.flatMap { Int32($0) } ?? 0))
         }
@@ -175,7 +180,7 @@ public struct Authorization: Sendable {
     }
 
     static func verificationError(_ error: NetworkError) -> AuthorizationError {
-        guard case .rpc(let code, let message) = error else { return .generic("\(error)") }
+        guard case .rpc(let code, let message) = error else { return .network("\(error)") }
         if code == 420 || message.hasPrefix("FLOOD_WAIT_") {
             return .limitExceeded(retryAfter: Int32(message.split(separator: "_").last.flatMap { Int32($0) } ?? 0))
         }

@@ -75,6 +75,7 @@ public final class AccountStateManager: @unchecked Sendable {
     private let requestDisposable = MetaDisposable()
     private let wakeDisposable = MetaDisposable()
     private let statisticsValue = LockedValue(Statistics())
+    private let appliedPipe = ValuePipe<UpdateBatchApplier.Summary>()
     private let stateValue = Promise<UpdatesState?>(nil)
     private let updatingValue = ValuePromise(false, ignoreRepeated: true)
     private let caughtUp = LockedValue(false)
@@ -108,6 +109,9 @@ public final class AccountStateManager: @unchecked Sendable {
     /// True while a difference is being fetched (the title bar's "Updating…").
     public var isUpdating: Signal<Bool, NoError> { updatingValue.get() }
     public var statistics: Statistics { statisticsValue.withLock { $0 } }
+    /// What each applied batch changed, once its transaction is committed (new, edited and deleted messages, read
+    /// marks): for whoever follows the account's changes as they happen (`tg watch`).
+    public var appliedBatches: Signal<UpdateBatchApplier.Summary, NoError> { appliedPipe.signal() }
     /// Whether the manager has reached the server's state since it started (its first difference, or the first
     /// `getState` of a new account, is applied) and is not fetching one now.
     public var hasCaughtUp: Bool { caughtUp.withLock { $0 } }
@@ -329,6 +333,7 @@ public final class AccountStateManager: @unchecked Sendable {
                 $0.applySeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             }
             stateValue.set(.single(batch.state))
+            appliedPipe.putNext(summary)
         } catch {
             fail(.storage("\(error)"))
         }

@@ -20,13 +20,23 @@ public struct UpdateBatchApplier: Sendable {
         self.accountPeerId = accountPeerId
     }
 
-    /// What one batch changed, for logs, tests and benchmarks.
+    /// What one batch changed, for logs, tests, benchmarks and whoever follows the account's changes
+    /// (`AccountStateManager.appliedBatches`).
     public struct Summary: Equatable, Sendable {
         public var storedMessages = 0
         public var editedMessages = 0
         public var readStates = 0
         public var deletedMessages = 0
         public var peers = 0
+        /// The messages stored for the first time, in order.
+        public var added: [MessageId] = []
+        /// The messages an edit replaced, in order.
+        public var edited: [MessageId] = []
+        /// The messages removed by `updateDeleteMessages`.
+        public var deleted: [MessageId] = []
+        /// Incoming read marks moved: the chat and the id read up to (the other side read ours: `readOutbox`).
+        public var readInbox: [MessageId] = []
+        public var readOutbox: [MessageId] = []
     }
 
     @discardableResult
@@ -43,7 +53,7 @@ public struct UpdateBatchApplier: Sendable {
                 guard case .id(let id) = message.id else { return true }
                 return try tx.messageIndex(id) == nil
             }
-            if !fresh.isEmpty { _ = try tx.addMessages(fresh) }
+            if !fresh.isEmpty { summary.added += try tx.addMessages(fresh) }
             summary.storedMessages += newMessages.count
             newMessages.removeAll()
         }
@@ -57,18 +67,27 @@ public struct UpdateBatchApplier: Sendable {
                 }
             case .update(.updateEditMessage(let update)):
                 try flushMessages()
-                if try edit(update.message, transaction: tx) { summary.editedMessages += 1 }
+                if let id = try edit(update.message, transaction: tx) {
+                    summary.editedMessages += 1
+                    summary.edited.append(id)
+                }
             case .update(.updateReadHistoryInbox(let update)):
                 try flushMessages()
-                try tx.applyIncomingReadMaxId(MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.maxId))
+                let id = MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.maxId)
+                try tx.applyIncomingReadMaxId(id)
                 summary.readStates += 1
+                summary.readInbox.append(id)
             case .update(.updateReadHistoryOutbox(let update)):
                 try flushMessages()
-                try tx.applyOutgoingReadMaxId(MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.maxId))
+                let id = MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.maxId)
+                try tx.applyOutgoingReadMaxId(id)
                 summary.readStates += 1
+                summary.readOutbox.append(id)
             case .update(.updateDeleteMessages(let update)):
                 try flushMessages()
-                summary.deletedMessages += try tx.deleteMessages(globalIds: update.messages, namespace: Namespaces.Message.cloud).count
+                let deleted = try tx.deleteMessages(globalIds: update.messages, namespace: Namespaces.Message.cloud)
+                summary.deletedMessages += deleted.count
+                summary.deleted += deleted
             case .update(.updateUserName(let update)):
                 try flushMessages()
                 if var user = try tx.getPeer(.user(update.userId)) as? TelegramUser {
@@ -117,12 +136,13 @@ public struct UpdateBatchApplier: Sendable {
         }
     }
 
-    private func edit(_ message: Api.Message, transaction tx: Transaction) throws -> Bool {
+    /// Replaces a stored message with its edited form; the id, or `nil` when it is not stored.
+    private func edit(_ message: Api.Message, transaction tx: Transaction) throws -> MessageId? {
         guard let stored = StoreMessage(apiMessage: message, accountPeerId: accountPeerId), case .id(let id) = stored.id,
             try tx.messageIndex(id) != nil
-        else { return false }
+        else { return nil }
         try tx.updateMessage(id) { _ in stored }
-        return true
+        return id
     }
 
     private func userId(_ user: Api.User) -> Int64 {

@@ -1,0 +1,220 @@
+import ArgumentParser
+import CommandLineOutput
+import Foundation
+import MediaResources
+import Postbox
+import SyncCore
+import TelegramClient
+import TelegramCore
+
+struct Send: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Send a message: markdown text, and optionally a reply, a photo, an album, a file, a voice note or a sticker.",
+        discussion: """
+            The text is markdown (see 'tg --help') and becomes the caption when media is sent. Waits until the server \
+            has the message and prints it (its id is what --reply, edit, delete and download take). Uploads show a \
+            progress bar on standard error when it is a terminal.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The chat: me, @username, +phone, user:ID, chat:ID or its name.") var peer: String
+    @Argument(help: "The text, as markdown.") var markdown: String = ""
+    @Option(help: "Reply to this message id.") var reply: Int32?
+    @Option(help: "A picture (JPEG, PNG, WebP) to send as a photo (at most 1280 px, re-encoded as JPEG).") var photo:
+        String?
+    @Option(parsing: .upToNextOption, help: "Up to 10 pictures or files sent as one album.") var album: [String] = []
+    @Option(help: "A file to send as a document.") var file: String?
+    @Option(help: "A WAV file to send as a voice note (encoded to Ogg/Opus with its waveform).") var voice: String?
+    @Option(help: "A sticker from a set, <set>/<n> (n from 1), e.g. telegraph/1.") var sticker: String?
+
+    func validate() throws {
+        let media = [photo != nil, !album.isEmpty, file != nil, voice != nil, sticker != nil].filter { $0 }.count
+        if media > 1 { throw ValidationError("give at most one of --photo, --album, --file, --voice, --sticker") }
+        if media == 0 && markdown.isEmpty { throw ValidationError("nothing to send: give a text or media") }
+        if album.count > 10 { throw ValidationError("an album holds at most 10 items, not \(album.count)") }
+        if let sticker, StickerChoice(sticker) == nil {
+            throw ValidationError("--sticker takes <set>/<n>, e.g. telegraph/1")
+        }
+        for path in [photo, file, voice].compactMap({ $0 }) + album
+        where !FileManager.default.isReadableFile(atPath: path) {
+            throw ValidationError("\(path) cannot be read")
+        }
+    }
+
+    func run() async throws {
+        let sent = try await global.withOnlineAccount { _, account in
+            let peerId = try await resolvePeer(peer, account)
+            let (text, entities) = OutgoingText.parse(markdown)
+            let replyTo = reply.map { MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: $0) }
+            var messages: [EnqueueMessage] = []
+            var label = "message"
+            if let photo {
+                messages = [
+                    EnqueueMessage(
+                        text: text, entities: entities, replyTo: replyTo, media: try preparePhoto(photo, account))
+                ]
+                label = (photo as NSString).lastPathComponent
+            } else if let file {
+                messages = [
+                    EnqueueMessage(
+                        text: text, entities: entities, replyTo: replyTo, file: try prepareFile(file, account))
+                ]
+                label = (file as NSString).lastPathComponent
+            } else if let voice {
+                let note: TelegramMediaFile
+                do { note = try OutgoingVoiceNote.prepare(path: voice, for: account) } catch {
+                    throw ToolError.badInput("\(voice): \(error)", remedy: "give a PCM WAV file")
+                }
+                messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo, file: note)]
+                label = "voice note"
+            } else if let sticker, let choice = StickerChoice(sticker) {
+                messages = [EnqueueMessage(text: "", replyTo: replyTo, media: try await choice.file(account: account))]
+            } else if !album.isEmpty {
+                let key = EnqueueMessage.newGroupingKey()
+                for (index, path) in album.enumerated() {
+                    let media: any Media =
+                        MimeTypes.isPhoto(path) ? try preparePhoto(path, account) : try prepareFile(path, account)
+                    messages.append(
+                        EnqueueMessage(
+                            text: index == 0 ? text : "", entities: index == 0 ? entities : [],
+                            replyTo: index == 0 ? replyTo : nil,
+                            media: media, groupingKey: key))
+                }
+                label = "album of \(album.count)"
+            } else {
+                messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo)]
+            }
+            let progress = TransferProgress("upload \(label)")
+            defer { progress.finish() }
+            let name = chatName(peerId, account)
+            return try await MessageSending.send(messages, to: peerId, account: account, timeout: global.timeout) {
+                progress.update($0)
+            }
+            .map { MessageSummary($0, chatName: name) }
+        }
+        if output.json { return try Output.json(sent.count == 1 ? AnyEncodable(sent[0]) : AnyEncodable(sent)) }
+        for summary in sent { print("sent \(summary.line())") }
+    }
+
+    func preparePhoto(_ path: String, _ account: Account) throws -> TelegramMediaImage {
+        do { return try OutgoingPhoto.prepare(path: path, for: account) } catch {
+            throw ToolError.badInput("\(path): \(error)", remedy: "give a JPEG, PNG or WebP picture")
+        }
+    }
+
+    func prepareFile(_ path: String, _ account: Account) throws -> TelegramMediaFile {
+        let name = (path as NSString).lastPathComponent
+        do { return try account.prepareFile(path: path, name: name, mimeType: MimeTypes.guess(name)) } catch {
+            throw ToolError.badInput("\(path): \(error)", remedy: "check the file can be read")
+        }
+    }
+}
+
+/// One value or an array, encoded as itself.
+struct AnyEncodable: Encodable {
+    let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+struct Edit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Replace the text of a message you sent (markdown).")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The chat.") var peer: String
+    @Argument(help: "The message id (see 'tg history').") var id: Int32
+    @Argument(help: "The new text, as markdown.") var markdown: String
+
+    func run() async throws {
+        let edited = try await global.withOnlineAccount { _, account in
+            let peerId = try await resolvePeer(peer, account)
+            let message = try await MessageCommands.edit(
+                account, peerId: peerId, id: id, markdown: markdown, timeout: global.timeout)
+            return MessageSummary(message, chatName: chatName(peerId, account))
+        }
+        if output.json { return try Output.json(edited) }
+        print("edited \(edited.line())")
+    }
+}
+
+struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete messages: for you, or with --revoke for everyone.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The chat.") var peer: String
+    @Argument(help: "Message ids.") var ids: [Int32]
+    @Flag(help: "Delete for the other side too.") var revoke = false
+
+    func run() async throws {
+        try await global.withOnlineAccount { _, account in
+            try await MessageCommands.delete(
+                account, peerId: try await resolvePeer(peer, account), ids: ids, revoke: revoke)
+        }
+        if output.json { return try Output.json(["deleted": ids]) }
+        print("deleted \(ids.map(String.init).joined(separator: ", "))")
+    }
+}
+
+struct Read: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a chat read, up to its newest message or --up-to ID.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The chat.") var peer: String
+    @Option(help: "Read up to this message id.") var upTo: Int32?
+
+    struct Result: Encodable {
+        var chat: String
+        var readUpTo: Int32
+    }
+
+    func run() async throws {
+        let result = try await global.withOnlineAccount { _, account in
+            let peerId = try await resolvePeer(peer, account)
+            let maxId = try await MessageCommands.read(account, peerId: peerId, upTo: upTo, timeout: global.timeout)
+            return Result(chat: PeerResolver.handle(peerId), readUpTo: maxId)
+        }
+        if output.json { return try Output.json(result) }
+        print("read \(result.chat) up to \(result.readUpTo)")
+    }
+}
+
+struct Download: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Download a message's photo or file (largest photo size; a document whole) in parts, with a progress bar.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The chat.") var peer: String
+    @Argument(help: "The message id.") var id: Int32
+    @Option(name: .shortAndLong, help: "A file to write, or a folder to write into under the file's name (default: .).")
+    var out = "."
+
+    struct Result: Encodable {
+        var path: String
+        var size: Int64
+    }
+
+    func run() async throws {
+        let result = try await global.withOnlineAccount { _, account in
+            let peerId = try await resolvePeer(peer, account)
+            let message = try await HistoryLoading.find(account, peerId: peerId, id: id, timeout: global.timeout)
+            let progress = TransferProgress("download \(id)")
+            defer { progress.finish() }
+            let path = try await MediaDownload.download(message, to: out, account: account, timeout: global.timeout) {
+                progress.update($0)
+            }
+            let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+            return Result(path: path, size: size)
+        }
+        if output.json { return try Output.json(result) }
+        print("saved \(result.path) (\(result.size) bytes)")
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+public import Postbox
+import SwiftSignalKit
+import SyncCore
+public import TelegramCore
+
+/// A chat as `tg chats` lists it.
+public struct ChatSummary: Codable, Equatable, Sendable {
+    /// `user:ID` or `chat:ID`.
+    public var chat: String
+    public var name: String
+    public var username: String?
+    public var unread: Int32
+    public var pinned: Bool
+    public var lastMessage: MessageSummary?
+
+    private enum CodingKeys: String, CodingKey { case chat, name, username, unread, pinned, lastMessage }
+
+    /// Every key is written, absent values as `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(chat, forKey: .chat)
+        try container.encode(name, forKey: .name)
+        try container.encode(username, forKey: .username)
+        try container.encode(unread, forKey: .unread)
+        try container.encode(pinned, forKey: .pinned)
+        try container.encode(lastMessage, forKey: .lastMessage)
+    }
+}
+
+/// The chat list: the server's pages stored first (`ChatListFetcher`, `messages.getDialogs`), then the top `limit`
+/// chats from Postbox, newest first.
+public enum ChatListing {
+    public static func chats(_ account: Account, limit: Int, timeout: Double) async throws(ClientError) -> [ChatSummary]
+    {
+        let fetcher = account.chatList
+        let deadline = Date().addingTimeInterval(timeout)
+        var fetched = 0
+        while !fetcher.isComplete && fetched < limit {
+            guard Date() < deadline else {
+                throw .unreachable(
+                    "the chat list did not load within \(Int(timeout)) s — check that the server is running")
+            }
+            do {
+                let count = try await fetcher.fetchNextPage()
+                fetched += count
+                if count == 0 && !fetcher.isComplete { try await Task.sleep(for: .milliseconds(20)) }
+            } catch {
+                throw .unreachable("loading the chat list: \(error) — check that the server is running")
+            }
+        }
+        let view: ChatListView
+        do { view = try await account.postbox.tailChatListView(count: limit).get() } catch {
+            throw .storage("reading the chat list: \(error)")
+        }
+        return view.entries.map { entry in
+            let name = entry.peerId == account.peerId ? PeerResolver.savedMessages : PeerResolver.displayName(entry.peer)
+            return ChatSummary(
+                chat: PeerResolver.handle(entry.peerId), name: name, username: (entry.peer as? TelegramUser)?.username,
+                unread: entry.unreadCount, pinned: entry.isPinned,
+                lastMessage: entry.topMessage.map { MessageSummary($0, chatName: name) })
+        }
+    }
+}

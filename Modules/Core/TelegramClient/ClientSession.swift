@@ -1,0 +1,179 @@
+import CryptoUtils
+import Foundation
+public import NIOCore
+import NIOPosix
+import Network
+public import Postbox
+import SwiftSignalKit
+public import TelegramCore
+
+/// The client's data under one root: its profiles (each account's name and server) and an `AccountManager` whose
+/// network reaches the server of the account a command works with. Close it when done (`close()`).
+/// `@unchecked Sendable`: the profiles and the opened accounts are read and written under `lock`.
+public final class ClientSession: @unchecked Sendable {
+    public let root: String
+    /// The profiles as last loaded or saved.
+    public var profiles: ClientProfiles { lock.withLock { storedProfiles } }
+    private var storedProfiles: ClientProfiles
+    private let lock = NSLock()
+    public let manager: AccountManager
+    /// The server this session's manager talks to, if any account has one.
+    public let server: ServerAddress?
+    private let group: MultiThreadedEventLoopGroup
+    private var opened: [Account] = []
+
+    /// Opens `root` with the network of `server` (with its `publicKeyPEM`); without them, of the account `name` (or
+    /// the current account) as stored in the profiles.
+    public init(
+        root: String, accountName: String? = nil, server: ServerAddress? = nil, publicKeyPEM: String? = nil
+    ) throws(ClientError) {
+        self.root = root
+        let profiles = try ClientProfiles.load(root: root)
+        storedProfiles = profiles
+        var address = server
+        var pem = publicKeyPEM
+        if address == nil || pem == nil {
+            let known = try Self.lookUp(root: root, profiles: profiles, name: accountName, required: false)
+            address = address ?? known?.server
+            pem = pem ?? known?.publicKeyPEM
+        }
+        self.server = address
+        var keys: [RSAPublicKey] = []
+        if let pem {
+            do { keys = [try RSAPublicKey(pem: pem)] } catch {
+                throw .badInput(
+                    "the server key is not a PEM RSA public key (\(error)) — use 'tg-server --print-public-key'")
+            }
+        }
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let environment = NetworkEnvironment(
+            datacenters: address?.endpoints ?? [:], defaultMainDc: address?.defaultMainDc ?? 2, publicKeys: keys,
+            group: group)
+        do {
+            manager = try AccountManager(
+                rootPath: root, environment: environment, stateConfiguration: .init(gapWait: 0.5))
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw .storage(error.description)
+        }
+    }
+
+    /// The profile `name` names, or the current account's; `nil` (or `.notLoggedIn` when `required`) if none.
+    static func lookUp(
+        root: String, profiles: ClientProfiles, name: String?, required: Bool
+    ) throws(ClientError) -> ClientAccount? {
+        if let name {
+            guard let account = profiles.account(named: name) else {
+                let known = profiles.accounts.map(\.name).joined(separator: ", ")
+                throw .notLoggedIn(
+                    "no account named '\(name)' (known: \(known.isEmpty ? "none" : known)) — run 'tg login --account \(name)'"
+                )
+            }
+            return account
+        }
+        if let current = Self.currentId(root: root), let account = profiles.account(id: current) { return account }
+        if required { throw .notLoggedIn("no account is logged in under \(root) — run 'tg login'") }
+        return nil
+    }
+
+    /// The account manager's current account, read without opening it.
+    static func currentId(root: String) -> Int64? {
+        AccountManager.storedCurrentAccountId(rootPath: root)?.rawValue
+    }
+
+    /// The profile a command works with: `name`'s, or the current account's.
+    public func profile(named name: String?) throws(ClientError) -> ClientAccount {
+        guard let profile = try Self.lookUp(root: root, profiles: profiles, name: name, required: true) else {
+            throw .notLoggedIn("no account is logged in under \(root) — run 'tg login'")
+        }
+        return profile
+    }
+
+    /// Saves `change` applied to the profiles.
+    public func updateProfiles(_ change: (inout ClientProfiles) -> Void) throws(ClientError) {
+        let changed = lock.withLock {
+            change(&storedProfiles)
+            return storedProfiles
+        }
+        try changed.save(root: root)
+    }
+
+    /// Opens the signed-in account `name` (or the current one) without starting it.
+    public func account(named name: String?) throws(ClientError) -> Account {
+        let profile = try profile(named: name)
+        guard server == profile.server else {
+            throw .badInput(
+                "account '\(profile.name)' talks to \(profile.server), not \(server.map { "\($0)" } ?? "no server")")
+        }
+        let account: Account
+        do {
+            account = try manager.account(AccountRecordId(rawValue: profile.id))
+        } catch {
+            throw .notLoggedIn(
+                "account '\(profile.name)': \(error.description) — run 'tg login --account \(profile.name)'")
+        }
+        lock.withLock { opened.append(account) }
+        return account
+    }
+
+    /// Opens and starts account `name` (or the current one) and waits until it has caught up with the server (its
+    /// first `getState` or difference applied): `.unreachable` after `timeout` seconds, `.notLoggedIn` when the
+    /// server no longer knows the authorization.
+    public func onlineAccount(named name: String?, timeout: Double) async throws(ClientError) -> Account {
+        let account = try account(named: name)
+        account.start()
+        try await Self.waitUntilOnline(account, timeout: timeout)
+        return account
+    }
+
+    /// Waits for `account` (started) to catch up; see `onlineAccount`.
+    public static func waitUntilOnline(_ account: Account, timeout: Double) async throws(ClientError) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !account.stateManager.hasCaughtUp {
+            if (try? await account.loggedOut.get()) == true {
+                throw .notLoggedIn("the server ended this account's authorization — run 'tg login' again")
+            }
+            guard Date() < deadline else {
+                throw .unreachable(
+                    "the server did not answer within \(Int(timeout)) s — check that it is running (address in 'tg accounts')"
+                )
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Logs account `name` (or the current one) out — the server is told (`auth.logOut`), its folder, key and profile
+    /// go — or drops a sign-in that never finished; returns the name.
+    public func logOut(named name: String?) async throws(ClientError) -> String {
+        let profile = try profile(named: name)
+        let id = AccountRecordId(rawValue: profile.id)
+        do {
+            if manager.records.first(where: { $0.id == id })?.kind == .unauthorized {
+                try await manager.remove(manager.unauthorizedAccount(id))
+            } else if manager.records.contains(where: { $0.id == id }) {
+                let account = try account(named: profile.name)
+                lock.withLock { opened.removeAll { $0 === account } }
+                try await manager.logOut(account)
+            }
+        } catch let error as AccountManager.Failure {
+            throw .storage(error.description)
+        } catch let error as ClientError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+        try updateProfiles { $0.remove(id: profile.id) }
+        return profile.name
+    }
+
+    /// Stops every account this session opened and the network threads.
+    public func close() async {
+        let accounts = lock.withLock {
+            let accounts = opened
+            opened = []
+            return accounts
+        }
+        for account in accounts { await account.shutdown() }
+        try? await group.shutdownGracefully()
+    }
+}

@@ -1,0 +1,56 @@
+public import Postbox
+import SyncCore
+public import TelegramCore
+
+/// A chat's newest messages: the account's history view, whose holes are filled from the server
+/// (`messages.getHistory`), taken once it shows `limit` messages or the chat's beginning.
+public enum HistoryLoading {
+    /// Up to `limit` newest messages of `peerId`, oldest first.
+    public static func messages(
+        _ account: Account, peerId: PeerId, limit: Int, timeout: Double
+    ) async throws(ClientError) -> [Message] {
+        Array(
+            try await view(account, peerId: peerId, limit: limit, timeout: timeout).entries.map(\.message).suffix(limit)
+        )
+    }
+
+    /// The history view of `peerId` once its newest `limit` messages (or all it has) are stored.
+    public static func view(
+        _ account: Account, peerId: PeerId, limit: Int, timeout: Double
+    ) async throws(ClientError) -> MessageHistoryView {
+        try await firstValue(
+            "loading the history", of: account.historyView(peerId: peerId, count: limit), timeout: timeout
+        ) { view in
+            !view.holeLater && (!view.holeEarlier || view.entries.count >= limit)
+        }
+    }
+
+    /// The stored message `id` of `peerId` (a server id), `.notFound` if there is none.
+    public static func message(_ account: Account, peerId: PeerId, id: Int32) throws(ClientError) -> Message {
+        let messageId = MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: id)
+        let found: Message?
+        do { found = try account.postbox.readTransactionSync { try $0.getMessage(messageId) } } catch {
+            throw .storage("reading message \(id): \(error)")
+        }
+        guard let found else { throw .notFound("no message \(id) in this chat — see 'tg history'") }
+        return found
+    }
+
+    /// Message `id` of `peerId`: the stored one, or else the chat's newest 100 loaded from the server first.
+    public static func find(
+        _ account: Account, peerId: PeerId, id: Int32, timeout: Double
+    ) async throws(ClientError) -> Message {
+        if let stored = try? message(account, peerId: peerId, id: id) { return stored }
+        _ = try await view(account, peerId: peerId, limit: 100, timeout: timeout)
+        return try message(account, peerId: peerId, id: id)
+    }
+
+    /// Message `id` once an edit has reached it (its `EditedMessageAttribute` stored).
+    public static func edited(_ account: Account, _ id: MessageId, timeout: Double) async throws(ClientError) -> Message
+    {
+        try await poll("the edit", timeout: timeout) { () throws(ClientError) -> Message? in
+            let current = try message(account, peerId: id.peerId, id: id.id)
+            return current.attributes.contains { $0 is EditedMessageAttribute } ? current : nil
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import MediaBox
+public import Postbox
+import SwiftSignalKit
+public import SyncCore
+public import TelegramCore
+
+/// Downloads a message's media in parts into the account's MediaBox (`MediaFetcher`, `upload.getFile`) and copies the
+/// complete file out: a photo's largest size, or a document (voice note, sticker, file) whole.
+public enum MediaDownload {
+    /// The resource and size a message's media downloads as, and a file name for it.
+    public static func source(of message: Message) -> (resource: TelegramMediaResource, size: Int64?, name: String)? {
+        for media in message.media {
+            if let image = media as? TelegramMediaImage,
+                let largest = image.representations.max(by: {
+                    $0.dimensions.width * $0.dimensions.height < $1.dimensions.width * $1.dimensions.height
+                })
+            {
+                return (largest.resource, largest.byteSize, "photo-\(message.id.id).jpg")
+            }
+            if let file = media as? TelegramMediaFile {
+                let fallback =
+                    file.isVoice
+                    ? "voice-\(message.id.id).ogg"
+                    : file.isSticker ? "sticker-\(message.id.id).webp" : "file-\(message.id.id)"
+                return (file.resource, file.size, file.fileName.map { ($0 as NSString).lastPathComponent } ?? fallback)
+            }
+        }
+        return nil
+    }
+
+    /// Downloads `message`'s media to `destination` (a file, or a folder to put the file in under its name); returns the
+    /// path written. `progress` gets the fraction stored so far when the size is known.
+    public static func download(
+        _ message: Message, to destination: String, account: Account, timeout: Double,
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) async throws(ClientError) -> String {
+        guard let source = source(of: message) else {
+            throw .badInput("message \(message.id.id) has no photo or file to download")
+        }
+        // A folder (existing, or named with a trailing '/') gets the file under its name.
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder)
+        let folder = destination.hasSuffix("/") || (exists && isFolder.boolValue)
+        let trimmed = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
+        let target = folder ? trimmed + "/" + source.name : destination
+        if folder && !exists {
+            do { try FileManager.default.createDirectory(atPath: trimmed, withIntermediateDirectories: true) } catch {
+                throw .storage("\(trimmed): \(error) — check the parent folder exists and is writable")
+            }
+        }
+        let fetcher = MediaFetcher(network: account.network, mediaBox: account.postbox.mediaBox)
+        let outcome = LockedValue<Result<String, ClientError>?>(nil)
+        let disposable = fetcher.fetch(source.resource, size: source.size).start(next: { event in
+            switch event {
+            case .status(.local(let path)): outcome.withLock { $0 = .success(path) }
+            case .status(.partial(_, let fraction?)): progress(fraction)
+            case .status: break
+            case .failed(let error): outcome.withLock { $0 = .failure(.refused("downloading: \(error)")) }
+            }
+        })
+        defer { disposable.dispose() }
+        let stored = try await poll("the download", timeout: timeout) { () throws(ClientError) -> String? in
+            switch outcome.withLock({ $0 }) {
+            case .success(let path)?: return path
+            case .failure(let error)?: throw error
+            case nil: return nil
+            }
+        }
+        progress(1)
+        do {
+            if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
+            try FileManager.default.copyItem(atPath: stored, toPath: target)
+        } catch {
+            throw .storage("\(target): \(error) — check the folder exists and is writable")
+        }
+        return target
+    }
+}

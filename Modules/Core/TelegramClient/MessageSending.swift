@@ -1,0 +1,64 @@
+import Foundation
+public import Postbox
+public import SyncCore
+public import TelegramCore
+import TextFormat
+
+/// Markdown as the user types it, into the text and entities a message carries (TDLib's `parseMarkdown`).
+public enum OutgoingText {
+    public static func parse(_ markdown: String) -> (text: String, entities: [MessageTextEntity]) {
+        MarkdownParser.parse(markdown)
+    }
+}
+
+/// Sends through the account's pending-message manager and waits until the server has every message: the local
+/// messages are stored at once, uploads report their progress, and each ends as the server's message or as a failure
+/// with the server's reason.
+public enum MessageSending {
+    /// Enqueues `messages` in `peerId` and waits (at most `timeout` seconds) until each is the server's; returns
+    /// them in order. `progress` gets the upload's acknowledged fraction (0…1) while media goes up.
+    public static func send(
+        _ messages: [EnqueueMessage], to peerId: PeerId, account: Account, timeout: Double,
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) async throws(ClientError) -> [Message] {
+        let localIds: [MessageId]
+        do { localIds = try account.enqueue(messages, to: peerId) } catch {
+            throw .badInput("the message cannot be sent: \(error)")
+        }
+        let uniqueIds: [Int64] = try read(account) { tx in
+            try localIds.compactMap { try tx.getMessage($0)?.globallyUniqueId }
+        }
+        var lastProgress = -1.0
+        return try await poll("sending", timeout: timeout) { () throws(ClientError) -> [Message]? in
+            let fractions = localIds.compactMap { account.pendingMessages.uploadProgress($0) }
+            if !fractions.isEmpty {
+                let fraction = fractions.reduce(0, +) / Double(localIds.count)
+                if fraction != lastProgress {
+                    lastProgress = fraction
+                    progress(fraction)
+                }
+            }
+            let current: [Message] = try read(account) { tx in
+                try uniqueIds.compactMap { unique in
+                    try tx.messageId(peerId: peerId, globallyUniqueId: unique).flatMap { try tx.getMessage($0) }
+                }
+            }
+            if let failed = current.first(where: { $0.attributes.contains { $0 is SendFailureAttribute } }) {
+                let reason = failed.attributes.compactMap { $0 as? SendFailureAttribute }.first
+                throw .refused(
+                    "the server refused the message: \(reason.map { $0.detail.isEmpty ? "\($0.reason)" : $0.detail } ?? "unknown")"
+                )
+            }
+            guard current.count == localIds.count, current.allSatisfy({ $0.id.namespace == Namespaces.Message.cloud })
+            else { return nil }
+            if lastProgress >= 0 && lastProgress < 1 { progress(1) }
+            return current
+        }
+    }
+
+    static func read<T>(_ account: Account, _ body: (Transaction) throws -> T) throws(ClientError) -> T {
+        do { return try account.postbox.readTransactionSync(body) } catch {
+            throw .storage("reading the account: \(error)")
+        }
+    }
+}

@@ -1,0 +1,218 @@
+public import Postbox
+public import SyncCore
+import TextFormat
+
+/// A message as the client prints it with `--json`: stable keys, UTF-16 entity offsets as the API counts them, the
+/// text back as markdown (TDLib's `getMarkdownText`), and the media reduced to what a script needs.
+public struct MessageSummary: Codable, Equatable, Sendable {
+    /// The message id in its chat (the server's; negative-free local ids are reported with `"unsent": true`).
+    public var id: Int32
+    /// `user:ID` or `chat:ID`.
+    public var chat: String
+    public var chatName: String
+    /// The author's `user:ID`.
+    public var from: String?
+    public var fromName: String?
+    /// Unix time.
+    public var date: Int32
+    public var outgoing: Bool
+    public var text: String
+    public var markdown: String
+    public var entities: [EntitySummary]
+    public var media: MediaSummary?
+    public var replyTo: Int32?
+    public var edited: Bool
+    public var unsent: Bool
+    public var failed: Bool
+    /// The album's grouping key, when the message is part of one.
+    public var album: Int64?
+
+    /// The summary of `message`; `chatName` names its chat.
+    public init(_ message: Message, chatName: String) {
+        id = message.id.id
+        chat = PeerResolver.handle(message.id.peerId)
+        self.chatName = chatName
+        from = message.authorId.map(PeerResolver.handle)
+        fromName = message.author.map(PeerResolver.displayName)
+        date = message.timestamp
+        outgoing = !message.flags.contains(.incoming)
+        text = message.text
+        let messageEntities =
+            message.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
+        entities = messageEntities.map(EntitySummary.init)
+        markdown = MarkdownWriter.markdown(text: message.text, entities: messageEntities).text
+        media = message.media.lazy.compactMap(MediaSummary.init).first
+        replyTo = message.attributes.compactMap { $0 as? ReplyMessageAttribute }.first?.messageId.id
+        edited = message.attributes.contains { $0 is EditedMessageAttribute }
+        unsent = message.flags.contains(.unsent)
+        failed = message.attributes.contains { $0 is SendFailureAttribute }
+        album = message.groupingKey
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, chat, chatName, from, fromName, date, outgoing, text, markdown, entities, media, replyTo, edited,
+            unsent, failed,
+            album
+    }
+
+    /// Every key is written, absent values as `null`, so scripts see the same keys on every message.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(chat, forKey: .chat)
+        try container.encode(chatName, forKey: .chatName)
+        try container.encode(from, forKey: .from)
+        try container.encode(fromName, forKey: .fromName)
+        try container.encode(date, forKey: .date)
+        try container.encode(outgoing, forKey: .outgoing)
+        try container.encode(text, forKey: .text)
+        try container.encode(markdown, forKey: .markdown)
+        try container.encode(entities, forKey: .entities)
+        try container.encode(media, forKey: .media)
+        try container.encode(replyTo, forKey: .replyTo)
+        try container.encode(edited, forKey: .edited)
+        try container.encode(unsent, forKey: .unsent)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(album, forKey: .album)
+    }
+
+    /// One line for people: `[id] date name: text [media]`.
+    public func line(showChat: Bool = false) -> String {
+        var parts: [String] = ["[\(id)]", Self.time(date)]
+        if showChat { parts.append("(\(chatName))") }
+        parts.append((outgoing ? "me" : fromName ?? from ?? "?") + ":")
+        if let replyTo { parts.append("↩\(replyTo)") }
+        if !text.isEmpty { parts.append(markdown) }
+        if let media { parts.append("[\(media.label)]") }
+        if edited { parts.append("(edited)") }
+        if failed { parts.append("(failed)") } else if unsent { parts.append("(sending)") }
+        return parts.joined(separator: " ")
+    }
+
+    /// `YYYY-MM-DD HH:MM` in UTC.
+    static func time(_ date: Int32) -> String {
+        let days = Int(date) / 86400
+        let seconds = Int(date) % 86400
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day)) \(two(seconds / 3600)):\(two(seconds % 3600 / 60))"
+    }
+}
+
+/// A text entity: Telegram's entity name (`bold`, `textUrl`, …), its UTF-16 offset and length, and its URL, language
+/// or user where it has one.
+public struct EntitySummary: Codable, Equatable, Sendable {
+    public var type: String
+    public var offset: Int
+    public var length: Int
+    public var url: String?
+    public var language: String?
+    public var user: String?
+
+    public init(_ entity: MessageTextEntity) {
+        offset = entity.range.lowerBound
+        length = entity.range.count
+        switch entity.type {
+        case .unknown: type = "unknown"
+        case .mention: type = "mention"
+        case .hashtag: type = "hashtag"
+        case .botCommand: type = "botCommand"
+        case .url: type = "url"
+        case .email: type = "email"
+        case .bold: type = "bold"
+        case .italic: type = "italic"
+        case .code: type = "code"
+        case .pre(let language): (type, self.language) = ("pre", language)
+        case .textUrl(let url): (type, self.url) = ("textUrl", url)
+        case .textMention(let peerId): (type, user) = ("textMention", PeerResolver.handle(peerId))
+        case .phoneNumber: type = "phoneNumber"
+        case .strikethrough: type = "strikethrough"
+        case .blockQuote: type = "blockquote"
+        case .underline: type = "underline"
+        case .bankCard: type = "bankCard"
+        case .spoiler: type = "spoiler"
+        case .customEmoji: type = "customEmoji"
+        case .cashtag: type = "cashtag"
+        }
+    }
+}
+
+/// A message's media: its kind (`photo`, `file`, `voice`, `sticker`, `video`, `audio`, `gif`), and what a script
+/// needs of it.
+public struct MediaSummary: Codable, Equatable, Sendable {
+    public var kind: String
+    public var fileName: String?
+    public var mimeType: String?
+    public var size: Int64?
+    public var width: Int32?
+    public var height: Int32?
+    /// Seconds, for voice notes, audio and video.
+    public var duration: Int32?
+    /// A sticker's emoji.
+    public var emoji: String?
+    /// A sticker's set: its short name, or `id:ID`.
+    public var stickerSet: String?
+
+    public init?(_ media: Media) {
+        if let image = media as? TelegramMediaImage {
+            kind = "photo"
+            let largest = image.representations.max {
+                $0.dimensions.width * $0.dimensions.height < $1.dimensions.width * $1.dimensions.height
+            }
+            width = largest?.dimensions.width
+            height = largest?.dimensions.height
+            size = largest?.byteSize
+            return
+        }
+        guard let file = media as? TelegramMediaFile else { return nil }
+        fileName = file.fileName
+        mimeType = file.mimeType
+        size = file.size
+        kind = "file"
+        for attribute in file.attributes {
+            switch attribute {
+            case .sticker(let text, let pack, _):
+                kind = "sticker"
+                emoji = text
+                switch pack {
+                case .name(let name)?: stickerSet = name
+                case .id(let id, _)?: stickerSet = "id:\(id)"
+                default: break
+                }
+            case .audio(let isVoice, let seconds, _, _, _):
+                if kind == "file" { kind = isVoice ? "voice" : "audio" }
+                duration = seconds
+            case .video(let seconds, let dimensions, let round, _, _):
+                if kind == "file" { kind = round ? "round" : "video" }
+                duration = Int32(seconds.rounded())
+                width = dimensions.width
+                height = dimensions.height
+            case .imageSize(let dimensions):
+                width = dimensions.width
+                height = dimensions.height
+            case .animated:
+                if kind == "file" || kind == "video" { kind = "gif" }
+            default: break
+            }
+        }
+    }
+
+    /// `photo 1280×720`, `voice 3 s`, `file report.pdf (12 KB)`, `sticker 😀`.
+    public var label: String {
+        switch kind {
+        case "photo": return "photo" + (width.map { " \($0)×\(height ?? 0)" } ?? "")
+        case "voice", "audio", "video", "round": return kind + (duration.map { " \($0) s" } ?? "")
+        case "sticker": return "sticker" + (emoji.map { " \($0)" } ?? "")
+        default: return kind + (fileName.map { " \($0)" } ?? "") + (size.map { " (\($0) bytes)" } ?? "")
+        }
+    }
+}

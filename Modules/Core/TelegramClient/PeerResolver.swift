@@ -1,0 +1,133 @@
+import Foundation
+import Network
+public import Postbox
+public import SyncCore
+import SyncCoreApi
+import TelegramApi
+public import TelegramCore
+
+/// Finds the chat a `PeerReference` names: in the account's Postbox first, then from the server (`@username` through
+/// `contacts.resolveUsername`, a phone number through `contacts.importContacts`), storing what the server returns so
+/// the chat can be written to.
+public enum PeerResolver {
+    /// The peer `reference` names for `account`; `.notFound` when nobody matches, `.badInput` when a title matches
+    /// several chats.
+    public static func resolve(_ reference: PeerReference, account: Account) async throws(ClientError) -> PeerId {
+        switch reference {
+        case .me:
+            return account.peerId
+        case .user(let id):
+            return try stored(.user(id), account: account, reference)
+        case .group(let id):
+            return try stored(.group(id), account: account, reference)
+        case .username(let name):
+            if let found = try firstStored(
+                account, { ($0 as? TelegramUser)?.username?.lowercased() == name.lowercased() })
+            {
+                return found
+            }
+            return try await resolveUsername(name, account: account)
+        case .phone(let phone):
+            if let found = try firstStored(account, { ($0 as? TelegramUser)?.phone == phone }) { return found }
+            let imported: PeerId?
+            do {
+                imported = try await account.importContact(phone: phone, firstName: "+" + phone)
+            } catch .network {
+                throw .unreachable("the server did not answer contacts.importContacts — check that it is running")
+            } catch {
+                throw .refused("importing +\(phone): \(error)")
+            }
+            guard let imported else { throw .notFound("nobody has the number +\(phone) — check the number") }
+            return imported
+        case .title(let title):
+            let matches = try allStored(account).filter { displayName($0).lowercased() == title.lowercased() }
+            if matches.count > 1 {
+                throw .badInput(
+                    "\(matches.count) chats are called '\(title)' — name one as user:ID or chat:ID (see 'tg chats')")
+            }
+            guard let match = matches.first else {
+                throw .notFound("no chat called '\(title)' — see 'tg chats', or use @username or +phone")
+            }
+            return match.id
+        }
+    }
+
+    /// The name of the chat with oneself.
+    public static let savedMessages = "Saved Messages"
+
+    /// The name a peer is shown by: a user's full name (or `@username`, or `+phone`), a group's title.
+    public static func displayName(_ peer: Peer?) -> String {
+        if let user = peer as? TelegramUser {
+            let name = [user.firstName, user.lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            if !name.isEmpty { return name }
+            if let username = user.username { return "@" + username }
+            if let phone = user.phone { return "+" + phone }
+            return "user:\(user.id.id.rawValue)"
+        }
+        if let group = peer as? TelegramGroup { return group.title }
+        return peer.map { "peer:\($0.id.id.rawValue)" } ?? "unknown"
+    }
+
+    /// The name of chat `peerId` for `account`: "Saved Messages" for itself, else its stored peer's name.
+    public static func chatName(_ peerId: PeerId, account: Account) -> String {
+        if peerId == account.peerId { return savedMessages }
+        return displayName(try? account.postbox.readTransactionSync { try $0.getPeer(peerId) })
+    }
+
+    /// `user:ID`, `chat:ID`: how commands name a peer without ambiguity.
+    public static func handle(_ peerId: PeerId) -> String {
+        peerId.namespace == Namespaces.Peer.cloudGroup ? "chat:\(peerId.id.rawValue)" : "user:\(peerId.id.rawValue)"
+    }
+
+    private static func stored(_ id: PeerId, account: Account, _ reference: PeerReference) throws(ClientError) -> PeerId
+    {
+        guard try read(account, { try $0.getPeer(id) }) != nil else {
+            throw .notFound("no stored chat \(reference) — see 'tg chats', or use @username or +phone")
+        }
+        return id
+    }
+
+    private static func firstStored(
+        _ account: Account, _ match: @escaping (Peer) -> Bool
+    ) throws(ClientError) -> PeerId? {
+        try allStored(account).first(where: match)?.id
+    }
+
+    private static func allStored(_ account: Account) throws(ClientError) -> [Peer] {
+        try read(account) { try $0.getAllPeers() }
+    }
+
+    private static func read<T>(_ account: Account, _ body: (Transaction) throws -> T) throws(ClientError) -> T {
+        do { return try account.postbox.readTransactionSync(body) } catch {
+            throw .storage("reading the account: \(error)")
+        }
+    }
+
+    private static func resolveUsername(_ name: String, account: Account) async throws(ClientError) -> PeerId {
+        let answer: Api.contacts.ResolvedPeer
+        do {
+            answer = try await account.network.request(
+                Api.functions.contacts.resolveUsername(username: name), timeout: 20)
+        } catch NetworkError.rpc(_, let message) {
+            if message == "USERNAME_NOT_OCCUPIED" || message == "USERNAME_INVALID" {
+                throw .notFound("nobody has the username @\(name) — check the spelling")
+            }
+            throw .refused("resolving @\(name): \(message)")
+        } catch {
+            throw .unreachable(
+                "the server did not answer contacts.resolveUsername (\(error)) — check that it is running")
+        }
+        guard case .resolvedPeer(let resolved) = answer else { throw .notFound("nobody has the username @\(name)") }
+        let users = resolved.users.map { TelegramUser($0) }
+        do {
+            try account.postbox.transactionSync { tx in try tx.updatePeers(users) }
+        } catch {
+            throw .storage("storing @\(name): \(error)")
+        }
+        switch resolved.peer {
+        case .peerUser(let user): return .user(user.userId)
+        case .peerChat(let chat): return .group(chat.chatId)
+        default: throw .notFound("@\(name) is a channel, which this client does not open yet")
+        }
+    }
+}

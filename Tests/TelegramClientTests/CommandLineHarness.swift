@@ -1,0 +1,168 @@
+import Foundation
+import Synchronization
+import TestVectors
+import Testing
+
+/// What the `tg` tests run as real processes: a `tg-server` on free loopback ports, the built `tg` over one root, and
+/// Telethon 1.45 (`Tests/Fixtures/telethon/tg_cli_peer.py`) as the other person, driven through command files. Every
+/// wait polls with `Task.sleep` or runs off the cooperative pool, and has a deadline.
+final class CommandLineHarness: Sendable {
+    let folder: URL
+    let root: String
+    let keyFile: String
+    let ports: [Int32: Int]
+    private let server: RunningProcess
+    private let peerProcess: RunningProcess?
+    let peerFolder: URL
+
+    static var tg: URL { ProcessRunner.builtExecutable("tg") }
+    static var tgServer: URL { ProcessRunner.builtExecutable("tg-server") }
+
+    /// `--server` for tg: every DC's port.
+    var serverArgument: String {
+        "127.0.0.1:" + ports.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    }
+
+    /// Starts tg-server, and the Telethon peer as `peerPhone` when given.
+    init(peerPhone: String? = nil, peerName: String = "Bob", peerUsername: String = "bob_cli") async throws {
+        for tool in [Self.tg, Self.tgServer] {
+            try #require(
+                FileManager.default.isExecutableFile(atPath: tool.path),
+                "build \(tool.lastPathComponent) first (swift build --build-tests)")
+        }
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tg-cli-\(UUID().uuidString)")
+        root = folder.appendingPathComponent("root").path
+        peerFolder = folder.appendingPathComponent("telethon")
+        try FileManager.default.createDirectory(at: peerFolder, withIntermediateDirectories: true)
+        let data = folder.appendingPathComponent("server").path
+        server = try ProcessRunner.start(Self.tgServer, ["--port", "0", "--data-dir", data])
+        let ready = await server.waitForOutputOffPool(timeout: 30) {
+            String(decoding: $0, as: UTF8.self).contains("ready")
+        }
+        try #require(ready, "tg-server did not start within 30 s")
+        var ports: [Int32: Int] = [:]
+        let line =
+            String(decoding: server.output, as: UTF8.self).split(separator: "\n").first { $0.contains("ready") } ?? ""
+        for field in line.split(separator: " ") where field.hasPrefix("dc") {
+            let parts = field.dropFirst(2).split(separator: "=")
+            if parts.count == 2, let dc = Int32(parts[0]), let port = Int(parts[1]) { ports[dc] = port }
+        }
+        self.ports = ports
+        try #require(ports.count == 3, "no ports in tg-server's ready line: \(line)")
+        keyFile = folder.appendingPathComponent("server.pem").path
+        let key = try await ProcessRunner.runOffPool(
+            Self.tgServer, ["--print-public-key", "--data-dir", data], timeout: 30)
+        try #require(key.succeeded)
+        try key.stdout.write(to: URL(fileURLWithPath: keyFile))
+        if let peerPhone {
+            let python = ProcessRunner.venvPython
+            try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+            let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/tg_cli_peer.py")
+            let dc = Int32(String(Array(peerPhone)[5])) ?? 2
+            peerProcess = try ProcessRunner.start(
+                python,
+                [
+                    script.path, "--host", "127.0.0.1", "--port", String(ports[dc] ?? 0), "--pem-file", keyFile,
+                    "--phone",
+                    peerPhone, "--name", peerName, "--username", peerUsername, "--workdir", peerFolder.path,
+                    "--timeout", "170",
+                ])
+            try await waitForFile(peerFolder.appendingPathComponent("ready.json"), timeout: 60)
+        } else {
+            peerProcess = nil
+        }
+    }
+
+    /// Runs `tg` with `--root` and `arguments` (at most `timeout` seconds).
+    func tg(_ arguments: [String], timeout: Double = 60) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.runOffPool(Self.tg, ["--root", root] + arguments, timeout: timeout)
+    }
+
+    /// Runs `tg` and decodes its `--json` output, requiring exit status 0.
+    func tgJSON<T: Decodable>(_ type: T.Type, _ arguments: [String]) async throws -> T {
+        let result = try await tg(arguments + ["--json"])
+        try #require(
+            result.status == 0, "tg \(arguments.joined(separator: " ")) exited \(result.status): \(result.errorOutput)")
+        do {
+            return try JSONDecoder().decode(T.self, from: result.stdout)
+        } catch {
+            Issue.record("tg \(arguments.joined(separator: " ")) printed what is not \(T.self): \(result.output)")
+            throw error
+        }
+    }
+
+    /// Runs `tg` on a pseudo-terminal (util-linux `script`), where it draws progress bars and asks for what it lacks
+    /// (`input` is what the user types); standard output and error come back together as `output`.
+    func inTerminal(_ arguments: [String], input: String? = nil, timeout: Double = 60) async throws -> ProcessRunner.Result {
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: script.path), "no util-linux script to give tg a terminal")
+        let command = ([Self.tg.path, "--root", root] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let arguments = ["-qec", command.joined(separator: " "), "/dev/null"]
+        let typed = input.map { Data($0.utf8) }
+        return try await offPool { try ProcessRunner.run(script, arguments, input: typed, timeout: timeout) }
+    }
+
+    /// Starts `tg` without waiting (watch).
+    func startTG(_ arguments: [String]) throws -> RunningProcess {
+        try ProcessRunner.start(Self.tg, ["--root", root] + arguments)
+    }
+
+    private let commandCount = LockedCounter()
+
+    /// Sends one command to the Telethon peer and decodes its answer.
+    func peer<T: Decodable>(_ type: T.Type, _ command: [String: any Sendable], timeout: Double = 30) async throws -> T {
+        let number = commandCount.next()
+        let data = try JSONSerialization.data(withJSONObject: command)
+        let temporary = peerFolder.appendingPathComponent("cmd-\(number).json.tmp")
+        try data.write(to: temporary)
+        try FileManager.default.moveItem(at: temporary, to: peerFolder.appendingPathComponent("cmd-\(number).json"))
+        let answer = peerFolder.appendingPathComponent("out-\(number).json")
+        try await waitForFile(answer, timeout: timeout)
+        let bytes = try Data(contentsOf: answer)
+        if let failure = try? JSONDecoder().decode(PeerFailure.self, from: bytes) {
+            Issue.record("Telethon: \(command["op"] ?? "?"): \(failure.error)")
+            throw CancellationError()
+        }
+        return try JSONDecoder().decode(T.self, from: bytes)
+    }
+
+    private func waitForFile(_ file: URL, timeout: Double) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !FileManager.default.fileExists(atPath: file.path) {
+            if let peerProcess, !peerProcess.isRunning {
+                let result = await peerProcess.waitOffPool(timeout: 5)
+                Issue.record("the Telethon peer ended: \(result?.errorOutput ?? "")")
+                throw CancellationError()
+            }
+            try #require(Date() < deadline, "\(file.lastPathComponent) did not appear within \(timeout) s")
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    /// Ends the peer and the server and removes the folder.
+    func close() async {
+        if let peerProcess, peerProcess.isRunning {
+            _ = try? await peer(Empty.self, ["op": "exit"], timeout: 10)
+            _ = await peerProcess.waitOffPool(timeout: 15)
+        }
+        server.send(SIGTERM)
+        _ = await server.waitOffPool(timeout: 30)
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+struct Empty: Decodable {}
+struct PeerFailure: Decodable { let error: String }
+
+/// A counter shared by the test's tasks.
+final class LockedCounter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int {
+        value.withLock {
+            $0 += 1; return $0
+        }
+    }
+}
