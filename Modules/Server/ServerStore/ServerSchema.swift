@@ -75,5 +75,13 @@ enum ServerSchema {
             user_id INTEGER PRIMARY KEY, salt1 BLOB NOT NULL, salt2 BLOB NOT NULL, g INTEGER NOT NULL, p BLOB NOT NULL,
             verifier BLOB NOT NULL, hint TEXT NOT NULL DEFAULT '');
         """,
+        // 5: devices registered for pushes (`account.registerDevice`): a token belongs to one account at a time; the
+        // 256-byte secret encrypts what is pushed to it.
+        """
+        CREATE TABLE push_devices (
+            token_type INTEGER NOT NULL, token TEXT NOT NULL, user_id INTEGER NOT NULL, auth_key_id INTEGER NOT NULL,
+            secret BLOB NOT NULL, PRIMARY KEY (token_type, token)) WITHOUT ROWID;
+        CREATE INDEX push_devices_user ON push_devices (user_id);
+        """,
     ]
 }
