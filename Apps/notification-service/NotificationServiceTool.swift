@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import PushNotifications
 
@@ -21,7 +22,8 @@ enum NotificationServiceTool {
         OPTIONS:
           --root <dir>       The app's data root (holds accounts-metadata/ and account-<id>/).
           --cache-kib <n>    SQLCipher's page cache for the one transaction (default 512).
-          --trace            Also print, on standard error, the monotonic time (ns) the message was committed.
+          --trace            Also print, on standard error, "write-started <ns> stored <ns>": the monotonic clock
+                             (DispatchTime's) before the write transaction began and after it committed.
           -h, --help         Show this help.
 
         EXIT CODES:
@@ -65,9 +67,7 @@ enum NotificationServiceTool {
             let opened = try service.open(bytes)
             let stored = try service.store(opened)
             if trace {
-                var now = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &now)
-                writeError("stored \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))\n")
+                writeError("write-started \(stored.writeStarted) stored \(DispatchTime.now().uptimeNanoseconds)\n")
             }
             print(stored.preview)
         } catch {

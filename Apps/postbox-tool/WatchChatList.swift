@@ -5,8 +5,7 @@ import Postbox
 import SwiftSignalKit
 
 /// `watch-chat-list`: what an app with its chat list open sees while another process (the notification service)
-/// writes: one line per emission of the live chat-list view, stamped with the monotonic clock, until standard input
-/// closes or the time is up.
+/// writes: one line per emission of the live chat-list view, stamped with the monotonic clock, until the time is up.
 struct WatchChatList: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch-chat-list",
@@ -14,7 +13,7 @@ struct WatchChatList: ParsableCommand {
         discussion: """
             Prints `chat-list <ns> <entries> <peer>:<top message id> unread=<n>` per emission (the first chat; `-` \
             when the list is empty), <ns> being the monotonic clock (the clock DispatchTime reads) when it arrived. \
-            The first line is the view as opened. Stops when standard input reaches its end or after --seconds.
+            The first line is the view as opened. Stops after --seconds (or when killed).
             """)
     @OptionGroup var account: AccountOptions
     @Option(help: "How many chats the view holds.") var count = 20
@@ -31,12 +30,7 @@ struct WatchChatList: ParsableCommand {
                 // Unbuffered, so the watching process sees each line as soon as the view emitted.
                 FileHandle.standardOutput.write(Data("chat-list \(now) \(view.entries.count) \(top)\n".utf8))
             })
-            let done = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                _ = FileHandle.standardInput.readDataToEndOfFile()
-                done.signal()
-            }
-            _ = done.wait(timeout: .now() + seconds)
+            Thread.sleep(forTimeInterval: seconds)
             disposable.dispose()
         }
     }

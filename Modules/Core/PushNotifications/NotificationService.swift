@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import MTProtoCore
 import Postbox
@@ -22,6 +23,9 @@ public struct NotificationService: Sendable {
         public let outcome: NotificationMessageWriter.Outcome
         /// The line to show.
         public let preview: String
+        /// The monotonic clock (DispatchTime's, ns) just before the write transaction began; 0 when nothing was
+        /// written. Another process's views cannot see the message before it.
+        public var writeStarted: UInt64 = 0
     }
 
     public let layout: AccountsLayout
@@ -103,10 +107,11 @@ public struct NotificationService: Sendable {
             let postbox = try Postbox.open(
                 accountPath: accountPath, keyFile: PostboxKeyFile(path: layout.postboxKeyPath(opened.accountId)),
                 cacheSizeKiB: cacheSizeKiB, globalMessageIds: Namespaces.globalMessageIds)
+            let writeStarted = DispatchTime.now().uptimeNanoseconds
             let outcome = try postbox.transactionSync { tx in
                 try NotificationMessageWriter.store(push, text: text, now: now, transaction: tx)
             }
-            return Stored(accountId: opened.accountId, outcome: outcome, preview: push.preview)
+            return Stored(accountId: opened.accountId, outcome: outcome, preview: push.preview, writeStarted: writeStarted)
         } catch {
             throw .init(.storage, "cannot store the message in \(accountPath): \(error)")
         }

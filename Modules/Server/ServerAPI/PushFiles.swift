@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MTProtoCore
 import SecretFiles
 import ServerStore

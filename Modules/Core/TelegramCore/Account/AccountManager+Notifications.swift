@@ -1,7 +1,7 @@
 import CryptoUtils
 import Network
 import MTProtoCore
-import PushNotifications
+public import PushNotifications
 import TelegramApi
 
 /// Pushes (core.telegram.org "Handling PUSH-notifications", encrypted notifications): each account has its own
