@@ -22,6 +22,16 @@ fi
 if [[ " ${benches[*]} " == *" postbox-views-bench "* ]]; then
     swift build -c release --product postbox-views-grdb-peer -q
 fi
+# notification-bench measures the notification-service binary as its own process: the release build as it is, the
+# same linked with the Swift runtime static (copied aside first), and postbox-tool as the peer.
+if [[ " ${benches[*]} " == *" notification-bench "* ]]; then
+    swift build -c release --product notification-service -q --static-swift-stdlib
+    cp "$bin/notification-service" "$bin/notification-service-static"
+    swift build -c release --product notification-service -q
+    swift build -c release --product postbox-tool -q
+    export NOTIFICATION_SERVICE_BIN="$bin/notification-service" NOTIFICATION_SERVICE_STATIC_BIN="$bin/notification-service-static"
+    export POSTBOX_TOOL_BIN="$bin/postbox-tool"
+fi
 {
     echo "# make bench — $(date -u +%Y-%m-%dT%H:%MZ)"
     for b in "${benches[@]}"; do echo; echo "## $b"; "$bin/$b"; done
