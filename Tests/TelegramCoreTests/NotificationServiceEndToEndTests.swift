@@ -154,6 +154,10 @@ import Testing
         let result = try await Self.service(["--root", world.root.path, files[3].path])
         #expect(result.status == 2 && result.errorOutput.contains("logged out"), "\(result.errorOutput)")
         #expect(try Self.fingerprint(world.root.path) == afterLogOut)
+        // …and the server forgot the device: Alice's next message makes no push file.
+        _ = try await alice.invoke(Api.functions.messages.sendMessage(peer: toBob, message: "alo?", randomId: 200))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(Self.files(in: folder).count == 4)
         await alice.close()
         try await world.close([])
         pushes.remove()
