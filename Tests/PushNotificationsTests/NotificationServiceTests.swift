@@ -97,6 +97,17 @@ import Testing
         #expect(media.text == nil && media.preview == "Ann: sent you a message")
     }
 
+    @Test func aPushWithoutTextStoresNothingButIsShown() throws {
+        let installation = try Installation()
+        let service = NotificationService(rootPath: installation.root.path)
+        let before = try installation.fingerprint()
+        let json = #"{"custom":{"from_id":"2000","msg_id":"4"},"loc_args":["alice"],"loc_key":"MESSAGE_NOTEXT"}"#
+        let stored = try service.store(try service.open(Self.pushFile(json, key: installation.key)))
+        #expect(stored.outcome == .notStored(MessageId(peerId: .user(2000), namespace: Namespaces.Message.cloud, id: 4)))
+        #expect(stored.preview == "alice: sent you a message")
+        #expect(try installation.fingerprint() == before)
+    }
+
     @Test func badInputIsRefusedAndChangesNothing() throws {
         let installation = try Installation()
         let service = NotificationService(rootPath: installation.root.path)

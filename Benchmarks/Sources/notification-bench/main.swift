@@ -54,7 +54,8 @@ func fail(_ message: String) -> Never {
 // MARK: - The installation: one account with 100,000 messages in 100 chats and its notification key.
 
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("notification-bench-\(getpid())").path
-defer { try? FileManager.default.removeItem(atPath: root) }
+// NOTIFICATION_BENCH_KEEP=1 leaves the prepared installation for profiling one run by hand.
+defer { if ProcessInfo.processInfo.environment["NOTIFICATION_BENCH_KEEP"] != "1" { try? FileManager.default.removeItem(atPath: root) } }
 let layout = AccountsLayout(rootPath: root)
 let accountId: Int64 = 1
 let key = NotificationKey.generate()

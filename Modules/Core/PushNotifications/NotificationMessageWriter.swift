@@ -13,21 +13,28 @@ public enum NotificationMessageWriter {
         case stored(MessageId)
         /// The account already had the message (the app stored it first, or the push came twice).
         case alreadyStored(MessageId)
+        /// The push carries no text (media, other kinds): nothing is stored, the app fetches the message.
+        case notStored(MessageId)
+    }
+
+    /// The id a push's message has in the account (cloud namespace, the server's id in the account's box).
+    public static func messageId(of push: PushNotification) -> MessageId {
+        MessageId(peerId: push.chatId, namespace: Namespaces.Message.cloud, id: push.messageId)
     }
 
     /// The message a push stands for.
     public static func message(for push: PushNotification, text: String, now: Int32) -> StoreMessage {
         StoreMessage(
-            id: .id(MessageId(peerId: push.chatId, namespace: Namespaces.Message.cloud, id: push.messageId)),
+            id: .id(messageId(of: push)),
             timestamp: push.date ?? now, flags: [.incoming], authorId: .user(push.fromId), text: text,
             attributes: [NotificationMessageAttribute()])
     }
 
     /// Stores the push's message in one transaction's worth of writes.
     public static func store(_ push: PushNotification, text: String, now: Int32, transaction tx: Transaction) throws -> Outcome {
-        let message = message(for: push, text: text, now: now)
-        guard case .id(let id) = message.id else { return .alreadyStored(MessageId(peerId: push.chatId, namespace: 0, id: 0)) }
+        let id = messageId(of: push)
         if try tx.messageIndex(id) != nil { return .alreadyStored(id) }
+        let message = message(for: push, text: text, now: now)
         var peers: [Peer] = []
         if try tx.getPeer(.user(push.fromId)) == nil {
             peers.append(

@@ -98,9 +98,7 @@ public struct NotificationService: Sendable {
         }
         guard let text = push.text else {
             return Stored(
-                accountId: opened.accountId,
-                outcome: .alreadyStored(MessageId(peerId: push.chatId, namespace: Namespaces.Message.cloud, id: push.messageId)),
-                preview: push.preview)
+                accountId: opened.accountId, outcome: .notStored(NotificationMessageWriter.messageId(of: push)), preview: push.preview)
         }
         registerSyncCoreTypes()
         do {
