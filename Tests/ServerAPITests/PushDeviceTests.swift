@@ -92,6 +92,33 @@ import Testing
         #expect(Self.files(folder).count == 3)
     }
 
+    @Test func accountsSharingAnInstallationsTokenEachGetTheirPushes() async throws {
+        let harness = try Harness(pushes: true)
+        let alice = try await harness.signUp("9996620021", name: "Alice", key: 1, dc: 2)
+        let bob = try await harness.signUp("9996620022", name: "Bob", key: 2, dc: 2)
+        let carol = try await harness.signUp("9996620023", name: "Carol", key: 3, dc: 2)
+        let bobKey = NotificationKey.generate()
+        let carolKey = NotificationKey.generate()
+        for (key, secret) in [(Int64(2), bobKey), (Int64(3), carolKey)] {
+            let register = Api.functions.account.registerDevice(
+                noMuted: false, tokenType: 1, token: "one-phone", appSandbox: false, secret: secret.bytes, otherUids: [])
+            #expect(try Self.bool(await harness.call(register, key: key, dc: 2)))
+        }
+        for (index, user) in [bob, carol].enumerated() {
+            _ = try await harness.result(
+                Api.functions.messages.sendMessage(
+                    peer: .inputPeerUser(.init(userId: user.id, accessHash: user.accessHash)), message: "hi \(index)", randomId: Int64(index + 1)),
+                as: Api.Updates.self, key: 1, dc: 2)
+        }
+        let files = Self.files(harness.folder.appendingPathComponent("pushes/one-phone"))
+        #expect(files.map(\.lastPathComponent) == [String(format: "%d-%010d.json", bob.id, 1), String(format: "%d-%010d.json", carol.id, 1)].sorted())
+        for file in files {
+            let secret = file.lastPathComponent.hasPrefix("\(bob.id)-") ? bobKey : carolKey
+            let payload = try Self.open(file, key: secret)
+            #expect((payload["custom"] as? [String: String])?["from_id"] == String(alice.id))
+        }
+    }
+
     @Test func groupPushesNameTheChat() async throws {
         let harness = try Harness(pushes: true)
         let alice = try await harness.signUp("9996620011", name: "Alice", key: 1, dc: 2)

@@ -3,7 +3,8 @@ import ServerStore
 import TelegramApi
 
 /// `account.registerDevice` / `unregisterDevice` (core.telegram.org "Handling PUSH-notifications"): a device token
-/// with the 256-byte secret its pushes are encrypted with. With a push folder (`--push-dir`), each new message for
+/// with the 256-byte secret its pushes are encrypted with; every account of an installation registers the same token,
+/// each with its own secret. With a push folder (`--push-dir`), each new message for
 /// the account is written there as the device would receive it (`PushFiles`).
 extension ServerBackend {
     /// Token types as Telegram numbers them: 1 APNs, 2 FCM, … (only the token's form is checked here).

@@ -27,7 +27,8 @@ extension StoreTransaction {
             authKeyId: row.int64(3), secret: row.bytes(4))
     }
 
-    /// Registers (or moves to this account, with a new secret) a device token.
+    /// Registers a device token for an account (again: with its new secret and key). Several accounts may share a
+    /// token (one installation); each gets its own pushes.
     public func register(_ device: PushDeviceRecord) throws(SQLiteError) {
         try run(
             """
