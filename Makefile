@@ -19,7 +19,7 @@ LIVE_TESTS := NetworkTests MTProtoServerTests MTProtoTransportTests TelegramCore
 LIVE_FILTER := ^($(subst $(eval) ,|,$(strip $(LIVE_TESTS))))\.
 
 .DEFAULT_GOAL := help
-.PHONY: help run test build lint format repro repro-verify bench deps clean tsan $(APPS)
+.PHONY: help run test build lint format repro repro-verify bench deps clean tsan notification-service-release $(APPS)
 
 help: ## List the verbs.
 	@echo "Telegraph — make verbs"
@@ -62,6 +62,11 @@ tsan: deps ## Run the tests under ThreadSanitizer.
 
 $(APPS): deps
 	$(SWIFT) build $(BUILD_FLAGS) --product $@
+
+notification-service-release: deps ## notification-service as shipped: release, Swift runtime static, no PIE (.build/notification-service/static-no-pie).
+	$(SWIFT) build -c release --product notification-service --scratch-path .build/notification-service/static-no-pie \
+		--static-swift-stdlib -Xlinker -no-pie
+	@echo "built .build/notification-service/static-no-pie/release/notification-service"
 
 repro: deps ## Build every executable (release) twice from two paths; compare SHA-256; write .repro/hashes.txt.
 	@bash BuildTools/scripts/repro.sh build

@@ -230,9 +230,9 @@ let modules: [Module] = [
         "ServerAPI", .Server,
         deps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip", "ImageCore",
-            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging",
+            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore",
         ],
-        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding"]),
+        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding", "MTProtoCore"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
@@ -296,17 +296,23 @@ let modules: [Module] = [
     .swift(
         "SyncCoreApi", .Core, deps: ["SyncCore", "Postbox", "TelegramApi"],
         testDeps: ["SyncCore", "Postbox", "TelegramApi", "TLRuntime"]),
+    // PushNotifications: encrypted pushes on the device side — each account's notification key in the accounts
+    // metadata, the push file opened and checked, its message stored as Telegram's notification extension does.
+    .swift(
+        "PushNotifications", .Core, deps: ["Postbox", "SyncCore", "MTProtoCore", "SecretFiles"],
+        testDeps: ["Postbox", "SyncCore", "MTProtoCore", "CryptoUtils", "PostboxTesting"]),
     // Core: the account layer between Postbox and Network (TelegramCore's update state machine, …).
     .swift(
         "TelegramCore", .Core,
         deps: [
             "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "MediaBox",
             "ValueBox", "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils", "PasswordSRP", "SecretFiles",
+            "PushNotifications",
         ],
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",
             "CryptoUtils", "ServerTestSupport", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
-            "ImageCore", "JPEGBinding", "MediaTestSupport",
+            "ImageCore", "JPEGBinding", "MediaTestSupport", "PushNotifications", "MTProtoCore",
         ]),
 
     // TelegramClient: what a client command does, above TelegramCore — where the client's data lives and which server
@@ -384,7 +390,9 @@ let apps: [App] = [
     .app("voice-tool", links: ["OpusBinding", "AudioWaveform", "CommandLineOutput", "ArgumentParser"]),
 
     // Postbox apps.
-    .app("postbox-tool", links: ["Postbox", "SyncCore", "PostboxJSONL", "PostboxTesting", "CommandLineOutput", "ArgumentParser"]),
+    .app(
+        "postbox-tool",
+        links: ["Postbox", "SyncCore", "PostboxJSONL", "PostboxTesting", "CommandLineOutput", "ArgumentParser", "SwiftSignalKit"]),
 
     // Network apps and build tools.
     .app(
@@ -402,6 +410,8 @@ let apps: [App] = [
             "TelegramClient", "TelegramCore", "SyncCore", "Postbox", "ChatHistory", "ChatRender", "MediaResources",
             "CommandLineOutput", "ArgumentParser",
         ]),
+    // Core apps: the notification extension (its rule below keeps it within 24 MB).
+    .app("notification-service", links: ["PushNotifications"]),
 
 ]
 
@@ -424,7 +434,7 @@ struct AppRule {
 
 /// Apps that are planned but not built yet: their rules wait for them. A rule naming an app that is neither built
 /// nor listed here is a typo and fails evaluation; so does a planned app that exists (move it to `apps`).
-let plannedApps: (names: [String], line: Int) = (["notification-service"], #line)
+let plannedApps: (names: [String], line: Int) = ([], #line)
 
 let appRules: [AppRule] = [
     .rule(

@@ -221,6 +221,16 @@ let package = Package(
             name: "postbox-views-grdb-peer",
             dependencies: ["BenchmarkSupport", "PostboxBenchData", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/postbox-views-grdb-peer", swiftSettings: Settings.swift),
+        // One notification-service run (peak RSS, wall time) over an account of 100,000 messages; the service
+        // binaries and postbox-tool (the peer) are built by bench.sh and named in the environment.
+        .executableTarget(
+            name: "notification-bench",
+            dependencies: [
+                "BenchmarkSupport", .product(name: "PushNotifications", package: "Telegraph"),
+                .product(name: "Postbox", package: "Telegraph"), .product(name: "SyncCore", package: "Telegraph"),
+                .product(name: "MTProtoCore", package: "Telegraph"), .product(name: "CryptoUtils", package: "Telegraph"),
+            ],
+            path: "Sources/notification-bench", swiftSettings: Settings.swift),
 
     ]
 )

@@ -17,6 +17,6 @@ struct PostboxTool: ParsableCommand {
             """,
         subcommands: [
             Stats.self, Tables.self, Peers.self, History.self, Search.self, ImportJSONL.self, ExportJSONL.self,
-            AddMessage.self, Rekey.self, Verify.self, WriteLoop.self,
+            AddMessage.self, Rekey.self, Verify.self, WriteLoop.self, WatchChatList.self,
         ])
 }

@@ -67,6 +67,11 @@ struct TGServer: AsyncParsableCommand {
         unless it comes at least SECONDS after that key's last flood answer for it; repeatable.
         """)
     var testFloodWait: [String] = []
+    @Option(help: """
+        Write each push for a device registered with account.registerDevice as one file in DIR/<token>/ (what APNs \
+        would carry: {"p":"<base64url>"}, encrypted with the device's secret); default: no pushes.
+        """)
+    var pushDir: String?
     @Flag(help: "Print the server's public key (PKCS#1 PEM) and fingerprint, then exit.") var printPublicKey = false
     @Flag(help: "Log every connection event.") var verbose = false
 
@@ -123,6 +128,7 @@ struct TGServer: AsyncParsableCommand {
             throw ToolError.badInput("\(error)", remedy: "check the permissions of --data-dir")
         }
         let updates = UpdateGateway()
+        let pushDirectory = pushDir.map { URL(fileURLWithPath: $0) }
         let codes = ServerBackend.LoginCodes(folder: directory.appendingPathComponent("codes"), fixedCode: fixedCode)
         let flood = FloodControl(.init(messagesPerSecond: sendRate, messageBurst: sendBurst, testFloods: try testFloods()))
         let server: MTProtoServer
@@ -131,7 +137,7 @@ struct TGServer: AsyncParsableCommand {
             server = try await MTProtoServer.start(configuration, group: group, logger: logger, updates: updates) { dataCenters in
                 let backend = ServerBackend(
                     store: store, files: files, updates: updates, dataCenters: dataCenters, codes: codes, flood: flood,
-                    logger: backendLogger)
+                    logger: backendLogger, pushDirectory: pushDirectory)
                 do {
                     try backend.prepareStickerSet()
                 } catch {

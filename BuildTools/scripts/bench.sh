@@ -22,6 +22,22 @@ fi
 if [[ " ${benches[*]} " == *" postbox-views-bench "* ]]; then
     swift build -c release --product postbox-views-grdb-peer -q
 fi
+# notification-bench measures the notification-service binary as its own process, linked three ways, each built from
+# the repository root into a scratch folder of its own (link flags change every object's build, so variants sharing
+# one folder would rebuild each other): the release build as `make notification-service` links it (Swift runtime
+# dynamic), with the runtime static, and static without PIE (what `make notification-service-release` ships); and
+# postbox-tool as the peer.
+if [[ " ${benches[*]} " == *" notification-bench "* ]]; then
+    variants=("dynamic:" "static:--static-swift-stdlib" "static-no-pie:--static-swift-stdlib -Xlinker -no-pie")
+    for v in "${variants[@]}"; do
+        name=${v%%:*}
+        # shellcheck disable=SC2086
+        (cd .. && swift build -c release --product notification-service -q --scratch-path ".build/notification-service/$name" ${v#*:})
+        export "NOTIFICATION_SERVICE_BIN_${name//-/_}=$(cd .. && pwd)/.build/notification-service/$name/release/notification-service"
+    done
+    swift build -c release --product postbox-tool -q
+    export POSTBOX_TOOL_BIN="$bin/postbox-tool"
+fi
 {
     echo "# make bench — $(date -u +%Y-%m-%dT%H:%MZ)"
     for b in "${benches[@]}"; do echo; echo "## $b"; "$bin/$b"; done

@@ -17,7 +17,7 @@ packages=(
     libssl-dev zlib1g-dev libwebp-dev librlottie-dev libopus-dev libogg-dev libpng-dev libturbojpeg0-dev liblmdb-dev libzstd-dev libsqlite3-dev
     libpango1.0-dev libcairo2-dev libutf8proc-dev
     fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-noto-cjk
-    webp opus-tools espeak-ng sox sqlite3 python3-venv
+    webp opus-tools espeak-ng sox sqlite3 python3-venv time
 )
 sqlcipher_min=4.5
 venv=.venv

@@ -13,14 +13,18 @@ import Testing
         let handler: ServerAPIHandler
         private var nextMessageId: Int64 = 4
 
-        init(fixedCode: String? = nil, flood: FloodControl = FloodControl(), clock: @escaping @Sendable () -> Double = { 1_800_000_000 }) throws {
+        init(
+            fixedCode: String? = nil, flood: FloodControl = FloodControl(), clock: @escaping @Sendable () -> Double = { 1_800_000_000 },
+            pushes: Bool = false
+        ) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-backend-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let store = try ServerStore(path: folder.appendingPathComponent("server.sqlite").path)
             let dataCenters = (1...3).map { MTProtoServer.DataCenter(id: Int32($0), host: "127.0.0.1", port: 5000 + $0) }
             let backend = ServerBackend(
                 store: store, files: try FileVault(directory: folder), updates: UpdateGateway(), dataCenters: dataCenters,
-                codes: .init(folder: folder.appendingPathComponent("codes"), fixedCode: fixedCode), flood: flood, clock: clock)
+                codes: .init(folder: folder.appendingPathComponent("codes"), fixedCode: fixedCode), flood: flood, clock: clock,
+                pushDirectory: pushes ? folder.appendingPathComponent("pushes") : nil)
             try backend.prepareStickerSet()
             handler = ServerAPIHandler(backend: backend)
         }

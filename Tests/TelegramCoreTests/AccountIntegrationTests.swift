@@ -22,9 +22,9 @@ import Testing
 
         init(
             gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil, flood: FloodControl.Configuration = .init(messagesPerSecond: 0),
-            stickerSet: Bool = false
+            stickerSet: Bool = false, pushDirectory: URL? = nil
         ) async throws {
-            server = try await BackendServer(flood: flood, stickerSet: stickerSet)
+            server = try await BackendServer(flood: flood, stickerSet: stickerSet, pushDirectory: pushDirectory)
             root = TemporaryDirectory(prefix: "accounts")
             manager = try AccountManager(
                 rootPath: root.path,

@@ -14,4 +14,5 @@ public func registerSyncCoreTypes() {
     declareEncodable(ForwardSourceInfoAttribute.self)
     declareEncodable(SendFailureAttribute.self)
     declareEncodable(PendingForwardAttribute.self)
+    declareEncodable(NotificationMessageAttribute.self)
 }

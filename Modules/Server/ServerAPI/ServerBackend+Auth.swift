@@ -131,13 +131,20 @@ extension ServerBackend {
     }
 
     func logOut(_ caller: Caller) throws -> Api.auth.LoggedOut {
-        _ = try store.write { tx in try tx.deleteAuthorization(authKeyId: caller.authKeyId) }
+        _ = try store.write { tx in
+            try tx.unregisterDevices(authKeyId: caller.authKeyId)
+            return try tx.deleteAuthorization(authKeyId: caller.authKeyId)
+        }
         remember(authKeyId: caller.authKeyId, nil)
         return .loggedOut(.init())
     }
 
     func resetAuthorizations(_ caller: Caller) throws -> [UInt8] {
-        let keys = try store.write { tx in try tx.deleteAuthorizations(userId: caller.userId, keeping: caller.authKeyId) }
+        let keys = try store.write { tx in
+            let keys = try tx.deleteAuthorizations(userId: caller.userId, keeping: caller.authKeyId)
+            for key in keys { try tx.unregisterDevices(authKeyId: key) }
+            return keys
+        }
         for key in keys { remember(authKeyId: key, nil) }
         return Reply.bool(true)
     }

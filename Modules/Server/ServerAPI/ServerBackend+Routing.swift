@@ -41,6 +41,8 @@ extension ServerBackend {
         case let f as Api.functions.account.checkUsername: return try checkUsername(f, caller: try signedIn())
         case let f as Api.functions.account.updateUsername: return try updateUsername(f, caller: try signedIn()).serialized()
         case let f as Api.functions.account.updateProfile: return try updateProfile(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.account.registerDevice: return try registerDevice(f, caller: try signedIn())
+        case let f as Api.functions.account.unregisterDevice: return try unregisterDevice(f, caller: try signedIn())
         // users, contacts
         case let f as Api.functions.users.getUsers: return try getUsers(f, caller: try signedIn())
         case let f as Api.functions.users.getFullUser: return try getFullUser(f, caller: try signedIn()).serialized()

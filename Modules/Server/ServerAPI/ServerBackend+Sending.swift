@@ -58,6 +58,7 @@ extension ServerBackend {
         try flood.chargeSending(messages.count, userId: caller.userId, now: clock())
         let date = now
         var pushes: [Push] = []
+        var pushFiles: [PushFiles.Pending] = []
         let landed = try store.write({ tx throws -> [[Landed]] in
             let peer = try resolve(inputPeer, caller: caller, tx: tx)
             let recipients = try recipients(of: peer, sender: caller.userId, tx: tx)
@@ -90,8 +91,12 @@ extension ServerBackend {
                 result.append(copies)
             }
             pushes = try result.flatMap { copies in try copies.map { try newMessagePush($0, tx: tx) } }
+            pushFiles = try result.flatMap { copies in try pendingPushes(copies, sender: caller.userId, tx: tx) }
             return result
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { _ in
+            send(pushes, caller: caller)
+            deliverPushFiles(pushFiles)
+        })
         return landed
     }
 

@@ -35,6 +35,8 @@ public final class ServerBackend: @unchecked Sendable {
     let flood: FloodControl
     let logger: Logger
     let clock: @Sendable () -> Double
+    /// Where pushes for registered devices are written (tg-server `--push-dir`); `nil` writes none.
+    let pushFiles: PushFiles?
     private let lock = NSLock()
     /// auth_key_id → signed-in account (a miss is looked up in the store).
     private var signedIn: [Int64: SignedIn] = [:]
@@ -63,8 +65,9 @@ public final class ServerBackend: @unchecked Sendable {
         store: ServerStore, files: FileVault, updates: UpdateGateway, dataCenters: [MTProtoServer.DataCenter], codes: LoginCodes = LoginCodes(),
         flood: FloodControl = FloodControl(),
         logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, pushDirectory: URL? = nil
     ) {
+        self.pushFiles = pushDirectory.map { PushFiles(directory: $0) }
         self.store = store
         self.files = files
         self.updates = updates

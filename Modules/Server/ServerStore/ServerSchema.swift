@@ -75,5 +75,13 @@ enum ServerSchema {
             user_id INTEGER PRIMARY KEY, salt1 BLOB NOT NULL, salt2 BLOB NOT NULL, g INTEGER NOT NULL, p BLOB NOT NULL,
             verifier BLOB NOT NULL, hint TEXT NOT NULL DEFAULT '');
         """,
+        // 5: devices registered for pushes (`account.registerDevice`): one row per account on a token (every account
+        // of an installation registers the installation's token, each with its own 256-byte secret).
+        """
+        CREATE TABLE push_devices (
+            token_type INTEGER NOT NULL, token TEXT NOT NULL, user_id INTEGER NOT NULL, auth_key_id INTEGER NOT NULL,
+            secret BLOB NOT NULL, PRIMARY KEY (token_type, token, user_id)) WITHOUT ROWID;
+        CREATE INDEX push_devices_user ON push_devices (user_id);
+        """,
     ]
 }

@@ -19,9 +19,10 @@ public final class BackendServer: @unchecked Sendable {
 
     /// Starts the server; `flood` sets its sending budget and test floods (the default has the budget off);
     /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start; `limits` are the
-    /// server's bounds (timeouts, caps).
+    /// server's bounds (timeouts, caps); `pushDirectory` is tg-server's `--push-dir`.
     public init(
-        flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false, limits: ServerLimits = ServerLimits()
+        flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false, limits: ServerLimits = ServerLimits(),
+        pushDirectory: URL? = nil
     ) async throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)")
@@ -32,7 +33,8 @@ public final class BackendServer: @unchecked Sendable {
         let control = FloodControl(flood)
         let stickerError = FirstError()
         server = try await MTProtoServer.start(.init(dataDirectory: directory, limits: limits), group: group, updates: gateway) {
-            let backend = ServerBackend(store: store, files: files, updates: gateway, dataCenters: $0, flood: control)
+            let backend = ServerBackend(
+                store: store, files: files, updates: gateway, dataCenters: $0, flood: control, pushDirectory: pushDirectory)
             if stickerSet {
                 do { try backend.prepareStickerSet() } catch { stickerError.record(error) }
             }

@@ -2,6 +2,8 @@ import CryptoUtils
 import Foundation
 import Network
 import Postbox
+import MTProtoCore
+import PushNotifications
 import SecretFiles
 import SyncCore
 import SyncCoreApi
@@ -172,9 +174,12 @@ public final class AccountManager: @unchecked Sendable {
         try updateMetadata { $0.currentId = id }
     }
 
-    /// Logs `account` out: tells the server (`auth.logOut`; a server that cannot be reached does not keep the account
-    /// here), stops it, and removes its folder, key and record. Other accounts are not touched.
+    /// Logs `account` out: tells the server (`account.unregisterDevice`, then `auth.logOut`; a server that cannot be
+    /// reached does not keep the account here), stops it, and removes its folder, keys and record. Other accounts are
+    /// not touched.
     public func logOut(_ account: Account) async throws(Failure) {
+        _ = try? await account.network.request(
+            Api.functions.account.unregisterDevice(tokenType: Self.pushTokenType, token: pushToken(), otherUids: []), timeout: 10)
         _ = try? await account.network.request(Api.functions.auth.logOut(), timeout: 10)
         await account.shutdown()
         try remove(account.id)
@@ -196,6 +201,7 @@ public final class AccountManager: @unchecked Sendable {
             if $0.currentId == id { $0.currentId = $0.records.last?.id }
         }
         do {
+            try notificationKeys.remove(accountId: id.rawValue)
             if FileManager.default.fileExists(atPath: accountPath(id)) { try FileManager.default.removeItem(atPath: accountPath(id)) }
             if FileManager.default.fileExists(atPath: keyFile(id).path) { try FileManager.default.removeItem(atPath: keyFile(id).path) }
         } catch {
@@ -204,8 +210,17 @@ public final class AccountManager: @unchecked Sendable {
     }
 
     /// Sign-in finished: the user is stored, the Postbox state becomes the authorized one (no update state yet: the
-    /// state manager asks `updates.getState`), and the record becomes authorized and current.
-    func finishSignIn(_ account: UnauthorizedAccount, user: Api.User) throws -> AuthorizationResult {
+    /// state manager asks `updates.getState`), the record becomes authorized and current, and the account's new
+    /// notification key is kept and registered for pushes (`registerForNotifications`).
+    func finishSignIn(_ account: UnauthorizedAccount, user: Api.User) async throws -> AuthorizationResult {
+        let result = try finishSignInRecords(account, user: user)
+        let key = NotificationKey.generate()
+        try notificationKeys.save(key, accountId: account.id.rawValue)
+        _ = await registerForNotifications(network: account.network, key: key)
+        return result
+    }
+
+    private func finishSignInRecords(_ account: UnauthorizedAccount, user: Api.User) throws -> AuthorizationResult {
         let stored = TelegramUser(user)
         try account.postbox.transactionSync { tx in
             try tx.updatePeers([stored])

@@ -88,7 +88,7 @@ public struct Authorization: Sendable {
                     try account.setState(.signUp(phone: phone, codeHash: hash))
                     return .signUpRequired
                 case .authorization(let authorization):
-                    return try manager.finishSignIn(account, user: authorization.user)
+                    return try await manager.finishSignIn(account, user: authorization.user)
                 }
             } catch let error as NetworkError {
                 if case .rpc(_, "SESSION_PASSWORD_NEEDED") = error {
@@ -116,7 +116,7 @@ public struct Authorization: Sendable {
                     Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: hash, firstName: firstName, lastName: lastName),
                     options: .init(automaticFloodWait: 0))
                 guard case .authorization(let authorization) = answer else { throw AuthorizationError.generic("sign-up needs sign-up") }
-                return try manager.finishSignIn(account, user: authorization.user)
+                return try await manager.finishSignIn(account, user: authorization.user)
             } catch let error as NetworkError {
                 throw Self.verificationError(error)
             } catch let error as AuthorizationError {
@@ -139,7 +139,7 @@ public struct Authorization: Sendable {
                 let answer = try await account.network.request(
                     Api.functions.auth.checkPassword(password: check), options: .init(automaticFloodWait: 0))
                 guard case .authorization(let authorization) = answer else { throw AuthorizationError.generic("unexpected answer") }
-                return try manager.finishSignIn(account, user: authorization.user)
+                return try await manager.finishSignIn(account, user: authorization.user)
             } catch let error as NetworkError {
                 if case .rpc(_, "PASSWORD_HASH_INVALID") = error { throw .invalidPassword }
                 throw Self.verificationError(error)

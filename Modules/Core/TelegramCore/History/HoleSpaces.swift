@@ -6,7 +6,8 @@ public import TelegramApi
 /// per shared-media tag). A range unknown to the account is a hole in every space; `getHistory` fills all of them at
 /// once (it brings every message, tagged or not), `messages.search` with a filter fills only its tag's space.
 public enum HoleSpaces {
-    /// The tags with their own hole space, and the `messages.search` filter that fetches each.
+    /// The tags with their own hole space (SyncCore's `CloudHoleSpaces.tags`, in its order), and the
+    /// `messages.search` filter that fetches each.
     public static let tags: [(tag: MessageTags, filter: Api.MessagesFilter)] = [
         (.photoOrVideo, .inputMessagesFilterPhotoVideo),
         (.photo, .inputMessagesFilterPhotos),
@@ -22,19 +23,13 @@ public enum HoleSpaces {
         tags.first { $0.tag == tag }?.filter
     }
 
-    /// Marks `range` of a chat's cloud history unknown in every space.
+    /// Marks `range` of a chat's cloud history unknown in every space (SyncCore's `CloudHoleSpaces`).
     public static func addHole(_ tx: Transaction, peerId: PeerId, range: ClosedRange<Int32>) throws {
-        try tx.addHole(peerId: peerId, namespace: Namespaces.Message.cloud, space: .everywhere, range: range)
-        for (tag, _) in tags {
-            try tx.addHole(peerId: peerId, namespace: Namespaces.Message.cloud, space: .tag(tag), range: range)
-        }
+        try CloudHoleSpaces.addHole(tx, peerId: peerId, range: range)
     }
 
     /// Marks `range` known in every space (after `getHistory`).
     public static func removeHole(_ tx: Transaction, peerId: PeerId, range: ClosedRange<Int32>) throws {
-        try tx.removeHole(peerId: peerId, namespace: Namespaces.Message.cloud, space: .everywhere, range: range)
-        for (tag, _) in tags {
-            try tx.removeHole(peerId: peerId, namespace: Namespaces.Message.cloud, space: .tag(tag), range: range)
-        }
+        try CloudHoleSpaces.removeHole(tx, peerId: peerId, range: range)
     }
 }

@@ -46,12 +46,15 @@ public struct UpdateBatchApplier: Sendable {
         var newMessages: [StoreMessage] = []
         func flushMessages() throws {
             guard !newMessages.isEmpty else { return }
-            try addHolesBelowFirstMessages(newMessages, transaction: tx)
+            try CloudHoleSpaces.addHolesBelowFirstMessages(newMessages, transaction: tx)
             // A message already stored (our own sent message, replaced by the pending-message manager, or one a
-            // history page brought) keeps its stable id: only edits rewrite it.
+            // history page brought) keeps its stable id: only edits rewrite it. One the notification service stored
+            // from a push has only what the push carried: the server's copy replaces it, keeping its stable id.
             let fresh = try newMessages.filter { message in
                 guard case .id(let id) = message.id else { return true }
-                return try tx.messageIndex(id) == nil
+                guard try tx.messageIndex(id) != nil else { return true }
+                if try tx.getMessage(id)?.isFromNotification == true { try tx.updateMessage(id) { _ in message } }
+                return false
             }
             if !fresh.isEmpty { summary.added += try tx.addMessages(fresh) }
             summary.storedMessages += newMessages.count
@@ -119,21 +122,6 @@ public struct UpdateBatchApplier: Sendable {
         peers += chats.compactMap(TelegramGroup.init)
         if !peers.isEmpty { try tx.updatePeers(peers) }
         return peers.count
-    }
-
-    /// Telegram-iOS marks the history of a chat it first hears about as unknown below the first message it stores.
-    private func addHolesBelowFirstMessages(_ messages: [StoreMessage], transaction tx: Transaction) throws {
-        var lowest: [PeerId: Int32] = [:]
-        for message in messages {
-            guard case .id(let id) = message.id, id.namespace == Namespaces.Message.cloud else { continue }
-            lowest[id.peerId] = min(lowest[id.peerId] ?? Int32.max, id.id)
-        }
-        for (peerId, firstId) in lowest where firstId > 1 {
-            guard try tx.topMessageIndex(peerId: peerId) == nil,
-                try tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
-            else { continue }
-            try HoleSpaces.addHole(tx, peerId: peerId, range: 1...(firstId - 1))
-        }
     }
 
     /// Replaces a stored message with its edited form; the id, or `nil` when it is not stored.
