@@ -19,7 +19,7 @@ dir=.build/run
 while [ $# -gt 0 ]; do
     case "$1" in
         --dir) dir=${2:?--dir needs a folder}; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         *) echo "run-tg.sh: error: unknown argument '$1' — see --help" >&2; exit 2 ;;
     esac
 done
@@ -56,13 +56,19 @@ step() {
     local now=$EPOCHREALTIME
     printf '[%5.1fs] %s\n' "$(awk "BEGIN { print ${now/,/.} - ${started/,/.} }")" "$*"
 }
-fail() { echo "make run: error: $*" >&2; [ -f "$tmp/server.log" ] && tail -5 "$tmp/server.log" >&2; exit 1; }
+fail() {
+    echo "make run: error: $*" >&2
+    if [ -f "$tmp/server.log" ]; then echo "tg-server's last log lines:" >&2; tail -5 "$tmp/server.log" >&2; fi
+    exit 1
+}
 # tg as one person: tg_as alice send @bob_demo "hi" --json
 tg_as() {
     local who=$1; shift
     "$bin/tg" --root "$dir/$who" --timeout 20 "$@" 2>"$tmp/tg.err" || fail "tg --root $dir/$who $* — $(cat "$tmp/tg.err")"
 }
 sent() { "$python" "$helper" sent; }
+# tg as one person, its output kept in $out: a failure stops the run with tg's error before anything reads it.
+tg_out() { out=$(tg_as "$@"); }
 # A path as the user can type it from the repository: relative when inside it.
 show() { case "$1" in "$repo"/*) echo "${1#"$repo"/}" ;; *) echo "$1" ;; esac; }
 
@@ -78,11 +84,13 @@ address="127.0.0.1:$(echo "$ready" | grep -o 'dc[0-9]*=[0-9]*' | sed 's/^dc//' |
 step "$ready (data in $(show "$dir/server"))"
 
 # 2. Sign-ups through the real path: auth.sendCode (PHONE_MIGRATE_1 for Alice's DC 1 number), code, sign-up.
-alice_id=$(tg_as alice login --account alice --phone 9996610001 --code 11111 --first-name Alice \
-    --server "$address" --server-key "$dir/server/public.pem" --json | "$python" "$helper" field userId)
+tg_out alice login --account alice --phone 9996610001 --code 11111 --first-name Alice \
+    --server "$address" --server-key "$dir/server/public.pem" --json
+alice_id=$(echo "$out" | "$python" "$helper" field userId)
 step "alice signed up: +9996610001 (DC 1, via PHONE_MIGRATE_1), user:$alice_id"
-bob_id=$(tg_as bob login --account bob --phone 9996620002 --code 22222 --first-name Bob \
-    --server "$address" --server-key "$dir/server/public.pem" --json | "$python" "$helper" field userId)
+tg_out bob login --account bob --phone 9996620002 --code 22222 --first-name Bob \
+    --server "$address" --server-key "$dir/server/public.pem" --json
+bob_id=$(echo "$out" | "$python" "$helper" field userId)
 step "bob signed up: +9996620002 (DC 2), user:$bob_id"
 alice_name=$(tg_as alice username alice_demo)
 bob_name=$(tg_as bob username bob_demo)
@@ -102,21 +110,27 @@ step "bob's second device signed in (same account, its own folder $(show "$dir/b
 hello=$(tg_as alice send @bob_demo '**Hi Bob!** Dinner tonight? The menu is [here](https://example.com/menu) — `8 pm`, __by the lake__' --json)
 hello_id=$(echo "$hello" | "$python" "$helper" field id)
 step "alice → @bob_demo (found by username: $(echo "$hello" | "$python" "$helper" field chatName)): $(echo "$hello" | sent)"
-line=$(tg_as bob send @alice_demo 'Sure! ~~7~~ **8 pm** works' --reply "$hello_id" --json | sent)
+tg_out bob send @alice_demo 'Sure! ~~7~~ **8 pm** works' --reply "$hello_id" --json
+line=$(echo "$out" | sent)
 step "bob → @alice_demo (found by username): $line"
 "$python" "$helper" photos "$tmp"
-line=$(tg_as alice send @bob_demo 'Hồ Hoàn Kiếm at dusk' --album "$tmp/sunset.png" "$tmp/hills.png" "$tmp/sea.png" --json | sent)
+tg_out alice send @bob_demo 'Hồ Hoàn Kiếm at dusk' --album "$tmp/sunset.png" "$tmp/hills.png" "$tmp/sea.png" --json
+line=$(echo "$out" | sent)
 step "alice → bob: $line, made on the spot"
-line=$(tg_as alice send @bob_demo --sticker telegraph/4 --json | sent)
+tg_out alice send @bob_demo --sticker telegraph/4 --json
+line=$(echo "$out" | sent)
 step "alice → bob: $line"
-line=$(tg_as alice send @bob_demo --sticker telegraph/1 --json | sent)
+tg_out alice send @bob_demo --sticker telegraph/1 --json
+line=$(echo "$out" | sent)
 step "alice → bob: $line"
 espeak-ng -v vi -w "$tmp/voice.wav" "Tối nay ăn phở không? Quán phở gần hồ ngon lắm." 2>/dev/null || fail "espeak-ng could not speak — run make deps"
-line=$(tg_as bob send @alice_demo 'Tối nay ăn **phở** không?' --voice "$tmp/voice.wav" --json | sent)
+tg_out bob send @alice_demo 'Tối nay ăn **phở** không?' --voice "$tmp/voice.wav" --json
+line=$(echo "$out" | sent)
 step "bob → alice: $line, spoken by espeak-ng"
 
 # 5. Search: Postbox's full-text index ignores diacritics.
-found=$(tg_as alice search pho --json | "$python" "$helper" found)
+tg_out alice search pho --json
+found=$(echo "$out" | "$python" "$helper" found)
 step "alice searches \"pho\":"
 echo "$found"
 [[ "$found" == *phở* ]] || fail "searching \"pho\" did not find \"phở\""
