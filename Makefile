@@ -33,8 +33,8 @@ deps: ## Install what the project needs (apt packages, SQLCipher 4, Telethon ven
 build: deps ## Build every module and app (debug), with the import-closure check.
 	$(SWIFT) build $(BUILD_FLAGS)
 
-run: build ## Build everything and run the most complete app (the tg client, once it exists).
-	@bash BuildTools/scripts/run.sh
+run: build ## Build everything, then play a conversation between tg clients on a local tg-server (BuildTools/scripts/run-tg.sh).
+	@bash BuildTools/scripts/run-tg.sh
 
 test: deps ## Build, check boundaries, and run every module's tests.
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests

@@ -327,7 +327,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport", "TelegramCore",
-            "Network", "ServerTestSupport",
+            "Network", "ServerTestSupport", "ServerStore",
         ]),
 
     // ChatHistory: the chat screen's model under the UI.

@@ -3,6 +3,7 @@ import ChatHistory
 import ChatRender
 import CommandLineOutput
 import Foundation
+import MediaResources
 import Postbox
 import Synchronization
 import TelegramClient
@@ -161,37 +162,87 @@ final class OnceFlag: @unchecked Sendable {
 struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Draw a chat: --ansi in the terminal (bubbles, styles, replies, albums, waveforms); --png OUT is not available yet."
-    )
+            "Draw a chat: --ansi in the terminal (bubbles, styles, replies, albums, waveforms), or --png OUT as a phone screen.",
+        discussion: """
+            --png draws a 1080×2400 phone screen (360×800 points at --scale 3) scrolled to the bottom, with the photos and \
+            stickers fetched first; --fit makes it as tall as the whole chat needs (at most 4000 points). Prints the \
+            PNG's path, or with --json {"path", "width", "height", "missingPictures"}.
+            """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
     @Argument(help: "The chat: me, @username, +phone, user:ID, chat:ID or its name.") var peer: String
     @Flag(help: "Draw with ANSI colours and styles (the default when no --png is given).") var ansi = false
-    @Option(help: "Write a PNG of the chat here (not available yet).") var png: String?
+    @Option(help: "Write a PNG of the chat here.") var png: String?
+    @Flag(help: "With --png: a screen tall enough for every message shown.") var fit = false
+    @Option(help: "With --png: pixels per point (the screen is 360 points wide; 3 gives 1080 px).") var scale = 3.0
     @Option(help: "Columns (default $COLUMNS, else 80).") var width: Int?
     @Option(help: "How many messages.") var limit = 30
     @Flag(help: "No colours or styles, plain text.") var plain = false
 
     func validate() throws {
         if png != nil && ansi { throw ValidationError("--ansi and --png are alternatives; give one") }
+        if fit && png == nil { throw ValidationError("--fit goes with --png") }
+        if !(0.5...4).contains(scale) { throw ValidationError("--scale takes 0.5 to 4, not \(scale)") }
+    }
+
+    struct PNGResult: Encodable {
+        var path: String
+        var width: Int
+        var height: Int
+        var missingPictures: Int
     }
 
     func run() async throws {
-        // PNG rendering: wired here once ChatRender has its Cairo renderer (the one place to change).
-        if png != nil {
-            throw ToolError("PNG rendering is not available yet", remedy: "use --ansi", exitCode: .failure)
-        }
+        if let png { return try await drawPNG(png) }
         let columns = width ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
         let lines = try await global.withOnlineAccount { _, account in
-            let peerId = try await resolvePeer(peer, account)
-            let view = try await HistoryLoading.view(account, peerId: peerId, limit: limit, timeout: global.timeout)
-            let names = Dictionary(
-                view.entries.compactMap { entry in entry.message.author.map { ($0.id, PeerResolver.displayName($0)) } },
-                uniquingKeysWith: { first, _ in first })
+            let (_, view, names) = try await chatView(account)
             let renderer = TerminalChatRenderer(
                 width: columns, accountPeerId: account.peerId, names: names, colors: !plain)
             return renderer.render(ChatHistoryEntries.make(from: view))
         }
         for line in lines { print(line) }
+    }
+
+    /// The chat, its history view and its authors' names.
+    private func chatView(_ account: Account) async throws -> (PeerId, MessageHistoryView, [PeerId: String]) {
+        let peerId = try await resolvePeer(peer, account)
+        let view = try await HistoryLoading.view(account, peerId: peerId, limit: limit, timeout: global.timeout)
+        let names = Dictionary(
+            view.entries.compactMap { entry in entry.message.author.map { ($0.id, PeerResolver.displayName($0)) } },
+            uniquingKeysWith: { first, _ in first })
+        return (peerId, view, names)
+    }
+
+    /// ChatRender's `ChatScreenRenderer` over the chat, its pictures fetched through MediaResources.
+    private func drawPNG(_ path: String) async throws {
+        let snapshot = try await global.withOnlineAccount { _, account in
+            let (peerId, view, names) = try await chatView(account)
+            let style = ChatScreenStyle(width: 360, height: 800, scale: scale)
+            let renderer = ChatScreenRenderer(
+                style: style, accountPeerId: account.peerId, names: names, title: chatName(peerId, account))
+            let loader = ChatMediaLoader(
+                images: ImageResources(account: account), stickers: StickerResources(account: account), style: style)
+            return await ChatScreenSnapshot.make(
+                ChatHistoryEntries.make(from: view), renderer: renderer, loader: loader, timeout: global.timeout,
+                fitAll: fit)
+        }
+        let bytes: [UInt8]
+        do { bytes = try snapshot.screen.png() } catch {
+            throw ToolError("encoding the PNG: \(error)", remedy: "report this", exitCode: .failure)
+        }
+        try writeAtomically(bytes, to: path)
+        for (id, why) in snapshot.media.failures.sorted(by: { $0.key.id < $1.key.id }) {
+            FileHandle.standardError.write(Data("tg: warning: message \(id.id)'s picture is missing: \(why)\n".utf8))
+        }
+        let geometry = snapshot.screen.geometry
+        if output.json {
+            return try Output.json(
+                PNGResult(
+                    path: path, width: geometry.width, height: geometry.height,
+                    missingPictures: snapshot.media.failures.count))
+        }
+        print(path)
     }
 }

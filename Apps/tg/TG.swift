@@ -24,6 +24,7 @@ struct TG: AsyncParsableCommand {
         subcommands: [
             Login.self, Accounts.self, Switch.self, Logout.self, Chats.self, History.self, Send.self, Edit.self,
             Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self,
+            Username.self,
         ])
 
     static func main() async {

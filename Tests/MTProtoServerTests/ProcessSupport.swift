@@ -6,7 +6,7 @@ import TestVectors
 enum ProcessSupport {
     static var python: URL { ProcessRunner.venvPython }
     static var tgServer: URL { ProcessRunner.builtExecutable("tg-server") }
-    /// The Telethon client script shared with `make run`.
+    /// The Telethon client script: auth key, help.getConfig, ping and reconnect over one transport.
     static var interopScript: URL {
         Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/mtproto_interop.py")
     }

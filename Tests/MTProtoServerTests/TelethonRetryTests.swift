@@ -2,7 +2,7 @@ import Foundation
 import TestVectors
 import Testing
 
-/// The Telethon client that `make run` and `TelethonInteropTests` use retries a failed auth-key exchange, as it
+/// The Telethon client that `TelethonInteropTests` uses retries a failed auth-key exchange, as it
 /// would against Telegram. About one key in 256 starts with a zero byte, which Telethon strips before hashing, so it
 /// rejects the server's (correct) dh_gen_ok with "Step 3 invalid new nonce hash"; `retry_check.py` produces that same
 /// rejection on purpose, with a relay that spoils new_nonce_hash1 in the server's first dh_gen_ok.

@@ -10,7 +10,7 @@ import Testing
 
 /// The client's flows in this process against a tg-server backend on 127.0.0.1: sign-in with answers (a wrong code
 /// keeps the step, the right one goes on), profiles that let a later session find the server alone, peers by phone
-/// and by `me`, sending until the server has the message, and local search that ignores diacritics.
+/// and by `me`, sending until the server has the message, local search that ignores diacritics, and usernames.
 @Suite struct ClientFlowTests {
     struct Fixture {
         let server: BackendServer
@@ -90,7 +90,8 @@ import Testing
         #expect(PeerResolver.chatName(ben, account: ann) == "Ben")
         #expect(try await PeerResolver.resolve(.title("ben"), account: ann) == ben)
         let (text, entities) = OutgoingText.parse("Ăn **phở** không?")
-        let sent = try await MessageSending.send([EnqueueMessage(text: text, entities: entities)], to: ben, account: ann, timeout: 20)
+        let sent = try await MessageSending.send(
+            [EnqueueMessage(text: text, entities: entities)], to: ben, account: ann, timeout: 20)
         #expect(sent.count == 1 && sent[0].id.namespace == Namespaces.Message.cloud && sent[0].text == "Ăn phở không?")
         let found = try await MessageCommands.search(ann, text: "pho", server: false, limit: 10)
         #expect(found.map(\.id) == sent.map(\.id))
@@ -102,6 +103,36 @@ import Testing
         } catch {
             guard case .notFound = error else { Issue.record("not notFound: \(error)"); return }
         }
+        try await usernames(ann, ben: ben, rootB: rootB)
         await session.close()
+    }
+
+    /// Ann takes a username: her own stored peer has it at once, Ben finds her by it through the server, he cannot take
+    /// it too, a malformed name never reaches the server, and "" removes it.
+    func usernames(_ ann: Account, ben: PeerId, rootB: String) async throws {
+        #expect(try await ProfileCommands.setUsername(ann, "@ann_flow") == "ann_flow")
+        let own = try ann.postbox.readTransactionSync { try $0.getPeer(ann.peerId) } as? TelegramUser
+        #expect(own?.username == "ann_flow")
+        let benSession = try ClientSession(root: rootB)
+        let benAccount = try await benSession.onlineAccount(named: nil, timeout: 20)
+        #expect(try await PeerResolver.resolve(.username("ann_flow"), account: benAccount) == ann.peerId)
+        do throws(ClientError) {
+            let taken = try await ProfileCommands.setUsername(benAccount, "ann_flow")
+            Issue.record("Ben took Ann's username: \(String(describing: taken))")
+        } catch {
+            guard case .refused(let text) = error else { Issue.record("not refused: \(error)"); return }
+            #expect(text.contains("taken"))
+        }
+        await benSession.close()
+        do throws(ClientError) {
+            _ = try await ProfileCommands.setUsername(ann, "ann flow")
+            Issue.record("a name with a space was taken")
+        } catch {
+            guard case .badInput(let text) = error else { Issue.record("not bad input: \(error)"); return }
+            #expect(text.contains("characters other than letters"))
+        }
+        #expect(try await ProfileCommands.setUsername(ann, "") == nil)
+        let cleared = try ann.postbox.readTransactionSync { try $0.getPeer(ann.peerId) } as? TelegramUser
+        #expect(cleared?.username == nil)
     }
 }

@@ -249,12 +249,11 @@ struct DownloadResult: Decodable {
             #expect(events[3].ids == [live.id] && events.allSatisfy { $0.chat == received.chat })
         }
 
-        // render --ansi draws the chat; --png says it is not there yet.
+        // render --ansi draws the chat; --png draws it as a phone screen with its pictures, --fit as tall as it needs.
         let rendered = try await harness.tg(["render", "@bob_cli", "--ansi", "--plain", "--width", "60"])
         #expect(rendered.status == 0 && rendered.output.contains("now edited") && rendered.output.contains("notes.txt"))
         #expect(rendered.output.contains("╭") && !rendered.output.contains("\u{1B}["))
-        let png2 = try await harness.tg(["render", "@bob_cli", "--png", media.appendingPathComponent("chat.png").path])
-        #expect(png2.status == 1 && png2.errorOutput.contains("not available yet"))
+        try await checkPNG(harness, media)
 
         // A basic group Bob makes: listed by `chats`, written to by its name, read back by its handle.
         let group = try await harness.peer(
@@ -308,6 +307,22 @@ struct DownloadResult: Decodable {
         #expect(note.chatName == "Saved Messages" && note.chat == "user:\(ann.userId ?? 0)")
         #expect(try await harness.tgJSON([MessageSummary].self, ["history", "me"]).map(\.text) == ["a note"])
 
+        // Ann takes a username: Telethon (Bob) finds her by it and writes, and so does Bob's account here, from the
+        // server; a malformed name is bad input, a taken one refused.
+        let taken = try await harness.tgJSON([String: String?].self, ["username", "@ann_cli"])
+        #expect(taken["username"] == "ann_cli")
+        _ = try await harness.peer(PeerSent.self, ["op": "send", "to": "@ann_cli", "text": "found you"])
+        let toAnn = try await harness.tgJSON([MessageSummary].self, ["history", "@bob_cli", "--limit", "1"])
+        #expect(toAnn.last?.text == "found you" && toAnn.last?.outgoing == false)
+        let fromBob = try await harness.tgJSON(
+            [MessageSummary].self, ["history", "@ann_cli", "--account", "bob", "--limit", "1"])
+        #expect(fromBob.last?.text == "found you" && fromBob.last?.outgoing == true)
+        let malformed = try await harness.tg(["username", "1ann"])
+        #expect(malformed.status == 2 && malformed.errorOutput.contains("starts with a digit"), "\(malformed.errorOutput)")
+        let occupied = try await harness.tg(["username", "bob_cli"])
+        #expect(occupied.status == 6 && occupied.errorOutput.contains("taken"), "\(occupied.errorOutput)")
+        #expect(try await harness.tg(["username", "ann_cli"]).output == "@ann_cli\n")
+
         // Cat logs out: her folder goes, Ann stays.
         _ = try await harness.tgJSON([String: String].self, ["logout", "--account", "cat"])
         accounts = try await harness.tgJSON([AccountRow].self, ["accounts"])
@@ -340,7 +355,7 @@ struct DownloadResult: Decodable {
         let commands = [
             "login", "accounts", "switch", "logout", "chats", "history", "send", "edit", "delete", "read", "search",
             "download",
-            "render", "watch",
+            "render", "watch", "username",
         ]
         for command in commands {
             #expect(help.output.contains("  \(command) "), "tg --help lacks \(command)")
@@ -396,6 +411,42 @@ struct DownloadResult: Decodable {
         )
     }
 
+    /// `render --png`: a 1080×2400 screen with Ann's green bubbles on the right and Bob's white ones on the left under
+    /// the light grey navigation bar, every picture fetched; `--fit` no shorter, with at least as many bubbles.
+    func checkPNG(_ harness: CommandLineHarness, _ media: URL) async throws {
+        let path = media.appendingPathComponent("chat.png").path
+        let result = try await harness.tgJSON(RenderedPNG.self, ["render", "@bob_cli", "--png", path])
+        #expect(result.path == path && result.width == 1080 && result.height == 2400 && result.missingPictures == 0)
+        let screen = try PNGCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(screen.width == 1080 && screen.height == 2400)
+        #expect(screen[20, 20] == RGBA(r: 0xF7, g: 0xF7, b: 0xF7, a: 255), "the navigation bar")
+        // Bubbles are at most 80 % of the width: ours never reach the left tenth (their margin and tail), theirs start there.
+        let ours = Self.count(screen, RGBA(r: 0xE1, g: 0xFF, b: 0xC7, a: 255))
+        #expect(ours.right > 20_000 && ours.leftTenth == 0, "green bubbles on the right: \(ours)")
+        let theirs = Self.count(screen, RGBA(r: 0xFF, g: 0xFF, b: 0xFF, a: 255))
+        #expect(theirs.leftTenth > 2_000, "white bubbles on the left: \(theirs)")
+        let tall = media.appendingPathComponent("chat-all.png").path
+        let fitted = try await harness.tgJSON(RenderedPNG.self, ["render", "@bob_cli", "--png", tall, "--fit"])
+        let whole = try PNGCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: tall))))
+        #expect(fitted.height >= 2400 && whole.height == fitted.height && whole.width == 1080)
+        #expect(Self.count(whole, RGBA(r: 0xE1, g: 0xFF, b: 0xC7, a: 255)).right >= ours.right)
+        let both = try await harness.tg(["render", "@bob_cli", "--png", tall, "--ansi"])
+        #expect(both.status == 2 && both.errorOutput.contains("alternatives"))
+    }
+
+    /// How many pixels of `color` (every other row and column) the history area of a 3× screen holds — between the
+    /// 56-point navigation bar and the 50-point input panel — in its right half and in its left tenth.
+    static func count(_ bitmap: Bitmap, _ color: RGBA) -> (right: Int, leftTenth: Int) {
+        var right = 0, leftTenth = 0
+        for y in stride(from: 168, to: bitmap.height - 150, by: 2) {
+            for x in stride(from: 0, to: bitmap.width, by: 2) where bitmap[x, y] == color {
+                if x >= bitmap.width / 2 { right += 1 }
+                if x < bitmap.width / 10 { leftTenth += 1 }
+            }
+        }
+        return (right, leftTenth)
+    }
+
     /// Mono 16-bit PCM at 48 kHz: a 440 Hz tone.
     static func sineWAV(seconds: Int) -> Data {
         let rate = 48_000
@@ -413,6 +464,13 @@ struct DownloadResult: Decodable {
         for sample in samples { append(sample) }
         return data
     }
+}
+
+struct RenderedPNG: Decodable {
+    let path: String
+    let width: Int
+    let height: Int
+    let missingPictures: Int
 }
 
 struct ReadMark: Decodable {

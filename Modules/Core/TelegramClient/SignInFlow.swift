@@ -39,7 +39,8 @@ public enum SignInOutcome: Equatable, Sendable {
 /// in the unauthorized account, so a flow stopped at the code (a script that gets the code later) resumes there.
 public enum SignInFlow {
     /// Signs in account `name` of `session` (whose network is the server's): resumes that name's sign-in if it has
-    /// one, else adds an account and records `name`, `server` and `publicKeyPEM` in the profiles.
+    /// one, else adds an account and records `name`, `server` and `publicKeyPEM` in the profiles. An existing account
+    /// given another address or key keeps them (the server restarted on other ports), signed in or not.
     public static func run(
         session: ClientSession, name: String, server: ServerAddress, publicKeyPEM: String, answers: SignInAnswers, timeout: Double = 30
     ) async throws(ClientError) -> SignInOutcome {
@@ -48,6 +49,9 @@ public enum SignInFlow {
         if let profile = session.profiles.account(named: name),
             let record = manager.records.first(where: { $0.id.rawValue == profile.id })
         {
+            // The same server elsewhere (restarted on other ports, or its key file moved): the account follows it.
+            let moved = ClientAccount(name: name, id: profile.id, server: server, publicKeyPEM: publicKeyPEM)
+            if moved != profile { try session.updateProfiles { $0.upsert(moved) } }
             if case .authorized(let userId) = record.kind {
                 do { try manager.switchTo(record.id) } catch { throw .storage(error.description) }
                 return .signedIn(userId: userId)

@@ -29,7 +29,7 @@ TRANSPORTS = {
 # bytes stripped (telethon/crypto/rsa.py get_byte_array), so when the 256-byte auth key starts with 0x00 its hash
 # differs from the server's (correct, MTProto "Creating an Authorization Key": the key is 2048 bits) and Telethon
 # raises SecurityError("Step 3 invalid new nonce hash"). With retries it starts a new exchange, as it would with
-# Telegram; without them, make run and the tests would fail on that 1-in-256 luck.
+# Telegram; without them, the tests would fail on that 1-in-256 luck.
 CONNECTION_RETRIES = 5
 RETRY_DELAY = 1
 

@@ -4,7 +4,7 @@ Signs up --phone as --name with --username, writes <workdir>/ready.json, then se
 <workdir>/cmd-N.json (N = 1, 2, …), answering each with <workdir>/out-N.json (written whole, then renamed), until
 "exit" or --timeout seconds. Commands (JSON objects with "op"):
 
-  send      {"to": PHONE, "text": T, "markdown": bool}       -> {"id": message id}
+  send      {"to": PHONE or @USERNAME, "text": T, "markdown": bool} -> {"id": message id}
   send_file {"to": PHONE, "path": P, "caption": T}             -> {"id": message id}
   messages  {"to": PHONE, "limit": N}                          -> {"messages": [ … newest first … ]}
   read_outbox {"to": PHONE}                                    -> {"max_id": the other side's read mark on ours}
@@ -76,7 +76,10 @@ class Peer:
         self.users = {}
 
     async def user(self, phone):
-        """The user with `phone`, imported as a contact once (our account signs up before it is named)."""
+        """The user with `phone`, imported as a contact once (our account signs up before it is named); "@name" is
+        resolved by username (contacts.resolveUsername)."""
+        if phone.startswith("@"):
+            return await self.client.get_entity(phone)
         if phone not in self.users:
             imported = await self.client(functions.contacts.ImportContactsRequest(
                 [types.InputPhoneContact(client_id=1, phone=phone, first_name="Them", last_name="")]))
