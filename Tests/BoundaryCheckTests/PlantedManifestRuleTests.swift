@@ -71,10 +71,14 @@ import Testing
 
     @Test func plannedAppThatIsBuiltFailsTheManifest() throws {
         let copy = try PlantedCopy()
-        try copy.write("Apps/tg/Entrypoint.swift", "@main enum Tg { static func main() {} }\n")
-        try copy.replace("let apps: [App] = [\n", with: "let apps: [App] = [\n    .app(\"tg\", links: []),\n", in: "Package.swift")
+        // Every app the manifest plans exists today, so the test plans one and then builds it.
+        try copy.replace(
+            "let plannedApps: (names: [String], line: Int) = ([], #line)",
+            with: "let plannedApps: (names: [String], line: Int) = ([\"planned-tool\"], #line)", in: "Package.swift")
+        try copy.write("Apps/planned-tool/Entrypoint.swift", "@main enum Tool { static func main() {} }\n")
+        try copy.replace("let apps: [App] = [\n", with: "let apps: [App] = [\n    .app(\"planned-tool\", links: []),\n", in: "Package.swift")
         let message = try copy.onlyMessage()
-        #expect(message.contains("error: planned app 'tg' is built now; rule: remove it from plannedApps"))
+        #expect(message.contains("error: planned app 'planned-tool' is built now; rule: remove it from plannedApps"))
     }
 
     @Test func unusedDependenciesAreReportedAtTheirManifestRow() throws {
