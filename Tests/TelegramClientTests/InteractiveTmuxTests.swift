@@ -1,4 +1,6 @@
 import Foundation
+import ImageCore
+import MediaTestSupport
 import TelegramClient
 import TestVectors
 import Testing
@@ -117,6 +119,7 @@ import Testing
     func conversation(_ harness: CommandLineHarness, _ tmux: Tmux) async throws {
         for (name, phone, code, first) in [
             ("alice", "9996610001", "11111", "Alice"), ("bob", "9996620002", "22222", "Bob"),
+            ("cat", "9996630003", "33333", "Cat"),
         ] {
             let login = try await harness.tgJSON(
                 LoginResult.self,
@@ -167,6 +170,41 @@ import Testing
             $0.contains("┃ You: Hello Bob, from tmux") && $0.contains("│ got it")
         }
 
+        // Media from the compose line: a photo with a markdown caption, a file, a voice note and a sticker by index;
+        // each shows in Alice's chat once the server has it, and the last reaches Bob's screen.
+        let media = harness.folder.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        let png = media.appendingPathComponent("picture.png").path
+        try Data(PNGCodec.encode(Photo.drawn(width: 96, height: 64))).write(to: URL(fileURLWithPath: png))
+        let notes = media.appendingPathComponent("notes.txt").path
+        try Data("notes from tmux\n".utf8).write(to: URL(fileURLWithPath: notes))
+        let wav = media.appendingPathComponent("voice.wav").path
+        try CommandLineTests.sineWAV(seconds: 1).write(to: URL(fileURLWithPath: wav))
+        for (line, shown) in [
+            ("/photo \(png) a **tmux** picture", "│ a tmux picture"), ("/file \(notes)", "notes.txt"),
+            ("/voice \(wav)", "🎤"), ("/sticker 1", "[sticker"),
+        ] {
+            try await tmux.keys("alice", literal: line)
+            try await tmux.keys("alice", "Enter")
+            try await tmux.waitFor("alice", "\(line) sent") { $0.contains(shown) && $0.contains(" sent") }
+            try await tmux.keys("alice", "End")
+        }
+        try await tmux.waitFor("bob", "the sticker on Bob's screen") { $0.contains("[sticker") }
+
+        // Search: the results screen, Esc back; another account with /account, and back.
+        try await tmux.keys("alice", "Escape")
+        try await tmux.keys("alice", literal: "/search tmux")
+        try await tmux.keys("alice", "Enter")
+        try await tmux.waitFor("alice", "the search results") {
+            $0.contains("Search “tmux” — alice") && $0.contains("Bob: Hello Bob, from tmux")
+        }
+        try await tmux.keys("alice", "Escape")
+        try await tmux.keys("alice", literal: "/account cat")
+        try await tmux.keys("alice", "Enter")
+        try await tmux.waitFor("alice", "Cat's empty chat list") { $0.contains("Chats — cat · online") && $0.contains("switched to cat") }
+        try await tmux.keys("alice", "Tab")
+        try await tmux.waitFor("alice", "Alice's chat list again") { $0.contains("Chats — alice") && $0.contains("Bob") }
+
         // Leaving: Ctrl-C for Alice, SIGTERM for Bob; both restore the terminal and exit 0.
         try await tmux.keys("alice", "C-c")
         let aliceAfter = try await tmux.waitFor("alice", "the shell after tg") { $0.contains("tg exited") }
@@ -179,10 +217,12 @@ import Testing
         // Bob's stored copy: bold "Hello", and his reply stored on Alice's side with its italic entity.
         let bobHistory = try await harness.tgJSON([MessageSummary].self, ["--account", "bob", "history", "+9996610001"])
         let received = try #require(bobHistory.first { $0.text == "Hello Bob, from tmux" })
+        #expect(bobHistory.suffix(4).map { $0.media?.kind } == ["photo", "file", "voice", "sticker"])
+        #expect(bobHistory.suffix(4).first?.markdown == "a **tmux** picture")
         #expect(!received.outgoing && received.markdown == "**Hello** Bob, from tmux")
         let aliceHistory = try await harness.tgJSON(
             [MessageSummary].self, ["--account", "alice", "history", "+9996620002"])
-        let reply = try #require(aliceHistory.last)
+        let reply = try #require(aliceHistory.first { $0.text == "got it" })
         #expect(reply.markdown == "__got it__" && reply.replyTo == received.id)
 
         // Without a terminal, nothing changes: `tg` alone prints its help (with the keys), and with only global

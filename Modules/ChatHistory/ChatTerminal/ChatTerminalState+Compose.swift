@@ -82,6 +82,7 @@ extension ChatTerminalState {
             guard !argument.isEmpty else { return usage("/sticker N or SET/N") }
             let choice = argument.contains("/") ? argument : "telegraph/\(argument)"
             replyTo = nil
+            notice = "sending the sticker \(choice)…"
             return [.send(.sticker(choice, replyTo: reply), to: peerId)]
         default:
             notice = "unknown command /\(name) — see tg --help"
