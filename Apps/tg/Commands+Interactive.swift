@@ -9,7 +9,8 @@ import CommandLineOutput
 /// `tg ui`, and `tg` alone on a terminal: the interactive client (ChatTerminal).
 struct UI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The interactive client (also 'tg' alone on a terminal): chat list, chats, compose, search, accounts.",
+        abstract:
+            "The interactive client (also 'tg' alone on a terminal): chat list, chats, compose, search, accounts.",
         discussion: ChatTerminalState.keyHelp)
 
     @OptionGroup var global: GlobalOptions

@@ -30,6 +30,7 @@ struct TG: AsyncParsableCommand {
         ])
 
     static func main() async {
-        await runAsTool(GlobalArguments.movedAfterCommand(UI.defaultArguments(Array(CommandLine.arguments.dropFirst()))))
+        await runAsTool(
+            GlobalArguments.movedAfterCommand(UI.defaultArguments(Array(CommandLine.arguments.dropFirst()))))
     }
 }

@@ -36,7 +36,9 @@ import Testing
 
         deinit { directory.remove() }
 
-        func add(_ messages: [StoreMessage]) throws { try postbox.transactionSync { tx in _ = try tx.addMessages(messages) } }
+        func add(_ messages: [StoreMessage]) throws {
+            try postbox.transactionSync { tx in _ = try tx.addMessages(messages) }
+        }
 
         /// The newest value of a live view once `ready` holds (5 s at most).
         func latest<T: Sendable>(
@@ -75,9 +77,10 @@ import Testing
     @Test func keysAreDecodedFromTerminalBytes() {
         var decoder = TerminalKeyDecoder()
         #expect(decoder.decode(Array("hi\r".utf8)) == [.character("h"), .character("i"), .enter])
-        #expect(decoder.decode([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x35, 0x7E, 0x1B, 0x5B, 0x36, 0x7E, 0x7F, 0x03]) == [
-            .up, .pageUp, .pageDown, .backspace, .ctrl("c"),
-        ])
+        #expect(
+            decoder.decode([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x35, 0x7E, 0x1B, 0x5B, 0x36, 0x7E, 0x7F, 0x03]) == [
+                .up, .pageUp, .pageDown, .backspace, .ctrl("c"),
+            ])
         // A sequence and a UTF-8 character split across reads wait for their rest.
         #expect(decoder.decode([0x1B, 0x5B]).isEmpty)
         #expect(decoder.decode([0x42, 0xE1, 0xBB]) == [.down])
@@ -221,7 +224,8 @@ import Testing
             _ = try tx.addMessages((1...10).map { Self.message($0, text: "before \($0)") })
             try tx.removeHole(peerId: Self.bob, namespace: Namespaces.Message.cloud, range: 1...10)
         }
-        Self.run(&state, [.history(try store.latest(history) { $0.entries.count == 13 && !$0.holeEarlier }), .key(.end)])
+        Self.run(
+            &state, [.history(try store.latest(history) { $0.entries.count == 13 && !$0.holeEarlier }), .key(.end)])
         #expect(!state.history.lines.contains { $0.contains("loading") })
         #expect(state.history.lines.contains { $0.contains("before 1") })
         #expect(state.screen.plainLines.contains { $0.contains("after the hole 13") })
@@ -242,21 +246,27 @@ import Testing
         // /reply alone answers the newest incoming message; the prompt says so and Enter sends the reply.
         #expect(Self.run(&state, Self.typed("/reply") + [.key(.enter)]).isEmpty)
         #expect(state.replyTo == 7 && state.screen.plainLines[15] == "reply 7>")
-        #expect(Self.run(&state, Self.typed("yes") + [.key(.enter)]) == [.send(.text(markdown: "yes", replyTo: 7), to: bob)])
+        #expect(
+            Self.run(&state, Self.typed("yes") + [.key(.enter)]) == [.send(.text(markdown: "yes", replyTo: 7), to: bob)]
+        )
         #expect(state.replyTo == nil)
         Self.run(&state, Self.typed("/reply 3") + [.key(.enter)])
-        #expect(Self.run(&state, Self.typed("/photo /tmp/a.jpg the **lake**") + [.key(.enter)]) == [
-            .send(.photo(path: "/tmp/a.jpg", caption: "the **lake**", replyTo: 3), to: bob)
-        ])
-        #expect(Self.run(&state, Self.typed("/file \"/tmp/my notes.txt\"") + [.key(.enter)]) == [
-            .send(.file(path: "/tmp/my notes.txt", caption: "", replyTo: nil), to: bob)
-        ])
-        #expect(Self.run(&state, Self.typed("/voice /tmp/v.wav") + [.key(.enter)]) == [
-            .send(.voice(path: "/tmp/v.wav", replyTo: nil), to: bob)
-        ])
-        #expect(Self.run(&state, Self.typed("/sticker 2") + [.key(.enter)]) == [
-            .send(.sticker("telegraph/2", replyTo: nil), to: bob)
-        ])
+        #expect(
+            Self.run(&state, Self.typed("/photo /tmp/a.jpg the **lake**") + [.key(.enter)]) == [
+                .send(.photo(path: "/tmp/a.jpg", caption: "the **lake**", replyTo: 3), to: bob)
+            ])
+        #expect(
+            Self.run(&state, Self.typed("/file \"/tmp/my notes.txt\"") + [.key(.enter)]) == [
+                .send(.file(path: "/tmp/my notes.txt", caption: "", replyTo: nil), to: bob)
+            ])
+        #expect(
+            Self.run(&state, Self.typed("/voice /tmp/v.wav") + [.key(.enter)]) == [
+                .send(.voice(path: "/tmp/v.wav", replyTo: nil), to: bob)
+            ])
+        #expect(
+            Self.run(&state, Self.typed("/sticker 2") + [.key(.enter)]) == [
+                .send(.sticker("telegraph/2", replyTo: nil), to: bob)
+            ])
         #expect(Self.run(&state, Self.typed("/reply x") + [.key(.enter)]).isEmpty)
         #expect(state.screen.plainLines[14].contains("usage: /reply ID"))
         #expect(Self.run(&state, Self.typed("/nope") + [.key(.enter)]).isEmpty)
@@ -279,7 +289,9 @@ import Testing
         // Search: the results screen, Enter opens the chat around the message found.
         #expect(Self.run(&state, Self.typed("/search quest") + [.key(.enter)]) == [.search("quest")])
         let found = try #require(try store.latest(history).entries.last).index
-        Self.run(&state, [.searchResults(query: "quest", [ChatTerminalSearchHit(index: found, chatName: "Bob", text: "question?")])])
+        Self.run(
+            &state,
+            [.searchResults(query: "quest", [ChatTerminalSearchHit(index: found, chatName: "Bob", text: "question?")])])
         #expect(state.screen.plainLines[1] == "▶ Bob: question?")
         #expect(Self.run(&state, [.key(.enter)]) == [.openHistory(bob, anchor: .index(found)), .markRead(bob)])
 

@@ -45,11 +45,13 @@ import Testing
         /// Starts `command` (run by sh) in a detached 100×30 session `name`; after it the shell prints its exit
         /// status and whether the terminal is back in canonical mode with echo, then waits to be captured.
         func start(_ name: String, _ command: [String]) async throws {
-            let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+                separator: " ")
             let script =
                 "\(quoted); echo \"tg exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e icanon; sleep 120"
             let result = try await run([
-                "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-e", "TERM=xterm-256color", "sh", "-c", script,
+                "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-e", "TERM=xterm-256color", "sh", "-c",
+                script,
             ])
             try #require(result.succeeded, "tmux new-session: \(result.errorOutput)")
         }
@@ -201,9 +203,13 @@ import Testing
         try await tmux.keys("alice", "Escape")
         try await tmux.keys("alice", literal: "/account cat")
         try await tmux.keys("alice", "Enter")
-        try await tmux.waitFor("alice", "Cat's empty chat list") { $0.contains("Chats — cat · online") && $0.contains("switched to cat") }
+        try await tmux.waitFor("alice", "Cat's empty chat list") {
+            $0.contains("Chats — cat · online") && $0.contains("switched to cat")
+        }
         try await tmux.keys("alice", "Tab")
-        try await tmux.waitFor("alice", "Alice's chat list again") { $0.contains("Chats — alice") && $0.contains("Bob") }
+        try await tmux.waitFor("alice", "Alice's chat list again") {
+            $0.contains("Chats — alice") && $0.contains("Bob")
+        }
 
         // Leaving: Ctrl-C for Alice, SIGTERM for Bob; both restore the terminal and exit 0.
         try await tmux.keys("alice", "C-c")
@@ -215,7 +221,8 @@ import Testing
         #expect(bobAfter.contains("tg exited 0") && bobAfter.contains("\necho") && bobAfter.contains("icanon"))
 
         // Bob's stored copy: bold "Hello", and his reply stored on Alice's side with its italic entity.
-        let bobHistory = try await harness.tgJSON([MessageSummary].self, ["--account", "bob", "history", "+9996610001"])
+        let bobHistory = try await harness.tgJSON(
+            [MessageSummary].self, ["--account", "bob", "history", "+9996610001"])
         let received = try #require(bobHistory.first { $0.text == "Hello Bob, from tmux" })
         #expect(bobHistory.suffix(4).map { $0.media?.kind } == ["photo", "file", "voice", "sticker"])
         #expect(bobHistory.suffix(4).first?.markdown == "a **tmux** picture")

@@ -1,3 +1,4 @@
+import ChatHistory
 import Foundation
 import MediaResources
 public import Postbox
@@ -21,6 +22,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
     private let chatList = MetaDisposable()
     private let status = MetaDisposable()
     private let history = MetaDisposable()
+    private let loggedOut = MetaDisposable()
     private var finished: CheckedContinuation<Void, Never>?
     private var done = false
 
@@ -35,10 +37,14 @@ public final class ChatTerminalApp: @unchecked Sendable {
     }
 
     /// Runs the interactive client on the account `accountName` (or the current one) until the user leaves or a
-    /// terminating signal arrives; the terminal is restored whatever happens. `.badInput` without a terminal.
+    /// terminating signal arrives; the terminal is restored whatever happens. The account starts at once from what
+    /// it has stored (the title says `connecting` or `waiting for network` until the server answers).
+    /// `.notLoggedIn` for an unknown account, `.badInput` without a terminal. `timeout` bounds each action (sending,
+    /// switching accounts).
     public static func run(session: ClientSession, accountName: String?, timeout: Double) async throws(ClientError) {
         let profile = try session.profile(named: accountName)
-        let account = try await session.onlineAccount(named: profile.name, timeout: timeout)
+        let account = try session.account(named: profile.name)
+        account.start()
         guard let terminal = RawTerminal() else {
             throw .badInput("the interactive client needs a terminal on standard input and output")
         }
@@ -58,9 +64,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
             let input = Thread { self.readInput() }
             input.start()
         }
-        chatList.dispose()
-        status.dispose()
-        history.dispose()
+        for disposable in [chatList, status, history, loggedOut] { disposable.dispose() }
     }
 
     /// The input loop (its own thread): keys, resizes and terminating signals become events.
@@ -106,12 +110,12 @@ public final class ChatTerminalApp: @unchecked Sendable {
         let all = session.profiles.accounts.map(\.name)
         _ = state.handle(.account(name: name, peerId: account.peerId, all: all))
         chatList.set(account.chatListView(count: 100).start(next: { [weak self] view in self?.post(.chatList(view)) }))
-        status.set(nil)
-        Task {
-            let signal = await ClientConnection.status(of: account)
-            let disposable = signal.start(next: { [weak self] value in self?.post(.connection(value)) })
-            queue.async { self.status.set(disposable) }
-        }
+        status.set(
+            ClientConnection.status(of: account).start(next: { [weak self] value in self?.post(.connection(value)) }))
+        loggedOut.set(
+            (account.loggedOut |> filter { $0 }).start(next: { [weak self] _ in
+                self?.post(.notice("the server ended this account's authorization — 'tg login --account \(name)'"))
+            }))
     }
 
     private func perform(_ effect: ChatTerminalEffect) {
@@ -119,7 +123,8 @@ public final class ChatTerminalApp: @unchecked Sendable {
         switch effect {
         case .openHistory(let peerId, let anchor):
             history.set(
-                account.historyView(peerId: peerId, anchor: anchor, count: 44).start(next: { [weak self] view in
+                account.historyView(peerId: peerId, anchor: anchor, count: ChatHistoryPaging.windowSize).start(next: {
+                    [weak self] view in
                     self?.post(.history(view))
                 }))
         case .closeHistory:
@@ -157,18 +162,12 @@ public final class ChatTerminalApp: @unchecked Sendable {
                 use(known, name: name)
                 return
             }
-            post(.notice("opening \(name)…"))
-            let timeout = self.timeout
-            Task {
-                do {
-                    let other = try await self.session.onlineAccount(named: name, timeout: timeout)
-                    self.queue.async {
-                        self.use(other, name: name)
-                        self.draw()
-                    }
-                } catch {
-                    self.post(.notice("cannot switch to \(name): \(error)"))
-                }
+            do {
+                let other = try session.account(named: name)
+                other.start()
+                use(other, name: name)
+            } catch {
+                _ = state.handle(.notice("cannot switch to \(name): \(error)"))
             }
         case .quit:
             done = true

@@ -81,7 +81,9 @@ extension ChatTerminalState {
                 ? " no chats yet — /search TEXT, Tab switches account, Ctrl-C leaves"
                 : " ↑↓ select · Enter open · /search TEXT · Tab account · Ctrl-C quit"
         case .chat:
-            if history.scrollOffset > 0 { return " scrolled up \(history.scrollOffset) lines — End goes to the newest" }
+            if history.scrollOffset > 0 {
+                return " scrolled up \(history.scrollOffset) lines — End goes to the newest"
+            }
             return " Enter send (markdown) · /reply /photo /file /voice /sticker · PgUp older · Esc back"
         case .search:
             return " ↑↓ select · Enter open · Esc back"
@@ -136,7 +138,9 @@ extension ChatTerminalState {
             if character == "\u{1B}" { inEscape = true }
             if inEscape {
                 result.append(character)
-                if let ascii = character.asciiValue, (0x40...0x7E).contains(ascii), character != "[" { inEscape = false }
+                if let ascii = character.asciiValue, (0x40...0x7E).contains(ascii), character != "[" {
+                    inEscape = false
+                }
                 continue
             }
             let cell = DisplayWidth.of(character)

@@ -10,8 +10,8 @@ extension ChatTerminalState {
                       messages) · End back to the newest · Esc back to the list
           anywhere    Ctrl-C or /quit leave · Ctrl-U clear the line · Tab next account
         COMMANDS (on the compose line):
-          /reply [ID] (alone: the newest incoming; Esc cancels)   /photo PATH [CAPTION]   /file PATH [CAPTION]   /voice WAV
-          /sticker N (or SET/N)   /search TEXT   /account NAME   /quit
+          /reply [ID] (alone: the newest incoming message; Esc cancels)   /photo PATH [CAPTION]
+          /file PATH [CAPTION]   /voice WAV   /sticker N (or SET/N)   /search TEXT   /account NAME   /quit
         """
 
     /// Runs the compose line: a command, or (in a chat) a message.
@@ -41,7 +41,9 @@ extension ChatTerminalState {
             notice = "searching “\(argument)”…"
             return [.search(argument)]
         case "account":
-            guard !argument.isEmpty else { return usage("/account NAME (accounts: \(accountNames.joined(separator: ", ")))") }
+            guard !argument.isEmpty else {
+                return usage("/account NAME (accounts: \(accountNames.joined(separator: ", ")))")
+            }
             guard accountNames.contains(argument) else {
                 notice = "no account '\(argument)' (accounts: \(accountNames.joined(separator: ", ")))"
                 return []
@@ -71,7 +73,8 @@ extension ChatTerminalState {
             notice = "sending \(path)…"
             let outgoing: ChatTerminalOutgoing =
                 name == "photo"
-                ? .photo(path: path, caption: caption, replyTo: reply) : .file(path: path, caption: caption, replyTo: reply)
+                ? .photo(path: path, caption: caption, replyTo: reply)
+                : .file(path: path, caption: caption, replyTo: reply)
             return [.send(outgoing, to: peerId)]
         case "voice":
             guard !path.isEmpty else { return usage("/voice WAV") }

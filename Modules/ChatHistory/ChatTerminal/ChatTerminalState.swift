@@ -98,7 +98,8 @@ public struct ChatTerminalState: Sendable {
             searchHits = hits
             selectedHit = 0
             mode = .search
-            notice = hits.isEmpty ? "nothing found for “\(query)”" : "\(hits.count) found — Enter opens, Esc goes back"
+            notice =
+                hits.isEmpty ? "nothing found for “\(query)”" : "\(hits.count) found — Enter opens, Esc goes back"
             return []
         }
     }
@@ -244,7 +245,8 @@ public struct ChatTerminalChatRow: Equatable, Sendable {
         if let message = entry.topMessage {
             let summary = MessageSummary(message, chatName: name)
             let body = summary.text.isEmpty ? "[\(summary.media?.label ?? "message")]" : summary.text
-            lastMessage = (summary.outgoing ? "me: " : "") + body.split(whereSeparator: \.isNewline).joined(separator: " ")
+            lastMessage =
+                (summary.outgoing ? "me: " : "") + body.split(whereSeparator: \.isNewline).joined(separator: " ")
         } else {
             lastMessage = ""
         }

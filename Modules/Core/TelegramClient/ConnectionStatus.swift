@@ -24,17 +24,33 @@ public enum ClientConnectionStatus: String, Equatable, Sendable {
 /// An account's connection status over time, for a client without the Network module: the main DC's socket and the
 /// state manager's catching up (`AccountNetwork.status()`).
 public enum ClientConnection {
-    /// The status signal of `account`'s main connection; `.connecting` alone if the connection cannot be made.
-    public static func status(of account: Account) async -> Signal<ClientConnectionStatus, NoError> {
-        guard let status = try? await account.network.status() else { return .single(.connecting) }
-        return status
-            |> map { status -> ClientConnectionStatus in
-                switch status {
-                case .waitingForNetwork: return .waitingForNetwork
-                case .connecting: return .connecting
-                case .updating: return .updating
-                case .online: return .online
+    /// The status of `account`'s main connection: `.connecting` until the connection exists (tried again every
+    /// `retry` seconds while the server cannot be reached), then the socket's state and the state manager's.
+    public static func status(of account: Account, retry: Double = 1) -> Signal<ClientConnectionStatus, NoError> {
+        Signal { subscriber in
+            subscriber.putNext(.connecting)
+            let inner = MetaDisposable()
+            let task = Task {
+                while !Task.isCancelled {
+                    if let status = try? await account.network.status() {
+                        inner.set(
+                            status.start(next: { value in
+                                switch value {
+                                case .waitingForNetwork: subscriber.putNext(.waitingForNetwork)
+                                case .connecting: subscriber.putNext(.connecting)
+                                case .updating: subscriber.putNext(.updating)
+                                case .online: subscriber.putNext(.online)
+                                }
+                            }))
+                        return
+                    }
+                    try? await Task.sleep(for: .seconds(retry))
                 }
             }
+            return ActionDisposable {
+                task.cancel()
+                inner.dispose()
+            }
+        }
     }
 }
