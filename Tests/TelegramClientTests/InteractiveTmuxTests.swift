@@ -237,6 +237,8 @@ import Testing
         let alone = try await ProcessRunner.runOffPool(CommandLineHarness.tg, [], timeout: 30)
         #expect(alone.status == 0 && alone.output.contains("OVERVIEW: The Telegraph client"))
         #expect(alone.output.contains("KEYS (interactive):"))
+        let ui = try await harness.tg(["ui"])
+        #expect(ui.status == 2 && ui.errorOutput.contains("needs a terminal"), "\(ui.errorOutput)")
         let globalsOnly = try await harness.tg([])
         #expect(globalsOnly.status == 2 && globalsOnly.errorOutput.contains("run 'tg --help'"))
     }
