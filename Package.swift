@@ -211,6 +211,18 @@ let modules: [Module] = [
             "MediaResources", "ImageCore", "TelegramCore", "ChatConversationFixture",
         ]),
 
+    // ChatTerminal: the interactive `tg` — a pure state machine (keys and account events in, a screen model and
+    // effects out) over ChatHistory's entries and ChatRender's terminal renderer, and its thin raw-terminal shell.
+    .swift(
+        "ChatTerminal", .ChatHistory,
+        deps: [
+            "ChatHistory", "ChatRender", "TelegramClient", "TelegramCore", "Postbox", "SyncCore", "SwiftSignalKit",
+            "MediaResources",
+        ],
+        testDeps: [
+            "ChatHistory", "Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit", "TelegramClient",
+        ]),
+
     // Server: the local MTProto server.
     .swift(
         "MTProtoServer", .Server,
@@ -408,7 +420,7 @@ let apps: [App] = [
         "tg",
         links: [
             "TelegramClient", "TelegramCore", "SyncCore", "Postbox", "ChatHistory", "ChatRender", "MediaResources",
-            "CommandLineOutput", "ArgumentParser",
+            "ChatTerminal", "CommandLineOutput", "ArgumentParser",
         ]),
     // Core apps: the notification extension (its rule below keeps it within 24 MB).
     .app("notification-service", links: ["PushNotifications"]),

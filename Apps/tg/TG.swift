@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatTerminal
 import CommandLineOutput
 
 /// `tg`: the Telegraph client's scripted face — one command per run over the account libraries (TelegramClient,
@@ -20,14 +21,17 @@ struct TG: AsyncParsableCommand {
             Progress bars go to standard error when it is a terminal.
 
             \(TGExit.helpText)
+
+            \(ChatTerminalState.keyHelp)
             """,
         subcommands: [
             Login.self, Accounts.self, Switch.self, Logout.self, Chats.self, History.self, Send.self, Edit.self,
-            Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self,
+            Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self, UI.self,
             Username.self,
         ])
 
     static func main() async {
-        await runAsTool(GlobalArguments.movedAfterCommand(Array(CommandLine.arguments.dropFirst())))
+        await runAsTool(
+            GlobalArguments.movedAfterCommand(UI.defaultArguments(Array(CommandLine.arguments.dropFirst()))))
     }
 }

@@ -1,0 +1,211 @@
+import ChatHistory
+import Foundation
+import MediaResources
+public import Postbox
+import SwiftSignalKit
+import SyncCore
+public import TelegramClient
+public import TelegramCore
+
+/// The interactive client's shell: the raw terminal's keys and the account's live views (chat list, the open chat's
+/// history, the connection status) become `ChatTerminalEvent`s, handled one at a time on one queue by
+/// `ChatTerminalState`; its effects are carried out against the account (TelegramClient) and each new state is drawn.
+/// `@unchecked Sendable`: `state`, `account` and `accounts` are used only on `queue`.
+public final class ChatTerminalApp: @unchecked Sendable {
+    private let session: ClientSession
+    private let timeout: Double
+    private let terminal: RawTerminal
+    private let queue = DispatchQueue(label: "tg.interactive")
+    private var state: ChatTerminalState
+    private var account: Account
+    private var accounts: [String: Account] = [:]
+    private let chatList = MetaDisposable()
+    private let status = MetaDisposable()
+    private let history = MetaDisposable()
+    private let loggedOut = MetaDisposable()
+    private var finished: CheckedContinuation<Void, Never>?
+    private var done = false
+
+    private init(session: ClientSession, account: Account, name: String, timeout: Double, terminal: RawTerminal) {
+        self.session = session
+        self.account = account
+        self.timeout = timeout
+        self.terminal = terminal
+        let size = terminal.size
+        state = ChatTerminalState(width: size.width, height: size.height)
+        accounts[name] = account
+    }
+
+    /// Runs the interactive client on the account `accountName` (or the current one) until the user leaves or a
+    /// terminating signal arrives; the terminal is restored whatever happens. The account starts at once from what
+    /// it has stored (the title says `connecting` or `waiting for network` until the server answers).
+    /// `.notLoggedIn` for an unknown account, `.badInput` without a terminal. `timeout` bounds each action (sending,
+    /// switching accounts).
+    public static func run(session: ClientSession, accountName: String?, timeout: Double) async throws(ClientError) {
+        let profile = try session.profile(named: accountName)
+        let account = try session.account(named: profile.name)
+        account.start()
+        guard let terminal = RawTerminal() else {
+            throw .badInput("the interactive client needs a terminal on standard input and output")
+        }
+        let app = ChatTerminalApp(
+            session: session, account: account, name: profile.name, timeout: timeout, terminal: terminal)
+        await app.run(name: profile.name)
+        terminal.restore()
+    }
+
+    private func run(name: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.finished = continuation
+                self.use(self.account, name: name)
+                self.draw()
+            }
+            let input = Thread { self.readInput() }
+            input.start()
+        }
+        for disposable in [chatList, status, history, loggedOut] { disposable.dispose() }
+    }
+
+    /// The input loop (its own thread): keys, resizes and terminating signals become events.
+    private func readInput() {
+        var decoder = TerminalKeyDecoder()
+        while true {
+            if queue.sync(execute: { done }) { return }
+            if terminal.terminatingSignal != 0 {
+                post(.key(.ctrl("c")))
+                return
+            }
+            if terminal.takeResize() {
+                let size = terminal.size
+                post(.resize(width: size.width, height: size.height))
+            }
+            guard let bytes = terminal.read(timeout: 0.05) else {
+                post(.key(.ctrl("d")))
+                return
+            }
+            var keys = decoder.decode(bytes)
+            if bytes.isEmpty { keys += decoder.flushEscape() }
+            for key in keys { post(.key(key)) }
+        }
+    }
+
+    /// Handles `event` on the queue, carries out its effects and draws.
+    private func post(_ event: ChatTerminalEvent) {
+        queue.async {
+            guard !self.done else { return }
+            let effects = self.state.handle(event)
+            for effect in effects { self.perform(effect) }
+            if !self.done { self.draw() }
+        }
+    }
+
+    private func draw() { terminal.draw(state.screen) }
+
+    /// Follows `account`'s chat list and connection status (on the queue).
+    private func use(_ account: Account, name: String) {
+        self.account = account
+        accounts[name] = account
+        history.set(nil)
+        let all = session.profiles.accounts.map(\.name)
+        _ = state.handle(.account(name: name, peerId: account.peerId, all: all))
+        chatList.set(account.chatListView(count: 100).start(next: { [weak self] view in self?.post(.chatList(view)) }))
+        status.set(
+            ClientConnection.status(of: account).start(next: { [weak self] value in self?.post(.connection(value)) }))
+        loggedOut.set(
+            (account.loggedOut |> filter { $0 }).start(next: { [weak self] _ in
+                self?.post(.notice("the server ended this account's authorization — 'tg login --account \(name)'"))
+            }))
+    }
+
+    private func perform(_ effect: ChatTerminalEffect) {
+        let account = self.account
+        switch effect {
+        case .openHistory(let peerId, let anchor):
+            history.set(
+                account.historyView(peerId: peerId, anchor: anchor, count: ChatHistoryPaging.windowSize).start(next: {
+                    [weak self] view in
+                    self?.post(.history(view))
+                }))
+        case .closeHistory:
+            history.set(nil)
+        case .markRead(let peerId):
+            let timeout = self.timeout
+            Task { _ = try? await MessageCommands.read(account, peerId: peerId, upTo: nil, timeout: timeout) }
+        case .send(let outgoing, let peerId):
+            let timeout = self.timeout
+            Task {
+                do {
+                    let messages = try await Self.prepare(outgoing, peerId: peerId, account: account)
+                    _ = try await MessageSending.send(messages, to: peerId, account: account, timeout: timeout)
+                    if case .text = outgoing {} else { self.post(.notice("sent")) }
+                } catch {
+                    self.post(.notice("not sent: \(error)"))
+                }
+            }
+        case .search(let text):
+            Task {
+                do {
+                    let found = try await MessageCommands.search(account, text: text, server: false, limit: 100)
+                    let hits = found.map { message in
+                        ChatTerminalSearchHit(
+                            index: message.index, chatName: PeerResolver.chatName(message.id.peerId, account: account),
+                            text: message.text.isEmpty ? "[media]" : message.text)
+                    }
+                    self.post(.searchResults(query: text, hits))
+                } catch {
+                    self.post(.notice("search failed: \(error)"))
+                }
+            }
+        case .switchAccount(let name):
+            if let known = accounts[name] {
+                use(known, name: name)
+                return
+            }
+            do {
+                let other = try session.account(named: name)
+                other.start()
+                use(other, name: name)
+            } catch {
+                _ = state.handle(.notice("cannot switch to \(name): \(error)"))
+            }
+        case .quit:
+            done = true
+            finished?.resume()
+            finished = nil
+        }
+    }
+
+    /// The messages an outgoing line becomes: markdown parsed, media prepared for the account.
+    static func prepare(
+        _ outgoing: ChatTerminalOutgoing, peerId: PeerId, account: Account
+    ) async throws -> [EnqueueMessage] {
+        func reply(_ id: Int32?) -> MessageId? {
+            id.map { MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: $0) }
+        }
+        switch outgoing {
+        case .text(let markdown, let replyTo):
+            let (text, entities) = OutgoingText.parse(markdown)
+            return [EnqueueMessage(text: text, entities: entities, replyTo: reply(replyTo))]
+        case .photo(let path, let caption, let replyTo):
+            let (text, entities) = OutgoingText.parse(caption)
+            let photo = try OutgoingPhoto.prepare(path: Self.expand(path), for: account)
+            return [EnqueueMessage(text: text, entities: entities, replyTo: reply(replyTo), media: photo)]
+        case .file(let path, let caption, let replyTo):
+            let (text, entities) = OutgoingText.parse(caption)
+            let full = Self.expand(path)
+            let name = (full as NSString).lastPathComponent
+            let file = try account.prepareFile(path: full, name: name, mimeType: MimeTypes.guess(name))
+            return [EnqueueMessage(text: text, entities: entities, replyTo: reply(replyTo), file: file)]
+        case .voice(let path, let replyTo):
+            let note = try OutgoingVoiceNote.prepare(path: Self.expand(path), for: account)
+            return [EnqueueMessage(text: "", replyTo: reply(replyTo), file: note)]
+        case .sticker(let choice, let replyTo):
+            guard let sticker = StickerChoice(choice) else { throw ClientError.badInput("no sticker \(choice)") }
+            return [EnqueueMessage(text: "", replyTo: reply(replyTo), media: try await sticker.file(account: account))]
+        }
+    }
+
+    /// `~/…` expanded.
+    static func expand(_ path: String) -> String { (path as NSString).expandingTildeInPath }
+}

@@ -1,0 +1,62 @@
+public import Postbox
+public import TelegramClient
+
+/// What reaches the interactive client's state machine: keys, the terminal's size, and the account's live values.
+public enum ChatTerminalEvent: Sendable {
+    case key(TerminalKey)
+    /// The terminal's size in columns and rows.
+    case resize(width: Int, height: Int)
+    /// The account's connection status (`ClientConnection.status`).
+    case connection(ClientConnectionStatus)
+    /// The account's chat list view, each time it changes.
+    case chatList(ChatListView)
+    /// The open chat's history view, each time it changes (holes filled, messages arriving, the window moved).
+    case history(MessageHistoryView)
+    /// The account in use: after starting and after a switch (the other names are what Tab cycles through).
+    case account(name: String, peerId: PeerId, all: [String])
+    /// A line for the status bar: an action's outcome or error.
+    case notice(String)
+    /// What `/search` found.
+    case searchResults(query: String, [ChatTerminalSearchHit])
+}
+
+/// One message `/search` found.
+public struct ChatTerminalSearchHit: Equatable, Sendable {
+    public var index: MessageIndex
+    public var chatName: String
+    public var text: String
+
+    public init(index: MessageIndex, chatName: String, text: String) {
+        self.index = index
+        self.chatName = chatName
+        self.text = text
+    }
+}
+
+/// What the state machine asks the shell to do; the shell does it against the account and reports back as events.
+public enum ChatTerminalEffect: Equatable, Sendable {
+    /// Follow the history view of a chat around `anchor` (replacing any other history view).
+    case openHistory(PeerId, anchor: HistoryViewInputAnchor)
+    /// Stop following the history view.
+    case closeHistory
+    /// Send to a chat.
+    case send(ChatTerminalOutgoing, to: PeerId)
+    /// Mark the chat read up to its newest message.
+    case markRead(PeerId)
+    /// Search the stored messages.
+    case search(String)
+    /// Use the account with this name.
+    case switchAccount(String)
+    /// Leave: restore the terminal and exit.
+    case quit
+}
+
+/// A message typed on the compose line.
+public enum ChatTerminalOutgoing: Equatable, Sendable {
+    case text(markdown: String, replyTo: Int32?)
+    case photo(path: String, caption: String, replyTo: Int32?)
+    case file(path: String, caption: String, replyTo: Int32?)
+    case voice(path: String, replyTo: Int32?)
+    /// A sticker as `<set>/<n>` (`n` alone means tg-server's set `telegraph`).
+    case sticker(String, replyTo: Int32?)
+}
