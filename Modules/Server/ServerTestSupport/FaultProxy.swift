@@ -14,7 +14,9 @@ public final class FaultProxy: @unchecked Sendable {
         case drop(maximumBytes: Int)
         /// Forward every byte as its own write.
         case trickle
-        /// Every other connection (the first, third, …) stops forwarding after a random 150…`maximumBytes` bytes and stays open.
+        /// A connection stops forwarding after a random 150…`maximumBytes` bytes and stays open; the connection after a
+        /// stalled one passes, so the client gets through. A connection that ends before its stall (the client replaced
+        /// it first) does not count: the next one is planned to stall again, so a fault still happens on a slow machine.
         case stall(maximumBytes: Int)
         /// The first `count` connections are accepted and swallow everything; later ones pass.
         case blackhole(count: Int)
@@ -26,6 +28,8 @@ public final class FaultProxy: @unchecked Sendable {
     private var mode: Mode
     private var generator: UInt64
     private var connectionCount = 0
+    /// Stall mode: the last connection planned to stall did stall, so the next one passes.
+    private var passNext = false
     /// Connections the proxy cut or stalled on purpose.
     public private(set) var faults = 0
 
@@ -66,12 +70,24 @@ public final class FaultProxy: @unchecked Sendable {
         case .drop(let maximum): return .init(dropAfter: 150 + Int(nextRandom() % UInt64(max(1, maximum - 150))))
         case .trickle: return .init(trickle: true)
         case .stall(let maximum):
-            return number % 2 == 1 ? .init(stallAfter: 150 + Int(nextRandom() % UInt64(max(1, maximum - 150)))) : .init()
+            let pass = lock.withLock { () -> Bool in
+                defer { passNext = false }
+                return passNext
+            }
+            return pass ? .init() : .init(stallAfter: 150 + Int(nextRandom() % UInt64(max(1, maximum - 150))))
         case .blackhole(let count): return .init(blackhole: number <= count)
         }
     }
 
     func countFault() { lock.withLock { faults += 1 } }
+
+    /// A connection stalled: the next one passes.
+    func countStall() {
+        lock.withLock {
+            faults += 1
+            passNext = true
+        }
+    }
 
     private func attach(_ inbound: any Channel, upstreamPort: Int) -> EventLoopFuture<Void> {
         let plan = self.plan()
@@ -141,7 +157,7 @@ private final class Relay: ChannelInboundHandler, @unchecked Sendable {
             }
             if let limit = state.plan.stallAfter, state.bytesTowardsServer > limit {
                 state.stalled = true
-                state.proxy.countFault()
+                state.proxy.countStall()
                 return
             }
         }
