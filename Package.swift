@@ -311,11 +311,12 @@ let modules: [Module] = [
         deps: [
             "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "MediaBox",
             "ValueBox", "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils", "PasswordSRP", "SecretFiles",
+            "SecretChats", "SecretApi",
         ],
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",
             "CryptoUtils", "ServerTestSupport", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
-            "ImageCore", "JPEGBinding", "MediaTestSupport",
+            "ImageCore", "JPEGBinding", "MediaTestSupport", "SecretChats",
         ]),
 
     // ChatHistory: the chat screen's model under the UI.

@@ -1,0 +1,370 @@
+import CryptoUtils
+import Foundation
+public import Network
+public import Postbox
+public import SecretApi
+public import SecretChats
+import SyncCore
+import Synchronization
+public import TelegramApi
+
+/// Errors of the secret-chat calls an app makes.
+public enum SecretChatManagerError: Error, Equatable, Sendable {
+    case unknownChat(Int32)
+    case notActive(Int32)
+    case keyExchange(SecretChatError)
+    case network(String)
+    case storage(String)
+}
+
+/// The account's secret chats (Telegram-iOS `TelegramCore/Sources/SecretChats/`): starting and accepting them
+/// (`messages.getDhConfig` with the group's checks cached, `requestEncryption`, `acceptEncryption`), applying
+/// `updateEncryption` and `updateNewEncryptedMessage` inside the update batch's Postbox transaction (the session
+/// and the message it produced change together), sending through an outbox that survives restarts, and discarding.
+/// The protocol itself is the `SecretChats` module's `SecretChatSession`.
+public final class SecretChatManager: @unchecked Sendable {
+    public let accountPeerId: PeerId
+    private let postbox: Postbox
+    private let network: AccountNetwork
+    /// Chats being flushed, each with whether another flush was asked for meanwhile.
+    private let flushing = Mutex<[Int32: Bool]>([:])
+    /// Tests drop chosen transmissions on the way out (the n-th sealed message of a chat, counted from 0): the
+    /// message leaves the outbox as if sent and the relay never sees it — the other side finds the gap.
+    private let dropTransmission = Mutex<(@Sendable (Int32, Int) -> Bool)?>(nil)
+    private let transmitted = Mutex<[Int32: Int]>([:])
+    private let resent = Mutex(0)
+
+    /// Messages sealed again for the other side's resend requests, since this manager started.
+    public var resentCount: Int { resent.withLock { $0 } }
+    /// Re-keying policy (tests shorten it).
+    public let rekeyPolicy: SecretChatRekeyPolicy
+    /// What the clock says now (tests pass virtual time).
+    private let clock: @Sendable () -> Int32
+
+    init(
+        accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, rekeyPolicy: SecretChatRekeyPolicy = .standard,
+        clock: @escaping @Sendable () -> Int32 = { Int32(Date().timeIntervalSince1970) }
+    ) {
+        self.accountPeerId = accountPeerId
+        self.postbox = postbox
+        self.network = network
+        self.rekeyPolicy = rekeyPolicy
+        self.clock = clock
+    }
+
+    /// Sets (or with nil clears) the test filter that drops chosen transmissions.
+    public func dropTransmissions(_ filter: (@Sendable (_ chatId: Int32, _ index: Int) -> Bool)?) {
+        dropTransmission.withLock { $0 = filter }
+    }
+
+    // MARK: Starting
+
+    /// `messages.getDhConfig`: the group (cached in Postbox with its version, checked once per process) and 256
+    /// fresh random bytes from the server.
+    func dhConfig() async throws(SecretChatManagerError) -> (config: SecretChatDHConfig, random: [UInt8]) {
+        let cached = try read { tx in
+            try tx.keychainEntryForKey(SecretChatStorage.dhConfig).flatMap {
+                try JSONDecoder().decode(SecretChatDHConfig.self, from: Data($0))
+            }
+        }
+        let answer: Api.messages.DhConfig
+        do {
+            answer = try await network.request(
+                Api.functions.messages.getDhConfig(version: cached?.version ?? 0, randomLength: 256))
+        } catch { throw .network("\(error)") }
+        switch answer {
+        case .dhConfigNotModified(let value):
+            guard let cached else { throw .network("dhConfigNotModified without a cached group") }
+            return (cached, value.random)
+        case .dhConfig(let value):
+            let config = SecretChatDHConfig(g: value.g, prime: value.p, version: value.version)
+            do { try config.check() } catch { throw .keyExchange(error) }
+            try write { tx in
+                try tx.setKeychainEntry(Array(try JSONEncoder().encode(config)), forKey: SecretChatStorage.dhConfig)
+            }
+            return (config, value.random)
+        }
+    }
+
+    /// Asks user `userId` for a secret chat; returns its id. The chat becomes active when the other side accepts
+    /// (an `updateEncryption` this account applies).
+    public func request(userId: Int64, accessHash: Int64) async throws(SecretChatManagerError) -> Int32 {
+        let (config, random) = try await dhConfig()
+        let request: SecretChatRequest
+        do { request = try SecretChatRequest.make(config: config, serverRandom: random) } catch { throw .keyExchange(error) }
+        let answer: Api.EncryptedChat
+        do {
+            answer = try await network.request(
+                Api.functions.messages.requestEncryption(
+                    userId: .inputUser(.init(userId: userId, accessHash: accessHash)),
+                    randomId: Int32(bitPattern: UInt32(truncatingIfNeeded: SecureRandom.uint64())), gA: request.gA))
+        } catch { throw .network("\(error)") }
+        guard case .encryptedChatWaiting(let waiting) = answer else { throw .network("unexpected \(answer)") }
+        try write { tx in
+            // The acceptance may already have been applied if it raced the answer.
+            if try SecretChatStorage.record(waiting.id, tx: tx) != nil { return }
+            try SecretChatStorage.store(
+                SecretChatRecord(
+                    chatId: waiting.id, accessHash: waiting.accessHash, peerUserId: userId, phase: .requested(request)),
+                tx: tx)
+        }
+        return waiting.id
+    }
+
+    /// Accepts a chat the other side asked for (`incoming`), making it active.
+    public func accept(chatId: Int32) async throws(SecretChatManagerError) {
+        guard let record = try read({ tx in try SecretChatStorage.record(chatId, tx: tx) }) else { throw .unknownChat(chatId) }
+        guard case .incoming(let gA) = record.phase else { throw .notActive(chatId) }
+        let (config, random) = try await dhConfig()
+        let acceptance: SecretChatAcceptance
+        do { acceptance = try SecretChatAcceptance.make(gA: gA, config: config, serverRandom: random) } catch {
+            throw .keyExchange(error)
+        }
+        do {
+            _ = try await network.request(
+                Api.functions.messages.acceptEncryption(
+                    peer: .inputEncryptedChat(.init(chatId: chatId, accessHash: record.accessHash)), gB: acceptance.gB,
+                    keyFingerprint: acceptance.fingerprint))
+        } catch { throw .network("\(error)") }
+        let now = clock()
+        try write { tx in
+            guard var stored = try SecretChatStorage.record(chatId, tx: tx) else { return }
+            stored.phase = .active(SecretChatSession(established: acceptance.established, now: now))
+            try SecretChatStorage.store(stored, tx: tx)
+        }
+    }
+
+    /// Ends a chat on both sides (`messages.discardEncryption`).
+    public func discard(chatId: Int32, reason: String = "discarded here") async throws(SecretChatManagerError) {
+        do { _ = try await network.request(Api.functions.messages.discardEncryption(chatId: chatId)) } catch {
+            throw .network("\(error)")
+        }
+        try write { tx in
+            guard var stored = try SecretChatStorage.record(chatId, tx: tx) else { return }
+            stored.phase = .ended(reason)
+            try SecretChatStorage.store(stored, tx: tx)
+        }
+    }
+
+    // MARK: Reading
+
+    /// A chat's record as stored.
+    public func record(chatId: Int32) throws(SecretChatManagerError) -> SecretChatRecord? {
+        try read { tx in try SecretChatStorage.record(chatId, tx: tx) }
+    }
+
+    /// Every chat this account holds.
+    public func records() throws(SecretChatManagerError) -> [SecretChatRecord] {
+        try read { tx in try SecretChatStorage.chatIds(tx: tx).compactMap { try SecretChatStorage.record($0, tx: tx) } }
+    }
+
+    /// The key visualization both users compare (picture, hex, emoji).
+    public func visualization(chatId: Int32) throws(SecretChatManagerError) -> SecretChatKeyVisualization? {
+        try record(chatId: chatId)?.session?.visualization
+    }
+
+    // MARK: Sending
+
+    /// Stores `text` as an outgoing message of the chat and seals it in the same transaction (with the layer
+    /// notice or a re-key request that may come along), then sends the outbox. Returns the message's local id.
+    @discardableResult
+    public func send(text: String, chatId: Int32, ttl: Int32 = 0) async throws(SecretChatManagerError) -> MessageId {
+        let now = clock()
+        let accountPeerId = self.accountPeerId
+        let policy = rekeyPolicy
+        let id = try write { tx -> MessageId in
+            guard var record = try SecretChatStorage.record(chatId, tx: tx) else { throw SecretChatManagerError.unknownChat(chatId) }
+            guard var session = record.session else { throw SecretChatManagerError.notActive(chatId) }
+            let randomId = Int64(bitPattern: SecureRandom.uint64())
+            let outgoing = session.send(
+                .decryptedMessage(.init(randomId: randomId, ttl: ttl, message: text)), now: now, policy: policy)
+            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx)
+            record.phase = .active(session)
+            try SecretChatStorage.store(record, tx: tx)
+            let ids = try tx.addMessages([
+                StoreMessage(
+                    id: .partial(record.peerId, Namespaces.Message.local), globallyUniqueId: randomId, timestamp: now,
+                    authorId: accountPeerId, text: text)
+            ])
+            return ids[0]
+        }
+        await flush(chatId: chatId)
+        return id
+    }
+
+    /// Keeps each outgoing payload (for resend requests) and queues its sealed form.
+    static func queue(_ outgoing: [SecretChatOutgoing], chatId: Int32, record: inout SecretChatRecord, tx: Transaction) throws {
+        for item in outgoing {
+            try tx.setKeychainEntry(item.payload, forKey: SecretChatStorage.payload(chatId, raw: item.raw))
+            record.outbox.append(
+                SecretChatOutbound(
+                    transportRandomId: Int64(bitPattern: SecureRandom.uint64()), bytes: item.sealed, isService: item.isService))
+        }
+    }
+
+    /// Sends the chat's outbox in order, each removed once the server has it; one flush per chat at a time (a
+    /// flush asked for meanwhile runs again after it).
+    public func flush(chatId: Int32) async {
+        let mine = flushing.withLock { state -> Bool in
+            if state[chatId] != nil {
+                state[chatId] = true
+                return false
+            }
+            state[chatId] = false
+            return true
+        }
+        guard mine else { return }
+        while true {
+            while let next = try? read({ tx in
+                try SecretChatStorage.record(chatId, tx: tx).flatMap { record in record.outbox.first.map { (record, $0) } }
+            }) {
+                let (record, first) = next
+                let index = transmitted.withLock { counts -> Int in
+                    let value = counts[chatId, default: 0]
+                    counts[chatId] = value + 1
+                    return value
+                }
+                let dropped = dropTransmission.withLock { $0?(chatId, index) ?? false }
+                if !dropped {
+                    let peer = Api.InputEncryptedChat.inputEncryptedChat(.init(chatId: chatId, accessHash: record.accessHash))
+                    do {
+                        if first.isService {
+                            _ = try await network.request(
+                                Api.functions.messages.sendEncryptedService(peer: peer, randomId: first.transportRandomId, data: first.bytes))
+                        } else {
+                            _ = try await network.request(
+                                Api.functions.messages.sendEncrypted(peer: peer, randomId: first.transportRandomId, data: first.bytes))
+                        }
+                    } catch {
+                        break  // left in the outbox: the next flush (a restart, the next message) sends it
+                    }
+                }
+                _ = try? write { tx in
+                    guard var stored = try SecretChatStorage.record(chatId, tx: tx), stored.outbox.first == first else { return }
+                    stored.outbox.removeFirst()
+                    try SecretChatStorage.store(stored, tx: tx)
+                }
+            }
+            let done = flushing.withLock { state -> Bool in
+                if state[chatId] == true {
+                    state[chatId] = false
+                    return false
+                }
+                state[chatId] = nil
+                return true
+            }
+            if done { break }
+        }
+    }
+
+    /// Sends every chat's outbox (on start: what a restart left).
+    public func flushAll() async {
+        for id in (try? read({ tx in try SecretChatStorage.chatIds(tx: tx) })) ?? [] { await flush(chatId: id) }
+    }
+
+    // MARK: Applying updates (inside the batch's transaction)
+
+    /// Applies a secret-chat update inside the update batch's transaction; returns the chat to flush afterwards.
+    func apply(_ update: Api.Update, transaction tx: Transaction) throws -> Int32? {
+        switch update {
+        case .updateEncryption(let value): return try applyEncryption(value.chat, tx: tx)
+        case .updateNewEncryptedMessage(let value): return try receive(value.message, tx: tx)
+        default: return nil
+        }
+    }
+
+    func applyEncryption(_ chat: Api.EncryptedChat, tx: Transaction) throws -> Int32? {
+        switch chat {
+        case .encryptedChatRequested(let requested):
+            guard try SecretChatStorage.record(requested.id, tx: tx) == nil else { return nil }
+            try SecretChatStorage.store(
+                SecretChatRecord(
+                    chatId: requested.id, accessHash: requested.accessHash, peerUserId: requested.adminId,
+                    phase: .incoming(gA: requested.gA)),
+                tx: tx)
+            return nil
+        case .encryptedChat(let accepted):
+            guard var record = try SecretChatStorage.record(accepted.id, tx: tx), case .requested(let request) = record.phase
+            else { return nil }
+            do {
+                let established = try request.complete(gB: accepted.gAOrB, fingerprint: accepted.keyFingerprint)
+                record.phase = .active(SecretChatSession(established: established, now: clock()))
+            } catch {
+                // A g_b out of range or a fingerprint that differs: someone in the middle. The chat is not used.
+                record.phase = .ended("key exchange refused: \(error)")
+            }
+            try SecretChatStorage.store(record, tx: tx)
+            return accepted.id
+        case .encryptedChatDiscarded(let discarded):
+            guard var record = try SecretChatStorage.record(discarded.id, tx: tx) else { return nil }
+            record.phase = .ended("discarded by the other side")
+            record.outbox.removeAll()
+            try SecretChatStorage.store(record, tx: tx)
+            return nil
+        case .encryptedChatWaiting, .encryptedChatEmpty:
+            return nil
+        }
+    }
+
+    /// Opens one encrypted message with the chat's session and applies what it led to: messages stored, protocol
+    /// answers and resends queued, the session written back — all in this transaction.
+    func receive(_ message: Api.EncryptedMessage, tx: Transaction) throws -> Int32? {
+        let (chatId, bytes, date): (Int32, [UInt8], Int32)
+        switch message {
+        case .encryptedMessage(let value): (chatId, bytes, date) = (value.chatId, value.bytes, value.date)
+        case .encryptedMessageService(let value): (chatId, bytes, date) = (value.chatId, value.bytes, value.date)
+        }
+        guard var record = try SecretChatStorage.record(chatId, tx: tx), var session = record.session else { return nil }
+        let now = max(date, clock())
+        var stored: [StoreMessage] = []
+        var queued: [SecretChatOutgoing] = []
+        for event in session.receive(bytes, now: now, policy: rekeyPolicy) {
+            switch event {
+            case .message(.decryptedMessage(let value), _):
+                stored.append(
+                    StoreMessage(
+                        id: .partial(record.peerId, Namespaces.Message.secretIncoming), globallyUniqueId: value.randomId,
+                        timestamp: date, flags: [.incoming], authorId: .user(record.peerUserId), text: value.message))
+            case .message:
+                break  // typing, read, TTL and delete actions: not kept yet
+            case .send(let outgoing):
+                queued.append(outgoing)
+            case .resend(let range):
+                resent.withLock { $0 += range.count }
+                for raw in range {
+                    guard let payload = try tx.keychainEntryForKey(SecretChatStorage.payload(chatId, raw: raw)) else { continue }
+                    record.outbox.append(
+                        SecretChatOutbound(
+                            transportRandomId: Int64(bitPattern: SecureRandom.uint64()), bytes: session.reseal(payload),
+                            isService: true))
+                }
+            case .dropped, .keyChanged:
+                break
+            case .terminated(let reason):
+                record.phase = .ended(reason)
+            }
+        }
+        try Self.queue(queued, chatId: chatId, record: &record, tx: tx)
+        if case .active = record.phase { record.phase = .active(session) }
+        try SecretChatStorage.store(record, tx: tx)
+        if !stored.isEmpty {
+            let fresh = try stored.filter { message in
+                try tx.messageId(peerId: record.peerId, globallyUniqueId: message.globallyUniqueId ?? 0) == nil
+            }
+            _ = try tx.addMessages(fresh)
+        }
+        return record.outbox.isEmpty ? nil : chatId
+    }
+
+    // MARK: Helpers
+
+    private func read<T>(_ body: (Transaction) throws -> T) throws(SecretChatManagerError) -> T {
+        do { return try postbox.transactionSync(body) } catch let error as SecretChatManagerError { throw error } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    private func write<T>(_ body: (Transaction) throws -> T) throws(SecretChatManagerError) -> T {
+        try read(body)
+    }
+}

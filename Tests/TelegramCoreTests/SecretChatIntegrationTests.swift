@@ -1,0 +1,105 @@
+import Foundation
+import Postbox
+import PostboxTesting
+import SecretChats
+import SyncCore
+import TelegramApi
+import TelegramCore
+import Synchronization
+import Testing
+
+/// Two of our accounts hold a secret chat through a real tg-server on 127.0.0.1: the key exchange through
+/// `updateEncryption`, 250 messages both ways with a re-key in the middle (`SecretChatRekeyPolicy.standard`: 100
+/// messages), a restart of one side, a transmission dropped on the way recovered through
+/// `decryptedMessageActionResend`, the messages stored and found by search like any other.
+@Suite(.serialized) struct SecretChatIntegrationTests {
+    typealias Support = AccountIntegrationTests
+
+    static func texts(_ account: Account, chatId: Int32, incoming: Bool) throws -> [String] {
+        try Support.storedMessages(account, with: SecretChatRecord.peerId(chatId))
+            .filter { $0.flags.contains(.incoming) == incoming }
+            .sorted { $0.index < $1.index }
+            .map(\.text)
+    }
+
+    @Test func twoAccountsHoldASecretChatThroughTgServer() async throws {
+        let world = try await Support.World()
+        let ann = try await Support.signUp(world, phone: "9996632001", name: "Ann")
+        var ben = try await Support.signUp(world, phone: "9996632002", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        let benPeer = try await Support.introduce(phone: "9996632002", name: "Ben", to: ann)
+        guard case .inputPeerUser(let benUser) = benPeer else { throw CancellationError() }
+
+        // The key exchange: Ann asks, Ben hears of it through updateEncryption and accepts, Ann completes.
+        let chatId = try await ann.secretChats.request(userId: benUser.userId, accessHash: benUser.accessHash)
+        try await Support.wait("Ben has the request") {
+            if case .incoming? = try ben.secretChats.record(chatId: chatId)?.phase { return true }
+            return false
+        }
+        try await ben.secretChats.accept(chatId: chatId)
+        try await Support.wait("Ann's chat is active") { try ann.secretChats.record(chatId: chatId)?.session != nil }
+        let annView = try #require(try ann.secretChats.visualization(chatId: chatId))
+        let benView = try #require(try ben.secretChats.visualization(chatId: chatId))
+        #expect(annView == benView && annView.emoji.count == 4)
+        let firstFingerprint = try #require(try ann.secretChats.record(chatId: chatId)?.session?.key.fingerprint)
+
+        // 125 messages each way, Ben restarted after the first 60.
+        for index in 0..<125 {
+            if index == 60 {
+                await ben.shutdown()
+                let restarted = try AccountManager(
+                    rootPath: world.root.path, environment: world.manager.environment,
+                    stateConfiguration: world.manager.stateConfiguration)
+                ben = try restarted.account(ben.id)
+                ben.start()
+            }
+            try await ann.secretChats.send(text: "from Ann \(index)", chatId: chatId)
+            try await ben.secretChats.send(text: "from Ben \(index)", chatId: chatId)
+        }
+        let benNow = ben
+        try await Support.wait("Ben has Ann's 125", timeout: 60, explain: { "\((try? Self.texts(benNow, chatId: chatId, incoming: true).count) ?? -1)" }) {
+            try Self.texts(benNow, chatId: chatId, incoming: true).count == 125
+        }
+        try await Support.wait("Ann has Ben's 125", timeout: 60, explain: { "\((try? Self.texts(ann, chatId: chatId, incoming: true).count) ?? -1)" }) {
+            try Self.texts(ann, chatId: chatId, incoming: true).count == 125
+        }
+        #expect(try Self.texts(benNow, chatId: chatId, incoming: true) == (0..<125).map { "from Ann \($0)" })
+        #expect(try Self.texts(ann, chatId: chatId, incoming: true) == (0..<125).map { "from Ben \($0)" })
+        let annSession = try #require(try ann.secretChats.record(chatId: chatId)?.session)
+        let benSession = try #require(try benNow.secretChats.record(chatId: chatId)?.session)
+        #expect(annSession.rekeyCount >= 1, "re-keyed after 100 messages")
+        #expect(annSession.key == benSession.key && annSession.key.fingerprint != firstFingerprint)
+        #expect(annSession.visualization == annView)
+
+        // A transmission lost between Ann and the relay: Ben sees the gap and asks; Ann sends it again.
+        let once = DropOnce()
+        ann.secretChats.dropTransmissions { _, _ in once.take() }
+        try await ann.secretChats.send(text: "lost on the way", chatId: chatId)
+        ann.secretChats.dropTransmissions(nil)
+        try await ann.secretChats.send(text: "after the loss", chatId: chatId)
+        try await Support.wait("Ben recovered the lost message", timeout: 30) {
+            try Self.texts(benNow, chatId: chatId, incoming: true).suffix(2) == ["lost on the way", "after the loss"]
+        }
+        #expect(ann.secretChats.resentCount >= 1, "the lost transmission came back through a resend request")
+
+        // Secret messages are searchable like any other.
+        let found = try benNow.postbox.readTransactionSync { tx in try tx.searchMessages("loss", limit: 10) }
+        #expect(found.map(\.text) == ["after the loss"])
+        #expect(found.first?.id.peerId == SecretChatRecord.peerId(chatId))
+        try await world.close([ann, benNow])
+    }
+}
+
+/// True the first time only.
+final class DropOnce: Sendable {
+    private let done = Mutex(false)
+
+    func take() -> Bool {
+        done.withLock { value in
+            defer { value = true }
+            return !value
+        }
+    }
+}
