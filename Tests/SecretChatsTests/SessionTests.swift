@@ -161,3 +161,21 @@ import TLRuntime
         #expect(bob.shown == ["hi", "still here"])
     }
 }
+
+@Suite struct LayerEightServiceTests {
+    /// A layer notice sent as `decryptedMessageService8` inside a layer (as telethon-secret-chat writes it) is a
+    /// protocol message like any other: applied, never shown.
+    @Test func aLayerEightServiceMessageIsAppliedNotShown() throws {
+        let (aliceEst, bobEst) = try establishedPair(seed: 121)
+        var bob = SecretChatSession(established: bobEst, now: 0)
+        let notice = SecretApi.DecryptedMessageLayer.decryptedMessageLayer(
+            .init(randomBytes: [UInt8](repeating: 1, count: 15), layer: 101, inSeqNo: 0, outSeqNo: 1,
+                message: .decryptedMessageService8(
+                    .init(randomId: 9, randomBytes: [UInt8](repeating: 2, count: 15),
+                        action: .decryptedMessageActionNotifyLayer(.init(layer: 101))))))
+        let events = bob.receive(SecretChatCrypto.seal(notice.serialized(), key: aliceEst.key, sender: .originator), now: 0)
+        #expect(!events.contains { if case .message = $0 { true } else { false } })
+        #expect(bob.peerLayer == 101 && bob.layer == 101)
+        #expect(bob.sequence.inRaw == 1)
+    }
+}

@@ -175,8 +175,7 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
                 held[raw] = opened.payload
                 // A resend request is acted on at once: two sides each waiting behind a gap would otherwise wait
                 // for each other (the docs' "avoiding concurrent gaps"); in order it is not acted on again.
-                if case .decryptedMessageService(let service) = parsed.message,
-                    case .decryptedMessageActionResend(let resend) = service.action,
+                if case .decryptedMessageActionResend(let resend)? = SecretChatSession.action(of: parsed.message),
                     let range = sequence.resendRange(start: resend.startSeqNo, end: resend.endSeqNo)
                 {
                     events.append(.resend(range))
@@ -206,6 +205,15 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         return events
     }
 
+    /// The action of a service message, whichever layer's constructor carries it.
+    static func action(of message: SecretApi.DecryptedMessage) -> SecretApi.DecryptedMessageAction? {
+        switch message {
+        case .decryptedMessageService(let service): return service.action
+        case .decryptedMessageService8(let service): return service.action
+        default: return nil
+        }
+    }
+
     static func parseLayer(_ payload: [UInt8]) throws -> SecretApi.DecryptedMessageLayer.Cons_decryptedMessageLayer {
         let value = try SecretApi.DecryptedMessageLayer(tlBytes: payload, limits: .init(maxDepth: 16, maxUnpackedSize: 0))
         guard case .decryptedMessageLayer(let layer) = value else { throw SecretChatError.wrongState("layer") }
@@ -217,10 +225,14 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         random: SecretChatRandom
     ) -> [SecretChatEvent] {
         if layer.layer > (peerLayer ?? 0) { peerLayer = min(layer.layer, SecretChatLayer.current) }
-        guard case .decryptedMessageService(let service) = layer.message else {
-            return [.message(layer.message, layer: layer.layer)]
+        // Some clients wrap layer-8 service messages (with their own random bytes) in a layer: same actions.
+        let action: SecretApi.DecryptedMessageAction
+        switch layer.message {
+        case .decryptedMessageService(let service): action = service.action
+        case .decryptedMessageService8(let service): action = service.action
+        default: return [.message(layer.message, layer: layer.layer)]
         }
-        switch service.action {
+        switch action {
         case .decryptedMessageActionNotifyLayer(let notify):
             peerLayer = max(peerLayer ?? 0, min(notify.layer, SecretChatLayer.current))
             return announceLayerIfNeeded(random: random).map { .send($0) }

@@ -33,6 +33,10 @@ public final class SecretChatManager: @unchecked Sendable {
     private let dropTransmission = Mutex<(@Sendable (Int32, Int) -> Bool)?>(nil)
     private let transmitted = Mutex<[Int32: Int]>([:])
     private let resent = Mutex(0)
+    private let drops = Mutex<[SecretChatDrop]>([])
+
+    /// The last 100 received messages that were not shown, and why (tests and diagnostics; never shown to a user).
+    public var recentDrops: [SecretChatDrop] { drops.withLock { $0 } }
 
     /// Messages sealed again for the other side's resend requests, since this manager started.
     public var resentCount: Int { resent.withLock { $0 } }
@@ -338,7 +342,12 @@ public final class SecretChatManager: @unchecked Sendable {
                             transportRandomId: Int64(bitPattern: SecureRandom.uint64()), bytes: session.reseal(payload),
                             isService: true))
                 }
-            case .dropped, .keyChanged:
+            case .dropped(let drop):
+                drops.withLock { list in
+                    list.append(drop)
+                    if list.count > 100 { list.removeFirst(list.count - 100) }
+                }
+            case .keyChanged:
                 break
             case .terminated(let reason):
                 record.phase = .ended(reason)
