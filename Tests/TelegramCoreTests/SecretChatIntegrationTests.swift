@@ -90,6 +90,43 @@ import Testing
         #expect(found.first?.id.peerId == SecretChatRecord.peerId(chatId))
         try await world.close([ann, benNow])
     }
+
+    /// A message with a 5 s TTL disappears on both sides 5 s after Ben reads it, in real time, although Ben restarts
+    /// in between (the timers live in Postbox); a message without a TTL stays.
+    @Test func aMessageWithATTLDisappearsOnBothSides() async throws {
+        let world = try await Support.World()
+        let ann = try await Support.signUp(world, phone: "9996632003", name: "Ann")
+        var ben = try await Support.signUp(world, phone: "9996632004", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        guard case .inputPeerUser(let benUser) = try await Support.introduce(phone: "9996632004", name: "Ben", to: ann) else {
+            throw CancellationError()
+        }
+        let chatId = try await ann.secretChats.request(userId: benUser.userId, accessHash: benUser.accessHash)
+        try await Support.wait("Ben has the request") { try ben.secretChats.record(chatId: chatId) != nil }
+        try await ben.secretChats.accept(chatId: chatId)
+        try await Support.wait("Ann's chat is active") { try ann.secretChats.record(chatId: chatId)?.session != nil }
+
+        try await ann.secretChats.send(text: "stays", chatId: chatId)
+        try await ann.secretChats.send(text: "vanishes in 5 s", chatId: chatId, ttl: 5)
+        let benBefore = ben
+        try await Support.wait("Ben has both") { try Self.texts(benBefore, chatId: chatId, incoming: true).count == 2 }
+        try await Task.sleep(for: .seconds(1))
+        #expect(try Self.texts(benBefore, chatId: chatId, incoming: true) == ["stays", "vanishes in 5 s"], "unread: no timer yet")
+        let readAt = Date()
+        try await ben.secretChats.markRead(chatId: chatId)
+        await ben.shutdown()
+        let restarted = try AccountManager(
+            rootPath: world.root.path, environment: world.manager.environment, stateConfiguration: world.manager.stateConfiguration)
+        ben = try restarted.account(ben.id)
+        ben.start()
+        let benNow = ben
+        try await Support.wait("gone at Ben's", timeout: 15) { try Self.texts(benNow, chatId: chatId, incoming: true) == ["stays"] }
+        try await Support.wait("gone at Ann's", timeout: 15) { try Self.texts(ann, chatId: chatId, incoming: false) == ["stays"] }
+        #expect(Date().timeIntervalSince(readAt) >= 4.9, "not before its time")
+        try await world.close([ann, benNow])
+    }
 }
 
 /// True the first time only.

@@ -58,6 +58,7 @@ public final class Account: @unchecked Sendable {
         stateManager.start()
         let secretChats = self.secretChats
         Task.detached { await secretChats.flushAll() }
+        secretChats.scheduleTimers()
         pendingMessages.start()
         actions.start()
     }
@@ -102,6 +103,7 @@ public final class Account: @unchecked Sendable {
 
     /// Stops the managers and closes the connections.
     public func shutdown() async {
+        secretChats.stop()
         await pendingMessages.stop()
         await actions.stop()
         stateManager.stop()

@@ -184,12 +184,17 @@ public final class SecretChatManager: @unchecked Sendable {
                 .decryptedMessage(.init(randomId: randomId, ttl: ttl, message: text)), now: now, policy: policy)
             try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx)
             record.phase = .active(session)
-            try SecretChatStorage.store(record, tx: tx)
             let ids = try tx.addMessages([
                 StoreMessage(
                     id: .partial(record.peerId, Namespaces.Message.local), globallyUniqueId: randomId, timestamp: now,
                     authorId: accountPeerId, text: text)
             ])
+            if ttl > 0 {
+                var timers = record.timers ?? SecretChatTimers()
+                timers.add(namespace: ids[0].namespace, id: ids[0].id, incoming: false, date: now, ttl: ttl)
+                record.timers = timers
+            }
+            try SecretChatStorage.store(record, tx: tx)
             return ids[0]
         }
         await flush(chatId: chatId)
@@ -266,6 +271,75 @@ public final class SecretChatManager: @unchecked Sendable {
         for id in (try? read({ tx in try SecretChatStorage.chatIds(tx: tx) })) ?? [] { await flush(chatId: id) }
     }
 
+    // MARK: Self-destruct
+
+    /// This side has read the chat (it was shown): `messages.readEncryptedHistory` tells the other side, whose
+    /// timers start, and the timers of the messages received here start now.
+    public func markRead(chatId: Int32) async throws(SecretChatManagerError) {
+        guard let record = try record(chatId: chatId) else { throw .unknownChat(chatId) }
+        let now = clock()
+        do {
+            _ = try await network.request(
+                Api.functions.messages.readEncryptedHistory(
+                    peer: .inputEncryptedChat(.init(chatId: chatId, accessHash: record.accessHash)), maxDate: now))
+        } catch { throw .network("\(error)") }
+        try write { tx in
+            guard var stored = try SecretChatStorage.record(chatId, tx: tx), var timers = stored.timers else { return }
+            timers.readIncoming(now: timerStart())
+            stored.timers = timers
+            try SecretChatStorage.store(stored, tx: tx)
+        }
+        scheduleTimers()
+    }
+
+    private let timerTask = Mutex<Task<Void, Never>?>(nil)
+
+    /// When a timer starting now starts, in whole seconds rounded up (the clock is whole seconds, rounded down), so
+    /// that a message never goes before its time.
+    private func timerStart() -> Int32 { clock() + 1 }
+
+    /// Sleeps until the earliest self-destruct deadline of any chat, deletes what is due (the messages and their
+    /// timers in one transaction) and sleeps again; called on start, on reads and after each expiry.
+    public func scheduleTimers() {
+        guard let deadline = (try? read({ tx in
+            try SecretChatStorage.chatIds(tx: tx).compactMap { try SecretChatStorage.record($0, tx: tx)?.timers?.nextDeadline }.min()
+        })) ?? nil else { return }
+        let task = Task.detached { [weak self] in
+            let wait = Double(deadline) - Date().timeIntervalSince1970
+            if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+            guard !Task.isCancelled, let self else { return }
+            self.expire()
+            self.scheduleTimers()
+        }
+        timerTask.withLock { previous in
+            previous?.cancel()
+            previous = task
+        }
+    }
+
+    /// Deletes every message whose time has come, in every chat.
+    func expire() {
+        let now = clock()
+        _ = try? write { tx in
+            for id in try SecretChatStorage.chatIds(tx: tx) {
+                guard var record = try SecretChatStorage.record(id, tx: tx), var timers = record.timers else { continue }
+                let due = timers.removeDue(now: now)
+                guard !due.isEmpty else { continue }
+                try tx.deleteMessages(due.map { MessageId(peerId: record.peerId, namespace: $0.namespace, id: $0.id) })
+                record.timers = timers
+                try SecretChatStorage.store(record, tx: tx)
+            }
+        }
+    }
+
+    /// Stops the timers (the account shuts down; they resume from Postbox on the next start).
+    public func stop() {
+        timerTask.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+    }
+
     // MARK: Applying updates (inside the batch's transaction)
 
     /// Applies a secret-chat update inside the update batch's transaction; returns the chat to flush afterwards.
@@ -273,6 +347,14 @@ public final class SecretChatManager: @unchecked Sendable {
         switch update {
         case .updateEncryption(let value): return try applyEncryption(value.chat, tx: tx)
         case .updateNewEncryptedMessage(let value): return try receive(value.message, tx: tx)
+        case .updateEncryptedMessagesRead(let value):
+            // The other side read up to max_date: timers of our messages sent until then start.
+            guard var record = try SecretChatStorage.record(value.chatId, tx: tx), var timers = record.timers else { return nil }
+            timers.readOutgoing(maxDate: value.maxDate, now: timerStart())
+            record.timers = timers
+            try SecretChatStorage.store(record, tx: tx)
+            Task.detached { [weak self] in self?.scheduleTimers() }
+            return nil
         default: return nil
         }
     }
@@ -320,15 +402,16 @@ public final class SecretChatManager: @unchecked Sendable {
         }
         guard var record = try SecretChatStorage.record(chatId, tx: tx), var session = record.session else { return nil }
         let now = max(date, clock())
-        var stored: [StoreMessage] = []
+        var stored: [(message: StoreMessage, ttl: Int32)] = []
         var queued: [SecretChatOutgoing] = []
         for event in session.receive(bytes, now: now, policy: rekeyPolicy) {
             switch event {
             case .message(.decryptedMessage(let value), _):
-                stored.append(
+                stored.append((
                     StoreMessage(
                         id: .partial(record.peerId, Namespaces.Message.secretIncoming), globallyUniqueId: value.randomId,
-                        timestamp: date, flags: [.incoming], authorId: .user(record.peerUserId), text: value.message))
+                        timestamp: date, flags: [.incoming], authorId: .user(record.peerUserId), text: value.message),
+                    value.ttl))
             case .message:
                 break  // typing, read, TTL and delete actions: not kept yet
             case .send(let outgoing):
@@ -357,10 +440,16 @@ public final class SecretChatManager: @unchecked Sendable {
         if case .active = record.phase { record.phase = .active(session) }
         try SecretChatStorage.store(record, tx: tx)
         if !stored.isEmpty {
-            let fresh = try stored.filter { message in
-                try tx.messageId(peerId: record.peerId, globallyUniqueId: message.globallyUniqueId ?? 0) == nil
+            let fresh = try stored.filter { item in
+                try tx.messageId(peerId: record.peerId, globallyUniqueId: item.message.globallyUniqueId ?? 0) == nil
             }
-            _ = try tx.addMessages(fresh)
+            let ids = try tx.addMessages(fresh.map(\.message))
+            for (id, item) in zip(ids, fresh) where item.ttl > 0 {
+                var timers = record.timers ?? SecretChatTimers()
+                timers.add(namespace: id.namespace, id: id.id, incoming: true, date: item.message.timestamp, ttl: item.ttl)
+                record.timers = timers
+            }
+            try SecretChatStorage.store(record, tx: tx)
         }
         return record.outbox.isEmpty ? nil : chatId
     }

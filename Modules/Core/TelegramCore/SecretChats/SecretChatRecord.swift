@@ -22,6 +22,8 @@ public struct SecretChatRecord: Codable, Sendable {
     public var phase: Phase
     /// Sealed messages not yet acknowledged by the server, in the order they must go.
     public var outbox: [SecretChatOutbound] = []
+    /// Self-destruct timers of its messages with a TTL (nil: none yet).
+    public var timers: SecretChatTimers?
 
     /// The Postbox peer its messages are stored under.
     public var peerId: PeerId { SecretChatRecord.peerId(chatId) }

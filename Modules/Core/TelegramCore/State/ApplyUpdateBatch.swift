@@ -101,7 +101,7 @@ public struct UpdateBatchApplier: Sendable {
 
     static func isSecretChatUpdate(_ update: Api.Update) -> Bool {
         switch update {
-        case .updateEncryption, .updateNewEncryptedMessage: return true
+        case .updateEncryption, .updateNewEncryptedMessage, .updateEncryptedMessagesRead: return true
         default: return false
         }
     }
