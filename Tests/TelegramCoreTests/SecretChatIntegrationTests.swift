@@ -1,4 +1,5 @@
 import Foundation
+import Network
 import Postbox
 import PostboxTesting
 import SecretChats
@@ -126,6 +127,47 @@ import Testing
         try await Support.wait("gone at Ann's", timeout: 15) { try Self.texts(ann, chatId: chatId, incoming: false) == ["stays"] }
         #expect(Date().timeIntervalSince(readAt) >= 4.9, "not before its time")
         try await world.close([ann, benNow])
+    }
+
+    /// A file each way: encrypted with its own key and IV, uploaded in parts, announced with its fingerprint, and
+    /// downloaded and decrypted by the other side to the same bytes. The relay stores only ciphertext.
+    @Test func aFileGoesEachWay() async throws {
+        let world = try await Support.World()
+        let ann = try await Support.signUp(world, phone: "9996632005", name: "Ann")
+        let ben = try await Support.signUp(world, phone: "9996632006", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        guard case .inputPeerUser(let benUser) = try await Support.introduce(phone: "9996632006", name: "Ben", to: ann) else {
+            throw CancellationError()
+        }
+        let chatId = try await ann.secretChats.request(userId: benUser.userId, accessHash: benUser.accessHash)
+        try await Support.wait("Ben has the request") { try ben.secretChats.record(chatId: chatId) != nil }
+        try await ben.secretChats.accept(chatId: chatId)
+        try await Support.wait("Ann's chat is active") { try ann.secretChats.record(chatId: chatId)?.session != nil }
+
+        for (sender, receiver, size) in [(ann, ben, 700 * 1024 + 5), (ben, ann, 12_345)] {
+            let content = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ size) }
+            let path = world.root.path + "/send-\(size).bin"
+            try Data(content).write(to: URL(fileURLWithPath: path))
+            try await sender.secretChats.sendFile(path: path, name: "report-\(size).bin", mimeType: "application/octet-stream", chatId: chatId)
+            try await Support.wait("the file message arrived") {
+                try Self.texts(receiver, chatId: chatId, incoming: true).contains("report-\(size).bin")
+            }
+            let message = try #require(
+                try Support.storedMessages(receiver, with: SecretChatRecord.peerId(chatId)).first { $0.text == "report-\(size).bin" })
+            let randomId = try #require(message.globallyUniqueId)
+            let file = try #require(try receiver.secretChats.receivedFile(chatId: chatId, randomId: randomId))
+            #expect(file.size == Int64(size) && file.name == "report-\(size).bin")
+            let downloaded = try await receiver.secretChats.download(file)
+            #expect(downloaded == content)
+            // What the server holds is not the file.
+            let raw = try await receiver.network.request(
+                Api.functions.upload.getFile(location: .inputEncryptedFileLocation(.init(id: file.id, accessHash: file.accessHash)), offset: 0, limit: 4096),
+                dc: file.dc)
+            if case .file(let body) = raw { #expect(Array(body.bytes.prefix(64)) != Array(content.prefix(64))) }
+        }
+        try await world.close([ann, ben])
     }
 }
 

@@ -7,6 +7,7 @@ public import SecretChats
 import SyncCore
 import Synchronization
 public import TelegramApi
+import TLRuntime
 
 /// Errors of the secret-chat calls an app makes.
 public enum SecretChatManagerError: Error, Equatable, Sendable {
@@ -202,12 +203,16 @@ public final class SecretChatManager: @unchecked Sendable {
     }
 
     /// Keeps each outgoing payload (for resend requests) and queues its sealed form.
-    static func queue(_ outgoing: [SecretChatOutgoing], chatId: Int32, record: inout SecretChatRecord, tx: Transaction) throws {
+    static func queue(
+        _ outgoing: [SecretChatOutgoing], chatId: Int32, record: inout SecretChatRecord, tx: Transaction,
+        file: [UInt8]? = nil
+    ) throws {
         for item in outgoing {
             try tx.setKeychainEntry(item.payload, forKey: SecretChatStorage.payload(chatId, raw: item.raw))
             record.outbox.append(
                 SecretChatOutbound(
-                    transportRandomId: Int64(bitPattern: SecureRandom.uint64()), bytes: item.sealed, isService: item.isService))
+                    transportRandomId: Int64(bitPattern: SecureRandom.uint64()), bytes: item.sealed, isService: item.isService,
+                    file: item.isService ? nil : file))
         }
     }
 
@@ -237,7 +242,12 @@ public final class SecretChatManager: @unchecked Sendable {
                 if !dropped {
                     let peer = Api.InputEncryptedChat.inputEncryptedChat(.init(chatId: chatId, accessHash: record.accessHash))
                     do {
-                        if first.isService {
+                        if let file = first.file {
+                            _ = try await network.request(
+                                Api.functions.messages.sendEncryptedFile(
+                                    peer: peer, randomId: first.transportRandomId, data: first.bytes,
+                                    file: try Api.InputEncryptedFile(tlBytes: file)))
+                        } else if first.isService {
                             _ = try await network.request(
                                 Api.functions.messages.sendEncryptedService(peer: peer, randomId: first.transportRandomId, data: first.bytes))
                         } else {
@@ -269,6 +279,109 @@ public final class SecretChatManager: @unchecked Sendable {
     /// Sends every chat's outbox (on start: what a restart left).
     public func flushAll() async {
         for id in (try? read({ tx in try SecretChatStorage.chatIds(tx: tx) })) ?? [] { await flush(chatId: id) }
+    }
+
+    /// What a received message shows as text: its text, or a file's name when it carries a file without a caption.
+    static func text(of message: SecretApi.DecryptedMessage.Cons_decryptedMessage) -> String {
+        guard message.message.isEmpty, case .decryptedMessageMediaDocument(let document)? = message.media else {
+            return message.message
+        }
+        return document.attributes.compactMap { attribute -> String? in
+            if case .documentAttributeFilename(let value) = attribute { return value.fileName }
+            return nil
+        }.first ?? ""
+    }
+
+    // MARK: Files
+
+    /// Encrypts the file at `path` with a new key and IV, uploads it in parts as any file, and sends it as a
+    /// `decryptedMessageMediaDocument` (the key and IV inside the encrypted message) with `sendEncryptedFile`.
+    @discardableResult
+    public func sendFile(path: String, name: String, mimeType: String, chatId: Int32) async throws(SecretChatManagerError)
+        -> MessageId
+    {
+        let content: [UInt8]
+        do { content = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch { throw .storage("\(error)") }
+        let fileKey = SecretChatFileKey()
+        let upload = NSTemporaryDirectory() + "secret-upload-\(SecureRandom.uint64())"
+        defer {
+            try? FileManager.default.removeItem(atPath: upload)
+            MultipartUpload.forget(path: upload)
+        }
+        let input: Api.InputFile
+        do {
+            try Data(fileKey.encrypt(content)).write(to: URL(fileURLWithPath: upload))
+            input = try await MultipartUpload.upload(network: network, path: upload, name: "")
+        } catch { throw .network("\(error)") }
+        let encryptedInput: Api.InputEncryptedFile
+        switch input {
+        case .inputFile(let file):
+            encryptedInput = .inputEncryptedFileUploaded(
+                .init(id: file.id, parts: file.parts, md5Checksum: file.md5Checksum, keyFingerprint: fileKey.fingerprint))
+        case .inputFileBig(let file):
+            encryptedInput = .inputEncryptedFileBigUploaded(.init(id: file.id, parts: file.parts, keyFingerprint: fileKey.fingerprint))
+        case .inputFileStoryDocument:
+            throw .network("unexpected upload result")
+        }
+        let now = clock()
+        let accountPeerId = self.accountPeerId
+        let policy = rekeyPolicy
+        let id = try write { tx -> MessageId in
+            guard var record = try SecretChatStorage.record(chatId, tx: tx) else { throw SecretChatManagerError.unknownChat(chatId) }
+            guard var session = record.session else { throw SecretChatManagerError.notActive(chatId) }
+            let randomId = Int64(bitPattern: SecureRandom.uint64())
+            let media = SecretApi.DecryptedMessageMedia.decryptedMessageMediaDocument(
+                .init(
+                    thumb: [], thumbW: 0, thumbH: 0, mimeType: mimeType, size: Int64(content.count), key: fileKey.key,
+                    iv: fileKey.iv, attributes: [.documentAttributeFilename(.init(fileName: name))], caption: ""))
+            let outgoing = session.send(
+                .decryptedMessage(.init(randomId: randomId, ttl: 0, message: "", media: media)), now: now, policy: policy)
+            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx, file: encryptedInput.serialized())
+            record.phase = .active(session)
+            try SecretChatStorage.store(record, tx: tx)
+            return try tx.addMessages([
+                StoreMessage(
+                    id: .partial(record.peerId, Namespaces.Message.local), globallyUniqueId: randomId, timestamp: now,
+                    authorId: accountPeerId, text: name)
+            ])[0]
+        }
+        await flush(chatId: chatId)
+        return id
+    }
+
+    /// A received file's details, by its message's `globallyUniqueId` (the decrypted message's random_id).
+    public func receivedFile(chatId: Int32, randomId: Int64) throws(SecretChatManagerError) -> SecretChatReceivedFile? {
+        try read { tx in
+            try tx.keychainEntryForKey(SecretChatStorage.file(chatId, randomId: randomId)).map {
+                try JSONDecoder().decode(SecretChatReceivedFile.self, from: Data($0))
+            }
+        }
+    }
+
+    /// Downloads a received file (`upload.getFile` with `inputEncryptedFileLocation`, 512 KB windows on its DC) and
+    /// decrypts it, refusing it when the server's fingerprint is not the key's.
+    public func download(_ file: SecretChatReceivedFile) async throws(SecretChatManagerError) -> [UInt8] {
+        let window: Int32 = 512 * 1024
+        let encryptedSize = (file.size + 15) / 16 * 16
+        var data: [UInt8] = []
+        var offset: Int64 = 0
+        while offset < encryptedSize {
+            let part: Api.upload.File
+            do {
+                part = try await network.request(
+                    Api.functions.upload.getFile(
+                        location: .inputEncryptedFileLocation(.init(id: file.id, accessHash: file.accessHash)), offset: offset,
+                        limit: window),
+                    dc: file.dc)
+            } catch { throw .network("\(error)") }
+            guard case .file(let body) = part else { throw .network("unexpected \(part)") }
+            data += body.bytes
+            if body.bytes.count < Int(window) { break }
+            offset += Int64(window)
+        }
+        do { return try file.key.decrypt(data, size: Int(file.size), serverFingerprint: file.serverFingerprint) } catch {
+            throw .storage("the file was refused: \(error)")
+        }
     }
 
     // MARK: Self-destruct
@@ -404,13 +517,37 @@ public final class SecretChatManager: @unchecked Sendable {
         let now = max(date, clock())
         var stored: [(message: StoreMessage, ttl: Int32)] = []
         var queued: [SecretChatOutgoing] = []
-        for event in session.receive(bytes, now: now, policy: rekeyPolicy) {
+        // The encrypted file this ciphertext carries belongs to the first message shown, when that message is this
+        // ciphertext's (processed in order, before anything it released from behind a gap).
+        var attachedFile: Api.EncryptedFile?
+        if case .encryptedMessage(let value) = message, case .encryptedFile = value.file { attachedFile = value.file }
+        let events = session.receive(bytes, now: now, policy: rekeyPolicy)
+        let currentIsFirst: Bool = {
+            if case .message? = events.first { return true }
+            return false
+        }()
+        for (index, event) in events.enumerated() {
             switch event {
             case .message(.decryptedMessage(let value), _):
+                if index == 0, currentIsFirst, case .encryptedFile(let file)? = attachedFile,
+                    case .decryptedMessageMediaDocument(let document)? = value.media,
+                    let key = SecretChatFileKey(key: document.key, iv: document.iv)
+                {
+                    let name = document.attributes.compactMap { attribute -> String? in
+                        if case .documentAttributeFilename(let value) = attribute { return value.fileName }
+                        return nil
+                    }.first ?? "file"
+                    let received = SecretChatReceivedFile(
+                        id: file.id, accessHash: file.accessHash, dc: file.dcId, size: document.size,
+                        serverFingerprint: file.keyFingerprint, key: key, name: name, mimeType: document.mimeType)
+                    try tx.setKeychainEntry(
+                        Array(try JSONEncoder().encode(received)), forKey: SecretChatStorage.file(chatId, randomId: value.randomId))
+                }
                 stored.append((
                     StoreMessage(
                         id: .partial(record.peerId, Namespaces.Message.secretIncoming), globallyUniqueId: value.randomId,
-                        timestamp: date, flags: [.incoming], authorId: .user(record.peerUserId), text: value.message),
+                        timestamp: date, flags: [.incoming], authorId: .user(record.peerUserId),
+                        text: Self.text(of: value)),
                     value.ttl))
             case .message:
                 break  // typing, read, TTL and delete actions: not kept yet

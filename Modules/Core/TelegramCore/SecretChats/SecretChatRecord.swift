@@ -45,6 +45,20 @@ public struct SecretChatOutbound: Codable, Sendable, Equatable {
     public let transportRandomId: Int64
     public let bytes: [UInt8]
     public let isService: Bool
+    /// The uploaded encrypted file it carries (a serialized `InputEncryptedFile`): `sendEncryptedFile`.
+    public var file: [UInt8]? = nil
+}
+
+/// A file received in a secret chat: where the server keeps it, and the key and IV its message carried.
+public struct SecretChatReceivedFile: Codable, Sendable, Equatable {
+    public let id: Int64
+    public let accessHash: Int64
+    public let dc: Int32
+    public let size: Int64
+    public let serverFingerprint: Int32
+    public let key: SecretChatFileKey
+    public let name: String
+    public let mimeType: String
 }
 
 /// The keychain entries secret chats use.
@@ -53,6 +67,7 @@ enum SecretChatStorage {
     static let dhConfig = "secret-chats:dh-config"
     static func chat(_ id: Int32) -> String { "secret-chat:\(id)" }
     static func payload(_ id: Int32, raw: Int32) -> String { "secret-chat:\(id):out:\(raw)" }
+    static func file(_ id: Int32, randomId: Int64) -> String { "secret-chat:\(id):file:\(randomId)" }
 
     static func record(_ id: Int32, tx: Transaction) throws -> SecretChatRecord? {
         guard let bytes = try tx.keychainEntryForKey(chat(id)) else { return nil }
