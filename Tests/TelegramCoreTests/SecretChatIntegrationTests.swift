@@ -169,6 +169,47 @@ import Testing
         }
         try await world.close([ann, ben])
     }
+
+    /// What someone between the accounts could do, through the relay: a modified ciphertext, a wrong key
+    /// fingerprint, a replayed message — each refused as the security guidelines require and never shown.
+    @Test func tamperedReplayedAndForeignMessagesAreNeverShown() async throws {
+        let world = try await Support.World()
+        let ann = try await Support.signUp(world, phone: "9996632007", name: "Ann")
+        let ben = try await Support.signUp(world, phone: "9996632008", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        guard case .inputPeerUser(let benUser) = try await Support.introduce(phone: "9996632008", name: "Ben", to: ann) else {
+            throw CancellationError()
+        }
+        let chatId = try await ann.secretChats.request(userId: benUser.userId, accessHash: benUser.accessHash)
+        try await Support.wait("Ben has the request") { try ben.secretChats.record(chatId: chatId) != nil }
+        try await ben.secretChats.accept(chatId: chatId)
+        try await Support.wait("Ann's chat is active") { try ann.secretChats.record(chatId: chatId)?.session != nil }
+        try await ann.secretChats.send(text: "real", chatId: chatId)
+        try await Support.wait("Ben has it") { try Self.texts(ben, chatId: chatId, incoming: true) == ["real"] }
+
+        let record = try #require(try ann.secretChats.record(chatId: chatId))
+        let session = try #require(record.session)
+        let delivered = try #require(try ann.postbox.readTransactionSync { tx in try tx.keychainEntryForKey("secret-chat:\(chatId):out:1") })
+        let peer = Api.InputEncryptedChat.inputEncryptedChat(.init(chatId: chatId, accessHash: record.accessHash))
+        var tampered = session.reseal(delivered)
+        tampered[tampered.count - 20] ^= 0x04
+        var foreign = session.reseal(delivered)
+        foreign[3] ^= 0x10
+        let replayed = session.reseal(delivered)
+        for (index, data) in [tampered, foreign, replayed].enumerated() {
+            _ = try await ann.network.request(Api.functions.messages.sendEncrypted(peer: peer, randomId: Int64(900 + index), data: data))
+        }
+        try await Support.wait("all three seen and dropped", explain: { "\(ben.secretChats.recentDrops)" }) {
+            let drops = ben.secretChats.recentDrops
+            return drops.contains(.crypto(.messageKeyMismatch)) && drops.contains { if case .crypto(.unknownFingerprint) = $0 { true } else { false } }
+                && drops.contains { if case .duplicate = $0 { true } else { false } }
+        }
+        try await ann.secretChats.send(text: "after", chatId: chatId)
+        try await Support.wait("the chat goes on") { try Self.texts(ben, chatId: chatId, incoming: true) == ["real", "after"] }
+        try await world.close([ann, ben])
+    }
 }
 
 /// True the first time only.
