@@ -384,6 +384,51 @@ public final class SecretChatManager: @unchecked Sendable {
         }
     }
 
+    // MARK: Typing and the queue
+
+    /// Tells the other side this user is typing (`messages.setEncryptedTyping`; the relay passes it on, unstored).
+    public func sendTyping(chatId: Int32) async throws(SecretChatManagerError) {
+        guard let record = try record(chatId: chatId) else { throw .unknownChat(chatId) }
+        do {
+            _ = try await network.request(
+                Api.functions.messages.setEncryptedTyping(
+                    peer: .inputEncryptedChat(.init(chatId: chatId, accessHash: record.accessHash)), typing: true))
+        } catch { throw .network("\(error)") }
+    }
+
+    private let acknowledged = Mutex<(pending: Int32, sent: Int32, running: Bool)>((0, 0, false))
+
+    /// `messages.receivedQueue(max_qts)` once the transaction that stored the messages up to `qts` has committed, so
+    /// the server can forget them (it keeps them, bounded, until then). One call in flight; it repeats while more
+    /// arrived meanwhile.
+    func acknowledge(qts: Int32) {
+        let start = acknowledged.withLock { state -> Bool in
+            state.pending = max(state.pending, qts)
+            guard !state.running else { return false }
+            state.running = true
+            return true
+        }
+        guard start else { return }
+        Task.detached { [weak self] in
+            guard let self else { return }
+            while true {
+                _ = try? self.read { _ in }  // waits for the applying transaction to commit
+                let qts = self.acknowledged.withLock { $0.pending }
+                _ = try? await self.network.request(Api.functions.messages.receivedQueue(maxQts: qts))
+                let done = self.acknowledged.withLock { state -> Bool in
+                    state.sent = max(state.sent, qts)
+                    if state.pending > state.sent { return false }
+                    state.running = false
+                    return true
+                }
+                if done { break }
+            }
+        }
+    }
+
+    /// The highest qts acknowledged to the server (tests).
+    public var acknowledgedQts: Int32 { acknowledged.withLock { $0.sent } }
+
     // MARK: Self-destruct
 
     /// This side has read the chat (it was shown): `messages.readEncryptedHistory` tells the other side, whose
@@ -459,7 +504,9 @@ public final class SecretChatManager: @unchecked Sendable {
     func apply(_ update: Api.Update, transaction tx: Transaction) throws -> Int32? {
         switch update {
         case .updateEncryption(let value): return try applyEncryption(value.chat, tx: tx)
-        case .updateNewEncryptedMessage(let value): return try receive(value.message, tx: tx)
+        case .updateNewEncryptedMessage(let value):
+            acknowledge(qts: value.qts)
+            return try receive(value.message, tx: tx)
         case .updateEncryptedMessagesRead(let value):
             // The other side read up to max_date: timers of our messages sent until then start.
             guard var record = try SecretChatStorage.record(value.chatId, tx: tx), var timers = record.timers else { return nil }
