@@ -345,7 +345,7 @@ let modules: [Module] = [
         deps: [
             "TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "CryptoUtils",
             "NIOCore", "OpusBinding", "WebPBinding", "ImageCore", "StickerFormats", "AnimatedSticker", "PostboxCoding",
-            "JPEGBinding", "ServerAPI", "ServerStore", "MTProtoServer", "NIOEmbedded",
+            "JPEGBinding", "ServerAPI", "ServerStore", "MTProtoServer", "NIOEmbedded", "SecretChats",
         ],
         testDeps: ["TestVectors"]),
 ]
