@@ -60,3 +60,19 @@ import TestVectors
 
     func leftPad(_ value: [UInt8]) -> [UInt8] { [UInt8](repeating: 0, count: 256 - value.count) + value }
 }
+
+@Suite struct RedactionTests {
+    /// Keys and secrets never appear in what a log or a failed expectation prints.
+    @Test func descriptionsNeverCarryKeys() throws {
+        let random = seededRandom(301)
+        let request = try SecretChatRequest.make(config: telegramConfig, serverRandom: random.bytes(256), random: random)
+        let (alice, _) = try establishedPair(seed: 302)
+        var session = SecretChatSession(established: alice, now: 0)
+        _ = session.startRekeyIfDue(now: 8 * 24 * 3600, policy: .init(messageLimit: 0), random: random)
+        let keyHex = hex(alice.key.bytes)
+        for text in ["\(request)", String(reflecting: request), "\(alice)", "\(session)", String(reflecting: session), "\(session.rekey)"] {
+            #expect(!text.contains(keyHex.prefix(16)) && !text.contains("\(alice.key.bytes.prefix(4))"), "\(text)")
+        }
+        #expect("\(session.rekey)".hasPrefix("requesting("))
+    }
+}

@@ -108,3 +108,12 @@ public struct SecretChatEstablished: Sendable, Codable, Equatable {
     public let config: SecretChatDHConfig
     public let originatorGA: [UInt8]
 }
+
+extension SecretChatRequest: CustomStringConvertible {
+    /// Never the secret `a`.
+    public var description: String { "SecretChatRequest(group version \(config.version), <redacted>)" }
+}
+
+extension SecretChatEstablished: CustomStringConvertible {
+    public var description: String { "SecretChatEstablished(\(role), fingerprint \(key.fingerprint), <redacted>)" }
+}

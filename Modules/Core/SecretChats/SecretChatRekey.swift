@@ -55,3 +55,14 @@ public struct SecretChatKeyUsage: Sendable, Codable, Equatable {
 
     init(since: Int32) { self.since = since }
 }
+
+extension SecretChatRekeyState: CustomStringConvertible {
+    /// The state and exchange id, never `a` or the pending key.
+    public var description: String {
+        switch self {
+        case .idle: return "idle"
+        case .requesting(let id, _): return "requesting(\(id), <redacted>)"
+        case .accepted(let id, let key): return "accepted(\(id), fingerprint \(key.fingerprint), <redacted>)"
+        }
+    }
+}

@@ -320,3 +320,12 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         rekeyCount += 1
     }
 }
+
+extension SecretChatSession: CustomStringConvertible {
+    /// Role, layer, counters and the re-key state; never a key.
+    public var description: String {
+        "SecretChatSession(\(role), layer \(layer), out \(sequence.outRaw), in \(sequence.inRaw), held \(held.count), "
+            + "fingerprint \(key.fingerprint), re-key \(rekey), re-keys \(rekeyCount)"
+            + (terminated.map { ", terminated: \($0)" } ?? "") + ")"
+    }
+}
