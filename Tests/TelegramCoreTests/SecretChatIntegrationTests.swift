@@ -112,7 +112,10 @@ import Testing
         try await Support.wait("Ann's chat is active") { try ann.secretChats.record(chatId: chatId)?.session != nil }
 
         try await ann.secretChats.send(text: "stays", chatId: chatId)
-        try await ann.secretChats.send(text: "vanishes in 5 s", chatId: chatId, ttl: 5)
+        // The chat's TTL, set by Ann, reaches Ben's side too; the next message carries it.
+        try await ann.secretChats.setMessageTTL(5, chatId: chatId)
+        try await ann.secretChats.send(text: "vanishes in 5 s", chatId: chatId)
+        try await Support.wait("Ben knows the chat's TTL") { try ben.secretChats.record(chatId: chatId)?.messageTTL == 5 }
         let benBefore = ben
         try await Support.wait("Ben has both") { try Self.texts(benBefore, chatId: chatId, incoming: true).count == 2 }
         try await Task.sleep(for: .seconds(1))

@@ -173,7 +173,7 @@ public final class SecretChatManager: @unchecked Sendable {
     /// Stores `text` as an outgoing message of the chat and seals it in the same transaction (with the layer
     /// notice or a re-key request that may come along), then sends the outbox. Returns the message's local id.
     @discardableResult
-    public func send(text: String, chatId: Int32, ttl: Int32 = 0) async throws(SecretChatManagerError) -> MessageId {
+    public func send(text: String, chatId: Int32, ttl: Int32? = nil) async throws(SecretChatManagerError) -> MessageId {
         let now = clock()
         let accountPeerId = self.accountPeerId
         let policy = rekeyPolicy
@@ -181,6 +181,7 @@ public final class SecretChatManager: @unchecked Sendable {
             guard var record = try SecretChatStorage.record(chatId, tx: tx) else { throw SecretChatManagerError.unknownChat(chatId) }
             guard var session = record.session else { throw SecretChatManagerError.notActive(chatId) }
             let randomId = Int64(bitPattern: SecureRandom.uint64())
+            let ttl = ttl ?? record.messageTTL ?? 0
             let outgoing = session.send(
                 .decryptedMessage(.init(randomId: randomId, ttl: ttl, message: text)), now: now, policy: policy)
             try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx)
@@ -382,6 +383,27 @@ public final class SecretChatManager: @unchecked Sendable {
         do { return try file.key.decrypt(data, size: Int(file.size), serverFingerprint: file.serverFingerprint) } catch {
             throw .storage("the file was refused: \(error)")
         }
+    }
+
+    /// Sets the chat's TTL for new messages on both sides (`decryptedMessageActionSetMessageTTL`; 0 turns it off).
+    /// Messages sent after it carry it unless `send` names another.
+    public func setMessageTTL(_ seconds: Int32, chatId: Int32) async throws(SecretChatManagerError) {
+        let now = clock()
+        let policy = rekeyPolicy
+        try write { tx in
+            guard var record = try SecretChatStorage.record(chatId, tx: tx) else { throw SecretChatManagerError.unknownChat(chatId) }
+            guard var session = record.session else { throw SecretChatManagerError.notActive(chatId) }
+            let action = SecretApi.DecryptedMessage.decryptedMessageService(
+                .init(
+                    randomId: Int64(bitPattern: SecureRandom.uint64()),
+                    action: .decryptedMessageActionSetMessageTTL(.init(ttlSeconds: max(0, seconds)))))
+            let outgoing = session.send(action, now: now, policy: policy)
+            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx)
+            record.phase = .active(session)
+            record.messageTTL = seconds > 0 ? seconds : nil
+            try SecretChatStorage.store(record, tx: tx)
+        }
+        await flush(chatId: chatId)
     }
 
     // MARK: Typing and the queue
@@ -596,8 +618,12 @@ public final class SecretChatManager: @unchecked Sendable {
                         timestamp: date, flags: [.incoming], authorId: .user(record.peerUserId),
                         text: Self.text(of: value)),
                     value.ttl))
+            case .message(.decryptedMessageService(let service), _):
+                if case .decryptedMessageActionSetMessageTTL(let value) = service.action {
+                    record.messageTTL = value.ttlSeconds > 0 ? value.ttlSeconds : nil
+                }
             case .message:
-                break  // typing, read, TTL and delete actions: not kept yet
+                break  // read, delete and screenshot actions: not kept yet
             case .send(let outgoing):
                 queued.append(outgoing)
             case .resend(let range):

@@ -24,6 +24,8 @@ public struct SecretChatRecord: Codable, Sendable {
     public var outbox: [SecretChatOutbound] = []
     /// Self-destruct timers of its messages with a TTL (nil: none yet).
     public var timers: SecretChatTimers?
+    /// The chat's TTL for new messages (`decryptedMessageActionSetMessageTTL`, set by either side; nil: none).
+    public var messageTTL: Int32?
 
     /// The Postbox peer its messages are stored under.
     public var peerId: PeerId { SecretChatRecord.peerId(chatId) }
