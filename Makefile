@@ -83,15 +83,17 @@ clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 
 # Network: the TL toolchain.
 .PHONY: tl tl-check fuzz
-tl: ## Regenerate TelegramApi and MTProtoApi from Schemas/tl with tl-gen (commit the GENERATED-* result).
+tl: ## Regenerate TelegramApi, MTProtoApi and SecretApi from Schemas/tl with tl-gen (commit the GENERATED-* result).
 	$(SWIFT) build --product tl-gen -q
 	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/api.tl Modules/Network/TelegramApi Api
 	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/mtproto.tl Modules/Network/MTProtoApi MTProto
+	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/secret_api.tl Modules/Network/SecretApi SecretApi
 
 tl-check: ## Fail when the committed GENERATED-* files differ from what tl-gen produces.
 	$(SWIFT) build --product tl-gen -q
 	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/api.tl Modules/Network/TelegramApi Api --check
 	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/mtproto.tl Modules/Network/MTProtoApi MTProto --check
+	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/secret_api.tl Modules/Network/SecretApi SecretApi --check
 # Media (MediaPipeline, StickerDecode): sticker-tool and voice-tool on inputs made on the spot.
 .PHONY: media-demo
 media-demo: deps ## Run sticker-tool and voice-tool on fresh speech, tones and stickers (outputs in .build/media-demo).

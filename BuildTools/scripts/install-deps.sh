@@ -19,6 +19,7 @@ packages=(
     libpango1.0-dev libcairo2-dev libutf8proc-dev
     fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-noto-cjk
     webp opus-tools espeak-ng sox sqlite3 python3-venv time tmux
+    python3-cryptography
 )
 sqlcipher_min=4.5
 venv=.venv

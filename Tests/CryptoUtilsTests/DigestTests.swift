@@ -7,6 +7,7 @@ import Testing
         let abc = Array("abc".utf8)
         #expect(hex(Digest.sha1(abc)) == "a9993e364706816aba3e25717850c26c9cd0d89d")
         #expect(hex(Digest.sha256(abc)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex(Digest.md5(abc)) == "900150983cd24fb0d6963f7d28e17f72")
         #expect(hex(Digest.sha512(abc)).hasPrefix("ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"))
         #expect(Digest.sha256(Array("ab".utf8), Array("c".utf8)) == Digest.sha256(abc))
         #expect(Digest.sha1([], abc, []) == Digest.sha1(abc))

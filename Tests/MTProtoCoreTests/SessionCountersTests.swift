@@ -61,6 +61,15 @@ import Testing
         #expect(server.accept(Self.id(Self.now, remainder: 0), seqNo: 0, now: Self.now) == nil)
     }
 
+    /// A peer's seq_no of Int32.max next to other messages is checked, not trapped on (found by the fuzz pass of
+    /// `server-session` with 20,000 mutations).
+    @Test func theLargestSeqNoIsCheckedWithoutOverflow() {
+        var validator = MessageIdValidator(peer: .server)
+        #expect(validator.accept(Self.id(Self.now, remainder: 1), seqNo: .max, now: Self.now) == nil)
+        #expect(validator.accept(Self.id(Self.now, remainder: 1) + 8, seqNo: 3, now: Self.now) == .seqNoTooLow)
+        #expect(validator.accept(Self.id(Self.now, remainder: 1) - 8, seqNo: .max, now: Self.now) == .seqNoTooHigh)
+    }
+
     @Test func memoryStaysBoundedAndOldIdsAreStillRefused() {
         var validator = MessageIdValidator(peer: .client, capacity: 64)
         var ids: [Int64] = []

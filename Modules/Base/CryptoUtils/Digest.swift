@@ -10,6 +10,9 @@ public enum Digest {
     /// SHA-512 (64 bytes).
     public static func sha512(_ data: [UInt8]) -> [UInt8] { hash(data, EVP_sha512(), 64) }
 
+    /// MD5 (16 bytes) — only where a protocol names it (the key fingerprint of a secret chat's file).
+    public static func md5(_ data: [UInt8]) -> [UInt8] { hash(data, EVP_md5(), 16) }
+
     /// SHA-1 of the concatenation of `parts`, without building it.
     public static func sha1(_ parts: [UInt8]...) -> [UInt8] { hash(parts, EVP_sha1(), 20) }
     /// SHA-256 of the concatenation of `parts`, without building it.

@@ -71,13 +71,14 @@ public struct MessageIdValidator: Sendable {
         if id <= floor { return .duplicate }
         let index = insertionIndex(of: id)
         if index < sorted.count, sorted[index].id == id { return .duplicate }
+        // In 64 bits: the peer chooses seq_no, and Int32.max + 1 must be a refusal, not a trap.
         if index > 0 {
-            let before = sorted[index - 1].seqNo
-            if seqNo < before + (before & 1) { return .seqNoTooLow }
+            let before = Int64(sorted[index - 1].seqNo)
+            if Int64(seqNo) < before + (before & 1) { return .seqNoTooLow }
         }
         if index < sorted.count {
-            let after = sorted[index].seqNo
-            if after < seqNo + (seqNo & 1) { return .seqNoTooHigh }
+            let after = Int64(sorted[index].seqNo)
+            if after < Int64(seqNo) + Int64(seqNo & 1) { return .seqNoTooHigh }
         }
         sorted.insert(Entry(id: id, seqNo: seqNo), at: index)
         var expired = 0

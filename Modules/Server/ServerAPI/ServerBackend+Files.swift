@@ -138,6 +138,12 @@ extension ServerBackend {
                 throw APIError.badRequest("FILE_ID_INVALID")
             }
             (sha256, dc, type) = (file.sha256, photo.dc, .fileJpeg)
+        case .inputEncryptedFileLocation(let location):
+            // A secret chat's file, served as its uploader encrypted it.
+            guard let file = try store.read({ tx in try tx.encryptedFile(id: location.id) }), file.accessHash == location.accessHash else {
+                throw APIError.badRequest("FILE_ID_INVALID")
+            }
+            (sha256, dc, type) = (file.sha256, file.dc, .filePartial)
         default:
             throw APIError.badRequest("LOCATION_INVALID")
         }

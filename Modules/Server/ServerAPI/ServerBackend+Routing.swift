@@ -87,6 +87,22 @@ extension ServerBackend {
         case let f as Api.functions.messages.editChatTitle: return try editChatTitle(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
+        // secret chats
+        case let f as Api.functions.messages.getDhConfig:
+            _ = try signedIn()
+            return try getDhConfig(f).serialized()
+        case let f as Api.functions.messages.requestEncryption: return try requestEncryption(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.acceptEncryption: return try acceptEncryption(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.discardEncryption: return try discardEncryption(f, caller: try signedIn())
+        case let f as Api.functions.messages.sendEncrypted:
+            return try sendEncrypted(peer: f.peer, randomId: f.randomId, data: f.data, service: false, file: nil, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.sendEncryptedService:
+            return try sendEncrypted(peer: f.peer, randomId: f.randomId, data: f.data, service: true, file: nil, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.sendEncryptedFile:
+            return try sendEncrypted(peer: f.peer, randomId: f.randomId, data: f.data, service: false, file: f.file, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.readEncryptedHistory: return try readEncryptedHistory(f, caller: try signedIn())
+        case let f as Api.functions.messages.setEncryptedTyping: return try setEncryptedTyping(f, caller: try signedIn())
+        case let f as Api.functions.messages.receivedQueue: return try receivedQueue(f, caller: try signedIn())
         // updates
         case is Api.functions.updates.getState: return try getState(try signedIn()).serialized()
         case let f as Api.functions.updates.getDifference: return try getDifference(f, caller: try signedIn()).serialized()

@@ -37,17 +37,30 @@ extension ServerBackend {
         try store.read { tx in
             guard let state = try tx.updateState(userId: caller.userId) else { throw APIError.authKeyUnregistered }
             let from = Int64(call.pts)
-            guard from < state.pts else { return .differenceEmpty(.init(date: now, seq: Int32(truncatingIfNeeded: state.seq))) }
+            let fromQts = Int64(max(0, call.qts))
+            // Secret chats changed since the client's date come as `updateEncryption` (they are in no sequence).
+            let encryption = try tx.encryptedChats(userId: caller.userId, changedSince: call.date, limit: 100)
+                .filter { !($0.state == .requested && $0.adminId == caller.userId) }
+            guard from < state.pts || fromQts < state.qts || !encryption.isEmpty else {
+                return .differenceEmpty(.init(date: now, seq: Int32(truncatingIfNeeded: state.seq)))
+            }
             if let total = call.ptsTotalLimit, total > 0, state.pts - from > Int64(total) {
                 return .differenceTooLong(.init(pts: Int32(truncatingIfNeeded: state.pts)))
             }
             var limit = Self.differenceSliceLimit
             if let ptsLimit = call.ptsLimit, ptsLimit > 0 { limit = min(limit, Int(ptsLimit)) }
-            let records = try tx.updates(owner: caller.userId, after: from, limit: limit)
+            let records = from < state.pts ? try tx.updates(owner: caller.userId, after: from, limit: limit) : []
+            var qtsLimit = Self.differenceSliceLimit
+            if let value = call.qtsLimit, value > 0 { qtsLimit = min(qtsLimit, Int(value)) }
+            let qtsRecords = fromQts < state.qts ? try tx.qtsUpdates(owner: caller.userId, after: fromQts, limit: qtsLimit) : []
             var newMessages: [Api.Message] = []
-            var others: [Api.Update] = []
+            var newEncrypted: [Api.EncryptedMessage] = []
+            var others: [Api.Update] = encryption.map {
+                .updateEncryption(.init(chat: apiEncryptedChat($0, viewer: caller.userId), date: $0.changed))
+            }
             var userIds: Set<Int64> = [caller.userId]
             var chatIds: Set<Int64> = []
+            for chat in encryption { userIds.formUnion([chat.adminId, chat.participantId]) }
             for record in records {
                 guard let update = try? Api.Update(tlBytes: record.body) else { continue }
                 if case .updateNewMessage(let new) = update {
@@ -58,18 +71,24 @@ extension ServerBackend {
                     others.append(update)
                 }
             }
+            for record in qtsRecords {
+                guard case .updateNewEncryptedMessage(let new)? = try? Api.Update(tlBytes: record.body) else { continue }
+                newEncrypted.append(new.message)
+            }
             let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { apiUser($0, viewer: caller.userId) }
             let chats = try chatIds.sorted().compactMap { try tx.chat(id: $0) }.map { apiChat($0, viewer: caller.userId, tx: tx) }
             let reached = records.last?.pts ?? state.pts
-            if reached >= state.pts {
+            let reachedQts = qtsRecords.last?.qts ?? state.qts
+            if reached >= state.pts && reachedQts >= state.qts {
                 return .difference(
-                    .init(newMessages: newMessages, newEncryptedMessages: [], otherUpdates: others, chats: chats, users: users, state: apiState(state)))
+                    .init(newMessages: newMessages, newEncryptedMessages: newEncrypted, otherUpdates: others, chats: chats, users: users, state: apiState(state)))
             }
             var intermediate = state
             intermediate.pts = reached
+            intermediate.qts = reachedQts
             return .differenceSlice(
                 .init(
-                    newMessages: newMessages, newEncryptedMessages: [], otherUpdates: others, chats: chats, users: users,
+                    newMessages: newMessages, newEncryptedMessages: newEncrypted, otherUpdates: others, chats: chats, users: users,
                     intermediateState: apiState(intermediate)))
         }
     }

@@ -83,5 +83,24 @@ enum ServerSchema {
             secret BLOB NOT NULL, PRIMARY KEY (token_type, token, user_id)) WITHOUT ROWID;
         CREATE INDEX push_devices_user ON push_devices (user_id);
         """,
+        // 6: secret chats — the relay's view: who, the public DH values and fingerprint (never a key), the qts
+        // log of encrypted messages per account, the encrypted files as uploaded.
+        """
+        CREATE TABLE encrypted_chats (
+            id INTEGER PRIMARY KEY, access_hash INTEGER NOT NULL, admin_id INTEGER NOT NULL,
+            participant_id INTEGER NOT NULL, date INTEGER NOT NULL, g_a BLOB NOT NULL, g_b BLOB,
+            key_fingerprint INTEGER, state INTEGER NOT NULL, history_deleted INTEGER NOT NULL DEFAULT 0,
+            changed INTEGER NOT NULL);
+        CREATE INDEX encrypted_chats_by_admin ON encrypted_chats(admin_id);
+        CREATE INDEX encrypted_chats_by_participant ON encrypted_chats(participant_id);
+        CREATE TABLE qts_updates (
+            owner INTEGER NOT NULL, qts INTEGER NOT NULL, date INTEGER NOT NULL, body BLOB NOT NULL,
+            PRIMARY KEY (owner, qts)) WITHOUT ROWID;
+        CREATE TABLE encrypted_random_ids (
+            chat_id INTEGER NOT NULL, random_id INTEGER NOT NULL, PRIMARY KEY (chat_id, random_id)) WITHOUT ROWID;
+        CREATE TABLE encrypted_files (
+            id INTEGER PRIMARY KEY, access_hash INTEGER NOT NULL, owner INTEGER NOT NULL, dc INTEGER NOT NULL,
+            size INTEGER NOT NULL, sha256 TEXT NOT NULL, key_fingerprint INTEGER NOT NULL, date INTEGER NOT NULL);
+        """,
     ]
 }

@@ -22,6 +22,8 @@ public final class Account: @unchecked Sendable {
     public let pendingMessages: PendingMessageManager
     /// Reads and deletes made here and not yet confirmed by the server, sent in order.
     public let actions: MessageActionQueue
+    /// Secret chats: key exchange, the end-to-end session of each chat, its outbox.
+    public let secretChats: SecretChatManager
     private let updatesDisposable = MetaDisposable()
 
     init(id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: AccountNetwork, stateConfiguration: UpdateSequencer.Configuration) {
@@ -34,10 +36,19 @@ public final class Account: @unchecked Sendable {
         let chatList = ChatListFetcher(accountPeerId: peerId, postbox: postbox, network: network)
         self.holes = holes
         self.chatList = chatList
+        let secretChats = SecretChatManager(
+            accountPeerId: peerId, postbox: postbox, network: network, rekeyPolicy: stateConfiguration.secretChatRekeyPolicy)
+        self.secretChats = secretChats
         stateManager = AccountStateManager(
             accountPeerId: peerId, postbox: postbox, environment: .network(
                 network, differenceTotalLimit: stateConfiguration.differenceTotalLimit, didResetChats: { chatList.reload() }),
-            configuration: stateConfiguration)
+            configuration: stateConfiguration,
+            secretChats: { update, tx in
+                if let chatId = try secretChats.apply(update, transaction: tx) {
+                    // Runs once this transaction has committed (the read waits for it).
+                    Task.detached { await secretChats.flush(chatId: chatId) }
+                }
+            })
         pendingMessages = PendingMessageManager(accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
         actions = MessageActionQueue(accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
     }
@@ -45,6 +56,9 @@ public final class Account: @unchecked Sendable {
     /// Starts following the server: the state manager catches up and listens.
     public func start() {
         stateManager.start()
+        let secretChats = self.secretChats
+        Task.detached { await secretChats.flushAll() }
+        secretChats.scheduleTimers()
         pendingMessages.start()
         actions.start()
     }
@@ -89,6 +103,7 @@ public final class Account: @unchecked Sendable {
 
     /// Stops the managers and closes the connections.
     public func shutdown() async {
+        secretChats.stop()
         await pendingMessages.stop()
         await actions.stop()
         stateManager.stop()

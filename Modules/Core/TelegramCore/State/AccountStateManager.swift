@@ -88,14 +88,15 @@ public final class AccountStateManager: @unchecked Sendable {
     /// A manager for the account `accountPeerId` whose data is in `postbox`.
     public init(
         accountPeerId: PeerId, postbox: Postbox, environment: Environment, queue: Queue = Queue(name: "AccountStateManager"),
-        configuration: UpdateSequencer.Configuration = .init(), retryDelay: Double = 2
+        configuration: UpdateSequencer.Configuration = .init(), retryDelay: Double = 2,
+        secretChats: (@Sendable (Api.Update, Transaction) throws -> Void)? = nil
     ) {
         self.postbox = postbox
         self.environment = environment
         self.queue = queue
         self.configuration = configuration
         self.retryDelay = retryDelay
-        applier = UpdateBatchApplier(accountPeerId: accountPeerId)
+        applier = UpdateBatchApplier(accountPeerId: accountPeerId, secretChats: secretChats)
     }
 
     deinit {

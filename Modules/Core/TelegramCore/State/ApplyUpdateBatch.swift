@@ -15,9 +15,13 @@ public import TelegramApi
 /// the sending and channel work.
 public struct UpdateBatchApplier: Sendable {
     public let accountPeerId: PeerId
+    /// Secret-chat updates (`updateEncryption`, `updateNewEncryptedMessage`, the difference's encrypted messages),
+    /// applied in the batch's transaction by the account's `SecretChatManager`.
+    public var secretChats: (@Sendable (Api.Update, Transaction) throws -> Void)?
 
-    public init(accountPeerId: PeerId) {
+    public init(accountPeerId: PeerId, secretChats: (@Sendable (Api.Update, Transaction) throws -> Void)? = nil) {
         self.accountPeerId = accountPeerId
+        self.secretChats = secretChats
     }
 
     /// What one batch changed, for logs, tests, benchmarks and whoever follows the account's changes
@@ -102,6 +106,12 @@ public struct UpdateBatchApplier: Sendable {
                     }.first
                     try tx.updatePeers([user])
                 }
+            case .update(let update) where Self.isSecretChatUpdate(update):
+                try flushMessages()
+                try secretChats?(update, tx)
+            case .newEncryptedMessage(let message):
+                try flushMessages()
+                try secretChats?(.updateNewEncryptedMessage(.init(message: message, qts: batch.state.qts)), tx)
             default:
                 break
             }
@@ -109,6 +119,13 @@ public struct UpdateBatchApplier: Sendable {
         try flushMessages()
         try tx.setState(AuthorizedAccountState(peerId: accountPeerId, state: batch.state))
         return summary
+    }
+
+    static func isSecretChatUpdate(_ update: Api.Update) -> Bool {
+        switch update {
+        case .updateEncryption, .updateNewEncryptedMessage, .updateEncryptedMessagesRead: return true
+        default: return false
+        }
     }
 
     /// Stores users and basic groups; returns how many.

@@ -1,4 +1,5 @@
 public import TelegramApi
+public import SecretChats
 
 /// The account's update state machine (core.telegram.org "Working with updates"; Telegram-iOS
 /// `TelegramCore/Sources/State/AccountStateManager.swift` and `AccountStateManagementUtils.swift`), without I/O:
@@ -28,11 +29,17 @@ public struct UpdateSequencer: Sendable {
         /// `pts_total_limit` of `updates.getDifference`: an account further behind gets `differenceTooLong` and
         /// fills its chats from holes instead (`nil`: the server's choice).
         public var differenceTotalLimit: Int32?
+        /// When a secret chat's key is replaced (the account's other sequence; tests shorten it).
+        public var secretChatRekeyPolicy: SecretChatRekeyPolicy
 
-        public init(gapWait: Double = 2, maximumHeld: Int = 10_000, differenceTotalLimit: Int32? = nil) {
+        public init(
+            gapWait: Double = 2, maximumHeld: Int = 10_000, differenceTotalLimit: Int32? = nil,
+            secretChatRekeyPolicy: SecretChatRekeyPolicy = .standard
+        ) {
             self.gapWait = gapWait
             self.maximumHeld = maximumHeld
             self.differenceTotalLimit = differenceTotalLimit
+            self.secretChatRekeyPolicy = secretChatRekeyPolicy
         }
     }
 
