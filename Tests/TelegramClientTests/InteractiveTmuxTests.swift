@@ -48,7 +48,7 @@ import Testing
             let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
                 separator: " ")
             let script =
-                "\(quoted); echo \"tg exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e icanon; sleep 120"
+                "\(quoted); echo \"tg exited $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e icanon; echo \"tty checked\"; sleep 120"
             let result = try await run([
                 "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-e", "TERM=xterm-256color", "sh", "-c",
                 script,
@@ -213,11 +213,12 @@ import Testing
 
         // Leaving: Ctrl-C for Alice, SIGTERM for Bob; both restore the terminal and exit 0.
         try await tmux.keys("alice", "C-c")
-        let aliceAfter = try await tmux.waitFor("alice", "the shell after tg") { $0.contains("tg exited") }
+        // The pane's shell prints the exit status, then the terminal's modes, then "tty checked": wait for all of it.
+        let aliceAfter = try await tmux.waitFor("alice", "the shell after tg") { $0.contains("tty checked") }
         #expect(aliceAfter.contains("tg exited 0") && aliceAfter.contains("\necho") && aliceAfter.contains("icanon"))
         let bobTG = try await tmux.childOfPane("bob")
         kill(bobTG, SIGTERM)
-        let bobAfter = try await tmux.waitFor("bob", "the shell after tg") { $0.contains("tg exited") }
+        let bobAfter = try await tmux.waitFor("bob", "the shell after tg") { $0.contains("tty checked") }
         #expect(bobAfter.contains("tg exited 0") && bobAfter.contains("\necho") && bobAfter.contains("icanon"))
 
         // Bob's stored copy: bold "Hello", and his reply stored on Alice's side with its italic entity.
