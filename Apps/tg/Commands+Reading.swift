@@ -115,7 +115,10 @@ struct Watch: AsyncParsableCommand {
             let accepting = Task {
                 while !Task.isCancelled {
                     for chatId in await SecretChatting.acceptIncoming(account: account) {
-                        if !json { print("accepted secret chat secret:\(chatId)") }
+                        if !json {
+                            print("accepted secret chat secret:\(chatId)")
+                            Output.flush()
+                        }
                     }
                     try? await Task.sleep(for: .milliseconds(200))
                 }
