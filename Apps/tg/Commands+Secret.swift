@@ -19,7 +19,9 @@ struct Secret: AsyncParsableCommand {
     @Flag(help: "Accept the secret chats other users asked this account for.") var accept = false
 
     func validate() throws {
-        if accept == (peer != nil) { throw ValidationError("give either a user to start a secret chat with or --accept") }
+        if accept == (peer != nil) {
+            throw ValidationError("give either a user to start a secret chat with or --accept")
+        }
     }
 
     func run() async throws {
@@ -65,7 +67,8 @@ struct SecretKey: AsyncParsableCommand {
 
     func run() async throws {
         guard case .secretChat(let chatId)? = PeerReference(chat) else {
-            throw ToolError.badInput("'\(chat)' is not a secret chat", remedy: "give secret:ID as 'tg secret' printed it")
+            throw ToolError.badInput(
+                "'\(chat)' is not a secret chat", remedy: "give secret:ID as 'tg secret' printed it")
         }
         let key = try await global.withSession { session in
             try SecretChatting.key(chatId: chatId, account: try session.account(named: global.account))

@@ -5,8 +5,8 @@ import Testing
 
 /// `tg secret`, `tg secret-key` and secret chats in `send` and `history`, as real `tg` processes of two of our
 /// accounts against a `tg-server` process (Telethon speaks no secret chats without a plugin): Ann asks Ben while
-/// Ben's `watch` runs, accepts and prints her message; text and a file go both ways; both sides print the same key visualization; a
-/// request nobody answers times out (exit 4) and `secret --accept` takes it later.
+/// Ben's `watch` runs, accepts and prints her message; text and a file go both ways; both sides print the same key
+/// visualization; a request nobody answers times out (exit 4) and `secret --accept` takes it later.
 @Suite(.serialized) struct SecretChatCommandTests {
     struct Started: Decodable {
         let chat: String
@@ -30,7 +30,8 @@ import Testing
             let login = try await harness.tgJSON(
                 LoginResult.self,
                 [
-                    "login", "--account", account, "--phone", phone, "--code", String(repeating: String(phone.dropFirst(5).prefix(1)), count: 5),
+                    "login", "--account", account, "--phone", phone, "--code",
+                    String(repeating: String(phone.dropFirst(5).prefix(1)), count: 5),
                     "--first-name", name, "--server", harness.serverArgument, "--server-key", harness.keyFile,
                 ])
             #expect(login.status == "signedIn", "\(account): \(login)")
@@ -58,7 +59,8 @@ import Testing
             String(decoding: $0, as: UTF8.self).contains("new [1] ")
                 && String(decoding: $0, as: UTF8.self).contains("Hello Ben, just us")
         }
-        #expect(printed, "Ben's watch did not print the secret message: \(String(decoding: watch.output, as: UTF8.self))")
+        #expect(
+            printed, "Ben's watch did not print the secret message: \(String(decoding: watch.output, as: UTF8.self))")
         watch.send(SIGINT)
         let watched = try #require(await watch.waitOffPool(timeout: 30))
         #expect(watched.status == 0, "\(watched.errorOutput)")
@@ -86,8 +88,10 @@ import Testing
         #expect(photo.status == 2, "\(photo.errorOutput)")
 
         // The key visualization: the same on both sides, 12 identicon rows, four emoji, 36 bytes of hex.
-        let annKey = try await harness.tgJSON(SecretChatKeySummary.self, ["--account", "ann", "secret-key", started.chat])
-        let benKey = try await harness.tgJSON(SecretChatKeySummary.self, ["--account", "ben", "secret-key", started.chat])
+        let annKey = try await harness.tgJSON(
+            SecretChatKeySummary.self, ["--account", "ann", "secret-key", started.chat])
+        let benKey = try await harness.tgJSON(
+            SecretChatKeySummary.self, ["--account", "ben", "secret-key", started.chat])
         #expect(annKey == benKey)
         #expect(annKey.identicon.count == 12 && annKey.identicon.allSatisfy { $0.count == 24 })
         #expect(annKey.emoji.count == 4 && annKey.fingerprint.count == 72 && annKey.hex.count == 4)

@@ -83,7 +83,8 @@ public enum PeerResolver {
     /// `user:ID`, `chat:ID`, `secret:ID`: how commands name a peer without ambiguity.
     public static func handle(_ peerId: PeerId) -> String {
         if peerId.namespace == Namespaces.Peer.secretChat { return "secret:\(peerId.id.rawValue)" }
-        return peerId.namespace == Namespaces.Peer.cloudGroup ? "chat:\(peerId.id.rawValue)" : "user:\(peerId.id.rawValue)"
+        return peerId.namespace == Namespaces.Peer.cloudGroup
+            ? "chat:\(peerId.id.rawValue)" : "user:\(peerId.id.rawValue)"
     }
 
     private static func stored(_ id: PeerId, account: Account, _ reference: PeerReference) throws(ClientError) -> PeerId

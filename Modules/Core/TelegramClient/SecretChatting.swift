@@ -34,7 +34,9 @@ public enum SecretChatting {
 
     /// Asks user `userPeerId` for a secret chat and waits (at most `timeout` seconds) until the other side has
     /// accepted and the key is established; returns the chat id.
-    public static func start(with userPeerId: PeerId, account: Account, timeout: Double) async throws(ClientError)
+    public static func start(
+        with userPeerId: PeerId, account: Account, timeout: Double
+    ) async throws(ClientError)
         -> Int32
     {
         guard userPeerId.namespace == Namespaces.Peer.cloudUser, userPeerId != account.peerId else {
@@ -42,13 +44,18 @@ public enum SecretChatting {
         }
         let user: TelegramUser? = try read(account) { try $0.getPeer(userPeerId) as? TelegramUser }
         guard let user, let accessHash = user.accessHash else {
-            throw .notFound("user \(userPeerId.id.rawValue) is not stored with its access hash — find them by @username first")
+            throw .notFound(
+                "user \(userPeerId.id.rawValue) is not stored with its access hash — find them by @username first")
         }
         let chatId: Int32
-        do { chatId = try await account.secretChats.request(userId: userPeerId.id.rawValue, accessHash: accessHash.value) } catch {
+        do {
+            chatId = try await account.secretChats.request(userId: userPeerId.id.rawValue, accessHash: accessHash.value)
+        } catch {
             throw map(error, "requesting a secret chat")
         }
-        return try await poll("the other side accepting secret:\(chatId) (their client must be running)", timeout: timeout) {
+        return try await poll(
+            "the other side accepting secret:\(chatId) (their client must be running)", timeout: timeout
+        ) {
             () throws(ClientError) -> Int32? in
             switch try record(chatId, account: account)?.phase {
             case .active?: return chatId
@@ -93,7 +100,8 @@ public enum SecretChatting {
         } catch {
             throw map(error, "sending in secret:\(chatId)")
         }
-        _ = try await poll("the server taking the secret message", timeout: timeout) { () throws(ClientError) -> Bool? in
+        _ = try await poll("the server taking the secret message", timeout: timeout) {
+            () throws(ClientError) -> Bool? in
             if try record(chatId, account: account)?.outbox.isEmpty ?? true { return true }
             return nil
         }
@@ -123,7 +131,9 @@ public enum SecretChatting {
     }
 
     static func record(_ chatId: Int32, account: Account) throws(ClientError) -> SecretChatRecord? {
-        do { return try account.secretChats.record(chatId: chatId) } catch { throw map(error, "reading secret:\(chatId)") }
+        do { return try account.secretChats.record(chatId: chatId) } catch {
+            throw map(error, "reading secret:\(chatId)")
+        }
     }
 
     static func map(_ error: SecretChatManagerError, _ what: String) -> ClientError {
@@ -160,7 +170,9 @@ public struct SecretChatKeySummary: Codable, Equatable, Sendable {
     /// What people compare: the emoji, the identicon framed, the hex lines.
     public var lines: [String] {
         let frame = String(repeating: "─", count: 24)
-        return [emoji.joined(separator: " "), "┌" + frame + "┐"] + identicon.map { "│" + $0 + "│" } + ["└" + frame + "┘"]
+        return [emoji.joined(separator: " "), "┌" + frame + "┐"] + identicon.map { "│" + $0 + "│" } + [
+            "└" + frame + "┘"
+        ]
             + hex
     }
 }
