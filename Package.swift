@@ -339,12 +339,12 @@ let modules: [Module] = [
     // TelegramClient: what a client command does, above TelegramCore — where the client's data lives and which server
     // each account talks to, sign-in as one flow, peers by @username / phone / id, markdown to entities, waiting for
     // an account to catch up, sending until the server has it, history, search, downloads and watching as values with
-    // stable JSON. The `tg` app is its command line.
+    // stable JSON, secret chats (`SecretChatting`). The `tg` app is its command line.
     .swift(
         "TelegramClient", .Core,
         deps: [
             "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "Network", "TelegramApi", "SwiftSignalKit",
-            "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix",
+            "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix", "SecretChats",
         ],
         testDeps: [
             "SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport", "TelegramCore",

@@ -54,7 +54,7 @@ struct History: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The chat: me, @username, +phone, user:ID, chat:ID or its name.") var peer: String
+    @Argument(help: "The chat: me, @username, +phone, user:ID, chat:ID, secret:ID or its name.") var peer: String
     @Option(help: "How many messages.") var limit = 20
 
     func run() async throws {
@@ -111,6 +111,19 @@ struct Watch: AsyncParsableCommand {
         try await global.withOnlineAccount { _, account in
             let interrupted = Interrupt.install()
             let json = output.json
+            // Secret chats others ask for are accepted while watching, as Telegram's apps do while they run.
+            let accepting = Task {
+                while !Task.isCancelled {
+                    for chatId in await SecretChatting.acceptIncoming(account: account) {
+                        if !json {
+                            print("accepted secret chat secret:\(chatId)")
+                            Output.flush()
+                        }
+                    }
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            defer { accepting.cancel() }
             let stream = MessageWatch(account: account).events {
                 if json { try? Output.json(["watching": true], pretty: false) } else { print("watching") }
                 Output.flush()

@@ -19,7 +19,7 @@ struct Send: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The chat: me, @username, +phone, user:ID, chat:ID or its name.") var peer: String
+    @Argument(help: "The chat: me, @username, +phone, user:ID, chat:ID, secret:ID or its name.") var peer: String
     @Argument(help: "The text, as markdown.") var markdown: String = ""
     @Option(help: "Reply to this message id.") var reply: Int32?
     @Option(help: "A picture (JPEG, PNG, WebP) to send as a photo (at most 1280 px, re-encoded as JPEG).") var photo:
@@ -46,6 +46,7 @@ struct Send: AsyncParsableCommand {
     func run() async throws {
         let sent = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
+            if SecretChatting.isSecret(peerId) { return [try await sendSecret(peerId, account)] }
             let (text, entities) = OutgoingText.parse(markdown)
             let replyTo = reply.map { MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: $0) }
             var messages: [EnqueueMessage] = []
@@ -96,6 +97,18 @@ struct Send: AsyncParsableCommand {
         }
         if output.json { return try Output.json(sent.count == 1 ? AnyEncodable(sent[0]) : AnyEncodable(sent)) }
         for summary in sent { print("sent \(summary.line())") }
+    }
+
+    /// A secret chat takes text or a file (`--file`).
+    func sendSecret(_ peerId: PeerId, _ account: Account) async throws -> MessageSummary {
+        if reply != nil || photo != nil || !album.isEmpty || voice != nil || sticker != nil {
+            throw ToolError.badInput(
+                "a secret chat takes text or --file here", remedy: "send a photo or voice note with --file")
+        }
+        let message = try await SecretChatting.send(
+            markdown: markdown, file: file, chatId: SecretChatting.chatId(peerId), account: account,
+            timeout: global.timeout)
+        return MessageSummary(message, chatName: chatName(peerId, account))
     }
 
     func preparePhoto(_ path: String, _ account: Account) throws -> TelegramMediaImage {

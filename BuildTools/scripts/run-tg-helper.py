@@ -7,6 +7,10 @@
   found                 reads `tg search --json` and prints each message found
   seen FILE             prints how many new messages a `tg watch --json` file holds
   watched FILE          prints a `tg watch --json` file's events, one short line each
+  holds TEXT            reads `tg history --json` and prints the line of the first message whose text has TEXT
+                        (exit 1 when none has)
+  keys A B              prints two `tg secret-key --json` files side by side (names from the file names) and a line
+                        saying whether they match; exit 1 when they differ
 """
 import json
 import math
@@ -111,6 +115,36 @@ def main():
                 message = event["message"]
                 side = "me" if message["outgoing"] else message["fromName"]
                 print("  new [%d] %s: %s" % (message["id"], side, short(message)))
+    elif command == "holds":
+        for message in json.load(sys.stdin):
+            if sys.argv[2] in (message.get("text") or ""):
+                side = "me" if message["outgoing"] else message["fromName"]
+                print("[%d] %s: %s" % (message["id"], side, short(message)))
+                return
+        sys.exit(1)
+    elif command == "keys":
+        sides = []
+        for path in sys.argv[2:4]:
+            with open(path, encoding="utf-8") as file:
+                sides.append((path.rsplit("/", 1)[-1].split(".")[0], json.load(file)))
+        width = 30
+        def rows(key):
+            frame = "─" * 24
+            return [" ".join(key["emoji"]), "┌" + frame + "┐"] + ["│" + r + "│" for r in key["identicon"]] + ["└" + frame + "┘"] + key["hex"]
+        (left_name, left), (right_name, right) = sides
+        print("  %s%s" % (left_name.ljust(width + 4), right_name))
+        for a, b in zip(rows(left), rows(right)):
+            # Emoji are two columns wide: pad by what the terminal shows, not by code points.
+            # (a symbol made an emoji by U+FE0F, like ⛄️, is two columns too).
+            shown = sum(2 if ord(c) > 0x2FFF else 1 for c in a if ord(c) not in (0xFE0F, 0x200D))
+            shown += sum(1 for x, y in zip(a, a[1:]) if ord(y) == 0xFE0F and ord(x) <= 0x2FFF)
+            print("  %s%s    %s" % (a, " " * max(0, width - shown), b))
+        keys = ("fingerprint", "emoji", "hex", "identicon")
+        if all(left[k] == right[k] for k in keys):
+            print("  the key visualizations match: %s" % " ".join(left["emoji"]))
+        else:
+            print("  the key visualizations DIFFER")
+            sys.exit(1)
     else:
         sys.exit("run-tg-helper.py: unknown command %r — see the docstring" % command)
 

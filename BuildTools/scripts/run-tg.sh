@@ -4,7 +4,9 @@
 # test numbers, take usernames and find each other by them; Bob's second device (its own --root) signs in and watches;
 # Alice sends markdown, Bob replies, Alice sends an album of three photos made on the spot, a WebP sticker and an
 # animated .tgs sticker from the server's set, Bob a voice note spoken by espeak-ng; Alice searches "pho" and finds
-# "phở"; the second device must have seen every message; both sides are drawn in the terminal and as PNGs.
+# "phở"; the second device must have seen every message; then, while Bob's client runs (it accepts secret chats as
+# Telegram's apps do), Alice opens a secret chat with him and writes in it, Bob's side holds the message, and both
+# key visualizations are printed side by side and must match; both sides are drawn in the terminal and as PNGs.
 #
 # Usage: run-tg.sh [--dir DIR]
 #   --dir DIR   where the server's data, the three accounts and the PNGs stay (default .build/run); the
@@ -149,7 +151,30 @@ step "bob's second device saw $seen new messages as they happened:"
 "$python" "$helper" watched "$tmp/bob2.jsonl"
 [ "$seen" -ge 8 ] || fail "bob's second device saw $seen of the 8 messages within 30 s"
 
-# 7. Both sides drawn: in the terminal, and as PNG phone screens (360 points wide at 2×: 720 px) tall enough for
+# 7. A secret chat (end-to-end encrypted): Bob's client runs and accepts it; Alice's message reaches his side; both
+#    key visualizations are the same.
+touch "$tmp/bob.watch"
+"$bin/tg" --root "$dir/bob" watch >"$tmp/bob.watch" 2>"$tmp/bob.err" &
+watcher=$!
+for _ in $(seq 1 300); do grep -q watching "$tmp/bob.watch" && break; kill -0 $watcher 2>/dev/null || break; sleep 0.1; done
+grep -q watching "$tmp/bob.watch" || fail "bob's client did not start watching: $(cat "$tmp/bob.err")"
+tg_out alice secret @bob_demo --json
+secret=$(echo "$out" | "$python" "$helper" field chat)
+step "alice starts a secret chat with @bob_demo: $secret, accepted by bob's running client"
+kill -INT $watcher 2>/dev/null || true
+wait $watcher || fail "bob's watch ended badly: $(cat "$tmp/bob.err")"
+watcher=""
+tg_out alice send "$secret" 'The table is under the lantern 🏮' --json
+step "alice → bob in $secret: $(echo "$out" | sent)"
+tg_out bob history "$secret" --json
+line=$(echo "$out" | "$python" "$helper" holds "under the lantern") || fail "bob's side of $secret lacks alice's message"
+step "bob's side of $secret received it: $line"
+tg_as alice secret-key "$secret" --json >"$tmp/alice.key"
+tg_as bob secret-key "$secret" --json >"$tmp/bob.key"
+step "the key visualizations of $secret (tg secret-key), alice's and bob's:"
+"$python" "$helper" keys "$tmp/alice.key" "$tmp/bob.key" || fail "the key visualizations differ: someone is in the middle"
+
+# 8. Both sides drawn: in the terminal, and as PNG phone screens (360 points wide at 2×: 720 px) tall enough for
 #    the whole chat.
 columns=${COLUMNS:-80}
 step "alice's chat with bob:"

@@ -121,6 +121,28 @@ import Testing
         #expect(Self.run(&state, [.key(.enter)]) == [.openHistory(Self.bob, anchor: .upperBound), .markRead(Self.bob)])
     }
 
+    @Test func aSecretChatIsMarkedInTheListAndTheTitle() throws {
+        let store = try Store()
+        let secret = PeerId(namespace: Namespaces.Peer.secretChat, id: PeerId.Id(rawValue: 1001))
+        try store.add([Self.message(1, text: "hello")])
+        try store.add([
+            StoreMessage(
+                id: .partial(secret, Namespaces.Message.secretIncoming), timestamp: 1_795_000_500, flags: [.incoming],
+                authorId: Self.bob, text: "just us")
+        ])
+        let list = EventRecorder(store.postbox.tailChatListView(count: 50))
+        defer { list.dispose() }
+        var state = Self.state()
+        // The shell names secret chats (they have no stored peer) before the list they belong to.
+        Self.run(&state, [.chatNames([secret: "🔒 Bob"]), .chatList(try store.latest(list) { $0.entries.count == 2 })])
+        var screen = state.screen.plainLines
+        #expect(screen[1].hasPrefix("▶ 🔒 Bob (1)  just us"), "\(screen[1])")
+        #expect(screen[2].hasPrefix("  Bob (1)  hello"), "\(screen[2])")
+        Self.run(&state, [.key(.enter)])
+        screen = state.screen.plainLines
+        #expect(screen[0].hasPrefix(" 🔒 Bob — alice"), "\(screen[0])")
+    }
+
     @Test func aChatFollowsTheBottomAndSendsWhatIsTyped() throws {
         let store = try Store()
         try store.add((1...5).map { Self.message($0, text: "message \($0)") })

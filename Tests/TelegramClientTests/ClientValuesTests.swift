@@ -3,6 +3,7 @@ import Postbox
 import PostboxTesting
 import SyncCore
 import TelegramClient
+import TelegramCore
 import Testing
 
 /// The client's values without a server: addresses, the default root, peer references, sticker choices, MIME types,
@@ -54,6 +55,11 @@ import Testing
         #expect(PeerReference("  ") == nil)
         #expect(PeerReference("+12") == .title("+12"))
         #expect(PeerReference.phone("9996620001").description == "+9996620001")
+        #expect(PeerReference("secret:1001") == .secretChat(1001) && PeerReference("Secret:5") == .secretChat(5))
+        #expect(PeerReference.secretChat(1001).description == "secret:1001")
+        #expect(PeerReference("secret:0") == .title("secret:0"))
+        #expect(PeerReference("secret:99999999999") == .title("secret:99999999999"), "past Int32: not a chat id")
+        #expect(PeerResolver.handle(SecretChatRecord.peerId(1001)) == "secret:1001")
     }
 
     @Test func stickerChoicesAreSetSlashNumber() {

@@ -34,13 +34,20 @@ import Testing
             "alice takes @alice_demo; bob takes @bob_demo", "bob's second device signed in",
             "alice → @bob_demo (found by username: Bob): **Hi Bob!**", "(reply to ", "album of 3 photos",
             "sticker 🟢 (WebP)", "sticker 🔷 (animated .tgs)", "voice note", "alice searches \"pho\":",
-            "found [8] from Bob", "phở", "bob's second device saw 8 new messages", "tg-server stopped cleanly; done",
+            "found [8] from Bob", "phở", "bob's second device saw 8 new messages",
+            "alice starts a secret chat with @bob_demo: secret:", "accepted by bob's running client",
+            "The table is under the lantern 🏮", "received it: [", "Alice: The table is under the lantern",
+            "the key visualizations match: ", "tg-server stopped cleanly; done",
             "--root \(dir.path)/alice",
         ] {
             #expect(output.contains(line), "the transcript lacks \(line)")
         }
         #expect(output.contains("╭") && output.contains("Hồ Hoàn Kiếm"), "no chat drawn in the terminal")
         #expect(output.hasPrefix("["), "the first line is a timed step: \(output.prefix(80))")
+        #expect(!output.contains("DIFFER"), "the key visualizations differ")
+        let secretChat = try #require(
+            output.firstMatch(of: /secret chat with @bob_demo: (secret:[0-9]+)/).map { String($0.1) },
+            "no secret chat in the transcript")
 
         // The PNGs: phone screens 360 points wide at 2×, at least 800 points tall, every row shown.
         for side in ["alice", "bob"] {
@@ -80,6 +87,16 @@ import Testing
             let bob = try await tgJSON("bob", ["history", "@alice_demo"], as: [MessageSummary].self)
             let bob2 = try await tgJSON("bob2", ["history", "@alice_demo"], as: [MessageSummary].self)
             checkSides(alice: alice, bob: bob, bob2: bob2)
+            // The secret chat: Bob holds Alice's message; both show the same key visualization.
+            let secretAlice = try await tgJSON("alice", ["history", secretChat], as: [MessageSummary].self)
+            let secretBob = try await tgJSON("bob", ["history", secretChat], as: [MessageSummary].self)
+            #expect(secretAlice.map(\.text) == ["The table is under the lantern 🏮"] && secretAlice.first?.outgoing == true)
+            #expect(secretBob.map(\.text) == secretAlice.map(\.text) && secretBob.first?.fromName == "Alice")
+            #expect(secretBob.first?.chatName == "🔒 Alice", "\(secretBob)")
+            let aliceKey = try await tgJSON("alice", ["secret-key", secretChat], as: SecretChatKeySummary.self)
+            let bobKey = try await tgJSON("bob", ["secret-key", secretChat], as: SecretChatKeySummary.self)
+            #expect(aliceKey == bobKey && aliceKey.identicon.count == 12 && aliceKey.emoji.count == 4)
+            #expect(output.contains(aliceKey.identicon[0]) && output.contains(aliceKey.emoji.joined(separator: " ")))
         } catch {
             server.send(SIGTERM)
             _ = await server.waitOffPool(timeout: 30)

@@ -109,7 +109,16 @@ public final class ChatTerminalApp: @unchecked Sendable {
         history.set(nil)
         let all = session.profiles.accounts.map(\.name)
         _ = state.handle(.account(name: name, peerId: account.peerId, all: all))
-        chatList.set(account.chatListView(count: 100).start(next: { [weak self] view in self?.post(.chatList(view)) }))
+        chatList.set(
+            account.chatListView(count: 100).start(next: { [weak self] view in
+                // Secret chats have no stored peer: named `🔒 ` and the other user from the account's secret chats.
+                var names: [PeerId: String] = [:]
+                for entry in view.entries where SecretChatting.isSecret(entry.peerId) {
+                    names[entry.peerId] = PeerResolver.chatName(entry.peerId, account: account)
+                }
+                self?.post(.chatNames(names))
+                self?.post(.chatList(view))
+            }))
         status.set(
             ClientConnection.status(of: account).start(next: { [weak self] value in self?.post(.connection(value)) }))
         loggedOut.set(

@@ -10,6 +10,9 @@ public enum ChatTerminalEvent: Sendable {
     case connection(ClientConnectionStatus)
     /// The account's chat list view, each time it changes.
     case chatList(ChatListView)
+    /// Names of chats the stored peers cannot name (secret chats: `🔒 ` and the other user), sent before the chat
+    /// list they belong to.
+    case chatNames([PeerId: String])
     /// The open chat's history view, each time it changes (holes filled, messages arriving, the window moved).
     case history(MessageHistoryView)
     /// The account in use: after starting and after a switch (the other names are what Tab cycles through).

@@ -20,6 +20,8 @@ public struct ChatTerminalState: Sendable {
     public internal(set) var connection: ClientConnectionStatus = .connecting
     public internal(set) var accountName = ""
     public internal(set) var accountPeerId: PeerId?
+    /// Names of chats the stored peers cannot name (secret chats), from `.chatNames`.
+    public internal(set) var chatNames: [PeerId: String] = [:]
     public internal(set) var accountNames: [String] = []
     /// The chat list's rows, newest first.
     public internal(set) var chats: [ChatTerminalChatRow] = []
@@ -62,9 +64,12 @@ public struct ChatTerminalState: Sendable {
         case .connection(let status):
             connection = status
             return []
+        case .chatNames(let names):
+            chatNames = names
+            return []
         case .chatList(let view):
             let selectedPeer = chats.indices.contains(selectedChat) ? chats[selectedChat].peerId : nil
-            chats = view.entries.map { ChatTerminalChatRow($0, accountPeerId: accountPeerId) }
+            chats = view.entries.map { ChatTerminalChatRow($0, accountPeerId: accountPeerId, names: chatNames) }
             selectedChat = selectedPeer.flatMap { peer in chats.firstIndex { $0.peerId == peer } } ?? 0
             selectedChat = min(selectedChat, max(0, chats.count - 1))
             return []
@@ -238,9 +243,11 @@ public struct ChatTerminalChatRow: Equatable, Sendable {
     /// The last message as one line: `me: ` for ours, `[photo]` for media without text.
     public var lastMessage: String
 
-    init(_ entry: ChatListEntry, accountPeerId: PeerId?) {
+    init(_ entry: ChatListEntry, accountPeerId: PeerId?, names: [PeerId: String] = [:]) {
         peerId = entry.peerId
-        name = entry.peerId == accountPeerId ? PeerResolver.savedMessages : PeerResolver.displayName(entry.peer)
+        name =
+            entry.peerId == accountPeerId
+            ? PeerResolver.savedMessages : names[entry.peerId] ?? PeerResolver.displayName(entry.peer)
         unread = entry.unreadCount
         if let message = entry.topMessage {
             let summary = MessageSummary(message, chatName: name)

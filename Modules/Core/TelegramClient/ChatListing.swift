@@ -6,7 +6,7 @@ public import TelegramCore
 
 /// A chat as `tg chats` lists it.
 public struct ChatSummary: Codable, Equatable, Sendable {
-    /// `user:ID` or `chat:ID`.
+    /// `user:ID`, `chat:ID` or `secret:ID` (named `🔒 ` and the other user).
     public var chat: String
     public var name: String
     public var username: String?
@@ -54,7 +54,9 @@ public enum ChatListing {
             throw .storage("reading the chat list: \(error)")
         }
         return view.entries.map { entry in
-            let name = entry.peerId == account.peerId ? PeerResolver.savedMessages : PeerResolver.displayName(entry.peer)
+            let name =
+                entry.peer == nil || entry.peerId == account.peerId
+                ? PeerResolver.chatName(entry.peerId, account: account) : PeerResolver.displayName(entry.peer)
             return ChatSummary(
                 chat: PeerResolver.handle(entry.peerId), name: name, username: (entry.peer as? TelegramUser)?.username,
                 unread: entry.unreadCount, pinned: entry.isPinned,

@@ -9,7 +9,8 @@ public enum HistoryLoading {
     public static func messages(
         _ account: Account, peerId: PeerId, limit: Int, timeout: Double
     ) async throws(ClientError) -> [Message] {
-        Array(
+        if SecretChatting.isSecret(peerId) { return try SecretChatting.messages(account, peerId: peerId, limit: limit) }
+        return Array(
             try await view(account, peerId: peerId, limit: limit, timeout: timeout).entries.map(\.message).suffix(limit)
         )
     }

@@ -1,13 +1,15 @@
 import Foundation
 
 /// How a command names a chat: `me` (Saved Messages), `@username`, `+phone` (digits, with or without `+`, at least 7),
-/// `user:ID` / `chat:ID` (or a bare ID, a user), or the chat's title as stored (`"Bob"`).
+/// `user:ID` / `chat:ID` (or a bare ID, a user), `secret:ID` (a secret chat, as `tg secret` prints it), or the chat's
+/// title as stored (`"Bob"`).
 public enum PeerReference: Equatable, Sendable, CustomStringConvertible {
     case me
     case username(String)
     case phone(String)
     case user(Int64)
     case group(Int64)
+    case secretChat(Int32)
     case title(String)
 
     /// Reads a reference; `nil` for an empty one.
@@ -23,6 +25,8 @@ public enum PeerReference: Equatable, Sendable, CustomStringConvertible {
             self = .user(id)
         } else if lower.hasPrefix("chat:"), let id = Int64(text.dropFirst(5)), id > 0 {
             self = .group(id)
+        } else if lower.hasPrefix("secret:"), let id = Int32(text.dropFirst(7)), id > 0 {
+            self = .secretChat(id)
         } else if text.hasPrefix("+"), Self.isPhone(text.dropFirst()) {
             self = .phone(String(text.dropFirst()))
         } else if Self.isPhone(Substring(text)), text.count >= 10 {
@@ -46,6 +50,7 @@ public enum PeerReference: Equatable, Sendable, CustomStringConvertible {
         case .phone(let phone): return "+" + phone
         case .user(let id): return "user:\(id)"
         case .group(let id): return "chat:\(id)"
+        case .secretChat(let id): return "secret:\(id)"
         case .title(let title): return title
         }
     }

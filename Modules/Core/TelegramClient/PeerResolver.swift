@@ -20,6 +20,8 @@ public enum PeerResolver {
             return try stored(.user(id), account: account, reference)
         case .group(let id):
             return try stored(.group(id), account: account, reference)
+        case .secretChat(let id):
+            return try SecretChatting.peerId(chatId: id, account: account)
         case .username(let name):
             if let found = try firstStored(
                 account, { ($0 as? TelegramUser)?.username?.lowercased() == name.lowercased() })
@@ -68,15 +70,21 @@ public enum PeerResolver {
         return peer.map { "peer:\($0.id.id.rawValue)" } ?? "unknown"
     }
 
-    /// The name of chat `peerId` for `account`: "Saved Messages" for itself, else its stored peer's name.
+    /// The name of chat `peerId` for `account`: "Saved Messages" for itself, a secret chat's other user's name after
+    /// `🔒 `, else its stored peer's name.
     public static func chatName(_ peerId: PeerId, account: Account) -> String {
         if peerId == account.peerId { return savedMessages }
+        if let userId = SecretChatting.otherUser(peerId, account: account) {
+            return SecretChatting.mark + chatName(userId, account: account)
+        }
         return displayName(try? account.postbox.readTransactionSync { try $0.getPeer(peerId) })
     }
 
-    /// `user:ID`, `chat:ID`: how commands name a peer without ambiguity.
+    /// `user:ID`, `chat:ID`, `secret:ID`: how commands name a peer without ambiguity.
     public static func handle(_ peerId: PeerId) -> String {
-        peerId.namespace == Namespaces.Peer.cloudGroup ? "chat:\(peerId.id.rawValue)" : "user:\(peerId.id.rawValue)"
+        if peerId.namespace == Namespaces.Peer.secretChat { return "secret:\(peerId.id.rawValue)" }
+        return peerId.namespace == Namespaces.Peer.cloudGroup
+            ? "chat:\(peerId.id.rawValue)" : "user:\(peerId.id.rawValue)"
     }
 
     private static func stored(_ id: PeerId, account: Account, _ reference: PeerReference) throws(ClientError) -> PeerId

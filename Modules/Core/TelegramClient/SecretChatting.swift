@@ -1,0 +1,186 @@
+import Foundation
+public import Postbox
+public import SecretChats
+public import SyncCore
+public import TelegramCore
+
+/// Secret chats as `tg` uses them (core.telegram.org "End-to-End Encryption, Secret Chats"), over the account's
+/// `SecretChatManager`: starting one and waiting for the other side, accepting what others asked for (as Telegram's
+/// apps do while they run), sending text and files, reading what is stored, and the key visualization. A secret chat
+/// is named `secret:ID`; its messages live in Postbox under `SecretChatRecord.peerId(ID)`.
+public enum SecretChatting {
+    /// What goes before a secret chat's name wherever chats are listed or titled.
+    public static let mark = "🔒 "
+
+    /// Whether `peerId` is a secret chat.
+    public static func isSecret(_ peerId: PeerId) -> Bool { peerId.namespace == Namespaces.Peer.secretChat }
+
+    /// The chat id of a secret chat's peer.
+    public static func chatId(_ peerId: PeerId) -> Int32 { Int32(truncatingIfNeeded: peerId.id.rawValue) }
+
+    /// The Postbox peer of secret chat `chatId`, `.notFound` when this account holds no such chat.
+    public static func peerId(chatId: Int32, account: Account) throws(ClientError) -> PeerId {
+        guard try record(chatId, account: account) != nil else {
+            throw .notFound("no secret chat secret:\(chatId) on this account — start one with 'tg secret PEER'")
+        }
+        return SecretChatRecord.peerId(chatId)
+    }
+
+    /// The other user of secret chat `peerId` (nil for any other peer or an unknown chat).
+    public static func otherUser(_ peerId: PeerId, account: Account) -> PeerId? {
+        guard isSecret(peerId), let record = try? account.secretChats.record(chatId: chatId(peerId)) else { return nil }
+        return .user(record.peerUserId)
+    }
+
+    /// Asks user `userPeerId` for a secret chat and waits (at most `timeout` seconds) until the other side has
+    /// accepted and the key is established; returns the chat id.
+    public static func start(
+        with userPeerId: PeerId, account: Account, timeout: Double
+    ) async throws(ClientError)
+        -> Int32
+    {
+        guard userPeerId.namespace == Namespaces.Peer.cloudUser, userPeerId != account.peerId else {
+            throw .badInput("a secret chat is with another user — name one as @username, +phone or user:ID")
+        }
+        let user: TelegramUser? = try read(account) { try $0.getPeer(userPeerId) as? TelegramUser }
+        guard let user, let accessHash = user.accessHash else {
+            throw .notFound(
+                "user \(userPeerId.id.rawValue) is not stored with its access hash — find them by @username first")
+        }
+        let chatId: Int32
+        do {
+            chatId = try await account.secretChats.request(userId: userPeerId.id.rawValue, accessHash: accessHash.value)
+        } catch {
+            throw map(error, "requesting a secret chat")
+        }
+        return try await poll(
+            "the other side accepting secret:\(chatId) (their client must be running)", timeout: timeout
+        ) {
+            () throws(ClientError) -> Int32? in
+            switch try record(chatId, account: account)?.phase {
+            case .active?: return chatId
+            case .ended(let reason)?: throw .refused("secret chat \(chatId) ended: \(reason)")
+            default: return nil
+            }
+        }
+    }
+
+    /// Accepts every secret chat another user asked this account for and it has not answered yet; returns their ids.
+    /// A chat that cannot be accepted (the request was withdrawn, another device took it) is left as it is.
+    @discardableResult
+    public static func acceptIncoming(account: Account) async -> [Int32] {
+        var accepted: [Int32] = []
+        for record in (try? account.secretChats.records()) ?? [] {
+            guard case .incoming = record.phase else { continue }
+            do {
+                try await account.secretChats.accept(chatId: record.chatId)
+                accepted.append(record.chatId)
+            } catch {
+                continue
+            }
+        }
+        return accepted
+    }
+
+    /// Sends `markdown` (as its plain text: the secret layer's entities are not written yet) or, with `file`, that
+    /// file (the text as nothing: `sendFile` carries the name), and waits until the server has it; returns the
+    /// stored message.
+    public static func send(
+        markdown: String, file: String?, chatId: Int32, account: Account, timeout: Double
+    ) async throws(ClientError) -> Message {
+        let manager = account.secretChats
+        let id: MessageId
+        do {
+            if let file {
+                let name = (file as NSString).lastPathComponent
+                id = try await manager.sendFile(path: file, name: name, mimeType: MimeTypes.guess(name), chatId: chatId)
+            } else {
+                id = try await manager.send(text: OutgoingText.parse(markdown).text, chatId: chatId)
+            }
+        } catch {
+            throw map(error, "sending in secret:\(chatId)")
+        }
+        _ = try await poll("the server taking the secret message", timeout: timeout) {
+            () throws(ClientError) -> Bool? in
+            if try record(chatId, account: account)?.outbox.isEmpty ?? true { return true }
+            return nil
+        }
+        guard let message = try read(account, { try $0.getMessage(id) }) else {
+            throw .storage("the sent message \(id.id) is not stored")
+        }
+        return message
+    }
+
+    /// The newest `limit` stored messages of secret chat `peerId`, oldest first (nothing of a secret chat is on the
+    /// server to fill holes from).
+    public static func messages(_ account: Account, peerId: PeerId, limit: Int) throws(ClientError) -> [Message] {
+        try read(account) { try $0.earlierMessages(peerId: peerId, before: nil, count: limit) }
+            .sorted { $0.index < $1.index }
+    }
+
+    /// The key visualization of secret chat `chatId`; `.notFound` before the key exists.
+    public static func key(chatId: Int32, account: Account) throws(ClientError) -> SecretChatKeySummary {
+        let view: SecretChatKeyVisualization?
+        do { view = try account.secretChats.visualization(chatId: chatId) } catch {
+            throw map(error, "reading secret:\(chatId)")
+        }
+        guard let view else {
+            throw .notFound("secret:\(chatId) has no key yet — the other side has not accepted it")
+        }
+        return SecretChatKeySummary(chat: "secret:\(chatId)", view)
+    }
+
+    static func record(_ chatId: Int32, account: Account) throws(ClientError) -> SecretChatRecord? {
+        do { return try account.secretChats.record(chatId: chatId) } catch {
+            throw map(error, "reading secret:\(chatId)")
+        }
+    }
+
+    static func map(_ error: SecretChatManagerError, _ what: String) -> ClientError {
+        switch error {
+        case .unknownChat(let id): return .notFound("\(what): no secret chat \(id) — see 'tg secret PEER'")
+        case .notActive(let id): return .badInput("\(what): secret:\(id) is not active (not accepted yet, or ended)")
+        case .keyExchange(let reason): return .refused("\(what): the key exchange failed (\(reason))")
+        case .network(let reason): return .unreachable("\(what): \(reason) — check that the server is running")
+        case .storage(let reason): return .storage("\(what): \(reason)")
+        }
+    }
+}
+
+/// A secret chat's key visualization as `tg secret-key` prints it: the same on both sides of the chat.
+public struct SecretChatKeySummary: Codable, Equatable, Sendable {
+    public var chat: String
+    /// The 36 bytes the picture and hex are drawn from (SHA1(key)[0..<16] ‖ SHA256(key)[0..<20]), as hex.
+    public var fingerprint: String
+    /// Four emoji.
+    public var emoji: [String]
+    /// Telegram-iOS's four hex lines.
+    public var hex: [String]
+    /// The 12 × 12 identicon as 12 rows of block characters (two columns a cell).
+    public var identicon: [String]
+
+    public init(chat: String, _ view: SecretChatKeyVisualization) {
+        self.chat = chat
+        fingerprint = view.keySignature.map { String(format: "%02x", $0) }.joined()
+        emoji = view.emoji
+        hex = view.hexLines
+        identicon = view.textRows
+    }
+
+    /// What people compare: the emoji, the identicon framed, the hex lines.
+    public var lines: [String] {
+        let frame = String(repeating: "─", count: 24)
+        return [emoji.joined(separator: " "), "┌" + frame + "┐"] + identicon.map { "│" + $0 + "│" } + [
+            "└" + frame + "┘"
+        ]
+            + hex
+    }
+}
+
+extension SecretChatting {
+    static func read<T>(_ account: Account, _ body: (Transaction) throws -> T) throws(ClientError) -> T {
+        do { return try account.postbox.readTransactionSync(body) } catch {
+            throw .storage("reading the account: \(error)")
+        }
+    }
+}
