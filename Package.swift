@@ -348,7 +348,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport", "TelegramCore",
-            "Network", "ServerTestSupport", "ServerStore",
+            "Network", "ServerTestSupport", "ServerStore", "PushNotifications", "MTProtoCore",
         ]),
 
     // ChatHistory: the chat screen's model under the UI.

@@ -26,7 +26,7 @@ struct TG: AsyncParsableCommand {
             """,
         subcommands: [
             Login.self, Accounts.self, Switch.self, Logout.self, Chats.self, History.self, Send.self, Edit.self,
-            Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self, UI.self,
+            Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self, WatchChats.self, UI.self,
             Username.self, Secret.self, SecretKey.self,
         ])
 

@@ -23,8 +23,12 @@ final class CommandLineHarness: Sendable {
         "127.0.0.1:" + ports.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
     }
 
-    /// Starts tg-server, and the Telethon peer as `peerPhone` when given.
-    init(peerPhone: String? = nil, peerName: String = "Bob", peerUsername: String = "bob_cli") async throws {
+    /// Starts tg-server (with `serverArguments` added, e.g. `--push-dir`), and the Telethon peer as `peerPhone` when
+    /// given.
+    init(
+        peerPhone: String? = nil, peerName: String = "Bob", peerUsername: String = "bob_cli",
+        serverArguments: [String] = []
+    ) async throws {
         for tool in [Self.tg, Self.tgServer] {
             try #require(
                 FileManager.default.isExecutableFile(atPath: tool.path),
@@ -35,7 +39,7 @@ final class CommandLineHarness: Sendable {
         peerFolder = folder.appendingPathComponent("telethon")
         try FileManager.default.createDirectory(at: peerFolder, withIntermediateDirectories: true)
         let data = folder.appendingPathComponent("server").path
-        server = try ProcessRunner.start(Self.tgServer, ["--port", "0", "--data-dir", data])
+        server = try ProcessRunner.start(Self.tgServer, ["--port", "0", "--data-dir", data] + serverArguments)
         let ready = await server.waitForOutputOffPool(timeout: 30) {
             String(decoding: $0, as: UTF8.self).contains("ready")
         }

@@ -15,8 +15,9 @@ import Testing
 /// The notification extension end to end on tg-server (`--push-dir`): Bob signs up (his account makes its
 /// notification key and registers it), catches up once and quits; Alice sends; a push file per message appears; the
 /// `notification-service` binary stores each in Bob's Postbox and prints its preview while another process
-/// (`postbox-tool watch-chat-list`, standing in for the `tg` client) has Bob's chat list open; Bob's account then
-/// starts, catches up through getDifference and has each message once. Bad pushes change nothing.
+/// (`postbox-tool watch-chat-list`: Postbox's bare view, no client in the way) has Bob's chat list open; Bob's account
+/// then starts, catches up through getDifference and has each message once. Bad pushes change nothing. The same with
+/// the `tg` client on every side is `TelegramClientTests.NotificationServiceWithTGTests`.
 @Suite(.serialized) struct NotificationServiceEndToEndTests {
     typealias World = AccountIntegrationTests.World
 
@@ -73,7 +74,7 @@ import Testing
         try await AccountIntegrationTests.wait("four push files") { Self.files(in: folder).count == 4 }
         let files = Self.files(in: folder)
 
-        // Bob's `tg` (here postbox-tool) has his chat list open in another process.
+        // Another process (postbox-tool) has Bob's chat list open.
         let accountPath = world.manager.accountPath(bob.id)
         let keyFile = AccountsLayout(rootPath: world.root.path).postboxKeyPath(bob.id.rawValue)
         let watcher = try ProcessRunner.start(

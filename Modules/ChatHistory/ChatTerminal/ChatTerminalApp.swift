@@ -44,7 +44,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
     public static func run(session: ClientSession, accountName: String?, timeout: Double) async throws(ClientError) {
         let profile = try session.profile(named: accountName)
         let account = try session.account(named: profile.name)
-        account.start()
+        session.start(account)
         guard let terminal = RawTerminal() else {
             throw .badInput("the interactive client needs a terminal on standard input and output")
         }
@@ -173,7 +173,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
             }
             do {
                 let other = try session.account(named: name)
-                other.start()
+                session.start(other)
                 use(other, name: name)
             } catch {
                 _ = state.handle(.notice("cannot switch to \(name): \(error)"))

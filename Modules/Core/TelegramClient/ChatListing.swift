@@ -26,6 +26,16 @@ public struct ChatSummary: Codable, Equatable, Sendable {
         try container.encode(pinned, forKey: .pinned)
         try container.encode(lastMessage, forKey: .lastMessage)
     }
+
+    /// One line for people: `user:ID  Name @username (N unread): last message`.
+    public var line: String {
+        let unreadText = unread > 0 ? " (\(unread) unread)" : ""
+        let last =
+            lastMessage.map {
+                ": " + ($0.outgoing ? "me: " : "") + ($0.text.isEmpty ? "[\($0.media?.label ?? "")]" : $0.text)
+            } ?? ""
+        return "\(chat)  \(name)\(username.map { " @\($0)" } ?? "")\(unreadText)\(last)"
+    }
 }
 
 /// The chat list: the server's pages stored first (`ChatListFetcher`, `messages.getDialogs`), then the top `limit`
@@ -53,7 +63,12 @@ public enum ChatListing {
         do { view = try await account.postbox.tailChatListView(count: limit).get() } catch {
             throw .storage("reading the chat list: \(error)")
         }
-        return view.entries.map { entry in
+        return summaries(view, account: account)
+    }
+
+    /// The view's chats as `tg chats` prints them.
+    static func summaries(_ view: ChatListView, account: Account) -> [ChatSummary] {
+        view.entries.map { entry in
             let name =
                 entry.peer == nil || entry.peerId == account.peerId
                 ? PeerResolver.chatName(entry.peerId, account: account) : PeerResolver.displayName(entry.peer)

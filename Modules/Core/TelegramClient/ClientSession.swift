@@ -21,6 +21,10 @@ public final class ClientSession: @unchecked Sendable {
     public let server: ServerAddress?
     private let group: MultiThreadedEventLoopGroup
     private var opened: [Account] = []
+    /// Notification-key registrations started by `onlineAccount` and not finished yet.
+    private var pendingRegistrations = 0
+    /// How long `close()` lets a registration still under way finish.
+    static let registrationGrace: Double = 3
 
     /// Opens `root` with the network of `server` (with its `publicKeyPEM`); without them, of the account `name` (or
     /// the current account) as stored in the profiles.
@@ -118,12 +122,33 @@ public final class ClientSession: @unchecked Sendable {
 
     /// Opens and starts account `name` (or the current one) and waits until it has caught up with the server (its
     /// first `getState` or difference applied): `.unreachable` after `timeout` seconds, `.notLoggedIn` when the
-    /// server no longer knows the authorization.
+    /// server no longer knows the authorization. Started with `start(_:)`, so its notification key is registered
+    /// again.
     public func onlineAccount(named name: String?, timeout: Double) async throws(ClientError) -> Account {
         let account = try account(named: name)
-        account.start()
+        start(account)
         try await Self.waitUntilOnline(account, timeout: timeout)
         return account
+    }
+
+    /// Starts `account` (catching up and listening) and registers its notification key again
+    /// (`registerForNotifications`) — what every client start does, the scripted commands and the interactive one.
+    public func start(_ account: Account) {
+        account.start()
+        registerForNotifications(account)
+    }
+
+    /// Registers `account`'s notification key for this installation's push token again, as Telegram's app does at
+    /// each start (the token, or what the server kept, may have changed since sign-in): in the background, while the
+    /// command goes on; `close()` gives it `registrationGrace` seconds. A failure — no key, the server refusing or
+    /// not answering — is ignored: the command never fails for it, and the next start tries again.
+    func registerForNotifications(_ account: Account) {
+        let manager = self.manager
+        lock.withLock { pendingRegistrations += 1 }
+        Task {
+            _ = await manager.registerForNotifications(account)
+            lock.withLock { pendingRegistrations -= 1 }
+        }
     }
 
     /// Waits for `account` (started) to catch up; see `onlineAccount`.
@@ -166,8 +191,13 @@ public final class ClientSession: @unchecked Sendable {
         return profile.name
     }
 
-    /// Stops every account this session opened and the network threads.
+    /// Stops every account this session opened (after letting a notification-key registration still under way finish,
+    /// `registrationGrace` at most) and the network threads.
     public func close() async {
+        let deadline = Date().addingTimeInterval(Self.registrationGrace)
+        while lock.withLock({ pendingRegistrations > 0 }) && Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         let accounts = lock.withLock {
             let accounts = opened
             opened = []
