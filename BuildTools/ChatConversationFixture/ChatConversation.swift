@@ -64,8 +64,10 @@ public struct ChatConversation: Sendable {
 
         // Ann writes first, two messages in a row.
         try ann.enqueue([EnqueueMessage(text: Self.greeting), EnqueueMessage(text: "I can't wait to see them 🌅")], to: bobId)
-        try await Self.wait("Bob to receive Ann's greeting", timeout: timeout) {
-            try stored(bob, annId).contains { $0.text == Self.greeting && $0.id.namespace == Namespaces.Message.cloud }
+        // Both of Ann's messages before Bob answers: waiting for the first alone let a loaded run store Bob's first
+        // answer between them, which breaks Ann's run of two.
+        try await Self.wait("Bob to receive Ann's two messages", timeout: timeout) {
+            try stored(bob, annId).filter { $0.id.namespace == Namespaces.Message.cloud }.count == 2
         }
         guard let greeting = try stored(bob, annId).first(where: { $0.text == Self.greeting }) else {
             throw ConversationError("Bob has no greeting")
