@@ -174,6 +174,18 @@ public final class SecretChatManager: @unchecked Sendable {
     /// notice or a re-key request that may come along), then sends the outbox. Returns the message's local id.
     @discardableResult
     public func send(text: String, chatId: Int32, ttl: Int32? = nil) async throws(SecretChatManagerError) -> MessageId {
+        try await sendSealed(chatId: chatId, storedText: text, ttl: { ttl ?? $0.messageTTL ?? 0 }) { randomId, ttl in
+            .decryptedMessage(.init(randomId: randomId, ttl: ttl, message: text))
+        }
+    }
+
+    /// One outgoing message of the chat: sealed (with the layer notice or a re-key request that may come along),
+    /// queued with `file` when it carries one, and stored as an outgoing message with `storedText` — with its
+    /// self-destruct timer when its TTL is above 0 — all in one transaction; then the outbox is sent.
+    private func sendSealed(
+        chatId: Int32, storedText: String, ttl: (SecretChatRecord) -> Int32, file: [UInt8]? = nil,
+        _ message: (_ randomId: Int64, _ ttl: Int32) -> SecretApi.DecryptedMessage
+    ) async throws(SecretChatManagerError) -> MessageId {
         let now = clock()
         let accountPeerId = self.accountPeerId
         let policy = rekeyPolicy
@@ -181,15 +193,14 @@ public final class SecretChatManager: @unchecked Sendable {
             guard var record = try SecretChatStorage.record(chatId, tx: tx) else { throw SecretChatManagerError.unknownChat(chatId) }
             guard var session = record.session else { throw SecretChatManagerError.notActive(chatId) }
             let randomId = Int64(bitPattern: SecureRandom.uint64())
-            let ttl = ttl ?? record.messageTTL ?? 0
-            let outgoing = session.send(
-                .decryptedMessage(.init(randomId: randomId, ttl: ttl, message: text)), now: now, policy: policy)
-            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx)
+            let ttl = ttl(record)
+            let outgoing = session.send(message(randomId, ttl), now: now, policy: policy)
+            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx, file: file)
             record.phase = .active(session)
             let ids = try tx.addMessages([
                 StoreMessage(
                     id: .partial(record.peerId, Namespaces.Message.local), globallyUniqueId: randomId, timestamp: now,
-                    authorId: accountPeerId, text: text)
+                    authorId: accountPeerId, text: storedText)
             ])
             if ttl > 0 {
                 var timers = record.timers ?? SecretChatTimers()
@@ -324,30 +335,13 @@ public final class SecretChatManager: @unchecked Sendable {
         case .inputFileStoryDocument:
             throw .network("unexpected upload result")
         }
-        let now = clock()
-        let accountPeerId = self.accountPeerId
-        let policy = rekeyPolicy
-        let id = try write { tx -> MessageId in
-            guard var record = try SecretChatStorage.record(chatId, tx: tx) else { throw SecretChatManagerError.unknownChat(chatId) }
-            guard var session = record.session else { throw SecretChatManagerError.notActive(chatId) }
-            let randomId = Int64(bitPattern: SecureRandom.uint64())
-            let media = SecretApi.DecryptedMessageMedia.decryptedMessageMediaDocument(
-                .init(
-                    thumb: [], thumbW: 0, thumbH: 0, mimeType: mimeType, size: Int64(content.count), key: fileKey.key,
-                    iv: fileKey.iv, attributes: [.documentAttributeFilename(.init(fileName: name))], caption: ""))
-            let outgoing = session.send(
-                .decryptedMessage(.init(randomId: randomId, ttl: 0, message: "", media: media)), now: now, policy: policy)
-            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx, file: encryptedInput.serialized())
-            record.phase = .active(session)
-            try SecretChatStorage.store(record, tx: tx)
-            return try tx.addMessages([
-                StoreMessage(
-                    id: .partial(record.peerId, Namespaces.Message.local), globallyUniqueId: randomId, timestamp: now,
-                    authorId: accountPeerId, text: name)
-            ])[0]
+        let media = SecretApi.DecryptedMessageMedia.decryptedMessageMediaDocument(
+            .init(
+                thumb: [], thumbW: 0, thumbH: 0, mimeType: mimeType, size: Int64(content.count), key: fileKey.key,
+                iv: fileKey.iv, attributes: [.documentAttributeFilename(.init(fileName: name))], caption: ""))
+        return try await sendSealed(chatId: chatId, storedText: name, ttl: { _ in 0 }, file: encryptedInput.serialized()) {
+            randomId, ttl in .decryptedMessage(.init(randomId: randomId, ttl: ttl, message: "", media: media))
         }
-        await flush(chatId: chatId)
-        return id
     }
 
     /// A received file's details, by its message's `globallyUniqueId` (the decrypted message's random_id).

@@ -1,3 +1,4 @@
+import Buffers
 import CryptoUtils
 
 /// The 256-byte secret an account gives the server with `account.registerDevice` so that pushes reach the device
@@ -30,16 +31,7 @@ public struct NotificationKey: Sendable, Equatable {
     public var idHex: String { Self.hex(id) }
 
     /// Lower-case hex of `bytes`.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public static func hex(_ bytes: [UInt8]) -> String { MemoryBuffer(bytes).hexString }
 }
 
 extension NotificationKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
