@@ -15,8 +15,12 @@ WATCHDOG = python3 BuildTools/scripts/watchdog.py --limit $(TEST_TIMEOUT) --name
 # process of their own: swift-testing queues every test body at once on the two-thread pool, so in one process a
 # test's continuation after a socket read waits behind all the CPU-bound unit tests queued before it (a full run
 # reported no test ended for its first 150 s), and a server's frame or idle timeout fired meanwhile.
-LIVE_TESTS := NetworkTests MTProtoServerTests MTProtoTransportTests TelegramCoreTests MediaResourcesTests ChatRenderTests TelegramClientTests
+LIVE_TESTS := NetworkTests MTProtoServerTests MTProtoTransportTests TelegramCoreTests MediaResourcesTests ChatRenderTests
+# The `tg` process tests (tg-server, tg, Telethon, tmux and make run's script as processes) come last, alone: beside
+# the live tests they are many processes on two cores, and their deadlines were missed in loaded runs.
+CLIENT_TESTS := TelegramClientTests
 LIVE_FILTER := ^($(subst $(eval) ,|,$(strip $(LIVE_TESTS))))\.
+CLIENT_FILTER := ^($(subst $(eval) ,|,$(strip $(CLIENT_TESTS))))\.
 
 .DEFAULT_GOAL := help
 .PHONY: help run test build lint format repro repro-verify bench deps clean tsan notification-service-release $(APPS)
@@ -39,8 +43,9 @@ run: build ## Build everything, then play a conversation between tg clients on a
 test: deps ## Build, check boundaries, and run every module's tests.
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	@$(MAKE) --no-print-directory lint-only
-	$(WATCHDOG) 'swift test (unit)' -- $(SWIFT) test --skip-build --skip '$(LIVE_FILTER)'
+	$(WATCHDOG) 'swift test (unit)' -- $(SWIFT) test --skip-build --skip '$(LIVE_FILTER)' --skip '$(CLIENT_FILTER)'
 	$(WATCHDOG) 'swift test (live: $(LIVE_TESTS))' -- $(SWIFT) test --skip-build --filter '$(LIVE_FILTER)'
+	$(WATCHDOG) 'swift test (client processes: $(CLIENT_TESTS))' -- $(SWIFT) test --skip-build --filter '$(CLIENT_FILTER)'
 
 test-%: deps
 	@test -d Tests/$*Tests || { echo "make: no tests for '$*' (known: $(TEST_TARGETS))"; exit 2; }
