@@ -146,34 +146,18 @@ public final class ImageResources: Sendable {
                     subscriber.putNext(ImageResult(stage: .strippedThumbnail, bitmap: blurred, fromCache: fromCache))
                 }
                 if token.isCancelled { return }
-                let complete = LockedValue(false)
                 let resourceId = representation.resource.id
                 fetch.set(
-                    fetcher.fetch(representation.resource, size: representation.byteSize).start(
-                        next: { [self] event in
-                            switch event {
-                            case .status(.local(let path)):
-                                complete.withLock { $0 = true }
-                                workQueue.async { [self] in
-                                    let bytes: [UInt8]
-                                    do throws(LocalFiles.Failure) {
-                                        bytes = try LocalFiles.read(path, maxBytes: Self.maxFileBytes)
-                                    } catch {
-                                        subscriber.putError(.undecodable("\(resourceId) cannot be read: \(error)"))
-                                        return
-                                    }
-                                    deliverFull(bytes, key: key, request: request, token: token, subscriber: subscriber)
-                                }
-                            case .failed(let error):
-                                subscriber.putError(.fetch(error))
-                            case .status:
-                                break
-                            }
+                    fetcher.wholeFile(
+                        representation.resource, size: representation.byteSize, maxBytes: Self.maxFileBytes, queue: workQueue
+                    ).start(
+                        next: { [self] bytes in
+                            deliverFull(bytes, key: key, request: request, token: token, subscriber: subscriber)
                         },
-                        completed: {
-                            if !complete.withLock({ $0 }) {
-                                subscriber.putError(
-                                    .fetch(.storage("\(resourceId): the fetch ended before the file was whole")))
+                        error: { error in
+                            switch error {
+                            case .fetch(let error): subscriber.putError(.fetch(error))
+                            case .unreadable(let failure): subscriber.putError(.undecodable("\(resourceId) cannot be read: \(failure)"))
                             }
                         }))
             }

@@ -92,39 +92,28 @@ public final class StickerResources: Sendable {
                     subscriber.putCompletion()
                     return
                 }
-                let done = LockedValue(false)
                 fetch.set(
-                    fetcher.fetch(file.resource, size: file.size).start(
-                        next: { [self] event in
-                            switch event {
-                            case .status(.local(let path)):
-                                done.withLock { $0 = true }
-                                workQueue.async { [self] in
-                                    if cancelled.withLock({ $0 }) { return }
-                                    let result: [UInt8]
-                                    do {
-                                        let bytes = try LocalFiles.read(path, maxBytes: Self.maxFileBytes)
-                                        result = try make(bytes)
-                                    } catch let error as AnimatedStickerError {
-                                        subscriber.putError(.sticker(error))
-                                        return
-                                    } catch {
-                                        subscriber.putError(.unreadable("\(resourceId): \(error)"))
-                                        return
-                                    }
-                                    try? mediaBox.storeCachedRepresentation(resourceId, representation: representation, keep: false, data: result)
-                                    subscriber.putNext((result, false))
-                                    subscriber.putCompletion()
-                                }
-                            case .failed(let error):
-                                subscriber.putError(.fetch(error))
-                            case .status:
-                                break
+                    fetcher.wholeFile(file.resource, size: file.size, maxBytes: Self.maxFileBytes, queue: workQueue).start(
+                        next: { [self] bytes in
+                            if cancelled.withLock({ $0 }) { return }
+                            let result: [UInt8]
+                            do {
+                                result = try make(bytes)
+                            } catch let error as AnimatedStickerError {
+                                subscriber.putError(.sticker(error))
+                                return
+                            } catch {
+                                subscriber.putError(.unreadable("\(resourceId): \(error)"))
+                                return
                             }
+                            try? mediaBox.storeCachedRepresentation(resourceId, representation: representation, keep: false, data: result)
+                            subscriber.putNext((result, false))
+                            subscriber.putCompletion()
                         },
-                        completed: {
-                            if !done.withLock({ $0 }) {
-                                subscriber.putError(.fetch(.storage("\(resourceId): the fetch ended before the file was whole")))
+                        error: { error in
+                            switch error {
+                            case .fetch(let error): subscriber.putError(.fetch(error))
+                            case .unreadable(let failure): subscriber.putError(.unreadable("\(resourceId): \(failure)"))
                             }
                         }))
             }
