@@ -145,6 +145,11 @@ public final class ChatTerminalApp: @unchecked Sendable {
             let timeout = self.timeout
             Task {
                 do {
+                    if SecretChatting.isSecret(peerId) {
+                        try await Self.sendSecret(outgoing, peerId: peerId, account: account, timeout: timeout)
+                        if case .text = outgoing {} else { self.post(.notice("sent")) }
+                        return
+                    }
                     let messages = try await Self.prepare(outgoing, peerId: peerId, account: account)
                     _ = try await MessageSending.send(messages, to: peerId, account: account, timeout: timeout)
                     if case .text = outgoing {} else { self.post(.notice("sent")) }
@@ -213,6 +218,35 @@ public final class ChatTerminalApp: @unchecked Sendable {
             guard let sticker = StickerChoice(choice) else { throw ClientError.badInput("no sticker \(choice)") }
             return [EnqueueMessage(text: "", replyTo: reply(replyTo), media: try await sticker.file(account: account))]
         }
+    }
+
+    /// An outgoing line in a secret chat: the same text, media and replies, sealed by the account's secret chats
+    /// (`SecretChatting.send`) instead of the pending-message manager.
+    static func sendSecret(
+        _ outgoing: ChatTerminalOutgoing, peerId: PeerId, account: Account, timeout: Double
+    ) async throws {
+        let markdown: String
+        let attachment: SecretChatting.Attachment?
+        let replyTo: Int32?
+        switch outgoing {
+        case .text(let text, let reply): (markdown, attachment, replyTo) = (text, nil, reply)
+        case .photo(let path, let caption, let reply):
+            (markdown, attachment, replyTo) = (
+                caption, .media(try SecretChatMediaPreparation.photo(path: expand(path))), reply
+            )
+        case .file(let path, let caption, let reply):
+            (markdown, attachment, replyTo) = (caption, .file(expand(path)), reply)
+        case .voice(let path, let reply):
+            (markdown, attachment, replyTo) = (
+                "", .media(try SecretChatMediaPreparation.voice(path: expand(path))), reply
+            )
+        case .sticker(let choice, let reply):
+            guard let sticker = StickerChoice(choice) else { throw ClientError.badInput("no sticker \(choice)") }
+            (markdown, attachment, replyTo) = ("", .media(.external(try await sticker.file(account: account))), reply)
+        }
+        _ = try await SecretChatting.send(
+            markdown: markdown, attachment: attachment, replyTo: replyTo, chatId: SecretChatting.chatId(peerId),
+            account: account, timeout: timeout)
     }
 
     /// `~/…` expanded.
