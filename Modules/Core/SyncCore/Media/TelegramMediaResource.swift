@@ -15,7 +15,8 @@ public enum TelegramMediaResource: Hashable, Sendable, Codable {
     /// A file made on this device that has not been uploaded (yet).
     case localFile(fileId: Int64, size: Int64?)
     /// A file received in a secret chat: encrypted on the server, with its location and key kept by the account's
-    /// secret chats under the chat and the message's random_id (Telegram-iOS `SecretFileMediaResource`).
+    /// secret chats under the chat and the message's random_id (Telegram-iOS `SecretFileMediaResource`, fetched by
+    /// `TelegramCore/Sources/State/FetchSecretFileResource.swift`).
     case secretChatFile(chatId: Int32, randomId: Int64, size: Int64)
 
     /// The MediaBox identity, stable across file-reference refreshes (Telegram-iOS's resource id strings).

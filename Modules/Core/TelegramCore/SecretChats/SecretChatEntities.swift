@@ -3,8 +3,9 @@ public import SecretApi
 public import SyncCore
 
 /// A message's entities as the secret layer carries them (`decryptedMessage.entities`, layer 45 and later —
-/// core.telegram.org `/api/end-to-end`; Telegram-iOS `TelegramCore/Sources/SecretChats/SecretChatOutgoingOperation`
-/// and `ProcessSecretChatIncomingDecryptedOperations.swift`), to and from the `MessageTextEntity`s a message stores.
+/// core.telegram.org `/api/end-to-end`; Telegram-iOS `TelegramCore/Sources/State/ManagedSecretChatOutgoingOperations.swift`
+/// and `State/ProcessSecretChatIncomingDecryptedOperations.swift`), to and from the `MessageTextEntity`s a message
+/// stores.
 public enum SecretChatEntities {
     /// The entities for `decryptedMessage.entities`; nil when there are none. A mention of a user by name carries
     /// the user's 32-bit id in this layer and is left out when the id does not fit (as Telegram-iOS does).

@@ -4,9 +4,9 @@ public import SecretChats
 public import SyncCore
 
 /// What an outgoing secret message carries besides its text (core.telegram.org `/api/end-to-end`, "Sending
-/// encrypted files"; Telegram-iOS `TelegramCore/Sources/SecretChats/SecretChatOutgoingOperation` and
-/// `PendingMessages/StandaloneSendMessage`). Everything but `external` is encrypted with its own key and IV and
-/// uploaded; `external` names a file the server already has (a sticker from a set), as Telegram sends stickers.
+/// encrypted files"; Telegram-iOS `TelegramCore/Sources/State/ManagedSecretChatOutgoingOperations.swift`). Everything
+/// but `external` is encrypted with its own key and IV and uploaded; `external` names a file the server already has
+/// (a sticker from a set), as Telegram sends stickers.
 public enum SecretChatOutgoingMedia: Sendable {
     /// A file sent as a document (`decryptedMessageMediaDocument` with its name).
     case document(content: [UInt8], name: String, mimeType: String)
