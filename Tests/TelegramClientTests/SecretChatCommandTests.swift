@@ -127,6 +127,17 @@ import Testing
         #expect(download.status == 0, "\(download.errorOutput)")
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: target))
         #expect(Int64(jpeg.count) == photo.media?.size && jpeg.prefix(2) == Data([0xff, 0xd8]))
+        // Ann deletes her photo: gone on both sides.
+        let deleted = try await harness.tg(["--account", "ann", "delete", started.chat, "\(photo.id)"])
+        #expect(deleted.status == 0, "\(deleted.errorOutput)")
+        var photoGone = false
+        let goneBy = Date().addingTimeInterval(20)
+        while Date() < goneBy && !photoGone {
+            let bensNow = try await harness.tgJSON([MessageSummary].self, ["--account", "ben", "history", started.chat])
+            photoGone = !bensNow.contains { $0.media?.kind == "photo" }
+            if !photoGone { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(photoGone, "the deleted photo is still at Ben's")
         // Albums are not sent in secret chats: a usage error, nothing sent.
         let album = try await harness.tg(["--account", "ann", "send", started.chat, "x", "--album", png, png])
         #expect(album.status == 2, "\(album.errorOutput)")

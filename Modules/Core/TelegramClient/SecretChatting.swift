@@ -149,6 +149,16 @@ public enum SecretChatting {
         throw .notFound("secret:\(chatId) has no message \(id) — see 'tg history secret:\(chatId)'")
     }
 
+    /// Deletes messages of secret chat `chatId` here and on the other side (ids as `message(_:chatId:account:)` reads
+    /// them).
+    public static func delete(_ ids: [Int32], chatId: Int32, account: Account) async throws(ClientError) {
+        var messageIds: [MessageId] = []
+        for id in ids { messageIds.append(try message(id, chatId: chatId, account: account)) }
+        do { try await account.secretChats.deleteMessages(messageIds, chatId: chatId) } catch {
+            throw map(error, "deleting in secret:\(chatId)")
+        }
+    }
+
     /// Downloads a received photo or file of a secret chat and decrypts it (refused when the server's fingerprint is
     /// not the key's); returns the bytes and the file's name.
     public static func download(
