@@ -1,4 +1,5 @@
 import Foundation
+import MediaBox
 import Postbox
 import SecretApi
 import SecretChats
@@ -106,6 +107,10 @@ import Testing
             return
         }
         #expect(fileChat == chatId && size == Int64(jpeg.count) && randomId == photoMessage.globallyUniqueId)
+        // Ann's own copy is the photo as sent, in her MediaBox under her message's local resource.
+        let annPhoto = try #require(try Self.messages(ann, chatId).first { $0.text == "the view" }?.media.first as? TelegramMediaImage)
+        let annResource = try #require(annPhoto.representations.first?.resource)
+        #expect(FileManager.default.contents(atPath: ann.postbox.mediaBox.completedPath(annResource.id)) == Data(jpeg))
         let photoFile = try #require(try ben.secretChats.receivedFile(chatId: chatId, randomId: randomId))
         #expect(try await ben.secretChats.download(photoFile) == jpeg)
 

@@ -1,5 +1,6 @@
 import CryptoUtils
 import Foundation
+import MediaBox
 public import Network
 public import Postbox
 public import SecretApi
@@ -434,6 +435,9 @@ public final class SecretChatManager: @unchecked Sendable {
         case .external:
             throw .storage("a file the server holds is sent without an upload")  // handled above
         }
+        // This side's copy stays readable: the plain bytes in MediaBox under the stored media's local resource.
+        let copy = postbox.mediaBox.completedPath(TelegramMediaResource.localFile(fileId: localId, size: size).id)
+        do { try Data(content).write(to: URL(fileURLWithPath: copy)) } catch { throw .storage("\(error)") }
         return try await sendSealed(
             chatId: chatId, storedText: storedText, entities: entities, replyTo: replyTo, media: [stored],
             ttl: { $0.messageTTL ?? 0 }, file: encryptedInput.serialized()
