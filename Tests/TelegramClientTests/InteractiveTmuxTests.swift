@@ -120,7 +120,7 @@ import Testing
 
     /// The compose line writes into a secret chat as into any chat: markdown (sent as the secret layer's entities),
     /// a photo with a caption, and a reply — each sealed by the account's secret chats; Bob's stored copies carry
-    /// them.
+    /// them. Bob typing in his interactive client shows as "(typing…)" in Alice's title.
     @Test func aliceWritesInASecretChatFromTmux() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.tmuxPath), "no tmux: run `make deps`")
         let harness = try await CommandLineHarness()
@@ -172,6 +172,16 @@ import Testing
         }
         try await tmux.keys("alice", "Enter")
         try await tmux.waitFor("alice", "the secret chat open") { $0.contains("│ psst, Alice") }
+        // Bob opens it in his interactive client and starts typing: Alice's title says so (updateEncryptedChatTyping).
+        try await tmux.start("bob", [tg, "--root", harness.root, "--account", "bob"])
+        try await tmux.waitFor("bob", "Bob's list with the secret chat") { $0.contains("🔒 Alice") }
+        try await tmux.keys("bob", "Enter")
+        try await tmux.waitFor("bob", "Bob in the secret chat") { $0.contains("│ psst, Alice") }
+        #expect(!(try await tmux.screen("alice")).contains("(typing…)"))
+        try await tmux.keys("bob", literal: "hmm")
+        try await tmux.waitFor("alice", "Bob typing in her title", timeout: 15) { $0.contains("🔒 Bob (typing…)") }
+        try await tmux.keys("bob", "C-u")
+        try await tmux.keys("bob", "C-c")
         try await tmux.keys("alice", literal: "**Sealed** hello")
         try await tmux.keys("alice", "Enter")
         try await tmux.waitFor("alice", "her secret message shown and the line cleared") {

@@ -25,6 +25,11 @@ public final class ChatTerminalApp: @unchecked Sendable {
     private let loggedOut = MetaDisposable()
     private var finished: CheckedContinuation<Void, Never>?
     private var done = false
+    /// The secret chats whose other side was last seen typing, and when this user's typing was last sent per chat.
+    private var typingShown: Set<PeerId> = []
+    private var typingSent: [PeerId: Date] = [:]
+    /// How often this user's typing goes out while they type (a notice lasts `SecretChatManager.typingDuration`).
+    static let typingInterval: Double = 4
 
     private init(session: ClientSession, account: Account, name: String, timeout: Double, terminal: RawTerminal) {
         self.session = session
@@ -76,6 +81,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
                 post(.key(.ctrl("c")))
                 return
             }
+            queue.async { self.refreshTyping() }
             if terminal.takeResize() {
                 let size = terminal.size
                 post(.resize(width: size.width, height: size.height))
@@ -88,6 +94,16 @@ public final class ChatTerminalApp: @unchecked Sendable {
             if bytes.isEmpty { keys += decoder.flushEscape() }
             for key in keys { post(.key(key)) }
         }
+    }
+
+    /// Shows which secret chats' other side is typing (on the queue; redraws only when it changed).
+    private func refreshTyping() {
+        guard !done else { return }
+        let now = Set(account.secretChats.typingChats.map(SecretChatRecord.peerId))
+        guard now != typingShown else { return }
+        typingShown = now
+        _ = state.handle(.typing(now))
+        draw()
     }
 
     /// Handles `event` on the queue, carries out its effects and draws.
@@ -138,6 +154,12 @@ public final class ChatTerminalApp: @unchecked Sendable {
                 }))
         case .closeHistory:
             history.set(nil)
+        case .typing(let peerId):
+            guard SecretChatting.isSecret(peerId) else { return }
+            let now = Date()
+            if let last = typingSent[peerId], now.timeIntervalSince(last) < Self.typingInterval { return }
+            typingSent[peerId] = now
+            Task { try? await account.secretChats.sendTyping(chatId: SecretChatting.chatId(peerId)) }
         case .markRead(let peerId):
             let timeout = self.timeout
             Task { _ = try? await MessageCommands.read(account, peerId: peerId, upTo: nil, timeout: timeout) }
