@@ -99,15 +99,30 @@ struct Send: AsyncParsableCommand {
         for summary in sent { print("sent \(summary.line())") }
     }
 
-    /// A secret chat takes text or a file (`--file`).
+    /// A secret chat takes what a cloud chat takes but albums: the markdown's entities, a reply, a photo (with its
+    /// thumbnail inside the encrypted message), a voice note, a file, or a sticker (named on the server, not uploaded).
     func sendSecret(_ peerId: PeerId, _ account: Account) async throws -> MessageSummary {
-        if reply != nil || photo != nil || !album.isEmpty || voice != nil || sticker != nil {
+        if !album.isEmpty {
             throw ToolError.badInput(
-                "a secret chat takes text or --file here", remedy: "send a photo or voice note with --file")
+                "a secret chat takes no albums here", remedy: "send the pictures one by one with --photo")
+        }
+        var attachment: SecretChatting.Attachment?
+        if let photo {
+            do { attachment = .media(try SecretChatMediaPreparation.photo(path: photo)) } catch {
+                throw ToolError.badInput("\(photo): \(error)", remedy: "give a JPEG, PNG or WebP picture")
+            }
+        } else if let voice {
+            do { attachment = .media(try SecretChatMediaPreparation.voice(path: voice)) } catch {
+                throw ToolError.badInput("\(voice): \(error)", remedy: "give a PCM WAV file")
+            }
+        } else if let sticker, let choice = StickerChoice(sticker) {
+            attachment = .media(.external(try await choice.file(account: account)))
+        } else if let file {
+            attachment = .file(file)
         }
         let message = try await SecretChatting.send(
-            markdown: markdown, file: file, chatId: SecretChatting.chatId(peerId), account: account,
-            timeout: global.timeout)
+            markdown: markdown, attachment: attachment, replyTo: reply, chatId: SecretChatting.chatId(peerId),
+            account: account, timeout: global.timeout)
         return MessageSummary(message, chatName: chatName(peerId, account))
     }
 

@@ -141,6 +141,16 @@ import Testing
         Self.run(&state, [.key(.enter)])
         screen = state.screen.plainLines
         #expect(screen[0].hasPrefix(" 🔒 Bob — alice"), "\(screen[0])")
+        // Typing a message in it tells the other side (the shell throttles); a command does not.
+        #expect(Self.run(&state, Self.typed("hi")) == [.typing(secret), .typing(secret)])
+        Self.run(&state, [.key(.ctrl("u"))])
+        #expect(Self.run(&state, Self.typed("/reply")).isEmpty)
+        Self.run(&state, [.key(.ctrl("u"))])
+        // The other side typing shows in the title until it stops.
+        Self.run(&state, [.typing([secret])])
+        #expect(state.screen.plainLines[0].hasPrefix(" 🔒 Bob (typing…) — alice"), "\(state.screen.plainLines[0])")
+        Self.run(&state, [.typing([])])
+        #expect(state.screen.plainLines[0].hasPrefix(" 🔒 Bob — alice"))
     }
 
     @Test func aChatFollowsTheBottomAndSendsWhatIsTyped() throws {

@@ -154,4 +154,74 @@ extension ServerBackendTests {
         guard case .file(let body) = downloaded else { throw Failure(response: .notImplemented) }
         #expect(body.bytes == content)
     }
+
+    /// A secret chat lives on one device of each side: Ben signed in on a second device (key 103) saw the request
+    /// like his first, but once the first accepted, the second gets none of the chat's messages (pushed or through the
+    /// difference) and may not send, read, type or discard in it.
+    @Test func aSecretChatBelongsToTheDevicesThatRequestedAndAcceptedIt() async throws {
+        let harness = try Harness()
+        _ = try await harness.signUp("9996621011", name: "Ann", key: 101, dc: 2)
+        let ben = try await harness.signUp("9996621012", name: "Ben", key: 102, dc: 2)
+        let sent = try await harness.result(
+            Api.functions.auth.sendCode(phoneNumber: "9996621012", apiId: 1, apiHash: "", settings: .codeSettings(.init())),
+            as: Api.auth.SentCode.self, key: 103, dc: 2)
+        guard case .sentCode(let code) = sent else { throw Failure(response: .notImplemented) }
+        let second = try await harness.result(
+            Api.functions.auth.signIn(phoneNumber: "9996621012", phoneCodeHash: code.phoneCodeHash, phoneCode: "22222"),
+            as: Api.auth.Authorization.self, key: 103, dc: 2)
+        guard case .authorization = second else { throw Failure(response: .notImplemented) }
+
+        let requested = try await harness.result(
+            Api.functions.messages.requestEncryption(
+                userId: .inputUser(.init(userId: ben.id, accessHash: ben.accessHash)), randomId: 8, gA: Self.gValue(0xa1)),
+            as: Api.EncryptedChat.self, key: 101, dc: 2)
+        guard case .encryptedChatWaiting(let waiting) = requested else { throw Failure(response: .notImplemented) }
+        let chat = Api.InputEncryptedChat.inputEncryptedChat(.init(chatId: waiting.id, accessHash: waiting.accessHash))
+        func encryption(key: Int64) async throws -> [Api.EncryptedChat] {
+            let difference = try await harness.result(
+                Api.functions.updates.getDifference(pts: 0, date: 0, qts: 0), as: Api.updates.Difference.self, key: key, dc: 2)
+            guard case .difference(let value) = difference else { return [] }
+            return value.otherUpdates.compactMap { if case .updateEncryption(let update) = $0 { update.chat } else { nil } }
+        }
+        // Both of Ben's devices are asked.
+        for key: Int64 in [102, 103] {
+            guard case .encryptedChatRequested? = try await encryption(key: key).first else {
+                Issue.record("device \(key) was not asked")
+                return
+            }
+        }
+        _ = try await harness.result(
+            Api.functions.messages.acceptEncryption(peer: chat, gB: Self.gValue(0xb2), keyFingerprint: 0x42),
+            as: Api.EncryptedChat.self, key: 102, dc: 2)
+        #expect(try await encryption(key: 103).isEmpty, "the chat is the first device's now")
+        guard case .encryptedChat? = try await encryption(key: 102).first else {
+            Issue.record("the accepting device lost the chat")
+            return
+        }
+        // The second device can neither take it nor use it.
+        for function in [
+            Api.functions.messages.acceptEncryption(peer: chat, gB: Self.gValue(0xb3), keyFingerprint: 1) as any TLFunction,
+            Api.functions.messages.sendEncrypted(peer: chat, randomId: 1, data: [UInt8](repeating: 1, count: 32)),
+            Api.functions.messages.readEncryptedHistory(peer: chat, maxDate: 1),
+            Api.functions.messages.setEncryptedTyping(peer: chat, typing: true),
+            Api.functions.messages.discardEncryption(chatId: waiting.id),
+        ] {
+            #expect(Self.error(await harness.call(function, key: 103, dc: 2)) == "CHAT_ID_INVALID", "\(function)")
+        }
+        // Ann's message reaches the accepting device only; a device of Ann's that did not ask cannot send either.
+        _ = try await harness.result(
+            Api.functions.messages.sendEncrypted(peer: chat, randomId: 2, data: [UInt8](repeating: 2, count: 32)),
+            as: Api.messages.SentEncryptedMessage.self, key: 101, dc: 2)
+        func encrypted(key: Int64) async throws -> Int {
+            let difference = try await harness.result(
+                Api.functions.updates.getDifference(pts: 0, date: 0, qts: 0), as: Api.updates.Difference.self, key: key, dc: 2)
+            guard case .difference(let value) = difference else { return 0 }
+            return value.newEncryptedMessages.count
+        }
+        #expect(try await encrypted(key: 102) == 1)
+        #expect(try await encrypted(key: 103) == 0)
+        _ = try await harness.result(
+            Api.functions.messages.sendEncrypted(peer: chat, randomId: 3, data: [UInt8](repeating: 3, count: 32)),
+            as: Api.messages.SentEncryptedMessage.self, key: 102, dc: 2)
+    }
 }

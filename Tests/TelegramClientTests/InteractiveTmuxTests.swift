@@ -118,6 +118,106 @@ import Testing
         await harness.close()
     }
 
+    /// The compose line writes into a secret chat as into any chat: markdown (sent as the secret layer's entities),
+    /// a photo with a caption, and a reply — each sealed by the account's secret chats; Bob's stored copies carry
+    /// them. Bob typing in his interactive client shows as "(typing…)" in Alice's title.
+    @Test func aliceWritesInASecretChatFromTmux() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.tmuxPath), "no tmux: run `make deps`")
+        let harness = try await CommandLineHarness()
+        let tmux: Tmux
+        do { tmux = try await Tmux(socket: harness.folder.appendingPathComponent("tmux.sock").path) } catch {
+            await harness.close()
+            throw error
+        }
+        do {
+            try await secretConversation(harness, tmux)
+        } catch {
+            await tmux.kill()
+            await harness.close()
+            throw error
+        }
+        await tmux.kill()
+        await harness.close()
+    }
+
+    func secretConversation(_ harness: CommandLineHarness, _ tmux: Tmux) async throws {
+        for (name, phone, code, first) in [("alice", "9996610051", "11111", "Alice"), ("bob", "9996620052", "22222", "Bob")] {
+            let login = try await harness.tgJSON(
+                LoginResult.self,
+                [
+                    "login", "--account", name, "--phone", phone, "--code", code, "--first-name", first, "--server",
+                    harness.serverArgument, "--server-key", harness.keyFile,
+                ])
+            #expect(login.status == "signedIn")
+        }
+        _ = try await harness.tgJSON([String: String?].self, ["--account", "bob", "username", "bob_tmux_secret"])
+        // Bob's watch accepts the chat Alice asks for; Bob says hello in it so both lists show it.
+        let watch = try harness.startTG(["--account", "bob", "watch", "--for", "60"])
+        let listening = await watch.waitForOutputOffPool(timeout: 30) {
+            String(decoding: $0, as: UTF8.self).contains("watching")
+        }
+        try #require(listening, "Bob's watch did not start")
+        struct Started: Decodable { let chat: String }
+        let chat = try await harness.tgJSON(
+            Started.self, ["--account", "alice", "--timeout", "20", "secret", "@bob_tmux_secret"]).chat
+        watch.send(SIGINT)
+        _ = await watch.waitOffPool(timeout: 30)
+        let hello = try await harness.tgJSON(MessageSummary.self, ["--account", "bob", "send", chat, "psst, Alice"])
+
+        // Alice's interactive client: the secret chat on top of her list, opened with Enter.
+        let tg = CommandLineHarness.tg.path
+        try await tmux.start("alice", [tg, "--root", harness.root, "--account", "alice"])
+        try await tmux.waitFor("alice", "the secret chat in the list") {
+            $0.contains("Chats — alice · online") && $0.contains("🔒 Bob") && $0.contains("psst, Alice")
+        }
+        try await tmux.keys("alice", "Enter")
+        try await tmux.waitFor("alice", "the secret chat open") { $0.contains("│ psst, Alice") }
+        // Bob opens it in his interactive client and starts typing: Alice's title says so (updateEncryptedChatTyping).
+        try await tmux.start("bob", [tg, "--root", harness.root, "--account", "bob"])
+        try await tmux.waitFor("bob", "Bob's list with the secret chat") { $0.contains("🔒 Alice") }
+        try await tmux.keys("bob", "Enter")
+        try await tmux.waitFor("bob", "Bob in the secret chat") { $0.contains("│ psst, Alice") }
+        #expect(!(try await tmux.screen("alice")).contains("(typing…)"))
+        try await tmux.keys("bob", literal: "hmm")
+        try await tmux.waitFor("alice", "Bob typing in her title", timeout: 15) { $0.contains("🔒 Bob (typing…)") }
+        try await tmux.keys("bob", "C-u")
+        try await tmux.keys("bob", "C-c")
+        try await tmux.keys("alice", literal: "**Sealed** hello")
+        try await tmux.keys("alice", "Enter")
+        try await tmux.waitFor("alice", "her secret message shown and the line cleared") {
+            $0.contains("│ Sealed hello") && !$0.contains("> **Sealed**")
+        }
+        let png = harness.folder.appendingPathComponent("secret.png").path
+        try Data(PNGCodec.encode(Photo.drawn(width: 96, height: 64))).write(to: URL(fileURLWithPath: png))
+        try await tmux.keys("alice", literal: "/photo \(png) a __secret__ picture")
+        try await tmux.keys("alice", "Enter")
+        try await tmux.waitFor("alice", "the photo sent") { $0.contains("│ a secret picture") && $0.contains(" sent") }
+        try await tmux.keys("alice", "End")
+        try await tmux.keys("alice", literal: "/reply")
+        try await tmux.keys("alice", "Enter")
+        try await tmux.waitFor("alice", "the reply prompt") { $0.contains("reply ") && $0.contains("Esc cancels") }
+        try await tmux.keys("alice", literal: "answering")
+        try await tmux.keys("alice", "Enter")
+        try await tmux.waitFor("alice", "her reply shown") { $0.contains("│ answering") }
+        try await tmux.keys("alice", "C-c")
+        try await tmux.waitFor("alice", "the shell after tg") { $0.contains("tty checked") }
+
+        // Bob's side: the entities, the photo with its caption's entity, the reply naming his message.
+        var bobs: [MessageSummary] = []
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            bobs = try await harness.tgJSON([MessageSummary].self, ["--account", "bob", "history", chat])
+            if bobs.contains(where: { $0.text == "answering" }) { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let sealed = try #require(bobs.first { $0.text == "Sealed hello" }, "\(bobs.map(\.text))")
+        #expect(!sealed.outgoing && sealed.markdown == "**Sealed** hello")
+        let photo = try #require(bobs.first { $0.media?.kind == "photo" })
+        #expect(photo.markdown == "a __secret__ picture" && photo.media?.width == 96)
+        let answer = try #require(bobs.first { $0.text == "answering" })
+        #expect(answer.replyTo == hello.id, "\(answer)")
+    }
+
     func conversation(_ harness: CommandLineHarness, _ tmux: Tmux) async throws {
         for (name, phone, code, first) in [
             ("alice", "9996610001", "11111", "Alice"), ("bob", "9996620002", "22222", "Bob"),

@@ -1,4 +1,6 @@
 import Foundation
+import ImageCore
+import MediaTestSupport
 import TelegramClient
 import TestVectors
 import Testing
@@ -6,7 +8,8 @@ import Testing
 /// `tg secret`, `tg secret-key` and secret chats in `send` and `history`, as real `tg` processes of two of our
 /// accounts against a `tg-server` process (Telethon speaks no secret chats without a plugin): Ann asks Ben while
 /// Ben's `watch` runs, accepts and prints her message; text and a file go both ways; both sides print the same key
-/// visualization; a request nobody answers times out (exit 4) and `secret --accept` takes it later.
+/// visualization; styles, a reply, a photo, a voice note and a sticker arrive as in any chat and the photo downloads
+/// decrypted; a request nobody answers times out (exit 4) and `secret --accept` takes it later.
 @Suite(.serialized) struct SecretChatCommandTests {
     struct Started: Decodable {
         let chat: String
@@ -57,7 +60,7 @@ import Testing
             MessageSummary.self, ["--account", "ann", "send", started.chat, "**Hello** Ben, just us"])
         let printed = await watch.waitForOutputOffPool(timeout: 15) {
             String(decoding: $0, as: UTF8.self).contains("new [1] ")
-                && String(decoding: $0, as: UTF8.self).contains("Hello Ben, just us")
+                && String(decoding: $0, as: UTF8.self).contains("**Hello** Ben, just us")
         }
         #expect(
             printed, "Ben's watch did not print the secret message: \(String(decoding: watch.output, as: UTF8.self))")
@@ -83,9 +86,61 @@ import Testing
         let anns = try await harness.tgJSON([MessageSummary].self, ["--account", "ann", "history", started.chat])
         #expect(anns.filter(\.outgoing).map(\.text) == ["Hello Ben, just us", "plan.txt"], "\(anns.map(\.text))")
         #expect(anns.filter { !$0.outgoing }.map(\.text) == ["Hello Ann"] && anns.count == 3)
-        // Photos and replies are not taken in a secret chat yet: a usage error, nothing sent.
-        let photo = try await harness.tg(["--account", "ann", "send", started.chat, "x", "--reply", "1"])
-        #expect(photo.status == 2, "\(photo.errorOutput)")
+        // As in any chat: markdown's styles and a reply, a photo (its thumbnail inside the encrypted message), a voice
+        // note and a sticker; Ben's history shows them and `download` decrypts the photo.
+        let hello = try #require(anns.first { !$0.outgoing })
+        let styled = try await harness.tgJSON(
+            MessageSummary.self,
+            ["--account", "ann", "send", started.chat, "**bold** __it__", "--reply", "\(hello.id)"])
+        #expect(styled.text == "bold it" && styled.replyTo == hello.id, "\(styled)")
+        let png = harness.folder.appendingPathComponent("lake.png").path
+        try Data(PNGCodec.encode(Photo.drawn(width: 96, height: 64))).write(to: URL(fileURLWithPath: png))
+        let wav = harness.folder.appendingPathComponent("voice.wav").path
+        try CommandLineTests.sineWAV(seconds: 2).write(to: URL(fileURLWithPath: wav))
+        let photo = try await harness.tgJSON(
+            MessageSummary.self, ["--account", "ann", "send", started.chat, "the lake", "--photo", png])
+        #expect(photo.media?.kind == "photo" && photo.media?.width == 96 && photo.text == "the lake", "\(photo)")
+        let voice = try await harness.tgJSON(
+            MessageSummary.self, ["--account", "ann", "send", started.chat, "--voice", wav])
+        #expect(voice.media?.kind == "voice" && voice.media?.duration == 2, "\(voice)")
+        let sticker = try await harness.tgJSON(
+            MessageSummary.self, ["--account", "ann", "send", started.chat, "--sticker", "telegraph/1"])
+        #expect(sticker.media?.kind == "sticker", "\(sticker)")
+        var received: [MessageSummary] = []
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            received = try await harness.tgJSON([MessageSummary].self, ["--account", "ben", "history", started.chat])
+                .filter { !$0.outgoing }
+            if received.count == 6 { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let styledAtBen = try #require(received.first { $0.text == "bold it" }, "\(received.map(\.text))")
+        #expect(
+            styledAtBen.entities.map(\.type) == ["bold", "italic"] && styledAtBen.replyTo == reply.id, "\(styledAtBen)")
+        let photoAtBen = try #require(received.first { $0.media?.kind == "photo" })
+        #expect(photoAtBen.text == "the lake" && photoAtBen.media?.width == 96 && photoAtBen.media?.height == 64)
+        #expect(received.contains { $0.media?.kind == "voice" && $0.media?.duration == 2 })
+        #expect(received.contains { $0.media?.kind == "sticker" })
+        let target = harness.folder.appendingPathComponent("received.jpg").path
+        let download = try await harness.tg(
+            ["--account", "ben", "download", started.chat, "\(photoAtBen.id)", "--out", target])
+        #expect(download.status == 0, "\(download.errorOutput)")
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: target))
+        #expect(Int64(jpeg.count) == photo.media?.size && jpeg.prefix(2) == Data([0xff, 0xd8]))
+        // Ann deletes her photo: gone on both sides.
+        let deleted = try await harness.tg(["--account", "ann", "delete", started.chat, "\(photo.id)"])
+        #expect(deleted.status == 0, "\(deleted.errorOutput)")
+        var photoGone = false
+        let goneBy = Date().addingTimeInterval(20)
+        while Date() < goneBy && !photoGone {
+            let bensNow = try await harness.tgJSON([MessageSummary].self, ["--account", "ben", "history", started.chat])
+            photoGone = !bensNow.contains { $0.media?.kind == "photo" }
+            if !photoGone { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(photoGone, "the deleted photo is still at Ben's")
+        // Albums are not sent in secret chats: a usage error, nothing sent.
+        let album = try await harness.tg(["--account", "ann", "send", started.chat, "x", "--album", png, png])
+        #expect(album.status == 2, "\(album.errorOutput)")
 
         // The key visualization: the same on both sides, 12 identicon rows, four emoji, 36 bytes of hex.
         let annKey = try await harness.tgJSON(

@@ -25,6 +25,11 @@ public final class ChatTerminalApp: @unchecked Sendable {
     private let loggedOut = MetaDisposable()
     private var finished: CheckedContinuation<Void, Never>?
     private var done = false
+    /// The secret chats whose other side was last seen typing, and when this user's typing was last sent per chat.
+    private var typingShown: Set<PeerId> = []
+    private var typingSent: [PeerId: Date] = [:]
+    /// How often this user's typing goes out while they type (a notice lasts `SecretChatManager.typingDuration`).
+    static let typingInterval: Double = 4
 
     private init(session: ClientSession, account: Account, name: String, timeout: Double, terminal: RawTerminal) {
         self.session = session
@@ -76,6 +81,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
                 post(.key(.ctrl("c")))
                 return
             }
+            queue.async { self.refreshTyping() }
             if terminal.takeResize() {
                 let size = terminal.size
                 post(.resize(width: size.width, height: size.height))
@@ -88,6 +94,16 @@ public final class ChatTerminalApp: @unchecked Sendable {
             if bytes.isEmpty { keys += decoder.flushEscape() }
             for key in keys { post(.key(key)) }
         }
+    }
+
+    /// Shows which secret chats' other side is typing (on the queue; redraws only when it changed).
+    private func refreshTyping() {
+        guard !done else { return }
+        let now = Set(account.secretChats.typingChats.map(SecretChatRecord.peerId))
+        guard now != typingShown else { return }
+        typingShown = now
+        _ = state.handle(.typing(now))
+        draw()
     }
 
     /// Handles `event` on the queue, carries out its effects and draws.
@@ -138,6 +154,12 @@ public final class ChatTerminalApp: @unchecked Sendable {
                 }))
         case .closeHistory:
             history.set(nil)
+        case .typing(let peerId):
+            guard SecretChatting.isSecret(peerId) else { return }
+            let now = Date()
+            if let last = typingSent[peerId], now.timeIntervalSince(last) < Self.typingInterval { return }
+            typingSent[peerId] = now
+            Task { try? await account.secretChats.sendTyping(chatId: SecretChatting.chatId(peerId)) }
         case .markRead(let peerId):
             let timeout = self.timeout
             Task { _ = try? await MessageCommands.read(account, peerId: peerId, upTo: nil, timeout: timeout) }
@@ -145,6 +167,11 @@ public final class ChatTerminalApp: @unchecked Sendable {
             let timeout = self.timeout
             Task {
                 do {
+                    if SecretChatting.isSecret(peerId) {
+                        try await Self.sendSecret(outgoing, peerId: peerId, account: account, timeout: timeout)
+                        if case .text = outgoing {} else { self.post(.notice("sent")) }
+                        return
+                    }
                     let messages = try await Self.prepare(outgoing, peerId: peerId, account: account)
                     _ = try await MessageSending.send(messages, to: peerId, account: account, timeout: timeout)
                     if case .text = outgoing {} else { self.post(.notice("sent")) }
@@ -213,6 +240,35 @@ public final class ChatTerminalApp: @unchecked Sendable {
             guard let sticker = StickerChoice(choice) else { throw ClientError.badInput("no sticker \(choice)") }
             return [EnqueueMessage(text: "", replyTo: reply(replyTo), media: try await sticker.file(account: account))]
         }
+    }
+
+    /// An outgoing line in a secret chat: the same text, media and replies, sealed by the account's secret chats
+    /// (`SecretChatting.send`) instead of the pending-message manager.
+    static func sendSecret(
+        _ outgoing: ChatTerminalOutgoing, peerId: PeerId, account: Account, timeout: Double
+    ) async throws {
+        let markdown: String
+        let attachment: SecretChatting.Attachment?
+        let replyTo: Int32?
+        switch outgoing {
+        case .text(let text, let reply): (markdown, attachment, replyTo) = (text, nil, reply)
+        case .photo(let path, let caption, let reply):
+            (markdown, attachment, replyTo) = (
+                caption, .media(try SecretChatMediaPreparation.photo(path: expand(path))), reply
+            )
+        case .file(let path, let caption, let reply):
+            (markdown, attachment, replyTo) = (caption, .file(expand(path)), reply)
+        case .voice(let path, let reply):
+            (markdown, attachment, replyTo) = (
+                "", .media(try SecretChatMediaPreparation.voice(path: expand(path))), reply
+            )
+        case .sticker(let choice, let reply):
+            guard let sticker = StickerChoice(choice) else { throw ClientError.badInput("no sticker \(choice)") }
+            (markdown, attachment, replyTo) = ("", .media(.external(try await sticker.file(account: account))), reply)
+        }
+        _ = try await SecretChatting.send(
+            markdown: markdown, attachment: attachment, replyTo: replyTo, chatId: SecretChatting.chatId(peerId),
+            account: account, timeout: timeout)
     }
 
     /// `~/…` expanded.

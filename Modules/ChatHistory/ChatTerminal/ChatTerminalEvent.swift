@@ -21,6 +21,8 @@ public enum ChatTerminalEvent: Sendable {
     case notice(String)
     /// What `/search` found.
     case searchResults(query: String, [ChatTerminalSearchHit])
+    /// The chats whose other side is typing now (secret chats: `updateEncryptedChatTyping`).
+    case typing(Set<PeerId>)
 }
 
 /// One message `/search` found.
@@ -46,6 +48,9 @@ public enum ChatTerminalEffect: Equatable, Sendable {
     case send(ChatTerminalOutgoing, to: PeerId)
     /// Mark the chat read up to its newest message.
     case markRead(PeerId)
+    /// Tell the chat's other side this user is typing (a secret chat's `messages.setEncryptedTyping`; the shell
+    /// sends it at most every few seconds).
+    case typing(PeerId)
     /// Search the stored messages.
     case search(String)
     /// Use the account with this name.

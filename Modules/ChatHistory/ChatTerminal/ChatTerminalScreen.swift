@@ -62,7 +62,10 @@ extension ChatTerminalState {
         let where_: String
         switch mode {
         case .chatList: where_ = "Chats"
-        case .chat(let peerId): where_ = chats.first { $0.peerId == peerId }?.name ?? chatTitleFromHistory(peerId)
+        case .chat(let peerId):
+            where_ =
+                (chats.first { $0.peerId == peerId }?.name ?? chatTitleFromHistory(peerId))
+                + (typingPeers.contains(peerId) ? " (typing…)" : "")
         case .search: where_ = "Search “\(searchQuery)”"
         }
         return " \(where_) — \(accountName) · \(connection.title)"

@@ -37,6 +37,8 @@ public struct ChatTerminalState: Sendable {
     public internal(set) var selectedHit = 0
     /// The open chat's history.
     public internal(set) var history = ChatTerminalHistory()
+    /// The chats whose other side is typing now (the open one's title says so).
+    public internal(set) var typingPeers: Set<PeerId> = []
     /// Whether the user asked to leave.
     public internal(set) var quitting = false
 
@@ -98,6 +100,9 @@ public struct ChatTerminalState: Sendable {
         case .notice(let text):
             notice = text
             return []
+        case .typing(let peers):
+            typingPeers = peers
+            return []
         case .searchResults(let query, let hits):
             searchQuery = query
             searchHits = hits
@@ -120,6 +125,10 @@ public struct ChatTerminalState: Sendable {
             return nextAccount()
         case .character(let character):
             compose.append(character)
+            // Typing a message (not a command) in a secret chat tells the other side, as Telegram's apps do.
+            if case .chat(let peerId) = mode, SecretChatting.isSecret(peerId), !compose.hasPrefix("/") {
+                return [.typing(peerId)]
+            }
             return []
         case .backspace:
             if !compose.isEmpty { compose.removeLast() }

@@ -205,6 +205,12 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         return events
     }
 
+    /// The message held behind a gap under raw out number `raw`, decrypted (the shell keeps the location of the
+    /// encrypted file its transmission carried until the gap closes).
+    public func heldMessage(raw: Int32) -> SecretApi.DecryptedMessage? {
+        held[raw].flatMap { try? SecretChatSession.parseLayer($0).message }
+    }
+
     /// The action of a service message, whichever layer's constructor carries it.
     static func action(of message: SecretApi.DecryptedMessage) -> SecretApi.DecryptedMessageAction? {
         switch message {

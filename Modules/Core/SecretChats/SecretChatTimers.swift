@@ -42,6 +42,11 @@ public struct SecretChatTimers: Sendable, Codable, Equatable {
         }
     }
 
+    /// Forgets the timers of messages deleted before their time (a delete notice, a cleared history).
+    public mutating func remove(_ messages: [(namespace: Int32, id: Int32)]) {
+        entries.removeAll { entry in messages.contains { $0.namespace == entry.namespace && $0.id == entry.id } }
+    }
+
     /// The earliest deadline, if any timer runs.
     public var nextDeadline: Int32? { entries.compactMap(\.deadline).min() }
 

@@ -32,6 +32,9 @@ public enum Namespaces {
         public static let cloudFile: Int32 = 5
         public static let localImage: Int32 = 7
         public static let localFile: Int32 = 8
+        /// A photo or file received in a secret chat (its id: the message's random_id).
+        public static let cloudSecretImage: Int32 = 9
+        public static let cloudSecretFile: Int32 = 10
     }
 }
 

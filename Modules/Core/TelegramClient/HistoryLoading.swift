@@ -28,7 +28,10 @@ public enum HistoryLoading {
 
     /// The stored message `id` of `peerId` (a server id), `.notFound` if there is none.
     public static func message(_ account: Account, peerId: PeerId, id: Int32) throws(ClientError) -> Message {
-        let messageId = MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: id)
+        let messageId =
+            SecretChatting.isSecret(peerId)
+            ? try SecretChatting.message(id, chatId: SecretChatting.chatId(peerId), account: account)
+            : MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: id)
         let found: Message?
         do { found = try account.postbox.readTransactionSync { try $0.getMessage(messageId) } } catch {
             throw .storage("reading message \(id): \(error)")

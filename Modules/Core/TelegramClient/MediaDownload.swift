@@ -29,6 +29,21 @@ public enum MediaDownload {
         return nil
     }
 
+    /// Where a download to `destination` goes: the file itself, or a folder (existing, or named with a trailing
+    /// '/', made if missing) that gets the file under `name`.
+    static func destinationPath(_ destination: String, name: String) throws(ClientError) -> String {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder)
+        let folder = destination.hasSuffix("/") || (exists && isFolder.boolValue)
+        let trimmed = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
+        if folder && !exists {
+            do { try FileManager.default.createDirectory(atPath: trimmed, withIntermediateDirectories: true) } catch {
+                throw .storage("\(trimmed): \(error) — check the parent folder exists and is writable")
+            }
+        }
+        return folder ? trimmed + "/" + (name as NSString).lastPathComponent : destination
+    }
+
     /// Downloads `message`'s media to `destination` (a file, or a folder to put the file in under its name); returns the
     /// path written. `progress` gets the fraction stored so far when the size is known.
     public static func download(
@@ -38,17 +53,17 @@ public enum MediaDownload {
         guard let source = source(of: message) else {
             throw .badInput("message \(message.id.id) has no photo or file to download")
         }
-        // A folder (existing, or named with a trailing '/') gets the file under its name.
-        var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder)
-        let folder = destination.hasSuffix("/") || (exists && isFolder.boolValue)
-        let trimmed = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
-        let target = folder ? trimmed + "/" + source.name : destination
-        if folder && !exists {
-            do { try FileManager.default.createDirectory(atPath: trimmed, withIntermediateDirectories: true) } catch {
-                throw .storage("\(trimmed): \(error) — check the parent folder exists and is writable")
+        if case .secretChatFile = source.resource {
+            // Encrypted on the server: fetched and decrypted by the account's secret chats, then written out.
+            let (bytes, name) = try await SecretChatting.download(message, account: account)
+            let target = try destinationPath(destination, name: name)
+            do { try Data(bytes).write(to: URL(fileURLWithPath: target)) } catch {
+                throw .storage("\(target): \(error) — check the folder exists and is writable")
             }
+            progress(1)
+            return target
         }
+        let target = try destinationPath(destination, name: source.name)
         let fetcher = MediaFetcher(network: account.network, mediaBox: account.postbox.mediaBox)
         let outcome = LockedValue<Result<String, ClientError>?>(nil)
         let disposable = fetcher.fetch(source.resource, size: source.size).start(next: { event in

@@ -21,6 +21,10 @@ public enum MessageCommands {
     /// Deletes messages `ids` of `peerId`, for everyone with `revoke`.
     public static func delete(_ account: Account, peerId: PeerId, ids: [Int32], revoke: Bool) async throws(ClientError)
     {
+        if SecretChatting.isSecret(peerId) {
+            // A secret chat's messages go on both sides (`decryptedMessageActionDeleteMessages`), revoke or not.
+            return try await SecretChatting.delete(ids, chatId: SecretChatting.chatId(peerId), account: account)
+        }
         let messageIds = ids.map { MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: $0) }
         do { try await account.deleteMessages(messageIds, forEveryone: revoke) } catch { throw clientError(error) }
     }

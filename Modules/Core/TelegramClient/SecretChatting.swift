@@ -82,23 +82,50 @@ public enum SecretChatting {
         return accepted
     }
 
-    /// Sends `markdown` (as its plain text: the secret layer's entities are not written yet) or, with `file`, that
-    /// file (the text as nothing: `sendFile` carries the name), and waits until the server has it; returns the
-    /// stored message.
+    /// What a message in a secret chat carries besides its text.
+    public enum Attachment: Sendable {
+        /// A file sent as a document, from its path.
+        case file(String)
+        /// Media made ready by the caller (a photo, voice note or sticker).
+        case media(SecretChatOutgoingMedia)
+    }
+
+    /// Sends `markdown` (its text, with the entities as `decryptedMessage.entities`) — the caption when there is an
+    /// attachment — as a reply to message `replyTo` of the chat when given, and waits until the server has it;
+    /// returns the stored message.
     public static func send(
-        markdown: String, file: String?, chatId: Int32, account: Account, timeout: Double
+        markdown: String, attachment: Attachment? = nil, replyTo: Int32? = nil, chatId: Int32, account: Account,
+        timeout: Double
     ) async throws(ClientError) -> Message {
         let manager = account.secretChats
+        let (text, entities) = OutgoingText.parse(markdown)
+        let reply = try replyTo.map { id throws(ClientError) -> MessageId in
+            try message(id, chatId: chatId, account: account)
+        }
         let id: MessageId
         do {
-            if let file {
-                let name = (file as NSString).lastPathComponent
-                id = try await manager.sendFile(path: file, name: name, mimeType: MimeTypes.guess(name), chatId: chatId)
-            } else {
-                id = try await manager.send(text: OutgoingText.parse(markdown).text, chatId: chatId)
+            switch attachment {
+            case .file(let path)?:
+                let name = (path as NSString).lastPathComponent
+                let content: [UInt8]
+                do { content = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+                    throw ClientError.badInput("\(path) cannot be read: \(error)")
+                }
+                id = try await manager.sendMedia(
+                    .document(content: content, name: name, mimeType: MimeTypes.guess(name)), caption: text,
+                    entities: entities, replyTo: reply, chatId: chatId)
+            case .media(let media)?:
+                id = try await manager.sendMedia(
+                    media, caption: text, entities: entities, replyTo: reply, chatId: chatId)
+            case nil:
+                id = try await manager.send(text: text, entities: entities, replyTo: reply, chatId: chatId)
             }
-        } catch {
+        } catch let error as SecretChatManagerError {
             throw map(error, "sending in secret:\(chatId)")
+        } catch let error as ClientError {
+            throw error
+        } catch {
+            throw .storage("sending in secret:\(chatId): \(error)")
         }
         _ = try await poll("the server taking the secret message", timeout: timeout) {
             () throws(ClientError) -> Bool? in
@@ -109,6 +136,51 @@ public enum SecretChatting {
             throw .storage("the sent message \(id.id) is not stored")
         }
         return message
+    }
+
+    /// Message `id` of secret chat `chatId`. Outgoing and incoming messages are numbered apart (two Postbox
+    /// namespaces, as in Telegram-iOS); an id both use names the incoming one, which is what a reply usually answers.
+    public static func message(_ id: Int32, chatId: Int32, account: Account) throws(ClientError) -> MessageId {
+        let peerId = SecretChatRecord.peerId(chatId)
+        for namespace in [Namespaces.Message.secretIncoming, Namespaces.Message.local] {
+            let candidate = MessageId(peerId: peerId, namespace: namespace, id: id)
+            if try read(account, { try $0.getMessage(candidate) }) != nil { return candidate }
+        }
+        throw .notFound("secret:\(chatId) has no message \(id) — see 'tg history secret:\(chatId)'")
+    }
+
+    /// Deletes messages of secret chat `chatId` here and on the other side (ids as `message(_:chatId:account:)` reads
+    /// them).
+    public static func delete(_ ids: [Int32], chatId: Int32, account: Account) async throws(ClientError) {
+        var messageIds: [MessageId] = []
+        for id in ids { messageIds.append(try message(id, chatId: chatId, account: account)) }
+        do { try await account.secretChats.deleteMessages(messageIds, chatId: chatId) } catch {
+            throw map(error, "deleting in secret:\(chatId)")
+        }
+    }
+
+    /// Downloads a received photo or file of a secret chat and decrypts it (refused when the server's fingerprint is
+    /// not the key's); returns the bytes and the file's name.
+    public static func download(
+        _ message: Message, account: Account
+    ) async throws(ClientError) -> (bytes: [UInt8], name: String) {
+        let chatId = chatId(message.id.peerId)
+        guard let randomId = message.globallyUniqueId,
+            let file = try fileRecord(chatId: chatId, randomId: randomId, account: account)
+        else {
+            throw .notFound("message \(message.id.id) of secret:\(chatId) has no received file to download")
+        }
+        do { return (try await account.secretChats.download(file), file.name) } catch {
+            throw map(error, "downloading from secret:\(chatId)")
+        }
+    }
+
+    static func fileRecord(
+        chatId: Int32, randomId: Int64, account: Account
+    ) throws(ClientError) -> SecretChatReceivedFile? {
+        do { return try account.secretChats.receivedFile(chatId: chatId, randomId: randomId) } catch {
+            throw map(error, "reading secret:\(chatId)")
+        }
     }
 
     /// The newest `limit` stored messages of secret chat `peerId`, oldest first (nothing of a secret chat is on the
@@ -143,6 +215,7 @@ public enum SecretChatting {
         case .keyExchange(let reason): return .refused("\(what): the key exchange failed (\(reason))")
         case .network(let reason): return .unreachable("\(what): \(reason) — check that the server is running")
         case .storage(let reason): return .storage("\(what): \(reason)")
+        case .unknownMessage(let id): return .notFound("\(what): the chat holds no message \(id) — see 'tg history'")
         }
     }
 }

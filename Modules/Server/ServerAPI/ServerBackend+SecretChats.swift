@@ -6,7 +6,9 @@ import TelegramApi
 /// The secret-chat relay (core.telegram.org "End-to-End Encryption, Secret Chats"): the DH group, the chat's
 /// request, acceptance and discarding as `updateEncryption`, encrypted messages and files passed on as given in the
 /// other person's qts sequence (`updateNewEncryptedMessage`, also through `updates.getDifference`), reads and typing.
-/// The server stores g_a, g_b and the fingerprint the clients announce; it never sees a key.
+/// The server stores g_a, g_b and the fingerprint the clients announce; it never sees a key. As in Telegram, a chat
+/// belongs to one device of each side — the authorization that requested it and the one that accepted it: only those
+/// get its updates and may send in it (a request goes to every device of the asked account until one accepts).
 extension ServerBackend {
     /// Bounds on what one client can make the server hold.
     enum SecretChatLimits {
@@ -47,7 +49,8 @@ extension ServerBackend {
             }
             let chat = EncryptedChatRecord(
                 id: Int64(Int32.max & Int32(truncatingIfNeeded: try tx.nextValue(of: "encrypted_chat") + 1000)),
-                accessHash: Self.randomId(), adminId: caller.userId, participantId: user.id, date: date, gA: call.gA)
+                accessHash: Self.randomId(), adminId: caller.userId, participantId: user.id, date: date, gA: call.gA,
+                adminAuthKey: caller.authKeyId)
             try tx.insert(chat)
             pushes.append(try encryptionPush(chat, to: user.id, tx: tx))
             return chat
@@ -68,6 +71,7 @@ extension ServerBackend {
             }
             chat.gB = call.gB
             chat.keyFingerprint = call.keyFingerprint
+            chat.participantAuthKey = caller.authKeyId
             chat.state = .accepted
             chat.changed = now
             try tx.update(chat)
@@ -81,7 +85,7 @@ extension ServerBackend {
         var pushes: [Push] = []
         try store.write({ tx throws in
             guard var chat = try tx.encryptedChat(id: Int64(call.chatId)),
-                chat.adminId == caller.userId || chat.participantId == caller.userId
+                chat.isHeld(by: caller.userId, authKeyId: caller.authKeyId)
             else { throw APIError.badRequest("CHAT_ID_INVALID") }
             guard chat.state != .discarded else { throw APIError.badRequest("ENCRYPTION_ALREADY_DECLINED") }
             chat.state = .discarded
@@ -120,13 +124,13 @@ extension ServerBackend {
                 ? .encryptedMessageService(.init(randomId: randomId, chatId: Int32(chat.id), date: date, bytes: data))
                 : .encryptedMessage(.init(randomId: randomId, chatId: Int32(chat.id), date: date, bytes: data, file: apiFile))
             var update: Api.Update = .updateEncryptedChatTyping(.init(chatId: 0))
-            _ = try tx.appendQtsUpdate(owner: recipient, date: date) { qts in
+            _ = try tx.appendQtsUpdate(owner: recipient, authKey: chat.device(of: recipient), date: date) { qts in
                 update = .updateNewEncryptedMessage(.init(message: message, qts: Int32(truncatingIfNeeded: qts)))
                 return update.serialized()
             }
             pushes.append(
                 Push(
-                    authKeyIds: try authKeys(of: recipient, tx: tx),
+                    authKeyIds: try devices(of: recipient, in: chat, tx: tx),
                     updates: .updates(.init(updates: [update], users: [], chats: [], date: date, seq: 0))))
         }, then: { _ in send(pushes, caller: caller) })
         if let stored { return .sentEncryptedFile(.init(date: date, file: apiEncryptedFile(stored))) }
@@ -167,7 +171,8 @@ extension ServerBackend {
             let chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: .accepted)
             let update = Api.Update.updateEncryptedMessagesRead(.init(chatId: Int32(chat.id), maxDate: call.maxDate, date: date))
             let other = chat.peer(of: caller.userId)
-            pushes.append(Push(authKeyIds: try authKeys(of: other, tx: tx), updates: .updateShort(.init(update: update, date: date))))
+            pushes.append(
+                Push(authKeyIds: try devices(of: other, in: chat, tx: tx), updates: .updateShort(.init(update: update, date: date))))
         }, then: { _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }
@@ -180,7 +185,9 @@ extension ServerBackend {
             guard call.typing else { return }
             let update = Api.Update.updateEncryptedChatTyping(.init(chatId: Int32(chat.id)))
             pushes.append(
-                Push(authKeyIds: try authKeys(of: chat.peer(of: caller.userId), tx: tx), updates: .updateShort(.init(update: update, date: date))))
+                Push(
+                    authKeyIds: try devices(of: chat.peer(of: caller.userId), in: chat, tx: tx),
+                    updates: .updateShort(.init(update: update, date: date))))
         }, then: { _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }
@@ -201,7 +208,7 @@ extension ServerBackend {
         throws -> EncryptedChatRecord
     {
         guard case .inputEncryptedChat(let value) = input, let chat = try tx.encryptedChat(id: Int64(value.chatId)),
-            chat.accessHash == value.accessHash, chat.adminId == caller.userId || chat.participantId == caller.userId
+            chat.accessHash == value.accessHash, chat.isHeld(by: caller.userId, authKeyId: caller.authKeyId)
         else { throw APIError.chatIdInvalid }
         if let state, chat.state != state {
             throw APIError.badRequest(chat.state == .discarded ? "ENCRYPTION_DECLINED" : "CHAT_ID_INVALID")
@@ -241,6 +248,14 @@ extension ServerBackend {
     func encryptionPush(_ chat: EncryptedChatRecord, to owner: Int64, tx: StoreTransaction) throws -> Push {
         let users = try tx.users(ids: [chat.adminId, chat.participantId]).sorted { $0.id < $1.id }.map { apiUser($0, viewer: owner) }
         let update = Api.Update.updateEncryption(.init(chat: apiEncryptedChat(chat, viewer: owner), date: now))
-        return Push(authKeyIds: try authKeys(of: owner, tx: tx), updates: .updates(.init(updates: [update], users: users, chats: [], date: now, seq: 0)))
+        return Push(
+            authKeyIds: try devices(of: owner, in: chat, tx: tx),
+            updates: .updates(.init(updates: [update], users: users, chats: [], date: now, seq: 0)))
+    }
+
+    /// The devices of `userId` that hold `chat`: the one it is bound to, or every one while none is.
+    func devices(of userId: Int64, in chat: EncryptedChatRecord, tx: StoreTransaction) throws -> [Int64] {
+        if let device = chat.device(of: userId) { return [device] }
+        return try authKeys(of: userId, tx: tx)
     }
 }

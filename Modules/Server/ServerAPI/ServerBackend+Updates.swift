@@ -39,8 +39,10 @@ extension ServerBackend {
             let from = Int64(call.pts)
             let fromQts = Int64(max(0, call.qts))
             // Secret chats changed since the client's date come as `updateEncryption` (they are in no sequence).
+            // Only the chats this device holds (a chat bound to another device of the account is not its own).
             let encryption = try tx.encryptedChats(userId: caller.userId, changedSince: call.date, limit: 100)
                 .filter { !($0.state == .requested && $0.adminId == caller.userId) }
+                .filter { $0.isHeld(by: caller.userId, authKeyId: caller.authKeyId) }
             guard from < state.pts || fromQts < state.qts || !encryption.isEmpty else {
                 return .differenceEmpty(.init(date: now, seq: Int32(truncatingIfNeeded: state.seq)))
             }
@@ -52,7 +54,7 @@ extension ServerBackend {
             let records = from < state.pts ? try tx.updates(owner: caller.userId, after: from, limit: limit) : []
             var qtsLimit = Self.differenceSliceLimit
             if let value = call.qtsLimit, value > 0 { qtsLimit = min(qtsLimit, Int(value)) }
-            let qtsRecords = fromQts < state.qts ? try tx.qtsUpdates(owner: caller.userId, after: fromQts, limit: qtsLimit) : []
+            let qtsRecords = fromQts < state.qts ? try tx.qtsUpdates(owner: caller.userId, after: fromQts, limit: qtsLimit, authKey: caller.authKeyId) : []
             var newMessages: [Api.Message] = []
             var newEncrypted: [Api.EncryptedMessage] = []
             var others: [Api.Update] = encryption.map {

@@ -102,5 +102,12 @@ enum ServerSchema {
             id INTEGER PRIMARY KEY, access_hash INTEGER NOT NULL, owner INTEGER NOT NULL, dc INTEGER NOT NULL,
             size INTEGER NOT NULL, sha256 TEXT NOT NULL, key_fingerprint INTEGER NOT NULL, date INTEGER NOT NULL);
         """,
+        // 7: a secret chat belongs to one device on each side — the authorization that requested it and the one that
+        // accepted it — and a qts update to the device of its chat (null: every device of the account).
+        """
+        ALTER TABLE encrypted_chats ADD COLUMN admin_auth_key INTEGER;
+        ALTER TABLE encrypted_chats ADD COLUMN participant_auth_key INTEGER;
+        ALTER TABLE qts_updates ADD COLUMN auth_key INTEGER;
+        """,
     ]
 }

@@ -22,11 +22,18 @@ public struct EncryptedChatRecord: Sendable, Equatable {
     /// When the chat last changed (request, acceptance, discard): `updates.getDifference` from an earlier date
     /// carries its `updateEncryption`.
     public var changed: Int32
+    /// The devices the chat belongs to (as in Telegram, a secret chat lives on one device of each side): the auth
+    /// key that requested it, and the one that accepted it (nil until then).
+    public var adminAuthKey: Int64?
+    public var participantAuthKey: Int64?
 
     public init(
         id: Int64, accessHash: Int64, adminId: Int64, participantId: Int64, date: Int32, gA: [UInt8], gB: [UInt8]? = nil,
-        keyFingerprint: Int64? = nil, state: State = .requested, historyDeleted: Bool = false, changed: Int32? = nil
+        keyFingerprint: Int64? = nil, state: State = .requested, historyDeleted: Bool = false, changed: Int32? = nil,
+        adminAuthKey: Int64? = nil, participantAuthKey: Int64? = nil
     ) {
+        self.adminAuthKey = adminAuthKey
+        self.participantAuthKey = participantAuthKey
         self.changed = changed ?? date
         self.id = id
         self.accessHash = accessHash
@@ -42,6 +49,15 @@ public struct EncryptedChatRecord: Sendable, Equatable {
 
     /// The other person of the chat, for one of its two.
     public func peer(of userId: Int64) -> Int64 { userId == adminId ? participantId : adminId }
+
+    /// The device (auth key) the chat belongs to on `userId`'s side; nil while any of their devices may take it.
+    public func device(of userId: Int64) -> Int64? { userId == adminId ? adminAuthKey : participantAuthKey }
+
+    /// Whether the device `authKeyId` of `userId` holds the chat (it is theirs, and bound to it or to none yet).
+    public func isHeld(by userId: Int64, authKeyId: Int64) -> Bool {
+        guard userId == adminId || userId == participantId else { return false }
+        return device(of: userId).map { $0 == authKeyId } ?? true
+    }
 }
 
 /// A file uploaded for a secret chat, kept as its uploader encrypted it.
@@ -70,27 +86,29 @@ public struct EncryptedFileRecord: Sendable, Equatable {
 extension StoreTransaction {
     public func insert(_ chat: EncryptedChatRecord) throws(SQLiteError) {
         try run(
-            "INSERT INTO encrypted_chats (id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO encrypted_chats (id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed, admin_auth_key, participant_auth_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [.integer(chat.id), .integer(chat.accessHash), .integer(chat.adminId), .integer(chat.participantId),
              .integer(Int64(chat.date)), .blob(chat.gA), .optional(chat.gB), .optional(chat.keyFingerprint),
-             .integer(chat.state.rawValue), .integer(chat.historyDeleted ? 1 : 0), .integer(Int64(chat.changed))])
+             .integer(chat.state.rawValue), .integer(chat.historyDeleted ? 1 : 0), .integer(Int64(chat.changed)),
+             .optional(chat.adminAuthKey), .optional(chat.participantAuthKey)])
     }
 
     public func update(_ chat: EncryptedChatRecord) throws(SQLiteError) {
         try run(
-            "UPDATE encrypted_chats SET g_b = ?, key_fingerprint = ?, state = ?, history_deleted = ?, changed = ? WHERE id = ?",
+            "UPDATE encrypted_chats SET g_b = ?, key_fingerprint = ?, state = ?, history_deleted = ?, changed = ?, admin_auth_key = ?, participant_auth_key = ? WHERE id = ?",
             [.optional(chat.gB), .optional(chat.keyFingerprint), .integer(chat.state.rawValue),
-             .integer(chat.historyDeleted ? 1 : 0), .integer(Int64(chat.changed)), .integer(chat.id)])
+             .integer(chat.historyDeleted ? 1 : 0), .integer(Int64(chat.changed)), .optional(chat.adminAuthKey),
+             .optional(chat.participantAuthKey), .integer(chat.id)])
     }
 
     public func encryptedChat(id: Int64) throws(SQLiteError) -> EncryptedChatRecord? {
-        try row("SELECT id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed FROM encrypted_chats WHERE id = ?", [.integer(id)], Self.encryptedChatRecord)
+        try row("SELECT id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed, admin_auth_key, participant_auth_key FROM encrypted_chats WHERE id = ?", [.integer(id)], Self.encryptedChatRecord)
     }
 
     /// `userId`'s secret chats that changed at or after `date`, oldest change first (at most `limit`).
     public func encryptedChats(userId: Int64, changedSince date: Int32, limit: Int) throws(SQLiteError) -> [EncryptedChatRecord] {
         try rows(
-            "SELECT id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed FROM encrypted_chats WHERE (admin_id = ? OR participant_id = ?) AND changed >= ? ORDER BY changed LIMIT ?",
+            "SELECT id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed, admin_auth_key, participant_auth_key FROM encrypted_chats WHERE (admin_id = ? OR participant_id = ?) AND changed >= ? ORDER BY changed LIMIT ?",
             [.integer(userId), .integer(userId), .integer(Int64(date)), .integer(Int64(limit))], Self.encryptedChatRecord)
     }
 
@@ -99,7 +117,8 @@ extension StoreTransaction {
             id: row.int64(0), accessHash: row.int64(1), adminId: row.int64(2), participantId: row.int64(3),
             date: Int32(truncatingIfNeeded: row.int64(4)), gA: row.bytes(5), gB: row.optionalBytes(6),
             keyFingerprint: row.optionalInt64(7), state: EncryptedChatRecord.State(rawValue: row.int64(8)) ?? .discarded,
-            historyDeleted: row.int64(9) != 0, changed: Int32(truncatingIfNeeded: row.int64(10)))
+            historyDeleted: row.int64(9) != 0, changed: Int32(truncatingIfNeeded: row.int64(10)),
+            adminAuthKey: row.optionalInt64(11), participantAuthKey: row.optionalInt64(12))
     }
 
     /// Secret chats of `userId` not yet discarded (the per-account bound counts them).
@@ -116,21 +135,32 @@ extension StoreTransaction {
             [.integer(chatId), .integer(randomId)]) == 1
     }
 
-    /// Appends one qts update for `owner` (qts moves by one); `body` makes the serialized update from its qts.
-    public func appendQtsUpdate(owner: Int64, date: Int32, body: (Int64) -> [UInt8]) throws(SQLiteError) -> Int64 {
+    /// Appends one qts update for `owner` (qts moves by one), for their device `authKey` only when given; `body`
+    /// makes the serialized update from its qts.
+    public func appendQtsUpdate(
+        owner: Int64, authKey: Int64? = nil, date: Int32, body: (Int64) -> [UInt8]
+    ) throws(SQLiteError) -> Int64 {
         let qts = (try integer("SELECT qts FROM user_state WHERE user_id = ?", [.integer(owner)]) ?? 0) + 1
         try run("UPDATE user_state SET qts = ? WHERE user_id = ?", [.integer(qts), .integer(owner)])
         try run(
-            "INSERT INTO qts_updates (owner, qts, date, body) VALUES (?, ?, ?, ?)",
-            [.integer(owner), .integer(qts), .integer(Int64(date)), .blob(body(qts))])
+            "INSERT INTO qts_updates (owner, qts, date, body, auth_key) VALUES (?, ?, ?, ?, ?)",
+            [.integer(owner), .integer(qts), .integer(Int64(date)), .blob(body(qts)), .optional(authKey)])
         return qts
     }
 
-    /// `owner`'s qts updates after `qts`, oldest first, at most `limit`.
-    public func qtsUpdates(owner: Int64, after qts: Int64, limit: Int) throws(SQLiteError) -> [(qts: Int64, body: [UInt8])] {
-        try rows(
-            "SELECT qts, body FROM qts_updates WHERE owner = ? AND qts > ? ORDER BY qts LIMIT ?",
-            [.integer(owner), .integer(qts), .integer(Int64(limit))]) { ($0.int64(0), $0.bytes(1)) }
+    /// `owner`'s qts updates after `qts`, oldest first, at most `limit`; with `authKey`, only those for every
+    /// device or for that one.
+    public func qtsUpdates(
+        owner: Int64, after qts: Int64, limit: Int, authKey: Int64? = nil
+    ) throws(SQLiteError) -> [(qts: Int64, body: [UInt8])] {
+        guard let authKey else {
+            return try rows(
+                "SELECT qts, body FROM qts_updates WHERE owner = ? AND qts > ? ORDER BY qts LIMIT ?",
+                [.integer(owner), .integer(qts), .integer(Int64(limit))]) { ($0.int64(0), $0.bytes(1)) }
+        }
+        return try rows(
+            "SELECT qts, body FROM qts_updates WHERE owner = ? AND qts > ? AND (auth_key IS NULL OR auth_key = ?) ORDER BY qts LIMIT ?",
+            [.integer(owner), .integer(qts), .integer(authKey), .integer(Int64(limit))]) { ($0.int64(0), $0.bytes(1)) }
     }
 
     /// Forgets `owner`'s qts updates up to `qts` (`messages.receivedQueue`); returns how many went.

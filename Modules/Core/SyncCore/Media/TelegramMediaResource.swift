@@ -14,6 +14,10 @@ public enum TelegramMediaResource: Hashable, Sendable, Codable {
     case cloudPeerPhoto(datacenterId: Int32, peerId: Int64, photoId: Int64, big: Bool)
     /// A file made on this device that has not been uploaded (yet).
     case localFile(fileId: Int64, size: Int64?)
+    /// A file received in a secret chat: encrypted on the server, with its location and key kept by the account's
+    /// secret chats under the chat and the message's random_id (Telegram-iOS `SecretFileMediaResource`, fetched by
+    /// `TelegramCore/Sources/State/FetchSecretFileResource.swift`).
+    case secretChatFile(chatId: Int32, randomId: Int64, size: Int64)
 
     /// The MediaBox identity, stable across file-reference refreshes (Telegram-iOS's resource id strings).
     public var id: MediaResourceId {
@@ -28,6 +32,8 @@ public enum TelegramMediaResource: Hashable, Sendable, Codable {
             return MediaResourceId("telegram-peer-photo-size-\(dc)-\(peerId)-\(photoId)-\(big ? "big" : "small")")
         case .localFile(let fileId, _):
             return MediaResourceId("telegram-local-file-\(fileId)")
+        case .secretChatFile(let chatId, let randomId, _):
+            return MediaResourceId("telegram-secret-file-\(chatId)-\(randomId)")
         }
     }
 
@@ -35,6 +41,7 @@ public enum TelegramMediaResource: Hashable, Sendable, Codable {
     public var size: Int64? {
         switch self {
         case .cloudDocument(_, _, _, _, let size), .localFile(_, let size): return size
+        case .secretChatFile(_, _, let size): return size
         default: return nil
         }
     }

@@ -89,6 +89,8 @@ public final class MediaFetcher: Sendable {
             throw .unsupportedResource("a peer photo needs its peer's input form: fetch it through the account")
         case .localFile:
             throw .unsupportedResource("a local file has nothing to fetch")
+        case .secretChatFile:
+            throw .unsupportedResource("a secret chat's file is encrypted: download it through the account's secretChats")
         }
     }
 

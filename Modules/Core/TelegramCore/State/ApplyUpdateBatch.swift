@@ -123,7 +123,8 @@ public struct UpdateBatchApplier: Sendable {
 
     static func isSecretChatUpdate(_ update: Api.Update) -> Bool {
         switch update {
-        case .updateEncryption, .updateNewEncryptedMessage, .updateEncryptedMessagesRead: return true
+        case .updateEncryption, .updateNewEncryptedMessage, .updateEncryptedMessagesRead, .updateEncryptedChatTyping:
+            return true
         default: return false
         }
     }
