@@ -33,6 +33,8 @@ enum ClientCostBench {
         let telethonOne: Cost
         /// Server CPU per call during our 64-in-flight loop, for scale.
         let serverPerCall: Double
+        /// A bare NIO loopback round trip against an echo process (`LoopbackLimit`): the floor under one call.
+        let loopback: Cost
     }
 
     /// This process's CPU time so far, user and system, in seconds.
@@ -109,7 +111,7 @@ enum ClientCostBench {
             oursConnect: oursConnect, telethonConnect: telethonConnect,
             oursLoop: oursLoop, telethonLoop: try telethonLoop(count: 5000, concurrency: 64),
             oursOne: oursOne, telethonOne: try telethonLoop(count: 2000, concurrency: 1),
-            serverPerCall: serverPerCall)
+            serverPerCall: serverPerCall, loopback: try await LoopbackLimit.run(group: group, count: 3000))
     }
 
     /// Prints the table: CPU per operation for both clients and their ratio (Telethon's CPU / ours).
@@ -126,6 +128,9 @@ enum ClientCostBench {
         row("connect: TCP + auth key + initConnection/getConfig", r.oursConnect, r.telethonConnect, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork, 64 in flight", r.oursLoop, r.telethonLoop, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork, 1 in flight", r.oursOne, r.telethonOne, goal: "≥ 10×")
+        print(String(
+            format: "| limit: a bare NIO 128-byte round trip over loopback (echo in another process), 1 in flight | %.1f µs | — | — | | %.0f | — |",
+            r.loopback.cpuPerItem * 1e6, r.loopback.items / r.loopback.wall))
         print(String(format: "\nserver CPU per call during our 64-in-flight loop: %.1f µs", r.serverPerCall * 1e6))
     }
 }

@@ -27,6 +27,9 @@ public final class DatacenterConnection: @unchecked Sendable {
         /// Acknowledgements wait this long for a request to ride on before they go alone.
         public var ackDelay: Double = 0.2
         public var info = MTProtoConnection.ClientInfo()
+        /// Over HTTP, the `http_wait` each long poll carries (milliseconds): answer at once when something is ready,
+        /// hold at most 25 s — the server caps this with its own limit.
+        public var httpWait = ClientSession.HTTPWait(maxDelay: 0, waitAfter: 0, maxWait: 25_000)
 
         public init() {}
     }
@@ -56,6 +59,8 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// The channels written to since the last flush: one flush per event-loop turn for all of them, so calls made
     /// together leave in one `write` system call instead of one each.
     private var unflushed: [ObjectIdentifier: any Channel] = [:]
+    private var turnEndScheduled = false
+    private var httpPolls = 0
     private var watchdog: RepeatedTask?
     private var watch: ConnectionWatchdog
     /// How many sockets this session has used (1 after the first connect).
@@ -142,13 +147,16 @@ public final class DatacenterConnection: @unchecked Sendable {
             let promise = self.loop.makePromise(of: [UInt8].self)
             do {
                 var body = try self.encodeFirstWrapped(function)
-                if ordered, let previous = self.lastOrdered, let id = self.session.messageId(ofToken: previous) {
-                    body = try Self.afterMessage(id, body)
+                if ordered, let previous = self.lastOrdered {
+                    // invokeAfterMsg names the previous request's msg_id: seal what is queued so it has one.
+                    if self.session.queuedCount > 0 { self.write(self.session.flush(now: self.clock())) }
+                    if let id = self.session.messageId(ofToken: previous) { body = try Self.afterMessage(id, body) }
                 }
-                let (token, packets) = try self.session.send(body, now: self.clock())
+                // Queued, not sealed: the calls of this event-loop turn leave together in one container.
+                let token = try self.session.enqueue(body)
                 if ordered { self.lastOrdered = token }
                 self.waiting[token] = promise
-                self.write(packets)
+                self.scheduleTurnEnd()
                 sent.succeed(token)
                 let deadline = self.loop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {
                     self.waiting.removeValue(forKey: token)?.fail(NetworkError.timedOut(timeout))
@@ -212,9 +220,10 @@ public final class DatacenterConnection: @unchecked Sendable {
         let loop = self.loop
         return try await TransportClient.connect(
             host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
-            http: endpoint.http, group: loop
+            http: endpoint.http, httpSessionPolls: true, group: loop
         ) { [weak self] _ in
-            [SessionSocketHandler(onFrame: { self?.received($0) }, onClose: { self?.socketClosed() })]
+            [SessionSocketHandler(
+                onFrame: { self?.received($0) }, onClose: { self?.socketClosed() }, onPollNeeded: { self?.poll(on: $0) })]
         }
     }
 
@@ -276,15 +285,44 @@ public final class DatacenterConnection: @unchecked Sendable {
     private func write(_ packets: [[UInt8]]) {
         guard let channel, !packets.isEmpty else { return }
         for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
-        let first = unflushed.isEmpty
         unflushed[ObjectIdentifier(channel)] = channel
-        guard first else { return }
-        // Runs after the tasks already queued on the loop, which may write more (64 calls submitted together).
+        scheduleTurnEnd()
+    }
+
+    /// Once per event-loop turn, after the tasks already queued on the loop (64 calls submitted together may all
+    /// enqueue first): the session seals what was queued into containers, and every socket written to is flushed,
+    /// so the calls of one turn leave in one packet and one `write` system call.
+    private func scheduleTurnEnd() {
+        guard !turnEndScheduled else { return }
+        turnEndScheduled = true
         loop.execute {
+            self.turnEndScheduled = false
+            // Sealed even without a socket: the requests then wait in the session for `resendAfterReconnect`.
+            let packets = self.session.flush(now: self.clock())
+            if let channel = self.channel, !packets.isEmpty {
+                for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
+                self.unflushed[ObjectIdentifier(channel)] = channel
+            }
             let channels = self.unflushed.values
             self.unflushed = [:]
             for channel in channels { channel.flush() }
         }
+    }
+
+    /// MTProto over HTTP has no POST at the server: send a long poll (`http_wait`, with what is queued and the
+    /// acknowledgements) on `channel`, which may be a socket not adopted yet.
+    private func poll(on channel: any Channel) {
+        guard !closed else { return }
+        httpPolls += 1
+        for packet in session.poll(options.httpWait, now: clock()) {
+            channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil)
+        }
+        channel.flush()
+    }
+
+    /// Long polls sent over HTTP so far (each an `http_wait` the server holds).
+    public func httpPollCount() async -> Int {
+        (try? await loop.submit { self.httpPolls }.get()) ?? 0
     }
 
     // MARK: - Receiving
@@ -375,10 +413,19 @@ final class SessionSocketHandler: ChannelInboundHandler {
 
     private let onFrame: (TransportFrame) -> Void
     private let onClose: () -> Void
+    private let onPollNeeded: (any Channel) -> Void
 
-    init(onFrame: @escaping (TransportFrame) -> Void, onClose: @escaping () -> Void) {
+    init(
+        onFrame: @escaping (TransportFrame) -> Void, onClose: @escaping () -> Void,
+        onPollNeeded: @escaping (any Channel) -> Void
+    ) {
         self.onFrame = onFrame
         self.onClose = onClose
+        self.onPollNeeded = onPollNeeded
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is HTTPPollNeeded { onPollNeeded(context.channel) } else { context.fireUserInboundEventTriggered(event) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
