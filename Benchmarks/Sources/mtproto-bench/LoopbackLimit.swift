@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOPosix
 
 /// The floor under a one-at-a-time call: a bare NIO client doing 128-byte round trips over loopback TCP against an
