@@ -51,7 +51,14 @@ public final class DatacenterConnection: @unchecked Sendable {
     private var backoff: ReconnectBackoff
     private var connectedAt = 0.0
     private var lastReceived = 0.0
-    private var waiting: [Int64: EventLoopPromise<[UInt8]>] = [:]
+    /// The callers waiting for an answer, each with the time (`clock`) it gives up: the watchdog's once-a-second
+    /// tick fails what is past its deadline, so a call costs no timer of its own (timeouts are honoured within 1 s).
+    private var waiting: [Int64: Waiter] = [:]
+    private struct Waiter {
+        let promise: EventLoopPromise<[UInt8]>
+        let deadline: Double
+        let timeout: Double
+    }
     private var initialized = false
     /// The last request sent with `ordered`, for the next one's `invokeAfterMsg`.
     private var lastOrdered: Int64?
@@ -127,7 +134,8 @@ public final class DatacenterConnection: @unchecked Sendable {
         return connection
     }
 
-    /// Calls an API or MTProto function and decodes its result; fails after `timeout` seconds without an answer.
+    /// Calls an API or MTProto function and decodes its result; fails once `timeout` seconds pass without an answer
+    /// (checked by the watchdog's once-a-second tick).
     /// Survives socket drops: the request is sent again on the next socket. With `ordered`, the request runs on the
     /// server only after the previous `ordered` request of this session (`invokeAfterMsg`), as Telegram-iOS sends
     /// messages of one chat. Cancelling the calling task gives up the request (`rpc_drop_answer` if it was sent).
@@ -155,13 +163,9 @@ public final class DatacenterConnection: @unchecked Sendable {
                 // Queued, not sealed: the calls of this event-loop turn leave together in one container.
                 let token = try self.session.enqueue(body)
                 if ordered { self.lastOrdered = token }
-                self.waiting[token] = promise
+                self.waiting[token] = Waiter(promise: promise, deadline: self.clock() + timeout, timeout: timeout)
                 self.scheduleTurnEnd()
                 sent.succeed(token)
-                let deadline = self.loop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {
-                    self.waiting.removeValue(forKey: token)?.fail(NetworkError.timedOut(timeout))
-                }
-                promise.futureResult.whenComplete { _ in deadline.cancel() }
             } catch let error as NetworkError {
                 sent.fail(error)
                 promise.fail(error)
@@ -175,7 +179,7 @@ public final class DatacenterConnection: @unchecked Sendable {
             try await result.get()
         } onCancel: {
             sent.futureResult.whenSuccess { token in
-                guard let promise = self.waiting.removeValue(forKey: token) else { return }
+                guard let promise = self.waiting.removeValue(forKey: token)?.promise else { return }
                 self.write(self.session.cancel(token: token, now: self.clock()))
                 promise.fail(CancellationError())
             }
@@ -201,7 +205,7 @@ public final class DatacenterConnection: @unchecked Sendable {
             self.eventsContinuation.finish()
             let all = self.waiting
             self.waiting = [:]
-            for promise in all.values { promise.fail(NetworkError.connectionClosed) }
+            for waiter in all.values { waiter.promise.fail(NetworkError.connectionClosed) }
             return (self.channel, self.connectAttempt)
         }.get()) ?? (nil, nil)
         await attempt?.value
@@ -338,7 +342,7 @@ public final class DatacenterConnection: @unchecked Sendable {
             for event in events {
                 switch event {
                 case .result(let token, let result):
-                    guard let promise = waiting.removeValue(forKey: token) else { continue }
+                    guard let promise = waiting.removeValue(forKey: token)?.promise else { continue }
                     switch result {
                     case .success(let bytes): promise.succeed(bytes)
                     case .failure(let error): promise.fail(NetworkError.rpc(code: error.code, message: error.message))
@@ -359,7 +363,7 @@ public final class DatacenterConnection: @unchecked Sendable {
                 closed = true
                 let all = waiting
                 waiting = [:]
-                for promise in all.values { promise.fail(NetworkError.authKeyUnknown) }
+                for waiter in all.values { waiter.promise.fail(NetworkError.authKeyUnknown) }
             }
             channel?.close(promise: nil)
         }
@@ -379,8 +383,9 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// `silenceTimeout` is replaced; an idle one gets a `ping_delay_disconnect` every `keepaliveInterval`.
     private func startWatchdog() {
         watchdog = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
-            guard let channel = self.channel, !self.closed else { return }
             let now = self.clock()
+            self.failOverdueRequests(now: now)
+            guard let channel = self.channel, !self.closed else { return }
             let owed = !self.waiting.isEmpty || self.session.pendingCount > 0
             switch self.watch.check(now: now, lastReceived: self.lastReceived, awaitingAnswer: owed) {
             case .none:
@@ -391,6 +396,15 @@ public final class DatacenterConnection: @unchecked Sendable {
                 let ping = MTProto.functions.pingDelayDisconnect(pingId: Int64.random(in: 1...Int64.max), disconnectDelay: 75)
                 if let (_, packets) = try? self.session.send(ping.serialized(), now: now) { self.write(packets) }
             }
+        }
+    }
+
+    /// Fails every request past its deadline (it may still be answered; the answer is then dropped).
+    private func failOverdueRequests(now: Double) {
+        guard waiting.values.contains(where: { $0.deadline <= now }) else { return }
+        for (token, waiter) in waiting where waiter.deadline <= now {
+            waiting[token] = nil
+            waiter.promise.fail(NetworkError.timedOut(waiter.timeout))
         }
     }
 
