@@ -125,6 +125,7 @@ let package = Package(
                 .product(name: "Network", package: "Telegraph"), .product(name: "MTProtoServer", package: "Telegraph"),
                 .product(name: "ServerAPI", package: "Telegraph"), .product(name: "MTProtoApi", package: "Telegraph"),
                 .product(name: "TelegramApi", package: "Telegraph"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/mtproto-bench", swiftSettings: Settings.swift),
 

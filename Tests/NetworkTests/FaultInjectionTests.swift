@@ -127,6 +127,27 @@ import Testing
         try await Self.run(.stall(maximumBytes: 6_000), count: 500, window: 16, seed: 13, options: Self.fastOptions)
     }
 
+    /// A call's timeout has no timer of its own: the watchdog's once-a-second tick fails it, so against sockets that
+    /// swallow everything it ends with `timedOut` between its timeout and a second (plus scheduling) later.
+    @Test func aCallPastItsTimeoutFailsWithinASecondOfIt() async throws {
+        let world = try await Self.world()
+        let upstream = try #require(world.backend.endpoints[2]).port
+        let proxy = try await FaultProxy(upstreamPort: upstream, mode: .blackhole(count: 1_000), seed: 15, group: world.backend.group)
+        let connection = try await DatacenterConnection.open(
+            to: MTProtoConnection.Endpoint(host: "127.0.0.1", port: proxy.port, dcId: 2), key: world.alice.key,
+            group: world.backend.group, options: Self.fastOptions)
+        let start = Date()
+        await #expect(throws: NetworkError.timedOut(1.5)) {
+            _ = try await connection.invoke(Api.functions.help.getNearestDc(), timeout: 1.5)
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(elapsed >= 1.5 && elapsed < 4, "timed out after \(elapsed) s")
+        await connection.close()
+        await proxy.close()
+        await world.alice.close()
+        try await world.backend.close()
+    }
+
     /// The other side of the watchdog: an idle socket whose keepalives are answered is kept, however long it idles.
     @Test func anIdleAnsweredSocketIsKept() async throws {
         let world = try await Self.world()

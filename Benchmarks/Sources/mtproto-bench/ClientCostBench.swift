@@ -21,6 +21,8 @@ enum ClientCostBench {
         let wall: Double
         let cpu: Double
         let items: Double
+        /// The part of `cpu` spent in the kernel (getrusage's system time): system calls, loopback TCP, wake-ups.
+        var system: Double = .nan
         var cpuPerItem: Double { cpu / items }
     }
 
@@ -33,21 +35,35 @@ enum ClientCostBench {
         let telethonOne: Cost
         /// Server CPU per call during our 64-in-flight loop, for scale.
         let serverPerCall: Double
+        /// A bare NIO loopback round trip against an echo process (`LoopbackLimit`): the floor under one call.
+        let loopback: Cost
     }
 
     /// This process's CPU time so far, user and system, in seconds.
     static func processCPU() -> Double {
+        let (user, system) = processCPUParts()
+        return user + system
+    }
+
+    /// This process's user and system CPU time so far, in seconds.
+    static func processCPUParts() -> (user: Double, system: Double) {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return (
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+            Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        )
     }
 
     static func measure(items: Double, _ body: () async throws -> Void) async rethrows -> Cost {
-        let cpu = processCPU()
+        let before = processCPUParts()
         let start = now()
         try await body()
-        return Cost(wall: now() - start, cpu: processCPU() - cpu, items: items)
+        let after = processCPUParts()
+        var cost = Cost(
+            wall: now() - start, cpu: after.user - before.user + after.system - before.system, items: items)
+        cost.system = after.system - before.system
+        return cost
     }
 
     static func run(group: MultiThreadedEventLoopGroup, directory: URL) async throws -> Results {
@@ -109,23 +125,26 @@ enum ClientCostBench {
             oursConnect: oursConnect, telethonConnect: telethonConnect,
             oursLoop: oursLoop, telethonLoop: try telethonLoop(count: 5000, concurrency: 64),
             oursOne: oursOne, telethonOne: try telethonLoop(count: 2000, concurrency: 1),
-            serverPerCall: serverPerCall)
+            serverPerCall: serverPerCall, loopback: try await LoopbackLimit.run(group: group, count: 3000))
     }
 
     /// Prints the table: CPU per operation for both clients and their ratio (Telethon's CPU / ours).
     static func printTable(_ r: Results) {
         print("\n### Client CPU per operation (tg-server as its own process; getrusage of each client's process)\n")
-        print("| workload | ours (CPU per op) | Telethon 1.45.0 (CPU per op) | ratio (Telethon / ours) | goal | ours wall/s | Telethon wall/s |")
-        print("|---|---:|---:|---:|---|---:|---:|")
+        print("| workload | ours (CPU per op) | Telethon 1.45.0 (CPU per op) | ratio (Telethon / ours) | goal | ours wall/s | Telethon wall/s | ours: kernel share |")
+        print("|---|---:|---:|---:|---|---:|---:|---:|")
         func row(_ name: String, _ ours: Cost, _ peer: Cost, goal: String) {
             print(String(
-                format: "| %@ | %.1f µs | %.1f µs | %.2f× | %@ | %.0f | %.0f |", name, ours.cpuPerItem * 1e6,
+                format: "| %@ | %.1f µs | %.1f µs | %.2f× | %@ | %.0f | %.0f | %.0f%% |", name, ours.cpuPerItem * 1e6,
                 peer.cpuPerItem * 1e6, peer.cpuPerItem / ours.cpuPerItem, goal, ours.items / ours.wall,
-                peer.items / peer.wall))
+                peer.items / peer.wall, ours.system / ours.cpu * 100))
         }
         row("connect: TCP + auth key + initConnection/getConfig", r.oursConnect, r.telethonConnect, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork, 64 in flight", r.oursLoop, r.telethonLoop, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork, 1 in flight", r.oursOne, r.telethonOne, goal: "≥ 10×")
+        print(String(
+            format: "| limit: a bare NIO 128-byte round trip over loopback (echo in another process), 1 in flight | %.1f µs | — | — | | %.0f | — | %.0f%% |",
+            r.loopback.cpuPerItem * 1e6, r.loopback.items / r.loopback.wall, r.loopback.system / r.loopback.cpu * 100))
         print(String(format: "\nserver CPU per call during our 64-in-flight loop: %.1f µs", r.serverPerCall * 1e6))
     }
 }

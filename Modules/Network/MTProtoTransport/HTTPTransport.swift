@@ -139,6 +139,11 @@ final class HTTPServerFrameAdapter: ChannelDuplexHandler {
             return context.triggerUserOutboundEvent(event, promise: promise)
         }
         holdTimeout = min(max(0, hold.maxWait), limits.holdTimeout)
+        // The request that carried the http_wait is already held: its timer follows the new time.
+        if !owed.isEmpty {
+            owed[owed.count - 1]?.cancel()
+            owed[owed.count - 1] = timer(context)
+        }
         promise?.succeed(())
     }
 
@@ -238,11 +243,20 @@ final class HTTPServerFrameAdapter: ChannelDuplexHandler {
 @available(*, unavailable)
 extension HTTPServerFrameAdapter: Sendable {}
 
+/// Fired up the pipeline by an `HTTPClientFrameAdapter` made with `sessionPolls` when no POST is outstanding: the
+/// session after it should send a packet (an `http_wait` long poll, core.telegram.org/mtproto/service_messages).
+public struct HTTPPollNeeded: Sendable, Equatable {
+    public init() {}
+}
+
 /// The client end of MTProto over HTTP: each packet goes out as a `POST /api` on the kept-alive connection; each
 /// response with a body comes in as a packet (a 4-byte body is a transport error code, as on TCP), an empty one (a
 /// poll the server answered with nothing) is dropped. From the moment the socket connects, whenever no POST is
-/// outstanding it sends an empty one — a long poll the server holds until it has something to send — so answers
-/// computed later and pushes always have a request to ride on. Responses are read within `maximumBodyBytes`; anything else closes the connection.
+/// outstanding there must be one — a long poll the server holds until it has something to send — so answers
+/// computed later and pushes always have a request to ride on: by default the adapter sends an empty POST; with
+/// `sessionPolls` it fires `HTTPPollNeeded` and the session sends an encrypted `http_wait` (as Telegram-iOS
+/// MtProtoKit's `MTHttpTransport` does), which also tells the server how long to hold it. Responses are read within
+/// `maximumBodyBytes`; anything else closes the connection.
 public final class HTTPClientFrameAdapter: ChannelDuplexHandler, RemovableChannelHandler {
     public typealias InboundIn = ByteBuffer
     public typealias InboundOut = TransportFrame
@@ -254,21 +268,31 @@ public final class HTTPClientFrameAdapter: ChannelDuplexHandler, RemovableChanne
     private var pending = ByteBuffer()
     /// POSTs sent and not answered yet.
     private var outstanding = 0
+    private let sessionPolls: Bool
 
-    public init(host: String, port: Int, maximumBodyBytes: Int = TransportLimits.maximumPacketLength) {
+    public init(host: String, port: Int, maximumBodyBytes: Int = TransportLimits.maximumPacketLength, sessionPolls: Bool = false) {
         self.host = "\(host):\(port)"
         self.maximumBodyBytes = maximumBodyBytes
+        self.sessionPolls = sessionPolls
     }
 
     /// The first POST goes as soon as the socket is up, from the event loop: it names the transport to the server
     /// (which closes a connection that has not within its frame timeout) even when the code that sends the first
     /// packet has not run yet, and it is the long poll the server answers on.
     public func channelActive(context: ChannelHandlerContext) {
-        if outstanding == 0 {
-            post(ByteBuffer(), context: context, promise: nil)
-            context.flush()
-        }
         context.fireChannelActive()
+        if outstanding == 0 { pollNeeded(context) }
+    }
+
+    /// No POST is outstanding: send the long poll, or ask the session to.
+    private func pollNeeded(_ context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        if sessionPolls {
+            context.fireUserInboundEventTriggered(HTTPPollNeeded())
+        } else {
+            post(ByteBuffer(), context: context, promise: nil)
+        }
+        context.flush()
     }
 
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -316,10 +340,7 @@ public final class HTTPClientFrameAdapter: ChannelDuplexHandler, RemovableChanne
             guard let body = pending.readSlice(length: length) else { return }
             pending.discardReadBytes()
             outstanding = max(0, outstanding - 1)
-            if outstanding == 0, context.channel.isActive {
-                post(ByteBuffer(), context: context, promise: nil)
-                context.flush()
-            }
+            if outstanding == 0 { pollNeeded(context) }
             if length == 4, let code = body.getInteger(at: body.readerIndex, endianness: .little, as: Int32.self), code < 0 {
                 context.fireChannelRead(wrapInboundOut(.transportError(code)))
             } else if length > 0 {

@@ -56,10 +56,10 @@ public enum TransportClient {
     /// Connects to `host:port`, installs the client transport and then `makeHandlers`' handlers, which write and
     /// receive `TransportFrame`s.
     /// With `http`, packets travel as MTProto over HTTP (`POST /api`, `HTTPClientFrameAdapter`) instead of
-    /// `framing`.
+    /// `framing`; with `httpSessionPolls` too, the long polls are the session's (`HTTPPollNeeded`), not empty POSTs.
     public static func connect(
         host: String, port: Int, framing: TransportFraming, obfuscation: TransportObfuscation = .none, http: Bool = false,
-        group: any EventLoopGroup, connectTimeout: TimeAmount = .seconds(10),
+        httpSessionPolls: Bool = false, group: any EventLoopGroup, connectTimeout: TimeAmount = .seconds(10),
         makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
     ) async throws -> any Channel {
         let bootstrap = ClientBootstrap(group: group)
@@ -69,7 +69,7 @@ public enum TransportClient {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     if http {
-                        try sync.addHandler(HTTPClientFrameAdapter(host: host, port: port))
+                        try sync.addHandler(HTTPClientFrameAdapter(host: host, port: port, sessionPolls: httpSessionPolls))
                     } else {
                         try TransportPipeline.addClientHandlers(framing: framing, obfuscation: obfuscation, to: sync)
                     }

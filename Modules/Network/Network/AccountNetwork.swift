@@ -31,10 +31,22 @@ public actor AccountNetwork {
         case media
     }
 
-    private struct ConnectionKey: Hashable {
+    private struct ConnectionKey: Hashable, Sendable {
         let dc: Int32
         let purpose: Purpose
     }
+
+    /// The sessions that are open, readable without the actor (`request`'s direct path); the actor keeps it in step
+    /// with `connections`.
+    private final class OpenConnections: @unchecked Sendable {
+        private let lock = NSLock()
+        private var connections: [ConnectionKey: DatacenterConnection] = [:]
+
+        func connection(for key: ConnectionKey) -> DatacenterConnection? { lock.withLock { connections[key] } }
+        func set(_ connection: DatacenterConnection?, for key: ConnectionKey) { lock.withLock { connections[key] = connection } }
+        func removeAll() { lock.withLock { connections = [:] } }
+    }
+    private nonisolated let open = OpenConnections()
     private var imports: [Int32: Task<Void, any Error>] = [:]
     private var exchanges: [Int32: Task<AuthKeyExchangeResult, any Error>] = [:]
     private let loggedOutValue = ValuePromise(false, ignoreRepeated: true)
@@ -111,37 +123,64 @@ public actor AccountNetwork {
     public nonisolated var loggedOut: Signal<Bool, NoError> { loggedOutValue.get() }
 
     /// Calls `function` on `dc` (the main DC by default) with Telegram's rules; throws the final `NetworkError`.
-    public func request<F: TLFunction>(
+    ///
+    /// The first attempt on a session that is open (and not due for a new temporary key) goes to it directly, without
+    /// a hop onto this actor and back; anything else, and every error, continues on the actor.
+    public nonisolated func request<F: TLFunction>(
         _ function: F, dc: Int32? = nil, purpose: Purpose = .generic, options: RequestErrorPolicy.Options = .init(),
         timeout: Double = 60
     ) async throws -> F.Result where F.Result: Sendable {
+        let target = dc ?? store.mainDatacenter() ?? 2
+        guard forwardSecrecy == nil, let connection = open.connection(for: ConnectionKey(dc: target, purpose: purpose)) else {
+            return try await requestOnActor(function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: nil)
+        }
+        do {
+            return try await connection.invoke(function, timeout: timeout)
+        } catch let error as NetworkError {
+            return try await requestOnActor(function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: error)
+        }
+    }
+
+    /// `request`'s rules; `firstFailure` is how a first attempt made off the actor ended.
+    private func requestOnActor<F: TLFunction>(
+        _ function: F, dc: Int32?, purpose: Purpose, options: RequestErrorPolicy.Options, timeout: Double,
+        firstFailure: NetworkError?
+    ) async throws -> F.Result where F.Result: Sendable {
         var target = dc ?? mainDc
         var attempt = 0
+        var failure = firstFailure
         while true {
             attempt += 1
             let onMain = target == mainDc
-            do {
-                let connection = try await connection(dc: target, purpose: purpose)
-                return try await connection.invoke(function, timeout: timeout)
-            } catch let error as NetworkError {
-                if error == .authKeyUnknown {
-                    forgetKey(dc: target)
-                    if attempt <= 2 { continue }
+            let error: NetworkError
+            if let first = failure {
+                error = first
+                failure = nil
+            } else {
+                do {
+                    let connection = try await connection(dc: target, purpose: purpose)
+                    return try await connection.invoke(function, timeout: timeout)
+                } catch let thrown as NetworkError {
+                    error = thrown
                 }
-                switch RequestErrorPolicy.decide(error, attempt: attempt, onMainDc: onMain, options: options) {
-                case .fail(let final):
-                    throw final
-                case .retry(let seconds):
-                    try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                case .migrate(let dc, let movesMainDc):
-                    if movesMainDc { store.setMainDatacenter(dc) }
-                    target = dc
-                case .importAuthorization:
-                    try await importAuthorization(to: target)
-                case .loggedOut:
-                    loggedOutValue.set(true)
-                    throw error
-                }
+            }
+            if error == .authKeyUnknown {
+                forgetKey(dc: target)
+                if attempt <= 2 { continue }
+            }
+            switch RequestErrorPolicy.decide(error, attempt: attempt, onMainDc: onMain, options: options) {
+            case .fail(let final):
+                throw final
+            case .retry(let seconds):
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            case .migrate(let dc, let movesMainDc):
+                if movesMainDc { store.setMainDatacenter(dc) }
+                target = dc
+            case .importAuthorization:
+                try await importAuthorization(to: target)
+            case .loggedOut:
+                loggedOutValue.set(true)
+                throw error
             }
         }
     }
@@ -171,7 +210,10 @@ public actor AccountNetwork {
                 expiresAt - Date().timeIntervalSince1970 < secrecy.renewBefore
             else { return connection }
             // The temporary key is about to expire: this connection goes, the next one gets a new key.
-            if connections[slot].map({ $0 == existing }) == true { connections[slot] = nil }
+            if connections[slot].map({ $0 == existing }) == true {
+                connections[slot] = nil
+                open.set(nil, for: slot)
+            }
             Task { await connection.close() }
             return try await self.connection(dc: dc, purpose: purpose)
         }
@@ -197,7 +239,10 @@ public actor AccountNetwork {
         }
         connections[slot] = task
         do {
-            return try await task.value
+            let connection = try await task.value
+            // Still the slot's connection (not forgotten while it opened): later requests may go to it directly.
+            if connections[slot] == task { open.set(connection, for: slot) }
+            return connection
         } catch {
             connections[slot] = nil
             throw error
@@ -285,6 +330,7 @@ public actor AccountNetwork {
 
     /// Closes every connection.
     public func close() async {
+        open.removeAll()
         for task in connections.values {
             if let connection = try? await task.value { await connection.close() }
         }
@@ -295,6 +341,7 @@ public actor AccountNetwork {
         // With forward secrecy the server forgot the temporary key (it expires there): only the connection goes.
         if forwardSecrecy == nil { store.setKey(nil, datacenter: dc) }
         for purpose in [Purpose.generic, .media] {
+            open.set(nil, for: ConnectionKey(dc: dc, purpose: purpose))
             if let task = connections.removeValue(forKey: ConnectionKey(dc: dc, purpose: purpose)) {
                 Task { await (try? await task.value)?.close() }
             }

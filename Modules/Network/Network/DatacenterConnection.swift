@@ -27,6 +27,9 @@ public final class DatacenterConnection: @unchecked Sendable {
         /// Acknowledgements wait this long for a request to ride on before they go alone.
         public var ackDelay: Double = 0.2
         public var info = MTProtoConnection.ClientInfo()
+        /// Over HTTP, the `http_wait` each long poll carries (milliseconds): answer at once when something is ready,
+        /// hold at most 25 s — the server caps this with its own limit.
+        public var httpWait = ClientSession.HTTPWait(maxDelay: 0, waitAfter: 0, maxWait: 25_000)
 
         public init() {}
     }
@@ -48,7 +51,14 @@ public final class DatacenterConnection: @unchecked Sendable {
     private var backoff: ReconnectBackoff
     private var connectedAt = 0.0
     private var lastReceived = 0.0
-    private var waiting: [Int64: EventLoopPromise<[UInt8]>] = [:]
+    /// The callers waiting for an answer, each with the time (`clock`) it gives up: the watchdog's once-a-second
+    /// tick fails what is past its deadline, so a call costs no timer of its own (timeouts are honoured within 1 s).
+    private var waiting: [Int64: Waiter] = [:]
+    private struct Waiter {
+        let promise: EventLoopPromise<[UInt8]>
+        let deadline: Double
+        let timeout: Double
+    }
     private var initialized = false
     /// The last request sent with `ordered`, for the next one's `invokeAfterMsg`.
     private var lastOrdered: Int64?
@@ -56,6 +66,8 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// The channels written to since the last flush: one flush per event-loop turn for all of them, so calls made
     /// together leave in one `write` system call instead of one each.
     private var unflushed: [ObjectIdentifier: any Channel] = [:]
+    private var turnEndScheduled = false
+    private var httpPolls = 0
     private var watchdog: RepeatedTask?
     private var watch: ConnectionWatchdog
     /// How many sockets this session has used (1 after the first connect).
@@ -122,7 +134,8 @@ public final class DatacenterConnection: @unchecked Sendable {
         return connection
     }
 
-    /// Calls an API or MTProto function and decodes its result; fails after `timeout` seconds without an answer.
+    /// Calls an API or MTProto function and decodes its result; fails once `timeout` seconds pass without an answer
+    /// (checked by the watchdog's once-a-second tick).
     /// Survives socket drops: the request is sent again on the next socket. With `ordered`, the request runs on the
     /// server only after the previous `ordered` request of this session (`invokeAfterMsg`), as Telegram-iOS sends
     /// messages of one chat. Cancelling the calling task gives up the request (`rpc_drop_answer` if it was sent).
@@ -142,18 +155,17 @@ public final class DatacenterConnection: @unchecked Sendable {
             let promise = self.loop.makePromise(of: [UInt8].self)
             do {
                 var body = try self.encodeFirstWrapped(function)
-                if ordered, let previous = self.lastOrdered, let id = self.session.messageId(ofToken: previous) {
-                    body = try Self.afterMessage(id, body)
+                if ordered, let previous = self.lastOrdered {
+                    // invokeAfterMsg names the previous request's msg_id: seal what is queued so it has one.
+                    if self.session.queuedCount > 0 { self.write(self.session.flush(now: self.clock())) }
+                    if let id = self.session.messageId(ofToken: previous) { body = try Self.afterMessage(id, body) }
                 }
-                let (token, packets) = try self.session.send(body, now: self.clock())
+                // Queued, not sealed: the calls of this event-loop turn leave together in one container.
+                let token = try self.session.enqueue(body)
                 if ordered { self.lastOrdered = token }
-                self.waiting[token] = promise
-                self.write(packets)
+                self.waiting[token] = Waiter(promise: promise, deadline: self.clock() + timeout, timeout: timeout)
+                self.scheduleTurnEnd()
                 sent.succeed(token)
-                let deadline = self.loop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {
-                    self.waiting.removeValue(forKey: token)?.fail(NetworkError.timedOut(timeout))
-                }
-                promise.futureResult.whenComplete { _ in deadline.cancel() }
             } catch let error as NetworkError {
                 sent.fail(error)
                 promise.fail(error)
@@ -167,7 +179,7 @@ public final class DatacenterConnection: @unchecked Sendable {
             try await result.get()
         } onCancel: {
             sent.futureResult.whenSuccess { token in
-                guard let promise = self.waiting.removeValue(forKey: token) else { return }
+                guard let promise = self.waiting.removeValue(forKey: token)?.promise else { return }
                 self.write(self.session.cancel(token: token, now: self.clock()))
                 promise.fail(CancellationError())
             }
@@ -193,7 +205,7 @@ public final class DatacenterConnection: @unchecked Sendable {
             self.eventsContinuation.finish()
             let all = self.waiting
             self.waiting = [:]
-            for promise in all.values { promise.fail(NetworkError.connectionClosed) }
+            for waiter in all.values { waiter.promise.fail(NetworkError.connectionClosed) }
             return (self.channel, self.connectAttempt)
         }.get()) ?? (nil, nil)
         await attempt?.value
@@ -212,9 +224,10 @@ public final class DatacenterConnection: @unchecked Sendable {
         let loop = self.loop
         return try await TransportClient.connect(
             host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
-            http: endpoint.http, group: loop
+            http: endpoint.http, httpSessionPolls: true, group: loop
         ) { [weak self] _ in
-            [SessionSocketHandler(onFrame: { self?.received($0) }, onClose: { self?.socketClosed() })]
+            [SessionSocketHandler(
+                onFrame: { self?.received($0) }, onClose: { self?.socketClosed() }, onPollNeeded: { self?.poll(on: $0) })]
         }
     }
 
@@ -276,15 +289,44 @@ public final class DatacenterConnection: @unchecked Sendable {
     private func write(_ packets: [[UInt8]]) {
         guard let channel, !packets.isEmpty else { return }
         for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
-        let first = unflushed.isEmpty
         unflushed[ObjectIdentifier(channel)] = channel
-        guard first else { return }
-        // Runs after the tasks already queued on the loop, which may write more (64 calls submitted together).
+        scheduleTurnEnd()
+    }
+
+    /// Once per event-loop turn, after the tasks already queued on the loop (64 calls submitted together may all
+    /// enqueue first): the session seals what was queued into containers, and every socket written to is flushed,
+    /// so the calls of one turn leave in one packet and one `write` system call.
+    private func scheduleTurnEnd() {
+        guard !turnEndScheduled else { return }
+        turnEndScheduled = true
         loop.execute {
+            self.turnEndScheduled = false
+            // Sealed even without a socket: the requests then wait in the session for `resendAfterReconnect`.
+            let packets = self.session.flush(now: self.clock())
+            if let channel = self.channel, !packets.isEmpty {
+                for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
+                self.unflushed[ObjectIdentifier(channel)] = channel
+            }
             let channels = self.unflushed.values
             self.unflushed = [:]
             for channel in channels { channel.flush() }
         }
+    }
+
+    /// MTProto over HTTP has no POST at the server: send a long poll (`http_wait`, with what is queued and the
+    /// acknowledgements) on `channel`, which may be a socket not adopted yet.
+    private func poll(on channel: any Channel) {
+        guard !closed else { return }
+        httpPolls += 1
+        for packet in session.poll(options.httpWait, now: clock()) {
+            channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil)
+        }
+        channel.flush()
+    }
+
+    /// Long polls sent over HTTP so far (each an `http_wait` the server holds).
+    public func httpPollCount() async -> Int {
+        (try? await loop.submit { self.httpPolls }.get()) ?? 0
     }
 
     // MARK: - Receiving
@@ -300,7 +342,7 @@ public final class DatacenterConnection: @unchecked Sendable {
             for event in events {
                 switch event {
                 case .result(let token, let result):
-                    guard let promise = waiting.removeValue(forKey: token) else { continue }
+                    guard let promise = waiting.removeValue(forKey: token)?.promise else { continue }
                     switch result {
                     case .success(let bytes): promise.succeed(bytes)
                     case .failure(let error): promise.fail(NetworkError.rpc(code: error.code, message: error.message))
@@ -321,7 +363,7 @@ public final class DatacenterConnection: @unchecked Sendable {
                 closed = true
                 let all = waiting
                 waiting = [:]
-                for promise in all.values { promise.fail(NetworkError.authKeyUnknown) }
+                for waiter in all.values { waiter.promise.fail(NetworkError.authKeyUnknown) }
             }
             channel?.close(promise: nil)
         }
@@ -341,8 +383,9 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// `silenceTimeout` is replaced; an idle one gets a `ping_delay_disconnect` every `keepaliveInterval`.
     private func startWatchdog() {
         watchdog = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
-            guard let channel = self.channel, !self.closed else { return }
             let now = self.clock()
+            self.failOverdueRequests(now: now)
+            guard let channel = self.channel, !self.closed else { return }
             let owed = !self.waiting.isEmpty || self.session.pendingCount > 0
             switch self.watch.check(now: now, lastReceived: self.lastReceived, awaitingAnswer: owed) {
             case .none:
@@ -353,6 +396,15 @@ public final class DatacenterConnection: @unchecked Sendable {
                 let ping = MTProto.functions.pingDelayDisconnect(pingId: Int64.random(in: 1...Int64.max), disconnectDelay: 75)
                 if let (_, packets) = try? self.session.send(ping.serialized(), now: now) { self.write(packets) }
             }
+        }
+    }
+
+    /// Fails every request past its deadline (it may still be answered; the answer is then dropped).
+    private func failOverdueRequests(now: Double) {
+        guard waiting.values.contains(where: { $0.deadline <= now }) else { return }
+        for (token, waiter) in waiting where waiter.deadline <= now {
+            waiting[token] = nil
+            waiter.promise.fail(NetworkError.timedOut(waiter.timeout))
         }
     }
 
@@ -375,10 +427,19 @@ final class SessionSocketHandler: ChannelInboundHandler {
 
     private let onFrame: (TransportFrame) -> Void
     private let onClose: () -> Void
+    private let onPollNeeded: (any Channel) -> Void
 
-    init(onFrame: @escaping (TransportFrame) -> Void, onClose: @escaping () -> Void) {
+    init(
+        onFrame: @escaping (TransportFrame) -> Void, onClose: @escaping () -> Void,
+        onPollNeeded: @escaping (any Channel) -> Void
+    ) {
         self.onFrame = onFrame
         self.onClose = onClose
+        self.onPollNeeded = onPollNeeded
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is HTTPPollNeeded { onPollNeeded(context.channel) } else { context.fireUserInboundEventTriggered(event) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -226,7 +226,12 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
                 logger.debug("undecodable call", metadata: ["error": "\(error)"])
             }
         }
-        write(session.with(now: now) { $0.seal(replies, now: now) }, context: context)
+        // Acknowledgements of a packet with calls ride with their answers (sealed together at the end of the turn
+        // they are ready in, as `sendSoon` does) instead of leaving first in a packet of their own: one packet, one
+        // decryption and one wake-up for the client per answer rather than two.
+        if !replies.isEmpty || calls.isEmpty {
+            write(session.with(now: now) { $0.seal(replies, now: now) }, context: context)
+        }
         flushSoon(context)
         for (call, rpc, local) in calls { answer(call, rpc, local: local, session: session, context: context) }
     }

@@ -64,6 +64,8 @@ public struct ClientSession {
     private var validator = MessageIdValidator(peer: .server)
     private var acks = AckQueue()
     private var pending: [Int64: Pending] = [:]
+    /// Requests queued by `enqueue` for the next `flush`, in order.
+    private var queued: [Pending] = []
     /// The requests each recent container carried: a refusal may name the container instead of its messages.
     private var containers: [Int64: [Int64]] = [:]
     private var recent = RecentIds(capacity: recentCapacity)
@@ -85,8 +87,11 @@ public struct ClientSession {
     /// Seconds the server's clock is ahead of ours.
     public var timeOffset: Double { sealer.ids.timeOffset }
 
-    /// Requests sent and not yet answered.
-    public var pendingCount: Int { pending.count }
+    /// Requests sent or queued and not yet answered.
+    public var pendingCount: Int { pending.count + queued.count }
+
+    /// Requests queued by `enqueue` that the next `flush` seals.
+    public var queuedCount: Int { queued.count }
 
     /// Encrypts a request body; returns its token (stable across re-sends) and the packets to send (one, unless
     /// acknowledgements overflow a container).
@@ -98,6 +103,54 @@ public struct ClientSession {
         nextToken += 1
         let packets = seal([Pending(token: token, body: body, contentRelated: contentRelated)], now: now)
         return (token, packets)
+    }
+
+    /// Queues a request to leave with the others of this event-loop turn: `flush` seals everything queued (and the
+    /// pending acknowledgements) into as few `msg_container`s as MTProto's limits allow — one encryption and one
+    /// packet for a batch of calls, as Telegram-iOS MtProtoKit's `MTProto` packs the messages of one transaction
+    /// (core.telegram.org/mtproto/service_messages "Containers"). Each request still gets its own msg_id and seq_no
+    /// and is answered, acknowledged and re-sent on its own. Returns the request's token.
+    public mutating func enqueue(_ body: [UInt8], contentRelated: Bool = true) throws(SendError) -> Int64 {
+        guard body.count <= MessageLimits.maximumBodyLength else { throw .bodyTooLarge(body.count) }
+        let token = nextToken
+        nextToken += 1
+        queued.append(Pending(token: token, body: body, contentRelated: contentRelated))
+        return token
+    }
+
+    /// Seals what `enqueue` queued, with pending acknowledgements, into packets (one per container); empty when
+    /// nothing waits.
+    public mutating func flush(now: Double) -> [[UInt8]] {
+        guard !queued.isEmpty else { return [] }
+        let requests = queued
+        queued = []
+        return seal(requests, now: now)
+    }
+
+    /// `http_wait#9299359f max_delay:int wait_after:int max_wait:int`, in milliseconds (core.telegram.org/mtproto/
+    /// service_messages "Long Poll (http_wait)"): how long the server may hold the HTTP request carrying it.
+    public struct HTTPWait: Sendable, Equatable {
+        /// The server sends what it has after at most this long.
+        public var maxDelay: Int32
+        /// After the last message for the session, the server waits this long for more before answering.
+        public var waitAfter: Int32
+        /// The server answers (empty) after this long if nothing came.
+        public var maxWait: Int32
+
+        public init(maxDelay: Int32, waitAfter: Int32, maxWait: Int32) {
+            self.maxDelay = maxDelay
+            self.waitAfter = waitAfter
+            self.maxWait = maxWait
+        }
+    }
+
+    /// A long poll for MTProto over HTTP: what `enqueue` queued, the pending acknowledgements and an `http_wait`
+    /// (not content-related: it gets no answer of its own), sealed into one packet for the POST the server holds.
+    public mutating func poll(_ wait: HTTPWait, now: Double) -> [[UInt8]] {
+        let body = MTProto.HttpWait.httpWait(.init(maxDelay: wait.maxDelay, waitAfter: wait.waitAfter, maxWait: wait.maxWait))
+        let requests = queued + [Pending(token: 0, body: body.serialized(), contentRelated: false)]
+        queued = []
+        return seal(requests, now: now)
     }
 
     /// Like `send(_:contentRelated:now:)` for a request whose body names its own msg_id (`auth.bindTempAuthKey`'s
@@ -153,6 +206,10 @@ public struct ClientSession {
     /// `rpc_drop_answer` asks the server not to send one (MTProto §Cancellation of an RPC Query). Returns the packets
     /// to send.
     public mutating func cancel(token: Int64, now: Double) -> [[UInt8]] {
+        if let index = queued.firstIndex(where: { $0.token == token }) {
+            queued.remove(at: index)
+            return []
+        }
         guard let id = messageId(ofToken: token) else { return [] }
         pending[id] = nil
         let drop = Pending(token: 0, body: MTProto.functions.rpcDropAnswer(reqMsgId: id).serialized(), contentRelated: true)
