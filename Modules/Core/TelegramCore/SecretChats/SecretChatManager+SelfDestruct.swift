@@ -16,24 +16,10 @@ extension SecretChatManager {
     /// Sets the chat's TTL for new messages on both sides (`decryptedMessageActionSetMessageTTL`; 0 turns it off).
     /// Messages sent after it carry it unless `send` names another.
     public func setMessageTTL(_ seconds: Int32, chatId: Int32) async throws(SecretChatManagerError) {
-        let now = clock()
-        let policy = rekeyPolicy
-        try write { tx in
-            guard var record = try SecretChatStorage.record(chatId, tx: tx) else {
-                throw SecretChatManagerError.unknownChat(chatId)
-            }
-            guard var session = record.session else { throw SecretChatManagerError.notActive(chatId) }
-            let action = SecretApi.DecryptedMessage.decryptedMessageService(
-                .init(
-                    randomId: Int64(bitPattern: SecureRandom.uint64()),
-                    action: .decryptedMessageActionSetMessageTTL(.init(ttlSeconds: max(0, seconds)))))
-            let outgoing = session.send(action, now: now, policy: policy)
-            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx)
-            record.phase = .active(session)
+        try await sendAction(chatId: chatId) { _, record in
             record.messageTTL = seconds > 0 ? seconds : nil
-            try SecretChatStorage.store(record, tx: tx)
+            return .decryptedMessageActionSetMessageTTL(.init(ttlSeconds: max(0, seconds)))
         }
-        await flush(chatId: chatId)
     }
 
     // MARK: Self-destruct
