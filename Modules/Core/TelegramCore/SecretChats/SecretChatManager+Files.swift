@@ -8,9 +8,8 @@ public import Postbox
 import SecretApi
 import SecretChats
 public import SyncCore
-import Synchronization
-import TelegramApi
 import TLRuntime
+import TelegramApi
 
 extension SecretChatManager {
     // MARK: Files

@@ -1,16 +1,12 @@
-// Starting, accepting and ending a secret chat: the DH group, requestEncryption, acceptEncryption, discardEncryption and updateEncryption.
+// Starting, accepting and ending secret chats: the DH group, request/accept/discardEncryption, updateEncryption.
 
 import CryptoUtils
 import Foundation
-import MediaBox
 import Network
 import Postbox
 import SecretApi
 import SecretChats
-import SyncCore
-import Synchronization
 import TelegramApi
-import TLRuntime
 
 extension SecretChatManager {
     // MARK: Starting

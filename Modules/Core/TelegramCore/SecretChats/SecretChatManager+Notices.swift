@@ -2,7 +2,6 @@
 
 import CryptoUtils
 import Foundation
-import MediaBox
 import Network
 public import Postbox
 import SecretApi
@@ -10,7 +9,6 @@ import SecretChats
 import SyncCore
 import Synchronization
 import TelegramApi
-import TLRuntime
 
 extension SecretChatManager {
     // MARK: Deleting and screenshot notices
@@ -110,7 +108,7 @@ extension SecretChatManager {
         record.timers = nil
     }
 
-    // MARK: Typing and the queue
+    // MARK: Typing
 
     /// Tells the other side this user is typing (`messages.setEncryptedTyping`; the relay passes it on, unstored).
     public func sendTyping(chatId: Int32) async throws(SecretChatManagerError) {

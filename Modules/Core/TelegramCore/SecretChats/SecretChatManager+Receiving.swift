@@ -1,8 +1,7 @@
-// Applying incoming secret-chat updates: decrypting messages, storing them with their media, gaps and resends, qts acknowledgement.
+// Incoming secret-chat updates: decrypting, storing messages and media, gaps and resends, acknowledging the qts.
 
 import CryptoUtils
 import Foundation
-import MediaBox
 import Network
 import Postbox
 import SecretApi
@@ -10,7 +9,6 @@ import SecretChats
 import SyncCore
 import Synchronization
 import TelegramApi
-import TLRuntime
 
 extension SecretChatManager {
     // MARK: Applying updates (inside the batch's transaction)
@@ -204,6 +202,8 @@ extension SecretChatManager {
         case .decryptedMessage46(let value): return value.randomId
         }
     }
+
+    // MARK: Acknowledging the queue
 
     /// `messages.receivedQueue(max_qts)` once the transaction that stored the messages up to `qts` has committed, so
     /// the server can forget them (it keeps them, bounded, until then). One call in flight; it repeats while more

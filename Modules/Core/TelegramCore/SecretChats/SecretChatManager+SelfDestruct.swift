@@ -1,18 +1,16 @@
 // Secret-chat self-destruct: the chat's message TTL, read receipts that start timers, and the expiry loop.
 
-import CryptoUtils
 import Foundation
-import MediaBox
 import Network
 import Postbox
 import SecretApi
 import SecretChats
-import SyncCore
 import Synchronization
 import TelegramApi
-import TLRuntime
 
 extension SecretChatManager {
+    // MARK: Self-destruct
+
     /// Sets the chat's TTL for new messages on both sides (`decryptedMessageActionSetMessageTTL`; 0 turns it off).
     /// Messages sent after it carry it unless `send` names another.
     public func setMessageTTL(_ seconds: Int32, chatId: Int32) async throws(SecretChatManagerError) {
@@ -21,8 +19,6 @@ extension SecretChatManager {
             return .decryptedMessageActionSetMessageTTL(.init(ttlSeconds: max(0, seconds)))
         }
     }
-
-    // MARK: Self-destruct
 
     /// This side has read the chat (it was shown): `messages.readEncryptedHistory` tells the other side, whose
     /// timers start, and the timers of the messages received here start now.
@@ -42,7 +38,6 @@ extension SecretChatManager {
         }
         scheduleTimers()
     }
-
 
     /// When a timer starting now starts, in whole seconds rounded up (the clock is whole seconds, rounded down), so
     /// that a message never goes before its time.

@@ -2,15 +2,14 @@
 
 import CryptoUtils
 import Foundation
-import MediaBox
 import Network
 public import Postbox
 import SecretApi
 import SecretChats
 public import SyncCore
 import Synchronization
-import TelegramApi
 import TLRuntime
+import TelegramApi
 
 extension SecretChatManager {
     // MARK: Sending

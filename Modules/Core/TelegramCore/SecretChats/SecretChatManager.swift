@@ -1,14 +1,8 @@
-import CryptoUtils
 import Foundation
-import MediaBox
 public import Network
 public import Postbox
-public import SecretApi
 public import SecretChats
-public import SyncCore
 import Synchronization
-import TLRuntime
-public import TelegramApi
 
 /// Errors of the secret-chat calls an app makes.
 public enum SecretChatManagerError: Error, Equatable, Sendable {
