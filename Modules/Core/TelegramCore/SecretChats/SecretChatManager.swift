@@ -1,5 +1,5 @@
 import Foundation
-public import Network
+import Network
 public import Postbox
 public import SecretChats
 import Synchronization
