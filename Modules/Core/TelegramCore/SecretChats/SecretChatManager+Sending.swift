@@ -1,0 +1,171 @@
+// Sending a secret chat's messages: text, the sealed-send path every outgoing message takes, and the outbox flush.
+
+import CryptoUtils
+import Foundation
+import Network
+public import Postbox
+import SecretApi
+import SecretChats
+public import SyncCore
+import Synchronization
+import TLRuntime
+import TelegramApi
+
+extension SecretChatManager {
+    // MARK: Sending
+
+    /// Stores `text` (with its `entities`, and as a reply to `replyTo` when given) as an outgoing message of the
+    /// chat and seals it in the same transaction (with the layer notice or a re-key request that may come along),
+    /// then sends the outbox. The entities travel as `decryptedMessage.entities`, the reply as
+    /// `reply_to_random_id` (the replied message's random_id). Returns the message's local id.
+    @discardableResult
+    public func send(
+        text: String, entities: [MessageTextEntity] = [], replyTo: MessageId? = nil, chatId: Int32, ttl: Int32? = nil
+    ) async throws(SecretChatManagerError) -> MessageId {
+        let secretEntities = SecretChatEntities.secretEntities(entities)
+        return try await sendSealed(
+            chatId: chatId, storedText: text, entities: entities, replyTo: replyTo, ttl: { ttl ?? $0.messageTTL ?? 0 }
+        ) { randomId, ttl, replyRandomId in
+            .decryptedMessage(
+                .init(
+                    randomId: randomId, ttl: ttl, message: text, entities: secretEntities,
+                    replyToRandomId: replyRandomId))
+        }
+    }
+
+    /// One outgoing message of the chat: sealed (with the layer notice or a re-key request that may come along),
+    /// queued with `file` when it carries one, and stored as an outgoing message with `storedText`, its entities,
+    /// reply and media — with its self-destruct timer when its TTL is above 0 — all in one transaction; then the
+    /// outbox is sent.
+    func sendSealed(
+        chatId: Int32, storedText: String, entities: [MessageTextEntity] = [], replyTo: MessageId? = nil,
+        media: [Media] = [], ttl: (SecretChatRecord) -> Int32, file: [UInt8]? = nil,
+        _ message: (_ randomId: Int64, _ ttl: Int32, _ replyToRandomId: Int64?) -> SecretApi.DecryptedMessage
+    ) async throws(SecretChatManagerError) -> MessageId {
+        let now = clock()
+        let accountPeerId = self.accountPeerId
+        let policy = rekeyPolicy
+        let id = try write { tx -> MessageId in
+            guard var record = try SecretChatStorage.record(chatId, tx: tx) else {
+                throw SecretChatManagerError.unknownChat(chatId)
+            }
+            guard var session = record.session else { throw SecretChatManagerError.notActive(chatId) }
+            var replyRandomId: Int64?
+            if let replyTo {
+                guard replyTo.peerId == record.peerId, let replied = try tx.getMessage(replyTo)?.globallyUniqueId else {
+                    throw SecretChatManagerError.unknownMessage(replyTo.id)
+                }
+                replyRandomId = replied
+            }
+            let randomId = Int64(bitPattern: SecureRandom.uint64())
+            let ttl = ttl(record)
+            let outgoing = session.send(message(randomId, ttl, replyRandomId), now: now, policy: policy)
+            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx, file: file)
+            record.phase = .active(session)
+            var attributes: [MessageAttribute] = []
+            if !entities.isEmpty { attributes.append(TextEntitiesMessageAttribute(entities: entities)) }
+            if let replyTo { attributes.append(ReplyMessageAttribute(messageId: replyTo)) }
+            let ids = try tx.addMessages([
+                StoreMessage(
+                    id: .partial(record.peerId, Namespaces.Message.local), globallyUniqueId: randomId, timestamp: now,
+                    authorId: accountPeerId, text: storedText, attributes: attributes, media: media)
+            ])
+            if ttl > 0 {
+                var timers = record.timers ?? SecretChatTimers()
+                timers.add(namespace: ids[0].namespace, id: ids[0].id, incoming: false, date: now, ttl: ttl)
+                record.timers = timers
+            }
+            try SecretChatStorage.store(record, tx: tx)
+            return ids[0]
+        }
+        await flush(chatId: chatId)
+        return id
+    }
+
+    /// Keeps each outgoing payload (for resend requests) and queues its sealed form.
+    static func queue(
+        _ outgoing: [SecretChatOutgoing], chatId: Int32, record: inout SecretChatRecord, tx: Transaction,
+        file: [UInt8]? = nil
+    ) throws {
+        for item in outgoing {
+            try tx.setKeychainEntry(item.payload, forKey: SecretChatStorage.payload(chatId, raw: item.raw))
+            record.outbox.append(
+                SecretChatOutbound(
+                    transportRandomId: Int64(bitPattern: SecureRandom.uint64()), bytes: item.sealed,
+                    isService: item.isService,
+                    file: item.isService ? nil : file))
+        }
+    }
+
+    /// Sends the chat's outbox in order, each removed once the server has it; one flush per chat at a time (a
+    /// flush asked for meanwhile runs again after it).
+    public func flush(chatId: Int32) async {
+        let mine = flushing.withLock { state -> Bool in
+            if state[chatId] != nil {
+                state[chatId] = true
+                return false
+            }
+            state[chatId] = false
+            return true
+        }
+        guard mine else { return }
+        while true {
+            while let next = try? read({ tx in
+                try SecretChatStorage.record(chatId, tx: tx).flatMap { record in
+                    record.outbox.first.map { (record, $0) }
+                }
+            }) {
+                let (record, first) = next
+                let index = transmitted.withLock { counts -> Int in
+                    let value = counts[chatId, default: 0]
+                    counts[chatId] = value + 1
+                    return value
+                }
+                let dropped = dropTransmission.withLock { $0?(chatId, index) ?? false }
+                if !dropped {
+                    let peer = Api.InputEncryptedChat.inputEncryptedChat(
+                        .init(chatId: chatId, accessHash: record.accessHash))
+                    do {
+                        if let file = first.file {
+                            _ = try await network.request(
+                                Api.functions.messages.sendEncryptedFile(
+                                    peer: peer, randomId: first.transportRandomId, data: first.bytes,
+                                    file: try Api.InputEncryptedFile(tlBytes: file)))
+                        } else if first.isService {
+                            _ = try await network.request(
+                                Api.functions.messages.sendEncryptedService(
+                                    peer: peer, randomId: first.transportRandomId, data: first.bytes))
+                        } else {
+                            _ = try await network.request(
+                                Api.functions.messages.sendEncrypted(
+                                    peer: peer, randomId: first.transportRandomId, data: first.bytes))
+                        }
+                    } catch {
+                        break  // left in the outbox: the next flush (a restart, the next message) sends it
+                    }
+                }
+                _ = try? write { tx in
+                    guard var stored = try SecretChatStorage.record(chatId, tx: tx), stored.outbox.first == first else {
+                        return
+                    }
+                    stored.outbox.removeFirst()
+                    try SecretChatStorage.store(stored, tx: tx)
+                }
+            }
+            let done = flushing.withLock { state -> Bool in
+                if state[chatId] == true {
+                    state[chatId] = false
+                    return false
+                }
+                state[chatId] = nil
+                return true
+            }
+            if done { break }
+        }
+    }
+
+    /// Sends every chat's outbox (on start: what a restart left).
+    public func flushAll() async {
+        for id in (try? read({ tx in try SecretChatStorage.chatIds(tx: tx) })) ?? [] { await flush(chatId: id) }
+    }
+}
