@@ -52,9 +52,10 @@ enum SignalBench {
             },
         ].compactMap { $0 }
         printTable(title: "Signal: SwiftSignalKit vs OpenCombine 0.14.0", peerName: "OpenCombine", rows)
-        if let chain = rows.first(where: { $0.workload.hasPrefix("(a)") }) {
+        if rows.contains(where: { $0.workload.hasPrefix("(a)") }) {
+            // Measured again back to back with the limit, so both see the same load on a shared machine.
             printTable(title: "Signal (a) against its limit", peerName: "plain loop calling the same ten closures", [
-                Comparison("(a) 1M values through 10 map/filter", ours: chain.ours, peer: chainPlainLoop(),
+                Comparison("(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPlainLoop(),
                            goal: "≥ 0.25×")
             ])
         }
