@@ -69,13 +69,15 @@ let package = Package(
             ],
             path: "Sources/chatrender-bench", swiftSettings: Settings.swift),
 
-        // TL and crypto benchmarks (peers: OpenSSL ECB, Telethon).
+        // TL and crypto benchmarks (peers: Telethon, cryptg, OpenSSL ECB; limits: dependent AES-NI, a hand-written decoder).
         .systemLibrary(
             name: "COpenSSLPeer", path: "Sources/COpenSSLPeer", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The latency limit of chained AES: dependent single-block AES-NI encryptions (C intrinsics, no library).
+        .target(name: "CAESNILimit", path: "Sources/CAESNILimit"),
         .executableTarget(
             name: "tl-bench",
             dependencies: [
-                "BenchmarkSupport", "COpenSSLPeer", .product(name: "CryptoUtils", package: "Telegraph"),
+                "BenchmarkSupport", "COpenSSLPeer", "CAESNILimit", .product(name: "CryptoUtils", package: "Telegraph"),
                 .product(name: "TLRuntime", package: "Telegraph"), .product(name: "TelegramApi", package: "Telegraph"),
             ],
             path: "Sources/tl-bench", swiftSettings: Settings.swift),

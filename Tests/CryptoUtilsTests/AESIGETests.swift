@@ -47,6 +47,19 @@ import Testing
         }
     }
 
+    @Test func inPlaceGivesTheSameBytes() throws {
+        var rng = SeededGenerator(seed: 7)
+        for length in [16, 32, 48, 4096] {
+            let key = rng.bytes(32), iv = rng.bytes(32), data = rng.bytes(length)
+            var buffer = data
+            try buffer.withUnsafeMutableBytes { try AESIGE.crypt(UnsafeRawBufferPointer($0), into: $0, key: key, iv: iv, encrypt: true) }
+            let expected = try AESIGE.referenceCrypt(data, key: key, iv: iv, encrypt: true)
+            #expect(buffer == expected)
+            try buffer.withUnsafeMutableBytes { try AESIGE.crypt(UnsafeRawBufferPointer($0), into: $0, key: key, iv: iv, encrypt: false) }
+            #expect(buffer == data)
+        }
+    }
+
     @Test func rejectsBadLengths() {
         #expect(throws: CryptoError.self) { try AESIGE.encrypt([UInt8](repeating: 0, count: 15), key: .init(repeating: 0, count: 32), iv: .init(repeating: 0, count: 32)) }
         #expect(throws: CryptoError.self) { try AESIGE.encrypt([UInt8](repeating: 0, count: 16), key: .init(repeating: 0, count: 16), iv: .init(repeating: 0, count: 32)) }

@@ -97,15 +97,15 @@ public struct TLReader: Sendable {
     }
 
     /// `int`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readInt32() throws(TLDecodingError) -> Int32 { try load(Int32.self) }
 
     /// A constructor id or flags word.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt32() throws(TLDecodingError) -> UInt32 { try load(UInt32.self) }
 
     /// `long`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readInt64() throws(TLDecodingError) -> Int64 { try load(Int64.self) }
 
     /// `double`.
@@ -131,7 +131,7 @@ public struct TLReader: Sendable {
     }
 
     /// `Bool`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readBool() throws(TLDecodingError) -> Bool {
         let start = offset
         switch try readUInt32() {
@@ -142,7 +142,7 @@ public struct TLReader: Sendable {
     }
 
     /// The position and length of the next `bytes`/`string` value, moving past it and its padding.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func readBytesRange() throws(TLDecodingError) -> Range<Int> {
         let start = offset
         let first = Int(try load(UInt8.self))
@@ -173,7 +173,7 @@ public struct TLReader: Sendable {
     }
 
     /// `string`: UTF-8, ill-formed sequences replaced by U+FFFD.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readString() throws(TLDecodingError) -> String {
         let range = try readBytesRange()
         return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }

@@ -3,8 +3,9 @@
 public func map<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T, E>) -> Signal<R, E> {
     { signal in
         Signal<R, E> { subscriber in
-            signal.forward(
-                to: subscriber, next: { subscriber.putNext(f($0)) }, error: { subscriber.putError($0) },
+            let put = subscriber.nextFunction
+            return signal.forward(
+                to: subscriber, next: { put(f($0)) }, error: { subscriber.putError($0) },
                 completed: { subscriber.putCompletion() })
         }
     }
@@ -15,8 +16,9 @@ public func map<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T, E>) ->
 public func filter<T, E>(_ f: @escaping @Sendable (T) -> Bool) -> (Signal<T, E>) -> Signal<T, E> {
     { signal in
         Signal<T, E> { subscriber in
-            signal.forward(
-                to: subscriber, next: { if f($0) { subscriber.putNext($0) } }, error: { subscriber.putError($0) },
+            let put = subscriber.nextFunction
+            return signal.forward(
+                to: subscriber, next: { if f($0) { put($0) } }, error: { subscriber.putError($0) },
                 completed: { subscriber.putCompletion() })
         }
     }

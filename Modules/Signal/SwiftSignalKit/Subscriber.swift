@@ -14,7 +14,10 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
 
     @usableFromInline
     struct State {
-        @usableFromInline var next: (@Sendable (T) -> Void)?
+        // Boxed: read out of the lock as a class reference, the closure keeps the abstraction it is stored with, so
+        // specialized callers call it as it is instead of wrapping it in a reabstraction thunk (an allocation per
+        // value, as a bare closure field cost).
+        @usableFromInline var next: NextHandler<T>?
         @usableFromInline var error: (@Sendable (E) -> Void)?
         @usableFromInline var completed: (@Sendable () -> Void)?
         @usableFromInline var terminated = false
@@ -26,7 +29,7 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
             next: (@Sendable (T) -> Void)? = nil, error: (@Sendable (E) -> Void)? = nil,
             completed: (@Sendable () -> Void)? = nil
         ) {
-            self.next = next
+            self.next = next.map(NextHandler.init)
             self.error = error
             self.completed = completed
         }
@@ -78,7 +81,15 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
     @inlinable
     func guardedPutNext(_ value: T) {
         let handler = state.withLock { $0.terminated ? nil : $0.next }
-        handler?(value)
+        handler?.call(value)
+    }
+
+    /// What `putNext` calls, fetched once: an operator that captures it calls the next stage directly, without
+    /// loading the downstream subscriber's field and retaining the closure it holds for every value.
+    @inlinable
+    var nextFunction: @Sendable (T) -> Void {
+        if let forwardNext { return forwardNext }
+        return { [self] value in guardedPutNext(value) }
     }
 
     /// Delivers the error and terminates: later events are dropped and the assigned disposable is disposed.
@@ -197,3 +208,14 @@ protocol SubscriberControl: AnyObject, Sendable {
 }
 
 extension Subscriber: SubscriberControl {}
+
+/// A guard subscriber's value closure in a box (see `Subscriber.State.next`).
+@usableFromInline
+final class NextHandler<T>: Sendable {
+    @usableFromInline let call: @Sendable (T) -> Void
+
+    @usableFromInline
+    init(_ call: @escaping @Sendable (T) -> Void) {
+        self.call = call
+    }
+}

@@ -61,44 +61,64 @@ __attribute__((target("aes,sse2"))) static void expand_key(const uint8_t key[32]
 #undef ROUND_PAIR
 }
 
+// IGE's chain, block after block: cᵢ = E(mᵢ ⊕ cᵢ₋₁) ⊕ mᵢ₋₁ (decryption: mᵢ = D(cᵢ ⊕ mᵢ₋₁) ⊕ cᵢ₋₁). A block cannot
+// start before the previous one has left the AES unit, so the speed limit is one block's 14 rounds of latency. To
+// keep anything else off that chain, `z` holds the state entering round 1 (input ⊕ rk₀), and the three XORs that
+// link block i to block i+1 (⊕ mᵢ₋₁ after the last round, ⊕ mᵢ₊₁, ⊕ rk₀) are folded into the key of block i's last
+// round, which `aesenclast` XORs in anyway: zᵢ₊₁ = aesenclast(sᵢ, rk₁₄ ⊕ rk₀ ⊕ mᵢ₋₁ ⊕ mᵢ₊₁), a key computed from
+// plaintext alone while the rounds run. The output block is then recovered off the chain: cᵢ = zᵢ₊₁ ⊕ mᵢ₊₁ ⊕ rk₀.
 __attribute__((target("aes,sse2"))) static void ige_encrypt_aesni(const uint8_t *in, uint8_t *out, size_t length,
                                                                   const uint8_t key[32], const uint8_t iv[32]) {
+    if (length == 0) return;
     __m128i rk[15];
     expand_key(key, rk);
-    __m128i cPrev = _mm_loadu_si128((const __m128i *)iv);
+    const __m128i lastThenFirst = _mm_xor_si128(rk[14], rk[0]);
     __m128i mPrev = _mm_loadu_si128((const __m128i *)(iv + 16));
-    for (size_t offset = 0; offset < length; offset += 16) {
-        __m128i m = _mm_loadu_si128((const __m128i *)(in + offset));
-        __m128i x = _mm_xor_si128(_mm_xor_si128(m, cPrev), rk[0]);
-        for (int r = 1; r < 14; r++) x = _mm_aesenc_si128(x, rk[r]);
-        x = _mm_aesenclast_si128(x, rk[14]);
-        __m128i c = _mm_xor_si128(x, mPrev);
-        _mm_storeu_si128((__m128i *)(out + offset), c);
-        cPrev = c;
+    __m128i m = _mm_loadu_si128((const __m128i *)in);
+    __m128i z = _mm_xor_si128(_mm_xor_si128(m, _mm_loadu_si128((const __m128i *)iv)), rk[0]);
+    size_t offset = 0;
+    for (; offset + 16 < length; offset += 16) {
+        __m128i mNext = _mm_loadu_si128((const __m128i *)(in + offset + 16));
+        __m128i link = _mm_xor_si128(lastThenFirst, _mm_xor_si128(mPrev, mNext));
+        for (int r = 1; r < 14; r++) z = _mm_aesenc_si128(z, rk[r]);
+        z = _mm_aesenclast_si128(z, link);
+        _mm_storeu_si128((__m128i *)(out + offset), _mm_xor_si128(z, _mm_xor_si128(mNext, rk[0])));
         mPrev = m;
+        m = mNext;
     }
+    for (int r = 1; r < 14; r++) z = _mm_aesenc_si128(z, rk[r]);
+    z = _mm_aesenclast_si128(z, _mm_xor_si128(rk[14], mPrev));
+    _mm_storeu_si128((__m128i *)(out + offset), z);
     memset(rk, 0, sizeof(rk));
 }
 
+// The same folding for decryption: zᵢ = cᵢ ⊕ mᵢ₋₁ ⊕ dk₀, zᵢ₊₁ = aesdeclast(sᵢ, dk₁₄ ⊕ dk₀ ⊕ cᵢ₋₁ ⊕ cᵢ₊₁), and
+// mᵢ = zᵢ₊₁ ⊕ cᵢ₊₁ ⊕ dk₀.
 __attribute__((target("aes,sse2"))) static void ige_decrypt_aesni(const uint8_t *in, uint8_t *out, size_t length,
                                                                   const uint8_t key[32], const uint8_t iv[32]) {
+    if (length == 0) return;
     __m128i rk[15], dk[15];
     expand_key(key, rk);
     dk[0] = rk[14];
     for (int r = 1; r < 14; r++) dk[r] = _mm_aesimc_si128(rk[14 - r]);
     dk[14] = rk[0];
+    const __m128i lastThenFirst = _mm_xor_si128(dk[14], dk[0]);
     __m128i cPrev = _mm_loadu_si128((const __m128i *)iv);
-    __m128i mPrev = _mm_loadu_si128((const __m128i *)(iv + 16));
-    for (size_t offset = 0; offset < length; offset += 16) {
-        __m128i c = _mm_loadu_si128((const __m128i *)(in + offset));
-        __m128i x = _mm_xor_si128(_mm_xor_si128(c, mPrev), dk[0]);
-        for (int r = 1; r < 14; r++) x = _mm_aesdec_si128(x, dk[r]);
-        x = _mm_aesdeclast_si128(x, dk[14]);
-        __m128i m = _mm_xor_si128(x, cPrev);
-        _mm_storeu_si128((__m128i *)(out + offset), m);
-        mPrev = m;
+    __m128i c = _mm_loadu_si128((const __m128i *)in);
+    __m128i z = _mm_xor_si128(_mm_xor_si128(c, _mm_loadu_si128((const __m128i *)(iv + 16))), dk[0]);
+    size_t offset = 0;
+    for (; offset + 16 < length; offset += 16) {
+        __m128i cNext = _mm_loadu_si128((const __m128i *)(in + offset + 16));
+        __m128i link = _mm_xor_si128(lastThenFirst, _mm_xor_si128(cPrev, cNext));
+        for (int r = 1; r < 14; r++) z = _mm_aesdec_si128(z, dk[r]);
+        z = _mm_aesdeclast_si128(z, link);
+        _mm_storeu_si128((__m128i *)(out + offset), _mm_xor_si128(z, _mm_xor_si128(cNext, dk[0])));
         cPrev = c;
+        c = cNext;
     }
+    for (int r = 1; r < 14; r++) z = _mm_aesdec_si128(z, dk[r]);
+    z = _mm_aesdeclast_si128(z, _mm_xor_si128(dk[14], cPrev));
+    _mm_storeu_si128((__m128i *)(out + offset), z);
     memset(rk, 0, sizeof(rk));
     memset(dk, 0, sizeof(dk));
 }
