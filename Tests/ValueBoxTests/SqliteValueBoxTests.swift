@@ -160,4 +160,38 @@ func key(_ value: Int32) -> ValueBoxKey {
         #expect(try box.fullTextMatch(table, collectionId: nil, query: "pho", limit: 10) == ["i4"])
         try box.commit()
     }
+
+    @Test func rowsNumberedByTheCallerAreFoundByRowIdAndReplaced() throws {
+        let box = try makeValueBox()
+        let history = ValueBoxTable(id: 7, keyType: .binary, compactValuesOnCreation: false)
+        try box.begin()
+        let first = try box.insertReturningRowId(history, key: ValueBoxKey([1]), value: [10])
+        let second = try box.insertReturningRowId(history, key: ValueBoxKey([2]), value: [20])
+        // A rewrite through `set` keeps the row; `rowId(key:)` finds it.
+        try box.set(history, key: ValueBoxKey([1]), value: [11])
+        #expect(try box.rowId(history, key: ValueBoxKey([1])) == first)
+        #expect(try box.rowId(history, key: ValueBoxKey([3])) == nil)
+        #expect(first != second)
+        #expect(try box.get(history, rowId: first)?.key == ValueBoxKey([1]))
+        #expect(try box.get(history, rowId: first)?.value == [11])
+        #expect(try box.get(history, rowId: 9_999) == nil)
+        var scanned: [Int64] = []
+        try box.scanWithRowIds(history) { rowId, _, _ in
+            scanned.append(rowId)
+            return true
+        }
+        #expect(scanned == [first, second])
+
+        try box.fullTextSet(table, rowId: first, collectionId: "p1", itemId: "i1", contents: "phở bò", tags: "")
+        try box.fullTextSet(table, rowId: second, collectionId: "p1", itemId: "i2", contents: "phở gà", tags: "")
+        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "pho", limit: 10) == [second, first])
+        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "pho", limit: 1) == [second])
+        // Setting a rowid that is taken replaces that row: its old words are gone.
+        try box.fullTextSet(table, rowId: first, collectionId: "p1", itemId: "i1", contents: "bánh mì", tags: "")
+        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "bo", limit: 10) == [])
+        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "banh", limit: 10) == [first])
+        try box.fullTextRemoveAll(table)
+        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "pho", limit: 10) == [])
+        try box.commit()
+    }
 }

@@ -2,13 +2,13 @@ import CSQLCipherPeer
 import PostboxBenchData
 
 /// The insert limit: the same rows Postbox writes for a message (history record under the 20-byte key, the
-/// 12-byte id index entry, the FTS5 row), inserted with prepared statements in one transaction on SQLCipher
-/// directly, with the same key setup and pragmas, and values encoded in advance.
+/// 16-byte id index entry, the FTS5 row numbered with the history row's rowid), inserted with prepared statements in
+/// one transaction on SQLCipher directly, with the same key setup and pragmas, and values encoded in advance.
 final class RawSQLCipher {
     private var db: OpaquePointer?
     private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
-    init(path: String, keyHex: String, cacheSizeKiB: Int) {
+    init(path: String, keyHex: String, cacheSizeKiB: Int, createTables: Bool = true) {
         precondition(sqlite3_open(path, &db) == SQLITE_OK)
         exec("PRAGMA cipher_default_plaintext_header_size = 32")
         exec("PRAGMA key = \"x'\(keyHex)'\"")
@@ -17,6 +17,7 @@ final class RawSQLCipher {
         exec("PRAGMA journal_mode = WAL")
         exec("PRAGMA synchronous = NORMAL")
         exec("PRAGMA cache_size = -\(cacheSizeKiB)")
+        guard createTables else { return }
         exec("CREATE TABLE IF NOT EXISTS t7 (key BLOB PRIMARY KEY, value BLOB)")
         exec("CREATE TABLE IF NOT EXISTS t4 (key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID")
         exec(
@@ -68,14 +69,17 @@ final class RawSQLCipher {
         sqlite3_prepare_v2(db, "INSERT INTO t7 (key, value) VALUES (?, ?)", -1, &history, nil)
         sqlite3_prepare_v2(db, "INSERT INTO t4 (key, value) VALUES (?, ?)", -1, &index, nil)
         sqlite3_prepare_v2(
-            db, "INSERT INTO ft41 (collectionId, itemId, contents, tags) VALUES (?, ?, ?, '')", -1, &fts, nil)
+            db, "INSERT INTO ft41 (rowid, collectionId, itemId, contents, tags) VALUES (?, ?, ?, ?, '')", -1, &fts,
+            nil)
         exec("BEGIN IMMEDIATE")
         for row in rows {
             bind(history, row.historyKey, row.historyValue)
+            let historyRowId = sqlite3_last_insert_rowid(db)
             bind(index, row.indexKey, row.indexValue)
-            sqlite3_bind_text(fts, 1, row.collection, -1, transient)
-            sqlite3_bind_text(fts, 2, row.item, -1, transient)
-            sqlite3_bind_text(fts, 3, row.text, -1, transient)
+            sqlite3_bind_int64(fts, 1, historyRowId)
+            sqlite3_bind_text(fts, 2, row.collection, -1, transient)
+            sqlite3_bind_text(fts, 3, row.item, -1, transient)
+            sqlite3_bind_text(fts, 4, row.text, -1, transient)
             precondition(sqlite3_step(fts) == SQLITE_DONE)
             sqlite3_reset(fts)
         }
@@ -118,7 +122,27 @@ final class RawSQLCipher {
         return Int(sqlite3_column_bytes(historyGet, 0))
     }
 
+    private var fullTextMatch: OpaquePointer?
+
+    /// The FTS5 query alone: the rowids of the newest `limit` rows matching `expression`, as Postbox's search asks
+    /// for them, with nothing resolved to messages.
+    func fullTextRowIds(_ expression: String, limit: Int) -> [Int64] {
+        if fullTextMatch == nil {
+            sqlite3_prepare_v3(
+                db, "SELECT rowid FROM ft41 WHERE ft41 MATCH ? ORDER BY rowid DESC LIMIT ?", -1,
+                UInt32(SQLITE_PREPARE_PERSISTENT), &fullTextMatch, nil)
+        }
+        defer { sqlite3_reset(fullTextMatch) }
+        sqlite3_bind_text(fullTextMatch, 1, expression, -1, transient)
+        sqlite3_bind_int64(fullTextMatch, 2, Int64(limit))
+        var ids: [Int64] = []
+        while sqlite3_step(fullTextMatch) == SQLITE_ROW { ids.append(sqlite3_column_int64(fullTextMatch, 0)) }
+        return ids
+    }
+
     func close() {
+        sqlite3_finalize(fullTextMatch)
+        fullTextMatch = nil
         sqlite3_finalize(indexGet)
         sqlite3_finalize(historyGet)
         indexGet = nil

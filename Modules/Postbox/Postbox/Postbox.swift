@@ -117,8 +117,10 @@ public final class Postbox: @unchecked Sendable {
                     if current > PostboxSchema.currentVersion {
                         throw PostboxError.newerSchema(found: current, supported: PostboxSchema.currentVersion)
                     }
-                    for upgrade in PostboxSchema.upgrades where upgrade.from == current {
-                        try upgrade.run(transaction, { progress?($0) })
+                    // Each pending step gets an equal share of the reported progress, so it only rises.
+                    let pending = PostboxSchema.upgrades.filter { $0.from >= current }
+                    for (step, upgrade) in pending.enumerated() where upgrade.from == current {
+                        try upgrade.run(transaction, { progress?((Float(step) + $0) / Float(pending.count)) })
                         current = upgrade.to
                     }
                     try tables.metadata.setUserVersion(current)

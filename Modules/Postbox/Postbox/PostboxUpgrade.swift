@@ -11,32 +11,45 @@ struct PostboxUpgrade {
 
 enum PostboxSchema {
     /// The schema version this build writes.
-    static let currentVersion: Int32 = 3
+    static let currentVersion: Int32 = 4
 
     /// Every upgrade, in order; each one's `to` is the next one's `from`.
     static var upgrades: [PostboxUpgrade] {
         [
             PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: upgrade1to2),
             PostboxUpgrade(from: 2, to: 3, name: "PostboxUpgrade_2to3", run: upgrade2to3),
+            PostboxUpgrade(from: 3, to: 4, name: "PostboxUpgrade_3to4", run: rebuildTextIndex),
         ]
     }
 
-    /// Version 1 had no full-text index: index the text of every stored message.
+    /// Version 1 had no full-text index. Nothing to do here any more: the 3→4 step builds the index for every
+    /// stored message (building it here too would index everything twice).
     static func upgrade1to2(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
+        progress(1)
+    }
+
+    /// Indexes the text of every stored message afresh, each row under its record's rowid in the history table
+    /// (version 1 had no text index; versions 2 and 3 let FTS5 number the rows, so a search read each hit's item id
+    /// and went through the id index).
+    static func rebuildTextIndex(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
         let tables = transaction.tables
-        let total = max(1, try tables.valueBox.count(tables.messageIndex.table))
+        let total = max(1, try tables.valueBox.count(tables.history.table))
         var done = 0
-        var records: [MessageRecord] = []
-        try tables.valueBox.scan(tables.history.table) { key, value in
-            records.append(try tables.history.decode(value, MessageHistoryTable.index(key)))
+        try tables.textIndex.removeAll()
+        var failure: Error?
+        try tables.valueBox.scanWithRowIds(tables.history.table) { rowId, key, value in
+            do {
+                let record = try tables.history.decode(value, MessageHistoryTable.index(key))
+                try tables.textIndex.add(record.id, historyRowId: rowId, text: record.text, tags: record.tags)
+            } catch {
+                failure = error
+                return false
+            }
+            done += 1
+            if done % 1000 == 0 { progress(Float(done) / Float(total)) }
             return true
         }
-        for record in records {
-            try tables.textIndex.remove(record.id)
-            try tables.textIndex.add(record.id, text: record.text, tags: record.tags)
-            done += 1
-            if done % 1000 == 0 || done == records.count { progress(Float(done) / Float(total)) }
-        }
+        if let failure { throw failure }
         progress(1)
     }
 

@@ -91,6 +91,9 @@ public final class Database: @unchecked Sendable {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The rowid of the row the last successful INSERT on this connection added.
+    public var lastInsertRowId: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// Whether the connection is inside an explicit transaction.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

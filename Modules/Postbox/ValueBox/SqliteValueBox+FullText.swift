@@ -15,18 +15,70 @@ extension SqliteValueBox {
         _ table: ValueBoxFullTextTable, collectionId: String, itemId: String, contents: String, tags: String
     ) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
-            let sql = "INSERT INTO \(table.sqlName) (collectionId, itemId, contents, tags) VALUES (?, ?, ?, ?)"
+            func sql() -> String {
+                "INSERT INTO \(table.sqlName) (collectionId, itemId, contents, tags) VALUES (?, ?, ?, ?)"
+            }
             let statement: Statement
             do {
-                statement = try self.statement(table.id, .fullTextInsert, sql)
+                statement = try self.statement(table.id, .fullTextInsert, sql())
             } catch {
                 try ensure(table)
-                statement = try self.statement(table.id, .fullTextInsert, sql)
+                statement = try self.statement(table.id, .fullTextInsert, sql())
             }
             statement.bind(1, collectionId)
             statement.bind(2, itemId)
             statement.bind(3, contents)
             statement.bind(4, tags)
+            try statement.run()
+        }
+    }
+
+    /// Indexes `contents` under `itemId` in `collectionId` as the row `rowId`, replacing any row there: the caller
+    /// chooses rowids (Postbox uses the message record's rowid, so a search resolves each hit with one lookup and
+    /// never reads the text index's own content table). A plain insert; only when the rowid is taken is the old row
+    /// deleted first (`INSERT OR REPLACE` would look for an old row on every insert).
+    public func fullTextSet(
+        _ table: ValueBoxFullTextTable, rowId: Int64, collectionId: String, itemId: String, contents: String,
+        tags: String
+    ) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            func sql() -> String {
+                "INSERT INTO \(table.sqlName) (rowid, collectionId, itemId, contents, tags) VALUES (?, ?, ?, ?, ?)"
+            }
+            let statement: Statement
+            do {
+                statement = try self.statement(table.id, .fullTextInsertWithRowId, sql())
+            } catch {
+                try ensure(table)
+                statement = try self.statement(table.id, .fullTextInsertWithRowId, sql())
+            }
+            func insert() throws(SQLiteError) {
+                statement.bind(1, rowId)
+                statement.bind(2, collectionId)
+                statement.bind(3, itemId)
+                statement.bind(4, contents)
+                statement.bind(5, tags)
+                try statement.run()
+            }
+            do throws(SQLiteError) {
+                try insert()
+            } catch {
+                guard error.primaryCode == 19 else { throw error }  // SQLITE_CONSTRAINT: the rowid is taken
+                let remove = try self.statement(
+                    table.id, .fullTextRemoveRowId, "DELETE FROM \(table.sqlName) WHERE rowid = ?")
+                remove.bind(1, rowId)
+                try remove.run()
+                try insert()
+            }
+        }
+    }
+
+    /// Removes every row of the full-text table (when it exists).
+    public func fullTextRemoveAll(_ table: ValueBoxFullTextTable) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            guard let statement = try? statement(table.id, .fullTextRemoveAll, "DELETE FROM \(table.sqlName)") else {
+                return
+            }
             try statement.run()
         }
     }
@@ -64,6 +116,30 @@ extension SqliteValueBox {
             statement.bind(2, Int64(max(0, limit)))
             var result: [String] = []
             while try statement.step() { result.append(statement.text(0)) }
+            return result
+        }
+    }
+
+    /// The rowids of the newest `limit` rows (highest rowid first) whose contents contain every word of `query` as a
+    /// word prefix, optionally only in `collectionId` and with all `tags` tokens. FTS5 answers this from its index
+    /// alone, without reading its content table.
+    public func fullTextMatchRowIds(
+        _ table: ValueBoxFullTextTable, collectionId: String?, query: String, tags: [String] = [], limit: Int
+    ) throws(ValueBoxError) -> [Int64] {
+        guard let expression = Self.matchExpression(query: query, collectionId: collectionId, tags: tags) else {
+            return []
+        }
+        return try wrap { () throws(SQLiteError) -> [Int64] in
+            guard
+                let statement = try? statement(
+                    table.id, .fullTextMatchRowIds,
+                    "SELECT rowid FROM \(table.sqlName) WHERE \(table.sqlName) MATCH ? ORDER BY rowid DESC LIMIT ?")
+            else { return [] }
+            defer { statement.reset() }
+            statement.bind(1, expression)
+            statement.bind(2, Int64(max(0, limit)))
+            var result: [Int64] = []
+            while try statement.step() { result.append(statement.int64(0)) }
             return result
         }
     }

@@ -13,6 +13,9 @@ public final class SqliteValueBox: @unchecked Sendable {
     public let path: String
     /// The tables that exist, as of `knownSchemaVersion` (another connection or process may create more).
     private var knownTables: Set<String> = []
+    /// The ids of the key-value tables `t<id>` among `knownTables`, checked on every read and write (hashing an
+    /// integer instead of building and hashing the table's name).
+    private var knownKeyValueTables: Set<Int32> = []
     /// SQLite's schema cookie when `knownTables` was read; -1 makes the next transaction re-read it.
     private var knownSchemaVersion: Int64 = -1
     private var statements: [StatementKey: Statement] = [:]
@@ -22,11 +25,28 @@ public final class SqliteValueBox: @unchecked Sendable {
         case get, exists, set, insertIfAbsent, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys,
             rangeDescKeys
         case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch, schemaVersion
+        case insertReturningRowId, rowIdByKey, getByRowId, scanWithRowIds, fullTextInsertWithRowId
+        case fullTextRemoveRowId, fullTextMatchRowIds, fullTextRemoveAll
     }
 
     struct StatementKey: Hashable {
         let table: Int32
         let kind: StatementKind
+
+        /// One integer into the hasher instead of two fields.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(Int(table) << 8 | Int(kind.rawValue))
+        }
+    }
+
+    /// The ids of the `t<id>` tables among `names`.
+    private static func keyValueTableIds(_ names: Set<String>) -> Set<Int32> {
+        Set(names.compactMap { name in name.first == "t" ? Int32(name.dropFirst()) : nil })
+    }
+
+    /// Whether the key-value table exists (as of the last schema check).
+    private func isKnown(_ table: ValueBoxTable) -> Bool {
+        knownKeyValueTables.contains(table.id)
     }
 
     /// Finalizes every cached statement (before rekeying or closing).
@@ -67,9 +87,8 @@ public final class SqliteValueBox: @unchecked Sendable {
             } else {
                 try database.applyPostboxPragmas(cacheSizeKiB: cacheSizeKiB)
             }
-            for name in try database.textColumn("SELECT name FROM sqlite_master WHERE type = 'table'") {
-                knownTables.insert(name)
-            }
+            knownTables = Set(try database.textColumn("SELECT name FROM sqlite_master WHERE type = 'table'"))
+            knownKeyValueTables = Self.keyValueTableIds(knownTables)
         } catch {
             throw ValueBoxError(error, path: path)
         }
@@ -105,6 +124,7 @@ public final class SqliteValueBox: @unchecked Sendable {
         let version = try statement.step() ? statement.int64(0) : -1
         guard version != knownSchemaVersion else { return }
         knownTables = Set(try database.textColumn("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        knownKeyValueTables = Self.keyValueTableIds(knownTables)
         knownSchemaVersion = version
     }
 
@@ -125,7 +145,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     // MARK: Tables
 
     func ensure(_ table: ValueBoxTable) throws(SQLiteError) {
-        guard !knownTables.contains(table.sqlName) else { return }
+        guard !isKnown(table) else { return }
         switch table.keyType {
         case .binary:
             try database.execute(
@@ -135,6 +155,7 @@ public final class SqliteValueBox: @unchecked Sendable {
             try database.execute("CREATE TABLE IF NOT EXISTS \(table.sqlName) (key INTEGER PRIMARY KEY, value BLOB)")
         }
         knownTables.insert(table.sqlName)
+        knownKeyValueTables.insert(table.id)
         knownSchemaVersion = -1  // re-read after this transaction, whether it commits or rolls back
     }
 
@@ -171,7 +192,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// The value stored under `key`, or `nil`.
     public func get(_ table: ValueBoxTable, key: ValueBoxKey) throws(ValueBoxError) -> [UInt8]? {
         try wrap { () throws(SQLiteError) -> [UInt8]? in
-            guard knownTables.contains(table.sqlName) else { return nil }
+            guard isKnown(table) else { return nil }
             let statement = try statement(table.id, .get, "SELECT value FROM \(table.sqlName) WHERE key = ?")
             defer { statement.reset() }
             bindKey(statement, 1, key, table)
@@ -182,7 +203,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// Whether a value is stored under `key`.
     public func exists(_ table: ValueBoxTable, key: ValueBoxKey) throws(ValueBoxError) -> Bool {
         try wrap { () throws(SQLiteError) -> Bool in
-            guard knownTables.contains(table.sqlName) else { return false }
+            guard isKnown(table) else { return false }
             let statement = try statement(table.id, .exists, "SELECT 1 FROM \(table.sqlName) WHERE key = ?")
             defer { statement.reset() }
             bindKey(statement, 1, key, table)
@@ -204,6 +225,57 @@ public final class SqliteValueBox: @unchecked Sendable {
         }
     }
 
+    /// Inserts `value` under `key` as a new row, replacing (deleting) any row stored under that key, and returns
+    /// the new row's rowid. Only for tables created with a rowid (not `compactValuesOnCreation`); the rowid stays
+    /// the row's while `set` rewrites it in place.
+    public func insertReturningRowId(_ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]) throws(ValueBoxError)
+        -> Int64
+    {
+        try wrap { () throws(SQLiteError) -> Int64 in
+            try ensure(table)
+            let statement = try statement(
+                table.id, .insertReturningRowId, "INSERT OR REPLACE INTO \(table.sqlName) (key, value) VALUES (?, ?)")
+            bindKey(statement, 1, key, table)
+            statement.bind(2, value)
+            try statement.run()
+            return database.lastInsertRowId
+        }
+    }
+
+    /// The rowid of the row stored under `key` (tables created with a rowid), or `nil`.
+    public func rowId(_ table: ValueBoxTable, key: ValueBoxKey) throws(ValueBoxError) -> Int64? {
+        try wrap { () throws(SQLiteError) -> Int64? in
+            guard isKnown(table) else { return nil }
+            let statement = try statement(table.id, .rowIdByKey, "SELECT rowid FROM \(table.sqlName) WHERE key = ?")
+            defer { statement.reset() }
+            bindKey(statement, 1, key, table)
+            return try statement.step() ? statement.int64(0) : nil
+        }
+    }
+
+    /// The key and value of the row with `rowId` (tables created with a rowid), or `nil`.
+    public func get(_ table: ValueBoxTable, rowId: Int64) throws(ValueBoxError) -> (key: ValueBoxKey, value: [UInt8])? {
+        try wrap { () throws(SQLiteError) -> (key: ValueBoxKey, value: [UInt8])? in
+            guard isKnown(table) else { return nil }
+            let statement = try statement(
+                table.id, .getByRowId, "SELECT key, value FROM \(table.sqlName) WHERE rowid = ?")
+            defer { statement.reset() }
+            statement.bind(1, rowId)
+            return try statement.step() ? (readKey(statement, table), statement.bytes(1)) : nil
+        }
+    }
+
+    /// Visits every row of `table` (created with a rowid) in key order with its rowid; `body` returns `false` to stop.
+    public func scanWithRowIds(_ table: ValueBoxTable, _ body: (Int64, ValueBoxKey, [UInt8]) throws -> Bool) throws {
+        guard isKnown(table) else { return }
+        let statement = try statement(
+            table.id, .scanWithRowIds, "SELECT key, value, rowid FROM \(table.sqlName) ORDER BY key ASC")
+        defer { statement.reset() }
+        while try statement.step() {
+            if try !body(statement.int64(2), readKey(statement, table), statement.bytes(1)) { break }
+        }
+    }
+
     /// Stores `value` under `key` only when the key is absent; returns whether it stored (one b-tree search
     /// instead of a lookup followed by an insert).
     public func insertIfAbsent(_ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]) throws(ValueBoxError) -> Bool {
@@ -221,7 +293,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// Removes the value under `key`; `secure` overwrites the freed content with zeros.
     public func remove(_ table: ValueBoxTable, key: ValueBoxKey, secure: Bool = false) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
-            guard knownTables.contains(table.sqlName) else { return }
+            guard isKnown(table) else { return }
             try setSecureDelete(secure)
             let statement = try statement(table.id, .remove, "DELETE FROM \(table.sqlName) WHERE key = ?")
             bindKey(statement, 1, key, table)
@@ -239,7 +311,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// Number of rows in `table`.
     public func count(_ table: ValueBoxTable) throws(ValueBoxError) -> Int {
         try wrap { () throws(SQLiteError) -> Int in
-            guard knownTables.contains(table.sqlName) else { return 0 }
+            guard isKnown(table) else { return 0 }
             return Int(try statement(table.id, .count, "SELECT count(*) FROM \(table.sqlName)").stepScalar())
         }
     }
@@ -247,7 +319,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// Number of rows with keys strictly between `start` and `end` (in either order).
     public func count(_ table: ValueBoxTable, start: ValueBoxKey, end: ValueBoxKey) throws(ValueBoxError) -> Int {
         try wrap { () throws(SQLiteError) -> Int in
-            guard knownTables.contains(table.sqlName) else { return 0 }
+            guard isKnown(table) else { return 0 }
             let (low, high) = start < end ? (start, end) : (end, start)
             let statement = try statement(
                 table.id, .countRange, "SELECT count(*) FROM \(table.sqlName) WHERE key > ? AND key < ?")
@@ -282,7 +354,7 @@ public final class SqliteValueBox: @unchecked Sendable {
         _ table: ValueBoxTable, start: ValueBoxKey, end: ValueBoxKey, limit: Int, withValues: Bool,
         _ body: (Statement) throws -> Bool
     ) throws {
-        guard knownTables.contains(table.sqlName), limit > 0 else { return }
+        guard isKnown(table), limit > 0 else { return }
         let ascending = start < end
         let columns = withValues ? "key, value" : "key"
         let order = ascending ? "ASC" : "DESC"
@@ -302,7 +374,7 @@ public final class SqliteValueBox: @unchecked Sendable {
 
     /// Visits every row of `table` in key order; `body` returns `false` to stop.
     public func scan(_ table: ValueBoxTable, values body: (ValueBoxKey, [UInt8]) throws -> Bool) throws {
-        guard knownTables.contains(table.sqlName) else { return }
+        guard isKnown(table) else { return }
         let statement = try statement(table.id, .scan, "SELECT key, value FROM \(table.sqlName) ORDER BY key ASC")
         defer { statement.reset() }
         while try statement.step() {
@@ -313,7 +385,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// Removes rows with keys strictly between `start` and `end` (in either order).
     public func removeRange(_ table: ValueBoxTable, start: ValueBoxKey, end: ValueBoxKey) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
-            guard knownTables.contains(table.sqlName) else { return }
+            guard isKnown(table) else { return }
             let (low, high) = start < end ? (start, end) : (end, start)
             let statement = try statement(
                 table.id, .removeRange, "DELETE FROM \(table.sqlName) WHERE key > ? AND key < ?")
@@ -326,7 +398,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// Removes every row of `table`.
     public func removeAllFromTable(_ table: ValueBoxTable) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
-            guard knownTables.contains(table.sqlName) else { return }
+            guard isKnown(table) else { return }
             try statement(table.id, .removeAll, "DELETE FROM \(table.sqlName)").run()
         }
     }

@@ -31,8 +31,26 @@ final class MessageHistoryTable: Table {
         }
     }
 
+    /// Rewrites a stored record in place (its rowid stays), or stores a new one.
     func set(_ record: MessageRecord) throws {
         try valueBox.set(table, key: Self.key(record.index), value: record.encode())
+    }
+
+    /// Stores a new record (replacing any row left under its key) and returns its row's rowid, which the text index
+    /// uses as its own rowid.
+    func insert(_ record: MessageRecord) throws -> Int64 {
+        try valueBox.insertReturningRowId(table, key: Self.key(record.index), value: record.encode())
+    }
+
+    /// The rowid of the record at `index`, or `nil`.
+    func rowId(_ index: MessageIndex) throws -> Int64? {
+        try valueBox.rowId(table, key: Self.key(index))
+    }
+
+    /// The record in the row `rowId`, or `nil`.
+    func get(rowId: Int64) throws -> MessageRecord? {
+        guard let (key, value) = try valueBox.get(table, rowId: rowId), key.length == 20 else { return nil }
+        return try decode(value, Self.index(key))
     }
 
     func remove(_ index: MessageIndex) throws {

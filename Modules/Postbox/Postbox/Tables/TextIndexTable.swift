@@ -1,7 +1,9 @@
 import ValueBox
 
 /// FTS table 41: message text under collection `p<peer>` and item `p<peer>a<namespace>b<id>`, with a `t<tag>`
-/// token per tag (Telegram-iOS Postbox FTS).
+/// token per tag (Telegram-iOS Postbox FTS). Each row's rowid is the rowid of the message's record in the history
+/// table (schema version 4 on; ours, not Telegram's), so a search resolves a hit with one lookup by rowid instead of
+/// reading the item id, the id index and the history key index.
 final class TextIndexTable {
     let valueBox: SqliteValueBox
     let table = ValueBoxFullTextTable(id: 41)
@@ -11,14 +13,29 @@ final class TextIndexTable {
     }
 
     static func collectionId(_ peerId: PeerId) -> String {
-        "p\(UInt64(bitPattern: peerId.toInt64()))"
+        ASCIIDigits.string(capacity: 21) { out in
+            out.append(UInt8(ascii: "p"))
+            out.appendDecimal(UInt64(bitPattern: peerId.toInt64()))
+        }
     }
 
     static func itemId(_ id: MessageId) -> String {
-        "p\(UInt64(bitPattern: id.peerId.toInt64()))a\(id.namespace)b\(id.id)"
+        ASCIIDigits.string(capacity: 47) { out in
+            out.append(UInt8(ascii: "p"))
+            out.appendDecimal(UInt64(bitPattern: id.peerId.toInt64()))
+            out.append(UInt8(ascii: "a"))
+            out.appendDecimal(id.namespace)
+            out.append(UInt8(ascii: "b"))
+            out.appendDecimal(id.id)
+        }
     }
 
     static func tagToken(_ tag: MessageTags) -> String { "t\(tag.rawValue)" }
+
+    /// The `tags` column: one token per single tag, space-separated ("" for none, the common case).
+    static func tagTokens(_ tags: MessageTags) -> String {
+        tags.isEmpty ? "" : tags.singleTags.map(tagToken).joined(separator: " ")
+    }
 
     /// Parses an item id back into a message id.
     static func messageId(_ itemId: String) -> MessageId? {
@@ -32,21 +49,27 @@ final class TextIndexTable {
         return MessageId(peerId: PeerId(Int64(bitPattern: peer)), namespace: namespace, id: id)
     }
 
-    func add(_ id: MessageId, text: String, tags: MessageTags) throws {
+    /// Indexes a message's text as the row `historyRowId` (its record's rowid in the history table).
+    func add(_ id: MessageId, historyRowId: Int64, text: String, tags: MessageTags) throws {
         guard !text.isEmpty else { return }
         try valueBox.fullTextSet(
-            table, collectionId: Self.collectionId(id.peerId), itemId: Self.itemId(id), contents: text,
-            tags: tags.singleTags.map(Self.tagToken).joined(separator: " "))
+            table, rowId: historyRowId, collectionId: Self.collectionId(id.peerId), itemId: Self.itemId(id),
+            contents: text, tags: Self.tagTokens(tags))
+    }
+
+    /// Removes every row.
+    func removeAll() throws {
+        try valueBox.fullTextRemoveAll(table)
     }
 
     func remove(_ id: MessageId) throws {
         try valueBox.fullTextRemove(table, itemId: Self.itemId(id))
     }
 
-    func search(_ query: String, peerId: PeerId?, tags: MessageTags?, limit: Int) throws -> [MessageId] {
-        try valueBox.fullTextMatch(
+    /// The history rowids of the newest `limit` matching messages, newest insertion first.
+    func search(_ query: String, peerId: PeerId?, tags: MessageTags?, limit: Int) throws -> [Int64] {
+        try valueBox.fullTextMatchRowIds(
             table, collectionId: peerId.map(Self.collectionId), query: query,
-            tags: tags?.singleTags.map(Self.tagToken) ?? [], limit: limit
-        ).compactMap(Self.messageId)
+            tags: tags?.singleTags.map(Self.tagToken) ?? [], limit: limit)
     }
 }

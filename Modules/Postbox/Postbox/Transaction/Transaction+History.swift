@@ -104,8 +104,9 @@ extension Transaction {
     )
         throws -> [Message]
     {
-        let ids = try tables.textIndex.search(query, peerId: peerId, tags: tags, limit: limit)
-        return try ids.compactMap(getMessage).sorted { $0.index > $1.index }
+        // Each hit is the rowid of its message's record: one lookup, no item id, id index or key index read.
+        let rowIds = try tables.textIndex.search(query, peerId: peerId, tags: tags, limit: limit)
+        return try rowIds.compactMap { try tables.history.get(rowId: $0).map(render) }.sorted { $0.index > $1.index }
     }
 
     /// Visits every stored message record in key order (for export and verification); `body` returns `false` to

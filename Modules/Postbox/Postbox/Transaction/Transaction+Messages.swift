@@ -43,12 +43,12 @@ extension Transaction {
 
     private func insert(_ record: MessageRecord, indexStored: Bool = false) throws {
         let id = record.id
-        try tables.history.set(record)
+        let historyRowId = try tables.history.insert(record)
         if !indexStored {
             try tables.messageIndex.set(id, .init(timestamp: record.timestamp, flags: record.flags, tags: record.tags))
         }
         if !record.tags.isEmpty { try tables.tags.add(record.tags, record.index) }
-        try tables.textIndex.add(id, text: record.text, tags: record.tags)
+        try tables.textIndex.add(id, historyRowId: historyRowId, text: record.text, tags: record.tags)
         try addMediaReferences(record.embeddedMedia)
         if let globallyUniqueId = record.globallyUniqueId { try tables.globallyUniqueIds.set(globallyUniqueId, id) }
         try tables.globalMessageIds.add(id)
@@ -150,7 +150,9 @@ extension Transaction {
         }
         if old.text != new.text || old.tags != new.tags {
             try tables.textIndex.remove(id)
-            try tables.textIndex.add(id, text: new.text, tags: new.tags)
+            if let historyRowId = try tables.history.rowId(new.index) {
+                try tables.textIndex.add(id, historyRowId: historyRowId, text: new.text, tags: new.tags)
+            }
         }
         try addMediaReferences(new.embeddedMedia)
         for mediaId in old.referencedMedia { try tables.media.removeReference(mediaId) }

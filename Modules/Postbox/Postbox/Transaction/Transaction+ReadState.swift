@@ -21,18 +21,22 @@ extension Transaction {
 
     func noteInsertedForReadState(_ record: MessageRecord) throws {
         let id = record.id
-        if readStateCache[id.peerId] == nil { _ = try readState(id.peerId) }
-        // Mutated in place: copying the state out would copy its dictionary for every message.
-        var changed = false
-        let previous = readStateCache[id.peerId]!.states[id.namespace]
+        // One hash lookup for the chat, then the state is mutated in place through its index: copying the state out
+        // would copy its dictionary for every message.
+        var position = readStateCache.index(forKey: id.peerId)
+        if position == nil {
+            _ = try readState(id.peerId)
+            position = readStateCache.index(forKey: id.peerId)
+        }
+        guard let position else { return }
+        let previous = readStateCache.values[position].states[id.namespace]
         var entry = previous ?? .empty
         entry.maxKnownId = max(entry.maxKnownId, id.id)
         if record.flags.contains(.incoming) && id.id > entry.maxIncomingReadId { entry.count += 1 }
         if entry != previous {
-            readStateCache[id.peerId]!.states[id.namespace] = entry
-            changed = true
+            readStateCache.values[position].states[id.namespace] = entry
+            dirtyReadStates.insert(id.peerId)
         }
-        if changed { dirtyReadStates.insert(id.peerId) }
     }
 
     func noteRemovedForReadState(_ id: MessageId, flags: MessageFlags) throws {
