@@ -1,12 +1,21 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "COpenSSLShims.h"
 #include <openssl/aes.h>
+#include <openssl/crypto.h>
 #include <string.h>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define HAVE_X86 1
 #endif
+
+// A process may end while a thread is still inside libcrypto (a packet decrypted as `tg` exits). OpenSSL's own atexit
+// handler (OPENSSL_cleanup) frees its global locks, and such a thread then crashes on a freed lock (seen as SIGSEGV in
+// pthread_rwlock_wrlock). The process is ending anyway, so that cleanup is turned off before anything else uses
+// OpenSSL: OPENSSL_INIT_NO_ATEXIT (OpenSSL 1.1.1b and later, OPENSSL_init_crypto(3)).
+__attribute__((constructor)) static void copenssl_skip_cleanup_at_exit(void) {
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
 
 int copenssl_bn_num_bytes(const BIGNUM *bn) { return BN_num_bytes(bn); }
 
