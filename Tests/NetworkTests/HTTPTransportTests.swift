@@ -32,24 +32,7 @@ import Testing
         _ = try await bob.invoke(
             Api.functions.messages.sendMessage(
                 peer: .inputPeerUser(.init(userId: aliceUser.id, accessHash: aliceHash)), message: "over a held poll", randomId: 9))
-        let pushed = try await withThrowingTaskGroup(of: String?.self) { tasks in
-            tasks.addTask {
-                for await event in session.events {
-                    guard case .updates(let body) = event, case .updates(let all) = try Api.Updates(tlBytes: body) else { continue }
-                    for case .updateNewMessage(let new) in all.updates {
-                        if case .message(let message) = new.message { return message.message }
-                    }
-                }
-                return nil
-            }
-            tasks.addTask {
-                try await Task.sleep(nanoseconds: 15_000_000_000)
-                return nil
-            }
-            let first = try await tasks.next() ?? nil
-            tasks.cancelAll()
-            return first
-        }
+        let pushed = try await Self.firstPushedText(on: session, within: 15)
         #expect(pushed == "over a held poll")
         await session.close()
         await alice.close()
@@ -84,7 +67,20 @@ import Testing
         _ = try await bob.invoke(
             Api.functions.messages.sendMessage(
                 peer: .inputPeerUser(.init(userId: aliceUser.id, accessHash: aliceHash)), message: "over http_wait", randomId: 11))
-        let pushed = try await withThrowingTaskGroup(of: String?.self) { tasks in
+        let pushed = try await Self.firstPushedText(on: session, within: 10)
+        #expect(pushed == "over http_wait")
+        // The push rides the poll held when it happened: well under one poll's max_wait plus a round trip on a loaded
+        // machine, never the server's 25 s.
+        #expect(Date().timeIntervalSince(sent) < 5)
+        await session.close()
+        await alice.close()
+        await bob.close()
+        try await backend.close()
+    }
+
+    /// The text of the first new message `session` is pushed, or nil after `seconds`.
+    static func firstPushedText(on session: DatacenterConnection, within seconds: UInt64) async throws -> String? {
+        try await withThrowingTaskGroup(of: String?.self) { tasks in
             tasks.addTask {
                 for await event in session.events {
                     guard case .updates(let body) = event, case .updates(let all) = try Api.Updates(tlBytes: body) else { continue }
@@ -95,20 +91,12 @@ import Testing
                 return nil
             }
             tasks.addTask {
-                try await Task.sleep(nanoseconds: 10_000_000_000)
+                try await Task.sleep(nanoseconds: seconds * 1_000_000_000)
                 return nil
             }
             let first = try await tasks.next() ?? nil
             tasks.cancelAll()
             return first
         }
-        #expect(pushed == "over http_wait")
-        // The push rides the poll held when it happened: well under one poll's max_wait plus a round trip on a loaded
-        // machine, never the server's 25 s.
-        #expect(Date().timeIntervalSince(sent) < 5)
-        await session.close()
-        await alice.close()
-        await bob.close()
-        try await backend.close()
     }
 }

@@ -99,7 +99,8 @@ import Testing
         }
     }
 
-    @Test func aliceTypesInTmuxAndBobsScreenShowsIt() async throws {
+    /// Runs `body` with a fresh `tg` harness and a tmux server of its own, and ends both whatever `body` does.
+    func withTmux(_ body: (CommandLineHarness, Tmux) async throws -> Void) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.tmuxPath), "no tmux: run `make deps`")
         let harness = try await CommandLineHarness()
         let tmux: Tmux
@@ -108,7 +109,7 @@ import Testing
             throw error
         }
         do {
-            try await conversation(harness, tmux)
+            try await body(harness, tmux)
         } catch {
             await tmux.kill()
             await harness.close()
@@ -118,26 +119,15 @@ import Testing
         await harness.close()
     }
 
+    @Test func aliceTypesInTmuxAndBobsScreenShowsIt() async throws {
+        try await withTmux(conversation)
+    }
+
     /// The compose line writes into a secret chat as into any chat: markdown (sent as the secret layer's entities),
     /// a photo with a caption, and a reply — each sealed by the account's secret chats; Bob's stored copies carry
     /// them. Bob typing in his interactive client shows as "(typing…)" in Alice's title.
     @Test func aliceWritesInASecretChatFromTmux() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.tmuxPath), "no tmux: run `make deps`")
-        let harness = try await CommandLineHarness()
-        let tmux: Tmux
-        do { tmux = try await Tmux(socket: harness.folder.appendingPathComponent("tmux.sock").path) } catch {
-            await harness.close()
-            throw error
-        }
-        do {
-            try await secretConversation(harness, tmux)
-        } catch {
-            await tmux.kill()
-            await harness.close()
-            throw error
-        }
-        await tmux.kill()
-        await harness.close()
+        try await withTmux(secretConversation)
     }
 
     func secretConversation(_ harness: CommandLineHarness, _ tmux: Tmux) async throws {
