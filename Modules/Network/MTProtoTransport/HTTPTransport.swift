@@ -150,8 +150,9 @@ final class HTTPServerFrameAdapter: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .malformed(let status, let reason):
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             context.writeAndFlush(wrapOutboundOut(Self.response(status: status, body: ByteBuffer(string: reason))))
-                .whenComplete { _ in context.close(promise: nil) }
+                .whenComplete { _ in bound.value.close(promise: nil) }
         case .request(let method, let path, let body):
             guard method == "POST" else {
                 answerNow(context, status: 405, body: "only POST /api")
