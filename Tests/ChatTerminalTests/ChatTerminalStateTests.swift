@@ -50,6 +50,24 @@ import Testing
             }
             return try #require(recorder.values.last.flatMap { ready($0) ? $0 : nil }, "the view did not arrive")
         }
+
+        /// Opens Bob's chat from the chat list in `state` and shows its history once `ready` holds; returns the live
+        /// history view's recorder for later windows (the caller disposes it).
+        func openBobsChat(
+            _ state: inout ChatTerminalState, until ready: (MessageHistoryView) -> Bool = { _ in true }
+        ) throws -> EventRecorder<MessageHistoryView, NoError> {
+            let history = EventRecorder(
+                postbox.aroundMessageHistoryViewForLocation(peerId: bob, anchor: .upperBound, count: 44))
+            let list = EventRecorder(postbox.tailChatListView(count: 50))
+            defer { list.dispose() }
+            do {
+                ChatTerminalStateTests.run(&state, [.chatList(try latest(list)), .key(.enter), .history(try latest(history, ready))])
+            } catch {
+                history.dispose()
+                throw error
+            }
+            return history
+        }
     }
 
     static func message(
@@ -156,14 +174,9 @@ import Testing
     @Test func aChatFollowsTheBottomAndSendsWhatIsTyped() throws {
         let store = try Store()
         try store.add((1...5).map { Self.message($0, text: "message \($0)") })
-        let history = EventRecorder(
-            store.postbox.aroundMessageHistoryViewForLocation(peerId: Self.bob, anchor: .upperBound, count: 44))
-        defer { history.dispose() }
         var state = Self.state()
-        let list = EventRecorder(store.postbox.tailChatListView(count: 50))
-        defer { list.dispose() }
-        Self.run(&state, [.chatList(try store.latest(list)), .key(.enter)])
-        Self.run(&state, [.history(try store.latest(history) { $0.entries.count == 5 })])
+        let history = try store.openBobsChat(&state) { $0.entries.count == 5 }
+        defer { history.dispose() }
         var screen = state.screen.plainLines
         #expect(screen[0].hasPrefix(" Bob — alice"))
         #expect(screen.contains { $0.contains("message 5") })
@@ -237,14 +250,9 @@ import Testing
             try tx.addHole(peerId: Self.bob, namespace: Namespaces.Message.cloud, range: 1...10)
             _ = try tx.addMessages((11...13).map { Self.message($0, text: "after the hole \($0)") })
         }
-        let history = EventRecorder(
-            store.postbox.aroundMessageHistoryViewForLocation(peerId: Self.bob, anchor: .upperBound, count: 44))
-        defer { history.dispose() }
         var state = Self.state()
-        let list = EventRecorder(store.postbox.tailChatListView(count: 50))
-        defer { list.dispose() }
-        Self.run(&state, [.chatList(try store.latest(list)), .key(.enter)])
-        Self.run(&state, [.history(try store.latest(history) { $0.entries.count == 3 })])
+        let history = try store.openBobsChat(&state) { $0.entries.count == 3 }
+        defer { history.dispose() }
         #expect(state.history.lines.contains { $0.contains("… loading …") })
         // Above the pane's 13 rows: Home scrolls to it (the hole is fetched by the account, not by a new window).
         #expect(!state.screen.plainLines.contains { $0.contains("… loading …") })
@@ -266,13 +274,9 @@ import Testing
     @Test func theComposeLineRunsCommands() throws {
         let store = try Store()
         try store.add([Self.message(7, text: "question?")])
-        let history = EventRecorder(
-            store.postbox.aroundMessageHistoryViewForLocation(peerId: Self.bob, anchor: .upperBound, count: 44))
-        defer { history.dispose() }
         var state = Self.state()
-        let list = EventRecorder(store.postbox.tailChatListView(count: 50))
-        defer { list.dispose() }
-        Self.run(&state, [.chatList(try store.latest(list)), .key(.enter), .history(try store.latest(history))])
+        let history = try store.openBobsChat(&state)
+        defer { history.dispose() }
         let bob = Self.bob
 
         // /reply alone answers the newest incoming message; the prompt says so and Enter sends the reply.
@@ -336,13 +340,9 @@ import Testing
     @Test func aResizeRedrawsAtTheNewWidth() throws {
         let store = try Store()
         try store.add([Self.message(1, text: "a fairly long message that wraps when the terminal is narrow enough")])
-        let history = EventRecorder(
-            store.postbox.aroundMessageHistoryViewForLocation(peerId: Self.bob, anchor: .upperBound, count: 44))
-        defer { history.dispose() }
-        let list = EventRecorder(store.postbox.tailChatListView(count: 50))
-        defer { list.dispose() }
         var state = Self.state(width: 100, height: 20)
-        Self.run(&state, [.chatList(try store.latest(list)), .key(.enter), .history(try store.latest(history))])
+        let history = try store.openBobsChat(&state)
+        defer { history.dispose() }
         let wide = state.history.lines.count
         Self.run(&state, [.resize(width: 30, height: 10)])
         #expect(state.screen.lines.count == 10 && state.screen.lines.allSatisfy { DisplayWidthCheck.columns($0) == 30 })

@@ -156,6 +156,18 @@ final class CommandLineHarness: Sendable {
         _ = await server.waitOffPool(timeout: 30)
         try? FileManager.default.removeItem(at: folder)
     }
+
+    /// Runs `body` with a fresh harness and closes it whatever `body` does.
+    static func with(_ body: (CommandLineHarness) async throws -> Void) async throws {
+        let harness = try await CommandLineHarness()
+        do {
+            try await body(harness)
+        } catch {
+            await harness.close()
+            throw error
+        }
+        await harness.close()
+    }
 }
 
 struct Empty: Decodable {}

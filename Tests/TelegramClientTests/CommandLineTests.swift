@@ -333,14 +333,7 @@ struct DownloadResult: Decodable {
     }
 
     @Test func helpListsEveryCommandAndTheExitCodes() async throws {
-        let harness = try await CommandLineHarness()
-        do {
-            try await helpAndErrors(harness)
-        } catch {
-            await harness.close()
-            throw error
-        }
-        await harness.close()
+        try await CommandLineHarness.with(helpAndErrors)
     }
 
     func helpAndErrors(_ harness: CommandLineHarness) async throws {

@@ -102,21 +102,16 @@ import Testing
     /// Runs `body` with a fresh `tg` harness and a tmux server of its own, and ends both whatever `body` does.
     func withTmux(_ body: (CommandLineHarness, Tmux) async throws -> Void) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.tmuxPath), "no tmux: run `make deps`")
-        let harness = try await CommandLineHarness()
-        let tmux: Tmux
-        do { tmux = try await Tmux(socket: harness.folder.appendingPathComponent("tmux.sock").path) } catch {
-            await harness.close()
-            throw error
-        }
-        do {
-            try await body(harness, tmux)
-        } catch {
+        try await CommandLineHarness.with { harness in
+            let tmux = try await Tmux(socket: harness.folder.appendingPathComponent("tmux.sock").path)
+            do {
+                try await body(harness, tmux)
+            } catch {
+                await tmux.kill()
+                throw error
+            }
             await tmux.kill()
-            await harness.close()
-            throw error
         }
-        await tmux.kill()
-        await harness.close()
     }
 
     @Test func aliceTypesInTmuxAndBobsScreenShowsIt() async throws {

@@ -18,14 +18,7 @@ import Testing
     }
 
     @Test func twoAccountsHoldASecretChatThroughTg() async throws {
-        let harness = try await CommandLineHarness()
-        do {
-            try await secretChat(harness)
-        } catch {
-            await harness.close()
-            throw error
-        }
-        await harness.close()
+        try await CommandLineHarness.with(secretChat)
     }
 
     func secretChat(_ harness: CommandLineHarness) async throws {
