@@ -60,6 +60,32 @@ import Testing
         #expect(try postbox.transactionSync { try $0.messageCount(peerId: p, tag: .photo) } == 0)
     }
 
+    /// A message stored again under its id (the difference bringing a message the client already has) is a new
+    /// version of the same message: its stable id stays, so views show it in place, and the new content wins.
+    @Test func aMessageAddedAgainKeepsItsStableId() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let p = peer(1)
+        let id = MessageId(peerId: p, namespace: 0, id: 7)
+        try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.addMessages([message(p, 6, text: "before"), message(p, 7, text: "first copy")])
+        }
+        let first = try #require(try postbox.transactionSync { try $0.getMessage(id) })
+        try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.addMessages([message(p, 7, text: "second copy"), message(p, 8, text: "after")])
+        }
+        let again = try #require(try postbox.transactionSync { try $0.getMessage(id) })
+        #expect(again.stableId == first.stableId)
+        #expect(again.stableVersion == first.stableVersion + 1)
+        #expect(again.text == "second copy")
+        let neighbours = try postbox.transactionSync { (tx: Transaction) throws in
+            try [6, 8].map { try #require(try tx.getMessage(MessageId(peerId: p, namespace: 0, id: $0))).stableId }
+        }
+        #expect(Set(neighbours + [again.stableId]).count == 3, "the other messages keep stable ids of their own")
+        #expect(try postbox.transactionSync { try $0.searchMessages("first", limit: 10) }.isEmpty)
+        #expect(try postbox.transactionSync { try $0.searchMessages("second", limit: 10) }.map(\.id) == [id])
+    }
+
     /// Random histories over two namespaces: earlier, later and around queries equal a sort of the model.
     @Test func rangeQueriesMatchAModel() throws {
         let (postbox, directory) = try makePostbox()

@@ -18,13 +18,21 @@ extension Transaction {
             }
             let entry = MessageHistoryIndexTable.Entry(
                 timestamp: message.timestamp, flags: message.flags, tags: message.tags)
+            var stable: (id: UInt32, version: UInt32)?
             if try !tables.messageIndex.insertIfAbsent(id, entry) {
-                // Re-adding an existing message replaces it.
-                if let existing = try tables.messageIndex.get(id) { try removeMessage(id, entry: existing) }
+                // Re-adding an existing message replaces it, as a new version of the same message: it keeps its
+                // stable id, so views show it in place (a message the difference brings again after a send
+                // replaced its local copy is the same message).
+                if let existing = try tables.messageIndex.get(id) {
+                    if let old = try tables.history.get(MessageIndex(id: id, timestamp: existing.timestamp)) {
+                        stable = (old.stableId, old.stableVersion &+ 1)
+                    }
+                    try removeMessage(id, entry: existing)
+                }
                 try tables.messageIndex.set(id, entry)
             }
             let record = MessageRecord(
-                stableId: try takeStableId(), stableVersion: 0, id: id, timestamp: message.timestamp,
+                stableId: try stable?.id ?? takeStableId(), stableVersion: stable?.version ?? 0, id: id, timestamp: message.timestamp,
                 globallyUniqueId: message.globallyUniqueId, groupingKey: message.groupingKey,
                 threadId: message.threadId, flags: message.flags, tags: message.tags, authorId: message.authorId,
                 text: message.text, attributes: message.attributes, embeddedMedia: message.media,
