@@ -18,6 +18,14 @@ import TelegramCore
 @main
 enum CoreBench {
     static func main() async throws {
+        checkCommandLine(
+            """
+            usage: core-bench
+
+            TelegramCore against tg-server on 127.0.0.1 (Telethon 1.45 and Postbox itself as peers): catching up
+            50,000 messages over 200 chats, live send-to-view latency, and the cold start of an account with 100,000 messages.
+            Needs `make deps` (the venv with Telethon). Run through `make bench BENCH=core-bench`.
+            """)
         printMachine()
         registerTelegramCoreTypes()
         let bench = try await BenchWorld(name: "core-bench")

@@ -6,6 +6,12 @@ import Hashing
 @main
 enum HashingBench {
     static func main() {
+        checkCommandLine(
+            """
+            usage: hashing-bench
+
+            CRC-32 against zlib's crc32, and MurmurHash3-32 throughput, on 64 MiB of pseudo-random bytes.
+            """)
         printMachine()
         let size = 64 << 20
         var state: UInt64 = 0x1234_5678

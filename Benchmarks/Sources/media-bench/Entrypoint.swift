@@ -11,6 +11,14 @@ enum MediaBench {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     static func main() throws {
+        checkCommandLine(
+            """
+            usage: media-bench [tgs]
+
+            .tgs frames vs a C loop over rlottie, WebP decode vs dwebp, Opus encoding vs opusenc, round avatars, and the
+            frame cache, each against its peer in one run.
+              tgs   run only the .tgs render tables
+            """, accepted: ["tgs"])
         printMachine()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("media-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

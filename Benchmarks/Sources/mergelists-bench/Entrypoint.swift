@@ -10,6 +10,13 @@ enum MergeListsBench {
     static let repeats = 10
 
     static func main() {
+        checkCommandLine(
+            """
+            usage: mergelists-bench
+
+            ListMerge.stableWithUpdates against the standard library's CollectionDifference on pairs of 1,000-entry
+            histories with 1-10 changes (both checked to turn left into right first).
+            """)
         printMachine()
         let workloads: [(String, HistoryPairs)] = [
             ("1 new message at the bottom", HistoryPairs(count: pairCount, changes: 1...1, kinds: [.append], seed: 1)),

@@ -15,6 +15,16 @@ import Postbox
 import PushNotifications
 import SyncCore
 
+checkCommandLine(
+    """
+    usage: notification-bench
+
+    One run of the notification service per measurement (a push file decrypted into a Postbox of 100,000 messages):
+    peak RSS and spawn-to-exit time of each linked variant and its --help floor, against postbox-tool add-message.
+    Run through `make bench BENCH=notification-bench` (it builds the variants and sets their paths).
+    Environment: NOTIFICATION_BENCH_RUNS (default 15), NOTIFICATION_BENCH_KEEP=1 keeps the scratch folder.
+    """)
+
 let messageCount = 100_000
 let chatCount = 100
 let runs = Int(ProcessInfo.processInfo.environment["NOTIFICATION_BENCH_RUNS"] ?? "") ?? 15

@@ -17,6 +17,15 @@ enum PostboxViewsBench {
     }
 
     static func main() throws {
+        checkCommandLine(
+            """
+            usage: postbox-views-bench
+
+            Write-to-emit latency of one inserted message with 1 and 100 open history views and a 10,000-chat list view,
+            on Postbox and on GRDB ValueObservation (postbox-views-grdb-peer, built beside this binary) in the same run.
+            Environment: POSTBOX_VIEWS_ITERATIONS (default 300), POSTBOX_VIEWS_WARMUP (default 30),
+            POSTBOX_VIEWS_PLAINTEXT=1 opens Postbox without a key.
+            """)
         printMachine()
         let warmup = environment("POSTBOX_VIEWS_WARMUP", default: 30)
         let iterations = environment("POSTBOX_VIEWS_ITERATIONS", default: 300)

@@ -26,6 +26,14 @@ enum ServerBench {
     }
 
     static func main() async throws {
+        checkCommandLine(
+            """
+            usage: server-bench
+
+            N signed-in clients writing to each other through a release tg-server process on loopback (N = 2, 100, 1,000):
+            messages/s, latency p50/p99, memory per idle connection, beside the floor of the server's own SQLite and AES work.
+            Needs the release tg-server (`make bench` builds it). Environment: SERVER_BENCH_CLIENTS=2,100 picks the rounds.
+            """)
         printMachine()
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 {

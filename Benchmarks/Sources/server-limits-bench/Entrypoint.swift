@@ -16,6 +16,13 @@ import Network
 @main
 enum ServerLimitsBench {
     static func main() async throws {
+        checkCommandLine(
+            """
+            usage: server-limits-bench
+
+            What clients can make a release tg-server process hold: memory with 2,000 idle connections, a connection flood
+            from one address, a half-frame stall, and msg_resend_req / msgs_state_req attacks. Needs the release tg-server.
+            """)
         printMachine()
         raiseOpenFileLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)

@@ -9,6 +9,13 @@ enum TextLayoutBench {
     static let repeats = 20
 
     static func main() {
+        checkCommandLine(
+            """
+            usage: textlayout-bench
+
+            TextLayout.layout over a 44-message window against Pango called directly on the same strings (same line counts
+            and heights checked first).
+            """)
         printMachine()
         for (text, entities) in Window.messages {
             let ours = TextLayout.layout(text, entities: entities, width: Window.width)

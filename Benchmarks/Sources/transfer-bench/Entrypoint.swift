@@ -21,6 +21,13 @@ enum TransferBench {
     static let size = 100 * 1024 * 1024
 
     static func main() async throws {
+        checkCommandLine(
+            """
+            usage: transfer-bench
+
+            A 100 MB file through tg-server on 127.0.0.1: MultipartUpload and MediaFetcher against Telethon 1.45 with cryptg
+            moving the same file in the same run, with AES-IGE throughput as the limit. Needs `make deps`.
+            """)
         printMachine()
         registerTelegramCoreTypes()
         let world = try await BenchWorld(name: "transfer-bench")
