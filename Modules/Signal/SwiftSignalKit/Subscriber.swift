@@ -57,8 +57,8 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
 
     /// A forwarding subscriber: its events go straight to the closures, which end in `downstream`'s guard.
     @usableFromInline
-    init<R, F>(
-        forwardingTo downstream: Subscriber<R, F>, next: @escaping @Sendable (T) -> Void,
+    init(
+        forwardingTo downstream: any SubscriberControl, next: @escaping @Sendable (T) -> Void,
         error: @escaping @Sendable (E) -> Void, completed: @escaping @Sendable () -> Void
     ) {
         self.forwardNext = next
@@ -71,34 +71,31 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
     /// Delivers a value unless the subscriber has terminated.
     @inlinable
     public func putNext(_ next: T) {
-        if let forwardNext {
-            forwardNext(next)
-        } else {
+        // Optional chaining on the stored field calls the closure in place; `if let` would copy it out, a retain and
+        // a release of its context per value.
+        if forwardNext == nil {
             guardedPutNext(next)
+        } else {
+            forwardNext?(next)
         }
     }
 
     @inlinable
     func guardedPutNext(_ value: T) {
-        let handler = state.withLock { $0.terminated ? nil : $0.next }
-        handler?.call(value)
-    }
-
-    /// What `putNext` calls, fetched once: an operator that captures it calls the next stage directly, without
-    /// loading the downstream subscriber's field and retaining the closure it holds for every value.
-    @inlinable
-    var nextFunction: @Sendable (T) -> Void {
-        if let forwardNext { return forwardNext }
-        return { [self] value in guardedPutNext(value) }
+        // The box is retained while the lock is held (a concurrent dispose may drop it); its closure is then called
+        // from the box in place, without a second retain of the closure's context.
+        if let handler = state.withLock({ $0.terminated ? nil : $0.next }) {
+            withExtendedLifetime(handler) { handler.call(value) }
+        }
     }
 
     /// Delivers the error and terminates: later events are dropped and the assigned disposable is disposed.
     @inlinable
     public func putError(_ error: E) {
-        if let forwardError {
-            forwardError(error)
-        } else {
+        if forwardError == nil {
             guardedPutError(error)
+        } else {
+            forwardError?(error)
         }
     }
 
@@ -119,10 +116,10 @@ public final class Subscriber<T, E>: Disposable, @unchecked Sendable {
     /// Delivers completion and terminates: later events are dropped and the assigned disposable is disposed.
     @inlinable
     public func putCompletion() {
-        if let forwardCompleted {
-            forwardCompleted()
-        } else {
+        if forwardCompleted == nil {
             guardedPutCompletion()
+        } else {
+            forwardCompleted?()
         }
     }
 
