@@ -51,7 +51,8 @@ import Testing
         func apply(_ value: Int) -> Int? {
             switch self {
             case .affine(let multiplier, let offset): value &* multiplier &+ offset
-            case .residue(let modulus, let remainder): ((value % modulus) + modulus) % modulus == remainder ? value : nil
+            case .residue(let modulus, let remainder):
+                ((value % modulus) + modulus) % modulus == remainder ? value : nil
             case .viaString(let prefix): String(value).hasPrefix(prefix) ? nil : value
             }
         }
@@ -149,7 +150,10 @@ import Testing
         let calls = Counter()
         var chain = source.signal
         for step in 0..<5 {
-            chain = chain |> map { calls.increment(); return $0 + step } |> filter { $0 >= 0 }
+            chain = chain
+                |> map {
+                    calls.increment(); return $0 + step
+                } |> filter { $0 >= 0 }
         }
         let recorder = record(chain |> map { String($0) } |> filter { !$0.isEmpty })
         source.putNext(1)
@@ -194,7 +198,11 @@ import Testing
             subscriber.putCompletion()
             return EmptyDisposable
         }
-        let chain = source |> map { mapCalls.increment(); return $0 * 3 } |> filter { $0 != 6 } |> map { "\($0)" }
+        let chain =
+            source
+            |> map {
+                mapCalls.increment(); return $0 * 3
+            } |> filter { $0 != 6 } |> map { "\($0)" }
         #expect(runs.count == 0)
         for subscription in 1...3 {
             #expect(record(chain).events == [.Next("3"), .Next("9"), .Completion])

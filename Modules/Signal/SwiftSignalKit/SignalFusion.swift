@@ -77,10 +77,11 @@ final class SignalFusion<T, E>: Sendable {
 
     @usableFromInline
     init(
-        head: @escaping @Sendable (
-            _ control: any SubscriberControl, _ next: @escaping @Sendable (T) -> Void,
-            _ error: @escaping @Sendable (E) -> Void, _ completed: @escaping @Sendable () -> Void
-        ) -> Disposable,
+        head:
+            @escaping @Sendable (
+                _ control: any SubscriberControl, _ next: @escaping @Sendable (T) -> Void,
+                _ error: @escaping @Sendable (E) -> Void, _ completed: @escaping @Sendable () -> Void
+            ) -> Disposable,
         stages: [FusedStage<T>]
     ) {
         self.head = head
@@ -93,7 +94,8 @@ final class SignalFusion<T, E>: Sendable {
     convenience init(source: Signal<T, E>) {
         self.init(
             head: { control, next, error, completed in
-                source.startForwarding(Subscriber<T, E>(forwardingTo: control, next: next, error: error, completed: completed))
+                source.startForwarding(
+                    Subscriber<T, E>(forwardingTo: control, next: next, error: error, completed: completed))
             }, stages: [])
     }
 
