@@ -29,10 +29,21 @@ public func |> <T, U>(value: T, function: (T) -> U) -> U {
 /// `Disposable` that cancels that one subscription.
 public final class Signal<T, E>: Sendable {
     @usableFromInline let generator: @Sendable (Subscriber<T, E>) -> Disposable
+    /// Set when the signal was built by `map`/`filter`: the fused chain its generator runs, which a further
+    /// `map`/`filter` extends instead of wrapping (see `SignalFusion`).
+    @usableFromInline let fusion: SignalFusion<T, E>?
 
     /// A signal whose subscriptions each run `generator`; the generator returns what cancels its work.
     public init(_ generator: @escaping @Sendable (Subscriber<T, E>) -> Disposable) {
         self.generator = generator
+        self.fusion = nil
+    }
+
+    /// A signal whose generator runs `fusion`.
+    @usableFromInline
+    init(fusion: SignalFusion<T, E>, generator: @escaping @Sendable (Subscriber<T, E>) -> Disposable) {
+        self.generator = generator
+        self.fusion = fusion
     }
 
     /// Subscribes; the closures receive the values and the one terminal event. Disposing the result stops delivery.

@@ -1,27 +1,25 @@
 /// Transforms every value with `f`.
+///
+/// Fused: applied to a signal built by `map`/`filter`, it adds a step to that chain instead of another subscriber
+/// (`SignalFusion`); each subscription still runs the source again and calls `f` once per value, in order.
 @inlinable
 public func map<T, E, R>(_ f: @escaping @Sendable (T) -> R) -> (Signal<T, E>) -> Signal<R, E> {
     { signal in
-        Signal<R, E> { subscriber in
-            let put = subscriber.nextFunction
-            return signal.forward(
-                to: subscriber, next: { put(f($0)) }, error: { subscriber.putError($0) },
-                completed: { subscriber.putCompletion() })
+        if R.self == T.self {
+            // Same type at run time (always decided at compile time in specialized code): one more step of the run.
+            let step = unsafeBitCast(f, to: (@Sendable (T) -> T).self)
+            return unsafeDowncast(signal.fusedMapSameType(step), to: Signal<R, E>.self)
         }
+        return signal.fusedMap(f)
     }
 }
 
 /// Passes only the values for which `f` returns true.
+///
+/// Fused like `map`: a step of the chain it is applied to.
 @inlinable
 public func filter<T, E>(_ f: @escaping @Sendable (T) -> Bool) -> (Signal<T, E>) -> Signal<T, E> {
-    { signal in
-        Signal<T, E> { subscriber in
-            let put = subscriber.nextFunction
-            return signal.forward(
-                to: subscriber, next: { if f($0) { put($0) } }, error: { subscriber.putError($0) },
-                completed: { subscriber.putCompletion() })
-        }
-    }
+    { signal in signal.fusedFilter(f) }
 }
 
 /// Maps the non-nil values of an optional signal with `f`, passing nil through (Telegram's `flatMap`).
