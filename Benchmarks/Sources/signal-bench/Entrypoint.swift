@@ -15,6 +15,16 @@ nonisolated(unsafe) var sink = 0
 @main
 enum SignalBench {
     static func main() {
+        checkCommandLine(
+            """
+            usage: signal-bench [a] [b] [c] [d] [e] | limit
+
+            SwiftSignalKit against OpenCombine 0.14.0 on the same closures and sink: (a) 1M values through 10 map/filter,
+            (b) 100k subscribe + dispose, (c) combineLatest of 3, (d) ValuePromise to 100 subscribers, (e) deliverOn a
+            serial queue; then (a) against its limit, a plain loop calling the same ten closures.
+              a … e   run only those workloads
+              limit   run only (a) and the plain loop (no OpenCombine), for profiles
+            """, accepted: ["a", "b", "c", "d", "e", "limit"])
         printMachine()
         // `signal-bench a c` runs only those workloads (for profiling); no argument runs all five.
         let only = Set(CommandLine.arguments.dropFirst())
