@@ -141,6 +141,62 @@ public actor AccountNetwork {
         }
     }
 
+    /// Calls `functions` on `dc` (the main DC by default) together, with `request`'s rules for each, and returns
+    /// their outcomes in the same order (`NetworkError`, or `CancellationError` for calls the cancelled task gave
+    /// up). The first attempt of all of them is one submission to the DC's session (`DatacenterConnection.
+    /// invokeBatch`: one hop, one `msg_container`, one wake-up when the last answer is in), as Telethon hands a
+    /// `gather` of calls to its loop at once; a call that fails goes on alone through the rules (`FLOOD_WAIT`, 5xx
+    /// retries, migration, authorization import, timeouts), concurrently with the other failed ones, and its
+    /// failure never fails another call.
+    public nonisolated func requestBatch<F: TLFunction>(
+        _ functions: [F], dc: Int32? = nil, purpose: Purpose = .generic, options: RequestErrorPolicy.Options = .init(),
+        timeout: Double = 60
+    ) async -> [Result<F.Result, any Error>] where F.Result: Sendable {
+        guard !functions.isEmpty else { return [] }
+        let target = dc ?? store.mainDatacenter() ?? 2
+        var outcomes: [Result<F.Result, any Error>]
+        if forwardSecrecy == nil, let connection = open.connection(for: ConnectionKey(dc: target, purpose: purpose)) {
+            outcomes = await connection.invokeBatch(functions, timeout: timeout)
+        } else {
+            do {
+                let connection = try await self.connection(dc: target, purpose: purpose)
+                outcomes = await connection.invokeBatch(functions, timeout: timeout)
+            } catch {
+                // No session (no key, no socket): every call goes through the rules on its own.
+                outcomes = functions.map { _ in .failure(error) }
+            }
+        }
+        let retried = outcomes.indices.filter { index in
+            guard case .failure(let error) = outcomes[index] else { return false }
+            return !(error is CancellationError) && !Task.isCancelled
+        }
+        guard !retried.isEmpty else { return outcomes }
+        // A key the server does not know fails the whole batch: it is forgotten once here, and each call starts
+        // afresh (the first one to need it makes the new key; the others wait for that exchange).
+        let keyUnknown = retried.contains { index in
+            if case .failure(let error) = outcomes[index], error as? NetworkError == .authKeyUnknown { return true }
+            return false
+        }
+        if keyUnknown { await forgetKey(dc: target) }
+        await withTaskGroup(of: (Int, Result<F.Result, any Error>).self) { group in
+            for index in retried {
+                guard case .failure(let error) = outcomes[index] else { continue }
+                let function = functions[index]
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.requestOnActor(
+                            function, dc: dc, purpose: purpose, options: options, timeout: timeout,
+                            firstFailure: (error as? NetworkError).flatMap { $0 == .authKeyUnknown ? nil : $0 })))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            for await (index, outcome) in group { outcomes[index] = outcome }
+        }
+        return outcomes
+    }
+
     /// `request`'s rules; `firstFailure` is how a first attempt made off the actor ended.
     private func requestOnActor<F: TLFunction>(
         _ function: F, dc: Int32?, purpose: Purpose, options: RequestErrorPolicy.Options, timeout: Double,

@@ -216,6 +216,22 @@ public struct ClientSession {
         return seal([drop], now: now)
     }
 
+    /// `cancel(token:now:)` for several requests at once (a batch whose caller gave up): the ones still queued are
+    /// dropped, and the `rpc_drop_answer`s for the ones sent leave together, in one container.
+    public mutating func cancel(tokens: [Int64], now: Double) -> [[UInt8]] {
+        let withdrawn = Set(tokens)
+        queued.removeAll { withdrawn.contains($0.token) }
+        var sentIds: [Int64] = []
+        for (id, request) in pending where withdrawn.contains(request.token) { sentIds.append(id) }
+        guard !sentIds.isEmpty else { return [] }
+        sentIds.sort()
+        let drops = sentIds.map { id -> Pending in
+            pending[id] = nil
+            return Pending(token: 0, body: MTProto.functions.rpcDropAnswer(reqMsgId: id).serialized(), contentRelated: true)
+        }
+        return seal(drops, now: now)
+    }
+
     /// A request keeps its msg_id when sent again after a reconnect while the id is at most this old (seconds): the
     /// server accepts ids up to 300 s old and drops one it has seen, so a request it already received is not run
     /// twice (and its answer, if sent, comes again). An older request goes with a new msg_id.
