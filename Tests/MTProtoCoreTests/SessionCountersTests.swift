@@ -77,7 +77,9 @@ import Testing
             let id = Self.id(Self.now + Double(i) * 0.0001, remainder: 0)
             ids.append(id)
             #expect(validator.accept(id, seqNo: 0, now: Self.now) == nil)
+            #expect(validator.count <= 64)
         }
+        #expect(validator.count == 64)
         // Every id ever accepted is refused again, whether remembered or older than all remembered ones.
         for id in ids.shuffled().prefix(500) { #expect(validator.accept(id, seqNo: 0, now: Self.now) == .duplicate) }
     }
