@@ -141,5 +141,9 @@ import Testing
         for id in 0..<Int64(AckQueue.maximumBatch + 5) { queue.add(id * 4) }
         #expect(queue.take().count == AckQueue.maximumBatch)
         #expect(queue.take().count == 5)
+        // Out of order (a container's children, a re-sent message): an id queued earlier is still not queued twice.
+        var mixed = AckQueue()
+        for id in [40, 20, 40, 30, 20, 44, 30] as [Int64] { mixed.add(id) }
+        #expect(mixed.take() == [40, 20, 30, 44])
     }
 }

@@ -96,6 +96,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     private var unflushed: [ObjectIdentifier: any Channel] = [:]
     private var turnEndScheduled = false
     private var httpPolls = 0
+    private var packetsReceived = 0
     private var watchdog: RepeatedTask?
     private var watch: ConnectionWatchdog
     /// How many sockets this session has used (1 after the first connect).
@@ -220,18 +221,58 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// own message (msg_id, seq_no, answer, re-send, timeout), so one `rpc_error` or timeout fails that call alone.
     /// Cancelling the calling task ends the unanswered calls with `CancellationError` (an `rpc_drop_answer` for
     /// each one sent, together in one container); calls already answered keep their results.
+    @inlinable
     public func invokeBatch<F: TLFunction>(_ functions: [F], timeout: Double = 60) async -> [Result<F.Result, any Error>] {
         guard !functions.isEmpty else { return [] }
-        let sink = BatchSink(count: functions.count, promise: loop.makePromise())
+        // Inlinable, so the caller's module specializes the encoding and decoding for `F`; the batch itself is
+        // collected by the non-generic `invokeBatchBodies`.
+        let info = options.info
+        let bodies = await invokeBatchBodies(count: functions.count, timeout: timeout) { index, first throws(NetworkError) in
+            do throws(TLEncodingError) {
+                if first { return try info.firstRequest(functions[index]) }
+                return try functions[index].encoded()
+            } catch {
+                throw .encoding(error)
+            }
+        }
+        var results: [Result<F.Result, any Error>] = []
+        results.reserveCapacity(bodies.count)
+        for index in bodies.indices {
+            switch bodies[index] {
+            case .success(let bytes):
+                var reader = TLReader(bytes)
+                do {
+                    results.append(.success(try F.parseResult(&reader)))
+                } catch {
+                    results.append(.failure(NetworkError.malformedResult("\(functions[index].functionName): \(error)")))
+                }
+            case .failure(let error):
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    /// `invokeBatch` without the types: `encode(index, first)` gives call `index`'s body (inside `invokeWithLayer(
+    /// initConnection(…))` when `first`: the session's first request); returns every call's answer bytes or error,
+    /// in order.
+    @usableFromInline
+    func invokeBatchBodies(
+        count: Int, timeout: Double, encode: @escaping @Sendable (Int, Bool) throws(NetworkError) -> [UInt8]
+    ) async -> [Result<[UInt8], any Error>] {
+        let sink = BatchSink(count: count, promise: loop.makePromise())
         loop.execute {
             guard !self.closed else {
-                for index in functions.indices { sink.record(index, .failure(NetworkError.connectionClosed)) }
+                for index in 0..<count { sink.record(index, .failure(NetworkError.connectionClosed)) }
                 return
             }
             let deadline = self.clock() + timeout
-            for (index, function) in functions.enumerated() {
+            for index in 0..<count {
                 do {
-                    let token = try self.session.enqueue(try self.encodeFirstWrapped(function))
+                    let first = !self.initialized
+                    let body = try encode(index, first)
+                    if first { self.initialized = true }
+                    let token = try self.session.enqueue(body)
                     sink.batch.queued(index, token: token)
                     self.waiting[token] = Waiter(sink: .batch(sink, index), deadline: deadline, timeout: timeout)
                 } catch let error as NetworkError {
@@ -244,7 +285,7 @@ public final class DatacenterConnection: @unchecked Sendable {
             }
             self.scheduleTurnEnd()
         }
-        let raw = await withTaskCancellationHandler {
+        let bodies = await withTaskCancellationHandler {
             (try? await sink.promise.futureResult.get()) ?? []
         } onCancel: {
             // After the submission above (the loop runs its tasks in order): withdraws what is still unanswered.
@@ -255,17 +296,8 @@ public final class DatacenterConnection: @unchecked Sendable {
                 for (index, _) in unanswered { sink.record(index, .failure(CancellationError())) }
             }
         }
-        guard raw.count == functions.count else { return functions.map { _ in .failure(NetworkError.connectionClosed) } }
-        return zip(functions, raw).map { function, outcome in
-            outcome.flatMap { bytes in
-                var reader = TLReader(bytes)
-                do {
-                    return .success(try F.parseResult(&reader))
-                } catch {
-                    return .failure(NetworkError.malformedResult("\(function.functionName): \(error)"))
-                }
-            }
-        }
+        guard bodies.count == count else { return Array(repeating: .failure(NetworkError.connectionClosed), count: count) }
+        return bodies
     }
 
     /// `invokeAfterMsg#cb9f372d msg_id:long query:!X` around an encoded query.
@@ -406,6 +438,11 @@ public final class DatacenterConnection: @unchecked Sendable {
         channel.flush()
     }
 
+    /// Encrypted packets received so far, on every socket (how many packets a batch's answers came in).
+    public func receivedPacketCount() async -> Int {
+        (try? await loop.submit { self.packetsReceived }.get()) ?? 0
+    }
+
     /// Long polls sent over HTTP so far (each an `http_wait` the server holds).
     public func httpPollCount() async -> Int {
         (try? await loop.submit { self.httpPolls }.get()) ?? 0
@@ -416,6 +453,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     private func received(_ frame: TransportFrame) {
         switch frame {
         case .packet(let payload, _):
+            packetsReceived += 1
             lastReceived = clock()
             // A socket that carries answers is a working one: the next drop starts the backoff afresh.
             if backoff.failures > 0 { backoff = ReconnectBackoff(policy: options.reconnect) }

@@ -174,18 +174,21 @@ public struct ClientSession {
         let envelopes = sealer.seal(outgoing, containerKind: .client, now: now)
         var index = 0
         for envelope in envelopes {
+            var carried: [Int64] = []
+            if envelope.children.count > 1 { carried.reserveCapacity(envelope.children.count) }
             for child in envelope.children {
                 if index < requests.count, requests[index].contentRelated {
                     var request = requests[index]
                     request.sent = child
                     pending[child.messageId] = request
+                    carried.append(child.messageId)
                 }
                 index += 1
                 recent.insert(child.messageId)
             }
             if envelope.children.count > 1 {
                 recent.insert(envelope.message.messageId)
-                containers[envelope.message.messageId] = envelope.children.map(\.messageId).filter { pending[$0] != nil }
+                containers[envelope.message.messageId] = carried
             }
         }
         if containers.count > 1024 { containers = containers.filter { $0.value.contains { pending[$0] != nil } } }
@@ -381,15 +384,19 @@ public struct ClientSession {
     private static func parseRpcResult(_ reader: inout TLReader) throws(TLDecodingError) -> (Int64, [UInt8]) {
         _ = try reader.readUInt32()
         let requestId = try reader.readInt64()
-        if reader.remaining >= 4, ServiceCodec.constructorId(of: Array(reader.bytes[reader.offset..<reader.offset + 4]))
-            == ServiceCodec.gzipPackedId
-        {
+        if reader.remaining >= 4, Self.constructorId(in: reader.bytes, at: reader.offset) == ServiceCodec.gzipPackedId {
             _ = try reader.readUInt32()
             let inflated = try reader.unpackGzip()
             guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining, offset: reader.offset) }
             return (requestId, inflated.bytes)
         }
         return (requestId, Array(reader.bytes[reader.offset...]))
+    }
+
+    /// The little-endian constructor id at `offset` (the caller checked that 4 bytes remain), read in place.
+    private static func constructorId(in bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24
     }
 
     /// The pending requests a refused msg_id stood for: the request itself, or every request of a container.
@@ -401,10 +408,12 @@ public struct ClientSession {
 }
 
 /// The last `capacity` msg_ids a session sent, to tell a notification about our message from a forged or stale one.
+/// A ring without an index: every message sent is inserted (O(1)), while `contains` runs only for the rare
+/// `bad_server_salt` / `bad_msg_notification`, so a scan of at most `capacity` ids there is cheaper than keeping a
+/// hash set in step on every send.
 struct RecentIds: Sendable {
     let capacity: Int
     private var ring: [Int64] = []
-    private var members = Set<Int64>()
     private var next = 0
 
     init(capacity: Int) {
@@ -415,14 +424,12 @@ struct RecentIds: Sendable {
         if ring.count < capacity {
             ring.append(id)
         } else {
-            members.remove(ring[next])
             ring[next] = id
             next = (next + 1) % capacity
         }
-        members.insert(id)
     }
 
-    func contains(_ id: Int64) -> Bool { members.contains(id) }
+    func contains(_ id: Int64) -> Bool { ring.contains(id) }
 }
 
 extension ClientSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
