@@ -71,6 +71,8 @@ public struct ClientSession {
     private var recent = RecentIds(capacity: recentCapacity)
     private var nextToken: Int64 = 1
     private let limits: TLReader.Limits
+    /// The padding of every packet this session seals (one `RAND_bytes` per 4 KiB instead of one per packet).
+    private var padding = SecureRandomPool()
 
     /// A session on `authKey` with a fresh random session id.
     public init(
@@ -193,11 +195,16 @@ public struct ClientSession {
         }
         if containers.count > 1024 { containers = containers.filter { $0.value.contains { pending[$0] != nil } } }
         let salt = salts.current(now: now + timeOffset)
-        return envelopes.map { envelope in
-            EncryptedMessage.encrypt(
-                authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
-                messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body)
+        var packets: [[UInt8]] = []
+        packets.reserveCapacity(envelopes.count)
+        for envelope in envelopes {
+            packets.append(
+                EncryptedMessage.encrypt(
+                    authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
+                    messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body,
+                    random: { padding.bytes($0) }))
         }
+        return packets
     }
 
     /// The msg_id request `token` was last sent with, while it waits for its answer.
