@@ -136,4 +136,26 @@ import Testing
         #expect(children.map(\.body) == [W.ping(0), W.ping(2)])
         #expect(client.pendingCount == 2)
     }
+
+    @Test func aCancelledBatchDropsItsQueuedCallsAndAsksForTheSentOnesInOneContainer() throws {
+        var client = Self.client()
+        let sent = try Self.enqueuePings(&client, 5)
+        let children = try Self.open(try #require(client.flush(now: Self.now).first)).children
+        // One of the sent calls is answered first: nothing is dropped for it.
+        let answer = ServiceCodec.rpcResult(
+            requestId: children[0].messageId, result: MTProto.Pong.pong(.init(msgId: children[0].messageId, pingId: 0)).serialized())
+        _ = try client.receive(W.fromServer(id: W.id(Self.now, 1), seq: 1, body: answer), now: Self.now)
+        let queued = try (5..<8).map { try client.enqueue(W.ping(Int64($0))) }
+        #expect(client.pendingCount == 7)
+
+        let drops = client.cancel(tokens: sent + queued, now: Self.now + 0.1)
+        #expect(drops.count == 1, "the drops left as \(drops.count) packets")
+        let dropped = try Self.open(drops[0]).children.compactMap { message -> Int64? in
+            var reader = TLReader(message.body)
+            return (try? MTProto.functions.parse(&reader) as? MTProto.functions.rpcDropAnswer)??.reqMsgId
+        }
+        #expect(dropped == children.dropFirst().map(\.messageId))
+        #expect(client.queuedCount == 0 && client.flush(now: Self.now + 0.1).isEmpty)
+        #expect(client.cancel(tokens: sent + queued, now: Self.now + 0.2).isEmpty)
+    }
 }

@@ -77,7 +77,9 @@ import Testing
             let id = Self.id(Self.now + Double(i) * 0.0001, remainder: 0)
             ids.append(id)
             #expect(validator.accept(id, seqNo: 0, now: Self.now) == nil)
+            #expect(validator.count <= 64)
         }
+        #expect(validator.count == 64)
         // Every id ever accepted is refused again, whether remembered or older than all remembered ones.
         for id in ids.shuffled().prefix(500) { #expect(validator.accept(id, seqNo: 0, now: Self.now) == .duplicate) }
     }
@@ -139,5 +141,9 @@ import Testing
         for id in 0..<Int64(AckQueue.maximumBatch + 5) { queue.add(id * 4) }
         #expect(queue.take().count == AckQueue.maximumBatch)
         #expect(queue.take().count == 5)
+        // Out of order (a container's children, a re-sent message): an id queued earlier is still not queued twice.
+        var mixed = AckQueue()
+        for id in [40, 20, 40, 30, 20, 44, 30] as [Int64] { mixed.add(id) }
+        #expect(mixed.take() == [40, 20, 30, 44])
     }
 }

@@ -33,10 +33,16 @@ enum ClientCostBench {
         let telethonLoop: Cost
         let oursOne: Cost
         let telethonOne: Cost
+        /// `AccountNetwork.requestBatch` of 64 calls from one task, batch after batch (Telethon: `telethonLoop`, its
+        /// `gather` of 64).
+        let oursBatch: Cost
         /// Server CPU per call during our 64-in-flight loop, for scale.
         let serverPerCall: Double
         /// A bare NIO loopback round trip against an echo process (`LoopbackLimit`): the floor under one call.
         let loopback: Cost
+        /// The same client writing 64 frames in one `write` and reading the 64 back, per frame: the floor under a
+        /// call of a batch.
+        let loopbackBatched: Cost
     }
 
     /// This process's CPU time so far, user and system, in seconds.
@@ -104,6 +110,14 @@ enum ClientCostBench {
         let oursOne = try await measure(items: 3000) {
             for _ in 0..<3000 { _ = try await network.request(Api.functions.help.getNearestDc()) }
         }
+        let batch = Array(repeating: Api.functions.help.getNearestDc(), count: 64)
+        for _ in 0..<100 { _ = await network.requestBatch(batch) }
+        let batches = 3_000
+        let oursBatch = try await measure(items: Double(batches * 64)) {
+            for _ in 0..<batches {
+                for result in await network.requestBatch(batch) { _ = try result.get() }
+            }
+        }
         await network.close()
 
         let pem = try ServerKeyStore(directory: server.directory).publicKeyDescription()
@@ -124,8 +138,37 @@ enum ClientCostBench {
         return Results(
             oursConnect: oursConnect, telethonConnect: telethonConnect,
             oursLoop: oursLoop, telethonLoop: try telethonLoop(count: 5000, concurrency: 64),
-            oursOne: oursOne, telethonOne: try telethonLoop(count: 2000, concurrency: 1),
-            serverPerCall: serverPerCall, loopback: try await LoopbackLimit.run(group: group, count: 3000))
+            oursOne: oursOne, telethonOne: try telethonLoop(count: 2000, concurrency: 1), oursBatch: oursBatch,
+            serverPerCall: serverPerCall, loopback: try await LoopbackLimit.run(group: group, count: 3000),
+            loopbackBatched: try await LoopbackLimit.run(group: group, count: 600, frames: 64))
+    }
+
+    /// Only our batched loop, `batches` batches of 64 (`mtproto-bench --batch-only`): a quick figure and a clean
+    /// window to profile (`perf record -g` over it sees nothing but the batched path). Prints client CPU per call.
+    static func runBatchOnly(group: MultiThreadedEventLoopGroup, batches: Int) async throws {
+        let server = try ServerProcess(arguments: [])
+        defer { server.stop() }
+        let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.port, dcId: 2, framing: .abridged)
+        let network = AccountNetwork(
+            datacenters: [2: endpoint], defaultMainDc: 2, publicKeys: [server.publicKey], store: InMemoryNetworkKeyStore(),
+            group: group)
+        _ = try await network.request(Api.functions.help.getNearestDc())
+        let batch = Array(repeating: Api.functions.help.getNearestDc(), count: 64)
+        for _ in 0..<100 { _ = await network.requestBatch(batch) }
+        let serverBefore = server.cpuSeconds()
+        let connection = try await network.connection(dc: 2)
+        let packetsBefore = await connection.receivedPacketCount()
+        let cost = try await measure(items: Double(batches * 64)) {
+            for _ in 0..<batches {
+                for result in await network.requestBatch(batch) { _ = try result.get() }
+            }
+        }
+        let serverPerCall = (server.cpuSeconds() - serverBefore) / cost.items
+        let packets = Double(await connection.receivedPacketCount() - packetsBefore) / Double(batches)
+        await network.close()
+        print(String(
+            format: "requestBatch of 64: %.2f µs client CPU per call (%.0f%% kernel), %.0f calls/s, server %.1f µs per call, %.1f packets received per batch",
+            cost.cpuPerItem * 1e6, cost.system / cost.cpu * 100, cost.items / cost.wall, serverPerCall * 1e6, packets))
     }
 
     /// Prints the table: CPU per operation for both clients and their ratio (Telethon's CPU / ours).
@@ -142,9 +185,17 @@ enum ClientCostBench {
         row("connect: TCP + auth key + initConnection/getConfig", r.oursConnect, r.telethonConnect, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork, 64 in flight", r.oursLoop, r.telethonLoop, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork, 1 in flight", r.oursOne, r.telethonOne, goal: "≥ 10×")
+        row("help.getNearestDc through AccountNetwork.requestBatch, 64 per batch (Telethon: gather of 64)", r.oursBatch, r.telethonLoop, goal: "≥ 10×")
         print(String(
             format: "| limit: a bare NIO 128-byte round trip over loopback (echo in another process), 1 in flight | %.1f µs | — | — | | %.0f | — | %.0f%% |",
             r.loopback.cpuPerItem * 1e6, r.loopback.items / r.loopback.wall, r.loopback.system / r.loopback.cpu * 100))
+        print(String(
+            format: "| limit: the same client, 64 128-byte frames in one write and 64 read back, per frame | %.2f µs | — | — | | %.0f | — | %.0f%% |",
+            r.loopbackBatched.cpuPerItem * 1e6, r.loopbackBatched.items / r.loopbackBatched.wall,
+            r.loopbackBatched.system / r.loopbackBatched.cpu * 100))
+        print(String(
+            format: "10× Telethon's gather of 64 would be ≤ %.2f µs of client CPU per call.",
+            r.telethonLoop.cpuPerItem * 1e6 / 10))
         print(String(format: "\nserver CPU per call during our 64-in-flight loop: %.1f µs", r.serverPerCall * 1e6))
     }
 }

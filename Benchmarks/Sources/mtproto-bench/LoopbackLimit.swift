@@ -38,8 +38,10 @@ enum LoopbackLimit {
             c.sendall(d)
         """
 
-    /// CPU (this process, user + system) and wall seconds for `count` round trips.
-    static func run(group: MultiThreadedEventLoopGroup, count: Int) async throws -> ClientCostBench.Cost {
+    /// CPU (this process, user + system) and wall seconds for `count` round trips; with `frames` above 1, each round
+    /// trip writes that many 128-byte frames in one flush (one `writev`) and waits for all of them to come back, and
+    /// the cost is per frame (the floor under one call of a batch).
+    static func run(group: MultiThreadedEventLoopGroup, count: Int, frames: Int = 1) async throws -> ClientCostBench.Cost {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", echoServer]
@@ -65,14 +67,15 @@ enum LoopbackLimit {
         func roundTrip() async throws {
             try await channel.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
                 let promise = channel.eventLoop.makePromise(of: Void.self)
-                waiter.missing = message.readableBytes
+                waiter.missing = message.readableBytes * frames
                 waiter.promise = promise
-                channel.writeAndFlush(message, promise: nil)
+                for _ in 0..<frames { channel.write(message, promise: nil) }
+                channel.flush()
                 return promise.futureResult
             }.get()
         }
         for _ in 0..<200 { try await roundTrip() }
-        let cost = try await ClientCostBench.measure(items: Double(count)) {
+        let cost = try await ClientCostBench.measure(items: Double(count * frames)) {
             for _ in 0..<count { try await roundTrip() }
         }
         try await channel.close()

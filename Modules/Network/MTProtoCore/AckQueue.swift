@@ -4,6 +4,8 @@ public struct AckQueue: Sendable {
     /// The most ids one msgs_ack carries (Telegram accepts up to 8192 per vector).
     public static let maximumBatch = 8192
     private var ids: [Int64] = []
+    /// The largest id ever added (an upper bound on `ids`).
+    private var largest = Int64.min
 
     public init() {}
 
@@ -12,7 +14,13 @@ public struct AckQueue: Sendable {
 
     /// Records that `id` (a content-related message) must be acknowledged.
     public mutating func add(_ id: Int64) {
-        if !ids.contains(id) { ids.append(id) }
+        // A peer's msg_ids mostly rise: one above every id ever queued cannot be queued already.
+        if id > largest {
+            largest = id
+            ids.append(id)
+        } else if !ids.contains(id) {
+            ids.append(id)
+        }
     }
 
     /// Takes up to `maximumBatch` ids for one msgs_ack.

@@ -46,7 +46,10 @@ public struct MessageIdValidator: Sendable {
 
     public let peer: Peer
     public let capacity: Int
+    /// The remembered ids, ascending, from `start` on: entries before `start` were dropped (expired, or over
+    /// capacity) and are compacted away in bulk, so dropping the oldest id costs O(1) instead of moving them all.
     private var sorted: [Entry] = []
+    private var start = 0
     private var floor = Int64.min
 
     public init(peer: Peer, capacity: Int = 4096) {
@@ -72,7 +75,7 @@ public struct MessageIdValidator: Sendable {
         let index = insertionIndex(of: id)
         if index < sorted.count, sorted[index].id == id { return .duplicate }
         // In 64 bits: the peer chooses seq_no, and Int32.max + 1 must be a refusal, not a trap.
-        if index > 0 {
+        if index > start {
             let before = Int64(sorted[index - 1].seqNo)
             if Int64(seqNo) < before + (before & 1) { return .seqNoTooLow }
         }
@@ -80,18 +83,25 @@ public struct MessageIdValidator: Sendable {
             let after = Int64(sorted[index].seqNo)
             if after < Int64(seqNo) + Int64(seqNo & 1) { return .seqNoTooHigh }
         }
-        sorted.insert(Entry(id: id, seqNo: seqNo), at: index)
-        var expired = 0
+        if index == sorted.count { sorted.append(Entry(id: id, seqNo: seqNo)) } else { sorted.insert(Entry(id: id, seqNo: seqNo), at: index) }
+        var expired = start
         while expired < sorted.count - 1, MessageIdGenerator.time(of: sorted[expired].id) < now - Self.maximumAge {
             expired += 1
         }
-        if expired > 0 {
+        if expired > start {
             // Ids that left the window are refused as too old; the floor also refuses them where the time check is
             // skipped.
             floor = max(floor, sorted[expired - 1].id)
-            sorted.removeFirst(expired)
+            start = expired
         }
-        if sorted.count > capacity { floor = max(floor, sorted.removeFirst().id) }
+        if sorted.count - start > capacity {
+            floor = max(floor, sorted[start].id)
+            start += 1
+        }
+        if start >= 64, start * 2 >= sorted.count {
+            sorted.removeFirst(start)
+            start = 0
+        }
         return nil
     }
 
@@ -101,8 +111,11 @@ public struct MessageIdValidator: Sendable {
         return index < sorted.count && sorted[index].id == id
     }
 
+    /// How many ids are remembered (at most `capacity`).
+    public var count: Int { sorted.count - start }
+
     private func insertionIndex(of id: Int64) -> Int {
-        var low = 0
+        var low = start
         var high = sorted.count
         while low < high {
             let mid = (low + high) / 2

@@ -141,6 +141,83 @@ public actor AccountNetwork {
         }
     }
 
+    /// Calls `functions` on `dc` (the main DC by default) together, with `request`'s rules for each, and returns
+    /// their outcomes in the same order (`NetworkError`, or `CancellationError` for calls the cancelled task gave
+    /// up). The first attempt of all of them is one submission to the DC's session (`DatacenterConnection.
+    /// invokeBatch`: one hop, one `msg_container`, one wake-up when the last answer is in), as Telethon hands a
+    /// `gather` of calls to its loop at once; a call that fails goes on alone through the rules (`FLOOD_WAIT`, 5xx
+    /// retries, migration, authorization import, timeouts), concurrently with the other failed ones, and its
+    /// failure never fails another call.
+    @inlinable
+    public nonisolated func requestBatch<F: TLFunction>(
+        _ functions: [F], dc: Int32? = nil, purpose: Purpose = .generic, options: RequestErrorPolicy.Options = .init(),
+        timeout: Double = 60
+    ) async -> [Result<F.Result, any Error>] where F.Result: Sendable {
+        guard !functions.isEmpty else { return [] }
+        // Inlinable, so the caller's module specializes the batch's first attempt (the common path) for `F`.
+        var outcomes: [Result<F.Result, any Error>]
+        switch await batchConnection(dc: dc, purpose: purpose) {
+        case .success(let connection):
+            outcomes = await connection.invokeBatch(functions, timeout: timeout)
+        case .failure(let error):
+            // No session (no key, no socket): every call goes through the rules on its own.
+            outcomes = Array(repeating: .failure(error), count: functions.count)
+        }
+        var failed: [Int] = []
+        for index in outcomes.indices {
+            if case .failure(let error) = outcomes[index], !(error is CancellationError) { failed.append(index) }
+        }
+        guard !failed.isEmpty, !Task.isCancelled else { return outcomes }
+        return await retryBatch(functions, outcomes: outcomes, failed: failed, dc: dc, purpose: purpose, options: options, timeout: timeout)
+    }
+
+    /// The session a batch's first attempt goes to: the open one without the actor, else made on the actor.
+    @usableFromInline
+    nonisolated func batchConnection(dc: Int32?, purpose: Purpose) async -> Result<DatacenterConnection, any Error> {
+        let target = dc ?? store.mainDatacenter() ?? 2
+        if forwardSecrecy == nil, let connection = open.connection(for: ConnectionKey(dc: target, purpose: purpose)) {
+            return .success(connection)
+        }
+        do {
+            return .success(try await connection(dc: target, purpose: purpose))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The failed calls of a batch (`failed`), each through `request`'s rules, concurrently.
+    @usableFromInline
+    nonisolated func retryBatch<F: TLFunction>(
+        _ functions: [F], outcomes: [Result<F.Result, any Error>], failed: [Int], dc: Int32?, purpose: Purpose,
+        options: RequestErrorPolicy.Options, timeout: Double
+    ) async -> [Result<F.Result, any Error>] where F.Result: Sendable {
+        var outcomes = outcomes
+        // A key the server does not know fails the whole batch: it is forgotten once here, and each call starts
+        // afresh (the first one to need it makes the new key; the others wait for that exchange).
+        let keyUnknown = failed.contains { index in
+            if case .failure(let error) = outcomes[index], error as? NetworkError == .authKeyUnknown { return true }
+            return false
+        }
+        if keyUnknown { await forgetKey(dc: dc ?? store.mainDatacenter() ?? 2) }
+        await withTaskGroup(of: (Int, Result<F.Result, any Error>).self) { group in
+            for index in failed {
+                guard case .failure(let error) = outcomes[index] else { continue }
+                let function = functions[index]
+                let first = (error as? NetworkError).flatMap { $0 == .authKeyUnknown ? nil : $0 }
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.requestOnActor(
+                            function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: first)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            for await (index, outcome) in group { outcomes[index] = outcome }
+        }
+        return outcomes
+    }
+
     /// `request`'s rules; `firstFailure` is how a first attempt made off the actor ended.
     private func requestOnActor<F: TLFunction>(
         _ function: F, dc: Int32?, purpose: Purpose, options: RequestErrorPolicy.Options, timeout: Double,

@@ -55,9 +55,37 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// tick fails what is past its deadline, so a call costs no timer of its own (timeouts are honoured within 1 s).
     private var waiting: [Int64: Waiter] = [:]
     private struct Waiter {
-        let promise: EventLoopPromise<[UInt8]>
+        let sink: Sink
         let deadline: Double
         let timeout: Double
+
+        /// Hands the call's outcome to whoever waits for it.
+        func complete(_ outcome: Result<[UInt8], any Error>) {
+            switch sink {
+            case .single(let promise): promise.completeWith(outcome)
+            case .batch(let batch, let index): batch.record(index, outcome)
+            }
+        }
+    }
+    /// Who waits for a call: its own promise (`invoke`), or a slot of a batch that resolves once for all its calls
+    /// (`invokeBatch`).
+    private enum Sink {
+        case single(EventLoopPromise<[UInt8]>)
+        case batch(BatchSink, Int)
+    }
+    /// A `RequestBatch` and the one promise its caller waits on; confined to the loop like the rest of the state.
+    private final class BatchSink: @unchecked Sendable {
+        var batch: RequestBatch
+        let promise: EventLoopPromise<[Result<[UInt8], any Error>]>
+
+        init(count: Int, promise: EventLoopPromise<[Result<[UInt8], any Error>]>) {
+            batch = RequestBatch(count: count)
+            self.promise = promise
+        }
+
+        func record(_ index: Int, _ outcome: Result<[UInt8], any Error>) {
+            if batch.record(index, outcome) { promise.succeed(batch.results()) }
+        }
     }
     private var initialized = false
     /// The last request sent with `ordered`, for the next one's `invokeAfterMsg`.
@@ -68,6 +96,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     private var unflushed: [ObjectIdentifier: any Channel] = [:]
     private var turnEndScheduled = false
     private var httpPolls = 0
+    private var packetsReceived = 0
     private var watchdog: RepeatedTask?
     private var watch: ConnectionWatchdog
     /// How many sockets this session has used (1 after the first connect).
@@ -163,7 +192,7 @@ public final class DatacenterConnection: @unchecked Sendable {
                 // Queued, not sealed: the calls of this event-loop turn leave together in one container.
                 let token = try self.session.enqueue(body)
                 if ordered { self.lastOrdered = token }
-                self.waiting[token] = Waiter(promise: promise, deadline: self.clock() + timeout, timeout: timeout)
+                self.waiting[token] = Waiter(sink: .single(promise), deadline: self.clock() + timeout, timeout: timeout)
                 self.scheduleTurnEnd()
                 sent.succeed(token)
             } catch let error as NetworkError {
@@ -179,11 +208,96 @@ public final class DatacenterConnection: @unchecked Sendable {
             try await result.get()
         } onCancel: {
             sent.futureResult.whenSuccess { token in
-                guard let promise = self.waiting.removeValue(forKey: token)?.promise else { return }
+                guard let waiter = self.waiting.removeValue(forKey: token) else { return }
                 self.write(self.session.cancel(token: token, now: self.clock()))
-                promise.fail(CancellationError())
+                waiter.complete(.failure(CancellationError()))
             }
         }
+    }
+
+    /// Calls `functions` together and returns their outcomes in the same order: all of them are queued in one
+    /// event-loop turn (one hop from the caller), leave in one `msg_container` (several if MTProto's container limits
+    /// require), and the caller is resumed once, when the last one ends — not once per call. Each call is still its
+    /// own message (msg_id, seq_no, answer, re-send, timeout), so one `rpc_error` or timeout fails that call alone.
+    /// Cancelling the calling task ends the unanswered calls with `CancellationError` (an `rpc_drop_answer` for
+    /// each one sent, together in one container); calls already answered keep their results.
+    @inlinable
+    public func invokeBatch<F: TLFunction>(_ functions: [F], timeout: Double = 60) async -> [Result<F.Result, any Error>] {
+        guard !functions.isEmpty else { return [] }
+        // Inlinable, so the caller's module specializes the encoding and decoding for `F`; the batch itself is
+        // collected by the non-generic `invokeBatchBodies`.
+        let info = options.info
+        let bodies = await invokeBatchBodies(count: functions.count, timeout: timeout) { index, first throws(NetworkError) in
+            do throws(TLEncodingError) {
+                if first { return try info.firstRequest(functions[index]) }
+                return try functions[index].encoded()
+            } catch {
+                throw .encoding(error)
+            }
+        }
+        var results: [Result<F.Result, any Error>] = []
+        results.reserveCapacity(bodies.count)
+        for index in bodies.indices {
+            switch bodies[index] {
+            case .success(let bytes):
+                var reader = TLReader(bytes)
+                do {
+                    results.append(.success(try F.parseResult(&reader)))
+                } catch {
+                    results.append(.failure(NetworkError.malformedResult("\(functions[index].functionName): \(error)")))
+                }
+            case .failure(let error):
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    /// `invokeBatch` without the types: `encode(index, first)` gives call `index`'s body (inside `invokeWithLayer(
+    /// initConnection(…))` when `first`: the session's first request); returns every call's answer bytes or error,
+    /// in order.
+    @usableFromInline
+    func invokeBatchBodies(
+        count: Int, timeout: Double, encode: @escaping @Sendable (Int, Bool) throws(NetworkError) -> [UInt8]
+    ) async -> [Result<[UInt8], any Error>] {
+        let sink = BatchSink(count: count, promise: loop.makePromise())
+        loop.execute {
+            guard !self.closed else {
+                for index in 0..<count { sink.record(index, .failure(NetworkError.connectionClosed)) }
+                return
+            }
+            let deadline = self.clock() + timeout
+            for index in 0..<count {
+                do {
+                    let first = !self.initialized
+                    let body = try encode(index, first)
+                    if first { self.initialized = true }
+                    let token = try self.session.enqueue(body)
+                    sink.batch.queued(index, token: token)
+                    self.waiting[token] = Waiter(sink: .batch(sink, index), deadline: deadline, timeout: timeout)
+                } catch let error as NetworkError {
+                    sink.record(index, .failure(error))
+                } catch let ClientSession.SendError.bodyTooLarge(length) {
+                    sink.record(index, .failure(NetworkError.requestTooLarge(length)))
+                } catch {
+                    sink.record(index, .failure(NetworkError.requestTooLarge(0)))
+                }
+            }
+            self.scheduleTurnEnd()
+        }
+        let bodies = await withTaskCancellationHandler {
+            (try? await sink.promise.futureResult.get()) ?? []
+        } onCancel: {
+            // After the submission above (the loop runs its tasks in order): withdraws what is still unanswered.
+            self.loop.execute {
+                let unanswered = sink.batch.unanswered.filter { self.waiting.removeValue(forKey: $0.token) != nil }
+                guard !unanswered.isEmpty else { return }
+                self.write(self.session.cancel(tokens: unanswered.map(\.token), now: self.clock()))
+                for (index, _) in unanswered { sink.record(index, .failure(CancellationError())) }
+            }
+        }
+        guard bodies.count == count else { return Array(repeating: .failure(NetworkError.connectionClosed), count: count) }
+        return bodies
     }
 
     /// `invokeAfterMsg#cb9f372d msg_id:long query:!X` around an encoded query.
@@ -205,7 +319,7 @@ public final class DatacenterConnection: @unchecked Sendable {
             self.eventsContinuation.finish()
             let all = self.waiting
             self.waiting = [:]
-            for waiter in all.values { waiter.promise.fail(NetworkError.connectionClosed) }
+            for waiter in all.values { waiter.complete(.failure(NetworkError.connectionClosed)) }
             return (self.channel, self.connectAttempt)
         }.get()) ?? (nil, nil)
         await attempt?.value
@@ -324,6 +438,11 @@ public final class DatacenterConnection: @unchecked Sendable {
         channel.flush()
     }
 
+    /// Encrypted packets received so far, on every socket (how many packets a batch's answers came in).
+    public func receivedPacketCount() async -> Int {
+        (try? await loop.submit { self.packetsReceived }.get()) ?? 0
+    }
+
     /// Long polls sent over HTTP so far (each an `http_wait` the server holds).
     public func httpPollCount() async -> Int {
         (try? await loop.submit { self.httpPolls }.get()) ?? 0
@@ -334,6 +453,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     private func received(_ frame: TransportFrame) {
         switch frame {
         case .packet(let payload, _):
+            packetsReceived += 1
             lastReceived = clock()
             // A socket that carries answers is a working one: the next drop starts the backoff afresh.
             if backoff.failures > 0 { backoff = ReconnectBackoff(policy: options.reconnect) }
@@ -342,10 +462,10 @@ public final class DatacenterConnection: @unchecked Sendable {
             for event in events {
                 switch event {
                 case .result(let token, let result):
-                    guard let promise = waiting.removeValue(forKey: token)?.promise else { continue }
+                    guard let waiter = waiting.removeValue(forKey: token) else { continue }
                     switch result {
-                    case .success(let bytes): promise.succeed(bytes)
-                    case .failure(let error): promise.fail(NetworkError.rpc(code: error.code, message: error.message))
+                    case .success(let bytes): waiter.complete(.success(bytes))
+                    case .failure(let error): waiter.complete(.failure(NetworkError.rpc(code: error.code, message: error.message)))
                     }
                 case .update(let body):
                     eventsContinuation.yield(.updates(body))
@@ -363,7 +483,7 @@ public final class DatacenterConnection: @unchecked Sendable {
                 closed = true
                 let all = waiting
                 waiting = [:]
-                for waiter in all.values { waiter.promise.fail(NetworkError.authKeyUnknown) }
+                for waiter in all.values { waiter.complete(.failure(NetworkError.authKeyUnknown)) }
             }
             channel?.close(promise: nil)
         }
@@ -404,7 +524,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         guard waiting.values.contains(where: { $0.deadline <= now }) else { return }
         for (token, waiter) in waiting where waiter.deadline <= now {
             waiting[token] = nil
-            waiter.promise.fail(NetworkError.timedOut(waiter.timeout))
+            waiter.complete(.failure(NetworkError.timedOut(waiter.timeout)))
         }
     }
 

@@ -45,10 +45,11 @@ extension TLObject {
 }
 
 extension TLFunction {
-    /// The call's wire bytes, or the error for an argument TL cannot encode (see `TLWriter.failure`).
+    /// The call's wire bytes, or the error for an argument TL cannot encode (see `TLWriter.failure`). Starts from a
+    /// 64-byte buffer: most calls are a few words (a larger one grows it), and each queued call keeps its buffer.
     @inlinable
     public func encoded() throws(TLEncodingError) -> [UInt8] {
-        try TLWriter.encode(serialize)
+        try TLWriter.encode(capacity: 64, serialize)
     }
 
     /// The call's wire bytes, for arguments known to be encodable (`encoded()` reports one that is not).
@@ -63,8 +64,8 @@ extension TLFunction {
 extension TLWriter {
     /// The bytes `serialize` writes into a fresh writer, or the first `TLEncodingError` it recorded.
     @inlinable
-    public static func encode(_ serialize: (inout TLWriter) -> Void) throws(TLEncodingError) -> [UInt8] {
-        var writer = TLWriter()
+    public static func encode(capacity: Int = 256, _ serialize: (inout TLWriter) -> Void) throws(TLEncodingError) -> [UInt8] {
+        var writer = TLWriter(capacity: capacity)
         serialize(&writer)
         if let failure = writer.failure { throw failure }
         return writer.takeBytes()

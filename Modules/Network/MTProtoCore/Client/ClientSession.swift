@@ -71,6 +71,8 @@ public struct ClientSession {
     private var recent = RecentIds(capacity: recentCapacity)
     private var nextToken: Int64 = 1
     private let limits: TLReader.Limits
+    /// The padding of every packet this session seals (one `RAND_bytes` per 4 KiB instead of one per packet).
+    private var padding = SecureRandomPool()
 
     /// A session on `authKey` with a fresh random session id.
     public init(
@@ -174,27 +176,35 @@ public struct ClientSession {
         let envelopes = sealer.seal(outgoing, containerKind: .client, now: now)
         var index = 0
         for envelope in envelopes {
+            var carried: [Int64] = []
+            if envelope.children.count > 1 { carried.reserveCapacity(envelope.children.count) }
             for child in envelope.children {
                 if index < requests.count, requests[index].contentRelated {
                     var request = requests[index]
                     request.sent = child
                     pending[child.messageId] = request
+                    carried.append(child.messageId)
                 }
                 index += 1
                 recent.insert(child.messageId)
             }
             if envelope.children.count > 1 {
                 recent.insert(envelope.message.messageId)
-                containers[envelope.message.messageId] = envelope.children.map(\.messageId).filter { pending[$0] != nil }
+                containers[envelope.message.messageId] = carried
             }
         }
         if containers.count > 1024 { containers = containers.filter { $0.value.contains { pending[$0] != nil } } }
         let salt = salts.current(now: now + timeOffset)
-        return envelopes.map { envelope in
-            EncryptedMessage.encrypt(
-                authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
-                messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body)
+        var packets: [[UInt8]] = []
+        packets.reserveCapacity(envelopes.count)
+        for envelope in envelopes {
+            packets.append(
+                EncryptedMessage.encrypt(
+                    authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
+                    messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body,
+                    random: { padding.bytes($0) }))
         }
+        return packets
     }
 
     /// The msg_id request `token` was last sent with, while it waits for its answer.
@@ -214,6 +224,22 @@ public struct ClientSession {
         pending[id] = nil
         let drop = Pending(token: 0, body: MTProto.functions.rpcDropAnswer(reqMsgId: id).serialized(), contentRelated: true)
         return seal([drop], now: now)
+    }
+
+    /// `cancel(token:now:)` for several requests at once (a batch whose caller gave up): the ones still queued are
+    /// dropped, and the `rpc_drop_answer`s for the ones sent leave together, in one container.
+    public mutating func cancel(tokens: [Int64], now: Double) -> [[UInt8]] {
+        let withdrawn = Set(tokens)
+        queued.removeAll { withdrawn.contains($0.token) }
+        var sentIds: [Int64] = []
+        for (id, request) in pending where withdrawn.contains(request.token) { sentIds.append(id) }
+        guard !sentIds.isEmpty else { return [] }
+        sentIds.sort()
+        let drops = sentIds.map { id -> Pending in
+            pending[id] = nil
+            return Pending(token: 0, body: MTProto.functions.rpcDropAnswer(reqMsgId: id).serialized(), contentRelated: true)
+        }
+        return seal(drops, now: now)
     }
 
     /// A request keeps its msg_id when sent again after a reconnect while the id is at most this old (seconds): the
@@ -365,15 +391,19 @@ public struct ClientSession {
     private static func parseRpcResult(_ reader: inout TLReader) throws(TLDecodingError) -> (Int64, [UInt8]) {
         _ = try reader.readUInt32()
         let requestId = try reader.readInt64()
-        if reader.remaining >= 4, ServiceCodec.constructorId(of: Array(reader.bytes[reader.offset..<reader.offset + 4]))
-            == ServiceCodec.gzipPackedId
-        {
+        if reader.remaining >= 4, Self.constructorId(in: reader.bytes, at: reader.offset) == ServiceCodec.gzipPackedId {
             _ = try reader.readUInt32()
             let inflated = try reader.unpackGzip()
             guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining, offset: reader.offset) }
             return (requestId, inflated.bytes)
         }
         return (requestId, Array(reader.bytes[reader.offset...]))
+    }
+
+    /// The little-endian constructor id at `offset` (the caller checked that 4 bytes remain), read in place.
+    private static func constructorId(in bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24
     }
 
     /// The pending requests a refused msg_id stood for: the request itself, or every request of a container.
@@ -385,10 +415,12 @@ public struct ClientSession {
 }
 
 /// The last `capacity` msg_ids a session sent, to tell a notification about our message from a forged or stale one.
+/// A ring without an index: every message sent is inserted (O(1)), while `contains` runs only for the rare
+/// `bad_server_salt` / `bad_msg_notification`, so a scan of at most `capacity` ids there is cheaper than keeping a
+/// hash set in step on every send.
 struct RecentIds: Sendable {
     let capacity: Int
     private var ring: [Int64] = []
-    private var members = Set<Int64>()
     private var next = 0
 
     init(capacity: Int) {
@@ -399,14 +431,12 @@ struct RecentIds: Sendable {
         if ring.count < capacity {
             ring.append(id)
         } else {
-            members.remove(ring[next])
             ring[next] = id
             next = (next + 1) % capacity
         }
-        members.insert(id)
     }
 
-    func contains(_ id: Int64) -> Bool { members.contains(id) }
+    func contains(_ id: Int64) -> Bool { ring.contains(id) }
 }
 
 extension ClientSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
