@@ -60,7 +60,16 @@ extension Transaction {
         if previousMax == nil || previousMax! < id.id { namespaceMaxIds[id.namespace, default: [:]][id.peerId] = id.id }
         try noteInsertedForReadState(record)
         touchedChatListPeers.insert(id.peerId)
-        operations.append(.insertMessage(try render(record)), peerId: id.peerId)
+        if rendersMessages(of: id.peerId) {
+            operations.append(.insertMessage(try render(record)), peerId: id.peerId)
+        }
+    }
+
+    /// Whether the operations record carries this chat's inserted and updated messages (see
+    /// `renderedMessagePeers`); a chat left out still gets its entry in `currentOperationsByPeerId` before commit.
+    private func rendersMessages(of peerId: PeerId) -> Bool {
+        guard let peers = renderedMessagePeers else { return true }
+        return !peers.isEmpty && peers.contains(peerId)
     }
 
     private func removeMessage(_ id: MessageId, entry: MessageHistoryIndexTable.Entry) throws {
@@ -171,7 +180,9 @@ extension Transaction {
             try noteInsertedForReadState(new)
         }
         touchedChatListPeers.insert(id.peerId)
-        operations.append(.updateMessage(try render(new)), peerId: id.peerId)
+        if rendersMessages(of: id.peerId) {
+            operations.append(.updateMessage(try render(new)), peerId: id.peerId)
+        }
     }
 
     /// Counts references to shared media; a message carrying a newer version of shared media replaces the stored

@@ -15,6 +15,10 @@ public final class Transaction {
     var namespaceMaxIds: [MessageId.Namespace: [PeerId: Int32]] = [:]
     var nextStableId: UInt32?
     var peerCache: [PeerId: Peer?] = [:]
+    /// The chats whose inserted and updated messages are rendered into the operations record: `nil` renders them for
+    /// every chat (a transaction observer is registered, or the transaction does not come from `transactionSync`);
+    /// otherwise only the chats an open view reads, so a bulk insert nobody watches builds no `Message`s.
+    var renderedMessagePeers: Set<PeerId>?
 
     init(tables: PostboxTables, isReadOnly: Bool) {
         self.tables = tables
