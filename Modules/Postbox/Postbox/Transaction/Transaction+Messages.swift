@@ -35,6 +35,17 @@ extension Transaction {
         return ids
     }
 
+    /// Raises the chat namespace's highest added id to `id` (one hash of the chat and namespace when it is known).
+    private func noteMaxId(_ id: MessageId) {
+        let key = ChatNamespace(peerId: id.peerId, namespace: id.namespace)
+        if let position = namespaceMaxIds.index(forKey: key) {
+            if namespaceMaxIds.values[position] < id.id { namespaceMaxIds.values[position] = id.id }
+        } else {
+            namespaceMaxIds[key] = id.id
+            namespacesWithMaxIds.insert(id.namespace)
+        }
+    }
+
     func takeStableId() throws -> UInt32 {
         let next = try nextStableId ?? tables.metadata.takeNextStableId()
         nextStableId = next &+ 1
@@ -56,8 +67,7 @@ extension Transaction {
             try tables.unsent.add(id)
             operations.unsentOperations.append(.insert(id))
         }
-        let previousMax = namespaceMaxIds[id.namespace]?[id.peerId]
-        if previousMax == nil || previousMax! < id.id { namespaceMaxIds[id.namespace, default: [:]][id.peerId] = id.id }
+        noteMaxId(id)
         try noteInsertedForReadState(record)
         touchedChatListPeers.insert(id.peerId)
         if rendersMessages(of: id.peerId) {

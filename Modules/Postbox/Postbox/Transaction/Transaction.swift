@@ -12,7 +12,11 @@ public final class Transaction {
     var touchedChatListPeers: Set<PeerId> = []
     var readStateCache: [PeerId: CombinedPeerReadState] = [:]
     var dirtyReadStates: Set<PeerId> = []
-    var namespaceMaxIds: [MessageId.Namespace: [PeerId: Int32]] = [:]
+    /// The highest message id added per chat namespace, written to the history metadata before commit; one flat
+    /// dictionary, so an insert hashes its chat and namespace once.
+    var namespaceMaxIds: [ChatNamespace: Int32] = [:]
+    /// The namespaces among `namespaceMaxIds`' keys (a handful), to list a chat's namespaces without a scan.
+    var namespacesWithMaxIds: Set<MessageId.Namespace> = []
     var nextStableId: UInt32?
     var peerCache: [PeerId: Peer?] = [:]
     /// The chats whose inserted and updated messages are rendered into the operations record: `nil` renders them for
@@ -162,4 +166,10 @@ public final class Transaction {
 
     /// Ids of messages waiting to be sent.
     public func unsentMessageIds() throws -> [MessageId] { try tables.unsent.all() }
+}
+
+/// One message namespace of one chat.
+struct ChatNamespace: Hashable {
+    let peerId: PeerId
+    let namespace: MessageId.Namespace
 }
