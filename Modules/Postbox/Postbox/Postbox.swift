@@ -151,6 +151,10 @@ public final class Postbox: @unchecked Sendable {
         try syncOnQueue {
             try valueBox.begin()
             let transaction = Transaction(tables: tables, isReadOnly: false)
+            // The observers of this transaction are those registered when it starts: they decide, with the open views
+            // (which change only on this queue), which chats' messages the operations record renders.
+            let transactionObservers = observers.withLock { $0 }
+            if transactionObservers.isEmpty { transaction.renderedMessagePeers = viewTracker.renderedMessagePeers }
             // Snapshots from catching up with another process show committed data: delivered even on rollback.
             var catchUpDeliveries: [() -> Void] = []
             var replayed = false
@@ -165,7 +169,10 @@ public final class Postbox: @unchecked Sendable {
                 if !operations.isEmpty {
                     operations.transactionStateVersion = try tables.metadata.incrementTransactionStateVersion()
                     try tables.changeLog.append(operations.transactionStateVersion, ExternalChanges(operations))
-                    for observer in observers.withLock({ Array($0.values) }) { observer(operations) }
+                    let stillRegistered = observers.withLock { current in
+                        transactionObservers.filter { current[$0.key] != nil }
+                    }
+                    for observer in stillRegistered.values { observer(operations) }
                     replayed = true
                     deliveries = try viewTracker.replay(transaction, operations)
                 } else {
@@ -249,7 +256,8 @@ public final class Postbox: @unchecked Sendable {
         failureHandler.withLock { $0 }(error)
     }
 
-    /// Calls `observer` on the writer queue with every non-empty transaction's operations, before commit.
+    /// Calls `observer` on the writer queue with the operations of every non-empty transaction that starts after
+    /// it was added, before commit; its operations always carry the rendered inserted and updated messages.
     /// Returns a token for `removeObserver`.
     public func addTransactionObserver(_ observer: @escaping @Sendable (PostboxTransaction) -> Void) -> Int {
         let id = nextObserverId.add(1, ordering: .relaxed).newValue

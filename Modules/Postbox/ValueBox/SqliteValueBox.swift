@@ -13,14 +13,14 @@ public final class SqliteValueBox: @unchecked Sendable {
     public let path: String
     /// The tables that exist, as of `knownSchemaVersion` (another connection or process may create more).
     private var knownTables: Set<String> = []
-    /// The ids of the key-value tables `t<id>` among `knownTables`, checked on every read and write (hashing an
-    /// integer instead of building and hashing the table's name).
-    private var knownKeyValueTables: Set<Int32> = []
+    /// The ids of the key-value tables `t<id>` among `knownTables`, checked on every read and write (indexed by id
+    /// instead of building and hashing the table's name).
+    private var knownKeyValueTables = TableIdSet()
     /// SQLite's schema cookie when `knownTables` was read; -1 makes the next transaction re-read it.
     private var knownSchemaVersion: Int64 = -1
-    private var statements: [StatementKey: Statement] = [:]
+    private var statements = StatementCache()
 
-    /// What a cached statement does, per table; hashing two integers is cheaper than hashing the SQL text.
+    /// What a cached statement does, per table; statements are found by table id and kind, not by SQL text.
     enum StatementKind: UInt8 {
         case get, exists, set, insertIfAbsent, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys,
             rangeDescKeys
@@ -40,8 +40,8 @@ public final class SqliteValueBox: @unchecked Sendable {
     }
 
     /// The ids of the `t<id>` tables among `names`.
-    private static func keyValueTableIds(_ names: Set<String>) -> Set<Int32> {
-        Set(names.compactMap { name in name.first == "t" ? Int32(name.dropFirst()) : nil })
+    private static func keyValueTableIds(_ names: Set<String>) -> TableIdSet {
+        TableIdSet(names.compactMap { name in name.first == "t" ? Int32(name.dropFirst()) : nil })
     }
 
     /// Whether the key-value table exists (as of the last schema check).
@@ -61,10 +61,9 @@ public final class SqliteValueBox: @unchecked Sendable {
     ) throws(SQLiteError)
         -> Statement
     {
-        let key = StatementKey(table: table, kind: kind)
-        if let statement = statements[key] { return statement }
+        if let statement = statements[table, kind] { return statement }
         let statement = try database.prepare(sql(), persistent: true)
-        statements[key] = statement
+        statements[table, kind] = statement
         return statement
     }
     private var secureDeleteOn = false

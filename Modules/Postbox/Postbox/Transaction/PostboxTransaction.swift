@@ -30,6 +30,9 @@ public struct HoleOperationKey: Hashable, Sendable {
 /// Everything one write transaction changed, built before commit and handed to transaction observers (the live
 /// views of the next layer) (Telegram-iOS Postbox `PostboxTransaction`).
 public struct PostboxTransaction: Sendable {
+    /// The history changes of every chat whose history changed (each such chat has an entry). Removals and read
+    /// states are always listed; inserted and updated messages are rendered when a transaction observer is
+    /// registered — observers always see them — or an open view reads that chat, and are otherwise left out.
     public var currentOperationsByPeerId: [PeerId: [MessageHistoryOperation]] = [:]
     public var holeOperations: [HoleOperationKey: [MessageHistoryHoleOperation]] = [:]
     public var chatListOperations: [ChatListOperation] = []

@@ -67,14 +67,15 @@ extension Transaction {
 
     /// Writes the namespace bookkeeping gathered while adding messages.
     func flushNamespaces() throws {
-        for (namespace, peers) in namespaceMaxIds {
-            for (peerId, maxId) in peers { try tables.historyMetadata.noteNamespace(peerId, namespace, usedId: maxId) }
+        for (key, maxId) in namespaceMaxIds {
+            try tables.historyMetadata.noteNamespace(key.peerId, key.namespace, usedId: maxId)
         }
         namespaceMaxIds.removeAll()
+        namespacesWithMaxIds.removeAll()
     }
 
     func flushNamespace(_ peerId: PeerId, _ namespace: MessageId.Namespace) throws {
-        if let maxId = namespaceMaxIds[namespace]?.removeValue(forKey: peerId) {
+        if let maxId = namespaceMaxIds.removeValue(forKey: ChatNamespace(peerId: peerId, namespace: namespace)) {
             try tables.historyMetadata.noteNamespace(peerId, namespace, usedId: maxId)
         }
     }
@@ -82,6 +83,12 @@ extension Transaction {
     /// Applies the derived-table updates and returns the operations record (Telegram-iOS Postbox `beforeCommit`).
     func beforeCommit() throws -> PostboxTransaction {
         try flushNamespaces()
+        if renderedMessagePeers != nil {
+            // Chats whose messages were not rendered still show that their history changed.
+            for peerId in touchedChatListPeers where operations.currentOperationsByPeerId[peerId] == nil {
+                operations.currentOperationsByPeerId[peerId] = []
+            }
+        }
         try updateChatListForTouchedPeers()
         try flushReadStates()
         if let nextStableId {

@@ -5,7 +5,10 @@ extension Transaction {
     /// The message namespaces a chat has used.
     public func messageNamespaces(peerId: PeerId) throws -> [MessageId.Namespace] {
         var namespaces = Set(try tables.historyMetadata.namespaces(peerId))
-        for (namespace, peers) in namespaceMaxIds where peers[peerId] != nil { namespaces.insert(namespace) }
+        for namespace in namespacesWithMaxIds
+        where namespaceMaxIds[ChatNamespace(peerId: peerId, namespace: namespace)] != nil {
+            namespaces.insert(namespace)
+        }
         return namespaces.sorted()
     }
 

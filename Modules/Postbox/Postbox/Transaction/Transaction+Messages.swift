@@ -43,6 +43,17 @@ extension Transaction {
         return ids
     }
 
+    /// Raises the chat namespace's highest added id to `id` (one hash of the chat and namespace when it is known).
+    private func noteMaxId(_ id: MessageId) {
+        let key = ChatNamespace(peerId: id.peerId, namespace: id.namespace)
+        if let position = namespaceMaxIds.index(forKey: key) {
+            if namespaceMaxIds.values[position] < id.id { namespaceMaxIds.values[position] = id.id }
+        } else {
+            namespaceMaxIds[key] = id.id
+            namespacesWithMaxIds.insert(id.namespace)
+        }
+    }
+
     func takeStableId() throws -> UInt32 {
         let next = try nextStableId ?? tables.metadata.takeNextStableId()
         nextStableId = next &+ 1
@@ -64,11 +75,19 @@ extension Transaction {
             try tables.unsent.add(id)
             operations.unsentOperations.append(.insert(id))
         }
-        let previousMax = namespaceMaxIds[id.namespace]?[id.peerId]
-        if previousMax == nil || previousMax! < id.id { namespaceMaxIds[id.namespace, default: [:]][id.peerId] = id.id }
+        noteMaxId(id)
         try noteInsertedForReadState(record)
         touchedChatListPeers.insert(id.peerId)
-        operations.append(.insertMessage(try render(record)), peerId: id.peerId)
+        if rendersMessages(of: id.peerId) {
+            operations.append(.insertMessage(try render(record)), peerId: id.peerId)
+        }
+    }
+
+    /// Whether the operations record carries this chat's inserted and updated messages (see
+    /// `renderedMessagePeers`); a chat left out still gets its entry in `currentOperationsByPeerId` before commit.
+    private func rendersMessages(of peerId: PeerId) -> Bool {
+        guard let peers = renderedMessagePeers else { return true }
+        return !peers.isEmpty && peers.contains(peerId)
     }
 
     private func removeMessage(_ id: MessageId, entry: MessageHistoryIndexTable.Entry) throws {
@@ -179,7 +198,9 @@ extension Transaction {
             try noteInsertedForReadState(new)
         }
         touchedChatListPeers.insert(id.peerId)
-        operations.append(.updateMessage(try render(new)), peerId: id.peerId)
+        if rendersMessages(of: id.peerId) {
+            operations.append(.updateMessage(try render(new)), peerId: id.peerId)
+        }
     }
 
     /// Counts references to shared media; a message carrying a newer version of shared media replaces the stored

@@ -29,14 +29,19 @@ extension Transaction {
             position = readStateCache.index(forKey: id.peerId)
         }
         guard let position else { return }
-        let previous = readStateCache.values[position].states[id.namespace]
+        // The namespace's entry is found once and, when present, changed through its index.
+        let slot = readStateCache.values[position].states.index(forKey: id.namespace)
+        let previous = slot.map { readStateCache.values[position].states.values[$0] }
         var entry = previous ?? .empty
         entry.maxKnownId = max(entry.maxKnownId, id.id)
         if record.flags.contains(.incoming) && id.id > entry.maxIncomingReadId { entry.count += 1 }
-        if entry != previous {
+        guard entry != previous else { return }
+        if let slot {
+            readStateCache.values[position].states.values[slot] = entry
+        } else {
             readStateCache.values[position].states[id.namespace] = entry
-            dirtyReadStates.insert(id.peerId)
         }
+        dirtyReadStates.insert(id.peerId)
     }
 
     func noteRemovedForReadState(_ id: MessageId, flags: MessageFlags) throws {

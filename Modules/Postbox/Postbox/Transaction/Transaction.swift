@@ -12,9 +12,17 @@ public final class Transaction {
     var touchedChatListPeers: Set<PeerId> = []
     var readStateCache: [PeerId: CombinedPeerReadState] = [:]
     var dirtyReadStates: Set<PeerId> = []
-    var namespaceMaxIds: [MessageId.Namespace: [PeerId: Int32]] = [:]
+    /// The highest message id added per chat namespace, written to the history metadata before commit; one flat
+    /// dictionary, so an insert hashes its chat and namespace once.
+    var namespaceMaxIds: [ChatNamespace: Int32] = [:]
+    /// The namespaces among `namespaceMaxIds`' keys (a handful), to list a chat's namespaces without a scan.
+    var namespacesWithMaxIds: Set<MessageId.Namespace> = []
     var nextStableId: UInt32?
     var peerCache: [PeerId: Peer?] = [:]
+    /// The chats whose inserted and updated messages are rendered into the operations record: `nil` renders them for
+    /// every chat (a transaction observer is registered, or the transaction does not come from `transactionSync`);
+    /// otherwise only the chats an open view reads, so a bulk insert nobody watches builds no `Message`s.
+    var renderedMessagePeers: Set<PeerId>?
 
     init(tables: PostboxTables, isReadOnly: Bool) {
         self.tables = tables
@@ -158,4 +166,10 @@ public final class Transaction {
 
     /// Ids of messages waiting to be sent.
     public func unsentMessageIds() throws -> [MessageId] { try tables.unsent.all() }
+}
+
+/// One message namespace of one chat.
+struct ChatNamespace: Hashable {
+    let peerId: PeerId
+    let namespace: MessageId.Namespace
 }

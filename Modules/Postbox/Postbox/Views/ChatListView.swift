@@ -50,6 +50,9 @@ final class MutableChatListView: MutablePostboxView {
     let count: Int
     private var window: AnchoredWindow<ChatListWindowItem>
 
+    /// This view reads only which chats changed (the keys of `currentOperationsByPeerId`), never their messages.
+    var renderedMessagePeers: Set<PeerId> { [] }
+
     init(_ transaction: Transaction, anchor: ChatListViewAnchor, count: Int) throws {
         self.anchor = anchor
         self.count = max(1, count)

@@ -29,22 +29,27 @@ private struct ErasedMutableView {
     let replay: (Transaction, PostboxTransaction) throws -> Bool
     let refresh: (Transaction, ExternalChanges) throws -> Bool
     let immutableView: () -> any PostboxView
+    let renderedMessagePeers: Set<PeerId>
 
     init<View: MutablePostboxView>(_ view: View) {
         replay = view.replay
         refresh = view.refresh
         immutableView = { view.immutableView() }
+        renderedMessagePeers = view.renderedMessagePeers
     }
 }
 
 /// The live side of `CombinedView`.
 final class MutableCombinedView: MutablePostboxView {
     private let views: [PostboxViewKey: ErasedMutableView]
+    /// What the combined views read, together.
+    let renderedMessagePeers: Set<PeerId>
 
     init(_ transaction: Transaction, keys: Set<PostboxViewKey>) throws {
         var views: [PostboxViewKey: ErasedMutableView] = [:]
         for key in keys { views[key] = try Self.make(key, transaction) }
         self.views = views
+        renderedMessagePeers = views.values.reduce(into: []) { $0.formUnion($1.renderedMessagePeers) }
     }
 
     private static func make(_ key: PostboxViewKey, _ transaction: Transaction) throws -> ErasedMutableView {

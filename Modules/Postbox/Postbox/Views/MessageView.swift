@@ -13,6 +13,9 @@ final class MutableMessageView: MutablePostboxView {
     let messageId: MessageId
     private var message: Message?
 
+    /// This message's chat: its inserts and updates carry the message.
+    var renderedMessagePeers: Set<PeerId> { [messageId.peerId] }
+
     init(_ transaction: Transaction, messageId: MessageId) throws {
         self.messageId = messageId
         message = try transaction.getMessage(messageId)

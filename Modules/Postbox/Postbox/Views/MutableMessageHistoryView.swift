@@ -20,6 +20,9 @@ final class MutableMessageHistoryView: MutablePostboxView {
     private var holeEarlier = false
     private var holeLater = false
 
+    /// The chat shown: its inserted and updated messages go into the window.
+    var renderedMessagePeers: Set<PeerId> { [peerId] }
+
     init(_ transaction: Transaction, peerId: PeerId, anchor: HistoryViewInputAnchor, count: Int, tag: MessageTags?)
         throws
     {

@@ -39,6 +39,9 @@ final class MutablePeersView: MutablePostboxView {
     private var peers: [PeerId: Peer] = [:]
     private var presences: [PeerId: PeerPresence] = [:]
 
+    /// This view reads no rendered messages from the operations.
+    var renderedMessagePeers: Set<PeerId> { [] }
+
     init(_ transaction: Transaction, peerIds: Set<PeerId>) throws {
         self.peerIds = peerIds
         try load(transaction)
@@ -86,6 +89,9 @@ final class MutablePeersView: MutablePostboxView {
 final class MutablePeerView: MutablePostboxView {
     private let base: MutablePeersView
     let peerId: PeerId
+
+    /// This view reads no rendered messages from the operations.
+    var renderedMessagePeers: Set<PeerId> { [] }
 
     init(_ transaction: Transaction, peerId: PeerId) throws {
         self.peerId = peerId

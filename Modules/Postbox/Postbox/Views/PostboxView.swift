@@ -26,4 +26,9 @@ protocol MutablePostboxView: AnyObject, SendableMetatype {
 
     /// The current content as an immutable value.
     func immutableView() -> Snapshot
+
+    /// The chats whose inserted and updated messages this view reads from `PostboxTransaction`'s
+    /// `currentOperationsByPeerId`; a write transaction renders those messages only for the chats some open view (or
+    /// any transaction observer) reads. Fixed for the view's lifetime.
+    var renderedMessagePeers: Set<PeerId> { get }
 }

@@ -19,6 +19,9 @@ final class MutablePreferencesView: MutablePostboxView {
     let keys: Set<ValueBoxKey>
     private var values: [ValueBoxKey: PreferencesEntry] = [:]
 
+    /// This view reads no rendered messages from the operations.
+    var renderedMessagePeers: Set<PeerId> { [] }
+
     init(_ transaction: Transaction, keys: Set<ValueBoxKey>) throws {
         self.keys = keys
         try load(transaction)
@@ -66,6 +69,9 @@ final class MutableOrderedItemListView: MutablePostboxView {
     let collectionId: Int32
     private var items: [OrderedItemListEntry] = []
 
+    /// This view reads no rendered messages from the operations.
+    var renderedMessagePeers: Set<PeerId> { [] }
+
     init(_ transaction: Transaction, collectionId: Int32) throws {
         self.collectionId = collectionId
         items = try transaction.getOrderedListItems(collectionId: collectionId)
@@ -94,6 +100,9 @@ public struct UnsentMessageIdsView: PostboxView, Equatable {
 /// The live side of `UnsentMessageIdsView`: it applies the unsent-set operations.
 final class MutableUnsentMessageIdsView: MutablePostboxView {
     private var ids: Set<MessageId>
+
+    /// This view reads no rendered messages from the operations.
+    var renderedMessagePeers: Set<PeerId> { [] }
 
     init(_ transaction: Transaction) throws {
         ids = Set(try transaction.unsentMessageIds())

@@ -22,6 +22,9 @@ final class MutableUnreadMessageCountsView: MutablePostboxView {
     private var total: Int32 = 0
     private var tracksTotal: Bool { items.contains(.total) }
 
+    /// This view reads no rendered messages from the operations.
+    var renderedMessagePeers: Set<PeerId> { [] }
+
     init(_ transaction: Transaction, items: [UnreadMessageCountsItem]) throws {
         self.items = items
         try load(transaction)

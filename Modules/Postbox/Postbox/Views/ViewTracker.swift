@@ -17,6 +17,9 @@ final class ViewTracker {
     private var subscriptions: [Int: AnyViewSubscription] = [:]
     private var nextId = 0
     private(set) var statistics = PostboxViewStatistics()
+    /// The chats whose inserted and updated messages some open view reads (the union of the views'
+    /// `renderedMessagePeers`), kept as views open and close.
+    private(set) var renderedMessagePeers: Set<PeerId> = []
 
     var isEmpty: Bool { subscriptions.isEmpty }
 
@@ -27,12 +30,14 @@ final class ViewTracker {
         nextId += 1
         subscriptions[nextId] = ViewSubscription(view: view, last: initial, deliver: deliver, tracker: self)
         statistics.openViews = subscriptions.count
+        renderedMessagePeers.formUnion(view.renderedMessagePeers)
         return nextId
     }
 
     func remove(_ id: Int) {
-        subscriptions[id] = nil
+        guard subscriptions.removeValue(forKey: id) != nil else { return }
         statistics.openViews = subscriptions.count
+        renderedMessagePeers = subscriptions.values.reduce(into: []) { $0.formUnion($1.renderedMessagePeers) }
     }
 
     /// Replays a transaction into every view; returns the deliveries to run once it has committed.
@@ -61,6 +66,7 @@ final class ViewTracker {
 }
 
 private protocol AnyViewSubscription: AnyObject {
+    var renderedMessagePeers: Set<PeerId> { get }
     func replay(_ transaction: Transaction, _ operations: PostboxTransaction) throws -> (() -> Void)?
     func refresh(_ transaction: Transaction, _ changes: ExternalChanges) throws -> (() -> Void)?
 }
@@ -73,6 +79,8 @@ private final class ViewSubscription<View: MutablePostboxView>: AnyViewSubscript
     var last: View.Snapshot
     let deliver: (View.Snapshot) -> Void
     unowned let tracker: ViewTracker
+
+    var renderedMessagePeers: Set<PeerId> { view.renderedMessagePeers }
 
     init(view: View, last: View.Snapshot, deliver: @escaping (View.Snapshot) -> Void, tracker: ViewTracker) {
         self.view = view
