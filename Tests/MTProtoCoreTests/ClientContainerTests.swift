@@ -91,6 +91,49 @@ import Testing
         #expect(client.pendingCount == 7)
     }
 
+    @Test func resultsInAContainerAreEachCheckedAcknowledgedAndAnsweredOnce() throws {
+        var client = Self.client()
+        let tokens = try Self.enqueuePings(&client, 5)
+        let (_, requests) = try Self.open(try #require(client.flush(now: Self.now).first))
+        func pong(_ index: Int) -> [UInt8] {
+            MTProto.Pong.pong(.init(msgId: requests[index].messageId, pingId: Int64(index))).serialized()
+        }
+        let ids = (0..<8).map { W.id(Self.now + Double($0) * 0.01, 1) }
+        let floodWait = MTProto.RpcError.rpcError(.init(errorCode: 420, errorMessage: "FLOOD_WAIT_3")).serialized()
+        let children = [
+            // Answered: a plain result, an rpc_error, a packed result.
+            InnerMessage(messageId: ids[0], seqNo: 1, body: ServiceCodec.rpcResult(requestId: requests[0].messageId, result: pong(0))),
+            InnerMessage(messageId: ids[1], seqNo: 3, body: ServiceCodec.rpcResult(requestId: requests[1].messageId, result: floodWait)),
+            InnerMessage(messageId: ids[2], seqNo: 5, body: ServiceCodec.rpcResult(requestId: requests[2].messageId, result: W.packed(pong(2)))),
+            // Not answers: an even seq_no, a request never sent, a replayed msg_id, an id above the container's.
+            InnerMessage(messageId: ids[3], seqNo: 6, body: ServiceCodec.rpcResult(requestId: requests[3].messageId, result: pong(3))),
+            InnerMessage(messageId: ids[4], seqNo: 7, body: ServiceCodec.rpcResult(requestId: 12_345, result: pong(4))),
+            InnerMessage(messageId: ids[0], seqNo: 7, body: ServiceCodec.rpcResult(requestId: requests[4].messageId, result: pong(4))),
+            InnerMessage(messageId: ids[7], seqNo: 7, body: ServiceCodec.rpcResult(requestId: requests[4].messageId, result: pong(4))),
+        ]
+        let packet = W.fromServer(id: ids[6], seq: 8, body: ServiceCodec.container(children))
+        let events = try client.receive(packet, now: Self.now).events
+        #expect(events == [
+            .result(token: tokens[0], .success(pong(0))),
+            .result(token: tokens[1], .failure(ClientSession.RpcError(code: 420, message: "FLOOD_WAIT_3"))),
+            .result(token: tokens[2], .success(pong(2))),
+        ])
+        #expect(client.pendingCount == 2)
+        // Acknowledged: the content-related children that were accepted, answers or not.
+        let ack = try Self.open(try #require(client.acknowledgements(now: Self.now).first)).top
+        let acked = try #require({ () -> MTProto.MsgsAck.Cons_msgs_ack? in
+            if case .msgsAck(let value)? = W.object(ack.body) as? MTProto.MsgsAck { return value } else { return nil }
+        }())
+        #expect(acked.msgIds == [ids[0], ids[1], ids[2], ids[4]])
+        // The answer the even seq_no could not give comes properly: answered once.
+        let late = ServiceCodec.container([
+            InnerMessage(messageId: W.id(Self.now + 0.1, 1), seqNo: 9, body: ServiceCodec.rpcResult(requestId: requests[3].messageId, result: pong(3)))
+        ])
+        let lateEvents = try client.receive(W.fromServer(id: W.id(Self.now + 0.11, 1), seq: 10, body: late), now: Self.now).events
+        #expect(lateEvents == [.result(token: tokens[3], .success(pong(3)))])
+        #expect(client.pendingCount == 1)
+    }
+
     @Test func afterAReconnectUnansweredInnerMessagesGoAgainUnderTheirOwnIds() throws {
         var client = Self.client()
         _ = try Self.enqueuePings(&client, 16)

@@ -289,6 +289,7 @@ public struct ClientSession {
         var resend: [Pending] = []
         InboundWalk.walk(
             top, limits: limits,
+            inPlace: { child, container in takeResultInPlace(child, in: container, now: now, events: &events) },
             accept: { child in
                 guard check(child, now: now) == nil else { return false }
                 if child.isContentRelated { acks.add(child.messageId) }
@@ -315,6 +316,40 @@ public struct ClientSession {
         return validator.accept(message.messageId, seqNo: message.seqNo, now: now + timeOffset, checkTime: !notification)
     }
 
+    /// A container's child that is a plain `rpc_result` (not `gzip_packed`), taken where it lies in the container's
+    /// body: the same checks and acknowledgement as `accept`, the same handling as `handle`, but the answer is
+    /// copied once, straight from the container, instead of the child's body first and the answer from it. Returns
+    /// false, leaving the child to the walk, for anything else.
+    private mutating func takeResultInPlace(
+        _ child: ServiceCodec.ContainerEntry, in container: [UInt8], now: Double, events: inout [Event]
+    ) -> Bool {
+        // rpc_result's id, req_msg_id, and the result's constructor id: `containerLayout` checked the range.
+        let start = child.body.lowerBound
+        guard child.body.count >= 16, Self.constructorId(in: container, at: start) == ServiceCodec.rpcResultId,
+            Self.constructorId(in: container, at: start + 12) != ServiceCodec.gzipPackedId
+        else { return false }
+        // `accept`: an rpc_result is not a notification, so the time window applies.
+        guard validator.accept(child.messageId, seqNo: child.seqNo, now: now + timeOffset) == nil else { return true }
+        // A result answers a request: content-related, so its seq_no is odd (else ignored, as in `handle`).
+        guard child.seqNo & 1 == 1 else { return true }
+        acks.add(child.messageId)
+        let requestId = container.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: start + 4, as: Int64.self)) }
+        guard let request = pending.removeValue(forKey: requestId) else { return true }
+        answer(request, with: Array(container[(start + 12)..<child.body.upperBound]), events: &events)
+        return true
+    }
+
+    /// Reports `request`'s answer: an `rpc_error` as a failure, anything else as the result's bytes.
+    private func answer(_ request: Pending, with result: [UInt8], events: inout [Event]) {
+        if ServiceCodec.constructorId(of: result) == 0x2144_ca19,
+            case .rpcError(let error)? = try? MTProto.RpcError(tlBytes: result)
+        {
+            events.append(.result(token: request.token, .failure(RpcError(code: error.errorCode, message: error.errorMessage))))
+        } else {
+            events.append(.result(token: request.token, .success(result)))
+        }
+    }
+
     static let badMsgNotificationId: UInt32 = 0xa7ef_f811
     static let badServerSaltId: UInt32 = 0xedab_447b
 
@@ -326,13 +361,7 @@ public struct ClientSession {
             guard message.isContentRelated, let (requestId, result) = try? Self.parseRpcResult(&reader),
                 let request = pending.removeValue(forKey: requestId)
             else { return }
-            if ServiceCodec.constructorId(of: result) == 0x2144_ca19,
-                case .rpcError(let error)? = try? MTProto.RpcError(tlBytes: result)
-            {
-                events.append(.result(token: request.token, .failure(RpcError(code: error.errorCode, message: error.errorMessage))))
-            } else {
-                events.append(.result(token: request.token, .success(result)))
-            }
+            answer(request, with: result, events: &events)
             return
         }
         guard let object = try? MTProto.parseObject(&reader) else {

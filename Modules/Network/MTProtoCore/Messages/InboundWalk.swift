@@ -34,21 +34,37 @@ public enum InboundWalk {
         visit: (InnerMessage, inout TLReader) -> Void,
         refuse: (InnerMessage, Refusal) -> Void
     ) {
+        walk(message, limits: limits, inPlace: { _, _ in false }, accept: accept, visit: visit, refuse: refuse)
+    }
+
+    /// `walk`, with each child of a container first offered in place: `inPlace(child, containerBody)` sees the
+    /// child's msg_id, seq_no and where its body lies in the container's body (already bounds-checked), before the
+    /// body is copied out; when it returns true it has taken the child — checks and all — and `accept` and `visit`
+    /// do not run for it. The client takes its plain `rpc_result`s this way: one copy of each answer instead of two.
+    static func walk(
+        _ message: InnerMessage, limits: TLReader.Limits,
+        inPlace: (ServiceCodec.ContainerEntry, [UInt8]) -> Bool,
+        accept: (InnerMessage) -> Bool,
+        visit: (InnerMessage, inout TLReader) -> Void,
+        refuse: (InnerMessage, Refusal) -> Void
+    ) {
         var carrier = TLReader([], limits: limits)
-        walk(message, inContainer: false, packed: false, carrier: &carrier, accept: accept, visit: visit, refuse: refuse)
+        walk(
+            message, inContainer: false, packed: false, carrier: &carrier, inPlace: inPlace, accept: accept,
+            visit: visit, refuse: refuse)
     }
 
     private static func walk(
         _ message: InnerMessage, inContainer: Bool, packed: Bool, carrier: inout TLReader,
-        accept: (InnerMessage) -> Bool, visit: (InnerMessage, inout TLReader) -> Void,
-        refuse: (InnerMessage, Refusal) -> Void
+        inPlace: (ServiceCodec.ContainerEntry, [UInt8]) -> Bool, accept: (InnerMessage) -> Bool,
+        visit: (InnerMessage, inout TLReader) -> Void, refuse: (InnerMessage, Refusal) -> Void
     ) {
         switch message.constructorId {
         case nil:
             refuse(message, .empty)
         case ServiceCodec.containerId?:
             guard !inContainer else { return refuse(message, .nestedContainer) }
-            let children: [InnerMessage]
+            let children: [ServiceCodec.ContainerEntry]
             do {
                 try carrier.enter()
             } catch {
@@ -56,17 +72,22 @@ public enum InboundWalk {
             }
             defer { carrier.leave() }
             do {
-                children = try ServiceCodec.parseContainer(message.body)
+                children = try ServiceCodec.containerLayout(message.body)
             } catch {
                 return refuse(message, .malformedContainer(error))
             }
-            for child in children {
-                guard child.messageId < message.messageId else {
+            for entry in children {
+                guard entry.messageId < message.messageId else {
+                    let child = InnerMessage(messageId: entry.messageId, seqNo: entry.seqNo, body: Array(message.body[entry.body]))
                     refuse(child, .childIdNotBelowContainer(child: child.messageId, container: message.messageId))
                     continue
                 }
+                if inPlace(entry, message.body) { continue }
+                let child = InnerMessage(messageId: entry.messageId, seqNo: entry.seqNo, body: Array(message.body[entry.body]))
                 guard accept(child) else { continue }
-                walk(child, inContainer: true, packed: packed, carrier: &carrier, accept: accept, visit: visit, refuse: refuse)
+                walk(
+                    child, inContainer: true, packed: packed, carrier: &carrier, inPlace: inPlace, accept: accept,
+                    visit: visit, refuse: refuse)
             }
         case ServiceCodec.gzipPackedId?:
             guard !packed else { return refuse(message, .nestedPackedObject) }
@@ -89,7 +110,9 @@ public enum InboundWalk {
             }
             defer { carrier.leave() }
             let inner = InnerMessage(messageId: message.messageId, seqNo: message.seqNo, body: inflated.bytes)
-            walk(inner, inContainer: inContainer, packed: true, carrier: &carrier, accept: accept, visit: visit, refuse: refuse)
+            walk(
+                inner, inContainer: inContainer, packed: true, carrier: &carrier, inPlace: inPlace, accept: accept,
+                visit: visit, refuse: refuse)
         default:
             var reader = TLReader(message.body, continuing: carrier)
             visit(message, &reader)

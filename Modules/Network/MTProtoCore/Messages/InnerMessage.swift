@@ -50,6 +50,22 @@ public enum ServiceCodec {
     /// Parses a container body (with its constructor id) into its messages, at most
     /// `MessageLimits.maximumContainerMessages`. What the children may hold is `InboundWalk`'s to check.
     public static func parseContainer(_ body: [UInt8]) throws(TLDecodingError) -> [InnerMessage] {
+        let entries = try containerLayout(body)
+        return entries.map { InnerMessage(messageId: $0.messageId, seqNo: $0.seqNo, body: Array(body[$0.body])) }
+    }
+
+    /// One message of a container, located in the container's body instead of copied out of it.
+    struct ContainerEntry {
+        let messageId: Int64
+        let seqNo: Int32
+        /// Where the message's body lies in the container's body.
+        let body: Range<Int>
+    }
+
+    /// `parseContainer` without copying: where each message's body lies in `body`, with the same checks (a count
+    /// the data can hold, at most `MessageLimits.maximumContainerMessages`; each length at least 4, a multiple of
+    /// 4, within what remains).
+    static func containerLayout(_ body: [UInt8]) throws(TLDecodingError) -> [ContainerEntry] {
         var reader = TLReader(body)
         guard try reader.readUInt32() == containerId else { throw reader.unknownConstructor(constructorId(of: body) ?? 0) }
         let count = Int(try reader.readInt32())
@@ -57,8 +73,8 @@ public enum ServiceCodec {
         guard count >= 0, count <= MessageLimits.maximumContainerMessages, count * 16 <= reader.remaining else {
             throw .invalidLength(offset: 4, claimed: count)
         }
-        var messages: [InnerMessage] = []
-        messages.reserveCapacity(count)
+        var entries: [ContainerEntry] = []
+        entries.reserveCapacity(count)
         for _ in 0..<count {
             let messageId = try reader.readInt64()
             let seqNo = try reader.readInt32()
@@ -66,10 +82,10 @@ public enum ServiceCodec {
             guard length >= 4, length % 4 == 0, length <= reader.remaining else {
                 throw .invalidLength(offset: reader.offset, claimed: length)
             }
-            let inner = try reader.readRaw(length)
-            messages.append(InnerMessage(messageId: messageId, seqNo: seqNo, body: inner))
+            entries.append(ContainerEntry(messageId: messageId, seqNo: seqNo, body: reader.offset..<(reader.offset + length)))
+            reader.offset += length
         }
-        return messages
+        return entries
     }
 
     /// `rpc_result#f35c6d01 req_msg_id:long result:Object`.
