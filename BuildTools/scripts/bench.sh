@@ -9,6 +9,10 @@ if [ ${#benches[@]} -eq 0 ]; then
 fi
 mkdir -p ../.build
 echo "building benchmarks (release): ${benches[*]}"
+# The repository is a path dependency of this package, and SwiftPM may reuse a cached build plan that misses a source
+# file added to a module since the last build ("cannot find 'X' in scope"); dropping the plan makes it re-read every
+# target's files, at the cost of a few seconds of planning.
+rm -f .build/release/description.json
 for b in "${benches[@]}"; do swift build -c release --product "$b" -q; done
 bin=$(swift build -c release --show-bin-path)
 # mtproto-bench measures a separate tg-server process (memory per connection): build it here, in release, from the
