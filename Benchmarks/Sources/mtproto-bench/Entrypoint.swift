@@ -13,18 +13,15 @@ import TelegramApi
 @main
 enum MTProtoBench {
     static func main() async throws {
-        if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
-            print(
-                """
-                usage: mtproto-bench [--client-cost | --batch-only [BATCHES]]
-                  (no argument)   every table: connect, pings, the request service, memory per connection, client CPU
-                  --client-cost   only the client-CPU table (tg-server in its own process; our client's and Telethon's
-                                  CPU per connect and per call: 64 in flight, 1 in flight, requestBatch of 64, and the
-                                  bare-NIO limit rows); a short run to profile with perf
-                  --batch-only    only AccountNetwork.requestBatch of 64, BATCHES times (2,000): client CPU per call
-                """)
-            return
-        }
+        checkCommandLine(
+            """
+            usage: mtproto-bench [--client-cost | --batch-only [BATCHES]]
+              (no argument)   every table: connect, pings, the request service, memory per connection, client CPU
+              --client-cost   only the client-CPU table (tg-server in its own process; our client's and Telethon's
+                              CPU per connect and per call: 64 in flight, 1 in flight, requestBatch of 64, and the
+                              bare-NIO limit rows); a short run to profile with perf
+              --batch-only    only AccountNetwork.requestBatch of 64, BATCHES times (2,000): client CPU per call
+            """, accepted: ["--client-cost", "--batch-only"], takingValue: ["--batch-only"])
         printMachine()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mtproto-bench-\(UUID().uuidString)")

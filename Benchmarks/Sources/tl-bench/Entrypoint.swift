@@ -11,11 +11,10 @@ import TelegramApi
 @main
 enum TLBench {
     static func main() throws {
+        checkCommandLine(
+            "usage: tl-bench [aes] [message] [pq]   (no argument: all three; prints Markdown ratio tables)",
+            accepted: ["aes", "message", "pq"])
         let only = Set(CommandLine.arguments.dropFirst())
-        if only.contains("--help") || only.contains("-h") {
-            print("usage: tl-bench [aes] [message] [pq]   (no argument: all three; prints Markdown ratio tables)")
-            return
-        }
         printMachine()
         if only.isEmpty || only.contains("aes") { try AESBench.run() }
         if only.isEmpty || only.contains("message") { try message() }

@@ -117,7 +117,17 @@ public actor AccountNetwork {
     }
 
     /// The DC the account lives on.
-    public var mainDc: Int32 { store.mainDatacenter() ?? 2 }
+    public var mainDc: Int32 { target(nil) }
+
+    /// `dc`, or the account's main DC when nil.
+    private nonisolated func target(_ dc: Int32?) -> Int32 { dc ?? store.mainDatacenter() ?? 2 }
+
+    /// The open session for `dc` (the main DC when nil) and `purpose`, read without the actor: what a first attempt
+    /// goes to directly. Nil while none is open, or while a temporary key is due (that takes the actor).
+    private nonisolated func openConnection(dc: Int32?, purpose: Purpose) -> DatacenterConnection? {
+        guard forwardSecrecy == nil else { return nil }
+        return open.connection(for: ConnectionKey(dc: target(dc), purpose: purpose))
+    }
 
     /// True once the main DC answered 401 (the authorization is gone): the account must sign in again.
     public nonisolated var loggedOut: Signal<Bool, NoError> { loggedOutValue.get() }
@@ -130,8 +140,7 @@ public actor AccountNetwork {
         _ function: F, dc: Int32? = nil, purpose: Purpose = .generic, options: RequestErrorPolicy.Options = .init(),
         timeout: Double = 60
     ) async throws -> F.Result where F.Result: Sendable {
-        let target = dc ?? store.mainDatacenter() ?? 2
-        guard forwardSecrecy == nil, let connection = open.connection(for: ConnectionKey(dc: target, purpose: purpose)) else {
+        guard let connection = openConnection(dc: dc, purpose: purpose) else {
             return try await requestOnActor(function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: nil)
         }
         do {
@@ -174,12 +183,9 @@ public actor AccountNetwork {
     /// The session a batch's first attempt goes to: the open one without the actor, else made on the actor.
     @usableFromInline
     nonisolated func batchConnection(dc: Int32?, purpose: Purpose) async -> Result<DatacenterConnection, any Error> {
-        let target = dc ?? store.mainDatacenter() ?? 2
-        if forwardSecrecy == nil, let connection = open.connection(for: ConnectionKey(dc: target, purpose: purpose)) {
-            return .success(connection)
-        }
+        if let connection = openConnection(dc: dc, purpose: purpose) { return .success(connection) }
         do {
-            return .success(try await connection(dc: target, purpose: purpose))
+            return .success(try await connection(dc: target(dc), purpose: purpose))
         } catch {
             return .failure(error)
         }
@@ -198,7 +204,7 @@ public actor AccountNetwork {
             if case .failure(let error) = outcomes[index], error as? NetworkError == .authKeyUnknown { return true }
             return false
         }
-        if keyUnknown { await forgetKey(dc: dc ?? store.mainDatacenter() ?? 2) }
+        if keyUnknown { await forgetKey(dc: target(dc)) }
         await withTaskGroup(of: (Int, Result<F.Result, any Error>).self) { group in
             for index in failed {
                 guard case .failure(let error) = outcomes[index] else { continue }
@@ -434,7 +440,7 @@ public actor AccountNetwork {
             guard case .exportedAuthorization(let value) = exported else { return }
             let connection = try await self.connection(dc: dc)
             _ = try await connection.invoke(Api.functions.auth.importAuthorization(id: value.id, bytes: value.bytes))
-            await self.countImport(dc)
+            self.countImport(dc)
         }
         imports[dc] = task
         do {

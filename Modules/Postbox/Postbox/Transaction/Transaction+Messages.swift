@@ -23,11 +23,8 @@ extension Transaction {
                 // Re-adding an existing message replaces it, as a new version of the same message: it keeps its
                 // stable id, so views show it in place (a message the difference brings again after a send
                 // replaced its local copy is the same message).
-                if let existing = try tables.messageIndex.get(id) {
-                    if let old = try tables.history.get(MessageIndex(id: id, timestamp: existing.timestamp)) {
-                        stable = (old.stableId, old.stableVersion &+ 1)
-                    }
-                    try removeMessage(id, entry: existing)
+                if let existing = try tables.messageIndex.get(id), let old = try removeMessage(id, entry: existing) {
+                    stable = (old.stableId, old.stableVersion &+ 1)
                 }
                 try tables.messageIndex.set(id, entry)
             }
@@ -90,7 +87,9 @@ extension Transaction {
         return !peers.isEmpty && peers.contains(peerId)
     }
 
-    private func removeMessage(_ id: MessageId, entry: MessageHistoryIndexTable.Entry) throws {
+    /// Removes a message from every table; returns its record (nil if the history row was already gone).
+    @discardableResult
+    private func removeMessage(_ id: MessageId, entry: MessageHistoryIndexTable.Entry) throws -> MessageRecord? {
         let index = MessageIndex(id: id, timestamp: entry.timestamp)
         let record = try tables.history.get(index)
         try tables.history.remove(index)
@@ -111,6 +110,7 @@ extension Transaction {
         try noteRemovedForReadState(id, flags: entry.flags)
         touchedChatListPeers.insert(id.peerId)
         operations.append(.remove([(index, entry.tags)]), peerId: id.peerId)
+        return record
     }
 
     /// Deletes messages by id (missing ids are ignored).
