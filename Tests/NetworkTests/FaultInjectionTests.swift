@@ -86,14 +86,24 @@ import Testing
         return texts
     }
 
-    static func run(_ mode: FaultProxy.Mode, count: Int, window: Int, seed: UInt64, options: DatacenterConnection.Options) async throws {
+    /// With `callersOnLoop`, the session runs on one event loop and the sending tasks on that loop too
+    /// (`EventLoopTaskExecutor`): calls are queued and answered without crossing threads.
+    static func run(
+        _ mode: FaultProxy.Mode, count: Int, window: Int, seed: UInt64, options: DatacenterConnection.Options,
+        callersOnLoop: Bool = false
+    ) async throws {
         let world = try await Self.world()
         let upstream = try #require(world.backend.endpoints[2]).port
         let proxy = try await FaultProxy(upstreamPort: upstream, mode: mode, seed: seed, group: world.backend.group)
         let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: proxy.port, dcId: 2)
+        let loop = world.backend.group.next()
         let connection = try await DatacenterConnection.open(
-            to: endpoint, key: world.alice.key, group: world.backend.group, options: options)
-        let answers = try await Self.sendMessages(count, window: window, through: connection, to: world.bobPeer, firstRandomId: 1)
+            to: endpoint, key: world.alice.key, group: callersOnLoop ? loop : world.backend.group, options: options)
+        let answers = callersOnLoop
+            ? try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
+                try await Self.sendMessages(count, window: window, through: connection, to: world.bobPeer, firstRandomId: 1)
+            }
+            : try await Self.sendMessages(count, window: window, through: connection, to: world.bobPeer, firstRandomId: 1)
         #expect(answers.count == count, "\(mode): \(answers.count) of \(count) answered")
         #expect(answers.values.allSatisfy { $0 == 1 })
         let texts = try await Self.storedTexts(world)
@@ -117,6 +127,10 @@ import Testing
 
     @Test func droppedConnectionsMidRequest() async throws {
         try await Self.run(.drop(maximumBytes: 4_000), count: 500, window: 16, seed: 11, options: Self.fastOptions)
+    }
+
+    @Test func droppedConnectionsMidRequestWithTheCallersOnTheSessionsLoop() async throws {
+        try await Self.run(.drop(maximumBytes: 4_000), count: 500, window: 16, seed: 16, options: Self.fastOptions, callersOnLoop: true)
     }
 
     @Test func everyByteAsItsOwnWrite() async throws {

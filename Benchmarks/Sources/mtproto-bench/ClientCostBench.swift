@@ -36,6 +36,9 @@ enum ClientCostBench {
         /// `AccountNetwork.requestBatch` of 64 calls from one task, batch after batch (Telethon: `telethonLoop`, its
         /// `gather` of 64).
         let oursBatch: Cost
+        /// The same three loops with the calling tasks on the network's own event loop (`withTaskExecutorPreference(
+        /// network.taskExecutor)`), as Telethon's calls run on its asyncio loop.
+        let onLoop: Loops
         /// Server CPU per call during our 64-in-flight loop, for scale.
         let serverPerCall: Double
         /// A bare NIO loopback round trip against an echo process (`LoopbackLimit`): the floor under one call.
@@ -43,6 +46,47 @@ enum ClientCostBench {
         /// The same client writing 64 frames in one `write` and reading the 64 back, per frame: the floor under a
         /// call of a batch.
         let loopbackBatched: Cost
+    }
+
+    /// Our three request loops: 64 tasks each awaiting one call at a time, one call at a time, `requestBatch` of 64.
+    struct Loops {
+        let tasks: Cost
+        let one: Cost
+        let batch: Cost
+    }
+
+    /// Runs `Loops` against `network` (already connected): `calls` calls from 64 tasks, 3,000 one at a time, 3,000
+    /// batches of 64 after 100 to warm up.
+    static func loops(_ network: AccountNetwork, calls: Int) async throws -> Loops {
+        let tasks = try await tasksLoop(network, calls: calls)
+        let one = try await measure(items: 3000) {
+            for _ in 0..<3000 { _ = try await network.request(Api.functions.help.getNearestDc()) }
+        }
+        let batch = try await batchLoop(network, batches: 3_000)
+        return Loops(tasks: tasks, one: one, batch: batch)
+    }
+
+    /// `calls` calls of `help.getNearestDc` from 64 tasks, each awaiting one at a time.
+    static func tasksLoop(_ network: AccountNetwork, calls: Int) async throws -> Cost {
+        try await measure(items: Double(calls / 64 * 64)) {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                for _ in 0..<64 {
+                    tasks.addTask { for _ in 0..<(calls / 64) { _ = try await network.request(Api.functions.help.getNearestDc()) } }
+                }
+                try await tasks.waitForAll()
+            }
+        }
+    }
+
+    /// `batches` batches of 64 `help.getNearestDc` through `requestBatch`, after 100 to warm up.
+    static func batchLoop(_ network: AccountNetwork, batches: Int) async throws -> Cost {
+        let batch = Array(repeating: Api.functions.help.getNearestDc(), count: 64)
+        for _ in 0..<100 { _ = await network.requestBatch(batch) }
+        return try await measure(items: Double(batches * 64)) {
+            for _ in 0..<batches {
+                for result in await network.requestBatch(batch) { _ = try result.get() }
+            }
+        }
     }
 
     /// This process's CPU time so far, user and system, in seconds.
@@ -96,27 +140,11 @@ enum ClientCostBench {
         let network = AccountNetwork(
             datacenters: [2: endpoint], defaultMainDc: 2, publicKeys: keys, store: InMemoryNetworkKeyStore(), group: group)
         _ = try await network.request(Api.functions.help.getNearestDc())
-        let calls = 20_000
         let serverBefore = server.cpuSeconds()
-        let oursLoop = try await measure(items: Double(calls / 64 * 64)) {
-            try await withThrowingTaskGroup(of: Void.self) { tasks in
-                for _ in 0..<64 {
-                    tasks.addTask { for _ in 0..<(calls / 64) { _ = try await network.request(Api.functions.help.getNearestDc()) } }
-                }
-                try await tasks.waitForAll()
-            }
-        }
-        let serverPerCall = (server.cpuSeconds() - serverBefore) / oursLoop.items
-        let oursOne = try await measure(items: 3000) {
-            for _ in 0..<3000 { _ = try await network.request(Api.functions.help.getNearestDc()) }
-        }
-        let batch = Array(repeating: Api.functions.help.getNearestDc(), count: 64)
-        for _ in 0..<100 { _ = await network.requestBatch(batch) }
-        let batches = 3_000
-        let oursBatch = try await measure(items: Double(batches * 64)) {
-            for _ in 0..<batches {
-                for result in await network.requestBatch(batch) { _ = try result.get() }
-            }
+        let pool = try await loops(network, calls: 20_000)
+        let serverPerCall = (server.cpuSeconds() - serverBefore) / (pool.tasks.items + pool.one.items + pool.batch.items)
+        let onLoop = try await withTaskExecutorPreference(network.taskExecutor) {
+            try await loops(network, calls: 20_000)
         }
         await network.close()
 
@@ -137,15 +165,25 @@ enum ClientCostBench {
         }
         return Results(
             oursConnect: oursConnect, telethonConnect: telethonConnect,
-            oursLoop: oursLoop, telethonLoop: try telethonLoop(count: 5000, concurrency: 64),
-            oursOne: oursOne, telethonOne: try telethonLoop(count: 2000, concurrency: 1), oursBatch: oursBatch,
+            oursLoop: pool.tasks, telethonLoop: try telethonLoop(count: 5000, concurrency: 64),
+            oursOne: pool.one, telethonOne: try telethonLoop(count: 2000, concurrency: 1), oursBatch: pool.batch,
+            onLoop: onLoop,
             serverPerCall: serverPerCall, loopback: try await LoopbackLimit.run(group: group, count: 3000),
             loopbackBatched: try await LoopbackLimit.run(group: group, count: 600, frames: 64))
     }
 
-    /// Only our batched loop, `batches` batches of 64 (`mtproto-bench --batch-only`): a quick figure and a clean
-    /// window to profile (`perf record -g` over it sees nothing but the batched path). Prints client CPU per call.
-    static func runBatchOnly(group: MultiThreadedEventLoopGroup, batches: Int) async throws {
+    /// Which of our loops `runOnly` measures.
+    enum OnlyLoop {
+        /// `requestBatch` of 64, this many batches.
+        case batch(Int)
+        /// 64 tasks each awaiting one call at a time, this many calls in all.
+        case tasks(Int)
+    }
+
+    /// Only one of our loops (`mtproto-bench --batch-only` / `--tasks-only`), four rounds alternating between a task
+    /// of the global pool and one on the network's loop: a quick figure and a clean window to profile (`perf record
+    /// -g` over it sees nothing but that path). Prints client CPU per call.
+    static func runOnly(group: MultiThreadedEventLoopGroup, _ workload: OnlyLoop) async throws {
         let server = try ServerProcess(arguments: [])
         defer { server.stop() }
         let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.port, dcId: 2, framing: .abridged)
@@ -153,22 +191,31 @@ enum ClientCostBench {
             datacenters: [2: endpoint], defaultMainDc: 2, publicKeys: [server.publicKey], store: InMemoryNetworkKeyStore(),
             group: group)
         _ = try await network.request(Api.functions.help.getNearestDc())
-        let batch = Array(repeating: Api.functions.help.getNearestDc(), count: 64)
-        for _ in 0..<100 { _ = await network.requestBatch(batch) }
-        let serverBefore = server.cpuSeconds()
         let connection = try await network.connection(dc: 2)
-        let packetsBefore = await connection.receivedPacketCount()
-        let cost = try await measure(items: Double(batches * 64)) {
-            for _ in 0..<batches {
-                for result in await network.requestBatch(batch) { _ = try result.get() }
+        @Sendable func measured() async throws -> (name: String, cost: Cost, rounds: Int) {
+            switch workload {
+            case .batch(let batches):
+                return ("requestBatch of 64", try await batchLoop(network, batches: batches), batches + 100)
+            case .tasks(let calls):
+                let cost = try await tasksLoop(network, calls: calls)
+                return ("64 tasks in flight", cost, calls / 64)
             }
         }
-        let serverPerCall = (server.cpuSeconds() - serverBefore) / cost.items
-        let packets = Double(await connection.receivedPacketCount() - packetsBefore) / Double(batches)
+        for round in 0..<4 {
+            let onLoop = round % 2 == 1
+            let serverBefore = server.cpuSeconds()
+            let packetsBefore = await connection.receivedPacketCount()
+            let (name, cost, rounds) = onLoop
+                ? try await withTaskExecutorPreference(network.taskExecutor) { try await measured() }
+                : try await measured()
+            let serverPerCall = (server.cpuSeconds() - serverBefore) / cost.items
+            let packets = Double(await connection.receivedPacketCount() - packetsBefore) / Double(rounds)
+            print(String(
+                format: "%@, %@: %.2f µs client CPU per call (%.0f%% kernel), %.0f calls/s, server %.1f µs per call, %.1f packets received per 64 calls",
+                name, onLoop ? "on the network's loop" : "from the global pool", cost.cpuPerItem * 1e6,
+                cost.system / cost.cpu * 100, cost.items / cost.wall, serverPerCall * 1e6, packets))
+        }
         await network.close()
-        print(String(
-            format: "requestBatch of 64: %.2f µs client CPU per call (%.0f%% kernel), %.0f calls/s, server %.1f µs per call, %.1f packets received per batch",
-            cost.cpuPerItem * 1e6, cost.system / cost.cpu * 100, cost.items / cost.wall, serverPerCall * 1e6, packets))
     }
 
     /// Prints the table: CPU per operation for both clients and their ratio (Telethon's CPU / ours).
@@ -186,6 +233,9 @@ enum ClientCostBench {
         row("help.getNearestDc through AccountNetwork, 64 in flight", r.oursLoop, r.telethonLoop, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork, 1 in flight", r.oursOne, r.telethonOne, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork.requestBatch, 64 per batch (Telethon: gather of 64)", r.oursBatch, r.telethonLoop, goal: "≥ 10×")
+        row("64 in flight, the tasks on the network's loop (taskExecutor)", r.onLoop.tasks, r.telethonLoop, goal: "≥ 10×")
+        row("1 in flight, the task on the network's loop", r.onLoop.one, r.telethonOne, goal: "≥ 10×")
+        row("requestBatch of 64, the task on the network's loop (Telethon: gather of 64)", r.onLoop.batch, r.telethonLoop, goal: "≥ 10×")
         print(String(
             format: "| limit: a bare NIO 128-byte round trip over loopback (echo in another process), 1 in flight | %.1f µs | — | — | | %.0f | — | %.0f%% |",
             r.loopback.cpuPerItem * 1e6, r.loopback.items / r.loopback.wall, r.loopback.system / r.loopback.cpu * 100))
@@ -196,6 +246,6 @@ enum ClientCostBench {
         print(String(
             format: "10× Telethon's gather of 64 would be ≤ %.2f µs of client CPU per call.",
             r.telethonLoop.cpuPerItem * 1e6 / 10))
-        print(String(format: "\nserver CPU per call during our 64-in-flight loop: %.1f µs", r.serverPerCall * 1e6))
+        print(String(format: "\nserver CPU per call during our loops from the global pool: %.1f µs", r.serverPerCall * 1e6))
     }
 }

@@ -15,20 +15,28 @@ enum MTProtoBench {
     static func main() async throws {
         checkCommandLine(
             """
-            usage: mtproto-bench [--client-cost | --batch-only [BATCHES]]
+            usage: mtproto-bench [--client-cost | --batch-only [BATCHES] | --tasks-only [CALLS]]
               (no argument)   every table: connect, pings, the request service, memory per connection, client CPU
               --client-cost   only the client-CPU table (tg-server in its own process; our client's and Telethon's
                               CPU per connect and per call: 64 in flight, 1 in flight, requestBatch of 64, and the
                               bare-NIO limit rows); a short run to profile with perf
-              --batch-only    only AccountNetwork.requestBatch of 64, BATCHES times (2,000): client CPU per call
-            """, accepted: ["--client-cost", "--batch-only"], takingValue: ["--batch-only"])
+              --batch-only    only AccountNetwork.requestBatch of 64, BATCHES times (2,000), four rounds alternating
+                              between a task of the global pool and one on the network's loop: client CPU per call
+              --tasks-only    the same for 64 tasks each awaiting one call at a time, CALLS calls (64,000)
+            """, accepted: ["--client-cost", "--batch-only", "--tasks-only"], takingValue: ["--batch-only", "--tasks-only"])
         printMachine()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mtproto-bench-\(UUID().uuidString)")
         // `mtproto-bench --client-cost` runs only the client-CPU table (a short run to profile with perf).
         if let index = CommandLine.arguments.firstIndex(of: "--batch-only") {
             let batches = CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) } ?? 2_000
-            try await ClientCostBench.runBatchOnly(group: group, batches: batches)
+            try await ClientCostBench.runOnly(group: group, .batch(batches))
+            try await group.shutdownGracefully()
+            return
+        }
+        if let index = CommandLine.arguments.firstIndex(of: "--tasks-only") {
+            let calls = CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) } ?? 64_000
+            try await ClientCostBench.runOnly(group: group, .tasks(calls))
             try await group.shutdownGracefully()
             return
         }

@@ -21,6 +21,13 @@ public actor AccountNetwork {
     public let publicKeys: [RSAPublicKey]
     private let store: any NetworkKeyStore
     private let group: any EventLoopGroup
+    /// The loop every generic session of this account runs on (media sessions spread over `group`, so a large
+    /// transfer's decryption runs beside, not in front of, a message send).
+    private nonisolated let loop: any EventLoop
+    /// Runs tasks on the loop of this account's generic sessions: a task that makes many calls can prefer it
+    /// (`withTaskExecutorPreference(network.taskExecutor) { … }`), so that its calls and their answers never cross
+    /// threads. Optional: any task may call the network.
+    public nonisolated let taskExecutor: EventLoopTaskExecutor
     private let options: DatacenterConnection.Options
     private var connections: [ConnectionKey: Task<DatacenterConnection, any Error>] = [:]
 
@@ -83,6 +90,8 @@ public actor AccountNetwork {
         self.publicKeys = publicKeys
         self.store = store
         self.group = group
+        self.loop = group.next()
+        self.taskExecutor = EventLoopTaskExecutor(loop)
         self.options = options
         if store.mainDatacenter() == nil { store.setMainDatacenter(defaultMainDc) }
         // Addresses learnt from the server before win over the ones the app was built with.
@@ -315,7 +324,7 @@ public actor AccountNetwork {
                 key = permanent
             }
         }
-        let group = self.group
+        let group: any EventLoopGroup = purpose == .generic ? loop : self.group
         let options = self.options
         let task = Task { () throws -> DatacenterConnection in
             try await DatacenterConnection.open(to: endpoint, key: key, group: group, options: options)

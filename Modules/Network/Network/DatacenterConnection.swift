@@ -55,7 +55,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// tick fails what is past its deadline, so a call costs no timer of its own (timeouts are honoured within 1 s).
     private var waiting: [Int64: Waiter] = [:]
     private struct Waiter {
-        let sink: Sink
+        var sink: Sink
         let deadline: Double
         let timeout: Double
 
@@ -63,14 +63,17 @@ public final class DatacenterConnection: @unchecked Sendable {
         func complete(_ outcome: Result<[UInt8], any Error>) {
             switch sink {
             case .single(let promise): promise.completeWith(outcome)
+            case .continuation(let continuation): continuation.resume(with: outcome)
             case .batch(let batch, let index): batch.record(index, outcome)
             }
         }
     }
-    /// Who waits for a call: its own promise (`invoke`), or a slot of a batch that resolves once for all its calls
+    /// Who waits for a call: its own promise or continuation (`invoke`), or a slot of a batch that resolves once for all its calls
     /// (`invokeBatch`).
     private enum Sink {
         case single(EventLoopPromise<[UInt8]>)
+        /// A caller on the loop (`EventLoopTaskExecutor`) waits here directly: no promise, no callback.
+        case continuation(UnsafeContinuation<[UInt8], any Error>)
         case batch(BatchSink, Int)
     }
     /// A `RequestBatch` and the one promise its caller waits on; confined to the loop like the rest of the state.
@@ -179,40 +182,78 @@ public final class DatacenterConnection: @unchecked Sendable {
     }
 
     private func invokeRaw<F: TLFunction>(_ function: F, timeout: Double, ordered: Bool) async throws -> [UInt8] {
+        if loop.inEventLoop {
+            // Called on the loop (a task on `EventLoopTaskExecutor`): queued now, without a hop, and answered
+            // straight into the task's continuation.
+            let token = session.reserveToken()
+            return try await withTaskCancellationHandler {
+                try await withUnsafeThrowingContinuation { continuation in
+                    let queue: @Sendable () -> Void = {
+                        if let error = self.enqueueCall(
+                            function, token: token, timeout: timeout, ordered: ordered, sink: .continuation(continuation)
+                        ) {
+                            continuation.resume(throwing: error)
+                        }
+                    }
+                    // Still on the loop unless the runtime moved the task in between.
+                    if self.loop.inEventLoop { queue() } else { self.loop.execute(queue) }
+                }
+            } onCancel: {
+                self.loop.execute { self.cancelCall(token) }
+            }
+        }
         let sent = loop.makePromise(of: Int64.self)
         let result = loop.flatSubmit { () -> EventLoopFuture<[UInt8]> in
             let promise = self.loop.makePromise(of: [UInt8].self)
-            do {
-                var body = try self.encodeFirstWrapped(function)
-                if ordered, let previous = self.lastOrdered {
-                    // invokeAfterMsg names the previous request's msg_id: seal what is queued so it has one.
-                    if self.session.queuedCount > 0 { self.write(self.session.flush(now: self.clock())) }
-                    if let id = self.session.messageId(ofToken: previous) { body = try Self.afterMessage(id, body) }
-                }
-                // Queued, not sealed: the calls of this event-loop turn leave together in one container.
-                let token = try self.session.enqueue(body)
-                if ordered { self.lastOrdered = token }
-                self.waiting[token] = Waiter(sink: .single(promise), deadline: self.clock() + timeout, timeout: timeout)
-                self.scheduleTurnEnd()
-                sent.succeed(token)
-            } catch let error as NetworkError {
-                sent.fail(error)
+            let token = self.session.reserveToken()
+            sent.succeed(token)
+            if let error = self.enqueueCall(function, token: token, timeout: timeout, ordered: ordered, sink: .single(promise)) {
                 promise.fail(error)
-            } catch {
-                sent.fail(error)
-                promise.fail(NetworkError.requestTooLarge(0))
             }
             return promise.futureResult
         }
         return try await withTaskCancellationHandler {
             try await result.get()
         } onCancel: {
-            sent.futureResult.whenSuccess { token in
-                guard let waiter = self.waiting.removeValue(forKey: token) else { return }
-                self.write(self.session.cancel(token: token, now: self.clock()))
-                waiter.complete(.failure(CancellationError()))
-            }
+            sent.futureResult.whenSuccess { self.cancelCall($0) }
         }
+    }
+
+    /// Queues one call (on the loop) under its reserved `token` for the end of this turn, its answer to go to
+    /// `sink`; returns the error when it cannot be queued (the session is closed, or the call does not fit a
+    /// message) — `sink` is then not used.
+    private func enqueueCall<F: TLFunction>(
+        _ function: F, token: Int64, timeout: Double, ordered: Bool, sink: Sink
+    ) -> NetworkError? {
+        guard !closed else { return .connectionClosed }
+        do {
+            var body = try encodeFirstWrapped(function)
+            if ordered, let previous = lastOrdered {
+                // invokeAfterMsg names the previous request's msg_id: seal what is queued so it has one.
+                if session.queuedCount > 0 { write(session.flush(now: clock())) }
+                if let id = session.messageId(ofToken: previous) { body = try Self.afterMessage(id, body) }
+            }
+            // Queued, not sealed: the calls of this event-loop turn leave together in one container.
+            try session.enqueue(body, token: token)
+            if ordered { lastOrdered = token }
+            waiting[token] = Waiter(sink: sink, deadline: clock() + timeout, timeout: timeout)
+            scheduleTurnEnd()
+            return nil
+        } catch let error as NetworkError {
+            return error
+        } catch let ClientSession.SendError.bodyTooLarge(length) {
+            return .requestTooLarge(length)
+        } catch {
+            return .requestTooLarge(0)
+        }
+    }
+
+    /// Gives up a call its caller cancelled (on the loop): `rpc_drop_answer` if it was sent, `CancellationError` to
+    /// its waiter. Nothing when it has already ended.
+    private func cancelCall(_ token: Int64) {
+        guard let waiter = waiting.removeValue(forKey: token) else { return }
+        write(session.cancel(token: token, now: clock()))
+        waiter.complete(.failure(CancellationError()))
     }
 
     /// Calls `functions` together and returns their outcomes in the same order: all of them are queued in one
@@ -261,7 +302,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         count: Int, timeout: Double, encode: @escaping @Sendable (Int, Bool) throws(NetworkError) -> [UInt8]
     ) async -> [Result<[UInt8], any Error>] {
         let sink = BatchSink(count: count, promise: loop.makePromise())
-        loop.execute {
+        let submit: @Sendable () -> Void = {
             guard !self.closed else {
                 for index in 0..<count { sink.record(index, .failure(NetworkError.connectionClosed)) }
                 return
@@ -285,6 +326,8 @@ public final class DatacenterConnection: @unchecked Sendable {
             }
             self.scheduleTurnEnd()
         }
+        // Called on the loop (a task on `EventLoopTaskExecutor`): queued now, without a hop.
+        if loop.inEventLoop { submit() } else { loop.execute(submit) }
         let bodies = await withTaskCancellationHandler {
             (try? await sink.promise.futureResult.get()) ?? []
         } onCancel: {

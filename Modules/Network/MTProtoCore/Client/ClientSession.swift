@@ -114,10 +114,22 @@ public struct ClientSession {
     /// and is answered, acknowledged and re-sent on its own. Returns the request's token.
     public mutating func enqueue(_ body: [UInt8], contentRelated: Bool = true) throws(SendError) -> Int64 {
         guard body.count <= MessageLimits.maximumBodyLength else { throw .bodyTooLarge(body.count) }
-        let token = nextToken
-        nextToken += 1
+        let token = reserveToken()
         queued.append(Pending(token: token, body: body, contentRelated: contentRelated))
         return token
+    }
+
+    /// `enqueue` under a token taken before with `reserveToken`.
+    public mutating func enqueue(_ body: [UInt8], contentRelated: Bool = true, token: Int64) throws(SendError) {
+        guard body.count <= MessageLimits.maximumBodyLength else { throw .bodyTooLarge(body.count) }
+        queued.append(Pending(token: token, body: body, contentRelated: contentRelated))
+    }
+
+    /// A new token, never given to another request: for a caller that must know a request's token (to cancel it)
+    /// before the request is queued. A token reserved and never queued names nothing (`cancel` finds no request).
+    public mutating func reserveToken() -> Int64 {
+        defer { nextToken += 1 }
+        return nextToken
     }
 
     /// Seals what `enqueue` queued, with pending acknowledgements, into packets (one per container); empty when

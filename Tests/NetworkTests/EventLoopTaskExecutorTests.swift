@@ -1,0 +1,117 @@
+import Foundation
+import MTProtoApi
+import MTProtoTransport
+import NIOCore
+import NIOPosix
+@testable import Network
+import ServerTestSupport
+import TelegramApi
+import Testing
+
+/// `EventLoopTaskExecutor` alone: a task that prefers it, and its child tasks, run on its loop across suspensions.
+@Suite struct EventLoopTaskExecutorTests {
+    @Test func tasksPreferringItRunOnItsLoopAcrossSuspensions() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let loop = group.next()
+        let executor = EventLoopTaskExecutor(loop)
+        #expect(!loop.inEventLoop)
+        let onLoop = await withTaskExecutorPreference(executor) { () async -> [Bool] in
+            var seen = [loop.inEventLoop]
+            await Task.yield()
+            seen.append(loop.inEventLoop)
+            // A suspension that another thread ends: the task comes back to the loop.
+            try? await Task.sleep(nanoseconds: 1_000_000)
+            seen.append(loop.inEventLoop)
+            let children = await withTaskGroup(of: Bool.self) { tasks in
+                for _ in 0..<8 { tasks.addTask { await Task.yield(); return loop.inEventLoop } }
+                return await tasks.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            return seen + children
+        }
+        #expect(onLoop.count == 11)
+        #expect(onLoop.allSatisfy { $0 }, "\(onLoop)")
+        try await group.shutdownGracefully()
+    }
+}
+
+/// Calls from tasks on a session's own loop (the path without hops: queued at once, answered into the task's
+/// continuation): each answer reaches its own caller, and cancellation, timeouts and a closed session end a call
+/// as they do off the loop.
+@Suite(.serialized) struct CallsOnTheSessionsLoopTests {
+    @Test func everyTaskOnTheNetworksLoopGetsItsOwnAnswer() async throws {
+        let world = try await AccountNetworkTests.world()
+        let network = AccountNetworkTests.network(world)
+        _ = try await network.request(Api.functions.help.getConfig())
+        let loop = network.taskExecutor.loop
+        let results = try await withTaskExecutorPreference(network.taskExecutor) {
+            try await withThrowingTaskGroup(of: [Bool].self) { tasks in
+                for task in 0..<64 {
+                    tasks.addTask {
+                        var matched: [Bool] = []
+                        for round in 0..<4 {
+                            let id = Int64(task * 100 + round)
+                            guard case .pong(let pong) = try await network.request(MTProto.functions.ping(pingId: id)) else {
+                                throw CancellationError()
+                            }
+                            matched.append(pong.pingId == id && loop.inEventLoop)
+                        }
+                        return matched
+                    }
+                }
+                return try await tasks.reduce(into: [Bool]()) { $0 += $1 }
+            }
+        }
+        #expect(results.count == 256)
+        #expect(results.allSatisfy { $0 }, "an answer reached the wrong task, or a task left the loop")
+        try await AccountNetworkTests.close(world, network)
+    }
+
+    @Test func aCallOnTheLoopIsCancelledTimedOutAnsweredAndRefusedOnceClosed() async throws {
+        let world = try await FaultInjectionTests.world()
+        let upstream = try #require(world.backend.endpoints[2]).port
+        // The first socket swallows everything.
+        let proxy = try await FaultProxy(upstreamPort: upstream, mode: .blackhole(count: 1), seed: 22, group: world.backend.group)
+        var options = FaultInjectionTests.fastOptions
+        options.silenceTimeout = 30
+        let loop = world.backend.group.next()
+        let executor = EventLoopTaskExecutor(loop)
+        let connection = try await DatacenterConnection.open(
+            to: MTProtoConnection.Endpoint(host: "127.0.0.1", port: proxy.port, dcId: 2), key: world.alice.key,
+            group: loop, options: options)
+        let call = Task(executorPreference: executor) { () async throws -> Api.NearestDc in
+            try await connection.invoke(Api.functions.help.getNearestDc())
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let start = Date()
+        call.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await call.value }
+        #expect(Date().timeIntervalSince(start) < 1, "the cancelled call took \(Date().timeIntervalSince(start)) s")
+
+        // The watchdog's tick ends an unanswered call with its timeout.
+        await #expect(throws: NetworkError.timedOut(1.5)) {
+            _ = try await withTaskExecutorPreference(executor) {
+                try await connection.invoke(Api.functions.help.getNearestDc(), timeout: 1.5)
+            }
+        }
+
+        // A new socket (the proxy passes it) answers.
+        await connection.dropSocket()
+        let answer = try await withTaskExecutorPreference(executor) {
+            try await connection.invoke(Api.functions.help.getNearestDc(), timeout: 10)
+        }
+        guard case .nearestDc(let value) = answer else { throw CancellationError() }
+        #expect(value.thisDc == 2)
+
+        // A closed session refuses calls at once, on the loop and off it.
+        await connection.close()
+        let refused = Date()
+        await #expect(throws: NetworkError.connectionClosed) {
+            _ = try await withTaskExecutorPreference(executor) { try await connection.invoke(Api.functions.help.getNearestDc()) }
+        }
+        await #expect(throws: NetworkError.connectionClosed) { _ = try await connection.invoke(Api.functions.help.getNearestDc()) }
+        #expect(Date().timeIntervalSince(refused) < 1)
+        await proxy.close()
+        await world.alice.close()
+        try await world.backend.close()
+    }
+}
