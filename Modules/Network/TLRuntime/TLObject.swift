@@ -23,7 +23,11 @@ extension TLObject {
     /// a value comes from outside the program (a file to upload, a user's text).
     @inlinable
     public func encoded() throws(TLEncodingError) -> [UInt8] {
-        try TLWriter.encode(serialize)
+        // Not `TLWriter.encode(serialize)`: a method reference passed as a closure costs a heap context per call.
+        var writer = TLWriter()
+        serialize(&writer)
+        if let failure = writer.failure { throw failure }
+        return writer.takeBytes()
     }
 
     /// The object's wire bytes, for values known to be encodable (a value TL cannot encode is written empty:
@@ -49,7 +53,12 @@ extension TLFunction {
     /// 64-byte buffer: most calls are a few words (a larger one grows it), and each queued call keeps its buffer.
     @inlinable
     public func encoded() throws(TLEncodingError) -> [UInt8] {
-        try TLWriter.encode(capacity: 64, serialize)
+        // Not `TLWriter.encode(capacity:serialize)`: a method reference passed as a closure costs a heap context
+        // per call.
+        var writer = TLWriter(capacity: 64)
+        serialize(&writer)
+        if let failure = writer.failure { throw failure }
+        return writer.takeBytes()
     }
 
     /// The call's wire bytes, for arguments known to be encodable (`encoded()` reports one that is not).
