@@ -144,14 +144,14 @@ import Testing
         try await fixture.start(handler: probe)
         let key = try await fixture.createKey()
         let connection = try await fixture.session(key)
-        try await connection.channel.setOption(ChannelOptions.autoRead, value: false)
+        try await connection.channel.setOption(ChannelOptions.autoRead, value: false).get()
         for _ in 0..<120 { try await connection.send(Self.call, flush: false) }
         connection.channel.flush()
         try await Task.sleep(nanoseconds: 1_500_000_000)
         let startedWhileBlocked = probe.started
         // What fits in the kernel's loopback buffers and the server's 1 MiB write buffer, not all 120.
         #expect(startedWhileBlocked < 80, "the server answered \(startedWhileBlocked) calls to a client that reads nothing")
-        try await connection.channel.setOption(ChannelOptions.autoRead, value: true)
+        try await connection.channel.setOption(ChannelOptions.autoRead, value: true).get()
         connection.channel.read()
         #expect(try await connection.waitForResults(120, timeout: 60) == 120)
         await connection.close()
