@@ -63,6 +63,28 @@ import Testing
         }
         #expect(results.count == 256)
         #expect(results.allSatisfy { $0 }, "an answer reached the wrong task, or a task left the loop")
+        // Every one of them took the path without a hop: the session is on the executor's loop.
+        let connection = try await network.connection(dc: 2)
+        #expect(await connection.callsQueuedOnLoopCount() == 256)
+        try await AccountNetworkTests.close(world, network)
+    }
+
+    /// A session closed under the account (here by hand; in life by a −404 or a replaced key) is dropped and a new
+    /// one made, instead of every later request failing at once.
+    @Test func aClosedSessionIsReplacedByTheNextRequest() async throws {
+        let world = try await AccountNetworkTests.world()
+        let network = AccountNetworkTests.network(world)
+        _ = try await network.request(Api.functions.help.getNearestDc())
+        let first = try await network.connection(dc: 2)
+        await first.close()
+        #expect(first.isClosed)
+        await #expect(throws: NetworkError.connectionClosed) { _ = try await first.invoke(Api.functions.help.getNearestDc()) }
+        guard case .nearestDc(let value) = try await network.request(Api.functions.help.getNearestDc()) else {
+            throw CancellationError()
+        }
+        #expect(value.thisDc == 2)
+        let second = try await network.connection(dc: 2)
+        #expect(second !== first && !second.isClosed)
         try await AccountNetworkTests.close(world, network)
     }
 
@@ -86,6 +108,15 @@ import Testing
         call.cancel()
         await #expect(throws: CancellationError.self) { _ = try await call.value }
         #expect(Date().timeIntervalSince(start) < 1, "the cancelled call took \(Date().timeIntervalSince(start)) s")
+
+        // A task cancelled before it calls: the call ends at once, without waiting for an answer that never comes.
+        let early = Task(executorPreference: executor) { () async throws -> Api.NearestDc in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await connection.invoke(Api.functions.help.getNearestDc())
+        }
+        let earlyStart = Date()
+        await #expect(throws: CancellationError.self) { _ = try await early.value }
+        #expect(Date().timeIntervalSince(earlyStart) < 1)
 
         // The watchdog's tick ends an unanswered call with its timeout.
         await #expect(throws: NetworkError.timedOut(1.5)) {

@@ -65,8 +65,8 @@ enum ClientCostBench {
         let batch: Cost
     }
 
-    /// Runs `Loops` against `network` (already connected): `calls` calls from 64 tasks, 3,000 one at a time, 3,000
-    /// batches of 64 after 100 to warm up.
+    /// Runs `Loops` against `network` (connected and warmed up): `calls` calls from 64 tasks, 3,000 one at a time,
+    /// 3,000 batches of 64.
     static func loops(_ network: AccountNetwork, calls: Int) async throws -> Loops {
         let tasks = try await tasksLoop(network, calls: calls)
         let one = try await measure(items: 3000) {
@@ -88,10 +88,15 @@ enum ClientCostBench {
         }
     }
 
-    /// `batches` batches of 64 `help.getNearestDc` through `requestBatch`, after 100 to warm up.
-    static func batchLoop(_ network: AccountNetwork, batches: Int) async throws -> Cost {
+    /// 100 batches of 64 to warm up before `batchLoop`.
+    static func warmUpBatches(_ network: AccountNetwork) async {
         let batch = Array(repeating: Api.functions.help.getNearestDc(), count: 64)
         for _ in 0..<100 { _ = await network.requestBatch(batch) }
+    }
+
+    /// `batches` batches of 64 `help.getNearestDc` through `requestBatch`.
+    static func batchLoop(_ network: AccountNetwork, batches: Int) async throws -> Cost {
+        let batch = Array(repeating: Api.functions.help.getNearestDc(), count: 64)
         return try await measure(items: Double(batches * 64)) {
             for _ in 0..<batches {
                 for result in await network.requestBatch(batch) { _ = try result.get() }
@@ -150,11 +155,13 @@ enum ClientCostBench {
         let network = AccountNetwork(
             datacenters: [2: endpoint], defaultMainDc: 2, publicKeys: keys, store: InMemoryNetworkKeyStore(), group: group)
         _ = try await network.request(Api.functions.help.getNearestDc())
+        await warmUpBatches(network)
         let serverBefore = server.cpuSeconds()
         let pool = try await loops(network, calls: 20_000)
         let serverPerCall = (server.cpuSeconds() - serverBefore) / (pool.tasks.items + pool.one.items + pool.batch.items)
         let onLoop = try await withTaskExecutorPreference(network.taskExecutor) {
-            try await loops(network, calls: 20_000)
+            await warmUpBatches(network)
+            return try await loops(network, calls: 20_000)
         }
 
         let pem = try ServerKeyStore(directory: server.directory).publicKeyDescription()
@@ -171,7 +178,8 @@ enum ClientCostBench {
         var rounds: [Round] = []
         for _ in 0..<3 {
             let (batch, tasks) = try await withTaskExecutorPreference(network.taskExecutor) {
-                (try await batchLoop(network, batches: 1_500), try await tasksLoop(network, calls: 64_000))
+                await warmUpBatches(network)
+                return (try await batchLoop(network, batches: 1_500), try await tasksLoop(network, calls: 64_000))
             }
             rounds.append(Round(batch: batch, tasks: tasks, telethon: try telethonLoop(count: 10_000, concurrency: 64)))
         }
@@ -215,7 +223,7 @@ enum ClientCostBench {
         @Sendable func measured() async throws -> (name: String, cost: Cost, rounds: Int) {
             switch workload {
             case .batch(let batches):
-                return ("requestBatch of 64", try await batchLoop(network, batches: batches), batches + 100)
+                return ("requestBatch of 64", try await batchLoop(network, batches: batches), batches)
             case .tasks(let calls):
                 let cost = try await tasksLoop(network, calls: calls)
                 return ("64 tasks in flight", cost, calls / 64)
@@ -223,6 +231,13 @@ enum ClientCostBench {
         }
         for round in 0..<4 {
             let onLoop = round % 2 == 1
+            if case .batch = workload {
+                if onLoop {
+                    await withTaskExecutorPreference(network.taskExecutor) { await warmUpBatches(network) }
+                } else {
+                    await warmUpBatches(network)
+                }
+            }
             let serverBefore = server.cpuSeconds()
             let packetsBefore = await connection.receivedPacketCount()
             let (name, cost, rounds) = onLoop

@@ -20,10 +20,11 @@ public actor AccountNetwork {
     public private(set) var datacenters: [Int32: MTProtoConnection.Endpoint]
     public let publicKeys: [RSAPublicKey]
     private let store: any NetworkKeyStore
-    private let group: any EventLoopGroup
-    /// The loop every generic session of this account runs on (media sessions spread over `group`, so a large
-    /// transfer's decryption runs beside, not in front of, a message send).
+    /// The loop every generic session of this account runs on.
     private nonisolated let loop: any EventLoop
+    /// Another loop of `group` (the same one when the group has one thread): media sessions and key exchanges run
+    /// there, so a large transfer's decryption or a Diffie–Hellman step runs beside a message send, not in front of it.
+    private nonisolated let sideLoop: any EventLoop
     /// Runs tasks on the loop of this account's generic sessions: a task that makes many calls can prefer it
     /// (`withTaskExecutorPreference(network.taskExecutor) { … }`), so that its calls and their answers never cross
     /// threads. Optional: any task may call the network.
@@ -89,8 +90,9 @@ public actor AccountNetwork {
         self.datacenters = datacenters
         self.publicKeys = publicKeys
         self.store = store
-        self.group = group
-        self.loop = group.next()
+        let loop = group.next()
+        self.loop = loop
+        self.sideLoop = group.makeIterator().first { $0 !== loop } ?? loop
         self.taskExecutor = EventLoopTaskExecutor(loop)
         self.options = options
         if store.mainDatacenter() == nil { store.setMainDatacenter(defaultMainDc) }
@@ -260,6 +262,11 @@ public actor AccountNetwork {
                 forgetKey(dc: target)
                 if attempt <= 2 { continue }
             }
+            // A session closed under the request (another caller replaced it, or the account closed it): a new one
+            // is made once.
+            if error == .connectionClosed, attempt <= 2, await forgetClosedConnection(ConnectionKey(dc: target, purpose: purpose)) {
+                continue
+            }
             switch RequestErrorPolicy.decide(error, attempt: attempt, onMainDc: onMain, options: options) {
             case .fail(let final):
                 throw final
@@ -324,7 +331,7 @@ public actor AccountNetwork {
                 key = permanent
             }
         }
-        let group: any EventLoopGroup = purpose == .generic ? loop : self.group
+        let group: any EventLoopGroup = purpose == .generic ? loop : sideLoop
         let options = self.options
         let task = Task { () throws -> DatacenterConnection in
             try await DatacenterConnection.open(to: endpoint, key: key, group: group, options: options)
@@ -346,7 +353,7 @@ public actor AccountNetwork {
         to permanent: AuthKeyExchangeResult, endpoint: MTProtoConnection.Endpoint, secrecy: ForwardSecrecy
     ) async throws -> AuthKeyExchangeResult {
         let exchange = try await MTProtoConnection.connect(
-            to: endpoint, publicKeys: publicKeys, group: group, temporaryKeyLifetime: secrecy.lifetime)
+            to: endpoint, publicKeys: publicKeys, group: sideLoop, temporaryKeyLifetime: secrecy.lifetime)
         defer { Task { await exchange.close() } }
         let expiresAt = Int32(clamping: Int64(exchange.key.expiresAt ?? Date().timeIntervalSince1970 + Double(secrecy.lifetime)))
         do {
@@ -364,7 +371,7 @@ public actor AccountNetwork {
     private func makeKey(dc: Int32, endpoint: MTProtoConnection.Endpoint) async throws -> AuthKeyExchangeResult {
         if let running = exchanges[dc] { return try await running.value }
         let publicKeys = self.publicKeys
-        let group = self.group
+        let group = sideLoop
         let task = Task { () throws -> AuthKeyExchangeResult in
             let exchange = try await MTProtoConnection.connect(to: endpoint, publicKeys: publicKeys, group: group)
             await exchange.close()
@@ -427,6 +434,17 @@ public actor AccountNetwork {
             if let connection = try? await task.value { await connection.close() }
         }
         connections = [:]
+    }
+
+    /// Drops the session in `slot` if it is closed for good; whether it did.
+    private func forgetClosedConnection(_ slot: ConnectionKey) async -> Bool {
+        guard let task = connections[slot], let connection = try? await task.value, connection.isClosed else { return false }
+        // The actor may have run other work while waiting: drop the slot only if it still holds that session.
+        if connections[slot] == task {
+            connections[slot] = nil
+            open.set(nil, for: slot)
+        }
+        return true
     }
 
     private func forgetKey(dc: Int32) {

@@ -4,6 +4,7 @@ public import MTProtoCore
 public import MTProtoTransport
 public import NIOCore
 public import SwiftSignalKit
+import Synchronization
 public import TLRuntime
 import MTProtoApi
 import TelegramApi
@@ -48,6 +49,13 @@ public final class DatacenterConnection: @unchecked Sendable {
     private var scheduledReconnect: Scheduled<Void>?
     private var connectAttempt: Task<Void, Never>?
     private var closed = false
+    /// `closed` for readers off the loop (`isClosed`).
+    private let closedFlag = Atomic<Bool>(false)
+    /// The server answered −404 (it does not know the key) and the session closed: later calls fail with
+    /// `authKeyUnknown`, so the account makes a new key instead of reusing this session.
+    private var keyUnknown = false
+    /// Calls made from a task on the loop, which took the path without a hop (for tests).
+    private var callsQueuedOnLoop = 0
     private var backoff: ReconnectBackoff
     private var connectedAt = 0.0
     private var lastReceived = 0.0
@@ -195,8 +203,14 @@ public final class DatacenterConnection: @unchecked Sendable {
                             continuation.resume(throwing: error)
                         }
                     }
-                    // Still on the loop unless the runtime moved the task in between.
-                    if self.loop.inEventLoop { queue() } else { self.loop.execute(queue) }
+                    // Nothing suspends between the check above and here, so this is still the loop; the hop is only a
+                    // guard that never touches the session off the loop.
+                    if self.loop.inEventLoop {
+                        self.callsQueuedOnLoop += 1
+                        queue()
+                    } else {
+                        self.loop.execute(queue)
+                    }
                 }
             } onCancel: {
                 self.loop.execute { self.cancelCall(token) }
@@ -206,10 +220,11 @@ public final class DatacenterConnection: @unchecked Sendable {
         let result = loop.flatSubmit { () -> EventLoopFuture<[UInt8]> in
             let promise = self.loop.makePromise(of: [UInt8].self)
             let token = self.session.reserveToken()
-            sent.succeed(token)
             if let error = self.enqueueCall(function, token: token, timeout: timeout, ordered: ordered, sink: .single(promise)) {
                 promise.fail(error)
             }
+            // After the call is registered: a cancellation that came first runs now and finds it.
+            sent.succeed(token)
             return promise.futureResult
         }
         return try await withTaskCancellationHandler {
@@ -225,7 +240,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     private func enqueueCall<F: TLFunction>(
         _ function: F, token: Int64, timeout: Double, ordered: Bool, sink: Sink
     ) -> NetworkError? {
-        guard !closed else { return .connectionClosed }
+        guard !closed else { return keyUnknown ? .authKeyUnknown : .connectionClosed }
         do {
             var body = try encodeFirstWrapped(function)
             if ordered, let previous = lastOrdered {
@@ -304,7 +319,8 @@ public final class DatacenterConnection: @unchecked Sendable {
         let sink = BatchSink(count: count, promise: loop.makePromise())
         let submit: @Sendable () -> Void = {
             guard !self.closed else {
-                for index in 0..<count { sink.record(index, .failure(NetworkError.connectionClosed)) }
+                let error = self.keyUnknown ? NetworkError.authKeyUnknown : .connectionClosed
+                for index in 0..<count { sink.record(index, .failure(error)) }
                 return
             }
             let deadline = self.clock() + timeout
@@ -356,6 +372,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     public func close() async {
         let (channel, attempt) = (try? await loop.submit { () -> ((any Channel)?, Task<Void, Never>?) in
             self.closed = true
+            self.closedFlag.store(true, ordering: .releasing)
             self.watchdog?.cancel()
             self.scheduledReconnect?.cancel()
             self.scheduledReconnect = nil
@@ -367,6 +384,14 @@ public final class DatacenterConnection: @unchecked Sendable {
         }.get()) ?? (nil, nil)
         await attempt?.value
         try? await channel?.close()
+    }
+
+    /// Whether the session is closed for good (`close()`, or a −404 from the server): it takes no more calls.
+    public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
+
+    /// How many calls were made from a task on the session's loop (the path without a hop); for tests.
+    func callsQueuedOnLoopCount() async -> Int {
+        (try? await loop.submit { self.callsQueuedOnLoop }.get()) ?? 0
     }
 
     /// Drops the current socket as a network failure would (for tests and for a watchdog): the session reconnects.
@@ -524,6 +549,8 @@ public final class DatacenterConnection: @unchecked Sendable {
         case .transportError(let code):
             if code == -404 {
                 closed = true
+                closedFlag.store(true, ordering: .releasing)
+                keyUnknown = true
                 let all = waiting
                 waiting = [:]
                 for waiter in all.values { waiter.complete(.failure(NetworkError.authKeyUnknown)) }
