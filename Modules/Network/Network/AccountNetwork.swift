@@ -20,12 +20,15 @@ public actor AccountNetwork {
     public private(set) var datacenters: [Int32: MTProtoConnection.Endpoint]
     public let publicKeys: [RSAPublicKey]
     private let store: any NetworkKeyStore
-    /// The loop every generic session of this account runs on.
+    /// The loop every generic session of this account runs on (Telegram-iOS runs an `MTContext`'s sessions on one
+    /// queue). Media sessions take the group's loops in turn (`group.next()`), so on a group of several threads a
+    /// large transfer's encryption mostly runs beside the generic sessions, not in front of them.
     private nonisolated let loop: any EventLoop
-    /// Another loop of `group` (the same one when the group has one thread): media sessions and key exchanges run
-    /// there, so a large transfer's decryption or a Diffie–Hellman step runs beside a message send, not in front of it.
-    private nonisolated let sideLoop: any EventLoop
-    /// Runs tasks on the loop of this account's generic sessions: a task that makes many calls can prefer it
+    private let group: any EventLoopGroup
+    /// Another loop of the group (the same one when the group has one thread): key exchanges run there, so the
+    /// exchange's Diffie–Hellman steps never stall the account's sessions.
+    private nonisolated let exchangeLoop: any EventLoop
+    /// Runs tasks on the loop of this account's sessions: a task that makes many calls can prefer it
     /// (`withTaskExecutorPreference(network.taskExecutor) { … }`), so that its calls and their answers never cross
     /// threads. Optional: any task may call the network.
     public nonisolated let taskExecutor: EventLoopTaskExecutor
@@ -92,7 +95,8 @@ public actor AccountNetwork {
         self.store = store
         let loop = group.next()
         self.loop = loop
-        self.sideLoop = group.makeIterator().first { $0 !== loop } ?? loop
+        self.group = group
+        self.exchangeLoop = group.makeIterator().first { $0 !== loop } ?? loop
         self.taskExecutor = EventLoopTaskExecutor(loop)
         self.options = options
         if store.mainDatacenter() == nil { store.setMainDatacenter(defaultMainDc) }
@@ -331,10 +335,10 @@ public actor AccountNetwork {
                 key = permanent
             }
         }
-        let group: any EventLoopGroup = purpose == .generic ? loop : sideLoop
+        let loop: any EventLoop = purpose == .generic ? self.loop : group.next()
         let options = self.options
         let task = Task { () throws -> DatacenterConnection in
-            try await DatacenterConnection.open(to: endpoint, key: key, group: group, options: options)
+            try await DatacenterConnection.open(to: endpoint, key: key, group: loop, options: options)
         }
         connections[slot] = task
         do {
@@ -353,7 +357,7 @@ public actor AccountNetwork {
         to permanent: AuthKeyExchangeResult, endpoint: MTProtoConnection.Endpoint, secrecy: ForwardSecrecy
     ) async throws -> AuthKeyExchangeResult {
         let exchange = try await MTProtoConnection.connect(
-            to: endpoint, publicKeys: publicKeys, group: sideLoop, temporaryKeyLifetime: secrecy.lifetime)
+            to: endpoint, publicKeys: publicKeys, group: exchangeLoop, temporaryKeyLifetime: secrecy.lifetime)
         defer { Task { await exchange.close() } }
         let expiresAt = Int32(clamping: Int64(exchange.key.expiresAt ?? Date().timeIntervalSince1970 + Double(secrecy.lifetime)))
         do {
@@ -371,7 +375,7 @@ public actor AccountNetwork {
     private func makeKey(dc: Int32, endpoint: MTProtoConnection.Endpoint) async throws -> AuthKeyExchangeResult {
         if let running = exchanges[dc] { return try await running.value }
         let publicKeys = self.publicKeys
-        let group = sideLoop
+        let group = exchangeLoop
         let task = Task { () throws -> AuthKeyExchangeResult in
             let exchange = try await MTProtoConnection.connect(to: endpoint, publicKeys: publicKeys, group: group)
             await exchange.close()
