@@ -89,12 +89,8 @@ import Testing
     }
 
     @Test func aCallOnTheLoopIsCancelledTimedOutAnsweredAndRefusedOnceClosed() async throws {
-        let world = try await FaultInjectionTests.world()
-        let upstream = try #require(world.backend.endpoints[2]).port
         // The first socket swallows everything.
-        let proxy = try await FaultProxy(upstreamPort: upstream, mode: .blackhole(count: 1), seed: 22, group: world.backend.group)
-        var options = FaultInjectionTests.fastOptions
-        options.silenceTimeout = 30
+        let (world, proxy, options) = try await FaultInjectionTests.blackholedFirstSocket(seed: 22)
         let loop = world.backend.group.next()
         let executor = EventLoopTaskExecutor(loop)
         let connection = try await DatacenterConnection.open(

@@ -118,6 +118,17 @@ import Testing
         try await world.backend.close()
     }
 
+    /// A world whose DC 2 is reached through a proxy that swallows everything on its first socket (`seed` for the
+    /// proxy), with options under which a session waits on that silent socket for 30 s rather than replacing it.
+    static func blackholedFirstSocket(seed: UInt64) async throws -> (world: World, proxy: FaultProxy, options: DatacenterConnection.Options) {
+        let world = try await Self.world()
+        let upstream = try #require(world.backend.endpoints[2]).port
+        let proxy = try await FaultProxy(upstreamPort: upstream, mode: .blackhole(count: 1), seed: seed, group: world.backend.group)
+        var options = Self.fastOptions
+        options.silenceTimeout = 30
+        return (world, proxy, options)
+    }
+
     static var fastOptions: DatacenterConnection.Options {
         var options = DatacenterConnection.Options()
         options.silenceTimeout = 1.5

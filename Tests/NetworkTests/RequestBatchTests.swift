@@ -88,12 +88,8 @@ import Testing
     }
 
     @Test func aCancelledBatchEndsAtOnceAndTimeoutsFailItsCalls() async throws {
-        let world = try await FaultInjectionTests.world()
-        let upstream = try #require(world.backend.endpoints[2]).port
         // The first socket swallows everything: nothing the batch sends is answered.
-        let proxy = try await FaultProxy(upstreamPort: upstream, mode: .blackhole(count: 1), seed: 21, group: world.backend.group)
-        var options = FaultInjectionTests.fastOptions
-        options.silenceTimeout = 30
+        let (world, proxy, options) = try await FaultInjectionTests.blackholedFirstSocket(seed: 21)
         let connection = try await DatacenterConnection.open(
             to: MTProtoConnection.Endpoint(host: "127.0.0.1", port: proxy.port, dcId: 2), key: world.alice.key,
             group: world.backend.group, options: options)
