@@ -81,7 +81,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     private enum Sink {
         case single(EventLoopPromise<[UInt8]>)
         /// A caller on the loop (`EventLoopTaskExecutor`) waits here directly: no promise, no callback.
-        case continuation(UnsafeContinuation<[UInt8], any Error>)
+        case continuation(CallContinuation)
         case batch(BatchSink, Int)
     }
     /// A `RequestBatch` and the one promise its caller waits on; confined to the loop like the rest of the state.
@@ -195,7 +195,7 @@ public final class DatacenterConnection: @unchecked Sendable {
             // straight into the task's continuation.
             let token = session.reserveToken()
             return try await withTaskCancellationHandler {
-                try await withUnsafeThrowingContinuation { continuation in
+                try await withCallContinuation { continuation in
                     let queue: @Sendable () -> Void = {
                         if let error = self.enqueueCall(
                             function, token: token, timeout: timeout, ordered: ordered, sink: .continuation(continuation)
@@ -262,6 +262,21 @@ public final class DatacenterConnection: @unchecked Sendable {
             return .requestTooLarge(0)
         }
     }
+
+    // `nonisolated(nonsending)`: runs on the caller's executor, so no hop separates `invokeRaw`'s check that it is on
+    // the loop from the call being queued.
+    #if DEBUG
+    /// Debug builds (the tests) check that every call's continuation is resumed exactly once.
+    private typealias CallContinuation = CheckedContinuation<[UInt8], any Error>
+    nonisolated(nonsending) private func withCallContinuation(_ body: (CallContinuation) -> Void) async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation(body)
+    }
+    #else
+    private typealias CallContinuation = UnsafeContinuation<[UInt8], any Error>
+    nonisolated(nonsending) private func withCallContinuation(_ body: (CallContinuation) -> Void) async throws -> [UInt8] {
+        try await withUnsafeThrowingContinuation(body)
+    }
+    #endif
 
     /// Gives up a call its caller cancelled (on the loop): `rpc_drop_answer` if it was sent, `CancellationError` to
     /// its waiter. Nothing when it has already ended.
