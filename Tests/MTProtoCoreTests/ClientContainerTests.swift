@@ -50,7 +50,7 @@ import Testing
         var answered: [Int64: Int64] = [:]
         for reply in server.seal(reaction.replies, now: Self.now) {
             for case .result(let token, .success(let bytes)) in try client.receive(reply, now: Self.now).events {
-                guard case .pong(let pong)? = W.object(bytes) as? MTProto.Pong else { continue }
+                guard case .pong(let pong)? = W.object(bytes.bytes) as? MTProto.Pong else { continue }
                 answered[token] = pong.pingId
             }
         }
@@ -114,9 +114,9 @@ import Testing
         let packet = W.fromServer(id: ids[6], seq: 8, body: ServiceCodec.container(children))
         let events = try client.receive(packet, now: Self.now).events
         #expect(events == [
-            .result(token: tokens[0], .success(pong(0))),
+            .result(token: tokens[0], .success(AnswerBytes(pong(0)))),
             .result(token: tokens[1], .failure(ClientSession.RpcError(code: 420, message: "FLOOD_WAIT_3"))),
-            .result(token: tokens[2], .success(pong(2))),
+            .result(token: tokens[2], .success(AnswerBytes(pong(2)))),
         ])
         #expect(client.pendingCount == 2)
         // Acknowledged: the content-related children that were accepted, answers or not.
@@ -130,7 +130,7 @@ import Testing
             InnerMessage(messageId: W.id(Self.now + 0.1, 1), seqNo: 9, body: ServiceCodec.rpcResult(requestId: requests[3].messageId, result: pong(3)))
         ])
         let lateEvents = try client.receive(W.fromServer(id: W.id(Self.now + 0.11, 1), seq: 10, body: late), now: Self.now).events
-        #expect(lateEvents == [.result(token: tokens[3], .success(pong(3)))])
+        #expect(lateEvents == [.result(token: tokens[3], .success(AnswerBytes(pong(3))))])
         #expect(client.pendingCount == 1)
     }
 

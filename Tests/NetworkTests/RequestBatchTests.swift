@@ -1,5 +1,6 @@
 import Foundation
 import MTProtoApi
+import MTProtoCore
 import MTProtoTransport
 @testable import Network
 import ServerTestSupport
@@ -12,18 +13,18 @@ import Testing
     @Test func outcomesAreKeptInOrderAndTheFirstOneOfASlotWins() throws {
         var batch = RequestBatch(count: 3)
         for (index, token) in [(0, Int64(10)), (1, 11), (2, 12)] { batch.queued(index, token: token) }
-        #expect(batch.record(2, .success([2])) == false)
+        #expect(batch.record(2, .success(AnswerBytes([2]))) == false)
         #expect(batch.record(0, .failure(NetworkError.rpc(code: 400, message: "PHONE_NUMBER_INVALID"))) == false)
         #expect(batch.unanswered.map(\.token) == [11])
         // A late answer to a slot that already ended (timed out, cancelled) changes nothing.
-        #expect(batch.record(0, .success([0])) == false)
+        #expect(batch.record(0, .success(AnswerBytes([0]))) == false)
         #expect(batch.remaining == 1 && !batch.isComplete)
-        #expect(batch.record(1, .success([1])) == true)
-        #expect(batch.record(1, .success([9])) == false, "a complete batch completed again")
+        #expect(batch.record(1, .success(AnswerBytes([1]))) == true)
+        #expect(batch.record(1, .success(AnswerBytes([9]))) == false, "a complete batch completed again")
         let results = batch.results()
         #expect(results.count == 3)
         #expect(throws: NetworkError.rpc(code: 400, message: "PHONE_NUMBER_INVALID")) { try results[0].get() }
-        #expect(try results[1].get() == [1] && results[2].get() == [2])
+        #expect(try results[1].get().bytes == [1] && results[2].get().bytes == [2])
         #expect(batch.unanswered.isEmpty)
     }
 

@@ -140,7 +140,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
                 continue
             }
             switch result {
-            case .success(let bytes): promise.succeed(bytes)
+            case .success(let answer): promise.succeed(answer.bytes)
             case .failure(let error): promise.fail(NetworkError.rpc(code: error.code, message: error.message))
             }
         }

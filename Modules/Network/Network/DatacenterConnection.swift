@@ -68,7 +68,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         let timeout: Double
 
         /// Hands the call's outcome to whoever waits for it.
-        func complete(_ outcome: Result<[UInt8], any Error>) {
+        func complete(_ outcome: Result<AnswerBytes, any Error>) {
             switch sink {
             case .single(let promise): promise.completeWith(outcome)
             case .continuation(let continuation): continuation.resume(with: outcome)
@@ -79,7 +79,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// Who waits for a call: its own promise or continuation (`invoke`), or a slot of a batch that resolves once for all its calls
     /// (`invokeBatch`).
     private enum Sink {
-        case single(EventLoopPromise<[UInt8]>)
+        case single(EventLoopPromise<AnswerBytes>)
         /// A caller on the loop (`EventLoopTaskExecutor`) waits here directly: no promise, no callback.
         case continuation(CallContinuation)
         case batch(BatchSink, Int)
@@ -87,14 +87,14 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// A `RequestBatch` and the one promise its caller waits on; confined to the loop like the rest of the state.
     private final class BatchSink: @unchecked Sendable {
         var batch: RequestBatch
-        let promise: EventLoopPromise<[Result<[UInt8], any Error>]>
+        let promise: EventLoopPromise<[Result<AnswerBytes, any Error>]>
 
-        init(count: Int, promise: EventLoopPromise<[Result<[UInt8], any Error>]>) {
+        init(count: Int, promise: EventLoopPromise<[Result<AnswerBytes, any Error>]>) {
             batch = RequestBatch(count: count)
             self.promise = promise
         }
 
-        func record(_ index: Int, _ outcome: Result<[UInt8], any Error>) {
+        func record(_ index: Int, _ outcome: Result<AnswerBytes, any Error>) {
             if batch.record(index, outcome) { promise.succeed(batch.results()) }
         }
     }
@@ -181,7 +181,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// messages of one chat. Cancelling the calling task gives up the request (`rpc_drop_answer` if it was sent).
     public func invoke<F: TLFunction>(_ function: F, timeout: Double = 60, ordered: Bool = false) async throws -> F.Result {
         let bytes = try await invokeRaw(function, timeout: timeout, ordered: ordered)
-        var reader = TLReader(bytes)
+        var reader = bytes.reader()
         do {
             return try F.parseResult(&reader)
         } catch {
@@ -189,7 +189,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         }
     }
 
-    private func invokeRaw<F: TLFunction>(_ function: F, timeout: Double, ordered: Bool) async throws -> [UInt8] {
+    private func invokeRaw<F: TLFunction>(_ function: F, timeout: Double, ordered: Bool) async throws -> AnswerBytes {
         if loop.inEventLoop {
             // Called on the loop (a task on `EventLoopTaskExecutor`): queued now, without a hop, and answered
             // straight into the task's continuation.
@@ -217,8 +217,8 @@ public final class DatacenterConnection: @unchecked Sendable {
             }
         }
         let sent = loop.makePromise(of: Int64.self)
-        let result = loop.flatSubmit { () -> EventLoopFuture<[UInt8]> in
-            let promise = self.loop.makePromise(of: [UInt8].self)
+        let result = loop.flatSubmit { () -> EventLoopFuture<AnswerBytes> in
+            let promise = self.loop.makePromise(of: AnswerBytes.self)
             let token = self.session.reserveToken()
             if let error = self.enqueueCall(function, token: token, timeout: timeout, ordered: ordered, sink: .single(promise)) {
                 promise.fail(error)
@@ -267,13 +267,13 @@ public final class DatacenterConnection: @unchecked Sendable {
     // the loop from the call being queued.
     #if DEBUG
     /// Debug builds (the tests) check that every call's continuation is resumed exactly once.
-    private typealias CallContinuation = CheckedContinuation<[UInt8], any Error>
-    nonisolated(nonsending) private func withCallContinuation(_ body: (CallContinuation) -> Void) async throws -> [UInt8] {
+    private typealias CallContinuation = CheckedContinuation<AnswerBytes, any Error>
+    nonisolated(nonsending) private func withCallContinuation(_ body: (CallContinuation) -> Void) async throws -> AnswerBytes {
         try await withCheckedThrowingContinuation(body)
     }
     #else
-    private typealias CallContinuation = UnsafeContinuation<[UInt8], any Error>
-    nonisolated(nonsending) private func withCallContinuation(_ body: (CallContinuation) -> Void) async throws -> [UInt8] {
+    private typealias CallContinuation = UnsafeContinuation<AnswerBytes, any Error>
+    nonisolated(nonsending) private func withCallContinuation(_ body: (CallContinuation) -> Void) async throws -> AnswerBytes {
         try await withUnsafeThrowingContinuation(body)
     }
     #endif
@@ -311,7 +311,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         for index in bodies.indices {
             switch bodies[index] {
             case .success(let bytes):
-                var reader = TLReader(bytes)
+                var reader = bytes.reader()
                 do {
                     results.append(.success(try F.parseResult(&reader)))
                 } catch {
@@ -330,7 +330,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     @usableFromInline
     func invokeBatchBodies(
         count: Int, timeout: Double, encode: @escaping @Sendable (Int, Bool) throws(NetworkError) -> [UInt8]
-    ) async -> [Result<[UInt8], any Error>] {
+    ) async -> [Result<AnswerBytes, any Error>] {
         let sink = BatchSink(count: count, promise: loop.makePromise())
         let submit: @Sendable () -> Void = {
             guard !self.closed else {

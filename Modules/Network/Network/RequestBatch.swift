@@ -1,9 +1,11 @@
+import MTProtoCore
+
 /// The outcomes of calls submitted together (`DatacenterConnection.invokeBatch`), kept by position: each slot takes
 /// its first outcome — an answer's bytes, an `rpc_error`, a timeout, a cancellation — and ignores any later one, and
 /// the batch is complete when every slot has one. Pure: the connection keeps it on its event loop and resolves one
 /// promise for the whole batch, so answering 64 calls costs one wake-up of the caller instead of 64.
 struct RequestBatch {
-    private var outcomes: [Result<[UInt8], any Error>?]
+    private var outcomes: [Result<AnswerBytes, any Error>?]
     /// The session token each slot was queued under (nil while not queued: encoding failed, or not yet submitted).
     private(set) var tokens: [Int64?]
     /// Slots still without an outcome.
@@ -26,7 +28,7 @@ struct RequestBatch {
     /// Gives slot `index` its outcome; returns true when this completed the batch. A slot that already has one
     /// keeps it (an answer that arrives after the call timed out or was cancelled changes nothing).
     @discardableResult
-    mutating func record(_ index: Int, _ outcome: Result<[UInt8], any Error>) -> Bool {
+    mutating func record(_ index: Int, _ outcome: Result<AnswerBytes, any Error>) -> Bool {
         guard outcomes[index] == nil else { return false }
         outcomes[index] = outcome
         remaining -= 1
@@ -42,7 +44,7 @@ struct RequestBatch {
     }
 
     /// Every outcome in submission order; only once complete.
-    func results() -> [Result<[UInt8], any Error>] {
+    func results() -> [Result<AnswerBytes, any Error>] {
         precondition(isComplete, "a batch read before every call ended")
         return outcomes.map { $0! }
     }

@@ -47,8 +47,8 @@ public struct AnyTLFunction: TLFunction {
 
     /// The unparsed bytes of the result.
     public static func parseResult(_ reader: inout TLReader) throws(TLDecodingError) -> [UInt8] {
-        let rest = Array(reader.bytes[reader.offset...])
-        reader.offset = reader.bytes.count
+        let rest = Array(reader.bytes[reader.offset..<reader.end])
+        reader.offset = reader.end
         return rest
     }
 }

@@ -25,8 +25,10 @@ public struct TLReader: Sendable {
         }
     }
 
-    /// The bytes being read.
+    /// The bytes being read: `bytes[offset..<end]` is what is left.
     public let bytes: [UInt8]
+    /// Where the readable bytes end (`bytes.count` unless the reader was made over a range).
+    public let end: Int
     /// Where the next read starts.
     public var offset: Int
     /// The limits in force.
@@ -40,6 +42,7 @@ public struct TLReader: Sendable {
     /// A reader at the start of `bytes`: a new top-level message with a fresh depth and inflate budget.
     public init(_ bytes: [UInt8], limits: Limits = Limits()) {
         self.bytes = bytes
+        self.end = bytes.count
         self.offset = 0
         self.limits = limits
         self.nesting = 0
@@ -51,10 +54,23 @@ public struct TLReader: Sendable {
     /// `outer.absorb(self)` when done.
     public init(_ bytes: [UInt8], continuing outer: TLReader) {
         self.bytes = bytes
+        self.end = bytes.count
         self.offset = 0
         self.limits = outer.limits
         self.nesting = outer.nesting
         self.inflateBudget = outer.inflateBudget
+    }
+
+    /// A reader over `range` of `bytes` only (a result inside a received container, read without copying it out): a
+    /// new top-level message. Offsets in errors count from the start of `bytes`.
+    public init(_ bytes: [UInt8], range: Range<Int>, limits: Limits = Limits()) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
+        self.bytes = bytes
+        self.end = range.upperBound
+        self.offset = range.lowerBound
+        self.limits = limits
+        self.nesting = 0
+        self.inflateBudget = limits.maxUnpackedSize
     }
 
     /// Takes over what an inner reader (`init(_:continuing:)`) left of the inflate budget.
@@ -81,16 +97,16 @@ public struct TLReader: Sendable {
 
     /// Bytes not yet read.
     @inlinable
-    public var remaining: Int { bytes.count - offset }
+    public var remaining: Int { end - offset }
 
     /// Whether every byte has been read.
     @inlinable
-    public var isAtEnd: Bool { offset >= bytes.count }
+    public var isAtEnd: Bool { offset >= end }
 
     @inlinable @inline(__always)
     mutating func load<T: FixedWidthInteger>(_: T.Type) throws(TLDecodingError) -> T {
         let size = MemoryLayout<T>.size
-        guard bytes.count - offset >= size else { throw .truncated(offset: offset, needed: size) }
+        guard end - offset >= size else { throw .truncated(offset: offset, needed: size) }
         let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
         offset += size
         return T(littleEndian: value)
@@ -160,7 +176,7 @@ public struct TLReader: Sendable {
             header = 4
         }
         let padded = (header + length + 3) & ~3
-        guard bytes.count - start >= padded else { throw .truncated(offset: start, needed: padded) }
+        guard end - start >= padded else { throw .truncated(offset: start, needed: padded) }
         offset = start + padded
         return (start + header)..<(start + header + length)
     }

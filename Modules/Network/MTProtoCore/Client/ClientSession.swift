@@ -17,7 +17,7 @@ public struct ClientSession {
     /// Something the caller must act on.
     public enum Event: Equatable, Sendable {
         /// The answer to request `token`: the result object's bytes, or an `rpc_error`.
-        case result(token: Int64, Result<[UInt8], RpcError>)
+        case result(token: Int64, Result<AnswerBytes, RpcError>)
         /// A message the server sent on its own (updates).
         case update([UInt8])
         /// The server started a new session; updates may have been missed since `firstMessageId`.
@@ -347,19 +347,24 @@ public struct ClientSession {
         acks.add(child.messageId)
         let requestId = container.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: start + 4, as: Int64.self)) }
         guard let request = pending.removeValue(forKey: requestId) else { return true }
-        answer(request, with: Array(container[(start + 12)..<child.body.upperBound]), events: &events)
+        answer(request, with: AnswerBytes(container, range: (start + 12)..<child.body.upperBound), events: &events)
         return true
     }
 
     /// Reports `request`'s answer: an `rpc_error` as a failure, anything else as the result's bytes.
-    private func answer(_ request: Pending, with result: [UInt8], events: inout [Event]) {
-        if ServiceCodec.constructorId(of: result) == 0x2144_ca19,
-            case .rpcError(let error)? = try? MTProto.RpcError(tlBytes: result)
-        {
+    private func answer(_ request: Pending, with result: AnswerBytes, events: inout [Event]) {
+        if result.constructorId == 0x2144_ca19, case .rpcError(let error)? = Self.rpcError(in: result) {
             events.append(.result(token: request.token, .failure(RpcError(code: error.errorCode, message: error.errorMessage))))
         } else {
             events.append(.result(token: request.token, .success(result)))
         }
+    }
+
+    /// `result` read as a whole `rpc_error`, or nil when it is not one.
+    private static func rpcError(in result: AnswerBytes) -> MTProto.RpcError? {
+        var reader = result.reader()
+        guard let error = try? MTProto.RpcError.parse(&reader), reader.isAtEnd else { return nil }
+        return error
     }
 
     static let badMsgNotificationId: UInt32 = 0xa7ef_f811
@@ -373,7 +378,7 @@ public struct ClientSession {
             guard message.isContentRelated, let (requestId, result) = try? Self.parseRpcResult(&reader),
                 let request = pending.removeValue(forKey: requestId)
             else { return }
-            answer(request, with: result, events: &events)
+            answer(request, with: AnswerBytes(result), events: &events)
             return
         }
         guard let object = try? MTProto.parseObject(&reader) else {
@@ -383,7 +388,7 @@ public struct ClientSession {
         switch object {
         case let pong as MTProto.Pong:
             guard case .pong(let value) = pong, let request = pending.removeValue(forKey: value.msgId) else { return }
-            events.append(.result(token: request.token, .success(message.body)))
+            events.append(.result(token: request.token, .success(AnswerBytes(message.body))))
         case let salts as MTProto.FutureSalts:
             guard case .futureSalts(let value) = salts else { return }
             let known = value.salts.map { salt -> ServerSaltStore.Salt in
@@ -393,7 +398,7 @@ public struct ClientSession {
             }
             self.salts.add(known, now: now + timeOffset)
             if let request = pending.removeValue(forKey: value.reqMsgId) {
-                events.append(.result(token: request.token, .success(message.body)))
+                events.append(.result(token: request.token, .success(AnswerBytes(message.body))))
             }
         case let created as MTProto.NewSession:
             guard case .newSessionCreated(let value) = created else { return }
@@ -438,7 +443,7 @@ public struct ClientSession {
             guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining, offset: reader.offset) }
             return (requestId, inflated.bytes)
         }
-        return (requestId, Array(reader.bytes[reader.offset...]))
+        return (requestId, Array(reader.bytes[reader.offset..<reader.end]))
     }
 
     /// The little-endian constructor id at `offset` (the caller checked that 4 bytes remain), read in place.
