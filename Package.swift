@@ -148,7 +148,7 @@ let modules: [Module] = [
     .testSupport("TestVectors", .Base, tests: true),
 
     // Signal: SwiftSignalKit and its test doubles.
-    .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting"]),
+    .swift("SwiftSignalKit", .Signal, testDeps: ["SignalTesting", "TestVectors"]),
     .testSupport("SignalTesting", .Signal, deps: ["SwiftSignalKit"], tests: true, testDeps: ["SwiftSignalKit"]),
 
     // Postbox: the encrypted reactive database.

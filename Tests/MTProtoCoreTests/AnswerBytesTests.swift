@@ -9,7 +9,7 @@ import Testing
         let pong = MTProto.Pong.pong(.init(msgId: 11, pingId: 22)).serialized()
         let buffer: [UInt8] = [0xAA, 0xBB, 0xCC, 0xDD] + pong + [0xEE, 0xFF, 0x00, 0x11]
         let answer = AnswerBytes(buffer, range: 4..<(4 + pong.count))
-        #expect(answer.count == pong.count)
+        #expect(answer.range.count == pong.count)
         #expect(answer.bytes == pong)
         #expect(answer == AnswerBytes(pong), "equal by content, not by buffer")
         #expect(answer != AnswerBytes(buffer))

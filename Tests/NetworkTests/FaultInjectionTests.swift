@@ -4,7 +4,7 @@ import MTProtoServer
 import MTProtoTransport
 import NIOCore
 import NIOPosix
-import Network
+@testable import Network
 import ServerTestSupport
 import TLRuntime
 import TelegramApi
@@ -106,6 +106,9 @@ import Testing
             : try await Self.sendMessages(count, window: window, through: connection, to: world.bobPeer, firstRandomId: 1)
         #expect(answers.count == count, "\(mode): \(answers.count) of \(count) answered")
         #expect(answers.values.allSatisfy { $0 == 1 })
+        if callersOnLoop {
+            #expect(await connection.callsQueuedOnLoopCount() == count, "\(mode): a call on the loop hopped")
+        }
         let texts = try await Self.storedTexts(world)
         #expect(texts.count == count, "\(mode): \(texts.count) stored for \(count) sent")
         #expect(Set(texts).count == texts.count, "\(mode): a message was stored twice")

@@ -47,8 +47,13 @@ import Testing
         _ = try await network.request(Api.functions.help.getConfig())
         // Pings carry their id back: the answers must come in the order the calls were given.
         let pings = (0..<100).map { MTProto.functions.ping(pingId: Int64(1_000 + $0)) }
+        let connection = try await network.connection(dc: 2)
+        let packetsBefore = await connection.receivedPacketCount()
         let pongs = await network.requestBatch(pings)
         #expect(pongs.count == 100)
+        // Batched: the answers come back in containers, not a packet per call as 100 separate calls would.
+        let packets = await connection.receivedPacketCount() - packetsBefore
+        #expect(packets < 50, "100 batched calls were answered in \(packets) packets")
         let ids = try pongs.map { result -> Int64 in
             guard case .pong(let pong) = try result.get() else { throw CancellationError() }
             return pong.pingId

@@ -1,4 +1,4 @@
-import Postbox
+@testable import Postbox
 import PostboxTesting
 import Synchronization
 import Testing
@@ -34,6 +34,7 @@ struct RenderedMessageOperationsTests {
             try tx.updatePeers([TestPeer(id: author, name: "Ana")])
             try tx.addMessages((1...300).map { Self.richMessage(chat, $0, author: author) })
         }
+        #expect(postbox.renderedMessageCount() == 0, "a bulk insert nobody watched built Messages")
         let history = ViewRecorder(postbox.aroundMessageHistoryViewForLocation(peerId: chat, anchor: .upperBound, count: 5))
         let chats = ViewRecorder(postbox.tailChatListView(count: 5))
         let single = ViewRecorder(postbox.messageView(MessageId(peerId: chat, namespace: 0, id: 300)))
@@ -62,6 +63,7 @@ struct RenderedMessageOperationsTests {
             try tx.updatePeers([TestPeer(id: author, name: "Ana")])
             try tx.addMessages([Self.richMessage(watched, 1, author: author), Self.richMessage(unwatched, 1, author: author)])
         }
+        #expect(postbox.renderedMessageCount() == 0)
         let history = ViewRecorder(postbox.aroundMessageHistoryViewForLocation(peerId: watched, anchor: .upperBound, count: 10))
         let single = ViewRecorder(postbox.combinedView(keys: [.message(MessageId(peerId: watched, namespace: 0, id: 2))]))
         let chats = ViewRecorder(postbox.tailChatListView(count: 10))
@@ -72,6 +74,7 @@ struct RenderedMessageOperationsTests {
             try tx.addMessages([Self.richMessage(watched, 2, author: author)])
             try tx.addMessages([message(unwatched, 5, text: "elsewhere")])
         }
+        #expect(postbox.renderedMessageCount() == 1, "only the watched chat's insert is rendered")
         let view = try #require(history.last)
         #expect(history.count == 2)
         let inserted = try #require(view.entries.last?.message)
@@ -98,6 +101,7 @@ struct RenderedMessageOperationsTests {
                 return edited
             }
         }
+        #expect(postbox.renderedMessageCount() == 2, "only the watched chat's edit is rendered")
         #expect(history.last?.entries.last?.message.text == "edited")
         #expect(history.last?.entries.last.map { Self.entities($0.message) } == [.init(type: "bold", offset: 0, length: 3)])
         #expect(chats.last?.entries.map { $0.topMessage?.text } == ["edited elsewhere", "edited"])
@@ -155,6 +159,7 @@ struct RenderedMessageOperationsTests {
         let chat = peer(1)
         let received = Mutex<[PostboxTransaction]>([])
         let token = Mutex<Int?>(nil)
+        defer { if let id = token.withLock({ $0 }) { postbox.removeObserver(id) } }
         try postbox.transactionSync { tx in
             try tx.addMessages([message(chat, 1)])
             token.withLock { $0 = postbox.addTransactionObserver { ops in received.withLock { $0.append(ops) } } }
@@ -169,6 +174,5 @@ struct RenderedMessageOperationsTests {
             return nil
         }
         #expect(texts == ["third"])
-        if let id = token.withLock({ $0 }) { postbox.removeObserver(id) }
     }
 }

@@ -1,5 +1,6 @@
 import SignalTesting
 import SwiftSignalKit
+import TestVectors
 import Testing
 
 /// `map`/`filter` chains are fused into one forwarding subscriber (`SignalFusion`); these tests hold them to the
@@ -22,13 +23,21 @@ import Testing
             }
         }
 
+        /// The `map` of `.affine`, shared by both builds and the model.
+        static func transform(_ multiplier: Int, _ offset: Int) -> @Sendable (Int) -> Int { { $0 &* multiplier &+ offset } }
+
+        /// The `filter` of `.residue` (a remainder that is never negative), shared by both builds and the model.
+        static func keeps(_ modulus: Int, _ remainder: Int) -> @Sendable (Int) -> Bool {
+            { (($0 % modulus) + modulus) % modulus == remainder }
+        }
+
         /// The operator as fused `map`/`filter` calls.
         func fused(_ signal: Signal<Int, TestError>) -> Signal<Int, TestError> {
             switch self {
             case .affine(let multiplier, let offset):
-                return signal |> map { $0 &* multiplier &+ offset }
+                return signal |> map(Self.transform(multiplier, offset))
             case .residue(let modulus, let remainder):
-                return signal |> filter { (($0 % modulus) + modulus) % modulus == remainder }
+                return signal |> filter(Self.keeps(modulus, remainder))
             case .viaString(let prefix):
                 return signal |> map { String($0) } |> filter { !$0.hasPrefix(prefix) } |> map { Int($0)! }
             }
@@ -38,9 +47,9 @@ import Testing
         func unfused(_ signal: Signal<Int, TestError>) -> Signal<Int, TestError> {
             switch self {
             case .affine(let multiplier, let offset):
-                return signal |> unfusedMap { $0 &* multiplier &+ offset }
+                return signal |> unfusedMap(Self.transform(multiplier, offset))
             case .residue(let modulus, let remainder):
-                return signal |> unfusedFilter { (($0 % modulus) + modulus) % modulus == remainder }
+                return signal |> unfusedFilter(Self.keeps(modulus, remainder))
             case .viaString(let prefix):
                 return signal |> unfusedMap { String($0) } |> unfusedFilter { !$0.hasPrefix(prefix) }
                     |> unfusedMap { Int($0)! }
@@ -50,14 +59,13 @@ import Testing
         /// The operator applied to one value: the result, or nil if dropped.
         func apply(_ value: Int) -> Int? {
             switch self {
-            case .affine(let multiplier, let offset): value &* multiplier &+ offset
-            case .residue(let modulus, let remainder):
-                ((value % modulus) + modulus) % modulus == remainder ? value : nil
+            case .affine(let multiplier, let offset): Self.transform(multiplier, offset)(value)
+            case .residue(let modulus, let remainder): Self.keeps(modulus, remainder)(value) ? value : nil
             case .viaString(let prefix): String(value).hasPrefix(prefix) ? nil : value
             }
         }
 
-        static func random(_ generator: inout SplitMix64) -> Operator {
+        static func random(_ generator: inout SeededGenerator) -> Operator {
             switch generator.next() % 3 {
             case 0:
                 return .affine(multiplier: Int(generator.next() % 5) - 2, offset: Int(generator.next() % 21) - 10)
@@ -107,7 +115,7 @@ import Testing
             return events
         }
 
-        static func random(_ generator: inout SplitMix64) -> Script {
+        static func random(_ generator: inout SeededGenerator) -> Script {
             let values = (0..<Int(generator.next() % 12)).map { _ in Int(generator.next() % 201) - 100 }
             let end: SignalEvent<Int, TestError>? =
                 switch generator.next() % 4 {
@@ -121,7 +129,7 @@ import Testing
     }
 
     @Test func randomFusedChainsDeliverWhatUnfusedChainsDeliver() {
-        var generator = SplitMix64(seed: 0x5167_4e41_4c21)
+        var generator = SeededGenerator(seed: 0x5167_4e41_4c21)
         for round in 0..<400 {
             let operators = (0..<Int(generator.next() % 11)).map { _ in Operator.random(&generator) }
             let script = Script.random(&generator)
@@ -211,7 +219,7 @@ import Testing
         }
     }
 
-    @Test func valuesKeepTheirOrderAcrossThreads() throws {
+    @Test func valuesSentFromAnotherQueueKeepTheirOrder() throws {
         let source = Signal<Int, NoError> { subscriber in
             let queue = Queue(name: "fusion.order")
             queue.async {
@@ -248,22 +256,5 @@ func unfusedFilter<T, E>(_ f: @escaping @Sendable (T) -> Bool) -> (Signal<T, E>)
                 next: { if f($0) { subscriber.putNext($0) } }, error: { subscriber.putError($0) },
                 completed: { subscriber.putCompletion() })
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing round can be replayed.
-struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -95,6 +95,8 @@ import Testing
                     for value in 0..<2_000 { subscriber.putNext(value) }
                 }
             }
+            // Dispose while values are being delivered, not before the first one.
+            try spin(until: "a first delivery") { delivered.count > 0 }
             disposable.dispose()
             try #require(group.wait(timeout: .now() + 60) == .success, "the senders did not finish within 60 s")
             let afterSenders = delivered.count

@@ -28,7 +28,7 @@ import TLRuntime
         let (bytes, range) = Self.buffer()
         // The string's range minus its last byte: its declared length now runs past the end.
         var reader = TLReader(bytes, range: range.lowerBound..<(range.upperBound - 1))
-        #expect(throws: TLDecodingError.self) { try reader.readString() }
+        #expect(throws: TLDecodingError.truncated(offset: 4, needed: 16)) { try reader.readString() }
         // The whole buffer still reads as it was written.
         var whole = TLReader(bytes)
         #expect(try whole.readInt32() == 7 && whole.readString() == "hello, range" && whole.readInt64() == -1)

@@ -4,7 +4,7 @@ import Foundation
 /// argument the benchmark does not take exits 2 naming it, so a typo never starts a run of several minutes.
 ///
 /// `accepted` lists the words and flags the benchmark reads (`tgs`, `--client-cost`); a flag that takes a value
-/// is listed in `takingValue` and its next argument is passed over.
+/// is listed in `takingValue`, and a value after it (an argument not starting with `--`) is passed over.
 public func checkCommandLine(
     _ usage: String, accepted: Set<String> = [], takingValue: Set<String> = [],
     arguments: [String] = Array(CommandLine.arguments.dropFirst())
@@ -17,7 +17,8 @@ public func checkCommandLine(
             exit(0)
         }
         if takingValue.contains(argument) {
-            index += 2
+            // The value, if one follows (a flag's value may be optional: `count(after:default:)`).
+            index += index + 1 < arguments.count && !arguments[index + 1].hasPrefix("--") ? 2 : 1
             continue
         }
         guard accepted.contains(argument) else {
@@ -27,4 +28,18 @@ public func checkCommandLine(
         }
         index += 1
     }
+}
+
+/// The count given after `flag` (`--batch-only 3000`), or `default` when the flag stands last or before another flag.
+/// A value that is not a positive integer exits 2 naming it.
+public func count(after flag: String, default defaultValue: Int, arguments: [String] = CommandLine.arguments) -> Int {
+    guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--")
+    else { return defaultValue }
+    let value = arguments[index + 1]
+    guard let count = Int(value), count > 0 else {
+        let name = URL(fileURLWithPath: arguments[0]).lastPathComponent
+        FileHandle.standardError.write(Data("\(name): \(flag) takes a positive count, not '\(value)'\n".utf8))
+        exit(2)
+    }
+    return count
 }

@@ -28,14 +28,14 @@ enum MTProtoBench {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mtproto-bench-\(UUID().uuidString)")
         // `mtproto-bench --client-cost` runs only the client-CPU table (a short run to profile with perf).
-        if let index = CommandLine.arguments.firstIndex(of: "--batch-only") {
-            let batches = CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) } ?? 2_000
+        if CommandLine.arguments.contains("--batch-only") {
+            let batches = count(after: "--batch-only", default: 2_000)
             try await ClientCostBench.runOnly(group: group, .batch(batches))
             try await group.shutdownGracefully()
             return
         }
-        if let index = CommandLine.arguments.firstIndex(of: "--tasks-only") {
-            let calls = CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) } ?? 64_000
+        if CommandLine.arguments.contains("--tasks-only") {
+            let calls = count(after: "--tasks-only", default: 64_000)
             try await ClientCostBench.runOnly(group: group, .tasks(calls))
             try await group.shutdownGracefully()
             return

@@ -83,6 +83,7 @@ public struct MessageIdValidator: Sendable {
             let after = Int64(sorted[index].seqNo)
             if after < Int64(seqNo) + Int64(seqNo & 1) { return .seqNoTooHigh }
         }
+        // Rising ids (the usual case) append: `insert(at: count)` goes through `replaceSubrange`, which a profile showed.
         if index == sorted.count { sorted.append(Entry(id: id, seqNo: seqNo)) } else { sorted.insert(Entry(id: id, seqNo: seqNo), at: index) }
         var expired = start
         while expired < sorted.count - 1, MessageIdGenerator.time(of: sorted[expired].id) < now - Self.maximumAge {

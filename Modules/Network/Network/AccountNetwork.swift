@@ -138,10 +138,13 @@ public actor AccountNetwork {
     private nonisolated func target(_ dc: Int32?) -> Int32 { dc ?? store.mainDatacenter() ?? 2 }
 
     /// The open session for `dc` (the main DC when nil) and `purpose`, read without the actor: what a first attempt
-    /// goes to directly. Nil while none is open, or while a temporary key is due (that takes the actor).
+    /// goes to directly. Nil while none is open (or it has closed), or while a temporary key is due (that takes the
+    /// actor).
     private nonisolated func openConnection(dc: Int32?, purpose: Purpose) -> DatacenterConnection? {
-        guard forwardSecrecy == nil else { return nil }
-        return open.connection(for: ConnectionKey(dc: target(dc), purpose: purpose))
+        guard forwardSecrecy == nil, let connection = open.connection(for: ConnectionKey(dc: target(dc), purpose: purpose)),
+            !connection.isClosed
+        else { return nil }
+        return connection
     }
 
     /// True once the main DC answered 401 (the authorization is gone): the account must sign in again.
@@ -268,9 +271,8 @@ public actor AccountNetwork {
             }
             // A session closed under the request (another caller replaced it, or the account closed it): a new one
             // is made once.
-            if error == .connectionClosed, attempt <= 2, await forgetClosedConnection(ConnectionKey(dc: target, purpose: purpose)) {
-                continue
-            }
+            // A session closed under the request: `connection(dc:purpose:)` replaces a closed one, so try once more.
+            if error == .connectionClosed, attempt <= 2 { continue }
             switch RequestErrorPolicy.decide(error, attempt: attempt, onMainDc: onMain, options: options) {
             case .fail(let final):
                 throw final
@@ -309,10 +311,12 @@ public actor AccountNetwork {
         let slot = ConnectionKey(dc: dc, purpose: purpose)
         if let existing = connections[slot] {
             let connection = try await existing.value
-            guard let secrecy = forwardSecrecy, let expiresAt = connection.key.expiresAt,
-                expiresAt - Date().timeIntervalSince1970 < secrecy.renewBefore
-            else { return connection }
-            // The temporary key is about to expire: this connection goes, the next one gets a new key.
+            let renewing = forwardSecrecy.flatMap { secrecy in
+                connection.key.expiresAt.map { $0 - Date().timeIntervalSince1970 < secrecy.renewBefore }
+            } ?? false
+            guard connection.isClosed || renewing else { return connection }
+            // Closed for good (a −404, or closed under the account), or its temporary key is about to expire: this
+            // connection goes, and the next one is made (with a new key if the old one is gone).
             if connections[slot].map({ $0 == existing }) == true {
                 connections[slot] = nil
                 open.set(nil, for: slot)
@@ -438,17 +442,6 @@ public actor AccountNetwork {
             if let connection = try? await task.value { await connection.close() }
         }
         connections = [:]
-    }
-
-    /// Drops the session in `slot` if it is closed for good; whether it did.
-    private func forgetClosedConnection(_ slot: ConnectionKey) async -> Bool {
-        guard let task = connections[slot], let connection = try? await task.value, connection.isClosed else { return false }
-        // The actor may have run other work while waiting: drop the slot only if it still holds that session.
-        if connections[slot] == task {
-            connections[slot] = nil
-            open.set(nil, for: slot)
-        }
-        return true
     }
 
     private func forgetKey(dc: Int32) {

@@ -48,9 +48,9 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// other, so no socket is being opened on the event loop group once it returns.
     private var scheduledReconnect: Scheduled<Void>?
     private var connectAttempt: Task<Void, Never>?
-    private var closed = false
-    /// `closed` for readers off the loop (`isClosed`).
+    /// Set once, on the loop, when the session closes for good; read anywhere (`isClosed`).
     private let closedFlag = Atomic<Bool>(false)
+    private var closed: Bool { closedFlag.load(ordering: .acquiring) }
     /// The server answered −404 (it does not know the key) and the session closed: later calls fail with
     /// `authKeyUnknown`, so the account makes a new key instead of reusing this session.
     private var keyUnknown = false
@@ -234,22 +234,40 @@ public final class DatacenterConnection: @unchecked Sendable {
         }
     }
 
-    /// Queues one call (on the loop) under its reserved `token` for the end of this turn, its answer to go to
-    /// `sink`; returns the error when it cannot be queued (the session is closed, or the call does not fit a
-    /// message) — `sink` is then not used.
+    /// Queues `function` (on the loop) under its reserved `token` for the end of this turn, its answer to go to
+    /// `sink`; returns the error when it cannot be queued — `sink` is then not used.
     private func enqueueCall<F: TLFunction>(
         _ function: F, token: Int64, timeout: Double, ordered: Bool, sink: Sink
     ) -> NetworkError? {
+        let info = options.info
+        return enqueue(token: token, timeout: timeout, ordered: ordered, sink: sink) { first throws(NetworkError) in
+            do throws(TLEncodingError) {
+                return first ? try info.firstRequest(function) : try function.encoded()
+            } catch {
+                throw .encoding(error)
+            }
+        }
+    }
+
+    /// Queues one call (on the loop) under its reserved `token` for the end of this turn: `body(first)` encodes it
+    /// (inside `invokeWithLayer(initConnection(…))` when `first`: the session's first request), its answer goes to
+    /// `sink`. Returns the error when it cannot be queued (the session is closed, the call cannot be encoded or does
+    /// not fit a message) — `sink` is then not used. Single calls and batches both queue through here.
+    private func enqueue(
+        token: Int64, timeout: Double, ordered: Bool = false, sink: Sink, body: (_ first: Bool) throws(NetworkError) -> [UInt8]
+    ) -> NetworkError? {
         guard !closed else { return keyUnknown ? .authKeyUnknown : .connectionClosed }
         do {
-            var body = try encodeFirstWrapped(function)
+            let first = !initialized
+            var encoded = try body(first)
+            if first { initialized = true }
             if ordered, let previous = lastOrdered {
                 // invokeAfterMsg names the previous request's msg_id: seal what is queued so it has one.
                 if session.queuedCount > 0 { write(session.flush(now: clock())) }
-                if let id = session.messageId(ofToken: previous) { body = try Self.afterMessage(id, body) }
+                if let id = session.messageId(ofToken: previous) { encoded = try Self.afterMessage(id, encoded) }
             }
             // Queued, not sealed: the calls of this event-loop turn leave together in one container.
-            try session.enqueue(body, token: token)
+            try session.enqueue(encoded, token: token)
             if ordered { lastOrdered = token }
             waiting[token] = Waiter(sink: sink, deadline: clock() + timeout, timeout: timeout)
             scheduleTurnEnd()
@@ -333,29 +351,17 @@ public final class DatacenterConnection: @unchecked Sendable {
     ) async -> [Result<AnswerBytes, any Error>] {
         let sink = BatchSink(count: count, promise: loop.makePromise())
         let submit: @Sendable () -> Void = {
-            guard !self.closed else {
-                let error = self.keyUnknown ? NetworkError.authKeyUnknown : .connectionClosed
-                for index in 0..<count { sink.record(index, .failure(error)) }
-                return
-            }
-            let deadline = self.clock() + timeout
             for index in 0..<count {
-                do {
-                    let first = !self.initialized
-                    let body = try encode(index, first)
-                    if first { self.initialized = true }
-                    let token = try self.session.enqueue(body)
-                    sink.batch.queued(index, token: token)
-                    self.waiting[token] = Waiter(sink: .batch(sink, index), deadline: deadline, timeout: timeout)
-                } catch let error as NetworkError {
+                let token = self.session.reserveToken()
+                let error = self.enqueue(token: token, timeout: timeout, sink: .batch(sink, index)) { first throws(NetworkError) in
+                    try encode(index, first)
+                }
+                if let error {
                     sink.record(index, .failure(error))
-                } catch let ClientSession.SendError.bodyTooLarge(length) {
-                    sink.record(index, .failure(NetworkError.requestTooLarge(length)))
-                } catch {
-                    sink.record(index, .failure(NetworkError.requestTooLarge(0)))
+                } else {
+                    sink.batch.queued(index, token: token)
                 }
             }
-            self.scheduleTurnEnd()
         }
         // Called on the loop (a task on `EventLoopTaskExecutor`): queued now, without a hop.
         if loop.inEventLoop { submit() } else { loop.execute(submit) }
@@ -386,7 +392,6 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// Closes the socket for good; unanswered requests fail with `connectionClosed`.
     public func close() async {
         let (channel, attempt) = (try? await loop.submit { () -> ((any Channel)?, Task<Void, Never>?) in
-            self.closed = true
             self.closedFlag.store(true, ordering: .releasing)
             self.watchdog?.cancel()
             self.scheduledReconnect?.cancel()
@@ -563,7 +568,6 @@ public final class DatacenterConnection: @unchecked Sendable {
             break
         case .transportError(let code):
             if code == -404 {
-                closed = true
                 closedFlag.store(true, ordering: .releasing)
                 keyUnknown = true
                 let all = waiting
@@ -610,17 +614,6 @@ public final class DatacenterConnection: @unchecked Sendable {
         for (token, waiter) in waiting where waiter.deadline <= now {
             waiting[token] = nil
             waiter.complete(.failure(NetworkError.timedOut(waiter.timeout)))
-        }
-    }
-
-    /// The first request of the session goes inside invokeWithLayer(initConnection(…)).
-    private func encodeFirstWrapped<F: TLFunction>(_ function: F) throws(NetworkError) -> [UInt8] {
-        do {
-            guard !initialized else { return try function.encoded() }
-            initialized = true
-            return try options.info.firstRequest(function)
-        } catch {
-            throw .encoding(error)
         }
     }
 }

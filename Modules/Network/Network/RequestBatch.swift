@@ -17,7 +17,6 @@ struct RequestBatch {
         remaining = count
     }
 
-    var count: Int { outcomes.count }
     var isComplete: Bool { remaining == 0 }
 
     /// Slot `index` was queued in the session as `token`.

@@ -23,11 +23,10 @@ extension TLObject {
     /// a value comes from outside the program (a file to upload, a user's text).
     @inlinable
     public func encoded() throws(TLEncodingError) -> [UInt8] {
-        // Not `TLWriter.encode(serialize)`: a method reference passed as a closure costs a heap context per call.
+        // `serialize` is called directly: passed on as a closure, the method reference would cost a heap context.
         var writer = TLWriter()
         serialize(&writer)
-        if let failure = writer.failure { throw failure }
-        return writer.takeBytes()
+        return try writer.encodedBytes()
     }
 
     /// The object's wire bytes, for values known to be encodable (a value TL cannot encode is written empty:
@@ -53,12 +52,10 @@ extension TLFunction {
     /// 64-byte buffer: most calls are a few words (a larger one grows it), and each queued call keeps its buffer.
     @inlinable
     public func encoded() throws(TLEncodingError) -> [UInt8] {
-        // Not `TLWriter.encode(capacity:serialize)`: a method reference passed as a closure costs a heap context
-        // per call.
+        // `serialize` is called directly: passed on as a closure, the method reference would cost a heap context.
         var writer = TLWriter(capacity: 64)
         serialize(&writer)
-        if let failure = writer.failure { throw failure }
-        return writer.takeBytes()
+        return try writer.encodedBytes()
     }
 
     /// The call's wire bytes, for arguments known to be encodable (`encoded()` reports one that is not).
@@ -71,13 +68,11 @@ extension TLFunction {
 }
 
 extension TLWriter {
-    /// The bytes `serialize` writes into a fresh writer, or the first `TLEncodingError` it recorded.
+    /// The bytes written, or the first `TLEncodingError` recorded while writing them.
     @inlinable
-    public static func encode(capacity: Int = 256, _ serialize: (inout TLWriter) -> Void) throws(TLEncodingError) -> [UInt8] {
-        var writer = TLWriter(capacity: capacity)
-        serialize(&writer)
-        if let failure = writer.failure { throw failure }
-        return writer.takeBytes()
+    public mutating func encodedBytes() throws(TLEncodingError) -> [UInt8] {
+        if let failure { throw failure }
+        return takeBytes()
     }
 }
 

@@ -41,6 +41,8 @@ public final class Postbox: @unchecked Sendable {
     private let nextObserverId = Atomic<Int>(0)
     /// The metadata transaction-state counter as of this process's last look; -1 forces every view to reload.
     var lastTransactionStateVersion: Int64 = 0
+    /// How many messages committed transactions have rendered into their operations (on the queue; for tests).
+    private var renderedMessageTotal = 0
 
     /// Opens (creating when missing) the Postbox of the account at `accountPath`, running schema upgrades.
     ///
@@ -136,6 +138,9 @@ public final class Postbox: @unchecked Sendable {
         }
     }
 
+    /// How many messages committed transactions have rendered into their operations records so far.
+    func renderedMessageCount() -> Int { syncOnQueue { renderedMessageTotal } }
+
     func syncOnQueue<T>(_ body: () throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return try body() }
         return try queue.sync(execute: body)
@@ -179,6 +184,7 @@ public final class Postbox: @unchecked Sendable {
                     operations.transactionStateVersion = stateVersion
                 }
                 try valueBox.commit()
+                renderedMessageTotal += transaction.renderedMessageCount
                 lastTransactionStateVersion = operations.transactionStateVersion
                 if !operations.isEmpty { notifier.post(version: operations.transactionStateVersion) }
                 for delivery in catchUpDeliveries + deliveries { delivery() }

@@ -21,7 +21,7 @@ public final class SqliteValueBox: @unchecked Sendable {
     private var statements = StatementCache()
 
     /// What a cached statement does, per table; statements are found by table id and kind, not by SQL text.
-    enum StatementKind: UInt8 {
+    enum StatementKind: UInt8, CaseIterable {
         case get, exists, set, insertIfAbsent, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys,
             rangeDescKeys
         case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch, schemaVersion

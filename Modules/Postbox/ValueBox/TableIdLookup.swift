@@ -16,10 +16,16 @@ struct StatementCache {
     private var dense: [Statement?] = []
     private var sparse: [SqliteValueBox.StatementKey: Statement] = [:]
 
+    init() {
+        // Checked once here rather than on every lookup: every kind has a slot of its own.
+        precondition(
+            SqliteValueBox.StatementKind.allCases.allSatisfy { Int($0.rawValue) < TableIdLookup.kindsPerTable },
+            "StatementKind outgrew its slots")
+    }
+
     /// The slot in `dense` for a table and kind, or `nil` when the table id is not dense.
     private static func slot(_ table: Int32, _ kind: SqliteValueBox.StatementKind) -> Int? {
         guard table >= -1, table < TableIdLookup.denseLimit else { return nil }
-        precondition(Int(kind.rawValue) < TableIdLookup.kindsPerTable, "StatementKind outgrew its slots")
         return Int(table + 1) * TableIdLookup.kindsPerTable + Int(kind.rawValue)
     }
 

@@ -24,14 +24,8 @@ public struct AnswerBytes: Sendable, Equatable {
     /// The answer's bytes (a copy unless the answer is the whole buffer).
     public var bytes: [UInt8] { range == storage.indices ? storage : Array(storage[range]) }
 
-    /// How many bytes the answer has.
-    public var count: Int { range.count }
-
     /// The constructor id the answer starts with, if it has four bytes.
-    public var constructorId: UInt32? {
-        guard range.count >= 4 else { return nil }
-        return storage.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt32.self)) }
-    }
+    public var constructorId: UInt32? { ServiceCodec.constructorId(in: storage, at: range.lowerBound, end: range.upperBound) }
 
     /// A reader over the answer: a top-level message of its own.
     public func reader(limits: TLReader.Limits = TLReader.Limits()) -> TLReader {

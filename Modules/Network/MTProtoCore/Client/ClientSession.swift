@@ -113,9 +113,8 @@ public struct ClientSession {
     /// (core.telegram.org/mtproto/service_messages "Containers"). Each request still gets its own msg_id and seq_no
     /// and is answered, acknowledged and re-sent on its own. Returns the request's token.
     public mutating func enqueue(_ body: [UInt8], contentRelated: Bool = true) throws(SendError) -> Int64 {
-        guard body.count <= MessageLimits.maximumBodyLength else { throw .bodyTooLarge(body.count) }
         let token = reserveToken()
-        queued.append(Pending(token: token, body: body, contentRelated: contentRelated))
+        try enqueue(body, contentRelated: contentRelated, token: token)
         return token
     }
 
@@ -329,16 +328,17 @@ public struct ClientSession {
     }
 
     /// A container's child that is a plain `rpc_result` (not `gzip_packed`), taken where it lies in the container's
-    /// body: the same checks and acknowledgement as `accept`, the same handling as `handle`, but the answer is
-    /// copied once, straight from the container, instead of the child's body first and the answer from it. Returns
+    /// body: the same checks and acknowledgement as `accept`, the same handling as `handle`, but the answer stays where
+    /// it lies (`AnswerBytes`, a range of the container) instead of being copied out with the child's body. Returns
     /// false, leaving the child to the walk, for anything else.
     private mutating func takeResultInPlace(
         _ child: ServiceCodec.ContainerEntry, in container: [UInt8], now: Double, events: inout [Event]
     ) -> Bool {
         // rpc_result's id, req_msg_id, and the result's constructor id: `containerLayout` checked the range.
         let start = child.body.lowerBound
-        guard child.body.count >= 16, Self.constructorId(in: container, at: start) == ServiceCodec.rpcResultId,
-            Self.constructorId(in: container, at: start + 12) != ServiceCodec.gzipPackedId
+        let end = child.body.upperBound
+        guard child.body.count >= 16, ServiceCodec.constructorId(in: container, at: start, end: end) == ServiceCodec.rpcResultId,
+            ServiceCodec.constructorId(in: container, at: start + 12, end: end) != ServiceCodec.gzipPackedId
         else { return false }
         // `accept`: an rpc_result is not a notification, so the time window applies.
         guard validator.accept(child.messageId, seqNo: child.seqNo, now: now + timeOffset) == nil else { return true }
@@ -437,19 +437,13 @@ public struct ClientSession {
     private static func parseRpcResult(_ reader: inout TLReader) throws(TLDecodingError) -> (Int64, [UInt8]) {
         _ = try reader.readUInt32()
         let requestId = try reader.readInt64()
-        if reader.remaining >= 4, Self.constructorId(in: reader.bytes, at: reader.offset) == ServiceCodec.gzipPackedId {
+        if ServiceCodec.constructorId(in: reader.bytes, at: reader.offset, end: reader.end) == ServiceCodec.gzipPackedId {
             _ = try reader.readUInt32()
             let inflated = try reader.unpackGzip()
             guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining, offset: reader.offset) }
             return (requestId, inflated.bytes)
         }
         return (requestId, Array(reader.bytes[reader.offset..<reader.end]))
-    }
-
-    /// The little-endian constructor id at `offset` (the caller checked that 4 bytes remain), read in place.
-    private static func constructorId(in bytes: [UInt8], at offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
-            | UInt32(bytes[offset + 3]) << 24
     }
 
     /// The pending requests a refused msg_id stood for: the request itself, or every request of a container.

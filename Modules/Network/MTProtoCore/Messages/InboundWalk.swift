@@ -40,7 +40,7 @@ public enum InboundWalk {
     /// `walk`, with each child of a container first offered in place: `inPlace(child, containerBody)` sees the
     /// child's msg_id, seq_no and where its body lies in the container's body (already bounds-checked), before the
     /// body is copied out; when it returns true it has taken the child — checks and all — and `accept` and `visit`
-    /// do not run for it. The client takes its plain `rpc_result`s this way: one copy of each answer instead of two.
+    /// do not run for it. The client takes its plain `rpc_result`s this way: their answers are never copied out.
     static func walk(
         _ message: InnerMessage, limits: TLReader.Limits,
         inPlace: (ServiceCodec.ContainerEntry, [UInt8]) -> Bool,
@@ -78,12 +78,12 @@ public enum InboundWalk {
             }
             for entry in children {
                 guard entry.messageId < message.messageId else {
-                    let child = InnerMessage(messageId: entry.messageId, seqNo: entry.seqNo, body: Array(message.body[entry.body]))
+                    let child = entry.message(in: message.body)
                     refuse(child, .childIdNotBelowContainer(child: child.messageId, container: message.messageId))
                     continue
                 }
                 if inPlace(entry, message.body) { continue }
-                let child = InnerMessage(messageId: entry.messageId, seqNo: entry.seqNo, body: Array(message.body[entry.body]))
+                let child = entry.message(in: message.body)
                 guard accept(child) else { continue }
                 walk(
                     child, inContainer: true, packed: packed, carrier: &carrier, inPlace: inPlace, accept: accept,

@@ -28,9 +28,14 @@ public enum ServiceCodec {
     public static let gzipPackedId: UInt32 = 0x3072_cfa1
 
     /// The little-endian constructor id at the front of a body.
-    public static func constructorId(of body: [UInt8]) -> UInt32? {
-        guard body.count >= 4 else { return nil }
-        return UInt32(body[0]) | UInt32(body[1]) << 8 | UInt32(body[2]) << 16 | UInt32(body[3]) << 24
+    public static func constructorId(of body: [UInt8]) -> UInt32? { constructorId(in: body, at: 0, end: body.count) }
+
+    /// The little-endian constructor id at `offset` of `bytes`, read in place; nil when fewer than 4 bytes lie
+    /// before `end`.
+    public static func constructorId(in bytes: [UInt8], at offset: Int, end: Int) -> UInt32? {
+        guard offset >= 0, end <= bytes.count, end - offset >= 4 else { return nil }
+        return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24
     }
 
     /// `msg_container#73f1f8dc messages:vector<%Message>`: a bare vector of `msg_id seqno bytes body`.
@@ -51,7 +56,7 @@ public enum ServiceCodec {
     /// `MessageLimits.maximumContainerMessages`. What the children may hold is `InboundWalk`'s to check.
     public static func parseContainer(_ body: [UInt8]) throws(TLDecodingError) -> [InnerMessage] {
         let entries = try containerLayout(body)
-        return entries.map { InnerMessage(messageId: $0.messageId, seqNo: $0.seqNo, body: Array(body[$0.body])) }
+        return entries.map { $0.message(in: body) }
     }
 
     /// One message of a container, located in the container's body instead of copied out of it.
@@ -60,6 +65,11 @@ public enum ServiceCodec {
         let seqNo: Int32
         /// Where the message's body lies in the container's body.
         let body: Range<Int>
+
+        /// The message itself, its body copied out of `container` (the container's body).
+        func message(in container: [UInt8]) -> InnerMessage {
+            InnerMessage(messageId: messageId, seqNo: seqNo, body: Array(container[body]))
+        }
     }
 
     /// `parseContainer` without copying: where each message's body lies in `body`, with the same checks (a count

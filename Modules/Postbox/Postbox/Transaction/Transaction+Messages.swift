@@ -77,6 +77,7 @@ extension Transaction {
         touchedChatListPeers.insert(id.peerId)
         if rendersMessages(of: id.peerId) {
             operations.append(.insertMessage(try render(record)), peerId: id.peerId)
+            renderedMessageCount += 1
         }
     }
 
@@ -84,7 +85,7 @@ extension Transaction {
     /// `renderedMessagePeers`); a chat left out still gets its entry in `currentOperationsByPeerId` before commit.
     private func rendersMessages(of peerId: PeerId) -> Bool {
         guard let peers = renderedMessagePeers else { return true }
-        return !peers.isEmpty && peers.contains(peerId)
+        return peers.contains(peerId)
     }
 
     /// Removes a message from every table; returns its record (nil if the history row was already gone).
@@ -200,6 +201,7 @@ extension Transaction {
         touchedChatListPeers.insert(id.peerId)
         if rendersMessages(of: id.peerId) {
             operations.append(.updateMessage(try render(new)), peerId: id.peerId)
+            renderedMessageCount += 1
         }
     }
 

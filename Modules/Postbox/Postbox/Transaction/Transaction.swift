@@ -23,6 +23,8 @@ public final class Transaction {
     /// every chat (a transaction observer is registered, or the transaction does not come from `transactionSync`);
     /// otherwise only the chats an open view reads, so a bulk insert nobody watches builds no `Message`s.
     var renderedMessagePeers: Set<PeerId>?
+    /// How many inserted or updated messages this transaction rendered into its operations.
+    var renderedMessageCount = 0
 
     init(tables: PostboxTables, isReadOnly: Bool) {
         self.tables = tables
