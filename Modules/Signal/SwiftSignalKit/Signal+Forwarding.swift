@@ -4,8 +4,8 @@ extension Signal {
     /// The fused path of stateless operators: no guard, no lock and no disposable of its own; `downstream` (a guard,
     /// or itself a forwarder that ends in one) enforces "nothing after the terminal event".
     @inlinable
-    func forward<R, F>(
-        to downstream: Subscriber<R, F>, next: @escaping @Sendable (T) -> Void,
+    func forward(
+        to downstream: any SubscriberControl, next: @escaping @Sendable (T) -> Void,
         error: @escaping @Sendable (E) -> Void, completed: @escaping @Sendable () -> Void
     ) -> Disposable {
         startForwarding(Subscriber<T, E>(forwardingTo: downstream, next: next, error: error, completed: completed))

@@ -94,8 +94,7 @@ final class SignalFusion<T, E>: Sendable {
     convenience init(source: Signal<T, E>) {
         self.init(
             head: { control, next, error, completed in
-                source.startForwarding(
-                    Subscriber<T, E>(forwardingTo: control, next: next, error: error, completed: completed))
+                source.forward(to: control, next: next, error: error, completed: completed)
             }, stages: [])
     }
 
@@ -120,7 +119,8 @@ final class SignalFusion<T, E>: Sendable {
             }, error, completed)
     }
 
-    /// Runs the chain for one subscription, ending in `subscriber`.
+    /// Runs the chain for one subscription, ending in `subscriber`. Not `run` with a `putNext` closure: that adds a
+    /// closure call per value, 4 % of signal-bench (a).
     @inlinable
     func subscribe(_ subscriber: Subscriber<T, E>) -> Disposable {
         guard let steps else {
