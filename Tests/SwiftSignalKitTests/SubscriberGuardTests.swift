@@ -81,11 +81,13 @@ import Testing
         for _ in 0..<20 {
             let deinits = Counter()
             let delivered = Counter()
+            let deliveries = DispatchSemaphore(value: 0)
             let source = KeptSubscriber()
             var probe: LifetimeProbe? = LifetimeProbe(deinits)
             let disposable = source.signal.start(next: { [probe] _ in
                 probe?.touch()
                 delivered.increment()
+                deliveries.signal()
             })
             probe = nil
             let subscriber = try #require(source.subscriber.withLock { $0 })
@@ -95,8 +97,9 @@ import Testing
                     for value in 0..<2_000 { subscriber.putNext(value) }
                 }
             }
-            // Dispose while values are being delivered, not before the first one.
-            try spin(until: "a first delivery") { delivered.count > 0 }
+            // Dispose while values are being delivered, not before the first one. A blocking wait, not a spin: a
+            // spinning thread looks busy to the dispatch pool, which then starts no worker for the senders.
+            try #require(deliveries.wait(timeout: .now() + 60) == .success, "no value was delivered within 60 s")
             disposable.dispose()
             try #require(group.wait(timeout: .now() + 60) == .success, "the senders did not finish within 60 s")
             let afterSenders = delivered.count
