@@ -94,3 +94,17 @@ func finish<T: Sendable>(
     try #require(!expired.withLock { $0 }, "\(what) did not finish within \(seconds) s", sourceLocation: sourceLocation)
     return try result.get()
 }
+
+/// Counts its own deinit, so a test sees when whatever holds it (a closure, `keepAlive`) released it.
+final class LifetimeProbe: Sendable {
+    let deinits: Counter
+
+    init(_ deinits: Counter) {
+        self.deinits = deinits
+    }
+
+    /// Uses the probe, so a closure that captures it keeps it.
+    func touch() {}
+
+    deinit { deinits.increment() }
+}

@@ -98,16 +98,11 @@ import Testing
     }
 
     @Test func keepAliveHoldsAnObjectUntilTermination() {
-        final class Token: Sendable {
-            let released: Counter
-            init(_ released: Counter) { self.released = released }
-            deinit { released.increment() }
-        }
         let released = Counter()
         let source = TestSource<Int, NoError>()
         let recorder = record(
             Signal<Int, NoError> { subscriber in
-                subscriber.keepAlive(Token(released))
+                subscriber.keepAlive(LifetimeProbe(released))
                 return source.signal.start(next: { subscriber.putNext($0) })
             })
         #expect(released.count == 0)

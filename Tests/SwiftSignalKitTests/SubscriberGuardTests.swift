@@ -6,19 +6,6 @@ import Testing
 /// The guard's value path (`Subscriber.deliveries`): when the value closure is released, and that it never is while it
 /// runs.
 @Suite struct SubscriberGuardTests {
-    /// Counts its own deinit, so a test sees when the closure that captures it was released.
-    final class LifetimeProbe: Sendable {
-        let deinits: Counter
-
-        init(_ deinits: Counter) {
-            self.deinits = deinits
-        }
-
-        func touch() {}
-
-        deinit { deinits.increment() }
-    }
-
     /// A source that keeps its subscriber, so a test can send to it at any time.
     final class KeptSubscriber: Sendable {
         let subscriber = LockedValue<Subscriber<Int, NoError>?>.make(nil)
