@@ -57,6 +57,11 @@ public struct PostboxTransaction: Sendable {
             && updatedMedia.isEmpty && !stateUpdated
     }
 
+    /// Records that `peerId`'s history changed without an operation to show for it (its message was not rendered).
+    mutating func noteChanged(_ peerId: PeerId) {
+        if currentOperationsByPeerId[peerId] == nil { currentOperationsByPeerId[peerId] = [] }
+    }
+
     mutating func append(_ operation: MessageHistoryOperation, peerId: PeerId) {
         currentOperationsByPeerId[peerId, default: []].append(operation)
     }

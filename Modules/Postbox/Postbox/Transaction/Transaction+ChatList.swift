@@ -83,12 +83,6 @@ extension Transaction {
     /// Applies the derived-table updates and returns the operations record (Telegram-iOS Postbox `beforeCommit`).
     func beforeCommit() throws -> PostboxTransaction {
         try flushNamespaces()
-        if renderedMessagePeers != nil {
-            // Chats whose messages were not rendered still show that their history changed.
-            for peerId in touchedChatListPeers where operations.currentOperationsByPeerId[peerId] == nil {
-                operations.currentOperationsByPeerId[peerId] = []
-            }
-        }
         try updateChatListForTouchedPeers()
         try flushReadStates()
         if let nextStableId {

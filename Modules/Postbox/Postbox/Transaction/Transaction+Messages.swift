@@ -78,11 +78,13 @@ extension Transaction {
         if rendersMessages(of: id.peerId) {
             operations.append(.insertMessage(try render(record)), peerId: id.peerId)
             renderedMessageCount += 1
+        } else {
+            operations.noteChanged(id.peerId)
         }
     }
 
     /// Whether the operations record carries this chat's inserted and updated messages (see
-    /// `renderedMessagePeers`); a chat left out still gets its entry in `currentOperationsByPeerId` before commit.
+    /// `renderedMessagePeers`); a chat left out still gets its (empty) entry in `currentOperationsByPeerId`.
     private func rendersMessages(of peerId: PeerId) -> Bool {
         guard let peers = renderedMessagePeers else { return true }
         return peers.contains(peerId)
@@ -202,6 +204,8 @@ extension Transaction {
         if rendersMessages(of: id.peerId) {
             operations.append(.updateMessage(try render(new)), peerId: id.peerId)
             renderedMessageCount += 1
+        } else {
+            operations.noteChanged(id.peerId)
         }
     }
 
