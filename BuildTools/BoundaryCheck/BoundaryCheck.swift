@@ -2,7 +2,8 @@ import Foundation
 
 /// Checks a package's module boundaries: (a) every import names a declared direct dependency or a toolchain
 /// module, (b) apps stay inside their subsets, (c) C modules are imported only by their one wrapper and (d) every
-/// declared direct dependency of a Swift target is imported by at least one of its files.
+/// declared direct dependency of a Swift target is imported by at least one of its files; (e) no file that ships
+/// uses a construct whose compiled form depends on the checkout's path or the build time (`PathDependentCode`).
 ///
 /// The manifest's own evaluation enforces the layering, cycles and app subsets (Package.swift `Layering.check`), so
 /// (b) shows up here as a manifest failure; this type adds what the manifest cannot see: the sources.
@@ -99,6 +100,29 @@ public struct BoundaryCheck: Sendable {
                 report.violations.append(unused(dependency, of: target, rows: rows))
             }
         }
+        // (e) nothing that ships in an executable makes the build depend on the checkout's path or the time.
+        let shipped = shippedTargets(graph)
+        for target in graph.targets.sorted(by: { $0.name < $1.name }) where shipped.contains(target.name) && target.kind != .system {
+            for file in sourceFiles(under: target.path, extensions: ["swift", "c", "h"]) {
+                guard let source = try? String(contentsOfFile: absolute(file), encoding: .utf8) else { continue }
+                for finding in PathDependentCode.findings(in: source, swift: file.hasSuffix(".swift")) {
+                    report.violations.append(.pathDependentCode(file: file, line: finding.line, construct: finding.construct))
+                }
+            }
+        }
+    }
+
+    /// The executables and every target they reach through their dependencies: what a release build ships (test
+    /// targets and the modules only tests use are not).
+    func shippedTargets(_ graph: PackageGraph) -> Set<String> {
+        let byName = graph.byName
+        var shipped: Set<String> = []
+        var pending = graph.targets.filter { $0.kind == .executable }.map(\.name)
+        while let name = pending.popLast() {
+            guard shipped.insert(name).inserted, let target = byName[name] else { continue }
+            pending += target.dependencies
+        }
+        return shipped
     }
 
     /// A finding for a declared dependency no file of `target` imports, naming the manifest row that declares it:
@@ -128,11 +152,18 @@ public struct BoundaryCheck: Sendable {
 
     /// The Swift files below a target's folder, as paths relative to the package, sorted.
     func swiftFiles(under path: String) -> [String] {
+        sourceFiles(under: path, extensions: ["swift"])
+    }
+
+    /// The files below a target's folder whose extension is one of `extensions`, relative to the package, sorted.
+    func sourceFiles(under path: String, extensions: Set<String>) -> [String] {
         let root = absolute(path)
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
         var files: [String] = []
         while let next = enumerator.nextObject() as? String {
-            if next.hasSuffix(".swift") { files.append(path + "/" + next) }
+            if let dot = next.lastIndex(of: "."), extensions.contains(String(next[next.index(after: dot)...])) {
+                files.append(path + "/" + next)
+            }
         }
         return files.sorted()
     }

@@ -11,6 +11,9 @@ public enum BoundaryViolation: Error, Equatable, Sendable, CustomStringConvertib
     /// A target declares a direct dependency that none of its files imports; `row` is the line of its manifest row
     /// and `list` the row's field that names it (`deps`, `testDeps`, `links`).
     case unusedDependency(row: Int?, target: String, module: String, list: String)
+    /// A file of a target that ships in an executable uses a construct whose compiled form depends on the checkout's
+    /// path or the build time (`PathDependentCode`).
+    case pathDependentCode(file: String, line: Int, construct: String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,9 @@ public enum BoundaryViolation: Error, Equatable, Sendable, CustomStringConvertib
             return "Package.swift:\(row.map(String.init) ?? "1"): error: '\(target)' declares '\(module)' in \(list), but "
                 + "none of its files imports it (rule: declare only the direct dependencies a target imports — "
                 + "remove '\(module)' from \(list))"
+        case let .pathDependentCode(file, line, construct):
+            return "\(file):\(line): error: '\(construct)' makes the compiled code depend on the checkout's path or the "
+                + "build time (rule: release builds are reproducible across folders — see README \"Reproducible builds\")"
         }
     }
 }

@@ -42,7 +42,9 @@ enum BoundaryCheckCommand {
           (a) every import in a target names a direct dependency it declares, or a toolchain module;
           (b) apps stay inside their subsets, and the layering holds (Package.swift refuses to evaluate otherwise);
           (c) each C module is imported only by its one Swift wrapper;
-          (d) every declared direct dependency (deps, testDeps, an app's links) is imported by one of its files.
+          (d) every declared direct dependency (deps, testDeps, an app's links) is imported by one of its files;
+          (e) no non-test source uses a construct that makes release builds depend on the checkout's path or the
+              build time (withoutActuallyEscaping, #filePath, __FILE__, __DATE__, __TIME__, __TIMESTAMP__).
         Prints each violation as file:line: error: message (rule: …) and exits 1 if there is any.
         """
 

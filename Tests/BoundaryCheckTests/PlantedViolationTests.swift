@@ -106,4 +106,14 @@ import Testing
         #expect(messages.count == 1)
         #expect(messages.first?.contains("dependency cycle: Buffers → Hashing → Buffers") == true)
     }
+
+    @Test func pathDependentCodeInAShippedModuleIsReported() throws {
+        let copy = try PlantedCopy()
+        let file = "Modules/Base/Hashing/CRC32.swift"
+        try copy.write(file, (try copy.read(file)) + "\nfunc planted(_ f: () -> Void) { withoutActuallyEscaping(f) { $0() } }\n")
+        let messages = copy.check()
+        #expect(messages.count == 1)
+        #expect(messages.first?.hasPrefix("\(file):") == true)
+        #expect(messages.first?.contains("error: 'withoutActuallyEscaping' makes the compiled code depend on the checkout's path") == true)
+    }
 }
