@@ -109,5 +109,13 @@ enum ServerSchema {
         ALTER TABLE encrypted_chats ADD COLUMN participant_auth_key INTEGER;
         ALTER TABLE qts_updates ADD COLUMN auth_key INTEGER;
         """,
+        // 8: limits on guessing (login codes, passwords) that survive restarts, and the server's own secrets (the key
+        // of file references).
+        """
+        CREATE TABLE attempt_limits (
+            key TEXT PRIMARY KEY, count INTEGER NOT NULL, last INTEGER NOT NULL, blocked_until INTEGER NOT NULL
+            ) WITHOUT ROWID;
+        CREATE TABLE server_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+        """,
     ]
 }

@@ -73,7 +73,7 @@ public final class ServerStore: @unchecked Sendable {
 
     /// Runs `body` in one immediate transaction: committed when it returns, rolled back when it throws. SQLite's
     /// errors come out as `Failure.database`; the body's own errors as they are.
-    public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+    public func write<T>(_ body: @escaping (StoreTransaction) throws -> T) throws -> T {
         try write(body, then: { _ in })
     }
 
@@ -108,14 +108,14 @@ public final class ServerStore: @unchecked Sendable {
     /// all of them in one transaction, each inside its own savepoint — a body that throws rolls back its own work
     /// only. Every caller returns after the transaction holding its work committed (or failed: then every body in it
     /// fails with the commit's error). One commit for many calls is what lets the server keep up with many clients.
-    public func write<T>(_ body: (StoreTransaction) throws -> T, then afterCommit: (T) -> Void) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            try withoutActuallyEscaping(afterCommit) { afterCommit in
-                let job = WriteJob<T>(body: body, afterCommit: afterCommit)
-                submit(job)
-                return try job.outcome()
-            }
-        }
+    ///
+    /// Both closures are `@escaping` because the batch's writer runs them on its own thread while this caller waits.
+    /// Not `withoutActuallyEscaping`: its escape check embeds the length of the unmapped source path, so release
+    /// builds from two checkout folders would differ (README "Reproducible builds"; `make repro-lint` refuses it).
+    public func write<T>(_ body: @escaping (StoreTransaction) throws -> T, then afterCommit: @escaping (T) -> Void) throws -> T {
+        let job = WriteJob<T>(body: body, afterCommit: afterCommit)
+        submit(job)
+        return try job.outcome()
     }
 
     private let writers = NSCondition()

@@ -32,19 +32,30 @@ extension StoreTransaction {
         try row("SELECT \(Self.userColumns) FROM users WHERE username_key = ?", [.text(username.lowercased())], Self.user)
     }
 
-    /// Accounts whose username, first or last name starts with `prefix` (no case), at most `limit`.
-    public func searchUsers(prefix: String, limit: Int) throws(SQLiteError) -> [UserRecord] {
+    /// The accounts `owner` may find by `prefix` (core.telegram.org method `contacts.search`): `contacts`, those in
+    /// their contact list whose username, own name or name as saved starts with it; `others`, anyone else whose
+    /// public username starts with it — never a stranger by name. Case-insensitive; at most `limit` of each.
+    public func searchUsers(prefix: String, owner: Int64, limit: Int) throws(SQLiteError) -> (contacts: [UserRecord], others: [UserRecord]) {
         var pattern = ""
         for character in prefix.lowercased() {
             if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
             pattern.append(character)
         }
         pattern.append("%")
-        return try rows(
+        let columns = Self.userColumns.split(separator: ", ").map { "u.\($0)" }.joined(separator: ", ")
+        let contacts = try rows(
+            """
+            SELECT \(columns) FROM contacts c JOIN users u ON u.id = c.user_id WHERE c.owner = ?3 AND (
+                u.username_key LIKE ?1 ESCAPE '\\' OR lower(u.first_name) LIKE ?1 ESCAPE '\\' OR lower(u.last_name) LIKE ?1 ESCAPE '\\'
+                OR lower(c.first_name) LIKE ?1 ESCAPE '\\' OR lower(c.last_name) LIKE ?1 ESCAPE '\\')
+            ORDER BY u.id LIMIT ?2
+            """, [.text(pattern), .integer(Int64(limit)), .integer(owner)], Self.user)
+        let others = try rows(
             """
             SELECT \(Self.userColumns) FROM users WHERE username_key LIKE ?1 ESCAPE '\\'
-            OR lower(first_name) LIKE ?1 ESCAPE '\\' OR lower(last_name) LIKE ?1 ESCAPE '\\' ORDER BY id LIMIT ?2
-            """, [.text(pattern), .integer(Int64(limit))], Self.user)
+                AND id NOT IN (SELECT user_id FROM contacts WHERE owner = ?3) ORDER BY id LIMIT ?2
+            """, [.text(pattern), .integer(Int64(limit)), .integer(owner)], Self.user)
+        return (contacts, others)
     }
 
     /// Stores a new account and its update state (pts 0, message ids from 1).
