@@ -247,7 +247,7 @@ let modules: [Module] = [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip", "ImageCore",
             "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore",
         ],
-        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding", "MTProtoCore"]),
+        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding", "MTProtoCore", "PasswordSRP"]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).

@@ -24,12 +24,17 @@ extension ServerBackend {
 
     static func isTestNumber(_ phone: String) -> Bool { phone.count == 10 && phone.hasPrefix("99966") }
 
-    func sendCode(_ call: Api.functions.auth.sendCode, dc: Int32) throws -> Api.auth.SentCode {
+    /// `auth.sendCode`. Limited per key (`AttemptLimit.codeRequestsPerKey`, `FLOOD_WAIT_X`) and, except for test
+    /// numbers, whose codes are public, per number (`codeRequestsPerPhone`, `PHONE_NUMBER_FLOOD`).
+    func sendCode(_ call: Api.functions.auth.sendCode, authKeyId: Int64, dc: Int32) throws -> Api.auth.SentCode {
         let phone = Self.normalizedPhone(call.phoneNumber)
         guard (5...15).contains(phone.count) else { throw APIError.badRequest("PHONE_NUMBER_INVALID") }
         let existing = try store.read { tx in try tx.user(phone: phone) }
         guard let home = homeDc(phone: phone, asked: dc, existing: existing) else { throw APIError.badRequest("PHONE_NUMBER_INVALID") }
         guard home == dc else { throw APIError.migrate("PHONE", to: home) }
+        let limitsNumber = !Self.isTestNumber(phone)
+        try checkAttempts(.codeRequestsPerKey, String(authKeyId)) { APIError.floodWait(Int($0)) }
+        if limitsNumber { try checkAttempts(.codeRequestsPerPhone, phone) { _ in APIError.badRequest("PHONE_NUMBER_FLOOD") } }
         let code: String
         if Self.isTestNumber(phone) {
             code = String(repeating: String(Array(phone)[5]), count: 5)
@@ -40,7 +45,11 @@ extension ServerBackend {
         }
         let hash = SecureRandom.bytes(8).map { String(format: "%02x", $0) }.joined()
         let record = PhoneCodeRecord(phone: phone, codeHash: hash, code: code, expires: now + Int32(codes.lifetime))
-        try store.write { tx in try tx.insert(record) }
+        try store.write { [self] tx in
+            try tx.insert(record)
+            try countAttempt(.codeRequestsPerKey, String(authKeyId), tx: tx)
+            if limitsNumber { try countAttempt(.codeRequestsPerPhone, phone, tx: tx) }
+        }
         deliver(code: code, to: phone)
         return .sentCode(.init(type: .sentCodeTypeSms(.init(length: Int32(code.count))), phoneCodeHash: hash, timeout: nil))
     }
@@ -57,21 +66,34 @@ extension ServerBackend {
         }
     }
 
-    /// Checks `phone`'s code; a wrong code counts, and the fifth wrong one expires it.
+    /// Checks `phone`'s code; a wrong code counts, and the fifth wrong one expires it. Wrong codes also count for
+    /// the number across every code sent to it (`AttemptLimit.wrongCodesPerPhone`): past them each try waits
+    /// (`FLOOD_WAIT_X`), so asking for fresh codes gives no fresh guesses; the right code forgets them.
+    ///
+    /// The check and the counting happen in one write transaction, so guesses sent at once are counted one after
+    /// another and none slips past a limit another one reached.
     private func checkCode(phone: String, hash: String, code: String?) throws -> PhoneCodeRecord {
         guard let code, !code.isEmpty else { throw APIError.badRequest("PHONE_CODE_EMPTY") }
-        guard let record = try store.read({ tx in try tx.phoneCode(phone: phone) }), record.codeHash == hash else {
-            throw APIError.badRequest("PHONE_CODE_EXPIRED")
+        let limit = AttemptLimit.wrongCodesPerPhone
+        let time = Int64(now)
+        let outcome = try store.write { [self] tx throws -> Result<PhoneCodeRecord, APIError> in
+            if let wait = limit.wait(try tx.attempts(key: limit.key(phone)), now: time) { return .failure(.floodWait(Int(wait))) }
+            guard let record = try tx.phoneCode(phone: phone), record.codeHash == hash else {
+                return .failure(.badRequest("PHONE_CODE_EXPIRED"))
+            }
+            guard record.expires > Int32(clamping: time), record.attempts < 5 else {
+                try tx.deletePhoneCode(phone: phone)
+                return .failure(.badRequest("PHONE_CODE_EXPIRED"))
+            }
+            guard ConstantTime.equals(Array(record.code.utf8), Array(code.utf8)) else {
+                try tx.countCodeAttempt(phone: phone)
+                try countAttempt(limit, phone, tx: tx)
+                return .failure(.badRequest("PHONE_CODE_INVALID"))
+            }
+            try tx.forgetAttempts(key: limit.key(phone))
+            return .success(record)
         }
-        guard record.expires > now, record.attempts < 5 else {
-            try store.write { tx in try tx.deletePhoneCode(phone: phone) }
-            throw APIError.badRequest("PHONE_CODE_EXPIRED")
-        }
-        guard ConstantTime.equals(Array(record.code.utf8), Array(code.utf8)) else {
-            try store.write { tx in try tx.countCodeAttempt(phone: phone) }
-            throw APIError.badRequest("PHONE_CODE_INVALID")
-        }
-        return record
+        return try outcome.get()
     }
 
     func signIn(_ call: Api.functions.auth.signIn, authKeyId: Int64, dc: Int32) throws -> Api.auth.Authorization {
@@ -82,12 +104,12 @@ extension ServerBackend {
         guard let user = existing else {
             // The code is right; `auth.signUp` may now create the account (attempts −1 marks the code as checked).
             record.attempts = -1
-            try store.write { tx in try tx.insert(record) }
+            try store.write { [self] tx in try tx.insert(record) }
             return .authorizationSignUpRequired(.init())
         }
         if try store.read({ tx in try tx.password(userId: user.id) }) != nil {
             // Two-step verification: the code was right; `auth.checkPassword` must follow.
-            _ = try store.write { tx in try tx.deletePhoneCode(phone: phone) }
+            _ = try store.write { [self] tx in try tx.deletePhoneCode(phone: phone) }
             setPendingPassword(authKeyId: authKeyId, user.id)
             throw APIError.sessionPasswordNeeded
         }
@@ -97,15 +119,16 @@ extension ServerBackend {
     func signUp(_ call: Api.functions.auth.signUp, authKeyId: Int64, dc: Int32) throws -> Api.auth.Authorization {
         let phone = Self.normalizedPhone(call.phoneNumber)
         let firstName = call.firstName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !firstName.isEmpty, firstName.count <= 64 else { throw APIError.badRequest("FIRSTNAME_INVALID") }
-        guard call.lastName.count <= 64 else { throw APIError.badRequest("LASTNAME_INVALID") }
+        guard !firstName.isEmpty else { throw APIError.badRequest("FIRSTNAME_INVALID") }
+        try TextLimit.firstName.check(firstName)
+        try TextLimit.lastName.check(call.lastName)
         guard let record = try store.read({ tx in try tx.phoneCode(phone: phone) }),
             record.codeHash == call.phoneCodeHash, record.attempts == -1, record.expires > now
         else { throw APIError.badRequest("PHONE_CODE_EXPIRED") }
         let home = homeDc(phone: phone, asked: dc, existing: nil) ?? dc
         guard home == dc else { throw APIError.migrate("PHONE", to: home) }
         let created = now
-        let user = try store.write { tx throws -> UserRecord? in
+        let user = try store.write { [self] tx throws -> UserRecord? in
             guard try tx.user(phone: phone) == nil else { return nil }
             let id = 100_000 + (try tx.nextValue(of: "user"))
             let user = UserRecord(
@@ -122,7 +145,7 @@ extension ServerBackend {
     /// Binds the key to the account and forgets the used code.
     func authorize(_ user: UserRecord, authKeyId: Int64, dc: Int32, consuming phone: String?) throws -> Api.auth.Authorization {
         let authorization = AuthorizationRecord(authKeyId: authKeyId, userId: user.id, dc: dc, created: now)
-        try store.write { tx in
+        try store.write { [self] tx in
             try tx.insert(authorization)
             if let phone { try tx.deletePhoneCode(phone: phone) }
         }
@@ -131,7 +154,7 @@ extension ServerBackend {
     }
 
     func logOut(_ caller: Caller) throws -> Api.auth.LoggedOut {
-        _ = try store.write { tx in
+        _ = try store.write { [self] tx in
             try tx.unregisterDevices(authKeyId: caller.authKeyId)
             return try tx.deleteAuthorization(authKeyId: caller.authKeyId)
         }
@@ -140,7 +163,7 @@ extension ServerBackend {
     }
 
     func resetAuthorizations(_ caller: Caller) throws -> [UInt8] {
-        let keys = try store.write { tx in
+        let keys = try store.write { [self] tx in
             let keys = try tx.deleteAuthorizations(userId: caller.userId, keeping: caller.authKeyId)
             for key in keys { try tx.unregisterDevices(authKeyId: key) }
             return keys
@@ -173,7 +196,10 @@ extension ServerBackend {
         return .exportedAuthorization(.init(id: id, bytes: bytes))
     }
 
+    /// `auth.importAuthorization`. Like Telegram, it refuses (`AUTH_BYTES_INVALID`) a key already signed in, rather
+    /// than turning it into another account's key; the token is then not used up.
     func importAuthorization(_ call: Api.functions.auth.importAuthorization, authKeyId: Int64, dc: Int32) throws -> Api.auth.Authorization {
+        guard try account(authKeyId: authKeyId) == nil else { throw APIError.badRequest("AUTH_BYTES_INVALID") }
         guard let token = takeExported(id: call.id), token.dc == dc, ConstantTime.equals(token.bytes, call.bytes) else {
             throw APIError.badRequest("AUTH_BYTES_INVALID")
         }

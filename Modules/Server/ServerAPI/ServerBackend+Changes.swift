@@ -6,18 +6,21 @@ import TelegramApi
 /// pushed to the box owner's other sessions.
 extension ServerBackend {
     func editMessage(_ call: Api.functions.messages.editMessage, caller: Caller) throws -> Api.Updates {
-        if let text = call.message, text.count > Self.maximumMessageLength { throw APIError.messageTooLong }
+        if let text = call.message { try TextLimit.message.check(text) }
         guard call.media == nil else { throw APIError.badRequest("MEDIA_NOT_MODIFIABLE") }
         let date = now
         var pushes: [Push] = []
-        return try store.write({ tx throws -> Api.Updates in
+        return try store.write({ [self] tx throws -> Api.Updates in
             let peer = try resolve(call.peer, caller: caller, tx: tx)
             guard let original = try tx.message(owner: caller.userId, id: Int64(call.id)), original.peer == peer else {
                 throw APIError.messageIdInvalid
             }
             guard original.fromId == caller.userId, original.action == nil else { throw APIError.badRequest("MESSAGE_AUTHOR_REQUIRED") }
             let text = call.message ?? original.text
-            let entities = call.message == nil && call.entities == nil ? original.entities : Self.encodeEntities(call.entities)
+            let entities = call.message == nil && call.entities == nil
+                ? original.entities
+                : Self.encodeEntities(
+                    try MessageEntityRules.validated(call.entities, text: text) { input in try resolve(input, caller: caller, tx: tx)?.id })
             guard text != original.text || entities != original.entities else { throw APIError.badRequest("MESSAGE_NOT_MODIFIED") }
             guard !text.isEmpty || original.media != nil else { throw APIError.messageEmpty }
             var result: Api.Updates?
@@ -40,14 +43,14 @@ extension ServerBackend {
             }
             guard let result else { throw APIError.internalError }
             return result
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
     }
 
     func deleteMessages(_ call: Api.functions.messages.deleteMessages, caller: Caller) throws -> Api.messages.AffectedMessages {
         guard call.id.count <= 100 else { throw APIError.limitInvalid }
         let date = now
         var pushes: [Push] = []
-        return try store.write({ tx throws -> Api.messages.AffectedMessages in
+        return try store.write({ [self] tx throws -> Api.messages.AffectedMessages in
             let mine = try tx.messages(owner: caller.userId, ids: call.id.map(Int64.init))
             // Per box, the ids to delete there: always the caller's copy; with `revoke`, every copy (in private
             // chats anyone may revoke; in basic groups the sender or the group's creator).
@@ -81,7 +84,7 @@ extension ServerBackend {
             }
             guard let affected else { throw APIError.internalError }
             return affected
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
     }
 
     /// `messages.readHistory`: the caller's inbox up to `max_id`, and in a private chat the sender's outbox up to
@@ -89,7 +92,7 @@ extension ServerBackend {
     func readHistory(_ call: Api.functions.messages.readHistory, caller: Caller) throws -> Api.messages.AffectedMessages {
         let date = now
         var pushes: [Push] = []
-        return try store.write({ tx throws -> Api.messages.AffectedMessages in
+        return try store.write({ [self] tx throws -> Api.messages.AffectedMessages in
             let peer = try resolve(call.peer, caller: caller, tx: tx)
             guard let state = try tx.updateState(userId: caller.userId) else { throw APIError.authKeyUnregistered }
             guard let readTo = try tx.readInbox(owner: caller.userId, peer: peer, maxId: Int64(call.maxId)) else {
@@ -117,14 +120,14 @@ extension ServerBackend {
                 pushes.append(Push(authKeyIds: try authKeys(of: owner, tx: tx), updates: .updateShort(.init(update: outbox(ownerPts), date: date))))
             }
             return .affectedMessages(.init(pts: Int32(truncatingIfNeeded: pts), ptsCount: 1))
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
     }
 
     /// `messages.setTyping`: pushed to the other side at once, never stored (no pts).
     func setTyping(_ call: Api.functions.messages.setTyping, caller: Caller) throws -> [UInt8] {
         let date = now
         var pushes: [Push] = []
-        try store.write({ tx throws in
+        try store.write({ [self] tx throws in
             let peer = try resolve(call.peer, caller: caller, tx: tx)
             for (owner, _) in try recipients(of: peer, sender: caller.userId, tx: tx) where owner != caller.userId {
                 let update: Api.Update =
@@ -133,7 +136,7 @@ extension ServerBackend {
                     : .updateUserTyping(.init(userId: caller.userId, action: call.action))
                 pushes.append(Push(authKeyIds: try authKeys(of: owner, tx: tx), updates: .updateShort(.init(update: update, date: date))))
             }
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }
 }

@@ -12,10 +12,11 @@ extension ServerBackend {
 
     func createChat(_ call: Api.functions.messages.createChat, caller: Caller) throws -> Api.messages.InvitedUsers {
         let title = call.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty, title.count <= 128 else { throw APIError.badRequest("CHAT_TITLE_EMPTY") }
+        guard !title.isEmpty else { throw APIError.badRequest("CHAT_TITLE_EMPTY") }
+        try TextLimit.chatTitle.check(title)
         guard !call.users.isEmpty, call.users.count < Self.maximumChatMembers else { throw APIError.badRequest("USERS_TOO_FEW") }
         let date = now
-        let chatId = try store.write { tx throws -> Int64 in
+        let chatId = try store.write { [self] tx throws -> Int64 in
             var members = [ChatMemberRecord(userId: caller.userId, inviter: caller.userId, date: date)]
             for input in call.users {
                 guard let user = try resolve(input, caller: caller, tx: tx) else { throw APIError.userIdInvalid }
@@ -34,7 +35,7 @@ extension ServerBackend {
 
     func addChatUser(_ call: Api.functions.messages.addChatUser, caller: Caller) throws -> Api.messages.InvitedUsers {
         let date = now
-        let userId = try store.write { tx throws -> Int64 in
+        let userId = try store.write { [self] tx throws -> Int64 in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
             guard chat.members.contains(where: { $0.userId == caller.userId }) else { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
             guard let user = try resolve(call.userId, caller: caller, tx: tx) else { throw APIError.userIdInvalid }
@@ -60,7 +61,7 @@ extension ServerBackend {
         }
         // The removed member gets the service message too, then leaves.
         let updates = try serviceMessage(.messageActionChatDeleteUser(.init(userId: userId)), chatId: call.chatId, caller: caller)
-        try store.write { tx in
+        try store.write { [self] tx in
             try tx.removeMember(userId, from: call.chatId)
             try tx.bumpVersion(chatId: call.chatId)
         }
@@ -69,8 +70,9 @@ extension ServerBackend {
 
     func editChatTitle(_ call: Api.functions.messages.editChatTitle, caller: Caller) throws -> Api.Updates {
         let title = call.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty, title.count <= 128 else { throw APIError.badRequest("CHAT_TITLE_EMPTY") }
-        try store.write { tx in
+        guard !title.isEmpty else { throw APIError.badRequest("CHAT_TITLE_EMPTY") }
+        try TextLimit.chatTitle.check(title)
+        try store.write { [self] tx in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
             guard chat.members.contains(where: { $0.userId == caller.userId }) else { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
             guard chat.title != title else { throw APIError.badRequest("CHAT_NOT_MODIFIED") }
@@ -106,10 +108,19 @@ extension ServerBackend {
         }
     }
 
+    /// `messages.getChats`: a group only for its members; one the caller was in (its messages are in their box)
+    /// as `chatForbidden`, title only; nothing about any other.
     func getChats(_ call: Api.functions.messages.getChats, caller: Caller) throws -> Api.messages.Chats {
         guard call.id.count <= 200 else { throw APIError.limitInvalid }
         return try store.read { tx in
-            .chats(.init(chats: try call.id.compactMap { try tx.chat(id: $0) }.map { apiChat($0, viewer: caller.userId, tx: tx) }))
+            .chats(
+                .init(
+                    chats: try call.id.compactMap { id -> Api.Chat? in
+                        guard let chat = try tx.chat(id: id) else { return nil }
+                        if chat.members.contains(where: { $0.userId == caller.userId }) { return apiChat(chat, viewer: caller.userId, tx: tx) }
+                        guard try tx.hasDialog(owner: caller.userId, peer: .chat(chat.id)) else { return nil }
+                        return .chatForbidden(.init(id: chat.id, title: chat.title))
+                    }))
         }
     }
 }

@@ -58,12 +58,9 @@ extension ServerBackend {
         let attributes = (try? reader.readVector { (r: inout TLReader) throws(TLDecodingError) in try Api.DocumentAttribute.parse(&r) }) ?? []
         return .document(
             .init(
-                id: document.id, accessHash: document.accessHash, fileReference: Self.fileReference(document.id), date: document.date,
+                id: document.id, accessHash: document.accessHash, fileReference: fileReference(.document, document.id), date: document.date,
                 mimeType: document.mime, size: document.size, dcId: document.dc, attributes: attributes))
     }
-
-    /// Telegram's file references expire; ours never do, and are derived from the id.
-    static func fileReference(_ id: Int64) -> [UInt8] { Array(Digest.sha256(Array(String(id).utf8)).prefix(8)) }
 
     /// What kind of media a document is, for search filters.
     static func mediaKind(of attributes: [Api.DocumentAttribute]) -> MediaKind {
@@ -92,13 +89,14 @@ extension ServerBackend {
             let document = DocumentRecord(
                 id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now,
                 mime: String(upload.mimeType.prefix(128)), size: blob.size, sha256: blob.sha256, attributes: Reply.vector(attributes))
-            try store.write { tx in try tx.insert(document) }
+            try store.write { [self] tx in try tx.insert(document) }
             let kind = Self.mediaKind(of: attributes)
             return (.messageMediaDocument(.init(voice: kind == .voice, document: apiDocument(document))), kind)
         case .inputMediaDocument(let existing):
             guard case .inputDocument(let input) = existing.id,
                 let document = try store.read({ tx in try tx.document(id: input.id) }), document.accessHash == input.accessHash
             else { throw APIError.badRequest("MEDIA_INVALID") }
+            try checkFileReference(input.fileReference, .document, document.id)
             let api = apiDocument(document)
             guard case .document(let fields) = api else { throw APIError.internalError }
             let kind = Self.mediaKind(of: fields.attributes)
@@ -109,6 +107,7 @@ extension ServerBackend {
             guard case .inputPhoto(let input) = existing.id, let photo = try store.read({ tx in try tx.photo(id: input.id) }),
                 photo.accessHash == input.accessHash
             else { throw APIError.badRequest("MEDIA_INVALID") }
+            try checkFileReference(input.fileReference, .photo, photo.id)
             return (.messageMediaPhoto(.init(photo: apiPhoto(photo))), .photo)
         default:
             throw APIError.badRequest("MEDIA_INVALID")
@@ -123,15 +122,20 @@ extension ServerBackend {
             guard let document = try store.read({ tx in try tx.document(id: location.id) }), document.accessHash == location.accessHash else {
                 throw APIError.badRequest("FILE_ID_INVALID")
             }
+            try checkFileReference(location.fileReference, .document, document.id)
             (sha256, dc, type) = (document.sha256, document.dc, .filePartial)
         case .inputPhotoFileLocation(let location):
             guard let photo = try store.read({ tx in try tx.photo(id: location.id) }), photo.accessHash == location.accessHash,
                 let file = photo.files[location.thumbSize]
             else { throw APIError.badRequest("FILE_ID_INVALID") }
+            try checkFileReference(location.fileReference, .photo, photo.id)
             (sha256, dc, type) = (file.sha256, photo.dc, .fileJpeg)
         case .inputPeerPhotoFileLocation(let location):
-            // A profile photo: `big` is its largest size, else its smallest box size.
-            guard let photo = try store.read({ tx in try tx.photo(id: location.photoId) }) else { throw APIError.badRequest("FILE_ID_INVALID") }
+            // A profile photo: `big` is its largest size, else its smallest box size. Only the current profile photo
+            // of a peer the caller may reach (access hash or membership checked) is served.
+            guard let photo = try store.read({ tx in try profilePhoto(location.photoId, of: location.peer, caller: caller, tx: tx) }) else {
+                throw APIError.badRequest("FILE_ID_INVALID")
+            }
             let order = ["s", "m", "x", "y", "w"]
             let types = order.filter { photo.files[$0] != nil }
             guard let chosen = location.big ? types.last : types.first, let file = photo.files[chosen] else {

@@ -152,7 +152,7 @@ extension ServerBackend {
 
     func toggleDialogPin(_ call: Api.functions.messages.toggleDialogPin, caller: Caller) throws -> [UInt8] {
         guard case .inputDialogPeer(let input) = call.peer else { throw APIError.peerIdInvalid }
-        let found = try store.write { tx in
+        let found = try store.write { [self] tx in
             try tx.setPinned(owner: caller.userId, peer: try resolve(input.peer, caller: caller, tx: tx), pinned: call.pinned)
         }
         guard found else { throw APIError.peerIdInvalid }

@@ -45,8 +45,22 @@ extension ServerBackend {
                 newSecureAlgo: .securePasswordKdfAlgoSHA512(.init(salt: SecureRandom.bytes(8))), secureRandom: SecureRandom.bytes(256)))
     }
 
-    /// Checks a proof of the current password against the account's last round (which it uses up).
+    /// Checks a proof of the current password against the account's last round (which it uses up). Wrong proofs
+    /// count for the account (`AttemptLimit.wrongPasswordsPerAccount`): past the free ones every try waits
+    /// (`FLOOD_WAIT_X`), across restarts and connections; the right password forgets them.
     private func checkProof(_ input: Api.InputCheckPasswordSRP, userId: Int64) throws {
+        let subject = String(userId)
+        try checkAttempts(.wrongPasswordsPerAccount, subject) { APIError.floodWait(Int($0)) }
+        do {
+            try checkProofOnce(input, userId: userId)
+        } catch let error as APIError where error.message == "PASSWORD_HASH_INVALID" {
+            try store.write { [self] tx in try countAttempt(.wrongPasswordsPerAccount, subject, tx: tx) }
+            throw error
+        }
+        try store.write { [self] tx in try tx.forgetAttempts(key: AttemptLimit.wrongPasswordsPerAccount.key(subject)) }
+    }
+
+    private func checkProofOnce(_ input: Api.InputCheckPasswordSRP, userId: Int64) throws {
         let hasPassword = try store.read { tx in try tx.password(userId: userId) } != nil
         switch input {
         case .inputCheckPasswordEmpty:
@@ -82,13 +96,13 @@ extension ServerBackend {
             }
             record = PasswordRecord(
                 userId: caller.userId, salt1: algorithm.salt1, salt2: algorithm.salt2, g: algorithm.g, p: algorithm.p,
-                verifier: verifier.bytes, hint: String((settings.hint ?? "").prefix(64)))
+                verifier: verifier.bytes, hint: (settings.hint ?? "").clipped(toUTF16Units: 64))
         case .passwordKdfAlgoUnknown?:
             record = nil  // removes the password
         case nil:
             throw APIError.badRequest("NEW_SETTINGS_INVALID")
         }
-        _ = try store.write { tx in try tx.setPassword(record, userId: caller.userId) }
+        _ = try store.write { [self] tx in try tx.setPassword(record, userId: caller.userId) }
         return Reply.bool(true)
     }
 

@@ -10,7 +10,7 @@ extension ServerBackend {
         var reader = TLReader(photo.sizes)
         let sizes = (try? reader.readVector { (r: inout TLReader) throws(TLDecodingError) in try Api.PhotoSize.parse(&r) }) ?? []
         return .photo(
-            .init(id: photo.id, accessHash: photo.accessHash, fileReference: Self.fileReference(photo.id), date: photo.date, sizes: sizes, dcId: photo.dc))
+            .init(id: photo.id, accessHash: photo.accessHash, fileReference: fileReference(.photo, photo.id), date: photo.date, sizes: sizes, dcId: photo.dc))
     }
 
     /// `photos.uploadProfilePhoto`: the picture becomes a photo like any other and the caller's profile photo.
@@ -18,7 +18,7 @@ extension ServerBackend {
         guard call.bot == nil, call.video == nil, !call.fallback else { throw APIError.badRequest("PHOTO_INVALID") }
         guard let file = call.file else { throw APIError.badRequest("PHOTO_FILE_MISSING") }
         let photo = try makePhoto(file, caller: caller)
-        let user = try store.write { tx throws -> UserRecord? in
+        let user = try store.write { [self] tx throws -> UserRecord? in
             guard var user = try tx.user(id: caller.userId) else { return nil }
             user.photo = photo.serialized()
             try tx.update(user)
@@ -26,6 +26,16 @@ extension ServerBackend {
         }
         guard let user else { throw APIError.authKeyUnregistered }
         return .photo(.init(photo: photo, users: [apiUser(user, viewer: caller.userId)]))
+    }
+
+    /// Photo `photoId` if it is the current profile photo of `peer`, which the caller must be able to reach
+    /// (`PEER_ID_INVALID` otherwise); basic groups have no photos here.
+    func profilePhoto(_ photoId: Int64, of peer: Api.InputPeer, caller: Caller, tx: StoreTransaction) throws -> PhotoRecord? {
+        let owner = try resolve(peer, caller: caller, tx: tx)
+        guard owner.kind == .user, let user = try tx.user(id: owner.id), let bytes = user.photo,
+            case .photo(let current)? = try? Api.Photo(tlBytes: bytes), current.id == photoId
+        else { return nil }
+        return try tx.photo(id: photoId)
     }
 
     /// A user's profile photo as `User.photo` shows it: its id, DC and stripped thumbnail.
@@ -59,7 +69,7 @@ extension ServerBackend {
         let photo = PhotoRecord(
             id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now, sizes: Reply.vector(sizes),
             files: stored)
-        try store.write { tx in try tx.insert(photo) }
+        try store.write { [self] tx in try tx.insert(photo) }
         return apiPhoto(photo)
     }
 }

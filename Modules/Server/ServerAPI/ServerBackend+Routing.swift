@@ -7,7 +7,7 @@ extension ServerBackend {
     /// Methods anyone may call, signed in or not; `nil` when `call` is not one of them.
     func routeSignedOut(_ call: RPCCall) throws -> [UInt8]? {
         switch call.function {
-        case let f as Api.functions.auth.sendCode: return try sendCode(f, dc: call.dcId).serialized()
+        case let f as Api.functions.auth.sendCode: return try sendCode(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
         case let f as Api.functions.auth.signIn: return try signIn(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
         case let f as Api.functions.auth.signUp: return try signUp(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
         case let f as Api.functions.auth.importAuthorization:

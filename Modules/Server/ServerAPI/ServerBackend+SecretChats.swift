@@ -40,7 +40,7 @@ extension ServerBackend {
         guard call.gA.count == SecretChatLimits.publicValueBytes else { throw APIError.badRequest("DH_G_A_INVALID") }
         let date = now
         var pushes: [Push] = []
-        let chat = try store.write({ tx throws -> EncryptedChatRecord in
+        let chat = try store.write({ [self] tx throws -> EncryptedChatRecord in
             guard let user = try resolve(call.userId, caller: caller, tx: tx), user.id != caller.userId else {
                 throw APIError.userIdInvalid
             }
@@ -54,14 +54,14 @@ extension ServerBackend {
             try tx.insert(chat)
             pushes.append(try encryptionPush(chat, to: user.id, tx: tx))
             return chat
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
         return apiEncryptedChat(chat, viewer: caller.userId)
     }
 
     func acceptEncryption(_ call: Api.functions.messages.acceptEncryption, caller: Caller) throws -> Api.EncryptedChat {
         guard call.gB.count == SecretChatLimits.publicValueBytes else { throw APIError.badRequest("DH_G_B_INVALID") }
         var pushes: [Push] = []
-        let chat = try store.write({ tx throws -> EncryptedChatRecord in
+        let chat = try store.write({ [self] tx throws -> EncryptedChatRecord in
             var chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: nil)
             guard chat.participantId == caller.userId else { throw APIError.chatIdInvalid }
             switch chat.state {
@@ -77,13 +77,13 @@ extension ServerBackend {
             try tx.update(chat)
             pushes.append(try encryptionPush(chat, to: chat.adminId, tx: tx))
             return chat
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
         return apiEncryptedChat(chat, viewer: caller.userId)
     }
 
     func discardEncryption(_ call: Api.functions.messages.discardEncryption, caller: Caller) throws -> [UInt8] {
         var pushes: [Push] = []
-        try store.write({ tx throws in
+        try store.write({ [self] tx throws in
             guard var chat = try tx.encryptedChat(id: Int64(call.chatId)),
                 chat.isHeld(by: caller.userId, authKeyId: caller.authKeyId)
             else { throw APIError.badRequest("CHAT_ID_INVALID") }
@@ -93,7 +93,7 @@ extension ServerBackend {
             chat.changed = now
             try tx.update(chat)
             pushes.append(try encryptionPush(chat, to: chat.peer(of: caller.userId), tx: tx))
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }
 
@@ -110,7 +110,7 @@ extension ServerBackend {
         let stored = try file.flatMap { try storeEncryptedFile($0, caller: caller) }
         let date = now
         var pushes: [Push] = []
-        try store.write({ tx throws in
+        try store.write({ [self] tx throws in
             let chat = try encryptedChat(peer, caller: caller, tx: tx, state: .accepted)
             let recipient = chat.peer(of: caller.userId)
             guard try tx.pendingQtsCount(owner: recipient) < SecretChatLimits.pendingQts else {
@@ -132,7 +132,7 @@ extension ServerBackend {
                 Push(
                     authKeyIds: try devices(of: recipient, in: chat, tx: tx),
                     updates: .updates(.init(updates: [update], users: [], chats: [], date: date, seq: 0))))
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
         if let stored { return .sentEncryptedFile(.init(date: date, file: apiEncryptedFile(stored))) }
         return .sentEncryptedMessage(.init(date: date))
     }
@@ -167,20 +167,20 @@ extension ServerBackend {
     func readEncryptedHistory(_ call: Api.functions.messages.readEncryptedHistory, caller: Caller) throws -> [UInt8] {
         let date = now
         var pushes: [Push] = []
-        try store.write({ tx throws in
+        try store.write({ [self] tx throws in
             let chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: .accepted)
             let update = Api.Update.updateEncryptedMessagesRead(.init(chatId: Int32(chat.id), maxDate: call.maxDate, date: date))
             let other = chat.peer(of: caller.userId)
             pushes.append(
                 Push(authKeyIds: try devices(of: other, in: chat, tx: tx), updates: .updateShort(.init(update: update, date: date))))
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }
 
     func setEncryptedTyping(_ call: Api.functions.messages.setEncryptedTyping, caller: Caller) throws -> [UInt8] {
         let date = now
         var pushes: [Push] = []
-        try store.write({ tx throws in
+        try store.write({ [self] tx throws in
             let chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: .accepted)
             guard call.typing else { return }
             let update = Api.Update.updateEncryptedChatTyping(.init(chatId: Int32(chat.id)))
@@ -188,14 +188,14 @@ extension ServerBackend {
                 Push(
                     authKeyIds: try devices(of: chat.peer(of: caller.userId), in: chat, tx: tx),
                     updates: .updateShort(.init(update: update, date: date))))
-        }, then: { _ in send(pushes, caller: caller) })
+        }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }
 
     /// `messages.receivedQueue`: what the client has up to `max_qts` is forgotten; answers the random_ids of
     /// nothing (the server keeps no per-device delivery state beyond the queue).
     func receivedQueue(_ call: Api.functions.messages.receivedQueue, caller: Caller) throws -> [UInt8] {
-        try store.write { tx throws in _ = try tx.dropQtsUpdates(owner: caller.userId, through: Int64(call.maxQts)) }
+        try store.write { [self] tx throws in _ = try tx.dropQtsUpdates(owner: caller.userId, through: Int64(call.maxQts)) }
         var writer = TLWriter()
         writer.writeUInt32(0x1cb5c415)  // vector, empty
         writer.writeInt32(0)

@@ -7,9 +7,6 @@ import TelegramApi
 /// session of every member gets it pushed — `updateShortMessage` / `updateShortChatMessage` for plain text as
 /// Telegram sends them, `updates` with `updateNewMessage` otherwise (core.telegram.org "Working with updates").
 extension ServerBackend {
-    /// The longest text a message may carry (`message_length_max` in `help.getConfig`).
-    static let maximumMessageLength = 4096
-
     /// What a new message carries, whatever method sent it.
     struct Outgoing {
         var text: String
@@ -35,16 +32,16 @@ extension ServerBackend {
 
     func sendMessage(_ call: Api.functions.messages.sendMessage, caller: Caller) throws -> Api.Updates {
         guard !call.message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw APIError.messageEmpty }
-        guard call.message.count <= Self.maximumMessageLength else { throw APIError.messageTooLong }
+        try TextLimit.message.check(call.message)
+        let entities = try storedEntities(call.entities, text: call.message, caller: caller)
         let outgoing = Outgoing(
-            text: call.message, entities: call.entities, replyTo: Self.replyId(call.replyTo), silent: call.silent,
-            randomId: call.randomId)
+            text: call.message, entities: entities, replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: call.randomId)
         let landed = try deliver([outgoing], to: call.peer, caller: caller)
         guard let mine = landed.first?.first(where: { $0.message.owner == caller.userId }) else { throw APIError.internalError }
         return .updateShortSentMessage(
             .init(
                 out: true, id: Int32(truncatingIfNeeded: mine.message.id), pts: Int32(truncatingIfNeeded: mine.pts), ptsCount: 1,
-                date: mine.message.date, entities: call.entities))
+                date: mine.message.date, entities: entities))
     }
 
     static func replyId(_ replyTo: Api.InputReplyTo?) -> Int64? {
@@ -59,7 +56,7 @@ extension ServerBackend {
         let date = now
         var pushes: [Push] = []
         var pushFiles: [PushFiles.Pending] = []
-        let landed = try store.write({ tx throws -> [[Landed]] in
+        let landed = try store.write({ [self] tx throws -> [[Landed]] in
             let peer = try resolve(inputPeer, caller: caller, tx: tx)
             let recipients = try recipients(of: peer, sender: caller.userId, tx: tx)
             var keys: [Int64: [Int64]] = [:]
@@ -93,7 +90,7 @@ extension ServerBackend {
             pushes = try result.flatMap { copies in try copies.map { try newMessagePush($0, tx: tx) } }
             pushFiles = try result.flatMap { copies in try pendingPushes(copies, sender: caller.userId, tx: tx) }
             return result
-        }, then: { _ in
+        }, then: { [self] _ in
             send(pushes, caller: caller)
             deliverPushFiles(pushFiles)
         })

@@ -5,14 +5,12 @@ import TelegramApi
 /// Messages with media, albums and forwards: stored like text messages, pushed as `updates` with `updateNewMessage`
 /// (Telegram's short forms carry no media), and answered with the caller's `updates`.
 extension ServerBackend {
-    /// `caption_length_max` of `help.getConfig`.
-    static let maximumCaptionLength = 1024
-
     func sendMedia(_ call: Api.functions.messages.sendMedia, caller: Caller) throws -> Api.Updates {
-        guard call.message.count <= Self.maximumCaptionLength else { throw APIError.badRequest("MEDIA_CAPTION_TOO_LONG") }
+        try TextLimit.caption.check(call.message)
         let (media, kind) = try media(call.media, caller: caller)
+        let entities = try storedEntities(call.entities, text: call.message, caller: caller)
         let outgoing = Outgoing(
-            text: call.message, entities: call.entities, media: media, mediaKind: kind.rawValue, replyTo: Self.replyId(call.replyTo),
+            text: call.message, entities: entities, media: media, mediaKind: kind.rawValue, replyTo: Self.replyId(call.replyTo),
             silent: call.silent, randomId: call.randomId)
         return try sentUpdates(try deliver([outgoing], to: call.peer, caller: caller), randomIds: [call.randomId], caller: caller)
     }
@@ -23,11 +21,12 @@ extension ServerBackend {
         let groupedId = Self.randomId()
         var messages: [Outgoing] = []
         for case .inputSingleMedia(let single) in call.multiMedia {
-            guard single.message.count <= Self.maximumCaptionLength else { throw APIError.badRequest("MEDIA_CAPTION_TOO_LONG") }
+            try TextLimit.caption.check(single.message)
+            let entities = try storedEntities(single.entities, text: single.message, caller: caller)
             let (media, kind) = try media(single.media, caller: caller)
             messages.append(
                 Outgoing(
-                    text: single.message, entities: single.entities, media: media, mediaKind: kind.rawValue,
+                    text: single.message, entities: entities, media: media, mediaKind: kind.rawValue,
                     replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: single.randomId, groupedId: groupedId))
         }
         return try sentUpdates(try deliver(messages, to: call.peer, caller: caller), randomIds: messages.map(\.randomId), caller: caller)

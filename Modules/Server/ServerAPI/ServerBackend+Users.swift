@@ -13,7 +13,7 @@ extension ServerBackend {
             guard let record = try tx.user(id: user.userId), record.accessHash == user.accessHash || record.id == caller.userId else { return nil }
             return record
         case .inputUserFromMessage(let fromMessage):
-            return try tx.user(id: fromMessage.userId)
+            return try user(fromMessage.userId, seenIn: fromMessage.msgId, of: fromMessage.peer, caller: caller, tx: tx)
         case .inputUserEmpty: return nil
         }
     }
@@ -53,7 +53,7 @@ extension ServerBackend {
     func updateUsername(_ call: Api.functions.account.updateUsername, caller: Caller) throws -> Api.User {
         let name = call.username
         guard name.isEmpty || Self.isValidUsername(name) else { throw APIError.badRequest("USERNAME_INVALID") }
-        let user = try store.write { tx throws -> UserRecord? in
+        let user = try store.write { [self] tx throws -> UserRecord? in
             guard var user = try tx.user(id: caller.userId) else { return nil }
             if name.isEmpty {
                 user.username = nil
@@ -70,11 +70,13 @@ extension ServerBackend {
     }
 
     func updateProfile(_ call: Api.functions.account.updateProfile, caller: Caller) throws -> Api.User {
-        if let first = call.firstName, first.trimmingCharacters(in: .whitespaces).isEmpty || first.count > 64 {
-            throw APIError.badRequest("FIRSTNAME_INVALID")
+        if let first = call.firstName {
+            guard !first.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badRequest("FIRSTNAME_INVALID") }
+            try TextLimit.firstName.check(first)
         }
-        if let about = call.about, about.count > 70 { throw APIError.badRequest("ABOUT_TOO_LONG") }
-        let user = try store.write { tx throws -> UserRecord? in
+        if let last = call.lastName { try TextLimit.lastName.check(last) }
+        if let about = call.about { try TextLimit.about.check(about) }
+        let user = try store.write { [self] tx throws -> UserRecord? in
             guard var user = try tx.user(id: caller.userId) else { return nil }
             if let first = call.firstName { user.firstName = first }
             if let last = call.lastName { user.lastName = last }
@@ -95,22 +97,24 @@ extension ServerBackend {
         return .resolvedPeer(.init(peer: .peerUser(.init(userId: user.id)), chats: [], users: [apiUser(user, viewer: caller.userId)]))
     }
 
+    /// `contacts.search`: the caller's contacts by name or username (`my_results`), anyone else by public username
+    /// only (`results`); a stranger is never found by name.
     func searchContacts(_ call: Api.functions.contacts.search, caller: Caller) throws -> Api.contacts.Found {
         let query = call.q.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "@"))
         guard query.count >= 1 else { throw APIError.badRequest("QUERY_TOO_SHORT") }
         let limit = Int(min(max(call.limit, 1), 100))
-        let users = try store.read { tx in try tx.searchUsers(prefix: query, limit: limit) }
+        let (contacts, others) = try store.read { tx in try tx.searchUsers(prefix: query, owner: caller.userId, limit: limit) }
         return .found(
             .init(
-                myResults: [], results: users.map { .peerUser(.init(userId: $0.id)) }, chats: [],
-                users: users.map { apiUser($0, viewer: caller.userId) }))
+                myResults: contacts.map { .peerUser(.init(userId: $0.id)) }, results: others.map { .peerUser(.init(userId: $0.id)) },
+                chats: [], users: (contacts + others).map { apiUser($0, viewer: caller.userId) }))
     }
 
     func importContacts(_ call: Api.functions.contacts.importContacts, caller: Caller) throws -> Api.contacts.ImportedContacts {
         guard call.contacts.count <= 500 else { throw APIError.limitInvalid }
         var imported: [Api.ImportedContact] = []
         var users: [UserRecord] = []
-        try store.write { tx in
+        try store.write { [self] tx in
             for case .inputPhoneContact(let contact) in call.contacts {
                 guard let user = try tx.user(phone: Self.normalizedPhone(contact.phone)) else { continue }
                 try tx.addContact(owner: caller.userId, userId: user.id, firstName: contact.firstName, lastName: contact.lastName)

@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 public import MTProtoServer
 public import ServerStore
+import CryptoUtils
 import PasswordSRP
 
 /// The state behind every service: the database, where pushes go, the DCs, the clock, and how login codes are
@@ -37,6 +38,8 @@ public final class ServerBackend: @unchecked Sendable {
     let clock: @Sendable () -> Double
     /// Where pushes for registered devices are written (tg-server `--push-dir`); `nil` writes none.
     let pushFiles: PushFiles?
+    /// The key of file references (`FileReferences`), kept in the database so references outlive a restart.
+    let fileReferenceKey: [UInt8]
     private let lock = NSLock()
     /// auth_key_id → signed-in account (a miss is looked up in the store).
     private var signedIn: [Int64: SignedIn] = [:]
@@ -76,6 +79,9 @@ public final class ServerBackend: @unchecked Sendable {
         self.flood = flood
         self.logger = logger
         self.clock = clock
+        // Read (or made) once, before any call: it must not be written from inside another transaction.
+        fileReferenceKey = (try? store.write { tx in try tx.secret(named: "file-reference") { SecureRandom.bytes(32) } })
+            ?? SecureRandom.bytes(32)
     }
 
     /// The current time as TL's `date`.

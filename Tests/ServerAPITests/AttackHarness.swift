@@ -1,0 +1,103 @@
+import Foundation
+import MTProtoServer
+import ServerAPI
+import ServerStore
+import TLRuntime
+import TelegramApi
+import Testing
+
+/// A backend to attack: calls through `ServerAPIHandler` as real clients make them, on a clock the test moves, with
+/// `restart()` opening the same data folder anew (limits that must survive restarts are checked across it).
+final class AttackHarness: @unchecked Sendable {
+    /// The time the backend sees; tests move it forward.
+    final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Double = 1_800_000_000
+        var now: Double { lock.withLock { value } }
+        func advance(_ seconds: Double) { lock.withLock { value += seconds } }
+    }
+
+    let folder: URL
+    let clock = Clock()
+    private(set) var handler: ServerAPIHandler
+    private(set) var store: ServerStore
+    private var nextMessageId: Int64 = 4
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-attack-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        (store, handler) = try Self.open(folder, clock: clock)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    private static func open(_ folder: URL, clock: Clock) throws -> (ServerStore, ServerAPIHandler) {
+        let store = try ServerStore(path: folder.appendingPathComponent("server.sqlite").path)
+        let dataCenters = (1...3).map { MTProtoServer.DataCenter(id: Int32($0), host: "127.0.0.1", port: 5000 + $0) }
+        let backend = ServerBackend(
+            store: store, files: try FileVault(directory: folder), updates: UpdateGateway(), dataCenters: dataCenters,
+            codes: .init(folder: folder.appendingPathComponent("codes")), flood: FloodControl(), clock: { clock.now })
+        return (store, ServerAPIHandler(backend: backend))
+    }
+
+    /// The server stops and starts again on the same folder: everything in memory is gone.
+    func restart() throws {
+        (store, handler) = try Self.open(folder, clock: clock)
+    }
+
+    func call(_ function: any TLFunction, key: Int64, dc: Int32 = 2) -> RPCResponse {
+        nextMessageId += 4
+        return handler.handle(RPCCall(requestMessageId: nextMessageId, function: function, layer: 229, authKeyId: key, sessionId: key, dcId: dc))
+    }
+
+    func result<T: TLObject>(_ function: any TLFunction, as type: T.Type, key: Int64, dc: Int32 = 2) throws -> T {
+        let response = call(function, key: key, dc: dc)
+        guard case .result(let bytes) = response else { throw Refused(response: response) }
+        return try T(tlBytes: bytes)
+    }
+
+    /// The error name a call was refused with, or nil when it was answered.
+    func error(_ function: any TLFunction, key: Int64, dc: Int32 = 2) -> String? {
+        if case .error(_, let message) = call(function, key: key, dc: dc) { return message }
+        return nil
+    }
+
+    struct Refused: Error { let response: RPCResponse }
+
+    /// An account on DC 2 signed in with key `key` (test numbers `99966 2 YYYY`, whose code is 22222).
+    struct Account {
+        let id: Int64
+        let accessHash: Int64
+        let key: Int64
+        var inputUser: Api.InputUser { .inputUser(.init(userId: id, accessHash: accessHash)) }
+        var inputPeer: Api.InputPeer { .inputPeerUser(.init(userId: id, accessHash: accessHash)) }
+    }
+
+    func signUp(_ phone: String, name: String, key: Int64) throws -> Account {
+        guard case .sentCode(let code) = try result(Self.sendCode(phone), as: Api.auth.SentCode.self, key: key) else { throw Refused(response: .notImplemented) }
+        let signIn = try result(
+            Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, phoneCode: "22222"), as: Api.auth.Authorization.self,
+            key: key)
+        guard case .authorizationSignUpRequired = signIn else { throw Refused(response: .notImplemented) }
+        let auth = try result(
+            Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, firstName: name, lastName: ""),
+            as: Api.auth.Authorization.self, key: key)
+        guard case .authorization(let authorization) = auth, case .user(let user) = authorization.user, let hash = user.accessHash else {
+            throw Refused(response: .notImplemented)
+        }
+        return Account(id: user.id, accessHash: hash, key: key)
+    }
+
+    static func sendCode(_ phone: String) -> Api.functions.auth.sendCode {
+        Api.functions.auth.sendCode(phoneNumber: phone, apiId: 1, apiHash: "", settings: .codeSettings(.init()))
+    }
+
+    /// The access hash `viewer` sees for `target`, as a stranger learns it (by username).
+    func hashSeen(of username: String, by viewer: Account) throws -> Int64 {
+        let resolved = try result(Api.functions.contacts.resolveUsername(username: username), as: Api.contacts.ResolvedPeer.self, key: viewer.key)
+        guard case .resolvedPeer(let peer) = resolved, case .user(let user)? = peer.users.first, let hash = user.accessHash else {
+            throw Refused(response: .notImplemented)
+        }
+        return hash
+    }
+}
