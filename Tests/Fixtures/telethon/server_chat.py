@@ -315,8 +315,10 @@ async def group(args, alice, bob, alice_inbox, bob_inbox):
         await sign_up(carol, "99966300" + args.tag, "Carol")
         carol_inbox = watch(carol)
         alice_me, carol_me = await alice.get_me(), await carol.get_me()
-        # Bob knows Alice already; Carol he finds through contacts.search.
-        found = await bob(functions.contacts.SearchRequest(q="Carol", limit=5))
+        # Bob knows Alice already; Carol he finds through contacts.search by her public username (Telegram, and so
+        # tg-server, never finds a stranger by name).
+        await carol(functions.account.UpdateUsernameRequest("carol_" + args.tag))
+        found = await bob(functions.contacts.SearchRequest(q="carol_" + args.tag, limit=5))
         carol_user = next(u for u in found.users if u.id == carol_me.id)
         invited = await bob(functions.messages.CreateChatRequest(users=[alice_me.id, carol_user], title="Trio"))
         chat = invited.updates.chats[0]
