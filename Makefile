@@ -87,7 +87,7 @@ clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 	rm -rf .build Benchmarks/.build .repro
 
 # Network: the TL toolchain.
-.PHONY: tl tl-check fuzz
+.PHONY: tl tl-check fuzz fuzz-all
 tl: ## Regenerate TelegramApi, MTProtoApi and SecretApi from Schemas/tl with tl-gen (commit the GENERATED-* result).
 	$(SWIFT) build --product tl-gen -q
 	$$($(SWIFT) build --show-bin-path)/tl-gen Schemas/tl/api.tl Modules/Network/TelegramApi Api
@@ -127,6 +127,9 @@ postbox-check: deps ## Postbox acceptance by hand: import-jsonl, search "pho" fi
 
 fuzz: deps ## Every fuzz harness under libFuzzer + ASan (FUZZ_SECONDS=60 each, or FUZZ_RUNS=N; HARNESS=name for one).
 	@bash BuildTools/scripts/fuzz.sh $(if $(FUZZ_RUNS),--runs $(FUZZ_RUNS),--seconds $(or $(FUZZ_SECONDS),60)) $(HARNESS)
+
+fuzz-all: deps ## Recorded run of every harness (FUZZ_RUNS=1000000 or FUZZ_MAX_SECONDS=3600 each); writes the table in Fuzz/README.md.
+	@FUZZ_RUNS=$(or $(FUZZ_RUNS),1000000) FUZZ_MAX_SECONDS=$(or $(FUZZ_MAX_SECONDS),3600) bash BuildTools/scripts/fuzz-all.sh $(HARNESS)
 
 # Postbox live views.
 .PHONY: bench-postbox-views

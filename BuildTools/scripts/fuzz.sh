@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer driver of Fuzz/ (Swift with -sanitize=fuzzer,address) over BuildTools/FuzzHarnesses and runs
 # every harness (or the ones named) on a corpus seeded from Fuzz/seeds/<harness>/.
-#   fuzz.sh [--seconds N | --runs N] [harness …]
+#   fuzz.sh [--seconds N] [--runs N] [harness …]   (both: whichever limit comes first)
 # Prints each harness's executed-input count. A crash, leak, out-of-memory or timeout leaves its input in
 # Fuzz/artifacts/<harness>/ and makes this script fail. The short fixed-seed pass of the same harnesses is part of
 # `make test` (Tests/FuzzHarnessesTests).
 set -euo pipefail
-limit=(-max_total_time=60)
+limit=()
 harnesses=()
 while [ $# -gt 0 ]; do
     case "$1" in
-        --seconds) limit=(-max_total_time="$2"); shift 2 ;;
-        --runs) limit=(-runs="$2"); shift 2 ;;
+        --seconds) limit+=(-max_total_time="$2"); shift 2 ;;
+        --runs) limit+=(-runs="$2"); shift 2 ;;
         -h|--help) sed -n '2,7p' "$0" | sed 's/^# //'; exit 0 ;;
         *) harnesses+=("$1"); shift ;;
     esac
 done
 cd "$(dirname "$0")/../../Fuzz"
+# Both limits may be given: a harness stops at whichever comes first.
+[ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=60)
 if [ ${#harnesses[@]} -eq 0 ]; then
     harnesses=($(ls seeds))
 fi

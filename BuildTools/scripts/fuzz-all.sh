@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Every fuzz harness for a recorded run: each until FUZZ_RUNS inputs (default 1,000,000) or FUZZ_MAX_SECONDS
+# (default 3,600), whichever comes first, under libFuzzer + AddressSanitizer (BuildTools/scripts/fuzz.sh builds the
+# driver). Writes the table of the runs — harness, inputs executed, seconds, coverage (libFuzzer's `cov` edges and
+# `ft` features at the end), corpus size, crashes — between the fuzz-all markers of Fuzz/README.md, with the date and
+# the command. Each crash, leak, out-of-memory or timeout input is copied into Fuzz/seeds/<harness>/ as
+# `regression-<sha1>`, so `make test` (Tests/FuzzHarnessesTests, every seed) runs it from then on; the script then
+# exits 1.
+#   fuzz-all.sh [harness …]
+set -euo pipefail
+runs=${FUZZ_RUNS:-1000000}
+seconds=${FUZZ_MAX_SECONDS:-3600}
+case "${1:-}" in -h|--help) sed -n '2,9p' "$0" | sed 's/^# //'; exit 0 ;; esac
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo/Fuzz"
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=($(ls seeds))
+rows=()
+status=0
+# One driver build, every harness in turn; libFuzzer stops each at whichever limit comes first.
+bash "$repo/BuildTools/scripts/fuzz.sh" --runs "$runs" --seconds "$seconds" "${harnesses[@]}" || true
+for harness in "${harnesses[@]}"; do
+    log="artifacts/$harness/last-run.log"
+    executed=$(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
+    elapsed=$(sed -nE 's/^Done [0-9]+ runs in ([0-9]+) second.*/\1/p' "$log" | tail -1)
+    last=$(grep -E '^#[0-9]+' "$log" | grep -E 'cov: ' | tail -1 || true)
+    cov=$(sed -nE 's/.*cov: ([0-9]+).*/\1/p' <<<"$last")
+    ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
+    corpus=$(sed -nE 's/.* corp: ([0-9]+)\/.*/\1/p' <<<"$last")
+    found=0
+    for input in artifacts/"$harness"/crash-* artifacts/"$harness"/leak-* artifacts/"$harness"/oom-* artifacts/"$harness"/timeout-*; do
+        [ -f "$input" ] || continue
+        found=$((found + 1))
+        cp "$input" "seeds/$harness/regression-$(sha1sum "$input" | cut -c1-16)"
+        status=1
+    done
+    rows+=("| $harness | ${executed:-?} | ${elapsed:-?} | ${cov:-?} / ${ft:-?} | ${corpus:-?} | $found |")
+    echo "fuzz-all: $harness: ${executed:-?} inputs in ${elapsed:-?} s, cov ${cov:-?}, ft ${ft:-?}, corpus ${corpus:-?}, crashes $found"
+done
+
+table=$(
+    printf 'Recorded %s UTC on %s (%s cores), `make fuzz-all FUZZ_RUNS=%s FUZZ_MAX_SECONDS=%s%s`; debug + ASan.\n\n' \
+        "$(date -u '+%Y-%m-%d %H:%M')" "$(uname -m)" "$(nproc)" "$runs" "$seconds" \
+        "$([ $# -gt 0 ] && printf ' HARNESS="%s"' "$*")"
+    echo '| harness | inputs executed | seconds | coverage (cov / ft) | corpus | crashes |'
+    echo '|---|---:|---:|---:|---:|---:|'
+    printf '%s\n' "${rows[@]}"
+)
+python3 - "$table" <<'EOF'
+import re, sys
+path = "README.md"
+text = open(path, encoding="utf-8").read()
+begin, end = "<!-- fuzz-all:begin -->", "<!-- fuzz-all:end -->"
+block = begin + "\n" + sys.argv[1] + "\n" + end
+if begin in text and end in text:
+    text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+else:
+    text = text.rstrip("\n") + "\n\n## Recorded runs (`make fuzz-all`)\n\n" + block + "\n"
+open(path, "w", encoding="utf-8").write(text)
+EOF
+echo "fuzz-all: table written to Fuzz/README.md"
+exit $status
