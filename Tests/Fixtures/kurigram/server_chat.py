@@ -27,6 +27,7 @@ import hashlib
 import io
 import json
 import logging
+import os
 import struct
 import sys
 import zlib
@@ -304,6 +305,9 @@ def main():
     parser.add_argument("--tag", default="01")
     args = parser.parse_args()
     args.ports = {int(dc): int(port) for dc, port in (item.split("=") for item in args.ports.split(","))}
+    # kurigram appends every error it has no class for to ./unknown_errors.txt: keep that in the work folder, not in
+    # whatever folder the test runs from.
+    os.chdir(args.workdir)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     print(json.dumps(asyncio.run(run(args))))
 
