@@ -143,8 +143,9 @@ if [ ! -f "$venv/.python-telegram-installed" ]; then
 fi
 
 # kurigram, a Pyrogram-family client (a fork that follows Telegram's layers; `import pyrogram`), the second MTProto
-# client the interoperability tests run against, with TgCrypto, the native AES its own setup asks for
-# (https://docs.kurigram.live, pyproject's `fast` extra).
+# client the interoperability tests run against, with TgCrypto, the native AES of its `fast` extra
+# (pypi.org/project/kurigram: `pip install kurigram[fast]`; without it pyrogram/crypto/aes.py warns and falls back to
+# pure-Python pyaes). The extra's uvloop is left out: the test script runs on asyncio's own loop.
 if [ ! -f "$venv/.kurigram-installed" ]; then
     say "installing $kurigram and $tgcrypto into $venv"
     "$venv/bin/pip" install -q "$kurigram" "$tgcrypto"
