@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Telegraph needs on a Debian machine: the C libraries' -dev packages, the command-line tools the tests
 # use as oracles, SQLCipher 4 (from the distribution's own backports suite on Debian 12, whose SQLCipher is 3.4.1),
-# and a Python venv with Telethon for the interoperability tests.
+# and a Python venv with Telethon and kurigram for the interoperability tests.
 #
 # Idempotent: when everything is present it returns at once (one dpkg-query), and it runs `apt-get update` only when
 # something is missing. Needs root, or sudo.
@@ -24,6 +24,8 @@ packages=(
 sqlcipher_min=4.5
 venv=.venv
 telethon=telethon==1.45.0
+kurigram=kurigram==2.2.26
+tgcrypto=TgCrypto==1.2.5
 
 say() { printf 'install-deps: %s\n' "$*"; }
 
@@ -138,6 +140,16 @@ if [ ! -f "$venv/.python-telegram-installed" ]; then
     say "installing python-telegram==2.0.0 (TDLib's libtdjson) into $venv"
     "$venv/bin/pip" install -q --no-deps "python-telegram==2.0.0"
     touch "$venv/.python-telegram-installed"
+fi
+
+# kurigram, a Pyrogram-family client (a fork that follows Telegram's layers; `import pyrogram`), the second MTProto
+# client the interoperability tests run against, with TgCrypto, the native AES of its `fast` extra
+# (pypi.org/project/kurigram: `pip install kurigram[fast]`; without it pyrogram/crypto/aes.py warns and falls back to
+# pure-Python pyaes). The extra's uvloop is left out: the test script runs on asyncio's own loop.
+if [ ! -f "$venv/.kurigram-installed" ]; then
+    say "installing $kurigram and $tgcrypto into $venv"
+    "$venv/bin/pip" install -q "$kurigram" "$tgcrypto"
+    touch "$venv/.kurigram-installed"
 fi
 
 if [ ${#missing[@]} -eq 0 ] && [ "$need_sqlcipher" -eq 0 ] && [ "$sqlcipher_cli_missing" -eq 0 ]; then

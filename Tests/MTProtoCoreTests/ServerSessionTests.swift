@@ -100,9 +100,10 @@ import Testing
         #expect(try Self.receive(&session, W.ping(), id: W.id(Self.now + 3), seq: 9).accepted)
         reaction = try Self.receive(&session, W.ping(), id: W.id(Self.now + 2), seq: 11)
         #expect(try Self.sealed(&session, reaction).compactMap { W.notificationCode($0.body) } == [33])
-        // A call with an even seq_no: 35. An acknowledgement with an odd one: 34.
-        reaction = try Self.receive(&session, W.ping(), id: W.id(Self.now + 4), seq: 10)
+        // An API call with an even seq_no: 35. An acknowledgement with an odd one: 34.
+        reaction = try Self.receive(&session, [0x78, 0x56, 0x34, 0x12], id: W.id(Self.now + 4), seq: 10)
         #expect(try Self.sealed(&session, reaction).compactMap { W.notificationCode($0.body) } == [35])
+        #expect(reaction.calls.isEmpty)
         let ack = MTProto.MsgsAck.msgsAck(.init(msgIds: [1])).serialized()
         reaction = try Self.receive(&session, ack, id: W.id(Self.now + 5), seq: 11)
         #expect(try Self.sealed(&session, reaction).compactMap { W.notificationCode($0.body) } == [34])
@@ -110,6 +111,27 @@ import Testing
         let children = [InnerMessage(messageId: W.id(Self.now + 6), seqNo: 13, body: W.ping())]
         reaction = try Self.receive(&session, ServiceCodec.container(children), id: W.id(Self.now + 7), seq: 13)
         #expect(try Self.sealed(&session, reaction).compactMap { W.notificationCode($0.body) } == [34])
+    }
+
+    /// Pyrogram opens every session with `ping` as not content-related (an even seq_no); Telegram answers it, and so
+    /// must the server (it answered bad_msg_notification 35 and dropped it).
+    @Test func aPingWithAnEvenSeqNoIsAnswered() throws {
+        var session = Self.session()
+        let id = W.id(Self.now)
+        let reaction = try Self.receive(&session, W.ping(7), id: id, seq: 0)
+        #expect(reaction.accepted && reaction.dropped.isEmpty)
+        let replies = try Self.sealed(&session, reaction)
+        #expect(replies.compactMap { W.notificationCode($0.body) }.isEmpty)
+        let pongs = replies.compactMap { W.object($0.body) as? MTProto.Pong }
+        guard case .pong(let pong)? = pongs.first else {
+            Issue.record("expected a pong, got \(replies)")
+            return
+        }
+        #expect(pongs.count == 1 && pong.msgId == id && pong.pingId == 7)
+        // Not content-related, so not acknowledged.
+        #expect(replies.compactMap { W.object($0.body) as? MTProto.MsgsAck }.isEmpty)
+        // The next content-related message still fits: seq_no 1 after an even 0.
+        #expect(try Self.receive(&session, W.ping(8), id: W.id(Self.now + 1), seq: 1).accepted)
     }
 
     @Test func containerChildrenNeedLowerIdsAndNoNestedContainer() throws {

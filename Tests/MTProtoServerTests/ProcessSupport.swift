@@ -1,8 +1,8 @@
 import Foundation
 import TestVectors
 
-/// The programs these tests run: the built `tg-server` and the venv's Python with Telethon (through TestVectors'
-/// `ProcessRunner`, which drains their output and enforces time limits).
+/// The programs these tests run: the built `tg-server` and the venv's Python with Telethon and kurigram (through
+/// TestVectors' `ProcessRunner`, which drains their output and enforces time limits).
 enum ProcessSupport {
     static var python: URL { ProcessRunner.venvPython }
     static var tgServer: URL { ProcessRunner.builtExecutable("tg-server") }

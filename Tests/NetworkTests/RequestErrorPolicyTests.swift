@@ -39,6 +39,9 @@ import Testing
         #expect(delays == [.retry(after: 1), .retry(after: 2), .retry(after: 4), .retry(after: 8), .retry(after: 16)])
         #expect(P.decide(Self.rpc(500, "INTERNAL"), attempt: 6, onMainDc: true) == .fail(Self.rpc(500, "INTERNAL")))
         #expect(P.decide(Self.rpc(-500, "NO_WORKERS_RUNNING"), attempt: 1, onMainDc: true) == .retry(after: 1))
+        // Telegram's 500 RANDOM_ID_DUPLICATE is final: the message already landed.
+        let duplicate = Self.rpc(500, "RANDOM_ID_DUPLICATE")
+        #expect(P.decide(duplicate, attempt: 1, onMainDc: true) == .fail(duplicate))
         #expect(P.decide(Self.rpc(400, "PEER_ID_INVALID"), attempt: 1, onMainDc: true) == .fail(Self.rpc(400, "PEER_ID_INVALID")))
         #expect(P.decide(.connectionClosed, attempt: 1, onMainDc: true) == .fail(.connectionClosed))
     }

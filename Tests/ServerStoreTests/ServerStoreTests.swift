@@ -73,6 +73,11 @@ import Testing
         #expect(try ids(HistoryQuery(offsetDate: 1005, limit: 2)) == [4, 3])
         #expect(try ids(HistoryQuery(limit: 100, maxId: 5)) == [4, 3, 2, 1])
         #expect(try ids(HistoryQuery(limit: 3, minId: 27)) == [30, 29, 28])
+        // max_id and min_id filter the page offset and limit chose, as Telegram applies them (after): max_id far
+        // below the newest message alone finds nothing; with offset_id the window is cut, not moved.
+        #expect(try ids(HistoryQuery(limit: 5, maxId: 10)) == [])
+        #expect(try ids(HistoryQuery(offsetId: 11, limit: 5, maxId: 9)) == [8, 7, 6])
+        #expect(try ids(HistoryQuery(offsetId: 11, limit: 5, minId: 7)) == [10, 9, 8])
         #expect(try ids(HistoryQuery(limit: 0)) == [])
     }
 

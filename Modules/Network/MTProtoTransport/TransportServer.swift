@@ -20,10 +20,15 @@ public final class TransportServer: Sendable {
     /// obfuscated2 clients may use; `frameTimeout` closes connections whose first bytes or whose frames stall.
     /// Writes are buffered up to `writeBufferHighWaterMark` bytes before the channel reports itself unwritable (the
     /// consumer then stops reading until it drains below `writeBufferLowWaterMark`).
+    ///
+    /// `admit` decides on each connection as it is accepted, before it has said anything: a refused one is closed at
+    /// once (within `refusalGrace`), told transport error −429 in its own framing if its first bytes came with it,
+    /// and never reaches `makeHandlers`.
     public static func start(
         host: String, port: Int, group: any EventLoopGroup, secrets: [[UInt8]] = [],
         frameTimeout: TimeAmount? = nil, writeBufferLowWaterMark: Int = 256 * 1024,
         writeBufferHighWaterMark: Int = 1024 * 1024, backlog: Int32 = 1024, http: HTTPTransportLimits = .init(),
+        admit: (@Sendable (any Channel) -> Bool)? = nil,
         makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
     ) async throws -> TransportServer {
         let bootstrap = ServerBootstrap(group: group)
@@ -35,6 +40,10 @@ public final class TransportServer: Sendable {
                 .writeBufferWaterMark, value: .init(low: writeBufferLowWaterMark, high: writeBufferHighWaterMark))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let admit, !admit(channel) {
+                        try refuse(channel, secrets: secrets, http: http)
+                        return
+                    }
                     let detector = TransportPipeline.serverDetector(secrets: secrets, frameTimeout: frameTimeout, http: http) {
                         try makeHandlers(channel)
                     }
@@ -43,6 +52,23 @@ public final class TransportServer: Sendable {
             }
         let channel = try await bootstrap.bind(host: host, port: port).get()
         return TransportServer(channel: channel)
+    }
+
+    /// How long a refused connection stays open for its first bytes to arrive: on any network they follow the
+    /// handshake at once, and with them the refusal can be said in the client's framing.
+    public static let refusalGrace = TimeAmount.milliseconds(50)
+
+    /// Answers −429 in the framing the first bytes name, if they come within `refusalGrace`; closes the connection
+    /// then in any case.
+    private static func refuse(_ channel: any Channel, secrets: [[UInt8]], http: HTTPTransportLimits) throws {
+        let detector = TransportPipeline.serverDetector(secrets: secrets, http: http) { [TransportRefusal(code: -429)] }
+        try channel.pipeline.syncOperations.addHandler(detector)
+        channel.eventLoop.scheduleTask(in: refusalGrace) {
+            // A refusal already installed closes the connection once its −429 is written.
+            if (try? channel.pipeline.syncOperations.handler(type: TransportRefusal.self)) == nil {
+                channel.close(promise: nil)
+            }
+        }
     }
 
     /// Stops listening; open connections are left to their handlers.

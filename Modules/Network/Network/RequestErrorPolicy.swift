@@ -56,7 +56,9 @@ public enum RequestErrorPolicy {
             }
             return onMainDc ? .loggedOut(message) : .fail(error)
         case 500...599, -500:
-            guard attempt <= options.serverErrorRetries else { return .fail(error) }
+            // Telegram sends `RANDOM_ID_DUPLICATE` as a 500; it says an earlier attempt already landed, so sending
+            // again can only repeat it: the caller acts on it at once (PendingMessageManager).
+            guard attempt <= options.serverErrorRetries, message != "RANDOM_ID_DUPLICATE" else { return .fail(error) }
             // 1, 2, 4, 8 … seconds, at most 16.
             return .retry(after: min(16, Double(1 << min(attempt - 1, 4))))
         default:

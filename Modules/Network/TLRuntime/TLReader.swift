@@ -38,6 +38,9 @@ public struct TLReader: Sendable {
     @usableFromInline var nesting: Int
     /// Bytes that `gzip_packed` payloads of this top-level message may still inflate to.
     public private(set) var inflateBudget: Int
+    /// Constructors read as others where a given type is expected (`TLConstructorSubstitutions`); carried into the
+    /// readers of inflated payloads. Empty (the schema exactly) unless set.
+    public var substitutions = TLConstructorSubstitutions()
 
     /// A reader at the start of `bytes`: a new top-level message with a fresh depth and inflate budget.
     public init(_ bytes: [UInt8], limits: Limits = Limits()) {
@@ -59,6 +62,7 @@ public struct TLReader: Sendable {
         self.limits = outer.limits
         self.nesting = outer.nesting
         self.inflateBudget = outer.inflateBudget
+        self.substitutions = outer.substitutions
     }
 
     /// A reader over `range` of `bytes` only (a result inside a received container, read without copying it out): a
@@ -221,7 +225,7 @@ public struct TLReader: Sendable {
         guard nesting < limits.maxDepth else { throw .nestingTooDeep(limit: limits.maxDepth) }
         nesting += 1
         defer { nesting -= 1 }
-        let id = try readUInt32()
+        var id = try readUInt32()
         if id == TLConstructorIds.gzipPacked {
             var inner = try unpackGzip()
             let value = try inner.readObject(parseBody)
@@ -229,6 +233,9 @@ public struct TLReader: Sendable {
             guard inner.isAtEnd else { throw .trailingBytes(count: inner.remaining, offset: offset) }
             absorb(inner)
             return value
+        }
+        if !substitutions.isEmpty, let replacement = substitutions.replacement(for: id, expecting: T.self) {
+            id = replacement
         }
         return try parseBody(id, &self)
     }

@@ -112,15 +112,20 @@ public final class MTProtoServer: Sendable {
                 host: configuration.host, port: port, group: group, secrets: configuration.proxySecrets,
                 frameTimeout: .nanoseconds(Int64(limits.frameTimeout * 1e9)),
                 writeBufferLowWaterMark: limits.writeBufferHighWaterMark / 4,
-                writeBufferHighWaterMark: limits.writeBufferHighWaterMark, http: limits.http
-            ) { channel in
-                // Admission once the transport is known, so a refusal can be said in the client's framing.
-                let address = channel.remoteAddress?.ipAddress ?? "?"
-                guard gate.admit(address) else {
-                    logger.notice("refusing a connection (-429)", metadata: ["address": "\(address)"])
-                    return [TransportRefusal(code: -429)]
+                writeBufferHighWaterMark: limits.writeBufferHighWaterMark, http: limits.http,
+                admit: { channel in
+                    // Admission as the connection is accepted: a silent connection holds its place from the start,
+                    // and one past a cap is closed at once rather than when it first speaks (TransportServer tells
+                    // it −429 in its framing if its first bytes came with it).
+                    let address = channel.remoteAddress?.ipAddress ?? "?"
+                    guard gate.admit(address) else {
+                        logger.notice("refusing a connection (-429)", metadata: ["address": "\(address)"])
+                        return false
+                    }
+                    channel.closeFuture.whenComplete { _ in gate.release(address) }
+                    return true
                 }
-                channel.closeFuture.whenComplete { _ in gate.release(address) }
+            ) { channel in
                 return [ServerConnectionHandler(
                     dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
                     logger: logger, workers: workers, limits: limits, dhPool: dhPool, updates: updates, rpcWorkers: rpcWorkers)]

@@ -213,6 +213,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         let actingKeyId = attribution.effectiveKeyId(key.id)
         for call in reaction.calls {
             var reader = TLReader(call.query)
+            reader.substitutions = .inputPeerForInputUserAndChannel
             do {
                 let function = try Api.functions.parse(&reader)
                 let rpc = RPCCall(

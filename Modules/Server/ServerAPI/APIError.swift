@@ -28,4 +28,7 @@ struct APIError: Error, Equatable {
     /// Supergroups and channels are not served yet.
     static let channelsNotServed = badRequest("CHANNEL_INVALID")
     static let internalError = APIError(500, "INTERNAL")
+    /// A `random_id` the sender used before: a 500 in Telegram (Telethon's `RandomIdDuplicateError` is a
+    /// `ServerError`), so clients written against this server meet the code they will meet there.
+    static let randomIdDuplicate = APIError(500, "RANDOM_ID_DUPLICATE")
 }

@@ -64,7 +64,7 @@ extension ServerBackend {
             var result: [[Landed]] = []
             for outgoing in messages {
                 guard try tx.messageId(owner: caller.userId, randomId: outgoing.randomId) == nil else {
-                    throw APIError.badRequest("RANDOM_ID_DUPLICATE")
+                    throw APIError.randomIdDuplicate
                 }
                 let globalId = try tx.nextValue(of: "message")
                 var copies: [Landed] = []

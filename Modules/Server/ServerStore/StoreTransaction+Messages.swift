@@ -102,12 +102,10 @@ extension StoreTransaction {
 
     /// A page of one conversation, newest first, as `messages.getHistory` pages (core.telegram.org "Pagination in
     /// the API"): the messages older than `offsetId` (or `offsetDate`), shifted by `addOffset` (negative reaches
-    /// newer ones), at most `limit`, within (`minId`, `maxId`) when those are set.
+    /// newer ones), at most `limit`; of those, the ones within (`minId`, `maxId`) when those are set.
     public func history(owner: Int64, peer: PeerRef, _ query: HistoryQuery) throws(SQLiteError) -> [MessageRecord] {
         guard query.limit > 0 else { return [] }
-        var bounds = "owner = ?1 AND peer_kind = ?2 AND peer_id = ?3"
-        if query.maxId > 0 { bounds += " AND id < \(query.maxId)" }
-        if query.minId > 0 { bounds += " AND id > \(query.minId)" }
+        let bounds = "owner = ?1 AND peer_kind = ?2 AND peer_id = ?3"
         let base: [SQLValue] = [.integer(owner), .integer(peer.kind.rawValue), .integer(peer.id)]
         // The position: messages before it are older than the offset.
         var older = bounds
@@ -139,7 +137,11 @@ extension StoreTransaction {
                 "SELECT \(Self.messageColumns) FROM messages WHERE \(older) ORDER BY id DESC LIMIT ?4 OFFSET ?5",
                 base + [.integer(Int64(query.limit)), .integer(Int64(query.addOffset))], Self.message)
         }
-        return page
+        // max_id and min_id filter the page the offset and limit chose, not the history before it: Telegram applies
+        // them after (core.telegram.org/api/offsets lists the parameters in the order they are applied), so max_id
+        // alone far below the newest message finds nothing there (Telethon's `_MessagesIter` turns max_id into
+        // offset_id for that reason), and a client written against this server must see the same.
+        return page.filter { (query.maxId <= 0 || $0.id < query.maxId) && (query.minId <= 0 || $0.id > query.minId) }
     }
 
     /// How many messages one conversation of `owner` has.

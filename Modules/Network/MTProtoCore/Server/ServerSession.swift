@@ -9,7 +9,8 @@ public import TLRuntime
 /// Receive-side checks (MTProto security guidelines, §Message Identifier, §Message Sequence Number): msg_ids within
 /// −300 s…+30 s (else `bad_msg_notification` 16/17), ≡ 0 mod 4 (18), never seen before (replays are dropped);
 /// seq_nos that fit the messages around them (32/33) and the parity of what they carry (34: a container or an
-/// acknowledgement must be even; 35: a call must be odd); containers whose children have lower msg_ids and no
+/// acknowledgement must be even; 35: an API call must be odd, while MTProto's own functions such as `ping` are
+/// served at either parity, as Telegram serves them); containers whose children have lower msg_ids and no
 /// nested container (64); the server salt (`bad_server_salt` 48 with the right one).
 ///
 /// Bounds: `msgs_state_req` and `msg_resend_req` name at most 8,192 ids (more is refused), repeated ids count once,
@@ -175,7 +176,18 @@ public struct ServerSession: Sendable {
             handleService(object, message: message, into: &reaction)
             return
         }
-        // Everything else is a call: content-related, so its seq_no is odd (error 35 otherwise).
+        // MTProto's own functions (ping, ping_delay_disconnect, get_future_salts, destroy_session, rpc_drop_answer)
+        // are served whatever the parity of their seq_no, as Telegram serves them: clients disagree on whether they
+        // are content-related (Pyrogram's `pyrogram/session/internals/msg_factory.py` sends `ping` as not
+        // content-related, with an even seq_no, first thing in every session; Telethon and Telegram-iOS send it odd).
+        // Nothing is lost either way: the answer names the request's msg_id, and only an odd one is acknowledged.
+        var service = TLReader(message.body, continuing: start)
+        if let function = try? MTProto.functions.parse(&service) {
+            handleServiceCall(function, message: message, now: now, into: &reaction)
+            return
+        }
+        // Everything else is an API call: content-related, so its seq_no is odd (error 35 otherwise), which keeps
+        // the seq_no checks (32/33) meaningful for what the server must answer.
         guard message.isContentRelated else {
             reaction.replies.append(badMessage(message, code: 35))
             reaction.dropped.append("call with an even seq_no")
