@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Telegraph needs on a Debian machine: the C libraries' -dev packages, the command-line tools the tests
 # use as oracles, SQLCipher 4 (from the distribution's own backports suite on Debian 12, whose SQLCipher is 3.4.1),
-# and a Python venv with Telethon for the interoperability tests.
+# and a Python venv with Telethon (and its secret-chat plugin) for the interoperability tests.
 #
 # Idempotent: when everything is present it returns at once (one dpkg-query), and it runs `apt-get update` only when
 # something is missing. Needs root, or sudo.
@@ -138,6 +138,15 @@ if [ ! -f "$venv/.python-telegram-installed" ]; then
     say "installing python-telegram==2.0.0 (TDLib's libtdjson) into $venv"
     "$venv/bin/pip" install -q --no-deps "python-telegram==2.0.0"
     touch "$venv/.python-telegram-installed"
+fi
+
+# telethon-secret-chat, a third-party secret-chat plugin for Telethon: the other party of SecretChatTelethonTests, a
+# client that did not grow up beside ours (its first message is MTProto 1.0, as a layer < 73 client's would be).
+# It needs only Telethon, already here.
+if [ ! -f "$venv/.telethon-secret-chat-installed" ]; then
+    say "installing telethon-secret-chat==0.2.4 (Telethon's secret-chat plugin) into $venv"
+    "$venv/bin/pip" install -q "telethon-secret-chat==0.2.4"
+    touch "$venv/.telethon-secret-chat-installed"
 fi
 
 if [ ${#missing[@]} -eq 0 ] && [ "$need_sqlcipher" -eq 0 ] && [ "$sqlcipher_cli_missing" -eq 0 ]; then
