@@ -36,6 +36,8 @@ public enum SecretChatDrop: Sendable, Equatable {
     case duplicate(outSeqNo: Int32)
     /// Held until the missing messages arrive.
     case heldForGap(ClosedRange<Int32>)
+    /// It opened only with MTProto 1.0, and the other side had already used 2.0 at or before its number.
+    case mtproto1Refused(outSeqNo: Int32)
     case terminated
 }
 
@@ -60,9 +62,19 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
     public private(set) var terminated: String?
     /// Re-keys completed.
     public private(set) var rekeyCount = 0
+    /// The lowest raw out number of the other side's messages that opened with MTProto 2.0: MTProto 1.0 is refused
+    /// from there on (optional, so that sessions stored before it decode).
+    public private(set) var peerMTProto2From: Int32?
 
     /// Messages held behind a gap at most; more ends the chat.
     public static let maximumHeld = 1000
+    /// The layer from which the other side must use MTProto 2.0 (core.telegram.org "End-to-End Encryption, Secret
+    /// Chats"); below it, or before its layer is known, a message may still come in MTProto 1.0.
+    public static let mtproto2Layer: Int32 = 73
+
+    /// Whether a message that does not open with MTProto 2.0 may be tried with 1.0: only while the other side has
+    /// not shown a layer of 73 or more.
+    public var acceptsMTProto1: Bool { (peerLayer ?? 0) < SecretChatSession.mtproto2Layer }
 
     public init(established: SecretChatEstablished, now: Int32) {
         role = established.role
@@ -146,27 +158,38 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         var keys = [key]
         if case .accepted(_, let pending) = rekey { keys.append(pending) }
         if let previousKey { keys.append(previousKey) }
-        let opened: (payload: [UInt8], key: SecretChatKey)
-        do { opened = try SecretChatCrypto.open(bytes, keys: keys, sender: peerRole) } catch {
+        let opened: (payload: [UInt8], key: SecretChatKey, mtproto1: Bool)
+        do { opened = try open(bytes, keys: keys) } catch {
             return [.dropped(.crypto(error))]
         }
         let parsed: SecretApi.DecryptedMessageLayer.Cons_decryptedMessageLayer
         do { parsed = try SecretChatSession.parseLayer(opened.payload) } catch {
             return [.dropped(.malformed("\(error)"))]
         }
+        var events: [SecretChatEvent] = []
+        let verdict = sequence.check(inSeqNo: parsed.inSeqNo, outSeqNo: parsed.outSeqNo)
+        if case .violation(let reason) = verdict {
+            terminated = reason
+            return [.terminated(reason)]
+        }
+        // MTProto 1.0 never after the other side used 2.0 (in its own numbering, so a reordered delivery of an
+        // earlier 1.0 message is still taken); the first 2.0 message closes the door.
+        let raw = sequence.rawOut(ofReceived: parsed.outSeqNo)
+        if opened.mtproto1 {
+            if let from = peerMTProto2From, raw >= from { return [.dropped(.mtproto1Refused(outSeqNo: parsed.outSeqNo))] }
+        } else {
+            peerMTProto2From = min(peerMTProto2From ?? raw, raw)
+        }
         if opened.key == key {
             usage.opened += 1
             previousKey = nil
         }
-        var events: [SecretChatEvent] = []
-        switch sequence.check(inSeqNo: parsed.inSeqNo, outSeqNo: parsed.outSeqNo) {
-        case .violation(let reason):
-            terminated = reason
-            return [.terminated(reason)]
+        switch verdict {
+        case .violation:
+            return []  // handled above
         case .duplicate:
             return [.dropped(.duplicate(outSeqNo: parsed.outSeqNo))]
         case .gap(let missing):
-            let raw = sequence.rawOut(ofReceived: parsed.outSeqNo)
             guard held.count < SecretChatSession.maximumHeld || held[raw] != nil else {
                 terminated = "more than \(SecretChatSession.maximumHeld) messages held behind a gap"
                 return [.terminated(terminated!)]
@@ -203,6 +226,22 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         }
         if let request = startRekeyIfDue(now: now, policy: policy, random: random) { events.append(.send(request)) }
         return events
+    }
+
+    /// Opens a received message: MTProto 2.0, or 1.0 while `acceptsMTProto1` (Telegram-iOS tries `.v2`, then `.v1`).
+    func open(_ bytes: [UInt8], keys: [SecretChatKey]) throws(SecretChatCrypto.OpenFailure)
+        -> (payload: [UInt8], key: SecretChatKey, mtproto1: Bool)
+    {
+        do {
+            let opened = try SecretChatCrypto.open(bytes, keys: keys, sender: peerRole)
+            return (opened.payload, opened.key, false)
+        } catch {
+            // A 1.0 message read as 2.0 fails the msg_key check (or 2.0's length rules: 1.0 pads less).
+            let mayBeMTProto1: Bool
+            if case .unknownFingerprint = error { mayBeMTProto1 = false } else { mayBeMTProto1 = acceptsMTProto1 }
+            guard mayBeMTProto1, let opened = try? SecretChatCrypto.openMTProto1(bytes, keys: keys) else { throw error }
+            return (opened.payload, opened.key, true)
+        }
     }
 
     /// The message held behind a gap under raw out number `raw`, decrypted (the shell keeps the location of the
