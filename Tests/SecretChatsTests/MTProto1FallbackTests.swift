@@ -22,6 +22,11 @@ import TLRuntime
         ).serialized()
     }
 
+    /// `payload` sealed with 2.0 by the participant.
+    func sealMTProto2(_ payload: [UInt8], key: SecretChatKey, random: SecretChatRandom) -> [UInt8] {
+        SecretChatCrypto.seal(payload, key: key, sender: .participant, random: random)
+    }
+
     @Test func aFirstMessageInMTProto1IsTakenWhileThePeersLayerIsUnknown() throws {
         let (ours, theirs) = try pair(seed: 301)
         // What telethon-secret-chat does: its layer notice sealed with 1.0 (it does not know our layer yet), then,
@@ -64,12 +69,12 @@ import TLRuntime
         let key = theirs.session.key
         // A layer-46 peer: 1.0 stays possible by layer, but it used 2.0 at raw 1.
         _ = ours.receive(sealMTProto1(payload("a", raw: 0), key: key))
-        _ = ours.receive(SecretChatCrypto.seal(payload("b", raw: 1), key: key, sender: .participant, random: theirs.random))
+        _ = ours.receive(sealMTProto2(payload("b", raw: 1), key: key, random: theirs.random))
         #expect(ours.session.acceptsMTProto1 && ours.session.peerMTProto2From == 1)
         _ = ours.receive(sealMTProto1(payload("c", raw: 2), key: key))
         #expect(ours.shown == ["a", "b"])
         #expect(ours.drops == [.mtproto1Refused(outSeqNo: 4)])
-        _ = ours.receive(SecretChatCrypto.seal(payload("c", raw: 2), key: key, sender: .participant, random: theirs.random))
+        _ = ours.receive(sealMTProto2(payload("c", raw: 2), key: key, random: theirs.random))
         #expect(ours.shown == ["a", "b", "c"])
     }
 
@@ -77,7 +82,7 @@ import TLRuntime
         let (ours, theirs) = try pair(seed: 331)
         let key = theirs.session.key
         // Sent 1.0 then 2.0; delivered the other way round: raw 1 is held, raw 0 (1.0, before the first 2.0) fills it.
-        _ = ours.receive(SecretChatCrypto.seal(payload("second", raw: 1), key: key, sender: .participant, random: theirs.random))
+        _ = ours.receive(sealMTProto2(payload("second", raw: 1), key: key, random: theirs.random))
         _ = ours.receive(sealMTProto1(payload("first", raw: 0), key: key))
         #expect(ours.shown == ["first", "second"])
         #expect(ours.session.held.isEmpty)

@@ -70,7 +70,8 @@ import Testing
         try await ann.secretChats.send(text: "again", chatId: chatId)
         try await ben.secretChats.send(text: "back", chatId: chatId)
         try await Support.wait("the chat goes on", timeout: 60) {
-            try SecretChatIntegrationTests.texts(ben, chatId: chatId, incoming: true) == ["hello", "after the loss", "again"]
+            try SecretChatIntegrationTests.texts(ben, chatId: chatId, incoming: true)
+                == ["hello", "after the loss", "again"]
                 && SecretChatIntegrationTests.texts(ann, chatId: chatId, incoming: true) == ["hi", "back"]
         }
         try await world.close([ann, ben])

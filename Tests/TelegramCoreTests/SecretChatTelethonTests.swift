@@ -25,8 +25,10 @@ import Testing
         let python = ProcessRunner.venvPython
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         // The peer exits by itself after --seconds (a bound if the test dies); the test ends it sooner.
-        return try ProcessRunner.start(
-            python, [Self.script.path, "--port", String(port), "--pem-file", pem, "--phone", phone, "--seconds", "300"] + extra)
+        let arguments = [
+            Self.script.path, "--port", String(port), "--pem-file", pem, "--phone", phone, "--seconds", "300",
+        ]
+        return try ProcessRunner.start(python, arguments + extra)
     }
 
     func lines(_ peer: RunningProcess) -> String { String(decoding: peer.output, as: UTF8.self) }

@@ -1,9 +1,10 @@
 import CryptoUtils
 
 /// Opening only, never sealing: MTProto 1.0 end-to-end messages, which a client that has not yet learned the other
-/// side's layer (or speaks a layer below 73) still sends (core.telegram.org "End-to-End Encryption, Secret Chats": MTProto
-/// 2.0 is the scheme from layer 73 on, 1.0 is deprecated; 1.0's key derivation is core.telegram.org/mtproto_v1, Defining
-/// AES Key and Initialization Vector, with x = 0 for both directions in secret chats):
+/// side's layer (or speaks a layer below 73) still sends (core.telegram.org "End-to-End Encryption, Secret Chats":
+/// MTProto 2.0 is the scheme from layer 73 on, 1.0 is deprecated; 1.0's key derivation is
+/// core.telegram.org/mtproto_v1, Defining AES Key and Initialization Vector, with x = 0 for both directions in secret
+/// chats):
 ///
 /// ```
 /// plaintext = int32 length ‖ payload ‖ 0…15 random padding bytes, a multiple of 16 in all

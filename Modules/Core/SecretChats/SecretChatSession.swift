@@ -215,7 +215,9 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         // earlier 1.0 message is still taken); the first 2.0 message closes the door.
         let raw = sequence.rawOut(ofReceived: parsed.outSeqNo)
         if opened.mtproto1 {
-            if let from = peerMTProto2From, raw >= from { return [.dropped(.mtproto1Refused(outSeqNo: parsed.outSeqNo))] }
+            if let from = peerMTProto2From, raw >= from {
+                return [.dropped(.mtproto1Refused(outSeqNo: parsed.outSeqNo))]
+            }
         } else {
             peerMTProto2From = min(peerMTProto2From ?? raw, raw)
         }
