@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Telegraph needs on a Debian machine: the C libraries' -dev packages, the command-line tools the tests
 # use as oracles, SQLCipher 4 (from the distribution's own backports suite on Debian 12, whose SQLCipher is 3.4.1),
-# and a Python venv with Telethon and kurigram for the interoperability tests.
+# and a Python venv with Telethon (and its secret-chat plugin) and kurigram for the interoperability tests.
 #
 # Idempotent: when everything is present it returns at once (one dpkg-query), and it runs `apt-get update` only when
 # something is missing. Needs root, or sudo.
@@ -143,13 +143,22 @@ if [ ! -f "$venv/.python-telegram-installed" ]; then
 fi
 
 # kurigram, a Pyrogram-family client (a fork that follows Telegram's layers; `import pyrogram`), the second MTProto
-# client the interoperability tests run against, with TgCrypto, the native AES of its `fast` extra
-# (pypi.org/project/kurigram: `pip install kurigram[fast]`; without it pyrogram/crypto/aes.py warns and falls back to
+# client the interoperability tests run against, with TgCrypto, the native AES of its `fast` extra (kurigram's
+# documented fast setup is `pip install kurigram[fast]`; without it pyrogram/crypto/aes.py warns and falls back to
 # pure-Python pyaes). The extra's uvloop is left out: the test script runs on asyncio's own loop.
 if [ ! -f "$venv/.kurigram-installed" ]; then
     say "installing $kurigram and $tgcrypto into $venv"
     "$venv/bin/pip" install -q "$kurigram" "$tgcrypto"
     touch "$venv/.kurigram-installed"
+fi
+
+# telethon-secret-chat, a third-party secret-chat plugin for Telethon: the other party of SecretChatTelethonTests, a
+# client that did not grow up beside ours (its first message is MTProto 1.0, as a layer < 73 client's would be).
+# It needs only Telethon, already here.
+if [ ! -f "$venv/.telethon-secret-chat-installed" ]; then
+    say "installing telethon-secret-chat==0.2.4 (Telethon's secret-chat plugin) into $venv"
+    "$venv/bin/pip" install -q "telethon-secret-chat==0.2.4"
+    touch "$venv/.telethon-secret-chat-installed"
 fi
 
 if [ ${#missing[@]} -eq 0 ] && [ "$need_sqlcipher" -eq 0 ] && [ "$sqlcipher_cli_missing" -eq 0 ]; then

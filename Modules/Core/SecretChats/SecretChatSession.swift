@@ -36,6 +36,11 @@ public enum SecretChatDrop: Sendable, Equatable {
     case duplicate(outSeqNo: Int32)
     /// Held until the missing messages arrive.
     case heldForGap(ClosedRange<Int32>)
+    /// The missing messages (raw, of the other side) were asked for and did not come within
+    /// `SecretChatSession.gapTimeout`: given up on, and what was held behind them processed.
+    case gapSkipped(ClosedRange<Int32>)
+    /// It opened only with MTProto 1.0, and the other side had already used 2.0 at or before its number.
+    case mtproto1Refused(outSeqNo: Int32)
     case terminated
 }
 
@@ -60,9 +65,30 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
     public private(set) var terminated: String?
     /// Re-keys completed.
     public private(set) var rekeyCount = 0
+    /// The lowest raw out number of the other side's messages that opened with MTProto 2.0: MTProto 1.0 is refused
+    /// from there on (optional, so that sessions stored before it decode).
+    public private(set) var peerMTProto2From: Int32?
+    /// When the resend of the current gap was asked for (or the gap last moved); nil when nothing is held.
+    public private(set) var gapSince: Int32?
 
     /// Messages held behind a gap at most; more ends the chat.
     public static let maximumHeld = 1000
+    /// Seconds a gap may stay open after its resend was asked for; then the missing messages are given up and what
+    /// is held behind them is processed (`skipExpiredGap`). A peer that cannot resend does not stop the chat.
+    public static let gapTimeout: Int32 = 30
+    /// The layer from which the other side must use MTProto 2.0 (core.telegram.org "End-to-End Encryption, Secret
+    /// Chats"); below it, or before its layer is known, a message may still come in MTProto 1.0.
+    public static let mtproto2Layer: Int32 = 73
+
+    /// Whether a message that does not open with MTProto 2.0 may be tried with 1.0: only while the other side has
+    /// not shown a layer of 73 or more.
+    public var acceptsMTProto1: Bool { (peerLayer ?? 0) < SecretChatSession.mtproto2Layer }
+
+    /// When the open gap is given up (`skipExpiredGap`), or nil when nothing is held.
+    public var gapDeadline: Int32? {
+        guard terminated == nil, !held.isEmpty else { return nil }
+        return gapSince.map { $0 + SecretChatSession.gapTimeout }
+    }
 
     public init(established: SecretChatEstablished, now: Int32) {
         role = established.role
@@ -138,39 +164,78 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
 
     // MARK: Receiving
 
-    /// Opens, checks and processes one received message, then whatever it released from behind a gap.
+    /// Opens, checks and processes one received message, then whatever it released from behind a gap; then gives up
+    /// a gap whose resend did not come within `gapTimeout` (`skipExpiredGap`).
     public mutating func receive(
         _ bytes: [UInt8], now: Int32, policy: SecretChatRekeyPolicy = .standard, random: SecretChatRandom = .secure
+    ) -> [SecretChatEvent] {
+        var events = receiveOne(bytes, now: now, policy: policy, random: random)
+        events += skipExpiredGap(now: now, policy: policy, random: random)
+        return events
+    }
+
+    /// Opens a received message: MTProto 2.0, or 1.0 while `acceptsMTProto1` (Telegram-iOS tries `.v2`, then `.v1`).
+    func open(_ bytes: [UInt8], keys: [SecretChatKey]) throws(SecretChatCrypto.OpenFailure)
+        -> (payload: [UInt8], key: SecretChatKey, mtproto1: Bool)
+    {
+        do {
+            let opened = try SecretChatCrypto.open(bytes, keys: keys, sender: peerRole)
+            return (opened.payload, opened.key, false)
+        } catch {
+            // A 1.0 message read as 2.0 fails the msg_key check (or 2.0's length rules: 1.0 pads less).
+            let mayBeMTProto1: Bool
+            if case .unknownFingerprint = error { mayBeMTProto1 = false } else { mayBeMTProto1 = acceptsMTProto1 }
+            guard mayBeMTProto1, let opened = try? SecretChatCrypto.openMTProto1(bytes, keys: keys) else { throw error }
+            return (opened.payload, opened.key, true)
+        }
+    }
+
+    mutating func receiveOne(
+        _ bytes: [UInt8], now: Int32, policy: SecretChatRekeyPolicy, random: SecretChatRandom
     ) -> [SecretChatEvent] {
         guard terminated == nil else { return [.dropped(.terminated)] }
         var keys = [key]
         if case .accepted(_, let pending) = rekey { keys.append(pending) }
         if let previousKey { keys.append(previousKey) }
-        let opened: (payload: [UInt8], key: SecretChatKey)
-        do { opened = try SecretChatCrypto.open(bytes, keys: keys, sender: peerRole) } catch {
+        let opened: (payload: [UInt8], key: SecretChatKey, mtproto1: Bool)
+        do { opened = try open(bytes, keys: keys) } catch {
             return [.dropped(.crypto(error))]
         }
         let parsed: SecretApi.DecryptedMessageLayer.Cons_decryptedMessageLayer
         do { parsed = try SecretChatSession.parseLayer(opened.payload) } catch {
             return [.dropped(.malformed("\(error)"))]
         }
+        var events: [SecretChatEvent] = []
+        let verdict = sequence.check(inSeqNo: parsed.inSeqNo, outSeqNo: parsed.outSeqNo)
+        if case .violation(let reason) = verdict {
+            terminated = reason
+            return [.terminated(reason)]
+        }
+        // MTProto 1.0 never after the other side used 2.0 (in its own numbering, so a reordered delivery of an
+        // earlier 1.0 message is still taken); the first 2.0 message closes the door.
+        let raw = sequence.rawOut(ofReceived: parsed.outSeqNo)
+        if opened.mtproto1 {
+            if let from = peerMTProto2From, raw >= from {
+                return [.dropped(.mtproto1Refused(outSeqNo: parsed.outSeqNo))]
+            }
+        } else {
+            peerMTProto2From = min(peerMTProto2From ?? raw, raw)
+        }
         if opened.key == key {
             usage.opened += 1
             previousKey = nil
         }
-        var events: [SecretChatEvent] = []
-        switch sequence.check(inSeqNo: parsed.inSeqNo, outSeqNo: parsed.outSeqNo) {
-        case .violation(let reason):
-            terminated = reason
-            return [.terminated(reason)]
+        switch verdict {
+        case .violation:
+            return []  // handled above
         case .duplicate:
             return [.dropped(.duplicate(outSeqNo: parsed.outSeqNo))]
         case .gap(let missing):
-            let raw = sequence.rawOut(ofReceived: parsed.outSeqNo)
             guard held.count < SecretChatSession.maximumHeld || held[raw] != nil else {
                 terminated = "more than \(SecretChatSession.maximumHeld) messages held behind a gap"
                 return [.terminated(terminated!)]
             }
+            if gapSince == nil { gapSince = now }
             if held[raw] == nil {
                 held[raw] = opened.payload
                 // A resend request is acted on at once: two sides each waiting behind a gap would otherwise wait
@@ -196,11 +261,44 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
             events += process(parsed, heldBefore: false, now: now, random: random)
             sequence.accept()
         }
+        events += releaseHeld(now: now, random: random)
+        if let request = startRekeyIfDue(now: now, policy: policy, random: random) { events.append(.send(request)) }
+        return events
+    }
+
+    /// Processes the held messages that are next in order; the gap's clock restarts when it moved, stops when
+    /// nothing is held.
+    mutating func releaseHeld(now: Int32, random: SecretChatRandom) -> [SecretChatEvent] {
+        var events: [SecretChatEvent] = []
+        var released = false
         while terminated == nil, let next = held.removeValue(forKey: sequence.inRaw) {
+            released = true
             guard let message = try? SecretChatSession.parseLayer(next) else { sequence.accept(); continue }
             events += process(message, heldBefore: true, now: now, random: random)
             sequence.accept()
         }
+        if held.isEmpty {
+            gapSince = nil
+        } else if released {
+            gapSince = now
+        }
+        return events
+    }
+
+    /// Gives up the open gap when its resend was asked for `gapTimeout` seconds ago or more: the missing messages
+    /// are counted as received (never shown) and what was held behind them is processed in order, up to the next
+    /// gap, whose clock starts now. The docs ask the other side to resend and wait; a peer that cannot resend
+    /// (telethon-secret-chat sends a new message instead) would otherwise stop the chat for good. The shell calls
+    /// this at `gapDeadline`; `receive` calls it too.
+    public mutating func skipExpiredGap(
+        now: Int32, policy: SecretChatRekeyPolicy = .standard, random: SecretChatRandom = .secure
+    ) -> [SecretChatEvent] {
+        guard terminated == nil, let deadline = gapDeadline, now >= deadline, let first = held.keys.min(),
+            first > sequence.inRaw
+        else { return [] }
+        var events: [SecretChatEvent] = [.dropped(.gapSkipped(sequence.inRaw...(first - 1)))]
+        sequence.inRaw = first
+        events += releaseHeld(now: now, random: random)
         if let request = startRekeyIfDue(now: now, policy: policy, random: random) { events.append(.send(request)) }
         return events
     }

@@ -59,6 +59,7 @@ public final class Account: @unchecked Sendable {
         let secretChats = self.secretChats
         Task.detached { await secretChats.flushAll() }
         secretChats.scheduleTimers()
+        secretChats.scheduleGapCheck()
         pendingMessages.start()
         actions.start()
     }

@@ -50,8 +50,6 @@ extension SecretChatManager {
             return nil
         }
         let now = max(date, clock())
-        var stored: [(message: StoreMessage, ttl: Int32)] = []
-        var queued: [SecretChatOutgoing] = []
         let heldBefore = Set(session.held.keys)
         let events = session.receive(bytes, now: now, policy: rekeyPolicy)
         // The encrypted file this transmission carries belongs to its own message: the first one shown when it was in
@@ -75,6 +73,19 @@ extension SecretChatManager {
                     forKey: SecretChatStorage.file(chatId, randomId: carried.randomId))
             }
         }
+        if session.gapDeadline != nil { Task.detached { [weak self] in self?.scheduleGapCheck() } }
+        return try store(events, chatId: chatId, date: date, record: &record, session: session, tx: tx)
+    }
+
+    /// Applies what the session's events ask for, in this transaction: messages stored (with their entities, reply
+    /// and media), deletions, screenshot notices, protocol answers and resends queued, the session written back.
+    /// Returns the chat when its outbox has something to send.
+    func store(
+        _ events: [SecretChatEvent], chatId: Int32, date: Int32, record: inout SecretChatRecord,
+        session: SecretChatSession, tx: Transaction
+    ) throws -> Int32? {
+        var stored: [(message: StoreMessage, ttl: Int32)] = []
+        var queued: [SecretChatOutgoing] = []
         for event in events {
             switch event {
             case .message(.decryptedMessage(let value), _):

@@ -84,9 +84,13 @@ extension SecretChatManager {
         }
     }
 
-    /// Stops the timers (the account shuts down; they resume from Postbox on the next start).
+    /// Stops the timers and the gap check (the account shuts down; they resume from Postbox on the next start).
     public func stop() {
         timerTask.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        gapTask.withLock { task in
             task?.cancel()
             task = nil
         }

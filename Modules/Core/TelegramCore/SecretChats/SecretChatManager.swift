@@ -24,7 +24,7 @@ public enum SecretChatManagerError: Error, Equatable, Sendable {
 /// Its entry points live in extensions by concern: `+Handshake` (`request`, `accept`, `discard`), `+Sending` (`send`,
 /// `flush`, `flushAll`), `+Files` (`sendFile`, `sendMedia`, `receivedFile`, `download`), `+Receiving` (`apply`, inside
 /// the update batch), `+Notices` (`deleteMessages`, `clearHistory`, `notifyScreenshot`, `sendTyping`) and
-/// `+SelfDestruct` (`setMessageTTL`, `markRead`, `scheduleTimers`, `stop`).
+/// `+SelfDestruct` (`setMessageTTL`, `markRead`, `scheduleTimers`, `stop`) and `+Gaps` (`scheduleGapCheck`).
 public final class SecretChatManager: @unchecked Sendable {
     public let accountPeerId: PeerId
     let postbox: Postbox
@@ -53,6 +53,8 @@ public final class SecretChatManager: @unchecked Sendable {
     let acknowledged = Mutex<(pending: Int32, sent: Int32, running: Bool)>((0, 0, false))
     /// The task sleeping until the next self-destruct deadline.
     let timerTask = Mutex<Task<Void, Never>?>(nil)
+    /// The task sleeping until the next gap is given up (`+Gaps`).
+    let gapTask = Mutex<Task<Void, Never>?>(nil)
 
     init(
         accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork,

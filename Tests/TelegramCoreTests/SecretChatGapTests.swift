@@ -1,0 +1,79 @@
+import Foundation
+import Postbox
+import SecretChats
+import Synchronization
+import TelegramApi
+import TelegramCore
+import Testing
+
+/// The shell's side of the gap bound (`SecretChatManager+Gaps`), through a real tg-server: a transmission lost and
+/// its resend lost too (a peer that cannot resend, to the receiver) — the receiver asks, waits
+/// `SecretChatSession.gapTimeout` (30 s, real time: the manager's own timer wakes it, no message arrives meanwhile),
+/// then shows what it held, and the chat goes on both ways.
+@Suite(.serialized) struct SecretChatGapTests {
+    typealias Support = AccountIntegrationTests
+
+    @Test func aGapNoResendFillsIsGivenUpByTheManagersTimer() async throws {
+        let world = try await Support.World()
+        let ann = try await Support.signUp(world, phone: "9996634001", name: "Ann")
+        let ben = try await Support.signUp(world, phone: "9996634002", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states", timeout: 60) {
+            ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp
+        }
+        let benPeer = try await Support.introduce(phone: "9996634002", name: "Ben", to: ann)
+        guard case .inputPeerUser(let benUser) = benPeer else { throw CancellationError() }
+        let chatId = try await ann.secretChats.request(userId: benUser.userId, accessHash: benUser.accessHash)
+        try await Support.wait("Ben has the request", timeout: 60) {
+            if case .incoming? = try ben.secretChats.record(chatId: chatId)?.phase { return true }
+            return false
+        }
+        try await ben.secretChats.accept(chatId: chatId)
+        try await Support.wait("Ann's chat is active", timeout: 60) {
+            try ann.secretChats.record(chatId: chatId)?.session != nil
+        }
+        // Layers exchanged and everything delivered before the losses start.
+        try await ann.secretChats.send(text: "hello", chatId: chatId)
+        try await ben.secretChats.send(text: "hi", chatId: chatId)
+        try await Support.wait("both first messages shown", timeout: 60) {
+            try SecretChatIntegrationTests.texts(ben, chatId: chatId, incoming: true) == ["hello"]
+                && SecretChatIntegrationTests.texts(ann, chatId: chatId, incoming: true) == ["hi"]
+        }
+
+        // Ann's next transmission is lost, the one after it arrives, and every later one (her resends) is lost.
+        let calls = Mutex(0)
+        ann.secretChats.dropTransmissions { _, _ in
+            calls.withLock { count in
+                defer { count += 1 }
+                return count != 1
+            }
+        }
+        try await ann.secretChats.send(text: "lost", chatId: chatId)
+        try await ann.secretChats.send(text: "after the loss", chatId: chatId)
+        try await Support.wait("Ben holds what came after the loss", timeout: 60) {
+            try ben.secretChats.record(chatId: chatId)?.session?.gapDeadline != nil
+        }
+        let held = Date()
+        try await Support.wait(
+            "Ben shows it once the gap is given up", timeout: Double(SecretChatSession.gapTimeout) + 60,
+            explain: { "\(ben.secretChats.recentDrops)" }
+        ) { try SecretChatIntegrationTests.texts(ben, chatId: chatId, incoming: true) == ["hello", "after the loss"] }
+        #expect(Date().timeIntervalSince(held) >= Double(SecretChatSession.gapTimeout) - 2, "not before the bound")
+        #expect(ann.secretChats.resentCount >= 1, "Ben asked; Ann's resend was lost")
+        #expect(ben.secretChats.recentDrops.contains { if case .gapSkipped = $0 { true } else { false } })
+        let session = try #require(try ben.secretChats.record(chatId: chatId)?.session)
+        #expect(session.held.isEmpty && session.gapDeadline == nil)
+
+        // The chat goes on both ways.
+        ann.secretChats.dropTransmissions(nil)
+        try await ann.secretChats.send(text: "again", chatId: chatId)
+        try await ben.secretChats.send(text: "back", chatId: chatId)
+        try await Support.wait("the chat goes on", timeout: 60) {
+            try SecretChatIntegrationTests.texts(ben, chatId: chatId, incoming: true)
+                == ["hello", "after the loss", "again"]
+                && SecretChatIntegrationTests.texts(ann, chatId: chatId, incoming: true) == ["hi", "back"]
+        }
+        try await world.close([ann, ben])
+    }
+}
