@@ -196,11 +196,14 @@ extension ServerBackend {
         return .exportedAuthorization(.init(id: id, bytes: bytes))
     }
 
-    /// `auth.importAuthorization`. Like Telegram, it refuses (`AUTH_BYTES_INVALID`) a key already signed in, rather
-    /// than turning it into another account's key; the token is then not used up.
+    /// `auth.importAuthorization`. A key already signed in to another account is refused (`AUTH_BYTES_INVALID`)
+    /// instead of being turned into this one's; the token is then not used up. A key already signed in to the same
+    /// account is answered as if it were not: Pyrogram-family clients import again on the key of their media session,
+    /// which shares the DC's key that was imported first (pyrogram/client.py `get_session`), and Telegram serves it.
     func importAuthorization(_ call: Api.functions.auth.importAuthorization, authKeyId: Int64, dc: Int32) throws -> Api.auth.Authorization {
-        guard try account(authKeyId: authKeyId) == nil else { throw APIError.badRequest("AUTH_BYTES_INVALID") }
-        guard let token = takeExported(id: call.id), token.dc == dc, ConstantTime.equals(token.bytes, call.bytes) else {
+        let current = try account(authKeyId: authKeyId)
+        guard let token = takeExported(id: call.id, keySignedInTo: current?.userId), token.dc == dc, ConstantTime.equals(token.bytes, call.bytes)
+        else {
             throw APIError.badRequest("AUTH_BYTES_INVALID")
         }
         guard let user = try store.read({ tx in try tx.user(id: token.userId) }) else { throw APIError.userIdInvalid }

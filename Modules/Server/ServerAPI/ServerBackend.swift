@@ -180,11 +180,17 @@ public final class ServerBackend: @unchecked Sendable {
         exported[id] = authorization
     }
 
-    /// Takes (once) the exported authorization `id` if `bytes` match and it has not expired.
-    func takeExported(id: Int64) -> ExportedAuthorization? {
+    /// Takes (once) the exported authorization `id` if it has not expired — and, when `signedInTo` names the account
+    /// the importing key is already signed in to, only if the token is that account's (another's stays unused).
+    func takeExported(id: Int64, keySignedInTo signedInTo: Int64? = nil) -> ExportedAuthorization? {
         lock.lock()
         defer { lock.unlock() }
-        guard let found = exported.removeValue(forKey: id), found.expires > clock() else { return nil }
+        guard let found = exported[id], found.expires > clock() else {
+            exported[id] = nil
+            return nil
+        }
+        if let signedInTo, found.userId != signedInTo { return nil }
+        exported[id] = nil
         return found
     }
 }
