@@ -59,58 +59,36 @@ public enum PathDependentCode {
     /// enough `/* */` for our sources, `"…"` with escapes, and Swift's `"""` blocks.
     static func codeLines(of source: String) -> [String] {
         var lines: [String] = []
-        var inBlockComment = false
-        var inMultilineString = false
+        // Inside a block comment or a `"""` string, across lines: what ends it.
+        var closing: String?
         for rawLine in source.split(separator: "\n", omittingEmptySubsequences: false) {
             var code = ""
             var index = rawLine.startIndex
             var inString = false
             while index < rawLine.endIndex {
                 let rest = rawLine[index...]
-                if inBlockComment {
-                    if rest.hasPrefix("*/") {
-                        inBlockComment = false
-                        index = rawLine.index(index, offsetBy: 2)
-                    } else {
-                        index = rawLine.index(after: index)
-                    }
-                    continue
-                }
-                if inMultilineString {
-                    if rest.hasPrefix("\"\"\"") {
-                        inMultilineString = false
-                        index = rawLine.index(index, offsetBy: 3)
-                    } else {
-                        index = rawLine.index(after: index)
-                    }
+                if let end = closing {
+                    let ends = rest.hasPrefix(end)
+                    if ends { closing = nil }
+                    index = rawLine.index(index, offsetBy: ends ? end.count : 1)
                     continue
                 }
                 if inString {
-                    if rest.hasPrefix("\\") {
-                        index = rawLine.index(index, offsetBy: min(2, rest.count))
-                    } else {
-                        if rest.hasPrefix("\"") { inString = false }
-                        index = rawLine.index(after: index)
-                    }
+                    if rest.hasPrefix("\"") { inString = false }
+                    index = rawLine.index(index, offsetBy: rest.hasPrefix("\\") ? min(2, rest.count) : 1)
                     continue
                 }
                 if rest.hasPrefix("//") { break }
-                if rest.hasPrefix("/*") {
-                    inBlockComment = true
-                    index = rawLine.index(index, offsetBy: 2)
-                    continue
-                }
-                if rest.hasPrefix("\"\"\"") {
-                    inMultilineString = true
-                    index = rawLine.index(index, offsetBy: 3)
+                if let opening = ["/*", "\"\"\""].first(where: { rest.hasPrefix($0) }) {
+                    closing = opening == "/*" ? "*/" : opening
+                    index = rawLine.index(index, offsetBy: opening.count)
                     continue
                 }
                 if rest.hasPrefix("\"") {
                     inString = true
-                    index = rawLine.index(after: index)
-                    continue
+                } else {
+                    code.append(rawLine[index])
                 }
-                code.append(rawLine[index])
                 index = rawLine.index(after: index)
             }
             lines.append(code)

@@ -30,6 +30,9 @@ import logging
 import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
 import zlib
 
 import pyrogram
@@ -124,35 +127,8 @@ async def sign_up(client, phone, first_name):
     return me
 
 
-class Inbox:
-    """Events one client's handlers received, and a way to wait for the next one of a kind."""
-
-    def __init__(self):
-        self.items = []
-        self.changed = asyncio.Event()
-
-    def add(self, kind, value):
-        self.items.append((kind, value))
-        self.changed.set()
-
-    async def wait(self, kind, predicate=lambda value: True):
-        deadline = asyncio.get_running_loop().time() + WAIT
-        while True:
-            for item_kind, value in self.items:
-                if item_kind == kind and predicate(value):
-                    return value
-            remaining = deadline - asyncio.get_running_loop().time()
-            if remaining <= 0:
-                raise TimeoutError("no %s event within %d s; got %r" % (kind, WAIT, [k for k, _ in self.items]))
-            self.changed.clear()
-            try:
-                await asyncio.wait_for(self.changed.wait(), remaining)
-            except asyncio.TimeoutError:
-                pass
-
-
 def watch(client):
-    inbox = Inbox()
+    inbox = Inbox(WAIT)
 
     async def on_new(_, message):
         inbox.add("new", message)

@@ -19,6 +19,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
+
 from telethon import TelegramClient, events, errors, functions, types
 from telethon.crypto import rsa
 from telethon.sessions import SQLiteSession
@@ -58,35 +61,8 @@ def make_client(args, name, dc_port):
                           timeout=30)
 
 
-class Inbox:
-    """Events one client received, and a way to wait for the next one of a kind."""
-
-    def __init__(self):
-        self.items = []
-        self.changed = asyncio.Event()
-
-    def add(self, kind, value):
-        self.items.append((kind, value))
-        self.changed.set()
-
-    async def wait(self, kind, predicate=lambda value: True):
-        deadline = asyncio.get_running_loop().time() + WAIT
-        while True:
-            for item_kind, value in self.items:
-                if item_kind == kind and predicate(value):
-                    return value
-            remaining = deadline - asyncio.get_running_loop().time()
-            if remaining <= 0:
-                raise TimeoutError("no %s event within %d s; got %r" % (kind, WAIT, [k for k, _ in self.items]))
-            self.changed.clear()
-            try:
-                await asyncio.wait_for(self.changed.wait(), remaining)
-            except asyncio.TimeoutError:
-                pass
-
-
 def watch(client):
-    inbox = Inbox()
+    inbox = Inbox(WAIT)
 
     @client.on(events.NewMessage(incoming=True))
     async def on_new(event):
