@@ -230,7 +230,7 @@ let modules: [Module] = [
     .swift(
         "MTProtoServer", .Server,
         deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers", "SecretFiles",
-               "NIOCore", "NIOPosix", "Logging"],
+               "NIOCore", "NIOPosix", "Logging", "CoreMetrics"],
         testDeps: [
             "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils",
             "NIOCore", "NIOPosix", "TestVectors",
@@ -240,12 +240,14 @@ let modules: [Module] = [
         "ServerTestSupport", .Server,
         deps: ["MTProtoServer", "ServerAPI", "ServerStore", "Network", "TelegramApi", "CryptoUtils", "NIOCore", "NIOPosix"]),
     // ServerStore: tg-server's database (accounts, message boxes, dialogs, the update log) on the SQLite module.
-    .swift("ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils", "Buffers"], testDeps: ["SQLite"]),
+    .swift(
+        "ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils", "Buffers", "CoreMetrics"],
+        testDeps: ["SQLite"]),
     .swift(
         "ServerAPI", .Server,
         deps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip", "ImageCore",
-            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore",
+            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics",
         ],
         testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding", "MTProtoCore"]),
 
@@ -482,6 +484,8 @@ let externalProducts: [String: (package: String, url: String, from: Version)] = 
     "NIOCore": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
     "NIOPosix": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
     "NIOEmbedded": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
+    // The metrics API the server's libraries record through; only tg-server bootstraps a backend.
+    "CoreMetrics": ("swift-metrics", "https://github.com/apple/swift-metrics", "2.13.0"),
 ]
 
 /// Modules that come with the toolchain and need no declaration.
