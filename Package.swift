@@ -422,7 +422,7 @@ let apps: [App] = [
         "tg-server",
         links: [
             "MTProtoServer", "ServerAPI", "ServerStore", "SQLite", "Buffers", "SecretFiles", "CommandLineOutput", "NIOCore",
-            "NIOPosix", "Logging", "ArgumentParser",
+            "NIOPosix", "Logging", "ArgumentParser", "CoreMetrics", "Prometheus",
         ]),
     .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
 
@@ -484,8 +484,9 @@ let externalProducts: [String: (package: String, url: String, from: Version)] = 
     "NIOCore": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
     "NIOPosix": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
     "NIOEmbedded": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
-    // The metrics API the server's libraries record through; only tg-server bootstraps a backend.
+    // The metrics API the server's libraries record through; only tg-server bootstraps a backend (Prometheus).
     "CoreMetrics": ("swift-metrics", "https://github.com/apple/swift-metrics", "2.13.0"),
+    "Prometheus": ("swift-prometheus", "https://github.com/swift-server/swift-prometheus", "2.4.1"),
 ]
 
 /// Modules that come with the toolchain and need no declaration.
