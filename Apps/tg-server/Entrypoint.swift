@@ -72,22 +72,22 @@ struct TGServer: AsyncParsableCommand {
         would carry: {"p":"<base64url>"}, encrypted with the device's secret); default: no pushes.
         """)
     var pushDir: String?
-    @Option(help: """
+    @Option(help: ArgumentHelp("""
         Serve Prometheus metrics (GET /metrics) on this port of --metrics-host; 0 picks a free port, which the ready \
         line names (metrics=P); default: no metrics endpoint.
-        """)
+        """, valueName: "port"))
     var metricsPort: Int?
-    @Option(help: "The address the metrics endpoint listens on.") var metricsHost = "127.0.0.1"
-    @Option(help: "How log lines look on standard error: text (swift-log's) or json (one object a line).")
+    @Option(help: ArgumentHelp("The address the metrics endpoint listens on.", valueName: "host")) var metricsHost = "127.0.0.1"
+    @Option(help: ArgumentHelp("How log lines look on standard error: text (swift-log's) or json (one object a line).", valueName: "format"))
     var logFormat = LogFormat.text
-    @Option(help: """
+    @Option(help: ArgumentHelp("""
         Write every session's calls, answers and pushes, decoded, as JSON lines in DIR/<auth_key_id>-<session_id>.jsonl \
         (folder 0700, files 0600; byte fields shortened, codes, passwords, secrets and keys redacted); default: no trace.
-        """)
+        """, valueName: "dir"))
     var trace: String?
-    @Option(help: "MiB one session's trace file may reach; past it the file ends with a truncated line.")
+    @Option(help: ArgumentHelp("MiB one session's trace file may reach; past it the file ends with a truncated line.", valueName: "mib"))
     var traceFileLimit = ServerTrace.Limits().bytesPerFile >> 20
-    @Option(help: "MiB all trace files together may reach in one run; past it every file ends as above.")
+    @Option(help: ArgumentHelp("MiB all trace files together may reach in one run; past it every file ends as above.", valueName: "mib"))
     var traceTotalLimit = ServerTrace.Limits().totalBytes >> 20
     @Flag(help: "Print the server's public key (PKCS#1 PEM) and fingerprint, then exit.") var printPublicKey = false
     @Flag(help: "Log every connection event.") var verbose = false
