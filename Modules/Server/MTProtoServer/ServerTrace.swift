@@ -271,7 +271,7 @@ enum TraceEncoder {
         let whole: Set<String> = [
             "phonecode", "phonecodehash", "password", "currentpassword", "newpassword", "newsettings", "secret",
             "securesecret", "encryptedmessage", "nonce", "servernonce", "newnonce", "ga", "gb", "gaorb", "code",
-            "emailcode", "authkey", "key", "bytes", "passwordhash", "newpasswordhash", "currentpasswordhash", "hash1",
+            "emailcode", "authkey", "key", "bytes", "passwordhash", "newpasswordhash", "currentpasswordhash",
         ]
         return whole.contains(name) || name.hasPrefix("srp") || name.hasSuffix("password") || name.hasSuffix("secret")
     }
