@@ -516,8 +516,18 @@ enum Layering {
         return table
     }()
 
+    /// Metrics backends: only an app (the composition root) may bootstrap one; libraries record through the
+    /// swift-metrics API (`CoreMetrics`) alone.
+    static let metricsBackends: Set<String> = ["Prometheus"]
+
     static func check() {
         for module in modules {
+            if let backend = (module.deps + module.testDeps).first(where: metricsBackends.contains) {
+                fail(
+                    module.line,
+                    "'\(module.name)' depends on metrics backend '\(backend)'; rule: libraries record through "
+                        + "CoreMetrics and only an app bootstraps a backend")
+            }
             for dep in module.deps + module.testDeps {
                 guard let target = byName[dep] else {
                     if externalProducts[dep] == nil {
