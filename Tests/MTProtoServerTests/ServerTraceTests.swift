@@ -7,7 +7,7 @@ import Testing
 
 /// `ServerTrace` in a server in the test's process (Modules/Server/README.md "Operating tg-server"): a push is traced
 /// with the msg_id and seq_no it was sealed with; a session's file stops at its cap, ending with one `truncated` line,
-/// however much the client goes on calling.
+/// however much the client goes on calling; sessions past the file cap are not traced.
 @Suite(.serialized) struct ServerTraceTests {
     @Test func aSessionsTraceStopsAtItsCapWithOneTruncatedLine() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString)")
@@ -65,5 +65,25 @@ import Testing
         let object = try #require(push["object"] as? [String: Any])
         #expect(object["_"] as? String == "updateShort")
         #expect((object["update"] as? [String: Any])?["_"] as? String == "updateUserTyping")
+    }
+
+    @Test func sessionsPastTheFileCapAreNotTraced() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = try ServerTrace(directory: folder, limits: .init(files: 1))
+        let fixture = ServerFixture()
+        try await fixture.start(trace: trace)
+        let key = try await fixture.createKey()
+        var answered = 0
+        for _ in 0..<2 {
+            let connection = try await fixture.session(key)
+            try await connection.send(Api.functions.help.getNearestDc().serialized())
+            answered += try await connection.waitForResults(1, timeout: 30)
+            await connection.close()
+        }
+        try await fixture.stop()
+        #expect(answered == 2)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.count == 1, "\(files)")
     }
 }

@@ -27,8 +27,8 @@ import TelegramApi
 /// `nonce`s, `gA`/`gB`/`gAOrB`), and file parts' `bytes`.
 ///
 /// Bounds: the folder is created 0700 and each file 0600 (`O_NOFOLLOW`); a file stops growing at
-/// `Limits.bytesPerFile` and all files together at `Limits.totalBytes` (what is already in the folder from earlier
-/// runs counts toward a file's cap when it is first opened). The line that would pass a cap is replaced, once per
+/// `Limits.bytesPerFile`, all files together at `Limits.totalBytes` (what is already in the folder from earlier runs
+/// counts toward a file's cap when it is first opened), and at most `Limits.files` sessions are traced in one run. The line that would pass a cap is replaced, once per
 /// file, by `{"type":"truncated",…}`; everything after it is dropped.
 ///
 /// `@unchecked Sendable`: the byte counts are read and written under `lock`; each line is one `write(2)` with
@@ -40,10 +40,13 @@ public final class ServerTrace: @unchecked Sendable {
         public var bytesPerFile: Int
         /// Bytes all files together may reach in one run of the server.
         public var totalBytes: Int
+        /// Files (sessions) one run may write; sessions after them are not traced.
+        public var files: Int
 
-        public init(bytesPerFile: Int = 16 << 20, totalBytes: Int = 1 << 30) {
+        public init(bytesPerFile: Int = 16 << 20, totalBytes: Int = 1 << 30, files: Int = 10_000) {
             self.bytesPerFile = bytesPerFile
             self.totalBytes = totalBytes
+            self.files = files
         }
     }
 
@@ -168,7 +171,7 @@ public final class ServerTrace: @unchecked Sendable {
         let bytes = Array(text.utf8)
         lock.lock()
         defer { lock.unlock() }
-        guard !truncated.contains(name) else { return }
+        guard !truncated.contains(name), sizes[name] != nil || sizes.count < limits.files else { return }
         let path = directory.appendingPathComponent(name).path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, mode_t(SecretFile.fileMode))
         guard descriptor >= 0 else { return }
