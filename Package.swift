@@ -230,7 +230,7 @@ let modules: [Module] = [
     .swift(
         "MTProtoServer", .Server,
         deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers", "SecretFiles",
-               "NIOCore", "NIOPosix", "Logging"],
+               "NIOCore", "NIOPosix", "Logging", "CoreMetrics"],
         testDeps: [
             "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils",
             "NIOCore", "NIOPosix", "TestVectors",
@@ -240,12 +240,14 @@ let modules: [Module] = [
         "ServerTestSupport", .Server,
         deps: ["MTProtoServer", "ServerAPI", "ServerStore", "Network", "TelegramApi", "CryptoUtils", "NIOCore", "NIOPosix"]),
     // ServerStore: tg-server's database (accounts, message boxes, dialogs, the update log) on the SQLite module.
-    .swift("ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils", "Buffers"], testDeps: ["SQLite"]),
+    .swift(
+        "ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils", "Buffers", "CoreMetrics"],
+        testDeps: ["SQLite"]),
     .swift(
         "ServerAPI", .Server,
         deps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip", "ImageCore",
-            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore",
+            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics",
         ],
         testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding", "MTProtoCore", "PasswordSRP"]),
 
@@ -420,7 +422,7 @@ let apps: [App] = [
         "tg-server",
         links: [
             "MTProtoServer", "ServerAPI", "ServerStore", "SQLite", "Buffers", "SecretFiles", "CommandLineOutput", "NIOCore",
-            "NIOPosix", "Logging", "ArgumentParser",
+            "NIOPosix", "Logging", "ArgumentParser", "CoreMetrics", "Prometheus",
         ]),
     .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
 
@@ -482,6 +484,9 @@ let externalProducts: [String: (package: String, url: String, from: Version)] = 
     "NIOCore": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
     "NIOPosix": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
     "NIOEmbedded": ("swift-nio", "https://github.com/apple/swift-nio", "2.101.2"),
+    // The metrics API the server's libraries record through; only tg-server bootstraps a backend (Prometheus).
+    "CoreMetrics": ("swift-metrics", "https://github.com/apple/swift-metrics", "2.13.0"),
+    "Prometheus": ("swift-prometheus", "https://github.com/swift-server/swift-prometheus", "2.4.1"),
 ]
 
 /// Modules that come with the toolchain and need no declaration.
@@ -511,8 +516,18 @@ enum Layering {
         return table
     }()
 
+    /// Metrics backends: only an app (the composition root) may bootstrap one; libraries record through the
+    /// swift-metrics API (`CoreMetrics`) alone.
+    static let metricsBackends: Set<String> = ["Prometheus"]
+
     static func check() {
         for module in modules {
+            if let backend = (module.deps + module.testDeps).first(where: metricsBackends.contains) {
+                fail(
+                    module.line,
+                    "'\(module.name)' depends on metrics backend '\(backend)'; rule: libraries record through "
+                        + "CoreMetrics and only an app bootstraps a backend")
+            }
             for dep in module.deps + module.testDeps {
                 guard let target = byName[dep] else {
                     if externalProducts[dep] == nil {

@@ -72,6 +72,23 @@ struct TGServer: AsyncParsableCommand {
         would carry: {"p":"<base64url>"}, encrypted with the device's secret); default: no pushes.
         """)
     var pushDir: String?
+    @Option(help: ArgumentHelp("""
+        Serve Prometheus metrics (GET /metrics) on this port of --metrics-host; 0 picks a free port, which the ready \
+        line names (metrics=P); default: no metrics endpoint.
+        """, valueName: "port"))
+    var metricsPort: Int?
+    @Option(help: ArgumentHelp("The address the metrics endpoint listens on.", valueName: "host")) var metricsHost = "127.0.0.1"
+    @Option(help: ArgumentHelp("How log lines look on standard error: text (swift-log's) or json (one object a line).", valueName: "format"))
+    var logFormat = LogFormat.text
+    @Option(help: ArgumentHelp("""
+        Write every session's calls, answers and pushes, decoded, as JSON lines in DIR/<auth_key_id>-<session_id>.jsonl \
+        (folder 0700, files 0600; byte fields shortened, codes, passwords, secrets and keys redacted); default: no trace.
+        """, valueName: "dir"))
+    var trace: String?
+    @Option(help: ArgumentHelp("MiB one session's trace file may reach; past it the file ends with a truncated line.", valueName: "mib"))
+    var traceFileLimit = ServerTrace.Limits().bytesPerFile >> 20
+    @Option(help: ArgumentHelp("MiB all trace files together may reach in one run; past it every file ends as above.", valueName: "mib"))
+    var traceTotalLimit = ServerTrace.Limits().totalBytes >> 20
     @Flag(help: "Print the server's public key (PKCS#1 PEM) and fingerprint, then exit.") var printPublicKey = false
     @Flag(help: "Log every connection event.") var verbose = false
 
@@ -85,6 +102,10 @@ struct TGServer: AsyncParsableCommand {
         guard idleTimeout > 0, frameTimeout > 0 else { throw ValidationError("timeouts must be positive seconds") }
         if let fixedCode, fixedCode.count != 5 || !fixedCode.allSatisfy(\.isASCII) || !fixedCode.allSatisfy(\.isNumber) {
             throw ValidationError("--fixed-code must be 5 digits")
+        }
+        if let metricsPort, !(0...65535).contains(metricsPort) { throw ValidationError("--metrics-port out of range") }
+        guard traceFileLimit > 0, traceTotalLimit > 0 else {
+            throw ValidationError("--trace-file-limit and --trace-total-limit must be positive MiB")
         }
         guard sendRate >= 0, sendBurst > 0 else { throw ValidationError("--send-rate must be 0 or more and --send-burst positive") }
         _ = try testFloods()
@@ -100,6 +121,8 @@ struct TGServer: AsyncParsableCommand {
             print(try keys.publicKeyDescription(), terminator: "")
             return
         }
+        if logFormat == .json { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
+        let registry = metricsPort == nil ? nil : MetricsEndpoint.bootstrap()
         var logger = Logger(label: "tg-server")
         logger.logLevel = verbose ? .debug : .info
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
@@ -116,9 +139,20 @@ struct TGServer: AsyncParsableCommand {
         if descriptors < maxConnections + 64 {
             logger.warning("the file-descriptor limit caps connections below --max-connections", metadata: ["limit": "\(descriptors)"])
         }
+        var serverTrace: ServerTrace?
+        if let trace {
+            do {
+                serverTrace = try ServerTrace(
+                    directory: URL(fileURLWithPath: trace),
+                    limits: .init(bytesPerFile: traceFileLimit << 20, totalBytes: traceTotalLimit << 20))
+            } catch {
+                throw ToolError.badInput("--trace \(trace): \(error)", remedy: "pass a folder tg-server may create or own")
+            }
+            logger.notice("tracing every session", metadata: ["folder": "\(trace)"])
+        }
         let configuration = MTProtoServer.Configuration(
             host: host, basePort: port, dataCenterCount: dcs, dataDirectory: directory,
-            proxySecrets: secret.compactMap(Self.hexBytes), limits: limits)
+            proxySecrets: secret.compactMap(Self.hexBytes), limits: limits, trace: serverTrace)
         let store = try Self.openStore(directory: directory, keyFile: dbKeyFile, logger: logger)
         let files: FileVault
         do {
@@ -154,11 +188,27 @@ struct TGServer: AsyncParsableCommand {
             try? await group.shutdownGracefully()
             throw Self.toolError(error, directory: directory)
         }
-        let ports = server.dataCenters.map { "dc\($0.id)=\($0.port)" }.joined(separator: " ")
+        var ports = server.dataCenters.map { "dc\($0.id)=\($0.port)" }.joined(separator: " ")
+        var metricsChannel: (any Channel)?
+        if let registry, let metricsPort {
+            do {
+                let channel = try await MetricsEndpoint.start(
+                    host: metricsHost, port: metricsPort, registry: registry, group: group)
+                metricsChannel = channel
+                ports += " metrics=\(channel.localAddress?.port ?? metricsPort)"
+            } catch {
+                try? await server.close()
+                try? await group.shutdownGracefully()
+                throw ToolError(
+                    "cannot serve metrics on \(metricsHost):\(metricsPort): \(error)",
+                    remedy: "pick another --metrics-port, or 0 for a free one")
+            }
+        }
         print("tg-server: ready \(ports)")
         fflush(nil)
         await Self.waitForTerminationSignal()
         print("tg-server: shutting down")
+        try? await metricsChannel?.close()
         try await server.close()
         try await group.shutdownGracefully()
     }

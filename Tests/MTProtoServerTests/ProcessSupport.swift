@@ -16,6 +16,8 @@ enum ProcessSupport {
     final class Server {
         let dataDirectory: URL
         let ports: [Int32: Int]
+        /// The metrics endpoint's port, when the server was started with `--metrics-port`.
+        let metricsPort: Int?
         private let child: RunningProcess
 
         /// Starts a server on free ports, in `dataDirectory` (kept from an earlier server) or a new folder.
@@ -25,7 +27,7 @@ enum ProcessSupport {
             try FileManager.default.createDirectory(at: self.dataDirectory, withIntermediateDirectories: true)
             child = try ProcessRunner.start(
                 ProcessSupport.tgServer, ["--port", "0", "--data-dir", self.dataDirectory.path] + arguments)
-            // The ready line: "tg-server: ready dc1=P dc2=P dc3=P".
+            // The ready line: "tg-server: ready dc1=P dc2=P dc3=P" (and " metrics=P" with --metrics-port).
             _ = child.waitForOutput(timeout: 30) { $0.contains(UInt8(ascii: "\n")) }
             var ports: [Int32: Int] = [:]
             for field in String(decoding: child.output, as: UTF8.self).split(separator: " ") where field.hasPrefix("dc") {
@@ -37,6 +39,8 @@ enum ProcessSupport {
                 }
             }
             self.ports = ports
+            metricsPort = String(decoding: child.output, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+                .first { $0.hasPrefix("metrics=") }.flatMap { Int($0.dropFirst("metrics=".count)) }
         }
 
         /// Writes the server's public key (`tg-server --print-public-key`) into its data folder and returns the file.
@@ -67,10 +71,15 @@ enum ProcessSupport {
 
         /// Stops the server with SIGTERM and returns its exit status.
         func stop() -> Int32 {
+            finish().status
+        }
+
+        /// Stops the server with SIGTERM and returns what it printed and its exit status.
+        func finish() -> ProcessRunner.Result {
             child.send(SIGTERM)
             let result = child.wait(timeout: 30)
             try? FileManager.default.removeItem(at: dataDirectory)
-            return result.status
+            return result
         }
     }
 }

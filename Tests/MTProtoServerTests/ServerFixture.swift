@@ -83,9 +83,15 @@ final class ServerFixture {
     var server: MTProtoServer!
     var port: Int { server.dataCenters[1].port }
 
-    /// Starts a server with `limits`, answering API calls with `handler` (ServerAPI's by default).
-    func start(limits: ServerLimits = ServerLimits(), handler: (any RPCHandler)? = nil) async throws {
-        server = try await MTProtoServer.start(.init(dataDirectory: directory, limits: limits), group: group) {
+    /// Starts a server with `limits`, answering API calls with `handler` (ServerAPI's by default), writing `trace`,
+    /// subscribing sessions to `updates`.
+    func start(
+        limits: ServerLimits = ServerLimits(), handler: (any RPCHandler)? = nil, trace: ServerTrace? = nil,
+        updates: UpdateGateway? = nil
+    ) async throws {
+        server = try await MTProtoServer.start(
+            .init(dataDirectory: directory, limits: limits, trace: trace), group: group, updates: updates
+        ) {
             handler ?? ServerAPIHandler(dataCenters: $0)
         }
     }

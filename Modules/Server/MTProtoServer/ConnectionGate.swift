@@ -1,6 +1,9 @@
+import CoreMetrics
 import Foundation
 
-/// Admits connections under the global and per-address caps (`ServerLimits`), and counts them until they close.
+/// Admits connections under the global and per-address caps (`ServerLimits`), and counts them until they close —
+/// also as metrics: `tg_server_connections_total` (admitted), `tg_server_connections_refused_total`,
+/// `tg_server_connections_open`.
 ///
 /// `@unchecked Sendable`: the counters are read and written under `lock`; every listener's connections share one
 /// gate.
@@ -23,8 +26,11 @@ public final class ConnectionGate: @unchecked Sendable {
         defer { lock.unlock() }
         guard open < maximum, perAddress[address, default: 0] < maximumPerAddress else {
             refusedCount += 1
+            Counter(label: "tg_server_connections_refused_total").increment()
             return false
         }
+        Counter(label: "tg_server_connections_total").increment()
+        Meter(label: "tg_server_connections_open").increment()
         open += 1
         perAddress[address, default: 0] += 1
         return true
@@ -34,6 +40,7 @@ public final class ConnectionGate: @unchecked Sendable {
     public func release(_ address: String) {
         lock.lock()
         defer { lock.unlock() }
+        Meter(label: "tg_server_connections_open").decrement()
         open -= 1
         let left = perAddress[address, default: 1] - 1
         perAddress[address] = left > 0 ? left : nil

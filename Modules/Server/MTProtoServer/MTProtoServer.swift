@@ -20,11 +20,14 @@ public final class MTProtoServer: Sendable {
         public var proxySecrets: [[UInt8]]
         /// What clients may make the server hold.
         public var limits: ServerLimits
+        /// `--trace`: where every session's calls, answers and pushes are written (none: no trace).
+        public var trace: ServerTrace?
 
         public init(
             host: String = "127.0.0.1", basePort: Int = 0, dataCenterCount: Int = 3, dataDirectory: URL,
-            proxySecrets: [[UInt8]] = [], limits: ServerLimits = ServerLimits()
+            proxySecrets: [[UInt8]] = [], limits: ServerLimits = ServerLimits(), trace: ServerTrace? = nil
         ) {
+            self.trace = trace
             self.host = host
             self.basePort = basePort
             self.dataCenterCount = dataCenterCount
@@ -87,6 +90,7 @@ public final class MTProtoServer: Sendable {
         makeHandler: @escaping @Sendable ([DataCenter]) -> any RPCHandler
     ) async throws -> MTProtoServer {
         let limits = configuration.limits
+        let trace = configuration.trace
         let keys = try ServerKeyStore(
             directory: configuration.dataDirectory, unconfirmedLifetime: limits.unconfirmedKeyLifetime,
             maximumTemporaryKeys: limits.maximumTemporaryKeys)
@@ -128,7 +132,8 @@ public final class MTProtoServer: Sendable {
             ) { channel in
                 return [ServerConnectionHandler(
                     dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
-                    logger: logger, workers: workers, limits: limits, dhPool: dhPool, updates: updates, rpcWorkers: rpcWorkers)]
+                    logger: logger, workers: workers, limits: limits, dhPool: dhPool, updates: updates, rpcWorkers: rpcWorkers,
+                    trace: trace)]
             }
             listeners.append(listener)
             dataCenters.append(DataCenter(id: dcId, host: configuration.host, port: listener.port))

@@ -1,3 +1,4 @@
+import CoreMetrics
 import CryptoUtils
 public import Foundation
 public import Logging
@@ -65,13 +66,20 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     private let rpcWorkers: NIOThreadPool?
     /// The sessions this connection receives pushes for.
     private var subscriptions: Set<UpdateGateway.Target> = []
+    /// `--trace`: where calls, answers and pushes are written, decoded.
+    private let trace: ServerTrace?
+    /// With a trace, the calls whose answers have not been sealed yet, by request msg_id, to decode the answers by
+    /// (at most the calls in flight and `tracedCallsLimit`: an answer sealed on another connection leaves its entry).
+    private var tracedCalls: [Int64: any TLFunction] = [:]
+    private static let tracedCallsLimit = 1024
 
     public init(
         dcId: Int32, keys: ServerKeyStore, registry: SessionRegistry, handler: any RPCHandler, logger: Logger,
         workers: KeyExchangeWorkers, limits: ServerLimits = ServerLimits(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, dhPool: DHPairPool? = nil,
-        updates: UpdateGateway? = nil, rpcWorkers: NIOThreadPool? = nil
+        updates: UpdateGateway? = nil, rpcWorkers: NIOThreadPool? = nil, trace: ServerTrace? = nil
     ) {
+        self.trace = trace
         self.rpcWorkers = rpcWorkers
         self.dhPool = dhPool
         self.updates = updates
@@ -211,6 +219,13 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         // A temporary key bound with auth.bindTempAuthKey acts for its permanent key (its authorization, its pushes).
         let attribution = reaction.calls.isEmpty ? .permanent : keys.attribution(of: key.id)
         let actingKeyId = attribution.effectiveKeyId(key.id)
+        // With a trace: each call's seq_no, from the message or the container that carried it.
+        let seqNos: [Int64: Int32] =
+            trace == nil || reaction.calls.isEmpty
+            ? [:]
+            : Dictionary(
+                ServerTrace.messages(messageId: message.messageId, seqNo: message.seqNo, body: message.body).map { ($0.0, $0.1) },
+                uniquingKeysWith: { first, _ in first })
         for call in reaction.calls {
             var reader = TLReader(call.query)
             reader.substitutions = .inputPeerForInputUserAndChannel
@@ -220,6 +235,13 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
                     requestMessageId: call.requestMessageId, function: function, layer: call.layer,
                     authKeyId: actingKeyId, sessionId: message.sessionId, dcId: dcId, withoutUpdates: call.withoutUpdates)
                 calls.append((call, rpc, answerOwnedByTransport(rpc, key: key, attribution: attribution, now: now)))
+                if let trace {
+                    trace.call(
+                        dcId: dcId, authKeyId: key.id, sessionId: message.sessionId, messageId: call.requestMessageId,
+                        seqNo: seqNos[call.requestMessageId], function: function)
+                    if tracedCalls.count >= Self.tracedCallsLimit { tracedCalls.removeAll() }
+                    tracedCalls[call.requestMessageId] = function
+                }
                 if !call.withoutUpdates { subscribe(session, actingKeyId: actingKeyId, context: context) }
             } catch {
                 let name = ServiceCodec.constructorId(of: call.query).map { String($0, radix: 16) } ?? "empty"
@@ -231,7 +253,9 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         // they are ready in, as `sendSoon` does) instead of leaving first in a packet of their own: one packet, one
         // decryption and one wake-up for the client per answer rather than two.
         if !replies.isEmpty || calls.isEmpty {
-            write(session.with(now: now) { $0.seal(replies, now: now) }, context: context)
+            let packets = session.with(now: now) { $0.seal(replies, now: now) }
+            traceSent(packets, key: key)
+            write(packets, context: context)
         }
         flushSoon(context)
         for (call, rpc, local) in calls { answer(call, rpc, local: local, session: session, context: context) }
@@ -263,6 +287,14 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         return nil
     }
 
+    /// With a trace, records what `packets` (sealed for a session on `key`) carry.
+    private func traceSent(_ packets: [[UInt8]], key: AuthKey) {
+        guard let trace else { return }
+        for packet in packets {
+            trace.sent(packet, key: key, dcId: dcId) { tracedCalls.removeValue(forKey: $0) }
+        }
+    }
+
     private func write(_ packets: [[UInt8]], context: ChannelHandlerContext) {
         for packet in packets { context.write(wrapOutboundOut(.packet(ByteBuffer(bytes: packet))), promise: nil) }
     }
@@ -277,6 +309,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         callsInFlight += 1
         updateReading(context: context)
+        let started = DispatchTime.now().uptimeNanoseconds
+        let method = rpc.function.functionName
         let workers = rpcWorkers
         let run = { () -> EventLoopFuture<RPCResponse> in
             local.map { loop.makeSucceededFuture($0) }
@@ -303,10 +337,42 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
                 case .error(let code, let message): session.answer(call, error: code, message)
                 }
             }
+            Self.recordCall(method, response, nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
             me.sendSoon(outgoing, session: session, context: context)
             me.callsInFlight -= 1
             me.updateReading(context: context)
         }
+    }
+
+    /// Counts a call by method (and its error by name) and records how long it took from its arrival to its answer
+    /// being ready (`tg_server_calls_total`, `tg_server_call_errors_total`, `tg_server_call_duration_seconds`).
+    static func recordCall(_ method: String, _ response: RPCResponse, nanoseconds: UInt64) {
+        Counter(label: "tg_server_calls_total", dimensions: [("method", method)]).increment()
+        CoreMetrics.Timer(label: "tg_server_call_duration_seconds", dimensions: [("method", method)])
+            .recordNanoseconds(Int64(clamping: nanoseconds))
+        if case .error(let code, let message) = response {
+            Counter(
+                label: "tg_server_call_errors_total",
+                dimensions: [("method", method), ("code", String(code)), ("error", errorName(message))]
+            ).increment()
+        }
+    }
+
+    /// An error message with its numbers as `X`, as Telegram's docs name them (`FLOOD_WAIT_X`, `FILE_PART_X_MISSING`),
+    /// so a label takes a bounded set of values.
+    static func errorName(_ message: String) -> String {
+        var name = ""
+        var previousWasDigit = false
+        for character in message.prefix(64) {
+            if character.isASCII, character.isNumber {
+                if !previousWasDigit { name.append("X") }
+                previousWasDigit = true
+            } else {
+                name.append(character)
+                previousWasDigit = false
+            }
+        }
+        return name
     }
 
     // MARK: - Pushes
@@ -332,8 +398,11 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     private func deliver(_ body: [UInt8], to session: SharedSession, context: ChannelHandlerContext) {
         guard context.channel.isActive, context.channel.isWritable else {
             logger.debug("push dropped: the client is not reading", metadata: ["session": "\(session.sessionId)"])
+            let reason = context.channel.isActive ? "not_reading" : "closed"
+            Counter(label: "tg_server_pushes_dropped_total", dimensions: [("reason", reason)]).increment()
             return
         }
+        Counter(label: "tg_server_pushes_total").increment()
         sendSoon(session.with(now: clock()) { $0.push(body) }, session: session, context: context)
     }
 
@@ -364,6 +433,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
                 // Sealed even when the connection is gone: sealing keeps them, unacknowledged, for the connection
                 // the client comes back on.
                 let packets = session.with(now: now) { $0.seal(messages, now: now) }
+                if me.trace != nil { me.traceSent(packets, key: session.with(now: now) { $0.authKey }) }
                 if context.channel.isActive { me.write(packets, context: context) }
             }
             context.flush()

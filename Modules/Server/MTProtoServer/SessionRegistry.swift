@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 public import MTProtoCore
 
@@ -37,6 +38,8 @@ public final class SharedSession: @unchecked Sendable {
 /// `maximumSessions` in all and `maximumSessionsPerKey` per key (the least recently used goes first), and forgotten
 /// after `lifetime` seconds unused (`sweep`). A forgotten session is re-created on its next message, which then gets
 /// `new_session_created`, as after a server restart.
+///
+/// Metrics: `tg_server_sessions` (sessions kept now), `tg_server_sessions_created_total`.
 ///
 /// `@unchecked Sendable`: the tables are read and written under `lock`; sessions guard their own state.
 public final class SessionRegistry: @unchecked Sendable {
@@ -91,6 +94,8 @@ public final class SessionRegistry: @unchecked Sendable {
                 .sorted { $0.1 < $1.1 }.prefix(batch)
             for (victim, _) in victims { remove(victim) }
         }
+        Counter(label: "tg_server_sessions_created_total").increment()
+        recordCount()
         return session
     }
 
@@ -98,6 +103,7 @@ public final class SessionRegistry: @unchecked Sendable {
     public func destroy(authKeyId: Int64, sessionId: Int64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
+        defer { recordCount() }
         return remove(Key(authKeyId: authKeyId, sessionId: sessionId))
     }
 
@@ -109,6 +115,7 @@ public final class SessionRegistry: @unchecked Sendable {
         defer { lock.unlock() }
         let stale = sessions.filter { now - $0.value.lastUsedTime() >= lifetime }.map(\.key)
         for key in stale { remove(key) }
+        recordCount()
         handshakeSalts = handshakeSalts.filter { keyExists($0.key) }
         return stale.count
     }
@@ -118,6 +125,11 @@ public final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return sessions.count
+    }
+
+    /// The `tg_server_sessions` gauge; called under `lock`.
+    private func recordCount() {
+        Gauge(label: "tg_server_sessions").record(sessions.count)
     }
 
     private func evictLeastRecentlyUsed(among candidates: [Key]) {

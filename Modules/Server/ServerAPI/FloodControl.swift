@@ -1,8 +1,11 @@
+import CoreMetrics
 import Foundation
 
 /// The server's flood control (core.telegram.org "Error handling", 420 `FLOOD_WAIT_X`): every account has a sending
 /// budget (`SendBudget`, messages a second with a burst) so one client cannot fill the database as fast as the disk
 /// takes it; and, for client tests, chosen methods can be made to flood on purpose.
+///
+/// Each `FLOOD_WAIT_X` it answers counts in `tg_server_flood_waits_total` (`reason`: `send_budget` or `test_flood`).
 ///
 /// `@unchecked Sendable`: the maps are read and written under `lock`. Both are bounded: full buckets and expired
 /// test floods are forgotten once a map passes `trackedLimit` entries, and past it new entries are refused
@@ -56,7 +59,10 @@ public final class FloodControl: @unchecked Sendable {
             if budgets.count < Self.trackedLimit || budgets[userId] != nil { budgets[userId] = budget }
             return wait
         }
-        if let wait { throw APIError.floodWait(wait) }
+        if let wait {
+            Counter(label: "tg_server_flood_waits_total", dimensions: [("reason", "send_budget")]).increment()
+            throw APIError.floodWait(wait)
+        }
     }
 
     /// Throws `FLOOD_WAIT_X` for a method configured to flood, as `Configuration.testFloods` describes.
@@ -74,6 +80,9 @@ public final class FloodControl: @unchecked Sendable {
             if testFloodAnswers.count < Self.trackedLimit { testFloodAnswers[key] = now }
             return seconds
         }
-        if let wait { throw APIError.floodWait(wait) }
+        if let wait {
+            Counter(label: "tg_server_flood_waits_total", dimensions: [("reason", "test_flood")]).increment()
+            throw APIError.floodWait(wait)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 public import SQLite
 
@@ -148,7 +149,15 @@ public final class ServerStore: @unchecked Sendable {
     }
 
     /// Writes `batch` in one transaction, each write in a savepoint, then runs their after-commit work in order.
+    /// Metrics: `tg_server_store_commit_seconds` (a histogram: from BEGIN to COMMIT of each group commit) and
+    /// `tg_server_store_commit_writes` (writes per commit).
     private func commit(_ batch: [any PendingWrite]) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        defer {
+            CoreMetrics.Timer(label: "tg_server_store_commit_seconds")
+                .recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - started))
+            Recorder(label: "tg_server_store_commit_writes").record(batch.count)
+        }
         lock.lock()
         defer { lock.unlock() }
         do {
