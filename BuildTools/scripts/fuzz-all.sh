@@ -2,8 +2,8 @@
 # Every fuzz harness for a recorded run: each until FUZZ_RUNS inputs (default 1,000,000) or FUZZ_MAX_SECONDS
 # (default 3,600), whichever comes first, under libFuzzer + AddressSanitizer (BuildTools/scripts/fuzz.sh builds the
 # driver). Writes the table of the runs — harness, inputs executed, seconds, coverage (libFuzzer's `cov` edges and
-# `ft` features at the end), corpus size, crashes — between the fuzz-all markers of Fuzz/README.md, with the date and
-# the command. Each crash, leak, out-of-memory or timeout input is copied into Fuzz/seeds/<harness>/ as
+# `ft` features at the end), corpus size, crashes — between the fuzz-all markers of Fuzz/README.md, one row per
+# harness with the time of its run (BuildTools/scripts/fuzz_table.py: a run of some harnesses keeps the others' rows). Each crash, leak, out-of-memory or timeout input is copied into Fuzz/seeds/<harness>/ as
 # `regression-<sha1>`, so `make test` (Tests/FuzzHarnessesTests, every seed) runs it from then on; the script then
 # exits 1.
 #   fuzz-all.sh [harness …]
@@ -38,25 +38,8 @@ for harness in "${harnesses[@]}"; do
     echo "fuzz-all: $harness: ${executed:-?} inputs in ${elapsed:-?} s, cov ${cov:-?}, ft ${ft:-?}, corpus ${corpus:-?}, crashes $found"
 done
 
-table=$(
-    printf 'Recorded %s UTC on %s (%s cores), `make fuzz-all FUZZ_RUNS=%s FUZZ_MAX_SECONDS=%s%s`; debug + ASan.\n\n' \
-        "$(date -u '+%Y-%m-%d %H:%M')" "$(uname -m)" "$(nproc)" "$runs" "$seconds" \
-        "$([ $# -gt 0 ] && printf ' HARNESS="%s"' "$*")"
-    echo '| harness | inputs executed | seconds | coverage (cov / ft) | corpus | crashes |'
-    echo '|---|---:|---:|---:|---:|---:|'
-    printf '%s\n' "${rows[@]}"
-)
-python3 - "$table" <<'EOF'
-import re, sys
-path = "README.md"
-text = open(path, encoding="utf-8").read()
-begin, end = "<!-- fuzz-all:begin -->", "<!-- fuzz-all:end -->"
-block = begin + "\n" + sys.argv[1] + "\n" + end
-if begin in text and end in text:
-    text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
-else:
-    text = text.rstrip("\n") + "\n\n## Recorded runs (`make fuzz-all`)\n\n" + block + "\n"
-open(path, "w", encoding="utf-8").write(text)
-EOF
+header=$(printf 'Rows written by `make fuzz-all` (FUZZ_RUNS=%s, FUZZ_MAX_SECONDS=%s in the last run), debug + ASan, %s, %s cores. A run of some harnesses (`HARNESS=`) replaces their rows and keeps the others.' \
+    "$runs" "$seconds" "$(uname -m)" "$(nproc)")
+python3 "$repo/BuildTools/scripts/fuzz_table.py" README.md "$header" "$(date -u '+%Y-%m-%d %H:%M')" "${rows[@]}"
 echo "fuzz-all: table written to Fuzz/README.md"
 exit $status
