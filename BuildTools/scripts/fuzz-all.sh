@@ -3,9 +3,9 @@
 # (default 3,600), whichever comes first, under libFuzzer + AddressSanitizer (BuildTools/scripts/fuzz.sh builds the
 # driver). Writes the table of the runs — harness, inputs executed, seconds, coverage (libFuzzer's `cov` edges and
 # `ft` features at the end), corpus size, crashes — between the fuzz-all markers of Fuzz/README.md, one row per
-# harness with the time of its run (BuildTools/scripts/fuzz_table.py: a run of some harnesses keeps the others' rows). Each crash, leak, out-of-memory or timeout input is copied into Fuzz/seeds/<harness>/ as
-# `regression-<sha1>`, so `make test` (Tests/FuzzHarnessesTests, every seed) runs it from then on; the script then
-# exits 1.
+# harness with the time of its run (fuzz_table.py: a run of some harnesses keeps the others' rows). Each crash,
+# leak, out-of-memory or timeout input is copied into Fuzz/seeds/<harness>/ as `regression-<sha1>`, so `make test`
+# (Tests/FuzzHarnessesTests, every seed) runs it from then on; the script then exits 1.
 #   fuzz-all.sh [harness …]
 set -euo pipefail
 runs=${FUZZ_RUNS:-1000000}
