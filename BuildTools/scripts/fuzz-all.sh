@@ -4,8 +4,8 @@
 # driver). Writes the table of the runs — harness, inputs executed, seconds, coverage (libFuzzer's `cov` edges and
 # `ft` features at the end), corpus size, crashes — between the fuzz-all markers of Fuzz/README.md, one row per
 # harness with the time of its run (fuzz_table.py: a run of some harnesses keeps the others' rows). Each crash,
-# leak, out-of-memory or timeout input is copied into Fuzz/seeds/<harness>/ as `regression-<sha1>`, so `make test`
-# (Tests/FuzzHarnessesTests, every seed) runs it from then on; the script then exits 1.
+# leak, out-of-memory or timeout input is copied into Fuzz/regressions/<harness>/ as `<kind>-<sha1>`, which `make
+# test` (Tests/FuzzHarnessesTests) runs from then on and `make fuzz` adds to the corpus; the script then exits 1.
 #   fuzz-all.sh [harness …]
 set -euo pipefail
 runs=${FUZZ_RUNS:-1000000}
@@ -17,8 +17,11 @@ harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=($(ls seeds))
 rows=()
 status=0
-# One driver build, every harness in turn; libFuzzer stops each at whichever limit comes first.
-bash "$repo/BuildTools/scripts/fuzz.sh" --runs "$runs" --seconds "$seconds" "${harnesses[@]}" || true
+# One driver build, every harness in turn; libFuzzer stops each at whichever limit comes first. FUZZ_TABLE_ONLY=1
+# writes the table from the harnesses' last logs without running them again (a run that was cut short).
+if [ -z "${FUZZ_TABLE_ONLY:-}" ]; then
+    bash "$repo/BuildTools/scripts/fuzz.sh" --runs "$runs" --seconds "$seconds" "${harnesses[@]}" || true
+fi
 for harness in "${harnesses[@]}"; do
     log="artifacts/$harness/last-run.log"
     executed=$(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
@@ -31,7 +34,8 @@ for harness in "${harnesses[@]}"; do
     for input in artifacts/"$harness"/crash-* artifacts/"$harness"/leak-* artifacts/"$harness"/oom-* artifacts/"$harness"/timeout-*; do
         [ -f "$input" ] || continue
         found=$((found + 1))
-        cp "$input" "seeds/$harness/regression-$(sha1sum "$input" | cut -c1-16)"
+        mkdir -p "regressions/$harness"
+        cp "$input" "regressions/$harness/$(basename "$input" | cut -d- -f1)-$(sha1sum "$input" | cut -c1-16)"
         status=1
     done
     rows+=("| $harness | ${executed:-?} | ${elapsed:-?} | ${cov:-?} / ${ft:-?} | ${corpus:-?} | $found |")

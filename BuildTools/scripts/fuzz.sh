@@ -35,6 +35,8 @@ for harness in "${harnesses[@]}"; do
     [ -d "seeds/$harness" ] || { echo "fuzz: no harness '$harness' (known: $(ls seeds | tr '\n' ' '))"; exit 2; }
     mkdir -p "corpus/$harness" "artifacts/$harness"
     cp "seeds/$harness"/* "corpus/$harness/"
+    # Inputs a long run once found failing (make fuzz-all) stay in the corpus, so a fix is fuzzed around them.
+    if [ -d "regressions/$harness" ]; then cp "regressions/$harness"/* "corpus/$harness/"; fi
     case "$harness" in
         tl-schema) cp ../Schemas/tl/mtproto.tl "corpus/$harness/" ;;
     esac

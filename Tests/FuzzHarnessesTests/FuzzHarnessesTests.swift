@@ -33,6 +33,19 @@ import Testing
         #expect(outcomes[.rejected, default: 0] > 0)
     }
 
+    /// Inputs a long run once found crashing, leaking or hanging (`make fuzz-all` keeps them in
+    /// `Fuzz/regressions/<harness>/`): each runs again, and must not trap. A harness may refuse them.
+    @Test func regressionInputsRunWithoutTrapping() throws {
+        let root = Fixtures.repositoryRoot.appendingPathComponent("Fuzz/regressions")
+        for harness in FuzzHarnesses.all {
+            let folder = root.appendingPathComponent(harness.name)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()) ?? []
+            for name in names where !name.hasPrefix(".") {
+                _ = harness.run(Array(try Data(contentsOf: folder.appendingPathComponent(name))))
+            }
+        }
+    }
+
     @Test func namesAreUniqueAndEachHasASeedFolder() throws {
         let names = FuzzHarnesses.all.map(\.name)
         #expect(Set(names).count == names.count)
