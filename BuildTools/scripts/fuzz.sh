@@ -34,6 +34,11 @@ status=0
 for harness in "${harnesses[@]}"; do
     [ -d "seeds/$harness" ] || { echo "fuzz: no harness '$harness' (known: $(ls seeds | tr '\n' ' '))"; exit 2; }
     mkdir -p "corpus/$harness" "artifacts/$harness"
+    # What an earlier run left is moved aside, so this run's verdict is its own (make fuzz-all has kept those inputs
+    # in regressions/).
+    for old in "artifacts/$harness"/crash-* "artifacts/$harness"/leak-* "artifacts/$harness"/oom-* "artifacts/$harness"/timeout-*; do
+        if [ -f "$old" ]; then mkdir -p "artifacts/$harness/earlier"; mv "$old" "artifacts/$harness/earlier/"; fi
+    done
     cp "seeds/$harness"/* "corpus/$harness/"
     # Inputs a long run once found failing (make fuzz-all) stay in the corpus, so a fix is fuzzed around them.
     if [ -d "regressions/$harness" ]; then cp "regressions/$harness"/* "corpus/$harness/"; fi
