@@ -104,12 +104,12 @@ extension ServerBackend {
         guard let user = existing else {
             // The code is right; `auth.signUp` may now create the account (attempts −1 marks the code as checked).
             record.attempts = -1
-            try store.write { [self] tx in try tx.insert(record) }
+            try store.write { tx in try tx.insert(record) }
             return .authorizationSignUpRequired(.init())
         }
         if try store.read({ tx in try tx.password(userId: user.id) }) != nil {
             // Two-step verification: the code was right; `auth.checkPassword` must follow.
-            _ = try store.write { [self] tx in try tx.deletePhoneCode(phone: phone) }
+            _ = try store.write { tx in try tx.deletePhoneCode(phone: phone) }
             setPendingPassword(authKeyId: authKeyId, user.id)
             throw APIError.sessionPasswordNeeded
         }
@@ -128,7 +128,7 @@ extension ServerBackend {
         let home = homeDc(phone: phone, asked: dc, existing: nil) ?? dc
         guard home == dc else { throw APIError.migrate("PHONE", to: home) }
         let created = now
-        let user = try store.write { [self] tx throws -> UserRecord? in
+        let user = try store.write { tx throws -> UserRecord? in
             guard try tx.user(phone: phone) == nil else { return nil }
             let id = 100_000 + (try tx.nextValue(of: "user"))
             let user = UserRecord(
@@ -145,7 +145,7 @@ extension ServerBackend {
     /// Binds the key to the account and forgets the used code.
     func authorize(_ user: UserRecord, authKeyId: Int64, dc: Int32, consuming phone: String?) throws -> Api.auth.Authorization {
         let authorization = AuthorizationRecord(authKeyId: authKeyId, userId: user.id, dc: dc, created: now)
-        try store.write { [self] tx in
+        try store.write { tx in
             try tx.insert(authorization)
             if let phone { try tx.deletePhoneCode(phone: phone) }
         }
@@ -154,7 +154,7 @@ extension ServerBackend {
     }
 
     func logOut(_ caller: Caller) throws -> Api.auth.LoggedOut {
-        _ = try store.write { [self] tx in
+        _ = try store.write { tx in
             try tx.unregisterDevices(authKeyId: caller.authKeyId)
             return try tx.deleteAuthorization(authKeyId: caller.authKeyId)
         }
@@ -163,7 +163,7 @@ extension ServerBackend {
     }
 
     func resetAuthorizations(_ caller: Caller) throws -> [UInt8] {
-        let keys = try store.write { [self] tx in
+        let keys = try store.write { tx in
             let keys = try tx.deleteAuthorizations(userId: caller.userId, keeping: caller.authKeyId)
             for key in keys { try tx.unregisterDevices(authKeyId: key) }
             return keys

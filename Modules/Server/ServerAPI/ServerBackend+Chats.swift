@@ -61,7 +61,7 @@ extension ServerBackend {
         }
         // The removed member gets the service message too, then leaves.
         let updates = try serviceMessage(.messageActionChatDeleteUser(.init(userId: userId)), chatId: call.chatId, caller: caller)
-        try store.write { [self] tx in
+        try store.write { tx in
             try tx.removeMember(userId, from: call.chatId)
             try tx.bumpVersion(chatId: call.chatId)
         }
@@ -72,7 +72,7 @@ extension ServerBackend {
         let title = call.title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else { throw APIError.badRequest("CHAT_TITLE_EMPTY") }
         try TextLimit.chatTitle.check(title)
-        try store.write { [self] tx in
+        try store.write { tx in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
             guard chat.members.contains(where: { $0.userId == caller.userId }) else { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
             guard chat.title != title else { throw APIError.badRequest("CHAT_NOT_MODIFIED") }

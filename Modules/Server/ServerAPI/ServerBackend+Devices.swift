@@ -14,7 +14,7 @@ extension ServerBackend {
         guard Self.tokenTypes.contains(call.tokenType), Self.isValidToken(call.token) else { throw APIError.badRequest("TOKEN_INVALID") }
         // Only encrypted pushes are served: the secret is what the extension decrypts them with.
         guard NotificationKey(bytes: call.secret) != nil else { throw APIError.badRequest("SECRET_INVALID") }
-        try store.write { [self] tx in
+        try store.write { tx in
             try tx.register(
                 PushDeviceRecord(
                     tokenType: call.tokenType, token: call.token, userId: caller.userId, authKeyId: caller.authKeyId,
@@ -25,7 +25,7 @@ extension ServerBackend {
 
     func unregisterDevice(_ call: Api.functions.account.unregisterDevice, caller: Caller) throws -> [UInt8] {
         guard Self.isValidToken(call.token) else { throw APIError.badRequest("TOKEN_INVALID") }
-        let removed = try store.write { [self] tx in
+        let removed = try store.write { tx in
             try tx.unregisterDevice(tokenType: call.tokenType, token: call.token, userId: caller.userId)
         }
         return Reply.bool(removed)

@@ -89,7 +89,7 @@ extension ServerBackend {
             let document = DocumentRecord(
                 id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now,
                 mime: String(upload.mimeType.prefix(128)), size: blob.size, sha256: blob.sha256, attributes: Reply.vector(attributes))
-            try store.write { [self] tx in try tx.insert(document) }
+            try store.write { tx in try tx.insert(document) }
             let kind = Self.mediaKind(of: attributes)
             return (.messageMediaDocument(.init(voice: kind == .voice, document: apiDocument(document))), kind)
         case .inputMediaDocument(let existing):

@@ -57,7 +57,7 @@ extension ServerBackend {
             try store.write { [self] tx in try countAttempt(.wrongPasswordsPerAccount, subject, tx: tx) }
             throw error
         }
-        try store.write { [self] tx in try tx.forgetAttempts(key: AttemptLimit.wrongPasswordsPerAccount.key(subject)) }
+        try store.write { tx in try tx.forgetAttempts(key: AttemptLimit.wrongPasswordsPerAccount.key(subject)) }
     }
 
     private func checkProofOnce(_ input: Api.InputCheckPasswordSRP, userId: Int64) throws {
@@ -102,7 +102,7 @@ extension ServerBackend {
         case nil:
             throw APIError.badRequest("NEW_SETTINGS_INVALID")
         }
-        _ = try store.write { [self] tx in try tx.setPassword(record, userId: caller.userId) }
+        _ = try store.write { tx in try tx.setPassword(record, userId: caller.userId) }
         return Reply.bool(true)
     }
 

@@ -18,7 +18,7 @@ extension ServerBackend {
         guard call.bot == nil, call.video == nil, !call.fallback else { throw APIError.badRequest("PHOTO_INVALID") }
         guard let file = call.file else { throw APIError.badRequest("PHOTO_FILE_MISSING") }
         let photo = try makePhoto(file, caller: caller)
-        let user = try store.write { [self] tx throws -> UserRecord? in
+        let user = try store.write { tx throws -> UserRecord? in
             guard var user = try tx.user(id: caller.userId) else { return nil }
             user.photo = photo.serialized()
             try tx.update(user)
@@ -69,7 +69,7 @@ extension ServerBackend {
         let photo = PhotoRecord(
             id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now, sizes: Reply.vector(sizes),
             files: stored)
-        try store.write { [self] tx in try tx.insert(photo) }
+        try store.write { tx in try tx.insert(photo) }
         return apiPhoto(photo)
     }
 }

@@ -195,7 +195,7 @@ extension ServerBackend {
     /// `messages.receivedQueue`: what the client has up to `max_qts` is forgotten; answers the random_ids of
     /// nothing (the server keeps no per-device delivery state beyond the queue).
     func receivedQueue(_ call: Api.functions.messages.receivedQueue, caller: Caller) throws -> [UInt8] {
-        try store.write { [self] tx throws in _ = try tx.dropQtsUpdates(owner: caller.userId, through: Int64(call.maxQts)) }
+        try store.write { tx throws in _ = try tx.dropQtsUpdates(owner: caller.userId, through: Int64(call.maxQts)) }
         var writer = TLWriter()
         writer.writeUInt32(0x1cb5c415)  // vector, empty
         writer.writeInt32(0)

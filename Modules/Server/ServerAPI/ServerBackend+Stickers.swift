@@ -40,7 +40,7 @@ extension ServerBackend {
                     attributes: Reply.vector(attributes)))
             emojis.append(sticker.emoji)
         }
-        try store.write { [self] tx in
+        try store.write { tx in
             for document in documents where try tx.document(id: document.id) == nil { try tx.insert(document) }
         }
         setStickerSet(StickerSet(documents: documents, emojis: emojis))
@@ -89,13 +89,13 @@ extension ServerBackend {
         _ = try knownStickerSet()
         guard matches(call.stickerset) else { throw APIError.badRequest("STICKERSET_INVALID") }
         let date = now
-        _ = try store.write { [self] tx in try tx.setInstalled(userId: caller.userId, setId: Self.stickerSetId, date: date) }
+        _ = try store.write { tx in try tx.setInstalled(userId: caller.userId, setId: Self.stickerSetId, date: date) }
         return .stickerSetInstallResultSuccess
     }
 
     func uninstallStickerSet(_ call: Api.functions.messages.uninstallStickerSet, caller: Caller) throws -> [UInt8] {
         guard matches(call.stickerset) else { throw APIError.badRequest("STICKERSET_INVALID") }
-        _ = try store.write { [self] tx in try tx.setInstalled(userId: caller.userId, setId: Self.stickerSetId, date: nil) }
+        _ = try store.write { tx in try tx.setInstalled(userId: caller.userId, setId: Self.stickerSetId, date: nil) }
         return Reply.bool(true)
     }
 }

@@ -53,7 +53,7 @@ extension ServerBackend {
     func updateUsername(_ call: Api.functions.account.updateUsername, caller: Caller) throws -> Api.User {
         let name = call.username
         guard name.isEmpty || Self.isValidUsername(name) else { throw APIError.badRequest("USERNAME_INVALID") }
-        let user = try store.write { [self] tx throws -> UserRecord? in
+        let user = try store.write { tx throws -> UserRecord? in
             guard var user = try tx.user(id: caller.userId) else { return nil }
             if name.isEmpty {
                 user.username = nil
@@ -76,7 +76,7 @@ extension ServerBackend {
         }
         if let last = call.lastName { try TextLimit.lastName.check(last) }
         if let about = call.about { try TextLimit.about.check(about) }
-        let user = try store.write { [self] tx throws -> UserRecord? in
+        let user = try store.write { tx throws -> UserRecord? in
             guard var user = try tx.user(id: caller.userId) else { return nil }
             if let first = call.firstName { user.firstName = first }
             if let last = call.lastName { user.lastName = last }
@@ -114,7 +114,7 @@ extension ServerBackend {
         guard call.contacts.count <= 500 else { throw APIError.limitInvalid }
         var imported: [Api.ImportedContact] = []
         var users: [UserRecord] = []
-        try store.write { [self] tx in
+        try store.write { tx in
             for case .inputPhoneContact(let contact) in call.contacts {
                 guard let user = try tx.user(phone: Self.normalizedPhone(contact.phone)) else { continue }
                 try tx.addContact(owner: caller.userId, userId: user.id, firstName: contact.firstName, lastName: contact.lastName)
