@@ -28,12 +28,11 @@ import io
 import json
 import logging
 import os
-import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
-import zlib
+from fixture_images import jpeg_size, png  # noqa: E402 (Tests/Fixtures/fixture_images.py)
 
 import pyrogram
 from pyrogram import Client, filters, raw, types
@@ -150,22 +149,6 @@ def entities(message):
             for e in (message.entities or message.caption_entities or [])]
 
 
-def png(width, height, seed):
-    """A gradient PNG made with zlib alone (the server makes a photo's sizes from PNG as from JPEG)."""
-    rows = b"".join(
-        b"\x00" + bytes(v for x in range(width) for v in ((x * 255 // width + seed * 50) % 256, y * 255 // height, 128))
-        for y in range(height))
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
-
-
-def jpeg_size(data):
-    """(width, height) from a JPEG's SOF marker; None if it is not a JPEG."""
-    if data[:2] != b"\xff\xd8":
-        return None
     index = 2
     while index + 9 < len(data):
         marker, length = data[index + 1], int.from_bytes(data[index + 2:index + 4], "big")
