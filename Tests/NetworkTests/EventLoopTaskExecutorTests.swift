@@ -103,7 +103,9 @@ import Testing
         let start = Date()
         call.cancel()
         await #expect(throws: CancellationError.self) { _ = try await call.value }
-        #expect(Date().timeIntervalSince(start) < 1, "the cancelled call took \(Date().timeIntervalSince(start)) s")
+        // Far below the 30 s the silent socket would hold it; 1 s was missed by 0.14–0.18 s while the live tests ran
+        // side by side on two cores.
+        #expect(Date().timeIntervalSince(start) < 3, "the cancelled call took \(Date().timeIntervalSince(start)) s")
 
         // A task cancelled before it calls: the call ends at once, without waiting for an answer that never comes.
         let early = Task(executorPreference: executor) { () async throws -> Api.NearestDc in

@@ -105,7 +105,9 @@ import Testing
         let start = Date()
         batch.cancel()
         let cancelled = await batch.value
-        #expect(Date().timeIntervalSince(start) < 1, "the cancelled batch took \(Date().timeIntervalSince(start)) s")
+        // Far below the 30 s the silent socket would hold it; 1 s was missed by 0.14–0.18 s while the live tests ran
+        // side by side on two cores.
+        #expect(Date().timeIntervalSince(start) < 3, "the cancelled batch took \(Date().timeIntervalSince(start)) s")
         #expect(cancelled.count == 16)
         for result in cancelled { #expect(throws: CancellationError.self) { try result.get() } }
 
