@@ -149,15 +149,6 @@ def entities(message):
             for e in (message.entities or message.caption_entities or [])]
 
 
-    index = 2
-    while index + 9 < len(data):
-        marker, length = data[index + 1], int.from_bytes(data[index + 2:index + 4], "big")
-        if marker in (0xC0, 0xC1, 0xC2):
-            return int.from_bytes(data[index + 7:index + 9], "big"), int.from_bytes(data[index + 5:index + 7], "big")
-        index += 2 + length
-    return None
-
-
 async def dialogs(client):
     return sorted([[d.chat.id, d.unread_messages_count] async for d in client.get_dialogs()])
 

@@ -189,15 +189,6 @@ async def files(alice, bob, me_bob, bob_inbox):
     }
 
 
-    index = 2
-    while index + 9 < len(data):
-        marker, length = data[index + 1], int.from_bytes(data[index + 2:index + 4], "big")
-        if marker in (0xC0, 0xC1, 0xC2):
-            return int.from_bytes(data[index + 7:index + 9], "big"), int.from_bytes(data[index + 5:index + 7], "big")
-        index += 2 + length
-    return None
-
-
 async def photos(alice, bob, me_bob, bob_inbox):
     """A 1000×600 picture sent as a photo: the server makes Telegram's sizes, Bob downloads the largest and it is a
     JPEG of its stated size; then an album of three arrives as one group."""
