@@ -83,8 +83,9 @@ import Testing
         defer { view.dispose() }
         let started = Date()
         let local = try #require(try ann.enqueue([EnqueueMessage(text: "after the flood wait")], to: ann.peerId).first)
+        // The local copy goes in the commit; the manager counts the send just after it: two events, both awaited.
         try await AccountIntegrationTests.wait("the message sent", timeout: 30) {
-            try ann.postbox.readTransactionSync { tx in try tx.getMessage(local) } == nil
+            try ann.postbox.readTransactionSync { tx in try tx.getMessage(local) } == nil && ann.pendingMessages.sentCount >= 1
         }
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed >= 1.9, "sent after \(elapsed) s: the FLOOD_WAIT_2 was not waited out")
