@@ -103,6 +103,8 @@ public final class MediaFetcher: Sendable {
         let network = self.network
         let counter = requestCount
         @Sendable func part(_ window: Range<Int64>) async throws -> (Int64, [UInt8]) {
+            // A disposed fetch starts no request: a cancelled group still runs the tasks added to it.
+            try Task.checkCancellation()
             counter.withLock { $0 += 1 }
             let answer = try await network.request(
                 Api.functions.upload.getFile(location: location, offset: window.lowerBound, limit: Int32(window.count)),
