@@ -97,18 +97,30 @@ extension SecretChatManager {
         }
     }
 
-    /// Sends the chat's outbox in order, each removed once the server has it; one flush per chat at a time (a
-    /// flush asked for meanwhile runs again after it).
+    /// Sends the chat's outbox in order, each removed once the server has it (or left for the next flush when it
+    /// could not be sent); one flush per chat at a time. A flush asked for while one runs makes it go round once more
+    /// and returns when that pass ends, so whoever queued a message and flushed knows it has been tried.
     public func flush(chatId: Int32) async {
         let mine = flushing.withLock { state -> Bool in
             if state[chatId] != nil {
-                state[chatId] = true
+                state[chatId]?.again = true
                 return false
             }
-            state[chatId] = false
+            state[chatId] = FlushState()
             return true
         }
-        guard mine else { return }
+        guard mine else {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let running = flushing.withLock { state -> Bool in
+                    guard state[chatId] != nil else { return false }
+                    state[chatId]?.waiters.append(waiter)
+                    return true
+                }
+                // The flush ended between the two locks, after a pass that began after `again` was set.
+                if !running { waiter.resume() }
+            }
+            return
+        }
         while true {
             while let next = try? read({ tx in
                 try SecretChatStorage.record(chatId, tx: tx).flatMap { record in
@@ -152,15 +164,18 @@ extension SecretChatManager {
                     try SecretChatStorage.store(stored, tx: tx)
                 }
             }
-            let done = flushing.withLock { state -> Bool in
-                if state[chatId] == true {
-                    state[chatId] = false
-                    return false
+            // Waiters registered before this pass began are covered by it; a later one set `again`.
+            let finished = flushing.withLock { state -> [CheckedContinuation<Void, Never>]? in
+                if state[chatId]?.again == true {
+                    state[chatId]?.again = false
+                    return nil
                 }
-                state[chatId] = nil
-                return true
+                return state.removeValue(forKey: chatId)?.waiters ?? []
             }
-            if done { break }
+            if let finished {
+                for waiter in finished { waiter.resume() }
+                break
+            }
         }
     }
 

@@ -29,8 +29,14 @@ public final class SecretChatManager: @unchecked Sendable {
     public let accountPeerId: PeerId
     let postbox: Postbox
     let network: AccountNetwork
-    /// Chats being flushed, each with whether another flush was asked for meanwhile.
-    let flushing = Mutex<[Int32: Bool]>([:])
+    /// Chats being flushed, each with whether another pass was asked for meanwhile and who waits for it.
+    let flushing = Mutex<[Int32: FlushState]>([:])
+
+    /// A running flush of one chat: a flush asked for meanwhile sets `again` and waits for the pass that covers it.
+    struct FlushState {
+        var again = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
     /// Tests drop chosen transmissions on the way out (the n-th sealed message of a chat, counted from 0): the
     /// message leaves the outbox as if sent and the relay never sees it — the other side finds the gap.
     let dropTransmission = Mutex<(@Sendable (Int32, Int) -> Bool)?>(nil)
