@@ -247,10 +247,17 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
                 }
             }
             events.append(.dropped(.heldForGap(missing)))
-            if missing.upperBound > requestedThrough {
-                let from = max(missing.lowerBound, requestedThrough + 1)
-                let wire = sequence.resendRequest(for: from...missing.upperBound)
-                requestedThrough = missing.upperBound
+            // Only what is neither asked for nor held: a message that arrives behind the gap is not missing, and
+            // asking for it again (one request per arrival) made a peer that answers every message with a notice
+            // and cannot resend (telethon-secret-chat) trade requests with us without end.
+            // The ends step over held numbers only (at most `maximumHeld`), never over the whole range a peer named.
+            var from = max(missing.lowerBound, requestedThrough + 1)
+            var through = missing.upperBound
+            while from <= through, held[from] != nil { from += 1 }
+            while through >= from, held[through] != nil { through -= 1 }
+            requestedThrough = max(requestedThrough, missing.upperBound)
+            if from <= through {
+                let wire = sequence.resendRequest(for: from...through)
                 events.append(contentsOf: announceLayerIfNeeded(random: random).map { .send($0) })
                 events.append(
                     .send(sendService(.decryptedMessageActionResend(.init(startSeqNo: wire.start, endSeqNo: wire.end)),
