@@ -1,5 +1,6 @@
 import Foundation
 import Postbox
+import PostboxTesting
 import SecretChats
 import Synchronization
 import TelegramApi
@@ -75,5 +76,46 @@ import Testing
                 && SecretChatIntegrationTests.texts(ann, chatId: chatId, incoming: true) == ["hi", "back"]
         }
         try await world.close([ann, ben])
+    }
+    /// The accepting side may send before its acceptance reaches the one who asked — and a difference lists the
+    /// encrypted messages before `updateEncryption`. Ann is offline while Ben accepts and writes; when she comes
+    /// back, one difference brings both: what Ben wrote is kept until the key is known, then shown, nothing skipped.
+    @Test func aMessageThatArrivesBeforeTheAcceptanceIsShownOnceTheKeyIsKnown() async throws {
+        let world = try await Support.World()
+        var ann = try await Support.signUp(world, phone: "9996634003", name: "Ann")
+        let ben = try await Support.signUp(world, phone: "9996634004", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states", timeout: 60) {
+            ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp
+        }
+        let benPeer = try await Support.introduce(phone: "9996634004", name: "Ben", to: ann)
+        guard case .inputPeerUser(let benUser) = benPeer else { throw CancellationError() }
+        let chatId = try await ann.secretChats.request(userId: benUser.userId, accessHash: benUser.accessHash)
+        try await Support.wait("Ben has the request", timeout: 60) {
+            if case .incoming? = try ben.secretChats.record(chatId: chatId)?.phase { return true }
+            return false
+        }
+        await ann.shutdown()
+        try await ben.secretChats.accept(chatId: chatId)
+        try await ben.secretChats.send(text: "written before you knew", chatId: chatId)
+
+        let restarted = try AccountManager(
+            rootPath: world.root.path, environment: world.manager.environment,
+            stateConfiguration: world.manager.stateConfiguration)
+        ann = try restarted.account(ann.id)
+        ann.start()
+        let annNow = ann
+        try await Support.wait(
+            "Ann shows Ben's first message", timeout: 20,
+            explain: { "drops \(annNow.secretChats.recentDrops), phase \(String(describing: try? annNow.secretChats.record(chatId: chatId)?.phase))" }
+        ) {
+            try Support.storedMessages(annNow, with: SecretChatRecord.peerId(chatId)).contains { $0.text == "written before you knew" }
+        }
+        let session = try #require(try annNow.secretChats.record(chatId: chatId)?.session)
+        #expect(session.held.isEmpty)
+        #expect(try annNow.secretChats.record(chatId: chatId)?.early == nil)
+        #expect(!annNow.secretChats.recentDrops.contains { if case .gapSkipped = $0 { true } else { false } })
+        try await world.close([annNow, ben])
     }
 }

@@ -6,6 +6,7 @@ import Network
 import Postbox
 import SecretApi
 import SecretChats
+import TLRuntime
 import TelegramApi
 
 extension SecretChatManager {
@@ -124,7 +125,16 @@ extension SecretChatManager {
                 // A g_b out of range or a fingerprint that differs: someone in the middle. The chat is not used.
                 record.phase = .ended("key exchange refused: \(error)")
             }
+            let early = record.early ?? []
+            record.early = nil
             try SecretChatStorage.store(record, tx: tx)
+            // What the other side sent before its acceptance reached us, opened now in the order it came.
+            if record.session != nil {
+                for bytes in early {
+                    guard let message = try? Api.EncryptedMessage(tlBytes: bytes) else { continue }
+                    _ = try receive(message, tx: tx)
+                }
+            }
             return accepted.id
         case .encryptedChatDiscarded(let discarded):
             guard var record = try SecretChatStorage.record(discarded.id, tx: tx) else { return nil }

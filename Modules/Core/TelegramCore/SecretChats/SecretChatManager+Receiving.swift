@@ -8,6 +8,7 @@ import SecretApi
 import SecretChats
 import SyncCore
 import Synchronization
+import TLRuntime
 import TelegramApi
 
 extension SecretChatManager {
@@ -46,7 +47,14 @@ extension SecretChatManager {
         case .encryptedMessage(let value): (chatId, bytes, date) = (value.chatId, value.bytes, value.date)
         case .encryptedMessageService(let value): (chatId, bytes, date) = (value.chatId, value.bytes, value.date)
         }
-        guard var record = try SecretChatStorage.record(chatId, tx: tx), var session = record.session else {
+        guard var record = try SecretChatStorage.record(chatId, tx: tx) else { return nil }
+        guard var session = record.session else {
+            // Before the acceptance was applied here: kept for when the key is known (`applyEncryption`), since the
+            // other side will not send it again (Telegram-iOS queues incoming operations until the chat is active).
+            if case .requested = record.phase, (record.early?.count ?? 0) < SecretChatRecord.earlyLimit {
+                record.early = (record.early ?? []) + [message.serialized()]
+                try SecretChatStorage.store(record, tx: tx)
+            }
             return nil
         }
         let now = max(date, clock())

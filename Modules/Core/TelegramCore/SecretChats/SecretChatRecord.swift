@@ -26,6 +26,14 @@ public struct SecretChatRecord: Codable, Sendable {
     public var timers: SecretChatTimers?
     /// The chat's TTL for new messages (`decryptedMessageActionSetMessageTTL`, set by either side; nil: none).
     public var messageTTL: Int32?
+    /// Encrypted messages (serialized `EncryptedMessage`) that arrived while this account still waited for the
+    /// other side's acceptance: the accepting side may send its first message (its layer notice) before the
+    /// acceptance reaches us, in the same push or a later difference. They are opened, in order, once the key is
+    /// known (at most `earlyLimit`; nil: none).
+    public var early: [[UInt8]]?
+
+    /// Messages kept before the key at most; the peer can have sent only a few before we could answer.
+    public static let earlyLimit = 100
 
     /// The Postbox peer its messages are stored under.
     public var peerId: PeerId { SecretChatRecord.peerId(chatId) }
