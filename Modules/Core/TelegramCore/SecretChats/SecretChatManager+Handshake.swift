@@ -84,10 +84,25 @@ extension SecretChatManager {
                     keyFingerprint: acceptance.fingerprint))
         } catch { throw .network("\(error)") }
         let now = clock()
-        try write { tx in
-            guard var stored = try SecretChatStorage.record(chatId, tx: tx) else { return }
+        let openedEarly = try write { tx -> Bool in
+            guard var stored = try SecretChatStorage.record(chatId, tx: tx) else { return false }
             stored.phase = .active(SecretChatSession(established: acceptance.established, now: now))
+            let early = stored.early ?? []
+            stored.early = nil
             try SecretChatStorage.store(stored, tx: tx)
+            try openEarly(early, tx: tx)
+            return !early.isEmpty
+        }
+        // What opening them led to (a resend request, our layer notice) goes now.
+        if openedEarly { await flush(chatId: chatId) }
+    }
+
+    /// Opens, in the order they came, the messages that arrived before this side knew the key
+    /// (`SecretChatRecord.early`); the chat is stored active first.
+    func openEarly(_ early: [[UInt8]], tx: Transaction) throws {
+        for bytes in early {
+            guard let message = try? Api.EncryptedMessage(tlBytes: bytes) else { continue }
+            _ = try receive(message, tx: tx)
         }
     }
 
@@ -128,13 +143,8 @@ extension SecretChatManager {
             let early = record.early ?? []
             record.early = nil
             try SecretChatStorage.store(record, tx: tx)
-            // What the other side sent before its acceptance reached us, opened now in the order it came.
-            if record.session != nil {
-                for bytes in early {
-                    guard let message = try? Api.EncryptedMessage(tlBytes: bytes) else { continue }
-                    _ = try receive(message, tx: tx)
-                }
-            }
+            // What the other side sent before its acceptance reached us, opened now.
+            if record.session != nil { try openEarly(early, tx: tx) }
             return accepted.id
         case .encryptedChatDiscarded(let discarded):
             guard var record = try SecretChatStorage.record(discarded.id, tx: tx) else { return nil }

@@ -49,9 +49,16 @@ extension SecretChatManager {
         }
         guard var record = try SecretChatStorage.record(chatId, tx: tx) else { return nil }
         guard var session = record.session else {
-            // Before the acceptance was applied here: kept for when the key is known (`applyEncryption`), since the
-            // other side will not send it again (Telegram-iOS queues incoming operations until the chat is active).
-            if case .requested = record.phase, (record.early?.count ?? 0) < SecretChatRecord.earlyLimit {
+            // Before the key is known here — our request's acceptance not yet applied (`applyEncryption`), or our
+            // own `acceptEncryption` not yet answered (`accept`) while the other side already wrote: kept for then,
+            // since the other side will not send it again (Telegram-iOS queues incoming operations until the chat
+            // is active).
+            let waiting: Bool
+            switch record.phase {
+            case .requested, .incoming: waiting = true
+            case .active, .ended: waiting = false
+            }
+            if waiting, (record.early?.count ?? 0) < SecretChatRecord.earlyLimit {
                 record.early = (record.early ?? []) + [message.serialized()]
                 try SecretChatStorage.store(record, tx: tx)
             }

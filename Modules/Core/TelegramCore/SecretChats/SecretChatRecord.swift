@@ -26,14 +26,16 @@ public struct SecretChatRecord: Codable, Sendable {
     public var timers: SecretChatTimers?
     /// The chat's TTL for new messages (`decryptedMessageActionSetMessageTTL`, set by either side; nil: none).
     public var messageTTL: Int32?
-    /// Encrypted messages (serialized `EncryptedMessage`) that arrived while this account still waited for the
-    /// other side's acceptance: the accepting side may send its first message (its layer notice) before the
-    /// acceptance reaches us, in the same push or a later difference. They are opened, in order, once the key is
-    /// known (at most `earlyLimit`; nil: none).
+    /// Encrypted messages (serialized `EncryptedMessage`) that arrived before this account knew the key: the
+    /// accepting side may write (its layer notice first) before its acceptance reaches us — in the same push, or a
+    /// difference that lists the messages first — and the requesting side may write before our own
+    /// `acceptEncryption` is answered. They are opened, in order, once the key is known (at most `earlyLimit`; nil:
+    /// none).
     public var early: [[UInt8]]?
 
-    /// Messages kept before the key at most; the peer can have sent only a few before we could answer.
-    public static let earlyLimit = 100
+    /// Messages kept before the key at most: the other side can have sent only a few (its layer notice first)
+    /// before it hears from us.
+    public static let earlyLimit = 32
 
     /// The Postbox peer its messages are stored under.
     public var peerId: PeerId { SecretChatRecord.peerId(chatId) }
