@@ -108,7 +108,9 @@ import Testing
     }
 
     /// Waits for `signal`'s first `.local` or `.failed`.
-    static func finalEvent(_ signal: Signal<FetchEvent, NoError>, timeout: Double = 60) async throws -> FetchEvent {
+    /// The fetch's last event. The bound catches a fetch that hangs, not a slow one: 12 MB through a debug-built
+    /// server took over 60 s on two cores running five times their load.
+    static func finalEvent(_ signal: Signal<FetchEvent, NoError>, timeout: Double = 180) async throws -> FetchEvent {
         let result = LockedValue<FetchEvent?>(nil)
         let disposable = signal.start(next: { event in
             switch event {
