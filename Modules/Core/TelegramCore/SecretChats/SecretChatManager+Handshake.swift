@@ -55,14 +55,16 @@ extension SecretChatManager {
                     randomId: Int32(bitPattern: UInt32(truncatingIfNeeded: SecureRandom.uint64())), gA: request.gA))
         } catch { throw .network("\(error)") }
         guard case .encryptedChatWaiting(let waiting) = answer else { throw .network("unexpected \(answer)") }
-        try write { tx in
-            // The acceptance may already have been applied if it raced the answer.
-            if try SecretChatStorage.record(waiting.id, tx: tx) != nil { return }
+        let appliedKept = try write { tx -> Bool in
+            if try SecretChatStorage.record(waiting.id, tx: tx) != nil { return false }
             try SecretChatStorage.store(
                 SecretChatRecord(
                     chatId: waiting.id, accessHash: waiting.accessHash, peerUserId: userId, phase: .requested(request)),
                 tx: tx)
+            // The acceptance, and what the other side wrote after it, may have come before this answer was stored.
+            return try applyKeptUpdates(chatId: waiting.id, tx: tx)
         }
+        if appliedKept { await flush(chatId: waiting.id) }
         return waiting.id
     }
 
@@ -130,9 +132,12 @@ extension SecretChatManager {
                 tx: tx)
             return nil
         case .encryptedChat(let accepted):
-            guard var record = try SecretChatStorage.record(accepted.id, tx: tx),
-                case .requested(let request) = record.phase
-            else { return nil }
+            guard var record = try SecretChatStorage.record(accepted.id, tx: tx) else {
+                // Our request's answer is not stored yet: `request` applies this when it stores the chat.
+                keepForUnknownChat(accepted.id, .acceptance(chat))
+                return nil
+            }
+            guard case .requested(let request) = record.phase else { return nil }
             do {
                 let established = try request.complete(gB: accepted.gAOrB, fingerprint: accepted.keyFingerprint)
                 record.phase = .active(SecretChatSession(established: established, now: clock()))

@@ -47,7 +47,10 @@ extension SecretChatManager {
         case .encryptedMessage(let value): (chatId, bytes, date) = (value.chatId, value.bytes, value.date)
         case .encryptedMessageService(let value): (chatId, bytes, date) = (value.chatId, value.bytes, value.date)
         }
-        guard var record = try SecretChatStorage.record(chatId, tx: tx) else { return nil }
+        guard var record = try SecretChatStorage.record(chatId, tx: tx) else {
+            keepForUnknownChat(chatId, .message(message))
+            return nil
+        }
         guard var session = record.session else {
             // Before the key is known here — our request's acceptance not yet applied (`applyEncryption`), or our
             // own `acceptEncryption` not yet answered (`accept`) while the other side already wrote: kept for then,

@@ -43,6 +43,8 @@ public final class SecretChatManager: @unchecked Sendable {
     let transmitted = Mutex<[Int32: Int]>([:])
     let resent = Mutex(0)
     let drops = Mutex<[SecretChatDrop]>([])
+    /// Updates for chats not stored yet, by chat (`+UnknownChats`).
+    let unknownChats = Mutex<[Int32: [UnknownChatUpdate]]>([:])
 
     /// The last 100 received messages that were not shown, and why (tests and diagnostics; never shown to a user).
     public var recentDrops: [SecretChatDrop] { drops.withLock { $0 } }
