@@ -37,7 +37,9 @@ import Testing
         }
         try #require(before, "Bob's watch did not print the first message: \(String(decoding: watch.output, as: UTF8.self))")
 
+        let killed = Date()
         try await harness.restartServer()
+        let down = Date().timeIntervalSince(killed)
 
         // The 5 s run from the moment the server has the message (Alice's `tg send` has its answer).
         _ = try await harness.tgJSON(MessageSummary.self, ["--account", "alice", "send", "@bob_restart", "after the restart"])
@@ -46,6 +48,7 @@ import Testing
             String(decoding: $0, as: UTF8.self).contains("after the restart")
         }
         let waited = Date().timeIntervalSince(sent)
+        print("ServerRestartTests: tg-server down \(seconds(down)); the message reached Bob's watch \(seconds(waited)) after it was sent")
         #expect(
             after,
             "Bob's watch did not print the message sent after the restart within 5 s (waited \(waited) s): \(String(decoding: watch.output, as: UTF8.self))"
@@ -54,4 +57,6 @@ import Testing
         let ended = try #require(await watch.waitOffPool(timeout: 30))
         #expect(ended.status == 0, "\(ended.errorOutput)")
     }
+
+    private func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
 }
