@@ -14,6 +14,9 @@ public final class MTProtoServer: Sendable {
         public var host: String
         /// DC 1's port; 0 lets every DC pick a free port (tests).
         public var basePort: Int
+        /// Each DC's port, DC 1's first, in place of `basePort`'s: a server started again where an earlier one on
+        /// free ports listened, so its clients find it (tests of a restart). Empty: `basePort` decides.
+        public var ports: [Int] = []
         public var dataCenterCount: Int
         public var dataDirectory: URL
         /// MTProxy secrets obfuscated2 clients may use (none: plain obfuscation only).
@@ -111,7 +114,9 @@ public final class MTProtoServer: Sendable {
         var dataCenters: [DataCenter] = []
         for index in 0..<configuration.dataCenterCount {
             let dcId = Int32(index + 1)
-            let port = configuration.basePort == 0 ? 0 : configuration.basePort + index
+            let port =
+                configuration.ports.indices.contains(index)
+                ? configuration.ports[index] : configuration.basePort == 0 ? 0 : configuration.basePort + index
             let listener = try await TransportServer.start(
                 host: configuration.host, port: port, group: group, secrets: configuration.proxySecrets,
                 frameTimeout: .nanoseconds(Int64(limits.frameTimeout * 1e9)),
