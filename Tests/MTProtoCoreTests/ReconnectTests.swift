@@ -115,8 +115,11 @@ import Testing
         }
         let later = Self.now + 10
         // Without the notice, a seq_no below the old session's is refused.
-        let stray = W.fromServer(id: W.id(later - 1, 1), seq: 1, body: MTProto.Pong.pong(.init(msgId: 1, pingId: 1)).serialized())
-        #expect(throws: EnvelopeError.messageIdRejected(.seqNoTooLow)) { _ = try pair.client.receive(stray, now: later) }
+        let pong = MTProto.Pong.pong(.init(msgId: 1, pingId: 1)).serialized()
+        let stray = W.fromServer(id: W.id(later - 1, 1), seq: 1, body: pong)
+        #expect(throws: EnvelopeError.messageIdRejected(.seqNoTooLow)) {
+            _ = try pair.client.receive(stray, now: later)
+        }
         // The server restarts: a new state machine for the same key and session id, with no memory of either.
         pair.server = ServerSession(authKey: W.key, sessionId: W.sessionId, schedule: W.schedule, handshakeSalt: nil)
         let (token, packets) = try pair.client.send(Self.call, now: later)

@@ -51,7 +51,8 @@ final class CommandLineHarness: Sendable {
         serverCommand = command
         let ports = Self.ports(server)
         self.ports = ports
-        try #require(ports.count == 3, "no ports in tg-server's ready line: \(String(decoding: server.output, as: UTF8.self))")
+        try #require(
+            ports.count == 3, "no ports in tg-server's ready line: \(String(decoding: server.output, as: UTF8.self))")
         keyFile = folder.appendingPathComponent("server.pem").path
         let key = try await ProcessRunner.runOffPool(
             Self.tgServer, ["--print-public-key", "--data-dir", data], timeout: 30)
@@ -115,7 +116,8 @@ final class CommandLineHarness: Sendable {
     /// to — is gone) and starts it again on the same data and ports; returns once it is ready again. Needs a harness
     /// made with `restartable`.
     func restartServer() async throws {
-        try #require(serverCommand.first == "--port" && serverCommand[1] != "0", "a restart needs a restartable harness")
+        try #require(
+            serverCommand.first == "--port" && serverCommand[1] != "0", "a restart needs a restartable harness")
         server.send(SIGKILL)
         _ = await server.waitOffPool(timeout: 30)
         let restarted = try ProcessRunner.start(Self.tgServer, serverCommand)

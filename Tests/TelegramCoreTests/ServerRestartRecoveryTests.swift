@@ -22,7 +22,8 @@ import Testing
         jon.start()
         try await Support.wait("both first states") { ivy.stateManager.hasCaughtUp && jon.stateManager.hasCaughtUp }
         let ivyPeer = try await Support.find(phone: "9996622031") { try await jon.network.request($0) }
-        _ = try await jon.network.request(Api.functions.messages.sendMessage(peer: ivyPeer, message: "before", randomId: 1))
+        _ = try await jon.network.request(
+            Api.functions.messages.sendMessage(peer: ivyPeer, message: "before", randomId: 1))
         try await Support.wait("the message before the restart") {
             try Support.storedMessages(ivy, with: jon.peerId).count == 1
         }
@@ -30,7 +31,8 @@ import Testing
 
         try await world.server.restart()
 
-        _ = try await jon.network.request(Api.functions.messages.sendMessage(peer: ivyPeer, message: "after", randomId: 2))
+        _ = try await jon.network.request(
+            Api.functions.messages.sendMessage(peer: ivyPeer, message: "after", randomId: 2))
         try await Support.wait(
             "the message sent after the restart", timeout: 5,
             explain: { "caught up \(ivy.stateManager.hasCaughtUp), \(ivy.stateManager.statistics)" }

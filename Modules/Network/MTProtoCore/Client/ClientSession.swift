@@ -307,7 +307,9 @@ public struct ClientSession {
         var resend: [Pending] = []
         InboundWalk.walk(
             top, limits: limits,
-            inPlace: { child, container in takeResultInPlace(child, in: container, now: now, &sequence, events: &events) },
+            inPlace: { child, container in
+                takeResultInPlace(child, in: container, now: now, &sequence, events: &events)
+            },
             accept: { child in
                 guard check(child, now: now, &sequence) == nil else { return false }
                 if child.isContentRelated { acks.add(child.messageId) }
@@ -363,8 +365,9 @@ public struct ClientSession {
             return true
         case ServiceCodec.containerId:
             guard let entries = try? ServiceCodec.containerLayout(packet.body) else { return false }
-            return entries.contains {
-                ServiceCodec.constructorId(in: packet.body, at: $0.body.lowerBound, end: $0.body.upperBound) == newSessionCreatedId
+            return entries.contains { entry in
+                let (start, end) = (entry.body.lowerBound, entry.body.upperBound)
+                return ServiceCodec.constructorId(in: packet.body, at: start, end: end) == newSessionCreatedId
             }
         default:
             return false
