@@ -83,7 +83,9 @@ public final class MTProtoServer: Sendable {
     }
 
     /// Opens the key store, binds every data center, and serves with the handler `makeHandler` builds from the
-    /// bound data centers (so `help.getConfig` can list their real ports). Logs go to `logger`, silent by default
+    /// bound data centers (so `help.getConfig` can list their real ports). Connections are accepted only once that
+    /// handler is in place: a client that reconnects the moment a restarted server binds its ports waits in the
+    /// backlog rather than have its calls refused (400 `METHOD_NOT_IMPLEMENTED`, which no client retries). Logs go to `logger`, silent by default
     /// (tg-server passes its own). Connections subscribe their sessions to `updates`, through which the handler
     /// pushes.
     public static func start(
@@ -121,7 +123,7 @@ public final class MTProtoServer: Sendable {
                 host: configuration.host, port: port, group: group, secrets: configuration.proxySecrets,
                 frameTimeout: .nanoseconds(Int64(limits.frameTimeout * 1e9)),
                 writeBufferLowWaterMark: limits.writeBufferHighWaterMark / 4,
-                writeBufferHighWaterMark: limits.writeBufferHighWaterMark, http: limits.http,
+                writeBufferHighWaterMark: limits.writeBufferHighWaterMark, http: limits.http, accepting: false,
                 admit: { channel in
                     // Admission as the connection is accepted: a silent connection holds its place from the start,
                     // and one past a cap is closed at once rather than when it first speaks (TransportServer tells
@@ -144,6 +146,7 @@ public final class MTProtoServer: Sendable {
             dataCenters.append(DataCenter(id: dcId, host: configuration.host, port: listener.port))
         }
         handlerBox.set(makeHandler(dataCenters))
+        for listener in listeners { try await listener.startAccepting() }
         for dc in dataCenters { logger.info("listening", metadata: ["dc": "\(dc.id)", "port": "\(dc.port)"]) }
         let interval = TimeAmount.nanoseconds(Int64(limits.sweepInterval * 1e9))
         let sweeper = group.next().scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
