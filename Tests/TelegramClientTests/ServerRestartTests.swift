@@ -34,11 +34,13 @@ import Testing
         // Before the restart: the watch works, and its session has heard from the server (seq_nos to compare with).
         _ = try await harness.tgJSON(
             MessageSummary.self, ["--account", "alice", "send", "@bob_restart", "before the restart"])
+        let sentBefore = Date()
         let before = await watch.waitForOutputOffPool(timeout: 15) {
             String(decoding: $0, as: UTF8.self).contains("before the restart")
         }
         try #require(
             before, "Bob's watch did not print the first message: \(String(decoding: watch.output, as: UTF8.self))")
+        let beforeTook = Date().timeIntervalSince(sentBefore)
 
         let killed = Date()
         try await harness.restartServer()
@@ -53,8 +55,8 @@ import Testing
         }
         let waited = Date().timeIntervalSince(sent)
         print(
-            "ServerRestartTests: tg-server down \(seconds(down)); "
-                + "the message reached Bob's watch \(seconds(waited)) after it was sent")
+            "ServerRestartTests: before the restart a message reached Bob's watch \(seconds(beforeTook)) after it "
+                + "was sent; tg-server was down \(seconds(down)); after it \(seconds(waited))")
         #expect(
             after,
             """
