@@ -11,6 +11,7 @@ import Testing
     static let now = Wire.now
     /// An API call body the server hands to its application layer (not a service call it answers itself).
     static let call: [UInt8] = [0x01, 0x02, 0x03, 0x04]
+    static let msgsAckId: UInt32 = 0x62d6_b459
 
     struct Pair {
         var client = ClientSession(authKey: W.key, salt: W.salt, timeOffset: 0, sessionId: W.sessionId)
@@ -98,6 +99,63 @@ import Testing
         #expect(pair.server.unacknowledgedPackets(now: Self.now + 1).isEmpty)
         // Nothing is pending on the client either: a reconnect sends nothing.
         #expect(pair.client.resendAfterReconnect(now: Self.now + 1).isEmpty)
+    }
+
+    /// A server that restarted has forgotten the session: the next request makes it again, and the new session counts
+    /// its seq_nos from 0 (core.telegram.org/mtproto/service_messages "New Session Creation Notification"). The client
+    /// takes its packets — they carry `new_session_created` — although their seq_nos are below the old session's,
+    /// reports the new session and gets its answer; a seq_no that falls without that notice is still refused.
+    @Test func aRestartedServersNewSessionIsTakenThoughItsSeqNosStartAgain() throws {
+        var pair = Pair()
+        for step in 0..<5 {
+            let now = Self.now + Double(step)
+            let (token, packets) = try pair.client.send(Self.call, now: now)
+            _ = pair.toClient(try pair.toServer(packets, now: now), now: now)
+            #expect(pair.results[token] == 1)
+        }
+        let later = Self.now + 10
+        // Without the notice, a seq_no below the old session's is refused.
+        let pong = MTProto.Pong.pong(.init(msgId: 1, pingId: 1)).serialized()
+        let stray = W.fromServer(id: W.id(later - 1, 1), seq: 1, body: pong)
+        #expect(throws: EnvelopeError.messageIdRejected(.seqNoTooLow)) {
+            _ = try pair.client.receive(stray, now: later)
+        }
+        // The server restarts: a new state machine for the same key and session id, with no memory of either.
+        pair.server = ServerSession(authKey: W.key, sessionId: W.sessionId, schedule: W.schedule, handshakeSalt: nil)
+        let (token, packets) = try pair.client.send(Self.call, now: later)
+        var events: [ClientSession.Event] = []
+        for packet in try pair.toServer(packets, now: later) {
+            let (received, _) = try pair.client.receive(packet, now: later)
+            events += received
+        }
+        // first_msg_id names the first message the new session took: the packet's (here a container with the call).
+        let firstId = try EncryptedMessage.decrypt(packets[0], authKey: W.key, direction: .clientToServer).messageId
+        #expect(events.contains(.newSession(firstMessageId: firstId)))
+        #expect(events.contains { if case .result(token, .success) = $0 { true } else { false } })
+        // The new session's later packets fit its own sequence.
+        let (next, nextPackets) = try pair.client.send(Self.call, now: later + 1)
+        _ = pair.toClient(try pair.toServer(nextPackets, now: later + 1), now: later + 1)
+        #expect(pair.results[next] == 1)
+    }
+
+    /// Requests the forgotten session took but never answered (sent before the new session's first message) go
+    /// again once `new_session_created` names that first message, as TDLib's `Session::on_new_session_created` resends
+    /// them; the ones that travelled with it are not sent twice.
+    @Test func requestsSentBeforeTheNewSessionsFirstMessageGoAgain() throws {
+        var pair = Pair()
+        let (lost, lostPackets) = try pair.client.send(Self.call, now: Self.now)
+        // The old session took it and was forgotten before it answered (a restart, or a session dropped by the server).
+        _ = try pair.toServer(lostPackets, now: Self.now)
+        pair.server = ServerSession(authKey: W.key, sessionId: W.sessionId, schedule: W.schedule, handshakeSalt: nil)
+        let first = try pair.client.enqueue(Self.call)
+        let second = try pair.client.enqueue(Self.call)
+        let together = pair.client.flush(now: Self.now + 1)
+        #expect(together.count == 1, "both calls in one container")
+        let again = pair.toClient(try pair.toServer(together, now: Self.now + 1), now: Self.now + 1)
+        let requests = try Wire.messages(inClientPackets: again).filter { $0.constructorId != Self.msgsAckId }
+        #expect(requests.count == 1, "only the lost request goes again")
+        _ = pair.toClient(try pair.toServer(again, now: Self.now + 1), now: Self.now + 1)
+        #expect(pair.results == [lost: 1, first: 1, second: 1])
     }
 
     @Test func aRequestOlderThanTheServerWindowGoesWithANewId() throws {

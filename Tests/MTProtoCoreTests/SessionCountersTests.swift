@@ -107,6 +107,25 @@ import Testing
         #expect(MessageIdValidator.Rejection.seqNoTooHigh.notificationCode == 33)
     }
 
+    /// A peer that starts its session afresh (`new_session_created`) counts seq_nos from 0 again: after
+    /// `startNewSequence` they are compared only with the new sequence's, while every id stays a duplicate.
+    @Test func aNewSequenceIsComparedOnlyWithItself() {
+        var validator = MessageIdValidator(peer: .server)
+        let a = Self.id(Self.now, remainder: 1)
+        let b = Self.id(Self.now + 1, remainder: 1)
+        let c = Self.id(Self.now + 2, remainder: 1)
+        #expect(validator.accept(a, seqNo: 9, now: Self.now) == nil)
+        var copy = validator
+        #expect(copy.accept(b, seqNo: 1, now: Self.now) == .seqNoTooLow)
+        validator.startNewSequence()
+        #expect(validator.accept(b, seqNo: 1, now: Self.now) == nil)
+        #expect(validator.accept(a, seqNo: 9, now: Self.now) == .duplicate)
+        // Within the new sequence the rule holds again: after an odd 1 comes at least 2.
+        copy = validator
+        #expect(copy.accept(c, seqNo: 1, now: Self.now) == .seqNoTooLow)
+        #expect(validator.accept(c, seqNo: 3, now: Self.now) == nil)
+    }
+
     @Test func notificationsMaySkipTheTimeWindowButNotDuplicatesOrParity() {
         var validator = MessageIdValidator(peer: .server)
         let old = Self.id(Self.now - 1000, remainder: 1)

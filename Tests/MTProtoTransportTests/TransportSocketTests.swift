@@ -21,6 +21,16 @@ import Testing
         }
     }
 
+    /// Whether a future has its value, asked on its own event loop (where its callbacks run in order: one added now
+    /// runs at once if the value is there).
+    enum Answered {
+        static func check<T>(_ future: EventLoopFuture<T>) -> Bool {
+            var done = false
+            future.assumeIsolated().whenComplete { _ in done = true }
+            return done
+        }
+    }
+
     /// Completes its promise once `expected` frames have arrived.
     final class Collector: ChannelInboundHandler {
         typealias InboundIn = TransportFrame
@@ -66,6 +76,35 @@ import Testing
         var echoed = try await promise.futureResult.get()
         if framing == .paddedIntermediate { echoed = zip(echoed, packets).map(FrameCodecTests.stripPadding) }
         #expect(echoed == packets)
+        try await client.close()
+        try await server.close()
+        try await group.shutdownGracefully()
+    }
+
+    /// A listener started with `accepting: false` (a server whose RPC handler is not ready yet) leaves a client that
+    /// connects in the backlog: its connect completes and its packet waits, unanswered, until `startAccepting()`; then
+    /// it is accepted and answered.
+    @Test func aListenerNotAcceptingYetHoldsItsClientsUntilItStarts() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let server = try await TransportServer.start(host: "127.0.0.1", port: 0, group: group, accepting: false) { _ in
+            [EchoHandler()]
+        }
+        let promise = group.next().makePromise(of: [TransportFrame].self)
+        var bytes = ByteBuffer()
+        bytes.writeInteger(UInt32(8), endianness: .little)
+        bytes.writeInteger(UInt32(0x1234_5678), endianness: .little)
+        let packet = TransportFrame.packet(bytes)
+        let client = try await TransportClient.connect(
+            host: "127.0.0.1", port: server.port, framing: .intermediate, group: group
+        ) { _ in [Collector(expected: 1, promise: promise)] }
+        client.writeAndFlush(packet, promise: nil)
+        // Nothing is accepted, so nothing answers (a tenth of a second is ample on loopback for an echo).
+        let early = group.next().scheduleTask(in: .milliseconds(100)) {}
+        try await early.futureResult.get()
+        let answered = promise.futureResult.eventLoop.submit { Answered.check(promise.futureResult) }
+        #expect(try await answered.get() == false)
+        try await server.startAccepting()
+        #expect(try await promise.futureResult.get() == [packet])
         try await client.close()
         try await server.close()
         try await group.shutdownGracefully()

@@ -5,13 +5,19 @@ import Testing
 
 /// What the `tg` tests run as real processes: a `tg-server` on free loopback ports, the built `tg` over one root, and
 /// Telethon 1.45 (`Tests/Fixtures/telethon/tg_cli_peer.py`) as the other person, driven through command files. Every
-/// wait polls with `Task.sleep` or runs off the cooperative pool, and has a deadline.
+/// wait polls with `Task.sleep` or runs off the cooperative pool, and has a deadline. With `restartable`, tg-server
+/// listens on consecutive fixed ports (`--port`), so `restartServer()` can kill it and start it again where the
+/// clients expect it.
 final class CommandLineHarness: Sendable {
     let folder: URL
     let root: String
     let keyFile: String
     let ports: [Int32: Int]
-    private let server: RunningProcess
+    /// The running tg-server (replaced by `restartServer()`).
+    private let serverProcess: Mutex<RunningProcess>
+    private var server: RunningProcess { serverProcess.withLock { $0 } }
+    /// tg-server's arguments, `--port` included, for a restart on the same ports and data.
+    private let serverCommand: [String]
     private let peerProcess: RunningProcess?
     let peerFolder: URL
 
@@ -27,7 +33,7 @@ final class CommandLineHarness: Sendable {
     /// given.
     init(
         peerPhone: String? = nil, peerName: String = "Bob", peerUsername: String = "bob_cli",
-        serverArguments: [String] = []
+        serverArguments: [String] = [], restartable: Bool = false
     ) async throws {
         for tool in [Self.tg, Self.tgServer] {
             try #require(
@@ -39,20 +45,14 @@ final class CommandLineHarness: Sendable {
         peerFolder = folder.appendingPathComponent("telethon")
         try FileManager.default.createDirectory(at: peerFolder, withIntermediateDirectories: true)
         let data = folder.appendingPathComponent("server").path
-        server = try ProcessRunner.start(Self.tgServer, ["--port", "0", "--data-dir", data] + serverArguments)
-        let ready = await server.waitForOutputOffPool(timeout: 30) {
-            String(decoding: $0, as: UTF8.self).contains("ready")
-        }
-        try #require(ready, "tg-server did not start within 30 s")
-        var ports: [Int32: Int] = [:]
-        let line =
-            String(decoding: server.output, as: UTF8.self).split(separator: "\n").first { $0.contains("ready") } ?? ""
-        for field in line.split(separator: " ") where field.hasPrefix("dc") {
-            let parts = field.dropFirst(2).split(separator: "=")
-            if parts.count == 2, let dc = Int32(parts[0]), let port = Int(parts[1]) { ports[dc] = port }
-        }
+        let (server, command) = try await Self.startServer(
+            data: data, arguments: serverArguments, restartable: restartable)
+        serverProcess = Mutex(server)
+        serverCommand = command
+        let ports = Self.ports(server)
         self.ports = ports
-        try #require(ports.count == 3, "no ports in tg-server's ready line: \(line)")
+        try #require(
+            ports.count == 3, "no ports in tg-server's ready line: \(String(decoding: server.output, as: UTF8.self))")
         keyFile = folder.appendingPathComponent("server.pem").path
         let key = try await ProcessRunner.runOffPool(
             Self.tgServer, ["--print-public-key", "--data-dir", data], timeout: 30)
@@ -75,6 +75,57 @@ final class CommandLineHarness: Sendable {
         } else {
             peerProcess = nil
         }
+    }
+
+    /// Starts tg-server on `data`: on free ports, or (`restartable`) on three consecutive ports from a random base
+    /// below Linux's ephemeral range, another base being tried when one is taken. Returns the server, ready, and the
+    /// arguments it runs with.
+    private static func startServer(
+        data: String, arguments: [String], restartable: Bool
+    ) async throws -> (RunningProcess, [String]) {
+        for _ in 0..<8 {
+            let port = restartable ? Int.random(in: 20_000...31_000) : 0
+            let command = ["--port", String(port), "--data-dir", data] + arguments
+            let server = try ProcessRunner.start(tgServer, command)
+            if await serverReady(server) { return (server, command) }
+            // On a fixed port, a server that exits at once found the port taken: another base is tried.
+            guard restartable, !server.isRunning else { break }
+        }
+        Issue.record("tg-server did not start within 30 s")
+        throw CancellationError()
+    }
+
+    /// Waits (at most 30 s) for tg-server's ready line.
+    private static func serverReady(_ server: RunningProcess) async -> Bool {
+        await server.waitForOutputOffPool(timeout: 30) { String(decoding: $0, as: UTF8.self).contains("ready") }
+    }
+
+    /// Each DC's port, from the server's ready line.
+    private static func ports(_ server: RunningProcess) -> [Int32: Int] {
+        var ports: [Int32: Int] = [:]
+        let line =
+            String(decoding: server.output, as: UTF8.self).split(separator: "\n").first { $0.contains("ready") } ?? ""
+        for field in line.split(separator: " ") where field.hasPrefix("dc") {
+            let parts = field.dropFirst(2).split(separator: "=")
+            if parts.count == 2, let dc = Int32(parts[0]), let port = Int(parts[1]) { ports[dc] = port }
+        }
+        return ports
+    }
+
+    /// Kills tg-server with SIGKILL (no clean shutdown: what it held in memory — sessions, the connections to push
+    /// to — is gone) and starts it again on the same data and ports; returns once it is ready again. Needs a harness
+    /// made with `restartable`.
+    func restartServer() async throws {
+        try #require(
+            serverCommand.first == "--port" && serverCommand[1] != "0", "a restart needs a restartable harness")
+        server.send(SIGKILL)
+        _ = await server.waitOffPool(timeout: 30)
+        let restarted = try ProcessRunner.start(Self.tgServer, serverCommand)
+        serverProcess.withLock { $0 = restarted }
+        let ready = await Self.serverReady(restarted)
+        try #require(
+            ready, "tg-server did not start again within 30 s: \(String(decoding: restarted.output, as: UTF8.self))")
+        try #require(Self.ports(restarted) == ports, "tg-server came back on other ports")
     }
 
     /// Runs `tg` with `--root` and `arguments` (at most `timeout` seconds).
@@ -158,8 +209,8 @@ final class CommandLineHarness: Sendable {
     }
 
     /// Runs `body` with a fresh harness and closes it whatever `body` does.
-    static func with(_ body: (CommandLineHarness) async throws -> Void) async throws {
-        let harness = try await CommandLineHarness()
+    static func with(restartable: Bool = false, _ body: (CommandLineHarness) async throws -> Void) async throws {
+        let harness = try await CommandLineHarness(restartable: restartable)
         do {
             try await body(harness)
         } catch {

@@ -22,9 +22,10 @@ import Testing
 
         init(
             gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil, flood: FloodControl.Configuration = .init(messagesPerSecond: 0),
-            stickerSet: Bool = false, pushDirectory: URL? = nil
+            stickerSet: Bool = false, pushDirectory: URL? = nil, restartable: Bool = false
         ) async throws {
-            server = try await BackendServer(flood: flood, stickerSet: stickerSet, pushDirectory: pushDirectory)
+            server = try await BackendServer(
+                flood: flood, stickerSet: stickerSet, pushDirectory: pushDirectory, restartable: restartable)
             root = TemporaryDirectory(prefix: "accounts")
             manager = try AccountManager(
                 rootPath: root.path,

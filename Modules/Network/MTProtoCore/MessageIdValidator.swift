@@ -11,6 +11,11 @@
 /// Memory is bounded: the ids inside the window are kept sorted, at most `capacity` of them; when full, the
 /// smallest is dropped and becomes a floor under which every id is refused (it could be a replay we can no longer
 /// tell apart). Ids that leave the time window raise the floor too.
+///
+/// seq_nos count within one session of the peer. When the peer starts that session afresh (a server that restarted
+/// sends `new_session_created`, core.telegram.org/mtproto/service_messages "New Session Creation Notification"),
+/// its seq_nos start again from 0: `startNewSequence()` keeps every id (duplicates and the floor are still
+/// refused) and compares later seq_nos only with those of the new sequence.
 public struct MessageIdValidator: Sendable {
     /// Why an id was refused.
     public enum Rejection: Error, Equatable, Sendable {
@@ -42,6 +47,8 @@ public struct MessageIdValidator: Sendable {
     private struct Entry {
         let id: Int64
         let seqNo: Int32
+        /// The peer's session this seq_no counts in (`startNewSequence`); neighbours of another are not compared.
+        let sequence: UInt32
     }
 
     public let peer: Peer
@@ -51,6 +58,8 @@ public struct MessageIdValidator: Sendable {
     private var sorted: [Entry] = []
     private var start = 0
     private var floor = Int64.min
+    /// The sequence messages accepted from now on belong to.
+    private var sequence: UInt32 = 0
 
     public init(peer: Peer, capacity: Int = 4096) {
         self.peer = peer
@@ -75,16 +84,17 @@ public struct MessageIdValidator: Sendable {
         let index = insertionIndex(of: id)
         if index < sorted.count, sorted[index].id == id { return .duplicate }
         // In 64 bits: the peer chooses seq_no, and Int32.max + 1 must be a refusal, not a trap.
-        if index > start {
+        if index > start, sorted[index - 1].sequence == sequence {
             let before = Int64(sorted[index - 1].seqNo)
             if Int64(seqNo) < before + (before & 1) { return .seqNoTooLow }
         }
-        if index < sorted.count {
+        if index < sorted.count, sorted[index].sequence == sequence {
             let after = Int64(sorted[index].seqNo)
             if after < Int64(seqNo) + Int64(seqNo & 1) { return .seqNoTooHigh }
         }
+        let entry = Entry(id: id, seqNo: seqNo, sequence: sequence)
         // Rising ids (the usual case) append: `insert(at: count)` goes through `replaceSubrange`, which a profile showed.
-        if index == sorted.count { sorted.append(Entry(id: id, seqNo: seqNo)) } else { sorted.insert(Entry(id: id, seqNo: seqNo), at: index) }
+        if index == sorted.count { sorted.append(entry) } else { sorted.insert(entry, at: index) }
         var expired = start
         while expired < sorted.count - 1, MessageIdGenerator.time(of: sorted[expired].id) < now - Self.maximumAge {
             expired += 1
@@ -104,6 +114,12 @@ public struct MessageIdValidator: Sendable {
             start = 0
         }
         return nil
+    }
+
+    /// The peer started its session afresh and counts seq_nos from 0 again (`new_session_created`): the seq_nos
+    /// remembered so far are not compared with later ones; their ids are still refused as duplicates.
+    public mutating func startNewSequence() {
+        sequence &+= 1
     }
 
     /// Whether `id` was accepted and is still remembered.

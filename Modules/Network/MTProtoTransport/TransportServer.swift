@@ -24,15 +24,21 @@ public final class TransportServer: Sendable {
     /// `admit` decides on each connection as it is accepted, before it has said anything: a refused one is closed at
     /// once (within `refusalGrace`), told transport error −429 in its own framing if its first bytes came with it,
     /// and never reaches `makeHandlers`.
+    ///
+    /// With `accepting: false` the port is bound but no connection is accepted until `startAccepting()`: clients that
+    /// connect meanwhile wait in the listen backlog (the kernel completes their handshakes), for a server that
+    /// cannot serve yet.
     public static func start(
         host: String, port: Int, group: any EventLoopGroup, secrets: [[UInt8]] = [],
         frameTimeout: TimeAmount? = nil, writeBufferLowWaterMark: Int = 256 * 1024,
         writeBufferHighWaterMark: Int = 1024 * 1024, backlog: Int32 = 1024, http: HTTPTransportLimits = .init(),
-        admit: (@Sendable (any Channel) -> Bool)? = nil,
+        accepting: Bool = true, admit: (@Sendable (any Channel) -> Bool)? = nil,
         makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
     ) async throws -> TransportServer {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: backlog)
+            // A listener's reads are its accepts: without auto-read it accepts nothing until told to.
+            .serverChannelOption(.autoRead, value: accepting)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: false)
@@ -52,6 +58,12 @@ public final class TransportServer: Sendable {
             }
         let channel = try await bootstrap.bind(host: host, port: port).get()
         return TransportServer(channel: channel)
+    }
+
+    /// Starts accepting connections on a listener started with `accepting: false` (those waiting first).
+    public func startAccepting() async throws {
+        try await channel.setOption(ChannelOptions.autoRead, value: true).get()
+        channel.read()
     }
 
     /// How long a refused connection stays open for its first bytes to arrive: on any network they follow the

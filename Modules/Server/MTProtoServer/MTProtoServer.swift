@@ -14,6 +14,9 @@ public final class MTProtoServer: Sendable {
         public var host: String
         /// DC 1's port; 0 lets every DC pick a free port (tests).
         public var basePort: Int
+        /// Each DC's port, DC 1's first, in place of `basePort`'s: a server started again where an earlier one on
+        /// free ports listened, so its clients find it (tests of a restart). Empty: `basePort` decides.
+        public var ports: [Int] = []
         public var dataCenterCount: Int
         public var dataDirectory: URL
         /// MTProxy secrets obfuscated2 clients may use (none: plain obfuscation only).
@@ -80,7 +83,9 @@ public final class MTProtoServer: Sendable {
     }
 
     /// Opens the key store, binds every data center, and serves with the handler `makeHandler` builds from the
-    /// bound data centers (so `help.getConfig` can list their real ports). Logs go to `logger`, silent by default
+    /// bound data centers (so `help.getConfig` can list their real ports). Connections are accepted only once that
+    /// handler is in place: a client that reconnects the moment a restarted server binds its ports waits in the
+    /// backlog rather than have its calls refused (400 `METHOD_NOT_IMPLEMENTED`, which no client retries). Logs go to `logger`, silent by default
     /// (tg-server passes its own). Connections subscribe their sessions to `updates`, through which the handler
     /// pushes.
     public static func start(
@@ -111,12 +116,14 @@ public final class MTProtoServer: Sendable {
         var dataCenters: [DataCenter] = []
         for index in 0..<configuration.dataCenterCount {
             let dcId = Int32(index + 1)
-            let port = configuration.basePort == 0 ? 0 : configuration.basePort + index
+            let port =
+                configuration.ports.indices.contains(index)
+                ? configuration.ports[index] : configuration.basePort == 0 ? 0 : configuration.basePort + index
             let listener = try await TransportServer.start(
                 host: configuration.host, port: port, group: group, secrets: configuration.proxySecrets,
                 frameTimeout: .nanoseconds(Int64(limits.frameTimeout * 1e9)),
                 writeBufferLowWaterMark: limits.writeBufferHighWaterMark / 4,
-                writeBufferHighWaterMark: limits.writeBufferHighWaterMark, http: limits.http,
+                writeBufferHighWaterMark: limits.writeBufferHighWaterMark, http: limits.http, accepting: false,
                 admit: { channel in
                     // Admission as the connection is accepted: a silent connection holds its place from the start,
                     // and one past a cap is closed at once rather than when it first speaks (TransportServer tells
@@ -139,6 +146,7 @@ public final class MTProtoServer: Sendable {
             dataCenters.append(DataCenter(id: dcId, host: configuration.host, port: listener.port))
         }
         handlerBox.set(makeHandler(dataCenters))
+        for listener in listeners { try await listener.startAccepting() }
         for dc in dataCenters { logger.info("listening", metadata: ["dc": "\(dc.id)", "port": "\(dc.port)"]) }
         let interval = TimeAmount.nanoseconds(Int64(limits.sweepInterval * 1e9))
         let sweeper = group.next().scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in

@@ -10,29 +10,63 @@ public import TelegramApi
 
 /// A tg-server backend in the test's own process (MTProtoServer over a real ServerStore in a temporary folder, DCs
 /// 1–3 on free ports of 127.0.0.1), with what the client tests need around it: endpoints, the public key, sign-up.
+/// A `restartable` one runs its connections on event loops of its own, so `restart()` can end them all as a killed
+/// tg-server's end, and start a new server on the same folder and ports.
+///
+/// `@unchecked Sendable`: `server` and the server's event loops are replaced only by `restart()`, under `lock`.
 public final class BackendServer: @unchecked Sendable {
+    /// The event loops for clients (and, unless `restartable`, the server's too).
     public let group: MultiThreadedEventLoopGroup
     public let directory: URL
-    public let server: MTProtoServer
+    /// The server now running (a new one after each `restart()`).
+    public var server: MTProtoServer { lock.withLock { running } }
     /// Each DC's address for our client.
     public let endpoints: [Int32: MTProtoConnection.Endpoint]
+    private let lock = NSLock()
+    private var running: MTProtoServer
+    /// The server's own event loops when `restartable` (nil: it shares `group`).
+    private var serverGroup: MultiThreadedEventLoopGroup?
+    /// What a restart starts the server with again: the data stays, what the server held in memory goes.
+    private let store: ServerStore
+    private let files: FileVault
+    private let control: FloodControl
+    private let limits: ServerLimits
+    private let stickerSet: Bool
+    private let pushDirectory: URL?
 
     /// Starts the server; `flood` sets its sending budget and test floods (the default has the budget off);
     /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start; `limits` are the
-    /// server's bounds (timeouts, caps); `pushDirectory` is tg-server's `--push-dir`.
+    /// server's bounds (timeouts, caps); `pushDirectory` is tg-server's `--push-dir`; `restartable` allows `restart()`.
     public init(
         flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false, limits: ServerLimits = ServerLimits(),
-        pushDirectory: URL? = nil
+        pushDirectory: URL? = nil, restartable: Bool = false
     ) async throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        serverGroup = restartable ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : nil
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
-        let files = try FileVault(directory: directory)
+        store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
+        files = try FileVault(directory: directory)
+        control = FloodControl(flood)
+        self.limits = limits
+        self.stickerSet = stickerSet
+        self.pushDirectory = pushDirectory
+        running = try await Self.start(
+            .init(dataDirectory: directory, limits: limits), group: serverGroup ?? group, store: store, files: files,
+            control: control, stickerSet: stickerSet, pushDirectory: pushDirectory)
+        var endpoints: [Int32: MTProtoConnection.Endpoint] = [:]
+        for dc in running.dataCenters { endpoints[dc.id] = .init(host: "127.0.0.1", port: dc.port, dcId: dc.id) }
+        self.endpoints = endpoints
+    }
+
+    /// An MTProtoServer over `store` and `files`, with a new update gateway (no connection is pushed to yet).
+    private static func start(
+        _ configuration: MTProtoServer.Configuration, group: any EventLoopGroup, store: ServerStore, files: FileVault,
+        control: FloodControl, stickerSet: Bool, pushDirectory: URL?
+    ) async throws -> MTProtoServer {
         let gateway = UpdateGateway()
-        let control = FloodControl(flood)
         let stickerError = FirstError()
-        server = try await MTProtoServer.start(.init(dataDirectory: directory, limits: limits), group: group, updates: gateway) {
+        let server = try await MTProtoServer.start(configuration, group: group, updates: gateway) {
             let backend = ServerBackend(
                 store: store, files: files, updates: gateway, dataCenters: $0, flood: control, pushDirectory: pushDirectory)
             if stickerSet {
@@ -44,9 +78,27 @@ public final class BackendServer: @unchecked Sendable {
             try? await server.close()
             throw error
         }
-        var endpoints: [Int32: MTProtoConnection.Endpoint] = [:]
-        for dc in server.dataCenters { endpoints[dc.id] = .init(host: "127.0.0.1", port: dc.port, dcId: dc.id) }
-        self.endpoints = endpoints
+        return server
+    }
+
+    /// Stops the server as a kill would — every connection closed, every session and push subscription gone — and
+    /// starts a new one on the same folder (keys, accounts, messages) and the same ports. Needs `restartable`.
+    public func restart() async throws {
+        guard let old = lock.withLock({ serverGroup }) else { throw CancellationError() }
+        let ports = server.dataCenters.map(\.port)
+        try await server.close()
+        // Shutting the server's loops down closes every connection they carry.
+        try await old.shutdownGracefully()
+        let fresh = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        var configuration = MTProtoServer.Configuration(dataDirectory: directory, limits: limits)
+        configuration.ports = ports
+        let restarted = try await Self.start(
+            configuration, group: fresh, store: store, files: files, control: control, stickerSet: stickerSet,
+            pushDirectory: pushDirectory)
+        lock.withLock {
+            serverGroup = fresh
+            running = restarted
+        }
     }
 
     /// Writes the server's public key as PKCS#1 PEM (what Telethon's `rsa.add_key` reads) to `path`.
@@ -66,6 +118,7 @@ public final class BackendServer: @unchecked Sendable {
     /// Stops the server and removes its folder.
     public func close() async throws {
         try await server.close()
+        if let serverGroup = lock.withLock({ serverGroup }) { try await serverGroup.shutdownGracefully() }
         try await group.shutdownGracefully()
         try? FileManager.default.removeItem(at: directory)
     }

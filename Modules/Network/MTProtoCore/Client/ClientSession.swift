@@ -13,6 +13,12 @@ public import TLRuntime
 /// of container and of `gzip_packed` (`InboundWalk`). A notification (`bad_msg_notification`, `bad_server_salt`)
 /// skips only the time window, since it may be what corrects the clock, and is acted on only when it names a
 /// message this session sent in the last `recentCapacity` messages.
+///
+/// A server that restarted (or forgot the session) starts it afresh and says so with `new_session_created`
+/// (core.telegram.org/mtproto/service_messages "New Session Creation Notification"): its seq_nos count from 0
+/// again, so a packet whose seq_no does not fit what came before is taken, as the new session's, when it carries that
+/// notice (the ids are still checked); requests sent before the new session's first message, which it will never
+/// answer, go again (as TDLib's `Session::on_new_session_created`, td/telegram/net/Session.cpp, does).
 public struct ClientSession {
     /// Something the caller must act on.
     public enum Event: Equatable, Sendable {
@@ -292,7 +298,8 @@ public struct ClientSession {
         let message = try EncryptedMessage.decrypt(packet, authKey: authKey, direction: .serverToClient)
         guard message.sessionId == sessionId else { throw .sessionMismatch }
         let top = InnerMessage(messageId: message.messageId, seqNo: message.seqNo, body: message.body)
-        if let rejection = check(top, now: now) { throw .messageIdRejected(rejection) }
+        var sequence = SequenceCheck(packet: top)
+        if let rejection = check(top, now: now, &sequence) { throw .messageIdRejected(rejection) }
         // §Message Sequence Number: a container is not content-related.
         if top.constructorId == ServiceCodec.containerId, top.isContentRelated { throw .seqNoParity }
         if top.isContentRelated { acks.add(top.messageId) }
@@ -300,9 +307,11 @@ public struct ClientSession {
         var resend: [Pending] = []
         InboundWalk.walk(
             top, limits: limits,
-            inPlace: { child, container in takeResultInPlace(child, in: container, now: now, events: &events) },
+            inPlace: { child, container in
+                takeResultInPlace(child, in: container, now: now, &sequence, events: &events)
+            },
             accept: { child in
-                guard check(child, now: now) == nil else { return false }
+                guard check(child, now: now, &sequence) == nil else { return false }
                 if child.isContentRelated { acks.add(child.messageId) }
                 return true
             },
@@ -320,11 +329,49 @@ public struct ClientSession {
         return (events, again.isEmpty ? [] : seal(again, now: now))
     }
 
-    /// The msg_id and seq_no checks for one message; notifications skip only the time window.
-    private mutating func check(_ message: InnerMessage, now: Double) -> MessageIdValidator.Rejection? {
+    /// The msg_id and seq_no checks for one message of a packet; notifications skip only the time window.
+    private mutating func check(
+        _ message: InnerMessage, now: Double, _ sequence: inout SequenceCheck
+    ) -> MessageIdValidator.Rejection? {
         let id = message.constructorId
         let notification = id == Self.badMsgNotificationId || id == Self.badServerSaltId
-        return validator.accept(message.messageId, seqNo: message.seqNo, now: now + timeOffset, checkTime: !notification)
+        return accept(message.messageId, seqNo: message.seqNo, now: now, checkTime: !notification, &sequence)
+    }
+
+    /// `validator.accept`, except that a seq_no that does not fit is taken as the first of a new sequence when its
+    /// packet announces a new session of the server (`new_session_created`: a restarted server counts from 0 again).
+    /// The packet is looked at once, at the first such seq_no.
+    private mutating func accept(
+        _ messageId: Int64, seqNo: Int32, now: Double, checkTime: Bool = true, _ sequence: inout SequenceCheck
+    ) -> MessageIdValidator.Rejection? {
+        let rejection = validator.accept(messageId, seqNo: seqNo, now: now + timeOffset, checkTime: checkTime)
+        guard rejection == .seqNoTooLow || rejection == .seqNoTooHigh, !sequence.looked else { return rejection }
+        sequence.looked = true
+        guard Self.announcesNewSession(sequence.packet) else { return rejection }
+        validator.startNewSequence()
+        return validator.accept(messageId, seqNo: seqNo, now: now + timeOffset, checkTime: checkTime)
+    }
+
+    /// One packet's look for a new session: the packet, and whether it was looked at already.
+    private struct SequenceCheck {
+        let packet: InnerMessage
+        var looked = false
+    }
+
+    /// Whether `packet` is, or is a container holding, `new_session_created`.
+    private static func announcesNewSession(_ packet: InnerMessage) -> Bool {
+        switch packet.constructorId {
+        case newSessionCreatedId:
+            return true
+        case ServiceCodec.containerId:
+            guard let entries = try? ServiceCodec.containerLayout(packet.body) else { return false }
+            return entries.contains { entry in
+                let (start, end) = (entry.body.lowerBound, entry.body.upperBound)
+                return ServiceCodec.constructorId(in: packet.body, at: start, end: end) == newSessionCreatedId
+            }
+        default:
+            return false
+        }
     }
 
     /// A container's child that is a plain `rpc_result` (not `gzip_packed`), taken where it lies in the container's
@@ -332,7 +379,8 @@ public struct ClientSession {
     /// it lies (`AnswerBytes`, a range of the container) instead of being copied out with the child's body. Returns
     /// false, leaving the child to the walk, for anything else.
     private mutating func takeResultInPlace(
-        _ child: ServiceCodec.ContainerEntry, in container: [UInt8], now: Double, events: inout [Event]
+        _ child: ServiceCodec.ContainerEntry, in container: [UInt8], now: Double, _ sequence: inout SequenceCheck,
+        events: inout [Event]
     ) -> Bool {
         // rpc_result's id, req_msg_id, and the result's constructor id: `containerLayout` checked the range.
         let start = child.body.lowerBound
@@ -341,7 +389,7 @@ public struct ClientSession {
             ServiceCodec.constructorId(in: container, at: start + 12, end: end) != ServiceCodec.gzipPackedId
         else { return false }
         // `accept`: an rpc_result is not a notification, so the time window applies.
-        guard validator.accept(child.messageId, seqNo: child.seqNo, now: now + timeOffset) == nil else { return true }
+        guard accept(child.messageId, seqNo: child.seqNo, now: now, &sequence) == nil else { return true }
         // A result answers a request: content-related, so its seq_no is odd (else ignored, as in `handle`).
         guard child.seqNo & 1 == 1 else { return true }
         acks.add(child.messageId)
@@ -369,6 +417,7 @@ public struct ClientSession {
 
     static let badMsgNotificationId: UInt32 = 0xa7ef_f811
     static let badServerSaltId: UInt32 = 0xedab_447b
+    static let newSessionCreatedId: UInt32 = 0x9ec2_0908
 
     private mutating func handle(
         _ message: InnerMessage, reader: inout TLReader, now: Double, events: inout [Event], resend: inout [Pending]
@@ -403,6 +452,9 @@ public struct ClientSession {
         case let created as MTProto.NewSession:
             guard case .newSessionCreated(let value) = created else { return }
             self.salts.reset(to: value.serverSalt)
+            // What was sent before the new session's first message went to the session the server forgot: it is
+            // never answered, so it goes again.
+            resend += takeRequests(sentBefore: value.firstMsgId)
             events.append(.newSession(firstMessageId: value.firstMsgId))
         case let notification as MTProto.BadMsgNotification:
             handle(notification, message: message, now: now, resend: &resend)
@@ -444,6 +496,21 @@ public struct ClientSession {
             return (requestId, inflated.bytes)
         }
         return (requestId, Array(reader.bytes[reader.offset..<reader.end]))
+    }
+
+    /// The pending requests that left in a packet before the one carrying `firstMessageId` (the first message a new
+    /// server session took): a request inside a container is placed by its container's msg_id, so the requests that
+    /// travelled with the first message stay (TDLib's `Session::on_new_session_created` compares container ids the
+    /// same way).
+    private mutating func takeRequests(sentBefore firstMessageId: Int64) -> [Pending] {
+        guard !pending.isEmpty else { return [] }
+        var packetOf: [Int64: Int64] = [:]
+        for (container, children) in containers {
+            for child in children { packetOf[child] = container }
+        }
+        let first = packetOf[firstMessageId] ?? firstMessageId
+        let before = pending.keys.filter { (packetOf[$0] ?? $0) < first }.sorted()
+        return before.compactMap { pending.removeValue(forKey: $0) }
     }
 
     /// The pending requests a refused msg_id stood for: the request itself, or every request of a container.
