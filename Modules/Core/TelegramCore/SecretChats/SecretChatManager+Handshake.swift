@@ -58,7 +58,7 @@ extension SecretChatManager {
         try write { tx in
             // The acceptance may already have been applied if it raced the answer.
             if try SecretChatStorage.record(waiting.id, tx: tx) != nil { return }
-            try SecretChatStorage.store(
+            try storeRecord(
                 SecretChatRecord(
                     chatId: waiting.id, accessHash: waiting.accessHash, peerUserId: userId, phase: .requested(request)),
                 tx: tx)
@@ -87,7 +87,7 @@ extension SecretChatManager {
         try write { tx in
             guard var stored = try SecretChatStorage.record(chatId, tx: tx) else { return }
             stored.phase = .active(SecretChatSession(established: acceptance.established, now: now))
-            try SecretChatStorage.store(stored, tx: tx)
+            try storeRecord(stored, tx: tx)
         }
     }
 
@@ -99,7 +99,7 @@ extension SecretChatManager {
         try write { tx in
             guard var stored = try SecretChatStorage.record(chatId, tx: tx) else { return }
             stored.phase = .ended(reason)
-            try SecretChatStorage.store(stored, tx: tx)
+            try storeRecord(stored, tx: tx)
         }
     }
 
@@ -108,7 +108,7 @@ extension SecretChatManager {
         switch chat {
         case .encryptedChatRequested(let requested):
             guard try SecretChatStorage.record(requested.id, tx: tx) == nil else { return nil }
-            try SecretChatStorage.store(
+            try storeRecord(
                 SecretChatRecord(
                     chatId: requested.id, accessHash: requested.accessHash, peerUserId: requested.adminId,
                     phase: .incoming(gA: requested.gA)),
@@ -127,7 +127,7 @@ extension SecretChatManager {
             }
             let early = record.early ?? []
             record.early = nil
-            try SecretChatStorage.store(record, tx: tx)
+            try storeRecord(record, tx: tx)
             // What the other side sent before its acceptance reached us, opened now in the order it came.
             if record.session != nil {
                 for bytes in early {
@@ -140,7 +140,7 @@ extension SecretChatManager {
             guard var record = try SecretChatStorage.record(discarded.id, tx: tx) else { return nil }
             record.phase = .ended("discarded by the other side")
             record.outbox.removeAll()
-            try SecretChatStorage.store(record, tx: tx)
+            try storeRecord(record, tx: tx)
             return nil
         case .encryptedChatWaiting, .encryptedChatEmpty:
             return nil

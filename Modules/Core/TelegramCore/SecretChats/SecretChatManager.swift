@@ -2,6 +2,7 @@ import Foundation
 import Network
 public import Postbox
 public import SecretChats
+public import SwiftSignalKit
 import Synchronization
 
 /// Errors of the secret-chat calls an app makes.
@@ -43,6 +44,8 @@ public final class SecretChatManager: @unchecked Sendable {
     let transmitted = Mutex<[Int32: Int]>([:])
     let resent = Mutex(0)
     let drops = Mutex<[SecretChatDrop]>([])
+    /// The chat of each record stored, once its transaction commits (`recordUpdates`).
+    private let storedRecords = ValuePipe<Int32>()
 
     /// The last 100 received messages that were not shown, and why (tests and diagnostics; never shown to a user).
     public var recentDrops: [SecretChatDrop] { drops.withLock { $0 } }
@@ -86,6 +89,11 @@ public final class SecretChatManager: @unchecked Sendable {
         try read { tx in try SecretChatStorage.record(chatId, tx: tx) }
     }
 
+    /// The id of each chat whose record changed — its phase, outbox, timers — sent once the transaction that stored
+    /// it has committed (so `record(chatId:)` then reads the change); nothing is replayed. What a caller waiting for a
+    /// chat to be accepted or its outbox to empty re-reads the record on.
+    public var recordUpdates: Signal<Int32, NoError> { storedRecords.signal() }
+
     /// Every chat this account holds.
     public func records() throws(SecretChatManagerError) -> [SecretChatRecord] {
         try read { tx in try SecretChatStorage.chatIds(tx: tx).compactMap { try SecretChatStorage.record($0, tx: tx) } }
@@ -97,6 +105,13 @@ public final class SecretChatManager: @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// Stores `record` in `tx` and announces its chat on `recordUpdates` once `tx` commits.
+    func storeRecord(_ record: SecretChatRecord, tx: Transaction) throws {
+        try SecretChatStorage.store(record, tx: tx)
+        let chatId = record.chatId
+        tx.afterCommit { [storedRecords] in storedRecords.putNext(chatId) }
+    }
 
     func read<T>(_ body: (Transaction) throws -> T) throws(SecretChatManagerError) -> T {
         do { return try postbox.transactionSync(body) } catch let error as SecretChatManagerError { throw error } catch
