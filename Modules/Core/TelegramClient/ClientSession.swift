@@ -162,7 +162,8 @@ public final class ClientSession: @unchecked Sendable {
             "the server answering", of: combineLatest(account.stateManager.isCaughtUp, account.loggedOut),
             timeout: timeout,
             timedOut: .unreachable(
-                "the server did not answer within \(Int(timeout)) s — check that it is running (address in 'tg accounts')")
+                "the server did not answer within \(Int(timeout)) s — check that it is running (address in 'tg accounts')"
+            )
         ) { state throws(ClientError) -> Void? in
             let (caughtUp, loggedOut) = state
             if caughtUp { return () }

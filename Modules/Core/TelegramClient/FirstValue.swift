@@ -49,15 +49,15 @@ func firstValue<T: Sendable>(
 /// One wait's outcome, set once — by a value, an error, the timer or cancellation, whichever comes first — and the
 /// continuation it resumes. `@unchecked Sendable`: both are read and written under `state`'s lock.
 private final class SignalWait<R: Sendable>: @unchecked Sendable {
-    private let state = LockedValue<(continuation: CheckedContinuation<Result<R, ClientError>, Never>?, outcome: Result<R, ClientError>?)>(
-        (nil, nil))
+    typealias Continuation = CheckedContinuation<Result<R, ClientError>, Never>
+    private let state = LockedValue<(continuation: Continuation?, outcome: Result<R, ClientError>?)>((nil, nil))
 
     /// Whether the outcome is set.
     var isFinished: Bool { state.withLock { $0.outcome != nil } }
 
     /// Keeps `continuation` for the outcome; resumes it at once and returns false when the outcome is already set
     /// (the task was cancelled before it began to wait).
-    func install(_ continuation: CheckedContinuation<Result<R, ClientError>, Never>) -> Bool {
+    func install(_ continuation: Continuation) -> Bool {
         let outcome = state.withLock { state -> Result<R, ClientError>? in
             if state.outcome == nil { state.continuation = continuation }
             return state.outcome
@@ -69,7 +69,7 @@ private final class SignalWait<R: Sendable>: @unchecked Sendable {
 
     /// Sets the outcome unless one is set, and resumes the waiting task with it.
     func finish(_ outcome: Result<R, ClientError>) {
-        let continuation = state.withLock { state -> CheckedContinuation<Result<R, ClientError>, Never>? in
+        let continuation = state.withLock { state -> Continuation? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
             defer { state.continuation = nil }

@@ -207,7 +207,8 @@ public enum SecretChatting {
         return SecretChatKeySummary(chat: "secret:\(chatId)", view)
     }
 
-    /// Each commit that changed chat `chatId`'s record (its phase, its outbox): what a wait on the record re-reads it on.
+    /// Each commit that changed chat `chatId`'s record (its phase, its outbox): what a wait on the record re-reads it
+    /// on.
     static func recordUpdates(_ chatId: Int32, account: Account) -> Signal<Int32, NoError> {
         account.secretChats.recordUpdates |> filter { $0 == chatId }
     }
