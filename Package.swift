@@ -350,7 +350,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport", "TelegramCore",
-            "Network", "ServerTestSupport", "ServerStore", "PushNotifications", "MTProtoCore",
+            "Network", "ServerTestSupport", "ServerStore", "PushNotifications", "MTProtoCore", "SwiftSignalKit",
         ]),
 
     // ChatHistory: the chat screen's model under the UI.

@@ -33,6 +33,32 @@ struct Abort: Error {}
         #expect(postbox.transactionStateVersion == version)
     }
 
+    @Test func afterCommitActionsRunOnceTheTransactionCommitsAndNeverOnRollback() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        // What each action saw: the entry as a reader connection reads it then (committed data only).
+        let seen = Mutex<[[UInt8]?]>([])
+        let record: @Sendable () -> Void = {
+            let value = try? postbox.readTransactionSync { try $0.keychainEntryForKey("k") }
+            seen.withLock { $0.append(value ?? nil) }
+        }
+        try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.setKeychainEntry([1], forKey: "k")
+            tx.afterCommit(record)
+            #expect(seen.withLock { $0.isEmpty })  // not before the commit
+        }
+        #expect(seen.withLock { $0 } == [[1]])
+        #expect(throws: Abort.self) {
+            try postbox.transactionSync { (tx: Transaction) throws in
+                try tx.setKeychainEntry([2], forKey: "k")
+                tx.afterCommit(record)
+                throw Abort()
+            }
+        }
+        try postbox.transactionSync { _ in }  // a later transaction does not run the rolled-back one's actions
+        #expect(seen.withLock { $0 } == [[1]])
+    }
+
     @Test func observersReceiveTheOperationsOfEachTransaction() throws {
         let (postbox, directory) = try makePostbox()
         defer { directory.remove() }

@@ -122,6 +122,34 @@ import Testing
         harness.scheduler.advance(by: 0.01)
     }
 
+    /// `isCaughtUp` says what `hasCaughtUp` says, as it changes: false until the first state is stored, false again
+    /// while a difference is fetched.
+    @Test func isCaughtUpFollowsTheFirstStateAndEachDifference() throws {
+        let harness = try Harness()
+        defer { harness.directory.remove() }
+        let manager = harness.manager()
+        let seen = LockedValue<[Bool]>([])
+        let subscription = manager.isCaughtUp.start(next: { value in seen.withLock { $0.append(value) } })
+        defer { subscription.dispose() }
+        #expect(seen.withLock { $0 } == [false])
+        manager.start()
+        harness.scheduler.advance(by: 0.01)
+        #expect(seen.withLock { $0 } == [false, true])
+        #expect(manager.hasCaughtUp)
+
+        // pts 13 after 10: a gap, closed by the difference after the wait.
+        harness.server.differences = [
+            .difference(.init(newMessages: [Self.apiMessage(3)], newEncryptedMessages: [], otherUpdates: [], chats: [], users: [], state: Self.state(13)))
+        ]
+        harness.server.pipe.putNext(Self.message(3, pts: 13))
+        harness.scheduler.advance(by: 2.5)
+        #expect(harness.server.asked.count == 1)
+        #expect(seen.withLock { $0 } == [false, true, false, true])
+        #expect(manager.hasCaughtUp)
+        manager.stop()
+        harness.scheduler.advance(by: 0.01)
+    }
+
     /// A short message names its sender by id only: from a user this account has not stored it is not applied but
     /// fetched through the difference, which brings the user with it.
     @Test func aShortMessageFromAnUnknownUserIsFetchedWithItsUser() throws {

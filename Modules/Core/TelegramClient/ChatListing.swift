@@ -51,12 +51,18 @@ public enum ChatListing {
                 throw .unreachable(
                     "the chat list did not load within \(Int(timeout)) s — check that the server is running")
             }
-            do {
-                let count = try await fetcher.fetchNextPage()
-                fetched += count
-                if count == 0 && !fetcher.isComplete { try await Task.sleep(for: .milliseconds(20)) }
-            } catch {
+            let count: Int
+            do { count = try await fetcher.fetchNextPage() } catch {
                 throw .unreachable("loading the chat list: \(error) — check that the server is running")
+            }
+            fetched += count
+            if count == 0 && !fetcher.isComplete {
+                // Another fetch (the account's chat-list view asking for more) is storing a page: wait for it.
+                _ = try await firstValue(
+                    "the chat list", of: fetcher.isFetching, timeout: max(0, deadline.timeIntervalSinceNow),
+                    timedOut: .unreachable(
+                        "the chat list did not load within \(Int(timeout)) s — check that the server is running"),
+                    where: { !$0 })
             }
         }
         let view: ChatListView

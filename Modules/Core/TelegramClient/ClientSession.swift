@@ -21,8 +21,8 @@ public final class ClientSession: @unchecked Sendable {
     public let server: ServerAddress?
     private let group: MultiThreadedEventLoopGroup
     private var opened: [Account] = []
-    /// Notification-key registrations started by `onlineAccount` and not finished yet.
-    private var pendingRegistrations = 0
+    /// Notification-key registrations started by `onlineAccount` and not finished yet (changed under `lock`).
+    private let pendingRegistrations = ValuePromise(0, ignoreRepeated: true)
     /// How long `close()` lets a registration still under way finish.
     static let registrationGrace: Double = 3
 
@@ -144,26 +144,33 @@ public final class ClientSession: @unchecked Sendable {
     /// not answering — is ignored: the command never fails for it, and the next start tries again.
     func registerForNotifications(_ account: Account) {
         let manager = self.manager
-        lock.withLock { pendingRegistrations += 1 }
+        countRegistrations(+1)
         Task {
             _ = await manager.registerForNotifications(account)
-            lock.withLock { pendingRegistrations -= 1 }
+            countRegistrations(-1)
         }
     }
 
+    private func countRegistrations(_ change: Int) {
+        lock.withLock { pendingRegistrations.set((pendingRegistrations.value ?? 0) + change) }
+    }
+
     /// Waits for `account` (started) to catch up; see `onlineAccount`.
+    /// Woken by the state manager's `isCaughtUp` and the network's `loggedOut`.
     public static func waitUntilOnline(_ account: Account, timeout: Double) async throws(ClientError) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !account.stateManager.hasCaughtUp {
-            if (try? await account.loggedOut.get()) == true {
+        try await firstResult(
+            "the server answering", of: combineLatest(account.stateManager.isCaughtUp, account.loggedOut),
+            timeout: timeout,
+            timedOut: .unreachable(
+                "the server did not answer within \(Int(timeout)) s — check that it is running (address in 'tg accounts')"
+            )
+        ) { state throws(ClientError) -> Void? in
+            let (caughtUp, loggedOut) = state
+            if caughtUp { return () }
+            if loggedOut {
                 throw .notLoggedIn("the server ended this account's authorization — run 'tg login' again")
             }
-            guard Date() < deadline else {
-                throw .unreachable(
-                    "the server did not answer within \(Int(timeout)) s — check that it is running (address in 'tg accounts')"
-                )
-            }
-            try? await Task.sleep(for: .milliseconds(20))
+            return nil
         }
     }
 
@@ -194,10 +201,9 @@ public final class ClientSession: @unchecked Sendable {
     /// Stops every account this session opened (after letting a notification-key registration still under way finish,
     /// `registrationGrace` at most) and the network threads.
     public func close() async {
-        let deadline = Date().addingTimeInterval(Self.registrationGrace)
-        while lock.withLock({ pendingRegistrations > 0 }) && Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        _ = try? await firstValue(
+            "the notification-key registration", of: pendingRegistrations.get(), timeout: Self.registrationGrace,
+            where: { $0 == 0 })
         let accounts = lock.withLock {
             let accounts = opened
             opened = []

@@ -1,28 +1,15 @@
 import Foundation
-import SwiftSignalKit
 
-/// Polls `condition` every 20 ms until it gives a value; `.unreachable(what …)` after `timeout` seconds. The wait is
-/// `Task.sleep`, so no thread is held while it waits.
-func poll<T>(_ what: String, timeout: Double, _ condition: () throws(ClientError) -> T?) async throws(ClientError) -> T
-{
-    let deadline = Date().addingTimeInterval(timeout)
-    while true {
-        if let value = try condition() { return value }
-        guard Date() < deadline else {
-            throw .unreachable("\(what) did not happen within \(Int(timeout)) s — check that the server is running")
-        }
-        try? await Task.sleep(for: .milliseconds(20))
+extension ClientError {
+    /// What a wait for `what` ends with when `timeout` seconds pass first.
+    static func timedOut(_ what: String, after timeout: Double) -> ClientError {
+        .unreachable("\(what) did not happen within \(Int(timeout)) s — check that the server is running")
     }
-}
 
-/// The first value of `signal` that `accept` takes, within `timeout` seconds (the subscription is disposed after).
-func firstValue<T: Sendable>(
-    _ what: String, of signal: Signal<T, NoError>, timeout: Double, where accept: @escaping @Sendable (T) -> Bool
-) async throws(ClientError) -> T {
-    let latest = LockedValue<T?>(nil)
-    let disposable = signal.start(next: { value in if accept(value) { latest.withLock { $0 = value } } })
-    defer { disposable.dispose() }
-    return try await poll(what, timeout: timeout) { latest.withLock { $0 } }
+    /// What a wait for `what` ends with when its task is cancelled first.
+    static func cancelled(_ what: String) -> ClientError {
+        .unreachable("waiting for \(what) was cancelled")
+    }
 }
 
 /// `body`'s value, or `.unreachable(what …)` once `timeout` seconds pass first (`body` is cancelled then).

@@ -1,4 +1,5 @@
 public import Postbox
+import SwiftSignalKit
 import SyncCore
 public import TelegramCore
 
@@ -52,7 +53,8 @@ public enum HistoryLoading {
     /// Message `id` once an edit has reached it (its `EditedMessageAttribute` stored).
     public static func edited(_ account: Account, _ id: MessageId, timeout: Double) async throws(ClientError) -> Message
     {
-        try await poll("the edit", timeout: timeout) { () throws(ClientError) -> Message? in
+        try await waitUntil("the edit", timeout: timeout, wakingOn: account.postbox.messageView(id)) {
+            () throws(ClientError) -> Message? in
             let current = try message(account, peerId: id.peerId, id: id.id)
             return current.attributes.contains { $0 is EditedMessageAttribute } ? current : nil
         }

@@ -65,22 +65,16 @@ public enum MediaDownload {
         }
         let target = try destinationPath(destination, name: source.name)
         let fetcher = MediaFetcher(network: account.network, mediaBox: account.postbox.mediaBox)
-        let outcome = LockedValue<Result<String, ClientError>?>(nil)
-        let disposable = fetcher.fetch(source.resource, size: source.size).start(next: { event in
+        let stored = try await firstResult(
+            "the download", of: fetcher.fetch(source.resource, size: source.size), timeout: timeout
+        ) { event throws(ClientError) -> String? in
             switch event {
-            case .status(.local(let path)): outcome.withLock { $0 = .success(path) }
+            case .status(.local(let path)): return path
             case .status(.partial(_, let fraction?)): progress(fraction)
             case .status: break
-            case .failed(let error): outcome.withLock { $0 = .failure(.refused("downloading: \(error)")) }
+            case .failed(let error): throw .refused("downloading: \(error)")
             }
-        })
-        defer { disposable.dispose() }
-        let stored = try await poll("the download", timeout: timeout) { () throws(ClientError) -> String? in
-            switch outcome.withLock({ $0 }) {
-            case .success(let path)?: return path
-            case .failure(let error)?: throw error
-            case nil: return nil
-            }
+            return nil
         }
         progress(1)
         do {

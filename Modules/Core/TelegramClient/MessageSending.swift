@@ -1,5 +1,6 @@
 import Foundation
 public import Postbox
+import SwiftSignalKit
 public import SyncCore
 public import TelegramCore
 import TextFormat
@@ -29,7 +30,9 @@ public enum MessageSending {
             try localIds.compactMap { try tx.getMessage($0)?.globallyUniqueId }
         }
         var lastProgress = -1.0
-        return try await poll("sending", timeout: timeout) { () throws(ClientError) -> [Message]? in
+        return try await waitUntil(
+            "sending", timeout: timeout, wakingOn: changes(of: localIds, account: account)
+        ) { () throws(ClientError) -> [Message]? in
             let fractions = localIds.compactMap { account.pendingMessages.uploadProgress($0) }
             if !fractions.isEmpty {
                 let fraction = fractions.reduce(0, +) / Double(localIds.count)
@@ -54,6 +57,18 @@ public enum MessageSending {
             if lastProgress >= 0 && lastProgress < 1 { progress(1) }
             return current
         }
+    }
+
+    /// What can move a send on: a commit that changed one of the local messages (replaced by the server's, marked
+    /// failed, deleted), an applied update batch (the difference that brings the server's copy after
+    /// `RANDOM_ID_DUPLICATE`), and an upload report of one of them.
+    static func changes(of localIds: [MessageId], account: Account) -> Signal<Void, NoError> {
+        let ids = Set(localIds)
+        return merge([
+            account.postbox.combinedView(keys: Set(localIds.map { PostboxViewKey.message($0) })) |> map { _ in () },
+            account.stateManager.appliedBatches |> map { _ in () },
+            account.pendingMessages.uploadProgressUpdates |> filter { ids.contains($0) } |> map { _ in () },
+        ])
     }
 
     static func read<T>(_ account: Account, _ body: (Transaction) throws -> T) throws(ClientError) -> T {

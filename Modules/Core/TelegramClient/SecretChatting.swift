@@ -1,6 +1,7 @@
 import Foundation
 public import Postbox
 public import SecretChats
+import SwiftSignalKit
 public import SyncCore
 public import TelegramCore
 
@@ -53,8 +54,9 @@ public enum SecretChatting {
         } catch {
             throw map(error, "requesting a secret chat")
         }
-        return try await poll(
-            "the other side accepting secret:\(chatId) (their client must be running)", timeout: timeout
+        return try await waitUntil(
+            "the other side accepting secret:\(chatId) (their client must be running)", timeout: timeout,
+            wakingOn: recordUpdates(chatId, account: account)
         ) {
             () throws(ClientError) -> Int32? in
             switch try record(chatId, account: account)?.phase {
@@ -127,7 +129,10 @@ public enum SecretChatting {
         } catch {
             throw .storage("sending in secret:\(chatId): \(error)")
         }
-        _ = try await poll("the server taking the secret message", timeout: timeout) {
+        _ = try await waitUntil(
+            "the server taking the secret message", timeout: timeout,
+            wakingOn: recordUpdates(chatId, account: account)
+        ) {
             () throws(ClientError) -> Bool? in
             if try record(chatId, account: account)?.outbox.isEmpty ?? true { return true }
             return nil
@@ -200,6 +205,12 @@ public enum SecretChatting {
             throw .notFound("secret:\(chatId) has no key yet — the other side has not accepted it")
         }
         return SecretChatKeySummary(chat: "secret:\(chatId)", view)
+    }
+
+    /// Each commit that changed chat `chatId`'s record (its phase, its outbox): what a wait on the record re-reads it
+    /// on.
+    static func recordUpdates(_ chatId: Int32, account: Account) -> Signal<Int32, NoError> {
+        account.secretChats.recordUpdates |> filter { $0 == chatId }
     }
 
     static func record(_ chatId: Int32, account: Account) throws(ClientError) -> SecretChatRecord? {

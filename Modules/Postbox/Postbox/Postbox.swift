@@ -150,7 +150,8 @@ public final class Postbox: @unchecked Sendable {
     ///
     /// Everything the closure wrote is rolled back when it throws; the error is rethrown. Before commit, the
     /// derived tables are brought in step, the transaction's operations go to every transaction observer and are
-    /// replayed into every open view; after commit, the views that changed push their snapshots.
+    /// replayed into every open view; after commit, the views that changed push their snapshots, then the
+    /// transaction's `afterCommit` actions run.
     @discardableResult
     public func transactionSync<T>(_ body: (Transaction) throws -> T) throws -> T {
         try syncOnQueue {
@@ -188,6 +189,7 @@ public final class Postbox: @unchecked Sendable {
                 lastTransactionStateVersion = operations.transactionStateVersion
                 if !operations.isEmpty { notifier.post(version: operations.transactionStateVersion) }
                 for delivery in catchUpDeliveries + deliveries { delivery() }
+                for action in transaction.commitActions { action() }
                 return result
             } catch {
                 valueBox.rollback()

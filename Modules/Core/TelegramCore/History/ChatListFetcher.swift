@@ -1,7 +1,7 @@
 import Foundation
 import Network
 public import Postbox
-import SwiftSignalKit
+public import SwiftSignalKit
 import SyncCore
 import SyncCoreApi
 import TelegramApi
@@ -25,6 +25,8 @@ public final class ChatListFetcher: @unchecked Sendable {
     private let postbox: Postbox
     private let network: AccountNetwork
     private let progress = LockedValue((next: Position(), complete: false, running: false, pages: 0))
+    /// Whether a page is being fetched (`isFetching`).
+    private let fetching = ValuePromise(false, ignoreRepeated: true)
 
     init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, pageSize: Int32 = 100) {
         self.accountPeerId = accountPeerId
@@ -36,6 +38,10 @@ public final class ChatListFetcher: @unchecked Sendable {
     /// Pages fetched so far, and whether the server has no more.
     public var pagesFetched: Int { progress.withLock { $0.pages } }
     public var isComplete: Bool { progress.withLock { $0.complete } }
+    /// Whether a page is being fetched now, then each time that changes (false once the fetch has stored its page):
+    /// what a caller whose `fetchNextPage` found another fetch running waits on. Delivered under the fetcher's lock: a
+    /// subscriber must not call back into the fetcher synchronously.
+    public var isFetching: Signal<Bool, NoError> { fetching.get() }
 
     /// Called with each emission of a chat-list view.
     public func viewChanged(_ view: ChatListView) {
@@ -58,10 +64,16 @@ public final class ChatListFetcher: @unchecked Sendable {
         let start: Position? = progress.withLock { state in
             guard !state.complete, !state.running else { return nil }
             state.running = true
+            fetching.set(true)  // under the lock, so whoever saw `running` also sees it
             return state.next
         }
         guard let start else { return 0 }
-        defer { progress.withLock { $0.running = false } }
+        defer {
+            progress.withLock {
+                $0.running = false
+                fetching.set(false)
+            }
+        }
         let answer = try await network.request(
             Api.functions.messages.getDialogs(
                 offsetDate: start.date, offsetId: start.id, offsetPeer: start.peer, limit: pageSize, hash: 0))

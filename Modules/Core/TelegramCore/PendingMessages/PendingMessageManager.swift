@@ -2,7 +2,7 @@ import Foundation
 import MediaBox
 import Network
 public import Postbox
-import SwiftSignalKit
+public import SwiftSignalKit
 import SyncCore
 import SyncCoreApi
 import TelegramApi
@@ -34,6 +34,8 @@ public final class PendingMessageManager: @unchecked Sendable {
     private var running = false
     private let counters = LockedValue((sent: 0, failed: 0, parts: 0))
     private let states = LockedValue<[MessageId: PendingMessageState]>([:])
+    /// The message of each upload report (`uploadProgressUpdates`).
+    private let progressReports = ValuePipe<MessageId>()
 
     init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, stateManager: AccountStateManager) {
         self.accountPeerId = accountPeerId
@@ -54,6 +56,10 @@ public final class PendingMessageManager: @unchecked Sendable {
     public func uploadProgress(_ id: MessageId) -> Double? {
         states.withLock { if case .uploading(let fraction)? = $0[id] { fraction } else { nil } }
     }
+
+    /// The id of each message whose upload moved on, as `uploadProgress` changes for it (in memory, not in Postbox);
+    /// nothing is replayed. What a caller showing the progress of a send re-reads `uploadProgress` on.
+    public var uploadProgressUpdates: Signal<MessageId, NoError> { progressReports.signal() }
 
     /// Where the message is on its way to the server, while the manager works on it.
     public func state(_ id: MessageId) -> PendingMessageState? { states.withLock { $0[id] } }
@@ -224,6 +230,7 @@ public final class PendingMessageManager: @unchecked Sendable {
             let reportedOnce = LockedValue(false)
             let input = try await OutgoingMediaInput.make(for: message.media, network: network, mediaBox: postbox.mediaBox) { fraction in
                 self.states.withLock { $0[id] = .uploading(progress: fraction) }
+                self.progressReports.putNext(id)
                 if reportedOnce.withLock({ reported in defer { reported = true }; return reported }) { self.counters.withLock { $0.parts += 1 } }
             }
             if let path = input?.uploadPath { uploadPaths.append(path) }

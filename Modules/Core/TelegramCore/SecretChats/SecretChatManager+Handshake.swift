@@ -57,7 +57,7 @@ extension SecretChatManager {
         guard case .encryptedChatWaiting(let waiting) = answer else { throw .network("unexpected \(answer)") }
         let appliedKept = try write { tx -> Bool in
             if try SecretChatStorage.record(waiting.id, tx: tx) != nil { return false }
-            try SecretChatStorage.store(
+            try storeRecord(
                 SecretChatRecord(
                     chatId: waiting.id, accessHash: waiting.accessHash, peerUserId: userId, phase: .requested(request)),
                 tx: tx)
@@ -91,7 +91,7 @@ extension SecretChatManager {
             stored.phase = .active(SecretChatSession(established: acceptance.established, now: now))
             let early = stored.early ?? []
             stored.early = nil
-            try SecretChatStorage.store(stored, tx: tx)
+            try storeRecord(stored, tx: tx)
             try openEarly(early, tx: tx)
             return !early.isEmpty
         }
@@ -116,7 +116,7 @@ extension SecretChatManager {
         try write { tx in
             guard var stored = try SecretChatStorage.record(chatId, tx: tx) else { return }
             stored.phase = .ended(reason)
-            try SecretChatStorage.store(stored, tx: tx)
+            try storeRecord(stored, tx: tx)
         }
     }
 
@@ -125,7 +125,7 @@ extension SecretChatManager {
         switch chat {
         case .encryptedChatRequested(let requested):
             guard try SecretChatStorage.record(requested.id, tx: tx) == nil else { return nil }
-            try SecretChatStorage.store(
+            try storeRecord(
                 SecretChatRecord(
                     chatId: requested.id, accessHash: requested.accessHash, peerUserId: requested.adminId,
                     phase: .incoming(gA: requested.gA)),
@@ -147,7 +147,7 @@ extension SecretChatManager {
             }
             let early = record.early ?? []
             record.early = nil
-            try SecretChatStorage.store(record, tx: tx)
+            try storeRecord(record, tx: tx)
             // What the other side sent before its acceptance reached us, opened now.
             if record.session != nil { try openEarly(early, tx: tx) }
             return accepted.id
@@ -155,7 +155,7 @@ extension SecretChatManager {
             guard var record = try SecretChatStorage.record(discarded.id, tx: tx) else { return nil }
             record.phase = .ended("discarded by the other side")
             record.outbox.removeAll()
-            try SecretChatStorage.store(record, tx: tx)
+            try storeRecord(record, tx: tx)
             return nil
         case .encryptedChatWaiting, .encryptedChatEmpty:
             return nil

@@ -74,7 +74,7 @@ extension SecretChatManager {
                 policy: policy)
             try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx)
             record.phase = .active(session)
-            try SecretChatStorage.store(record, tx: tx)
+            try storeRecord(record, tx: tx)
         }
         await flush(chatId: chatId)
     }

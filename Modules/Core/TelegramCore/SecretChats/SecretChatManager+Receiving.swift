@@ -31,7 +31,7 @@ extension SecretChatManager {
             }
             timers.readOutgoing(maxDate: value.maxDate, now: timerStart())
             record.timers = timers
-            try SecretChatStorage.store(record, tx: tx)
+            try storeRecord(record, tx: tx)
             Task.detached { [weak self] in self?.scheduleTimers() }
             return nil
         default: return nil
@@ -63,7 +63,7 @@ extension SecretChatManager {
             }
             if waiting, (record.early?.count ?? 0) < SecretChatRecord.earlyLimit {
                 record.early = (record.early ?? []) + [message.serialized()]
-                try SecretChatStorage.store(record, tx: tx)
+                try storeRecord(record, tx: tx)
             }
             return nil
         }
@@ -184,7 +184,7 @@ extension SecretChatManager {
         if !stored.isEmpty { noteTyping(chatId: chatId, active: false) }  // a message ends the other side's typing
         try Self.queue(queued, chatId: chatId, record: &record, tx: tx)
         if case .active = record.phase { record.phase = .active(session) }
-        try SecretChatStorage.store(record, tx: tx)
+        try storeRecord(record, tx: tx)
         if !stored.isEmpty {
             let fresh = try stored.filter { item in
                 try tx.messageId(peerId: record.peerId, globallyUniqueId: item.message.globallyUniqueId ?? 0) == nil
@@ -196,7 +196,7 @@ extension SecretChatManager {
                     namespace: id.namespace, id: id.id, incoming: true, date: item.message.timestamp, ttl: item.ttl)
                 record.timers = timers
             }
-            try SecretChatStorage.store(record, tx: tx)
+            try storeRecord(record, tx: tx)
         }
         return record.outbox.isEmpty ? nil : chatId
     }

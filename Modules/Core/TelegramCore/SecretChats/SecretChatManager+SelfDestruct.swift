@@ -34,7 +34,7 @@ extension SecretChatManager {
             guard var stored = try SecretChatStorage.record(chatId, tx: tx), var timers = stored.timers else { return }
             timers.readIncoming(now: timerStart())
             stored.timers = timers
-            try SecretChatStorage.store(stored, tx: tx)
+            try storeRecord(stored, tx: tx)
         }
         scheduleTimers()
     }
@@ -79,7 +79,7 @@ extension SecretChatManager {
                 guard !due.isEmpty else { continue }
                 try tx.deleteMessages(due.map { MessageId(peerId: record.peerId, namespace: $0.namespace, id: $0.id) })
                 record.timers = timers
-                try SecretChatStorage.store(record, tx: tx)
+                try storeRecord(record, tx: tx)
             }
         }
     }

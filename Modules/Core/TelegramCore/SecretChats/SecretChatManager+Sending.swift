@@ -75,7 +75,7 @@ extension SecretChatManager {
                 timers.add(namespace: ids[0].namespace, id: ids[0].id, incoming: false, date: now, ttl: ttl)
                 record.timers = timers
             }
-            try SecretChatStorage.store(record, tx: tx)
+            try storeRecord(record, tx: tx)
             return ids[0]
         }
         await flush(chatId: chatId)
@@ -161,7 +161,7 @@ extension SecretChatManager {
                         return
                     }
                     stored.outbox.removeFirst()
-                    try SecretChatStorage.store(stored, tx: tx)
+                    try storeRecord(stored, tx: tx)
                 }
             }
             // Waiters registered before this pass began are covered by it; a later one set `again`.

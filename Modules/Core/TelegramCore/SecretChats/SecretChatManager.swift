@@ -2,6 +2,7 @@ import Foundation
 import Network
 public import Postbox
 public import SecretChats
+public import SwiftSignalKit
 import Synchronization
 
 /// Errors of the secret-chat calls an app makes.
@@ -45,6 +46,8 @@ public final class SecretChatManager: @unchecked Sendable {
     let drops = Mutex<[SecretChatDrop]>([])
     /// Updates for chats not stored yet, by chat (`+UnknownChats`).
     let unknownChats = Mutex<[Int32: [UnknownChatUpdate]]>([:])
+    /// The chat of each record stored, once its transaction commits (`recordUpdates`).
+    private let storedRecords = ValuePipe<Int32>()
 
     /// The last 100 received messages that were not shown, and why (tests and diagnostics; never shown to a user).
     public var recentDrops: [SecretChatDrop] { drops.withLock { $0 } }
@@ -88,6 +91,11 @@ public final class SecretChatManager: @unchecked Sendable {
         try read { tx in try SecretChatStorage.record(chatId, tx: tx) }
     }
 
+    /// The id of each chat whose record changed — its phase, outbox, timers — sent once the transaction that stored
+    /// it has committed (so `record(chatId:)` then reads the change); nothing is replayed. What a caller waiting for a
+    /// chat to be accepted or its outbox to empty re-reads the record on.
+    public var recordUpdates: Signal<Int32, NoError> { storedRecords.signal() }
+
     /// Every chat this account holds.
     public func records() throws(SecretChatManagerError) -> [SecretChatRecord] {
         try read { tx in try SecretChatStorage.chatIds(tx: tx).compactMap { try SecretChatStorage.record($0, tx: tx) } }
@@ -99,6 +107,13 @@ public final class SecretChatManager: @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// Stores `record` in `tx` and announces its chat on `recordUpdates` once `tx` commits.
+    func storeRecord(_ record: SecretChatRecord, tx: Transaction) throws {
+        try SecretChatStorage.store(record, tx: tx)
+        let chatId = record.chatId
+        tx.afterCommit { [storedRecords] in storedRecords.putNext(chatId) }
+    }
 
     func read<T>(_ body: (Transaction) throws -> T) throws(SecretChatManagerError) -> T {
         do { return try postbox.transactionSync(body) } catch let error as SecretChatManagerError { throw error } catch

@@ -78,7 +78,7 @@ public final class AccountStateManager: @unchecked Sendable {
     private let appliedPipe = ValuePipe<UpdateBatchApplier.Summary>()
     private let stateValue = Promise<UpdatesState?>(nil)
     private let updatingValue = ValuePromise(false, ignoreRepeated: true)
-    private let caughtUp = LockedValue(false)
+    private let caughtUp = ValuePromise(false, ignoreRepeated: true)
     /// Pushes may have been lost while a difference was already on its way (the server may have answered it before
     /// them): one more difference follows it.
     private var differenceAgain = false
@@ -115,13 +115,15 @@ public final class AccountStateManager: @unchecked Sendable {
     public var appliedBatches: Signal<UpdateBatchApplier.Summary, NoError> { appliedPipe.signal() }
     /// Whether the manager has reached the server's state since it started (its first difference, or the first
     /// `getState` of a new account, is applied) and is not fetching one now.
-    public var hasCaughtUp: Bool { caughtUp.withLock { $0 } }
+    public var hasCaughtUp: Bool { caughtUp.value ?? false }
+    /// `hasCaughtUp` now, then each time it changes: what a caller waiting for the account to be online awaits.
+    public var isCaughtUp: Signal<Bool, NoError> { caughtUp.get() }
 
     /// Starts listening, and once the update stream says it is (its first `nil`) catches up: loads the stored state
     /// and fetches `updates.getDifference` from it (or, for an account without one, takes the server's
     /// `updates.getState` as the start: history before it comes from holes).
     public func start() {
-        caughtUp.withLock { $0 = false }
+        caughtUp.set(false)
         queue.async { [self] in
             listening = false
             updatesDisposable.set(
@@ -245,7 +247,7 @@ public final class AccountStateManager: @unchecked Sendable {
                         self.differenceAgain = false
                         self.fetchDifference(from: initial)
                     } else {
-                        self.caughtUp.withLock { $0 = true }
+                        self.caughtUp.set(true)
                     }
                 },
                 error: { [weak self] error in
@@ -262,7 +264,7 @@ public final class AccountStateManager: @unchecked Sendable {
             return
         }
         updatingValue.set(true)
-        caughtUp.withLock { $0 = false }
+        caughtUp.set(false)
         statisticsValue.withLock { $0.differences += 1 }
         requestDisposable.set(
             (environment.getDifference(state) |> enqueued(on: queue)).start(
@@ -282,7 +284,7 @@ public final class AccountStateManager: @unchecked Sendable {
                             self.fetchDifference(from: sequencer.state)
                         } else {
                             self.updatingValue.set(false)
-                            self.caughtUp.withLock { $0 = true }
+                            self.caughtUp.set(true)
                         }
                     }
                 },

@@ -25,6 +25,8 @@ public final class Transaction {
     var renderedMessagePeers: Set<PeerId>?
     /// How many inserted or updated messages this transaction rendered into its operations.
     var renderedMessageCount = 0
+    /// What `afterCommit` asked to run once this transaction commits.
+    var commitActions: [() -> Void] = []
 
     init(tables: PostboxTables, isReadOnly: Bool) {
         self.tables = tables
@@ -33,6 +35,14 @@ public final class Transaction {
 
     func checkWritable() throws {
         if isReadOnly { throw PostboxError.readOnlyTransaction }
+    }
+
+    /// Runs `action` once this write transaction has committed — on the writer queue, after the live views got their
+    /// snapshots — and never if it rolls back: how a change Postbox's operations do not record (a keychain entry, say)
+    /// is announced only when it is durable. Only `transactionSync` runs these; `action` must not start another
+    /// transaction synchronously.
+    public func afterCommit(_ action: @escaping () -> Void) {
+        commitActions.append(action)
     }
 
     // MARK: State and keychain
