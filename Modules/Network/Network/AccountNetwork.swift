@@ -16,8 +16,6 @@ import TelegramApi
 /// Keys are made on demand, one exchange at a time per DC, and kept in the `NetworkKeyStore`; a key the server no
 /// longer knows (−404) is forgotten and made again on the next request.
 public actor AccountNetwork {
-    /// Set by `close()`: no connection is made after it.
-    private var closedForGood = false
     /// Every DC's address (from `help.getConfig`, or tg-server's ports).
     public private(set) var datacenters: [Int32: MTProtoConnection.Endpoint]
     public let publicKeys: [RSAPublicKey]
@@ -310,7 +308,6 @@ public actor AccountNetwork {
     /// The session to `dc` for `purpose`, made (with a key, if none is kept) on first use; concurrent callers share
     /// one. Both purposes use the DC's one key, each with its own session.
     public func connection(dc: Int32, purpose: Purpose = .generic) async throws -> DatacenterConnection {
-        guard !closedForGood else { throw NetworkError.connectionClosed }
         let slot = ConnectionKey(dc: dc, purpose: purpose)
         if let existing = connections[slot] {
             let connection = try await existing.value
@@ -438,10 +435,8 @@ public actor AccountNetwork {
         updatingValue.set(updating)
     }
 
-    /// Closes every connection, for good: a request made after it (a task the account started and did not wait for)
-    /// fails with `connectionClosed` instead of opening a connection on an event loop group that may be shut down.
+    /// Closes every connection.
     public func close() async {
-        closedForGood = true
         open.removeAll()
         for task in connections.values {
             if let connection = try? await task.value { await connection.close() }
