@@ -14,22 +14,28 @@ import Testing
 @Suite(.serialized) struct SecretChatGapTests {
     typealias Support = AccountIntegrationTests
 
-    @Test func aGapNoResendFillsIsGivenUpByTheManagersTimer() async throws {
-        let world = try await Support.World()
-        let ann = try await Support.signUp(world, phone: "9996634001", name: "Ann")
-        let ben = try await Support.signUp(world, phone: "9996634002", name: "Ben")
+    /// Ann and Ben signed up and following the server; Ann has asked Ben for a secret chat and Ben has the request.
+    static func requested(_ world: Support.World, phones: (String, String)) async throws -> (Account, Account, Int32) {
+        let ann = try await Support.signUp(world, phone: phones.0, name: "Ann")
+        let ben = try await Support.signUp(world, phone: phones.1, name: "Ben")
         ann.start()
         ben.start()
         try await Support.wait("both first states", timeout: 60) {
             ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp
         }
-        let benPeer = try await Support.introduce(phone: "9996634002", name: "Ben", to: ann)
+        let benPeer = try await Support.introduce(phone: phones.1, name: "Ben", to: ann)
         guard case .inputPeerUser(let benUser) = benPeer else { throw CancellationError() }
         let chatId = try await ann.secretChats.request(userId: benUser.userId, accessHash: benUser.accessHash)
         try await Support.wait("Ben has the request", timeout: 60) {
             if case .incoming? = try ben.secretChats.record(chatId: chatId)?.phase { return true }
             return false
         }
+        return (ann, ben, chatId)
+    }
+
+    @Test func aGapNoResendFillsIsGivenUpByTheManagersTimer() async throws {
+        let world = try await Support.World()
+        let (ann, ben, chatId) = try await Self.requested(world, phones: ("9996634001", "9996634002"))
         try await ben.secretChats.accept(chatId: chatId)
         try await Support.wait("Ann's chat is active", timeout: 60) {
             try ann.secretChats.record(chatId: chatId)?.session != nil
@@ -82,30 +88,16 @@ import Testing
     /// back, one difference brings both: what Ben wrote is kept until the key is known, then shown, nothing skipped.
     @Test func aMessageThatArrivesBeforeTheAcceptanceIsShownOnceTheKeyIsKnown() async throws {
         let world = try await Support.World()
-        var ann = try await Support.signUp(world, phone: "9996634003", name: "Ann")
-        let ben = try await Support.signUp(world, phone: "9996634004", name: "Ben")
-        ann.start()
-        ben.start()
-        try await Support.wait("both first states", timeout: 60) {
-            ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp
-        }
-        let benPeer = try await Support.introduce(phone: "9996634004", name: "Ben", to: ann)
-        guard case .inputPeerUser(let benUser) = benPeer else { throw CancellationError() }
-        let chatId = try await ann.secretChats.request(userId: benUser.userId, accessHash: benUser.accessHash)
-        try await Support.wait("Ben has the request", timeout: 60) {
-            if case .incoming? = try ben.secretChats.record(chatId: chatId)?.phase { return true }
-            return false
-        }
-        await ann.shutdown()
+        let (asking, ben, chatId) = try await Self.requested(world, phones: ("9996634003", "9996634004"))
+        await asking.shutdown()
         try await ben.secretChats.accept(chatId: chatId)
         try await ben.secretChats.send(text: "written before you knew", chatId: chatId)
 
         let restarted = try AccountManager(
             rootPath: world.root.path, environment: world.manager.environment,
             stateConfiguration: world.manager.stateConfiguration)
-        ann = try restarted.account(ann.id)
-        ann.start()
-        let annNow = ann
+        let annNow = try restarted.account(asking.id)
+        annNow.start()
         try await Support.wait(
             "Ann shows Ben's first message", timeout: 20,
             explain: { "drops \(annNow.secretChats.recentDrops), phase \(String(describing: try? annNow.secretChats.record(chatId: chatId)?.phase))" }
