@@ -46,7 +46,7 @@ public final class Account: @unchecked Sendable {
             secretChats: { update, tx in
                 if let chatId = try secretChats.apply(update, transaction: tx) {
                     // Runs once this transaction has committed (the read waits for it).
-                    Task.detached { await secretChats.flush(chatId: chatId) }
+                    secretChats.flushInBackground(chatId: chatId)
                 }
             })
         pendingMessages = PendingMessageManager(accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
@@ -56,8 +56,8 @@ public final class Account: @unchecked Sendable {
     /// Starts following the server: the state manager catches up and listens.
     public func start() {
         stateManager.start()
-        let secretChats = self.secretChats
-        Task.detached { await secretChats.flushAll() }
+        secretChats.resumeFlushing()
+        secretChats.flushInBackground()
         secretChats.scheduleTimers()
         secretChats.scheduleGapCheck()
         pendingMessages.start()
@@ -105,6 +105,7 @@ public final class Account: @unchecked Sendable {
     /// Stops the managers and closes the connections.
     public func shutdown() async {
         secretChats.stop()
+        await secretChats.stopFlushing()
         await pendingMessages.stop()
         await actions.stop()
         stateManager.stop()

@@ -128,6 +128,8 @@ extension SecretChatManager {
                 }
             }) {
                 let (record, first) = next
+                // The account shut down: what is left stays in the outbox for the next start.
+                if flushingStopped { break }
                 let index = transmitted.withLock { counts -> Int in
                     let value = counts[chatId, default: 0]
                     counts[chatId] = value + 1

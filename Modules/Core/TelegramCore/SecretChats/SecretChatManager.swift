@@ -44,6 +44,8 @@ public final class SecretChatManager: @unchecked Sendable {
     let transmitted = Mutex<[Int32: Int]>([:])
     let resent = Mutex(0)
     let drops = Mutex<[SecretChatDrop]>([])
+    /// The flushes started in the background, and whether the account has shut down (`+Background`).
+    let background = Mutex(SecretChatBackgroundFlushes())
     /// Updates for chats not stored yet, by chat (`+UnknownChats`).
     let unknownChats = Mutex<[Int32: [UnknownChatUpdate]]>([:])
     /// The chat of each record stored, once its transaction commits (`recordUpdates`).
