@@ -258,4 +258,21 @@ import Testing
         func set(_ value: Bool) { lock.withLock { flag = value } }
         var value: Bool { lock.withLock { flag } }
     }
+    /// A closed network opens no connection until it is reopened: a request after `close()` (a task its account
+    /// started and did not wait for) fails with `connectionClosed` at once — `tg` crashed at exit when such a request
+    /// connected on an event loop group already shut down — and after `reopen()` (the account starts again) it works.
+    @Test func aClosedNetworkConnectsOnlyOnceReopened() async throws {
+        let world = try await Self.world()
+        let network = Self.network(world)
+        _ = try await network.request(Api.functions.help.getNearestDc())
+        await network.close()
+        let started = Date()
+        await #expect(throws: NetworkError.connectionClosed) {
+            _ = try await network.request(Api.functions.help.getNearestDc())
+        }
+        #expect(Date().timeIntervalSince(started) < 3)
+        network.reopen()
+        _ = try await network.request(Api.functions.help.getNearestDc())
+        try await Self.close(world, network)
+    }
 }

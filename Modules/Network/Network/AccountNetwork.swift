@@ -1,5 +1,6 @@
 public import CryptoUtils
 import Foundation
+import Synchronization
 import MTProtoCore
 import MTProtoTransport
 public import NIOCore
@@ -16,6 +17,14 @@ import TelegramApi
 /// Keys are made on demand, one exchange at a time per DC, and kept in the `NetworkKeyStore`; a key the server no
 /// longer knows (−404) is forgotten and made again on the next request.
 public actor AccountNetwork {
+    /// Set by `close()`, cleared by `reopen()`: while set, no connection is made.
+    private nonisolated let closed = Mutex(false)
+
+    /// Lets a closed network connect again (an account that stopped starts again).
+    public nonisolated func reopen() {
+        closed.withLock { $0 = false }
+    }
+
     /// Every DC's address (from `help.getConfig`, or tg-server's ports).
     public private(set) var datacenters: [Int32: MTProtoConnection.Endpoint]
     public let publicKeys: [RSAPublicKey]
@@ -308,6 +317,7 @@ public actor AccountNetwork {
     /// The session to `dc` for `purpose`, made (with a key, if none is kept) on first use; concurrent callers share
     /// one. Both purposes use the DC's one key, each with its own session.
     public func connection(dc: Int32, purpose: Purpose = .generic) async throws -> DatacenterConnection {
+        guard !closed.withLock({ $0 }) else { throw NetworkError.connectionClosed }
         let slot = ConnectionKey(dc: dc, purpose: purpose)
         if let existing = connections[slot] {
             let connection = try await existing.value
@@ -435,8 +445,11 @@ public actor AccountNetwork {
         updatingValue.set(updating)
     }
 
-    /// Closes every connection.
+    /// Closes every connection, and opens none until `reopen()`: a request made after it (a task its account started
+    /// and did not wait for) fails with `connectionClosed` instead of connecting on an event loop group that may be
+    /// shut down by then (`tg` crashed at exit on SwiftNIO's leaked-promise check).
     public func close() async {
+        closed.withLock { $0 = true }
         open.removeAll()
         for task in connections.values {
             if let connection = try? await task.value { await connection.close() }

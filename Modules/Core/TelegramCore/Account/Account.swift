@@ -55,6 +55,7 @@ public final class Account: @unchecked Sendable {
 
     /// Starts following the server: the state manager catches up and listens.
     public func start() {
+        network.reopen()
         stateManager.start()
         secretChats.resumeFlushing()
         secretChats.flushInBackground()
