@@ -165,6 +165,16 @@ final class CommandLineHarness: Sendable {
         try ProcessRunner.start(Self.tg, ["--root", root] + arguments)
     }
 
+    /// `tg watch` for `account`, ending by itself after `seconds`, once it says it listens (within 30 s).
+    func startWatch(account: String, seconds: Int) async throws -> RunningProcess {
+        let watch = try startTG(["--account", account, "watch", "--for", String(seconds)])
+        let listening = await watch.waitForOutputOffPool(timeout: 30) {
+            String(decoding: $0, as: UTF8.self).contains("watching")
+        }
+        try #require(listening, "\(account)'s watch did not start")
+        return watch
+    }
+
     private let commandCount = LockedCounter()
 
     /// Sends one command to the Telethon peer and decodes its answer.

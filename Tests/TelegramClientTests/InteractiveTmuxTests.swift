@@ -137,11 +137,7 @@ import Testing
         }
         _ = try await harness.tgJSON([String: String?].self, ["--account", "bob", "username", "bob_tmux_secret"])
         // Bob's watch accepts the chat Alice asks for; Bob says hello in it so both lists show it.
-        let watch = try harness.startTG(["--account", "bob", "watch", "--for", "60"])
-        let listening = await watch.waitForOutputOffPool(timeout: 30) {
-            String(decoding: $0, as: UTF8.self).contains("watching")
-        }
-        try #require(listening, "Bob's watch did not start")
+        let watch = try await harness.startWatch(account: "bob", seconds: 60)
         struct Started: Decodable { let chat: String }
         let chat = try await harness.tgJSON(
             Started.self, ["--account", "alice", "--timeout", "20", "secret", "@bob_tmux_secret"]).chat

@@ -35,11 +35,7 @@ import Testing
         _ = try await harness.tgJSON([String: String?].self, ["--account", "ben", "username", "ben_secret"])
 
         // Ben's client runs (watch accepts secret chats); Ann asks and waits for the key.
-        let watch = try harness.startTG(["--account", "ben", "watch", "--for", "60"])
-        let listening = await watch.waitForOutputOffPool(timeout: 30) {
-            String(decoding: $0, as: UTF8.self).contains("watching")
-        }
-        try #require(listening, "Ben's watch did not start")
+        let watch = try await harness.startWatch(account: "ben", seconds: 60)
         let started = try await harness.tgJSON(
             Started.self, ["--account", "ann", "--timeout", "20", "secret", "@ben_secret"])
         #expect(started.chat.hasPrefix("secret:") && started.withName == "Ben", "\(started)")

@@ -26,11 +26,7 @@ import Testing
         }
         _ = try await harness.tgJSON([String: String?].self, ["--account", "bob", "username", "bob_restart"])
 
-        let watch = try harness.startTG(["--account", "bob", "watch", "--for", "90"])
-        let listening = await watch.waitForOutputOffPool(timeout: 30) {
-            String(decoding: $0, as: UTF8.self).contains("watching")
-        }
-        try #require(listening, "Bob's watch did not start")
+        let watch = try await harness.startWatch(account: "bob", seconds: 90)
         // Before the restart: the watch works, and its session has heard from the server (seq_nos to compare with).
         _ = try await harness.tgJSON(
             MessageSummary.self, ["--account", "alice", "send", "@bob_restart", "before the restart"])

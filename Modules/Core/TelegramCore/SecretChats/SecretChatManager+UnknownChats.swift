@@ -17,11 +17,12 @@ extension SecretChatManager {
 
     /// Keeps an update for a chat not stored yet (at most `SecretChatRecord.earlyLimit` per chat and
     /// `unknownChatLimit` chats, in memory: the race it covers is within one running process). A chat we never asked
-    /// for keeps a slot until the limit pushes it out; nothing of it is ever opened.
+    /// for keeps a slot until the limit pushes it out — the lowest chat id goes first, since the server numbers chats
+    /// in order — and nothing of it is ever opened.
     func keepForUnknownChat(_ chatId: Int32, _ update: UnknownChatUpdate) {
         unknownChats.withLock { kept in
-            if kept[chatId] == nil, kept.count >= Self.unknownChatLimit, let oldest = kept.keys.min() {
-                kept.removeValue(forKey: oldest)
+            if kept[chatId] == nil, kept.count >= Self.unknownChatLimit, let lowest = kept.keys.min() {
+                kept.removeValue(forKey: lowest)
             }
             guard (kept[chatId]?.count ?? 0) < SecretChatRecord.earlyLimit else { return }
             kept[chatId, default: []].append(update)
