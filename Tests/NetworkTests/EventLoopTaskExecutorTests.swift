@@ -140,7 +140,9 @@ import Testing
             _ = try await withTaskExecutorPreference(executor) { try await connection.invoke(Api.functions.help.getNearestDc()) }
         }
         await #expect(throws: NetworkError.connectionClosed) { _ = try await connection.invoke(Api.functions.help.getNearestDc()) }
-        #expect(Date().timeIntervalSince(refused) < 1)
+        // "At once", as the two bounds above: 1 s was missed (1.31 s) by a fresh-clone `make test` with the live
+        // tests side by side on two cores; a call that waited for an answer would take its 60 s.
+        #expect(Date().timeIntervalSince(refused) < 3, "the refusals took \(Date().timeIntervalSince(refused)) s")
         await proxy.close()
         await world.alice.close()
         try await world.backend.close()
