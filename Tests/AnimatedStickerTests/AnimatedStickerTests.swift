@@ -3,6 +3,7 @@ import Foundation
 import GZip
 import ImageCore
 import RLottieBinding
+import StickerFormats
 import Testing
 import WebPBinding
 
@@ -43,6 +44,28 @@ enum Fixtures {
         #expect(throws: AnimatedStickerError.badSize(PixelSize(width: 0, height: 10))) {
             try LottieFrameSource(data: json, size: PixelSize(width: 0, height: 10))
         }
+    }
+
+    @Test func geometryPastTheRasterizersRangeIsRefusedBeforeRendering() throws {
+        // The fuzzer's tgs finding: the fixture square with its group scaled by 1,004,100 % and turned a little,
+        // whose frames took rlottie minutes each. Refused at once, at any size; the square itself renders at 2048.
+        let square = String(
+            decoding: try Data(contentsOf: Fixtures.lottie.appendingPathComponent("square.json")), as: UTF8.self)
+        let scaled = square.replacingOccurrences(of: #""s":{"a":0,"k":[100,100]}"#, with: #""s":{"a":0,"k":[1004100]}"#)
+        #expect(scaled != square)
+        let started = ContinuousClock.now
+        var refusal = ""
+        do {
+            _ = try LottieFrameSource(data: Array(scaled.utf8), size: PixelSize(width: 16, height: 16))
+        } catch .invalid(.beyondRenderLimits(let why)) {
+            refusal = why
+        } catch {
+            Issue.record("refused otherwise: \(error)")
+        }
+        #expect(refusal.contains("layer 'box' reaches"))
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let full = try LottieFrameSource(data: Array(square.utf8), size: PixelSize(width: 2048, height: 2048))
+        #expect(try full.frame(at: 90).width == 2048)
     }
 
     @Test func corruptStickersAreErrors() throws {

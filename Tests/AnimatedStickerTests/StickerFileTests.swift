@@ -19,7 +19,9 @@ import WebPBinding
         #expect(
             file.summary == [
                 "format: tgs (gzipped Lottie)", "canvas: 512×512", "frames: 180 at 60.0 fps (3.00 s)",
-                "size: \(tgs.count) bytes (JSON 925 bytes), 1 layer(s)", "Telegram limits: ok",
+                "size: \(tgs.count) bytes (JSON 925 bytes), 1 layer(s)",
+                "render cost: geometry within 500 units, 2 shape item(s), 1 layer(s) with precomps expanded",
+                "Telegram limits: ok",
             ])
     }
 

@@ -64,12 +64,22 @@ public final class LottieFrameSource: AnimatedStickerFrameSource, Sendable {
     public init(data: [UInt8], size: PixelSize? = nil) throws(AnimatedStickerError) {
         let inspected: (info: TGSInfo, json: [UInt8])
         do { inspected = try TGSValidation.inspect(data) } catch { throw .invalid(error) }
-        guard let animation = LottieAnimation(json: inspected.json) else { throw .renderer("rejected the animation") }
-        guard animation.frameCount > 0 else { throw .renderer("no frames") }
         let target = size ?? PixelSize(width: inspected.info.width, height: inspected.info.height)
         guard (1...Self.maxSide).contains(target.width), (1...Self.maxSide).contains(target.height) else {
             throw .badSize(target)
         }
+        // rlottie fits the canvas into the target; its rasterizer keeps 16-bit coordinates (LottieRenderBudget).
+        let scale = max(
+            Double(target.width) / Double(inspected.info.width), Double(target.height) / Double(inspected.info.height))
+        guard inspected.info.renderBudget.fitsRender(scale: scale) else {
+            let reach = inspected.info.renderBudget.extentDescription
+            throw .invalid(
+                .beyondRenderLimits(
+                    "layer '\(inspected.info.renderBudget.farthestLayer)' reaches \(reach) units from the origin, past "
+                        + "\(Int(LottieRenderBudget.maxDeviceExtent)) pixels at \(target.width)×\(target.height)"))
+        }
+        guard let animation = LottieAnimation(json: inspected.json) else { throw .renderer("rejected the animation") }
+        guard animation.frameCount > 0 else { throw .renderer("no frames") }
         self.info = inspected.info
         self.violations = TGSValidation.violations(inspected.info)
         self.animation = animation

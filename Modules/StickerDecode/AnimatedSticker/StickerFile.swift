@@ -41,6 +41,9 @@ public final class StickerFile: AnimatedStickerFrameSource {
                     "canvas: \(info.width)×\(info.height)",
                     "frames: \(lottie.frameCount) at \(lottie.frameRate) fps (\(Self.seconds(info.duration)) s)",
                     "size: \(data.count) bytes (JSON \(info.jsonSize) bytes), \(info.layerCount) layer(s)",
+                    "render cost: geometry within \(info.renderBudget.extentDescription) units, "
+                        + "\(Int(info.renderBudget.contentCost)) shape item(s), "
+                        + "\(info.renderBudget.layerInstances) layer(s) with precomps expanded",
                 ] + Self.limits(lottie.violations.map(\.description))
         case .webp:
             let webp = try WebPFrameSource(data: data)

@@ -17,6 +17,8 @@ public struct TGSInfo: Sendable, Equatable {
     public let wasGZip: Bool
     /// Layers at the top level.
     public let layerCount: Int
+    /// What rendering it costs rlottie: how far its geometry reaches, its expanded shape and layer counts.
+    public let renderBudget: LottieRenderBudget
 
     /// Frames to render.
     public var frameCount: Int { max(0, Int((outPoint - inPoint).rounded(.down))) }
@@ -46,12 +48,15 @@ public enum TGSError: Error, Equatable, Sendable, CustomStringConvertible {
     case gzip(GZipError)
     case notJSON(String)
     case notLottie(String)
+    /// Past a bound that keeps rlottie's work finite and its coordinates in range (see `LottieRenderBudget`).
+    case beyondRenderLimits(String)
 
     public var description: String {
         switch self {
         case .gzip(let error): return "tgs: \(error)"
         case .notJSON(let why): return "tgs: not JSON: \(why)"
         case .notLottie(let why): return "tgs: not a Lottie animation: \(why)"
+        case .beyondRenderLimits(let why): return "tgs: refused before rendering: \(why)"
         }
     }
 }
@@ -79,7 +84,8 @@ public enum TGSValidation {
         return (bytes, false)
     }
 
-    /// Unpacks and checks the Lottie structure: numbers where numbers belong, sane sizes, a layer array.
+    /// Unpacks and checks the Lottie structure: numbers where numbers belong, sane sizes, a layer array, and what
+    /// rendering it would cost (`LottieRenderBudget`: nesting, expanded shape count, repeaters).
     public static func inspect(_ bytes: [UInt8]) throws(TGSError) -> (info: TGSInfo, json: [UInt8]) {
         let (json, wasGZip) = try unpack(bytes)
         let object: Any
@@ -104,9 +110,11 @@ public enum TGSValidation {
         }
         guard let layers = root["layers"] as? [Any] else { throw .notLottie("no layer array") }
         guard layers.allSatisfy({ $0 is [String: Any] }) else { throw .notLottie("a layer is not an object") }
+        let budget = try LottieRenderBudget.measure(root: root)
         let info = TGSInfo(
             width: Int(width), height: Int(height), frameRate: rate, inPoint: inPoint, outPoint: outPoint,
-            compressedSize: bytes.count, jsonSize: json.count, wasGZip: wasGZip, layerCount: layers.count)
+            compressedSize: bytes.count, jsonSize: json.count, wasGZip: wasGZip, layerCount: layers.count,
+            renderBudget: budget)
         return (info, json)
     }
 
