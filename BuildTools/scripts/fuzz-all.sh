@@ -20,10 +20,17 @@ status=0
 # One driver build, every harness in turn; libFuzzer stops each at whichever limit comes first. FUZZ_TABLE_ONLY=1
 # writes the table from the harnesses' last logs without running them again (a run that was cut short).
 if [ -z "${FUZZ_TABLE_ONLY:-}" ]; then
+    # An earlier run's log must not be read as this run's (a driver that fails to build runs nothing).
+    for harness in "${harnesses[@]}"; do rm -f "artifacts/$harness/last-run.log"; done
     bash "$repo/BuildTools/scripts/fuzz.sh" --runs "$runs" --seconds "$seconds" "${harnesses[@]}" || true
 fi
 for harness in "${harnesses[@]}"; do
     log="artifacts/$harness/last-run.log"
+    if [ ! -f "$log" ]; then
+        echo "fuzz-all: $harness did not run (no $log: see the output above); no row written"
+        status=1
+        continue
+    fi
     executed=$(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
     elapsed=$(sed -nE 's/^Done [0-9]+ runs in ([0-9]+) second.*/\1/p' "$log" | tail -1)
     last=$(grep -E '^#[0-9]+' "$log" | grep -E 'cov: ' | tail -1 || true)
@@ -44,6 +51,8 @@ done
 
 header=$(printf 'Rows written by `make fuzz-all` (FUZZ_RUNS=%s, FUZZ_MAX_SECONDS=%s in the last run), debug + ASan, %s, %s cores. A run of some harnesses (`HARNESS=`) replaces their rows and keeps the others.' \
     "$runs" "$seconds" "$(uname -m)" "$(nproc)")
-python3 "$repo/BuildTools/scripts/fuzz_table.py" README.md "$header" "$(date -u '+%Y-%m-%d %H:%M')" "${rows[@]}"
-echo "fuzz-all: table written to Fuzz/README.md"
+if [ ${#rows[@]} -gt 0 ]; then
+    python3 "$repo/BuildTools/scripts/fuzz_table.py" README.md "$header" "$(date -u '+%Y-%m-%d %H:%M')" "${rows[@]}"
+    echo "fuzz-all: table written to Fuzz/README.md"
+fi
 exit $status
