@@ -45,12 +45,12 @@ for harness in "${harnesses[@]}"; do
         cp "$input" "regressions/$harness/$(basename "$input" | cut -d- -f1)-$(sha1sum "$input" | cut -c1-16)"
         status=1
     done
-    rows+=("| $harness | ${executed:-?} | ${elapsed:-?} | ${cov:-?} / ${ft:-?} | ${corpus:-?} | $found |")
+    rows+=("| $harness | ${executed:-?} | ${elapsed:-?} | ${cov:-?} / ${ft:-?} | ${corpus:-?} | $found | ${FUZZ_CONFIGURATION:-release} |")
     echo "fuzz-all: $harness: ${executed:-?} inputs in ${elapsed:-?} s, cov ${cov:-?}, ft ${ft:-?}, corpus ${corpus:-?}, crashes $found"
 done
 
-header=$(printf 'Rows written by `make fuzz-all` (FUZZ_RUNS=%s, FUZZ_MAX_SECONDS=%s in the last run), debug + ASan, %s, %s cores. A run of some harnesses (`HARNESS=`) replaces their rows and keeps the others.' \
-    "$runs" "$seconds" "$(uname -m)" "$(nproc)")
+header=$(printf 'Rows written by `make fuzz-all` (FUZZ_RUNS=%s, FUZZ_MAX_SECONDS=%s, %s + ASan in the last run), %s, %s cores. A run of some harnesses (`HARNESS=`) replaces their rows and keeps the others; the build column says how each row was run.' \
+    "$runs" "$seconds" "${FUZZ_CONFIGURATION:-release}" "$(uname -m)" "$(nproc)")
 if [ ${#rows[@]} -gt 0 ]; then
     python3 "$repo/BuildTools/scripts/fuzz_table.py" README.md "$header" "$(date -u '+%Y-%m-%d %H:%M')" "${rows[@]}"
     echo "fuzz-all: table written to Fuzz/README.md"

@@ -10,8 +10,8 @@ import re
 import sys
 
 BEGIN, END = "<!-- fuzz-all:begin -->", "<!-- fuzz-all:end -->"
-COLUMNS = "| harness | inputs executed | seconds | coverage (cov / ft) | corpus | crashes | recorded (UTC) |"
-RULE = "|---|---:|---:|---:|---:|---:|---|"
+COLUMNS = "| harness | inputs executed | seconds | coverage (cov / ft) | corpus | crashes | build | recorded (UTC) |"
+RULE = "|---|---:|---:|---:|---:|---:|---|---|"
 
 
 def cells(line):
@@ -24,8 +24,10 @@ def main():
     rows = {}
     if BEGIN in text and END in text:
         for line in text[text.index(BEGIN):text.index(END)].splitlines():
-            if line.startswith("| ") and len(cells(line)) == 7 and cells(line)[0] != "harness":
-                rows[cells(line)[0]] = line
+            row = cells(line)
+            if line.startswith("| ") and row[0] != "harness" and len(row) in (7, 8):
+                # Rows from before the build column were all debug builds.
+                rows[row[0]] = line if len(row) == 8 else "| " + " | ".join(row[:6] + ["debug", row[6]]) + " |"
     for row in new_rows:
         rows[cells(row)[0]] = row.rstrip() + " " + stamp + " |"
     block = "\n".join([BEGIN, header, "", COLUMNS, RULE] + [rows[name] for name in sorted(rows)] + [END])
