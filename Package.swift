@@ -183,15 +183,19 @@ let modules: [Module] = [
     .swift(
         "MTProtoCore", .Network, deps: ["Buffers", "CryptoUtils", "TLRuntime", "MTProtoApi"],
         testDeps: ["CryptoUtils", "MTProtoApi", "TLRuntime", "GZip", "TestVectors"]),
+    // The account's network as the managers see it (`AccountNetworking`), with its error rules and events: no NIO, so
+    // what consumes it links no sockets.
+    .swift(
+        "AccountNetworking", .Network, deps: ["TLRuntime", "MTProtoCore", "SwiftSignalKit"], tests: false),
     .swift(
         "Network", .Network,
         deps: [
-            "MTProtoCore", "MTProtoTransport", "TelegramApi", "MTProtoApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore",
+            "AccountNetworking", "MTProtoCore", "MTProtoTransport", "TelegramApi", "MTProtoApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore",
             "SecretFiles",
         ],
         testDeps: [
-            "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "TelegramApi",
-            "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix", "ServerTestSupport",
+            "AccountNetworking", "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport",
+            "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix", "ServerTestSupport",
         ]),
     .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix", "TestVectors"]),
 
@@ -329,11 +333,11 @@ let modules: [Module] = [
         "TelegramCore", .Core,
         deps: [
             "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "MediaBox",
-            "ValueBox", "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils", "PasswordSRP", "SecretFiles",
-            "PushNotifications", "SecretChats", "SecretApi",
+            "ValueBox", "AccountNetworking", "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils",
+            "PasswordSRP", "SecretFiles", "PushNotifications", "SecretChats", "SecretApi",
         ],
         testDeps: [
-            "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "Network", "NIOCore", "NIOPosix",
+            "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "AccountNetworking", "Network", "NIOCore", "NIOPosix",
             "CryptoUtils", "ServerTestSupport", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
             "ImageCore", "JPEGBinding", "MediaTestSupport", "PushNotifications", "MTProtoCore", "SecretChats", "SecretApi",
         ]),
@@ -345,7 +349,8 @@ let modules: [Module] = [
     .swift(
         "TelegramClient", .Core,
         deps: [
-            "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "Network", "TelegramApi", "SwiftSignalKit",
+            "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "AccountNetworking", "Network",
+            "TelegramApi", "SwiftSignalKit",
             "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix", "SecretChats",
         ],
         testDeps: [

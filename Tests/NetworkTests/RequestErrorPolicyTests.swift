@@ -1,3 +1,4 @@
+import AccountNetworking
 import Network
 import Testing
 

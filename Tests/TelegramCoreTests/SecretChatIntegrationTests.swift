@@ -1,3 +1,4 @@
+import AccountNetworking
 import Foundation
 import Network
 import Postbox

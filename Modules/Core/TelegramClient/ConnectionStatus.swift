@@ -1,3 +1,4 @@
+import AccountNetworking
 import Network
 public import SwiftSignalKit
 public import TelegramCore

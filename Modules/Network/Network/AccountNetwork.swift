@@ -1,3 +1,4 @@
+public import AccountNetworking
 public import CryptoUtils
 import Foundation
 import Synchronization
@@ -44,12 +45,8 @@ public actor AccountNetwork {
     private let options: DatacenterConnection.Options
     private var connections: [ConnectionKey: Task<DatacenterConnection, any Error>] = [:]
 
-    /// What a connection carries: requests and updates, or file parts (Telegram's "media" sessions, so a large
-    /// transfer never delays a message on the main connection).
-    public enum Purpose: Sendable, Hashable {
-        case generic
-        case media
-    }
+    /// What a connection carries (`NetworkPurpose`).
+    public typealias Purpose = NetworkPurpose
 
     private struct ConnectionKey: Hashable, Sendable {
         let dc: Int32
@@ -299,21 +296,6 @@ public actor AccountNetwork {
         }
     }
 
-    /// `request` as a Signal: each subscription runs it once; disposing abandons the answer.
-    public nonisolated func requestSignal<F: TLFunction>(
-        _ function: F, dc: Int32? = nil, options: RequestErrorPolicy.Options = .init()
-    ) -> Signal<F.Result, NetworkError> where F.Result: Sendable {
-        Signal { () async throws(NetworkError) -> F.Result in
-            do {
-                return try await self.request(function, dc: dc, options: options)
-            } catch let error as NetworkError {
-                throw error
-            } catch {
-                throw NetworkError.connectionClosed
-            }
-        }
-    }
-
     /// The session to `dc` for `purpose`, made (with a key, if none is kept) on first use; concurrent callers share
     /// one. Both purposes use the DC's one key, each with its own session.
     public func connection(dc: Int32, purpose: Purpose = .generic) async throws -> DatacenterConnection {
@@ -417,14 +399,9 @@ public actor AccountNetwork {
         return merge(generic.eventSignal, media.eventSignal)
     }
 
-    /// What a title bar shows (Telegram-iOS `ConnectionStatus`): the main DC's socket, and `updating` while the state
-    /// manager says it is catching up (`setUpdating`).
-    public enum Status: Equatable, Sendable {
-        case waitingForNetwork
-        case connecting
-        case updating
-        case online
-    }
+    /// What a title bar shows (`NetworkStatus`): the main DC's socket, and `updating` while the state manager says
+    /// it is catching up (`setUpdating`).
+    public typealias Status = NetworkStatus
 
     /// The account's connection status over time.
     public func status() async throws -> Signal<Status, NoError> {
@@ -492,3 +469,6 @@ public actor AccountNetwork {
         importCount[dc, default: 0] += 1
     }
 }
+
+/// The live value of the account's network interface.
+extension AccountNetwork: AccountNetworking {}

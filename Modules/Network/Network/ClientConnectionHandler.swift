@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 import MTProtoCore
 import MTProtoTransport

@@ -1,3 +1,4 @@
+public import AccountNetworking
 import CryptoUtils
 public import Foundation
 public import MTProtoCore
@@ -135,13 +136,8 @@ public final class DatacenterConnection: @unchecked Sendable {
     public var state: Signal<SocketState, NoError> { stateValue.get() }
     private let stateValue = ValuePromise(SocketState.connecting, ignoreRepeated: true)
 
-    /// Something the server sent that no request asked for.
-    public enum ServerEvent: Sendable, Equatable {
-        case updates([UInt8])
-        case newSession
-        /// The session came back on a new socket: what the server pushed while it had none may be lost.
-        case reconnected
-    }
+    /// Something the server sent that no request asked for (`NetworkEvent`).
+    public typealias ServerEvent = NetworkEvent
 
     private init(
         endpoint: MTProtoConnection.Endpoint, key: AuthKeyExchangeResult, options: Options, group: any EventLoopGroup,

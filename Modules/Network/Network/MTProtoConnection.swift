@@ -1,3 +1,4 @@
+public import AccountNetworking
 public import CryptoUtils
 public import Foundation
 public import MTProtoCore

@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 public import Network
 public import Postbox
@@ -15,7 +16,7 @@ public final class Account: @unchecked Sendable {
     /// `<root>/account-<id>`.
     public let basePath: String
     public let postbox: Postbox
-    public let network: AccountNetwork
+    public let network: any AccountNetworking
     public let stateManager: AccountStateManager
     public let holes: HistoryHoleFetcher
     public let chatList: ChatListFetcher
@@ -26,7 +27,7 @@ public final class Account: @unchecked Sendable {
     public let secretChats: SecretChatManager
     private let updatesDisposable = MetaDisposable()
 
-    init(id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: AccountNetwork, stateConfiguration: UpdateSequencer.Configuration) {
+    init(id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: any AccountNetworking, stateConfiguration: UpdateSequencer.Configuration) {
         self.id = id
         self.peerId = peerId
         self.basePath = basePath

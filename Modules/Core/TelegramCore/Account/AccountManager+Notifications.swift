@@ -1,3 +1,4 @@
+public import AccountNetworking
 import CryptoUtils
 import Network
 import MTProtoCore
@@ -34,7 +35,7 @@ extension AccountManager {
         return await registerForNotifications(network: account.network, key: entry.key)
     }
 
-    func registerForNotifications(network: AccountNetwork, key: NotificationKey) async -> Bool {
+    func registerForNotifications(network: any AccountNetworking, key: NotificationKey) async -> Bool {
         let call = Api.functions.account.registerDevice(
             noMuted: false, tokenType: Self.pushTokenType, token: pushToken(), appSandbox: false, secret: key.bytes, otherUids: [])
         return (try? await network.request(call, timeout: 10)) == true

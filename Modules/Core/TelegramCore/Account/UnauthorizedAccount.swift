@@ -1,3 +1,4 @@
+public import AccountNetworking
 public import Network
 public import Postbox
 import SwiftSignalKit
@@ -8,10 +9,10 @@ public final class UnauthorizedAccount: @unchecked Sendable {
     public let id: AccountRecordId
     public let basePath: String
     public let postbox: Postbox
-    public let network: AccountNetwork
+    public let network: any AccountNetworking
     let environment: NetworkEnvironment
 
-    init(id: AccountRecordId, basePath: String, postbox: Postbox, network: AccountNetwork, environment: NetworkEnvironment) {
+    init(id: AccountRecordId, basePath: String, postbox: Postbox, network: any AccountNetworking, environment: NetworkEnvironment) {
         self.id = id
         self.basePath = basePath
         self.postbox = postbox

@@ -1,3 +1,4 @@
+public import AccountNetworking
 public import Network
 import PasswordSRP
 import TelegramApi
@@ -7,7 +8,7 @@ import TelegramApi
 /// or `inputCheckPasswordEmpty` when none is set, and the new password's verifier under the server's offered
 /// algorithm with 32 random bytes appended to `salt1`.
 public func updateTwoStepVerificationPassword(
-    network: AccountNetwork, currentPassword: String?, newPassword: String, hint: String
+    network: any AccountNetworking, currentPassword: String?, newPassword: String, hint: String
 ) async throws {
     let settings = try await network.request(Api.functions.account.getPassword())
     guard case .password(let value) = settings,

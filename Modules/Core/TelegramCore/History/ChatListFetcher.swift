@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 import Network
 public import Postbox
@@ -23,12 +24,12 @@ public final class ChatListFetcher: @unchecked Sendable {
     public let pageSize: Int32
     private let accountPeerId: PeerId
     private let postbox: Postbox
-    private let network: AccountNetwork
+    private let network: any AccountNetworking
     private let progress = LockedValue((next: Position(), complete: false, running: false, pages: 0))
     /// Whether a page is being fetched (`isFetching`).
     private let fetching = ValuePromise(false, ignoreRepeated: true)
 
-    init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, pageSize: Int32 = 100) {
+    init(accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, pageSize: Int32 = 100) {
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network

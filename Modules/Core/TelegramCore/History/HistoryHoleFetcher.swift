@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 import Network
 public import Postbox
@@ -33,11 +34,11 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
     public let pageSize: Int32
     private let accountPeerId: PeerId
     private let postbox: Postbox
-    private let network: AccountNetwork
+    private let network: any AccountNetworking
     private let inFlight = LockedValue<Set<Request>>([])
     private let counters = LockedValue((requests: 0, failures: 0))
 
-    init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, pageSize: Int32 = 100) {
+    init(accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, pageSize: Int32 = 100) {
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network

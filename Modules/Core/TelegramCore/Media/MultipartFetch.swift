@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 public import MediaBox
 public import Network
@@ -28,7 +29,7 @@ public enum FetchEvent: Equatable, Sendable {
 /// and the complete file renamed into place. Two fetches of one resource share one download; disposing the last
 /// stops it.
 public final class MediaFetcher: Sendable {
-    private let network: AccountNetwork
+    private let network: any AccountNetworking
     private let mediaBox: MediaBox
     private let parallelParts: Int
     private let partSize: Int
@@ -36,7 +37,7 @@ public final class MediaFetcher: Sendable {
     private let requestCount = LockedValue(0)
 
     /// `partSize`: the `getFile` window, a power of two from 4 KB to 1 MB (`FetchPlan`).
-    public init(network: AccountNetwork, mediaBox: MediaBox, parallelParts: Int = 4, partSize: Int = FetchPlan.defaultPartSize) {
+    public init(network: any AccountNetworking, mediaBox: MediaBox, parallelParts: Int = 4, partSize: Int = FetchPlan.defaultPartSize) {
         self.network = network
         self.mediaBox = mediaBox
         self.parallelParts = max(1, parallelParts)

@@ -1,3 +1,4 @@
+public import AccountNetworking
 import CryptoUtils
 import Foundation
 public import Network
@@ -55,7 +56,7 @@ public enum MultipartUpload {
 
     /// Uploads the file at `path` as `name`; `progress` gets the acknowledged fraction after each part.
     public static func upload(
-        network: AccountNetwork, path: String, name: String, parallelParts: Int = 4,
+        network: any AccountNetworking, path: String, name: String, parallelParts: Int = 4,
         progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) async throws(UploadError) -> Api.InputFile {
         let size: Int64
@@ -132,7 +133,7 @@ public enum MultipartUpload {
     /// `upload` as a Signal of progress and the result; disposing it stops the upload (what the server acknowledged
     /// stays recorded for the next attempt).
     public static func uploadSignal(
-        network: AccountNetwork, path: String, name: String, parallelParts: Int = 4
+        network: any AccountNetworking, path: String, name: String, parallelParts: Int = 4
     ) -> Signal<UploadEvent, UploadError> {
         Signal { subscriber in
             let task = Task {

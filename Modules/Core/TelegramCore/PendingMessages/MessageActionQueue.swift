@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 import Network
 import Postbox
@@ -14,7 +15,7 @@ import TLRuntime
 public final class MessageActionQueue: @unchecked Sendable {
     private let accountPeerId: PeerId
     private let postbox: Postbox
-    private let network: AccountNetwork
+    private let network: any AccountNetworking
     private let stateManager: AccountStateManager
     private let retryDelay: Double
     private let lock = NSLock()
@@ -25,7 +26,7 @@ public final class MessageActionQueue: @unchecked Sendable {
     private var settled: [Int64: Result<Void, MessageActionError>] = [:]
     private var expected: Set<Int64> = []
 
-    init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, stateManager: AccountStateManager, retryDelay: Double = 2) {
+    init(accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager, retryDelay: Double = 2) {
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network
@@ -172,7 +173,7 @@ enum MessageCalls {
         return found
     }
 
-    static func call<F: TLFunction>(_ function: F, network: AccountNetwork) async throws(MessageActionError) -> F.Result
+    static func call<F: TLFunction>(_ function: F, network: any AccountNetworking) async throws(MessageActionError) -> F.Result
     where F.Result: Sendable {
         do {
             return try await network.request(function)

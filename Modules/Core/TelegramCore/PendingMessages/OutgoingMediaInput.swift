@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 import MediaBox
 import Network
@@ -20,7 +21,7 @@ struct OutgoingMediaInput {
     /// The input for `media`, uploading it when it is local; `progress` gets the acknowledged fraction. `nil` when the
     /// message has no media to send.
     static func make(
-        for media: [any Media], network: AccountNetwork, mediaBox: MediaBox, progress: @escaping @Sendable (Double) -> Void
+        for media: [any Media], network: any AccountNetworking, mediaBox: MediaBox, progress: @escaping @Sendable (Double) -> Void
     ) async throws -> OutgoingMediaInput? {
         if let file = media.compactMap({ $0 as? TelegramMediaFile }).first {
             if let document = file.apiInputDocument {

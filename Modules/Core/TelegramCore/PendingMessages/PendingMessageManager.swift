@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 import MediaBox
 import Network
@@ -20,7 +21,7 @@ import TelegramApi
 public final class PendingMessageManager: @unchecked Sendable {
     private let accountPeerId: PeerId
     private let postbox: Postbox
-    private let network: AccountNetwork
+    private let network: any AccountNetworking
     private let stateManager: AccountStateManager
     private let queue = Queue(name: "PendingMessageManager")
     private let viewDisposable = MetaDisposable()
@@ -37,7 +38,7 @@ public final class PendingMessageManager: @unchecked Sendable {
     /// The message of each upload report (`uploadProgressUpdates`).
     private let progressReports = ValuePipe<MessageId>()
 
-    init(accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork, stateManager: AccountStateManager) {
+    init(accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager) {
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network

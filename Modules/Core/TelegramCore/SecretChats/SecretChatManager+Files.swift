@@ -1,5 +1,6 @@
 // Secret-chat media: encrypting and uploading photos, voice notes and documents, and downloading received files.
 
+import AccountNetworking
 import CryptoUtils
 import Foundation
 import MediaBox

@@ -1,5 +1,6 @@
 // Starting, accepting and ending secret chats: the DH group, request/accept/discardEncryption, updateEncryption.
 
+import AccountNetworking
 import CryptoUtils
 import Foundation
 import Network

@@ -1,5 +1,6 @@
 // Secret-chat notices: deleting messages, clearing history, screenshot notices and typing.
 
+import AccountNetworking
 import CryptoUtils
 import Foundation
 import Network

@@ -1,5 +1,6 @@
 // Incoming secret-chat updates: decrypting, storing messages and media, gaps and resends, acknowledging the qts.
 
+import AccountNetworking
 import CryptoUtils
 import Foundation
 import Network

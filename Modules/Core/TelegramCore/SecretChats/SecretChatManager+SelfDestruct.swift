@@ -1,5 +1,6 @@
 // Secret-chat self-destruct: the chat's message TTL, read receipts that start timers, and the expiry loop.
 
+import AccountNetworking
 import Foundation
 import Network
 import Postbox

@@ -1,5 +1,6 @@
 // Sending a secret chat's messages: text, the sealed-send path every outgoing message takes, and the outbox flush.
 
+import AccountNetworking
 import CryptoUtils
 import Foundation
 import Network

@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 import Network
 public import Postbox
@@ -29,7 +30,7 @@ public enum SecretChatManagerError: Error, Equatable, Sendable {
 public final class SecretChatManager: @unchecked Sendable {
     public let accountPeerId: PeerId
     let postbox: Postbox
-    let network: AccountNetwork
+    let network: any AccountNetworking
     /// Chats being flushed, each with whether another pass was asked for meanwhile and who waits for it.
     let flushing = Mutex<[Int32: FlushState]>([:])
 
@@ -70,7 +71,7 @@ public final class SecretChatManager: @unchecked Sendable {
     let gapTask = Mutex<Task<Void, Never>?>(nil)
 
     init(
-        accountPeerId: PeerId, postbox: Postbox, network: AccountNetwork,
+        accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking,
         rekeyPolicy: SecretChatRekeyPolicy = .standard,
         clock: @escaping @Sendable () -> Int32 = { Int32(Date().timeIntervalSince1970) }
     ) {

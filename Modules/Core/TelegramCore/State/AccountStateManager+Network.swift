@@ -1,3 +1,4 @@
+public import AccountNetworking
 public import Network
 import SwiftSignalKit
 import TLRuntime
@@ -8,7 +9,7 @@ extension AccountStateManager.Environment {
     /// socket replaced, and once the subscription is in place — pushes before it were not heard), `updates.getState`
     /// and `updates.getDifference`.
     public static func network(
-        _ network: AccountNetwork, differenceTotalLimit: Int32? = nil, didResetChats: @escaping @Sendable () -> Void = {}
+        _ network: any AccountNetworking, differenceTotalLimit: Int32? = nil, didResetChats: @escaping @Sendable () -> Void = {}
     ) -> AccountStateManager.Environment {
         let updates = Signal<Api.Updates?, NoError> { subscriber in
             let inner = MetaDisposable()

@@ -1,3 +1,4 @@
+public import AccountNetworking
 public import Network
 public import SyncCore
 import SyncCoreApi
@@ -55,26 +56,26 @@ public enum StickerPackError: Error, Equatable {
 /// core.telegram.org/api/stickers.
 public enum StickerPacks {
     /// The set `reference` names, with its stickers (`messages.getStickerSet`).
-    public static func fetch(_ reference: StickerPackReference, network: AccountNetwork) async throws(StickerPackError) -> StickerPack {
+    public static func fetch(_ reference: StickerPackReference, network: any AccountNetworking) async throws(StickerPackError) -> StickerPack {
         let answer = try await call(network, Api.functions.messages.getStickerSet(stickerset: reference.apiInputStickerSet, hash: 0))
         guard case .stickerSet(let set) = answer else { throw .network("stickerSetNotModified for a request without a hash") }
         return StickerPack(info: StickerPackInfo(set.set), files: set.documents.compactMap(TelegramMediaFile.init))
     }
 
     /// Installs the set for this account (`messages.installStickerSet`); it then shows in `installed`.
-    public static func install(_ reference: StickerPackReference, network: AccountNetwork) async throws(StickerPackError) {
+    public static func install(_ reference: StickerPackReference, network: any AccountNetworking) async throws(StickerPackError) {
         _ = try await call(network, Api.functions.messages.installStickerSet(stickerset: reference.apiInputStickerSet, archived: false))
     }
 
     /// The sets this account has installed, in the server's order (`messages.getAllStickers`).
-    public static func installed(network: AccountNetwork) async throws(StickerPackError) -> [StickerPackInfo] {
+    public static func installed(network: any AccountNetworking) async throws(StickerPackError) -> [StickerPackInfo] {
         let answer = try await call(network, Api.functions.messages.getAllStickers(hash: 0))
         guard case .allStickers(let all) = answer else { return [] }
         return all.sets.map(StickerPackInfo.init)
     }
 
     private static func call<T: TLFunction>(
-        _ network: AccountNetwork, _ function: T
+        _ network: any AccountNetworking, _ function: T
     ) async throws(StickerPackError) -> T.Result where T.Result: Sendable {
         do {
             return try await network.request(function)
