@@ -242,7 +242,8 @@ let modules: [Module] = [
     // Test support: a tg-server backend in the test's process, for the client tests (Network, Core).
     .testSupport(
         "ServerTestSupport", .Server,
-        deps: ["MTProtoServer", "ServerAPI", "ServerStore", "Network", "TelegramApi", "CryptoUtils", "NIOCore", "NIOPosix"]),
+        deps: [
+            "MTProtoServer", "ServerAPI", "ServerStore", "AccountNetworking", "Network", "MTProtoCore", "TLRuntime", "SwiftSignalKit", "TelegramApi", "CryptoUtils", "NIOCore", "NIOPosix"]),
     // ServerStore: tg-server's database (accounts, message boxes, dialogs, the update log) on the SQLite module.
     .swift(
         "ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils", "Buffers", "CoreMetrics"],

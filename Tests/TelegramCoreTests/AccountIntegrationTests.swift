@@ -44,6 +44,12 @@ import Testing
 
     /// Signs up `phone` (`99966XYYYY`: DC X, code X five times) through the account manager and opens the account.
     static func signUp(_ world: World, phone: String, name: String) async throws -> Account {
+        try await signUp(world.manager, phone: phone, name: name)
+    }
+
+    /// `signUp` through any account manager (a loopback one included).
+    static func signUp(_ manager: AccountManager, phone: String, name: String) async throws -> Account {
+        let world = (manager: manager, ())
         let unauthorized = try world.manager.addUnauthorizedAccount()
         let authorization = world.manager.authorization(unauthorized)
         let sent = try await authorization.sendCode(phoneNumber: phone).get()

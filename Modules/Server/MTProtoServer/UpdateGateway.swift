@@ -31,15 +31,16 @@ public final class UpdateGateway: @unchecked Sendable {
 
     public init() {}
 
-    /// Routes pushes for `target` to one connection's `deliver` (replacing the connection that had it).
-    func subscribe(_ target: Target, connection: ObjectIdentifier, deliver: @escaping @Sendable ([UInt8]) -> Void) {
+    /// Routes pushes for `target` to one connection's `deliver` (replacing the connection that had it). Public for
+    /// connections that are not MTProtoServer's (an in-process loopback in tests).
+    public func subscribe(_ target: Target, connection: ObjectIdentifier, deliver: @escaping @Sendable ([UInt8]) -> Void) {
         lock.lock()
         subscribers[target.authKeyId, default: [:]][target.sessionId] = Subscriber(connection: connection, deliver: deliver)
         lock.unlock()
     }
 
     /// Forgets `targets` if `connection` still has them (it closed).
-    func unsubscribe(_ targets: some Sequence<Target>, connection: ObjectIdentifier) {
+    public func unsubscribe(_ targets: some Sequence<Target>, connection: ObjectIdentifier) {
         lock.lock()
         defer { lock.unlock() }
         for target in targets where subscribers[target.authKeyId]?[target.sessionId]?.connection == connection {

@@ -48,7 +48,7 @@ public final class AccountManager: @unchecked Sendable {
     /// An account's open storage and network, shared by its unauthorized and authorized forms.
     private struct OpenContext {
         let postbox: Postbox
-        let network: AccountNetwork
+        let network: any AccountNetworking
     }
 
     public let rootPath: String

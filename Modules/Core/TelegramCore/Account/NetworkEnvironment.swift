@@ -1,3 +1,4 @@
+public import AccountNetworking
 import MTProtoCore
 import MTProtoTransport
 public import NIOCore
@@ -15,6 +16,9 @@ public struct NetworkEnvironment: Sendable {
     public var apiHash: String
     public var options: DatacenterConnection.Options
     public var forwardSecrecy: AccountNetwork.ForwardSecrecy?
+    /// Makes each account's network instead of the live `AccountNetwork` (a loopback to a server in the same process,
+    /// a simulation), given the store that keeps the account's keys and main DC; nil for the live one.
+    public var customNetwork: (@Sendable (_ store: any NetworkKeyStore) -> any AccountNetworking)?
 
     public init(
         datacenters: [Int32: MTProtoConnection.Endpoint], defaultMainDc: Int32, publicKeys: [RSAPublicKey],
@@ -32,8 +36,9 @@ public struct NetworkEnvironment: Sendable {
     }
 
     /// A network for the account whose keys `store` keeps.
-    func makeNetwork(store: any NetworkKeyStore) -> AccountNetwork {
-        AccountNetwork(
+    func makeNetwork(store: any NetworkKeyStore) -> any AccountNetworking {
+        if let customNetwork { return customNetwork(store) }
+        return AccountNetwork(
             datacenters: datacenters, defaultMainDc: defaultMainDc, publicKeys: publicKeys, store: store, group: group,
             options: options, forwardSecrecy: forwardSecrecy)
     }

@@ -1,0 +1,180 @@
+public import AccountNetworking
+import CryptoUtils
+import Foundation
+import MTProtoCore
+public import MTProtoServer
+public import Network
+public import ServerAPI
+public import SwiftSignalKit
+import Synchronization
+public import TLRuntime
+import TelegramApi
+
+/// An account's network that reaches tg-server's application layer (`ServerAPIHandler` over a real `ServerBackend`)
+/// in the same process: no sockets, no event loops, no MTProto encryption — each call is handed to the handler as the
+/// server's MTProto layer would hand it, with this account's auth key id for the DC and one session, and the server's
+/// pushes for that key come back as `updates()` events. What stays real is everything above the transport: the
+/// server's rules and storage, and on the client side `RequestErrorPolicy` (flood waits, 5xx retries, migration,
+/// authorization export and import, 401).
+///
+/// The auth key for each DC is made on first use and kept in the account's `NetworkKeyStore`, so an account opened
+/// again is the same authorization. `timeout` is not applied: an answer is computed before the call returns.
+///
+/// `@unchecked Sendable`: mutable state is in `Mutex`es and promises.
+public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
+    private let handler: any RPCHandler
+    private let gateway: UpdateGateway
+    private let store: any NetworkKeyStore
+    private let defaultMainDc: Int32
+    private let sessionId = Int64.random(in: 1...Int64.max)
+    private let sleep: @Sendable (Double) async throws -> Void
+    private let state = Mutex(State())
+    private let events = ValuePipe<NetworkEvent>()
+    private let loggedOutValue = ValuePromise(false, ignoreRepeated: true)
+    private let updatingValue = ValuePromise(false, ignoreRepeated: true)
+
+    private struct State {
+        var closed = false
+        var subscribed = false
+        var everSubscribed = false
+        var nextMessageId: Int64 = 0
+    }
+
+    /// A network for the account whose keys `store` keeps; `sleep` is how flood waits and retries wait (virtual time
+    /// in a simulation).
+    public init(
+        handler: any RPCHandler, gateway: UpdateGateway, store: any NetworkKeyStore, defaultMainDc: Int32 = 2,
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    ) {
+        self.handler = handler
+        self.gateway = gateway
+        self.store = store
+        self.defaultMainDc = defaultMainDc
+        self.sleep = sleep
+    }
+
+    public var mainDc: Int32 { store.mainDatacenter() ?? defaultMainDc }
+
+    public var loggedOut: Signal<Bool, NoError> { loggedOutValue.get() }
+
+    public func request<F: TLFunction>(
+        _ function: F, dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
+    ) async throws -> F.Result where F.Result: Sendable {
+        var target = dc ?? mainDc
+        var attempt = 1
+        while true {
+            try Task.checkCancellation()
+            let error: NetworkError
+            switch try call(function, dc: target) {
+            case .result(let bytes):
+                var reader = TLReader(bytes)
+                do { return try F.parseResult(&reader) } catch { throw NetworkError.malformedResult("\(error)") }
+            case .error(let code, let message):
+                error = .rpc(code: code, message: message)
+            }
+            switch RequestErrorPolicy.decide(error, attempt: attempt, onMainDc: target == mainDc, options: options) {
+            case .fail(let final):
+                throw final
+            case .retry(let seconds):
+                try await sleep(seconds)
+            case .migrate(let destination, let movesMainDc):
+                if movesMainDc { store.setMainDatacenter(destination) }
+                target = destination
+            case .importAuthorization:
+                try await importAuthorization(into: target)
+            case .loggedOut:
+                loggedOutValue.set(true)
+                throw error
+            }
+            attempt += 1
+        }
+    }
+
+    public func requestBatch<F: TLFunction>(
+        _ functions: [F], dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
+    ) async -> [Result<F.Result, any Error>] where F.Result: Sendable {
+        var outcomes: [Result<F.Result, any Error>] = []
+        for function in functions {
+            do {
+                outcomes.append(.success(try await request(function, dc: dc, purpose: purpose, options: options, timeout: timeout)))
+            } catch {
+                outcomes.append(.failure(error))
+            }
+        }
+        return outcomes
+    }
+
+    public func updates() async throws -> Signal<NetworkEvent, NoError> {
+        try subscribe()
+        return events.signal()
+    }
+
+    public func status() async throws -> Signal<NetworkStatus, NoError> {
+        updatingValue.get() |> map { $0 ? NetworkStatus.updating : .online }
+    }
+
+    public func setUpdating(_ updating: Bool) { updatingValue.set(updating) }
+
+    public func close() async {
+        let subscribed = state.withLock { state -> Bool in
+            state.closed = true
+            defer { state.subscribed = false }
+            return state.subscribed
+        }
+        if subscribed, let key = store.key(datacenter: mainDc) {
+            gateway.unsubscribe(
+                [UpdateGateway.Target(authKeyId: key.authKey.id, sessionId: sessionId)], connection: ObjectIdentifier(self))
+        }
+    }
+
+    public func reopen() { state.withLock { $0.closed = false } }
+
+    /// Starts taking the server's pushes for this account's key on the main DC (the server's MTProto layer does this
+    /// for a session's first call that is not `invokeWithoutUpdates`).
+    private func subscribe() throws {
+        let key = try authKey(dc: mainDc)
+        let (first, again) = state.withLock { state -> (Bool, Bool) in
+            defer { (state.subscribed, state.everSubscribed) = (true, true) }
+            return (!state.subscribed, state.everSubscribed)
+        }
+        guard first else { return }
+        gateway.subscribe(
+            UpdateGateway.Target(authKeyId: key, sessionId: sessionId), connection: ObjectIdentifier(self)
+        ) { [events] body in events.putNext(.updates(body)) }
+        // Pushes made while this session had no subscription are lost: say so, as a reconnected socket does.
+        if again { events.putNext(.reconnected) }
+    }
+
+    /// The call as the server's MTProto layer hands it to the application layer.
+    private func call<F: TLFunction>(_ function: F, dc: Int32) throws -> RPCResponse {
+        let (closed, messageId) = state.withLock { state -> (Bool, Int64) in
+            // Message ids as a client makes them: Unix time in the high half, growing by 4.
+            state.nextMessageId = max(state.nextMessageId + 4, Int64(Date().timeIntervalSince1970) << 32)
+            return (state.closed, state.nextMessageId)
+        }
+        guard !closed else { throw NetworkError.connectionClosed }
+        let key = try authKey(dc: dc)
+        if dc == mainDc { try subscribe() }
+        return handler.handle(
+            RPCCall(requestMessageId: messageId, function: function, layer: 229, authKeyId: key, sessionId: sessionId, dcId: dc))
+    }
+
+    /// This account's auth key id on `dc`, made (a random key kept in the store) on first use.
+    private func authKey(dc: Int32) throws -> Int64 {
+        if let kept = store.key(datacenter: dc) { return kept.authKey.id }
+        guard let key = AuthKey(bytes: SecureRandom.bytes(256)) else { throw NetworkError.connectionClosed }
+        store.setKey(AuthKeyExchangeResult(authKey: key, serverSalt: 0, timeOffset: 0), datacenter: dc)
+        return key.id
+    }
+
+    /// Telegram's authorization transfer: exported on the main DC, imported on `dc` (core.telegram.org
+    /// "Authorization", "Working with different data centers").
+    private func importAuthorization(into dc: Int32) async throws {
+        let exported = try await request(
+            Api.functions.auth.exportAuthorization(dcId: dc), dc: mainDc, purpose: .generic, options: .init(), timeout: 60)
+        guard case .exportedAuthorization(let authorization) = exported else { return }
+        _ = try await request(
+            Api.functions.auth.importAuthorization(id: authorization.id, bytes: authorization.bytes), dc: dc,
+            purpose: .generic, options: .init(), timeout: 60)
+    }
+}
