@@ -243,7 +243,16 @@ let modules: [Module] = [
     .testSupport(
         "ServerTestSupport", .Server,
         deps: [
-            "MTProtoServer", "ServerAPI", "ServerStore", "AccountNetworking", "Network", "MTProtoCore", "TLRuntime", "SwiftSignalKit", "TelegramApi", "CryptoUtils", "NIOCore", "NIOPosix"]),
+            "MTProtoServer", "ServerAPI", "ServerStore", "Network", "TelegramApi", "CryptoUtils", "NIOCore", "NIOPosix"]),
+    // ServerLoopback: an account's network that reaches tg-server's application layer in the same process (no socket,
+    // no MTProto), and the server it reaches, restartable on its storage: what LoopbackAccountTests and the simulation
+    // run accounts on.
+    .swift(
+        "ServerLoopback", .Server,
+        deps: [
+            "AccountNetworking", "MTProtoServer", "ServerAPI", "ServerStore", "MTProtoCore", "TLRuntime", "TelegramApi",
+            "SwiftSignalKit", "CryptoUtils",
+        ], tests: false),
     // ServerStore: tg-server's database (accounts, message boxes, dialogs, the update log) on the SQLite module.
     .swift(
         "ServerStore", .Server, deps: ["SQLite", "SecretFiles", "CryptoUtils", "Buffers", "CoreMetrics"],
@@ -339,7 +348,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "AccountNetworking", "Network", "NIOCore", "NIOPosix",
-            "CryptoUtils", "ServerTestSupport", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
+            "CryptoUtils", "ServerTestSupport", "ServerLoopback", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
             "ImageCore", "JPEGBinding", "MediaTestSupport", "PushNotifications", "MTProtoCore", "SecretChats", "SecretApi",
         ]),
 

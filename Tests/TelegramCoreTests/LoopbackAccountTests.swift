@@ -4,7 +4,7 @@ import NIOPosix
 import Network
 import Postbox
 import PostboxTesting
-import ServerTestSupport
+import ServerLoopback
 import SyncCore
 import TelegramApi
 import TelegramCore
@@ -60,6 +60,29 @@ import Testing
             try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 2
         }
         #expect(try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).map(\.text).sorted() == ["over the loopback", "twice"])
+        await world.close([ann, ben])
+    }
+
+    @Test func runningAccountsComeBackFromAServerRestartByThemselves() async throws {
+        // The server dies and starts again on its storage while both clients run: their sessions end, they come back
+        // on new ones, and what is sent after the restart reaches the other side (a hole would leave it unseen).
+        let world = try World()
+        let ann = try await AccountIntegrationTests.signUp(world.manager, phone: "9996622311", name: "Ann")
+        let ben = try await AccountIntegrationTests.signUp(world.manager, phone: "9996622312", name: "Ben")
+        try await AccountIntegrationTests.introduce(phone: "9996622312", name: "Ben", to: ann)
+        ann.start()
+        ben.start()
+        try await AccountIntegrationTests.wait("both states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        _ = try ann.enqueue([EnqueueMessage(text: "before")], to: ben.peerId)
+        try await AccountIntegrationTests.wait("Ben has the first") {
+            try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 1
+        }
+        world.server.restart()
+        #expect(world.server.restarts == 1)
+        _ = try ann.enqueue([EnqueueMessage(text: "after")], to: ben.peerId)
+        try await AccountIntegrationTests.wait("Ben has the one sent after the restart", timeout: 5) {
+            try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).map(\.text).sorted() == ["after", "before"]
+        }
         await world.close([ann, ben])
     }
 

@@ -1,3 +1,4 @@
+import AccountNetworking
 import CryptoUtils
 import Foundation
 import NIOPosix

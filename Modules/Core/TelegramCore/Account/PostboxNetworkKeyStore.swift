@@ -1,3 +1,4 @@
+public import AccountNetworking
 import Foundation
 public import MTProtoCore
 public import Network

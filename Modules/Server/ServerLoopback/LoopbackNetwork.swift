@@ -2,9 +2,8 @@ public import AccountNetworking
 import CryptoUtils
 import Foundation
 import MTProtoCore
-public import MTProtoServer
-public import Network
-public import ServerAPI
+import MTProtoServer
+import ServerAPI
 public import SwiftSignalKit
 import Synchronization
 public import TLRuntime
@@ -22,11 +21,13 @@ import TelegramApi
 ///
 /// `@unchecked Sendable`: mutable state is in `Mutex`es and promises.
 public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
-    private let handler: any RPCHandler
-    private let gateway: UpdateGateway
+    /// Sees each push for this network before delivery: calls `deliver` with it (or not, or twice, or later).
+    public typealias PushFilter = @Sendable (_ body: [UInt8], _ deliver: @escaping @Sendable ([UInt8]) -> Void) -> Void
+
+    private let server: LoopbackServer
     private let store: any NetworkKeyStore
     private let defaultMainDc: Int32
-    private let sessionId = Int64.random(in: 1...Int64.max)
+    private let pushes: PushFilter?
     private let sleep: @Sendable (Double) async throws -> Void
     private let state = Mutex(State())
     private let events = ValuePipe<NetworkEvent>()
@@ -35,21 +36,23 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
 
     private struct State {
         var closed = false
-        var subscribed = false
+        /// The session: a new one after a close or a server restart (the server forgot the old one).
+        var sessionId = Int64.random(in: 1...Int64.max)
+        /// The server's epoch and the gateway target this session's pushes are subscribed under, if any.
+        var subscription: (epoch: Int, target: UpdateGateway.Target)?
         var everSubscribed = false
         var nextMessageId: Int64 = 0
     }
 
-    /// A network for the account whose keys `store` keeps; `sleep` is how flood waits and retries wait (virtual time
-    /// in a simulation).
-    public init(
-        handler: any RPCHandler, gateway: UpdateGateway, store: any NetworkKeyStore, defaultMainDc: Int32 = 2,
-        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    /// Made by `LoopbackServer.network(store:)`.
+    init(
+        server: LoopbackServer, store: any NetworkKeyStore, defaultMainDc: Int32, pushes: PushFilter?,
+        sleep: @escaping @Sendable (Double) async throws -> Void
     ) {
-        self.handler = handler
-        self.gateway = gateway
+        self.server = server
         self.store = store
         self.defaultMainDc = defaultMainDc
+        self.pushes = pushes
         self.sleep = sleep
     }
 
@@ -116,46 +119,69 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
     public func setUpdating(_ updating: Bool) { updatingValue.set(updating) }
 
     public func close() async {
-        let subscribed = state.withLock { state -> Bool in
+        let ended = state.withLock { state -> UpdateGateway.Target? in
             state.closed = true
-            defer { state.subscribed = false }
-            return state.subscribed
+            return endSession(&state)
         }
-        if subscribed, let key = store.key(datacenter: mainDc) {
-            gateway.unsubscribe(
-                [UpdateGateway.Target(authKeyId: key.authKey.id, sessionId: sessionId)], connection: ObjectIdentifier(self))
-        }
+        if let ended { server.route.gateway.unsubscribe([ended], connection: ObjectIdentifier(self)) }
     }
 
     public func reopen() { state.withLock { $0.closed = false } }
 
-    /// Starts taking the server's pushes for this account's key on the main DC (the server's MTProto layer does this
-    /// for a session's first call that is not `invokeWithoutUpdates`).
+    /// The server restarted: the session ended with it. An open network comes back at once on a new session (as a
+    /// client reconnects and gets `new_session_created`); a closed one when it is reopened and used.
+    func serverRestarted() {
+        let closed = state.withLock { state -> Bool in
+            _ = endSession(&state)
+            return state.closed
+        }
+        guard !closed else { return }
+        try? subscribe()
+    }
+
+    /// Forgets the session and its subscription; returns the gateway target that had it.
+    private func endSession(_ state: inout State) -> UpdateGateway.Target? {
+        defer {
+            state.subscription = nil
+            state.sessionId = Int64.random(in: 1...Int64.max)
+        }
+        return state.subscription?.target
+    }
+
+    /// Takes the server's pushes for this account's key on the main DC (the server's MTProto layer subscribes a
+    /// session on its first call that is not `invokeWithoutUpdates`). A session that replaces an earlier one says so
+    /// (`.newSession`): what the server pushed in between is lost, and the state manager fetches the difference.
     private func subscribe() throws {
         let key = try authKey(dc: mainDc)
-        let (first, again) = state.withLock { state -> (Bool, Bool) in
-            defer { (state.subscribed, state.everSubscribed) = (true, true) }
-            return (!state.subscribed, state.everSubscribed)
+        let route = server.route
+        let subscribed = state.withLock { state -> (target: UpdateGateway.Target, again: Bool)? in
+            guard !state.closed, state.subscription?.epoch != route.epoch else { return nil }
+            let target = UpdateGateway.Target(authKeyId: key, sessionId: state.sessionId)
+            defer {
+                state.subscription = (route.epoch, target)
+                state.everSubscribed = true
+            }
+            return (target, state.everSubscribed)
         }
-        guard first else { return }
-        gateway.subscribe(
-            UpdateGateway.Target(authKeyId: key, sessionId: sessionId), connection: ObjectIdentifier(self)
-        ) { [events] body in events.putNext(.updates(body)) }
-        // Pushes made while this session had no subscription are lost: say so, as a reconnected socket does.
-        if again { events.putNext(.reconnected) }
+        guard let subscribed else { return }
+        let deliver: @Sendable ([UInt8]) -> Void = { [events] body in events.putNext(.updates(body)) }
+        route.gateway.subscribe(subscribed.target, connection: ObjectIdentifier(self)) { [pushes] body in
+            if let pushes { pushes(body, deliver) } else { deliver(body) }
+        }
+        if subscribed.again { events.putNext(.newSession) }
     }
 
     /// The call as the server's MTProto layer hands it to the application layer.
     private func call<F: TLFunction>(_ function: F, dc: Int32) throws -> RPCResponse {
-        let (closed, messageId) = state.withLock { state -> (Bool, Int64) in
+        let (closed, messageId, sessionId) = state.withLock { state -> (Bool, Int64, Int64) in
             // Message ids as a client makes them: Unix time in the high half, growing by 4.
             state.nextMessageId = max(state.nextMessageId + 4, Int64(Date().timeIntervalSince1970) << 32)
-            return (state.closed, state.nextMessageId)
+            return (state.closed, state.nextMessageId, state.sessionId)
         }
         guard !closed else { throw NetworkError.connectionClosed }
         let key = try authKey(dc: dc)
         if dc == mainDc { try subscribe() }
-        return handler.handle(
+        return server.route.handler.handle(
             RPCCall(requestMessageId: messageId, function: function, layer: 229, authKeyId: key, sessionId: sessionId, dcId: dc))
     }
 

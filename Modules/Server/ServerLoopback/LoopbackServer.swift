@@ -1,0 +1,100 @@
+public import AccountNetworking
+public import Foundation
+public import MTProtoServer
+public import ServerAPI
+import ServerStore
+
+/// tg-server's application layer in the caller's process without its MTProto layer: a `ServerBackend` over a real
+/// `ServerStore` in a temporary folder, answering `LoopbackNetwork`s. Clients on it run every rule of the server and
+/// of TelegramCore above the transport, with no socket, event loop or key exchange (ServerTestSupport's BackendServer
+/// is the same backend behind real MTProto connections).
+///
+/// `restart()` stops it as a killed tg-server stops — every session and push subscription gone, what is stored kept —
+/// and starts a new backend on the same storage; each network's session ends as its socket would, and the network
+/// comes back on a new session (`NetworkEvent.newSession`), as Telegram's clients come back from a DC restart.
+///
+/// `@unchecked Sendable`: the running backend and the networks are read and replaced under `lock`.
+public final class LoopbackServer: @unchecked Sendable {
+    public let directory: URL
+    private let store: ServerStore
+    private let files: FileVault
+    private let flood: FloodControl
+    private let clock: @Sendable () -> Double
+    private let lock = NSLock()
+    private var running: Route
+    private var networks: [Weak] = []
+
+    /// What a call goes to: the backend now running, the gateway its pushes leave by, and how many restarts ago
+    /// it started.
+    struct Route {
+        let backend: ServerBackend
+        let handler: ServerAPIHandler
+        let gateway: UpdateGateway
+        let epoch: Int
+    }
+
+    private struct Weak {
+        weak var network: LoopbackNetwork?
+    }
+
+    /// A backend for DCs 1–3; `flood` sets its sending budget (off by default), `clock` its time.
+    public init(
+        flood: FloodControl.Configuration = .init(messagesPerSecond: 0),
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
+        files = try FileVault(directory: directory)
+        self.flood = FloodControl(flood)
+        self.clock = clock
+        running = Self.start(store: store, files: files, flood: self.flood, clock: clock, epoch: 0)
+    }
+
+    private static func start(
+        store: ServerStore, files: FileVault, flood: FloodControl, clock: @escaping @Sendable () -> Double, epoch: Int
+    ) -> Route {
+        let gateway = UpdateGateway()
+        let dataCenters = (1...3).map { MTProtoServer.DataCenter(id: Int32($0), host: "127.0.0.1", port: 0) }
+        let backend = ServerBackend(
+            store: store, files: files, updates: gateway, dataCenters: dataCenters, flood: flood, clock: clock)
+        return Route(backend: backend, handler: ServerAPIHandler(backend: backend), gateway: gateway, epoch: epoch)
+    }
+
+    /// The backend now running.
+    public var backend: ServerBackend { lock.withLock { running.backend } }
+
+    /// How many times the server restarted.
+    public var restarts: Int { lock.withLock { running.epoch } }
+
+    var route: Route { lock.withLock { running } }
+
+    /// A network to this server for the account whose keys `store` keeps; `pushes` sees every push before it is
+    /// delivered (a simulation drops, repeats or holds some; nil delivers each at once).
+    public func network(
+        store: any NetworkKeyStore, defaultMainDc: Int32 = 2, pushes: LoopbackNetwork.PushFilter? = nil,
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    ) -> LoopbackNetwork {
+        let network = LoopbackNetwork(server: self, store: store, defaultMainDc: defaultMainDc, pushes: pushes, sleep: sleep)
+        lock.withLock {
+            networks.removeAll { $0.network == nil }
+            networks.append(Weak(network: network))
+        }
+        return network
+    }
+
+    /// Stops the backend as a kill would and starts a new one on the same storage; every open network's session
+    /// ends and comes back new.
+    public func restart() {
+        let open = lock.withLock { () -> [LoopbackNetwork] in
+            running = Self.start(store: store, files: files, flood: flood, clock: clock, epoch: running.epoch + 1)
+            return networks.compactMap(\.network)
+        }
+        for network in open { network.serverRestarted() }
+    }
+
+    /// Removes the server's folder.
+    public func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
