@@ -388,6 +388,14 @@ let modules: [Module] = [
             "TelegramCore", "ServerTestSupport", "Postbox", "SyncCore", "ChatHistory", "ImageCore", "JPEGBinding",
             "AudioWaveform", "SwiftSignalKit",
         ]),
+    // Simulation: many TelegramCore accounts and tg-server's backend in one process over loopback networks, a
+    // workload and its faults drawn from one seed, invariants checked after every step (`make simulate`).
+    .swift(
+        "Simulation", .BuildTools,
+        deps: [
+            "TelegramCore", "ServerLoopback", "AccountNetworking", "Postbox", "SyncCore", "TelegramApi", "SwiftSignalKit",
+            "NIOPosix",
+        ]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(
         "FuzzHarnesses", .BuildTools,
@@ -440,6 +448,7 @@ let apps: [App] = [
             "NIOPosix", "Logging", "ArgumentParser", "CoreMetrics", "Prometheus",
         ]),
     .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
+    .app("simulate", in: .BuildTools, links: ["Simulation", "ArgumentParser"]),
 
     // The client.
     .app(

@@ -21,8 +21,9 @@ import TelegramApi
 ///
 /// `@unchecked Sendable`: mutable state is in `Mutex`es and promises.
 public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
-    /// Sees each push for this network before delivery: calls `deliver` with it (or not, or twice, or later).
-    public typealias PushFilter = @Sendable (_ body: [UInt8], _ deliver: @escaping @Sendable ([UInt8]) -> Void) -> Void
+    /// Sees each push (a serialized `Updates`) for this network before delivery, and delivers it as an event — or
+    /// not, or twice, or later, or with a `.reconnected` after it was lost: what a simulation of a bad network does.
+    public typealias PushFilter = @Sendable (_ body: [UInt8], _ deliver: @escaping @Sendable (NetworkEvent) -> Void) -> Void
 
     private let server: LoopbackServer
     private let store: any NetworkKeyStore
@@ -154,19 +155,25 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
     private func subscribe() throws {
         let key = try authKey(dc: mainDc)
         let route = server.route
-        let subscribed = state.withLock { state -> (target: UpdateGateway.Target, again: Bool)? in
-            guard !state.closed, state.subscription?.epoch != route.epoch else { return nil }
+        let subscribed = state.withLock {
+            state -> (target: UpdateGateway.Target, again: Bool, replaced: UpdateGateway.Target?)? in
+            guard !state.closed else { return nil }
+            // Subscribed on this server under the main DC's key already (sign-in can move the main DC: the key
+            // changes with it).
+            if let current = state.subscription, current.epoch == route.epoch, current.target.authKeyId == key { return nil }
+            let replaced = state.subscription?.epoch == route.epoch ? state.subscription?.target : nil
             let target = UpdateGateway.Target(authKeyId: key, sessionId: state.sessionId)
             defer {
                 state.subscription = (route.epoch, target)
                 state.everSubscribed = true
             }
-            return (target, state.everSubscribed)
+            return (target, state.everSubscribed && replaced == nil, replaced)
         }
         guard let subscribed else { return }
-        let deliver: @Sendable ([UInt8]) -> Void = { [events] body in events.putNext(.updates(body)) }
+        if let replaced = subscribed.replaced { route.gateway.unsubscribe([replaced], connection: ObjectIdentifier(self)) }
+        let deliver: @Sendable (NetworkEvent) -> Void = { [events] event in events.putNext(event) }
         route.gateway.subscribe(subscribed.target, connection: ObjectIdentifier(self)) { [pushes] body in
-            if let pushes { pushes(body, deliver) } else { deliver(body) }
+            if let pushes { pushes(body, deliver) } else { deliver(.updates(body)) }
         }
         if subscribed.again { events.putNext(.newSession) }
     }

@@ -1,0 +1,37 @@
+import Foundation
+import Simulation
+import Testing
+
+/// The simulation in `make test`: seeds 1–50 hold every invariant, and a seed replays to the same trace.
+@Suite struct SimulationTests {
+    @Test func fiftySeedsHoldEveryInvariant() async {
+        var failed: [String] = []
+        for seed in UInt64(1)...50 {
+            let report = await Simulation.run(seed: seed)
+            if !report.passed {
+                failed.append("seed \(seed): \(report.failures.joined(separator: "; "))\n" + report.trace.joined(separator: "\n"))
+            }
+        }
+        #expect(failed.isEmpty, "\(failed.joined(separator: "\n\n"))")
+    }
+
+    @Test func aSeedReplaysToTheSameTrace() async {
+        for seed: UInt64 in [3, 17] {
+            let first = await Simulation.run(seed: seed)
+            let second = await Simulation.run(seed: seed)
+            #expect(first.passed && second.passed)
+            #expect(first.trace == second.trace)
+            #expect(first.trace.count > 5)
+        }
+    }
+
+    @Test func theWorkloadIsAFunctionOfTheSeed() {
+        #expect(SimulationWorkload(seed: 42) == SimulationWorkload(seed: 42))
+        #expect(SimulationWorkload(seed: 42) != SimulationWorkload(seed: 43))
+        // Over many seeds every kind of step occurs.
+        let steps = (UInt64(1)...200).flatMap { SimulationWorkload(seed: $0).steps }
+        #expect(steps.contains { if case .restartServer = $0 { true } else { false } })
+        #expect(steps.contains { if case .offline = $0 { true } else { false } })
+        #expect(steps.contains { if case .faultyPushes(_, true) = $0 { true } else { false } })
+    }
+}
