@@ -30,6 +30,9 @@ struct Simulate: AsyncParsableCommand {
     @Flag(help: "Print every seed's trace.")
     var verbose = false
 
+    @Flag(help: "Stop at the first failing seed.")
+    var failFast = false
+
     func validate() throws {
         guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
     }
@@ -59,6 +62,10 @@ struct Simulate: AsyncParsableCommand {
                 for failure in report.failures { print("  \(failure)") }
                 if !verbose { for line in report.trace { print("  | \(line)") } }
                 print("  replay: make simulate SEED=\(seed)")
+                if failFast {
+                    print("simulate: seed \(seed) failed after \(offset + 1) seed(s)")
+                    throw ExitCode(1)
+                }
             }
             if (offset + 1) % 50 == 0 || offset + 1 == seeds {
                 let elapsed = Date().timeIntervalSince(started)
