@@ -131,6 +131,12 @@ fuzz: deps ## Every fuzz harness under libFuzzer + ASan (FUZZ_SECONDS=60 each, o
 fuzz-all: deps ## Recorded run of every harness (FUZZ_RUNS=1000000 or FUZZ_MAX_SECONDS=3600 each); writes the table in Fuzz/README.md.
 	@FUZZ_RUNS=$(or $(FUZZ_RUNS),1000000) FUZZ_MAX_SECONDS=$(or $(FUZZ_MAX_SECONDS),3600) bash BuildTools/scripts/fuzz-all.sh $(HARNESS)
 
+# Core: the simulation of many accounts and the server (BuildTools/Simulation).
+.PHONY: simulate
+simulate: deps ## Simulation seeds (SEEDS=100 from FIRST=1, or SEED=n to replay one with its trace; FAIL_FAST=1 stops at the first failure).
+	$(SWIFT) build --product simulate -q
+	$$($(SWIFT) build --show-bin-path)/simulate $(if $(SEED),--seed $(SEED),--seeds $(or $(SEEDS),100) --first $(or $(FIRST),1)) $(if $(FAIL_FAST),--fail-fast)
+
 # Postbox live views.
 .PHONY: bench-postbox-views
 bench-postbox-views: deps ## Live-view write-to-emit latency: postbox-views-bench and its GRDB ValueObservation peer, one table.
