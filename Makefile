@@ -23,7 +23,7 @@ LIVE_FILTER := ^($(subst $(eval) ,|,$(strip $(LIVE_TESTS))))\.
 CLIENT_FILTER := ^($(subst $(eval) ,|,$(strip $(CLIENT_TESTS))))\.
 
 .DEFAULT_GOAL := help
-.PHONY: help run test build lint format repro repro-verify bench deps clean tsan notification-service-release $(APPS)
+.PHONY: help run test build lint format readme-tables repro repro-verify bench deps clean tsan notification-service-release $(APPS)
 
 help: ## List the verbs.
 	@echo "Telegraph — make verbs"
@@ -52,12 +52,16 @@ test-%: deps
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(WATCHDOG) 'swift test --filter $*Tests' -- $(SWIFT) test --skip-build --filter '^$*Tests\.'
 
-lint: deps ## Check module boundaries: direct imports, app subsets, C modules only in their wrappers.
+lint: deps ## Check module boundaries (direct imports, app subsets, C modules only in their wrappers) and the README tables.
 	@$(MAKE) --no-print-directory lint-only
 
 lint-only:
 	@$(SWIFT) build --product boundary-check -q
 	@$$($(SWIFT) build --show-bin-path)/boundary-check --package-path .
+	@python3 BuildTools/scripts/readme_tables.py --check README.md Package.swift
+
+readme-tables: ## Write the README's area and module tables (areas, who imports what) from Package.swift.
+	@python3 BuildTools/scripts/readme_tables.py README.md Package.swift
 
 format: ## Format every Swift file in place with swift-format (.swift-format).
 	$(SWIFT) format --in-place --recursive --parallel Package.swift Modules Apps Tests BuildTools Benchmarks/Sources

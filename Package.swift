@@ -19,7 +19,7 @@ import Darwin
 
 /// An architectural area; a folder under `Modules/` (or `Apps/`, `BuildTools/`).
 enum Area: String, CaseIterable {
-    case System, Base, Signal, Postbox, Network, Core, MediaPipeline, StickerDecode, ChatHistory, Server
+    case System, Base, Signal, Postbox, Network, Core, MediaPipeline, StickerDecode, ChatHistory, Client, Server
     case Apps, BuildTools
 
     /// The areas a module of this area may depend on directly (besides its own).
@@ -34,18 +34,17 @@ enum Area: String, CaseIterable {
         case .MediaPipeline: return [.Signal, .Base, .System]
         case .StickerDecode: return [.MediaPipeline, .Signal, .Base, .System]
         case .ChatHistory: return [.Core, .Postbox, .MediaPipeline, .StickerDecode, .Signal, .Base, .System]
+        // What composes a client from the account core, the media and the chat screen's model.
+        case .Client: return [.Core, .ChatHistory, .MediaPipeline, .StickerDecode, .Postbox, .Network, .Signal, .Base, .System]
         case .Server: return [.Network, .Postbox, .MediaPipeline, .Signal, .Base, .System]
         case .Apps, .BuildTools: return Set(Area.allCases).subtracting([.Apps, .BuildTools])
         }
     }
 }
 
-/// Single-module exceptions to the area rule, each with its reason.
-let layeringExceptions: [(module: String, mayDependOn: Area, reason: String)] = [
-    ("MediaResources", .Core, "MediaResources fetches media through the account core; no other media module may"),
-    ("MediaResources", .Postbox, "MediaResources reads the account's MediaBox files that the core fetched into"),
-    ("MediaResources", .StickerDecode, "MediaResources makes fetched stickers' first frames and frame caches (AnimatedSticker)"),
-]
+/// Single-module exceptions to the area rule, each with its reason (none: the modules that composed a client from
+/// several areas live in the Client area).
+let layeringExceptions: [(module: String, mayDependOn: Area, reason: String)] = []
 
 // MARK: - The module table
 
@@ -205,10 +204,40 @@ let modules: [Module] = [
         testDeps: ["Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit", "MergeLists", "ListView"]),
 
     .swift("ListView", .ChatHistory, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit", "SignalTesting"]),
+    // Client: what composes a client from the account core, the media pipeline and the chat screen's model.
+
+    // TelegramClient: what a client command does, above TelegramCore — where the client's data lives and which server
+    // each account talks to, sign-in as one flow, peers by @username / phone / id, markdown to entities, waiting for
+    // an account to catch up, sending until the server has it, history, search, downloads and watching as values with
+    // stable JSON, secret chats (`SecretChatting`). The `tg` app is its command line.
+    .swift(
+        "TelegramClient", .Client,
+        deps: [
+            "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "AccountNetworking", "Network",
+            "TelegramApi", "SwiftSignalKit",
+            "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix", "SecretChats",
+        ],
+        testDeps: [
+            "SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport", "TelegramCore",
+            "Network", "ServerTestSupport", "ServerStore", "PushNotifications", "MTProtoCore", "SwiftSignalKit",
+        ]),
+    // Outgoing photos (1280 px JPEG) and voice notes (Ogg/Opus, waveform) for an account; incoming images as Signals:
+    // the stripped thumbnail, then the fetched size decoded, transformed and cached; stickers' first frames.
+    .swift(
+        "MediaResources", .Client,
+        deps: [
+            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
+            "SyncCore", "TelegramCore", "Postbox", "MediaBox", "AnimatedSticker",
+        ],
+        testDeps: [
+            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
+            "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network", "AnimatedSticker",
+            "ServerTestSupport", "MediaTestSupport", "TestVectors", "CryptoUtils",
+        ]),
     // ChatRender: a chat drawn in a terminal (ANSI) from its history entries, and as a PNG screen on TextLayout's
     // cairo Canvas with its pictures fetched through MediaResources.
     .swift(
-        "ChatRender", .ChatHistory,
+        "ChatRender", .Client,
         deps: [
             "ChatHistory", "Postbox", "SyncCore", "AudioWaveform", "CUtf8proc", "TextLayout", "MediaResources", "ImageCore",
             "SwiftSignalKit",
@@ -221,7 +250,7 @@ let modules: [Module] = [
     // ChatTerminal: the interactive `tg` — a pure state machine (keys and account events in, a screen model and
     // effects out) over ChatHistory's entries and ChatRender's terminal renderer, and its thin raw-terminal shell.
     .swift(
-        "ChatTerminal", .ChatHistory,
+        "ChatTerminal", .Client,
         deps: [
             "ChatHistory", "ChatRender", "TelegramClient", "TelegramCore", "Postbox", "SyncCore", "SwiftSignalKit",
             "MediaResources",
@@ -287,19 +316,6 @@ let modules: [Module] = [
         "OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"], testDeps: ["MediaTestSupport"]),
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
-    // Outgoing photos (1280 px JPEG) and voice notes (Ogg/Opus, waveform) for an account; incoming images as Signals:
-    // the stripped thumbnail, then the fetched size decoded, transformed and cached (the one media module on Core).
-    .swift(
-        "MediaResources", .MediaPipeline,
-        deps: [
-            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
-            "SyncCore", "TelegramCore", "Postbox", "MediaBox", "AnimatedSticker",
-        ],
-        testDeps: [
-            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
-            "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network", "AnimatedSticker",
-            "ServerTestSupport", "MediaTestSupport", "TestVectors", "CryptoUtils",
-        ]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
     .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "GZip", "Hashing", "TestVectors"]),
 
@@ -352,21 +368,6 @@ let modules: [Module] = [
             "ImageCore", "JPEGBinding", "MediaTestSupport", "PushNotifications", "MTProtoCore", "SecretChats", "SecretApi",
         ]),
 
-    // TelegramClient: what a client command does, above TelegramCore — where the client's data lives and which server
-    // each account talks to, sign-in as one flow, peers by @username / phone / id, markdown to entities, waiting for
-    // an account to catch up, sending until the server has it, history, search, downloads and watching as values with
-    // stable JSON, secret chats (`SecretChatting`). The `tg` app is its command line.
-    .swift(
-        "TelegramClient", .Core,
-        deps: [
-            "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "AccountNetworking", "Network",
-            "TelegramApi", "SwiftSignalKit",
-            "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix", "SecretChats",
-        ],
-        testDeps: [
-            "SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport", "TelegramCore",
-            "Network", "ServerTestSupport", "ServerStore", "PushNotifications", "MTProtoCore", "SwiftSignalKit",
-        ]),
 
     // ChatHistory: the chat screen's model under the UI.
     // MergeLists: stable diffs of two sorted lists of identified items in one walk (Telegram-iOS's MergeLists).
@@ -485,17 +486,17 @@ let plannedApps: (names: [String], line: Int) = ([], #line)
 
 let appRules: [AppRule] = [
     .rule(
-        "notification-service", never: ["MediaPipeline", "StickerDecode", "ChatHistory", "MTProtoTransport"],
+        "notification-service", never: ["MediaPipeline", "StickerDecode", "ChatHistory", "Client", "MTProtoTransport"],
         "the notification extension lives in 24 MB: Postbox, SyncCore, MTProtoCore, TL only"),
     .rule("tg", never: ["Server"], "the client talks to a server over the network; it never links the server's code"),
-    .rule("sticker-tool", never: ["Network", "Postbox", "Core", "Server"], "sticker-tool is media only"),
+    .rule("sticker-tool", never: ["Network", "Postbox", "Core", "Client", "Server"], "sticker-tool is media only"),
     .rule(
         "voice-tool", onlyWithin: ["System", "Base", "OpusBinding", "AudioWaveform", "ArgumentParser"],
         "voice-tool links only the audio modules"),
-    .rule("postbox-tool", never: ["Network", "Server", "MediaPipeline", "StickerDecode", "ChatHistory"],
+    .rule("postbox-tool", never: ["Network", "Server", "MediaPipeline", "StickerDecode", "ChatHistory", "Client"],
           "postbox-tool is the Postbox area and SyncCore"),
     .rule(
-        "tg-server", never: ["Network:Network", "Core", "StickerDecode", "ChatHistory", "OpusBinding", "AudioWaveform"],
+        "tg-server", never: ["Network:Network", "Core", "StickerDecode", "ChatHistory", "Client", "OpusBinding", "AudioWaveform"],
         "the server uses Network's protocol modules, never its client module, and of the media only the image modules"),
 ]
 
