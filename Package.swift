@@ -212,7 +212,7 @@ let modules: [Module] = [
     // stable JSON, secret chats (`SecretChatting`). The `tg` app is its command line.
     .swift(
         "TelegramClient", .Client,
-        deps: [
+        deps: ["UpdateSequencing", 
             "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "AccountNetworking", "Network",
             "TelegramApi", "SwiftSignalKit",
             "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix", "SecretChats",
@@ -229,7 +229,7 @@ let modules: [Module] = [
             "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
             "SyncCore", "TelegramCore", "Postbox", "MediaBox", "AnimatedSticker",
         ],
-        testDeps: [
+        testDeps: ["UpdateSequencing", 
             "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
             "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network", "AnimatedSticker",
             "ServerTestSupport", "MediaTestSupport", "TestVectors", "CryptoUtils",
@@ -355,14 +355,19 @@ let modules: [Module] = [
     .swift(
         "SecretChats", .Core, deps: ["SecretApi", "TLRuntime", "CryptoUtils"],
         testDeps: ["SecretApi", "TLRuntime", "CryptoUtils", "TestVectors"]),
+    // UpdateSequencing: the account's update state machine (core.telegram.org "Working with updates"): pts, qts and
+    // seq, gaps held for their wait, what to apply in one batch; pure, so its tests link neither network nor server.
+    .swift(
+        "UpdateSequencing", .Core, deps: ["TelegramApi", "SecretChats"],
+        testDeps: ["TLRuntime", "TelegramApi", "TestVectors"]),
     .swift(
         "TelegramCore", .Core,
         deps: [
             "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "MediaBox",
             "ValueBox", "AccountNetworking", "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils",
-            "PasswordSRP", "SecretFiles", "PushNotifications", "SecretChats", "SecretApi",
+            "PasswordSRP", "SecretFiles", "PushNotifications", "SecretChats", "SecretApi", "UpdateSequencing",
         ],
-        testDeps: [
+        testDeps: ["UpdateSequencing", 
             "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "AccountNetworking", "Network", "NIOCore", "NIOPosix",
             "CryptoUtils", "ServerTestSupport", "ServerLoopback", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
             "ImageCore", "JPEGBinding", "MediaTestSupport", "PushNotifications", "MTProtoCore", "SecretChats", "SecretApi",
@@ -385,7 +390,7 @@ let modules: [Module] = [
     // `make chat-png`; test support, so no app links it.
     .testSupport(
         "ChatConversationFixture", .BuildTools,
-        deps: [
+        deps: ["UpdateSequencing", 
             "TelegramCore", "ServerTestSupport", "Postbox", "SyncCore", "ChatHistory", "ImageCore", "JPEGBinding",
             "AudioWaveform", "SwiftSignalKit",
         ]),
@@ -393,7 +398,7 @@ let modules: [Module] = [
     // workload and its faults drawn from one seed, invariants checked after every step (`make simulate`).
     .swift(
         "Simulation", .BuildTools,
-        deps: [
+        deps: ["UpdateSequencing", 
             "TelegramCore", "ServerLoopback", "AccountNetworking", "Postbox", "SyncCore", "TelegramApi", "SwiftSignalKit",
             "NIOPosix",
         ]),

@@ -1,3 +1,4 @@
+import UpdateSequencing
 import AudioWaveform
 public import ChatHistory
 import Foundation

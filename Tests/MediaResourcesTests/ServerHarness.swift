@@ -1,3 +1,4 @@
+import UpdateSequencing
 import Foundation
 import Network
 import Postbox

@@ -1,3 +1,4 @@
+import UpdateSequencing
 import AccountNetworking
 import Foundation
 import Network

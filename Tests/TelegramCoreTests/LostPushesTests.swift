@@ -1,3 +1,4 @@
+import UpdateSequencing
 import Foundation
 import Postbox
 import PostboxTesting

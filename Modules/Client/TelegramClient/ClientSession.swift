@@ -1,3 +1,4 @@
+import UpdateSequencing
 import CryptoUtils
 import Foundation
 public import NIOCore

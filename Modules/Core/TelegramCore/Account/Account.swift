@@ -1,3 +1,4 @@
+public import UpdateSequencing
 public import AccountNetworking
 import Foundation
 public import Network

@@ -1,3 +1,4 @@
+public import UpdateSequencing
 import AccountNetworking
 import CryptoUtils
 import Foundation

@@ -1,3 +1,4 @@
+public import UpdateSequencing
 public import AccountNetworking
 public import Network
 import SwiftSignalKit

@@ -1,3 +1,4 @@
+public import UpdateSequencing
 public import Postbox
 public import PostboxCoding
 

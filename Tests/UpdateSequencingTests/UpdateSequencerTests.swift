@@ -1,6 +1,6 @@
 import TLRuntime
 import TelegramApi
-import TelegramCore
+import UpdateSequencing
 import TestVectors
 import Testing
 
