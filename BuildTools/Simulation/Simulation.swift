@@ -34,7 +34,11 @@ public enum Simulation {
             defer { world.remove() }
             trace.append("signed up, introduced, started")
             for (index, step) in workload.steps.enumerated() {
-                try await world.perform(step)
+                if let stuck = try await world.performWithin(step, seconds: settleTimeout) {
+                    failures.append("step \(index + 1) (\(step)): \(stuck)")
+                    trace.append("step \(index + 1): \(step) — \(stuck)")
+                    break
+                }
                 let outcome = await world.settle()
                 trace.append("step \(index + 1): \(step) — \(outcome ?? "settled")")
                 if let outcome { failures.append("step \(index + 1) (\(step)): \(outcome)") }
@@ -49,7 +53,8 @@ public enum Simulation {
                 if let violation = world.ptsViolation { failures.append(violation) }
             }
             trace += world.pushCounts()
-            await world.shutdown()
+            // A world whose step hung is left as it is: shutting it down could hang too.
+            if failures.allSatisfy({ !$0.contains("did not finish") }) { await world.shutdown() }
         } catch {
             failures.append("the world failed: \(error)")
         }

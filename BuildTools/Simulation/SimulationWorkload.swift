@@ -17,6 +17,10 @@ public struct SimulationWorkload: Sendable, Equatable {
         /// The account's pushes start (or stop) being dropped with a lost connection, repeated, or held back behind
         /// the next one.
         case faultyPushes(Int, Bool)
+        /// The account edits one of the messages it sent (the `pick`-th, modulo how many it has; none while offline).
+        case edit(Int, pick: Int)
+        /// The account deletes one of the messages it sent, for everyone (the `pick`-th; none while offline).
+        case delete(Int, pick: Int)
 
         public var description: String {
             switch self {
@@ -25,6 +29,8 @@ public struct SimulationWorkload: Sendable, Equatable {
             case .online(let account): return "a\(account) comes back"
             case .restartServer: return "the server restarts"
             case .faultyPushes(let account, let on): return "a\(account)'s pushes \(on ? "go bad" : "are clean again")"
+            case .edit(let account, let pick): return "a\(account) edits its message \(pick)"
+            case .delete(let account, let pick): return "a\(account) deletes its message \(pick) for everyone"
             }
         }
     }
@@ -41,15 +47,19 @@ public struct SimulationWorkload: Sendable, Equatable {
             let roll = random.int(0...99)
             let account = random.int(0...(count - 1))
             switch roll {
-            case 0..<60:
+            case 0..<50:
                 var to = random.int(0...(count - 2))
                 if to >= account { to += 1 }
                 steps.append(.send(from: account, to: to, count: random.int(1...3)))
-            case 60..<75:
+            case 50..<65:
                 online[account].toggle()
                 steps.append(online[account] ? .online(account) : .offline(account))
-            case 75..<82:
+            case 65..<72:
                 steps.append(.restartServer)
+            case 72..<79:
+                steps.append(.edit(account, pick: random.int(0...99)))
+            case 79..<86:
+                steps.append(.delete(account, pick: random.int(0...99)))
             default:
                 faulty[account].toggle()
                 steps.append(.faultyPushes(account, faulty[account]))

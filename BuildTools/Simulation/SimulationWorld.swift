@@ -22,8 +22,17 @@ final class SimulationWorld: @unchecked Sendable {
     private var phones: [String] = []
     private var peers: [PeerId] = []
     private var online: [Bool] = []
-    /// Every message enqueued, in order: sender, recipient, text.
-    private var sent: [(from: Int, to: Int, text: String)] = []
+    /// Every message enqueued, in order: sender, recipient, its tag (its first text), what it says now, and whether
+    /// it was deleted for everyone.
+    private var sent: [Sent] = []
+
+    struct Sent {
+        let from: Int
+        let to: Int
+        let tag: String
+        var text: String
+        var deleted = false
+    }
     private var watches: [any Disposable] = []
     private let lock = NSLock()
     private var lastPts: [Int: Int32] = [:]
@@ -98,13 +107,41 @@ final class SimulationWorld: @unchecked Sendable {
 
     // MARK: - Steps
 
+    /// `perform(step)`, or what it was waiting for when `seconds` passed (the step is abandoned, not cancelled).
+    func performWithin(_ step: SimulationWorkload.Step, seconds: Double) async throws -> String? {
+        let outcome = AsyncStream<Result<Void, any Error>?>.makeStream()
+        let work = Task {
+            do {
+                try await self.perform(step)
+                outcome.continuation.yield(.success(()))
+            } catch {
+                outcome.continuation.yield(.failure(error))
+            }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            outcome.continuation.yield(nil)
+        }
+        defer { timer.cancel() }
+        for await result in outcome.stream {
+            switch result {
+            case .success?: return nil
+            case .failure(let error)?: throw error
+            case nil:
+                _ = work
+                return "did not finish within \(Int(seconds)) s"
+            }
+        }
+        return nil
+    }
+
     func perform(_ step: SimulationWorkload.Step) async throws {
         switch step {
         case .send(let from, let to, let count):
             var messages: [EnqueueMessage] = []
             for _ in 0..<count {
                 let text = "a\(from)→a\(to) #\(sent.count + 1)"
-                sent.append((from, to, text))
+                sent.append(Sent(from: from, to: to, tag: text, text: text))
                 messages.append(EnqueueMessage(text: text))
             }
             _ = try accounts[from].enqueue(messages, to: peers[to])
@@ -118,7 +155,36 @@ final class SimulationWorld: @unchecked Sendable {
             server.restart()
         case .faultyPushes(let account, let on):
             faults[account].setFaulty(on)
+        case .edit(let account, let pick):
+            guard let index = candidate(of: account, pick: pick), let id = cloudId(of: sent[index]) else { return }
+            let text = sent[index].tag + " (edited \(pick))"
+            try await accounts[account].editMessage(id, text: text)
+            sent[index].text = text
+        case .delete(let account, let pick):
+            guard let index = candidate(of: account, pick: pick), let id = cloudId(of: sent[index]) else { return }
+            try await accounts[account].deleteMessages([id], forEveryone: true)
+            sent[index].deleted = true
         }
+    }
+
+    /// The `pick`-th message `account` sent that is still there, if it is online and has one.
+    private func candidate(of account: Int, pick: Int) -> Int? {
+        guard online[account] else { return nil }
+        let mine = sent.indices.filter { sent[$0].from == account && !sent[$0].deleted }
+        return mine.isEmpty ? nil : mine[pick % mine.count]
+    }
+
+    /// The sender's server id of a message (after a settle every message of an online sender has one).
+    private func cloudId(of message: Sent) -> MessageId? {
+        messages(of: message.from, with: message.to).first {
+            !$0.flags.contains(.incoming) && $0.id.namespace == Namespaces.Message.cloud && Self.tag(of: $0.text) == message.tag
+        }?.id
+    }
+
+    /// A message's tag: its text up to the first space after the number (an edit appends to it).
+    static func tag(of text: String) -> String {
+        guard let hash = text.firstIndex(of: "#") else { return text }
+        return String(text[..<(text[hash...].firstIndex(of: " ") ?? text.endIndex)])
     }
 
     /// Every network clean, every account back online — one at a time, each settled before the next, so that two
@@ -156,18 +222,34 @@ final class SimulationWorld: @unchecked Sendable {
                 return "a\(index) still has unsent messages"
             }
         }
-        var acknowledged: [Int: Set<String>] = [:]
-        var held: [Int: Set<String>] = [:]
+        // What each account holds, by tag: its own copies the server acknowledged, and what it received.
+        var acknowledged: [Int: [String: String]] = [:]
+        var held: [Int: [String: String]] = [:]
         for index in accounts.indices {
-            let messages = stored(index)
-            acknowledged[index] = Set(messages.filter { !$0.flags.contains(.incoming) && $0.id.namespace == Namespaces.Message.cloud }.map(\.text))
-            held[index] = Set(messages.filter { $0.flags.contains(.incoming) }.map(\.text))
+            for message in stored(index) {
+                let tag = Self.tag(of: message.text)
+                if message.flags.contains(.incoming) {
+                    held[index, default: [:]][tag] = message.text
+                } else if message.id.namespace == Namespaces.Message.cloud {
+                    acknowledged[index, default: [:]][tag] = message.text
+                }
+            }
         }
         for message in sent {
-            let isAcknowledged = acknowledged[message.from]?.contains(message.text) == true
-            if online[message.from], !isAcknowledged { return "\(message.text) is not acknowledged" }
-            if isAcknowledged, online[message.to], held[message.to]?.contains(message.text) != true {
-                return "\(message.text) has not reached a\(message.to)"
+            let mine = acknowledged[message.from]?[message.tag]
+            let theirs = held[message.to]?[message.tag]
+            if message.deleted {
+                if mine != nil { return "\(message.tag) is still at a\(message.from) after its delete" }
+                if online[message.to], theirs != nil { return "\(message.tag) is still at a\(message.to) after its delete" }
+                continue
+            }
+            if online[message.from], mine == nil { return "\(message.tag) is not acknowledged" }
+            if online[message.from], let mine, mine != message.text {
+                return "a\(message.from) shows \(mine), not \(message.text)"
+            }
+            if mine != nil, online[message.to] {
+                guard let theirs else { return "\(message.tag) has not reached a\(message.to)" }
+                if theirs != message.text { return "a\(message.to) shows \(theirs), not \(message.text)" }
             }
         }
         return nil
@@ -178,7 +260,7 @@ final class SimulationWorld: @unchecked Sendable {
         var failures: [String] = []
         for a in accounts.indices {
             for b in accounts.indices where a != b {
-                let expected = sent.filter { $0.from == a && $0.to == b }.map(\.text)
+                let expected = sent.filter { $0.from == a && $0.to == b && !$0.deleted }.map(\.text)
                 let chat = messages(of: a, with: b)
                 let outgoing = chat.filter { !$0.flags.contains(.incoming) }.map(\.text)
                 if outgoing != expected { failures.append("a\(a)'s copies to a\(b): \(outgoing), sent \(expected)") }

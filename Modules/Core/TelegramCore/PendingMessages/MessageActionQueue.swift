@@ -90,13 +90,18 @@ public final class MessageActionQueue: @unchecked Sendable {
         }
     }
 
+    /// Outcomes kept for callers that have not asked yet, at most this many (the newest).
+    static let keptOutcomes = 256
+
     private func settle(_ id: Int64, _ result: Result<Void, MessageActionError>) {
         let continuation = lock.withLock { () -> CheckedContinuation<Result<Void, MessageActionError>, Never>? in
-            if let waiting = awaited.removeValue(forKey: id) {
-                expected.remove(id)
-                return waiting
-            }
-            if expected.remove(id) != nil { settled[id] = result }
+            expected.remove(id)
+            if let waiting = awaited.removeValue(forKey: id) { return waiting }
+            // Kept even when no one said it would ask: the loop can take a stored action and settle it before its
+            // caller, which stored it a moment earlier, gets to `expect` (the simulation found that caller waiting
+            // forever). Bounded: the oldest outcome goes first.
+            settled[id] = result
+            if settled.count > Self.keptOutcomes, let oldest = settled.keys.min() { settled[oldest] = nil }
             return nil
         }
         continuation?.resume(returning: result)
