@@ -48,6 +48,15 @@ def descendants(root):
     return found
 
 
+def has_command_line(pid):
+    """Whether `pid` has exec'd (its command line is readable and not empty); false once it is gone."""
+    try:
+        with open("/proc/%s/cmdline" % pid, "rb") as f:
+            return bool(f.read())
+    except OSError:
+        return False
+
+
 def describe(processes):
     return "\n".join("  %7d %s %8.1f s cpu  %s" % (pid, state, cpu, command[:200])
                      for pid, state, cpu, command in processes)
@@ -112,6 +121,13 @@ def main():
     status = 128 - status if status < 0 else status  # killed by a signal: the shell's convention
     reap()
     left = descendants(os.getpid())
+    # A process caught between fork and exec has no command line yet (its name stands in): read again, for up to a
+    # second, so that the report names what it runs (seen under load: a bare `sleep` for `sleep 58.2`).
+    for _ in range(10):
+        if not left or all(has_command_line(pid) for pid, _, _, _ in left):
+            break
+        time.sleep(0.1)
+        left = descendants(os.getpid())
     if left:
         print("make: '%s' ended and left %d process(es) running (a test must end what it starts); killed:\n%s"
               % (args.name, len(left), describe(left)), file=sys.stderr, flush=True)
