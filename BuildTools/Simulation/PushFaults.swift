@@ -14,7 +14,9 @@ final class PushFaults: @unchecked Sendable {
     private var held: [[UInt8]] = []
     private var lost = false
     private var deliver: (@Sendable (NetworkEvent) -> Void)?
-    private(set) var counts = Counts()
+    private var tally = Counts()
+    /// What happened to this account's pushes so far.
+    var counts: Counts { lock.withLock { tally } }
 
     struct Counts: Equatable, CustomStringConvertible {
         var delivered = 0
@@ -37,16 +39,16 @@ final class PushFaults: @unchecked Sendable {
             let roll = faulty ? random.int(0...99) : 0
             switch roll {
             case 60..<70:
-                counts.lost += 1
+                tally.lost += 1
                 lost = true
             case 70..<80:
-                counts.repeated += 1
+                tally.repeated += 1
                 out = [.updates(body), .updates(body)]
             case 80..<100:
-                counts.held += 1
+                tally.held += 1
                 held.append(body)
             default:
-                counts.delivered += 1
+                tally.delivered += 1
                 out = [.updates(body)] + held.map { .updates($0) }
                 held = []
             }

@@ -21,10 +21,9 @@ public final class MessageActionQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var loop: Task<Void, Never>?
     private var wakeups: AsyncStream<Void>.Continuation?
-    /// Actions a caller awaits, and the outcomes of those already settled.
+    /// Actions a caller awaits, and the outcomes of those already settled (kept until asked for, the newest 256).
     private var awaited: [Int64: CheckedContinuation<Result<Void, MessageActionError>, Never>] = [:]
     private var settled: [Int64: Result<Void, MessageActionError>] = [:]
-    private var expected: Set<Int64> = []
 
     init(accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager, retryDelay: Double = 2) {
         self.accountPeerId = accountPeerId
@@ -62,15 +61,15 @@ public final class MessageActionQueue: @unchecked Sendable {
         running?.cancel()
         await running?.value
         let waiting = lock.withLock { () -> [CheckedContinuation<Result<Void, MessageActionError>, Never>] in
-            defer { awaited = [:]; expected = []; settled = [:] }
+            defer { awaited = [:]; settled = [:] }
             return Array(awaited.values)
         }
         for continuation in waiting { continuation.resume(returning: .failure(.network(.connectionClosed))) }
     }
 
-    /// Marks `id` as awaited (before it can settle) and wakes the loop.
+    /// Wakes the loop for action `id`, which its caller just stored and will await (its outcome is kept even when it
+    /// settles first).
     func expect(_ id: Int64) {
-        _ = lock.withLock { expected.insert(id) }
         wake()
     }
 
@@ -95,11 +94,10 @@ public final class MessageActionQueue: @unchecked Sendable {
 
     private func settle(_ id: Int64, _ result: Result<Void, MessageActionError>) {
         let continuation = lock.withLock { () -> CheckedContinuation<Result<Void, MessageActionError>, Never>? in
-            expected.remove(id)
             if let waiting = awaited.removeValue(forKey: id) { return waiting }
-            // Kept even when no one said it would ask: the loop can take a stored action and settle it before its
-            // caller, which stored it a moment earlier, gets to `expect` (the simulation found that caller waiting
-            // forever). Bounded: the oldest outcome goes first.
+            // Kept for a caller that has not asked yet: the loop can take a stored action and settle it before its
+            // caller, which stored it a moment earlier, gets to `outcome` (the simulation found that caller waiting
+            // forever when only announced ids were kept). Bounded: the oldest outcome goes first.
             settled[id] = result
             if settled.count > Self.keptOutcomes, let oldest = settled.keys.min() { settled[oldest] = nil }
             return nil
