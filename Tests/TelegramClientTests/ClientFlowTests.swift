@@ -95,6 +95,7 @@ import Testing
         #expect(sent.count == 1 && sent[0].id.namespace == Namespaces.Message.cloud && sent[0].text == "Ăn phở không?")
         let found = try await MessageCommands.search(ann, text: "pho", server: false, limit: 10)
         #expect(found.map(\.id) == sent.map(\.id))
+        try await aSendAnsweredBeforeItsWaitIsFound(ann)
         let onServer = try await MessageCommands.search(ann, text: "phở", server: true, limit: 10)
         #expect(onServer.map(\.id) == sent.map(\.id))
         do throws(ClientError) {
@@ -105,6 +106,20 @@ import Testing
         }
         try await usernames(ann, ben: ben, rootB: rootB)
         await session.close()
+    }
+
+    /// A message the server answered before its sender began to wait is found by its `random_id`: the wait begins
+    /// only after the local copy was replaced, which a fast server did (in 2 ms) before `tg send` read the local
+    /// message again, and that send waited its 30 s out.
+    func aSendAnsweredBeforeItsWaitIsFound(_ ann: Account) async throws {
+        let enqueued = try ann.enqueueTracked([EnqueueMessage(text: "a note to self")], to: ann.peerId)
+        let deadline = Date().addingTimeInterval(20)
+        while try ann.postbox.readTransactionSync({ tx in try tx.getMessage(enqueued[0].localId) }) != nil {
+            try #require(Date() < deadline, "the note was not sent within 20 s")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let sent = try await MessageSending.waitUntilSent(enqueued, in: ann.peerId, account: ann, timeout: 2)
+        #expect(sent.map(\.text) == ["a note to self"] && sent[0].id.namespace == Namespaces.Message.cloud)
     }
 
     /// Ann takes a username: her own stored peer has it at once, Ben finds her by it through the server, he cannot take

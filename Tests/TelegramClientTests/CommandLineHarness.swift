@@ -85,7 +85,7 @@ final class CommandLineHarness: Sendable {
     ) async throws -> (RunningProcess, [String]) {
         for _ in 0..<8 {
             let port = restartable ? Int.random(in: 20_000...31_000) : 0
-            let command = ["--port", String(port), "--data-dir", data] + arguments
+            let command = ["--port", String(port), "--data-dir", data] + arguments + traceArguments
             let server = try ProcessRunner.start(tgServer, command)
             if await serverReady(server) { return (server, command) }
             // On a fixed port, a server that exits at once found the port taken: another base is tried.
@@ -93,6 +93,15 @@ final class CommandLineHarness: Sendable {
         }
         Issue.record("tg-server did not start within 30 s")
         throw CancellationError()
+    }
+
+    /// `--trace` into a fresh folder under `TELEGRAPH_TEST_SERVER_TRACE` when that is set (kept after the test, to
+    /// tell a lost request from a lost answer when a run fails); none otherwise.
+    private static var traceArguments: [String] {
+        guard let base = ProcessInfo.processInfo.environment["TELEGRAPH_TEST_SERVER_TRACE"], !base.isEmpty else {
+            return []
+        }
+        return ["--trace", URL(fileURLWithPath: base).appendingPathComponent(UUID().uuidString).path]
     }
 
     /// Waits (at most 30 s) for tg-server's ready line.

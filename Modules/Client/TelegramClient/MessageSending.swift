@@ -22,13 +22,21 @@ public enum MessageSending {
         _ messages: [EnqueueMessage], to peerId: PeerId, account: Account, timeout: Double,
         progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) async throws(ClientError) -> [Message] {
-        let localIds: [MessageId]
-        do { localIds = try account.enqueue(messages, to: peerId) } catch {
+        let enqueued: [Account.EnqueuedMessage]
+        do { enqueued = try account.enqueueTracked(messages, to: peerId) } catch {
             throw .badInput("the message cannot be sent: \(error)")
         }
-        let uniqueIds: [Int64] = try read(account) { tx in
-            try localIds.compactMap { try tx.getMessage($0)?.globallyUniqueId }
-        }
+        return try await waitUntilSent(enqueued, in: peerId, account: account, timeout: timeout, progress: progress)
+    }
+
+    /// Waits (at most `timeout` seconds) until each enqueued message is the server's — found by its `random_id`,
+    /// so one the server answered before this wait began is found too — or one failed; returns them in order.
+    public static func waitUntilSent(
+        _ enqueued: [Account.EnqueuedMessage], in peerId: PeerId, account: Account, timeout: Double,
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) async throws(ClientError) -> [Message] {
+        let localIds = enqueued.map(\.localId)
+        let uniqueIds = enqueued.map(\.randomId)
         var lastProgress = -1.0
         return try await waitUntil(
             "sending", timeout: timeout, wakingOn: changes(of: localIds, account: account)

@@ -71,10 +71,27 @@ public final class Account: @unchecked Sendable {
     /// them; returns the local ids.
     @discardableResult
     public func enqueue(_ messages: [EnqueueMessage], to peerId: PeerId) throws -> [MessageId] {
+        try enqueueTracked(messages, to: peerId).map(\.localId)
+    }
+
+    /// A message just enqueued: its local id, and the `random_id` it is sent with, by which the server's copy is
+    /// found once it replaced the local one.
+    public struct EnqueuedMessage: Sendable, Equatable {
+        public let localId: MessageId
+        public let randomId: Int64
+    }
+
+    /// `enqueue`, returning each message's `random_id` read in the same transaction: the pending-message manager may
+    /// send a message, and the server's copy replace the local id, before the caller's next read.
+    public func enqueueTracked(_ messages: [EnqueueMessage], to peerId: PeerId) throws -> [EnqueuedMessage] {
         let accountPeerId = self.peerId
         let now = Int32(Date().timeIntervalSince1970)
         return try postbox.transactionSync { tx in
-            try enqueueMessages(transaction: tx, accountPeerId: accountPeerId, peerId: peerId, messages: messages, now: now)
+            let ids = try enqueueMessages(
+                transaction: tx, accountPeerId: accountPeerId, peerId: peerId, messages: messages, now: now)
+            return try ids.compactMap { id in
+                try tx.getMessage(id)?.globallyUniqueId.map { EnqueuedMessage(localId: id, randomId: $0) }
+            }
         }
     }
 
