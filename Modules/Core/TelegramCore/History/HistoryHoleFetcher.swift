@@ -55,33 +55,47 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
         guard view.holeEarlier || view.holeLater else { return }
         if let tag = view.tag, HoleSpaces.filter(for: tag) == nil { return }
         let space: MessageHistoryHoleSpace = view.tag.map { .tag($0) } ?? .everywhere
-        let cloudIds = view.entries.map(\.message.id).filter { $0.namespace == Namespaces.Message.cloud }.map(\.id)
-        guard
-            let holes = try? postbox.readTransactionSync({ tx in
-                try tx.getHoles(peerId: view.peerId, namespace: Namespaces.Message.cloud, space: space)
-            })
-        else { return }
-        let request: Request?
-        if view.holeEarlier {
-            let lowest = cloudIds.min() ?? Int32.max
-            request = holes.last { $0.lowerBound < lowest }.map { Request(peerId: view.peerId, hole: $0, fromTop: true, tag: view.tag) }
-        } else {
-            let highest = cloudIds.max() ?? 0
-            request = holes.first { $0.upperBound > highest }.map {
-                Request(peerId: view.peerId, hole: $0, fromTop: view.tag != nil, tag: view.tag)
+        let cloud = view.entries.map(\.message).filter { $0.id.namespace == Namespaces.Message.cloud }
+        let lowest = cloud.min { $0.id.id < $1.id.id }
+        let highest = cloud.max { $0.id.id < $1.id.id }
+        let request = try? postbox.readTransactionSync { tx -> Request? in
+            let holes = try tx.getHoles(peerId: view.peerId, namespace: Namespaces.Message.cloud, space: space)
+            if view.holeEarlier {
+                guard let hole = holes.last(where: { $0.lowerBound < (lowest?.id.id ?? Int32.max) }) else { return nil }
+                // The nearest stored message below the view's edge must lie below the hole: otherwise the emission
+                // predates a page that filled the hole's old range, and what is left of it is out of the view's reach.
+                if let lowest,
+                    let next = try tx.earlierMessages(peerId: view.peerId, before: lowest.index, count: 1, tag: view.tag).first,
+                    next.id.namespace == Namespaces.Message.cloud, next.id.id > hole.upperBound
+                { return nil }
+                return Request(peerId: view.peerId, hole: hole, fromTop: true, tag: view.tag)
+            } else {
+                guard let hole = holes.first(where: { $0.upperBound > (highest?.id.id ?? 0) }) else { return nil }
+                if let highest,
+                    let next = try tx.laterMessages(peerId: view.peerId, after: highest.index, count: 1, tag: view.tag).first,
+                    next.id.namespace == Namespaces.Message.cloud, next.id.id < hole.lowerBound
+                { return nil }
+                return Request(peerId: view.peerId, hole: hole, fromTop: view.tag != nil, tag: view.tag)
             }
-        }
+        } ?? nil
         guard let request else { return }
         Task { try? await fetch(request) }
     }
 
-    /// Fetches one page of `request`'s hole and stores it; returns how many messages came. A request already running
-    /// returns 0 at once.
+    /// Fetches one page of `request`'s hole and stores it; returns how many messages came. A request already running,
+    /// or one whose edge is no longer a hole (a page filled it since the request was made), returns 0 at once.
     @discardableResult
     public func fetch(_ request: Request) async throws -> Int {
         guard inFlight.withLock({ $0.insert(request).inserted }) else { return 0 }
         defer { _ = inFlight.withLock { $0.remove(request) } }
         let accountPeerId = self.accountPeerId
+        let edge = request.fromTop ? request.hole.upperBound : request.hole.lowerBound
+        let space: MessageHistoryHoleSpace = request.tag.map { .tag($0) } ?? .everywhere
+        let stillAHole = try postbox.readTransactionSync { tx in
+            try tx.getHoles(peerId: request.peerId, namespace: Namespaces.Message.cloud, space: space)
+                .contains { $0.contains(edge) }
+        }
+        guard stillAHole else { return 0 }
         guard let peer = try postbox.readTransactionSync({ tx in try apiInputPeer(request.peerId, accountPeerId: accountPeerId, transaction: tx) }) else {
             // Without a way to address the peer the hole cannot be filled: drop it rather than ask forever.
             try postbox.transactionSync { tx in try HoleSpaces.removeHole(tx, peerId: request.peerId, range: request.hole) }
