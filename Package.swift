@@ -272,7 +272,8 @@ let modules: [Module] = [
     .testSupport(
         "ServerTestSupport", .Server,
         deps: [
-            "MTProtoServer", "ServerAPI", "ServerStore", "Network", "TelegramApi", "CryptoUtils", "NIOCore", "NIOPosix"]),
+            "MTProtoServer", "ServerAPI", "ServerStore", "Network", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore", "NIOPosix",
+        ]),
     // ServerLoopback: an account's network that reaches tg-server's application layer in the same process (no socket,
     // no MTProto), and the server it reaches, restartable on its storage: what LoopbackAccountTests and the simulation
     // run accounts on.

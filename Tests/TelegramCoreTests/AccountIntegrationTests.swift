@@ -4,7 +4,9 @@ import Foundation
 import Network
 import Postbox
 import PostboxTesting
+import NIOPosix
 import ServerAPI
+import ServerLoopback
 import ServerTestSupport
 import SwiftSignalKit
 import SyncCore
@@ -17,28 +19,88 @@ import Testing
 /// `PHONE_MIGRATE`), live messages into Postbox, catching up after being offline, history and the chat list filled
 /// from holes, a log-out that removes the folder, and a second account that none of it touches.
 @Suite(.serialized) struct AccountIntegrationTests {
+    /// The server and an account manager over it. By default the accounts reach tg-server's application layer in
+    /// this process (`LoopbackServer`: no socket, no event loop, no key exchange); `.sockets` runs a tg-server on
+    /// 127.0.0.1 behind real MTProto connections, for what only a transport shows (fault proxies, restarts that cut
+    /// sockets, third-party clients, tg-server's push directory).
     struct World {
-        let server: BackendServer
+        /// How the accounts reach the server.
+        enum Transport {
+            case loopback
+            case sockets
+        }
+
+        /// The server behind the accounts.
+        enum Server {
+            case loopback(LoopbackServer)
+            case sockets(BackendServer)
+        }
+
+        let backend: Server
         let root: TemporaryDirectory
         let manager: AccountManager
 
         init(
-            gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil, flood: FloodControl.Configuration = .init(messagesPerSecond: 0),
-            stickerSet: Bool = false, pushDirectory: URL? = nil, restartable: Bool = false
+            gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil,
+            flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false,
+            pushDirectory: URL? = nil, restartable: Bool = false, transport: Transport = .loopback
         ) async throws {
-            server = try await BackendServer(
-                flood: flood, stickerSet: stickerSet, pushDirectory: pushDirectory, restartable: restartable)
+            let configuration = UpdateSequencer.Configuration(
+                gapWait: gapWait, differenceTotalLimit: differenceTotalLimit)
             root = TemporaryDirectory(prefix: "accounts")
-            manager = try AccountManager(
-                rootPath: root.path,
-                environment: NetworkEnvironment(
-                    datacenters: server.endpoints, defaultMainDc: 2, publicKeys: server.publicKeys, group: server.group),
-                stateConfiguration: .init(gapWait: gapWait, differenceTotalLimit: differenceTotalLimit))
+            if transport == .loopback {
+                // The loopback has no push directory, and its restart is `LoopbackServer.restart()`.
+                try #require(pushDirectory == nil && !restartable, "a push directory or a restart needs `.sockets`")
+                let server = try LoopbackServer(flood: flood)
+                if stickerSet { try server.backend.prepareStickerSet() }
+                backend = .loopback(server)
+                // No DC addresses or keys: nothing connects, and the event loop group is never used.
+                var environment = NetworkEnvironment(
+                    datacenters: [:], defaultMainDc: 2, publicKeys: [], group: MultiThreadedEventLoopGroup.singleton)
+                environment.customNetwork = { store in server.network(store: store) }
+                manager = try AccountManager(
+                    rootPath: root.path, environment: environment, stateConfiguration: configuration)
+            } else {
+                let server = try await BackendServer(
+                    flood: flood, stickerSet: stickerSet, pushDirectory: pushDirectory, restartable: restartable)
+                backend = .sockets(server)
+                manager = try AccountManager(
+                    rootPath: root.path,
+                    environment: NetworkEnvironment(
+                        datacenters: server.endpoints, defaultMainDc: 2, publicKeys: server.publicKeys,
+                        group: server.group),
+                    stateConfiguration: configuration)
+            }
+        }
+
+        /// The tg-server behind real sockets (a `.sockets` world's).
+        var server: BackendServer {
+            get throws {
+                guard case .sockets(let server) = backend else {
+                    Issue.record("this world has no sockets: make it with `transport: .sockets`")
+                    throw CancellationError()
+                }
+                return server
+            }
+        }
+
+        /// The in-process server (a `.loopback` world's).
+        var loopback: LoopbackServer {
+            get throws {
+                guard case .loopback(let server) = backend else {
+                    Issue.record("this world runs on sockets: make it with `transport: .loopback`")
+                    throw CancellationError()
+                }
+                return server
+            }
         }
 
         func close(_ accounts: [Account]) async throws {
             for account in accounts { await account.shutdown() }
-            try await server.close()
+            switch backend {
+            case .loopback(let server): server.remove()
+            case .sockets(let server): try await server.close()
+            }
             root.remove()
         }
     }
@@ -67,13 +129,19 @@ import Testing
         return account
     }
 
-    /// A raw client of a third user (as Telethon would be), signed up on `dc`.
-    static func rawUser(_ world: World, phone: String, name: String) async throws -> (MTProtoConnection, Int64) {
+    /// A raw client of a third user (as Telethon would be), signed up on `dc`: a connection of its own on a
+    /// `.sockets` world, a loopback network with its own keys otherwise.
+    static func rawUser(_ world: World, phone: String, name: String) async throws -> (any RawClient, Int64) {
         let dc = Int32(String(Array(phone)[5]))!
-        let connection = try await world.server.connect(dc: dc)
-        let user = try await BackendServer.signUp(connection, phone: phone, name: name)
+        let client: any RawClient
+        switch world.backend {
+        case .sockets(let server): client = try await server.connect(dc: dc)
+        case .loopback(let server):
+            client = server.network(store: InMemoryNetworkKeyStore(mainDatacenter: dc), defaultMainDc: dc)
+        }
+        let user = try await BackendServer.signUp(client, phone: phone, name: name)
         guard case .user(let value) = user else { throw CancellationError() }
-        return (connection, value.id)
+        return (client, value.id)
     }
 
     /// Finds `phone` through `contacts.importContacts` and returns its input peer.

@@ -1,7 +1,6 @@
 import UpdateSequencing
 import AccountNetworking
 import Foundation
-import NIOPosix
 import Network
 import Postbox
 import PostboxTesting
@@ -16,30 +15,8 @@ import Testing
 /// loop, no key exchange). Sign-in with DC migration, sending, pushes, the state manager and the pending queue are the
 /// real ones; only the transport is absent.
 @Suite struct LoopbackAccountTests {
-    struct World {
-        let server: LoopbackServer
-        let root: TemporaryDirectory
-        let manager: AccountManager
-
-        init() throws {
-            server = try LoopbackServer()
-            root = TemporaryDirectory(prefix: "loopback-accounts")
-            // No DC addresses or keys: nothing connects. The event loop group is never used.
-            var environment = NetworkEnvironment(
-                datacenters: [:], defaultMainDc: 2, publicKeys: [], group: MultiThreadedEventLoopGroup.singleton)
-            environment.customNetwork = { [server] store in server.network(store: store) }
-            manager = try AccountManager(rootPath: root.path, environment: environment, stateConfiguration: .init(gapWait: 0.5))
-        }
-
-        func close(_ accounts: [Account]) async {
-            for account in accounts { await account.shutdown() }
-            server.remove()
-            root.remove()
-        }
-    }
-
     @Test func twoAccountsChatThroughTheServerWithoutASocket() async throws {
-        let world = try World()
+        let world = try await AccountIntegrationTests.World()
         // Ann's number lives on DC 1: sendCode on DC 2 is answered PHONE_MIGRATE_1, which moves her main DC.
         let ann = try await AccountIntegrationTests.signUp(world.manager, phone: "9996611301", name: "Ann")
         let ben = try await AccountIntegrationTests.signUp(world.manager, phone: "9996622302", name: "Ben")
@@ -61,13 +38,13 @@ import Testing
             try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 2
         }
         #expect(try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).map(\.text).sorted() == ["over the loopback", "twice"])
-        await world.close([ann, ben])
+        try await world.close([ann, ben])
     }
 
     @Test func runningAccountsComeBackFromAServerRestartByThemselves() async throws {
         // The server dies and starts again on its storage while both clients run: their sessions end, they come back
         // on new ones, and what is sent after the restart reaches the other side (a hole would leave it unseen).
-        let world = try World()
+        let world = try await AccountIntegrationTests.World()
         let ann = try await AccountIntegrationTests.signUp(world.manager, phone: "9996622311", name: "Ann")
         let ben = try await AccountIntegrationTests.signUp(world.manager, phone: "9996622312", name: "Ben")
         try await AccountIntegrationTests.introduce(phone: "9996622312", name: "Ben", to: ann)
@@ -78,13 +55,14 @@ import Testing
         try await AccountIntegrationTests.wait("Ben has the first") {
             try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 1
         }
-        world.server.restart()
-        #expect(world.server.restarts == 1)
+        let server = try world.loopback
+        server.restart()
+        #expect(server.restarts == 1)
         _ = try ann.enqueue([EnqueueMessage(text: "after")], to: ben.peerId)
         try await AccountIntegrationTests.wait("Ben has the one sent after the restart", timeout: 5) {
             try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).map(\.text).sorted() == ["after", "before"]
         }
-        await world.close([ann, ben])
+        try await world.close([ann, ben])
     }
 
     @Test func aClosedLoopbackRefusesCallsUntilReopened() async throws {

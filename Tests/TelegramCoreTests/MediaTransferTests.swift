@@ -59,8 +59,9 @@ import Testing
         let python = ProcessRunner.venvPython
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let pem = world.root.path + "/server.pem"
-        try world.server.writePublicKeyPEM(to: pem)
-        let port = try #require(world.server.endpoints[2]?.port)
+        let server = try world.server
+        try server.writePublicKeyPEM(to: pem)
+        let port = try #require(server.endpoints[2]?.port)
         let telethon = Task {
             try await ProcessRunner.runOffPool(
                 python,
@@ -125,7 +126,7 @@ import Testing
     }
 
     @Test func aTwelveMegabyteFileReachesTelethonAndComesBackThroughOurFetch() async throws {
-        let world = try await AccountIntegrationTests.World()
+        let world = try await AccountIntegrationTests.World(transport: .sockets)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622201", name: "Ann")
         ann.start()
         let (telethon, tessId) = try await Self.startTelethonPeer(world, account: ann, phone: "9996622202", targetPhone: "9996622201", count: 1)
@@ -232,7 +233,7 @@ import Testing
     /// manager over the same folder opens it again, the unsent message is still there, its upload goes on with only
     /// the parts the server lacks, and the message arrives once.
     @Test func aThirtyMegabyteUploadStoppedByARestartGoesOnAndArrivesOnce() async throws {
-        let world = try await AccountIntegrationTests.World()
+        let world = try await AccountIntegrationTests.World(transport: .sockets)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622204", name: "Ann")
         let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622205", name: "Ben")
         _ = try await AccountIntegrationTests.introduce(phone: "9996622205", name: "Ben", to: ann)
@@ -280,7 +281,7 @@ import Testing
     }
 
     @Test func aStoppedUploadGoesOnFromTheAcknowledgedParts() async throws {
-        let world = try await AccountIntegrationTests.World()
+        let world = try await AccountIntegrationTests.World(transport: .sockets)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622203", name: "Ann")
         let source = world.root.path + "/big.bin"
         let size = 11 * 1024 * 1024

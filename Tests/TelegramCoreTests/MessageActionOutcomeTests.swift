@@ -9,7 +9,7 @@ import Testing
 /// action the caller had just stored and settled it before the caller said it would wait for it.
 @Suite struct MessageActionOutcomeTests {
     @Test func anOutcomeSettledBeforeTheCallerAsksIsKeptForIt() async throws {
-        let world = try LoopbackAccountTests.World()
+        let world = try await AccountIntegrationTests.World()
         let ann = try await AccountIntegrationTests.signUp(world.manager, phone: "9996622321", name: "Ann")
         let ben = try await AccountIntegrationTests.signUp(world.manager, phone: "9996622322", name: "Ben")
         try await AccountIntegrationTests.introduce(phone: "9996622322", name: "Ben", to: ann)
@@ -34,6 +34,6 @@ import Testing
         timer.cancel()
         _ = waiting
         #expect(outcome.map { if case .success = $0 { true } else { false } } == true)
-        await world.close([ann, ben])
+        try await world.close([ann, ben])
     }
 }

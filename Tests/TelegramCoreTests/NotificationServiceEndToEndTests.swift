@@ -6,6 +6,7 @@ import Network
 import Postbox
 import PostboxTesting
 import PushNotifications
+import ServerTestSupport
 import SyncCore
 import TelegramApi
 import TelegramCore
@@ -53,7 +54,7 @@ import Testing
 
     @Test func pushesAreStoredOnceAndSeenByAnotherProcessAndBadOnesChangeNothing() async throws {
         let pushes = TemporaryDirectory(prefix: "pushes")
-        let world = try await World(pushDirectory: URL(fileURLWithPath: pushes.path))
+        let world = try await World(pushDirectory: URL(fileURLWithPath: pushes.path), transport: .sockets)
         // Bob signs up (his key is made and registered), catches up once so the server's later messages are updates
         // to him, and quits.
         let bob = try await AccountIntegrationTests.signUp(world, phone: "9996620102", name: "Bob")

@@ -21,8 +21,9 @@ import Testing
 
     func startPeer(_ world: AccountIntegrationTests.World, phone: String, extra: [String]) throws -> RunningProcess {
         let pem = world.root.path + "/server.pem"
-        try world.server.writePublicKeyPEM(to: pem)
-        let port = try #require(world.server.endpoints[2]?.port)
+        let server = try world.server
+        try server.writePublicKeyPEM(to: pem)
+        let port = try #require(server.endpoints[2]?.port)
         let python = ProcessRunner.venvPython
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         // The peer exits by itself after --seconds (a bound if the test dies); the test ends it sooner.
@@ -46,7 +47,7 @@ import Testing
     // again, which it answered with another notice (now only what is neither held nor asked for is asked for).
     @Test(arguments: [true, false], [false, true])
     func withTelethonSecretChat(ourClientStarts: Bool, chatty: Bool) async throws {
-        let world = try await AccountIntegrationTests.World()
+        let world = try await AccountIntegrationTests.World(transport: .sockets)
         // Each case its own two accounts: 9996623101/02, …/03/04, …/05/06, …/07/08.
         let first = 9_996_623_101 + 2 * ((ourClientStarts ? 0 : 1) + (chatty ? 2 : 0))
         let phones = (String(first), String(first + 1))

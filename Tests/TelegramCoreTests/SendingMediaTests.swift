@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func textAReplyAnAlbumAStickerAVoiceNoteAndAForwardReachTelethon() async throws {
-        let world = try await AccountIntegrationTests.World(stickerSet: true)
+        let world = try await AccountIntegrationTests.World(stickerSet: true, transport: .sockets)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622211", name: "Ann")
         ann.start()
         let (telethon, tessId) = try await MediaTransferTests.startTelethonPeer(

@@ -19,15 +19,16 @@ import Testing
     static func accounts(through mode: FaultProxy.Mode, seed: UInt64, phones: (String, String)) async throws
         -> (AccountIntegrationTests.World, FaultProxy, Account, Account)
     {
-        let world = try await AccountIntegrationTests.World()
+        let world = try await AccountIntegrationTests.World(transport: .sockets)
+        let server = try world.server
         let ann = try await AccountIntegrationTests.signUp(world, phone: phones.0, name: "Ann")
         let ben = try await AccountIntegrationTests.signUp(world, phone: phones.1, name: "Ben")
         try await AccountIntegrationTests.introduce(phone: phones.1, name: "Ben", to: ann)
         await ann.shutdown()
 
-        let upstream = try #require(world.server.endpoints[2]).port
-        let proxy = try await FaultProxy(upstreamPort: upstream, mode: mode, seed: seed, group: world.server.group)
-        var endpoints = world.server.endpoints
+        let upstream = try #require(server.endpoints[2]).port
+        let proxy = try await FaultProxy(upstreamPort: upstream, mode: mode, seed: seed, group: server.group)
+        var endpoints = server.endpoints
         endpoints[2] = .init(host: "127.0.0.1", port: proxy.port, dcId: 2)
         // A stalled socket is given up after 3 s of silence (15 s by default), so the test spends its time sending.
         var options = DatacenterConnection.Options()
@@ -35,7 +36,7 @@ import Testing
         let proxied = try AccountManager(
             rootPath: world.root.path,
             environment: NetworkEnvironment(
-                datacenters: endpoints, defaultMainDc: 2, publicKeys: world.server.publicKeys, group: world.server.group, options: options))
+                datacenters: endpoints, defaultMainDc: 2, publicKeys: server.publicKeys, group: server.group, options: options))
         let reopened = try proxied.account(ann.id)
         return (world, proxy, reopened, ben)
     }

@@ -16,7 +16,7 @@ import Testing
     typealias Support = AccountIntegrationTests
 
     @Test func runningAccountsCatchUpAfterTheServerRestarts() async throws {
-        let world = try await Support.World(restartable: true)
+        let world = try await Support.World(restartable: true, transport: .sockets)
         let ivy = try await Support.signUp(world, phone: "9996622031", name: "Ivy")
         let jon = try await Support.signUp(world, phone: "9996622032", name: "Jon")
         ivy.start()

@@ -31,8 +31,9 @@ import Testing
         let python = ProcessRunner.venvPython
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let pem = world.root.path + "/server.pem"
-        try world.server.writePublicKeyPEM(to: pem)
-        let port = try #require(world.server.endpoints[2]?.port)
+        let server = try world.server
+        try server.writePublicKeyPEM(to: pem)
+        let port = try #require(server.endpoints[2]?.port)
         let result = try await ProcessRunner.runOffPool(
             python, [script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem] + arguments, timeout: timeout)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func fiveThousandMessagesAcrossFiftyChatsWhileOffline() async throws {
-        let world = try await AccountIntegrationTests.World()
+        let world = try await AccountIntegrationTests.World(transport: .sockets)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622101", name: "Ann")
         let bystander = try await AccountIntegrationTests.signUp(world, phone: "9996622102", name: "Bea")
         ann.start()

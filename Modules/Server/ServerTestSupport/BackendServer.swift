@@ -125,7 +125,7 @@ public final class BackendServer: @unchecked Sendable {
 
     /// Signs up a test number (`99966XYYYY`, code X five times) on `connection`, which must be on the number's DC;
     /// returns the new account's user.
-    public static func signUp(_ connection: MTProtoConnection, phone: String, name: String) async throws -> Api.User {
+    public static func signUp(_ connection: some RawClient, phone: String, name: String) async throws -> Api.User {
         let sent = try await connection.invoke(
             Api.functions.auth.sendCode(phoneNumber: phone, apiId: 1, apiHash: "", settings: .codeSettings(.init())))
         guard case .sentCode(let code) = sent else { throw CancellationError() }
