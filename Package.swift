@@ -400,8 +400,8 @@ let modules: [Module] = [
     .swift(
         "Simulation", .BuildTools,
         deps: ["UpdateSequencing", 
-            "TelegramCore", "ServerLoopback", "AccountNetworking", "Postbox", "SyncCore", "TelegramApi", "SwiftSignalKit",
-            "NIOPosix",
+            "TelegramCore", "ServerLoopback", "AccountNetworking", "Postbox", "SyncCore", "SyncCoreApi", "TelegramApi",
+            "SwiftSignalKit", "NIOPosix",
         ]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(

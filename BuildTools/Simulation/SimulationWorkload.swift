@@ -1,13 +1,28 @@
 /// What one seed does, drawn before anything runs: the accounts (each on a DC, so sign-in migrates for some) and the
-/// steps — messages between them, accounts going offline and coming back, the server restarting, pushes going bad.
+/// steps — messages between them and in their group, reads, edits, deletes, accounts going offline and coming back,
+/// the server restarting, pushes going bad.
 public struct SimulationWorkload: Sendable, Equatable {
     /// Each account's DC (its phone number lives there).
     public let datacenters: [Int32]
     public let steps: [Step]
 
+    /// Where a message goes: another account's private chat, or the basic group of every account (made when there
+    /// are three or more).
+    public enum Chat: Sendable, Equatable, CustomStringConvertible {
+        case account(Int)
+        case group
+
+        public var description: String {
+            switch self {
+            case .account(let index): return "a\(index)"
+            case .group: return "the group"
+            }
+        }
+    }
+
     public enum Step: Sendable, Equatable, CustomStringConvertible {
-        /// Account `from` enqueues `count` messages to account `to` (while offline too: they wait in its queue).
-        case send(from: Int, to: Int, count: Int)
+        /// Account `from` enqueues `count` messages in `to` (while offline too: they wait in its queue).
+        case send(from: Int, to: Chat, count: Int)
         /// The account stops (its network closes); what is pushed to it meanwhile is lost.
         case offline(Int)
         /// The account starts again and must catch up.
@@ -21,16 +36,19 @@ public struct SimulationWorkload: Sendable, Equatable {
         case edit(Int, pick: Int)
         /// The account deletes one of the messages it sent, for everyone (the `pick`-th; none while offline).
         case delete(Int, pick: Int)
+        /// The account reads the chat up to its newest message (none while offline).
+        case read(Int, chat: Chat)
 
         public var description: String {
             switch self {
-            case .send(let from, let to, let count): return "a\(from) sends \(count) to a\(to)"
+            case .send(let from, let to, let count): return "a\(from) sends \(count) to \(to)"
             case .offline(let account): return "a\(account) goes offline"
             case .online(let account): return "a\(account) comes back"
             case .restartServer: return "the server restarts"
             case .faultyPushes(let account, let on): return "a\(account)'s pushes \(on ? "go bad" : "are clean again")"
             case .edit(let account, let pick): return "a\(account) edits its message \(pick)"
             case .delete(let account, let pick): return "a\(account) deletes its message \(pick) for everyone"
+            case .read(let account, let chat): return "a\(account) reads its chat with \(chat)"
             }
         }
     }
@@ -46,20 +64,24 @@ public struct SimulationWorkload: Sendable, Equatable {
         for _ in 0..<random.int(6...20) {
             let roll = random.int(0...99)
             let account = random.int(0...(count - 1))
+            // Another account, or (from three accounts on, one time in three) the group.
+            var other = random.int(0...(count - 2))
+            if other >= account { other += 1 }
+            let chat: Chat = count >= 3 && random.int(0...2) == 0 ? .group : .account(other)
             switch roll {
-            case 0..<50:
-                var to = random.int(0...(count - 2))
-                if to >= account { to += 1 }
-                steps.append(.send(from: account, to: to, count: random.int(1...3)))
-            case 50..<65:
+            case 0..<45:
+                steps.append(.send(from: account, to: chat, count: random.int(1...3)))
+            case 45..<57:
                 online[account].toggle()
                 steps.append(online[account] ? .online(account) : .offline(account))
-            case 65..<72:
+            case 57..<63:
                 steps.append(.restartServer)
-            case 72..<79:
+            case 63..<70:
                 steps.append(.edit(account, pick: random.int(0...99)))
-            case 79..<86:
+            case 70..<76:
                 steps.append(.delete(account, pick: random.int(0...99)))
+            case 76..<88:
+                steps.append(.read(account, chat: chat))
             default:
                 faulty[account].toggle()
                 steps.append(.faultyPushes(account, faulty[account]))

@@ -6,6 +6,7 @@ import Postbox
 import ServerLoopback
 import SwiftSignalKit
 import SyncCore
+import SyncCoreApi
 import TelegramApi
 import TelegramCore
 
@@ -18,25 +19,32 @@ final class SimulationWorld: @unchecked Sendable {
     private let manager: AccountManager
     private let faultsByNetwork: LockedFaults
     private(set) var accounts: [Account] = []
-    private var faults: [PushFaults] = []
+    private(set) var faults: [PushFaults] = []
     private var phones: [String] = []
-    private var peers: [PeerId] = []
-    private var online: [Bool] = []
-    /// Every message enqueued, in order: sender, recipient, its tag (its first text), what it says now, and whether
-    /// it was deleted for everyone.
-    private var sent: [Sent] = []
+    private(set) var peers: [PeerId] = []
+    /// The basic group of every account, made by a0 once all have started (three accounts or more).
+    private(set) var group: PeerId?
+    private(set) var online: [Bool] = []
+    /// Every message enqueued, in order: sender, chat, its tag (its first text), what it says now, and whether it
+    /// was deleted for everyone.
+    private(set) var sent: [Sent] = []
+    /// Messages read by their recipient in a private chat (by tag): their sender must see them read.
+    private(set) var readTags: Set<String> = []
 
     struct Sent {
         let from: Int
-        let to: Int
+        let to: SimulationWorkload.Chat
         let tag: String
         var text: String
         var deleted = false
     }
     private var watches: [any Disposable] = []
-    private let lock = NSLock()
+    let lock = NSLock()
     private var lastPts: [Int: Int32] = [:]
-    private var firstPtsViolation: String?
+    /// The first time an account's pts went back (under `lock`).
+    private(set) var firstPtsViolationValue: String?
+    /// Each account's chat list as its live view last showed it (compared with a fresh read at each settle).
+    var liveChatLists: [Int: ChatListView] = [:]
 
     /// Faults made per network as the account manager opens it, found again by the network's identity.
     private final class LockedFaults: @unchecked Sendable {
@@ -94,11 +102,33 @@ final class SimulationWorld: @unchecked Sendable {
         }
         for (index, account) in accounts.enumerated() {
             watchPts(of: account, index: index)
+            watchChatList(of: account, index: index)
             account.start()
         }
         // An account's live updates are what follows its first state; what was sent before it is history (a chat
         // shows it when opened). So the workload starts once every account has its first state.
         if let missing = await settle() { throw SimulationError.setup("the accounts did not start: \(missing)") }
+        if accounts.count >= 3 {
+            try await makeGroup()
+            if let missing = await settle() { throw SimulationError.setup("the group did not reach everyone: \(missing)") }
+        }
+    }
+
+    /// a0 makes a basic group of every account (`messages.createChat`); the others learn of it by push.
+    private func makeGroup() async throws {
+        let creator = accounts[0]
+        let users = try creator.postbox.readTransactionSync { tx in
+            try self.peers.dropFirst().compactMap { peerId -> Api.InputUser? in
+                guard let user = try tx.getPeer(peerId) as? TelegramUser, let hash = user.accessHash else { return nil }
+                return .inputUser(.init(userId: peerId.id.rawValue, accessHash: hash.value))
+            }
+        }
+        let answer = try await creator.network.request(Api.functions.messages.createChat(users: users, title: "All"))
+        guard case .invitedUsers(let invited) = answer, case .updates(let updates) = invited.updates,
+            let made = updates.chats.compactMap(TelegramGroup.init).first
+        else { throw SimulationError.setup("no group in the answer") }
+        creator.stateManager.addUpdates(invited.updates)
+        group = made.id
     }
 
     private final class NetworkBox: @unchecked Sendable {
@@ -140,11 +170,11 @@ final class SimulationWorld: @unchecked Sendable {
         case .send(let from, let to, let count):
             var messages: [EnqueueMessage] = []
             for _ in 0..<count {
-                let text = "a\(from)→a\(to) #\(sent.count + 1)"
+                let text = "a\(from)→\(to == .group ? "g" : to.description) #\(sent.count + 1)"
                 sent.append(Sent(from: from, to: to, tag: text, text: text))
                 messages.append(EnqueueMessage(text: text))
             }
-            _ = try accounts[from].enqueue(messages, to: peers[to])
+            _ = try accounts[from].enqueue(messages, to: chat(to))
         case .offline(let account):
             await accounts[account].shutdown()
             online[account] = false
@@ -164,6 +194,46 @@ final class SimulationWorld: @unchecked Sendable {
             guard let index = candidate(of: account, pick: pick), let id = cloudId(of: sent[index]) else { return }
             try await accounts[account].deleteMessages([id], forEveryone: true)
             sent[index].deleted = true
+        case .read(let account, let chat):
+            try await read(account, chat)
+        }
+    }
+
+    /// The reader marks the chat read up to its newest incoming message; in a private chat the messages it read are
+    /// noted, for their sender to see read.
+    private func read(_ reader: Int, _ chat: SimulationWorkload.Chat) async throws {
+        guard online[reader] else { return }
+        let peer = self.chat(chat)
+        let incoming = messages(of: reader, in: peer).filter {
+            $0.flags.contains(.incoming) && $0.id.namespace == Namespaces.Message.cloud
+        }
+        guard let newest = incoming.last else { return }
+        try await accounts[reader].markRead(peerId: peer, upTo: newest.id.id)
+        if case .account = chat { readTags.formUnion(incoming.map { Self.tag(of: $0.text) }) }
+    }
+
+    /// The peer of a chat as seen by the account that writes in it.
+    func chat(_ chat: SimulationWorkload.Chat) -> PeerId {
+        switch chat {
+        case .account(let index): return peers[index]
+        case .group: return group ?? peers[0]
+        }
+    }
+
+    /// Where `holder` keeps `message`: the sender in its chat with the recipient, the recipient in its chat with the
+    /// sender, every member in the group.
+    func chat(of message: Sent, at holder: Int) -> PeerId {
+        switch message.to {
+        case .group: return chat(.group)
+        case .account: return holder == message.from ? chat(message.to) : peers[message.from]
+        }
+    }
+
+    /// Who receives `message`.
+    func recipients(of message: Sent) -> [Int] {
+        switch message.to {
+        case .account(let index): return [index]
+        case .group: return accounts.indices.filter { $0 != message.from }
         }
     }
 
@@ -176,7 +246,7 @@ final class SimulationWorld: @unchecked Sendable {
 
     /// The sender's server id of a message (after a settle every message of an online sender has one).
     private func cloudId(of message: Sent) -> MessageId? {
-        messages(of: message.from, with: message.to).first {
+        messages(of: message.from, in: chat(message.to)).first {
             !$0.flags.contains(.incoming) && $0.id.namespace == Namespaces.Message.cloud && Self.tag(of: $0.text) == message.tag
         }?.id
     }
@@ -198,104 +268,30 @@ final class SimulationWorld: @unchecked Sendable {
         return nil
     }
 
-    // MARK: - Invariants
-
-    /// Waits until the world is quiet — held pushes handed over, every online account caught up with nothing
-    /// unsent, every message of an online sender acknowledged and every acknowledged message at its online
-    /// recipient — and returns nil, or what was still missing after `Simulation.settleTimeout`.
-    func settle() async -> String? {
-        let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
-        var missing: String?
-        repeat {
-            for account in faults { account.flush() }
-            missing = self.missing()
-            if missing == nil { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
-        } while Date() < deadline
-        return missing
+    /// Notes an account's published pts; the first that goes back is kept as the violation.
+    func recordPts(_ pts: Int32, of index: Int) {
+        lock.withLock {
+            if let last = lastPts[index], pts < last, firstPtsViolationValue == nil {
+                firstPtsViolationValue = "a\(index)'s pts went back from \(last) to \(pts)"
+            }
+            lastPts[index] = max(lastPts[index] ?? pts, pts)
+        }
     }
 
-    private func missing() -> String? {
-        for (index, account) in accounts.enumerated() where online[index] {
-            guard account.stateManager.hasCaughtUp else { return "a\(index) has not caught up" }
-            guard let unsent = try? account.postbox.readTransactionSync({ tx in try tx.unsentMessageIds() }), unsent.isEmpty else {
-                return "a\(index) still has unsent messages"
-            }
-        }
-        // What each account holds, by tag: its own copies the server acknowledged, and what it received.
-        var acknowledged: [Int: [String: String]] = [:]
-        var held: [Int: [String: String]] = [:]
-        for index in accounts.indices {
-            for message in stored(index) {
-                let tag = Self.tag(of: message.text)
-                if message.flags.contains(.incoming) {
-                    held[index, default: [:]][tag] = message.text
-                } else if message.id.namespace == Namespaces.Message.cloud {
-                    acknowledged[index, default: [:]][tag] = message.text
-                }
-            }
-        }
-        for message in sent {
-            let mine = acknowledged[message.from]?[message.tag]
-            let theirs = held[message.to]?[message.tag]
-            if message.deleted {
-                if mine != nil { return "\(message.tag) is still at a\(message.from) after its delete" }
-                if online[message.to], theirs != nil { return "\(message.tag) is still at a\(message.to) after its delete" }
-                continue
-            }
-            if online[message.from], mine == nil { return "\(message.tag) is not acknowledged" }
-            if online[message.from], let mine, mine != message.text {
-                return "a\(message.from) shows \(mine), not \(message.text)"
-            }
-            if mine != nil, online[message.to] {
-                guard let theirs else { return "\(message.tag) has not reached a\(message.to)" }
-                if theirs != message.text { return "a\(message.to) shows \(theirs), not \(message.text)" }
-            }
-        }
-        return nil
-    }
-
-    /// Each side of each chat holds exactly what was sent in it, once, in the order it was enqueued.
-    func exactlyOnceInOrder() -> [String] {
-        var failures: [String] = []
-        for a in accounts.indices {
-            for b in accounts.indices where a != b {
-                let expected = sent.filter { $0.from == a && $0.to == b && !$0.deleted }.map(\.text)
-                let chat = messages(of: a, with: b)
-                let outgoing = chat.filter { !$0.flags.contains(.incoming) }.map(\.text)
-                if outgoing != expected { failures.append("a\(a)'s copies to a\(b): \(outgoing), sent \(expected)") }
-                let incoming = messages(of: b, with: a).filter { $0.flags.contains(.incoming) }.map(\.text)
-                if incoming != expected { failures.append("a\(b) received from a\(a): \(incoming), sent \(expected)") }
-            }
-        }
-        return failures
-    }
-
-    /// The first time an account's pts went back, if ever.
-    var ptsViolation: String? { lock.withLock { firstPtsViolation } }
-
-    private func watchPts(of account: Account, index: Int) {
-        watches.append(
-            account.stateManager.state.start(next: { [weak self] state in
-                guard let self, let pts = state?.pts else { return }
-                self.lock.withLock {
-                    if let last = self.lastPts[index], pts < last, self.firstPtsViolation == nil {
-                        self.firstPtsViolation = "a\(index)'s pts went back from \(last) to \(pts)"
-                    }
-                    self.lastPts[index] = max(self.lastPts[index] ?? pts, pts)
-                }
-            }))
+    /// Keeps a subscription until `shutdown`.
+    func watch(_ disposable: any Disposable) {
+        watches.append(disposable)
     }
 
     // MARK: - Trace
 
-    /// Every chat's messages in order, one line per account and peer.
+    /// Every chat's messages in order, one line per account and chat.
     func chats() -> [String] {
         var lines: [String] = []
         for a in accounts.indices {
-            for b in accounts.indices where a != b {
-                let texts = messages(of: a, with: b).map(\.text)
-                if !texts.isEmpty { lines.append("a\(a) with a\(b): \(texts.joined(separator: ", "))") }
+            for (name, peer) in chatPeers(of: a) {
+                let texts = messages(of: a, in: peer).map(\.text).filter { !$0.isEmpty }
+                if !texts.isEmpty { lines.append("a\(a) with \(name): \(texts.joined(separator: ", "))") }
             }
         }
         return lines
@@ -317,14 +313,20 @@ final class SimulationWorld: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    private func stored(_ index: Int) -> [Message] {
-        accounts.indices.filter { $0 != index }.flatMap { messages(of: index, with: $0) }
+    /// Every chat `index` has with the others, named: each other account's, then the group's.
+    func chatPeers(of index: Int) -> [(name: String, peer: PeerId)] {
+        accounts.indices.filter { $0 != index }.map { ("a\($0)", peers[$0]) } + (group.map { [("the group", $0)] } ?? [])
     }
 
-    /// `a`'s messages in its chat with `b`, oldest first.
-    private func messages(of a: Int, with b: Int) -> [Message] {
+    /// Every message `index` holds in its chats.
+    func stored(_ index: Int) -> [Message] {
+        chatPeers(of: index).flatMap { messages(of: index, in: $0.peer) }
+    }
+
+    /// `a`'s messages in the chat `peer`, oldest first.
+    func messages(of a: Int, in peer: PeerId) -> [Message] {
         let messages = (try? accounts[a].postbox.readTransactionSync { tx in
-            try tx.earlierMessages(peerId: self.peers[b], before: nil, count: 100_000)
+            try tx.earlierMessages(peerId: peer, before: nil, count: 100_000)
         }) ?? []
         return messages.sorted { $0.index < $1.index }
     }

@@ -33,5 +33,8 @@ import Testing
         #expect(steps.contains { if case .restartServer = $0 { true } else { false } })
         #expect(steps.contains { if case .offline = $0 { true } else { false } })
         #expect(steps.contains { if case .faultyPushes(_, true) = $0 { true } else { false } })
+        #expect(steps.contains { if case .send(_, .group, _) = $0 { true } else { false } })
+        #expect(steps.contains { if case .read(_, .account) = $0 { true } else { false } })
+        #expect(steps.contains { if case .read(_, .group) = $0 { true } else { false } })
     }
 }

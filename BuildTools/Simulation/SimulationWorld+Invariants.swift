@@ -1,0 +1,191 @@
+import Foundation
+import Postbox
+import SwiftSignalKit
+import SyncCore
+import TelegramCore
+import UpdateSequencing
+
+/// What must hold in the world: checked at every settle (`missing`, `views`), continuously (pts), and at the end
+/// (`exactlyOnceInOrder`).
+extension SimulationWorld {
+    /// Waits until the world is quiet — held pushes handed over, every online account caught up with nothing
+    /// unsent, every message of an online sender acknowledged and every acknowledged message at its online
+    /// recipients, the group known to every member — and then checks the read states and live views; returns nil,
+    /// or what was still missing or wrong after `Simulation.settleTimeout`.
+    func settle() async -> String? {
+        let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
+        var missing: String?
+        repeat {
+            for account in faults { account.flush() }
+            missing = self.missing() ?? readStateViolation() ?? staleChatList()
+            if missing == nil { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        } while Date() < deadline
+        return missing
+    }
+
+    private func missing() -> String? {
+        for (index, account) in accounts.enumerated() where online[index] {
+            guard account.stateManager.hasCaughtUp else { return "a\(index) has not caught up" }
+            guard let unsent = try? account.postbox.readTransactionSync({ tx in try tx.unsentMessageIds() }),
+                unsent.isEmpty
+            else {
+                return "a\(index) still has unsent messages"
+            }
+            if let group, (try? account.postbox.readTransactionSync { tx in try tx.getPeer(group) }) == nil {
+                return "a\(index) does not know the group"
+            }
+        }
+        // What each account holds, by tag: its own copies the server acknowledged, and what it received.
+        var acknowledged: [Int: [String: String]] = [:]
+        var held: [Int: [String: String]] = [:]
+        for index in accounts.indices {
+            for message in stored(index) where !message.text.isEmpty {
+                let tag = Self.tag(of: message.text)
+                if message.flags.contains(.incoming) {
+                    held[index, default: [:]][tag] = message.text
+                } else if message.id.namespace == Namespaces.Message.cloud {
+                    acknowledged[index, default: [:]][tag] = message.text
+                }
+            }
+        }
+        for message in sent {
+            let mine = acknowledged[message.from]?[message.tag]
+            if message.deleted {
+                if mine != nil { return "\(message.tag) is still at a\(message.from) after its delete" }
+                for recipient in recipients(of: message) where online[recipient] && held[recipient]?[message.tag] != nil {
+                    return "\(message.tag) is still at a\(recipient) after its delete"
+                }
+                continue
+            }
+            if online[message.from], mine == nil { return "\(message.tag) is not acknowledged" }
+            if online[message.from], let mine, mine != message.text {
+                return "a\(message.from) shows \(mine), not \(message.text)"
+            }
+            guard mine != nil else { continue }
+            for recipient in recipients(of: message) where online[recipient] {
+                guard let theirs = held[recipient]?[message.tag] else {
+                    return "\(message.tag) has not reached a\(recipient)"
+                }
+                if theirs != message.text { return "a\(recipient) shows \(theirs), not \(message.text)" }
+            }
+        }
+        return nil
+    }
+
+    /// Every online account's unread count of each chat equals a recount of its incoming messages past the read
+    /// mark; a private message its recipient read shows read at its sender.
+    private func readStateViolation() -> String? {
+        for index in accounts.indices where online[index] {
+            for (name, peer) in chatPeers(of: index) {
+                let state = try? accounts[index].postbox.readTransactionSync { tx in
+                    try tx.getCombinedPeerReadState(peer)?.states[Namespaces.Message.cloud]
+                }
+                let incoming = messages(of: index, in: peer).filter {
+                    $0.flags.contains(.incoming) && $0.id.namespace == Namespaces.Message.cloud
+                }
+                let readMark = state?.maxIncomingReadId ?? 0
+                let recount = incoming.filter { $0.id.id > readMark }.count
+                let count = Int(state?.count ?? 0)
+                if count != recount {
+                    return "a\(index)'s unread count with \(name) is \(count), a recount gives \(recount)"
+                }
+            }
+        }
+        for message in sent where readTags.contains(message.tag) && !message.deleted && online[message.from] {
+            let peer = chat(of: message, at: message.from)
+            guard
+                let copy = messages(of: message.from, in: peer).first(where: {
+                    !$0.flags.contains(.incoming) && Self.tag(of: $0.text) == message.tag
+                })
+            else { continue }
+            let outboxMark = (try? accounts[message.from].postbox.readTransactionSync { tx in
+                try tx.getCombinedPeerReadState(peer)?.states[Namespaces.Message.cloud]?.maxOutgoingReadId
+            }) ?? nil
+            if (outboxMark ?? 0) < copy.id.id {
+                return "a\(message.from) does not see \(message.tag) read (outbox mark \(outboxMark ?? 0))"
+            }
+        }
+        return nil
+    }
+
+    /// Every online account's live chat list view shows what a fresh read of its Postbox shows.
+    private func staleChatList() -> String? {
+        for index in accounts.indices where online[index] {
+            let fresh = Self.first(of: accounts[index].postbox.tailChatListView(count: Self.chatListCount))
+            let live = lock.withLock { liveChatLists[index] }
+            if fresh != live {
+                return "a\(index)'s live chat list (\(Self.describe(live))) differs from a fresh read (\(Self.describe(fresh)))"
+            }
+        }
+        return nil
+    }
+
+    /// Each side of each chat holds exactly what was sent in it, once, in the order it was enqueued; every member of
+    /// the group holds its messages in one order, each sender's in the order it enqueued them.
+    func exactlyOnceInOrder() -> [String] {
+        var failures: [String] = []
+        for a in accounts.indices {
+            for b in accounts.indices where a != b {
+                let expected = sent.filter { $0.from == a && $0.to == .account(b) && !$0.deleted }.map(\.text)
+                let outgoing = messages(of: a, in: peers[b]).filter { !$0.flags.contains(.incoming) }.map(\.text)
+                if outgoing != expected { failures.append("a\(a)'s copies to a\(b): \(outgoing), sent \(expected)") }
+                let incoming = messages(of: b, in: peers[a]).filter { $0.flags.contains(.incoming) }.map(\.text)
+                if incoming != expected { failures.append("a\(b) received from a\(a): \(incoming), sent \(expected)") }
+            }
+        }
+        guard let group else { return failures }
+        let orders = accounts.indices.map { messages(of: $0, in: group).map(\.text).filter { !$0.isEmpty } }
+        for (member, order) in orders.enumerated() {
+            if order != orders[0] { failures.append("a\(member)'s group order \(order) is not a0's \(orders[0])") }
+            for sender in accounts.indices {
+                let expected = sent.filter { $0.from == sender && $0.to == .group && !$0.deleted }.map(\.text)
+                let held = order.filter { $0.hasPrefix("a\(sender)→g ") }
+                if held != expected { failures.append("a\(member) holds a\(sender)'s group messages \(held), sent \(expected)") }
+            }
+        }
+        return failures
+    }
+
+    /// The first time an account's pts went back, if ever.
+    var ptsViolation: String? { lock.withLock { firstPtsViolationValue } }
+
+    func watchPts(of account: Account, index: Int) {
+        watch(
+            account.stateManager.state.start(next: { [weak self] state in
+                guard let self, let pts = state?.pts else { return }
+                self.recordPts(pts, of: index)
+            }))
+    }
+
+    /// Keeps the account's chat list as its live view shows it, for `staleChatList`.
+    func watchChatList(of account: Account, index: Int) {
+        watch(
+            account.postbox.tailChatListView(count: Self.chatListCount).start(next: { [weak self] view in
+                guard let self else { return }
+                self.lock.withLock { self.liveChatLists[index] = view }
+            }))
+    }
+
+    /// How many chats the chat-list views hold: more than any seed has.
+    static let chatListCount = 20
+
+    /// A signal's first value, waited for synchronously (Postbox views emit their first value at subscription).
+    static func first<T: Sendable>(of signal: Signal<T, NoError>) -> T? {
+        let value = Atomic<T?>(value: nil)
+        let done = DispatchSemaphore(value: 0)
+        let disposable = (signal |> take(1)).start(next: { next in
+            _ = value.swap(next)
+            done.signal()
+        })
+        _ = done.wait(timeout: .now() + 2)
+        disposable.dispose()
+        return value.with { $0 }
+    }
+
+    static func describe(_ view: ChatListView?) -> String {
+        guard let view else { return "none" }
+        return view.entries.map { "\($0.peerId): \($0.topMessage?.text ?? "-") unread \($0.unreadCount)" }
+            .joined(separator: "; ")
+    }
+}
