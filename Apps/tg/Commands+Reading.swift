@@ -5,7 +5,6 @@ import CommandLineOutput
 import Foundation
 import MediaResources
 import Postbox
-import Synchronization
 import TelegramClient
 import TelegramCore
 
@@ -109,18 +108,14 @@ struct Watch: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withOnlineAccount { _, account in
-            let interrupted = Interrupt.install()
+            let ending = WatchEnd(seconds: seconds)
             let json = output.json
             // Secret chats others ask for are accepted while watching, as Telegram's apps do while they run.
             let accepting = Task {
-                while !Task.isCancelled {
-                    for chatId in await SecretChatting.acceptIncoming(account: account) {
-                        if !json {
-                            print("accepted secret chat secret:\(chatId)")
-                            Output.flush()
-                        }
-                    }
-                    try? await Task.sleep(for: .milliseconds(200))
+                await SecretChatting.acceptIncomingWhileRunning(account: account) { chatId in
+                    guard !json else { return }
+                    print("accepted secret chat secret:\(chatId)")
+                    Output.flush()
                 }
             }
             defer { accepting.cancel() }
@@ -128,8 +123,6 @@ struct Watch: AsyncParsableCommand {
                 if json { try? Output.json(["watching": true], pretty: false) } else { print("watching") }
                 Output.flush()
             }
-            let deadline = seconds.map { Date().addingTimeInterval($0) }
-            let finished = OnceFlag()
             let reader = Task { [count] in
                 var printed = 0
                 for await event in stream {
@@ -139,37 +132,12 @@ struct Watch: AsyncParsableCommand {
                     printed += 1
                     if let count, printed >= count { break }
                 }
-                finished.set()
+                ending.finish()
             }
-            while !interrupted.fired && !finished.value {
-                if let deadline, Date() >= deadline { break }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
+            await ending.wait()
             reader.cancel()
         }
     }
-}
-
-/// SIGINT ends `watch` cleanly (the accounts shut down, exit 0): a plain signal handler sets an atomic flag, installed
-/// synchronously before `watch` says it listens, so no early SIGINT is lost.
-struct Interrupt {
-    private static let received = Atomic<Bool>(false)
-
-    var fired: Bool { Self.received.load(ordering: .relaxed) }
-
-    static func install() -> Interrupt {
-        signal(SIGINT) { _ in Interrupt.received.store(true, ordering: .relaxed) }
-        return Interrupt()
-    }
-}
-
-/// A flag set once, read from any thread. `@unchecked Sendable`: `isSet` is read and written under `lock`.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
-
-    var value: Bool { lock.withLock { isSet } }
-    func set() { lock.withLock { isSet = true } }
 }
 
 struct Render: AsyncParsableCommand {

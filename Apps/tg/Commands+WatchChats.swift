@@ -41,10 +41,8 @@ struct WatchChats: AsyncParsableCommand {
     }
 
     private func watch(_ account: Account) async throws {
-        let interrupted = Interrupt.install()
+        let ending = WatchEnd(seconds: seconds)
         let stream = ChatListing.live(account, limit: limit, fetchingPages: !offline)
-        let deadline = seconds.map { Date().addingTimeInterval($0) }
-        let finished = OnceFlag()
         let reader = Task { [count, json = output.json] in
             var changes = -1
             for await update in stream {
@@ -58,12 +56,9 @@ struct WatchChats: AsyncParsableCommand {
                 changes += 1
                 if let count, changes >= count { break }
             }
-            finished.set()
+            ending.finish()
         }
-        while !interrupted.fired && !finished.value {
-            if let deadline, Date() >= deadline { break }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await ending.wait()
         reader.cancel()
     }
 }

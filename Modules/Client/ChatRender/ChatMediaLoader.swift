@@ -66,24 +66,47 @@ public struct ChatMediaLoader: Sendable {
         let description: String
     }
 
-    /// The first (or the last, for `.full`) picture `signal` gives within `timeout` seconds.
+    /// What a picture's signal did, or that its time ran out.
+    private enum PictureEvent: Sendable {
+        case next(ImageResult)
+        case failed(String)
+        case completed
+        case timedOut
+    }
+
+    /// The first (or the last, for `.full`) picture `signal` gives within `timeout` seconds: its events are awaited,
+    /// not polled.
     private static func picture<E: Sendable>(
         _ signal: Signal<ImageResult, E>, quality: Quality, timeout: Double
     ) async -> Result<ChatPicture?, LoadFailure> {
-        let state = LockedValue<(last: ImageResult?, done: Bool, error: String?)>((nil, false, nil))
+        let (events, continuation) = AsyncStream<PictureEvent>.makeStream()
         let disposable = signal.start(
-            next: { result in state.withLock { $0.last = result; if quality == .firstAvailable { $0.done = true } } },
-            error: { error in state.withLock { $0.error = "\(error)"; $0.done = true } },
-            completed: { state.withLock { $0.done = true } })
-        defer { disposable.dispose() }
-        let deadline = Date().addingTimeInterval(timeout)
-        while !state.withLock({ $0.done }) {
-            if Date() >= deadline { return .failure(LoadFailure(description: "not within \(timeout) s")) }
-            try? await Task.sleep(for: .milliseconds(10))
+            next: { continuation.yield(.next($0)) }, error: { continuation.yield(.failed("\($0)")) },
+            completed: { continuation.yield(.completed) })
+        let timer = Task {
+            try? await Task.sleep(for: .seconds(timeout))
+            continuation.yield(.timedOut)
         }
-        let final = state.withLock { $0 }
-        if let error = final.error { return .failure(LoadFailure(description: error)) }
-        guard let last = final.last else { return .success(nil) }
-        return .success(ChatPicture(last.bitmap, stage: last.stage == .full ? .full : .strippedThumbnail))
+        defer {
+            disposable.dispose()
+            timer.cancel()
+            continuation.finish()
+        }
+        var last: ImageResult?
+        for await event in events {
+            switch event {
+            case .next(let result):
+                last = result
+                if quality == .firstAvailable { return .success(Self.picture(last)) }
+            case .failed(let error): return .failure(LoadFailure(description: error))
+            case .completed: return .success(Self.picture(last))
+            case .timedOut: return .failure(LoadFailure(description: "not within \(timeout) s"))
+            }
+        }
+        return .success(Self.picture(last))
+    }
+
+    private static func picture(_ result: ImageResult?) -> ChatPicture? {
+        result.flatMap { ChatPicture($0.bitmap, stage: $0.stage == .full ? .full : .strippedThumbnail) }
     }
 }

@@ -84,6 +84,23 @@ public enum SecretChatting {
         return accepted
     }
 
+    /// Accepts incoming secret chats now and whenever a secret chat's record changes (awaited, not polled) until the
+    /// task is cancelled; `accepted` gets each chat accepted.
+    public static func acceptIncomingWhileRunning(
+        account: Account, accepted: @escaping @Sendable (Int32) -> Void
+    ) async {
+        let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        changed.yield()
+        let recordChanges = account.secretChats.recordUpdates.start(next: { _ in changed.yield() })
+        defer {
+            recordChanges.dispose()
+            changed.finish()
+        }
+        for await _ in changes {
+            for chatId in await acceptIncoming(account: account) { accepted(chatId) }
+        }
+    }
+
     /// What a message in a secret chat carries besides its text.
     public enum Attachment: Sendable {
         /// A file sent as a document, from its path.
