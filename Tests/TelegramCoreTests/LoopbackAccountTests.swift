@@ -78,7 +78,7 @@ import Testing
         try await AccountIntegrationTests.wait("Ben has the first") {
             try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 1
         }
-        world.server.restart()
+        try world.server.restart()
         #expect(world.server.restarts == 1)
         _ = try ann.enqueue([EnqueueMessage(text: "after")], to: ben.peerId)
         try await AccountIntegrationTests.wait("Ben has the one sent after the restart", timeout: 5) {

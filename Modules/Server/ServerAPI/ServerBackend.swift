@@ -1,12 +1,12 @@
 public import Foundation
-public import Logging
-public import MTProtoServer
-public import ServerStore
 import CryptoUtils
+import Logging
+import MTProtoServer
 import PasswordSRP
+import ServerStore
 
 /// The state behind every service: the database, where pushes go, the DCs, the clock, and how login codes are
-/// delivered. Services are extensions of this class, one file per namespace.
+/// delivered. Services are extensions of this class, one file per namespace. `BackendBootstrap` builds it.
 ///
 /// `@unchecked Sendable`: the caches are read and written under `lock`; the store and gateway are thread-safe.
 public final class ServerBackend: @unchecked Sendable {
@@ -64,7 +64,8 @@ public final class ServerBackend: @unchecked Sendable {
         let expires: Double
     }
 
-    public init(
+    /// A backend over `store` and `files` for `dataCenters`, pushing through `updates` (`BackendBootstrap.start`).
+    init(
         store: ServerStore, files: FileVault, updates: UpdateGateway, dataCenters: [MTProtoServer.DataCenter], codes: LoginCodes = LoginCodes(),
         flood: FloodControl = FloodControl(),
         logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
