@@ -272,7 +272,7 @@ let modules: [Module] = [
     .testSupport(
         "ServerTestSupport", .Server,
         deps: [
-            "MTProtoServer", "ServerAPI", "ServerStore", "Network", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore", "NIOPosix",
+            "MTProtoServer", "ServerAPI", "Network", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore", "NIOPosix",
         ]),
     // ServerLoopback: an account's network that reaches tg-server's application layer in the same process (no socket,
     // no MTProto), and the server it reaches, restartable on its storage: what LoopbackAccountTests and the simulation
@@ -280,7 +280,7 @@ let modules: [Module] = [
     .swift(
         "ServerLoopback", .Server,
         deps: [
-            "AccountNetworking", "MTProtoServer", "ServerAPI", "ServerStore", "MTProtoCore", "TLRuntime", "TelegramApi",
+            "AccountNetworking", "MTProtoServer", "ServerAPI", "MTProtoCore", "TLRuntime", "TelegramApi",
             "SwiftSignalKit", "CryptoUtils",
         ], tests: false),
     // ServerStore: tg-server's database (accounts, message boxes, dialogs, the update log) on the SQLite module.
@@ -291,7 +291,7 @@ let modules: [Module] = [
         "ServerAPI", .Server,
         deps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip", "ImageCore",
-            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics",
+            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics", "NIOCore",
         ],
         testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding", "MTProtoCore", "PasswordSRP"]),
 
@@ -409,7 +409,7 @@ let modules: [Module] = [
         deps: [
             "TLSchema", "TLRuntime", "TelegramApi", "MTProtoApi", "MTProtoCore", "MTProtoTransport", "CryptoUtils",
             "NIOCore", "OpusBinding", "WebPBinding", "ImageCore", "StickerFormats", "AnimatedSticker", "PostboxCoding",
-            "JPEGBinding", "ServerAPI", "ServerStore", "MTProtoServer", "NIOEmbedded", "SecretChats",
+            "JPEGBinding", "ServerAPI", "MTProtoServer", "NIOEmbedded", "SecretChats",
         ],
         testDeps: ["TestVectors"]),
 ]
@@ -451,8 +451,8 @@ let apps: [App] = [
     .app(
         "tg-server",
         links: [
-            "MTProtoServer", "ServerAPI", "ServerStore", "SQLite", "Buffers", "SecretFiles", "CommandLineOutput", "NIOCore",
-            "NIOPosix", "Logging", "ArgumentParser", "CoreMetrics", "Prometheus",
+            "MTProtoServer", "ServerAPI", "Buffers", "SecretFiles", "CommandLineOutput", "NIOCore", "NIOPosix",
+            "Logging", "ArgumentParser", "CoreMetrics", "Prometheus",
         ]),
     .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
     .app("simulate", in: .BuildTools, links: ["Simulation", "ArgumentParser"]),

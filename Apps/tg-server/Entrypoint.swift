@@ -8,8 +8,6 @@ import NIOCore
 import NIOPosix
 import SecretFiles
 import ServerAPI
-import SQLite
-import ServerStore
 
 /// `tg-server`: the local MTProto server for development and tests.
 @main
@@ -153,32 +151,15 @@ struct TGServer: AsyncParsableCommand {
         let configuration = MTProtoServer.Configuration(
             host: host, basePort: port, dataCenterCount: dcs, dataDirectory: directory,
             proxySecrets: secret.compactMap(Self.hexBytes), limits: limits, trace: serverTrace)
-        let store = try Self.openStore(directory: directory, keyFile: dbKeyFile, logger: logger)
-        let files: FileVault
-        do {
-            files = try FileVault(directory: directory)
-            files.sweep()
-        } catch {
-            throw ToolError.badInput("\(error)", remedy: "check the permissions of --data-dir")
-        }
-        let updates = UpdateGateway()
-        let pushDirectory = pushDir.map { URL(fileURLWithPath: $0) }
-        let codes = ServerBackend.LoginCodes(folder: directory.appendingPathComponent("codes"), fixedCode: fixedCode)
-        let flood = FloodControl(.init(messagesPerSecond: sendRate, messageBurst: sendBurst, testFloods: try testFloods()))
+        let bootstrap = try Self.openBackend(
+            .init(
+                directory: directory, databaseKeyFile: dbKeyFile,
+                loginCodes: .init(folder: directory.appendingPathComponent("codes"), fixedCode: fixedCode),
+                flood: .init(messagesPerSecond: sendRate, messageBurst: sendBurst, testFloods: try testFloods()),
+                stickerSet: .bestEffort, pushDirectory: pushDir.map { URL(fileURLWithPath: $0) }, logger: logger))
         let server: MTProtoServer
-        let backendLogger = logger
         do {
-            server = try await MTProtoServer.start(configuration, group: group, logger: logger, updates: updates) { dataCenters in
-                let backend = ServerBackend(
-                    store: store, files: files, updates: updates, dataCenters: dataCenters, codes: codes, flood: flood,
-                    logger: backendLogger, pushDirectory: pushDirectory)
-                do {
-                    try backend.prepareStickerSet()
-                } catch {
-                    backendLogger.error("the sticker set could not be stored; it is not served", metadata: ["error": "\(error)"])
-                }
-                return ServerAPIHandler(backend: backend)
-            }
+            server = try await bootstrap.startServer(configuration, group: group)
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             try? await group.shutdownGracefully()
             throw ToolError(
@@ -244,19 +225,14 @@ struct TGServer: AsyncParsableCommand {
         }
     }
 
-    /// Opens (creating) the database in the data folder, with the key file's key when one is given.
-    static func openStore(directory: URL, keyFile: String?, logger: Logger) throws -> ServerStore {
+    /// Opens (creating) the data folder's database, with the key file's key when one is given, and its files.
+    static func openBackend(_ configuration: BackendBootstrap.Configuration) throws -> BackendBootstrap {
         do {
-            try SecretFile.createDirectory(directory.path)
-            var key: Database.CipherKey?
-            if let keyFile {
-                let (loaded, created) = try DatabaseKeyFile.loadOrCreate(keyFile)
-                if created { logger.notice("created a database key", metadata: ["file": "\(keyFile)"]) }
-                key = loaded
-            }
-            return try ServerStore(path: directory.appendingPathComponent("server.sqlite").path, key: key)
-        } catch {
+            return try BackendBootstrap(configuration)
+        } catch .database(let error) {
             throw ToolError.badInput("\(error)", remedy: "check --data-dir and --db-key-file")
+        } catch .files(let error) {
+            throw ToolError.badInput("\(error)", remedy: "check the permissions of --data-dir")
         }
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import MTProtoServer
 import ServerAPI
-import ServerStore
 import TLRuntime
 import TelegramApi
 
@@ -39,14 +38,8 @@ final class ServerAPIFuzzWorld: @unchecked Sendable {
     private init() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-api-fuzz-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = try ServerStore(path: folder.appendingPathComponent("server.sqlite").path)
-        let dataCenters = (1...3).map { MTProtoServer.DataCenter(id: Int32($0), host: "127.0.0.1", port: 5000 + $0) }
-        let backend = ServerBackend(
-            store: store, files: try FileVault(directory: folder), updates: UpdateGateway(), dataCenters: dataCenters,
-            codes: .init(folder: nil), clock: { 1_800_000_000 })
-        try backend.prepareStickerSet()
-        handler = ServerAPIHandler(backend: backend)
+        let bootstrap = try BackendBootstrap(.init(directory: folder, stickerSet: .required, clock: { 1_800_000_000 }))
+        handler = try bootstrap.start(dataCenters: BackendBootstrap.dataCenters(basePort: 5001)).handler
         try signUp("9996620001", name: "Ann", key: 1)
         try signUp("9996620002", name: "Ben", key: 2)
         _ = call(Api.functions.account.updateUsername(username: "fuzz_ben"), key: 2, dc: 2)

@@ -182,7 +182,7 @@ final class SimulationWorld: @unchecked Sendable {
             accounts[account].start()
             online[account] = true
         case .restartServer:
-            server.restart()
+            try server.restart()
         case .faultyPushes(let account, let on):
             faults[account].setFaulty(on)
         case .edit(let account, let pick):

@@ -25,19 +25,16 @@ final class AttackHarness: @unchecked Sendable {
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-attack-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         (store, handler) = try Self.open(folder, clock: clock)
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
+    /// A new process's server on `folder`: the store opened anew, fresh flood budgets, nothing in memory.
     private static func open(_ folder: URL, clock: Clock) throws -> (ServerStore, ServerAPIHandler) {
-        let store = try ServerStore(path: folder.appendingPathComponent("server.sqlite").path)
-        let dataCenters = (1...3).map { MTProtoServer.DataCenter(id: Int32($0), host: "127.0.0.1", port: 5000 + $0) }
-        let backend = ServerBackend(
-            store: store, files: try FileVault(directory: folder), updates: UpdateGateway(), dataCenters: dataCenters,
-            codes: .init(folder: folder.appendingPathComponent("codes")), flood: FloodControl(), clock: { clock.now })
-        return (store, ServerAPIHandler(backend: backend))
+        let codes = ServerBackend.LoginCodes(folder: folder.appendingPathComponent("codes"))
+        let bootstrap = try BackendBootstrap(.init(directory: folder, loginCodes: codes, clock: { clock.now }))
+        return (bootstrap.store, try bootstrap.start(dataCenters: BackendBootstrap.dataCenters(basePort: 5001)).handler)
     }
 
     /// The server stops and starts again on the same folder: everything in memory is gone.

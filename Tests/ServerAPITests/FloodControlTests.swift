@@ -18,7 +18,7 @@ import Testing
     @Test func sendingPastTheBurstWaitsAsLongAsTheBudgetNeedsToRefill() async throws {
         let clock = Clock()
         let harness = try ServerBackendTests.Harness(
-            flood: FloodControl(.init(messagesPerSecond: 2, messageBurst: 5)), clock: { clock.now })
+            flood: .init(messagesPerSecond: 2, messageBurst: 5), clock: { clock.now })
         _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
         let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
         let peer = Api.InputPeer.inputPeerUser(.init(userId: ben.id, accessHash: ben.accessHash))
@@ -53,7 +53,7 @@ import Testing
     @Test func aTestFloodAnswersUntilTheClientWaitsAsTold() async throws {
         let clock = Clock()
         let harness = try ServerBackendTests.Harness(
-            flood: FloodControl(.init(testFloods: ["help.getNearestDc": 3])), clock: { clock.now })
+            flood: .init(testFloods: ["help.getNearestDc": 3]), clock: { clock.now })
         let call = Api.functions.help.getNearestDc()
         #expect(ServerBackendTests.error(await harness.call(call, key: 1, dc: 2)) == "FLOOD_WAIT_3")
         clock.advance(1)

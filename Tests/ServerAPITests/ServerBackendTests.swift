@@ -14,19 +14,17 @@ import Testing
         private var nextMessageId: Int64 = 4
 
         init(
-            fixedCode: String? = nil, flood: FloodControl = FloodControl(), clock: @escaping @Sendable () -> Double = { 1_800_000_000 },
-            pushes: Bool = false
+            fixedCode: String? = nil, flood: FloodControl.Configuration = .init(),
+            clock: @escaping @Sendable () -> Double = { 1_800_000_000 }, pushes: Bool = false
         ) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-backend-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let store = try ServerStore(path: folder.appendingPathComponent("server.sqlite").path)
-            let dataCenters = (1...3).map { MTProtoServer.DataCenter(id: Int32($0), host: "127.0.0.1", port: 5000 + $0) }
-            let backend = ServerBackend(
-                store: store, files: try FileVault(directory: folder), updates: UpdateGateway(), dataCenters: dataCenters,
-                codes: .init(folder: folder.appendingPathComponent("codes"), fixedCode: fixedCode), flood: flood, clock: clock,
-                pushDirectory: pushes ? folder.appendingPathComponent("pushes") : nil)
-            try backend.prepareStickerSet()
-            handler = ServerAPIHandler(backend: backend)
+            let bootstrap = try BackendBootstrap(
+                .init(
+                    directory: folder,
+                    loginCodes: .init(folder: folder.appendingPathComponent("codes"), fixedCode: fixedCode),
+                    flood: flood, stickerSet: .required,
+                    pushDirectory: pushes ? folder.appendingPathComponent("pushes") : nil, clock: clock))
+            handler = try bootstrap.start(dataCenters: BackendBootstrap.dataCenters(basePort: 5001)).handler
         }
 
         deinit { try? FileManager.default.removeItem(at: folder) }

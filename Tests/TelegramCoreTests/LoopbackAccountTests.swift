@@ -56,7 +56,7 @@ import Testing
             try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 1
         }
         let server = try world.loopback
-        server.restart()
+        try server.restart()
         #expect(server.restarts == 1)
         _ = try ann.enqueue([EnqueueMessage(text: "after")], to: ben.peerId)
         try await AccountIntegrationTests.wait("Ben has the one sent after the restart", timeout: 5) {

@@ -110,7 +110,7 @@ extension ServerBackend {
         if try store.read({ tx in try tx.password(userId: user.id) }) != nil {
             // Two-step verification: the code was right; `auth.checkPassword` must follow.
             _ = try store.write { tx in try tx.deletePhoneCode(phone: phone) }
-            setPendingPassword(authKeyId: authKeyId, user.id)
+            pendingPasswords.remember(authKeyId: authKeyId, userId: user.id)
             throw APIError.sessionPasswordNeeded
         }
         return try authorize(user, authKeyId: authKeyId, dc: dc, consuming: phone)
@@ -149,7 +149,7 @@ extension ServerBackend {
             try tx.insert(authorization)
             if let phone { try tx.deletePhoneCode(phone: phone) }
         }
-        remember(authKeyId: authKeyId, SignedIn(userId: user.id, homeDc: user.dc))
+        signedInKeys.remember(SignedInKeys.Account(userId: user.id, homeDc: user.dc), authKeyId: authKeyId)
         return .authorization(.init(user: apiUser(user, viewer: user.id)))
     }
 
@@ -158,7 +158,7 @@ extension ServerBackend {
             try tx.unregisterDevices(authKeyId: caller.authKeyId)
             return try tx.deleteAuthorization(authKeyId: caller.authKeyId)
         }
-        remember(authKeyId: caller.authKeyId, nil)
+        signedInKeys.forget(authKeyId: caller.authKeyId)
         return .loggedOut(.init())
     }
 
@@ -168,7 +168,7 @@ extension ServerBackend {
             for key in keys { try tx.unregisterDevices(authKeyId: key) }
             return keys
         }
-        for key in keys { remember(authKeyId: key, nil) }
+        for key in keys { signedInKeys.forget(authKeyId: key) }
         return Reply.bool(true)
     }
 
@@ -192,7 +192,7 @@ extension ServerBackend {
         guard dataCenters.contains(where: { $0.id == call.dcId }) else { throw APIError.badRequest("DC_ID_INVALID") }
         let id = Int64(bitPattern: SecureRandom.uint64())
         let bytes = SecureRandom.bytes(32)
-        keepExported(id: id, ExportedAuthorization(userId: caller.userId, bytes: bytes, dc: call.dcId, expires: clock() + 300))
+        exportedAuthorizations.keep(id: id, userId: caller.userId, bytes: bytes, dc: call.dcId)
         return .exportedAuthorization(.init(id: id, bytes: bytes))
     }
 
@@ -202,7 +202,8 @@ extension ServerBackend {
     /// which shares the DC's key that was imported first (pyrogram/client.py `get_session`), and Telegram serves it.
     func importAuthorization(_ call: Api.functions.auth.importAuthorization, authKeyId: Int64, dc: Int32) throws -> Api.auth.Authorization {
         let current = try account(authKeyId: authKeyId)
-        guard let token = takeExported(id: call.id, keySignedInTo: current?.userId), token.dc == dc, ConstantTime.equals(token.bytes, call.bytes)
+        guard let token = exportedAuthorizations.take(id: call.id, keySignedInTo: current?.userId), token.dc == dc,
+            ConstantTime.equals(token.bytes, call.bytes)
         else {
             throw APIError.badRequest("AUTH_BYTES_INVALID")
         }

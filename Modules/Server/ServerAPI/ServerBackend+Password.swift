@@ -10,12 +10,6 @@ import TelegramApi
 /// the client's verifier, `auth.checkPassword` finishes a sign-in that answered `SESSION_PASSWORD_NEEDED`. A round
 /// answers one proof: right or wrong, the next try needs a new `account.getPassword`.
 extension ServerBackend {
-    /// The account a key is signing in to, between `SESSION_PASSWORD_NEEDED` and `auth.checkPassword`.
-    struct PendingPassword {
-        let userId: Int64
-        let expires: Double
-    }
-
     func apiAlgorithm(_ algorithm: SRPAlgorithm) -> Api.PasswordKdfAlgo {
         .passwordKdfAlgoSHA256SHA256PBKDF2HMACSHA512iter100000SHA256ModPow(
             .init(salt1: algorithm.salt1, salt2: algorithm.salt2, g: algorithm.g, p: algorithm.p))
@@ -37,7 +31,7 @@ extension ServerBackend {
                 throw APIError.internalError
             }
         }
-        rememberPasswordRound(userId: userId, round: round, offered: offered)
+        passwordRounds.remember(userId: userId, round: round, offered: offered)
         return .password(
             .init(
                 hasPassword: current != nil, currentAlgo: current.map { apiAlgorithm(Self.algorithm(of: $0)) }, srpB: round?.publicValue,
@@ -66,7 +60,9 @@ extension ServerBackend {
         case .inputCheckPasswordEmpty:
             guard !hasPassword else { throw APIError.badRequest("PASSWORD_HASH_INVALID") }
         case .inputCheckPasswordSRP(let proof):
-            guard hasPassword, let round = takePasswordRound(userId: userId) else { throw APIError.badRequest("SRP_ID_INVALID") }
+            guard hasPassword, let round = passwordRounds.takeRound(userId: userId) else {
+                throw APIError.badRequest("SRP_ID_INVALID")
+            }
             do {
                 try round.check(srpID: proof.srpId, A: proof.a, M1: proof.m1)
             } catch .wrongRound {
@@ -78,7 +74,9 @@ extension ServerBackend {
     }
 
     func updatePasswordSettings(_ call: Api.functions.account.updatePasswordSettings, caller: Caller) throws -> [UInt8] {
-        guard let offered = offeredAlgorithm(userId: caller.userId) else { throw APIError.badRequest("SRP_ID_INVALID") }
+        guard let offered = passwordRounds.offeredAlgorithm(userId: caller.userId) else {
+            throw APIError.badRequest("SRP_ID_INVALID")
+        }
         try checkProof(call.password, userId: caller.userId)
         guard case .passwordInputSettings(let settings) = call.newSettings else { throw APIError.badRequest("NEW_SETTINGS_INVALID") }
         if settings.email != nil { throw APIError.badRequest("EMAIL_INVALID") }
@@ -108,10 +106,12 @@ extension ServerBackend {
 
     /// `auth.checkPassword`: the second step of a sign-in that answered `SESSION_PASSWORD_NEEDED`.
     func checkPassword(_ call: Api.functions.auth.checkPassword, authKeyId: Int64, dc: Int32) throws -> Api.auth.Authorization {
-        guard let userId = pendingPassword(authKeyId: authKeyId) else { throw APIError.badRequest("PASSWORD_HASH_INVALID") }
+        guard let userId = pendingPasswords.userId(authKeyId: authKeyId) else {
+            throw APIError.badRequest("PASSWORD_HASH_INVALID")
+        }
         try checkProof(call.password, userId: userId)
         guard let user = try store.read({ tx in try tx.user(id: userId) }) else { throw APIError.userIdInvalid }
-        setPendingPassword(authKeyId: authKeyId, nil)
+        pendingPasswords.forget(authKeyId: authKeyId)
         return try authorize(user, authKeyId: authKeyId, dc: dc, consuming: nil)
     }
 }

@@ -16,7 +16,9 @@ extension ServerBackend {
             return try checkPassword(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
         case is Api.functions.account.getPassword:
             // Between SESSION_PASSWORD_NEEDED and auth.checkPassword the key is not signed in yet.
-            if let userId = pendingPassword(authKeyId: call.authKeyId) { return try getPassword(userId: userId).serialized() }
+            if let userId = pendingPasswords.userId(authKeyId: call.authKeyId) {
+                return try getPassword(userId: userId).serialized()
+            }
             return nil
         default: return nil
         }

@@ -43,11 +43,11 @@ extension ServerBackend {
         try store.write { tx in
             for document in documents where try tx.document(id: document.id) == nil { try tx.insert(document) }
         }
-        setStickerSet(StickerSet(documents: documents, emojis: emojis))
+        preparedStickerSet.prepare(StickerSet(documents: documents, emojis: emojis))
     }
 
     private func knownStickerSet() throws -> StickerSet {
-        guard let set = stickerSet else { throw APIError.badRequest("STICKERSET_INVALID") }
+        guard let set = preparedStickerSet.set else { throw APIError.badRequest("STICKERSET_INVALID") }
         return set
     }
 

@@ -1,8 +1,7 @@
 public import AccountNetworking
 public import Foundation
-public import MTProtoServer
+import MTProtoServer
 public import ServerAPI
-import ServerStore
 
 /// tg-server's application layer in the caller's process without its MTProto layer: a `ServerBackend` over a real
 /// `ServerStore` in a temporary folder, answering `LoopbackNetwork`s. Clients on it run every rule of the server and
@@ -16,10 +15,8 @@ import ServerStore
 /// `@unchecked Sendable`: the running backend and the networks are read and replaced under `lock`.
 public final class LoopbackServer: @unchecked Sendable {
     public let directory: URL
-    private let store: ServerStore
-    private let files: FileVault
-    private let flood: FloodControl
-    private let clock: @Sendable () -> Double
+    /// The storage every run starts on.
+    private let bootstrap: BackendBootstrap
     private let lock = NSLock()
     private var running: Route
     private var networks: [Weak] = []
@@ -27,10 +24,12 @@ public final class LoopbackServer: @unchecked Sendable {
     /// What a call goes to: the backend now running, the gateway its pushes leave by, and how many restarts ago
     /// it started.
     struct Route {
-        let backend: ServerBackend
-        let handler: ServerAPIHandler
-        let gateway: UpdateGateway
+        let run: BackendBootstrap.Running
         let epoch: Int
+
+        var backend: ServerBackend { run.backend }
+        var handler: ServerAPIHandler { run.handler }
+        var gateway: UpdateGateway { run.updates }
     }
 
     private struct Weak {
@@ -43,22 +42,8 @@ public final class LoopbackServer: @unchecked Sendable {
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
-        files = try FileVault(directory: directory)
-        self.flood = FloodControl(flood)
-        self.clock = clock
-        running = Self.start(store: store, files: files, flood: self.flood, clock: clock, epoch: 0)
-    }
-
-    private static func start(
-        store: ServerStore, files: FileVault, flood: FloodControl, clock: @escaping @Sendable () -> Double, epoch: Int
-    ) -> Route {
-        let gateway = UpdateGateway()
-        let dataCenters = (1...3).map { MTProtoServer.DataCenter(id: Int32($0), host: "127.0.0.1", port: 0) }
-        let backend = ServerBackend(
-            store: store, files: files, updates: gateway, dataCenters: dataCenters, flood: flood, clock: clock)
-        return Route(backend: backend, handler: ServerAPIHandler(backend: backend), gateway: gateway, epoch: epoch)
+        bootstrap = try BackendBootstrap(.init(directory: directory, flood: flood, clock: clock))
+        running = Route(run: try bootstrap.start(), epoch: 0)
     }
 
     /// The backend now running.
@@ -84,10 +69,10 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     /// Stops the backend as a kill would and starts a new one on the same storage; every open network's session
-    /// ends and comes back new.
-    public func restart() {
-        let open = lock.withLock { () -> [LoopbackNetwork] in
-            running = Self.start(store: store, files: files, flood: flood, clock: clock, epoch: running.epoch + 1)
+    /// ends and comes back new. Throws what starting the new backend throws (the old one keeps serving then).
+    public func restart() throws {
+        let open = try lock.withLock { () throws -> [LoopbackNetwork] in
+            running = Route(run: try bootstrap.start(), epoch: running.epoch + 1)
             return networks.compactMap(\.network)
         }
         for network in open { network.serverRestarted() }

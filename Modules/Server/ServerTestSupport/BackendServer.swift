@@ -5,7 +5,6 @@ import NIOCore
 public import NIOPosix
 public import Network
 public import ServerAPI
-import ServerStore
 public import TelegramApi
 
 /// A tg-server backend in the test's own process (MTProtoServer over a real ServerStore in a temporary folder, DCs
@@ -27,12 +26,8 @@ public final class BackendServer: @unchecked Sendable {
     /// The server's own event loops when `restartable` (nil: it shares `group`).
     private var serverGroup: MultiThreadedEventLoopGroup?
     /// What a restart starts the server with again: the data stays, what the server held in memory goes.
-    private let store: ServerStore
-    private let files: FileVault
-    private let control: FloodControl
+    private let bootstrap: BackendBootstrap
     private let limits: ServerLimits
-    private let stickerSet: Bool
-    private let pushDirectory: URL?
 
     /// Starts the server; `flood` sets its sending budget and test floods (the default has the budget off);
     /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start; `limits` are the
@@ -44,41 +39,16 @@ public final class BackendServer: @unchecked Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         serverGroup = restartable ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : nil
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("backend-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try ServerStore(path: directory.appendingPathComponent("server.sqlite").path)
-        files = try FileVault(directory: directory)
-        control = FloodControl(flood)
+        bootstrap = try BackendBootstrap(
+            .init(
+                directory: directory, flood: flood, stickerSet: stickerSet ? .required : .notServed,
+                pushDirectory: pushDirectory))
         self.limits = limits
-        self.stickerSet = stickerSet
-        self.pushDirectory = pushDirectory
-        running = try await Self.start(
-            .init(dataDirectory: directory, limits: limits), group: serverGroup ?? group, store: store, files: files,
-            control: control, stickerSet: stickerSet, pushDirectory: pushDirectory)
+        running = try await bootstrap.startServer(
+            .init(dataDirectory: directory, limits: limits), group: serverGroup ?? group)
         var endpoints: [Int32: MTProtoConnection.Endpoint] = [:]
         for dc in running.dataCenters { endpoints[dc.id] = .init(host: "127.0.0.1", port: dc.port, dcId: dc.id) }
         self.endpoints = endpoints
-    }
-
-    /// An MTProtoServer over `store` and `files`, with a new update gateway (no connection is pushed to yet).
-    private static func start(
-        _ configuration: MTProtoServer.Configuration, group: any EventLoopGroup, store: ServerStore, files: FileVault,
-        control: FloodControl, stickerSet: Bool, pushDirectory: URL?
-    ) async throws -> MTProtoServer {
-        let gateway = UpdateGateway()
-        let stickerError = FirstError()
-        let server = try await MTProtoServer.start(configuration, group: group, updates: gateway) {
-            let backend = ServerBackend(
-                store: store, files: files, updates: gateway, dataCenters: $0, flood: control, pushDirectory: pushDirectory)
-            if stickerSet {
-                do { try backend.prepareStickerSet() } catch { stickerError.record(error) }
-            }
-            return ServerAPIHandler(backend: backend)
-        }
-        if let error = stickerError.error {
-            try? await server.close()
-            throw error
-        }
-        return server
     }
 
     /// Stops the server as a kill would — every connection closed, every session and push subscription gone — and
@@ -92,9 +62,7 @@ public final class BackendServer: @unchecked Sendable {
         let fresh = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         var configuration = MTProtoServer.Configuration(dataDirectory: directory, limits: limits)
         configuration.ports = ports
-        let restarted = try await Self.start(
-            configuration, group: fresh, store: store, files: files, control: control, stickerSet: stickerSet,
-            pushDirectory: pushDirectory)
+        let restarted = try await bootstrap.startServer(configuration, group: fresh)
         lock.withLock {
             serverGroup = fresh
             running = restarted
@@ -140,12 +108,3 @@ public final class BackendServer: @unchecked Sendable {
     }
 }
 
-
-/// The first error a handler factory met (it cannot throw), for `init` to throw once the server has started.
-private final class FirstError: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: (any Error)?
-
-    func record(_ error: any Error) { lock.withLock { if first == nil { first = error } } }
-    var error: (any Error)? { lock.withLock { first } }
-}
