@@ -52,13 +52,18 @@ test-%: deps
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(WATCHDOG) 'swift test --filter $*Tests' -- $(SWIFT) test --skip-build --filter '^$*Tests\.'
 
-lint: deps ## Check module boundaries (direct imports, app subsets, C modules only in their wrappers) and the README tables.
+lint: deps ## Check module boundaries (direct imports, app subsets, C modules only in their wrappers), the README tables and the format of every non-test source (.swift-format: 120 columns).
 	@$(MAKE) --no-print-directory lint-only
+
+# The sources `swift format lint` checks: everything but the tests (`make format` formats those too).
+FORMAT_CHECKED := Package.swift Modules Apps BuildTools Benchmarks/Sources
 
 lint-only:
 	@$(SWIFT) build --product boundary-check -q
 	@$$($(SWIFT) build --show-bin-path)/boundary-check --package-path .
 	@python3 BuildTools/scripts/readme_tables.py --check README.md Package.swift
+	@$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_CHECKED) \
+		|| { echo "lint: run 'make format' (swift-format, .swift-format) and commit the result"; exit 1; }
 
 readme-tables: ## Write the README's area and module tables (areas, who imports what) from Package.swift.
 	@python3 BuildTools/scripts/readme_tables.py README.md Package.swift

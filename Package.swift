@@ -10,9 +10,9 @@
 import PackageDescription
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - Areas
@@ -35,7 +35,8 @@ enum Area: String, CaseIterable {
         case .StickerDecode: return [.MediaPipeline, .Signal, .Base, .System]
         case .ChatHistory: return [.Core, .Postbox, .MediaPipeline, .StickerDecode, .Signal, .Base, .System]
         // What composes a client from the account core, the media and the chat screen's model.
-        case .Client: return [.Core, .ChatHistory, .MediaPipeline, .StickerDecode, .Postbox, .Network, .Signal, .Base, .System]
+        case .Client:
+            return [.Core, .ChatHistory, .MediaPipeline, .StickerDecode, .Postbox, .Network, .Signal, .Base, .System]
         case .Server: return [.Network, .Postbox, .MediaPipeline, .Signal, .Base, .System]
         case .Apps, .BuildTools: return Set(Area.allCases).subtracting([.Apps, .BuildTools])
         }
@@ -165,7 +166,10 @@ let modules: [Module] = [
     .swift(
         "Postbox", .Postbox,
         deps: ["ValueBox", "PostboxCoding", "SQLite", "MediaBox", "Buffers", "SwiftSignalKit", "SecretFiles"],
-        testDeps: ["PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors", "SignalTesting", "SecretFiles"]),
+        testDeps: [
+            "PostboxTesting", "SQLite", "ValueBox", "MediaBox", "Buffers", "SwiftSignalKit", "TestVectors",
+            "SignalTesting", "SecretFiles",
+        ]),
     // PostboxTesting: stand-in peer, media and attribute types and temporary directories for tests and tools.
     .swift("PostboxTesting", .Postbox, deps: ["Postbox", "PostboxCoding"], tests: false),
 
@@ -189,19 +193,24 @@ let modules: [Module] = [
     .swift(
         "Network", .Network,
         deps: [
-            "AccountNetworking", "MTProtoCore", "MTProtoTransport", "TelegramApi", "MTProtoApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore",
+            "AccountNetworking", "MTProtoCore", "MTProtoTransport", "TelegramApi", "MTProtoApi", "TLRuntime",
+            "CryptoUtils", "SwiftSignalKit", "NIOCore",
             "SecretFiles",
         ],
         testDeps: [
             "AccountNetworking", "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport",
             "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix", "ServerTestSupport",
         ]),
-    .swift("MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"], testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix", "TestVectors"]),
+    .swift(
+        "MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"],
+        testDeps: ["NIOCore", "NIOEmbedded", "NIOPosix", "TestVectors"]),
 
     // ChatHistory: from a Postbox history view to what the list shows.
     .swift(
         "ChatHistory", .ChatHistory, deps: ["Postbox", "SyncCore", "MergeLists", "ListView"],
-        testDeps: ["Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit", "MergeLists", "ListView"]),
+        testDeps: [
+            "Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit", "MergeLists", "ListView",
+        ]),
 
     .swift("ListView", .ChatHistory, deps: ["SwiftSignalKit"], testDeps: ["SwiftSignalKit", "SignalTesting"]),
     // Client: what composes a client from the account core, the media pipeline and the chat screen's model.
@@ -212,8 +221,10 @@ let modules: [Module] = [
     // stable JSON, secret chats (`SecretChatting`). The `tg` app is its command line.
     .swift(
         "TelegramClient", .Client,
-        deps: ["UpdateSequencing", 
-            "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "AccountNetworking", "Network",
+        deps: [
+            "UpdateSequencing",
+            "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "AccountNetworking",
+            "Network",
             "TelegramApi", "SwiftSignalKit",
             "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix", "SecretChats",
         ],
@@ -226,11 +237,14 @@ let modules: [Module] = [
     .swift(
         "MediaResources", .Client,
         deps: [
-            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
+            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform",
+            "SwiftSignalKit",
             "SyncCore", "TelegramCore", "Postbox", "MediaBox", "AnimatedSticker",
         ],
-        testDeps: ["UpdateSequencing", 
-            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform", "SwiftSignalKit",
+        testDeps: [
+            "UpdateSequencing",
+            "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform",
+            "SwiftSignalKit",
             "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network", "AnimatedSticker",
             "ServerTestSupport", "MediaTestSupport", "TestVectors", "CryptoUtils",
         ]),
@@ -239,7 +253,8 @@ let modules: [Module] = [
     .swift(
         "ChatRender", .Client,
         deps: [
-            "ChatHistory", "Postbox", "SyncCore", "AudioWaveform", "CUtf8proc", "TextLayout", "MediaResources", "ImageCore",
+            "ChatHistory", "Postbox", "SyncCore", "AudioWaveform", "CUtf8proc", "TextLayout", "MediaResources",
+            "ImageCore",
             "SwiftSignalKit",
         ],
         testDeps: [
@@ -262,8 +277,10 @@ let modules: [Module] = [
     // Server: the local MTProto server.
     .swift(
         "MTProtoServer", .Server,
-        deps: ["MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers", "SecretFiles",
-               "NIOCore", "NIOPosix", "Logging", "CoreMetrics"],
+        deps: [
+            "MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers", "SecretFiles",
+            "NIOCore", "NIOPosix", "Logging", "CoreMetrics",
+        ],
         testDeps: [
             "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils",
             "NIOCore", "NIOPosix", "TestVectors",
@@ -290,10 +307,14 @@ let modules: [Module] = [
     .swift(
         "ServerAPI", .Server,
         deps: [
-            "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip", "ImageCore",
+            "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip",
+            "ImageCore",
             "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics", "NIOCore",
         ],
-        testDeps: ["MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding", "MTProtoCore", "PasswordSRP"]),
+        testDeps: [
+            "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding",
+            "MTProtoCore", "PasswordSRP",
+        ]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
     // RGBA8 premultiplied bitmaps with stride; PNG (the only importer of CPNG).
@@ -318,7 +339,8 @@ let modules: [Module] = [
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.
-    .testSupport("MediaTestSupport", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "GZip", "Hashing", "TestVectors"]),
+    .testSupport(
+        "MediaTestSupport", .MediaPipeline, deps: ["ImageCore", "WebPBinding", "GZip", "Hashing", "TestVectors"]),
 
     // StickerDecode: Lottie and sticker formats.
     // rlottie frames into bitmaps (the only importer of CRLottie).
@@ -335,9 +357,13 @@ let modules: [Module] = [
 
     // SyncCore: Telegram's models (users, groups, photos, files, service actions, message attributes) as PostboxCoding
     // types; no Network, so postbox-tool can read an account.
-    .swift("SyncCore", .Core, deps: ["Postbox", "PostboxCoding", "MediaBox"], testDeps: ["Postbox", "PostboxCoding", "PostboxTesting"]),
+    .swift(
+        "SyncCore", .Core, deps: ["Postbox", "PostboxCoding", "MediaBox"],
+        testDeps: ["Postbox", "PostboxCoding", "PostboxTesting"]),
     // PostboxJSONL: messages as JSON lines in SyncCore's types (postbox-tool's import-jsonl / export-jsonl mapping).
-    .swift("PostboxJSONL", .Core, deps: ["Postbox", "SyncCore"], testDeps: ["Postbox", "SyncCore", "PostboxTesting", "TestVectors"]),
+    .swift(
+        "PostboxJSONL", .Core, deps: ["Postbox", "SyncCore"],
+        testDeps: ["Postbox", "SyncCore", "PostboxTesting", "TestVectors"]),
     // TextFormat: text entities as Telegram clients find and type them (TDLib's rules), UTF-16 offsets.
     .swift("TextFormat", .Core, deps: ["SyncCore", "Postbox"], testDeps: ["SyncCore", "TestVectors"]),
     // SyncCoreApi: SyncCore values from the generated API types (Telegram-iOS's ApiUtils).
@@ -364,16 +390,20 @@ let modules: [Module] = [
     .swift(
         "TelegramCore", .Core,
         deps: [
-            "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding", "MediaBox",
+            "TelegramApi", "TLRuntime", "SwiftSignalKit", "SyncCore", "SyncCoreApi", "Postbox", "PostboxCoding",
+            "MediaBox",
             "ValueBox", "AccountNetworking", "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils",
             "PasswordSRP", "SecretFiles", "PushNotifications", "SecretChats", "SecretApi", "UpdateSequencing",
         ],
-        testDeps: ["UpdateSequencing", 
-            "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "AccountNetworking", "Network", "NIOCore", "NIOPosix",
-            "CryptoUtils", "ServerTestSupport", "ServerLoopback", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox", "PostboxTesting", "MediaBox",
-            "ImageCore", "JPEGBinding", "MediaTestSupport", "PushNotifications", "MTProtoCore", "SecretChats", "SecretApi",
+        testDeps: [
+            "UpdateSequencing",
+            "TelegramApi", "TLRuntime", "TestVectors", "SwiftSignalKit", "SignalTesting", "AccountNetworking",
+            "Network", "NIOCore", "NIOPosix",
+            "CryptoUtils", "ServerTestSupport", "ServerLoopback", "ServerAPI", "SyncCore", "SyncCoreApi", "Postbox",
+            "PostboxTesting", "MediaBox",
+            "ImageCore", "JPEGBinding", "MediaTestSupport", "PushNotifications", "MTProtoCore", "SecretChats",
+            "SecretApi",
         ]),
-
 
     // ChatHistory: the chat screen's model under the UI.
     // MergeLists: stable diffs of two sorted lists of identified items in one walk (Telegram-iOS's MergeLists).
@@ -391,7 +421,8 @@ let modules: [Module] = [
     // `make chat-png`; test support, so no app links it.
     .testSupport(
         "ChatConversationFixture", .BuildTools,
-        deps: ["UpdateSequencing", 
+        deps: [
+            "UpdateSequencing",
             "TelegramCore", "ServerTestSupport", "Postbox", "SyncCore", "ChatHistory", "ImageCore", "JPEGBinding",
             "AudioWaveform", "SwiftSignalKit",
         ]),
@@ -399,7 +430,8 @@ let modules: [Module] = [
     // workload and its faults drawn from one seed, invariants checked after every step (`make simulate`).
     .swift(
         "Simulation", .BuildTools,
-        deps: ["UpdateSequencing", 
+        deps: [
+            "UpdateSequencing",
             "TelegramCore", "ServerLoopback", "AccountNetworking", "Postbox", "SyncCore", "SyncCoreApi", "TelegramApi",
             "SwiftSignalKit", "NIOPosix",
         ]),
@@ -445,7 +477,10 @@ let apps: [App] = [
     // Postbox apps.
     .app(
         "postbox-tool",
-        links: ["Postbox", "SyncCore", "PostboxJSONL", "PostboxTesting", "CommandLineOutput", "ArgumentParser", "SwiftSignalKit"]),
+        links: [
+            "Postbox", "SyncCore", "PostboxJSONL", "PostboxTesting", "CommandLineOutput", "ArgumentParser",
+            "SwiftSignalKit",
+        ]),
 
     // Network apps and build tools.
     .app(
@@ -499,10 +534,12 @@ let appRules: [AppRule] = [
     .rule(
         "voice-tool", onlyWithin: ["System", "Base", "OpusBinding", "AudioWaveform", "ArgumentParser"],
         "voice-tool links only the audio modules"),
-    .rule("postbox-tool", never: ["Network", "Server", "MediaPipeline", "StickerDecode", "ChatHistory", "Client"],
-          "postbox-tool is the Postbox area and SyncCore"),
     .rule(
-        "tg-server", never: ["Network:Network", "Core", "StickerDecode", "ChatHistory", "Client", "OpusBinding", "AudioWaveform"],
+        "postbox-tool", never: ["Network", "Server", "MediaPipeline", "StickerDecode", "ChatHistory", "Client"],
+        "postbox-tool is the Postbox area and SyncCore"),
+    .rule(
+        "tg-server",
+        never: ["Network:Network", "Core", "StickerDecode", "ChatHistory", "Client", "OpusBinding", "AudioWaveform"],
         "the server uses Network's protocol modules, never its client module, and of the media only the image modules"),
 ]
 
@@ -569,7 +606,8 @@ enum Layering {
                 // The area order binds every `deps` entry, whether or not `testDeps` names it too. A module's tests
                 // may reach further (Network's run its client against the real server), so `testDeps` alone are
                 // not held to it; the test-support and C-module rules below hold for both lists.
-                let allowed = target.area == module.area || module.area.mayDependOn.contains(target.area)
+                let allowed =
+                    target.area == module.area || module.area.mayDependOn.contains(target.area)
                     || layeringExceptions.contains { $0.module == module.name && $0.mayDependOn == target.area }
                 if !allowed && module.deps.contains(dep) {
                     fail(
@@ -604,7 +642,8 @@ enum Layering {
                 let trail = ([app.name] + path).joined(separator: " → ")
                 fail(
                     app.line,
-                    "app '\(app.name)' reaches test-support module '\(name)' (\(trail)); rule: apps never link test support")
+                    "app '\(app.name)' reaches test-support module '\(name)' (\(trail)); rule: apps never link test support"
+                )
             }
             for rule in appRules where rule.app == app.name { checkApp(app, rule) }
         }
@@ -685,10 +724,16 @@ enum Layering {
         for (name, path) in closure(app.modules).sorted(by: { $0.key < $1.key }) {
             let trail = ([app.name] + path).joined(separator: " → ")
             if let banned = rule.never.first(where: { matches($0, name) }) {
-                fail(app.line, "app '\(app.name)' reaches '\(name)' (\(trail)); rule line \(rule.line): never \(banned): \(rule.why)")
+                fail(
+                    app.line,
+                    "app '\(app.name)' reaches '\(name)' (\(trail)); rule line \(rule.line): never \(banned): \(rule.why)"
+                )
             }
             if let allowed = rule.onlyWithin, !allowed.contains(where: { matches($0, name) }) {
-                fail(app.line, "app '\(app.name)' reaches '\(name)' (\(trail)); rule line \(rule.line): only \(allowed.joined(separator: ", ")): \(rule.why)")
+                fail(
+                    app.line,
+                    "app '\(app.name)' reaches '\(name)' (\(trail)); rule line \(rule.line): only \(allowed.joined(separator: ", ")): \(rule.why)"
+                )
             }
         }
     }
@@ -739,9 +784,10 @@ func targets(for module: Module) -> [Target] {
 
 Layering.check()
 
-let usedExternals = Set((modules.flatMap { $0.deps + $0.testDeps } + apps.flatMap(\.modules)).compactMap {
-    externalProducts[$0]
-}.map(\.url))
+let usedExternals = Set(
+    (modules.flatMap { $0.deps + $0.testDeps } + apps.flatMap(\.modules)).compactMap {
+        externalProducts[$0]
+    }.map(\.url))
 
 let package = Package(
     name: "Telegraph",

@@ -47,7 +47,8 @@ struct AccountOptions: ParsableArguments {
         do {
             if let keyFile {
                 return try Postbox.open(
-                    accountPath: path, keyFile: PostboxKeyFile(path: keyFile), globalMessageIds: Namespaces.globalMessageIds,
+                    accountPath: path, keyFile: PostboxKeyFile(path: keyFile),
+                    globalMessageIds: Namespaces.globalMessageIds,
                     progress: progress)
             }
             return try Postbox.open(

@@ -32,7 +32,11 @@ struct AddMessage: ParsableCommand {
             let started = DispatchTime.now().uptimeNanoseconds
             try postbox.transactionSync { tx in
                 if try tx.getPeer(peerId) == nil {
-                    try tx.updatePeers([TelegramUser(id: peerId, accessHash: nil, firstName: "user \(peer)", lastName: nil, username: nil, phone: nil)])
+                    try tx.updatePeers([
+                        TelegramUser(
+                            id: peerId, accessHash: nil, firstName: "user \(peer)", lastName: nil, username: nil,
+                            phone: nil)
+                    ])
                 }
                 try tx.addMessages([message])
             }

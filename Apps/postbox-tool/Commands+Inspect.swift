@@ -120,7 +120,8 @@ struct History: ParsableCommand {
             let messages = try account.open().transactionSync { tx -> [Message] in
                 if let around {
                     guard let index = try tx.messageIndex(MessageId(peerId: peerId, namespace: 0, id: around)) else {
-                        throw ToolError.badInput("no message \(around) in \(peerId)", remedy: "list the chat with history")
+                        throw ToolError.badInput(
+                            "no message \(around) in \(peerId)", remedy: "list the chat with history")
                     }
                     return try tx.messagesAround(peerId: peerId, anchor: index, count: count)
                 }

@@ -24,9 +24,10 @@ struct WatchChatList: ParsableCommand {
             let postbox = try account.open()
             let disposable = postbox.tailChatListView(count: count).start(next: { view in
                 let now = DispatchTime.now().uptimeNanoseconds
-                let top = view.entries.first.map { entry in
-                    "\(entry.peerId):\(entry.topMessage.map { String($0.id.id) } ?? "-") unread=\(entry.unreadCount)"
-                } ?? "-"
+                let top =
+                    view.entries.first.map { entry in
+                        "\(entry.peerId):\(entry.topMessage.map { String($0.id.id) } ?? "-") unread=\(entry.unreadCount)"
+                    } ?? "-"
                 // Unbuffered, so the watching process sees each line as soon as the view emitted.
                 FileHandle.standardOutput.write(Data("chat-list \(now) \(view.entries.count) \(top)\n".utf8))
             })

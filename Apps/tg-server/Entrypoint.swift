@@ -40,7 +40,8 @@ struct TGServer: AsyncParsableCommand {
     var maxConnections = ServerLimits().maximumConnections
     @Option(help: "Connections open at once from one IP address; more get -429.")
     var maxConnectionsPerAddress = ServerLimits().maximumConnectionsPerAddress
-    @Option(help: "Seconds a connection may stay silent before it is closed.") var idleTimeout = ServerLimits().idleTimeout
+    @Option(help: "Seconds a connection may stay silent before it is closed.") var idleTimeout = ServerLimits()
+        .idleTimeout
     @Option(help: "Seconds a frame (or a new connection's first bytes) may take to arrive whole.")
     var frameTimeout = ServerLimits().frameTimeout
     @Option(help: "API calls one connection may have unanswered; past this the server stops reading it.")
@@ -49,43 +50,59 @@ struct TGServer: AsyncParsableCommand {
     var keyExchangeWorkers = ServerLimits().keyExchangeWorkers
     @Option(help: "Threads that run API calls; calls waiting on the database together share one commit.")
     var rpcWorkers = ServerLimits().rpcWorkers
-    @Option(help: "The login code of every number that is not a test number (99966XYYYY), for scripts; default: random.")
+    @Option(
+        help: "The login code of every number that is not a test number (99966XYYYY), for scripts; default: random.")
     var fixedCode: String?
-    @Option(help: """
-        Encrypt the database with the key in this file (96 hex digits: 32 key bytes then 16 salt bytes, mode 0600); \
-        a missing file is created with a new random key.
-        """)
+    @Option(
+        help: """
+            Encrypt the database with the key in this file (96 hex digits: 32 key bytes then 16 salt bytes, mode 0600); \
+            a missing file is created with a new random key.
+            """)
     var dbKeyFile: String?
     @Option(help: "Messages one account may send a second, sustained (more get FLOOD_WAIT_X); 0 turns the limit off.")
     var sendRate = FloodControl.Configuration().messagesPerSecond
     @Option(help: "Messages one account may send at once after a quiet spell.")
     var sendBurst = FloodControl.Configuration().messageBurst
-    @Option(help: """
-        For client tests: METHOD=SECONDS (e.g. help.getNearestDc=2) makes a call of METHOD answer FLOOD_WAIT_SECONDS \
-        unless it comes at least SECONDS after that key's last flood answer for it; repeatable.
-        """)
+    @Option(
+        help: """
+            For client tests: METHOD=SECONDS (e.g. help.getNearestDc=2) makes a call of METHOD answer FLOOD_WAIT_SECONDS \
+            unless it comes at least SECONDS after that key's last flood answer for it; repeatable.
+            """)
     var testFloodWait: [String] = []
-    @Option(help: """
-        Write each push for a device registered with account.registerDevice as one file in DIR/<token>/ (what APNs \
-        would carry: {"p":"<base64url>"}, encrypted with the device's secret); default: no pushes.
-        """)
+    @Option(
+        help: """
+            Write each push for a device registered with account.registerDevice as one file in DIR/<token>/ (what APNs \
+            would carry: {"p":"<base64url>"}, encrypted with the device's secret); default: no pushes.
+            """)
     var pushDir: String?
-    @Option(help: ArgumentHelp("""
-        Serve Prometheus metrics (GET /metrics) on this port of --metrics-host; 0 picks a free port, which the ready \
-        line names (metrics=P); default: no metrics endpoint.
-        """, valueName: "port"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Serve Prometheus metrics (GET /metrics) on this port of --metrics-host; 0 picks a free port, which the ready \
+            line names (metrics=P); default: no metrics endpoint.
+            """, valueName: "port"))
     var metricsPort: Int?
-    @Option(help: ArgumentHelp("The address the metrics endpoint listens on.", valueName: "host")) var metricsHost = "127.0.0.1"
-    @Option(help: ArgumentHelp("How log lines look on standard error: text (swift-log's) or json (one object a line).", valueName: "format"))
+    @Option(help: ArgumentHelp("The address the metrics endpoint listens on.", valueName: "host")) var metricsHost =
+        "127.0.0.1"
+    @Option(
+        help: ArgumentHelp(
+            "How log lines look on standard error: text (swift-log's) or json (one object a line).", valueName: "format"
+        ))
     var logFormat = LogFormat.text
-    @Option(help: ArgumentHelp("""
-        Write every session's calls, answers and pushes, decoded, as JSON lines in DIR/<auth_key_id>-<session_id>.jsonl \
-        (folder 0700, files 0600; byte fields shortened, codes, passwords, secrets and keys redacted); default: no trace.
-        """, valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Write every session's calls, answers and pushes, decoded, as JSON lines in DIR/<auth_key_id>-<session_id>.jsonl \
+            (folder 0700, files 0600; byte fields shortened, codes, passwords, secrets and keys redacted); default: no trace.
+            """, valueName: "dir"))
     var trace: String?
-    @Option(help: ArgumentHelp("MiB one session's trace file may reach; past it the file ends with a truncated line.", valueName: "mib"))
+    @Option(
+        help: ArgumentHelp(
+            "MiB one session's trace file may reach; past it the file ends with a truncated line.", valueName: "mib"))
     var traceFileLimit = ServerTrace.Limits().bytesPerFile >> 20
-    @Option(help: ArgumentHelp("MiB all trace files together may reach in one run; past it every file ends as above.", valueName: "mib"))
+    @Option(
+        help: ArgumentHelp(
+            "MiB all trace files together may reach in one run; past it every file ends as above.", valueName: "mib"))
     var traceTotalLimit = ServerTrace.Limits().totalBytes >> 20
     @Flag(help: "Print the server's public key (PKCS#1 PEM) and fingerprint, then exit.") var printPublicKey = false
     @Flag(help: "Log every connection event.") var verbose = false
@@ -93,19 +110,25 @@ struct TGServer: AsyncParsableCommand {
     func validate() throws {
         guard (1...16).contains(dcs) else { throw ValidationError("--dcs must be between 1 and 16") }
         guard port == 0 || (1...65535).contains(port + dcs - 1) else { throw ValidationError("--port out of range") }
-        guard maxConnections > 0, maxConnectionsPerAddress > 0, maxCallsInFlight > 0, keyExchangeWorkers > 0, rpcWorkers > 0 else {
-            throw ValidationError("--max-connections, --max-connections-per-address, --max-calls-in-flight, "
-                + "--key-exchange-workers and --rpc-workers must be positive")
+        guard maxConnections > 0, maxConnectionsPerAddress > 0, maxCallsInFlight > 0, keyExchangeWorkers > 0,
+            rpcWorkers > 0
+        else {
+            throw ValidationError(
+                "--max-connections, --max-connections-per-address, --max-calls-in-flight, "
+                    + "--key-exchange-workers and --rpc-workers must be positive")
         }
         guard idleTimeout > 0, frameTimeout > 0 else { throw ValidationError("timeouts must be positive seconds") }
-        if let fixedCode, fixedCode.count != 5 || !fixedCode.allSatisfy(\.isASCII) || !fixedCode.allSatisfy(\.isNumber) {
+        if let fixedCode, fixedCode.count != 5 || !fixedCode.allSatisfy(\.isASCII) || !fixedCode.allSatisfy(\.isNumber)
+        {
             throw ValidationError("--fixed-code must be 5 digits")
         }
         if let metricsPort, !(0...65535).contains(metricsPort) { throw ValidationError("--metrics-port out of range") }
         guard traceFileLimit > 0, traceTotalLimit > 0 else {
             throw ValidationError("--trace-file-limit and --trace-total-limit must be positive MiB")
         }
-        guard sendRate >= 0, sendBurst > 0 else { throw ValidationError("--send-rate must be 0 or more and --send-burst positive") }
+        guard sendRate >= 0, sendBurst > 0 else {
+            throw ValidationError("--send-rate must be 0 or more and --send-burst positive")
+        }
         _ = try testFloods()
         for s in secret where Self.hexBytes(s).map({ $0.count == 16 || ($0.count == 17 && $0[0] == 0xdd) }) != true {
             throw ValidationError("--secret \(s): expected 32 hex digits, or 34 starting with dd")
@@ -135,7 +158,9 @@ struct TGServer: AsyncParsableCommand {
         // Each connection is a file descriptor: make room for the cap (up to the hard limit), and say if it is lower.
         let descriptors = FileDescriptorLimit.raise(toAtLeast: maxConnections + 64)
         if descriptors < maxConnections + 64 {
-            logger.warning("the file-descriptor limit caps connections below --max-connections", metadata: ["limit": "\(descriptors)"])
+            logger.warning(
+                "the file-descriptor limit caps connections below --max-connections",
+                metadata: ["limit": "\(descriptors)"])
         }
         var serverTrace: ServerTrace?
         if let trace {
@@ -144,7 +169,8 @@ struct TGServer: AsyncParsableCommand {
                     directory: URL(fileURLWithPath: trace),
                     limits: .init(bytesPerFile: traceFileLimit << 20, totalBytes: traceTotalLimit << 20))
             } catch {
-                throw ToolError.badInput("--trace \(trace): \(error)", remedy: "pass a folder tg-server may create or own")
+                throw ToolError.badInput(
+                    "--trace \(trace): \(error)", remedy: "pass a folder tg-server may create or own")
             }
             logger.notice("tracing every session", metadata: ["folder": "\(trace)"])
         }
@@ -199,8 +225,10 @@ struct TGServer: AsyncParsableCommand {
         var floods: [String: Int] = [:]
         for entry in testFloodWait {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, parts[0].contains("."), let seconds = Int(parts[1]), (1...86_400).contains(seconds) else {
-                throw ValidationError("--test-flood-wait \(entry): expected METHOD=SECONDS, e.g. help.getNearestDc=2 (1…86400 s)")
+            guard parts.count == 2, parts[0].contains("."), let seconds = Int(parts[1]), (1...86_400).contains(seconds)
+            else {
+                throw ValidationError(
+                    "--test-flood-wait \(entry): expected METHOD=SECONDS, e.g. help.getNearestDc=2 (1…86400 s)")
             }
             floods[parts[0]] = seconds
         }

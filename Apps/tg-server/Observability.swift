@@ -43,7 +43,10 @@ struct JSONLogHandler: LogHandler {
             "message": event.message.description,
             "metadata": merged.mapValues(Self.json),
         ]
-        guard var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard
+            var data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return }
         data.append(UInt8(ascii: "\n"))
         Self.output.lock()
         FileHandle.standardError.write(data)
@@ -83,7 +86,9 @@ enum MetricsEndpoint {
     }
 
     /// Listens on `host`:`port` (0: a free port); returns the channel (its local address has the port).
-    static func start(host: String, port: Int, registry: PrometheusCollectorRegistry, group: any EventLoopGroup)
+    static func start(
+        host: String, port: Int, registry: PrometheusCollectorRegistry, group: any EventLoopGroup
+    )
         async throws -> any Channel
     {
         try await ServerBootstrap(group: group)
@@ -142,7 +147,8 @@ final class MetricsHTTPHandler: ChannelInboundHandler {
         } else {
             (status, type, body) = ("200 OK", "text/plain; version=0.0.4; charset=utf-8", registry.emitToBuffer())
         }
-        let head = "HTTP/1.1 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let head =
+            "HTTP/1.1 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         var out = context.channel.allocator.buffer(capacity: head.utf8.count + body.count)
         out.writeString(head)
         if method != "HEAD" { out.writeBytes(body) }

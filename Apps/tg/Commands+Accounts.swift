@@ -70,7 +70,9 @@ struct Login: AsyncParsableCommand {
         }
         let interactive = isatty(0) != 0
         let answers = SignInAnswers(
-            phone: { [phone] in phone.map { $0.filter(\.isNumber) } ?? (interactive ? Prompt.line("Phone number: ") : nil) },
+            phone: { [phone] in
+                phone.map { $0.filter(\.isNumber) } ?? (interactive ? Prompt.line("Phone number: ") : nil)
+            },
             code: { [code] phone in code ?? (interactive ? Prompt.line("Code sent to +\(phone): ") : nil) },
             password: { [password] hint in
                 password ?? (interactive ? Prompt.secret("Password\(hint.isEmpty ? "" : " (hint: \(hint))"): ") : nil)

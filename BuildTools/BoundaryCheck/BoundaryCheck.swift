@@ -102,11 +102,13 @@ public struct BoundaryCheck: Sendable {
         }
         // (e) nothing that ships in an executable makes the build depend on the checkout's path or the time.
         let shipped = shippedTargets(graph)
-        for target in graph.targets.sorted(by: { $0.name < $1.name }) where shipped.contains(target.name) && target.kind != .system {
+        for target in graph.targets.sorted(by: { $0.name < $1.name })
+        where shipped.contains(target.name) && target.kind != .system {
             for file in sourceFiles(under: target.path, extensions: ["swift", "c", "h"]) {
                 guard let source = try? String(contentsOfFile: absolute(file), encoding: .utf8) else { continue }
                 for finding in PathDependentCode.findings(in: source, swift: file.hasSuffix(".swift")) {
-                    report.violations.append(.pathDependentCode(file: file, line: finding.line, construct: finding.construct))
+                    report.violations.append(
+                        .pathDependentCode(file: file, line: finding.line, construct: finding.construct))
                 }
             }
         }
@@ -128,7 +130,8 @@ public struct BoundaryCheck: Sendable {
     /// A finding for a declared dependency no file of `target` imports, naming the manifest row that declares it:
     /// a test target `<M>Tests` is declared by the row of `M` (its `testDeps`), an executable by its app row.
     func unused(_ dependency: String, of target: PackageGraph.Target, rows: [String: Int]) -> BoundaryViolation {
-        let owner = target.kind == .test && target.name.hasSuffix("Tests")
+        let owner =
+            target.kind == .test && target.name.hasSuffix("Tests")
             ? String(target.name.dropLast("Tests".count)) : target.name
         let list: String
         switch target.kind {

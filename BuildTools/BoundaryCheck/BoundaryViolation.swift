@@ -28,14 +28,17 @@ public enum BoundaryViolation: Error, Equatable, Sendable, CustomStringConvertib
             return "\(file):\(line): error: '\(target)' imports C module '\(module)' (rule: a C module is imported "
                 + "only by \(owner); use the wrapper's Swift API instead)"
         case let .twoWrappers(module, targets):
-            return "Package.swift: error: C module '\(module)' is a dependency of \(targets.joined(separator: " and ")) "
+            return
+                "Package.swift: error: C module '\(module)' is a dependency of \(targets.joined(separator: " and ")) "
                 + "(rule: each C module has exactly one Swift wrapper)"
         case let .unusedDependency(row, target, module, list):
-            return "Package.swift:\(row.map(String.init) ?? "1"): error: '\(target)' declares '\(module)' in \(list), but "
+            return
+                "Package.swift:\(row.map(String.init) ?? "1"): error: '\(target)' declares '\(module)' in \(list), but "
                 + "none of its files imports it (rule: declare only the direct dependencies a target imports — "
                 + "remove '\(module)' from \(list))"
         case let .pathDependentCode(file, line, construct):
-            return "\(file):\(line): error: '\(construct)' makes the compiled code depend on the checkout's path or the "
+            return
+                "\(file):\(line): error: '\(construct)' makes the compiled code depend on the checkout's path or the "
                 + "build time (rule: release builds are reproducible across folders — see README \"Reproducible builds\")"
         }
     }

@@ -46,7 +46,9 @@ public enum ImportScanner {
             var path = words[1]
             if kinds.contains(path), words.count >= 3 { path = words[2] }
             let module = String(path.split(separator: ".").first ?? Substring(path))
-            if module.first.map({ $0.isLetter || $0 == "_" }) == true { result.append(Import(module: module, line: lineNumber)) }
+            if module.first.map({ $0.isLetter || $0 == "_" }) == true {
+                result.append(Import(module: module, line: lineNumber))
+            }
         }
         return result
     }

@@ -16,9 +16,11 @@ public enum ManifestRows {
         for (index, text) in lines.enumerated() {
             var rest = Substring(text)
             if let comment = rest.range(of: "//") { rest = rest[..<comment.lowerBound] }
-            if pending == nil, let start = constructors.compactMap({ rest.range(of: $0) }).min(by: {
-                $0.lowerBound < $1.lowerBound
-            }) {
+            if pending == nil,
+                let start = constructors.compactMap({ rest.range(of: $0) }).min(by: {
+                    $0.lowerBound < $1.lowerBound
+                })
+            {
                 pending = index + 1
                 rest = rest[start.upperBound...]
             }

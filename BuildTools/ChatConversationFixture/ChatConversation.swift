@@ -1,4 +1,3 @@
-import UpdateSequencing
 import AudioWaveform
 public import ChatHistory
 import Foundation
@@ -9,6 +8,7 @@ public import ServerTestSupport
 import SwiftSignalKit
 import SyncCore
 public import TelegramCore
+import UpdateSequencing
 
 /// A conversation made through tg-server for the chat-screen tests, benchmark and `make chat-png`: a tg-server backend
 /// in this process with its sticker set, two of our own accounts signed up through the account manager (Ann on
@@ -34,12 +34,14 @@ public struct ChatConversation: Sendable {
     /// The messages Ann's Postbox holds when the conversation is made.
     public static let messageCount = 9
     public static let greeting = "Hey Bob! Did you get the photos from the trip?"
-    public static let entitiesText = "Yes! Hanoi was amazing — the whole album is on https://t.me/telegraph, ask @ann_demo"
+    public static let entitiesText =
+        "Yes! Hanoi was amazing — the whole album is on https://t.me/telegraph, ask @ann_demo"
     public static let replyText = "Sending them now 📸"
     public static let caption = "Hoàn Kiếm lake at dawn"
 
     /// Makes the conversation (about ten seconds against the in-process server).
-    public static func make(name: String = "chat-conversation", timeout: Double = 120) async throws -> ChatConversation {
+    public static func make(name: String = "chat-conversation", timeout: Double = 120) async throws -> ChatConversation
+    {
         let server = try await BackendServer(stickerSet: true)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -48,8 +50,12 @@ public struct ChatConversation: Sendable {
             environment: NetworkEnvironment(
                 datacenters: server.endpoints, defaultMainDc: 2, publicKeys: server.publicKeys, group: server.group),
             stateConfiguration: .init(gapWait: 0.5))
-        let ann = try await within(timeout, "Ann's sign-up") { try await signUp(manager, phone: "9996621101", name: "Ann") }
-        let bob = try await within(timeout, "Bob's sign-up") { try await signUp(manager, phone: "9996621102", name: "Bob") }
+        let ann = try await within(timeout, "Ann's sign-up") {
+            try await signUp(manager, phone: "9996621101", name: "Ann")
+        }
+        let bob = try await within(timeout, "Bob's sign-up") {
+            try await signUp(manager, phone: "9996621102", name: "Bob")
+        }
         ann.start()
         bob.start()
         let conversation = ChatConversation(server: server, manager: manager, root: root, ann: ann, bob: bob)
@@ -59,12 +65,16 @@ public struct ChatConversation: Sendable {
 
     private func send(timeout: Double) async throws {
         let (ann, bob) = (self.ann, self.bob)
-        guard let bobId = try await Self.within(timeout, "Ann finding Bob", { try await ann.importContact(phone: "9996621102", firstName: "Bob") }),
-            let annId = try await Self.within(timeout, "Bob finding Ann", { try await bob.importContact(phone: "9996621101", firstName: "Ann") })
+        guard
+            let bobId = try await Self.within(
+                timeout, "Ann finding Bob", { try await ann.importContact(phone: "9996621102", firstName: "Bob") }),
+            let annId = try await Self.within(
+                timeout, "Bob finding Ann", { try await bob.importContact(phone: "9996621101", firstName: "Ann") })
         else { throw ConversationError("the two accounts could not find each other") }
 
         // Ann writes first, two messages in a row.
-        try ann.enqueue([EnqueueMessage(text: Self.greeting), EnqueueMessage(text: "I can't wait to see them 🌅")], to: bobId)
+        try ann.enqueue(
+            [EnqueueMessage(text: Self.greeting), EnqueueMessage(text: "I can't wait to see them 🌅")], to: bobId)
         // Both of Ann's messages before Bob answers: waiting for the first alone let a loaded run store Bob's first
         // answer between them, which breaks Ann's run of two.
         try await Self.wait("Bob to receive Ann's two messages", timeout: timeout) {
@@ -77,11 +87,17 @@ public struct ChatConversation: Sendable {
         // Bob: entities, a reply, an album, a sticker and a voice note.
         let text = Self.entitiesText
         func range(_ word: String) -> Range<Int> {
-            let start = text.range(of: word).map { text.utf16.distance(from: text.utf16.startIndex, to: $0.lowerBound.samePosition(in: text.utf16) ?? text.utf16.startIndex) } ?? 0
+            let start =
+                text.range(of: word).map {
+                    text.utf16.distance(
+                        from: text.utf16.startIndex,
+                        to: $0.lowerBound.samePosition(in: text.utf16) ?? text.utf16.startIndex)
+                } ?? 0
             return start..<(start + word.utf16.count)
         }
         let entities = [
-            MessageTextEntity(range: range("Hanoi"), type: .bold), MessageTextEntity(range: range("amazing"), type: .italic),
+            MessageTextEntity(range: range("Hanoi"), type: .bold),
+            MessageTextEntity(range: range("amazing"), type: .italic),
             MessageTextEntity(range: range("https://t.me/telegraph"), type: .url),
             MessageTextEntity(range: range("@ann_demo"), type: .mention),
         ]
@@ -90,7 +106,8 @@ public struct ChatConversation: Sendable {
         var images: [TelegramMediaImage] = []
         for (index, photo) in Self.photos.enumerated() {
             let path = root + "/photo\(index).jpg"
-            let bytes = try JPEGEncoder.encode(Self.picture(photo.color, width: photo.width, height: photo.height), quality: 90)
+            let bytes = try JPEGEncoder.encode(
+                Self.picture(photo.color, width: photo.width, height: photo.height), quality: 90)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             images.append(
                 try bob.prepareImage(
@@ -98,7 +115,9 @@ public struct ChatConversation: Sendable {
         }
         let key = EnqueueMessage.newGroupingKey()
         try bob.enqueue(
-            images.enumerated().map { EnqueueMessage(text: $0.offset == 0 ? Self.caption : "", media: $0.element, groupingKey: key) },
+            images.enumerated().map {
+                EnqueueMessage(text: $0.offset == 0 ? Self.caption : "", media: $0.element, groupingKey: key)
+            },
             to: annId)
         let pack = try await Self.within(timeout, "tg-server's sticker set") {
             try await StickerPacks.fetch(.name("telegraph"), network: bob.network)
@@ -110,12 +129,15 @@ public struct ChatConversation: Sendable {
         let waveform = AudioWaveform(samples: Self.waveformSamples, peak: 31).makeBitstream()
         let voice = try bob.prepareFile(
             path: voicePath, name: "voice.ogg", mimeType: "audio/ogg",
-            attributes: [.audio(isVoice: true, duration: Self.voiceDuration, title: nil, performer: nil, waveform: waveform)])
+            attributes: [
+                .audio(isVoice: true, duration: Self.voiceDuration, title: nil, performer: nil, waveform: waveform)
+            ])
         try bob.enqueue([EnqueueMessage(text: "", media: voice)], to: annId)
 
         try await Self.wait("Ann to hold all \(Self.messageCount) messages", timeout: timeout) {
             let messages = try stored(ann, bobId)
-            return messages.count == Self.messageCount && messages.allSatisfy { $0.id.namespace == Namespaces.Message.cloud }
+            return messages.count == Self.messageCount
+                && messages.allSatisfy { $0.id.namespace == Namespaces.Message.cloud }
         }
     }
 
@@ -174,7 +196,8 @@ public struct ChatConversation: Sendable {
     }
 
     private func stored(_ account: Account, _ peer: PeerId) throws -> [Message] {
-        try account.postbox.readTransactionSync { tx in try tx.earlierMessages(peerId: peer, before: nil, count: 1_000) }
+        try account.postbox.readTransactionSync { tx in try tx.earlierMessages(peerId: peer, before: nil, count: 1_000)
+        }
     }
 
     /// `operation`'s result, or an error after `seconds` (the operation is cancelled).

@@ -7,7 +7,8 @@ extension FuzzHarness {
     /// 413/431 paths are reachable): the first byte is the read size, the rest the stream. Every frame that comes out
     /// is answered with a packet, so responses are written too. Accepted when a request became a packet.
     public static let httpTransport = FuzzHarness(
-        name: "http-transport", summary: "connection bytes → transport detection → HTTP requests → packets and responses"
+        name: "http-transport",
+        summary: "connection bytes → transport detection → HTTP requests → packets and responses"
     ) { input in
         guard let first = input.first else { return .rejected }
         let chunk = max(1, Int(first))
@@ -17,7 +18,9 @@ extension FuzzHarness {
         limits.maximumHeldRequests = 4
         limits.maximumQueuedPackets = 4
         let channel = EmbeddedChannel()
-        guard (try? channel.pipeline.syncOperations.addHandler(TransportPipeline.serverDetector(http: limits) { [] })) != nil,
+        guard
+            (try? channel.pipeline.syncOperations.addHandler(TransportPipeline.serverDetector(http: limits) { [] }))
+                != nil,
             (try? channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()) != nil
         else { return .rejected }
         var packets = 0

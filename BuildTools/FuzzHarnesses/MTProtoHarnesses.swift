@@ -9,7 +9,8 @@ extension FuzzHarness {
     /// A message body as either end of a session reads it: `InboundWalk` through containers and packed objects, each
     /// leaf parsed as an MTProto object, an `rpc_result`, or a call whose wrappers are peeled.
     public static let mtprotoService = FuzzHarness(
-        name: "mtproto-service", summary: "message bodies → containers, gzip_packed, service objects, rpc_result, wrappers"
+        name: "mtproto-service",
+        summary: "message bodies → containers, gzip_packed, service objects, rpc_result, wrappers"
     ) { input in
         var accepted = false
         let message = InnerMessage(messageId: Int64(2_000_000_000) << 32, seqNo: 2, body: input)
@@ -22,7 +23,9 @@ extension FuzzHarness {
                     accepted = true
                     return
                 }
-                if let (_, result) = try? ServiceCodec.parseRpcResult(leaf.body, limits: .init(maxDepth: 16, maxUnpackedSize: 1 << 20)) {
+                if let (_, result) = try? ServiceCodec.parseRpcResult(
+                    leaf.body, limits: .init(maxDepth: 16, maxUnpackedSize: 1 << 20))
+                {
                     accepted = accepted || !result.isEmpty
                     return
                 }
@@ -57,11 +60,15 @@ extension FuzzHarness {
             offset += body.count
             // A seq byte with its top bit set makes the msg_id odd, to reach the parity check too.
             let messageId = seq & 0x80 != 0 ? id | 1 : id
-            let message = DecryptedMessage(salt: schedule.salt(authKeyId: key.id, time: now), sessionId: 1, messageId: messageId, seqNo: seq & 0x7f, body: body)
+            let message = DecryptedMessage(
+                salt: schedule.salt(authKeyId: key.id, time: now), sessionId: 1, messageId: messageId,
+                seqNo: seq & 0x7f, body: body)
             var reaction = session.receive(message, now: now)
             anyAccepted = anyAccepted || reaction.accepted
             for call in reaction.calls { reaction.replies.append(session.answer(call, error: 400, "FUZZ")) }
-            for request in reaction.destroySessions { reaction.replies.append(session.destroySessionAnswer(request, existed: false)) }
+            for request in reaction.destroySessions {
+                reaction.replies.append(session.destroySessionAnswer(request, existed: false))
+            }
             _ = session.seal(reaction.replies, now: now)
         }
         return anyAccepted ? .accepted : .rejected

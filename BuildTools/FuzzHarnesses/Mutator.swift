@@ -12,8 +12,10 @@ public struct FuzzMutator<Generator: RandomNumberGenerator> {
 
     /// Values that sit on the edges of length and count checks.
     static var interesting: [UInt32] {
-        [0, 1, 0x7f, 0x80, 0xfe, 0xff, 0x100, 0xfffe, 0xffff, 0x1_0000, 0x7fff_ffff, 0x8000_0000, 0xffff_fffe,
-         0xffff_ffff, 1 << 24, (1 << 24) - 1, 1020, 1021, 1024, 8192, 8193]
+        [
+            0, 1, 0x7f, 0x80, 0xfe, 0xff, 0x100, 0xfffe, 0xffff, 0x1_0000, 0x7fff_ffff, 0x8000_0000, 0xffff_fffe,
+            0xffff_ffff, 1 << 24, (1 << 24) - 1, 1020, 1021, 1024, 8192, 8193,
+        ]
     }
 
     /// A mutation of `input`, with `other` for splicing.

@@ -37,7 +37,9 @@ extension FuzzHarness {
 let secretChatFuzzPair: (originator: SecretChatEstablished, participant: SecretChatEstablished)? = {
     let random = SecretChatRandom { count in (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) } }
     let config = SecretChatDHConfig(g: DiffieHellman.telegramGenerator, prime: DiffieHellman.telegramPrime, version: 1)
-    guard let request = try? SecretChatRequest.make(config: config, serverRandom: [UInt8](repeating: 3, count: 256), random: random),
+    guard
+        let request = try? SecretChatRequest.make(
+            config: config, serverRandom: [UInt8](repeating: 3, count: 256), random: random),
         let acceptance = try? SecretChatAcceptance.make(
             gA: request.gA, config: config, serverRandom: [UInt8](repeating: 5, count: 256), random: random),
         let originator = try? request.complete(gB: acceptance.gB, fingerprint: acceptance.fingerprint)

@@ -50,19 +50,27 @@ final class ServerAPIFuzzWorld: @unchecked Sendable {
             nextMessageId += 4
             return nextMessageId
         }
-        return handler.handle(RPCCall(requestMessageId: id, function: function, layer: 229, authKeyId: key, sessionId: key, dcId: dc))
+        return handler.handle(
+            RPCCall(requestMessageId: id, function: function, layer: 229, authKeyId: key, sessionId: key, dcId: dc))
     }
 
     private struct SetupFailed: Error {}
 
     private func signUp(_ phone: String, name: String, key: Int64) throws {
-        guard case .result(let sentBytes) = call(
-            Api.functions.auth.sendCode(phoneNumber: phone, apiId: 1, apiHash: "", settings: .codeSettings(.init())), key: key, dc: 2),
+        guard
+            case .result(let sentBytes) = call(
+                Api.functions.auth.sendCode(
+                    phoneNumber: phone, apiId: 1, apiHash: "", settings: .codeSettings(.init())), key: key, dc: 2),
             case .sentCode(let sent) = try Api.auth.SentCode(tlBytes: sentBytes)
         else { throw SetupFailed() }
-        _ = call(Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: sent.phoneCodeHash, phoneCode: "22222"), key: key, dc: 2)
-        guard case .result = call(
-            Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: sent.phoneCodeHash, firstName: name, lastName: ""), key: key, dc: 2)
+        _ = call(
+            Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: sent.phoneCodeHash, phoneCode: "22222"),
+            key: key, dc: 2)
+        guard
+            case .result = call(
+                Api.functions.auth.signUp(
+                    phoneNumber: phone, phoneCodeHash: sent.phoneCodeHash, firstName: name, lastName: ""), key: key,
+                dc: 2)
         else { throw SetupFailed() }
     }
 }

@@ -27,7 +27,9 @@ public enum Simulation {
     public static func run(seed: UInt64) async -> SimulationReport {
         let started = Date()
         let workload = SimulationWorkload(seed: seed)
-        var trace = ["seed \(seed): \(workload.datacenters.count) accounts on DCs \(workload.datacenters.map(String.init).joined(separator: ","))"]
+        var trace = [
+            "seed \(seed): \(workload.datacenters.count) accounts on DCs \(workload.datacenters.map(String.init).joined(separator: ","))"
+        ]
         var failures: [String] = []
         do {
             let world = try await SimulationWorld(seed: seed, datacenters: workload.datacenters)
@@ -58,7 +60,8 @@ public enum Simulation {
         } catch {
             failures.append("the world failed: \(error)")
         }
-        return SimulationReport(seed: seed, trace: trace, failures: failures, seconds: Date().timeIntervalSince(started))
+        return SimulationReport(
+            seed: seed, trace: trace, failures: failures, seconds: Date().timeIntervalSince(started))
     }
 }
 

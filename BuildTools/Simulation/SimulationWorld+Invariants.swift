@@ -53,7 +53,8 @@ extension SimulationWorld {
             let mine = acknowledged[message.from]?[message.tag]
             if message.deleted {
                 if mine != nil { return "\(message.tag) is still at a\(message.from) after its delete" }
-                for recipient in recipients(of: message) where online[recipient] && held[recipient]?[message.tag] != nil {
+                for recipient in recipients(of: message) where online[recipient] && held[recipient]?[message.tag] != nil
+                {
                     return "\(message.tag) is still at a\(recipient) after its delete"
                 }
                 continue
@@ -99,9 +100,10 @@ extension SimulationWorld {
                     !$0.flags.contains(.incoming) && Self.tag(of: $0.text) == message.tag
                 })
             else { continue }
-            let outboxMark = (try? accounts[message.from].postbox.readTransactionSync { tx in
-                try tx.getCombinedPeerReadState(peer)?.states[Namespaces.Message.cloud]?.maxOutgoingReadId
-            }) ?? nil
+            let outboxMark =
+                (try? accounts[message.from].postbox.readTransactionSync { tx in
+                    try tx.getCombinedPeerReadState(peer)?.states[Namespaces.Message.cloud]?.maxOutgoingReadId
+                }) ?? nil
             if (outboxMark ?? 0) < copy.id.id {
                 return "a\(message.from) does not see \(message.tag) read (outbox mark \(outboxMark ?? 0))"
             }
@@ -115,7 +117,8 @@ extension SimulationWorld {
             let fresh = Self.first(of: accounts[index].postbox.tailChatListView(count: Self.chatListCount))
             let live = lock.withLock { liveChatLists[index] }
             if fresh != live {
-                return "a\(index)'s live chat list (\(Self.describe(live))) differs from a fresh read (\(Self.describe(fresh)))"
+                return
+                    "a\(index)'s live chat list (\(Self.describe(live))) differs from a fresh read (\(Self.describe(fresh)))"
             }
         }
         return nil
@@ -141,7 +144,9 @@ extension SimulationWorld {
             for sender in accounts.indices {
                 let expected = sent.filter { $0.from == sender && $0.to == .group && !$0.deleted }.map(\.text)
                 let held = order.filter { $0.hasPrefix("a\(sender)→g ") }
-                if held != expected { failures.append("a\(member) holds a\(sender)'s group messages \(held), sent \(expected)") }
+                if held != expected {
+                    failures.append("a\(member) holds a\(sender)'s group messages \(held), sent \(expected)")
+                }
             }
         }
         return failures

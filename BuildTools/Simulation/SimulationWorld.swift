@@ -1,4 +1,3 @@
-import UpdateSequencing
 import AccountNetworking
 import Foundation
 import NIOPosix
@@ -9,6 +8,7 @@ import SyncCore
 import SyncCoreApi
 import TelegramApi
 import TelegramCore
+import UpdateSequencing
 
 /// One seed's server and accounts, and what was sent: where the steps act and the invariants look.
 ///
@@ -75,9 +75,11 @@ final class SimulationWorld: @unchecked Sendable {
         environment.customNetwork = { [server] store in
             // The filter is installed before the network exists; it finds its faults by the network it is given.
             let box = NetworkBox()
-            let network = server.network(store: store, pushes: { body, deliver in
-                box.faults?.filter(body, deliver) ?? deliver(.updates(body))
-            })
+            let network = server.network(
+                store: store,
+                pushes: { body, deliver in
+                    box.faults?.filter(body, deliver) ?? deliver(.updates(body))
+                })
             box.faults = faultsByNetwork.make(for: ObjectIdentifier(network))
             return network
         }
@@ -87,7 +89,9 @@ final class SimulationWorld: @unchecked Sendable {
         for (index, dc) in datacenters.enumerated() {
             let phone = "99966\(dc)\(String(format: "%04d", index + 1))"
             let account = try await signUp(phone: phone, name: "A\(index)")
-            guard let accountFaults = faultsByNetwork.faults(of: account.network) else { throw SimulationError.setup("no faults") }
+            guard let accountFaults = faultsByNetwork.faults(of: account.network) else {
+                throw SimulationError.setup("no faults")
+            }
             accountFaults.configure(random: random.split(UInt64(index + 1)))
             accounts.append(account)
             faults.append(accountFaults)
@@ -110,7 +114,9 @@ final class SimulationWorld: @unchecked Sendable {
         if let missing = await settle() { throw SimulationError.setup("the accounts did not start: \(missing)") }
         if accounts.count >= 3 {
             try await makeGroup()
-            if let missing = await settle() { throw SimulationError.setup("the group did not reach everyone: \(missing)") }
+            if let missing = await settle() {
+                throw SimulationError.setup("the group did not reach everyone: \(missing)")
+            }
         }
     }
 
@@ -247,7 +253,8 @@ final class SimulationWorld: @unchecked Sendable {
     /// The sender's server id of a message (after a settle every message of an online sender has one).
     private func cloudId(of message: Sent) -> MessageId? {
         messages(of: message.from, in: chat(message.to)).first {
-            !$0.flags.contains(.incoming) && $0.id.namespace == Namespaces.Message.cloud && Self.tag(of: $0.text) == message.tag
+            !$0.flags.contains(.incoming) && $0.id.namespace == Namespaces.Message.cloud
+                && Self.tag(of: $0.text) == message.tag
         }?.id
     }
 
@@ -315,7 +322,8 @@ final class SimulationWorld: @unchecked Sendable {
 
     /// Every chat `index` has with the others, named: each other account's, then the group's.
     func chatPeers(of index: Int) -> [(name: String, peer: PeerId)] {
-        accounts.indices.filter { $0 != index }.map { ("a\($0)", peers[$0]) } + (group.map { [("the group", $0)] } ?? [])
+        accounts.indices.filter { $0 != index }.map { ("a\($0)", peers[$0]) }
+            + (group.map { [("the group", $0)] } ?? [])
     }
 
     /// Every message `index` holds in its chats.
@@ -325,9 +333,10 @@ final class SimulationWorld: @unchecked Sendable {
 
     /// `a`'s messages in the chat `peer`, oldest first.
     func messages(of a: Int, in peer: PeerId) -> [Message] {
-        let messages = (try? accounts[a].postbox.readTransactionSync { tx in
-            try tx.earlierMessages(peerId: peer, before: nil, count: 100_000)
-        }) ?? []
+        let messages =
+            (try? accounts[a].postbox.readTransactionSync { tx in
+                try tx.earlierMessages(peerId: peer, before: nil, count: 100_000)
+            }) ?? []
         return messages.sorted { $0.index < $1.index }
     }
 
@@ -336,7 +345,9 @@ final class SimulationWorld: @unchecked Sendable {
         let authorization = manager.authorization(unauthorized)
         _ = try await authorization.sendCode(phoneNumber: phone).get()
         let code = String(repeating: String(Array(phone)[5]), count: 5)
-        guard try await authorization.signIn(code: code).get() == .signUpRequired else { throw SimulationError.setup("\(phone) exists") }
+        guard try await authorization.signIn(code: code).get() == .signUpRequired else {
+            throw SimulationError.setup("\(phone) exists")
+        }
         guard case .loggedIn = try await authorization.signUp(firstName: name, lastName: "").get() else {
             throw SimulationError.setup("\(phone) did not sign up")
         }
@@ -354,7 +365,8 @@ final class SimulationWorld: @unchecked Sendable {
         try account.postbox.transactionSync { tx in
             try tx.updatePeers([
                 TelegramUser(
-                    id: .user(user.id), accessHash: .personal(hash), firstName: name, lastName: nil, username: nil, phone: nil)
+                    id: .user(user.id), accessHash: .personal(hash), firstName: name, lastName: nil, username: nil,
+                    phone: nil)
             ])
         }
     }

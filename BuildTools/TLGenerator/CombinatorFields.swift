@@ -37,13 +37,15 @@ struct CombinatorFields {
                 fields.append(
                     Field(
                         tlName: parameter.name, swiftName: SwiftNames.fieldName(parameter.name),
-                        local: SwiftNames.localName(parameter.name), kind: mapping.fieldKind(ref, field: parameter.name, variables: variables),
+                        local: SwiftNames.localName(parameter.name),
+                        kind: mapping.fieldKind(ref, field: parameter.name, variables: variables),
                         condition: nil))
             case .conditional(let field, let bit, let ref):
                 fields.append(
                     Field(
                         tlName: parameter.name, swiftName: SwiftNames.fieldName(parameter.name),
-                        local: SwiftNames.localName(parameter.name), kind: mapping.fieldKind(ref, field: parameter.name, variables: variables),
+                        local: SwiftNames.localName(parameter.name),
+                        kind: mapping.fieldKind(ref, field: parameter.name, variables: variables),
                         condition: (field, bit)))
             }
         }
@@ -95,7 +97,9 @@ struct CombinatorFields {
         case .int256: return "TLInt256(low: TLInt128(low: 0, high: 0), high: TLInt128(low: 0, high: 0))"
         case .bool, .trueFlag: return "false"
         case .boxed(let name):
-            guard let empty = mapping.schema.constructors.first(where: { $0.result.name == name && $0.parameters.isEmpty })
+            guard
+                let empty = mapping.schema.constructors.first(where: { $0.result.name == name && $0.parameters.isEmpty }
+                )
             else { return nil }
             return SwiftNames.typePath(name, root: mapping.root) + "." + SwiftNames.caseName(empty.shortName)
         case .bare, .typeVariable: return nil
@@ -121,7 +125,9 @@ struct CombinatorFields {
                 let deciders = anchors.isEmpty ? members : anchors
                 // `case .some = x` tests presence in place; `x != nil` copies the optional (a retain, or an outlined
                 // copy of a multi-payload enum) for the generic comparison.
-                let tests = deciders.map { $0.isTrueFlag ? "\(owner)\($0.swiftName)" : "case .some = \(owner)\($0.swiftName)" }
+                let tests = deciders.map {
+                    $0.isTrueFlag ? "\(owner)\($0.swiftName)" : "case .some = \(owner)\($0.swiftName)"
+                }
                 if anchors.isEmpty {
                     // Any member present sets the bit.
                     for test in tests { lines.append("if \(test) { \(flagLocal(word)) |= 1 << \(bit) }") }
@@ -141,9 +147,12 @@ struct CombinatorFields {
                 let shared = group(of: field).count > 1
                 if shared, let zero = zeroValue(field.kind) {
                     lines.append("if \(flagLocal(condition.field)) & (1 << \(condition.bit)) != 0 {")
-                    lines.append("    let value: \(mapping.swiftType(field.kind)) = \(owner)\(field.swiftName) ?? \(zero)")
+                    lines.append(
+                        "    let value: \(mapping.swiftType(field.kind)) = \(owner)\(field.swiftName) ?? \(zero)")
                 } else if shared {
-                    lines.append("if \(flagLocal(condition.field)) & (1 << \(condition.bit)) != 0, let value = \(owner)\(field.swiftName) {")
+                    lines.append(
+                        "if \(flagLocal(condition.field)) & (1 << \(condition.bit)) != 0, let value = \(owner)\(field.swiftName) {"
+                    )
                 } else {
                     lines.append("if let value = \(owner)\(field.swiftName) {")
                 }

@@ -17,7 +17,8 @@ struct FunctionEmitter {
         let fields = CombinatorFields(function, mapping: mapping)
         let name = structName(function)
         let generics = function.typeParameters.map(\.name)
-        let genericClause = generics.isEmpty ? "" : "<" + generics.map { "\($0): TLFunction" }.joined(separator: ", ") + ">"
+        let genericClause =
+            generics.isEmpty ? "" : "<" + generics.map { "\($0): TLFunction" }.joined(separator: ", ") + ">"
         let resultKind = mapping.kind(function.result, variables: fields.variables)
         let resultType: String
         let parseResult: String
@@ -54,12 +55,16 @@ struct FunctionEmitter {
         lines.append("    }")
         lines.append("}")
         // Reading a call (what a server does); generic wrappers read their query as `AnyTLFunction`.
-        let selfType = generics.isEmpty ? name : name + "<" + generics.map { _ in "AnyTLFunction" }.joined(separator: ", ") + ">"
-        let whereClause = generics.isEmpty ? "" : " where " + generics.map { "\($0) == AnyTLFunction" }.joined(separator: ", ")
+        let selfType =
+            generics.isEmpty ? name : name + "<" + generics.map { _ in "AnyTLFunction" }.joined(separator: ", ") + ">"
+        let whereClause =
+            generics.isEmpty ? "" : " where " + generics.map { "\($0) == AnyTLFunction" }.joined(separator: ", ")
         lines.append("")
         lines.append("extension \(container(function)).\(name)\(whereClause) {")
         lines.append("    /// Reads the arguments of a call (after the constructor id).")
-        lines.append("    public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> \(container(function)).\(selfType) {")
+        lines.append(
+            "    public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> \(container(function)).\(selfType) {"
+        )
         lines += fields.readStatements(construct: "\(container(function)).\(selfType)").map { "        " + $0 }
         lines.append("    }")
         lines.append("}")

@@ -67,7 +67,8 @@ struct SwiftTypeMapping {
         case .bool, .trueFlag: return "Swift.Bool"
         case .vector(let element, _): return "[\(swiftType(element))]"
         case .boxed(let name): return SwiftNames.typePath(name, root: root)
-        case .bare(let constructor): return SwiftNames.typePath(typeOfConstructor[constructor] ?? constructor, root: root)
+        case .bare(let constructor):
+            return SwiftNames.typePath(typeOfConstructor[constructor] ?? constructor, root: root)
         case .typeVariable(let name): return name
         }
     }

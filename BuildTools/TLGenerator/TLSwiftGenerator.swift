@@ -123,8 +123,9 @@ public struct TLSwiftGenerator {
         var ids: [UInt32: String] = [:]
         for combinator in schema.constructors + schema.functions {
             if let other = ids[combinator.id] {
-                problems.append("\(combinator.location): id \(SwiftNames.hex(combinator.id)) of '\(combinator.name)' "
-                    + "is also '\(other)'")
+                problems.append(
+                    "\(combinator.location): id \(SwiftNames.hex(combinator.id)) of '\(combinator.name)' "
+                        + "is also '\(other)'")
             }
             ids[combinator.id] = combinator.name
             let variables = Set(combinator.typeParameters.map(\.name))
@@ -161,10 +162,12 @@ public struct TLSwiftGenerator {
 
     private func namespaces(types: [(name: String, constructors: [TLCombinator])]) -> String {
         let root = options.root
-        let typeNamespaces = Set(types.compactMap { type -> String? in
-            let parts = type.name.split(separator: ".")
-            return parts.count > 1 ? String(parts[0]) : nil
-        }).sorted()
+        let typeNamespaces = Set(
+            types.compactMap { type -> String? in
+                let parts = type.name.split(separator: ".")
+                return parts.count > 1 ? String(parts[0]) : nil
+            }
+        ).sorted()
         let functionNamespaces = Set(schema.functions.compactMap(\.namespace)).sorted()
         var lines = ["public import TLRuntime", ""]
         lines.append("/// The TL schema \(options.sourceName) as Swift: types, namespaces and `functions`.")
@@ -194,7 +197,8 @@ public struct TLSwiftGenerator {
         var lines: [String] = []
         lines.append("extension \(root) {")
         lines.append("    /// Reads any boxed object of this schema, choosing the type by its constructor id.")
-        lines.append("    public static func parseObject(_ r: inout TLReader) throws(TLDecodingError) -> any TLObject {")
+        lines.append(
+            "    public static func parseObject(_ r: inout TLReader) throws(TLDecodingError) -> any TLObject {")
         lines.append("        try r.readObject(parseObjectBody)")
         lines.append("    }")
         lines.append("")

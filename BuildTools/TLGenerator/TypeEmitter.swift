@@ -18,8 +18,10 @@ struct TypeEmitter {
         let container = ([root] + parts.dropLast().map { SwiftNames.escaped($0) }).joined(separator: ".")
         var lines: [String] = []
         lines.append("extension \(container) {")
-        lines.append("    /// TL type `\(typeName)`: " + constructors.map { "`\($0.name)#\(String($0.id, radix: 16))`" }
-            .joined(separator: ", ") + ".")
+        lines.append(
+            "    /// TL type `\(typeName)`: "
+                + constructors.map { "`\($0.name)#\(String($0.id, radix: 16))`" }
+                .joined(separator: ", ") + ".")
         lines.append("    public enum \(swiftName): TLObject {")
         var body: [String] = []
         let all = constructors.map { CombinatorFields($0, mapping: mapping) }
@@ -94,7 +96,8 @@ struct TypeEmitter {
         body.append("")
         body.append("/// Reads the fields of the constructor `id`.")
         body.append(
-            "public static func parseBody(_ id: Swift.UInt32, _ r: inout TLReader) throws(TLDecodingError) -> \(path) {")
+            "public static func parseBody(_ id: Swift.UInt32, _ r: inout TLReader) throws(TLDecodingError) -> \(path) {"
+        )
         body.append("    switch id {")
         for fields in all {
             let name = SwiftNames.caseName(fields.combinator.shortName)

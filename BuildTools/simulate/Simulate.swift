@@ -70,7 +70,9 @@ struct Simulate: AsyncParsableCommand {
             if (offset + 1) % 50 == 0 || offset + 1 == seeds {
                 let elapsed = Date().timeIntervalSince(started)
                 FileHandle.standardError.write(
-                    Data("simulate: \(offset + 1)/\(seeds) seeds, \(failed.count) failed, \(String(format: "%.1f", elapsed)) s\n".utf8))
+                    Data(
+                        "simulate: \(offset + 1)/\(seeds) seeds, \(failed.count) failed, \(String(format: "%.1f", elapsed)) s\n"
+                            .utf8))
             }
         }
         let sorted = durations.sorted()
@@ -78,7 +80,8 @@ struct Simulate: AsyncParsableCommand {
         let elapsed = Date().timeIntervalSince(started)
         print(
             "simulate: \(seeds - failed.count) of \(seeds) seeds passed in \(String(format: "%.1f", elapsed)) s "
-                + "(a seed: median \(String(format: "%.3f", median)) s, max \(String(format: "%.3f", sorted.last ?? 0)) s)")
+                + "(a seed: median \(String(format: "%.3f", median)) s, max \(String(format: "%.3f", sorted.last ?? 0)) s)"
+        )
         if !failed.isEmpty {
             print("failed seeds: \(failed.map(String.init).joined(separator: " "))")
             throw ExitCode(1)

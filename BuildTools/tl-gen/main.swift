@@ -27,8 +27,9 @@ do {
         for line in differences { print("tl-gen: \(line)") }
         exit(differences.isEmpty ? 0 : 1)
     }
-    print("tl-gen: \(files.count) files for \(root) (\(schema.constructors.count) constructors, "
-        + "\(schema.functions.count) functions) in \(output.path)")
+    print(
+        "tl-gen: \(files.count) files for \(root) (\(schema.constructors.count) constructors, "
+            + "\(schema.functions.count) functions) in \(output.path)")
 } catch {
     FileHandle.standardError.write(Data("tl-gen: \(schemaPath): \(error)\n".utf8))
     exit(1)

@@ -51,8 +51,11 @@ public func printMachine() {
     let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
     let date = ISO8601DateFormatter().string(from: Date())
     // The load average tells a reader whether other work shared the cores during the run.
-    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+    let load =
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
         .joined(separator: " ") ?? "unknown"
-    print(String(format: "machine: %d cores, %.0f GiB, %@; %@; load average %@", cores, memory,
-                 ProcessInfo.processInfo.operatingSystemVersionString, date, load))
+    print(
+        String(
+            format: "machine: %d cores, %.0f GiB, %@; %@; load average %@", cores, memory,
+            ProcessInfo.processInfo.operatingSystemVersionString, date, load))
 }

@@ -32,8 +32,11 @@ public func runBenchmarkScript(_ script: String, arguments: [String]) throws -> 
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard process.terminationStatus == 0, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-        throw ScriptFailure(script: script, status: process.terminationStatus, output: String(decoding: data, as: UTF8.self) + errorText)
+    guard process.terminationStatus == 0, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else {
+        throw ScriptFailure(
+            script: script, status: process.terminationStatus, output: String(decoding: data, as: UTF8.self) + errorText
+        )
     }
     return object
 }

@@ -16,7 +16,9 @@ public enum BenchAccounts {
     }
 
     /// Polls `condition` every 2 ms until it holds; throws `BenchFailure` after `timeout` seconds.
-    public static func waitFor(_ what: String, timeout: Double = 60, _ condition: @Sendable () throws -> Bool) async throws {
+    public static func waitFor(
+        _ what: String, timeout: Double = 60, _ condition: @Sendable () throws -> Bool
+    ) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while try !condition() {
             guard Date() < deadline else { throw BenchFailure("\(what): not within \(timeout) s") }

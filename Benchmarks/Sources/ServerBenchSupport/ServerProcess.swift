@@ -13,9 +13,11 @@ public final class ServerProcess {
     public init(arguments: [String]) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let binary = ProcessInfo.processInfo.environment["TG_SERVER_BIN"]
+        let binary =
+            ProcessInfo.processInfo.environment["TG_SERVER_BIN"]
             ?? root.appendingPathComponent(".build/release/tg-server").path
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tg-server-bench-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tg-server-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--port", "0", "--data-dir", directory.path] + arguments
@@ -31,7 +33,10 @@ public final class ServerProcess {
         }
         guard let field = text.split(separator: " ").first(where: { $0.hasPrefix("dc2=") }),
             let port = Int(field.dropFirst(4).trimmingCharacters(in: .whitespacesAndNewlines))
-        else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tg-server did not start: \(text)"]) }
+        else {
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tg-server did not start: \(text)"])
+        }
         self.port = port
         // The server's own key file: the same user may read it (0600).
         publicKey = try ServerKeyStore(directory: directory).rsaKey.publicKey

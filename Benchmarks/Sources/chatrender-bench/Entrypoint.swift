@@ -38,7 +38,10 @@ enum ChatRenderBench {
             case ("--top-png", let path?): topPath = path
             case ("--runs", let count?) where Int(count).map({ $0 >= 0 }) == true: runs = Int(count) ?? runs
             default:
-                FileHandle.standardError.write(Data("chatrender-bench: error: unknown or incomplete argument '\(arguments[index])' — see --help\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "chatrender-bench: error: unknown or incomplete argument '\(arguments[index])' — see --help\n"
+                            .utf8))
                 exit(2)
             }
             index += 2
@@ -60,7 +63,9 @@ enum ChatRenderBench {
         let loader = ChatMediaLoader(
             images: ImageResources(account: conversation.ann), stickers: StickerResources(account: conversation.ann))
         let media = await loader.load(entries, quality: .full)
-        guard media.failures.isEmpty else { throw RenderBenchFailure(description: "pictures missing: \(media.failures)") }
+        guard media.failures.isEmpty else {
+            throw RenderBenchFailure(description: "pictures missing: \(media.failures)")
+        }
         let renderer = ChatScreenRenderer(
             accountPeerId: conversation.ann.peerId, names: conversation.names, title: "Bob")
         let screen = renderer.render(entries, media: media)
@@ -70,7 +75,9 @@ enum ChatRenderBench {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(png).write(to: URL(fileURLWithPath: path))
-            print("chatrender-bench: wrote \(path) (\(png.count) bytes, \(screen.geometry.width)×\(screen.geometry.height))")
+            print(
+                "chatrender-bench: wrote \(path) (\(png.count) bytes, \(screen.geometry.width)×\(screen.geometry.height))"
+            )
         }
         guard runs > 0 else { return }
 
@@ -85,7 +92,9 @@ enum ChatRenderBench {
         let encoded = measure("PNG encode", items: 1, unit: "screens", runs: runs) {
             size = (try? screen.png().count) ?? 0
         }
-        func ms(_ measurement: BenchmarkSupport.Measurement) -> String { String(format: "%.1f ms", measurement.seconds * 1000) }
+        func ms(_ measurement: BenchmarkSupport.Measurement) -> String {
+            String(format: "%.1f ms", measurement.seconds * 1000)
+        }
         print(
             """
 

@@ -47,8 +47,11 @@ enum CoreBench {
         let expected = chats.count * 251  // each chat's creation message and its 250 messages
         let catchUpStart = now()
         ann.start()
-        try await BenchAccounts.waitFor("the catch-up", timeout: 300) { ann.stateManager.statistics.storedMessages >= expected }
-        let catchUp = BenchmarkSupport.Measurement(name: "catch-up", seconds: now() - catchUpStart, items: Double(expected), unit: "msgs")
+        try await BenchAccounts.waitFor("the catch-up", timeout: 300) {
+            ann.stateManager.statistics.storedMessages >= expected
+        }
+        let catchUp = BenchmarkSupport.Measurement(
+            name: "catch-up", seconds: now() - catchUpStart, items: Double(expected), unit: "msgs")
         let differences = ann.stateManager.statistics.differences
         let applySeconds = ann.stateManager.statistics.applySeconds
         let sequencerSeconds = ann.stateManager.statistics.sequencerSeconds
@@ -62,10 +65,13 @@ enum CoreBench {
         // Telethon: a second authorization of Ann receives and parses the same difference.
         let telethon = try runBenchmarkScript(
             "telethon_difference.py",
-            arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622201", "--pts", String(start.pts),
-                        "--date", String(start.date), "--qts", String(start.qts)])
+            arguments: [
+                "--port", String(port), "--pem-file", pem, "--phone", "9996622201", "--pts", String(start.pts),
+                "--date", String(start.date), "--qts", String(start.qts),
+            ])
         let telethonMessages = (telethon["messages"] as? Double) ?? Double((telethon["messages"] as? Int) ?? 0)
-        let telethonRate = BenchmarkSupport.Measurement(name: "telethon", seconds: (telethon["seconds"] as? Double) ?? .nan, items: telethonMessages, unit: "msgs")
+        let telethonRate = BenchmarkSupport.Measurement(
+            name: "telethon", seconds: (telethon["seconds"] as? Double) ?? .nan, items: telethonMessages, unit: "msgs")
 
         // Live: Telethon sends; our open history view of that chat emits.
         let live = try await liveLatency(ann: ann, port: port, pem: pem)
@@ -74,19 +80,39 @@ enum CoreBench {
         let cold = try await coldStart(manager: &manager, root: root, environment: environment)
         try await world.close()
 
-        printTable(title: "TelegramCore (tg-server on 127.0.0.1)", peerName: "peer", [
-            Comparison("catch-up: 50,200 messages in 200 chats via getDifference into Postbox vs Postbox bulk insert (the limit)", ours: catchUp, peer: bulk, goal: "≥ 0.5×"),
-            Comparison("catch-up vs Telethon 1.45 receiving and parsing the same difference", ours: catchUp, peer: telethonRate, goal: "≥ 5×"),
-            Comparison("receiving and parsing the difference only (AccountNetwork) vs Telethon 1.45", ours: receiveOnly, peer: telethonRate),
-        ])
-        print(String(format: "\ncatch-up: %.0f messages/s in %d difference calls; Postbox bulk insert %.0f/s; Telethon %.0f/s (%.0f messages)",
-                     catchUp.throughput, differences, bulk.throughput, telethonRate.throughput, telethonMessages))
-        print(String(format: "of the catch-up's %.2f s: %.2f s in batch transactions (conversion and Postbox), %.2f s in the state machine",
-                     catchUp.seconds, applySeconds, sequencerSeconds))
-        print(String(format: "live: Telethon send → our history view emits: p50 %.2f ms, p99 %.2f ms over %d messages (goal p50 ≤ 5 ms)",
-                     live.p50 * 1000, live.p99 * 1000, live.count))
-        print(String(format: "cold start with 100,000 stored messages (open, connect, getDifference, first chat list): median %.0f ms of 5, min %.0f ms (goal ≤ 300 ms)",
-                     cold.median * 1000, cold.minimum * 1000))
+        printTable(
+            title: "TelegramCore (tg-server on 127.0.0.1)", peerName: "peer",
+            [
+                Comparison(
+                    "catch-up: 50,200 messages in 200 chats via getDifference into Postbox vs Postbox bulk insert (the limit)",
+                    ours: catchUp, peer: bulk, goal: "≥ 0.5×"),
+                Comparison(
+                    "catch-up vs Telethon 1.45 receiving and parsing the same difference", ours: catchUp,
+                    peer: telethonRate, goal: "≥ 5×"),
+                Comparison(
+                    "receiving and parsing the difference only (AccountNetwork) vs Telethon 1.45", ours: receiveOnly,
+                    peer: telethonRate),
+            ])
+        print(
+            String(
+                format:
+                    "\ncatch-up: %.0f messages/s in %d difference calls; Postbox bulk insert %.0f/s; Telethon %.0f/s (%.0f messages)",
+                catchUp.throughput, differences, bulk.throughput, telethonRate.throughput, telethonMessages))
+        print(
+            String(
+                format:
+                    "of the catch-up's %.2f s: %.2f s in batch transactions (conversion and Postbox), %.2f s in the state machine",
+                catchUp.seconds, applySeconds, sequencerSeconds))
+        print(
+            String(
+                format:
+                    "live: Telethon send → our history view emits: p50 %.2f ms, p99 %.2f ms over %d messages (goal p50 ≤ 5 ms)",
+                live.p50 * 1000, live.p99 * 1000, live.count))
+        print(
+            String(
+                format:
+                    "cold start with 100,000 stored messages (open, connect, getDifference, first chat list): median %.0f ms of 5, min %.0f ms (goal ≤ 300 ms)",
+                cold.median * 1000, cold.minimum * 1000))
     }
 
     // MARK: - Steps
@@ -97,19 +123,26 @@ enum CoreBench {
 
     /// A raw client signs up, makes `chats` basic groups with the target and sends `perChat` messages into each,
     /// 64 calls in flight.
-    static func fill(world: BackendServer, targetPhone: String, chats: Int, perChat: Int) async throws -> ([PeerId], Double) {
+    static func fill(
+        world: BackendServer, targetPhone: String, chats: Int, perChat: Int
+    ) async throws -> ([PeerId], Double) {
         let writer = try await world.connect(dc: 2)
         _ = try await BackendServer.signUp(writer, phone: "9996622299", name: "Wes")
         let imported = try await writer.invoke(
-            Api.functions.contacts.importContacts(contacts: [.inputPhoneContact(.init(clientId: 1, phone: targetPhone, firstName: "", lastName: ""))]))
-        guard case .importedContacts(let contacts) = imported, case .user(let user)? = contacts.users.first, let hash = user.accessHash else {
+            Api.functions.contacts.importContacts(contacts: [
+                .inputPhoneContact(.init(clientId: 1, phone: targetPhone, firstName: "", lastName: ""))
+            ]))
+        guard case .importedContacts(let contacts) = imported, case .user(let user)? = contacts.users.first,
+            let hash = user.accessHash
+        else {
             throw BenchFailure("the writer could not find the target")
         }
         let started = now()
         var groups: [Int64] = []
         for index in 0..<chats {
             let created = try await writer.invoke(
-                Api.functions.messages.createChat(users: [.inputUser(.init(userId: user.id, accessHash: hash))], title: "chat \(index)"))
+                Api.functions.messages.createChat(
+                    users: [.inputUser(.init(userId: user.id, accessHash: hash))], title: "chat \(index)"))
             guard case .invitedUsers(let invited) = created, case .updates(let updates) = invited.updates,
                 case .chat(let chat)? = updates.chats.first
             else { throw BenchFailure("createChat gave no chat") }
@@ -128,7 +161,9 @@ enum CoreBench {
                         guard index < jobs.count else { return }
                         let (chat, number) = jobs[index]
                         _ = try await writer.invoke(
-                            Api.functions.messages.sendMessage(peer: .inputPeerChat(.init(chatId: chat)), message: "message \(number) in \(chat)", randomId: Int64(index + 1)))
+                            Api.functions.messages.sendMessage(
+                                peer: .inputPeerChat(.init(chatId: chat)), message: "message \(number) in \(chat)",
+                                randomId: Int64(index + 1)))
                     }
                 }
             }
@@ -159,7 +194,8 @@ enum CoreBench {
             }
             break
         }
-        return BenchmarkSupport.Measurement(name: "receive", seconds: now() - started, items: Double(messages), unit: "msgs")
+        return BenchmarkSupport.Measurement(
+            name: "receive", seconds: now() - started, items: Double(messages), unit: "msgs")
     }
 
     /// The same messages, read back from Ann's Postbox, inserted into a fresh Postbox.
@@ -171,14 +207,16 @@ enum CoreBench {
         }.sorted { $0.id.id < $1.id.id }.map { $0.toStoreMessage() }
         let peers = try ann.postbox.readTransactionSync { tx in try tx.getAllPeers() }
         let postbox = try Postbox.open(
-            accountPath: root + "/bulk", encryption: try PostboxEncryptionParameters(keyAndSalt: Array(repeating: 7, count: 48)))
+            accountPath: root + "/bulk",
+            encryption: try PostboxEncryptionParameters(keyAndSalt: Array(repeating: 7, count: 48)))
         try postbox.transactionSync { tx in try tx.updatePeers(peers) }
         let started = now()
         for start in stride(from: 0, to: messages.count, by: 1_000) {
             let chunk = Array(messages[start..<min(start + 1_000, messages.count)])
             try postbox.transactionSync { tx in _ = try tx.addMessages(chunk) }
         }
-        return BenchmarkSupport.Measurement(name: "bulk insert", seconds: now() - started, items: Double(messages.count), unit: "msgs")
+        return BenchmarkSupport.Measurement(
+            name: "bulk insert", seconds: now() - started, items: Double(messages.count), unit: "msgs")
     }
 
     struct Latency {
@@ -193,7 +231,10 @@ enum CoreBench {
         // chat's history once it appears. One sender: the first private chat that is not Ann's own.
         let watched = LockedValue<Disposable?>(nil)
         let list = ann.chatListView(count: 5).start(next: { view in
-            guard let entry = view.entries.first(where: { $0.peerId.namespace == Namespaces.Peer.cloudUser && $0.peerId != ann.peerId }),
+            guard
+                let entry = view.entries.first(where: {
+                    $0.peerId.namespace == Namespaces.Peer.cloudUser && $0.peerId != ann.peerId
+                }),
                 watched.withLock({ $0 == nil })
             else { return }
             let disposable = ann.historyView(peerId: entry.peerId, count: 20).start(next: { history in
@@ -210,14 +251,21 @@ enum CoreBench {
         }
         let report = try runBenchmarkScript(
             "telethon_live_sender.py",
-            arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622298", "--target-phone", "9996622201", "--count", "200"])
+            arguments: [
+                "--port", String(port), "--pem-file", pem, "--phone", "9996622298", "--target-phone", "9996622201",
+                "--count", "200",
+            ])
         let sentAt = (report["sent_at"] as? [String: Double]) ?? [:]
-        try await BenchAccounts.waitFor("every live message", timeout: 30) { seen.withLock { seen in sentAt.keys.allSatisfy { seen[$0] != nil } } }
+        try await BenchAccounts.waitFor("every live message", timeout: 30) {
+            seen.withLock { seen in sentAt.keys.allSatisfy { seen[$0] != nil } }
+        }
         // The first message opens the chat (its view starts then): leave it out.
         let samples = seen.withLock { seen in
             sentAt.filter { $0.key != "live 0" }.compactMap { key, sent in seen[key].map { $0 - sent } }
         }.sorted()
-        return Latency(p50: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)], count: samples.count)
+        return Latency(
+            p50: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)],
+            count: samples.count)
     }
 
     struct ColdStart {
@@ -225,7 +273,9 @@ enum CoreBench {
         let minimum: Double
     }
 
-    static func coldStart(manager: inout AccountManager?, root: String, environment: NetworkEnvironment) async throws -> ColdStart {
+    static func coldStart(
+        manager: inout AccountManager?, root: String, environment: NetworkEnvironment
+    ) async throws -> ColdStart {
         var id: AccountRecordId
         do {
             let cold = try await BenchAccounts.signUp(manager!, phone: "9996622202", name: "Cole")
@@ -236,14 +286,20 @@ enum CoreBench {
             // 100,000 messages over 500 chats (users), 1,000 per transaction.
             var next = 1 as Int32
             try cold.postbox.transactionSync { tx in
-                try tx.updatePeers((0..<500).map { TelegramUser(id: .user(5_000_000 + Int64($0)), accessHash: .personal(1), firstName: "User \($0)", lastName: nil, username: nil, phone: nil) })
+                try tx.updatePeers(
+                    (0..<500).map {
+                        TelegramUser(
+                            id: .user(5_000_000 + Int64($0)), accessHash: .personal(1), firstName: "User \($0)",
+                            lastName: nil, username: nil, phone: nil)
+                    })
             }
             for chunk in 0..<100 {
                 let messages = (0..<1_000).map { index -> StoreMessage in
                     defer { next += 1 }
                     let peer = PeerId.user(5_000_000 + Int64((chunk * 1_000 + index) % 500))
                     return StoreMessage(
-                        id: .id(MessageId(peerId: peer, namespace: 0, id: next)), timestamp: 1_000_000 + next, flags: [.incoming],
+                        id: .id(MessageId(peerId: peer, namespace: 0, id: next)), timestamp: 1_000_000 + next,
+                        flags: [.incoming],
                         authorId: peer, text: "stored message \(next) with some words to index")
                 }
                 try cold.postbox.transactionSync { tx in _ = try tx.addMessages(messages) }
@@ -257,7 +313,9 @@ enum CoreBench {
             let account = try reopened.account(id)
             account.start()
             let firstList = LockedValue(false)
-            let list = account.chatListView(count: 50).start(next: { view in if !view.entries.isEmpty { firstList.withLock { $0 = true } } })
+            let list = account.chatListView(count: 50).start(next: { view in
+                if !view.entries.isEmpty { firstList.withLock { $0 = true } }
+            })
             try await BenchAccounts.waitFor("the cold start") {
                 firstList.withLock { $0 } && account.stateManager.hasCaughtUp
             }

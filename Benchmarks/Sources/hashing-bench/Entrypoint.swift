@@ -29,9 +29,11 @@ enum HashingBench {
         }
         let check = bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
         precondition(UInt(check) == UInt(CRC32.checksum(bytes)), "CRC-32 disagrees with zlib")
-        printTable(title: "Hashing (64 MiB)", peerName: "zlib", [
-            Comparison("CRC-32", ours: ours, peer: zlib, goal: "none set (table-driven Swift vs zlib's braided C)"),
-            Comparison("MurmurHash3-32", ours: murmur, peer: nil),
-        ])
+        printTable(
+            title: "Hashing (64 MiB)", peerName: "zlib",
+            [
+                Comparison("CRC-32", ours: ours, peer: zlib, goal: "none set (table-driven Swift vs zlib's braided C)"),
+                Comparison("MurmurHash3-32", ours: murmur, peer: nil),
+            ])
     }
 }

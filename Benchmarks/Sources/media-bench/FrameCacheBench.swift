@@ -37,20 +37,27 @@ enum FrameCacheBench {
                         + "(\(cache.deltaFrameCount) as deltas), \(cache.compressedSize / 1024) KB vs raw "
                         + "\(cache.rawSize / 1024) KB (\(String(format: "%.1f", Double(cache.rawSize) / Double(cache.compressedSize)))× smaller); "
                         + "built at \(String(format: "%.0f", buildRate)) frames/s")
-                let (random, peer) = interleaved(items: Double(order.count), unit: "frames", ours: {
-                    for i in order { blackHole(try! cache.frame(at: i)) }
-                }, peer: copy)
+                let (random, peer) = interleaved(
+                    items: Double(order.count), unit: "frames",
+                    ours: {
+                        for i in order { blackHole(try! cache.frame(at: i)) }
+                    }, peer: copy)
                 rows.append(Comparison("\(name), keyframe every \(interval): random access", ours: random, peer: peer))
                 if interval == 16 {
-                    let (sequential, peer2) = interleaved(items: Double(order.count), unit: "frames", ours: {
-                        for i in 0..<order.count { blackHole(try! cache.frame(at: i % cache.frameCount)) }
-                    }, peer: copy)
-                    rows.append(Comparison("\(name), keyframe every 16: sequential playback", ours: sequential, peer: peer2))
+                    let (sequential, peer2) = interleaved(
+                        items: Double(order.count), unit: "frames",
+                        ours: {
+                            for i in 0..<order.count { blackHole(try! cache.frame(at: i % cache.frameCount)) }
+                        }, peer: copy)
+                    rows.append(
+                        Comparison("\(name), keyframe every 16: sequential playback", ours: sequential, peer: peer2))
                 }
             }
-            let (render, peer3) = interleaved(items: Double(order.count), unit: "frames", runs: 3, ours: {
-                for i in order { blackHole(try! source.frame(at: i)) }
-            }, peer: copy)
+            let (render, peer3) = interleaved(
+                items: Double(order.count), unit: "frames", runs: 3,
+                ours: {
+                    for i in order { blackHole(try! source.frame(at: i)) }
+                }, peer: copy)
             rows.append(Comparison("\(name): rlottie render (for scale)", ours: render, peer: peer3))
         }
         printTable(

@@ -2,13 +2,13 @@ import BenchmarkSupport
 import Foundation
 import MTProtoApi
 import MTProtoServer
-import Network
 import NIOPosix
+import Network
 import ServerBenchSupport
 import TelegramApi
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The clients' own cost, with the server out of the way: a release tg-server runs as its own process, so this
@@ -81,7 +81,9 @@ enum ClientCostBench {
         try await measure(items: Double(calls / 64 * 64)) {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 for _ in 0..<64 {
-                    tasks.addTask { for _ in 0..<(calls / 64) { _ = try await network.request(Api.functions.help.getNearestDc()) } }
+                    tasks.addTask {
+                        for _ in 0..<(calls / 64) { _ = try await network.request(Api.functions.help.getNearestDc()) }
+                    }
                 }
                 try await tasks.waitForAll()
             }
@@ -153,12 +155,14 @@ enum ClientCostBench {
         }
 
         let network = AccountNetwork(
-            datacenters: [2: endpoint], defaultMainDc: 2, publicKeys: keys, store: InMemoryNetworkKeyStore(), group: group)
+            datacenters: [2: endpoint], defaultMainDc: 2, publicKeys: keys, store: InMemoryNetworkKeyStore(),
+            group: group)
         _ = try await network.request(Api.functions.help.getNearestDc())
         await warmUpBatches(network)
         let serverBefore = server.cpuSeconds()
         let pool = try await loops(network, calls: 20_000)
-        let serverPerCall = (server.cpuSeconds() - serverBefore) / (pool.tasks.items + pool.one.items + pool.batch.items)
+        let serverPerCall =
+            (server.cpuSeconds() - serverBefore) / (pool.tasks.items + pool.one.items + pool.batch.items)
         let onLoop = try await withTaskExecutorPreference(network.taskExecutor) {
             await warmUpBatches(network)
             return try await loops(network, calls: 20_000)
@@ -189,7 +193,8 @@ enum ClientCostBench {
             "telethon_connect_bench.py", port: server.port, pem: pem, directory: directory,
             arguments: ["--runs", String(connects)])
         let telethonConnect = Cost(
-            wall: (connectJSON["wall_seconds"] as? Double) ?? .nan, cpu: (connectJSON["cpu_seconds"] as? Double) ?? .nan,
+            wall: (connectJSON["wall_seconds"] as? Double) ?? .nan,
+            cpu: (connectJSON["cpu_seconds"] as? Double) ?? .nan,
             items: Double(connects))
         return Results(
             oursConnect: oursConnect, telethonConnect: telethonConnect,
@@ -216,7 +221,8 @@ enum ClientCostBench {
         defer { server.stop() }
         let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.port, dcId: 2, framing: .abridged)
         let network = AccountNetwork(
-            datacenters: [2: endpoint], defaultMainDc: 2, publicKeys: [server.publicKey], store: InMemoryNetworkKeyStore(),
+            datacenters: [2: endpoint], defaultMainDc: 2, publicKeys: [server.publicKey],
+            store: InMemoryNetworkKeyStore(),
             group: group)
         _ = try await network.request(Api.functions.help.getNearestDc())
         let connection = try await network.connection(dc: 2)
@@ -240,15 +246,18 @@ enum ClientCostBench {
             }
             let serverBefore = server.cpuSeconds()
             let packetsBefore = await connection.receivedPacketCount()
-            let (name, cost, rounds) = onLoop
+            let (name, cost, rounds) =
+                onLoop
                 ? try await withTaskExecutorPreference(network.taskExecutor) { try await measured() }
                 : try await measured()
             let serverPerCall = (server.cpuSeconds() - serverBefore) / cost.items
             let packets = Double(await connection.receivedPacketCount() - packetsBefore) / Double(rounds)
-            print(String(
-                format: "%@, %@: %.2f µs client CPU per call (%.0f%% kernel), %.0f calls/s, server %.1f µs per call, %.1f packets received per 64 calls",
-                name, onLoop ? "on the network's loop" : "from the global pool", cost.cpuPerItem * 1e6,
-                cost.system / cost.cpu * 100, cost.items / cost.wall, serverPerCall * 1e6, packets))
+            print(
+                String(
+                    format:
+                        "%@, %@: %.2f µs client CPU per call (%.0f%% kernel), %.0f calls/s, server %.1f µs per call, %.1f packets received per 64 calls",
+                    name, onLoop ? "on the network's loop" : "from the global pool", cost.cpuPerItem * 1e6,
+                    cost.system / cost.cpu * 100, cost.items / cost.wall, serverPerCall * 1e6, packets))
         }
         await network.close()
     }
@@ -256,33 +265,53 @@ enum ClientCostBench {
     /// Prints the table: CPU per operation for both clients and their ratio (Telethon's CPU / ours).
     static func printTable(_ r: Results) {
         print("\n### Client CPU per operation (tg-server as its own process; getrusage of each client's process)\n")
-        print("| workload | ours (CPU per op) | Telethon 1.45.0 (CPU per op) | ratio (Telethon / ours) | goal | ours wall/s | Telethon wall/s | ours: kernel share |")
+        print(
+            "| workload | ours (CPU per op) | Telethon 1.45.0 (CPU per op) | ratio (Telethon / ours) | goal | ours wall/s | Telethon wall/s | ours: kernel share |"
+        )
         print("|---|---:|---:|---:|---|---:|---:|---:|")
         func row(_ name: String, _ ours: Cost, _ peer: Cost, goal: String) {
-            print(String(
-                format: "| %@ | %.1f µs | %.1f µs | %.2f× | %@ | %.0f | %.0f | %.0f%% |", name, ours.cpuPerItem * 1e6,
-                peer.cpuPerItem * 1e6, peer.cpuPerItem / ours.cpuPerItem, goal, ours.items / ours.wall,
-                peer.items / peer.wall, ours.system / ours.cpu * 100))
+            print(
+                String(
+                    format: "| %@ | %.1f µs | %.1f µs | %.2f× | %@ | %.0f | %.0f | %.0f%% |", name,
+                    ours.cpuPerItem * 1e6,
+                    peer.cpuPerItem * 1e6, peer.cpuPerItem / ours.cpuPerItem, goal, ours.items / ours.wall,
+                    peer.items / peer.wall, ours.system / ours.cpu * 100))
         }
         row("connect: TCP + auth key + initConnection/getConfig", r.oursConnect, r.telethonConnect, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork, 64 in flight", r.oursLoop, r.telethonLoop, goal: "≥ 10×")
         row("help.getNearestDc through AccountNetwork, 1 in flight", r.oursOne, r.telethonOne, goal: "≥ 10×")
-        row("help.getNearestDc through AccountNetwork.requestBatch, 64 per batch (Telethon: gather of 64)", r.oursBatch, r.telethonLoop, goal: "≥ 10×")
-        row("64 in flight, the tasks on the network's loop (taskExecutor)", r.onLoop.tasks, r.telethonLoop, goal: "≥ 10×")
+        row(
+            "help.getNearestDc through AccountNetwork.requestBatch, 64 per batch (Telethon: gather of 64)", r.oursBatch,
+            r.telethonLoop, goal: "≥ 10×")
+        row(
+            "64 in flight, the tasks on the network's loop (taskExecutor)", r.onLoop.tasks, r.telethonLoop,
+            goal: "≥ 10×")
         row("1 in flight, the task on the network's loop", r.onLoop.one, r.telethonOne, goal: "≥ 10×")
-        row("requestBatch of 64, the task on the network's loop (Telethon: gather of 64)", r.onLoop.batch, r.telethonLoop, goal: "≥ 10×")
-        print(String(
-            format: "| limit: a bare NIO 128-byte round trip over loopback (echo in another process), 1 in flight | %.1f µs | — | — | | %.0f | — | %.0f%% |",
-            r.loopback.cpuPerItem * 1e6, r.loopback.items / r.loopback.wall, r.loopback.system / r.loopback.cpu * 100))
-        print(String(
-            format: "| limit: the same client, 64 128-byte frames in one write and 64 read back, per frame | %.2f µs | — | — | | %.0f | — | %.0f%% |",
-            r.loopbackBatched.cpuPerItem * 1e6, r.loopbackBatched.items / r.loopbackBatched.wall,
-            r.loopbackBatched.system / r.loopbackBatched.cpu * 100))
-        print(String(
-            format: "10× Telethon's gather of 64 would be ≤ %.2f µs of client CPU per call.",
-            r.telethonLoop.cpuPerItem * 1e6 / 10))
-        print("\n### Alternating rounds: ours on the network's loop, then Telethon's gather of 64 (CPU per call; each side's best round)\n")
-        print("| workload | ours, rounds 1 · 2 · 3 | Telethon, rounds 1 · 2 · 3 | each round's ratio | best / best | goal |")
+        row(
+            "requestBatch of 64, the task on the network's loop (Telethon: gather of 64)", r.onLoop.batch,
+            r.telethonLoop, goal: "≥ 10×")
+        print(
+            String(
+                format:
+                    "| limit: a bare NIO 128-byte round trip over loopback (echo in another process), 1 in flight | %.1f µs | — | — | | %.0f | — | %.0f%% |",
+                r.loopback.cpuPerItem * 1e6, r.loopback.items / r.loopback.wall,
+                r.loopback.system / r.loopback.cpu * 100))
+        print(
+            String(
+                format:
+                    "| limit: the same client, 64 128-byte frames in one write and 64 read back, per frame | %.2f µs | — | — | | %.0f | — | %.0f%% |",
+                r.loopbackBatched.cpuPerItem * 1e6, r.loopbackBatched.items / r.loopbackBatched.wall,
+                r.loopbackBatched.system / r.loopbackBatched.cpu * 100))
+        print(
+            String(
+                format: "10× Telethon's gather of 64 would be ≤ %.2f µs of client CPU per call.",
+                r.telethonLoop.cpuPerItem * 1e6 / 10))
+        print(
+            "\n### Alternating rounds: ours on the network's loop, then Telethon's gather of 64 (CPU per call; each side's best round)\n"
+        )
+        print(
+            "| workload | ours, rounds 1 · 2 · 3 | Telethon, rounds 1 · 2 · 3 | each round's ratio | best / best | goal |"
+        )
         print("|---|---|---|---|---:|---|")
         func alternating(_ name: String, _ ours: [Cost]) {
             let peer = r.rounds.map(\.telethon)
@@ -291,11 +320,17 @@ enum ClientCostBench {
             }
             let best = ours.map(\.cpuPerItem).min() ?? .nan
             let peerBest = peer.map(\.cpuPerItem).min() ?? .nan
-            let ratios = zip(ours, peer).map { String(format: "%.2f×", $1.cpuPerItem / $0.cpuPerItem) }.joined(separator: " · ")
-            print(String(format: "| %@ | %@ | %@ | %@ | %.2f× | ≥ 10× |", name, list(ours), list(peer), ratios, peerBest / best))
+            let ratios = zip(ours, peer).map { String(format: "%.2f×", $1.cpuPerItem / $0.cpuPerItem) }.joined(
+                separator: " · ")
+            print(
+                String(
+                    format: "| %@ | %@ | %@ | %@ | %.2f× | ≥ 10× |", name, list(ours), list(peer), ratios,
+                    peerBest / best))
         }
         alternating("requestBatch of 64 (Telethon: gather of 64)", r.rounds.map(\.batch))
         alternating("64 tasks in flight (Telethon: gather of 64)", r.rounds.map(\.tasks))
-        print(String(format: "\nserver CPU per call during our loops from the global pool: %.1f µs", r.serverPerCall * 1e6))
+        print(
+            String(
+                format: "\nserver CPU per call during our loops from the global pool: %.1f µs", r.serverPerCall * 1e6))
     }
 }

@@ -41,7 +41,9 @@ enum LoopbackLimit {
     /// CPU (this process, user + system) and wall seconds for `count` round trips; with `frames` above 1, each round
     /// trip writes that many 128-byte frames in one flush (one `writev`) and waits for all of them to come back, and
     /// the cost is per frame (the floor under one call of a batch).
-    static func run(group: MultiThreadedEventLoopGroup, count: Int, frames: Int = 1) async throws -> ClientCostBench.Cost {
+    static func run(
+        group: MultiThreadedEventLoopGroup, count: Int, frames: Int = 1
+    ) async throws -> ClientCostBench.Cost {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", echoServer]
@@ -55,7 +57,8 @@ enum LoopbackLimit {
             guard !chunk.isEmpty else { break }
             line.append(chunk)
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             throw CocoaError(.fileReadCorruptFile)
         }
         let waiter = EchoWaiter()

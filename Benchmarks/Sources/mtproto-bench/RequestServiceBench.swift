@@ -43,7 +43,8 @@ enum RequestServiceBench {
             }
             try await tasks.waitForAll()
         }
-        let pings = BenchmarkSupport.Measurement(name: "ping", seconds: now() - pingStart, items: Double(64 * pingsPerTask), unit: "RPCs")
+        let pings = BenchmarkSupport.Measurement(
+            name: "ping", seconds: now() - pingStart, items: Double(64 * pingsPerTask), unit: "RPCs")
 
         // Calls through the request service (error rules, migrate logic and all), 64 in flight.
         let calls = 20_000
@@ -53,19 +54,22 @@ enum RequestServiceBench {
                 for task in 0..<64 {
                     tasks.addTask {
                         for i in 0..<(calls / 64) {
-                            _ = try await network.request(Api.functions.help.getNearestDc(), dc: dcs[(task + i) % dcs.count])
+                            _ = try await network.request(
+                                Api.functions.help.getNearestDc(), dc: dcs[(task + i) % dcs.count])
                         }
                     }
                 }
                 try await tasks.waitForAll()
             }
-            return BenchmarkSupport.Measurement(name: "requests", seconds: now() - start, items: Double(calls / 64 * 64), unit: "calls")
+            return BenchmarkSupport.Measurement(
+                name: "requests", seconds: now() - start, items: Double(calls / 64 * 64), unit: "calls")
         }
         let oneDc = try await loop(dcs: [2])
         // One call at a time: the client's own cost per call (and the round trip) with nothing to overlap it.
         let sequentialStart = now()
         for _ in 0..<3000 { _ = try await network.request(Api.functions.help.getNearestDc()) }
-        let oneInFlight = BenchmarkSupport.Measurement(name: "requests", seconds: now() - sequentialStart, items: 3000, unit: "calls")
+        let oneInFlight = BenchmarkSupport.Measurement(
+            name: "requests", seconds: now() - sequentialStart, items: 3000, unit: "calls")
         let threeDcs = try await loop(dcs: [1, 2, 3])
 
         // A dropped socket: time until the first call made right after the drop is answered (the reconnect waits
@@ -82,15 +86,19 @@ enum RequestServiceBench {
         await network.close()
 
         let pem = try server.keys.publicKeyDescription()
-        let telethon = try telethonLoop(port: server.dataCenters[1].port, pem: pem, directory: directory, count: 5000, concurrency: 64)
-        let telethonOne = try telethonLoop(port: server.dataCenters[1].port, pem: pem, directory: directory, count: 2000, concurrency: 1)
+        let telethon = try telethonLoop(
+            port: server.dataCenters[1].port, pem: pem, directory: directory, count: 5000, concurrency: 64)
+        let telethonOne = try telethonLoop(
+            port: server.dataCenters[1].port, pem: pem, directory: directory, count: 2000, concurrency: 1)
         return Results(
             pings: pings, oneDc: oneDc, threeDcs: threeDcs, telethon: telethon, oneInFlight: oneInFlight,
             telethonOneInFlight: telethonOne, reconnectMedian: reconnects[reconnects.count / 2],
             reconnectBackoff: DatacenterConnection.Options().reconnect.initialDelay)
     }
 
-    static func telethonLoop(port: Int, pem: String, directory: URL, count: Int, concurrency: Int) throws -> BenchmarkSupport.Measurement {
+    static func telethonLoop(
+        port: Int, pem: String, directory: URL, count: Int, concurrency: Int
+    ) throws -> BenchmarkSupport.Measurement {
         let json = try MTProtoBench.runTelethonScript(
             "telethon_request_loop.py", port: port, pem: pem, directory: directory,
             arguments: ["--count", String(count), "--concurrency", String(concurrency)])

@@ -65,7 +65,11 @@ func fail(_ message: String) -> Never {
 
 let root = FileManager.default.temporaryDirectory.appendingPathComponent("notification-bench-\(getpid())").path
 // NOTIFICATION_BENCH_KEEP=1 leaves the prepared installation for profiling one run by hand.
-defer { if ProcessInfo.processInfo.environment["NOTIFICATION_BENCH_KEEP"] != "1" { try? FileManager.default.removeItem(atPath: root) } }
+defer {
+    if ProcessInfo.processInfo.environment["NOTIFICATION_BENCH_KEEP"] != "1" {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}
 let layout = AccountsLayout(rootPath: root)
 let accountId: Int64 = 1
 let key = NotificationKey.generate()
@@ -79,19 +83,26 @@ do {
     let started = now()
     let perChat = messageCount / chatCount
     try postbox.transactionSync { tx in
-        try tx.updatePeers((1...chatCount).map {
-            TelegramUser(id: .user(Int64(1000 + $0)), accessHash: nil, firstName: "user \($0)", lastName: nil, username: nil, phone: nil)
-        })
+        try tx.updatePeers(
+            (1...chatCount).map {
+                TelegramUser(
+                    id: .user(Int64(1000 + $0)), accessHash: nil, firstName: "user \($0)", lastName: nil, username: nil,
+                    phone: nil)
+            })
     }
     for chat in 1...chatCount {
         let peer = PeerId.user(Int64(1000 + chat))
         try postbox.transactionSync { tx in
-            _ = try tx.addMessages((1...perChat).map { id in
-                StoreMessage(
-                    id: .id(MessageId(peerId: peer, namespace: Namespaces.Message.cloud, id: Int32(id))),
-                    timestamp: Int32(1_700_000_000 + id * 60 + chat), flags: id % 3 == 0 ? [] : [.incoming], authorId: peer,
-                    text: "message \(id) in chat \(chat): Tối nay ăn phở không? \(String(repeating: "x", count: id % 80))")
-            })
+            _ = try tx.addMessages(
+                (1...perChat).map { id in
+                    StoreMessage(
+                        id: .id(MessageId(peerId: peer, namespace: Namespaces.Message.cloud, id: Int32(id))),
+                        timestamp: Int32(1_700_000_000 + id * 60 + chat), flags: id % 3 == 0 ? [] : [.incoming],
+                        authorId: peer,
+                        text:
+                            "message \(id) in chat \(chat): Tối nay ăn phở không? \(String(repeating: "x", count: id % 80))"
+                    )
+                })
         }
     }
     try NotificationKeyStore(layout: layout).save(key, accountId: accountId)
@@ -108,8 +119,10 @@ var nextId: Int32 = Int32(messageCount / chatCount) + 1
         {"custom":{"date":"\(1_800_000_000 + Int(nextId))","from_id":"1001","msg_id":"\(nextId)"},"loc_args":["alice","Tối nay ăn phở không? \(nextId)"],"loc_key":"MESSAGE_TEXT"}
         """
     let sealed = PushPayloadCrypto.encrypt(Array(json.utf8), key: key)
-    let p = Data(sealed).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
+    let p = Data(sealed).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+        of: "/", with: "_"
+    )
+    .replacingOccurrences(of: "=", with: "")
     let path = root + "/push-\(nextId).json"
     FileManager.default.createFile(atPath: path, contents: Data("{\"p\":\"\(p)\"}".utf8))
     return path
@@ -142,7 +155,10 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 
 let environment = ProcessInfo.processInfo.environment
 let variants: [(name: String, variable: String)] = [
-    ("notification-service, release as `make notification-service-release` links it (static runtime, no PIE)", "NOTIFICATION_SERVICE_BIN_static_no_pie"),
+    (
+        "notification-service, release as `make notification-service-release` links it (static runtime, no PIE)",
+        "NOTIFICATION_SERVICE_BIN_static_no_pie"
+    ),
     ("… with the Swift runtime static, PIE", "NOTIFICATION_SERVICE_BIN_static"),
     ("… with the Swift runtime dynamic (SwiftPM's default)", "NOTIFICATION_SERVICE_BIN_dynamic"),
 ]
@@ -159,12 +175,20 @@ for (index, variant) in variants.enumerated() {
     }
     rows.append(floor)
 }
-rows.append(measureService("shipped binary with the app's 16 MiB page cache (`--cache-kib 16384`)", binary: shipped, extra: ["--cache-kib", "16384"]))
+rows.append(
+    measureService(
+        "shipped binary with the app's 16 MiB page cache (`--cache-kib 16384`)", binary: shipped,
+        extra: ["--cache-kib", "16384"]))
 if let tool = environment["POSTBOX_TOOL_BIN"] {
-    var row = Row(name: "peer: postbox-tool add-message (Foundation, ArgumentParser, 16 MiB cache, no decryption)", goal: "")
+    var row = Row(
+        name: "peer: postbox-tool add-message (Foundation, ArgumentParser, 16 MiB cache, no decryption)", goal: "")
     let arguments = { (id: Int32) in
-        ["add-message", "--path", layout.accountPath(accountId), "--key-file", layout.postboxKeyPath(accountId), "--peer", "1001",
-         "--id", "\(id)", "--text", "Tối nay ăn phở không?", "--incoming", "--timestamp", "\(1_800_000_000 + Int(id))"]
+        [
+            "add-message", "--path", layout.accountPath(accountId), "--key-file", layout.postboxKeyPath(accountId),
+            "--peer", "1001",
+            "--id", "\(id)", "--text", "Tối nay ăn phở không?", "--incoming", "--timestamp",
+            "\(1_800_000_000 + Int(id))",
+        ]
     }
     _ = spawnMeasured(tool, arguments(nextId))
     nextId += 1
@@ -179,13 +203,19 @@ if let tool = environment["POSTBOX_TOOL_BIN"] {
 }
 
 printMachine()
-let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
-print("load average at the end: \(load); \(runs) runs each after one warm-up; an account of \(messageCount) messages in \(chatCount) chats")
+let load =
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(
+        separator: " ") ?? "?"
+print(
+    "load average at the end: \(load); \(runs) runs each after one warm-up; an account of \(messageCount) messages in \(chatCount) chats"
+)
 print("\n### One notification-service run (process start → stored and printed → exit)\n")
 print("| variant | peak RSS median (max) | wall p50 (p90) | goal |")
 print("|---|---:|---:|---|")
 for row in rows {
-    print(String(
-        format: "| %@ | %.1f MB (%.1f MB) | %.1f ms (%.1f ms) | %@ |", row.name, Double(median(row.rss)) / 1024,
-        Double(row.rss.max() ?? 0) / 1024, median(row.seconds) * 1000, percentile(row.seconds, 0.9) * 1000, row.goal))
+    print(
+        String(
+            format: "| %@ | %.1f MB (%.1f MB) | %.1f ms (%.1f ms) | %@ |", row.name, Double(median(row.rss)) / 1024,
+            Double(row.rss.max() ?? 0) / 1024, median(row.seconds) * 1000, percentile(row.seconds, 0.9) * 1000, row.goal
+        ))
 }

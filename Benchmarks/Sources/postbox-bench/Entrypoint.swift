@@ -193,9 +193,9 @@ enum PostboxBench {
                     [Comparison("write 1,000,000 messages (10 transactions)", ours: $0, peer: grdb["build1M"])]
                 } ?? [])
                 + [
-                Comparison(
-                    "FTS query at 1,000,000 messages (median)", ours: fts, peer: grdb["fts"], goal: "≤ 1 ms median"),
-            ])
+                    Comparison(
+                        "FTS query at 1,000,000 messages (median)", ours: fts, peer: grdb["fts"], goal: "≤ 1 ms median")
+                ])
         print("load average at end: \(loadAverage())")
     }
 
@@ -221,9 +221,11 @@ enum PostboxBench {
         case "insert":
             let messages = BenchData.messages(count: 100_000)
             let storeMessages = store(messages)
-            for run in 0..<(ProcessInfo.processInfo.environment["POSTBOX_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 1) {
+            for run in 0..<(ProcessInfo.processInfo.environment["POSTBOX_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 1)
+            {
                 let t0 = now()
-                let postbox = try Postbox.open(accountPath: root.path + "/account\(run)", encryption: key, cacheSizeKiB: cacheKiB)
+                let postbox = try Postbox.open(
+                    accountPath: root.path + "/account\(run)", encryption: key, cacheSizeKiB: cacheKiB)
                 let t1 = now()
                 try postbox.transactionSync { try $0.addMessages(storeMessages) }
                 let t2 = now()
@@ -232,7 +234,8 @@ enum PostboxBench {
         case "raw-insert":
             let messages = BenchData.messages(count: 100_000)
             let rows = RawSQLCipher.rows(messages)
-            for run in 0..<(ProcessInfo.processInfo.environment["POSTBOX_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 1) {
+            for run in 0..<(ProcessInfo.processInfo.environment["POSTBOX_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 1)
+            {
                 let t0 = now()
                 let raw = RawSQLCipher(path: root.path + "/db_sqlite\(run)", keyHex: keyHex, cacheSizeKiB: cacheKiB)
                 let t1 = now()

@@ -45,27 +45,43 @@ enum SendBench {
 
         let telethon = try runBenchmarkScript(
             "telethon_send.py",
-            arguments: ["--port", String(world.port), "--pem-file", world.pem, "--phone", "9996622503", "--target-phone", "9996622502",
-                        "--latency-count", String(latencySamples), "--burst", String(burst)])
+            arguments: [
+                "--port", String(world.port), "--pem-file", world.pem, "--phone", "9996622503", "--target-phone",
+                "9996622502",
+                "--latency-count", String(latencySamples), "--burst", String(burst),
+            ])
         let telethonP50 = (telethon["latency_p50"] as? Double) ?? .nan
         let telethonP99 = (telethon["latency_p99"] as? Double) ?? .nan
         let telethonBurst = BenchmarkSupport.Measurement(
-            name: "telethon", seconds: (telethon["burst_seconds"] as? Double) ?? .nan, items: Double(burst), unit: "msgs")
+            name: "telethon", seconds: (telethon["burst_seconds"] as? Double) ?? .nan, items: Double(burst),
+            unit: "msgs")
         await ann.shutdown()
         await ben.shutdown()
         try await world.server.close()
 
-        printTable(title: "Sending (tg-server on 127.0.0.1)", peerName: "Telethon 1.45", [
-            Comparison("1,000 messages in a burst, one chat, in order", ours: burstRate, peer: telethonBurst),
-        ])
-        printTable(title: "1,000 round 60×60 chat-list avatars from downloaded 640×640 photos (MediaResources)", peerName: "cold", [
-            Comparison("cold: read, JPEG decode, fill, circle, cache store", ours: avatars.cold, peer: avatars.cold),
-            Comparison("from the representation cache", ours: avatars.cached, peer: avatars.cold),
-        ])
-        print(String(format: "\nenqueue → the server's message in place of the local one in an open view: p50 %.2f ms, p99 %.2f ms over %d",
-                     latency.p50 * 1000, latency.p99 * 1000, latency.count))
-        print(String(format: "Telethon messages.sendMessage → its answer (nothing stored): p50 %.2f ms, p99 %.2f ms; ours takes %.2f× as long at p50",
-                     telethonP50 * 1000, telethonP99 * 1000, latency.p50 / telethonP50))
+        printTable(
+            title: "Sending (tg-server on 127.0.0.1)", peerName: "Telethon 1.45",
+            [
+                Comparison("1,000 messages in a burst, one chat, in order", ours: burstRate, peer: telethonBurst)
+            ])
+        printTable(
+            title: "1,000 round 60×60 chat-list avatars from downloaded 640×640 photos (MediaResources)",
+            peerName: "cold",
+            [
+                Comparison(
+                    "cold: read, JPEG decode, fill, circle, cache store", ours: avatars.cold, peer: avatars.cold),
+                Comparison("from the representation cache", ours: avatars.cached, peer: avatars.cold),
+            ])
+        print(
+            String(
+                format:
+                    "\nenqueue → the server's message in place of the local one in an open view: p50 %.2f ms, p99 %.2f ms over %d",
+                latency.p50 * 1000, latency.p99 * 1000, latency.count))
+        print(
+            String(
+                format:
+                    "Telethon messages.sendMessage → its answer (nothing stored): p50 %.2f ms, p99 %.2f ms; ours takes %.2f× as long at p50",
+                telethonP50 * 1000, telethonP99 * 1000, latency.p50 / telethonP50))
     }
 
     struct Latency {
@@ -102,7 +118,9 @@ enum SendBench {
             if index >= 20, let at = replacedAt.withLock({ $0[text] }) { samples.append(at - started) }
         }
         samples.sort()
-        return Latency(p50: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)], count: samples.count)
+        return Latency(
+            p50: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)],
+            count: samples.count)
     }
 
     /// `burst` messages enqueued in one call; the time until the server acknowledged the last.
@@ -110,9 +128,13 @@ enum SendBench {
         let sentBefore = ann.pendingMessages.sentCount
         let started = now()
         try ann.enqueue((0..<burst).map { EnqueueMessage(text: "burst \($0)") }, to: peer)
-        try await BenchAccounts.waitFor("the burst sent", timeout: 300) { ann.pendingMessages.sentCount - sentBefore >= burst }
+        try await BenchAccounts.waitFor("the burst sent", timeout: 300) {
+            ann.pendingMessages.sentCount - sentBefore >= burst
+        }
         let seconds = now() - started
-        guard ann.pendingMessages.failedCount == 0 else { throw BenchFailure("\(ann.pendingMessages.failedCount) messages failed") }
+        guard ann.pendingMessages.failedCount == 0 else {
+            throw BenchFailure("\(ann.pendingMessages.failedCount) messages failed")
+        }
         return BenchmarkSupport.Measurement(name: "burst", seconds: seconds, items: Double(burst), unit: "msgs")
     }
 }

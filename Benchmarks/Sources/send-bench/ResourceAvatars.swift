@@ -16,14 +16,18 @@ import TelegramCore
 enum ResourceAvatars {
     static let count = 1_000
 
-    static func run(account: Account) async throws -> (cold: BenchmarkSupport.Measurement, cached: BenchmarkSupport.Measurement) {
+    static func run(
+        account: Account
+    ) async throws -> (cold: BenchmarkSupport.Measurement, cached: BenchmarkSupport.Measurement) {
         let pictures = try (0..<10).map { k -> [UInt8] in
             var straight = [UInt8]()
             straight.reserveCapacity(640 * 640 * 4)
             for y in 0..<640 {
                 for x in 0..<640 { straight += [UInt8((x + k * 20) & 0xFF), UInt8(y & 0xFF), UInt8(k * 25), 255] }
             }
-            guard let bitmap = Bitmap(width: 640, height: 640, straightRGBA: straight) else { throw BenchFailure("no bitmap") }
+            guard let bitmap = Bitmap(width: 640, height: 640, straightRGBA: straight) else {
+                throw BenchFailure("no bitmap")
+            }
             return try JPEGEncoder.encode(bitmap, quality: 87)
         }
         let mediaBox = account.postbox.mediaBox
@@ -36,7 +40,8 @@ enum ResourceAvatars {
                 imageId: MediaId(namespace: Namespaces.Media.cloudImage, id: 7_000_000 + Int64(index)),
                 representations: [
                     TelegramMediaImageRepresentation(
-                        dimensions: PixelDimensions(width: 640, height: 640), resource: resource, type: "x", byteSize: Int64(bytes.count))
+                        dimensions: PixelDimensions(width: 640, height: 640), resource: resource, type: "x",
+                        byteSize: Int64(bytes.count))
                 ])
         }
         let resources = ImageResources(account: account)
@@ -69,6 +74,9 @@ enum ResourceAvatars {
         let seconds = now() - started
         let final = state.withLock { $0 }
         guard final.failed == 0 else { throw BenchFailure("\(final.failed) avatars failed") }
-        return (BenchmarkSupport.Measurement(name: name, seconds: seconds, items: Double(photos.count), unit: "avatars"), final.fromCache)
+        return (
+            BenchmarkSupport.Measurement(name: name, seconds: seconds, items: Double(photos.count), unit: "avatars"),
+            final.fromCache
+        )
     }
 }

@@ -22,8 +22,11 @@ enum Accounts {
             Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, phoneCode: "22222"))
         guard case .authorizationSignUpRequired = signIn else { throw Failure(description: "signIn: \(signIn)") }
         let signUp = try await connection.invoke(
-            Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, firstName: "Bench \(number)", lastName: ""))
-        guard case .authorization(let authorization) = signUp, case .user(let user) = authorization.user, let hash = user.accessHash else {
+            Api.functions.auth.signUp(
+                phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, firstName: "Bench \(number)", lastName: ""))
+        guard case .authorization(let authorization) = signUp, case .user(let user) = authorization.user,
+            let hash = user.accessHash
+        else {
             throw Failure(description: "signUp: \(signUp)")
         }
         return SignedUp(connection: connection, userId: user.id, accessHash: hash)

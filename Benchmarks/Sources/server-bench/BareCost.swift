@@ -11,13 +11,17 @@ import ServerStore
 enum BareCost {
     /// Messages per second the store alone takes.
     static func storeRate(messages: Int) throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-bench-store-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "server-bench-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try ServerStore(path: folder.appendingPathComponent("server.sqlite").path)
         try store.write { tx in
             for id in [Int64(1), 2] {
-                try tx.insert(UserRecord(id: id, accessHash: id, phone: "99966200\(id)", firstName: "U\(id)", lastName: "", dc: 2, created: 0))
+                try tx.insert(
+                    UserRecord(
+                        id: id, accessHash: id, phone: "99966200\(id)", firstName: "U\(id)", lastName: "", dc: 2,
+                        created: 0))
             }
         }
         let start = now()
@@ -28,9 +32,11 @@ enum BareCost {
                     let id = try tx.allocateMessageId(owner: owner)
                     try tx.insert(
                         MessageRecord(
-                            owner: owner, id: id, globalId: global, peer: .user(peer), fromId: 1, outgoing: owner == 1, date: 0,
+                            owner: owner, id: id, globalId: global, peer: .user(peer), fromId: 1, outgoing: owner == 1,
+                            date: 0,
                             text: "message \(n) with some text"))
-                    _ = try tx.appendUpdate(owner: owner, ptsCount: 1, date: 0) { _ in [UInt8](repeating: 7, count: 96) }
+                    _ = try tx.appendUpdate(owner: owner, ptsCount: 1, date: 0) { _ in [UInt8](repeating: 7, count: 96)
+                    }
                     if owner == 1 { try tx.remember(randomId: Int64(n), owner: owner, id: id) }
                 }
             }
@@ -42,14 +48,17 @@ enum BareCost {
     /// each encrypted and decrypted with AES-256-IGE and the SHA-256 msg_key.
     static func cryptoRate(messages: Int) throws -> Double {
         guard let key = AuthKey(bytes: SecureRandom.bytes(256)) else { return 0 }
-        let bodies = [[UInt8](repeating: 1, count: 112), [UInt8](repeating: 2, count: 60), [UInt8](repeating: 3, count: 120)]
+        let bodies = [
+            [UInt8](repeating: 1, count: 112), [UInt8](repeating: 2, count: 60), [UInt8](repeating: 3, count: 120),
+        ]
         let start = now()
         var checksum = 0
         for n in 0..<messages {
             for (index, body) in bodies.enumerated() {
                 let direction: MTProtoDirection = index == 0 ? .clientToServer : .serverToClient
                 let packet = EncryptedMessage.encrypt(
-                    authKey: key, direction: direction, salt: 1, sessionId: 2, messageId: Int64(n) << 2, seqNo: 1, body: body)
+                    authKey: key, direction: direction, salt: 1, sessionId: 2, messageId: Int64(n) << 2, seqNo: 1,
+                    body: body)
                 checksum &+= try EncryptedMessage.decrypt(packet, authKey: key, direction: direction).body.count
             }
         }

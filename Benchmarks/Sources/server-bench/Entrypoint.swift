@@ -42,7 +42,9 @@ enum ServerBench {
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         // SERVER_BENCH_CLIENTS=100 runs one round (for profiling); the default is the three the table reports.
-        let chosen = ProcessInfo.processInfo.environment["SERVER_BENCH_CLIENTS"].map { $0.split(separator: ",").compactMap { Int($0) } }
+        let chosen = ProcessInfo.processInfo.environment["SERVER_BENCH_CLIENTS"].map {
+            $0.split(separator: ",").compactMap { Int($0) }
+        }
         let plan = [(2, 4000), (100, 20_000), (1000, 20_000)].filter { chosen?.contains($0.0) ?? true }
         var rounds: [Round] = []
         for (clients, messages) in plan {
@@ -54,25 +56,37 @@ enum ServerBench {
         let crypto = try BareCost.cryptoRate(messages: largest)
 
         print("\n### server-bench: messages through a release tg-server (127.0.0.1, clients in-process)\n")
-        print("| clients | messages | delivered/s | p50 ms | p99 ms | server CPU per message | server RSS per idle signed-in connection | vs bare SQLite | vs bare crypto |")
+        print(
+            "| clients | messages | delivered/s | p50 ms | p99 ms | server CPU per message | server RSS per idle signed-in connection | vs bare SQLite | vs bare crypto |"
+        )
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for round in rounds {
             let rate = Double(round.delivered) / round.seconds
             let sorted = round.latencies.sorted()
-            func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
-            print(String(
-                format: "| %d | %d | %.0f | %.2f | %.2f | %.0f µs (%.0f messages per core-second) | %.1f KiB | %.2f× | %.2f× |",
-                round.clients, round.delivered, rate, percentile(0.5), percentile(0.99),
-                round.serverCPU / Double(max(1, round.delivered)) * 1e6, Double(round.delivered) / max(round.serverCPU, 1e-9),
-                round.rssPerConnection / 1024, rate / store, rate / crypto))
+            func percentile(_ p: Double) -> Double {
+                sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000
+            }
+            print(
+                String(
+                    format:
+                        "| %d | %d | %.0f | %.2f | %.2f | %.0f µs (%.0f messages per core-second) | %.1f KiB | %.2f× | %.2f× |",
+                    round.clients, round.delivered, rate, percentile(0.5), percentile(0.99),
+                    round.serverCPU / Double(max(1, round.delivered)) * 1e6,
+                    Double(round.delivered) / max(round.serverCPU, 1e-9),
+                    round.rssPerConnection / 1024, rate / store, rate / crypto))
         }
-        print(String(format: "\nBare cost, same run: SQLite writes of one message (2 boxes, 2 pts updates, random id; one transaction) %.0f messages/s; AES-IGE + msg_key for its 3 packets both ways %.0f messages/s.", store, crypto))
+        print(
+            String(
+                format:
+                    "\nBare cost, same run: SQLite writes of one message (2 boxes, 2 pts updates, random id; one transaction) %.0f messages/s; AES-IGE + msg_key for its 3 packets both ways %.0f messages/s.",
+                store, crypto))
     }
 
     /// One round: a fresh server, `clients` accounts in a ring (each writes to the next), `messages` in all.
     static func run(clients: Int, messages: Int, group: any EventLoopGroup) async throws -> Round {
         let server = try ServerProcess(arguments: [
-            "--max-connections-per-address", "4096", "--max-connections", "4096", "--max-calls-in-flight", "64", "--send-rate", "0",
+            "--max-connections-per-address", "4096", "--max-connections", "4096", "--max-calls-in-flight", "64",
+            "--send-rate", "0",
         ])
         defer { server.stop() }
         let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.port, dcId: 2, framing: .abridged)
@@ -86,7 +100,8 @@ enum ServerBench {
             accounts += try await withThrowingTaskGroup(of: (Int, Accounts.SignedUp).self) { tasks in
                 for number in batch {
                     tasks.addTask {
-                        let connection = try await MTProtoConnection.connect(to: endpoint, publicKeys: [publicKey], group: group)
+                        let connection = try await MTProtoConnection.connect(
+                            to: endpoint, publicKeys: [publicKey], group: group)
                         return (number, try await Accounts.signUp(connection, number: number))
                     }
                 }
@@ -111,10 +126,13 @@ enum ServerBench {
                     switch updates {
                     case .updateShortMessage(let short): text = short.message
                     case .updates(let all):
-                        text = all.updates.compactMap { update -> String? in
-                            if case .updateNewMessage(let new) = update, case .message(let message) = new.message { return message.message }
-                            return nil
-                        }.first
+                        text =
+                            all.updates.compactMap { update -> String? in
+                                if case .updateNewMessage(let new) = update, case .message(let message) = new.message {
+                                    return message.message
+                                }
+                                return nil
+                            }.first
                     default: text = nil
                     }
                     guard let text, let sent = Double(text.split(separator: " ").last ?? "") else { continue }
@@ -157,7 +175,8 @@ enum ServerBench {
                                 inner.addTask {
                                     let text = String(format: "m %.9f", now())
                                     _ = try await account.connection.invoke(
-                                        Api.functions.messages.sendMessage(peer: input, message: text, randomId: Int64.random(in: 1...Int64.max)))
+                                        Api.functions.messages.sendMessage(
+                                            peer: input, message: text, randomId: Int64.random(in: 1...Int64.max)))
                                 }
                             }
                             try await inner.waitForAll()

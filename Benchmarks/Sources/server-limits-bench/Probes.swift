@@ -1,4 +1,3 @@
-import ServerBenchSupport
 import Foundation
 import MTProtoApi
 import MTProtoCore
@@ -6,6 +5,7 @@ import MTProtoTransport
 import NIOCore
 import NIOPosix
 import Network
+import ServerBenchSupport
 import TelegramApi
 
 /// Records what a raw connection receives and when it closes.
@@ -38,12 +38,15 @@ final class Watcher: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// A TCP connection that writes `bytes` and decodes intermediate frames.
-    static func connect(port: Int, sending bytes: [UInt8], group: any EventLoopGroup) async throws -> (any Channel, Watcher) {
+    static func connect(
+        port: Int, sending bytes: [UInt8], group: any EventLoopGroup
+    ) async throws -> (any Channel, Watcher) {
         let watcher = Watcher()
         let channel = try await ClientBootstrap(group: group)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(framing: .intermediate, role: .client)))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(FrameDecoder(framing: .intermediate, role: .client)))
                     try channel.pipeline.syncOperations.addHandler(watcher)
                 }
             }
@@ -55,7 +58,9 @@ final class Watcher: ChannelInboundHandler, @unchecked Sendable {
 
 /// 2,000 connections at once from one address, each naming the intermediate transport.
 enum Flood {
-    static func run(count: Int, port: Int, group: any EventLoopGroup) async throws -> (admitted: Int, refused: Int, other: Int) {
+    static func run(
+        count: Int, port: Int, group: any EventLoopGroup
+    ) async throws -> (admitted: Int, refused: Int, other: Int) {
         var connections: [(any Channel, Watcher)] = []
         for _ in 0..<count {
             connections.append(try await Watcher.connect(port: port, sending: [0xee, 0xee, 0xee, 0xee], group: group))
@@ -85,7 +90,8 @@ enum Stall {
         let start = Date()
         // Intermediate: a frame that claims 1,000 bytes, of which 100 arrive.
         let (channel, watcher) = try await Watcher.connect(
-            port: port, sending: [0xee, 0xee, 0xee, 0xee, 0xe8, 0x03, 0, 0] + [UInt8](repeating: 1, count: 100), group: group)
+            port: port, sending: [0xee, 0xee, 0xee, 0xee, 0xe8, 0x03, 0, 0] + [UInt8](repeating: 1, count: 100),
+            group: group)
         while watcher.state.closedAt == nil, Date().timeIntervalSince(start) < 120 {
             try await Task.sleep(nanoseconds: 50_000_000)
         }
@@ -98,7 +104,9 @@ enum Stall {
 /// msg_resend_req (each about 82 times; and asks their state with msgs_state_req), 200 times each over 8 connections,
 /// reading every reply. Re-sending every named copy, as the server once did, would put 8,192 messages in each reply.
 enum ResendAttack {
-    static func run(server: ServerProcess, group: any EventLoopGroup) async throws -> (before: Int, after: Int, largestReply: Int) {
+    static func run(
+        server: ServerProcess, group: any EventLoopGroup
+    ) async throws -> (before: Int, after: Int, largestReply: Int) {
         let endpoint = MTProtoConnection.Endpoint(host: "127.0.0.1", port: server.port, dcId: 2, framing: .intermediate)
         let keyed = try await MTProtoConnection.connect(to: endpoint, publicKeys: [server.publicKey], group: group)
         _ = try await keyed.invoke(MTProto.functions.ping(pingId: 0))
@@ -111,7 +119,9 @@ enum ResendAttack {
             for _ in 0..<8 {
                 tasks.addTask {
                     let watcher = Watcher()
-                    let channel = try await TransportClient.connect(host: "127.0.0.1", port: port, framing: .intermediate, group: group) { _ in [watcher] }
+                    let channel = try await TransportClient.connect(
+                        host: "127.0.0.1", port: port, framing: .intermediate, group: group
+                    ) { _ in [watcher] }
                     var session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
                     func send(_ body: [UInt8]) async throws {
                         for packet in try session.send(body, now: Date().timeIntervalSince1970).packets {
@@ -125,10 +135,12 @@ enum ResendAttack {
                     var serverIds: [Int64] = []
                     for frame in watcher.state.frames {
                         guard case .packet(let payload, _) = frame,
-                            let message = try? EncryptedMessage.decrypt(Array(payload.readableBytesView), authKey: key.authKey, direction: .serverToClient)
+                            let message = try? EncryptedMessage.decrypt(
+                                Array(payload.readableBytesView), authKey: key.authKey, direction: .serverToClient)
                         else { continue }
                         serverIds.append(message.messageId)
-                        if message.body.count >= 4, ServiceCodec.constructorId(of: message.body) == ServiceCodec.containerId,
+                        if message.body.count >= 4,
+                            ServiceCodec.constructorId(of: message.body) == ServiceCodec.containerId,
                             let children = try? ServiceCodec.parseContainer(message.body)
                         {
                             serverIds += children.map(\.messageId)

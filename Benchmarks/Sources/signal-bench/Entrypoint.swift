@@ -30,10 +30,13 @@ enum SignalBench {
         let only = Set(CommandLine.arguments.dropFirst())
         // `signal-bench limit` runs only (a) ours and its plain-loop limit (no OpenCombine), for profiles.
         if only == ["limit"] {
-            printTable(title: "Signal (a) against its limit", peerName: "plain loop calling the same ten closures", [
-                Comparison("(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPlainLoop(),
-                           goal: "≥ 0.25×")
-            ])
+            printTable(
+                title: "Signal (a) against its limit", peerName: "plain loop calling the same ten closures",
+                [
+                    Comparison(
+                        "(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPlainLoop(),
+                        goal: "≥ 0.25×")
+                ])
             return
         }
         func run(_ key: String, _ make: () -> Comparison) -> Comparison? {
@@ -64,10 +67,13 @@ enum SignalBench {
         printTable(title: "Signal: SwiftSignalKit vs OpenCombine 0.14.0", peerName: "OpenCombine", rows)
         if rows.contains(where: { $0.workload.hasPrefix("(a)") }) {
             // Measured again back to back with the limit, so both see the same load on a shared machine.
-            printTable(title: "Signal (a) against its limit", peerName: "plain loop calling the same ten closures", [
-                Comparison("(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPlainLoop(),
-                           goal: "≥ 0.25×")
-            ])
+            printTable(
+                title: "Signal (a) against its limit", peerName: "plain loop calling the same ten closures",
+                [
+                    Comparison(
+                        "(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPlainLoop(),
+                        goal: "≥ 0.25×")
+                ])
         }
         blackHole(sink)
     }

@@ -40,25 +40,34 @@ enum AESBench {
         let cryptg = try runCryptg(key: key, iv: iv, sample: Array(data[0..<256]))
         let ecb = bulkECB(data, key: key, megabytes: megabytes)
 
-        printTable(title: "AES-256-IGE (16 MiB, \(AESIGE.usesHardwareAES ? "AES-NI" : "no AES-NI"))", peerName: "cryptg 0.6.0 IGE", [
-            Comparison("IGE encrypt", ours: encrypt, peer: cryptg.encrypt, goal: "≥ 1.5×"),
-            Comparison("IGE decrypt", ours: decrypt, peer: cryptg.decrypt, goal: "≥ 1.5×"),
-        ])
-        if let limit {
-            printTable(title: "AES-256-IGE against its limit (each block waits for the previous one)",
-                       peerName: "dependent single-block AES-NI encryptions", [
-                Comparison("IGE encrypt", ours: encrypt, peer: limit, goal: "≥ 0.9×"),
-                Comparison("IGE decrypt", ours: decrypt, peer: limit, goal: "≥ 0.9×"),
+        printTable(
+            title: "AES-256-IGE (16 MiB, \(AESIGE.usesHardwareAES ? "AES-NI" : "no AES-NI"))",
+            peerName: "cryptg 0.6.0 IGE",
+            [
+                Comparison("IGE encrypt", ours: encrypt, peer: cryptg.encrypt, goal: "≥ 1.5×"),
+                Comparison("IGE decrypt", ours: decrypt, peer: cryptg.decrypt, goal: "≥ 1.5×"),
             ])
+        if let limit {
+            printTable(
+                title: "AES-256-IGE against its limit (each block waits for the previous one)",
+                peerName: "dependent single-block AES-NI encryptions",
+                [
+                    Comparison("IGE encrypt", ours: encrypt, peer: limit, goal: "≥ 0.9×"),
+                    Comparison("IGE decrypt", ours: decrypt, peer: limit, goal: "≥ 0.9×"),
+                ])
         }
-        printTable(title: "For scale: bulk ECB (independent blocks, pipelined; no chained mode can reach it)",
-                   peerName: "OpenSSL AES-256-ECB (bulk)", [
-            Comparison("IGE encrypt", ours: encrypt, peer: ecb),
-            Comparison("dependent single-block AES-NI (the limit)", ours: limit ?? ecb, peer: ecb),
-        ])
-        print(String(format: "per 16-byte block: IGE encrypt %.2f ns, decrypt %.2f ns, dependent AES-NI %.2f ns",
-                     encrypt.seconds / Double(size / 16) * 1e9, decrypt.seconds / Double(size / 16) * 1e9,
-                     (limit?.seconds ?? .nan) / Double(size / 16) * 1e9))
+        printTable(
+            title: "For scale: bulk ECB (independent blocks, pipelined; no chained mode can reach it)",
+            peerName: "OpenSSL AES-256-ECB (bulk)",
+            [
+                Comparison("IGE encrypt", ours: encrypt, peer: ecb),
+                Comparison("dependent single-block AES-NI (the limit)", ours: limit ?? ecb, peer: ecb),
+            ])
+        print(
+            String(
+                format: "per 16-byte block: IGE encrypt %.2f ns, decrypt %.2f ns, dependent AES-NI %.2f ns",
+                encrypt.seconds / Double(size / 16) * 1e9, decrypt.seconds / Double(size / 16) * 1e9,
+                (limit?.seconds ?? .nan) / Double(size / 16) * 1e9))
     }
 
     /// `size / 16` dependent encryptions x = E(x): the most blocks per second any chained AES-256 mode can do.
@@ -108,16 +117,21 @@ enum AESBench {
 
     /// cryptg's encrypt and decrypt of 16 MiB in the repository's venv, after checking it encrypts `sample` to the
     /// same bytes as ours.
-    static func runCryptg(key: [UInt8], iv: [UInt8], sample: [UInt8]) throws -> (encrypt: BenchmarkSupport.Measurement, decrypt: BenchmarkSupport.Measurement) {
+    static func runCryptg(
+        key: [UInt8], iv: [UInt8], sample: [UInt8]
+    ) throws -> (encrypt: BenchmarkSupport.Measurement, decrypt: BenchmarkSupport.Measurement) {
         func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
         let result = try runBenchmarkScript("cryptg_ige_bench.py", arguments: [hex(key), hex(iv), hex(sample)])
         let ours = try AESIGE.encrypt(sample, key: key, iv: iv)
         precondition((result["sample_hex"] as? String) == hex(ours), "cryptg's IGE and ours differ; fix the benchmark")
         let megabytes = (result["bytes"] as! NSNumber).doubleValue / 1_048_576
         return (
-            BenchmarkSupport.Measurement(name: "cryptg encrypt", seconds: (result["encrypt_seconds"] as! NSNumber).doubleValue,
-                        items: megabytes, unit: "MB"),
-            BenchmarkSupport.Measurement(name: "cryptg decrypt", seconds: (result["decrypt_seconds"] as! NSNumber).doubleValue,
-                        items: megabytes, unit: "MB"))
+            BenchmarkSupport.Measurement(
+                name: "cryptg encrypt", seconds: (result["encrypt_seconds"] as! NSNumber).doubleValue,
+                items: megabytes, unit: "MB"),
+            BenchmarkSupport.Measurement(
+                name: "cryptg decrypt", seconds: (result["decrypt_seconds"] as! NSNumber).doubleValue,
+                items: megabytes, unit: "MB")
+        )
     }
 }

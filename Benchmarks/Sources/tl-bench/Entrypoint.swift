@@ -24,12 +24,16 @@ enum TLBench {
     /// The same message as Benchmarks/scripts/telethon_message_bench.py builds.
     static func typicalMessage() -> Api.Message {
         let text = "Meet at 19:00 by the old bridge? Bring the photos from Saturday, and the charger \u{1F50B} please!"
-        return .message(.init(
-            out: true, id: 48213, fromId: .peerUser(.init(userId: 123_456_789)), peerId: .peerUser(.init(userId: 777_000)),
-            replyTo: .messageReplyHeader(.init(replyToMsgId: 48210)), date: 1_700_000_000, message: text,
-            entities: [.messageEntityBold(.init(offset: 0, length: 4)),
-                       .messageEntityTextUrl(.init(offset: 15, length: 10, url: "https://maps.example/bridge"))],
-            editDate: 1_700_000_060))
+        return .message(
+            .init(
+                out: true, id: 48213, fromId: .peerUser(.init(userId: 123_456_789)),
+                peerId: .peerUser(.init(userId: 777_000)),
+                replyTo: .messageReplyHeader(.init(replyToMsgId: 48210)), date: 1_700_000_000, message: text,
+                entities: [
+                    .messageEntityBold(.init(offset: 0, length: 4)),
+                    .messageEntityTextUrl(.init(offset: 15, length: 10, url: "https://maps.example/bridge")),
+                ],
+                editDate: 1_700_000_060))
     }
 
     static func message() throws {
@@ -51,7 +55,8 @@ enum TLBench {
             }
         }
         // The limit: the hand-written decoder of the same bytes into the same value.
-        precondition(HandWrittenMessageDecoder.decode(bytes)?.serialized() == bytes, "the hand-written decoder is wrong")
+        precondition(
+            HandWrittenMessageDecoder.decode(bytes)?.serialized() == bytes, "the hand-written decoder is wrong")
         let handWritten = measure("hand-written parse", items: Double(iterations), unit: "ops") {
             for _ in 0..<iterations {
                 blackHole(HandWrittenMessageDecoder.decode(bytes)!)
@@ -62,18 +67,26 @@ enum TLBench {
         precondition(sameBytes, "the Swift and Telethon messages differ; fix the benchmark before comparing")
         let serializeMicros = (telethon["serialize_us"] as! NSNumber).doubleValue
         let parseMicros = (telethon["parse_us"] as! NSNumber).doubleValue
-        let peerSerialize = Measurement(name: "telethon serialize", seconds: serializeMicros / 1e6, items: 1, unit: "ops")
+        let peerSerialize = Measurement(
+            name: "telethon serialize", seconds: serializeMicros / 1e6, items: 1, unit: "ops")
         let peerParse = Measurement(name: "telethon parse", seconds: parseMicros / 1e6, items: 1, unit: "ops")
-        printTable(title: "TL `message` (\(bytes.count) bytes; identical bytes on both sides)", peerName: "Telethon 1.45.0", [
-            Comparison("serialize", ours: serialize, peer: peerSerialize, goal: "≥ 50×"),
-            Comparison("parse", ours: parse, peer: peerParse, goal: "≥ 50×, ≤ 0.5 µs"),
-        ])
-        printTable(title: "TL `message` parse against its limit", peerName: "hand-written decoder, same bytes → same value", [
-            Comparison("parse", ours: parse, peer: handWritten),
-        ])
-        print(String(format: "per message: ours %.3f µs serialize, %.3f µs parse; hand-written parse %.3f µs; Telethon %.2f µs, %.2f µs",
-                     serialize.seconds / Double(iterations) * 1e6, parse.seconds / Double(iterations) * 1e6,
-                     handWritten.seconds / Double(iterations) * 1e6, serializeMicros, parseMicros))
+        printTable(
+            title: "TL `message` (\(bytes.count) bytes; identical bytes on both sides)", peerName: "Telethon 1.45.0",
+            [
+                Comparison("serialize", ours: serialize, peer: peerSerialize, goal: "≥ 50×"),
+                Comparison("parse", ours: parse, peer: peerParse, goal: "≥ 50×, ≤ 0.5 µs"),
+            ])
+        printTable(
+            title: "TL `message` parse against its limit", peerName: "hand-written decoder, same bytes → same value",
+            [
+                Comparison("parse", ours: parse, peer: handWritten)
+            ])
+        print(
+            String(
+                format:
+                    "per message: ours %.3f µs serialize, %.3f µs parse; hand-written parse %.3f µs; Telethon %.2f µs, %.2f µs",
+                serialize.seconds / Double(iterations) * 1e6, parse.seconds / Double(iterations) * 1e6,
+                handWritten.seconds / Double(iterations) * 1e6, serializeMicros, parseMicros))
     }
 
     static func runTelethon() throws -> [String: Any] {
@@ -86,7 +99,9 @@ enum TLBench {
         let timing = measure("pq", items: Double(count), unit: "ops", runs: 3) {
             for _ in 0..<count { blackHole(PQFactorization.factorize(pq)) }
         }
-        print(String(format: "\nPQ (Pollard–Brent), 64-bit pq with two 32-bit primes: %.3f ms per factorization",
-                     timing.seconds / Double(count) * 1000))
+        print(
+            String(
+                format: "\nPQ (Pollard–Brent), 64-bit pq with two 32-bit primes: %.3f ms per factorization",
+                timing.seconds / Double(count) * 1000))
     }
 }

@@ -63,10 +63,10 @@ enum HandWrittenMessageDecoder {
     static func decodeMessage(_ c: inout Cursor) -> Api.Message? {
         let expectedFlags: UInt32 = 1 << 1 | 1 << 3 | 1 << 7 | 1 << 8 | 1 << 15
         guard c.uint32() == 0x7600_b9d3, c.uint32() == expectedFlags, c.uint32() == 0,
-              let id = c.int32(), let fromId = peerUser(&c), let peerId = peerUser(&c),
-              c.uint32() == 0x1b97_dd66, c.uint32() == 1 << 4, let replyToMsgId = c.int32(),
-              let date = c.int32(), let text = c.string(),
-              c.uint32() == 0x1cb5_c415, let count = c.int32(), count >= 0, count <= (c.count - c.offset) / 4
+            let id = c.int32(), let fromId = peerUser(&c), let peerId = peerUser(&c),
+            c.uint32() == 0x1b97_dd66, c.uint32() == 1 << 4, let replyToMsgId = c.int32(),
+            let date = c.int32(), let text = c.string(),
+            c.uint32() == 0x1cb5_c415, let count = c.int32(), count >= 0, count <= (c.count - c.offset) / 4
         else { return nil }
         var entities: [Api.MessageEntity] = []
         entities.reserveCapacity(Int(count))
@@ -75,10 +75,11 @@ enum HandWrittenMessageDecoder {
             entities.append(entity)
         }
         guard let editDate = c.int32(), c.offset == c.count else { return nil }
-        return .message(.init(
-            out: true, id: id, fromId: fromId, peerId: peerId,
-            replyTo: .messageReplyHeader(.init(replyToMsgId: replyToMsgId)), date: date, message: text,
-            entities: entities, editDate: editDate))
+        return .message(
+            .init(
+                out: true, id: id, fromId: fromId, peerId: peerId,
+                replyTo: .messageReplyHeader(.init(replyToMsgId: replyToMsgId)), date: date, message: text,
+                entities: entities, editDate: editDate))
     }
 
     @inline(__always)

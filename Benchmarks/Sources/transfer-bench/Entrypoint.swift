@@ -46,7 +46,8 @@ enum TransferBench {
         let sent = try await ann.network.request(
             Api.functions.messages.sendMedia(
                 peer: .inputPeerSelf,
-                media: .inputMediaUploadedDocument(.init(forceFile: true, file: input, mimeType: "application/octet-stream", attributes: [])),
+                media: .inputMediaUploadedDocument(
+                    .init(forceFile: true, file: input, mimeType: "application/octet-stream", attributes: [])),
                 message: "", randomId: 1))
         guard case .updates(let container) = sent,
             let document = container.updates.lazy.compactMap({ update -> TelegramMediaFile? in
@@ -61,19 +62,29 @@ enum TransferBench {
         let path = try await fetchToEnd(fetcher.fetch(document.resource, size: Int64(size)))
         let downloadSeconds = now() - downloadStart
         let downloaded = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard hex(Digest.sha256([UInt8](downloaded))) == digest else { throw BenchFailure("our download differs from the file") }
+        guard hex(Digest.sha256([UInt8](downloaded))) == digest else {
+            throw BenchFailure("our download differs from the file")
+        }
 
         // Telethon moving the same file.
         let telethon = try runBenchmarkScript(
-            "telethon_transfer.py", arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622402", "--file", file])
-        guard (telethon["sha256"] as? String) == digest else { throw BenchFailure("Telethon's download differs from the file") }
+            "telethon_transfer.py",
+            arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622402", "--file", file])
+        guard (telethon["sha256"] as? String) == digest else {
+            throw BenchFailure("Telethon's download differs from the file")
+        }
         let megabytes = Double(size) / 1_048_576
         let ours = (
             up: Measurement(name: "upload", seconds: uploadSeconds, items: megabytes, unit: "MB"),
-            down: Measurement(name: "download", seconds: downloadSeconds, items: megabytes, unit: "MB"))
+            down: Measurement(name: "download", seconds: downloadSeconds, items: megabytes, unit: "MB")
+        )
         let theirs = (
-            up: Measurement(name: "upload", seconds: telethon["upload_seconds"] as? Double ?? .nan, items: megabytes, unit: "MB"),
-            down: Measurement(name: "download", seconds: telethon["download_seconds"] as? Double ?? .nan, items: megabytes, unit: "MB"))
+            up: Measurement(
+                name: "upload", seconds: telethon["upload_seconds"] as? Double ?? .nan, items: megabytes, unit: "MB"),
+            down: Measurement(
+                name: "download", seconds: telethon["download_seconds"] as? Double ?? .nan, items: megabytes, unit: "MB"
+            )
+        )
 
         // The limit of one connection: AES-256-IGE over the same bytes (one direction's encryption).
         let key = [UInt8](repeating: 7, count: 32)
@@ -85,15 +96,27 @@ enum TransferBench {
         await ann.shutdown()
         try await world.server.close()
 
-        printTable(title: "File transfer, 100 MB through tg-server (127.0.0.1)", peerName: "Telethon 1.45 + cryptg", [
-            Comparison("upload: MultipartUpload (512 KB big-file parts, 4 in flight) vs client.upload_file", ours: ours.up, peer: theirs.up, goal: "≥ 3×"),
-            Comparison("download: MediaFetcher (512 KB windows, 4 in flight, into MediaBox) vs client.download_media", ours: ours.down, peer: theirs.down, goal: "≥ 3×"),
-        ])
-        print(String(format: "\nAES-256-IGE (OpenSSL, hardware AES: %@): %.0f MB/s — the single-connection limit for one direction",
-                     AESIGE.usesHardwareAES ? "yes" : "no", aes.throughput))
-        print(String(format: "ours: upload %.1f MB/s, download %.1f MB/s; Telethon (cryptg %@): upload %.1f MB/s, download %.1f MB/s",
-                     ours.up.throughput, ours.down.throughput, (telethon["cryptg"] as? Bool) == true ? "on" : "off",
-                     theirs.up.throughput, theirs.down.throughput))
+        printTable(
+            title: "File transfer, 100 MB through tg-server (127.0.0.1)", peerName: "Telethon 1.45 + cryptg",
+            [
+                Comparison(
+                    "upload: MultipartUpload (512 KB big-file parts, 4 in flight) vs client.upload_file", ours: ours.up,
+                    peer: theirs.up, goal: "≥ 3×"),
+                Comparison(
+                    "download: MediaFetcher (512 KB windows, 4 in flight, into MediaBox) vs client.download_media",
+                    ours: ours.down, peer: theirs.down, goal: "≥ 3×"),
+            ])
+        print(
+            String(
+                format:
+                    "\nAES-256-IGE (OpenSSL, hardware AES: %@): %.0f MB/s — the single-connection limit for one direction",
+                AESIGE.usesHardwareAES ? "yes" : "no", aes.throughput))
+        print(
+            String(
+                format:
+                    "ours: upload %.1f MB/s, download %.1f MB/s; Telethon (cryptg %@): upload %.1f MB/s, download %.1f MB/s",
+                ours.up.throughput, ours.down.throughput, (telethon["cryptg"] as? Bool) == true ? "on" : "off",
+                theirs.up.throughput, theirs.down.throughput))
     }
 
     /// Writes `count` pseudo-random bytes (a xorshift stream: incompressible, reproducible); returns their SHA-256.

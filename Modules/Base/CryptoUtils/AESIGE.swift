@@ -46,7 +46,9 @@ public enum AESIGE {
     }
 
     private static func check(count: Int, key: [UInt8], iv: [UInt8], anyKeySize: Bool = false) throws(CryptoError) {
-        guard key.count == 32 || (anyKeySize && (key.count == 16 || key.count == 24)) else { throw .invalidLength(what: "AES-256 key", expected: "32", actual: key.count) }
+        guard key.count == 32 || (anyKeySize && (key.count == 16 || key.count == 24)) else {
+            throw .invalidLength(what: "AES-256 key", expected: "32", actual: key.count)
+        }
         guard iv.count == 32 else { throw .invalidLength(what: "IGE IV", expected: "32", actual: iv.count) }
         guard count % 16 == 0 else {
             throw .invalidLength(what: "IGE data", expected: "a multiple of 16", actual: count)

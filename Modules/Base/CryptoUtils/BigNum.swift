@@ -72,7 +72,9 @@ public enum BigNum {
             guard BN_mod_sub(h, m1, m2, bp, ctx) == 1, BN_mod_mul(h, h, qi, bp, ctx) == 1,
                 BN_mul(h, h, bq, ctx) == 1, BN_add(h, h, m2) == 1
             else { throw .openSSL("RSA CRT recombination") }
-            guard Int(copenssl_bn_num_bytes(h)) <= length else { throw .invalidKey("RSA CRT result exceeds the modulus") }
+            guard Int(copenssl_bn_num_bytes(h)) <= length else {
+                throw .invalidKey("RSA CRT result exceeds the modulus")
+            }
             return bytes(of: h, length: length)
         }
     }

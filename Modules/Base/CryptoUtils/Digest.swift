@@ -22,13 +22,16 @@ public enum Digest {
     /// looks the implementation up again on every digest (a locked table search, a few hundred ns — as much as
     /// hashing a whole MTProto packet); a fetched one skips that. Never freed: they live as long as the process.
     private nonisolated(unsafe) static let fetchedSHA1: OpaquePointer? = EVP_MD_fetch(nil, "SHA1", nil) ?? EVP_sha1()
-    private nonisolated(unsafe) static let fetchedSHA256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
+    private nonisolated(unsafe) static let fetchedSHA256: OpaquePointer? =
+        EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
 
     private static func hash(_ data: [UInt8], _ md: OpaquePointer?, _ size: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: size)
         var length: UInt32 = 0
         let ok = data.withUnsafeBytes { input in
-            out.withUnsafeMutableBufferPointer { EVP_Digest(input.baseAddress, input.count, $0.baseAddress, &length, md, nil) }
+            out.withUnsafeMutableBufferPointer {
+                EVP_Digest(input.baseAddress, input.count, $0.baseAddress, &length, md, nil)
+            }
         }
         precondition(ok == 1 && Int(length) == size, "EVP_Digest failed")  // only on allocation failure
         return out

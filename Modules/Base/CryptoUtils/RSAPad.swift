@@ -6,7 +6,9 @@ public enum RSAPad {
     public static func encrypt(
         _ data: [UInt8], key: RSAPublicKey, random: (Int) -> [UInt8] = SecureRandom.bytes
     ) throws(CryptoError) -> [UInt8] {
-        guard data.count <= 144 else { throw .invalidLength(what: "RSA_PAD data", expected: "≤ 144", actual: data.count) }
+        guard data.count <= 144 else {
+            throw .invalidLength(what: "RSA_PAD data", expected: "≤ 144", actual: data.count)
+        }
         let padded = data + random(192 - data.count)
         let reversed = Array(padded.reversed())
         for _ in 0..<64 {
@@ -29,7 +31,9 @@ public enum RSAPad {
     /// The second half of `decrypt`: from the raw RSA plaintext (256 bytes) to the 192 padded bytes, checking the
     /// hash. A server that also accepts the legacy scheme decrypts once and tries both on the same block.
     public static func unpad(_ block: [UInt8]) throws(CryptoError) -> [UInt8] {
-        guard block.count == 256 else { throw .invalidLength(what: "RSA_PAD block", expected: "256", actual: block.count) }
+        guard block.count == 256 else {
+            throw .invalidLength(what: "RSA_PAD block", expected: "256", actual: block.count)
+        }
         let keyXor = Array(block[0..<32])
         let aesEncrypted = Array(block[32..<256])
         let tempKey = zip(keyXor, Digest.sha256(aesEncrypted)).map { $0 ^ $1 }
@@ -45,7 +49,9 @@ public enum RSAPad {
     public static func encryptLegacy(
         _ data: [UInt8], key: RSAPublicKey, random: (Int) -> [UInt8] = SecureRandom.bytes
     ) throws(CryptoError) -> [UInt8] {
-        guard data.count <= 235 else { throw .invalidLength(what: "legacy data", expected: "≤ 235", actual: data.count) }
+        guard data.count <= 235 else {
+            throw .invalidLength(what: "legacy data", expected: "≤ 235", actual: data.count)
+        }
         let block = Digest.sha1(data) + data + random(255 - 20 - data.count)
         return try key.encryptRaw(block)
     }

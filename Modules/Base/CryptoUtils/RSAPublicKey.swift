@@ -62,8 +62,10 @@ public struct RSAPublicKey: Sendable, Equatable {
         if value.count < 254 {
             out = [UInt8(value.count)]
         } else {
-            out = [254, UInt8(truncatingIfNeeded: value.count), UInt8(truncatingIfNeeded: value.count >> 8),
-                   UInt8(truncatingIfNeeded: value.count >> 16)]
+            out = [
+                254, UInt8(truncatingIfNeeded: value.count), UInt8(truncatingIfNeeded: value.count >> 8),
+                UInt8(truncatingIfNeeded: value.count >> 16),
+            ]
         }
         out += value
         while out.count % 4 != 0 { out.append(0) }

@@ -106,10 +106,16 @@ public enum SecretFile {
         while done < bytes.count, failure == nil {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
             if n < 0, errno == EINTR { continue }
-            if n <= 0 { failure = .system(operation: "write", path: temporary, code: n < 0 ? errno : EIO) } else { done += n }
+            if n <= 0 {
+                failure = .system(operation: "write", path: temporary, code: n < 0 ? errno : EIO)
+            } else {
+                done += n
+            }
         }
         // The mode argument of open is masked by the umask; set it exactly (it can only be tighter than 0600).
-        if failure == nil, fchmod(fd, fileMode) != 0 { failure = .system(operation: "fchmod", path: temporary, code: errno) }
+        if failure == nil, fchmod(fd, fileMode) != 0 {
+            failure = .system(operation: "fchmod", path: temporary, code: errno)
+        }
         if failure == nil, fsync(fd) != 0 { failure = .system(operation: "fsync", path: temporary, code: errno) }
         close(fd)
         if let failure {

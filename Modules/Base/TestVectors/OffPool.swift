@@ -21,7 +21,8 @@ extension ProcessRunner {
 
 extension RunningProcess {
     /// `waitForOutput`, awaited without holding a cooperative thread.
-    public func waitForOutputOffPool(timeout: Double, until condition: @escaping @Sendable (Data) -> Bool) async -> Bool {
+    public func waitForOutputOffPool(timeout: Double, until condition: @escaping @Sendable (Data) -> Bool) async -> Bool
+    {
         (try? await offPool { self.waitForOutput(timeout: timeout, until: condition) }) ?? false
     }
 

@@ -175,8 +175,10 @@ final class OutputDrain: @unchecked Sendable {
     }
 
     private func read(_ out: FileHandle, _ err: FileHandle) {
-        var fds = [pollfd(fd: out.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: err.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: out.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: err.fileDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while fds.contains(where: { $0.fd >= 0 }) {
             condition.lock()
@@ -192,8 +194,11 @@ final class OutputDrain: @unchecked Sendable {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(fds[index].fd, $0.baseAddress, $0.count) }
                 if count > 0 {
                     condition.lock()
-                    if index == 0 { stdout.append(contentsOf: buffer[..<count]) }
-                    else { stderr.append(contentsOf: buffer[..<count]) }
+                    if index == 0 {
+                        stdout.append(contentsOf: buffer[..<count])
+                    } else {
+                        stderr.append(contentsOf: buffer[..<count])
+                    }
                     condition.broadcast()
                     condition.unlock()
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {

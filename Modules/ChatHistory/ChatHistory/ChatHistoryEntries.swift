@@ -6,7 +6,9 @@ public import Postbox
 /// the first incoming message not read; a loading row at an end where the view reaches a hole.
 public enum ChatHistoryEntries {
     /// The entries of `view`; days are counted in a time zone `utcOffset` seconds east of UTC.
-    public static func make(from view: MessageHistoryView, utcOffset: Int32 = 0, unreadSeparator: Bool = true) -> [ChatHistoryEntry] {
+    public static func make(
+        from view: MessageHistoryView, utcOffset: Int32 = 0, unreadSeparator: Bool = true
+    ) -> [ChatHistoryEntry] {
         // Albums first: adjacent messages of one Postbox group are one item.
         var items: [[MessageHistoryEntry]] = []
         for entry in view.entries {

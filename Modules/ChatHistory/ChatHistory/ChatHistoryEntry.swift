@@ -32,10 +32,12 @@ public enum ChatHistoryEntry: Equatable, Sendable {
     public var sortKey: ChatHistorySortKey {
         switch self {
         case .message(let entry): return ChatHistorySortKey(edge: 1, index: entry.index, rank: 2)
-        case .group(_, let entries): return ChatHistorySortKey(edge: 1, index: entries.last?.index ?? ChatHistorySortKey.noIndex, rank: 2)
+        case .group(_, let entries):
+            return ChatHistorySortKey(edge: 1, index: entries.last?.index ?? ChatHistorySortKey.noIndex, rank: 2)
         case .dateHeader(_, let index): return ChatHistorySortKey(edge: 1, index: index, rank: 0)
         case .unread(let index): return ChatHistorySortKey(edge: 1, index: index, rank: 1)
-        case .loading(let earlier): return ChatHistorySortKey(edge: earlier ? 0 : 2, index: ChatHistorySortKey.noIndex, rank: 0)
+        case .loading(let earlier):
+            return ChatHistorySortKey(edge: earlier ? 0 : 2, index: ChatHistorySortKey.noIndex, rank: 0)
         }
     }
 

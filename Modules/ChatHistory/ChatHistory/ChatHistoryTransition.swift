@@ -37,14 +37,19 @@ public struct ChatHistoryTransition: Sendable {
                 && insert.item.messages.contains { !$0.flags.contains(.incoming) }
         }
         return ChatHistoryTransition(
-            reason: reason, changes: changes, scrollToBottom: reason == .initial || (reason == .interactiveChanges && ownNewMessage))
+            reason: reason, changes: changes,
+            scrollToBottom: reason == .initial || (reason == .interactiveChanges && ownNewMessage))
     }
 
     /// The same change as a list transaction, each entry made into the list's item by `item`.
     public func listTransaction<Item: ListViewItem>(_ item: (ChatHistoryEntry) -> Item) -> ListViewTransaction<Item> {
         ListViewTransaction(
             deleteIndices: changes.deleteIndices,
-            inserts: changes.inserts.map { .init(index: $0.index, previousIndex: $0.previousIndex, item: item($0.item)) },
-            updates: changes.updates.map { .init(index: $0.index, previousIndex: $0.previousIndex, item: item($0.item)) })
+            inserts: changes.inserts.map {
+                .init(index: $0.index, previousIndex: $0.previousIndex, item: item($0.item))
+            },
+            updates: changes.updates.map {
+                .init(index: $0.index, previousIndex: $0.previousIndex, item: item($0.item))
+            })
     }
 }

@@ -63,7 +63,9 @@ public enum ChatMessageItemClassifier {
             case let file as TelegramMediaFile:
                 if file.isVoice {
                     result.append(.voice(message.id))
-                } else if file.isVideo || file.isAnimated || file.mimeType.hasPrefix("image/") || file.mimeType.hasPrefix("video/") {
+                } else if file.isVideo || file.isAnimated || file.mimeType.hasPrefix("image/")
+                    || file.mimeType.hasPrefix("video/")
+                {
                     result.append(.media(message.id))
                 } else {
                     result.append(.file(message.id))

@@ -56,7 +56,11 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
     private var nodes: [Node] = []
     private var offset = 0
     /// Changes waiting, in order: a transaction, where to scroll (for `scroll(to:)`), and who hears of a refusal.
-    private var queued: [(transaction: ListViewTransaction<Item>, scrollTo: Int?, onError: (@Sendable (ListViewTransactionError) -> Void)?)] = []
+    private var queued:
+        [(
+            transaction: ListViewTransaction<Item>, scrollTo: Int?,
+            onError: (@Sendable (ListViewTransactionError) -> Void)?
+        )] = []
     private var busy = false
     private var cache: [LayoutKey: ListViewItemLayout] = [:]
     private var cacheOrder: [LayoutKey] = []
@@ -77,7 +81,9 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
 
     /// Applies `transaction` after every transaction enqueued before it, once its items in reach are laid out; an
     /// invalid transaction is dropped and reported through `onError`.
-    public func enqueue(_ transaction: ListViewTransaction<Item>, onError: (@Sendable (ListViewTransactionError) -> Void)? = nil) {
+    public func enqueue(
+        _ transaction: ListViewTransaction<Item>, onError: (@Sendable (ListViewTransactionError) -> Void)? = nil
+    ) {
         deliverQueue.async {
             self.queued.append((transaction, nil, onError))
             self.processNext()
@@ -99,7 +105,6 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
         return result
     }
 
-
     // MARK: - On the delivering queue
 
     private func processNext() {
@@ -118,7 +123,10 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
         let anchor = Self.visibleRange(nodes, offset: offset, viewport: viewportHeight).map { range in
             (id: nodes[range.lowerBound].item.stableId, screenY: Self.bottomY(of: range.lowerBound, in: nodes) - offset)
         }
-        settle(next, place: { nodes in Self.placedOffset(scrollTo: scrollTo, wasAtBottom: wasAtBottom, anchor: anchor, in: nodes) })
+        settle(
+            next,
+            place: { nodes in Self.placedOffset(scrollTo: scrollTo, wasAtBottom: wasAtBottom, anchor: anchor, in: nodes)
+            })
     }
 
     /// Lays out what is within reach of where the viewport goes, places it again with the real heights, and repeats
@@ -133,7 +141,8 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
             var found = false
             needed = []
             for index in Self.reach(next, offset: target, viewport: viewportHeight) {
-                let key = LayoutKey(item: next[index].item.layoutKey, width: width, neighbours: Self.neighbours(of: index, in: next))
+                let key = LayoutKey(
+                    item: next[index].item.layoutKey, width: width, neighbours: Self.neighbours(of: index, in: next))
                 if next[index].key == key { continue }
                 if let cached = cache[key] {
                     next[index].layout = cached
@@ -189,16 +198,21 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
 
     private func state() -> State {
         State(
-            stableIds: nodes.map(\.item.stableId), heights: nodes.map(\.height), laidOut: nodes.map { $0.layout != nil },
+            stableIds: nodes.map(\.item.stableId), heights: nodes.map(\.height),
+            laidOut: nodes.map { $0.layout != nil },
             visible: Self.visibleRange(nodes, offset: offset, viewport: viewportHeight), scrollOffset: offset)
     }
 
     // MARK: - Pure geometry
 
-    private static func applying(_ transaction: ListViewTransaction<Item>, to nodes: [Node]) throws(ListViewTransactionError) -> [Node] {
+    private static func applying(
+        _ transaction: ListViewTransaction<Item>, to nodes: [Node]
+    ) throws(ListViewTransactionError) -> [Node] {
         var result = nodes
         for index in Set(transaction.deleteIndices).sorted(by: >) {
-            guard result.indices.contains(index) else { throw .indexOutOfRange(kind: "delete", index: index, count: result.count) }
+            guard result.indices.contains(index) else {
+                throw .indexOutOfRange(kind: "delete", index: index, count: result.count)
+            }
             result.remove(at: index)
         }
         for insert in transaction.inserts.sorted(by: { $0.index < $1.index }) {
@@ -268,7 +282,9 @@ public final class ListView<Item: ListViewItem>: @unchecked Sendable {
 
     /// The items to lay out: the viewport and `preloadScreens` screens above and below it.
     private static func reach(_ nodes: [Node], offset: Int, viewport: Int) -> [Int] {
-        guard let range = indices(nodes, from: offset - preloadScreens * viewport, to: offset + viewport + preloadScreens * viewport)
+        guard
+            let range = indices(
+                nodes, from: offset - preloadScreens * viewport, to: offset + viewport + preloadScreens * viewport)
         else { return [] }
         return Array(range)
     }

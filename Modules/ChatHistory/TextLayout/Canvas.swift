@@ -79,7 +79,8 @@ public struct Canvas: Sendable {
     ) {
         steps.append(
             .text(
-                CanvasText(text: text, entities: entities, width: width, fontSize: fontSize, origin: origin, color: color)))
+                CanvasText(
+                    text: text, entities: entities, width: width, fontSize: fontSize, origin: origin, color: color)))
     }
 
     /// Carries out the steps on a cairo ARGB32 image surface and returns its pixels.

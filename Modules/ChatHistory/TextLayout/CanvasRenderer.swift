@@ -160,7 +160,8 @@ enum CanvasRenderer {
         let layout = pango_layout_new(context)!
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let width = min(max(text.width, 1), Int(Int32.max / PANGO_SCALE))
-        TextLayout.configure(layout, text: text.text, width: width, fontSize: text.fontSize, styled: styled, offsets: offsets)
+        TextLayout.configure(
+            layout, text: text.text, width: width, fontSize: text.fontSize, styled: styled, offsets: offsets)
         set(cr, text.color)
         cairo_move_to(cr, text.origin.x, text.origin.y)
         pango_cairo_show_layout(cr, layout)

@@ -21,7 +21,8 @@ public struct CanvasColor: Hashable, Sendable {
     /// A colour from 0xRRGGBB and an opacity.
     public init(rgb: UInt32, alpha: Double = 1) {
         self.init(
-            red: Double((rgb >> 16) & 0xFF) / 255, green: Double((rgb >> 8) & 0xFF) / 255, blue: Double(rgb & 0xFF) / 255,
+            red: Double((rgb >> 16) & 0xFF) / 255, green: Double((rgb >> 8) & 0xFF) / 255,
+            blue: Double(rgb & 0xFF) / 255,
             alpha: alpha)
     }
 

@@ -50,7 +50,8 @@ struct ChatBubbleRow {
             let bold = [MessageTextEntity(range: 0..<author.utf16.count, type: .bold)]
             let size = s.px(s.replySize)
             let nameLaid = TextLayout.layout(author, entities: bold, width: Int(textMax), fontSize: size)
-            let quote = Self.oneLine(target.map(ChatScreenRenderer.quote) ?? "a message", width: textMax - s.px(10), fontSize: size)
+            let quote = Self.oneLine(
+                target.map(ChatScreenRenderer.quote) ?? "a message", width: textMax - s.px(10), fontSize: size)
             let quoteLaid = TextLayout.layout(quote, width: Int(textMax), fontSize: size)
             reply = (
                 author, quote, max(nameLaid.bounds.width, quoteLaid.bounds.width) + s.px(10),
@@ -61,7 +62,9 @@ struct ChatBubbleRow {
         // The text.
         let entities = textMessage?.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
         let textSize = s.px(s.textSize)
-        let laid = textMessage.map { TextLayout.layout($0.text, entities: entities, width: Int(textMax), fontSize: textSize) }
+        let laid = textMessage.map {
+            TextLayout.layout($0.text, entities: entities, width: Int(textMax), fontSize: textSize)
+        }
         let gap = s.px(6)
         var timeOnLastLine = false
         var contentWidth = max(reply?.width ?? 0, laid?.bounds.width ?? 0)
@@ -115,13 +118,20 @@ struct ChatBubbleRow {
         let totalHeight = height.rounded(.up)
 
         return ChatScreenRow(height: totalHeight, mergedAbove: mergedAbove) { canvas, top in
-            let x = outgoing
-                ? Double(s.pixelWidth) - s.px(s.sideMargin + s.tailWidth) - bubbleWidth : s.px(s.sideMargin + s.tailWidth)
+            let x =
+                outgoing
+                ? Double(s.pixelWidth) - s.px(s.sideMargin + s.tailWidth) - bubbleWidth
+                : s.px(s.sideMargin + s.tailWidth)
             let frame = CanvasRect(x: x, y: top, width: bubbleWidth, height: totalHeight)
             let big = s.px(s.bubbleRadius), small = s.px(s.mergedRadius)
-            let radii = outgoing
-                ? CornerRadii(topLeft: big, topRight: mergedAbove ? small : big, bottomRight: mergedBelow ? small : big, bottomLeft: big)
-                : CornerRadii(topLeft: mergedAbove ? small : big, topRight: big, bottomRight: big, bottomLeft: mergedBelow ? small : big)
+            let radii =
+                outgoing
+                ? CornerRadii(
+                    topLeft: big, topRight: mergedAbove ? small : big, bottomRight: mergedBelow ? small : big,
+                    bottomLeft: big)
+                : CornerRadii(
+                    topLeft: mergedAbove ? small : big, topRight: big, bottomRight: big,
+                    bottomLeft: mergedBelow ? small : big)
             let tail: BubbleTail = mergedBelow ? .none : (outgoing ? .right : .left)
             canvas.fillBubble(frame, radii: radii, tail: tail, tailWidth: s.px(s.tailWidth), color: fill)
             var item = ChatScreenItem(
@@ -134,12 +144,15 @@ struct ChatBubbleRow {
                 let size = s.px(s.replySize)
                 let bold = [MessageTextEntity(range: 0..<reply.author.utf16.count, type: .bold)]
                 let authorOrigin = CanvasPoint(x: bar.maxX + s.px(6), y: bar.y)
-                canvas.drawText(reply.author, entities: bold, width: Int(textMax), fontSize: size, at: authorOrigin, color: accent)
-                let nameHeight = TextLayout.layout(reply.author, entities: bold, width: Int(textMax), fontSize: size).bounds.height
+                canvas.drawText(
+                    reply.author, entities: bold, width: Int(textMax), fontSize: size, at: authorOrigin, color: accent)
+                let nameHeight = TextLayout.layout(reply.author, entities: bold, width: Int(textMax), fontSize: size)
+                    .bounds.height
                 let quoteOrigin = CanvasPoint(x: authorOrigin.x, y: bar.y + nameHeight)
                 canvas.drawText(reply.quote, width: Int(textMax), fontSize: size, at: quoteOrigin, color: s.text)
                 item.reply = ReplyHeaderGeometry(
-                    bar: bar, authorOrigin: authorOrigin, quoteOrigin: quoteOrigin, author: reply.author, quote: reply.quote)
+                    bar: bar, authorOrigin: authorOrigin, quoteOrigin: quoteOrigin, author: reply.author,
+                    quote: reply.quote)
             }
 
             if hasMedia {
@@ -147,7 +160,8 @@ struct ChatBubbleRow {
                 let atTop = reply == nil, atBottom = laid == nil
                 let gridWidth = bubbleWidth - 2 * inset
                 for (cell, id) in zip(grid, mediaIds) {
-                    let rect = CanvasRect(x: x + inset + cell.x, y: top + mediaTop + cell.y, width: cell.width, height: cell.height)
+                    let rect = CanvasRect(
+                        x: x + inset + cell.x, y: top + mediaTop + cell.y, width: cell.width, height: cell.height)
                     let left = cell.x < 1, right = cell.maxX > gridWidth - 1
                     let upper = cell.y < 1, lower = cell.maxY > gridHeight - 1
                     let cellRadii = CornerRadii(
@@ -172,7 +186,8 @@ struct ChatBubbleRow {
 
             if let id = voiceId ?? fileId, let message = byId[id] {
                 let origin = CanvasPoint(x: x + padH, y: top + voiceTop)
-                let drawn = voiceId != nil
+                let drawn =
+                    voiceId != nil
                     ? drawVoice(&canvas, message, at: origin, accent: accent, fill: fill, timeColor: timeColor)
                     : drawFile(&canvas, message, at: origin, accent: accent, timeColor: timeColor)
                 item.waveformBars = drawn
@@ -180,7 +195,9 @@ struct ChatBubbleRow {
                 if laid == nil {
                     let timeOrigin = CanvasPoint(
                         x: frame.maxX - padH - timeWidth, y: frame.maxY - padV - timeHeight)
-                    drawTime(&canvas, timeText, at: timeOrigin, color: timeColor, outgoing: outgoing, width: timeLaid.bounds.width)
+                    drawTime(
+                        &canvas, timeText, at: timeOrigin, color: timeColor, outgoing: outgoing,
+                        width: timeLaid.bounds.width)
                     item.timeOrigin = timeOrigin
                 }
             }
@@ -189,25 +206,34 @@ struct ChatBubbleRow {
                 // A right-to-left paragraph's lines sit at the right of the `textMax` box: move the box so that the
                 // text's extents (`bounds.x` onwards) start at the padding, inside a bubble as wide as the text.
                 let origin = CanvasPoint(x: x + padH - laid.bounds.x, y: top + textTop)
-                canvas.drawText(message.text, entities: entities, width: Int(textMax), fontSize: textSize, at: origin, color: s.text)
+                canvas.drawText(
+                    message.text, entities: entities, width: Int(textMax), fontSize: textSize, at: origin, color: s.text
+                )
                 item.textOrigin = origin
                 item.textLines = laid.lineCount
             }
             if laid != nil || (!hasMedia && voiceId == nil && fileId == nil) {
-                let timeOrigin = CanvasPoint(x: frame.maxX - padH - timeWidth, y: frame.maxY - padV - timeHeight + s.px(2))
-                drawTime(&canvas, timeText, at: timeOrigin, color: timeColor, outgoing: outgoing, width: timeLaid.bounds.width)
+                let timeOrigin = CanvasPoint(
+                    x: frame.maxX - padH - timeWidth, y: frame.maxY - padV - timeHeight + s.px(2))
+                drawTime(
+                    &canvas, timeText, at: timeOrigin, color: timeColor, outgoing: outgoing,
+                    width: timeLaid.bounds.width)
                 item.timeOrigin = timeOrigin
             }
             return item
         }
     }
 
-    private func drawTime(_ canvas: inout Canvas, _ text: String, at origin: CanvasPoint, color: CanvasColor, outgoing: Bool, width: Double) {
+    private func drawTime(
+        _ canvas: inout Canvas, _ text: String, at origin: CanvasPoint, color: CanvasColor, outgoing: Bool,
+        width: Double
+    ) {
         let s = style
         canvas.drawText(text, width: s.pixelWidth, fontSize: s.px(s.timeSize), at: origin, color: color)
         if outgoing {
             let height = TextLayout.layout(text, width: s.pixelWidth, fontSize: s.px(s.timeSize)).bounds.height
-            rows.drawChecks(&canvas, x: origin.x + width + s.px(3), midY: origin.y + height / 2, read: isRead, color: color)
+            rows.drawChecks(
+                &canvas, x: origin.x + width + s.px(3), midY: origin.y + height / 2, read: isRead, color: color)
         }
     }
 
@@ -219,11 +245,15 @@ struct ChatBubbleRow {
     ) -> [CanvasRect] {
         let s = style
         let button = s.px(s.voiceButton)
-        canvas.fillCircle(center: CanvasPoint(x: origin.x + button / 2, y: origin.y + button / 2), radius: button / 2, color: accent)
+        canvas.fillCircle(
+            center: CanvasPoint(x: origin.x + button / 2, y: origin.y + button / 2), radius: button / 2, color: accent)
         // The play triangle.
         let cx = origin.x + button / 2 + s.px(1.5), cy = origin.y + button / 2, t = s.px(8)
         canvas.fillPolygon(
-            [CanvasPoint(x: cx - t * 0.55, y: cy - t), CanvasPoint(x: cx + t * 0.85, y: cy), CanvasPoint(x: cx - t * 0.55, y: cy + t)],
+            [
+                CanvasPoint(x: cx - t * 0.55, y: cy - t), CanvasPoint(x: cx + t * 0.85, y: cy),
+                CanvasPoint(x: cx - t * 0.55, y: cy + t),
+            ],
             color: fill)
         let file = message.media.compactMap { $0 as? TelegramMediaFile }.first
         var duration: Int32 = 0
@@ -250,12 +280,16 @@ struct ChatBubbleRow {
                 value = Double(samples[from..<min(to, samples.count)].max() ?? 0) / peak
             }
             let height = s.px(bar.minHeight) + value * s.px(bar.maxHeight - bar.minHeight)
-            let rect = CanvasRect(x: left + Double(index) * s.px(bar.width + bar.gap), y: baseline - height, width: s.px(bar.width), height: height)
+            let rect = CanvasRect(
+                x: left + Double(index) * s.px(bar.width + bar.gap), y: baseline - height, width: s.px(bar.width),
+                height: height)
             canvas.fill(rect, radii: .all(s.px(bar.width) / 2), color: accent)
             bars.append(rect)
         }
         let label = String(format: "%d:%02d", duration / 60, duration % 60)
-        canvas.drawText(label, width: Int(available), fontSize: s.px(s.timeSize), at: CanvasPoint(x: left, y: baseline + s.px(4)), color: timeColor)
+        canvas.drawText(
+            label, width: Int(available), fontSize: s.px(s.timeSize), at: CanvasPoint(x: left, y: baseline + s.px(4)),
+            color: timeColor)
         return bars
     }
 
@@ -265,14 +299,19 @@ struct ChatBubbleRow {
     ) -> [CanvasRect] {
         let s = style
         let button = s.px(s.voiceButton)
-        canvas.fillCircle(center: CanvasPoint(x: origin.x + button / 2, y: origin.y + button / 2), radius: button / 2, color: accent)
+        canvas.fillCircle(
+            center: CanvasPoint(x: origin.x + button / 2, y: origin.y + button / 2), radius: button / 2, color: accent)
         let file = message.media.compactMap { $0 as? TelegramMediaFile }.first
         let name = Self.oneLine(file?.fileName ?? "File", width: s.px(150), fontSize: s.px(16))
         let bold = [MessageTextEntity(range: 0..<name.utf16.count, type: .bold)]
         let left = origin.x + button + s.px(8)
-        canvas.drawText(name, entities: bold, width: Int(s.px(150)), fontSize: s.px(16), at: CanvasPoint(x: left, y: origin.y + s.px(2)), color: s.text)
+        canvas.drawText(
+            name, entities: bold, width: Int(s.px(150)), fontSize: s.px(16),
+            at: CanvasPoint(x: left, y: origin.y + s.px(2)), color: s.text)
         let size = file?.size.map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .file) } ?? ""
-        canvas.drawText(size, width: Int(s.px(150)), fontSize: s.px(s.timeSize), at: CanvasPoint(x: left, y: origin.y + s.px(24)), color: timeColor)
+        canvas.drawText(
+            size, width: Int(s.px(150)), fontSize: s.px(s.timeSize), at: CanvasPoint(x: left, y: origin.y + s.px(24)),
+            color: timeColor)
         return []
     }
 
@@ -303,7 +342,8 @@ struct ChatBubbleRow {
             let cellWidth = (width - Double(count - 1) * spacing) / Double(count)
             let height = (count == 1 ? width / 2 : count == 2 ? cellWidth * 3 / 4 : cellWidth).rounded()
             for index in 0..<count {
-                cells.append(CanvasRect(x: Double(index) * (cellWidth + spacing), y: y, width: cellWidth, height: height))
+                cells.append(
+                    CanvasRect(x: Double(index) * (cellWidth + spacing), y: y, width: cellWidth, height: height))
             }
             y += height + spacing
         }
@@ -335,7 +375,8 @@ struct ChatBubbleRow {
         if fits(text) { return text }
         var characters = Array(text)
         // Start near the first line's break, then drop characters until it fits.
-        let firstLine = TextLayout.layout(text, width: max(1, Int(width)), fontSize: fontSize).lines.first?.range.upperBound ?? 0
+        let firstLine =
+            TextLayout.layout(text, width: max(1, Int(width)), fontSize: fontSize).lines.first?.range.upperBound ?? 0
         var kept = 0, utf16 = 0
         for character in characters {
             if utf16 + character.utf16.count > firstLine { break }
@@ -353,5 +394,7 @@ struct ChatBubbleRow {
 }
 
 extension Double {
-    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
+        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
 }

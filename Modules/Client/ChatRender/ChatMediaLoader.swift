@@ -43,10 +43,13 @@ public struct ChatMediaLoader: Sendable {
                 outcome = await Self.picture(images.image(image, request: request), quality: quality, timeout: timeout)
             } else if let file = message.media.compactMap({ $0 as? TelegramMediaFile }).first {
                 if file.isSticker {
-                    let frame = stickers.firstFrame(file, side: side) |> map { ImageResult(stage: .full, bitmap: $0, fromCache: false) }
+                    let frame =
+                        stickers.firstFrame(file, side: side)
+                        |> map { ImageResult(stage: .full, bitmap: $0, fromCache: false) }
                     outcome = await Self.picture(frame, quality: .full, timeout: timeout)
                 } else if file.mimeType.hasPrefix("image/") {
-                    outcome = await Self.picture(images.image(file: file, request: request), quality: quality, timeout: timeout)
+                    outcome = await Self.picture(
+                        images.image(file: file, request: request), quality: quality, timeout: timeout)
                 } else {
                     continue
                 }

@@ -68,7 +68,9 @@ public struct ChatScreenRenderer: Sendable {
     }
 
     /// The screen rendered: its pixels and geometry (`png()` encodes it).
-    public func render(_ entries: [ChatHistoryEntry], media: ChatMedia = .none, scrollOffset: Double = 0) -> RenderedChatScreen {
+    public func render(
+        _ entries: [ChatHistoryEntry], media: ChatMedia = .none, scrollOffset: Double = 0
+    ) -> RenderedChatScreen {
         let (canvas, geometry) = layout(entries, media: media, scrollOffset: scrollOffset)
         return RenderedChatScreen(pixels: canvas.render(), geometry: geometry)
     }
@@ -93,12 +95,14 @@ public struct ChatScreenRenderer: Sendable {
         let letter = TextLayout.layout(initial, width: Int(avatar * 2), fontSize: s.px(17))
         canvas.drawText(
             initial, width: Int(avatar * 2), fontSize: s.px(17),
-            at: CanvasPoint(x: centre.x - letter.bounds.width / 2, y: centre.y - letter.bounds.height / 2), color: s.pillText)
+            at: CanvasPoint(x: centre.x - letter.bounds.width / 2, y: centre.y - letter.bounds.height / 2),
+            color: s.pillText)
 
         let panel = s.px(s.inputPanelHeight)
         canvas.fill(CanvasRect(x: 0, y: height - panel, width: width, height: panel), color: s.bars)
         canvas.fill(CanvasRect(x: 0, y: height - panel, width: width, height: 1), color: s.barLine)
-        let field = CanvasRect(x: s.px(12), y: height - panel + s.px(8), width: width - s.px(24), height: panel - s.px(16))
+        let field = CanvasRect(
+            x: s.px(12), y: height - panel + s.px(8), width: width - s.px(24), height: panel - s.px(16))
         canvas.fill(field, radii: .all(field.height / 2), color: s.barLine)
         let inner = CanvasRect(x: field.x + 1.5, y: field.y + 1.5, width: field.width - 3, height: field.height - 3)
         canvas.fill(inner, radii: .all(inner.height / 2), color: CanvasColor(rgb: 0xFFFFFF))
@@ -131,7 +135,8 @@ public struct ChatScreenRenderer: Sendable {
             if media is TelegramMediaImage { return "Photo" }
             if let file = media as? TelegramMediaFile {
                 if file.isSticker {
-                    let alt = file.attributes.compactMap { if case .sticker(let text, _, _) = $0 { text } else { nil } }.first
+                    let alt = file.attributes.compactMap { if case .sticker(let text, _, _) = $0 { text } else { nil } }
+                        .first
                     return "\(alt.map { $0 + " " } ?? "")Sticker"
                 }
                 if file.isVoice { return "Voice message" }

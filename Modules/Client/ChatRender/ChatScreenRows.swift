@@ -63,10 +63,12 @@ struct ChatScreenRows {
         let width = laid.lines.map(\.rect.width).max() ?? 0
         let pillWidth = width + s.px(20), pillHeight = laid.bounds.height + s.px(6)
         return ChatScreenRow(height: pillHeight, mergedAbove: false) { canvas, top in
-            let frame = CanvasRect(x: (Double(s.pixelWidth) - pillWidth) / 2, y: top, width: pillWidth, height: pillHeight)
+            let frame = CanvasRect(
+                x: (Double(s.pixelWidth) - pillWidth) / 2, y: top, width: pillWidth, height: pillHeight)
             canvas.fill(frame, radii: .all(pillHeight / 2), color: s.pill)
             let origin = CanvasPoint(x: frame.x + s.px(10), y: top + s.px(3))
-            canvas.drawText(text, entities: bold, width: Int(width.rounded(.up)) + 1, fontSize: size, at: origin, color: s.pillText)
+            canvas.drawText(
+                text, entities: bold, width: Int(width.rounded(.up)) + 1, fontSize: size, at: origin, color: s.pillText)
             var item = ChatScreenItem(content: content, side: .centre, frame: frame, fill: s.pill)
             item.textOrigin = origin
             item.textLines = laid.lineCount
@@ -83,7 +85,8 @@ struct ChatScreenRows {
         return ChatScreenRow(height: height, mergedAbove: false) { canvas, top in
             let frame = CanvasRect(x: 0, y: top, width: Double(s.pixelWidth), height: height)
             canvas.fill(frame, color: s.unreadBar)
-            let origin = CanvasPoint(x: (frame.width - laid.bounds.width) / 2, y: top + (height - laid.bounds.height) / 2)
+            let origin = CanvasPoint(
+                x: (frame.width - laid.bounds.width) / 2, y: top + (height - laid.bounds.height) / 2)
             canvas.drawText(text, width: s.pixelWidth, fontSize: size, at: origin, color: s.unreadText)
             var item = ChatScreenItem(content: .unread, side: .centre, frame: frame, fill: s.unreadBar)
             item.textOrigin = origin
@@ -129,16 +132,20 @@ struct ChatScreenRows {
         let outgoing = !message.flags.contains(.incoming)
         let picture = media.pictures[message.id]
         return ChatScreenRow(height: side, mergedAbove: mergedAbove) { canvas, top in
-            let x = outgoing ? Double(s.pixelWidth) - s.px(s.sideMargin + s.tailWidth) - side : s.px(s.sideMargin + s.tailWidth)
+            let x =
+                outgoing
+                ? Double(s.pixelWidth) - s.px(s.sideMargin + s.tailWidth) - side : s.px(s.sideMargin + s.tailWidth)
             let frame = CanvasRect(x: x, y: top, width: side, height: side)
             if let picture {
                 canvas.draw(picture.image, in: frame, mode: .fit)
             } else {
                 canvas.fill(frame, radii: .all(side / 2), color: CanvasColor(rgb: 0xFFFFFF, alpha: 0.4))
             }
-            var item = ChatScreenItem(content: .sticker(message.id), side: outgoing ? .outgoing : .incoming, frame: frame, fill: nil)
+            var item = ChatScreenItem(
+                content: .sticker(message.id), side: outgoing ? .outgoing : .incoming, frame: frame, fill: nil)
             item.mediaCells = [MediaCellGeometry(messageId: message.id, rect: frame, drawn: picture?.stage)]
-            item.timeOrigin = timePill(&canvas, message, isRead: isRead, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY))
+            item.timeOrigin = timePill(
+                &canvas, message, isRead: isRead, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY))
             return item
         }
     }
@@ -151,10 +158,15 @@ struct ChatScreenRows {
         let laid = TextLayout.layout(message.text, width: Int(s.maxBubbleWidth), fontSize: size)
         let width = laid.bounds.width, pillHeight = s.px(s.timeSize + 16)  // the time pill just under the emoji
         return ChatScreenRow(height: laid.bounds.height + pillHeight, mergedAbove: mergedAbove) { canvas, top in
-            let x = outgoing ? Double(s.pixelWidth) - s.px(s.sideMargin + s.tailWidth) - width : s.px(s.sideMargin + s.tailWidth)
+            let x =
+                outgoing
+                ? Double(s.pixelWidth) - s.px(s.sideMargin + s.tailWidth) - width : s.px(s.sideMargin + s.tailWidth)
             let frame = CanvasRect(x: x, y: top, width: width, height: laid.bounds.height)
-            canvas.drawText(message.text, width: Int(s.maxBubbleWidth), fontSize: size, at: CanvasPoint(x: x, y: top), color: s.text)
-            var item = ChatScreenItem(content: .largeEmoji(message.id), side: outgoing ? .outgoing : .incoming, frame: frame, fill: nil)
+            canvas.drawText(
+                message.text, width: Int(s.maxBubbleWidth), fontSize: size, at: CanvasPoint(x: x, y: top), color: s.text
+            )
+            var item = ChatScreenItem(
+                content: .largeEmoji(message.id), side: outgoing ? .outgoing : .incoming, frame: frame, fill: nil)
             item.textOrigin = CanvasPoint(x: x, y: top)
             item.textLines = laid.lineCount
             item.timeOrigin = timePill(
@@ -173,12 +185,15 @@ struct ChatScreenRows {
         let outgoing = !message.flags.contains(.incoming)
         let checks = outgoing ? s.px(16) : 0
         let width = laid.bounds.width + checks + s.px(12), height = laid.bounds.height + s.px(4)
-        let frame = CanvasRect(x: bottomRight.x - s.px(6) - width, y: bottomRight.y - s.px(6) - height, width: width, height: height)
+        let frame = CanvasRect(
+            x: bottomRight.x - s.px(6) - width, y: bottomRight.y - s.px(6) - height, width: width, height: height)
         canvas.fill(frame, radii: .all(height / 2), color: CanvasColor(rgb: 0x000000, alpha: 0.4))
         let origin = CanvasPoint(x: frame.x + s.px(6), y: frame.y + s.px(2))
         canvas.drawText(text, width: s.pixelWidth, fontSize: size, at: origin, color: s.pillText)
         if outgoing {
-            drawChecks(&canvas, x: origin.x + laid.bounds.width + s.px(3), midY: frame.y + height / 2, read: isRead, color: s.pillText)
+            drawChecks(
+                &canvas, x: origin.x + laid.bounds.width + s.px(3), midY: frame.y + height / 2, read: isRead,
+                color: s.pillText)
         }
         return origin
     }
@@ -190,9 +205,13 @@ struct ChatScreenRows {
         for offset in read ? [0.0, s.px(4)] : [0.0] {
             let left = x + offset, top = midY - h / 2
             if offset == 0 {
-                canvas.line(from: CanvasPoint(x: left, y: top + h * 0.55), to: CanvasPoint(x: left + w * 0.35, y: top + h), width: stroke, color: color)
+                canvas.line(
+                    from: CanvasPoint(x: left, y: top + h * 0.55), to: CanvasPoint(x: left + w * 0.35, y: top + h),
+                    width: stroke, color: color)
             }
-            canvas.line(from: CanvasPoint(x: left + w * 0.35, y: top + h), to: CanvasPoint(x: left + w, y: top), width: stroke, color: color)
+            canvas.line(
+                from: CanvasPoint(x: left + w * 0.35, y: top + h), to: CanvasPoint(x: left + w, y: top), width: stroke,
+                color: color)
         }
     }
 }

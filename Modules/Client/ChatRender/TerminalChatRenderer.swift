@@ -20,7 +20,9 @@ public struct TerminalChatRenderer: Sendable {
     /// Whether to emit ANSI colours and styles.
     public var colors: Bool
 
-    public init(width: Int, accountPeerId: PeerId, names: [PeerId: String] = [:], utcOffset: Int32 = 0, colors: Bool = true) {
+    public init(
+        width: Int, accountPeerId: PeerId, names: [PeerId: String] = [:], utcOffset: Int32 = 0, colors: Bool = true
+    ) {
         self.width = max(20, width)
         self.accountPeerId = accountPeerId
         self.names = names
@@ -58,7 +60,8 @@ public struct TerminalChatRenderer: Sendable {
             return place([first.text, dimmed(footer)], outgoing: outgoing)
         case .sticker, .animatedSticker:
             let file = first.media.compactMap { $0 as? TelegramMediaFile }.first
-            let alt = file?.attributes.compactMap { if case .sticker(let text, _, _) = $0 { text } else { nil } }.first ?? ""
+            let alt =
+                file?.attributes.compactMap { if case .sticker(let text, _, _) = $0 { text } else { nil } }.first ?? ""
             return place(["[sticker \(alt)]", dimmed(footer)], outgoing: outgoing)
         case .bubble(let contents):
             if contents.count == 1, case .action = contents[0] {
@@ -69,11 +72,16 @@ public struct TerminalChatRenderer: Sendable {
             if let reply = first.attributes.compactMap({ $0 as? ReplyMessageAttribute }).first {
                 let target = byId[reply.messageId]
                 let who = target.map { name(of: $0) } ?? "a message"
-                let snippet = target.map { truncated($0.text.isEmpty ? "media" : $0.text, to: inner - DisplayWidth.of(who) - 4) } ?? ""
+                let snippet =
+                    target.map { truncated($0.text.isEmpty ? "media" : $0.text, to: inner - DisplayWidth.of(who) - 4) }
+                    ?? ""
                 body.append(dimmed("┃ \(who): \(snippet)"))
             }
             if let forward = first.attributes.compactMap({ $0 as? ForwardSourceInfoAttribute }).first {
-                body.append(dimmed("↪ forwarded from \(forward.authorId.flatMap { names[$0] } ?? forward.authorName ?? "someone")"))
+                body.append(
+                    dimmed(
+                        "↪ forwarded from \(forward.authorId.flatMap { names[$0] } ?? forward.authorName ?? "someone")")
+                )
             }
             let photos = contents.filter { if case .media = $0 { true } else { false } }.count
             if photos > 1 {
@@ -106,7 +114,9 @@ public struct TerminalChatRenderer: Sendable {
         let inner = lines.map(DisplayWidth.of).max() ?? 0
         let top = "╭" + String(repeating: "─", count: inner + 2) + "╮"
         let bottom = "╰" + String(repeating: "─", count: inner + 2) + "╯"
-        return [top] + lines.map { "│ " + $0 + String(repeating: " ", count: inner - DisplayWidth.of($0)) + " │" } + [bottom]
+        return [top] + lines.map { "│ " + $0 + String(repeating: " ", count: inner - DisplayWidth.of($0)) + " │" } + [
+            bottom
+        ]
     }
 
     /// Lines on the left (incoming) or right-aligned (outgoing), in the side's colour.
@@ -114,7 +124,9 @@ public struct TerminalChatRenderer: Sendable {
         let blockWidth = lines.map(DisplayWidth.of).max() ?? 0
         return lines.map { line in
             let padded = line + String(repeating: " ", count: blockWidth - DisplayWidth.of(line))
-            let coloured = colors ? (outgoing ? TerminalStyle.outgoing : TerminalStyle.incoming) + padded + TerminalStyle.reset : padded
+            let coloured =
+                colors
+                ? (outgoing ? TerminalStyle.outgoing : TerminalStyle.incoming) + padded + TerminalStyle.reset : padded
             return outgoing ? String(repeating: " ", count: max(0, width - blockWidth)) + coloured : coloured
         }
     }
@@ -181,7 +193,9 @@ public struct TerminalChatRenderer: Sendable {
         return text.map { character in
             let length = character.utf16.count
             defer { position += length }
-            let styles = entities.filter { $0.range.contains(position) }.compactMap { TerminalStyle.parameters($0.type) }
+            let styles = entities.filter { $0.range.contains(position) }.compactMap {
+                TerminalStyle.parameters($0.type)
+            }
             return (character, styles.isEmpty ? nil : styles.joined(separator: ";"))
         }
     }
@@ -227,7 +241,10 @@ public struct TerminalChatRenderer: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
         return "\(parts.day ?? 1) \(months[max(0, min(11, (parts.month ?? 1) - 1))]) \(parts.year ?? 1970)"
     }
 
@@ -236,7 +253,9 @@ public struct TerminalChatRenderer: Sendable {
     }
 
     private static func mediaLabel(_ message: Message) -> String {
-        if let image = message.media.compactMap({ $0 as? TelegramMediaImage }).first, let size = image.largestRepresentation?.dimensions {
+        if let image = message.media.compactMap({ $0 as? TelegramMediaImage }).first,
+            let size = image.largestRepresentation?.dimensions
+        {
             return "[photo \(size.width)×\(size.height)]"
         }
         if let file = message.media.compactMap({ $0 as? TelegramMediaFile }).first {
@@ -274,7 +293,9 @@ public struct TerminalChatRenderer: Sendable {
     }
 
     static func actionText(_ message: Message) -> String {
-        guard let action = message.media.compactMap({ $0 as? TelegramMediaAction }).first else { return "service message" }
+        guard let action = message.media.compactMap({ $0 as? TelegramMediaAction }).first else {
+            return "service message"
+        }
         switch action.action {
         case .groupCreated(let title): return "group “\(title)” created"
         case .titleUpdated(let title): return "title changed to “\(title)”"

@@ -15,7 +15,8 @@ enum TerminalStyle {
         case .underline: return "4"
         case .strikethrough: return "9"
         case .code, .pre: return "33"
-        case .url, .textUrl, .mention, .textMention, .hashtag, .cashtag, .email, .phoneNumber, .botCommand: return "34;4"
+        case .url, .textUrl, .mention, .textMention, .hashtag, .cashtag, .email, .phoneNumber, .botCommand:
+            return "34;4"
         case .spoiler: return "7"
         default: return nil
         }

@@ -149,7 +149,8 @@ public final class ImageResources: Sendable {
                 let resourceId = representation.resource.id
                 fetch.set(
                     fetcher.wholeFile(
-                        representation.resource, size: representation.byteSize, maxBytes: Self.maxFileBytes, queue: workQueue
+                        representation.resource, size: representation.byteSize, maxBytes: Self.maxFileBytes,
+                        queue: workQueue
                     ).start(
                         next: { [self] bytes in
                             deliverFull(bytes, key: key, request: request, token: token, subscriber: subscriber)
@@ -157,7 +158,8 @@ public final class ImageResources: Sendable {
                         error: { error in
                             switch error {
                             case .fetch(let error): subscriber.putError(.fetch(error))
-                            case .unreadable(let failure): subscriber.putError(.undecodable("\(resourceId) cannot be read: \(failure)"))
+                            case .unreadable(let failure):
+                                subscriber.putError(.undecodable("\(resourceId) cannot be read: \(failure)"))
                             }
                         }))
             }

@@ -43,12 +43,15 @@ public final class StickerResources: Sendable {
     public init(mediaBox: MediaBox, fetcher: MediaFetcher, workQueue: DispatchQueue? = nil) {
         self.mediaBox = mediaBox
         self.fetcher = fetcher
-        self.workQueue = workQueue ?? DispatchQueue(label: "StickerResources.work", qos: .utility, attributes: .concurrent)
+        self.workQueue =
+            workQueue ?? DispatchQueue(label: "StickerResources.work", qos: .utility, attributes: .concurrent)
     }
 
     /// Stickers of `account`: its MediaBox, fetched over its network. Keep one per account.
     public convenience init(account: Account) {
-        self.init(mediaBox: account.postbox.mediaBox, fetcher: MediaFetcher(network: account.network, mediaBox: account.postbox.mediaBox))
+        self.init(
+            mediaBox: account.postbox.mediaBox,
+            fetcher: MediaFetcher(network: account.network, mediaBox: account.postbox.mediaBox))
     }
 
     /// The sticker's first frame in a `side`×`side` square (the set's grid, the chat before the animation plays).
@@ -58,13 +61,13 @@ public final class StickerResources: Sendable {
             let sticker = try StickerFile(data: bytes, side: side)
             return PNGCodec.encode(try sticker.frame(at: 0))
         }
-        |> mapToSignal { stored -> Signal<Bitmap, StickerResourceError> in
-            do throws(PNGError) {
-                return .single(try PNGCodec.decode(stored.bytes))
-            } catch {
-                return .fail(.unreadable("the cached first frame does not decode: \(error)"))
+            |> mapToSignal { stored -> Signal<Bitmap, StickerResourceError> in
+                do throws(PNGError) {
+                    return .single(try PNGCodec.decode(stored.bytes))
+                } catch {
+                    return .fail(.unreadable("the cached first frame does not decode: \(error)"))
+                }
             }
-        }
     }
 
     /// Every frame of the sticker in a `side`×`side` square, as a frame cache (built once, then kept in MediaBox's
@@ -73,7 +76,7 @@ public final class StickerResources: Sendable {
         made(file, representation: "sticker-frames-\(side)") { bytes in
             try AnimatedStickerFrameCache.build(from: try StickerFile(data: bytes, side: side)).data
         }
-        |> map { StickerFrames(data: $0.bytes, fromCache: $0.fromCache) }
+            |> map { StickerFrames(data: $0.bytes, fromCache: $0.fromCache) }
     }
 
     /// The cached representation `representation` of the file, or — fetched and made by `make` on the work queue —
@@ -93,29 +96,32 @@ public final class StickerResources: Sendable {
                     return
                 }
                 fetch.set(
-                    fetcher.wholeFile(file.resource, size: file.size, maxBytes: Self.maxFileBytes, queue: workQueue).start(
-                        next: { [self] bytes in
-                            if cancelled.withLock({ $0 }) { return }
-                            let result: [UInt8]
-                            do {
-                                result = try make(bytes)
-                            } catch let error as AnimatedStickerError {
-                                subscriber.putError(.sticker(error))
-                                return
-                            } catch {
-                                subscriber.putError(.unreadable("\(resourceId): \(error)"))
-                                return
-                            }
-                            try? mediaBox.storeCachedRepresentation(resourceId, representation: representation, keep: false, data: result)
-                            subscriber.putNext((result, false))
-                            subscriber.putCompletion()
-                        },
-                        error: { error in
-                            switch error {
-                            case .fetch(let error): subscriber.putError(.fetch(error))
-                            case .unreadable(let failure): subscriber.putError(.unreadable("\(resourceId): \(failure)"))
-                            }
-                        }))
+                    fetcher.wholeFile(file.resource, size: file.size, maxBytes: Self.maxFileBytes, queue: workQueue)
+                        .start(
+                            next: { [self] bytes in
+                                if cancelled.withLock({ $0 }) { return }
+                                let result: [UInt8]
+                                do {
+                                    result = try make(bytes)
+                                } catch let error as AnimatedStickerError {
+                                    subscriber.putError(.sticker(error))
+                                    return
+                                } catch {
+                                    subscriber.putError(.unreadable("\(resourceId): \(error)"))
+                                    return
+                                }
+                                try? mediaBox.storeCachedRepresentation(
+                                    resourceId, representation: representation, keep: false, data: result)
+                                subscriber.putNext((result, false))
+                                subscriber.putCompletion()
+                            },
+                            error: { error in
+                                switch error {
+                                case .fetch(let error): subscriber.putError(.fetch(error))
+                                case .unreadable(let failure):
+                                    subscriber.putError(.unreadable("\(resourceId): \(failure)"))
+                                }
+                            }))
             }
             return ActionDisposable {
                 cancelled.withLock { $0 = true }

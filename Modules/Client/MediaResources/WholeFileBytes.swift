@@ -46,7 +46,8 @@ extension MediaFetcher {
                 },
                 completed: {
                     if !complete.withLock({ $0 }) {
-                        subscriber.putError(.fetch(.storage("\(resourceId): the fetch ended before the file was whole")))
+                        subscriber.putError(
+                            .fetch(.storage("\(resourceId): the fetch ended before the file was whole")))
                     }
                 })
             return ActionDisposable {

@@ -1,4 +1,3 @@
-import UpdateSequencing
 import CryptoUtils
 import Foundation
 public import NIOCore
@@ -7,6 +6,7 @@ import Network
 public import Postbox
 import SwiftSignalKit
 public import TelegramCore
+import UpdateSequencing
 
 /// The client's data under one root: its profiles (each account's name and server) and an `AccountManager` whose
 /// network reaches the server of the account a command works with. Close it when done (`close()`).

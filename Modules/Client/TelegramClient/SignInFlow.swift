@@ -43,7 +43,8 @@ public enum SignInFlow {
     /// one, else adds an account and records `name`, `server` and `publicKeyPEM` in the profiles. An existing account
     /// given another address or key keeps them (the server restarted on other ports), signed in or not.
     public static func run(
-        session: ClientSession, name: String, server: ServerAddress, publicKeyPEM: String, answers: SignInAnswers, timeout: Double = 30
+        session: ClientSession, name: String, server: ServerAddress, publicKeyPEM: String, answers: SignInAnswers,
+        timeout: Double = 30
     ) async throws(ClientError) -> SignInOutcome {
         let manager = session.manager
         var unauthorized: UnauthorizedAccount

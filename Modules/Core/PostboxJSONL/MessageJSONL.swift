@@ -58,7 +58,9 @@ public enum MessageJSONL {
             var peers: [PeerId: Peer] = [:]
             for record in slice {
                 peers[record.peerId] = SyncCoreMapping.peer(record.peerId)
-                if let authorId = record.authorId, peers[authorId] == nil { peers[authorId] = SyncCoreMapping.peer(authorId) }
+                if let authorId = record.authorId, peers[authorId] == nil {
+                    peers[authorId] = SyncCoreMapping.peer(authorId)
+                }
             }
             let messages = slice.map { $0.storeMessage() }
             let newPeers = Array(peers.values)

@@ -15,7 +15,10 @@ public struct MessageLine: Codable, Equatable, Sendable {
         public var language: String?
         public var userId: Int64?
 
-        public init(type: String, offset: Int32, length: Int32, url: String? = nil, language: String? = nil, userId: Int64? = nil) {
+        public init(
+            type: String, offset: Int32, length: Int32, url: String? = nil, language: String? = nil,
+            userId: Int64? = nil
+        ) {
             (self.type, self.offset, self.length) = (type, offset, length)
             (self.url, self.language, self.userId) = (url, language, userId)
         }
@@ -76,11 +79,13 @@ public struct MessageLine: Codable, Equatable, Sendable {
             return "\"peerNamespace\" is \(namespace); a chat is a user (0) or a basic group (1)"
         }
         for (index, item) in (media ?? []).enumerated() where !SyncCoreMapping.mediaKinds.contains(item.kind) {
-            return "\"media[\(index)].kind\" is \"\(item.kind)\"; one of \(SyncCoreMapping.mediaKinds.joined(separator: ", "))"
+            return
+                "\"media[\(index)].kind\" is \"\(item.kind)\"; one of \(SyncCoreMapping.mediaKinds.joined(separator: ", "))"
         }
         for (index, entity) in (entities ?? []).enumerated() {
             if !SyncCoreMapping.entityTypes.contains(entity.type) {
-                return "\"entities[\(index)].type\" is \"\(entity.type)\"; one of \(SyncCoreMapping.entityTypes.joined(separator: ", "))"
+                return
+                    "\"entities[\(index)].type\" is \"\(entity.type)\"; one of \(SyncCoreMapping.entityTypes.joined(separator: ", "))"
             }
             if entity.offset < 0 || entity.length < 0 {
                 return "\"entities[\(index)]\" has a negative offset or length"

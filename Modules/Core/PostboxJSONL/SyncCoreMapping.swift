@@ -20,17 +20,24 @@ enum SyncCoreMapping {
                 imageId: MediaId(namespace: Namespaces.Media.localImage, id: fileId),
                 representations: [
                     TelegramMediaImageRepresentation(
-                        dimensions: PixelDimensions(width: 1280, height: 960), resource: resource, type: "y", byteSize: line.size)
+                        dimensions: PixelDimensions(width: 1280, height: 960), resource: resource, type: "y",
+                        byteSize: line.size)
                 ])
         }
         var attributes: [TelegramMediaFileAttribute] = []
         var mimeType = "application/octet-stream"
         switch line.kind {
         case "video":
-            attributes.append(.video(duration: 0, size: PixelDimensions(width: 1280, height: 720), isRoundMessage: false, supportsStreaming: true, noSound: false))
+            attributes.append(
+                .video(
+                    duration: 0, size: PixelDimensions(width: 1280, height: 720), isRoundMessage: false,
+                    supportsStreaming: true, noSound: false))
             mimeType = "video/mp4"
         case "round":
-            attributes.append(.video(duration: 0, size: PixelDimensions(width: 240, height: 240), isRoundMessage: true, supportsStreaming: false, noSound: false))
+            attributes.append(
+                .video(
+                    duration: 0, size: PixelDimensions(width: 240, height: 240), isRoundMessage: true,
+                    supportsStreaming: false, noSound: false))
             mimeType = "video/mp4"
         case "voice":
             attributes.append(.audio(isVoice: true, duration: 0, title: nil, performer: nil, waveform: nil))
@@ -39,7 +46,12 @@ enum SyncCoreMapping {
             attributes.append(.audio(isVoice: false, duration: 0, title: nil, performer: nil, waveform: nil))
             mimeType = "audio/mpeg"
         case "gif":
-            attributes += [.animated, .video(duration: 0, size: PixelDimensions(width: 320, height: 240), isRoundMessage: false, supportsStreaming: false, noSound: true)]
+            attributes += [
+                .animated,
+                .video(
+                    duration: 0, size: PixelDimensions(width: 320, height: 240), isRoundMessage: false,
+                    supportsStreaming: false, noSound: true),
+            ]
             mimeType = "video/mp4"
         case "sticker":
             attributes.append(.sticker(displayText: "", packReference: nil, isMask: false))
@@ -106,7 +118,8 @@ enum SyncCoreMapping {
     }
 
     static func line(_ entity: MessageTextEntity) -> MessageLine.EntityLine {
-        var line = MessageLine.EntityLine(type: "", offset: Int32(clamping: entity.range.lowerBound), length: Int32(clamping: entity.range.count))
+        var line = MessageLine.EntityLine(
+            type: "", offset: Int32(clamping: entity.range.lowerBound), length: Int32(clamping: entity.range.count))
         switch entity.type {
         case .bold: line.type = "bold"
         case .italic: line.type = "italic"
@@ -135,9 +148,12 @@ enum SyncCoreMapping {
     /// The stand-in peer for a chat or author a line names: a user ("user N") or a basic group ("chat N").
     static func peer(_ peerId: PeerId) -> Peer {
         if peerId.namespace == Namespaces.Peer.cloudGroup {
-            return TelegramGroup(id: peerId, title: "chat \(peerId.id.rawValue)", participantCount: 0, membership: .member, creationDate: 0, version: 0)
+            return TelegramGroup(
+                id: peerId, title: "chat \(peerId.id.rawValue)", participantCount: 0, membership: .member,
+                creationDate: 0, version: 0)
         }
         return TelegramUser(
-            id: peerId, accessHash: nil, firstName: "user \(peerId.id.rawValue)", lastName: nil, username: nil, phone: nil)
+            id: peerId, accessHash: nil, firstName: "user \(peerId.id.rawValue)", lastName: nil, username: nil,
+            phone: nil)
     }
 }

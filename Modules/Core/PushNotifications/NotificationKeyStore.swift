@@ -43,7 +43,9 @@ public struct NotificationKeyStore: Sendable {
         try remove(accountId: accountId)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.fileLength)
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: accountId) >> UInt64(shift))) }
+        for shift in stride(from: 0, to: 64, by: 8) {
+            bytes.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: accountId) >> UInt64(shift)))
+        }
         bytes += key.bytes
         let path = layout.notificationKeyPath(idHex: key.idHex)
         do {
@@ -90,7 +92,9 @@ public struct NotificationKeyStore: Sendable {
         guard bytes.count == Self.fileLength, let key = NotificationKey(bytes: Array(bytes[8...])) else {
             throw .damaged(path: path)
         }
-        let accountId = bytes[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        let accountId = bytes[0..<8].enumerated().reduce(UInt64(0)) {
+            $0 | UInt64($1.element) << (8 * UInt64($1.offset))
+        }
         return Entry(accountId: Int64(bitPattern: accountId), key: key)
     }
 
@@ -103,7 +107,8 @@ public struct NotificationKeyStore: Sendable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            if name.utf8.count == 16, name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
+            if name.utf8.count == 16, name.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            {
                 names.append(name)
             }
         }

@@ -31,14 +31,18 @@ public enum NotificationMessageWriter {
     }
 
     /// Stores the push's message in one transaction's worth of writes.
-    public static func store(_ push: PushNotification, text: String, now: Int32, transaction tx: Transaction) throws -> Outcome {
+    public static func store(
+        _ push: PushNotification, text: String, now: Int32, transaction tx: Transaction
+    ) throws -> Outcome {
         let id = messageId(of: push)
         if try tx.messageIndex(id) != nil { return .alreadyStored(id) }
         let message = message(for: push, text: text, now: now)
         var peers: [Peer] = []
         if try tx.getPeer(.user(push.fromId)) == nil {
             peers.append(
-                TelegramUser(id: .user(push.fromId), accessHash: nil, firstName: push.senderName, lastName: nil, username: nil, phone: nil))
+                TelegramUser(
+                    id: .user(push.fromId), accessHash: nil, firstName: push.senderName, lastName: nil, username: nil,
+                    phone: nil))
         }
         if push.chatId.namespace == Namespaces.Peer.cloudGroup, try tx.getPeer(push.chatId) == nil {
             peers.append(

@@ -45,7 +45,8 @@ public struct NotificationService: Sendable {
     /// Checks a push file and decrypts it; touches nothing on disk.
     public func open(_ file: [UInt8]) throws(NotificationServiceError) -> Opened {
         guard file.count <= Self.maximumFileSize else {
-            throw .init(.malformed, "the push file has \(file.count) bytes; APNs carries at most 4 KB — give one push file")
+            throw .init(
+                .malformed, "the push file has \(file.count) bytes; APNs carries at most 4 KB — give one push file")
         }
         let encrypted: [UInt8]
         do {
@@ -54,7 +55,8 @@ public struct NotificationService: Sendable {
             throw .init(.malformed, "\(error) — give the file exactly as delivered")
         }
         guard let keyId = PushPayloadCrypto.keyId(of: encrypted), encrypted.count >= 40 else {
-            throw .init(.malformed, "the encrypted payload is truncated (\(encrypted.count) bytes) — give the whole file")
+            throw .init(
+                .malformed, "the encrypted payload is truncated (\(encrypted.count) bytes) — give the whole file")
         }
         let entry: NotificationKeyStore.Entry?
         do {
@@ -65,7 +67,8 @@ public struct NotificationService: Sendable {
         guard let entry else {
             throw .init(
                 .unknownKey,
-                "no account in \(layout.rootPath) has notification key \(NotificationKey.hex(keyId)) — the account logged out, or the push is for another installation")
+                "no account in \(layout.rootPath) has notification key \(NotificationKey.hex(keyId)) — the account logged out, or the push is for another installation"
+            )
         }
         let json: [UInt8]
         do {
@@ -94,11 +97,14 @@ public struct NotificationService: Sendable {
         let push = opened.push
         let accountPath = layout.accountPath(opened.accountId)
         guard access(accountPath + "/postbox/db/db_sqlite", F_OK) == 0 else {
-            throw .init(.unknownKey, "account \(opened.accountId) has no Postbox at \(accountPath) — it logged out; nothing stored")
+            throw .init(
+                .unknownKey,
+                "account \(opened.accountId) has no Postbox at \(accountPath) — it logged out; nothing stored")
         }
         guard let text = push.text else {
             return Stored(
-                accountId: opened.accountId, outcome: .notStored(NotificationMessageWriter.messageId(of: push)), preview: push.preview)
+                accountId: opened.accountId, outcome: .notStored(NotificationMessageWriter.messageId(of: push)),
+                preview: push.preview)
         }
         registerSyncCoreTypes()
         do {
@@ -109,7 +115,8 @@ public struct NotificationService: Sendable {
             let outcome = try postbox.transactionSync { tx in
                 try NotificationMessageWriter.store(push, text: text, now: now, transaction: tx)
             }
-            return Stored(accountId: opened.accountId, outcome: outcome, preview: push.preview, writeStarted: writeStarted)
+            return Stored(
+                accountId: opened.accountId, outcome: outcome, preview: push.preview, writeStarted: writeStarted)
         } catch {
             throw .init(.storage, "cannot store the message in \(accountPath): \(error)")
         }

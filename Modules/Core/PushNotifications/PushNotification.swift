@@ -20,7 +20,9 @@ public struct PushNotification: Sendable, Equatable {
     /// The sender's name as the push gives it.
     public var senderName: String { locArgs.first ?? "" }
     /// The group's title, for a group message.
-    public var chatTitle: String? { chatId.namespace == Namespaces.Peer.cloudGroup && locArgs.count > 1 ? locArgs[1] : nil }
+    public var chatTitle: String? {
+        chatId.namespace == Namespaces.Peer.cloudGroup && locArgs.count > 1 ? locArgs[1] : nil
+    }
 
     /// The message's text when the push carries it (`MESSAGE_TEXT`: the second argument; `CHAT_MESSAGE_TEXT`: the
     /// third); `nil` for the other kinds, whose content the app fetches.

@@ -20,7 +20,9 @@ import CryptoUtils
 extension SecretChatCrypto {
     /// Opens an MTProto 1.0 message with whichever of `keys` its fingerprint names. The same refusals as `open`, with
     /// 1.0's padding rule (0…15 bytes); the msg_key comparison is constant time.
-    public static func openMTProto1(_ message: [UInt8], keys: [SecretChatKey]) throws(OpenFailure)
+    public static func openMTProto1(
+        _ message: [UInt8], keys: [SecretChatKey]
+    ) throws(OpenFailure)
         -> (payload: [UInt8], key: SecretChatKey)
     {
         guard message.count >= 8 + 16 + 16, (message.count - 24) % 16 == 0 else { throw .badLength(message.count) }

@@ -54,7 +54,9 @@ public enum SecretChatCrypto {
 
     /// Opens a message from `sender` with whichever of `keys` its fingerprint names; returns the payload and the
     /// key that opened it. Every check of the docs' decryption section runs; the msg_key comparison is constant time.
-    public static func open(_ message: [UInt8], keys: [SecretChatKey], sender: SecretChatRole) throws(OpenFailure)
+    public static func open(
+        _ message: [UInt8], keys: [SecretChatKey], sender: SecretChatRole
+    ) throws(OpenFailure)
         -> (payload: [UInt8], key: SecretChatKey)
     {
         guard message.count >= 8 + 16 + 32, (message.count - 24) % 16 == 0 else { throw .badLength(message.count) }

@@ -26,8 +26,9 @@ public struct SecretChatFileKey: Sendable, Codable, Equatable, CustomStringConve
     public var fingerprint: Int32 {
         let digest = Digest.md5(key + iv)
         func int32(_ offset: Int) -> Int32 {
-            Int32(bitPattern: UInt32(digest[offset]) | UInt32(digest[offset + 1]) << 8 | UInt32(digest[offset + 2]) << 16
-                | UInt32(digest[offset + 3]) << 24)
+            Int32(
+                bitPattern: UInt32(digest[offset]) | UInt32(digest[offset + 1]) << 8 | UInt32(digest[offset + 2]) << 16
+                    | UInt32(digest[offset + 3]) << 24)
         }
         return int32(0) ^ int32(4)
     }

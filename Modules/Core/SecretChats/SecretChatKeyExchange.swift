@@ -39,7 +39,9 @@ public enum SecretChatKeyExchange {
     }
 
     /// `pow(peer, secret) mod p` as a key.
-    static func sharedKey(peer: [UInt8], secret: [UInt8], config: SecretChatDHConfig) throws(SecretChatError)
+    static func sharedKey(
+        peer: [UInt8], secret: [UInt8], config: SecretChatDHConfig
+    ) throws(SecretChatError)
         -> SecretChatKey
     {
         let raw: [UInt8]
@@ -58,7 +60,9 @@ public struct SecretChatRequest: Sendable, Codable, Equatable {
     public let gA: [UInt8]
 
     /// Checks the group (cached), draws `a` and computes `g_a`.
-    public static func make(config: SecretChatDHConfig, serverRandom: [UInt8], random: SecretChatRandom = .secure)
+    public static func make(
+        config: SecretChatDHConfig, serverRandom: [UInt8], random: SecretChatRandom = .secure
+    )
         throws(SecretChatError) -> SecretChatRequest
     {
         try config.check()

@@ -64,8 +64,10 @@ public struct SecretChatKeyVisualization: Sendable, Codable, Equatable {
                 }.joined()
             }.joined(separator: " ")
         }
-        return [hex(keySignature[0..<8]), hex(keySignature[8..<16]), hex(keySignature[16..<24]),
-            hex(keySignature[24..<32])]
+        return [
+            hex(keySignature[0..<8]), hex(keySignature[8..<16]), hex(keySignature[16..<24]),
+            hex(keySignature[24..<32]),
+        ]
     }
 
     /// Four emoji from `emojiHash`.

@@ -119,7 +119,9 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
     }
 
     /// A protocol action as the next message (typing, read, TTL set by the user go through `send`).
-    mutating func sendService(_ action: SecretApi.DecryptedMessageAction, random: SecretChatRandom) -> SecretChatOutgoing {
+    mutating func sendService(
+        _ action: SecretApi.DecryptedMessageAction, random: SecretChatRandom
+    ) -> SecretChatOutgoing {
         let message = SecretApi.DecryptedMessage.decryptedMessageService(
             .init(randomId: random.int64(), action: action))
         return seal(message, isService: true, random: random)
@@ -131,17 +133,21 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         return [sendService(.decryptedMessageActionNotifyLayer(.init(layer: SecretChatLayer.current)), random: random)]
     }
 
-    mutating func seal(_ message: SecretApi.DecryptedMessage, isService: Bool, random: SecretChatRandom)
+    mutating func seal(
+        _ message: SecretApi.DecryptedMessage, isService: Bool, random: SecretChatRandom
+    )
         -> SecretChatOutgoing
     {
         let numbers = sequence.nextOutgoing()
         let layerValue = SecretApi.DecryptedMessageLayer.decryptedMessageLayer(
-            .init(randomBytes: random.bytes(16), layer: layer, inSeqNo: numbers.inSeqNo, outSeqNo: numbers.outSeqNo,
+            .init(
+                randomBytes: random.bytes(16), layer: layer, inSeqNo: numbers.inSeqNo, outSeqNo: numbers.outSeqNo,
                 message: message))
         let payload = layerValue.serialized()
         usage.sealed += 1
         return SecretChatOutgoing(
-            raw: numbers.raw, payload: payload, sealed: SecretChatCrypto.seal(payload, key: key, sender: role, random: random),
+            raw: numbers.raw, payload: payload,
+            sealed: SecretChatCrypto.seal(payload, key: key, sender: role, random: random),
             isService: isService)
     }
 
@@ -175,7 +181,9 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
     }
 
     /// Opens a received message: MTProto 2.0, or 1.0 while `acceptsMTProto1` (Telegram-iOS tries `.v2`, then `.v1`).
-    func open(_ bytes: [UInt8], keys: [SecretChatKey]) throws(SecretChatCrypto.OpenFailure)
+    func open(
+        _ bytes: [UInt8], keys: [SecretChatKey]
+    ) throws(SecretChatCrypto.OpenFailure)
         -> (payload: [UInt8], key: SecretChatKey, mtproto1: Bool)
     {
         do {
@@ -260,8 +268,10 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
                 let wire = sequence.resendRequest(for: from...through)
                 events.append(contentsOf: announceLayerIfNeeded(random: random).map { .send($0) })
                 events.append(
-                    .send(sendService(.decryptedMessageActionResend(.init(startSeqNo: wire.start, endSeqNo: wire.end)),
-                        random: random)))
+                    .send(
+                        sendService(
+                            .decryptedMessageActionResend(.init(startSeqNo: wire.start, endSeqNo: wire.end)),
+                            random: random)))
             }
             return events
         case .inOrder:
@@ -326,7 +336,8 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
     }
 
     static func parseLayer(_ payload: [UInt8]) throws -> SecretApi.DecryptedMessageLayer.Cons_decryptedMessageLayer {
-        let value = try SecretApi.DecryptedMessageLayer(tlBytes: payload, limits: .init(maxDepth: 16, maxUnpackedSize: 0))
+        let value = try SecretApi.DecryptedMessageLayer(
+            tlBytes: payload, limits: .init(maxDepth: 16, maxUnpackedSize: 0))
         guard case .decryptedMessageLayer(let layer) = value else { throw SecretChatError.wrongState("layer") }
         return layer
     }
@@ -355,7 +366,8 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         case .decryptedMessageActionRequestKey(let request):
             return receiveRequestKey(id: request.exchangeId, gA: request.gA, random: random)
         case .decryptedMessageActionAcceptKey(let accept):
-            return receiveAcceptKey(id: accept.exchangeId, gB: accept.gB, fingerprint: accept.keyFingerprint,
+            return receiveAcceptKey(
+                id: accept.exchangeId, gB: accept.gB, fingerprint: accept.keyFingerprint,
                 now: now, random: random)
         case .decryptedMessageActionCommitKey(let commit):
             return receiveCommitKey(id: commit.exchangeId, fingerprint: commit.keyFingerprint, now: now, random: random)
@@ -389,12 +401,17 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
             return [.send(sendService(.decryptedMessageActionAbortKey(.init(exchangeId: id)), random: random))]
         }
         rekey = .accepted(exchangeId: id, key: newKey)
-        return [.send(sendService(
-            .decryptedMessageActionAcceptKey(.init(exchangeId: id, gB: gB, keyFingerprint: newKey.fingerprint)),
-            random: random))]
+        return [
+            .send(
+                sendService(
+                    .decryptedMessageActionAcceptKey(.init(exchangeId: id, gB: gB, keyFingerprint: newKey.fingerprint)),
+                    random: random))
+        ]
     }
 
-    mutating func receiveAcceptKey(id: Int64, gB: [UInt8], fingerprint: Int64, now: Int32, random: SecretChatRandom)
+    mutating func receiveAcceptKey(
+        id: Int64, gB: [UInt8], fingerprint: Int64, now: Int32, random: SecretChatRandom
+    )
         -> [SecretChatEvent]
     {
         guard case .requesting(let own, let a) = rekey, own == id,
@@ -412,7 +429,9 @@ public struct SecretChatSession: Sendable, Codable, Equatable {
         return [.send(commit), .keyChanged(newKey.fingerprint)]
     }
 
-    mutating func receiveCommitKey(id: Int64, fingerprint: Int64, now: Int32, random: SecretChatRandom)
+    mutating func receiveCommitKey(
+        id: Int64, fingerprint: Int64, now: Int32, random: SecretChatRandom
+    )
         -> [SecretChatEvent]
     {
         guard case .accepted(let own, let newKey) = rekey, own == id, newKey.fingerprint == fingerprint else {

@@ -40,9 +40,13 @@ public enum Namespaces {
 
 extension PeerId {
     /// The peer id of a user.
-    public static func user(_ id: Int64) -> PeerId { PeerId(namespace: Namespaces.Peer.cloudUser, id: Id(rawValue: id)) }
+    public static func user(_ id: Int64) -> PeerId {
+        PeerId(namespace: Namespaces.Peer.cloudUser, id: Id(rawValue: id))
+    }
     /// The peer id of a basic group.
-    public static func group(_ id: Int64) -> PeerId { PeerId(namespace: Namespaces.Peer.cloudGroup, id: Id(rawValue: id)) }
+    public static func group(_ id: Int64) -> PeerId {
+        PeerId(namespace: Namespaces.Peer.cloudGroup, id: Id(rawValue: id))
+    }
     /// The peer id of a channel or supergroup.
     public static func channel(_ id: Int64) -> PeerId {
         PeerId(namespace: Namespaces.Peer.cloudChannel, id: Id(rawValue: id))

@@ -1,6 +1,6 @@
 public import Postbox
-public import TelegramApi
 public import SyncCore
+public import TelegramApi
 
 extension MessageTextEntity {
     /// An entity from the API; `nil` for constructors the client must not store (`inputMessageEntityMentionName`)
@@ -54,7 +54,8 @@ extension MessageTextEntity {
         case .bold: return .messageEntityBold(.init(offset: offset, length: length))
         case .italic: return .messageEntityItalic(.init(offset: offset, length: length))
         case .code: return .messageEntityCode(.init(offset: offset, length: length))
-        case .pre(let language): return .messageEntityPre(.init(offset: offset, length: length, language: language ?? ""))
+        case .pre(let language):
+            return .messageEntityPre(.init(offset: offset, length: length, language: language ?? ""))
         case .textUrl(let url): return .messageEntityTextUrl(.init(offset: offset, length: length, url: url))
         case .textMention(let peerId):
             guard let user = inputUser(peerId) else { return nil }

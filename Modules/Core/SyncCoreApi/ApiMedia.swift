@@ -1,6 +1,6 @@
 public import Postbox
-public import TelegramApi
 public import SyncCore
+public import TelegramApi
 
 /// The representations of an API photo or document thumbnail list, with the stripped thumbnail apart.
 private func apiRepresentations(
@@ -74,7 +74,8 @@ extension TelegramMediaFileAttribute {
         case .documentAttributeAnimated:
             self = .animated
         case .documentAttributeSticker(let sticker):
-            self = .sticker(displayText: sticker.alt, packReference: StickerPackReference(sticker.stickerset), isMask: sticker.mask)
+            self = .sticker(
+                displayText: sticker.alt, packReference: StickerPackReference(sticker.stickerset), isMask: sticker.mask)
         case .documentAttributeVideo(let video):
             self = .video(
                 duration: video.duration, size: PixelDimensions(width: video.w, height: video.h),

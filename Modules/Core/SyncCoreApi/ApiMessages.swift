@@ -1,6 +1,6 @@
 public import Postbox
-public import TelegramApi
 public import SyncCore
+public import TelegramApi
 
 extension Api.Message {
     /// The chat the message belongs to, from this account's side; `nil` for `messageEmpty` without a peer.
@@ -15,7 +15,8 @@ extension Api.Message {
     /// The message's id in its chat's cloud namespace.
     public var cloudId: MessageId? {
         switch self {
-        case .message(let message): return MessageId(peerId: PeerId(message.peerId), namespace: Namespaces.Message.cloud, id: message.id)
+        case .message(let message):
+            return MessageId(peerId: PeerId(message.peerId), namespace: Namespaces.Message.cloud, id: message.id)
         case .messageService(let message):
             return MessageId(peerId: PeerId(message.peerId), namespace: Namespaces.Message.cloud, id: message.id)
         case .messageEmpty: return nil
@@ -24,7 +25,9 @@ extension Api.Message {
 }
 
 /// The tags of a message with this media and these entities (Telegram-iOS `tagsForStoreMessage`).
-public func messageTags(media: [Media], entities: [MessageTextEntity], isPinned: Bool, isUnseenMention: Bool) -> MessageTags {
+public func messageTags(
+    media: [Media], entities: [MessageTextEntity], isPinned: Bool, isUnseenMention: Bool
+) -> MessageTags {
     var tags: MessageTags = []
     for item in media {
         if item is TelegramMediaImage {
@@ -106,7 +109,9 @@ extension ReplyMessageAttribute {
         let peer = header.replyToPeerId.map(PeerId.init) ?? chat
         self.init(
             messageId: MessageId(peerId: peer, namespace: Namespaces.Message.cloud, id: id),
-            threadMessageId: header.replyToTopId.map { MessageId(peerId: chat, namespace: Namespaces.Message.cloud, id: $0) },
+            threadMessageId: header.replyToTopId.map {
+                MessageId(peerId: chat, namespace: Namespaces.Message.cloud, id: $0)
+            },
             quoteText: header.quote ? header.quoteText : nil)
     }
 }

@@ -27,14 +27,19 @@ extension TelegramMediaFileAttribute {
         case .animated:
             return .documentAttributeAnimated
         case .sticker(let text, let pack, let isMask):
-            return .documentAttributeSticker(.init(mask: isMask, alt: text, stickerset: pack?.apiInputStickerSet ?? .inputStickerSetEmpty))
+            return .documentAttributeSticker(
+                .init(mask: isMask, alt: text, stickerset: pack?.apiInputStickerSet ?? .inputStickerSetEmpty))
         case .video(let duration, let size, let round, let streaming, let noSound):
             return .documentAttributeVideo(
-                .init(roundMessage: round, supportsStreaming: streaming, nosound: noSound, duration: duration, w: size.width, h: size.height))
+                .init(
+                    roundMessage: round, supportsStreaming: streaming, nosound: noSound, duration: duration,
+                    w: size.width, h: size.height))
         case .audio(let isVoice, let duration, let title, let performer, let waveform):
-            return .documentAttributeAudio(.init(voice: isVoice, duration: duration, title: title, performer: performer, waveform: waveform))
+            return .documentAttributeAudio(
+                .init(voice: isVoice, duration: duration, title: title, performer: performer, waveform: waveform))
         case .customEmoji(let alt, let pack):
-            return .documentAttributeCustomEmoji(.init(alt: alt, stickerset: pack?.apiInputStickerSet ?? .inputStickerSetEmpty))
+            return .documentAttributeCustomEmoji(
+                .init(alt: alt, stickerset: pack?.apiInputStickerSet ?? .inputStickerSetEmpty))
         case .hasLinkedStickers:
             return nil
         }
@@ -53,7 +58,8 @@ extension TelegramMediaImage {
     /// The photo as a request names it (`inputPhoto`), for a photo the server has; `nil` for a local one.
     public var apiInputPhoto: Api.InputPhoto? {
         guard imageId.namespace == Namespaces.Media.cloudImage, let reference else { return nil }
-        return .inputPhoto(.init(id: imageId.id, accessHash: reference.accessHash, fileReference: reference.fileReference))
+        return .inputPhoto(
+            .init(id: imageId.id, accessHash: reference.accessHash, fileReference: reference.fileReference))
     }
 }
 
@@ -64,11 +70,17 @@ extension Api.MessageMedia {
         switch self {
         case .messageMediaPhoto(let media):
             guard case .photo(let photo)? = media.photo else { return nil }
-            return .inputMediaPhoto(.init(id: .inputPhoto(.init(id: photo.id, accessHash: photo.accessHash, fileReference: photo.fileReference))))
+            return .inputMediaPhoto(
+                .init(
+                    id: .inputPhoto(
+                        .init(id: photo.id, accessHash: photo.accessHash, fileReference: photo.fileReference))))
         case .messageMediaDocument(let media):
             guard case .document(let document)? = media.document else { return nil }
             return .inputMediaDocument(
-                .init(id: .inputDocument(.init(id: document.id, accessHash: document.accessHash, fileReference: document.fileReference))))
+                .init(
+                    id: .inputDocument(
+                        .init(id: document.id, accessHash: document.accessHash, fileReference: document.fileReference)))
+            )
         default:
             return nil
         }

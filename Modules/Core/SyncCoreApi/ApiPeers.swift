@@ -1,6 +1,6 @@
 public import Postbox
-public import TelegramApi
 public import SyncCore
+public import TelegramApi
 
 extension PeerId {
     /// The peer id of an API peer.
@@ -80,10 +80,15 @@ func peerPhotoRepresentations(
     _ photo: Api.UserProfilePhoto?, peerId: Int64
 ) -> ([TelegramMediaImageRepresentation], Int64?) {
     guard case .userProfilePhoto(let photo)? = photo else { return ([], nil) }
-    return (peerPhotoSizes(dcId: photo.dcId, peerId: peerId, photoId: photo.photoId, stripped: photo.strippedThumb), photo.photoId)
+    return (
+        peerPhotoSizes(dcId: photo.dcId, peerId: peerId, photoId: photo.photoId, stripped: photo.strippedThumb),
+        photo.photoId
+    )
 }
 
-func peerPhotoSizes(dcId: Int32, peerId: Int64, photoId: Int64, stripped: [UInt8]?) -> [TelegramMediaImageRepresentation] {
+func peerPhotoSizes(
+    dcId: Int32, peerId: Int64, photoId: Int64, stripped: [UInt8]?
+) -> [TelegramMediaImageRepresentation] {
     [
         TelegramMediaImageRepresentation(
             dimensions: PixelDimensions(width: 160, height: 160),
@@ -104,7 +109,8 @@ extension TelegramGroup {
             var photo: [TelegramMediaImageRepresentation] = []
             if case .chatPhoto(let chatPhoto) = chat.photo {
                 photo = peerPhotoSizes(
-                    dcId: chatPhoto.dcId, peerId: chat.id, photoId: chatPhoto.photoId, stripped: chatPhoto.strippedThumb)
+                    dcId: chatPhoto.dcId, peerId: chat.id, photoId: chatPhoto.photoId, stripped: chatPhoto.strippedThumb
+                )
             }
             var migratedTo: PeerId?
             if case .inputChannel(let channel)? = chat.migratedTo { migratedTo = .channel(channel.channelId) }

@@ -46,7 +46,8 @@ extension Api.Message {
         .message(
             .init(
                 out: short.out, mentioned: short.mentioned, mediaUnread: short.mediaUnread, silent: short.silent,
-                id: short.id, fromId: .peerUser(.init(userId: short.fromId)), peerId: .peerChat(.init(chatId: short.chatId)),
+                id: short.id, fromId: .peerUser(.init(userId: short.fromId)),
+                peerId: .peerChat(.init(chatId: short.chatId)),
                 fwdFrom: short.fwdFrom, viaBotId: short.viaBotId, replyTo: short.replyTo, date: short.date,
                 message: short.message, entities: short.entities, ttlPeriod: short.ttlPeriod))
     }

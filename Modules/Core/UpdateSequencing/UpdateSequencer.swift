@@ -1,5 +1,5 @@
-public import TelegramApi
 public import SecretChats
+public import TelegramApi
 
 /// The account's update state machine (core.telegram.org "Working with updates"; Telegram-iOS
 /// `TelegramCore/Sources/State/AccountStateManager.swift` and `AccountStateManagementUtils.swift`), without I/O:
@@ -96,7 +96,8 @@ public struct UpdateSequencer: Sendable {
         enum Item {
             /// One update (with its container's date, 0 inside a container).
             case entry(Entry, UpdatePosition, date: Int32)
-            case container(updates: [Api.Update], users: [Api.User], chats: [Api.Chat], date: Int32, seqStart: Int32, seq: Int32)
+            case container(
+                updates: [Api.Update], users: [Api.User], chats: [Api.Chat], date: Int32, seqStart: Int32, seq: Int32)
         }
         let item: Item
         /// Where it starts in its sequence, for ordering: pts − count, qts − 1, seq_start − 1.
@@ -135,17 +136,22 @@ public struct UpdateSequencer: Sendable {
                 .init(message: .fromShort(short, selfUserId: selfUserId), pts: short.pts, ptsCount: short.ptsCount))
             offer(.entry(.update(update), .pts(pts: short.pts, count: short.ptsCount), date: short.date), into: &batch)
         case .updateShortChatMessage(let short):
-            let update = Api.Update.updateNewMessage(.init(message: .fromShortChat(short), pts: short.pts, ptsCount: short.ptsCount))
+            let update = Api.Update.updateNewMessage(
+                .init(message: .fromShortChat(short), pts: short.pts, ptsCount: short.ptsCount))
             offer(.entry(.update(update), .pts(pts: short.pts, count: short.ptsCount), date: short.date), into: &batch)
         case .updateShortSentMessage(let sent):
             offer(.entry(.sentMessage(sent), .pts(pts: sent.pts, count: sent.ptsCount), date: sent.date), into: &batch)
         case .updates(let all):
             offer(
-                .container(updates: all.updates, users: all.users, chats: all.chats, date: all.date, seqStart: all.seq, seq: all.seq),
+                .container(
+                    updates: all.updates, users: all.users, chats: all.chats, date: all.date, seqStart: all.seq,
+                    seq: all.seq),
                 into: &batch)
         case .updatesCombined(let all):
             offer(
-                .container(updates: all.updates, users: all.users, chats: all.chats, date: all.date, seqStart: all.seqStart, seq: all.seq),
+                .container(
+                    updates: all.updates, users: all.users, chats: all.chats, date: all.date, seqStart: all.seqStart,
+                    seq: all.seq),
                 into: &batch)
         }
         if phase != .fetchingDifference { drainHeld(into: &batch) }
@@ -174,11 +180,17 @@ public struct UpdateSequencer: Sendable {
             state.date = empty.date
             state.seq = empty.seq
         case .difference(let all):
-            actions.append(.apply(differenceBatch(all.newMessages, all.newEncryptedMessages, all.otherUpdates, all.users, all.chats, all.state)))
+            actions.append(
+                .apply(
+                    differenceBatch(
+                        all.newMessages, all.newEncryptedMessages, all.otherUpdates, all.users, all.chats, all.state)))
             state = Self.state(all.state)
         case .differenceSlice(let slice):
             actions.append(
-                .apply(differenceBatch(slice.newMessages, slice.newEncryptedMessages, slice.otherUpdates, slice.users, slice.chats, slice.intermediateState)))
+                .apply(
+                    differenceBatch(
+                        slice.newMessages, slice.newEncryptedMessages, slice.otherUpdates, slice.users, slice.chats,
+                        slice.intermediateState)))
             state = Self.state(slice.intermediateState)
             actions.append(.fetchDifference(state))
             return actions
@@ -296,7 +308,9 @@ public struct UpdateSequencer: Sendable {
 
     /// Emits a batch that has something in it (or moved the state) and adopts its state.
     private mutating func finish(_ batch: Batch, into actions: inout [Action]) {
-        guard !batch.entries.isEmpty || batch.state != state || !batch.users.isEmpty || !batch.chats.isEmpty else { return }
+        guard !batch.entries.isEmpty || batch.state != state || !batch.users.isEmpty || !batch.chats.isEmpty else {
+            return
+        }
         state = batch.state
         actions.append(.apply(batch))
     }
@@ -328,7 +342,8 @@ public struct UpdateSequencer: Sendable {
         _ chats: [Api.Chat], _ newState: Api.updates.State
     ) -> Batch {
         Batch(
-            entries: messages.map(Entry.newMessage) + encrypted.map(Entry.newEncryptedMessage) + others.map(Entry.update),
+            entries: messages.map(Entry.newMessage) + encrypted.map(Entry.newEncryptedMessage)
+                + others.map(Entry.update),
             users: users, chats: chats, state: Self.state(newState))
     }
 

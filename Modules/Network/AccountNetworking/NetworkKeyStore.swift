@@ -1,5 +1,5 @@
-public import MTProtoCore
 import Foundation
+public import MTProtoCore
 
 /// Where an account's network context keeps what must survive a restart: the main DC and each DC's auth key. The
 /// owner of storage implements it (the Core area in the account's Postbox keychain); the Network area never imports
@@ -44,5 +44,7 @@ public final class InMemoryNetworkKeyStore: NetworkKeyStore, @unchecked Sendable
     public func key(datacenter dc: Int32) -> AuthKeyExchangeResult? { lock.withLock { keys[dc] } }
     public func setKey(_ key: AuthKeyExchangeResult?, datacenter dc: Int32) { lock.withLock { keys[dc] = key } }
     public func datacenterAddresses() -> [Int32: DatacenterAddress]? { lock.withLock { addresses } }
-    public func setDatacenterAddresses(_ addresses: [Int32: DatacenterAddress]) { lock.withLock { self.addresses = addresses } }
+    public func setDatacenterAddresses(_ addresses: [Int32: DatacenterAddress]) {
+        lock.withLock { self.addresses = addresses }
+    }
 }

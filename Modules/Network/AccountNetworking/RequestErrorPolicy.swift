@@ -31,21 +31,26 @@ public enum RequestErrorPolicy {
     }
 
     /// The decision for `error` from attempt `attempt` (1 for the first) of a request sent to the main DC or not.
-    public static func decide(_ error: NetworkError, attempt: Int, onMainDc: Bool, options: Options = Options()) -> Decision {
+    public static func decide(
+        _ error: NetworkError, attempt: Int, onMainDc: Bool, options: Options = Options()
+    ) -> Decision {
         guard case .rpc(let code, let message) = error else {
             // Transport failures are the connection's to retry; what reaches here is final.
             return .fail(error)
         }
         switch code {
         case 420:
-            guard let seconds = suffixNumber(message, after: "FLOOD_WAIT_") ?? suffixNumber(message, after: "FLOOD_PREMIUM_WAIT_"),
+            guard
+                let seconds = suffixNumber(message, after: "FLOOD_WAIT_")
+                    ?? suffixNumber(message, after: "FLOOD_PREMIUM_WAIT_"),
                 Double(seconds) <= options.automaticFloodWait
             else { return .fail(error) }
             return .retry(after: Double(max(seconds, 1)))
         case 303:
             for kind in ["PHONE_MIGRATE_", "NETWORK_MIGRATE_", "USER_MIGRATE_", "FILE_MIGRATE_", "STATS_MIGRATE_"] {
                 if let dc = suffixNumber(message, after: kind) {
-                    return .migrate(to: Int32(dc), movesMainDc: onMainDc && kind != "FILE_MIGRATE_" && kind != "STATS_MIGRATE_")
+                    return .migrate(
+                        to: Int32(dc), movesMainDc: onMainDc && kind != "FILE_MIGRATE_" && kind != "STATS_MIGRATE_")
                 }
             }
             return .fail(error)

@@ -12,7 +12,8 @@ public struct DecryptedMessage: Sendable, Equatable {
     public let quickAckToken: UInt32
 
     /// A message as `EncryptedMessage.decrypt` returns it (tests and fuzzers build them directly).
-    public init(salt: Int64, sessionId: Int64, messageId: Int64, seqNo: Int32, body: [UInt8], quickAckToken: UInt32 = 0) {
+    public init(salt: Int64, sessionId: Int64, messageId: Int64, seqNo: Int32, body: [UInt8], quickAckToken: UInt32 = 0)
+    {
         self.salt = salt
         self.sessionId = sessionId
         self.messageId = messageId
@@ -51,7 +52,8 @@ public enum EncryptedMessage {
         let messageKeyLarge = MTProtoKeyDerivation.messageKeyLarge(
             authKey: authKey.bytes, paddedPlaintext: plaintext, direction: direction)
         let messageKey = Array(messageKeyLarge[8..<24])
-        let (key, iv) = MTProtoKeyDerivation.aesKeyIV(authKey: authKey.bytes, messageKey: messageKey, direction: direction)
+        let (key, iv) = MTProtoKeyDerivation.aesKeyIV(
+            authKey: authKey.bytes, messageKey: messageKey, direction: direction)
         // Key and IV are 32 bytes and the plaintext a multiple of 16 by construction.
         let ciphertext = (try? AESIGE.encrypt(plaintext, key: key, iv: iv)) ?? []
         var out = WriteBuffer(capacity: outerHeaderLength + ciphertext.count)
@@ -80,7 +82,8 @@ public enum EncryptedMessage {
         let messageKey = Array(packet[8..<24])
         let cipherLength = (packet.count - outerHeaderLength) / 16 * 16
         let ciphertext = Array(packet[outerHeaderLength..<(outerHeaderLength + cipherLength)])
-        let (key, iv) = MTProtoKeyDerivation.aesKeyIV(authKey: authKey.bytes, messageKey: messageKey, direction: direction)
+        let (key, iv) = MTProtoKeyDerivation.aesKeyIV(
+            authKey: authKey.bytes, messageKey: messageKey, direction: direction)
         guard let plaintext = try? AESIGE.decrypt(ciphertext, key: key, iv: iv) else { throw .truncated }
         let large = MTProtoKeyDerivation.messageKeyLarge(
             authKey: authKey.bytes, paddedPlaintext: plaintext, direction: direction)
@@ -95,11 +98,14 @@ public enum EncryptedMessage {
             let messageId = try reader.readLittleEndian(Int64.self)
             let seqNo = try reader.readLittleEndian(Int32.self)
             let length = Int(try reader.readLittleEndian(Int32.self))
-            guard length >= 0, length % 4 == 0, length <= reader.remaining else { throw EnvelopeError.invalidLength(length) }
+            guard length >= 0, length % 4 == 0, length <= reader.remaining else {
+                throw EnvelopeError.invalidLength(length)
+            }
             let padding = reader.remaining - length
             guard (12...1024).contains(padding) else { throw EnvelopeError.invalidPadding(padding) }
             let body = try reader.readBytes(length)
-            let token = (UInt32(large[0]) | UInt32(large[1]) << 8 | UInt32(large[2]) << 16 | UInt32(large[3]) << 24)
+            let token =
+                (UInt32(large[0]) | UInt32(large[1]) << 8 | UInt32(large[2]) << 16 | UInt32(large[3]) << 24)
                 & 0x7fff_ffff
             return DecryptedMessage(
                 salt: salt, sessionId: sessionId, messageId: messageId, seqNo: seqNo, body: body, quickAckToken: token)

@@ -1,5 +1,5 @@
-public import NIOCore
 import Hashing
+public import NIOCore
 
 /// MTProto transports §Full: `total length` (int32, counting itself, the sequence number and the CRC), `seq_no`
 /// (int32, 0, 1, 2 … per direction), the payload, and the CRC-32 of everything before it.
@@ -37,7 +37,9 @@ public struct FullCodec: FrameCodec {
         }
         let total = Int(Int32(bitPattern: word))
         guard total >= Self.overhead + 4, total % 4 == 0 else { throw .invalidLength(total) }
-        guard total - Self.overhead <= TransportLimits.maximumPacketLength else { throw .packetTooLarge(claimed: total) }
+        guard total - Self.overhead <= TransportLimits.maximumPacketLength else {
+            throw .packetTooLarge(claimed: total)
+        }
         guard buffer.readableBytes >= total else { return nil }
         let start = buffer.readerIndex
         let expected = buffer.getInteger(at: start + total - 4, endianness: .little, as: UInt32.self)!

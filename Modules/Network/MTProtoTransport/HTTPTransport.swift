@@ -54,11 +54,15 @@ struct HTTPRequestDecoder: ByteToMessageDecoder {
         }
         let view = buffer.readableBytesView
         guard let end = Self.headerEnd(view) else {
-            if view.count > limits.maximumHeaderBytes { return fail(context, &buffer, 431, "request headers too large") }
+            if view.count > limits.maximumHeaderBytes {
+                return fail(context, &buffer, 431, "request headers too large")
+            }
             return .needMoreData
         }
         let headerLength = end - view.startIndex
-        guard headerLength <= limits.maximumHeaderBytes else { return fail(context, &buffer, 431, "request headers too large") }
+        guard headerLength <= limits.maximumHeaderBytes else {
+            return fail(context, &buffer, 431, "request headers too large")
+        }
         let headerText = String(decoding: view[view.startIndex..<end], as: UTF8.self)
         let lines = headerText.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
         let requestLine = lines[0].split(separator: " ", omittingEmptySubsequences: true)
@@ -71,26 +75,35 @@ struct HTTPRequestDecoder: ByteToMessageDecoder {
             let name = Self.trimmed(line[..<colon]).lowercased()
             let value = Self.trimmed(line[line.index(after: colon)...])
             if name == "content-length" {
-                guard let length = Int(value), length >= 0 else { return fail(context, &buffer, 400, "bad Content-Length") }
+                guard let length = Int(value), length >= 0 else {
+                    return fail(context, &buffer, 400, "bad Content-Length")
+                }
                 contentLength = length
             } else if name == "transfer-encoding", value.lowercased() != "identity" {
                 return fail(context, &buffer, 501, "Transfer-Encoding \(value) is not supported")
             }
         }
-        guard contentLength <= limits.maximumBodyBytes else { return fail(context, &buffer, 413, "request body too large") }
+        guard contentLength <= limits.maximumBodyBytes else {
+            return fail(context, &buffer, 413, "request body too large")
+        }
         let total = headerLength + 4 + contentLength
         guard buffer.readableBytes >= total else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: headerLength + 4)
         let body = buffer.readSlice(length: contentLength) ?? ByteBuffer()
-        context.fireChannelRead(wrapInboundOut(.request(method: String(requestLine[0]), path: String(requestLine[1]), body: body)))
+        context.fireChannelRead(
+            wrapInboundOut(.request(method: String(requestLine[0]), path: String(requestLine[1]), body: body)))
         return .continue
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws -> DecodingState {
         .needMoreData
     }
 
-    private mutating func fail(_ context: ChannelHandlerContext, _ buffer: inout ByteBuffer, _ status: Int, _ reason: String) -> DecodingState {
+    private mutating func fail(
+        _ context: ChannelHandlerContext, _ buffer: inout ByteBuffer, _ status: Int, _ reason: String
+    ) -> DecodingState {
         failed = true
         buffer.moveReaderIndex(to: buffer.writerIndex)
         context.fireChannelRead(wrapInboundOut(.malformed(status: status, reason: reason)))
@@ -98,7 +111,9 @@ struct HTTPRequestDecoder: ByteToMessageDecoder {
     }
 
     static func trimmed(_ text: Substring) -> String {
-        String(text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        String(
+            text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
+        )
     }
 
     /// The index of the blank line ending the headers ("\r\n\r\n"), if it has arrived.
@@ -224,13 +239,17 @@ final class HTTPServerFrameAdapter: ChannelDuplexHandler {
     }
 
     private func answerNow(_ context: ChannelHandlerContext, status: Int, body: String) {
-        context.writeAndFlush(wrapOutboundOut(Self.response(status: status, body: ByteBuffer(string: body))), promise: nil)
+        context.writeAndFlush(
+            wrapOutboundOut(Self.response(status: status, body: ByteBuffer(string: body))), promise: nil)
     }
 
     /// An HTTP/1.1 response; `Content-Length` is the last header (Telethon's reader takes the body right after it).
     static func response(status: Int, body: ByteBuffer) -> ByteBuffer {
-        let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Payload Too Large",
-                      431: "Request Header Fields Too Large", 501: "Not Implemented"][status] ?? "Error"
+        let reason =
+            [
+                200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Payload Too Large",
+                431: "Request Header Fields Too Large", 501: "Not Implemented",
+            ][status] ?? "Error"
         var out = ByteBuffer()
         out.writeString(
             "HTTP/1.1 \(status) \(reason)\r\nConnection: keep-alive\r\nAccess-Control-Allow-Origin: *\r\n"
@@ -271,7 +290,9 @@ public final class HTTPClientFrameAdapter: ChannelDuplexHandler, RemovableChanne
     private var outstanding = 0
     private let sessionPolls: Bool
 
-    public init(host: String, port: Int, maximumBodyBytes: Int = TransportLimits.maximumPacketLength, sessionPolls: Bool = false) {
+    public init(
+        host: String, port: Int, maximumBodyBytes: Int = TransportLimits.maximumPacketLength, sessionPolls: Bool = false
+    ) {
         self.host = "\(host):\(port)"
         self.maximumBodyBytes = maximumBodyBytes
         self.sessionPolls = sessionPolls
@@ -328,7 +349,9 @@ public final class HTTPClientFrameAdapter: ChannelDuplexHandler, RemovableChanne
             var length = 0
             for line in head.split(separator: "\r\n") {
                 let lower = line.lowercased()
-                if lower.hasPrefix("content-length:") { length = Int(HTTPRequestDecoder.trimmed(lower.dropFirst(15))) ?? -1 }
+                if lower.hasPrefix("content-length:") {
+                    length = Int(HTTPRequestDecoder.trimmed(lower.dropFirst(15))) ?? -1
+                }
             }
             guard head.hasPrefix("HTTP/1.1 200"), length >= 0, length <= maximumBodyBytes else {
                 context.fireErrorCaught(TransportError.unknownTransport(firstBytes: Array(head.utf8.prefix(12))))
@@ -342,7 +365,9 @@ public final class HTTPClientFrameAdapter: ChannelDuplexHandler, RemovableChanne
             pending.discardReadBytes()
             outstanding = max(0, outstanding - 1)
             if outstanding == 0 { pollNeeded(context) }
-            if length == 4, let code = body.getInteger(at: body.readerIndex, endianness: .little, as: Int32.self), code < 0 {
+            if length == 4, let code = body.getInteger(at: body.readerIndex, endianness: .little, as: Int32.self),
+                code < 0
+            {
                 context.fireChannelRead(wrapInboundOut(.transportError(code)))
             } else if length > 0 {
                 context.fireChannelRead(wrapInboundOut(.packet(body)))

@@ -62,7 +62,8 @@ public struct ObfuscatedHeader {
             let receive = keyedStream(Array(header[8..<56]), proxyKey: proxyKey)
             var decrypted = header
             receive.apply(&decrypted)
-            let tag = UInt32(decrypted[56]) | UInt32(decrypted[57]) << 8 | UInt32(decrypted[58]) << 16
+            let tag =
+                UInt32(decrypted[56]) | UInt32(decrypted[57]) << 8 | UInt32(decrypted[58]) << 16
                 | UInt32(decrypted[59]) << 24
             guard let framing = TransportFraming(obfuscatedTag: tag) else { continue }
             if let secret, secret.count == 17, secret[0] == 0xdd, framing != .paddedIntermediate { continue }

@@ -84,8 +84,11 @@ public final class ServerObfuscationHandler: ChannelDuplexHandler {
             dcId = accepted.dcId
             do {
                 try context.pipeline.syncOperations.addHandlers(
-                    [ByteToMessageHandler(FrameDecoder(framing: accepted.framing, role: .server, frameTimeout: frameTimeout)),
-                     FrameEncoder(framing: accepted.framing, role: .server, sendsPreamble: false)],
+                    [
+                        ByteToMessageHandler(
+                            FrameDecoder(framing: accepted.framing, role: .server, frameTimeout: frameTimeout)),
+                        FrameEncoder(framing: accepted.framing, role: .server, sendsPreamble: false),
+                    ],
                     position: .after(self))
             } catch {
                 context.fireErrorCaught(error)

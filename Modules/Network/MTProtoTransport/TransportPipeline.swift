@@ -45,7 +45,8 @@ public enum TransportPipeline {
                 handlers.append(ByteToMessageHandler(HTTPRequestDecoder(limits: http)))
                 handlers.append(HTTPServerFrameAdapter(limits: http))
             case .plain(let framing, _):
-                handlers.append(ByteToMessageHandler(FrameDecoder(framing: framing, role: .server, frameTimeout: frameTimeout)))
+                handlers.append(
+                    ByteToMessageHandler(FrameDecoder(framing: framing, role: .server, frameTimeout: frameTimeout)))
                 handlers.append(FrameEncoder(framing: framing, role: .server, sendsPreamble: false))
             case .obfuscated:
                 // The header is still at the front of the stream; this handler reads it, learns the framing and

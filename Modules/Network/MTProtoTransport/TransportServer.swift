@@ -43,14 +43,17 @@ public final class TransportServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: false)
             .childChannelOption(
-                .writeBufferWaterMark, value: .init(low: writeBufferLowWaterMark, high: writeBufferHighWaterMark))
+                .writeBufferWaterMark, value: .init(low: writeBufferLowWaterMark, high: writeBufferHighWaterMark)
+            )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let admit, !admit(channel) {
                         try refuse(channel, secrets: secrets, http: http)
                         return
                     }
-                    let detector = TransportPipeline.serverDetector(secrets: secrets, frameTimeout: frameTimeout, http: http) {
+                    let detector = TransportPipeline.serverDetector(
+                        secrets: secrets, frameTimeout: frameTimeout, http: http
+                    ) {
                         try makeHandlers(channel)
                     }
                     try channel.pipeline.syncOperations.addHandler(detector)
@@ -96,7 +99,8 @@ public enum TransportClient {
     /// With `http`, packets travel as MTProto over HTTP (`POST /api`, `HTTPClientFrameAdapter`) instead of
     /// `framing`; with `httpSessionPolls` too, the long polls are the session's (`HTTPPollNeeded`), not empty POSTs.
     public static func connect(
-        host: String, port: Int, framing: TransportFraming, obfuscation: TransportObfuscation = .none, http: Bool = false,
+        host: String, port: Int, framing: TransportFraming, obfuscation: TransportObfuscation = .none,
+        http: Bool = false,
         httpSessionPolls: Bool = false, group: any EventLoopGroup, connectTimeout: TimeAmount = .seconds(10),
         makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
     ) async throws -> any Channel {
@@ -107,7 +111,8 @@ public enum TransportClient {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     if http {
-                        try sync.addHandler(HTTPClientFrameAdapter(host: host, port: port, sessionPolls: httpSessionPolls))
+                        try sync.addHandler(
+                            HTTPClientFrameAdapter(host: host, port: port, sessionPolls: httpSessionPolls))
                     } else {
                         try TransportPipeline.addClientHandlers(framing: framing, obfuscation: obfuscation, to: sync)
                     }

@@ -86,7 +86,8 @@ public enum TLEncodingError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .bytesTooLong(let length):
-            return "a bytes value of \(length) bytes is longer than TL's \(TLWriter.maximumBytesLength); split it (upload files in parts)"
+            return
+                "a bytes value of \(length) bytes is longer than TL's \(TLWriter.maximumBytesLength); split it (upload files in parts)"
         case .vectorTooLong(let count): return "a vector of \(count) elements is longer than TL's int count"
         }
     }

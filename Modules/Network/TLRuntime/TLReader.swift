@@ -196,7 +196,9 @@ public struct TLReader: Sendable {
     @inlinable @inline(__always)
     public mutating func readString() throws(TLDecodingError) -> String {
         let range = try readBytesRange()
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
+        }
     }
 
     /// The count of a vector whose elements take at least `minElementSize` bytes each; reads the
@@ -265,7 +267,8 @@ public struct TLReader: Sendable {
         do {
             unpacked = try GZip.decompress(packed, maxOutput: inflateBudget)
         } catch {
-            throw .gzip("\(error) (at most \(inflateBudget) of this message's \(limits.maxUnpackedSize) bytes were left)")
+            throw .gzip(
+                "\(error) (at most \(inflateBudget) of this message's \(limits.maxUnpackedSize) bytes were left)")
         }
         inflateBudget -= unpacked.count
         return TLReader(unpacked, continuing: self)

@@ -162,7 +162,9 @@ public struct TLWriter: Sendable {
         guard !raw.isEmpty else { return }
         let offset = reserve(raw.count)
         storage.withUnsafeMutableBytes { out in
-            raw.withUnsafeBytes { out.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            raw.withUnsafeBytes {
+                out.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+            }
         }
     }
 }

@@ -1,4 +1,3 @@
-
 /// A recursive-descent parser over `TLLexer` tokens (TL §Syntax, the subset the Telegram schemas use).
 struct TLParser {
     private var lexer: TLLexer

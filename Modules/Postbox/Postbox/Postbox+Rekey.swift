@@ -70,7 +70,7 @@ extension Postbox {
         do {
             try Database.confirmKey(cipherKey, path: path)
             return true
-        } catch where error.isNotADatabase {
+        } catch  where error.isNotADatabase {
             return false
         } catch {
             throw .storage(error.description)

@@ -51,7 +51,8 @@ public struct PostboxKeyFile: Sendable, Equatable, CustomStringConvertible {
             try SecretFile.create(key.key + key.salt, at: pendingPath)
         } catch .exists {
             throw .keyFile(
-                path: pendingPath, detail: "exists: a rekey was interrupted; open the Postbox with this key file to "
+                path: pendingPath,
+                detail: "exists: a rekey was interrupted; open the Postbox with this key file to "
                     + "finish it or roll it back, then rekey again")
         } catch {
             throw .keyFile(path: pendingPath, detail: "\(error)")

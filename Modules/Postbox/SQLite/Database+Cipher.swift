@@ -53,7 +53,7 @@ extension Database {
         guard result == SQLITE_OK else { throw error(result, context) }
         do {
             try Database.confirmKey(newKey, path: path)
-        } catch where error.isNotADatabase {
+        } catch  where error.isNotADatabase {
             // Not applied: make the write key the read key again (a second rekey to `current` either fails the
             // same way, which leaves both set to `current`, or rewrites every page under `current`).
             _ = current.withMaterial { telegraph_sqlcipher_key_raw(handle, $0.baseAddress, Int32($0.count), 1) }

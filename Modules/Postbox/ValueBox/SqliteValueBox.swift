@@ -227,7 +227,9 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// Inserts `value` under `key` as a new row, replacing (deleting) any row stored under that key, and returns
     /// the new row's rowid. Only for tables created with a rowid (not `compactValuesOnCreation`); the rowid stays
     /// the row's while `set` rewrites it in place.
-    public func insertReturningRowId(_ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]) throws(ValueBoxError)
+    public func insertReturningRowId(
+        _ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]
+    ) throws(ValueBoxError)
         -> Int64
     {
         try wrap { () throws(SQLiteError) -> Int64 in

@@ -68,7 +68,8 @@ public final class MTProtoServer: Sendable {
 
     private init(
         dataCenters: [DataCenter], keys: ServerKeyStore, sessions: SessionRegistry, salts: SaltSchedule,
-        connections: ConnectionGate, workers: KeyExchangeWorkers, rpcWorkers: NIOThreadPool, listeners: [TransportServer],
+        connections: ConnectionGate, workers: KeyExchangeWorkers, rpcWorkers: NIOThreadPool,
+        listeners: [TransportServer],
         sweeper: RepeatedTask
     ) {
         self.rpcWorkers = rpcWorkers
@@ -99,14 +100,18 @@ public final class MTProtoServer: Sendable {
         let keys = try ServerKeyStore(
             directory: configuration.dataDirectory, unconfirmedLifetime: limits.unconfirmedKeyLifetime,
             maximumTemporaryKeys: limits.maximumTemporaryKeys)
-        for path in keys.skippedFiles { logger.warning("skipped an unreadable auth key file", metadata: ["path": "\(path)"]) }
+        for path in keys.skippedFiles {
+            logger.warning("skipped an unreadable auth key file", metadata: ["path": "\(path)"])
+        }
         let salts = SaltSchedule(secret: Digest.sha256(keys.rsaKey.privateExponentBytes))
         let sessions = SessionRegistry(
             schedule: salts,
             maximumSessions: limits.maximumSessions, maximumSessionsPerKey: limits.maximumSessionsPerKey,
             lifetime: limits.sessionLifetime)
-        let gate = ConnectionGate(maximum: limits.maximumConnections, maximumPerAddress: limits.maximumConnectionsPerAddress)
-        let workers = KeyExchangeWorkers(workers: limits.keyExchangeWorkers, maximumQueued: limits.maximumQueuedKeyExchanges)
+        let gate = ConnectionGate(
+            maximum: limits.maximumConnections, maximumPerAddress: limits.maximumConnectionsPerAddress)
+        let workers = KeyExchangeWorkers(
+            workers: limits.keyExchangeWorkers, maximumQueued: limits.maximumQueuedKeyExchanges)
         let rpcWorkers = NIOThreadPool(numberOfThreads: max(1, limits.rpcWorkers))
         rpcWorkers.start()
         let handlerBox = HandlerBox()
@@ -137,10 +142,13 @@ public final class MTProtoServer: Sendable {
                     return true
                 }
             ) { channel in
-                return [ServerConnectionHandler(
-                    dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
-                    logger: logger, workers: workers, limits: limits, dhPool: dhPool, updates: updates, rpcWorkers: rpcWorkers,
-                    trace: trace)]
+                return [
+                    ServerConnectionHandler(
+                        dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
+                        logger: logger, workers: workers, limits: limits, dhPool: dhPool, updates: updates,
+                        rpcWorkers: rpcWorkers,
+                        trace: trace)
+                ]
             }
             listeners.append(listener)
             dataCenters.append(DataCenter(id: dcId, host: configuration.host, port: listener.port))
@@ -155,7 +163,8 @@ public final class MTProtoServer: Sendable {
             let idle = sessions.sweep(now: now) { keys.authKey(id: $0, now: now) != nil }
             if expired + unused + idle > 0 {
                 logger.info(
-                    "swept", metadata: ["temporaryKeys": "\(expired)", "unusedKeys": "\(unused)", "sessions": "\(idle)"])
+                    "swept",
+                    metadata: ["temporaryKeys": "\(expired)", "unusedKeys": "\(unused)", "sessions": "\(idle)"])
             }
         }
         return MTProtoServer(

@@ -137,7 +137,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         }
         let keys = self.keys
         if exchange == nil || AuthKeyServerExchange.isExchangeStart(message.body) {
-            exchange = AuthKeyServerExchange(keys: [keys.rsaKey], dhPool: dhPool, isKeyIdTaken: { keys.isKeyIdTaken($0) })
+            exchange = AuthKeyServerExchange(
+                keys: [keys.rsaKey], dhPool: dhPool, isKeyIdTaken: { keys.isKeyIdTaken($0) })
         }
         exchangeBusy = true
         let now = clock()
@@ -224,7 +225,9 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
             trace == nil || reaction.calls.isEmpty
             ? [:]
             : Dictionary(
-                ServerTrace.messages(messageId: message.messageId, seqNo: message.seqNo, body: message.body).map { ($0.0, $0.1) },
+                ServerTrace.messages(messageId: message.messageId, seqNo: message.seqNo, body: message.body).map {
+                    ($0.0, $0.1)
+                },
                 uniquingKeysWith: { first, _ in first })
         for call in reaction.calls {
             var reader = TLReader(call.query)
@@ -233,7 +236,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
                 let function = try Api.functions.parse(&reader)
                 let rpc = RPCCall(
                     requestMessageId: call.requestMessageId, function: function, layer: call.layer,
-                    authKeyId: actingKeyId, sessionId: message.sessionId, dcId: dcId, withoutUpdates: call.withoutUpdates)
+                    authKeyId: actingKeyId, sessionId: message.sessionId, dcId: dcId,
+                    withoutUpdates: call.withoutUpdates)
                 calls.append((call, rpc, answerOwnedByTransport(rpc, key: key, attribution: attribution, now: now)))
                 if let trace {
                     trace.call(
@@ -301,7 +305,8 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
 
     /// Runs an API call off the event loop and writes its answer once every earlier call has been answered.
     private func answer(
-        _ call: ServerSession.Call, _ rpc: RPCCall, local: RPCResponse?, session: SharedSession, context: ChannelHandlerContext
+        _ call: ServerSession.Call, _ rpc: RPCCall, local: RPCResponse?, session: SharedSession,
+        context: ChannelHandlerContext
     ) {
         let loop = context.eventLoop
         let handler = self.handler

@@ -39,7 +39,8 @@ extension ServerKeyStore {
         public var encryptedMessage: [UInt8]
 
         public init(
-            temporaryKeyId: Int64, sessionId: Int64, messageId: Int64, permanentKeyId: Int64, nonce: Int64, expiresAt: Int32,
+            temporaryKeyId: Int64, sessionId: Int64, messageId: Int64, permanentKeyId: Int64, nonce: Int64,
+            expiresAt: Int32,
             encryptedMessage: [UInt8]
         ) {
             self.temporaryKeyId = temporaryKeyId
@@ -59,12 +60,18 @@ extension ServerKeyStore {
     public func bind(_ request: BindingRequest, now: Double = Date().timeIntervalSince1970) throws(BindingError) {
         lock.lock()
         defer { lock.unlock() }
-        guard let temporaryKey = temporary[request.temporaryKeyId], temporaryKey.expiresAt > now else { throw .notTemporary }
+        guard let temporaryKey = temporary[request.temporaryKeyId], temporaryKey.expiresAt > now else {
+            throw .notTemporary
+        }
         guard let permanent = permanentKey(id: request.permanentKeyId) else { throw .encryptedMessageInvalid }
-        guard let inner = try? TemporaryKeyBinding.open(request.encryptedMessage, permanentKey: permanent, messageId: request.messageId),
-            inner == TemporaryKeyBinding.Inner(
-                nonce: request.nonce, temporaryKeyId: request.temporaryKeyId, permanentKeyId: request.permanentKeyId,
-                temporarySessionId: request.sessionId, expiresAt: request.expiresAt),
+        guard
+            let inner = try? TemporaryKeyBinding.open(
+                request.encryptedMessage, permanentKey: permanent, messageId: request.messageId),
+            inner
+                == TemporaryKeyBinding.Inner(
+                    nonce: request.nonce, temporaryKeyId: request.temporaryKeyId,
+                    permanentKeyId: request.permanentKeyId,
+                    temporarySessionId: request.sessionId, expiresAt: request.expiresAt),
             Double(request.expiresAt) > now
         else { throw .encryptedMessageInvalid }
         if let current = bindings[request.temporaryKeyId], current != request.permanentKeyId { throw .alreadyBound }

@@ -53,11 +53,14 @@ public final class ServerKeyStore: @unchecked Sendable {
         let keyFile = directory.appendingPathComponent("rsa-key")
         rsaKey = try Self.loadOrCreateRSAKey(at: keyFile)
         var skipped: [String] = []
-        for (folder, isConfirmed) in [(Self.confirmedFolder(directory), true), (Self.unconfirmedFolder(directory), false)] {
+        for (folder, isConfirmed) in [
+            (Self.confirmedFolder(directory), true), (Self.unconfirmedFolder(directory), false),
+        ] {
             for (url, key) in Self.loadKeys(in: folder, skipped: &skipped) {
                 authKeys[key.id] = key
                 if !isConfirmed {
-                    let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
+                    let modified =
+                        (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
                     unconfirmed[key.id] = modified?.timeIntervalSince1970 ?? 0
                 }
             }
@@ -223,7 +226,9 @@ public final class ServerKeyStore: @unchecked Sendable {
                 return key
             } catch SecretFileError.exists {
                 // Another server process created it first: use that one.
-                return try parseKey(String(decoding: try SecretFile.read(url.path, maximumSize: 64 * 1024), as: UTF8.self), file: url.path)
+                return try parseKey(
+                    String(decoding: try SecretFile.read(url.path, maximumSize: 64 * 1024), as: UTF8.self),
+                    file: url.path)
             }
         }
     }

@@ -1,12 +1,13 @@
-public import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import CryptoUtils
+public import Foundation
 import MTProtoCore
 import SecretFiles
 import TLRuntime
 import TelegramApi
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `tg-server --trace DIR`: every session's API calls, their answers and the server's pushes, decoded from TL into
 /// one JSON object a line, one file a session (`DIR/<auth_key_id>-<session_id>.jsonl`, both as 16 hex digits), for
@@ -80,7 +81,8 @@ public final class ServerTrace: @unchecked Sendable {
     func call(
         dcId: Int32, authKeyId: Int64, sessionId: Int64, messageId: Int64, seqNo: Int32?, function: any TLFunction
     ) {
-        var fields: [(String, JSON)] = header("call", dcId: dcId, sessionId: sessionId, messageId: messageId, seqNo: seqNo)
+        var fields: [(String, JSON)] = header(
+            "call", dcId: dcId, sessionId: sessionId, messageId: messageId, seqNo: seqNo)
         fields.append(("method", .string(function.functionName)))
         fields.append(("object", TraceEncoder.encode(function, name: function.functionName)))
         append(.object(fields), authKeyId: authKeyId, sessionId: sessionId)
@@ -91,10 +93,16 @@ public final class ServerTrace: @unchecked Sendable {
     func sent(
         _ packet: [UInt8], key: AuthKey, dcId: Int32, pending: (Int64) -> (any TLFunction)?
     ) {
-        guard let message = try? EncryptedMessage.decrypt(packet, authKey: key, direction: .serverToClient) else { return }
-        for (messageId, seqNo, body) in Self.messages(messageId: message.messageId, seqNo: message.seqNo, body: message.body) {
+        guard let message = try? EncryptedMessage.decrypt(packet, authKey: key, direction: .serverToClient) else {
+            return
+        }
+        for (messageId, seqNo, body) in Self.messages(
+            messageId: message.messageId, seqNo: message.seqNo, body: message.body)
+        {
             append(
-                describeSent(body, messageId: messageId, seqNo: seqNo, dcId: dcId, sessionId: message.sessionId, pending: pending),
+                describeSent(
+                    body, messageId: messageId, seqNo: seqNo, dcId: dcId, sessionId: message.sessionId, pending: pending
+                ),
                 authKeyId: key.id, sessionId: message.sessionId)
         }
     }
@@ -139,7 +147,9 @@ public final class ServerTrace: @unchecked Sendable {
 
     /// The messages in a decrypted message: itself, or a container's children.
     static func messages(messageId: Int64, seqNo: Int32, body: [UInt8]) -> [(Int64, Int32, [UInt8])] {
-        guard ServiceCodec.constructorId(of: body) == ServiceCodec.containerId else { return [(messageId, seqNo, body)] }
+        guard ServiceCodec.constructorId(of: body) == ServiceCodec.containerId else {
+            return [(messageId, seqNo, body)]
+        }
         return ((try? ServiceCodec.parseContainer(body)) ?? []).map { ($0.messageId, $0.seqNo, $0.body) }
     }
 
@@ -152,7 +162,9 @@ public final class ServerTrace: @unchecked Sendable {
         return decode(function)
     }
 
-    private func header(_ type: String, dcId: Int32, sessionId: Int64, messageId: Int64, seqNo: Int32?) -> [(String, JSON)] {
+    private func header(
+        _ type: String, dcId: Int32, sessionId: Int64, messageId: Int64, seqNo: Int32?
+    ) -> [(String, JSON)] {
         var fields: [(String, JSON)] = [
             ("time", .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date()))),
             ("type", .string(type)), ("dc", .int(Int64(dcId))), ("session", .string(Self.hex64(sessionId))),
@@ -185,10 +197,13 @@ public final class ServerTrace: @unchecked Sendable {
         if size + bytes.count > limits.bytesPerFile || total + bytes.count > limits.totalBytes {
             truncated.insert(name)
             let reason = size + bytes.count > limits.bytesPerFile ? "file" : "total"
-            let note = JSON.object([
-                ("type", .string("truncated")), ("session", .string(Self.hex64(sessionId))), ("limit", .string(reason)),
-                ("bytes_per_file", .int(Int64(limits.bytesPerFile))), ("total_bytes", .int(Int64(limits.totalBytes))),
-            ]).serialized() + "\n"
+            let note =
+                JSON.object([
+                    ("type", .string("truncated")), ("session", .string(Self.hex64(sessionId))),
+                    ("limit", .string(reason)),
+                    ("bytes_per_file", .int(Int64(limits.bytesPerFile))),
+                    ("total_bytes", .int(Int64(limits.totalBytes))),
+                ]).serialized() + "\n"
             out = Array(note.utf8)
         }
         let written = out.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -320,7 +335,9 @@ enum TraceEncoder {
             return .array(mirror.children.prefix(1000).map { encode($0.value, depth: depth + 1) })
         case .enum:
             // A boxed type's constructor: the case's name, its fields from the payload (a `Cons_` class).
-            guard let payload = mirror.children.first else { return .object([("_", .string(String(describing: value)))]) }
+            guard let payload = mirror.children.first else {
+                return .object([("_", .string(String(describing: value)))])
+            }
             let name = payload.label ?? String(describing: value)
             var fields: [(String, JSON)] = [("_", .string(name))]
             if case .object(let inner) = encode(payload.value, depth: depth + 1) {

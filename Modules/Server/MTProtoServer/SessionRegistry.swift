@@ -57,7 +57,10 @@ public final class SessionRegistry: @unchecked Sendable {
     public let maximumSessionsPerKey: Int
     public let lifetime: Double
 
-    public init(schedule: SaltSchedule, maximumSessions: Int = 100_000, maximumSessionsPerKey: Int = 64, lifetime: Double = 6 * 3600) {
+    public init(
+        schedule: SaltSchedule, maximumSessions: Int = 100_000, maximumSessionsPerKey: Int = 64,
+        lifetime: Double = 6 * 3600
+    ) {
         self.schedule = schedule
         self.maximumSessions = max(1, maximumSessions)
         self.maximumSessionsPerKey = max(1, maximumSessionsPerKey)
@@ -78,7 +81,8 @@ public final class SessionRegistry: @unchecked Sendable {
         let id = Key(authKeyId: key.id, sessionId: sessionId)
         if let session = sessions[id] { return session }
         let session = SharedSession(
-            ServerSession(authKey: key, sessionId: sessionId, schedule: schedule, handshakeSalt: handshakeSalts[key.id]),
+            ServerSession(
+                authKey: key, sessionId: sessionId, schedule: schedule, handshakeSalt: handshakeSalts[key.id]),
             now: now)
         sessions[id] = session
         perKey[key.id, default: []].insert(sessionId)
@@ -133,7 +137,9 @@ public final class SessionRegistry: @unchecked Sendable {
     }
 
     private func evictLeastRecentlyUsed(among candidates: [Key]) {
-        guard let oldest = candidates.min(by: { sessions[$0]!.lastUsedTime() < sessions[$1]!.lastUsedTime() }) else { return }
+        guard let oldest = candidates.min(by: { sessions[$0]!.lastUsedTime() < sessions[$1]!.lastUsedTime() }) else {
+            return
+        }
         remove(oldest)
     }
 

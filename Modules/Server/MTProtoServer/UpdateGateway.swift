@@ -33,9 +33,12 @@ public final class UpdateGateway: @unchecked Sendable {
 
     /// Routes pushes for `target` to one connection's `deliver` (replacing the connection that had it). Public for
     /// connections that are not MTProtoServer's (an in-process loopback in tests).
-    public func subscribe(_ target: Target, connection: ObjectIdentifier, deliver: @escaping @Sendable ([UInt8]) -> Void) {
+    public func subscribe(
+        _ target: Target, connection: ObjectIdentifier, deliver: @escaping @Sendable ([UInt8]) -> Void
+    ) {
         lock.lock()
-        subscribers[target.authKeyId, default: [:]][target.sessionId] = Subscriber(connection: connection, deliver: deliver)
+        subscribers[target.authKeyId, default: [:]][target.sessionId] = Subscriber(
+            connection: connection, deliver: deliver)
         lock.unlock()
     }
 

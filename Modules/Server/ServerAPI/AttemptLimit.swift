@@ -15,14 +15,18 @@ struct AttemptLimit: Sendable, Equatable {
     let forgetAfter: Int64
 
     /// Login-code requests for one phone number: 5 an hour, then `PHONE_NUMBER_FLOOD` for 5 minutes, doubling.
-    static let codeRequestsPerPhone = AttemptLimit(name: "code-request", free: 5, baseWait: 300, maximumWait: 86_400, forgetAfter: 3_600)
+    static let codeRequestsPerPhone = AttemptLimit(
+        name: "code-request", free: 5, baseWait: 300, maximumWait: 86_400, forgetAfter: 3_600)
     /// Login-code requests from one auth key, whatever the number: 20 an hour, then `FLOOD_WAIT_X` from 1 minute.
-    static let codeRequestsPerKey = AttemptLimit(name: "code-request-key", free: 20, baseWait: 60, maximumWait: 86_400, forgetAfter: 3_600)
+    static let codeRequestsPerKey = AttemptLimit(
+        name: "code-request-key", free: 20, baseWait: 60, maximumWait: 86_400, forgetAfter: 3_600)
     /// Wrong login codes for one phone number, across every code sent to it: 10, then `FLOOD_WAIT_X` from 1 minute
     /// before the next try; a right code forgets them. With 5-digit codes, about 20 guesses a day get through.
-    static let wrongCodesPerPhone = AttemptLimit(name: "code-guess", free: 10, baseWait: 60, maximumWait: 86_400, forgetAfter: 86_400)
+    static let wrongCodesPerPhone = AttemptLimit(
+        name: "code-guess", free: 10, baseWait: 60, maximumWait: 86_400, forgetAfter: 86_400)
     /// Wrong two-step passwords for one account: 5, then `FLOOD_WAIT_X` from 1 minute; the right one forgets them.
-    static let wrongPasswordsPerAccount = AttemptLimit(name: "password-guess", free: 5, baseWait: 60, maximumWait: 86_400, forgetAfter: 86_400)
+    static let wrongPasswordsPerAccount = AttemptLimit(
+        name: "password-guess", free: 5, baseWait: 60, maximumWait: 86_400, forgetAfter: 86_400)
 
     /// The record key for `subject` (a phone number, an account or key id).
     func key(_ subject: String) -> String { "\(name):\(subject)" }
@@ -61,6 +65,8 @@ extension ServerBackend {
     func countAttempt(_ limit: AttemptLimit, _ subject: String, tx: StoreTransaction) throws {
         let key = limit.key(subject)
         let time = Int64(now)
-        try tx.save(limit.counting(try tx.attempts(key: key), key: key, now: time), now: time, sweepBefore: time - Self.longestForgetAfter)
+        try tx.save(
+            limit.counting(try tx.attempts(key: key), key: key, now: time), now: time,
+            sweepBefore: time - Self.longestForgetAfter)
     }
 }

@@ -26,7 +26,11 @@ extension ServerBackend {
     /// Throws unless `reference` is the one `fileReference(kind, id)` gives.
     func checkFileReference(_ reference: [UInt8], _ kind: FileReferenceKind, _ id: Int64) throws(APIError) {
         guard !reference.isEmpty else { throw .badRequest("FILE_REFERENCE_EMPTY") }
-        guard reference.count == 17, reference[0] == Self.fileReferenceVersion else { throw .badRequest("FILE_REFERENCE_INVALID") }
-        guard ConstantTime.equals(reference, fileReference(kind, id)) else { throw .badRequest("FILE_REFERENCE_EXPIRED") }
+        guard reference.count == 17, reference[0] == Self.fileReferenceVersion else {
+            throw .badRequest("FILE_REFERENCE_INVALID")
+        }
+        guard ConstantTime.equals(reference, fileReference(kind, id)) else {
+            throw .badRequest("FILE_REFERENCE_EXPIRED")
+        }
     }
 }

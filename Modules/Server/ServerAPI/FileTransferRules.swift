@@ -34,7 +34,8 @@ enum FileTransferRules {
     /// 1 MB and (without `precise`) dividing it, the window inside one megabyte.
     static func checkDownload(offset: Int64, limit: Int32, precise: Bool) throws(APIError) {
         let unit: Int64 = precise ? 1024 : 4096
-        guard limit > 0, Int64(limit) % unit == 0, Int64(limit) <= megabyte, precise || megabyte % Int64(limit) == 0 else {
+        guard limit > 0, Int64(limit) % unit == 0, Int64(limit) <= megabyte, precise || megabyte % Int64(limit) == 0
+        else {
             throw .badRequest("LIMIT_INVALID")
         }
         guard offset >= 0, offset % unit == 0 else { throw .badRequest("OFFSET_INVALID") }

@@ -50,8 +50,10 @@ public final class FloodControl: @unchecked Sendable {
     func chargeSending(_ count: Int, userId: Int64, now: Double) throws(APIError) {
         guard configuration.messagesPerSecond > 0 else { return }
         let wait: Int? = lock.withLock {
-            var budget = budgets[userId]
-                ?? SendBudget(rate: configuration.messagesPerSecond, capacity: Double(configuration.messageBurst), now: now)
+            var budget =
+                budgets[userId]
+                ?? SendBudget(
+                    rate: configuration.messagesPerSecond, capacity: Double(configuration.messageBurst), now: now)
             let wait = budget.spend(count, now: now)
             if budgets.count >= Self.trackedLimit, budgets[userId] == nil {
                 budgets = budgets.filter { !$0.value.isFull(now: now) }
@@ -75,7 +77,9 @@ public final class FloodControl: @unchecked Sendable {
                 return waited >= Double(seconds) ? nil : max(1, Int((Double(seconds) - waited).rounded(.up)))
             }
             if testFloodAnswers.count >= Self.trackedLimit {
-                testFloodAnswers = testFloodAnswers.filter { now - $0.value < Double(configuration.testFloods[$0.key.method] ?? 0) }
+                testFloodAnswers = testFloodAnswers.filter {
+                    now - $0.value < Double(configuration.testFloods[$0.key.method] ?? 0)
+                }
             }
             if testFloodAnswers.count < Self.trackedLimit { testFloodAnswers[key] = now }
             return seconds

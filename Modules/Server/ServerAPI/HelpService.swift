@@ -27,7 +27,8 @@ public struct HelpService: Sendable {
                 revokePmTimeLimit: 2_147_483_647, ratingEDecay: 2_419_200, stickersRecentLimit: 200,
                 channelsReadMediaPeriod: 604_800, callReceiveTimeoutMs: 20_000, callRingTimeoutMs: 90_000,
                 callConnectTimeoutMs: 30_000, callPacketTimeoutMs: 10_000, meUrlPrefix: "https://t.me/",
-                captionLengthMax: Int32(TextLimit.caption.maximum), messageLengthMax: Int32(TextLimit.message.maximum), webfileDcId: 4))
+                captionLengthMax: Int32(TextLimit.caption.maximum), messageLengthMax: Int32(TextLimit.message.maximum),
+                webfileDcId: 4))
     }
 
     /// `help.getNearestDc`: every client is nearest to the DC it asked.

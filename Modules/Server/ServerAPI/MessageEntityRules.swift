@@ -34,7 +34,9 @@ enum MessageEntityRules {
             let clippedLength = Int32(min(Int(length), textLength - Int(offset)))
             switch entity {
             case .inputMessageEntityMentionName(let mention):
-                guard let userId = try resolveMention(mention.userId) else { throw APIError.badRequest("ENTITY_MENTION_USER_INVALID") }
+                guard let userId = try resolveMention(mention.userId) else {
+                    throw APIError.badRequest("ENTITY_MENTION_USER_INVALID")
+                }
                 result.append(.messageEntityMentionName(.init(offset: offset, length: clippedLength, userId: userId)))
             case .messageEntityMentionName:
                 throw APIError.badRequest("ENTITY_MENTION_USER_INVALID")
@@ -42,7 +44,9 @@ enum MessageEntityRules {
                 if clippedLength == length {
                     result.append(entity)
                 } else {
-                    guard let clipped = withLength(entity, clippedLength) else { throw APIError.badRequest("ENTITY_BOUNDS_INVALID") }
+                    guard let clipped = withLength(entity, clippedLength) else {
+                        throw APIError.badRequest("ENTITY_BOUNDS_INVALID")
+                    }
                     result.append(clipped)
                 }
             }

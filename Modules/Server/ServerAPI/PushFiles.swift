@@ -39,7 +39,9 @@ struct PushFiles: Sendable {
         if hasText { locArgs.append(message.text) }
         let object: [String: Any] = ["loc_key": locKey, "loc_args": locArgs, "custom": custom]
         // Strings, arrays and dictionaries only: serialization cannot fail.
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
         return Array(data)
     }
 
@@ -64,8 +66,10 @@ struct PushFiles: Sendable {
 
     /// Base64 with the URL alphabet and no padding, as Telegram sends `p`.
     static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 }
 

@@ -1,6 +1,6 @@
 public import Foundation
-public import MTProtoServer
 import Logging
+public import MTProtoServer
 import ServerStore
 import TLRuntime
 import TelegramApi
@@ -15,7 +15,10 @@ public struct ServerAPIHandler: RPCHandler {
     private let clock: @Sendable () -> Double
 
     /// A handler that serves `help.*` only.
-    public init(dataCenters: [MTProtoServer.DataCenter], clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(
+        dataCenters: [MTProtoServer.DataCenter],
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
         help = HelpService(dataCenters: dataCenters)
         backend = nil
         self.clock = clock
@@ -34,7 +37,8 @@ public struct ServerAPIHandler: RPCHandler {
         } catch let error as APIError {
             return .error(code: error.code, message: error.message)
         } catch {
-            backend?.logger.error("call failed", metadata: ["method": "\(call.function.functionName)", "error": "\(error)"])
+            backend?.logger.error(
+                "call failed", metadata: ["method": "\(call.function.functionName)", "error": "\(error)"])
             return .error(code: 500, message: "INTERNAL")
         }
     }
@@ -57,7 +61,9 @@ public struct ServerAPIHandler: RPCHandler {
         }
         if let answer = try backend.routeSignedOut(call) { return answer }
         let signedIn = { () throws -> Caller in
-            guard let account = try backend.account(authKeyId: call.authKeyId) else { throw APIError.authKeyUnregistered }
+            guard let account = try backend.account(authKeyId: call.authKeyId) else {
+                throw APIError.authKeyUnregistered
+            }
             // An account is served by its own DC; a key signed in elsewhere (by importAuthorization) may only move files.
             if account.homeDc != call.dcId && !ServerBackend.isFileMethod(call.function) {
                 throw APIError.migrate("USER", to: account.homeDc)
@@ -67,6 +73,7 @@ public struct ServerAPIHandler: RPCHandler {
                 withoutUpdates: call.withoutUpdates)
         }
         if let answer = try backend.routeSignedIn(call.function, signedIn: signedIn) { return answer }
-        throw call.function.functionName.hasPrefix("channels.") ? APIError.channelsNotServed : APIError.badRequest("METHOD_NOT_IMPLEMENTED")
+        throw call.function.functionName.hasPrefix("channels.")
+            ? APIError.channelsNotServed : APIError.badRequest("METHOD_NOT_IMPLEMENTED")
     }
 }

@@ -1,7 +1,7 @@
-import Logging
-import MTProtoServer
 import CryptoUtils
 import Foundation
+import Logging
+import MTProtoServer
 import SecretFiles
 import ServerStore
 import TLRuntime
@@ -30,11 +30,15 @@ extension ServerBackend {
         let phone = Self.normalizedPhone(call.phoneNumber)
         guard (5...15).contains(phone.count) else { throw APIError.badRequest("PHONE_NUMBER_INVALID") }
         let existing = try store.read { tx in try tx.user(phone: phone) }
-        guard let home = homeDc(phone: phone, asked: dc, existing: existing) else { throw APIError.badRequest("PHONE_NUMBER_INVALID") }
+        guard let home = homeDc(phone: phone, asked: dc, existing: existing) else {
+            throw APIError.badRequest("PHONE_NUMBER_INVALID")
+        }
         guard home == dc else { throw APIError.migrate("PHONE", to: home) }
         let limitsNumber = !Self.isTestNumber(phone)
         try checkAttempts(.codeRequestsPerKey, String(authKeyId)) { APIError.floodWait(Int($0)) }
-        if limitsNumber { try checkAttempts(.codeRequestsPerPhone, phone) { _ in APIError.badRequest("PHONE_NUMBER_FLOOD") } }
+        if limitsNumber {
+            try checkAttempts(.codeRequestsPerPhone, phone) { _ in APIError.badRequest("PHONE_NUMBER_FLOOD") }
+        }
         let code: String
         if Self.isTestNumber(phone) {
             code = String(repeating: String(Array(phone)[5]), count: 5)
@@ -51,7 +55,8 @@ extension ServerBackend {
             if limitsNumber { try countAttempt(.codeRequestsPerPhone, phone, tx: tx) }
         }
         deliver(code: code, to: phone)
-        return .sentCode(.init(type: .sentCodeTypeSms(.init(length: Int32(code.count))), phoneCodeHash: hash, timeout: nil))
+        return .sentCode(
+            .init(type: .sentCodeTypeSms(.init(length: Int32(code.count))), phoneCodeHash: hash, timeout: nil))
     }
 
     /// Logs the code and writes it to `<codes folder>/<phone>` so people and scripts on this machine can read it.
@@ -77,7 +82,9 @@ extension ServerBackend {
         let limit = AttemptLimit.wrongCodesPerPhone
         let time = Int64(now)
         let outcome = try store.write { [self] tx throws -> Result<PhoneCodeRecord, APIError> in
-            if let wait = limit.wait(try tx.attempts(key: limit.key(phone)), now: time) { return .failure(.floodWait(Int(wait))) }
+            if let wait = limit.wait(try tx.attempts(key: limit.key(phone)), now: time) {
+                return .failure(.floodWait(Int(wait)))
+            }
             guard let record = try tx.phoneCode(phone: phone), record.codeHash == hash else {
                 return .failure(.badRequest("PHONE_CODE_EXPIRED"))
             }
@@ -99,7 +106,9 @@ extension ServerBackend {
     func signIn(_ call: Api.functions.auth.signIn, authKeyId: Int64, dc: Int32) throws -> Api.auth.Authorization {
         let phone = Self.normalizedPhone(call.phoneNumber)
         let existing = try store.read { tx in try tx.user(phone: phone) }
-        if let home = homeDc(phone: phone, asked: dc, existing: existing), home != dc { throw APIError.migrate("PHONE", to: home) }
+        if let home = homeDc(phone: phone, asked: dc, existing: existing), home != dc {
+            throw APIError.migrate("PHONE", to: home)
+        }
         var record = try checkCode(phone: phone, hash: call.phoneCodeHash, code: call.phoneCode)
         guard let user = existing else {
             // The code is right; `auth.signUp` may now create the account (attempts −1 marks the code as checked).
@@ -143,7 +152,9 @@ extension ServerBackend {
     }
 
     /// Binds the key to the account and forgets the used code.
-    func authorize(_ user: UserRecord, authKeyId: Int64, dc: Int32, consuming phone: String?) throws -> Api.auth.Authorization {
+    func authorize(
+        _ user: UserRecord, authKeyId: Int64, dc: Int32, consuming phone: String?
+    ) throws -> Api.auth.Authorization {
         let authorization = AuthorizationRecord(authKeyId: authKeyId, userId: user.id, dc: dc, created: now)
         try store.write { tx in
             try tx.insert(authorization)
@@ -180,15 +191,20 @@ extension ServerBackend {
                 authorizations: records.map { record in
                     .authorization(
                         .init(
-                            current: record.authKeyId == caller.authKeyId, hash: record.authKeyId == caller.authKeyId ? 0 : record.authKeyId,
-                            deviceModel: record.device, platform: record.platform, systemVersion: "", apiId: 0, appName: record.app,
-                            appVersion: "", dateCreated: record.created, dateActive: record.created, ip: "127.0.0.1", country: "",
+                            current: record.authKeyId == caller.authKeyId,
+                            hash: record.authKeyId == caller.authKeyId ? 0 : record.authKeyId,
+                            deviceModel: record.device, platform: record.platform, systemVersion: "", apiId: 0,
+                            appName: record.app,
+                            appVersion: "", dateCreated: record.created, dateActive: record.created, ip: "127.0.0.1",
+                            country: "",
                             region: ""))
                 }))
     }
 
     /// `auth.exportAuthorization`: a one-time token to sign the same account in on another DC.
-    func exportAuthorization(_ call: Api.functions.auth.exportAuthorization, caller: Caller) throws -> Api.auth.ExportedAuthorization {
+    func exportAuthorization(
+        _ call: Api.functions.auth.exportAuthorization, caller: Caller
+    ) throws -> Api.auth.ExportedAuthorization {
         guard dataCenters.contains(where: { $0.id == call.dcId }) else { throw APIError.badRequest("DC_ID_INVALID") }
         let id = Int64(bitPattern: SecureRandom.uint64())
         let bytes = SecureRandom.bytes(32)
@@ -200,7 +216,9 @@ extension ServerBackend {
     /// instead of being turned into this one's; the token is then not used up. A key already signed in to the same
     /// account is answered as if it were not: Pyrogram-family clients import again on the key of their media session,
     /// which shares the DC's key that was imported first (pyrogram/client.py `get_session`), and Telegram serves it.
-    func importAuthorization(_ call: Api.functions.auth.importAuthorization, authKeyId: Int64, dc: Int32) throws -> Api.auth.Authorization {
+    func importAuthorization(
+        _ call: Api.functions.auth.importAuthorization, authKeyId: Int64, dc: Int32
+    ) throws -> Api.auth.Authorization {
         let current = try account(authKeyId: authKeyId)
         guard let token = exportedAuthorizations.take(id: call.id, keySignedInTo: current?.userId), token.dc == dc,
             ConstantTime.equals(token.bytes, call.bytes)

@@ -14,7 +14,9 @@ extension ServerBackend {
         let title = call.title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else { throw APIError.badRequest("CHAT_TITLE_EMPTY") }
         try TextLimit.chatTitle.check(title)
-        guard !call.users.isEmpty, call.users.count < Self.maximumChatMembers else { throw APIError.badRequest("USERS_TOO_FEW") }
+        guard !call.users.isEmpty, call.users.count < Self.maximumChatMembers else {
+            throw APIError.badRequest("USERS_TOO_FEW")
+        }
         let date = now
         let chatId = try store.write { [self] tx throws -> Int64 in
             var members = [ChatMemberRecord(userId: caller.userId, inviter: caller.userId, date: date)]
@@ -29,7 +31,8 @@ extension ServerBackend {
             return id
         }
         let userIds = try store.read { tx in try tx.chat(id: chatId)?.members.map(\.userId) ?? [] }
-        let updates = try serviceMessage(.messageActionChatCreate(.init(title: title, users: userIds)), chatId: chatId, caller: caller)
+        let updates = try serviceMessage(
+            .messageActionChatCreate(.init(title: title, users: userIds)), chatId: chatId, caller: caller)
         return .invitedUsers(.init(updates: updates, missingInvitees: []))
     }
 
@@ -37,30 +40,39 @@ extension ServerBackend {
         let date = now
         let userId = try store.write { [self] tx throws -> Int64 in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
-            guard chat.members.contains(where: { $0.userId == caller.userId }) else { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
+            guard chat.members.contains(where: { $0.userId == caller.userId }) else {
+                throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
+            }
             guard let user = try resolve(call.userId, caller: caller, tx: tx) else { throw APIError.userIdInvalid }
             guard chat.members.count < Self.maximumChatMembers else { throw APIError.badRequest("USERS_TOO_MUCH") }
-            guard try tx.addMember(ChatMemberRecord(userId: user.id, inviter: caller.userId, date: date), to: chat.id) else {
+            guard try tx.addMember(ChatMemberRecord(userId: user.id, inviter: caller.userId, date: date), to: chat.id)
+            else {
                 throw APIError.badRequest("USER_ALREADY_PARTICIPANT")
             }
             try tx.bumpVersion(chatId: chat.id)
             return user.id
         }
-        let updates = try serviceMessage(.messageActionChatAddUser(.init(users: [userId])), chatId: call.chatId, caller: caller)
+        let updates = try serviceMessage(
+            .messageActionChatAddUser(.init(users: [userId])), chatId: call.chatId, caller: caller)
         return .invitedUsers(.init(updates: updates, missingInvitees: []))
     }
 
     func deleteChatUser(_ call: Api.functions.messages.deleteChatUser, caller: Caller) throws -> Api.Updates {
         let userId = try store.read { tx throws -> Int64 in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
-            guard let user = try resolve(call.userId, caller: caller, tx: tx), chat.members.contains(where: { $0.userId == user.id }) else {
+            guard let user = try resolve(call.userId, caller: caller, tx: tx),
+                chat.members.contains(where: { $0.userId == user.id })
+            else {
                 throw APIError.badRequest("USER_NOT_PARTICIPANT")
             }
-            guard user.id == caller.userId || chat.creator == caller.userId else { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
+            guard user.id == caller.userId || chat.creator == caller.userId else {
+                throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
+            }
             return user.id
         }
         // The removed member gets the service message too, then leaves.
-        let updates = try serviceMessage(.messageActionChatDeleteUser(.init(userId: userId)), chatId: call.chatId, caller: caller)
+        let updates = try serviceMessage(
+            .messageActionChatDeleteUser(.init(userId: userId)), chatId: call.chatId, caller: caller)
         try store.write { tx in
             try tx.removeMember(userId, from: call.chatId)
             try tx.bumpVersion(chatId: call.chatId)
@@ -74,7 +86,9 @@ extension ServerBackend {
         try TextLimit.chatTitle.check(title)
         try store.write { tx in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
-            guard chat.members.contains(where: { $0.userId == caller.userId }) else { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
+            guard chat.members.contains(where: { $0.userId == caller.userId }) else {
+                throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
+            }
             guard chat.title != title else { throw APIError.badRequest("CHAT_NOT_MODIFIED") }
             try tx.setTitle(title, chatId: chat.id)
         }
@@ -90,7 +104,8 @@ extension ServerBackend {
 
     func getFullChat(_ call: Api.functions.messages.getFullChat, caller: Caller) throws -> Api.messages.ChatFull {
         try store.read { tx in
-            guard let chat = try tx.chat(id: call.chatId), chat.members.contains(where: { $0.userId == caller.userId }) else {
+            guard let chat = try tx.chat(id: call.chatId), chat.members.contains(where: { $0.userId == caller.userId })
+            else {
                 throw APIError.chatIdInvalid
             }
             let participants = chat.members.map { member -> Api.ChatParticipant in
@@ -101,9 +116,12 @@ extension ServerBackend {
             let full = Api.ChatFull.chatFull(
                 .init(
                     id: chat.id, about: "",
-                    participants: .chatParticipants(.init(chatId: chat.id, participants: participants, version: chat.version)),
+                    participants: .chatParticipants(
+                        .init(chatId: chat.id, participants: participants, version: chat.version)),
                     notifySettings: Self.defaultNotifySettings))
-            let users = try tx.users(ids: chat.members.map(\.userId)).sorted { $0.id < $1.id }.map { apiUser($0, viewer: caller.userId) }
+            let users = try tx.users(ids: chat.members.map(\.userId)).sorted { $0.id < $1.id }.map {
+                apiUser($0, viewer: caller.userId)
+            }
             return .chatFull(.init(fullChat: full, chats: [apiChat(chat, viewer: caller.userId, tx: tx)], users: users))
         }
     }
@@ -117,7 +135,9 @@ extension ServerBackend {
                 .init(
                     chats: try call.id.compactMap { id -> Api.Chat? in
                         guard let chat = try tx.chat(id: id) else { return nil }
-                        if chat.members.contains(where: { $0.userId == caller.userId }) { return apiChat(chat, viewer: caller.userId, tx: tx) }
+                        if chat.members.contains(where: { $0.userId == caller.userId }) {
+                            return apiChat(chat, viewer: caller.userId, tx: tx)
+                        }
                         guard try tx.hasDialog(owner: caller.userId, peer: .chat(chat.id)) else { return nil }
                         return .chatForbidden(.init(id: chat.id, title: chat.title))
                     }))

@@ -11,7 +11,9 @@ extension ServerBackend {
     static let tokenTypes: ClosedRange<Int32> = 1...15
 
     func registerDevice(_ call: Api.functions.account.registerDevice, caller: Caller) throws -> [UInt8] {
-        guard Self.tokenTypes.contains(call.tokenType), Self.isValidToken(call.token) else { throw APIError.badRequest("TOKEN_INVALID") }
+        guard Self.tokenTypes.contains(call.tokenType), Self.isValidToken(call.token) else {
+            throw APIError.badRequest("TOKEN_INVALID")
+        }
         // Only encrypted pushes are served: the secret is what the extension decrypts them with.
         guard NotificationKey(bytes: call.secret) != nil else { throw APIError.badRequest("SECRET_INVALID") }
         try store.write { tx in

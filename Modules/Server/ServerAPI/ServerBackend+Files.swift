@@ -34,7 +34,9 @@ extension ServerBackend {
         case .inputFileBig(let file): (id, parts, name, big) = (file.id, file.parts, file.name, true)
         case .inputFileStoryDocument: throw APIError.badRequest("FILE_ID_INVALID")
         }
-        guard parts > 0, parts <= FileTransferRules.maximumParts else { throw APIError.badRequest("FILE_PARTS_INVALID") }
+        guard parts > 0, parts <= FileTransferRules.maximumParts else {
+            throw APIError.badRequest("FILE_PARTS_INVALID")
+        }
         let blob: FileVault.Blob
         do {
             blob = try files.assemble(key: caller.authKeyId, fileId: id, parts: Int(parts))
@@ -47,7 +49,9 @@ extension ServerBackend {
         }
         try FileTransferRules.checkPartSize(blob.partSize, parts: parts)
         // Files over 10 MB must come in big-file parts.
-        guard big || blob.size <= FileTransferRules.bigFileThreshold else { throw APIError.badRequest("FILE_PARTS_INVALID") }
+        guard big || blob.size <= FileTransferRules.bigFileThreshold else {
+            throw APIError.badRequest("FILE_PARTS_INVALID")
+        }
         return (blob, name)
     }
 
@@ -55,10 +59,13 @@ extension ServerBackend {
 
     func apiDocument(_ document: DocumentRecord) -> Api.Document {
         var reader = TLReader(document.attributes ?? [])
-        let attributes = (try? reader.readVector { (r: inout TLReader) throws(TLDecodingError) in try Api.DocumentAttribute.parse(&r) }) ?? []
+        let attributes =
+            (try? reader.readVector { (r: inout TLReader) throws(TLDecodingError) in try Api.DocumentAttribute.parse(&r)
+            }) ?? []
         return .document(
             .init(
-                id: document.id, accessHash: document.accessHash, fileReference: fileReference(.document, document.id), date: document.date,
+                id: document.id, accessHash: document.accessHash, fileReference: fileReference(.document, document.id),
+                date: document.date,
                 mimeType: document.mime, size: document.size, dcId: document.dc, attributes: attributes))
     }
 
@@ -82,19 +89,23 @@ extension ServerBackend {
         case .inputMediaUploadedDocument(let upload):
             let (blob, name) = try assemble(upload.file, caller: caller)
             var attributes = upload.attributes
-            if !attributes.contains(where: { if case .documentAttributeFilename = $0 { return true }; return false }), !name.isEmpty {
+            if !attributes.contains(where: {
+                if case .documentAttributeFilename = $0 { return true }; return false
+            }), !name.isEmpty {
                 attributes.append(.documentAttributeFilename(.init(fileName: name)))
             }
             guard attributes.count <= 16 else { throw APIError.badRequest("MEDIA_INVALID") }
             let document = DocumentRecord(
                 id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now,
-                mime: String(upload.mimeType.prefix(128)), size: blob.size, sha256: blob.sha256, attributes: Reply.vector(attributes))
+                mime: String(upload.mimeType.prefix(128)), size: blob.size, sha256: blob.sha256,
+                attributes: Reply.vector(attributes))
             try store.write { tx in try tx.insert(document) }
             let kind = Self.mediaKind(of: attributes)
             return (.messageMediaDocument(.init(voice: kind == .voice, document: apiDocument(document))), kind)
         case .inputMediaDocument(let existing):
             guard case .inputDocument(let input) = existing.id,
-                let document = try store.read({ tx in try tx.document(id: input.id) }), document.accessHash == input.accessHash
+                let document = try store.read({ tx in try tx.document(id: input.id) }),
+                document.accessHash == input.accessHash
             else { throw APIError.badRequest("MEDIA_INVALID") }
             try checkFileReference(input.fileReference, .document, document.id)
             let api = apiDocument(document)
@@ -104,7 +115,8 @@ extension ServerBackend {
         case .inputMediaUploadedPhoto(let upload):
             return (.messageMediaPhoto(.init(photo: try makePhoto(upload.file, caller: caller))), .photo)
         case .inputMediaPhoto(let existing):
-            guard case .inputPhoto(let input) = existing.id, let photo = try store.read({ tx in try tx.photo(id: input.id) }),
+            guard case .inputPhoto(let input) = existing.id,
+                let photo = try store.read({ tx in try tx.photo(id: input.id) }),
                 photo.accessHash == input.accessHash
             else { throw APIError.badRequest("MEDIA_INVALID") }
             try checkFileReference(input.fileReference, .photo, photo.id)
@@ -119,13 +131,16 @@ extension ServerBackend {
         let (sha256, dc, type): (String, Int32, Api.storage.FileType)
         switch call.location {
         case .inputDocumentFileLocation(let location):
-            guard let document = try store.read({ tx in try tx.document(id: location.id) }), document.accessHash == location.accessHash else {
+            guard let document = try store.read({ tx in try tx.document(id: location.id) }),
+                document.accessHash == location.accessHash
+            else {
                 throw APIError.badRequest("FILE_ID_INVALID")
             }
             try checkFileReference(location.fileReference, .document, document.id)
             (sha256, dc, type) = (document.sha256, document.dc, .filePartial)
         case .inputPhotoFileLocation(let location):
-            guard let photo = try store.read({ tx in try tx.photo(id: location.id) }), photo.accessHash == location.accessHash,
+            guard let photo = try store.read({ tx in try tx.photo(id: location.id) }),
+                photo.accessHash == location.accessHash,
                 let file = photo.files[location.thumbSize]
             else { throw APIError.badRequest("FILE_ID_INVALID") }
             try checkFileReference(location.fileReference, .photo, photo.id)
@@ -133,7 +148,11 @@ extension ServerBackend {
         case .inputPeerPhotoFileLocation(let location):
             // A profile photo: `big` is its largest size, else its smallest box size. Only the current profile photo
             // of a peer the caller may reach (access hash or membership checked) is served.
-            guard let photo = try store.read({ tx in try profilePhoto(location.photoId, of: location.peer, caller: caller, tx: tx) }) else {
+            guard
+                let photo = try store.read({ tx in
+                    try profilePhoto(location.photoId, of: location.peer, caller: caller, tx: tx)
+                })
+            else {
                 throw APIError.badRequest("FILE_ID_INVALID")
             }
             let order = ["s", "m", "x", "y", "w"]
@@ -144,7 +163,9 @@ extension ServerBackend {
             (sha256, dc, type) = (file.sha256, photo.dc, .fileJpeg)
         case .inputEncryptedFileLocation(let location):
             // A secret chat's file, served as its uploader encrypted it.
-            guard let file = try store.read({ tx in try tx.encryptedFile(id: location.id) }), file.accessHash == location.accessHash else {
+            guard let file = try store.read({ tx in try tx.encryptedFile(id: location.id) }),
+                file.accessHash == location.accessHash
+            else {
                 throw APIError.badRequest("FILE_ID_INVALID")
             }
             (sha256, dc, type) = (file.sha256, file.dc, .filePartial)

@@ -15,7 +15,10 @@ extension ServerBackend {
             case .inputMessagesFilterPhotos: return [photo.rawValue]
             case .inputMessagesFilterVideo: return [video.rawValue]
             case .inputMessagesFilterPhotoVideo: return [photo.rawValue, video.rawValue]
-            case .inputMessagesFilterDocument: return [document.rawValue, audio.rawValue, voice.rawValue, sticker.rawValue, gif.rawValue, video.rawValue]
+            case .inputMessagesFilterDocument:
+                return [
+                    document.rawValue, audio.rawValue, voice.rawValue, sticker.rawValue, gif.rawValue, video.rawValue,
+                ]
             case .inputMessagesFilterVoice, .inputMessagesFilterRoundVoice: return [voice.rawValue]
             case .inputMessagesFilterMusic: return [audio.rawValue]
             case .inputMessagesFilterGif: return [gif.rawValue]
@@ -25,11 +28,14 @@ extension ServerBackend {
     }
 
     /// A page of messages as `messages.messages`, or `messagesSlice` with the total when there are more.
-    func page(_ records: [MessageRecord], total: Int, caller: Caller, tx: StoreTransaction) throws -> Api.messages.Messages {
+    func page(
+        _ records: [MessageRecord], total: Int, caller: Caller, tx: StoreTransaction
+    ) throws -> Api.messages.Messages {
         let (users, chats) = try participants(of: records, viewer: caller.userId, extraUsers: [caller.userId], tx: tx)
         let messages = records.map(apiMessage)
         if total > records.count {
-            return .messagesSlice(.init(count: Int32(clamping: total), messages: messages, topics: [], chats: chats, users: users))
+            return .messagesSlice(
+                .init(count: Int32(clamping: total), messages: messages, topics: [], chats: chats, users: users))
         }
         return .messages(.init(messages: messages, topics: [], chats: chats, users: users))
     }
@@ -41,9 +47,11 @@ extension ServerBackend {
             let peer = try resolve(call.peer, caller: caller, tx: tx)
             let query = HistoryQuery(
                 offsetId: Int64(call.offsetId), offsetDate: call.offsetDate, addOffset: Int(call.addOffset),
-                limit: Self.checkedLimit(call.limit == 0 ? 20 : call.limit), maxId: Int64(call.maxId), minId: Int64(call.minId))
+                limit: Self.checkedLimit(call.limit == 0 ? 20 : call.limit), maxId: Int64(call.maxId),
+                minId: Int64(call.minId))
             let records = try tx.history(owner: caller.userId, peer: peer, query)
-            return try page(records, total: try tx.messageCount(owner: caller.userId, peer: peer), caller: caller, tx: tx)
+            return try page(
+                records, total: try tx.messageCount(owner: caller.userId, peer: peer), caller: caller, tx: tx)
         }
     }
 
@@ -54,7 +62,9 @@ extension ServerBackend {
             for input in call.id {
                 switch input {
                 case .inputMessageID(let message):
-                    if let record = try tx.message(owner: caller.userId, id: Int64(message.id)) { records.append(record) }
+                    if let record = try tx.message(owner: caller.userId, id: Int64(message.id)) {
+                        records.append(record)
+                    }
                 case .inputMessageReplyTo(let message):
                     if let replyTo = try tx.message(owner: caller.userId, id: Int64(message.id))?.replyTo,
                         let record = try tx.message(owner: caller.userId, id: replyTo)
@@ -91,23 +101,38 @@ extension ServerBackend {
     func apiDialog(_ dialog: DialogRecord, pts: Int64? = nil) -> Api.Dialog {
         .dialog(
             .init(
-                pinned: dialog.pinned > 0, peer: apiPeer(dialog.peer), topMessage: Int32(truncatingIfNeeded: dialog.topMessage),
-                readInboxMaxId: Int32(truncatingIfNeeded: dialog.readInboxMax), readOutboxMaxId: Int32(truncatingIfNeeded: dialog.readOutboxMax),
-                unreadCount: dialog.unreadCount, unreadMentionsCount: 0, unreadReactionsCount: 0, unreadPollVotesCount: 0,
+                pinned: dialog.pinned > 0, peer: apiPeer(dialog.peer),
+                topMessage: Int32(truncatingIfNeeded: dialog.topMessage),
+                readInboxMaxId: Int32(truncatingIfNeeded: dialog.readInboxMax),
+                readOutboxMaxId: Int32(truncatingIfNeeded: dialog.readOutboxMax),
+                unreadCount: dialog.unreadCount, unreadMentionsCount: 0, unreadReactionsCount: 0,
+                unreadPollVotesCount: 0,
                 notifySettings: Self.defaultNotifySettings))
     }
 
     /// The dialogs, their top messages and everyone they mention.
-    func dialogParts(_ dialogs: [DialogRecord], caller: Caller, tx: StoreTransaction) throws -> (Api.messages.Messages, [Api.Dialog]) {
+    func dialogParts(
+        _ dialogs: [DialogRecord], caller: Caller, tx: StoreTransaction
+    ) throws -> (Api.messages.Messages, [Api.Dialog]) {
         let tops = try dialogs.compactMap { try tx.message(owner: caller.userId, id: $0.topMessage) }
         var userIds = [caller.userId]
         for dialog in dialogs where dialog.peer.kind == .user { userIds.append(dialog.peer.id) }
         let (users, chats) = try participants(of: tops, viewer: caller.userId, extraUsers: userIds, tx: tx)
         var extraChats = chats
-        for dialog in dialogs where dialog.peer.kind == .chat && !chats.contains(where: { if case .chat(let c) = $0 { return c.id == dialog.peer.id }; return false }) {
-            if let chat = try tx.chat(id: dialog.peer.id) { extraChats.append(apiChat(chat, viewer: caller.userId, tx: tx)) }
+        for dialog in dialogs
+        where dialog.peer.kind == .chat
+            && !chats.contains(where: {
+                if case .chat(let c) = $0 { return c.id == dialog.peer.id }; return false
+            })
+        {
+            if let chat = try tx.chat(id: dialog.peer.id) {
+                extraChats.append(apiChat(chat, viewer: caller.userId, tx: tx))
+            }
         }
-        return (.messages(.init(messages: tops.map(apiMessage), topics: [], chats: extraChats, users: users)), dialogs.map { apiDialog($0) })
+        return (
+            .messages(.init(messages: tops.map(apiMessage), topics: [], chats: extraChats, users: users)),
+            dialogs.map { apiDialog($0) }
+        )
     }
 
     func getDialogs(_ call: Api.functions.messages.getDialogs, caller: Caller) throws -> Api.messages.Dialogs {
@@ -122,20 +147,27 @@ extension ServerBackend {
                 offsetId = dialog.topMessage
             }
             let firstPage = offsetId <= 0 && call.offsetDate <= 0
-            let dialogs = try tx.dialogs(owner: caller.userId, offsetId: offsetId, offsetDate: call.offsetDate, limit: limit)
-                .filter { !(call.excludePinned && $0.pinned > 0) }
+            let dialogs = try tx.dialogs(
+                owner: caller.userId, offsetId: offsetId, offsetDate: call.offsetDate, limit: limit
+            )
+            .filter { !(call.excludePinned && $0.pinned > 0) }
             let (parts, apiDialogs) = try dialogParts(dialogs, caller: caller, tx: tx)
             guard case .messages(let content) = parts else { throw APIError.internalError }
             let total = try tx.dialogCount(owner: caller.userId)
             if firstPage && total <= dialogs.count {
-                return .dialogs(.init(dialogs: apiDialogs, messages: content.messages, chats: content.chats, users: content.users))
+                return .dialogs(
+                    .init(dialogs: apiDialogs, messages: content.messages, chats: content.chats, users: content.users))
             }
             return .dialogsSlice(
-                .init(count: Int32(clamping: total), dialogs: apiDialogs, messages: content.messages, chats: content.chats, users: content.users))
+                .init(
+                    count: Int32(clamping: total), dialogs: apiDialogs, messages: content.messages,
+                    chats: content.chats, users: content.users))
         }
     }
 
-    func getPeerDialogs(_ call: Api.functions.messages.getPeerDialogs, caller: Caller) throws -> Api.messages.PeerDialogs {
+    func getPeerDialogs(
+        _ call: Api.functions.messages.getPeerDialogs, caller: Caller
+    ) throws -> Api.messages.PeerDialogs {
         guard call.peers.count <= 100 else { throw APIError.limitInvalid }
         return try store.read { tx in
             var dialogs: [DialogRecord] = []
@@ -144,16 +176,21 @@ extension ServerBackend {
                 if let dialog = try tx.dialog(owner: caller.userId, peer: peer) { dialogs.append(dialog) }
             }
             let (parts, apiDialogs) = try dialogParts(dialogs, caller: caller, tx: tx)
-            guard case .messages(let content) = parts, let state = try tx.updateState(userId: caller.userId) else { throw APIError.internalError }
+            guard case .messages(let content) = parts, let state = try tx.updateState(userId: caller.userId) else {
+                throw APIError.internalError
+            }
             return .peerDialogs(
-                .init(dialogs: apiDialogs, messages: content.messages, chats: content.chats, users: content.users, state: apiState(state)))
+                .init(
+                    dialogs: apiDialogs, messages: content.messages, chats: content.chats, users: content.users,
+                    state: apiState(state)))
         }
     }
 
     func toggleDialogPin(_ call: Api.functions.messages.toggleDialogPin, caller: Caller) throws -> [UInt8] {
         guard case .inputDialogPeer(let input) = call.peer else { throw APIError.peerIdInvalid }
         let found = try store.write { [self] tx in
-            try tx.setPinned(owner: caller.userId, peer: try resolve(input.peer, caller: caller, tx: tx), pinned: call.pinned)
+            try tx.setPinned(
+                owner: caller.userId, peer: try resolve(input.peer, caller: caller, tx: tx), pinned: call.pinned)
         }
         guard found else { throw APIError.peerIdInvalid }
         return Reply.bool(true)

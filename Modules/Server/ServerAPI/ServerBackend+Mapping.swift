@@ -9,7 +9,8 @@ extension ServerBackend {
             .init(
                 isSelf: user.id == viewer, id: user.id, accessHash: user.accessHash, firstName: user.firstName,
                 lastName: user.lastName.isEmpty ? nil : user.lastName, username: user.username,
-                phone: user.id == viewer ? user.phone : nil, photo: profilePhoto(user), status: .userStatusRecently(.init())))
+                phone: user.id == viewer ? user.phone : nil, photo: profilePhoto(user),
+                status: .userStatusRecently(.init())))
     }
 
     func apiPeer(_ peer: PeerRef) -> Api.Peer {
@@ -20,11 +21,14 @@ extension ServerBackend {
     }
 
     func apiMessage(_ message: MessageRecord) -> Api.Message {
-        let replyTo = message.replyTo.map { Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0))) }
+        let replyTo = message.replyTo.map {
+            Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0)))
+        }
         if let action = message.action, let parsed = try? Api.MessageAction(tlBytes: action) {
             return .messageService(
                 .init(
-                    out: message.outgoing, id: Int32(truncatingIfNeeded: message.id), fromId: .peerUser(.init(userId: message.fromId)),
+                    out: message.outgoing, id: Int32(truncatingIfNeeded: message.id),
+                    fromId: .peerUser(.init(userId: message.fromId)),
                     peerId: apiPeer(message.peer), replyTo: replyTo, date: message.date, action: parsed))
         }
         return .message(
@@ -32,8 +36,10 @@ extension ServerBackend {
                 out: message.outgoing, silent: message.silent, id: Int32(truncatingIfNeeded: message.id),
                 fromId: .peerUser(.init(userId: message.fromId)), peerId: apiPeer(message.peer),
                 fwdFrom: message.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }, replyTo: replyTo,
-                date: message.date, message: message.text, media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },
-                entities: Self.decodeEntities(message.entities), editDate: message.editDate, groupedId: message.groupedId))
+                date: message.date, message: message.text,
+                media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },
+                entities: Self.decodeEntities(message.entities), editDate: message.editDate,
+                groupedId: message.groupedId))
     }
 
     static let defaultNotifySettings = Api.PeerNotifySettings.peerNotifySettings(.init())
@@ -53,7 +59,9 @@ extension ServerBackend {
     }
 
     /// The users and chats a list of messages mentions, as the `users` and `chats` vectors of an answer.
-    func participants(of messages: [MessageRecord], viewer: Int64, extraUsers: [Int64] = [], tx: StoreTransaction) throws -> (users: [Api.User], chats: [Api.Chat]) {
+    func participants(
+        of messages: [MessageRecord], viewer: Int64, extraUsers: [Int64] = [], tx: StoreTransaction
+    ) throws -> (users: [Api.User], chats: [Api.Chat]) {
         var userIds = Set(extraUsers)
         var chatIds = Set<Int64>()
         for message in messages {
@@ -65,7 +73,9 @@ extension ServerBackend {
         }
         let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { apiUser($0, viewer: viewer) }
         var chats: [Api.Chat] = []
-        for id in chatIds.sorted() { if let chat = try tx.chat(id: id) { chats.append(apiChat(chat, viewer: viewer, tx: tx)) } }
+        for id in chatIds.sorted() {
+            if let chat = try tx.chat(id: id) { chats.append(apiChat(chat, viewer: viewer, tx: tx)) }
+        }
         return (users, chats)
     }
 }

@@ -26,7 +26,8 @@ extension ServerBackend {
         var round: SRPServerRound?
         if let current {
             do {
-                round = try SRPServerRound.start(algorithm: Self.algorithm(of: current), verifier: try SRPVerifier(stored: current.verifier))
+                round = try SRPServerRound.start(
+                    algorithm: Self.algorithm(of: current), verifier: try SRPVerifier(stored: current.verifier))
             } catch {
                 throw APIError.internalError
             }
@@ -34,9 +35,12 @@ extension ServerBackend {
         passwordRounds.remember(userId: userId, round: round, offered: offered)
         return .password(
             .init(
-                hasPassword: current != nil, currentAlgo: current.map { apiAlgorithm(Self.algorithm(of: $0)) }, srpB: round?.publicValue,
-                srpId: round?.id, hint: current.map(\.hint).flatMap { $0.isEmpty ? nil : $0 }, newAlgo: apiAlgorithm(offered),
-                newSecureAlgo: .securePasswordKdfAlgoSHA512(.init(salt: SecureRandom.bytes(8))), secureRandom: SecureRandom.bytes(256)))
+                hasPassword: current != nil, currentAlgo: current.map { apiAlgorithm(Self.algorithm(of: $0)) },
+                srpB: round?.publicValue,
+                srpId: round?.id, hint: current.map(\.hint).flatMap { $0.isEmpty ? nil : $0 },
+                newAlgo: apiAlgorithm(offered),
+                newSecureAlgo: .securePasswordKdfAlgoSHA512(.init(salt: SecureRandom.bytes(8))),
+                secureRandom: SecureRandom.bytes(256)))
     }
 
     /// Checks a proof of the current password against the account's last round (which it uses up). Wrong proofs
@@ -73,12 +77,15 @@ extension ServerBackend {
         }
     }
 
-    func updatePasswordSettings(_ call: Api.functions.account.updatePasswordSettings, caller: Caller) throws -> [UInt8] {
+    func updatePasswordSettings(_ call: Api.functions.account.updatePasswordSettings, caller: Caller) throws -> [UInt8]
+    {
         guard let offered = passwordRounds.offeredAlgorithm(userId: caller.userId) else {
             throw APIError.badRequest("SRP_ID_INVALID")
         }
         try checkProof(call.password, userId: caller.userId)
-        guard case .passwordInputSettings(let settings) = call.newSettings else { throw APIError.badRequest("NEW_SETTINGS_INVALID") }
+        guard case .passwordInputSettings(let settings) = call.newSettings else {
+            throw APIError.badRequest("NEW_SETTINGS_INVALID")
+        }
         if settings.email != nil { throw APIError.badRequest("EMAIL_INVALID") }
         let record: PasswordRecord?
         switch settings.newAlgo {
@@ -86,7 +93,8 @@ extension ServerBackend {
             let algorithm = SRPAlgorithm(salt1: algo.salt1, salt2: algo.salt2, g: algo.g, p: algo.p)
             let verifier: SRPVerifier
             do {
-                verifier = try SRPVerifier.accept(newPasswordHash: settings.newPasswordHash ?? [], algorithm: algorithm, offered: offered)
+                verifier = try SRPVerifier.accept(
+                    newPasswordHash: settings.newPasswordHash ?? [], algorithm: algorithm, offered: offered)
             } catch .saltMismatch {
                 throw APIError.badRequest("NEW_SALT_INVALID")
             } catch {
@@ -105,7 +113,9 @@ extension ServerBackend {
     }
 
     /// `auth.checkPassword`: the second step of a sign-in that answered `SESSION_PASSWORD_NEEDED`.
-    func checkPassword(_ call: Api.functions.auth.checkPassword, authKeyId: Int64, dc: Int32) throws -> Api.auth.Authorization {
+    func checkPassword(
+        _ call: Api.functions.auth.checkPassword, authKeyId: Int64, dc: Int32
+    ) throws -> Api.auth.Authorization {
         guard let userId = pendingPasswords.userId(authKeyId: authKeyId) else {
             throw APIError.badRequest("PASSWORD_HASH_INVALID")
         }

@@ -10,18 +10,25 @@ extension ServerBackend {
         case .inputPeerSelf:
             return .user(caller.userId)
         case .inputPeerUser(let user):
-            guard let record = try tx.user(id: user.userId), record.accessHash == user.accessHash || record.id == caller.userId else {
+            guard let record = try tx.user(id: user.userId),
+                record.accessHash == user.accessHash || record.id == caller.userId
+            else {
                 throw APIError.peerIdInvalid
             }
             return .user(record.id)
         case .inputPeerUserFromMessage(let fromMessage):
-            guard let user = try user(fromMessage.userId, seenIn: fromMessage.msgId, of: fromMessage.peer, caller: caller, tx: tx) else {
+            guard
+                let user = try user(
+                    fromMessage.userId, seenIn: fromMessage.msgId, of: fromMessage.peer, caller: caller, tx: tx)
+            else {
                 throw APIError.peerIdInvalid
             }
             return .user(user.id)
         case .inputPeerChat(let chat):
             guard let record = try tx.chat(id: chat.chatId) else { throw APIError.chatIdInvalid }
-            guard record.members.contains(where: { $0.userId == caller.userId }) else { throw APIError.badRequest("CHAT_RESTRICTED") }
+            guard record.members.contains(where: { $0.userId == caller.userId }) else {
+                throw APIError.badRequest("CHAT_RESTRICTED")
+            }
             return .chat(record.id)
         case .inputPeerChannel, .inputPeerChannelFromMessage:
             throw APIError.channelsNotServed
@@ -35,7 +42,9 @@ extension ServerBackend {
     /// other side of a private chat, the sender of what it forwards, a mention, or a member its service action
     /// names. This is how a client may reach someone it saw in a group without their access hash; anything less would
     /// let anyone name any account by id (core.telegram.org constructor `inputPeerUserFromMessage`).
-    func user(_ userId: Int64, seenIn msgId: Int32, of peer: Api.InputPeer, caller: Caller, tx: StoreTransaction) throws -> UserRecord? {
+    func user(
+        _ userId: Int64, seenIn msgId: Int32, of peer: Api.InputPeer, caller: Caller, tx: StoreTransaction
+    ) throws -> UserRecord? {
         if case .inputPeerUserFromMessage = peer { return nil }
         guard let conversation = try? resolve(peer, caller: caller, tx: tx),
             let message = try tx.message(owner: caller.userId, id: Int64(msgId)), message.peer == conversation,
@@ -54,7 +63,9 @@ extension ServerBackend {
         {
             users.insert(from.userId)
         }
-        for case .messageEntityMentionName(let mention) in decodeEntities(message.entities) ?? [] { users.insert(mention.userId) }
+        for case .messageEntityMentionName(let mention) in decodeEntities(message.entities) ?? [] {
+            users.insert(mention.userId)
+        }
         if let bytes = message.action, let action = try? Api.MessageAction(tlBytes: bytes) {
             switch action {
             case .messageActionChatCreate(let create): users.formUnion(create.users)

@@ -8,13 +8,18 @@ import TelegramApi
 extension ServerBackend {
     func apiPhoto(_ photo: PhotoRecord) -> Api.Photo {
         var reader = TLReader(photo.sizes)
-        let sizes = (try? reader.readVector { (r: inout TLReader) throws(TLDecodingError) in try Api.PhotoSize.parse(&r) }) ?? []
+        let sizes =
+            (try? reader.readVector { (r: inout TLReader) throws(TLDecodingError) in try Api.PhotoSize.parse(&r) })
+            ?? []
         return .photo(
-            .init(id: photo.id, accessHash: photo.accessHash, fileReference: fileReference(.photo, photo.id), date: photo.date, sizes: sizes, dcId: photo.dc))
+            .init(
+                id: photo.id, accessHash: photo.accessHash, fileReference: fileReference(.photo, photo.id),
+                date: photo.date, sizes: sizes, dcId: photo.dc))
     }
 
     /// `photos.uploadProfilePhoto`: the picture becomes a photo like any other and the caller's profile photo.
-    func uploadProfilePhoto(_ call: Api.functions.photos.uploadProfilePhoto, caller: Caller) throws -> Api.photos.Photo {
+    func uploadProfilePhoto(_ call: Api.functions.photos.uploadProfilePhoto, caller: Caller) throws -> Api.photos.Photo
+    {
         guard call.bot == nil, call.video == nil, !call.fallback else { throw APIError.badRequest("PHOTO_INVALID") }
         guard let file = call.file else { throw APIError.badRequest("PHOTO_FILE_MISSING") }
         let photo = try makePhoto(file, caller: caller)
@@ -30,7 +35,9 @@ extension ServerBackend {
 
     /// Photo `photoId` if it is the current profile photo of `peer`, which the caller must be able to reach
     /// (`PEER_ID_INVALID` otherwise); basic groups have no photos here.
-    func profilePhoto(_ photoId: Int64, of peer: Api.InputPeer, caller: Caller, tx: StoreTransaction) throws -> PhotoRecord? {
+    func profilePhoto(
+        _ photoId: Int64, of peer: Api.InputPeer, caller: Caller, tx: StoreTransaction
+    ) throws -> PhotoRecord? {
         let owner = try resolve(peer, caller: caller, tx: tx)
         guard owner.kind == .user, let user = try tx.user(id: owner.id), let bytes = user.photo,
             case .photo(let current)? = try? Api.Photo(tlBytes: bytes), current.id == photoId
@@ -51,7 +58,9 @@ extension ServerBackend {
     func makePhoto(_ file: Api.InputFile, caller: Caller) throws -> Api.Photo {
         let (blob, _) = try assemble(file, caller: caller)
         // Checked before the bytes are read: a photo is at most 10 MB.
-        guard blob.size <= Int64(PhotoLimits.telegram.maxBytes) else { throw APIError.badRequest("PHOTO_SAVE_FILE_INVALID") }
+        guard blob.size <= Int64(PhotoLimits.telegram.maxBytes) else {
+            throw APIError.badRequest("PHOTO_SAVE_FILE_INVALID")
+        }
         let picture = try files.read(sha256: blob.sha256, offset: 0, limit: Int(blob.size))
         let made: PhotoSizeSet
         do {
@@ -64,10 +73,15 @@ extension ServerBackend {
         for size in made.sizes {
             let kept = try files.store(size.jpeg)
             stored[size.type.rawValue] = (kept.sha256, kept.size)
-            sizes.append(.photoSize(.init(type: size.type.rawValue, w: Int32(size.width), h: Int32(size.height), size: Int32(size.byteSize))))
+            sizes.append(
+                .photoSize(
+                    .init(
+                        type: size.type.rawValue, w: Int32(size.width), h: Int32(size.height),
+                        size: Int32(size.byteSize))))
         }
         let photo = PhotoRecord(
-            id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now, sizes: Reply.vector(sizes),
+            id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now,
+            sizes: Reply.vector(sizes),
             files: stored)
         try store.write { tx in try tx.insert(photo) }
         return apiPhoto(photo)

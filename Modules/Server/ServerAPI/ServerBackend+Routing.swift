@@ -7,9 +7,12 @@ extension ServerBackend {
     /// Methods anyone may call, signed in or not; `nil` when `call` is not one of them.
     func routeSignedOut(_ call: RPCCall) throws -> [UInt8]? {
         switch call.function {
-        case let f as Api.functions.auth.sendCode: return try sendCode(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
-        case let f as Api.functions.auth.signIn: return try signIn(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
-        case let f as Api.functions.auth.signUp: return try signUp(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
+        case let f as Api.functions.auth.sendCode:
+            return try sendCode(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
+        case let f as Api.functions.auth.signIn:
+            return try signIn(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
+        case let f as Api.functions.auth.signUp:
+            return try signUp(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
         case let f as Api.functions.auth.importAuthorization:
             return try importAuthorization(f, authKeyId: call.authKeyId, dc: call.dcId).serialized()
         case let f as Api.functions.auth.checkPassword:
@@ -38,76 +41,104 @@ extension ServerBackend {
         // auth, account
         case is Api.functions.auth.logOut: return try logOut(try signedIn()).serialized()
         case is Api.functions.auth.resetAuthorizations: return try resetAuthorizations(try signedIn())
-        case let f as Api.functions.auth.exportAuthorization: return try exportAuthorization(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.auth.exportAuthorization:
+            return try exportAuthorization(f, caller: try signedIn()).serialized()
         case is Api.functions.account.getAuthorizations: return try authorizations(try signedIn()).serialized()
         case let f as Api.functions.account.checkUsername: return try checkUsername(f, caller: try signedIn())
-        case let f as Api.functions.account.updateUsername: return try updateUsername(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.account.updateProfile: return try updateProfile(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.account.updateUsername:
+            return try updateUsername(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.account.updateProfile:
+            return try updateProfile(f, caller: try signedIn()).serialized()
         case let f as Api.functions.account.registerDevice: return try registerDevice(f, caller: try signedIn())
         case let f as Api.functions.account.unregisterDevice: return try unregisterDevice(f, caller: try signedIn())
         // users, contacts
         case let f as Api.functions.users.getUsers: return try getUsers(f, caller: try signedIn())
         case let f as Api.functions.users.getFullUser: return try getFullUser(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.contacts.resolveUsername: return try resolveUsername(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.contacts.resolveUsername:
+            return try resolveUsername(f, caller: try signedIn()).serialized()
         case let f as Api.functions.contacts.search: return try searchContacts(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.contacts.importContacts: return try importContacts(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.contacts.importContacts:
+            return try importContacts(f, caller: try signedIn()).serialized()
         case is Api.functions.contacts.getContacts: return try getContacts(try signedIn()).serialized()
         // messages
         case let f as Api.functions.messages.sendMessage: return try sendMessage(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getHistory: return try getHistory(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getMessages: return try getMessages(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.search: return try search(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.searchGlobal: return try searchGlobal(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.searchGlobal:
+            return try searchGlobal(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getDialogs: return try getDialogs(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.getPeerDialogs: return try getPeerDialogs(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getPeerDialogs:
+            return try getPeerDialogs(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.toggleDialogPin: return try toggleDialogPin(f, caller: try signedIn())
         case let f as Api.functions.messages.readHistory: return try readHistory(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.editMessage: return try editMessage(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.deleteMessages: return try deleteMessages(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.deleteMessages:
+            return try deleteMessages(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.setTyping: return try setTyping(f, caller: try signedIn())
         // media and files
         case let f as Api.functions.messages.sendMedia: return try sendMedia(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.sendMultiMedia: return try sendMultiMedia(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.sendMultiMedia:
+            return try sendMultiMedia(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.uploadMedia: return try uploadMedia(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.forwardMessages: return try forwardMessages(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.forwardMessages:
+            return try forwardMessages(f, caller: try signedIn()).serialized()
         case let f as Api.functions.upload.saveFilePart: return try saveFilePart(f, caller: try signedIn())
         case let f as Api.functions.upload.saveBigFilePart: return try saveBigFilePart(f, caller: try signedIn())
         case let f as Api.functions.upload.getFile: return try getFile(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.photos.uploadProfilePhoto: return try uploadProfilePhoto(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.photos.uploadProfilePhoto:
+            return try uploadProfilePhoto(f, caller: try signedIn()).serialized()
         // two-step verification
         case is Api.functions.account.getPassword: return try getPassword(userId: try signedIn().userId).serialized()
-        case let f as Api.functions.account.updatePasswordSettings: return try updatePasswordSettings(f, caller: try signedIn())
+        case let f as Api.functions.account.updatePasswordSettings:
+            return try updatePasswordSettings(f, caller: try signedIn())
         // stickers
-        case let f as Api.functions.messages.getStickerSet: return try getStickerSet(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getStickerSet:
+            return try getStickerSet(f, caller: try signedIn()).serialized()
         case is Api.functions.messages.getAllStickers: return try getAllStickers(try signedIn()).serialized()
-        case let f as Api.functions.messages.installStickerSet: return try installStickerSet(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.uninstallStickerSet: return try uninstallStickerSet(f, caller: try signedIn())
+        case let f as Api.functions.messages.installStickerSet:
+            return try installStickerSet(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.uninstallStickerSet:
+            return try uninstallStickerSet(f, caller: try signedIn())
         // basic groups
         case let f as Api.functions.messages.createChat: return try createChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.addChatUser: return try addChatUser(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.deleteChatUser: return try deleteChatUser(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.editChatTitle: return try editChatTitle(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.deleteChatUser:
+            return try deleteChatUser(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editChatTitle:
+            return try editChatTitle(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
         // secret chats
         case let f as Api.functions.messages.getDhConfig:
             _ = try signedIn()
             return try getDhConfig(f).serialized()
-        case let f as Api.functions.messages.requestEncryption: return try requestEncryption(f, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.acceptEncryption: return try acceptEncryption(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.requestEncryption:
+            return try requestEncryption(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.acceptEncryption:
+            return try acceptEncryption(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.discardEncryption: return try discardEncryption(f, caller: try signedIn())
         case let f as Api.functions.messages.sendEncrypted:
-            return try sendEncrypted(peer: f.peer, randomId: f.randomId, data: f.data, service: false, file: nil, caller: try signedIn()).serialized()
+            return try sendEncrypted(
+                peer: f.peer, randomId: f.randomId, data: f.data, service: false, file: nil, caller: try signedIn()
+            ).serialized()
         case let f as Api.functions.messages.sendEncryptedService:
-            return try sendEncrypted(peer: f.peer, randomId: f.randomId, data: f.data, service: true, file: nil, caller: try signedIn()).serialized()
+            return try sendEncrypted(
+                peer: f.peer, randomId: f.randomId, data: f.data, service: true, file: nil, caller: try signedIn()
+            ).serialized()
         case let f as Api.functions.messages.sendEncryptedFile:
-            return try sendEncrypted(peer: f.peer, randomId: f.randomId, data: f.data, service: false, file: f.file, caller: try signedIn()).serialized()
-        case let f as Api.functions.messages.readEncryptedHistory: return try readEncryptedHistory(f, caller: try signedIn())
-        case let f as Api.functions.messages.setEncryptedTyping: return try setEncryptedTyping(f, caller: try signedIn())
+            return try sendEncrypted(
+                peer: f.peer, randomId: f.randomId, data: f.data, service: false, file: f.file, caller: try signedIn()
+            ).serialized()
+        case let f as Api.functions.messages.readEncryptedHistory:
+            return try readEncryptedHistory(f, caller: try signedIn())
+        case let f as Api.functions.messages.setEncryptedTyping:
+            return try setEncryptedTyping(f, caller: try signedIn())
         case let f as Api.functions.messages.receivedQueue: return try receivedQueue(f, caller: try signedIn())
         // updates
         case is Api.functions.updates.getState: return try getState(try signedIn()).serialized()
-        case let f as Api.functions.updates.getDifference: return try getDifference(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.updates.getDifference:
+            return try getDifference(f, caller: try signedIn()).serialized()
         default:
             return nil
         }

@@ -27,73 +27,82 @@ extension ServerBackend {
     /// `messages.getDhConfig`: Telegram's group; `random_length` (≤ 256) bytes of fresh randomness every time, the
     /// group itself only when the client's version is not the current one.
     func getDhConfig(_ call: Api.functions.messages.getDhConfig) throws -> Api.messages.DhConfig {
-        guard call.randomLength >= 0, call.randomLength <= 256 else { throw APIError.badRequest("RANDOM_LENGTH_INVALID") }
+        guard call.randomLength >= 0, call.randomLength <= 256 else {
+            throw APIError.badRequest("RANDOM_LENGTH_INVALID")
+        }
         let random = SecureRandom.bytes(Int(call.randomLength))
         if call.version == Self.dhConfigVersion { return .dhConfigNotModified(.init(random: random)) }
         return .dhConfig(
-            .init(g: DiffieHellman.telegramGenerator, p: DiffieHellman.telegramPrime, version: Self.dhConfigVersion, random: random))
+            .init(
+                g: DiffieHellman.telegramGenerator, p: DiffieHellman.telegramPrime, version: Self.dhConfigVersion,
+                random: random))
     }
 
     static let dhConfigVersion: Int32 = 1
 
-    func requestEncryption(_ call: Api.functions.messages.requestEncryption, caller: Caller) throws -> Api.EncryptedChat {
+    func requestEncryption(_ call: Api.functions.messages.requestEncryption, caller: Caller) throws -> Api.EncryptedChat
+    {
         guard call.gA.count == SecretChatLimits.publicValueBytes else { throw APIError.badRequest("DH_G_A_INVALID") }
         let date = now
         var pushes: [Push] = []
-        let chat = try store.write({ [self] tx throws -> EncryptedChatRecord in
-            guard let user = try resolve(call.userId, caller: caller, tx: tx), user.id != caller.userId else {
-                throw APIError.userIdInvalid
-            }
-            guard try tx.openEncryptedChatCount(userId: caller.userId) < SecretChatLimits.chatsPerAccount else {
-                throw APIError.badRequest("ENCRYPTION_DECLINED")
-            }
-            let chat = EncryptedChatRecord(
-                id: Int64(Int32.max & Int32(truncatingIfNeeded: try tx.nextValue(of: "encrypted_chat") + 1000)),
-                accessHash: Self.randomId(), adminId: caller.userId, participantId: user.id, date: date, gA: call.gA,
-                adminAuthKey: caller.authKeyId)
-            try tx.insert(chat)
-            pushes.append(try encryptionPush(chat, to: user.id, tx: tx))
-            return chat
-        }, then: { [self] _ in send(pushes, caller: caller) })
+        let chat = try store.write(
+            { [self] tx throws -> EncryptedChatRecord in
+                guard let user = try resolve(call.userId, caller: caller, tx: tx), user.id != caller.userId else {
+                    throw APIError.userIdInvalid
+                }
+                guard try tx.openEncryptedChatCount(userId: caller.userId) < SecretChatLimits.chatsPerAccount else {
+                    throw APIError.badRequest("ENCRYPTION_DECLINED")
+                }
+                let chat = EncryptedChatRecord(
+                    id: Int64(Int32.max & Int32(truncatingIfNeeded: try tx.nextValue(of: "encrypted_chat") + 1000)),
+                    accessHash: Self.randomId(), adminId: caller.userId, participantId: user.id, date: date,
+                    gA: call.gA,
+                    adminAuthKey: caller.authKeyId)
+                try tx.insert(chat)
+                pushes.append(try encryptionPush(chat, to: user.id, tx: tx))
+                return chat
+            }, then: { [self] _ in send(pushes, caller: caller) })
         return apiEncryptedChat(chat, viewer: caller.userId)
     }
 
     func acceptEncryption(_ call: Api.functions.messages.acceptEncryption, caller: Caller) throws -> Api.EncryptedChat {
         guard call.gB.count == SecretChatLimits.publicValueBytes else { throw APIError.badRequest("DH_G_B_INVALID") }
         var pushes: [Push] = []
-        let chat = try store.write({ [self] tx throws -> EncryptedChatRecord in
-            var chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: nil)
-            guard chat.participantId == caller.userId else { throw APIError.chatIdInvalid }
-            switch chat.state {
-            case .accepted: throw APIError.badRequest("ENCRYPTION_ALREADY_ACCEPTED")
-            case .discarded: throw APIError.badRequest("ENCRYPTION_ALREADY_DECLINED")
-            case .requested: break
-            }
-            chat.gB = call.gB
-            chat.keyFingerprint = call.keyFingerprint
-            chat.participantAuthKey = caller.authKeyId
-            chat.state = .accepted
-            chat.changed = now
-            try tx.update(chat)
-            pushes.append(try encryptionPush(chat, to: chat.adminId, tx: tx))
-            return chat
-        }, then: { [self] _ in send(pushes, caller: caller) })
+        let chat = try store.write(
+            { [self] tx throws -> EncryptedChatRecord in
+                var chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: nil)
+                guard chat.participantId == caller.userId else { throw APIError.chatIdInvalid }
+                switch chat.state {
+                case .accepted: throw APIError.badRequest("ENCRYPTION_ALREADY_ACCEPTED")
+                case .discarded: throw APIError.badRequest("ENCRYPTION_ALREADY_DECLINED")
+                case .requested: break
+                }
+                chat.gB = call.gB
+                chat.keyFingerprint = call.keyFingerprint
+                chat.participantAuthKey = caller.authKeyId
+                chat.state = .accepted
+                chat.changed = now
+                try tx.update(chat)
+                pushes.append(try encryptionPush(chat, to: chat.adminId, tx: tx))
+                return chat
+            }, then: { [self] _ in send(pushes, caller: caller) })
         return apiEncryptedChat(chat, viewer: caller.userId)
     }
 
     func discardEncryption(_ call: Api.functions.messages.discardEncryption, caller: Caller) throws -> [UInt8] {
         var pushes: [Push] = []
-        try store.write({ [self] tx throws in
-            guard var chat = try tx.encryptedChat(id: Int64(call.chatId)),
-                chat.isHeld(by: caller.userId, authKeyId: caller.authKeyId)
-            else { throw APIError.badRequest("CHAT_ID_INVALID") }
-            guard chat.state != .discarded else { throw APIError.badRequest("ENCRYPTION_ALREADY_DECLINED") }
-            chat.state = .discarded
-            chat.historyDeleted = call.deleteHistory
-            chat.changed = now
-            try tx.update(chat)
-            pushes.append(try encryptionPush(chat, to: chat.peer(of: caller.userId), tx: tx))
-        }, then: { [self] _ in send(pushes, caller: caller) })
+        try store.write(
+            { [self] tx throws in
+                guard var chat = try tx.encryptedChat(id: Int64(call.chatId)),
+                    chat.isHeld(by: caller.userId, authKeyId: caller.authKeyId)
+                else { throw APIError.badRequest("CHAT_ID_INVALID") }
+                guard chat.state != .discarded else { throw APIError.badRequest("ENCRYPTION_ALREADY_DECLINED") }
+                chat.state = .discarded
+                chat.historyDeleted = call.deleteHistory
+                chat.changed = now
+                try tx.update(chat)
+                pushes.append(try encryptionPush(chat, to: chat.peer(of: caller.userId), tx: tx))
+            }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }
 
@@ -110,29 +119,32 @@ extension ServerBackend {
         let stored = try file.flatMap { try storeEncryptedFile($0, caller: caller) }
         let date = now
         var pushes: [Push] = []
-        try store.write({ [self] tx throws in
-            let chat = try encryptedChat(peer, caller: caller, tx: tx, state: .accepted)
-            let recipient = chat.peer(of: caller.userId)
-            guard try tx.pendingQtsCount(owner: recipient) < SecretChatLimits.pendingQts else {
-                throw APIError.badRequest("ENCRYPTION_QUEUE_FULL")
-            }
-            guard try tx.rememberEncrypted(randomId: randomId, chatId: chat.id) else { return }
-            if let stored { try tx.insert(stored) }
-            let apiFile = stored.map(apiEncryptedFile) ?? .encryptedFileEmpty
-            let message: Api.EncryptedMessage =
-                service
-                ? .encryptedMessageService(.init(randomId: randomId, chatId: Int32(chat.id), date: date, bytes: data))
-                : .encryptedMessage(.init(randomId: randomId, chatId: Int32(chat.id), date: date, bytes: data, file: apiFile))
-            var update: Api.Update = .updateEncryptedChatTyping(.init(chatId: 0))
-            _ = try tx.appendQtsUpdate(owner: recipient, authKey: chat.device(of: recipient), date: date) { qts in
-                update = .updateNewEncryptedMessage(.init(message: message, qts: Int32(truncatingIfNeeded: qts)))
-                return update.serialized()
-            }
-            pushes.append(
-                Push(
-                    authKeyIds: try devices(of: recipient, in: chat, tx: tx),
-                    updates: .updates(.init(updates: [update], users: [], chats: [], date: date, seq: 0))))
-        }, then: { [self] _ in send(pushes, caller: caller) })
+        try store.write(
+            { [self] tx throws in
+                let chat = try encryptedChat(peer, caller: caller, tx: tx, state: .accepted)
+                let recipient = chat.peer(of: caller.userId)
+                guard try tx.pendingQtsCount(owner: recipient) < SecretChatLimits.pendingQts else {
+                    throw APIError.badRequest("ENCRYPTION_QUEUE_FULL")
+                }
+                guard try tx.rememberEncrypted(randomId: randomId, chatId: chat.id) else { return }
+                if let stored { try tx.insert(stored) }
+                let apiFile = stored.map(apiEncryptedFile) ?? .encryptedFileEmpty
+                let message: Api.EncryptedMessage =
+                    service
+                    ? .encryptedMessageService(
+                        .init(randomId: randomId, chatId: Int32(chat.id), date: date, bytes: data))
+                    : .encryptedMessage(
+                        .init(randomId: randomId, chatId: Int32(chat.id), date: date, bytes: data, file: apiFile))
+                var update: Api.Update = .updateEncryptedChatTyping(.init(chatId: 0))
+                _ = try tx.appendQtsUpdate(owner: recipient, authKey: chat.device(of: recipient), date: date) { qts in
+                    update = .updateNewEncryptedMessage(.init(message: message, qts: Int32(truncatingIfNeeded: qts)))
+                    return update.serialized()
+                }
+                pushes.append(
+                    Push(
+                        authKeyIds: try devices(of: recipient, in: chat, tx: tx),
+                        updates: .updates(.init(updates: [update], users: [], chats: [], date: date, seq: 0))))
+            }, then: { [self] _ in send(pushes, caller: caller) })
         if let stored { return .sentEncryptedFile(.init(date: date, file: apiEncryptedFile(stored))) }
         return .sentEncryptedMessage(.init(date: date))
     }
@@ -144,7 +156,9 @@ extension ServerBackend {
         switch input {
         case .inputEncryptedFileEmpty: return nil
         case .inputEncryptedFile(let file):
-            guard let record = try store.read({ tx in try tx.encryptedFile(id: file.id) }), record.accessHash == file.accessHash else {
+            guard let record = try store.read({ tx in try tx.encryptedFile(id: file.id) }),
+                record.accessHash == file.accessHash
+            else {
                 throw APIError.badRequest("FILE_ID_INVALID")
             }
             var copy = record
@@ -167,28 +181,33 @@ extension ServerBackend {
     func readEncryptedHistory(_ call: Api.functions.messages.readEncryptedHistory, caller: Caller) throws -> [UInt8] {
         let date = now
         var pushes: [Push] = []
-        try store.write({ [self] tx throws in
-            let chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: .accepted)
-            let update = Api.Update.updateEncryptedMessagesRead(.init(chatId: Int32(chat.id), maxDate: call.maxDate, date: date))
-            let other = chat.peer(of: caller.userId)
-            pushes.append(
-                Push(authKeyIds: try devices(of: other, in: chat, tx: tx), updates: .updateShort(.init(update: update, date: date))))
-        }, then: { [self] _ in send(pushes, caller: caller) })
+        try store.write(
+            { [self] tx throws in
+                let chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: .accepted)
+                let update = Api.Update.updateEncryptedMessagesRead(
+                    .init(chatId: Int32(chat.id), maxDate: call.maxDate, date: date))
+                let other = chat.peer(of: caller.userId)
+                pushes.append(
+                    Push(
+                        authKeyIds: try devices(of: other, in: chat, tx: tx),
+                        updates: .updateShort(.init(update: update, date: date))))
+            }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }
 
     func setEncryptedTyping(_ call: Api.functions.messages.setEncryptedTyping, caller: Caller) throws -> [UInt8] {
         let date = now
         var pushes: [Push] = []
-        try store.write({ [self] tx throws in
-            let chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: .accepted)
-            guard call.typing else { return }
-            let update = Api.Update.updateEncryptedChatTyping(.init(chatId: Int32(chat.id)))
-            pushes.append(
-                Push(
-                    authKeyIds: try devices(of: chat.peer(of: caller.userId), in: chat, tx: tx),
-                    updates: .updateShort(.init(update: update, date: date))))
-        }, then: { [self] _ in send(pushes, caller: caller) })
+        try store.write(
+            { [self] tx throws in
+                let chat = try encryptedChat(call.peer, caller: caller, tx: tx, state: .accepted)
+                guard call.typing else { return }
+                let update = Api.Update.updateEncryptedChatTyping(.init(chatId: Int32(chat.id)))
+                pushes.append(
+                    Push(
+                        authKeyIds: try devices(of: chat.peer(of: caller.userId), in: chat, tx: tx),
+                        updates: .updateShort(.init(update: update, date: date))))
+            }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }
 
@@ -204,7 +223,9 @@ extension ServerBackend {
 
     // MARK: Helpers
 
-    func encryptedChat(_ input: Api.InputEncryptedChat, caller: Caller, tx: StoreTransaction, state: EncryptedChatRecord.State?)
+    func encryptedChat(
+        _ input: Api.InputEncryptedChat, caller: Caller, tx: StoreTransaction, state: EncryptedChatRecord.State?
+    )
         throws -> EncryptedChatRecord
     {
         guard case .inputEncryptedChat(let value) = input, let chat = try tx.encryptedChat(id: Int64(value.chatId)),
@@ -226,27 +247,37 @@ extension ServerBackend {
         case .requested:
             if viewer == chat.adminId {
                 return .encryptedChatWaiting(
-                    .init(id: id, accessHash: chat.accessHash, date: chat.date, adminId: chat.adminId, participantId: chat.participantId))
+                    .init(
+                        id: id, accessHash: chat.accessHash, date: chat.date, adminId: chat.adminId,
+                        participantId: chat.participantId))
             }
             return .encryptedChatRequested(
-                .init(id: id, accessHash: chat.accessHash, date: chat.date, adminId: chat.adminId, participantId: chat.participantId, gA: chat.gA))
+                .init(
+                    id: id, accessHash: chat.accessHash, date: chat.date, adminId: chat.adminId,
+                    participantId: chat.participantId, gA: chat.gA))
         case .accepted:
             let value = viewer == chat.adminId ? (chat.gB ?? []) : chat.gA
             return .encryptedChat(
                 .init(
-                    id: id, accessHash: chat.accessHash, date: chat.date, adminId: chat.adminId, participantId: chat.participantId,
+                    id: id, accessHash: chat.accessHash, date: chat.date, adminId: chat.adminId,
+                    participantId: chat.participantId,
                     gAOrB: value, keyFingerprint: chat.keyFingerprint ?? 0))
         }
     }
 
     func apiEncryptedFile(_ file: EncryptedFileRecord) -> Api.EncryptedFile {
-        .encryptedFile(.init(id: file.id, accessHash: file.accessHash, size: file.size, dcId: file.dc, keyFingerprint: file.keyFingerprint))
+        .encryptedFile(
+            .init(
+                id: file.id, accessHash: file.accessHash, size: file.size, dcId: file.dc,
+                keyFingerprint: file.keyFingerprint))
     }
 
     /// `updateEncryption` for `owner`, in `updates` with the chat's people (the requester's user comes along so the
     /// other side can show who asks).
     func encryptionPush(_ chat: EncryptedChatRecord, to owner: Int64, tx: StoreTransaction) throws -> Push {
-        let users = try tx.users(ids: [chat.adminId, chat.participantId]).sorted { $0.id < $1.id }.map { apiUser($0, viewer: owner) }
+        let users = try tx.users(ids: [chat.adminId, chat.participantId]).sorted { $0.id < $1.id }.map {
+            apiUser($0, viewer: owner)
+        }
         let update = Api.Update.updateEncryption(.init(chat: apiEncryptedChat(chat, viewer: owner), date: now))
         return Push(
             authKeyIds: try devices(of: owner, in: chat, tx: tx),

@@ -35,12 +35,16 @@ extension ServerBackend {
         try TextLimit.message.check(call.message)
         let entities = try storedEntities(call.entities, text: call.message, caller: caller)
         let outgoing = Outgoing(
-            text: call.message, entities: entities, replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: call.randomId)
+            text: call.message, entities: entities, replyTo: Self.replyId(call.replyTo), silent: call.silent,
+            randomId: call.randomId)
         let landed = try deliver([outgoing], to: call.peer, caller: caller)
-        guard let mine = landed.first?.first(where: { $0.message.owner == caller.userId }) else { throw APIError.internalError }
+        guard let mine = landed.first?.first(where: { $0.message.owner == caller.userId }) else {
+            throw APIError.internalError
+        }
         return .updateShortSentMessage(
             .init(
-                out: true, id: Int32(truncatingIfNeeded: mine.message.id), pts: Int32(truncatingIfNeeded: mine.pts), ptsCount: 1,
+                out: true, id: Int32(truncatingIfNeeded: mine.message.id), pts: Int32(truncatingIfNeeded: mine.pts),
+                ptsCount: 1,
                 date: mine.message.date, entities: entities))
     }
 
@@ -56,44 +60,55 @@ extension ServerBackend {
         let date = now
         var pushes: [Push] = []
         var pushFiles: [PushFiles.Pending] = []
-        let landed = try store.write({ [self] tx throws -> [[Landed]] in
-            let peer = try resolve(inputPeer, caller: caller, tx: tx)
-            let recipients = try recipients(of: peer, sender: caller.userId, tx: tx)
-            var keys: [Int64: [Int64]] = [:]
-            for (owner, _) in recipients { keys[owner] = try authKeys(of: owner, tx: tx) }
-            var result: [[Landed]] = []
-            for outgoing in messages {
-                guard try tx.messageId(owner: caller.userId, randomId: outgoing.randomId) == nil else {
-                    throw APIError.randomIdDuplicate
-                }
-                let globalId = try tx.nextValue(of: "message")
-                var copies: [Landed] = []
-                for (owner, ownerPeer) in recipients {
-                    let reply = try outgoing.replyTo.flatMap { id in try Self.copyId(of: id, in: caller.userId, for: owner, tx: tx) }
-                    let opensDialog = try !tx.hasDialog(owner: owner, peer: ownerPeer)
-                    let record = MessageRecord(
-                        owner: owner, id: try tx.allocateMessageId(owner: owner), globalId: globalId, peer: ownerPeer,
-                        fromId: caller.userId, outgoing: owner == caller.userId, date: date, text: outgoing.text,
-                        entities: Self.encodeEntities(outgoing.entities), media: outgoing.media?.serialized(),
-                        mediaKind: outgoing.mediaKind, replyTo: reply, forward: outgoing.forward?.serialized(),
-                        groupedId: outgoing.groupedId, silent: outgoing.silent, action: outgoing.action?.serialized())
-                    try tx.insert(record)
-                    let message = apiMessage(record)
-                    let pts = try tx.appendUpdate(owner: owner, ptsCount: 1, date: date) { pts in
-                        Api.Update.updateNewMessage(.init(message: message, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)).serialized()
+        let landed = try store.write(
+            { [self] tx throws -> [[Landed]] in
+                let peer = try resolve(inputPeer, caller: caller, tx: tx)
+                let recipients = try recipients(of: peer, sender: caller.userId, tx: tx)
+                var keys: [Int64: [Int64]] = [:]
+                for (owner, _) in recipients { keys[owner] = try authKeys(of: owner, tx: tx) }
+                var result: [[Landed]] = []
+                for outgoing in messages {
+                    guard try tx.messageId(owner: caller.userId, randomId: outgoing.randomId) == nil else {
+                        throw APIError.randomIdDuplicate
                     }
-                    copies.append(Landed(message: record, pts: pts, authKeyIds: keys[owner] ?? [], opensDialog: opensDialog))
-                    if owner == caller.userId { try tx.remember(randomId: outgoing.randomId, owner: owner, id: record.id) }
+                    let globalId = try tx.nextValue(of: "message")
+                    var copies: [Landed] = []
+                    for (owner, ownerPeer) in recipients {
+                        let reply = try outgoing.replyTo.flatMap { id in
+                            try Self.copyId(of: id, in: caller.userId, for: owner, tx: tx)
+                        }
+                        let opensDialog = try !tx.hasDialog(owner: owner, peer: ownerPeer)
+                        let record = MessageRecord(
+                            owner: owner, id: try tx.allocateMessageId(owner: owner), globalId: globalId,
+                            peer: ownerPeer,
+                            fromId: caller.userId, outgoing: owner == caller.userId, date: date, text: outgoing.text,
+                            entities: Self.encodeEntities(outgoing.entities), media: outgoing.media?.serialized(),
+                            mediaKind: outgoing.mediaKind, replyTo: reply, forward: outgoing.forward?.serialized(),
+                            groupedId: outgoing.groupedId, silent: outgoing.silent,
+                            action: outgoing.action?.serialized())
+                        try tx.insert(record)
+                        let message = apiMessage(record)
+                        let pts = try tx.appendUpdate(owner: owner, ptsCount: 1, date: date) { pts in
+                            Api.Update.updateNewMessage(
+                                .init(message: message, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)
+                            ).serialized()
+                        }
+                        copies.append(
+                            Landed(message: record, pts: pts, authKeyIds: keys[owner] ?? [], opensDialog: opensDialog))
+                        if owner == caller.userId {
+                            try tx.remember(randomId: outgoing.randomId, owner: owner, id: record.id)
+                        }
+                    }
+                    result.append(copies)
                 }
-                result.append(copies)
-            }
-            pushes = try result.flatMap { copies in try copies.map { try newMessagePush($0, tx: tx) } }
-            pushFiles = try result.flatMap { copies in try pendingPushes(copies, sender: caller.userId, tx: tx) }
-            return result
-        }, then: { [self] _ in
-            send(pushes, caller: caller)
-            deliverPushFiles(pushFiles)
-        })
+                pushes = try result.flatMap { copies in try copies.map { try newMessagePush($0, tx: tx) } }
+                pushFiles = try result.flatMap { copies in try pendingPushes(copies, sender: caller.userId, tx: tx) }
+                return result
+            },
+            then: { [self] _ in
+                send(pushes, caller: caller)
+                deliverPushFiles(pushFiles)
+            })
         return landed
     }
 
@@ -110,7 +125,9 @@ extension ServerBackend {
         let record = landed.message
         let pts = Int32(truncatingIfNeeded: landed.pts)
         let id = Int32(truncatingIfNeeded: record.id)
-        let replyTo = record.replyTo.map { Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0))) }
+        let replyTo = record.replyTo.map {
+            Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0)))
+        }
         let entities = Self.decodeEntities(record.entities)
         let plain = record.media == nil && record.forward == nil && record.action == nil && !landed.opensDialog
         if plain, record.peer.kind == .user {
@@ -118,7 +135,8 @@ extension ServerBackend {
                 authKeyIds: landed.authKeyIds,
                 updates: .updateShortMessage(
                     .init(
-                        out: record.outgoing, silent: record.silent, id: id, userId: record.peer.id, message: record.text, pts: pts,
+                        out: record.outgoing, silent: record.silent, id: id, userId: record.peer.id,
+                        message: record.text, pts: pts,
                         ptsCount: 1, date: record.date, replyTo: replyTo, entities: entities)))
         }
         if plain, record.peer.kind == .chat {
@@ -126,15 +144,18 @@ extension ServerBackend {
                 authKeyIds: landed.authKeyIds,
                 updates: .updateShortChatMessage(
                     .init(
-                        out: record.outgoing, silent: record.silent, id: id, fromId: record.fromId, chatId: record.peer.id,
-                        message: record.text, pts: pts, ptsCount: 1, date: record.date, replyTo: replyTo, entities: entities)))
+                        out: record.outgoing, silent: record.silent, id: id, fromId: record.fromId,
+                        chatId: record.peer.id,
+                        message: record.text, pts: pts, ptsCount: 1, date: record.date, replyTo: replyTo,
+                        entities: entities)))
         }
         let (users, chats) = try participants(of: [record], viewer: record.owner, tx: tx)
         return Push(
             authKeyIds: landed.authKeyIds,
             updates: .updates(
                 .init(
-                    updates: [.updateNewMessage(.init(message: apiMessage(record), pts: pts, ptsCount: 1))], users: users, chats: chats,
+                    updates: [.updateNewMessage(.init(message: apiMessage(record), pts: pts, ptsCount: 1))],
+                    users: users, chats: chats,
                     date: record.date, seq: 0)))
     }
 
@@ -148,10 +169,14 @@ extension ServerBackend {
             let identified = zip(mine, randomIds).map { landed, randomId in
                 Api.Update.updateMessageID(.init(id: Int32(truncatingIfNeeded: landed.message.id), randomId: randomId))
             }
-            let updates = identified + mine.map { landed in
-                Api.Update.updateNewMessage(
-                    .init(message: apiMessage(landed.message), pts: Int32(truncatingIfNeeded: landed.pts), ptsCount: 1))
-            }
+            let updates =
+                identified
+                + mine.map { landed in
+                    Api.Update.updateNewMessage(
+                        .init(
+                            message: apiMessage(landed.message), pts: Int32(truncatingIfNeeded: landed.pts), ptsCount: 1
+                        ))
+                }
             return .updates(.init(updates: updates, users: users, chats: chats, date: now, seq: 0))
         }
     }

@@ -10,9 +10,11 @@ extension ServerBackend {
         let (media, kind) = try media(call.media, caller: caller)
         let entities = try storedEntities(call.entities, text: call.message, caller: caller)
         let outgoing = Outgoing(
-            text: call.message, entities: entities, media: media, mediaKind: kind.rawValue, replyTo: Self.replyId(call.replyTo),
+            text: call.message, entities: entities, media: media, mediaKind: kind.rawValue,
+            replyTo: Self.replyId(call.replyTo),
             silent: call.silent, randomId: call.randomId)
-        return try sentUpdates(try deliver([outgoing], to: call.peer, caller: caller), randomIds: [call.randomId], caller: caller)
+        return try sentUpdates(
+            try deliver([outgoing], to: call.peer, caller: caller), randomIds: [call.randomId], caller: caller)
     }
 
     /// `messages.sendMultiMedia`: an album, up to 10 items sharing one `grouped_id`.
@@ -27,9 +29,11 @@ extension ServerBackend {
             messages.append(
                 Outgoing(
                     text: single.message, entities: entities, media: media, mediaKind: kind.rawValue,
-                    replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: single.randomId, groupedId: groupedId))
+                    replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: single.randomId,
+                    groupedId: groupedId))
         }
-        return try sentUpdates(try deliver(messages, to: call.peer, caller: caller), randomIds: messages.map(\.randomId), caller: caller)
+        return try sentUpdates(
+            try deliver(messages, to: call.peer, caller: caller), randomIds: messages.map(\.randomId), caller: caller)
     }
 
     /// `messages.uploadMedia`: stores the media (for an album, or to send later) without sending it.
@@ -39,20 +43,27 @@ extension ServerBackend {
 
     /// `messages.forwardMessages`: copies of the caller's messages, with a forward header naming their sender.
     func forwardMessages(_ call: Api.functions.messages.forwardMessages, caller: Caller) throws -> Api.Updates {
-        guard call.id.count == call.randomId.count, (1...100).contains(call.id.count) else { throw APIError.badRequest("RANDOM_ID_INVALID") }
+        guard call.id.count == call.randomId.count, (1...100).contains(call.id.count) else {
+            throw APIError.badRequest("RANDOM_ID_INVALID")
+        }
         let originals = try store.read { tx throws -> [MessageRecord] in
             let from = try resolve(call.fromPeer, caller: caller, tx: tx)
-            return try tx.messages(owner: caller.userId, ids: call.id.map(Int64.init)).filter { $0.peer == from && $0.action == nil }
+            return try tx.messages(owner: caller.userId, ids: call.id.map(Int64.init)).filter {
+                $0.peer == from && $0.action == nil
+            }
         }
         guard !originals.isEmpty else { throw APIError.messageIdInvalid }
         let messages = zip(originals, call.randomId).map { original, randomId in
-            let header = original.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }
+            let header =
+                original.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }
                 ?? .messageFwdHeader(.init(fromId: .peerUser(.init(userId: original.fromId)), date: original.date))
             return Outgoing(
                 text: original.text, entities: Self.decodeEntities(original.entities),
-                media: original.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: original.mediaKind, silent: call.silent,
+                media: original.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: original.mediaKind,
+                silent: call.silent,
                 randomId: randomId, groupedId: original.groupedId, forward: header)
         }
-        return try sentUpdates(try deliver(messages, to: call.toPeer, caller: caller), randomIds: call.randomId, caller: caller)
+        return try sentUpdates(
+            try deliver(messages, to: call.toPeer, caller: caller), randomIds: call.randomId, caller: caller)
     }
 }

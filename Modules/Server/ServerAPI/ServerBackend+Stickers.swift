@@ -28,14 +28,20 @@ extension ServerBackend {
             let blob = try files.store(sticker.bytes)
             let attributes: [Api.DocumentAttribute] = [
                 .documentAttributeSticker(
-                    .init(alt: sticker.emoji, stickerset: .inputStickerSetID(.init(id: Self.stickerSetId, accessHash: Self.stickerSetAccessHash)))),
+                    .init(
+                        alt: sticker.emoji,
+                        stickerset: .inputStickerSetID(
+                            .init(id: Self.stickerSetId, accessHash: Self.stickerSetAccessHash)))),
                 .documentAttributeImageSize(.init(w: 512, h: 512)),
                 .documentAttributeFilename(.init(fileName: sticker.fileName)),
             ]
             let id = Self.stickerSetId + Int64(index + 1)
             documents.append(
                 DocumentRecord(
-                    id: id, accessHash: Int64(bitPattern: UInt64(Digest.sha256(Array(String(id).utf8)).prefix(8).reduce(0) { $0 << 8 | UInt64($1) })),
+                    id: id,
+                    accessHash: Int64(
+                        bitPattern: UInt64(
+                            Digest.sha256(Array(String(id).utf8)).prefix(8).reduce(0) { $0 << 8 | UInt64($1) })),
                     owner: 0, dc: dc, date: 1_700_000_000, mime: sticker.mime, size: blob.size, sha256: blob.sha256,
                     attributes: Reply.vector(attributes)))
             emojis.append(sticker.emoji)
@@ -62,7 +68,8 @@ extension ServerBackend {
     private func apiStickerSet(_ set: StickerSet, installed: Int32?) -> Api.StickerSet {
         .stickerSet(
             .init(
-                installedDate: installed, id: Self.stickerSetId, accessHash: Self.stickerSetAccessHash, title: "Telegraph",
+                installedDate: installed, id: Self.stickerSetId, accessHash: Self.stickerSetAccessHash,
+                title: "Telegraph",
                 shortName: Self.stickerSetShortName, count: Int32(set.documents.count), hash: 1))
     }
 
@@ -75,17 +82,21 @@ extension ServerBackend {
         return .stickerSet(
             .init(
                 set: apiStickerSet(set, installed: installed),
-                packs: set.emojis.map { emoji in .stickerPack(.init(emoticon: emoji, documents: packs[emoji] ?? [])) }, keywords: [],
+                packs: set.emojis.map { emoji in .stickerPack(.init(emoticon: emoji, documents: packs[emoji] ?? [])) },
+                keywords: [],
                 documents: set.documents.map(apiDocument)))
     }
 
     func getAllStickers(_ caller: Caller) throws -> Api.messages.AllStickers {
         let set = try knownStickerSet()
         let installed = try store.read { tx in try tx.installedDate(userId: caller.userId, setId: Self.stickerSetId) }
-        return .allStickers(.init(hash: installed == nil ? 0 : 1, sets: installed.map { [apiStickerSet(set, installed: $0)] } ?? []))
+        return .allStickers(
+            .init(hash: installed == nil ? 0 : 1, sets: installed.map { [apiStickerSet(set, installed: $0)] } ?? []))
     }
 
-    func installStickerSet(_ call: Api.functions.messages.installStickerSet, caller: Caller) throws -> Api.messages.StickerSetInstallResult {
+    func installStickerSet(
+        _ call: Api.functions.messages.installStickerSet, caller: Caller
+    ) throws -> Api.messages.StickerSetInstallResult {
         _ = try knownStickerSet()
         guard matches(call.stickerset) else { throw APIError.badRequest("STICKERSET_INVALID") }
         let date = now

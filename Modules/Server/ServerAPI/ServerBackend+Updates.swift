@@ -23,7 +23,10 @@ extension ServerBackend {
     }
 
     func apiState(_ state: UpdateStateRecord, unread: Int32 = 0) -> Api.updates.State {
-        .state(.init(pts: Int32(truncatingIfNeeded: state.pts), qts: Int32(truncatingIfNeeded: state.qts), date: now, seq: Int32(truncatingIfNeeded: state.seq), unreadCount: unread))
+        .state(
+            .init(
+                pts: Int32(truncatingIfNeeded: state.pts), qts: Int32(truncatingIfNeeded: state.qts), date: now,
+                seq: Int32(truncatingIfNeeded: state.seq), unreadCount: unread))
     }
 
     func getState(_ caller: Caller) throws -> Api.updates.State {
@@ -54,7 +57,10 @@ extension ServerBackend {
             let records = from < state.pts ? try tx.updates(owner: caller.userId, after: from, limit: limit) : []
             var qtsLimit = Self.differenceSliceLimit
             if let value = call.qtsLimit, value > 0 { qtsLimit = min(qtsLimit, Int(value)) }
-            let qtsRecords = fromQts < state.qts ? try tx.qtsUpdates(owner: caller.userId, after: fromQts, limit: qtsLimit, authKey: caller.authKeyId) : []
+            let qtsRecords =
+                fromQts < state.qts
+                ? try tx.qtsUpdates(owner: caller.userId, after: fromQts, limit: qtsLimit, authKey: caller.authKeyId)
+                : []
             var newMessages: [Api.Message] = []
             var newEncrypted: [Api.EncryptedMessage] = []
             var others: [Api.Update] = encryption.map {
@@ -69,28 +75,37 @@ extension ServerBackend {
                     newMessages.append(new.message)
                     Self.collectPeers(of: new.message, users: &userIds, chats: &chatIds)
                 } else {
-                    if case .updateEditMessage(let edit) = update { Self.collectPeers(of: edit.message, users: &userIds, chats: &chatIds) }
+                    if case .updateEditMessage(let edit) = update {
+                        Self.collectPeers(of: edit.message, users: &userIds, chats: &chatIds)
+                    }
                     others.append(update)
                 }
             }
             for record in qtsRecords {
-                guard case .updateNewEncryptedMessage(let new)? = try? Api.Update(tlBytes: record.body) else { continue }
+                guard case .updateNewEncryptedMessage(let new)? = try? Api.Update(tlBytes: record.body) else {
+                    continue
+                }
                 newEncrypted.append(new.message)
             }
             let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { apiUser($0, viewer: caller.userId) }
-            let chats = try chatIds.sorted().compactMap { try tx.chat(id: $0) }.map { apiChat($0, viewer: caller.userId, tx: tx) }
+            let chats = try chatIds.sorted().compactMap { try tx.chat(id: $0) }.map {
+                apiChat($0, viewer: caller.userId, tx: tx)
+            }
             let reached = records.last?.pts ?? state.pts
             let reachedQts = qtsRecords.last?.qts ?? state.qts
             if reached >= state.pts && reachedQts >= state.qts {
                 return .difference(
-                    .init(newMessages: newMessages, newEncryptedMessages: newEncrypted, otherUpdates: others, chats: chats, users: users, state: apiState(state)))
+                    .init(
+                        newMessages: newMessages, newEncryptedMessages: newEncrypted, otherUpdates: others,
+                        chats: chats, users: users, state: apiState(state)))
             }
             var intermediate = state
             intermediate.pts = reached
             intermediate.qts = reachedQts
             return .differenceSlice(
                 .init(
-                    newMessages: newMessages, newEncryptedMessages: newEncrypted, otherUpdates: others, chats: chats, users: users,
+                    newMessages: newMessages, newEncryptedMessages: newEncrypted, otherUpdates: others, chats: chats,
+                    users: users,
                     intermediateState: apiState(intermediate)))
         }
     }

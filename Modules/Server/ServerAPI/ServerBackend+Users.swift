@@ -10,7 +10,9 @@ extension ServerBackend {
         switch input {
         case .inputUserSelf: return try tx.user(id: caller.userId)
         case .inputUser(let user):
-            guard let record = try tx.user(id: user.userId), record.accessHash == user.accessHash || record.id == caller.userId else { return nil }
+            guard let record = try tx.user(id: user.userId),
+                record.accessHash == user.accessHash || record.id == caller.userId
+            else { return nil }
             return record
         case .inputUserFromMessage(let fromMessage):
             return try user(fromMessage.userId, seenIn: fromMessage.msgId, of: fromMessage.peer, caller: caller, tx: tx)
@@ -25,11 +27,14 @@ extension ServerBackend {
     }
 
     func getFullUser(_ call: Api.functions.users.getFullUser, caller: Caller) throws -> Api.users.UserFull {
-        guard let user = try store.read({ tx in try resolve(call.id, caller: caller, tx: tx) }) else { throw APIError.userIdInvalid }
+        guard let user = try store.read({ tx in try resolve(call.id, caller: caller, tx: tx) }) else {
+            throw APIError.userIdInvalid
+        }
         let full = Api.UserFull.userFull(
             .init(
                 id: user.id, about: user.about.isEmpty ? nil : user.about, settings: .peerSettings(.init()),
-                profilePhoto: user.photo.flatMap { try? Api.Photo(tlBytes: $0) }, notifySettings: Self.defaultNotifySettings,
+                profilePhoto: user.photo.flatMap { try? Api.Photo(tlBytes: $0) },
+                notifySettings: Self.defaultNotifySettings,
                 commonChatsCount: 0))
         return .userFull(.init(fullUser: full, chats: [], users: [apiUser(user, viewer: caller.userId)]))
     }
@@ -71,7 +76,9 @@ extension ServerBackend {
 
     func updateProfile(_ call: Api.functions.account.updateProfile, caller: Caller) throws -> Api.User {
         if let first = call.firstName {
-            guard !first.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badRequest("FIRSTNAME_INVALID") }
+            guard !first.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw APIError.badRequest("FIRSTNAME_INVALID")
+            }
             try TextLimit.firstName.check(first)
         }
         if let last = call.lastName { try TextLimit.lastName.check(last) }
@@ -88,13 +95,16 @@ extension ServerBackend {
         return apiUser(user, viewer: caller.userId)
     }
 
-    func resolveUsername(_ call: Api.functions.contacts.resolveUsername, caller: Caller) throws -> Api.contacts.ResolvedPeer {
+    func resolveUsername(
+        _ call: Api.functions.contacts.resolveUsername, caller: Caller
+    ) throws -> Api.contacts.ResolvedPeer {
         let name = call.username.hasPrefix("@") ? String(call.username.dropFirst()) : call.username
         guard Self.isValidUsername(name) else { throw APIError.badRequest("USERNAME_INVALID") }
         guard let user = try store.read({ tx in try tx.user(username: name) }) else {
             throw APIError.badRequest("USERNAME_NOT_OCCUPIED")
         }
-        return .resolvedPeer(.init(peer: .peerUser(.init(userId: user.id)), chats: [], users: [apiUser(user, viewer: caller.userId)]))
+        return .resolvedPeer(
+            .init(peer: .peerUser(.init(userId: user.id)), chats: [], users: [apiUser(user, viewer: caller.userId)]))
     }
 
     /// `contacts.search`: the caller's contacts by name or username (`my_results`), anyone else by public username
@@ -103,27 +113,35 @@ extension ServerBackend {
         let query = call.q.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "@"))
         guard query.count >= 1 else { throw APIError.badRequest("QUERY_TOO_SHORT") }
         let limit = Int(min(max(call.limit, 1), 100))
-        let (contacts, others) = try store.read { tx in try tx.searchUsers(prefix: query, owner: caller.userId, limit: limit) }
+        let (contacts, others) = try store.read { tx in
+            try tx.searchUsers(prefix: query, owner: caller.userId, limit: limit)
+        }
         return .found(
             .init(
-                myResults: contacts.map { .peerUser(.init(userId: $0.id)) }, results: others.map { .peerUser(.init(userId: $0.id)) },
+                myResults: contacts.map { .peerUser(.init(userId: $0.id)) },
+                results: others.map { .peerUser(.init(userId: $0.id)) },
                 chats: [], users: (contacts + others).map { apiUser($0, viewer: caller.userId) }))
     }
 
-    func importContacts(_ call: Api.functions.contacts.importContacts, caller: Caller) throws -> Api.contacts.ImportedContacts {
+    func importContacts(
+        _ call: Api.functions.contacts.importContacts, caller: Caller
+    ) throws -> Api.contacts.ImportedContacts {
         guard call.contacts.count <= 500 else { throw APIError.limitInvalid }
         var imported: [Api.ImportedContact] = []
         var users: [UserRecord] = []
         try store.write { tx in
             for case .inputPhoneContact(let contact) in call.contacts {
                 guard let user = try tx.user(phone: Self.normalizedPhone(contact.phone)) else { continue }
-                try tx.addContact(owner: caller.userId, userId: user.id, firstName: contact.firstName, lastName: contact.lastName)
+                try tx.addContact(
+                    owner: caller.userId, userId: user.id, firstName: contact.firstName, lastName: contact.lastName)
                 imported.append(.importedContact(.init(userId: user.id, clientId: contact.clientId)))
                 users.append(user)
             }
         }
         return .importedContacts(
-            .init(imported: imported, popularInvites: [], retryContacts: [], users: users.map { apiUser($0, viewer: caller.userId) }))
+            .init(
+                imported: imported, popularInvites: [], retryContacts: [],
+                users: users.map { apiUser($0, viewer: caller.userId) }))
     }
 
     func getContacts(_ caller: Caller) throws -> Api.contacts.Contacts {

@@ -1,5 +1,5 @@
-public import Foundation
 import CryptoUtils
+public import Foundation
 import Logging
 import MTProtoServer
 import ServerStore
@@ -52,7 +52,8 @@ public final class ServerBackend: Sendable {
 
     /// A backend over `store` and `files` for `dataCenters`, pushing through `updates` (`BackendBootstrap.start`).
     init(
-        store: ServerStore, files: FileVault, updates: UpdateGateway, dataCenters: [MTProtoServer.DataCenter], codes: LoginCodes = LoginCodes(),
+        store: ServerStore, files: FileVault, updates: UpdateGateway, dataCenters: [MTProtoServer.DataCenter],
+        codes: LoginCodes = LoginCodes(),
         flood: FloodControl = FloodControl(),
         logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, pushDirectory: URL? = nil
@@ -70,7 +71,8 @@ public final class ServerBackend: Sendable {
         pendingPasswords = PendingPasswords(clock: clock)
         exportedAuthorizations = ExportedAuthorizations(clock: clock)
         // Read (or made) once, before any call: it must not be written from inside another transaction.
-        fileReferenceKey = (try? store.write { tx in try tx.secret(named: "file-reference") { SecureRandom.bytes(32) } })
+        fileReferenceKey =
+            (try? store.write { tx in try tx.secret(named: "file-reference") { SecureRandom.bytes(32) } })
             ?? SecureRandom.bytes(32)
     }
 

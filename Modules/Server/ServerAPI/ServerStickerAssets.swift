@@ -20,12 +20,18 @@ enum ServerStickerAssets {
     private static let made = Result { try make() }
 
     private static func make() throws -> [Sticker] {
-        let animated = [("🔷", "spin.tgs", spin), ("🟠", "pulse.tgs", pulse), ("⚽", "bounce.tgs", bounce)].map { emoji, name, json in
-            Sticker(emoji: emoji, fileName: name, mime: "application/x-tgsticker", bytes: GZip.compress(Array(json.utf8), level: 9))
+        let animated = [("🔷", "spin.tgs", spin), ("🟠", "pulse.tgs", pulse), ("⚽", "bounce.tgs", bounce)].map {
+            emoji, name, json in
+            Sticker(
+                emoji: emoji, fileName: name, mime: "application/x-tgsticker",
+                bytes: GZip.compress(Array(json.utf8), level: 9))
         }
         let still = [
-            Sticker(emoji: "🟢", fileName: "disc.webp", mime: "image/webp", bytes: try WebPEncoder.encode(disc(), .lossless)),
-            Sticker(emoji: "🔶", fileName: "diamond.webp", mime: "image/webp", bytes: try WebPEncoder.encode(diamond(), .lossless)),
+            Sticker(
+                emoji: "🟢", fileName: "disc.webp", mime: "image/webp", bytes: try WebPEncoder.encode(disc(), .lossless)),
+            Sticker(
+                emoji: "🔶", fileName: "diamond.webp", mime: "image/webp",
+                bytes: try WebPEncoder.encode(diamond(), .lossless)),
         ]
         return animated + still
     }

@@ -23,7 +23,8 @@ import TelegramApi
 public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
     /// Sees each push (a serialized `Updates`) for this network before delivery, and delivers it as an event — or
     /// not, or twice, or later, or with a `.reconnected` after it was lost: what a simulation of a bad network does.
-    public typealias PushFilter = @Sendable (_ body: [UInt8], _ deliver: @escaping @Sendable (NetworkEvent) -> Void) -> Void
+    public typealias PushFilter =
+        @Sendable (_ body: [UInt8], _ deliver: @escaping @Sendable (NetworkEvent) -> Void) -> Void
 
     private let server: LoopbackServer
     private let store: any NetworkKeyStore
@@ -100,7 +101,8 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
         var outcomes: [Result<F.Result, any Error>] = []
         for function in functions {
             do {
-                outcomes.append(.success(try await request(function, dc: dc, purpose: purpose, options: options, timeout: timeout)))
+                outcomes.append(
+                    .success(try await request(function, dc: dc, purpose: purpose, options: options, timeout: timeout)))
             } catch {
                 outcomes.append(.failure(error))
             }
@@ -160,7 +162,9 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
             guard !state.closed else { return nil }
             // Subscribed on this server under the main DC's key already (sign-in can move the main DC: the key
             // changes with it).
-            if let current = state.subscription, current.epoch == route.epoch, current.target.authKeyId == key { return nil }
+            if let current = state.subscription, current.epoch == route.epoch, current.target.authKeyId == key {
+                return nil
+            }
             let replaced = state.subscription?.epoch == route.epoch ? state.subscription?.target : nil
             let target = UpdateGateway.Target(authKeyId: key, sessionId: state.sessionId)
             defer {
@@ -170,7 +174,9 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
             return (target, state.everSubscribed && replaced == nil, replaced)
         }
         guard let subscribed else { return }
-        if let replaced = subscribed.replaced { route.gateway.unsubscribe([replaced], connection: ObjectIdentifier(self)) }
+        if let replaced = subscribed.replaced {
+            route.gateway.unsubscribe([replaced], connection: ObjectIdentifier(self))
+        }
         let deliver: @Sendable (NetworkEvent) -> Void = { [events] event in events.putNext(event) }
         route.gateway.subscribe(subscribed.target, connection: ObjectIdentifier(self)) { [pushes] body in
             if let pushes { pushes(body, deliver) } else { deliver(.updates(body)) }
@@ -189,7 +195,9 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
         let key = try authKey(dc: dc)
         if dc == mainDc { try subscribe() }
         return server.route.handler.handle(
-            RPCCall(requestMessageId: messageId, function: function, layer: 229, authKeyId: key, sessionId: sessionId, dcId: dc))
+            RPCCall(
+                requestMessageId: messageId, function: function, layer: 229, authKeyId: key, sessionId: sessionId,
+                dcId: dc))
     }
 
     /// This account's auth key id on `dc`, made (a random key kept in the store) on first use.
@@ -204,7 +212,8 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
     /// "Authorization", "Working with different data centers").
     private func importAuthorization(into dc: Int32) async throws {
         let exported = try await request(
-            Api.functions.auth.exportAuthorization(dcId: dc), dc: mainDc, purpose: .generic, options: .init(), timeout: 60)
+            Api.functions.auth.exportAuthorization(dcId: dc), dc: mainDc, purpose: .generic, options: .init(),
+            timeout: 60)
         guard case .exportedAuthorization(let authorization) = exported else { return }
         _ = try await request(
             Api.functions.auth.importAuthorization(id: authorization.id, bytes: authorization.bytes), dc: dc,

@@ -60,7 +60,8 @@ public final class LoopbackServer: @unchecked Sendable {
         store: any NetworkKeyStore, defaultMainDc: Int32 = 2, pushes: LoopbackNetwork.PushFilter? = nil,
         sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
     ) -> LoopbackNetwork {
-        let network = LoopbackNetwork(server: self, store: store, defaultMainDc: defaultMainDc, pushes: pushes, sleep: sleep)
+        let network = LoopbackNetwork(
+            server: self, store: store, defaultMainDc: defaultMainDc, pushes: pushes, sleep: sleep)
         lock.withLock {
             networks.removeAll { $0.network == nil }
             networks.append(Weak(network: network))

@@ -41,7 +41,10 @@ public struct AuthorizationRecord: Sendable, Equatable {
     public var platform: String
     public var app: String
 
-    public init(authKeyId: Int64, userId: Int64, dc: Int32, created: Int32, device: String = "", platform: String = "", app: String = "") {
+    public init(
+        authKeyId: Int64, userId: Int64, dc: Int32, created: Int32, device: String = "", platform: String = "",
+        app: String = ""
+    ) {
         self.authKeyId = authKeyId
         self.userId = userId
         self.dc = dc

@@ -8,7 +8,9 @@ public struct ChatRecord: Sendable, Equatable {
     public var version: Int32
     public var members: [ChatMemberRecord]
 
-    public init(id: Int64, title: String, creator: Int64, date: Int32, version: Int32 = 1, members: [ChatMemberRecord] = []) {
+    public init(
+        id: Int64, title: String, creator: Int64, date: Int32, version: Int32 = 1, members: [ChatMemberRecord] = []
+    ) {
         self.id = id
         self.title = title
         self.creator = creator

@@ -46,7 +46,8 @@ public enum DatabaseKeyFile {
             throw Failure.unreadable(path: path, reason: "\(error)")
         }
         let digits = bytes.filter { !($0 == 0x0a || $0 == 0x0d || $0 == 0x20) }
-        guard digits.count == 96, let material = MemoryBuffer(hexString: String(decoding: digits, as: UTF8.self))?.bytes,
+        guard digits.count == 96,
+            let material = MemoryBuffer(hexString: String(decoding: digits, as: UTF8.self))?.bytes,
             let key = Database.CipherKey(key: Array(material[0..<32]), salt: Array(material[32...]))
         else { throw Failure.malformed(path: path) }
         return (key, false)

@@ -66,7 +66,8 @@ public final class FileVault: @unchecked Sendable {
     // MARK: - Uploads
 
     private func uploadFolder(key: Int64, fileId: Int64) -> URL {
-        uploads.appendingPathComponent(String(UInt64(bitPattern: key), radix: 16)).appendingPathComponent(String(UInt64(bitPattern: fileId), radix: 16))
+        uploads.appendingPathComponent(String(UInt64(bitPattern: key), radix: 16)).appendingPathComponent(
+            String(UInt64(bitPattern: fileId), radix: 16))
     }
 
     /// Stores part `part` of upload `fileId` of `key` (replacing an earlier copy of that part).
@@ -74,7 +75,8 @@ public final class FileVault: @unchecked Sendable {
         let folder = uploadFolder(key: key, fileId: fileId)
         if !manager.fileExists(atPath: folder.path) {
             try makeRoom(in: folder.deletingLastPathComponent(), key: key)
-            try manager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try manager.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let file = folder.appendingPathComponent(String(part))
         let replaced = ((try? manager.attributesOfItem(atPath: file.path)[.size]) as? NSNumber)?.int64Value ?? 0
@@ -119,14 +121,19 @@ public final class FileVault: @unchecked Sendable {
 
     /// Forgets the oldest uploads of a key until a new one fits under `maximumPendingUploads`.
     private func makeRoom(in keyFolder: URL, key: Int64) throws {
-        guard let uploads = try? manager.contentsOfDirectory(at: keyFolder, includingPropertiesForKeys: [.contentModificationDateKey]) else {
+        guard
+            let uploads = try? manager.contentsOfDirectory(
+                at: keyFolder, includingPropertiesForKeys: [.contentModificationDateKey])
+        else {
             return
         }
         guard uploads.count >= Self.maximumPendingUploads else { return }
         let byAge = uploads.sorted { modified($0) < modified($1) }
         for folder in byAge.prefix(uploads.count - Self.maximumPendingUploads + 1) {
             try? manager.removeItem(at: folder)
-            if let fileId = UInt64(folder.lastPathComponent, radix: 16) { release(key: key, fileId: Int64(bitPattern: fileId)) }
+            if let fileId = UInt64(folder.lastPathComponent, radix: 16) {
+                release(key: key, fileId: Int64(bitPattern: fileId))
+            }
         }
     }
 
@@ -191,7 +198,9 @@ public final class FileVault: @unchecked Sendable {
         let target = path(of: blob.sha256)
         guard !manager.fileExists(atPath: target.path) else { return }
         do {
-            try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try manager.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             try manager.moveItem(at: temporary, to: target)
         } catch {
             if !manager.fileExists(atPath: target.path) { throw .io("\(error)") }
@@ -206,7 +215,9 @@ public final class FileVault: @unchecked Sendable {
 
     /// Up to `limit` bytes of a stored file from `offset` (fewer at its end, none past it).
     public func read(sha256: String, offset: Int64, limit: Int) throws(Failure) -> [UInt8] {
-        guard sha256.count == 64, sha256.allSatisfy(\.isHexDigit), let handle = FileHandle(forReadingAtPath: path(of: sha256).path) else {
+        guard sha256.count == 64, sha256.allSatisfy(\.isHexDigit),
+            let handle = FileHandle(forReadingAtPath: path(of: sha256).path)
+        else {
             throw .noSuchFile
         }
         defer { try? handle.close() }
@@ -223,7 +234,9 @@ public final class FileVault: @unchecked Sendable {
     public func sweep(now: Date = Date()) -> Int {
         var removed = 0
         for keyFolder in (try? manager.contentsOfDirectory(at: uploads, includingPropertiesForKeys: nil)) ?? [] {
-            for upload in (try? manager.contentsOfDirectory(at: keyFolder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+            for upload
+                in (try? manager.contentsOfDirectory(
+                    at: keyFolder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
             where now.timeIntervalSince(modified(upload)) > Self.uploadLifetime {
                 try? manager.removeItem(at: upload)
                 removed += 1

@@ -43,7 +43,10 @@ public struct PhotoRecord: Sendable, Equatable {
     /// Size type ("s", "m", …) → the SHA-256 of its JPEG bytes and their length.
     public var files: [String: (sha256: String, size: Int64)]
 
-    public init(id: Int64, accessHash: Int64, owner: Int64, dc: Int32, date: Int32, sizes: [UInt8], files: [String: (sha256: String, size: Int64)]) {
+    public init(
+        id: Int64, accessHash: Int64, owner: Int64, dc: Int32, date: Int32, sizes: [UInt8],
+        files: [String: (sha256: String, size: Int64)]
+    ) {
         self.id = id
         self.accessHash = accessHash
         self.owner = owner
@@ -54,7 +57,9 @@ public struct PhotoRecord: Sendable, Equatable {
     }
 
     public static func == (lhs: PhotoRecord, rhs: PhotoRecord) -> Bool {
-        lhs.id == rhs.id && lhs.accessHash == rhs.accessHash && lhs.owner == rhs.owner && lhs.dc == rhs.dc && lhs.date == rhs.date
-            && lhs.sizes == rhs.sizes && lhs.files.mapValues { "\($0.sha256):\($0.size)" } == rhs.files.mapValues { "\($0.sha256):\($0.size)" }
+        lhs.id == rhs.id && lhs.accessHash == rhs.accessHash && lhs.owner == rhs.owner && lhs.dc == rhs.dc
+            && lhs.date == rhs.date
+            && lhs.sizes == rhs.sizes
+            && lhs.files.mapValues { "\($0.sha256):\($0.size)" } == rhs.files.mapValues { "\($0.sha256):\($0.size)" }
     }
 }

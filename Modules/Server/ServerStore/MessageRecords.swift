@@ -110,7 +110,9 @@ public struct HistoryQuery: Sendable, Equatable {
     public var maxId: Int64
     public var minId: Int64
 
-    public init(offsetId: Int64 = 0, offsetDate: Int32 = 0, addOffset: Int = 0, limit: Int, maxId: Int64 = 0, minId: Int64 = 0) {
+    public init(
+        offsetId: Int64 = 0, offsetDate: Int32 = 0, addOffset: Int = 0, limit: Int, maxId: Int64 = 0, minId: Int64 = 0
+    ) {
         self.offsetId = offsetId
         self.offsetDate = offsetDate
         self.addOffset = addOffset

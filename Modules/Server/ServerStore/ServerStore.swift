@@ -113,7 +113,9 @@ public final class ServerStore: @unchecked Sendable {
     /// Both closures are `@escaping` because the batch's writer runs them on its own thread while this caller waits.
     /// Not `withoutActuallyEscaping`: its escape check embeds the length of the unmapped source path, so release
     /// builds from two checkout folders would differ (README "Reproducible builds"; `make repro-lint` refuses it).
-    public func write<T>(_ body: @escaping (StoreTransaction) throws -> T, then afterCommit: @escaping (T) -> Void) throws -> T {
+    public func write<T>(
+        _ body: @escaping (StoreTransaction) throws -> T, then afterCommit: @escaping (T) -> Void
+    ) throws -> T {
         let job = WriteJob<T>(body: body, afterCommit: afterCommit)
         submit(job)
         return try job.outcome()
@@ -229,7 +231,10 @@ private final class WriteJob<T>: PendingWrite, @unchecked Sendable {
     }
 
     func outcome() throws -> T {
-        guard let result else { throw ServerStore.Failure.database(SQLiteError(code: 1, message: "the write never ran", context: "group commit")) }
+        guard let result else {
+            throw ServerStore.Failure.database(
+                SQLiteError(code: 1, message: "the write never ran", context: "group commit"))
+        }
         return try result.get()
     }
 }

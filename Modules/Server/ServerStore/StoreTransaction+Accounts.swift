@@ -6,7 +6,8 @@ extension StoreTransaction {
     static func user(_ row: Statement) -> UserRecord {
         UserRecord(
             id: row.int64(0), accessHash: row.int64(1), phone: row.text(2), firstName: row.text(3),
-            lastName: row.text(4), username: row.optionalText(5), about: row.text(6), dc: Int32(truncatingIfNeeded: row.int64(7)),
+            lastName: row.text(4), username: row.optionalText(5), about: row.text(6),
+            dc: Int32(truncatingIfNeeded: row.int64(7)),
             created: Int32(truncatingIfNeeded: row.int64(8)), photo: row.optionalBytes(9))
     }
 
@@ -29,13 +30,16 @@ extension StoreTransaction {
 
     /// The account whose username is `username`, compared without case.
     public func user(username: String) throws(SQLiteError) -> UserRecord? {
-        try row("SELECT \(Self.userColumns) FROM users WHERE username_key = ?", [.text(username.lowercased())], Self.user)
+        try row(
+            "SELECT \(Self.userColumns) FROM users WHERE username_key = ?", [.text(username.lowercased())], Self.user)
     }
 
     /// The accounts `owner` may find by `prefix` (core.telegram.org method `contacts.search`): `contacts`, those in
     /// their contact list whose username, own name or name as saved starts with it; `others`, anyone else whose
     /// public username starts with it — never a stranger by name. Case-insensitive; at most `limit` of each.
-    public func searchUsers(prefix: String, owner: Int64, limit: Int) throws(SQLiteError) -> (contacts: [UserRecord], others: [UserRecord]) {
+    public func searchUsers(
+        prefix: String, owner: Int64, limit: Int
+    ) throws(SQLiteError) -> (contacts: [UserRecord], others: [UserRecord]) {
         var pattern = ""
         for character in prefix.lowercased() {
             if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
@@ -114,7 +118,8 @@ extension StoreTransaction {
     static func authorization(_ row: Statement) -> AuthorizationRecord {
         AuthorizationRecord(
             authKeyId: row.int64(0), userId: row.int64(1), dc: Int32(truncatingIfNeeded: row.int64(2)),
-            created: Int32(truncatingIfNeeded: row.int64(3)), device: row.text(4), platform: row.text(5), app: row.text(6))
+            created: Int32(truncatingIfNeeded: row.int64(3)), device: row.text(4), platform: row.text(5),
+            app: row.text(6))
     }
 
     /// Binds an auth key to an account, replacing what the key was bound to.
@@ -141,8 +146,10 @@ extension StoreTransaction {
     public func deleteAuthorizations(userId: Int64, keeping: Int64) throws(SQLiteError) -> [Int64] {
         let keys = try rows(
             "SELECT auth_key_id FROM authorizations WHERE user_id = ? AND auth_key_id != ?",
-            [.integer(userId), .integer(keeping)]) { $0.int64(0) }
-        try run("DELETE FROM authorizations WHERE user_id = ? AND auth_key_id != ?", [.integer(userId), .integer(keeping)])
+            [.integer(userId), .integer(keeping)]
+        ) { $0.int64(0) }
+        try run(
+            "DELETE FROM authorizations WHERE user_id = ? AND auth_key_id != ?", [.integer(userId), .integer(keeping)])
         return keys
     }
 
@@ -152,7 +159,8 @@ extension StoreTransaction {
     public func phoneCode(phone: String) throws(SQLiteError) -> PhoneCodeRecord? {
         try row("SELECT phone, code_hash, code, expires, attempts FROM phone_codes WHERE phone = ?", [.text(phone)]) {
             PhoneCodeRecord(
-                phone: $0.text(0), codeHash: $0.text(1), code: $0.text(2), expires: Int32(truncatingIfNeeded: $0.int64(3)),
+                phone: $0.text(0), codeHash: $0.text(1), code: $0.text(2),
+                expires: Int32(truncatingIfNeeded: $0.int64(3)),
                 attempts: Int($0.int64(4)))
         }
     }
@@ -161,7 +169,10 @@ extension StoreTransaction {
     public func insert(_ code: PhoneCodeRecord) throws(SQLiteError) {
         try run(
             "INSERT OR REPLACE INTO phone_codes (phone, code_hash, code, expires, attempts) VALUES (?, ?, ?, ?, ?)",
-            [.text(code.phone), .text(code.codeHash), .text(code.code), .integer(Int64(code.expires)), .integer(Int64(code.attempts))])
+            [
+                .text(code.phone), .text(code.codeHash), .text(code.code), .integer(Int64(code.expires)),
+                .integer(Int64(code.attempts)),
+            ])
     }
 
     /// Counts a wrong guess of `phone`'s code.
@@ -192,9 +203,12 @@ extension StoreTransaction {
 extension StoreTransaction {
     /// `userId`'s two-step verification password, if they set one.
     public func password(userId: Int64) throws(SQLiteError) -> PasswordRecord? {
-        try row("SELECT user_id, salt1, salt2, g, p, verifier, hint FROM passwords WHERE user_id = ?", [.integer(userId)]) {
+        try row(
+            "SELECT user_id, salt1, salt2, g, p, verifier, hint FROM passwords WHERE user_id = ?", [.integer(userId)]
+        ) {
             PasswordRecord(
-                userId: $0.int64(0), salt1: $0.bytes(1), salt2: $0.bytes(2), g: Int32(truncatingIfNeeded: $0.int64(3)), p: $0.bytes(4),
+                userId: $0.int64(0), salt1: $0.bytes(1), salt2: $0.bytes(2), g: Int32(truncatingIfNeeded: $0.int64(3)),
+                p: $0.bytes(4),
                 verifier: $0.bytes(5), hint: $0.text(6))
         }
     }
@@ -208,7 +222,8 @@ extension StoreTransaction {
         try run(
             "INSERT OR REPLACE INTO passwords (user_id, salt1, salt2, g, p, verifier, hint) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                .integer(userId), .blob(password.salt1), .blob(password.salt2), .integer(Int64(password.g)), .blob(password.p),
+                .integer(userId), .blob(password.salt1), .blob(password.salt2), .integer(Int64(password.g)),
+                .blob(password.p),
                 .blob(password.verifier), .text(password.hint),
             ])
     }

@@ -38,7 +38,9 @@ extension StoreTransaction {
     public func save(_ record: AttemptRecord, now: Int64, sweepBefore: Int64) throws(SQLiteError) {
         let count = try row("SELECT count(*) FROM attempt_limits", []) { $0.int64(0) } ?? 0
         if count >= Int64(Self.attemptRecordLimit) {
-            try run("DELETE FROM attempt_limits WHERE blocked_until <= ? AND last < ?", [.integer(now), .integer(sweepBefore)])
+            try run(
+                "DELETE FROM attempt_limits WHERE blocked_until <= ? AND last < ?",
+                [.integer(now), .integer(sweepBefore)])
         }
         try run(
             "INSERT OR REPLACE INTO attempt_limits (key, count, last, blocked_until) VALUES (?, ?, ?, ?)",
@@ -53,7 +55,9 @@ extension StoreTransaction {
     /// A random secret the server keeps under `name` (made with `make` the first time it is asked for): keys for
     /// values clients must not be able to derive, such as file references.
     public func secret(named name: String, make: () -> [UInt8]) throws(SQLiteError) -> [UInt8] {
-        if let found = try row("SELECT value FROM server_secrets WHERE name = ?", [.text(name)], { $0.bytes(0) }) { return found }
+        if let found = try row("SELECT value FROM server_secrets WHERE name = ?", [.text(name)], { $0.bytes(0) }) {
+            return found
+        }
         let made = make()
         try run("INSERT INTO server_secrets (name, value) VALUES (?, ?)", [.text(name), .blob(made)])
         return made

@@ -3,12 +3,19 @@ public import SQLite
 extension StoreTransaction {
     /// The basic group `id` with its members.
     public func chat(id: Int64) throws(SQLiteError) -> ChatRecord? {
-        guard var chat = try row("SELECT id, title, creator, date, version FROM chats WHERE id = ?", [.integer(id)], {
-            ChatRecord(
-                id: $0.int64(0), title: $0.text(1), creator: $0.int64(2), date: Int32(truncatingIfNeeded: $0.int64(3)),
-                version: Int32(truncatingIfNeeded: $0.int64(4)))
-        }) else { return nil }
-        chat.members = try rows("SELECT user_id, inviter, date FROM chat_members WHERE chat_id = ? ORDER BY date, user_id", [.integer(id)]) {
+        guard
+            var chat = try row(
+                "SELECT id, title, creator, date, version FROM chats WHERE id = ?", [.integer(id)],
+                {
+                    ChatRecord(
+                        id: $0.int64(0), title: $0.text(1), creator: $0.int64(2),
+                        date: Int32(truncatingIfNeeded: $0.int64(3)),
+                        version: Int32(truncatingIfNeeded: $0.int64(4)))
+                })
+        else { return nil }
+        chat.members = try rows(
+            "SELECT user_id, inviter, date FROM chat_members WHERE chat_id = ? ORDER BY date, user_id", [.integer(id)]
+        ) {
             ChatMemberRecord(userId: $0.int64(0), inviter: $0.int64(1), date: Int32(truncatingIfNeeded: $0.int64(2)))
         }
         return chat
@@ -18,7 +25,10 @@ extension StoreTransaction {
     public func insert(_ chat: ChatRecord) throws(SQLiteError) {
         try run(
             "INSERT INTO chats (id, title, creator, date, version) VALUES (?, ?, ?, ?, ?)",
-            [.integer(chat.id), .text(chat.title), .integer(chat.creator), .integer(Int64(chat.date)), .integer(Int64(chat.version))])
+            [
+                .integer(chat.id), .text(chat.title), .integer(chat.creator), .integer(Int64(chat.date)),
+                .integer(Int64(chat.version)),
+            ])
         for member in chat.members { try addMember(member, to: chat.id) }
     }
 

@@ -34,8 +34,11 @@ extension StoreTransaction {
             """
             INSERT OR REPLACE INTO push_devices (token_type, token, user_id, auth_key_id, secret) VALUES (?, ?, ?, ?, ?)
             """,
-            [.integer(Int64(device.tokenType)), .text(device.token), .integer(device.userId), .integer(device.authKeyId),
-             .blob(device.secret)])
+            [
+                .integer(Int64(device.tokenType)), .text(device.token), .integer(device.userId),
+                .integer(device.authKeyId),
+                .blob(device.secret),
+            ])
     }
 
     /// Forgets a token registered by `userId`; returns whether there was one.

@@ -41,7 +41,9 @@ extension StoreTransaction {
         let pinned =
             !firstPage && !pinnedOnly
             ? []
-            : try rows("\(Self.dialogSelect) WHERE d.owner = ? AND d.pinned > 0 ORDER BY d.pinned DESC", [.integer(owner)], Self.dialog)
+            : try rows(
+                "\(Self.dialogSelect) WHERE d.owner = ? AND d.pinned > 0 ORDER BY d.pinned DESC", [.integer(owner)],
+                Self.dialog)
         if pinnedOnly { return Array(pinned.prefix(limit)) }
         let rest = limit - pinned.count
         guard rest > 0 else { return Array(pinned.prefix(limit)) }
@@ -86,7 +88,8 @@ extension StoreTransaction {
 
     /// Pins (above every pinned dialog) or unpins a dialog; returns whether it exists.
     public func setPinned(owner: Int64, peer: PeerRef, pinned: Bool) throws(SQLiteError) -> Bool {
-        let order = pinned ? (try integer("SELECT max(pinned) FROM dialogs WHERE owner = ?", [.integer(owner)]) ?? 0) + 1 : 0
+        let order =
+            pinned ? (try integer("SELECT max(pinned) FROM dialogs WHERE owner = ?", [.integer(owner)]) ?? 0) + 1 : 0
         return try run(
             "UPDATE dialogs SET pinned = ? WHERE owner = ? AND peer_kind = ? AND peer_id = ?",
             [.integer(order), .integer(owner), .integer(peer.kind.rawValue), .integer(peer.id)]) > 0

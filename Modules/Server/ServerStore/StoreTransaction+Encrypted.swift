@@ -28,7 +28,8 @@ public struct EncryptedChatRecord: Sendable, Equatable {
     public var participantAuthKey: Int64?
 
     public init(
-        id: Int64, accessHash: Int64, adminId: Int64, participantId: Int64, date: Int32, gA: [UInt8], gB: [UInt8]? = nil,
+        id: Int64, accessHash: Int64, adminId: Int64, participantId: Int64, date: Int32, gA: [UInt8],
+        gB: [UInt8]? = nil,
         keyFingerprint: Int64? = nil, state: State = .requested, historyDeleted: Bool = false, changed: Int32? = nil,
         adminAuthKey: Int64? = nil, participantAuthKey: Int64? = nil
     ) {
@@ -71,7 +72,10 @@ public struct EncryptedFileRecord: Sendable, Equatable {
     public var keyFingerprint: Int32
     public var date: Int32
 
-    public init(id: Int64, accessHash: Int64, owner: Int64, dc: Int32, size: Int64, sha256: String, keyFingerprint: Int32, date: Int32) {
+    public init(
+        id: Int64, accessHash: Int64, owner: Int64, dc: Int32, size: Int64, sha256: String, keyFingerprint: Int32,
+        date: Int32
+    ) {
         self.id = id
         self.accessHash = accessHash
         self.owner = owner
@@ -87,36 +91,46 @@ extension StoreTransaction {
     public func insert(_ chat: EncryptedChatRecord) throws(SQLiteError) {
         try run(
             "INSERT INTO encrypted_chats (id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed, admin_auth_key, participant_auth_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [.integer(chat.id), .integer(chat.accessHash), .integer(chat.adminId), .integer(chat.participantId),
-             .integer(Int64(chat.date)), .blob(chat.gA), .optional(chat.gB), .optional(chat.keyFingerprint),
-             .integer(chat.state.rawValue), .integer(chat.historyDeleted ? 1 : 0), .integer(Int64(chat.changed)),
-             .optional(chat.adminAuthKey), .optional(chat.participantAuthKey)])
+            [
+                .integer(chat.id), .integer(chat.accessHash), .integer(chat.adminId), .integer(chat.participantId),
+                .integer(Int64(chat.date)), .blob(chat.gA), .optional(chat.gB), .optional(chat.keyFingerprint),
+                .integer(chat.state.rawValue), .integer(chat.historyDeleted ? 1 : 0), .integer(Int64(chat.changed)),
+                .optional(chat.adminAuthKey), .optional(chat.participantAuthKey),
+            ])
     }
 
     public func update(_ chat: EncryptedChatRecord) throws(SQLiteError) {
         try run(
             "UPDATE encrypted_chats SET g_b = ?, key_fingerprint = ?, state = ?, history_deleted = ?, changed = ?, admin_auth_key = ?, participant_auth_key = ? WHERE id = ?",
-            [.optional(chat.gB), .optional(chat.keyFingerprint), .integer(chat.state.rawValue),
-             .integer(chat.historyDeleted ? 1 : 0), .integer(Int64(chat.changed)), .optional(chat.adminAuthKey),
-             .optional(chat.participantAuthKey), .integer(chat.id)])
+            [
+                .optional(chat.gB), .optional(chat.keyFingerprint), .integer(chat.state.rawValue),
+                .integer(chat.historyDeleted ? 1 : 0), .integer(Int64(chat.changed)), .optional(chat.adminAuthKey),
+                .optional(chat.participantAuthKey), .integer(chat.id),
+            ])
     }
 
     public func encryptedChat(id: Int64) throws(SQLiteError) -> EncryptedChatRecord? {
-        try row("SELECT id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed, admin_auth_key, participant_auth_key FROM encrypted_chats WHERE id = ?", [.integer(id)], Self.encryptedChatRecord)
+        try row(
+            "SELECT id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed, admin_auth_key, participant_auth_key FROM encrypted_chats WHERE id = ?",
+            [.integer(id)], Self.encryptedChatRecord)
     }
 
     /// `userId`'s secret chats that changed at or after `date`, oldest change first (at most `limit`).
-    public func encryptedChats(userId: Int64, changedSince date: Int32, limit: Int) throws(SQLiteError) -> [EncryptedChatRecord] {
+    public func encryptedChats(
+        userId: Int64, changedSince date: Int32, limit: Int
+    ) throws(SQLiteError) -> [EncryptedChatRecord] {
         try rows(
             "SELECT id, access_hash, admin_id, participant_id, date, g_a, g_b, key_fingerprint, state, history_deleted, changed, admin_auth_key, participant_auth_key FROM encrypted_chats WHERE (admin_id = ? OR participant_id = ?) AND changed >= ? ORDER BY changed LIMIT ?",
-            [.integer(userId), .integer(userId), .integer(Int64(date)), .integer(Int64(limit))], Self.encryptedChatRecord)
+            [.integer(userId), .integer(userId), .integer(Int64(date)), .integer(Int64(limit))],
+            Self.encryptedChatRecord)
     }
 
     static func encryptedChatRecord(_ row: Statement) -> EncryptedChatRecord {
         EncryptedChatRecord(
             id: row.int64(0), accessHash: row.int64(1), adminId: row.int64(2), participantId: row.int64(3),
             date: Int32(truncatingIfNeeded: row.int64(4)), gA: row.bytes(5), gB: row.optionalBytes(6),
-            keyFingerprint: row.optionalInt64(7), state: EncryptedChatRecord.State(rawValue: row.int64(8)) ?? .discarded,
+            keyFingerprint: row.optionalInt64(7),
+            state: EncryptedChatRecord.State(rawValue: row.int64(8)) ?? .discarded,
             historyDeleted: row.int64(9) != 0, changed: Int32(truncatingIfNeeded: row.int64(10)),
             adminAuthKey: row.optionalInt64(11), participantAuthKey: row.optionalInt64(12))
     }
@@ -156,11 +170,13 @@ extension StoreTransaction {
         guard let authKey else {
             return try rows(
                 "SELECT qts, body FROM qts_updates WHERE owner = ? AND qts > ? ORDER BY qts LIMIT ?",
-                [.integer(owner), .integer(qts), .integer(Int64(limit))]) { ($0.int64(0), $0.bytes(1)) }
+                [.integer(owner), .integer(qts), .integer(Int64(limit))]
+            ) { ($0.int64(0), $0.bytes(1)) }
         }
         return try rows(
             "SELECT qts, body FROM qts_updates WHERE owner = ? AND qts > ? AND (auth_key IS NULL OR auth_key = ?) ORDER BY qts LIMIT ?",
-            [.integer(owner), .integer(qts), .integer(authKey), .integer(Int64(limit))]) { ($0.int64(0), $0.bytes(1)) }
+            [.integer(owner), .integer(qts), .integer(authKey), .integer(Int64(limit))]
+        ) { ($0.int64(0), $0.bytes(1)) }
     }
 
     /// Forgets `owner`'s qts updates up to `qts` (`messages.receivedQueue`); returns how many went.
@@ -177,8 +193,11 @@ extension StoreTransaction {
     public func insert(_ file: EncryptedFileRecord) throws(SQLiteError) {
         try run(
             "INSERT INTO encrypted_files (id, access_hash, owner, dc, size, sha256, key_fingerprint, date) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [.integer(file.id), .integer(file.accessHash), .integer(file.owner), .integer(Int64(file.dc)),
-             .integer(file.size), .text(file.sha256), .integer(Int64(file.keyFingerprint)), .integer(Int64(file.date))])
+            [
+                .integer(file.id), .integer(file.accessHash), .integer(file.owner), .integer(Int64(file.dc)),
+                .integer(file.size), .text(file.sha256), .integer(Int64(file.keyFingerprint)),
+                .integer(Int64(file.date)),
+            ])
     }
 
     public func encryptedFile(id: Int64) throws(SQLiteError) -> EncryptedFileRecord? {
@@ -187,7 +206,8 @@ extension StoreTransaction {
             [.integer(id)]
         ) {
             EncryptedFileRecord(
-                id: $0.int64(0), accessHash: $0.int64(1), owner: $0.int64(2), dc: Int32(truncatingIfNeeded: $0.int64(3)),
+                id: $0.int64(0), accessHash: $0.int64(1), owner: $0.int64(2),
+                dc: Int32(truncatingIfNeeded: $0.int64(3)),
                 size: $0.int64(4), sha256: $0.text(5), keyFingerprint: Int32(truncatingIfNeeded: $0.int64(6)),
                 date: Int32(truncatingIfNeeded: $0.int64(7)))
         }

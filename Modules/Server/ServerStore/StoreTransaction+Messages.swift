@@ -42,12 +42,17 @@ extension StoreTransaction {
             INSERT INTO dialogs (owner, peer_kind, peer_id, top_message) VALUES (?1, ?2, ?3, ?4)
             ON CONFLICT(owner, peer_kind, peer_id) DO UPDATE SET top_message = max(top_message, ?4)
             """,
-            [.integer(message.owner), .integer(message.peer.kind.rawValue), .integer(message.peer.id), .integer(message.id)])
+            [
+                .integer(message.owner), .integer(message.peer.kind.rawValue), .integer(message.peer.id),
+                .integer(message.id),
+            ])
     }
 
     /// The message `id` of `owner`'s box.
     public func message(owner: Int64, id: Int64) throws(SQLiteError) -> MessageRecord? {
-        try row("SELECT \(Self.messageColumns) FROM messages WHERE owner = ? AND id = ?", [.integer(owner), .integer(id)], Self.message)
+        try row(
+            "SELECT \(Self.messageColumns) FROM messages WHERE owner = ? AND id = ?", [.integer(owner), .integer(id)],
+            Self.message)
     }
 
     /// The messages with these ids in `owner`'s box, in the order asked, missing ones left out.
@@ -59,7 +64,9 @@ extension StoreTransaction {
 
     /// Every copy of a message (one per box it is in).
     public func copies(globalId: Int64) throws(SQLiteError) -> [MessageRecord] {
-        try rows("SELECT \(Self.messageColumns) FROM messages WHERE global_id = ? ORDER BY owner", [.integer(globalId)], Self.message)
+        try rows(
+            "SELECT \(Self.messageColumns) FROM messages WHERE global_id = ? ORDER BY owner", [.integer(globalId)],
+            Self.message)
     }
 
     /// Replaces a stored message's text, entities, media and edit date.
@@ -81,8 +88,12 @@ extension StoreTransaction {
         }
         for peer in Set(deleted.map(\.peer)) {
             let values: [SQLValue] = [.integer(owner), .integer(peer.kind.rawValue), .integer(peer.id)]
-            if let top = try integer("SELECT max(id) FROM messages WHERE owner = ? AND peer_kind = ? AND peer_id = ?", values) {
-                try run("UPDATE dialogs SET top_message = ?4 WHERE owner = ?1 AND peer_kind = ?2 AND peer_id = ?3", values + [.integer(top)])
+            if let top = try integer(
+                "SELECT max(id) FROM messages WHERE owner = ? AND peer_kind = ? AND peer_id = ?", values)
+            {
+                try run(
+                    "UPDATE dialogs SET top_message = ?4 WHERE owner = ?1 AND peer_kind = ?2 AND peer_id = ?3",
+                    values + [.integer(top)])
             } else {
                 try run("DELETE FROM dialogs WHERE owner = ? AND peer_kind = ? AND peer_id = ?", values)
             }
@@ -92,12 +103,16 @@ extension StoreTransaction {
 
     /// The id already given to a message sent with `randomId` by `owner`, so a resend is not a second message.
     public func messageId(owner: Int64, randomId: Int64) throws(SQLiteError) -> Int64? {
-        try integer("SELECT id FROM message_random_ids WHERE owner = ? AND random_id = ?", [.integer(owner), .integer(randomId)])
+        try integer(
+            "SELECT id FROM message_random_ids WHERE owner = ? AND random_id = ?",
+            [.integer(owner), .integer(randomId)])
     }
 
     /// Records the message id that `randomId` became.
     public func remember(randomId: Int64, owner: Int64, id: Int64) throws(SQLiteError) {
-        try run("INSERT INTO message_random_ids (owner, random_id, id) VALUES (?, ?, ?)", [.integer(owner), .integer(randomId), .integer(id)])
+        try run(
+            "INSERT INTO message_random_ids (owner, random_id, id) VALUES (?, ?, ?)",
+            [.integer(owner), .integer(randomId), .integer(id)])
     }
 
     /// A page of one conversation, newest first, as `messages.getHistory` pages (core.telegram.org "Pagination in
@@ -146,9 +161,10 @@ extension StoreTransaction {
 
     /// How many messages one conversation of `owner` has.
     public func messageCount(owner: Int64, peer: PeerRef) throws(SQLiteError) -> Int {
-        Int(try integer(
-            "SELECT count(*) FROM messages WHERE owner = ? AND peer_kind = ? AND peer_id = ?",
-            [.integer(owner), .integer(peer.kind.rawValue), .integer(peer.id)]) ?? 0)
+        Int(
+            try integer(
+                "SELECT count(*) FROM messages WHERE owner = ? AND peer_kind = ? AND peer_id = ?",
+                [.integer(owner), .integer(peer.kind.rawValue), .integer(peer.id)]) ?? 0)
     }
 
     /// Messages of `owner` whose text contains `text` (no case), optionally in one conversation and of one media

@@ -4,16 +4,21 @@ extension StoreTransaction {
     /// `userId`'s update state.
     public func updateState(userId: Int64) throws(SQLiteError) -> UpdateStateRecord? {
         try row("SELECT pts, qts, seq, date FROM user_state WHERE user_id = ?", [.integer(userId)]) {
-            UpdateStateRecord(pts: $0.int64(0), qts: $0.int64(1), seq: $0.int64(2), date: Int32(truncatingIfNeeded: $0.int64(3)))
+            UpdateStateRecord(
+                pts: $0.int64(0), qts: $0.int64(1), seq: $0.int64(2), date: Int32(truncatingIfNeeded: $0.int64(3)))
         }
     }
 
     /// Stores one pts update of `owner` (core.telegram.org "Working with updates": the update moves pts from
     /// `pts − ptsCount` to `pts`); `body` makes the serialized update from its pts. Returns the new pts.
-    public func appendUpdate(owner: Int64, ptsCount: Int64, date: Int32, body: (Int64) -> [UInt8]) throws(SQLiteError) -> Int64 {
+    public func appendUpdate(
+        owner: Int64, ptsCount: Int64, date: Int32, body: (Int64) -> [UInt8]
+    ) throws(SQLiteError) -> Int64 {
         let current = try integer("SELECT pts FROM user_state WHERE user_id = ?", [.integer(owner)]) ?? 0
         let pts = current + ptsCount
-        try run("UPDATE user_state SET pts = ?, date = ? WHERE user_id = ?", [.integer(pts), .integer(Int64(date)), .integer(owner)])
+        try run(
+            "UPDATE user_state SET pts = ?, date = ? WHERE user_id = ?",
+            [.integer(pts), .integer(Int64(date)), .integer(owner)])
         try run(
             "INSERT INTO updates (owner, pts, pts_count, date, body) VALUES (?, ?, ?, ?, ?)",
             [.integer(owner), .integer(pts), .integer(ptsCount), .integer(Int64(date)), .blob(body(pts))])
@@ -24,8 +29,11 @@ extension StoreTransaction {
     public func updates(owner: Int64, after pts: Int64, limit: Int) throws(SQLiteError) -> [UpdateRecord] {
         try rows(
             "SELECT pts, pts_count, date, body FROM updates WHERE owner = ? AND pts > ? ORDER BY pts LIMIT ?",
-            [.integer(owner), .integer(pts), .integer(Int64(limit))]) {
-            UpdateRecord(pts: $0.int64(0), ptsCount: $0.int64(1), date: Int32(truncatingIfNeeded: $0.int64(2)), body: $0.bytes(3))
+            [.integer(owner), .integer(pts), .integer(Int64(limit))]
+        ) {
+            UpdateRecord(
+                pts: $0.int64(0), ptsCount: $0.int64(1), date: Int32(truncatingIfNeeded: $0.int64(2)), body: $0.bytes(3)
+            )
         }
     }
 }

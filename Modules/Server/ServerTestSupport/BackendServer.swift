@@ -33,7 +33,8 @@ public final class BackendServer: @unchecked Sendable {
     /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start; `limits` are the
     /// server's bounds (timeouts, caps); `pushDirectory` is tg-server's `--push-dir`; `restartable` allows `restart()`.
     public init(
-        flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false, limits: ServerLimits = ServerLimits(),
+        flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false,
+        limits: ServerLimits = ServerLimits(),
         pushDirectory: URL? = nil, restartable: Bool = false
     ) async throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
@@ -99,12 +100,13 @@ public final class BackendServer: @unchecked Sendable {
         guard case .sentCode(let code) = sent else { throw CancellationError() }
         let digit = String(Array(phone)[5])
         let signIn = try await connection.invoke(
-            Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, phoneCode: String(repeating: digit, count: 5)))
+            Api.functions.auth.signIn(
+                phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, phoneCode: String(repeating: digit, count: 5)))
         guard case .authorizationSignUpRequired = signIn else { throw CancellationError() }
         let signUp = try await connection.invoke(
-            Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, firstName: name, lastName: ""))
+            Api.functions.auth.signUp(
+                phoneNumber: phone, phoneCodeHash: code.phoneCodeHash, firstName: name, lastName: ""))
         guard case .authorization(let authorization) = signUp else { throw CancellationError() }
         return authorization.user
     }
 }
-

@@ -95,7 +95,8 @@ public final class FaultProxy: @unchecked Sendable {
             countFault()
             return inbound.pipeline.addHandler(Swallow())
         }
-        return ClientBootstrap(group: inbound.eventLoop).connect(host: "127.0.0.1", port: upstreamPort).flatMap { outbound in
+        return ClientBootstrap(group: inbound.eventLoop).connect(host: "127.0.0.1", port: upstreamPort).flatMap {
+            outbound in
             let state = ConnectionState(plan: plan, proxy: self)
             let toServer = Relay(state: state, towardsServer: true)
             let toClient = Relay(state: state, towardsServer: false)

@@ -1,6 +1,6 @@
 import CRLottie
-public import ImageCore
 import Foundation
+public import ImageCore
 
 /// A Lottie animation loaded by rlottie (the only importer of `CRLottie`), rendered into premultiplied RGBA.
 ///

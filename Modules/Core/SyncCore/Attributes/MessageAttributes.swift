@@ -120,7 +120,8 @@ public struct ForwardSourceInfoAttribute: MessageAttribute, Hashable {
         authorName = decoder.decodeOptionalStringForKey("an")
         date = try decoder.decodeInt32(forKey: "d")
         if let peer = decoder.decodeOptionalInt64ForKey("sp"), let id = decoder.decodeOptionalInt32ForKey("si") {
-            sourceMessageId = MessageId(peerId: PeerId(peer), namespace: decoder.decodeInt32ForKey("sn", orElse: 0), id: id)
+            sourceMessageId = MessageId(
+                peerId: PeerId(peer), namespace: decoder.decodeInt32ForKey("sn", orElse: 0), id: id)
         } else {
             sourceMessageId = nil
         }

@@ -1,5 +1,5 @@
-public import PostboxCoding
 public import Postbox
+public import PostboxCoding
 
 /// Marks a message the notification service stored from a push: it has only what a push carries (text, author,
 /// date, id), so when the same message comes from the server (`getDifference`, a history page) the app replaces it

@@ -1,5 +1,5 @@
-public import PostboxCoding
 public import Postbox
+public import PostboxCoding
 
 /// Why the server refused an outgoing message for good (kept with the failed message so a UI can say it; "resend"
 /// removes it). Telegram-iOS shows these as `PendingMessageFailureReason`.

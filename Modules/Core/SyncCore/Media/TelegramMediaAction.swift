@@ -49,4 +49,3 @@ public struct TelegramMediaAction: Media, Hashable {
 
     public func isEqual(to other: Media) -> Bool { (other as? TelegramMediaAction) == self }
 }
-

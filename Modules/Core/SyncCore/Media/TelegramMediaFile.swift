@@ -34,7 +34,8 @@ public struct TelegramMediaFile: Media, Hashable {
     public var attributes: [TelegramMediaFileAttribute]
 
     public init(
-        fileId: MediaId, resource: TelegramMediaResource, previewRepresentations: [TelegramMediaImageRepresentation] = [],
+        fileId: MediaId, resource: TelegramMediaResource,
+        previewRepresentations: [TelegramMediaImageRepresentation] = [],
         immediateThumbnailData: [UInt8]? = nil, mimeType: String, size: Int64?, attributes: [TelegramMediaFileAttribute]
     ) {
         self.fileId = fileId

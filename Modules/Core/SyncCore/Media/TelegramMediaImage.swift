@@ -78,7 +78,10 @@ public struct TelegramMediaImage: Media, Hashable {
 
     /// The largest stored size.
     public var largestRepresentation: TelegramMediaImageRepresentation? {
-        representations.max { Int64($0.dimensions.width) * Int64($0.dimensions.height) < Int64($1.dimensions.width) * Int64($1.dimensions.height) }
+        representations.max {
+            Int64($0.dimensions.width) * Int64($0.dimensions.height) < Int64($1.dimensions.width)
+                * Int64($1.dimensions.height)
+        }
     }
 
     public init(decoder: PostboxDecoder) throws(PostboxDecodingError) {

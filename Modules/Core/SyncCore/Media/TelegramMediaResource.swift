@@ -5,11 +5,13 @@ public import MediaBox
 /// `CloudPeerPhotoSizeMediaResource`, `LocalFileMediaResource`).
 public enum TelegramMediaResource: Hashable, Sendable, Codable {
     /// One size of a photo: `inputPhotoFileLocation` with the size's type letter.
-    case cloudPhotoSize(datacenterId: Int32, photoId: Int64, accessHash: Int64, fileReference: [UInt8], sizeSpec: String)
+    case cloudPhotoSize(
+        datacenterId: Int32, photoId: Int64, accessHash: Int64, fileReference: [UInt8], sizeSpec: String)
     /// A document's file: `inputDocumentFileLocation` with an empty thumb size.
     case cloudDocument(datacenterId: Int32, fileId: Int64, accessHash: Int64, fileReference: [UInt8], size: Int64?)
     /// A document's thumbnail: `inputDocumentFileLocation` with the thumbnail's type letter.
-    case cloudDocumentSize(datacenterId: Int32, documentId: Int64, accessHash: Int64, fileReference: [UInt8], sizeSpec: String)
+    case cloudDocumentSize(
+        datacenterId: Int32, documentId: Int64, accessHash: Int64, fileReference: [UInt8], sizeSpec: String)
     /// A profile or chat photo: `inputPeerPhotoFileLocation`, small or big.
     case cloudPeerPhoto(datacenterId: Int32, peerId: Int64, photoId: Int64, big: Bool)
     /// A file made on this device that has not been uploaded (yet).

@@ -1,13 +1,13 @@
-public import UpdateSequencing
 public import AccountNetworking
 import Foundation
+import MediaBox
 public import Network
 public import Postbox
 public import SwiftSignalKit
 public import SyncCore
-import MediaBox
 import TLRuntime
 import TelegramApi
+public import UpdateSequencing
 
 /// A signed-in account (Telegram-iOS `Account`): its folder, its Postbox, its network and the managers that keep the
 /// Postbox in step with the server — the update state manager, and the history and chat-list hole fetchers.
@@ -28,7 +28,10 @@ public final class Account: @unchecked Sendable {
     public let secretChats: SecretChatManager
     private let updatesDisposable = MetaDisposable()
 
-    init(id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: any AccountNetworking, stateConfiguration: UpdateSequencer.Configuration) {
+    init(
+        id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: any AccountNetworking,
+        stateConfiguration: UpdateSequencer.Configuration
+    ) {
         self.id = id
         self.peerId = peerId
         self.basePath = basePath
@@ -39,11 +42,14 @@ public final class Account: @unchecked Sendable {
         self.holes = holes
         self.chatList = chatList
         let secretChats = SecretChatManager(
-            accountPeerId: peerId, postbox: postbox, network: network, rekeyPolicy: stateConfiguration.secretChatRekeyPolicy)
+            accountPeerId: peerId, postbox: postbox, network: network,
+            rekeyPolicy: stateConfiguration.secretChatRekeyPolicy)
         self.secretChats = secretChats
         stateManager = AccountStateManager(
-            accountPeerId: peerId, postbox: postbox, environment: .network(
-                network, differenceTotalLimit: stateConfiguration.differenceTotalLimit, didResetChats: { chatList.reload() }),
+            accountPeerId: peerId, postbox: postbox,
+            environment: .network(
+                network, differenceTotalLimit: stateConfiguration.differenceTotalLimit,
+                didResetChats: { chatList.reload() }),
             configuration: stateConfiguration,
             secretChats: { update, tx in
                 if let chatId = try secretChats.apply(update, transaction: tx) {
@@ -51,8 +57,10 @@ public final class Account: @unchecked Sendable {
                     secretChats.flushInBackground(chatId: chatId)
                 }
             })
-        pendingMessages = PendingMessageManager(accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
-        actions = MessageActionQueue(accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
+        pendingMessages = PendingMessageManager(
+            accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
+        actions = MessageActionQueue(
+            accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
     }
 
     /// Starts following the server: the state manager catches up and listens.
@@ -105,7 +113,8 @@ public final class Account: @unchecked Sendable {
         let resource = TelegramMediaResource.localFile(fileId: localId, size: size)
         try FileManager.default.copyItem(atPath: path, toPath: postbox.mediaBox.completedPath(resource.id))
         return TelegramMediaFile(
-            fileId: MediaId(namespace: Namespaces.Media.localFile, id: localId), resource: resource, mimeType: mimeType, size: size,
+            fileId: MediaId(namespace: Namespaces.Media.localFile, id: localId), resource: resource, mimeType: mimeType,
+            size: size,
             attributes: [.fileName(name)] + attributes.filter { if case .fileName = $0 { false } else { true } })
     }
 
@@ -119,7 +128,9 @@ public final class Account: @unchecked Sendable {
         try FileManager.default.copyItem(atPath: path, toPath: postbox.mediaBox.completedPath(resource.id))
         return TelegramMediaImage(
             imageId: MediaId(namespace: Namespaces.Media.localImage, id: localId),
-            representations: [TelegramMediaImageRepresentation(dimensions: dimensions, resource: resource, type: "y", byteSize: size)])
+            representations: [
+                TelegramMediaImageRepresentation(dimensions: dimensions, resource: resource, type: "y", byteSize: size)
+            ])
     }
 
     /// Stops the managers and closes the connections.
@@ -145,7 +156,8 @@ public final class Account: @unchecked Sendable {
         // A chat this account has never stored anything of is one hole (Telegram-iOS seeds a new peer's history as a
         // hole): what the server had before this account's state began — a fresh sign-in — comes when it is opened.
         @Sendable func neverStored(_ tx: Transaction) throws -> Bool {
-            try tx.topMessageIndex(peerId: peerId) == nil && tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
+            try tx.topMessageIndex(peerId: peerId) == nil
+                && tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
         }
         // A read first: the write transaction is only taken for such a chat (checked again inside it).
         if (try? postbox.readTransactionSync(neverStored)) == true {

@@ -1,7 +1,7 @@
 public import AccountNetworking
 import CryptoUtils
-import Network
 import MTProtoCore
+import Network
 public import PushNotifications
 import TelegramApi
 
@@ -16,12 +16,16 @@ extension AccountManager {
     static let pushTokenKey = "push-token"
 
     /// The installation's notification keys.
-    public var notificationKeys: NotificationKeyStore { NotificationKeyStore(layout: AccountsLayout(rootPath: rootPath)) }
+    public var notificationKeys: NotificationKeyStore {
+        NotificationKeyStore(layout: AccountsLayout(rootPath: rootPath))
+    }
 
     /// The device token pushes for this installation's accounts go to (what APNs gives an app: 32 bytes as 64 hex
     /// digits); made once and kept in the shared data. tg-server's `--push-dir` writes them to `DIR/<token>/`.
     public func pushToken() -> String {
-        if let stored = sharedData(Self.pushTokenKey), let token = String(validating: stored, as: UTF8.self) { return token }
+        if let stored = sharedData(Self.pushTokenKey), let token = String(validating: stored, as: UTF8.self) {
+            return token
+        }
         let token = NotificationKey.hex(SecureRandom.bytes(32))
         try? setSharedData(Self.pushTokenKey, Array(token.utf8))
         return sharedData(Self.pushTokenKey).flatMap { String(validating: $0, as: UTF8.self) } ?? token
@@ -37,7 +41,8 @@ extension AccountManager {
 
     func registerForNotifications(network: any AccountNetworking, key: NotificationKey) async -> Bool {
         let call = Api.functions.account.registerDevice(
-            noMuted: false, tokenType: Self.pushTokenType, token: pushToken(), appSandbox: false, secret: key.bytes, otherUids: [])
+            noMuted: false, tokenType: Self.pushTokenType, token: pushToken(), appSandbox: false, secret: key.bytes,
+            otherUids: [])
         return (try? await network.request(call, timeout: 10)) == true
     }
 }

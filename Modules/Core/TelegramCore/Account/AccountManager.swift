@@ -1,15 +1,15 @@
-public import UpdateSequencing
 import AccountNetworking
 import CryptoUtils
 import Foundation
+import MTProtoCore
 import Network
 import Postbox
-import MTProtoCore
 import PushNotifications
 import SecretFiles
 import SyncCore
 import SyncCoreApi
 import TelegramApi
+public import UpdateSequencing
 
 /// The accounts of one app installation (Telegram-iOS `AccountManager`), laid out as Telegram lays them out:
 ///
@@ -33,7 +33,8 @@ public final class AccountManager: @unchecked Sendable {
         public var description: String {
             switch self {
             case let .storage(path, reason): return "\(path): \(reason) — check the folder's permissions and free space"
-            case .unknownAccount(let id): return "no account \(id) in this folder — list the accounts to see which exist"
+            case .unknownAccount(let id):
+                return "no account \(id) in this folder — list the accounts to see which exist"
             case .notAuthorized(let id): return "account \(id) has not finished signing in — sign in first"
             }
         }
@@ -64,7 +65,9 @@ public final class AccountManager: @unchecked Sendable {
     private var recordsPath: String { metadataPath + "/records.json" }
 
     /// The manager of the accounts under `rootPath` (created if missing).
-    public init(rootPath: String, environment: NetworkEnvironment, stateConfiguration: UpdateSequencer.Configuration = .init()) throws(Failure) {
+    public init(
+        rootPath: String, environment: NetworkEnvironment, stateConfiguration: UpdateSequencer.Configuration = .init()
+    ) throws(Failure) {
         registerTelegramCoreTypes()
         self.rootPath = rootPath
         self.environment = environment
@@ -81,7 +84,8 @@ public final class AccountManager: @unchecked Sendable {
                 let bytes = try SecretFile.read(rootPath + "/accounts-metadata/records.json", maximumSize: 1 << 20)
                 metadata = try JSONDecoder().decode(Metadata.self, from: Data(bytes))
             } catch {
-                throw .storage(path: rootPath + "/accounts-metadata/records.json", reason: "unreadable account records (\(error))")
+                throw .storage(
+                    path: rootPath + "/accounts-metadata/records.json", reason: "unreadable account records (\(error))")
             }
         } else {
             metadata = Metadata()
@@ -116,7 +120,9 @@ public final class AccountManager: @unchecked Sendable {
 
     /// The folder of an account.
     public func accountPath(_ id: AccountRecordId) -> String { rootPath + "/account-\(id.rawValue)" }
-    private func keyFile(_ id: AccountRecordId) -> PostboxKeyFile { PostboxKeyFile(path: metadataPath + "/keys/account-\(id.rawValue).key") }
+    private func keyFile(_ id: AccountRecordId) -> PostboxKeyFile {
+        PostboxKeyFile(path: metadataPath + "/keys/account-\(id.rawValue).key")
+    }
 
     /// Adds an account that starts signing in, and makes it current.
     public func addUnauthorizedAccount() throws(Failure) -> UnauthorizedAccount {
@@ -146,7 +152,9 @@ public final class AccountManager: @unchecked Sendable {
         guard let record = records.first(where: { $0.id == id }) else { throw .unknownAccount(id) }
         guard record.kind == .unauthorized else { throw .unknownAccount(id) }
         let context = try openContext(id)
-        return UnauthorizedAccount(id: id, basePath: accountPath(id), postbox: context.postbox, network: context.network, environment: environment)
+        return UnauthorizedAccount(
+            id: id, basePath: accountPath(id), postbox: context.postbox, network: context.network,
+            environment: environment)
     }
 
     /// Sign-in for an unauthorized account.
@@ -161,7 +169,8 @@ public final class AccountManager: @unchecked Sendable {
         guard case .authorized(let userId) = record.kind else { throw .notAuthorized(id) }
         let context = try openContext(id)
         let account = Account(
-            id: id, peerId: .user(userId), basePath: accountPath(id), postbox: context.postbox, network: context.network,
+            id: id, peerId: .user(userId), basePath: accountPath(id), postbox: context.postbox,
+            network: context.network,
             stateConfiguration: stateConfiguration)
         return lock.withLock {
             if let raced = accounts[id] { return raced }
@@ -181,7 +190,8 @@ public final class AccountManager: @unchecked Sendable {
     /// not touched.
     public func logOut(_ account: Account) async throws(Failure) {
         _ = try? await account.network.request(
-            Api.functions.account.unregisterDevice(tokenType: Self.pushTokenType, token: pushToken(), otherUids: []), timeout: 10)
+            Api.functions.account.unregisterDevice(tokenType: Self.pushTokenType, token: pushToken(), otherUids: []),
+            timeout: 10)
         _ = try? await account.network.request(Api.functions.auth.logOut(), timeout: 10)
         await account.shutdown()
         try remove(account.id)
@@ -204,8 +214,12 @@ public final class AccountManager: @unchecked Sendable {
         }
         do {
             try notificationKeys.remove(accountId: id.rawValue)
-            if FileManager.default.fileExists(atPath: accountPath(id)) { try FileManager.default.removeItem(atPath: accountPath(id)) }
-            if FileManager.default.fileExists(atPath: keyFile(id).path) { try FileManager.default.removeItem(atPath: keyFile(id).path) }
+            if FileManager.default.fileExists(atPath: accountPath(id)) {
+                try FileManager.default.removeItem(atPath: accountPath(id))
+            }
+            if FileManager.default.fileExists(atPath: keyFile(id).path) {
+                try FileManager.default.removeItem(atPath: keyFile(id).path)
+            }
         } catch {
             throw .storage(path: accountPath(id), reason: "\(error)")
         }
@@ -241,11 +255,13 @@ public final class AccountManager: @unchecked Sendable {
         if let context = lock.withLock({ open[id] }) { return context }
         let postbox: Postbox
         do {
-            postbox = try Postbox.open(accountPath: accountPath(id), keyFile: keyFile(id), globalMessageIds: Namespaces.globalMessageIds)
+            postbox = try Postbox.open(
+                accountPath: accountPath(id), keyFile: keyFile(id), globalMessageIds: Namespaces.globalMessageIds)
         } catch {
             throw .storage(path: accountPath(id), reason: "\(error)")
         }
-        let context = OpenContext(postbox: postbox, network: environment.makeNetwork(store: PostboxNetworkKeyStore(postbox: postbox)))
+        let context = OpenContext(
+            postbox: postbox, network: environment.makeNetwork(store: PostboxNetworkKeyStore(postbox: postbox)))
         return lock.withLock {
             if let raced = open[id] { return raced }
             open[id] = context

@@ -1,9 +1,9 @@
 public import AccountNetworking
+public import CryptoUtils
 import MTProtoCore
 import MTProtoTransport
 public import NIOCore
 public import Network
-public import CryptoUtils
 
 /// What every account's network is built from: the DCs the app knows at first, their RSA keys, the event loops, the
 /// app's `api_id`/`api_hash`, and the connection options (Telegram-iOS's `NetworkInitializationArguments`).
@@ -22,7 +22,8 @@ public struct NetworkEnvironment: Sendable {
 
     public init(
         datacenters: [Int32: MTProtoConnection.Endpoint], defaultMainDc: Int32, publicKeys: [RSAPublicKey],
-        group: any EventLoopGroup, apiId: Int32 = 1, apiHash: String = "", options: DatacenterConnection.Options = .init(),
+        group: any EventLoopGroup, apiId: Int32 = 1, apiHash: String = "",
+        options: DatacenterConnection.Options = .init(),
         forwardSecrecy: AccountNetwork.ForwardSecrecy? = nil
     ) {
         self.datacenters = datacenters

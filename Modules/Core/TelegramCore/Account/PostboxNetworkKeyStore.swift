@@ -33,7 +33,8 @@ public final class PostboxNetworkKeyStore: NetworkKeyStore, @unchecked Sendable 
         else { return nil }
         let salt = Int64(littleEndianBytes: Array(bytes[256..<264]))
         let offset = Double(bitPattern: UInt64(bitPattern: Int64(littleEndianBytes: Array(bytes[264..<272]))))
-        let expires = bytes.count == 280
+        let expires =
+            bytes.count == 280
             ? Double(bitPattern: UInt64(bitPattern: Int64(littleEndianBytes: Array(bytes[272..<280])))) : nil
         return AuthKeyExchangeResult(authKey: key, serverSalt: salt, timeOffset: offset, expiresAt: expires)
     }

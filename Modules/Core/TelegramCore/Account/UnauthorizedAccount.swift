@@ -12,7 +12,10 @@ public final class UnauthorizedAccount: @unchecked Sendable {
     public let network: any AccountNetworking
     let environment: NetworkEnvironment
 
-    init(id: AccountRecordId, basePath: String, postbox: Postbox, network: any AccountNetworking, environment: NetworkEnvironment) {
+    init(
+        id: AccountRecordId, basePath: String, postbox: Postbox, network: any AccountNetworking,
+        environment: NetworkEnvironment
+    ) {
         self.id = id
         self.basePath = basePath
         self.postbox = postbox

@@ -50,14 +50,16 @@ public struct Authorization: Sendable {
     let manager: AccountManager
 
     /// `auth.sendCode`; `PHONE_MIGRATE_X` moves the account's main DC and asks again there.
-    public func sendCode(phoneNumber: String) -> Signal<UnauthorizedAccountStateContents, AuthorizationCodeRequestError> {
+    public func sendCode(phoneNumber: String) -> Signal<UnauthorizedAccountStateContents, AuthorizationCodeRequestError>
+    {
         let account = self.account
         return Signal { () async throws(AuthorizationCodeRequestError) -> UnauthorizedAccountStateContents in
             let sent: Api.auth.SentCode
             do {
                 sent = try await account.network.request(
                     Api.functions.auth.sendCode(
-                        phoneNumber: phoneNumber, apiId: account.environment.apiId, apiHash: account.environment.apiHash,
+                        phoneNumber: phoneNumber, apiId: account.environment.apiId,
+                        apiHash: account.environment.apiHash,
                         settings: .codeSettings(.init())),
                     options: .init(automaticFloodWait: 0))
             } catch let error as NetworkError {
@@ -69,7 +71,8 @@ public struct Authorization: Sendable {
             guard case .sentCode(let code) = sent else { throw .generic("unexpected answer to auth.sendCode") }
             var length: Int32 = 5
             if case .sentCodeTypeSms(let sms) = code.type { length = sms.length }
-            let contents = UnauthorizedAccountStateContents.confirmationCodeEntry(phone: phoneNumber, codeHash: code.phoneCodeHash, codeLength: length)
+            let contents = UnauthorizedAccountStateContents.confirmationCodeEntry(
+                phone: phoneNumber, codeHash: code.phoneCodeHash, codeLength: length)
             do { try account.setState(contents) } catch { throw .generic("\(error)") }
             return contents
         }
@@ -83,7 +86,8 @@ public struct Authorization: Sendable {
             guard case .confirmationCodeEntry(let phone, let hash, _)? = try? account.state() else { throw .wrongState }
             do {
                 let answer = try await account.network.request(
-                    Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: hash, phoneCode: code), options: .init(automaticFloodWait: 0))
+                    Api.functions.auth.signIn(phoneNumber: phone, phoneCodeHash: hash, phoneCode: code),
+                    options: .init(automaticFloodWait: 0))
                 switch answer {
                 case .authorizationSignUpRequired:
                     try account.setState(.signUp(phone: phone, codeHash: hash))
@@ -94,7 +98,9 @@ public struct Authorization: Sendable {
             } catch let error as NetworkError {
                 if case .rpc(_, "SESSION_PASSWORD_NEEDED") = error {
                     let hint = (try? await Self.passwordHint(account)) ?? ""
-                    do { try account.setState(.passwordEntry(phone: phone, hint: hint)) } catch { throw .generic("\(error)") }
+                    do { try account.setState(.passwordEntry(phone: phone, hint: hint)) } catch {
+                        throw .generic("\(error)")
+                    }
                     return .passwordRequired(hint: hint)
                 }
                 throw Self.verificationError(error)
@@ -114,9 +120,12 @@ public struct Authorization: Sendable {
             guard case .signUp(let phone, let hash)? = try? account.state() else { throw .wrongState }
             do {
                 let answer = try await account.network.request(
-                    Api.functions.auth.signUp(phoneNumber: phone, phoneCodeHash: hash, firstName: firstName, lastName: lastName),
+                    Api.functions.auth.signUp(
+                        phoneNumber: phone, phoneCodeHash: hash, firstName: firstName, lastName: lastName),
                     options: .init(automaticFloodWait: 0))
-                guard case .authorization(let authorization) = answer else { throw AuthorizationError.generic("sign-up needs sign-up") }
+                guard case .authorization(let authorization) = answer else {
+                    throw AuthorizationError.generic("sign-up needs sign-up")
+                }
                 return try await manager.finishSignIn(account, user: authorization.user)
             } catch let error as NetworkError {
                 throw Self.verificationError(error)
@@ -139,7 +148,9 @@ public struct Authorization: Sendable {
                 let check = try Self.srpCheck(settings, password: password)
                 let answer = try await account.network.request(
                     Api.functions.auth.checkPassword(password: check), options: .init(automaticFloodWait: 0))
-                guard case .authorization(let authorization) = answer else { throw AuthorizationError.generic("unexpected answer") }
+                guard case .authorization(let authorization) = answer else {
+                    throw AuthorizationError.generic("unexpected answer")
+                }
                 return try await manager.finishSignIn(account, user: authorization.user)
             } catch let error as NetworkError {
                 if case .rpc(_, "PASSWORD_HASH_INVALID") = error { throw .invalidPassword }
@@ -153,7 +164,8 @@ public struct Authorization: Sendable {
     }
 
     static func passwordHint(_ account: UnauthorizedAccount) async throws -> String {
-        guard case .password(let settings) = try await account.network.request(Api.functions.account.getPassword()) else { return "" }
+        guard case .password(let settings) = try await account.network.request(Api.functions.account.getPassword())
+        else { return "" }
         return settings.hint ?? ""
     }
 

@@ -81,8 +81,10 @@ public final class ChatListFetcher: @unchecked Sendable {
         let dialogs: [Api.Dialog], messages: [Api.Message], users: [Api.User], chats: [Api.Chat]
         let isSlice: Bool
         switch answer {
-        case .dialogs(let page): (dialogs, messages, users, chats, isSlice) = (page.dialogs, page.messages, page.users, page.chats, false)
-        case .dialogsSlice(let page): (dialogs, messages, users, chats, isSlice) = (page.dialogs, page.messages, page.users, page.chats, true)
+        case .dialogs(let page):
+            (dialogs, messages, users, chats, isSlice) = (page.dialogs, page.messages, page.users, page.chats, false)
+        case .dialogsSlice(let page):
+            (dialogs, messages, users, chats, isSlice) = (page.dialogs, page.messages, page.users, page.chats, true)
         case .dialogsNotModified: (dialogs, messages, users, chats, isSlice) = ([], [], [], [], false)
         }
         let accountPeerId = self.accountPeerId
@@ -91,10 +93,12 @@ public final class ChatListFetcher: @unchecked Sendable {
             for dialog in dialogs {
                 guard case .dialog(let value) = dialog else { continue }
                 let peerId = PeerId(value.peer)
-                firstStored[peerId] = try tx.topMessageIndex(peerId: peerId) == nil
+                firstStored[peerId] =
+                    try tx.topMessageIndex(peerId: peerId) == nil
                     && tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
             }
-            let stored = try storeMessagePage(messages: messages, users: users, chats: chats, accountPeerId: accountPeerId, transaction: tx)
+            let stored = try storeMessagePage(
+                messages: messages, users: users, chats: chats, accountPeerId: accountPeerId, transaction: tx)
             var readStates: [PeerId: [MessageId.Namespace: PeerReadState]] = [:]
             var last: Position?
             for dialog in dialogs {
@@ -108,7 +112,10 @@ public final class ChatListFetcher: @unchecked Sendable {
                         maxIncomingReadId: value.readInboxMaxId, maxOutgoingReadId: value.readOutboxMaxId,
                         maxKnownId: value.topMessage, count: value.unreadCount)
                 ]
-                let top = stored.first { $0.id.peerId == peerId && $0.id == .id(MessageId(peerId: peerId, namespace: 0, id: value.topMessage)) }
+                let top = stored.first {
+                    $0.id.peerId == peerId
+                        && $0.id == .id(MessageId(peerId: peerId, namespace: 0, id: value.topMessage))
+                }
                 if let top, let peer = try apiInputPeer(peerId, accountPeerId: accountPeerId, transaction: tx) {
                     last = Position(date: top.timestamp, id: value.topMessage, peer: peer)
                 }

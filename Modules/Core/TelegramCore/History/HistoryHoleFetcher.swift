@@ -58,26 +58,37 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
         let cloud = view.entries.map(\.message).filter { $0.id.namespace == Namespaces.Message.cloud }
         let lowest = cloud.min { $0.id.id < $1.id.id }
         let highest = cloud.max { $0.id.id < $1.id.id }
-        let request = try? postbox.readTransactionSync { tx -> Request? in
-            let holes = try tx.getHoles(peerId: view.peerId, namespace: Namespaces.Message.cloud, space: space)
-            if view.holeEarlier {
-                guard let hole = holes.last(where: { $0.lowerBound < (lowest?.id.id ?? Int32.max) }) else { return nil }
-                // The nearest stored message below the view's edge must lie below the hole: otherwise the emission
-                // predates a page that filled the hole's old range, and what is left of it is out of the view's reach.
-                if let lowest,
-                    let next = try tx.earlierMessages(peerId: view.peerId, before: lowest.index, count: 1, tag: view.tag).first,
-                    next.id.namespace == Namespaces.Message.cloud, next.id.id > hole.upperBound
-                { return nil }
-                return Request(peerId: view.peerId, hole: hole, fromTop: true, tag: view.tag)
-            } else {
-                guard let hole = holes.first(where: { $0.upperBound > (highest?.id.id ?? 0) }) else { return nil }
-                if let highest,
-                    let next = try tx.laterMessages(peerId: view.peerId, after: highest.index, count: 1, tag: view.tag).first,
-                    next.id.namespace == Namespaces.Message.cloud, next.id.id < hole.lowerBound
-                { return nil }
-                return Request(peerId: view.peerId, hole: hole, fromTop: view.tag != nil, tag: view.tag)
-            }
-        } ?? nil
+        let request =
+            try? postbox.readTransactionSync { tx -> Request? in
+                let holes = try tx.getHoles(peerId: view.peerId, namespace: Namespaces.Message.cloud, space: space)
+                if view.holeEarlier {
+                    guard let hole = holes.last(where: { $0.lowerBound < (lowest?.id.id ?? Int32.max) }) else {
+                        return nil
+                    }
+                    // The nearest stored message below the view's edge must lie below the hole: otherwise the emission
+                    // predates a page that filled the hole's old range, and what is left of it is out of the view's reach.
+                    if let lowest,
+                        let next = try tx.earlierMessages(
+                            peerId: view.peerId, before: lowest.index, count: 1, tag: view.tag
+                        ).first,
+                        next.id.namespace == Namespaces.Message.cloud, next.id.id > hole.upperBound
+                    {
+                        return nil
+                    }
+                    return Request(peerId: view.peerId, hole: hole, fromTop: true, tag: view.tag)
+                } else {
+                    guard let hole = holes.first(where: { $0.upperBound > (highest?.id.id ?? 0) }) else { return nil }
+                    if let highest,
+                        let next = try tx.laterMessages(
+                            peerId: view.peerId, after: highest.index, count: 1, tag: view.tag
+                        ).first,
+                        next.id.namespace == Namespaces.Message.cloud, next.id.id < hole.lowerBound
+                    {
+                        return nil
+                    }
+                    return Request(peerId: view.peerId, hole: hole, fromTop: view.tag != nil, tag: view.tag)
+                }
+            } ?? nil
         guard let request else { return }
         Task { try? await fetch(request) }
     }
@@ -96,9 +107,15 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
                 .contains { $0.contains(edge) }
         }
         guard stillAHole else { return 0 }
-        guard let peer = try postbox.readTransactionSync({ tx in try apiInputPeer(request.peerId, accountPeerId: accountPeerId, transaction: tx) }) else {
+        guard
+            let peer = try postbox.readTransactionSync({ tx in
+                try apiInputPeer(request.peerId, accountPeerId: accountPeerId, transaction: tx)
+            })
+        else {
             // Without a way to address the peer the hole cannot be filled: drop it rather than ask forever.
-            try postbox.transactionSync { tx in try HoleSpaces.removeHole(tx, peerId: request.peerId, range: request.hole) }
+            try postbox.transactionSync { tx in
+                try HoleSpaces.removeHole(tx, peerId: request.peerId, range: request.hole)
+            }
             return 0
         }
         counters.withLock { $0.requests += 1 }
@@ -109,13 +126,15 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
                 // The newest tagged messages below the hole's top.
                 answer = try await network.request(
                     Api.functions.messages.search(
-                        peer: peer, q: "", filter: filter, minDate: 0, maxDate: 0, offsetId: top, addOffset: 0, limit: pageSize,
+                        peer: peer, q: "", filter: filter, minDate: 0, maxDate: 0, offsetId: top, addOffset: 0,
+                        limit: pageSize,
                         maxId: 0, minId: 0, hash: 0))
             } else if request.fromTop {
                 // The newest messages below the hole's top: ids < upperBound + 1.
                 answer = try await network.request(
                     Api.functions.messages.getHistory(
-                        peer: peer, offsetId: top, offsetDate: 0, addOffset: 0, limit: pageSize, maxId: 0, minId: 0, hash: 0))
+                        peer: peer, offsetId: top, offsetDate: 0, addOffset: 0, limit: pageSize, maxId: 0, minId: 0,
+                        hash: 0))
             } else {
                 // The newest `pageSize` above the hole's bottom: the rest of the hole is above them.
                 answer = try await network.request(
@@ -132,16 +151,20 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
         let complete = messages.count < Int(pageSize)
         let filled: ClosedRange<Int32>
         if request.fromTop {
-            filled = (complete ? request.hole.lowerBound : max(request.hole.lowerBound, ids.min() ?? request.hole.lowerBound))...request.hole.upperBound
+            let bottom =
+                complete ? request.hole.lowerBound : max(request.hole.lowerBound, ids.min() ?? request.hole.lowerBound)
+            filled = bottom...request.hole.upperBound
         } else if complete {
             filled = request.hole
         } else {
             filled = (ids.min() ?? request.hole.lowerBound)...request.hole.upperBound
         }
         try postbox.transactionSync { tx in
-            _ = try storeMessagePage(messages: messages, users: users, chats: chats, accountPeerId: accountPeerId, transaction: tx)
+            _ = try storeMessagePage(
+                messages: messages, users: users, chats: chats, accountPeerId: accountPeerId, transaction: tx)
             if let tag = request.tag {
-                try tx.removeHole(peerId: request.peerId, namespace: Namespaces.Message.cloud, space: .tag(tag), range: filled)
+                try tx.removeHole(
+                    peerId: request.peerId, namespace: Namespaces.Message.cloud, space: .tag(tag), range: filled)
             } else {
                 try HoleSpaces.removeHole(tx, peerId: request.peerId, range: filled)
             }

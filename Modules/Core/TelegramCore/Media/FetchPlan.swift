@@ -13,7 +13,9 @@ public struct FetchPlan: Equatable, Sendable {
 
     /// A plan of `partSize`-byte windows: a power of two from 4 KB to 1 MB, so the windows meet the rules above.
     public init(size: Int64?, partSize: Int = defaultPartSize) {
-        precondition(partSize >= 4096 && partSize <= 1 << 20 && partSize & (partSize - 1) == 0, "partSize: a power of two, 4 KB…1 MB")
+        precondition(
+            partSize >= 4096 && partSize <= 1 << 20 && partSize & (partSize - 1) == 0,
+            "partSize: a power of two, 4 KB…1 MB")
         self.size = size
         self.partSize = partSize
     }

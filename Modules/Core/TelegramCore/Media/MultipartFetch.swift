@@ -37,7 +37,10 @@ public final class MediaFetcher: Sendable {
     private let requestCount = LockedValue(0)
 
     /// `partSize`: the `getFile` window, a power of two from 4 KB to 1 MB (`FetchPlan`).
-    public init(network: any AccountNetworking, mediaBox: MediaBox, parallelParts: Int = 4, partSize: Int = FetchPlan.defaultPartSize) {
+    public init(
+        network: any AccountNetworking, mediaBox: MediaBox, parallelParts: Int = 4,
+        partSize: Int = FetchPlan.defaultPartSize
+    ) {
         self.network = network
         self.mediaBox = mediaBox
         self.parallelParts = max(1, parallelParts)
@@ -81,17 +84,27 @@ public final class MediaFetcher: Sendable {
     static func location(of resource: TelegramMediaResource) throws(FetchError) -> (Api.InputFileLocation, Int32) {
         switch resource {
         case .cloudDocument(let dc, let fileId, let accessHash, let reference, _):
-            return (.inputDocumentFileLocation(.init(id: fileId, accessHash: accessHash, fileReference: reference, thumbSize: "")), dc)
+            return (
+                .inputDocumentFileLocation(
+                    .init(id: fileId, accessHash: accessHash, fileReference: reference, thumbSize: "")), dc
+            )
         case .cloudDocumentSize(let dc, let documentId, let accessHash, let reference, let spec):
-            return (.inputDocumentFileLocation(.init(id: documentId, accessHash: accessHash, fileReference: reference, thumbSize: spec)), dc)
+            return (
+                .inputDocumentFileLocation(
+                    .init(id: documentId, accessHash: accessHash, fileReference: reference, thumbSize: spec)), dc
+            )
         case .cloudPhotoSize(let dc, let photoId, let accessHash, let reference, let spec):
-            return (.inputPhotoFileLocation(.init(id: photoId, accessHash: accessHash, fileReference: reference, thumbSize: spec)), dc)
+            return (
+                .inputPhotoFileLocation(
+                    .init(id: photoId, accessHash: accessHash, fileReference: reference, thumbSize: spec)), dc
+            )
         case .cloudPeerPhoto:
             throw .unsupportedResource("a peer photo needs its peer's input form: fetch it through the account")
         case .localFile:
             throw .unsupportedResource("a local file has nothing to fetch")
         case .secretChatFile:
-            throw .unsupportedResource("a secret chat's file is encrypted: download it through the account's secretChats")
+            throw .unsupportedResource(
+                "a secret chat's file is encrypted: download it through the account's secretChats")
         }
     }
 
@@ -110,7 +123,9 @@ public final class MediaFetcher: Sendable {
             let answer = try await network.request(
                 Api.functions.upload.getFile(location: location, offset: window.lowerBound, limit: Int32(window.count)),
                 dc: dc, purpose: .media)
-            guard case .file(let file) = answer else { throw FetchError.unsupportedResource("the server redirected to a CDN") }
+            guard case .file(let file) = answer else {
+                throw FetchError.unsupportedResource("the server redirected to a CDN")
+            }
             return (window.lowerBound, file.bytes)
         }
         do {
@@ -131,7 +146,8 @@ public final class MediaFetcher: Sendable {
                 throw FetchError.storage("\(id): the server's file is shorter than the \(size) bytes the message says")
             } else {
                 // Unknown size: one window after another from the end of what is stored, until one comes back short.
-                let stored = mediaBox.rangeMap(id).ranges.first.flatMap { $0.lowerBound == 0 ? $0.upperBound : nil } ?? 0
+                let stored =
+                    mediaBox.rangeMap(id).ranges.first.flatMap { $0.lowerBound == 0 ? $0.upperBound : nil } ?? 0
                 var offset = stored / Int64(plan.partSize) * Int64(plan.partSize)
                 while true {
                     let (_, bytes) = try await part(offset..<offset + Int64(plan.partSize))

@@ -43,7 +43,9 @@ public enum MultipartUpload {
 
     /// The stopped upload of `path`, if there is one (the next `upload` of it goes on from there).
     public static func stoppedUpload(path: String) -> StoppedUpload? {
-        loadRecord(path: path).map { StoppedUpload(fileId: $0.fileId, plan: $0.plan, acknowledgedParts: $0.acknowledged.count) }
+        loadRecord(path: path).map {
+            StoppedUpload(fileId: $0.fileId, plan: $0.plan, acknowledgedParts: $0.acknowledged.count)
+        }
     }
 
     /// Where the record of `path`'s upload is kept.
@@ -67,16 +69,20 @@ public enum MultipartUpload {
             throw .unreadable(path: path, reason: "\(error.localizedDescription)")
         }
         guard let plan = UploadPlan(size: size) else { throw .unsupportedSize(size) }
-        var record = loadRecord(path: path).flatMap { $0.plan == plan ? $0 : nil }
+        var record =
+            loadRecord(path: path).flatMap { $0.plan == plan ? $0 : nil }
             ?? Record(fileId: randomFileId(), plan: plan, acknowledged: [])
         saveRecord(record, path: path)
-        guard let file = FileHandle(forReadingAtPath: path) else { throw .unreadable(path: path, reason: "cannot open it") }
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw .unreadable(path: path, reason: "cannot open it")
+        }
         defer { try? file.close() }
 
         var remaining = plan.remainingParts(acknowledged: record.acknowledged)[...]
         let fileId = record.fileId
         func acknowledgedFraction() -> Double {
-            Double(record.acknowledged.reduce(Int64(0)) { $0 + Int64(plan.range(ofPart: $1).count) }) / Double(plan.size)
+            Double(record.acknowledged.reduce(Int64(0)) { $0 + Int64(plan.range(ofPart: $1).count) })
+                / Double(plan.size)
         }
         progress(acknowledgedFraction())
         do {
@@ -87,7 +93,8 @@ public enum MultipartUpload {
                     let range = plan.range(ofPart: index)
                     try file.seek(toOffset: UInt64(range.lowerBound))
                     guard let data = try file.read(upToCount: range.count), data.count == range.count else {
-                        throw UploadError.unreadable(path: path, reason: "part \(index) is shorter than the file's size says")
+                        throw UploadError.unreadable(
+                            path: path, reason: "part \(index) is shorter than the file's size says")
                     }
                     let bytes = [UInt8](data)
                     group.addTask {
@@ -95,7 +102,8 @@ public enum MultipartUpload {
                         if plan.isBig {
                             accepted = try await network.request(
                                 Api.functions.upload.saveBigFilePart(
-                                    fileId: fileId, filePart: Int32(index), fileTotalParts: Int32(plan.partCount), bytes: bytes),
+                                    fileId: fileId, filePart: Int32(index), fileTotalParts: Int32(plan.partCount),
+                                    bytes: bytes),
                                 purpose: .media)
                         } else {
                             accepted = try await network.request(
@@ -138,7 +146,8 @@ public enum MultipartUpload {
         Signal { subscriber in
             let task = Task {
                 do throws(UploadError) {
-                    let file = try await upload(network: network, path: path, name: name, parallelParts: parallelParts) {
+                    let file = try await upload(network: network, path: path, name: name, parallelParts: parallelParts)
+                    {
                         subscriber.putNext(.progress($0))
                     }
                     subscriber.putNext(.completed(file))
@@ -163,7 +172,9 @@ public enum MultipartUpload {
     private static func saveRecord(_ record: Record, path: String) {
         guard let data = try? JSONEncoder().encode(record) else { return }
         let target = recordPath(for: path)
-        if FileManager.default.createFile(atPath: target + ".tmp", contents: data, attributes: [.posixPermissions: 0o600]) {
+        if FileManager.default.createFile(
+            atPath: target + ".tmp", contents: data, attributes: [.posixPermissions: 0o600])
+        {
             _ = rename(target + ".tmp", target)
         }
     }

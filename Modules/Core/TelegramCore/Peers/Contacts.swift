@@ -19,12 +19,16 @@ extension Account {
     /// Adds the phone number to this account's contacts (`contacts.importContacts`, Telegram-iOS
     /// `TelegramEngine.Contacts.importContact`) and stores the user the server returns, so chats with them can be
     /// written to; `nil` when nobody has that number.
-    public func importContact(phone: String, firstName: String, lastName: String = "") async throws(ImportContactError) -> PeerId? {
+    public func importContact(
+        phone: String, firstName: String, lastName: String = ""
+    ) async throws(ImportContactError) -> PeerId? {
         let imported: Api.contacts.ImportedContacts
         do {
             imported = try await network.request(
                 Api.functions.contacts.importContacts(
-                    contacts: [.inputPhoneContact(.init(clientId: 1, phone: phone, firstName: firstName, lastName: lastName))]))
+                    contacts: [
+                        .inputPhoneContact(.init(clientId: 1, phone: phone, firstName: firstName, lastName: lastName))
+                    ]))
         } catch NetworkError.rpc(_, let message) {
             throw .server(message)
         } catch {

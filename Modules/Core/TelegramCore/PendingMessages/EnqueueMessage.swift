@@ -18,7 +18,8 @@ public struct EnqueueMessage: Sendable {
     public var forwardSource: MessageId?
 
     public init(
-        text: String, entities: [MessageTextEntity] = [], replyTo: MessageId? = nil, media: (any Media)? = nil, groupingKey: Int64? = nil
+        text: String, entities: [MessageTextEntity] = [], replyTo: MessageId? = nil, media: (any Media)? = nil,
+        groupingKey: Int64? = nil
     ) {
         self.text = text
         self.entities = entities
@@ -84,7 +85,8 @@ public func enqueueMessages(
         if !entities.isEmpty { attributes.append(TextEntitiesMessageAttribute(entities: entities)) }
         if let replyTo = message.replyTo { attributes.append(ReplyMessageAttribute(messageId: replyTo)) }
         return StoreMessage(
-            id: .partial(peerId, Namespaces.Message.local), globallyUniqueId: randomId, groupingKey: message.groupingKey,
+            id: .partial(peerId, Namespaces.Message.local), globallyUniqueId: randomId,
+            groupingKey: message.groupingKey,
             timestamp: now, flags: [.unsent], authorId: accountPeerId, text: text, attributes: attributes, media: media)
     }
     return try tx.addMessages(stored)

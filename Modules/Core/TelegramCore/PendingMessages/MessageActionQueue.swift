@@ -4,8 +4,8 @@ import Network
 import Postbox
 import SyncCore
 import SyncCoreApi
-import TelegramApi
 import TLRuntime
+import TelegramApi
 
 /// Sends the stored reads and deletes (`PendingMessageAction`) one at a time, in the order they were made, while the
 /// account runs (Telegram-iOS `managedSynchronizePeerReadStates`, `managedCloudChatRemoveMessagesOperations`). Each
@@ -25,7 +25,10 @@ public final class MessageActionQueue: @unchecked Sendable {
     private var awaited: [Int64: CheckedContinuation<Result<Void, MessageActionError>, Never>] = [:]
     private var settled: [Int64: Result<Void, MessageActionError>] = [:]
 
-    init(accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager, retryDelay: Double = 2) {
+    init(
+        accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager,
+        retryDelay: Double = 2
+    ) {
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network
@@ -39,7 +42,8 @@ public final class MessageActionQueue: @unchecked Sendable {
     /// Actions stored and not yet confirmed or refused, oldest first.
     public func pending() throws -> [PendingMessageAction] {
         try postbox.readTransactionSync { tx in
-            (try tx.getPreferencesEntry(key: PendingMessageActionsEntry.key) as? PendingMessageActionsEntry)?.actions.map(\.action) ?? []
+            (try tx.getPreferencesEntry(key: PendingMessageActionsEntry.key) as? PendingMessageActionsEntry)?.actions
+                .map(\.action) ?? []
         }
     }
 
@@ -108,7 +112,11 @@ public final class MessageActionQueue: @unchecked Sendable {
     private func run(_ wakeups: AsyncStream<Void>) async {
         var iterator = wakeups.makeAsyncIterator()
         while !Task.isCancelled {
-            guard let next = try? postbox.readTransactionSync({ tx in try PendingMessageActionsEntry.first(transaction: tx) }) else {
+            guard
+                let next = try? postbox.readTransactionSync({ tx in
+                    try PendingMessageActionsEntry.first(transaction: tx)
+                })
+            else {
                 // Nothing stored: sleep until an action is added (or the queue stops).
                 guard await iterator.next() != nil else { return }
                 continue
@@ -118,7 +126,8 @@ public final class MessageActionQueue: @unchecked Sendable {
             switch result {
             case .success, .failure(.refused), .failure(.unknownPeer), .failure(.notSent):
                 // Done, or never possible: it leaves the queue either way.
-                _ = try? postbox.transactionSync { tx in try PendingMessageActionsEntry.remove(next.id, transaction: tx) }
+                _ = try? postbox.transactionSync { tx in try PendingMessageActionsEntry.remove(next.id, transaction: tx)
+                }
                 settle(next.id, result)
             case .failure(let error):
                 settle(next.id, .failure(error))
@@ -135,18 +144,25 @@ public final class MessageActionQueue: @unchecked Sendable {
             case .readHistory(let peerId, let maxId):
                 let peer = try inputPeer(peerId)
                 let affected = try await call(Api.functions.messages.readHistory(peer: peer, maxId: maxId))
-                guard case .affectedMessages(let moved) = affected, let apiPeer = peerId.apiPeer else { return .success(()) }
+                guard case .affectedMessages(let moved) = affected, let apiPeer = peerId.apiPeer else {
+                    return .success(())
+                }
                 stateManager.addUpdates(
-                    .updateShort(.init(
-                        update: .updateReadHistoryInbox(
-                            .init(peer: apiPeer, maxId: maxId, stillUnreadCount: 0, pts: moved.pts, ptsCount: moved.ptsCount)),
-                        date: date)))
+                    .updateShort(
+                        .init(
+                            update: .updateReadHistoryInbox(
+                                .init(
+                                    peer: apiPeer, maxId: maxId, stillUnreadCount: 0, pts: moved.pts,
+                                    ptsCount: moved.ptsCount)),
+                            date: date)))
             case .deleteMessages(let ids, let forEveryone):
                 let affected = try await call(Api.functions.messages.deleteMessages(revoke: forEveryone, id: ids))
                 guard case .affectedMessages(let moved) = affected else { return .success(()) }
                 stateManager.addUpdates(
-                    .updateShort(.init(
-                        update: .updateDeleteMessages(.init(messages: ids, pts: moved.pts, ptsCount: moved.ptsCount)), date: date)))
+                    .updateShort(
+                        .init(
+                            update: .updateDeleteMessages(
+                                .init(messages: ids, pts: moved.pts, ptsCount: moved.ptsCount)), date: date)))
             }
             return .success(())
         } catch {
@@ -158,17 +174,22 @@ public final class MessageActionQueue: @unchecked Sendable {
         try MessageCalls.inputPeer(peerId, accountPeerId: accountPeerId, postbox: postbox)
     }
 
-    private func call<F: TLFunction>(_ function: F) async throws(MessageActionError) -> F.Result where F.Result: Sendable {
+    private func call<F: TLFunction>(_ function: F) async throws(MessageActionError) -> F.Result
+    where F.Result: Sendable {
         try await MessageCalls.call(function, network: network)
     }
 }
 
 /// What reading, editing and deleting share: naming the chat to the server, and the call with its errors typed.
 enum MessageCalls {
-    static func inputPeer(_ peerId: PeerId, accountPeerId: PeerId, postbox: Postbox) throws(MessageActionError) -> Api.InputPeer {
+    static func inputPeer(
+        _ peerId: PeerId, accountPeerId: PeerId, postbox: Postbox
+    ) throws(MessageActionError) -> Api.InputPeer {
         let found: Api.InputPeer?
         do {
-            found = try postbox.readTransactionSync { tx in try apiInputPeer(peerId, accountPeerId: accountPeerId, transaction: tx) }
+            found = try postbox.readTransactionSync { tx in
+                try apiInputPeer(peerId, accountPeerId: accountPeerId, transaction: tx)
+            }
         } catch {
             throw .storage("\(error)")
         }
@@ -176,7 +197,9 @@ enum MessageCalls {
         return found
     }
 
-    static func call<F: TLFunction>(_ function: F, network: any AccountNetworking) async throws(MessageActionError) -> F.Result
+    static func call<F: TLFunction>(
+        _ function: F, network: any AccountNetworking
+    ) async throws(MessageActionError) -> F.Result
     where F.Result: Sendable {
         do {
             return try await network.request(function)

@@ -4,8 +4,8 @@ public import Network
 public import Postbox
 public import SyncCore
 import SyncCoreApi
-import TelegramApi
 import TLRuntime
+import TelegramApi
 
 /// Why reading, editing or deleting did not happen.
 public enum MessageActionError: Error, Equatable, Sendable {
@@ -40,12 +40,15 @@ extension Account {
 
     /// Replaces a sent message's text and entities (`messages.editMessage`); the answer's `updateEditMessage` is
     /// applied through the state manager, so every view shows the edit with its `EditedMessageAttribute`.
-    public func editMessage(_ id: MessageId, text: String, entities: [MessageTextEntity] = []) async throws(MessageActionError) {
+    public func editMessage(
+        _ id: MessageId, text: String, entities: [MessageTextEntity] = []
+    ) async throws(MessageActionError) {
         guard id.namespace == Namespaces.Message.cloud else { throw .notSent(id) }
         let peer = try MessageCalls.inputPeer(id.peerId, accountPeerId: self.peerId, postbox: postbox)
         let updates = try await MessageCalls.call(
             Api.functions.messages.editMessage(
-                peer: peer, id: id.id, message: text, entities: entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }),
+                peer: peer, id: id.id, message: text,
+                entities: entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }),
             network: network)
         stateManager.addUpdates(updates)
     }
@@ -60,7 +63,10 @@ extension Account {
         }
         let stored = try write { tx in
             try tx.deleteMessages(ids)
-            return try chunks.map { try PendingMessageActionsEntry.append(.deleteMessages(ids: $0, forEveryone: forEveryone), transaction: tx) }
+            return try chunks.map {
+                try PendingMessageActionsEntry.append(
+                    .deleteMessages(ids: $0, forEveryone: forEveryone), transaction: tx)
+            }
         }
         for id in stored { try await confirmed(id) }
     }

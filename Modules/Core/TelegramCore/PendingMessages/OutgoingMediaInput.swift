@@ -21,18 +21,21 @@ struct OutgoingMediaInput {
     /// The input for `media`, uploading it when it is local; `progress` gets the acknowledged fraction. `nil` when the
     /// message has no media to send.
     static func make(
-        for media: [any Media], network: any AccountNetworking, mediaBox: MediaBox, progress: @escaping @Sendable (Double) -> Void
+        for media: [any Media], network: any AccountNetworking, mediaBox: MediaBox,
+        progress: @escaping @Sendable (Double) -> Void
     ) async throws -> OutgoingMediaInput? {
         if let file = media.compactMap({ $0 as? TelegramMediaFile }).first {
             if let document = file.apiInputDocument {
                 return OutgoingMediaInput(media: .inputMediaDocument(.init(id: document)))
             }
             let path = mediaBox.completedPath(file.resource.id)
-            let input = try await MultipartUpload.upload(network: network, path: path, name: file.fileName ?? "file", progress: progress)
+            let input = try await MultipartUpload.upload(
+                network: network, path: path, name: file.fileName ?? "file", progress: progress)
             return OutgoingMediaInput(
                 media: .inputMediaUploadedDocument(
                     .init(
-                        forceFile: !file.isVoice && !file.isVideo && !file.isAnimated, file: input, mimeType: file.mimeType,
+                        forceFile: !file.isVoice && !file.isVideo && !file.isAnimated, file: input,
+                        mimeType: file.mimeType,
                         attributes: file.attributes.compactMap(\.apiDocumentAttribute))),
                 uploadedResource: file.resource, uploadPath: path)
         }
@@ -42,7 +45,8 @@ struct OutgoingMediaInput {
             }
             guard let local = image.largestRepresentation else { return nil }
             let path = mediaBox.completedPath(local.resource.id)
-            let input = try await MultipartUpload.upload(network: network, path: path, name: "photo.jpg", progress: progress)
+            let input = try await MultipartUpload.upload(
+                network: network, path: path, name: "photo.jpg", progress: progress)
             return OutgoingMediaInput(
                 media: .inputMediaUploadedPhoto(.init(file: input)), uploadedResource: local.resource, uploadPath: path)
         }

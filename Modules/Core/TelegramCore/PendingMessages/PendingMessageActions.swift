@@ -20,7 +20,8 @@ public enum PendingMessageAction: Equatable, Sendable {
     var encoded: [UInt8] {
         switch self {
         case .readHistory(let peerId, let maxId):
-            return [0] + Self.le(UInt64(bitPattern: peerId.toInt64()), 8) + Self.le(UInt64(UInt32(bitPattern: maxId)), 4)
+            return [0] + Self.le(UInt64(bitPattern: peerId.toInt64()), 8)
+                + Self.le(UInt64(UInt32(bitPattern: maxId)), 4)
         case .deleteMessages(let ids, let forEveryone):
             return [1, forEveryone ? 1 : 0] + ids.flatMap { Self.le(UInt64(UInt32(bitPattern: $0)), 4) }
         }
@@ -32,7 +33,8 @@ public enum PendingMessageAction: Equatable, Sendable {
         switch kind {
         case 0 where bytes.count == 13:
             self = .readHistory(
-                peerId: PeerId(Int64(bitPattern: Self.read(bytes, 1, 8))), maxId: Int32(bitPattern: UInt32(Self.read(bytes, 9, 4))))
+                peerId: PeerId(Int64(bitPattern: Self.read(bytes, 1, 8))),
+                maxId: Int32(bitPattern: UInt32(Self.read(bytes, 9, 4))))
         case 1 where bytes.count >= 2 && (bytes.count - 2) % 4 == 0 && (bytes.count - 2) / 4 <= Self.maxIds:
             let ids = stride(from: 2, to: bytes.count, by: 4).map { Int32(bitPattern: UInt32(Self.read(bytes, $0, 4))) }
             self = .deleteMessages(ids: ids, forEveryone: bytes[1] != 0)
@@ -41,7 +43,9 @@ public enum PendingMessageAction: Equatable, Sendable {
         }
     }
 
-    private static func le(_ value: UInt64, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+    private static func le(_ value: UInt64, _ count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+    }
     private static func read(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> UInt64 {
         (0..<count).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
     }
@@ -76,7 +80,8 @@ struct PendingMessageActionsEntry: PreferencesEntry, Equatable {
     func isEqual(to other: PreferencesEntry) -> Bool { (other as? PendingMessageActionsEntry) == self }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.nextId == rhs.nextId && lhs.actions.map(\.id) == rhs.actions.map(\.id) && lhs.actions.map(\.action) == rhs.actions.map(\.action)
+        lhs.nextId == rhs.nextId && lhs.actions.map(\.id) == rhs.actions.map(\.id)
+            && lhs.actions.map(\.action) == rhs.actions.map(\.action)
     }
 
     /// Appends `action` inside `tx`; returns its sequence number.

@@ -142,13 +142,16 @@ public final class PendingMessageManager: @unchecked Sendable {
             guard let group = try tx.getMessageGroup(id),
                 let peer = try apiInputPeer(id.peerId, accountPeerId: accountPeerId, transaction: tx)
             else { return nil }
-            let messages = group.filter { $0.flags.contains(.unsent) && !$0.flags.contains(.failed) && $0.globallyUniqueId != nil }
+            let messages = group.filter {
+                $0.flags.contains(.unsent) && !$0.flags.contains(.failed) && $0.globallyUniqueId != nil
+            }
             guard messages.contains(where: { $0.id == id }) else { return nil }
             // A forward goes alone; its source is named by the chat it is in.
             if let message = messages.first(where: { $0.id == id }),
                 let source = message.attributes.compactMap({ $0 as? PendingForwardAttribute }).first?.sourceMessageId
             {
-                guard let fromPeer = try apiInputPeer(source.peerId, accountPeerId: accountPeerId, transaction: tx) else { return nil }
+                guard let fromPeer = try apiInputPeer(source.peerId, accountPeerId: accountPeerId, transaction: tx)
+                else { return nil }
                 return Batch(messages: [message], peer: peer, forward: (fromPeer, source))
             }
             return Batch(messages: messages, peer: peer)
@@ -163,7 +166,9 @@ public final class PendingMessageManager: @unchecked Sendable {
         guard let batch = readBatch(id) else { return }
         let ids = batch.messages.map(\.id)
         states.withLock { states in
-            for message in batch.messages { states[message.id] = OutgoingMediaInput.isLocal(message.media) ? .waitingForUpload : .sending }
+            for message in batch.messages {
+                states[message.id] = OutgoingMediaInput.isLocal(message.media) ? .waitingForUpload : .sending
+            }
         }
         var uploadPaths: [String] = []
         defer { states.withLock { for id in ids { $0.removeValue(forKey: id) } } }
@@ -214,14 +219,17 @@ public final class PendingMessageManager: @unchecked Sendable {
     /// Uploads what is local and sends the batch with the one request that fits it (Telegram-iOS
     /// `sendMessageContent`, `sendGroupMessagesContent`, `forwardMessages`): the answer, and for each message the
     /// local resource that went up.
-    private func request(_ batch: Batch, uploadPaths: inout [String]) async throws -> (Api.Updates, [MessageId: TelegramMediaResource]) {
+    private func request(
+        _ batch: Batch, uploadPaths: inout [String]
+    ) async throws -> (Api.Updates, [MessageId: TelegramMediaResource]) {
         let first = batch.messages[0]
         if let forward = batch.forward {
             guard forward.id.namespace == Namespaces.Message.cloud, let randomId = first.globallyUniqueId else {
                 throw SendError.notSendable("a forward of a message the server does not have")
             }
             let updates = try await network.request(
-                Api.functions.messages.forwardMessages(fromPeer: forward.peer, id: [forward.id.id], randomId: [randomId], toPeer: batch.peer))
+                Api.functions.messages.forwardMessages(
+                    fromPeer: forward.peer, id: [forward.id.id], randomId: [randomId], toPeer: batch.peer))
             return (updates, [:])
         }
         var inputs: [(message: Message, input: OutgoingMediaInput?)] = []
@@ -229,10 +237,16 @@ public final class PendingMessageManager: @unchecked Sendable {
             let id = message.id
             // The first report is what an earlier attempt left acknowledged; every later one is a part sent now.
             let reportedOnce = LockedValue(false)
-            let input = try await OutgoingMediaInput.make(for: message.media, network: network, mediaBox: postbox.mediaBox) { fraction in
+            let input = try await OutgoingMediaInput.make(
+                for: message.media, network: network, mediaBox: postbox.mediaBox
+            ) { fraction in
                 self.states.withLock { $0[id] = .uploading(progress: fraction) }
                 self.progressReports.putNext(id)
-                if reportedOnce.withLock({ reported in defer { reported = true }; return reported }) { self.counters.withLock { $0.parts += 1 } }
+                if reportedOnce.withLock({ reported in
+                    defer { reported = true }; return reported
+                }) {
+                    self.counters.withLock { $0.parts += 1 }
+                }
             }
             if let path = input?.uploadPath { uploadPaths.append(path) }
             inputs.append((message, input))
@@ -247,15 +261,23 @@ public final class PendingMessageManager: @unchecked Sendable {
             // An album: each uploaded item is stored with `messages.uploadMedia` first, then all go in one request.
             var singles: [Api.InputSingleMedia] = []
             for (message, input) in inputs {
-                guard let input, let randomId = message.globallyUniqueId else { throw SendError.notSendable("an album item without media") }
+                guard let input, let randomId = message.globallyUniqueId else {
+                    throw SendError.notSendable("an album item without media")
+                }
                 var media = input.media
                 if input.uploadedResource != nil {
-                    let stored = try await network.request(Api.functions.messages.uploadMedia(peer: batch.peer, media: media))
-                    guard let sendable = stored.sendableInputMedia else { throw SendError.notSendable("uploadMedia answered \(stored)") }
+                    let stored = try await network.request(
+                        Api.functions.messages.uploadMedia(peer: batch.peer, media: media))
+                    guard let sendable = stored.sendableInputMedia else {
+                        throw SendError.notSendable("uploadMedia answered \(stored)")
+                    }
                     media = sendable
                 }
                 singles.append(
-                    .inputSingleMedia(.init(media: media, randomId: randomId, message: message.text, entities: Self.apiEntities(message))))
+                    .inputSingleMedia(
+                        .init(
+                            media: media, randomId: randomId, message: message.text, entities: Self.apiEntities(message)
+                        )))
             }
             let updates = try await network.request(
                 Api.functions.messages.sendMultiMedia(peer: batch.peer, replyTo: replyTo, multiMedia: singles))
@@ -271,7 +293,8 @@ public final class PendingMessageManager: @unchecked Sendable {
         }
         let updates = try await network.request(
             Api.functions.messages.sendMessage(
-                peer: batch.peer, replyTo: replyTo, message: first.text, randomId: randomId, entities: Self.apiEntities(first)))
+                peer: batch.peer, replyTo: replyTo, message: first.text, randomId: randomId,
+                entities: Self.apiEntities(first)))
         return (updates, uploaded)
     }
 
@@ -308,7 +331,8 @@ public final class PendingMessageManager: @unchecked Sendable {
     /// Each local message becomes the server's: its id (`updateMessageID` by `random_id`), date, entities and media as
     /// the answer gives them, in place in every view; uploaded bytes become the server's resource in MediaBox.
     private func replace(
-        _ messages: [Message], uploaded: [MessageId: TelegramMediaResource], with updates: Api.Updates, transaction tx: Transaction
+        _ messages: [Message], uploaded: [MessageId: TelegramMediaResource], with updates: Api.Updates,
+        transaction tx: Transaction
     ) throws {
         var serverIds: [Int64: Int32] = [:]
         var serverMessages: [Int32: StoreMessage] = [:]
@@ -321,13 +345,15 @@ public final class PendingMessageManager: @unchecked Sendable {
             for case .updateMessageID(let value) in container.updates { serverIds[value.randomId] = value.id }
             var outgoing: [Int32] = []
             for case .updateNewMessage(let new) in container.updates {
-                guard let candidate = StoreMessage(apiMessage: new.message, accountPeerId: accountPeerId), case .id(let candidateId) = candidate.id
+                guard let candidate = StoreMessage(apiMessage: new.message, accountPeerId: accountPeerId),
+                    case .id(let candidateId) = candidate.id
                 else { continue }
                 serverMessages[candidateId.id] = candidate
                 if case .message(let message) = new.message, message.out { outgoing.append(message.id) }
             }
             // A server that sent no `updateMessageID`: the one new outgoing message of the answer is ours.
-            if serverIds.isEmpty, messages.count == 1, outgoing.count == 1, let randomId = messages[0].globallyUniqueId {
+            if serverIds.isEmpty, messages.count == 1, outgoing.count == 1, let randomId = messages[0].globallyUniqueId
+            {
                 serverIds[randomId] = outgoing[0]
             }
         default:
@@ -350,7 +376,8 @@ public final class PendingMessageManager: @unchecked Sendable {
                 stored.flags.remove(.failed)
                 if let date { stored.timestamp = date }
                 var attributes = stored.attributes.filter {
-                    !($0 is OutgoingMessageInfoAttribute) && !($0 is SendFailureAttribute) && !($0 is PendingForwardAttribute)
+                    !($0 is OutgoingMessageInfoAttribute) && !($0 is SendFailureAttribute)
+                        && !($0 is PendingForwardAttribute)
                 }
                 attributes.append(OutgoingMessageInfoAttribute(uniqueId: randomId, acknowledged: true))
                 stored.attributes = attributes

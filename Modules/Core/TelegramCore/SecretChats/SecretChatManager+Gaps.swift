@@ -34,18 +34,20 @@ extension SecretChatManager {
     /// Gives up every gap whose deadline has passed; returns the chats with something to send.
     func skipExpiredGaps() -> [Int32] {
         let now = clock()
-        return (try? write { tx -> [Int32] in
-            var flush: [Int32] = []
-            for id in try SecretChatStorage.chatIds(tx: tx) {
-                guard var record = try SecretChatStorage.record(id, tx: tx), var session = record.session,
-                    let deadline = session.gapDeadline, deadline <= now
-                else { continue }
-                let events = session.skipExpiredGap(now: now, policy: rekeyPolicy)
-                if let chatId = try store(events, chatId: id, date: now, record: &record, session: session, tx: tx) {
-                    flush.append(chatId)
+        return
+            (try? write { tx -> [Int32] in
+                var flush: [Int32] = []
+                for id in try SecretChatStorage.chatIds(tx: tx) {
+                    guard var record = try SecretChatStorage.record(id, tx: tx), var session = record.session,
+                        let deadline = session.gapDeadline, deadline <= now
+                    else { continue }
+                    let events = session.skipExpiredGap(now: now, policy: rekeyPolicy)
+                    if let chatId = try store(events, chatId: id, date: now, record: &record, session: session, tx: tx)
+                    {
+                        flush.append(chatId)
+                    }
                 }
-            }
-            return flush
-        }) ?? []
+                return flush
+            }) ?? []
     }
 }

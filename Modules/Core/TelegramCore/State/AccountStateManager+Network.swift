@@ -1,16 +1,17 @@
-public import UpdateSequencing
 public import AccountNetworking
 public import Network
 import SwiftSignalKit
 import TLRuntime
 import TelegramApi
+public import UpdateSequencing
 
 extension AccountStateManager.Environment {
     /// The state manager's server: the main DC's pushes (`nil` where pushes may have been lost: a new session, a
     /// socket replaced, and once the subscription is in place — pushes before it were not heard), `updates.getState`
     /// and `updates.getDifference`.
     public static func network(
-        _ network: any AccountNetworking, differenceTotalLimit: Int32? = nil, didResetChats: @escaping @Sendable () -> Void = {}
+        _ network: any AccountNetworking, differenceTotalLimit: Int32? = nil,
+        didResetChats: @escaping @Sendable () -> Void = {}
     ) -> AccountStateManager.Environment {
         let updates = Signal<Api.Updates?, NoError> { subscriber in
             let inner = MetaDisposable()
@@ -40,7 +41,8 @@ extension AccountStateManager.Environment {
             },
             getDifference: { state in
                 network.requestSignal(
-                    Api.functions.updates.getDifference(pts: state.pts, ptsTotalLimit: differenceTotalLimit, date: state.date, qts: state.qts))
+                    Api.functions.updates.getDifference(
+                        pts: state.pts, ptsTotalLimit: differenceTotalLimit, date: state.date, qts: state.qts))
                     |> mapError { .network("\($0)") }
             },
             didResetChats: didResetChats)

@@ -1,8 +1,8 @@
-public import UpdateSequencing
 public import Postbox
 public import SwiftSignalKit
-public import TelegramApi
 import SyncCore
+public import TelegramApi
+public import UpdateSequencing
 
 /// The account's update pipeline (Telegram-iOS `AccountStateManager`): `Updates` pushed by the server and returned
 /// by calls go through `UpdateSequencer` on one queue; each batch it releases is applied to Postbox in one transaction
@@ -88,7 +88,8 @@ public final class AccountStateManager: @unchecked Sendable {
 
     /// A manager for the account `accountPeerId` whose data is in `postbox`.
     public init(
-        accountPeerId: PeerId, postbox: Postbox, environment: Environment, queue: Queue = Queue(name: "AccountStateManager"),
+        accountPeerId: PeerId, postbox: Postbox, environment: Environment,
+        queue: Queue = Queue(name: "AccountStateManager"),
         configuration: UpdateSequencer.Configuration = .init(), retryDelay: Double = 2,
         secretChats: (@Sendable (Api.Update, Transaction) throws -> Void)? = nil
     ) {
@@ -180,7 +181,8 @@ public final class AccountStateManager: @unchecked Sendable {
     // MARK: - On the queue
 
     private func begin(with state: UpdatesState) {
-        sequencer = UpdateSequencer(state: state, selfUserId: applier.accountPeerId.id.rawValue, configuration: configuration)
+        sequencer = UpdateSequencer(
+            state: state, selfUserId: applier.accountPeerId.id.rawValue, configuration: configuration)
         stateValue.set(.single(state))
         let held = pending
         pending = []
@@ -254,7 +256,8 @@ public final class AccountStateManager: @unchecked Sendable {
                 error: { [weak self] error in
                     guard let self else { return }
                     self.fail(error)
-                    self.wakeDisposable.set(self.queue.schedule(after: self.retryDelay) { [weak self] in self?.requestInitialState() })
+                    self.wakeDisposable.set(
+                        self.queue.schedule(after: self.retryDelay) { [weak self] in self?.requestInitialState() })
                 }))
     }
 
@@ -276,7 +279,8 @@ public final class AccountStateManager: @unchecked Sendable {
                     let actions = self.sequencer!.receiveDifference(difference, now: self.queue.currentTime)
                     let elapsed = clock.now - started
                     self.statisticsValue.withLock {
-                        $0.sequencerSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                        $0.sequencerSeconds +=
+                            Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                     }
                     self.perform(actions)
                     if let sequencer = self.sequencer, sequencer.phase != .fetchingDifference {
@@ -304,7 +308,8 @@ public final class AccountStateManager: @unchecked Sendable {
     private func perform(_ actions: [UpdateSequencer.Action]) {
         // A slice's batch comes with the request for the next slice: ask first, so the server prepares the next
         // slice while this one is written (the answer waits on this queue until the write is done).
-        let ordered = actions.filter { if case .fetchDifference = $0 { true } else { false } }
+        let ordered =
+            actions.filter { if case .fetchDifference = $0 { true } else { false } }
             + actions.filter { if case .fetchDifference = $0 { false } else { true } }
         for action in ordered {
             switch action {

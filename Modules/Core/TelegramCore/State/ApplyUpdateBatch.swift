@@ -1,8 +1,8 @@
-public import UpdateSequencing
 public import Postbox
 import SyncCore
 import SyncCoreApi
 public import TelegramApi
+public import UpdateSequencing
 
 /// Writes one of the update state machine's batches into Postbox, inside the caller's transaction (Telegram-iOS
 /// `replayFinalState` in `AccountStateManagementUtils.swift`): peers first (a `min` user merges into the stored one),
@@ -68,7 +68,9 @@ public struct UpdateBatchApplier: Sendable {
         for entry in batch.entries {
             switch entry {
             case .newMessage(let message):
-                if let stored = StoreMessage(apiMessage: message, accountPeerId: accountPeerId) { newMessages.append(stored) }
+                if let stored = StoreMessage(apiMessage: message, accountPeerId: accountPeerId) {
+                    newMessages.append(stored)
+                }
             case .update(.updateNewMessage(let update)):
                 if let stored = StoreMessage(apiMessage: update.message, accountPeerId: accountPeerId) {
                     newMessages.append(stored)
@@ -101,10 +103,11 @@ public struct UpdateBatchApplier: Sendable {
                 if var user = try tx.getPeer(.user(update.userId)) as? TelegramUser {
                     user.firstName = update.firstName
                     user.lastName = update.lastName
-                    user.username = update.usernames.compactMap { username -> String? in
-                        if case .username(let value) = username, value.active { return value.username }
-                        return nil
-                    }.first
+                    user.username =
+                        update.usernames.compactMap { username -> String? in
+                            if case .username(let value) = username, value.active { return value.username }
+                            return nil
+                        }.first
                     try tx.updatePeers([user])
                 }
             case .update(let update) where Self.isSecretChatUpdate(update):
@@ -145,7 +148,8 @@ public struct UpdateBatchApplier: Sendable {
 
     /// Replaces a stored message with its edited form; the id, or `nil` when it is not stored.
     private func edit(_ message: Api.Message, transaction tx: Transaction) throws -> MessageId? {
-        guard let stored = StoreMessage(apiMessage: message, accountPeerId: accountPeerId), case .id(let id) = stored.id,
+        guard let stored = StoreMessage(apiMessage: message, accountPeerId: accountPeerId),
+            case .id(let id) = stored.id,
             try tx.messageIndex(id) != nil
         else { return nil }
         try tx.updateMessage(id) { _ in stored }

@@ -1,6 +1,6 @@
-public import UpdateSequencing
 public import Postbox
 public import PostboxCoding
+public import UpdateSequencing
 
 /// What Postbox keeps as its state for a signed-in account (Telegram-iOS `AuthorizedAccountState`): who the account
 /// is and where its update sequence stands. Written in the same transaction as the updates it accounts for.
@@ -18,7 +18,8 @@ public struct AuthorizedAccountState: PostboxCoding, Equatable, Sendable {
         peerId = PeerId(try decoder.decodeInt64(forKey: "p"))
         if let pts = decoder.decodeOptionalInt32ForKey("pts") {
             state = UpdatesState(
-                pts: pts, qts: decoder.decodeInt32ForKey("qts", orElse: 0), seq: decoder.decodeInt32ForKey("seq", orElse: 0),
+                pts: pts, qts: decoder.decodeInt32ForKey("qts", orElse: 0),
+                seq: decoder.decodeInt32ForKey("seq", orElse: 0),
                 date: decoder.decodeInt32ForKey("date", orElse: 0))
         } else {
             state = nil

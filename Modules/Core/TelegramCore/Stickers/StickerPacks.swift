@@ -22,7 +22,8 @@ public struct StickerPackInfo: Hashable, Sendable {
         switch set {
         case .stickerSet(let fields):
             self.init(
-                id: fields.id, accessHash: fields.accessHash, title: fields.title, shortName: fields.shortName, count: fields.count,
+                id: fields.id, accessHash: fields.accessHash, title: fields.title, shortName: fields.shortName,
+                count: fields.count,
                 installed: fields.installedDate != nil)
         }
     }
@@ -56,15 +57,24 @@ public enum StickerPackError: Error, Equatable {
 /// core.telegram.org/api/stickers.
 public enum StickerPacks {
     /// The set `reference` names, with its stickers (`messages.getStickerSet`).
-    public static func fetch(_ reference: StickerPackReference, network: any AccountNetworking) async throws(StickerPackError) -> StickerPack {
-        let answer = try await call(network, Api.functions.messages.getStickerSet(stickerset: reference.apiInputStickerSet, hash: 0))
-        guard case .stickerSet(let set) = answer else { throw .network("stickerSetNotModified for a request without a hash") }
+    public static func fetch(
+        _ reference: StickerPackReference, network: any AccountNetworking
+    ) async throws(StickerPackError) -> StickerPack {
+        let answer = try await call(
+            network, Api.functions.messages.getStickerSet(stickerset: reference.apiInputStickerSet, hash: 0))
+        guard case .stickerSet(let set) = answer else {
+            throw .network("stickerSetNotModified for a request without a hash")
+        }
         return StickerPack(info: StickerPackInfo(set.set), files: set.documents.compactMap(TelegramMediaFile.init))
     }
 
     /// Installs the set for this account (`messages.installStickerSet`); it then shows in `installed`.
-    public static func install(_ reference: StickerPackReference, network: any AccountNetworking) async throws(StickerPackError) {
-        _ = try await call(network, Api.functions.messages.installStickerSet(stickerset: reference.apiInputStickerSet, archived: false))
+    public static func install(
+        _ reference: StickerPackReference, network: any AccountNetworking
+    ) async throws(StickerPackError) {
+        _ = try await call(
+            network, Api.functions.messages.installStickerSet(stickerset: reference.apiInputStickerSet, archived: false)
+        )
     }
 
     /// The sets this account has installed, in the server's order (`messages.getAllStickers`).

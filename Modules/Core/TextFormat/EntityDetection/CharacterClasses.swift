@@ -44,7 +44,9 @@ enum CharacterClass {
 
     static func isAlphaDigitOrUnderscore(_ code: UInt32) -> Bool { isAlphaDigit(code) || code == 0x5F }
 
-    static func isAlphaDigitOrUnderscoreOrMinus(_ code: UInt32) -> Bool { isAlphaDigitOrUnderscore(code) || code == 0x2D }
+    static func isAlphaDigitOrUnderscoreOrMinus(_ code: UInt32) -> Bool {
+        isAlphaDigitOrUnderscore(code) || code == 0x2D
+    }
 
     /// Letters, digits, `_`, ZWNJ, the middle dot and the Sinhala block may be in a hashtag.
     static func isHashtagLetter(_ code: UInt32) -> (isLetter: Bool, category: SimpleCategory) {
@@ -58,7 +60,9 @@ enum CharacterClass {
 
     /// Characters allowed in URLs outside ASCII: not separators, and of General Punctuation only ZWNJ, ZWJ and dashes.
     static func isURLUnicodeSymbol(_ code: UInt32) -> Bool {
-        if (0x2000...0x206F).contains(code) { return code == 0x200C || code == 0x200D || (0x2010...0x2015).contains(code) }
+        if (0x2000...0x206F).contains(code) {
+            return code == 0x200C || code == 0x200D || (0x2010...0x2015).contains(code)
+        }
         return SimpleCategory(code) != .separator
     }
 

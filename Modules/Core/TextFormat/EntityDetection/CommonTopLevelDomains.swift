@@ -117,5 +117,5 @@ let commonTopLevelDomains: Set<String> = [
     "机构", "淡马锡", "游戏", "澳門", "点看", "移动", "组织机构", "网址", "网店", "网站", "网络", "联通", "谷歌", "购物", "通販", "集团", "電訊盈科", "飞利浦",
     "食品", "餐厅", "香格里拉", "香港", "닷넷", "닷컴", "삼성", "한국", "xxx", "xyz", "yachts", "yahoo", "yamaxun", "yandex", "ye",
     "yodobashi", "yoga", "yokohama", "you", "youtube", "yt", "yun", "za", "zappos", "zara", "zero", "zip", "zm",
-    "zone", "zuerich", "zw"
+    "zone", "zuerich", "zw",
 ]

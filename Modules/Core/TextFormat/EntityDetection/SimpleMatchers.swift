@@ -2,7 +2,8 @@
 /// with TDLib's rules (td/telegram/MessageEntity.cpp `match_mentions` … `match_bank_card_numbers`). Each returns byte
 /// ranges of `text`.
 enum SimpleMatchers {
-    private static let at = UInt8(ascii: "@"), slash = UInt8(ascii: "/"), hash = UInt8(ascii: "#"), dollar = UInt8(ascii: "$")
+    private static let at = UInt8(ascii: "@"), slash = UInt8(ascii: "/"), hash = UInt8(ascii: "#"),
+        dollar = UInt8(ascii: "$")
 
     /// `@username`: 2–32 of `[a-zA-Z0-9_]`, not after a word character and not followed by one; 2- and 3-letter names
     /// only for the few short usernames Telegram has (`@gif`, `@nft`, `@pic`, `@ufc`, `@vid`).
@@ -98,7 +99,9 @@ enum SimpleMatchers {
             if size < 1 { continue }
             if end2 == index && index != end && text[index] == at {
                 var usernameEnd = index + 1
-                while usernameEnd != end && usernameEnd - index < 33 && CharacterClass.isAlphaDigitOrUnderscore(UInt32(text[usernameEnd])) {
+                while usernameEnd != end && usernameEnd - index < 33
+                    && CharacterClass.isAlphaDigitOrUnderscore(UInt32(text[usernameEnd]))
+                {
                     usernameEnd += 1
                 }
                 if usernameEnd - index - 1 >= 3 {
@@ -140,7 +143,9 @@ enum SimpleMatchers {
             if size < 1 || size > 8 { continue }
             if index != end && text[index] == at {
                 var usernameEnd = index + 1
-                while usernameEnd != end && CharacterClass.isAlphaDigitOrUnderscore(UInt32(text[usernameEnd])) { usernameEnd += 1 }
+                while usernameEnd != end && CharacterClass.isAlphaDigitOrUnderscore(UInt32(text[usernameEnd])) {
+                    usernameEnd += 1
+                }
                 let length = usernameEnd - index - 1
                 if length >= 3 && length <= 32 {
                     tagEnd = usernameEnd
@@ -245,11 +250,14 @@ enum SimpleMatchers {
 
     static func isValidMediaTimestamp(_ text: String) -> Bool {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 2, parts.count <= 3, parts.last!.count == 2, let seconds = Int(parts.last!), seconds < 60 else {
+        guard parts.count >= 2, parts.count <= 3, parts.last!.count == 2, let seconds = Int(parts.last!), seconds < 60
+        else {
             return false
         }
         if parts.count == 2 { return !parts[0].isEmpty && parts[0].count <= 4 }
-        guard !parts[0].isEmpty, !parts[1].isEmpty, parts[0].count <= 2, parts[1].count <= 2, let minutes = Int(parts[1]) else {
+        guard !parts[0].isEmpty, !parts[1].isEmpty, parts[0].count <= 2, parts[1].count <= 2,
+            let minutes = Int(parts[1])
+        else {
             return false
         }
         return minutes < 60

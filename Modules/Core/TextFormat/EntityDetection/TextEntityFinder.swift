@@ -8,7 +8,9 @@ public enum TextEntityFinder {
     /// The entities of `text`; `botCommands: false` leaves commands out (chats without bots). TDLib also finds media
     /// timestamps (`1:30`), which have no API entity: they take part in resolving overlaps and are not returned
     /// (`mediaTimestamps: false` leaves them out of that too, as TDLib's markdown parser does).
-    public static func entities(in text: String, botCommands: Bool = true, mediaTimestamps: Bool = true) -> [MessageTextEntity] {
+    public static func entities(
+        in text: String, botCommands: Bool = true, mediaTimestamps: Bool = true
+    ) -> [MessageTextEntity] {
         let utf8 = UTF8Text(text)
         var found: [(range: Range<Int>, type: MessageTextEntityType)] = []
         found += SimpleMatchers.mentions(utf8).map { ($0, .mention) }
@@ -25,7 +27,9 @@ public enum TextEntityFinder {
             if lhs.element.range.lowerBound != rhs.element.range.lowerBound {
                 return lhs.element.range.lowerBound < rhs.element.range.lowerBound
             }
-            if lhs.element.range.count != rhs.element.range.count { return lhs.element.range.count > rhs.element.range.count }
+            if lhs.element.range.count != rhs.element.range.count {
+                return lhs.element.range.count > rhs.element.range.count
+            }
             return lhs.offset < rhs.offset
         }.map(\.element)
         var kept: [(range: Range<Int>, type: MessageTextEntityType)] = []

@@ -16,9 +16,12 @@ enum URLMatchers {
             if end - index >= 3 && text[index + 1] == 0x2F && text[index + 2] == 0x2F {
                 if index >= 2 && lower(index - 2) == 0x74 && lower(index - 1) == 0x67 {
                     urlStart = index - 2
-                } else if index >= 3 && lower(index - 3) == 0x74 && lower(index - 2) == 0x6F && lower(index - 1) == 0x6E {
+                } else if index >= 3 && lower(index - 3) == 0x74 && lower(index - 2) == 0x6F && lower(index - 1) == 0x6E
+                {
                     urlStart = index - 3
-                } else if index >= 7 && Array(text.bytes[(index - 7)..<index]).map({ $0 | 0x20 }) == Array("tonsite".utf8) {
+                } else if index >= 7
+                    && Array(text.bytes[(index - 7)..<index]).map({ $0 | 0x20 }) == Array("tonsite".utf8)
+                {
                     // TDLib starts a tonsite:// link at "ton" of "tonsite", as written.
                     urlStart = index - 3
                 }
@@ -29,7 +32,9 @@ enum URLMatchers {
             }
             index += 3
             let hostStart = index
-            while index != end && index - hostStart != 253 && CharacterClass.isAlphaDigitOrUnderscoreOrMinus(UInt32(text[index])) {
+            while index != end && index - hostStart != 253
+                && CharacterClass.isAlphaDigitOrUnderscoreOrMinus(UInt32(text[index]))
+            {
                 index += 1
             }
             if index == hostStart { continue }
@@ -55,7 +60,8 @@ enum URLMatchers {
 
     private static func isUserDataSymbol(_ code: UInt32) -> Bool {
         switch code {
-        case 0x0A, 0x2F, 0x5B, 0x5D, 0x7B, 0x7D, 0x28, 0x29, 0x27, 0x60, 0x3C, 0x3E, 0x22, 0x40, 0xAB, 0xBB: return false
+        case 0x0A, 0x2F, 0x5B, 0x5D, 0x7B, 0x7D, 0x28, 0x29, 0x27, 0x60, 0x3C, 0x3E, 0x22, 0x40, 0xAB, 0xBB:
+            return false
         default: return CharacterClass.isURLUnicodeSymbol(code)
         }
     }
@@ -106,7 +112,9 @@ enum URLMatchers {
                 while portEnd != end && CharacterClass.isDigit(text[portEnd]) { portEnd += 1 }
                 var portStart = urlEnd + 1
                 while portStart != portEnd && text[portStart] == 0x30 { portStart += 1 }
-                if portStart != portEnd && portEnd - portStart <= 5, let port = Int(text.string(portStart..<portEnd)), port <= 65_535 {
+                if portStart != portEnd && portEnd - portStart <= 5, let port = Int(text.string(portStart..<portEnd)),
+                    port <= 65_535
+                {
                     urlEnd = portEnd
                 }
             }
@@ -158,7 +166,9 @@ enum URLMatchers {
                     }
                 } else {
                     let code = text.previous(urlStart)
-                    if CharacterClass.isWordCharacter(code) || code == 0x2F || code == 0x23 || code == 0x40 { isBad = true }
+                    if CharacterClass.isWordCharacter(code) || code == 0x2F || code == 0x23 || code == 0x40 {
+                        isBad = true
+                    }
                 }
             }
             if !isBad {
@@ -203,7 +213,9 @@ enum URLMatchers {
         for part in domainParts {
             if part.isEmpty || part.count >= 31 { return false }
             if !part.allSatisfy({ CharacterClass.isAlphaDigitOrUnderscoreOrMinus(UInt32($0)) }) { return false }
-            if !CharacterClass.isAlphaDigit(UInt32(part.first!)) || !CharacterClass.isAlphaDigit(UInt32(part.last!)) { return false }
+            if !CharacterClass.isAlphaDigit(UInt32(part.first!)) || !CharacterClass.isAlphaDigit(UInt32(part.last!)) {
+                return false
+            }
         }
         return true
     }
@@ -215,7 +227,9 @@ enum URLMatchers {
         var rest = range
         var hasProtocol = false
         let head = text.string(range.lowerBound..<min(range.upperBound, range.lowerBound + 10)).lowercased()
-        if head.hasPrefix("http://") || head.hasPrefix("https://") || head.hasPrefix("ftp://") || head.hasPrefix("tonsite://") {
+        if head.hasPrefix("http://") || head.hasPrefix("https://") || head.hasPrefix("ftp://")
+            || head.hasPrefix("tonsite://")
+        {
             let colon = text.bytes[range].firstIndex(of: 0x3A)!
             rest = (colon + 3)..<range.upperBound
             hasProtocol = true
@@ -257,8 +271,11 @@ enum URLMatchers {
                 if size == 0 || size >= 64 || bytes[index - 1] == 0x2D { return nil }
                 if isIPv4 {
                     if size > 3 { isIPv4 = false }
-                    if size == 3 && (bytes[previous] >= 0x33 || (bytes[previous] == 0x32 && (bytes[previous + 1] >= 0x36
-                        || (bytes[previous + 1] == 0x35 && bytes[previous + 2] >= 0x36))))
+                    if size == 3
+                        && (bytes[previous] >= 0x33
+                            || (bytes[previous] == 0x32
+                                && (bytes[previous + 1] >= 0x36
+                                    || (bytes[previous + 1] == 0x35 && bytes[previous + 2] >= 0x36))))
                     {
                         isIPv4 = false
                     }
@@ -298,7 +315,9 @@ enum URLMatchers {
     static func isCommonTLD(_ tld: String) -> Bool {
         if tld.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return commonTopLevelDomains.contains(tld) }
         let lower = tld.lowercased()
-        if lower != tld && lower.unicodeScalars.dropFirst().elementsEqual(tld.unicodeScalars.dropFirst()) { return false }
+        if lower != tld && lower.unicodeScalars.dropFirst().elementsEqual(tld.unicodeScalars.dropFirst()) {
+            return false
+        }
         return commonTopLevelDomains.contains(lower)
     }
 
@@ -309,7 +328,9 @@ enum URLMatchers {
             let bytes = text.bytes[candidate]
             if isEmailAddress(bytes) {
                 result.append((candidate, true))
-            } else if bytes.starts(with: Array("mailto:".utf8)), isEmailAddress(text.bytes[(candidate.lowerBound + 7)..<candidate.upperBound]) {
+            } else if bytes.starts(with: Array("mailto:".utf8)),
+                isEmailAddress(text.bytes[(candidate.lowerBound + 7)..<candidate.upperBound])
+            {
                 result.append(((candidate.lowerBound + 7)..<candidate.upperBound, true))
             } else if let fixed = fixURL(text, candidate), !fixed.isEmpty {
                 result.append((fixed, false))

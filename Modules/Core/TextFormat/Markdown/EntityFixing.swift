@@ -50,9 +50,13 @@ enum EntityFixing {
         var stack: [FormattingEntity] = []
         var mask = 0
         func bit(_ kind: FormattingEntity.Kind) -> Int { 1 << kind.rawValue }
-        let splittableMask = [FormattingEntity.Kind.bold, .italic, .underline, .strikethrough, .spoiler].reduce(0) { $0 | bit($1) }
+        let splittableMask = [FormattingEntity.Kind.bold, .italic, .underline, .strikethrough, .spoiler].reduce(0) {
+            $0 | bit($1)
+        }
         let blockquoteMask = bit(.blockQuote) | bit(.expandableBlockQuote)
-        let continuousMask = (0...21).compactMap(FormattingEntity.Kind.init).filter(\.isContinuous).reduce(0) { $0 | bit($1) }
+        let continuousMask = (0...21).compactMap(FormattingEntity.Kind.init).filter(\.isContinuous).reduce(0) {
+            $0 | bit($1)
+        }
         for entity in entities {
             while let last = stack.last, entity.offset >= last.end {
                 mask -= bit(last.kind)
@@ -63,7 +67,9 @@ enum EntityFixing {
                 if mask & bit(entity.kind) != 0 { return false }
                 if parent.kind.isPre { return false }
                 if entity.kind.isPre && (mask & ~blockquoteMask) != 0 { return false }
-                if (entity.kind.isContinuous || entity.kind.isBlockquote) && (mask & continuousMask) != 0 { return false }
+                if (entity.kind.isContinuous || entity.kind.isBlockquote) && (mask & continuousMask) != 0 {
+                    return false
+                }
                 if entity.kind.isBlockquote && (mask & blockquoteMask) != 0 { return false }
                 if mask & splittableMask != 0 { return false }
             }
@@ -115,7 +121,8 @@ enum EntityFixing {
                 let index = kind.splittableIndex
                 if end[index] != 0 && begin[index] < offset {
                     if end[index] <= offset {
-                        result.append(FormattingEntity(kind: kind, offset: begin[index], length: end[index] - begin[index]))
+                        result.append(
+                            FormattingEntity(kind: kind, offset: begin[index], length: end[index] - begin[index]))
                         begin[index] = 0
                         end[index] = 0
                     } else {

@@ -14,7 +14,9 @@ enum InputCleaning {
             case 0...0x20 where byte != 0x0A:
                 result.append(0x20)
             default:
-                if byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80 && (0xA8...0xAE).contains(bytes[index + 2]) {
+                if byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && (0xA8...0xAE).contains(bytes[index + 2])
+                {
                     index += 3
                     continue
                 }
@@ -32,7 +34,8 @@ enum InputCleaning {
 
     static func replaceOffendingCharacters(_ bytes: inout [UInt8]) {
         func isMark(_ at: Int) -> Bool {
-            at + 2 < bytes.count && bytes[at] == 0xE2 && bytes[at + 1] == 0x80 && (bytes[at + 2] == 0x8E || bytes[at + 2] == 0x8F)
+            at + 2 < bytes.count && bytes[at] == 0xE2 && bytes[at + 1] == 0x80
+                && (bytes[at + 2] == 0x8E || bytes[at + 2] == 0x8F)
         }
         var position = 0
         while position < bytes.count {

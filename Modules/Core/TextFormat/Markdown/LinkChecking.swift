@@ -44,13 +44,15 @@ enum LinkChecking {
         guard let url = parseURL(bytes) else { return nil }
         if let scheme {
             let rest = String(decoding: bytes, as: UTF8.self).lowercased()
-            if rest.hasPrefix("http://") || url.isHTTPS || !url.userinfo.isEmpty || url.specifiedPort != 0 || url.isIPv6 {
+            if rest.hasPrefix("http://") || url.isHTTPS || !url.userinfo.isEmpty || url.specifiedPort != 0 || url.isIPv6
+            {
                 return nil
             }
             var query = url.query
             if query.utf8.count > 1 && Array(query.utf8)[1] == 0x3F { query.removeFirst() }
             for byte in url.host.utf8 {
-                let isAlnum = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                let isAlnum =
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 if !isAlnum && byte != 0x2D && byte != 0x5F && !(scheme == "tonsite" && byte == 0x2E) { return nil }
             }
             return "\(scheme)://\(url.host)\(query)"
@@ -85,12 +87,16 @@ enum LinkChecking {
 
         var port = 0
         var colon = authority.count - 1
-        while colon > 0 && authority[colon] != 0x3A && authority[colon] != 0x5D && authority[colon] != 0x40 { colon -= 1 }
+        while colon > 0 && authority[colon] != 0x3A && authority[colon] != 0x5D && authority[colon] != 0x40 {
+            colon -= 1
+        }
         var userinfoHost = authority[...]
         if colon > 0 && authority[colon] == 0x3A {
             var portBytes = authority[(colon + 1)...]
             while portBytes.count > 1 && portBytes.first == 0x30 { portBytes = portBytes.dropFirst() }
-            if let value = Int(String(decoding: portBytes, as: UTF8.self)), value != 0, portBytes.allSatisfy({ (0x30...0x39).contains($0) }) {
+            if let value = Int(String(decoding: portBytes, as: UTF8.self)), value != 0,
+                portBytes.allSatisfy({ (0x30...0x39).contains($0) })
+            {
                 port = value
             } else {
                 port = -1
@@ -103,7 +109,9 @@ enum LinkChecking {
         let host = Array(at.map { userinfoHost[($0 + 1)...] } ?? userinfoHost)
         var isIPv6 = false
         if let first = host.first, first == 0x5B, host.last == 0x5D {
-            guard host.count >= 2, isIPv6Address(String(decoding: host.dropFirst().dropLast(), as: UTF8.self)) else { return nil }
+            guard host.count >= 2, isIPv6Address(String(decoding: host.dropFirst().dropLast(), as: UTF8.self)) else {
+                return nil
+            }
             isIPv6 = true
         }
         if host.isEmpty || host == [0x2E] { return nil }
@@ -128,10 +136,13 @@ enum LinkChecking {
                 return nil
             }
         } else {
-            guard checkURLPart(hostLower, allowColon: false), checkURLPart(userinfo, allowColon: true) else { return nil }
+            guard checkURLPart(hostLower, allowColon: false), checkURLPart(userinfo, allowColon: true) else {
+                return nil
+            }
         }
         return HTTPURL(
-            isHTTPS: isHTTPS, userinfo: String(decoding: userinfo, as: UTF8.self), host: String(decoding: hostLower, as: UTF8.self),
+            isHTTPS: isHTTPS, userinfo: String(decoding: userinfo, as: UTF8.self),
+            host: String(decoding: hostLower, as: UTF8.self),
             isIPv6: isIPv6, specifiedPort: port, query: String(decoding: queryBytes, as: UTF8.self))
     }
 

@@ -92,7 +92,9 @@ public enum MarkdownParser {
                             var language = ""
                             if run == 3 {
                                 var languageEnd = j
-                                while languageEnd < endTagBegin - 1 && text[languageEnd] >= 33 && text[languageEnd] <= 126 { languageEnd += 1 }
+                                while languageEnd < endTagBegin - 1 && text[languageEnd] >= 33
+                                    && text[languageEnd] <= 126
+                                { languageEnd += 1 }
                                 if languageEnd < endTagBegin - 1 && text[languageEnd] == 0x0A {
                                     language = String(decoding: text[entityBegin..<languageEnd], as: UTF8.self)
                                     entityBegin = languageEnd + 1
@@ -100,9 +102,12 @@ public enum MarkdownParser {
                                 }
                             }
                             if !language.isEmpty {
-                                entities.append(FormattingEntity(kind: .preCode, offset: offset, length: length, argument: language))
+                                entities.append(
+                                    FormattingEntity(kind: .preCode, offset: offset, length: length, argument: language)
+                                )
                             } else {
-                                entities.append(FormattingEntity(kind: run == 3 ? .pre : .code, offset: offset, length: length))
+                                entities.append(
+                                    FormattingEntity(kind: run == 3 ? .pre : .code, offset: offset, length: length))
                             }
                             result += text[entityBegin..<endTagBegin]
                             offset += length
@@ -210,13 +215,16 @@ public enum MarkdownParser {
             var urlEnd = urlBegin + 1
             while urlEnd < size && text[urlEnd] != 0x29 { urlEnd += 1 }
             i = urlEnd
-            if urlEnd < size, let link = LinkChecking.checkedLink(String(decoding: text[(urlBegin + 1)..<urlEnd], as: UTF8.self)) {
+            if urlEnd < size,
+                let link = LinkChecking.checkedLink(String(decoding: text[(urlBegin + 1)..<urlEnd], as: UTF8.self))
+            {
                 let before = text[previous..<textBegin]
                 result += before
                 resultLength += UTF16Count.length(before)
                 let label = text[(textBegin + 1)..<textEnd]
                 let labelLength = UTF16Count.length(label)
-                entities.append(FormattingEntity(kind: .textUrl, offset: resultLength, length: labelLength, argument: link))
+                entities.append(
+                    FormattingEntity(kind: .textUrl, offset: resultLength, length: labelLength, argument: link))
                 result += label
                 resultLength += labelLength
                 previous = urlEnd + 1
@@ -250,7 +258,9 @@ public enum MarkdownParser {
         while i + 1 < text.count {
             let c = text[i]
             if UTF16Count.isCharacterStart(c) { offset += c >= 0xF0 ? 2 : 1 }
-            if (c == 0x5F || c == 0x2A || c == 0x7E || c == 0x7C) && text[i] == text[i + 1] && !unallowed.contains(offset + 1) {
+            if (c == 0x5F || c == 0x2A || c == 0x7E || c == 0x7C) && text[i] == text[i + 1]
+                && !unallowed.contains(offset + 1)
+            {
                 var j = i + 2
                 while j != text.count && text[j] == text[i] && !unallowed.contains(offset + (j - i)) { j += 1 }
                 if j == i + 2 {
@@ -264,7 +274,9 @@ public enum MarkdownParser {
                     let index = kind.splittableIndex
                     if start[index] != 0 {
                         let length = offset - start[index] - 1
-                        if length > 0 { result.append(FormattingEntity(kind: kind, offset: start[index], length: length)) }
+                        if length > 0 {
+                            result.append(FormattingEntity(kind: kind, offset: start[index], length: length))
+                        }
                         start[index] = 0
                     } else {
                         start[index] = offset + 1

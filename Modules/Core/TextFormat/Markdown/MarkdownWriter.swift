@@ -6,7 +6,9 @@ public import SyncCore
 /// the entities markdown cannot express (underline, blockquotes, mentions by id, custom emoji) stay entities of the
 /// new text. If parsing the markdown would not give the same text and entities back, the input is returned as it was.
 public enum MarkdownWriter {
-    public static func markdown(text: String, entities: [MessageTextEntity]) -> (text: String, entities: [MessageTextEntity]) {
+    public static func markdown(
+        text: String, entities: [MessageTextEntity]
+    ) -> (text: String, entities: [MessageTextEntity]) {
         var input = entities.compactMap(FormattingEntity.init)
         guard input.count == entities.count else { return (text, entities) }
         EntityFixing.removeEmpty(&input)

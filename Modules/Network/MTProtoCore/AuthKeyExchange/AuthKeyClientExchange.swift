@@ -23,7 +23,8 @@ public struct AuthKeyClientExchange {
         case idle
         case waitingForResPQ
         case waitingForDHParams(serverNonce: TLInt128, newNonce: [UInt8])
-        case waitingForDHGen(serverNonce: TLInt128, newNonce: [UInt8], authKey: [UInt8], timeOffset: Double,
+        case waitingForDHGen(
+            serverNonce: TLInt128, newNonce: [UInt8], authKey: [UInt8], timeOffset: Double,
             retries: Int, gA: [UInt8], g: Int32, prime: [UInt8])
         case finished
     }
@@ -78,7 +79,8 @@ public struct AuthKeyClientExchange {
             return try receiveResPQ(body)
         case .waitingForDHParams(let serverNonce, let newNonce):
             return try receiveDHParams(body, serverNonce: serverNonce, newNonce: newNonce, now: now)
-        case .waitingForDHGen(let serverNonce, let newNonce, let authKey, let timeOffset, let retries, let gA, let g, let prime):
+        case .waitingForDHGen(
+            let serverNonce, let newNonce, let authKey, let timeOffset, let retries, let gA, let g, let prime):
             return try receiveDHGen(
                 body, serverNonce: serverNonce, newNonce: newNonce, authKey: authKey, timeOffset: timeOffset,
                 retries: retries, gA: gA, g: g, prime: prime)
@@ -93,7 +95,10 @@ public struct AuthKeyClientExchange {
         do { answer = try MTProto.ResPQ(tlBytes: body) } catch { throw .decoding(error) }
         guard case .resPQ(let res) = answer else { throw .unexpectedMessage("resPQ") }
         guard res.nonce == nonce else { throw .nonceMismatch }
-        guard let key = publicKeys.first(where: { res.serverPublicKeyFingerprints.contains(Int64(bitPattern: $0.fingerprint)) })
+        guard
+            let key = publicKeys.first(where: {
+                res.serverPublicKeyFingerprints.contains(Int64(bitPattern: $0.fingerprint))
+            })
         else { throw .unknownFingerprint(res.serverPublicKeyFingerprints) }
         // §Creating an Authorization Key, step 2: pq is a product of two primes below 2³², so below 2⁶³; anything
         // larger is forged, and the factorization's work is bounded whatever pq is.
@@ -115,11 +120,14 @@ public struct AuthKeyClientExchange {
                         newNonce: TLInt256(bytes: newNonce)!, dc: dcId))
             }
         let encrypted: [UInt8]
-        do { encrypted = try RSAPad.encrypt(inner.serialized(), key: key, random: random) } catch { throw .crypto(error) }
+        do { encrypted = try RSAPad.encrypt(inner.serialized(), key: key, random: random) } catch {
+            throw .crypto(error)
+        }
         state = .waitingForDHParams(serverNonce: res.serverNonce, newNonce: newNonce)
         return .send(
             MTProto.functions.reqDHParams(
-                nonce: nonce, serverNonce: res.serverNonce, p: bigEndianMinimal(min(p, q)), q: bigEndianMinimal(max(p, q)),
+                nonce: nonce, serverNonce: res.serverNonce, p: bigEndianMinimal(min(p, q)),
+                q: bigEndianMinimal(max(p, q)),
                 publicKeyFingerprint: Int64(bitPattern: key.fingerprint), encryptedData: encrypted
             ).serialized())
     }
@@ -145,7 +153,8 @@ public struct AuthKeyClientExchange {
         guard ok.nonce == nonce else { throw .nonceMismatch }
         guard ok.serverNonce == serverNonce else { throw .serverNonceMismatch }
         expiresAt = temporaryLifetime.map { now + Double($0) }
-        let innerData = try HandshakeCrypto.openInner(ok.encryptedAnswer, newNonce: newNonce, serverNonce: serverNonce) {
+        let innerData = try HandshakeCrypto.openInner(ok.encryptedAnswer, newNonce: newNonce, serverNonce: serverNonce)
+        {
             (r: inout TLReader) throws(TLDecodingError) in try MTProto.ServerDHInnerData.parse(&r)
         }
         guard case .serverDHInnerData(let inner) = innerData else { throw .unexpectedMessage("server_DH_inner_data") }

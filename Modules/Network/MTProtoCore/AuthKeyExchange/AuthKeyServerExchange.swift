@@ -119,7 +119,8 @@ public struct AuthKeyServerExchange: Sendable {
         guard request.nonce == nonce else { throw .nonceMismatch }
         guard request.serverNonce == serverNonce else { throw .serverNonceMismatch }
         guard uint64(bigEndian: request.p) == p, uint64(bigEndian: request.q) == q else { throw .pqMismatch }
-        guard let key = keys.first(where: { Int64(bitPattern: $0.publicKey.fingerprint) == request.publicKeyFingerprint })
+        guard
+            let key = keys.first(where: { Int64(bitPattern: $0.publicKey.fingerprint) == request.publicKeyFingerprint })
         else { throw .unknownFingerprint([request.publicKeyFingerprint]) }
         let inner = try decryptInnerData(request.encryptedData, key: key)
         let fields: (pq: [UInt8], p: [UInt8], q: [UInt8], nonce: TLInt128, serverNonce: TLInt128, newNonce: TLInt256)
@@ -174,7 +175,9 @@ public struct AuthKeyServerExchange: Sendable {
 
     /// RSA_PAD first; when its hash does not check, the legacy scheme, whose SHA-1 covers exactly the inner data.
     /// One RSA decryption serves both schemes.
-    private func decryptInnerData(_ encrypted: [UInt8], key: RSAPrivateKey) throws(AuthKeyExchangeError) -> MTProto.PQInnerData {
+    private func decryptInnerData(
+        _ encrypted: [UInt8], key: RSAPrivateKey
+    ) throws(AuthKeyExchangeError) -> MTProto.PQInnerData {
         var block: [UInt8]
         do { block = try key.decryptRaw(encrypted) } catch { throw .crypto(error) }
         if block.count == 256, let padded = try? RSAPad.unpad(block) {
@@ -199,7 +202,9 @@ public struct AuthKeyServerExchange: Sendable {
         let (nonce, serverNonce, newNonce) = (wait.nonce, wait.serverNonce, wait.newNonce)
         guard request.nonce == nonce else { throw .nonceMismatch }
         guard request.serverNonce == serverNonce else { throw .serverNonceMismatch }
-        let innerData = try HandshakeCrypto.openInner(request.encryptedData, newNonce: newNonce, serverNonce: serverNonce) {
+        let innerData = try HandshakeCrypto.openInner(
+            request.encryptedData, newNonce: newNonce, serverNonce: serverNonce
+        ) {
             (r: inout TLReader) throws(TLDecodingError) in try MTProto.ClientDHInnerData.parse(&r)
         }
         guard case .clientDHInnerData(let inner) = innerData else { throw .unexpectedMessage("client_DH_inner_data") }
@@ -239,7 +244,8 @@ public struct AuthKeyServerExchange: Sendable {
         func prime() -> UInt64 {
             while true {
                 let bytes = random(4)
-                var candidate = UInt64(bytes[0]) | UInt64(bytes[1]) << 8 | UInt64(bytes[2]) << 16 | UInt64(bytes[3]) << 24
+                var candidate =
+                    UInt64(bytes[0]) | UInt64(bytes[1]) << 8 | UInt64(bytes[2]) << 16 | UInt64(bytes[3]) << 24
                 candidate = (candidate & 0x3fff_ffff) | 0x4000_0001  // 31 bits, odd
                 if isPrime(candidate) { return candidate }
             }

@@ -22,7 +22,9 @@ public enum TemporaryKeyBinding {
         /// When the binding (and the temporary key) ends, Unix time.
         public var expiresAt: Int32
 
-        public init(nonce: Int64, temporaryKeyId: Int64, permanentKeyId: Int64, temporarySessionId: Int64, expiresAt: Int32) {
+        public init(
+            nonce: Int64, temporaryKeyId: Int64, permanentKeyId: Int64, temporarySessionId: Int64, expiresAt: Int32
+        ) {
             self.nonce = nonce
             self.temporaryKeyId = temporaryKeyId
             self.permanentKeyId = permanentKeyId
@@ -67,7 +69,8 @@ public enum TemporaryKeyBinding {
         let plaintext = writer.bytes
         let messageKey = Array(Digest.sha1(plaintext)[4..<20])
         let padded = plaintext + random((16 - plaintext.count % 16) % 16)
-        let (key, iv) = MTProtoKeyDerivation.aesKeyIVv1(authKey: permanentKey.bytes, messageKey: messageKey, direction: .clientToServer)
+        let (key, iv) = MTProtoKeyDerivation.aesKeyIVv1(
+            authKey: permanentKey.bytes, messageKey: messageKey, direction: .clientToServer)
         // Whole blocks by construction, so IGE cannot refuse them.
         let encrypted = (try? AESIGE.encrypt(padded, key: key, iv: iv)) ?? []
         var out = TLWriter()
@@ -86,10 +89,15 @@ public enum TemporaryKeyBinding {
         var reader = TLReader(message)
         guard (try? reader.readInt64()) == permanentKey.id else { throw .wrongKey }
         let messageKey = Array(message[8..<24])
-        let (key, iv) = MTProtoKeyDerivation.aesKeyIVv1(authKey: permanentKey.bytes, messageKey: messageKey, direction: .clientToServer)
-        guard let plaintext = try? AESIGE.decrypt(Array(message[24...]), key: key, iv: iv) else { throw .malformedLength(message.count) }
+        let (key, iv) = MTProtoKeyDerivation.aesKeyIVv1(
+            authKey: permanentKey.bytes, messageKey: messageKey, direction: .clientToServer)
+        guard let plaintext = try? AESIGE.decrypt(Array(message[24...]), key: key, iv: iv) else {
+            throw .malformedLength(message.count)
+        }
         var header = TLReader(Array(plaintext[16...]))
-        guard let id = try? header.readInt64(), let seqNo = try? header.readInt32(), let length = try? header.readInt32() else {
+        guard let id = try? header.readInt64(), let seqNo = try? header.readInt32(),
+            let length = try? header.readInt32()
+        else {
             throw .messageKeyMismatch
         }
         // msg_len must fit what decrypted with at most 15 bytes of padding, and msg_key must be its SHA-1.
@@ -98,7 +106,8 @@ public enum TemporaryKeyBinding {
             ConstantTime.equals(Array(Digest.sha1(Array(plaintext[0..<end]))[4..<20]), messageKey)
         else { throw .messageKeyMismatch }
         guard id == messageId, seqNo == 0 else { throw .messageIdMismatch }
-        guard Int(length) == innerLength, case .bindAuthKeyInner(let inner)? = try? MTProto.BindAuthKeyInner(tlBytes: Array(plaintext[32..<end]))
+        guard Int(length) == innerLength,
+            case .bindAuthKeyInner(let inner)? = try? MTProto.BindAuthKeyInner(tlBytes: Array(plaintext[32..<end]))
         else { throw .notABinding }
         return Inner(
             nonce: inner.nonce, temporaryKeyId: inner.tempAuthKeyId, permanentKeyId: inner.permAuthKeyId,

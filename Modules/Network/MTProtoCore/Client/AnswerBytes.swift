@@ -25,7 +25,9 @@ public struct AnswerBytes: Sendable, Equatable {
     public var bytes: [UInt8] { range == storage.indices ? storage : Array(storage[range]) }
 
     /// The constructor id the answer starts with, if it has four bytes.
-    public var constructorId: UInt32? { ServiceCodec.constructorId(in: storage, at: range.lowerBound, end: range.upperBound) }
+    public var constructorId: UInt32? {
+        ServiceCodec.constructorId(in: storage, at: range.lowerBound, end: range.upperBound)
+    }
 
     /// A reader over the answer: a top-level message of its own.
     public func reader(limits: TLReader.Limits = TLReader.Limits()) -> TLReader {

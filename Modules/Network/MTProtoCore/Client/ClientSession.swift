@@ -166,7 +166,8 @@ public struct ClientSession {
     /// A long poll for MTProto over HTTP: what `enqueue` queued, the pending acknowledgements and an `http_wait`
     /// (not content-related: it gets no answer of its own), sealed into one packet for the POST the server holds.
     public mutating func poll(_ wait: HTTPWait, now: Double) -> [[UInt8]] {
-        let body = MTProto.HttpWait.httpWait(.init(maxDelay: wait.maxDelay, waitAfter: wait.waitAfter, maxWait: wait.maxWait))
+        let body = MTProto.HttpWait.httpWait(
+            .init(maxDelay: wait.maxDelay, waitAfter: wait.waitAfter, maxWait: wait.maxWait))
         let requests = queued + [Pending(token: 0, body: body.serialized(), contentRelated: false)]
         queued = []
         return seal(requests, now: now)
@@ -184,7 +185,9 @@ public struct ClientSession {
 
     /// Encrypts messages (with pending acks) into packets, remembering each request under its new msg_id.
     private mutating func seal(_ requests: [Pending], now: Double) -> [[UInt8]] {
-        var outgoing = requests.map { MessageSealer.Outgoing(body: $0.body, contentRelated: $0.contentRelated, kind: .client) }
+        var outgoing = requests.map {
+            MessageSealer.Outgoing(body: $0.body, contentRelated: $0.contentRelated, kind: .client)
+        }
         while acks.count > 0 {
             let ack = MTProto.MsgsAck.msgsAck(.init(msgIds: acks.take()))
             outgoing.append(.init(body: ack.serialized(), contentRelated: false, kind: .client))
@@ -239,7 +242,8 @@ public struct ClientSession {
         }
         guard let id = messageId(ofToken: token) else { return [] }
         pending[id] = nil
-        let drop = Pending(token: 0, body: MTProto.functions.rpcDropAnswer(reqMsgId: id).serialized(), contentRelated: true)
+        let drop = Pending(
+            token: 0, body: MTProto.functions.rpcDropAnswer(reqMsgId: id).serialized(), contentRelated: true)
         return seal([drop], now: now)
     }
 
@@ -254,7 +258,8 @@ public struct ClientSession {
         sentIds.sort()
         let drops = sentIds.map { id -> Pending in
             pending[id] = nil
-            return Pending(token: 0, body: MTProto.functions.rpcDropAnswer(reqMsgId: id).serialized(), contentRelated: true)
+            return Pending(
+                token: 0, body: MTProto.functions.rpcDropAnswer(reqMsgId: id).serialized(), contentRelated: true)
         }
         return seal(drops, now: now)
     }
@@ -294,7 +299,9 @@ public struct ClientSession {
     }
 
     /// Decrypts and processes a packet; returns the events and the packets to send in reply (re-sent requests).
-    public mutating func receive(_ packet: [UInt8], now: Double) throws(EnvelopeError) -> (events: [Event], send: [[UInt8]]) {
+    public mutating func receive(
+        _ packet: [UInt8], now: Double
+    ) throws(EnvelopeError) -> (events: [Event], send: [[UInt8]]) {
         let message = try EncryptedMessage.decrypt(packet, authKey: authKey, direction: .serverToClient)
         guard message.sessionId == sessionId else { throw .sessionMismatch }
         let top = InnerMessage(messageId: message.messageId, seqNo: message.seqNo, body: message.body)
@@ -321,7 +328,8 @@ public struct ClientSession {
         for var request in resend {
             request.attempts += 1
             if request.attempts > Self.maximumAttempts {
-                events.append(.result(token: request.token, .failure(RpcError(code: -1, message: "RESEND_LIMIT_REACHED"))))
+                events.append(
+                    .result(token: request.token, .failure(RpcError(code: -1, message: "RESEND_LIMIT_REACHED"))))
             } else {
                 again.append(request)
             }
@@ -385,7 +393,8 @@ public struct ClientSession {
         // rpc_result's id, req_msg_id, and the result's constructor id: `containerLayout` checked the range.
         let start = child.body.lowerBound
         let end = child.body.upperBound
-        guard child.body.count >= 16, ServiceCodec.constructorId(in: container, at: start, end: end) == ServiceCodec.rpcResultId,
+        guard child.body.count >= 16,
+            ServiceCodec.constructorId(in: container, at: start, end: end) == ServiceCodec.rpcResultId,
             ServiceCodec.constructorId(in: container, at: start + 12, end: end) != ServiceCodec.gzipPackedId
         else { return false }
         // `accept`: an rpc_result is not a notification, so the time window applies.
@@ -393,7 +402,9 @@ public struct ClientSession {
         // A result answers a request: content-related, so its seq_no is odd (else ignored, as in `handle`).
         guard child.seqNo & 1 == 1 else { return true }
         acks.add(child.messageId)
-        let requestId = container.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: start + 4, as: Int64.self)) }
+        let requestId = container.withUnsafeBytes {
+            Int64(littleEndian: $0.loadUnaligned(fromByteOffset: start + 4, as: Int64.self))
+        }
         guard let request = pending.removeValue(forKey: requestId) else { return true }
         answer(request, with: AnswerBytes(container, range: (start + 12)..<child.body.upperBound), events: &events)
         return true
@@ -402,7 +413,8 @@ public struct ClientSession {
     /// Reports `request`'s answer: an `rpc_error` as a failure, anything else as the result's bytes.
     private func answer(_ request: Pending, with result: AnswerBytes, events: inout [Event]) {
         if result.constructorId == 0x2144_ca19, case .rpcError(let error)? = Self.rpcError(in: result) {
-            events.append(.result(token: request.token, .failure(RpcError(code: error.errorCode, message: error.errorMessage))))
+            events.append(
+                .result(token: request.token, .failure(RpcError(code: error.errorCode, message: error.errorMessage))))
         } else {
             events.append(.result(token: request.token, .success(result)))
         }
@@ -442,7 +454,8 @@ public struct ClientSession {
             guard case .futureSalts(let value) = salts else { return }
             let known = value.salts.map { salt -> ServerSaltStore.Salt in
                 switch salt {
-                case .futureSalt(let s): return ServerSaltStore.Salt(validSince: s.validSince, validUntil: s.validUntil, salt: s.salt)
+                case .futureSalt(let s):
+                    return ServerSaltStore.Salt(validSince: s.validSince, validUntil: s.validUntil, salt: s.salt)
                 }
             }
             self.salts.add(known, now: now + timeOffset)
@@ -489,7 +502,8 @@ public struct ClientSession {
     private static func parseRpcResult(_ reader: inout TLReader) throws(TLDecodingError) -> (Int64, [UInt8]) {
         _ = try reader.readUInt32()
         let requestId = try reader.readInt64()
-        if ServiceCodec.constructorId(in: reader.bytes, at: reader.offset, end: reader.end) == ServiceCodec.gzipPackedId {
+        if ServiceCodec.constructorId(in: reader.bytes, at: reader.offset, end: reader.end) == ServiceCodec.gzipPackedId
+        {
             _ = try reader.readUInt32()
             let inflated = try reader.unpackGzip()
             guard reader.isAtEnd else { throw .trailingBytes(count: reader.remaining, offset: reader.offset) }

@@ -77,7 +77,9 @@ public enum ServiceCodec {
     /// 4, within what remains).
     static func containerLayout(_ body: [UInt8]) throws(TLDecodingError) -> [ContainerEntry] {
         var reader = TLReader(body)
-        guard try reader.readUInt32() == containerId else { throw reader.unknownConstructor(constructorId(of: body) ?? 0) }
+        guard try reader.readUInt32() == containerId else {
+            throw reader.unknownConstructor(constructorId(of: body) ?? 0)
+        }
         let count = Int(try reader.readInt32())
         // Each message takes at least 16 bytes: refuse counts the data cannot hold before allocating.
         guard count >= 0, count <= MessageLimits.maximumContainerMessages, count * 16 <= reader.remaining else {
@@ -92,7 +94,8 @@ public enum ServiceCodec {
             guard length >= 4, length % 4 == 0, length <= reader.remaining else {
                 throw .invalidLength(offset: reader.offset, claimed: length)
             }
-            entries.append(ContainerEntry(messageId: messageId, seqNo: seqNo, body: reader.offset..<(reader.offset + length)))
+            entries.append(
+                ContainerEntry(messageId: messageId, seqNo: seqNo, body: reader.offset..<(reader.offset + length)))
             reader.offset += length
         }
         return entries
@@ -112,7 +115,9 @@ public enum ServiceCodec {
         _ body: [UInt8], limits: TLReader.Limits = .init()
     ) throws(TLDecodingError) -> (requestId: Int64, result: [UInt8]) {
         var reader = TLReader(body, limits: limits)
-        guard try reader.readUInt32() == rpcResultId else { throw reader.unknownConstructor(constructorId(of: body) ?? 0) }
+        guard try reader.readUInt32() == rpcResultId else {
+            throw reader.unknownConstructor(constructorId(of: body) ?? 0)
+        }
         let requestId = try reader.readInt64()
         var result = try reader.readRaw(reader.remaining)
         if constructorId(of: result) == gzipPackedId { result = try unpack(result, limits: limits) }

@@ -55,7 +55,9 @@ public enum PushPayloadCrypto {
     /// Decrypts and checks a push: its key id, whole blocks, the recomputed msg_key (compared in constant time) and
     /// the length inside. Returns the payload (the JSON).
     public static func decrypt(_ data: [UInt8], key: NotificationKey) throws(PushPayloadError) -> [UInt8] {
-        guard data.count >= headerLength + 16, (data.count - headerLength) % 16 == 0 else { throw .truncated(data.count) }
+        guard data.count >= headerLength + 16, (data.count - headerLength) % 16 == 0 else {
+            throw .truncated(data.count)
+        }
         guard Array(data[0..<8]) == key.id else { throw .keyIdMismatch }
         let messageKey = Array(data[8..<24])
         let (aesKey, iv) = MTProtoKeyDerivation.aesKeyIV(
@@ -63,7 +65,8 @@ public enum PushPayloadCrypto {
         guard let plaintext = try? AESIGE.decrypt(Array(data[headerLength...]), key: aesKey, iv: iv) else {
             throw .truncated(data.count)
         }
-        let check = MTProtoKeyDerivation.messageKey(authKey: key.bytes, paddedPlaintext: plaintext, direction: .serverToClient)
+        let check = MTProtoKeyDerivation.messageKey(
+            authKey: key.bytes, paddedPlaintext: plaintext, direction: .serverToClient)
         var difference: UInt8 = 0
         for i in 0..<16 { difference |= check[i] ^ messageKey[i] }
         guard difference == 0 else { throw .messageKeyMismatch }

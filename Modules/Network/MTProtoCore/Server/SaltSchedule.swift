@@ -38,7 +38,8 @@ public struct SaltSchedule: Sendable {
         let k = Int64(time) / Self.period
         return (0..<Int64(max(1, min(count, 64)))).map { i in
             ServerSaltStore.Salt(
-                validSince: Int32(clamping: (k + i) * Self.period), validUntil: Int32(clamping: (k + i + 1) * Self.period),
+                validSince: Int32(clamping: (k + i) * Self.period),
+                validUntil: Int32(clamping: (k + i + 1) * Self.period),
                 salt: salt(authKeyId: authKeyId, periodNumber: k + i))
         }
     }

@@ -70,7 +70,8 @@ extension ServerSession {
             reaction.disconnectDelay = ping.disconnectDelay
         case let request as MTProto.functions.getFutureSalts:
             let salts = schedule.futureSalts(authKeyId: authKey.id, time: now, count: Int(request.num)).map {
-                MTProto.FutureSalt.futureSalt(.init(validSince: $0.validSince, validUntil: $0.validUntil, salt: $0.salt))
+                MTProto.FutureSalt.futureSalt(
+                    .init(validSince: $0.validSince, validUntil: $0.validUntil, salt: $0.salt))
             }
             let answer = MTProto.FutureSalts.futureSalts(
                 .init(reqMsgId: message.messageId, now: Int32(clamping: Int64(now)), salts: salts))
@@ -80,7 +81,8 @@ extension ServerSession {
             guard request.sessionId != sessionId else {
                 // A session cannot destroy itself (MTProto §Request to destroy session: "other than the current").
                 reaction.replies.append(
-                    destroySessionAnswer(.init(requestMessageId: message.messageId, sessionId: sessionId), existed: false))
+                    destroySessionAnswer(
+                        .init(requestMessageId: message.messageId, sessionId: sessionId), existed: false))
                 return
             }
             reaction.destroySessions.append(.init(requestMessageId: message.messageId, sessionId: request.sessionId))

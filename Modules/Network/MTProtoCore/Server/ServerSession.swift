@@ -170,7 +170,9 @@ public struct ServerSession: Sendable {
         return reaction
     }
 
-    private mutating func handle(_ message: InnerMessage, reader: inout TLReader, now: Double, into reaction: inout Reaction) {
+    private mutating func handle(
+        _ message: InnerMessage, reader: inout TLReader, now: Double, into reaction: inout Reaction
+    ) {
         let start = reader
         if let object = try? MTProto.parseObject(&reader) {
             handleService(object, message: message, into: &reaction)
@@ -213,7 +215,9 @@ public struct ServerSession: Sendable {
                 withoutUpdates: unwrapped.withoutUpdates, afterMessages: unwrapped.afterMessages))
     }
 
-    private mutating func refuse(_ message: InnerMessage, _ rejection: MessageIdValidator.Rejection, into reaction: inout Reaction) {
+    private mutating func refuse(
+        _ message: InnerMessage, _ rejection: MessageIdValidator.Rejection, into reaction: inout Reaction
+    ) {
         reaction.dropped.append("msg_id \(message.messageId): \(rejection)")
         if let code = rejection.notificationCode { reaction.replies.append(badMessage(message, code: code)) }
         // A request sent again (same msg_id) after a lost connection: it is not run twice, but its answer, if it
@@ -273,7 +277,9 @@ public struct ServerSession: Sendable {
     }
 
     func result(_ requestId: Int64, _ body: [UInt8]) -> MessageSealer.Outgoing {
-        .init(body: ServiceCodec.rpcResult(requestId: requestId, result: body), contentRelated: true, kind: .serverResponse)
+        .init(
+            body: ServiceCodec.rpcResult(requestId: requestId, result: body), contentRelated: true,
+            kind: .serverResponse)
     }
 
     func rpcError(_ requestId: Int64, code: Int32, text: String) -> MessageSealer.Outgoing {

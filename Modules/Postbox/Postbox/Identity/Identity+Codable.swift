@@ -16,7 +16,9 @@ extension MediaId: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(namespace: try container.decode(Int32.self, forKey: .namespace), id: try container.decode(Int64.self, forKey: .id))
+        self.init(
+            namespace: try container.decode(Int32.self, forKey: .namespace),
+            id: try container.decode(Int64.self, forKey: .id))
     }
 
     public func encode(to encoder: any Encoder) throws {

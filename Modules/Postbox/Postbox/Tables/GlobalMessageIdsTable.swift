@@ -21,7 +21,8 @@ final class GlobalMessageIdsTable: Table {
 
     func isGlobal(_ id: MessageId) -> Bool {
         !namespaces.isEmpty
-            && namespaces.contains(GlobalMessageIdsNamespace(peerNamespace: id.peerId.namespace, messageNamespace: id.namespace))
+            && namespaces.contains(
+                GlobalMessageIdsNamespace(peerNamespace: id.peerId.namespace, messageNamespace: id.namespace))
     }
 
     private func key(_ id: Int32) -> ValueBoxKey {

@@ -29,7 +29,8 @@ extension Transaction {
                 try tables.messageIndex.set(id, entry)
             }
             let record = MessageRecord(
-                stableId: try stable?.id ?? takeStableId(), stableVersion: stable?.version ?? 0, id: id, timestamp: message.timestamp,
+                stableId: try stable?.id ?? takeStableId(), stableVersion: stable?.version ?? 0, id: id,
+                timestamp: message.timestamp,
                 globallyUniqueId: message.globallyUniqueId, groupingKey: message.groupingKey,
                 threadId: message.threadId, flags: message.flags, tags: message.tags, authorId: message.authorId,
                 text: message.text, attributes: message.attributes, embeddedMedia: message.media,

@@ -26,7 +26,9 @@ extension Transaction {
         let prefix = Keys.peerNamespace(peerId, namespace)
         var result: MessageIndex?
         try tables.valueBox.range(tables.messageIndex.table, start: start, end: prefix.successor) { key, value in
-            guard let entry = MessageHistoryIndexTable.entry(value), entry.flags.contains(.incoming) else { return true }
+            guard let entry = MessageHistoryIndexTable.entry(value), entry.flags.contains(.incoming) else {
+                return true
+            }
             result = MessageIndex(id: Keys.messageIdFromKey(key), timestamp: entry.timestamp)
             return false
         }

@@ -69,7 +69,9 @@ final class MutableChatListView: MutablePostboxView {
 
     static func entry(_ transaction: Transaction, _ index: ChatListIndex) throws -> ChatListEntry {
         let peerId = index.messageIndex.id.peerId
-        let top = try transaction.getMessage(index.messageIndex.id).flatMap { $0.index == index.messageIndex ? $0 : nil }
+        let top = try transaction.getMessage(index.messageIndex.id).flatMap {
+            $0.index == index.messageIndex ? $0 : nil
+        }
         return ChatListEntry(
             index: index, peer: try transaction.getPeer(peerId), topMessage: top,
             unreadCount: try transaction.getCombinedPeerReadState(peerId)?.count ?? 0)

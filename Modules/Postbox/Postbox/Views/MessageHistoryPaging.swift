@@ -61,7 +61,8 @@ public final class ChatHistoryPager: Sendable {
     /// Reports the entries on screen (positions in `view.entries`); moves the window when the rule says so.
     /// Returns the new anchor, if it moved.
     @discardableResult
-    public func visibleRangeChanged(_ visible: ClosedRange<Int>, in view: MessageHistoryView) -> HistoryViewInputAnchor? {
+    public func visibleRangeChanged(_ visible: ClosedRange<Int>, in view: MessageHistoryView) -> HistoryViewInputAnchor?
+    {
         guard let next = paging.anchor(forVisible: visible, in: view) else { return nil }
         anchor.set(next)
         return next

@@ -23,7 +23,9 @@ final class MutableMessageHistoryView: MutablePostboxView {
     /// The chat shown: its inserted and updated messages go into the window.
     var renderedMessagePeers: Set<PeerId> { [peerId] }
 
-    init(_ transaction: Transaction, peerId: PeerId, anchor: HistoryViewInputAnchor, count: Int, tag: MessageTags?)
+    init(
+        _ transaction: Transaction, peerId: PeerId, anchor: HistoryViewInputAnchor, count: Int, tag: MessageTags?
+    )
         throws
     {
         self.peerId = peerId
@@ -31,13 +33,16 @@ final class MutableMessageHistoryView: MutablePostboxView {
         self.count = max(1, count)
         self.anchor = try Self.resolve(anchor, peerId: peerId, transaction)
         window = try AnchoredWindow(
-            anchor: Self.windowAnchor(self.anchor), count: self.count, loader: Self.loader(transaction, peerId, self.tag))
+            anchor: Self.windowAnchor(self.anchor), count: self.count,
+            loader: Self.loader(transaction, peerId, self.tag))
         readState = try transaction.getCombinedPeerReadState(peerId)
         try updateHoles(transaction)
     }
 
     /// Turns `.message` and `.unread` into a position, as of now.
-    private static func resolve(_ anchor: HistoryViewInputAnchor, peerId: PeerId, _ transaction: Transaction) throws
+    private static func resolve(
+        _ anchor: HistoryViewInputAnchor, peerId: PeerId, _ transaction: Transaction
+    ) throws
         -> HistoryViewInputAnchor
     {
         switch anchor {
@@ -58,7 +63,9 @@ final class MutableMessageHistoryView: MutablePostboxView {
         }
     }
 
-    private static func loader(_ transaction: Transaction, _ peerId: PeerId, _ tag: MessageTags?) -> WindowLoader<
+    private static func loader(
+        _ transaction: Transaction, _ peerId: PeerId, _ tag: MessageTags?
+    ) -> WindowLoader<
         HistoryWindowItem
     > {
         WindowLoader(

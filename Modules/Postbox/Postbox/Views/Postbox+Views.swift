@@ -1,7 +1,7 @@
 import Dispatch
+public import SwiftSignalKit
 import Synchronization
 public import ValueBox
-public import SwiftSignalKit
 
 /// Live views as Signals (Telegram-iOS `Postbox.swift`): each subscription builds its own mutable view on the writer
 /// queue, emits the initial snapshot, then one snapshot after each transaction that changed it. Snapshots are delivered
