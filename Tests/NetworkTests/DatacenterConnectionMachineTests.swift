@@ -75,6 +75,28 @@ import Testing
         #expect(abs(try #require(actions.timers[.reconnect]) - (now + 10) - 0.13) < 1e-4)
     }
 
+    /// A socket can close on the loop before its connect is reported (a server that refuses at once): it is replaced
+    /// after the backoff. Adopting it as the socket in use would leave the session on a dead socket, which nothing
+    /// ever closes again, for good.
+    @Test func aSocketThatClosesBeforeItIsReportedOpenIsReplaced() throws {
+        var wire = Wire()
+        let now = Self.t0
+        _ = wire.machine.socketOpened(Self.first, now: now)
+        let deadline = try #require(wire.machine.socketClosed(Self.first, now: now + 1).timers[.reconnect])
+        let second = try #require(wire.machine.timerFired(.reconnect, now: deadline).opened.first)
+        #expect(wire.machine.socketClosed(second, now: deadline + 0.01).isEmpty)
+        let actions = wire.machine.socketOpened(second, now: deadline + 0.02)
+        #expect(!actions.states.contains(.online))
+        #expect(wire.machine.openSocket == nil && wire.machine.socketCount == 1)
+        let next = try #require(actions.timers[.reconnect])
+        #expect(next > deadline + 0.02)
+        let third = try #require(wire.machine.timerFired(.reconnect, now: next).opened.first)
+        #expect(third != second)
+        let opened = wire.machine.socketOpened(third, now: next + 0.01)
+        #expect(opened.states == [.online] && opened.emitted == [.reconnected])
+        #expect(wire.machine.openSocket == third && wire.machine.socketCount == 2)
+    }
+
     @Test func eventsOfSocketsTheMachineGaveUpOnAndTimersItDidNotArmChangeNothing() {
         var wire = Wire()
         let now = Self.t0

@@ -24,8 +24,8 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
     static var firstSocket: SocketID { 1 }
 
     private enum Link {
-        /// Socket `id` is being opened.
-        case connecting(SocketID)
+        /// Socket `id` is being opened; `closedEarly` once it closed before it was reported open.
+        case connecting(SocketID, closedEarly: Bool)
         case open(SocketID, since: Double)
         /// No socket; the reconnect timer runs.
         case waiting
@@ -36,7 +36,7 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
     let options: DatacenterConnection.Options
     /// The MTProto session, which outlives every socket.
     private(set) var session: ClientSession
-    private var link = Link.connecting(Self.firstSocket)
+    private var link = Link.connecting(Self.firstSocket, closedEarly: false)
     private var nextSocket = Self.firstSocket + 1
     /// Closed for good (`close`, or the server's −404): no more calls are taken.
     private(set) var isClosed = false
@@ -91,13 +91,15 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
     /// Socket `id` connected: it takes over the session and carries first what the session still owes the server
     /// (MTProto §Sessions: a session outlives its connections; `ClientSession.resendAfterReconnect`).
     mutating func socketOpened(_ id: SocketID, now: Double) -> [Action] {
-        guard case .connecting(id) = link else { return [.closeSocket(id)] }
+        guard case .connecting(id, let closedEarly) = link else { return [.closeSocket(id)] }
         var actions: [Action] = []
         if isClosed {
             link = .idle
             return [.closeSocket(id)]
         }
         arm(.watchdog, at: now + Self.watchdogInterval, &actions)
+        // It closed before this event came (the two race on the loop): it ended after no time at all.
+        if closedEarly { return actions + reconnect(uptime: 0, state: .connecting, now: now) }
         link = .open(id, since: now)
         socketCount += 1
         lastReceived = now
@@ -110,7 +112,7 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
 
     /// Connecting socket `id` failed (no route, refused, timed out).
     mutating func connectFailed(_ id: SocketID, now: Double) -> [Action] {
-        guard case .connecting(id) = link else { return [] }
+        guard case .connecting(id, _) = link else { return [] }
         if isClosed {
             link = .idle
             return []
@@ -127,6 +129,9 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
                 return []
             }
             return reconnect(uptime: now - since, state: .connecting, now: now)
+        case .connecting(id, closedEarly: false):
+            link = .connecting(id, closedEarly: true)
+            return []
         default:
             return []
         }
@@ -247,7 +252,7 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
             guard case .waiting = link, !isClosed else { return [] }
             let id = nextSocket
             nextSocket += 1
-            link = .connecting(id)
+            link = .connecting(id, closedEarly: false)
             return [.openSocket(id)]
         case .acknowledgements:
             var actions: [Action] = []
