@@ -238,6 +238,30 @@ import Testing
         #expect(wire.machine.timerFired(.acknowledgements, now: now + 1.21).written.isEmpty)
     }
 
+    /// Acknowledgements owed when the socket drops wait for the next socket instead of being sealed into a packet
+    /// with nowhere to go (the server would otherwise send those messages again on every new socket).
+    @Test func acknowledgementsOwedWhenTheSocketDropsLeaveOnTheNextOne() throws {
+        var wire = Wire()
+        var now = Self.t0
+        _ = wire.machine.socketOpened(Self.first, now: now)
+        _ = wire.enqueue(1, body: Wire.body(1), now: now)
+        let answers = try wire.server.answer(wire.machine.turnEnded(now: now).written, now: now)
+        _ = wire.receive(answers, now: now)
+        now += 0.1
+        let deadline = try #require(wire.machine.socketClosed(Self.first, now: now).timers[.reconnect])
+        #expect(wire.machine.timerFired(.acknowledgements, now: now + 0.1).written.isEmpty)
+        _ = wire.enqueue(2, body: Wire.body(2), now: now + 0.11)
+        #expect(wire.machine.turnEnded(now: now + 0.11).written.isEmpty)
+
+        let id = try #require(wire.machine.timerFired(.reconnect, now: deadline).opened.first)
+        let sent = wire.machine.socketOpened(id, now: deadline).written + wire.machine.turnEnded(now: deadline).written
+        let messages = try Wire.messages(sent)
+        #expect(messages.contains { $0.body == Wire.body(2) })
+        #expect(messages.contains { Wire.acknowledged($0) != nil })
+        _ = try wire.server.answer(sent, now: deadline)
+        #expect(wire.server.session.unacknowledgedCount == 1, "only the new answer is owed an acknowledgement")
+    }
+
     // MARK: - HTTP
 
     @Test func eachLongPollRequestGetsOneHttpWaitWithWhatIsQueued() throws {

@@ -106,6 +106,8 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
         watch.reset()
         actions.append(.setState(.online))
         send(session.resendAfterReconnect(now: now), &actions)
+        // Calls queued while there was no socket leave at this turn's end.
+        if session.queuedCount > 0 { scheduleTurnEnd(&actions) }
         if socketCount > 1 { actions.append(.emit(.reconnected)) }
         return actions
     }
@@ -227,13 +229,12 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
 
     /// The end of the event-loop turn asked for with `scheduleTurnEnd`: everything queued in the turn is sealed into
     /// as few containers as MTProto allows (core.telegram.org/mtproto/service_messages "Containers") and every socket
-    /// written to is flushed.
+    /// written to is flushed. Without a socket, calls stay queued for the next one.
     mutating func turnEnded(now: Double) -> [Action] {
         turnEndScheduled = false
         var actions: [Action] = []
-        // Sealed even without a socket: the requests then wait in the session for `resendAfterReconnect`.
-        let packets = session.flush(now: now)
         if case .open(let id, _) = link {
+            let packets = session.flush(now: now)
             if !packets.isEmpty {
                 actions.append(.write(packets, to: id))
                 if !unflushed.contains(id) { unflushed.append(id) }
@@ -255,6 +256,8 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
             link = .connecting(id, closedEarly: false)
             return [.openSocket(id)]
         case .acknowledgements:
+            // Without a socket they stay owed: the next socket's `resendAfterReconnect` carries them.
+            guard openSocket != nil else { return [] }
             var actions: [Action] = []
             send(session.acknowledgements(now: now), &actions)
             return actions
