@@ -323,8 +323,43 @@ import Testing
             if tick.closed == [Self.first] { closedAt = now - Self.t0 }
         }
         #expect(pings == [31])
-        // Owed an answer, the socket is given up at the next tick: it was last heard from more than 15 s ago.
-        #expect(closedAt == 32)
+        // Unanswered, the socket is given up once the ping has waited more than 15 s (not at once for the 31 s of
+        // idling before it).
+        #expect(closedAt == 47)
+    }
+
+    /// A call made after the socket idled past `silenceTimeout` gets that long for its answer: the socket's silence
+    /// counts from the call, not from the last packet before the idle stretch (which replaced the socket at the next
+    /// tick, before a server farther than the tick could answer).
+    @Test func aCallAfterAnIdleStretchHasTheWholeSilenceTimeoutForItsAnswer() throws {
+        var wire = Wire()
+        var now = Self.t0
+        _ = wire.machine.socketOpened(Self.first, now: now)
+        for _ in 0..<20 {
+            now += 1
+            #expect(wire.machine.timerFired(.watchdog, now: now).closed.isEmpty)
+        }
+        _ = wire.enqueue(1, body: Wire.body(1), now: now + 0.5)
+        _ = wire.machine.turnEnded(now: now + 0.5)
+        var closedAt: Double?
+        while closedAt == nil, now < Self.t0 + 60 {
+            now += 1
+            if wire.machine.timerFired(.watchdog, now: now).closed == [Self.first] { closedAt = now - Self.t0 }
+        }
+        #expect(closedAt == 36)
+        // A packet makes it heard again: a later silence counts from the packet.
+        var quiet = Wire()
+        _ = quiet.machine.socketOpened(Self.first, now: Self.t0)
+        _ = quiet.enqueue(1, body: Wire.body(1), now: Self.t0)
+        let sent = quiet.machine.turnEnded(now: Self.t0).written
+        _ = try quiet.server.calls(in: sent)  // taken, never answered
+        let push = quiet.server.session.seal([quiet.server.session.push(Wire.body(9))], now: Self.t0 + 10)
+        _ = quiet.receive(push, now: Self.t0 + 10)
+        for second in 11...25 {
+            _ = quiet.machine.timerFired(.acknowledgements, now: Self.t0 + Double(second) - 0.5)
+            #expect(quiet.machine.timerFired(.watchdog, now: Self.t0 + Double(second)).closed.isEmpty)
+        }
+        #expect(quiet.machine.timerFired(.watchdog, now: Self.t0 + 26).closed == [Self.first])
     }
 
     // MARK: - Cancelling, closing, batches

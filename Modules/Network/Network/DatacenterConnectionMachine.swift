@@ -52,6 +52,9 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
     private var backoff: ReconnectBackoff
     private var watch: ConnectionWatchdog
     private var lastReceived = 0.0
+    /// When the socket was first written something that expects an answer since it last received a packet: its
+    /// silence is counted from then, not from an idle stretch before the request.
+    private var awaitingSince: Double?
     private var armed: Set<Timer> = []
     private var turnEndScheduled = false
     /// The sockets written to since the last flush: one flush per turn for all of them.
@@ -103,9 +106,10 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
         link = .open(id, since: now)
         socketCount += 1
         lastReceived = now
+        awaitingSince = nil
         watch.reset()
         actions.append(.setState(.online))
-        send(session.resendAfterReconnect(now: now), &actions)
+        send(session.resendAfterReconnect(now: now), at: now, &actions)
         // Calls queued while there was no socket leave at this turn's end.
         if session.queuedCount > 0 { scheduleTurnEnd(&actions) }
         if socketCount > 1 { actions.append(.emit(.reconnected)) }
@@ -179,10 +183,11 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
     mutating func packetReceived(_ packet: [UInt8], now: Double) -> [Action] {
         packetsReceived += 1
         lastReceived = now
+        awaitingSince = nil
         if backoff.failures > 0 { backoff = ReconnectBackoff(policy: options.reconnect) }
         guard let (events, resend) = try? session.receive(packet, now: now) else { return [] }
         var actions: [Action] = []
-        send(resend, &actions)
+        send(resend, at: now, &actions)
         for event in events {
             switch event {
             case .result(let token, let result):
@@ -238,6 +243,7 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
             if !packets.isEmpty {
                 actions.append(.write(packets, to: id))
                 if !unflushed.contains(id) { unflushed.append(id) }
+                if awaitingSince == nil { awaitingSince = now }
             }
         }
         for id in unflushed { actions.append(.flush(id)) }
@@ -259,7 +265,7 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
             // Without a socket they stay owed: the next socket's `resendAfterReconnect` carries them.
             guard openSocket != nil else { return [] }
             var actions: [Action] = []
-            send(session.acknowledgements(now: now), &actions)
+            send(session.acknowledgements(now: now), at: now, &actions, expectsAnswer: false)
             return actions
         case .watchdog:
             return watchdogTick(now: now)
@@ -276,7 +282,8 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
         arm(.watchdog, at: now + Self.watchdogInterval, &actions)
         guard let id = openSocket else { return actions }
         let owed = !calls.isEmpty || session.pendingCount > 0
-        switch watch.check(now: now, lastReceived: lastReceived, awaitingAnswer: owed) {
+        let heard = max(lastReceived, awaitingSince ?? lastReceived)
+        switch watch.check(now: now, lastReceived: heard, awaitingAnswer: owed) {
         case .none:
             break
         case .replaceSocket:
@@ -284,7 +291,7 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
         case .ping:
             let ping = MTProto.functions.pingDelayDisconnect(
                 pingId: Int64.random(in: 1...Int64.max, using: &random), disconnectDelay: Self.keepaliveDisconnectDelay)
-            if let (_, packets) = try? session.send(ping.serialized(), now: now) { send(packets, &actions) }
+            if let (_, packets) = try? session.send(ping.serialized(), now: now) { send(packets, at: now, &actions) }
         }
         return actions
     }
@@ -342,7 +349,7 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
     mutating func cancel(_ token: Int64, now: Double) -> [Action] {
         guard calls.contains(token) else { return [] }
         var actions: [Action] = []
-        send(session.cancel(token: token, now: now), &actions)
+        send(session.cancel(token: token, now: now), at: now, &actions)
         append(calls.complete(token, .failure(CancellationError())), to: &actions)
         return actions
     }
@@ -353,7 +360,7 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
         let (tokens, completion) = calls.cancel(batch: id)
         guard !tokens.isEmpty else { return [] }
         var actions: [Action] = []
-        send(session.cancel(tokens: tokens, now: now), &actions)
+        send(session.cancel(tokens: tokens, now: now), at: now, &actions)
         append(completion, to: &actions)
         return actions
     }
@@ -370,7 +377,7 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
             if first { initialized = true }
             if ordered, let previous = lastOrdered {
                 // invokeAfterMsg names the previous call's msg_id: seal what is queued so that it has one.
-                if session.queuedCount > 0 { send(session.flush(now: now), &actions) }
+                if session.queuedCount > 0 { send(session.flush(now: now), at: now, &actions) }
                 if let id = session.messageId(ofToken: previous) { encoded = Self.afterMessage(id, encoded) }
             }
             // Queued, not sealed: the calls of this event-loop turn leave together in one container.
@@ -399,11 +406,15 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
     // MARK: - Helpers
 
     /// Writes `packets` to the socket in use, to be flushed at the turn's end; without a socket they are dropped
-    /// (the requests among them stay pending in the session, for `resendAfterReconnect`).
-    private mutating func send(_ packets: [[UInt8]], _ actions: inout [Action]) {
+    /// (the requests among them stay pending in the session, for `resendAfterReconnect`). `expectsAnswer`: they
+    /// carry a request, so the socket's silence counts from now if nothing was owed before.
+    private mutating func send(
+        _ packets: [[UInt8]], at now: Double, _ actions: inout [Action], expectsAnswer: Bool = true
+    ) {
         guard !packets.isEmpty, let id = openSocket else { return }
         actions.append(.write(packets, to: id))
         if !unflushed.contains(id) { unflushed.append(id) }
+        if expectsAnswer, awaitingSince == nil { awaitingSince = now }
         scheduleTurnEnd(&actions)
     }
 
