@@ -20,8 +20,9 @@ public struct ConnectionWatchdog: Sendable, Equatable {
         self.keepaliveInterval = keepaliveInterval
     }
 
-    /// The decision at `now`, given when the socket last received a packet and whether an answer is owed (requests
-    /// or a ping unanswered).
+    /// The decision at `now`, given when the socket was last heard from and whether an answer is owed (requests or a
+    /// ping unanswered). `DatacenterConnectionMachine` passes the later of the last packet received and the first
+    /// request written since, so a request after a long idle stretch gets `silenceTimeout` for its answer.
     public mutating func check(now: Double, lastReceived: Double, awaitingAnswer: Bool) -> Action {
         let silent = now - lastReceived
         if awaitingAnswer, silent > silenceTimeout { return .replaceSocket }

@@ -1,5 +1,4 @@
 public import AccountNetworking
-import CryptoUtils
 public import Foundation
 public import MTProtoCore
 public import MTProtoTransport
@@ -7,8 +6,6 @@ public import NIOCore
 public import SwiftSignalKit
 import Synchronization
 public import TLRuntime
-import MTProtoApi
-import TelegramApi
 
 /// One data center's MTProto session over sockets that come and go (Telegram-iOS MtProtoKit's `MTProto` over
 /// `MTTcpTransport`): the session — its id, msg_id and seq_no state, salts, unanswered requests — belongs to this
@@ -17,7 +14,13 @@ import TelegramApi
 /// accepts it, so nothing is lost and nothing runs twice), while the server sends again what the old socket lost.
 /// A socket that stays silent past `silenceTimeout` after a request or a keepalive is closed and replaced.
 ///
-/// `@unchecked Sendable`: the mutable state is confined to `loop` (every entry point hops onto it).
+/// This class is the shell: every decision is `DatacenterConnectionMachine`'s, which it feeds with what happens —
+/// calls, sockets opened and closed, frames, timers firing, the end of an event-loop turn, each with `clock()` — and
+/// whose actions it performs: it opens and closes sockets, writes and flushes, arms timers at the deadlines the
+/// machine names, and completes the callers' promises and continuations.
+///
+/// `@unchecked Sendable`: the mutable state (the machine, the sockets, the timers) is confined to `loop` (every
+/// entry point hops onto it); what is read anywhere (`isClosed`, `socketCount`) is atomic.
 public final class DatacenterConnection: @unchecked Sendable {
     /// How the connection behaves; defaults as in Telegram-iOS (keepalive every 30 s, `ping_delay_disconnect` 75 s).
     public struct Options: Sendable {
@@ -39,83 +42,39 @@ public final class DatacenterConnection: @unchecked Sendable {
     public let endpoint: MTProtoConnection.Endpoint
     public let key: AuthKeyExchangeResult
     public let options: Options
-    private let group: any EventLoopGroup
     private let loop: any EventLoop
     private let clock: @Sendable () -> Double
-    private var session: ClientSession
-    private var channel: (any Channel)?
-    private var connecting = false
-    /// The reconnect waiting out its backoff, and the connect under way: `close()` cancels the one and waits for the
-    /// other, so no socket is being opened on the event loop group once it returns.
-    private var scheduledReconnect: Scheduled<Void>?
+    /// Who waits for a call: its own promise (`invoke` from off the loop), or the continuation of a caller on the loop
+    /// (`EventLoopTaskExecutor`), which waits directly: no promise, no callback.
+    private enum Caller {
+        case promise(EventLoopPromise<AnswerBytes>)
+        case continuation(CallContinuation)
+    }
+    /// A batch's caller waits on one promise for every outcome (`invokeBatch`).
+    private typealias BatchCaller = EventLoopPromise<[Result<AnswerBytes, any Error>]>
+    private typealias Machine = DatacenterConnectionMachine<Caller, BatchCaller>
+    /// Every decision; confined to `loop`.
+    private var machine: Machine
+    /// The machine's sockets by id: the one in use and the one being opened (from the moment its pipeline is built,
+    /// so an HTTP long poll can go before the connect returns).
+    private var sockets: [Machine.SocketID: any Channel] = [:]
+    private var timers: [Machine.Timer: Scheduled<Void>] = [:]
+    /// The connect under way: `close()` waits for it, so no socket is being opened on the event loop group once it
+    /// returns.
     private var connectAttempt: Task<Void, Never>?
     /// Set once, on the loop, when the session closes for good; read anywhere (`isClosed`).
     private let closedFlag = Atomic<Bool>(false)
-    private var closed: Bool { closedFlag.load(ordering: .acquiring) }
-    /// The server answered −404 (it does not know the key) and the session closed: later calls fail with
-    /// `authKeyUnknown`, so the account makes a new key instead of reusing this session.
-    private var keyUnknown = false
+    private let socketTotal = Atomic<Int>(0)
+    /// Batch ids, unique for this connection (taken off the loop, so a cancellation can name its batch).
+    private let batchIds = Atomic<Int64>(1)
     /// Calls made from a task on the loop, which took the path without a hop (for tests).
     private var callsQueuedOnLoop = 0
-    private var backoff: ReconnectBackoff
-    private var connectedAt = 0.0
-    private var lastReceived = 0.0
-    /// The callers waiting for an answer, each with the time (`clock`) it gives up: the watchdog's once-a-second
-    /// tick fails what is past its deadline, so a call costs no timer of its own (timeouts are honoured within 1 s).
-    private var waiting: [Int64: Waiter] = [:]
-    private struct Waiter {
-        var sink: Sink
-        let deadline: Double
-        let timeout: Double
-
-        /// Hands the call's outcome to whoever waits for it.
-        func complete(_ outcome: Result<AnswerBytes, any Error>) {
-            switch sink {
-            case .single(let promise): promise.completeWith(outcome)
-            case .continuation(let continuation): continuation.resume(with: outcome)
-            case .batch(let batch, let index): batch.record(index, outcome)
-            }
-        }
-    }
-    /// Who waits for a call: its own promise or continuation (`invoke`), or a slot of a batch that resolves once for all its calls
-    /// (`invokeBatch`).
-    private enum Sink {
-        case single(EventLoopPromise<AnswerBytes>)
-        /// A caller on the loop (`EventLoopTaskExecutor`) waits here directly: no promise, no callback.
-        case continuation(CallContinuation)
-        case batch(BatchSink, Int)
-    }
-    /// A `RequestBatch` and the one promise its caller waits on; confined to the loop like the rest of the state.
-    private final class BatchSink: @unchecked Sendable {
-        var batch: RequestBatch
-        let promise: EventLoopPromise<[Result<AnswerBytes, any Error>]>
-
-        init(count: Int, promise: EventLoopPromise<[Result<AnswerBytes, any Error>]>) {
-            batch = RequestBatch(count: count)
-            self.promise = promise
-        }
-
-        func record(_ index: Int, _ outcome: Result<AnswerBytes, any Error>) {
-            if batch.record(index, outcome) { promise.succeed(batch.results()) }
-        }
-    }
-    private var initialized = false
-    /// The last request sent with `ordered`, for the next one's `invokeAfterMsg`.
-    private var lastOrdered: Int64?
-    private var ackScheduled = false
-    /// The channels written to since the last flush: one flush per event-loop turn for all of them, so calls made
-    /// together leave in one `write` system call instead of one each.
-    private var unflushed: [ObjectIdentifier: any Channel] = [:]
-    private var turnEndScheduled = false
-    private var httpPolls = 0
-    private var packetsReceived = 0
-    private var watchdog: RepeatedTask?
-    private var watch: ConnectionWatchdog
     /// How many sockets this session has used (1 after the first connect).
-    public private(set) var socketCount = 0
+    public var socketCount: Int { socketTotal.load(ordering: .relaxed) }
     /// What the server sends on its own, in arrival order across sockets: `.updates` with a serialized `Updates`
     /// (core.telegram.org "Working with updates"), `.newSession` when the server started this session afresh and
-    /// `.reconnected` when the session moved to a new socket — after either, updates may have been missed. The newest 10,000 are kept for a slow reader; finishes on `close()`.
+    /// `.reconnected` when the session moved to a new socket — after either, updates may have been missed. The
+    /// newest 10,000 are kept for a slow reader; finishes on `close()`.
     public let events: AsyncStream<ServerEvent>
     private let eventsContinuation: AsyncStream<ServerEvent>.Continuation
 
@@ -146,13 +105,12 @@ public final class DatacenterConnection: @unchecked Sendable {
         self.endpoint = endpoint
         self.key = key
         self.options = options
-        self.group = group
         self.loop = group.next()
         self.clock = clock
-        self.session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
-        self.backoff = ReconnectBackoff(policy: options.reconnect)
-        self.watch = ConnectionWatchdog(silenceTimeout: options.silenceTimeout, keepaliveInterval: options.keepaliveInterval)
-        (events, eventsContinuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+        let session = ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset)
+        self.machine = Machine(session: session, options: options)
+        (events, eventsContinuation) = AsyncStream.makeStream(
+            of: ServerEvent.self, bufferingPolicy: .bufferingNewest(10_000))
     }
 
     /// A session on `key` (made by an `MTProtoConnection` or kept from an earlier run) to the DC at `endpoint`,
@@ -162,11 +120,9 @@ public final class DatacenterConnection: @unchecked Sendable {
         options: Options = Options(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) async throws -> DatacenterConnection {
         let connection = DatacenterConnection(endpoint: endpoint, key: key, options: options, group: group, clock: clock)
-        let channel = try await connection.makeSocket()
-        try await connection.loop.submit {
-            connection.adopt(channel)
-            connection.startWatchdog()
-        }.get()
+        let first = Machine.firstSocket
+        _ = try await connection.makeSocket(first)
+        try await connection.loop.submit { connection.socketOpened(first) }.get()
         return connection
     }
 
@@ -189,18 +145,16 @@ public final class DatacenterConnection: @unchecked Sendable {
         if loop.inEventLoop {
             // Called on the loop (a task on `EventLoopTaskExecutor`): queued now, without a hop, and answered
             // straight into the task's continuation.
-            let token = session.reserveToken()
+            let token = machine.reserveToken()
             return try await withTaskCancellationHandler {
                 try await withCallContinuation { continuation in
                     let queue: @Sendable () -> Void = {
-                        if let error = self.enqueueCall(
-                            function, token: token, timeout: timeout, ordered: ordered, sink: .continuation(continuation)
-                        ) {
-                            continuation.resume(throwing: error)
-                        }
+                        self.enqueueCall(
+                            function, token: token, timeout: timeout, ordered: ordered,
+                            caller: .continuation(continuation))
                     }
                     // Nothing suspends between the check above and here, so this is still the loop; the hop is only a
-                    // guard that never touches the session off the loop.
+                    // guard that never touches the machine off the loop.
                     if self.loop.inEventLoop {
                         self.callsQueuedOnLoop += 1
                         queue()
@@ -209,16 +163,14 @@ public final class DatacenterConnection: @unchecked Sendable {
                     }
                 }
             } onCancel: {
-                self.loop.execute { self.cancelCall(token) }
+                self.loop.execute { self.perform(self.machine.cancel(token, now: self.clock())) }
             }
         }
         let sent = loop.makePromise(of: Int64.self)
         let result = loop.flatSubmit { () -> EventLoopFuture<AnswerBytes> in
             let promise = self.loop.makePromise(of: AnswerBytes.self)
-            let token = self.session.reserveToken()
-            if let error = self.enqueueCall(function, token: token, timeout: timeout, ordered: ordered, sink: .single(promise)) {
-                promise.fail(error)
-            }
+            let token = self.machine.reserveToken()
+            self.enqueueCall(function, token: token, timeout: timeout, ordered: ordered, caller: .promise(promise))
             // After the call is registered: a cancellation that came first runs now and finds it.
             sent.succeed(token)
             return promise.futureResult
@@ -226,55 +178,26 @@ public final class DatacenterConnection: @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await result.get()
         } onCancel: {
-            sent.futureResult.whenSuccess { self.cancelCall($0) }
+            sent.futureResult.whenSuccess { self.perform(self.machine.cancel($0, now: self.clock())) }
         }
     }
 
     /// Queues `function` (on the loop) under its reserved `token` for the end of this turn, its answer to go to
-    /// `sink`; returns the error when it cannot be queued — `sink` is then not used.
+    /// `caller` (at once, with the error, when it cannot be queued).
     private func enqueueCall<F: TLFunction>(
-        _ function: F, token: Int64, timeout: Double, ordered: Bool, sink: Sink
-    ) -> NetworkError? {
+        _ function: F, token: Int64, timeout: Double, ordered: Bool, caller: Caller
+    ) {
         let info = options.info
-        return enqueue(token: token, timeout: timeout, ordered: ordered, sink: sink) { first throws(NetworkError) in
+        let actions = machine.enqueue(
+            token: token, timeout: timeout, ordered: ordered, caller: caller, now: clock()
+        ) { first throws(NetworkError) in
             do throws(TLEncodingError) {
                 return first ? try info.firstRequest(function) : try function.encoded()
             } catch {
                 throw .encoding(error)
             }
         }
-    }
-
-    /// Queues one call (on the loop) under its reserved `token` for the end of this turn: `body(first)` encodes it
-    /// (inside `invokeWithLayer(initConnection(…))` when `first`: the session's first request), its answer goes to
-    /// `sink`. Returns the error when it cannot be queued (the session is closed, the call cannot be encoded or does
-    /// not fit a message) — `sink` is then not used. Single calls and batches both queue through here.
-    private func enqueue(
-        token: Int64, timeout: Double, ordered: Bool = false, sink: Sink, body: (_ first: Bool) throws(NetworkError) -> [UInt8]
-    ) -> NetworkError? {
-        guard !closed else { return keyUnknown ? .authKeyUnknown : .connectionClosed }
-        do {
-            let first = !initialized
-            var encoded = try body(first)
-            if first { initialized = true }
-            if ordered, let previous = lastOrdered {
-                // invokeAfterMsg names the previous request's msg_id: seal what is queued so it has one.
-                if session.queuedCount > 0 { write(session.flush(now: clock())) }
-                if let id = session.messageId(ofToken: previous) { encoded = try Self.afterMessage(id, encoded) }
-            }
-            // Queued, not sealed: the calls of this event-loop turn leave together in one container.
-            try session.enqueue(encoded, token: token)
-            if ordered { lastOrdered = token }
-            waiting[token] = Waiter(sink: sink, deadline: clock() + timeout, timeout: timeout)
-            scheduleTurnEnd()
-            return nil
-        } catch let error as NetworkError {
-            return error
-        } catch let ClientSession.SendError.bodyTooLarge(length) {
-            return .requestTooLarge(length)
-        } catch {
-            return .requestTooLarge(0)
-        }
+        perform(actions)
     }
 
     // `nonisolated(nonsending)`: runs on the caller's executor, so no hop separates `invokeRaw`'s check that it is on
@@ -291,14 +214,6 @@ public final class DatacenterConnection: @unchecked Sendable {
         try await withUnsafeThrowingContinuation(body)
     }
     #endif
-
-    /// Gives up a call its caller cancelled (on the loop): `rpc_drop_answer` if it was sent, `CancellationError` to
-    /// its waiter. Nothing when it has already ended.
-    private func cancelCall(_ token: Int64) {
-        guard let waiter = waiting.removeValue(forKey: token) else { return }
-        write(session.cancel(token: token, now: clock()))
-        waiter.complete(.failure(CancellationError()))
-    }
 
     /// Calls `functions` together and returns their outcomes in the same order: all of them are queued in one
     /// event-loop turn (one hop from the caller), leave in one `msg_container` (several if MTProto's container limits
@@ -345,61 +260,37 @@ public final class DatacenterConnection: @unchecked Sendable {
     func invokeBatchBodies(
         count: Int, timeout: Double, encode: @escaping @Sendable (Int, Bool) throws(NetworkError) -> [UInt8]
     ) async -> [Result<AnswerBytes, any Error>] {
-        let sink = BatchSink(count: count, promise: loop.makePromise())
+        let promise = loop.makePromise(of: [Result<AnswerBytes, any Error>].self)
+        let id = batchIds.wrappingAdd(1, ordering: .relaxed).oldValue
         let submit: @Sendable () -> Void = {
-            for index in 0..<count {
-                let token = self.session.reserveToken()
-                let error = self.enqueue(token: token, timeout: timeout, sink: .batch(sink, index)) { first throws(NetworkError) in
-                    try encode(index, first)
-                }
-                if let error {
-                    sink.record(index, .failure(error))
-                } else {
-                    sink.batch.queued(index, token: token)
-                }
+            let actions = self.machine.enqueueBatch(
+                id: id, count: count, timeout: timeout, caller: promise, now: self.clock()
+            ) { index, first throws(NetworkError) in
+                try encode(index, first)
             }
+            self.perform(actions)
         }
         // Called on the loop (a task on `EventLoopTaskExecutor`): queued now, without a hop.
         if loop.inEventLoop { submit() } else { loop.execute(submit) }
         let bodies = await withTaskCancellationHandler {
-            (try? await sink.promise.futureResult.get()) ?? []
+            (try? await promise.futureResult.get()) ?? []
         } onCancel: {
             // After the submission above (the loop runs its tasks in order): withdraws what is still unanswered.
-            self.loop.execute {
-                let unanswered = sink.batch.unanswered.filter { self.waiting.removeValue(forKey: $0.token) != nil }
-                guard !unanswered.isEmpty else { return }
-                self.write(self.session.cancel(tokens: unanswered.map(\.token), now: self.clock()))
-                for (index, _) in unanswered { sink.record(index, .failure(CancellationError())) }
-            }
+            self.loop.execute { self.perform(self.machine.cancelBatch(id, now: self.clock())) }
         }
         guard bodies.count == count else { return Array(repeating: .failure(NetworkError.connectionClosed), count: count) }
         return bodies
     }
 
-    /// `invokeAfterMsg#cb9f372d msg_id:long query:!X` around an encoded query.
-    private static func afterMessage(_ id: Int64, _ body: [UInt8]) throws -> [UInt8] {
-        var writer = TLWriter()
-        writer.writeUInt32(0xcb9f_372d)
-        writer.writeInt64(id)
-        writer.writeRaw(body)
-        return writer.takeBytes()
-    }
-
     /// Closes the socket for good; unanswered requests fail with `connectionClosed`.
     public func close() async {
         let (channel, attempt) = (try? await loop.submit { () -> ((any Channel)?, Task<Void, Never>?) in
-            self.closedFlag.store(true, ordering: .releasing)
-            self.watchdog?.cancel()
-            self.scheduledReconnect?.cancel()
-            self.scheduledReconnect = nil
-            self.eventsContinuation.finish()
-            let all = self.waiting
-            self.waiting = [:]
-            for waiter in all.values { waiter.complete(.failure(NetworkError.connectionClosed)) }
-            return (self.channel, self.connectAttempt)
+            let open = self.machine.openSocket.flatMap { self.sockets[$0] }
+            self.perform(self.machine.close(now: self.clock()))
+            return (open, self.connectAttempt)
         }.get()) ?? (nil, nil)
         await attempt?.value
-        try? await channel?.close()
+        try? await channel?.closeFuture.get()
     }
 
     /// Whether the session is closed for good (`close()`, or a −404 from the server): it takes no more calls.
@@ -412,240 +303,128 @@ public final class DatacenterConnection: @unchecked Sendable {
 
     /// Drops the current socket as a network failure would (for tests and for a watchdog): the session reconnects.
     public func dropSocket() async {
-        let channel = try? await loop.submit { self.channel }.get()
-        try? await channel?.close()
-    }
-
-    // MARK: - Sockets
-
-    private func makeSocket() async throws -> any Channel {
-        let loop = self.loop
-        return try await TransportClient.connect(
-            host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
-            http: endpoint.http, httpSessionPolls: true, group: loop
-        ) { [weak self] _ in
-            [SessionSocketHandler(
-                onFrame: { self?.received($0) }, onClose: { self?.socketClosed() }, onPollNeeded: { self?.poll(on: $0) })]
-        }
-    }
-
-    /// Takes a new socket: sends what the session still owes the server on it.
-    private func adopt(_ channel: any Channel) {
-        guard !closed else {
-            channel.close(promise: nil)
-            return
-        }
-        self.channel = channel
-        socketCount += 1
-        connectedAt = clock()
-        lastReceived = connectedAt
-        watch.reset()
-        stateValue.set(.online)
-        write(session.resendAfterReconnect(now: clock()))
-        if socketCount > 1 {
-            eventsContinuation.yield(.reconnected)
-            eventPipe.putNext(.reconnected)
-        }
-    }
-
-    private func socketClosed() {
-        channel = nil
-        guard !closed else { return }
-        stateValue.set(.connecting)
-        let uptime = clock() - connectedAt
-        let delay = backoff.connectionEnded(uptime: uptime)
-        reconnect(after: delay)
-    }
-
-    private func reconnect(after delay: Double) {
-        guard !connecting, !closed else { return }
-        connecting = true
-        scheduledReconnect = loop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) {
-            self.scheduledReconnect = nil
-            guard !self.closed else { return }
-            self.connectAttempt = Task {
-                do {
-                    let channel = try await self.makeSocket()
-                    try await self.loop.submit {
-                        self.connecting = false
-                        self.connectAttempt = nil
-                        self.adopt(channel)
-                    }.get()
-                } catch {
-                    try? await self.loop.submit {
-                        self.connectAttempt = nil
-                        self.stateValue.set(.waitingForNetwork)
-                        self.connecting = false
-                        let delay = self.backoff.connectionEnded(uptime: 0)
-                        self.reconnect(after: delay)
-                    }.get()
-                }
-            }
-        }
-    }
-
-    private func write(_ packets: [[UInt8]]) {
-        guard let channel, !packets.isEmpty else { return }
-        for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
-        unflushed[ObjectIdentifier(channel)] = channel
-        scheduleTurnEnd()
-    }
-
-    /// Once per event-loop turn, after the tasks already queued on the loop (64 calls submitted together may all
-    /// enqueue first): the session seals what was queued into containers, and every socket written to is flushed,
-    /// so the calls of one turn leave in one packet and one `write` system call.
-    private func scheduleTurnEnd() {
-        guard !turnEndScheduled else { return }
-        turnEndScheduled = true
-        loop.execute {
-            self.turnEndScheduled = false
-            // Sealed even without a socket: the requests then wait in the session for `resendAfterReconnect`.
-            let packets = self.session.flush(now: self.clock())
-            if let channel = self.channel, !packets.isEmpty {
-                for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
-                self.unflushed[ObjectIdentifier(channel)] = channel
-            }
-            let channels = self.unflushed.values
-            self.unflushed = [:]
-            for channel in channels { channel.flush() }
-        }
-    }
-
-    /// MTProto over HTTP has no POST at the server: send a long poll (`http_wait`, with what is queued and the
-    /// acknowledgements) on `channel`, which may be a socket not adopted yet.
-    private func poll(on channel: any Channel) {
-        guard !closed else { return }
-        httpPolls += 1
-        for packet in session.poll(options.httpWait, now: clock()) {
-            channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil)
-        }
-        channel.flush()
+        let channel = try? await loop.submit { () -> (any Channel)? in
+            let open = self.machine.openSocket.flatMap { self.sockets[$0] }
+            self.perform(self.machine.dropSocket())
+            return open
+        }.get()
+        try? await channel?.closeFuture.get()
     }
 
     /// Encrypted packets received so far, on every socket (how many packets a batch's answers came in).
     public func receivedPacketCount() async -> Int {
-        (try? await loop.submit { self.packetsReceived }.get()) ?? 0
+        (try? await loop.submit { self.machine.packetsReceived }.get()) ?? 0
     }
 
     /// Long polls sent over HTTP so far (each an `http_wait` the server holds).
     public func httpPollCount() async -> Int {
-        (try? await loop.submit { self.httpPolls }.get()) ?? 0
+        (try? await loop.submit { self.machine.httpPolls }.get()) ?? 0
     }
 
-    // MARK: - Receiving
+    // MARK: - Events in (on the loop)
 
-    private func received(_ frame: TransportFrame) {
+    /// Connects socket `id`; its pipeline reports to the machine under that id from the moment it is built.
+    private func makeSocket(_ id: Machine.SocketID) async throws -> any Channel {
+        let loop = self.loop
+        return try await TransportClient.connect(
+            host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
+            http: endpoint.http, httpSessionPolls: true, group: loop
+        ) { [weak self] channel in
+            // The channel's initializer runs on its loop, which is the connection's.
+            loop.preconditionInEventLoop()
+            self?.sockets[id] = channel
+            return [SessionSocketHandler(
+                onFrame: { self?.received($0, on: id) }, onClose: { self?.socketClosed(id) },
+                onPollNeeded: { self?.pollNeeded(on: id) })]
+        }
+    }
+
+    private func socketOpened(_ id: Machine.SocketID) {
+        let actions = machine.socketOpened(id, now: clock())
+        socketTotal.store(machine.socketCount, ordering: .relaxed)
+        perform(actions)
+    }
+
+    private func socketClosed(_ id: Machine.SocketID) {
+        sockets[id] = nil
+        perform(machine.socketClosed(id, now: clock()))
+    }
+
+    private func received(_ frame: TransportFrame, on id: Machine.SocketID) {
         switch frame {
         case .packet(let payload, _):
-            packetsReceived += 1
-            lastReceived = clock()
-            // A socket that carries answers is a working one: the next drop starts the backoff afresh.
-            if backoff.failures > 0 { backoff = ReconnectBackoff(policy: options.reconnect) }
-            guard let (events, resend) = try? session.receive(Array(payload.readableBytesView), now: clock()) else { return }
-            write(resend)
-            for event in events {
-                switch event {
-                case .result(let token, let result):
-                    guard let waiter = waiting.removeValue(forKey: token) else { continue }
-                    switch result {
-                    case .success(let bytes): waiter.complete(.success(bytes))
-                    case .failure(let error): waiter.complete(.failure(NetworkError.rpc(code: error.code, message: error.message)))
-                    }
-                case .update(let body):
-                    eventsContinuation.yield(.updates(body))
-                    eventPipe.putNext(.updates(body))
-                case .newSession:
-                    eventsContinuation.yield(.newSession)
-                    eventPipe.putNext(.newSession)
-                }
-            }
-            scheduleAcknowledgements()
+            perform(machine.packetReceived(Array(payload.readableBytesView), now: clock()))
         case .quickAck:
             break
         case .transportError(let code):
-            if code == -404 {
-                closedFlag.store(true, ordering: .releasing)
-                keyUnknown = true
-                let all = waiting
-                waiting = [:]
-                for waiter in all.values { waiter.complete(.failure(NetworkError.authKeyUnknown)) }
+            perform(machine.transportError(code, on: id, now: clock()))
+        }
+    }
+
+    private func pollNeeded(on id: Machine.SocketID) {
+        perform(machine.pollNeeded(on: id, now: clock()))
+    }
+
+    // MARK: - Actions out (on the loop)
+
+    private func perform(_ actions: [Machine.Action]) {
+        // Before any caller hears of it: a caller told `connectionClosed` sees the session closed.
+        if machine.isClosed, !closedFlag.load(ordering: .relaxed) { closedFlag.store(true, ordering: .releasing) }
+        for action in actions {
+            switch action {
+            case .openSocket(let id):
+                connect(id)
+            case .write(let packets, let id):
+                guard let channel = sockets[id] else { continue }
+                for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
+            case .flush(let id):
+                sockets[id]?.flush()
+            case .closeSocket(let id):
+                sockets[id]?.close(promise: nil)
+            case .scheduleTimer(let timer, let deadline):
+                let delay = max(0, deadline - clock())
+                timers[timer]?.cancel()
+                timers[timer] = loop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) {
+                    self.perform(self.machine.timerFired(timer, now: self.clock()))
+                }
+            case .cancelTimer(let timer):
+                timers.removeValue(forKey: timer)?.cancel()
+            case .scheduleTurnEnd:
+                // After the tasks already queued on the loop: 64 calls submitted together all enqueue first.
+                loop.execute { self.perform(self.machine.turnEnded(now: self.clock())) }
+            case .complete(.promise(let promise), let outcome):
+                promise.completeWith(outcome)
+            case .complete(.continuation(let continuation), let outcome):
+                continuation.resume(with: outcome)
+            case .completeBatch(let promise, let outcomes):
+                promise.succeed(outcomes)
+            case .emit(let event):
+                eventsContinuation.yield(event)
+                eventPipe.putNext(event)
+            case .setState(let state):
+                stateValue.set(state)
+            case .finishEvents:
+                eventsContinuation.finish()
             }
-            channel?.close(promise: nil)
         }
     }
 
-    /// Acknowledgements go alone after `ackDelay` unless a request takes them first.
-    private func scheduleAcknowledgements() {
-        guard !ackScheduled else { return }
-        ackScheduled = true
-        loop.scheduleTask(in: .nanoseconds(Int64(options.ackDelay * 1e9))) {
-            self.ackScheduled = false
-            self.write(self.session.acknowledgements(now: self.clock()))
-        }
-    }
-
-    /// Every second, `ConnectionWatchdog` decides: a socket that owes us an answer and has been silent past
-    /// `silenceTimeout` is replaced; an idle one gets a `ping_delay_disconnect` every `keepaliveInterval`.
-    private func startWatchdog() {
-        watchdog = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
-            let now = self.clock()
-            self.failOverdueRequests(now: now)
-            guard let channel = self.channel, !self.closed else { return }
-            let owed = !self.waiting.isEmpty || self.session.pendingCount > 0
-            switch self.watch.check(now: now, lastReceived: self.lastReceived, awaitingAnswer: owed) {
-            case .none:
-                break
-            case .replaceSocket:
-                channel.close(promise: nil)
-            case .ping:
-                let ping = MTProto.functions.pingDelayDisconnect(pingId: Int64.random(in: 1...Int64.max), disconnectDelay: 75)
-                if let (_, packets) = try? self.session.send(ping.serialized(), now: now) { self.write(packets) }
+    /// Opens socket `id` and reports how it went.
+    private func connect(_ id: Machine.SocketID) {
+        connectAttempt = Task {
+            do {
+                _ = try await self.makeSocket(id)
+                try await self.loop.submit {
+                    self.connectAttempt = nil
+                    self.socketOpened(id)
+                }.get()
+            } catch {
+                try? await self.loop.submit {
+                    self.connectAttempt = nil
+                    self.sockets[id] = nil
+                    self.perform(self.machine.connectFailed(id, now: self.clock()))
+                }.get()
             }
         }
-    }
-
-    /// Fails every request past its deadline (it may still be answered; the answer is then dropped).
-    private func failOverdueRequests(now: Double) {
-        guard waiting.values.contains(where: { $0.deadline <= now }) else { return }
-        for (token, waiter) in waiting where waiter.deadline <= now {
-            waiting[token] = nil
-            waiter.complete(.failure(NetworkError.timedOut(waiter.timeout)))
-        }
-    }
-}
-
-/// The socket end of a `DatacenterConnection`: hands frames and the close to it (on the channel's loop, which is
-/// the connection's).
-final class SessionSocketHandler: ChannelInboundHandler {
-    typealias InboundIn = TransportFrame
-
-    private let onFrame: (TransportFrame) -> Void
-    private let onClose: () -> Void
-    private let onPollNeeded: (any Channel) -> Void
-
-    init(
-        onFrame: @escaping (TransportFrame) -> Void, onClose: @escaping () -> Void,
-        onPollNeeded: @escaping (any Channel) -> Void
-    ) {
-        self.onFrame = onFrame
-        self.onClose = onClose
-        self.onPollNeeded = onPollNeeded
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is HTTPPollNeeded { onPollNeeded(context.channel) } else { context.fireUserInboundEventTriggered(event) }
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        onFrame(unwrapInboundIn(data))
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        onClose()
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
     }
 }
