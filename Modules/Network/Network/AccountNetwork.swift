@@ -1,11 +1,11 @@
 public import AccountNetworking
 public import CryptoUtils
 import Foundation
-import Synchronization
 import MTProtoCore
 import MTProtoTransport
 public import NIOCore
 public import SwiftSignalKit
+import Synchronization
 public import TLRuntime
 import TelegramApi
 
@@ -60,7 +60,9 @@ public actor AccountNetwork {
         private var connections: [ConnectionKey: DatacenterConnection] = [:]
 
         func connection(for key: ConnectionKey) -> DatacenterConnection? { lock.withLock { connections[key] } }
-        func set(_ connection: DatacenterConnection?, for key: ConnectionKey) { lock.withLock { connections[key] = connection } }
+        func set(_ connection: DatacenterConnection?, for key: ConnectionKey) {
+            lock.withLock { connections[key] = connection }
+        }
         func removeAll() { lock.withLock { connections = [:] } }
     }
     private nonisolated let open = OpenConnections()
@@ -108,7 +110,9 @@ public actor AccountNetwork {
         if store.mainDatacenter() == nil { store.setMainDatacenter(defaultMainDc) }
         // Addresses learnt from the server before win over the ones the app was built with.
         for (dc, address) in store.datacenterAddresses() ?? [:] {
-            var endpoint = datacenters[dc] ?? datacenters.values.first ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
+            var endpoint =
+                datacenters[dc] ?? datacenters.values.first
+                ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
             endpoint.host = address.host
             endpoint.port = address.port
             endpoint.dcId = dc
@@ -123,13 +127,17 @@ public actor AccountNetwork {
         guard case .config(let value) = config else { return }
         var learnt: [Int32: DatacenterAddress] = [:]
         for case .dcOption(let option) in value.dcOptions where !option.ipv6 && !option.mediaOnly && !option.cdn {
-            if learnt[option.id] == nil { learnt[option.id] = DatacenterAddress(host: option.ipAddress, port: Int(option.port)) }
+            if learnt[option.id] == nil {
+                learnt[option.id] = DatacenterAddress(host: option.ipAddress, port: Int(option.port))
+            }
         }
         guard !learnt.isEmpty else { return }
         store.setDatacenterAddresses(learnt)
         let template = datacenters[mainDc] ?? datacenters.values.first
         for (dc, address) in learnt {
-            var endpoint = datacenters[dc] ?? template ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
+            var endpoint =
+                datacenters[dc] ?? template
+                ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
             endpoint.host = address.host
             endpoint.port = address.port
             endpoint.dcId = dc
@@ -147,7 +155,8 @@ public actor AccountNetwork {
     /// goes to directly. Nil while none is open (or it has closed), or while a temporary key is due (that takes the
     /// actor).
     private nonisolated func openConnection(dc: Int32?, purpose: Purpose) -> DatacenterConnection? {
-        guard forwardSecrecy == nil, let connection = open.connection(for: ConnectionKey(dc: target(dc), purpose: purpose)),
+        guard forwardSecrecy == nil,
+            let connection = open.connection(for: ConnectionKey(dc: target(dc), purpose: purpose)),
             !connection.isClosed
         else { return nil }
         return connection
@@ -165,12 +174,14 @@ public actor AccountNetwork {
         timeout: Double = 60
     ) async throws -> F.Result where F.Result: Sendable {
         guard let connection = openConnection(dc: dc, purpose: purpose) else {
-            return try await requestOnActor(function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: nil)
+            return try await requestOnActor(
+                function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: nil)
         }
         do {
             return try await connection.invoke(function, timeout: timeout)
         } catch let error as NetworkError {
-            return try await requestOnActor(function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: error)
+            return try await requestOnActor(
+                function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: error)
         }
     }
 
@@ -201,7 +212,8 @@ public actor AccountNetwork {
             if case .failure(let error) = outcomes[index], !(error is CancellationError) { failed.append(index) }
         }
         guard !failed.isEmpty, !Task.isCancelled else { return outcomes }
-        return await retryBatch(functions, outcomes: outcomes, failed: failed, dc: dc, purpose: purpose, options: options, timeout: timeout)
+        return await retryBatch(
+            functions, outcomes: outcomes, failed: failed, dc: dc, purpose: purpose, options: options, timeout: timeout)
     }
 
     /// The session a batch's first attempt goes to: the open one without the actor, else made on the actor.
@@ -236,8 +248,13 @@ public actor AccountNetwork {
                 let first = (error as? NetworkError).flatMap { $0 == .authKeyUnknown ? nil : $0 }
                 group.addTask {
                     do {
-                        return (index, .success(try await self.requestOnActor(
-                            function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: first)))
+                        return (
+                            index,
+                            .success(
+                                try await self.requestOnActor(
+                                    function, dc: dc, purpose: purpose, options: options, timeout: timeout,
+                                    firstFailure: first))
+                        )
                     } catch {
                         return (index, .failure(error))
                     }
@@ -303,9 +320,10 @@ public actor AccountNetwork {
         let slot = ConnectionKey(dc: dc, purpose: purpose)
         if let existing = connections[slot] {
             let connection = try await existing.value
-            let renewing = forwardSecrecy.flatMap { secrecy in
-                connection.key.expiresAt.map { $0 - Date().timeIntervalSince1970 < secrecy.renewBefore }
-            } ?? false
+            let renewing =
+                forwardSecrecy.flatMap { secrecy in
+                    connection.key.expiresAt.map { $0 - Date().timeIntervalSince1970 < secrecy.renewBefore }
+                } ?? false
             guard connection.isClosed || renewing else { return connection }
             // Closed for good (a −404, or closed under the account), or its temporary key is about to expire: this
             // connection goes, and the next one is made (with a new key if the old one is gone).
@@ -355,7 +373,8 @@ public actor AccountNetwork {
         let exchange = try await MTProtoConnection.connect(
             to: endpoint, publicKeys: publicKeys, group: exchangeLoop, temporaryKeyLifetime: secrecy.lifetime)
         defer { Task { await exchange.close() } }
-        let expiresAt = Int32(clamping: Int64(exchange.key.expiresAt ?? Date().timeIntervalSince1970 + Double(secrecy.lifetime)))
+        let expiresAt = Int32(
+            clamping: Int64(exchange.key.expiresAt ?? Date().timeIntervalSince1970 + Double(secrecy.lifetime)))
         do {
             try await exchange.bindTemporaryKey(to: permanent.authKey, expiresAt: expiresAt)
         } catch NetworkError.rpc(400, "ENCRYPTED_MESSAGE_INVALID") {

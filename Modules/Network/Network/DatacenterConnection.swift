@@ -24,7 +24,8 @@ public import TLRuntime
 public final class DatacenterConnection: @unchecked Sendable {
     /// How the connection behaves; defaults as in Telegram-iOS (keepalive every 30 s, `ping_delay_disconnect` 75 s).
     public struct Options: Sendable {
-        public var reconnect = ReconnectPolicy(initialDelay: 0.1, maximumDelay: 8, multiplier: 2, jitter: 0.3, stableAfter: 10)
+        public var reconnect = ReconnectPolicy(
+            initialDelay: 0.1, maximumDelay: 8, multiplier: 2, jitter: 0.3, stableAfter: 10)
         /// A socket with an unanswered request or keepalive that receives nothing for this long is replaced.
         public var silenceTimeout: Double = 15
         /// Seconds between keepalive pings while the socket is idle.
@@ -119,7 +120,8 @@ public final class DatacenterConnection: @unchecked Sendable {
         to endpoint: MTProtoConnection.Endpoint, key: AuthKeyExchangeResult, group: any EventLoopGroup,
         options: Options = Options(), clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) async throws -> DatacenterConnection {
-        let connection = DatacenterConnection(endpoint: endpoint, key: key, options: options, group: group, clock: clock)
+        let connection = DatacenterConnection(
+            endpoint: endpoint, key: key, options: options, group: group, clock: clock)
         let first = Machine.firstSocket
         _ = try await connection.makeSocket(first)
         try await connection.loop.submit { connection.socketOpened(first) }.get()
@@ -131,7 +133,9 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// Survives socket drops: the request is sent again on the next socket. With `ordered`, the request runs on the
     /// server only after the previous `ordered` request of this session (`invokeAfterMsg`), as Telegram-iOS sends
     /// messages of one chat. Cancelling the calling task gives up the request (`rpc_drop_answer` if it was sent).
-    public func invoke<F: TLFunction>(_ function: F, timeout: Double = 60, ordered: Bool = false) async throws -> F.Result {
+    public func invoke<F: TLFunction>(
+        _ function: F, timeout: Double = 60, ordered: Bool = false
+    ) async throws -> F.Result {
         let bytes = try await invokeRaw(function, timeout: timeout, ordered: ordered)
         var reader = bytes.reader()
         do {
@@ -203,16 +207,20 @@ public final class DatacenterConnection: @unchecked Sendable {
     // `nonisolated(nonsending)`: runs on the caller's executor, so no hop separates `invokeRaw`'s check that it is on
     // the loop from the call being queued.
     #if DEBUG
-    /// Debug builds (the tests) check that every call's continuation is resumed exactly once.
-    private typealias CallContinuation = CheckedContinuation<AnswerBytes, any Error>
-    nonisolated(nonsending) private func withCallContinuation(_ body: (CallContinuation) -> Void) async throws -> AnswerBytes {
-        try await withCheckedThrowingContinuation(body)
-    }
+        /// Debug builds (the tests) check that every call's continuation is resumed exactly once.
+        private typealias CallContinuation = CheckedContinuation<AnswerBytes, any Error>
+        nonisolated(nonsending) private func withCallContinuation(
+            _ body: (CallContinuation) -> Void
+        ) async throws -> AnswerBytes {
+            try await withCheckedThrowingContinuation(body)
+        }
     #else
-    private typealias CallContinuation = UnsafeContinuation<AnswerBytes, any Error>
-    nonisolated(nonsending) private func withCallContinuation(_ body: (CallContinuation) -> Void) async throws -> AnswerBytes {
-        try await withUnsafeThrowingContinuation(body)
-    }
+        private typealias CallContinuation = UnsafeContinuation<AnswerBytes, any Error>
+        nonisolated(nonsending) private func withCallContinuation(
+            _ body: (CallContinuation) -> Void
+        ) async throws -> AnswerBytes {
+            try await withUnsafeThrowingContinuation(body)
+        }
     #endif
 
     /// Calls `functions` together and returns their outcomes in the same order: all of them are queued in one
@@ -222,12 +230,15 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// Cancelling the calling task ends the unanswered calls with `CancellationError` (an `rpc_drop_answer` for
     /// each one sent, together in one container); calls already answered keep their results.
     @inlinable
-    public func invokeBatch<F: TLFunction>(_ functions: [F], timeout: Double = 60) async -> [Result<F.Result, any Error>] {
+    public func invokeBatch<F: TLFunction>(
+        _ functions: [F], timeout: Double = 60
+    ) async -> [Result<F.Result, any Error>] {
         guard !functions.isEmpty else { return [] }
         // Inlinable, so the caller's module specializes the encoding and decoding for `F`; the batch itself is
         // collected by the non-generic `invokeBatchBodies`.
         let info = options.info
-        let bodies = await invokeBatchBodies(count: functions.count, timeout: timeout) { index, first throws(NetworkError) in
+        let bodies = await invokeBatchBodies(count: functions.count, timeout: timeout) {
+            index, first throws(NetworkError) in
             do throws(TLEncodingError) {
                 if first { return try info.firstRequest(functions[index]) }
                 return try functions[index].encoded()
@@ -278,17 +289,20 @@ public final class DatacenterConnection: @unchecked Sendable {
             // After the submission above (the loop runs its tasks in order): withdraws what is still unanswered.
             self.loop.execute { self.perform(self.machine.cancelBatch(id, now: self.clock())) }
         }
-        guard bodies.count == count else { return Array(repeating: .failure(NetworkError.connectionClosed), count: count) }
+        guard bodies.count == count else {
+            return Array(repeating: .failure(NetworkError.connectionClosed), count: count)
+        }
         return bodies
     }
 
     /// Closes the socket for good; unanswered requests fail with `connectionClosed`.
     public func close() async {
-        let (channel, attempt) = (try? await loop.submit { () -> ((any Channel)?, Task<Void, Never>?) in
-            let open = self.machine.openSocket.flatMap { self.sockets[$0] }
-            self.perform(self.machine.close(now: self.clock()))
-            return (open, self.connectAttempt)
-        }.get()) ?? (nil, nil)
+        let (channel, attempt) =
+            (try? await loop.submit { () -> ((any Channel)?, Task<Void, Never>?) in
+                let open = self.machine.openSocket.flatMap { self.sockets[$0] }
+                self.perform(self.machine.close(now: self.clock()))
+                return (open, self.connectAttempt)
+            }.get()) ?? (nil, nil)
         await attempt?.value
         try? await channel?.closeFuture.get()
     }
@@ -333,9 +347,11 @@ public final class DatacenterConnection: @unchecked Sendable {
             // The channel's initializer runs on its loop, which is the connection's.
             loop.preconditionInEventLoop()
             self?.sockets[id] = channel
-            return [SessionSocketHandler(
-                onFrame: { self?.received($0, on: id) }, onClose: { self?.socketClosed(id) },
-                onPollNeeded: { self?.pollNeeded(on: id) })]
+            return [
+                SessionSocketHandler(
+                    onFrame: { self?.received($0, on: id) }, onClose: { self?.socketClosed(id) },
+                    onPollNeeded: { self?.pollNeeded(on: id) })
+            ]
         }
     }
 

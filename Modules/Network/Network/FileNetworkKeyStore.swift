@@ -64,10 +64,13 @@ public final class FileNetworkKeyStore: NetworkKeyStore, @unchecked Sendable, Cu
 
     public func key(datacenter dc: Int32) -> AuthKeyExchangeResult? {
         lock.withLock {
-            guard let stored = contents.keys[String(dc)], let bytes = Self.keyBytes(stored.key), let key = AuthKey(bytes: bytes) else {
+            guard let stored = contents.keys[String(dc)], let bytes = Self.keyBytes(stored.key),
+                let key = AuthKey(bytes: bytes)
+            else {
                 return nil
             }
-            return AuthKeyExchangeResult(authKey: key, serverSalt: stored.salt, timeOffset: stored.timeOffset, expiresAt: stored.expiresAt)
+            return AuthKeyExchangeResult(
+                authKey: key, serverSalt: stored.salt, timeOffset: stored.timeOffset, expiresAt: stored.expiresAt)
         }
     }
 
@@ -83,7 +86,9 @@ public final class FileNetworkKeyStore: NetworkKeyStore, @unchecked Sendable, Cu
 
     public func datacenterAddresses() -> [Int32: DatacenterAddress]? {
         lock.withLock {
-            contents.addresses.map { Dictionary(uniqueKeysWithValues: $0.compactMap { key, value in Int32(key).map { ($0, value) } }) }
+            contents.addresses.map {
+                Dictionary(uniqueKeysWithValues: $0.compactMap { key, value in Int32(key).map { ($0, value) } })
+            }
         }
     }
 

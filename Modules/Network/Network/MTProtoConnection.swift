@@ -25,8 +25,10 @@ public final class MTProtoConnection: @unchecked Sendable {
         /// MTProto over HTTP (`POST /api`) instead of a TCP framing.
         public var http: Bool
 
-        public init(host: String, port: Int, dcId: Int32 = 2, framing: TransportFraming = .abridged,
-                    obfuscation: TransportObfuscation = .none, http: Bool = false) {
+        public init(
+            host: String, port: Int, dcId: Int32 = 2, framing: TransportFraming = .abridged,
+            obfuscation: TransportObfuscation = .none, http: Bool = false
+        ) {
             self.host = host
             self.port = port
             self.dcId = dcId
@@ -130,7 +132,8 @@ public final class MTProtoConnection: @unchecked Sendable {
                     ClientSession(authKey: key.authKey, salt: key.serverSalt, timeOffset: key.timeOffset))
             }.get()
             return MTProtoConnection(
-                endpoint: endpoint, key: key, channel: channel, handler: handler, info: info, clock: clock, updates: updates)
+                endpoint: endpoint, key: key, channel: channel, handler: handler, info: info, clock: clock,
+                updates: updates)
         } catch {
             try? await channel.close()
             throw error
