@@ -28,11 +28,14 @@ public enum Simulation {
         let started = Date()
         let workload = SimulationWorkload(seed: seed)
         var trace = [
-            "seed \(seed): \(workload.datacenters.count) accounts on DCs \(workload.datacenters.map(String.init).joined(separator: ","))"
+            "seed \(seed): \(workload.datacenters.count) accounts on DCs "
+                + "\(workload.datacenters.map(String.init).joined(separator: ",")), the server's clock "
+                + "\(Int(workload.serverClockSkew / 3600)) h off"
         ]
         var failures: [String] = []
         do {
-            let world = try await SimulationWorld(seed: seed, datacenters: workload.datacenters)
+            let world = try await SimulationWorld(
+                seed: seed, datacenters: workload.datacenters, serverClockSkew: workload.serverClockSkew)
             defer { world.remove() }
             trace.append("signed up, introduced, started")
             for (index, step) in workload.steps.enumerated() {

@@ -4,6 +4,9 @@
 public struct SimulationWorkload: Sendable, Equatable {
     /// Each account's DC (its phone number lives there).
     public let datacenters: [Int32]
+    /// How far the server's clock is from the clients' (whole hours, −48…+48): dates the server gives are that far
+    /// from what the clients' own clocks say.
+    public let serverClockSkew: Double
     public let steps: [Step]
 
     /// Where a message goes: another account's private chat, or the basic group of every account (made when there
@@ -38,6 +41,8 @@ public struct SimulationWorkload: Sendable, Equatable {
         case delete(Int, pick: Int)
         /// The account reads the chat up to its newest message (none while offline).
         case read(Int, chat: Chat)
+        /// The server's clock jumps forward by `seconds` (a datacenter's clock corrected, or a long pause).
+        case timePasses(seconds: Int)
 
         public var description: String {
             switch self {
@@ -49,6 +54,7 @@ public struct SimulationWorkload: Sendable, Equatable {
             case .edit(let account, let pick): return "a\(account) edits its message \(pick)"
             case .delete(let account, let pick): return "a\(account) deletes its message \(pick) for everyone"
             case .read(let account, let chat): return "a\(account) reads its chat with \(chat)"
+            case .timePasses(let seconds): return "the server's clock jumps \(seconds) s forward"
             }
         }
     }
@@ -58,6 +64,7 @@ public struct SimulationWorkload: Sendable, Equatable {
         var random = SimulationRandom(seed: seed)
         let count = random.int(2...4)
         datacenters = (0..<count).map { _ in Int32(random.int(1...3)) }
+        serverClockSkew = Double(random.int(-48...48) * 3600)
         var online = Array(repeating: true, count: count)
         var faulty = Array(repeating: false, count: count)
         var steps: [Step] = []
@@ -80,8 +87,10 @@ public struct SimulationWorkload: Sendable, Equatable {
                 steps.append(.edit(account, pick: random.int(0...99)))
             case 70..<76:
                 steps.append(.delete(account, pick: random.int(0...99)))
-            case 76..<88:
+            case 76..<86:
                 steps.append(.read(account, chat: chat))
+            case 86..<90:
+                steps.append(.timePasses(seconds: [60, 3600, 86_400, 3 * 86_400][random.int(0...3)]))
             default:
                 faulty[account].toggle()
                 steps.append(.faultyPushes(account, faulty[account]))

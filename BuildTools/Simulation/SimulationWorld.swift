@@ -4,6 +4,7 @@ import NIOPosix
 import Postbox
 import ServerLoopback
 import SwiftSignalKit
+import Synchronization
 import SyncCore
 import SyncCoreApi
 import TelegramApi
@@ -15,6 +16,8 @@ import UpdateSequencing
 /// `@unchecked Sendable`: the simulation drives it from one task at a time; the pts watch writes under `lock`.
 final class SimulationWorld: @unchecked Sendable {
     private let server: LoopbackServer
+    /// The server's time: the clients' clock plus the seed's skew and every jump so far.
+    private let serverClock: ServerClock
     private let root: URL
     private let manager: AccountManager
     private let faultsByNetwork: LockedFaults
@@ -64,8 +67,10 @@ final class SimulationWorld: @unchecked Sendable {
 
     /// Signs up an account per DC in `datacenters` (through PHONE_MIGRATE where the number lives off DC 2), lets
     /// every account know every other, and starts them.
-    init(seed: UInt64, datacenters: [Int32]) async throws {
-        server = try LoopbackServer()
+    init(seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0) async throws {
+        let serverClock = ServerClock(offset: serverClockSkew)
+        self.serverClock = serverClock
+        server = try LoopbackServer(clock: { serverClock.now })
         root = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(seed)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let faultsByNetwork = LockedFaults()
@@ -202,6 +207,8 @@ final class SimulationWorld: @unchecked Sendable {
             sent[index].deleted = true
         case .read(let account, let chat):
             try await read(account, chat)
+        case .timePasses(let seconds):
+            serverClock.advance(by: Double(seconds))
         }
     }
 
@@ -374,4 +381,16 @@ final class SimulationWorld: @unchecked Sendable {
 
 enum SimulationError: Error {
     case setup(String)
+}
+
+/// The simulated server's clock: the real one plus an offset that only grows after the start (Telegram's servers do
+/// not go back in time; a client's clock may be anywhere).
+final class ServerClock: Sendable {
+    private let offset: Mutex<Double>
+
+    init(offset: Double) { self.offset = Mutex(offset) }
+
+    var now: Double { Date().timeIntervalSince1970 + offset.withLock { $0 } }
+
+    func advance(by seconds: Double) { offset.withLock { $0 += seconds } }
 }
