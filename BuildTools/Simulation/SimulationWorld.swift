@@ -4,9 +4,9 @@ import NIOPosix
 import Postbox
 import ServerLoopback
 import SwiftSignalKit
-import Synchronization
 import SyncCore
 import SyncCoreApi
+import Synchronization
 import TelegramApi
 import TelegramCore
 import UpdateSequencing
