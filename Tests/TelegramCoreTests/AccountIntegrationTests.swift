@@ -43,7 +43,8 @@ import Testing
         init(
             gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil,
             flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false,
-            pushDirectory: URL? = nil, restartable: Bool = false, transport: Transport = .loopback
+            pushDirectory: URL? = nil, restartable: Bool = false, transport: Transport = .loopback,
+            serverClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
         ) async throws {
             let configuration = UpdateSequencer.Configuration(
                 gapWait: gapWait, differenceTotalLimit: differenceTotalLimit)
@@ -51,7 +52,7 @@ import Testing
             if transport == .loopback {
                 // The loopback has no push directory, and its restart is `LoopbackServer.restart()`.
                 try #require(pushDirectory == nil && !restartable, "a push directory or a restart needs `.sockets`")
-                let server = try LoopbackServer(flood: flood)
+                let server = try LoopbackServer(flood: flood, clock: serverClock)
                 if stickerSet { try server.backend.prepareStickerSet() }
                 backend = .loopback(server)
                 // No DC addresses or keys: nothing connects, and the event loop group is never used.

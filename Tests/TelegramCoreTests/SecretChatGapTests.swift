@@ -33,6 +33,26 @@ import Testing
         return (ann, ben, chatId)
     }
 
+    /// A sent secret message shows at the date the server gave it (`messages.sentEncryptedMessage`), as Telegram-iOS
+    /// shows it and as the other side's copy has it — not at this device's clock, which here is two hours ahead of
+    /// the server's (the simulation found Ann's message listed after Ben's later answers).
+    @Test func aSentMessageTakesTheServersDateOnBothSides() async throws {
+        let world = try await Support.World(serverClock: { Date().timeIntervalSince1970 - 7_200 })
+        let (ann, ben, chatId) = try await Self.requested(world, phones: ("9996632041", "9996632042"))
+        try await ben.secretChats.accept(chatId: chatId)
+        try await Support.wait("Ann's chat is active") { try ann.secretChats.record(chatId: chatId)?.session != nil }
+        let id = try await ann.secretChats.send(text: "at the server's time", chatId: chatId)
+        let peer = SecretChatRecord.peerId(chatId)
+        try await Support.wait("Ben has it") {
+            try Support.storedMessages(ben, with: peer).contains { $0.text == "at the server's time" }
+        }
+        let sent = try #require(try ann.postbox.readTransactionSync { tx in try tx.getMessage(id) })
+        let received = try #require(try Support.storedMessages(ben, with: peer).first { $0.text == "at the server's time" })
+        #expect(sent.timestamp == received.timestamp)
+        #expect(abs(Double(sent.timestamp) - (Date().timeIntervalSince1970 - 7_200)) < 60)
+        try await world.close([ann, ben])
+    }
+
     @Test func aGapNoResendFillsIsGivenUpByTheManagersTimer() async throws {
         let world = try await Support.World()
         let (ann, ben, chatId) = try await Self.requested(world, phones: ("9996634001", "9996634002"))

@@ -61,7 +61,7 @@ extension SecretChatManager {
             let randomId = Int64(bitPattern: SecureRandom.uint64())
             let ttl = ttl(record)
             let outgoing = session.send(message(randomId, ttl, replyRandomId), now: now, policy: policy)
-            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx, file: file)
+            try Self.queue(outgoing, chatId: chatId, record: &record, tx: tx, file: file, messageRandomId: randomId)
             record.phase = .active(session)
             var attributes: [MessageAttribute] = []
             if !entities.isEmpty { attributes.append(TextEntitiesMessageAttribute(entities: entities)) }
@@ -83,10 +83,11 @@ extension SecretChatManager {
         return id
     }
 
-    /// Keeps each outgoing payload (for resend requests) and queues its sealed form.
+    /// Keeps each outgoing payload (for resend requests) and queues its sealed form; the message among them (not a
+    /// service action) is named by `messageRandomId`.
     static func queue(
         _ outgoing: [SecretChatOutgoing], chatId: Int32, record: inout SecretChatRecord, tx: Transaction,
-        file: [UInt8]? = nil
+        file: [UInt8]? = nil, messageRandomId: Int64? = nil
     ) throws {
         for item in outgoing {
             try tx.setKeychainEntry(item.payload, forKey: SecretChatStorage.payload(chatId, raw: item.raw))
@@ -94,7 +95,7 @@ extension SecretChatManager {
                 SecretChatOutbound(
                     transportRandomId: Int64(bitPattern: SecureRandom.uint64()), bytes: item.sealed,
                     isService: item.isService,
-                    file: item.isService ? nil : file))
+                    file: item.isService ? nil : file, messageRandomId: item.isService ? nil : messageRandomId))
         }
     }
 
@@ -137,23 +138,29 @@ extension SecretChatManager {
                     return value
                 }
                 let dropped = dropTransmission.withLock { $0?(chatId, index) ?? false }
+                var sentAt: Int32?
                 if !dropped {
                     let peer = Api.InputEncryptedChat.inputEncryptedChat(
                         .init(chatId: chatId, accessHash: record.accessHash))
                     do {
+                        let sent: Api.messages.SentEncryptedMessage
                         if let file = first.file {
-                            _ = try await network.request(
+                            sent = try await network.request(
                                 Api.functions.messages.sendEncryptedFile(
                                     peer: peer, randomId: first.transportRandomId, data: first.bytes,
                                     file: try Api.InputEncryptedFile(tlBytes: file)))
                         } else if first.isService {
-                            _ = try await network.request(
+                            sent = try await network.request(
                                 Api.functions.messages.sendEncryptedService(
                                     peer: peer, randomId: first.transportRandomId, data: first.bytes))
                         } else {
-                            _ = try await network.request(
+                            sent = try await network.request(
                                 Api.functions.messages.sendEncrypted(
                                     peer: peer, randomId: first.transportRandomId, data: first.bytes))
+                        }
+                        switch sent {
+                        case .sentEncryptedMessage(let value): sentAt = value.date
+                        case .sentEncryptedFile(let value): sentAt = value.date
                         }
                     } catch {
                         break  // left in the outbox: the next flush (a restart, the next message) sends it
@@ -165,6 +172,17 @@ extension SecretChatManager {
                     }
                     stored.outbox.removeFirst()
                     try storeRecord(stored, tx: tx)
+                    // The message shows at the server's date, as the other side's copy does (Telegram-iOS
+                    // ManagedSecretChatOutgoingOperations: `sentEncryptedMessage(date)`), not at this device's clock.
+                    if let sentAt, let randomId = first.messageRandomId,
+                        let id = try tx.messageId(peerId: stored.peerId, globallyUniqueId: randomId)
+                    {
+                        try tx.updateMessage(id) { message in
+                            var updated = message.toStoreMessage()
+                            updated.timestamp = sentAt
+                            return updated
+                        }
+                    }
                 }
             }
             // Waiters registered before this pass began are covered by it; a later one set `again`.

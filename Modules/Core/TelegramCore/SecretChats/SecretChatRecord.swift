@@ -59,6 +59,9 @@ public struct SecretChatOutbound: Codable, Sendable, Equatable {
     public let isService: Bool
     /// The uploaded encrypted file it carries (a serialized `InputEncryptedFile`): `sendEncryptedFile`.
     public var file: [UInt8]? = nil
+    /// The `random_id` of the message it carries (not of a service action), whose stored copy takes the date the
+    /// server gives it when sent.
+    public var messageRandomId: Int64? = nil
 }
 
 /// A file received in a secret chat: where the server keeps it, and the key and IV its message carried.
