@@ -9,16 +9,18 @@ public struct SimulationWorkload: Sendable, Equatable {
     public let serverClockSkew: Double
     public let steps: [Step]
 
-    /// Where a message goes: another account's private chat, or the basic group of every account (made when there
-    /// are three or more).
+    /// Where a message goes: another account's private chat, the basic group of every account (made when there
+    /// are three or more), or the secret chat of a0 and a1 (made at the start).
     public enum Chat: Sendable, Equatable, CustomStringConvertible {
         case account(Int)
         case group
+        case secret
 
         public var description: String {
             switch self {
             case .account(let index): return "a\(index)"
             case .group: return "the group"
+            case .secret: return "the secret chat"
             }
         }
     }
@@ -76,8 +78,10 @@ public struct SimulationWorkload: Sendable, Equatable {
             if other >= account { other += 1 }
             let chat: Chat = count >= 3 && random.int(0...2) == 0 ? .group : .account(other)
             switch roll {
-            case 0..<45:
+            case 0..<38:
                 steps.append(.send(from: account, to: chat, count: random.int(1...3)))
+            case 38..<45:
+                steps.append(.send(from: random.int(0...1), to: .secret, count: random.int(1...3)))
             case 45..<57:
                 online[account].toggle()
                 steps.append(online[account] ? .online(account) : .offline(account))

@@ -40,11 +40,17 @@ extension SimulationWorld {
         var acknowledged: [Int: [String: String]] = [:]
         var held: [Int: [String: String]] = [:]
         for index in accounts.indices {
+            // A secret message is the server's once its sealed copy left the chat's outbox.
+            let secretSent = secretChat.map { chat in
+                (try? accounts[index].secretChats.record(chatId: chat)?.outbox.isEmpty) ?? false
+            }
             for message in stored(index) where !message.text.isEmpty {
                 let tag = Self.tag(of: message.text)
                 if message.flags.contains(.incoming) {
                     held[index, default: [:]][tag] = message.text
-                } else if message.id.namespace == Namespaces.Message.cloud {
+                } else if message.id.namespace == Namespaces.Message.cloud
+                    || (message.id.peerId.namespace == Namespaces.Peer.secretChat && secretSent == true)
+                {
                     acknowledged[index, default: [:]][tag] = message.text
                 }
             }
@@ -135,6 +141,18 @@ extension SimulationWorld {
                 if outgoing != expected { failures.append("a\(a)'s copies to a\(b): \(outgoing), sent \(expected)") }
                 let incoming = messages(of: b, in: peers[a]).filter { $0.flags.contains(.incoming) }.map(\.text)
                 if incoming != expected { failures.append("a\(b) received from a\(a): \(incoming), sent \(expected)") }
+            }
+        }
+        if let secretChat {
+            let peer = SecretChatRecord.peerId(secretChat)
+            for a in 0...1 {
+                let expected = sent.filter { $0.from == a && $0.to == .secret }.map(\.text)
+                let outgoing = messages(of: a, in: peer).filter { !$0.flags.contains(.incoming) }.map(\.text)
+                if outgoing != expected { failures.append("a\(a)'s secret messages: \(outgoing), sent \(expected)") }
+                let incoming = messages(of: 1 - a, in: peer).filter { $0.flags.contains(.incoming) }.map(\.text)
+                if incoming != expected {
+                    failures.append("a\(1 - a) decrypted from a\(a): \(incoming), sent \(expected)")
+                }
             }
         }
         guard let group else { return failures }

@@ -27,6 +27,8 @@ final class SimulationWorld: @unchecked Sendable {
     private(set) var peers: [PeerId] = []
     /// The basic group of every account, made by a0 once all have started (three accounts or more).
     private(set) var group: PeerId?
+    /// The secret chat a0 asked a1 for once both had started, and a1 accepted.
+    private(set) var secretChat: Int32?
     private(set) var online: [Bool] = []
     /// Every message enqueued, in order: sender, chat, its tag (its first text), what it says now, and whether it
     /// was deleted for everyone.
@@ -123,6 +125,31 @@ final class SimulationWorld: @unchecked Sendable {
                 throw SimulationError.setup("the group did not reach everyone: \(missing)")
             }
         }
+        try await makeSecretChat()
+    }
+
+    /// a0 asks a1 for a secret chat; a1 accepts once the request reached it; both then hold the chat's key.
+    private func makeSecretChat() async throws {
+        let user = try accounts[0].postbox.readTransactionSync { tx in try tx.getPeer(self.peers[1]) as? TelegramUser }
+        guard let user, let hash = user.accessHash else { throw SimulationError.setup("a0 does not know a1") }
+        let chatId = try await accounts[0].secretChats.request(userId: user.id.id.rawValue, accessHash: hash.value)
+        try await waitFor("a1 hears of the secret chat") {
+            if case .incoming? = try self.accounts[1].secretChats.record(chatId: chatId)?.phase { true } else { false }
+        }
+        try await accounts[1].secretChats.accept(chatId: chatId)
+        try await waitFor("a0 holds the secret chat's key") {
+            try self.accounts[0].secretChats.record(chatId: chatId)?.session != nil
+        }
+        secretChat = chatId
+    }
+
+    /// Waits (at most `Simulation.settleTimeout`) until `condition` holds.
+    private func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
+        while try !condition() {
+            guard Date() < deadline else { throw SimulationError.setup("\(what): not within the settle timeout") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// a0 makes a basic group of every account (`messages.createChat`); the others learn of it by push.
@@ -178,6 +205,14 @@ final class SimulationWorld: @unchecked Sendable {
 
     func perform(_ step: SimulationWorkload.Step) async throws {
         switch step {
+        case .send(let from, .secret, let count):
+            // A secret message is sealed and sent by the online account's secret-chat manager.
+            guard online[from], let secretChat else { return }
+            for _ in 0..<count {
+                let text = "a\(from)→s #\(sent.count + 1)"
+                sent.append(Sent(from: from, to: .secret, tag: text, text: text))
+                try await accounts[from].secretChats.send(text: text, chatId: secretChat)
+            }
         case .send(let from, let to, let count):
             var messages: [EnqueueMessage] = []
             for _ in 0..<count {
@@ -230,6 +265,7 @@ final class SimulationWorld: @unchecked Sendable {
         switch chat {
         case .account(let index): return peers[index]
         case .group: return group ?? peers[0]
+        case .secret: return SecretChatRecord.peerId(secretChat ?? 0)
         }
     }
 
@@ -237,7 +273,7 @@ final class SimulationWorld: @unchecked Sendable {
     /// sender, every member in the group.
     func chat(of message: Sent, at holder: Int) -> PeerId {
         switch message.to {
-        case .group: return chat(.group)
+        case .group, .secret: return chat(message.to)
         case .account: return holder == message.from ? chat(message.to) : peers[message.from]
         }
     }
@@ -247,6 +283,7 @@ final class SimulationWorld: @unchecked Sendable {
         switch message.to {
         case .account(let index): return [index]
         case .group: return accounts.indices.filter { $0 != message.from }
+        case .secret: return [1 - message.from]
         }
     }
 
@@ -329,8 +366,9 @@ final class SimulationWorld: @unchecked Sendable {
 
     /// Every chat `index` has with the others, named: each other account's, then the group's.
     func chatPeers(of index: Int) -> [(name: String, peer: PeerId)] {
-        accounts.indices.filter { $0 != index }.map { ("a\($0)", peers[$0]) }
-            + (group.map { [("the group", $0)] } ?? [])
+        let secret = secretChat.flatMap { index <= 1 ? [("the secret chat", SecretChatRecord.peerId($0))] : nil }
+        return accounts.indices.filter { $0 != index }.map { ("a\($0)", peers[$0]) }
+            + (group.map { [("the group", $0)] } ?? []) + (secret ?? [])
     }
 
     /// Every message `index` holds in its chats.

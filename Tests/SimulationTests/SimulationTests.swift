@@ -37,6 +37,7 @@ import Testing
         #expect(steps.contains { if case .read(_, .account) = $0 { true } else { false } })
         #expect(steps.contains { if case .read(_, .group) = $0 { true } else { false } })
         #expect(steps.contains { if case .timePasses = $0 { true } else { false } })
+        #expect(steps.contains { if case .send(_, .secret, _) = $0 { true } else { false } })
         #expect(Set((UInt64(1)...50).map { SimulationWorkload(seed: $0).serverClockSkew }).count > 10)
     }
 }
