@@ -17,7 +17,7 @@ extension SimulationWorld {
         var missing: String?
         repeat {
             for account in faults { account.flush() }
-            missing = self.missing() ?? readStateViolation() ?? staleChatList()
+            missing = self.missing() ?? readStateViolation() ?? staleChatList() ?? staleHistory()
             if missing == nil { return nil }
             try? await Task.sleep(for: .milliseconds(5))
         } while Date() < deadline
@@ -130,6 +130,23 @@ extension SimulationWorld {
         return nil
     }
 
+    /// Every online account's live history view of each chat shows what a fresh read of its Postbox shows.
+    private func staleHistory() -> String? {
+        for index in accounts.indices where online[index] {
+            let live = lock.withLock { liveHistories[index] ?? [:] }
+            for (name, peer) in chatPeers(of: index) where live[peer] != nil {
+                let fresh = Self.first(of: historyView(of: accounts[index], peer: peer))
+                guard fresh != live[peer] else { continue }
+                let shown = { (view: MessageHistoryView?) in
+                    view?.entries.map(\.message.text).joined(separator: ", ") ?? "none"
+                }
+                return "a\(index)'s live history with \(name) (\(shown(live[peer]))) differs from a fresh read "
+                    + "(\(shown(fresh)))"
+            }
+        }
+        return nil
+    }
+
     /// Each side of each chat holds exactly what was sent in it, once, in the order it was enqueued; every member of
     /// the group holds its messages in one order, each sender's in the order it enqueued them.
     func exactlyOnceInOrder() -> [String] {
@@ -189,6 +206,23 @@ extension SimulationWorld {
                 self.lock.withLock { self.liveChatLists[index] = view }
             }))
     }
+
+    /// Keeps a chat's history as its live view shows it, for `staleHistory`.
+    func watchHistory(of account: Account, index: Int, peer: PeerId) {
+        watch(
+            historyView(of: account, peer: peer).start(next: { [weak self] view in
+                guard let self else { return }
+                self.lock.withLock { self.liveHistories[index, default: [:]][peer] = view }
+            }))
+    }
+
+    /// The newest messages of a chat, straight from Postbox (no hole filling: every chat here starts empty).
+    func historyView(of account: Account, peer: PeerId) -> Signal<MessageHistoryView, NoError> {
+        account.postbox.aroundMessageHistoryViewForLocation(peerId: peer, anchor: .upperBound, count: Self.historyCount)
+    }
+
+    /// How many messages the history views hold: more than any chat of a seed has.
+    static let historyCount = 100
 
     /// How many chats the chat-list views hold: more than any seed has.
     static let chatListCount = 20

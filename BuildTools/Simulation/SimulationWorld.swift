@@ -50,6 +50,8 @@ final class SimulationWorld: @unchecked Sendable {
     private(set) var firstPtsViolationValue: String?
     /// Each account's chat list as its live view last showed it (compared with a fresh read at each settle).
     var liveChatLists: [Int: ChatListView] = [:]
+    /// Each account's chats as their live history views last showed them, by account and chat.
+    var liveHistories: [Int: [PeerId: MessageHistoryView]] = [:]
 
     /// Faults made per network as the account manager opens it, found again by the network's identity.
     private final class LockedFaults: @unchecked Sendable {
@@ -126,6 +128,10 @@ final class SimulationWorld: @unchecked Sendable {
             }
         }
         try await makeSecretChat()
+        // Every chat's history is open from here on, as a chat screen keeps it: each must stay equal to a fresh read.
+        for index in accounts.indices {
+            for (_, peer) in chatPeers(of: index) { watchHistory(of: accounts[index], index: index, peer: peer) }
+        }
     }
 
     /// a0 asks a1 for a secret chat; a1 accepts once the request reached it; both then hold the chat's key.
