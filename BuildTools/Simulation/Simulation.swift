@@ -79,3 +79,39 @@ public struct SimulationReport: Sendable {
 
     public var passed: Bool { failures.isEmpty }
 }
+
+extension Simulation {
+    /// Runs `seeds`, at most `concurrently` at once, and yields their reports in seed order. Each seed is a world of
+    /// its own (its server, accounts and directories), so running several at once changes no seed's trace.
+    public static func run(seeds: Range<UInt64>, concurrently: Int) -> AsyncStream<SimulationReport> {
+        AsyncStream { continuation in
+            let work = Task {
+                await withTaskGroup(of: SimulationReport.self) { group in
+                    var next = seeds.lowerBound
+                    var finished: [UInt64: SimulationReport] = [:]
+                    var due = seeds.lowerBound
+                    while next < seeds.upperBound && next - seeds.lowerBound < UInt64(max(1, concurrently)) {
+                        let seed = next
+                        group.addTask { await run(seed: seed) }
+                        next += 1
+                    }
+                    for await report in group {
+                        finished[report.seed] = report
+                        while let ready = finished.removeValue(forKey: due) {
+                            continuation.yield(ready)
+                            due += 1
+                        }
+                        if Task.isCancelled { break }
+                        if next < seeds.upperBound {
+                            let seed = next
+                            group.addTask { await run(seed: seed) }
+                            next += 1
+                        }
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in work.cancel() }
+        }
+    }
+}

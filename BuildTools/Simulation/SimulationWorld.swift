@@ -74,9 +74,10 @@ final class SimulationWorld: @unchecked Sendable {
     init(seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0) async throws {
         let serverClock = ServerClock(offset: serverClockSkew)
         self.serverClock = serverClock
-        server = try LoopbackServer(clock: { serverClock.now })
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("simulation-\(seed)-\(UUID().uuidString)")
+        let root = Simulation.scratchDirectory.appendingPathComponent("simulation-\(seed)-\(UUID().uuidString)")
+        self.root = root
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        server = try LoopbackServer(clock: { serverClock.now }, under: root)
         let faultsByNetwork = LockedFaults()
         self.faultsByNetwork = faultsByNetwork
         var environment = NetworkEnvironment(

@@ -27,6 +27,9 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Replay this one seed and print its trace.")
     var seed: UInt64?
 
+    @Option(help: "How many seeds run at once (each is its own world; by default one per processor).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     @Flag(help: "Print every seed's trace.")
     var verbose = false
 
@@ -35,6 +38,7 @@ struct Simulate: AsyncParsableCommand {
 
     func validate() throws {
         guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() async throws {
@@ -51,27 +55,29 @@ struct Simulate: AsyncParsableCommand {
         let started = Date()
         var failed: [UInt64] = []
         var durations: [Double] = []
-        for offset in 0..<seeds {
-            let seed = first + UInt64(offset)
-            let report = await Simulation.run(seed: seed)
+        var reported = 0
+        // Seeds run `jobs` at a time; their reports are printed in seed order, as they would be one by one.
+        let reports = Simulation.run(seeds: first..<(first + UInt64(seeds)), concurrently: jobs)
+        for await report in reports {
+            reported += 1
             durations.append(report.seconds)
             if verbose { for line in report.trace { print(line) } }
             if !report.passed {
-                failed.append(seed)
-                print("seed \(seed) FAILED:")
+                failed.append(report.seed)
+                print("seed \(report.seed) FAILED:")
                 for failure in report.failures { print("  \(failure)") }
                 if !verbose { for line in report.trace { print("  | \(line)") } }
-                print("  replay: make simulate SEED=\(seed)")
+                print("  replay: make simulate SEED=\(report.seed)")
                 if failFast {
-                    print("simulate: seed \(seed) failed after \(offset + 1) seed(s)")
+                    print("simulate: seed \(report.seed) failed after \(reported) seed(s)")
                     throw ExitCode(1)
                 }
             }
-            if (offset + 1) % 50 == 0 || offset + 1 == seeds {
+            if reported % 50 == 0 || reported == seeds {
                 let elapsed = Date().timeIntervalSince(started)
                 FileHandle.standardError.write(
                     Data(
-                        "simulate: \(offset + 1)/\(seeds) seeds, \(failed.count) failed, \(String(format: "%.1f", elapsed)) s\n"
+                        "simulate: \(reported)/\(seeds) seeds, \(failed.count) failed, \(String(format: "%.1f", elapsed)) s\n"
                             .utf8))
             }
         }
@@ -79,8 +85,8 @@ struct Simulate: AsyncParsableCommand {
         let median = sorted[sorted.count / 2]
         let elapsed = Date().timeIntervalSince(started)
         print(
-            "simulate: \(seeds - failed.count) of \(seeds) seeds passed in \(String(format: "%.1f", elapsed)) s "
-                + "(a seed: median \(String(format: "%.3f", median)) s, max \(String(format: "%.3f", sorted.last ?? 0)) s)"
+            "simulate: \(seeds - failed.count) of \(seeds) seeds passed in \(String(format: "%.1f", elapsed)) s, "
+                + "\(jobs) at a time (a seed: median \(String(format: "%.3f", median)) s, max \(String(format: "%.3f", sorted.last ?? 0)) s)"
         )
         if !failed.isEmpty {
             print("failed seeds: \(failed.map(String.init).joined(separator: " "))")

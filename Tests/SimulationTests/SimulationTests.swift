@@ -16,9 +16,12 @@ import Testing
     }
 
     @Test func aSeedReplaysToTheSameTrace() async {
-        for seed: UInt64 in [3, 17] {
-            let first = await Simulation.run(seed: seed)
-            let second = await Simulation.run(seed: seed)
+        // Once seed by seed, once two at a time (as `make simulate` runs them): the same traces.
+        let alone = [await Simulation.run(seed: 16), await Simulation.run(seed: 17)]
+        var together: [SimulationReport] = []
+        for await report in Simulation.run(seeds: 16..<18, concurrently: 2) { together.append(report) }
+        #expect(together.map(\.seed) == [16, 17])
+        for (first, second) in zip(alone, together) {
             #expect(first.passed && second.passed)
             #expect(first.trace == second.trace)
             #expect(first.trace.count > 5)

@@ -36,12 +36,14 @@ public final class LoopbackServer: @unchecked Sendable {
         weak var network: LoopbackNetwork?
     }
 
-    /// A backend for DCs 1–3; `flood` sets its sending budget (off by default), `clock` its time.
+    /// A backend for DCs 1–3; `flood` sets its sending budget (off by default), `clock` its time; its storage is a
+    /// new directory under `parent`.
     public init(
         flood: FloodControl.Configuration = .init(messagesPerSecond: 0),
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        under parent: URL = FileManager.default.temporaryDirectory
     ) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
+        directory = parent.appendingPathComponent("loopback-\(UUID().uuidString)")
         bootstrap = try BackendBootstrap(.init(directory: directory, flood: flood, clock: clock))
         running = Route(run: try bootstrap.start(), epoch: 0)
     }
