@@ -433,7 +433,7 @@ let modules: [Module] = [
         deps: [
             "UpdateSequencing",
             "TelegramCore", "ServerLoopback", "AccountNetworking", "Postbox", "SyncCore", "SyncCoreApi", "TelegramApi",
-            "SwiftSignalKit", "NIOPosix",
+            "TLRuntime", "SwiftSignalKit", "NIOPosix",
         ]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(

@@ -10,7 +10,7 @@ import TelegramCore
 /// Many accounts and tg-server in one process, driven by one seed: every account is a real TelegramCore `Account`
 /// (its own Postbox, state manager and pending queue) on a `LoopbackNetwork` to a real `ServerBackend`, so everything
 /// above the transport is the product's own code. The seed draws the workload (`SimulationWorkload`) and every fault
-/// (`PushFaults`); after each step the world settles and the invariants are checked, and once more at the end:
+/// (`NetworkFaults`); after each step the world settles and the invariants are checked, and once more at the end:
 /// - every message an account enqueued is acknowledged by the server (none lost from the unsent queue) once its
 ///   sender is online, and reaches its recipient once the recipient is online;
 /// - at the end, each side of each chat holds exactly the messages sent in it, once each, in the order they were

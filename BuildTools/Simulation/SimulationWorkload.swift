@@ -36,7 +36,7 @@ public struct SimulationWorkload: Sendable, Equatable {
         case restartServer
         /// The account's pushes start (or stop) being dropped with a lost connection, repeated, or held back behind
         /// the next one.
-        case faultyPushes(Int, Bool)
+        case faultyNetwork(Int, Bool)
         /// The account edits one of the messages it sent (the `pick`-th, modulo how many it has; none while offline).
         case edit(Int, pick: Int)
         /// The account deletes one of the messages it sent, for everyone (the `pick`-th; none while offline).
@@ -52,7 +52,7 @@ public struct SimulationWorkload: Sendable, Equatable {
             case .offline(let account): return "a\(account) goes offline"
             case .online(let account): return "a\(account) comes back"
             case .restartServer: return "the server restarts"
-            case .faultyPushes(let account, let on): return "a\(account)'s pushes \(on ? "go bad" : "are clean again")"
+            case .faultyNetwork(let account, let on): return "a\(account)'s network \(on ? "goes bad" : "is clean again")"
             case .edit(let account, let pick): return "a\(account) edits its message \(pick)"
             case .delete(let account, let pick): return "a\(account) deletes its message \(pick) for everyone"
             case .read(let account, let chat): return "a\(account) reads its chat with \(chat)"
@@ -97,7 +97,7 @@ public struct SimulationWorkload: Sendable, Equatable {
                 steps.append(.timePasses(seconds: [60, 3600, 86_400, 3 * 86_400][random.int(0...3)]))
             default:
                 faulty[account].toggle()
-                steps.append(.faultyPushes(account, faulty[account]))
+                steps.append(.faultyNetwork(account, faulty[account]))
             }
         }
         self.steps = steps

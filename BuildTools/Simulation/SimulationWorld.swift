@@ -22,7 +22,7 @@ final class SimulationWorld: @unchecked Sendable {
     private let manager: AccountManager
     private let faultsByNetwork: LockedFaults
     private(set) var accounts: [Account] = []
-    private(set) var faults: [PushFaults] = []
+    private(set) var faults: [NetworkFaults] = []
     private var phones: [String] = []
     private(set) var peers: [PeerId] = []
     /// The basic group of every account, made by a0 once all have started (three accounts or more).
@@ -56,15 +56,15 @@ final class SimulationWorld: @unchecked Sendable {
     /// Faults made per network as the account manager opens it, found again by the network's identity.
     private final class LockedFaults: @unchecked Sendable {
         private let lock = NSLock()
-        private var byNetwork: [ObjectIdentifier: PushFaults] = [:]
-        func make(for network: ObjectIdentifier) -> PushFaults {
+        private var byNetwork: [ObjectIdentifier: NetworkFaults] = [:]
+        func make(for network: ObjectIdentifier) -> NetworkFaults {
             lock.withLock {
-                let faults = PushFaults()
+                let faults = NetworkFaults()
                 byNetwork[network] = faults
                 return faults
             }
         }
-        func faults(of network: any AccountNetworking) -> PushFaults? {
+        func faults(of network: any AccountNetworking) -> NetworkFaults? {
             lock.withLock { byNetwork[ObjectIdentifier(network)] }
         }
     }
@@ -89,7 +89,8 @@ final class SimulationWorld: @unchecked Sendable {
                 store: store,
                 pushes: { body, deliver in
                     box.faults?.filter(body, deliver) ?? deliver(.updates(body))
-                })
+                },
+                calls: { function in box.faults?.loseAnswer(function) ?? false })
             box.faults = faultsByNetwork.make(for: ObjectIdentifier(network))
             return network
         }
@@ -177,7 +178,7 @@ final class SimulationWorld: @unchecked Sendable {
     }
 
     private final class NetworkBox: @unchecked Sendable {
-        var faults: PushFaults?
+        var faults: NetworkFaults?
     }
 
     // MARK: - Steps
@@ -236,7 +237,7 @@ final class SimulationWorld: @unchecked Sendable {
             online[account] = true
         case .restartServer:
             try server.restart()
-        case .faultyPushes(let account, let on):
+        case .faultyNetwork(let account, let on):
             faults[account].setFaulty(on)
         case .edit(let account, let pick):
             guard let index = candidate(of: account, pick: pick), let id = cloudId(of: sent[index]) else { return }

@@ -35,7 +35,7 @@ import Testing
         let steps = (UInt64(1)...200).flatMap { SimulationWorkload(seed: $0).steps }
         #expect(steps.contains { if case .restartServer = $0 { true } else { false } })
         #expect(steps.contains { if case .offline = $0 { true } else { false } })
-        #expect(steps.contains { if case .faultyPushes(_, true) = $0 { true } else { false } })
+        #expect(steps.contains { if case .faultyNetwork(_, true) = $0 { true } else { false } })
         #expect(steps.contains { if case .send(_, .group, _) = $0 { true } else { false } })
         #expect(steps.contains { if case .read(_, .account) = $0 { true } else { false } })
         #expect(steps.contains { if case .read(_, .group) = $0 { true } else { false } })

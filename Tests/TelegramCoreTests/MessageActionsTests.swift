@@ -53,6 +53,10 @@ import Testing
         try await AccountIntegrationTests.wait("Ann's copy edited (the answer goes through her state manager's queue)") {
             try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).contains { $0.text == "one, edited" }
         }
+        // The same edit again, as a transport sends it after its answer was lost: the server's MESSAGE_NOT_MODIFIED is
+        // success, and nothing changes.
+        try await ann.editMessage(annIds[0], text: "one, edited", entities: [MessageTextEntity(range: 0..<3, type: .bold)])
+        #expect(try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).filter { $0.text == "one, edited" }.count == 1)
         await #expect(throws: MessageActionError.notSent(MessageId(peerId: ben.peerId, namespace: Namespaces.Message.local, id: 1))) {
             try await ann.editMessage(MessageId(peerId: ben.peerId, namespace: Namespaces.Message.local, id: 1), text: "x")
         }

@@ -26,10 +26,17 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
     public typealias PushFilter =
         @Sendable (_ body: [UInt8], _ deliver: @escaping @Sendable (NetworkEvent) -> Void) -> Void
 
+    /// Sees each call before the server runs it, and says whether its answer is lost: the
+    /// connection drops after the server ran it, and the client's transport sends the call again on the next
+    /// connection (a new message id, so the server runs it again — MTProto's per-session duplicate check does not
+    /// apply; a `random_id` does) and then says it reconnected, since pushes may have been lost with the connection.
+    public typealias CallFilter = @Sendable (_ function: any TLFunction) -> Bool
+
     private let server: LoopbackServer
     private let store: any NetworkKeyStore
     private let defaultMainDc: Int32
     private let pushes: PushFilter?
+    private let calls: CallFilter?
     private let sleep: @Sendable (Double) async throws -> Void
     private let state = Mutex(State())
     private let events = ValuePipe<NetworkEvent>()
@@ -49,12 +56,13 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
     /// Made by `LoopbackServer.network(store:)`.
     init(
         server: LoopbackServer, store: any NetworkKeyStore, defaultMainDc: Int32, pushes: PushFilter?,
-        sleep: @escaping @Sendable (Double) async throws -> Void
+        calls: CallFilter?, sleep: @escaping @Sendable (Double) async throws -> Void
     ) {
         self.server = server
         self.store = store
         self.defaultMainDc = defaultMainDc
         self.pushes = pushes
+        self.calls = calls
         self.sleep = sleep
     }
 
@@ -184,8 +192,18 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
         if subscribed.again { events.putNext(.newSession) }
     }
 
-    /// The call as the server's MTProto layer hands it to the application layer.
+    /// The call as the server's MTProto layer hands it to the application layer; when the call filter says its
+    /// answer is lost, the server runs it a second time and that answer is the one the caller gets.
     private func call<F: TLFunction>(_ function: F, dc: Int32) throws -> RPCResponse {
+        if let calls, calls(function) {
+            _ = try handle(function, dc: dc)
+            defer { events.putNext(.reconnected) }
+            return try handle(function, dc: dc)
+        }
+        return try handle(function, dc: dc)
+    }
+
+    private func handle<F: TLFunction>(_ function: F, dc: Int32) throws -> RPCResponse {
         let (closed, messageId, sessionId) = state.withLock { state -> (Bool, Int64, Int64) in
             // Message ids as a client makes them: Unix time in the high half, growing by 4.
             state.nextMessageId = max(state.nextMessageId + 4, Int64(Date().timeIntervalSince1970) << 32)

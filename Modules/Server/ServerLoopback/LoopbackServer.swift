@@ -60,10 +60,11 @@ public final class LoopbackServer: @unchecked Sendable {
     /// delivered (a simulation drops, repeats or holds some; nil delivers each at once).
     public func network(
         store: any NetworkKeyStore, defaultMainDc: Int32 = 2, pushes: LoopbackNetwork.PushFilter? = nil,
+        calls: LoopbackNetwork.CallFilter? = nil,
         sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
     ) -> LoopbackNetwork {
         let network = LoopbackNetwork(
-            server: self, store: store, defaultMainDc: defaultMainDc, pushes: pushes, sleep: sleep)
+            server: self, store: store, defaultMainDc: defaultMainDc, pushes: pushes, calls: calls, sleep: sleep)
         lock.withLock {
             networks.removeAll { $0.network == nil }
             networks.append(Weak(network: network))

@@ -39,18 +39,25 @@ extension Account {
     }
 
     /// Replaces a sent message's text and entities (`messages.editMessage`); the answer's `updateEditMessage` is
-    /// applied through the state manager, so every view shows the edit with its `EditedMessageAttribute`.
+    /// applied through the state manager, so every view shows the edit with its `EditedMessageAttribute`. The server's
+    /// `MESSAGE_NOT_MODIFIED` (the message already says this) is success.
     public func editMessage(
         _ id: MessageId, text: String, entities: [MessageTextEntity] = []
     ) async throws(MessageActionError) {
         guard id.namespace == Namespaces.Message.cloud else { throw .notSent(id) }
         let peer = try MessageCalls.inputPeer(id.peerId, accountPeerId: self.peerId, postbox: postbox)
-        let updates = try await MessageCalls.call(
-            Api.functions.messages.editMessage(
-                peer: peer, id: id.id, message: text,
-                entities: entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }),
-            network: network)
-        stateManager.addUpdates(updates)
+        do {
+            let updates = try await MessageCalls.call(
+                Api.functions.messages.editMessage(
+                    peer: peer, id: id.id, message: text,
+                    entities: entities.isEmpty ? nil : entities.compactMap { $0.apiEntity() }),
+                network: network)
+            stateManager.addUpdates(updates)
+        } catch .refused("MESSAGE_NOT_MODIFIED") {
+            // The message already says this — an edit to the same text, or this very edit sent again after its answer
+            // was lost with a connection (its update then comes with the difference that follows the reconnect).
+            // Telegram-iOS `RequestEditMessage.swift` takes this answer as done, with nothing to apply.
+        }
     }
 
     /// Deletes messages (`messages.deleteMessages`): from this account at once, and with `forEveryone` from the other
