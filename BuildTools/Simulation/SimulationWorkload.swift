@@ -52,7 +52,8 @@ public struct SimulationWorkload: Sendable, Equatable {
             case .offline(let account): return "a\(account) goes offline"
             case .online(let account): return "a\(account) comes back"
             case .restartServer: return "the server restarts"
-            case .faultyNetwork(let account, let on): return "a\(account)'s network \(on ? "goes bad" : "is clean again")"
+            case .faultyNetwork(let account, let on):
+                return "a\(account)'s network \(on ? "goes bad" : "is clean again")"
             case .edit(let account, let pick): return "a\(account) edits its message \(pick)"
             case .delete(let account, let pick): return "a\(account) deletes its message \(pick) for everyone"
             case .read(let account, let chat): return "a\(account) reads its chat with \(chat)"
