@@ -23,7 +23,8 @@ enum NotificationServiceTool {
           --root <dir>       The app's data root (holds accounts-metadata/ and account-<id>/).
           --cache-kib <n>    SQLCipher's page cache for the one transaction (default 512).
           --trace            Also print, on standard error, "write-started <ns> stored <ns>": the monotonic clock
-                             (DispatchTime's) before the write transaction began and after it committed.
+                             (DispatchTime's) before the write transaction began and after it committed
+                             (and the other processes were told).
           -h, --help         Show this help.
 
         EXIT CODES:
@@ -67,7 +68,7 @@ enum NotificationServiceTool {
             let opened = try service.open(bytes)
             let stored = try service.store(opened)
             if trace {
-                writeError("write-started \(stored.writeStarted) stored \(DispatchTime.now().uptimeNanoseconds)\n")
+                writeError("write-started \(stored.writeStarted) stored \(stored.committed)\n")
             }
             print(stored.preview)
         } catch {

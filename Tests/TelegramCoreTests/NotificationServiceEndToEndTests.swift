@@ -43,7 +43,8 @@ import Testing
     }
 
     static func service(_ arguments: [String]) async throws -> ProcessRunner.Result {
-        try await ProcessRunner.runOffPool(ProcessRunner.builtExecutable("notification-service"), arguments, timeout: 30)
+        try await ProcessRunner.runOffPool(
+            ProcessRunner.builtExecutable("notification-service"), arguments, timeout: 30)
     }
 
     /// The monotonic times of the watcher's lines whose chat shows `unread`.
@@ -69,7 +70,8 @@ import Testing
         let toBob = try await AccountIntegrationTests.find(phone: "9996620102") { try await alice.invoke($0) }
         let texts = ["Tối nay ăn phở không?", "Quán cũ nhé", "7 giờ", "Trả lời đi!"]
         for (index, text) in texts.enumerated() {
-            _ = try await alice.invoke(Api.functions.messages.sendMessage(peer: toBob, message: text, randomId: Int64(100 + index)))
+            _ = try await alice.invoke(
+                Api.functions.messages.sendMessage(peer: toBob, message: text, randomId: Int64(100 + index)))
         }
         let folder = URL(fileURLWithPath: pushes.path).appendingPathComponent(world.manager.pushToken())
         try await AccountIntegrationTests.wait("four push files") { Self.files(in: folder).count == 4 }
@@ -80,35 +82,52 @@ import Testing
         let keyFile = AccountsLayout(rootPath: world.root.path).postboxKeyPath(bob.id.rawValue)
         let watcher = try ProcessRunner.start(
             ProcessRunner.builtExecutable("postbox-tool"),
-            ["watch-chat-list", "--path", accountPath, "--key-file", keyFile, "--seconds", "60"], environment: ["POSTBOX_KEY": nil])
-        #expect(await watcher.waitForOutputOffPool(timeout: 20) { String(decoding: $0, as: UTF8.self).hasPrefix("chat-list ") })
+            ["watch-chat-list", "--path", accountPath, "--key-file", keyFile, "--seconds", "60"],
+            environment: ["POSTBOX_KEY": nil])
+        #expect(
+            await watcher.waitForOutputOffPool(timeout: 20) {
+                String(decoding: $0, as: UTF8.self).hasPrefix("chat-list ")
+            })
 
-        // The service stores the first three and prints their previews; the watcher's view follows each write.
+        // The service stores the first three and prints their previews; the watcher's view follows each write. Two
+        // spans per write: from just before the service's transaction began to the watcher's line (bounded loosely:
+        // the transaction is a fresh debug process's first, slow when the machine is loaded), and from its commit to
+        // the watcher's line — the cross-process wake-up, which must be quick whatever the load.
         var latencies: [Double] = []
+        var wakeUps: [Double] = []
         for (index, file) in files.prefix(3).enumerated() {
             let result = try await Self.service(["--root", world.root.path, "--trace", file.path])
             #expect(result.status == 0, "\(result.errorOutput)")
             #expect(result.output == "alice: \(texts[index])\n")
-            // From just before the service's write transaction began: an upper bound of write → view.
-            let stored = result.errorOutput.split(separator: "\n").first { $0.hasPrefix("write-started ") }
-                .flatMap { $0.split(separator: " ").dropFirst().first.flatMap { UInt64($0) } }
+            let trace = result.errorOutput.split(separator: "\n").first { $0.hasPrefix("write-started ") }?
+                .split(separator: " ")
+            let started = trace.flatMap { $0.count > 1 ? UInt64($0[1]) : nil }
+            let committed = trace.flatMap { $0.count > 3 ? UInt64($0[3]) : nil }
             let unread = index + 1
             #expect(await watcher.waitForOutputOffPool(timeout: 10) { Self.watcherTime($0, unread: unread) != nil })
-            if let stored, let seen = Self.watcherTime(watcher.output, unread: unread) {
-                latencies.append(Double(Int64(seen) - Int64(stored)) / 1e6)
+            if let started, let committed, let seen = Self.watcherTime(watcher.output, unread: unread) {
+                latencies.append(Double(Int64(seen) - Int64(started)) / 1e6)
+                // The service notes its commit after the transaction returns: the watcher may show it first.
+                wakeUps.append(max(0, Double(Int64(seen) - Int64(committed)) / 1e6))
             }
         }
         watcher.send(SIGKILL)
         _ = await watcher.waitOffPool(timeout: 10)
-        print("notification-service write → other process's chat list (ms):", latencies.map { String(format: "%.1f", $0) })
-        #expect(latencies.count == 3)
-        #expect(latencies.sorted()[1] <= 100, "median \(latencies.sorted()[1]) ms")
-        #expect(latencies.allSatisfy { $0 < 1000 })
+        let shown = { (values: [Double]) in values.map { String(format: "%.1f", $0) } }
+        print(
+            "notification-service write → other process's chat list (ms):", shown(latencies), "commit → view:",
+            shown(wakeUps))
+        #expect(latencies.count == 3 && wakeUps.count == 3)
+        #expect(wakeUps.sorted()[1] <= 100, "median commit → view \(wakeUps.sorted()[1]) ms")
+        #expect(latencies.allSatisfy { $0 < 1000 }, "\(latencies)")
 
         // Before the app runs: the chat list shows Alice's chat with three unread.
         let alicePeer = PeerId.user(aliceId)
         let (top, unread) = try bob.postbox.readTransactionSync { tx in
-            (try tx.chatListEntries(before: nil, count: 10).first?.messageIndex.id, try tx.getCombinedPeerReadState(alicePeer)?.count)
+            (
+                try tx.chatListEntries(before: nil, count: 10).first?.messageIndex.id,
+                try tx.getCombinedPeerReadState(alicePeer)?.count
+            )
         }
         #expect(top == MessageId(peerId: alicePeer, namespace: Namespaces.Message.cloud, id: 3))
         #expect(unread == 3)
@@ -119,14 +138,20 @@ import Testing
         var tampered = good
         tampered[good.count / 2] = tampered[good.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let stranger = NotificationKey.generate()
-        let unknownKey = Array("{\"p\":\"\(Data(PushPayloadCrypto.encrypt(Array("{}".utf8), key: stranger)).base64EncodedString())\"}".utf8)
-        for (name, bytes) in [("tampered", tampered), ("unknown key", unknownKey), ("truncated", Array(good.prefix(good.count - 20)))] {
+        let unknownKey = Array(
+            "{\"p\":\"\(Data(PushPayloadCrypto.encrypt(Array("{}".utf8), key: stranger)).base64EncodedString())\"}".utf8
+        )
+        for (name, bytes) in [
+            ("tampered", tampered), ("unknown key", unknownKey), ("truncated", Array(good.prefix(good.count - 20))),
+        ] {
             let path = pushes.path + "/bad-\(name.replacingOccurrences(of: " ", with: "-")).json"
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let result = try await Self.service(["--root", world.root.path, path])
             #expect(result.status == 2, "\(name): \(result.status) \(result.errorOutput)")
             #expect(result.output.isEmpty)
-            #expect(result.errorOutput.hasPrefix("notification-service: error: ") && result.errorOutput.filter { $0 == "\n" }.count == 1, "\(name): \(result.errorOutput)")
+            #expect(
+                result.errorOutput.hasPrefix("notification-service: error: ")
+                    && result.errorOutput.filter { $0 == "\n" }.count == 1, "\(name): \(result.errorOutput)")
         }
         #expect(try Self.fingerprint(world.root.path) == before)
 
@@ -136,7 +161,8 @@ import Testing
         let again = try restarted.account(bob.id)
         again.start()
         try await AccountIntegrationTests.wait("Bob catches up") {
-            try again.stateManager.hasCaughtUp && AccountIntegrationTests.storedMessages(again, with: alicePeer).count == 4
+            try again.stateManager.hasCaughtUp
+                && AccountIntegrationTests.storedMessages(again, with: alicePeer).count == 4
         }
         let messages = try AccountIntegrationTests.storedMessages(again, with: alicePeer).sorted { $0.id.id < $1.id.id }
         #expect(messages.map(\.id.id) == [1, 2, 3, 4])

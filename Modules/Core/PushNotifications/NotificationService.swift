@@ -26,6 +26,9 @@ public struct NotificationService: Sendable {
         /// The monotonic clock (DispatchTime's, ns) just before the write transaction began; 0 when nothing was
         /// written. Another process's views cannot see the message before it.
         public var writeStarted: UInt64 = 0
+        /// The monotonic clock just after the write transaction committed (and told other processes); 0 when nothing
+        /// was written.
+        public var committed: UInt64 = 0
     }
 
     public let layout: AccountsLayout
@@ -115,8 +118,10 @@ public struct NotificationService: Sendable {
             let outcome = try postbox.transactionSync { tx in
                 try NotificationMessageWriter.store(push, text: text, now: now, transaction: tx)
             }
+            let committed = DispatchTime.now().uptimeNanoseconds
             return Stored(
-                accountId: opened.accountId, outcome: outcome, preview: push.preview, writeStarted: writeStarted)
+                accountId: opened.accountId, outcome: outcome, preview: push.preview, writeStarted: writeStarted,
+                committed: committed)
         } catch {
             throw .init(.storage, "cannot store the message in \(accountPath): \(error)")
         }

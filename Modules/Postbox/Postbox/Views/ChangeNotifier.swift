@@ -42,10 +42,10 @@ final class ChangeNotifier: @unchecked Sendable {
         return count == 16 ? (record.0, record.1) : nil
     }
 
-    /// Starts watching (idempotent): `handler` runs on a private queue after another instance wrote.
+    /// Starts watching (idempotent): `handler` runs on `queue` after another instance wrote.
     /// Returns false when inotify is unavailable; views then catch up at this process's next transaction.
     @discardableResult
-    func start(_ handler: @escaping @Sendable () -> Void) -> Bool {
+    func start(on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> Bool {
         source.withLock { current in
             if current != nil { return true }
             let watchFd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -54,8 +54,7 @@ final class ChangeNotifier: @unchecked Sendable {
                 close(watchFd)
                 return false
             }
-            let source = DispatchSource.makeReadSource(
-                fileDescriptor: watchFd, queue: DispatchQueue(label: "org.telegraph.postbox.ChangeNotifier"))
+            let source = DispatchSource.makeReadSource(fileDescriptor: watchFd, queue: queue)
             source.setEventHandler { [weak self] in
                 // Drain the queued events; one check covers them all.
                 var buffer = [UInt8](repeating: 0, count: 4096)

@@ -49,10 +49,9 @@ extension Postbox {
             deliveries.append { subscriber.putCompletion() }
         }
         if !viewTracker.isEmpty {
-            notifier.start { [weak self] in
-                guard let self else { return }
-                self.queue.async { self.checkExternalChanges() }
-            }
+            // The wake-up runs on the writer queue itself: one thread hop from another process's write to the views'
+            // delivery, not two (each hop is a scheduling wait on a loaded machine).
+            notifier.start(on: queue) { [weak self] in self?.checkExternalChanges() }
         }
         for delivery in deliveries { delivery() }
     }
