@@ -1,5 +1,6 @@
 public import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A TCP listener whose connections speak any MTProto transport: each accepted channel starts with a
 /// `TransportDetector`, which installs the detected framing (and deobfuscation) and then the caller's handlers,
@@ -92,24 +93,35 @@ public final class TransportServer: Sendable {
     }
 }
 
-/// Opens client connections with a chosen framing and obfuscation.
+/// Opens client connections with a chosen framing and obfuscation, directly or through a SOCKS5 proxy.
 public enum TransportClient {
     /// Connects to `host:port`, installs the client transport and then `makeHandlers`' handlers, which write and
     /// receive `TransportFrame`s.
     /// With `http`, packets travel as MTProto over HTTP (`POST /api`, `HTTPClientFrameAdapter`) instead of
     /// `framing`; with `httpSessionPolls` too, the long polls are the session's (`HTTPPollNeeded`), not empty POSTs.
+    /// With `proxy`, the socket goes to the proxy, which is asked to connect to `host:port` (RFC 1928 `CONNECT`), and
+    /// the channel is returned once the tunnel is up; `connectTimeout` bounds the TCP connect and the handshake each.
     public static func connect(
         host: String, port: Int, framing: TransportFraming, obfuscation: TransportObfuscation = .none,
         http: Bool = false,
-        httpSessionPolls: Bool = false, group: any EventLoopGroup, connectTimeout: TimeAmount = .seconds(10),
+        httpSessionPolls: Bool = false, proxy: SOCKS5Proxy? = nil, group: any EventLoopGroup,
+        connectTimeout: TimeAmount = .seconds(10),
         makeHandlers: @escaping @Sendable (any Channel) throws -> [any ChannelHandler]
     ) async throws -> any Channel {
+        let handshake = try proxy.map { try SOCKS5Handshake(host: host, port: port, credentials: $0.credentials) }
+        let tunnel = TunnelBox()
         let bootstrap = ClientBootstrap(group: group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(connectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
+                    if let handshake {
+                        let socks = SOCKS5ClientHandler(
+                            handshake: handshake, eventLoop: channel.eventLoop, timeout: connectTimeout)
+                        tunnel.set(socks.established)
+                        try sync.addHandler(socks)
+                    }
                     if http {
                         try sync.addHandler(
                             HTTPClientFrameAdapter(host: host, port: port, sessionPolls: httpSessionPolls))
@@ -119,6 +131,22 @@ public enum TransportClient {
                     try sync.addHandlers(makeHandlers(channel))
                 }
             }
-        return try await bootstrap.connect(host: host, port: port).get()
+        let channel = try await bootstrap.connect(host: proxy?.host ?? host, port: proxy?.port ?? port).get()
+        if let established = tunnel.future {
+            do {
+                try await established.get()
+            } catch {
+                channel.close(promise: nil)
+                throw error
+            }
+        }
+        return channel
+    }
+
+    /// Hands the SOCKS5 handler's future from the channel's initializer to the caller.
+    private final class TunnelBox: Sendable {
+        private let value = Mutex<EventLoopFuture<Void>?>(nil)
+        func set(_ future: EventLoopFuture<Void>) { value.withLock { $0 = future } }
+        var future: EventLoopFuture<Void>? { value.withLock { $0 } }
     }
 }

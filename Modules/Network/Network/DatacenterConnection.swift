@@ -342,7 +342,7 @@ public final class DatacenterConnection: @unchecked Sendable {
         let loop = self.loop
         return try await TransportClient.connect(
             host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
-            http: endpoint.http, httpSessionPolls: true, group: loop
+            http: endpoint.http, httpSessionPolls: true, proxy: endpoint.proxy, group: loop
         ) { [weak self] channel in
             // The channel's initializer runs on its loop, which is the connection's.
             loop.preconditionInEventLoop()

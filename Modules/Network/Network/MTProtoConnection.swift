@@ -24,10 +24,12 @@ public final class MTProtoConnection: @unchecked Sendable {
         public var obfuscation: TransportObfuscation
         /// MTProto over HTTP (`POST /api`) instead of a TCP framing.
         public var http: Bool
+        /// A SOCKS5 proxy the connection goes through (nil: straight to `host:port`).
+        public var proxy: SOCKS5Proxy?
 
         public init(
             host: String, port: Int, dcId: Int32 = 2, framing: TransportFraming = .abridged,
-            obfuscation: TransportObfuscation = .none, http: Bool = false
+            obfuscation: TransportObfuscation = .none, http: Bool = false, proxy: SOCKS5Proxy? = nil
         ) {
             self.host = host
             self.port = port
@@ -35,6 +37,7 @@ public final class MTProtoConnection: @unchecked Sendable {
             self.framing = framing
             self.obfuscation = obfuscation
             self.http = http
+            self.proxy = proxy
         }
     }
 
@@ -100,7 +103,7 @@ public final class MTProtoConnection: @unchecked Sendable {
         let updates = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(10_000))
         let channel = try await TransportClient.connect(
             host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
-            http: endpoint.http, group: group
+            http: endpoint.http, proxy: endpoint.proxy, group: group
         ) { _ in [ClientConnectionHandler(clock: clock, onUpdate: { updates.continuation.yield($0) })] }
         channel.closeFuture.whenComplete { _ in updates.continuation.finish() }
         // The handler is not Sendable: it is looked up, and every call into it is made, on the channel's event loop.
