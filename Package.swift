@@ -200,6 +200,7 @@ let modules: [Module] = [
         testDeps: [
             "AccountNetworking", "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport",
             "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix", "ServerTestSupport",
+            "TestVectors",
         ]),
     .swift(
         "MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"],
