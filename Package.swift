@@ -225,13 +225,14 @@ let modules: [Module] = [
         deps: [
             "UpdateSequencing",
             "TelegramCore", "TextFormat", "SyncCore", "SyncCoreApi", "Postbox", "MediaBox", "AccountNetworking",
-            "Network",
+            "Network", "MTProtoTransport",
             "TelegramApi", "SwiftSignalKit",
             "CryptoUtils", "SecretFiles", "NIOCore", "NIOPosix", "SecretChats",
         ],
         testDeps: [
             "SyncCore", "Postbox", "PostboxTesting", "TestVectors", "ImageCore", "MediaTestSupport", "TelegramCore",
             "Network", "ServerTestSupport", "ServerStore", "PushNotifications", "MTProtoCore", "SwiftSignalKit",
+            "MTProtoTransport",
         ]),
     // Outgoing photos (1280 px JPEG) and voice notes (Ogg/Opus, waveform) for an account; incoming images as Signals:
     // the stripped thumbnail, then the fetched size decoded, transformed and cached; stickers' first frames.
@@ -291,6 +292,7 @@ let modules: [Module] = [
         "ServerTestSupport", .Server,
         deps: [
             "MTProtoServer", "ServerAPI", "Network", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore", "NIOPosix",
+            "MTProtoTransport", "TestVectors",
         ]),
     // ServerLoopback: an account's network that reaches tg-server's application layer in the same process (no socket,
     // no MTProto), and the server it reaches, restartable on its storage: what LoopbackAccountTests and the simulation
@@ -498,7 +500,7 @@ let apps: [App] = [
         "tg",
         links: [
             "TelegramClient", "TelegramCore", "SyncCore", "Postbox", "ChatHistory", "ChatRender", "MediaResources",
-            "ChatTerminal", "CommandLineOutput", "ArgumentParser",
+            "ChatTerminal", "CommandLineOutput", "ArgumentParser", "MTProtoTransport",
         ]),
     // Core apps: the notification extension (its rule below keeps it within 24 MB).
     .app("notification-service", links: ["PushNotifications"]),

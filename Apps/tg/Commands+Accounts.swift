@@ -83,7 +83,9 @@ struct Login: AsyncParsableCommand {
                 return (first, Prompt.line("Last name (optional): ") ?? "")
             })
         let session: ClientSession
-        do { session = try ClientSession(root: root, server: address, publicKeyPEM: pem) } catch {
+        // Through --proxy, or the proxy the account already uses.
+        let proxy = try global.proxyOverride() ?? existing?.proxy
+        do { session = try ClientSession(root: root, server: address, publicKeyPEM: pem, proxy: proxy) } catch {
             throw TGExit.toolError(error)
         }
         let outcome: SignInOutcome

@@ -1,8 +1,11 @@
-/// `tg [--root DIR] [--account NAME] [--timeout S] [--json] <command> …`: options every command takes may come before
-/// the command; ArgumentParser reads them as the command's own, so they are moved after it.
+/// `tg [--root DIR] [--account NAME] [--timeout S] [--proxy URL] [--json] <command> …`: options every command takes
+/// may come before the command; ArgumentParser reads them as the command's own, so they are moved after it (after its
+/// subcommand, for the commands that group others: `tg --root R proxy list`).
 enum GlobalArguments {
-    static let withValue: Set<String> = ["--root", "--account", "--timeout"]
+    static let withValue: Set<String> = ["--root", "--account", "--timeout", "--proxy"]
     static let flags: Set<String> = ["--json"]
+    /// Commands whose first argument is a subcommand.
+    static let groups: Set<String> = ["proxy"]
 
     static func movedAfterCommand(_ arguments: [String]) -> [String] {
         var leading: [String] = []
@@ -26,6 +29,10 @@ enum GlobalArguments {
             }
         }
         guard !leading.isEmpty, index < arguments.count else { return arguments }
-        return [arguments[index]] + leading + arguments[(index + 1)...]
+        var command = index + 1
+        if groups.contains(arguments[index]), command < arguments.count, !arguments[command].hasPrefix("-") {
+            command += 1
+        }
+        return Array(arguments[index..<command]) + leading + arguments[command...]
     }
 }

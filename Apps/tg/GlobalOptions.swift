@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineOutput
 import Foundation
+import MTProtoTransport
 import TelegramClient
 import TelegramCore
 
@@ -16,6 +17,19 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "Seconds to wait for the server before giving up (exit 4).")
     var timeout: Double = 30
 
+    @Option(
+        help: """
+            A SOCKS5 proxy for this command: socks5://[USER:PASSWORD@]HOST:PORT or a tg://socks link (default: the \
+            account's, set with 'tg proxy add').
+            """)
+    var proxy: String?
+
+    /// `--proxy`, read.
+    func proxyOverride() throws -> SOCKS5Proxy? {
+        guard let proxy else { return nil }
+        do { return try ProxyLink.parse(proxy) } catch { throw ToolError.badInput(error.description) }
+    }
+
     func rootPath() throws -> String {
         if let root { return root }
         guard let path = ClientRoot.defaultPath(environment: ProcessInfo.processInfo.environment) else {
@@ -28,7 +42,10 @@ struct GlobalOptions: ParsableArguments {
     func withSession<T>(_ body: (ClientSession) async throws -> T) async throws -> T {
         let root = try rootPath()
         let session: ClientSession
-        do { session = try ClientSession(root: root, accountName: account) } catch { throw TGExit.toolError(error) }
+        let proxy = try proxyOverride()
+        do { session = try ClientSession(root: root, accountName: account, proxy: proxy) } catch {
+            throw TGExit.toolError(error)
+        }
         do {
             let result = try await body(session)
             await session.close()

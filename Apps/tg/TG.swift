@@ -27,7 +27,7 @@ struct TG: AsyncParsableCommand {
         subcommands: [
             Login.self, Accounts.self, Switch.self, Logout.self, Chats.self, History.self, Send.self, Edit.self,
             Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self, WatchChats.self, UI.self,
-            Username.self, Secret.self, SecretKey.self,
+            Username.self, Secret.self, SecretKey.self, Proxy.self,
         ])
 
     static func main() async {

@@ -15,63 +15,6 @@ import Testing
 /// proxy's refusals reach the caller by their RFC names. The target is named `localhost`, so the proxy resolves it
 /// (a domain CONNECT), and the proxy is shown to be on the path by stopping it: the tunnelled session drops with it.
 @Suite(.serialized) struct SOCKS5ProxyTests {
-    /// A running microsocks on a free port of 127.0.0.1.
-    final class MicroSocks: @unchecked Sendable {
-        let process: RunningProcess
-        let port: Int
-
-        init(username: String? = nil, password: String? = nil) async throws {
-            var lastError = "not started"
-            for _ in 0..<3 {
-                let port = try await Self.freePort()
-                var arguments = ["-i", "127.0.0.1", "-p", "\(port)"]
-                if let username, let password { arguments += ["-u", username, "-P", password] }
-                let process = try ProcessRunner.start(URL(fileURLWithPath: "/usr/bin/microsocks"), arguments)
-                if await Self.accepts(port: port, within: 5) {
-                    self.process = process
-                    self.port = port
-                    return
-                }
-                process.send(SIGKILL)
-                lastError = process.wait(timeout: 5).errorOutput
-            }
-            throw ProxyError(message: "microsocks did not start: \(lastError)")
-        }
-
-        func proxy(_ credentials: SOCKS5Proxy.Credentials? = nil) -> SOCKS5Proxy {
-            SOCKS5Proxy(host: "127.0.0.1", port: port, credentials: credentials)
-        }
-
-        func stop() {
-            process.send(SIGKILL)
-            _ = process.wait(timeout: 10)
-        }
-
-        static func freePort() async throws -> Int {
-            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .bind(host: "127.0.0.1", port: 0).get()
-            let port = channel.localAddress?.port ?? 0
-            try await channel.close()
-            return port
-        }
-
-        /// Whether something accepts TCP connections on `port` within `seconds` (microsocks says nothing when it
-        /// is ready).
-        static func accepts(port: Int, within seconds: Double) async -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                    .connect(host: "127.0.0.1", port: port).get()
-                {
-                    try? await channel.close()
-                    return true
-                }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return false
-        }
-    }
-
     struct ProxyError: Error, CustomStringConvertible {
         let message: String
         var description: String { message }
@@ -87,7 +30,7 @@ import Testing
 
     @Test func keyExchangeSignUpCallsAndAPushThroughTheProxy() async throws {
         let backend = try await BackendServer()
-        let socks = try await MicroSocks()
+        let socks = try await SOCKS5TestProxy()
         let endpoint = try Self.endpoint(backend, through: socks.proxy())
         let alice = try await MTProtoConnection.connect(
             to: endpoint, publicKeys: backend.publicKeys, group: backend.group)
@@ -120,7 +63,7 @@ import Testing
 
     @Test func withAPasswordAndTheProxysRefusals() async throws {
         let backend = try await BackendServer()
-        let socks = try await MicroSocks(username: "ann", password: "s3cret")
+        let socks = try await SOCKS5TestProxy(username: "ann", password: "s3cret")
         defer { socks.stop() }
         let good = try Self.endpoint(backend, through: socks.proxy(.init(username: "ann", password: "s3cret")))
         let connection = try await MTProtoConnection.connect(
@@ -146,7 +89,7 @@ import Testing
         #expect(await failure(none) == .noAcceptableMethod)
         // Nothing listens where the proxy is asked to go: RFC 1928's "connection refused".
         var closed = good
-        closed.port = try await MicroSocks.freePort()
+        closed.port = try await SOCKS5TestProxy.freePort()
         #expect(await failure(closed) == .refused(code: 5))
         try await backend.close()
     }

@@ -1,4 +1,5 @@
 import Foundation
+public import MTProtoTransport
 import SecretFiles
 
 /// One account as the client knows it: the local name it is picked by (`--account NAME`), its record in the account
@@ -10,12 +11,16 @@ public struct ClientAccount: Codable, Equatable, Sendable {
     public var server: ServerAddress
     /// The server's RSA public key, PEM (public: it is what clients embed).
     public var publicKeyPEM: String
+    /// The SOCKS5 proxy this account reaches its server through (`tg proxy add`); nil: directly. Its password is in
+    /// this owner-only file, as the account's keys are beside it.
+    public var proxy: SOCKS5Proxy?
 
-    public init(name: String, id: Int64, server: ServerAddress, publicKeyPEM: String) {
+    public init(name: String, id: Int64, server: ServerAddress, publicKeyPEM: String, proxy: SOCKS5Proxy? = nil) {
         self.name = name
         self.id = id
         self.server = server
         self.publicKeyPEM = publicKeyPEM
+        self.proxy = proxy
     }
 }
 

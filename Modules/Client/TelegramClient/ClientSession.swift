@@ -1,5 +1,6 @@
 import CryptoUtils
 import Foundation
+public import MTProtoTransport
 public import NIOCore
 import NIOPosix
 import Network
@@ -20,6 +21,8 @@ public final class ClientSession: @unchecked Sendable {
     public let manager: AccountManager
     /// The server this session's manager talks to, if any account has one.
     public let server: ServerAddress?
+    /// The SOCKS5 proxy its connections go through, if any.
+    public let proxy: SOCKS5Proxy?
     private let group: MultiThreadedEventLoopGroup
     private var opened: [Account] = []
     /// Notification-key registrations started by `onlineAccount` and not finished yet (changed under `lock`).
@@ -28,21 +31,26 @@ public final class ClientSession: @unchecked Sendable {
     static let registrationGrace: Double = 3
 
     /// Opens `root` with the network of `server` (with its `publicKeyPEM`); without them, of the account `name` (or
-    /// the current account) as stored in the profiles.
+    /// the current account) as stored in the profiles — through `proxy` when given, else through the proxy of the
+    /// profile the server came from.
     public init(
-        root: String, accountName: String? = nil, server: ServerAddress? = nil, publicKeyPEM: String? = nil
+        root: String, accountName: String? = nil, server: ServerAddress? = nil, publicKeyPEM: String? = nil,
+        proxy: SOCKS5Proxy? = nil
     ) throws(ClientError) {
         self.root = root
         let profiles = try ClientProfiles.load(root: root)
         storedProfiles = profiles
         var address = server
         var pem = publicKeyPEM
+        var proxy = proxy
         if address == nil || pem == nil {
             let known = try Self.lookUp(root: root, profiles: profiles, name: accountName, required: false)
+            if address == nil { proxy = proxy ?? known?.proxy }
             address = address ?? known?.server
             pem = pem ?? known?.publicKeyPEM
         }
         self.server = address
+        self.proxy = proxy
         var keys: [RSAPublicKey] = []
         if let pem {
             do { keys = [try RSAPublicKey(pem: pem)] } catch {
@@ -52,7 +60,11 @@ public final class ClientSession: @unchecked Sendable {
         }
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let environment = NetworkEnvironment(
-            datacenters: address?.endpoints ?? [:], defaultMainDc: address?.defaultMainDc ?? 2, publicKeys: keys,
+            datacenters: (address?.endpoints ?? [:]).mapValues { endpoint in
+                var endpoint = endpoint
+                endpoint.proxy = proxy
+                return endpoint
+            }, defaultMainDc: address?.defaultMainDc ?? 2, publicKeys: keys,
             group: group)
         do {
             manager = try AccountManager(
@@ -212,5 +224,27 @@ public final class ClientSession: @unchecked Sendable {
         }
         for account in accounts { await account.shutdown() }
         try? await group.shutdownGracefully()
+    }
+}
+
+extension ClientSession {
+    /// Opens a tunnel through `proxy` to the main DC of account `name` (or the current one) and closes it: the
+    /// proxy's refusal by its RFC name (a wrong password, a target it will not reach), or `.unreachable`.
+    public func checkProxy(_ proxy: SOCKS5Proxy, forAccount name: String?, timeout: Double) async throws(ClientError) {
+        let profile = try profile(named: name)
+        guard let endpoint = profile.server.endpoints[profile.server.defaultMainDc] else {
+            throw .badInput("account '\(profile.name)' has no server address")
+        }
+        do {
+            let channel = try await TransportClient.connect(
+                host: endpoint.host, port: endpoint.port, framing: endpoint.framing, proxy: proxy, group: group,
+                connectTimeout: .milliseconds(Int64(timeout * 1000))
+            ) { _ in [] }
+            try? await channel.close()
+        } catch let failure as SOCKS5Handshake.Failure {
+            throw .unreachable("through \(proxy): \(failure)")
+        } catch {
+            throw .unreachable("through \(proxy): \(error)")
+        }
     }
 }

@@ -52,7 +52,8 @@ public enum SignInFlow {
             let record = manager.records.first(where: { $0.id.rawValue == profile.id })
         {
             // The same server elsewhere (restarted on other ports, or its key file moved): the account follows it.
-            let moved = ClientAccount(name: name, id: profile.id, server: server, publicKeyPEM: publicKeyPEM)
+            let moved = ClientAccount(
+                name: name, id: profile.id, server: server, publicKeyPEM: publicKeyPEM, proxy: session.proxy)
             if moved != profile { try session.updateProfiles { $0.upsert(moved) } }
             if case .authorized(let userId) = record.kind {
                 do { try manager.switchTo(record.id) } catch { throw .storage(error.description) }
@@ -63,7 +64,9 @@ public enum SignInFlow {
             do { unauthorized = try manager.addUnauthorizedAccount() } catch { throw .storage(error.description) }
             try session.updateProfiles {
                 $0.upsert(
-                    ClientAccount(name: name, id: unauthorized.id.rawValue, server: server, publicKeyPEM: publicKeyPEM))
+                    ClientAccount(
+                        name: name, id: unauthorized.id.rawValue, server: server, publicKeyPEM: publicKeyPEM,
+                        proxy: session.proxy))
             }
         }
         do {
