@@ -436,7 +436,7 @@ let modules: [Module] = [
         deps: [
             "UpdateSequencing",
             "TelegramCore", "ServerLoopback", "AccountNetworking", "Postbox", "SyncCore", "SyncCoreApi", "TelegramApi",
-            "TLRuntime", "SwiftSignalKit", "NIOPosix",
+            "TLRuntime", "SwiftSignalKit", "NIOPosix", "CryptoUtils", "MediaBox",
         ]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(

@@ -55,6 +55,7 @@ public enum Simulation {
                 if let outcome = await world.settle() { failures.append("final settle: \(outcome)") }
                 trace += world.chats()
                 failures += world.exactlyOnceInOrder()
+                failures += await world.filesArrived()
                 if let violation = world.ptsViolation { failures.append(violation) }
             }
             trace += world.pushCounts()

@@ -28,6 +28,9 @@ public struct SimulationWorkload: Sendable, Equatable {
     public enum Step: Sendable, Equatable, CustomStringConvertible {
         /// Account `from` enqueues `count` messages in `to` (while offline too: they wait in its queue).
         case send(from: Int, to: Chat, count: Int)
+        /// Account `from` enqueues a document of `bytes` bytes (drawn from the seed) with a caption in `to`: uploaded
+        /// in parts before it is sent (while offline too: it waits in the queue).
+        case sendFile(from: Int, to: Chat, bytes: Int)
         /// The account stops (its network closes); what is pushed to it meanwhile is lost.
         case offline(Int)
         /// The account starts again and must catch up.
@@ -58,6 +61,7 @@ public struct SimulationWorkload: Sendable, Equatable {
             case .delete(let account, let pick): return "a\(account) deletes its message \(pick) for everyone"
             case .read(let account, let chat): return "a\(account) reads its chat with \(chat)"
             case .timePasses(let seconds): return "the server's clock jumps \(seconds) s forward"
+            case .sendFile(let from, let to, let bytes): return "a\(from) sends a file of \(bytes) bytes to \(to)"
             }
         }
     }
@@ -79,8 +83,12 @@ public struct SimulationWorkload: Sendable, Equatable {
             if other >= account { other += 1 }
             let chat: Chat = count >= 3 && random.int(0...2) == 0 ? .group : .account(other)
             switch roll {
-            case 0..<38:
+            case 0..<32:
                 steps.append(.send(from: account, to: chat, count: random.int(1...3)))
+            case 32..<38:
+                // Small (one part), middling, or over one 512 KB part (uploaded and fetched in several).
+                let sizes = [1...2_000, 2_000...200_000, 600_000...1_100_000]
+                steps.append(.sendFile(from: account, to: chat, bytes: random.int(sizes[random.int(0...2)])))
             case 38..<45:
                 steps.append(.send(from: random.int(0...1), to: .secret, count: random.int(1...3)))
             case 45..<57:

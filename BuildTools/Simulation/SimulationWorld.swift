@@ -1,4 +1,5 @@
 import AccountNetworking
+import CryptoUtils
 import Foundation
 import NIOPosix
 import Postbox
@@ -42,6 +43,8 @@ final class SimulationWorld: @unchecked Sendable {
         let tag: String
         var text: String
         var deleted = false
+        /// A document's size and SHA-256, for a message that carries one.
+        var file: (size: Int, sha256: [UInt8])? = nil
     }
     private var watches: [any Disposable] = []
     let lock = NSLock()
@@ -229,6 +232,16 @@ final class SimulationWorld: @unchecked Sendable {
                 messages.append(EnqueueMessage(text: text))
             }
             _ = try accounts[from].enqueue(messages, to: chat(to))
+        case .sendFile(let from, let to, let bytes):
+            let text = "a\(from)→\(to == .group ? "g" : to.description) #\(sent.count + 1) 📎"
+            let content = Self.fileContent(size: bytes, salt: UInt64(sent.count + 1))
+            let path = root.appendingPathComponent("file-\(sent.count + 1).bin")
+            try Data(content).write(to: path)
+            let file = try accounts[from].prepareFile(
+                path: path.path, name: "file-\(sent.count + 1).bin", mimeType: "application/octet-stream")
+            sent.append(
+                Sent(from: from, to: to, tag: Self.tag(of: text), text: text, file: (bytes, Digest.sha256(content))))
+            _ = try accounts[from].enqueue([EnqueueMessage(text: text, file: file)], to: chat(to))
         case .offline(let account):
             await accounts[account].shutdown()
             online[account] = false

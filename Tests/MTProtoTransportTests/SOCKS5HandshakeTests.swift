@@ -133,6 +133,20 @@ import Testing
         _ = try channel.finish()
     }
 
+    /// A socket that never connected (the proxy is down) tears its pipeline down: the tunnel's future fails, as the
+    /// caller waits on it (a promise left unfulfilled also traps in debug builds).
+    @Test func aHandlerWhoseSocketNeverConnectedFailsItsFuture() throws {
+        let channel = EmbeddedChannel()
+        let handler = SOCKS5ClientHandler(
+            handshake: try Handshake(host: "1.2.3.4", port: 443, credentials: nil), eventLoop: channel.eventLoop)
+        try channel.pipeline.syncOperations.addHandler(handler)
+        var failure: (any Error)?
+        handler.established.whenFailure { failure = $0 }
+        // Closing a channel that never connected reports that it was not open; the pipeline goes all the same.
+        _ = try? channel.finish()
+        #expect(failure as? ChannelError == .ioOnClosedChannel)
+    }
+
     @Test func theHandlerClosesOnARefusal() throws {
         let channel = EmbeddedChannel()
         let handler = SOCKS5ClientHandler(

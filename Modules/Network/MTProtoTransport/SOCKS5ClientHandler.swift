@@ -37,6 +37,16 @@ public final class SOCKS5ClientHandler: ChannelDuplexHandler, RemovableChannelHa
         if context.channel.isActive { begin(context) }
     }
 
+    /// Leaving the pipeline before the tunnel was up (the socket never connected, or closed): the caller hears it.
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        guard !done else { return }
+        done = true
+        timer?.cancel()
+        for (_, promise) in held { promise?.fail(ChannelError.ioOnClosedChannel) }
+        held = []
+        promise.fail(ChannelError.ioOnClosedChannel)
+    }
+
     public func channelActive(context: ChannelHandlerContext) {
         begin(context)
         context.fireChannelActive()
