@@ -1,9 +1,11 @@
+import AccountNetworking
 import Foundation
 import Postbox
 import PostboxTesting
 import SignalTesting
 import SwiftSignalKit
 import SyncCore
+import TLRuntime
 import TelegramApi
 import TelegramCore
 import Testing
@@ -289,5 +291,64 @@ import UpdateSequencing
         harness.server.pipe.putNext(Self.newPost(11, pts: 11))
         harness.scheduler.advance(by: 0.01)
         #expect(try harness.storedIds(Self.channelA) == [11])
+    }
+}
+
+/// `Environment.network`'s `getChannelDifference` over any `AccountNetworking`: the call Telegram-iOS makes for an
+/// ordinary account (not forced, no filter, the channel's pts, 100 at most), and its answer passed through.
+@Suite struct ChannelDifferenceCallTests {
+    /// Answers `updates.getChannelDifference` with an empty difference and records what it was asked.
+    final class RecordingNetwork: AccountNetworking, @unchecked Sendable {
+        let lock = NSLock()
+        var calls: [Api.functions.updates.getChannelDifference] = []
+
+        func request<F: TLFunction>(
+            _ function: F, dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
+        ) async throws -> F.Result where F.Result: Sendable {
+            guard let call = function as? Api.functions.updates.getChannelDifference,
+                let answer = Api.updates.ChannelDifference.channelDifferenceEmpty(.init(final: true, pts: call.pts + 1)) as? F.Result
+            else { throw NetworkError.connectionClosed }
+            lock.withLock { calls.append(call) }
+            return answer
+        }
+
+        func requestBatch<F: TLFunction>(
+            _ functions: [F], dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
+        ) async -> [Result<F.Result, any Error>] where F.Result: Sendable { [] }
+
+        func updates() async throws -> Signal<NetworkEvent, NoError> { .never() }
+        func status() async throws -> Signal<NetworkStatus, NoError> { .single(.online) }
+        var mainDc: Int32 { get async { 2 } }
+        var loggedOut: Signal<Bool, NoError> { .single(false) }
+        func setUpdating(_ updating: Bool) {}
+        func close() async {}
+        func reopen() {}
+    }
+
+    @Test func getChannelDifferenceAsksAsTelegramIOSDoes() throws {
+        let network = RecordingNetwork()
+        let environment = AccountStateManager.Environment.network(network)
+        let getChannelDifference = try #require(environment.getChannelDifference)
+        let answered = DispatchSemaphore(value: 0)
+        let answer = LockedValue<Api.updates.ChannelDifference?>(nil)
+        let subscription = getChannelDifference(.inputChannel(.init(channelId: 700, accessHash: 7_000)), 41).start(
+            next: { value in
+                answer.withLock { $0 = value }
+                answered.signal()
+            })
+        defer { subscription.dispose() }
+        #expect(answered.wait(timeout: .now() + 10) == .success, "no answer within 10 s")
+        guard case .channelDifferenceEmpty(let empty)? = answer.withLock({ $0 }) else {
+            Issue.record("expected the network's answer")
+            return
+        }
+        #expect(empty.pts == 42)
+        let call = try #require(network.lock.withLock { network.calls.first })
+        #expect(!call.force && call.pts == 41 && call.limit == 100)
+        guard case .inputChannel(let channel) = call.channel, case .channelMessagesFilterEmpty = call.filter else {
+            Issue.record("expected inputChannel and no filter, got \(call.channel), \(call.filter)")
+            return
+        }
+        #expect(channel.channelId == 700 && channel.accessHash == 7_000)
     }
 }
