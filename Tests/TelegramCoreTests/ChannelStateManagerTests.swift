@@ -277,6 +277,47 @@ import UpdateSequencing
         #expect(chats.map(\.messageIndex.id.peerId).contains(.channel(900)))
     }
 
+    @Test func readsViewsEditsAndDeletesOfAChannel() throws {
+        let harness = try Harness()
+        let manager = harness.started()
+        defer { harness.finish(manager) }
+        for id: Int32 in 11...13 { harness.server.pipe.putNext(Self.newPost(id, pts: id)) }
+        harness.scheduler.advance(by: 0.01)
+        #expect(try harness.storedIds(Self.channelA) == [11, 12, 13])
+        func read() throws -> PeerReadState? {
+            try harness.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(.channel(Self.channelA))?.states[0] }
+        }
+        func views(_ id: Int32) throws -> Int32? {
+            try harness.postbox.readTransactionSync { tx in
+                try tx.getMessage(MessageId(peerId: .channel(Self.channelA), namespace: 0, id: id))?
+                    .attributes.compactMap { $0 as? ViewCountMessageAttribute }.first?.count
+            }
+        }
+        // Read up to 12 with the server's count (the channel has more on the server than is stored here).
+        harness.server.pipe.putNext(.updateShort(.init(update: .updateReadChannelInbox(.init(channelId: Self.channelA, maxId: 12, stillUnreadCount: 7, pts: 13)), date: 1)))
+        harness.scheduler.advance(by: 0.01)
+        #expect(try read()?.maxIncomingReadId == 12 && read()?.count == 7)
+        // A stale mark is ignored.
+        harness.server.pipe.putNext(.updateShort(.init(update: .updateReadChannelInbox(.init(channelId: Self.channelA, maxId: 11, stillUnreadCount: 9, pts: 13)), date: 1)))
+        harness.server.pipe.putNext(.updateShort(.init(update: .updateReadChannelOutbox(.init(channelId: Self.channelA, maxId: 13)), date: 1)))
+        // Views rise, never fall.
+        harness.server.pipe.putNext(.updateShort(.init(update: .updateChannelMessageViews(.init(channelId: Self.channelA, id: 12, views: 99)), date: 1)))
+        harness.server.pipe.putNext(.updateShort(.init(update: .updateChannelMessageViews(.init(channelId: Self.channelA, id: 13, views: 2)), date: 1)))
+        harness.scheduler.advance(by: 0.01)
+        #expect(try read()?.maxIncomingReadId == 12 && read()?.count == 7 && read()?.maxOutgoingReadId == 13)
+        #expect(try views(12) == 99 && views(13) == 10)
+        // An edit and a delete, each moving the channel's pts.
+        let edited = Api.Message.message(.init(post: true, id: 11, peerId: .peerChannel(.init(channelId: Self.channelA)), date: 111, message: "edited", editDate: 200))
+        harness.server.pipe.putNext(.updateShort(.init(update: .updateEditChannelMessage(.init(message: edited, pts: 14, ptsCount: 1)), date: 1)))
+        harness.server.pipe.putNext(.updateShort(.init(update: .updateDeleteChannelMessages(.init(channelId: Self.channelA, messages: [13, 77], pts: 15, ptsCount: 1)), date: 1)))
+        harness.scheduler.advance(by: 0.01)
+        #expect(try harness.storedIds(Self.channelA) == [11, 12])
+        let text = try harness.postbox.readTransactionSync { tx in try tx.getMessage(MessageId(peerId: .channel(Self.channelA), namespace: 0, id: 11))?.text }
+        #expect(text == "edited")
+        #expect(try harness.storedPts(Self.channelA) == 15)
+        #expect(try harness.commonPts() == 10)
+    }
+
     @Test func aChannelWithoutAnAccessHashIsNotAskedAndItsHeldUpdatesAreDropped() throws {
         let harness = try Harness(channels: [:])
         try harness.postbox.transactionSync { tx in try tx.setPeerChatState(.channel(Self.channelA), state: ChannelState(pts: 10)) }

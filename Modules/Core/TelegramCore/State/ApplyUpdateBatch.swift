@@ -109,9 +109,12 @@ public struct UpdateBatchApplier: Sendable {
                 try flushMessages()
                 let id = MessageId(
                     peerId: .channel(update.channelId), namespace: Namespaces.Message.cloud, id: update.maxId)
-                try tx.applyIncomingReadMaxId(id)
-                summary.readStates += 1
-                summary.readInbox.append(id)
+                if try ChannelHistory.readInbox(
+                    id.peerId, maxId: update.maxId, stillUnread: update.stillUnreadCount, transaction: tx)
+                {
+                    summary.readStates += 1
+                    summary.readInbox.append(id)
+                }
             case .update(.updateReadChannelOutbox(let update)):
                 try flushMessages()
                 let id = MessageId(

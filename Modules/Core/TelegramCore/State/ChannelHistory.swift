@@ -4,8 +4,8 @@ import SyncCoreApi
 import TelegramApi
 
 /// What channel updates change in a channel's stored history besides adding, editing and deleting messages
-/// (Telegram-iOS `AccountStateManagementUtils.swift`, `replayFinalState`): view counts, and the reset after
-/// `updates.channelDifferenceTooLong`.
+/// (Telegram-iOS `AccountStateManagementUtils.swift`, `replayFinalState`): the read mark with the server's unread
+/// count, view counts, and the reset after `updates.channelDifferenceTooLong`.
 enum ChannelHistory {
     /// Sets a stored channel post's view count (`updateChannelMessageViews`); a post not stored is left alone, as is
     /// one whose count is already as high.
@@ -19,6 +19,24 @@ enum ChannelHistory {
             stored.attributes.append(ViewCountMessageAttribute(count: views))
             return stored
         }
+    }
+
+    /// `updateReadChannelInbox`: the channel is read up to `maxId` with `stillUnread` messages left, the server's count
+    /// (Telegram-iOS resets the read state with it: a channel's history is mostly holes, so a local count would be
+    /// wrong). A mark behind the stored one is ignored.
+    static func readInbox(
+        _ peerId: PeerId, maxId: Int32, stillUnread: Int32, transaction tx: Transaction
+    ) throws -> Bool {
+        let current = try tx.getCombinedPeerReadState(peerId)?.states[Namespaces.Message.cloud]
+        guard (current?.maxIncomingReadId ?? 0) <= maxId else { return false }
+        try tx.resetIncomingReadStates([
+            peerId: [
+                Namespaces.Message.cloud: PeerReadState(
+                    maxIncomingReadId: maxId, maxOutgoingReadId: current?.maxOutgoingReadId ?? 0,
+                    maxKnownId: max(current?.maxKnownId ?? 0, maxId), count: stillUnread)
+            ]
+        ])
+        return true
     }
 
     /// `channelDifferenceTooLong` (core.telegram.org "Working with updates": the client should reset the channel):
