@@ -65,7 +65,7 @@ import Testing
                 users: []))
     }
 
-    @Test func aChannelDialogIsListedAndSeedsItsStateOnce() async throws {
+    @Test(.timeLimit(.minutes(1))) func aChannelDialogIsListedAndSeedsItsStateOnce() async throws {
         let directory = TemporaryDirectory(prefix: "channel-chat-list")
         defer { directory.remove() }
         registerTelegramCoreTypes()
