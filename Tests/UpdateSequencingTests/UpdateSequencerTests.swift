@@ -227,7 +227,7 @@ import Testing
                     pending += machine.receiveDifference(difference, now: now)
                 case .wake(let time):
                     wakeAt = time
-                case .resetChats:
+                case .resetChats, .fetchChannelDifference:
                     break
                 }
             }

@@ -58,7 +58,7 @@ public enum PeerResolver {
     /// The name of the chat with oneself.
     public static let savedMessages = "Saved Messages"
 
-    /// The name a peer is shown by: a user's full name (or `@username`, or `+phone`), a group's title.
+    /// The name a peer is shown by: a user's full name (or `@username`, or `+phone`), a group's or channel's title.
     public static func displayName(_ peer: Peer?) -> String {
         if let user = peer as? TelegramUser {
             let name = [user.firstName, user.lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
@@ -68,6 +68,7 @@ public enum PeerResolver {
             return "user:\(user.id.id.rawValue)"
         }
         if let group = peer as? TelegramGroup { return group.title }
+        if let channel = peer as? TelegramChannel { return channel.title }
         return peer.map { "peer:\($0.id.id.rawValue)" } ?? "unknown"
     }
 

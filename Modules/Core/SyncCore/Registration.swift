@@ -4,6 +4,8 @@ import PostboxCoding
 public func registerSyncCoreTypes() {
     declareEncodable(TelegramUser.self)
     declareEncodable(TelegramGroup.self)
+    declareEncodable(TelegramChannel.self)
+    declareEncodable(ChannelState.self)
     declareEncodable(TelegramMediaImage.self)
     declareEncodable(TelegramMediaFile.self)
     declareEncodable(TelegramMediaAction.self)
@@ -15,4 +17,6 @@ public func registerSyncCoreTypes() {
     declareEncodable(SendFailureAttribute.self)
     declareEncodable(PendingForwardAttribute.self)
     declareEncodable(NotificationMessageAttribute.self)
+    declareEncodable(ViewCountMessageAttribute.self)
+    declareEncodable(AuthorSignatureMessageAttribute.self)
 }

@@ -59,14 +59,18 @@ public func messageTags(
 extension StoreMessage {
     /// A message from the API as Postbox stores it (Telegram-iOS `StoreMessage(apiMessage:accountPeerId:)`):
     /// the chat from this account's side, the author, incoming or not, tags, the album key, the text's entities,
-    /// the reply, the edit date and where it was forwarded from. `nil` for `messageEmpty`.
+    /// the reply, the edit date and where it was forwarded from. Channel messages keep their channel's own ids;
+    /// a channel post (`post`) without `from_id` has the channel as its author, and carries its view count
+    /// (`ViewCountMessageAttribute`) and signature (`AuthorSignatureMessageAttribute`). `nil` for `messageEmpty`.
     public init?(apiMessage: Api.Message, accountPeerId: PeerId) {
         switch apiMessage {
         case .messageEmpty:
             return nil
         case .message(let message):
             let peerId = PeerId(message.peerId)
-            let authorId = message.fromId.map(PeerId.init) ?? (message.out ? accountPeerId : peerId)
+            // A channel post without `from_id` is the channel's, ours or not (Telegram-iOS shows the channel).
+            let authorId =
+                message.fromId.map(PeerId.init) ?? (message.out && !message.post ? accountPeerId : peerId)
             var attributes: [MessageAttribute] = []
             let entities = (message.entities ?? []).compactMap(MessageTextEntity.init)
             if !entities.isEmpty { attributes.append(TextEntitiesMessageAttribute(entities: entities)) }
@@ -77,6 +81,10 @@ extension StoreMessage {
                 attributes.append(EditedMessageAttribute(date: editDate, isHidden: message.editHide))
             }
             if let forward = message.fwdFrom.map(ForwardSourceInfoAttribute.init) { attributes.append(forward) }
+            if let views = message.views { attributes.append(ViewCountMessageAttribute(count: views)) }
+            if let signature = message.postAuthor {
+                attributes.append(AuthorSignatureMessageAttribute(signature: signature))
+            }
             let media = telegramMedia(message.media)
             var flags: MessageFlags = []
             if !message.out { flags.insert(.incoming) }
@@ -89,7 +97,8 @@ extension StoreMessage {
                 authorId: authorId, text: message.message, attributes: attributes, media: media)
         case .messageService(let message):
             let peerId = PeerId(message.peerId)
-            let authorId = message.fromId.map(PeerId.init) ?? (message.out ? accountPeerId : peerId)
+            let authorId =
+                message.fromId.map(PeerId.init) ?? (message.out && !message.post ? accountPeerId : peerId)
             var attributes: [MessageAttribute] = []
             if let reply = message.replyTo.flatMap({ ReplyMessageAttribute(message: $0, chat: peerId) }) {
                 attributes.append(reply)

@@ -101,8 +101,9 @@ func peerPhotoSizes(
 }
 
 extension TelegramGroup {
-    /// A basic group from the API (`chat`, `chatForbidden`); channels and other constructors are `nil` until
-    /// supergroups and channels are served.
+    /// A basic group from the API (`chat`, `chatForbidden`); `nil` for channels and supergroups (`TelegramChannel`)
+    /// and `chatEmpty`. A group that became a supergroup names it in `migratedTo`; the supergroup's side of the link
+    /// (`channelFull.migrated_from_chat_id`) comes with the full channel, not yet fetched.
     public init?(_ chat: Api.Chat) {
         switch chat {
         case .chat(let chat):

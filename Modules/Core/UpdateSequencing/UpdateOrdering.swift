@@ -2,7 +2,7 @@ import TelegramApi
 
 /// Where an update sits in the account's sequences, read off its constructor (core.telegram.org "Working with
 /// updates"): the common message box's `pts`/`pts_count`, or the secret-chat `qts`. Channel updates carry their own
-/// channel's pts and are applied as they come until supergroups and channels are served.
+/// channel's pts: `.none` here, `ChannelUpdatePosition` places them in their channel's sequence.
 enum UpdatePosition: Equatable {
     /// Moves pts from `pts - count` to `pts`.
     case pts(pts: Int32, count: Int32)
@@ -50,5 +50,17 @@ extension Api.Message {
                 peerId: .peerChat(.init(chatId: short.chatId)),
                 fwdFrom: short.fwdFrom, viaBotId: short.viaBotId, replyTo: short.replyTo, date: short.date,
                 message: short.message, entities: short.entities, ttlPeriod: short.ttlPeriod))
+    }
+}
+
+/// Whether an update fits its sequence: the one ordering rule of the common pts, qts, seq and every channel's pts
+/// (core.telegram.org "Working with updates"): it applies when the local value moved by the update's count equals
+/// the update's value, was already applied when that is beyond it, and leaves a gap otherwise.
+enum SequenceFit: Equatable {
+    case apply, skip, gap
+
+    /// `expected` is the local value plus the update's count; `actual` the value the update moves the sequence to.
+    init(expected: Int32, actual: Int32) {
+        self = expected == actual ? .apply : expected > actual ? .skip : .gap
     }
 }

@@ -18,6 +18,9 @@ public import TelegramApi
 ///   one batch each (a slice asks for the next part); `differenceEmpty` only moves seq and date;
 ///   `differenceTooLong` tells the shell to reset (mark holes) and continues from its pts. Then the held updates are
 ///   checked again: those the difference already covered are skipped.
+/// - Channel updates follow their own channel's pts (`channels`, a `ChannelSequencer`): released into the same
+///   batches as the common updates around them, a channel's gap asks for `updates.getChannelDifference`
+///   (`fetchChannelDifference`), whose answer goes to `receiveChannelDifference`.
 public struct UpdateSequencer: Sendable {
     /// Timing and bounds.
     public struct Configuration: Sendable, Equatable {
@@ -54,6 +57,9 @@ public struct UpdateSequencer: Sendable {
         /// The answer to our own `messages.sendMessage` (`updateShortSentMessage`): the pending message it confirms
         /// is the shell's to match.
         case sentMessage(Api.Updates.Cons_updateShortSentMessage)
+        /// `updates.channelDifferenceTooLong`: the channel's newest `messages` replace what is known of its recent
+        /// history (a hole below them) and `dialog` has its read state.
+        case channelTooLong(channelId: Int64, dialog: Api.Dialog, messages: [Api.Message])
     }
 
     /// What to apply in one transaction, and the state after it.
@@ -62,6 +68,8 @@ public struct UpdateSequencer: Sendable {
         public var users: [Api.User] = []
         public var chats: [Api.Chat] = []
         public var state: UpdatesState
+        /// Each channel's pts after this batch, to store with it (only channels it moved).
+        public var channelStates: [Int64: Int32] = [:]
     }
 
     /// What the shell must do.
@@ -73,8 +81,11 @@ public struct UpdateSequencer: Sendable {
         /// The server could not give the whole difference: drop what is cached about chats (mark holes); the state
         /// now continues from `pts`.
         case resetChats(pts: Int32)
-        /// Call `tick(now:)` at this time (a gap's wait ends).
+        /// Call `tick(now:)` at this time (the earliest gap wait ends; replaces the previous wake).
         case wake(at: Double)
+        /// Call `updates.getChannelDifference` for this channel from `pts` and pass the answer to
+        /// `receiveChannelDifference` (or `channelDifferenceFailed`, `channelDifferenceUnavailable`).
+        case fetchChannelDifference(channelId: Int64, pts: Int32)
     }
 
     /// Where the machine is.
@@ -89,6 +100,8 @@ public struct UpdateSequencer: Sendable {
     public let selfUserId: Int64
     public private(set) var state: UpdatesState
     public private(set) var phase: Phase = .ready
+    /// The channels' sequences.
+    public private(set) var channels: ChannelSequencer
     private var held: [Held] = []
 
     /// Something that could not apply yet.
@@ -118,6 +131,7 @@ public struct UpdateSequencer: Sendable {
         self.state = state
         self.selfUserId = selfUserId
         self.configuration = configuration
+        channels = ChannelSequencer(gapWait: configuration.gapWait, maximumHeld: configuration.maximumHeld)
     }
 
     // MARK: - Input
@@ -128,7 +142,7 @@ public struct UpdateSequencer: Sendable {
         var actions: [Action] = []
         switch updates {
         case .updatesTooLong:
-            return startDifference()
+            return withChannelActions(startDifference(), now: now)
         case .updateShort(let short):
             offer(.entry(.update(short.update), UpdatePosition(short.update), date: short.date), into: &batch)
         case .updateShortMessage(let short):
@@ -157,11 +171,16 @@ public struct UpdateSequencer: Sendable {
         if phase != .fetchingDifference { drainHeld(into: &batch) }
         finish(batch, into: &actions)
         actions += afterHolding(now: now)
-        return actions
+        return withChannelActions(actions, now: now)
     }
 
     /// Call when a `wake(at:)` time comes: a gap still open then is fetched as a difference.
     public mutating func tick(now: Double) -> [Action] {
+        channels.tick(now: now)
+        return withChannelActions(tickCommon(now: now), now: now, rescheduling: true)
+    }
+
+    private mutating func tickCommon(now: Double) -> [Action] {
         guard case .waitingForGap(let deadline) = phase else { return [] }
         guard now >= deadline else { return [.wake(at: deadline)] }
         guard !held.isEmpty else {
@@ -193,7 +212,7 @@ public struct UpdateSequencer: Sendable {
                         slice.intermediateState)))
             state = Self.state(slice.intermediateState)
             actions.append(.fetchDifference(state))
-            return actions
+            return withChannelActions(actions, now: now)
         case .differenceTooLong(let tooLong):
             state.pts = tooLong.pts
             actions.append(.resetChats(pts: tooLong.pts))
@@ -205,13 +224,65 @@ public struct UpdateSequencer: Sendable {
         drainHeld(into: &batch)
         finish(batch, into: &actions)
         actions += afterHolding(now: now)
-        return actions
+        return withChannelActions(actions, now: now)
     }
 
     /// The difference could not be fetched (the network failed): ask again (the shell retries with its backoff).
     public mutating func differenceFailed() -> [Action] {
         guard phase == .fetchingDifference else { return [] }
         return [.fetchDifference(state)]
+    }
+
+    // MARK: - Channels
+
+    /// Tells the machine a channel's stored pts (`nil`: none stored) before updates naming it are received; ignored
+    /// for a channel it already knows. A channel it was never told of starts from its first update.
+    public mutating func seedChannel(_ channelId: Int64, pts: Int32?) {
+        channels.seed(channelId, pts: pts)
+    }
+
+    /// Takes the answer to a `fetchChannelDifference`: one batch with the channel's messages and its new pts (and the
+    /// channel's held updates that now fit); another `fetchChannelDifference` while the answer is not `final`.
+    public mutating func receiveChannelDifference(
+        channelId: Int64, _ difference: Api.updates.ChannelDifference, now: Double
+    ) -> [Action] {
+        guard channels.phase(of: channelId) == .fetchingDifference else { return [] }
+        var batch = Batch(state: state)
+        channels.receiveDifference(channelId: channelId, difference, into: &batch)
+        var actions: [Action] = []
+        finish(batch, into: &actions)
+        return withChannelActions(actions, now: now)
+    }
+
+    /// The channel's difference could not be fetched: ask again (the shell retries after its delay).
+    public mutating func channelDifferenceFailed(channelId: Int64, now: Double) -> [Action] {
+        channels.differenceFailed(channelId: channelId)
+        return withChannelActions([], now: now)
+    }
+
+    /// The channel's difference cannot be asked for (the channel or its access hash is not stored): its held updates
+    /// are dropped and it is ready again.
+    public mutating func channelDifferenceUnavailable(channelId: Int64) -> [Action] {
+        channels.differenceUnavailable(channelId: channelId)
+        return []
+    }
+
+    /// Adds the channels' requests to `actions` and, when a wake-up is due (a gap started, or `rescheduling` after a
+    /// wake-up), one wake-up at the earliest deadline of all sequences in place of any other: the shell keeps one
+    /// timer, so a later gap must not push an earlier one's wake-up back.
+    private mutating func withChannelActions(_ actions: [Action], now: Double, rescheduling: Bool = false) -> [Action] {
+        channels.afterHolding(now: now)
+        let (requests, deadlinesChanged) = channels.takeRequests()
+        let wakeAsked = actions.contains { if case .wake = $0 { true } else { false } }
+        var result = actions.filter { if case .wake = $0 { false } else { true } }
+        result += requests.map { Action.fetchChannelDifference(channelId: $0.channelId, pts: $0.pts) }
+        if wakeAsked || deadlinesChanged || rescheduling {
+            var deadlines: [Double] = []
+            if case .waitingForGap(let deadline) = phase { deadlines.append(deadline) }
+            if let deadline = channels.earliestDeadline { deadlines.append(deadline) }
+            if let earliest = deadlines.min() { result.append(.wake(at: earliest)) }
+        }
+        return result
     }
 
     // MARK: - Sequencing
@@ -232,9 +303,7 @@ public struct UpdateSequencer: Sendable {
         }
     }
 
-    private enum Fit { case apply, skip, gap }
-
-    private func fit(_ item: Held.Item, state: UpdatesState) -> Fit {
+    private func fit(_ item: Held.Item, state: UpdatesState) -> SequenceFit {
         switch item {
         case .entry(_, .pts(let pts, let count), _):
             return Self.compare(state.pts + count, pts)
@@ -247,13 +316,18 @@ public struct UpdateSequencer: Sendable {
         }
     }
 
-    private static func compare(_ expected: Int32, _ actual: Int32) -> Fit {
-        expected == actual ? .apply : expected > actual ? .skip : .gap
+    private static func compare(_ expected: Int32, _ actual: Int32) -> SequenceFit {
+        SequenceFit(expected: expected, actual: actual)
     }
 
     private mutating func apply(_ item: Held.Item, into batch: inout Batch) {
         switch item {
         case .entry(let entry, let position, let date):
+            if case .update(let update) = entry, let channel = ChannelUpdatePosition(update) {
+                channels.offer(update, at: channel, into: &batch)
+                batch.state.date = max(batch.state.date, date)
+                return
+            }
             batch.entries.append(entry)
             switch position {
             case .pts(let pts, _): batch.state.pts = pts
@@ -308,7 +382,10 @@ public struct UpdateSequencer: Sendable {
 
     /// Emits a batch that has something in it (or moved the state) and adopts its state.
     private mutating func finish(_ batch: Batch, into actions: inout [Action]) {
-        guard !batch.entries.isEmpty || batch.state != state || !batch.users.isEmpty || !batch.chats.isEmpty else {
+        guard
+            !batch.entries.isEmpty || batch.state != state || !batch.users.isEmpty || !batch.chats.isEmpty
+                || !batch.channelStates.isEmpty
+        else {
             return
         }
         state = batch.state
@@ -337,14 +414,22 @@ public struct UpdateSequencer: Sendable {
         return [.fetchDifference(state)]
     }
 
-    private func differenceBatch(
+    /// A difference's batch; its channel updates go through their channels' sequences.
+    private mutating func differenceBatch(
         _ messages: [Api.Message], _ encrypted: [Api.EncryptedMessage], _ others: [Api.Update], _ users: [Api.User],
         _ chats: [Api.Chat], _ newState: Api.updates.State
     ) -> Batch {
-        Batch(
-            entries: messages.map(Entry.newMessage) + encrypted.map(Entry.newEncryptedMessage)
-                + others.map(Entry.update),
-            users: users, chats: chats, state: Self.state(newState))
+        var batch = Batch(
+            entries: messages.map(Entry.newMessage) + encrypted.map(Entry.newEncryptedMessage), users: users,
+            chats: chats, state: Self.state(newState))
+        for update in others {
+            if let channel = ChannelUpdatePosition(update) {
+                channels.offer(update, at: channel, into: &batch)
+            } else {
+                batch.entries.append(.update(update))
+            }
+        }
+        return batch
     }
 
     static func state(_ state: Api.updates.State) -> UpdatesState {

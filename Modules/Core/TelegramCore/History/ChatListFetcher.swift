@@ -9,8 +9,8 @@ import TelegramApi
 
 /// Loads the chat list from the server page by page (Telegram-iOS `fetchChatListHole`): while an open chat-list view
 /// shows fewer chats than it asked for and the server has more, the next `messages.getDialogs` page is stored —
-/// peers, each chat's top message (with a hole below it when nothing older is stored) and its read state — in one
-/// transaction. One page is fetched at a time, however many views ask.
+/// peers (channels and supergroups included), each chat's top message (with a hole below it when nothing older is
+/// stored), its read state and, for a channel with no stored `ChannelState`, the dialog's pts — in one transaction. One page is fetched at a time, however many views ask.
 public final class ChatListFetcher: @unchecked Sendable {
     /// Where the next page starts: the last chat of the previous page, as `getDialogs` pages (date, id, peer).
     struct Position: Sendable, Equatable {
@@ -106,6 +106,12 @@ public final class ChatListFetcher: @unchecked Sendable {
                 let peerId = PeerId(value.peer)
                 if firstStored[peerId] == true, value.topMessage > 1 {
                     try HoleSpaces.addHole(tx, peerId: peerId, range: 1...(value.topMessage - 1))
+                }
+                // A channel's dialog carries its pts: where its own update sequence starts when nothing is stored.
+                if peerId.namespace == Namespaces.Peer.cloudChannel, let pts = value.pts,
+                    try tx.getPeerChatState(peerId) == nil
+                {
+                    try tx.setPeerChatState(peerId, state: ChannelState(pts: pts))
                 }
                 readStates[peerId] = [
                     Namespaces.Message.cloud: PeerReadState(

@@ -3,8 +3,8 @@ import SyncCore
 import SyncCoreApi
 import TelegramApi
 
-/// The `InputPeer` for a stored peer (Telegram-iOS `apiInputPeer`): the account itself, a user with its access hash, or
-/// a basic group; `nil` when the peer is unknown or a user has no access hash.
+/// The `InputPeer` for a stored peer (Telegram-iOS `apiInputPeer`): the account itself, a user or a channel with its
+/// access hash, or a basic group; `nil` when the peer is unknown or has no access hash.
 func apiInputPeer(_ peerId: PeerId, accountPeerId: PeerId, transaction tx: Transaction) throws -> Api.InputPeer? {
     if peerId == accountPeerId { return .inputPeerSelf }
     switch peerId.namespace {
@@ -13,6 +13,8 @@ func apiInputPeer(_ peerId: PeerId, accountPeerId: PeerId, transaction tx: Trans
         return .inputPeerUser(.init(userId: peerId.id.rawValue, accessHash: hash.value))
     case Namespaces.Peer.cloudGroup:
         return .inputPeerChat(.init(chatId: peerId.id.rawValue))
+    case Namespaces.Peer.cloudChannel:
+        return (try tx.getPeer(peerId) as? TelegramChannel)?.apiInputPeer
     default:
         return nil
     }

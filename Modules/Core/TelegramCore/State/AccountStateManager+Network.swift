@@ -7,8 +7,8 @@ public import UpdateSequencing
 
 extension AccountStateManager.Environment {
     /// The state manager's server: the main DC's pushes (`nil` where pushes may have been lost: a new session, a
-    /// socket replaced, and once the subscription is in place — pushes before it were not heard), `updates.getState`
-    /// and `updates.getDifference`.
+    /// socket replaced, and once the subscription is in place — pushes before it were not heard), `updates.getState`,
+    /// `updates.getDifference` and each channel's `updates.getChannelDifference`.
     public static func network(
         _ network: any AccountNetworking, differenceTotalLimit: Int32? = nil,
         didResetChats: @escaping @Sendable () -> Void = {}
@@ -43,6 +43,13 @@ extension AccountStateManager.Environment {
                 network.requestSignal(
                     Api.functions.updates.getDifference(
                         pts: state.pts, ptsTotalLimit: differenceTotalLimit, date: state.date, qts: state.qts))
+                    |> mapError { .network("\($0)") }
+            },
+            getChannelDifference: { channel, pts in
+                // Telegram-iOS asks for 100 updates at a time for an ordinary account.
+                network.requestSignal(
+                    Api.functions.updates.getChannelDifference(
+                        force: false, channel: channel, filter: .channelMessagesFilterEmpty, pts: pts, limit: 100))
                     |> mapError { .network("\($0)") }
             },
             didResetChats: didResetChats)

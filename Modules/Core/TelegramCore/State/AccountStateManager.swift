@@ -1,15 +1,18 @@
 public import Postbox
 public import SwiftSignalKit
 import SyncCore
+import SyncCoreApi
 public import TelegramApi
 public import UpdateSequencing
 
 /// The account's update pipeline (Telegram-iOS `AccountStateManager`): `Updates` pushed by the server and returned
 /// by calls go through `UpdateSequencer` on one queue; each batch it releases is applied to Postbox in one transaction
 /// (`UpdateBatchApplier`), so every open view emits once per batch; gaps wait `gapWait` on the queue's clock, then
-/// `updates.getDifference` runs and its slices are applied one by one; `differenceTooLong` marks holes.
+/// `updates.getDifference` runs and its slices are applied one by one; `differenceTooLong` marks holes. Channel
+/// updates follow each channel's own pts, stored as its `ChannelState`: a channel's gap waits, then
+/// `updates.getChannelDifference` runs for that channel alone (Telegram-iOS `fetchChannelDifference`).
 ///
-/// The server is reached only through `Environment`'s three closures, and time only through `queue` — so tests run
+/// The server is reached only through `Environment`'s closures, and time only through `queue` — so tests run
 /// the whole shell on SignalTesting's virtual clock with a scripted server, and the account runs it on a real queue
 /// over `AccountNetwork`.
 public final class AccountStateManager: @unchecked Sendable {
@@ -21,6 +24,10 @@ public final class AccountStateManager: @unchecked Sendable {
         public var updates: Signal<Api.Updates?, NoError>
         public var getState: @Sendable () -> Signal<Api.updates.State, StateManagerError>
         public var getDifference: @Sendable (UpdatesState) -> Signal<Api.updates.Difference, StateManagerError>
+        /// `updates.getChannelDifference` for one channel from its pts. `nil`: channel gaps cannot be fetched (their
+        /// held updates are dropped; the channel's history comes from holes).
+        public var getChannelDifference:
+            (@Sendable (Api.InputChannel, Int32) -> Signal<Api.updates.ChannelDifference, StateManagerError>)?
         /// Called after `differenceTooLong` marked the chats' holes: the chat list's first page should be fetched again.
         public var didResetChats: @Sendable () -> Void
 
@@ -28,11 +35,15 @@ public final class AccountStateManager: @unchecked Sendable {
             updates: Signal<Api.Updates?, NoError>,
             getState: @escaping @Sendable () -> Signal<Api.updates.State, StateManagerError>,
             getDifference: @escaping @Sendable (UpdatesState) -> Signal<Api.updates.Difference, StateManagerError>,
+            getChannelDifference: (
+                @Sendable (Api.InputChannel, Int32) -> Signal<Api.updates.ChannelDifference, StateManagerError>
+            )? = nil,
             didResetChats: @escaping @Sendable () -> Void = {}
         ) {
             self.updates = updates
             self.getState = getState
             self.getDifference = getDifference
+            self.getChannelDifference = getChannelDifference
             self.didResetChats = didResetChats
         }
     }
@@ -53,6 +64,8 @@ public final class AccountStateManager: @unchecked Sendable {
         public var unknownPeers = 0
         public var batches = 0
         public var differences = 0
+        /// `updates.getChannelDifference` calls, every channel's.
+        public var channelDifferences = 0
         public var storedMessages = 0
         public var resets = 0
         public var failures = 0
@@ -75,6 +88,8 @@ public final class AccountStateManager: @unchecked Sendable {
     private let updatesDisposable = MetaDisposable()
     private let requestDisposable = MetaDisposable()
     private let wakeDisposable = MetaDisposable()
+    /// Each channel's difference request or retry timer (on the queue).
+    private var channelRequests: [Int64: Disposable] = [:]
     private let statisticsValue = LockedValue(Statistics())
     private let appliedPipe = ValuePipe<UpdateBatchApplier.Summary>()
     private let stateValue = Promise<UpdatesState?>(nil)
@@ -105,6 +120,7 @@ public final class AccountStateManager: @unchecked Sendable {
         updatesDisposable.dispose()
         requestDisposable.dispose()
         wakeDisposable.dispose()
+        for request in channelRequests.values { request.dispose() }
     }
 
     /// The state after the last applied batch (`nil` before the first).
@@ -166,6 +182,8 @@ public final class AccountStateManager: @unchecked Sendable {
             updatesDisposable.set(nil)
             requestDisposable.set(nil)
             wakeDisposable.set(nil)
+            for request in channelRequests.values { request.dispose() }
+            channelRequests = [:]
             sequencer = nil
             pending = []
             differenceAgain = false
@@ -202,7 +220,23 @@ public final class AccountStateManager: @unchecked Sendable {
             perform(sequencer!.receive(.updatesTooLong, now: queue.currentTime))
             return
         }
+        seedChannels(ChannelUpdatePosition.channelIds(in: updates))
         perform(sequencer!.receive(updates, now: queue.currentTime))
+    }
+
+    /// Tells the machine the stored pts of channels it has not seen yet, before updates naming them go in.
+    private func seedChannels(_ ids: Set<Int64>) {
+        guard let known = sequencer?.channels else { return }
+        let unknown = ids.filter { !known.knows($0) }
+        guard !unknown.isEmpty else { return }
+        do {
+            let stored = try postbox.readTransactionSync { tx in
+                try unknown.map { id in (id, (try tx.getPeerChatState(.channel(id)) as? ChannelState)?.pts) }
+            }
+            for (id, pts) in stored { sequencer?.seedChannel(id, pts: pts) }
+        } catch {
+            fail(.storage("\(error)"))
+        }
     }
 
     private func shortUpdateNamesUnknownPeer(_ updates: Api.Updates) throws -> Bool {
@@ -274,6 +308,7 @@ public final class AccountStateManager: @unchecked Sendable {
             (environment.getDifference(state) |> enqueued(on: queue)).start(
                 next: { [weak self] difference in
                     guard let self, self.sequencer != nil else { return }
+                    self.seedChannels(ChannelUpdatePosition.channelIds(in: Self.otherUpdates(of: difference)))
                     let clock = ContinuousClock()
                     let started = clock.now
                     let actions = self.sequencer!.receiveDifference(difference, now: self.queue.currentTime)
@@ -288,7 +323,7 @@ public final class AccountStateManager: @unchecked Sendable {
                             self.differenceAgain = false
                             self.fetchDifference(from: sequencer.state)
                         } else {
-                            self.updatingValue.set(false)
+                            self.updateIsUpdating()
                             self.caughtUp.set(true)
                         }
                     }
@@ -319,6 +354,8 @@ public final class AccountStateManager: @unchecked Sendable {
                 fetchDifference(from: state)
             case .resetChats(let pts):
                 resetChats(pts: pts)
+            case .fetchChannelDifference(let channelId, let pts):
+                fetchChannelDifference(channelId: channelId, pts: pts)
             case .wake(let time):
                 let delay = max(0, time - queue.currentTime)
                 wakeDisposable.set(
@@ -328,6 +365,53 @@ public final class AccountStateManager: @unchecked Sendable {
                     })
             }
         }
+    }
+
+    private static func otherUpdates(of difference: Api.updates.Difference) -> [Api.Update] {
+        switch difference {
+        case .difference(let all): all.otherUpdates
+        case .differenceSlice(let slice): slice.otherUpdates
+        case .differenceEmpty, .differenceTooLong: []
+        }
+    }
+
+    /// Asks for one channel's difference from `pts` (its access hash from the stored `TelegramChannel`); the answer
+    /// goes to the machine, a failure is asked again after `retryDelay`. A channel not stored, or an environment
+    /// without `getChannelDifference`, cannot be asked: the machine drops what it held for it.
+    private func fetchChannelDifference(channelId: Int64, pts: Int32) {
+        let input = try? postbox.readTransactionSync { tx in
+            (try tx.getPeer(.channel(channelId)) as? TelegramChannel)?.apiInputChannel
+        }
+        guard let getChannelDifference = environment.getChannelDifference, let input = input ?? nil else {
+            perform(sequencer?.channelDifferenceUnavailable(channelId: channelId) ?? [])
+            return
+        }
+        updatingValue.set(true)
+        statisticsValue.withLock { $0.channelDifferences += 1 }
+        channelRequests[channelId]?.dispose()
+        channelRequests[channelId] = (getChannelDifference(input, pts) |> enqueued(on: queue)).start(
+            next: { [weak self] difference in
+                guard let self, self.sequencer != nil else { return }
+                self.perform(
+                    self.sequencer!.receiveChannelDifference(
+                        channelId: channelId, difference, now: self.queue.currentTime))
+                self.updateIsUpdating()
+            },
+            error: { [weak self] error in
+                guard let self, self.sequencer != nil else { return }
+                self.fail(error)
+                self.channelRequests[channelId] = self.queue.schedule(after: self.retryDelay) { [weak self] in
+                    guard let self, self.sequencer != nil else { return }
+                    self.perform(
+                        self.sequencer!.channelDifferenceFailed(channelId: channelId, now: self.queue.currentTime))
+                }
+            })
+    }
+
+    /// "Updating…" while the common difference or any channel's is being fetched.
+    private func updateIsUpdating() {
+        guard let sequencer else { return }
+        updatingValue.set(sequencer.phase == .fetchingDifference || sequencer.channels.isFetching)
     }
 
     private func apply(_ batch: UpdateSequencer.Batch) {

@@ -12,8 +12,11 @@ public import UpdateSequencing
 /// New messages are stored in the cloud namespace; a chat that had no history gets a hole below its first message,
 /// filled from the server when a view reaches it. Edits replace the stored message; read updates move the read
 /// states; `updateDeleteMessages` removes the messages its ids name, found through Postbox's global message id index
-/// (private chats and basic groups share one id sequence). `updateShortSentMessage` and channel updates are left to
-/// the sending and channel work.
+/// (private chats and basic groups share one id sequence). Channel updates (released by the channels' own pts
+/// sequences) store, edit and delete the channel's messages by their per-channel ids, move its read marks and view
+/// counts, and `channelTooLong` stores the channel's newest messages with a hole below them; each channel's pts is
+/// written as its `ChannelState` in the same transaction. `updateShortSentMessage` is the pending-message
+/// manager's.
 public struct UpdateBatchApplier: Sendable {
     public let accountPeerId: PeerId
     /// Secret-chat updates (`updateEncryption`, `updateNewEncryptedMessage`, the difference's encrypted messages),
@@ -42,6 +45,8 @@ public struct UpdateBatchApplier: Sendable {
         /// Incoming read marks moved: the chat and the id read up to (the other side read ours: `readOutbox`).
         public var readInbox: [MessageId] = []
         public var readOutbox: [MessageId] = []
+        /// Channels whose recent history `channelDifferenceTooLong` replaced (a hole below its newest messages).
+        public var resetChannels: [PeerId] = []
     }
 
     @discardableResult
@@ -75,12 +80,59 @@ public struct UpdateBatchApplier: Sendable {
                 if let stored = StoreMessage(apiMessage: update.message, accountPeerId: accountPeerId) {
                     newMessages.append(stored)
                 }
+            case .update(.updateNewChannelMessage(let update)):
+                if let stored = StoreMessage(apiMessage: update.message, accountPeerId: accountPeerId) {
+                    newMessages.append(stored)
+                }
             case .update(.updateEditMessage(let update)):
                 try flushMessages()
                 if let id = try edit(update.message, transaction: tx) {
                     summary.editedMessages += 1
                     summary.edited.append(id)
                 }
+            case .update(.updateEditChannelMessage(let update)):
+                try flushMessages()
+                if let id = try edit(update.message, transaction: tx) {
+                    summary.editedMessages += 1
+                    summary.edited.append(id)
+                }
+            case .update(.updateDeleteChannelMessages(let update)):
+                try flushMessages()
+                let channel = PeerId.channel(update.channelId)
+                let ids = try update.messages.map {
+                    MessageId(peerId: channel, namespace: Namespaces.Message.cloud, id: $0)
+                }.filter { try tx.messageIndex($0) != nil }
+                try tx.deleteMessages(ids)
+                summary.deletedMessages += ids.count
+                summary.deleted += ids
+            case .update(.updateReadChannelInbox(let update)):
+                try flushMessages()
+                let id = MessageId(
+                    peerId: .channel(update.channelId), namespace: Namespaces.Message.cloud, id: update.maxId)
+                if try ChannelHistory.readInbox(
+                    id.peerId, maxId: update.maxId, stillUnread: update.stillUnreadCount, transaction: tx)
+                {
+                    summary.readStates += 1
+                    summary.readInbox.append(id)
+                }
+            case .update(.updateReadChannelOutbox(let update)):
+                try flushMessages()
+                let id = MessageId(
+                    peerId: .channel(update.channelId), namespace: Namespaces.Message.cloud, id: update.maxId)
+                try tx.applyOutgoingReadMaxId(id)
+                summary.readStates += 1
+                summary.readOutbox.append(id)
+            case .update(.updateChannelMessageViews(let update)):
+                try flushMessages()
+                let id = MessageId(
+                    peerId: .channel(update.channelId), namespace: Namespaces.Message.cloud, id: update.id)
+                try ChannelHistory.setViews(update.views, of: id, transaction: tx)
+            case .channelTooLong(let channelId, let dialog, let messages):
+                try flushMessages()
+                try ChannelHistory.reset(
+                    .channel(channelId), dialog: dialog, messages: messages, accountPeerId: accountPeerId,
+                    transaction: tx)
+                summary.resetChannels.append(.channel(channelId))
             case .update(.updateReadHistoryInbox(let update)):
                 try flushMessages()
                 let id = MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.maxId)
@@ -121,6 +173,9 @@ public struct UpdateBatchApplier: Sendable {
             }
         }
         try flushMessages()
+        for (channelId, pts) in batch.channelStates {
+            try tx.setPeerChatState(.channel(channelId), state: ChannelState(pts: pts))
+        }
         try tx.setState(AuthorizedAccountState(peerId: accountPeerId, state: batch.state))
         return summary
     }
@@ -133,7 +188,7 @@ public struct UpdateBatchApplier: Sendable {
         }
     }
 
-    /// Stores users and basic groups; returns how many.
+    /// Stores users, basic groups and channels (a `min` user or channel merges into the stored one); returns how many.
     public func storePeers(users: [Api.User], chats: [Api.Chat], transaction tx: Transaction) throws -> Int {
         var peers: [Peer] = []
         for user in users {
@@ -141,7 +196,14 @@ public struct UpdateBatchApplier: Sendable {
             let previous = TelegramUser.isMin(user) ? try tx.getPeer(id) as? TelegramUser : nil
             peers.append(TelegramUser.merged(previous: previous, with: user))
         }
-        peers += chats.compactMap(TelegramGroup.init)
+        for chat in chats {
+            if let group = TelegramGroup(chat) {
+                peers.append(group)
+            } else if let channel = TelegramChannel(chat) {
+                let previous = TelegramChannel.isMin(chat) ? try tx.getPeer(channel.id) as? TelegramChannel : nil
+                if let merged = TelegramChannel.merged(previous: previous, with: chat) { peers.append(merged) }
+            }
+        }
         if !peers.isEmpty { try tx.updatePeers(peers) }
         return peers.count
     }

@@ -15,6 +15,7 @@ final class PostboxTables {
     let unsent: UnsentTable
     let tags: MessageHistoryTagsTable
     let readStates: ReadStateTable
+    let peerChatStates: PeerChatStateTable
     let presences: PeerPresenceTable
     let globallyUniqueIds: GloballyUniqueIdTable
     let globalMessageIds: GlobalMessageIdsTable
@@ -43,6 +44,7 @@ final class PostboxTables {
         historyMetadata = MessageHistoryMetadataTable(valueBox: valueBox, table: binary(10, compact: true))
         unsent = UnsentTable(valueBox: valueBox, table: binary(11, compact: true))
         tags = MessageHistoryTagsTable(valueBox: valueBox, table: binary(12, compact: true))
+        peerChatStates = PeerChatStateTable(valueBox: valueBox, table: int64(13))
         readStates = ReadStateTable(valueBox: valueBox, table: int64(14))
         presences = PeerPresenceTable(valueBox: valueBox, table: int64(20))
         globallyUniqueIds = GloballyUniqueIdTable(valueBox: valueBox, table: binary(32, compact: true))
