@@ -25,8 +25,8 @@ struct APIError: Error, Equatable {
     static let messageEmpty = badRequest("MESSAGE_EMPTY")
     static let messageTooLong = badRequest("MESSAGE_TOO_LONG")
     static let limitInvalid = badRequest("LIMIT_INVALID")
-    /// Supergroups and channels are not served yet.
-    static let channelsNotServed = badRequest("CHANNEL_INVALID")
+    /// A channel that does not exist, or an access hash that is not the caller's (core.telegram.org: `CHANNEL_INVALID`).
+    static let channelInvalid = badRequest("CHANNEL_INVALID")
     static let internalError = APIError(500, "INTERNAL")
     /// A `random_id` the sender used before: a 500 in Telegram (Telethon's `RandomIdDuplicateError` is a
     /// `ServerError`), so clients written against this server meet the code they will meet there.

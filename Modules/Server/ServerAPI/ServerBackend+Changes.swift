@@ -6,6 +6,7 @@ import TelegramApi
 /// pushed to the box owner's other sessions.
 extension ServerBackend {
     func editMessage(_ call: Api.functions.messages.editMessage, caller: Caller) throws -> Api.Updates {
+        if Self.isChannel(call.peer) { return try editChannelMessage(call, caller: caller) }
         if let text = call.message { try TextLimit.message.check(text) }
         guard call.media == nil else { throw APIError.badRequest("MEDIA_NOT_MODIFIABLE") }
         let date = now
@@ -168,6 +169,11 @@ extension ServerBackend {
 
     /// `messages.setTyping`: pushed to the other side at once, never stored (no pts).
     func setTyping(_ call: Api.functions.messages.setTyping, caller: Caller) throws -> [UInt8] {
+        if Self.isChannel(call.peer) {
+            // Members may say they type; a channel's typing is not relayed yet.
+            _ = try store.read { tx in try channelAccess(call.peer, caller: caller, need: .member, tx: tx) }
+            return Reply.bool(true)
+        }
         let date = now
         var pushes: [Push] = []
         try store.write(

@@ -13,6 +13,7 @@ extension ServerBackend {
             text: call.message, entities: entities, media: media, mediaKind: kind.rawValue,
             replyTo: Self.replyId(call.replyTo),
             silent: call.silent, randomId: call.randomId)
+        if Self.isChannel(call.peer) { return try sendToChannel([outgoing], peer: call.peer, caller: caller) }
         return try sentUpdates(
             try deliver([outgoing], to: call.peer, caller: caller), randomIds: [call.randomId], caller: caller)
     }
@@ -32,6 +33,7 @@ extension ServerBackend {
                     replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: single.randomId,
                     groupedId: groupedId))
         }
+        if Self.isChannel(call.peer) { return try sendToChannel(messages, peer: call.peer, caller: caller) }
         return try sentUpdates(
             try deliver(messages, to: call.peer, caller: caller), randomIds: messages.map(\.randomId), caller: caller)
     }

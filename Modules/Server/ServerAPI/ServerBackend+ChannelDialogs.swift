@@ -1,0 +1,131 @@
+import ServerStore
+import TLRuntime
+import TelegramApi
+
+/// Channel dialogs in `messages.getDialogs` and `getPeerDialogs`: a member's dialog of a channel is its membership
+/// (read mark, pin) and the channel's newest message, with the channel's `pts` (core.telegram.org "Working with
+/// updates": the client keeps one pts per channel, starting from the dialog's).
+extension ServerBackend {
+    /// `messages.getDialogs` for an account in channels: its message box's dialogs and its channels' merged
+    /// newest first by their top message's date (message ids of a box and of a channel are different sequences);
+    /// past the first page, those older than the offset's date (`offset_date`, else the date of `offset_peer`'s or
+    /// `offset_id`'s top message). `nil` for an account in no channel (the box's own paging applies).
+    func dialogsWithChannels(
+        _ call: Api.functions.messages.getDialogs, caller: Caller, tx: StoreTransaction
+    ) throws -> Api.messages.Dialogs? {
+        let channelCount = try tx.channelDialogCount(userId: caller.userId)
+        guard channelCount > 0 else { return nil }
+        let limit = Self.checkedLimit(call.limit == 0 ? 20 : call.limit)
+        var offsetDate = call.offsetDate
+        if offsetDate <= 0 {
+            if let access = try? channelAccess(call.offsetPeer, caller: caller, need: .member, tx: tx),
+                let top = try tx.topChannelMessage(channelId: access.channel.id)
+            {
+                offsetDate = top.date
+            } else if let peer = try? resolve(call.offsetPeer, caller: caller, tx: tx),
+                let dialog = try tx.dialog(owner: caller.userId, peer: peer),
+                let top = try tx.message(owner: caller.userId, id: dialog.topMessage)
+            {
+                offsetDate = top.date
+            } else if call.offsetId > 0, let top = try tx.message(owner: caller.userId, id: Int64(call.offsetId)) {
+                offsetDate = top.date
+            }
+        }
+        let firstPage = offsetDate <= 0
+        let box = try tx.dialogs(owner: caller.userId, offsetDate: offsetDate, limit: limit)
+            .filter { !(call.excludePinned && $0.pinned > 0) }
+        let channels = try tx.channelDialogs(userId: caller.userId, offsetDate: offsetDate, limit: limit)
+        // Merge: the box's pinned dialogs lead, then everything by date, newest first.
+        enum Entry {
+            case box(DialogRecord)
+            case channel(ChannelDialogRecord)
+        }
+        var dated: [(date: Int32, entry: Entry)] = []
+        var pinned: [Entry] = []
+        for dialog in box {
+            if dialog.pinned > 0 {
+                pinned.append(.box(dialog))
+                continue
+            }
+            let date = try tx.message(owner: caller.userId, id: dialog.topMessage)?.date ?? 0
+            dated.append((date, .box(dialog)))
+        }
+        for dialog in channels { dated.append((dialog.topDate, .channel(dialog))) }
+        dated.sort { $0.date > $1.date }
+        let page = Array((pinned + dated.map(\.entry)).prefix(limit))
+        var boxDialogs: [DialogRecord] = []
+        var channelDialogs: [ChannelDialogRecord] = []
+        for entry in page {
+            switch entry {
+            case .box(let dialog): boxDialogs.append(dialog)
+            case .channel(let dialog): channelDialogs.append(dialog)
+            }
+        }
+        let (parts, boxApi) = try dialogParts(boxDialogs, caller: caller, tx: tx)
+        guard case .messages(let content) = parts else { throw APIError.internalError }
+        let channelParts = try channelDialogParts(channelDialogs, caller: caller, tx: tx)
+        // The page in merged order.
+        var apiDialogs: [Api.Dialog] = []
+        var boxIterator = boxApi.makeIterator()
+        var channelIterator = channelParts.dialogs.makeIterator()
+        for entry in page {
+            switch entry {
+            case .box: if let next = boxIterator.next() { apiDialogs.append(next) }
+            case .channel: if let next = channelIterator.next() { apiDialogs.append(next) }
+            }
+        }
+        let knownUsers = Set(
+            content.users.compactMap { user -> Int64? in
+                if case .user(let u) = user { return u.id }
+                return nil
+            })
+        let users =
+            content.users
+            + channelParts.users.filter { user in
+                if case .user(let u) = user { return !knownUsers.contains(u.id) }
+                return false
+            }
+        let messages = content.messages + channelParts.messages
+        let chats = content.chats + channelParts.chats
+        let total = try tx.dialogCount(owner: caller.userId) + channelCount
+        if firstPage && total <= page.count {
+            return .dialogs(.init(dialogs: apiDialogs, messages: messages, chats: chats, users: users))
+        }
+        return .dialogsSlice(
+            .init(count: Int32(clamping: total), dialogs: apiDialogs, messages: messages, chats: chats, users: users))
+    }
+
+    /// Channel dialogs with their top messages, the channels and the users those messages show.
+    func channelDialogParts(
+        _ dialogs: [ChannelDialogRecord], caller: Caller, tx: StoreTransaction
+    ) throws -> (dialogs: [Api.Dialog], messages: [Api.Message], chats: [Api.Chat], users: [Api.User]) {
+        var apiDialogs: [Api.Dialog] = []
+        var messages: [Api.Message] = []
+        var chats: [Api.Chat] = []
+        var shown: [ChannelMessageRecord] = []
+        for dialog in dialogs {
+            let access = ChannelAccess(channel: dialog.channel, member: dialog.member, viewer: caller.userId)
+            let top = try tx.channelMessage(channelId: dialog.channel.id, id: dialog.topMessage)
+            apiDialogs.append(try apiChannelDialog(access, top: top, pinned: dialog.pinned > 0, tx: tx))
+            if let top {
+                messages.append(apiChannelMessage(top, viewer: caller.userId))
+                shown.append(top)
+            }
+            chats.append(try apiChannel(dialog.channel, member: dialog.member, viewer: caller.userId, tx: tx))
+        }
+        let users = try apiUsers(Self.users(shownIn: shown), viewer: caller.userId, tx: tx)
+        return (apiDialogs, messages, chats, users)
+    }
+
+    /// The caller's dialog of the channel `input` names, for `messages.getPeerDialogs`; `nil` when they are not in it.
+    func channelPeerDialog(
+        _ input: Api.InputPeer, caller: Caller, tx: StoreTransaction
+    ) throws -> (dialogs: [Api.Dialog], messages: [Api.Message], chats: [Api.Chat], users: [Api.User])? {
+        guard let access = try channelAccess(input, caller: caller, need: .member, tx: tx),
+            let member = access.member, let top = try tx.topChannelMessage(channelId: access.channel.id)
+        else { return nil }
+        let dialog = ChannelDialogRecord(
+            channel: access.channel, member: member, topMessage: top.id, topDate: top.date, unreadCount: 0, pinned: 0)
+        return try channelDialogParts([dialog], caller: caller, tx: tx)
+    }
+}
