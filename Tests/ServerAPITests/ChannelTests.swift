@@ -520,4 +520,75 @@ import Testing
         guard case .affectedMessages(let affected) = deleted else { return }
         #expect(affected.ptsCount == 1)
     }
+
+    /// Dialogs of people and channels, all of one date (the harness's clock stands still), paged four at a time as
+    /// Telethon's `iter_dialogs` pages (offset_peer, offset_id and offset_date of the last dialog): each once.
+    @Test func dialogsOfPeopleAndChannelsPageWithoutLossOrRepeats() async throws {
+        let harness = try Harness()
+        _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
+        var people: [Int64: Api.InputPeer] = [:]
+        for n in 0..<7 {
+            let other = try await harness.signUp("99966201\(10 + n)", name: "P\(n)", key: Int64(10 + n), dc: 2)
+            let peer = Api.InputPeer.inputPeerUser(.init(userId: other.id, accessHash: other.accessHash))
+            people[other.id] = peer
+            #expect(
+                Self.error(
+                    await harness.call(
+                        Api.functions.messages.sendMessage(peer: peer, message: "hi", randomId: Int64(n + 1)), key: 1,
+                        dc: 2)) == nil)
+        }
+        var channels: [Int64: Channel] = [:]
+        for n in 0..<6 {
+            let channel = try await Self.create(harness, key: 1, title: "C\(n)", megagroup: n % 2 == 0)
+            channels[channel.id] = channel
+        }
+        var seen: [String] = []
+        var offsetPeer = Api.InputPeer.inputPeerEmpty
+        var offsetId: Int32 = 0
+        var offsetDate: Int32 = 0
+        for _ in 0..<10 {
+            let answer = try await harness.result(
+                Api.functions.messages.getDialogs(
+                    offsetDate: offsetDate, offsetId: offsetId, offsetPeer: offsetPeer, limit: 4, hash: 0),
+                as: Api.messages.Dialogs.self, key: 1, dc: 2)
+            let (dialogs, messages): ([Api.Dialog], [Api.Message])
+            switch answer {
+            case .dialogs(let d): (dialogs, messages) = (d.dialogs, d.messages)
+            case .dialogsSlice(let d):
+                (dialogs, messages) = (d.dialogs, d.messages)
+                #expect(d.count == 13)
+            case .dialogsNotModified: return
+            }
+            guard case .dialog(let last)? = dialogs.last else { break }
+            for case .dialog(let dialog) in dialogs {
+                switch dialog.peer {
+                case .peerUser(let user): seen.append("u\(user.userId)")
+                case .peerChannel(let channel):
+                    seen.append("c\(channel.channelId)")
+                    #expect(dialog.pts != nil)
+                default: Issue.record("unexpected peer")
+                }
+            }
+            switch last.peer {
+            case .peerUser(let user): offsetPeer = try #require(people[user.userId])
+            case .peerChannel(let channel): offsetPeer = try #require(channels[channel.channelId]).peer
+            default: break
+            }
+            offsetId = last.topMessage
+            for message in messages {
+                if case .message(let m) = message, m.id == last.topMessage,
+                    m.peerId.serialized() == last.peer.serialized()
+                {
+                    offsetDate = m.date
+                }
+                if case .messageService(let m) = message, m.id == last.topMessage,
+                    m.peerId.serialized() == last.peer.serialized()
+                {
+                    offsetDate = m.date
+                }
+            }
+            if dialogs.count < 4 { break }
+        }
+        #expect(seen.count == 13 && Set(seen).count == 13, "\(seen)")
+    }
 }

@@ -6,41 +6,50 @@ import TelegramApi
 /// (read mark, pin) and the channel's newest message, with the channel's `pts` (core.telegram.org "Working with
 /// updates": the client keeps one pts per channel, starting from the dialog's).
 extension ServerBackend {
-    /// `messages.getDialogs` for an account in channels: its message box's dialogs and its channels' merged
-    /// newest first by their top message's date (message ids of a box and of a channel are different sequences);
-    /// past the first page, those older than the offset's date (`offset_date`, else the date of `offset_peer`'s or
-    /// `offset_id`'s top message). `nil` for an account in no channel (the box's own paging applies).
+    /// `messages.getDialogs` for an account in channels: its message box's dialogs and its channels' merged in one
+    /// order — the box's pinned dialogs first, then by their top message's date, newest first; at one date the box's
+    /// before channels, each by id, highest first (message ids of a box and of a channel are different sequences,
+    /// so only dates compare). A page after the first starts after `offset_peer`'s dialog when it names one of the
+    /// caller's (Telethon and Telegram's clients pass the last dialog of the page before), else after `offset_id`
+    /// (a box message) or before `offset_date`. `nil` for an account in no channel (the box's own paging applies).
     func dialogsWithChannels(
         _ call: Api.functions.messages.getDialogs, caller: Caller, tx: StoreTransaction
     ) throws -> Api.messages.Dialogs? {
         let channelCount = try tx.channelDialogCount(userId: caller.userId)
         guard channelCount > 0 else { return nil }
         let limit = Self.checkedLimit(call.limit == 0 ? 20 : call.limit)
-        var offsetDate = call.offsetDate
-        if offsetDate <= 0 {
-            if let access = try? channelAccess(call.offsetPeer, caller: caller, need: .member, tx: tx),
-                let top = try tx.topChannelMessage(channelId: access.channel.id)
-            {
-                offsetDate = top.date
-            } else if let peer = try? resolve(call.offsetPeer, caller: caller, tx: tx),
-                let dialog = try tx.dialog(owner: caller.userId, peer: peer),
-                let top = try tx.message(owner: caller.userId, id: dialog.topMessage)
-            {
-                offsetDate = top.date
-            } else if call.offsetId > 0, let top = try tx.message(owner: caller.userId, id: Int64(call.offsetId)) {
-                offsetDate = top.date
-            }
+        // Where the page starts, in the box and among the channels.
+        var boxOffsetId: Int64 = 0
+        var boxOffsetDate: Int32 = 0
+        var channelCursor = ChannelDialogCursor.start
+        if let access = try? channelAccess(call.offsetPeer, caller: caller, need: .member, tx: tx),
+            let top = try tx.topChannelMessage(channelId: access.channel.id)
+        {
+            boxOffsetDate = top.date
+            channelCursor = .after(date: top.date, channelId: access.channel.id)
+        } else if let peer = try? resolve(call.offsetPeer, caller: caller, tx: tx),
+            let dialog = try tx.dialog(owner: caller.userId, peer: peer),
+            let top = try tx.message(owner: caller.userId, id: dialog.topMessage)
+        {
+            boxOffsetId = top.id
+            channelCursor = .notNewerThan(top.date)
+        } else if call.offsetId > 0, let top = try tx.message(owner: caller.userId, id: Int64(call.offsetId)) {
+            boxOffsetId = top.id
+            channelCursor = .notNewerThan(top.date)
+        } else if call.offsetDate > 0 {
+            boxOffsetDate = call.offsetDate
+            channelCursor = .olderThan(call.offsetDate)
         }
-        let firstPage = offsetDate <= 0
-        let box = try tx.dialogs(owner: caller.userId, offsetDate: offsetDate, limit: limit)
+        let firstPage = boxOffsetId == 0 && boxOffsetDate == 0 && channelCursor == .start
+        let box = try tx.dialogs(owner: caller.userId, offsetId: boxOffsetId, offsetDate: boxOffsetDate, limit: limit)
             .filter { !(call.excludePinned && $0.pinned > 0) }
-        let channels = try tx.channelDialogs(userId: caller.userId, offsetDate: offsetDate, limit: limit)
-        // Merge: the box's pinned dialogs lead, then everything by date, newest first.
+        let channels = try tx.channelDialogs(userId: caller.userId, after: channelCursor, limit: limit)
         enum Entry {
             case box(DialogRecord)
             case channel(ChannelDialogRecord)
         }
-        var dated: [(date: Int32, entry: Entry)] = []
+        // (date, rank, id), compared descending: at one date the box's dialogs (rank 1) before channels (rank 0).
+        var keyed: [(key: (Int32, Int, Int64), entry: Entry)] = []
         var pinned: [Entry] = []
         for dialog in box {
             if dialog.pinned > 0 {
@@ -48,11 +57,11 @@ extension ServerBackend {
                 continue
             }
             let date = try tx.message(owner: caller.userId, id: dialog.topMessage)?.date ?? 0
-            dated.append((date, .box(dialog)))
+            keyed.append(((date, 1, dialog.topMessage), .box(dialog)))
         }
-        for dialog in channels { dated.append((dialog.topDate, .channel(dialog))) }
-        dated.sort { $0.date > $1.date }
-        let page = Array((pinned + dated.map(\.entry)).prefix(limit))
+        for dialog in channels { keyed.append(((dialog.topDate, 0, dialog.channel.id), .channel(dialog))) }
+        keyed.sort { $0.key > $1.key }
+        let page = Array((pinned + keyed.map(\.entry)).prefix(limit))
         var boxDialogs: [DialogRecord] = []
         var channelDialogs: [ChannelDialogRecord] = []
         for entry in page {

@@ -149,3 +149,12 @@ public struct ChannelDialogRecord: Sendable, Equatable {
         self.pinned = pinned
     }
 }
+
+/// Where a page of channel dialogs starts (newest first): from the top, below a date, at or below a date, or after one
+/// channel dialog in the order (date, then channel id, both descending).
+public enum ChannelDialogCursor: Sendable, Equatable {
+    case start
+    case olderThan(Int32)
+    case notNewerThan(Int32)
+    case after(date: Int32, channelId: Int64)
+}

@@ -164,12 +164,12 @@ extension StoreTransaction {
                 [.integer(channelId), .integer(readInboxMax), .integer(userId)]) ?? 0)
     }
 
-    /// The live channels `userId` is a member of, as dialogs: newest top message first; past the first page only
-    /// those whose top message is older than `offsetDate` (when set); at most `limit`.
+    /// The live channels `userId` is a member of, as dialogs: newest top message first (at one date, highest channel
+    /// id first), those past `cursor` only; at most `limit`.
     public func channelDialogs(
-        userId: Int64, offsetDate: Int32 = 0, limit: Int
-    ) throws(SQLiteError)
-        -> [ChannelDialogRecord]
+        userId: Int64, after cursor: ChannelDialogCursor = .start, limit: Int
+    )
+        throws(SQLiteError) -> [ChannelDialogRecord]
     {
         var sql = """
             SELECT \(Self.prefixed(Self.channelColumns, "c")), \(Self.prefixed(Self.memberColumns, "m")), t.id, t.date, m.pinned FROM channel_members m
@@ -179,9 +179,17 @@ extension StoreTransaction {
             WHERE m.user_id = ?1 AND m.status = 0 AND c.deleted = 0
             """
         var values: [SQLValue] = [.integer(userId), .integer(Int64(max(0, limit)))]
-        if offsetDate > 0 {
+        switch cursor {
+        case .start: break
+        case .olderThan(let date):
             sql += " AND t.date < ?3"
-            values.append(.integer(Int64(offsetDate)))
+            values.append(.integer(Int64(date)))
+        case .notNewerThan(let date):
+            sql += " AND t.date <= ?3"
+            values.append(.integer(Int64(date)))
+        case .after(let date, let channelId):
+            sql += " AND (t.date < ?3 OR (t.date = ?3 AND c.id < ?4))"
+            values += [.integer(Int64(date)), .integer(channelId)]
         }
         sql += " ORDER BY t.date DESC, c.id DESC LIMIT ?2"
         var dialogs = try rows(sql, values) { row in
