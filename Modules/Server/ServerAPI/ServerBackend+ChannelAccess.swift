@@ -140,11 +140,11 @@ extension ServerBackend {
 
     /// The channel as `viewer` sees it: `channelForbidden` once deleted or for someone banned from it, else
     /// `channel` with the viewer's access hash, `left` unless a member, and their rights.
+    /// `participants`, when the caller already counted them, saves the count query (a push to every member).
     func apiChannel(
-        _ channel: ChannelRecord, member: ChannelMemberRecord?, viewer: Int64, tx: StoreTransaction
-    )
-        throws -> Api.Chat
-    {
+        _ channel: ChannelRecord, member: ChannelMemberRecord?, viewer: Int64, participants: Int? = nil,
+        tx: StoreTransaction
+    ) throws -> Api.Chat {
         let hash = channelAccessHash(channel.id, viewer: viewer)
         if channel.deleted || member?.status == .banned {
             return .channelForbidden(
@@ -161,7 +161,7 @@ extension ServerBackend {
                 date: access.isMember ? (member?.date ?? channel.date) : channel.date,
                 adminRights: access.adminRights, bannedRights: access.isAdmin ? nil : access.bannedRights,
                 defaultBannedRights: channel.broadcast ? nil : .chatBannedRights(.init(untilDate: Int32.max)),
-                participantsCount: Int32(clamping: try tx.channelMemberCount(channelId: channel.id))))
+                participantsCount: Int32(clamping: try participants ?? tx.channelMemberCount(channelId: channel.id))))
     }
 
     /// `apiChannel` for `viewer`, reading their membership.

@@ -65,10 +65,14 @@ extension ServerBackend {
             let online = try authKeys(of: userId, tx: tx).filter { updates.subscribedSessions(authKeyId: $0) > 0 }
             if !online.isEmpty { keys[userId] = online }
         }
+        guard !keys.isEmpty else { return [] }
         let users = try tx.users(ids: userIds)
+        let participants = try tx.channelMemberCount(channelId: channel.id)
         var pushes: [Push] = []
         for (viewer, authKeyIds) in keys.sorted(by: { $0.key < $1.key }) {
-            let chat = try apiChannel(channel, viewer: viewer, tx: tx)
+            let chat = try apiChannel(
+                channel, member: try tx.channelMember(channelId: channel.id, userId: viewer), viewer: viewer,
+                participants: participants, tx: tx)
             pushes.append(
                 Push(
                     authKeyIds: authKeyIds,
