@@ -591,4 +591,94 @@ import Testing
         }
         #expect(seen.count == 13 && Set(seen).count == 13, "\(seen)")
     }
+
+    /// A broadcast post forwarded to a person names the channel and the post; a person's message forwarded into a
+    /// supergroup is posted there with its sender in the header.
+    @Test func forwardsLeaveAndEnterChannels() async throws {
+        let harness = try Harness()
+        _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
+        let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
+        let benPeer = Api.InputPeer.inputPeerUser(.init(userId: ben.id, accessHash: ben.accessHash))
+        let news = try await Self.create(harness, key: 1, title: "News", megagroup: false)
+        let (post, _) = try await Self.post(harness, key: 1, news, "a post", randomId: 1)
+        let forwarded = try await harness.result(
+            Api.functions.messages.forwardMessages(fromPeer: news.peer, id: [post], randomId: [2], toPeer: benPeer),
+            as: Api.Updates.self, key: 1, dc: 2)
+        let header = Self.parts(forwarded).updates.compactMap { update -> Api.MessageFwdHeader.Cons_messageFwdHeader? in
+            if case .updateNewMessage(let new) = update, case .message(let m) = new.message,
+                case .messageFwdHeader(let h)? = m.fwdFrom
+            {
+                return h
+            }
+            return nil
+        }.first
+        #expect(header?.channelPost == post)
+        if case .peerChannel(let from)? = header?.fromId {
+            #expect(from.channelId == news.id)
+        } else {
+            Issue.record("no channel in the header")
+        }
+        // Ann's message to Ben, forwarded into a supergroup: a channel message with the header naming Ann.
+        let group = try await Self.create(harness, key: 1, megagroup: true)
+        _ = await harness.call(
+            Api.functions.messages.sendMessage(peer: benPeer, message: "to Ben", randomId: 3), key: 1, dc: 2)
+        let history = try await harness.result(
+            Api.functions.messages.getHistory(
+                peer: benPeer, offsetId: 0, offsetDate: 0, addOffset: 0, limit: 1, maxId: 0, minId: 0, hash: 0),
+            as: Api.messages.Messages.self, key: 1, dc: 2)
+        guard case .messagesSlice(let page) = history, case .message(let last)? = page.messages.first else {
+            Issue.record("no history: \(history)"); return
+        }
+        let into = try await harness.result(
+            Api.functions.messages.forwardMessages(fromPeer: benPeer, id: [last.id], randomId: [4], toPeer: group.peer),
+            as: Api.Updates.self, key: 1, dc: 2)
+        let posted = Self.parts(into).updates.compactMap { update -> Api.Message.Cons_message? in
+            if case .updateNewChannelMessage(let new) = update, case .message(let m) = new.message { return m }
+            return nil
+        }.first
+        #expect(posted?.id == 2 && posted?.message == "to Ben" && posted?.fwdFrom != nil)
+    }
+
+    /// A supergroup of 1,000: a post is one message in the channel (id and pts one past the last), every member reads
+    /// it from the channel's one copy, and members who are not online get nothing pushed.
+    @Test func aThousandMembersShareOneCopyOfEachPost() async throws {
+        let harness = try Harness()
+        _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
+        let channel = try await Self.create(harness, key: 1, megagroup: true)
+        var members: [Api.InputUser] = []
+        for n in 0..<999 {
+            let member = try await harness.signUp(
+                "999662\(String(format: "%04d", 1000 + n))", name: "M\(n)", key: Int64(100 + n), dc: 2)
+            members.append(.inputUser(.init(userId: member.id, accessHash: member.accessHash)))
+        }
+        for start in stride(from: 0, to: members.count, by: 200) {
+            let batch = Array(members[start..<min(start + 200, members.count)])
+            #expect(
+                Self.error(
+                    await harness.call(
+                        Api.functions.channels.inviteToChannel(channel: channel.input, users: batch), key: 1, dc: 2))
+                    == nil)
+        }
+        guard
+            case .chatFull(let full) = try await harness.result(
+                Api.functions.channels.getFullChannel(channel: channel.input), as: Api.messages.ChatFull.self, key: 1,
+                dc: 2),
+            case .channelFull(let info) = full.fullChat
+        else { return }
+        #expect(info.participantsCount == 1000 && info.pts == 6)
+        let started = Date()
+        let (id, pts) = try await Self.post(harness, key: 1, channel, "to everyone", randomId: 99)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(id == 7 && pts == 7, "took \(seconds) s")
+        // Three members, far apart, read the same message from the channel.
+        for key in [Int64(100), 600, 1098] {
+            let (own, _) = try #require(try await Self.fromDialogs(harness, key: key, id: channel.id))
+            guard case .channelDifference(let difference) = try await Self.difference(harness, key: key, own, pts: 6)
+            else {
+                Issue.record("expected channelDifference"); return
+            }
+            guard case .message(let message)? = difference.newMessages.first else { Issue.record("no message"); return }
+            #expect(message.id == 7 && message.message == "to everyone" && !message.out)
+        }
+    }
 }
