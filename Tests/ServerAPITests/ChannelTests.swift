@@ -681,4 +681,51 @@ import Testing
             #expect(message.id == 7 && message.message == "to everyone" && !message.out)
         }
     }
+
+    /// `updates.getDifference` names each of the caller's channels that changed since its date with
+    /// `updateChannelTooLong` (and the channel in `chats`), even when its own pts did not move; later dates, nothing.
+    @Test func getDifferenceNamesChannelsThatChangedSinceTheDate() async throws {
+        let clock = Clock(now: 1_800_000_000)
+        let harness = try Harness(clock: { clock.now })
+        _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
+        let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
+        let channel = try await Self.create(harness, key: 1, megagroup: true)
+        let invite = Api.functions.channels.inviteToChannel(
+            channel: channel.input, users: [.inputUser(.init(userId: ben.id, accessHash: ben.accessHash))])
+        #expect(Self.error(await harness.call(invite, key: 1, dc: 2)) == nil)
+        guard
+            case .state(let state) = try await harness.result(
+                Api.functions.updates.getState(), as: Api.updates.State.self, key: 2, dc: 2)
+        else { return }
+        clock.now += 10
+        _ = try await Self.post(harness, key: 1, channel, "while away", randomId: 1)
+        let difference = try await harness.result(
+            Api.functions.updates.getDifference(pts: state.pts, date: state.date + 5, qts: 0),
+            as: Api.updates.Difference.self, key: 2, dc: 2)
+        guard case .difference(let found) = difference else {
+            Issue.record("expected difference, got \(difference)"); return
+        }
+        guard case .updateChannelTooLong(let tooLong)? = found.otherUpdates.first else {
+            Issue.record("no updateChannelTooLong"); return
+        }
+        #expect(tooLong.channelId == channel.id && tooLong.pts == 3 && found.newMessages.isEmpty)
+        #expect(Self.channel(in: found.chats)?.id == channel.id)
+        let later = try await harness.result(
+            Api.functions.updates.getDifference(pts: state.pts, date: state.date + 11, qts: 0),
+            as: Api.updates.Difference.self, key: 2, dc: 2)
+        guard case .differenceEmpty = later else { Issue.record("expected differenceEmpty, got \(later)"); return }
+    }
+
+    /// A clock tests move by hand.
+    final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Double
+
+        init(now: Double) { value = now }
+
+        var now: Double {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
 }

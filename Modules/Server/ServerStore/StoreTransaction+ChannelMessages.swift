@@ -217,4 +217,16 @@ extension StoreTransaction {
             "UPDATE channel_members SET pinned = ? WHERE channel_id = ? AND user_id = ? AND status = 0",
             [.integer(order), .integer(channelId), .integer(userId)]) > 0
     }
+
+    /// The live channels `userId` is a member of whose last update is from `date` or later, most recent first, at most
+    /// `limit`: what `updates.getDifference` reports as `updateChannelTooLong`.
+    public func channelsUpdated(userId: Int64, since date: Int32, limit: Int) throws(SQLiteError) -> [ChannelRecord] {
+        try rows(
+            """
+            SELECT \(Self.prefixed(Self.channelColumns, "c")) FROM channel_members m JOIN channels c ON c.id = m.channel_id
+            JOIN channel_updates u ON u.channel_id = c.id AND u.pts = c.pts
+            WHERE m.user_id = ?1 AND m.status = 0 AND c.deleted = 0 AND u.date >= ?2
+            ORDER BY u.date DESC, c.id DESC LIMIT ?3
+            """, [.integer(userId), .integer(Int64(date)), .integer(Int64(max(0, limit)))], Self.channel)
+    }
 }

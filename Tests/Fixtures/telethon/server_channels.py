@@ -3,8 +3,9 @@
 Alice creates a supergroup and a broadcast channel and makes both public; Bob finds each by its username and joins.
 Posts arrive live both ways in the supergroup (events.NewMessage); a broadcast post reaches Bob without an author and
 with views; Bob may not post there. Then Bob goes offline while Alice posts --count messages in the supergroup; Bob
-comes back with his saved session (catch_up=True), and one more post shows Telethon the gap in the channel's pts: it
-fetches updates.getChannelDifference in pages of 100 and hands Bob every post once, in order.
+comes back with his saved session (catch_up=True) and calls catch_up(): updates.getDifference names the supergroup
+(updateChannelTooLong), Telethon fetches updates.getChannelDifference in pages of 100 and hands Bob every post once,
+in order; the next post then arrives live.
 
 Usage: server_channels.py --host H --port P --pem-file F --workdir DIR [--tag T] [--count N]
 Prints one JSON object on stdout; exits non-zero on any failure.
@@ -145,14 +146,19 @@ async def run(args):
         def counted(self, chat_hashes):
             request = fetch(self, chat_hashes)
             if request is not None:
-                requests.append(request.pts)
+                requests.append([request.channel.channel_id, request.pts])
             return request
 
         messagebox.MessageBox.get_channel_difference = counted
         await bob.connect()
+        # catch_up: updates.getDifference names the supergroup (updateChannelTooLong), and Telethon fetches its
+        # updates.getChannelDifference pages.
         await bob.catch_up()
-        await alice.send_message(group, "back online")
         deadline = asyncio.get_running_loop().time() + 60
+        while len(seen) < args.count and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.2)
+        report["caught_up_before_live"] = len(seen)
+        await alice.send_message(group, "back online")
         while (not seen or seen[-1] != "back online") and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.2)
         expected = ["offline %d" % n for n in range(args.count)] + ["back online"]
@@ -160,7 +166,8 @@ async def run(args):
         report["caught_up_in_order"] = seen == expected
         report["caught_up_head"] = seen[:3]
         report["caught_up_tail"] = seen[-2:]
-        report["difference_requests"] = len(requests)
+        report["difference_requests"] = [pts for channel, pts in requests if channel == group.id]
+        report["other_difference_requests"] = [channel for channel, pts in requests if channel != group.id]
         await bob.disconnect()
     finally:
         await alice.disconnect()
