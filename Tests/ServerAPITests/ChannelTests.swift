@@ -728,4 +728,77 @@ import Testing
             set { lock.withLock { value = newValue } }
         }
     }
+
+    /// Pushes go to members' online sessions only: Ben's second session gets Ann's post as `updateNewChannelMessage`
+    /// with the channel as he sees it; Ann's gets `updateReadChannelOutbox` once Ben reads; Cid, offline, nothing.
+    @Test func onlineMembersGetPostsAndReadsPushed() async throws {
+        let harness = try Harness()
+        _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
+        let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
+        let cid = try await harness.signUp("9996620003", name: "Cid", key: 3, dc: 2)
+        let channel = try await Self.create(harness, key: 1, megagroup: true)
+        let users: [Api.InputUser] = [
+            .inputUser(.init(userId: ben.id, accessHash: ben.accessHash)),
+            .inputUser(.init(userId: cid.id, accessHash: cid.accessHash)),
+        ]
+        #expect(
+            Self.error(
+                await harness.call(
+                    Api.functions.channels.inviteToChannel(channel: channel.input, users: users), key: 1, dc: 2)) == nil
+        )
+        let bens = try #require(try await Self.fromDialogs(harness, key: 2, id: channel.id)).0
+        let pushed = Pushed()
+        // Ann's and Ben's other sessions (not the ones that make calls) are online.
+        for key in [Int64(1), 2] {
+            harness.updates.subscribe(
+                .init(authKeyId: key, sessionId: 1000 + key), connection: ObjectIdentifier(pushed)
+            ) { bytes in pushed.add(key, bytes) }
+        }
+        let (id, pts) = try await Self.post(harness, key: 1, channel, "live", randomId: 1)
+        let toBen = pushed.updates(for: 2)
+        guard case .updates(let body)? = toBen.last, case .updateNewChannelMessage(let new)? = body.updates.first,
+            case .message(let message) = new.message
+        else { Issue.record("Ben got \(toBen)"); return }
+        #expect(message.id == id && new.pts == pts && !message.out && message.message == "live")
+        #expect(Self.channel(in: body.chats)?.accessHash == bens.accessHash)
+        // Ann's other session gets her own post too, as hers.
+        if case .updates(let mine)? = pushed.updates(for: 1).last,
+            case .updateNewChannelMessage(let own)? = mine.updates.first,
+            case .message(let ownMessage) = own.message
+        {
+            #expect(ownMessage.out)
+        } else {
+            Issue.record("Ann's other session got nothing")
+        }
+        #expect(harness.updates.subscribedSessions(authKeyId: 3) == 0)
+        #expect(
+            await harness.call(Api.functions.channels.readHistory(channel: bens.input, maxId: id), key: 2, dc: 2)
+                == .result([0xb5, 0x75, 0x72, 0x99]))
+        let read = pushed.updates(for: 1).compactMap { updates -> Int32? in
+            if case .updateShort(let short) = updates, case .updateReadChannelOutbox(let outbox) = short.update {
+                return outbox.maxId
+            }
+            return nil
+        }
+        #expect(read == [id])
+        let inbox = pushed.updates(for: 2).compactMap { updates -> Int32? in
+            if case .updateShort(let short) = updates, case .updateReadChannelInbox(let inbox) = short.update {
+                return inbox.maxId
+            }
+            return nil
+        }
+        #expect(inbox == [id])
+    }
+
+    /// What the gateway handed to each subscribed key.
+    final class Pushed: @unchecked Sendable {
+        private let lock = NSLock()
+        private var received: [Int64: [[UInt8]]] = [:]
+
+        func add(_ key: Int64, _ bytes: [UInt8]) { lock.withLock { received[key, default: []].append(bytes) } }
+
+        func updates(for key: Int64) -> [Api.Updates] {
+            lock.withLock { received[key] ?? [] }.compactMap { try? Api.Updates(tlBytes: $0) }
+        }
+    }
 }

@@ -56,4 +56,25 @@ import Testing
         #expect(top?.id == 3 && count == 3)
         #expect(try store.read { tx in try tx.channel(id: 10) }?.pts == 3)
     }
+
+    /// A deleted channel's messages, log and views go; its members' relations stay.
+    @Test func purgingAChannelKeepsOnlyItsMembers() throws {
+        let (store, folder) = try ServerStoreTests.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.write { tx in
+            try tx.insert(ChannelRecord(id: 7, title: "T", creator: 1, date: 1000, broadcast: true))
+            try tx.upsert(ChannelMemberRecord(channelId: 7, userId: 1, inviter: 1, date: 1000))
+            try tx.insert(ChannelMessageRecord(channelId: 7, id: 1, fromId: 1, post: true, date: 1000, text: "p"))
+            _ = try tx.appendChannelUpdate(channelId: 7, ptsCount: 1, date: 1000) { _ in [1] }
+            _ = try tx.viewChannelMessage(channelId: 7, id: 1, userId: 1)
+            try tx.purgeChannelContent(channelId: 7)
+        }
+        let (count, log, member) = try store.read { tx in
+            (
+                try tx.channelMessageCount(channelId: 7), try tx.channelUpdates(channelId: 7, after: 0, limit: 10),
+                try tx.channelMember(channelId: 7, userId: 1)
+            )
+        }
+        #expect(count == 0 && log.isEmpty && member?.status == .member)
+    }
 }

@@ -250,8 +250,12 @@ extension ServerBackend {
             }, then: { [self] _ in send(pushes, caller: caller) })
     }
 
+    /// At most this many authors learn from one read that their messages were read.
+    static let readOutboxAuthorsLimit = 1000
+
     /// `channels.readHistory`: the caller's read mark up to `max_id` (0: the newest message); their other sessions
-    /// get `updateReadChannelInbox` with what is still unread.
+    /// get `updateReadChannelInbox` with what is still unread, and in a supergroup the online authors of what was
+    /// read get `updateReadChannelOutbox`.
     func readChannelHistory(_ call: Api.functions.channels.readHistory, caller: Caller) throws -> [UInt8] {
         let date = now
         var pushes: [Push] = []
@@ -261,6 +265,7 @@ extension ServerBackend {
                 let channel = access.channel
                 let top = try tx.topChannelMessage(channelId: channel.id)?.id ?? 0
                 let target = min(call.maxId <= 0 ? top : Int64(call.maxId), top)
+                let previous = access.member?.readInboxMax ?? 0
                 guard try tx.readChannel(channelId: channel.id, userId: caller.userId, maxId: target) else { return }
                 let unread = try tx.channelUnreadCount(
                     channelId: channel.id, userId: caller.userId, readInboxMax: target)
@@ -273,6 +278,21 @@ extension ServerBackend {
                         authKeyIds: try authKeys(of: caller.userId, tx: tx),
                         updates: .updateShort(.init(update: update, date: date)))
                 ]
+                // In a supergroup the authors of what was just read see their messages read
+                // (`updateReadChannelOutbox`), when online.
+                guard !channel.broadcast else { return }
+                let outbox = Api.Update.updateReadChannelOutbox(
+                    .init(channelId: channel.id, maxId: Int32(truncatingIfNeeded: target)))
+                for author in try tx.channelAuthors(
+                    channelId: channel.id, after: previous, upTo: target, except: caller.userId,
+                    limit: Self.readOutboxAuthorsLimit)
+                {
+                    let online = try authKeys(of: author, tx: tx).filter {
+                        updates.subscribedSessions(authKeyId: $0) > 0
+                    }
+                    if online.isEmpty { continue }
+                    pushes.append(Push(authKeyIds: online, updates: .updateShort(.init(update: outbox, date: date))))
+                }
             }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }

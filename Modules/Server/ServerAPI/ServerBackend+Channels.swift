@@ -301,7 +301,7 @@ extension ServerBackend {
     }
 
     /// `channels.deleteChannel`: the creator only; members see it go (`updateChannel`, then `channelForbidden`).
-    /// Its username is free again.
+    /// Its messages and log are deleted; its username is free again.
     func deleteChannel(_ call: Api.functions.channels.deleteChannel, caller: Caller) throws -> Api.Updates {
         let date = now
         var pushes: [Push] = []
@@ -313,6 +313,7 @@ extension ServerBackend {
                 channel.deleted = true
                 channel.username = nil
                 try tx.updateProfile(of: channel)
+                try tx.purgeChannelContent(channelId: channel.id)
                 // Members still on the list see the channel as `channelForbidden` from now on.
                 let deleted = channel
                 pushes = try channelPushes(deleted, userIds: [], date: date, tx: tx) { _ in

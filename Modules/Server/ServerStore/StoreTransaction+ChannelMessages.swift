@@ -229,4 +229,25 @@ extension StoreTransaction {
             ORDER BY u.date DESC, c.id DESC LIMIT ?3
             """, [.integer(userId), .integer(Int64(date)), .integer(Int64(max(0, limit)))], Self.channel)
     }
+
+    /// The authors, other than `except`, of channel `channelId`'s messages after `after` up to `upTo`, at most `limit`.
+    public func channelAuthors(
+        channelId: Int64, after: Int64, upTo: Int64, except: Int64, limit: Int
+    ) throws(SQLiteError) -> [Int64] {
+        try rows(
+            """
+            SELECT DISTINCT from_id FROM channel_messages WHERE channel_id = ? AND id > ? AND id <= ? AND from_id != ?
+            AND action IS NULL ORDER BY from_id LIMIT ?
+            """,
+            [.integer(channelId), .integer(after), .integer(upTo), .integer(except), .integer(Int64(max(0, limit)))]
+        ) { $0.int64(0) }
+    }
+
+    /// Forgets a deleted channel's messages, its log, its random ids and its views (its members' relations stay, so
+    /// they see it as `channelForbidden`).
+    public func purgeChannelContent(channelId: Int64) throws(SQLiteError) {
+        for table in ["channel_messages", "channel_updates", "channel_random_ids", "channel_message_views"] {
+            try run("DELETE FROM \(table) WHERE channel_id = ?", [.integer(channelId)])
+        }
+    }
 }
