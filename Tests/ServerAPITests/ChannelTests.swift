@@ -640,7 +640,7 @@ import Testing
     }
 
     /// A supergroup of 1,000: a post is one message in the channel (id and pts one past the last), every member reads
-    /// it from the channel's one copy, and members who are not online get nothing pushed.
+    /// it from the channel's one copy, and it is pushed to the members who are online (half of them) and no one else.
     @Test func aThousandMembersShareOneCopyOfEachPost() async throws {
         let harness = try Harness()
         _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
@@ -666,10 +666,31 @@ import Testing
             case .channelFull(let info) = full.fullChat
         else { return }
         #expect(info.participantsCount == 1000 && info.pts == 6)
+        let (quiet, _) = try await Self.post(harness, key: 1, channel, "nobody online", randomId: 98)
+        #expect(quiet == 7)
+        // Half the members come online (a second session each): the next post is pushed to those 500 only.
+        let pushed = Pushed()
+        for key in stride(from: Int64(100), to: 1099, by: 2) {
+            harness.updates.subscribe(
+                .init(authKeyId: key, sessionId: 5000 + key), connection: ObjectIdentifier(pushed)
+            ) {
+                bytes in pushed.add(key, bytes)
+            }
+        }
         let started = Date()
         let (id, pts) = try await Self.post(harness, key: 1, channel, "to everyone", randomId: 99)
         let seconds = Date().timeIntervalSince(started)
-        #expect(id == 7 && pts == 7, "took \(seconds) s")
+        #expect(id == 8 && pts == 8, "took \(seconds) s")
+        let reached = (100..<1099).filter { key in
+            pushed.updates(for: Int64(key)).contains { updates in
+                guard case .updates(let body) = updates, case .updateNewChannelMessage(let new)? = body.updates.first
+                else {
+                    return false
+                }
+                return new.pts == pts
+            }
+        }
+        #expect(reached.count == 500 && reached.allSatisfy { $0 % 2 == 0 }, "took \(seconds) s")
         // Three members, far apart, read the same message from the channel.
         for key in [Int64(100), 600, 1098] {
             let (own, _) = try #require(try await Self.fromDialogs(harness, key: key, id: channel.id))
@@ -677,8 +698,11 @@ import Testing
             else {
                 Issue.record("expected channelDifference"); return
             }
-            guard case .message(let message)? = difference.newMessages.first else { Issue.record("no message"); return }
-            #expect(message.id == 7 && message.message == "to everyone" && !message.out)
+            let texts = difference.newMessages.compactMap { message -> String? in
+                if case .message(let m) = message, !m.out { return m.message }
+                return nil
+            }
+            #expect(texts == ["nobody online", "to everyone"] && difference.final && difference.pts == 8)
         }
     }
 
