@@ -10,6 +10,10 @@ struct APIError: Error, Equatable {
 
     static func badRequest(_ message: String) -> APIError { APIError(400, message) }
 
+    /// 403: the caller may not do this here (core.telegram.org "Error handling": `CHAT_WRITE_FORBIDDEN`,
+    /// `MESSAGE_AUTHOR_REQUIRED`, `MESSAGE_DELETE_FORBIDDEN`, `RIGHT_FORBIDDEN`).
+    static func forbidden(_ message: String) -> APIError { APIError(403, message) }
+
     /// 303 `<KIND>_MIGRATE_<dc>`: the client must repeat the call on `dc`.
     static func migrate(_ kind: String, to dc: Int32) -> APIError { APIError(303, "\(kind)_MIGRATE_\(dc)") }
 

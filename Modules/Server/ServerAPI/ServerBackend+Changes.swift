@@ -19,7 +19,7 @@ extension ServerBackend {
                     throw APIError.messageIdInvalid
                 }
                 guard original.fromId == caller.userId, original.action == nil else {
-                    throw APIError.badRequest("MESSAGE_AUTHOR_REQUIRED")
+                    throw APIError.forbidden("MESSAGE_AUTHOR_REQUIRED")
                 }
                 let text = call.message ?? original.text
                 let entities =

@@ -40,10 +40,10 @@ extension ServerBackend {
         /// members not restricted from sending.
         func checkCanPost() throws(APIError) {
             if channel.broadcast {
-                guard can(\.postMessages) else { throw .badRequest("CHAT_WRITE_FORBIDDEN") }
+                guard can(\.postMessages) else { throw .forbidden("CHAT_WRITE_FORBIDDEN") }
                 return
             }
-            guard isMember else { throw .badRequest("CHAT_WRITE_FORBIDDEN") }
+            guard isMember else { throw .forbidden("CHAT_WRITE_FORBIDDEN") }
             if !isAdmin, case .chatBannedRights(let banned)? = bannedRights, banned.sendMessages {
                 throw .badRequest("USER_BANNED_IN_CHANNEL")
             }

@@ -164,7 +164,7 @@ extension ServerBackend {
                 }
                 let mine = message.fromId == caller.userId
                 guard message.action == nil, mine || (message.post && access.can(\.editMessages)) else {
-                    throw APIError.badRequest("MESSAGE_AUTHOR_REQUIRED")
+                    throw APIError.forbidden("MESSAGE_AUTHOR_REQUIRED")
                 }
                 let text = call.message ?? message.text
                 let entities =
@@ -222,7 +222,7 @@ extension ServerBackend {
                 let found = try tx.channelMessages(channelId: channel.id, ids: call.id.map(Int64.init))
                 for message in found where !access.can(\.deleteMessages) {
                     guard message.fromId == caller.userId, message.action == nil else {
-                        throw APIError.badRequest("MESSAGE_DELETE_FORBIDDEN")
+                        throw APIError.forbidden("MESSAGE_DELETE_FORBIDDEN")
                     }
                 }
                 let deleted = try tx.deleteChannelMessages(channelId: channel.id, ids: found.map(\.id))

@@ -27,7 +27,7 @@ extension ServerBackend {
                 else { throw APIError.internalError }
                 let granted = Self.rightFlags(wanted)
                 guard access.isCreator || granted.isSubset(of: Self.rightFlags(held)) else {
-                    throw APIError.badRequest("RIGHT_FORBIDDEN")
+                    throw APIError.forbidden("RIGHT_FORBIDDEN")
                 }
                 if granted.isEmpty {
                     member.adminRights = nil
