@@ -5,7 +5,7 @@ import Testing
 /// Telethon 1.45.0 in supergroups and broadcast channels on a real tg-server (Tests/Fixtures/telethon/
 /// server_channels.py): a supergroup and a broadcast channel made public, found by username and joined by a second
 /// account with its own access hash; posts live both ways; a broadcast post without author and with views; a
-/// non-admin refused with `CHAT_WRITE_FORBIDDEN`; then 300 posts while the second account is offline, caught up by
+/// non-admin refused with `CHAT_WRITE_FORBIDDEN`; the member list and an admin made with Telethon's helpers; then 300 posts while the second account is offline, caught up by
 /// `catch_up()` (`updateChannelTooLong` in `updates.getDifference`, then `updates.getChannelDifference` in pages of
 /// 100), each once and in order.
 @Suite(.serialized) struct TelethonChannelTests {
@@ -20,6 +20,9 @@ import Testing
         let bob_post_refused: String?
         let bob_history: [String]
         let bob_dialogs: [String]
+        let participants_names: [String]
+        let admins: [[String?]]
+        let bob_promoting_himself: String?
         let caught_up: Int
         let caught_up_in_order: Bool
         let caught_up_head: [String]
@@ -74,6 +77,10 @@ import Testing
         #expect(report.bob_post_refused == "ChatWriteForbiddenError")
         #expect(report.bob_history.suffix(2) == ["hello group", "hi from bob"])
         #expect(report.bob_dialogs == ["News", "Supergroup"])
+        // Telethon's get_participants (channels.getParticipants) and edit_admin (channels.editAdmin).
+        #expect(report.participants_names == ["Alice", "Bob"])
+        #expect(report.admins == [["Alice", "ChannelParticipantCreator", nil], ["Bob", "ChannelParticipantAdmin", "mod"]])
+        #expect(report.bob_promoting_himself == "ChatAdminRequiredError")
         #expect(report.caught_up == 301)
         #expect(report.caught_up_in_order, "head \(report.caught_up_head) tail \(report.caught_up_tail)")
         // catch_up alone brought the 300 (updateChannelTooLong in updates.getDifference), 100 at a time: three pages,

@@ -20,7 +20,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
 
-from telethon import TelegramClient, events, errors, functions
+from telethon import TelegramClient, events, errors, functions, types
 from telethon._updates import messagebox
 from telethon.crypto import rsa
 from telethon.sessions import SQLiteSession
@@ -121,6 +121,18 @@ async def run(args):
         report["bob_history"] = [m.raw_text for m in reversed(history) if m.raw_text]
         dialogs = await bob.get_dialogs()
         report["bob_dialogs"] = sorted(d.name for d in dialogs if d.is_channel)
+
+        # Members and rights through Telethon's own helpers (channels.getParticipants pages, channels.editAdmin).
+        report["participants_names"] = sorted(u.first_name for u in await alice.get_participants(group))
+        await alice.edit_admin(group, me_bob.id, delete_messages=True, title="mod")
+        admins = await alice.get_participants(group, filter=types.ChannelParticipantsAdmins())
+        report["admins"] = sorted(
+            [u.first_name, type(u.participant).__name__, getattr(u.participant, "rank", None)] for u in admins)
+        try:
+            await bob.edit_admin(bob_group, me_bob.id, add_admins=True)
+            report["bob_promoting_himself"] = None
+        except errors.RPCError as error:
+            report["bob_promoting_himself"] = type(error).__name__
     finally:
         await alice.disconnect()
         await bob.disconnect()
