@@ -814,6 +814,49 @@ import Testing
         #expect(inbox == [id])
     }
 
+    /// Pinning: channels and people share one pinned order at the head of the list, most recently pinned first.
+    @Test func pinnedChannelsAndPeopleLeadTheDialogs() async throws {
+        let harness = try Harness()
+        _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
+        let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
+        let benPeer = Api.InputPeer.inputPeerUser(.init(userId: ben.id, accessHash: ben.accessHash))
+        let first = try await Self.create(harness, key: 1, title: "First", megagroup: true)
+        _ = await harness.call(
+            Api.functions.messages.sendMessage(peer: benPeer, message: "hi", randomId: 1), key: 1, dc: 2)
+        let second = try await Self.create(harness, key: 1, title: "Second", megagroup: true)
+        func order() async throws -> [String] {
+            let answer = try await harness.result(
+                Api.functions.messages.getDialogs(
+                    offsetDate: 0, offsetId: 0, offsetPeer: .inputPeerEmpty, limit: 10, hash: 0),
+                as: Api.messages.Dialogs.self, key: 1, dc: 2)
+            guard case .dialogs(let list) = answer else { return [] }
+            return list.dialogs.map { dialog in
+                guard case .dialog(let d) = dialog else { return "?" }
+                switch d.peer {
+                case .peerUser: return d.pinned ? "ben*" : "ben"
+                case .peerChannel(let c): return (c.channelId == first.id ? "first" : "second") + (d.pinned ? "*" : "")
+                default: return "?"
+                }
+            }
+        }
+        func pin(_ peer: Api.InputPeer, _ pinned: Bool = true) async -> String? {
+            Self.error(
+                await harness.call(
+                    Api.functions.messages.toggleDialogPin(pinned: pinned, peer: .inputDialogPeer(.init(peer: peer))),
+                    key: 1, dc: 2))
+        }
+        // Same date everywhere (the harness's clock stands still): the box's dialogs, then channels by id.
+        #expect(try await order() == ["ben", "second", "first"])
+        #expect(await pin(first.peer) == nil)
+        #expect(try await order() == ["first*", "ben", "second"])
+        #expect(await pin(benPeer) == nil)
+        #expect(try await order() == ["ben*", "first*", "second"])
+        #expect(await pin(first.peer, false) == nil)
+        #expect(try await order() == ["ben*", "second", "first"])
+        let stranger = Channel(id: second.id, accessHash: 42)
+        #expect(await pin(stranger.peer) == "CHANNEL_INVALID")
+    }
+
     /// What the gateway handed to each subscribed key.
     final class Pushed: @unchecked Sendable {
         private let lock = NSLock()

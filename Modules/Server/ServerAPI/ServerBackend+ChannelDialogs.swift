@@ -7,7 +7,7 @@ import TelegramApi
 /// updates": the client keeps one pts per channel, starting from the dialog's).
 extension ServerBackend {
     /// `messages.getDialogs` for an account in channels: its message box's dialogs and its channels' merged in one
-    /// order — the box's pinned dialogs first, then by their top message's date, newest first; at one date the box's
+    /// order — pinned dialogs and channels first (most recently pinned first), then by their top message's date, newest first; at one date the box's
     /// before channels, each by id, highest first (message ids of a box and of a channel are different sequences,
     /// so only dates compare). A page after the first starts after `offset_peer`'s dialog when it names one of the
     /// caller's (Telethon and Telegram's clients pass the last dialog of the page before), else after `offset_id`
@@ -43,17 +43,21 @@ extension ServerBackend {
         let firstPage = boxOffsetId == 0 && boxOffsetDate == 0 && channelCursor == .start
         let box = try tx.dialogs(owner: caller.userId, offsetId: boxOffsetId, offsetDate: boxOffsetDate, limit: limit)
             .filter { !(call.excludePinned && $0.pinned > 0) }
-        let channels = try tx.channelDialogs(userId: caller.userId, after: channelCursor, limit: limit)
+        let channels = try tx.channelDialogs(userId: caller.userId, after: channelCursor, pinned: false, limit: limit)
+        // Pinned channels lead the first page with the box's pinned dialogs, most recently pinned first.
+        let pinnedChannels =
+            firstPage && !call.excludePinned
+            ? try tx.channelDialogs(userId: caller.userId, pinned: true, limit: limit) : []
         enum Entry {
             case box(DialogRecord)
             case channel(ChannelDialogRecord)
         }
         // (date, rank, id), compared descending: at one date the box's dialogs (rank 1) before channels (rank 0).
         var keyed: [(key: (Int32, Int, Int64), entry: Entry)] = []
-        var pinned: [Entry] = []
+        var pinnedByOrder: [(order: Int64, entry: Entry)] = pinnedChannels.map { ($0.pinned, .channel($0)) }
         for dialog in box {
             if dialog.pinned > 0 {
-                pinned.append(.box(dialog))
+                pinnedByOrder.append((dialog.pinned, .box(dialog)))
                 continue
             }
             let date = try tx.message(owner: caller.userId, id: dialog.topMessage)?.date ?? 0
@@ -61,6 +65,7 @@ extension ServerBackend {
         }
         for dialog in channels { keyed.append(((dialog.topDate, 0, dialog.channel.id), .channel(dialog))) }
         keyed.sort { $0.key > $1.key }
+        let pinned = pinnedByOrder.sorted { $0.order > $1.order }.map(\.entry)
         let page = Array((pinned + keyed.map(\.entry)).prefix(limit))
         var boxDialogs: [DialogRecord] = []
         var channelDialogs: [ChannelDialogRecord] = []

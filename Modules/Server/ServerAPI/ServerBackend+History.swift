@@ -204,6 +204,16 @@ extension ServerBackend {
 
     func toggleDialogPin(_ call: Api.functions.messages.toggleDialogPin, caller: Caller) throws -> [UInt8] {
         guard case .inputDialogPeer(let input) = call.peer else { throw APIError.peerIdInvalid }
+        if Self.isChannel(input.peer) {
+            let found = try store.write { [self] tx throws -> Bool in
+                guard let access = try channelAccess(input.peer, caller: caller, need: .member, tx: tx) else {
+                    return false
+                }
+                return try tx.setChannelPinned(channelId: access.channel.id, userId: caller.userId, pinned: call.pinned)
+            }
+            guard found else { throw APIError.peerIdInvalid }
+            return Reply.bool(true)
+        }
         let found = try store.write { [self] tx in
             try tx.setPinned(
                 owner: caller.userId, peer: try resolve(input.peer, caller: caller, tx: tx), pinned: call.pinned)

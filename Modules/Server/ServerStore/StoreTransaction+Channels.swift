@@ -165,9 +165,9 @@ extension StoreTransaction {
     }
 
     /// The live channels `userId` is a member of, as dialogs: newest top message first (at one date, highest channel
-    /// id first), those past `cursor` only; at most `limit`.
+    /// id first), those past `cursor` only, only pinned or only unpinned ones when `pinned` says so; at most `limit`.
     public func channelDialogs(
-        userId: Int64, after cursor: ChannelDialogCursor = .start, limit: Int
+        userId: Int64, after cursor: ChannelDialogCursor = .start, pinned: Bool? = nil, limit: Int
     )
         throws(SQLiteError) -> [ChannelDialogRecord]
     {
@@ -179,6 +179,7 @@ extension StoreTransaction {
             WHERE m.user_id = ?1 AND m.status = 0 AND c.deleted = 0
             """
         var values: [SQLValue] = [.integer(userId), .integer(Int64(max(0, limit)))]
+        if let pinned { sql += pinned ? " AND m.pinned > 0" : " AND m.pinned = 0" }
         switch cursor {
         case .start: break
         case .olderThan(let date):
