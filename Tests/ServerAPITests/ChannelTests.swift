@@ -812,6 +812,20 @@ import Testing
             return nil
         }
         #expect(inbox == [id])
+        // Ben types: Ann's online session hears it, Ben's own does not.
+        #expect(
+            await harness.call(
+                Api.functions.messages.setTyping(peer: bens.peer, action: .sendMessageTypingAction), key: 2, dc: 2)
+                == .result([0xb5, 0x75, 0x72, 0x99]))
+        let typing = { (key: Int64) in
+            pushed.updates(for: key).filter { updates in
+                guard case .updates(let body) = updates, case .updateChannelUserTyping? = body.updates.first else {
+                    return false
+                }
+                return true
+            }.count
+        }
+        #expect(typing(1) == 1 && typing(2) == 0)
     }
 
     /// Pinning: channels and people share one pinned order at the head of the list, most recently pinned first.

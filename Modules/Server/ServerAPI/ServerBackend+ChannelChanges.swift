@@ -178,4 +178,31 @@ extension ServerBackend {
         }
         return call.increment ? try store.write(body) : try store.read(body)
     }
+
+    /// `messages.setTyping` in a supergroup: `updateChannelUserTyping` to the members online, never stored; in a
+    /// broadcast channel nobody is told (its readers see posts, not their authors).
+    func setChannelTyping(_ call: Api.functions.messages.setTyping, caller: Caller) throws -> [UInt8] {
+        let date = now
+        let pushes = try store.read { [self] tx throws -> [Push] in
+            guard let access = try channelAccess(call.peer, caller: caller, need: .member, tx: tx) else {
+                throw APIError.channelInvalid
+            }
+            guard !access.channel.broadcast else { return [] }
+            return try channelPushes(access.channel, userIds: [caller.userId], date: date, tx: tx) { viewer in
+                viewer == caller.userId
+                    ? []
+                    : [
+                        .updateChannelUserTyping(
+                            .init(
+                                channelId: access.channel.id, fromId: .peerUser(.init(userId: caller.userId)),
+                                action: call.action))
+                    ]
+            }.filter {
+                guard case .updates(let body) = $0.updates else { return true }
+                return !body.updates.isEmpty
+            }
+        }
+        send(pushes, caller: caller)
+        return Reply.bool(true)
+    }
 }
