@@ -871,6 +871,57 @@ import Testing
         #expect(await pin(stranger.peer) == "CHANNEL_INVALID")
     }
 
+    /// A member restricted from sending who leaves a public supergroup and joins again is still restricted.
+    @Test func restrictionsOutliveLeavingAndComingBack() async throws {
+        let harness = try Harness()
+        _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
+        let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
+        let channel = try await Self.create(harness, key: 1, megagroup: true)
+        #expect(
+            await harness.call(
+                Api.functions.channels.updateUsername(channel: channel.input, username: "open_group"), key: 1, dc: 2)
+                == .result([0xb5, 0x75, 0x72, 0x99]))
+        let resolved = try await harness.result(
+            Api.functions.contacts.resolveUsername(username: "open_group"), as: Api.contacts.ResolvedPeer.self, key: 2,
+            dc: 2)
+        guard case .resolvedPeer(let found) = resolved, let hash = Self.channel(in: found.chats)?.accessHash else {
+            return
+        }
+        let bens = Channel(id: channel.id, accessHash: hash)
+        #expect(
+            Self.error(await harness.call(Api.functions.channels.joinChannel(channel: bens.input), key: 2, dc: 2))
+                == nil)
+        let benPeer = Api.InputPeer.inputPeerUser(.init(userId: ben.id, accessHash: ben.accessHash))
+        let restrict = Api.functions.channels.editBanned(
+            channel: channel.input, participant: benPeer,
+            bannedRights: .chatBannedRights(.init(sendMessages: true, untilDate: 0)))
+        #expect(Self.error(await harness.call(restrict, key: 1, dc: 2)) == nil)
+        let send = Api.functions.messages.sendMessage(peer: bens.peer, message: "x", randomId: 1)
+        #expect(Self.error(await harness.call(send, key: 2, dc: 2)) == "USER_BANNED_IN_CHANNEL")
+        #expect(
+            Self.error(await harness.call(Api.functions.channels.leaveChannel(channel: bens.input), key: 2, dc: 2))
+                == nil)
+        #expect(
+            Self.error(await harness.call(Api.functions.channels.joinChannel(channel: bens.input), key: 2, dc: 2))
+                == nil)
+        #expect(Self.error(await harness.call(send, key: 2, dc: 2)) == "USER_BANNED_IN_CHANNEL")
+        // A restriction that ended (until_date passed) no longer holds.
+        let ended = Api.functions.channels.editBanned(
+            channel: channel.input, participant: benPeer,
+            bannedRights: .chatBannedRights(.init(sendMessages: true, untilDate: 1_700_000_000)))
+        #expect(Self.error(await harness.call(ended, key: 1, dc: 2)) == nil)
+        #expect(
+            Self.error(
+                await harness.call(
+                    Api.functions.messages.sendMessage(peer: bens.peer, message: "y", randomId: 2), key: 2, dc: 2))
+                == nil)
+        // Lifted (no rights): Ben writes again.
+        let lift = Api.functions.channels.editBanned(
+            channel: channel.input, participant: benPeer, bannedRights: .chatBannedRights(.init(untilDate: 0)))
+        #expect(Self.error(await harness.call(lift, key: 1, dc: 2)) == nil)
+        #expect(Self.error(await harness.call(send, key: 2, dc: 2)) == nil)
+    }
+
     /// What the gateway handed to each subscribed key.
     final class Pushed: @unchecked Sendable {
         private let lock = NSLock()

@@ -36,15 +36,18 @@ extension ServerBackend {
             return rights[keyPath: right]
         }
 
-        /// Throws unless the caller may post: in a broadcast channel admins with `post_messages`; in a supergroup
-        /// members not restricted from sending.
-        func checkCanPost() throws(APIError) {
+        /// Throws unless the caller may post at `now`: in a broadcast channel admins with `post_messages`; in a
+        /// supergroup members not restricted from sending (a restriction's `until_date`, when set, ends it:
+        /// core.telegram.org "Admin, banned, default rights", 0 meaning for ever).
+        func checkCanPost(now: Int32) throws(APIError) {
             if channel.broadcast {
                 guard can(\.postMessages) else { throw .forbidden("CHAT_WRITE_FORBIDDEN") }
                 return
             }
             guard isMember else { throw .forbidden("CHAT_WRITE_FORBIDDEN") }
-            if !isAdmin, case .chatBannedRights(let banned)? = bannedRights, banned.sendMessages {
+            if !isAdmin, case .chatBannedRights(let banned)? = bannedRights, banned.sendMessages,
+                banned.untilDate == 0 || banned.untilDate > now
+            {
                 throw .badRequest("USER_BANNED_IN_CHANNEL")
             }
         }

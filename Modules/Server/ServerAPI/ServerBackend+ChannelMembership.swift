@@ -7,7 +7,8 @@ import TelegramApi
 /// is silent; whoever a change concerns gets `updateChannel` pushed live.
 extension ServerBackend {
     /// Makes `userId` a member (from `inviter`), read up to the channel's newest message so its history is not
-    /// unread to them; throws `CHANNELS_TOO_MUCH` / `USERS_TOO_MUCH` past the bounds.
+    /// unread to them, keeping restrictions they had (not a ban: only an admin who may ban lets them back in);
+    /// throws `CHANNELS_TOO_MUCH` / `USERS_TOO_MUCH` past the bounds.
     func admit(
         _ userId: Int64, to channel: ChannelRecord, inviter: Int64, date: Int32, tx: StoreTransaction
     )
@@ -20,9 +21,13 @@ extension ServerBackend {
             throw APIError.badRequest("USERS_TOO_MUCH")
         }
         let previous = try tx.channelMember(channelId: channel.id, userId: userId)
+        // Restrictions outlive leaving and coming back; a ban is lifted by the admin who lets them in again.
+        let keepsRestrictions = previous?.status != .banned
         try tx.upsert(
             ChannelMemberRecord(
                 channelId: channel.id, userId: userId, inviter: inviter, date: date,
+                bannedRights: keepsRestrictions ? previous?.bannedRights : nil,
+                kickedBy: keepsRestrictions ? previous?.kickedBy : nil,
                 readInboxMax: max(previous?.readInboxMax ?? 0, channel.nextMessageId - 1)))
     }
 

@@ -120,7 +120,7 @@ extension ServerBackend {
                 guard let access = try channelAccess(peer, caller: caller, need: .read, tx: tx) else {
                     throw APIError.channelInvalid
                 }
-                try access.checkCanPost()
+                try access.checkCanPost(now: date)
                 let posts = try appendChannelMessages(
                     messages, channel: access.channel, sender: caller.userId, date: date, tx: tx)
                 guard let channel = try tx.channel(id: access.channel.id) else { throw APIError.internalError }
