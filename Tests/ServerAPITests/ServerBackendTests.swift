@@ -11,6 +11,8 @@ import Testing
     final class Harness: @unchecked Sendable {
         let folder: URL
         let handler: ServerAPIHandler
+        /// Where the run's pushes go: a test subscribes sessions to see them.
+        let updates: UpdateGateway
         private var nextMessageId: Int64 = 4
 
         init(
@@ -24,7 +26,9 @@ import Testing
                     loginCodes: .init(folder: folder.appendingPathComponent("codes"), fixedCode: fixedCode),
                     flood: flood, stickerSet: .required,
                     pushDirectory: pushes ? folder.appendingPathComponent("pushes") : nil, clock: clock))
-            handler = try bootstrap.start(dataCenters: BackendBootstrap.dataCenters(basePort: 5001)).handler
+            let running = try bootstrap.start(dataCenters: BackendBootstrap.dataCenters(basePort: 5001))
+            handler = running.handler
+            updates = running.updates
         }
 
         deinit { try? FileManager.default.removeItem(at: folder) }

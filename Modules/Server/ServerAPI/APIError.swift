@@ -10,6 +10,10 @@ struct APIError: Error, Equatable {
 
     static func badRequest(_ message: String) -> APIError { APIError(400, message) }
 
+    /// 403: the caller may not do this here (core.telegram.org "Error handling": `CHAT_WRITE_FORBIDDEN`,
+    /// `MESSAGE_AUTHOR_REQUIRED`, `MESSAGE_DELETE_FORBIDDEN`, `RIGHT_FORBIDDEN`).
+    static func forbidden(_ message: String) -> APIError { APIError(403, message) }
+
     /// 303 `<KIND>_MIGRATE_<dc>`: the client must repeat the call on `dc`.
     static func migrate(_ kind: String, to dc: Int32) -> APIError { APIError(303, "\(kind)_MIGRATE_\(dc)") }
 
@@ -25,8 +29,8 @@ struct APIError: Error, Equatable {
     static let messageEmpty = badRequest("MESSAGE_EMPTY")
     static let messageTooLong = badRequest("MESSAGE_TOO_LONG")
     static let limitInvalid = badRequest("LIMIT_INVALID")
-    /// Supergroups and channels are not served yet.
-    static let channelsNotServed = badRequest("CHANNEL_INVALID")
+    /// A channel that does not exist, or an access hash that is not the caller's (core.telegram.org: `CHANNEL_INVALID`).
+    static let channelInvalid = badRequest("CHANNEL_INVALID")
     static let internalError = APIError(500, "INTERNAL")
     /// A `random_id` the sender used before: a 500 in Telegram (Telethon's `RandomIdDuplicateError` is a
     /// `ServerError`), so clients written against this server meet the code they will meet there.

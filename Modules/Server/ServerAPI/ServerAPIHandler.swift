@@ -8,7 +8,7 @@ import TelegramApi
 /// The server's application layer: routes each API call to the service that owns it. Without a backend (the
 /// transport tests and benchmarks) only `help.*` is served and every method of a signed-in user answers 401
 /// `AUTH_KEY_UNREGISTERED`; with one, accounts, messages and updates are served. Methods nothing serves answer
-/// 400 `METHOD_NOT_IMPLEMENTED`, supergroup and channel methods 400 `CHANNEL_INVALID` until they are served.
+/// 400 `METHOD_NOT_IMPLEMENTED`.
 public struct ServerAPIHandler: RPCHandler {
     public let help: HelpService
     public let backend: ServerBackend?
@@ -73,7 +73,6 @@ public struct ServerAPIHandler: RPCHandler {
                 withoutUpdates: call.withoutUpdates)
         }
         if let answer = try backend.routeSignedIn(call.function, signedIn: signedIn) { return answer }
-        throw call.function.functionName.hasPrefix("channels.")
-            ? APIError.channelsNotServed : APIError.badRequest("METHOD_NOT_IMPLEMENTED")
+        throw APIError.badRequest("METHOD_NOT_IMPLEMENTED")
     }
 }

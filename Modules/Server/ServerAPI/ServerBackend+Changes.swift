@@ -6,6 +6,7 @@ import TelegramApi
 /// pushed to the box owner's other sessions.
 extension ServerBackend {
     func editMessage(_ call: Api.functions.messages.editMessage, caller: Caller) throws -> Api.Updates {
+        if Self.isChannel(call.peer) { return try editChannelMessage(call, caller: caller) }
         if let text = call.message { try TextLimit.message.check(text) }
         guard call.media == nil else { throw APIError.badRequest("MEDIA_NOT_MODIFIABLE") }
         let date = now
@@ -18,7 +19,7 @@ extension ServerBackend {
                     throw APIError.messageIdInvalid
                 }
                 guard original.fromId == caller.userId, original.action == nil else {
-                    throw APIError.badRequest("MESSAGE_AUTHOR_REQUIRED")
+                    throw APIError.forbidden("MESSAGE_AUTHOR_REQUIRED")
                 }
                 let text = call.message ?? original.text
                 let entities =
@@ -168,6 +169,7 @@ extension ServerBackend {
 
     /// `messages.setTyping`: pushed to the other side at once, never stored (no pts).
     func setTyping(_ call: Api.functions.messages.setTyping, caller: Caller) throws -> [UInt8] {
+        if Self.isChannel(call.peer) { return try setChannelTyping(call, caller: caller) }
         let date = now
         var pushes: [Push] = []
         try store.write(

@@ -43,7 +43,8 @@ extension ServerBackend {
     static func checkedLimit(_ limit: Int32, maximum: Int = 100) -> Int { Int(min(max(limit, 0), Int32(maximum))) }
 
     func getHistory(_ call: Api.functions.messages.getHistory, caller: Caller) throws -> Api.messages.Messages {
-        try store.read { tx in
+        if Self.isChannel(call.peer) { return try channelHistory(call, caller: caller) }
+        return try store.read { tx in
             let peer = try resolve(call.peer, caller: caller, tx: tx)
             let query = HistoryQuery(
                 offsetId: Int64(call.offsetId), offsetDate: call.offsetDate, addOffset: Int(call.addOffset),
@@ -79,7 +80,8 @@ extension ServerBackend {
     }
 
     func search(_ call: Api.functions.messages.search, caller: Caller) throws -> Api.messages.Messages {
-        try store.read { tx in
+        if Self.isChannel(call.peer) { return try searchChannel(call, caller: caller) }
+        return try store.read { tx in
             var peer: PeerRef?
             if case .inputPeerEmpty = call.peer {} else { peer = try resolve(call.peer, caller: caller, tx: tx) }
             let records = try tx.search(
@@ -137,6 +139,7 @@ extension ServerBackend {
 
     func getDialogs(_ call: Api.functions.messages.getDialogs, caller: Caller) throws -> Api.messages.Dialogs {
         try store.read { tx in
+            if let merged = try dialogsWithChannels(call, caller: caller, tx: tx) { return merged }
             let limit = Self.checkedLimit(call.limit == 0 ? 20 : call.limit)
             // The next page starts below offset_id, or below offset_peer's top message, or before offset_date
             // (Telethon's iter_dialogs passes all three from the last dialog of the page before).
@@ -171,7 +174,19 @@ extension ServerBackend {
         guard call.peers.count <= 100 else { throw APIError.limitInvalid }
         return try store.read { tx in
             var dialogs: [DialogRecord] = []
+            var channels: (dialogs: [Api.Dialog], messages: [Api.Message], chats: [Api.Chat], users: [Api.User]) = (
+                [], [], [], []
+            )
             for case .inputDialogPeer(let input) in call.peers {
+                if Self.isChannel(input.peer) {
+                    if let parts = try channelPeerDialog(input.peer, caller: caller, tx: tx) {
+                        channels.dialogs += parts.dialogs
+                        channels.messages += parts.messages
+                        channels.chats += parts.chats
+                        channels.users += parts.users
+                    }
+                    continue
+                }
                 let peer = try resolve(input.peer, caller: caller, tx: tx)
                 if let dialog = try tx.dialog(owner: caller.userId, peer: peer) { dialogs.append(dialog) }
             }
@@ -181,13 +196,24 @@ extension ServerBackend {
             }
             return .peerDialogs(
                 .init(
-                    dialogs: apiDialogs, messages: content.messages, chats: content.chats, users: content.users,
+                    dialogs: apiDialogs + channels.dialogs, messages: content.messages + channels.messages,
+                    chats: content.chats + channels.chats, users: content.users + channels.users,
                     state: apiState(state)))
         }
     }
 
     func toggleDialogPin(_ call: Api.functions.messages.toggleDialogPin, caller: Caller) throws -> [UInt8] {
         guard case .inputDialogPeer(let input) = call.peer else { throw APIError.peerIdInvalid }
+        if Self.isChannel(input.peer) {
+            let found = try store.write { [self] tx throws -> Bool in
+                guard let access = try channelAccess(input.peer, caller: caller, need: .member, tx: tx) else {
+                    return false
+                }
+                return try tx.setChannelPinned(channelId: access.channel.id, userId: caller.userId, pinned: call.pinned)
+            }
+            guard found else { throw APIError.peerIdInvalid }
+            return Reply.bool(true)
+        }
         let found = try store.write { [self] tx in
             try tx.setPinned(
                 owner: caller.userId, peer: try resolve(input.peer, caller: caller, tx: tx), pinned: call.pinned)

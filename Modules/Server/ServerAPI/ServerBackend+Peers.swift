@@ -31,7 +31,8 @@ extension ServerBackend {
             }
             return .chat(record.id)
         case .inputPeerChannel, .inputPeerChannelFromMessage:
-            throw APIError.channelsNotServed
+            // Channels are no message box's peer: the methods that serve them take them before resolving.
+            throw APIError.channelInvalid
         case .inputPeerEmpty:
             throw APIError.peerIdInvalid
         }

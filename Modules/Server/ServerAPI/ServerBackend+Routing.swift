@@ -109,6 +109,42 @@ extension ServerBackend {
             return try editChatTitle(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
+        // supergroups and channels
+        case let f as Api.functions.channels.createChannel:
+            return try createChannel(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.getChannels: return try getChannels(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.getFullChannel:
+            return try getFullChannel(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.joinChannel: return try joinChannel(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.leaveChannel:
+            return try leaveChannel(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.inviteToChannel:
+            return try inviteToChannel(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.editTitle:
+            return try editChannelTitle(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editChatAbout: return try editChannelAbout(f, caller: try signedIn())
+        case let f as Api.functions.channels.deleteChannel:
+            return try deleteChannel(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.checkUsername: return try checkChannelUsername(f, caller: try signedIn())
+        case let f as Api.functions.channels.updateUsername:
+            return try updateChannelUsername(f, caller: try signedIn())
+        case let f as Api.functions.channels.getMessages:
+            return try getChannelMessages(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.deleteMessages:
+            return try deleteChannelMessages(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.readHistory: return try readChannelHistory(f, caller: try signedIn())
+        case let f as Api.functions.messages.getMessagesViews:
+            return try getMessagesViews(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.editAdmin:
+            return try editChannelAdmin(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.editBanned:
+            return try editChannelBanned(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.getParticipants:
+            return try getChannelParticipants(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.getParticipant:
+            return try getChannelParticipant(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.updates.getChannelDifference:
+            return try getChannelDifference(f, caller: try signedIn()).serialized()
         // secret chats
         case let f as Api.functions.messages.getDhConfig:
             _ = try signedIn()

@@ -37,6 +37,7 @@ extension ServerBackend {
         let outgoing = Outgoing(
             text: call.message, entities: entities, replyTo: Self.replyId(call.replyTo), silent: call.silent,
             randomId: call.randomId)
+        if Self.isChannel(call.peer) { return try sendToChannel([outgoing], peer: call.peer, caller: caller) }
         let landed = try deliver([outgoing], to: call.peer, caller: caller)
         guard let mine = landed.first?.first(where: { $0.message.owner == caller.userId }) else {
             throw APIError.internalError

@@ -13,6 +13,7 @@ extension ServerBackend {
             text: call.message, entities: entities, media: media, mediaKind: kind.rawValue,
             replyTo: Self.replyId(call.replyTo),
             silent: call.silent, randomId: call.randomId)
+        if Self.isChannel(call.peer) { return try sendToChannel([outgoing], peer: call.peer, caller: caller) }
         return try sentUpdates(
             try deliver([outgoing], to: call.peer, caller: caller), randomIds: [call.randomId], caller: caller)
     }
@@ -32,6 +33,7 @@ extension ServerBackend {
                     replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: single.randomId,
                     groupedId: groupedId))
         }
+        if Self.isChannel(call.peer) { return try sendToChannel(messages, peer: call.peer, caller: caller) }
         return try sentUpdates(
             try deliver(messages, to: call.peer, caller: caller), randomIds: messages.map(\.randomId), caller: caller)
     }
@@ -41,19 +43,30 @@ extension ServerBackend {
         try media(call.media, caller: caller).media
     }
 
-    /// `messages.forwardMessages`: copies of the caller's messages, with a forward header naming their sender.
+    /// `messages.forwardMessages`: copies of the caller's messages (or of a channel's, `forwardedFromChannel`), with a
+    /// forward header naming their sender; to a channel they are posted there.
     func forwardMessages(_ call: Api.functions.messages.forwardMessages, caller: Caller) throws -> Api.Updates {
         guard call.id.count == call.randomId.count, (1...100).contains(call.id.count) else {
             throw APIError.badRequest("RANDOM_ID_INVALID")
         }
+        let messages =
+            Self.isChannel(call.fromPeer)
+            ? try forwardedFromChannel(call, caller: caller) : try forwardedFromBox(call, caller: caller)
+        guard !messages.isEmpty else { throw APIError.messageIdInvalid }
+        if Self.isChannel(call.toPeer) { return try sendToChannel(messages, peer: call.toPeer, caller: caller) }
+        return try sentUpdates(
+            try deliver(messages, to: call.toPeer, caller: caller), randomIds: call.randomId, caller: caller)
+    }
+
+    /// Copies of the caller's own messages to forward, each with a header naming its sender.
+    private func forwardedFromBox(_ call: Api.functions.messages.forwardMessages, caller: Caller) throws -> [Outgoing] {
         let originals = try store.read { tx throws -> [MessageRecord] in
             let from = try resolve(call.fromPeer, caller: caller, tx: tx)
             return try tx.messages(owner: caller.userId, ids: call.id.map(Int64.init)).filter {
                 $0.peer == from && $0.action == nil
             }
         }
-        guard !originals.isEmpty else { throw APIError.messageIdInvalid }
-        let messages = zip(originals, call.randomId).map { original, randomId in
+        return zip(originals, call.randomId).map { original, randomId in
             let header =
                 original.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }
                 ?? .messageFwdHeader(.init(fromId: .peerUser(.init(userId: original.fromId)), date: original.date))
@@ -63,7 +76,5 @@ extension ServerBackend {
                 silent: call.silent,
                 randomId: randomId, groupedId: original.groupedId, forward: header)
         }
-        return try sentUpdates(
-            try deliver(messages, to: call.toPeer, caller: caller), randomIds: call.randomId, caller: caller)
     }
 }

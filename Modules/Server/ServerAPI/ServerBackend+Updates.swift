@@ -8,6 +8,8 @@ extension ServerBackend {
     /// At most this many stored updates go in one `updates.difference`; past it the answer is a
     /// `differenceSlice` with the state reached.
     static let differenceSliceLimit = 1000
+    /// At most this many channels are named by `updateChannelTooLong` in one difference.
+    static let channelsTooLongLimit = 100
 
     /// One push, decided inside a transaction and handed to the gateway after it commits.
     struct Push {
@@ -46,7 +48,11 @@ extension ServerBackend {
             let encryption = try tx.encryptedChats(userId: caller.userId, changedSince: call.date, limit: 100)
                 .filter { !($0.state == .requested && $0.adminId == caller.userId) }
                 .filter { $0.isHeld(by: caller.userId, authKeyId: caller.authKeyId) }
-            guard from < state.pts || fromQts < state.qts || !encryption.isEmpty else {
+            // Channels of the caller's that changed since its date come as `updateChannelTooLong` (core.telegram.org
+            // "Working with updates": the client then asks `updates.getChannelDifference` for each).
+            let channels = try tx.channelsUpdated(
+                userId: caller.userId, since: call.date, limit: Self.channelsTooLongLimit)
+            guard from < state.pts || fromQts < state.qts || !encryption.isEmpty || !channels.isEmpty else {
                 return .differenceEmpty(.init(date: now, seq: Int32(truncatingIfNeeded: state.seq)))
             }
             if let total = call.ptsTotalLimit, total > 0, state.pts - from > Int64(total) {
@@ -65,6 +71,9 @@ extension ServerBackend {
             var newEncrypted: [Api.EncryptedMessage] = []
             var others: [Api.Update] = encryption.map {
                 .updateEncryption(.init(chat: apiEncryptedChat($0, viewer: caller.userId), date: $0.changed))
+            }
+            others += channels.map {
+                .updateChannelTooLong(.init(channelId: $0.id, pts: Int32(truncatingIfNeeded: $0.pts)))
             }
             var userIds: Set<Int64> = [caller.userId]
             var chatIds: Set<Int64> = []
@@ -88,9 +97,10 @@ extension ServerBackend {
                 newEncrypted.append(new.message)
             }
             let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { apiUser($0, viewer: caller.userId) }
-            let chats = try chatIds.sorted().compactMap { try tx.chat(id: $0) }.map {
-                apiChat($0, viewer: caller.userId, tx: tx)
-            }
+            let chats =
+                try chatIds.sorted().compactMap { try tx.chat(id: $0) }.map {
+                    apiChat($0, viewer: caller.userId, tx: tx)
+                } + channels.map { try apiChannel($0, viewer: caller.userId, tx: tx) }
             let reached = records.last?.pts ?? state.pts
             let reachedQts = qtsRecords.last?.qts ?? state.qts
             if reached >= state.pts && reachedQts >= state.qts {

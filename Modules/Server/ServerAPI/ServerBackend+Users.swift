@@ -50,8 +50,12 @@ extension ServerBackend {
 
     func checkUsername(_ call: Api.functions.account.checkUsername, caller: Caller) throws -> [UInt8] {
         guard Self.isValidUsername(call.username) else { throw APIError.badRequest("USERNAME_INVALID") }
-        let owner = try store.read { tx in try tx.user(username: call.username) }
-        guard owner == nil || owner?.id == caller.userId else { throw APIError.badRequest("USERNAME_OCCUPIED") }
+        let (owner, channel) = try store.read { tx in
+            (try tx.user(username: call.username), try tx.channel(username: call.username))
+        }
+        guard (owner == nil || owner?.id == caller.userId) && channel == nil else {
+            throw APIError.badRequest("USERNAME_OCCUPIED")
+        }
         return Reply.bool(true)
     }
 
@@ -64,6 +68,7 @@ extension ServerBackend {
                 user.username = nil
             } else {
                 if let owner = try tx.user(username: name), owner.id != user.id { return user }
+                if try tx.channel(username: name) != nil { return user }
                 user.username = name
             }
             try tx.update(user)
@@ -100,9 +105,18 @@ extension ServerBackend {
     ) throws -> Api.contacts.ResolvedPeer {
         let name = call.username.hasPrefix("@") ? String(call.username.dropFirst()) : call.username
         guard Self.isValidUsername(name) else { throw APIError.badRequest("USERNAME_INVALID") }
-        guard let user = try store.read({ tx in try tx.user(username: name) }) else {
-            throw APIError.badRequest("USERNAME_NOT_OCCUPIED")
+        let (found, channel) = try store.read { tx throws -> (UserRecord?, Api.Chat?) in
+            if let user = try tx.user(username: name) { return (user, nil) }
+            // A public channel: found by anyone, shown with the finder's access hash.
+            guard let channel = try tx.channel(username: name) else { return (nil, nil) }
+            let member = try tx.channelMember(channelId: channel.id, userId: caller.userId)
+            if member?.status == .banned { return (nil, nil) }
+            return (nil, try apiChannel(channel, member: member, viewer: caller.userId, tx: tx))
         }
+        if let channel, case .channel(let shown) = channel {
+            return .resolvedPeer(.init(peer: .peerChannel(.init(channelId: shown.id)), chats: [channel], users: []))
+        }
+        guard let user = found else { throw APIError.badRequest("USERNAME_NOT_OCCUPIED") }
         return .resolvedPeer(
             .init(peer: .peerUser(.init(userId: user.id)), chats: [], users: [apiUser(user, viewer: caller.userId)]))
     }

@@ -39,6 +39,8 @@ public final class ServerBackend: Sendable {
     let pushFiles: PushFiles?
     /// The key of file references (`FileReferences`), kept in the database so references outlive a restart.
     let fileReferenceKey: [UInt8]
+    /// The key of channels' access hashes, one per channel and viewer (`channelAccessHash`), kept in the database.
+    let channelHashKey: [UInt8]
     /// auth_key_id → signed-in account (a miss is looked up in the store).
     let signedInKeys = SignedInKeys()
     /// The last `account.getPassword` round and offered new-password algorithm of each account.
@@ -73,6 +75,9 @@ public final class ServerBackend: Sendable {
         // Read (or made) once, before any call: it must not be written from inside another transaction.
         fileReferenceKey =
             (try? store.write { tx in try tx.secret(named: "file-reference") { SecureRandom.bytes(32) } })
+            ?? SecureRandom.bytes(32)
+        channelHashKey =
+            (try? store.write { tx in try tx.secret(named: "channel-access-hash") { SecureRandom.bytes(32) } })
             ?? SecureRandom.bytes(32)
     }
 

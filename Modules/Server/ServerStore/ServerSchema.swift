@@ -117,5 +117,36 @@ enum ServerSchema {
             ) WITHOUT ROWID;
         CREATE TABLE server_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
         """,
+        // 9: supergroups and broadcast channels (core.telegram.org "Channels, supergroups, gigagroups and basic
+        // groups"): each channel's messages are stored once, under the channel's own id sequence, with the channel's
+        // own pts log; per member only the membership, rights and read marks.
+        """
+        CREATE TABLE channels (
+            id INTEGER PRIMARY KEY, title TEXT NOT NULL, about TEXT NOT NULL DEFAULT '', username TEXT,
+            username_key TEXT UNIQUE, creator INTEGER NOT NULL, date INTEGER NOT NULL, broadcast INTEGER NOT NULL,
+            pts INTEGER NOT NULL DEFAULT 0, next_message_id INTEGER NOT NULL DEFAULT 1,
+            deleted INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE channel_members (
+            channel_id INTEGER NOT NULL, user_id INTEGER NOT NULL, status INTEGER NOT NULL, inviter INTEGER NOT NULL,
+            date INTEGER NOT NULL, admin_rights BLOB, promoted_by INTEGER, rank TEXT, banned_rights BLOB,
+            kicked_by INTEGER, read_inbox_max INTEGER NOT NULL DEFAULT 0, pinned INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (channel_id, user_id)) WITHOUT ROWID;
+        CREATE INDEX channel_members_by_user ON channel_members(user_id, status);
+        CREATE TABLE channel_messages (
+            channel_id INTEGER NOT NULL, id INTEGER NOT NULL, from_id INTEGER NOT NULL, post INTEGER NOT NULL,
+            date INTEGER NOT NULL, edit_date INTEGER, text TEXT NOT NULL, entities BLOB, media BLOB,
+            media_kind INTEGER NOT NULL DEFAULT 0, reply_to INTEGER, forward BLOB, grouped_id INTEGER,
+            silent INTEGER NOT NULL DEFAULT 0, action BLOB, views INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (channel_id, id)) WITHOUT ROWID;
+        CREATE TABLE channel_random_ids (
+            channel_id INTEGER NOT NULL, sender INTEGER NOT NULL, random_id INTEGER NOT NULL, id INTEGER NOT NULL,
+            PRIMARY KEY (channel_id, sender, random_id)) WITHOUT ROWID;
+        CREATE TABLE channel_updates (
+            channel_id INTEGER NOT NULL, pts INTEGER NOT NULL, pts_count INTEGER NOT NULL, date INTEGER NOT NULL,
+            body BLOB NOT NULL, PRIMARY KEY (channel_id, pts)) WITHOUT ROWID;
+        CREATE TABLE channel_message_views (
+            channel_id INTEGER NOT NULL, id INTEGER NOT NULL, user_id INTEGER NOT NULL,
+            PRIMARY KEY (channel_id, id, user_id)) WITHOUT ROWID;
+        """,
     ]
 }

@@ -88,8 +88,13 @@ extension StoreTransaction {
 
     /// Pins (above every pinned dialog) or unpins a dialog; returns whether it exists.
     public func setPinned(owner: Int64, peer: PeerRef, pinned: Bool) throws(SQLiteError) -> Bool {
+        // One order for the box's dialogs and the owner's channels (`setChannelPinned`).
         let order =
-            pinned ? (try integer("SELECT max(pinned) FROM dialogs WHERE owner = ?", [.integer(owner)]) ?? 0) + 1 : 0
+            pinned
+            ? max(
+                try integer("SELECT max(pinned) FROM dialogs WHERE owner = ?", [.integer(owner)]) ?? 0,
+                try integer("SELECT max(pinned) FROM channel_members WHERE user_id = ?", [.integer(owner)]) ?? 0) + 1
+            : 0
         return try run(
             "UPDATE dialogs SET pinned = ? WHERE owner = ? AND peer_kind = ? AND peer_id = ?",
             [.integer(order), .integer(owner), .integer(peer.kind.rawValue), .integer(peer.id)]) > 0

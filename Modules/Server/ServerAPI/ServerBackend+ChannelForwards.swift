@@ -1,0 +1,34 @@
+import ServerStore
+import TLRuntime
+import TelegramApi
+
+/// `messages.forwardMessages` from a channel (to anyone the caller may write to, a channel included: forwarding to a
+/// channel posts there as `sendToChannel` does).
+extension ServerBackend {
+    /// Copies of a channel's messages the caller may read, service messages left out: a broadcast post's header names
+    /// the channel and the post (`channel_post`), a supergroup message's its sender.
+    func forwardedFromChannel(_ call: Api.functions.messages.forwardMessages, caller: Caller) throws -> [Outgoing] {
+        let originals = try store.read { tx throws -> [ChannelMessageRecord] in
+            guard let access = try channelAccess(call.fromPeer, caller: caller, need: .read, tx: tx) else {
+                throw APIError.channelInvalid
+            }
+            return try tx.channelMessages(channelId: access.channel.id, ids: call.id.map(Int64.init)).filter {
+                $0.action == nil
+            }
+        }
+        return zip(originals, call.randomId).map { original, randomId in
+            let header =
+                original.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }
+                ?? (original.post
+                    ? .messageFwdHeader(
+                        .init(
+                            fromId: .peerChannel(.init(channelId: original.channelId)), date: original.date,
+                            channelPost: Int32(truncatingIfNeeded: original.id)))
+                    : .messageFwdHeader(.init(fromId: .peerUser(.init(userId: original.fromId)), date: original.date)))
+            return Outgoing(
+                text: original.text, entities: Self.decodeEntities(original.entities),
+                media: original.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: original.mediaKind,
+                silent: call.silent, randomId: randomId, groupedId: original.groupedId, forward: header)
+        }
+    }
+}
