@@ -1,0 +1,91 @@
+import AccountNetworking
+import Foundation
+import Postbox
+import SyncCore
+import TelegramApi
+import TelegramCore
+import Testing
+import UpdateSequencing
+
+/// Supergroups end to end: TelegramCore accounts against tg-server's channels (on the loopback). Ann makes a
+/// supergroup and invites Ben; Ben's running account stores the channel and its posts as they are pushed, each under
+/// the channel's own ids, and keeps the channel's own pts; then, offline while Ann posts 250 more, it comes back, hears
+/// of the channel in `updates.getDifference` (`updateChannelTooLong`) and catches up through
+/// `updates.getChannelDifference` in slices of 100 — each post once, in order — while the account's common pts is
+/// untouched by any of it (core.telegram.org "Working with updates", channels).
+@Suite(.serialized) struct ChannelEndToEndTests {
+    typealias Support = AccountIntegrationTests
+
+    @Test func aSupergroupsPostsArriveLiveAndAfterAnAbsence() async throws {
+        let world = try await Support.World()
+        let ann = try await Support.signUp(world, phone: "9996623041", name: "Ann")
+        let ben = try await Support.signUp(world, phone: "9996623042", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+
+        // Ann makes the supergroup and invites Ben.
+        let created = try await ann.network.request(
+            Api.functions.channels.createChannel(
+                megagroup: true, title: "Builders", about: "", geoPoint: nil, address: nil, ttlPeriod: nil))
+        guard case .updates(let updates) = created, case .channel(let channel)? = updates.chats.first,
+            let annHash = channel.accessHash
+        else { throw ChannelTestError.unexpected("\(created)") }
+        let annChannel = Api.InputChannel.inputChannel(.init(channelId: channel.id, accessHash: annHash))
+        let benUser = try await Support.find(phone: "9996623042") { try await ann.network.request($0) }
+        guard case .inputPeerUser(let benPeer) = benUser else { throw ChannelTestError.unexpected("\(benUser)") }
+        _ = try await ann.network.request(
+            Api.functions.channels.inviteToChannel(
+                channel: annChannel,
+                users: [.inputUser(.init(userId: benPeer.userId, accessHash: benPeer.accessHash))]))
+        let channelPeer = PeerId(namespace: Namespaces.Peer.cloudChannel, id: PeerId.Id(rawValue: channel.id))
+        let toChannel = Api.InputPeer.inputPeerChannel(.init(channelId: channel.id, accessHash: annHash))
+        func post(_ text: String, _ randomId: Int64) async throws {
+            _ = try await ann.network.request(
+                Api.functions.messages.sendMessage(peer: toChannel, message: text, randomId: randomId))
+        }
+        func posts(at account: Account) throws -> [String] {
+            try Support.storedMessages(account, with: channelPeer).sorted { $0.index < $1.index }.map(\.text)
+                .filter { $0.hasPrefix("post ") }
+        }
+        let commonPts = { (account: Account) in
+            try account.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state?.pts }
+        }
+
+        // Live: pushed to Ben's running account, stored under the channel with the channel's own ids.
+        let benPtsBefore = try commonPts(ben)
+        for index in 1...3 { try await post("post \(index)", Int64(index)) }
+        try await Support.wait(
+            "Ben stores the live posts", explain: { "Ben has \((try? posts(at: ben)) ?? [])" }
+        ) { try posts(at: ben) == ["post 1", "post 2", "post 3"] }
+        let stored = try #require(try ben.postbox.readTransactionSync { tx in try tx.getPeer(channelPeer) })
+        #expect((stored as? TelegramChannel)?.title == "Builders")
+        let ids = try Support.storedMessages(ben, with: channelPeer).filter { $0.text.hasPrefix("post ") }.map(\.id.id)
+        #expect(ids.sorted() == Array(ids.sorted().first!...(ids.sorted().first! + 2)), "one id sequence per channel")
+        #expect(try commonPts(ben) == benPtsBefore, "channel updates leave the account's pts alone")
+
+        // Away for 250 posts: back, Ben catches up through the channel's difference, each post once and in order.
+        await ben.shutdown()
+        for index in 4...253 { try await post("post \(index)", Int64(index)) }
+        let channelDifferences = ben.stateManager.statistics.channelDifferences
+        ben.start()
+        let expected = (1...253).map { "post \($0)" }
+        try await Support.wait(
+            "Ben catches up on the channel", timeout: 60,
+            explain: { "Ben has \((try? posts(at: ben).count) ?? 0) posts, \(ben.stateManager.statistics)" }
+        ) { try posts(at: ben).count >= expected.count }
+        #expect(try posts(at: ben) == expected)
+        #expect(try commonPts(ben) == benPtsBefore)
+        // 250 posts in slices of 100: three channel differences at least (the last one `final`).
+        #expect(
+            ben.stateManager.statistics.channelDifferences - channelDifferences >= 3, "\(ben.stateManager.statistics)")
+        // And live again afterwards.
+        try await post("post 254", 254)
+        try await Support.wait("the post after the catch-up") { try posts(at: ben).last == "post 254" }
+        try await world.close([ann, ben])
+    }
+
+    enum ChannelTestError: Error {
+        case unexpected(String)
+    }
+}
