@@ -21,18 +21,9 @@ extension ServerBackend {
                 guard original.fromId == caller.userId, original.action == nil else {
                     throw APIError.forbidden("MESSAGE_AUTHOR_REQUIRED")
                 }
-                let text = call.message ?? original.text
-                let entities =
-                    call.message == nil && call.entities == nil
-                    ? original.entities
-                    : Self.encodeEntities(
-                        try MessageEntityRules.validated(call.entities, text: text) { input in
-                            try resolve(input, caller: caller, tx: tx)?.id
-                        })
-                guard text != original.text || entities != original.entities else {
-                    throw APIError.badRequest("MESSAGE_NOT_MODIFIED")
-                }
-                guard !text.isEmpty || original.media != nil else { throw APIError.messageEmpty }
+                let (text, entities) = try editedContent(
+                    call, text: original.text, entities: original.entities, hasMedia: original.media != nil,
+                    caller: caller, tx: tx)
                 var result: Api.Updates?
                 for var copy in try tx.copies(globalId: original.globalId) {
                     copy.text = text
@@ -189,5 +180,30 @@ extension ServerBackend {
                 }
             }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
+    }
+}
+
+extension ServerBackend {
+    /// The text and entities `call` gives a message that says `text` with `entities` now (what the call leaves out
+    /// stays), checked as Telegram checks an edit: its entities validated, `MESSAGE_NOT_MODIFIED` when nothing
+    /// changes, `MESSAGE_EMPTY` when a message without media would lose its text. Private chats, groups and channels
+    /// share it.
+    func editedContent(
+        _ call: Api.functions.messages.editMessage, text current: String, entities currentEntities: [UInt8]?,
+        hasMedia: Bool, caller: Caller, tx: StoreTransaction
+    ) throws -> (text: String, entities: [UInt8]?) {
+        let text = call.message ?? current
+        let entities =
+            call.message == nil && call.entities == nil
+            ? currentEntities
+            : Self.encodeEntities(
+                try MessageEntityRules.validated(call.entities, text: text) { input in
+                    try resolve(input, caller: caller, tx: tx)?.id
+                })
+        guard text != current || entities != currentEntities else {
+            throw APIError.badRequest("MESSAGE_NOT_MODIFIED")
+        }
+        guard !text.isEmpty || hasMedia else { throw APIError.messageEmpty }
+        return (text, entities)
     }
 }

@@ -24,18 +24,9 @@ extension ServerBackend {
                 guard message.action == nil, mine || (message.post && access.can(\.editMessages)) else {
                     throw APIError.forbidden("MESSAGE_AUTHOR_REQUIRED")
                 }
-                let text = call.message ?? message.text
-                let entities =
-                    call.message == nil && call.entities == nil
-                    ? message.entities
-                    : Self.encodeEntities(
-                        try MessageEntityRules.validated(call.entities, text: text) { input in
-                            try resolve(input, caller: caller, tx: tx)?.id
-                        })
-                guard text != message.text || entities != message.entities else {
-                    throw APIError.badRequest("MESSAGE_NOT_MODIFIED")
-                }
-                guard !text.isEmpty || message.media != nil else { throw APIError.messageEmpty }
+                let (text, entities) = try editedContent(
+                    call, text: message.text, entities: message.entities, hasMedia: message.media != nil,
+                    caller: caller, tx: tx)
                 message.text = text
                 message.entities = entities
                 message.editDate = date
