@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a command names a chat: `me` (Saved Messages), `@username`, `+phone` (digits, with or without `+`, at least 7),
-/// `user:ID` / `chat:ID` (or a bare ID, a user), `secret:ID` (a secret chat, as `tg secret` prints it), or the chat's
+/// `user:ID` / `chat:ID` / `channel:ID` (a supergroup or channel; a bare ID is a user), `secret:ID` (a secret chat, as `tg secret` prints it), or the chat's
 /// title as stored (`"Bob"`).
 public enum PeerReference: Equatable, Sendable, CustomStringConvertible {
     case me
@@ -9,6 +9,7 @@ public enum PeerReference: Equatable, Sendable, CustomStringConvertible {
     case phone(String)
     case user(Int64)
     case group(Int64)
+    case channel(Int64)
     case secretChat(Int32)
     case title(String)
 
@@ -25,6 +26,8 @@ public enum PeerReference: Equatable, Sendable, CustomStringConvertible {
             self = .user(id)
         } else if lower.hasPrefix("chat:"), let id = Int64(text.dropFirst(5)), id > 0 {
             self = .group(id)
+        } else if lower.hasPrefix("channel:"), let id = Int64(text.dropFirst(8)), id > 0 {
+            self = .channel(id)
         } else if lower.hasPrefix("secret:"), let id = Int32(text.dropFirst(7)), id > 0 {
             self = .secretChat(id)
         } else if text.hasPrefix("+"), Self.isPhone(text.dropFirst()) {
@@ -50,6 +53,7 @@ public enum PeerReference: Equatable, Sendable, CustomStringConvertible {
         case .phone(let phone): return "+" + phone
         case .user(let id): return "user:\(id)"
         case .group(let id): return "chat:\(id)"
+        case .channel(let id): return "channel:\(id)"
         case .secretChat(let id): return "secret:\(id)"
         case .title(let title): return title
         }

@@ -21,6 +21,8 @@ public enum PeerResolver {
             return try stored(.user(id), account: account, reference)
         case .group(let id):
             return try stored(.group(id), account: account, reference)
+        case .channel(let id):
+            return try stored(.channel(id), account: account, reference)
         case .secretChat(let id):
             return try SecretChatting.peerId(chatId: id, account: account)
         case .username(let name):
@@ -46,7 +48,7 @@ public enum PeerResolver {
             let matches = try allStored(account).filter { displayName($0).lowercased() == title.lowercased() }
             if matches.count > 1 {
                 throw .badInput(
-                    "\(matches.count) chats are called '\(title)' — name one as user:ID or chat:ID (see 'tg chats')")
+                    "\(matches.count) chats are called '\(title)' — name one as user:ID, chat:ID or channel:ID (see 'tg chats')")
             }
             guard let match = matches.first else {
                 throw .notFound("no chat called '\(title)' — see 'tg chats', or use @username or +phone")
@@ -82,11 +84,14 @@ public enum PeerResolver {
         return displayName(try? account.postbox.readTransactionSync { try $0.getPeer(peerId) })
     }
 
-    /// `user:ID`, `chat:ID`, `secret:ID`: how commands name a peer without ambiguity.
+    /// `user:ID`, `chat:ID`, `channel:ID`, `secret:ID`: how commands name a peer without ambiguity.
     public static func handle(_ peerId: PeerId) -> String {
-        if peerId.namespace == Namespaces.Peer.secretChat { return "secret:\(peerId.id.rawValue)" }
-        return peerId.namespace == Namespaces.Peer.cloudGroup
-            ? "chat:\(peerId.id.rawValue)" : "user:\(peerId.id.rawValue)"
+        switch peerId.namespace {
+        case Namespaces.Peer.secretChat: return "secret:\(peerId.id.rawValue)"
+        case Namespaces.Peer.cloudGroup: return "chat:\(peerId.id.rawValue)"
+        case Namespaces.Peer.cloudChannel: return "channel:\(peerId.id.rawValue)"
+        default: return "user:\(peerId.id.rawValue)"
+        }
     }
 
     private static func stored(_ id: PeerId, account: Account, _ reference: PeerReference) throws(ClientError) -> PeerId
