@@ -48,7 +48,8 @@ public enum PeerResolver {
             let matches = try allStored(account).filter { displayName($0).lowercased() == title.lowercased() }
             if matches.count > 1 {
                 throw .badInput(
-                    "\(matches.count) chats are called '\(title)' — name one as user:ID, chat:ID or channel:ID (see 'tg chats')")
+                    "\(matches.count) chats are called '\(title)' — name one as user:ID, chat:ID or channel:ID (see 'tg chats')"
+                )
             }
             guard let match = matches.first else {
                 throw .notFound("no chat called '\(title)' — see 'tg chats', or use @username or +phone")
