@@ -12,7 +12,8 @@ import UpdateSequencing
 /// the channel's own ids, and keeps the channel's own pts; then, offline while Ann posts 250 more, it comes back, hears
 /// of the channel in `updates.getDifference` (`updateChannelTooLong`) and catches up through
 /// `updates.getChannelDifference` in slices of 100 — each post once, in order — while the account's common pts is
-/// untouched by any of it (core.telegram.org "Working with updates", channels).
+/// untouched by any of it (core.telegram.org "Working with updates", channels); and Ben writes in it through his
+/// pending queue.
 @Suite(.serialized) struct ChannelEndToEndTests {
     typealias Support = AccountIntegrationTests
 
@@ -82,6 +83,22 @@ import UpdateSequencing
         // And live again afterwards.
         try await post("post 254", 254)
         try await Support.wait("the post after the catch-up") { try posts(at: ben).last == "post 254" }
+
+        // Ben writes in the supergroup through his pending queue: sent once, his local copy replaced by the server's,
+        // and Ann's account has it.
+        _ = try ben.enqueue([EnqueueMessage(text: "hello from Ben")], to: channelPeer)
+        try await Support.wait(
+            "Ben's message sent", explain: { "Ben has \((try? posts(at: ben).suffix(2)) ?? [])" }
+        ) {
+            try ben.postbox.readTransactionSync { tx in try tx.unsentMessageIds() }.isEmpty
+                && Support.storedMessages(ben, with: channelPeer).contains {
+                    $0.text == "hello from Ben" && $0.id.namespace == Namespaces.Message.cloud
+                }
+        }
+        #expect(try Support.storedMessages(ben, with: channelPeer).filter { $0.text == "hello from Ben" }.count == 1)
+        try await Support.wait("Ann has Ben's message") {
+            try Support.storedMessages(ann, with: channelPeer).contains { $0.text == "hello from Ben" }
+        }
         try await world.close([ann, ben])
     }
 
