@@ -41,7 +41,7 @@ struct Proxy: AsyncParsableCommand {
                 }
                 await session.close()
                 print("'\(profile.name)' now reaches \(profile.server) through \(proxy).")
-            } catch let error as ClientError {
+            } catch {
                 await session.close()
                 throw TGExit.toolError(error)
             }

@@ -161,7 +161,7 @@ import Testing
             Api.functions.channels.deleteMessages(channel: channel.input, id: [3, 4]),
             as: Api.messages.AffectedMessages.self,
             key: 1, dc: 2)
-        guard case .affectedMessages(let affected) = deleted else { return }
+        guard case .affectedMessages(let affected) = deleted else { Issue.record("expected affectedMessages, got \(deleted)"); return }
         #expect(affected.pts == 7 && affected.ptsCount == 2)
         guard case .channelDifference(let later) = try await Self.difference(harness, key: 1, channel, pts: 4) else {
             Issue.record("expected channelDifference"); return
@@ -209,7 +209,7 @@ import Testing
         else {
             Issue.record("expected channelDifferenceTooLong"); return
         }
-        guard case .dialog(let dialog) = long.dialog else { return }
+        guard case .dialog(let dialog) = long.dialog else { Issue.record("expected a dialog, got \(long.dialog)"); return }
         #expect(dialog.pts == 1101 && dialog.topMessage == 1101 && long.messages.count == 100)
     }
 
@@ -467,7 +467,7 @@ import Testing
                 Api.functions.channels.getParticipants(
                     channel: channel.input, filter: .channelParticipantsAdmins, offset: 0, limit: 10, hash: 0),
                 as: Api.channels.ChannelParticipants.self, key: 1, dc: 2)
-        else { return }
+        else { Issue.record("unexpected answer"); return }
         #expect(admins.count == 2)
         #expect(
             admins.participants.contains {
@@ -492,14 +492,14 @@ import Testing
                     channel: channel.input, filter: .channelParticipantsKicked(.init(q: "")), offset: 0, limit: 10,
                     hash: 0),
                 as: Api.channels.ChannelParticipants.self, key: 1, dc: 2)
-        else { return }
+        else { Issue.record("unexpected answer"); return }
         #expect(kicked.count == 1)
         guard
             case .channelParticipants(let recent) = try await harness.result(
                 Api.functions.channels.getParticipants(
                     channel: channel.input, filter: .channelParticipantsRecent, offset: 1, limit: 10, hash: 0),
                 as: Api.channels.ChannelParticipants.self, key: 1, dc: 2)
-        else { return }
+        else { Issue.record("unexpected answer"); return }
         #expect(recent.count == 2 && recent.participants.count == 1)
         // An admin who may ban sees Cid as banned; Cid is no participant to promote.
         guard
@@ -517,7 +517,7 @@ import Testing
         let deleted = try await harness.result(
             Api.functions.channels.deleteMessages(channel: bens.input, id: [1]), as: Api.messages.AffectedMessages.self,
             key: 2, dc: 2)
-        guard case .affectedMessages(let affected) = deleted else { return }
+        guard case .affectedMessages(let affected) = deleted else { Issue.record("expected affectedMessages, got \(deleted)"); return }
         #expect(affected.ptsCount == 1)
     }
 
@@ -664,7 +664,7 @@ import Testing
                 Api.functions.channels.getFullChannel(channel: channel.input), as: Api.messages.ChatFull.self, key: 1,
                 dc: 2),
             case .channelFull(let info) = full.fullChat
-        else { return }
+        else { Issue.record("unexpected answer"); return }
         #expect(info.participantsCount == 1000 && info.pts == 6)
         let (quiet, _) = try await Self.post(harness, key: 1, channel, "nobody online", randomId: 98)
         #expect(quiet == 7)
@@ -720,7 +720,7 @@ import Testing
         guard
             case .state(let state) = try await harness.result(
                 Api.functions.updates.getState(), as: Api.updates.State.self, key: 2, dc: 2)
-        else { return }
+        else { Issue.record("unexpected answer"); return }
         clock.now += 10
         _ = try await Self.post(harness, key: 1, channel, "while away", randomId: 1)
         let difference = try await harness.result(

@@ -13,37 +13,6 @@ import Testing
 /// network stores the channel (kind, access hash), lists it, seeds its `ChannelState` from the dialog's pts only when
 /// none is stored, and names it with `inputPeerChannel` for its history holes.
 @Suite struct ChannelChatListTests {
-    /// Answers `messages.getDialogs` with `page`, nothing else.
-    final class DialogsNetwork: AccountNetworking, @unchecked Sendable {
-        let lock = NSLock()
-        var page: Api.messages.Dialogs
-        var asked = 0
-
-        init(page: Api.messages.Dialogs) { self.page = page }
-
-        func request<F: TLFunction>(
-            _ function: F, dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
-        ) async throws -> F.Result where F.Result: Sendable {
-            guard function is Api.functions.messages.getDialogs, let answer = lock.withLock({ page }) as? F.Result else {
-                throw NetworkError.connectionClosed
-            }
-            lock.withLock { asked += 1 }
-            return answer
-        }
-
-        func requestBatch<F: TLFunction>(
-            _ functions: [F], dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
-        ) async -> [Result<F.Result, any Error>] where F.Result: Sendable { [] }
-
-        func updates() async throws -> Signal<NetworkEvent, NoError> { .never() }
-        func status() async throws -> Signal<NetworkStatus, NoError> { .single(.online) }
-        var mainDc: Int32 { get async { 2 } }
-        var loggedOut: Signal<Bool, NoError> { .single(false) }
-        func setUpdating(_ updating: Bool) {}
-        func close() async {}
-        func reopen() {}
-    }
-
     static let channelId: Int64 = 700
 
     static func page(pts: Int32) -> Api.messages.Dialogs {
@@ -75,7 +44,8 @@ import Testing
             globalMessageIds: Namespaces.globalMessageIds)
         let me = PeerId.user(1)
         let channel = PeerId.channel(Self.channelId)
-        let network = DialogsNetwork(page: Self.page(pts: 321))
+        let first = Self.page(pts: 321)
+        let network = ScriptedNetwork { $0 is Api.functions.messages.getDialogs ? first : nil }
         let fetcher = ChatListFetcher(accountPeerId: me, postbox: postbox, network: network)
         #expect(try await fetcher.fetchNextPage() == 1)
 
@@ -95,10 +65,11 @@ import Testing
         }
 
         // The chat list again, the dialog further on: the state the update machinery keeps is not moved back or on.
-        network.lock.withLock { network.page = Self.page(pts: 999) }
+        let later = Self.page(pts: 999)
+        network.script { $0 is Api.functions.messages.getDialogs ? later : nil }
         let again = ChatListFetcher(accountPeerId: me, postbox: postbox, network: network)
         #expect(try await again.fetchNextPage() == 1)
-        #expect(network.lock.withLock { network.asked } == 2)
+        #expect(network.calls.count == 2)
         #expect(try postbox.readTransactionSync { tx in (try tx.getPeerChatState(channel) as? ChannelState)?.pts } == 321)
     }
 }

@@ -338,38 +338,15 @@ import UpdateSequencing
 /// `Environment.network`'s `getChannelDifference` over any `AccountNetworking`: the call Telegram-iOS makes for an
 /// ordinary account (not forced, no filter, the channel's pts, 100 at most), and its answer passed through.
 @Suite struct ChannelDifferenceCallTests {
-    /// Answers `updates.getChannelDifference` with an empty difference and records what it was asked.
-    final class RecordingNetwork: AccountNetworking, @unchecked Sendable {
-        let lock = NSLock()
-        var calls: [Api.functions.updates.getChannelDifference] = []
-
-        func request<F: TLFunction>(
-            _ function: F, dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
-        ) async throws -> F.Result where F.Result: Sendable {
-            guard let call = function as? Api.functions.updates.getChannelDifference,
-                let answer = Api.updates.ChannelDifference.channelDifferenceEmpty(.init(final: true, pts: call.pts + 1)) as? F.Result
-            else { throw NetworkError.connectionClosed }
-            lock.withLock { calls.append(call) }
-            return answer
-        }
-
-        func requestBatch<F: TLFunction>(
-            _ functions: [F], dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
-        ) async -> [Result<F.Result, any Error>] where F.Result: Sendable { [] }
-
-        func updates() async throws -> Signal<NetworkEvent, NoError> { .never() }
-        func status() async throws -> Signal<NetworkStatus, NoError> { .single(.online) }
-        var mainDc: Int32 { get async { 2 } }
-        var loggedOut: Signal<Bool, NoError> { .single(false) }
-        func setUpdating(_ updating: Bool) {}
-        func close() async {}
-        func reopen() {}
-    }
-
     /// Awaited, not waited on a semaphore: blocking a test thread starved the task the request runs in when the
     /// whole suite ran at once (a 10 s timeout hit under load).
     @Test(.timeLimit(.minutes(1))) func getChannelDifferenceAsksAsTelegramIOSDoes() async throws {
-        let network = RecordingNetwork()
+        // Answers `updates.getChannelDifference` with an empty difference one past the pts asked.
+        let network = ScriptedNetwork { function in
+            (function as? Api.functions.updates.getChannelDifference).map {
+                Api.updates.ChannelDifference.channelDifferenceEmpty(.init(final: true, pts: $0.pts + 1))
+            }
+        }
         let environment = AccountStateManager.Environment.network(network)
         let getChannelDifference = try #require(environment.getChannelDifference)
         let answer = try await getChannelDifference(.inputChannel(.init(channelId: 700, accessHash: 7_000)), 41).get()
@@ -378,7 +355,7 @@ import UpdateSequencing
             return
         }
         #expect(empty.pts == 42)
-        let call = try #require(network.lock.withLock { network.calls.first })
+        let call = try #require(network.calls.first as? Api.functions.updates.getChannelDifference)
         #expect(!call.force && call.pts == 41 && call.limit == 100)
         guard case .inputChannel(let channel) = call.channel, case .channelMessagesFilterEmpty = call.filter else {
             Issue.record("expected inputChannel and no filter, got \(call.channel), \(call.filter)")

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A SOCKS5 proxy and how to log in to it: what a connection goes through when the account's settings name one
 /// (Telegram's clients offer SOCKS5 next to MTProxy; links are `tg://socks?server=…&port=…&user=…&pass=…`).
 public struct SOCKS5Proxy: Sendable, Equatable, Codable, CustomStringConvertible {
@@ -200,57 +202,21 @@ public struct SOCKS5Handshake: Sendable {
     }
 }
 
-/// IP address literals as SOCKS5 writes them (network byte order).
+/// IP address literals as SOCKS5 writes them (network byte order), read by the C library's `inet_pton`.
 enum IPAddressLiteral {
-    /// `a.b.c.d`, each 0–255 in decimal.
+    /// `a.b.c.d`.
     static func v4(_ text: String) -> [UInt8]? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        var bytes: [UInt8] = []
-        for part in parts {
-            guard (1...3).contains(part.count), part.allSatisfy(\.isASCII), let value = UInt8(part) else { return nil }
-            bytes.append(value)
-        }
-        return bytes
+        var address = in_addr()
+        guard inet_pton(AF_INET, text, &address) == 1 else { return nil }
+        return withUnsafeBytes(of: &address) { Array($0) }
     }
 
-    /// RFC 4291 §2.2 text (with `::`, optionally in brackets; no embedded IPv4 or zone).
+    /// RFC 4291 §2.2 text, optionally in brackets.
     static func v6(_ text: String) -> [UInt8]? {
         var text = Substring(text)
         if text.first == "[", text.last == "]" { text = text.dropFirst().dropLast() }
-        guard text.contains(":"), text.count <= 39 else { return nil }
-        // Split at "::" (at most one).
-        let characters = Array(text)
-        var halves: [String] = []
-        var start = 0
-        var index = 0
-        while index + 1 < characters.count {
-            if characters[index] == ":" && characters[index + 1] == ":" {
-                halves.append(String(characters[start..<index]))
-                index += 2
-                start = index
-            } else {
-                index += 1
-            }
-        }
-        halves.append(String(characters[start...]))
-        guard halves.count <= 2 else { return nil }
-        func groups(_ part: String) -> [UInt16]? {
-            guard !part.isEmpty else { return [] }
-            var values: [UInt16] = []
-            for group in part.split(separator: ":", omittingEmptySubsequences: false) {
-                guard (1...4).contains(group.count), let value = UInt16(group, radix: 16) else { return nil }
-                values.append(value)
-            }
-            return values
-        }
-        guard let head = groups(halves[0]) else { return nil }
-        var all = head
-        if halves.count == 2 {
-            guard let tail = groups(halves[1]), head.count + tail.count <= 7 else { return nil }
-            all += Array(repeating: 0, count: 8 - head.count - tail.count) + tail
-        }
-        guard all.count == 8 else { return nil }
-        return all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, String(text), &address) == 1 else { return nil }
+        return withUnsafeBytes(of: &address) { Array($0) }
     }
 }
