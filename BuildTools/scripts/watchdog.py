@@ -121,12 +121,12 @@ def main():
     status = 128 - status if status < 0 else status  # killed by a signal: the shell's convention
     reap()
     left = descendants(os.getpid())
-    # A process caught between fork and exec has no command line yet (its name stands in): read again, for up to a
-    # second, so that the report names what it runs (seen under load: a bare `sleep` for `sleep 58.2`).
-    for _ in range(10):
-        if not left or all(has_command_line(pid) for pid, _, _, _ in left):
-            break
-        time.sleep(0.1)
+    # A process caught inside execve has its new name but no command line yet (the kernel sets the argument range
+    # after mapping the program): read again, for up to 5 s, so that the report names what it runs. Seen under load:
+    # a bare `sleep` for `sleep 58.2`, still so after 1 s on CI's two busy cores.
+    deadline = time.monotonic() + 5
+    while left and not all(has_command_line(pid) for pid, _, _, _ in left) and time.monotonic() < deadline:
+        time.sleep(0.05)
         left = descendants(os.getpid())
     if left:
         print("make: '%s' ended and left %d process(es) running (a test must end what it starts); killed:\n%s"
