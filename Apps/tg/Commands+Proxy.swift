@@ -4,19 +4,22 @@ import Foundation
 import MTProtoTransport
 import TelegramClient
 
-/// `tg proxy add | list | remove`: the SOCKS5 proxy an account reaches its server through, kept in its profile.
+/// `tg proxy add | list | remove`: the SOCKS5 proxy or MTProxy an account reaches its server through, kept in its
+/// profile.
 struct Proxy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Set, show or remove the SOCKS5 proxy an account reaches its server through.",
+        abstract: "Set, show or remove the proxy (SOCKS5 or MTProxy) an account reaches its server through.",
         subcommands: [Add.self, List.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Send the account's connections through a SOCKS5 proxy from now on.",
+            abstract: "Send the account's connections through a SOCKS5 proxy or an MTProxy from now on.",
             discussion: """
-                LINK is socks5://[USER:PASSWORD@]HOST:PORT, tg://socks?server=HOST&port=PORT[&user=U&pass=P] or the \
-                same on https://t.me/socks. The proxy is tried at once (a tunnel to the account's main DC): an \
-                account is not left behind a proxy that does not reach its server (--no-check skips that).
+                LINK is socks5://[USER:PASSWORD@]HOST:PORT, tg://socks?server=HOST&port=PORT[&user=U&pass=P], an \
+                MTProxy's tg://proxy?server=HOST&port=PORT&secret=SECRET (plain, dd or ee fake-TLS secrets, hex or \
+                base64), or the same on https://t.me/socks and https://t.me/proxy. The proxy is tried at once (a \
+                tunnel to the account's main DC; through an MTProxy, a key exchange with the server): an account is \
+                not left behind a proxy that does not reach its server (--no-check skips that).
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -24,7 +27,7 @@ struct Proxy: AsyncParsableCommand {
         @Flag(help: "Store the proxy without trying it.") var noCheck = false
 
         func run() async throws {
-            let proxy: SOCKS5Proxy
+            let proxy: ConnectionProxy
             do { proxy = try ProxyLink.parse(link) } catch { throw ToolError.badInput(error.description) }
             let root = try global.rootPath()
             let session: ClientSession

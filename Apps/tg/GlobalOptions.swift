@@ -19,13 +19,13 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         help: """
-            A SOCKS5 proxy for this command: socks5://[USER:PASSWORD@]HOST:PORT or a tg://socks link (default: the \
-            account's, set with 'tg proxy add').
+            A proxy for this command: socks5://[USER:PASSWORD@]HOST:PORT, a tg://socks link or an MTProxy's \
+            tg://proxy link (default: the account's, set with 'tg proxy add').
             """)
     var proxy: String?
 
     /// `--proxy`, read.
-    func proxyOverride() throws -> SOCKS5Proxy? {
+    func proxyOverride() throws -> ConnectionProxy? {
         guard let proxy else { return nil }
         do { return try ProxyLink.parse(proxy) } catch { throw ToolError.badInput(error.description) }
     }

@@ -162,6 +162,14 @@ if [ ! -f "$venv/.telethon-secret-chat-installed" ]; then
     touch "$venv/.telethon-secret-chat-installed"
 fi
 
+# An MTProxy no one here wrote, for connections through MTProxy (plain, dd and ee fake-TLS secrets): alexbers'
+# mtprotoproxy, with pycryptodome (its declared dependency: AES in C rather than its slow bundled fallback).
+if [ ! -f "$venv/.mtprotoproxy-installed" ]; then
+    say "installing mtprotoproxy==1.0.6 into $venv"
+    "$venv/bin/pip" install -q "mtprotoproxy==1.0.6"
+    touch "$venv/.mtprotoproxy-installed"
+fi
+
 if [ ${#missing[@]} -eq 0 ] && [ "$need_sqlcipher" -eq 0 ] && [ "$sqlcipher_cli_missing" -eq 0 ]; then
     : # nothing to do; stay quiet so `make` output stays short
 else

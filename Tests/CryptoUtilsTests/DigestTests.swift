@@ -27,3 +27,30 @@ import Testing
         #expect(a.count == 32 && a != b)
     }
 }
+
+/// HMAC-SHA256 against RFC 4231's test cases; X25519 public keys are 32 bytes and fresh each time.
+@Suite struct HMACAndX25519Tests {
+    @Test func rfc4231TestCases() {
+        // Test case 1: a 20-byte key of 0x0b, "Hi There".
+        #expect(
+            hex(HMAC.sha256(key: [UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8)))
+                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        // Test case 2: "Jefe", "what do ya want for nothing?".
+        #expect(
+            hex(HMAC.sha256(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8)))
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        // Test case 6: a 131-byte key (longer than the block: hashed first).
+        #expect(
+            hex(
+                HMAC.sha256(
+                    key: [UInt8](repeating: 0xaa, count: 131),
+                    Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    }
+
+    @Test func x25519PublicKeysAreFreshAndWellFormed() {
+        let keys = (0..<8).map { _ in X25519.randomPublicKey() }
+        #expect(keys.allSatisfy { $0.count == 32 })
+        #expect(Set(keys.map { hex($0) }).count == keys.count)
+    }
+}

@@ -24,7 +24,7 @@ import Testing
     static func endpoint(_ backend: BackendServer, through proxy: SOCKS5Proxy) throws -> MTProtoConnection.Endpoint {
         var endpoint = try #require(backend.endpoints[2])
         endpoint.host = "localhost"
-        endpoint.proxy = proxy
+        endpoint.proxy = .socks5(proxy)
         return endpoint
     }
 

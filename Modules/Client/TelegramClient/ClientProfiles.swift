@@ -11,11 +11,11 @@ public struct ClientAccount: Codable, Equatable, Sendable {
     public var server: ServerAddress
     /// The server's RSA public key, PEM (public: it is what clients embed).
     public var publicKeyPEM: String
-    /// The SOCKS5 proxy this account reaches its server through (`tg proxy add`); nil: directly. Its password is in
+    /// The SOCKS5 proxy or MTProxy this account reaches its server through (`tg proxy add`); nil: directly. Its password is in
     /// this owner-only file, as the account's keys are beside it.
-    public var proxy: SOCKS5Proxy?
+    public var proxy: ConnectionProxy?
 
-    public init(name: String, id: Int64, server: ServerAddress, publicKeyPEM: String, proxy: SOCKS5Proxy? = nil) {
+    public init(name: String, id: Int64, server: ServerAddress, publicKeyPEM: String, proxy: ConnectionProxy? = nil) {
         self.name = name
         self.id = id
         self.server = server

@@ -21,8 +21,8 @@ public final class ClientSession: @unchecked Sendable {
     public let manager: AccountManager
     /// The server this session's manager talks to, if any account has one.
     public let server: ServerAddress?
-    /// The SOCKS5 proxy its connections go through, if any.
-    public let proxy: SOCKS5Proxy?
+    /// The SOCKS5 proxy or MTProxy its connections go through, if any.
+    public let proxy: ConnectionProxy?
     private let group: MultiThreadedEventLoopGroup
     private var opened: [Account] = []
     /// Notification-key registrations started by `onlineAccount` and not finished yet (changed under `lock`).
@@ -35,7 +35,7 @@ public final class ClientSession: @unchecked Sendable {
     /// profile the server came from.
     public init(
         root: String, accountName: String? = nil, server: ServerAddress? = nil, publicKeyPEM: String? = nil,
-        proxy: SOCKS5Proxy? = nil
+        proxy: ConnectionProxy? = nil
     ) throws(ClientError) {
         self.root = root
         let profiles = try ClientProfiles.load(root: root)
@@ -228,19 +228,52 @@ public final class ClientSession: @unchecked Sendable {
 }
 
 extension ClientSession {
-    /// Opens a tunnel through `proxy` to the main DC of account `name` (or the current one) and closes it: the
-    /// proxy's refusal by its RFC name (a wrong password, a target it will not reach), or `.unreachable`.
-    public func checkProxy(_ proxy: SOCKS5Proxy, forAccount name: String?, timeout: Double) async throws(ClientError) {
+    /// Tries `proxy` against the main DC of account `name` (or the current one): a SOCKS5 tunnel opened and closed
+    /// (the proxy's refusal by its RFC name: a wrong password, a target it will not reach); through an MTProxy, a
+    /// key exchange with the server (the secret and the relay both proven) — else `.unreachable`.
+    public func checkProxy(
+        _ proxy: ConnectionProxy, forAccount name: String?, timeout: Double
+    ) async throws(ClientError) {
         let profile = try profile(named: name)
-        guard let endpoint = profile.server.endpoints[profile.server.defaultMainDc] else {
+        guard var endpoint = profile.server.endpoints[profile.server.defaultMainDc] else {
             throw .badInput("account '\(profile.name)' has no server address")
         }
         do {
-            let channel = try await TransportClient.connect(
-                host: endpoint.host, port: endpoint.port, framing: endpoint.framing, proxy: proxy, group: group,
-                connectTimeout: .milliseconds(Int64(timeout * 1000))
-            ) { _ in [] }
-            try? await channel.close()
+            switch proxy {
+            case .socks5(let socks):
+                let channel = try await TransportClient.connect(
+                    host: endpoint.host, port: endpoint.port, framing: endpoint.framing, proxy: socks, group: group,
+                    connectTimeout: .milliseconds(Int64(timeout * 1000))
+                ) { _ in [] }
+                try? await channel.close()
+            case .mtproxy:
+                endpoint.proxy = proxy
+                let target = endpoint
+                let keys = try [RSAPublicKey(pem: profile.publicKeyPEM)]
+                let group = self.group
+                let attempt = Signal<Result<MTProtoConnection, ClientError>, NoError> { subscriber in
+                    let task = Task {
+                        do {
+                            let connection = try await MTProtoConnection.connect(
+                                to: target, publicKeys: keys, group: group)
+                            if Task.isCancelled {
+                                await connection.close()
+                            } else {
+                                subscriber.putNext(.success(connection))
+                            }
+                        } catch {
+                            subscriber.putNext(.failure(.unreachable("through \(proxy): \(error)")))
+                        }
+                    }
+                    return ActionDisposable { task.cancel() }
+                }
+                let connection = try await firstResult(
+                    "a key exchange with the server through \(proxy)", of: attempt, timeout: timeout
+                ) { (result) throws(ClientError) in try result.get() }
+                await connection.close()
+            }
+        } catch let error as ClientError {
+            throw error
         } catch let failure as SOCKS5Handshake.Failure {
             throw .unreachable("through \(proxy): \(failure)")
         } catch {

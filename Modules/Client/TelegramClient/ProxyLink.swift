@@ -1,22 +1,22 @@
 import Foundation
 public import MTProtoTransport
 
-/// A proxy as people pass them around: Telegram's links (`tg://socks?server=…&port=…&user=…&pass=…`, the same on
-/// `https://t.me/socks?…`) or a URL (`socks5://[user:password@]host:port`). MTProxy links (`tg://proxy?…`) are
-/// recognised and refused with a clear error: only SOCKS5 is spoken here so far.
+/// A proxy as people pass them around: Telegram's links — `tg://socks?server=…&port=…&user=…&pass=…` and
+/// `tg://proxy?server=…&port=…&secret=…` (an MTProxy; the secret in hex or base64, plain, `dd` or `ee`), the same on
+/// `https://t.me/socks?…` and `https://t.me/proxy?…` — or a URL (`socks5://[user:password@]host:port`).
 public enum ProxyLink {
     /// Why a link could not be used.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public let text: String
         public let reason: String
         public var description: String {
-            "'\(ProxyLink.redacted(text))' is not a proxy link (\(reason)) — write socks5://[USER:PASSWORD@]HOST:PORT "
-                + "or tg://socks?server=HOST&port=PORT[&user=USER&pass=PASSWORD]"
+            "'\(ProxyLink.redacted(text))' is not a proxy link (\(reason)) — write socks5://[USER:PASSWORD@]HOST:PORT, "
+                + "tg://socks?server=HOST&port=PORT[&user=USER&pass=PASSWORD] or tg://proxy?server=HOST&port=PORT&secret=S"
         }
     }
 
-    /// The SOCKS5 proxy `text` names.
-    public static func parse(_ text: String) throws(ParseError) -> SOCKS5Proxy {
+    /// The proxy `text` names.
+    public static func parse(_ text: String) throws(ParseError) -> ConnectionProxy {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let url = URLComponents(string: trimmed), let scheme = url.scheme?.lowercased() else {
             throw ParseError(text: text, reason: "not a URL")
@@ -27,9 +27,8 @@ public enum ProxyLink {
             guard let port = url.port, (1...65535).contains(port) else {
                 throw ParseError(text: text, reason: "no port")
             }
-            return SOCKS5Proxy(
-                host: host, port: port,
-                credentials: try credentials(url.user, url.password, text: text))
+            return .socks5(
+                SOCKS5Proxy(host: host, port: port, credentials: try credentials(url.user, url.password, text: text)))
         case "tg", "https", "http":
             let isTelegramLink =
                 scheme == "tg" ? true : ["t.me", "telegram.me"].contains(url.host?.lowercased() ?? "")
@@ -45,11 +44,25 @@ public enum ProxyLink {
                 guard let port = query["port"].flatMap(Int.init), (1...65535).contains(port) else {
                     throw ParseError(text: text, reason: "no port")
                 }
-                return SOCKS5Proxy(
-                    host: server, port: port,
-                    credentials: try credentials(query["user"], query["pass"], text: text))
+                return .socks5(
+                    SOCKS5Proxy(
+                        host: server, port: port, credentials: try credentials(query["user"], query["pass"], text: text)
+                    ))
             case "proxy":
-                throw ParseError(text: text, reason: "an MTProxy link: only SOCKS5 proxies are supported so far")
+                guard let server = query["server"], !server.isEmpty else {
+                    throw ParseError(text: text, reason: "no server")
+                }
+                guard let port = query["port"].flatMap(Int.init), (1...65535).contains(port) else {
+                    throw ParseError(text: text, reason: "no port")
+                }
+                guard let secretText = query["secret"], !secretText.isEmpty else {
+                    throw ParseError(text: text, reason: "no secret")
+                }
+                do {
+                    return .mtproxy(MTProxy(host: server, port: port, secret: try MTProxySecret(parsing: secretText)))
+                } catch {
+                    throw ParseError(text: text, reason: error.description)
+                }
             default:
                 throw ParseError(text: text, reason: "not a proxy link")
             }
@@ -77,9 +90,10 @@ public enum ProxyLink {
     public static func redacted(_ text: String) -> String {
         guard var url = URLComponents(string: text) else { return "***" }
         if url.password != nil { url.password = "***" }
-        if let items = url.queryItems, items.contains(where: { $0.name.lowercased() == "pass" }) {
+        let hidden: Set<String> = ["pass", "secret"]
+        if let items = url.queryItems, items.contains(where: { hidden.contains($0.name.lowercased()) }) {
             url.queryItems = items.map {
-                $0.name.lowercased() == "pass" ? URLQueryItem(name: $0.name, value: "***") : $0
+                hidden.contains($0.name.lowercased()) ? URLQueryItem(name: $0.name, value: "***") : $0
             }
         }
         return url.string ?? "***"

@@ -1,3 +1,4 @@
+import Glibc
 public import NIOCore
 
 /// How a client connection hides its framing (MTProto transports §Transport obfuscation).
@@ -7,6 +8,9 @@ public enum TransportObfuscation: Sendable, Equatable {
     /// obfuscated2: a 64-byte header and AES-256-CTR both ways; `secret` is an MTProxy secret (16 bytes, or 17
     /// starting with `0xdd`, which forces padded intermediate). `dcId` is written at offset 60.
     case obfuscated2(dcId: Int16, secret: [UInt8]? = nil)
+    /// MTProxy's fake-TLS (`ee` secrets): a TLS 1.3-looking ClientHello for `domain` signed with the 16-byte `key`,
+    /// then obfuscated2 keyed by `key` inside TLS application-data records. Only the padded intermediate framing.
+    case fakeTLS(dcId: Int16, key: [UInt8], domain: String)
 }
 
 /// Builds the handler chains both ends of a connection use, so the real sockets and the embedded tests share them.
@@ -24,6 +28,15 @@ public enum TransportPipeline {
         case .obfuscated2(let dcId, let secret):
             let header = try ObfuscatedHeader.makeClientHeader(framing: framing, dcId: dcId, secret: secret)
             try pipeline.addHandlers([
+                ObfuscationHandler(ciphers: header.ciphers, headerToSend: header.bytes),
+                ByteToMessageHandler(FrameDecoder(framing: framing, role: .client)),
+                FrameEncoder(framing: framing, role: .client, sendsPreamble: false),
+            ])
+        case .fakeTLS(let dcId, let key, let domain):
+            guard framing == .paddedIntermediate else { throw TransportError.invalidObfuscatedHeader }
+            let header = try ObfuscatedHeader.makeClientHeader(framing: framing, dcId: dcId, secret: key)
+            try pipeline.addHandlers([
+                FakeTLSClientHandler(key: key, domain: domain, clock: { UInt32(time(nil)) }),
                 ObfuscationHandler(ciphers: header.ciphers, headerToSend: header.bytes),
                 ByteToMessageHandler(FrameDecoder(framing: framing, role: .client)),
                 FrameEncoder(framing: framing, role: .client, sendsPreamble: false),

@@ -340,9 +340,10 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// Connects socket `id`; its pipeline reports to the machine under that id from the moment it is built.
     private func makeSocket(_ id: Machine.SocketID) async throws -> any Channel {
         let loop = self.loop
+        let route = endpoint.route
         return try await TransportClient.connect(
-            host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
-            http: endpoint.http, httpSessionPolls: true, proxy: endpoint.proxy, group: loop
+            host: route.host, port: route.port, framing: route.framing, obfuscation: route.obfuscation,
+            http: route.http, httpSessionPolls: true, proxy: route.socks5, group: loop
         ) { [weak self] channel in
             // The channel's initializer runs on its loop, which is the connection's.
             loop.preconditionInEventLoop()

@@ -24,12 +24,12 @@ public final class MTProtoConnection: @unchecked Sendable {
         public var obfuscation: TransportObfuscation
         /// MTProto over HTTP (`POST /api`) instead of a TCP framing.
         public var http: Bool
-        /// A SOCKS5 proxy the connection goes through (nil: straight to `host:port`).
-        public var proxy: SOCKS5Proxy?
+        /// A SOCKS5 proxy or an MTProxy the connection goes through (nil: straight to `host:port`).
+        public var proxy: ConnectionProxy?
 
         public init(
             host: String, port: Int, dcId: Int32 = 2, framing: TransportFraming = .abridged,
-            obfuscation: TransportObfuscation = .none, http: Bool = false, proxy: SOCKS5Proxy? = nil
+            obfuscation: TransportObfuscation = .none, http: Bool = false, proxy: ConnectionProxy? = nil
         ) {
             self.host = host
             self.port = port
@@ -101,9 +101,10 @@ public final class MTProtoConnection: @unchecked Sendable {
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) async throws -> MTProtoConnection {
         let updates = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(10_000))
+        let route = endpoint.route
         let channel = try await TransportClient.connect(
-            host: endpoint.host, port: endpoint.port, framing: endpoint.framing, obfuscation: endpoint.obfuscation,
-            http: endpoint.http, proxy: endpoint.proxy, group: group
+            host: route.host, port: route.port, framing: route.framing, obfuscation: route.obfuscation,
+            http: route.http, proxy: route.socks5, group: group
         ) { _ in [ClientConnectionHandler(clock: clock, onUpdate: { updates.continuation.yield($0) })] }
         channel.closeFuture.whenComplete { _ in updates.continuation.finish() }
         // The handler is not Sendable: it is looked up, and every call into it is made, on the channel's event loop.
