@@ -287,6 +287,12 @@ let modules: [Module] = [
             "ServerAPI", "MTProtoTransport", "MTProtoCore", "MTProtoApi", "TelegramApi", "TLRuntime", "CryptoUtils",
             "NIOCore", "NIOPosix", "TestVectors",
         ]),
+    // MTProxyRelay: an MTProxy of our own (plain, dd and fake-TLS secrets) in front of tg-server's DCs.
+    .swift(
+        "MTProxyRelay", .Server, deps: ["MTProtoTransport", "NIOCore", "NIOPosix"],
+        testDeps: [
+            "MTProtoTransport", "Network", "ServerTestSupport", "TelegramApi", "NIOCore", "NIOPosix",
+        ]),
     // Test support: a tg-server backend in the test's process, for the client tests (Network, Core).
     .testSupport(
         "ServerTestSupport", .Server,
@@ -492,6 +498,9 @@ let apps: [App] = [
             "MTProtoServer", "ServerAPI", "Buffers", "SecretFiles", "CommandLineOutput", "NIOCore", "NIOPosix",
             "Logging", "ArgumentParser", "CoreMetrics", "Prometheus",
         ]),
+    .app(
+        "mtproxy",
+        links: ["MTProxyRelay", "MTProtoTransport", "NIOCore", "NIOPosix", "ArgumentParser", "CommandLineOutput"]),
     .app("tl-gen", in: .BuildTools, links: ["TLSchema", "TLGenerator"]),
     .app("simulate", in: .BuildTools, links: ["Simulation", "ArgumentParser"]),
 

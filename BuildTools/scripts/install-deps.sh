@@ -162,11 +162,12 @@ if [ ! -f "$venv/.telethon-secret-chat-installed" ]; then
     touch "$venv/.telethon-secret-chat-installed"
 fi
 
-# An MTProxy no one here wrote, for connections through MTProxy (plain, dd and ee fake-TLS secrets): alexbers'
-# mtprotoproxy, with pycryptodome (its declared dependency: AES in C rather than its slow bundled fallback).
+# MTProxy peers no one here wrote: alexbers' mtprotoproxy (plain, dd and ee fake-TLS secrets), with pycryptodome
+# (its declared dependency: AES in C rather than its slow bundled fallback), which our client goes through; and
+# TelethonFakeTLS (Telethon's ee client; Telethon speaks plain and dd itself), which goes through our mtproxy.
 if [ ! -f "$venv/.mtprotoproxy-installed" ]; then
-    say "installing mtprotoproxy==1.0.6 into $venv"
-    "$venv/bin/pip" install -q "mtprotoproxy==1.0.6"
+    say "installing mtprotoproxy==1.0.6 and TelethonFakeTLS into $venv"
+    "$venv/bin/pip" install -q "mtprotoproxy==1.0.6" "TelethonFakeTLS==2022.4.4.16.37.38.728726"
     touch "$venv/.mtprotoproxy-installed"
 fi
 

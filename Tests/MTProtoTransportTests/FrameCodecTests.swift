@@ -170,4 +170,20 @@ import Testing
         #expect(Self.decode([8, 0, 0, 0, 1], .intermediate) == .success(nil))
         #expect(Self.decode([16, 0, 0], .full) == .success(nil))
     }
+
+    /// Padded intermediate's padding: up to 15 bytes from a client, at most 3 from a server (Telegram's own MTProxy
+    /// pads `lrand48() & 3`, and Telethon strips exactly `length % 4`), so a server's frame always reads back whole.
+    @Test func serversPadWithAtMostThreeBytes() throws {
+        for (role, limit) in [(TransportRole.server, 3), (.client, 15)] {
+            var codec = IntermediateCodec(role: role, padded: true)
+            var seen = Set<Int>()
+            for _ in 0..<400 {
+                var out = ByteBuffer()
+                try codec.encode(.packet(FrameCodecTests.payload(64), quickAckRequested: false), into: &out)
+                seen.insert(out.readableBytes - 4 - 64)
+            }
+            #expect(seen.max() == limit, "\(role): paddings \(seen.sorted())")
+            #expect(seen.min() == 0)
+        }
+    }
 }

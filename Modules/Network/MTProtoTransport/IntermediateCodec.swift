@@ -1,7 +1,9 @@
 public import NIOCore
 
 /// MTProto transports §Intermediate and §Padded intermediate: a 4-byte little-endian length, then the payload (and,
-/// padded, 0–15 random bytes the length includes). A client sets the length's top bit to request a quick ack; a
+/// padded, random bytes the length includes: 0–15 from a client, as TDLib sends; 0–3 from a server, as Telegram's
+/// own MTProxy sends them, `lrand48() & 3` in `net/net-tcp-rpc-common.c` — clients such as Telethon strip exactly
+/// `length % 4` bytes and could not read more). A client sets the length's top bit to request a quick ack; a
 /// server's quick ack is a lone 4-byte word with the top bit set.
 ///
 /// A padded frame's padding is not delimited: the decoder strips `length % 4` bytes, since MTProto packets are
@@ -46,7 +48,8 @@ public struct IntermediateCodec: FrameCodec {
         try frame.checkOutgoingLength()
         switch frame {
         case .packet(var payload, let quickAck):
-            let padding = padded ? Int.random(in: 0...TransportLimits.maximumPadding, using: &random) : 0
+            let padding =
+                padded ? Int.random(in: 0...(role == .client ? TransportLimits.maximumPadding : 3), using: &random) : 0
             var length = UInt32(payload.readableBytes + padding)
             if quickAck && role == .client { length |= 0x8000_0000 }
             out.writeInteger(length, endianness: .little)

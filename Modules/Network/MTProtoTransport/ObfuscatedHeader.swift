@@ -2,6 +2,12 @@
 public struct ObfuscationCiphers {
     var send: CTRStream
     var receive: CTRStream
+
+    /// Encrypts what this end sends, in place, continuing the stream (a relay re-encrypting for its other side).
+    public func encrypt(_ raw: UnsafeMutableRawBufferPointer) { send.apply(raw) }
+
+    /// Decrypts what the other end sent, in place, continuing the stream.
+    public func decrypt(_ raw: UnsafeMutableRawBufferPointer) { receive.apply(raw) }
 }
 
 /// The 64-byte obfuscated2 header (MTProto transports §Transport obfuscation).
@@ -13,7 +19,8 @@ public struct ObfuscationCiphers {
 public struct ObfuscatedHeader {
     /// The bytes to send first.
     public let bytes: [UInt8]
-    let ciphers: ObfuscationCiphers
+    /// The streams this end encrypts and decrypts with once the header is sent.
+    public let ciphers: ObfuscationCiphers
 
     /// First words a header must not start with, so that it is not mistaken for a plain transport or HTTP.
     static let forbiddenFirstWords: [[UInt8]] = [

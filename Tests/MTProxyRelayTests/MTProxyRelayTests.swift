@@ -1,0 +1,168 @@
+import Foundation
+import MTProtoTransport
+import MTProxyRelay
+import NIOCore
+import NIOPosix
+import Network
+import ServerTestSupport
+import TelegramApi
+import Testing
+
+/// Our MTProxy on real sockets in front of a real tg-server: our client through it with each kind of secret (a key
+/// exchange, a sign-up, calls); a connection that is not a client handed byte for byte to the front, or left without
+/// an answer and closed; the connection cap.
+@Suite(.serialized) struct MTProxyRelayTests {
+    static let key: [UInt8] = (0..<16).map { UInt8(0x30 + $0) }
+
+    static func relay(
+        _ backend: BackendServer, front: MTProxyConfiguration.Address? = nil,
+        adjust: (inout MTProxyConfiguration) -> Void = { _ in }
+    ) async throws -> MTProxyRelayServer {
+        var datacenters: [Int16: MTProxyConfiguration.Address] = [:]
+        for (dc, endpoint) in backend.endpoints { datacenters[Int16(dc)] = .init(host: endpoint.host, port: endpoint.port) }
+        var configuration = MTProxyConfiguration(keys: [key], datacenters: datacenters, front: front)
+        adjust(&configuration)
+        return try await MTProxyRelayServer.start(
+            host: "127.0.0.1", port: 0, configuration: configuration, group: backend.group)
+    }
+
+    @Test(arguments: [MTProxySecret.Kind.plain, .padded, .fakeTLS])
+    func ourClientThroughOurProxy(kind: MTProxySecret.Kind) async throws {
+        let backend = try await BackendServer()
+        let relay = try await Self.relay(backend)
+        var endpoint = try #require(backend.endpoints[2])
+        endpoint.proxy = .mtproxy(
+            MTProxy(host: "127.0.0.1", port: relay.port, secret: try MTProxySecret(kind: kind, key: Self.key, domain: "a.example")))
+        let connection = try await MTProtoConnection.connect(
+            to: endpoint, publicKeys: backend.publicKeys, group: backend.group)
+        let phone = "99966293\(kind == .plain ? 1 : kind == .padded ? 3 : 5)1"
+        guard case .user(let user) = try await BackendServer.signUp(connection, phone: phone, name: "Relayed") else {
+            Issue.record("no user")
+            return
+        }
+        let me = try await connection.invoke(Api.functions.users.getUsers(id: [.inputUserSelf]))
+        guard case .user(let self_)? = me.first else {
+            Issue.record("no self")
+            return
+        }
+        #expect(self_.id == user.id)
+        // A call with a large answer crosses the relay in many records and reads.
+        let config = try await connection.invoke(Api.functions.help.getConfig())
+        guard case .config(let value) = config else {
+            Issue.record("no config")
+            return
+        }
+        #expect(value.thisDc == 2)
+        #expect(relay.openConnections >= 1)
+        await connection.close()
+        try await relay.close()
+        try await backend.close()
+    }
+
+    @Test func aStrangerIsHandedToTheFrontByteForByte() async throws {
+        let backend = try await BackendServer()
+        let front = try await ServerBootstrap(group: backend.group)
+            .childChannelInitializer { $0.pipeline.addHandler(Echo(prefix: Array("front:".utf8))) }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let relay = try await Self.relay(
+            backend, front: .init(host: "127.0.0.1", port: try #require(front.localAddress?.port)))
+        let request = Array("GET / HTTP/1.1\r\nHost: example.com\r\nUser-Agent: curl/8.5\r\nAccept: */*\r\n\r\n".utf8)
+        let reply = try await Self.exchange(request, port: relay.port, group: backend.group, expecting: request.count + 6)
+        #expect(reply == Array("front:".utf8) + request)
+        try await relay.close()
+        try await front.close()
+        try await backend.close()
+    }
+
+    @Test func withoutAFrontAStrangerGetsNothingAndIsClosed() async throws {
+        let backend = try await BackendServer()
+        let relay = try await Self.relay(backend) { $0.handshakeTimeout = .seconds(1) }
+        let started = Date()
+        let reply = try await Self.exchange(
+            Array(repeating: 0x42, count: 200), port: relay.port, group: backend.group, expecting: 1, within: 5)
+        #expect(reply.isEmpty)
+        #expect(Date().timeIntervalSince(started) < 4, "closed at the handshake timeout")
+        try await relay.close()
+        try await backend.close()
+    }
+
+    @Test func connectionsPastTheCapAreClosed() async throws {
+        let backend = try await BackendServer()
+        let relay = try await Self.relay(backend) { $0.maximumConnections = 2 }
+        var channels: [any Channel] = []
+        for _ in 0..<3 {
+            channels.append(
+                try await ClientBootstrap(group: backend.group).connect(host: "127.0.0.1", port: relay.port).get())
+        }
+        try await channels[2].closeFuture.get()  // closed by the proxy at once
+        #expect(relay.refusedConnections == 1)
+        #expect(channels[0].isActive && channels[1].isActive)
+        for channel in channels { try? await channel.close() }
+        try await relay.close()
+        try await backend.close()
+    }
+
+    /// Sends `bytes` to `port` and collects what comes back until `expecting` bytes, the connection closes, or
+    /// `within` seconds pass.
+    static func exchange(
+        _ bytes: [UInt8], port: Int, group: any EventLoopGroup, expecting: Int, within: Double = 10
+    ) async throws -> [UInt8] {
+        let loop = group.next()
+        let done = loop.makePromise(of: Void.self)
+        let collector = Collector(expecting: expecting, done: done)
+        let channel = try await ClientBootstrap(group: loop)
+            .channelInitializer { $0.pipeline.addHandler(collector) }
+            .connect(host: "127.0.0.1", port: port).get()
+        try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
+        let timer = loop.scheduleTask(in: .milliseconds(Int64(within * 1000))) { done.succeed() }
+        try await done.futureResult.get()
+        timer.cancel()
+        try? await channel.close()
+        return collector.bytes
+    }
+
+    /// Writes back what it reads, after `prefix` once.
+    final class Echo: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+        let prefix: [UInt8]
+        init(prefix: [UInt8]) { self.prefix = prefix }
+
+        func channelActive(context: ChannelHandlerContext) {
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: prefix)), promise: nil)
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            context.writeAndFlush(data, promise: nil)
+        }
+    }
+
+    /// Keeps what a connection reads; completes `done` once `expecting` bytes are in or the connection closes.
+    final class Collector: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        private let lock = NSLock()
+        private var received: [UInt8] = []
+        private let expecting: Int
+        private let done: EventLoopPromise<Void>
+        var bytes: [UInt8] { lock.withLock { received } }
+
+        init(expecting: Int, done: EventLoopPromise<Void>) {
+            self.expecting = expecting
+            self.done = done
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            var buffer = unwrapInboundIn(data)
+            let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+            let count = lock.withLock {
+                received += bytes
+                return received.count
+            }
+            if count >= expecting { done.succeed() }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            done.succeed()
+        }
+    }
+}
