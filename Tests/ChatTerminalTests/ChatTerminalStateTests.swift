@@ -190,9 +190,18 @@ import Testing
         screen = state.screen.plainLines
         #expect(screen[11].contains("**new** one") && screen[13].hasPrefix("╰"), "\(screen)")
 
-        // Typed markdown goes out as one message; the line is cleared.
+        // Typed markdown goes out as one message (each key tells Bob this user is typing: the shell throttles); the
+        // line is cleared.
         let sent = Self.run(&state, Self.typed("**hi** there") + [.key(.enter)])
-        #expect(sent == [.send(.text(markdown: "**hi** there", replyTo: nil), to: Self.bob)])
+        #expect(
+            sent
+                == Array(repeating: .typing(Self.bob), count: "**hi** there".count)
+                + [.send(.text(markdown: "**hi** there", replyTo: nil), to: Self.bob)])
+        // Bob typing shows in the title until it stops.
+        Self.run(&state, [.typing([Self.bob])])
+        #expect(state.screen.plainLines[0].contains("Bob (typing…)"), "\(state.screen.plainLines[0])")
+        Self.run(&state, [.typing([])])
+        #expect(!state.screen.plainLines[0].contains("typing"))
         #expect(state.compose.isEmpty && state.screen.plainLines[15] == ">")
         // Esc goes back to the list and stops following the history.
         #expect(Self.run(&state, [.key(.escape)]) == [.closeHistory])
@@ -283,8 +292,8 @@ import Testing
         #expect(Self.run(&state, Self.typed("/reply") + [.key(.enter)]).isEmpty)
         #expect(state.replyTo == 7 && state.screen.plainLines[15] == "reply 7>")
         #expect(
-            Self.run(&state, Self.typed("yes") + [.key(.enter)]) == [.send(.text(markdown: "yes", replyTo: 7), to: bob)]
-        )
+            Self.run(&state, Self.typed("yes") + [.key(.enter)])
+                == [.typing(bob), .typing(bob), .typing(bob), .send(.text(markdown: "yes", replyTo: 7), to: bob)])
         #expect(state.replyTo == nil)
         Self.run(&state, Self.typed("/reply 3") + [.key(.enter)])
         #expect(

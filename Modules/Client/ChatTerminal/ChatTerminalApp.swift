@@ -96,10 +96,12 @@ public final class ChatTerminalApp: @unchecked Sendable {
         }
     }
 
-    /// Shows which secret chats' other side is typing (on the queue; redraws only when it changed).
+    /// Shows the chats someone is typing in — secret chats' other side, and users in private chats, groups and
+    /// channels (`Account.activities`) — on the queue; redraws only when it changed.
     private func refreshTyping() {
         guard !done else { return }
         let now = Set(account.secretChats.typingChats.map(SecretChatRecord.peerId))
+            .union(account.activities.typingChats)
         guard now != typingShown else { return }
         typingShown = now
         _ = state.handle(.typing(now))
@@ -155,11 +157,15 @@ public final class ChatTerminalApp: @unchecked Sendable {
         case .closeHistory:
             history.set(nil)
         case .typing(let peerId):
-            guard SecretChatting.isSecret(peerId) else { return }
+            guard peerId != account.peerId else { return }  // Saved Messages: nobody to tell
             let now = Date()
             if let last = typingSent[peerId], now.timeIntervalSince(last) < Self.typingInterval { return }
             typingSent[peerId] = now
-            Task { try? await account.secretChats.sendTyping(chatId: SecretChatting.chatId(peerId)) }
+            if SecretChatting.isSecret(peerId) {
+                Task { try? await account.secretChats.sendTyping(chatId: SecretChatting.chatId(peerId)) }
+            } else {
+                Task { try? await account.sendTyping(in: peerId) }
+            }
         case .markRead(let peerId):
             let timeout = self.timeout
             Task { _ = try? await MessageCommands.read(account, peerId: peerId, upTo: nil, timeout: timeout) }

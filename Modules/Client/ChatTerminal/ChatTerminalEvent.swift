@@ -21,7 +21,8 @@ public enum ChatTerminalEvent: Sendable {
     case notice(String)
     /// What `/search` found.
     case searchResults(query: String, [ChatTerminalSearchHit])
-    /// The chats whose other side is typing now (secret chats: `updateEncryptedChatTyping`).
+    /// The chats someone is typing in now (`updateEncryptedChatTyping` in secret chats; `updateUserTyping`,
+    /// `updateChatUserTyping`, `updateChannelUserTyping` elsewhere).
     case typing(Set<PeerId>)
 }
 
@@ -48,7 +49,7 @@ public enum ChatTerminalEffect: Equatable, Sendable {
     case send(ChatTerminalOutgoing, to: PeerId)
     /// Mark the chat read up to its newest message.
     case markRead(PeerId)
-    /// Tell the chat's other side this user is typing (a secret chat's `messages.setEncryptedTyping`; the shell
+    /// Tell the chat's other side this user is typing (`messages.setTyping`, a secret chat's `setEncryptedTyping`; the shell
     /// sends it at most every few seconds).
     case typing(PeerId)
     /// Search the stored messages.

@@ -125,8 +125,8 @@ public struct ChatTerminalState: Sendable {
             return nextAccount()
         case .character(let character):
             compose.append(character)
-            // Typing a message (not a command) in a secret chat tells the other side, as Telegram's apps do.
-            if case .chat(let peerId) = mode, SecretChatting.isSecret(peerId), !compose.hasPrefix("/") {
+            // Typing a message (not a command) tells the chat's other side, as Telegram's apps do.
+            if case .chat(let peerId) = mode, !compose.hasPrefix("/") {
                 return [.typing(peerId)]
             }
             return []

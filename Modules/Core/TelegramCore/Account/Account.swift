@@ -26,7 +26,10 @@ public final class Account: @unchecked Sendable {
     public let actions: MessageActionQueue
     /// Secret chats: key exchange, the end-to-end session of each chat, its outbox.
     public let secretChats: SecretChatManager
+    /// Who is typing where, from the update stream (in memory only).
+    public let activities = PeerActivities()
     private let updatesDisposable = MetaDisposable()
+    private let activitiesDisposable = MetaDisposable()
 
     init(
         id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: any AccountNetworking,
@@ -66,6 +69,8 @@ public final class Account: @unchecked Sendable {
     /// Starts following the server: the state manager catches up and listens.
     public func start() {
         network.reopen()
+        let activities = self.activities
+        activitiesDisposable.set(stateManager.appliedBatches.start(next: { activities.note($0.typing) }))
         stateManager.start()
         secretChats.resumeFlushing()
         secretChats.flushInBackground()
@@ -135,6 +140,7 @@ public final class Account: @unchecked Sendable {
 
     /// Stops the managers and closes the connections.
     public func shutdown() async {
+        activitiesDisposable.set(nil)
         secretChats.stop()
         await secretChats.stopFlushing()
         await pendingMessages.stop()

@@ -47,6 +47,9 @@ public struct UpdateBatchApplier: Sendable {
         public var readOutbox: [MessageId] = []
         /// Channels whose recent history `channelDifferenceTooLong` replaced (a hole below its newest messages).
         public var resetChannels: [PeerId] = []
+        /// Typing notices (`updateUserTyping`, `updateChatUserTyping`, `updateChannelUserTyping`), and the end of
+        /// the typing of whoever sent a new message: not stored, for `PeerActivities`.
+        public var typing: [TypingNotice] = []
     }
 
     @discardableResult
@@ -67,6 +70,12 @@ public struct UpdateBatchApplier: Sendable {
                 return false
             }
             if !fresh.isEmpty { summary.added += try tx.addMessages(fresh) }
+            // A message ends its author's typing in that chat, as Telegram's clients show it.
+            for message in fresh where message.flags.contains(.incoming) {
+                if let author = message.authorId {
+                    summary.typing.append(TypingNotice(chat: message.id.peerId, user: author, active: false))
+                }
+            }
             summary.storedMessages += newMessages.count
             newMessages.removeAll()
         }
@@ -165,6 +174,19 @@ public struct UpdateBatchApplier: Sendable {
             case .update(let update) where Self.isSecretChatUpdate(update):
                 try flushMessages()
                 try secretChats?(update, tx)
+            case .update(.updateUserTyping(let update)) where update.topMsgId == nil:
+                summary.typing.append(
+                    TypingNotice(
+                        chat: .user(update.userId), user: .user(update.userId), active: Self.isActive(update.action)))
+            case .update(.updateChatUserTyping(let update)):
+                summary.typing.append(
+                    TypingNotice(
+                        chat: .group(update.chatId), user: PeerId(update.fromId), active: Self.isActive(update.action)))
+            case .update(.updateChannelUserTyping(let update)) where update.topMsgId == nil:
+                summary.typing.append(
+                    TypingNotice(
+                        chat: .channel(update.channelId), user: PeerId(update.fromId),
+                        active: Self.isActive(update.action)))
             case .newEncryptedMessage(let message):
                 try flushMessages()
                 try secretChats?(.updateNewEncryptedMessage(.init(message: message, qts: batch.state.qts)), tx)
@@ -178,6 +200,12 @@ public struct UpdateBatchApplier: Sendable {
         }
         try tx.setState(AuthorizedAccountState(peerId: accountPeerId, state: batch.state))
         return summary
+    }
+
+    /// Whether a typing action starts or goes on (any action but cancel: typing, recording, uploading, …).
+    static func isActive(_ action: Api.SendMessageAction) -> Bool {
+        if case .sendMessageCancelAction = action { return false }
+        return true
     }
 
     static func isSecretChatUpdate(_ update: Api.Update) -> Bool {
