@@ -94,4 +94,46 @@ import Testing
             Array(pages.prefix(3)) == [first, first + 100, first + 200], "\(pages) \(report.other_difference_requests)")
         #expect(pages.dropFirst(3).allSatisfy { $0 == first + 300 }, "\(pages)")
     }
+
+    struct PinReport: Decodable {
+        let service: [JSONValue]
+        let bob_channel_pin: [Bool]
+        let bob_pinned_msg_id: Bool
+        let bob_sees_flag: Bool
+        let bob_pinned_list: [String]
+        let private_service: String
+        let bob_private_pin: [Bool]
+        let bob_user_pinned: Bool
+        let bob_one_sided_unpin: [String]
+        let alice_still_pinned: Bool
+        let bob_channel_unpin: Bool
+        let restricted: String?
+    }
+
+    /// Telethon pins (Tests/Fixtures/telethon/server_pins.py): `pin_message` answers the service message, the other
+    /// client gets `updatePinnedChannelMessages` / `updatePinnedMessages` live and sees the flag and `pinned_msg_id`;
+    /// a one-sided unpin leaves the other side's pin; `unpin_message()` unpins all; a restricted member is refused.
+    @Test func telethonPinsAndTheOtherClientSeesIt() async throws {
+        let python = ProcessSupport.python
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let server = try ProcessSupport.Server()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_pins.py")
+        let result = try await ProcessRunner.runOffPool(
+            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try server.telethonArguments()),
+            timeout: 120)
+        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
+        let report = try JSONDecoder().decode(PinReport.self, from: result.stdout)
+        #expect(
+            report.service == [.text("MessageService"), .text("MessageActionPinMessage"), .flag(true), .flag(true)])
+        #expect(report.bob_channel_pin == [true, true, true])
+        #expect(report.bob_pinned_msg_id && report.bob_sees_flag)
+        #expect(report.bob_pinned_list == ["the rules"])
+        #expect(report.private_service == "MessageActionPinMessage")
+        #expect(report.bob_private_pin == [true, true] && report.bob_user_pinned)
+        #expect(report.bob_one_sided_unpin == ["UpdatePinnedMessages"])
+        #expect(report.alice_still_pinned)
+        #expect(report.bob_channel_unpin)
+        #expect(report.restricted == "ChatAdminRequiredError")
+    }
 }

@@ -13,6 +13,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try store.write { tx in try tx.insert(ServerStoreTests.user(1)) }
         let database = try Database(path: store.path)
+        // What later migrations added to version-8 tables goes too (migration 10's pin flag on messages).
+        try database.execute("DROP INDEX messages_pinned")
+        try database.execute("ALTER TABLE messages DROP COLUMN pinned")
         for table in [
             "channels", "channel_members", "channel_messages", "channel_random_ids", "channel_updates",
             "channel_message_views",
@@ -21,7 +24,7 @@ import Testing
         }
         try database.execute("PRAGMA user_version = 8")
         let reopened = try ServerStore(path: store.path)
-        #expect(try reopened.schemaVersion() == 9)
+        #expect(try reopened.schemaVersion() == ServerStore.knownSchemaVersion)
         #expect(try reopened.read { tx in try tx.user(id: 1) } == ServerStoreTests.user(1))
         try reopened.write { tx in
             try tx.insert(ChannelRecord(id: 5, title: "T", creator: 1, date: 1000, broadcast: false))

@@ -184,12 +184,14 @@ extension ServerBackend {
         if let action = message.action, let parsed = try? Api.MessageAction(tlBytes: action) {
             return .messageService(
                 .init(
-                    out: message.fromId == viewer, post: message.post, id: id, fromId: from, peerId: peer,
+                    out: message.fromId == viewer, silent: message.silent, post: message.post, id: id, fromId: from,
+                    peerId: peer,
                     replyTo: replyTo, date: message.date, action: parsed))
         }
         return .message(
             .init(
-                out: message.fromId == viewer, silent: message.silent, post: message.post, id: id, fromId: from,
+                out: message.fromId == viewer, silent: message.silent, post: message.post, pinned: message.pinned,
+                id: id, fromId: from,
                 peerId: peer, fwdFrom: message.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) },
                 replyTo: replyTo, date: message.date, message: message.text,
                 media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },

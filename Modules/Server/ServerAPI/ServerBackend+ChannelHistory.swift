@@ -43,7 +43,8 @@ extension ServerBackend {
             }
             let records = try tx.searchChannel(
                 channelId: access.channel.id, text: call.q, mediaKinds: MediaKind.kinds(for: call.filter),
-                offsetId: Int64(call.offsetId), limit: Self.checkedLimit(call.limit == 0 ? 20 : call.limit))
+                pinnedOnly: Self.isPinnedFilter(call.filter), offsetId: Int64(call.offsetId),
+                limit: Self.checkedLimit(call.limit == 0 ? 20 : call.limit))
             return try channelPage(records, total: records.count, access: access, caller: caller, tx: tx)
         }
     }

@@ -109,6 +109,9 @@ extension ServerBackend {
                             channelId: channel.id, userId: caller.userId, readInboxMax: readInbox)
                         : 0,
                     chatPhoto: .photoEmpty(.init(id: 0)), notifySettings: Self.defaultNotifySettings, botInfo: [],
+                    pinnedMsgId: try tx.topPinnedChannelMessageId(channelId: channel.id).map {
+                        Int32(truncatingIfNeeded: $0)
+                    },
                     pts: Int32(truncatingIfNeeded: channel.pts)))
             return .chatFull(
                 .init(

@@ -118,7 +118,10 @@ extension ServerBackend {
                     id: chat.id, about: "",
                     participants: .chatParticipants(
                         .init(chatId: chat.id, participants: participants, version: chat.version)),
-                    notifySettings: Self.defaultNotifySettings))
+                    notifySettings: Self.defaultNotifySettings,
+                    pinnedMsgId: try tx.topPinnedMessageId(owner: caller.userId, peer: .chat(chat.id)).map {
+                        Int32(truncatingIfNeeded: $0)
+                    }))
             let users = try tx.users(ids: chat.members.map(\.userId)).sorted { $0.id < $1.id }.map {
                 apiUser($0, viewer: caller.userId)
             }

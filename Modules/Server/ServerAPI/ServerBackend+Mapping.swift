@@ -27,13 +27,14 @@ extension ServerBackend {
         if let action = message.action, let parsed = try? Api.MessageAction(tlBytes: action) {
             return .messageService(
                 .init(
-                    out: message.outgoing, id: Int32(truncatingIfNeeded: message.id),
+                    out: message.outgoing, silent: message.silent, id: Int32(truncatingIfNeeded: message.id),
                     fromId: .peerUser(.init(userId: message.fromId)),
                     peerId: apiPeer(message.peer), replyTo: replyTo, date: message.date, action: parsed))
         }
         return .message(
             .init(
-                out: message.outgoing, silent: message.silent, id: Int32(truncatingIfNeeded: message.id),
+                out: message.outgoing, silent: message.silent, pinned: message.pinned,
+                id: Int32(truncatingIfNeeded: message.id),
                 fromId: .peerUser(.init(userId: message.fromId)), peerId: apiPeer(message.peer),
                 fwdFrom: message.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }, replyTo: replyTo,
                 date: message.date, message: message.text,

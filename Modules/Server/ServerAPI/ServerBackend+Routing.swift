@@ -76,6 +76,10 @@ extension ServerBackend {
         case let f as Api.functions.messages.deleteMessages:
             return try deleteMessages(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.setTyping: return try setTyping(f, caller: try signedIn())
+        case let f as Api.functions.messages.updatePinnedMessage:
+            return try updatePinnedMessage(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.unpinAllMessages:
+            return try unpinAllMessages(f, caller: try signedIn()).serialized()
         // media and files
         case let f as Api.functions.messages.sendMedia: return try sendMedia(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.sendMultiMedia:

@@ -102,12 +102,14 @@ public struct ChannelMessageRecord: Sendable, Equatable {
     public var action: [UInt8]?
     /// How many accounts viewed it (`messages.getMessagesViews` with `increment`).
     public var views: Int64
+    /// Pinned in the channel (`messages.updatePinnedMessage`; migration 10).
+    public var pinned: Bool
 
     public init(
         channelId: Int64, id: Int64, fromId: Int64, post: Bool, date: Int32, editDate: Int32? = nil, text: String,
         entities: [UInt8]? = nil, media: [UInt8]? = nil, mediaKind: Int64 = 0, replyTo: Int64? = nil,
         forward: [UInt8]? = nil, groupedId: Int64? = nil, silent: Bool = false, action: [UInt8]? = nil,
-        views: Int64 = 0
+        views: Int64 = 0, pinned: Bool = false
     ) {
         self.channelId = channelId
         self.id = id
@@ -125,6 +127,7 @@ public struct ChannelMessageRecord: Sendable, Equatable {
         self.silent = silent
         self.action = action
         self.views = views
+        self.pinned = pinned
     }
 }
 

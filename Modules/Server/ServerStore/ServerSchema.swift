@@ -148,5 +148,13 @@ enum ServerSchema {
             channel_id INTEGER NOT NULL, id INTEGER NOT NULL, user_id INTEGER NOT NULL,
             PRIMARY KEY (channel_id, id, user_id)) WITHOUT ROWID;
         """,
+        // 10: pinned messages (core.telegram.org method `messages.updatePinnedMessage`): a flag on each box's copy of a
+        // message and on each channel message, indexed so the newest pinned one (`pinned_msg_id`) is one lookup.
+        """
+        ALTER TABLE messages ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE channel_messages ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX messages_pinned ON messages(owner, peer_kind, peer_id, id) WHERE pinned = 1;
+        CREATE INDEX channel_messages_pinned ON channel_messages(channel_id, id) WHERE pinned = 1;
+        """,
     ]
 }
