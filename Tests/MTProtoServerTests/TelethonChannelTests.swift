@@ -136,4 +136,44 @@ import Testing
         #expect(report.bob_channel_unpin)
         #expect(report.restricted == "ChatAdminRequiredError")
     }
+
+    struct InviteReport: Decodable {
+        let link: [JSONValue]
+        let checked: [JSONValue]
+        let bob_joined: [String]
+        let alice_saw: [JSONValue]
+        let bob_again: String
+        let carol_request: String?
+        let pending: [Bool]
+        let members: Int
+        let revoked: String?
+        let made_up: String?
+    }
+
+    /// Telethon joins by invite link (Tests/Fixtures/telethon/server_invites.py): a link exported, checked and
+    /// imported, the admin's client sees `messageActionChatJoinedByLink` live; a link that asks first answers
+    /// `INVITE_REQUEST_SENT` and the admin approves; a revoked link is `INVITE_HASH_EXPIRED`, a made-up one
+    /// `INVITE_HASH_INVALID`.
+    @Test func telethonJoinsByInviteLink() async throws {
+        let python = ProcessSupport.python
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let server = try ProcessSupport.Server()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_invites.py")
+        let result = try await ProcessRunner.runOffPool(
+            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try server.telethonArguments()),
+            timeout: 120)
+        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
+        let report = try JSONDecoder().decode(InviteReport.self, from: result.stdout)
+        #expect(report.link == [.flag(true), .number(22), .text("open door")])
+        #expect(report.checked == [.text("ChatInvite"), .text("Club"), .flag(true), .number(1)])
+        #expect(report.bob_joined == ["Channel"])
+        #expect(report.alice_saw == [.text("MessageActionChatJoinedByLink"), .flag(true)])
+        #expect(report.bob_again == "ChatInviteAlready")
+        #expect(report.carol_request == "InviteRequestSentError")
+        #expect(report.pending == [true])
+        #expect(report.members == 3)
+        #expect(report.revoked == "InviteHashExpiredError")
+        #expect(report.made_up == "InviteHashInvalidError")
+    }
 }

@@ -13,9 +13,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try store.write { tx in try tx.insert(ServerStoreTests.user(1)) }
         let database = try Database(path: store.path)
-        // What later migrations added to version-8 tables goes too (migration 10's pin flag on messages).
+        // What later migrations added goes too (migration 10's pin flag on messages, migration 11's invite tables).
         try database.execute("DROP INDEX messages_pinned")
         try database.execute("ALTER TABLE messages DROP COLUMN pinned")
+        try database.execute("DROP TABLE chat_invites")
+        try database.execute("DROP TABLE chat_invite_importers")
         for table in [
             "channels", "channel_members", "channel_messages", "channel_random_ids", "channel_updates",
             "channel_message_views",

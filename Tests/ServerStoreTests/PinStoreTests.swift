@@ -23,7 +23,7 @@ import Testing
         for statement in [
             "DROP INDEX messages_pinned", "DROP INDEX channel_messages_pinned",
             "ALTER TABLE messages DROP COLUMN pinned", "ALTER TABLE channel_messages DROP COLUMN pinned",
-            "PRAGMA user_version = 9",
+            "DROP TABLE chat_invites", "DROP TABLE chat_invite_importers", "PRAGMA user_version = 9",
         ] {
             try database.execute(statement)
         }

@@ -209,6 +209,7 @@ extension ServerBackend {
                 switch action {
                 case .messageActionChatAddUser(let add): users.formUnion(add.users)
                 case .messageActionChatDeleteUser(let delete): users.insert(delete.userId)
+                case .messageActionChatJoinedByLink(let link): users.insert(link.inviterId)
                 default: break
                 }
             }

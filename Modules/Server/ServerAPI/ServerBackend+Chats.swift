@@ -113,15 +113,17 @@ extension ServerBackend {
                     ? .chatParticipantCreator(.init(userId: member.userId))
                     : .chatParticipant(.init(userId: member.userId, inviterId: member.inviter, date: member.date))
             }
+            let invites = try inviteInfo(
+                kind: .chat, id: chat.id, viewer: caller.userId, canManage: chat.creator == caller.userId, tx: tx)
             let full = Api.ChatFull.chatFull(
                 .init(
                     id: chat.id, about: "",
                     participants: .chatParticipants(
                         .init(chatId: chat.id, participants: participants, version: chat.version)),
-                    notifySettings: Self.defaultNotifySettings,
+                    notifySettings: Self.defaultNotifySettings, exportedInvite: invites.invite,
                     pinnedMsgId: try tx.topPinnedMessageId(owner: caller.userId, peer: .chat(chat.id)).map {
                         Int32(truncatingIfNeeded: $0)
-                    }))
+                    }, requestsPending: invites.pending, recentRequesters: invites.recent))
             let users = try tx.users(ids: chat.members.map(\.userId)).sorted { $0.id < $1.id }.map {
                 apiUser($0, viewer: caller.userId)
             }

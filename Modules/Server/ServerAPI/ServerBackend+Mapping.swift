@@ -67,6 +67,11 @@ extension ServerBackend {
         var chatIds = Set<Int64>()
         for message in messages {
             userIds.insert(message.fromId)
+            if let bytes = message.action,
+                case .messageActionChatJoinedByLink(let link)? = try? Api.MessageAction(tlBytes: bytes)
+            {
+                userIds.insert(link.inviterId)
+            }
             switch message.peer.kind {
             case .user: userIds.insert(message.peer.id)
             case .chat: chatIds.insert(message.peer.id)

@@ -72,6 +72,7 @@ extension ServerBackend {
             case .messageActionChatCreate(let create): users.formUnion(create.users)
             case .messageActionChatAddUser(let add): users.formUnion(add.users)
             case .messageActionChatDeleteUser(let delete): users.insert(delete.userId)
+            case .messageActionChatJoinedByLink(let link): users.insert(link.inviterId)
             default: break
             }
         }

@@ -113,6 +113,23 @@ extension ServerBackend {
             return try editChatTitle(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
+        // invite links
+        case let f as Api.functions.messages.exportChatInvite:
+            return try exportChatInvite(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.checkChatInvite:
+            return try checkChatInvite(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.importChatInvite:
+            return try importChatInvite(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getExportedChatInvites:
+            return try getExportedChatInvites(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editExportedChatInvite:
+            return try editExportedChatInvite(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.deleteExportedChatInvite:
+            return try deleteExportedChatInvite(f, caller: try signedIn())
+        case let f as Api.functions.messages.hideChatJoinRequest:
+            return try hideChatJoinRequest(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getChatInviteImporters:
+            return try getChatInviteImporters(f, caller: try signedIn()).serialized()
         // supergroups and channels
         case let f as Api.functions.channels.createChannel:
             return try createChannel(f, caller: try signedIn()).serialized()

@@ -156,5 +156,20 @@ enum ServerSchema {
         CREATE INDEX messages_pinned ON messages(owner, peer_kind, peer_id, id) WHERE pinned = 1;
         CREATE INDEX channel_messages_pinned ON channel_messages(channel_id, id) WHERE pinned = 1;
         """,
+        // 11: invite links of basic groups and channels (core.telegram.org method `messages.exportChatInvite`), and
+        // who joined or asked to join through each (`messages.getChatInviteImporters`, `hideChatJoinRequest`).
+        """
+        CREATE TABLE chat_invites (
+            hash TEXT PRIMARY KEY, peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL, admin_id INTEGER NOT NULL,
+            date INTEGER NOT NULL, expire_date INTEGER, usage_limit INTEGER, usage INTEGER NOT NULL DEFAULT 0,
+            request_needed INTEGER NOT NULL DEFAULT 0, title TEXT, revoked INTEGER NOT NULL DEFAULT 0,
+            permanent INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+        CREATE INDEX chat_invites_by_peer ON chat_invites(peer_kind, peer_id, admin_id, revoked, date);
+        CREATE TABLE chat_invite_importers (
+            peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL, user_id INTEGER NOT NULL, hash TEXT NOT NULL,
+            date INTEGER NOT NULL, requested INTEGER NOT NULL, approved_by INTEGER,
+            PRIMARY KEY (peer_kind, peer_id, user_id)) WITHOUT ROWID;
+        CREATE INDEX chat_invite_importers_by_hash ON chat_invite_importers(hash, requested, date);
+        """,
     ]
 }
