@@ -176,4 +176,42 @@ import Testing
         #expect(report.revoked == "InviteHashExpiredError")
         #expect(report.made_up == "InviteHashInvalidError")
     }
+
+    struct SettingsReport: Decodable {
+        let slowmode_enabled: Bool
+        let bob_waits: [JSONValue]?
+        let alice_not_held: Bool
+        let slowmode_seconds: Int?
+        let signatures: Bool
+        let post_author: String?
+        let bob_refused: String?
+        let default_send_messages: Bool
+    }
+
+    /// Telethon meets slow mode, signatures and default rights (Tests/Fixtures/telethon/server_settings.py): a
+    /// second post within 60 seconds is `SlowModeWaitError` with the seconds left, the admin is not held back; a
+    /// signed post reaches the other client with `post_author`; sending taken by default is `ChatWriteForbiddenError`.
+    @Test func telethonMeetsSlowModeSignaturesAndDefaultRights() async throws {
+        let python = ProcessSupport.python
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let server = try ProcessSupport.Server()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_settings.py")
+        let result = try await ProcessRunner.runOffPool(
+            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try server.telethonArguments()),
+            timeout: 120)
+        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
+        let report = try JSONDecoder().decode(SettingsReport.self, from: result.stdout)
+        #expect(report.slowmode_enabled && report.slowmode_seconds == 60)
+        // The seconds left: 60, or 59 when the second post crossed a second boundary.
+        #expect(report.bob_waits?.first == .text("SlowModeWaitError"))
+        if case .number(let seconds)? = report.bob_waits?.last {
+            #expect((59...60).contains(seconds))
+        } else {
+            Issue.record("\(String(describing: report.bob_waits))")
+        }
+        #expect(report.alice_not_held)
+        #expect(report.signatures && report.post_author == "Alice")
+        #expect(report.bob_refused == "ChatWriteForbiddenError" && report.default_send_messages)
+    }
 }

@@ -10,10 +10,7 @@ import Testing
         let (store, folder) = try ServerStoreTests.temporaryStore()
         defer { try? FileManager.default.removeItem(at: folder) }
         try store.write { tx in try tx.insert(ServerStoreTests.user(1)) }
-        let database = try Database(path: store.path)
-        for statement in ["DROP TABLE chat_invites", "DROP TABLE chat_invite_importers", "PRAGMA user_version = 10"] {
-            try database.execute(statement)
-        }
+        try ServerStoreTests.downgrade(store.path, to: 10)
         let reopened = try ServerStore(path: store.path)
         #expect(try reopened.schemaVersion() == ServerStore.knownSchemaVersion)
         #expect(try reopened.read { tx in try tx.user(id: 1) } == ServerStoreTests.user(1))

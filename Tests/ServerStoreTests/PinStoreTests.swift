@@ -19,14 +19,7 @@ import Testing
             try tx.insert(ServerStoreTests.user(1))
             try tx.insert(Self.message(owner: 1, id: 1, peer: .user(2)))
         }
-        let database = try Database(path: store.path)
-        for statement in [
-            "DROP INDEX messages_pinned", "DROP INDEX channel_messages_pinned",
-            "ALTER TABLE messages DROP COLUMN pinned", "ALTER TABLE channel_messages DROP COLUMN pinned",
-            "DROP TABLE chat_invites", "DROP TABLE chat_invite_importers", "PRAGMA user_version = 9",
-        ] {
-            try database.execute(statement)
-        }
+        try ServerStoreTests.downgrade(store.path, to: 9)
         let reopened = try ServerStore(path: store.path)
         #expect(try reopened.schemaVersion() == ServerStore.knownSchemaVersion)
         #expect(try reopened.read { tx in try tx.message(owner: 1, id: 1) }?.pinned == false)

@@ -159,11 +159,13 @@ extension ServerBackend {
         return .channel(
             .init(
                 creator: access.isCreator, left: !access.isMember, broadcast: channel.broadcast,
-                megagroup: !channel.broadcast, id: channel.id, accessHash: hash, title: channel.title,
+                megagroup: !channel.broadcast, signatures: channel.broadcast && channel.signatures,
+                slowmodeEnabled: !channel.broadcast && channel.slowmodeSeconds > 0, id: channel.id, accessHash: hash,
+                title: channel.title,
                 username: channel.username, photo: .chatPhotoEmpty,
                 date: access.isMember ? (member?.date ?? channel.date) : channel.date,
                 adminRights: access.adminRights, bannedRights: access.isAdmin ? nil : access.bannedRights,
-                defaultBannedRights: channel.broadcast ? nil : .chatBannedRights(.init(untilDate: Int32.max)),
+                defaultBannedRights: channel.broadcast ? nil : Self.apiBannedRights(channel.defaultBannedRights),
                 participantsCount: Int32(clamping: try participants ?? tx.channelMemberCount(channelId: channel.id))))
     }
 
@@ -197,7 +199,7 @@ extension ServerBackend {
                 media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },
                 entities: Self.decodeEntities(message.entities),
                 views: message.post ? Int32(clamping: message.views) : nil, forwards: message.post ? 0 : nil,
-                editDate: message.editDate, groupedId: message.groupedId))
+                editDate: message.editDate, postAuthor: message.postAuthor, groupedId: message.groupedId))
     }
 
     /// The accounts channel messages show: their authors (not of posts) and the members their actions name.

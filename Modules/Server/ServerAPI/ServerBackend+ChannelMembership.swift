@@ -87,7 +87,10 @@ extension ServerBackend {
         let updates = try store.write(
             { [self] tx throws -> Api.Updates in
                 let access = try channelAccess(call.channel, caller: caller, need: .member, tx: tx)
-                guard !access.channel.broadcast || access.can(\.inviteUsers) else {
+                guard
+                    access.can(\.inviteUsers)
+                        || (!access.channel.broadcast && !Self.defaultForbids(access.channel, \.inviteUsers))
+                else {
                     throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
                 }
                 var added: [Int64] = []

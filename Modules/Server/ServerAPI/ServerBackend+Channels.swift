@@ -115,6 +115,8 @@ extension ServerBackend {
                     pinnedMsgId: try tx.topPinnedChannelMessageId(channelId: channel.id).map {
                         Int32(truncatingIfNeeded: $0)
                     },
+                    slowmodeSeconds: channel.broadcast || channel.slowmodeSeconds == 0 ? nil : channel.slowmodeSeconds,
+                    slowmodeNextSendDate: try slowModeNextSendDate(access, tx: tx),
                     pts: Int32(truncatingIfNeeded: channel.pts), requestsPending: invites.pending,
                     recentRequesters: invites.recent))
             return .chatFull(

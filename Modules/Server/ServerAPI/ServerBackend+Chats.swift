@@ -40,7 +40,9 @@ extension ServerBackend {
         let date = now
         let userId = try store.write { [self] tx throws -> Int64 in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
-            guard chat.members.contains(where: { $0.userId == caller.userId }) else {
+            guard chat.members.contains(where: { $0.userId == caller.userId }),
+                !Self.defaultForbids(chat, \.inviteUsers, userId: caller.userId)
+            else {
                 throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
             }
             guard let user = try resolve(call.userId, caller: caller, tx: tx) else { throw APIError.userIdInvalid }
@@ -86,7 +88,9 @@ extension ServerBackend {
         try TextLimit.chatTitle.check(title)
         try store.write { tx in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
-            guard chat.members.contains(where: { $0.userId == caller.userId }) else {
+            guard chat.members.contains(where: { $0.userId == caller.userId }),
+                !Self.defaultForbids(chat, \.changeInfo, userId: caller.userId)
+            else {
                 throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
             }
             guard chat.title != title else { throw APIError.badRequest("CHAT_NOT_MODIFIED") }

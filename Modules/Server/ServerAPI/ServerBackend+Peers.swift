@@ -103,6 +103,9 @@ extension ServerBackend {
         return .chat(
             .init(
                 creator: chat.creator == viewer, left: !member, id: chat.id, title: chat.title, photo: .chatPhotoEmpty,
-                participantsCount: Int32(chat.members.count), date: chat.date, version: chat.version))
+                participantsCount: Int32(chat.members.count), date: chat.date, version: chat.version,
+                defaultBannedRights: chat.defaultBannedRights == nil
+                    ? nil : Self.apiBannedRights(chat.defaultBannedRights)
+            ))
     }
 }

@@ -22,6 +22,11 @@ extension ServerBackend {
         let (answer, changed) = try store.write(
             { [self] tx throws -> (Api.Updates, Bool) in
                 let peer = try resolve(call.peer, caller: caller, tx: tx)
+                if peer.kind == .chat, let chat = try tx.chat(id: peer.id),
+                    Self.defaultForbids(chat, \.pinMessages, userId: caller.userId)
+                {
+                    throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
+                }
                 guard let message = try tx.message(owner: caller.userId, id: Int64(call.id)), message.peer == peer,
                     message.action == nil
                 else {
@@ -175,6 +180,7 @@ extension ServerBackend {
         if case .chatBannedRights(let banned)? = access.bannedRights, banned.pinMessages {
             throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
         }
+        if Self.defaultForbids(access.channel, \.pinMessages) { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
     }
 
     /// `messages.updatePinnedMessage` in a channel: one `updatePinnedChannelMessages` in its log, then (pinning)

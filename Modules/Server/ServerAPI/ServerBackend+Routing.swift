@@ -164,6 +164,12 @@ extension ServerBackend {
             return try getChannelParticipants(f, caller: try signedIn()).serialized()
         case let f as Api.functions.channels.getParticipant:
             return try getChannelParticipant(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.toggleSlowMode:
+            return try toggleSlowMode(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.toggleSignatures:
+            return try toggleSignatures(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editChatDefaultBannedRights:
+            return try editChatDefaultBannedRights(f, caller: try signedIn()).serialized()
         case let f as Api.functions.updates.getChannelDifference:
             return try getChannelDifference(f, caller: try signedIn()).serialized()
         // secret chats

@@ -171,5 +171,16 @@ enum ServerSchema {
             PRIMARY KEY (peer_kind, peer_id, user_id)) WITHOUT ROWID;
         CREATE INDEX chat_invite_importers_by_hash ON chat_invite_importers(hash, requested, date);
         """,
+        // 12: channel and group settings (core.telegram.org methods `channels.toggleSlowMode`,
+        // `channels.toggleSignatures`, `messages.editChatDefaultBannedRights`): slow mode with each member's last post,
+        // post signatures with each post's author name, default banned rights of supergroups and basic groups.
+        """
+        ALTER TABLE channels ADD COLUMN slowmode_seconds INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE channels ADD COLUMN signatures INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE channels ADD COLUMN default_banned_rights BLOB;
+        ALTER TABLE channel_members ADD COLUMN last_post INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE channel_messages ADD COLUMN post_author TEXT;
+        ALTER TABLE chats ADD COLUMN default_banned_rights BLOB;
+        """,
     ]
 }

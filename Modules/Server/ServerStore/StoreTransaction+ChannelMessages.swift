@@ -4,7 +4,7 @@ public import SQLite
 extension StoreTransaction {
     static let channelMessageColumns = """
         channel_id, id, from_id, post, date, edit_date, text, entities, media, media_kind, reply_to, forward, \
-        grouped_id, silent, action, views, pinned
+        grouped_id, silent, action, views, pinned, post_author
         """
 
     static func channelMessage(_ row: Statement) -> ChannelMessageRecord {
@@ -15,7 +15,7 @@ extension StoreTransaction {
             entities: row.optionalBytes(7), media: row.optionalBytes(8), mediaKind: row.int64(9),
             replyTo: row.optionalInt64(10), forward: row.optionalBytes(11), groupedId: row.optionalInt64(12),
             silent: row.int64(13) != 0, action: row.optionalBytes(14), views: row.int64(15),
-            pinned: row.int64(16) != 0)
+            pinned: row.int64(16) != 0, postAuthor: row.optionalText(17))
     }
 
     /// The next message id of channel `channelId` (1, 2, … per channel).
@@ -29,7 +29,7 @@ extension StoreTransaction {
     /// Stores a channel message (once, for every member).
     public func insert(_ message: ChannelMessageRecord) throws(SQLiteError) {
         try run(
-            "INSERT INTO channel_messages (\(Self.channelMessageColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO channel_messages (\(Self.channelMessageColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .integer(message.channelId), .integer(message.id), .integer(message.fromId),
                 .integer(message.post ? 1 : 0), .integer(Int64(message.date)),
@@ -37,6 +37,7 @@ extension StoreTransaction {
                 .optional(message.media), .integer(message.mediaKind), .optional(message.replyTo),
                 .optional(message.forward), .optional(message.groupedId), .integer(message.silent ? 1 : 0),
                 .optional(message.action), .integer(message.views), .integer(message.pinned ? 1 : 0),
+                .optional(message.postAuthor),
             ])
     }
 

@@ -5,12 +5,13 @@ extension StoreTransaction {
     public func chat(id: Int64) throws(SQLiteError) -> ChatRecord? {
         guard
             var chat = try row(
-                "SELECT id, title, creator, date, version FROM chats WHERE id = ?", [.integer(id)],
+                "SELECT id, title, creator, date, version, default_banned_rights FROM chats WHERE id = ?",
+                [.integer(id)],
                 {
                     ChatRecord(
                         id: $0.int64(0), title: $0.text(1), creator: $0.int64(2),
                         date: Int32(truncatingIfNeeded: $0.int64(3)),
-                        version: Int32(truncatingIfNeeded: $0.int64(4)))
+                        version: Int32(truncatingIfNeeded: $0.int64(4)), defaultBannedRights: $0.optionalBytes(5))
                 })
         else { return nil }
         chat.members = try rows(
@@ -54,5 +55,10 @@ extension StoreTransaction {
     /// Bumps a group's version (its member list changed).
     public func bumpVersion(chatId: Int64) throws(SQLiteError) {
         try run("UPDATE chats SET version = version + 1 WHERE id = ?", [.integer(chatId)])
+    }
+
+    /// Replaces a basic group's default banned rights.
+    public func setDefaultBannedRights(_ rights: [UInt8]?, chatId: Int64) throws(SQLiteError) {
+        try run("UPDATE chats SET default_banned_rights = ? WHERE id = ?", [.optional(rights), .integer(chatId)])
     }
 }
