@@ -186,11 +186,14 @@ import Testing
         let post_author: String?
         let bob_refused: String?
         let default_send_messages: Bool
+        let bob_saw_photo: String
+        let bob_downloaded: Bool
     }
 
     /// Telethon meets slow mode, signatures and default rights (Tests/Fixtures/telethon/server_settings.py): a
     /// second post within 60 seconds is `SlowModeWaitError` with the seconds left, the admin is not held back; a
-    /// signed post reaches the other client with `post_author`; sending taken by default is `ChatWriteForbiddenError`.
+    /// signed post reaches the other client with `post_author`; sending taken by default is `ChatWriteForbiddenError`;
+    /// a channel photo set with `channels.editPhoto` is seen live and downloaded.
     @Test func telethonMeetsSlowModeSignaturesAndDefaultRights() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
@@ -213,5 +216,6 @@ import Testing
         #expect(report.alice_not_held)
         #expect(report.signatures && report.post_author == "Alice")
         #expect(report.bob_refused == "ChatWriteForbiddenError" && report.default_send_messages)
+        #expect(report.bob_saw_photo == "MessageActionChatEditPhoto" && report.bob_downloaded)
     }
 }

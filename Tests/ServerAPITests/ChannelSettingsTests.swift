@@ -1,4 +1,5 @@
 import Foundation
+import ImageCore
 import MTProtoServer
 import ServerAPI
 import TLRuntime
@@ -274,5 +275,88 @@ import Testing
                 #expect(channel.signatures)
             }
         }
+    }
+
+    /// `channels.editPhoto`: admins with `change_info` set an uploaded picture (`messageActionChatEditPhoto`, the
+    /// channel's `photo` and `channelFull.chat_photo`), a member may download it through
+    /// `inputPeerPhotoFileLocation`, a stranger may not; it survives a restart; removing it is
+    /// `messageActionChatDeletePhoto`, removing nothing `CHAT_NOT_MODIFIED`.
+    @Test func aChannelPhotoIsSetShownServedAndRemoved() throws {
+        let harness = try AttackHarness()
+        _ = try harness.signUp("9996620001", name: "Ann", key: 1)
+        let ben = try harness.signUp("9996620002", name: "Ben", key: 2)
+        _ = try harness.signUp("9996620003", name: "Cid", key: 3)
+        let created = try harness.result(
+            Api.functions.channels.createChannel(megagroup: true, title: "T", about: ""), as: Api.Updates.self, key: 1)
+        let shown = try #require(Self.shown(created))
+        let team = Channel(id: shown.id, accessHash: try #require(shown.accessHash))
+        #expect(
+            harness.error(Api.functions.channels.inviteToChannel(channel: team.input, users: [ben.inputUser]), key: 1)
+                == nil)
+        var bitmap = Bitmap(width: 160, height: 120)
+        for y in 0..<120 { for x in 0..<160 { bitmap[x, y] = RGBA(r: UInt8(x), g: UInt8(y), b: 9, a: 255) } }
+        #expect(
+            harness.error(Api.functions.upload.saveFilePart(fileId: 77, filePart: 0, bytes: PNGCodec.encode(bitmap)), key: 1)
+                == nil)
+        let upload = Api.InputChatPhoto.inputChatUploadedPhoto(
+            .init(file: .inputFile(.init(id: 77, parts: 1, name: "p.png", md5Checksum: ""))))
+        let dialogs = try harness.result(
+            Api.functions.messages.getDialogs(offsetDate: 0, offsetId: 0, offsetPeer: .inputPeerEmpty, limit: 10, hash: 0),
+            as: Api.messages.Dialogs.self, key: 2)
+        guard case .dialogs(let list) = dialogs, let bensHash = ChannelTests.channel(in: list.chats)?.accessHash else {
+            Issue.record("\(dialogs)"); return
+        }
+        let bens = Channel(id: team.id, accessHash: bensHash)
+        #expect(
+            harness.error(Api.functions.channels.editPhoto(channel: bens.input, photo: upload), key: 2)
+                == "CHAT_ADMIN_REQUIRED")
+        let edited = try harness.result(
+            Api.functions.channels.editPhoto(channel: team.input, photo: upload), as: Api.Updates.self, key: 1)
+        guard case .updates(let body) = edited,
+            case .chatPhoto(let chatPhoto)? = ChannelTests.channel(in: body.chats)?.photo
+        else { Issue.record("\(edited)"); return }
+        let action = body.updates.compactMap { update -> Api.MessageAction? in
+            if case .updateNewChannelMessage(let new) = update, case .messageService(let service) = new.message {
+                return service.action
+            }
+            return nil
+        }.first
+        guard case .messageActionChatEditPhoto(let editPhoto)? = action, case .photo(let photo) = editPhoto.photo else {
+            Issue.record("\(String(describing: action))"); return
+        }
+        #expect(photo.id == chatPhoto.photoId && chatPhoto.strippedThumb != nil)
+        try harness.restart()
+        let full = try harness.result(
+            Api.functions.channels.getFullChannel(channel: bens.input), as: Api.messages.ChatFull.self, key: 2)
+        guard case .chatFull(let fullBody) = full, case .channelFull(let channelFull) = fullBody.fullChat,
+            case .photo(let fullPhoto) = channelFull.chatPhoto
+        else { Issue.record("\(full)"); return }
+        #expect(fullPhoto.id == photo.id)
+        let location = { (channel: Channel) in
+            Api.functions.upload.getFile(
+                location: .inputPeerPhotoFileLocation(.init(peer: channel.peer, photoId: photo.id)), offset: 0,
+                limit: 1024 * 1024)
+        }
+        guard case .file(let file) = try harness.result(location(bens), as: Api.upload.File.self, key: 2) else {
+            Issue.record("no file"); return
+        }
+        #expect(!file.bytes.isEmpty)
+        #expect(harness.error(location(Channel(id: team.id, accessHash: 5)), key: 3) == "CHANNEL_INVALID")
+        let removed = try harness.result(
+            Api.functions.channels.editPhoto(channel: team.input, photo: .inputChatPhotoEmpty), as: Api.Updates.self,
+            key: 1)
+        guard case .updates(let removedBody) = removed else { Issue.record("\(removed)"); return }
+        #expect(
+            removedBody.updates.contains {
+                if case .updateNewChannelMessage(let new) = $0, case .messageService(let service) = new.message,
+                    case .messageActionChatDeletePhoto = service.action
+                {
+                    return true
+                }
+                return false
+            })
+        #expect(
+            harness.error(Api.functions.channels.editPhoto(channel: team.input, photo: .inputChatPhotoEmpty), key: 1)
+                == "CHAT_NOT_MODIFIED")
     }
 }

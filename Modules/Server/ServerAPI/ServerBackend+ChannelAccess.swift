@@ -162,7 +162,7 @@ extension ServerBackend {
                 megagroup: !channel.broadcast, signatures: channel.broadcast && channel.signatures,
                 slowmodeEnabled: !channel.broadcast && channel.slowmodeSeconds > 0, id: channel.id, accessHash: hash,
                 title: channel.title,
-                username: channel.username, photo: .chatPhotoEmpty,
+                username: channel.username, photo: Self.chatPhoto(channel.photo),
                 date: access.isMember ? (member?.date ?? channel.date) : channel.date,
                 adminRights: access.adminRights, bannedRights: access.isAdmin ? nil : access.bannedRights,
                 defaultBannedRights: channel.broadcast ? nil : Self.apiBannedRights(channel.defaultBannedRights),
@@ -222,5 +222,15 @@ extension ServerBackend {
     /// The `users` vector for `ids`, as `viewer` sees them.
     func apiUsers(_ ids: some Sequence<Int64>, viewer: Int64, tx: StoreTransaction) throws -> [Api.User] {
         try tx.users(ids: ids).sorted { $0.id < $1.id }.map { apiUser($0, viewer: viewer) }
+    }
+
+    /// A stored photo as a chat shows it (`chatPhoto`: its id, DC and stripped thumbnail), `chatPhotoEmpty` without.
+    static func chatPhoto(_ bytes: [UInt8]?) -> Api.ChatPhoto {
+        guard let bytes, case .photo(let photo)? = try? Api.Photo(tlBytes: bytes) else { return .chatPhotoEmpty }
+        let stripped = photo.sizes.compactMap { size -> [UInt8]? in
+            if case .photoStrippedSize(let s) = size { return s.bytes }
+            return nil
+        }.first
+        return .chatPhoto(.init(photoId: photo.id, strippedThumb: stripped, dcId: photo.dcId))
     }
 }

@@ -110,8 +110,8 @@ extension ServerBackend {
                         ? try tx.channelUnreadCount(
                             channelId: channel.id, userId: caller.userId, readInboxMax: readInbox)
                         : 0,
-                    chatPhoto: .photoEmpty(.init(id: 0)), notifySettings: Self.defaultNotifySettings,
-                    exportedInvite: invites.invite, botInfo: [],
+                    chatPhoto: channel.photo.flatMap { try? Api.Photo(tlBytes: $0) } ?? .photoEmpty(.init(id: 0)),
+                    notifySettings: Self.defaultNotifySettings, exportedInvite: invites.invite, botInfo: [],
                     pinnedMsgId: try tx.topPinnedChannelMessageId(channelId: channel.id).map {
                         Int32(truncatingIfNeeded: $0)
                     },

@@ -164,6 +164,8 @@ extension ServerBackend {
             return try getChannelParticipants(f, caller: try signedIn()).serialized()
         case let f as Api.functions.channels.getParticipant:
             return try getChannelParticipant(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.editPhoto:
+            return try editChannelPhoto(f, caller: try signedIn()).serialized()
         case let f as Api.functions.channels.toggleSlowMode:
             return try toggleSlowMode(f, caller: try signedIn()).serialized()
         case let f as Api.functions.channels.toggleSignatures:

@@ -22,11 +22,13 @@ public struct ChannelRecord: Sendable, Equatable {
     public var signatures: Bool
     /// Serialized `ChatBannedRights` every member of a supergroup has by default (migration 12); `nil`: none.
     public var defaultBannedRights: [UInt8]?
+    /// The serialized `Photo` the channel shows (migration 13); `nil`: none.
+    public var photo: [UInt8]?
 
     public init(
         id: Int64, title: String, about: String = "", username: String? = nil, creator: Int64, date: Int32,
         broadcast: Bool, pts: Int64 = 0, nextMessageId: Int64 = 1, deleted: Bool = false, slowmodeSeconds: Int32 = 0,
-        signatures: Bool = false, defaultBannedRights: [UInt8]? = nil
+        signatures: Bool = false, defaultBannedRights: [UInt8]? = nil, photo: [UInt8]? = nil
     ) {
         self.id = id
         self.title = title
@@ -41,6 +43,7 @@ public struct ChannelRecord: Sendable, Equatable {
         self.slowmodeSeconds = slowmodeSeconds
         self.signatures = signatures
         self.defaultBannedRights = defaultBannedRights
+        self.photo = photo
     }
 }
 

@@ -182,5 +182,9 @@ enum ServerSchema {
         ALTER TABLE channel_messages ADD COLUMN post_author TEXT;
         ALTER TABLE chats ADD COLUMN default_banned_rights BLOB;
         """,
+        // 13: a channel's photo (core.telegram.org method `channels.editPhoto`), the serialized `Photo`.
+        """
+        ALTER TABLE channels ADD COLUMN photo BLOB;
+        """,
     ]
 }

@@ -4,10 +4,10 @@ public import SQLite
 extension StoreTransaction {
     static let channelColumns = """
         id, title, about, username, creator, date, broadcast, pts, next_message_id, deleted, slowmode_seconds, \
-        signatures, default_banned_rights
+        signatures, default_banned_rights, photo
         """
     /// How many columns `channelColumns` names (where a joined row's next table starts).
-    static let channelColumnCount: Int32 = 13
+    static let channelColumnCount: Int32 = 14
 
     static func channel(_ row: Statement) -> ChannelRecord {
         ChannelRecord(
@@ -15,7 +15,7 @@ extension StoreTransaction {
             creator: row.int64(4), date: Int32(truncatingIfNeeded: row.int64(5)), broadcast: row.int64(6) != 0,
             pts: row.int64(7), nextMessageId: row.int64(8), deleted: row.int64(9) != 0,
             slowmodeSeconds: Int32(truncatingIfNeeded: row.int64(10)), signatures: row.int64(11) != 0,
-            defaultBannedRights: row.optionalBytes(12))
+            defaultBannedRights: row.optionalBytes(12), photo: row.optionalBytes(13))
     }
 
     /// The channel `id`, deleted ones included.
@@ -35,14 +35,15 @@ extension StoreTransaction {
         try run(
             """
             INSERT INTO channels (\(Self.channelColumns), username_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .integer(channel.id), .text(channel.title), .text(channel.about), .optional(channel.username),
                 .integer(channel.creator), .integer(Int64(channel.date)), .integer(channel.broadcast ? 1 : 0),
                 .integer(channel.pts), .integer(channel.nextMessageId), .integer(channel.deleted ? 1 : 0),
                 .integer(Int64(channel.slowmodeSeconds)), .integer(channel.signatures ? 1 : 0),
-                .optional(channel.defaultBannedRights), .optional(channel.username?.lowercased()),
+                .optional(channel.defaultBannedRights), .optional(channel.photo),
+                .optional(channel.username?.lowercased()),
             ])
     }
 
@@ -64,6 +65,11 @@ extension StoreTransaction {
                 .integer(Int64(channel.slowmodeSeconds)), .integer(channel.signatures ? 1 : 0),
                 .optional(channel.defaultBannedRights), .integer(channel.id),
             ])
+    }
+
+    /// Replaces a channel's photo.
+    public func setPhoto(_ photo: [UInt8]?, channelId: Int64) throws(SQLiteError) {
+        try run("UPDATE channels SET photo = ? WHERE id = ?", [.optional(photo), .integer(channelId)])
     }
 
     /// When `userId` last posted in channel `channelId` (slow mode), 0 if never.

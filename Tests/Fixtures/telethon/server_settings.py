@@ -4,7 +4,8 @@ channels.toggleSignatures, messages.editChatDefaultBannedRights).
 Alice makes a public supergroup with a 60-second slow mode; Bob joins and posts once, the second post is refused with
 SlowModeWaitError carrying the seconds left; Alice, an admin, is not held back. Alice turns signatures on in a public
 broadcast channel and Bob's client gets her post live with post_author. Alice takes sending from members by default
-(Telethon's edit_permissions without a user): Bob is refused with ChatWriteForbiddenError.
+(Telethon's edit_permissions without a user): Bob is refused with ChatWriteForbiddenError. Alice sets the broadcast
+channel's photo (channels.editPhoto): Bob's client sees the photo change live and downloads it.
 
 Usage: server_settings.py --host H --port P --pem-file F --workdir DIR [--tag T]
 Prints one JSON object on stdout; exits non-zero on any failure.
@@ -14,7 +15,9 @@ import asyncio
 import json
 import logging
 import os
+import struct
 import sys
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
@@ -49,12 +52,27 @@ def make_client(args, name):
                           flood_sleep_threshold=0)
 
 
+def png(width, height):
+    """A small RGB PNG made here (no imaging library needed)."""
+    rows = b"".join(b"\x00" + bytes(v for x in range(width) for v in (x % 256, y % 256, 90)) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
 def watch(client):
     inbox = Inbox(WAIT)
 
     @client.on(events.NewMessage())
     async def on_new(event):
         inbox.add("new", event.message)
+
+    @client.on(events.ChatAction())
+    async def on_action(event):
+        inbox.add("action", event)
 
     return inbox
 
@@ -110,6 +128,13 @@ async def run(args):
             report["bob_refused"] = type(error).__name__
         entity = await bob.get_entity(bob_group.id)
         report["default_send_messages"] = bool(entity.default_banned_rights.send_messages)
+
+        uploaded = await alice.upload_file(png(160, 120), file_name="photo.png")
+        await alice(functions.channels.EditPhotoRequest(news, types.InputChatUploadedPhoto(file=uploaded)))
+        event = await bob_inbox.wait("action", lambda e: e.new_photo)
+        report["bob_saw_photo"] = type(event.action_message.action).__name__
+        downloaded = await bob.download_profile_photo(await bob.get_entity(bob_news.id), file=bytes)
+        report["bob_downloaded"] = bool(downloaded) and downloaded[:2] == b"\xff\xd8"
     finally:
         await alice.disconnect()
         await bob.disconnect()
