@@ -218,4 +218,34 @@ import Testing
         #expect(report.bob_refused == "ChatWriteForbiddenError" && report.default_send_messages)
         #expect(report.bob_saw_photo == "MessageActionChatEditPhoto" && report.bob_downloaded)
     }
+
+    struct MigrateReport: Decodable {
+        let migrated: [JSONValue]
+        let actions: [String]
+        let bob_sees: [JSONValue]
+        let bob_migrated_from: Bool
+        let alice_got: Bool
+        let old_group: String?
+    }
+
+    /// Telethon migrates a basic group (Tests/Fixtures/telethon/server_migrate.py): the supergroup keeps the title
+    /// and the creator, the answer carries both service messages, the member finds it among his dialogs with
+    /// `migrated_from_chat_id`, writes there live, and the old group refuses him.
+    @Test func telethonMigratesABasicGroup() async throws {
+        let python = ProcessSupport.python
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let server = try ProcessSupport.Server()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_migrate.py")
+        let result = try await ProcessRunner.runOffPool(
+            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try server.telethonArguments()),
+            timeout: 120)
+        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
+        let report = try JSONDecoder().decode(MigrateReport.self, from: result.stdout)
+        #expect(report.migrated == [.flag(true), .flag(true), .text("Club"), .flag(true), .flag(true)])
+        #expect(report.actions == ["MessageActionChannelMigrateFrom", "MessageActionChatMigrateTo"])
+        #expect(report.bob_sees == [.text("Club"), .flag(true), .flag(false)])
+        #expect(report.bob_migrated_from && report.alice_got)
+        #expect(report.old_group == "ChatIdInvalidError")
+    }
 }

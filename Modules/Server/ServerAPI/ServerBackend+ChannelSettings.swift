@@ -177,6 +177,7 @@ extension ServerBackend {
                 else {
                     throw APIError.chatIdInvalid
                 }
+                try Self.checkNotMigrated(chat)
                 guard chat.creator == caller.userId else { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
                 guard chat.defaultBannedRights ?? Self.noBannedRights != rights else {
                     throw APIError.badRequest("CHAT_NOT_MODIFIED")

@@ -94,6 +94,7 @@ extension ServerBackend {
                 channelId: channel.id, status: .member, adminsOnly: true, limit: Self.maximumChannelMembers)
             let invites = try inviteInfo(
                 kind: .channel, id: channel.id, viewer: caller.userId, canManage: access.can(\.inviteUsers), tx: tx)
+            let migrated = try migratedFrom(channelId: channel.id, viewer: caller.userId, tx: tx)
             let full = Api.ChatFull.channelFull(
                 .init(
                     canViewParticipants: !channel.broadcast || access.isAdmin, canSetUsername: access.isCreator,
@@ -112,6 +113,7 @@ extension ServerBackend {
                         : 0,
                     chatPhoto: channel.photo.flatMap { try? Api.Photo(tlBytes: $0) } ?? .photoEmpty(.init(id: 0)),
                     notifySettings: Self.defaultNotifySettings, exportedInvite: invites.invite, botInfo: [],
+                    migratedFromChatId: migrated?.chatId, migratedFromMaxId: migrated?.maxId,
                     pinnedMsgId: try tx.topPinnedChannelMessageId(channelId: channel.id).map {
                         Int32(truncatingIfNeeded: $0)
                     },

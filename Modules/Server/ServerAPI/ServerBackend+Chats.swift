@@ -40,6 +40,7 @@ extension ServerBackend {
         let date = now
         let userId = try store.write { [self] tx throws -> Int64 in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
+            try Self.checkNotMigrated(chat)
             guard chat.members.contains(where: { $0.userId == caller.userId }),
                 !Self.defaultForbids(chat, \.inviteUsers, userId: caller.userId)
             else {
@@ -88,6 +89,7 @@ extension ServerBackend {
         try TextLimit.chatTitle.check(title)
         try store.write { tx in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
+            try Self.checkNotMigrated(chat)
             guard chat.members.contains(where: { $0.userId == caller.userId }),
                 !Self.defaultForbids(chat, \.changeInfo, userId: caller.userId)
             else {

@@ -78,6 +78,7 @@ extension ServerBackend {
         else {
             throw APIError.chatIdInvalid
         }
+        try Self.checkNotMigrated(chat)
         guard chat.creator == caller.userId else { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
         return .chat(chat)
     }
@@ -263,6 +264,7 @@ extension ServerBackend {
                 guard let chat = try tx.chat(id: invite.peerId), let current = try tx.invite(hash: invite.hash) else {
                     throw APIError.badRequest("INVITE_HASH_INVALID")
                 }
+                try Self.checkNotMigrated(chat)
                 if chat.members.contains(where: { $0.userId == caller.userId }) {
                     throw APIError.badRequest("USER_ALREADY_PARTICIPANT")
                 }

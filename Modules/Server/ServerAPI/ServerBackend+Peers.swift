@@ -102,8 +102,12 @@ extension ServerBackend {
         let member = chat.members.contains { $0.userId == viewer }
         return .chat(
             .init(
-                creator: chat.creator == viewer, left: !member, id: chat.id, title: chat.title, photo: .chatPhotoEmpty,
-                participantsCount: Int32(chat.members.count), date: chat.date, version: chat.version,
+                creator: chat.creator == viewer, left: !member, deactivated: chat.migratedTo != nil, id: chat.id,
+                title: chat.title, photo: .chatPhotoEmpty, participantsCount: Int32(chat.members.count),
+                date: chat.date, version: chat.version,
+                migratedTo: chat.migratedTo.map {
+                    .inputChannel(.init(channelId: $0, accessHash: channelAccessHash($0, viewer: viewer)))
+                },
                 defaultBannedRights: chat.defaultBannedRights == nil
                     ? nil : Self.apiBannedRights(chat.defaultBannedRights)
             ))

@@ -22,10 +22,11 @@ extension ServerBackend {
         let (answer, changed) = try store.write(
             { [self] tx throws -> (Api.Updates, Bool) in
                 let peer = try resolve(call.peer, caller: caller, tx: tx)
-                if peer.kind == .chat, let chat = try tx.chat(id: peer.id),
-                    Self.defaultForbids(chat, \.pinMessages, userId: caller.userId)
-                {
-                    throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
+                if peer.kind == .chat, let chat = try tx.chat(id: peer.id) {
+                    try Self.checkNotMigrated(chat)
+                    if Self.defaultForbids(chat, \.pinMessages, userId: caller.userId) {
+                        throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
+                    }
                 }
                 guard let message = try tx.message(owner: caller.userId, id: Int64(call.id)), message.peer == peer,
                     message.action == nil

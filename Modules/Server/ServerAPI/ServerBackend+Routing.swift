@@ -113,6 +113,8 @@ extension ServerBackend {
             return try editChatTitle(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.migrateChat:
+            return try migrateChat(f, caller: try signedIn()).serialized()
         // invite links
         case let f as Api.functions.messages.exportChatInvite:
             return try exportChatInvite(f, caller: try signedIn()).serialized()

@@ -186,5 +186,11 @@ enum ServerSchema {
         """
         ALTER TABLE channels ADD COLUMN photo BLOB;
         """,
+        // 14: basic groups migrated to supergroups (core.telegram.org method `messages.migrateChat`): the supergroup
+        // each became, indexed so a supergroup finds the group it came from.
+        """
+        ALTER TABLE chats ADD COLUMN migrated_to INTEGER;
+        CREATE INDEX chats_by_migrated_to ON chats(migrated_to) WHERE migrated_to IS NOT NULL;
+        """,
     ]
 }
