@@ -123,8 +123,9 @@ import Testing
                 == "EXPIRE_DATE_INVALID")
     }
 
-    /// A link that asks first: importing answers `INVITE_REQUEST_SENT` and lists the request; declined it is gone,
-    /// approved the requester joins with `messageActionChatJoinedByRequest`. Revoking a link ends it
+    /// A link that asks first: importing answers `INVITE_REQUEST_SENT` and lists the request (the admin's sessions get
+    /// `updatePendingJoinRequests`); declined it is gone, approved the requester joins with
+    /// `messageActionChatJoinedByRequest`. Revoking a link ends it
     /// (`INVITE_HASH_EXPIRED`); only revoked links are deleted; unknown hashes are `INVITE_HASH_INVALID` and counted
     /// until `FLOOD_WAIT_X`.
     @Test func joinRequestsRevokingAndGuessing() async throws {
@@ -136,6 +137,19 @@ import Testing
         let asking = try await Self.export(harness, key: 1, peer: news.peer, requestNeeded: true)
         #expect(asking.requestNeeded)
         let hash = Self.hash(asking.link)
+        // Ann's other session is online: each request and each answer tells her how many wait.
+        let pushed = ChannelTests.Pushed()
+        harness.updates.subscribe(.init(authKeyId: 1, sessionId: 1001), connection: ObjectIdentifier(pushed)) {
+            bytes in pushed.add(1, bytes)
+        }
+        let pending = {
+            pushed.updates(for: 1).compactMap { updates -> Int32? in
+                guard case .updates(let body) = updates,
+                    case .updatePendingJoinRequests(let requests)? = body.updates.first
+                else { return nil }
+                return requests.requestsPending
+            }
+        }
         for key in [Int64(2), 3] {
             #expect(
                 Self.error(await harness.call(Api.functions.messages.importChatInvite(hash: hash), key: key, dc: 2))
@@ -171,6 +185,7 @@ import Testing
                     key: 1, dc: 2)) == nil)
         #expect(try await ChannelTests.fromDialogs(harness, key: 2, id: news.id) != nil)
         #expect(try await ChannelTests.fromDialogs(harness, key: 3, id: news.id) == nil)
+        #expect(pending() == [1, 2, 1, 0])
         // Revoke, then delete.
         #expect(
             Self.error(

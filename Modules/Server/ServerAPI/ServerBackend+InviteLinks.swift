@@ -247,6 +247,7 @@ extension ServerBackend {
                     }
                     if current.requestNeeded {
                         try request(current, caller: caller, date: date, tx: tx)
+                        pushes = try pendingRequestPushes(kind: .channel, id: channel.id, date: date, tx: tx)
                         return .updates(.init(updates: [], users: [], chats: [], date: date, seq: 0))
                     }
                     try admit(caller.userId, to: channel, inviter: current.adminId, date: date, tx: tx)
@@ -260,23 +261,29 @@ extension ServerBackend {
             }
             return .chatInviteJoinResultOk(.init(updates: updates))
         case .chat:
-            let requested = try store.write { [self] tx throws -> Bool in
-                guard let chat = try tx.chat(id: invite.peerId), let current = try tx.invite(hash: invite.hash) else {
-                    throw APIError.badRequest("INVITE_HASH_INVALID")
-                }
-                try Self.checkNotMigrated(chat)
-                if chat.members.contains(where: { $0.userId == caller.userId }) {
-                    throw APIError.badRequest("USER_ALREADY_PARTICIPANT")
-                }
-                guard !Self.isExhausted(current, date: date) else { throw APIError.badRequest("INVITE_HASH_EXPIRED") }
-                if current.requestNeeded {
-                    try request(current, caller: caller, date: date, tx: tx)
-                    return true
-                }
-                try addToChat(chat, userId: caller.userId, inviter: current.adminId, date: date, tx: tx)
-                try countUse(current, userId: caller.userId, approvedBy: nil, date: date, tx: tx)
-                return false
-            }
+            var pushes: [Push] = []
+            let requested = try store.write(
+                { [self] tx throws -> Bool in
+                    guard let chat = try tx.chat(id: invite.peerId), let current = try tx.invite(hash: invite.hash)
+                    else {
+                        throw APIError.badRequest("INVITE_HASH_INVALID")
+                    }
+                    try Self.checkNotMigrated(chat)
+                    if chat.members.contains(where: { $0.userId == caller.userId }) {
+                        throw APIError.badRequest("USER_ALREADY_PARTICIPANT")
+                    }
+                    guard !Self.isExhausted(current, date: date) else {
+                        throw APIError.badRequest("INVITE_HASH_EXPIRED")
+                    }
+                    if current.requestNeeded {
+                        try request(current, caller: caller, date: date, tx: tx)
+                        pushes = try pendingRequestPushes(kind: .chat, id: chat.id, date: date, tx: tx)
+                        return true
+                    }
+                    try addToChat(chat, userId: caller.userId, inviter: current.adminId, date: date, tx: tx)
+                    try countUse(current, userId: caller.userId, approvedBy: nil, date: date, tx: tx)
+                    return false
+                }, then: { [self] _ in send(pushes, caller: caller) })
             if requested { throw APIError.badRequest("INVITE_REQUEST_SENT") }
             let landed = try deliver(
                 [
@@ -444,6 +451,7 @@ extension ServerBackend {
                 let empty = Api.Updates.updates(.init(updates: [], users: [], chats: [], date: date, seq: 0))
                 guard call.approved else {
                     try tx.deleteImporter(peerKind: target.kind, peerId: target.id, userId: user.id)
+                    pushes = try pendingRequestPushes(kind: target.kind, id: target.id, date: date, tx: tx)
                     return empty
                 }
                 let invite = try tx.invite(hash: request.hash)
@@ -458,6 +466,8 @@ extension ServerBackend {
                     if let invite {
                         try countUse(invite, userId: user.id, approvedBy: caller.userId, date: date, tx: tx)
                     }
+                    let pending = try pendingRequestPushes(kind: target.kind, id: target.id, date: date, tx: tx)
+                    defer { pushes += pending }
                     return try membershipChange(
                         access.channel, action: .messageActionChatJoinedByRequest, concerned: [user.id],
                         caller: caller, sender: user.id, date: date, tx: tx, pushes: &pushes)
@@ -467,6 +477,7 @@ extension ServerBackend {
                         try countUse(invite, userId: user.id, approvedBy: caller.userId, date: date, tx: tx)
                     }
                     joinedChat = (chat.id, user.id)
+                    pushes = try pendingRequestPushes(kind: target.kind, id: target.id, date: date, tx: tx)
                     return empty
                 }
             }, then: { [self] _ in send(pushes, caller: caller) })
@@ -537,5 +548,41 @@ extension ServerBackend {
         guard pending > 0 else { return (invite, nil, nil) }
         let recent = try tx.importers(peerKind: kind, peerId: id, requested: true, hash: nil, before: nil, limit: 5)
         return (invite, Int32(clamping: pending), recent.map(\.userId))
+    }
+
+    /// `updatePendingJoinRequests` (how many wait, the newest 5 requesters) to every admin of the conversation who
+    /// may manage its links: a channel's creator and admins with `invite_users`, a basic group's creator.
+    func pendingRequestPushes(kind: InvitePeerKind, id: Int64, date: Int32, tx: StoreTransaction) throws -> [Push] {
+        let pending = Int32(clamping: try tx.pendingRequestCount(peerKind: kind, peerId: id))
+        let recent = try tx.importers(peerKind: kind, peerId: id, requested: true, hash: nil, before: nil, limit: 5)
+            .map(\.userId)
+        var admins: [(userId: Int64, chat: Api.Chat)] = []
+        switch kind {
+        case .chat:
+            guard let chat = try tx.chat(id: id) else { return [] }
+            admins = [(chat.creator, apiChat(chat, viewer: chat.creator, tx: tx))]
+        case .channel:
+            guard let channel = try tx.channel(id: id) else { return [] }
+            for member in try tx.channelMembers(
+                channelId: id, status: .member, adminsOnly: true, limit: Self.maximumChannelMembers)
+            {
+                let access = ChannelAccess(channel: channel, member: member, viewer: member.userId)
+                guard access.can(\.inviteUsers) else { continue }
+                admins.append(
+                    (member.userId, try apiChannel(channel, member: member, viewer: member.userId, tx: tx)))
+            }
+        }
+        let peer: Api.Peer = kind == .chat ? .peerChat(.init(chatId: id)) : .peerChannel(.init(channelId: id))
+        return try admins.map { admin in
+            Push(
+                authKeyIds: try authKeys(of: admin.userId, tx: tx),
+                updates: .updates(
+                    .init(
+                        updates: [
+                            .updatePendingJoinRequests(
+                                .init(peer: peer, requestsPending: pending, recentRequesters: recent))
+                        ], users: try apiUsers(recent, viewer: admin.userId, tx: tx), chats: [admin.chat], date: date,
+                        seq: 0)))
+        }
     }
 }
