@@ -272,6 +272,13 @@ import Testing
             Issue.record("\(full)"); return
         }
         #expect(channelFull.pinnedMsgId == post)
+        // `inputMessagePinned` names the newest pinned message.
+        let byPin = try await harness.result(
+            Api.functions.channels.getMessages(channel: bens.input, id: [.inputMessagePinned]),
+            as: Api.messages.Messages.self, key: 2, dc: 2)
+        guard case .channelMessages(let pinnedPage) = byPin, case .message(let pinnedMessage)? = pinnedPage.messages.first
+        else { Issue.record("\(byPin)"); return }
+        #expect(pinnedMessage.id == post && pinnedMessage.pinned)
         #expect(Self.isPinned(try await Self.history(harness, key: 2, peer: bens.peer), id: post) == true)
         guard
             case .channelDifference(let difference) = try await ChannelTests.difference(

@@ -49,7 +49,7 @@ extension ServerBackend {
         }
     }
 
-    /// `channels.getMessages`: messages by id (or the message one replies to).
+    /// `channels.getMessages`: messages by id (or the message one replies to, or the newest pinned one).
     func getChannelMessages(_ call: Api.functions.channels.getMessages, caller: Caller) throws -> Api.messages.Messages
     {
         guard call.id.count <= 200 else { throw APIError.limitInvalid }
@@ -66,6 +66,13 @@ extension ServerBackend {
                 case .inputMessageReplyTo(let message):
                     if let replyTo = try tx.channelMessage(channelId: channelId, id: Int64(message.id))?.replyTo,
                         let record = try tx.channelMessage(channelId: channelId, id: replyTo)
+                    {
+                        records.append(record)
+                    }
+                case .inputMessagePinned:
+                    // The newest pinned message (core.telegram.org constructor `inputMessagePinned`).
+                    if let pinned = try tx.topPinnedChannelMessageId(channelId: channelId),
+                        let record = try tx.channelMessage(channelId: channelId, id: pinned)
                     {
                         records.append(record)
                     }
