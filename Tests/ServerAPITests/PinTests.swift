@@ -111,6 +111,17 @@ import Testing
         #expect(benPin.pinned && benPin.messages == [1] && benPin.pts == 2)
         if case .peerUser(let peer) = benPin.peer { #expect(peer.userId == ann.id) } else { Issue.record("peer") }
         #expect(Self.pinServices(benUpdates).first?.1 == 1)
+        // Ben's pts log has it too: getDifference from before the pin names it, with Ann among the users.
+        let difference = try await harness.result(
+            Api.functions.updates.getDifference(pts: 1, date: 0, qts: 0), as: Api.updates.Difference.self, key: 2,
+            dc: 2)
+        guard case .difference(let caughtUp) = difference else { Issue.record("\(difference)"); return }
+        #expect(Self.pins(caughtUp.otherUpdates).first?.messages == [1])
+        #expect(
+            caughtUp.users.contains {
+                if case .user(let user) = $0 { return user.id == ann.id }
+                return false
+            })
         #expect(Self.isPinned(try await Self.history(harness, key: 2, peer: toAnn), id: 1) == true)
         #expect(try await Self.pinnedId(ofUser: annUser, harness, key: 2) == 1)
         #expect(try await Self.pinnedId(ofUser: benUser, harness, key: 1) == 1)
