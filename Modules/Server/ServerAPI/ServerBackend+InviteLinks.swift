@@ -96,7 +96,7 @@ extension ServerBackend {
                 title: invite.title))
     }
 
-    /// Why a link no longer admits anyone at `date`: revoked, expired or used up (`INVITE_HASH_EXPIRED`).
+    /// Whether a link no longer admits anyone at `date`: revoked, expired or used up (`INVITE_HASH_EXPIRED`).
     static func isExhausted(_ invite: ChatInviteRecord, date: Int32) -> Bool {
         invite.revoked || (invite.expireDate.map { $0 <= date } ?? false)
             || (invite.usageLimit.map { invite.usage >= $0 } ?? false)
