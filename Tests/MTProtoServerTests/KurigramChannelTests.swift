@@ -62,4 +62,55 @@ import Testing
         #expect(report.alice_got == [true, true])
         #expect(report.post == [true, true, true])
     }
+
+    struct LinkReport: Decodable {
+        let pin_service: Bool
+        let link: [JoinedItem]
+        let joiners: [String]
+        let joiners_count: Int
+        let pinned: String?
+        let members: Int?
+    }
+
+    struct JoinReport: Decodable {
+        let checked: [String]
+        let joined: [JoinedItem]
+        let pinned: String?
+    }
+
+    /// Two client libraries through one link: kurigram pins a message and exports a link
+    /// (Tests/Fixtures/kurigram/server_invite_link.py), Telethon checks it and joins by it and reads the pin
+    /// (Tests/Fixtures/telethon/server_join_link.py), then kurigram lists who joined through it.
+    @Test func kurigramExportsALinkAndTelethonJoinsByIt() async throws {
+        let python = ProcessSupport.python
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with kurigram: run `make deps`")
+        let server = try ProcessSupport.Server()
+        defer { _ = server.stop() }
+        try #require(server.ports.count == 3, "tg-server did not announce its ports")
+        let workdir = server.dataDirectory.appendingPathComponent("kurigram")
+        let handoff = server.dataDirectory.appendingPathComponent("handoff")
+        for folder in [workdir, handoff] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let exporter = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/kurigram/server_invite_link.py")
+        let joiner = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_join_link.py")
+        let exportArguments = [
+            exporter.path, "--host", "127.0.0.1", "--ports", server.portList,
+            "--pem-file", try server.publicKeyFile().path, "--workdir", workdir.path, "--handoff", handoff.path,
+        ]
+        let joinArguments =
+            [joiner.path, "--port", String(try #require(server.ports[2])), "--handoff", handoff.path]
+            + (try server.telethonArguments())
+        async let exported = ProcessRunner.runOffPool(python, exportArguments, timeout: 180)
+        async let joined = ProcessRunner.runOffPool(python, joinArguments, timeout: 180)
+        let (exportRun, joinRun) = try await (exported, joined)
+        try #require(exportRun.succeeded, "\(exportRun.output) \(exportRun.errorOutput.suffix(4000))")
+        try #require(joinRun.succeeded, "\(joinRun.output) \(joinRun.errorOutput.suffix(4000))")
+        let link = try JSONDecoder().decode(LinkReport.self, from: exportRun.stdout)
+        let join = try JSONDecoder().decode(JoinReport.self, from: joinRun.stdout)
+        #expect(link.pin_service && link.link == [.flag(true), .text("for telethon"), .text("5")])
+        #expect(join.checked == ["ChatInvite", "Kuri club"])
+        #expect(join.joined == [.text("Kuri club"), .flag(true)])
+        #expect(join.pinned == "club rules")
+        #expect(link.joiners == ["Bob"] && link.joiners_count == 1)
+        #expect(link.pinned == "club rules" && link.members == 2)
+    }
 }

@@ -12,6 +12,7 @@ import Testing
         let (store, folder) = try ServerStoreTests.temporaryStore()
         defer { try? FileManager.default.removeItem(at: folder) }
         try store.write { tx in try tx.insert(ServerStoreTests.user(1)) }
+        try ServerStoreTests.downgrade(store.path, to: 9)
         let database = try Database(path: store.path)
         for table in [
             "channels", "channel_members", "channel_messages", "channel_random_ids", "channel_updates",
@@ -21,7 +22,7 @@ import Testing
         }
         try database.execute("PRAGMA user_version = 8")
         let reopened = try ServerStore(path: store.path)
-        #expect(try reopened.schemaVersion() == 9)
+        #expect(try reopened.schemaVersion() == ServerStore.knownSchemaVersion)
         #expect(try reopened.read { tx in try tx.user(id: 1) } == ServerStoreTests.user(1))
         try reopened.write { tx in
             try tx.insert(ChannelRecord(id: 5, title: "T", creator: 1, date: 1000, broadcast: false))
@@ -76,5 +77,40 @@ import Testing
             )
         }
         #expect(count == 0 && log.isEmpty && member?.status == .member)
+    }
+
+    /// Migration 12 on a version-11 database: the settings columns arrive with their defaults; saved settings, a
+    /// member's last post and a post's author read back after a reopen.
+    @Test func channelSettingsArriveAndSurviveAReopen() throws {
+        let (store, folder) = try ServerStoreTests.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.write { tx in
+            try tx.insert(ChannelRecord(id: 5, title: "T", creator: 1, date: 1000, broadcast: false))
+            try tx.upsert(ChannelMemberRecord(channelId: 5, userId: 2, inviter: 1, date: 1000))
+        }
+        try ServerStoreTests.downgrade(store.path, to: 11)
+        let migrated = try ServerStore(path: store.path)
+        #expect(try migrated.schemaVersion() == ServerStore.knownSchemaVersion)
+        let before = try #require(try migrated.read { tx in try tx.channel(id: 5) })
+        #expect(before.slowmodeSeconds == 0 && !before.signatures && before.defaultBannedRights == nil)
+        try migrated.write { tx in
+            var channel = before
+            channel.slowmodeSeconds = 30
+            channel.signatures = true
+            channel.defaultBannedRights = [1, 2, 3]
+            try tx.updateSettings(of: channel)
+            try tx.setLastPost(channelId: 5, userId: 2, date: 1234)
+            try tx.insert(
+                ChannelMessageRecord(channelId: 5, id: 1, fromId: 1, post: true, date: 1000, text: "p", postAuthor: "Ann"))
+        }
+        let reopened = try ServerStore(path: store.path)
+        let (channel, last, message) = try reopened.read { tx in
+            (
+                try tx.channel(id: 5), try tx.lastPost(channelId: 5, userId: 2),
+                try tx.channelMessage(channelId: 5, id: 1)
+            )
+        }
+        #expect(channel?.slowmodeSeconds == 30 && channel?.signatures == true && channel?.defaultBannedRights == [1, 2, 3])
+        #expect(last == 1234 && message?.postAuthor == "Ann")
     }
 }

@@ -28,6 +28,11 @@ struct AttemptLimit: Sendable, Equatable {
     static let wrongPasswordsPerAccount = AttemptLimit(
         name: "password-guess", free: 5, baseWait: 60, maximumWait: 86_400, forgetAfter: 86_400)
 
+    /// Unknown invite-link hashes one account tries (`messages.checkChatInvite`, `importChatInvite`): 20 an hour,
+    /// then `FLOOD_WAIT_X` from 1 minute. Hashes are 128 random bits, so this only keeps a guesser from costing work.
+    static let inviteHashGuesses = AttemptLimit(
+        name: "invite-guess", free: 20, baseWait: 60, maximumWait: 86_400, forgetAfter: 3_600)
+
     /// The record key for `subject` (a phone number, an account or key id).
     func key(_ subject: String) -> String { "\(name):\(subject)" }
 

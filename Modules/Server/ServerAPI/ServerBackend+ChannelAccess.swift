@@ -159,11 +159,13 @@ extension ServerBackend {
         return .channel(
             .init(
                 creator: access.isCreator, left: !access.isMember, broadcast: channel.broadcast,
-                megagroup: !channel.broadcast, id: channel.id, accessHash: hash, title: channel.title,
-                username: channel.username, photo: .chatPhotoEmpty,
+                megagroup: !channel.broadcast, signatures: channel.broadcast && channel.signatures,
+                slowmodeEnabled: !channel.broadcast && channel.slowmodeSeconds > 0, id: channel.id, accessHash: hash,
+                title: channel.title,
+                username: channel.username, photo: Self.chatPhoto(channel.photo),
                 date: access.isMember ? (member?.date ?? channel.date) : channel.date,
                 adminRights: access.adminRights, bannedRights: access.isAdmin ? nil : access.bannedRights,
-                defaultBannedRights: channel.broadcast ? nil : .chatBannedRights(.init(untilDate: Int32.max)),
+                defaultBannedRights: channel.broadcast ? nil : Self.apiBannedRights(channel.defaultBannedRights),
                 participantsCount: Int32(clamping: try participants ?? tx.channelMemberCount(channelId: channel.id))))
     }
 
@@ -184,18 +186,20 @@ extension ServerBackend {
         if let action = message.action, let parsed = try? Api.MessageAction(tlBytes: action) {
             return .messageService(
                 .init(
-                    out: message.fromId == viewer, post: message.post, id: id, fromId: from, peerId: peer,
+                    out: message.fromId == viewer, silent: message.silent, post: message.post, id: id, fromId: from,
+                    peerId: peer,
                     replyTo: replyTo, date: message.date, action: parsed))
         }
         return .message(
             .init(
-                out: message.fromId == viewer, silent: message.silent, post: message.post, id: id, fromId: from,
+                out: message.fromId == viewer, silent: message.silent, post: message.post, pinned: message.pinned,
+                id: id, fromId: from,
                 peerId: peer, fwdFrom: message.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) },
                 replyTo: replyTo, date: message.date, message: message.text,
                 media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },
                 entities: Self.decodeEntities(message.entities),
                 views: message.post ? Int32(clamping: message.views) : nil, forwards: message.post ? 0 : nil,
-                editDate: message.editDate, groupedId: message.groupedId))
+                editDate: message.editDate, postAuthor: message.postAuthor, groupedId: message.groupedId))
     }
 
     /// The accounts channel messages show: their authors (not of posts) and the members their actions name.
@@ -207,6 +211,7 @@ extension ServerBackend {
                 switch action {
                 case .messageActionChatAddUser(let add): users.formUnion(add.users)
                 case .messageActionChatDeleteUser(let delete): users.insert(delete.userId)
+                case .messageActionChatJoinedByLink(let link): users.insert(link.inviterId)
                 default: break
                 }
             }
@@ -217,5 +222,15 @@ extension ServerBackend {
     /// The `users` vector for `ids`, as `viewer` sees them.
     func apiUsers(_ ids: some Sequence<Int64>, viewer: Int64, tx: StoreTransaction) throws -> [Api.User] {
         try tx.users(ids: ids).sorted { $0.id < $1.id }.map { apiUser($0, viewer: viewer) }
+    }
+
+    /// A stored photo as a chat shows it (`chatPhoto`: its id, DC and stripped thumbnail), `chatPhotoEmpty` without.
+    static func chatPhoto(_ bytes: [UInt8]?) -> Api.ChatPhoto {
+        guard let bytes, case .photo(let photo)? = try? Api.Photo(tlBytes: bytes) else { return .chatPhotoEmpty }
+        let stripped = photo.sizes.compactMap { size -> [UInt8]? in
+            if case .photoStrippedSize(let s) = size { return s.bytes }
+            return nil
+        }.first
+        return .chatPhoto(.init(photoId: photo.id, strippedThumb: stripped, dcId: photo.dcId))
     }
 }

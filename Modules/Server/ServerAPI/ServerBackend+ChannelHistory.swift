@@ -43,12 +43,13 @@ extension ServerBackend {
             }
             let records = try tx.searchChannel(
                 channelId: access.channel.id, text: call.q, mediaKinds: MediaKind.kinds(for: call.filter),
-                offsetId: Int64(call.offsetId), limit: Self.checkedLimit(call.limit == 0 ? 20 : call.limit))
+                pinnedOnly: Self.isPinnedFilter(call.filter), offsetId: Int64(call.offsetId),
+                limit: Self.checkedLimit(call.limit == 0 ? 20 : call.limit))
             return try channelPage(records, total: records.count, access: access, caller: caller, tx: tx)
         }
     }
 
-    /// `channels.getMessages`: messages by id (or the message one replies to).
+    /// `channels.getMessages`: messages by id (or the message one replies to, or the newest pinned one).
     func getChannelMessages(_ call: Api.functions.channels.getMessages, caller: Caller) throws -> Api.messages.Messages
     {
         guard call.id.count <= 200 else { throw APIError.limitInvalid }
@@ -65,6 +66,13 @@ extension ServerBackend {
                 case .inputMessageReplyTo(let message):
                     if let replyTo = try tx.channelMessage(channelId: channelId, id: Int64(message.id))?.replyTo,
                         let record = try tx.channelMessage(channelId: channelId, id: replyTo)
+                    {
+                        records.append(record)
+                    }
+                case .inputMessagePinned:
+                    // The newest pinned message (core.telegram.org constructor `inputMessagePinned`).
+                    if let pinned = try tx.topPinnedChannelMessageId(channelId: channelId),
+                        let record = try tx.channelMessage(channelId: channelId, id: pinned)
                     {
                         records.append(record)
                     }

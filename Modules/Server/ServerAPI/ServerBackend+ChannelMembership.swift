@@ -87,7 +87,10 @@ extension ServerBackend {
         let updates = try store.write(
             { [self] tx throws -> Api.Updates in
                 let access = try channelAccess(call.channel, caller: caller, need: .member, tx: tx)
-                guard !access.channel.broadcast || access.can(\.inviteUsers) else {
+                guard
+                    access.can(\.inviteUsers)
+                        || (!access.channel.broadcast && !Self.defaultForbids(access.channel, \.inviteUsers))
+                else {
                     throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
                 }
                 var added: [Int64] = []
@@ -109,17 +112,18 @@ extension ServerBackend {
         return .invitedUsers(.init(updates: updates, missingInvitees: []))
     }
 
-    /// After a membership change: in a supergroup the service message `action` (to members and to `concerned`, who
-    /// may have just left); `updateChannel` to everyone `concerned`; the caller's `updates`.
+    /// After a membership change: in a supergroup the service message `action` from `sender` (the caller unless
+    /// given; to members and to `concerned`, who may have just left); `updateChannel` to everyone `concerned`; the
+    /// caller's `updates`.
     func membershipChange(
-        _ before: ChannelRecord, action: Api.MessageAction, concerned: [Int64], caller: Caller, date: Int32,
-        tx: StoreTransaction, pushes: inout [Push]
+        _ before: ChannelRecord, action: Api.MessageAction, concerned: [Int64], caller: Caller, sender: Int64? = nil,
+        date: Int32, tx: StoreTransaction, pushes: inout [Push]
     ) throws -> Api.Updates {
         var posts: [ChannelPost] = []
         if !before.broadcast {
             posts = try appendChannelMessages(
                 [Outgoing(text: "", randomId: Self.randomId(), action: action)], channel: before,
-                sender: caller.userId, date: date, tx: tx)
+                sender: sender ?? caller.userId, date: date, tx: tx)
         }
         guard let channel = try tx.channel(id: before.id) else { throw APIError.internalError }
         pushes = try newChannelMessagePushes(posts, channel: channel, also: concerned, date: date, tx: tx)

@@ -20,6 +20,8 @@ extension ServerBackend {
         _ messages: [Outgoing], channel: ChannelRecord, sender: Int64, date: Int32, tx: StoreTransaction
     ) throws -> [ChannelPost] {
         var posts: [ChannelPost] = []
+        // A broadcast channel with signatures names the admin who posts (core.telegram.org `message.post_author`).
+        let author = try channel.broadcast && channel.signatures ? tx.user(id: sender).map(Self.signature) : nil
         for outgoing in messages {
             if try tx.channelMessageId(channelId: channel.id, sender: sender, randomId: outgoing.randomId) != nil {
                 throw APIError.randomIdDuplicate
@@ -33,7 +35,7 @@ extension ServerBackend {
                 text: outgoing.text, entities: Self.encodeEntities(outgoing.entities),
                 media: outgoing.media?.serialized(), mediaKind: outgoing.mediaKind, replyTo: replyTo,
                 forward: outgoing.forward?.serialized(), groupedId: outgoing.groupedId, silent: outgoing.silent,
-                action: outgoing.action?.serialized())
+                action: outgoing.action?.serialized(), postAuthor: outgoing.action == nil ? author : nil)
             try tx.insert(record)
             try tx.remember(randomId: outgoing.randomId, channelId: channel.id, sender: sender, id: id)
             // The log keeps the message as nobody in particular sees it; each reader gets it again as they see it.
@@ -121,8 +123,10 @@ extension ServerBackend {
                     throw APIError.channelInvalid
                 }
                 try access.checkCanPost(now: date)
+                try checkChannelSending(access, messages, date: date, tx: tx)
                 let posts = try appendChannelMessages(
                     messages, channel: access.channel, sender: caller.userId, date: date, tx: tx)
+                try tx.setLastPost(channelId: access.channel.id, userId: caller.userId, date: date)
                 guard let channel = try tx.channel(id: access.channel.id) else { throw APIError.internalError }
                 pushes = try newChannelMessagePushes(posts, channel: channel, date: date, tx: tx)
                 return try channelAnswer(
@@ -148,4 +152,8 @@ extension ServerBackend {
         }
     }
 
+    /// How a post is signed: the author's first and last name.
+    static func signature(_ user: UserRecord) -> String {
+        user.lastName.isEmpty ? user.firstName : "\(user.firstName) \(user.lastName)"
+    }
 }

@@ -92,6 +92,9 @@ extension ServerBackend {
             let readInbox = access.member?.readInboxMax ?? 0
             let admins = try tx.channelMembers(
                 channelId: channel.id, status: .member, adminsOnly: true, limit: Self.maximumChannelMembers)
+            let invites = try inviteInfo(
+                kind: .channel, id: channel.id, viewer: caller.userId, canManage: access.can(\.inviteUsers), tx: tx)
+            let migrated = try migratedFrom(channelId: channel.id, viewer: caller.userId, tx: tx)
             let full = Api.ChatFull.channelFull(
                 .init(
                     canViewParticipants: !channel.broadcast || access.isAdmin, canSetUsername: access.isCreator,
@@ -108,8 +111,16 @@ extension ServerBackend {
                         ? try tx.channelUnreadCount(
                             channelId: channel.id, userId: caller.userId, readInboxMax: readInbox)
                         : 0,
-                    chatPhoto: .photoEmpty(.init(id: 0)), notifySettings: Self.defaultNotifySettings, botInfo: [],
-                    pts: Int32(truncatingIfNeeded: channel.pts)))
+                    chatPhoto: channel.photo.flatMap { try? Api.Photo(tlBytes: $0) } ?? .photoEmpty(.init(id: 0)),
+                    notifySettings: Self.defaultNotifySettings, exportedInvite: invites.invite, botInfo: [],
+                    migratedFromChatId: migrated?.chatId, migratedFromMaxId: migrated?.maxId,
+                    pinnedMsgId: try tx.topPinnedChannelMessageId(channelId: channel.id).map {
+                        Int32(truncatingIfNeeded: $0)
+                    },
+                    slowmodeSeconds: channel.broadcast || channel.slowmodeSeconds == 0 ? nil : channel.slowmodeSeconds,
+                    slowmodeNextSendDate: try slowModeNextSendDate(access, tx: tx),
+                    pts: Int32(truncatingIfNeeded: channel.pts), requestsPending: invites.pending,
+                    recentRequesters: invites.recent))
             return .chatFull(
                 .init(
                     fullChat: full,

@@ -40,7 +40,10 @@ extension ServerBackend {
         let date = now
         let userId = try store.write { [self] tx throws -> Int64 in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
-            guard chat.members.contains(where: { $0.userId == caller.userId }) else {
+            try Self.checkNotMigrated(chat)
+            guard chat.members.contains(where: { $0.userId == caller.userId }),
+                !Self.defaultForbids(chat, \.inviteUsers, userId: caller.userId)
+            else {
                 throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
             }
             guard let user = try resolve(call.userId, caller: caller, tx: tx) else { throw APIError.userIdInvalid }
@@ -86,7 +89,10 @@ extension ServerBackend {
         try TextLimit.chatTitle.check(title)
         try store.write { tx in
             guard let chat = try tx.chat(id: call.chatId) else { throw APIError.chatIdInvalid }
-            guard chat.members.contains(where: { $0.userId == caller.userId }) else {
+            try Self.checkNotMigrated(chat)
+            guard chat.members.contains(where: { $0.userId == caller.userId }),
+                !Self.defaultForbids(chat, \.changeInfo, userId: caller.userId)
+            else {
                 throw APIError.badRequest("CHAT_ADMIN_REQUIRED")
             }
             guard chat.title != title else { throw APIError.badRequest("CHAT_NOT_MODIFIED") }
@@ -113,12 +119,17 @@ extension ServerBackend {
                     ? .chatParticipantCreator(.init(userId: member.userId))
                     : .chatParticipant(.init(userId: member.userId, inviterId: member.inviter, date: member.date))
             }
+            let invites = try inviteInfo(
+                kind: .chat, id: chat.id, viewer: caller.userId, canManage: chat.creator == caller.userId, tx: tx)
             let full = Api.ChatFull.chatFull(
                 .init(
                     id: chat.id, about: "",
                     participants: .chatParticipants(
                         .init(chatId: chat.id, participants: participants, version: chat.version)),
-                    notifySettings: Self.defaultNotifySettings))
+                    notifySettings: Self.defaultNotifySettings, exportedInvite: invites.invite,
+                    pinnedMsgId: try tx.topPinnedMessageId(owner: caller.userId, peer: .chat(chat.id)).map {
+                        Int32(truncatingIfNeeded: $0)
+                    }, requestsPending: invites.pending, recentRequesters: invites.recent))
             let users = try tx.users(ids: chat.members.map(\.userId)).sorted { $0.id < $1.id }.map {
                 apiUser($0, viewer: caller.userId)
             }

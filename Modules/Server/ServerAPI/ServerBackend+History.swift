@@ -22,9 +22,16 @@ extension ServerBackend {
             case .inputMessagesFilterVoice, .inputMessagesFilterRoundVoice: return [voice.rawValue]
             case .inputMessagesFilterMusic: return [audio.rawValue]
             case .inputMessagesFilterGif: return [gif.rawValue]
+            case .inputMessagesFilterPinned: return nil
             default: return []
             }
         }
+    }
+
+    /// `inputMessagesFilterPinned`: the pinned messages only (how clients list a chat's pins).
+    static func isPinnedFilter(_ filter: Api.MessagesFilter) -> Bool {
+        if case .inputMessagesFilterPinned = filter { return true }
+        return false
     }
 
     /// A page of messages as `messages.messages`, or `messagesSlice` with the total when there are more.
@@ -86,7 +93,8 @@ extension ServerBackend {
             if case .inputPeerEmpty = call.peer {} else { peer = try resolve(call.peer, caller: caller, tx: tx) }
             let records = try tx.search(
                 owner: caller.userId, peer: peer, text: call.q, mediaKinds: MediaKind.kinds(for: call.filter),
-                offsetId: Int64(call.offsetId), limit: Self.checkedLimit(call.limit == 0 ? 20 : call.limit))
+                pinnedOnly: Self.isPinnedFilter(call.filter), offsetId: Int64(call.offsetId),
+                limit: Self.checkedLimit(call.limit == 0 ? 20 : call.limit))
             return try page(records, total: records.count, caller: caller, tx: tx)
         }
     }

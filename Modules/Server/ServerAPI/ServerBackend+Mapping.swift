@@ -27,13 +27,14 @@ extension ServerBackend {
         if let action = message.action, let parsed = try? Api.MessageAction(tlBytes: action) {
             return .messageService(
                 .init(
-                    out: message.outgoing, id: Int32(truncatingIfNeeded: message.id),
+                    out: message.outgoing, silent: message.silent, id: Int32(truncatingIfNeeded: message.id),
                     fromId: .peerUser(.init(userId: message.fromId)),
                     peerId: apiPeer(message.peer), replyTo: replyTo, date: message.date, action: parsed))
         }
         return .message(
             .init(
-                out: message.outgoing, silent: message.silent, id: Int32(truncatingIfNeeded: message.id),
+                out: message.outgoing, silent: message.silent, pinned: message.pinned,
+                id: Int32(truncatingIfNeeded: message.id),
                 fromId: .peerUser(.init(userId: message.fromId)), peerId: apiPeer(message.peer),
                 fwdFrom: message.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }, replyTo: replyTo,
                 date: message.date, message: message.text,
@@ -66,6 +67,11 @@ extension ServerBackend {
         var chatIds = Set<Int64>()
         for message in messages {
             userIds.insert(message.fromId)
+            if let bytes = message.action,
+                case .messageActionChatJoinedByLink(let link)? = try? Api.MessageAction(tlBytes: bytes)
+            {
+                userIds.insert(link.inviterId)
+            }
             switch message.peer.kind {
             case .user: userIds.insert(message.peer.id)
             case .chat: chatIds.insert(message.peer.id)

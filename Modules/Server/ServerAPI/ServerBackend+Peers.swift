@@ -72,6 +72,7 @@ extension ServerBackend {
             case .messageActionChatCreate(let create): users.formUnion(create.users)
             case .messageActionChatAddUser(let add): users.formUnion(add.users)
             case .messageActionChatDeleteUser(let delete): users.insert(delete.userId)
+            case .messageActionChatJoinedByLink(let link): users.insert(link.inviterId)
             default: break
             }
         }
@@ -101,7 +102,14 @@ extension ServerBackend {
         let member = chat.members.contains { $0.userId == viewer }
         return .chat(
             .init(
-                creator: chat.creator == viewer, left: !member, id: chat.id, title: chat.title, photo: .chatPhotoEmpty,
-                participantsCount: Int32(chat.members.count), date: chat.date, version: chat.version))
+                creator: chat.creator == viewer, left: !member, deactivated: chat.migratedTo != nil, id: chat.id,
+                title: chat.title, photo: .chatPhotoEmpty, participantsCount: Int32(chat.members.count),
+                date: chat.date, version: chat.version,
+                migratedTo: chat.migratedTo.map {
+                    .inputChannel(.init(channelId: $0, accessHash: channelAccessHash($0, viewer: viewer)))
+                },
+                defaultBannedRights: chat.defaultBannedRights == nil
+                    ? nil : Self.apiBannedRights(chat.defaultBannedRights)
+            ))
     }
 }

@@ -34,10 +34,17 @@ extension ServerBackend {
     }
 
     /// Photo `photoId` if it is the current profile photo of `peer`, which the caller must be able to reach
-    /// (`PEER_ID_INVALID` otherwise); basic groups have no photos here.
+    /// (`PEER_ID_INVALID` otherwise; a channel as `channelAccess` lets them read it); basic groups have no photos
+    /// here.
     func profilePhoto(
         _ photoId: Int64, of peer: Api.InputPeer, caller: Caller, tx: StoreTransaction
     ) throws -> PhotoRecord? {
+        if let access = try channelAccess(peer, caller: caller, need: .read, tx: tx) {
+            guard let bytes = access.channel.photo, case .photo(let current)? = try? Api.Photo(tlBytes: bytes),
+                current.id == photoId
+            else { return nil }
+            return try tx.photo(id: photoId)
+        }
         let owner = try resolve(peer, caller: caller, tx: tx)
         guard owner.kind == .user, let user = try tx.user(id: owner.id), let bytes = user.photo,
             case .photo(let current)? = try? Api.Photo(tlBytes: bytes), current.id == photoId

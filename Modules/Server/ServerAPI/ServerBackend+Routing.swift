@@ -76,6 +76,10 @@ extension ServerBackend {
         case let f as Api.functions.messages.deleteMessages:
             return try deleteMessages(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.setTyping: return try setTyping(f, caller: try signedIn())
+        case let f as Api.functions.messages.updatePinnedMessage:
+            return try updatePinnedMessage(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.unpinAllMessages:
+            return try unpinAllMessages(f, caller: try signedIn()).serialized()
         // media and files
         case let f as Api.functions.messages.sendMedia: return try sendMedia(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.sendMultiMedia:
@@ -109,6 +113,25 @@ extension ServerBackend {
             return try editChatTitle(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.migrateChat:
+            return try migrateChat(f, caller: try signedIn()).serialized()
+        // invite links
+        case let f as Api.functions.messages.exportChatInvite:
+            return try exportChatInvite(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.checkChatInvite:
+            return try checkChatInvite(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.importChatInvite:
+            return try importChatInvite(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getExportedChatInvites:
+            return try getExportedChatInvites(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editExportedChatInvite:
+            return try editExportedChatInvite(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.deleteExportedChatInvite:
+            return try deleteExportedChatInvite(f, caller: try signedIn())
+        case let f as Api.functions.messages.hideChatJoinRequest:
+            return try hideChatJoinRequest(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getChatInviteImporters:
+            return try getChatInviteImporters(f, caller: try signedIn()).serialized()
         // supergroups and channels
         case let f as Api.functions.channels.createChannel:
             return try createChannel(f, caller: try signedIn()).serialized()
@@ -143,6 +166,14 @@ extension ServerBackend {
             return try getChannelParticipants(f, caller: try signedIn()).serialized()
         case let f as Api.functions.channels.getParticipant:
             return try getChannelParticipant(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.editPhoto:
+            return try editChannelPhoto(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.toggleSlowMode:
+            return try toggleSlowMode(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.channels.toggleSignatures:
+            return try toggleSignatures(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editChatDefaultBannedRights:
+            return try editChatDefaultBannedRights(f, caller: try signedIn()).serialized()
         case let f as Api.functions.updates.getChannelDifference:
             return try getChannelDifference(f, caller: try signedIn()).serialized()
         // secret chats

@@ -64,6 +64,20 @@ extension ServerBackend {
         let landed = try store.write(
             { [self] tx throws -> [[Landed]] in
                 let peer = try resolve(inputPeer, caller: caller, tx: tx)
+                if peer.kind == .chat, let chat = try tx.chat(id: peer.id) {
+                    // A migrated group takes only the service message that ends it.
+                    if chat.migratedTo != nil {
+                        for message in messages {
+                            guard case .messageActionChatMigrateTo? = message.action else {
+                                throw APIError.chatIdInvalid
+                            }
+                        }
+                    }
+                    // Its default rights bind everyone but its creator (service messages pass).
+                    if chat.creator != caller.userId, let rights = Self.bannedRights(chat.defaultBannedRights) {
+                        try Self.checkSendRights(rights, messages)
+                    }
+                }
                 let recipients = try recipients(of: peer, sender: caller.userId, tx: tx)
                 var keys: [Int64: [Int64]] = [:]
                 for (owner, _) in recipients { keys[owner] = try authKeys(of: owner, tx: tx) }

@@ -87,6 +87,13 @@ extension ServerBackend {
                     if case .updateEditMessage(let edit) = update {
                         Self.collectPeers(of: edit.message, users: &userIds, chats: &chatIds)
                     }
+                    if case .updatePinnedMessages(let pin) = update {
+                        switch pin.peer {
+                        case .peerUser(let user): userIds.insert(user.userId)
+                        case .peerChat(let chat): chatIds.insert(chat.chatId)
+                        case .peerChannel: break
+                        }
+                    }
                     others.append(update)
                 }
             }
@@ -138,6 +145,7 @@ extension ServerBackend {
             if case .messageActionChatAddUser(let action) = m.action { users.formUnion(action.users) }
             if case .messageActionChatCreate(let action) = m.action { users.formUnion(action.users) }
             if case .messageActionChatDeleteUser(let action) = m.action { users.insert(action.userId) }
+            if case .messageActionChatJoinedByLink(let action) = m.action { users.insert(action.inviterId) }
         case .messageEmpty: break
         }
     }

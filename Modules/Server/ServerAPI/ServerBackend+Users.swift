@@ -27,14 +27,16 @@ extension ServerBackend {
     }
 
     func getFullUser(_ call: Api.functions.users.getFullUser, caller: Caller) throws -> Api.users.UserFull {
-        guard let user = try store.read({ tx in try resolve(call.id, caller: caller, tx: tx) }) else {
-            throw APIError.userIdInvalid
+        let found = try store.read { tx -> (UserRecord, Int64?)? in
+            guard let user = try resolve(call.id, caller: caller, tx: tx) else { return nil }
+            return (user, try tx.topPinnedMessageId(owner: caller.userId, peer: .user(user.id)))
         }
+        guard let (user, pinned) = found else { throw APIError.userIdInvalid }
         let full = Api.UserFull.userFull(
             .init(
-                id: user.id, about: user.about.isEmpty ? nil : user.about, settings: .peerSettings(.init()),
-                profilePhoto: user.photo.flatMap { try? Api.Photo(tlBytes: $0) },
-                notifySettings: Self.defaultNotifySettings,
+                canPinMessage: true, id: user.id, about: user.about.isEmpty ? nil : user.about,
+                settings: .peerSettings(.init()), profilePhoto: user.photo.flatMap { try? Api.Photo(tlBytes: $0) },
+                notifySettings: Self.defaultNotifySettings, pinnedMsgId: pinned.map { Int32(truncatingIfNeeded: $0) },
                 commonChatsCount: 0))
         return .userFull(.init(fullUser: full, chats: [], users: [apiUser(user, viewer: caller.userId)]))
     }

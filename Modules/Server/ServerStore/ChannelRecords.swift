@@ -16,10 +16,19 @@ public struct ChannelRecord: Sendable, Equatable {
     public var nextMessageId: Int64
     /// Deleted by its creator (`channels.deleteChannel`): nothing more is served.
     public var deleted: Bool
+    /// A supergroup's slow mode: seconds between one member's posts, 0 when off (migration 12).
+    public var slowmodeSeconds: Int32
+    /// A broadcast channel signs its posts with their author's name (migration 12).
+    public var signatures: Bool
+    /// Serialized `ChatBannedRights` every member of a supergroup has by default (migration 12); `nil`: none.
+    public var defaultBannedRights: [UInt8]?
+    /// The serialized `Photo` the channel shows (migration 13); `nil`: none.
+    public var photo: [UInt8]?
 
     public init(
         id: Int64, title: String, about: String = "", username: String? = nil, creator: Int64, date: Int32,
-        broadcast: Bool, pts: Int64 = 0, nextMessageId: Int64 = 1, deleted: Bool = false
+        broadcast: Bool, pts: Int64 = 0, nextMessageId: Int64 = 1, deleted: Bool = false, slowmodeSeconds: Int32 = 0,
+        signatures: Bool = false, defaultBannedRights: [UInt8]? = nil, photo: [UInt8]? = nil
     ) {
         self.id = id
         self.title = title
@@ -31,6 +40,10 @@ public struct ChannelRecord: Sendable, Equatable {
         self.pts = pts
         self.nextMessageId = nextMessageId
         self.deleted = deleted
+        self.slowmodeSeconds = slowmodeSeconds
+        self.signatures = signatures
+        self.defaultBannedRights = defaultBannedRights
+        self.photo = photo
     }
 }
 
@@ -102,12 +115,16 @@ public struct ChannelMessageRecord: Sendable, Equatable {
     public var action: [UInt8]?
     /// How many accounts viewed it (`messages.getMessagesViews` with `increment`).
     public var views: Int64
+    /// Pinned in the channel (`messages.updatePinnedMessage`; migration 10).
+    public var pinned: Bool
+    /// The signing admin's name on a post of a channel with signatures (migration 12).
+    public var postAuthor: String?
 
     public init(
         channelId: Int64, id: Int64, fromId: Int64, post: Bool, date: Int32, editDate: Int32? = nil, text: String,
         entities: [UInt8]? = nil, media: [UInt8]? = nil, mediaKind: Int64 = 0, replyTo: Int64? = nil,
         forward: [UInt8]? = nil, groupedId: Int64? = nil, silent: Bool = false, action: [UInt8]? = nil,
-        views: Int64 = 0
+        views: Int64 = 0, pinned: Bool = false, postAuthor: String? = nil
     ) {
         self.channelId = channelId
         self.id = id
@@ -125,6 +142,8 @@ public struct ChannelMessageRecord: Sendable, Equatable {
         self.silent = silent
         self.action = action
         self.views = views
+        self.pinned = pinned
+        self.postAuthor = postAuthor
     }
 }
 

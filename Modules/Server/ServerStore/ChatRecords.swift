@@ -7,9 +7,14 @@ public struct ChatRecord: Sendable, Equatable {
     public var date: Int32
     public var version: Int32
     public var members: [ChatMemberRecord]
+    /// Serialized `ChatBannedRights` every member but the creator has (migration 12); `nil`: none.
+    public var defaultBannedRights: [UInt8]?
+    /// The supergroup it became (`messages.migrateChat`; migration 14): it is read-only from then on.
+    public var migratedTo: Int64?
 
     public init(
-        id: Int64, title: String, creator: Int64, date: Int32, version: Int32 = 1, members: [ChatMemberRecord] = []
+        id: Int64, title: String, creator: Int64, date: Int32, version: Int32 = 1, members: [ChatMemberRecord] = [],
+        defaultBannedRights: [UInt8]? = nil, migratedTo: Int64? = nil
     ) {
         self.id = id
         self.title = title
@@ -17,6 +22,8 @@ public struct ChatRecord: Sendable, Equatable {
         self.date = date
         self.version = version
         self.members = members
+        self.defaultBannedRights = defaultBannedRights
+        self.migratedTo = migratedTo
     }
 }
 

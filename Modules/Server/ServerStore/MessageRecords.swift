@@ -44,12 +44,14 @@ public struct MessageRecord: Sendable, Equatable {
     public var silent: Bool
     /// Serialized `MessageAction`: a service message.
     public var action: [UInt8]?
+    /// Pinned in this box's conversation (`messages.updatePinnedMessage`; migration 10).
+    public var pinned: Bool
 
     public init(
         owner: Int64, id: Int64, globalId: Int64, peer: PeerRef, fromId: Int64, outgoing: Bool, date: Int32,
         editDate: Int32? = nil, text: String, entities: [UInt8]? = nil, media: [UInt8]? = nil, mediaKind: Int64 = 0,
         replyTo: Int64? = nil, forward: [UInt8]? = nil, groupedId: Int64? = nil, silent: Bool = false,
-        action: [UInt8]? = nil
+        action: [UInt8]? = nil, pinned: Bool = false
     ) {
         self.owner = owner
         self.id = id
@@ -68,6 +70,7 @@ public struct MessageRecord: Sendable, Equatable {
         self.groupedId = groupedId
         self.silent = silent
         self.action = action
+        self.pinned = pinned
     }
 }
 

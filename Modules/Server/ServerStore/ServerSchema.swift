@@ -148,5 +148,49 @@ enum ServerSchema {
             channel_id INTEGER NOT NULL, id INTEGER NOT NULL, user_id INTEGER NOT NULL,
             PRIMARY KEY (channel_id, id, user_id)) WITHOUT ROWID;
         """,
+        // 10: pinned messages (core.telegram.org method `messages.updatePinnedMessage`): a flag on each box's copy of a
+        // message and on each channel message, indexed so the newest pinned one (`pinned_msg_id`) is one lookup.
+        """
+        ALTER TABLE messages ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE channel_messages ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX messages_pinned ON messages(owner, peer_kind, peer_id, id) WHERE pinned = 1;
+        CREATE INDEX channel_messages_pinned ON channel_messages(channel_id, id) WHERE pinned = 1;
+        """,
+        // 11: invite links of basic groups and channels (core.telegram.org method `messages.exportChatInvite`), and
+        // who joined or asked to join through each (`messages.getChatInviteImporters`, `hideChatJoinRequest`).
+        """
+        CREATE TABLE chat_invites (
+            hash TEXT PRIMARY KEY, peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL, admin_id INTEGER NOT NULL,
+            date INTEGER NOT NULL, expire_date INTEGER, usage_limit INTEGER, usage INTEGER NOT NULL DEFAULT 0,
+            request_needed INTEGER NOT NULL DEFAULT 0, title TEXT, revoked INTEGER NOT NULL DEFAULT 0,
+            permanent INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+        CREATE INDEX chat_invites_by_peer ON chat_invites(peer_kind, peer_id, admin_id, revoked, date);
+        CREATE TABLE chat_invite_importers (
+            peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL, user_id INTEGER NOT NULL, hash TEXT NOT NULL,
+            date INTEGER NOT NULL, requested INTEGER NOT NULL, approved_by INTEGER,
+            PRIMARY KEY (peer_kind, peer_id, user_id)) WITHOUT ROWID;
+        CREATE INDEX chat_invite_importers_by_hash ON chat_invite_importers(hash, requested, date);
+        """,
+        // 12: channel and group settings (core.telegram.org methods `channels.toggleSlowMode`,
+        // `channels.toggleSignatures`, `messages.editChatDefaultBannedRights`): slow mode with each member's last post,
+        // post signatures with each post's author name, default banned rights of supergroups and basic groups.
+        """
+        ALTER TABLE channels ADD COLUMN slowmode_seconds INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE channels ADD COLUMN signatures INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE channels ADD COLUMN default_banned_rights BLOB;
+        ALTER TABLE channel_members ADD COLUMN last_post INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE channel_messages ADD COLUMN post_author TEXT;
+        ALTER TABLE chats ADD COLUMN default_banned_rights BLOB;
+        """,
+        // 13: a channel's photo (core.telegram.org method `channels.editPhoto`), the serialized `Photo`.
+        """
+        ALTER TABLE channels ADD COLUMN photo BLOB;
+        """,
+        // 14: basic groups migrated to supergroups (core.telegram.org method `messages.migrateChat`): the supergroup
+        // each became, indexed so a supergroup finds the group it came from.
+        """
+        ALTER TABLE chats ADD COLUMN migrated_to INTEGER;
+        CREATE INDEX chats_by_migrated_to ON chats(migrated_to) WHERE migrated_to IS NOT NULL;
+        """,
     ]
 }

@@ -4,7 +4,7 @@ public import SQLite
 extension StoreTransaction {
     static let channelMessageColumns = """
         channel_id, id, from_id, post, date, edit_date, text, entities, media, media_kind, reply_to, forward, \
-        grouped_id, silent, action, views
+        grouped_id, silent, action, views, pinned, post_author
         """
 
     static func channelMessage(_ row: Statement) -> ChannelMessageRecord {
@@ -14,7 +14,8 @@ extension StoreTransaction {
             editDate: row.optionalInt64(5).map { Int32(truncatingIfNeeded: $0) }, text: row.text(6),
             entities: row.optionalBytes(7), media: row.optionalBytes(8), mediaKind: row.int64(9),
             replyTo: row.optionalInt64(10), forward: row.optionalBytes(11), groupedId: row.optionalInt64(12),
-            silent: row.int64(13) != 0, action: row.optionalBytes(14), views: row.int64(15))
+            silent: row.int64(13) != 0, action: row.optionalBytes(14), views: row.int64(15),
+            pinned: row.int64(16) != 0, postAuthor: row.optionalText(17))
     }
 
     /// The next message id of channel `channelId` (1, 2, … per channel).
@@ -28,14 +29,15 @@ extension StoreTransaction {
     /// Stores a channel message (once, for every member).
     public func insert(_ message: ChannelMessageRecord) throws(SQLiteError) {
         try run(
-            "INSERT INTO channel_messages (\(Self.channelMessageColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO channel_messages (\(Self.channelMessageColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .integer(message.channelId), .integer(message.id), .integer(message.fromId),
                 .integer(message.post ? 1 : 0), .integer(Int64(message.date)),
                 .optional(message.editDate.map(Int64.init)), .text(message.text), .optional(message.entities),
                 .optional(message.media), .integer(message.mediaKind), .optional(message.replyTo),
                 .optional(message.forward), .optional(message.groupedId), .integer(message.silent ? 1 : 0),
-                .optional(message.action), .integer(message.views),
+                .optional(message.action), .integer(message.views), .integer(message.pinned ? 1 : 0),
+                .optional(message.postAuthor),
             ])
     }
 
@@ -150,15 +152,16 @@ extension StoreTransaction {
     }
 
     /// Messages of a channel whose text contains `text` (no case), of the media kinds given, newest first, older than
-    /// `offsetId` when set, at most `limit`.
+    /// `offsetId` when set, only pinned ones when `pinnedOnly`, at most `limit`.
     public func searchChannel(
-        channelId: Int64, text: String, mediaKinds: [Int64]?, offsetId: Int64, limit: Int
+        channelId: Int64, text: String, mediaKinds: [Int64]?, pinnedOnly: Bool = false, offsetId: Int64, limit: Int
     ) throws(SQLiteError) -> [ChannelMessageRecord] {
         var sql = """
             SELECT \(Self.channelMessageColumns) FROM channel_messages
             WHERE channel_id = ?1 AND instr(lower(text), lower(?2)) > 0
             """
         if let mediaKinds { sql += " AND media_kind IN (\(mediaKinds.map(String.init).joined(separator: ",")))" }
+        if pinnedOnly { sql += " AND pinned = 1" }
         if offsetId > 0 { sql += " AND id < \(offsetId)" }
         sql += " ORDER BY id DESC LIMIT \(max(0, limit))"
         return try rows(sql, [.integer(channelId), .text(text)], Self.channelMessage)

@@ -2,14 +2,20 @@ public import SQLite
 
 /// Channels and their members (migration 9).
 extension StoreTransaction {
-    static let channelColumns =
-        "id, title, about, username, creator, date, broadcast, pts, next_message_id, deleted"
+    static let channelColumns = """
+        id, title, about, username, creator, date, broadcast, pts, next_message_id, deleted, slowmode_seconds, \
+        signatures, default_banned_rights, photo
+        """
+    /// How many columns `channelColumns` names (where a joined row's next table starts).
+    static let channelColumnCount: Int32 = 14
 
     static func channel(_ row: Statement) -> ChannelRecord {
         ChannelRecord(
             id: row.int64(0), title: row.text(1), about: row.text(2), username: row.optionalText(3),
             creator: row.int64(4), date: Int32(truncatingIfNeeded: row.int64(5)), broadcast: row.int64(6) != 0,
-            pts: row.int64(7), nextMessageId: row.int64(8), deleted: row.int64(9) != 0)
+            pts: row.int64(7), nextMessageId: row.int64(8), deleted: row.int64(9) != 0,
+            slowmodeSeconds: Int32(truncatingIfNeeded: row.int64(10)), signatures: row.int64(11) != 0,
+            defaultBannedRights: row.optionalBytes(12), photo: row.optionalBytes(13))
     }
 
     /// The channel `id`, deleted ones included.
@@ -28,12 +34,15 @@ extension StoreTransaction {
     public func insert(_ channel: ChannelRecord) throws(SQLiteError) {
         try run(
             """
-            INSERT INTO channels (\(Self.channelColumns), username_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO channels (\(Self.channelColumns), username_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .integer(channel.id), .text(channel.title), .text(channel.about), .optional(channel.username),
                 .integer(channel.creator), .integer(Int64(channel.date)), .integer(channel.broadcast ? 1 : 0),
                 .integer(channel.pts), .integer(channel.nextMessageId), .integer(channel.deleted ? 1 : 0),
+                .integer(Int64(channel.slowmodeSeconds)), .integer(channel.signatures ? 1 : 0),
+                .optional(channel.defaultBannedRights), .optional(channel.photo),
                 .optional(channel.username?.lowercased()),
             ])
     }
@@ -46,6 +55,36 @@ extension StoreTransaction {
                 .text(channel.title), .text(channel.about), .optional(channel.username),
                 .optional(channel.username?.lowercased()), .integer(channel.deleted ? 1 : 0), .integer(channel.id),
             ])
+    }
+
+    /// Replaces a channel's slow mode, signatures and default banned rights.
+    public func updateSettings(of channel: ChannelRecord) throws(SQLiteError) {
+        try run(
+            "UPDATE channels SET slowmode_seconds = ?, signatures = ?, default_banned_rights = ? WHERE id = ?",
+            [
+                .integer(Int64(channel.slowmodeSeconds)), .integer(channel.signatures ? 1 : 0),
+                .optional(channel.defaultBannedRights), .integer(channel.id),
+            ])
+    }
+
+    /// Replaces a channel's photo.
+    public func setPhoto(_ photo: [UInt8]?, channelId: Int64) throws(SQLiteError) {
+        try run("UPDATE channels SET photo = ? WHERE id = ?", [.optional(photo), .integer(channelId)])
+    }
+
+    /// When `userId` last posted in channel `channelId` (slow mode), 0 if never.
+    public func lastPost(channelId: Int64, userId: Int64) throws(SQLiteError) -> Int32 {
+        Int32(
+            truncatingIfNeeded: try integer(
+                "SELECT last_post FROM channel_members WHERE channel_id = ? AND user_id = ?",
+                [.integer(channelId), .integer(userId)]) ?? 0)
+    }
+
+    /// Records that `userId` posted in channel `channelId` at `date`.
+    public func setLastPost(channelId: Int64, userId: Int64, date: Int32) throws(SQLiteError) {
+        try run(
+            "UPDATE channel_members SET last_post = ? WHERE channel_id = ? AND user_id = ?",
+            [.integer(Int64(date)), .integer(channelId), .integer(userId)])
     }
 
     static let memberColumns = """
@@ -194,9 +233,11 @@ extension StoreTransaction {
         }
         sql += " ORDER BY t.date DESC, c.id DESC LIMIT ?2"
         var dialogs = try rows(sql, values) { row in
-            ChannelDialogRecord(
-                channel: Self.channel(row), member: Self.member(row, offset: 10), topMessage: row.int64(21),
-                topDate: Int32(truncatingIfNeeded: row.int64(22)), unreadCount: 0, pinned: row.int64(23))
+            let next = Self.channelColumnCount + 11
+            return ChannelDialogRecord(
+                channel: Self.channel(row), member: Self.member(row, offset: Self.channelColumnCount),
+                topMessage: row.int64(next), topDate: Int32(truncatingIfNeeded: row.int64(next + 1)), unreadCount: 0,
+                pinned: row.int64(next + 2))
         }
         for index in dialogs.indices {
             dialogs[index].unreadCount = try channelUnreadCount(

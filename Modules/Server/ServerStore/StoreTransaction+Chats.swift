@@ -5,12 +5,14 @@ extension StoreTransaction {
     public func chat(id: Int64) throws(SQLiteError) -> ChatRecord? {
         guard
             var chat = try row(
-                "SELECT id, title, creator, date, version FROM chats WHERE id = ?", [.integer(id)],
+                "SELECT id, title, creator, date, version, default_banned_rights, migrated_to FROM chats WHERE id = ?",
+                [.integer(id)],
                 {
                     ChatRecord(
                         id: $0.int64(0), title: $0.text(1), creator: $0.int64(2),
                         date: Int32(truncatingIfNeeded: $0.int64(3)),
-                        version: Int32(truncatingIfNeeded: $0.int64(4)))
+                        version: Int32(truncatingIfNeeded: $0.int64(4)), defaultBannedRights: $0.optionalBytes(5),
+                        migratedTo: $0.optionalInt64(6))
                 })
         else { return nil }
         chat.members = try rows(
@@ -54,5 +56,27 @@ extension StoreTransaction {
     /// Bumps a group's version (its member list changed).
     public func bumpVersion(chatId: Int64) throws(SQLiteError) {
         try run("UPDATE chats SET version = version + 1 WHERE id = ?", [.integer(chatId)])
+    }
+
+    /// Replaces a basic group's default banned rights.
+    public func setDefaultBannedRights(_ rights: [UInt8]?, chatId: Int64) throws(SQLiteError) {
+        try run("UPDATE chats SET default_banned_rights = ? WHERE id = ?", [.optional(rights), .integer(chatId)])
+    }
+
+    /// Marks a basic group as migrated to supergroup `channelId`.
+    public func setMigrated(chatId: Int64, to channelId: Int64) throws(SQLiteError) {
+        try run("UPDATE chats SET migrated_to = ? WHERE id = ?", [.integer(channelId), .integer(chatId)])
+    }
+
+    /// The basic group that became supergroup `channelId`, if one did.
+    public func chatMigrated(to channelId: Int64) throws(SQLiteError) -> Int64? {
+        try integer("SELECT id FROM chats WHERE migrated_to = ?", [.integer(channelId)])
+    }
+
+    /// The newest message of `owner`'s box in basic group `chatId`.
+    public func topMessageId(owner: Int64, chatId: Int64) throws(SQLiteError) -> Int64? {
+        try integer(
+            "SELECT max(id) FROM messages WHERE owner = ? AND peer_kind = 1 AND peer_id = ?",
+            [.integer(owner), .integer(chatId)])
     }
 }

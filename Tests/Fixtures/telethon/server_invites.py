@@ -1,0 +1,137 @@
+"""Telethon 1.45.0 joins by invite link on tg-server (messages.exportChatInvite, checkChatInvite, importChatInvite,
+hideChatJoinRequest, editExportedChatInvite).
+
+Alice makes a private supergroup and exports a link; Bob checks it (chatInvite with the title), joins by it, and
+Alice's client sees the messageActionChatJoinedByLink service message live. A link that asks first answers Carol's
+import with INVITE_REQUEST_SENT; Alice approves the request and Carol is in. A revoked link answers
+INVITE_HASH_EXPIRED, a made-up one INVITE_HASH_INVALID.
+
+Usage: server_invites.py --host H --port P --pem-file F --workdir DIR [--tag T]
+Prints one JSON object on stdout; exits non-zero on any failure.
+"""
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
+
+from telethon import TelegramClient, events, errors, functions, types
+from telethon.crypto import rsa
+from telethon.sessions import SQLiteSession
+
+WAIT = 20
+
+
+def code_for(phone):
+    return phone[5] * 5
+
+
+async def sign_up(client, phone, first_name):
+    sent = await client.send_code_request(phone)
+    try:
+        await client.sign_in(phone, code_for(phone), phone_code_hash=sent.phone_code_hash)
+        raise RuntimeError("a new number signed in without signing up")
+    except errors.PhoneNumberUnoccupiedError:
+        pass
+    result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
+    return await client._on_login(result.user)
+
+
+def make_client(args, name):
+    session = SQLiteSession(os.path.join(args.workdir, name))
+    session.set_dc(2, args.host, args.port)
+    return TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=5, retry_delay=1, timeout=30)
+
+
+def link_hash(link):
+    return link.rsplit("/", 1)[-1].lstrip("+")
+
+
+async def error_name(coroutine):
+    try:
+        await coroutine
+        return None
+    except errors.RPCError as error:
+        return type(error).__name__
+
+
+async def run(args):
+    load_key(args)
+    alice, bob, carol = make_client(args, "alice"), make_client(args, "bob"), make_client(args, "carol")
+    for client in (alice, bob, carol):
+        await client.connect()
+    report = {}
+    try:
+        await sign_up(alice, "99966200" + args.tag, "Alice")
+        me_bob = await sign_up(bob, "99966201" + args.tag, "Bob")
+        me_carol = await sign_up(carol, "99966202" + args.tag, "Carol")
+        alice_inbox = Inbox(WAIT)
+
+        @alice.on(events.ChatAction())
+        async def on_action(event):
+            alice_inbox.add("action", event)
+
+        created = await alice(functions.channels.CreateChannelRequest(title="Club", about="members", megagroup=True))
+        group = created.chats[0]
+        invite = await alice(functions.messages.ExportChatInviteRequest(group, title="open door"))
+        report["link"] = [invite.link.startswith("https://t.me/+"), len(link_hash(invite.link)), invite.title]
+
+        checked = await bob(functions.messages.CheckChatInviteRequest(link_hash(invite.link)))
+        report["checked"] = [type(checked).__name__, checked.title, checked.megagroup, checked.participants_count]
+        joined = await bob(functions.messages.ImportChatInviteRequest(link_hash(invite.link)))
+        updates = getattr(joined, "updates", joined)
+        report["bob_joined"] = [type(c).__name__ for c in updates.chats]
+        event = await alice_inbox.wait("action", lambda e: e.user_joined or e.user_added)
+        report["alice_saw"] = [type(event.action_message.action).__name__, event.user_id == me_bob.id]
+        again = await bob(functions.messages.CheckChatInviteRequest(link_hash(invite.link)))
+        report["bob_again"] = type(again).__name__
+
+        # A link that asks first.
+        asking = await alice(functions.messages.ExportChatInviteRequest(group, request_needed=True))
+        report["carol_request"] = await error_name(
+            carol(functions.messages.ImportChatInviteRequest(link_hash(asking.link))))
+        pending = await alice(functions.messages.GetChatInviteImportersRequest(
+            group, offset_date=0, offset_user=types.InputUserEmpty(), limit=10, requested=True))
+        report["pending"] = [p.user_id == me_carol.id for p in pending.importers]
+        carol_user = next(u for u in pending.users if u.id == me_carol.id)
+        await alice(functions.messages.HideChatJoinRequestRequest(group, carol_user, approved=True))
+        full = await alice(functions.channels.GetFullChannelRequest(group))
+        report["members"] = full.full_chat.participants_count
+
+        # Revoked and made-up links.
+        await alice(functions.messages.EditExportedChatInviteRequest(group, invite.link, revoked=True))
+        report["revoked"] = await error_name(
+            carol(functions.messages.CheckChatInviteRequest(link_hash(invite.link))))
+        report["made_up"] = await error_name(carol(functions.messages.CheckChatInviteRequest("AAAAAAAAAAAAAAAAAAAAAA")))
+    finally:
+        for client in (alice, bob, carol):
+            await client.disconnect()
+    return report
+
+
+def load_key(args):
+    with open(args.pem_file) as f:
+        pem = f.read()
+    end = "-----END RSA PUBLIC KEY-----"
+    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--tag", default="01")
+    args = parser.parse_args()
+    if os.environ.get("TELETHON_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG)
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()

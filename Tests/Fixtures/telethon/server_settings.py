@@ -1,0 +1,165 @@
+"""Telethon 1.45.0 meets slow mode, signatures and default rights on tg-server (channels.toggleSlowMode,
+channels.toggleSignatures, messages.editChatDefaultBannedRights).
+
+Alice makes a public supergroup with a 60-second slow mode; Bob joins and posts once, the second post is refused with
+SlowModeWaitError carrying the seconds left; Alice, an admin, is not held back. Alice turns signatures on in a public
+broadcast channel and Bob's client gets her post live with post_author. Alice takes sending from members by default
+(Telethon's edit_permissions without a user): Bob is refused with ChatWriteForbiddenError. Alice sets the broadcast
+channel's photo (channels.editPhoto): Bob's client sees the photo change live and downloads it.
+
+Usage: server_settings.py --host H --port P --pem-file F --workdir DIR [--tag T]
+Prints one JSON object on stdout; exits non-zero on any failure.
+"""
+import argparse
+import asyncio
+import json
+import logging
+import os
+import struct
+import sys
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
+
+from telethon import TelegramClient, events, errors, functions, types
+from telethon.crypto import rsa
+from telethon.sessions import SQLiteSession
+
+WAIT = 20
+
+
+def code_for(phone):
+    return phone[5] * 5
+
+
+async def sign_up(client, phone, first_name):
+    sent = await client.send_code_request(phone)
+    try:
+        await client.sign_in(phone, code_for(phone), phone_code_hash=sent.phone_code_hash)
+        raise RuntimeError("a new number signed in without signing up")
+    except errors.PhoneNumberUnoccupiedError:
+        pass
+    result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
+    return await client._on_login(result.user)
+
+
+def make_client(args, name):
+    session = SQLiteSession(os.path.join(args.workdir, name))
+    session.set_dc(2, args.host, args.port)
+    # flood_sleep_threshold=0: Telethon would otherwise sleep through SLOWMODE_WAIT_60 and retry.
+    return TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=5, retry_delay=1, timeout=30,
+                          flood_sleep_threshold=0)
+
+
+def png(width, height):
+    """A small RGB PNG made here (no imaging library needed)."""
+    rows = b"".join(b"\x00" + bytes(v for x in range(width) for v in (x % 256, y % 256, 90)) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def watch(client):
+    inbox = Inbox(WAIT)
+
+    @client.on(events.NewMessage())
+    async def on_new(event):
+        inbox.add("new", event.message)
+
+    @client.on(events.ChatAction())
+    async def on_action(event):
+        inbox.add("action", event)
+
+    return inbox
+
+
+async def run(args):
+    load_key(args)
+    alice = make_client(args, "alice")
+    bob = make_client(args, "bob")
+    await alice.connect()
+    await bob.connect()
+    report = {}
+    try:
+        await sign_up(alice, "99966200" + args.tag, "Alice")
+        await sign_up(bob, "99966201" + args.tag, "Bob")
+        bob_inbox = watch(bob)
+        await bob.send_message("me", "note to self")
+
+        created = await alice(functions.channels.CreateChannelRequest(title="Slow", about="", megagroup=True))
+        group = created.chats[0]
+        await alice(functions.channels.UpdateUsernameRequest(group, "slow_" + args.tag))
+        bob_group = await bob.get_entity("@slow_" + args.tag)
+        await bob(functions.channels.JoinChannelRequest(bob_group))
+        updates = await alice(functions.channels.ToggleSlowModeRequest(group, 60))
+        report["slowmode_enabled"] = bool(updates.chats[0].slowmode_enabled)
+        await bob.send_message(bob_group, "first")
+        try:
+            await bob.send_message(bob_group, "second")
+            report["bob_waits"] = None
+        except errors.SlowModeWaitError as error:
+            report["bob_waits"] = [type(error).__name__, error.seconds]
+        await alice.send_message(group, "admin one")
+        await alice.send_message(group, "admin two")
+        report["alice_not_held"] = True
+        full = await bob(functions.channels.GetFullChannelRequest(bob_group))
+        report["slowmode_seconds"] = full.full_chat.slowmode_seconds
+
+        created = await alice(functions.channels.CreateChannelRequest(title="Signed", about="", broadcast=True))
+        news = created.chats[0]
+        await alice(functions.channels.UpdateUsernameRequest(news, "signed_" + args.tag))
+        bob_news = await bob.get_entity("@signed_" + args.tag)
+        await bob(functions.channels.JoinChannelRequest(bob_news))
+        updates = await alice(functions.channels.ToggleSignaturesRequest(news, signatures_enabled=True))
+        report["signatures"] = bool(updates.chats[0].signatures)
+        await alice.send_message(news, "signed post")
+        got = await bob_inbox.wait("new", lambda m: m.raw_text == "signed post")
+        report["post_author"] = got.post_author
+
+        await alice.edit_permissions(group, send_messages=False)
+        try:
+            await bob.send_message(bob_group, "may I?")
+            report["bob_refused"] = None
+        except errors.RPCError as error:
+            report["bob_refused"] = type(error).__name__
+        entity = await bob.get_entity(bob_group.id)
+        report["default_send_messages"] = bool(entity.default_banned_rights.send_messages)
+
+        uploaded = await alice.upload_file(png(160, 120), file_name="photo.png")
+        await alice(functions.channels.EditPhotoRequest(news, types.InputChatUploadedPhoto(file=uploaded)))
+        event = await bob_inbox.wait("action", lambda e: e.new_photo)
+        report["bob_saw_photo"] = type(event.action_message.action).__name__
+        downloaded = await bob.download_profile_photo(await bob.get_entity(bob_news.id), file=bytes)
+        report["bob_downloaded"] = bool(downloaded) and downloaded[:2] == b"\xff\xd8"
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
+    return report
+
+
+def load_key(args):
+    with open(args.pem_file) as f:
+        pem = f.read()
+    end = "-----END RSA PUBLIC KEY-----"
+    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--tag", default="01")
+    args = parser.parse_args()
+    if os.environ.get("TELETHON_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG)
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()
