@@ -6,14 +6,22 @@ public import TelegramCore
 /// A chat's newest messages: the account's history view, whose holes are filled from the server
 /// (`messages.getHistory`), taken once it shows `limit` messages or the chat's beginning.
 public enum HistoryLoading {
-    /// Up to `limit` newest messages of `peerId`, oldest first.
+    /// Up to `limit` newest messages of `peerId`, oldest first. A channel's posts shown are counted as seen
+    /// (`Account.viewChannelPosts`, as Telegram's apps count a post on screen) and come with the server's new view
+    /// counts; a failure to count leaves the stored counts.
     public static func messages(
         _ account: Account, peerId: PeerId, limit: Int, timeout: Double
     ) async throws(ClientError) -> [Message] {
         if SecretChatting.isSecret(peerId) { return try SecretChatting.messages(account, peerId: peerId, limit: limit) }
-        return Array(
+        let messages = Array(
             try await view(account, peerId: peerId, limit: limit, timeout: timeout).entries.map(\.message).suffix(limit)
         )
+        guard peerId.namespace == Namespaces.Peer.cloudChannel,
+            (try? await account.viewChannelPosts(messages.map(\.id))) != nil
+        else { return messages }
+        return messages.map { message in
+            (try? account.postbox.readTransactionSync { try $0.getMessage(message.id) }) ?? message
+        }
     }
 
     /// The history view of `peerId` once its newest `limit` messages (or all it has) are stored.
