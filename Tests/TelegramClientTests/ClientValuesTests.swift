@@ -177,6 +177,28 @@ import Testing
                 == #"{"chat":"chat:9","event":"read","ids":null,"message":null,"readBy":"them","readUpTo":12}"#)
     }
 
+    /// `tg admin --rights` names and `tg ban --until` times.
+    @Test func adminRightNamesAndBanTimes() throws {
+        let rights = try AdminRightNames.parse("post, edit,ban_users,PIN").get()
+        #expect(rights == [.canPostMessages, .canEditMessages, .canBanUsers, .canPinMessages])
+        #expect(AdminRightNames.names(rights) == ["post", "edit", "ban", "pin"])
+        guard case .failure(let unknown) = AdminRightNames.parse("post,fly") else {
+            Issue.record("'fly' was taken as a right")
+            return
+        }
+        #expect(unknown.name == "fly")
+        #expect(try AdminRightNames.parse("").get() == [])
+        let now: Int32 = 1_800_000_000
+        #expect(BanUntil.parse("90s", now: now) == now + 90)
+        #expect(BanUntil.parse("30m", now: now) == now + 1_800)
+        #expect(BanUntil.parse("12h", now: now) == now + 43_200)
+        #expect(BanUntil.parse("7d", now: now) == now + 604_800)
+        #expect(BanUntil.parse("1900000000", now: now) == 1_900_000_000)
+        for bad in ["", "d", "-5m", "5w", "0h", "99999999d", "soon"] {
+            #expect(BanUntil.parse(bad, now: now) == nil, "\(bad)")
+        }
+    }
+
     func entity(_ json: String) throws -> EntitySummary {
         try JSONDecoder().decode(EntitySummary.self, from: Data(json.utf8))
     }
