@@ -101,8 +101,8 @@ import TextLayout
         let text = plain.joined(separator: "\n")
         #expect(plain.allSatisfy { DisplayWidth.of($0) <= 60 })
         #expect(text.contains("· channel “Ann's news” created ·"), "\(text)")
-        #expect(text.contains("👁 1.2K  Ann  02:"), "\(text)")
-        #expect(text.contains("👁 999  02:"), "\(text)")
+        #expect(text.contains(MessageAuthorship.viewsIcon + " 1.2K  Ann  02:"), "\(text)")
+        #expect(text.contains(MessageAuthorship.viewsIcon + " 999  02:"), "\(text)")
         // Both posts under the channel's title, from column 0 (the incoming side), the admin's own included.
         let titles = plain.filter { $0.contains("Ann's news") && !$0.contains("created") }
         #expect(titles.count == 2 && titles.allSatisfy { $0.hasPrefix("│ Ann's news") }, "\(titles)")
@@ -147,8 +147,8 @@ import TextLayout
         // Both on the incoming side; the title heads the run once (the second post merges with the first).
         #expect(posts.allSatisfy { $0.side == .incoming })
         #expect(posts.map(\.authorName) == ["Ann's news", nil])
-        #expect(posts[0].timeText == "👁 1.2K  Ann  02:15", "\(String(describing: posts[0].timeText))")
-        #expect(posts[1].timeText?.hasPrefix("👁 999  ") == true)
+        #expect(posts[0].timeText == MessageAuthorship.viewsIcon + " 1.2K  Ann  02:15", "\(String(describing: posts[0].timeText))")
+        #expect(posts[1].timeText?.hasPrefix(MessageAuthorship.viewsIcon + " 999  ") == true)
         // The title's pixels: some of them in the channel's name colour, inside the bubble.
         let title = try #require(posts[0].authorOrigin)
         let colour = CanvasColor(rgb: MessageAuthorship.nameColors[MessageAuthorship.colorIndex(Self.news)])

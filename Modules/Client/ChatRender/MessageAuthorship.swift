@@ -66,11 +66,15 @@ enum MessageAuthorship {
         return "\(count)"
     }
 
+    /// The eye before a view count, in emoji presentation (U+FE0F): two columns wide, as terminals draw it, so
+    /// `DisplayWidth` and the terminal agree.
+    static let viewsIcon = "👁\u{FE0F}"
+
     /// What a post shows before its time: the views (`👁 1.2K`) and the author's signature, when it has them.
     static func postStatus(_ message: Message) -> String? {
         var parts: [String] = []
         if let views = message.attributes.compactMap({ $0 as? ViewCountMessageAttribute }).first?.count {
-            parts.append("👁 " + compactCount(Int(views)))
+            parts.append(viewsIcon + " " + compactCount(Int(views)))
         }
         if let signature = message.attributes.compactMap({ $0 as? AuthorSignatureMessageAttribute }).first?.signature,
             !signature.isEmpty
