@@ -89,6 +89,11 @@ import Testing
         let drawn = try await harness.tg(["--account", "bob", "render", news.chat, "--ansi", "--plain", "--width", "60"])
         #expect(drawn.status == 0 && drawn.output.contains("│ Alice's news"), "\(drawn.output)")
         #expect(drawn.output.contains("👁\u{FE0F} 1  "), "\(drawn.output)")
+        // The join brought the read state: what was there before Bob joined is read, Alice's post since is not.
+        let created = try #require(drawn.output.range(of: "created ·"), "\(drawn.output)")
+        let unread = try #require(drawn.output.range(of: "unread messages"), "\(drawn.output)")
+        let postTitle = try #require(drawn.output.range(of: "│ Alice's news"), "\(drawn.output)")
+        #expect(created.upperBound < unread.lowerBound && unread.upperBound < postTitle.lowerBound, "\(drawn.output)")
 
         // Bob is no admin: he may not post, nor list the members.
         let bobPost = try await harness.tg(["--account", "bob", "send", news.chat, "me too"])

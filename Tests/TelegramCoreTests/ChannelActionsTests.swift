@@ -47,6 +47,14 @@ import Testing
         // Ben joins by the username; a second join is the server's USER_ALREADY_PARTICIPANT.
         #expect(try await ben.joinChannel(username: "ann_news") == news)
         #expect(try Self.channel(ben, news)?.participationStatus == .member)
+        // The join brought the channel's dialog: nothing unread for Ben, the newest message stored with a hole below
+        // it, and the channel's pts where its own update sequence starts.
+        try ben.postbox.readTransactionSync { tx in
+            let read = try tx.getCombinedPeerReadState(news)?.states[Namespaces.Message.cloud]
+            #expect(read?.count == 0 && (read?.maxIncomingReadId ?? 0) >= 1, "\(String(describing: read))")
+            #expect(try tx.topMessageIndex(peerId: news) != nil)
+            #expect((try tx.getPeerChatState(news) as? ChannelState)?.pts != nil)
+        }
         await #expect(throws: PeerActionError.server("USER_ALREADY_PARTICIPANT")) {
             try await ben.joinChannel(news)
         }

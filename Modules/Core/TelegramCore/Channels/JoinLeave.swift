@@ -5,8 +5,9 @@ import TelegramApi
 extension Account {
     /// Joins the public channel or supergroup `peerId` (`channels.joinChannel`; Telegram-iOS
     /// `TelegramCore/Sources/TelegramEngine/Peers/JoinChannel.swift`) and applies what the server returns: the channel
-    /// as a member sees it and, in a supergroup, the join's service message. A private channel answers
-    /// `CHANNEL_PRIVATE` (it takes an invite link).
+    /// as a member sees it and, in a supergroup, the join's service message; then its dialog (`refreshDialog`: the
+    /// read state, the newest message, the pts), best effort — the join stands if that fails. A private channel
+    /// answers `CHANNEL_PRIVATE` (it takes an invite link).
     public func joinChannel(_ peerId: PeerId) async throws(PeerActionError) {
         let (_, input) = try storedChannel(peerId)
         let result = try await peerActionRequest(Api.functions.channels.joinChannel(channel: input))
@@ -14,6 +15,7 @@ extension Account {
             throw .storage("channels.joinChannel answered with \(result)")
         }
         try applyActionUpdates(value.updates)
+        try? await refreshDialog(peerId)
     }
 
     /// Joins the public channel or supergroup with the username `name`: `contacts.resolveUsername`, then
