@@ -188,6 +188,8 @@ tg_out bob history "$channel" --json
 line=$(echo "$out" | "$python" "$helper" holds "by the lake") || fail "bob does not see alice's post in $channel"
 views=$(echo "$out" | "$python" "$helper" views "by the lake")
 step "bob reads it: $line (👁 $views)"
+step "the channel as bob sees it:"
+tg_as bob render "$channel" --ansi --width "${COLUMNS:-80}"
 
 # 9. Both sides drawn: in the terminal, and as PNG phone screens (360 points wide at 2×: 720 px) tall enough for
 #    the whole chat.
