@@ -98,7 +98,7 @@ import Testing
         // Bob is no admin: he may not post, nor list the members.
         let bobPost = try await harness.tg(["--account", "bob", "send", news.chat, "me too"])
         #expect(bobPost.status == 6, "\(bobPost.errorOutput)")
-        #expect(bobPost.errorOutput.contains("CHAT_WRITE_FORBIDDEN") || bobPost.errorOutput.contains("CHAT_ADMIN_REQUIRED"))
+        #expect(bobPost.errorOutput.contains("CHAT_WRITE_FORBIDDEN"), "\(bobPost.errorOutput)")
         let bobList = try await harness.tg(["--account", "bob", "members", news.chat])
         #expect(bobList.status == 6 && bobList.errorOutput.contains("CHAT_ADMIN_REQUIRED"), "\(bobList.errorOutput)")
 
@@ -132,10 +132,8 @@ import Testing
         #expect(kicked["banned"] == .bool(true), "\(kicked)")
         let refused = try await harness.tg(["--account", "bob", "send", builders.chat, "still here?"])
         #expect(refused.status == 6, "\(refused.output) \(refused.errorOutput)")
-        #expect(
-            ["CHAT_WRITE_FORBIDDEN", "CHANNEL_PRIVATE", "USER_BANNED_IN_CHANNEL"].contains {
-                refused.errorOutput.contains($0)
-            }, "\(refused.errorOutput)")
+        // tg-server answers a banned member as one outside a private channel (core.telegram.org: CHANNEL_PRIVATE).
+        #expect(refused.errorOutput.contains("CHANNEL_PRIVATE"), "\(refused.errorOutput)")
 
         // A basic group: made with Bob, listed, left by Bob.
         let trip = try await harness.tgJSON(Group.self, ["--account", "alice", "create-group", "Trip", "@bob_chan"])
