@@ -34,16 +34,23 @@ public struct TerminalChatRenderer: Sendable {
     public func render(_ entries: [ChatHistoryEntry]) -> [String] {
         let byId = Dictionary(entries.flatMap(\.messages).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var lines: [String] = []
+        var previous: Message?
         for entry in entries {
             switch entry {
             case .loading:
                 lines.append(centred("… loading …"))
+                previous = nil
             case .dateHeader(let day, _):
                 lines.append(centred("── \(Self.dayName(day)) ──"))
+                previous = nil
             case .unread:
                 lines.append(centred("── unread messages ──"))
+                previous = nil
             case .message, .group:
-                lines += item(entry.messages, byId: byId)
+                let first = entry.messages.first
+                lines += item(
+                    entry.messages, byId: byId, continuesRun: first.map { Self.continues(previous, $0) } ?? false)
+                previous = first
             }
         }
         return lines
@@ -51,7 +58,17 @@ public struct TerminalChatRenderer: Sendable {
 
     // MARK: - Items
 
-    private func item(_ messages: [Message], byId: [MessageId: Message]) -> [String] {
+    /// Whether `message` continues `previous`'s run (the same author on the same side within 10 minutes, neither a
+    /// service message), so its bubble needs no name over it (Telegram-iOS names a merged run once).
+    static func continues(_ previous: Message?, _ message: Message) -> Bool {
+        guard let previous else { return false }
+        let service = { (message: Message) in message.media.contains { $0 is TelegramMediaAction } }
+        return previous.authorId == message.authorId
+            && MessageAuthorship.isIncoming(previous) == MessageAuthorship.isIncoming(message) && !service(previous)
+            && !service(message) && abs(message.timestamp - previous.timestamp) < 600
+    }
+
+    private func item(_ messages: [Message], byId: [MessageId: Message], continuesRun: Bool) -> [String] {
         guard let first = messages.first else { return [] }
         let outgoing = !MessageAuthorship.isIncoming(first)
         let status = MessageAuthorship.postStatus(first).map { $0 + "  " } ?? ""
@@ -70,7 +87,7 @@ public struct TerminalChatRenderer: Sendable {
             }
             let inner = width * 3 / 4 - 4
             var body: [String] = []
-            if MessageAuthorship.showsName(first) {
+            if MessageAuthorship.showsName(first) && !continuesRun {
                 body.append(authorLine(first, width: inner))
             }
             if let reply = first.attributes.compactMap({ $0 as? ReplyMessageAttribute }).first {
