@@ -142,6 +142,12 @@ import Testing
         #expect(tripMembers.total == 2, "\(tripMembers)")
         let left = try await harness.tgJSON([String: String].self, ["--account", "bob", "leave", trip.chat])
         #expect(left["left"] == trip.chat)
+        // Alice's history of the group: its creation and Bob's leaving as service messages with their actions.
+        let tripHistory = try await eventually(harness, [MessageSummary].self, ["--account", "alice", "history", trip.chat]) {
+            $0.contains { $0.action?.type == "chatDeleteUser" }
+        }
+        #expect(tripHistory.first?.action == ActionSummary(type: "chatCreate", title: "Trip", users: []), "\(tripHistory)")
+        #expect(tripHistory.last?.action == ActionSummary(type: "chatDeleteUser", title: nil, users: [users["bob"]!]))
         let after = try await harness.tgJSON(Members.self, ["--account", "alice", "members", trip.chat])
         #expect(after.members.map(\.peer) == [users["alice"]], "\(after)")
     }

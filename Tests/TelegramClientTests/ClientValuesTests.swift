@@ -157,9 +157,10 @@ import Testing
                 == [
                     "id", "chat", "chatName", "from", "fromName", "date", "outgoing", "text", "markdown", "entities",
                     "media",
-                    "replyTo", "edited", "unsent", "failed", "album", "views", "signature",
+                    "replyTo", "edited", "unsent", "failed", "album", "views", "signature", "action",
                 ])
         #expect(object["album"] is NSNull && object["views"] is NSNull && object["signature"] is NSNull)
+        #expect(object["action"] is NSNull)
     }
 
     @Test func watchEventsKeepEveryKeyOnEveryLine() throws {
@@ -175,6 +176,24 @@ import Testing
         #expect(
             String(decoding: try encoder.encode(read), as: UTF8.self)
                 == #"{"chat":"chat:9","event":"read","ids":null,"message":null,"readBy":"them","readUpTo":12}"#)
+    }
+
+    /// Service messages: Telegram's action names, the title and users they concern, every key present, in words.
+    @Test func serviceMessagesNameTheirAction() throws {
+        let renamed = ActionSummary(.titleUpdated(title: "Trip 2"))
+        #expect(renamed == ActionSummary(type: "chatEditTitle", title: "Trip 2", users: []))
+        #expect(renamed.label() == "changed the title to “Trip 2”")
+        let left = ActionSummary(.removedMembers(peerIds: [.user(7)]))
+        #expect(left.type == "chatDeleteUser" && left.users == ["user:7"] && left.label() == "removed user:7")
+        #expect(left.label(from: "user:7") == "left" && left.label(from: "user:8") == "removed user:7")
+        #expect(ActionSummary(.addedMembers(peerIds: [.user(7)])).label(from: "user:7") == "joined")
+        #expect(ActionSummary(.groupCreated(title: "Trip")).type == "chatCreate")
+        #expect(ActionSummary(.unsupported(constructor: "messageActionGiftPremium")).type == "giftPremium")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(
+            String(decoding: try encoder.encode(ActionSummary(.pinnedMessageUpdated)), as: UTF8.self)
+                == #"{"title":null,"type":"pinMessage","users":[]}"#)
     }
 
     /// `tg admin --rights` names and `tg ban --until` times.

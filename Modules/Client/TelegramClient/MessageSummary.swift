@@ -30,6 +30,8 @@ public struct MessageSummary: Codable, Equatable, Sendable {
     public var views: Int32?
     /// A channel post's author signature (`post_author`), when the channel signs its posts.
     public var signature: String?
+    /// A service message's action (created, joined, left, renamed, …).
+    public var action: ActionSummary?
 
     /// The summary of `message`; `chatName` names its chat.
     public init(_ message: Message, chatName: String) {
@@ -53,12 +55,13 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         album = message.groupingKey
         views = message.attributes.compactMap { $0 as? ViewCountMessageAttribute }.first?.count
         signature = message.attributes.compactMap { $0 as? AuthorSignatureMessageAttribute }.first?.signature
+        action = message.media.lazy.compactMap { $0 as? TelegramMediaAction }.first.map { ActionSummary($0.action) }
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, chat, chatName, from, fromName, date, outgoing, text, markdown, entities, media, replyTo, edited,
             unsent, failed,
-            album, views, signature
+            album, views, signature, action
     }
 
     /// Every key is written, absent values as `null`, so scripts see the same keys on every message.
@@ -82,6 +85,7 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         try container.encode(album, forKey: .album)
         try container.encode(views, forKey: .views)
         try container.encode(signature, forKey: .signature)
+        try container.encode(action, forKey: .action)
     }
 
     /// One line for people: `[id] date name: text [media]`, a channel post's signature and views after it.
@@ -92,6 +96,7 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         if let replyTo { parts.append("↩\(replyTo)") }
         if !text.isEmpty { parts.append(markdown) }
         if let media { parts.append("[\(media.label)]") }
+        if let action { parts.append("(\(action.label(from: from)))") }
         if let signature { parts.append("— \(signature)") }
         if let views { parts.append("👁 \(views)") }
         if edited { parts.append("(edited)") }
