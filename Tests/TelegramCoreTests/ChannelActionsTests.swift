@@ -87,6 +87,15 @@ import Testing
         try await ben.viewChannelPosts([post])
         #expect(try views() == before + 1, "a viewer is counted once")
 
+        // Polled, as when the chat is opened: one getChannelDifference from the stored pts, which brings nothing new.
+        let asked = ben.stateManager.statistics.channelDifferences
+        let storedBefore = try Support.storedMessages(ben, with: news).count
+        await ben.stateManager.pollChannel(news.id.rawValue)
+        try await Support.wait("the poll's channel difference") {
+            ben.stateManager.statistics.channelDifferences == asked + 1
+        }
+        #expect(try Support.storedMessages(ben, with: news).count == storedBefore)
+
         // Members: Ann (creator) and Ben; Ben, no admin, may not list a broadcast channel's members.
         let members = try await ann.members(of: news)
         #expect(members.total == 2)
