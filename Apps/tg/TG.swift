@@ -15,7 +15,7 @@ struct TG: AsyncParsableCommand {
             tg-client.json with each account's name and server. 'tg login' stores the server; later commands need \
             only the root. --account NAME picks an account (default: the current one, set by 'login' and 'switch').
 
-            Peers: me, @username, +phone, user:ID, chat:ID, secret:ID (a secret chat), or a chat's name as 'tg chats' shows it.
+            Peers: me, @username, +phone, user:ID, chat:ID, channel:ID, secret:ID (a secret chat), or a chat's name as 'tg chats' shows it.
             Markdown: **bold** __italic__ ~~strike~~ ||spoiler|| `code` ```pre``` [text](https://link).
             --json prints one JSON object or array on standard output with stable keys ('watch' prints one object per line).
             Progress bars go to standard error when it is a terminal.
@@ -27,7 +27,8 @@ struct TG: AsyncParsableCommand {
         subcommands: [
             Login.self, Accounts.self, Switch.self, Logout.self, Chats.self, History.self, Send.self, Edit.self,
             Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self, WatchChats.self, UI.self,
-            Username.self, Secret.self, SecretKey.self, Proxy.self,
+            Username.self, Secret.self, SecretKey.self, Proxy.self, CreateChannel.self, CreateGroup.self, Join.self,
+            Leave.self, Invite.self, Members.self, Admin.self, Ban.self, Rename.self,
         ])
 
     static func main() async {

@@ -8,6 +8,7 @@
   seen FILE             prints how many new messages a `tg watch --json` file holds
   watched FILE          prints a `tg watch --json` file's events, one short line each
   holds TEXT            reads `tg history --json` and prints the line of the first message whose text has TEXT
+  views TEXT            reads `tg history --json` and prints the view count of the first message whose text has TEXT
                         (exit 1 when none has)
   keys A B              prints two `tg secret-key --json` files side by side (names from the file names) and a line
                         saying whether they match; exit 1 when they differ
@@ -120,6 +121,12 @@ def main():
             if sys.argv[2] in (message.get("text") or ""):
                 side = "me" if message["outgoing"] else message["fromName"]
                 print("[%d] %s: %s" % (message["id"], side, short(message)))
+                return
+        sys.exit(1)
+    elif command == "views":
+        for message in json.load(sys.stdin):
+            if sys.argv[2] in (message.get("text") or ""):
+                print(message.get("views") or 0)
                 return
         sys.exit(1)
     elif command == "keys":

@@ -6,7 +6,8 @@
 # animated .tgs sticker from the server's set, Bob a voice note spoken by espeak-ng; Alice searches "pho" and finds
 # "phở"; the second device must have seen every message; then, while Bob's client runs (it accepts secret chats as
 # Telegram's apps do), Alice opens a secret chat with him and writes in it, Bob's side holds the message, and both
-# key visualizations are printed side by side and must match; both sides are drawn in the terminal and as PNGs.
+# key visualizations are printed side by side and must match; Alice creates a public channel and posts in it, Bob
+# joins it by its username and reads the post with its views; both sides are drawn in the terminal and as PNGs.
 #
 # Usage: run-tg.sh [--dir DIR]
 #   --dir DIR   where the server's data, the three accounts and the PNGs stay (default .build/run); the
@@ -174,7 +175,23 @@ tg_as bob secret-key "$secret" --json >"$tmp/bob.key"
 step "the key visualizations of $secret (tg secret-key), alice's and bob's:"
 "$python" "$helper" keys "$tmp/alice.key" "$tmp/bob.key" || fail "the key visualizations differ: someone is in the middle"
 
-# 8. Both sides drawn: in the terminal, and as PNG phone screens (360 points wide at 2×: 720 px) tall enough for
+# 8. A public channel: Alice creates it with a username and posts; Bob joins by the username and reads the post with
+#    its views.
+tg_out alice create-channel "Alice's Hanoi notes" --about "Where to eat" --username alice_notes --json
+channel=$(echo "$out" | "$python" "$helper" field chat)
+step "alice creates the channel $channel, public as @alice_notes"
+tg_out alice send "$channel" '**Phở** at 8, by the lake 🍜' --json
+step "alice posts in $channel: $(echo "$out" | sent)"
+tg_out bob join @alice_notes --json
+step "bob joins @alice_notes by its username"
+tg_out bob history "$channel" --json
+line=$(echo "$out" | "$python" "$helper" holds "by the lake") || fail "bob does not see alice's post in $channel"
+views=$(echo "$out" | "$python" "$helper" views "by the lake")
+step "bob reads it: $line (👁 $views)"
+step "the channel as bob sees it:"
+tg_as bob render "$channel" --ansi --width "${COLUMNS:-80}"
+
+# 9. Both sides drawn: in the terminal, and as PNG phone screens (360 points wide at 2×: 720 px) tall enough for
 #    the whole chat.
 columns=${COLUMNS:-80}
 step "alice's chat with bob:"

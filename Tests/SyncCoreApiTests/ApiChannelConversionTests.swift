@@ -126,4 +126,25 @@ import Testing
         let ourInGroup = Api.Message.message(.init(out: true, id: 4, peerId: .peerChannel(.init(channelId: 42)), date: 1, message: "me"))
         #expect(try #require(StoreMessage(apiMessage: ourInGroup, accountPeerId: me)).authorId == me)
     }
+
+    /// Rights sent back to the server (`channels.editAdmin`, `channels.editBanned`) are the API's flags for exactly the
+    /// rights held, and read back the same.
+    @Test func rightsBackToTheAPI() throws {
+        let admin = TelegramChatAdminRights(rights: [.canPostMessages, .canBanUsers, .canAddAdmins, .canManageTopics])
+        guard case .chatAdminRights(let flags) = admin.apiAdminRights else { throw CancellationError() }
+        #expect(flags.postMessages && flags.banUsers && flags.addAdmins && flags.manageTopics)
+        #expect(!flags.changeInfo && !flags.editMessages && !flags.deleteMessages && !flags.anonymous)
+        #expect(TelegramChatAdminRights(admin.apiAdminRights) == admin)
+        let banned = TelegramChatBannedRights(flags: [.banReadMessages, .banSendText, .banAddMembers], untilDate: 1_900)
+        guard case .chatBannedRights(let ban) = banned.apiBannedRights else { throw CancellationError() }
+        #expect(ban.viewMessages && ban.sendPlain && ban.inviteUsers && ban.untilDate == 1_900)
+        #expect(!ban.sendMessages && !ban.sendMedia && !ban.pinMessages)
+        #expect(TelegramChatBannedRights(banned.apiBannedRights) == banned)
+        let everything = TelegramChatAdminRights(
+            rights: [
+                .canChangeInfo, .canPostMessages, .canEditMessages, .canDeleteMessages, .canBanUsers, .canInviteUsers,
+                .canPinMessages, .canAddAdmins, .canBeAnonymous, .canManageCalls, .canManageTopics,
+            ])
+        #expect(TelegramChatAdminRights(everything.apiAdminRights) == everything)
+    }
 }

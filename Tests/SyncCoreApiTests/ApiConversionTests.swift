@@ -138,6 +138,7 @@ import Testing
     @Test func actions() {
         let cases: [(Api.MessageAction, TelegramMediaActionType)] = [
             (.messageActionChatCreate(.init(title: "G", users: [1, 2])), .groupCreated(title: "G")),
+            (.messageActionChannelCreate(.init(title: "C")), .groupCreated(title: "C")),
             (.messageActionChatAddUser(.init(users: [3, 4])), .addedMembers(peerIds: [.user(3), .user(4)])),
             (.messageActionChatDeleteUser(.init(userId: 5)), .removedMembers(peerIds: [.user(5)])),
             (.messageActionChatJoinedByLink(.init(inviterId: 6)), .joinedByLink(inviter: .user(6))),

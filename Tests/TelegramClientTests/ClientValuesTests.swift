@@ -157,9 +157,10 @@ import Testing
                 == [
                     "id", "chat", "chatName", "from", "fromName", "date", "outgoing", "text", "markdown", "entities",
                     "media",
-                    "replyTo", "edited", "unsent", "failed", "album",
+                    "replyTo", "edited", "unsent", "failed", "album", "views", "signature", "action",
                 ])
-        #expect(object["album"] is NSNull)
+        #expect(object["album"] is NSNull && object["views"] is NSNull && object["signature"] is NSNull)
+        #expect(object["action"] is NSNull)
     }
 
     @Test func watchEventsKeepEveryKeyOnEveryLine() throws {
@@ -175,6 +176,46 @@ import Testing
         #expect(
             String(decoding: try encoder.encode(read), as: UTF8.self)
                 == #"{"chat":"chat:9","event":"read","ids":null,"message":null,"readBy":"them","readUpTo":12}"#)
+    }
+
+    /// Service messages: Telegram's action names, the title and users they concern, every key present, in words.
+    @Test func serviceMessagesNameTheirAction() throws {
+        let renamed = ActionSummary(.titleUpdated(title: "Trip 2"))
+        #expect(renamed == ActionSummary(type: "chatEditTitle", title: "Trip 2", users: []))
+        #expect(renamed.label() == "changed the title to “Trip 2”")
+        let left = ActionSummary(.removedMembers(peerIds: [.user(7)]))
+        #expect(left.type == "chatDeleteUser" && left.users == ["user:7"] && left.label() == "removed user:7")
+        #expect(left.label(from: "user:7") == "left" && left.label(from: "user:8") == "removed user:7")
+        #expect(ActionSummary(.addedMembers(peerIds: [.user(7)])).label(from: "user:7") == "joined")
+        #expect(ActionSummary(.groupCreated(title: "Trip")).type == "chatCreate")
+        #expect(ActionSummary(.unsupported(constructor: "messageActionGiftPremium")).type == "giftPremium")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(
+            String(decoding: try encoder.encode(ActionSummary(.pinnedMessageUpdated)), as: UTF8.self)
+                == #"{"title":null,"type":"pinMessage","users":[]}"#)
+    }
+
+    /// `tg admin --rights` names and `tg ban --until` times.
+    @Test func adminRightNamesAndBanTimes() throws {
+        let rights = try AdminRightNames.parse("post, edit,ban_users,PIN").get()
+        #expect(rights == [.canPostMessages, .canEditMessages, .canBanUsers, .canPinMessages])
+        #expect(AdminRightNames.names(rights) == ["post", "edit", "ban", "pin"])
+        guard case .failure(let unknown) = AdminRightNames.parse("post,fly") else {
+            Issue.record("'fly' was taken as a right")
+            return
+        }
+        #expect(unknown.name == "fly")
+        #expect(try AdminRightNames.parse("").get() == [])
+        let now: Int32 = 1_800_000_000
+        #expect(BanUntil.parse("90s", now: now) == now + 90)
+        #expect(BanUntil.parse("30m", now: now) == now + 1_800)
+        #expect(BanUntil.parse("12h", now: now) == now + 43_200)
+        #expect(BanUntil.parse("7d", now: now) == now + 604_800)
+        #expect(BanUntil.parse("1900000000", now: now) == 1_900_000_000)
+        for bad in ["", "d", "-5m", "5w", "0h", "99999999d", "soon"] {
+            #expect(BanUntil.parse(bad, now: now) == nil, "\(bad)")
+        }
     }
 
     func entity(_ json: String) throws -> EntitySummary {

@@ -348,7 +348,8 @@ struct DownloadResult: Decodable {
         let commands = [
             "login", "accounts", "switch", "logout", "chats", "history", "send", "edit", "delete", "read", "search",
             "download",
-            "render", "watch", "username",
+            "render", "watch", "username", "create-channel", "create-group", "join", "leave", "invite", "members",
+            "admin", "ban", "rename",
         ]
         for command in commands {
             #expect(help.output.contains("  \(command) "), "tg --help lacks \(command)")
@@ -356,6 +357,14 @@ struct DownloadResult: Decodable {
             #expect(
                 own.status == 0 && own.output.contains("USAGE: tg \(command)") && own.output.contains("--root"),
                 "\(command)")
+        }
+        let admin = try await harness.tg(["admin", "--help"])
+        for option in ["--rights", "--rank", "--remove", "add-admins", "RIGHT_FORBIDDEN"] {
+            #expect(admin.output.contains(option), "admin --help lacks \(option)")
+        }
+        let ban = try await harness.tg(["ban", "--help"])
+        for option in ["--until", "--kick", "CHAT_ADMIN_REQUIRED"] {
+            #expect(ban.output.contains(option), "ban --help lacks \(option)")
         }
         let send = try await harness.tg(["send", "--help"])
         for option in ["--reply", "--photo", "--album", "--file", "--voice", "--sticker", "--json"] {

@@ -37,7 +37,9 @@ import Testing
             "found [8] from Bob", "phở", "bob's second device saw 8 new messages",
             "alice starts a secret chat with @bob_demo: secret:", "accepted by bob's running client",
             "The table is under the lantern 🏮", "received it: [", "Alice: The table is under the lantern",
-            "the key visualizations match: ", "tg-server stopped cleanly; done",
+            "the key visualizations match: ", "alice creates the channel channel:", "public as @alice_notes",
+            "**Phở** at 8, by the lake", "bob joins @alice_notes by its username",
+            "bob reads it: [", "Alice's Hanoi notes: **Phở** at 8, by the lake", "(👁 1)", "tg-server stopped cleanly; done",
             "--root \(dir.path)/alice",
         ] {
             #expect(output.contains(line), "the transcript lacks \(line)")

@@ -3,8 +3,9 @@ import Foundation
 import SwiftSignalKit
 import TLRuntime
 
-/// An account network for tests without a server: `answer` gives each call's result (or nil: the connection
-/// closes), and every call is recorded; no pushes, always online, main DC 2.
+/// An account network for tests without a server: `answer` gives each call's result (an `Error` is thrown, as a
+/// `NetworkError.rpc` the server refused with; nil: the connection closes), and every call is recorded; no pushes,
+/// always online, main DC 2.
 final class ScriptedNetwork: AccountNetworking, @unchecked Sendable {
     private let lock = NSLock()
     private var answer: @Sendable (any TLFunction) -> Any?
@@ -21,11 +22,12 @@ final class ScriptedNetwork: AccountNetworking, @unchecked Sendable {
     func request<F: TLFunction>(
         _ function: F, dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
     ) async throws -> F.Result where F.Result: Sendable {
-        let result = lock.withLock { () -> F.Result? in
+        let answered = lock.withLock { () -> Any? in
             made.append(function)
-            return answer(function) as? F.Result
+            return answer(function)
         }
-        guard let result else { throw NetworkError.connectionClosed }
+        if let error = answered as? any Error { throw error }
+        guard let result = answered as? F.Result else { throw NetworkError.connectionClosed }
         return result
     }
 

@@ -23,7 +23,7 @@ struct ChatBubbleRow {
     var row: ChatScreenRow {
         let s = style
         let first = messages[0]
-        let outgoing = !first.flags.contains(.incoming)
+        let outgoing = !MessageAuthorship.isIncoming(first)
         let accent = outgoing ? s.outgoingAccent : s.incomingAccent
         let fill = outgoing ? s.outgoingBubble : s.incomingBubble
         let timeColor = outgoing ? s.outgoingTime : s.incomingTime
@@ -36,11 +36,24 @@ struct ChatBubbleRow {
         let textMax = s.maxBubbleWidth - 2 * padH
 
         // The time and check marks.
-        let timeText = rows.renderer.time(first)
+        let timeText = (MessageAuthorship.postStatus(first).map { $0 + "  " } ?? "") + rows.renderer.time(first)
         let timeSize = s.px(s.timeSize)
         let timeLaid = TextLayout.layout(timeText, width: s.pixelWidth, fontSize: timeSize)
         let checks = outgoing ? s.px(16) : 0
         let timeWidth = timeLaid.bounds.width + checks, timeHeight = timeLaid.bounds.height
+
+        // The author's name: a group member's in their colour, a channel's title on its post (the first bubble of a
+        // run only, as Telegram-iOS heads a merged run once).
+        var author: (name: String, color: CanvasColor, height: Double)?
+        if MessageAuthorship.showsName(first) && !mergedAbove {
+            let name = Self.oneLine(
+                MessageAuthorship.name(first, names: rows.renderer.names), width: textMax, fontSize: s.px(s.replySize))
+            let bold = [MessageTextEntity(range: 0..<name.utf16.count, type: .bold)]
+            let laid = TextLayout.layout(name, entities: bold, width: Int(textMax), fontSize: s.px(s.replySize))
+            let color = CanvasColor(
+                rgb: MessageAuthorship.nameColors[MessageAuthorship.colorIndex(first.authorId ?? first.id.peerId)])
+            author = (name, color, laid.bounds.height)
+        }
 
         // The reply header.
         var reply: (author: String, quote: String, width: Double, height: Double)?
@@ -68,6 +81,13 @@ struct ChatBubbleRow {
         let gap = s.px(6)
         var timeOnLastLine = false
         var contentWidth = max(reply?.width ?? 0, laid?.bounds.width ?? 0)
+        if let author {
+            let bold = [MessageTextEntity(range: 0..<author.name.utf16.count, type: .bold)]
+            contentWidth = max(
+                contentWidth,
+                TextLayout.layout(author.name, entities: bold, width: Int(textMax), fontSize: s.px(s.replySize)).bounds
+                    .width)
+        }
         if let laid, let last = laid.lines.last {
             if last.rect.maxX + gap + timeWidth <= textMax && !last.isRightToLeft {
                 timeOnLastLine = true
@@ -86,14 +106,19 @@ struct ChatBubbleRow {
         let grid = hasMedia ? mediaGrid(mediaIds, width: bubbleWidth - 2 * inset) : []
         let gridHeight = grid.map(\.maxY).max() ?? 0
         var height = 0.0
-        var replyTop = 0.0, mediaTop = 0.0, voiceTop = 0.0, textTop = 0.0
-        if let reply {
+        var replyTop = 0.0, mediaTop = 0.0, voiceTop = 0.0, textTop = 0.0, authorTop = 0.0
+        if let author {
             height += padV
+            authorTop = height
+            height += author.height
+        }
+        if let reply {
+            height += author == nil ? padV : s.px(2)
             replyTop = height
             height += reply.height + s.px(4)
         }
         if hasMedia {
-            height = reply == nil ? inset : height
+            height = reply == nil ? (author == nil ? inset : height + s.px(4)) : height
             mediaTop = height
             height += gridHeight
         }
@@ -103,7 +128,7 @@ struct ChatBubbleRow {
             height += voiceHeight + timeHeight * 0.4
         }
         if let laid {
-            height += hasMedia ? padV : (reply == nil && voiceId == nil && fileId == nil ? padV : 0)
+            height += hasMedia ? padV : (reply == nil && author == nil && voiceId == nil && fileId == nil ? padV : 0)
             textTop = height
             height += laid.bounds.height
             if !timeOnLastLine { height += timeHeight }
@@ -138,6 +163,18 @@ struct ChatBubbleRow {
                 content: .bubble(messages.map(\.id)), side: outgoing ? .outgoing : .incoming, frame: frame, fill: fill)
             item.hasTail = tail != .none
 
+            if let author {
+                let bold = [MessageTextEntity(range: 0..<author.name.utf16.count, type: .bold)]
+                let origin = CanvasPoint(x: x + padH, y: top + authorTop)
+                canvas.drawText(
+                    author.name, entities: bold, width: Int(textMax), fontSize: s.px(s.replySize), at: origin,
+                    color: author.color)
+                item.authorName = author.name
+                item.authorOrigin = origin
+                item.authorColor = author.color
+            }
+            item.timeText = timeText
+
             if let reply {
                 let bar = CanvasRect(x: x + padH, y: top + replyTop, width: s.px(2), height: reply.height)
                 canvas.fill(bar, radii: .all(s.px(1)), color: accent)
@@ -157,7 +194,7 @@ struct ChatBubbleRow {
 
             if hasMedia {
                 let outer = big - inset, inner = s.px(3)
-                let atTop = reply == nil, atBottom = laid == nil
+                let atTop = reply == nil && author == nil, atBottom = laid == nil
                 let gridWidth = bubbleWidth - 2 * inset
                 for (cell, id) in zip(grid, mediaIds) {
                     let rect = CanvasRect(

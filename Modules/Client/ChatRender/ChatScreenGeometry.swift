@@ -60,6 +60,12 @@ public struct ChatScreenItem: Sendable {
     public var waveformColor: CanvasColor?
     /// Where the time is drawn.
     public var timeOrigin: CanvasPoint?
+    /// The name heading the bubble (a group member's, a channel's on its post), where and in which colour it is drawn.
+    public var authorName: String?
+    public var authorOrigin: CanvasPoint?
+    public var authorColor: CanvasColor?
+    /// The line with the time: a post's views and signature before it (`👁 1.2K  Ann  12:00`).
+    public var timeText: String?
 
     init(content: Content, side: Side, frame: CanvasRect, fill: CanvasColor?) {
         self.content = content

@@ -48,7 +48,8 @@ struct ChatScreenRows {
     private func merges(_ older: ChatHistoryEntry, _ newer: ChatHistoryEntry) -> Bool {
         guard let a = older.messages.first, let b = newer.messages.first else { return false }
         let service = { (message: Message) in message.media.contains { $0 is TelegramMediaAction } }
-        return a.authorId == b.authorId && a.flags.contains(.incoming) == b.flags.contains(.incoming) && !service(a)
+        return a.authorId == b.authorId && MessageAuthorship.isIncoming(a) == MessageAuthorship.isIncoming(b)
+            && !service(a)
             && !service(b) && abs(b.timestamp - a.timestamp) < Self.mergeWindow
     }
 
@@ -116,7 +117,7 @@ struct ChatScreenRows {
             return largeEmoji(first, mergedAbove: mergedAbove, isRead: isRead)
         case .bubble(let contents):
             if contents.count == 1, case .action = contents[0] {
-                return pill(TerminalChatRenderer.actionText(first), content: .service(first.id))
+                return pill(TerminalChatRenderer.actionText(first, names: renderer.names), content: .service(first.id))
             }
             return ChatBubbleRow(
                 rows: self, messages: messages, contents: contents, byId: byId, mergedAbove: mergedAbove,
@@ -129,7 +130,7 @@ struct ChatScreenRows {
     private func sticker(_ message: Message, mergedAbove: Bool, isRead: Bool) -> ChatScreenRow {
         let s = style
         let side = s.px(s.stickerSide)
-        let outgoing = !message.flags.contains(.incoming)
+        let outgoing = !MessageAuthorship.isIncoming(message)
         let picture = media.pictures[message.id]
         return ChatScreenRow(height: side, mergedAbove: mergedAbove) { canvas, top in
             let x =
@@ -153,7 +154,7 @@ struct ChatScreenRows {
     /// One to three emoji, large, without a bubble.
     private func largeEmoji(_ message: Message, mergedAbove: Bool, isRead: Bool) -> ChatScreenRow {
         let s = style
-        let outgoing = !message.flags.contains(.incoming)
+        let outgoing = !MessageAuthorship.isIncoming(message)
         let size = s.px(s.largeEmojiSize)
         let laid = TextLayout.layout(message.text, width: Int(s.maxBubbleWidth), fontSize: size)
         let width = laid.bounds.width, pillHeight = s.px(s.timeSize + 16)  // the time pill just under the emoji
@@ -182,7 +183,7 @@ struct ChatScreenRows {
         let text = renderer.time(message)
         let size = s.px(s.timeSize)
         let laid = TextLayout.layout(text, width: s.pixelWidth, fontSize: size)
-        let outgoing = !message.flags.contains(.incoming)
+        let outgoing = !MessageAuthorship.isIncoming(message)
         let checks = outgoing ? s.px(16) : 0
         let width = laid.bounds.width + checks + s.px(12), height = laid.bounds.height + s.px(4)
         let frame = CanvasRect(

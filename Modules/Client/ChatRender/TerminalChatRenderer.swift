@@ -34,16 +34,23 @@ public struct TerminalChatRenderer: Sendable {
     public func render(_ entries: [ChatHistoryEntry]) -> [String] {
         let byId = Dictionary(entries.flatMap(\.messages).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var lines: [String] = []
+        var previous: Message?
         for entry in entries {
             switch entry {
             case .loading:
                 lines.append(centred("… loading …"))
+                previous = nil
             case .dateHeader(let day, _):
                 lines.append(centred("── \(Self.dayName(day)) ──"))
+                previous = nil
             case .unread:
                 lines.append(centred("── unread messages ──"))
+                previous = nil
             case .message, .group:
-                lines += item(entry.messages, byId: byId)
+                let first = entry.messages.first
+                lines += item(
+                    entry.messages, byId: byId, continuesRun: first.map { Self.continues(previous, $0) } ?? false)
+                previous = first
             }
         }
         return lines
@@ -51,10 +58,21 @@ public struct TerminalChatRenderer: Sendable {
 
     // MARK: - Items
 
-    private func item(_ messages: [Message], byId: [MessageId: Message]) -> [String] {
+    /// Whether `message` continues `previous`'s run (the same author on the same side within 10 minutes, neither a
+    /// service message), so its bubble needs no name over it (Telegram-iOS names a merged run once).
+    static func continues(_ previous: Message?, _ message: Message) -> Bool {
+        guard let previous else { return false }
+        let service = { (message: Message) in message.media.contains { $0 is TelegramMediaAction } }
+        return previous.authorId == message.authorId
+            && MessageAuthorship.isIncoming(previous) == MessageAuthorship.isIncoming(message) && !service(previous)
+            && !service(message) && abs(message.timestamp - previous.timestamp) < 600
+    }
+
+    private func item(_ messages: [Message], byId: [MessageId: Message], continuesRun: Bool) -> [String] {
         guard let first = messages.first else { return [] }
-        let outgoing = !first.flags.contains(.incoming)
-        let footer = time(first) + (outgoing ? (first.flags.contains(.unsent) ? " ◷" : " ✓") : "")
+        let outgoing = !MessageAuthorship.isIncoming(first)
+        let status = MessageAuthorship.postStatus(first).map { $0 + "  " } ?? ""
+        let footer = status + time(first) + (outgoing ? (first.flags.contains(.unsent) ? " ◷" : " ✓") : "")
         switch ChatMessageItemClassifier.kind(of: messages) {
         case .largeEmoji:
             return place([first.text, dimmed(footer)], outgoing: outgoing)
@@ -65,10 +83,13 @@ public struct TerminalChatRenderer: Sendable {
             return place(["[sticker \(alt)]", dimmed(footer)], outgoing: outgoing)
         case .bubble(let contents):
             if contents.count == 1, case .action = contents[0] {
-                return [centred("· \(Self.actionText(first)) ·")]
+                return [centred("· \(Self.actionText(first, names: names)) ·")]
             }
             let inner = width * 3 / 4 - 4
             var body: [String] = []
+            if MessageAuthorship.showsName(first) && !continuesRun {
+                body.append(authorLine(first, width: inner))
+            }
             if let reply = first.attributes.compactMap({ $0 as? ReplyMessageAttribute }).first {
                 let target = byId[reply.messageId]
                 let who = target.map { name(of: $0) } ?? "a message"
@@ -135,6 +156,16 @@ public struct TerminalChatRenderer: Sendable {
         let visible = truncated(text, to: width)
         let pad = max(0, (width - DisplayWidth.of(visible)) / 2)
         return String(repeating: " ", count: pad) + dimmed(visible)
+    }
+
+    /// A group member's name in their colour (Telegram-iOS's seven, as 256-colour SGR), or a channel's title on its
+    /// post, bold.
+    private func authorLine(_ message: Message, width: Int) -> String {
+        let name = truncated(MessageAuthorship.name(message, names: names), to: width)
+        guard colors else { return name }
+        let colour = MessageAuthorship.terminalColors[
+            MessageAuthorship.colorIndex(message.authorId ?? message.id.peerId)]
+        return "\u{1B}[1;38;5;\(colour)m" + name + TerminalStyle.reset
     }
 
     private func dimmed(_ text: String) -> String { colors ? TerminalStyle.dim + text + TerminalStyle.reset : text }
@@ -292,16 +323,31 @@ public struct TerminalChatRenderer: Sendable {
         return "🎤 " + String(drawn) + label
     }
 
-    static func actionText(_ message: Message) -> String {
+    /// A service message in words (Telegram-iOS `PresentationStrings`' service-message texts, shortened): who joined,
+    /// left, added or removed whom, the group or channel created or renamed. `names` names the peers it can.
+    static func actionText(_ message: Message, names: [PeerId: String] = [:]) -> String {
         guard let action = message.media.compactMap({ $0 as? TelegramMediaAction }).first else {
             return "service message"
         }
+        let isChannel = MessageAuthorship.isChannelPost(message)
+        let author = message.authorId.flatMap { names[$0] } ?? (message.author as? TelegramUser)?.displayTitle
+        func list(_ peers: [PeerId]) -> String {
+            let known = peers.map { names[$0] ?? "someone" }
+            return known.isEmpty ? "someone" : known.joined(separator: ", ")
+        }
         switch action.action {
-        case .groupCreated(let title): return "group “\(title)” created"
-        case .titleUpdated(let title): return "title changed to “\(title)”"
-        case .addedMembers: return "members added"
-        case .removedMembers: return "a member left"
-        case .pinnedMessageUpdated: return "a message was pinned"
+        case .groupCreated(let title): return "\(isChannel ? "channel" : "group") “\(title)” created"
+        case .titleUpdated(let title):
+            return isChannel
+                ? "channel renamed to “\(title)”" : "\(author ?? "someone") changed the title to “\(title)”"
+        case .addedMembers(let peers):
+            if let id = message.authorId, peers == [id] { return "\(author ?? list(peers)) joined" }
+            return author.map { "\($0) added \(list(peers))" } ?? "\(list(peers)) joined"
+        case .removedMembers(let peers):
+            if let id = message.authorId, peers == [id] { return "\(author ?? list(peers)) left" }
+            return author.map { "\($0) removed \(list(peers))" } ?? "\(list(peers)) left"
+        case .joinedByLink: return "\(author ?? "someone") joined by link"
+        case .pinnedMessageUpdated: return "\(author ?? "someone") pinned a message"
         default: return "service message"
         }
     }

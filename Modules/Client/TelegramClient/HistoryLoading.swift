@@ -6,21 +6,41 @@ public import TelegramCore
 /// A chat's newest messages: the account's history view, whose holes are filled from the server
 /// (`messages.getHistory`), taken once it shows `limit` messages or the chat's beginning.
 public enum HistoryLoading {
-    /// Up to `limit` newest messages of `peerId`, oldest first.
+    /// The longest a channel's history waits for its poll (`view`).
+    public static let channelPollWait = 10.0
+
+    /// Up to `limit` newest messages of `peerId`, oldest first. A channel's posts shown are counted as seen
+    /// (`Account.viewChannelPosts`, as Telegram's apps count a post on screen) and come with the server's new view
+    /// counts; a failure to count leaves the stored counts.
     public static func messages(
         _ account: Account, peerId: PeerId, limit: Int, timeout: Double
     ) async throws(ClientError) -> [Message] {
         if SecretChatting.isSecret(peerId) { return try SecretChatting.messages(account, peerId: peerId, limit: limit) }
-        return Array(
+        let messages = Array(
             try await view(account, peerId: peerId, limit: limit, timeout: timeout).entries.map(\.message).suffix(limit)
         )
+        guard peerId.namespace == Namespaces.Peer.cloudChannel,
+            (try? await account.viewChannelPosts(messages.map(\.id))) != nil
+        else { return messages }
+        return messages.map { message in
+            (try? account.postbox.readTransactionSync { try $0.getMessage(message.id) }) ?? message
+        }
     }
 
-    /// The history view of `peerId` once its newest `limit` messages (or all it has) are stored.
+    /// The history view of `peerId` once its newest `limit` messages (or all it has) are stored. A channel is polled
+    /// first (`AccountStateManager.pollChannel`, as Telegram-iOS polls a channel whose chat is open) and its
+    /// difference awaited, so posts made while the account was away are there — for at most `channelPollWait` seconds:
+    /// a channel the server no longer answers for (one that banned the account) shows what is stored.
     public static func view(
         _ account: Account, peerId: PeerId, limit: Int, timeout: Double
     ) async throws(ClientError) -> MessageHistoryView {
-        try await firstValue(
+        if peerId.namespace == Namespaces.Peer.cloudChannel {
+            await account.stateManager.pollChannel(peerId.id.rawValue)
+            _ = try? await firstValue(
+                "the channel's news", of: account.stateManager.isUpdating, timeout: min(timeout, channelPollWait),
+                where: { !$0 })
+        }
+        return try await firstValue(
             "loading the history", of: account.historyView(peerId: peerId, count: limit), timeout: timeout
         ) { view in
             !view.holeLater && (!view.holeEarlier || view.entries.count >= limit)

@@ -26,6 +26,12 @@ public struct MessageSummary: Codable, Equatable, Sendable {
     public var failed: Bool
     /// The album's grouping key, when the message is part of one.
     public var album: Int64?
+    /// A channel post's view count (`views`), as the server last said.
+    public var views: Int32?
+    /// A channel post's author signature (`post_author`), when the channel signs its posts.
+    public var signature: String?
+    /// A service message's action (created, joined, left, renamed, …).
+    public var action: ActionSummary?
 
     /// The summary of `message`; `chatName` names its chat.
     public init(_ message: Message, chatName: String) {
@@ -47,12 +53,15 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         unsent = message.flags.contains(.unsent)
         failed = message.attributes.contains { $0 is SendFailureAttribute }
         album = message.groupingKey
+        views = message.attributes.compactMap { $0 as? ViewCountMessageAttribute }.first?.count
+        signature = message.attributes.compactMap { $0 as? AuthorSignatureMessageAttribute }.first?.signature
+        action = message.media.lazy.compactMap { $0 as? TelegramMediaAction }.first.map { ActionSummary($0.action) }
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, chat, chatName, from, fromName, date, outgoing, text, markdown, entities, media, replyTo, edited,
             unsent, failed,
-            album
+            album, views, signature, action
     }
 
     /// Every key is written, absent values as `null`, so scripts see the same keys on every message.
@@ -74,9 +83,12 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         try container.encode(unsent, forKey: .unsent)
         try container.encode(failed, forKey: .failed)
         try container.encode(album, forKey: .album)
+        try container.encode(views, forKey: .views)
+        try container.encode(signature, forKey: .signature)
+        try container.encode(action, forKey: .action)
     }
 
-    /// One line for people: `[id] date name: text [media]`.
+    /// One line for people: `[id] date name: text [media]`, a channel post's signature and views after it.
     public func line(showChat: Bool = false) -> String {
         var parts: [String] = ["[\(id)]", Self.time(date)]
         if showChat { parts.append("(\(chatName))") }
@@ -84,6 +96,9 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         if let replyTo { parts.append("↩\(replyTo)") }
         if !text.isEmpty { parts.append(markdown) }
         if let media { parts.append("[\(media.label)]") }
+        if let action { parts.append("(\(action.label(from: from)))") }
+        if let signature { parts.append("— \(signature)") }
+        if let views { parts.append("👁 \(views)") }
         if edited { parts.append("(edited)") }
         if failed { parts.append("(failed)") } else if unsent { parts.append("(sending)") }
         return parts.joined(separator: " ")

@@ -27,7 +27,11 @@ public enum PeerResolver {
             return try SecretChatting.peerId(chatId: id, account: account)
         case .username(let name):
             if let found = try firstStored(
-                account, { ($0 as? TelegramUser)?.username?.lowercased() == name.lowercased() })
+                account,
+                { peer in
+                    let stored = (peer as? TelegramUser)?.username ?? (peer as? TelegramChannel)?.username
+                    return stored?.lowercased() == name.lowercased()
+                })
             {
                 return found
             }
@@ -120,30 +124,16 @@ public enum PeerResolver {
     }
 
     private static func resolveUsername(_ name: String, account: Account) async throws(ClientError) -> PeerId {
-        let answer: Api.contacts.ResolvedPeer
         do {
-            answer = try await account.network.request(
-                Api.functions.contacts.resolveUsername(username: name), timeout: 20)
-        } catch NetworkError.rpc(_, let message) {
-            if message == "USERNAME_NOT_OCCUPIED" || message == "USERNAME_INVALID" {
-                throw .notFound("nobody has the username @\(name) — check the spelling")
-            }
-            throw .refused("resolving @\(name): \(message)")
+            return try await account.resolvePeer(username: name)
+        } catch .notFound {
+            throw .notFound("nobody has the username @\(name) — check the spelling")
+        } catch .network {
+            throw .unreachable("the server did not answer contacts.resolveUsername — check that it is running")
+        } catch .storage(let text) {
+            throw .storage(text)
         } catch {
-            throw .unreachable(
-                "the server did not answer contacts.resolveUsername (\(error)) — check that it is running")
-        }
-        guard case .resolvedPeer(let resolved) = answer else { throw .notFound("nobody has the username @\(name)") }
-        let users = resolved.users.map { TelegramUser($0) }
-        do {
-            try account.postbox.transactionSync { tx in try tx.updatePeers(users) }
-        } catch {
-            throw .storage("storing @\(name): \(error)")
-        }
-        switch resolved.peer {
-        case .peerUser(let user): return .user(user.userId)
-        case .peerChat(let chat): return .group(chat.chatId)
-        default: throw .notFound("@\(name) is a channel, which this client does not open yet")
+            throw .refused("resolving @\(name): \(error)")
         }
     }
 }

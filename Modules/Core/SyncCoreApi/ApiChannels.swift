@@ -143,3 +143,37 @@ extension TelegramChannel {
         return .inputPeerChannel(.init(channelId: id.id.rawValue, accessHash: accessHash.value))
     }
 }
+
+extension TelegramChatAdminRights {
+    /// The API's `chatAdminRights` for these rights (Telegram-iOS `TelegramChatAdminRights.apiAdminRights`).
+    public var apiAdminRights: Api.ChatAdminRights {
+        .chatAdminRights(
+            .init(
+                changeInfo: rights.contains(.canChangeInfo), postMessages: rights.contains(.canPostMessages),
+                editMessages: rights.contains(.canEditMessages), deleteMessages: rights.contains(.canDeleteMessages),
+                banUsers: rights.contains(.canBanUsers), inviteUsers: rights.contains(.canInviteUsers),
+                pinMessages: rights.contains(.canPinMessages), addAdmins: rights.contains(.canAddAdmins),
+                anonymous: rights.contains(.canBeAnonymous), manageCall: rights.contains(.canManageCalls),
+                manageTopics: rights.contains(.canManageTopics)))
+    }
+}
+
+extension TelegramChatBannedRights {
+    /// The API's `chatBannedRights` for these restrictions (Telegram-iOS `TelegramChatBannedRights.apiBannedRights`);
+    /// `untilDate` 0 is for ever.
+    public var apiBannedRights: Api.ChatBannedRights {
+        .chatBannedRights(
+            .init(
+                viewMessages: flags.contains(.banReadMessages), sendMessages: flags.contains(.banSendMessages),
+                sendMedia: flags.contains(.banSendMedia), sendStickers: flags.contains(.banSendStickers),
+                sendGifs: flags.contains(.banSendGifs), sendGames: flags.contains(.banSendGames),
+                sendInline: flags.contains(.banSendInline), embedLinks: flags.contains(.banEmbedLinks),
+                sendPolls: flags.contains(.banSendPolls), changeInfo: flags.contains(.banChangeInfo),
+                inviteUsers: flags.contains(.banAddMembers), pinMessages: flags.contains(.banPinMessages),
+                manageTopics: flags.contains(.banManageTopics), sendPhotos: flags.contains(.banSendPhotos),
+                sendVideos: flags.contains(.banSendVideos), sendRoundvideos: flags.contains(.banSendInstantVideos),
+                sendAudios: flags.contains(.banSendMusic), sendVoices: flags.contains(.banSendVoice),
+                sendDocs: flags.contains(.banSendFiles), sendPlain: flags.contains(.banSendText),
+                untilDate: untilDate))
+    }
+}

@@ -118,6 +118,8 @@ extension TelegramMediaActionType {
     public init(_ action: Api.MessageAction) {
         switch action {
         case .messageActionChatCreate(let create): self = .groupCreated(title: create.title)
+        // Telegram-iOS shows a channel's or supergroup's creation as a group's ("… created the group/channel").
+        case .messageActionChannelCreate(let create): self = .groupCreated(title: create.title)
         case .messageActionChatAddUser(let add): self = .addedMembers(peerIds: add.users.map(PeerId.user))
         case .messageActionChatDeleteUser(let delete): self = .removedMembers(peerIds: [.user(delete.userId)])
         case .messageActionChatJoinedByLink(let join): self = .joinedByLink(inviter: .user(join.inviterId))

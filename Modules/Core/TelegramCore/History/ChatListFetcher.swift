@@ -89,35 +89,12 @@ public final class ChatListFetcher: @unchecked Sendable {
         }
         let accountPeerId = self.accountPeerId
         let next = try postbox.transactionSync { tx -> Position? in
-            var firstStored: [PeerId: Bool] = [:]
-            for dialog in dialogs {
-                guard case .dialog(let value) = dialog else { continue }
-                let peerId = PeerId(value.peer)
-                firstStored[peerId] =
-                    try tx.topMessageIndex(peerId: peerId) == nil
-                    && tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
-            }
-            let stored = try storeMessagePage(
-                messages: messages, users: users, chats: chats, accountPeerId: accountPeerId, transaction: tx)
-            var readStates: [PeerId: [MessageId.Namespace: PeerReadState]] = [:]
+            let stored = try storeDialogs(
+                dialogs, messages: messages, users: users, chats: chats, accountPeerId: accountPeerId, transaction: tx)
             var last: Position?
             for dialog in dialogs {
                 guard case .dialog(let value) = dialog else { continue }
                 let peerId = PeerId(value.peer)
-                if firstStored[peerId] == true, value.topMessage > 1 {
-                    try HoleSpaces.addHole(tx, peerId: peerId, range: 1...(value.topMessage - 1))
-                }
-                // A channel's dialog carries its pts: where its own update sequence starts when nothing is stored.
-                if peerId.namespace == Namespaces.Peer.cloudChannel, let pts = value.pts,
-                    try tx.getPeerChatState(peerId) == nil
-                {
-                    try tx.setPeerChatState(peerId, state: ChannelState(pts: pts))
-                }
-                readStates[peerId] = [
-                    Namespaces.Message.cloud: PeerReadState(
-                        maxIncomingReadId: value.readInboxMaxId, maxOutgoingReadId: value.readOutboxMaxId,
-                        maxKnownId: value.topMessage, count: value.unreadCount)
-                ]
                 let top = stored.first {
                     $0.id.peerId == peerId
                         && $0.id == .id(MessageId(peerId: peerId, namespace: 0, id: value.topMessage))
@@ -126,7 +103,6 @@ public final class ChatListFetcher: @unchecked Sendable {
                     last = Position(date: top.timestamp, id: value.topMessage, peer: peer)
                 }
             }
-            if !readStates.isEmpty { try tx.resetIncomingReadStates(readStates) }
             return last
         }
         progress.withLock {

@@ -196,6 +196,21 @@ public final class AccountStateManager: @unchecked Sendable {
         queue.async { [self] in receive(updates) }
     }
 
+    /// Asks for what channel `channelId` has that this account has not heard of: `updates.getChannelDifference` from
+    /// its stored pts, through the channel's sequence as an `updateChannelTooLong` would (nothing new is asked while
+    /// its difference is out; a channel not stored cannot be asked). Telegram-iOS polls a channel whose chat is open
+    /// the same way (`AccountStateManager`'s channel polling): the common difference names only channels changed since
+    /// the account's date, to the second, so a post made in the second the account last heard from the server is
+    /// found only so. Returns once the request is under way (`isUpdating` stays true until it is applied).
+    public func pollChannel(_ channelId: Int64) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                receive(.updateShort(.init(update: .updateChannelTooLong(.init(channelId: channelId)), date: 0)))
+                continuation.resume()
+            }
+        }
+    }
+
     // MARK: - On the queue
 
     private func begin(with state: UpdatesState) {
