@@ -15,7 +15,8 @@ WATCHDOG = python3 BuildTools/scripts/watchdog.py --limit $(TEST_TIMEOUT) --name
 # process of their own: swift-testing queues every test body at once on the two-thread pool, so in one process a
 # test's continuation after a socket read waits behind all the CPU-bound unit tests queued before it (a full run
 # reported no test ended for its first 150 s), and a server's frame or idle timeout fired meanwhile.
-LIVE_TESTS := NetworkTests MTProtoServerTests MTProtoTransportTests TelegramCoreTests MediaResourcesTests ChatRenderTests
+LIVE_TESTS := NetworkTests MTProtoServerTests MTProtoTransportTests MTProxyRelayTests TelegramCoreTests MediaResourcesTests \
+	ChatRenderTests
 # The `tg` process tests (tg-server, tg, Telethon, tmux and make run's script as processes) come last, alone: beside
 # the live tests they are many processes on two cores, and their deadlines were missed in loaded runs.
 CLIENT_TESTS := TelegramClientTests
