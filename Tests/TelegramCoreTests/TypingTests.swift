@@ -111,10 +111,13 @@ import Testing
         let report = try JSONDecoder().decode(Report.self, from: Data(lastLine.utf8))
         #expect(report.saw_typing)
         #expect(report.actions.first == "SendMessageTypingAction")
-        try await AccountIntegrationTests.wait("Tess's 'done' stored") {
+        // Her "done" arrives and her typing is over (that a message ends it at once is
+        // `typingUpdatesBecomeNoticesAndAMessageEndsThem`'s; here the summary reaches `activities` just after the
+        // commit that stores the message, so it is waited for).
+        try await AccountIntegrationTests.wait("Tess's 'done' stored and her typing over") {
             try AccountIntegrationTests.storedMessages(ann, with: tess).map(\.text).contains("done")
+                && ann.activities.typingUsers(in: tess).isEmpty
         }
-        #expect(ann.activities.typingUsers(in: tess).isEmpty, "a message ends its author's typing")
         try await world.close([ann])
     }
 }
