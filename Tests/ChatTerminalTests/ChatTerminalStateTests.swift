@@ -123,6 +123,8 @@ import Testing
         #expect(screen[1].hasPrefix("▶ Cat  me: meow"), "\(screen[1])")
         #expect(screen[2].hasPrefix("  Bob (2)  are you there?"), "\(screen[2])")
 
+        Self.run(&state, [.connection(.connectingToProxy)])
+        #expect(state.screen.plainLines[0] == " Chats — alice · connecting to proxy")
         Self.run(&state, [.connection(.updating)])
         #expect(state.screen.plainLines[0] == " Chats — alice · updating")
         Self.run(&state, [.connection(.online), .key(.down)])

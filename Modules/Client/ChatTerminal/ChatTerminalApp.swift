@@ -138,7 +138,9 @@ public final class ChatTerminalApp: @unchecked Sendable {
                 self?.post(.chatList(view))
             }))
         status.set(
-            ClientConnection.status(of: account).start(next: { [weak self] value in self?.post(.connection(value)) }))
+            ClientConnection.status(of: account, throughProxy: session.proxy != nil).start(next: { [weak self] value in
+                self?.post(.connection(value))
+            }))
         loggedOut.set(
             (account.loggedOut |> filter { $0 }).start(next: { [weak self] _ in
                 self?.post(.notice("the server ended this account's authorization — 'tg login --account \(name)'"))

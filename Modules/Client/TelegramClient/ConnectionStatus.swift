@@ -8,6 +8,8 @@ public import TelegramCore
 public enum ClientConnectionStatus: String, Equatable, Sendable {
     case waitingForNetwork
     case connecting
+    /// Connecting through the account's SOCKS5 proxy or MTProxy (Telegram-iOS: "Connecting to proxy…").
+    case connectingToProxy
     case updating
     case online
 
@@ -16,6 +18,7 @@ public enum ClientConnectionStatus: String, Equatable, Sendable {
         switch self {
         case .waitingForNetwork: return "waiting for network"
         case .connecting: return "connecting"
+        case .connectingToProxy: return "connecting to proxy"
         case .updating: return "updating"
         case .online: return "online"
         }
@@ -26,10 +29,14 @@ public enum ClientConnectionStatus: String, Equatable, Sendable {
 /// state manager's catching up (`AccountNetwork.status()`).
 public enum ClientConnection {
     /// The status of `account`'s main connection: `.connecting` until the connection exists (tried again every
-    /// `retry` seconds while the server cannot be reached), then the socket's state and the state manager's.
-    public static func status(of account: Account, retry: Double = 1) -> Signal<ClientConnectionStatus, NoError> {
-        Signal { subscriber in
-            subscriber.putNext(.connecting)
+    /// `retry` seconds while the server cannot be reached), then the socket's state and the state manager's; with
+    /// `throughProxy`, connecting says `.connectingToProxy`.
+    public static func status(
+        of account: Account, throughProxy: Bool = false, retry: Double = 1
+    ) -> Signal<ClientConnectionStatus, NoError> {
+        let connecting: ClientConnectionStatus = throughProxy ? .connectingToProxy : .connecting
+        return Signal { subscriber in
+            subscriber.putNext(connecting)
             let inner = MetaDisposable()
             let task = Task {
                 while !Task.isCancelled {
@@ -38,7 +45,7 @@ public enum ClientConnection {
                             status.start(next: { value in
                                 switch value {
                                 case .waitingForNetwork: subscriber.putNext(.waitingForNetwork)
-                                case .connecting: subscriber.putNext(.connecting)
+                                case .connecting: subscriber.putNext(connecting)
                                 case .updating: subscriber.putNext(.updating)
                                 case .online: subscriber.putNext(.online)
                                 }
