@@ -187,13 +187,8 @@ import Testing
             await Self.send(harness, key: 2, bens.peer, "text", randomId: 4)
                 == .error(code: 403, message: "CHAT_WRITE_FORBIDDEN"))
         // A basic group: its creator sets them, everyone else is bound.
-        let invited = try await harness.result(
-            Api.functions.messages.createChat(users: [benUser], title: "Group"), as: Api.messages.InvitedUsers.self,
-            key: 1, dc: 2)
-        guard case .invitedUsers(let body) = invited, case .updates(let created) = body.updates,
-            case .chat(let chat)? = created.chats.first
-        else { Issue.record("no chat"); return }
-        let group = Api.InputPeer.inputPeerChat(.init(chatId: chat.id))
+        let chatId = try await harness.createGroup("Group", members: [benUser], key: 1, dc: 2)
+        let group = Api.InputPeer.inputPeerChat(.init(chatId: chatId))
         #expect(
             Self.error(await edit(.chatBannedRights(.init(sendMessages: true, untilDate: 0)), group, 2))
                 == "CHAT_ADMIN_REQUIRED")
@@ -211,7 +206,7 @@ import Testing
         #expect(
             Self.error(
                 await harness.call(
-                    Api.functions.messages.addChatUser(chatId: chat.id, userId: cidUser, fwdLimit: 0), key: 2, dc: 2))
+                    Api.functions.messages.addChatUser(chatId: chatId, userId: cidUser, fwdLimit: 0), key: 2, dc: 2))
                 == "CHAT_ADMIN_REQUIRED")
     }
 
@@ -296,12 +291,14 @@ import Testing
         var bitmap = Bitmap(width: 160, height: 120)
         for y in 0..<120 { for x in 0..<160 { bitmap[x, y] = RGBA(r: UInt8(x), g: UInt8(y), b: 9, a: 255) } }
         #expect(
-            harness.error(Api.functions.upload.saveFilePart(fileId: 77, filePart: 0, bytes: PNGCodec.encode(bitmap)), key: 1)
+            harness.error(
+                Api.functions.upload.saveFilePart(fileId: 77, filePart: 0, bytes: PNGCodec.encode(bitmap)), key: 1)
                 == nil)
         let upload = Api.InputChatPhoto.inputChatUploadedPhoto(
             .init(file: .inputFile(.init(id: 77, parts: 1, name: "p.png", md5Checksum: ""))))
         let dialogs = try harness.result(
-            Api.functions.messages.getDialogs(offsetDate: 0, offsetId: 0, offsetPeer: .inputPeerEmpty, limit: 10, hash: 0),
+            Api.functions.messages.getDialogs(
+                offsetDate: 0, offsetId: 0, offsetPeer: .inputPeerEmpty, limit: 10, hash: 0),
             as: Api.messages.Dialogs.self, key: 2)
         guard case .dialogs(let list) = dialogs, let bensHash = ChannelTests.channel(in: list.chats)?.accessHash else {
             Issue.record("\(dialogs)"); return

@@ -32,27 +32,23 @@ import Testing
         let ann = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
         let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
         let cid = try await harness.signUp("9996620003", name: "Cid", key: 3, dc: 2)
-        let invited = try await harness.result(
-            Api.functions.messages.createChat(
-                users: [
-                    .inputUser(.init(userId: ben.id, accessHash: ben.accessHash)),
-                    .inputUser(.init(userId: cid.id, accessHash: cid.accessHash)),
-                ], title: "Club"),
-            as: Api.messages.InvitedUsers.self, key: 1, dc: 2)
-        guard case .invitedUsers(let body) = invited, case .updates(let created) = body.updates,
-            case .chat(let chat)? = created.chats.first
-        else { Issue.record("no chat"); return }
-        let group = Api.InputPeer.inputPeerChat(.init(chatId: chat.id))
+        let chatId = try await harness.createGroup(
+            "Club",
+            members: [
+                .inputUser(.init(userId: ben.id, accessHash: ben.accessHash)),
+                .inputUser(.init(userId: cid.id, accessHash: cid.accessHash)),
+            ], key: 1, dc: 2)
+        let group = Api.InputPeer.inputPeerChat(.init(chatId: chatId))
         #expect(
             Self.error(
                 await harness.call(
                     Api.functions.messages.sendMessage(peer: group, message: "before", randomId: 1), key: 2, dc: 2))
                 == nil)
         #expect(
-            await harness.call(Api.functions.messages.migrateChat(chatId: chat.id), key: 2, dc: 2)
+            await harness.call(Api.functions.messages.migrateChat(chatId: chatId), key: 2, dc: 2)
                 == .error(code: 403, message: "CHAT_ADMIN_REQUIRED"))
         let migrated = try await harness.result(
-            Api.functions.messages.migrateChat(chatId: chat.id), as: Api.Updates.self, key: 1, dc: 2)
+            Api.functions.messages.migrateChat(chatId: chatId), as: Api.Updates.self, key: 1, dc: 2)
         guard case .updates(let answer) = migrated, let channel = ChannelTests.channel(in: answer.chats) else {
             Issue.record("\(migrated)"); return
         }
@@ -61,7 +57,7 @@ import Testing
         guard case .messageActionChannelMigrateFrom(let from)? = actions.first,
             case .messageActionChatMigrateTo(let to)? = actions.last
         else { Issue.record("\(actions)"); return }
-        #expect(from.chatId == chat.id && from.title == "Club" && to.channelId == channel.id)
+        #expect(from.chatId == chatId && from.title == "Club" && to.channelId == channel.id)
         let oldChat = answer.chats.compactMap { chat -> Api.Chat.Cons_chat? in
             if case .chat(let body) = chat { return body }
             return nil
@@ -76,7 +72,7 @@ import Testing
             Issue.record("\(full)"); return
         }
         // Ben's box: the creation (1), "before" (2), the migration (3).
-        #expect(channelFull.migratedFromChatId == chat.id && channelFull.migratedFromMaxId == 3)
+        #expect(channelFull.migratedFromChatId == chatId && channelFull.migratedFromMaxId == 3)
         let participant = try await harness.result(
             Api.functions.channels.getParticipant(
                 channel: bens.input, participant: .inputPeerUser(.init(userId: ann.id, accessHash: ann.accessHash))),
@@ -85,7 +81,7 @@ import Testing
         else { Issue.record("\(participant)"); return }
         // Ben's view of the old group: deactivated, migrated to the supergroup under his own hash.
         let chats = try await harness.result(
-            Api.functions.messages.getChats(id: [chat.id]), as: Api.messages.Chats.self, key: 2, dc: 2)
+            Api.functions.messages.getChats(id: [chatId]), as: Api.messages.Chats.self, key: 2, dc: 2)
         guard case .chats(let list) = chats, case .chat(let shown)? = list.chats.first,
             case .inputChannel(let target)? = shown.migratedTo
         else { Issue.record("\(chats)"); return }
@@ -98,10 +94,10 @@ import Testing
                 == "CHAT_ID_INVALID")
         #expect(
             Self.error(
-                await harness.call(Api.functions.messages.editChatTitle(chatId: chat.id, title: "New"), key: 1, dc: 2))
+                await harness.call(Api.functions.messages.editChatTitle(chatId: chatId, title: "New"), key: 1, dc: 2))
                 == "CHAT_ID_INVALID")
         #expect(
-            Self.error(await harness.call(Api.functions.messages.migrateChat(chatId: chat.id), key: 1, dc: 2))
+            Self.error(await harness.call(Api.functions.messages.migrateChat(chatId: chatId), key: 1, dc: 2))
                 == "CHAT_ID_INVALID")
         #expect(
             Self.error(
@@ -126,12 +122,14 @@ import Testing
         _ = try harness.signUp("9996620001", name: "Ann", key: 1)
         let ben = try harness.signUp("9996620002", name: "Ben", key: 2)
         let invited = try harness.result(
-            Api.functions.messages.createChat(users: [ben.inputUser], title: "Club"), as: Api.messages.InvitedUsers.self,
+            Api.functions.messages.createChat(users: [ben.inputUser], title: "Club"),
+            as: Api.messages.InvitedUsers.self,
             key: 1)
         guard case .invitedUsers(let body) = invited, case .updates(let created) = body.updates,
             case .chat(let chat)? = created.chats.first
         else { Issue.record("no chat"); return }
-        let migrated = try harness.result(Api.functions.messages.migrateChat(chatId: chat.id), as: Api.Updates.self, key: 1)
+        let migrated = try harness.result(
+            Api.functions.messages.migrateChat(chatId: chat.id), as: Api.Updates.self, key: 1)
         guard case .updates(let answer) = migrated, let channel = ChannelTests.channel(in: answer.chats),
             let hash = channel.accessHash
         else { Issue.record("\(migrated)"); return }
@@ -145,7 +143,8 @@ import Testing
         #expect(channelFull.migratedFromChatId == chat.id && channelFull.participantsCount == 2)
         #expect(
             harness.error(
-                Api.functions.messages.sendMessage(peer: .inputPeerChat(.init(chatId: chat.id)), message: "x", randomId: 9),
+                Api.functions.messages.sendMessage(
+                    peer: .inputPeerChat(.init(chatId: chat.id)), message: "x", randomId: 9),
                 key: 2) == "CHAT_ID_INVALID")
     }
 }

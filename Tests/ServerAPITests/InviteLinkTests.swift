@@ -242,14 +242,9 @@ import Testing
         let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
         _ = try await harness.signUp("9996620003", name: "Cid", key: 3, dc: 2)
         _ = try await harness.signUp("9996620004", name: "Dan", key: 4, dc: 2)
-        let invited = try await harness.result(
-            Api.functions.messages.createChat(
-                users: [.inputUser(.init(userId: ben.id, accessHash: ben.accessHash))], title: "Group"),
-            as: Api.messages.InvitedUsers.self, key: 1, dc: 2)
-        guard case .invitedUsers(let body) = invited, case .updates(let created) = body.updates,
-            case .chat(let chat)? = created.chats.first
-        else { Issue.record("no chat"); return }
-        let group = Api.InputPeer.inputPeerChat(.init(chatId: chat.id))
+        let chatId = try await harness.createGroup(
+            "Group", members: [.inputUser(.init(userId: ben.id, accessHash: ben.accessHash))], key: 1, dc: 2)
+        let group = Api.InputPeer.inputPeerChat(.init(chatId: chatId))
         #expect(
             Self.error(await harness.call(Api.functions.messages.exportChatInvite(peer: group), key: 2, dc: 2))
                 == "CHAT_ADMIN_REQUIRED")
@@ -266,7 +261,7 @@ import Testing
         else { Issue.record("\(joined)"); return }
         #expect(byLink.inviterId == ann.id)
         let full = try await harness.result(
-            Api.functions.messages.getFullChat(chatId: chat.id), as: Api.messages.ChatFull.self, key: 2, dc: 2)
+            Api.functions.messages.getFullChat(chatId: chatId), as: Api.messages.ChatFull.self, key: 2, dc: 2)
         guard case .chatFull(let fullBody) = full, case .chatFull(let chatFull) = fullBody.fullChat,
             case .chatParticipants(let participants) = chatFull.participants
         else { Issue.record("\(full)"); return }

@@ -177,17 +177,13 @@ import Testing
         _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
         let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
         let cid = try await harness.signUp("9996620003", name: "Cid", key: 3, dc: 2)
-        let invited = try await harness.result(
-            Api.functions.messages.createChat(
-                users: [
-                    .inputUser(.init(userId: ben.id, accessHash: ben.accessHash)),
-                    .inputUser(.init(userId: cid.id, accessHash: cid.accessHash)),
-                ], title: "Group"),
-            as: Api.messages.InvitedUsers.self, key: 1, dc: 2)
-        guard case .invitedUsers(let body) = invited, case .updates(let created) = body.updates,
-            case .chat(let chat)? = created.chats.first
-        else { Issue.record("no chat"); return }
-        let group = Api.InputPeer.inputPeerChat(.init(chatId: chat.id))
+        let chatId = try await harness.createGroup(
+            "Group",
+            members: [
+                .inputUser(.init(userId: ben.id, accessHash: ben.accessHash)),
+                .inputUser(.init(userId: cid.id, accessHash: cid.accessHash)),
+            ], key: 1, dc: 2)
+        let group = Api.InputPeer.inputPeerChat(.init(chatId: chatId))
         #expect(
             Self.error(
                 await harness.call(
@@ -200,7 +196,7 @@ import Testing
         #expect(Self.pinServices(Self.updates(pin)).first?.1 == 2)
         let fullChat = { (key: Int64) async throws -> Int32? in
             let full = try await harness.result(
-                Api.functions.messages.getFullChat(chatId: chat.id), as: Api.messages.ChatFull.self, key: key, dc: 2)
+                Api.functions.messages.getFullChat(chatId: chatId), as: Api.messages.ChatFull.self, key: key, dc: 2)
             guard case .chatFull(let body) = full, case .chatFull(let inner) = body.fullChat else { return nil }
             return inner.pinnedMsgId
         }
@@ -287,7 +283,8 @@ import Testing
         let byPin = try await harness.result(
             Api.functions.channels.getMessages(channel: bens.input, id: [.inputMessagePinned]),
             as: Api.messages.Messages.self, key: 2, dc: 2)
-        guard case .channelMessages(let pinnedPage) = byPin, case .message(let pinnedMessage)? = pinnedPage.messages.first
+        guard case .channelMessages(let pinnedPage) = byPin,
+            case .message(let pinnedMessage)? = pinnedPage.messages.first
         else { Issue.record("\(byPin)"); return }
         #expect(pinnedMessage.id == post && pinnedMessage.pinned)
         #expect(Self.isPinned(try await Self.history(harness, key: 2, peer: bens.peer), id: post) == true)

@@ -45,6 +45,18 @@ import Testing
             return try T(tlBytes: bytes)
         }
 
+        /// Creates the basic group `title` as key `key`'s account with `members` (`messages.createChat`); returns its
+        /// id.
+        func createGroup(_ title: String, members: [Api.InputUser], key: Int64, dc: Int32) async throws -> Int64 {
+            let invited = try await result(
+                Api.functions.messages.createChat(users: members, title: title), as: Api.messages.InvitedUsers.self,
+                key: key, dc: dc)
+            guard case .invitedUsers(let body) = invited, case .updates(let created) = body.updates,
+                case .chat(let chat)? = created.chats.first
+            else { throw Failure(response: .notImplemented) }
+            return chat.id
+        }
+
         /// Signs up `phone` on its DC with key `key`; returns the account's id and access hash.
         func signUp(_ phone: String, name: String, key: Int64, dc: Int32) async throws -> (id: Int64, accessHash: Int64) {
             let sent = try await result(

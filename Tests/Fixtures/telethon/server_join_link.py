@@ -7,38 +7,12 @@ HANDOFF/joined.txt for the kurigram script.
 Usage: server_join_link.py --host H --port P --pem-file F --workdir DIR --handoff DIR [--tag T]
 Prints one JSON object on stdout; exits non-zero on any failure.
 """
-import argparse
 import asyncio
-import json
-import logging
 import os
 
-from telethon import TelegramClient, errors, functions, types
-from telethon.crypto import rsa
-from telethon.sessions import SQLiteSession
+from telethon import functions, types
 
-WAIT = 20
-
-
-def code_for(phone):
-    return phone[5] * 5
-
-
-async def sign_up(client, phone, first_name):
-    sent = await client.send_code_request(phone)
-    try:
-        await client.sign_in(phone, code_for(phone), phone_code_hash=sent.phone_code_hash)
-        raise RuntimeError("a new number signed in without signing up")
-    except errors.PhoneNumberUnoccupiedError:
-        pass
-    result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
-    return await client._on_login(result.user)
-
-
-def make_client(args, name):
-    session = SQLiteSession(os.path.join(args.workdir, name))
-    session.set_dc(2, args.host, args.port)
-    return TelegramClient(session, api_id=1, api_hash="0" * 32, connection_retries=5, retry_delay=1, timeout=30)
+from server_peer import load_key, make_client, script_main, sign_up
 
 
 HANDOFF_WAIT = 90
@@ -76,26 +50,5 @@ async def run(args):
     return report
 
 
-def load_key(args):
-    with open(args.pem_file) as f:
-        pem = f.read()
-    end = "-----END RSA PUBLIC KEY-----"
-    rsa.add_key(pem[: pem.index(end) + len(end)], old=False)
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--host", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pem-file", required=True)
-    parser.add_argument("--workdir", required=True)
-    parser.add_argument("--handoff", required=True)
-    parser.add_argument("--tag", default="01")
-    args = parser.parse_args()
-    if os.environ.get("TELETHON_DEBUG"):
-        logging.basicConfig(level=logging.DEBUG)
-    print(json.dumps(asyncio.run(run(args))))
-
-
 if __name__ == "__main__":
-    main()
+    script_main(run, lambda parser: parser.add_argument("--handoff", required=True))
