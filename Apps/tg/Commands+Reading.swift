@@ -181,7 +181,7 @@ struct Render: AsyncParsableCommand {
             let (peerId, view, names) = try await chatView(account)
             let renderer = TerminalChatRenderer(
                 width: columns, accountPeerId: account.peerId, names: names, colors: !plain)
-            let bar = pinnedBar(peerId, account).map { renderer.pinnedBarLines($0) } ?? []
+            let bar = await pinnedBar(peerId, account).map { renderer.pinnedBarLines($0) } ?? []
             return bar + renderer.render(ChatHistoryEntries.make(from: view))
         }
         for line in lines { print(line) }
@@ -197,12 +197,17 @@ struct Render: AsyncParsableCommand {
         return (peerId, view, names)
     }
 
-    /// The bar of the chat's newest pinned message, if it has one stored.
-    private func pinnedBar(_ peerId: PeerId, _ account: Account) -> PinnedMessageBar? {
-        let message = try? account.postbox.readTransactionSync { tx in
-            try PinnedMessages.newest(in: peerId, transaction: tx)
+    /// The bar of the chat's newest pinned message: the server's (`Account.newestPinnedMessage`), else, when it cannot
+    /// be asked, the newest stored with the pinned tag.
+    private func pinnedBar(_ peerId: PeerId, _ account: Account) async -> PinnedMessageBar? {
+        do {
+            return try await account.newestPinnedMessage(peerId).map(PinnedMessageBar.init)
+        } catch {
+            let message = try? account.postbox.readTransactionSync { tx in
+                try PinnedMessages.newest(in: peerId, transaction: tx)
+            }
+            return message.flatMap { $0 }.map(PinnedMessageBar.init)
         }
-        return message.flatMap { $0 }.map(PinnedMessageBar.init)
     }
 
     /// ChatRender's `ChatScreenRenderer` over the chat, its pictures fetched through MediaResources.
@@ -212,7 +217,7 @@ struct Render: AsyncParsableCommand {
             let style = ChatScreenStyle(width: 360, height: 800, scale: scale)
             let renderer = ChatScreenRenderer(
                 style: style, accountPeerId: account.peerId, names: names, title: chatName(peerId, account),
-                pinnedBar: pinnedBar(peerId, account))
+                pinnedBar: await pinnedBar(peerId, account))
             let loader = ChatMediaLoader(
                 images: ImageResources(account: account), stickers: StickerResources(account: account), style: style)
             return await ChatScreenSnapshot.make(

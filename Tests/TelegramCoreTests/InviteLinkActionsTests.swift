@@ -115,6 +115,45 @@ import Testing
         #expect(Self.calls(network, Api.functions.messages.unpinAllMessages.self).count == 2)
     }
 
+    @Test(.timeLimit(.minutes(1))) func theServersNewestPinnedMessageIsTaggedAndStaleTagsAreCleared() async throws {
+        let directory = TemporaryDirectory(prefix: "invite-links")
+        defer { directory.remove() }
+        let peer = Api.Peer.peerChannel(.init(channelId: Errors.channelId))
+        let network = ScriptedNetwork { function in
+            guard let call = function as? Api.functions.messages.search,
+                case .inputMessagesFilterPinned = call.filter
+            else { return nil }
+            return Api.messages.Messages.messages(
+                .init(
+                    messages: [.message(.init(pinned: true, id: 5, peerId: peer, date: 105, message: "old news"))],
+                    topics: [], chats: [], users: []))
+        }
+        let account = try Errors.account(network, in: directory)
+        func stored(_ id: Int32, pinned: Bool) -> StoreMessage {
+            StoreMessage(
+                id: .id(MessageId(peerId: Self.group, namespace: Namespaces.Message.cloud, id: id)),
+                timestamp: 100 + id,
+                flags: [.incoming], tags: pinned ? .pinned : [], authorId: .user(2), text: "m\(id)")
+        }
+        // 5 is stored untagged (its pin was missed); 9 is tagged but was unpinned meanwhile.
+        try account.postbox.transactionSync { tx in
+            _ = try tx.addMessages([stored(5, pinned: false), stored(9, pinned: true)])
+        }
+        let newest = try await account.newestPinnedMessage(Self.group)
+        #expect(newest?.id.id == 5 && newest?.text == "m5", "the stored copy")
+        let pinned = try account.postbox.readTransactionSync { tx in
+            try PinnedMessages.all(in: Self.group, transaction: tx)
+        }
+        #expect(pinned.map(\.id) == [5])
+
+        network.script { _ in Api.messages.Messages.messages(.init(messages: [], topics: [], chats: [], users: [])) }
+        #expect(try await account.newestPinnedMessage(Self.group) == nil)
+        let none = try account.postbox.readTransactionSync { tx in
+            try PinnedMessages.all(in: Self.group, transaction: tx)
+        }
+        #expect(none.isEmpty, "nothing is pinned any more")
+    }
+
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var value = -1

@@ -59,6 +59,47 @@ extension Account {
         }
     }
 
+    /// The newest pinned message of `peerId`'s chat as the server has it (`messages.search` with
+    /// `inputMessagesFilterPinned`, as Telegram-iOS asks for a chat's pinned messages), found even when it is older
+    /// than the history stored; `nil` when nothing is pinned. The stored copy, if any, is tagged `.pinned` and stored
+    /// messages tagged newer than it are untagged (an unpin this account missed); a message not stored is returned
+    /// without storing it (a lone message would hide the hole the rest of the history must come from).
+    public func newestPinnedMessage(_ peerId: PeerId) async throws(PeerActionError) -> Message? {
+        let peer = try storedInputPeer(peerId)
+        let answer = try await peerActionRequest(
+            Api.functions.messages.search(
+                peer: peer, q: "", filter: .inputMessagesFilterPinned, minDate: 0, maxDate: 0, offsetId: 0,
+                addOffset: 0, limit: 1, maxId: 0, minId: 0, hash: 0))
+        let (messages, users, chats) = HistoryHoleFetcher.contents(answer)
+        let accountPeerId = self.peerId
+        do {
+            return try postbox.transactionSync { tx -> Message? in
+                _ = try UpdateBatchApplier(accountPeerId: accountPeerId).storePeers(
+                    users: users, chats: chats, transaction: tx)
+                let found = messages.compactMap { StoreMessage(apiMessage: $0, accountPeerId: accountPeerId) }.first
+                guard let found, case .id(let id) = found.id, id.peerId == peerId else {
+                    try PinnedMessages.setPinned(
+                        false, try PinnedMessages.all(in: peerId, limit: 10_000, transaction: tx), transaction: tx)
+                    return nil
+                }
+                let stale = try PinnedMessages.all(in: peerId, limit: 10_000, transaction: tx).filter { $0.id > id.id }
+                try PinnedMessages.setPinned(false, stale, transaction: tx)
+                if try tx.messageIndex(id) != nil {
+                    try PinnedMessages.setPinned(true, [id], transaction: tx)
+                    return try tx.getMessage(id)
+                }
+                let author = try found.authorId.flatMap { try tx.getPeer($0) }
+                return Message(
+                    stableId: 0, stableVersion: 0, id: id, globallyUniqueId: found.globallyUniqueId,
+                    groupingKey: found.groupingKey, threadId: found.threadId, timestamp: found.timestamp,
+                    flags: found.flags, tags: found.tags, authorId: found.authorId, author: author, text: found.text,
+                    attributes: found.attributes, media: found.media)
+            }
+        } catch {
+            throw .storage("storing the pinned message: \(error)")
+        }
+    }
+
     /// The stored peer `peerId` as an `InputPeer`, or `.unknownPeer`.
     func storedInputPeer(_ peerId: PeerId) throws(PeerActionError) -> Api.InputPeer {
         let input: Api.InputPeer?
