@@ -69,18 +69,24 @@ struct CreateGroup: AsyncParsableCommand {
 
 struct Join: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Join a public channel or supergroup by its username (or one you left, as channel:ID).",
+        abstract: "Join a channel or group through an invite link, or a public one by its username (or as channel:ID).",
         discussion: """
             contacts.resolveUsername, then channels.joinChannel. A private channel, or one that banned you, is \
             refused (CHANNEL_PRIVATE, exit 6); an unknown name is exit 5 (tg-server hides a channel's name from those \
-            it banned). Prints the channel as create-channel does.
+            it banned). Prints the channel as create-channel does. An invite link (https://t.me/+HASH, \
+            t.me/joinchat/HASH): messages.checkChatInvite, then messages.importChatInvite; a link that asks an admin \
+            sends a join request and prints so; --json {"status": "joined"|"member"|"requested", "chat", "title", \
+            "kind"} (a request has no chat yet). A revoked, expired or used-up link is INVITE_HASH_EXPIRED (exit 6).
             """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The channel's @username, or channel:ID of a stored one.") var name: String
+    @Argument(help: "An invite link, the channel's @username, or channel:ID of a stored one.") var name: String
 
     func run() async throws {
+        if PinLinkCommands.isInviteLink(name) {
+            return try await JoinByLink.run(name, global: global, json: output.json)
+        }
         let summary = try await global.withOnlineAccount { _, account in
             if case .channel? = PeerReference(name) {
                 let peerId = try await resolvePeer(name, account)

@@ -178,10 +178,11 @@ struct Render: AsyncParsableCommand {
         if let png { return try await drawPNG(png) }
         let columns = width ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
         let lines = try await global.withOnlineAccount { _, account in
-            let (_, view, names) = try await chatView(account)
+            let (peerId, view, names) = try await chatView(account)
             let renderer = TerminalChatRenderer(
                 width: columns, accountPeerId: account.peerId, names: names, colors: !plain)
-            return renderer.render(ChatHistoryEntries.make(from: view))
+            let bar = await pinnedBar(peerId, account).map { renderer.pinnedBarLines($0) } ?? []
+            return bar + renderer.render(ChatHistoryEntries.make(from: view))
         }
         for line in lines { print(line) }
     }
@@ -196,13 +197,27 @@ struct Render: AsyncParsableCommand {
         return (peerId, view, names)
     }
 
+    /// The bar of the chat's newest pinned message: the server's (`Account.newestPinnedMessage`), else, when it cannot
+    /// be asked, the newest stored with the pinned tag.
+    private func pinnedBar(_ peerId: PeerId, _ account: Account) async -> PinnedMessageBar? {
+        do {
+            return try await account.newestPinnedMessage(peerId).map(PinnedMessageBar.init)
+        } catch {
+            let message = try? account.postbox.readTransactionSync { tx in
+                try PinnedMessages.newest(in: peerId, transaction: tx)
+            }
+            return message.flatMap { $0 }.map(PinnedMessageBar.init)
+        }
+    }
+
     /// ChatRender's `ChatScreenRenderer` over the chat, its pictures fetched through MediaResources.
     private func drawPNG(_ path: String) async throws {
         let snapshot = try await global.withOnlineAccount { _, account in
             let (peerId, view, names) = try await chatView(account)
             let style = ChatScreenStyle(width: 360, height: 800, scale: scale)
             let renderer = ChatScreenRenderer(
-                style: style, accountPeerId: account.peerId, names: names, title: chatName(peerId, account))
+                style: style, accountPeerId: account.peerId, names: names, title: chatName(peerId, account),
+                pinnedBar: await pinnedBar(peerId, account))
             let loader = ChatMediaLoader(
                 images: ImageResources(account: account), stickers: StickerResources(account: account), style: style)
             return await ChatScreenSnapshot.make(

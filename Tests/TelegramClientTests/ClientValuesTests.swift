@@ -60,8 +60,10 @@ import Testing
         #expect(PeerReference("secret:0") == .title("secret:0"))
         #expect(PeerReference("secret:99999999999") == .title("secret:99999999999"), "past Int32: not a chat id")
         #expect(PeerResolver.handle(SecretChatRecord.peerId(1001)) == "secret:1001")
-        #expect(PeerReference("channel:1000000001") == .channel(1_000_000_001) && PeerReference("Channel:5") == .channel(5))
-        #expect(PeerReference.channel(5).description == "channel:5" && PeerReference("channel:0") == .title("channel:0"))
+        #expect(
+            PeerReference("channel:1000000001") == .channel(1_000_000_001) && PeerReference("Channel:5") == .channel(5))
+        #expect(
+            PeerReference.channel(5).description == "channel:5" && PeerReference("channel:0") == .title("channel:0"))
         #expect(PeerResolver.handle(.channel(5)) == "channel:5" && PeerResolver.handle(.group(7)) == "chat:7")
     }
 
@@ -157,10 +159,11 @@ import Testing
                 == [
                     "id", "chat", "chatName", "from", "fromName", "date", "outgoing", "text", "markdown", "entities",
                     "media",
-                    "replyTo", "edited", "unsent", "failed", "album", "views", "signature", "action",
+                    "replyTo", "edited", "unsent", "failed", "album", "views", "signature", "action", "pinned",
                 ])
         #expect(object["album"] is NSNull && object["views"] is NSNull && object["signature"] is NSNull)
         #expect(object["action"] is NSNull)
+        #expect(object["pinned"] as? Bool == false)
     }
 
     @Test func watchEventsKeepEveryKeyOnEveryLine() throws {

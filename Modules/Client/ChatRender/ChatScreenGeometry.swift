@@ -15,6 +15,8 @@ public struct ChatScreenGeometry: Sendable {
     public var contentHeight: Double
     /// How far the history is scrolled up from the bottom.
     public var scrollOffset: Double
+    /// The pinned-message bar, when the screen has one.
+    public var pinnedBar: PinnedBarGeometry? = nil
 
     /// The largest scroll offset: the oldest row just under the navigation bar.
     public var maxScrollOffset: Double { max(0, contentHeight - historyArea.height) }

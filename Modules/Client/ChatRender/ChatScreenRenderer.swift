@@ -22,16 +22,19 @@ public struct ChatScreenRenderer: Sendable {
     public var title: String
     /// The time zone of times and date headers, seconds east of UTC.
     public var utcOffset: Int32
+    /// The pinned-message bar under the navigation bar (the chat's newest pinned message), when there is one.
+    public var pinnedBar: PinnedMessageBar?
 
     public init(
         style: ChatScreenStyle = .phone, accountPeerId: PeerId, names: [PeerId: String] = [:], title: String = "",
-        utcOffset: Int32 = 0
+        utcOffset: Int32 = 0, pinnedBar: PinnedMessageBar? = nil
     ) {
         self.style = style
         self.accountPeerId = accountPeerId
         self.names = names
         self.title = title
         self.utcOffset = utcOffset
+        self.pinnedBar = pinnedBar
     }
 
     /// The screen's drawing steps and geometry, without rendering. `scrollOffset` is how far the history is scrolled
@@ -41,9 +44,10 @@ public struct ChatScreenRenderer: Sendable {
         _ entries: [ChatHistoryEntry], media: ChatMedia = .none, scrollOffset: Double = 0
     ) -> (canvas: Canvas, geometry: ChatScreenGeometry) {
         var canvas = Canvas(width: style.pixelWidth, height: style.pixelHeight, background: style.background)
+        let top = style.navigationBarHeight + (pinnedBar == nil ? 0 : Self.pinnedBarHeight)
         let area = CanvasRect(
-            x: 0, y: style.px(style.navigationBarHeight), width: Double(style.pixelWidth),
-            height: Double(style.pixelHeight) - style.px(style.navigationBarHeight + style.inputPanelHeight))
+            x: 0, y: style.px(top), width: Double(style.pixelWidth),
+            height: Double(style.pixelHeight) - style.px(top + style.inputPanelHeight))
         let rows = ChatScreenRows(renderer: self, entries: entries, media: media).rows
         // Each row's top, newest first from the bottom of the area, before scrolling.
         var tops = [Double](repeating: 0, count: rows.count)
@@ -61,9 +65,12 @@ public struct ChatScreenRenderer: Sendable {
             items.append(rows[index].draw(&canvas, top))
         }
         drawBars(&canvas)
-        let geometry = ChatScreenGeometry(
+        var geometry = ChatScreenGeometry(
             width: style.pixelWidth, height: style.pixelHeight, historyArea: area, items: items,
             contentHeight: contentHeight, scrollOffset: offset)
+        if let pinnedBar {
+            geometry.pinnedBar = drawPinnedBar(pinnedBar, &canvas, top: style.px(style.navigationBarHeight))
+        }
         return (canvas, geometry)
     }
 

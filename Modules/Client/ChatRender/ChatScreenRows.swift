@@ -117,7 +117,9 @@ struct ChatScreenRows {
             return largeEmoji(first, mergedAbove: mergedAbove, isRead: isRead)
         case .bubble(let contents):
             if contents.count == 1, case .action = contents[0] {
-                return pill(TerminalChatRenderer.actionText(first, names: renderer.names), content: .service(first.id))
+                return pill(
+                    TerminalChatRenderer.actionText(first, names: renderer.names, byId: byId),
+                    content: .service(first.id))
             }
             return ChatBubbleRow(
                 rows: self, messages: messages, contents: contents, byId: byId, mergedAbove: mergedAbove,

@@ -83,7 +83,7 @@ public struct TerminalChatRenderer: Sendable {
             return place(["[sticker \(alt)]", dimmed(footer)], outgoing: outgoing)
         case .bubble(let contents):
             if contents.count == 1, case .action = contents[0] {
-                return [centred("· \(Self.actionText(first, names: names)) ·")]
+                return [centred("· \(Self.actionText(first, names: names, byId: byId)) ·")]
             }
             let inner = width * 3 / 4 - 4
             var body: [String] = []
@@ -324,8 +324,11 @@ public struct TerminalChatRenderer: Sendable {
     }
 
     /// A service message in words (Telegram-iOS `PresentationStrings`' service-message texts, shortened): who joined,
-    /// left, added or removed whom, the group or channel created or renamed. `names` names the peers it can.
-    static func actionText(_ message: Message, names: [PeerId: String] = [:]) -> String {
+    /// left, added or removed whom, the group or channel created or renamed, who pinned what. `names` names the peers
+    /// it can; `byId` holds the messages a pin may name.
+    static func actionText(
+        _ message: Message, names: [PeerId: String] = [:], byId: [MessageId: Message] = [:]
+    ) -> String {
         guard let action = message.media.compactMap({ $0 as? TelegramMediaAction }).first else {
             return "service message"
         }
@@ -347,7 +350,8 @@ public struct TerminalChatRenderer: Sendable {
             if let id = message.authorId, peers == [id] { return "\(author ?? list(peers)) left" }
             return author.map { "\($0) removed \(list(peers))" } ?? "\(list(peers)) left"
         case .joinedByLink: return "\(author ?? "someone") joined by link"
-        case .pinnedMessageUpdated: return "\(author ?? "someone") pinned a message"
+        case .pinnedMessageUpdated:
+            return PinnedMessageBar.serviceText(author: author, pinned: PinnedMessageBar.target(of: message, in: byId))
         default: return "service message"
         }
     }

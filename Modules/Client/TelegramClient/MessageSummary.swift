@@ -32,6 +32,8 @@ public struct MessageSummary: Codable, Equatable, Sendable {
     public var signature: String?
     /// A service message's action (created, joined, left, renamed, …).
     public var action: ActionSummary?
+    /// Whether the message is pinned in its chat (the `.pinned` tag).
+    public var pinned: Bool
 
     /// The summary of `message`; `chatName` names its chat.
     public init(_ message: Message, chatName: String) {
@@ -56,12 +58,13 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         views = message.attributes.compactMap { $0 as? ViewCountMessageAttribute }.first?.count
         signature = message.attributes.compactMap { $0 as? AuthorSignatureMessageAttribute }.first?.signature
         action = message.media.lazy.compactMap { $0 as? TelegramMediaAction }.first.map { ActionSummary($0.action) }
+        pinned = message.tags.contains(.pinned)
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, chat, chatName, from, fromName, date, outgoing, text, markdown, entities, media, replyTo, edited,
             unsent, failed,
-            album, views, signature, action
+            album, views, signature, action, pinned
     }
 
     /// Every key is written, absent values as `null`, so scripts see the same keys on every message.
@@ -86,6 +89,7 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         try container.encode(views, forKey: .views)
         try container.encode(signature, forKey: .signature)
         try container.encode(action, forKey: .action)
+        try container.encode(pinned, forKey: .pinned)
     }
 
     /// One line for people: `[id] date name: text [media]`, a channel post's signature and views after it.
@@ -100,6 +104,7 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         if let signature { parts.append("— \(signature)") }
         if let views { parts.append("👁 \(views)") }
         if edited { parts.append("(edited)") }
+        if pinned { parts.append("📌") }
         if failed { parts.append("(failed)") } else if unsent { parts.append("(sending)") }
         return parts.joined(separator: " ")
     }

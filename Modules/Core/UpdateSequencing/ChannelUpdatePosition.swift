@@ -5,7 +5,8 @@ public import TelegramApi
 public struct ChannelUpdatePosition: Equatable, Sendable {
     /// How the update relates to the channel's pts.
     public enum Kind: Equatable, Sendable {
-        /// Moves the channel's pts from `pts - count` to `pts`: new, edited and deleted messages.
+        /// Moves the channel's pts from `pts - count` to `pts`: new, edited and deleted messages, pins and unpins
+        /// (`updatePinnedChannelMessages`).
         case pts(pts: Int32, count: Int32)
         /// The server has more for this channel than it pushes (`updateChannelTooLong`): fetch its difference now.
         /// `pts` is the server's, when it says.
@@ -33,6 +34,8 @@ public struct ChannelUpdatePosition: Equatable, Sendable {
             guard let channel = u.message.channelId else { return nil }
             self.init(channelId: channel, kind: .pts(pts: u.pts, count: u.ptsCount))
         case .updateDeleteChannelMessages(let u):
+            self.init(channelId: u.channelId, kind: .pts(pts: u.pts, count: u.ptsCount))
+        case .updatePinnedChannelMessages(let u):
             self.init(channelId: u.channelId, kind: .pts(pts: u.pts, count: u.ptsCount))
         case .updateChannelTooLong(let u):
             self.init(channelId: u.channelId, kind: .tooLong(pts: u.pts))

@@ -61,5 +61,13 @@ public enum PeerActionError: Error, Equatable, Sendable, CustomStringConvertible
         "PARTICIPANT_ID_INVALID": "no such member",
         "USER_PRIVACY_RESTRICTED": "the user's privacy settings do not allow this",
         "ADMIN_RANK_INVALID": "the admin title is longer than 16 characters",
+        "INVITE_HASH_EXPIRED": "the invite link was revoked, has expired or was used up",
+        "INVITE_HASH_INVALID": "no such invite link",
+        "INVITE_HASH_EMPTY": "the invite link is empty",
+        "INVITE_REQUEST_SENT": "the link asks an admin first: the request to join was sent",
+        "INVITES_TOO_MUCH": "the chat has as many invite links as it may",
+        "HIDE_REQUESTER_MISSING": "that user has not asked to join",
+        "EXPIRE_DATE_INVALID": "the expiry date is in the past",
+        "USAGE_LIMIT_INVALID": "the usage limit must be between 1 and 99999",
     ]
 }

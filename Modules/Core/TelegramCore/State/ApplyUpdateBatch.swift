@@ -15,7 +15,8 @@ public import UpdateSequencing
 /// (private chats and basic groups share one id sequence). Channel updates (released by the channels' own pts
 /// sequences) store, edit and delete the channel's messages by their per-channel ids, move its read marks and view
 /// counts, and `channelTooLong` stores the channel's newest messages with a hole below them; each channel's pts is
-/// written as its `ChannelState` in the same transaction. `updateShortSentMessage` is the pending-message
+/// written as its `ChannelState` in the same transaction. Pins (`updatePinnedMessages` in the common pts,
+/// `updatePinnedChannelMessages` in the channel's) tag or untag the stored messages `.pinned` (`PinnedMessages`). `updateShortSentMessage` is the pending-message
 /// manager's.
 public struct UpdateBatchApplier: Sendable {
     public let accountPeerId: PeerId
@@ -42,6 +43,9 @@ public struct UpdateBatchApplier: Sendable {
         public var edited: [MessageId] = []
         /// The messages removed by `updateDeleteMessages`.
         public var deleted: [MessageId] = []
+        /// Stored messages pinned and unpinned (`updatePinnedMessages`, `updatePinnedChannelMessages`).
+        public var pinned: [MessageId] = []
+        public var unpinned: [MessageId] = []
         /// Incoming read marks moved: the chat and the id read up to (the other side read ours: `readOutbox`).
         public var readInbox: [MessageId] = []
         public var readOutbox: [MessageId] = []
@@ -159,6 +163,20 @@ public struct UpdateBatchApplier: Sendable {
                 let deleted = try tx.deleteMessages(globalIds: update.messages, namespace: Namespaces.Message.cloud)
                 summary.deletedMessages += deleted.count
                 summary.deleted += deleted
+            case .update(.updatePinnedMessages(let update)):
+                try flushMessages()
+                let chat = PeerId(update.peer)
+                try pin(
+                    update.pinned,
+                    update.messages.map { MessageId(peerId: chat, namespace: Namespaces.Message.cloud, id: $0) },
+                    into: &summary, transaction: tx)
+            case .update(.updatePinnedChannelMessages(let update)):
+                try flushMessages()
+                let channel = PeerId.channel(update.channelId)
+                try pin(
+                    update.pinned,
+                    update.messages.map { MessageId(peerId: channel, namespace: Namespaces.Message.cloud, id: $0) },
+                    into: &summary, transaction: tx)
             case .update(.updateUserName(let update)):
                 try flushMessages()
                 if var user = try tx.getPeer(.user(update.userId)) as? TelegramUser {
@@ -200,6 +218,14 @@ public struct UpdateBatchApplier: Sendable {
         }
         try tx.setState(AuthorizedAccountState(peerId: accountPeerId, state: batch.state))
         return summary
+    }
+
+    /// Pins or unpins the stored messages `ids` and notes them in `summary`.
+    private func pin(
+        _ pinned: Bool, _ ids: [MessageId], into summary: inout Summary, transaction tx: Transaction
+    ) throws {
+        let changed = try PinnedMessages.setPinned(pinned, ids, transaction: tx)
+        if pinned { summary.pinned += changed } else { summary.unpinned += changed }
     }
 
     /// Whether a typing action starts or goes on (any action but cancel: typing, recording, uploading, …).
