@@ -140,7 +140,8 @@ struct ChatScreenRows {
             var item = ChatScreenItem(
                 content: .sticker(message.id), side: outgoing ? .outgoing : .incoming, frame: frame, fill: nil)
             item.mediaCells = [MediaCellGeometry(messageId: message.id, rect: frame, drawn: picture?.stage)]
-            timePill(&canvas, message, status: status, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY), into: &item)
+            timePill(
+                &canvas, message, status: status, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY), into: &item)
             return item
         }
     }
@@ -220,7 +221,8 @@ struct ChatScreenRows {
                     width: stroke, color: color)
             }
             let width = w + (status == .read ? s.px(4) : 0)
-            return CanvasRect(x: x - stroke / 2, y: midY - h / 2 - stroke / 2, width: width + stroke, height: h + stroke)
+            return CanvasRect(
+                x: x - stroke / 2, y: midY - h / 2 - stroke / 2, width: width + stroke, height: h + stroke)
         case .sending:
             let radius = s.px(4.5), centre = CanvasPoint(x: x + radius, y: midY), segments = 16
             for i in 0..<segments {
@@ -242,7 +244,8 @@ struct ChatScreenRows {
             canvas.fillCircle(center: centre, radius: radius, color: s.failedMark)
             canvas.line(
                 from: CanvasPoint(x: centre.x, y: centre.y - radius * 0.5),
-                to: CanvasPoint(x: centre.x, y: centre.y + radius * 0.5), width: stroke, color: CanvasColor(rgb: 0xFFFFFF))
+                to: CanvasPoint(x: centre.x, y: centre.y + radius * 0.5), width: stroke,
+                color: CanvasColor(rgb: 0xFFFFFF))
             return CanvasRect(x: x, y: midY - radius, width: 2 * radius, height: 2 * radius)
         }
     }
