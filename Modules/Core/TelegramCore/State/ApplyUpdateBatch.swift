@@ -229,8 +229,7 @@ public struct UpdateBatchApplier: Sendable {
     /// - `updateChannelTooLong`: turned into a channel difference by the channel sequencer before any batch.
     /// - `updatePinnedMessages`, `updatePinnedChannelMessages`: which messages are pinned is not stored yet; the
     ///   service message (`messageActionPinMessage`) of a pin arrives as a new message and is stored.
-    /// - `updatePendingJoinRequests`: an admin's count of join requests; this client keeps no such count (`tg
-    ///   requests` asks the server).
+    /// - `updatePendingJoinRequests`: an admin's count of join requests; this client shows no join requests yet.
     /// - `updateUserTyping` and `updateChannelUserTyping` in a forum topic (`top_msg_id` set): not the chat's own
     ///   typing, which is the only typing shown (those without a topic become `TypingNotice`s above).
     public static let ignoredUpdates: Set<String> = [
