@@ -60,8 +60,10 @@ struct History: AsyncParsableCommand {
         let summaries = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
             let name = chatName(peerId, account)
-            return try await HistoryLoading.messages(account, peerId: peerId, limit: limit, timeout: global.timeout)
-                .map { MessageSummary($0, chatName: name) }
+            let messages = try await HistoryLoading.messages(
+                account, peerId: peerId, limit: limit, timeout: global.timeout)
+            let readState = HistoryLoading.readState(account, peerId: peerId)
+            return messages.map { MessageSummary($0, chatName: name, readState: readState) }
         }
         if output.json { return try Output.json(summaries) }
         for summary in summaries { print(summary.line()) }

@@ -159,11 +159,33 @@ import Testing
                 == [
                     "id", "chat", "chatName", "from", "fromName", "date", "outgoing", "text", "markdown", "entities",
                     "media",
-                    "replyTo", "edited", "unsent", "failed", "album", "views", "signature", "action", "pinned",
+                    "replyTo", "edited", "unsent", "failed", "read", "album", "views", "signature", "action", "pinned",
                 ])
         #expect(object["album"] is NSNull && object["views"] is NSNull && object["signature"] is NSNull)
-        #expect(object["action"] is NSNull)
+        #expect(object["action"] is NSNull && object["read"] is NSNull, "an incoming message has no read key value")
         #expect(object["pinned"] as? Bool == false)
+    }
+
+    /// `read` on our messages: at most the chat's outgoing read mark is read, above it not, and `nil` without a state.
+    @Test func aSummaryOfOurMessageSaysWhetherItWasRead() throws {
+        registerSyncCoreTypes()
+        func ours(_ id: Int32) -> Message {
+            Message(
+                stableId: UInt32(id), stableVersion: 0,
+                id: MessageId(peerId: .user(7), namespace: Namespaces.Message.cloud, id: id), globallyUniqueId: nil,
+                groupingKey: nil, threadId: nil, timestamp: 86400, flags: [], tags: [], authorId: .user(1), author: nil,
+                text: "hello", attributes: [], media: [])
+        }
+        let state = CombinedPeerReadState(states: [
+            Namespaces.Message.cloud: PeerReadState(maxIncomingReadId: 0, maxOutgoingReadId: 5, maxKnownId: 6, count: 0)
+        ])
+        #expect(MessageSummary(ours(5), chatName: "Bob", readState: state).read == true)
+        #expect(MessageSummary(ours(6), chatName: "Bob", readState: state).read == false)
+        #expect(MessageSummary(ours(6), chatName: "Bob").read == nil)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(MessageSummary(ours(5), chatName: "Bob", readState: state)), as: UTF8.self)
+        #expect(json.contains(#""read":true"#), "\(json)")
     }
 
     @Test func watchEventsKeepEveryKeyOnEveryLine() throws {

@@ -219,6 +219,10 @@ struct DownloadResult: Decodable {
         let quiet = try await harness.tg(["send", "@bob_cli", "quiet", "--file", text, "--json"])
         #expect(quiet.status == 0 && quiet.errorOutput.isEmpty)
         let quietMessage = try JSONDecoder().decode(MessageSummary.self, from: quiet.stdout)
+        // Bob has not read it yet: `history --json` says so, and `render` draws one check.
+        let unreadYet = try await harness.tgJSON([MessageSummary].self, ["history", "@bob_cli", "--limit", "3"])
+        #expect(unreadYet.last?.id == quietMessage.id && unreadYet.last?.read == false, "\(unreadYet.map(\.read))")
+        #expect(unreadYet.allSatisfy { $0.outgoing || $0.read == nil }, "incoming messages have no read state")
 
         // watch prints what happens while it runs — Bob's new message, his edit, his read mark on ours, his delete —
         // and stops at --count.
@@ -249,9 +253,16 @@ struct DownloadResult: Decodable {
             #expect(events[3].ids == [live.id] && events.allSatisfy { $0.chat == received.chat })
         }
 
-        // render --ansi draws the chat; --png draws it as a phone screen with its pictures, --fit as tall as it needs.
+        // Bob read it (Telethon's send_read_acknowledge, updateReadHistoryOutbox here): `history --json` says so.
+        let readNow = try await harness.tgJSON([MessageSummary].self, ["history", "@bob_cli", "--limit", "3"])
+        #expect(readNow.first { $0.id == quietMessage.id }?.read == true, "\(readNow.map(\.read))")
+
+        // render --ansi draws the chat, our messages read by Bob with ✓✓; --png draws it as a phone screen with its
+        // pictures, --fit as tall as it needs.
         let rendered = try await harness.tg(["render", "@bob_cli", "--ansi", "--plain", "--width", "60"])
         #expect(rendered.status == 0 && rendered.output.contains("now edited") && rendered.output.contains("notes.txt"))
+        let footers = rendered.output.split(separator: "\n").filter { $0.contains("✓") }
+        #expect(!footers.isEmpty && footers.allSatisfy { $0.contains("✓✓") }, "Bob read all of ours: \(footers)")
         #expect(rendered.output.contains("╭") && !rendered.output.contains("\u{1B}["))
         try await checkPNG(harness, media)
 

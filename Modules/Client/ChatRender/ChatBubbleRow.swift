@@ -16,7 +16,7 @@ struct ChatBubbleRow {
     let byId: [MessageId: Message]
     let mergedAbove: Bool
     let mergedBelow: Bool
-    let isRead: Bool
+    let status: OutgoingStatus?
 
     var style: ChatScreenStyle { rows.style }
 
@@ -39,7 +39,7 @@ struct ChatBubbleRow {
         let timeText = (MessageAuthorship.postStatus(first).map { $0 + "  " } ?? "") + rows.renderer.time(first)
         let timeSize = s.px(s.timeSize)
         let timeLaid = TextLayout.layout(timeText, width: s.pixelWidth, fontSize: timeSize)
-        let checks = outgoing ? s.px(16) : 0
+        let checks = status == nil ? 0 : s.px(16)
         let timeWidth = timeLaid.bounds.width + checks, timeHeight = timeLaid.bounds.height
 
         // The author's name: a group member's in their colour, a channel's title on its post (the first bubble of a
@@ -215,9 +215,10 @@ struct ChatBubbleRow {
                     item.mediaCells.append(MediaCellGeometry(messageId: id, rect: rect, drawn: picture?.stage))
                 }
                 if laid == nil {
-                    item.timeOrigin = rows.timePill(
-                        &canvas, first, isRead: isRead,
-                        bottomRight: CanvasPoint(x: x + inset + gridWidth, y: top + mediaTop + gridHeight))
+                    rows.timePill(
+                        &canvas, first, status: status,
+                        bottomRight: CanvasPoint(x: x + inset + gridWidth, y: top + mediaTop + gridHeight),
+                        into: &item)
                 }
             }
 
@@ -233,9 +234,7 @@ struct ChatBubbleRow {
                     let timeOrigin = CanvasPoint(
                         x: frame.maxX - padH - timeWidth, y: frame.maxY - padV - timeHeight)
                     drawTime(
-                        &canvas, timeText, at: timeOrigin, color: timeColor, outgoing: outgoing,
-                        width: timeLaid.bounds.width)
-                    item.timeOrigin = timeOrigin
+                        &canvas, timeText, at: timeOrigin, color: timeColor, width: timeLaid.bounds.width, into: &item)
                 }
             }
 
@@ -253,24 +252,25 @@ struct ChatBubbleRow {
                 let timeOrigin = CanvasPoint(
                     x: frame.maxX - padH - timeWidth, y: frame.maxY - padV - timeHeight + s.px(2))
                 drawTime(
-                    &canvas, timeText, at: timeOrigin, color: timeColor, outgoing: outgoing,
-                    width: timeLaid.bounds.width)
-                item.timeOrigin = timeOrigin
+                    &canvas, timeText, at: timeOrigin, color: timeColor, width: timeLaid.bounds.width, into: &item)
             }
             return item
         }
     }
 
+    /// The time at `origin` and our status marks after it, both recorded in `item`.
     private func drawTime(
-        _ canvas: inout Canvas, _ text: String, at origin: CanvasPoint, color: CanvasColor, outgoing: Bool,
-        width: Double
+        _ canvas: inout Canvas, _ text: String, at origin: CanvasPoint, color: CanvasColor, width: Double,
+        into item: inout ChatScreenItem
     ) {
         let s = style
         canvas.drawText(text, width: s.pixelWidth, fontSize: s.px(s.timeSize), at: origin, color: color)
-        if outgoing {
+        item.timeOrigin = origin
+        if let status {
             let height = TextLayout.layout(text, width: s.pixelWidth, fontSize: s.px(s.timeSize)).bounds.height
-            rows.drawChecks(
-                &canvas, x: origin.x + width + s.px(3), midY: origin.y + height / 2, read: isRead, color: color)
+            item.status = status
+            item.statusFrame = rows.drawStatus(
+                &canvas, status, x: origin.x + width + s.px(3), midY: origin.y + height / 2, color: color)
         }
     }
 

@@ -62,6 +62,10 @@ public struct ChatScreenItem: Sendable {
     public var waveformColor: CanvasColor?
     /// Where the time is drawn.
     public var timeOrigin: CanvasPoint?
+    /// Our message's status after the time (one check sent, two read, …) and the box its marks are drawn in; `nil`
+    /// for incoming messages and a channel's posts.
+    public var status: OutgoingStatus?
+    public var statusFrame: CanvasRect?
     /// The name heading the bubble (a group member's, a channel's on its post), where and in which colour it is drawn.
     public var authorName: String?
     public var authorOrigin: CanvasPoint?

@@ -1,4 +1,5 @@
 import ChatHistory
+import Foundation
 import Postbox
 import SyncCore
 import TextLayout
@@ -103,18 +104,12 @@ struct ChatScreenRows {
     ) -> ChatScreenRow {
         let messages = entry.messages
         let first = messages[0]
-        let isRead = {
-            switch entry {
-            case .message(let message): return message.isRead
-            case .group(_, let group): return group.allSatisfy(\.isRead)
-            default: return false
-            }
-        }()
+        let status = OutgoingStatus.of(entry)
         switch ChatMessageItemClassifier.kind(of: messages) {
         case .sticker, .animatedSticker:
-            return sticker(first, mergedAbove: mergedAbove, isRead: isRead)
+            return sticker(first, mergedAbove: mergedAbove, status: status)
         case .largeEmoji:
-            return largeEmoji(first, mergedAbove: mergedAbove, isRead: isRead)
+            return largeEmoji(first, mergedAbove: mergedAbove, status: status)
         case .bubble(let contents):
             if contents.count == 1, case .action = contents[0] {
                 return pill(
@@ -123,13 +118,13 @@ struct ChatScreenRows {
             }
             return ChatBubbleRow(
                 rows: self, messages: messages, contents: contents, byId: byId, mergedAbove: mergedAbove,
-                mergedBelow: mergedBelow, isRead: isRead
+                mergedBelow: mergedBelow, status: status
             ).row
         }
     }
 
     /// A sticker's first frame in a square on its side, the time in a pill at its bottom right.
-    private func sticker(_ message: Message, mergedAbove: Bool, isRead: Bool) -> ChatScreenRow {
+    private func sticker(_ message: Message, mergedAbove: Bool, status: OutgoingStatus?) -> ChatScreenRow {
         let s = style
         let side = s.px(s.stickerSide)
         let outgoing = !MessageAuthorship.isIncoming(message)
@@ -147,14 +142,14 @@ struct ChatScreenRows {
             var item = ChatScreenItem(
                 content: .sticker(message.id), side: outgoing ? .outgoing : .incoming, frame: frame, fill: nil)
             item.mediaCells = [MediaCellGeometry(messageId: message.id, rect: frame, drawn: picture?.stage)]
-            item.timeOrigin = timePill(
-                &canvas, message, isRead: isRead, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY))
+            timePill(
+                &canvas, message, status: status, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY), into: &item)
             return item
         }
     }
 
     /// One to three emoji, large, without a bubble.
-    private func largeEmoji(_ message: Message, mergedAbove: Bool, isRead: Bool) -> ChatScreenRow {
+    private func largeEmoji(_ message: Message, mergedAbove: Bool, status: OutgoingStatus?) -> ChatScreenRow {
         let s = style
         let outgoing = !MessageAuthorship.isIncoming(message)
         let size = s.px(s.largeEmojiSize)
@@ -172,49 +167,88 @@ struct ChatScreenRows {
                 content: .largeEmoji(message.id), side: outgoing ? .outgoing : .incoming, frame: frame, fill: nil)
             item.textOrigin = CanvasPoint(x: x, y: top)
             item.textLines = laid.lineCount
-            item.timeOrigin = timePill(
-                &canvas, message, isRead: isRead, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY + pillHeight))
+            timePill(
+                &canvas, message, status: status, bottomRight: CanvasPoint(x: frame.maxX, y: frame.maxY + pillHeight),
+                into: &item)
             return item
         }
     }
 
-    /// The time (and our check marks) in white on a translucent pill whose bottom right is `bottomRight` less a
-    /// margin; returns where the time's text is.
-    func timePill(_ canvas: inout Canvas, _ message: Message, isRead: Bool, bottomRight: CanvasPoint) -> CanvasPoint {
+    /// The time (and our status marks) in white on a translucent pill whose bottom right is `bottomRight` less a
+    /// margin; records where the time and the marks are in `item`.
+    func timePill(
+        _ canvas: inout Canvas, _ message: Message, status: OutgoingStatus?, bottomRight: CanvasPoint,
+        into item: inout ChatScreenItem
+    ) {
         let s = style
         let text = renderer.time(message)
         let size = s.px(s.timeSize)
         let laid = TextLayout.layout(text, width: s.pixelWidth, fontSize: size)
-        let outgoing = !MessageAuthorship.isIncoming(message)
-        let checks = outgoing ? s.px(16) : 0
-        let width = laid.bounds.width + checks + s.px(12), height = laid.bounds.height + s.px(4)
+        let marks = status == nil ? 0 : s.px(16)
+        let width = laid.bounds.width + marks + s.px(12), height = laid.bounds.height + s.px(4)
         let frame = CanvasRect(
             x: bottomRight.x - s.px(6) - width, y: bottomRight.y - s.px(6) - height, width: width, height: height)
         canvas.fill(frame, radii: .all(height / 2), color: CanvasColor(rgb: 0x000000, alpha: 0.4))
         let origin = CanvasPoint(x: frame.x + s.px(6), y: frame.y + s.px(2))
         canvas.drawText(text, width: s.pixelWidth, fontSize: size, at: origin, color: s.pillText)
-        if outgoing {
-            drawChecks(
-                &canvas, x: origin.x + laid.bounds.width + s.px(3), midY: frame.y + height / 2, read: isRead,
+        item.timeOrigin = origin
+        if let status {
+            item.status = status
+            item.statusFrame = drawStatus(
+                &canvas, status, x: origin.x + laid.bounds.width + s.px(3), midY: frame.y + height / 2,
                 color: s.pillText)
         }
-        return origin
     }
 
-    /// One check mark (sent) or two (read), Telegram's, as strokes `s.px(11)` wide centred on `midY`.
-    func drawChecks(_ canvas: inout Canvas, x: Double, midY: Double, read: Bool, color: CanvasColor) {
+    /// The marks of `status` in `color`, `s.px(13)` wide at most from `x`, centred on `midY`; returns the box they
+    /// are drawn in. Telegram-iOS draws them as images (`ChatMessageDateAndStatusNode`: `checkSentNode` and
+    /// `checkReadNode`, the second check offset to the right; a clock while sending); here they are strokes: one
+    /// check (sent), two (read), a clock face with two hands (sending), a red disc with a white bar (failed).
+    func drawStatus(
+        _ canvas: inout Canvas, _ status: OutgoingStatus, x: Double, midY: Double, color: CanvasColor
+    ) -> CanvasRect {
         let s = style
         let w = s.px(9), h = s.px(7), stroke = s.px(1.3)
-        for offset in read ? [0.0, s.px(4)] : [0.0] {
-            let left = x + offset, top = midY - h / 2
-            if offset == 0 {
+        switch status {
+        case .sent, .read:
+            for offset in status == .read ? [0.0, s.px(4)] : [0.0] {
+                let left = x + offset, top = midY - h / 2
+                if offset == 0 {
+                    canvas.line(
+                        from: CanvasPoint(x: left, y: top + h * 0.55), to: CanvasPoint(x: left + w * 0.35, y: top + h),
+                        width: stroke, color: color)
+                }
                 canvas.line(
-                    from: CanvasPoint(x: left, y: top + h * 0.55), to: CanvasPoint(x: left + w * 0.35, y: top + h),
+                    from: CanvasPoint(x: left + w * 0.35, y: top + h), to: CanvasPoint(x: left + w, y: top),
                     width: stroke, color: color)
             }
+            let width = w + (status == .read ? s.px(4) : 0)
+            return CanvasRect(
+                x: x - stroke / 2, y: midY - h / 2 - stroke / 2, width: width + stroke, height: h + stroke)
+        case .sending:
+            let radius = s.px(4.5), centre = CanvasPoint(x: x + radius, y: midY), segments = 16
+            for i in 0..<segments {
+                let a = Double(i) / Double(segments) * 2 * .pi, b = Double(i + 1) / Double(segments) * 2 * .pi
+                canvas.line(
+                    from: CanvasPoint(x: centre.x + radius * cos(a), y: centre.y + radius * sin(a)),
+                    to: CanvasPoint(x: centre.x + radius * cos(b), y: centre.y + radius * sin(b)), width: stroke,
+                    color: color)
+            }
             canvas.line(
-                from: CanvasPoint(x: left + w * 0.35, y: top + h), to: CanvasPoint(x: left + w, y: top), width: stroke,
-                color: color)
+                from: centre, to: CanvasPoint(x: centre.x, y: centre.y - radius * 0.6), width: stroke, color: color)
+            canvas.line(
+                from: centre, to: CanvasPoint(x: centre.x + radius * 0.5, y: centre.y), width: stroke, color: color)
+            return CanvasRect(
+                x: x - stroke / 2, y: midY - radius - stroke / 2, width: 2 * radius + stroke,
+                height: 2 * radius + stroke)
+        case .failed:
+            let radius = s.px(5), centre = CanvasPoint(x: x + radius, y: midY)
+            canvas.fillCircle(center: centre, radius: radius, color: s.failedMark)
+            canvas.line(
+                from: CanvasPoint(x: centre.x, y: centre.y - radius * 0.5),
+                to: CanvasPoint(x: centre.x, y: centre.y + radius * 0.5), width: stroke,
+                color: CanvasColor(rgb: 0xFFFFFF))
+            return CanvasRect(x: x, y: midY - radius, width: 2 * radius, height: 2 * radius)
         }
     }
 }

@@ -43,6 +43,8 @@ public struct ChatScreenStyle: Sendable {
     public var outgoingAccent = CanvasColor(rgb: 0x3FAA3C)
     public var incomingTime = CanvasColor(rgb: 0x8D8E93)
     public var outgoingTime = CanvasColor(rgb: 0x3FAA3C)
+    /// The disc of a message that failed to send (Telegram-iOS's day theme's destructive red).
+    public var failedMark = CanvasColor(rgb: 0xFF3B30)
     /// Date headers, service messages and the time over a photo or sticker: white text on a translucent pill.
     public var pill = CanvasColor(rgb: 0x000000, alpha: 0.22)
     public var pillText = CanvasColor(rgb: 0xFFFFFF)

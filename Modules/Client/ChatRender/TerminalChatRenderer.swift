@@ -49,7 +49,8 @@ public struct TerminalChatRenderer: Sendable {
             case .message, .group:
                 let first = entry.messages.first
                 lines += item(
-                    entry.messages, byId: byId, continuesRun: first.map { Self.continues(previous, $0) } ?? false)
+                    entry.messages, status: OutgoingStatus.of(entry), byId: byId,
+                    continuesRun: first.map { Self.continues(previous, $0) } ?? false)
                 previous = first
             }
         }
@@ -68,11 +69,13 @@ public struct TerminalChatRenderer: Sendable {
             && !service(message) && abs(message.timestamp - previous.timestamp) < 600
     }
 
-    private func item(_ messages: [Message], byId: [MessageId: Message], continuesRun: Bool) -> [String] {
+    private func item(
+        _ messages: [Message], status outgoingStatus: OutgoingStatus?, byId: [MessageId: Message], continuesRun: Bool
+    ) -> [String] {
         guard let first = messages.first else { return [] }
         let outgoing = !MessageAuthorship.isIncoming(first)
         let status = MessageAuthorship.postStatus(first).map { $0 + "  " } ?? ""
-        let footer = status + time(first) + (outgoing ? (first.flags.contains(.unsent) ? " ◷" : " ✓") : "")
+        let footer = status + time(first) + (outgoingStatus.map { " " + $0.terminalMarks } ?? "")
         switch ChatMessageItemClassifier.kind(of: messages) {
         case .largeEmoji:
             return place([first.text, dimmed(footer)], outgoing: outgoing)

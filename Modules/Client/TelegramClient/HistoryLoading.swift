@@ -47,6 +47,12 @@ public enum HistoryLoading {
         }
     }
 
+    /// The chat's read states as stored (`nil` when it has none or they cannot be read): what `MessageSummary.read`
+    /// compares our messages with.
+    public static func readState(_ account: Account, peerId: PeerId) -> CombinedPeerReadState? {
+        (try? account.postbox.readTransactionSync { try $0.getCombinedPeerReadState(peerId) }) ?? nil
+    }
+
     /// The stored message `id` of `peerId` (a server id), `.notFound` if there is none.
     public static func message(_ account: Account, peerId: PeerId, id: Int32) throws(ClientError) -> Message {
         let messageId =

@@ -24,6 +24,10 @@ public struct MessageSummary: Codable, Equatable, Sendable {
     public var edited: Bool
     public var unsent: Bool
     public var failed: Bool
+    /// Our message read by the other side (its id at most the chat's outgoing read mark in Postbox, which
+    /// `updateReadHistoryOutbox` and `updateReadChannelOutbox` move; `tg history` draws it as ✓✓); `nil` for incoming
+    /// messages and when the chat's read state was not given.
+    public var read: Bool?
     /// The album's grouping key, when the message is part of one.
     public var album: Int64?
     /// A channel post's view count (`views`), as the server last said.
@@ -35,8 +39,8 @@ public struct MessageSummary: Codable, Equatable, Sendable {
     /// Whether the message is pinned in its chat (the `.pinned` tag).
     public var pinned: Bool
 
-    /// The summary of `message`; `chatName` names its chat.
-    public init(_ message: Message, chatName: String) {
+    /// The summary of `message`; `chatName` names its chat, `readState` is the chat's (for `read`).
+    public init(_ message: Message, chatName: String, readState: CombinedPeerReadState? = nil) {
         id = message.id.id
         chat = PeerResolver.handle(message.id.peerId)
         self.chatName = chatName
@@ -54,6 +58,9 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         edited = message.attributes.contains { $0 is EditedMessageAttribute }
         unsent = message.flags.contains(.unsent)
         failed = message.attributes.contains { $0 is SendFailureAttribute }
+        if outgoing, let readState {
+            read = message.id.id <= (readState.states[message.id.namespace]?.maxOutgoingReadId ?? 0)
+        }
         album = message.groupingKey
         views = message.attributes.compactMap { $0 as? ViewCountMessageAttribute }.first?.count
         signature = message.attributes.compactMap { $0 as? AuthorSignatureMessageAttribute }.first?.signature
@@ -63,7 +70,7 @@ public struct MessageSummary: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case id, chat, chatName, from, fromName, date, outgoing, text, markdown, entities, media, replyTo, edited,
-            unsent, failed,
+            unsent, failed, read,
             album, views, signature, action, pinned
     }
 
@@ -85,6 +92,7 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         try container.encode(edited, forKey: .edited)
         try container.encode(unsent, forKey: .unsent)
         try container.encode(failed, forKey: .failed)
+        try container.encode(read, forKey: .read)
         try container.encode(album, forKey: .album)
         try container.encode(views, forKey: .views)
         try container.encode(signature, forKey: .signature)

@@ -19,4 +19,5 @@ public func registerSyncCoreTypes() {
     declareEncodable(NotificationMessageAttribute.self)
     declareEncodable(ViewCountMessageAttribute.self)
     declareEncodable(AuthorSignatureMessageAttribute.self)
+    declareEncodable(ConsumableContentMessageAttribute.self)
 }

@@ -86,6 +86,11 @@ extension StoreMessage {
                 attributes.append(AuthorSignatureMessageAttribute(signature: signature))
             }
             let media = telegramMedia(message.media)
+            // Voice notes and round videos carry whether they were played (Telegram-iOS adds the attribute to
+            // both, consumed unless `media_unread`).
+            if media.contains(where: { ($0 as? TelegramMediaFile).map { $0.isVoice || $0.isInstantVideo } ?? false }) {
+                attributes.append(ConsumableContentMessageAttribute(consumed: !message.mediaUnread))
+            }
             var flags: MessageFlags = []
             if !message.out { flags.insert(.incoming) }
             self.init(

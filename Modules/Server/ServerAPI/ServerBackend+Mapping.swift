@@ -33,8 +33,8 @@ extension ServerBackend {
         }
         return .message(
             .init(
-                out: message.outgoing, silent: message.silent, pinned: message.pinned,
-                id: Int32(truncatingIfNeeded: message.id),
+                out: message.outgoing, mediaUnread: message.mediaUnread, silent: message.silent,
+                pinned: message.pinned, id: Int32(truncatingIfNeeded: message.id),
                 fromId: .peerUser(.init(userId: message.fromId)), peerId: apiPeer(message.peer),
                 fwdFrom: message.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }, replyTo: replyTo,
                 date: message.date, message: message.text,

@@ -72,6 +72,8 @@ extension ServerBackend {
             return try getPeerDialogs(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.toggleDialogPin: return try toggleDialogPin(f, caller: try signedIn())
         case let f as Api.functions.messages.readHistory: return try readHistory(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.readMessageContents:
+            return try readMessageContents(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.editMessage: return try editMessage(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.deleteMessages:
             return try deleteMessages(f, caller: try signedIn()).serialized()

@@ -100,7 +100,8 @@ extension ServerBackend {
                             entities: Self.encodeEntities(outgoing.entities), media: outgoing.media?.serialized(),
                             mediaKind: outgoing.mediaKind, replyTo: reply, forward: outgoing.forward?.serialized(),
                             groupedId: outgoing.groupedId, silent: outgoing.silent,
-                            action: outgoing.action?.serialized())
+                            action: outgoing.action?.serialized(),
+                            mediaUnread: outgoing.mediaKind == MediaKind.voice.rawValue)
                         try tx.insert(record)
                         let message = apiMessage(record)
                         let pts = try tx.appendUpdate(owner: owner, ptsCount: 1, date: date) { pts in

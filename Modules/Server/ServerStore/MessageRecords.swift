@@ -46,12 +46,15 @@ public struct MessageRecord: Sendable, Equatable {
     public var action: [UInt8]?
     /// Pinned in this box's conversation (`messages.updatePinnedMessage`; migration 10).
     public var pinned: Bool
+    /// A voice note its recipient has not listened to yet (`media_unread`; `messages.readMessageContents` clears it on
+    /// every copy; migration 15).
+    public var mediaUnread: Bool
 
     public init(
         owner: Int64, id: Int64, globalId: Int64, peer: PeerRef, fromId: Int64, outgoing: Bool, date: Int32,
         editDate: Int32? = nil, text: String, entities: [UInt8]? = nil, media: [UInt8]? = nil, mediaKind: Int64 = 0,
         replyTo: Int64? = nil, forward: [UInt8]? = nil, groupedId: Int64? = nil, silent: Bool = false,
-        action: [UInt8]? = nil, pinned: Bool = false
+        action: [UInt8]? = nil, pinned: Bool = false, mediaUnread: Bool = false
     ) {
         self.owner = owner
         self.id = id
@@ -71,6 +74,7 @@ public struct MessageRecord: Sendable, Equatable {
         self.silent = silent
         self.action = action
         self.pinned = pinned
+        self.mediaUnread = mediaUnread
     }
 }
 

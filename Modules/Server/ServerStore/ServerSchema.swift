@@ -192,5 +192,10 @@ enum ServerSchema {
         ALTER TABLE chats ADD COLUMN migrated_to INTEGER;
         CREATE INDEX chats_by_migrated_to ON chats(migrated_to) WHERE migrated_to IS NOT NULL;
         """,
+        // 15: a voice note not yet listened to (core.telegram.org constructor `message`, flag `media_unread`; method
+        // `messages.readMessageContents`), on each box's copy.
+        """
+        ALTER TABLE messages ADD COLUMN media_unread INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 }

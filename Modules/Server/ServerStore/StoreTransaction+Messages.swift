@@ -3,7 +3,7 @@ public import SQLite
 extension StoreTransaction {
     static let messageColumns = """
         owner, id, global_id, peer_kind, peer_id, from_id, outgoing, date, edit_date, text, entities, media, \
-        media_kind, reply_to, forward, grouped_id, silent, action, pinned
+        media_kind, reply_to, forward, grouped_id, silent, action, pinned, media_unread
         """
 
     static func message(_ row: Statement) -> MessageRecord {
@@ -14,7 +14,8 @@ extension StoreTransaction {
             editDate: row.optionalInt64(8).map { Int32(truncatingIfNeeded: $0) }, text: row.text(9),
             entities: row.optionalBytes(10), media: row.optionalBytes(11), mediaKind: row.int64(12),
             replyTo: row.optionalInt64(13), forward: row.optionalBytes(14), groupedId: row.optionalInt64(15),
-            silent: row.int64(16) != 0, action: row.optionalBytes(17), pinned: row.int64(18) != 0)
+            silent: row.int64(16) != 0, action: row.optionalBytes(17), pinned: row.int64(18) != 0,
+            mediaUnread: row.int64(19) != 0)
     }
 
     /// The next message id of `owner`'s message box.
@@ -27,7 +28,7 @@ extension StoreTransaction {
     /// Stores a message and moves its dialog's top message to it.
     public func insert(_ message: MessageRecord) throws(SQLiteError) {
         try run(
-            "INSERT INTO messages (\(Self.messageColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO messages (\(Self.messageColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .integer(message.owner), .integer(message.id), .integer(message.globalId),
                 .integer(message.peer.kind.rawValue), .integer(message.peer.id), .integer(message.fromId),
@@ -35,7 +36,7 @@ extension StoreTransaction {
                 .optional(message.editDate.map(Int64.init)), .text(message.text), .optional(message.entities),
                 .optional(message.media), .integer(message.mediaKind), .optional(message.replyTo),
                 .optional(message.forward), .optional(message.groupedId), .integer(message.silent ? 1 : 0),
-                .optional(message.action), .integer(message.pinned ? 1 : 0),
+                .optional(message.action), .integer(message.pinned ? 1 : 0), .integer(message.mediaUnread ? 1 : 0),
             ])
         try run(
             """

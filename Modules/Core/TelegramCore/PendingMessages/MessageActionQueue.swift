@@ -163,6 +163,15 @@ public final class MessageActionQueue: @unchecked Sendable {
                         .init(
                             update: .updateDeleteMessages(
                                 .init(messages: ids, pts: moved.pts, ptsCount: moved.ptsCount)), date: date)))
+            case .readMessageContents(let ids):
+                let affected = try await call(Api.functions.messages.readMessageContents(id: ids))
+                // Nothing changed on the server (already listened to): no pts to hand on.
+                guard case .affectedMessages(let moved) = affected, moved.ptsCount > 0 else { return .success(()) }
+                stateManager.addUpdates(
+                    .updateShort(
+                        .init(
+                            update: .updateReadMessagesContents(
+                                .init(messages: ids, pts: moved.pts, ptsCount: moved.ptsCount)), date: date)))
             }
             return .success(())
         } catch {

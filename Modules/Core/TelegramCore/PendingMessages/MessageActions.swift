@@ -38,6 +38,21 @@ extension Account {
         try await confirmed(id)
     }
 
+    /// Marks a voice note or round video listened to (Telegram-iOS `markMessageContentAsConsumedInteractively`,
+    /// `messages.readMessageContents`): its `ConsumableContentMessageAttribute` is consumed at once and the sender gets
+    /// `updateReadMessagesContents`. Only an incoming, unplayed cloud message is sent; anything else returns at once.
+    /// Returns once the server has it; `.network` means it is stored and will be sent again.
+    public func markListened(_ messageId: MessageId) async throws(MessageActionError) {
+        guard messageId.namespace == Namespaces.Message.cloud else { throw .notSent(messageId) }
+        let id = try write { tx -> Int64? in
+            guard let message = try tx.getMessage(messageId), message.flags.contains(.incoming),
+                try ConsumedContents.markConsumed(messageId, transaction: tx)
+            else { return nil }
+            return try PendingMessageActionsEntry.append(.readMessageContents(ids: [messageId.id]), transaction: tx)
+        }
+        if let id { try await confirmed(id) }
+    }
+
     /// Replaces a sent message's text and entities (`messages.editMessage`); the answer's `updateEditMessage` is
     /// applied through the state manager, so every view shows the edit with its `EditedMessageAttribute`. The server's
     /// `MESSAGE_NOT_MODIFIED` (the message already says this) is success.

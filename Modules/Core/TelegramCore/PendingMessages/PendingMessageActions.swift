@@ -12,6 +12,8 @@ public enum PendingMessageAction: Equatable, Sendable {
     case readHistory(peerId: PeerId, maxId: Int32)
     /// `messages.deleteMessages` of these cloud ids (`revoke` with `forEveryone`).
     case deleteMessages(ids: [Int32], forEveryone: Bool)
+    /// `messages.readMessageContents` of these cloud ids: voice notes listened to.
+    case readMessageContents(ids: [Int32])
 
     /// At most this many ids in one stored delete (the server's limit per call is 100; longer lists are split).
     static let maxIds = 100
@@ -24,6 +26,8 @@ public enum PendingMessageAction: Equatable, Sendable {
                 + Self.le(UInt64(UInt32(bitPattern: maxId)), 4)
         case .deleteMessages(let ids, let forEveryone):
             return [1, forEveryone ? 1 : 0] + ids.flatMap { Self.le(UInt64(UInt32(bitPattern: $0)), 4) }
+        case .readMessageContents(let ids):
+            return [2] + ids.flatMap { Self.le(UInt64(UInt32(bitPattern: $0)), 4) }
         }
     }
 
@@ -38,6 +42,9 @@ public enum PendingMessageAction: Equatable, Sendable {
         case 1 where bytes.count >= 2 && (bytes.count - 2) % 4 == 0 && (bytes.count - 2) / 4 <= Self.maxIds:
             let ids = stride(from: 2, to: bytes.count, by: 4).map { Int32(bitPattern: UInt32(Self.read(bytes, $0, 4))) }
             self = .deleteMessages(ids: ids, forEveryone: bytes[1] != 0)
+        case 2 where (bytes.count - 1) % 4 == 0 && (bytes.count - 1) / 4 <= Self.maxIds:
+            let ids = stride(from: 1, to: bytes.count, by: 4).map { Int32(bitPattern: UInt32(Self.read(bytes, $0, 4))) }
+            self = .readMessageContents(ids: ids)
         default:
             return nil
         }

@@ -67,6 +67,9 @@ public final class AccountStateManager: @unchecked Sendable {
         /// `updates.getChannelDifference` calls, every channel's.
         public var channelDifferences = 0
         public var storedMessages = 0
+        /// Updates of a kind neither applied nor deliberately ignored, by constructor (`UpdateBatchApplier`'s
+        /// `Summary.unhandled`): a test asserts none were dropped.
+        public var unhandledUpdates: [String: Int] = [:]
         public var resets = 0
         public var failures = 0
         /// Wall-clock seconds spent in batch transactions (storing), for benchmarks.
@@ -438,6 +441,7 @@ public final class AccountStateManager: @unchecked Sendable {
             statisticsValue.withLock {
                 $0.batches += 1
                 $0.storedMessages += summary.storedMessages
+                for name in summary.unhandled { $0.unhandledUpdates[name, default: 0] += 1 }
                 $0.applySeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             }
             stateValue.set(.single(batch.state))

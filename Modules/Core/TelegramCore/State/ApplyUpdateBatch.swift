@@ -49,8 +49,13 @@ public struct UpdateBatchApplier: Sendable {
         /// Incoming read marks moved: the chat and the id read up to (the other side read ours: `readOutbox`).
         public var readInbox: [MessageId] = []
         public var readOutbox: [MessageId] = []
+        /// Voice notes and round videos marked played by `updateReadMessagesContents`.
+        public var consumed: [MessageId] = []
         /// Channels whose recent history `channelDifferenceTooLong` replaced (a hole below its newest messages).
         public var resetChannels: [PeerId] = []
+        /// Update constructors neither applied nor deliberately ignored (`ignoredUpdates`), in order: a kind this
+        /// client does not know yet, counted rather than dropped silently (`AccountStateManager.Statistics`).
+        public var unhandled: [String] = []
         /// Typing notices (`updateUserTyping`, `updateChatUserTyping`, `updateChannelUserTyping`), and the end of
         /// the typing of whoever sent a new message: not stored, for `PeerActivities`.
         public var typing: [TypingNotice] = []
@@ -158,6 +163,12 @@ public struct UpdateBatchApplier: Sendable {
                 try tx.applyOutgoingReadMaxId(id)
                 summary.readStates += 1
                 summary.readOutbox.append(id)
+            case .update(.updateReadMessagesContents(let update)):
+                // Voice notes played (by us on another device, or by the other side on our messages): global ids.
+                try flushMessages()
+                for id in try tx.messageIds(globalIds: update.messages, namespace: Namespaces.Message.cloud) {
+                    if try ConsumedContents.markConsumed(id, transaction: tx) { summary.consumed.append(id) }
+                }
             case .update(.updateDeleteMessages(let update)):
                 try flushMessages()
                 let deleted = try tx.deleteMessages(globalIds: update.messages, namespace: Namespaces.Message.cloud)
@@ -208,8 +219,14 @@ public struct UpdateBatchApplier: Sendable {
             case .newEncryptedMessage(let message):
                 try flushMessages()
                 try secretChats?(.updateNewEncryptedMessage(.init(message: message, qts: batch.state.qts)), tx)
-            default:
+            case .sentMessage:
+                // Our own send's answer: the pending-message manager matches it with the message it confirms.
                 break
+            case .update(let update) where Self.ignoredUpdates.contains(Self.constructorName(update)):
+                // Deliberately not stored; each constructor's reason is in `ignoredUpdates`.
+                break
+            case .update(let update):
+                summary.unhandled.append(Self.constructorName(update))
             }
         }
         try flushMessages()
@@ -226,6 +243,28 @@ public struct UpdateBatchApplier: Sendable {
     ) throws {
         let changed = try PinnedMessages.setPinned(pinned, ids, transaction: tx)
         if pinned { summary.pinned += changed } else { summary.unpinned += changed }
+    }
+
+    /// Update constructors tg-server sends that a batch deliberately does not store (`Modules/Core/README.md`, "Updates
+    /// not stored"); any other constructor not applied above is counted in `Summary.unhandled`:
+    /// - `updateMessageID`: the `random_id` → id of our own send, in the send's own answer; the pending-message
+    ///   manager matches it (Telegram-iOS likewise only uses it to match pending messages).
+    /// - `updateChannel`: a channel changed (title, rights, username, membership); the same `Updates` carries the
+    ///   channel in its `chats`, which `storePeers` has already stored.
+    /// - `updateChatDefaultBannedRights`: a group's default rights; its `chats` carry the group with them, stored.
+    /// - `updateChannelTooLong`: turned into a channel difference by the channel sequencer before any batch.
+    /// - `updatePendingJoinRequests`: an admin's count of join requests; not stored: `Account.joinRequests` asks the
+    ///   server.
+    /// - `updateUserTyping` and `updateChannelUserTyping` in a forum topic (`top_msg_id` set): not the chat's own
+    ///   typing, which is the only typing shown (those without a topic become `TypingNotice`s above).
+    public static let ignoredUpdates: Set<String> = [
+        "updateMessageID", "updateChannel", "updateChatDefaultBannedRights", "updateChannelTooLong",
+        "updatePendingJoinRequests", "updateUserTyping", "updateChannelUserTyping",
+    ]
+
+    /// The TL constructor's name of `update` (`updateReadHistoryOutbox`), its Swift case's name.
+    public static func constructorName(_ update: Api.Update) -> String {
+        Mirror(reflecting: update).children.first?.label ?? String(describing: update)
     }
 
     /// Whether a typing action starts or goes on (any action but cancel: typing, recording, uploading, …).
