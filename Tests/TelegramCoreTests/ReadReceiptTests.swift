@@ -1,8 +1,6 @@
 import Foundation
-import Network
 import Postbox
 import PostboxTesting
-import ServerTestSupport
 import SwiftSignalKit
 import SyncCore
 import TelegramCore
@@ -21,29 +19,13 @@ import Testing
     }
 
     @Test func telethonReadsOurMessageAndSeesOursReadBack() async throws {
-        let python = ProcessRunner.venvPython
-        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let world = try await AccountIntegrationTests.World(transport: .sockets)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622711", name: "Ann")
         ann.start()
         try await AccountIntegrationTests.wait("Ann's first state") { ann.stateManager.hasCaughtUp }
-        let pem = world.root.path + "/server.pem"
-        let server = try world.server
-        try server.writePublicKeyPEM(to: pem)
-        let port = try #require(server.endpoints[2]?.port)
-        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/read_peer.py")
-        let peer = try ProcessRunner.start(
-            python,
-            [
-                script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", "9996622712",
-                "--target-phone", "9996622711", "--wait", "30",
-            ])
-        _ = peer.waitForOutput(timeout: 60) { $0.contains(UInt8(ascii: "\n")) }
-        guard let firstLine = String(decoding: peer.output, as: UTF8.self).split(separator: "\n").first else {
-            let result = peer.wait(timeout: 5)
-            Issue.record("Telethon said nothing: \(result.errorOutput.suffix(3000))")
-            return
-        }
+        let (peer, firstLine) = try await TelethonCatchUpTests.startTelethonPeer(
+            world, script: "read_peer.py",
+            ["--phone", "9996622712", "--target-phone", "9996622711", "--wait", "30"])
         let hello = try JSONDecoder().decode(Hello.self, from: Data(firstLine.utf8))
         let rita = PeerId.user(hello.user_id)
         try await AccountIntegrationTests.wait("Rita's hi stored") {

@@ -40,6 +40,35 @@ import Testing
         return try JSONDecoder().decode(PeerReport.self, from: result.stdout)
     }
 
+    /// Starts the Telethon peer `script` (in Tests/Fixtures/telethon) against `world`'s server as a process the test
+    /// talks to: the server's host, port and key first, then `arguments`; returns once it printed its first line
+    /// (within 60 s), with that line.
+    static func startTelethonPeer(
+        _ world: AccountIntegrationTests.World, script: String, _ arguments: [String]
+    ) async throws -> (process: RunningProcess, firstLine: String) {
+        let python = ProcessRunner.venvPython
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let pem = world.root.path + "/server.pem"
+        let server = try world.server
+        try server.writePublicKeyPEM(to: pem)
+        let port = try #require(server.endpoints[2]?.port)
+        let path = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/\(script)").path
+        let peer = try ProcessRunner.start(
+            python, [path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem] + arguments)
+        _ = peer.waitForOutput(timeout: 60) { $0.contains(UInt8(ascii: "\n")) }
+        guard let firstLine = String(decoding: peer.output, as: UTF8.self).split(separator: "\n").first else {
+            let result = peer.wait(timeout: 5)
+            throw TelethonPeerSilent(errorOutput: String(result.errorOutput.suffix(3000)))
+        }
+        return (peer, String(firstLine))
+    }
+
+    /// A Telethon peer that printed nothing.
+    struct TelethonPeerSilent: Error, CustomStringConvertible {
+        let errorOutput: String
+        var description: String { "Telethon said nothing: \(errorOutput)" }
+    }
+
     @Test func fiveThousandMessagesAcrossFiftyChatsWhileOffline() async throws {
         let world = try await AccountIntegrationTests.World(transport: .sockets)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622101", name: "Ann")

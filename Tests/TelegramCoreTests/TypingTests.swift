@@ -1,7 +1,5 @@
 import Foundation
-import Network
 import PostboxTesting
-import ServerTestSupport
 import SignalTesting
 import Postbox
 import SwiftSignalKit
@@ -74,26 +72,14 @@ import Testing
     }
 
     @Test func telethonTypesAndSeesOurAccountTypeBack() async throws {
-        let python = ProcessRunner.venvPython
-        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let world = try await AccountIntegrationTests.World(transport: .sockets)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622161", name: "Ann")
         ann.start()
         try await AccountIntegrationTests.wait("Ann's first state") { ann.stateManager.hasCaughtUp }
-        let pem = world.root.path + "/server.pem"
-        let server = try world.server
-        try server.writePublicKeyPEM(to: pem)
-        let port = try #require(server.endpoints[2]?.port)
-        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/typing_peer.py")
-        let peer = try ProcessRunner.start(
-            python,
-            [
-                script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", "9996622162",
-                "--target-phone", "9996622161", "--wait", "30",
-            ])
-        _ = peer.waitForOutput(timeout: 60) { $0.contains(UInt8(ascii: "\n")) }
+        let (peer, firstLine) = try await TelethonCatchUpTests.startTelethonPeer(
+            world, script: "typing_peer.py",
+            ["--phone", "9996622162", "--target-phone", "9996622161", "--wait", "30"])
         struct First: Decodable { let user_id: Int64 }
-        let firstLine = try #require(String(decoding: peer.output, as: UTF8.self).split(separator: "\n").first)
         let tess = PeerId.user(try JSONDecoder().decode(First.self, from: Data(firstLine.utf8)).user_id)
         // Tess wrote "hi", then types: Ann sees her typing in their chat.
         try await AccountIntegrationTests.wait("Tess typing, seen by Ann", timeout: 30) {
