@@ -155,6 +155,19 @@ final class CommandLineHarness: Sendable {
         }
     }
 
+    /// Runs `tgJSON` again until `done` holds for its answer (another account's `tg` process applies what the
+    /// server sent in its own time), for at most 20 s; returns the last answer either way, for the caller to check.
+    func tgJSON<T: Decodable>(
+        _ type: T.Type, _ arguments: [String], eventually done: (T) -> Bool
+    ) async throws -> T {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            let value = try await tgJSON(type, arguments)
+            if done(value) || Date() > deadline { return value }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
     /// Runs `tg` on a pseudo-terminal (util-linux `script`), where it draws progress bars and asks for what it lacks
     /// (`input` is what the user types); standard output and error come back together as `output`.
     func inTerminal(_ arguments: [String], input: String? = nil, timeout: Double = 60) async throws -> ProcessRunner.Result {

@@ -26,18 +26,6 @@ import Testing
         try await CommandLineHarness.with(pinsAndLinks)
     }
 
-    /// `tg` once more until `done` holds for its JSON, within 20 s; the last answer either way.
-    func eventually<T: Decodable>(
-        _ harness: CommandLineHarness, _ type: T.Type, _ arguments: [String], _ done: (T) -> Bool
-    ) async throws -> T {
-        let deadline = Date().addingTimeInterval(20)
-        while true {
-            let value = try await harness.tgJSON(type, arguments)
-            if done(value) || Date() > deadline { return value }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-    }
-
     func pinsAndLinks(_ harness: CommandLineHarness) async throws {
         for (command, option) in [
             ("pin", "--silent"), ("link", "--request"), ("requests", "--approve"), ("join", "invite link"),
@@ -83,7 +71,7 @@ import Testing
             [String: JSONValue].self,
             ["--account", "alice", "pin", group.chat, String(meeting.id)])
         #expect(pinned["pinned"] == .bool(true) && pinned["id"] == .int(Int(meeting.id)), "\(pinned)")
-        let bobs = try await eventually(harness, [MessageSummary].self, ["--account", "bob", "history", group.chat]) {
+        let bobs = try await harness.tgJSON([MessageSummary].self, ["--account", "bob", "history", group.chat]) {
             $0.contains { $0.id == meeting.id && $0.pinned } && $0.contains { $0.action?.type == "pinMessage" }
         }
         #expect(bobs.first { $0.id == meeting.id }?.pinned == true, "\(bobs.map { ($0.id, $0.pinned) })")
@@ -130,8 +118,8 @@ import Testing
         _ = try await harness.tgJSON(
             [String: JSONValue].self,
             ["--account", "alice", "pin", group.chat, String(meeting.id), "--unpin"])
-        let unpinned = try await eventually(
-            harness, [MessageSummary].self, ["--account", "bob", "history", group.chat]
+        let unpinned = try await harness.tgJSON(
+            [MessageSummary].self, ["--account", "bob", "history", group.chat]
         ) {
             $0.contains { $0.id == meeting.id && !$0.pinned }
         }

@@ -99,11 +99,15 @@ import UpdateSequencing
 
         network.script { _ in NetworkError.rpc(code: 400, message: "USER_NOT_PARTICIPANT") }
         let promote = await #expect(throws: PeerActionError.self) {
-            try await account.setAdmin(.user(2), in: .channel(Self.channelId), rights: [.canPostMessages, .canBanUsers])
+            try await account.setAdmin(
+                .user(2), in: .channel(Self.channelId), rights: [.canPostMessages, .canBanUsers])
         }
         #expect(promote?.description == "USER_NOT_PARTICIPANT: that user is not a member of the chat")
         let edit = try #require(network.calls.last as? Api.functions.channels.editAdmin)
-        guard case .chatAdminRights(let granted) = edit.adminRights else { return }
+        guard case .chatAdminRights(let granted) = edit.adminRights else {
+            Issue.record("editAdmin sent no chatAdminRights: \(edit.adminRights)")
+            return
+        }
         #expect(granted.postMessages && granted.banUsers && !granted.addAdmins && !granted.changeInfo)
 
         // An error name with no meaning known here is still named; a lost connection is `.network`.

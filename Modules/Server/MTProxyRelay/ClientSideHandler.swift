@@ -58,6 +58,15 @@ final class ClientSideHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
+        if case .relaying(let client, _, let toDC, let dc) = state, !client.fakeTLS {
+            // The steady state of a plain or dd client: re-encrypted in place, no copy.
+            buffer.withUnsafeMutableReadableBytes {
+                client.ciphers.decrypt($0)
+                toDC.encrypt($0)
+            }
+            dc.writeAndFlush(buffer, promise: nil)
+            return
+        }
         let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
         switch state {
         case .opening(var opening):
@@ -236,13 +245,17 @@ final class PartnerHandler: ChannelInboundHandler {
         case .none:
             partner.writeAndFlush(buffer, promise: nil)
         case .fromDC(let dc, let client):
-            var bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-            bytes.withUnsafeMutableBytes {
+            // Re-encrypted in place; only fake-TLS copies, into its records.
+            buffer.withUnsafeMutableReadableBytes {
                 dc.decrypt($0)
                 client.ciphers.encrypt($0)
             }
-            if client.fakeTLS { bytes = FakeTLSRecords.wrap(bytes, chunk: 16_384) }
-            partner.writeAndFlush(partner.allocator.buffer(bytes: bytes), promise: nil)
+            guard client.fakeTLS else {
+                partner.writeAndFlush(buffer, promise: nil)
+                return
+            }
+            let records = FakeTLSRecords.wrap(Array(buffer.readableBytesView), chunk: 16_384)
+            partner.writeAndFlush(partner.allocator.buffer(bytes: records), promise: nil)
         }
     }
 

@@ -17,7 +17,7 @@ from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
 
 from telethon import events, errors, functions, types
 
-from server_peer import load_key, make_client, script_main, sign_up
+from server_peer import script_main, sign_up_all
 
 WAIT = 20
 
@@ -35,15 +35,9 @@ async def error_name(coroutine):
 
 
 async def run(args):
-    load_key(args)
-    alice, bob, carol = make_client(args, "alice"), make_client(args, "bob"), make_client(args, "carol")
-    for client in (alice, bob, carol):
-        await client.connect()
     report = {}
+    (alice, _), (bob, me_bob), (carol, me_carol) = await sign_up_all(args, ["Alice", "Bob", "Carol"])
     try:
-        await sign_up(alice, "99966200" + args.tag, "Alice")
-        me_bob = await sign_up(bob, "99966201" + args.tag, "Bob")
-        me_carol = await sign_up(carol, "99966202" + args.tag, "Carol")
         alice_inbox = Inbox(WAIT)
 
         @alice.on(events.ChatAction())

@@ -16,7 +16,7 @@ from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
 
 from telethon import events, errors, functions, types
 
-from server_peer import load_key, make_client, script_main, sign_up
+from server_peer import script_main, sign_up_all
 
 WAIT = 20
 
@@ -32,15 +32,9 @@ def watch(client):
 
 
 async def run(args):
-    load_key(args)
-    alice = make_client(args, "alice")
-    bob = make_client(args, "bob")
-    await alice.connect()
-    await bob.connect()
     report = {}
+    (alice, _), (bob, me_bob) = await sign_up_all(args, ["Alice", "Bob"])
     try:
-        await sign_up(alice, "99966200" + args.tag, "Alice")
-        me_bob = await sign_up(bob, "99966201" + args.tag, "Bob")
         alice_inbox = watch(alice)
         bob_input = types.InputUser(me_bob.id, me_bob.access_hash)
         created = await alice(functions.messages.CreateChatRequest(users=[bob_input], title="Club"))

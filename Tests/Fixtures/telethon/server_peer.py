@@ -25,6 +25,18 @@ def make_client(args, name, **options):
     return TelegramClient(session, **settings)
 
 
+async def sign_up_all(args, first_names, make=make_client):
+    """Trusts the server's key, then connects and signs up one client per name in `first_names`: session file the
+    name in lower case, test number 9996620<place><--tag>. Returns [(client, user)] in order."""
+    load_key(args)
+    signed_up = []
+    for place, name in enumerate(first_names):
+        client = make(args, name.lower())
+        await client.connect()
+        signed_up.append((client, await sign_up(client, "9996620%d%s" % (place, args.tag), name)))
+    return signed_up
+
+
 def load_key(args):
     """Trusts the server's key named by --pem-file."""
     load_key_file(args.pem_file)

@@ -18,7 +18,7 @@ from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
 
 from telethon import events, errors, functions, types
 
-from server_peer import load_key, make_client, script_main, sign_up
+from server_peer import script_main, sign_up_all
 
 WAIT = 20
 
@@ -38,15 +38,9 @@ def watch(client):
 
 
 async def run(args):
-    load_key(args)
-    alice = make_client(args, "alice")
-    bob = make_client(args, "bob")
-    await alice.connect()
-    await bob.connect()
     report = {}
+    (alice, me_alice), (bob, me_bob) = await sign_up_all(args, ["Alice", "Bob"])
     try:
-        me_alice = await sign_up(alice, "99966200" + args.tag, "Alice")
-        me_bob = await sign_up(bob, "99966201" + args.tag, "Bob")
         bob_inbox = watch(bob)
         # Telethon reads an account pts of 0 as "no state"; a note to himself moves Bob's.
         await bob.send_message("me", "note to self")

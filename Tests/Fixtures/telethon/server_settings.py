@@ -20,7 +20,7 @@ from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
 
 from telethon import events, errors, functions, types
 
-from server_peer import load_key, script_main, sign_up
+from server_peer import script_main, sign_up_all
 from server_peer import make_client as make_shared_client
 
 
@@ -58,15 +58,9 @@ def watch(client):
 
 
 async def run(args):
-    load_key(args)
-    alice = make_client(args, "alice")
-    bob = make_client(args, "bob")
-    await alice.connect()
-    await bob.connect()
     report = {}
+    (alice, _), (bob, _) = await sign_up_all(args, ["Alice", "Bob"], make=make_client)
     try:
-        await sign_up(alice, "99966200" + args.tag, "Alice")
-        await sign_up(bob, "99966201" + args.tag, "Bob")
         bob_inbox = watch(bob)
         await bob.send_message("me", "note to self")
 
