@@ -20,6 +20,29 @@ public struct PackageGraph: Sendable {
     /// Evaluates the manifest at `packagePath`; a manifest that fails evaluation (a layering, cycle, app-subset or
     /// C-wrapper rule of Package.swift) throws with the manifest's own messages.
     public static func load(packagePath: String) throws -> PackageGraph {
+        let manifest = try? String(contentsOfFile: packagePath + "/Package.swift", encoding: .utf8)
+        if let manifest, let known = evaluated.result(for: manifest) { return try known.get() }
+        let result = Result { try evaluate(packagePath: packagePath) }
+        if let manifest { evaluated.store(result, for: manifest) }
+        return try result.get()
+    }
+
+    /// Manifests already evaluated in this process, by their text. Package.swift reads nothing but itself (no file
+    /// system, no environment), so the same text gives the same graph; the boundary check's tests evaluate one
+    /// manifest in many planted copies of the package.
+    private static let evaluated = EvaluatedManifests()
+
+    private final class EvaluatedManifests: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [String: Result<PackageGraph, any Error>] = [:]
+
+        func result(for manifest: String) -> Result<PackageGraph, any Error>? { lock.withLock { results[manifest] } }
+        func store(_ result: Result<PackageGraph, any Error>, for manifest: String) {
+            lock.withLock { results[manifest] = result }
+        }
+    }
+
+    private static func evaluate(packagePath: String) throws -> PackageGraph {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift", "package", "dump-package", "--package-path", packagePath]
