@@ -25,20 +25,28 @@ import Testing
         return FakeTLSClientHello.make(domain: domain, key: key, unixTime: time, using: &generator)
     }
 
+    /// `bytes` read as one big-endian number.
+    static func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int { bytes.reduce(0) { $0 << 8 | Int($1) } }
+
+    /// `value` as two big-endian bytes.
+    static func twoBytes(_ value: Int) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xff)] }
+
     @Test func theHelloLooksLikeABrowsersAndNamesTheDomain() {
         for domain in ["example.com", String(repeating: "a", count: 182)] {
             let hello = Self.hello(domain: domain)
             #expect(hello.count == 517)
             #expect(hello.starts(with: FakeTLSServerHello.prefix))
             // The record and handshake lengths agree with the bytes.
-            #expect(Int(hello[3]) << 8 | Int(hello[4]) == 512)
-            #expect(Int(hello[6]) << 16 | Int(hello[7]) << 8 | Int(hello[8]) == 508)
+            #expect(Self.bigEndian(hello[3...4]) == 512)
+            #expect(Self.bigEndian(hello[6...8]) == 508)
             // The SNI extension holds the domain: 00 00, lengths, name type 0, the name.
             let name = Array(domain.utf8)
-            let sni: [UInt8] =
-                [0x00, 0x00, UInt8((name.count + 5) >> 8), UInt8((name.count + 5) & 0xff)]
-                + [UInt8((name.count + 3) >> 8), UInt8((name.count + 3) & 0xff), 0x00]
-                + [UInt8(name.count >> 8), UInt8(name.count & 0xff)] + name
+            var sni: [UInt8] = [0x00, 0x00]
+            sni += Self.twoBytes(name.count + 5)
+            sni += Self.twoBytes(name.count + 3)
+            sni.append(0x00)
+            sni += Self.twoBytes(name.count)
+            sni += name
             #expect(hello.firstRange(of: sni) != nil, "\(domain.count)-byte domain")
         }
         // Two hellos differ (session id, key share, extension order), though from the same key and time.
