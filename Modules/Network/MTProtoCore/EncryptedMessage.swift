@@ -37,6 +37,19 @@ public enum EncryptedMessage {
         authKey: AuthKey, direction: MTProtoDirection, salt: Int64, sessionId: Int64, messageId: Int64, seqNo: Int32,
         body: [UInt8], extraPaddingBlocks: Int = 0, random: (Int) -> [UInt8] = SecureRandom.bytes
     ) -> [UInt8] {
+        seal(
+            authKey: authKey, direction: direction, salt: salt, sessionId: sessionId, messageId: messageId,
+            seqNo: seqNo, body: body, extraPaddingBlocks: extraPaddingBlocks, random: random
+        ).packet
+    }
+
+    /// `encrypt`, also returning the packet's quick-ack token: the first 32 bits of msg_key_large with the top bit
+    /// cleared, what the server answers with when the transport asks for a quick ack (core.telegram.org/mtproto/
+    /// mtproto-transports "Quick ack"; the same value `decrypt` gives the receiver as `quickAckToken`).
+    public static func seal(
+        authKey: AuthKey, direction: MTProtoDirection, salt: Int64, sessionId: Int64, messageId: Int64, seqNo: Int32,
+        body: [UInt8], extraPaddingBlocks: Int = 0, random: (Int) -> [UInt8] = SecureRandom.bytes
+    ) -> (packet: [UInt8], quickAckToken: UInt32) {
         var plain = WriteBuffer(capacity: innerHeaderLength + body.count + 1040)
         plain.writeLittleEndian(salt)
         plain.writeLittleEndian(sessionId)
@@ -60,7 +73,12 @@ public enum EncryptedMessage {
         out.writeLittleEndian(authKey.id)
         out.write(contentsOf: messageKey)
         out.write(contentsOf: ciphertext)
-        return out.bytes
+        return (out.bytes, quickAckToken(messageKeyLarge))
+    }
+
+    /// The quick-ack token of a packet with this msg_key_large.
+    static func quickAckToken(_ large: [UInt8]) -> UInt32 {
+        (UInt32(large[0]) | UInt32(large[1]) << 8 | UInt32(large[2]) << 16 | UInt32(large[3]) << 24) & 0x7fff_ffff
     }
 
     /// The auth_key_id a packet names (its first 8 bytes), to find the key before decrypting.
@@ -104,11 +122,9 @@ public enum EncryptedMessage {
             let padding = reader.remaining - length
             guard (12...1024).contains(padding) else { throw EnvelopeError.invalidPadding(padding) }
             let body = try reader.readBytes(length)
-            let token =
-                (UInt32(large[0]) | UInt32(large[1]) << 8 | UInt32(large[2]) << 16 | UInt32(large[3]) << 24)
-                & 0x7fff_ffff
             return DecryptedMessage(
-                salt: salt, sessionId: sessionId, messageId: messageId, seqNo: seqNo, body: body, quickAckToken: token)
+                salt: salt, sessionId: sessionId, messageId: messageId, seqNo: seqNo, body: body,
+                quickAckToken: quickAckToken(large))
         } catch let error as EnvelopeError {
             throw error
         } catch {

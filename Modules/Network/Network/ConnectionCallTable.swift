@@ -42,6 +42,12 @@ struct ConnectionCallTable<Caller, BatchCaller> {
     /// Whether call `token` still waits.
     func contains(_ token: Int64) -> Bool { calls[token] != nil }
 
+    /// The caller of single call `token` while it waits; nil for a batch's call (a batch hears only of its end).
+    func caller(of token: Int64) -> Caller? {
+        if case .single(let caller)? = calls[token]?.waiter { return caller }
+        return nil
+    }
+
     /// A single call queued as `token`, given up at `deadline`.
     mutating func add(_ token: Int64, caller: Caller, deadline: Double, timeout: Double) {
         calls[token] = Entry(waiter: .single(caller), deadline: deadline, timeout: timeout)

@@ -47,9 +47,16 @@ public final class DatacenterConnection: @unchecked Sendable {
     private let clock: @Sendable () -> Double
     /// Who waits for a call: its own promise (`invoke` from off the loop), or the continuation of a caller on the loop
     /// (`EventLoopTaskExecutor`), which waits directly: no promise, no callback.
+    /// Either may also be told when the server has received the call (`onQuickAck`).
     private enum Caller {
-        case promise(EventLoopPromise<AnswerBytes>)
-        case continuation(CallContinuation)
+        case promise(EventLoopPromise<AnswerBytes>, onQuickAck: (@Sendable () -> Void)?)
+        case continuation(CallContinuation, onQuickAck: (@Sendable () -> Void)?)
+
+        var onQuickAck: (@Sendable () -> Void)? {
+            switch self {
+            case .promise(_, let handler), .continuation(_, let handler): handler
+            }
+        }
     }
     /// A batch's caller waits on one promise for every outcome (`invokeBatch`).
     private typealias BatchCaller = EventLoopPromise<[Result<AnswerBytes, any Error>]>
@@ -133,10 +140,12 @@ public final class DatacenterConnection: @unchecked Sendable {
     /// Survives socket drops: the request is sent again on the next socket. With `ordered`, the request runs on the
     /// server only after the previous `ordered` request of this session (`invokeAfterMsg`), as Telegram-iOS sends
     /// messages of one chat. Cancelling the calling task gives up the request (`rpc_drop_answer` if it was sent).
+    /// `onQuickAck` runs (on the connection's loop, at most once) when the server's quick ack says it has received
+    /// the request, before its answer (core.telegram.org/mtproto/mtproto-transports "Quick ack"; not over HTTP).
     public func invoke<F: TLFunction>(
-        _ function: F, timeout: Double = 60, ordered: Bool = false
+        _ function: F, timeout: Double = 60, ordered: Bool = false, onQuickAck: (@Sendable () -> Void)? = nil
     ) async throws -> F.Result {
-        let bytes = try await invokeRaw(function, timeout: timeout, ordered: ordered)
+        let bytes = try await invokeRaw(function, timeout: timeout, ordered: ordered, onQuickAck: onQuickAck)
         var reader = bytes.reader()
         do {
             return try F.parseResult(&reader)
@@ -145,7 +154,9 @@ public final class DatacenterConnection: @unchecked Sendable {
         }
     }
 
-    private func invokeRaw<F: TLFunction>(_ function: F, timeout: Double, ordered: Bool) async throws -> AnswerBytes {
+    private func invokeRaw<F: TLFunction>(
+        _ function: F, timeout: Double, ordered: Bool, onQuickAck: (@Sendable () -> Void)? = nil
+    ) async throws -> AnswerBytes {
         if loop.inEventLoop {
             // Called on the loop (a task on `EventLoopTaskExecutor`): queued now, without a hop, and answered
             // straight into the task's continuation.
@@ -155,7 +166,7 @@ public final class DatacenterConnection: @unchecked Sendable {
                     let queue: @Sendable () -> Void = {
                         self.enqueueCall(
                             function, token: token, timeout: timeout, ordered: ordered,
-                            caller: .continuation(continuation))
+                            caller: .continuation(continuation, onQuickAck: onQuickAck))
                     }
                     // Nothing suspends between the check above and here, so this is still the loop; the hop is only a
                     // guard that never touches the machine off the loop.
@@ -174,7 +185,9 @@ public final class DatacenterConnection: @unchecked Sendable {
         let result = loop.flatSubmit { () -> EventLoopFuture<AnswerBytes> in
             let promise = self.loop.makePromise(of: AnswerBytes.self)
             let token = self.machine.reserveToken()
-            self.enqueueCall(function, token: token, timeout: timeout, ordered: ordered, caller: .promise(promise))
+            self.enqueueCall(
+                function, token: token, timeout: timeout, ordered: ordered,
+                caller: .promise(promise, onQuickAck: onQuickAck))
             // After the call is registered: a cancellation that came first runs now and finds it.
             sent.succeed(token)
             return promise.futureResult
@@ -371,8 +384,8 @@ public final class DatacenterConnection: @unchecked Sendable {
         switch frame {
         case .packet(let payload, _):
             perform(machine.packetReceived(Array(payload.readableBytesView), now: clock()))
-        case .quickAck:
-            break
+        case .quickAck(let token):
+            perform(machine.quickAckReceived(token))
         case .transportError(let code):
             perform(machine.transportError(code, on: id, now: clock()))
         }
@@ -393,7 +406,11 @@ public final class DatacenterConnection: @unchecked Sendable {
                 connect(id)
             case .write(let packets, let id):
                 guard let channel = sockets[id] else { continue }
-                for packet in packets { channel.write(TransportFrame.packet(ByteBuffer(bytes: packet)), promise: nil) }
+                for packet in packets {
+                    let frame = TransportFrame.packet(
+                        ByteBuffer(bytes: packet), quickAckRequested: machine.asksForQuickAck(packet))
+                    channel.write(frame, promise: nil)
+                }
             case .flush(let id):
                 sockets[id]?.flush()
             case .closeSocket(let id):
@@ -409,9 +426,11 @@ public final class DatacenterConnection: @unchecked Sendable {
             case .scheduleTurnEnd:
                 // After the tasks already queued on the loop: 64 calls submitted together all enqueue first.
                 loop.execute { self.perform(self.machine.turnEnded(now: self.clock())) }
-            case .complete(.promise(let promise), let outcome):
+            case .acknowledged(let caller):
+                caller.onQuickAck?()
+            case .complete(.promise(let promise, _), let outcome):
                 promise.completeWith(outcome)
-            case .complete(.continuation(let continuation), let outcome):
+            case .complete(.continuation(let continuation, _), let outcome):
                 continuation.resume(with: outcome)
             case .completeBatch(let promise, let outcomes):
                 promise.succeed(outcomes)

@@ -33,6 +33,8 @@ extension DatacenterConnectionMachine {
         /// Call `turnEnded` once the tasks already queued on the event loop have run: the calls made in this turn
         /// leave together.
         case scheduleTurnEnd
+        /// The server has received this call (its quick ack); its answer is still to come.
+        case acknowledged(Caller)
         /// A call ended: hand its outcome to whoever waits.
         case complete(Caller, Result<AnswerBytes, any Error>)
         /// The last call of a batch ended: every outcome, in the batch's order.

@@ -178,6 +178,17 @@ struct DatacenterConnectionMachine<Caller, BatchCaller> {
 
     // MARK: - Receiving
 
+    /// Whether `packet`, sealed by this machine's session, asks the server for a quick ack (it carries requests).
+    func asksForQuickAck(_ packet: [UInt8]) -> Bool {
+        session.asksForQuickAck(packet)
+    }
+
+    /// The server's quick ack `token` (core.telegram.org/mtproto/mtproto-transports "Quick ack"): the single calls in
+    /// that packet still waiting are received by the server.
+    mutating func quickAckReceived(_ token: UInt32) -> [Action] {
+        session.quickAckReceived(token).compactMap { calls.caller(of: $0) }.map { .acknowledged($0) }
+    }
+
     /// An encrypted packet arrived (on any socket of this session). One that fails a check is dropped
     /// (core.telegram.org/mtproto/security_guidelines); still, a socket carrying packets resets the backoff.
     mutating func packetReceived(_ packet: [UInt8], now: Double) -> [Action] {

@@ -54,6 +54,8 @@ public struct ClientSession {
         var attempts = 1
         /// The message as last sealed (msg_id and seq_no), for sending it again unchanged after a reconnect.
         var sent: InnerMessage?
+        /// The server's quick ack for it came (`quickAckReceived` reported it).
+        var quickAcked = false
     }
 
     /// A request the server refused this many times (salt, clock) fails instead of being sent again.
@@ -75,6 +77,8 @@ public struct ClientSession {
     /// The requests each recent container carried: a refusal may name the container instead of its messages.
     private var containers: [Int64: [Int64]] = [:]
     private var recent = RecentIds(capacity: recentCapacity)
+    /// The packets sealed with requests, by the quick-ack token the server answers with.
+    private var quickAcks = QuickAckWaits()
     private var nextToken: Int64 = 1
     private let limits: TLReader.Limits
     /// The padding of every packet this session seals (one `RAND_bytes` per 4 KiB instead of one per packet).
@@ -195,8 +199,12 @@ public struct ClientSession {
         guard !outgoing.isEmpty else { return [] }
         let envelopes = sealer.seal(outgoing, containerKind: .client, now: now)
         var index = 0
+        // The request tokens each packet carries, for its quick ack.
+        var requestTokens: [[Int64]] = []
+        requestTokens.reserveCapacity(envelopes.count)
         for envelope in envelopes {
             var carried: [Int64] = []
+            var tokens: [Int64] = []
             if envelope.children.count > 1 { carried.reserveCapacity(envelope.children.count) }
             for child in envelope.children {
                 if index < requests.count, requests[index].contentRelated {
@@ -204,10 +212,12 @@ public struct ClientSession {
                     request.sent = child
                     pending[child.messageId] = request
                     carried.append(child.messageId)
+                    if request.token != 0 { tokens.append(request.token) }
                 }
                 index += 1
                 recent.insert(child.messageId)
             }
+            requestTokens.append(tokens)
             if envelope.children.count > 1 {
                 recent.insert(envelope.message.messageId)
                 containers[envelope.message.messageId] = carried
@@ -217,14 +227,38 @@ public struct ClientSession {
         let salt = salts.current(now: now + timeOffset)
         var packets: [[UInt8]] = []
         packets.reserveCapacity(envelopes.count)
-        for envelope in envelopes {
-            packets.append(
-                EncryptedMessage.encrypt(
-                    authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
-                    messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body,
-                    random: { padding.bytes($0) }))
+        for (envelope, tokens) in zip(envelopes, requestTokens) {
+            let sealed = EncryptedMessage.seal(
+                authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
+                messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body,
+                random: { padding.bytes($0) })
+            quickAcks.sealed(messageKey: Array(sealed.packet[8..<24]), token: sealed.quickAckToken, requests: tokens)
+            packets.append(sealed.packet)
         }
         return packets
+    }
+
+    /// Whether `packet`, sealed by this session, carries requests: its transport frame then asks for a quick ack
+    /// (core.telegram.org/mtproto/mtproto-transports "Quick ack"), as Telegram-iOS MtProtoKit asks for one on each
+    /// packet with content-related messages.
+    public func asksForQuickAck(_ packet: [UInt8]) -> Bool {
+        quickAcks.asksForQuickAck(packet)
+    }
+
+    /// The server's quick ack `token`: the tokens of the requests in that packet still waiting for their answer,
+    /// which the server has now received (their answers may still be lost with a socket; they are sent again after a
+    /// reconnect all the same). Empty for a token this session does not know.
+    /// A request is reported once, however many of its packets are acknowledged (it is sent again after a
+    /// reconnect).
+    public mutating func quickAckReceived(_ token: UInt32) -> [Int64] {
+        let carried = Set(quickAcks.acknowledged(token))
+        guard !carried.isEmpty else { return [] }
+        var received: [Int64] = []
+        for (id, request) in pending where carried.contains(request.token) && !request.quickAcked {
+            pending[id]?.quickAcked = true
+            received.append(request.token)
+        }
+        return received.sorted()
     }
 
     /// The msg_id request `token` was last sent with, while it waits for its answer.
@@ -281,10 +315,13 @@ public struct ClientSession {
         for (id, request) in pending.sorted(by: { $0.key < $1.key }) {
             if let sent = request.sent, serverNow - MessageIdGenerator.time(of: id) < Self.resendWithSameIdWithin {
                 recent.insert(id)
-                packets.append(
-                    EncryptedMessage.encrypt(
-                        authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
-                        messageId: sent.messageId, seqNo: sent.seqNo, body: sent.body))
+                let sealed = EncryptedMessage.seal(
+                    authKey: authKey, direction: .clientToServer, salt: salt, sessionId: sessionId,
+                    messageId: sent.messageId, seqNo: sent.seqNo, body: sent.body)
+                let tokens = request.token != 0 ? [request.token] : []
+                quickAcks.sealed(
+                    messageKey: Array(sealed.packet[8..<24]), token: sealed.quickAckToken, requests: tokens)
+                packets.append(sealed.packet)
             } else {
                 pending[id] = nil
                 stale.append(request)
