@@ -17,6 +17,13 @@ public protocol AccountNetworking: AnyObject, Sendable {
         _ function: F, dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double
     ) async throws -> F.Result where F.Result: Sendable
 
+    /// `request`, telling `onQuickAck` (at most once, before the answer) when the server has received the call: its
+    /// quick ack (core.telegram.org/mtproto/mtproto-transports "Quick ack"; Telegram-iOS asks for it when sending a
+    /// text message, `requestWithAdditionalInfo(info: .acknowledgement)`). A network without quick acks never calls it.
+    func request<F: TLFunction>(
+        _ function: F, dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double,
+        onQuickAck: @escaping @Sendable () -> Void
+    ) async throws -> F.Result where F.Result: Sendable
     /// Calls `functions` together (one submission where the transport allows it); each outcome in the same order, a
     /// call's failure never failing another.
     func requestBatch<F: TLFunction>(
@@ -53,6 +60,21 @@ extension AccountNetworking {
         options: RequestErrorPolicy.Options = .init(), timeout: Double = 60
     ) async throws -> F.Result where F.Result: Sendable {
         try await request(function, dc: dc, purpose: purpose, options: options, timeout: timeout)
+    }
+
+    /// A network without quick acks (a loopback, a script): the call, and `onQuickAck` never called.
+    public func request<F: TLFunction>(
+        _ function: F, dc: Int32?, purpose: NetworkPurpose, options: RequestErrorPolicy.Options, timeout: Double,
+        onQuickAck: @escaping @Sendable () -> Void
+    ) async throws -> F.Result where F.Result: Sendable {
+        try await request(function, dc: dc, purpose: purpose, options: options, timeout: timeout)
+    }
+
+    /// `request(_:dc:purpose:options:timeout:onQuickAck:)` with the defaults.
+    public func request<F: TLFunction>(
+        _ function: F, onQuickAck: @escaping @Sendable () -> Void
+    ) async throws -> F.Result where F.Result: Sendable {
+        try await request(function, dc: nil, purpose: .generic, options: .init(), timeout: 60, onQuickAck: onQuickAck)
     }
 
     /// `requestBatch` with the defaults: the main DC, the generic connection, the default rules, 60 s.

@@ -173,15 +173,34 @@ public actor AccountNetwork {
         _ function: F, dc: Int32? = nil, purpose: Purpose = .generic, options: RequestErrorPolicy.Options = .init(),
         timeout: Double = 60
     ) async throws -> F.Result where F.Result: Sendable {
+        try await request(function, dc: dc, purpose: purpose, options: options, timeout: timeout, quickAck: nil)
+    }
+
+    /// `request`, telling `onQuickAck` once when the server's quick ack says it has the call (on any attempt).
+    public nonisolated func request<F: TLFunction>(
+        _ function: F, dc: Int32?, purpose: Purpose, options: RequestErrorPolicy.Options, timeout: Double,
+        onQuickAck: @escaping @Sendable () -> Void
+    ) async throws -> F.Result where F.Result: Sendable {
+        let once = QuickAckOnce(onQuickAck)
+        return try await request(
+            function, dc: dc, purpose: purpose, options: options, timeout: timeout, quickAck: { once.fire() })
+    }
+
+    private nonisolated func request<F: TLFunction>(
+        _ function: F, dc: Int32?, purpose: Purpose, options: RequestErrorPolicy.Options, timeout: Double,
+        quickAck: (@Sendable () -> Void)?
+    ) async throws -> F.Result where F.Result: Sendable {
         guard let connection = openConnection(dc: dc, purpose: purpose) else {
             return try await requestOnActor(
-                function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: nil)
+                function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: nil,
+                quickAck: quickAck)
         }
         do {
-            return try await connection.invoke(function, timeout: timeout)
+            return try await connection.invoke(function, timeout: timeout, onQuickAck: quickAck)
         } catch let error as NetworkError {
             return try await requestOnActor(
-                function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: error)
+                function, dc: dc, purpose: purpose, options: options, timeout: timeout, firstFailure: error,
+                quickAck: quickAck)
         }
     }
 
@@ -268,7 +287,7 @@ public actor AccountNetwork {
     /// `request`'s rules; `firstFailure` is how a first attempt made off the actor ended.
     private func requestOnActor<F: TLFunction>(
         _ function: F, dc: Int32?, purpose: Purpose, options: RequestErrorPolicy.Options, timeout: Double,
-        firstFailure: NetworkError?
+        firstFailure: NetworkError?, quickAck: (@Sendable () -> Void)? = nil
     ) async throws -> F.Result where F.Result: Sendable {
         var target = dc ?? mainDc
         var attempt = 0
@@ -283,7 +302,7 @@ public actor AccountNetwork {
             } else {
                 do {
                     let connection = try await connection(dc: target, purpose: purpose)
-                    return try await connection.invoke(function, timeout: timeout)
+                    return try await connection.invoke(function, timeout: timeout, onQuickAck: quickAck)
                 } catch let thrown as NetworkError {
                     error = thrown
                 }
@@ -491,3 +510,16 @@ public actor AccountNetwork {
 
 /// The live value of the account's network interface.
 extension AccountNetwork: AccountNetworking {}
+
+/// A quick-ack callback run at most once, however many attempts (and sessions) the call takes.
+private final class QuickAckOnce: Sendable {
+    private let callback: @Sendable () -> Void
+    private let fired = Atomic<Bool>(false)
+
+    init(_ callback: @escaping @Sendable () -> Void) { self.callback = callback }
+
+    func fire() {
+        guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        callback()
+    }
+}

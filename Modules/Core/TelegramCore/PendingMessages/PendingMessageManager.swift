@@ -291,11 +291,32 @@ public final class PendingMessageManager: @unchecked Sendable {
                     entities: Self.apiEntities(first)))
             return (updates, uploaded)
         }
+        // A text asks for the server's quick ack, as Telegram-iOS's `sendMessageContent` does.
+        let postbox = self.postbox
         let updates = try await network.request(
             Api.functions.messages.sendMessage(
                 peer: batch.peer, replyTo: replyTo, message: first.text, randomId: randomId,
-                entities: Self.apiEntities(first)))
+                entities: Self.apiEntities(first)),
+            onQuickAck: { Self.markAcknowledged(first.id, postbox: postbox) })
         return (updates, uploaded)
+    }
+
+    /// The server's quick ack for the request carrying local message `id` (Telegram-iOS `applyAcknowledgedMessage`):
+    /// its `OutgoingMessageInfoAttribute` says the server has it, while it stays unsent until the answer replaces it.
+    /// Runs on Postbox's queue, not the caller's (the connection's event loop); a message already replaced is left.
+    static func markAcknowledged(_ id: MessageId, postbox: Postbox) {
+        _ = postbox.transaction { tx throws in
+            guard let message = try tx.getMessage(id), message.flags.contains(.unsent) else { return }
+            try tx.updateMessage(id) { local in
+                var stored = local.toStoreMessage()
+                stored.attributes = stored.attributes.map { attribute in
+                    guard var info = attribute as? OutgoingMessageInfoAttribute else { return attribute }
+                    info.acknowledged = true
+                    return info
+                }
+                return stored
+            }
+        }.start()
     }
 
     private static func apiEntities(_ message: Message) -> [Api.MessageEntity]? {
