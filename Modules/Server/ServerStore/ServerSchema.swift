@@ -197,5 +197,15 @@ enum ServerSchema {
         """
         ALTER TABLE messages ADD COLUMN media_unread INTEGER NOT NULL DEFAULT 0;
         """,
+        // 16: presence and its privacy (core.telegram.org "Privacy" and constructor `userStatusOffline`): each
+        // account's privacy rules by key (the serialized `Vector<PrivacyRule>`), when each account was last online,
+        // and who watches an account's status (its contacts' owners and private chats) found by index.
+        """
+        CREATE TABLE privacy_rules (
+            owner INTEGER NOT NULL, key TEXT NOT NULL, rules BLOB NOT NULL, PRIMARY KEY (owner, key)) WITHOUT ROWID;
+        CREATE TABLE presences (user_id INTEGER PRIMARY KEY, was_online INTEGER NOT NULL);
+        CREATE INDEX contacts_by_user ON contacts(user_id, owner);
+        CREATE INDEX dialogs_by_peer ON dialogs(peer_kind, peer_id, owner);
+        """,
     ]
 }
