@@ -5,14 +5,16 @@ import TelegramApi
 /// How stored records look on the wire (core.telegram.org constructors of layer 229).
 extension ServerBackend {
     /// `user` as `viewer` sees it: the status as the user's privacy lets the viewer see it
-    /// (`ServerBackend+Presence`).
+    /// (`ServerBackend+Presence`); someone the user blocked sees them never online and without a photo
+    /// (`ServerBackend+Blocks`).
     func apiUser(_ user: UserRecord, viewer: Int64, tx: StoreTransaction) throws -> Api.User {
-        .user(
+        let blockedByUser = try user.id != viewer && tx.isBlocked(owner: user.id, userId: viewer)
+        return .user(
             .init(
                 isSelf: user.id == viewer, id: user.id, accessHash: user.accessHash, firstName: user.firstName,
                 lastName: user.lastName.isEmpty ? nil : user.lastName, username: user.username,
-                phone: user.id == viewer ? user.phone : nil, photo: profilePhoto(user),
-                status: try userStatus(of: user.id, viewer: viewer, tx: tx)))
+                phone: user.id == viewer ? user.phone : nil, photo: blockedByUser ? nil : profilePhoto(user),
+                status: blockedByUser ? .userStatusEmpty : try userStatus(of: user.id, viewer: viewer, tx: tx)))
     }
 
     func apiPeer(_ peer: PeerRef) -> Api.Peer {

@@ -109,7 +109,9 @@ extension ServerBackend {
         guard let status = try exactStatus(of: userId, tx: tx) else { return [] }
         var pushes: [Push] = []
         for watcher in try tx.statusWatchers(of: userId, limit: Self.statusWatchersLimit)
-        where try lastSeenVisibility(of: userId, viewer: watcher, tx: tx) == .exact {
+        where try lastSeenVisibility(of: userId, viewer: watcher, tx: tx) == .exact
+            && !tx.isBlocked(owner: userId, userId: watcher)
+        {
             pushes.append(
                 Push(
                     authKeyIds: try authKeys(of: watcher, tx: tx),
@@ -123,8 +125,11 @@ extension ServerBackend {
     func getStatuses(_ caller: Caller) throws -> [UInt8] {
         let statuses = try store.read { tx in
             try tx.contacts(owner: caller.userId).prefix(Self.statusWatchersLimit).map {
-                Api.ContactStatus.contactStatus(
-                    .init(userId: $0, status: try userStatus(of: $0, viewer: caller.userId, tx: tx)))
+                let hidden = try tx.isBlocked(owner: $0, userId: caller.userId)
+                return Api.ContactStatus.contactStatus(
+                    .init(
+                        userId: $0,
+                        status: hidden ? .userStatusEmpty : try userStatus(of: $0, viewer: caller.userId, tx: tx)))
             }
         }
         return Reply.vector(statuses)

@@ -64,6 +64,9 @@ extension ServerBackend {
             return try importContacts(f, caller: try signedIn()).serialized()
         case is Api.functions.contacts.getContacts: return try getContacts(try signedIn()).serialized()
         case is Api.functions.contacts.getStatuses: return try getStatuses(try signedIn())
+        case let f as Api.functions.contacts.block: return try block(f, caller: try signedIn())
+        case let f as Api.functions.contacts.unblock: return try unblock(f, caller: try signedIn())
+        case let f as Api.functions.contacts.getBlocked: return try getBlocked(f, caller: try signedIn()).serialized()
         // messages
         case let f as Api.functions.messages.sendMessage: return try sendMessage(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getHistory: return try getHistory(f, caller: try signedIn()).serialized()

@@ -31,18 +31,21 @@ extension ServerBackend {
     }
 
     func getFullUser(_ call: Api.functions.users.getFullUser, caller: Caller) throws -> Api.users.UserFull {
-        let found = try store.read { tx -> (UserRecord, Int64?, Api.User)? in
+        let found = try store.read { tx -> (UserRecord, Int64?, Api.User, blocked: Bool, blockedBy: Bool)? in
             guard let user = try resolve(call.id, caller: caller, tx: tx) else { return nil }
             return (
                 user, try tx.topPinnedMessageId(owner: caller.userId, peer: .user(user.id)),
-                try apiUser(user, viewer: caller.userId, tx: tx)
+                try apiUser(user, viewer: caller.userId, tx: tx),
+                try tx.isBlocked(owner: caller.userId, userId: user.id),
+                try user.id != caller.userId && tx.isBlocked(owner: user.id, userId: caller.userId)
             )
         }
-        guard let (user, pinned, shown) = found else { throw APIError.userIdInvalid }
+        guard let (user, pinned, shown, blocked, blockedBy) = found else { throw APIError.userIdInvalid }
         let full = Api.UserFull.userFull(
             .init(
-                canPinMessage: true, id: user.id, about: user.about.isEmpty ? nil : user.about,
-                settings: .peerSettings(.init()), profilePhoto: user.photo.flatMap { try? Api.Photo(tlBytes: $0) },
+                blocked: blocked, canPinMessage: true, id: user.id, about: user.about.isEmpty ? nil : user.about,
+                settings: .peerSettings(.init()),
+                profilePhoto: blockedBy ? nil : user.photo.flatMap { try? Api.Photo(tlBytes: $0) },
                 notifySettings: Self.defaultNotifySettings, pinnedMsgId: pinned.map { Int32(truncatingIfNeeded: $0) },
                 commonChatsCount: 0))
         return .userFull(.init(fullUser: full, chats: [], users: [shown]))

@@ -207,5 +207,13 @@ enum ServerSchema {
         CREATE INDEX contacts_by_user ON contacts(user_id, owner);
         CREATE INDEX dialogs_by_peer ON dialogs(peer_kind, peer_id, owner);
         """,
+        // 17: blocked users (core.telegram.org methods `contacts.block`, `contacts.getBlocked`): whom each account
+        // blocked and when, paged newest first.
+        """
+        CREATE TABLE blocks (
+            owner INTEGER NOT NULL, user_id INTEGER NOT NULL, date INTEGER NOT NULL,
+            PRIMARY KEY (owner, user_id)) WITHOUT ROWID;
+        CREATE INDEX blocks_by_date ON blocks(owner, date, user_id);
+        """,
     ]
 }
