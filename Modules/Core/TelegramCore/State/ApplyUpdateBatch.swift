@@ -58,6 +58,8 @@ public struct UpdateBatchApplier: Sendable {
         public var unhandled: [String] = []
         /// Users whose presence `updateUserStatus` changed (stored in Postbox's presence table).
         public var presences: [PeerId] = []
+        /// Peers blocked (`true`) or unblocked on another device (`updatePeerBlocked`, stored in `BlockedPeers`).
+        public var blocked: [BlockedChange] = []
         /// Typing notices (`updateUserTyping`, `updateChatUserTyping`, `updateChannelUserTyping`), and the end of
         /// the typing of whoever sent a new message: not stored, for `PeerActivities`.
         public var typing: [TypingNotice] = []
@@ -206,6 +208,11 @@ public struct UpdateBatchApplier: Sendable {
                 try flushMessages()
                 try tx.updatePeerPresences([.user(update.userId): TelegramUserPresence(apiStatus: update.status)])
                 summary.presences.append(.user(update.userId))
+            case .update(.updatePeerBlocked(let update)):
+                // Blocked or unblocked from another device (Telegram-iOS stores it in the user's cached data).
+                try flushMessages()
+                try BlockedPeers.set(PeerId(update.peerId), blocked: update.blocked, transaction: tx)
+                summary.blocked.append(BlockedChange(peerId: PeerId(update.peerId), blocked: update.blocked))
             case .update(let update) where Self.isSecretChatUpdate(update):
                 try flushMessages()
                 try secretChats?(update, tx)
