@@ -346,6 +346,25 @@ struct DownloadResult: Decodable {
         #expect(badPrivacy.status == 2 && badPrivacy.errorOutput.contains("everybody, contacts or nobody"))
         _ = try await harness.tg(["privacy", "last-seen", "everybody"])
 
+        // Ann blocks Bob: her block list names him (contacts.getBlocked); unblocking empties it.
+        struct Toggled: Decodable {
+            let user: String
+            let blocked: Bool
+        }
+        struct BlockedRow: Decodable {
+            let user: String
+            let name: String
+            let date: Int32
+        }
+        let blocking = try await harness.tgJSON(Toggled.self, ["block", "@bob_cli"])
+        #expect(blocking.blocked && blocking.user.hasPrefix("user:"))
+        let blockList = try await harness.tgJSON([BlockedRow].self, ["blocked"])
+        #expect(blockList.map(\.user) == [blocking.user] && blockList.first?.name == "Bob", "\(blockList)")
+        #expect(try await harness.tg(["unblock", "@bob_cli"]).output == "unblocked Bob\n")
+        #expect(try await harness.tg(["blocked"]).output == "nobody blocked\n")
+        let notUser = try await harness.tg(["block", "me"])
+        #expect(notUser.status == 2, "\(notUser.errorOutput)")
+
         // Cat logs out: her folder goes, Ann stays.
         _ = try await harness.tgJSON([String: String].self, ["logout", "--account", "cat"])
         accounts = try await harness.tgJSON([AccountRow].self, ["accounts"])
@@ -372,7 +391,7 @@ struct DownloadResult: Decodable {
             "login", "accounts", "switch", "logout", "chats", "history", "send", "edit", "delete", "read", "search",
             "download",
             "render", "watch", "username", "create-channel", "create-group", "join", "leave", "invite", "members",
-            "admin", "ban", "rename",
+            "admin", "ban", "rename", "block", "unblock", "blocked",
         ]
         for command in commands {
             #expect(help.output.contains("  \(command) "), "tg --help lacks \(command)")
