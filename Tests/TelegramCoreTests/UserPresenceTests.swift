@@ -144,6 +144,11 @@ import Testing
         #expect(abs(Int64(report.last_seen ?? 0) - Int64(wentOffline)) <= 5, "\(report)")
         #expect(report.full_status == "UserStatusOffline")
         #expect(report.hidden_status == "UserStatusRecently")
+        // Ann adds Pia to her contacts and asks for her contacts' statuses: hiding her own time, she sees Pia's as
+        // "recently" too (Telegram's rule).
+        #expect(try await ann.importContact(phone: "9996622172", firstName: "Pia") == pia)
+        #expect(try await ann.refreshContactPresences() == 1)
+        #expect(try ann.presence(of: pia)?.status == .recently)
         try await world.close([ann])
     }
 }
