@@ -274,6 +274,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "ChatHistory", "Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "SwiftSignalKit", "TelegramClient",
+            "ChatRender",
         ]),
 
     // Server: the local MTProto server.

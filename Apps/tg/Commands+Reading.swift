@@ -183,8 +183,11 @@ struct Render: AsyncParsableCommand {
             let (peerId, view, names) = try await chatView(account)
             let renderer = TerminalChatRenderer(
                 width: columns, accountPeerId: account.peerId, names: names, colors: !plain)
+            let header =
+                subtitle(peerId, account).map { renderer.headerLines(title: chatName(peerId, account), subtitle: $0) }
+                ?? []
             let bar = await pinnedBar(peerId, account).map { renderer.pinnedBarLines($0) } ?? []
-            return bar + renderer.render(ChatHistoryEntries.make(from: view))
+            return header + bar + renderer.render(ChatHistoryEntries.make(from: view))
         }
         for line in lines { print(line) }
     }
@@ -197,6 +200,11 @@ struct Render: AsyncParsableCommand {
             view.entries.compactMap { entry in entry.message.author.map { ($0.id, PeerResolver.displayName($0)) } },
             uniquingKeysWith: { first, _ in first })
         return (peerId, view, names)
+    }
+
+    /// A private chat's presence line ("online", "last seen 5 minutes ago"), from what the history's users carried.
+    private func subtitle(_ peerId: PeerId, _ account: Account) -> ChatSubtitle? {
+        PresenceCommands.presence(account, of: peerId).map { ChatSubtitle(presence: $0, now: PresenceCommands.now) }
     }
 
     /// The bar of the chat's newest pinned message: the server's (`Account.newestPinnedMessage`), else, when it cannot
@@ -219,7 +227,7 @@ struct Render: AsyncParsableCommand {
             let style = ChatScreenStyle(width: 360, height: 800, scale: scale)
             let renderer = ChatScreenRenderer(
                 style: style, accountPeerId: account.peerId, names: names, title: chatName(peerId, account),
-                pinnedBar: await pinnedBar(peerId, account))
+                pinnedBar: await pinnedBar(peerId, account), subtitle: subtitle(peerId, account))
             let loader = ChatMediaLoader(
                 images: ImageResources(account: account), stickers: StickerResources(account: account), style: style)
             return await ChatScreenSnapshot.make(

@@ -1,4 +1,5 @@
 import ChatHistory
+import ChatRender
 import Postbox
 import PostboxTesting
 import SignalTesting
@@ -61,7 +62,8 @@ import Testing
             let list = EventRecorder(postbox.tailChatListView(count: 50))
             defer { list.dispose() }
             do {
-                ChatTerminalStateTests.run(&state, [.chatList(try latest(list)), .key(.enter), .history(try latest(history, ready))])
+                ChatTerminalStateTests.run(
+                    &state, [.chatList(try latest(list)), .key(.enter), .history(try latest(history, ready))])
             } catch {
                 history.dispose()
                 throw error
@@ -205,9 +207,20 @@ import Testing
         Self.run(&state, [.typing([])])
         #expect(!state.screen.plainLines[0].contains("typing"))
         #expect(state.compose.isEmpty && state.screen.plainLines[15] == ">")
+        // Bob's presence is in the title when he is not typing (typing wins), and on his row of the chat list.
+        Self.run(&state, [.presences([Self.bob: ChatSubtitle(text: "last seen 5 minutes ago")])])
+        #expect(
+            state.screen.plainLines[0].hasPrefix(" Bob · last seen 5 minutes ago — alice"),
+            "\(state.screen.plainLines[0])")
+        Self.run(&state, [.typing([Self.bob])])
+        #expect(state.screen.plainLines[0].hasPrefix(" Bob (typing…) — alice"), "\(state.screen.plainLines[0])")
+        Self.run(&state, [.typing([])])
         // Esc goes back to the list and stops following the history.
         #expect(Self.run(&state, [.key(.escape)]) == [.closeHistory])
         #expect(state.mode == .chatList)
+        #expect(
+            state.screen.plainLines.contains { $0.hasPrefix("▶ Bob (5) · last seen 5 minutes ago  message 5") },
+            "\(state.screen.plainLines)")
     }
 
     @Test func scrolledUpTheReaderKeepsItsPlaceAndTheWindowPagesAtTheTop() throws {

@@ -21,25 +21,28 @@ final class AttackHarness: @unchecked Sendable {
     let clock = Clock()
     private(set) var handler: ServerAPIHandler
     private(set) var store: ServerStore
+    /// Where the run's pushes go: a test subscribes sessions to see them.
+    private(set) var updates: UpdateGateway
     private var nextMessageId: Int64 = 4
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-attack-\(UUID().uuidString)")
-        (store, handler) = try Self.open(folder, clock: clock)
+        (store, handler, updates) = try Self.open(folder, clock: clock)
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// A new process's server on `folder`: the store opened anew, fresh flood budgets, nothing in memory.
-    private static func open(_ folder: URL, clock: Clock) throws -> (ServerStore, ServerAPIHandler) {
+    private static func open(_ folder: URL, clock: Clock) throws -> (ServerStore, ServerAPIHandler, UpdateGateway) {
         let codes = ServerBackend.LoginCodes(folder: folder.appendingPathComponent("codes"))
         let bootstrap = try BackendBootstrap(.init(directory: folder, loginCodes: codes, clock: { clock.now }))
-        return (bootstrap.store, try bootstrap.start(dataCenters: BackendBootstrap.dataCenters(basePort: 5001)).handler)
+        let running = try bootstrap.start(dataCenters: BackendBootstrap.dataCenters(basePort: 5001))
+        return (bootstrap.store, running.handler, running.updates)
     }
 
     /// The server stops and starts again on the same folder: everything in memory is gone.
     func restart() throws {
-        (store, handler) = try Self.open(folder, clock: clock)
+        (store, handler, updates) = try Self.open(folder, clock: clock)
     }
 
     func call(_ function: any TLFunction, key: Int64, dc: Int32 = 2) -> RPCResponse {

@@ -264,6 +264,9 @@ struct DownloadResult: Decodable {
         let footers = rendered.output.split(separator: "\n").filter { $0.contains("✓") }
         #expect(!footers.isEmpty && footers.allSatisfy { $0.contains("✓✓") }, "Bob read all of ours: \(footers)")
         #expect(rendered.output.contains("╭") && !rendered.output.contains("\u{1B}["))
+        // The header names Bob with his presence (his sends kept him online, or he was since).
+        let header = rendered.output.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(header.hasPrefix("Bob · ") && (header.hasSuffix("online") || header.contains("last seen")), "\(header)")
         try await checkPNG(harness, media)
 
         // A basic group Bob makes: listed by `chats`, written to by its name, read back by its handle.
@@ -334,6 +337,34 @@ struct DownloadResult: Decodable {
         #expect(occupied.status == 6 && occupied.errorOutput.contains("taken"), "\(occupied.errorOutput)")
         #expect(try await harness.tg(["username", "ann_cli"]).output == "@ann_cli\n")
 
+        // Who sees Ann's last seen time: everybody until she says contacts; the server keeps it.
+        #expect(try await harness.tg(["privacy", "last-seen"]).output == "last seen: everybody\n")
+        let contactsOnly = try await harness.tgJSON([String: String].self, ["privacy", "last-seen", "contacts"])
+        #expect(contactsOnly["lastSeen"] == "contacts")
+        #expect(try await harness.tgJSON([String: String].self, ["privacy", "last-seen"])["lastSeen"] == "contacts")
+        let badPrivacy = try await harness.tg(["privacy", "last-seen", "friends"])
+        #expect(badPrivacy.status == 2 && badPrivacy.errorOutput.contains("everybody, contacts or nobody"))
+        _ = try await harness.tg(["privacy", "last-seen", "everybody"])
+
+        // Ann blocks Bob: her block list names him (contacts.getBlocked); unblocking empties it.
+        struct Toggled: Decodable {
+            let user: String
+            let blocked: Bool
+        }
+        struct BlockedRow: Decodable {
+            let user: String
+            let name: String
+            let date: Int32
+        }
+        let blocking = try await harness.tgJSON(Toggled.self, ["block", "@bob_cli"])
+        #expect(blocking.blocked && blocking.user.hasPrefix("user:"))
+        let blockList = try await harness.tgJSON([BlockedRow].self, ["blocked"])
+        #expect(blockList.map(\.user) == [blocking.user] && blockList.first?.name == "Bob", "\(blockList)")
+        #expect(try await harness.tg(["unblock", "@bob_cli"]).output == "unblocked Bob\n")
+        #expect(try await harness.tg(["blocked"]).output == "nobody blocked\n")
+        let notUser = try await harness.tg(["block", "me"])
+        #expect(notUser.status == 2, "\(notUser.errorOutput)")
+
         // Cat logs out: her folder goes, Ann stays.
         _ = try await harness.tgJSON([String: String].self, ["logout", "--account", "cat"])
         accounts = try await harness.tgJSON([AccountRow].self, ["accounts"])
@@ -360,7 +391,7 @@ struct DownloadResult: Decodable {
             "login", "accounts", "switch", "logout", "chats", "history", "send", "edit", "delete", "read", "search",
             "download",
             "render", "watch", "username", "create-channel", "create-group", "join", "leave", "invite", "members",
-            "admin", "ban", "rename",
+            "admin", "ban", "rename", "block", "unblock", "blocked",
         ]
         for command in commands {
             #expect(help.output.contains("  \(command) "), "tg --help lacks \(command)")
@@ -369,6 +400,12 @@ struct DownloadResult: Decodable {
                 own.status == 0 && own.output.contains("USAGE: tg \(command)") && own.output.contains("--root"),
                 "\(command)")
         }
+        // A group of subcommands: listed, and its subcommand takes the global options.
+        #expect(help.output.contains("  privacy "), "tg --help lacks privacy")
+        let lastSeen = try await harness.tg(["privacy", "last-seen", "--help"])
+        #expect(
+            lastSeen.status == 0 && lastSeen.output.contains("USAGE: tg privacy last-seen")
+                && lastSeen.output.contains("--root") && lastSeen.output.contains("everybody"), "\(lastSeen.output)")
         let admin = try await harness.tg(["admin", "--help"])
         for option in ["--rights", "--rank", "--remove", "add-admins", "RIGHT_FORBIDDEN"] {
             #expect(admin.output.contains(option), "admin --help lacks \(option)")

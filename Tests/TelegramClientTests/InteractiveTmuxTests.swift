@@ -10,7 +10,8 @@ import Testing
 #endif
 
 /// The interactive client for real, in tmux (terminals of 100×30 on a tmux server of the test's own): `tg` alone opens
-/// it; Alice sees Bob's chat with its unread count and "online" in the title, opens it, types markdown and sends;
+/// it; Alice sees Bob's chat with its unread count and "online" in the title, opens it (Bob "online" in its title, as
+/// his open client says), types markdown and sends;
 /// Bob's interactive client shows her message arriving; both leave (Ctrl-C, and SIGTERM) with the terminal restored
 /// and exit status 0; Bob's stored copy carries the bold entity. Every wait polls the captured screen with a deadline,
 /// and the tmux server is killed at the end.
@@ -215,20 +216,25 @@ import Testing
         let hello = try await harness.tg(["--account", "bob", "send", "+9996610001", "hi Alice"])
         try #require(hello.status == 0, "bob's send: \(hello.errorOutput)")
 
-        // `tg` alone on a terminal is the interactive client: the chat list, Bob unread, online in the title.
+        // `tg` alone on a terminal is the interactive client: the chat list, Bob unread, online in the title (Bob's
+        // presence after his `tg send` is online or, once its connection went, "last seen just now").
         let tg = CommandLineHarness.tg.path
         try await tmux.start("alice", [tg, "--root", harness.root, "--account", "alice"])
         try await tmux.waitFor("alice", "the chat list with Bob unread, online") {
-            $0.contains("Chats — alice · online") && $0.contains("Bob (1)  hi Alice")
+            $0.contains("Chats — alice · online") && $0.contains("Bob (1)") && $0.contains("hi Alice")
         }
+        // Bob's interactive client: Alice's, open, has said she is online.
         try await tmux.start("bob", [tg, "--root", harness.root, "--account", "bob", "ui"])
         try await tmux.waitFor("bob", "Bob's chat list") {
-            $0.contains("Chats — bob · online") && $0.contains("Alice  me: hi Alice")
+            $0.contains("Chats — bob · online") && $0.contains("Alice · online  me: hi Alice")
         }
 
-        // Alice opens the chat (Enter), sees Bob's message, types markdown and sends it.
+        // Alice opens the chat (Enter): Bob's client said he is online, so her title says so; she sees his message,
+        // types markdown and sends it.
         try await tmux.keys("alice", "Enter")
-        try await tmux.waitFor("alice", "Bob's chat") { $0.contains("Bob — alice") && $0.contains("│ hi Alice") }
+        try await tmux.waitFor("alice", "Bob's chat, Bob online") {
+            $0.contains("Bob · online — alice") && $0.contains("│ hi Alice")
+        }
         try await tmux.keys("alice", literal: "**Hello** Bob, from tmux")
         try await tmux.waitFor("alice", "the typed line") { $0.contains("> **Hello** Bob, from tmux") }
         try await tmux.keys("alice", "Enter")
@@ -238,10 +244,12 @@ import Testing
         #expect(!sent.contains("◷"), "\(sent)")
 
         // Bob's screen: the chat list moves Alice's chat up with her message, unread; he opens it and sees it.
-        try await tmux.waitFor("bob", "Alice's message in his list") { $0.contains("Alice (1)  Hello Bob, from tmux") }
+        try await tmux.waitFor("bob", "Alice's message in his list") {
+            $0.contains("Alice (1) · online  Hello Bob, from tmux")
+        }
         try await tmux.keys("bob", "Enter")
         try await tmux.waitFor("bob", "Alice's message in the chat") {
-            $0.contains("Alice — bob") && $0.contains("│ Hello Bob, from tmux")
+            $0.contains("Alice · online — bob") && $0.contains("│ Hello Bob, from tmux")
         }
         // Bob answers with a reply to her message, and Alice's chat follows the bottom to show it.
         try await tmux.keys("bob", literal: "/reply")
@@ -297,6 +305,8 @@ import Testing
         // The pane's shell prints the exit status, then the terminal's modes, then "tty checked": wait for all of it.
         let aliceAfter = try await tmux.waitFor("alice", "the shell after tg") { $0.contains("tty checked") }
         #expect(aliceAfter.contains("tg exited 0") && aliceAfter.contains("\necho") && aliceAfter.contains("icanon"))
+        // Alice's client said offline as it left: Bob's title says when she was last seen.
+        try await tmux.waitFor("bob", "Alice offline in Bob's title") { $0.contains("Alice · last seen") }
         let bobTG = try await tmux.childOfPane("bob")
         kill(bobTG, SIGTERM)
         let bobAfter = try await tmux.waitFor("bob", "the shell after tg") { $0.contains("tty checked") }

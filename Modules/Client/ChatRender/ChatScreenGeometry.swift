@@ -17,6 +17,8 @@ public struct ChatScreenGeometry: Sendable {
     public var scrollOffset: Double
     /// The pinned-message bar, when the screen has one.
     public var pinnedBar: PinnedBarGeometry? = nil
+    /// The subtitle under the title (a user's presence) and the colour it is drawn in, when there is one.
+    public var subtitle: (frame: CanvasRect, color: CanvasColor)? = nil
 
     /// The largest scroll offset: the oldest row just under the navigation bar.
     public var maxScrollOffset: Double { max(0, contentHeight - historyArea.height) }

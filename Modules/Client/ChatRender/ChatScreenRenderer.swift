@@ -24,10 +24,12 @@ public struct ChatScreenRenderer: Sendable {
     public var utcOffset: Int32
     /// The pinned-message bar under the navigation bar (the chat's newest pinned message), when there is one.
     public var pinnedBar: PinnedMessageBar?
+    /// The line under the title: a user's presence ("online", "last seen 5 minutes ago"; `ChatSubtitle`).
+    public var subtitle: ChatSubtitle?
 
     public init(
         style: ChatScreenStyle = .phone, accountPeerId: PeerId, names: [PeerId: String] = [:], title: String = "",
-        utcOffset: Int32 = 0, pinnedBar: PinnedMessageBar? = nil
+        utcOffset: Int32 = 0, pinnedBar: PinnedMessageBar? = nil, subtitle: ChatSubtitle? = nil
     ) {
         self.style = style
         self.accountPeerId = accountPeerId
@@ -35,6 +37,7 @@ public struct ChatScreenRenderer: Sendable {
         self.title = title
         self.utcOffset = utcOffset
         self.pinnedBar = pinnedBar
+        self.subtitle = subtitle
     }
 
     /// The screen's drawing steps and geometry, without rendering. `scrollOffset` is how far the history is scrolled
@@ -64,10 +67,13 @@ public struct ChatScreenRenderer: Sendable {
             guard top < area.maxY, top + rows[index].height > area.y else { continue }
             items.append(rows[index].draw(&canvas, top))
         }
-        drawBars(&canvas)
+        let subtitleFrame = drawBars(&canvas)
         var geometry = ChatScreenGeometry(
             width: style.pixelWidth, height: style.pixelHeight, historyArea: area, items: items,
             contentHeight: contentHeight, scrollOffset: offset)
+        geometry.subtitle = subtitleFrame.map {
+            ($0, subtitle?.isOnline == true ? style.incomingAccent : style.incomingTime)
+        }
         if let pinnedBar {
             geometry.pinnedBar = drawPinnedBar(pinnedBar, &canvas, top: style.px(style.navigationBarHeight))
         }
@@ -82,8 +88,10 @@ public struct ChatScreenRenderer: Sendable {
         return RenderedChatScreen(pixels: canvas.render(), geometry: geometry)
     }
 
-    /// The navigation bar with the title and an avatar, and the input panel with its field.
-    private func drawBars(_ canvas: inout Canvas) {
+    /// The navigation bar with the title (and the subtitle under it, as Telegram's chat header has it: the accent
+    /// colour when online, grey otherwise) and an avatar, and the input panel with its field. Returns the subtitle's
+    /// frame.
+    private func drawBars(_ canvas: inout Canvas) -> CanvasRect? {
         let s = style
         let width = Double(s.pixelWidth), height = Double(s.pixelHeight)
         let bar = s.px(s.navigationBarHeight)
@@ -92,9 +100,26 @@ public struct ChatScreenRenderer: Sendable {
         let titleSize = s.px(17)
         let bold = [MessageTextEntity(range: 0..<title.utf16.count, type: .bold)]
         let laid = TextLayout.layout(title, entities: bold, width: Int(width), fontSize: titleSize)
-        canvas.drawText(
-            title, entities: bold, width: Int(width), fontSize: titleSize,
-            at: CanvasPoint(x: (width - laid.bounds.width) / 2, y: (bar - laid.bounds.height) / 2), color: s.text)
+        var subtitleFrame: CanvasRect?
+        if let subtitle {
+            let small = s.px(13)
+            let line = TextLayout.layout(subtitle.text, width: Int(width), fontSize: small)
+            let total = laid.bounds.height + line.bounds.height
+            let top = (bar - total) / 2
+            canvas.drawText(
+                title, entities: bold, width: Int(width), fontSize: titleSize,
+                at: CanvasPoint(x: (width - laid.bounds.width) / 2, y: top), color: s.text)
+            let origin = CanvasPoint(x: (width - line.bounds.width) / 2, y: top + laid.bounds.height)
+            canvas.drawText(
+                subtitle.text, width: Int(width), fontSize: small, at: origin,
+                color: subtitle.isOnline ? s.incomingAccent : s.incomingTime)
+            subtitleFrame = CanvasRect(
+                x: origin.x, y: origin.y, width: line.bounds.width, height: line.bounds.height)
+        } else {
+            canvas.drawText(
+                title, entities: bold, width: Int(width), fontSize: titleSize,
+                at: CanvasPoint(x: (width - laid.bounds.width) / 2, y: (bar - laid.bounds.height) / 2), color: s.text)
+        }
         let avatar = s.px(18)
         let centre = CanvasPoint(x: width - s.px(12) - avatar, y: bar / 2)
         canvas.fillCircle(center: centre, radius: avatar, color: s.incomingAccent)
@@ -118,6 +143,7 @@ public struct ChatScreenRenderer: Sendable {
             "Message", width: Int(field.width), fontSize: s.px(s.textSize),
             at: CanvasPoint(x: field.x + s.px(14), y: field.y + (field.height - placeholder.bounds.height) / 2),
             color: s.incomingTime)
+        return subtitleFrame
     }
 
     // MARK: - Words

@@ -1,4 +1,5 @@
 import ChatHistory
+import ChatRender
 import Foundation
 import MediaResources
 public import Postbox
@@ -30,6 +31,14 @@ public final class ChatTerminalApp: @unchecked Sendable {
     private var typingSent: [PeerId: Date] = [:]
     /// How often this user's typing goes out while they type (a notice lasts `SecretChatManager.typingDuration`).
     static let typingInterval: Double = 4
+    /// When this account last told the server it is online, and when the presence lines were last read.
+    private var onlineSent: Date?
+    private var presencesRead: Date?
+    private var presencesShown: [PeerId: ChatSubtitle] = [:]
+    /// How often the open client says it is online (the server keeps it online 5 minutes from each; Telegram-iOS
+    /// repeats it well within that), and how often the presence lines are read again (their "minutes ago" moves).
+    static let onlineInterval: Double = 60
+    static let presenceInterval: Double = 1
 
     private init(session: ClientSession, account: Account, name: String, timeout: Double, terminal: RawTerminal) {
         self.session = session
@@ -81,7 +90,10 @@ public final class ChatTerminalApp: @unchecked Sendable {
                 post(.key(.ctrl("c")))
                 return
             }
-            queue.async { self.refreshTyping() }
+            queue.async {
+                self.refreshTyping()
+                self.refreshPresence()
+            }
             if terminal.takeResize() {
                 let size = terminal.size
                 post(.resize(width: size.width, height: size.height))
@@ -105,6 +117,30 @@ public final class ChatTerminalApp: @unchecked Sendable {
         guard now != typingShown else { return }
         typingShown = now
         _ = state.handle(.typing(now))
+        draw()
+    }
+
+    /// Says this account is online every `onlineInterval` while the client is open, and shows each private chat's
+    /// presence line (read every `presenceInterval`); redraws only when a line changed. On the queue.
+    private func refreshPresence() {
+        guard !done else { return }
+        let now = Date()
+        if onlineSent.map({ now.timeIntervalSince($0) >= Self.onlineInterval }) ?? true {
+            onlineSent = now
+            let account = self.account
+            Task { try? await PresenceCommands.setOnline(account, true) }
+        }
+        if let read = presencesRead, now.timeIntervalSince(read) < Self.presenceInterval { return }
+        presencesRead = now
+        var peers = state.chats.map(\.peerId)
+        if case .chat(let open) = state.mode { peers.append(open) }
+        let seconds = PresenceCommands.now
+        let lines = PresenceCommands.presences(account, of: peers).mapValues {
+            ChatSubtitle(presence: $0, now: seconds)
+        }
+        guard lines != presencesShown else { return }
+        presencesShown = lines
+        _ = state.handle(.presences(lines))
         draw()
     }
 
@@ -215,8 +251,14 @@ public final class ChatTerminalApp: @unchecked Sendable {
             }
         case .quit:
             done = true
-            finished?.resume()
-            finished = nil
+            // Leaving: offline at once (not five minutes later), as Telegram's apps say when they close.
+            let account = self.account
+            let finished = self.finished
+            self.finished = nil
+            Task {
+                await PresenceCommands.leave(account, timeout: 2)
+                finished?.resume()
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+public import ChatRender
 public import Postbox
 public import TelegramClient
 
@@ -24,6 +25,8 @@ public enum ChatTerminalEvent: Sendable {
     /// The chats someone is typing in now (`updateEncryptedChatTyping` in secret chats; `updateUserTyping`,
     /// `updateChatUserTyping`, `updateChannelUserTyping` elsewhere).
     case typing(Set<PeerId>)
+    /// The presence line of each private chat's user ("online", "last seen 5 minutes ago"), when it changes.
+    case presences([PeerId: ChatSubtitle])
 }
 
 /// One message `/search` found.

@@ -65,7 +65,8 @@ extension ChatTerminalState {
         case .chat(let peerId):
             where_ =
                 (chats.first { $0.peerId == peerId }?.name ?? chatTitleFromHistory(peerId))
-                + (typingPeers.contains(peerId) ? " (typing…)" : "")
+                + (typingPeers.contains(peerId)
+                    ? " (typing…)" : presences[peerId].map { " · " + $0.text } ?? "")
         case .search: where_ = "Search “\(searchQuery)”"
         }
         return " \(where_) — \(accountName) · \(connection.title)"
@@ -107,7 +108,8 @@ extension ChatTerminalState {
             let chat = chats[index]
             let unread = chat.unread > 0 ? " (\(chat.unread))" : ""
             let marker = index == selectedChat ? "▶ " : "  "
-            let head = marker + chat.name + unread
+            let presence = presences[chat.peerId].map { " · " + $0.text } ?? ""
+            let head = marker + chat.name + unread + presence
             let text = Self.fit(head + "  " + Self.dim + chat.lastMessage + Self.reset, width)
             lines.append(index == selectedChat ? Self.bold + text + Self.reset : text)
         }

@@ -1,5 +1,5 @@
 public import ChatHistory
-import ChatRender
+public import ChatRender
 public import Postbox
 public import TelegramClient
 
@@ -39,6 +39,8 @@ public struct ChatTerminalState: Sendable {
     public internal(set) var history = ChatTerminalHistory()
     /// The chats whose other side is typing now (the open one's title says so).
     public internal(set) var typingPeers: Set<PeerId> = []
+    /// Each private chat's presence line (the open one's title and the chat list show it).
+    public internal(set) var presences: [PeerId: ChatSubtitle] = [:]
     /// Whether the user asked to leave.
     public internal(set) var quitting = false
 
@@ -102,6 +104,9 @@ public struct ChatTerminalState: Sendable {
             return []
         case .typing(let peers):
             typingPeers = peers
+            return []
+        case .presences(let lines):
+            presences = lines
             return []
         case .searchResults(let query, let hits):
             searchQuery = query

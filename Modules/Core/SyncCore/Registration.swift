@@ -6,6 +6,7 @@ public func registerSyncCoreTypes() {
     declareEncodable(TelegramGroup.self)
     declareEncodable(TelegramChannel.self)
     declareEncodable(ChannelState.self)
+    declareEncodable(TelegramUserPresence.self)
     declareEncodable(TelegramMediaImage.self)
     declareEncodable(TelegramMediaFile.self)
     declareEncodable(TelegramMediaAction.self)

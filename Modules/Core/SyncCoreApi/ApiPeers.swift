@@ -128,3 +128,18 @@ extension TelegramGroup {
         }
     }
 }
+
+extension TelegramUserPresence {
+    /// The stored form of a `UserStatus` (core.telegram.org constructors `userStatusOnline`, `userStatusOffline`, …;
+    /// Telegram-iOS `TelegramUserPresence(apiStatus:)`).
+    public init(apiStatus: Api.UserStatus) {
+        switch apiStatus {
+        case .userStatusEmpty: self.init(status: .none)
+        case .userStatusOnline(let online): self.init(status: .present(until: online.expires))
+        case .userStatusOffline(let offline): self.init(status: .offline(since: offline.wasOnline))
+        case .userStatusRecently: self.init(status: .recently)
+        case .userStatusLastWeek: self.init(status: .lastWeek)
+        case .userStatusLastMonth: self.init(status: .lastMonth)
+        }
+    }
+}

@@ -42,14 +42,31 @@ public final class UpdateGateway: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Forgets `targets` if `connection` still has them (it closed).
+    /// Forgets `targets` if `connection` still has them (it closed); an auth key left without sessions is handed to
+    /// the `whenKeyLosesItsSessions` handler.
     public func unsubscribe(_ targets: some Sequence<Target>, connection: ObjectIdentifier) {
         lock.lock()
-        defer { lock.unlock() }
+        var emptied: [Int64] = []
         for target in targets where subscribers[target.authKeyId]?[target.sessionId]?.connection == connection {
             subscribers[target.authKeyId]?[target.sessionId] = nil
-            if subscribers[target.authKeyId]?.isEmpty == true { subscribers[target.authKeyId] = nil }
+            if subscribers[target.authKeyId]?.isEmpty == true {
+                subscribers[target.authKeyId] = nil
+                emptied.append(target.authKeyId)
+            }
         }
+        let handler = keyLostSessions
+        lock.unlock()
+        if let handler { for authKeyId in emptied { handler(authKeyId) } }
+    }
+
+    private var keyLostSessions: (@Sendable (Int64) -> Void)?
+
+    /// Calls `handler` (outside the gateway's lock, on the closing connection's thread) with each auth key whose last
+    /// subscribed session went away: the server's presence takes the account offline when it was its last.
+    public func whenKeyLosesItsSessions(_ handler: @escaping @Sendable (Int64) -> Void) {
+        lock.lock()
+        keyLostSessions = handler
+        lock.unlock()
     }
 
     /// Sends `body` (a serialized `Updates`) to every subscribed session of these auth keys but `except`; returns how

@@ -72,7 +72,12 @@ public struct ServerAPIHandler: RPCHandler {
                 authKeyId: call.authKeyId, sessionId: call.sessionId, dc: call.dcId, userId: account.userId,
                 withoutUpdates: call.withoutUpdates)
         }
-        if let answer = try backend.routeSignedIn(call.function, signedIn: signedIn) { return answer }
+        if let answer = try backend.routeSignedIn(call.function, signedIn: signedIn) {
+            if ServerBackend.isActivity(call.function.functionName) {
+                try backend.noteActivity(authKeyId: call.authKeyId)
+            }
+            return answer
+        }
         throw APIError.badRequest("METHOD_NOT_IMPLEMENTED")
     }
 }

@@ -161,7 +161,7 @@ extension ServerBackend {
             if let phone { try tx.deletePhoneCode(phone: phone) }
         }
         signedInKeys.remember(SignedInKeys.Account(userId: user.id, homeDc: user.dc), authKeyId: authKeyId)
-        return .authorization(.init(user: apiUser(user, viewer: user.id)))
+        return .authorization(.init(user: try store.read { tx in try apiUser(user, viewer: user.id, tx: tx) }))
     }
 
     func logOut(_ caller: Caller) throws -> Api.auth.LoggedOut {

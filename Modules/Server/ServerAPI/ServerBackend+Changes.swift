@@ -166,7 +166,8 @@ extension ServerBackend {
         try store.write(
             { [self] tx throws in
                 let peer = try resolve(call.peer, caller: caller, tx: tx)
-                for (owner, _) in try recipients(of: peer, sender: caller.userId, tx: tx) where owner != caller.userId {
+                for (owner, _) in try recipients(of: peer, sender: caller.userId, tx: tx)
+                where try owner != caller.userId && !tx.isBlocked(owner: owner, userId: caller.userId) {
                     let update: Api.Update =
                         peer.kind == .chat
                         ? .updateChatUserTyping(

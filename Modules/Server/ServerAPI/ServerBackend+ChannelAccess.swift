@@ -221,7 +221,7 @@ extension ServerBackend {
 
     /// The `users` vector for `ids`, as `viewer` sees them.
     func apiUsers(_ ids: some Sequence<Int64>, viewer: Int64, tx: StoreTransaction) throws -> [Api.User] {
-        try tx.users(ids: ids).sorted { $0.id < $1.id }.map { apiUser($0, viewer: viewer) }
+        try tx.users(ids: ids).sorted { $0.id < $1.id }.map { try apiUser($0, viewer: viewer, tx: tx) }
     }
 
     /// A stored photo as a chat shows it (`chatPhoto`: its id, DC and stripped thumbnail), `chatPhotoEmpty` without.

@@ -81,7 +81,8 @@ extension ServerBackend {
                     updates: .updates(
                         .init(
                             updates: make(viewer),
-                            users: users.sorted { $0.id < $1.id }.map { apiUser($0, viewer: viewer) }, chats: [chat],
+                            users: try users.sorted { $0.id < $1.id }.map { try apiUser($0, viewer: viewer, tx: tx) },
+                            chats: [chat],
                             date: date, seq: 0))))
         }
         return pushes

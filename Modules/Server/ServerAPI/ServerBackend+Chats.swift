@@ -131,7 +131,7 @@ extension ServerBackend {
                         Int32(truncatingIfNeeded: $0)
                     }, requestsPending: invites.pending, recentRequesters: invites.recent))
             let users = try tx.users(ids: chat.members.map(\.userId)).sorted { $0.id < $1.id }.map {
-                apiUser($0, viewer: caller.userId)
+                try apiUser($0, viewer: caller.userId, tx: tx)
             }
             return .chatFull(.init(fullChat: full, chats: [apiChat(chat, viewer: caller.userId, tx: tx)], users: users))
         }

@@ -375,7 +375,7 @@ extension ServerBackend {
                         clamping: try tx.inviteCount(
                             peerKind: target.kind, peerId: target.id, adminId: admin.id, revoked: call.revoked)),
                     invites: try invites.map { try apiInvite($0, tx: tx) },
-                    users: [apiUser(admin, viewer: caller.userId)]))
+                    users: [try apiUser(admin, viewer: caller.userId, tx: tx)]))
         }
     }
 
@@ -528,8 +528,8 @@ extension ServerBackend {
                             .init(
                                 requested: $0.requested, userId: $0.userId, date: $0.date, approvedBy: $0.approvedBy))
                     },
-                    users: users.filter { shown.contains($0.id) }.sorted { $0.id < $1.id }.map {
-                        apiUser($0, viewer: caller.userId)
+                    users: try users.filter { shown.contains($0.id) }.sorted { $0.id < $1.id }.map {
+                        try apiUser($0, viewer: caller.userId, tx: tx)
                     }))
         }
     }

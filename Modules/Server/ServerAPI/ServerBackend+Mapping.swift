@@ -4,13 +4,17 @@ import TelegramApi
 
 /// How stored records look on the wire (core.telegram.org constructors of layer 229).
 extension ServerBackend {
-    func apiUser(_ user: UserRecord, viewer: Int64) -> Api.User {
-        .user(
+    /// `user` as `viewer` sees it: the status as the user's privacy lets the viewer see it
+    /// (`ServerBackend+Presence`); someone the user blocked sees them never online and without a photo
+    /// (`ServerBackend+Blocks`).
+    func apiUser(_ user: UserRecord, viewer: Int64, tx: StoreTransaction) throws -> Api.User {
+        let blockedByUser = try user.id != viewer && tx.isBlocked(owner: user.id, userId: viewer)
+        return .user(
             .init(
                 isSelf: user.id == viewer, id: user.id, accessHash: user.accessHash, firstName: user.firstName,
                 lastName: user.lastName.isEmpty ? nil : user.lastName, username: user.username,
-                phone: user.id == viewer ? user.phone : nil, photo: profilePhoto(user),
-                status: .userStatusRecently(.init())))
+                phone: user.id == viewer ? user.phone : nil, photo: blockedByUser ? nil : profilePhoto(user),
+                status: blockedByUser ? .userStatusEmpty : try userStatus(of: user.id, viewer: viewer, tx: tx)))
     }
 
     func apiPeer(_ peer: PeerRef) -> Api.Peer {
@@ -77,7 +81,7 @@ extension ServerBackend {
             case .chat: chatIds.insert(message.peer.id)
             }
         }
-        let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { apiUser($0, viewer: viewer) }
+        let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { try apiUser($0, viewer: viewer, tx: tx) }
         var chats: [Api.Chat] = []
         for id in chatIds.sorted() {
             if let chat = try tx.chat(id: id) { chats.append(apiChat(chat, viewer: viewer, tx: tx)) }

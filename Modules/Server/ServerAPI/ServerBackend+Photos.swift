@@ -30,7 +30,8 @@ extension ServerBackend {
             return user
         }
         guard let user else { throw APIError.authKeyUnregistered }
-        return .photo(.init(photo: photo, users: [apiUser(user, viewer: caller.userId)]))
+        return .photo(
+            .init(photo: photo, users: [try store.read { tx in try apiUser(user, viewer: caller.userId, tx: tx) }]))
     }
 
     /// Photo `photoId` if it is the current profile photo of `peer`, which the caller must be able to reach

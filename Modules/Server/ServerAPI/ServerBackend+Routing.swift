@@ -51,6 +51,9 @@ extension ServerBackend {
             return try updateProfile(f, caller: try signedIn()).serialized()
         case let f as Api.functions.account.registerDevice: return try registerDevice(f, caller: try signedIn())
         case let f as Api.functions.account.unregisterDevice: return try unregisterDevice(f, caller: try signedIn())
+        case let f as Api.functions.account.updateStatus: return try updateStatus(f, caller: try signedIn())
+        case let f as Api.functions.account.getPrivacy: return try getPrivacy(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.account.setPrivacy: return try setPrivacy(f, caller: try signedIn()).serialized()
         // users, contacts
         case let f as Api.functions.users.getUsers: return try getUsers(f, caller: try signedIn())
         case let f as Api.functions.users.getFullUser: return try getFullUser(f, caller: try signedIn()).serialized()
@@ -60,6 +63,10 @@ extension ServerBackend {
         case let f as Api.functions.contacts.importContacts:
             return try importContacts(f, caller: try signedIn()).serialized()
         case is Api.functions.contacts.getContacts: return try getContacts(try signedIn()).serialized()
+        case is Api.functions.contacts.getStatuses: return try getStatuses(try signedIn())
+        case let f as Api.functions.contacts.block: return try block(f, caller: try signedIn())
+        case let f as Api.functions.contacts.unblock: return try unblock(f, caller: try signedIn())
+        case let f as Api.functions.contacts.getBlocked: return try getBlocked(f, caller: try signedIn()).serialized()
         // messages
         case let f as Api.functions.messages.sendMessage: return try sendMessage(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getHistory: return try getHistory(f, caller: try signedIn()).serialized()

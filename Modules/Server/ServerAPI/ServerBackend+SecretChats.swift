@@ -276,7 +276,7 @@ extension ServerBackend {
     /// other side can show who asks).
     func encryptionPush(_ chat: EncryptedChatRecord, to owner: Int64, tx: StoreTransaction) throws -> Push {
         let users = try tx.users(ids: [chat.adminId, chat.participantId]).sorted { $0.id < $1.id }.map {
-            apiUser($0, viewer: owner)
+            try apiUser($0, viewer: owner, tx: tx)
         }
         let update = Api.Update.updateEncryption(.init(chat: apiEncryptedChat(chat, viewer: owner), date: now))
         return Push(

@@ -78,6 +78,7 @@ extension ServerBackend {
                         try Self.checkSendRights(rights, messages)
                     }
                 }
+                if peer.kind == .user { try checkNotBlocked(sender: caller.userId, recipient: peer.id, tx: tx) }
                 let recipients = try recipients(of: peer, sender: caller.userId, tx: tx)
                 var keys: [Int64: [Int64]] = [:]
                 for (owner, _) in recipients { keys[owner] = try authKeys(of: owner, tx: tx) }

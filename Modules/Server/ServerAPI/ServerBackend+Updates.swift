@@ -103,7 +103,9 @@ extension ServerBackend {
                 }
                 newEncrypted.append(new.message)
             }
-            let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { apiUser($0, viewer: caller.userId) }
+            let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map {
+                try apiUser($0, viewer: caller.userId, tx: tx)
+            }
             let chats =
                 try chatIds.sorted().compactMap { try tx.chat(id: $0) }.map {
                     apiChat($0, viewer: caller.userId, tx: tx)

@@ -22,23 +22,33 @@ extension ServerBackend {
 
     func getUsers(_ call: Api.functions.users.getUsers, caller: Caller) throws -> [UInt8] {
         guard call.id.count <= 200 else { throw APIError.limitInvalid }
-        let users = try store.read { tx in try call.id.compactMap { try resolve($0, caller: caller, tx: tx) } }
-        return Reply.vector(users.map { apiUser($0, viewer: caller.userId) })
+        let users = try store.read { tx in
+            try call.id.compactMap { try resolve($0, caller: caller, tx: tx) }.map {
+                try apiUser($0, viewer: caller.userId, tx: tx)
+            }
+        }
+        return Reply.vector(users)
     }
 
     func getFullUser(_ call: Api.functions.users.getFullUser, caller: Caller) throws -> Api.users.UserFull {
-        let found = try store.read { tx -> (UserRecord, Int64?)? in
+        let found = try store.read { tx -> (UserRecord, Int64?, Api.User, blocked: Bool, blockedBy: Bool)? in
             guard let user = try resolve(call.id, caller: caller, tx: tx) else { return nil }
-            return (user, try tx.topPinnedMessageId(owner: caller.userId, peer: .user(user.id)))
+            return (
+                user, try tx.topPinnedMessageId(owner: caller.userId, peer: .user(user.id)),
+                try apiUser(user, viewer: caller.userId, tx: tx),
+                try tx.isBlocked(owner: caller.userId, userId: user.id),
+                try user.id != caller.userId && tx.isBlocked(owner: user.id, userId: caller.userId)
+            )
         }
-        guard let (user, pinned) = found else { throw APIError.userIdInvalid }
+        guard let (user, pinned, shown, blocked, blockedBy) = found else { throw APIError.userIdInvalid }
         let full = Api.UserFull.userFull(
             .init(
-                canPinMessage: true, id: user.id, about: user.about.isEmpty ? nil : user.about,
-                settings: .peerSettings(.init()), profilePhoto: user.photo.flatMap { try? Api.Photo(tlBytes: $0) },
+                blocked: blocked, canPinMessage: true, id: user.id, about: user.about.isEmpty ? nil : user.about,
+                settings: .peerSettings(.init()),
+                profilePhoto: blockedBy ? nil : user.photo.flatMap { try? Api.Photo(tlBytes: $0) },
                 notifySettings: Self.defaultNotifySettings, pinnedMsgId: pinned.map { Int32(truncatingIfNeeded: $0) },
                 commonChatsCount: 0))
-        return .userFull(.init(fullUser: full, chats: [], users: [apiUser(user, viewer: caller.userId)]))
+        return .userFull(.init(fullUser: full, chats: [], users: [shown]))
     }
 
     /// Telegram's username rules: 5–32 characters, a letter first, then letters, digits and underscores, no
@@ -78,7 +88,7 @@ extension ServerBackend {
         }
         guard let user else { throw APIError.authKeyUnregistered }
         guard name.isEmpty || user.username == name else { throw APIError.badRequest("USERNAME_OCCUPIED") }
-        return apiUser(user, viewer: caller.userId)
+        return try readApiUser(user, viewer: caller.userId)
     }
 
     func updateProfile(_ call: Api.functions.account.updateProfile, caller: Caller) throws -> Api.User {
@@ -99,7 +109,12 @@ extension ServerBackend {
             return user
         }
         guard let user else { throw APIError.authKeyUnregistered }
-        return apiUser(user, viewer: caller.userId)
+        return try readApiUser(user, viewer: caller.userId)
+    }
+
+    /// `apiUser` in a read transaction of its own (never from inside one).
+    func readApiUser(_ user: UserRecord, viewer: Int64) throws -> Api.User {
+        try store.read { tx in try apiUser(user, viewer: viewer, tx: tx) }
     }
 
     func resolveUsername(
@@ -120,7 +135,9 @@ extension ServerBackend {
         }
         guard let user = found else { throw APIError.badRequest("USERNAME_NOT_OCCUPIED") }
         return .resolvedPeer(
-            .init(peer: .peerUser(.init(userId: user.id)), chats: [], users: [apiUser(user, viewer: caller.userId)]))
+            .init(
+                peer: .peerUser(.init(userId: user.id)), chats: [],
+                users: [try readApiUser(user, viewer: caller.userId)]))
     }
 
     /// `contacts.search`: the caller's contacts by name or username (`my_results`), anyone else by public username
@@ -136,7 +153,10 @@ extension ServerBackend {
             .init(
                 myResults: contacts.map { .peerUser(.init(userId: $0.id)) },
                 results: others.map { .peerUser(.init(userId: $0.id)) },
-                chats: [], users: (contacts + others).map { apiUser($0, viewer: caller.userId) }))
+                chats: [],
+                users: try store.read { tx in
+                    try (contacts + others).map { try apiUser($0, viewer: caller.userId, tx: tx) }
+                }))
     }
 
     func importContacts(
@@ -157,16 +177,16 @@ extension ServerBackend {
         return .importedContacts(
             .init(
                 imported: imported, popularInvites: [], retryContacts: [],
-                users: users.map { apiUser($0, viewer: caller.userId) }))
+                users: try store.read { tx in try users.map { try apiUser($0, viewer: caller.userId, tx: tx) } }))
     }
 
     func getContacts(_ caller: Caller) throws -> Api.contacts.Contacts {
-        let users = try store.read { tx in try tx.users(ids: try tx.contacts(owner: caller.userId)) }
-            .sorted { $0.id < $1.id }
+        let (ids, users) = try store.read { tx in
+            let records = try tx.users(ids: try tx.contacts(owner: caller.userId)).sorted { $0.id < $1.id }
+            return (records.map(\.id), try records.map { try apiUser($0, viewer: caller.userId, tx: tx) })
+        }
         return .contacts(
-            .init(
-                contacts: users.map { .contact(.init(userId: $0.id, mutual: false)) }, savedCount: 0,
-                users: users.map { apiUser($0, viewer: caller.userId) }))
+            .init(contacts: ids.map { .contact(.init(userId: $0, mutual: false)) }, savedCount: 0, users: users))
     }
 }
 

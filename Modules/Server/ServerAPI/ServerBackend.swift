@@ -51,6 +51,8 @@ public final class ServerBackend: Sendable {
     let exportedAuthorizations: ExportedAuthorizations
     /// The server's sticker set, once `prepareStickerSet` stored it.
     let preparedStickerSet = PreparedStickerSet()
+    /// Who is online now (`ServerBackend+Presence`).
+    let presences = Presences()
 
     /// A backend over `store` and `files` for `dataCenters`, pushing through `updates` (`BackendBootstrap.start`).
     init(
@@ -79,6 +81,11 @@ public final class ServerBackend: Sendable {
         channelHashKey =
             (try? store.write { tx in try tx.secret(named: "channel-access-hash") { SecureRandom.bytes(32) } })
             ?? SecureRandom.bytes(32)
+        // An account whose last session went away goes offline (off the connection's event loop: it writes).
+        updates.whenKeyLosesItsSessions { [weak self] authKeyId in
+            guard let backend = self else { return }
+            DispatchQueue.global().async { try? backend.keyLostItsSessions(authKeyId) }
+        }
     }
 
     /// The current time as TL's `date`.

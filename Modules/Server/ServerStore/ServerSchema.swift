@@ -197,5 +197,23 @@ enum ServerSchema {
         """
         ALTER TABLE messages ADD COLUMN media_unread INTEGER NOT NULL DEFAULT 0;
         """,
+        // 16: presence and its privacy (core.telegram.org "Privacy" and constructor `userStatusOffline`): each
+        // account's privacy rules by key (the serialized `Vector<PrivacyRule>`), when each account was last online,
+        // and who watches an account's status (its contacts' owners and private chats) found by index.
+        """
+        CREATE TABLE privacy_rules (
+            owner INTEGER NOT NULL, key TEXT NOT NULL, rules BLOB NOT NULL, PRIMARY KEY (owner, key)) WITHOUT ROWID;
+        CREATE TABLE presences (user_id INTEGER PRIMARY KEY, was_online INTEGER NOT NULL);
+        CREATE INDEX contacts_by_user ON contacts(user_id, owner);
+        CREATE INDEX dialogs_by_peer ON dialogs(peer_kind, peer_id, owner);
+        """,
+        // 17: blocked users (core.telegram.org methods `contacts.block`, `contacts.getBlocked`): whom each account
+        // blocked and when, paged newest first.
+        """
+        CREATE TABLE blocks (
+            owner INTEGER NOT NULL, user_id INTEGER NOT NULL, date INTEGER NOT NULL,
+            PRIMARY KEY (owner, user_id)) WITHOUT ROWID;
+        CREATE INDEX blocks_by_date ON blocks(owner, date, user_id);
+        """,
     ]
 }

@@ -56,6 +56,10 @@ public struct UpdateBatchApplier: Sendable {
         /// Update constructors neither applied nor deliberately ignored (`ignoredUpdates`), in order: a kind this
         /// client does not know yet, counted rather than dropped silently (`AccountStateManager.Statistics`).
         public var unhandled: [String] = []
+        /// Users whose presence `updateUserStatus` changed (stored in Postbox's presence table).
+        public var presences: [PeerId] = []
+        /// Peers blocked (`true`) or unblocked on another device (`updatePeerBlocked`, stored in `BlockedPeers`).
+        public var blocked: [BlockedChange] = []
         /// Typing notices (`updateUserTyping`, `updateChatUserTyping`, `updateChannelUserTyping`), and the end of
         /// the typing of whoever sent a new message: not stored, for `PeerActivities`.
         public var typing: [TypingNotice] = []
@@ -200,6 +204,15 @@ public struct UpdateBatchApplier: Sendable {
                         }.first
                     try tx.updatePeers([user])
                 }
+            case .update(.updateUserStatus(let update)):
+                try flushMessages()
+                try tx.updatePeerPresences([.user(update.userId): TelegramUserPresence(apiStatus: update.status)])
+                summary.presences.append(.user(update.userId))
+            case .update(.updatePeerBlocked(let update)):
+                // Blocked or unblocked from another device (Telegram-iOS stores it in the user's cached data).
+                try flushMessages()
+                try BlockedPeers.set(PeerId(update.peerId), blocked: update.blocked, transaction: tx)
+                summary.blocked.append(BlockedChange(peerId: PeerId(update.peerId), blocked: update.blocked))
             case .update(let update) where Self.isSecretChatUpdate(update):
                 try flushMessages()
                 try secretChats?(update, tx)
@@ -257,9 +270,11 @@ public struct UpdateBatchApplier: Sendable {
     ///   server.
     /// - `updateUserTyping` and `updateChannelUserTyping` in a forum topic (`top_msg_id` set): not the chat's own
     ///   typing, which is the only typing shown (those without a topic become `TypingNotice`s above).
+    /// - `updatePrivacy`: the account's own privacy rules changed on another device; not stored: `Account.lastSeenPrivacy()`
+    ///   asks the server (`account.getPrivacy`) whenever they are shown.
     public static let ignoredUpdates: Set<String> = [
         "updateMessageID", "updateChannel", "updateChatDefaultBannedRights", "updateChannelTooLong",
-        "updatePendingJoinRequests", "updateUserTyping", "updateChannelUserTyping",
+        "updatePendingJoinRequests", "updateUserTyping", "updateChannelUserTyping", "updatePrivacy",
     ]
 
     /// The TL constructor's name of `update` (`updateReadHistoryOutbox`), its Swift case's name.
@@ -284,11 +299,18 @@ public struct UpdateBatchApplier: Sendable {
     /// Stores users, basic groups and channels (a `min` user or channel merges into the stored one); returns how many.
     public func storePeers(users: [Api.User], chats: [Api.Chat], transaction tx: Transaction) throws -> Int {
         var peers: [Peer] = []
+        var presences: [PeerId: PeerPresence] = [:]
         for user in users {
             let id = PeerId.user(userId(user))
             let previous = TelegramUser.isMin(user) ? try tx.getPeer(id) as? TelegramUser : nil
             peers.append(TelegramUser.merged(previous: previous, with: user))
+            // Every user the server sends carries its status as the account may see it (Telegram-iOS
+            // `updatePeerPresences` in `AccountStateManagementUtils`); the account's own is not shown.
+            if case .user(let body) = user, let status = body.status, id != accountPeerId {
+                presences[id] = TelegramUserPresence(apiStatus: status)
+            }
         }
+        if !presences.isEmpty { try tx.updatePeerPresences(presences) }
         for chat in chats {
             if let group = TelegramGroup(chat) {
                 peers.append(group)
