@@ -30,7 +30,8 @@ extension ServerBackend {
                     copy.entities = entities
                     copy.editDate = date
                     try tx.updateContent(of: copy)
-                    let message = apiMessage(copy)
+                    // The edit carries the message whole, its reactions with it (a client replaces what it stored).
+                    let message = apiMessage(copy, reactions: try storedReactions(copy, tx: tx))
                     let pts = try tx.appendUpdate(owner: copy.owner, ptsCount: 1, date: date) { pts in
                         Api.Update.updateEditMessage(
                             .init(message: message, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)

@@ -37,11 +37,17 @@ extension ServerBackend {
                         .init(message: neutral, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)
                     ).serialized()
                 }
+                let reactions = try tx.reactions(on: .channel(access.channel.id, id: message.id))
                 let edited = { [self] (viewer: Int64) -> [Api.Update] in
                     [
                         .updateEditChannelMessage(
                             .init(
-                                message: apiChannelMessage(message, viewer: viewer),
+                                message: apiChannelMessage(
+                                    message, viewer: viewer,
+                                    reactions: reactions.isEmpty
+                                        ? nil
+                                        : apiReactions(reactions, viewer: viewer, canSeeList: !access.channel.broadcast)
+                                ),
                                 pts: Int32(truncatingIfNeeded: pts), ptsCount: 1))
                     ]
                 }

@@ -39,7 +39,7 @@ extension ServerBackend {
         _ records: [MessageRecord], total: Int, caller: Caller, tx: StoreTransaction
     ) throws -> Api.messages.Messages {
         let (users, chats) = try participants(of: records, viewer: caller.userId, extraUsers: [caller.userId], tx: tx)
-        let messages = records.map(apiMessage)
+        let messages = try records.map { apiMessage($0, reactions: try storedReactions($0, tx: tx)) }
         if total > records.count {
             return .messagesSlice(
                 .init(count: Int32(clamping: total), messages: messages, topics: [], chats: chats, users: users))
@@ -140,7 +140,10 @@ extension ServerBackend {
             }
         }
         return (
-            .messages(.init(messages: tops.map(apiMessage), topics: [], chats: extraChats, users: users)),
+            .messages(
+                .init(
+                    messages: try tops.map { apiMessage($0, reactions: try storedReactions($0, tx: tx)) }, topics: [],
+                    chats: extraChats, users: users)),
             dialogs.map { apiDialog($0) }
         )
     }
