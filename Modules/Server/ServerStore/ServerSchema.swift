@@ -213,5 +213,14 @@ enum ServerSchema {
             reactions_limit INTEGER NOT NULL, PRIMARY KEY (peer_kind, peer_id)
         ) WITHOUT ROWID;
         """,
+        // 17: drafts (core.telegram.org "Message drafts", methods `messages.saveDraft`, `messages.getAllDrafts`): one per
+        // account and chat (`peer_kind` 0 a user, 1 a basic group, 2 a channel), with its reply and entities.
+        """
+        CREATE TABLE drafts (
+            owner INTEGER NOT NULL, peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL, text TEXT NOT NULL,
+            entities BLOB, reply_to INTEGER, no_webpage INTEGER NOT NULL, date INTEGER NOT NULL,
+            PRIMARY KEY (owner, peer_kind, peer_id)
+        ) WITHOUT ROWID;
+        """,
     ]
 }
