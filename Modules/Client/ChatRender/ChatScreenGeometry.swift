@@ -72,6 +72,8 @@ public struct ChatScreenItem: Sendable {
     public var authorColor: CanvasColor?
     /// The line with the time: a post's views and signature before it (`👁 1.2K  Ann  12:00`).
     public var timeText: String?
+    /// The reactions under the message, left to right (`ReactionChips`); empty without any.
+    public var reactions: [ReactionChipGeometry]
 
     init(content: Content, side: Side, frame: CanvasRect, fill: CanvasColor?) {
         self.content = content
@@ -82,6 +84,7 @@ public struct ChatScreenItem: Sendable {
         textLines = 0
         mediaCells = []
         waveformBars = []
+        reactions = []
     }
 }
 

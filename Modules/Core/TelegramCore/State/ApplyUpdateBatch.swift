@@ -51,6 +51,8 @@ public struct UpdateBatchApplier: Sendable {
         public var readOutbox: [MessageId] = []
         /// Voice notes and round videos marked played by `updateReadMessagesContents`.
         public var consumed: [MessageId] = []
+        /// Stored messages whose reactions `updateMessageReactions` changed.
+        public var reactions: [MessageId] = []
         /// Channels whose recent history `channelDifferenceTooLong` replaced (a hole below its newest messages).
         public var resetChannels: [PeerId] = []
         /// Update constructors neither applied nor deliberately ignored (`ignoredUpdates`), in order: a kind this
@@ -140,6 +142,13 @@ public struct UpdateBatchApplier: Sendable {
                 try tx.applyOutgoingReadMaxId(id)
                 summary.readStates += 1
                 summary.readOutbox.append(id)
+            case .update(.updateMessageReactions(let update)):
+                // Someone (we too, from another device or our own call's answer) reacted: the counts replace ours.
+                try flushMessages()
+                let id = MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.msgId)
+                if try MessageReactionsState.set(update.reactions, of: id, transaction: tx) {
+                    summary.reactions.append(id)
+                }
             case .update(.updateChannelMessageViews(let update)):
                 try flushMessages()
                 let id = MessageId(
