@@ -8,4 +8,5 @@ public func registerTelegramCoreTypes() {
     declareEncodable(AuthorizedAccountState.self)
     declareEncodable(UnauthorizedAccountState.self)
     declareEncodable(PendingMessageActionsEntry.self)
+    declareEncodable(ChatInputStates.self)
 }
