@@ -1,6 +1,7 @@
 import Foundation
 import MTProtoServer
 import ServerAPI
+import ServerStore
 import TLRuntime
 import TelegramApi
 import Testing
@@ -145,6 +146,15 @@ import Testing
             peer: group, availableReactions: .chatReactionsSome(.init(reactions: [Self.emoji("❤"), Self.emoji("🔥")])))
         #expect(Self.error(await harness.call(someHeart, key: 1, dc: 2)) == nil)
         #expect(Self.error(await harness.call(someHeart, key: 1, dc: 2)) == "CHAT_NOT_MODIFIED")
+        let full = try await harness.result(
+            Api.functions.messages.getFullChat(chatId: chatId), as: Api.messages.ChatFull.self, key: 2, dc: 2)
+        if case .chatFull(let body) = full, case .chatFull(let chat) = body.fullChat,
+            case .chatReactionsSome(let some)? = chat.availableReactions
+        {
+            #expect(some.reactions.count == 2 && chat.reactionsLimit == 11)
+        } else {
+            Issue.record("no chatReactionsSome in \(full)")
+        }
         #expect(
             Self.error(
                 await harness.call(
@@ -284,5 +294,10 @@ import Testing
         guard case .messageReactionsList(let who) = list, case .messagePeerReaction(let mine)? = who.reactions.first
         else { Issue.record("\(list)"); return }
         #expect(mine.my && who.count == 1)
+        // Deleted for everyone: the reactions go with the last copy.
+        let globalId = try #require(try harness.store.read { tx in try tx.message(owner: ann.id, id: 1)?.globalId })
+        #expect(try harness.store.read { tx in try tx.reactions(on: .shared(globalId: globalId)) }.count == 1)
+        #expect(harness.error(Api.functions.messages.deleteMessages(revoke: true, id: [1]), key: 1) == nil)
+        #expect(try harness.store.read { tx in try tx.reactions(on: .shared(globalId: globalId)) }.isEmpty)
     }
 }

@@ -102,6 +102,10 @@ extension ServerBackend {
                         affected = .affectedMessages(.init(pts: Int32(truncatingIfNeeded: pts), ptsCount: count))
                     }
                 }
+                // Reactions go with the last copy of a message (core.telegram.org: a deleted message has none).
+                for message in mine where try tx.copies(globalId: message.globalId).isEmpty {
+                    try tx.deleteReactions(on: .shared(globalId: message.globalId))
+                }
                 guard let affected else { throw APIError.internalError }
                 return affected
             }, then: { [self] _ in send(pushes, caller: caller) })

@@ -82,6 +82,7 @@ extension ServerBackend {
                 }
                 let deleted = try tx.deleteChannelMessages(channelId: channel.id, ids: found.map(\.id))
                     .map { Int32(truncatingIfNeeded: $0) }
+                for id in deleted { try tx.deleteReactions(on: .channel(channel.id, id: Int64(id))) }
                 guard !deleted.isEmpty else {
                     return .affectedMessages(.init(pts: Int32(truncatingIfNeeded: channel.pts), ptsCount: 0))
                 }
