@@ -36,14 +36,7 @@ struct Chats: AsyncParsableCommand {
             try await ChatListing.chats(account, limit: limit, timeout: global.timeout)
         }
         if output.json { return try Output.json(chats) }
-        for chat in chats {
-            let unread = chat.unread > 0 ? " (\(chat.unread) unread)" : ""
-            let last =
-                chat.lastMessage.map {
-                    ": " + ($0.outgoing ? "me: " : "") + ($0.text.isEmpty ? "[\($0.media?.label ?? "")]" : $0.text)
-                } ?? ""
-            print("\(chat.chat)  \(chat.name)\(chat.username.map { " @\($0)" } ?? "")\(unread)\(last)")
-        }
+        for chat in chats { print(chat.line) }
     }
 }
 

@@ -160,10 +160,12 @@ import Testing
                     "id", "chat", "chatName", "from", "fromName", "date", "outgoing", "text", "markdown", "entities",
                     "media",
                     "replyTo", "edited", "unsent", "failed", "read", "album", "views", "signature", "action", "pinned",
+                    "reactions",
                 ])
         #expect(object["album"] is NSNull && object["views"] is NSNull && object["signature"] is NSNull)
         #expect(object["action"] is NSNull && object["read"] is NSNull, "an incoming message has no read key value")
         #expect(object["pinned"] as? Bool == false)
+        #expect((object["reactions"] as? [Any])?.isEmpty == true, "no reactions: an empty list")
     }
 
     /// `read` on our messages: at most the chat's outgoing read mark is read, above it not, and `nil` without a state.
@@ -186,6 +188,32 @@ import Testing
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(MessageSummary(ours(5), chatName: "Bob", readState: state)), as: UTF8.self)
         #expect(json.contains(#""read":true"#), "\(json)")
+    }
+
+    /// `reactions`: each emoji with its count and whether it is ours, in the stored order; the line shows them, ours
+    /// in brackets.
+    @Test func aSummaryListsTheReactions() throws {
+        registerSyncCoreTypes()
+        let reactions = ReactionsMessageAttribute(
+            canViewList: true,
+            reactions: [.init(emoticon: "👍", count: 2, chosenOrder: 0), .init(emoticon: "❤", count: 1)])
+        let message = Message(
+            stableId: 1, stableVersion: 0,
+            id: MessageId(peerId: .user(7), namespace: Namespaces.Message.cloud, id: 3), globallyUniqueId: nil,
+            groupingKey: nil, threadId: nil, timestamp: 86400, flags: [.incoming], tags: [], authorId: .user(7),
+            author: nil, text: "lunch?", attributes: [reactions], media: [])
+        let summary = MessageSummary(message, chatName: "Bob")
+        #expect(
+            summary.reactions == [
+                ReactionSummary(emoji: "👍", count: 2, chosen: true), ReactionSummary(emoji: "❤", count: 1, chosen: false),
+            ])
+        #expect(summary.line().hasSuffix("lunch? [👍2] ❤1"), "\(summary.line())")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(summary), as: UTF8.self)
+        #expect(
+            json.contains(#""reactions":[{"chosen":true,"count":2,"emoji":"👍"},{"chosen":false,"count":1,"emoji":"❤"}]"#),
+            "\(json)")
     }
 
     @Test func watchEventsKeepEveryKeyOnEveryLine() throws {

@@ -74,6 +74,8 @@ public struct ChatScreenItem: Sendable {
     public var authorColor: CanvasColor?
     /// The line with the time: a post's views and signature before it (`👁 1.2K  Ann  12:00`).
     public var timeText: String?
+    /// The reactions under the message, left to right (`ReactionChips`); empty without any.
+    public var reactions: [ReactionChipGeometry]
 
     init(content: Content, side: Side, frame: CanvasRect, fill: CanvasColor?) {
         self.content = content
@@ -84,6 +86,7 @@ public struct ChatScreenItem: Sendable {
         textLines = 0
         mediaCells = []
         waveformBars = []
+        reactions = []
     }
 }
 

@@ -105,22 +105,25 @@ struct ChatScreenRows {
         let messages = entry.messages
         let first = messages[0]
         let status = OutgoingStatus.of(entry)
+        let row: ChatScreenRow
         switch ChatMessageItemClassifier.kind(of: messages) {
         case .sticker, .animatedSticker:
-            return sticker(first, mergedAbove: mergedAbove, status: status)
+            row = sticker(first, mergedAbove: mergedAbove, status: status)
         case .largeEmoji:
-            return largeEmoji(first, mergedAbove: mergedAbove, status: status)
+            row = largeEmoji(first, mergedAbove: mergedAbove, status: status)
         case .bubble(let contents):
             if contents.count == 1, case .action = contents[0] {
                 return pill(
                     TerminalChatRenderer.actionText(first, names: renderer.names, byId: byId),
                     content: .service(first.id))
             }
-            return ChatBubbleRow(
-                rows: self, messages: messages, contents: contents, byId: byId, mergedAbove: mergedAbove,
-                mergedBelow: mergedBelow, status: status
-            ).row
+            row =
+                ChatBubbleRow(
+                    rows: self, messages: messages, contents: contents, byId: byId, mergedAbove: mergedAbove,
+                    mergedBelow: mergedBelow, status: status
+                ).row
         }
+        return ReactionChips(messages)?.under(row, style: style) ?? row
     }
 
     /// A sticker's first frame in a square on its side, the time in a pill at its bottom right.

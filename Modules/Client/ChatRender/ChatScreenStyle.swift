@@ -53,6 +53,13 @@ public struct ChatScreenStyle: Sendable {
     public var bars = CanvasColor(rgb: 0xF7F7F7)
     public var barLine = CanvasColor(rgb: 0xC8C7CC)
     public var placeholder = CanvasColor(rgb: 0xB8C6D1)
+    /// Reactions under a bubble (Telegram-iOS `ReactionButtonAsyncNode`): others' on a translucent chip, ours filled
+    /// with the accent.
+    public var reactionChip = CanvasColor(rgb: 0x000000, alpha: 0.12)
+    public var reactionText = CanvasColor(rgb: 0x000000)
+    public var reactionChosen = CanvasColor(rgb: 0x2481CC)
+    public var reactionChosenText = CanvasColor(rgb: 0xFFFFFF)
+    public var reactionSize = 14.0
 
     /// A phone screen: 360 × 800 points at 3×, a 1080 × 2400 image.
     public static let phone = ChatScreenStyle(width: 360, height: 800, scale: 3)

@@ -51,6 +51,9 @@ public struct TerminalChatRenderer: Sendable {
                 lines += item(
                     entry.messages, status: OutgoingStatus.of(entry), byId: byId,
                     continuesRun: first.map { Self.continues(previous, $0) } ?? false)
+                if let chips = ReactionChips(entry.messages), let first, !Self.isService(first) {
+                    lines += place([chips.terminalLine(colors: colors)], outgoing: !MessageAuthorship.isIncoming(first))
+                }
                 previous = first
             }
         }
@@ -68,6 +71,9 @@ public struct TerminalChatRenderer: Sendable {
             && MessageAuthorship.isIncoming(previous) == MessageAuthorship.isIncoming(message) && !service(previous)
             && !service(message) && abs(message.timestamp - previous.timestamp) < 600
     }
+
+    /// Whether `message` is a service message (drawn centred, without reactions).
+    static func isService(_ message: Message) -> Bool { message.media.contains { $0 is TelegramMediaAction } }
 
     private func item(
         _ messages: [Message], status outgoingStatus: OutgoingStatus?, byId: [MessageId: Message], continuesRun: Bool

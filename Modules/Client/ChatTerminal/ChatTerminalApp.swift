@@ -24,6 +24,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
     private let status = MetaDisposable()
     private let history = MetaDisposable()
     private let loggedOut = MetaDisposable()
+    private let drafts = MetaDisposable()
     private var finished: CheckedContinuation<Void, Never>?
     private var done = false
     /// The secret chats whose other side was last seen typing, and when this user's typing was last sent per chat.
@@ -78,7 +79,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
             let input = Thread { self.readInput() }
             input.start()
         }
-        for disposable in [chatList, status, history, loggedOut] { disposable.dispose() }
+        for disposable in [chatList, status, history, loggedOut, drafts] { disposable.dispose() }
     }
 
     /// The input loop (its own thread): keys, resizes and terminating signals become events.
@@ -173,6 +174,10 @@ public final class ChatTerminalApp: @unchecked Sendable {
                 self?.post(.chatNames(names))
                 self?.post(.chatList(view))
             }))
+        drafts.set(
+            account.drafts.start(next: { [weak self] all in
+                self?.post(.drafts(all.mapValues { ChatTerminalDraft(text: $0.text, replyTo: $0.replyToMessageId) }))
+            }))
         status.set(
             ClientConnection.status(of: account, throughProxy: session.proxy != nil).start(next: { [weak self] value in
                 self?.post(.connection(value))
@@ -221,6 +226,15 @@ public final class ChatTerminalApp: @unchecked Sendable {
                     if case .text = outgoing {} else { self.post(.notice("sent")) }
                 } catch {
                     self.post(.notice("not sent: \(error)"))
+                }
+            }
+        case .saveDraft(let peerId, let draft):
+            guard !SecretChatting.isSecret(peerId) else { return }  // a secret chat's draft stays on this device
+            Task {
+                do {
+                    try await account.saveDraft(peerId, text: draft?.text ?? "", replyTo: draft?.replyTo)
+                } catch {
+                    self.post(.notice("draft not saved: \(error)"))
                 }
             }
         case .search(let text):

@@ -27,6 +27,19 @@ public enum ChatTerminalEvent: Sendable {
     case typing(Set<PeerId>)
     /// The presence line of each private chat's user ("online", "last seen 5 minutes ago"), when it changes.
     case presences([PeerId: ChatSubtitle])
+    /// Every chat's draft (`Account.drafts`), each time one changes.
+    case drafts([PeerId: ChatTerminalDraft])
+}
+
+/// A chat's draft as the interactive client keeps it: the compose line and the message it replies to.
+public struct ChatTerminalDraft: Equatable, Sendable {
+    public var text: String
+    public var replyTo: Int32?
+
+    public init(text: String, replyTo: Int32? = nil) {
+        self.text = text
+        self.replyTo = replyTo
+    }
 }
 
 /// One message `/search` found.
@@ -55,6 +68,8 @@ public enum ChatTerminalEffect: Equatable, Sendable {
     /// Tell the chat's other side this user is typing (`messages.setTyping`, a secret chat's `setEncryptedTyping`; the shell
     /// sends it at most every few seconds).
     case typing(PeerId)
+    /// Save the chat's draft (`Account.saveDraft`); `nil` clears it.
+    case saveDraft(PeerId, ChatTerminalDraft?)
     /// Search the stored messages.
     case search(String)
     /// Use the account with this name.

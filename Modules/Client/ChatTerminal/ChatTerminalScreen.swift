@@ -110,7 +110,9 @@ extension ChatTerminalState {
             let marker = index == selectedChat ? "▶ " : "  "
             let presence = presences[chat.peerId].map { " · " + $0.text } ?? ""
             let head = marker + chat.name + unread + presence
-            let text = Self.fit(head + "  " + Self.dim + chat.lastMessage + Self.reset, width)
+            // A draft stands in for the last message, as in Telegram's chat list.
+            let last = chat.draft.map { "Draft: " + $0.split(whereSeparator: \.isNewline).joined(separator: " ") }
+            let text = Self.fit(head + "  " + Self.dim + (last ?? chat.lastMessage) + Self.reset, width)
             lines.append(index == selectedChat ? Self.bold + text + Self.reset : text)
         }
         return lines + Array(repeating: Self.fit("", width), count: rows - lines.count)

@@ -7,7 +7,8 @@ extension ChatTerminalState {
         KEYS (interactive):
           chat list   Up/Down select · PgUp/PgDn page · Enter open · Tab next account
           chat        type a message (markdown) · Enter send · Up/Down scroll a line · PgUp/PgDn page (loads older
-                      messages) · End back to the newest · Esc back to the list
+                      messages) · End back to the newest · Esc back to the list (a typed line stays as the
+                      chat's draft)
           anywhere    Ctrl-C or /quit leave · Ctrl-U clear the line · Tab next account
         COMMANDS (on the compose line):
           /reply [ID] (alone: the newest incoming message; Esc cancels)   /photo PATH [CAPTION]
@@ -27,7 +28,10 @@ extension ChatTerminalState {
             }
             let reply = replyTo
             replyTo = nil
-            return [.send(.text(markdown: line, replyTo: reply), to: peerId)]
+            // Sending clears the chat's draft (the server drops it too, as Telegram's does).
+            let clearDraft: [ChatTerminalEffect] = drafts[peerId] == nil ? [] : [.saveDraft(peerId, nil)]
+            setDraft(nil, for: peerId)
+            return [.send(.text(markdown: line, replyTo: reply), to: peerId)] + clearDraft
         }
         let parts = trimmed.dropFirst().split(separator: " ", maxSplits: 1).map(String.init)
         let name = parts.first ?? ""

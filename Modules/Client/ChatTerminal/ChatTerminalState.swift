@@ -41,6 +41,9 @@ public struct ChatTerminalState: Sendable {
     public internal(set) var typingPeers: Set<PeerId> = []
     /// Each private chat's presence line (the open one's title and the chat list show it).
     public internal(set) var presences: [PeerId: ChatSubtitle] = [:]
+    /// Every chat's draft: a chat's is restored on the compose line when it opens, and saved when it is left with
+    /// text typed (Telegram's apps keep an unsent line the same way).
+    public internal(set) var drafts: [PeerId: ChatTerminalDraft] = [:]
     /// Whether the user asked to leave.
     public internal(set) var quitting = false
 
@@ -73,7 +76,9 @@ public struct ChatTerminalState: Sendable {
             return []
         case .chatList(let view):
             let selectedPeer = chats.indices.contains(selectedChat) ? chats[selectedChat].peerId : nil
-            chats = view.entries.map { ChatTerminalChatRow($0, accountPeerId: accountPeerId, names: chatNames) }
+            chats = view.entries.map {
+                ChatTerminalChatRow($0, accountPeerId: accountPeerId, names: chatNames, draft: drafts[$0.peerId])
+            }
             selectedChat = selectedPeer.flatMap { peer in chats.firstIndex { $0.peerId == peer } } ?? 0
             selectedChat = min(selectedChat, max(0, chats.count - 1))
             return []
@@ -107,6 +112,10 @@ public struct ChatTerminalState: Sendable {
             return []
         case .presences(let lines):
             presences = lines
+            return []
+        case .drafts(let all):
+            drafts = all
+            for index in chats.indices { chats[index].draft = all[chats[index].peerId]?.text }
             return []
         case .searchResults(let query, let hits):
             searchQuery = query
@@ -186,15 +195,25 @@ public struct ChatTerminalState: Sendable {
             }
         case .home: history.scroll(by: history.lines.count, rows: historyRows)
         case .escape:
-            if !compose.isEmpty || replyTo != nil {
+            // A command line, or a reply without text, is cleared first; a message typed goes with the chat as its
+            // draft (and an emptied line clears the chat's draft).
+            if compose.hasPrefix("/") || (compose.isEmpty && replyTo != nil) {
                 compose = ""
                 replyTo = nil
                 return []
             }
+            var effects: [ChatTerminalEffect] = []
+            let draft = compose.isEmpty ? nil : ChatTerminalDraft(text: compose, replyTo: replyTo)
+            if draft != drafts[peerId] {
+                setDraft(draft, for: peerId)
+                effects.append(.saveDraft(peerId, draft))
+            }
+            compose = ""
+            replyTo = nil
             mode = .chatList
             history = ChatTerminalHistory()
             notice = nil
-            return [.closeHistory]
+            return effects + [.closeHistory]
         case .enter:
             return runComposeLine(in: peerId)
         default:
@@ -219,11 +238,19 @@ public struct ChatTerminalState: Sendable {
         return []
     }
 
+    /// Sets (or with `nil` clears) `peerId`'s draft here and in its chat-list row.
+    mutating func setDraft(_ draft: ChatTerminalDraft?, for peerId: PeerId) {
+        drafts[peerId] = draft
+        for index in chats.indices where chats[index].peerId == peerId { chats[index].draft = draft?.text }
+    }
+
     mutating func open(_ peerId: PeerId, anchor: HistoryViewInputAnchor) -> [ChatTerminalEffect] {
         mode = .chat(peerId)
         history = ChatTerminalHistory()
         history.requestedAnchor = anchor
-        replyTo = nil
+        // The chat's draft comes back on the compose line.
+        compose = drafts[peerId]?.text ?? ""
+        replyTo = drafts[peerId]?.replyTo
         notice = nil
         return [.openHistory(peerId, anchor: anchor), .markRead(peerId)]
     }
@@ -256,8 +283,12 @@ public struct ChatTerminalChatRow: Equatable, Sendable {
     public var unread: Int32
     /// The last message as one line: `me: ` for ours, `[photo]` for media without text.
     public var lastMessage: String
+    /// The chat's draft, shown instead of the last message (`Draft: …`, as Telegram's chat list does).
+    public var draft: String?
 
-    init(_ entry: ChatListEntry, accountPeerId: PeerId?, names: [PeerId: String] = [:]) {
+    init(_ entry: ChatListEntry, accountPeerId: PeerId?, names: [PeerId: String] = [:], draft: ChatTerminalDraft? = nil)
+    {
+        self.draft = draft?.text
         peerId = entry.peerId
         name =
             entry.peerId == accountPeerId

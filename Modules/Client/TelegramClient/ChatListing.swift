@@ -13,8 +13,10 @@ public struct ChatSummary: Codable, Equatable, Sendable {
     public var unread: Int32
     public var pinned: Bool
     public var lastMessage: MessageSummary?
+    /// Our draft in the chat (`messages.saveDraft` from any device of the account), shown instead of the last message.
+    public var draft: String?
 
-    private enum CodingKeys: String, CodingKey { case chat, name, username, unread, pinned, lastMessage }
+    private enum CodingKeys: String, CodingKey { case chat, name, username, unread, pinned, lastMessage, draft }
 
     /// Every key is written, absent values as `null`.
     public func encode(to encoder: any Encoder) throws {
@@ -25,13 +27,15 @@ public struct ChatSummary: Codable, Equatable, Sendable {
         try container.encode(unread, forKey: .unread)
         try container.encode(pinned, forKey: .pinned)
         try container.encode(lastMessage, forKey: .lastMessage)
+        try container.encode(draft, forKey: .draft)
     }
 
-    /// One line for people: `user:ID  Name @username (N unread): last message`.
+    /// One line for people: `user:ID  Name @username (N unread): last message`, or `: Draft: text` with a draft.
     public var line: String {
         let unreadText = unread > 0 ? " (\(unread) unread)" : ""
         let last =
-            lastMessage.map {
+            draft.map { ": Draft: " + $0 }
+            ?? lastMessage.map {
                 ": " + ($0.outgoing ? "me: " : "") + ($0.text.isEmpty ? "[\($0.media?.label ?? "")]" : $0.text)
             } ?? ""
         return "\(chat)  \(name)\(username.map { " @\($0)" } ?? "")\(unreadText)\(last)"
@@ -65,6 +69,8 @@ public enum ChatListing {
                     where: { !$0 })
             }
         }
+        // Drafts change with no pts (`updateDraftMessage`): ask for them all (a failure leaves the stored ones).
+        try? await account.refreshDrafts()
         let view: ChatListView
         do { view = try await account.postbox.tailChatListView(count: limit).get() } catch {
             throw .storage("reading the chat list: \(error)")
@@ -74,14 +80,16 @@ public enum ChatListing {
 
     /// The view's chats as `tg chats` prints them.
     static func summaries(_ view: ChatListView, account: Account) -> [ChatSummary] {
-        view.entries.map { entry in
+        let drafts = (try? account.postbox.readTransactionSync { try ChatInputStates.all(transaction: $0) }) ?? [:]
+        return view.entries.map { entry in
             let name =
                 entry.peer == nil || entry.peerId == account.peerId
                 ? PeerResolver.chatName(entry.peerId, account: account) : PeerResolver.displayName(entry.peer)
             return ChatSummary(
                 chat: PeerResolver.handle(entry.peerId), name: name, username: (entry.peer as? TelegramUser)?.username,
                 unread: entry.unreadCount, pinned: entry.isPinned,
-                lastMessage: entry.topMessage.map { MessageSummary($0, chatName: name) })
+                lastMessage: entry.topMessage.map { MessageSummary($0, chatName: name) },
+                draft: drafts[entry.peerId]?.text)
         }
     }
 }

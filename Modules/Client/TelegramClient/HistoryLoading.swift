@@ -9,9 +9,10 @@ public enum HistoryLoading {
     /// The longest a channel's history waits for its poll (`view`).
     public static let channelPollWait = 10.0
 
-    /// Up to `limit` newest messages of `peerId`, oldest first. A channel's posts shown are counted as seen
-    /// (`Account.viewChannelPosts`, as Telegram's apps count a post on screen) and come with the server's new view
-    /// counts; a failure to count leaves the stored counts.
+    /// Up to `limit` newest messages of `peerId`, oldest first, with the server's reactions
+    /// (`Account.refreshReactions`). A channel's posts shown are counted as seen (`Account.viewChannelPosts`, as
+    /// Telegram's apps count a post on screen) and come with the server's new view counts; a failure to count leaves
+    /// the stored counts.
     public static func messages(
         _ account: Account, peerId: PeerId, limit: Int, timeout: Double
     ) async throws(ClientError) -> [Message] {
@@ -19,9 +20,13 @@ public enum HistoryLoading {
         let messages = Array(
             try await view(account, peerId: peerId, limit: limit, timeout: timeout).entries.map(\.message).suffix(limit)
         )
-        guard peerId.namespace == Namespaces.Peer.cloudChannel,
-            (try? await account.viewChannelPosts(messages.map(\.id))) != nil
-        else { return messages }
+        // Reactions come in no difference: ask for those of the messages shown (a failure leaves the stored ones).
+        let reactionsRefreshed = (try? await account.refreshReactions(messages.map(\.id))) != nil
+        var viewsCounted = false
+        if peerId.namespace == Namespaces.Peer.cloudChannel {
+            viewsCounted = (try? await account.viewChannelPosts(messages.map(\.id))) != nil
+        }
+        guard reactionsRefreshed || viewsCounted else { return messages }
         return messages.map { message in
             (try? account.postbox.readTransactionSync { try $0.getMessage(message.id) }) ?? message
         }

@@ -38,6 +38,8 @@ public struct MessageSummary: Codable, Equatable, Sendable {
     public var action: ActionSummary?
     /// Whether the message is pinned in its chat (the `.pinned` tag).
     public var pinned: Bool
+    /// The message's reactions (its `ReactionsMessageAttribute`), most first; empty without any.
+    public var reactions: [ReactionSummary]
 
     /// The summary of `message`; `chatName` names its chat, `readState` is the chat's (for `read`).
     public init(_ message: Message, chatName: String, readState: CombinedPeerReadState? = nil) {
@@ -66,12 +68,13 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         signature = message.attributes.compactMap { $0 as? AuthorSignatureMessageAttribute }.first?.signature
         action = message.media.lazy.compactMap { $0 as? TelegramMediaAction }.first.map { ActionSummary($0.action) }
         pinned = message.tags.contains(.pinned)
+        reactions = message.reactionsAttribute?.reactions.map(ReactionSummary.init) ?? []
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, chat, chatName, from, fromName, date, outgoing, text, markdown, entities, media, replyTo, edited,
             unsent, failed, read,
-            album, views, signature, action, pinned
+            album, views, signature, action, pinned, reactions
     }
 
     /// Every key is written, absent values as `null`, so scripts see the same keys on every message.
@@ -98,6 +101,7 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         try container.encode(signature, forKey: .signature)
         try container.encode(action, forKey: .action)
         try container.encode(pinned, forKey: .pinned)
+        try container.encode(reactions, forKey: .reactions)
     }
 
     /// One line for people: `[id] date name: text [media]`, a channel post's signature and views after it.
@@ -113,6 +117,7 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         if let views { parts.append("👁 \(views)") }
         if edited { parts.append("(edited)") }
         if pinned { parts.append("📌") }
+        if !reactions.isEmpty { parts.append(reactions.map(\.label).joined(separator: " ")) }
         if failed { parts.append("(failed)") } else if unsent { parts.append("(sending)") }
         return parts.joined(separator: " ")
     }

@@ -21,4 +21,5 @@ public func registerSyncCoreTypes() {
     declareEncodable(ViewCountMessageAttribute.self)
     declareEncodable(AuthorSignatureMessageAttribute.self)
     declareEncodable(ConsumableContentMessageAttribute.self)
+    declareEncodable(ReactionsMessageAttribute.self)
 }

@@ -85,6 +85,9 @@ extension StoreMessage {
             if let signature = message.postAuthor {
                 attributes.append(AuthorSignatureMessageAttribute(signature: signature))
             }
+            if let reactions = message.reactions {
+                attributes.append(ReactionsMessageAttribute(apiReactions: reactions))
+            }
             let media = telegramMedia(message.media)
             // Voice notes and round videos carry whether they were played (Telegram-iOS adds the attribute to
             // both, consumed unless `media_unread`).

@@ -30,7 +30,8 @@ extension ServerBackend {
                     copy.entities = entities
                     copy.editDate = date
                     try tx.updateContent(of: copy)
-                    let message = apiMessage(copy)
+                    // The edit carries the message whole, its reactions with it (a client replaces what it stored).
+                    let message = apiMessage(copy, reactions: try storedReactions(copy, tx: tx))
                     let pts = try tx.appendUpdate(owner: copy.owner, ptsCount: 1, date: date) { pts in
                         Api.Update.updateEditMessage(
                             .init(message: message, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)
@@ -100,6 +101,10 @@ extension ServerBackend {
                     if owner == caller.userId {
                         affected = .affectedMessages(.init(pts: Int32(truncatingIfNeeded: pts), ptsCount: count))
                     }
+                }
+                // Reactions go with the last copy of a message (core.telegram.org: a deleted message has none).
+                for message in mine where try tx.copies(globalId: message.globalId).isEmpty {
+                    try tx.deleteReactions(on: .shared(globalId: message.globalId))
                 }
                 guard let affected else { throw APIError.internalError }
                 return affected

@@ -176,7 +176,10 @@ extension ServerBackend {
     }
 
     /// A channel message as `viewer` sees it: `out` on their own; a broadcast post without its author, with views.
-    func apiChannelMessage(_ message: ChannelMessageRecord, viewer: Int64) -> Api.Message {
+    /// `reactions`, when given, is `message.reactions`.
+    func apiChannelMessage(
+        _ message: ChannelMessageRecord, viewer: Int64, reactions: Api.MessageReactions? = nil
+    ) -> Api.Message {
         let replyTo = message.replyTo.map {
             Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0)))
         }
@@ -199,7 +202,8 @@ extension ServerBackend {
                 media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },
                 entities: Self.decodeEntities(message.entities),
                 views: message.post ? Int32(clamping: message.views) : nil, forwards: message.post ? 0 : nil,
-                editDate: message.editDate, postAuthor: message.postAuthor, groupedId: message.groupedId))
+                editDate: message.editDate, postAuthor: message.postAuthor, groupedId: message.groupedId,
+                reactions: reactions))
     }
 
     /// The accounts channel messages show: their authors (not of posts) and the members their actions name.

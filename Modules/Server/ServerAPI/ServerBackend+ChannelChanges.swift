@@ -37,11 +37,17 @@ extension ServerBackend {
                         .init(message: neutral, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)
                     ).serialized()
                 }
+                let reactions = try tx.reactions(on: .channel(access.channel.id, id: message.id))
                 let edited = { [self] (viewer: Int64) -> [Api.Update] in
                     [
                         .updateEditChannelMessage(
                             .init(
-                                message: apiChannelMessage(message, viewer: viewer),
+                                message: apiChannelMessage(
+                                    message, viewer: viewer,
+                                    reactions: reactions.isEmpty
+                                        ? nil
+                                        : apiReactions(reactions, viewer: viewer, canSeeList: !access.channel.broadcast)
+                                ),
                                 pts: Int32(truncatingIfNeeded: pts), ptsCount: 1))
                     ]
                 }
@@ -76,6 +82,7 @@ extension ServerBackend {
                 }
                 let deleted = try tx.deleteChannelMessages(channelId: channel.id, ids: found.map(\.id))
                     .map { Int32(truncatingIfNeeded: $0) }
+                for id in deleted { try tx.deleteReactions(on: .channel(channel.id, id: Int64(id))) }
                 guard !deleted.isEmpty else {
                     return .affectedMessages(.init(pts: Int32(truncatingIfNeeded: channel.pts), ptsCount: 0))
                 }

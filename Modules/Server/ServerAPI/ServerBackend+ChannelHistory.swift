@@ -12,7 +12,12 @@ extension ServerBackend {
         .channelMessages(
             .init(
                 pts: Int32(truncatingIfNeeded: access.channel.pts), count: Int32(clamping: total),
-                messages: records.map { apiChannelMessage($0, viewer: caller.userId) }, topics: [],
+                messages: try records.map { record in
+                    apiChannelMessage(
+                        record, viewer: caller.userId,
+                        reactions: try storedReactions(
+                            record, broadcast: access.channel.broadcast, viewer: caller.userId, tx: tx))
+                }, topics: [],
                 chats: [try apiChannel(access.channel, member: access.member, viewer: caller.userId, tx: tx)],
                 users: try apiUsers(
                     Self.users(shownIn: records).union([caller.userId]), viewer: caller.userId, tx: tx)))

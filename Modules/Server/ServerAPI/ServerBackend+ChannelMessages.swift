@@ -130,6 +130,9 @@ extension ServerBackend {
                 try tx.setLastPost(channelId: access.channel.id, userId: caller.userId, date: date)
                 guard let channel = try tx.channel(id: access.channel.id) else { throw APIError.internalError }
                 pushes = try newChannelMessagePushes(posts, channel: channel, date: date, tx: tx)
+                if let cleared = try draftClearedBySending(.channel, channel.id, caller: caller, date: date, tx: tx) {
+                    pushes.append(cleared)
+                }
                 return try channelAnswer(
                     posts, randomIds: messages.map(\.randomId), channel: channel, caller: caller, date: date, tx: tx)
             }, then: { [self] _ in send(pushes, caller: caller) })

@@ -120,7 +120,13 @@ extension ServerBackend {
                     slowmodeSeconds: channel.broadcast || channel.slowmodeSeconds == 0 ? nil : channel.slowmodeSeconds,
                     slowmodeNextSendDate: try slowModeNextSendDate(access, tx: tx),
                     pts: Int32(truncatingIfNeeded: channel.pts), requestsPending: invites.pending,
-                    recentRequesters: invites.recent))
+                    recentRequesters: invites.recent,
+                    availableReactions: Self.apiChatReactions(
+                        try tx.chatReactions(peerKind: Self.chatReactionsKindChannel, peerId: channel.id)),
+                    reactionsLimit: Int32(
+                        try tx.chatReactions(peerKind: Self.chatReactionsKindChannel, peerId: channel.id)?
+                            .reactionsLimit
+                            ?? Self.reactionsUniqueMax)))
             return .chatFull(
                 .init(
                     fullChat: full,

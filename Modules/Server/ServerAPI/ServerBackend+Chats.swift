@@ -129,7 +129,12 @@ extension ServerBackend {
                     notifySettings: Self.defaultNotifySettings, exportedInvite: invites.invite,
                     pinnedMsgId: try tx.topPinnedMessageId(owner: caller.userId, peer: .chat(chat.id)).map {
                         Int32(truncatingIfNeeded: $0)
-                    }, requestsPending: invites.pending, recentRequesters: invites.recent))
+                    }, requestsPending: invites.pending, recentRequesters: invites.recent,
+                    availableReactions: Self.apiChatReactions(
+                        try tx.chatReactions(peerKind: Self.chatReactionsKindChat, peerId: chat.id)),
+                    reactionsLimit: Int32(
+                        try tx.chatReactions(peerKind: Self.chatReactionsKindChat, peerId: chat.id)?.reactionsLimit
+                            ?? Self.reactionsUniqueMax)))
             let users = try tx.users(ids: chat.members.map(\.userId)).sorted { $0.id < $1.id }.map {
                 try apiUser($0, viewer: caller.userId, tx: tx)
             }

@@ -39,7 +39,7 @@ extension ServerBackend {
         _ records: [MessageRecord], total: Int, caller: Caller, tx: StoreTransaction
     ) throws -> Api.messages.Messages {
         let (users, chats) = try participants(of: records, viewer: caller.userId, extraUsers: [caller.userId], tx: tx)
-        let messages = records.map(apiMessage)
+        let messages = try records.map { apiMessage($0, reactions: try storedReactions($0, tx: tx)) }
         if total > records.count {
             return .messagesSlice(
                 .init(count: Int32(clamping: total), messages: messages, topics: [], chats: chats, users: users))
@@ -108,7 +108,8 @@ extension ServerBackend {
         }
     }
 
-    func apiDialog(_ dialog: DialogRecord, pts: Int64? = nil) -> Api.Dialog {
+    /// `draft`, when given, is the owner's draft in the chat (`dialog.draft`).
+    func apiDialog(_ dialog: DialogRecord, pts: Int64? = nil, draft: Api.DraftMessage? = nil) -> Api.Dialog {
         .dialog(
             .init(
                 pinned: dialog.pinned > 0, peer: apiPeer(dialog.peer),
@@ -117,7 +118,7 @@ extension ServerBackend {
                 readOutboxMaxId: Int32(truncatingIfNeeded: dialog.readOutboxMax),
                 unreadCount: dialog.unreadCount, unreadMentionsCount: 0, unreadReactionsCount: 0,
                 unreadPollVotesCount: 0,
-                notifySettings: Self.defaultNotifySettings))
+                notifySettings: Self.defaultNotifySettings, draft: draft))
     }
 
     /// The dialogs, their top messages and everyone they mention.
@@ -140,8 +141,11 @@ extension ServerBackend {
             }
         }
         return (
-            .messages(.init(messages: tops.map(apiMessage), topics: [], chats: extraChats, users: users)),
-            dialogs.map { apiDialog($0) }
+            .messages(
+                .init(
+                    messages: try tops.map { apiMessage($0, reactions: try storedReactions($0, tx: tx)) }, topics: [],
+                    chats: extraChats, users: users)),
+            try dialogs.map { apiDialog($0, draft: try storedDraft(owner: caller.userId, peer: $0.peer, tx: tx)) }
         )
     }
 

@@ -24,7 +24,8 @@ extension ServerBackend {
         }
     }
 
-    func apiMessage(_ message: MessageRecord) -> Api.Message {
+    /// A box's message as its owner sees it, with `reactions` (`message.reactions`) when it has any.
+    func apiMessage(_ message: MessageRecord, reactions: Api.MessageReactions? = nil) -> Api.Message {
         let replyTo = message.replyTo.map {
             Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0)))
         }
@@ -44,7 +45,7 @@ extension ServerBackend {
                 date: message.date, message: message.text,
                 media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },
                 entities: Self.decodeEntities(message.entities), editDate: message.editDate,
-                groupedId: message.groupedId))
+                groupedId: message.groupedId, reactions: reactions))
     }
 
     static let defaultNotifySettings = Api.PeerNotifySettings.peerNotifySettings(.init())

@@ -81,6 +81,20 @@ extension ServerBackend {
         case let f as Api.functions.messages.readHistory: return try readHistory(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.readMessageContents:
             return try readMessageContents(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getAvailableReactions:
+            _ = try signedIn()
+            return getAvailableReactions(f).serialized()
+        case let f as Api.functions.messages.sendReaction:
+            return try sendReaction(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getMessagesReactions:
+            return try getMessagesReactions(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getMessageReactionsList:
+            return try getMessageReactionsList(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.setChatAvailableReactions:
+            return try setChatAvailableReactions(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.saveDraft: return Reply.bool(try saveDraft(f, caller: try signedIn()))
+        case is Api.functions.messages.getAllDrafts: return try getAllDrafts(caller: try signedIn()).serialized()
+        case is Api.functions.messages.clearAllDrafts: return Reply.bool(try clearAllDrafts(caller: try signedIn()))
         case let f as Api.functions.messages.editMessage: return try editMessage(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.deleteMessages:
             return try deleteMessages(f, caller: try signedIn()).serialized()

@@ -119,6 +119,12 @@ extension ServerBackend {
                     result.append(copies)
                 }
                 pushes = try result.flatMap { copies in try copies.map { try newMessagePush($0, tx: tx) } }
+                if messages.contains(where: { $0.action == nil }),
+                    let cleared = try draftClearedBySending(
+                        peer.kind == .user ? .user : .chat, peer.id, caller: caller, date: date, tx: tx)
+                {
+                    pushes.append(cleared)
+                }
                 pushFiles = try result.flatMap { copies in try pendingPushes(copies, sender: caller.userId, tx: tx) }
                 return result
             },

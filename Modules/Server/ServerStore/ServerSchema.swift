@@ -215,5 +215,30 @@ enum ServerSchema {
             PRIMARY KEY (owner, user_id)) WITHOUT ROWID;
         CREATE INDEX blocks_by_date ON blocks(owner, date, user_id);
         """,
+        // 18: message reactions (core.telegram.org "Message reactions", methods `messages.sendReaction`,
+        // `messages.setChatAvailableReactions`): each account's reactions to a message — keyed by the global id its
+        // copies share in private chats and basic groups (`channel_id` 0), by the channel and message id in channels —
+        // and the reactions a basic group or channel allows (`mode` 0 all, 1 some, 2 none).
+        """
+        CREATE TABLE message_reactions (
+            channel_id INTEGER NOT NULL, message_key INTEGER NOT NULL, user_id INTEGER NOT NULL,
+            emoticon TEXT NOT NULL, chosen_order INTEGER NOT NULL, big INTEGER NOT NULL, date INTEGER NOT NULL,
+            PRIMARY KEY (channel_id, message_key, user_id, emoticon)
+        ) WITHOUT ROWID;
+        CREATE INDEX message_reactions_by_date ON message_reactions(channel_id, message_key, date);
+        CREATE TABLE chat_reactions (
+            peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL, mode INTEGER NOT NULL, emoticons TEXT NOT NULL,
+            reactions_limit INTEGER NOT NULL, PRIMARY KEY (peer_kind, peer_id)
+        ) WITHOUT ROWID;
+        """,
+        // 19: drafts (core.telegram.org "Message drafts", methods `messages.saveDraft`, `messages.getAllDrafts`): one per
+        // account and chat (`peer_kind` 0 a user, 1 a basic group, 2 a channel), with its reply and entities.
+        """
+        CREATE TABLE drafts (
+            owner INTEGER NOT NULL, peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL, text TEXT NOT NULL,
+            entities BLOB, reply_to INTEGER, no_webpage INTEGER NOT NULL, date INTEGER NOT NULL,
+            PRIMARY KEY (owner, peer_kind, peer_id)
+        ) WITHOUT ROWID;
+        """,
     ]
 }

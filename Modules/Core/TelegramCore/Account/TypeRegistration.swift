@@ -9,4 +9,5 @@ public func registerTelegramCoreTypes() {
     declareEncodable(UnauthorizedAccountState.self)
     declareEncodable(PendingMessageActionsEntry.self)
     declareEncodable(BlockedPeersEntry.self)
+    declareEncodable(ChatInputStates.self)
 }

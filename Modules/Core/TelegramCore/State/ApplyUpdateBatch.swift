@@ -51,6 +51,10 @@ public struct UpdateBatchApplier: Sendable {
         public var readOutbox: [MessageId] = []
         /// Voice notes and round videos marked played by `updateReadMessagesContents`.
         public var consumed: [MessageId] = []
+        /// Stored messages whose reactions `updateMessageReactions` changed.
+        public var reactions: [MessageId] = []
+        /// Chats whose draft `updateDraftMessage` set or cleared (`ChatInputStates`).
+        public var drafts: [PeerId] = []
         /// Channels whose recent history `channelDifferenceTooLong` replaced (a hole below its newest messages).
         public var resetChannels: [PeerId] = []
         /// Update constructors neither applied nor deliberately ignored (`ignoredUpdates`), in order: a kind this
@@ -144,6 +148,21 @@ public struct UpdateBatchApplier: Sendable {
                 try tx.applyOutgoingReadMaxId(id)
                 summary.readStates += 1
                 summary.readOutbox.append(id)
+            case .update(.updateMessageReactions(let update)):
+                // Someone (we too, from another device or our own call's answer) reacted: the counts replace ours.
+                try flushMessages()
+                let id = MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.msgId)
+                if try MessageReactionsState.set(update.reactions, of: id, transaction: tx) {
+                    summary.reactions.append(id)
+                }
+            case .update(.updateDraftMessage(let update)) where update.topMsgId == nil && update.savedPeerId == nil:
+                // Our draft, saved or cleared on another device (or cleared by our own send).
+                let peerId = PeerId(update.peer)
+                if try ChatInputStates.set(
+                    SynchronizeableChatInputState(apiDraft: update.draft), for: peerId, transaction: tx)
+                {
+                    summary.drafts.append(peerId)
+                }
             case .update(.updateChannelMessageViews(let update)):
                 try flushMessages()
                 let id = MessageId(

@@ -1,0 +1,65 @@
+"""Telethon 1.45.0 as another device of one of our accounts, saving a draft there and seeing that account's drafts.
+
+Signs in to the existing account --phone (code X five times), finds --target-phone's user, saves the draft
+"from telethon" in that chat (messages.saveDraft, which tg-server pushes to the account's other sessions as
+updateDraftMessage) and prints {"user_id": N, "saved": TEXT} on a line of its own. Then waits (at most --wait seconds)
+for updateDraftMessage naming that chat with another text (events.Raw: our client saved a draft), prints
+{"seen": TEXT, "all_drafts": [TEXTS of messages.getAllDrafts]}; then waits for draftMessageEmpty in that chat (our
+client sent a message there, which clears the draft) and prints the final report {"cleared": true, "dialog_draft": the
+chat's dialog.draft text or null}.
+
+Usage: draft_peer.py --host H --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY [--wait S]
+Prints three JSON lines on stdout; exits non-zero on any failure (a wait that times out included).
+"""
+import asyncio
+import json
+
+from telethon import events, functions, types
+
+from peer_client import connect, peer_arguments
+
+
+async def run(args):
+    client = await connect(args.host, args.port, args.pem_file, args.phone)
+    try:
+        sent = await client.send_code_request(args.phone)
+        me = await client.sign_in(args.phone, args.phone[5] * 5, phone_code_hash=sent.phone_code_hash)
+        imported = await client(functions.contacts.ImportContactsRequest(
+            [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))
+        target = imported.users[0]
+        changes = asyncio.Queue()
+
+        @client.on(events.Raw(types.UpdateDraftMessage))
+        async def on_draft(update):
+            if isinstance(update.peer, types.PeerUser) and update.peer.user_id == target.id:
+                changes.put_nowait(update.draft)
+
+        await client(functions.messages.SaveDraftRequest(peer=target, message="from telethon"))
+        print(json.dumps({"user_id": me.id, "saved": "from telethon"}), flush=True)
+
+        seen = await asyncio.wait_for(changes.get(), args.wait)
+        while not isinstance(seen, types.DraftMessage):
+            seen = await asyncio.wait_for(changes.get(), args.wait)
+        everything = await client(functions.messages.GetAllDraftsRequest())
+        texts = [u.draft.message for u in everything.updates
+                 if isinstance(u, types.UpdateDraftMessage) and isinstance(u.draft, types.DraftMessage)]
+        print(json.dumps({"seen": seen.message, "all_drafts": texts}), flush=True)
+
+        cleared = await asyncio.wait_for(changes.get(), args.wait)
+        while not isinstance(cleared, types.DraftMessageEmpty):
+            cleared = await asyncio.wait_for(changes.get(), args.wait)
+        dialogs = await client(functions.messages.GetPeerDialogsRequest(peers=[target]))
+        draft = dialogs.dialogs[0].draft
+        return {"cleared": True, "dialog_draft": draft.message if isinstance(draft, types.DraftMessage) else None}
+    finally:
+        await client.disconnect()
+
+
+def main():
+    parser = peer_arguments()
+    parser.add_argument("--wait", type=float, default=30)
+    print(json.dumps(asyncio.run(run(parser.parse_args()))), flush=True)
+
+
+if __name__ == "__main__":
+    main()
