@@ -16,7 +16,7 @@ import json
 
 from telethon import events, functions, types
 
-from peer_client import connect, peer_arguments
+from peer_client import connect, peer_main
 
 
 async def run(args):
@@ -55,11 +55,5 @@ async def run(args):
         await client.disconnect()
 
 
-def main():
-    parser = peer_arguments()
-    parser.add_argument("--wait", type=float, default=30)
-    print(json.dumps(asyncio.run(run(parser.parse_args()))), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    peer_main(run)

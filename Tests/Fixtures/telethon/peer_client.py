@@ -1,5 +1,7 @@
 """What the Core tests' Telethon peers share: trusting tg-server's key, connecting, signing up a test number."""
 import argparse
+import asyncio
+import json
 
 from telethon import TelegramClient, errors, functions
 from telethon.crypto import rsa
@@ -46,3 +48,11 @@ def peer_arguments():
     parser.add_argument("--phone", required=True)
     parser.add_argument("--target-phone", required=True)
     return parser
+
+
+def peer_main(run):
+    """Parses `peer_arguments()` and `--wait` (seconds, 30 by default), runs `run(args)` and prints its report as
+    JSON: the entry point of every peer script the Core tests start."""
+    parser = peer_arguments()
+    parser.add_argument("--wait", type=float, default=30)
+    print(json.dumps(asyncio.run(run(parser.parse_args()))), flush=True)

@@ -13,7 +13,7 @@ import time
 
 from telethon import events, functions, types
 
-from peer_client import connect, peer_arguments, sign_up
+from peer_client import connect, sign_up, peer_main
 
 
 async def run(args):
@@ -47,11 +47,5 @@ async def run(args):
         await client.disconnect()
 
 
-def main():
-    parser = peer_arguments()
-    parser.add_argument("--wait", type=float, default=30)
-    print(json.dumps(asyncio.run(run(parser.parse_args()))), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    peer_main(run)
