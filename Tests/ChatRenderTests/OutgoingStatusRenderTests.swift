@@ -89,16 +89,10 @@ import TextLayout
         let directory = TemporaryDirectory(prefix: "outgoing-status-png")
         defer { directory.remove() }
         let postbox = try Self.conversation(directory)
-        let recorder = EventRecorder(
-            postbox.aroundMessageHistoryViewForLocation(peerId: Self.chat, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
-        let style = ChatScreenStyle(width: 360, height: 1200, scale: 2)
-        let renderer = ChatScreenRenderer(style: style, accountPeerId: Self.me, names: [Self.chat: "Bob"], title: "Bob")
-        let screen = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
-        func bubble(_ id: Int32) throws -> ChatScreenItem {
-            try #require(screen.geometry.items.first { $0.content == .bubble([Self.cloudId(id)]) }, "no bubble \(id)")
-        }
+        let fixture = try PhoneScreenFixture(postbox, chat: Self.chat, me: Self.me)
+        let (style, renderer, recorder) = (PhoneScreenFixture.style, fixture.renderer, fixture.recorder)
+        let screen = try fixture.render()
+        func bubble(_ id: Int32) throws -> ChatScreenItem { try fixture.bubble(id, on: screen) }
         #expect(try bubble(1).status == .read && bubble(2).status == .read)
         #expect(try bubble(3).status == .sent)
         #expect(try bubble(4).status == nil && bubble(4).statusFrame == nil, "incoming messages show no marks")
