@@ -188,7 +188,8 @@ struct Render: AsyncParsableCommand {
     /// The chat, its history view and its authors' names.
     private func chatView(_ account: Account) async throws -> (PeerId, MessageHistoryView, [PeerId: String]) {
         let peerId = try await resolvePeer(peer, account)
-        let view = try await HistoryLoading.view(account, peerId: peerId, limit: limit, timeout: global.timeout)
+        let view = try await HistoryLoading.viewWithReactions(
+            account, peerId: peerId, limit: limit, timeout: global.timeout)
         let names = Dictionary(
             view.entries.compactMap { entry in entry.message.author.map { ($0.id, PeerResolver.displayName($0)) } },
             uniquingKeysWith: { first, _ in first })

@@ -2,7 +2,7 @@
 # `make run`'s conversation: tg-server on free loopback ports and the `tg` client as three people's processes, every
 # step printed as it happens. Alice (a DC 1 number: the client follows PHONE_MIGRATE_1) and Bob (DC 2) sign up with
 # test numbers, take usernames and find each other by them; Bob's second device (its own --root) signs in and watches;
-# Alice sends markdown, Bob replies, Alice sends an album of three photos made on the spot, a WebP sticker and an
+# Alice sends markdown, Bob replies and reacts ❤ to it, Alice sends an album of three photos made on the spot, a WebP sticker and an
 # animated .tgs sticker from the server's set, Bob a voice note spoken by espeak-ng; Alice searches "pho" and finds
 # "phở"; the second device must have seen every message; then, while Bob's client runs (it accepts secret chats as
 # Telegram's apps do), Alice opens a secret chat with him and writes in it, Bob's side holds the message, and both
@@ -116,6 +116,9 @@ step "alice → @bob_demo (found by username: $(echo "$hello" | "$python" "$help
 tg_out bob send @alice_demo 'Sure! ~~7~~ **8 pm** works' --reply "$hello_id" --json
 line=$(echo "$out" | sent)
 step "bob → @alice_demo (found by username): $line"
+# A reaction (messages.sendReaction): Alice's client gets updateMessageReactions; both drawings show ❤ 1 under it.
+tg_out bob react @alice_demo "$hello_id" '❤'
+step "bob reacts to alice's message $hello_id: $out"
 "$python" "$helper" photos "$tmp"
 tg_out alice send @bob_demo 'Hồ Hoàn Kiếm at dusk' --album "$tmp/sunset.png" "$tmp/hills.png" "$tmp/sea.png" --json
 line=$(echo "$out" | sent)

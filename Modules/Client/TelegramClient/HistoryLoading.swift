@@ -52,6 +52,20 @@ public enum HistoryLoading {
         }
     }
 
+    /// `view`, with the server's reactions of the messages it shows stored first (`Account.refreshReactions`: they
+    /// come in no difference), as a chat drawn on screen shows them; a failure to ask shows the stored ones.
+    public static func viewWithReactions(
+        _ account: Account, peerId: PeerId, limit: Int, timeout: Double
+    ) async throws(ClientError) -> MessageHistoryView {
+        let loaded = try await view(account, peerId: peerId, limit: limit, timeout: timeout)
+        guard !SecretChatting.isSecret(peerId),
+            (try? await account.refreshReactions(loaded.entries.map(\.message.id))) != nil
+        else { return loaded }
+        return try await firstValue(
+            "reading the history", of: account.historyView(peerId: peerId, count: limit), timeout: timeout
+        ) { view in !view.holeLater }
+    }
+
     /// The chat's read states as stored (`nil` when it has none or they cannot be read): what `MessageSummary.read`
     /// compares our messages with.
     public static func readState(_ account: Account, peerId: PeerId) -> CombinedPeerReadState? {
