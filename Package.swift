@@ -261,7 +261,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "ChatHistory", "Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "AudioWaveform", "TextLayout",
-            "MediaResources", "ImageCore", "TelegramCore", "ChatConversationFixture",
+            "MediaResources", "ImageCore", "TelegramCore", "ChatConversationFixture", "SwiftSignalKit",
         ]),
 
     // ChatTerminal: the interactive `tg` — a pure state machine (keys and account events in, a screen model and
