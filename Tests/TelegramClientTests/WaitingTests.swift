@@ -43,11 +43,12 @@ import Testing
         let probe = Probe()
         probe.put([1, 2, 3, 4], every: 0.05)
         let started = ContinuousClock.now
-        let value = try await firstValue("three", of: probe.signal, timeout: 30, where: { $0 >= 3 })
+        let value = try await firstValue("three", of: probe.signal, timeout: 60, where: { $0 >= 3 })
         #expect(value == 3)
         // On the value, far from the timeout: with the live tests in one process the producer's 50 ms sleeps once
-        // took 5.07 s in all (the cooperative pool was busy), so the bound is half the timeout, not 5 s.
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // took 5.07 s in all (the cooperative pool was busy), and with two builds beside the tests (a load of 10)
+        // more than 15 s, so the bound is half the timeout.
+        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(probe.subscriptions == 0)
     }
 
@@ -83,7 +84,9 @@ import Testing
         let probe = Probe()
         probe.put([1, 2], every: 0.02)
         let error = await #expect(throws: ClientError.self) {
-            try await firstResult("two", of: probe.signal, timeout: 10) { value throws(ClientError) -> Int? in
+            // The wait ends on the error; the timeout only bounds a wait that never would (a load of 10 once took
+            // the producer's two 20 ms sleeps past 10 s).
+            try await firstResult("two", of: probe.signal, timeout: 60) { value throws(ClientError) -> Int? in
                 if value == 2 { throw .refused("two is refused") }
                 return nil
             }
