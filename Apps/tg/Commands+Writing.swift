@@ -28,12 +28,23 @@ struct Send: AsyncParsableCommand {
     @Option(help: "A file to send as a document.") var file: String?
     @Option(help: "A WAV file to send as a voice note (encoded to Ogg/Opus with its waveform).") var voice: String?
     @Option(help: "A sticker from a set, <set>/<n> (n from 1), e.g. telegraph/1.") var sticker: String?
+    @Option(
+        help: ArgumentHelp(
+            "Schedule the text instead: the server sends it at TIME (ISO 8601, UTC without a zone, or +90s, +10m, +2h, +1d).",
+            valueName: "TIME")) var at: String?
 
     func validate() throws {
         let media = [photo != nil, !album.isEmpty, file != nil, voice != nil, sticker != nil].filter { $0 }.count
         if media > 1 { throw ValidationError("give at most one of --photo, --album, --file, --voice, --sticker") }
         if media == 0 && markdown.isEmpty { throw ValidationError("nothing to send: give a text or media") }
         if album.count > 10 { throw ValidationError("an album holds at most 10 items, not \(album.count)") }
+        if let at {
+            if media > 0 { throw ValidationError("--at schedules a text; give no media with it") }
+            guard let date = ScheduledCommands.parseTime(at) else {
+                throw ValidationError("--at takes ISO 8601 (2026-12-01T09:30:00Z) or +10m, +2h, +1d, not \(at)")
+            }
+            if date <= Date() { throw ValidationError("--at \(at) is not in the future") }
+        }
         if let sticker, StickerChoice(sticker) == nil {
             throw ValidationError("--sticker takes <set>/<n>, e.g. telegraph/1")
         }
@@ -44,6 +55,7 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let at, let date = ScheduledCommands.parseTime(at) { return try await schedule(at: date) }
         let sent = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
             if SecretChatting.isSecret(peerId) { return [try await sendSecret(peerId, account)] }

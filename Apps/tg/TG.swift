@@ -30,6 +30,7 @@ struct TG: AsyncParsableCommand {
             Username.self, Secret.self, SecretKey.self, Proxy.self, CreateChannel.self, CreateGroup.self, Join.self,
             Leave.self, Invite.self, Members.self, Admin.self, Ban.self, Rename.self, Pin.self, Link.self,
             Requests.self, Privacy.self, Block.self, Unblock.self, Blocked.self, React.self, Draft.self,
+            Scheduled.self,
         ])
 
     static func main() async {

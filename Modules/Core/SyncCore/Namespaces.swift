@@ -16,6 +16,11 @@ public enum Namespaces {
         public static let cloud: MessageId.Namespace = 0
         public static let local: MessageId.Namespace = 1
         public static let secretIncoming: MessageId.Namespace = 2
+        /// Scheduled messages, by the ids the server gave them (their own id space per account; Telegram-iOS
+        /// `Namespaces.Message.ScheduledCloud`). Kept apart from the chat's history (`ScheduledMessages`).
+        public static let scheduledCloud: MessageId.Namespace = 3
+        /// Scheduled messages not yet confirmed by the server (Telegram-iOS `Namespaces.Message.ScheduledLocal`).
+        public static let scheduledLocal: MessageId.Namespace = 4
     }
 
     /// The messages Telegram names by id alone: the server's messages in private chats and basic groups share one

@@ -73,6 +73,9 @@ public final class BackendBootstrap: Sendable {
             flood: flood, logger: configuration.logger, clock: configuration.clock,
             pushDirectory: configuration.pushDirectory)
         let running = Running(backend: backend, handler: ServerAPIHandler(backend: backend), updates: updates)
+        // A scheduled message that came due while the server was down goes out now; the rest when they are due.
+        backend.sendDueScheduledMessages()
+        backend.startSendingScheduledMessages()
         switch configuration.stickerSet {
         case .notServed:
             return (running, nil)

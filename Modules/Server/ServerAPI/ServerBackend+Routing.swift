@@ -95,6 +95,14 @@ extension ServerBackend {
         case let f as Api.functions.messages.saveDraft: return Reply.bool(try saveDraft(f, caller: try signedIn()))
         case is Api.functions.messages.getAllDrafts: return try getAllDrafts(caller: try signedIn()).serialized()
         case is Api.functions.messages.clearAllDrafts: return Reply.bool(try clearAllDrafts(caller: try signedIn()))
+        case let f as Api.functions.messages.getScheduledHistory:
+            return try getScheduledHistory(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getScheduledMessages:
+            return try getScheduledMessages(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.sendScheduledMessages:
+            return try sendScheduledMessages(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.deleteScheduledMessages:
+            return try deleteScheduledMessages(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.editMessage: return try editMessage(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.deleteMessages:
             return try deleteMessages(f, caller: try signedIn()).serialized()

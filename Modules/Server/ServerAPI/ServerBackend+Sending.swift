@@ -37,6 +37,9 @@ extension ServerBackend {
         let outgoing = Outgoing(
             text: call.message, entities: entities, replyTo: Self.replyId(call.replyTo), silent: call.silent,
             randomId: call.randomId)
+        if let scheduled = try schedule([outgoing], to: call.peer, at: call.scheduleDate, caller: caller) {
+            return scheduled
+        }
         if Self.isChannel(call.peer) { return try sendToChannel([outgoing], peer: call.peer, caller: caller) }
         let landed = try deliver([outgoing], to: call.peer, caller: caller)
         guard let mine = landed.first?.first(where: { $0.message.owner == caller.userId }) else {
@@ -55,9 +58,12 @@ extension ServerBackend {
     }
 
     /// Stores `messages` (sent together, e.g. an album) in every box of the conversation and pushes them; returns,
-    /// per message, every box's copy.
-    func deliver(_ messages: [Outgoing], to inputPeer: Api.InputPeer, caller: Caller) throws -> [[Landed]] {
-        try flood.chargeSending(messages.count, userId: caller.userId, now: clock())
+    /// per message, every box's copy. `charged` false sends without spending the sender's budget (a scheduled
+    /// message spent it when it was scheduled).
+    func deliver(
+        _ messages: [Outgoing], to inputPeer: Api.InputPeer, caller: Caller, charged: Bool = true
+    ) throws -> [[Landed]] {
+        if charged { try flood.chargeSending(messages.count, userId: caller.userId, now: clock()) }
         let date = now
         var pushes: [Push] = []
         var pushFiles: [PushFiles.Pending] = []

@@ -13,6 +13,9 @@ extension ServerBackend {
             text: call.message, entities: entities, media: media, mediaKind: kind.rawValue,
             replyTo: Self.replyId(call.replyTo),
             silent: call.silent, randomId: call.randomId)
+        if let scheduled = try schedule([outgoing], to: call.peer, at: call.scheduleDate, caller: caller) {
+            return scheduled
+        }
         if Self.isChannel(call.peer) { return try sendToChannel([outgoing], peer: call.peer, caller: caller) }
         return try sentUpdates(
             try deliver([outgoing], to: call.peer, caller: caller), randomIds: [call.randomId], caller: caller)
@@ -32,6 +35,9 @@ extension ServerBackend {
                     text: single.message, entities: entities, media: media, mediaKind: kind.rawValue,
                     replyTo: Self.replyId(call.replyTo), silent: call.silent, randomId: single.randomId,
                     groupedId: groupedId))
+        }
+        if let scheduled = try schedule(messages, to: call.peer, at: call.scheduleDate, caller: caller) {
+            return scheduled
         }
         if Self.isChannel(call.peer) { return try sendToChannel(messages, peer: call.peer, caller: caller) }
         return try sentUpdates(

@@ -53,6 +53,8 @@ public final class ServerBackend: Sendable {
     let preparedStickerSet = PreparedStickerSet()
     /// Who is online now (`ServerBackend+Presence`).
     let presences = Presences()
+    /// Sends scheduled messages when they are due (`startSendingScheduledMessages`).
+    let scheduledTicker = ScheduledTicker()
 
     /// A backend over `store` and `files` for `dataCenters`, pushing through `updates` (`BackendBootstrap.start`).
     init(

@@ -240,5 +240,19 @@ enum ServerSchema {
             PRIMARY KEY (owner, peer_kind, peer_id)
         ) WITHOUT ROWID;
         """,
+        // 20: scheduled messages (core.telegram.org "Scheduled messages",
+        // `messages.sendMessage` with `schedule_date`, `messages.getScheduledHistory`): each account's messages waiting
+        // for their date, numbered in an id space of their own per account, with the `InputPeer` they were sent to
+        // (`peer_kind` 0 a user, 1 a basic group, 2 a channel) so they are sent as their sender sent them.
+        """
+        CREATE TABLE scheduled_messages (
+            owner INTEGER NOT NULL, id INTEGER NOT NULL, peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL,
+            input_peer BLOB NOT NULL, date INTEGER NOT NULL, text TEXT NOT NULL, entities BLOB, media BLOB,
+            media_kind INTEGER NOT NULL, reply_to INTEGER, silent INTEGER NOT NULL, random_id INTEGER NOT NULL,
+            PRIMARY KEY (owner, id)
+        ) WITHOUT ROWID;
+        CREATE INDEX scheduled_messages_by_peer ON scheduled_messages(owner, peer_kind, peer_id, date);
+        CREATE INDEX scheduled_messages_by_date ON scheduled_messages(date);
+        """,
     ]
 }

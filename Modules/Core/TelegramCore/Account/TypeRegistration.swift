@@ -10,4 +10,5 @@ public func registerTelegramCoreTypes() {
     declareEncodable(PendingMessageActionsEntry.self)
     declareEncodable(BlockedPeersEntry.self)
     declareEncodable(ChatInputStates.self)
+    declareEncodable(ScheduledMessages.self)
 }

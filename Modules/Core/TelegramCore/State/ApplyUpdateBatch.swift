@@ -55,6 +55,10 @@ public struct UpdateBatchApplier: Sendable {
         public var reactions: [MessageId] = []
         /// Chats whose draft `updateDraftMessage` set or cleared (`ChatInputStates`).
         public var drafts: [PeerId] = []
+        /// Scheduled messages `updateNewScheduledMessage` added (`ScheduledMessages`).
+        public var scheduled: [MessageId] = []
+        /// Scheduled messages `updateDeleteScheduledMessages` removed (deleted, or sent).
+        public var unscheduled: [MessageId] = []
         /// Channels whose recent history `channelDifferenceTooLong` replaced (a hole below its newest messages).
         public var resetChannels: [PeerId] = []
         /// Update constructors neither applied nor deliberately ignored (`ignoredUpdates`), in order: a kind this
@@ -163,6 +167,17 @@ public struct UpdateBatchApplier: Sendable {
                 {
                     summary.drafts.append(peerId)
                 }
+            case .update(.updateNewScheduledMessage(let update)):
+                // Scheduled on another device (or our own call's answer): kept apart from the chat's history.
+                if let scheduled = ScheduledMessages.message(update.message),
+                    try ScheduledMessages.add(scheduled, transaction: tx)
+                {
+                    summary.scheduled.append(scheduled.id)
+                }
+            case .update(.updateDeleteScheduledMessages(let update)):
+                // Deleted, or sent (`sent_messages`: the sent copy arrives as a normal new message).
+                summary.unscheduled += try ScheduledMessages.remove(
+                    update.messages, in: PeerId(update.peer), transaction: tx)
             case .update(.updateChannelMessageViews(let update)):
                 try flushMessages()
                 let id = MessageId(
