@@ -51,7 +51,7 @@ import Testing
     @Test func migrationsRunOnceAndReopeningKeepsData() throws {
         let (store, folder) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try store.schemaVersion() == ServerStore.knownSchemaVersion && ServerStore.knownSchemaVersion == 17)
+        #expect(try store.schemaVersion() == ServerStore.knownSchemaVersion && ServerStore.knownSchemaVersion == 20)
         try store.write { tx in try tx.insert(Self.user(1)) }
         let reopened = try ServerStore(path: store.path)
         #expect(try reopened.schemaVersion() == ServerStore.knownSchemaVersion)
