@@ -13,6 +13,7 @@ import Testing
     /// What each migration after 9 added, undone newest first: a database taken back to an older version, as tg-server
     /// left it before the newer migrations existed.
     static let undo: [Int: [String]] = [
+        20: ["DROP TABLE notify_settings"],
         19: ["DROP TABLE drafts"],
         18: ["DROP TABLE chat_reactions", "DROP TABLE message_reactions"],
         17: ["DROP TABLE blocks"],

@@ -5,7 +5,7 @@ Signs in to the existing account --phone (code X five times), finds --target-pho
 updateNotifySettings) and prints {"user_id": N, "muted": 2147483647} on a line of its own. Then waits (at most --wait
 seconds) for updateNotifySettings naming that chat with no mute (events.Raw: our client unmuted it) and prints the
 final report {"unmuted": true, "get_notify_settings": mute_until of account.getNotifySettings or null,
-"dialog_mute_until": the chat's dialog.notify_settings.mute_until or null}.
+"dialog_mute_until": the chat's dialog.notify_settings.mute_until, or null (also without a dialog)}.
 
 Usage: mute_peer.py --host H --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY [--wait S]
 Prints two JSON lines on stdout; exits non-zero on any failure (a wait that times out included).
@@ -46,8 +46,9 @@ async def run(args):
             seen = await asyncio.wait_for(changes.get(), args.wait)
         got = await client(functions.account.GetNotifySettingsRequest(peer=types.InputNotifyPeer(peer=target)))
         dialogs = await client(functions.messages.GetPeerDialogsRequest(peers=[target]))
-        return {"unmuted": True, "get_notify_settings": got.mute_until,
-                "dialog_mute_until": dialogs.dialogs[0].notify_settings.mute_until}
+        # No message between them yet: no dialog, and then null.
+        dialog = dialogs.dialogs[0].notify_settings.mute_until if dialogs.dialogs else None
+        return {"unmuted": True, "get_notify_settings": got.mute_until, "dialog_mute_until": dialog}
     finally:
         await client.disconnect()
 
