@@ -368,7 +368,7 @@ let modules: [Module] = [
     // SyncCore: Telegram's models (users, groups, photos, files, service actions, message attributes) as PostboxCoding
     // types; no Network, so postbox-tool can read an account.
     .swift(
-        "SyncCore", .Core, deps: ["Postbox", "PostboxCoding", "MediaBox"],
+        "SyncCore", .Core, deps: ["Postbox", "PostboxCoding", "MediaBox", "ValueBox"],
         testDeps: ["Postbox", "PostboxCoding", "PostboxTesting"]),
     // PostboxJSONL: messages as JSON lines in SyncCore's types (postbox-tool's import-jsonl / export-jsonl mapping).
     .swift(

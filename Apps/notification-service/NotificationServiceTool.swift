@@ -13,7 +13,8 @@ enum NotificationServiceTool {
     static let help = """
         USAGE: notification-service --root <dir> [<push-file>]
 
-        Stores the message of one push in its account's Postbox and prints the preview line ("alice: text").
+        Stores the message of one push in its account's Postbox and prints the preview line ("alice: text");
+        prints nothing for a muted chat (the account muted it, or the server sent a background push without loc_key).
 
         ARGUMENTS:
           <push-file>        The push as delivered, {"p": "<base64url>"} (tg-server --push-dir writes them);
@@ -28,7 +29,7 @@ enum NotificationServiceTool {
           -h, --help         Show this help.
 
         EXIT CODES:
-          0  stored (or already stored) and printed
+          0  stored (or already stored) and printed, or a muted chat's push: nothing printed
           1  failure: the account's key or Postbox could not be read or written
           2  usage or bad input: not a push file, truncated, unknown key id (or the account logged out), tampered
              (msg_key mismatch), or a payload this service does not understand — nothing on disk is changed
@@ -70,7 +71,9 @@ enum NotificationServiceTool {
             if trace {
                 writeError("write-started \(stored.writeStarted) stored \(stored.committed)\n")
             }
-            print(stored.preview)
+            // A muted chat's push (a background one without loc_key, or the chat muted in the account's Postbox)
+            // shows nothing, as Telegram-iOS's NotificationService does; its message is stored all the same.
+            if stored.shown { print(stored.preview) }
         } catch {
             fail(error.exitCode, error.reason)
         }

@@ -25,6 +25,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
     private let history = MetaDisposable()
     private let loggedOut = MetaDisposable()
     private let drafts = MetaDisposable()
+    private let muted = MetaDisposable()
     private var finished: CheckedContinuation<Void, Never>?
     private var done = false
     /// The secret chats whose other side was last seen typing, and when this user's typing was last sent per chat.
@@ -79,7 +80,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
             let input = Thread { self.readInput() }
             input.start()
         }
-        for disposable in [chatList, status, history, loggedOut, drafts] { disposable.dispose() }
+        for disposable in [chatList, status, history, loggedOut, drafts, muted] { disposable.dispose() }
     }
 
     /// The input loop (its own thread): keys, resizes and terminating signals become events.
@@ -177,6 +178,11 @@ public final class ChatTerminalApp: @unchecked Sendable {
         drafts.set(
             account.drafts.start(next: { [weak self] all in
                 self?.post(.drafts(all.mapValues { ChatTerminalDraft(text: $0.text, replyTo: $0.replyToMessageId) }))
+            }))
+        muted.set(
+            account.peerNotificationSettings.start(next: { [weak self] all in
+                let now = Int32(Date().timeIntervalSince1970)
+                self?.post(.muted(Set(all.filter { $0.value.isMuted(at: now) }.keys)))
             }))
         status.set(
             ClientConnection.status(of: account, throughProxy: session.proxy != nil).start(next: { [weak self] value in

@@ -29,6 +29,8 @@ public enum ChatTerminalEvent: Sendable {
     case presences([PeerId: ChatSubtitle])
     /// Every chat's draft (`Account.drafts`), each time one changes.
     case drafts([PeerId: ChatTerminalDraft])
+    /// The chats muted now (`Account.peerNotificationSettings`), each time a chat's notify settings change.
+    case muted(Set<PeerId>)
 }
 
 /// A chat's draft as the interactive client keeps it: the compose line and the message it replies to.

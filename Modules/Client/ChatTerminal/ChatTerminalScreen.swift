@@ -109,7 +109,8 @@ extension ChatTerminalState {
             let unread = chat.unread > 0 ? " (\(chat.unread))" : ""
             let marker = index == selectedChat ? "▶ " : "  "
             let presence = presences[chat.peerId].map { " · " + $0.text } ?? ""
-            let head = marker + chat.name + unread + presence
+            let mute = muted.contains(chat.peerId) ? " 🔇" : ""
+            let head = marker + chat.name + mute + unread + presence
             // A draft stands in for the last message, as in Telegram's chat list.
             let last = chat.draft.map { "Draft: " + $0.split(whereSeparator: \.isNewline).joined(separator: " ") }
             let text = Self.fit(head + "  " + Self.dim + (last ?? chat.lastMessage) + Self.reset, width)

@@ -44,6 +44,8 @@ public struct ChatTerminalState: Sendable {
     /// Every chat's draft: a chat's is restored on the compose line when it opens, and saved when it is left with
     /// text typed (Telegram's apps keep an unsent line the same way).
     public internal(set) var drafts: [PeerId: ChatTerminalDraft] = [:]
+    /// The muted chats, shown with `🔇` after their name in the list.
+    public internal(set) var muted: Set<PeerId> = []
     /// Whether the user asked to leave.
     public internal(set) var quitting = false
 
@@ -112,6 +114,9 @@ public struct ChatTerminalState: Sendable {
             return []
         case .presences(let lines):
             presences = lines
+            return []
+        case .muted(let peers):
+            muted = peers
             return []
         case .drafts(let all):
             drafts = all

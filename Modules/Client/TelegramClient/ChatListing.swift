@@ -15,8 +15,10 @@ public struct ChatSummary: Codable, Equatable, Sendable {
     public var lastMessage: MessageSummary?
     /// Our draft in the chat (`messages.saveDraft` from any device of the account), shown instead of the last message.
     public var draft: String?
+    /// Whether we muted the chat (`account.updateNotifySettings` from any device of the account): `🔇` after its name.
+    public var muted: Bool = false
 
-    private enum CodingKeys: String, CodingKey { case chat, name, username, unread, pinned, lastMessage, draft }
+    private enum CodingKeys: String, CodingKey { case chat, name, username, unread, pinned, lastMessage, draft, muted }
 
     /// Every key is written, absent values as `null`.
     public func encode(to encoder: any Encoder) throws {
@@ -28,9 +30,37 @@ public struct ChatSummary: Codable, Equatable, Sendable {
         try container.encode(pinned, forKey: .pinned)
         try container.encode(lastMessage, forKey: .lastMessage)
         try container.encode(draft, forKey: .draft)
+        try container.encode(muted, forKey: .muted)
     }
 
-    /// One line for people: `user:ID  Name @username (N unread): last message`, or `: Draft: text` with a draft.
+    public init(
+        chat: String, name: String, username: String?, unread: Int32, pinned: Bool, lastMessage: MessageSummary?,
+        draft: String? = nil, muted: Bool = false
+    ) {
+        self.chat = chat
+        self.name = name
+        self.username = username
+        self.unread = unread
+        self.pinned = pinned
+        self.lastMessage = lastMessage
+        self.draft = draft
+        self.muted = muted
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        chat = try container.decode(String.self, forKey: .chat)
+        name = try container.decode(String.self, forKey: .name)
+        username = try container.decodeIfPresent(String.self, forKey: .username)
+        unread = try container.decode(Int32.self, forKey: .unread)
+        pinned = try container.decode(Bool.self, forKey: .pinned)
+        lastMessage = try container.decodeIfPresent(MessageSummary.self, forKey: .lastMessage)
+        draft = try container.decodeIfPresent(String.self, forKey: .draft)
+        muted = try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false
+    }
+
+    /// One line for people: `user:ID  Name @username (N unread): last message`, or `: Draft: text` with a draft; a
+    /// muted chat's name is followed by ` 🔇`.
     public var line: String {
         let unreadText = unread > 0 ? " (\(unread) unread)" : ""
         let last =
@@ -38,7 +68,7 @@ public struct ChatSummary: Codable, Equatable, Sendable {
             ?? lastMessage.map {
                 ": " + ($0.outgoing ? "me: " : "") + ($0.text.isEmpty ? "[\($0.media?.label ?? "")]" : $0.text)
             } ?? ""
-        return "\(chat)  \(name)\(username.map { " @\($0)" } ?? "")\(unreadText)\(last)"
+        return "\(chat)  \(name)\(muted ? " 🔇" : "")\(username.map { " @\($0)" } ?? "")\(unreadText)\(last)"
     }
 }
 
@@ -75,12 +105,19 @@ public enum ChatListing {
         do { view = try await account.postbox.tailChatListView(count: limit).get() } catch {
             throw .storage("reading the chat list: \(error)")
         }
+        // Notify settings change with no pts either (`updateNotifySettings`): ask for the listed chats' dialogs.
+        try? await account.refreshNotifySettings(
+            of: view.entries.map(\.peerId).filter { !SecretChatting.isSecret($0) })
         return summaries(view, account: account)
     }
 
     /// The view's chats as `tg chats` prints them.
     static func summaries(_ view: ChatListView, account: Account) -> [ChatSummary] {
         let drafts = (try? account.postbox.readTransactionSync { try ChatInputStates.all(transaction: $0) }) ?? [:]
+        let notify =
+            (try? account.postbox.readTransactionSync { try PeerNotificationSettingsEntry.all(transaction: $0) })
+            ?? [:]
+        let now = Int32(Date().timeIntervalSince1970)
         return view.entries.map { entry in
             let name =
                 entry.peer == nil || entry.peerId == account.peerId
@@ -89,7 +126,7 @@ public enum ChatListing {
                 chat: PeerResolver.handle(entry.peerId), name: name, username: (entry.peer as? TelegramUser)?.username,
                 unread: entry.unreadCount, pinned: entry.isPinned,
                 lastMessage: entry.topMessage.map { MessageSummary($0, chatName: name) },
-                draft: drafts[entry.peerId]?.text)
+                draft: drafts[entry.peerId]?.text, muted: notify[entry.peerId]?.isMuted(at: now) ?? false)
         }
     }
 }

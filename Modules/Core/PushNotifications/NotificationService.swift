@@ -23,6 +23,10 @@ public struct NotificationService: Sendable {
         public let outcome: NotificationMessageWriter.Outcome
         /// The line to show.
         public let preview: String
+        /// Whether to show `preview`: not for a background push, nor for a chat the account muted
+        /// (`PeerNotificationSettingsEntry`; Telegram-iOS's `NotificationService` reads the chat's
+        /// `TelegramPeerNotificationSettings` the same way and shows nothing for a muted chat).
+        public var shown = true
         /// The monotonic clock (DispatchTime's, ns) just before the write transaction began; 0 when nothing was
         /// written. Another process's views cannot see the message before it.
         public var writeStarted: UInt64 = 0
@@ -105,9 +109,11 @@ public struct NotificationService: Sendable {
                 "account \(opened.accountId) has no Postbox at \(accountPath) — it logged out; nothing stored")
         }
         guard let text = push.text else {
-            return Stored(
+            var stored = Stored(
                 accountId: opened.accountId, outcome: .notStored(NotificationMessageWriter.messageId(of: push)),
-                preview: push.preview)
+                preview: push.isBackground ? "" : push.preview)
+            stored.shown = !push.isBackground
+            return stored
         }
         registerSyncCoreTypes()
         do {
@@ -115,13 +121,18 @@ public struct NotificationService: Sendable {
                 accountPath: accountPath, keyFile: PostboxKeyFile(path: layout.postboxKeyPath(opened.accountId)),
                 cacheSizeKiB: cacheSizeKiB, globalMessageIds: Namespaces.globalMessageIds)
             let writeStarted = DispatchTime.now().uptimeNanoseconds
-            let outcome = try postbox.transactionSync { tx in
-                try NotificationMessageWriter.store(push, text: text, now: now, transaction: tx)
+            let (outcome, muted) = try postbox.transactionSync { tx in
+                (
+                    try NotificationMessageWriter.store(push, text: text, now: now, transaction: tx),
+                    try PeerNotificationSettingsEntry.settings(push.chatId, transaction: tx).isMuted(at: now)
+                )
             }
             let committed = DispatchTime.now().uptimeNanoseconds
-            return Stored(
+            var stored = Stored(
                 accountId: opened.accountId, outcome: outcome, preview: push.preview, writeStarted: writeStarted,
                 committed: committed)
+            stored.shown = !muted
+            return stored
         } catch {
             throw .init(.storage, "cannot store the message in \(accountPath): \(error)")
         }

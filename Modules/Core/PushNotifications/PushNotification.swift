@@ -5,7 +5,7 @@ import SyncCore
 /// What one push says, decrypted (core.telegram.org "Handling PUSH-notifications": `loc_key`, `loc_args`, and
 /// `custom` with `msg_id`, `from_id`, `chat_id`; ids come as strings, as Telegram sends them, or as numbers).
 public struct PushNotification: Sendable, Equatable {
-    /// The localization key: `MESSAGE_TEXT`, `CHAT_MESSAGE_TEXT`, `MESSAGE_NOTEXT`, …
+    /// The localization key: `MESSAGE_TEXT`, `CHAT_MESSAGE_TEXT`, `MESSAGE_NOTEXT`, …; empty for a background push.
     public let locKey: String
     public let locArgs: [String]
     /// The message's id in the recipient's box (the cloud namespace).
@@ -16,6 +16,11 @@ public struct PushNotification: Sendable, Equatable {
     public let chatId: PeerId
     /// When it was sent, if the push says (`custom.date`).
     public let date: Int32?
+
+    /// Whether this is a background push with nothing to show (no `loc_key`): what the server sends for a chat the
+    /// account muted, unless the device registered with `no_muted` (core.telegram.org "Handling
+    /// PUSH-notifications"); the app fetches the message.
+    public var isBackground: Bool { locKey.isEmpty }
 
     /// The sender's name as the push gives it.
     public var senderName: String { locArgs.first ?? "" }
@@ -83,7 +88,10 @@ public struct PushNotification: Sendable, Equatable {
         } catch {
             throw FormatError(reason: "the decrypted payload is not Telegram's push JSON")
         }
-        guard let locKey = wire.loc_key, !locKey.isEmpty else { throw FormatError(reason: "the push has no loc_key") }
+        let locKey = wire.loc_key ?? ""
+        if locKey.isEmpty, wire.loc_args?.isEmpty == false {
+            throw FormatError(reason: "the push has loc_args but no loc_key")
+        }
         guard let custom = wire.custom, let messageId = custom.msg_id?.value, let fromId = custom.from_id?.value else {
             throw FormatError(reason: "the push has no custom.msg_id and custom.from_id")
         }
@@ -101,7 +109,9 @@ public struct PushNotification: Sendable, Equatable {
             chatId = .user(fromId)
         }
         date = custom.date.flatMap { Int32(exactly: $0.value) }
-        guard !senderName.isEmpty else { throw FormatError(reason: "the push names no sender (loc_args is empty)") }
+        guard !senderName.isEmpty || locKey.isEmpty else {
+            throw FormatError(reason: "the push names no sender (loc_args is empty)")
+        }
     }
 }
 

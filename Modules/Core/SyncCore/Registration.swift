@@ -22,4 +22,5 @@ public func registerSyncCoreTypes() {
     declareEncodable(AuthorSignatureMessageAttribute.self)
     declareEncodable(ConsumableContentMessageAttribute.self)
     declareEncodable(ReactionsMessageAttribute.self)
+    declareEncodable(PeerNotificationSettingsEntry.self)
 }

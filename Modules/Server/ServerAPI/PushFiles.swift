@@ -21,7 +21,15 @@ struct PushFiles: Sendable {
 
     /// The JSON inside a push for `message` (a copy in the recipient's box), from `sender` in `chatTitle` (basic
     /// groups) — Telegram's `MESSAGE_TEXT` / `CHAT_MESSAGE_TEXT`, `MESSAGE_NOTEXT` / `CHAT_MESSAGE_NOTEXT` for media.
-    static func payload(for message: MessageRecord, sender: UserRecord, chatTitle: String?) -> [UInt8] {
+    ///
+    /// `muted`: the recipient has the chat muted; the push is then the silent background one Telegram sends for a
+    /// muted chat (core.telegram.org "Handling PUSH-notifications", `registerDevice.no_muted`): no `loc_key` and no
+    /// `loc_args`, so there is nothing to show, only `custom` for the app to fetch the message.
+    static func payload(
+        for message: MessageRecord, sender: UserRecord, chatTitle: String?, muted: Bool = false
+    )
+        -> [UInt8]
+    {
         let name = [sender.firstName, sender.lastName].filter { !$0.isEmpty }.joined(separator: " ")
         let hasText = !message.text.isEmpty
         var custom: [String: Any] = [
@@ -37,7 +45,8 @@ struct PushFiles: Sendable {
             locKey = hasText ? "MESSAGE_TEXT" : "MESSAGE_NOTEXT"
         }
         if hasText { locArgs.append(message.text) }
-        let object: [String: Any] = ["loc_key": locKey, "loc_args": locArgs, "custom": custom]
+        let object: [String: Any] =
+            muted ? ["custom": custom] : ["loc_key": locKey, "loc_args": locArgs, "custom": custom]
         // Strings, arrays and dictionaries only: serialization cannot fail.
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
@@ -83,7 +92,8 @@ extension ServerBackend {
             let devices = try tx.pushDevices(userId: copy.message.owner)
             guard !devices.isEmpty, let user = try tx.user(id: sender) else { continue }
             let title = copy.message.peer.kind == .chat ? try tx.chat(id: copy.message.peer.id)?.title ?? "" : nil
-            let payload = PushFiles.payload(for: copy.message, sender: user, chatTitle: title)
+            let muted = try isMuted(owner: copy.message.owner, peer: copy.message.peer, at: now, tx: tx)
+            let payload = PushFiles.payload(for: copy.message, sender: user, chatTitle: title, muted: muted)
             for device in devices {
                 let name = String(format: "%d-%010d.json", copy.message.owner, copy.message.id)
                 pending.append(.init(device: device, fileName: name, payload: payload))

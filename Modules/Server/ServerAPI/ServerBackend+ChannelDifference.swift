@@ -117,7 +117,8 @@ extension ServerBackend {
                     ? try tx.channelUnreadCount(channelId: channel.id, userId: access.viewer, readInboxMax: readInbox)
                     : 0,
                 unreadMentionsCount: 0, unreadReactionsCount: 0, unreadPollVotesCount: 0,
-                notifySettings: Self.defaultNotifySettings, pts: Int32(truncatingIfNeeded: channel.pts),
+                notifySettings: try storedNotifySettings(owner: access.viewer, kind: .channel, id: channel.id, tx: tx),
+                pts: Int32(truncatingIfNeeded: channel.pts),
                 draft: try tx.draft(owner: access.viewer, peerKind: .channel, peerId: channel.id).map(apiDraft)))
     }
 }

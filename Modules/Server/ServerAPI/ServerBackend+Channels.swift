@@ -112,7 +112,9 @@ extension ServerBackend {
                             channelId: channel.id, userId: caller.userId, readInboxMax: readInbox)
                         : 0,
                     chatPhoto: channel.photo.flatMap { try? Api.Photo(tlBytes: $0) } ?? .photoEmpty(.init(id: 0)),
-                    notifySettings: Self.defaultNotifySettings, exportedInvite: invites.invite, botInfo: [],
+                    notifySettings: try storedNotifySettings(
+                        owner: caller.userId, kind: .channel, id: channel.id, tx: tx),
+                    exportedInvite: invites.invite, botInfo: [],
                     migratedFromChatId: migrated?.chatId, migratedFromMaxId: migrated?.maxId,
                     pinnedMsgId: try tx.topPinnedChannelMessageId(channelId: channel.id).map {
                         Int32(truncatingIfNeeded: $0)

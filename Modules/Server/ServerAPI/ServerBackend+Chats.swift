@@ -126,7 +126,8 @@ extension ServerBackend {
                     id: chat.id, about: "",
                     participants: .chatParticipants(
                         .init(chatId: chat.id, participants: participants, version: chat.version)),
-                    notifySettings: Self.defaultNotifySettings, exportedInvite: invites.invite,
+                    notifySettings: try storedNotifySettings(owner: caller.userId, kind: .chat, id: chat.id, tx: tx),
+                    exportedInvite: invites.invite,
                     pinnedMsgId: try tx.topPinnedMessageId(owner: caller.userId, peer: .chat(chat.id)).map {
                         Int32(truncatingIfNeeded: $0)
                     }, requestsPending: invites.pending, recentRequesters: invites.recent,

@@ -109,7 +109,11 @@ extension ServerBackend {
     }
 
     /// `draft`, when given, is the owner's draft in the chat (`dialog.draft`).
-    func apiDialog(_ dialog: DialogRecord, pts: Int64? = nil, draft: Api.DraftMessage? = nil) -> Api.Dialog {
+    /// `notifySettings`, the owner's for the chat (`dialog.notify_settings`).
+    func apiDialog(
+        _ dialog: DialogRecord, pts: Int64? = nil, draft: Api.DraftMessage? = nil,
+        notifySettings: Api.PeerNotifySettings = defaultNotifySettings
+    ) -> Api.Dialog {
         .dialog(
             .init(
                 pinned: dialog.pinned > 0, peer: apiPeer(dialog.peer),
@@ -118,7 +122,7 @@ extension ServerBackend {
                 readOutboxMaxId: Int32(truncatingIfNeeded: dialog.readOutboxMax),
                 unreadCount: dialog.unreadCount, unreadMentionsCount: 0, unreadReactionsCount: 0,
                 unreadPollVotesCount: 0,
-                notifySettings: Self.defaultNotifySettings, draft: draft))
+                notifySettings: notifySettings, draft: draft))
     }
 
     /// The dialogs, their top messages and everyone they mention.
@@ -145,7 +149,11 @@ extension ServerBackend {
                 .init(
                     messages: try tops.map { apiMessage($0, reactions: try storedReactions($0, tx: tx)) }, topics: [],
                     chats: extraChats, users: users)),
-            try dialogs.map { apiDialog($0, draft: try storedDraft(owner: caller.userId, peer: $0.peer, tx: tx)) }
+            try dialogs.map {
+                apiDialog(
+                    $0, draft: try storedDraft(owner: caller.userId, peer: $0.peer, tx: tx),
+                    notifySettings: try storedNotifySettings(owner: caller.userId, peer: $0.peer, tx: tx))
+            }
         )
     }
 

@@ -49,6 +49,12 @@ extension ServerBackend {
             return try updateUsername(f, caller: try signedIn()).serialized()
         case let f as Api.functions.account.updateProfile:
             return try updateProfile(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.account.updateNotifySettings:
+            return Reply.bool(try updateNotifySettings(f, caller: try signedIn()))
+        case let f as Api.functions.account.getNotifySettings:
+            return try getNotifySettings(f, caller: try signedIn()).serialized()
+        case is Api.functions.account.resetNotifySettings:
+            return Reply.bool(try resetNotifySettings(caller: try signedIn()))
         case let f as Api.functions.account.registerDevice: return try registerDevice(f, caller: try signedIn())
         case let f as Api.functions.account.unregisterDevice: return try unregisterDevice(f, caller: try signedIn())
         case let f as Api.functions.account.updateStatus: return try updateStatus(f, caller: try signedIn())

@@ -254,5 +254,14 @@ enum ServerSchema {
         CREATE INDEX scheduled_messages_by_peer ON scheduled_messages(owner, peer_kind, peer_id, date);
         CREATE INDEX scheduled_messages_by_date ON scheduled_messages(date);
         """,
+        // 21: notify settings (core.telegram.org methods `account.updateNotifySettings`, `account.getNotifySettings`):
+        // one row per account and peer (`peer_kind` 0 a user, 1 a basic group, 2 a channel) or kind of peer (3 all
+        // private chats, 4 all groups, 5 all channels, `peer_id` 0); a null field is one the client left unset.
+        """
+        CREATE TABLE notify_settings (
+            owner INTEGER NOT NULL, peer_kind INTEGER NOT NULL, peer_id INTEGER NOT NULL, mute_until INTEGER,
+            silent INTEGER, show_previews INTEGER, date INTEGER NOT NULL, PRIMARY KEY (owner, peer_kind, peer_id)
+        ) WITHOUT ROWID;
+        """,
     ]
 }

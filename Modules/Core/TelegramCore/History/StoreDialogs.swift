@@ -7,7 +7,8 @@ import TelegramApi
 /// `ManagedChatListHoles` / `resetChannels`), in the caller's transaction: the top messages with their users and
 /// chats, a hole below the top message of a chat with nothing stored, each chat's read state, and — for a channel with
 /// no stored `ChannelState` — the dialog's pts, where the channel's own update sequence starts; and each chat's draft
-/// (`dialog.draft`, into `ChatInputStates`). Returns the messages stored.
+/// (`dialog.draft`, into `ChatInputStates`) and notify settings (`dialog.notify_settings`, into
+/// `PeerNotificationSettingsEntry`). Returns the messages stored.
 func storeDialogs(
     _ dialogs: [Api.Dialog], messages: [Api.Message], users: [Api.User], chats: [Api.Chat], accountPeerId: PeerId,
     transaction tx: Transaction
@@ -38,6 +39,9 @@ func storeDialogs(
         // The dialog's draft is the account's current one for the chat (none clears a stale one).
         try ChatInputStates.set(
             value.draft.flatMap(SynchronizeableChatInputState.init(apiDraft:)), for: peerId, transaction: tx)
+        // The dialog's notify settings are the account's current ones for the chat.
+        try PeerNotificationSettingsEntry.set(
+            TelegramPeerNotificationSettings(apiSettings: value.notifySettings), for: peerId, transaction: tx)
         readStates[peerId] = [
             Namespaces.Message.cloud: PeerReadState(
                 maxIncomingReadId: value.readInboxMaxId, maxOutgoingReadId: value.readOutboxMaxId,

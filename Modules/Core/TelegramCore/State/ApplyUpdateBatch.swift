@@ -59,6 +59,8 @@ public struct UpdateBatchApplier: Sendable {
         public var scheduled: [MessageId] = []
         /// Scheduled messages `updateDeleteScheduledMessages` removed (deleted, or sent).
         public var unscheduled: [MessageId] = []
+        /// Chats whose notify settings `updateNotifySettings` changed (`PeerNotificationSettingsEntry`).
+        public var notifySettings: [PeerId] = []
         /// Channels whose recent history `channelDifferenceTooLong` replaced (a hole below its newest messages).
         public var resetChannels: [PeerId] = []
         /// Update constructors neither applied nor deliberately ignored (`ignoredUpdates`), in order: a kind this
@@ -158,6 +160,19 @@ public struct UpdateBatchApplier: Sendable {
                 let id = MessageId(peerId: PeerId(update.peer), namespace: Namespaces.Message.cloud, id: update.msgId)
                 if try MessageReactionsState.set(update.reactions, of: id, transaction: tx) {
                     summary.reactions.append(id)
+                }
+            case .update(.updateNotifySettings(let update)):
+                // Our notify settings, changed on another device (Telegram-iOS `updatePeerNotificationSettings` in
+                // `AccountStateManagementUtils`). Only one chat's are kept here; a kind's (`notifyUsers`, …) and a
+                // topic's are the server's alone, as nothing on this side reads them.
+                if case .notifyPeer(let target) = update.peer {
+                    let peerId = PeerId(target.peer)
+                    if try PeerNotificationSettingsEntry.set(
+                        TelegramPeerNotificationSettings(apiSettings: update.notifySettings), for: peerId,
+                        transaction: tx)
+                    {
+                        summary.notifySettings.append(peerId)
+                    }
                 }
             case .update(.updateDraftMessage(let update)) where update.topMsgId == nil && update.savedPeerId == nil:
                 // Our draft, saved or cleared on another device (or cleared by our own send).
