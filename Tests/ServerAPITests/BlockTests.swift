@@ -133,7 +133,7 @@ import Testing
             Api.functions.contacts.getBlocked(offset: 0, limit: 100), as: Api.contacts.Blocked.self, key: 1)
         guard case .blocked(let all) = whole else { Issue.record("\(whole)"); return }
         #expect(all.blocked.count == 3)
-        guard case .peerBlocked(let newest)? = all.blocked.first else { return }
+        guard case .peerBlocked(let newest) = try #require(all.blocked.first) else { Issue.record("\(all)"); return }
         #expect(newest.date == Int32(harness.clock.now))
         // Stories only: accepted, nothing blocked, that list empty.
         let cidPeer = others[1].inputPeer

@@ -101,7 +101,7 @@ import Testing
         let who = try await harness.result(
             Api.functions.messages.getMessageReactionsList(peer: toBen, id: 1, limit: 10),
             as: Api.messages.MessageReactionsList.self, key: 1, dc: 2)
-        guard case .messageReactionsList(let list) = who else { return }
+        guard case .messageReactionsList(let list) = who else { Issue.record("\(who)"); return }
         #expect(list.count == 1 && list.nextOffset == nil)
         if case .messagePeerReaction(let first)? = list.reactions.first {
             #expect(first.big && !first.my)
@@ -172,17 +172,17 @@ import Testing
         let firstPage = try await harness.result(
             Api.functions.messages.getMessageReactionsList(peer: group, id: id, limit: 2),
             as: Api.messages.MessageReactionsList.self, key: 2, dc: 2)
-        guard case .messageReactionsList(let first) = firstPage else { return }
+        guard case .messageReactionsList(let first) = firstPage else { Issue.record("\(firstPage)"); return }
         #expect(first.count == 3 && first.reactions.count == 2 && first.nextOffset != nil)
         let secondPage = try await harness.result(
             Api.functions.messages.getMessageReactionsList(peer: group, id: id, offset: first.nextOffset, limit: 2),
             as: Api.messages.MessageReactionsList.self, key: 2, dc: 2)
-        guard case .messageReactionsList(let second) = secondPage else { return }
+        guard case .messageReactionsList(let second) = secondPage else { Issue.record("\(secondPage)"); return }
         #expect(second.reactions.count == 1 && second.nextOffset == nil)
         let hearts = try await harness.result(
             Api.functions.messages.getMessageReactionsList(peer: group, id: id, reaction: Self.emoji("❤"), limit: 10),
             as: Api.messages.MessageReactionsList.self, key: 2, dc: 2)
-        guard case .messageReactionsList(let heartList) = hearts else { return }
+        guard case .messageReactionsList(let heartList) = hearts else { Issue.record("\(hearts)"); return }
         #expect(heartList.count == 2)
         // Counts as Ben sees them: ❤ 2 (his, chosen 0) first, then 🔥 1.
         let seen = try await harness.result(
