@@ -199,8 +199,8 @@ let modules: [Module] = [
         ],
         testDeps: [
             "AccountNetworking", "MTProtoServer", "ServerAPI", "MTProtoApi", "MTProtoCore", "MTProtoTransport",
-            "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOPosix", "ServerTestSupport",
-            "TestVectors",
+            "TelegramApi", "TLRuntime", "CryptoUtils", "SwiftSignalKit", "NIOCore", "NIOEmbedded", "NIOPosix",
+            "ServerTestSupport", "TestVectors",
         ]),
     .swift(
         "MTProtoTransport", .Network, deps: ["NIOCore", "NIOPosix", "Hashing", "CryptoUtils"],

@@ -28,9 +28,10 @@ import Testing
 
     /// Starts tg-server with every observability flag, runs the client, scrapes `/metrics`, reads the trace and
     /// stops the server (its standard error is the log).
-    static func run() throws -> Run {
+    static func run() async throws -> Run {
         try #require(FileManager.default.fileExists(atPath: ProcessSupport.python.path), "no .venv: run `make deps`")
-        let traceDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tg-trace-\(UUID().uuidString)")
+        let traceDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tg-trace-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: traceDirectory) }
         let server = try ProcessSupport.Server(arguments: [
             "--metrics-port", "0", "--trace", traceDirectory.path, "--log-format", "json", "--verbose",
@@ -43,10 +44,11 @@ import Testing
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/observe_client.py")
         // A DC 2 test number (code 22222) whose digits cannot spell the code: no 2 after "99966 2".
         let phone = "9996621" + String((0..<3).map { _ in "013456789".randomElement()! })
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.runOffPool(
             ProcessSupport.python,
             [
-                script.path, "--host", "127.0.0.1", "--port", String(dc2), "--pem-file", try server.publicKeyFile().path,
+                script.path, "--host", "127.0.0.1", "--port", String(dc2), "--pem-file",
+                try server.publicKeyFile().path,
                 "--session", server.dataDirectory.appendingPathComponent("observe").path, "--phone", phone,
             ], timeout: 120)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(2000))")
@@ -110,8 +112,8 @@ import Testing
         }
     }
 
-    @Test func metricsTraceAndJSONLogsShowWhatAClientDid() throws {
-        let run = try Self.run()
+    @Test func metricsTraceAndJSONLogsShowWhatAClientDid() async throws {
+        let run = try await Self.run()
         #expect(run.server.status == 0)
         #expect(run.client.this_dc == 2 && run.client.nearest_dc == 2 && run.client.saved_part)
         #expect(run.client.unimplemented == "METHOD_NOT_IMPLEMENTED")
@@ -132,10 +134,12 @@ import Testing
         #expect((Self.sample(metrics, "tg_server_calls_total", [#"method="auth.signIn""#]) ?? 0) == 1)
         #expect(Self.sample(metrics, "tg_server_call_errors_total", [#"method="auth.signIn""#]) == nil)
         #expect(
-            (Self.sample(metrics, "tg_server_call_errors_total", [#"method="help.getNearestDc""#, #"error="FLOOD_WAIT_X""#])
+            (Self.sample(
+                metrics, "tg_server_call_errors_total", [#"method="help.getNearestDc""#, #"error="FLOOD_WAIT_X""#])
                 ?? 0) >= 1)
         #expect((Self.sample(metrics, "tg_server_flood_waits_total", [#"reason="test_flood""#]) ?? 0) >= 1)
-        #expect((Self.sample(metrics, "tg_server_call_duration_seconds_count", [#"method="help.getConfig""#]) ?? 0) >= 1)
+        #expect(
+            (Self.sample(metrics, "tg_server_call_duration_seconds_count", [#"method="help.getConfig""#]) ?? 0) >= 1)
         #expect((Self.sample(metrics, "tg_server_store_commit_seconds_count") ?? 0) >= 1)
         #expect(run.notFoundStatus == "404")
 
@@ -178,7 +182,8 @@ import Testing
         let error = try #require(answers(to: appConfig).first?["error"] as? [String: Any])
         #expect(error["message"] as? String == "METHOD_NOT_IMPLEMENTED" && error["code"] as? Int == 400)
         // Redaction: the login code, the code hash, file parts' bytes, the key.
-        let signIn = try #require(calls("auth.signIn").first?["object"] as? [String: Any], "no auth.signIn in the trace")
+        let signIn = try #require(
+            calls("auth.signIn").first?["object"] as? [String: Any], "no auth.signIn in the trace")
         #expect(signIn["phoneCode"] as? String == "<redacted>" && signIn["phoneCodeHash"] as? String == "<redacted>")
         let part = try #require(calls("upload.saveFilePart").first?["object"] as? [String: Any])
         #expect(part["bytes"] as? String == "<redacted>" && part["filePart"] as? Int == 0)

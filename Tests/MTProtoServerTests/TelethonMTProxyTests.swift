@@ -16,7 +16,9 @@ import Testing
     /// The built `mtproxy`, in front of `server`'s DCs with `secret`; returns it and its port.
     static func startProxy(for server: ProcessSupport.Server, secret: String) throws -> (RunningProcess, Int) {
         var arguments = ["--port", "0", "--secret", secret]
-        for (dc, port) in server.ports.sorted(by: { $0.key < $1.key }) { arguments += ["--dc", "\(dc)=127.0.0.1:\(port)"] }
+        for (dc, port) in server.ports.sorted(by: { $0.key < $1.key }) {
+            arguments += ["--dc", "\(dc)=127.0.0.1:\(port)"]
+        }
         let proxy = try ProcessRunner.start(ProcessRunner.builtExecutable("mtproxy"), arguments)
         _ = proxy.waitForOutput(timeout: 20) { $0.contains(UInt8(ascii: "\n")) }
         let output = String(decoding: proxy.output, as: UTF8.self)
@@ -46,7 +48,7 @@ import Testing
             #expect(report == Report(mode: mode, phone: phone, text: "through mtproxy \(mode)"))
         }
         proxy.send(SIGTERM)
-        #expect(proxy.wait(timeout: 10).status == 0, "mtproxy stops cleanly on SIGTERM")
+        #expect(await proxy.waitOffPool(timeout: 10).status == 0, "mtproxy stops cleanly on SIGTERM")
         #expect(server.stop() == 0)
     }
 }

@@ -17,14 +17,14 @@ import Testing
         let corrupted: Int
     }
 
-    @Test func telethonRetriesAKeyExchangeItRejected() throws {
+    @Test func telethonRetriesAKeyExchangeItRejected() async throws {
         try #require(FileManager.default.fileExists(atPath: ProcessSupport.python.path), "no .venv: run `make deps`")
         let server = try ProcessSupport.Server()
         defer { _ = server.stop() }
         let dc2 = try #require(server.ports[2], "tg-server did not announce its ports")
         let pemFile = try server.publicKeyFile()
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/retry_check.py")
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.runOffPool(
             ProcessSupport.python,
             [
                 script.path, "--host", "127.0.0.1", "--port", String(dc2), "--pem-file", pemFile.path,

@@ -20,7 +20,8 @@ import Testing
     static let key: [UInt8] = (0..<16).map { UInt8($0 * 13 + 3) }
 
     /// `backend`'s DC 2 through `proxy`.
-    static func endpoint(_ backend: BackendServer, through proxy: ConnectionProxy) throws -> MTProtoConnection.Endpoint {
+    static func endpoint(_ backend: BackendServer, through proxy: ConnectionProxy) throws -> MTProtoConnection.Endpoint
+    {
         var endpoint = try #require(backend.endpoints[2])
         endpoint.proxy = proxy
         return endpoint
@@ -29,7 +30,7 @@ import Testing
     @Test(arguments: [MTProxySecret.Kind.plain, .padded, .fakeTLS])
     func keyExchangeSignUpAndAPushThroughTheProxy(kind: MTProxySecret.Kind) async throws {
         let backend = try await BackendServer()
-        let peer = try MTProxyTestPeer(keys: [Self.key], dcPorts: backend.endpoints.mapValues(\.port))
+        let peer = try await MTProxyTestPeer(keys: [Self.key], dcPorts: backend.endpoints.mapValues(\.port))
         let secret = try MTProxySecret(kind: kind, key: Self.key, domain: "example.com")
         let endpoint = try Self.endpoint(backend, through: peer.proxy(secret))
         #expect(endpoint.route.port == peer.port)
@@ -65,7 +66,7 @@ import Testing
 
     @Test func theWrongKeyGetsNoAnswer() async throws {
         let backend = try await BackendServer()
-        let peer = try MTProxyTestPeer(keys: [Self.key], dcPorts: backend.endpoints.mapValues(\.port))
+        let peer = try await MTProxyTestPeer(keys: [Self.key], dcPorts: backend.endpoints.mapValues(\.port))
         let wrong = try MTProxySecret(kind: .fakeTLS, key: Self.key.reversed(), domain: "example.com")
         let endpoint = try Self.endpoint(backend, through: peer.proxy(wrong))
         let attempt = Task {

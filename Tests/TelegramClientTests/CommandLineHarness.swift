@@ -170,7 +170,9 @@ final class CommandLineHarness: Sendable {
 
     /// Runs `tg` on a pseudo-terminal (util-linux `script`), where it draws progress bars and asks for what it lacks
     /// (`input` is what the user types); standard output and error come back together as `output`.
-    func inTerminal(_ arguments: [String], input: String? = nil, timeout: Double = 60) async throws -> ProcessRunner.Result {
+    func inTerminal(
+        _ arguments: [String], input: String? = nil, timeout: Double = 60
+    ) async throws -> ProcessRunner.Result {
         let script = URL(fileURLWithPath: "/usr/bin/script")
         try #require(
             FileManager.default.isExecutableFile(atPath: script.path), "no util-linux script to give tg a terminal")
@@ -221,7 +223,7 @@ final class CommandLineHarness: Sendable {
         while !FileManager.default.fileExists(atPath: file.path) {
             if let peerProcess, !peerProcess.isRunning {
                 let result = await peerProcess.waitOffPool(timeout: 5)
-                Issue.record("the Telethon peer ended: \(result?.errorOutput ?? "")")
+                Issue.record("the Telethon peer ended: \(result.errorOutput)")
                 throw CancellationError()
             }
             try #require(Date() < deadline, "\(file.lastPathComponent) did not appear within \(timeout) s")

@@ -237,7 +237,7 @@ struct DownloadResult: Decodable {
             Empty.self, ["op": "edit", "to": "9996610001", "id": live.id, "text": "live, edited"])
         _ = try await harness.peer(Empty.self, ["op": "read", "to": "9996610001"])
         _ = try await harness.peer(Empty.self, ["op": "delete", "to": "9996610001", "ids": [live.id]])
-        let watched = try #require(await watch.waitOffPool(timeout: 45))
+        let watched = await watch.waitOffPool(timeout: 45)
         #expect(watched.status == 0, "\(watched.errorOutput)")
         let lines = watched.output.split(separator: "\n").dropFirst()
         let events = try lines.map { try JSONDecoder().decode(WatchLine.self, from: Data($0.utf8)) }
@@ -292,7 +292,7 @@ struct DownloadResult: Decodable {
         }
         try #require(started, "watch did not start")
         interrupted.send(SIGINT)
-        let stopped = try #require(await interrupted.waitOffPool(timeout: 30))
+        let stopped = await interrupted.waitOffPool(timeout: 30)
         #expect(stopped.status == 0 && !stopped.timedOut, "\(stopped.errorOutput)")
 
         // Bob turns two-step verification on; his number signs in here too, stopping at the password, then with it.
@@ -332,7 +332,8 @@ struct DownloadResult: Decodable {
             [MessageSummary].self, ["history", "@ann_cli", "--account", "bob", "--limit", "1"])
         #expect(fromBob.last?.text == "found you" && fromBob.last?.outgoing == true)
         let malformed = try await harness.tg(["username", "1ann"])
-        #expect(malformed.status == 2 && malformed.errorOutput.contains("starts with a digit"), "\(malformed.errorOutput)")
+        #expect(
+            malformed.status == 2 && malformed.errorOutput.contains("starts with a digit"), "\(malformed.errorOutput)")
         let occupied = try await harness.tg(["username", "bob_cli"])
         #expect(occupied.status == 6 && occupied.errorOutput.contains("taken"), "\(occupied.errorOutput)")
         #expect(try await harness.tg(["username", "ann_cli"]).output == "@ann_cli\n")
@@ -434,17 +435,21 @@ struct DownloadResult: Decodable {
             ["login", "--account", "dee", "--server", harness.serverArgument, "--server-key", harness.keyFile],
             input: "9996620005\n22222\nDee\n\n")
         #expect(asked.status == 0, "\(asked.output)")
-        for prompt in ["Phone number: ", "Code sent to +9996620005: ", "New account — first name: ", "Signed in as user:"] {
+        for prompt in [
+            "Phone number: ", "Code sent to +9996620005: ", "New account — first name: ", "Signed in as user:",
+        ] {
             #expect(asked.output.contains(prompt), "\(asked.output)")
         }
         #expect(try await harness.tgJSON([AccountRow].self, ["accounts"]).map(\.name) == ["dee"])
         _ = try await harness.tgJSON([String: String].self, ["logout"])
         // Without a terminal and without --phone, login stops before the phone and goes on when it is given.
         let noPhone = try await harness.tgJSON(
-            LoginResult.self, ["login", "--account", "eve", "--server", harness.serverArgument, "--server-key", harness.keyFile])
+            LoginResult.self,
+            ["login", "--account", "eve", "--server", harness.serverArgument, "--server-key", harness.keyFile])
         #expect(noPhone.status == "waiting" && noPhone.needs == "phone")
         let eve = try await harness.tgJSON(
-            LoginResult.self, ["login", "--account", "eve", "--phone", "9996620006", "--code", "22222", "--first-name", "Eve"])
+            LoginResult.self,
+            ["login", "--account", "eve", "--phone", "9996620006", "--code", "22222", "--first-name", "Eve"])
         #expect(eve.status == "signedIn")
         _ = try await harness.tgJSON([String: String].self, ["logout"])
 

@@ -96,7 +96,7 @@ import Testing
         /// Ends the server and every pane's program.
         func kill() async {
             _ = try? await run(["kill-server"])
-            if await server.waitOffPool(timeout: 10) == nil { server.send(SIGKILL) }
+            if await server.waitOffPool(timeout: 10).timedOut { server.send(SIGKILL) }
         }
     }
 
@@ -127,7 +127,9 @@ import Testing
     }
 
     func secretConversation(_ harness: CommandLineHarness, _ tmux: Tmux) async throws {
-        for (name, phone, code, first) in [("alice", "9996610051", "11111", "Alice"), ("bob", "9996620052", "22222", "Bob")] {
+        for (name, phone, code, first) in [
+            ("alice", "9996610051", "11111", "Alice"), ("bob", "9996620052", "22222", "Bob"),
+        ] {
             let login = try await harness.tgJSON(
                 LoginResult.self,
                 [
@@ -141,7 +143,8 @@ import Testing
         let watch = try await harness.startWatch(account: "bob", seconds: 60)
         struct Started: Decodable { let chat: String }
         let chat = try await harness.tgJSON(
-            Started.self, ["--account", "alice", "--timeout", "20", "secret", "@bob_tmux_secret"]).chat
+            Started.self, ["--account", "alice", "--timeout", "20", "secret", "@bob_tmux_secret"]
+        ).chat
         watch.send(SIGINT)
         _ = await watch.waitOffPool(timeout: 30)
         let hello = try await harness.tgJSON(MessageSummary.self, ["--account", "bob", "send", chat, "psst, Alice"])

@@ -80,7 +80,8 @@ import Testing
         #expect(bobLogin.status == "signedIn")
 
         // A start registers the key again: Bob's account gets a new key, and only `tg chats` (online) tells the server.
-        let bobRecord = try #require(try await harness.tgJSON([AccountRecord].self, ["accounts"]).first { $0.name == "bob" })
+        let bobRecord = try #require(
+            try await harness.tgJSON([AccountRecord].self, ["accounts"]).first { $0.name == "bob" })
         let keys = NotificationKeyStore(layout: AccountsLayout(rootPath: bobRoot))
         let oldKey = try #require(try keys.entry(accountId: bobRecord.id)).key
         let newKey = NotificationKey.generate()
@@ -112,7 +113,8 @@ import Testing
         var latencies: [Double] = []
         var wakeUps: [Double] = []
         for (index, file) in files.enumerated() {
-            let result = try await ProcessRunner.runOffPool(service, ["--root", bobRoot, "--trace", file.path], timeout: 30)
+            let result = try await ProcessRunner.runOffPool(
+                service, ["--root", bobRoot, "--trace", file.path], timeout: 30)
             #expect(result.status == 0, "\(result.errorOutput)")
             #expect(result.output == "Alice: \(texts[index].replacingOccurrences(of: "**", with: ""))\n")
             let trace = result.errorOutput.split(separator: "\n").first { $0.hasPrefix("write-started ") }?
@@ -121,9 +123,13 @@ import Testing
             let committed = trace.flatMap { $0.count > 3 ? UInt64($0[3]) : nil }
             let unread = Int32(index + 1)
             let shown: @Sendable (Data) -> Bool = { output in
-                Self.updates(output).contains { $0.chats.first?.chat == "user:\(aliceId)" && $0.chats.first?.unread == unread }
+                Self.updates(output).contains {
+                    $0.chats.first?.chat == "user:\(aliceId)" && $0.chats.first?.unread == unread
+                }
             }
-            #expect(await watcher.waitForOutputOffPool(timeout: 10, until: shown), "the watcher did not show \(unread) unread")
+            #expect(
+                await watcher.waitForOutputOffPool(timeout: 10, until: shown),
+                "the watcher did not show \(unread) unread")
             let seen = Self.updates(watcher.output).first { $0.chats.first?.unread == unread }?.monotonicNs
             if let started, let committed, let seen {
                 latencies.append(Double(Int64(seen) - Int64(started)) / 1e6)
@@ -134,7 +140,7 @@ import Testing
         #expect(last?.name == "Alice" && last?.lastMessage?.text == "7 giờ")
         watcher.send(SIGINT)
         let ended = await watcher.waitOffPool(timeout: 10)
-        #expect(ended?.status == 0, "watch-chats on SIGINT: \(ended?.errorOutput ?? "still running")")
+        #expect(ended.status == 0, "watch-chats on SIGINT: \(ended.errorOutput)")
         print(
             "notification-service write → Bob's watching tg (ms):", latencies.map { String(format: "%.1f", $0) },
             "commit → view:", wakeUps.map { String(format: "%.1f", $0) })
@@ -143,7 +149,8 @@ import Testing
         #expect(latencies.allSatisfy { $0 >= 0 && $0 < 1000 }, "\(latencies)")
 
         // Bob's tg starts, catches up (the server's messages replace the pushes' copies) and has each message once.
-        let history = try await harness.tgJSON([MessageSummary].self, ["--account", "bob", "history", "user:\(aliceId)"])
+        let history = try await harness.tgJSON(
+            [MessageSummary].self, ["--account", "bob", "history", "user:\(aliceId)"])
         #expect(history.map(\.id) == [1, 2, 3])
         #expect(history.map(\.markdown) == texts)
         #expect(history.allSatisfy { !$0.outgoing && $0.from == "user:\(aliceId)" })

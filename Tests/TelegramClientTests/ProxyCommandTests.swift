@@ -14,12 +14,15 @@ import Testing
         let plain = try ProxyLink.parse("socks5://127.0.0.1:1080")
         #expect(plain == .socks5(SOCKS5Proxy(host: "127.0.0.1", port: 1080)))
         let login = SOCKS5Proxy.Credentials(username: "ann", password: "p@ss word")
-        #expect(try ProxyLink.parse("socks5://ann:p%40ss%20word@proxy.example:1080")
-            == .socks5(SOCKS5Proxy(host: "proxy.example", port: 1080, credentials: login)))
-        #expect(try ProxyLink.parse("tg://socks?server=proxy.example&port=1080&user=ann&pass=p%40ss%20word")
-            == .socks5(SOCKS5Proxy(host: "proxy.example", port: 1080, credentials: login)))
-        #expect(try ProxyLink.parse("https://t.me/socks?server=10.0.0.1&port=9050")
-            == .socks5(SOCKS5Proxy(host: "10.0.0.1", port: 9050)))
+        #expect(
+            try ProxyLink.parse("socks5://ann:p%40ss%20word@proxy.example:1080")
+                == .socks5(SOCKS5Proxy(host: "proxy.example", port: 1080, credentials: login)))
+        #expect(
+            try ProxyLink.parse("tg://socks?server=proxy.example&port=1080&user=ann&pass=p%40ss%20word")
+                == .socks5(SOCKS5Proxy(host: "proxy.example", port: 1080, credentials: login)))
+        #expect(
+            try ProxyLink.parse("https://t.me/socks?server=10.0.0.1&port=9050")
+                == .socks5(SOCKS5Proxy(host: "10.0.0.1", port: 9050)))
         #expect(SOCKS5Proxy(host: "h", port: 1, credentials: login).description == "socks5://ann@h:1")
         let refused = [
             "socks5://host", "tg://socks?server=h", "tg://socks?port=1080", "socks5://ann@h:1080",
@@ -44,8 +47,10 @@ import Testing
         #expect(
             try ProxyLink.parse("tg://proxy?server=h&port=443&secret=\(base64)")
                 == .mtproxy(MTProxy(host: "h", port: 443, secret: fakeTLS)))
-        #expect(try ProxyLink.parse("tg://proxy?server=h&port=443&secret=\(fakeTLS.hexEncoded)") == .mtproxy(
-            MTProxy(host: "h", port: 443, secret: fakeTLS)))
+        #expect(
+            try ProxyLink.parse("tg://proxy?server=h&port=443&secret=\(fakeTLS.hexEncoded)")
+                == .mtproxy(
+                    MTProxy(host: "h", port: 443, secret: fakeTLS)))
         #expect(fakeTLS.hexEncoded == "ee" + hexKey + "6578616d706c652e636f6d")
         #expect(!MTProxy(host: "h", port: 1, secret: fakeTLS).description.contains(hexKey))
         for secret in ["dd00", "ee" + hexKey, "00" + hexKey, "zz", ""] {
@@ -110,7 +115,7 @@ import Testing
     @Test func tgThroughAnMTProxyWithAFakeTLSSecret() async throws {
         try await CommandLineHarness.with { harness in
             let key: [UInt8] = (0..<16).map { UInt8(200 - $0) }
-            let peer = try MTProxyTestPeer(keys: [key], dcPorts: harness.ports)
+            let peer = try await MTProxyTestPeer(keys: [key], dcPorts: harness.ports)
             defer { peer.stop() }
             let secret = try MTProxySecret(kind: .fakeTLS, key: key, domain: "cdn.example.org")
             let link = "tg://proxy?server=127.0.0.1&port=\(peer.port)&secret=\(secret.hexEncoded)"

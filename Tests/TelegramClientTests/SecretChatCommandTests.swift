@@ -54,7 +54,7 @@ import Testing
         #expect(
             printed, "Ben's watch did not print the secret message: \(String(decoding: watch.output, as: UTF8.self))")
         watch.send(SIGINT)
-        let watched = try #require(await watch.waitOffPool(timeout: 30))
+        let watched = await watch.waitOffPool(timeout: 30)
         #expect(watched.status == 0, "\(watched.errorOutput)")
         #expect(watched.output.contains("🔒 Ann"), "\(watched.output)")
         #expect(sent.chat == started.chat && sent.outgoing && sent.text == "Hello Ben, just us")
@@ -122,7 +122,8 @@ import Testing
         var photoGone = false
         let goneBy = Date().addingTimeInterval(20)
         while Date() < goneBy && !photoGone {
-            let bensNow = try await harness.tgJSON([MessageSummary].self, ["--account", "ben", "history", started.chat])
+            let bensNow = try await harness.tgJSON(
+                [MessageSummary].self, ["--account", "ben", "history", started.chat])
             photoGone = !bensNow.contains { $0.media?.kind == "photo" }
             if !photoGone { try await Task.sleep(for: .milliseconds(200)) }
         }

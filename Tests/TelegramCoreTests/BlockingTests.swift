@@ -84,7 +84,7 @@ import Testing
         }
         try await ann.block(bo)
         #expect(try ann.isBlocked(bo))
-        let result = try #require(await peer.waitOffPool(timeout: 60))
+        let result = await peer.waitOffPool(timeout: 60)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         struct Report: Decodable {
             let status: String

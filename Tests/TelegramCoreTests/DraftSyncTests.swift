@@ -46,12 +46,12 @@ import Testing
         // Ours reaches Telethon.
         try await ann.saveDraft(ben.peerId, text: "from tg", entities: [MessageTextEntity(range: 0..<4, type: .bold)])
         #expect(ann.draft(ben.peerId)?.text == "from tg", "stored at once")
-        let twoLines = peer.waitForOutput(timeout: 60) {
+        let twoLines = await peer.waitForOutputOffPool(timeout: 60) {
             String(decoding: $0, as: UTF8.self).split(separator: "\n").count >= 2
         }
         let lines = String(decoding: peer.output, as: UTF8.self).split(separator: "\n")
         guard twoLines, lines.count >= 2 else {
-            let result = peer.wait(timeout: 5)
+            let result = await peer.waitOffPool(timeout: 5)
             Issue.record("Telethon stopped early: \(result.output) \(result.errorOutput.suffix(3000))")
             return
         }
@@ -64,7 +64,7 @@ import Testing
                 transaction: tx, accountPeerId: ann.peerId, peerId: ben.peerId,
                 messages: [EnqueueMessage(text: "sent instead")], now: Int32(Date().timeIntervalSince1970))
         }
-        let result = peer.wait(timeout: 60)
+        let result = await peer.waitOffPool(timeout: 60)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let report = try JSONDecoder().decode(
             Cleared.self, from: Data(try #require(result.output.split(separator: "\n").last).utf8))

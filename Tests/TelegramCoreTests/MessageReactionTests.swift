@@ -91,7 +91,7 @@ import Testing
                 try Self.reactions(ann, sentId)?.reactions == [.init(emoticon: "👍", count: 1, chosenOrder: nil)]
             }
         } catch {
-            let result = peer.wait(timeout: 5)
+            let result = await peer.waitOffPool(timeout: 5)
             Issue.record(
                 "stored: \(String(describing: try Self.reactions(ann, sentId))); Telethon: \(result.output) \(result.errorOutput.suffix(3000))"
             )
@@ -107,7 +107,7 @@ import Testing
             try Self.reactions(ann, hiId)?.chosen == ["❤"]
         }
 
-        let result = peer.wait(timeout: 60)
+        let result = await peer.waitOffPool(timeout: 60)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let lines = result.output.split(separator: "\n")
         try #require(lines.count >= 3, "\(result.output)")

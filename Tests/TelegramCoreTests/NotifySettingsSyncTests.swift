@@ -43,11 +43,12 @@ import Testing
         // Our unmute reaches Telethon.
         try await ann.updateNotifySettings(ben.peerId, muteUntil: 0)
         #expect(ann.notificationSettings(ben.peerId).muteUntil == nil, "stored at once")
-        let result = peer.wait(timeout: 60)
+        let result = await peer.waitOffPool(timeout: 60)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let report = try JSONDecoder().decode(
             Unmuted.self, from: Data(try #require(result.output.split(separator: "\n").last).utf8))
-        #expect(report.unmuted && report.get_notify_settings == nil && report.dialog_mute_until == nil, "\(result.output)")
+        #expect(
+            report.unmuted && report.get_notify_settings == nil && report.dialog_mute_until == nil, "\(result.output)")
         #expect(ann.stateManager.statistics.unhandledUpdates.isEmpty, "\(ann.stateManager.statistics.unhandledUpdates)")
         try await world.close([ann, ben])
     }

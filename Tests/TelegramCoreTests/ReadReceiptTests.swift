@@ -79,12 +79,12 @@ import Testing
             let listened: [Int32]
             let media_unread: Bool
         }
-        let fourLines = peer.waitForOutput(timeout: 60) {
+        let fourLines = await peer.waitForOutputOffPool(timeout: 60) {
             String(decoding: $0, as: UTF8.self).split(separator: "\n").count >= 4
         }
         let lines = String(decoding: peer.output, as: UTF8.self).split(separator: "\n")
         guard fourLines, lines.count >= 4 else {
-            let result = peer.wait(timeout: 5)
+            let result = await peer.waitOffPool(timeout: 5)
             Issue.record("Telethon stopped early: \(result.output) \(result.errorOutput.suffix(3000))")
             return
         }
@@ -108,7 +108,7 @@ import Testing
         #expect(played?.isMediaUnread == false, "played here at once")
         #expect(
             played?.attributes.contains { ($0 as? ConsumableContentMessageAttribute)?.consumed == true } == true)
-        let result = peer.wait(timeout: 60)
+        let result = await peer.waitOffPool(timeout: 60)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let report = try JSONDecoder().decode(
             Listened.self, from: Data(try #require(result.output.split(separator: "\n").last).utf8))

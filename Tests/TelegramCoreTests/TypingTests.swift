@@ -1,7 +1,7 @@
 import Foundation
+import Postbox
 import PostboxTesting
 import SignalTesting
-import Postbox
 import SwiftSignalKit
 import SyncCore
 import TelegramApi
@@ -53,8 +53,12 @@ import Testing
             harness.scheduler.advance(by: 0.01)
         }
         push(.updateUserTyping(.init(userId: 2, action: .sendMessageTypingAction)))
-        push(.updateChatUserTyping(.init(chatId: 9, fromId: .peerUser(.init(userId: 2)), action: .sendMessageRecordAudioAction)))
-        push(.updateChannelUserTyping(.init(channelId: 5, fromId: .peerUser(.init(userId: 2)), action: .sendMessageCancelAction)))
+        push(
+            .updateChatUserTyping(
+                .init(chatId: 9, fromId: .peerUser(.init(userId: 2)), action: .sendMessageRecordAudioAction)))
+        push(
+            .updateChannelUserTyping(
+                .init(channelId: 5, fromId: .peerUser(.init(userId: 2)), action: .sendMessageCancelAction)))
         // In a forum topic: not the chat's own typing, left out.
         push(.updateUserTyping(.init(userId: 2, topMsgId: 3, action: .sendMessageTypingAction)))
         harness.server.pipe.putNext(AccountStateManagerTests.message(1, pts: 11))
@@ -87,7 +91,7 @@ import Testing
         }
         // Ann types back; Telethon's events.UserUpdate sees it, and Tess's "done" ends her typing here.
         try await ann.sendTyping(in: tess)
-        let result = peer.wait(timeout: 60)
+        let result = await peer.waitOffPool(timeout: 60)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         struct Report: Decodable {
             let saw_typing: Bool

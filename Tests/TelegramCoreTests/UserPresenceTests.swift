@@ -129,7 +129,7 @@ import Testing
         }
         #expect(try await ann.setLastSeenPrivacy(.nobody) == .nobody)
         #expect(try await ann.lastSeenPrivacy() == .nobody)
-        let result = try #require(await peer.waitOffPool(timeout: 60))
+        let result = await peer.waitOffPool(timeout: 60)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         struct Report: Decodable {
             let online: Bool

@@ -10,6 +10,13 @@ public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) asy
     }
 }
 
+/// `offPool` for work that cannot fail.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
 extension ProcessRunner {
     /// `run`, awaited without holding a cooperative thread (see `offPool`).
     public static func runOffPool(
@@ -23,11 +30,11 @@ extension RunningProcess {
     /// `waitForOutput`, awaited without holding a cooperative thread.
     public func waitForOutputOffPool(timeout: Double, until condition: @escaping @Sendable (Data) -> Bool) async -> Bool
     {
-        (try? await offPool { self.waitForOutput(timeout: timeout, until: condition) }) ?? false
+        await offPool { self.waitForOutput(timeout: timeout, until: condition) }
     }
 
     /// `wait`, awaited without holding a cooperative thread.
-    public func waitOffPool(timeout: Double = 120) async -> ProcessRunner.Result? {
-        try? await offPool { self.wait(timeout: timeout) }
+    public func waitOffPool(timeout: Double = 120) async -> ProcessRunner.Result {
+        await offPool { self.wait(timeout: timeout) }
     }
 }

@@ -26,6 +26,7 @@ public enum ProcessRunner {
 
     /// Runs `executable` with `arguments` to completion. `input` is written to its standard input (then closed);
     /// `environment` entries are added to the test's own (a `nil` value removes that variable).
+    @available(*, noasync, message: "blocks a cooperative thread: await runOffPool instead")
     public static func run(
         _ executable: URL, _ arguments: [String] = [], input: Data? = nil, environment: [String: String?] = [:],
         currentDirectory: URL? = nil, timeout: Double = 120
@@ -131,6 +132,7 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// Waits until `condition` holds for the standard output so far (checked as each chunk arrives), the child
     /// closes its output, or `timeout` seconds pass; returns whether the condition held.
+    @available(*, noasync, message: "blocks a cooperative thread: await waitForOutputOffPool instead")
     public func waitForOutput(timeout: Double, until condition: (Data) -> Bool) -> Bool {
         drain.wait(until: Date().addingTimeInterval(timeout), condition)
     }
@@ -142,6 +144,7 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// Waits for the child to exit — sending SIGTERM after `timeout` seconds and SIGKILL two seconds later — and
     /// returns its status and everything it printed.
+    @available(*, noasync, message: "blocks a cooperative thread: await waitOffPool instead")
     public func wait(timeout: Double = 120) -> ProcessRunner.Result {
         let watchdog = Watchdog(process, after: timeout)
         process.waitUntilExit()

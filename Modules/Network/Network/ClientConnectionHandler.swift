@@ -21,9 +21,15 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private var closedError: NetworkError?
     /// Where messages the server sends on its own (updates) go.
     private let onUpdate: @Sendable ([UInt8]) -> Void
+    /// Seconds a request waits for its answer before it fails with `NetworkError.timedOut`.
+    private let answerTimeout: Double
 
-    init(clock: @escaping @Sendable () -> Double, onUpdate: @escaping @Sendable ([UInt8]) -> Void = { _ in }) {
+    init(
+        clock: @escaping @Sendable () -> Double, answerTimeout: Double = 60,
+        onUpdate: @escaping @Sendable ([UInt8]) -> Void = { _ in }
+    ) {
         self.clock = clock
+        self.answerTimeout = answerTimeout
         self.onUpdate = onUpdate
     }
 
@@ -31,12 +37,28 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         self.context = context
     }
 
-    /// Starts an auth-key exchange; the future completes with the new key.
-    func createKey(_ exchange: AuthKeyClientExchange) -> EventLoopFuture<AuthKeyExchangeResult> {
+    /// Starts an auth-key exchange; the future completes with the new key, or fails when the connection closes or
+    /// no key comes within `timeout` seconds.
+    func createKey(_ exchange: AuthKeyClientExchange, timeout: Double) -> EventLoopFuture<AuthKeyExchangeResult> {
         guard let context else { preconditionFailure("handler not in a pipeline") }
         var exchange = exchange
         let promise = context.eventLoop.makePromise(of: AuthKeyExchangeResult.self)
+        // A connection that closed before the exchange began has already failed everything it held: this promise
+        // would wait forever.
+        if let closedError {
+            promise.fail(closedError)
+            return promise.futureResult
+        }
         exchangePromise = promise
+        let deadline = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) { [weak self] in
+            guard let self, let waiting = self.exchangePromise, waiting.futureResult === promise.futureResult else {
+                return
+            }
+            self.exchangePromise = nil
+            self.exchange = nil
+            waiting.fail(NetworkError.timedOut(timeout))
+        }
+        promise.futureResult.whenComplete { _ in deadline.cancel() }
         let body = exchange.start()
         self.exchange = exchange
         sendPlain(body)
@@ -74,6 +96,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
                 return body
             }
             waiting[token] = promise
+            let timeout = answerTimeout
+            let deadline = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) { [weak self] in
+                self?.waiting.removeValue(forKey: token)?.fail(NetworkError.timedOut(timeout))
+            }
+            promise.futureResult.whenComplete { _ in deadline.cancel() }
             for packet in packets { context.write(wrapOutboundOut(.packet(ByteBuffer(bytes: packet))), promise: nil) }
             context.flush()
         } catch {

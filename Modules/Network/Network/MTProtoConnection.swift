@@ -94,10 +94,13 @@ public final class MTProtoConnection: @unchecked Sendable {
 
     /// Connects, then creates an auth key trusting `publicKeys` — or reuses `savedKey`. With
     /// `temporaryKeyLifetime` (seconds) the new key is a temporary one (core.telegram.org "Perfect Forward Secrecy"),
-    /// to be bound to a permanent key with `bindTemporaryKey(to:expiresAt:)`.
+    /// to be bound to a permanent key with `bindTemporaryKey(to:expiresAt:)`. An exchange that yields no key within
+    /// `keyExchangeTimeout` seconds fails with `NetworkError.timedOut`, and so does a call with no answer within
+    /// `answerTimeout` seconds.
     public static func connect(
         to endpoint: Endpoint, publicKeys: [RSAPublicKey], savedKey: AuthKeyExchangeResult? = nil,
         group: any EventLoopGroup, info: ClientInfo = ClientInfo(), temporaryKeyLifetime: Int32? = nil,
+        keyExchangeTimeout: Double = 30, answerTimeout: Double = 60,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) async throws -> MTProtoConnection {
         let updates = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(10_000))
@@ -105,7 +108,12 @@ public final class MTProtoConnection: @unchecked Sendable {
         let channel = try await TransportClient.connect(
             host: route.host, port: route.port, framing: route.framing, obfuscation: route.obfuscation,
             http: route.http, proxy: route.socks5, group: group
-        ) { _ in [ClientConnectionHandler(clock: clock, onUpdate: { updates.continuation.yield($0) })] }
+        ) { _ in
+            [
+                ClientConnectionHandler(
+                    clock: clock, answerTimeout: answerTimeout, onUpdate: { updates.continuation.yield($0) })
+            ]
+        }
         channel.closeFuture.whenComplete { _ in updates.continuation.finish() }
         // The handler is not Sendable: it is looked up, and every call into it is made, on the channel's event loop.
         let loop = channel.eventLoop
@@ -128,7 +136,8 @@ public final class MTProtoConnection: @unchecked Sendable {
                     handler.value.createKey(
                         AuthKeyClientExchange(
                             publicKeys: publicKeys, dcId: dcId, dhPools: AuthKeyClientExchange.verifiedGroupPool,
-                            temporaryLifetime: temporaryKeyLifetime))
+                            temporaryLifetime: temporaryKeyLifetime),
+                        timeout: keyExchangeTimeout)
                 }.get()
             }
             try await loop.submit {

@@ -11,19 +11,21 @@ public final class MTProxyTestPeer: @unchecked Sendable {
     public let port: Int
 
     /// Starts the proxy for `keys` (16 bytes each) in front of `dcPorts` (DC id → tg-server port).
-    public init(keys: [[UInt8]], dcPorts: [Int32: Int], tlsDomain: String = "example.com") throws {
+    public init(keys: [[UInt8]], dcPorts: [Int32: Int], tlsDomain: String = "example.com") async throws {
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/mtproxy/mtprotoproxy_local.py")
         var arguments = [script.path, "--port", "0", "--tls-domain", tlsDomain]
         for key in keys { arguments += ["--secret", key.map { String(format: "%02x", $0) }.joined()] }
         for (dc, port) in dcPorts.sorted(by: { $0.key < $1.key }) { arguments += ["--dc", "\(dc)=\(port)"] }
         let process = try ProcessRunner.start(ProcessRunner.venvPython, arguments)
-        let ready = process.waitForOutput(timeout: 20) { String(decoding: $0, as: UTF8.self).contains("\n") }
+        let ready = await process.waitForOutputOffPool(timeout: 20) {
+            String(decoding: $0, as: UTF8.self).contains("\n")
+        }
         let output = String(decoding: process.output, as: UTF8.self)
         guard ready, let line = output.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }),
             let port = Int(line.dropFirst("ready ".count))
         else {
             process.send(SIGKILL)
-            let result = process.wait(timeout: 5)
+            let result = await process.waitOffPool(timeout: 5)
             throw MTProxyTestPeerError(output: output + result.errorOutput)
         }
         self.process = process

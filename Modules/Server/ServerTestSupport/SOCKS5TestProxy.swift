@@ -24,7 +24,7 @@ public final class SOCKS5TestProxy: @unchecked Sendable {
                 return
             }
             process.send(SIGKILL)
-            lastError = process.wait(timeout: 5).errorOutput
+            lastError = await process.waitOffPool(timeout: 5).errorOutput
         }
         throw SOCKS5TestProxyError(output: lastError)
     }
