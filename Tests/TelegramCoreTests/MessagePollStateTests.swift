@@ -21,7 +21,9 @@ import Testing
                 id: pollId, closed: closed, question: .textWithEntities(.init(text: "Ăn gì?", entities: [])),
                 answers: ["Phở", "Bún"].enumerated().map { index, text in
                     .pollAnswer(
-                        .init(text: .textWithEntities(.init(text: text, entities: [])), option: Array(String(index).utf8)))
+                        .init(
+                            text: .textWithEntities(.init(text: text, entities: [])), option: Array(String(index).utf8))
+                    )
                 }, hash: 0))
     }
 
@@ -31,7 +33,8 @@ import Testing
                 min: min,
                 results: counts.enumerated().map { index, count in
                     .pollAnswerVoters(
-                        .init(chosen: chosen[index], option: Array(String(index).utf8), voters: count, recentVoters: []))
+                        .init(chosen: chosen[index], option: Array(String(index).utf8), voters: count, recentVoters: [])
+                    )
                 }, totalVoters: counts.reduce(0, +)))
     }
 
@@ -40,12 +43,16 @@ import Testing
         defer { harness.directory.remove() }
         let friend = AccountStateManagerTests.friend
         let ids = [5, 6].map { MessageId(peerId: friend, namespace: Namespaces.Message.cloud, id: $0) }
-        let media = telegramMedia(.messageMediaPoll(.init(poll: Self.apiPoll(), results: Self.results([0, 0], chosen: [false, false]))))
+        let media = telegramMedia(
+            .messageMediaPoll(.init(poll: Self.apiPoll(), results: Self.results([0, 0], chosen: [false, false]))))
         try harness.postbox.transactionSync { tx in
             // Two messages show the same poll (one a forward).
-            _ = try tx.addMessages(ids.map { id in
-                StoreMessage(id: .id(id), timestamp: 100, flags: [.incoming], authorId: friend, text: "", attributes: [], media: media)
-            })
+            _ = try tx.addMessages(
+                ids.map { id in
+                    StoreMessage(
+                        id: .id(id), timestamp: 100, flags: [.incoming], authorId: friend, text: "", attributes: [],
+                        media: media)
+                })
         }
         let manager = harness.manager()
         let changed = LockedValue<[Int64]>([])
@@ -57,7 +64,9 @@ import Testing
                 .updateShort(
                     .init(
                         update: .updateMessagePoll(
-                            .init(peer: .peerUser(.init(userId: friend.id.rawValue)), msgId: 5, pollId: pollId, poll: poll, results: results)),
+                            .init(
+                                peer: .peerUser(.init(userId: friend.id.rawValue)), msgId: 5, pollId: pollId,
+                                poll: poll, results: results)),
                         date: 200)))
             harness.scheduler.advance(by: 0.01)
         }
@@ -73,7 +82,9 @@ import Testing
         // Someone's vote, as min results: our choice stays.
         push(Self.pollId, Self.results([1, 1], chosen: [false, false], min: true))
         let afterMin = try #require(try stored(ids[1]))
-        #expect(afterMin.results.voters?.map(\.count) == [1, 1] && afterMin.results.voters?.map(\.selected) == [true, false])
+        #expect(
+            afterMin.results.voters?.map(\.count) == [1, 1]
+                && afterMin.results.voters?.map(\.selected) == [true, false])
         // The poll closes; an unknown poll is left alone; the same again changes nothing.
         push(Self.pollId, Self.results([1, 1], chosen: [true, false]), poll: Self.apiPoll(closed: true))
         push(999, Self.results([3, 0], chosen: [false, false]))

@@ -82,7 +82,9 @@ extension Account {
 
     /// Stores an answer's `updateMessagePoll` now (so the caller reads the new results at once) and hands the
     /// answer to the state manager; returns the poll after it.
-    private func applyPollAnswer(_ answer: Api.Updates, poll: TelegramMediaPoll) throws(PeerActionError) -> TelegramMediaPoll {
+    private func applyPollAnswer(
+        _ answer: Api.Updates, poll: TelegramMediaPoll
+    ) throws(PeerActionError) -> TelegramMediaPoll {
         let pollId = poll.pollId
         try applyActionUpdates(answer)
         do {
