@@ -378,8 +378,8 @@ let modules: [Module] = [
     .swift("TextFormat", .Core, deps: ["SyncCore", "Postbox"], testDeps: ["SyncCore", "TestVectors"]),
     // SyncCoreApi: SyncCore values from the generated API types (Telegram-iOS's ApiUtils).
     .swift(
-        "SyncCoreApi", .Core, deps: ["SyncCore", "Postbox", "TelegramApi"],
-        testDeps: ["SyncCore", "Postbox", "TelegramApi", "TLRuntime"]),
+        "SyncCoreApi", .Core, deps: ["SyncCore", "Postbox", "TelegramApi", "TLRuntime"],
+        testDeps: ["SyncCore", "Postbox", "PostboxTesting", "TelegramApi", "TLRuntime"]),
     // PushNotifications: encrypted pushes on the device side — each account's notification key in the accounts
     // metadata, the push file opened and checked, its message stored as Telegram's notification extension does.
     .swift(

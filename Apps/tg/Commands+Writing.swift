@@ -10,11 +10,16 @@ import TelegramCore
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Send a message: markdown text, and optionally a reply, a photo, an album, a file, a voice note or a sticker.",
+            "Send a message: markdown text, and optionally a reply, a photo, an album, a file, a voice note, a sticker, a location, a contact, a die or a poll.",
         discussion: """
             The text is markdown (see 'tg --help') and becomes the caption when media is sent. Waits until the server \
             has the message and prints it (its id is what --reply, edit, delete and download take). Uploads show a \
             progress bar on standard error when it is a terminal.
+
+            Places, contacts, dice and polls: --location 21.0285,105.8542 (with --venue TITLE --address A, or --live \
+            SECONDS for a live location); --contact PHONE FIRST [LAST]; --dice 🎲 (🎯 🏀 ⚽ 🎳 🎰: the server rolls \
+            it); --poll "Question?" "Answer 1" "Answer 2" … (2 to 12 answers; --multiple, --public for visible \
+            voters, --quiz N for a quiz whose right answer is N, with --solution TEXT). Vote with 'tg vote'.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -32,10 +37,34 @@ struct Send: AsyncParsableCommand {
         help: ArgumentHelp(
             "Schedule the text instead: the server sends it at TIME (ISO 8601, UTC without a zone, or +90s, +10m, +2h, +1d).",
             valueName: "TIME")) var at: String?
+    @Option(help: ArgumentHelp("Send a location, LAT,LONG in degrees.", valueName: "LAT,LONG")) var location: String?
+    @Option(help: "With --location: the venue's title.") var venue: String?
+    @Option(help: "With --venue: the venue's address.") var address: String?
+    @Option(help: ArgumentHelp("With --location: share it live for SECONDS (60–86400).", valueName: "SECONDS"))
+    var live: Int32?
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Send a contact: PHONE FIRST [LAST].", valueName: "PHONE FIRST [LAST]")) var contact:
+        [String] = []
+    @Option(help: "Roll a die: 🎲 🎯 🏀 ⚽ 🎳 🎰.") var dice: String?
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Send a poll: the question, then 2 to 12 answers.", valueName: "QUESTION ANSWER…"))
+    var poll: [String] = []
+    @Flag(help: "With --poll: several answers may be chosen.") var multiple = false
+    @Flag(name: .customLong("public"), help: "With --poll: everyone sees who voted for what.") var publicVoters = false
+    @Option(help: ArgumentHelp("With --poll: a quiz whose right answer is N (from 1).", valueName: "N")) var quiz: Int?
+    @Option(help: "With --quiz: the explanation shown after answering.") var solution: String?
 
     func validate() throws {
-        let media = [photo != nil, !album.isEmpty, file != nil, voice != nil, sticker != nil].filter { $0 }.count
-        if media > 1 { throw ValidationError("give at most one of --photo, --album, --file, --voice, --sticker") }
+        try validateCards()
+        let media =
+            [photo != nil, !album.isEmpty, file != nil, voice != nil, sticker != nil].filter { $0 }.count + cardOptions
+        if media > 1 {
+            throw ValidationError(
+                "give at most one of --photo, --album, --file, --voice, --sticker, --location, --contact, --dice, --poll"
+            )
+        }
         if media == 0 && markdown.isEmpty { throw ValidationError("nothing to send: give a text or media") }
         if album.count > 10 { throw ValidationError("an album holds at most 10 items, not \(album.count)") }
         if let at {
@@ -58,7 +87,14 @@ struct Send: AsyncParsableCommand {
         if let at, let date = ScheduledCommands.parseTime(at) { return try await schedule(at: date) }
         let sent = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
-            if SecretChatting.isSecret(peerId) { return [try await sendSecret(peerId, account)] }
+            if SecretChatting.isSecret(peerId) {
+                if cardOptions > 0 {
+                    throw ToolError.badInput(
+                        "a secret chat takes no locations, contacts, dice or polls here",
+                        remedy: "send them in a cloud chat")
+                }
+                return [try await sendSecret(peerId, account)]
+            }
             let (text, entities) = OutgoingText.parse(markdown)
             let replyTo = reply.map { MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: $0) }
             var messages: [EnqueueMessage] = []
@@ -84,6 +120,9 @@ struct Send: AsyncParsableCommand {
                 label = "voice note"
             } else if let sticker, let choice = StickerChoice(sticker) {
                 messages = [EnqueueMessage(text: "", replyTo: replyTo, media: try await choice.file(account: account))]
+            } else if let card = cardMedia() {
+                messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo, media: card.media)]
+                label = card.label
             } else if !album.isEmpty {
                 let key = EnqueueMessage.newGroupingKey()
                 for (index, path) in album.enumerated() {

@@ -29,7 +29,8 @@ struct TG: AsyncParsableCommand {
             Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self, WatchChats.self, UI.self,
             Username.self, Secret.self, SecretKey.self, Proxy.self, CreateChannel.self, CreateGroup.self, Join.self,
             Leave.self, Invite.self, Members.self, Admin.self, Ban.self, Rename.self, Pin.self, Link.self,
-            Requests.self, Privacy.self, Block.self, Unblock.self, Blocked.self, React.self, Draft.self, Mute.self,
+            Requests.self, Privacy.self, Block.self, Unblock.self, Blocked.self, React.self, Vote.self, Draft.self,
+            Mute.self,
             Unmute.self, Scheduled.self,
         ])
 

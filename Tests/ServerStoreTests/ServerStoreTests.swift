@@ -13,6 +13,7 @@ import Testing
     /// What each migration after 9 added, undone newest first: a database taken back to an older version, as tg-server
     /// left it before the newer migrations existed.
     static let undo: [Int: [String]] = [
+        22: ["DROP TABLE poll_votes", "DROP TABLE polls"],
         21: ["DROP TABLE notify_settings"],
         20: ["DROP TABLE scheduled_messages"],
         19: ["DROP TABLE drafts"],
@@ -53,7 +54,7 @@ import Testing
     @Test func migrationsRunOnceAndReopeningKeepsData() throws {
         let (store, folder) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try store.schemaVersion() == ServerStore.knownSchemaVersion && ServerStore.knownSchemaVersion == 21)
+        #expect(try store.schemaVersion() == ServerStore.knownSchemaVersion && ServerStore.knownSchemaVersion == 22)
         try store.write { tx in try tx.insert(Self.user(1)) }
         let reopened = try ServerStore(path: store.path)
         #expect(try reopened.schemaVersion() == ServerStore.knownSchemaVersion)

@@ -26,6 +26,9 @@ public enum BubbleContent: Equatable, Sendable {
     case text(MessageId)
     /// A service message (a group created, a member added, …).
     case action(MessageId)
+    /// A location, venue or live location, a contact, a die or a poll: drawn as a card (Telegram-iOS's map, contact,
+    /// dice and poll content nodes; no map tiles offline, so a place is its coordinates).
+    case card(MessageId)
     /// Media this client cannot show.
     case unsupported(MessageId)
 }
@@ -72,6 +75,8 @@ public enum ChatMessageItemClassifier {
                 }
             case is TelegramMediaAction:
                 result.append(.action(message.id))
+            case is TelegramMediaMap, is TelegramMediaContact, is TelegramMediaDice, is TelegramMediaPoll:
+                result.append(.card(message.id))
             default:
                 result.append(.unsupported(message.id))
             }

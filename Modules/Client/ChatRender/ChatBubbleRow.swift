@@ -32,6 +32,14 @@ struct ChatBubbleRow {
         let voiceId = contents.compactMap { if case .voice(let id) = $0 { id } else { nil } }.first
         let fileId = contents.compactMap { if case .file(let id) = $0 { id } else { nil } }.first
         let textMessage = contents.compactMap { if case .text(let id) = $0 { byId[id] } else { nil } }.first
+        // A place, contact, die or poll is drawn as its card's lines above the caption (`MediaCard`).
+        // Media kept but not drawn by this version says what it is.
+        let cardMessage = contents.compactMap { if case .card(let id) = $0 { byId[id] } else { nil } }.first
+        let unsupported = contents.compactMap { if case .unsupported(let id) = $0 { byId[id] } else { nil } }.first
+        let body = MediaCard.compose(
+            card: cardMessage.flatMap { MediaCard.text(of: $0, utcOffset: rows.renderer.utcOffset) }
+                ?? unsupported.map { (MediaCard.unsupportedLabel($0), []) },
+            caption: textMessage)
         let hasMedia = !mediaIds.isEmpty
         let textMax = s.maxBubbleWidth - 2 * padH
 
@@ -73,9 +81,9 @@ struct ChatBubbleRow {
         }
 
         // The text.
-        let entities = textMessage?.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
+        let entities = body?.entities ?? []
         let textSize = s.px(s.textSize)
-        let laid = textMessage.map {
+        let laid = body.map {
             TextLayout.layout($0.text, entities: entities, width: Int(textMax), fontSize: textSize)
         }
         let gap = s.px(6)
@@ -238,12 +246,12 @@ struct ChatBubbleRow {
                 }
             }
 
-            if let laid, let message = textMessage {
+            if let laid, let body {
                 // A right-to-left paragraph's lines sit at the right of the `textMax` box: move the box so that the
                 // text's extents (`bounds.x` onwards) start at the padding, inside a bubble as wide as the text.
                 let origin = CanvasPoint(x: x + padH - laid.bounds.x, y: top + textTop)
                 canvas.drawText(
-                    message.text, entities: entities, width: Int(textMax), fontSize: textSize, at: origin, color: s.text
+                    body.text, entities: entities, width: Int(textMax), fontSize: textSize, at: origin, color: s.text
                 )
                 item.textOrigin = origin
                 item.textLines = laid.lineCount

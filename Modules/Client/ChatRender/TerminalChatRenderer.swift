@@ -128,8 +128,12 @@ public struct TerminalChatRenderer: Sendable {
                 case .text(let id):
                     let message = byId[id] ?? first
                     body += wrap(message.text, entities: Self.entities(of: message), width: inner)
-                case .unsupported:
-                    body.append(dimmed("(a message this client cannot show)"))
+                case .card(let id):
+                    if let card = MediaCard.text(of: byId[id] ?? first, utcOffset: utcOffset) {
+                        body += wrap(card.text, entities: card.entities, width: inner)
+                    }
+                case .unsupported(let id):
+                    body.append(dimmed(MediaCard.unsupportedLabel(byId[id] ?? first)))
                 default:
                     break
                 }

@@ -22,11 +22,12 @@ public enum HistoryLoading {
         )
         // Reactions come in no difference: ask for those of the messages shown (a failure leaves the stored ones).
         let reactionsRefreshed = (try? await account.refreshReactions(messages.map(\.id))) != nil
+        let pollsRefreshed = await refreshPolls(account, messages)
         var viewsCounted = false
         if peerId.namespace == Namespaces.Peer.cloudChannel {
             viewsCounted = (try? await account.viewChannelPosts(messages.map(\.id))) != nil
         }
-        guard reactionsRefreshed || viewsCounted else { return messages }
+        guard reactionsRefreshed || viewsCounted || pollsRefreshed else { return messages }
         return messages.map { message in
             (try? account.postbox.readTransactionSync { try $0.getMessage(message.id) }) ?? message
         }
@@ -58,12 +59,29 @@ public enum HistoryLoading {
         _ account: Account, peerId: PeerId, limit: Int, timeout: Double
     ) async throws(ClientError) -> MessageHistoryView {
         let loaded = try await view(account, peerId: peerId, limit: limit, timeout: timeout)
-        guard !SecretChatting.isSecret(peerId),
-            (try? await account.refreshReactions(loaded.entries.map(\.message.id))) != nil
+        guard !SecretChatting.isSecret(peerId) else { return loaded }
+        let pollsRefreshed = await refreshPolls(account, loaded.entries.map(\.message))
+        guard (try? await account.refreshReactions(loaded.entries.map(\.message.id))) != nil || pollsRefreshed
         else { return loaded }
         return try await firstValue(
             "reading the history", of: account.historyView(peerId: peerId, count: limit), timeout: timeout
         ) { view in !view.holeLater }
+    }
+
+    /// The most polls one history asks the server about.
+    static let pollRefreshLimit = 20
+
+    /// Asks the server for the results of the newest polls among `messages` (`Account.refreshPollResults`: votes made
+    /// while this account was away come in no difference, as reactions do); whether any was stored.
+    static func refreshPolls(_ account: Account, _ messages: [Message]) async -> Bool {
+        let polls = messages.filter { message in
+            message.id.namespace == Namespaces.Message.cloud && message.media.contains { $0 is TelegramMediaPoll }
+        }
+        var refreshed = false
+        for message in polls.suffix(pollRefreshLimit) {
+            if (try? await account.refreshPollResults(message.id)) != nil { refreshed = true }
+        }
+        return refreshed
     }
 
     /// The chat's read states as stored (`nil` when it has none or they cannot be read): what `MessageSummary.read`

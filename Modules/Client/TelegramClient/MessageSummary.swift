@@ -179,10 +179,11 @@ public struct EntitySummary: Codable, Equatable, Sendable {
     }
 }
 
-/// A message's media: its kind (`photo`, `file`, `voice`, `sticker`, `video`, `audio`, `gif`), and what a script
-/// needs of it.
+/// A message's media: its kind (`photo`, `file`, `voice`, `sticker`, `video`, `audio`, `gif`, `location`, `venue`,
+/// `live_location`, `contact`, `dice`, `poll`, or `unsupported` for a kind kept but not modelled yet), and what a
+/// script needs of it.
 public struct MediaSummary: Codable, Equatable, Sendable {
-    public var kind: String
+    public var kind: String = ""
     public var fileName: String?
     public var mimeType: String?
     public var size: Int64?
@@ -194,8 +195,26 @@ public struct MediaSummary: Codable, Equatable, Sendable {
     public var emoji: String?
     /// A sticker's set: its short name, or `id:ID`.
     public var stickerSet: String?
+    /// A place's coordinates; a venue's title and address; a live location's period in seconds from its date.
+    public var latitude: Double?
+    public var longitude: Double?
+    public var title: String?
+    public var address: String?
+    public var livePeriod: Int32?
+    /// A contact's name and phone, and the user behind the number.
+    public var firstName: String?
+    public var lastName: String?
+    public var phone: String?
+    public var userId: Int64?
+    /// A die's value (its emoji is `emoji`).
+    public var value: Int32?
+    /// A poll: its question, answers and state.
+    public var poll: PollSummary?
+    /// An unsupported kind's TL constructor (`messageMediaGame`).
+    public var constructor: String?
 
     public init?(_ media: Media) {
+        if Self.describeOther(media, into: &self) { return }
         if let image = media as? TelegramMediaImage {
             kind = "photo"
             let largest = image.representations.max {
@@ -239,13 +258,112 @@ public struct MediaSummary: Codable, Equatable, Sendable {
         }
     }
 
-    /// `photo 1280×720`, `voice 3 s`, `file report.pdf (12 KB)`, `sticker 😀`.
+    /// Fills in a place, contact, die, poll or unsupported kind; `false` for photos and documents.
+    private static func describeOther(_ media: Media, into summary: inout MediaSummary) -> Bool {
+        switch media {
+        case let map as TelegramMediaMap:
+            summary.kind =
+                map.venue != nil ? "venue" : map.liveBroadcastingTimeout != nil ? "live_location" : "location"
+            summary.latitude = map.latitude
+            summary.longitude = map.longitude
+            summary.title = map.venue?.title
+            summary.address = map.venue?.address
+            summary.livePeriod = map.liveBroadcastingTimeout
+        case let contact as TelegramMediaContact:
+            summary.kind = "contact"
+            summary.firstName = contact.firstName
+            summary.lastName = contact.lastName
+            summary.phone = contact.phoneNumber
+            summary.userId = contact.peerId?.id.rawValue
+        case let dice as TelegramMediaDice:
+            summary.kind = "dice"
+            summary.emoji = dice.emoji
+            summary.value = dice.value
+        case let poll as TelegramMediaPoll:
+            summary.kind = "poll"
+            summary.poll = PollSummary(poll)
+        case let unsupported as TelegramMediaUnsupported:
+            summary.kind = "unsupported"
+            summary.constructor = unsupported.constructor
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `photo 1280×720`, `voice 3 s`, `file report.pdf (12 KB)`, `sticker 😀`, `location 21.0285, 105.8542`,
+    /// `poll Ăn gì? Phở 1 ●, Bún 0 · 1 vote`.
     public var label: String {
+        let place = latitude.map { "\($0), \(longitude ?? 0)" } ?? ""
         switch kind {
+        case "location": return "location " + place
+        case "venue": return "venue \(title ?? "") (\(place))"
+        case "live_location": return "live location " + place
+        case "contact":
+            return "contact "
+                + [firstName ?? "", lastName ?? "", phone ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+        case "dice": return "dice \(emoji ?? "") \(value.map(String.init) ?? "…")"
+        case "poll": return poll.map { "poll " + $0.label } ?? "poll"
+        case "unsupported": return "unsupported \(constructor ?? "")"
         case "photo": return "photo" + (width.map { " \($0)×\(height ?? 0)" } ?? "")
         case "voice", "audio", "video", "round": return kind + (duration.map { " \($0) s" } ?? "")
         case "sticker": return "sticker" + (emoji.map { " \($0)" } ?? "")
         default: return kind + (fileName.map { " \($0)" } ?? "") + (size.map { " (\($0) bytes)" } ?? "")
         }
+    }
+}
+
+/// A poll for scripts and `tg history`: the question, each answer with its votes (once we voted or it closed), ours
+/// and a quiz's right one, and its state.
+public struct PollSummary: Codable, Equatable, Sendable {
+    /// One answer.
+    public struct Option: Codable, Equatable, Sendable {
+        public var text: String
+        /// Votes for it; `nil` before we voted in an open poll.
+        public var voters: Int32?
+        public var chosen: Bool
+        public var correct: Bool
+    }
+
+    public var question: String
+    public var options: [Option]
+    public var totalVoters: Int32
+    public var closed: Bool
+    public var quiz: Bool
+    public var multiple: Bool
+    public var publicVoters: Bool
+    public var solution: String?
+
+    public init(_ poll: TelegramMediaPoll) {
+        question = poll.text
+        let voters = poll.results.voters ?? []
+        options = poll.options.map { option in
+            let result = voters.first { $0.opaqueIdentifier == option.opaqueIdentifier }
+            return Option(
+                text: option.text, voters: poll.showsResults ? result?.count ?? 0 : nil,
+                chosen: result?.selected ?? false, correct: result?.isCorrect ?? false)
+        }
+        totalVoters = poll.results.totalVoters ?? 0
+        closed = poll.isClosed
+        if case .poll(let multipleAnswers) = poll.kind { multiple = multipleAnswers } else { multiple = false }
+        quiz = poll.kind == .quiz
+        publicVoters = poll.publicity == .public
+        solution = poll.showsResults ? poll.results.solution?.text : nil
+    }
+
+    /// `Ăn gì? 1. Phở 2 ●, 2. Bún 1 · 3 votes`.
+    public var label: String {
+        let answers = options.enumerated().map { index, option in
+            var text = "\(index + 1). \(option.text)"
+            if let voters = option.voters { text += " \(voters)" }
+            if option.chosen {
+                text += quiz ? (option.correct ? " ✓" : " ✗") : " ●"
+            } else if quiz && option.correct {
+                text += " ✓"
+            }
+            return text
+        }
+        let votes = totalVoters == 1 ? "1 vote" : "\(totalVoters) votes"
+        return "\(question) \(answers.joined(separator: ", ")) · \(votes)" + (closed ? " · closed" : "")
     }
 }

@@ -40,6 +40,10 @@ public enum Namespaces {
         /// A photo or file received in a secret chat (its id: the message's random_id).
         public static let cloudSecretImage: Int32 = 9
         public static let cloudSecretFile: Int32 = 10
+        /// A poll we are sending, until the server's poll replaces it (its id: random; Telegram-iOS `LocalPoll`).
+        public static let localPoll: Int32 = 14
+        /// A poll, shared by the messages that show it (its id: the server's poll id; Telegram-iOS `CloudPoll`).
+        public static let cloudPoll: Int32 = 15
     }
 }
 

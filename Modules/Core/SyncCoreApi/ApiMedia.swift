@@ -138,18 +138,6 @@ extension TelegramMediaActionType {
     }
 }
 
-/// The media of an API message that the product stores: a photo, a document, or nothing for the rest for now.
-public func telegramMedia(_ media: Api.MessageMedia?) -> [Media] {
-    switch media {
-    case .messageMediaPhoto(let photo)?:
-        return photo.photo.flatMap(TelegramMediaImage.init).map { [$0] } ?? []
-    case .messageMediaDocument(let document)?:
-        return document.document.flatMap(TelegramMediaFile.init).map { [$0] } ?? []
-    default:
-        return []
-    }
-}
-
 /// The TL constructor's name of a generated value (`messageActionGameScore`), for values kept as unsupported.
 func constructorName(of value: Any) -> String {
     let text = String(describing: value)

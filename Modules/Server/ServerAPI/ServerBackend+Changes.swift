@@ -8,7 +8,6 @@ extension ServerBackend {
     func editMessage(_ call: Api.functions.messages.editMessage, caller: Caller) throws -> Api.Updates {
         if Self.isChannel(call.peer) { return try editChannelMessage(call, caller: caller) }
         if let text = call.message { try TextLimit.message.check(text) }
-        guard call.media == nil else { throw APIError.badRequest("MEDIA_NOT_MODIFIABLE") }
         let date = now
         var pushes: [Push] = []
         return try store.write(
@@ -21,17 +20,20 @@ extension ServerBackend {
                 guard original.fromId == caller.userId, original.action == nil else {
                     throw APIError.forbidden("MESSAGE_AUTHOR_REQUIRED")
                 }
+                let media = try editedMedia(
+                    call.media, stored: original.media, sentAt: original.date, caller: caller, tx: tx)
                 let (text, entities) = try editedContent(
                     call, text: original.text, entities: original.entities, hasMedia: original.media != nil,
-                    caller: caller, tx: tx)
+                    mediaChanged: media != nil, caller: caller, tx: tx)
                 var result: Api.Updates?
                 for var copy in try tx.copies(globalId: original.globalId) {
                     copy.text = text
                     copy.entities = entities
+                    if let media { copy.media = media }
                     copy.editDate = date
                     try tx.updateContent(of: copy)
                     // The edit carries the message whole, its reactions with it (a client replaces what it stored).
-                    let message = apiMessage(copy, reactions: try storedReactions(copy, tx: tx))
+                    let message = apiMessage(copy, reactions: try storedReactions(copy, tx: tx), tx: tx)
                     let pts = try tx.appendUpdate(owner: copy.owner, ptsCount: 1, date: date) { pts in
                         Api.Update.updateEditMessage(
                             .init(message: message, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)
@@ -196,7 +198,7 @@ extension ServerBackend {
     /// share it.
     func editedContent(
         _ call: Api.functions.messages.editMessage, text current: String, entities currentEntities: [UInt8]?,
-        hasMedia: Bool, caller: Caller, tx: StoreTransaction
+        hasMedia: Bool, mediaChanged: Bool = false, caller: Caller, tx: StoreTransaction
     ) throws -> (text: String, entities: [UInt8]?) {
         let text = call.message ?? current
         let entities =
@@ -206,7 +208,7 @@ extension ServerBackend {
                 try MessageEntityRules.validated(call.entities, text: text) { input in
                     try resolve(input, caller: caller, tx: tx)?.id
                 })
-        guard text != current || entities != currentEntities else {
+        guard text != current || entities != currentEntities || mediaChanged else {
             throw APIError.badRequest("MESSAGE_NOT_MODIFIED")
         }
         guard !text.isEmpty || hasMedia else { throw APIError.messageEmpty }

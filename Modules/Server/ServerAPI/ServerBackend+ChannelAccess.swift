@@ -178,7 +178,8 @@ extension ServerBackend {
     /// A channel message as `viewer` sees it: `out` on their own; a broadcast post without its author, with views.
     /// `reactions`, when given, is `message.reactions`.
     func apiChannelMessage(
-        _ message: ChannelMessageRecord, viewer: Int64, reactions: Api.MessageReactions? = nil
+        _ message: ChannelMessageRecord, viewer: Int64, reactions: Api.MessageReactions? = nil,
+        tx: StoreTransaction? = nil
     ) -> Api.Message {
         let replyTo = message.replyTo.map {
             Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0)))
@@ -199,7 +200,7 @@ extension ServerBackend {
                 id: id, fromId: from,
                 peerId: peer, fwdFrom: message.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) },
                 replyTo: replyTo, date: message.date, message: message.text,
-                media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },
+                media: viewedMedia(message.media, viewer: viewer, tx: tx),
                 entities: Self.decodeEntities(message.entities),
                 views: message.post ? Int32(clamping: message.views) : nil, forwards: message.post ? 0 : nil,
                 editDate: message.editDate, postAuthor: message.postAuthor, groupedId: message.groupedId,

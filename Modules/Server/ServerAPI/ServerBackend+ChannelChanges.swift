@@ -9,7 +9,6 @@ extension ServerBackend {
     /// `messages.editMessage` in a channel: the author, or in a broadcast channel an admin with `edit_messages`.
     func editChannelMessage(_ call: Api.functions.messages.editMessage, caller: Caller) throws -> Api.Updates {
         if let text = call.message { try TextLimit.message.check(text) }
-        guard call.media == nil else { throw APIError.badRequest("MEDIA_NOT_MODIFIABLE") }
         let date = now
         var pushes: [Push] = []
         return try store.write(
@@ -24,11 +23,14 @@ extension ServerBackend {
                 guard message.action == nil, mine || (message.post && access.can(\.editMessages)) else {
                     throw APIError.forbidden("MESSAGE_AUTHOR_REQUIRED")
                 }
+                let media = try editedMedia(
+                    call.media, stored: message.media, sentAt: message.date, caller: caller, tx: tx)
                 let (text, entities) = try editedContent(
                     call, text: message.text, entities: message.entities, hasMedia: message.media != nil,
-                    caller: caller, tx: tx)
+                    mediaChanged: media != nil, caller: caller, tx: tx)
                 message.text = text
                 message.entities = entities
+                if let media { message.media = media }
                 message.editDate = date
                 try tx.updateContent(of: message)
                 let neutral = apiChannelMessage(message, viewer: 0)
@@ -46,8 +48,9 @@ extension ServerBackend {
                                     message, viewer: viewer,
                                     reactions: reactions.isEmpty
                                         ? nil
-                                        : apiReactions(reactions, viewer: viewer, canSeeList: !access.channel.broadcast)
-                                ),
+                                        : apiReactions(
+                                            reactions, viewer: viewer, canSeeList: !access.channel.broadcast),
+                                    tx: tx),
                                 pts: Int32(truncatingIfNeeded: pts), ptsCount: 1))
                     ]
                 }

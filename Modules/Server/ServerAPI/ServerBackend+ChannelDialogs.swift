@@ -122,7 +122,7 @@ extension ServerBackend {
             let top = try tx.channelMessage(channelId: dialog.channel.id, id: dialog.topMessage)
             apiDialogs.append(try apiChannelDialog(access, top: top, pinned: dialog.pinned > 0, tx: tx))
             if let top {
-                messages.append(apiChannelMessage(top, viewer: caller.userId))
+                messages.append(apiChannelMessage(top, viewer: caller.userId, tx: tx))
                 shown.append(top)
             }
             chats.append(try apiChannel(dialog.channel, member: dialog.member, viewer: caller.userId, tx: tx))

@@ -46,7 +46,7 @@ extension ServerBackend {
                         let message = try tx.channelMessage(channelId: channel.id, id: id)
                     else { continue }
                     shown.append(message)
-                    newMessages.append(apiChannelMessage(message, viewer: caller.userId))
+                    newMessages.append(apiChannelMessage(message, viewer: caller.userId, tx: tx))
                 case .updateEditChannelMessage(let edit):
                     guard let id = Self.messageId(of: edit.message),
                         let message = try tx.channelMessage(channelId: channel.id, id: id)
@@ -55,7 +55,7 @@ extension ServerBackend {
                     others.append(
                         .updateEditChannelMessage(
                             .init(
-                                message: apiChannelMessage(message, viewer: caller.userId), pts: edit.pts,
+                                message: apiChannelMessage(message, viewer: caller.userId, tx: tx), pts: edit.pts,
                                 ptsCount: edit.ptsCount)))
                 default:
                     others.append(update)
@@ -84,7 +84,7 @@ extension ServerBackend {
             .init(
                 final: true, timeout: Self.channelDifferenceTimeout,
                 dialog: try apiChannelDialog(access, top: messages.first, tx: tx),
-                messages: messages.map { apiChannelMessage($0, viewer: caller.userId) },
+                messages: messages.map { apiChannelMessage($0, viewer: caller.userId, tx: tx) },
                 chats: [try apiChannel(channel, member: access.member, viewer: caller.userId, tx: tx)],
                 users: try apiUsers(
                     Self.users(shownIn: messages).union([caller.userId]), viewer: caller.userId, tx: tx)))

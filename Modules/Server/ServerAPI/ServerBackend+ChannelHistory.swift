@@ -16,7 +16,7 @@ extension ServerBackend {
                     apiChannelMessage(
                         record, viewer: caller.userId,
                         reactions: try storedReactions(
-                            record, broadcast: access.channel.broadcast, viewer: caller.userId, tx: tx))
+                            record, broadcast: access.channel.broadcast, viewer: caller.userId, tx: tx), tx: tx)
                 }, topics: [],
                 chats: [try apiChannel(access.channel, member: access.member, viewer: caller.userId, tx: tx)],
                 users: try apiUsers(

@@ -100,7 +100,7 @@ extension ServerBackend {
         let new = posts.map { post in
             Api.Update.updateNewChannelMessage(
                 .init(
-                    message: apiChannelMessage(post.message, viewer: caller.userId),
+                    message: apiChannelMessage(post.message, viewer: caller.userId, tx: tx),
                     pts: Int32(truncatingIfNeeded: post.pts), ptsCount: 1))
         }
         let users = Self.users(shownIn: posts.map(\.message)).union([caller.userId])
@@ -152,7 +152,7 @@ extension ServerBackend {
             posts.map { post in
                 .updateNewChannelMessage(
                     .init(
-                        message: apiChannelMessage(post.message, viewer: viewer),
+                        message: apiChannelMessage(post.message, viewer: viewer, tx: tx),
                         pts: Int32(truncatingIfNeeded: post.pts), ptsCount: 1))
             }
         }

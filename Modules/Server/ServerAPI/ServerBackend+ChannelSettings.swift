@@ -40,7 +40,8 @@ extension ServerBackend {
             case .document: forbidden = rights.sendDocs ? "CHAT_SEND_DOCS_FORBIDDEN" : nil
             case .sticker: forbidden = rights.sendStickers ? "CHAT_SEND_STICKERS_FORBIDDEN" : nil
             case .gif: forbidden = rights.sendGifs ? "CHAT_SEND_GIFS_FORBIDDEN" : nil
-            case .none?, nil: forbidden = nil
+            case .poll: forbidden = rights.sendPolls ? "CHAT_SEND_POLL_FORBIDDEN" : nil
+            case .geo, .contact, .dice, .none?, nil: forbidden = nil
             }
             if let forbidden { throw APIError.forbidden(forbidden) }
         }

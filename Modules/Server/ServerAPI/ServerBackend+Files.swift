@@ -121,7 +121,10 @@ extension ServerBackend {
             else { throw APIError.badRequest("MEDIA_INVALID") }
             try checkFileReference(input.fileReference, .photo, photo.id)
             return (.messageMediaPhoto(.init(photo: apiPhoto(photo))), .photo)
+        case .inputMediaPoll(let poll):
+            return (try makePoll(poll, caller: caller), .poll)
         default:
+            if let place = try placeMedia(input, caller: caller) { return place }
             throw APIError.badRequest("MEDIA_INVALID")
         }
     }

@@ -7,6 +7,8 @@ extension ServerBackend {
     /// What kind of media a stored message carries, for `messages.search` filters.
     enum MediaKind: Int64 {
         case none = 0, photo, document, voice, sticker, video, audio, gif
+        /// A location, venue or live location; a shared contact; a poll; a die.
+        case geo, contact, poll, dice
 
         /// The kinds a filter asks for; `nil` for no filter.
         static func kinds(for filter: Api.MessagesFilter) -> [Int64]? {
@@ -22,6 +24,8 @@ extension ServerBackend {
             case .inputMessagesFilterVoice, .inputMessagesFilterRoundVoice: return [voice.rawValue]
             case .inputMessagesFilterMusic: return [audio.rawValue]
             case .inputMessagesFilterGif: return [gif.rawValue]
+            case .inputMessagesFilterGeo: return [geo.rawValue]
+            case .inputMessagesFilterContacts: return [contact.rawValue]
             case .inputMessagesFilterPinned: return nil
             default: return []
             }
@@ -39,7 +43,7 @@ extension ServerBackend {
         _ records: [MessageRecord], total: Int, caller: Caller, tx: StoreTransaction
     ) throws -> Api.messages.Messages {
         let (users, chats) = try participants(of: records, viewer: caller.userId, extraUsers: [caller.userId], tx: tx)
-        let messages = try records.map { apiMessage($0, reactions: try storedReactions($0, tx: tx)) }
+        let messages = try records.map { apiMessage($0, reactions: try storedReactions($0, tx: tx), tx: tx) }
         if total > records.count {
             return .messagesSlice(
                 .init(count: Int32(clamping: total), messages: messages, topics: [], chats: chats, users: users))
@@ -147,7 +151,8 @@ extension ServerBackend {
         return (
             .messages(
                 .init(
-                    messages: try tops.map { apiMessage($0, reactions: try storedReactions($0, tx: tx)) }, topics: [],
+                    messages: try tops.map { apiMessage($0, reactions: try storedReactions($0, tx: tx), tx: tx) },
+                    topics: [],
                     chats: extraChats, users: users)),
             try dialogs.map {
                 apiDialog(

@@ -24,8 +24,11 @@ extension ServerBackend {
         }
     }
 
-    /// A box's message as its owner sees it, with `reactions` (`message.reactions`) when it has any.
-    func apiMessage(_ message: MessageRecord, reactions: Api.MessageReactions? = nil) -> Api.Message {
+    /// A box's message as its owner sees it, with `reactions` (`message.reactions`) when it has any; with `tx`, a
+    /// poll shows its results as they now are (`viewedMedia`).
+    func apiMessage(
+        _ message: MessageRecord, reactions: Api.MessageReactions? = nil, tx: StoreTransaction? = nil
+    ) -> Api.Message {
         let replyTo = message.replyTo.map {
             Api.MessageReplyHeader.messageReplyHeader(.init(replyToMsgId: Int32(truncatingIfNeeded: $0)))
         }
@@ -43,7 +46,7 @@ extension ServerBackend {
                 fromId: .peerUser(.init(userId: message.fromId)), peerId: apiPeer(message.peer),
                 fwdFrom: message.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }, replyTo: replyTo,
                 date: message.date, message: message.text,
-                media: message.media.flatMap { try? Api.MessageMedia(tlBytes: $0) },
+                media: viewedMedia(message.media, viewer: message.owner, tx: tx),
                 entities: Self.decodeEntities(message.entities), editDate: message.editDate,
                 groupedId: message.groupedId, reactions: reactions))
     }

@@ -98,6 +98,11 @@ extension ServerBackend {
             return try getMessageReactionsList(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.setChatAvailableReactions:
             return try setChatAvailableReactions(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.sendVote: return try sendVote(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getPollResults:
+            return try getPollResults(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getPollVotes:
+            return try getPollVotes(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.saveDraft: return Reply.bool(try saveDraft(f, caller: try signedIn()))
         case is Api.functions.messages.getAllDrafts: return try getAllDrafts(caller: try signedIn()).serialized()
         case is Api.functions.messages.clearAllDrafts: return Reply.bool(try clearAllDrafts(caller: try signedIn()))

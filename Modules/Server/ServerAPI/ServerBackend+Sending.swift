@@ -110,7 +110,7 @@ extension ServerBackend {
                             action: outgoing.action?.serialized(),
                             mediaUnread: outgoing.mediaKind == MediaKind.voice.rawValue)
                         try tx.insert(record)
-                        let message = apiMessage(record)
+                        let message = apiMessage(record, tx: tx)
                         let pts = try tx.appendUpdate(owner: owner, ptsCount: 1, date: date) { pts in
                             Api.Update.updateNewMessage(
                                 .init(message: message, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)
@@ -183,7 +183,7 @@ extension ServerBackend {
             authKeyIds: landed.authKeyIds,
             updates: .updates(
                 .init(
-                    updates: [.updateNewMessage(.init(message: apiMessage(record), pts: pts, ptsCount: 1))],
+                    updates: [.updateNewMessage(.init(message: apiMessage(record, tx: tx), pts: pts, ptsCount: 1))],
                     users: users, chats: chats,
                     date: record.date, seq: 0)))
     }
@@ -203,7 +203,8 @@ extension ServerBackend {
                 + mine.map { landed in
                     Api.Update.updateNewMessage(
                         .init(
-                            message: apiMessage(landed.message), pts: Int32(truncatingIfNeeded: landed.pts), ptsCount: 1
+                            message: apiMessage(landed.message, tx: tx), pts: Int32(truncatingIfNeeded: landed.pts),
+                            ptsCount: 1
                         ))
                 }
             return .updates(.init(updates: updates, users: users, chats: chats, date: now, seq: 0))

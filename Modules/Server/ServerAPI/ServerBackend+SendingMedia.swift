@@ -7,6 +7,9 @@ import TelegramApi
 extension ServerBackend {
     func sendMedia(_ call: Api.functions.messages.sendMedia, caller: Caller) throws -> Api.Updates {
         try TextLimit.caption.check(call.message)
+        if Self.isPublicPoll(call.media), try isBroadcastChannel(call.peer, caller: caller) {
+            throw APIError.badRequest("BROADCAST_PUBLIC_VOTERS_FORBIDDEN")
+        }
         let (media, kind) = try media(call.media, caller: caller)
         let entities = try storedEntities(call.entities, text: call.message, caller: caller)
         let outgoing = Outgoing(
@@ -19,6 +22,12 @@ extension ServerBackend {
         if Self.isChannel(call.peer) { return try sendToChannel([outgoing], peer: call.peer, caller: caller) }
         return try sentUpdates(
             try deliver([outgoing], to: call.peer, caller: caller), randomIds: [call.randomId], caller: caller)
+    }
+
+    /// Whether `peer` is a broadcast channel the caller may reach (a poll there may not show its voters).
+    private func isBroadcastChannel(_ peer: Api.InputPeer, caller: Caller) throws -> Bool {
+        try store.read { tx in try channelAccess(peer, caller: caller, need: .known, tx: tx)?.channel.broadcast ?? false
+        }
     }
 
     /// `messages.sendMultiMedia`: an album, up to 10 items sharing one `grouped_id`.

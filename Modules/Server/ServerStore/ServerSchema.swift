@@ -263,5 +263,19 @@ enum ServerSchema {
             silent INTEGER, show_previews INTEGER, date INTEGER NOT NULL, PRIMARY KEY (owner, peer_kind, peer_id)
         ) WITHOUT ROWID;
         """,
+        // 22: polls (core.telegram.org "Polls and quizzes", methods `messages.sendVote`, `messages.getPollResults`,
+        // `messages.getPollVotes`): each poll once, by its id, shared by every message that shows it (its copies in
+        // private chats and basic groups, a channel's post, forwards) — the `Poll` as sent (serialized), a quiz's
+        // right answers (indices), its solution, whether it is closed — and each account's chosen answers.
+        """
+        CREATE TABLE polls (
+            id INTEGER PRIMARY KEY, creator INTEGER NOT NULL, poll BLOB NOT NULL, correct TEXT NOT NULL,
+            solution TEXT, solution_entities BLOB, closed INTEGER NOT NULL, close_date INTEGER, date INTEGER NOT NULL);
+        CREATE TABLE poll_votes (
+            poll_id INTEGER NOT NULL, user_id INTEGER NOT NULL, option BLOB NOT NULL, date INTEGER NOT NULL,
+            PRIMARY KEY (poll_id, user_id, option)
+        ) WITHOUT ROWID;
+        CREATE INDEX poll_votes_by_date ON poll_votes(poll_id, date, user_id);
+        """,
     ]
 }

@@ -2,7 +2,7 @@ public import Postbox
 public import PostboxCoding
 
 /// What a run of text is (Telegram-iOS `MessageTextEntityType`; the API's `MessageEntity` constructors).
-public enum MessageTextEntityType: Hashable, Sendable {
+public enum MessageTextEntityType: Hashable, Sendable, Codable {
     case unknown
     case mention
     case hashtag
@@ -26,7 +26,7 @@ public enum MessageTextEntityType: Hashable, Sendable {
 }
 
 /// A styled or detected run of a message's text, in UTF-16 code units as the API counts them.
-public struct MessageTextEntity: Hashable, Sendable {
+public struct MessageTextEntity: Hashable, Sendable, Codable {
     /// UTF-16 offsets: `range.lowerBound` is the entity's offset, `range.count` its length.
     public var range: Range<Int>
     public var type: MessageTextEntityType

@@ -50,7 +50,45 @@ struct OutgoingMediaInput {
             return OutgoingMediaInput(
                 media: .inputMediaUploadedPhoto(.init(file: input)), uploadedResource: local.resource, uploadPath: path)
         }
+        if let other = media.lazy.compactMap(Self.inputWithoutUpload).first {
+            return OutgoingMediaInput(media: other)
+        }
         return nil
+    }
+
+    /// The input for media that needs no upload: a place, a contact, a die, a poll (Telegram-iOS
+    /// `PendingMessageUploadedContent`'s `mediaContentToUpload` for `TelegramMediaMap`, `TelegramMediaContact`,
+    /// `TelegramMediaDice`, `TelegramMediaPoll`).
+    static func inputWithoutUpload(_ media: any Media) -> Api.InputMedia? {
+        switch media {
+        case let map as TelegramMediaMap:
+            let point = Api.InputGeoPoint.inputGeoPoint(
+                .init(lat: map.latitude, long: map.longitude, accuracyRadius: map.accuracyRadius))
+            if let venue = map.venue {
+                return .inputMediaVenue(
+                    .init(
+                        geoPoint: point, title: venue.title, address: venue.address, provider: venue.provider,
+                        venueId: venue.venueId, venueType: venue.venueType))
+            }
+            if let period = map.liveBroadcastingTimeout {
+                return .inputMediaGeoLive(
+                    .init(
+                        geoPoint: point, heading: map.heading, period: period,
+                        proximityNotificationRadius: map.liveProximityNotificationRadius))
+            }
+            return .inputMediaGeoPoint(.init(geoPoint: point))
+        case let contact as TelegramMediaContact:
+            return .inputMediaContact(
+                .init(
+                    phoneNumber: contact.phoneNumber, firstName: contact.firstName, lastName: contact.lastName,
+                    vcard: contact.vCardData ?? ""))
+        case let dice as TelegramMediaDice:
+            return .inputMediaDice(.init(emoticon: dice.emoji))
+        case let poll as TelegramMediaPoll:
+            return poll.apiInputMedia
+        default:
+            return nil
+        }
     }
 
     /// Whether `media` holds a file or photo that must be uploaded first.

@@ -53,6 +53,8 @@ public struct UpdateBatchApplier: Sendable {
         public var consumed: [MessageId] = []
         /// Stored messages whose reactions `updateMessageReactions` changed.
         public var reactions: [MessageId] = []
+        /// Stored polls whose results or state `updateMessagePoll` changed, by poll id.
+        public var polls: [Int64] = []
         /// Chats whose draft `updateDraftMessage` set or cleared (`ChatInputStates`).
         public var drafts: [PeerId] = []
         /// Scheduled messages `updateNewScheduledMessage` added (`ScheduledMessages`).
@@ -161,6 +163,11 @@ public struct UpdateBatchApplier: Sendable {
                 if try MessageReactionsState.set(update.reactions, of: id, transaction: tx) {
                     summary.reactions.append(id)
                 }
+            case .update(.updateMessagePoll(let update)):
+                // A vote (ours from another device, our own call's answer, anyone's) or the poll closing: the shared
+                // poll every message showing it refers to is replaced.
+                try flushMessages()
+                if try MessagePollState.apply(update, transaction: tx) { summary.polls.append(update.pollId) }
             case .update(.updateNotifySettings(let update)):
                 // Our notify settings, changed on another device (Telegram-iOS `updatePeerNotificationSettings` in
                 // `AccountStateManagementUtils`). Only one chat's are kept here; a kind's (`notifyUsers`, …) and a
