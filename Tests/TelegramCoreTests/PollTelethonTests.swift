@@ -84,7 +84,7 @@ import Testing
                 try Self.media(ann, oursId, as: TelegramMediaPoll.self)?.results.voters?.map(\.count) == [0, 1, 0]
             }
         } catch {
-            let result = peer.wait(timeout: 5)
+            let result = await peer.waitOffPool(timeout: 5)
             Issue.record(
                 "stored: \(String(describing: try Self.media(ann, oursId, as: TelegramMediaPoll.self))); Telethon: \(result.output) \(result.errorOutput.suffix(3000))"
             )
@@ -97,7 +97,7 @@ import Testing
         #expect(answered.results.voters?.map(\.count) == [1, 0, 0] && answered.hasVoted)
         #expect(try Self.media(ann, id(hello.poll), as: TelegramMediaPoll.self)?.results.voters?.first?.selected == true)
 
-        let result = peer.wait(timeout: 60)
+        let result = await peer.waitOffPool(timeout: 60)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let lines = result.output.split(separator: "\n")
         try #require(lines.count >= 3, "\(result.output)")
