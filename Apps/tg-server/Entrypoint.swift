@@ -105,6 +105,12 @@ struct TGServer: AsyncParsableCommand {
             "MiB all trace files together may reach in one run; past it every file ends as above.", valueName: "mib"))
     var traceTotalLimit = ServerTrace.Limits().totalBytes >> 20
     @Flag(help: "Print the server's public key (PKCS#1 PEM) and fingerprint, then exit.") var printPublicKey = false
+    @Flag(
+        help: """
+            Print this server's DCs (--host, --port, --dcs) as a signed help.configSimple, the base64 text Telegram \
+            publishes for clients that reach none of its addresses, valid for a day; then exit.
+            """)
+    var printConfigSimple = false
     @Flag(help: "Log every connection event.") var verbose = false
 
     func validate() throws {
@@ -140,6 +146,21 @@ struct TGServer: AsyncParsableCommand {
         if printPublicKey {
             let keys = try Self.openKeys { try ServerKeyStore(directory: directory) }
             print(try keys.publicKeyDescription(), terminator: "")
+            return
+        }
+        if printConfigSimple {
+            guard port != 0 else {
+                throw ToolError.badInput("--print-config-simple needs fixed ports", remedy: "pass --port P (not 0)")
+            }
+            let keys = try Self.openKeys { try ServerKeyStore(directory: directory) }
+            let ports = Dictionary(uniqueKeysWithValues: (0..<dcs).map { (Int32($0 + 1), port + $0) })
+            do {
+                print(
+                    try SimpleConfigPublisher.blob(
+                        host: host, ports: ports, key: keys.rsaKey, now: Date().timeIntervalSince1970))
+            } catch {
+                throw ToolError.badInput("--print-config-simple: \(error)", remedy: "pass --host as an IPv4 address")
+            }
             return
         }
         if logFormat == .json { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }

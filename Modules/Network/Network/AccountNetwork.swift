@@ -1,6 +1,7 @@
 public import AccountNetworking
 public import CryptoUtils
 import Foundation
+import MTProtoApi
 import MTProtoCore
 import MTProtoTransport
 public import NIOCore
@@ -143,6 +144,64 @@ public actor AccountNetwork {
             endpoint.dcId = dc
             datacenters[dc] = endpoint
         }
+    }
+
+    /// The last link of the discovery chain, for when no DC answers: fetches the signed `help.configSimple` from
+    /// `source`, verifies it with the account's public keys and its validity window, and adopts its addresses (kept in
+    /// the store, like `refreshDatacenters`). Connections to DCs whose address changed are dropped, so the next call
+    /// connects to the new one. Returns the DCs whose address changed.
+    @discardableResult
+    public func recoverDatacenters(
+        using source: SimpleConfigSource, now: Double? = nil
+    ) async throws -> Set<Int32> {
+        let text = try await source.fetch()
+        let now = now ?? Date().timeIntervalSince1970
+        var opened: MTProto.help.ConfigSimple?
+        var lastError = "no public key"
+        for key in publicKeys {
+            do {
+                opened = try SimpleConfigEnvelope.open(text, publicKey: key)
+                break
+            } catch {
+                lastError = "\(error)"
+            }
+        }
+        guard case .configSimple(let config) = opened else { throw SimpleConfigSourceError.unverified(lastError) }
+        let moment = Int32(clamping: Int64(now))
+        guard config.date <= moment, moment <= config.expires else {
+            throw SimpleConfigSourceError.expired(date: config.date, expires: config.expires, now: moment)
+        }
+        var learnt: [Int32: DatacenterAddress] = [:]
+        for case .accessPointRule(let rule) in config.rules where learnt[rule.dcId] == nil {
+            // Plain addresses only: an `ipPortSecret` is an obfuscated endpoint with its own secret, not adopted here.
+            for case .ipPort(let address) in rule.ips where (1...65535).contains(address.port) {
+                learnt[rule.dcId] = DatacenterAddress(host: IPv4Number.text(address.ipv4), port: Int(address.port))
+                break
+            }
+        }
+        guard !learnt.isEmpty else { throw SimpleConfigSourceError.empty }
+        var changed: Set<Int32> = []
+        let template = datacenters[mainDc] ?? datacenters.values.first
+        for (dc, address) in learnt {
+            var endpoint =
+                datacenters[dc] ?? template
+                ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
+            if endpoint.host == address.host, endpoint.port == address.port, datacenters[dc] != nil { continue }
+            endpoint.host = address.host
+            endpoint.port = address.port
+            endpoint.dcId = dc
+            datacenters[dc] = endpoint
+            changed.insert(dc)
+        }
+        var stored = store.datacenterAddresses() ?? [:]
+        stored.merge(learnt) { $1 }
+        store.setDatacenterAddresses(stored)
+        for (slot, task) in connections where changed.contains(slot.dc) {
+            connections[slot] = nil
+            open.set(nil, for: slot)
+            Task { if let connection = try? await task.value { await connection.close() } }
+        }
+        return changed
     }
 
     /// The DC the account lives on.

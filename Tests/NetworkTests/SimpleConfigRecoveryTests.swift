@@ -1,0 +1,127 @@
+import AccountNetworking
+import CryptoUtils
+import Foundation
+import MTProtoServer
+import MTProtoTransport
+import NIOCore
+import NIOPosix
+import Network
+import ServerTestSupport
+import TelegramApi
+import TestVectors
+import Testing
+
+/// The last link of the discovery chain: an account whose DC addresses are all wrong fetches tg-server's signed
+/// `help.configSimple` from a DNS-JSON answer served by Python's own `http.server`, verifies it, and reaches the
+/// server at the addresses it names. A blob signed by another key, one past its expiry, and a malformed answer are
+/// refused and change nothing.
+@Suite struct SimpleConfigRecoveryTests {
+    /// A DNS JSON answer file served by `python3 -m http.server` on a free port of 127.0.0.1.
+    final class AnswerHost {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doh-\(UUID().uuidString)")
+        let process: RunningProcess
+        let port: Int
+
+        init(answers: [String: String]) async throws {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, body) in answers {
+                try body.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            }
+            process = try ProcessRunner.start(
+                ProcessRunner.venvPython,
+                ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path])
+            // "Serving HTTP on 127.0.0.1 port 43567 (http://127.0.0.1:43567/) ..."
+            let ready = await process.waitForOutputOffPool(timeout: 30) {
+                String(decoding: $0, as: UTF8.self).contains(" port ")
+            }
+            let line = String(decoding: process.output, as: UTF8.self)
+            guard ready, let field = line.split(separator: " ").drop(while: { $0 != "port" }).dropFirst().first,
+                let port = Int(field)
+            else {
+                process.send(SIGKILL)
+                throw SimpleConfigSourceError.malformed("http.server did not start: \(line)")
+            }
+            self.port = port
+        }
+
+        func source(_ name: String, group: any EventLoopGroup) -> SimpleConfigSource {
+            .dnsJSON(host: "127.0.0.1", port: port, path: "/\(name)?name=apv3.example&type=TXT", group: group)
+        }
+
+        func stop() async {
+            process.send(SIGTERM)
+            _ = await process.waitOffPool(timeout: 10)
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// The blob split in two TXT records: its start is the longer part, listed last (the client puts it first).
+    static func dnsJSON(_ blob: String) -> String {
+        let cut = blob.index(blob.startIndex, offsetBy: 244)
+        return #"{"Status":0,"Answer":[{"name":"apv3.example.","type":16,"data":"\#(blob[cut...])"},"#
+            + #"{"name":"apv3.example.","type":16,"data":"\#(blob[..<cut])"}]}"#
+    }
+
+    @Test func anAccountThatReachesNoDCRecoversThroughTheSignedFallback() async throws {
+        let world = try await BackendServer()
+        let now = Date().timeIntervalSince1970
+        let ports = world.endpoints.mapValues(\.port)
+        let key = world.server.keys.rsaKey
+        let good = try SimpleConfigPublisher.blob(host: "127.0.0.1", ports: ports, key: key, now: now)
+        let foreign = try SimpleConfigPublisher.blob(
+            host: "127.0.0.1", ports: ports, key: try RSAPrivateKey.generate(bits: 2048), now: now)
+        let stale = try SimpleConfigPublisher.blob(
+            host: "127.0.0.1", ports: ports, key: key, now: now - 7200, lifetime: 3600)
+        let host = try await AnswerHost(answers: [
+            "good": Self.dnsJSON(good), "foreign": Self.dnsJSON(foreign), "stale": Self.dnsJSON(stale),
+            "broken": #"{"Answer":[]}"#,
+        ])
+        // Every DC at a port where nothing listens.
+        let dead = try await SOCKS5TestProxy.freePort()
+        let wrong = world.endpoints.mapValues { endpoint -> MTProtoConnection.Endpoint in
+            var moved = endpoint
+            moved.port = dead
+            return moved
+        }
+        let store = InMemoryNetworkKeyStore()
+        let network = AccountNetwork(
+            datacenters: wrong, defaultMainDc: 2, publicKeys: world.publicKeys, store: store, group: world.group)
+
+        await #expect(throws: SimpleConfigSourceError.self) {
+            try await network.recoverDatacenters(using: host.source("foreign", group: world.group))
+        }
+        await #expect(throws: SimpleConfigSourceError.self) {
+            try await network.recoverDatacenters(using: host.source("stale", group: world.group))
+        }
+        await #expect(throws: SimpleConfigSourceError.self) {
+            try await network.recoverDatacenters(using: host.source("broken", group: world.group))
+        }
+        #expect(await network.datacenters[2]?.port == dead, "a refused fallback changes nothing")
+        #expect(store.datacenterAddresses() == nil)
+
+        let changed = try await network.recoverDatacenters(using: host.source("good", group: world.group))
+        #expect(changed == [1, 2, 3])
+        #expect(await network.datacenters[2]?.port == world.endpoints[2]?.port)
+        #expect(store.datacenterAddresses()?[2] == DatacenterAddress(host: "127.0.0.1", port: ports[2]!))
+        switch try await network.request(Api.functions.help.getNearestDc()) {
+        case .nearestDc(let nearest): #expect(nearest.thisDc == 2)
+        }
+        await host.stop()
+        await network.close()
+        try await world.close()
+    }
+
+    @Test func theDNSAnswersTwoPartsAreJoinedLongerFirst() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let host = try await AnswerHost(answers: [
+            "split": #"{"Answer":[{"data":"\"BB\""},{"data":"\"AAAA\""}]}"#, "one": #"{"Answer":[{"data":"AAAA"}]}"#,
+        ])
+        #expect(try await host.source("split", group: group).fetch() == "AAAABB")
+        await #expect(throws: SimpleConfigSourceError.self) { try await host.source("one", group: group).fetch() }
+        await #expect(throws: PlainHTTPGet.Failure.status(404)) {
+            try await host.source("missing", group: group).fetch()
+        }
+        await host.stop()
+        try await group.shutdownGracefully()
+    }
+}
