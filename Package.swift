@@ -281,7 +281,8 @@ let modules: [Module] = [
     .swift(
         "MTProtoServer", .Server,
         deps: [
-            "MTProtoCore", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers", "SecretFiles",
+            "MTProtoCore", "MTProtoApi", "MTProtoTransport", "TelegramApi", "TLRuntime", "CryptoUtils", "Buffers",
+            "SecretFiles",
             "NIOCore", "NIOPosix", "Logging", "CoreMetrics",
         ],
         testDeps: [
