@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Postbox
+import SyncCore
 import TelegramClient
 import TelegramCore
 
@@ -11,7 +12,8 @@ struct Pin: AsyncParsableCommand {
         discussion: """
             messages.updatePinnedMessage: everyone in the chat sees it pinned and a service message says so \
             (--silent: without notifying them); in channels and supergroups admins with the right to pin only \
-            (CHAT_ADMIN_REQUIRED, exit 6). Prints 'pinned MSG_ID in PEER', or with --json {"chat", "id", "pinned"}.
+            (CHAT_ADMIN_REQUIRED, exit 6). --one-side, in a private chat: pinned (or unpinned) for you only, with no \
+            service message; the other side's pins stay as they are (pm_oneside). Prints 'pinned MSG_ID in PEER', or with --json {"chat", "id", "pinned"}.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -20,11 +22,16 @@ struct Pin: AsyncParsableCommand {
     @Argument(help: "The message's id (as 'tg history' shows it).") var id: Int32
     @Flag(help: "Pin without notifying the members.") var silent = false
     @Flag(help: "Unpin the message instead.") var unpin = false
+    @Flag(help: "In a private chat: pin (or unpin) it for yourself only, with no service message.") var oneSide = false
 
     func run() async throws {
         let chat = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
-            try await PinLinkCommands.pin(account, peerId, id: id, silent: silent, unpin: unpin)
+            if oneSide && peerId.namespace != Namespaces.Peer.cloudUser {
+                throw ClientError.badInput(
+                    "--one-side is for private chats only (a user), not \(PeerResolver.handle(peerId))")
+            }
+            try await PinLinkCommands.pin(account, peerId, id: id, silent: silent, unpin: unpin, oneSide: oneSide)
             return PeerResolver.handle(peerId)
         }
         if output.json {

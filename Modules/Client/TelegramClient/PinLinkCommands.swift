@@ -7,14 +7,18 @@ public import TelegramCore
 /// `exportInviteLink`, `revokeInviteLink`, `joinByInviteLink`, `joinRequests`, `approveJoinRequest`: the result in
 /// the shape the commands print and each `PeerActionError` as the `ClientError` of its exit status.
 public enum PinLinkCommands {
-    /// Pins (or, `unpin`, unpins) message `id` of `peerId`'s chat.
+    /// Pins (or, `unpin`, unpins) message `id` of `peerId`'s chat; `oneSide`: in a private chat, for oneself only.
     public static func pin(
-        _ account: Account, _ peerId: PeerId, id: Int32, silent: Bool, unpin: Bool
+        _ account: Account, _ peerId: PeerId, id: Int32, silent: Bool, unpin: Bool, oneSide: Bool = false
     ) async throws(ClientError) {
         let messageId = MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: id)
         try await ChannelCommands.run("\(unpin ? "unpinning" : "pinning") message \(id)") {
             () async throws(PeerActionError) in
-            if unpin { try await account.unpin(messageId) } else { try await account.pin(messageId, silent: silent) }
+            if unpin {
+                try await account.unpin(messageId, oneSide: oneSide)
+            } else {
+                try await account.pin(messageId, silent: silent, oneSide: oneSide)
+            }
         }
     }
 
