@@ -379,11 +379,16 @@ public final class AccountStateManager: @unchecked Sendable {
     }
 
     private func perform(_ actions: [UpdateSequencer.Action]) {
-        // A slice's batch comes with the request for the next slice: ask first, so the server prepares the next
-        // slice while this one is written (the answer waits on this queue until the write is done).
-        let ordered =
-            actions.filter { if case .fetchDifference = $0 { true } else { false } }
-            + actions.filter { if case .fetchDifference = $0 { false } else { true } }
+        // A slice's batch comes with the request for the next slice (the common difference's or a channel's): ask
+        // first, so the server prepares the next slice while this one is written (the answer waits on this queue until
+        // the write is done).
+        let asks = { (action: UpdateSequencer.Action) -> Bool in
+            switch action {
+            case .fetchDifference, .fetchChannelDifference: true
+            default: false
+            }
+        }
+        let ordered = actions.filter(asks) + actions.filter { !asks($0) }
         for action in ordered {
             switch action {
             case .apply(let batch):
