@@ -91,6 +91,7 @@ let package = Package(
                 .product(name: "Postbox", package: "Telegraph"), .product(name: "Network", package: "Telegraph"),
                 .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),
                 .product(name: "ServerTestSupport", package: "Telegraph"),
+                .product(name: "UpdateSequencing", package: "Telegraph"),
             ],
             path: "Sources/core-bench", swiftSettings: Settings.swift),
         .target(
