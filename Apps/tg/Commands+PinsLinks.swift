@@ -43,13 +43,15 @@ struct Pin: AsyncParsableCommand {
 
 struct Link: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make an invite link to a group or channel (or revoke one with --revoke).",
+        abstract: "Make an invite link to a group or channel (or revoke one with --revoke, or list yours with --list).",
         discussion: """
             messages.exportChatInvite: a new link https://t.me/+HASH, expiring after --expire (30m, 12h, 7d or a Unix \
             time), admitting at most --limit people, or with --request asking an admin to approve each join ('tg \
-            requests'). --revoke LINK: messages.editExportedChatInvite with revoked. Admins with the right to invite \
-            only (CHAT_ADMIN_REQUIRED, exit 6). Prints 'LINK  PEER  …', or with --json {"chat", "link", "revoked", \
-            "request_needed", "expire_date", "usage_limit", "usage", "requested"}.
+            requests'). --revoke LINK: messages.editExportedChatInvite with revoked. --list: the links you made to it \
+            (messages.getExportedChatInvites), newest first; with --revoked, the revoked ones. Admins with the right \
+            to invite only (CHAT_ADMIN_REQUIRED, exit 6). Prints 'LINK  PEER  …' (a line per link with --list), or \
+            with --json {"chat", "link", "revoked", "request_needed", "expire_date", "usage_limit", "usage", \
+            "requested"} (an array with --list).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -59,6 +61,8 @@ struct Link: AsyncParsableCommand {
     @Option(help: "How many may join through it (1–99999).") var limit: Int32?
     @Flag(help: "Joining asks an admin first (a join request).") var request = false
     @Option(help: "Revoke this link instead of making one.") var revoke: String?
+    @Flag(help: "List the links you made to it instead of making one.") var list = false
+    @Flag(help: "With --list: the revoked links.") var revoked = false
 
     private var now: Int32 { Int32(Date().timeIntervalSince1970) }
 
@@ -70,9 +74,21 @@ struct Link: AsyncParsableCommand {
             throw ValidationError("--revoke takes no --expire, --limit or --request")
         }
         if request && limit != nil { throw ValidationError("a link that asks an admin has no --limit") }
+        if list && (expire != nil || limit != nil || request || revoke != nil) {
+            throw ValidationError("--list takes no --expire, --limit, --request or --revoke")
+        }
+        if revoked && !list { throw ValidationError("--revoked goes with --list") }
     }
 
     func run() async throws {
+        if list {
+            let links = try await global.withOnlineAccount { _, account in
+                try await PinLinkCommands.links(account, try await resolvePeer(peer, account), revoked: revoked)
+            }
+            if output.json { return try Output.json(links) }
+            for link in links { print(link.line) }
+            return
+        }
         let expireDate = expire.flatMap { BanUntil.parse($0, now: now) }
         let summary = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)

@@ -28,7 +28,8 @@ import Testing
 
     func pinsAndLinks(_ harness: CommandLineHarness) async throws {
         for (command, option) in [
-            ("pin", "--silent"), ("pin", "--one-side"), ("link", "--request"), ("requests", "--approve"), ("join", "invite link"),
+            ("pin", "--silent"), ("pin", "--one-side"), ("link", "--request"), ("link", "--list"),
+            ("requests", "--approve"), ("join", "invite link"),
         ] {
             let help = try await harness.tg([command, "--help"])
             #expect(help.status == 0 && help.output.contains(option), "tg \(command) --help: \(help.output)")
@@ -57,6 +58,8 @@ import Testing
         let link = try await harness.tgJSON(Link.self, ["--account", "alice", "link", group.chat, "--limit", "5"])
         #expect(link.chat == group.chat && link.link.hasPrefix("https://t.me/+") && !link.revoked, "\(link)")
         #expect(link.usage_limit == 5 && !link.request_needed)
+        let listed = try await harness.tgJSON([Link].self, ["--account", "alice", "link", group.chat, "--list"])
+        #expect(listed.map(\.link).contains(link.link) && listed.allSatisfy { !$0.revoked }, "\(listed)")
 
         // Bob joins through it; again, he is told he is a member.
         let joined = try await harness.tgJSON(
@@ -108,6 +111,11 @@ import Testing
         let revoked = try await harness.tgJSON(
             Link.self, ["--account", "alice", "link", group.chat, "--revoke", link.link])
         #expect(revoked.revoked && revoked.link == link.link, "\(revoked)")
+        let active = try await harness.tgJSON([Link].self, ["--account", "alice", "link", group.chat, "--list"])
+        #expect(!active.map(\.link).contains(link.link), "\(active)")
+        let gone = try await harness.tgJSON(
+            [Link].self, ["--account", "alice", "link", group.chat, "--list", "--revoked"])
+        #expect(gone.map(\.link) == [link.link] && gone.allSatisfy(\.revoked), "\(gone)")
         let closed = try await harness.tg(["--account", "carol", "join", link.link])
         #expect(closed.status == 6 && closed.errorOutput.contains("INVITE_HASH_EXPIRED"), "\(closed.errorOutput)")
 

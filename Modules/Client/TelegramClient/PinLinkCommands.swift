@@ -34,6 +34,16 @@ public enum PinLinkCommands {
         return InviteLinkSummary(link, chat: peerId)
     }
 
+    /// The account's links to `peerId`'s chat (`revoked`: the revoked ones).
+    public static func links(
+        _ account: Account, _ peerId: PeerId, revoked: Bool
+    ) async throws(ClientError) -> [InviteLinkSummary] {
+        let links = try await ChannelCommands.run("listing the invite links to \(PeerResolver.handle(peerId))") {
+            () async throws(PeerActionError) -> [InviteLink] in try await account.inviteLinks(peerId, revoked: revoked)
+        }
+        return links.map { InviteLinkSummary($0, chat: peerId) }
+    }
+
     /// Revokes `link` of `peerId`'s chat.
     public static func revokeLink(
         _ account: Account, _ peerId: PeerId, link: String
