@@ -299,8 +299,9 @@ let modules: [Module] = [
     .testSupport(
         "ServerTestSupport", .Server,
         deps: [
-            "MTProtoServer", "ServerAPI", "Network", "TelegramApi", "TLRuntime", "CryptoUtils", "NIOCore", "NIOPosix",
-            "MTProtoTransport", "TestVectors",
+            "MTProtoServer", "ServerAPI", "ServerStore", "Network", "TelegramApi", "TLRuntime", "CryptoUtils",
+            "NIOCore",
+            "NIOPosix", "MTProtoTransport", "TestVectors",
         ]),
     // ServerLoopback: an account's network that reaches tg-server's application layer in the same process (no socket,
     // no MTProto), and the server it reaches, restartable on its storage: what LoopbackAccountTests and the simulation

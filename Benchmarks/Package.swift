@@ -91,6 +91,7 @@ let package = Package(
                 .product(name: "Postbox", package: "Telegraph"), .product(name: "Network", package: "Telegraph"),
                 .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),
                 .product(name: "ServerTestSupport", package: "Telegraph"),
+                .product(name: "UpdateSequencing", package: "Telegraph"),
             ],
             path: "Sources/core-bench", swiftSettings: Settings.swift),
         .target(
@@ -134,8 +135,27 @@ let package = Package(
         // A release tg-server started as its own process, for the server benchmarks.
         .target(
             name: "ServerBenchSupport",
-            dependencies: [.product(name: "CryptoUtils", package: "Telegraph"), .product(name: "MTProtoServer", package: "Telegraph")],
+            dependencies: [
+                .product(name: "CryptoUtils", package: "Telegraph"), .product(name: "MTProtoServer", package: "Telegraph"),
+                .product(name: "Network", package: "Telegraph"), .product(name: "TelegramApi", package: "Telegraph"),
+            ],
             path: "Sources/ServerBenchSupport", swiftSettings: Settings.swift),
+
+        // Supergroups and channels: a post fanned out to 1,000 online members (a release tg-server process), 50,000
+        // posts caught up into Postbox (peers: Postbox's own insert, Telethon + cryptg), getParticipants over 10,000.
+        .executableTarget(
+            name: "channel-bench",
+            dependencies: [
+                "BenchmarkSupport", "CoreBenchSupport", "ServerBenchSupport",
+                .product(name: "TelegramCore", package: "Telegraph"), .product(name: "SyncCore", package: "Telegraph"),
+                .product(name: "SyncCoreApi", package: "Telegraph"), .product(name: "Postbox", package: "Telegraph"),
+                .product(name: "Network", package: "Telegraph"), .product(name: "TelegramApi", package: "Telegraph"),
+                .product(name: "TLRuntime", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),
+                .product(name: "ServerTestSupport", package: "Telegraph"), .product(name: "ServerAPI", package: "Telegraph"),
+                .product(name: "MTProtoServer", package: "Telegraph"), .product(name: "CryptoUtils", package: "Telegraph"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/channel-bench", swiftSettings: Settings.swift),
 
         // What clients can make a tg-server process hold (no peer: the bounds are the figures).
         .executableTarget(

@@ -64,6 +64,11 @@ struct TGServer: AsyncParsableCommand {
     @Option(help: "Messages one account may send at once after a quiet spell.")
     var sendBurst = FloodControl.Configuration().messageBurst
     @Option(
+        help: ArgumentHelp(
+            "A channel member further behind than N channel updates gets channelDifferenceTooLong (the newest "
+                + "messages) from updates.getChannelDifference instead of every update.", valueName: "N"))
+    var channelDifferenceGap = ServerBackend.defaultChannelDifferenceGap
+    @Option(
         help: """
             For client tests: METHOD=SECONDS (e.g. help.getNearestDc=2) makes a call of METHOD answer FLOOD_WAIT_SECONDS \
             unless it comes at least SECONDS after that key's last flood answer for it; repeatable.
@@ -135,6 +140,7 @@ struct TGServer: AsyncParsableCommand {
         guard sendRate >= 0, sendBurst > 0 else {
             throw ValidationError("--send-rate must be 0 or more and --send-burst positive")
         }
+        guard channelDifferenceGap > 0 else { throw ValidationError("--channel-difference-gap must be positive") }
         _ = try testFloods()
         for s in secret where Self.hexBytes(s).map({ $0.count == 16 || ($0.count == 17 && $0[0] == 0xdd) }) != true {
             throw ValidationError("--secret \(s): expected 32 hex digits, or 34 starting with dd")
@@ -203,7 +209,8 @@ struct TGServer: AsyncParsableCommand {
                 directory: directory, databaseKeyFile: dbKeyFile,
                 loginCodes: .init(folder: directory.appendingPathComponent("codes"), fixedCode: fixedCode),
                 flood: .init(messagesPerSecond: sendRate, messageBurst: sendBurst, testFloods: try testFloods()),
-                stickerSet: .bestEffort, pushDirectory: pushDir.map { URL(fileURLWithPath: $0) }, logger: logger))
+                stickerSet: .bestEffort, pushDirectory: pushDir.map { URL(fileURLWithPath: $0) },
+                channelDifferenceGap: channelDifferenceGap, logger: logger))
         let server: MTProtoServer
         do {
             server = try await bootstrap.startServer(configuration, group: group)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Postbox
+import SyncCore
 import TelegramClient
 import TelegramCore
 
@@ -11,7 +12,8 @@ struct Pin: AsyncParsableCommand {
         discussion: """
             messages.updatePinnedMessage: everyone in the chat sees it pinned and a service message says so \
             (--silent: without notifying them); in channels and supergroups admins with the right to pin only \
-            (CHAT_ADMIN_REQUIRED, exit 6). Prints 'pinned MSG_ID in PEER', or with --json {"chat", "id", "pinned"}.
+            (CHAT_ADMIN_REQUIRED, exit 6). --one-side, in a private chat: pinned (or unpinned) for you only, with no \
+            service message; the other side's pins stay as they are (pm_oneside). Prints 'pinned MSG_ID in PEER', or with --json {"chat", "id", "pinned"}.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -20,11 +22,16 @@ struct Pin: AsyncParsableCommand {
     @Argument(help: "The message's id (as 'tg history' shows it).") var id: Int32
     @Flag(help: "Pin without notifying the members.") var silent = false
     @Flag(help: "Unpin the message instead.") var unpin = false
+    @Flag(help: "In a private chat: pin (or unpin) it for yourself only, with no service message.") var oneSide = false
 
     func run() async throws {
         let chat = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
-            try await PinLinkCommands.pin(account, peerId, id: id, silent: silent, unpin: unpin)
+            if oneSide && peerId.namespace != Namespaces.Peer.cloudUser {
+                throw ClientError.badInput(
+                    "--one-side is for private chats only (a user), not \(PeerResolver.handle(peerId))")
+            }
+            try await PinLinkCommands.pin(account, peerId, id: id, silent: silent, unpin: unpin, oneSide: oneSide)
             return PeerResolver.handle(peerId)
         }
         if output.json {
@@ -36,13 +43,15 @@ struct Pin: AsyncParsableCommand {
 
 struct Link: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make an invite link to a group or channel (or revoke one with --revoke).",
+        abstract: "Make an invite link to a group or channel (or revoke one with --revoke, or list yours with --list).",
         discussion: """
             messages.exportChatInvite: a new link https://t.me/+HASH, expiring after --expire (30m, 12h, 7d or a Unix \
             time), admitting at most --limit people, or with --request asking an admin to approve each join ('tg \
-            requests'). --revoke LINK: messages.editExportedChatInvite with revoked. Admins with the right to invite \
-            only (CHAT_ADMIN_REQUIRED, exit 6). Prints 'LINK  PEER  …', or with --json {"chat", "link", "revoked", \
-            "request_needed", "expire_date", "usage_limit", "usage", "requested"}.
+            requests'). --revoke LINK: messages.editExportedChatInvite with revoked. --list: the links you made to it \
+            (messages.getExportedChatInvites), newest first; with --revoked, the revoked ones. Admins with the right \
+            to invite only (CHAT_ADMIN_REQUIRED, exit 6). Prints 'LINK  PEER  …' (a line per link with --list), or \
+            with --json {"chat", "link", "revoked", "request_needed", "expire_date", "usage_limit", "usage", \
+            "requested"} (an array with --list).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -52,6 +61,8 @@ struct Link: AsyncParsableCommand {
     @Option(help: "How many may join through it (1–99999).") var limit: Int32?
     @Flag(help: "Joining asks an admin first (a join request).") var request = false
     @Option(help: "Revoke this link instead of making one.") var revoke: String?
+    @Flag(help: "List the links you made to it instead of making one.") var list = false
+    @Flag(help: "With --list: the revoked links.") var revoked = false
 
     private var now: Int32 { Int32(Date().timeIntervalSince1970) }
 
@@ -63,9 +74,21 @@ struct Link: AsyncParsableCommand {
             throw ValidationError("--revoke takes no --expire, --limit or --request")
         }
         if request && limit != nil { throw ValidationError("a link that asks an admin has no --limit") }
+        if list && (expire != nil || limit != nil || request || revoke != nil) {
+            throw ValidationError("--list takes no --expire, --limit, --request or --revoke")
+        }
+        if revoked && !list { throw ValidationError("--revoked goes with --list") }
     }
 
     func run() async throws {
+        if list {
+            let links = try await global.withOnlineAccount { _, account in
+                try await PinLinkCommands.links(account, try await resolvePeer(peer, account), revoked: revoked)
+            }
+            if output.json { return try Output.json(links) }
+            for link in links { print(link.line) }
+            return
+        }
         let expireDate = expire.flatMap { BanUntil.parse($0, now: now) }
         let summary = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)

@@ -1,6 +1,7 @@
 import Foundation
 import MTProtoServer
 import ServerAPI
+import ServerStore
 import TLRuntime
 import TelegramApi
 import Testing
@@ -640,7 +641,8 @@ import Testing
     }
 
     /// A supergroup of 1,000: a post is one message in the channel (id and pts one past the last), every member reads
-    /// it from the channel's one copy, and it is pushed to the members who are online (half of them) and no one else.
+    /// it from the channel's one copy, and it is pushed to the members who are online (half of them) and no one else;
+    /// the post is one write in one transaction of the store, however many members it reaches.
     @Test func aThousandMembersShareOneCopyOfEachPost() async throws {
         let harness = try Harness()
         _ = try await harness.signUp("9996620001", name: "Ann", key: 1, dc: 2)
@@ -677,10 +679,14 @@ import Testing
                 bytes in pushed.add(key, bytes)
             }
         }
+        let writesBefore = harness.store.writeStatistics
         let started = Date()
         let (id, pts) = try await Self.post(harness, key: 1, channel, "to everyone", randomId: 99)
         let seconds = Date().timeIntervalSince(started)
+        let writesAfter = harness.store.writeStatistics
         #expect(id == 8 && pts == 8, "took \(seconds) s")
+        // Nothing else writes meanwhile (one caller, no connections): the post is one write, committed once.
+        #expect(writesAfter.writes - writesBefore.writes == 1 && writesAfter.commits - writesBefore.commits == 1)
         let reached = (100..<1099).filter { key in
             pushed.updates(for: Int64(key)).contains { updates in
                 guard case .updates(let body) = updates, case .updateNewChannelMessage(let new)? = body.updates.first

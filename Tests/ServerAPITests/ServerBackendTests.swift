@@ -13,6 +13,8 @@ import Testing
         let handler: ServerAPIHandler
         /// Where the run's pushes go: a test subscribes sessions to see them.
         let updates: UpdateGateway
+        /// The database, for counting its transactions.
+        let store: ServerStore
         private var nextMessageId: Int64 = 4
 
         init(
@@ -29,6 +31,7 @@ import Testing
             let running = try bootstrap.start(dataCenters: BackendBootstrap.dataCenters(basePort: 5001))
             handler = running.handler
             updates = running.updates
+            store = bootstrap.store
         }
 
         deinit { try? FileManager.default.removeItem(at: folder) }

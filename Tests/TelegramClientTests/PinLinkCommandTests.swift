@@ -7,7 +7,7 @@ import Testing
 /// supergroup and a link; Bob joins through it (a second time he is told he is a member); Alice pins a message and
 /// Bob's history marks it pinned with the pin's service message, and his render heads the chat with the pinned bar;
 /// a revoked link is refused; a link that asks an admin leaves Carol's join as a request, which Alice lists and
-/// approves; an unpin reaches Bob.
+/// approves; an unpin reaches Bob; `--one-side` pins in a private chat for the pinner only.
 @Suite(.serialized) struct PinLinkCommandTests {
     struct Link: Decodable {
         let chat: String
@@ -28,7 +28,8 @@ import Testing
 
     func pinsAndLinks(_ harness: CommandLineHarness) async throws {
         for (command, option) in [
-            ("pin", "--silent"), ("link", "--request"), ("requests", "--approve"), ("join", "invite link"),
+            ("pin", "--silent"), ("pin", "--one-side"), ("link", "--request"), ("link", "--list"),
+            ("requests", "--approve"), ("join", "invite link"),
         ] {
             let help = try await harness.tg([command, "--help"])
             #expect(help.status == 0 && help.output.contains(option), "tg \(command) --help: \(help.output)")
@@ -57,6 +58,8 @@ import Testing
         let link = try await harness.tgJSON(Link.self, ["--account", "alice", "link", group.chat, "--limit", "5"])
         #expect(link.chat == group.chat && link.link.hasPrefix("https://t.me/+") && !link.revoked, "\(link)")
         #expect(link.usage_limit == 5 && !link.request_needed)
+        let listed = try await harness.tgJSON([Link].self, ["--account", "alice", "link", group.chat, "--list"])
+        #expect(listed.map(\.link).contains(link.link) && listed.allSatisfy { !$0.revoked }, "\(listed)")
 
         // Bob joins through it; again, he is told he is a member.
         let joined = try await harness.tgJSON(
@@ -86,10 +89,33 @@ import Testing
         let bobHistory = try await harness.tg(["--account", "bob", "history", group.chat])
         #expect(bobHistory.output.contains("Meeting at 10 📌"), "\(bobHistory.output)")
 
+        // One-sided pins are for private chats: refused in the group; in Alice's chat with Bob, pinned for her only.
+        let sideways = try await harness.tg(["--account", "alice", "pin", group.chat, String(meeting.id), "--one-side"])
+        #expect(
+            sideways.status != 0 && sideways.errorOutput.contains("--one-side is for private chats only"),
+            "\(sideways.status) \(sideways.errorOutput)")
+        let bob = try #require(users["bob"])
+        let note = try await harness.tgJSON(MessageSummary.self, ["--account", "alice", "send", bob, "Only mine"])
+        let mine = try await harness.tgJSON(
+            [String: JSONValue].self, ["--account", "alice", "pin", bob, String(note.id), "--one-side"])
+        #expect(mine["pinned"] == .bool(true), "\(mine)")
+        let alicesSide = try await harness.tgJSON([MessageSummary].self, ["--account", "alice", "history", bob])
+        #expect(alicesSide.first { $0.id == note.id }?.pinned == true, "\(alicesSide.map { ($0.id, $0.pinned) })")
+        #expect(!alicesSide.contains { $0.action?.type == "pinMessage" }, "no service message for a one-sided pin")
+        let bobsSide = try await harness.tgJSON(
+            [MessageSummary].self, ["--account", "bob", "history", try #require(users["alice"])]
+        ) { $0.contains { $0.text == "Only mine" } }
+        #expect(bobsSide.first { $0.text == "Only mine" }?.pinned == false, "\(bobsSide.map { ($0.text, $0.pinned) })")
+
         // A revoked link admits no one.
         let revoked = try await harness.tgJSON(
             Link.self, ["--account", "alice", "link", group.chat, "--revoke", link.link])
         #expect(revoked.revoked && revoked.link == link.link, "\(revoked)")
+        let active = try await harness.tgJSON([Link].self, ["--account", "alice", "link", group.chat, "--list"])
+        #expect(!active.map(\.link).contains(link.link), "\(active)")
+        let gone = try await harness.tgJSON(
+            [Link].self, ["--account", "alice", "link", group.chat, "--list", "--revoked"])
+        #expect(gone.map(\.link) == [link.link] && gone.allSatisfy(\.revoked), "\(gone)")
         let closed = try await harness.tg(["--account", "carol", "join", link.link])
         #expect(closed.status == 6 && closed.errorOutput.contains("INVITE_HASH_EXPIRED"), "\(closed.errorOutput)")
 

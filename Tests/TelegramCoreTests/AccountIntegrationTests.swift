@@ -44,14 +44,17 @@ import Testing
             gapWait: Double = 0.5, differenceTotalLimit: Int32? = nil,
             flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false,
             pushDirectory: URL? = nil, restartable: Bool = false, transport: Transport = .loopback,
-            serverClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+            serverClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+            channelDifferenceGap: Int64? = nil
         ) async throws {
             let configuration = UpdateSequencer.Configuration(
                 gapWait: gapWait, differenceTotalLimit: differenceTotalLimit)
             root = TemporaryDirectory(prefix: "accounts")
             if transport == .loopback {
                 // The loopback has no push directory, and its restart is `LoopbackServer.restart()`.
-                try #require(pushDirectory == nil && !restartable, "a push directory or a restart needs `.sockets`")
+                try #require(
+                    pushDirectory == nil && !restartable && channelDifferenceGap == nil,
+                    "a push directory, a restart or a channel difference gap needs `.sockets`")
                 let server = try LoopbackServer(flood: flood, clock: serverClock)
                 if stickerSet { try server.backend.prepareStickerSet() }
                 backend = .loopback(server)
@@ -63,7 +66,8 @@ import Testing
                     rootPath: root.path, environment: environment, stateConfiguration: configuration)
             } else {
                 let server = try await BackendServer(
-                    flood: flood, stickerSet: stickerSet, pushDirectory: pushDirectory, restartable: restartable)
+                    flood: flood, stickerSet: stickerSet, pushDirectory: pushDirectory, restartable: restartable,
+                    channelDifferenceGap: channelDifferenceGap ?? ServerBackend.defaultChannelDifferenceGap)
                 backend = .sockets(server)
                 manager = try AccountManager(
                     rootPath: root.path,

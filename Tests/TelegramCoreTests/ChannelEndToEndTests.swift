@@ -1,6 +1,7 @@
 import AccountNetworking
 import Foundation
 import Postbox
+import SwiftSignalKit
 import SyncCore
 import TelegramApi
 import TelegramCore
@@ -99,6 +100,52 @@ import UpdateSequencing
         try await Support.wait("Ann has Ben's message") {
             try Support.storedMessages(ann, with: channelPeer).contains { $0.text == "hello from Ben" }
         }
+        try await world.close([ann, ben])
+    }
+
+    /// A post dated in an earlier second than the one the account last heard from the server (its date is taken
+    /// before its write is queued, so it can be stored after a difference that already answered a later date) is named
+    /// by no later `updates.getDifference`, which finds channels by date: the account finds it through the check after
+    /// its catch-up, the channel's pts in `messages.getPeerDialogs` ahead of the stored one (`ChannelPtsCheck`).
+    @Test func aPostDatedBeforeTheAccountsDateIsFoundByThePts() async throws {
+        let clock = LockedValue(Date().timeIntervalSince1970)
+        let world = try await Support.World(serverClock: { clock.withLock { $0 } })
+        let ann = try await Support.signUp(world, phone: "9996623043", name: "Ann")
+        let ben = try await Support.signUp(world, phone: "9996623044", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        let created = try await ann.network.request(
+            Api.functions.channels.createChannel(megagroup: true, title: "Late", about: ""))
+        guard case .updates(let updates) = created, case .channel(let channel)? = updates.chats.first,
+            let annHash = channel.accessHash
+        else { throw ChannelTestError.unexpected("\(created)") }
+        let benUser = try await Support.find(phone: "9996623044") { try await ann.network.request($0) }
+        guard case .inputPeerUser(let benPeer) = benUser else { throw ChannelTestError.unexpected("\(benUser)") }
+        _ = try await ann.network.request(
+            Api.functions.channels.inviteToChannel(
+                channel: .inputChannel(.init(channelId: channel.id, accessHash: annHash)),
+                users: [.inputUser(.init(userId: benPeer.userId, accessHash: benPeer.accessHash))]))
+        let channelPeer = PeerId.channel(channel.id)
+        let toChannel = Api.InputPeer.inputPeerChannel(.init(channelId: channel.id, accessHash: annHash))
+        func texts() throws -> [String] { try Support.storedMessages(ben, with: channelPeer).map(\.text) }
+        _ = try await ann.network.request(
+            Api.functions.messages.sendMessage(peer: toChannel, message: "on time", randomId: 1))
+        try await Support.wait("Ben's first post") { try texts().contains("on time") }
+        await ben.shutdown()
+
+        // Dated a minute before what Ben last heard, stored now.
+        clock.withLock { $0 -= 60 }
+        _ = try await ann.network.request(
+            Api.functions.messages.sendMessage(peer: toChannel, message: "dated earlier", randomId: 2))
+        clock.withLock { $0 += 60 }
+        ben.start()
+        try await Support.wait(
+            "Ben finds the earlier-dated post", timeout: 15,
+            explain: { "Ben has \((try? texts()) ?? []), \(ben.stateManager.statistics)" }
+        ) { try texts().contains("dated earlier") }
+        #expect(ben.stateManager.statistics.channelsFoundBehind == 1)
+        #expect(try texts().filter { $0 == "dated earlier" }.count == 1)
         try await world.close([ann, ben])
     }
 

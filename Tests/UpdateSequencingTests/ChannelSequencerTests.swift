@@ -125,6 +125,21 @@ import UpdateSequencing
         #expect(Self.fetches(machine.channelDifferenceFailed(channelId: Self.channel, now: 6)) == [[Self.channel, 12]])
     }
 
+    /// `updateChannelTooLong` with a pts the channel already has (a difference naming it again within the same second,
+    /// or the check after a catch-up) asks for nothing; with a newer pts, or none, it fetches.
+    @Test func tooLongWithAPtsAlreadyReachedFetchesNothing() throws {
+        var machine = Self.machine()
+        let named = { (pts: Int32?) in
+            Api.Updates.updateShort(.init(update: .updateChannelTooLong(.init(channelId: Self.channel, pts: pts)), date: 1))
+        }
+        #expect(Self.fetches(machine.receive(named(10), now: 0)).isEmpty)
+        #expect(Self.fetches(machine.receive(named(9), now: 0)).isEmpty)
+        #expect(machine.channels.phase(of: Self.channel) == .ready)
+        #expect(Self.fetches(machine.receive(named(11), now: 0)) == [[Self.channel, 10]])
+        var again = Self.machine()
+        #expect(Self.fetches(again.receive(named(nil), now: 0)) == [[Self.channel, 10]])
+    }
+
     @Test func tooLongStoresTheNewestAndContinuesFromTheDialogsPts() throws {
         var machine = Self.machine()
         _ = machine.receive(Self.newPost(900, pts: 900), now: 0)

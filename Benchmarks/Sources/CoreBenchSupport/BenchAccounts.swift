@@ -45,8 +45,14 @@ public struct BenchWorld: Sendable {
     public let port: Int
     public let environment: NetworkEnvironment
 
-    public init(name: String) async throws {
-        server = try await BackendServer()
+    /// `channelDifferenceGap`: tg-server's `--channel-difference-gap` (nil: its default).
+    public init(name: String, channelDifferenceGap: Int64? = nil) async throws {
+        server =
+            if let channelDifferenceGap {
+                try await BackendServer(channelDifferenceGap: channelDifferenceGap)
+            } else {
+                try await BackendServer()
+            }
         root = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         pem = root + "/server.pem"

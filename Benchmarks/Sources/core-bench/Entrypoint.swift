@@ -9,6 +9,7 @@ import SyncCore
 import SyncCoreApi
 import TelegramApi
 import TelegramCore
+import UpdateSequencing
 
 /// TelegramCore against tg-server on 127.0.0.1, with Telethon 1.45.0 and Postbox itself as peers in the same run:
 /// catching up 50,000 messages over 200 chats through getDifference slices into Postbox (against Postbox's own bulk

@@ -44,7 +44,12 @@ extension ChatTerminalState {
         var lines: [String] = [Self.reverse + Self.fit(title, width) + Self.reset]
         switch mode {
         case .chatList: lines += chatListLines()
-        case .chat: lines += history.visibleLines(rows: historyRows).map { Self.fit($0, width) }
+        case .chat:
+            if let bar = pinnedBar {
+                lines.append(Self.fit(Self.bold + "📌 \(PinnedMessageBar.title): " + Self.reset + bar.text, width))
+                lines.append(Self.dim + String(repeating: "─", count: width) + Self.reset)
+            }
+            lines += history.visibleLines(rows: historyRows).map { Self.fit($0, width) }
         case .search: lines += searchLines()
         }
         lines.append(Self.dim + Self.fit(statusLine, width) + Self.reset)

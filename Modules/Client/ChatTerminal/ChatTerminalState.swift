@@ -55,7 +55,14 @@ public struct ChatTerminalState: Sendable {
     }
 
     /// Rows of the history pane: the screen less the title, the status line and the compose line.
-    var historyRows: Int { max(1, height - 3) }
+    var historyRows: Int { max(1, height - 3 - (pinnedBar == nil ? 0 : 2)) }
+
+    /// The open chat's pinned-message bar (Telegram-iOS `ChatPinnedMessageTitlePanelNode`): the newest message of the
+    /// history window the account tags `.pinned`; it takes two rows over the history (the bar and a rule).
+    var pinnedBar: PinnedMessageBar? {
+        guard case .chat = mode else { return nil }
+        return history.entries.flatMap(\.messages).last { $0.tags.contains(.pinned) }.map(PinnedMessageBar.init)
+    }
     /// Rows of the chat list and search panes: the screen less the title, the status line and the command line.
     var listRows: Int { max(1, height - 3) }
 

@@ -7,14 +7,18 @@ public import TelegramCore
 /// `exportInviteLink`, `revokeInviteLink`, `joinByInviteLink`, `joinRequests`, `approveJoinRequest`: the result in
 /// the shape the commands print and each `PeerActionError` as the `ClientError` of its exit status.
 public enum PinLinkCommands {
-    /// Pins (or, `unpin`, unpins) message `id` of `peerId`'s chat.
+    /// Pins (or, `unpin`, unpins) message `id` of `peerId`'s chat; `oneSide`: in a private chat, for oneself only.
     public static func pin(
-        _ account: Account, _ peerId: PeerId, id: Int32, silent: Bool, unpin: Bool
+        _ account: Account, _ peerId: PeerId, id: Int32, silent: Bool, unpin: Bool, oneSide: Bool = false
     ) async throws(ClientError) {
         let messageId = MessageId(peerId: peerId, namespace: Namespaces.Message.cloud, id: id)
         try await ChannelCommands.run("\(unpin ? "unpinning" : "pinning") message \(id)") {
             () async throws(PeerActionError) in
-            if unpin { try await account.unpin(messageId) } else { try await account.pin(messageId, silent: silent) }
+            if unpin {
+                try await account.unpin(messageId, oneSide: oneSide)
+            } else {
+                try await account.pin(messageId, silent: silent, oneSide: oneSide)
+            }
         }
     }
 
@@ -28,6 +32,16 @@ public enum PinLinkCommands {
                 peerId, expire: expire, usageLimit: usageLimit, requestNeeded: requestNeeded)
         }
         return InviteLinkSummary(link, chat: peerId)
+    }
+
+    /// The account's links to `peerId`'s chat (`revoked`: the revoked ones).
+    public static func links(
+        _ account: Account, _ peerId: PeerId, revoked: Bool
+    ) async throws(ClientError) -> [InviteLinkSummary] {
+        let links = try await ChannelCommands.run("listing the invite links to \(PeerResolver.handle(peerId))") {
+            () async throws(PeerActionError) -> [InviteLink] in try await account.inviteLinks(peerId, revoked: revoked)
+        }
+        return links.map { InviteLinkSummary($0, chat: peerId) }
     }
 
     /// Revokes `link` of `peerId`'s chat.

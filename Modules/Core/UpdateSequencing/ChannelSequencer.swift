@@ -10,7 +10,8 @@ import TelegramApi
 ///   held; a channel with no state yet (first seen, nothing stored) starts from the update;
 /// - a gap waits `gapWait`, then `updates.getChannelDifference` is fetched from the channel's pts; while it is out,
 ///   that channel's updates are held, and checked again after it (what it covered is skipped);
-/// - `updateChannelTooLong` fetches at once; read marks, views and `updateChannel` apply as they come.
+/// - `updateChannelTooLong` fetches at once, unless it carries a pts the channel already has; read marks, views and
+///   `updateChannel` apply as they come.
 ///
 /// Channels are independent: one channel's gap holds nothing of another's, nor of the common sequences.
 public struct ChannelSequencer: Sendable {
@@ -88,8 +89,12 @@ public struct ChannelSequencer: Sendable {
         switch position.kind {
         case .unordered:
             batch.entries.append(.update(update))
-        case .tooLong:
+        case .tooLong(let serverPts):
             guard channel.phase != .fetchingDifference else { return }
+            // Named again with a pts this account already has (a difference names a channel changed in the second it
+            // last heard from the server once more; the check after a catch-up names it with the dialog's pts):
+            // nothing to fetch.
+            if channel.phase == .ready, let serverPts, let local = channel.pts, local >= serverPts { return }
             channel.phase = .fetchingDifference
             requests.append((id, channel.pts ?? 1))
         case .pts(let pts, let count):

@@ -20,6 +20,11 @@ extension BackendBootstrap {
         public var stickerSet: StickerSetPolicy
         /// Where pushes for registered devices are written (tg-server `--push-dir`); `nil` writes none.
         public var pushDirectory: URL?
+        /// A channel member further behind than this many channel updates gets `channelDifferenceTooLong` (the dialog
+        /// and the newest messages) from `updates.getChannelDifference` instead of the updates (tg-server
+        /// `--channel-difference-gap`). Telegram keeps such "channel gaps" small for user accounts and allows bots far
+        /// more (`limit` up to 100,000); a server that should hand every post to a member away for long raises it.
+        public var channelDifferenceGap: Int64
         /// The time the backend sees, in seconds since 1970.
         public var clock: @Sendable () -> Double
         /// Where the backend (and a network server's connections) log.
@@ -28,7 +33,8 @@ extension BackendBootstrap {
         public init(
             directory: URL, databaseKeyFile: String? = nil, loginCodes: ServerBackend.LoginCodes = .init(),
             flood: FloodControl.Configuration = .init(), stickerSet: StickerSetPolicy = .notServed,
-            pushDirectory: URL? = nil, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+            pushDirectory: URL? = nil, channelDifferenceGap: Int64 = ServerBackend.defaultChannelDifferenceGap,
+            clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
             logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() })
         ) {
             self.directory = directory
@@ -37,6 +43,7 @@ extension BackendBootstrap {
             self.flood = flood
             self.stickerSet = stickerSet
             self.pushDirectory = pushDirectory
+            self.channelDifferenceGap = channelDifferenceGap
             self.clock = clock
             self.logger = logger
         }

@@ -71,7 +71,7 @@ public final class BackendBootstrap: Sendable {
         let backend = ServerBackend(
             store: store, files: files, updates: updates, dataCenters: dataCenters, codes: configuration.loginCodes,
             flood: flood, logger: configuration.logger, clock: configuration.clock,
-            pushDirectory: configuration.pushDirectory)
+            pushDirectory: configuration.pushDirectory, channelDifferenceGap: configuration.channelDifferenceGap)
         let running = Running(backend: backend, handler: ServerAPIHandler(backend: backend), updates: updates)
         // A scheduled message that came due while the server was down goes out now; the rest when they are due.
         backend.sendDueScheduledMessages()

@@ -8,8 +8,9 @@ extension ServerBackend {
     /// The most updates one `channelDifference` carries, whatever `limit` asks.
     static let channelDifferenceLimit = 1000
     /// A gap larger than this answers `channelDifferenceTooLong` (the dialog and the newest messages) instead of the
-    /// updates: Telegram's figure for ordinary accounts.
-    static let channelDifferenceTooLongGap: Int64 = 1000
+    /// updates, unless the server is configured otherwise (`channelDifferenceTooLongGap`). Telegram's "channel gaps"
+    /// for user accounts are small (TDLib's maintainers speak of about 100 missed updates); 1,000 here.
+    public static let defaultChannelDifferenceGap: Int64 = 1000
     /// How many of the newest messages a `channelDifferenceTooLong` carries.
     static let channelDifferenceTooLongMessages = 100
     /// The `timeout` every answer carries: seconds before the client should ask again when it hears nothing.
@@ -29,7 +30,7 @@ extension ServerBackend {
                 return .channelDifferenceEmpty(
                     .init(final: true, pts: Int32(truncatingIfNeeded: channel.pts), timeout: timeout))
             }
-            if channel.pts - from > Self.channelDifferenceTooLongGap {
+            if channel.pts - from > channelDifferenceTooLongGap {
                 return try channelDifferenceTooLong(access, caller: caller, tx: tx)
             }
             let limit = min(max(Int(call.limit), 1), Self.channelDifferenceLimit)

@@ -51,6 +51,9 @@ public final class ServerBackend: Sendable {
     let exportedAuthorizations: ExportedAuthorizations
     /// The server's sticker set, once `prepareStickerSet` stored it.
     let preparedStickerSet = PreparedStickerSet()
+    /// A channel member further behind than this many channel updates gets `channelDifferenceTooLong`
+    /// (`BackendBootstrap.Configuration.channelDifferenceGap`).
+    let channelDifferenceTooLongGap: Int64
     /// Who is online now (`ServerBackend+Presence`).
     let presences = Presences()
     /// Sends scheduled messages when they are due (`startSendingScheduledMessages`).
@@ -62,8 +65,10 @@ public final class ServerBackend: Sendable {
         codes: LoginCodes = LoginCodes(),
         flood: FloodControl = FloodControl(),
         logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, pushDirectory: URL? = nil
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, pushDirectory: URL? = nil,
+        channelDifferenceGap: Int64 = ServerBackend.defaultChannelDifferenceGap
     ) {
+        channelDifferenceTooLongGap = max(1, channelDifferenceGap)
         self.pushFiles = pushDirectory.map { PushFiles(directory: $0) }
         self.store = store
         self.files = files

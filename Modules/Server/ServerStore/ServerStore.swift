@@ -121,6 +121,21 @@ public final class ServerStore: @unchecked Sendable {
         return try job.outcome()
     }
 
+    /// What the store has written since it was opened.
+    public struct WriteStatistics: Sendable, Equatable {
+        /// Transactions committed (each a group commit of one or more writes).
+        public var commits = 0
+        /// `write` calls whose work committed (a body that threw is not counted).
+        public var writes = 0
+    }
+
+    private let statisticsLock = NSLock()
+    private var statistics = WriteStatistics()
+
+    /// Transactions and writes committed since the store was opened: what a test counts to show that a piece of work
+    /// is one write, however many rows or recipients it has.
+    public var writeStatistics: WriteStatistics { statisticsLock.withLock { statistics } }
+
     private let writers = NSCondition()
     private var pendingWrites: [any PendingWrite] = []
     private var committing = false
@@ -186,6 +201,11 @@ public final class ServerStore: @unchecked Sendable {
             for write in batch { write.fail(Failure.database(error)) }
             return
         }
+        let succeeded = batch.filter(\.succeeded).count
+        statisticsLock.withLock {
+            statistics.commits += 1
+            statistics.writes += succeeded
+        }
         for write in batch { write.committed() }
     }
 }
@@ -199,6 +219,8 @@ private protocol PendingWrite: AnyObject {
     func fail(_ error: any Error)
     /// The transaction committed: the after-commit work runs.
     func committed()
+    /// The body ran and did not throw.
+    var succeeded: Bool { get }
 }
 
 private final class WriteJob<T>: PendingWrite, @unchecked Sendable {
@@ -225,6 +247,10 @@ private final class WriteJob<T>: PendingWrite, @unchecked Sendable {
     }
 
     func fail(_ error: any Error) { result = .failure(error) }
+
+    var succeeded: Bool {
+        if case .success = result { true } else { false }
+    }
 
     func committed() {
         if case .success(let value) = result { afterCommit(value) }

@@ -5,6 +5,7 @@ import NIOCore
 public import NIOPosix
 public import Network
 public import ServerAPI
+public import ServerStore
 public import TelegramApi
 
 /// A tg-server backend in the test's own process (MTProtoServer over a real ServerStore in a temporary folder, DCs
@@ -31,11 +32,13 @@ public final class BackendServer: @unchecked Sendable {
 
     /// Starts the server; `flood` sets its sending budget and test floods (the default has the budget off);
     /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start; `limits` are the
-    /// server's bounds (timeouts, caps); `pushDirectory` is tg-server's `--push-dir`; `restartable` allows `restart()`.
+    /// server's bounds (timeouts, caps); `pushDirectory` is tg-server's `--push-dir`; `restartable` allows `restart()`;
+    /// `channelDifferenceGap` is tg-server's `--channel-difference-gap`.
     public init(
         flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false,
         limits: ServerLimits = ServerLimits(),
-        pushDirectory: URL? = nil, restartable: Bool = false
+        pushDirectory: URL? = nil, restartable: Bool = false,
+        channelDifferenceGap: Int64 = ServerBackend.defaultChannelDifferenceGap
     ) async throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         serverGroup = restartable ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : nil
@@ -43,7 +46,7 @@ public final class BackendServer: @unchecked Sendable {
         bootstrap = try BackendBootstrap(
             .init(
                 directory: directory, flood: flood, stickerSet: stickerSet ? .required : .notServed,
-                pushDirectory: pushDirectory))
+                pushDirectory: pushDirectory, channelDifferenceGap: channelDifferenceGap))
         self.limits = limits
         running = try await bootstrap.startServer(
             .init(dataDirectory: directory, limits: limits), group: serverGroup ?? group)
@@ -69,6 +72,9 @@ public final class BackendServer: @unchecked Sendable {
             running = restarted
         }
     }
+
+    /// The server's database (what a benchmark or test counts or fills directly).
+    public var store: ServerStore { bootstrap.store }
 
     /// Writes the server's public key as PKCS#1 PEM (what Telethon's `rsa.add_key` reads) to `path`.
     public func writePublicKeyPEM(to path: String) throws {

@@ -93,6 +93,19 @@ extension Account {
         return link
     }
 
+    /// The invite links this account made to `peerId`'s chat, newest first, at most `limit`
+    /// (`messages.getExportedChatInvites` with `admin_id` self); `revoked`: the revoked ones instead.
+    public func inviteLinks(
+        _ peerId: PeerId, revoked: Bool = false, limit: Int32 = 100
+    ) async throws(PeerActionError) -> [InviteLink] {
+        let peer = try storedInputPeer(peerId)
+        let answer = try await peerActionRequest(
+            Api.functions.messages.getExportedChatInvites(
+                revoked: revoked, peer: peer, adminId: .inputUserSelf, limit: limit))
+        guard case .exportedChatInvites(let value) = answer else { return [] }
+        return value.invites.compactMap(InviteLink.init)
+    }
+
     /// Revokes `link` of `peerId`'s chat; returns it as revoked.
     public func revokeInviteLink(_ peerId: PeerId, link: String) async throws(PeerActionError) -> InviteLink {
         let peer = try storedInputPeer(peerId)

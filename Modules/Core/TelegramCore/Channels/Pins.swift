@@ -18,12 +18,14 @@ extension Account {
                     silent: silent, pmOneside: oneSide, peer: peer, id: messageId.id)))
     }
 
-    /// Unpins `messageId` (no service message).
-    public func unpin(_ messageId: MessageId) async throws(PeerActionError) {
+    /// Unpins `messageId` (no service message); `oneSide`: in a private chat, for oneself only (the other side keeps
+    /// its pin).
+    public func unpin(_ messageId: MessageId, oneSide: Bool = false) async throws(PeerActionError) {
         let peer = try storedInputPeer(messageId.peerId)
         try applyActionUpdates(
             try await peerActionRequest(
-                Api.functions.messages.updatePinnedMessage(unpin: true, peer: peer, id: messageId.id)))
+                Api.functions.messages.updatePinnedMessage(
+                    unpin: true, pmOneside: oneSide, peer: peer, id: messageId.id)))
     }
 
     /// Unpins every pinned message of `peerId`'s chat for everyone, asking again while the server says more remain

@@ -52,7 +52,20 @@ extension AccountStateManager.Environment {
                         force: false, channel: channel, filter: .channelMessagesFilterEmpty, pts: pts, limit: 100))
                     |> mapError { .network("\($0)") }
             },
-            didResetChats: didResetChats)
+            didResetChats: didResetChats,
+            getChannelPts: { channels in
+                network.requestSignal(
+                    Api.functions.messages.getPeerDialogs(
+                        peers: channels.compactMap { channel -> Api.InputDialogPeer? in
+                            guard case .inputChannel(let input) = channel else { return nil }
+                            return .inputDialogPeer(
+                                .init(
+                                    peer: .inputPeerChannel(
+                                        .init(channelId: input.channelId, accessHash: input.accessHash))))
+                        }))
+                    |> map { ChannelPtsCheck.dialogPts($0) }
+                    |> mapError { .network("\($0)") }
+            })
     }
 
 }

@@ -30,6 +30,9 @@ public final class AccountStateManager: @unchecked Sendable {
             (@Sendable (Api.InputChannel, Int32) -> Signal<Api.updates.ChannelDifference, StateManagerError>)?
         /// Called after `differenceTooLong` marked the chats' holes: the chat list's first page should be fetched again.
         public var didResetChats: @Sendable () -> Void
+        /// The server's pts of each of these channels (`messages.getPeerDialogs`), asked after a catch-up so a
+        /// channel `updates.getDifference` did not name is caught up too (`ChannelPtsCheck`). `nil`: not asked.
+        public var getChannelPts: (@Sendable ([Api.InputChannel]) -> Signal<[Int64: Int32], StateManagerError>)?
 
         public init(
             updates: Signal<Api.Updates?, NoError>,
@@ -38,13 +41,15 @@ public final class AccountStateManager: @unchecked Sendable {
             getChannelDifference: (
                 @Sendable (Api.InputChannel, Int32) -> Signal<Api.updates.ChannelDifference, StateManagerError>
             )? = nil,
-            didResetChats: @escaping @Sendable () -> Void = {}
+            didResetChats: @escaping @Sendable () -> Void = {},
+            getChannelPts: (@Sendable ([Api.InputChannel]) -> Signal<[Int64: Int32], StateManagerError>)? = nil
         ) {
             self.updates = updates
             self.getState = getState
             self.getDifference = getDifference
             self.getChannelDifference = getChannelDifference
             self.didResetChats = didResetChats
+            self.getChannelPts = getChannelPts
         }
     }
 
@@ -66,6 +71,8 @@ public final class AccountStateManager: @unchecked Sendable {
         public var differences = 0
         /// `updates.getChannelDifference` calls, every channel's.
         public var channelDifferences = 0
+        /// Channels found behind by the check after a catch-up (`ChannelPtsCheck`), not named by the difference.
+        public var channelsFoundBehind = 0
         public var storedMessages = 0
         /// Updates of a kind neither applied nor deliberately ignored, by constructor (`UpdateBatchApplier`'s
         /// `Summary.unhandled`): a test asserts none were dropped.
@@ -93,6 +100,10 @@ public final class AccountStateManager: @unchecked Sendable {
     private let wakeDisposable = MetaDisposable()
     /// Each channel's difference request or retry timer (on the queue).
     private var channelRequests: [Int64: Disposable] = [:]
+    /// The channel pts checks under way (`ChannelPtsCheck`; on the queue).
+    private var channelChecks: [Disposable] = []
+    /// The difference under way began a catch-up (a start or a new session): the channels are checked after it.
+    private var checkChannelsAfterDifference = false
     private let statisticsValue = LockedValue(Statistics())
     private let appliedPipe = ValuePipe<UpdateBatchApplier.Summary>()
     private let stateValue = Promise<UpdatesState?>(nil)
@@ -123,6 +134,7 @@ public final class AccountStateManager: @unchecked Sendable {
         updatesDisposable.dispose()
         requestDisposable.dispose()
         wakeDisposable.dispose()
+        for check in channelChecks { check.dispose() }
         for request in channelRequests.values { request.dispose() }
     }
 
@@ -173,6 +185,7 @@ public final class AccountStateManager: @unchecked Sendable {
         }
         if let state = stored?.state {
             begin(with: state)
+            checkChannelsAfterDifference = true
             fetchDifference(from: state)
         } else {
             requestInitialState()
@@ -187,6 +200,9 @@ public final class AccountStateManager: @unchecked Sendable {
             wakeDisposable.set(nil)
             for request in channelRequests.values { request.dispose() }
             channelRequests = [:]
+            for check in channelChecks { check.dispose() }
+            channelChecks = []
+            checkChannelsAfterDifference = false
             sequencer = nil
             pending = []
             differenceAgain = false
@@ -202,9 +218,8 @@ public final class AccountStateManager: @unchecked Sendable {
     /// Asks for what channel `channelId` has that this account has not heard of: `updates.getChannelDifference` from
     /// its stored pts, through the channel's sequence as an `updateChannelTooLong` would (nothing new is asked while
     /// its difference is out; a channel not stored cannot be asked). Telegram-iOS polls a channel whose chat is open
-    /// the same way (`AccountStateManager`'s channel polling): the common difference names only channels changed since
-    /// the account's date, to the second, so a post made in the second the account last heard from the server is
-    /// found only so. Returns once the request is under way (`isUpdating` stays true until it is applied).
+    /// the same way (`AccountStateManager`'s channel polling). Returns once the request is under way (`isUpdating`
+    /// stays true until it is applied).
     public func pollChannel(_ channelId: Int64) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { [self] in
@@ -272,6 +287,7 @@ public final class AccountStateManager: @unchecked Sendable {
     /// While a `getState` or a difference is under way, one more difference follows it (the server may have answered
     /// it before the lost pushes).
     private func newSession() {
+        checkChannelsAfterDifference = true
         guard let sequencer else {
             differenceAgain = true
             return
@@ -343,6 +359,10 @@ public final class AccountStateManager: @unchecked Sendable {
                         } else {
                             self.updateIsUpdating()
                             self.caughtUp.set(true)
+                            if self.checkChannelsAfterDifference {
+                                self.checkChannelsAfterDifference = false
+                                self.checkChannels()
+                            }
                         }
                     }
                 },
@@ -359,11 +379,16 @@ public final class AccountStateManager: @unchecked Sendable {
     }
 
     private func perform(_ actions: [UpdateSequencer.Action]) {
-        // A slice's batch comes with the request for the next slice: ask first, so the server prepares the next
-        // slice while this one is written (the answer waits on this queue until the write is done).
-        let ordered =
-            actions.filter { if case .fetchDifference = $0 { true } else { false } }
-            + actions.filter { if case .fetchDifference = $0 { false } else { true } }
+        // A slice's batch comes with the request for the next slice (the common difference's or a channel's): ask
+        // first, so the server prepares the next slice while this one is written (the answer waits on this queue until
+        // the write is done).
+        let asks = { (action: UpdateSequencer.Action) -> Bool in
+            switch action {
+            case .fetchDifference, .fetchChannelDifference: true
+            default: false
+            }
+        }
+        let ordered = actions.filter(asks) + actions.filter { !asks($0) }
         for action in ordered {
             switch action {
             case .apply(let batch):
@@ -424,6 +449,46 @@ public final class AccountStateManager: @unchecked Sendable {
                         self.sequencer!.channelDifferenceFailed(channelId: channelId, now: self.queue.currentTime))
                 }
             })
+    }
+
+    /// Asks the server's pts of every stored channel (`ChannelPtsCheck`, 100 a call) and catches up on each one found
+    /// behind, as an `updateChannelTooLong` with the server's pts would.
+    private func checkChannels() {
+        guard let getChannelPts = environment.getChannelPts else { return }
+        let stored: [ChannelPtsCheck.Stored]
+        do {
+            stored = try postbox.readTransactionSync { tx in try ChannelPtsCheck.storedChannels(tx) }
+        } catch {
+            fail(.storage("\(error)"))
+            return
+        }
+        // A newer catch-up's check replaces one still under way.
+        for check in channelChecks { check.dispose() }
+        channelChecks = []
+        for start in stride(from: 0, to: stored.count, by: ChannelPtsCheck.batch) {
+            let part = stored[start..<min(start + ChannelPtsCheck.batch, stored.count)]
+            channelChecks.append(
+                (getChannelPts(part.map(\.input)) |> enqueued(on: queue)).start(
+                    next: { [weak self] serverPts in
+                        guard let self, self.sequencer != nil else { return }
+                        do {
+                            let behind = try self.postbox.readTransactionSync { tx in
+                                try ChannelPtsCheck.behind(serverPts, tx)
+                            }
+                            self.statisticsValue.withLock { $0.channelsFoundBehind += behind.count }
+                            for (channelId, pts) in behind {
+                                self.receive(
+                                    .updateShort(
+                                        .init(
+                                            update: .updateChannelTooLong(.init(channelId: channelId, pts: pts)),
+                                            date: 0)))
+                            }
+                        } catch {
+                            self.fail(.storage("\(error)"))
+                        }
+                    },
+                    error: { [weak self] error in self?.fail(error) }))
+        }
     }
 
     /// "Updating…" while the common difference or any channel's is being fetched.

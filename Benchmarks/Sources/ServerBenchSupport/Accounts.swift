@@ -1,19 +1,23 @@
-import Network
+public import Network
 import TelegramApi
 
 /// Signing a benchmark client up with a Telegram test number (99966 2 YYYY: DC 2, code 22222).
-enum Accounts {
-    struct SignedUp: Sendable {
-        let connection: MTProtoConnection
-        let userId: Int64
-        let accessHash: Int64
+public enum Accounts {
+    /// A signed-up account: its connection, its user id and its access hash (as it sees itself).
+    public struct SignedUp: Sendable {
+        public let connection: MTProtoConnection
+        public let userId: Int64
+        public let accessHash: Int64
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    /// A sign-up step that answered something else than expected.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
-    static func signUp(_ connection: MTProtoConnection, number: Int) async throws -> SignedUp {
+    /// Signs `connection` up as test number 99966 2 `number` ("Bench <number>").
+    public static func signUp(_ connection: MTProtoConnection, number: Int) async throws -> SignedUp {
         let phone = "999662" + String(format: "%04d", number)
         let sent = try await connection.invoke(
             Api.functions.auth.sendCode(phoneNumber: phone, apiId: 1, apiHash: "", settings: .codeSettings(.init())))

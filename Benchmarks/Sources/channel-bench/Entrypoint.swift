@@ -1,0 +1,120 @@
+import BenchmarkSupport
+import Foundation
+import SyncCoreApi
+import TelegramCore
+
+/// Supergroups and channels on tg-server and in TelegramCore: one post fanned out to 1,000 online members (latency to
+/// each member, server CPU per delivered update), 50,000 posts caught up through `updates.getChannelDifference` into
+/// Postbox (against Postbox's own insert and against Telethon 1.45 + cryptg), and `channels.getParticipants` paged over
+/// 10,000 members (server time per page).
+@main
+enum ChannelBench {
+    static func main() async throws {
+        checkCommandLine(
+            """
+            usage: channel-bench
+
+            Supergroups and channels: one post to a 1,000-member supergroup (latency to each member, server CPU per
+            delivered update), 50,000 channel posts caught up into Postbox against Postbox's own insert and Telethon 1.45
+            + cryptg, and channels.getParticipants over 10,000 members. Needs the release tg-server and the venv
+            (`make bench BENCH=channel-bench` builds and finds both). Environment: CHANNEL_BENCH=fanout,catchup,participants
+            picks the parts; CHANNEL_BENCH_ROUNDS=N the rounds (default 3).
+            """)
+        printMachine()
+        registerTelegramCoreTypes()
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let parts = Set(
+            (environment["CHANNEL_BENCH"] ?? "fanout,catchup,participants").split(separator: ",").map(String.init))
+        let rounds = Int(environment["CHANNEL_BENCH_ROUNDS"] ?? "") ?? 3
+
+        if parts.contains("fanout") {
+            let result = try await PostFanOut.run(members: 1_000, posts: 20, rounds: rounds)
+            print(
+                "\n### One post to a supergroup of \(result.members) online members (release tg-server process, members in this process)\n"
+            )
+            print(
+                "| round | posts | delivered | p50 ms | p99 ms | slowest member per post, median ms | server CPU per delivered update |"
+            )
+            print("|---:|---:|---:|---:|---:|---:|---:|")
+            for (index, round) in result.rounds.enumerated() {
+                print(
+                    String(
+                        format: "| %d | %d | %d | %.1f | %.1f | %.1f | %.1f µs |", index + 1, result.posts,
+                        round.delivered,
+                        percentile(round.latencies, 0.5) * 1000, percentile(round.latencies, 0.99) * 1000,
+                        percentile(round.lastMember, 0.5) * 1000,
+                        round.serverCPU / Double(max(1, round.delivered)) * 1e6))
+            }
+            let p50 = result.rounds.map { percentile($0.latencies, 0.5) * 1000 }
+            let p99 = result.rounds.map { percentile($0.latencies, 0.99) * 1000 }
+            let cpu = result.rounds.map { $0.serverCPU / Double(max(1, $0.delivered)) * 1e6 }
+            print(
+                "\nmedian (min–max) of \(result.rounds.count) rounds: p50 \(spread(p50)) ms, p99 \(spread(p99)) ms "
+                    + "(goal ≤ 250 ms), server CPU per delivered update \(spread(cpu)) µs (goal ≤ 20 µs)")
+        }
+
+        if parts.contains("catchup") {
+            let posts = Int(environment["CHANNEL_BENCH_POSTS"] ?? "") ?? 50_000
+            let results = try await ChannelCatchUp.run(posts: posts, rounds: rounds)
+            print(
+                "\n### Catch-up of \(posts) channel posts (in-process tg-server; rounds interleave the three sides)\n")
+            print(
+                "| round | ours: getChannelDifference into Postbox | Postbox's own insert, 1,000 a transaction | the same, 100 a transaction | Telethon 1.45 + cryptg | vs insert | vs insert by 100 | vs Telethon | channel differences | in batch transactions |"
+            )
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for (index, round) in results.enumerated() {
+                print(
+                    String(
+                        format:
+                            "| %d | %.1f k msgs/s | %.1f k msgs/s | %.1f k msgs/s | %.1f k msgs/s | %.2f× | %.2f× | %.2f× | %d | %.2f of %.2f s |",
+                        index + 1, round.ours.throughput / 1000, round.bulk.throughput / 1000,
+                        round.bulkBySlice.throughput / 1000, round.telethon.throughput / 1000,
+                        round.ours.throughput / round.bulk.throughput,
+                        round.ours.throughput / round.bulkBySlice.throughput,
+                        round.ours.throughput / round.telethon.throughput, round.channelDifferences, round.applySeconds,
+                        round.ours.seconds))
+            }
+            let vsBulk = results.map { $0.ours.throughput / $0.bulk.throughput }
+            let vsTelethon = results.map { $0.ours.throughput / $0.telethon.throughput }
+            let vsSlices = results.map { $0.ours.throughput / $0.bulkBySlice.throughput }
+            print(
+                "\nmedian (min–max) of \(results.count) rounds: ours/insert \(spread(vsBulk))× (goal ≥ 0.5×), "
+                    + "ours/insert by 100 \(spread(vsSlices))×, "
+                    + "ours/Telethon \(spread(vsTelethon))× (goal ≥ 2×); every side's posts matched the writer's "
+                    + "(count and SHA-256 of id and text)")
+        }
+
+        if parts.contains("participants") {
+            let result = try ParticipantPages.run(members: 10_000, passes: max(rounds, 5))
+            print(
+                String(
+                    format:
+                        "\n### channels.getParticipants over %d members, limit 200 (%.1f s to sign up and invite them)\n",
+                    result.members, result.setupSeconds))
+            print("| pages | per page, median (min–max) | first page (offset 0), median | last page, median |")
+            print("|---:|---:|---:|---:|")
+            print(
+                "| \(result.pages.count) | \(spread(result.pages.map { $0 * 1000 })) ms | "
+                    + String(
+                        format: "%.2f ms | %.2f ms |", percentile(result.firstPages, 0.5) * 1000,
+                        percentile(result.lastPages, 0.5) * 1000))
+        }
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+
+    /// "median (min–max)".
+    static func spread(_ values: [Double]) -> String {
+        let sorted = values.sorted()
+        guard let first = sorted.first, let last = sorted.last else { return "-" }
+        return String(format: "%.2f (%.2f–%.2f)", percentile(sorted, 0.5), first, last)
+    }
+}
