@@ -28,12 +28,13 @@ import Testing
         case .config(let config):
             #expect(config.thisDc == 2)
             #expect(config.date == 1_800_000_000)
-            let ports = config.dcOptions.map { option -> Int32 in
+            let ports = config.dcOptions.map { option -> String in
                 switch option {
-                case .dcOption(let o): return o.port
+                case .dcOption(let o): return "\(o.id):\(o.port)\(o.mediaOnly ? " media" : "")"
                 }
             }
-            #expect(ports == [5001, 5002])
+            // Each DC's address first (a client that takes a DC's first option gets it), then as media-only.
+            #expect(ports == ["1:5001", "2:5002", "1:5001 media", "2:5002 media"])
         }
     }
 

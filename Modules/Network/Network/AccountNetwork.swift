@@ -68,6 +68,16 @@ public actor AccountNetwork {
     }
     private nonisolated let open = OpenConnections()
     private var imports: [Int32: Task<Void, any Error>] = [:]
+    /// Media sessions' addresses where `help.getConfig` names media-only ones (else they use `datacenters`).
+    public private(set) var mediaDatacenters: [Int32: MTProtoConnection.Endpoint] = [:]
+    /// Whether this machine's network has IPv6 (IPv6 `dc_options` are used only then).
+    private let ipv6Available: Bool
+    /// Whether the network asks for `help.getConfig` once its main DC is connected and again when it expires.
+    private let refreshesConfiguration: Bool
+    /// When the configuration last fetched expires (`config.expires`), and how many were fetched.
+    public private(set) var configExpires: Double?
+    public private(set) var configRefreshes = 0
+    private var configRefresh: Task<Void, Never>?
     private var exchanges: [Int32: Task<AuthKeyExchangeResult, any Error>] = [:]
     private let loggedOutValue = ValuePromise(false, ignoreRepeated: true)
     private let updatingValue = ValuePromise(false, ignoreRepeated: true)
@@ -96,9 +106,11 @@ public actor AccountNetwork {
     public init(
         datacenters: [Int32: MTProtoConnection.Endpoint], defaultMainDc: Int32, publicKeys: [RSAPublicKey],
         store: any NetworkKeyStore, group: any EventLoopGroup, options: DatacenterConnection.Options = .init(),
-        forwardSecrecy: ForwardSecrecy? = nil
+        forwardSecrecy: ForwardSecrecy? = nil, refreshesConfiguration: Bool = false, ipv6Available: Bool = false
     ) {
         self.forwardSecrecy = forwardSecrecy
+        self.refreshesConfiguration = refreshesConfiguration
+        self.ipv6Available = ipv6Available
         self.datacenters = datacenters
         self.publicKeys = publicKeys
         self.store = store
@@ -121,28 +133,73 @@ public actor AccountNetwork {
         }
     }
 
-    /// Asks the main DC for `help.getConfig` and adopts its `dc_options` (IPv4, not media-only or CDN), keeping them
-    /// in the store so the next start knows them.
+    /// Asks the main DC for `help.getConfig` and adopts its `dc_options` for every DC, honouring their flags
+    /// (`DatacenterOption.choose`: media-only addresses for media sessions, IPv6 only where the network has it, never
+    /// a CDN's, obfuscation where an address requires it), keeping the generic addresses in the store so the next
+    /// start knows them; remembers `expires`, and with `refreshesConfiguration` asks again then. Connections to DCs
+    /// whose address changed are dropped.
     public func refreshDatacenters() async throws {
         let config = try await request(Api.functions.help.getConfig())
         guard case .config(let value) = config else { return }
+        configRefreshes += 1
+        configExpires = Double(value.expires)
+        scheduleConfigRefresh()
+        let options = value.dcOptions.compactMap(DatacenterOption.init)
+        let proxied = datacenters.values.contains { $0.proxy != nil }
         var learnt: [Int32: DatacenterAddress] = [:]
-        for case .dcOption(let option) in value.dcOptions where !option.ipv6 && !option.mediaOnly && !option.cdn {
-            if learnt[option.id] == nil {
-                learnt[option.id] = DatacenterAddress(host: option.ipAddress, port: Int(option.port))
+        var changed: Set<Int32> = []
+        let template = datacenters[mainDc] ?? datacenters.values.first
+        for dc in Set(options.map(\.dcId)) {
+            let base = datacenters[dc] ?? template
+            if let generic = DatacenterOption.choose(
+                options, dc: dc, media: false, ipv6Available: ipv6Available, throughProxy: proxied
+            ).first {
+                let endpoint = generic.endpoint(
+                    from: base ?? MTProtoConnection.Endpoint(host: generic.host, port: generic.port, dcId: dc))
+                if datacenters[dc] != endpoint { changed.insert(dc) }
+                datacenters[dc] = endpoint
+                learnt[dc] = DatacenterAddress(host: generic.host, port: generic.port)
+            }
+            if let media = DatacenterOption.choose(
+                options, dc: dc, media: true, ipv6Available: ipv6Available, throughProxy: proxied
+            ).first, media.mediaOnly, let generic = datacenters[dc] {
+                mediaDatacenters[dc] = media.endpoint(from: generic)
+            } else {
+                mediaDatacenters[dc] = nil
             }
         }
         guard !learnt.isEmpty else { return }
         store.setDatacenterAddresses(learnt)
-        let template = datacenters[mainDc] ?? datacenters.values.first
-        for (dc, address) in learnt {
-            var endpoint =
-                datacenters[dc] ?? template
-                ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
-            endpoint.host = address.host
-            endpoint.port = address.port
-            endpoint.dcId = dc
-            datacenters[dc] = endpoint
+        dropConnections(to: changed.subtracting([mainDc]))
+    }
+
+    /// Fetches the configuration when none was fetched yet or it has expired at `now`; returns whether it asked.
+    @discardableResult
+    public func refreshDatacentersIfDue(now: Double? = nil) async throws -> Bool {
+        let now = now ?? Date().timeIntervalSince1970
+        if let configExpires, now < configExpires { return false }
+        try await refreshDatacenters()
+        return true
+    }
+
+    /// With `refreshesConfiguration`: one task that sleeps until the configuration expires, then fetches it again.
+    private func scheduleConfigRefresh() {
+        guard refreshesConfiguration, let configExpires else { return }
+        configRefresh?.cancel()
+        let delay = max(1, configExpires - Date().timeIntervalSince1970)
+        configRefresh = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(delay))
+            guard !Task.isCancelled, let self else { return }
+            _ = try? await self.refreshDatacentersIfDue()
+        }
+    }
+
+    /// Forgets the connections to `dcs` (they connect again, to their new addresses, on the next call).
+    private func dropConnections(to dcs: Set<Int32>) {
+        for (slot, task) in connections where dcs.contains(slot.dc) {
+            connections[slot] = nil
+            open.set(nil, for: slot)
+            Task { if let connection = try? await task.value { await connection.close() } }
         }
     }
 
@@ -196,11 +253,7 @@ public actor AccountNetwork {
         var stored = store.datacenterAddresses() ?? [:]
         stored.merge(learnt) { $1 }
         store.setDatacenterAddresses(stored)
-        for (slot, task) in connections where changed.contains(slot.dc) {
-            connections[slot] = nil
-            open.set(nil, for: slot)
-            Task { if let connection = try? await task.value { await connection.close() } }
-        }
+        dropConnections(to: changed)
         return changed
     }
 
@@ -412,7 +465,8 @@ public actor AccountNetwork {
             Task { await connection.close() }
             return try await self.connection(dc: dc, purpose: purpose)
         }
-        guard let endpoint = datacenters[dc] else { throw NetworkError.transport(code: -404) }
+        guard let generic = datacenters[dc] else { throw NetworkError.transport(code: -404) }
+        let endpoint = purpose == .media ? mediaDatacenters[dc] ?? generic : generic
         let key: AuthKeyExchangeResult
         if purpose == .media {
             // The key comes from the generic connection (made once per DC).
@@ -437,6 +491,11 @@ public actor AccountNetwork {
             let connection = try await task.value
             // Still the slot's connection (not forgotten while it opened): later requests may go to it directly.
             if connections[slot] == task { open.set(connection, for: slot) }
+            // At start: the configuration is asked for once the main DC answers (Telegram's clients call
+            // help.getConfig first thing), in the background.
+            if refreshesConfiguration, dc == mainDc, purpose == .generic, configExpires == nil, configRefresh == nil {
+                configRefresh = Task { [weak self] in _ = try? await self?.refreshDatacentersIfDue() }
+            }
             return connection
         } catch {
             connections[slot] = nil
@@ -524,6 +583,8 @@ public actor AccountNetwork {
     /// shut down by then (`tg` crashed at exit on SwiftNIO's leaked-promise check).
     public func close() async {
         closed.withLock { $0 = true }
+        configRefresh?.cancel()
+        configRefresh = nil
         open.removeAll()
         for task in connections.values {
             if let connection = try? await task.value { await connection.close() }

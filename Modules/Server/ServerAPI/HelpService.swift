@@ -19,7 +19,7 @@ public struct HelpService: Sendable {
         return .config(
             .init(
                 date: date, expires: date + 3600, testMode: false, thisDc: thisDc,
-                dcOptions: dataCenters.map { .dcOption(.init(id: $0.id, ipAddress: $0.host, port: Int32($0.port))) },
+                dcOptions: dcOptions,
                 dcTxtDomainName: "localhost", chatSizeMax: 200, megagroupSizeMax: 200_000, forwardedCountMax: 100,
                 onlineUpdatePeriodMs: 210_000, offlineBlurTimeoutMs: 5000, offlineIdleTimeoutMs: 30_000,
                 onlineCloudTimeoutMs: 300_000, notifyCloudDelayMs: 30_000, notifyDefaultDelayMs: 1500,
@@ -29,6 +29,13 @@ public struct HelpService: Sendable {
                 callConnectTimeoutMs: 30_000, callPacketTimeoutMs: 10_000, meUrlPrefix: "https://t.me/",
                 captionLengthMax: Int32(TextLimit.caption.maximum), messageLengthMax: Int32(TextLimit.message.maximum),
                 webfileDcId: 4))
+    }
+
+    /// Each DC's address, then the same address as media-only (Telegram lists separate media addresses; a client
+    /// that takes the first address of a DC, as Telethon does, gets the generic one).
+    var dcOptions: [Api.DcOption] {
+        dataCenters.map { .dcOption(.init(id: $0.id, ipAddress: $0.host, port: Int32($0.port))) }
+            + dataCenters.map { .dcOption(.init(mediaOnly: true, id: $0.id, ipAddress: $0.host, port: Int32($0.port))) }
     }
 
     /// `help.getNearestDc`: every client is nearest to the DC it asked.

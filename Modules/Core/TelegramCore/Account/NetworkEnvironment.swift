@@ -16,6 +16,9 @@ public struct NetworkEnvironment: Sendable {
     public var apiHash: String
     public var options: DatacenterConnection.Options
     public var forwardSecrecy: AccountNetwork.ForwardSecrecy?
+    /// Whether each account's network asks for `help.getConfig` at start and again when it expires, adopting its
+    /// addresses (`AccountNetwork(refreshesConfiguration:)`). Off where the user named the server's address.
+    public var refreshesConfiguration = false
     /// Makes each account's network instead of the live `AccountNetwork` (a loopback to a server in the same process,
     /// a simulation), given the store that keeps the account's keys and main DC; nil for the live one.
     public var customNetwork: (@Sendable (_ store: any NetworkKeyStore) -> any AccountNetworking)?
@@ -41,6 +44,6 @@ public struct NetworkEnvironment: Sendable {
         if let customNetwork { return customNetwork(store) }
         return AccountNetwork(
             datacenters: datacenters, defaultMainDc: defaultMainDc, publicKeys: publicKeys, store: store, group: group,
-            options: options, forwardSecrecy: forwardSecrecy)
+            options: options, forwardSecrecy: forwardSecrecy, refreshesConfiguration: refreshesConfiguration)
     }
 }
