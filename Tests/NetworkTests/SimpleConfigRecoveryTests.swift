@@ -14,7 +14,7 @@ import Testing
 /// The last link of the discovery chain: an account whose DC addresses are all wrong fetches tg-server's signed
 /// `help.configSimple` from a DNS-JSON answer served by Python's own `http.server`, verifies it, and reaches the
 /// server at the addresses it names. A blob signed by another key, one past its expiry, and a malformed answer are
-/// refused and change nothing.
+/// refused and change nothing; a network given the source recovers by itself on its first call.
 @Suite struct SimpleConfigRecoveryTests {
     /// A DNS JSON answer file served by `python3 -m http.server` on a free port of 127.0.0.1.
     final class AnswerHost {
@@ -106,6 +106,17 @@ import Testing
         switch try await network.request(Api.functions.help.getNearestDc()) {
         case .nearestDc(let nearest): #expect(nearest.thisDc == 2)
         }
+
+        // With the source configured, the first call that finds no DC recovers by itself.
+        let fresh = InMemoryNetworkKeyStore()
+        let recovering = AccountNetwork(
+            datacenters: wrong, defaultMainDc: 2, publicKeys: world.publicKeys, store: fresh, group: world.group,
+            fallback: host.source("good", group: world.group))
+        switch try await recovering.request(Api.functions.help.getNearestDc()) {
+        case .nearestDc(let nearest): #expect(nearest.thisDc == 2)
+        }
+        #expect(fresh.datacenterAddresses()?[2]?.port == ports[2])
+        await recovering.close()
         await host.stop()
         await network.close()
         try await world.close()

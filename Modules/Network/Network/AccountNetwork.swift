@@ -78,6 +78,9 @@ public actor AccountNetwork {
     public private(set) var configExpires: Double?
     public private(set) var configRefreshes = 0
     private var configRefresh: Task<Void, Never>?
+    /// Where the signed fallback configuration is fetched when a DC's address does not answer, and when it last was.
+    private let fallback: SimpleConfigSource?
+    private var lastFallback: Double?
     private var exchanges: [Int32: Task<AuthKeyExchangeResult, any Error>] = [:]
     private let loggedOutValue = ValuePromise(false, ignoreRepeated: true)
     private let updatingValue = ValuePromise(false, ignoreRepeated: true)
@@ -106,8 +109,10 @@ public actor AccountNetwork {
     public init(
         datacenters: [Int32: MTProtoConnection.Endpoint], defaultMainDc: Int32, publicKeys: [RSAPublicKey],
         store: any NetworkKeyStore, group: any EventLoopGroup, options: DatacenterConnection.Options = .init(),
-        forwardSecrecy: ForwardSecrecy? = nil, refreshesConfiguration: Bool = false, ipv6Available: Bool = false
+        forwardSecrecy: ForwardSecrecy? = nil, refreshesConfiguration: Bool = false, ipv6Available: Bool = false,
+        fallback: SimpleConfigSource? = nil
     ) {
+        self.fallback = fallback
         self.forwardSecrecy = forwardSecrecy
         self.refreshesConfiguration = refreshesConfiguration
         self.ipv6Available = ipv6Available
@@ -447,6 +452,31 @@ public actor AccountNetwork {
     /// The session to `dc` for `purpose`, made (with a key, if none is kept) on first use; concurrent callers share
     /// one. Both purposes use the DC's one key, each with its own session.
     public func connection(dc: Int32, purpose: Purpose = .generic) async throws -> DatacenterConnection {
+        do {
+            return try await openOrReuse(dc: dc, purpose: purpose)
+        } catch {
+            // No answer at this DC's address: the last link of the discovery chain, at most once a minute.
+            guard let fallback, Self.isUnreachable(error),
+                lastFallback.map({ Date().timeIntervalSince1970 - $0 >= 60 }) ?? true
+            else { throw error }
+            lastFallback = Date().timeIntervalSince1970
+            guard let changed = try? await recoverDatacenters(using: fallback), changed.contains(dc) else {
+                throw error
+            }
+            return try await openOrReuse(dc: dc, purpose: purpose)
+        }
+    }
+
+    /// Whether `error` says the address did not answer (a refused or timed-out connect, a socket closed under the
+    /// exchange), not that the server answered with an error.
+    static func isUnreachable(_ error: any Error) -> Bool {
+        switch error as? NetworkError {
+        case .connectionClosed, .timedOut, .none: return !(error is CancellationError)
+        default: return false
+        }
+    }
+
+    private func openOrReuse(dc: Int32, purpose: Purpose) async throws -> DatacenterConnection {
         guard !closed.withLock({ $0 }) else { throw NetworkError.connectionClosed }
         let slot = ConnectionKey(dc: dc, purpose: purpose)
         if let existing = connections[slot] {
@@ -463,7 +493,7 @@ public actor AccountNetwork {
                 open.set(nil, for: slot)
             }
             Task { await connection.close() }
-            return try await self.connection(dc: dc, purpose: purpose)
+            return try await self.openOrReuse(dc: dc, purpose: purpose)
         }
         guard let generic = datacenters[dc] else { throw NetworkError.transport(code: -404) }
         let endpoint = purpose == .media ? mediaDatacenters[dc] ?? generic : generic
