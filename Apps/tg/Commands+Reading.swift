@@ -56,7 +56,8 @@ struct History: AsyncParsableCommand {
             let messages = try await HistoryLoading.messages(
                 account, peerId: peerId, limit: limit, timeout: global.timeout)
             let readState = HistoryLoading.readState(account, peerId: peerId)
-            return messages.map { MessageSummary($0, chatName: name, readState: readState) }
+            let names = ChatNames.of(messages, account: account)
+            return messages.map { MessageSummary($0, chatName: name, readState: readState, names: names) }
         }
         if output.json { return try Output.json(summaries) }
         for summary in summaries { print(summary.line()) }
@@ -190,10 +191,7 @@ struct Render: AsyncParsableCommand {
         let peerId = try await resolvePeer(peer, account)
         let view = try await HistoryLoading.viewWithReactions(
             account, peerId: peerId, limit: limit, timeout: global.timeout)
-        let names = Dictionary(
-            view.entries.compactMap { entry in entry.message.author.map { ($0.id, PeerResolver.displayName($0)) } },
-            uniquingKeysWith: { first, _ in first })
-        return (peerId, view, names)
+        return (peerId, view, ChatNames.of(view.entries.map(\.message), account: account))
     }
 
     /// A private chat's presence line ("online", "last seen 5 minutes ago"), from what the history's users carried.
