@@ -93,8 +93,9 @@ struct Watch: AsyncParsableCommand {
             "Print what happens in every chat as it arrives — new and edited messages, deletions, read marks — until SIGINT, --count or --for.",
         discussion: """
             The first line ('watching') says it is listening. With --json, one object per line: {"event": \
-            "new"|"edited"|"deleted"|"read", "chat", "message", "ids", "readUpTo", "readBy": "me"|"them"}, every key on \
-            every line (null where it does not apply).
+            "new"|"edited"|"deleted"|"read"|"typing", "chat", "message", "ids", "readUpTo", "readBy": "me"|"them", \
+            "user", "userName"}, every key on every line (null where it does not apply). Typing notices \
+            ('typing CHAT: NAME is typing…', updateUserTyping) are printed but not counted by --count.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -125,6 +126,7 @@ struct Watch: AsyncParsableCommand {
                     let summary = WatchEventSummary(event) { chatName($0, account) }
                     if json { try? Output.json(summary, pretty: false) } else { print(summary.line) }
                     Output.flush()
+                    if case .typing = event { continue }
                     printed += 1
                     if let count, printed >= count { break }
                 }
