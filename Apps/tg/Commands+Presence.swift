@@ -39,3 +39,33 @@ struct Privacy: AsyncParsableCommand {
         }
     }
 }
+
+/// `tg typing PEER`: tells the chat we are typing (what the interactive client sends while its compose line has text).
+struct Typing: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Tell a chat you are typing (the other side shows 'typing…' for 6 s), or --cancel to stop.",
+        discussion: """
+            messages.setTyping with sendMessageTypingAction (sendMessageCancelAction with --cancel); the other side \
+            gets updateUserTyping ('tg watch' prints it). Prints 'typing in NAME', or with --json {"chat", "typing"}.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The chat: @username, +phone, user:ID, chat:ID, channel:ID or its name.") var peer: String
+    @Flag(help: "Stop: the other side stops showing 'typing…' at once.") var cancel = false
+
+    struct Result: Encodable {
+        var chat: String
+        var typing: Bool
+    }
+
+    func run() async throws {
+        let (chat, name) = try await global.withOnlineAccount { _, account in
+            let peerId = try await resolvePeer(peer, account)
+            try await PresenceCommands.typing(account, peerId, stopped: cancel)
+            return (PeerResolver.handle(peerId), chatName(peerId, account))
+        }
+        if output.json { return try Output.json(Result(chat: chat, typing: !cancel)) }
+        print(cancel ? "stopped typing in \(name)" : "typing in \(name)")
+    }
+}

@@ -56,7 +56,8 @@ struct History: AsyncParsableCommand {
             let messages = try await HistoryLoading.messages(
                 account, peerId: peerId, limit: limit, timeout: global.timeout)
             let readState = HistoryLoading.readState(account, peerId: peerId)
-            return messages.map { MessageSummary($0, chatName: name, readState: readState) }
+            let names = ChatNames.of(messages, account: account)
+            return messages.map { MessageSummary($0, chatName: name, readState: readState, names: names) }
         }
         if output.json { return try Output.json(summaries) }
         for summary in summaries { print(summary.line()) }
@@ -92,8 +93,9 @@ struct Watch: AsyncParsableCommand {
             "Print what happens in every chat as it arrives — new and edited messages, deletions, read marks — until SIGINT, --count or --for.",
         discussion: """
             The first line ('watching') says it is listening. With --json, one object per line: {"event": \
-            "new"|"edited"|"deleted"|"read", "chat", "message", "ids", "readUpTo", "readBy": "me"|"them"}, every key on \
-            every line (null where it does not apply).
+            "new"|"edited"|"deleted"|"read"|"typing", "chat", "message", "ids", "readUpTo", "readBy": "me"|"them", \
+            "user", "userName"}, every key on every line (null where it does not apply). Typing notices \
+            ('typing CHAT: NAME is typing…', updateUserTyping) are printed but not counted by --count.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -124,6 +126,7 @@ struct Watch: AsyncParsableCommand {
                     let summary = WatchEventSummary(event) { chatName($0, account) }
                     if json { try? Output.json(summary, pretty: false) } else { print(summary.line) }
                     Output.flush()
+                    if case .typing = event { continue }
                     printed += 1
                     if let count, printed >= count { break }
                 }
@@ -190,10 +193,7 @@ struct Render: AsyncParsableCommand {
         let peerId = try await resolvePeer(peer, account)
         let view = try await HistoryLoading.viewWithReactions(
             account, peerId: peerId, limit: limit, timeout: global.timeout)
-        let names = Dictionary(
-            view.entries.compactMap { entry in entry.message.author.map { ($0.id, PeerResolver.displayName($0)) } },
-            uniquingKeysWith: { first, _ in first })
-        return (peerId, view, names)
+        return (peerId, view, ChatNames.of(view.entries.map(\.message), account: account))
     }
 
     /// A private chat's presence line ("online", "last seen 5 minutes ago"), from what the history's users carried.

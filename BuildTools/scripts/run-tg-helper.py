@@ -6,6 +6,9 @@
   field KEY             reads a JSON object and prints one key's value
   found                 reads `tg search --json` and prints each message found
   seen FILE             prints how many new messages a `tg watch --json` file holds
+  idof TEXT             the id of the first message of a JSON list whose text holds TEXT (exit 1 if none)
+  read                  "N of M": how many of our messages in a JSON list the other side read (exit 1 unless all)
+  forwarded TEXT        the first forwarded message whose text holds TEXT, with whom it names (exit 1 if none)
   watched FILE          prints a `tg watch --json` file's events, one short line each
   holds TEXT            reads `tg history --json` and prints the line of the first message whose text has TEXT
   views TEXT            reads `tg history --json` and prints the view count of the first message whose text has TEXT
@@ -76,6 +79,8 @@ def short(message):
         return "voice note %ds %s" % (media.get("duration") or 0, json.dumps(text, ensure_ascii=False))
     if kind == "photo":
         return "photo %sx%s%s" % (media.get("width"), media.get("height"), (" " + json.dumps(text, ensure_ascii=False)) if text else "")
+    if message.get("forwardedFromName"):
+        text = "(forwarded from %s) %s" % (message["forwardedFromName"], text)
     return text
 
 
@@ -87,6 +92,8 @@ def main():
             png("%s/%s.png" % (folder, name), 480, 360, pixel)
     elif command == "sent":
         value = json.load(sys.stdin)
+        if isinstance(value, list) and len(value) == 1:
+            value = value[0]  # one forwarded copy
         if isinstance(value, list):
             ids = [m["id"] for m in value]
             caption = next((m["markdown"] for m in value if m.get("markdown")), "")
@@ -121,6 +128,24 @@ def main():
             if sys.argv[2] in (message.get("text") or ""):
                 side = "me" if message["outgoing"] else message["fromName"]
                 print("[%d] %s: %s" % (message["id"], side, short(message)))
+                return
+        sys.exit(1)
+    elif command == "idof":
+        for message in json.load(sys.stdin):
+            if sys.argv[2] in (message.get("text") or ""):
+                print(message["id"])
+                return
+        sys.exit(1)
+    elif command == "read":
+        ours = [m for m in json.load(sys.stdin) if m["outgoing"]]
+        read = [m for m in ours if m.get("read")]
+        print("%d of %d" % (len(read), len(ours)))
+        if not ours or len(read) != len(ours):
+            sys.exit(1)
+    elif command == "forwarded":
+        for message in json.load(sys.stdin):
+            if message.get("forwardedFromName") and sys.argv[2] in (message.get("text") or ""):
+                print("[%d] %s" % (message["id"], short(message)))
                 return
         sys.exit(1)
     elif command == "views":

@@ -4,10 +4,12 @@
 # test numbers, take usernames and find each other by them; Bob's second device (its own --root) signs in and watches;
 # Alice sends markdown, Bob replies and reacts ❤ to it, Alice sends an album of three photos made on the spot, a WebP sticker and an
 # animated .tgs sticker from the server's set, Bob a voice note spoken by espeak-ng; Alice searches "pho" and finds
-# "phở"; the second device must have seen every message; then, while Bob's client runs (it accepts secret chats as
-# Telegram's apps do), Alice opens a secret chat with him and writes in it, Bob's side holds the message, and both
-# key visualizations are printed side by side and must match; Alice creates a public channel and posts in it, Bob
-# joins it by its username and reads the post with its views; both sides are drawn in the terminal and as PNGs.
+# "phở"; the second device must have seen every message; Bob reads the chat and Alice's messages turn ✓✓; then, while
+# Bob's client runs (it accepts secret chats as Telegram's apps do), Alice types (Bob's client shows "typing…"), opens
+# a secret chat with him and writes in it, Bob's side holds the message, and both key visualizations are printed side
+# by side and must match; Alice creates a public channel, posts in it and forwards Bob's reply there, Bob joins it by
+# its username and reads the post with its views and the forward naming him; both sides are drawn in the terminal and
+# as PNGs.
 #
 # Usage: run-tg.sh [--dir DIR]
 #   --dir DIR   where the server's data, the three accounts and the PNGs stay (default .build/run); the
@@ -155,13 +157,28 @@ step "bob's second device saw $seen new messages as they happened:"
 "$python" "$helper" watched "$tmp/bob2.jsonl"
 [ "$seen" -ge 8 ] || fail "bob's second device saw $seen of the 8 messages within 30 s"
 
+# 6b. Bob reads the chat (messages.readHistory): Alice's client gets updateReadHistoryOutbox, her messages ✓✓.
+tg_as bob read @alice_demo >/dev/null
+all_read=""
+for _ in $(seq 1 50); do
+    tg_out alice history @bob_demo --json
+    if read_line=$(echo "$out" | "$python" "$helper" read); then all_read=yes; break; fi
+    sleep 0.2
+done
+[ -n "$all_read" ] || fail "alice's messages were not all marked read after bob read the chat: $read_line"
+step "bob reads the chat: alice's messages are ✓✓ (read by bob: $read_line)"
+
 # 7. A secret chat (end-to-end encrypted): Bob's client runs and accepts it; Alice's message reaches his side; both
-#    key visualizations are the same.
+#    key visualizations are the same. First Alice types: Bob's running client shows it (updateUserTyping).
 touch "$tmp/bob.watch"
 "$bin/tg" --root "$dir/bob" watch >"$tmp/bob.watch" 2>"$tmp/bob.err" &
 watcher=$!
 for _ in $(seq 1 300); do grep -q watching "$tmp/bob.watch" && break; kill -0 $watcher 2>/dev/null || break; sleep 0.1; done
 grep -q watching "$tmp/bob.watch" || fail "bob's client did not start watching: $(cat "$tmp/bob.err")"
+tg_as alice typing @bob_demo >/dev/null
+for _ in $(seq 1 100); do grep -q 'is typing' "$tmp/bob.watch" && break; kill -0 $watcher 2>/dev/null || break; sleep 0.1; done
+typing=$(grep -m1 'is typing' "$tmp/bob.watch") || fail "bob's client did not see alice typing: $(cat "$tmp/bob.err")"
+step "alice types to @bob_demo (messages.setTyping); bob's client shows: $typing"
 tg_out alice secret @bob_demo --json
 secret=$(echo "$out" | "$python" "$helper" field chat)
 step "alice starts a secret chat with @bob_demo: $secret, accepted by bob's running client"
@@ -185,12 +202,18 @@ channel=$(echo "$out" | "$python" "$helper" field chat)
 step "alice creates the channel $channel, public as @alice_notes"
 tg_out alice send "$channel" '**Phở** at 8, by the lake 🍜' --json
 step "alice posts in $channel: $(echo "$out" | sent)"
+tg_out alice history @bob_demo --json
+reply_id=$(echo "$out" | "$python" "$helper" idof "works") || fail "alice's chat lacks bob's reply"
+tg_out alice forward @bob_demo "$reply_id" "$channel" --json
+step "alice forwards bob's reply $reply_id into $channel (messages.forwardMessages): $(echo "$out" | sent)"
 tg_out bob join @alice_notes --json
 step "bob joins @alice_notes by its username"
 tg_out bob history "$channel" --json
 line=$(echo "$out" | "$python" "$helper" holds "by the lake") || fail "bob does not see alice's post in $channel"
 views=$(echo "$out" | "$python" "$helper" views "by the lake")
 step "bob reads it: $line (👁 $views)"
+line=$(echo "$out" | "$python" "$helper" forwarded "works") || fail "bob does not see the forward naming him in $channel"
+step "and the forward: $line"
 step "the channel as bob sees it:"
 tg_as bob render "$channel" --ansi --width "${COLUMNS:-80}"
 

@@ -13,6 +13,7 @@ import Testing
     /// What each migration after 9 added, undone newest first: a database taken back to an older version, as tg-server
     /// left it before the newer migrations existed.
     static let undo: [Int: [String]] = [
+        23: ["DROP INDEX chat_members_by_user"],
         22: ["DROP TABLE poll_votes", "DROP TABLE polls"],
         21: ["DROP TABLE notify_settings"],
         20: ["DROP TABLE scheduled_messages"],
@@ -28,12 +29,15 @@ import Testing
         13: ["ALTER TABLE channels DROP COLUMN photo"],
         12: [
             "ALTER TABLE channels DROP COLUMN slowmode_seconds", "ALTER TABLE channels DROP COLUMN signatures",
-            "ALTER TABLE channels DROP COLUMN default_banned_rights", "ALTER TABLE channel_members DROP COLUMN last_post",
-            "ALTER TABLE channel_messages DROP COLUMN post_author", "ALTER TABLE chats DROP COLUMN default_banned_rights",
+            "ALTER TABLE channels DROP COLUMN default_banned_rights",
+            "ALTER TABLE channel_members DROP COLUMN last_post",
+            "ALTER TABLE channel_messages DROP COLUMN post_author",
+            "ALTER TABLE chats DROP COLUMN default_banned_rights",
         ],
         11: ["DROP TABLE chat_invites", "DROP TABLE chat_invite_importers"],
         10: [
-            "DROP INDEX messages_pinned", "DROP INDEX channel_messages_pinned", "ALTER TABLE messages DROP COLUMN pinned",
+            "DROP INDEX messages_pinned", "DROP INDEX channel_messages_pinned",
+            "ALTER TABLE messages DROP COLUMN pinned",
             "ALTER TABLE channel_messages DROP COLUMN pinned",
         ],
     ]
@@ -48,13 +52,15 @@ import Testing
     }
 
     static func user(_ id: Int64) -> UserRecord {
-        UserRecord(id: id, accessHash: id * 7, phone: "99966\(id)", firstName: "User \(id)", lastName: "", dc: 2, created: 1000)
+        UserRecord(
+            id: id, accessHash: id * 7, phone: "99966\(id)", firstName: "User \(id)", lastName: "", dc: 2, created: 1000
+        )
     }
 
     @Test func migrationsRunOnceAndReopeningKeepsData() throws {
         let (store, folder) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try store.schemaVersion() == ServerStore.knownSchemaVersion && ServerStore.knownSchemaVersion == 22)
+        #expect(try store.schemaVersion() == ServerStore.knownSchemaVersion && ServerStore.knownSchemaVersion == 23)
         try store.write { tx in try tx.insert(Self.user(1)) }
         let reopened = try ServerStore(path: store.path)
         #expect(try reopened.schemaVersion() == ServerStore.knownSchemaVersion)
@@ -95,7 +101,9 @@ import Testing
             for n in 1...30 {
                 let id = try tx.allocateMessageId(owner: 1)
                 try tx.insert(
-                    MessageRecord(owner: 1, id: id, globalId: Int64(n), peer: .user(2), fromId: 1, outgoing: true, date: Int32(1000 + n), text: "m\(n)"))
+                    MessageRecord(
+                        owner: 1, id: id, globalId: Int64(n), peer: .user(2), fromId: 1, outgoing: true,
+                        date: Int32(1000 + n), text: "m\(n)"))
             }
         }
         func ids(_ query: HistoryQuery) throws -> [Int64] {
@@ -137,7 +145,8 @@ import Testing
     }
 
     @Test func anEncryptedDatabaseNeedsItsKey() throws {
-        let key = try #require(Database.CipherKey(key: Array(repeating: 7, count: 32), salt: Array(repeating: 9, count: 16)))
+        let key = try #require(
+            Database.CipherKey(key: Array(repeating: 7, count: 32), salt: Array(repeating: 9, count: 16)))
         let (store, folder) = try Self.temporaryStore(key: key)
         defer { try? FileManager.default.removeItem(at: folder) }
         try store.write { tx in try tx.insert(Self.user(1)) }
@@ -177,11 +186,16 @@ import Testing
         let all = results.all
         #expect(all.count == 400)
         // Every tenth write threw: its update is not stored, and it got its own error back.
-        #expect(all.filter { $0.key % 10 == 0 }.allSatisfy { if case .failure(let error) = $0.value { return error is Planted }; return false })
+        #expect(
+            all.filter { $0.key % 10 == 0 }.allSatisfy {
+                if case .failure(let error) = $0.value { return error is Planted }; return false
+            })
         let stored = try store.read { tx in try tx.updates(owner: 1, after: 0, limit: 1000) }
         #expect(stored.count == 360)
         // The others got the pts their update was stored at, each once: 1…360.
-        let ptsGiven = all.compactMap { if case .success(let pts) = $0.value { return pts }; return nil }.sorted()
+        let ptsGiven = all.compactMap {
+            if case .success(let pts) = $0.value { return pts }; return nil
+        }.sorted()
         #expect(ptsGiven == Array(1...360))
         #expect(stored.map(\.pts) == Array(1...360))
         #expect(try store.read { tx in try tx.updateState(userId: 1) }?.pts == 360)
@@ -226,7 +240,8 @@ import Testing
         #expect(throws: DatabaseKeyFile.Failure.self) { _ = try DatabaseKeyFile.loadOrCreate(path) }
 
         let bad = folder.appendingPathComponent("bad.key").path
-        FileManager.default.createFile(atPath: bad, contents: Data("not hex\n".utf8), attributes: [.posixPermissions: 0o600])
+        FileManager.default.createFile(
+            atPath: bad, contents: Data("not hex\n".utf8), attributes: [.posixPermissions: 0o600])
         #expect(throws: DatabaseKeyFile.Failure.self) { _ = try DatabaseKeyFile.loadOrCreate(bad) }
     }
 }

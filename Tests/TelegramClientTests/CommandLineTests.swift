@@ -33,6 +33,9 @@ struct PeerMessage: Decodable {
     let reply_to: Int32?
     let grouped_id: Int64?
     let edited: Bool
+    /// The forward header's first author (a user id) and a hidden author's name.
+    let fwd_from: Int64?
+    let fwd_name: String?
     let media: Media?
 }
 

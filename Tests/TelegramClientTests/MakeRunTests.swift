@@ -35,11 +35,15 @@ import Testing
             "alice → @bob_demo (found by username: Bob): **Hi Bob!**", "(reply to ", "album of 3 photos",
             "sticker 🟢 (WebP)", "sticker 🔷 (animated .tgs)", "voice note", "alice searches \"pho\":",
             "found [8] from Bob", "phở", "bob's second device saw 8 new messages",
+            "bob reads the chat: alice's messages are ✓✓ (read by bob: 6 of 6)",
+            "alice types to @bob_demo (messages.setTyping); bob's client shows: typing user:", "Alice is typing…",
             "alice starts a secret chat with @bob_demo: secret:", "accepted by bob's running client",
             "The table is under the lantern 🏮", "received it: [", "Alice: The table is under the lantern",
             "the key visualizations match: ", "alice creates the channel channel:", "public as @alice_notes",
             "**Phở** at 8, by the lake", "bob joins @alice_notes by its username",
             "bob reads it: [", "Alice's Hanoi notes: **Phở** at 8, by the lake", "(👁 1)",
+            "alice forwards bob's reply 2 into channel:", "(forwarded from Bob) Sure!",
+            "and the forward: [", "Forwarded from Bob",
             "tg-server stopped cleanly; done",
             "--root \(dir.path)/alice",
         ] {
@@ -140,6 +144,7 @@ import Testing
         #expect(alice.count == 8 && bob.count == 8, "\(alice.map(\.markdown)) / \(bob.map(\.markdown))")
         #expect(alice.map(\.outgoing) == [true, false, true, true, true, true, true, false])
         #expect(bob.map(\.outgoing) == alice.map { !$0.outgoing })
+        #expect(alice.filter(\.outgoing).allSatisfy { $0.read == true }, "bob read the chat: \(alice.map(\.read))")
         #expect(alice.map { $0.media?.kind } == [nil, nil, "photo", "photo", "photo", "sticker", "sticker", "voice"])
         #expect(bob.map { $0.media?.kind } == alice.map { $0.media?.kind })
         guard alice.count == 8, bob.count == 8 else { return }

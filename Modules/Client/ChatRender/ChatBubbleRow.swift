@@ -5,8 +5,8 @@ import Postbox
 import SyncCore
 import TextLayout
 
-/// A message bubble measured for the screen (Telegram-iOS `ChatMessageBubbleItemNode`'s stack, simplified): the reply
-/// header, then the photo or album grid (edge to edge, `mediaInset` from the bubble), voice notes and files, the text
+/// A message bubble measured for the screen (Telegram-iOS `ChatMessageBubbleItemNode`'s stack, simplified): the
+/// author's name, "Forwarded from NAME" (`ChatMessageForwardInfoNode`, on one line), the reply header, then the photo or album grid (edge to edge, `mediaInset` from the bubble), voice notes and files, the text
 /// with the time on its last line when it fits (else on a line of its own), or the time in a pill over a photo with
 /// no caption. Sizes are pixels.
 struct ChatBubbleRow {
@@ -63,6 +63,17 @@ struct ChatBubbleRow {
             author = (name, color, laid.bounds.height)
         }
 
+        // "Forwarded from NAME", the name in bold, in the side's accent.
+        var forward: (text: String, entities: [MessageTextEntity], height: Double)?
+        if let from = MessageAuthorship.forwardedFrom(first, names: rows.renderer.names) {
+            let text = Self.oneLine("Forwarded from \(from)", width: textMax, fontSize: s.px(s.replySize))
+            let prefix = "Forwarded from ".utf16.count
+            let bold =
+                text.utf16.count > prefix ? [MessageTextEntity(range: prefix..<text.utf16.count, type: .bold)] : []
+            let laid = TextLayout.layout(text, entities: bold, width: Int(textMax), fontSize: s.px(s.replySize))
+            forward = (text, bold, laid.bounds.height)
+        }
+
         // The reply header.
         var reply: (author: String, quote: String, width: Double, height: Double)?
         if let attribute = first.attributes.compactMap({ $0 as? ReplyMessageAttribute }).first {
@@ -89,6 +100,13 @@ struct ChatBubbleRow {
         let gap = s.px(6)
         var timeOnLastLine = false
         var contentWidth = max(reply?.width ?? 0, laid?.bounds.width ?? 0)
+        if let forward {
+            contentWidth = max(
+                contentWidth,
+                TextLayout.layout(
+                    forward.text, entities: forward.entities, width: Int(textMax), fontSize: s.px(s.replySize)
+                ).bounds.width)
+        }
         if let author {
             let bold = [MessageTextEntity(range: 0..<author.name.utf16.count, type: .bold)]
             contentWidth = max(
@@ -114,19 +132,26 @@ struct ChatBubbleRow {
         let grid = hasMedia ? mediaGrid(mediaIds, width: bubbleWidth - 2 * inset) : []
         let gridHeight = grid.map(\.maxY).max() ?? 0
         var height = 0.0
-        var replyTop = 0.0, mediaTop = 0.0, voiceTop = 0.0, textTop = 0.0, authorTop = 0.0
+        var replyTop = 0.0, mediaTop = 0.0, voiceTop = 0.0, textTop = 0.0, authorTop = 0.0, forwardTop = 0.0
         if let author {
             height += padV
             authorTop = height
             height += author.height
         }
-        if let reply {
+        if let forward {
             height += author == nil ? padV : s.px(2)
+            forwardTop = height
+            height += forward.height
+        }
+        // Whatever heads the bubble before the media and the text.
+        let headed = author != nil || forward != nil
+        if let reply {
+            height += headed ? s.px(2) : padV
             replyTop = height
             height += reply.height + s.px(4)
         }
         if hasMedia {
-            height = reply == nil ? (author == nil ? inset : height + s.px(4)) : height
+            height = reply == nil ? (headed ? height + s.px(4) : inset) : height
             mediaTop = height
             height += gridHeight
         }
@@ -136,7 +161,7 @@ struct ChatBubbleRow {
             height += voiceHeight + timeHeight * 0.4
         }
         if let laid {
-            height += hasMedia ? padV : (reply == nil && author == nil && voiceId == nil && fileId == nil ? padV : 0)
+            height += hasMedia ? padV : (reply == nil && !headed && voiceId == nil && fileId == nil ? padV : 0)
             textTop = height
             height += laid.bounds.height
             if !timeOnLastLine { height += timeHeight }
@@ -183,6 +208,15 @@ struct ChatBubbleRow {
             }
             item.timeText = timeText
 
+            if let forward {
+                let origin = CanvasPoint(x: x + padH, y: top + forwardTop)
+                canvas.drawText(
+                    forward.text, entities: forward.entities, width: Int(textMax), fontSize: s.px(s.replySize),
+                    at: origin, color: accent)
+                item.forwardText = forward.text
+                item.forwardOrigin = origin
+            }
+
             if let reply {
                 let bar = CanvasRect(x: x + padH, y: top + replyTop, width: s.px(2), height: reply.height)
                 canvas.fill(bar, radii: .all(s.px(1)), color: accent)
@@ -202,7 +236,7 @@ struct ChatBubbleRow {
 
             if hasMedia {
                 let outer = big - inset, inner = s.px(3)
-                let atTop = reply == nil && author == nil, atBottom = laid == nil
+                let atTop = reply == nil && !headed, atBottom = laid == nil
                 let gridWidth = bubbleWidth - 2 * inset
                 for (cell, id) in zip(grid, mediaIds) {
                     let rect = CanvasRect(

@@ -55,6 +55,9 @@ public struct ChatScreenItem: Sendable {
     /// The top left of the message text's layout box, and its line count.
     public var textOrigin: CanvasPoint?
     public var textLines: Int
+    /// A forward's "Forwarded from NAME" line (one line, possibly shortened) and where it is drawn.
+    public var forwardText: String?
+    public var forwardOrigin: CanvasPoint?
     /// The reply header: its bar, where the author's name and the quoted text are drawn.
     public var reply: ReplyHeaderGeometry?
     /// Photo cells (one, or an album's grid), each with its message and what was drawn in it.

@@ -34,6 +34,16 @@ enum MessageAuthorship {
         return message.authorId.flatMap { names[$0] } ?? (message.author as? TelegramUser)?.displayTitle ?? "Someone"
     }
 
+    /// Whom a forwarded message names ("Forwarded from NAME", Telegram-iOS `ChatMessageForwardInfoNode`): the first
+    /// author as `names` has them, else the name the header carries (a hidden sender's), else "Unknown"; `nil` for a
+    /// message that is not a forward (or was sent with its author dropped).
+    static func forwardedFrom(_ message: Message, names: [PeerId: String]) -> String? {
+        guard let forward = message.attributes.compactMap({ $0 as? ForwardSourceInfoAttribute }).first else {
+            return nil
+        }
+        return forward.authorId.flatMap { names[$0] } ?? forward.authorName ?? "Unknown"
+    }
+
     /// Telegram-iOS's seven default name colours (`PeerNameColors.defaultSingleColors`,
     /// `submodules/AccountContext/Sources/PeerNameColors.swift`): red, orange, violet, green, cyan, blue, pink.
     static let nameColors: [UInt32] = [0xCC5049, 0xD67722, 0x955CDB, 0x40A920, 0x309EBA, 0x368AD1, 0xC7508B]

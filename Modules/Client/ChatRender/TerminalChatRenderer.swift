@@ -107,11 +107,8 @@ public struct TerminalChatRenderer: Sendable {
                     ?? ""
                 body.append(dimmed("┃ \(who): \(snippet)"))
             }
-            if let forward = first.attributes.compactMap({ $0 as? ForwardSourceInfoAttribute }).first {
-                body.append(
-                    dimmed(
-                        "↪ forwarded from \(forward.authorId.flatMap { names[$0] } ?? forward.authorName ?? "someone")")
-                )
+            if let from = MessageAuthorship.forwardedFrom(first, names: names) {
+                body.append(dimmed(truncated("Forwarded from \(from)", to: inner)))
             }
             let photos = contents.filter { if case .media = $0 { true } else { false } }.count
             if photos > 1 {

@@ -201,6 +201,7 @@ public final class ChatTerminalApp: @unchecked Sendable {
             history.set(
                 account.historyView(peerId: peerId, anchor: anchor, count: ChatHistoryPaging.windowSize).start(next: {
                     [weak self] view in
+                    self?.post(.peerNames(ChatNames.of(view.entries.map(\.message), account: account)))
                     self?.post(.history(view))
                 }))
         case .closeHistory:

@@ -16,6 +16,9 @@ public enum ChatTerminalEvent: Sendable {
     case chatNames([PeerId: String])
     /// The open chat's history view, each time it changes (holes filled, messages arriving, the window moved).
     case history(MessageHistoryView)
+    /// Names of the peers the open chat's messages show but do not carry (a forward's first author: "Forwarded from
+    /// NAME"), sent before the history view they belong to.
+    case peerNames([PeerId: String])
     /// The account in use: after starting and after a switch (the other names are what Tab cycles through).
     case account(name: String, peerId: PeerId, all: [String])
     /// A line for the status bar: an action's outcome or error.

@@ -20,6 +20,8 @@ public struct ChatTerminalHistory: Sendable {
     public internal(set) var scrollOffset = 0
     /// The anchor of the history view asked for last (so the same window is not asked for twice).
     public internal(set) var requestedAnchor: HistoryViewInputAnchor?
+    /// Names of peers the messages show but do not carry (forwarded authors), from `.peerNames`.
+    public internal(set) var peerNames: [PeerId: String] = [:]
 
     public init() {}
 
@@ -58,7 +60,8 @@ public struct ChatTerminalHistory: Sendable {
         let names = Dictionary(
             entries.flatMap(\.messages).compactMap { message in
                 message.author.map { ($0.id, PeerResolver.displayName($0)) }
-            }, uniquingKeysWith: { first, _ in first })
+            }, uniquingKeysWith: { first, _ in first }
+        ).merging(peerNames, uniquingKeysWith: { author, _ in author })
         let renderer = TerminalChatRenderer(width: width, accountPeerId: accountPeerId, names: names)
         lines = renderer.render(entries)
         // Each entry's share of the lines: drawn alone, an entry takes as many lines as in the whole drawing.

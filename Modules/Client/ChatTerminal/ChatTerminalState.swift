@@ -83,6 +83,9 @@ public struct ChatTerminalState: Sendable {
         case .chatNames(let names):
             chatNames = names
             return []
+        case .peerNames(let names):
+            history.peerNames = names
+            return []
         case .chatList(let view):
             let selectedPeer = chats.indices.contains(selectedChat) ? chats[selectedChat].peerId : nil
             chats = view.entries.map {

@@ -40,9 +40,16 @@ public struct MessageSummary: Codable, Equatable, Sendable {
     public var pinned: Bool
     /// The message's reactions (its `ReactionsMessageAttribute`), most first; empty without any.
     public var reactions: [ReactionSummary]
+    /// A forward's first author (`user:ID`, `channel:ID`) and their name ("Forwarded from NAME": as `names` had it,
+    /// else the hidden sender's name the header carries); both `nil` for a message that is no forward.
+    public var forwardedFrom: String?
+    public var forwardedFromName: String?
 
-    /// The summary of `message`; `chatName` names its chat, `readState` is the chat's (for `read`).
-    public init(_ message: Message, chatName: String, readState: CombinedPeerReadState? = nil) {
+    /// The summary of `message`; `chatName` names its chat, `readState` is the chat's (for `read`), `names` the
+    /// peers a forward may name (`ChatNames`).
+    public init(
+        _ message: Message, chatName: String, readState: CombinedPeerReadState? = nil, names: [PeerId: String] = [:]
+    ) {
         id = message.id.id
         chat = PeerResolver.handle(message.id.peerId)
         self.chatName = chatName
@@ -69,12 +76,16 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         action = message.media.lazy.compactMap { $0 as? TelegramMediaAction }.first.map { ActionSummary($0.action) }
         pinned = message.tags.contains(.pinned)
         reactions = message.reactionsAttribute?.reactions.map(ReactionSummary.init) ?? []
+        if let forward = message.attributes.compactMap({ $0 as? ForwardSourceInfoAttribute }).first {
+            forwardedFrom = forward.authorId.map(PeerResolver.handle)
+            forwardedFromName = forward.authorId.flatMap { names[$0] } ?? forward.authorName ?? "Unknown"
+        }
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, chat, chatName, from, fromName, date, outgoing, text, markdown, entities, media, replyTo, edited,
             unsent, failed, read,
-            album, views, signature, action, pinned, reactions
+            album, views, signature, action, pinned, reactions, forwardedFrom, forwardedFromName
     }
 
     /// Every key is written, absent values as `null`, so scripts see the same keys on every message.
@@ -102,6 +113,8 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         try container.encode(action, forKey: .action)
         try container.encode(pinned, forKey: .pinned)
         try container.encode(reactions, forKey: .reactions)
+        try container.encode(forwardedFrom, forKey: .forwardedFrom)
+        try container.encode(forwardedFromName, forKey: .forwardedFromName)
     }
 
     /// One line for people: `[id] date name: text [media]`, a channel post's signature and views after it.
@@ -109,6 +122,7 @@ public struct MessageSummary: Codable, Equatable, Sendable {
         var parts: [String] = ["[\(id)]", Self.time(date)]
         if showChat { parts.append("(\(chatName))") }
         parts.append((outgoing ? "me" : fromName ?? from ?? "?") + ":")
+        if let forwardedFromName { parts.append("(forwarded from \(forwardedFromName))") }
         if let replyTo { parts.append("↩\(replyTo)") }
         if !text.isEmpty { parts.append(markdown) }
         if let media { parts.append("[\(media.label)]") }

@@ -13,6 +13,9 @@ public enum WatchEvent: Sendable {
     case deleted(PeerId, [Int32])
     /// A read mark moved: `byMe` when this account read the chat (elsewhere), else the other side read ours.
     case read(PeerId, upTo: Int32, byMe: Bool)
+    /// Someone started (or goes on) typing in a chat (`updateUserTyping`, `updateChatUserTyping`,
+    /// `updateChannelUserTyping`; the summary's `TypingNotice`s that are active).
+    case typing(PeerId, user: PeerId)
 }
 
 /// The account's changes as they are applied (`AccountStateManager.appliedBatches`): each batch's new and edited
@@ -86,13 +89,14 @@ public final class MessageWatch: Sendable {
         events += chats.map { WatchEvent.deleted($0, deletedByChat[$0] ?? []) }
         events += summary.readInbox.map { WatchEvent.read($0.peerId, upTo: $0.id, byMe: true) }
         events += summary.readOutbox.map { WatchEvent.read($0.peerId, upTo: $0.id, byMe: false) }
+        events += summary.typing.filter(\.active).map { WatchEvent.typing($0.chat, user: $0.user) }
         return events
     }
 }
 
 /// A watch event as `--json` prints it: every key on every line, `null` where it does not apply.
 public struct WatchEventSummary: Codable, Equatable, Sendable {
-    /// `new`, `edited`, `deleted` or `read`.
+    /// `new`, `edited`, `deleted`, `read` or `typing`.
     public var event: String
     public var chat: String
     public var message: MessageSummary?
@@ -101,6 +105,9 @@ public struct WatchEventSummary: Codable, Equatable, Sendable {
     /// A read mark: the id read up to, and who read (`me` or `them`).
     public var readUpTo: Int32?
     public var readBy: String?
+    /// Who is typing (`user:ID`) and their name.
+    public var user: String?
+    public var userName: String?
 
     public init(_ event: WatchEvent, chatName: (PeerId) -> String) {
         switch event {
@@ -117,10 +124,15 @@ public struct WatchEventSummary: Codable, Equatable, Sendable {
             chat = PeerResolver.handle(peerId)
             readUpTo = upTo
             readBy = byMe ? "me" : "them"
+        case .typing(let peerId, let user):
+            self.event = "typing"
+            chat = PeerResolver.handle(peerId)
+            self.user = PeerResolver.handle(user)
+            userName = chatName(user)
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case event, chat, message, ids, readUpTo, readBy }
+    private enum CodingKeys: String, CodingKey { case event, chat, message, ids, readUpTo, readBy, user, userName }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -130,12 +142,15 @@ public struct WatchEventSummary: Codable, Equatable, Sendable {
         try container.encode(ids, forKey: .ids)
         try container.encode(readUpTo, forKey: .readUpTo)
         try container.encode(readBy, forKey: .readBy)
+        try container.encode(user, forKey: .user)
+        try container.encode(userName, forKey: .userName)
     }
 
     /// One line for people.
     public var line: String {
         switch event {
         case "new", "edited": return "\(event) " + (message?.line(showChat: true) ?? chat)
+        case "typing": return "typing \(chat): \(userName ?? user ?? "someone") is typing…"
         case "deleted": return "deleted \(chat): " + (ids ?? []).map(String.init).joined(separator: ", ")
         default: return "read \(chat) up to \(readUpTo ?? 0) by \(readBy ?? "?")"
         }

@@ -45,6 +45,18 @@ public enum PresenceCommands {
         _ = try? await withDeadline("going offline", timeout: timeout) { try await setOnline(account, false) }
     }
 
+    /// Tells chat `peerId` this account is typing, or (`stopped`) no longer (`messages.setTyping`).
+    public static func typing(_ account: Account, _ peerId: PeerId, stopped: Bool) async throws(ClientError) {
+        guard !SecretChatting.isSecret(peerId) else {
+            throw .badInput("typing in a secret chat is sent by the interactive client — use 'tg ui'")
+        }
+        do {
+            try await account.sendTyping(in: peerId, stopped: stopped)
+        } catch {
+            throw MessageCommands.clientError(error)
+        }
+    }
+
     /// Who sees this account's exact last seen time; with `value`, sets it first.
     public static func lastSeen(
         _ account: Account, set value: LastSeenPrivacy?

@@ -22,6 +22,7 @@ public func registerSyncCoreTypes() {
     declareEncodable(ForwardSourceInfoAttribute.self)
     declareEncodable(SendFailureAttribute.self)
     declareEncodable(PendingForwardAttribute.self)
+    declareEncodable(ForwardOptionsMessageAttribute.self)
     declareEncodable(NotificationMessageAttribute.self)
     declareEncodable(ViewCountMessageAttribute.self)
     declareEncodable(AuthorSignatureMessageAttribute.self)

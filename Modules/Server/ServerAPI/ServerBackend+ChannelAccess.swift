@@ -207,11 +207,18 @@ extension ServerBackend {
                 reactions: reactions))
     }
 
-    /// The accounts channel messages show: their authors (not of posts) and the members their actions name.
+    /// The accounts channel messages show: their authors (not of posts), a forward's first author and the members
+    /// their actions name.
     static func users(shownIn messages: [ChannelMessageRecord]) -> Set<Int64> {
         var users: Set<Int64> = []
         for message in messages {
             if !message.post { users.insert(message.fromId) }
+            if let bytes = message.forward,
+                case .messageFwdHeader(let header)? = try? Api.MessageFwdHeader(tlBytes: bytes),
+                case .peerUser(let from)? = header.fromId
+            {
+                users.insert(from.userId)
+            }
             if let bytes = message.action, let action = try? Api.MessageAction(tlBytes: bytes) {
                 switch action {
                 case .messageActionChatAddUser(let add): users.formUnion(add.users)

@@ -16,7 +16,9 @@ extension ServerBackend {
                 $0.action == nil
             }
         }
-        return zip(originals, call.randomId).map { original, randomId in
+        let randomIds = Self.forwardRandomIds(call)
+        return originals.compactMap { original in
+            guard let randomId = randomIds[original.id] else { return nil }
             let header =
                 original.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }
                 ?? (original.post
@@ -25,10 +27,10 @@ extension ServerBackend {
                             fromId: .peerChannel(.init(channelId: original.channelId)), date: original.date,
                             channelPost: Int32(truncatingIfNeeded: original.id)))
                     : .messageFwdHeader(.init(fromId: .peerUser(.init(userId: original.fromId)), date: original.date)))
-            return Outgoing(
-                text: original.text, entities: Self.decodeEntities(original.entities),
+            return Self.forwardCopy(
+                call, randomId: randomId, text: original.text, entities: Self.decodeEntities(original.entities),
                 media: original.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: original.mediaKind,
-                silent: call.silent, randomId: randomId, groupedId: original.groupedId, forward: header)
+                groupedId: original.groupedId, header: header)
         }
     }
 }

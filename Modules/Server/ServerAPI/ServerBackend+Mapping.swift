@@ -73,22 +73,26 @@ extension ServerBackend {
     ) throws -> (users: [Api.User], chats: [Api.Chat]) {
         var userIds = Set(extraUsers)
         var chatIds = Set<Int64>()
+        var channelIds = Set<Int64>()
         for message in messages {
-            userIds.insert(message.fromId)
-            if let bytes = message.action,
-                case .messageActionChatJoinedByLink(let link)? = try? Api.MessageAction(tlBytes: bytes)
+            // Everyone the message shows — a forward's first author too, as Telegram sends them, so that "Forwarded
+            // from" has a name (and a forwarded post its channel).
+            userIds.formUnion(Self.users(shownIn: message))
+            if let bytes = message.forward,
+                case .messageFwdHeader(let header)? = try? Api.MessageFwdHeader(tlBytes: bytes),
+                case .peerChannel(let channel)? = header.fromId
             {
-                userIds.insert(link.inviterId)
+                channelIds.insert(channel.channelId)
             }
-            switch message.peer.kind {
-            case .user: userIds.insert(message.peer.id)
-            case .chat: chatIds.insert(message.peer.id)
-            }
+            if message.peer.kind == .chat { chatIds.insert(message.peer.id) }
         }
         let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }.map { try apiUser($0, viewer: viewer, tx: tx) }
         var chats: [Api.Chat] = []
         for id in chatIds.sorted() {
             if let chat = try tx.chat(id: id) { chats.append(apiChat(chat, viewer: viewer, tx: tx)) }
+        }
+        for id in channelIds.sorted() {
+            if let channel = try tx.channel(id: id) { chats.append(try apiChannel(channel, viewer: viewer, tx: tx)) }
         }
         return (users, chats)
     }

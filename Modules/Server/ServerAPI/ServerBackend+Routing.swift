@@ -155,6 +155,8 @@ extension ServerBackend {
             return try editChatTitle(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getCommonChats:
+            return try getCommonChats(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.migrateChat:
             return try migrateChat(f, caller: try signedIn()).serialized()
         // invite links

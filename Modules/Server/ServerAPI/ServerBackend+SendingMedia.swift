@@ -59,7 +59,11 @@ extension ServerBackend {
     }
 
     /// `messages.forwardMessages`: copies of the caller's messages (or of a channel's, `forwardedFromChannel`), with a
-    /// forward header naming their sender; to a channel they are posted there.
+    /// forward header naming their sender; to a channel they are posted there. `drop_author` sends plain copies with
+    /// no header, and with it `drop_media_captions` leaves media without their captions (core.telegram.org
+    /// `messages.forwardMessages`; TDLib's `forwardMessages` sends `remove_caption` only with `send_copy`, and
+    /// Telegram-iOS offers "hide captions" only once names are hidden: a caption is never dropped under the author's
+    /// name). Ids the caller cannot forward are left out; none left is `MESSAGE_ID_INVALID`.
     func forwardMessages(_ call: Api.functions.messages.forwardMessages, caller: Caller) throws -> Api.Updates {
         guard call.id.count == call.randomId.count, (1...100).contains(call.id.count) else {
             throw APIError.badRequest("RANDOM_ID_INVALID")
@@ -70,7 +74,8 @@ extension ServerBackend {
         guard !messages.isEmpty else { throw APIError.messageIdInvalid }
         if Self.isChannel(call.toPeer) { return try sendToChannel(messages, peer: call.toPeer, caller: caller) }
         return try sentUpdates(
-            try deliver(messages, to: call.toPeer, caller: caller), randomIds: call.randomId, caller: caller)
+            try deliver(messages, to: call.toPeer, caller: caller), randomIds: messages.map(\.randomId),
+            caller: caller)
     }
 
     /// Copies of the caller's own messages to forward, each with a header naming its sender.
@@ -81,15 +86,33 @@ extension ServerBackend {
                 $0.peer == from && $0.action == nil
             }
         }
-        return zip(originals, call.randomId).map { original, randomId in
+        let randomIds = Self.forwardRandomIds(call)
+        return originals.compactMap { original in
+            guard let randomId = randomIds[original.id] else { return nil }
             let header =
                 original.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }
                 ?? .messageFwdHeader(.init(fromId: .peerUser(.init(userId: original.fromId)), date: original.date))
-            return Outgoing(
-                text: original.text, entities: Self.decodeEntities(original.entities),
+            return Self.forwardCopy(
+                call, randomId: randomId, text: original.text, entities: Self.decodeEntities(original.entities),
                 media: original.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: original.mediaKind,
-                silent: call.silent,
-                randomId: randomId, groupedId: original.groupedId, forward: header)
+                groupedId: original.groupedId, header: header)
         }
+    }
+
+    /// Each forwarded id's `random_id` (the two lists pair by position).
+    static func forwardRandomIds(_ call: Api.functions.messages.forwardMessages) -> [Int64: Int64] {
+        Dictionary(zip(call.id.map(Int64.init), call.randomId), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// One forwarded copy as `call` asks for it: with `header`, or with `drop_author` a plain copy, its caption gone
+    /// when it has media and `drop_media_captions` is set too.
+    static func forwardCopy(
+        _ call: Api.functions.messages.forwardMessages, randomId: Int64, text: String, entities: [Api.MessageEntity]?,
+        media: Api.MessageMedia?, mediaKind: Int64, groupedId: Int64?, header: Api.MessageFwdHeader
+    ) -> Outgoing {
+        let dropCaption = call.dropAuthor && call.dropMediaCaptions && media != nil
+        return Outgoing(
+            text: dropCaption ? "" : text, entities: dropCaption ? nil : entities, media: media, mediaKind: mediaKind,
+            silent: call.silent, randomId: randomId, groupedId: groupedId, forward: call.dropAuthor ? nil : header)
     }
 }

@@ -32,24 +32,27 @@ extension ServerBackend {
 
     func getFullUser(_ call: Api.functions.users.getFullUser, caller: Caller) throws -> Api.users.UserFull {
         let found = try store.read {
-            tx -> (UserRecord, Int64?, Api.User, blocked: Bool, blockedBy: Bool, Api.PeerNotifySettings)? in
+            tx -> (UserRecord, Int64?, Api.User, blocked: Bool, blockedBy: Bool, Api.PeerNotifySettings, Int32)? in
             guard let user = try resolve(call.id, caller: caller, tx: tx) else { return nil }
             return (
                 user, try tx.topPinnedMessageId(owner: caller.userId, peer: .user(user.id)),
                 try apiUser(user, viewer: caller.userId, tx: tx),
                 try tx.isBlocked(owner: caller.userId, userId: user.id),
                 try user.id != caller.userId && tx.isBlocked(owner: user.id, userId: caller.userId),
-                try storedNotifySettings(owner: caller.userId, kind: .user, id: user.id, tx: tx)
+                try storedNotifySettings(owner: caller.userId, kind: .user, id: user.id, tx: tx),
+                try commonChatsCount(caller.userId, user.id, tx: tx)
             )
         }
-        guard let (user, pinned, shown, blocked, blockedBy, notify) = found else { throw APIError.userIdInvalid }
+        guard let (user, pinned, shown, blocked, blockedBy, notify, common) = found else {
+            throw APIError.userIdInvalid
+        }
         let full = Api.UserFull.userFull(
             .init(
                 blocked: blocked, canPinMessage: true, id: user.id, about: user.about.isEmpty ? nil : user.about,
                 settings: .peerSettings(.init()),
                 profilePhoto: blockedBy ? nil : user.photo.flatMap { try? Api.Photo(tlBytes: $0) },
                 notifySettings: notify, pinnedMsgId: pinned.map { Int32(truncatingIfNeeded: $0) },
-                commonChatsCount: 0))
+                commonChatsCount: common))
         return .userFull(.init(fullUser: full, chats: [], users: [shown]))
     }
 

@@ -277,5 +277,10 @@ enum ServerSchema {
         ) WITHOUT ROWID;
         CREATE INDEX poll_votes_by_date ON poll_votes(poll_id, date, user_id);
         """,
+        // 23: common chats (core.telegram.org `messages.getCommonChats`, `userFull.common_chats_count`): the basic
+        // groups of a user found by index, as `channel_members_by_user` finds their channels.
+        """
+        CREATE INDEX chat_members_by_user ON chat_members(user_id, chat_id);
+        """,
     ]
 }

@@ -14,10 +14,12 @@ Signs up --phone as --name with --username, writes <workdir>/ready.json, then se
   read      {"to": PHONE}                                      -> {} (marks the chat read)
   create_group {"with": PHONE, "title": T}                     -> {"chat_id": the basic group's id}
   group_messages {"chat_id": ID, "limit": N}                   -> {"messages": [ … newest first … ]}
+  forward   {"from": PHONE, "ids": [ID…], "to": PHONE}         -> {"ids": [the copies' ids]} (messages.forwardMessages)
   exit                                                         -> {}
 
 A message is reported with its id, whether it is ours ("out"), text, entities ({type, offset, length, url}), the
-message it replies to, grouped_id, whether it was edited, and its media: a photo's largest size, or a document's
+message it replies to, grouped_id, whether it was edited, its forward header ("fwd_from": the first author's user id,
+"fwd_name": a hidden author's name; both null for no header), and its media: a photo's largest size, or a document's
 file name, MIME type, size, voice flag and duration, and sticker set id. Errors are answered as {"error": text}.
 
 Usage: tg_cli_peer.py --host H --port P --pem-file F --phone 99966XYYYY --name N --username U --workdir W
@@ -45,6 +47,8 @@ def describe(message):
         "reply_to": message.reply_to.reply_to_msg_id if message.reply_to else None,
         "grouped_id": message.grouped_id,
         "edited": message.edit_date is not None,
+        "fwd_from": getattr(message.fwd_from.from_id, "user_id", None) if message.fwd_from else None,
+        "fwd_name": message.fwd_from.from_name if message.fwd_from else None,
         "media": None,
     }
     if message.photo is not None:
@@ -126,6 +130,10 @@ class Peer:
         if op == "group_messages":
             messages = await self.client.get_messages(types.PeerChat(command["chat_id"]), limit=command.get("limit", 50))
             return {"messages": [describe(m) for m in messages]}
+        if op == "forward":
+            sent = await self.client.forward_messages(
+                await self.user(command["to"]), command["ids"], from_peer=await self.user(command["from"]))
+            return {"ids": [m.id for m in sent]}
         if op == "exit":
             return {}
         raise RuntimeError("unknown op %r" % op)

@@ -7,7 +7,8 @@ public import SyncCore
 /// — a local file or photo (`Account.prepareFile`, `Account.prepareImage`: uploaded before the message is sent) or a
 /// cloud document or photo the server already has (a sticker from a set: sent by reference). Messages sharing a
 /// `groupingKey` in one `enqueue` call are sent together as one album (`messages.sendMultiMedia`, at most 10).
-/// `forward(_:)` sends a copy of a stored message with its forward header (`messages.forwardMessages`).
+/// `forward(_:hideNames:hideCaptions:)` sends a copy of a stored message with its forward header
+/// (`messages.forwardMessages`), or without it (`drop_author`).
 public struct EnqueueMessage: Sendable {
     public var text: String
     public var entities: [MessageTextEntity]
@@ -16,6 +17,8 @@ public struct EnqueueMessage: Sendable {
     public var groupingKey: Int64?
     /// The stored message this one forwards.
     public var forwardSource: MessageId?
+    /// For a forward: `drop_author` and `drop_media_captions` (Telegram-iOS `ForwardOptionsMessageAttribute`).
+    public var forwardOptions: ForwardOptionsMessageAttribute?
 
     public init(
         text: String, entities: [MessageTextEntity] = [], replyTo: MessageId? = nil, media: (any Media)? = nil,
@@ -33,10 +36,19 @@ public struct EnqueueMessage: Sendable {
         self.init(text: text, entities: entities, replyTo: replyTo, media: file)
     }
 
-    /// A forward of the stored message `source` (from any chat this account has).
-    public static func forward(_ source: MessageId) -> EnqueueMessage {
+    /// A forward of the stored message `source` (from any chat this account has). `hideNames` sends it as a plain
+    /// copy with no "Forwarded from" (`drop_author`); `hideCaptions`, with it, leaves media without their caption
+    /// (`drop_media_captions`; ignored without `hideNames`, as Telegram-iOS offers it only then).
+    public static func forward(
+        _ source: MessageId, hideNames: Bool = false, hideCaptions: Bool = false
+    )
+        -> EnqueueMessage
+    {
         var message = EnqueueMessage(text: "")
         message.forwardSource = source
+        if hideNames {
+            message.forwardOptions = ForwardOptionsMessageAttribute(hideNames: true, hideCaptions: hideCaptions)
+        }
         return message
     }
 
@@ -73,13 +85,24 @@ public func enqueueMessages(
         var media = message.media.map { [$0] } ?? []
         if let source = message.forwardSource {
             guard let original = try tx.getMessage(source) else { throw EnqueueError.forwardSourceMissing(source) }
-            text = original.text
-            entities = original.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
             media = original.media
-            // A forward of a forward names the first author, as the server does.
-            let earlier = original.attributes.compactMap { $0 as? ForwardSourceInfoAttribute }.first
-            attributes.append(
-                earlier ?? ForwardSourceInfoAttribute(authorId: original.authorId, date: original.timestamp))
+            let options = message.forwardOptions
+            if options?.hideCaptions == true && !media.isEmpty {
+                text = ""
+                entities = []
+            } else {
+                text = original.text
+                entities = original.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
+            }
+            if let options {
+                // A plain copy: the server sends no header either (`drop_author`).
+                attributes.append(options)
+            } else {
+                // A forward of a forward names the first author, as the server does.
+                let earlier = original.attributes.compactMap { $0 as? ForwardSourceInfoAttribute }.first
+                attributes.append(
+                    earlier ?? ForwardSourceInfoAttribute(authorId: original.authorId, date: original.timestamp))
+            }
             attributes.append(PendingForwardAttribute(sourceMessageId: source))
         }
         if !entities.isEmpty { attributes.append(TextEntitiesMessageAttribute(entities: entities)) }

@@ -227,8 +227,10 @@ public final class PendingMessageManager: @unchecked Sendable {
             guard forward.id.namespace == Namespaces.Message.cloud, let randomId = first.globallyUniqueId else {
                 throw SendError.notSendable("a forward of a message the server does not have")
             }
+            let options = first.attributes.compactMap { $0 as? ForwardOptionsMessageAttribute }.first
             let updates = try await network.request(
                 Api.functions.messages.forwardMessages(
+                    dropAuthor: options?.hideNames ?? false, dropMediaCaptions: options?.hideCaptions ?? false,
                     fromPeer: forward.peer, id: [forward.id.id], randomId: [randomId], toPeer: batch.peer))
             return (updates, [:])
         }
@@ -398,7 +400,7 @@ public final class PendingMessageManager: @unchecked Sendable {
                 if let date { stored.timestamp = date }
                 var attributes = stored.attributes.filter {
                     !($0 is OutgoingMessageInfoAttribute) && !($0 is SendFailureAttribute)
-                        && !($0 is PendingForwardAttribute)
+                        && !($0 is PendingForwardAttribute) && !($0 is ForwardOptionsMessageAttribute)
                 }
                 attributes.append(OutgoingMessageInfoAttribute(uniqueId: randomId, acknowledged: true))
                 stored.attributes = attributes
