@@ -42,6 +42,18 @@ import Testing
         return Channel(id: channel.id, accessHash: try #require(channel.accessHash))
     }
 
+    /// Invites `users` (id and access hash as `key`'s account sees them) into `channel` as its creator `key`;
+    /// returns the error name, nil on success.
+    static func invite(
+        _ harness: Harness, key: Int64, _ channel: Channel, _ users: [(id: Int64, accessHash: Int64)]
+    ) async -> String? {
+        error(
+            await harness.call(
+                Api.functions.channels.inviteToChannel(
+                    channel: channel.input,
+                    users: users.map { .inputUser(.init(userId: $0.id, accessHash: $0.accessHash)) }), key: key, dc: 2))
+    }
+
     /// Sends `text` to the channel; returns the new message's id and the channel pts it got.
     static func post(
         _ harness: Harness, key: Int64, _ channel: Channel, _ text: String, randomId: Int64
@@ -162,7 +174,9 @@ import Testing
             Api.functions.channels.deleteMessages(channel: channel.input, id: [3, 4]),
             as: Api.messages.AffectedMessages.self,
             key: 1, dc: 2)
-        guard case .affectedMessages(let affected) = deleted else { Issue.record("expected affectedMessages, got \(deleted)"); return }
+        guard case .affectedMessages(let affected) = deleted else {
+            Issue.record("expected affectedMessages, got \(deleted)"); return
+        }
         #expect(affected.pts == 7 && affected.ptsCount == 2)
         guard case .channelDifference(let later) = try await Self.difference(harness, key: 1, channel, pts: 4) else {
             Issue.record("expected channelDifference"); return
@@ -210,7 +224,9 @@ import Testing
         else {
             Issue.record("expected channelDifferenceTooLong"); return
         }
-        guard case .dialog(let dialog) = long.dialog else { Issue.record("expected a dialog, got \(long.dialog)"); return }
+        guard case .dialog(let dialog) = long.dialog else {
+            Issue.record("expected a dialog, got \(long.dialog)"); return
+        }
         #expect(dialog.pts == 1101 && dialog.topMessage == 1101 && long.messages.count == 100)
     }
 
@@ -518,7 +534,9 @@ import Testing
         let deleted = try await harness.result(
             Api.functions.channels.deleteMessages(channel: bens.input, id: [1]), as: Api.messages.AffectedMessages.self,
             key: 2, dc: 2)
-        guard case .affectedMessages(let affected) = deleted else { Issue.record("expected affectedMessages, got \(deleted)"); return }
+        guard case .affectedMessages(let affected) = deleted else {
+            Issue.record("expected affectedMessages, got \(deleted)"); return
+        }
         #expect(affected.ptsCount == 1)
     }
 

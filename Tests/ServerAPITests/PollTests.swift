@@ -283,15 +283,7 @@ import Testing
         let cid = try await harness.signUp("9996620003", name: "Cid", key: 3, dc: 2)
         _ = try await harness.signUp("9996620004", name: "Dao", key: 4, dc: 2)
         let channel = try await ChannelTests.create(harness, key: 1, megagroup: false)
-        #expect(
-            Self.error(
-                await harness.call(
-                    Api.functions.channels.inviteToChannel(
-                        channel: channel.input,
-                        users: [
-                            .inputUser(.init(userId: ben.id, accessHash: ben.accessHash)),
-                            .inputUser(.init(userId: cid.id, accessHash: cid.accessHash)),
-                        ]), key: 1, dc: 2)) == nil)
+        #expect(await ChannelTests.invite(harness, key: 1, channel, [ben, cid]) == nil)
         #expect(
             Self.error(
                 await harness.call(

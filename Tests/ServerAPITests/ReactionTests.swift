@@ -208,15 +208,7 @@ import Testing
         let ben = try await harness.signUp("9996620002", name: "Ben", key: 2, dc: 2)
         let cid = try await harness.signUp("9996620003", name: "Cid", key: 3, dc: 2)
         let channel = try await ChannelTests.create(harness, key: 1, megagroup: false)
-        #expect(
-            Self.error(
-                await harness.call(
-                    Api.functions.channels.inviteToChannel(
-                        channel: channel.input,
-                        users: [
-                            .inputUser(.init(userId: ben.id, accessHash: ben.accessHash)),
-                            .inputUser(.init(userId: cid.id, accessHash: cid.accessHash)),
-                        ]), key: 1, dc: 2)) == nil)
+        #expect(await ChannelTests.invite(harness, key: 1, channel, [ben, cid]) == nil)
         let post = try await ChannelTests.post(harness, key: 1, channel, "news", randomId: 7)
         let (benChannel, _) = try #require(try await ChannelTests.fromDialogs(harness, key: 2, id: channel.id))
         let (cidChannel, _) = try #require(try await ChannelTests.fromDialogs(harness, key: 3, id: channel.id))

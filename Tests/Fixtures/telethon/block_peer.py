@@ -16,7 +16,7 @@ import time
 
 from telethon import errors, functions, types
 
-from peer_client import connect, sign_up, peer_main
+from peer_client import connect, sign_up, peer_main, import_target
 
 
 async def blocked_ids(client):
@@ -28,9 +28,7 @@ async def run(args):
     client = await connect(args.host, args.port, args.pem_file, args.phone)
     try:
         me = await sign_up(client, args.phone, "Bo")
-        imported = await client(functions.contacts.ImportContactsRequest(
-            [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))
-        target = imported.users[0]
+        target = await import_target(client, args.target_phone)
         await client.send_message(target, "hi")
         await client(functions.contacts.BlockRequest(id=target))
         print(json.dumps({"user_id": me.id, "blocked": await blocked_ids(client)}), flush=True)

@@ -13,7 +13,7 @@ import time
 
 from telethon import functions, types
 
-from peer_client import connect, peer_arguments, sign_up
+from peer_client import connect, peer_arguments, sign_up, import_target
 
 
 async def run(args):
@@ -22,9 +22,7 @@ async def run(args):
     try:
         me = await sign_up(client, args.phone, "Tess")
         report["user_id"] = me.id
-        imported = await client(functions.contacts.ImportContactsRequest(
-            [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))
-        target = imported.users[0]
+        target = await import_target(client, args.target_phone)
         report["target_id"] = target.id
         started = time.monotonic()
         sent = 0

@@ -16,7 +16,7 @@ import json
 
 from telethon import events, functions, types
 
-from peer_client import connect, peer_main
+from peer_client import connect, peer_main, import_target
 
 
 async def run(args):
@@ -24,9 +24,7 @@ async def run(args):
     try:
         sent = await client.send_code_request(args.phone)
         me = await client.sign_in(args.phone, args.phone[5] * 5, phone_code_hash=sent.phone_code_hash)
-        imported = await client(functions.contacts.ImportContactsRequest(
-            [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))
-        target = imported.users[0]
+        target = await import_target(client, args.target_phone)
         changes = asyncio.Queue()
 
         @client.on(events.Raw(types.UpdateDraftMessage))

@@ -3,7 +3,7 @@ import argparse
 import asyncio
 import json
 
-from telethon import TelegramClient, errors, functions
+from telethon import TelegramClient, errors, functions, types
 from telethon.crypto import rsa
 from telethon.sessions import MemorySession
 
@@ -36,6 +36,13 @@ async def sign_up(client, phone, first_name):
         pass
     result = await client(functions.auth.SignUpRequest(phone, sent.phone_code_hash, first_name, ""))
     return await client._on_login(result.user)
+
+
+async def import_target(client, phone):
+    """Adds `phone` (our account on the other side) to the contacts and returns its user."""
+    imported = await client(functions.contacts.ImportContactsRequest(
+        [types.InputPhoneContact(client_id=1, phone=phone, first_name="Target", last_name="")]))
+    return imported.users[0]
 
 
 def peer_arguments():

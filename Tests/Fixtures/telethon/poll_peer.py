@@ -17,7 +17,7 @@ import json
 
 from telethon import events, functions, types
 
-from peer_client import connect, sign_up, peer_main
+from peer_client import connect, sign_up, peer_main, import_target
 
 
 def counts(results):
@@ -29,9 +29,7 @@ async def run(args):
     client = await connect(args.host, args.port, args.pem_file, args.phone)
     try:
         me = await sign_up(client, args.phone, "Remy")
-        imported = await client(functions.contacts.ImportContactsRequest(
-            [types.InputPhoneContact(client_id=1, phone=args.target_phone, first_name="Target", last_name="")]))
-        target = imported.users[0]
+        target = await import_target(client, args.target_phone)
         polls = asyncio.Queue()
         voted = asyncio.Queue()
 
