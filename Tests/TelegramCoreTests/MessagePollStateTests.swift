@@ -96,4 +96,51 @@ import Testing
         manager.stop()
         harness.scheduler.advance(by: 0.01)
     }
+
+    /// A vote in our own poll can be pushed before the answer to our `sendMedia` is stored (the sending task stores
+    /// it, then hands the answer over): the update waits and is applied after the next batch.
+    @Test func aVoteThatComesBeforeOurPollIsStoredIsAppliedOnceItIs() throws {
+        let harness = try AccountStateManagerTests.Harness()
+        defer { harness.directory.remove() }
+        let friend = AccountStateManagerTests.friend
+        let id = MessageId(peerId: friend, namespace: Namespaces.Message.cloud, id: 7)
+        let manager = harness.manager()
+        let changed = LockedValue<[Int64]>([])
+        let watch = manager.appliedBatches.start(next: { summary in changed.withLock { $0 += summary.polls } })
+        manager.start()
+        harness.scheduler.advance(by: 0.01)
+        let vote = Api.Updates.updateShort(
+            .init(
+                update: .updateMessagePoll(
+                    .init(
+                        peer: .peerUser(.init(userId: friend.id.rawValue)), msgId: 7, pollId: Self.pollId, poll: nil,
+                        results: Self.results([0, 1], chosen: [false, false], min: true))),
+                date: 200))
+        harness.server.pipe.putNext(vote)
+        harness.scheduler.advance(by: 0.01)
+        #expect(changed.withLock { $0 }.isEmpty, "no poll is stored yet")
+        // Our send's answer is stored (with the poll as the server had it then), then handed to the state manager.
+        try harness.postbox.transactionSync { tx in
+            _ = try tx.addMessages([
+                StoreMessage(
+                    id: .id(id), timestamp: 100, flags: [], authorId: AccountStateManagerTests.me, text: "",
+                    attributes: [],
+                    media: telegramMedia(
+                        .messageMediaPoll(
+                            .init(poll: Self.apiPoll(), results: Self.results([0, 0], chosen: [false, false])))))
+            ])
+        }
+        manager.addUpdates(
+            .updateShort(
+                .init(
+                    update: .updateUserStatus(.init(userId: friend.id.rawValue, status: .userStatusRecently(.init()))),
+                    date: 201)))
+        harness.scheduler.advance(by: 0.01)
+        let poll = try harness.postbox.readTransactionSync { try $0.getMessage(id) }?.media.first as? TelegramMediaPoll
+        #expect(poll?.results.voters?.map(\.count) == [0, 1])
+        #expect(changed.withLock { $0 } == [Self.pollId])
+        watch.dispose()
+        manager.stop()
+        harness.scheduler.advance(by: 0.01)
+    }
 }

@@ -501,7 +501,8 @@ public final class AccountStateManager: @unchecked Sendable {
         do {
             let clock = ContinuousClock()
             let started = clock.now
-            let summary = try postbox.transactionSync { tx in try applier.apply(batch, transaction: tx) }
+            var summary = try postbox.transactionSync { tx in try applier.apply(batch, transaction: tx) }
+            try retryPollsNotStored(adding: summary.pollsNotStored, into: &summary)
             let elapsed = clock.now - started
             statisticsValue.withLock {
                 $0.batches += 1
@@ -514,6 +515,37 @@ public final class AccountStateManager: @unchecked Sendable {
         } catch {
             fail(.storage("\(error)"))
         }
+    }
+
+    /// Poll updates that found no stored poll, each tried again after the next three batches and then dropped (the
+    /// history fetch brings a poll with its results): our own poll's `updateMessagePoll` can come before the answer
+    /// to our `sendMedia` is stored, since that answer is stored by the sending task and only then handed here.
+    private var pollsNotStored: [(update: Api.Update.Cons_updateMessagePoll, triesLeft: Int)] = []
+
+    private func retryPollsNotStored(
+        adding added: [UpdateBatchApplier.Summary.PollUpdate], into summary: inout UpdateBatchApplier.Summary
+    ) throws {
+        let new = added.map(\.update)
+        let waiting = pollsNotStored
+        pollsNotStored = []
+        guard !waiting.isEmpty else {
+            pollsNotStored = new.suffix(32).map { ($0, 3) }
+            return
+        }
+        var kept: [(update: Api.Update.Cons_updateMessagePoll, triesLeft: Int)] = []
+        let applied = try postbox.transactionSync { tx -> [Int64] in
+            var applied: [Int64] = []
+            for (update, triesLeft) in waiting {
+                switch try MessagePollState.applyReporting(update, transaction: tx) {
+                case .changed: applied.append(update.pollId)
+                case .unchanged: break
+                case .notStored: if triesLeft > 1 { kept.append((update, triesLeft - 1)) }
+                }
+            }
+            return applied
+        }
+        summary.polls += applied
+        pollsNotStored = Array((kept + new.map { ($0, 3) }).suffix(32))
     }
 
     /// `differenceTooLong`: what is stored may have missed anything, so every chat's history above its newest stored

@@ -55,6 +55,15 @@ public struct UpdateBatchApplier: Sendable {
         public var reactions: [MessageId] = []
         /// Stored polls whose results or state `updateMessagePoll` changed, by poll id.
         public var polls: [Int64] = []
+        /// `updateMessagePoll`s for polls not stored when they came: the state manager tries them again after the
+        /// next batches (a vote in our own poll can arrive before our send's answer is stored).
+        public var pollsNotStored: [PollUpdate] = []
+
+        /// An `updateMessagePoll` kept for later (compared by identity: the same update, not an equal one).
+        public struct PollUpdate: Equatable, Sendable {
+            public let update: Api.Update.Cons_updateMessagePoll
+            public static func == (lhs: PollUpdate, rhs: PollUpdate) -> Bool { lhs.update === rhs.update }
+        }
         /// Chats whose draft `updateDraftMessage` set or cleared (`ChatInputStates`).
         public var drafts: [PeerId] = []
         /// Scheduled messages `updateNewScheduledMessage` added (`ScheduledMessages`).
@@ -167,7 +176,11 @@ public struct UpdateBatchApplier: Sendable {
                 // A vote (ours from another device, our own call's answer, anyone's) or the poll closing: the shared
                 // poll every message showing it refers to is replaced.
                 try flushMessages()
-                if try MessagePollState.apply(update, transaction: tx) { summary.polls.append(update.pollId) }
+                switch try MessagePollState.applyReporting(update, transaction: tx) {
+                case .changed: summary.polls.append(update.pollId)
+                case .unchanged: break
+                case .notStored: summary.pollsNotStored.append(.init(update: update))
+                }
             case .update(.updateNotifySettings(let update)):
                 // Our notify settings, changed on another device (Telegram-iOS `updatePeerNotificationSettings` in
                 // `AccountStateManagementUtils`). Only one chat's are kept here; a kind's (`notifyUsers`, …) and a
