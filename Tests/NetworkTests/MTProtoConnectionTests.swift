@@ -58,7 +58,7 @@ import Testing
             switch try await connection.invoke(Api.functions.help.getConfig()) {
             case .config(let config):
                 #expect(config.thisDc == 2, "\(label)")
-                #expect(config.dcOptions.count == 3, "\(label)")
+                #expect(config.dcOptions.count == 6, "\(label)")  // three DCs, each also as media-only
             }
             switch try await connection.invoke(MTProto.functions.ping(pingId: 77)) {
             case .pong(let value): #expect(value.pingId == 77, "\(label)")

@@ -33,7 +33,8 @@ import Testing
                 case .dcOption(let o): return "\(o.id):\(o.port)\(o.mediaOnly ? " media" : "")"
                 }
             }
-            #expect(ports == ["1:5001", "2:5002"])
+            // Each DC's address first (a client that takes a DC's first option gets it), then as media-only.
+            #expect(ports == ["1:5001", "2:5002", "1:5001 media", "2:5002 media"])
         }
     }
 

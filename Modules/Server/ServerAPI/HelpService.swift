@@ -35,7 +35,7 @@ public struct HelpService: Sendable {
     /// that takes the first address of a DC, as Telethon does, gets the generic one).
     var dcOptions: [Api.DcOption] {
         dataCenters.map { .dcOption(.init(id: $0.id, ipAddress: $0.host, port: Int32($0.port))) }
-
+            + dataCenters.map { .dcOption(.init(mediaOnly: true, id: $0.id, ipAddress: $0.host, port: Int32($0.port))) }
     }
 
     /// `help.getNearestDc`: every client is nearest to the DC it asked.
