@@ -243,7 +243,7 @@ let modules: [Module] = [
         "MediaResources", .Client,
         deps: [
             "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform",
-            "SwiftSignalKit",
+            "VideoBinding", "SwiftSignalKit",
             "SyncCore", "TelegramCore", "Postbox", "MediaBox", "AnimatedSticker",
         ],
         testDeps: [
@@ -324,7 +324,8 @@ let modules: [Module] = [
         deps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip",
             "ImageCore",
-            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics", "NIOCore",
+            "WebPBinding", "PhotoSizes", "VideoBinding", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics",
+            "NIOCore",
         ],
         testDeps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding",
