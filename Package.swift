@@ -329,7 +329,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding",
-            "MTProtoCore", "PasswordSRP",
+            "MTProtoCore", "PasswordSRP", "TestVectors",
         ]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
