@@ -125,6 +125,9 @@ let modules: [Module] = [
     .system("CPango", pkgConfig: "pangocairo", apt: "libpango1.0-dev", wrapper: "TextLayout"),
     // utf8proc: Unicode character widths (East Asian width, emoji) for terminal rendering.
     .system("CUtf8proc", pkgConfig: "libutf8proc", apt: "libutf8proc-dev", wrapper: "ChatRender"),
+    // FFmpeg (libavformat, libavcodec, libswscale, libavutil): one module map, since each library's headers include
+    // the others'; libavformat's pkg-config file gives the one include directory all four share.
+    .system("CFFmpeg", pkgConfig: "libavformat", apt: "libavformat-dev", wrapper: "VideoBinding"),
     // opus_encoder_ctl / opus_decoder_ctl are variadic: plain C wrappers for Swift.
     .cShims("COpusShims", deps: ["COpus"], wrapper: "OpusBinding"),
 
@@ -240,7 +243,7 @@ let modules: [Module] = [
         "MediaResources", .Client,
         deps: [
             "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform",
-            "SwiftSignalKit",
+            "VideoBinding", "SwiftSignalKit",
             "SyncCore", "TelegramCore", "Postbox", "MediaBox", "AnimatedSticker",
         ],
         testDeps: [
@@ -321,11 +324,12 @@ let modules: [Module] = [
         deps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip",
             "ImageCore",
-            "WebPBinding", "PhotoSizes", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics", "NIOCore",
+            "WebPBinding", "PhotoSizes", "VideoBinding", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics",
+            "NIOCore",
         ],
         testDeps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding",
-            "MTProtoCore", "PasswordSRP",
+            "MTProtoCore", "PasswordSRP", "TestVectors",
         ]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
@@ -348,6 +352,11 @@ let modules: [Module] = [
     // Ogg/Opus voice notes with Telegram's settings, WAV (the only importer of COpus, COgg, COpusShims).
     .swift(
         "OpusBinding", .MediaPipeline, deps: ["COpus", "COgg", "COpusShims", "Buffers"], testDeps: ["MediaTestSupport"]),
+    // VideoBinding: FFmpeg (the only importer of CFFmpeg): probe, first frame and a frame at a time to a Bitmap,
+    // the first frame's thumbnails through PhotoSizes.
+    .swift(
+        "VideoBinding", .MediaPipeline, deps: ["ImageCore", "CFFmpeg", "PhotoSizes", "JPEGBinding"],
+        testDeps: ["ImageCore", "PhotoSizes", "JPEGBinding", "MediaTestSupport", "TestVectors"]),
     // The 63-byte voice-note waveform, its decoder, ASCII and PNG renderings.
     .swift("AudioWaveform", .MediaPipeline, deps: ["GZip", "Hashing"], testDeps: ["ImageCore"]),
     // Test support for the media tests: scratch folders, running the oracle tools, PAM reading, drawn pictures.

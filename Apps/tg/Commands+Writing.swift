@@ -10,7 +10,7 @@ import TelegramCore
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Send a message: markdown text, and optionally a reply, a photo, an album, a file, a voice note, a sticker, a location, a contact, a die or a poll.",
+            "Send a message: markdown text, and optionally a reply, a photo, an album, a file, a video, a voice note, a sticker, a location, a contact, a die or a poll.",
         discussion: """
             The text is markdown (see 'tg --help') and becomes the caption when media is sent. Waits until the server \
             has the message and prints it (its id is what --reply, edit, delete and download take). Uploads show a \
@@ -20,6 +20,9 @@ struct Send: AsyncParsableCommand {
             SECONDS for a live location); --contact PHONE FIRST [LAST]; --dice 🎲 (🎯 🏀 ⚽ 🎳 🎰: the server rolls \
             it); --poll "Question?" "Answer 1" "Answer 2" … (2 to 12 answers; --multiple, --public for visible \
             voters, --quiz N for a quiz whose right answer is N, with --solution TEXT). Vote with 'tg vote'.
+
+            Videos: --video FILE sends it with its duration, size and first frame as the thumbnail (FFmpeg probes \
+            it); add --round for a round video message (square, at most 60 s) or --gif for a GIF (a silent loop).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -31,6 +34,9 @@ struct Send: AsyncParsableCommand {
         String?
     @Option(parsing: .upToNextOption, help: "Up to 10 pictures or files sent as one album.") var album: [String] = []
     @Option(help: "A file to send as a document.") var file: String?
+    @Option(help: "A video (MP4, WebM…) to send with its duration, size and a thumbnail.") var video: String?
+    @Flag(help: "With --video: a round video message (square, at most 60 s).") var round = false
+    @Flag(help: "With --video: a GIF (a silent MP4 loop).") var gif = false
     @Option(help: "A WAV file to send as a voice note (encoded to Ogg/Opus with its waveform).") var voice: String?
     @Option(help: "A sticker from a set, <set>/<n> (n from 1), e.g. telegraph/1.") var sticker: String?
     @Option(
@@ -59,12 +65,15 @@ struct Send: AsyncParsableCommand {
     func validate() throws {
         try validateCards()
         let media =
-            [photo != nil, !album.isEmpty, file != nil, voice != nil, sticker != nil].filter { $0 }.count + cardOptions
+            [photo != nil, !album.isEmpty, file != nil, video != nil, voice != nil, sticker != nil].filter { $0 }.count
+            + cardOptions
         if media > 1 {
             throw ValidationError(
-                "give at most one of --photo, --album, --file, --voice, --sticker, --location, --contact, --dice, --poll"
-            )
+                "give at most one of --photo, --album, --file, --video, --voice, --sticker, --location, --contact, "
+                    + "--dice, --poll")
         }
+        if round && gif { throw ValidationError("give at most one of --round, --gif") }
+        if (round || gif) && video == nil { throw ValidationError("--round and --gif go with --video") }
         if media == 0 && markdown.isEmpty { throw ValidationError("nothing to send: give a text or media") }
         if album.count > 10 { throw ValidationError("an album holds at most 10 items, not \(album.count)") }
         if let at {
@@ -77,7 +86,7 @@ struct Send: AsyncParsableCommand {
         if let sticker, StickerChoice(sticker) == nil {
             throw ValidationError("--sticker takes <set>/<n>, e.g. telegraph/1")
         }
-        for path in [photo, file, voice].compactMap({ $0 }) + album
+        for path in [photo, file, video, voice].compactMap({ $0 }) + album
         where !FileManager.default.isReadableFile(atPath: path) {
             throw ValidationError("\(path) cannot be read")
         }
@@ -88,9 +97,9 @@ struct Send: AsyncParsableCommand {
         let sent = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
             if SecretChatting.isSecret(peerId) {
-                if cardOptions > 0 {
+                if cardOptions > 0 || video != nil {
                     throw ToolError.badInput(
-                        "a secret chat takes no locations, contacts, dice or polls here",
+                        "a secret chat takes no videos, locations, contacts, dice or polls here",
                         remedy: "send them in a cloud chat")
                 }
                 return [try await sendSecret(peerId, account)]
@@ -111,6 +120,14 @@ struct Send: AsyncParsableCommand {
                         text: text, entities: entities, replyTo: replyTo, file: try prepareFile(file, account))
                 ]
                 label = (file as NSString).lastPathComponent
+            } else if let video {
+                let kind: OutgoingVideoKind = round ? .round : gif ? .gif : .video
+                let prepared: TelegramMediaFile
+                do { prepared = try OutgoingVideo.prepare(path: video, kind: kind, for: account) } catch {
+                    throw ToolError.badInput("\(video): \(error)", remedy: "give a video FFmpeg can read")
+                }
+                messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo, file: prepared)]
+                label = kind == .video ? (video as NSString).lastPathComponent : kind.rawValue
             } else if let voice {
                 let note: TelegramMediaFile
                 do { note = try OutgoingVoiceNote.prepare(path: voice, for: account) } catch {

@@ -13,13 +13,14 @@ cd "$(dirname "$0")/../.."
 # fontconfig so a text lays out the same on every machine (Noto Sans and Noto Sans Arabic from fonts-noto-core, Noto
 # Sans Mono from fonts-noto-mono, Noto Color Emoji, Noto Sans CJK), and the tools tests use as oracles (tmux runs the
 # interactive tg in a real terminal; util-linux's script gives tg a pty; microsocks is the SOCKS5 server connections
-# through a proxy are tested against).
+# through a proxy are tested against; ffmpeg makes the test videos and decodes them as VideoBinding's oracle).
 packages=(
     pkg-config
     libssl-dev zlib1g-dev libwebp-dev librlottie-dev libopus-dev libogg-dev libpng-dev libturbojpeg0-dev liblmdb-dev libzstd-dev libsqlite3-dev
     libpango1.0-dev libcairo2-dev libutf8proc-dev
+    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
     fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-noto-cjk
-    webp opus-tools espeak-ng sox sqlite3 python3-venv time tmux microsocks
+    webp opus-tools espeak-ng sox sqlite3 python3-venv time tmux microsocks ffmpeg
     python3-cryptography
 )
 sqlcipher_min=4.5

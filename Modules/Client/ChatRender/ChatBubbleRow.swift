@@ -249,12 +249,21 @@ struct ChatBubbleRow {
                         bottomRight: atBottom && lower && right ? (outgoing && item.hasTail ? inner : outer) : inner,
                         bottomLeft: atBottom && lower && left ? (!outgoing && item.hasTail ? inner : outer) : inner)
                     let picture = rows.media.pictures[id]
+                    let badge = byId[id]?.media.lazy.compactMap { $0 as? TelegramMediaFile }.first.flatMap(
+                        VideoBadge.init)
+                    // A round video is a circle in its cell.
+                    let radii = badge?.kind == .round ? .all(min(rect.width, rect.height) / 2) : cellRadii
                     if let picture {
-                        canvas.draw(picture.image, in: rect, mode: .fill, radii: cellRadii)
+                        canvas.draw(picture.image, in: rect, mode: .fill, radii: radii)
                     } else {
-                        canvas.fill(rect, radii: cellRadii, color: s.placeholder)
+                        canvas.fill(rect, radii: radii, color: s.placeholder)
                     }
-                    item.mediaCells.append(MediaCellGeometry(messageId: id, rect: rect, drawn: picture?.stage))
+                    var cell = MediaCellGeometry(messageId: id, rect: rect, drawn: picture?.stage)
+                    if let badge {
+                        cell.badge = badge
+                        cell.badgeFrame = badge.draw(&canvas, in: rect, style: s)
+                    }
+                    item.mediaCells.append(cell)
                 }
                 if laid == nil {
                     rows.timePill(

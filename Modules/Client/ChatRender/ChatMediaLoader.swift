@@ -47,7 +47,10 @@ public struct ChatMediaLoader: Sendable {
                         stickers.firstFrame(file, side: side)
                         |> map { ImageResult(stage: .full, bitmap: $0, fromCache: false) }
                     outcome = await Self.picture(frame, quality: .full, timeout: timeout)
-                } else if file.mimeType.hasPrefix("image/") {
+                } else if file.mimeType.hasPrefix("image/")
+                    || (VideoBadge(file) != nil && !file.previewRepresentations.isEmpty)
+                {
+                    // A picture sent as a file, or a video's thumbnail (its preview sizes, never the video).
                     outcome = await Self.picture(
                         images.image(file: file, request: request), quality: quality, timeout: timeout)
                 } else {

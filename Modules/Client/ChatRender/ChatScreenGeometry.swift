@@ -109,4 +109,7 @@ public struct MediaCellGeometry: Sendable {
     public var rect: CanvasRect
     /// What filled the cell.
     public var drawn: ChatPicture.Stage?
+    /// A video's badge (duration, "GIF") and where its pill is.
+    public var badge: VideoBadge?
+    public var badgeFrame: CanvasRect?
 }

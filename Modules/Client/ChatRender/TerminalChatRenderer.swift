@@ -300,6 +300,7 @@ public struct TerminalChatRenderer: Sendable {
             return "[photo \(size.width)×\(size.height)]"
         }
         if let file = message.media.compactMap({ $0 as? TelegramMediaFile }).first {
+            if let badge = VideoBadge(file) { return badge.terminalLabel(file) }
             return file.isVideo ? "[video]" : "[\(file.fileName ?? "picture")]"
         }
         return "[media]"

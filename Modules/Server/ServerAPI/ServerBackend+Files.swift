@@ -66,7 +66,8 @@ extension ServerBackend {
             .init(
                 id: document.id, accessHash: document.accessHash, fileReference: fileReference(.document, document.id),
                 date: document.date,
-                mimeType: document.mime, size: document.size, dcId: document.dc, attributes: attributes))
+                mimeType: document.mime, size: document.size, thumbs: apiThumbs(document), dcId: document.dc,
+                attributes: attributes))
     }
 
     /// What kind of media a document is, for search filters.
@@ -98,7 +99,8 @@ extension ServerBackend {
             let document = DocumentRecord(
                 id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now,
                 mime: String(upload.mimeType.prefix(128)), size: blob.size, sha256: blob.sha256,
-                attributes: Reply.vector(attributes))
+                attributes: Reply.vector(attributes),
+                thumbs: videoThumbs(blob: blob, mime: upload.mimeType, attributes: attributes))
             try store.write { tx in try tx.insert(document) }
             let kind = Self.mediaKind(of: attributes)
             return (.messageMediaDocument(.init(voice: kind == .voice, document: apiDocument(document))), kind)
@@ -140,6 +142,16 @@ extension ServerBackend {
                 throw APIError.badRequest("FILE_ID_INVALID")
             }
             try checkFileReference(location.fileReference, .document, document.id)
+            if !location.thumbSize.isEmpty {
+                // A server-made thumbnail, kept inline with the document.
+                guard let jpeg = thumbBytes(document, type: location.thumbSize) else {
+                    throw APIError.badRequest("FILE_ID_INVALID")
+                }
+                guard document.dc == caller.dc else { throw APIError.migrate("FILE", to: document.dc) }
+                let start = Int(min(call.offset, Int64(jpeg.count)))
+                let end = min(jpeg.count, start + Int(call.limit))
+                return .file(.init(type: .fileJpeg, mtime: now, bytes: Array(jpeg[start..<end])))
+            }
             (sha256, dc, type) = (document.sha256, document.dc, .filePartial)
         case .inputPhotoFileLocation(let location):
             guard let photo = try store.read({ tx in try tx.photo(id: location.id) }),

@@ -6,6 +6,8 @@ Signs up --phone as --name with --username, writes <workdir>/ready.json, then se
 
   send      {"to": PHONE or @USERNAME, "text": T, "markdown": bool} -> {"id": message id}
   send_file {"to": PHONE, "path": P, "caption": T}             -> {"id": message id}
+  send_video {"to": PHONE, "path": P, "duration": S, "w": W, "h": H, "round": B} -> {"id": message id}
+  download  {"to": PHONE, "id": ID, "path": P, "thumb": B}     -> {"size": bytes} (the file, or its largest thumbnail)
   messages  {"to": PHONE, "limit": N}                          -> {"messages": [ … newest first … ]}
   read_outbox {"to": PHONE}                                    -> {"max_id": the other side's read mark on ours}
   set_password {"password": P, "hint": H}                      -> {} (two-step verification on this account)
@@ -65,11 +67,22 @@ def describe(message):
                 media["duration"] = attribute.duration
                 if attribute.voice:
                     media["kind"] = "voice"
+            if isinstance(attribute, types.DocumentAttributeVideo):
+                media["kind"] = "round" if attribute.round_message else "video"
+                media["duration"] = attribute.duration
+                media["w"] = attribute.w
+                media["h"] = attribute.h
+                media["supports_streaming"] = bool(attribute.supports_streaming)
+            if isinstance(attribute, types.DocumentAttributeAnimated):
+                media["animated"] = True
             if isinstance(attribute, types.DocumentAttributeSticker):
                 media["kind"] = "sticker"
                 media["emoji"] = attribute.alt
                 stickerset = attribute.stickerset
                 media["set_id"] = getattr(stickerset, "id", None)
+        media["thumbs"] = [
+            {"type": t.type, "w": getattr(t, "w", None), "h": getattr(t, "h", None)} for t in (document.thumbs or [])
+        ]
         item["media"] = media
     return item
 
@@ -102,6 +115,24 @@ class Peer:
             user = await self.user(command["to"])
             sent = await self.client.send_file(user, command["path"], caption=command.get("caption", ""), force_document=True)
             return {"id": sent.id}
+        if op == "send_video":
+            user = await self.user(command["to"])
+            attribute = types.DocumentAttributeVideo(
+                duration=command["duration"], w=command["w"], h=command["h"],
+                round_message=command.get("round", False), supports_streaming=True)
+            sent = await self.client.send_file(
+                user, command["path"], attributes=[attribute], mime_type="video/mp4", force_document=False,
+                video_note=command.get("round", False))
+            return {"id": sent.id}
+        if op == "download":
+            user = await self.user(command["to"])
+            message = (await self.client.get_messages(user, ids=[command["id"]]))[0]
+            if command.get("thumb"):
+                path = await self.client.download_media(message, command["path"], thumb=-1)
+            else:
+                path = await self.client.download_media(message, command["path"])
+            import os
+            return {"size": os.path.getsize(path)}
         if op == "messages":
             user = await self.user(command["to"])
             messages = await self.client.get_messages(user, limit=command.get("limit", 50))
