@@ -77,8 +77,17 @@ public struct ChatConversation: Sendable {
             [EnqueueMessage(text: Self.greeting), EnqueueMessage(text: "I can't wait to see them 🌅")], to: bobId)
         // Both of Ann's messages before Bob answers: waiting for the first alone let a loaded run store Bob's first
         // answer between them, which breaks Ann's run of two.
-        try await Self.wait("Bob to receive Ann's two messages", timeout: timeout) {
-            try stored(bob, annId).filter { $0.id.namespace == Namespaces.Message.cloud }.count == 2
+        do {
+            try await Self.wait("Bob to receive Ann's two messages", timeout: timeout) {
+                try stored(bob, annId).filter { $0.id.namespace == Namespaces.Message.cloud }.count == 2
+            }
+        } catch let error as ConversationError {
+            // What each side holds and what Bob's state manager did: a loaded run has missed this wait twice.
+            let sent = try stored(ann, bobId).map { "\($0.id.namespace):\($0.id.id)" }
+            let received = try stored(bob, annId).map { "\($0.id.namespace):\($0.id.id)" }
+            throw ConversationError(
+                "\(error); Ann holds \(sent), Bob holds \(received); Bob's state manager: \(bob.stateManager.statistics)"
+            )
         }
         guard let greeting = try stored(bob, annId).first(where: { $0.text == Self.greeting }) else {
             throw ConversationError("Bob has no greeting")
