@@ -58,6 +58,11 @@ public struct ChatConversation: Sendable {
         }
         ann.start()
         bob.start()
+        // Each account's first state before anything is sent: a message the server stores before Bob's first
+        // `getState` is below that state, so it is history Bob would load, not an update he is pushed.
+        try await wait("both accounts' first state", timeout: timeout) {
+            ann.stateManager.hasCaughtUp && bob.stateManager.hasCaughtUp
+        }
         let conversation = ChatConversation(server: server, manager: manager, root: root, ann: ann, bob: bob)
         try await conversation.send(timeout: timeout)
         return conversation
