@@ -160,7 +160,7 @@ import Testing
                     "id", "chat", "chatName", "from", "fromName", "date", "outgoing", "text", "markdown", "entities",
                     "media",
                     "replyTo", "edited", "unsent", "failed", "read", "album", "views", "signature", "action", "pinned",
-                    "reactions",
+                    "reactions", "forwardedFrom", "forwardedFromName",
                 ])
         #expect(object["album"] is NSNull && object["views"] is NSNull && object["signature"] is NSNull)
         #expect(object["action"] is NSNull && object["read"] is NSNull, "an incoming message has no read key value")
@@ -223,12 +223,12 @@ import Testing
         #expect(deleted.line == "deleted user:7: 3, 4")
         #expect(
             String(decoding: try encoder.encode(deleted), as: UTF8.self)
-                == #"{"chat":"user:7","event":"deleted","ids":[3,4],"message":null,"readBy":null,"readUpTo":null}"#)
+                == #"{"chat":"user:7","event":"deleted","ids":[3,4],"message":null,"readBy":null,"readUpTo":null,"user":null,"userName":null}"#)
         let read = WatchEventSummary(.read(.group(9), upTo: 12, byMe: false)) { _ in "Soup club" }
         #expect(read.line == "read chat:9 up to 12 by them")
         #expect(
             String(decoding: try encoder.encode(read), as: UTF8.self)
-                == #"{"chat":"chat:9","event":"read","ids":null,"message":null,"readBy":"them","readUpTo":12}"#)
+                == #"{"chat":"chat:9","event":"read","ids":null,"message":null,"readBy":"them","readUpTo":12,"user":null,"userName":null}"#)
     }
 
     /// Service messages: Telegram's action names, the title and users they concern, every key present, in words.
