@@ -159,10 +159,7 @@ public actor AccountNetwork {
             if let generic = DatacenterOption.choose(
                 options, dc: dc, media: false, ipv6Available: ipv6Available, throughProxy: proxied
             ).first {
-                let endpoint = generic.endpoint(
-                    from: base ?? MTProtoConnection.Endpoint(host: generic.host, port: generic.port, dcId: dc))
-                if datacenters[dc] != endpoint { changed.insert(dc) }
-                datacenters[dc] = endpoint
+                if adopt(generic, base: base) { changed.insert(dc) }
                 learnt[dc] = DatacenterAddress(host: generic.host, port: generic.port)
             }
             if let media = DatacenterOption.choose(
@@ -197,6 +194,15 @@ public actor AccountNetwork {
             guard !Task.isCancelled, let self else { return }
             _ = try? await self.refreshDatacentersIfDue()
         }
+    }
+
+    /// Points `option`'s DC at it, keeping `base`'s framing and proxy; returns whether its endpoint changed.
+    private func adopt(_ option: DatacenterOption, base: MTProtoConnection.Endpoint?) -> Bool {
+        let endpoint = option.endpoint(
+            from: base ?? MTProtoConnection.Endpoint(host: option.host, port: option.port, dcId: option.dcId))
+        guard datacenters[option.dcId] != endpoint else { return false }
+        datacenters[option.dcId] = endpoint
+        return true
     }
 
     /// Forgets the connections to `dcs` (they connect again, to their new addresses, on the next call).
@@ -244,15 +250,10 @@ public actor AccountNetwork {
         guard !learnt.isEmpty else { throw SimpleConfigSourceError.empty }
         var changed: Set<Int32> = []
         let template = datacenters[mainDc] ?? datacenters.values.first
-        for (dc, address) in learnt {
-            var endpoint =
-                datacenters[dc] ?? template
-                ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
-            if endpoint.host == address.host, endpoint.port == address.port, datacenters[dc] != nil { continue }
-            endpoint.host = address.host
-            endpoint.port = address.port
-            endpoint.dcId = dc
-            datacenters[dc] = endpoint
+        for (dc, address) in learnt
+        where adopt(
+            DatacenterOption(dcId: dc, host: address.host, port: address.port), base: datacenters[dc] ?? template)
+        {
             changed.insert(dc)
         }
         var stored = store.datacenterAddresses() ?? [:]
