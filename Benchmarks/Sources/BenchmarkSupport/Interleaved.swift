@@ -26,6 +26,24 @@ public enum BenchmarkMethod {
     }
 }
 
+/// One timed run of one side: its wall time and what it produced.
+public struct TimedRun<Output> {
+    public let seconds: Double
+    public let output: Output
+
+    public init(seconds: Double, output: Output) {
+        self.seconds = seconds
+        self.output = output
+    }
+}
+
+/// Times `body` with this process's monotonic clock.
+public func timedRun<Output>(_ body: () -> Output) -> TimedRun<Output> {
+    let start = now()
+    let output = body()
+    return TimedRun(seconds: now() - start, output: output)
+}
+
 /// Times `ours` and `peer` in interleaved rounds and compares what they produced.
 ///
 /// Each side runs once to warm up; their outputs must be equal (a checksum of the values delivered, the bytes
@@ -37,29 +55,38 @@ public func compareInterleaved<Output: Equatable>(
     _ workload: String, items: Double, unit: String, rounds: Int = 7, goal: String = "",
     ours: () -> Output, peer: () -> Output
 ) -> Comparison {
-    let expected = ours()
-    let peerOutput = peer()
+    compareInterleaved(
+        workload, items: items, unit: unit, rounds: rounds, goal: goal, oursTimed: { timedRun(ours) },
+        peerTimed: { timedRun(peer) })
+}
+
+/// `compareInterleaved` for sides that time themselves: a peer process reports the seconds its own run took
+/// (`PeerProcess`), so neither the pipe nor the interpreter's dispatch is counted against it.
+public func compareInterleaved<Output: Equatable>(
+    _ workload: String, items: Double, unit: String, rounds: Int = 7, goal: String = "",
+    oursTimed: () -> TimedRun<Output>, peerTimed: () -> TimedRun<Output>
+) -> Comparison {
+    let expected = oursTimed().output
+    let peerOutput = peerTimed().output
     guard expected == peerOutput else {
         BenchmarkMethod.differentWork(workload, ours: "\(expected)", peer: "\(peerOutput)")
     }
-    func timed(_ side: () -> Output, _ name: String) -> Double {
-        let start = now()
-        let output = side()
-        let seconds = now() - start
-        if output != expected {
-            BenchmarkMethod.differentWork(workload, ours: "\(expected)", peer: "\(name): \(output)")
+    func timed(_ side: () -> TimedRun<Output>, _ name: String) -> Double {
+        let run = side()
+        if run.output != expected {
+            BenchmarkMethod.differentWork(workload, ours: "\(expected)", peer: "\(name): \(run.output)")
         }
-        return seconds
+        return run.seconds
     }
     var oursTimes: [Double] = []
     var peerTimes: [Double] = []
     for round in 0..<BenchmarkMethod.rounds(rounds) {
         if round % 2 == 0 {
-            oursTimes.append(timed(ours, "ours"))
-            peerTimes.append(timed(peer, "peer"))
+            oursTimes.append(timed(oursTimed, "ours"))
+            peerTimes.append(timed(peerTimed, "peer"))
         } else {
-            peerTimes.append(timed(peer, "peer"))
-            oursTimes.append(timed(ours, "ours"))
+            peerTimes.append(timed(peerTimed, "peer"))
+            oursTimes.append(timed(oursTimed, "ours"))
         }
     }
     return Comparison(

@@ -49,7 +49,9 @@ public func printTable(title: String, peerName: String, _ rows: [Comparison]) {
 func format(_ m: Measurement) -> String {
     let median = "\(scaled(m.throughput, unit: m.unit))\(m.unit)/s"
     guard let range = m.throughputRange, m.runs > 1 else { return median }
-    return "\(median) (\(scaled(range.lowerBound, unit: m.unit))–\(scaled(range.upperBound, unit: m.unit)))"
+    let low = scaled(range.lowerBound, unit: m.unit).trimmingCharacters(in: .whitespaces)
+    let high = scaled(range.upperBound, unit: m.unit).trimmingCharacters(in: .whitespaces)
+    return "\(median) (\(low)–\(high))"
 }
 
 /// `value` with a k / M / G prefix (whole MB for "MB").
