@@ -199,6 +199,18 @@ let package = Package(
             ],
             path: "Sources/media-bench", swiftSettings: Settings.swift),
 
+        // A video's first frame to a 320 px JPEG thumbnail (VideoBinding over FFmpeg's libraries, ImageTransform's
+        // Lanczos, libjpeg-turbo) against the `ffmpeg` command doing the same.
+        .executableTarget(
+            name: "video-bench",
+            dependencies: [
+                "BenchmarkSupport", .product(name: "VideoBinding", package: "Telegraph"),
+                .product(name: "ImageCore", package: "Telegraph"),
+                .product(name: "ImageTransform", package: "Telegraph"),
+                .product(name: "JPEGBinding", package: "Telegraph"),
+            ],
+            path: "Sources/video-bench", swiftSettings: Settings.swift),
+
         // Postbox benchmarks (peers: raw SQLCipher; GRDB in its own executable).
         .target(name: "PostboxBenchData", path: "Sources/PostboxBenchData"),
         .systemLibrary(
