@@ -1,6 +1,7 @@
 import AccountNetworking
 import Foundation
 import Postbox
+import SwiftSignalKit
 import SyncCore
 import SyncCoreApi
 import TelegramApi
@@ -147,6 +148,23 @@ import Testing
             try Self.actions(ann, in: news).last == .titleUpdated(title: "Ann's daily")
         }
         try await world.close([ann, ben])
+    }
+
+    /// The creation's `Updates` carry the channel without its username; a state manager slow to apply them (a loaded
+    /// machine) must not take the username away once it is set (it did: the username was written first, then the
+    /// older channel over it).
+    @Test func aUsernameSetWhileTheCreationIsStillQueuedStays() async throws {
+        let world = try await Support.World()
+        let ann = try await Support.signUp(world, phone: "9996623055", name: "Ann")
+        ann.start()
+        try await Support.wait("Ann's first state") { ann.stateManager.hasCaughtUp }
+        // The state manager's queue is busy for 1.5 s: the creation's Updates wait behind it.
+        ann.stateManager.queue.async { Thread.sleep(forTimeInterval: 1.5) }
+        let news = try await ann.createChannel(title: "Slow news", kind: .broadcast)
+        try await ann.setChannelUsername("slow_news", of: news)
+        await ann.stateManager.handledSoFar()
+        #expect(try Self.channel(ann, news)?.username == "slow_news")
+        try await world.close([ann])
     }
 
     @Test func groupsAreCreatedWithMembersListedAndLeft() async throws {

@@ -38,6 +38,9 @@ extension Account {
         let (_, input) = try storedChannel(peerId)
         let done = try await peerActionRequest(Api.functions.channels.updateUsername(channel: input, username: name))
         guard done else { throw .server("USERNAME_NOT_MODIFIED") }
+        // The channel's creation `Updates` carry it without the username; applied after this write, they would take
+        // it away again (it failed so under load).
+        await stateManager.handledSoFar()
         do {
             try postbox.transactionSync { tx in
                 guard var channel = try tx.getPeer(peerId) as? TelegramChannel else { return }

@@ -215,6 +215,15 @@ public final class AccountStateManager: @unchecked Sendable {
         queue.async { [self] in receive(updates) }
     }
 
+    /// Returns once the queue has handled every `Updates` handed to `addUpdates` before this call (applied, or held
+    /// for a gap). A local write that must land after a call's own `Updates` awaits this first: applied later, their
+    /// older copy of a peer would overwrite it.
+    public func handledSoFar() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
+    }
+
     /// Asks for what channel `channelId` has that this account has not heard of: `updates.getChannelDifference` from
     /// its stored pts, through the channel's sequence as an `updateChannelTooLong` would (nothing new is asked while
     /// its difference is out; a channel not stored cannot be asked). Telegram-iOS polls a channel whose chat is open
