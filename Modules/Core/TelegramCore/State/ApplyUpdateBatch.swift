@@ -380,6 +380,7 @@ public struct UpdateBatchApplier: Sendable {
             }
         }
         if !presences.isEmpty { try tx.updatePeerPresences(presences) }
+        try ContactList.follow(users: users, accountPeerId: accountPeerId, transaction: tx)
         for chat in chats {
             if let group = TelegramGroup(chat) {
                 peers.append(group)
