@@ -70,7 +70,7 @@ import Testing
 
     func contacts(_ harness: CommandLineHarness) async throws {
         for (arguments, text) in [
-            (["contacts", "--help"], "import"), (["contacts", "import", "--help"], "vCard"),
+            (["contacts", "--help"], "last seen status"), (["contacts", "import", "--help"], "vCard"),
             (["contacts", "delete", "--help"], "deleteByPhones"), (["info", "--help"], "common"),
         ] {
             let help = try await harness.tg(arguments)
