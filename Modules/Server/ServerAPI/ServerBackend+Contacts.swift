@@ -67,7 +67,9 @@ extension ServerBackend {
         let users = try store.write { tx in
             var removed: [Api.User] = []
             for input in call.id {
-                guard let user = try self.resolve(input, caller: caller, tx: tx), user.id != caller.userId else { continue }
+                guard let user = try self.resolve(input, caller: caller, tx: tx), user.id != caller.userId else {
+                    continue
+                }
                 try tx.deleteContact(owner: caller.userId, userId: user.id)
                 removed.append(try self.apiUser(user, viewer: caller.userId, tx: tx))
             }
@@ -97,7 +99,9 @@ extension ServerBackend {
         try TextLimit.firstName.check(call.firstName)
         try TextLimit.lastName.check(call.lastName)
         let user = try store.write { tx -> Api.User? in
-            guard let user = try self.resolve(call.id, caller: caller, tx: tx), user.id != caller.userId else { return nil }
+            guard let user = try self.resolve(call.id, caller: caller, tx: tx), user.id != caller.userId else {
+                return nil
+            }
             try tx.addContact(owner: caller.userId, userId: user.id, firstName: call.firstName, lastName: call.lastName)
             return try self.apiUser(user, viewer: caller.userId, tx: tx)
         }

@@ -8,7 +8,8 @@ public struct ContactPeersView: PostboxView, Equatable {
     /// The `saved_count` of the last `contacts.contacts`.
     public let remoteTotalCount: Int32
 
-    public init(peerIds: Set<PeerId>, peers: [PeerId: Peer], presences: [PeerId: PeerPresence], remoteTotalCount: Int32) {
+    public init(peerIds: Set<PeerId>, peers: [PeerId: Peer], presences: [PeerId: PeerPresence], remoteTotalCount: Int32)
+    {
         self.peerIds = peerIds
         self.peers = peers
         self.presences = presences
