@@ -329,7 +329,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding",
-            "MTProtoCore", "PasswordSRP", "TestVectors",
+            "MTProtoCore", "PasswordSRP", "TestVectors", "Hashing",
         ]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.

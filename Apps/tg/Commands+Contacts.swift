@@ -70,7 +70,7 @@ struct Contacts: AsyncParsableCommand {
             abstract: "Remove someone from your contacts.",
             discussion: """
                 +phone: contacts.deleteByPhones; @username, user:ID or a name: contacts.deleteContacts (someone who \
-                is not a contact is reported, exit 5). Prints 'deleted NAME', or with --json {"deleted": "NAME"}.
+                is not a contact is reported, exit 5, either way). Prints 'deleted NAME', or with --json {"deleted": "NAME"}.
                 """)
 
         @OptionGroup var global: GlobalOptions

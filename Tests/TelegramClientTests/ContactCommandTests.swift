@@ -161,7 +161,10 @@ import Testing
 
         // Deleting by phone and by username.
         let byPhone = try await harness.tg(["--account", "alice", "contacts", "delete", "+\(Self.dave)"])
-        #expect(byPhone.status == 0 && byPhone.output.contains("deleted +\(Self.dave)"), "\(byPhone.errorOutput)")
+        #expect(byPhone.status == 0 && byPhone.output.contains("deleted Dave"), "\(byPhone.errorOutput)")
+        let notThere = try await harness.tg(["--account", "alice", "contacts", "delete", "+\(Self.dave)"])
+        #expect(
+            notThere.status == 5 && notThere.errorOutput.contains("not in your contacts"), "\(notThere.errorOutput)")
         let byName = try await harness.tg(["--account", "alice", "contacts", "delete", "@bob_contacts"])
         #expect(byName.status == 0 && byName.output.contains("deleted Bob"), "\(byName.errorOutput)")
         #expect(try await harness.tgJSON([Row].self, ["--account", "alice", "contacts"]).map(\.name) == ["Carol"])

@@ -105,12 +105,23 @@ public enum ContactCommands {
             throw .badInput("name the contact: @username, +phone or user:ID")
         }
         if case .phone(let phone) = reference {
+            // The server does not show other users' numbers, so whether it was a contact is seen in the list.
+            let before: Set<PeerId>
+            let after: Set<PeerId>
             do {
+                _ = try await account.syncContacts()
+                before = try account.contactPeers().peerIds
                 try await account.deleteContacts(phones: ["+" + phone])
-            } catch {
+                after = try account.contactPeers().peerIds
+            } catch let error as MessageActionError {
                 throw MessageCommands.clientError(error)
+            } catch {
+                throw .storage("\(error)")
             }
-            return "+" + phone
+            guard let removed = before.subtracting(after).first else {
+                throw .notFound("+\(phone) is not in your contacts")
+            }
+            return PeerResolver.chatName(removed, account: account)
         }
         let peerId = try await PeerResolver.resolve(reference, account: account)
         guard peerId.namespace == Namespaces.Peer.cloudUser, peerId != account.peerId else {
