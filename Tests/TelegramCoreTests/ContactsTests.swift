@@ -162,6 +162,24 @@ import Testing
         #expect(distinct == [[], [.user(5), .user(6)], [.user(6)]], "the live view follows the list")
     }
 
+    @Test(.timeLimit(.minutes(1))) func contactStatusesAreStoredAsPresences() async throws {
+        let directory = TemporaryDirectory(prefix: "contacts-statuses")
+        defer { directory.remove() }
+        let network = ScriptedNetwork { function in
+            guard function is Api.functions.contacts.getStatuses else { return nil }
+            return [
+                Api.ContactStatus.contactStatus(.init(userId: 2, status: .userStatusOnline(.init(expires: 500)))),
+                Api.ContactStatus.contactStatus(.init(userId: 1, status: .userStatusOffline(.init(wasOnline: 7)))),
+            ]
+        }
+        let account = try Errors.account(network, in: directory)
+        #expect(try await account.updateContactPresences() == 1, "the account's own status is not stored")
+        let stored = try account.postbox.readTransactionSync { tx in
+            (try tx.getPeerPresence(.user(2)) as? TelegramUserPresence, try tx.getPeerPresence(.user(1)))
+        }
+        #expect(stored.0?.status == .present(until: 500) && stored.1 == nil)
+    }
+
     @Test(.timeLimit(.minutes(1))) func deletingSendsTheAccessHashAndLeavesTheList() async throws {
         let directory = TemporaryDirectory(prefix: "contacts-delete")
         defer { directory.remove() }

@@ -18,10 +18,11 @@ public enum ContactCommands {
     }
 
     /// The account's contacts by name, after syncing them with the server (`contacts.getContacts` with the stored
-    /// list's hash; an unchanged list is not sent again).
+    /// list's hash; an unchanged list is not sent again) and refreshing their presences (`contacts.getStatuses`).
     public static func list(_ account: Account, now: Int32 = PresenceCommands.now) async throws(ClientError) -> [Row] {
         do {
             _ = try await account.syncContacts()
+            try await account.updateContactPresences()
         } catch {
             throw MessageCommands.clientError(error)
         }

@@ -1,6 +1,7 @@
 import Hashing
 public import Postbox
 import SyncCore
+import SyncCoreApi
 import TelegramApi
 
 /// What `Account.syncContacts` found.
@@ -78,6 +79,23 @@ extension Account {
             throw .storage("\(error)")
         }
         return .replaced(count: ids.count)
+    }
+
+    /// Refreshes the stored presences of the contacts (`contacts.getStatuses`; Telegram-iOS
+    /// `updateContactPresences`); how many the server described.
+    @discardableResult
+    public func updateContactPresences() async throws(MessageActionError) -> Int {
+        let statuses = try await MessageCalls.call(Api.functions.contacts.getStatuses(), network: network)
+        var presences: [PeerId: PeerPresence] = [:]
+        for case .contactStatus(let entry) in statuses where entry.userId != peerId.id.rawValue {
+            presences[.user(entry.userId)] = TelegramUserPresence(apiStatus: entry.status)
+        }
+        do {
+            try postbox.transactionSync { tx in try tx.updatePeerPresences(presences) }
+        } catch {
+            throw .storage("\(error)")
+        }
+        return presences.count
     }
 
     /// The stored contacts with their peers and presences, now.
