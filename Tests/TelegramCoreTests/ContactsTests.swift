@@ -2,6 +2,7 @@ import AccountNetworking
 import Foundation
 import Postbox
 import PostboxTesting
+import SignalTesting
 import SwiftSignalKit
 import SyncCore
 import TelegramApi
@@ -178,6 +179,26 @@ import Testing
             (try tx.getPeerPresence(.user(2)) as? TelegramUserPresence, try tx.getPeerPresence(.user(1)))
         }
         #expect(stored.0?.status == .present(until: 500) && stored.1 == nil)
+    }
+
+    /// `updateContactsReset` through the state manager empties the list and is not unhandled.
+    @Test func contactsResetEmptiesTheList() throws {
+        let harness = try AccountStateManagerTests.Harness()
+        defer { harness.directory.remove() }
+        try harness.postbox.transactionSync { tx in try tx.replaceContactPeerIds([.user(2), .user(3)]) }
+        let manager = harness.manager()
+        let summaries = LockedList<UpdateBatchApplier.Summary>()
+        let watch = manager.appliedBatches.start(next: { summaries.append($0) })
+        manager.start()
+        harness.scheduler.advance(by: 0.01)
+        harness.server.pipe.putNext(.updateShort(.init(update: .updateContactsReset, date: 200)))
+        harness.scheduler.advance(by: 0.01)
+        #expect(try harness.postbox.readTransactionSync { tx in try tx.getContactPeerIds() }.isEmpty)
+        #expect(summaries.values.contains { $0.contactsReset })
+        #expect(summaries.values.flatMap(\.unhandled).isEmpty)
+        watch.dispose()
+        manager.stop()
+        harness.scheduler.advance(by: 0.01)
     }
 
     @Test(.timeLimit(.minutes(1))) func deletingSendsTheAccessHashAndLeavesTheList() async throws {
