@@ -148,7 +148,8 @@ import Testing
         #expect(carols.imported.map(\.user) == ["user:\(alice)"] && carols.notOnTelegram.count == 1, "\(carols)")
 
         // Telethon makes a group with Alice: both sides count one common chat with the same title.
-        _ = try await harness.peer(Created.self, ["op": "create_group", "with": Self.alice, "title": "Contacts Club"])
+        let club = try await harness.peer(
+            Created.self, ["op": "create_group", "with": Self.alice, "title": "Contacts Club"])
         let info = try await harness.tgJSON(Info.self, ["--account", "alice", "info", "@bob_contacts"])
         #expect(info.user == bobId && info.name == "Bob" && info.contact, "\(info)")
         #expect(info.commonChatsCount == 1 && info.commonChats == ["Contacts Club"], "\(info)")
@@ -156,6 +157,8 @@ import Testing
         #expect(theirs.titles == info.commonChats && theirs.count == info.commonChatsCount, "\(theirs)")
         let shown = try await harness.tg(["--account", "alice", "info", "@bob_contacts"])
         #expect(shown.output.contains("common chats: 1") && shown.output.contains("  Contacts Club"), "\(shown.output)")
+        let group = try await harness.tg(["--account", "alice", "info", "chat:\(club.chat_id)"])
+        #expect(group.status == 2 && group.errorOutput.contains("is not a user"), "\(group.errorOutput)")
         // Telethon imported Alice to write to her: she is in its contact list as the server keeps it.
         #expect(try await harness.peer(PeerContacts.self, ["op": "contacts"]).user_ids == [alice])
 
