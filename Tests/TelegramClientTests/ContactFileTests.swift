@@ -79,6 +79,9 @@ import Testing
             refusal { try ContactFile.vCard("BEGIN:VCARD\nFN:A\nTEL:call me\nEND:VCARD", name: "x.vcf") }
                 .contains("x.vcf:3: 'call me' is not a phone number"))
         #expect(refusal { try ContactFile.vCard("hello\n", name: "x.vcf") }.contains("not a vCard line"))
+        #expect(
+            try ContactFile.vCard("\u{FEFF}BEGIN:VCARD\nFN:Bom\nTEL:5550001\nEND:VCARD")
+                == [PhoneContact(phone: "5550001", firstName: "Bom")], "a byte order mark is not a line")
         #expect(refusal { try ContactFile.csv("name,number\nA,1", name: "x.csv") }.contains("no 'phone' column"))
         #expect(
             refusal { try ContactFile.csv("name,phone\nA,5550001,extra", name: "x.csv") }.contains("x.csv:2: 3 fields"))

@@ -40,6 +40,7 @@ public enum ContactFile {
     public static func vCard(_ text: String, name: String = "vCard") throws(ClientError) -> [PhoneContact] {
         var contacts: [PhoneContact] = []
         var card: (line: Int, given: String, family: String, full: String, phones: [String])?
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for (number, line) in unfolded(text) {
             guard let colon = line.firstIndex(of: ":") else {
                 if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
