@@ -138,6 +138,22 @@ import Testing
         #expect(try Self.contactIds(account) == [.user(7)])
     }
 
+    @Test(.timeLimit(.minutes(1))) func aServerThatKeepsFloodingStopsTheImport() async throws {
+        let directory = TemporaryDirectory(prefix: "contacts-floods")
+        defer { directory.remove() }
+        let network = ScriptedNetwork { function in
+            function is Api.functions.contacts.importContacts
+                ? NetworkError.rpc(code: 420, message: "FLOOD_WAIT_2") : nil
+        }
+        let account = try Errors.account(network, in: directory)
+        let clock = Clock()
+        let report = try await account.importContacts(
+            [PhoneContact(phone: "5550001", firstName: "A")],
+            options: ContactImportOptions(maxFloodWait: 10, floodWaitsPerBatch: 3, sleep: clock.sleep))
+        #expect(clock.waits == [2, 2, 2] && report.floodWait == 2 && report.retryLater.map(\.phone) == ["5550001"])
+        #expect(Self.calls(network, Api.functions.contacts.importContacts.self).count == 4)
+    }
+
     @Test func aUsersContactFlagMovesThemInAndOutOfTheList() throws {
         let directory = TemporaryDirectory(prefix: "contacts-flag")
         defer { directory.remove() }

@@ -54,11 +54,15 @@ public struct ContactImportOptions: Sendable {
     /// A `FLOOD_WAIT_X` the network did not wait out itself is waited here when X is at most this; longer stops the
     /// import (`ContactImportReport.floodWait`).
     public var maxFloodWait: Double
+    /// How many flood waits one batch may wait out before the import stops (a server that keeps answering
+    /// `FLOOD_WAIT` does not hold the import forever).
+    public var floodWaitsPerBatch: Int
     /// How the importer waits (virtual time in tests).
     public var sleep: @Sendable (Double) async -> Void
 
     public init(
         batchSize: Int = 500, retryRounds: Int = 3, retryDelay: Double = 1, maxFloodWait: Double = 0,
+        floodWaitsPerBatch: Int = 3,
         sleep: @escaping @Sendable (Double) async -> Void = { seconds in
             try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
         }
@@ -67,6 +71,7 @@ public struct ContactImportOptions: Sendable {
         self.retryRounds = max(0, retryRounds)
         self.retryDelay = retryDelay
         self.maxFloodWait = maxFloodWait
+        self.floodWaitsPerBatch = max(0, floodWaitsPerBatch)
         self.sleep = sleep
     }
 }
@@ -86,6 +91,7 @@ extension Account {
         while !pending.isEmpty {
             var retry: [PhoneContact] = []
             var start = 0
+            var floodWaits = 0
             while start < pending.count {
                 let batch = Array(pending[start..<min(start + options.batchSize, pending.count)])
                 let answer: Api.contacts.ImportedContacts
@@ -100,7 +106,8 @@ extension Account {
                             }))
                 } catch NetworkError.rpc(420, let message) where message.hasPrefix("FLOOD_WAIT_") {
                     let seconds = Int(message.dropFirst("FLOOD_WAIT_".count)) ?? 0
-                    if Double(seconds) <= options.maxFloodWait {
+                    if Double(seconds) <= options.maxFloodWait, floodWaits < options.floodWaitsPerBatch {
+                        floodWaits += 1
                         await options.sleep(Double(seconds))
                         continue
                     }
@@ -120,6 +127,7 @@ extension Account {
                 retry += again
                 report.notOnTelegram += batch.filter { !answered.contains($0) }
                 start += batch.count
+                floodWaits = 0
             }
             guard !retry.isEmpty else { break }
             guard round < options.retryRounds else {
