@@ -24,7 +24,7 @@ LIVE_FILTER := ^($(subst $(eval) ,|,$(strip $(LIVE_TESTS))))\.
 CLIENT_FILTER := ^($(subst $(eval) ,|,$(strip $(CLIENT_TESTS))))\.
 
 .DEFAULT_GOAL := help
-.PHONY: help run test build lint format readme-tables repro repro-verify bench deps clean tsan notification-service-release $(APPS)
+.PHONY: help run test build lint format readme-tables repro repro-verify bench bench-check deps clean tsan notification-service-release $(APPS)
 
 help: ## List the verbs.
 	@echo "Telegraph — make verbs"
@@ -92,6 +92,9 @@ repro-verify: deps ## Rebuild and check against a published hash list: make repr
 
 bench: deps ## Run the benchmarks (Benchmarks/ package, release) and print their ratio tables.
 	@bash BuildTools/scripts/bench.sh $(BENCH)
+
+bench-check: deps ## Run each interleaved benchmark once (BENCH=name for one) and fail if the two sides of a comparison did different work.
+	@bash BuildTools/scripts/bench-check.sh $(BENCH)
 
 clean: ## Remove build output (.build, Benchmarks/.build, .repro).
 	rm -rf .build Benchmarks/.build .repro

@@ -6,7 +6,7 @@ import TelegramCore
 struct Privacy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Who sees what of this account.",
-        subcommands: [LastSeen.self])
+        subcommands: [LastSeen.self, Forwards.self])
 
     struct LastSeen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -36,6 +36,36 @@ struct Privacy: AsyncParsableCommand {
             }
             if output.json { return try Output.json(["lastSeen": setting.rawValue]) }
             print("last seen: \(setting.rawValue)")
+        }
+    }
+
+    struct Forwards: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Whose forwards of your messages link to your account: everybody, contacts or nobody.",
+            discussion: """
+                account.setPrivacy / account.getPrivacy with inputPrivacyKeyForwards. A forward by someone not allowed \
+                shows only your name ("Forwarded from NAME", fwd_from.from_name), with no link to your account. \
+                Prints the setting, or with --json {"forwards": "nobody"}.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "everybody, contacts or nobody; leave out to show the current setting.")
+        var value: String?
+
+        func validate() throws {
+            if let value, LastSeenPrivacy(rawValue: value) == nil {
+                throw ValidationError("forwards takes everybody, contacts or nobody, not '\(value)'")
+            }
+        }
+
+        func run() async throws {
+            let wanted = value.flatMap(LastSeenPrivacy.init(rawValue:))
+            let setting = try await global.withOnlineAccount { _, account in
+                try await PresenceCommands.forwards(account, set: wanted)
+            }
+            if output.json { return try Output.json(["forwards": setting.rawValue]) }
+            print("forwards: \(setting.rawValue)")
         }
     }
 }

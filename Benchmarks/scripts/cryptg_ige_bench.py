@@ -1,40 +1,49 @@
-"""cryptg 0.6.0's side of tl-bench's AES rows: AES-256-IGE over 16 MiB with cryptg.encrypt_ige / decrypt_ige.
+"""cryptg 0.6.0's side of tl-bench's AES rows: AES-256-IGE with cryptg.encrypt_ige / decrypt_ige.
 
-Usage: cryptg_ige_bench.py KEY_HEX IV_HEX SAMPLE_HEX. Prints one JSON object: seconds per 16 MiB encrypt and decrypt
-(median of 5 runs after a warm-up, as BenchmarkSupport.measure) and the encryption of SAMPLE under KEY and IV, so the
-Swift side can check that both compute the same IGE before comparing speeds.
+Usage: cryptg_ige_bench.py --serve. Reads one JSON command per line on stdin and answers each with one JSON line
+(BenchmarkSupport's PeerProcess), so tl-bench interleaves its rounds with ours:
+  {"op": "load", "path": P, "key": HEX, "iv": HEX}  reads the plaintext from P (tl-bench writes the same bytes it
+                                                    encrypts itself); answers {"bytes": N}
+  {"op": "encrypt"} / {"op": "decrypt"}             one timed run over the whole plaintext (decrypt: over its
+                                                    ciphertext); answers {"seconds": S, "sha256": HEX of the output}
+Each run returns a fresh bytes object, which is cryptg's only API; the Swift side's row that is compared with it
+allocates a fresh array per run too.
 """
+import hashlib
 import json
-import os
 import sys
 import time
 
 import cryptg
 
 
-def median_seconds(function, *arguments):
-    function(*arguments)
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        function(*arguments)
-        times.append(time.perf_counter() - start)
-    return sorted(times)[2]
+def serve():
+    data = key = iv = ciphertext = None
+    for line in sys.stdin:
+        command = json.loads(line)
+        if command["op"] == "load":
+            with open(command["path"], "rb") as source:
+                data = source.read()
+            key, iv = bytes.fromhex(command["key"]), bytes.fromhex(command["iv"])
+            ciphertext = cryptg.encrypt_ige(data, key, iv)
+            answer = {"bytes": len(data)}
+        elif command["op"] in ("encrypt", "decrypt"):
+            function, source = ((cryptg.encrypt_ige, data) if command["op"] == "encrypt"
+                                else (cryptg.decrypt_ige, ciphertext))
+            start = time.perf_counter()
+            result = function(source, key, iv)
+            seconds = time.perf_counter() - start
+            answer = {"seconds": seconds, "sha256": hashlib.sha256(result).hexdigest()}
+        else:
+            answer = {"error": "unknown op %r" % command["op"]}
+        print(json.dumps(answer), flush=True)
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] in ("-h", "--help"):
+    if sys.argv[1:] != ["--serve"]:
         print(__doc__.strip())
-        sys.exit(0 if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help") else 2)
-    key, iv, sample = (bytes.fromhex(argument) for argument in sys.argv[1:])
-    data = os.urandom(16 << 20)
-    ciphertext = cryptg.encrypt_ige(data, key, iv)
-    print(json.dumps({
-        "encrypt_seconds": median_seconds(cryptg.encrypt_ige, data, key, iv),
-        "decrypt_seconds": median_seconds(cryptg.decrypt_ige, ciphertext, key, iv),
-        "bytes": len(data),
-        "sample_hex": cryptg.encrypt_ige(sample, key, iv).hex(),
-    }))
+        sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
+    serve()
 
 
 if __name__ == "__main__":

@@ -1,9 +1,16 @@
 """Telethon 1.45.0's side of tl-bench: serialize and parse the same typical `message` as the Swift side.
 
-Prints one JSON object: microseconds per serialize and per parse (median of 5 timeit runs, as BenchmarkSupport.measure), and the bytes.
+Usage: telethon_message_bench.py --serve. Reads one JSON command per line on stdin and answers each with one JSON
+line (BenchmarkSupport's PeerProcess), so tl-bench interleaves its rounds with ours:
+  {"op": "bytes"}                   answers {"hex": the message's TL bytes} (the Swift side checks they are its own)
+  {"op": "serialize", "count": N}   N times bytes(message), a fresh bytes object each (as the Swift row compared
+                                    with it allocates a fresh array each); answers {"seconds": S, "hex": the last}
+  {"op": "parse", "count": N}       N times BinaryReader(data).tgread_object(); answers {"seconds": S, "hex": the
+                                    last parsed object serialized again}
 """
 import json
-import timeit
+import sys
+import time
 from datetime import datetime, timezone
 
 from telethon.extensions import BinaryReader
@@ -22,13 +29,33 @@ def typical_message():
     )
 
 
-def main():
+def serve():
     message = typical_message()
     data = bytes(message)
-    number = 20000
-    serialize = sorted(timeit.repeat(lambda: bytes(message), number=number, repeat=5))[2] / number
-    parse = sorted(timeit.repeat(lambda: BinaryReader(data).tgread_object(), number=number, repeat=5))[2] / number
-    print(json.dumps({"serialize_us": serialize * 1e6, "parse_us": parse * 1e6, "hex": data.hex()}))
+    for line in sys.stdin:
+        command = json.loads(line)
+        if command["op"] == "bytes":
+            answer = {"hex": data.hex()}
+        elif command["op"] == "serialize":
+            start = time.perf_counter()
+            for _ in range(command["count"]):
+                result = bytes(message)
+            answer = {"seconds": time.perf_counter() - start, "hex": result.hex()}
+        elif command["op"] == "parse":
+            start = time.perf_counter()
+            for _ in range(command["count"]):
+                parsed = BinaryReader(data).tgread_object()
+            answer = {"seconds": time.perf_counter() - start, "hex": bytes(parsed).hex()}
+        else:
+            answer = {"error": "unknown op %r" % command["op"]}
+        print(json.dumps(answer), flush=True)
+
+
+def main():
+    if sys.argv[1:] != ["--serve"]:
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
+    serve()
 
 
 if __name__ == "__main__":

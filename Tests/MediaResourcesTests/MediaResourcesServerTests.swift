@@ -63,7 +63,8 @@ import Testing
             let messages = try account.postbox.readTransactionSync { tx in
                 try tx.earlierMessages(peerId: peer, before: nil, count: 100)
             }
-            document = messages.lazy.filter { $0.authorId == peer }.compactMap { $0.media.first as? TelegramMediaFile }.first
+            document =
+                messages.lazy.filter { $0.authorId == peer }.compactMap { $0.media.first as? TelegramMediaFile }.first
             return document != nil
         }
         return try #require(document)
@@ -86,7 +87,7 @@ import Testing
     @Test func aPhotoFromTelethonShowsThumbnailThenFullAndOurVoiceNoteReachesIt() async throws {
         let harness = try await ServerHarness()
         let ann = try await harness.signUp(phone: "9996623301", name: "Ann")
-        ann.start()
+        try await ServerHarness.startAndCatchUp(ann)
         // The photo Telethon sends: 1600×1200, so the server makes s, m, x, y (1280×960) and w (1600×1200).
         let source = Photo.drawn(width: 1600, height: 1200)
         let photoPath = harness.root.path + "/sent.jpg"
@@ -99,7 +100,9 @@ import Testing
             phone: "9996623302", target: "9996623301",
             ["--send-photo", photoPath, "--caption", "look", "--send-document", pngPath, "--expect-voice", "1"])
         let tessId = try await ServerHarness.introduceWhenSignedUp(phone: "9996623302", name: "Tess", to: ann)
-        let photo = try await Self.receivedPhoto(ann, from: tessId)
+        let photo = try await ServerHarness.explainingFailure(of: telethon, and: ann) {
+            try await Self.receivedPhoto(ann, from: tessId)
+        }
         #expect(photo.immediateThumbnailData != nil, "the server sends a stripped thumbnail")
         #expect(photo.largestRepresentation?.dimensions == PixelDimensions(width: 1600, height: 1200))
 
@@ -138,17 +141,24 @@ import Testing
         #expect(cache.statistics.memoryHits == hits + 1)
 
         // Telethon's document: fetched from the server, decoded, and shown as a bubble and as a round avatar.
-        let document = try await Self.receivedDocument(ann, from: tessId)
+        let document = try await ServerHarness.explainingFailure(of: telethon, and: ann) {
+            try await Self.receivedDocument(ann, from: tessId)
+        }
         #expect(document.mimeType == "image/png" && document.fileName == "drawing.png")
         let documentRequests = resources.fetcher.requests
-        let documentBubble = try await Self.results(resources.image(file: document, request: .bubble(fitting: PixelSize(width: 300, height: 300))))
+        let documentBubble = try await Self.results(
+            resources.image(file: document, request: .bubble(fitting: PixelSize(width: 300, height: 300))))
         #expect(documentBubble.map(\.stage) == [.full])
         let shownDrawing = try #require(documentBubble.last?.bitmap)
         #expect(shownDrawing.width == 300 && shownDrawing.height == 200)
-        #expect(try #require(Photo.meanAbsoluteDifference(drawing, shownDrawing)) < 1, "the document is the PNG Telethon sent")
+        #expect(
+            try #require(Photo.meanAbsoluteDifference(drawing, shownDrawing)) < 1,
+            "the document is the PNG Telethon sent")
         #expect(resources.fetcher.requests > documentRequests, "the document came from the server")
         let documentAvatar = try await Self.results(resources.image(file: document, request: .roundAvatar(side: 60)))
-        #expect(documentAvatar.last.map { $0.bitmap.width == 60 && $0.bitmap[0, 0].a == 0 && $0.bitmap[30, 30].a == 255 } == true)
+        #expect(
+            documentAvatar.last.map { $0.bitmap.width == 60 && $0.bitmap[0, 0].a == 0 && $0.bitmap[30, 30].a == 255 }
+                == true)
 
         // Disposing stops the fetch: the largest size in 4 KB windows, one at a time, disposed after two.
         let largest = try #require(photo.largestRepresentation)
@@ -197,7 +207,7 @@ import Testing
     @Test func ourPreparedPhotoReachesTelethonAt1280() async throws {
         let harness = try await ServerHarness()
         let ann = try await harness.signUp(phone: "9996623303", name: "Ann")
-        ann.start()
+        try await ServerHarness.startAndCatchUp(ann)
         let telethon = try harness.telethon(
             phone: "9996623304", target: "9996623303", ["--expect-photos", "1"])
         let tessId = try await ServerHarness.introduceWhenSignedUp(phone: "9996623304", name: "Tess", to: ann)

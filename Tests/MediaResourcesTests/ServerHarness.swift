@@ -1,4 +1,3 @@
-import UpdateSequencing
 import Foundation
 import Network
 import Postbox
@@ -8,6 +7,7 @@ import SwiftSignalKit
 import TelegramCore
 import TestVectors
 import Testing
+import UpdateSequencing
 
 /// A small harness for the tests against tg-server (the TelegramCoreTests helpers live in that test target): a
 /// server in this process, an account manager over it, sign-up of our account, the Telethon peer, and waits with
@@ -36,6 +36,14 @@ struct ServerHarness {
         #expect(try await authorization.signIn(code: code).get() == .signUpRequired)
         _ = try await authorization.signUp(firstName: name, lastName: "").get()
         return try manager.account(unauthorized.id)
+    }
+
+    /// Starts `account` and waits (at most 60 s) for its first state: only what the server pushes after that state is
+    /// a live update; a message sent before it is history, which the chat's holes bring when it is opened, not Postbox
+    /// by itself (a peer that writes at once raced the first `updates.getState` and lost under load).
+    static func startAndCatchUp(_ account: Account) async throws {
+        account.start()
+        try await wait("our account's first state", timeout: 60) { account.stateManager.hasCaughtUp }
     }
 
     /// `Account.importContact`, retried every 200 ms until Telethon has signed `phone` up (at most 60 s).
@@ -68,6 +76,28 @@ struct ServerHarness {
         return Task { try await ProcessRunner.runOffPool(python, all, timeout: timeout + 30) }
     }
 
+    /// Runs `body`; if it fails, records what the Telethon peer printed (awaited: it ends by its own deadline) and
+    /// `account`'s update counters, so a missed wait says which side lost the message; then rethrows.
+    static func explainingFailure<T>(
+        of telethon: Task<ProcessRunner.Result, any Error>, and account: Account, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            let statistics = account.stateManager.statistics
+            let peer: String
+            do {
+                let result = try await telethon.value
+                peer =
+                    "status \(result.status), timed out \(result.timedOut): \(result.output) \(result.errorOutput.suffix(3000))"
+            } catch {
+                peer = "did not run: \(error)"
+            }
+            Issue.record("our account's updates: \(statistics); the Telethon peer: \(peer)")
+            throw error
+        }
+    }
+
     func close(_ accounts: [Account]) async throws {
         for account in accounts { await account.shutdown() }
         try await server.close()
@@ -87,11 +117,17 @@ struct ServerHarness {
     }
 
     /// Every value of `signal` and its error, once it has completed or failed (within `timeout` seconds).
-    static func outcome<T: Sendable, E: Sendable>(_ signal: Signal<T, E>, timeout: Double = 20) async throws -> (values: [T], error: E?) {
+    static func outcome<T: Sendable, E: Sendable>(
+        _ signal: Signal<T, E>, timeout: Double = 20
+    ) async throws -> (values: [T], error: E?) {
         let state = LockedValue<(values: [T], done: Bool, error: E?)>(([], false, nil))
         let disposable = signal.start(
             next: { value in state.withLock { $0.values.append(value) } },
-            error: { error in state.withLock { $0.error = error; $0.done = true } },
+            error: { error in
+                state.withLock {
+                    $0.error = error; $0.done = true
+                }
+            },
             completed: { state.withLock { $0.done = true } })
         defer { disposable.dispose() }
         try await wait("the Signal to end", timeout: timeout) { state.withLock { $0.done } }

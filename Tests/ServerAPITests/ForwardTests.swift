@@ -97,3 +97,76 @@ import Testing
                 key: 4) == "MESSAGE_ID_INVALID")
     }
 }
+
+/// The forwards privacy key (core.telegram.org "Privacy", `inputPrivacyKeyForwards`): a copy links to its author only
+/// when the author's rules allow the user who forwards it; otherwise `fwd_from` has `from_name` and no `from_id`.
+@Suite struct ForwardPrivacyTests {
+    static func header(_ message: Api.Message.Cons_message) -> Api.MessageFwdHeader.Cons_messageFwdHeader? {
+        guard case .messageFwdHeader(let header)? = message.fwdFrom else { return nil }
+        return header
+    }
+
+    @Test func anAuthorWhoHidesForwardsIsNamedNotLinked() throws {
+        let harness = try AttackHarness()
+        let ann = try harness.signUp("9996620001", name: "Ann", key: 1)
+        let ben = try harness.signUp("9996620002", name: "Ben", key: 2)
+        let cid = try harness.signUp("9996620003", name: "Cid", key: 3)
+        for (text, id) in [("one", Int64(1)), ("two", 2)] {
+            _ = try harness.result(
+                Api.functions.messages.sendMessage(peer: ann.inputPeer, message: text, randomId: id),
+                as: Api.Updates.self, key: 2)
+        }
+        func forward(_ id: Int32, randomId: Int64) throws -> Api.MessageFwdHeader.Cons_messageFwdHeader? {
+            ForwardTests.sent(
+                try harness.result(
+                    Api.functions.messages.forwardMessages(
+                        fromPeer: ben.inputPeer, id: [id], randomId: [randomId], toPeer: cid.inputPeer),
+                    as: Api.Updates.self, key: 1)
+            ).messages.first.flatMap(Self.header)
+        }
+        func setForwards(_ rules: [Api.InputPrivacyRule]) throws {
+            let answer = try harness.result(
+                Api.functions.account.setPrivacy(key: .inputPrivacyKeyForwards, rules: rules),
+                as: Api.account.PrivacyRules.self, key: 2)
+            guard case .privacyRules(let body) = answer else { return }
+            #expect(body.rules.count == rules.count)
+        }
+        // By default everybody may link: from_id, no name.
+        let open = try #require(try forward(1, randomId: 10))
+        #expect(open.fromId != nil && open.fromName == nil)
+        // Ben hides his forwards from everybody: Ann's copy names him, with no link.
+        try setForwards([.inputPrivacyValueDisallowAll])
+        let hidden = try #require(try forward(1, randomId: 11))
+        #expect(hidden.fromId == nil && hidden.fromName == "Ben")
+        let read = try harness.result(
+            Api.functions.account.getPrivacy(key: .inputPrivacyKeyForwards), as: Api.account.PrivacyRules.self, key: 2)
+        guard case .privacyRules(let readBody) = read else { Issue.record("\(read)"); return }
+        if case .privacyValueDisallowAll? = readBody.rules.first {} else { Issue.record("\(readBody.rules)") }
+        // A forward of the hidden copy (the second in Cid's box) keeps the name: Cid passes it on to Ben.
+        let again = ForwardTests.sent(
+            try harness.result(
+                Api.functions.messages.forwardMessages(
+                    fromPeer: ann.inputPeer, id: [2], randomId: [12], toPeer: ben.inputPeer),
+                as: Api.Updates.self, key: 3))
+        #expect(again.messages.first.flatMap(Self.header)?.fromName == "Ben")
+        #expect(again.messages.first.flatMap(Self.header)?.fromId == nil)
+        // Contacts may link: Ann is not Ben's contact yet, then is.
+        try setForwards([.inputPrivacyValueAllowContacts, .inputPrivacyValueDisallowAll])
+        #expect(try forward(2, randomId: 13)?.fromId == nil)
+        #expect(
+            harness.error(
+                Api.functions.contacts.importContacts(contacts: [
+                    .inputPhoneContact(.init(clientId: 1, phone: "9996620001", firstName: "Ann", lastName: ""))
+                ]), key: 2) == nil)
+        let linked = try #require(try forward(2, randomId: 14))
+        #expect(linked.fromId != nil && linked.fromName == nil)
+        // Ben forwarding his own message always links to himself.
+        let own = ForwardTests.sent(
+            try harness.result(
+                Api.functions.messages.forwardMessages(
+                    fromPeer: ann.inputPeer, id: [1], randomId: [15], toPeer: cid.inputPeer),
+                as: Api.Updates.self, key: 2))
+        #expect(
+            own.messages.first.flatMap(Self.header) == nil || own.messages.first.flatMap(Self.header)?.fromId != nil)
+    }
+}

@@ -6,7 +6,8 @@ import Testing
 /// Forwards as real `tg` processes against a `tg-server` process, with Telethon 1.45 as Bob: Bob forwards Alice's
 /// message to Carol, whose `history --json` and `render` say "Forwarded from Alice" (a user Carol never talked to,
 /// stored from the message's users); Carol's `tg forward` of it reaches Bob still naming Alice, her forward of her own
-/// message names her, and `--hide-author` sends a plain copy.
+/// message names her, and `--hide-author` sends a plain copy. Once Alice hides her forwards (`tg privacy forwards
+/// nobody`), Bob's forward of her reaches Carol with her name only, drawn unlinked.
 @Suite(.serialized) struct ForwardCommandTests {
     static let bob = "9996620093"
 
@@ -83,5 +84,22 @@ import Testing
         #expect(
             seen.map(\.0) == ["the plan", "mine", "mine", "mine"] && seen.map(\.1) == [alice, nil, carol, nil],
             "\(seen)")
+
+        // Alice hides her forwards (inputPrivacyKeyForwards): Bob's forward of her next words reaches Carol naming
+        // her by name only (fwd_from.from_name, no from_id), stored and drawn as "Forwarded from Alice".
+        let hide = try await harness.tg(["--account", "alice", "privacy", "forwards", "nobody", "--json"])
+        #expect(hide.status == 0 && hide.output.contains("\"nobody\""), "\(hide.output) \(hide.errorOutput)")
+        _ = try await harness.tgJSON(MessageSummary.self, ["--account", "alice", "send", "@bob_fwd", "the secret"])
+        let bobsLatest = try await harness.peer(PeerMessages.self, ["op": "messages", "to": "9996610091", "limit": 1])
+        let secret = try #require(bobsLatest.messages.first { $0.text == "the secret" })
+        _ = try await harness.peer(
+            Forwarded.self, ["op": "forward", "from": "9996610091", "ids": [secret.id], "to": "9996610092"])
+        let later = try await harness.tgJSON(
+            [MessageSummary].self, ["--account", "carol", "history", "@bob_fwd"],
+            eventually: { $0.contains { $0.text == "the secret" } })
+        let hidden = try #require(later.first { $0.text == "the secret" }, "\(later)")
+        #expect(hidden.forwardedFrom == nil && hidden.forwardedFromName == "Alice", "\(hidden)")
+        let drawnHidden = try await harness.tg(["--account", "carol", "render", "@bob_fwd", "--plain", "--width", "60"])
+        #expect(drawnHidden.output.contains("Forwarded from Alice"), "\(drawnHidden.output)")
     }
 }

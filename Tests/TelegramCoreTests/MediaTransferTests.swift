@@ -47,7 +47,11 @@ import Testing
         case value(Int)
         init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) { self = .type(text) } else { self = .value(try container.decode(Int.self)) }
+            if let text = try? container.decode(String.self) {
+                self = .type(text)
+            } else {
+                self = .value(try container.decode(Int.self))
+            }
         }
     }
 
@@ -65,14 +69,18 @@ import Testing
         let telethon = Task {
             try await ProcessRunner.runOffPool(
                 python,
-                [script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", phone,
-                 "--target-phone", targetPhone, "--count", String(count), "--timeout", "150"],
+                [
+                    script.path, "--host", "127.0.0.1", "--port", String(port), "--pem-file", pem, "--phone", phone,
+                    "--target-phone", targetPhone, "--count", String(count), "--timeout", "150",
+                ],
                 timeout: 200)
         }
         // The user exists once Telethon has signed it up.
         let deadline = Date().addingTimeInterval(60)
         while true {
-            if case .inputPeerUser(let user)? = try? await AccountIntegrationTests.introduce(phone: phone, name: "Tess", to: account) {
+            if case .inputPeerUser(let user)? = try? await AccountIntegrationTests.introduce(
+                phone: phone, name: "Tess", to: account)
+            {
                 return (telethon, PeerId.user(user.userId))
             }
             try #require(Date() < deadline, "Telethon's user did not sign up within 60 s")
@@ -103,7 +111,9 @@ import Testing
             value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
             value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
             value ^= value >> 31
-            for byte in 0..<min(8, count - index) { bytes[index + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte))) }
+            for byte in 0..<min(8, count - index) {
+                bytes[index + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte)))
+            }
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return hex(Digest.sha256(bytes))
@@ -129,7 +139,8 @@ import Testing
         let world = try await AccountIntegrationTests.World(transport: .sockets)
         let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622201", name: "Ann")
         ann.start()
-        let (telethon, tessId) = try await Self.startTelethonPeer(world, account: ann, phone: "9996622202", targetPhone: "9996622201", count: 1)
+        let (telethon, tessId) = try await Self.startTelethonPeer(
+            world, account: ann, phone: "9996622202", targetPhone: "9996622201", count: 1)
 
         // 12 MB: over the 10 MB line, so big-file parts of 512 KB.
         let source = world.root.path + "/report.bin"
@@ -148,14 +159,18 @@ import Testing
             }
         }
         defer { sampler.cancel() }
-        try await AccountIntegrationTests.wait("the file sent", timeout: 120, explain: {
-            let message = try? ann.postbox.readTransactionSync { tx in try tx.getMessage(local) }
-            return "local message \(message.map { "flags \($0.flags), attributes \($0.attributes)" } ?? "gone"), "
-                + "upload \(ann.pendingMessages.uploadProgress(local).map { "\($0)" } ?? "none"), stored "
-                + "\((try? AccountIntegrationTests.storedMessages(ann, with: tessId).map(\.id)) ?? [])"
-        }) {
+        try await AccountIntegrationTests.wait(
+            "the file sent", timeout: 120,
+            explain: {
+                let message = try? ann.postbox.readTransactionSync { tx in try tx.getMessage(local) }
+                return "local message \(message.map { "flags \($0.flags), attributes \($0.attributes)" } ?? "gone"), "
+                    + "upload \(ann.pendingMessages.uploadProgress(local).map { "\($0)" } ?? "none"), stored "
+                    + "\((try? AccountIntegrationTests.storedMessages(ann, with: tessId).map(\.id)) ?? [])"
+            }
+        ) {
             try ann.postbox.readTransactionSync { tx in try tx.getMessage(local) } == nil
-                && (try AccountIntegrationTests.storedMessages(ann, with: tessId).first?.id.namespace == Namespaces.Message.cloud)
+                && (try AccountIntegrationTests.storedMessages(ann, with: tessId).first?.id.namespace
+                    == Namespaces.Message.cloud)
         }
         sampler.cancel()
         let states = observed.withLock { $0 }
@@ -170,7 +185,9 @@ import Testing
         guard case .cloudDocument = document.resource else { throw CancellationError() }
         #expect(document.fileName == "report.bin" && document.size == Int64(size))
         // The uploaded bytes became the cloud document's in MediaBox.
-        #expect(ann.postbox.mediaBox.resourceStatus(document.resource.id) == .local(path: ann.postbox.mediaBox.completedPath(document.resource.id)))
+        #expect(
+            ann.postbox.mediaBox.resourceStatus(document.resource.id)
+                == .local(path: ann.postbox.mediaBox.completedPath(document.resource.id)))
         #expect(MultipartUpload.stoppedUpload(path: ann.postbox.mediaBox.completedPath(file.resource.id)) == nil)
 
         let report = try await Self.report(telethon)
@@ -196,7 +213,8 @@ import Testing
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         ann.postbox.mediaBox.removeResource(document.resource.id)
         let stored = 5 * 512 * 1024 + 1000
-        try ann.postbox.mediaBox.writePartial(document.resource.id, offset: 0, data: Array(bytes[0..<stored]), size: Int64(size))
+        try ann.postbox.mediaBox.writePartial(
+            document.resource.id, offset: 0, data: Array(bytes[0..<stored]), size: Int64(size))
         let resumed = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
         let event = try await Self.finalEvent(resumed.fetch(document.resource))
         guard case .status(.local(let again)) = event else { Issue.record("resumed fetch ended with \(event)"); return }
@@ -217,13 +235,16 @@ import Testing
         let stopped = slow.requests
         try await Task.sleep(for: .seconds(1))
         #expect(slow.requests == stopped, "requests went on after the fetch was disposed")
-        guard case .partial(let map, _) = ann.postbox.mediaBox.resourceStatus(document.resource.id, size: Int64(size)) else {
+        guard case .partial(let map, _) = ann.postbox.mediaBox.resourceStatus(document.resource.id, size: Int64(size))
+        else {
             Issue.record("nothing kept of the stopped download")
             return
         }
         #expect(map.count >= 3 * 4096 && map.count < Int64(size))
         let goesOn = try await Self.finalEvent(fetcher.fetch(document.resource))
-        guard case .status(.local(let finished)) = goesOn else { Issue.record("the fetch after the stop ended with \(goesOn)"); return }
+        guard case .status(.local(let finished)) = goesOn else {
+            Issue.record("the fetch after the stop ended with \(goesOn)"); return
+        }
         #expect(hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: finished))))) == digest)
         await ann.shutdown()
         try await world.close([])
@@ -239,6 +260,9 @@ import Testing
         _ = try await AccountIntegrationTests.introduce(phone: "9996622205", name: "Ben", to: ann)
         ann.start()
         ben.start()
+        try await AccountIntegrationTests.wait("both first states", timeout: 60) {
+            ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp
+        }
         let source = world.root.path + "/thirty.bin"
         let size = 30 * 1024 * 1024 + 777
         let digest = try Self.writePattern(size, seed: 30, to: source)
@@ -262,7 +286,9 @@ import Testing
         try await AccountIntegrationTests.wait("the document sent after the restart", timeout: 120) {
             try again.postbox.readTransactionSync { tx in try tx.getMessage(local) } == nil
         }
-        #expect(again.pendingMessages.uploadedPartCount == plan.partCount - left.acknowledgedParts, "only the missing parts went up")
+        #expect(
+            again.pendingMessages.uploadedPartCount == plan.partCount - left.acknowledgedParts,
+            "only the missing parts went up")
         #expect(MultipartUpload.stoppedUpload(path: stored) == nil)
 
         try await AccountIntegrationTests.wait("Ben has it", timeout: 30) {
@@ -273,8 +299,11 @@ import Testing
         #expect(received.count == 1, "the message arrived \(received.count) times")
         let document = try #require(received.first?.media.first as? TelegramMediaFile)
         #expect(document.size == Int64(size))
-        let fetched = try await Self.finalEvent(MediaFetcher(network: ben.network, mediaBox: ben.postbox.mediaBox).fetch(document.resource))
-        guard case .status(.local(let path)) = fetched else { Issue.record("Ben's fetch ended with \(fetched)"); return }
+        let fetched = try await Self.finalEvent(
+            MediaFetcher(network: ben.network, mediaBox: ben.postbox.mediaBox).fetch(document.resource))
+        guard case .status(.local(let path)) = fetched else {
+            Issue.record("Ben's fetch ended with \(fetched)"); return
+        }
         #expect(hex(Digest.sha256([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))) == digest)
         await again.shutdown()
         try await world.close([ben])
@@ -291,8 +320,10 @@ import Testing
         // The Signal form, disposed once a third of it is acknowledged (as a killed app would stop): its progress follows
         // the record, and no part is acknowledged after the disposal has settled.
         let progress = LockedValue<[Double]>([])
-        let stopped = MultipartUpload.uploadSignal(network: ann.network, path: source, name: "big.bin", parallelParts: 2)
-            .start(next: { event in if case .progress(let fraction) = event { progress.withLock { $0.append(fraction) } } })
+        let stopped = MultipartUpload.uploadSignal(
+            network: ann.network, path: source, name: "big.bin", parallelParts: 2
+        )
+        .start(next: { event in if case .progress(let fraction) = event { progress.withLock { $0.append(fraction) } } })
         try await AccountIntegrationTests.wait("a third acknowledged", timeout: 60) {
             (MultipartUpload.stoppedUpload(path: source)?.acknowledgedParts ?? 0) >= plan.partCount / 3
         }
@@ -308,7 +339,9 @@ import Testing
         let lastProgress = try #require(progress.withLock { $0 }.last)
         #expect(lastProgress <= Double(record.acknowledgedParts) * partFraction)
         #expect(lastProgress >= Double(plan.partCount / 3 - 1) * partFraction)
-        #expect(progress.withLock { $0 }.allSatisfy { abs(($0 / partFraction).rounded() - $0 / partFraction) < 1e-9 }, "progress counts whole parts")
+        #expect(
+            progress.withLock { $0 }.allSatisfy { abs(($0 / partFraction).rounded() - $0 / partFraction) < 1e-9 },
+            "progress counts whole parts")
 
         // Again: the same file id, and the first progress already counts what the server has.
         let fractions = LockedValue<[Double]>([])
@@ -319,14 +352,17 @@ import Testing
         #expect(big.id == record.fileId && big.parts == Int32(plan.partCount))
         let firstFraction = try #require(fractions.withLock { $0.first })
         #expect(firstFraction >= Double(record.acknowledgedParts - 1) / Double(plan.partCount))
-        #expect(fractions.withLock { $0.count } == plan.partCount - record.acknowledgedParts + 1, "only the missing parts were sent")
+        #expect(
+            fractions.withLock { $0.count } == plan.partCount - record.acknowledgedParts + 1,
+            "only the missing parts were sent")
         #expect(MultipartUpload.stoppedUpload(path: source) == nil)
 
         // The server assembles the file from both attempts' parts.
         let sent = try await ann.network.request(
             Api.functions.messages.sendMedia(
                 peer: .inputPeerSelf,
-                media: .inputMediaUploadedDocument(.init(forceFile: true, file: input, mimeType: "application/octet-stream", attributes: [])),
+                media: .inputMediaUploadedDocument(
+                    .init(forceFile: true, file: input, mimeType: "application/octet-stream", attributes: [])),
                 message: "", randomId: 77))
         guard case .updates(let container) = sent else { Issue.record("unexpected answer \(sent)"); return }
         let sizes = container.updates.compactMap { update -> Int64? in

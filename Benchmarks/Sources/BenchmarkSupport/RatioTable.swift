@@ -6,17 +6,27 @@ public struct Comparison: Sendable {
     public let ours: Measurement
     public let peer: Measurement?
     public let goal: String
+    /// The ratio of each interleaved round (peer time / our time), when the two were measured round by round.
+    public let roundRatios: [Double]
 
-    /// `ours` against `peer`, with its goal ("≥ 1.5×").
-    public init(_ workload: String, ours: Measurement, peer: Measurement?, goal: String = "") {
+    /// `ours` against `peer`, with its goal ("≥ 1.5×") and, for interleaved rounds, each round's ratio.
+    public init(
+        _ workload: String, ours: Measurement, peer: Measurement?, roundRatios: [Double] = [], goal: String = ""
+    ) {
         self.workload = workload
         self.ours = ours
         self.peer = peer
+        self.roundRatios = roundRatios
         self.goal = goal
     }
 
-    /// Our throughput divided by the peer's (above 1: we are faster).
+    /// Our median throughput divided by the peer's (above 1: we are faster).
     public var ratio: Double? { peer.map { ours.throughput / $0.throughput } }
+    /// The lowest and highest ratio of a single round, for interleaved comparisons.
+    public var ratioRange: ClosedRange<Double>? {
+        guard let low = roundRatios.min(), let high = roundRatios.max() else { return nil }
+        return low...high
+    }
 }
 
 /// Prints a Markdown table of comparisons, ready to paste into BENCHMARKS.md.
@@ -27,22 +37,32 @@ public func printTable(title: String, peerName: String, _ rows: [Comparison]) {
     for row in rows {
         let ours = format(row.ours)
         let peer = row.peer.map(format) ?? "—"
-        let ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? "—"
+        var ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? "—"
+        if let range = row.ratioRange, row.roundRatios.count > 1 {
+            ratio += String(format: " (%.2f–%.2f)", range.lowerBound, range.upperBound)
+        }
         print("| \(row.workload) | \(ours) | \(peer) | \(ratio) | \(row.goal) |")
     }
 }
 
+/// A measurement's median throughput, scaled ("3.08 Mvalues/s"), and its slowest–fastest run when it has several.
 func format(_ m: Measurement) -> String {
-    let value = m.throughput
-    if m.unit == "MB" { return String(format: "%.0f MB/s", value) }
-    let scaled: String
+    let median = "\(scaled(m.throughput, unit: m.unit))\(m.unit)/s"
+    guard let range = m.throughputRange, m.runs > 1 else { return median }
+    let low = scaled(range.lowerBound, unit: m.unit).trimmingCharacters(in: .whitespaces)
+    let high = scaled(range.upperBound, unit: m.unit).trimmingCharacters(in: .whitespaces)
+    return "\(median) (\(low)–\(high))"
+}
+
+/// `value` with a k / M / G prefix (whole MB for "MB").
+func scaled(_ value: Double, unit: String) -> String {
+    if unit == "MB" { return String(format: "%.0f ", value) }
     switch value {
-    case 1e9...: scaled = String(format: "%.2f G", value / 1e9)
-    case 1e6...: scaled = String(format: "%.2f M", value / 1e6)
-    case 1e3...: scaled = String(format: "%.1f k", value / 1e3)
-    default: scaled = String(format: "%.1f ", value)
+    case 1e9...: return String(format: "%.2f G", value / 1e9)
+    case 1e6...: return String(format: "%.2f M", value / 1e6)
+    case 1e3...: return String(format: "%.1f k", value / 1e3)
+    default: return String(format: "%.1f ", value)
     }
-    return "\(scaled)\(m.unit)/s"
 }
 
 /// One line naming the machine and the date, printed above the tables.

@@ -7,9 +7,11 @@ import SwiftSignalKit
 /// SwiftSignalKit against OpenCombine 0.14.0 on five workloads (BENCHMARKS.md), in one run.
 ///
 /// Each pair does the same work with each library's idiomatic parts: a synchronous source (a generator loop /
-/// `Publishers.Sequence`), hot subjects (`ValuePipe` / `PassthroughSubject`), a value holder
-/// (`ValuePromise` / `CurrentValueSubject`) and a hop to a serial queue (`deliverOn` / `receive(on:)`).
-/// Where every workload's sink adds its values (the same plain store for both libraries, no lock).
+/// `Publishers.Sequence` behind `eraseToAnyPublisher()`, so every operator is a subscriber on both sides), hot
+/// subjects (`ValuePipe` / `PassthroughSubject`), a value holder (`ValuePromise` / `CurrentValueSubject`) and a hop
+/// to a serial queue (`deliverOn` / `receive(on:)`). Every workload's sink adds its values (the same plain store for
+/// both libraries, no lock); each run returns what it added, and the two sides' sums must be equal
+/// (`compareInterleaved`), so a side that skipped work stops the benchmark.
 nonisolated(unsafe) var sink = 0
 
 @main
@@ -33,9 +35,9 @@ enum SignalBench {
             printTable(
                 title: "Signal (a) against its limit", peerName: "plain loop calling the same ten closures",
                 [
-                    Comparison(
-                        "(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPlainLoop(),
-                        goal: "≥ 0.25×")
+                    compareInterleaved(
+                        "(a) 1M values through 10 map/filter", items: Double(chainCount), unit: "values",
+                        goal: "≥ 0.25×", ours: chainOurs, peer: chainPlainLoop)
                 ])
             return
         }
@@ -44,24 +46,35 @@ enum SignalBench {
         }
         let rows = [
             run("a") {
-                Comparison("(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPeer(), goal: "≥ 1.5×")
+                compareInterleaved(
+                    "(a) 1M values through 10 map/filter", items: Double(chainCount), unit: "values", goal: "≥ 1.5×",
+                    ours: chainOurs, peer: chainPeer)
             },
             run("b") {
-                Comparison("(b) 100k subscribe + dispose", ours: subscribeOurs(), peer: subscribePeer(), goal: "≥ 1.0×")
+                let ours = subscribeOurs()
+                let peer = subscribePeer()
+                return compareInterleaved(
+                    "(b) 100k subscribe + dispose", items: Double(subscribeCount), unit: "subs", goal: "≥ 1.0×",
+                    ours: ours, peer: peer)
             },
             run("c") {
-                Comparison(
-                    "(c) combineLatest of 3, 1M updates", ours: combineOurs(), peer: combinePeer(),
-                    goal: "≥ 1.5× (peer hand-written: no CombineLatest in 0.14.0)")
+                let ours = combineOurs()
+                let peer = combinePeer()
+                return compareInterleaved(
+                    "(c) combineLatest of 3, 1M updates", items: Double(chainCount), unit: "updates",
+                    goal: "≥ 1.5× (peer hand-written: no CombineLatest in 0.14.0)", ours: ours, peer: peer)
             },
             run("d") {
-                Comparison(
-                    "(d) ValuePromise → 100 subscribers, 100k updates", ours: fanOutOurs(), peer: fanOutPeer(),
-                    goal: "≥ 1.0×")
+                compareInterleaved(
+                    "(d) ValuePromise → 100 subscribers, 100k updates", items: Double(fanOutUpdates),
+                    unit: "updates", goal: "≥ 1.0×", ours: fanOutOurs, peer: fanOutPeer)
             },
             run("e") {
-                Comparison(
-                    "(e) deliverOn serial queue, 1M values", ours: deliverOurs(), peer: deliverPeer(), goal: "≥ 1.5×")
+                let ours = deliverOurs()
+                let peer = deliverPeer()
+                return compareInterleaved(
+                    "(e) deliverOn serial queue, 1M values", items: Double(chainCount), unit: "values",
+                    goal: "≥ 1.5×", ours: ours, peer: peer)
             },
         ].compactMap { $0 }
         printTable(title: "Signal: SwiftSignalKit vs OpenCombine 0.14.0", peerName: "OpenCombine", rows)
@@ -70,9 +83,9 @@ enum SignalBench {
             printTable(
                 title: "Signal (a) against its limit", peerName: "plain loop calling the same ten closures",
                 [
-                    Comparison(
-                        "(a) 1M values through 10 map/filter", ours: chainOurs(), peer: chainPlainLoop(),
-                        goal: "≥ 0.25×")
+                    compareInterleaved(
+                        "(a) 1M values through 10 map/filter", items: Double(chainCount), unit: "values",
+                        goal: "≥ 0.25×", ours: chainOurs, peer: chainPlainLoop)
                 ])
         }
         blackHole(sink)
@@ -93,26 +106,38 @@ enum SignalBench {
     static let keep4: @Sendable (Int) -> Bool = { $0 != -1 }
     static let keep5: @Sendable (Int) -> Bool = { _ in true }
 
-    static func chainOurs() -> Measurement {
-        let source = Signal<Int, NoError> { subscriber in
-            for value in 0..<chainCount { subscriber.putNext(value) }
-            subscriber.putCompletion()
-            return EmptyDisposable
-        }
-        let half: Signal<Int, NoError> =
-            source |> map(step1) |> filter(keep1) |> map(step2) |> filter(keep2)
-            |> map(step3)
-        let chain: Signal<Int, NoError> =
-            half |> filter(keep3) |> map(step4) |> filter(keep4) |> map(step5)
-            |> filter(keep5)
-        return measure("ours", items: Double(chainCount), unit: "values") {
+    /// What `body` added to `sink`: a run's output, compared between the two sides.
+    static func added(_ body: () -> Void) -> Int {
+        let before = sink
+        body()
+        return sink &- before
+    }
+
+    static func chainOurs() -> Int {
+        added {
+            let source = Signal<Int, NoError> { subscriber in
+                for value in 0..<chainCount { subscriber.putNext(value) }
+                subscriber.putCompletion()
+                return EmptyDisposable
+            }
+            let half: Signal<Int, NoError> =
+                source |> map(step1) |> filter(keep1) |> map(step2) |> filter(keep2)
+                |> map(step3)
+            let chain: Signal<Int, NoError> =
+                half |> filter(keep3) |> map(step4) |> filter(keep4) |> map(step5)
+                |> filter(keep5)
             _ = chain.start(next: { value in sink &+= value })
         }
     }
 
-    static func chainPeer() -> Measurement {
-        measure("peer", items: Double(chainCount), unit: "values") {
-            let half = (0..<chainCount).publisher.map(step1).filter(keep1).map(step2).filter(keep2).map(step3)
+    /// The peer's chain over the same source. `(0..<N).publisher.map(…)` would not run OpenCombine's `Map` and
+    /// `Filter` subscribers at all: `Publishers.Sequence` folds each `map` / `filter` into a pass over a whole array
+    /// before anything is subscribed. Erased, the sequence is an opaque publisher, and each operator is a
+    /// subscriber that every value goes through, as in ours.
+    static func chainPeer() -> Int {
+        added {
+            let source = (0..<chainCount).publisher.eraseToAnyPublisher()
+            let half = source.map(step1).filter(keep1).map(step2).filter(keep2).map(step3)
             let cancellable = half.filter(keep3).map(step4).filter(keep4).map(step5).filter(keep5)
                 .sink { sink &+= $0 }
             cancellable.cancel()
@@ -122,8 +147,8 @@ enum SignalBench {
     /// The limit of (a): the same ten closures called in a plain loop on each value, with the same sink. The closures
     /// are handed to a function the optimizer may not inline, so it calls them as values, as any pipeline built at
     /// run time must (inlining them would fold the ten steps into a few instructions that no operator chain can match).
-    static func chainPlainLoop() -> Measurement {
-        measure("plain loop", items: Double(chainCount), unit: "values") {
+    static func chainPlainLoop() -> Int {
+        added {
             plainLoop(
                 count: chainCount, step1, keep1, step2, keep2, step3, keep3, step4, keep4, step5, keep5)
         }
@@ -154,62 +179,74 @@ enum SignalBench {
 
     static let subscribeCount = 100_000
 
-    static func subscribeOurs() -> Measurement {
+    /// A run: 100,000 subscriptions made and disposed; its output, the subscriptions made (each counted as it is
+    /// made, outside the library).
+    static func subscribeOurs() -> () -> Int {
         let pipe = ValuePipe<Int>()
         let signal = pipe.signal() |> map { $0 + 1 }
-        return measure("ours", items: Double(subscribeCount), unit: "subs") {
-            for _ in 0..<subscribeCount {
-                let disposable = signal.start(next: { blackHole($0) })
-                disposable.dispose()
+        return {
+            added {
+                for _ in 0..<subscribeCount {
+                    let disposable = signal.start(next: { blackHole($0) })
+                    sink &+= 1
+                    disposable.dispose()
+                }
             }
         }
     }
 
-    static func subscribePeer() -> Measurement {
+    static func subscribePeer() -> () -> Int {
         let subject = PassthroughSubject<Int, Never>()
         let publisher = subject.map { $0 + 1 }
-        return measure("peer", items: Double(subscribeCount), unit: "subs") {
-            for _ in 0..<subscribeCount {
-                let cancellable = publisher.sink { blackHole($0) }
-                cancellable.cancel()
+        return {
+            added {
+                for _ in 0..<subscribeCount {
+                    let cancellable = publisher.sink { blackHole($0) }
+                    sink &+= 1
+                    cancellable.cancel()
+                }
             }
         }
     }
 
     // MARK: (c) combineLatest of three
 
-    static func combineOurs() -> Measurement {
+    static func combineOurs() -> () -> Int {
         let pipes = (0..<3).map { _ in ValuePipe<Int>() }
-        return measure("ours", items: Double(chainCount), unit: "updates", runs: 3) {
-            let disposable = combineLatest(pipes[0].signal(), pipes[1].signal(), pipes[2].signal()).start(
-                next: { a, b, c in sink &+= a &+ b &+ c })
-            for value in 0..<chainCount { pipes[value % 3].putNext(value) }
-            disposable.dispose()
+        return {
+            added {
+                let disposable = combineLatest(pipes[0].signal(), pipes[1].signal(), pipes[2].signal()).start(
+                    next: { a, b, c in sink &+= a &+ b &+ c })
+                for value in 0..<chainCount { pipes[value % 3].putNext(value) }
+                disposable.dispose()
+            }
         }
     }
 
-    static func combinePeer() -> Measurement {
+    static func combinePeer() -> () -> Int {
         let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-        return measure("peer", items: Double(chainCount), unit: "updates", runs: 3) {
-            // OpenCombine 0.14.0 has no CombineLatest (nor Merge): this is the hand-written equivalent a user would
-            // write, three sinks sharing the latest values under a lock and feeding one output subject.
-            let output = PassthroughSubject<(Int, Int, Int), Never>()
-            let outputCancellable = output.sink { a, b, c in sink &+= a &+ b &+ c }
-            let lock = Lock()
-            var latest: [Int?] = [nil, nil, nil]
-            let cancellables = (0..<3).map { index in
-                subjects[index].sink { value in
-                    let combined: (Int, Int, Int)? = lock.locked {
-                        latest[index] = value
-                        guard let a = latest[0], let b = latest[1], let c = latest[2] else { return nil }
-                        return (a, b, c)
+        return {
+            added {
+                // OpenCombine 0.14.0 has no CombineLatest (nor Merge): this is the hand-written equivalent a user would
+                // write, three sinks sharing the latest values under a lock and feeding one output subject.
+                let output = PassthroughSubject<(Int, Int, Int), Never>()
+                let outputCancellable = output.sink { a, b, c in sink &+= a &+ b &+ c }
+                let lock = Lock()
+                var latest: [Int?] = [nil, nil, nil]
+                let cancellables = (0..<3).map { index in
+                    subjects[index].sink { value in
+                        let combined: (Int, Int, Int)? = lock.locked {
+                            latest[index] = value
+                            guard let a = latest[0], let b = latest[1], let c = latest[2] else { return nil }
+                            return (a, b, c)
+                        }
+                        if let combined { output.send(combined) }
                     }
-                    if let combined { output.send(combined) }
                 }
+                for value in 0..<chainCount { subjects[value % 3].send(value) }
+                for cancellable in cancellables { cancellable.cancel() }
+                outputCancellable.cancel()
             }
-            for value in 0..<chainCount { subjects[value % 3].send(value) }
-            for cancellable in cancellables { cancellable.cancel() }
-            outputCancellable.cancel()
         }
     }
 
@@ -218,8 +255,8 @@ enum SignalBench {
     static let fanOutUpdates = 100_000
     static let fanOutSubscribers = 100
 
-    static func fanOutOurs() -> Measurement {
-        measure("ours", items: Double(fanOutUpdates), unit: "updates", runs: 3) {
+    static func fanOutOurs() -> Int {
+        added {
             let promise = ValuePromise(0)
             let disposables = (0..<fanOutSubscribers).map { _ in
                 promise.get().start(next: { value in sink &+= value })
@@ -229,8 +266,8 @@ enum SignalBench {
         }
     }
 
-    static func fanOutPeer() -> Measurement {
-        measure("peer", items: Double(fanOutUpdates), unit: "updates", runs: 3) {
+    static func fanOutPeer() -> Int {
+        added {
             let subject = CurrentValueSubject<Int, Never>(0)
             let cancellables = (0..<fanOutSubscribers).map { _ in subject.sink { sink &+= $0 } }
             for value in 1...fanOutUpdates { subject.send(value) }
@@ -240,30 +277,34 @@ enum SignalBench {
 
     // MARK: (e) hop to a serial queue
 
-    static func deliverOurs() -> Measurement {
+    static func deliverOurs() -> () -> Int {
         let queue = Queue(name: "bench.deliver")
         let source = Signal<Int, NoError> { subscriber in
             for value in 0..<chainCount { subscriber.putNext(value) }
             subscriber.putCompletion()
             return EmptyDisposable
         }
-        return measure("ours", items: Double(chainCount), unit: "values", runs: 3) {
-            let done = DispatchSemaphore(value: 0)
-            _ = (source |> deliverOn(queue)).start(
-                next: { value in sink &+= value }, completed: { done.signal() })
-            done.wait()
+        return {
+            added {
+                let done = DispatchSemaphore(value: 0)
+                _ = (source |> deliverOn(queue)).start(
+                    next: { value in sink &+= value }, completed: { done.signal() })
+                done.wait()
+            }
         }
     }
 
-    static func deliverPeer() -> Measurement {
+    static func deliverPeer() -> () -> Int {
         let queue = DispatchQueue(label: "bench.receive")
-        return measure("peer", items: Double(chainCount), unit: "values", runs: 3) {
-            let done = DispatchSemaphore(value: 0)
-            let cancellable = (0..<chainCount).publisher
-                .receive(on: queue.ocombine)
-                .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { sink &+= $0 })
-            done.wait()
-            cancellable.cancel()
+        return {
+            added {
+                let done = DispatchSemaphore(value: 0)
+                let cancellable = (0..<chainCount).publisher
+                    .receive(on: queue.ocombine)
+                    .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { sink &+= $0 })
+                done.wait()
+                cancellable.cancel()
+            }
         }
     }
 }

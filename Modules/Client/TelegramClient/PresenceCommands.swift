@@ -70,4 +70,18 @@ public enum PresenceCommands {
             throw MessageCommands.clientError(error)
         }
     }
+
+    /// Whose forwards of this account's messages link to it; with `value`, sets it first.
+    public static func forwards(
+        _ account: Account, set value: LastSeenPrivacy?
+    ) async throws(ClientError)
+        -> LastSeenPrivacy
+    {
+        do {
+            if let value { return try await account.setForwardsPrivacy(value) }
+            return try await account.forwardsPrivacy()
+        } catch {
+            throw MessageCommands.clientError(error)
+        }
+    }
 }

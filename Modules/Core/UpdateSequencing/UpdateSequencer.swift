@@ -195,9 +195,8 @@ public struct UpdateSequencer: Sendable {
         guard phase == .fetchingDifference else { return [] }
         var actions: [Action] = []
         switch difference {
-        case .differenceEmpty(let empty):
-            state.date = empty.date
-            state.seq = empty.seq
+        case .differenceEmpty:
+            break  // it moves only seq and date: they go out in the batch below, so the shell stores them
         case .difference(let all):
             actions.append(
                 .apply(
@@ -221,6 +220,10 @@ public struct UpdateSequencer: Sendable {
         }
         phase = .ready
         var batch = Batch(state: state)
+        if case .differenceEmpty(let empty) = difference {
+            batch.state.date = empty.date
+            batch.state.seq = empty.seq
+        }
         drainHeld(into: &batch)
         finish(batch, into: &actions)
         actions += afterHolding(now: now)

@@ -38,7 +38,7 @@ extension ServerBackend {
         }
     }
 
-    /// Blocks or unblocks; a change goes to the caller's other sessions as `updatePeerBlocked`.
+    /// Blocks or unblocks; a change goes to the caller's sessions as `updatePeerBlocked` in the seq sequence.
     private func setBlocked(
         _ blocked: Bool, _ input: Api.InputPeer, storiesOnly: Bool, caller: Caller
     ) throws
@@ -58,18 +58,13 @@ extension ServerBackend {
                 if blocked, try tx.blockedCount(owner: caller.userId) > Self.blockListLimit {
                     throw APIError.limitInvalid
                 }
-                pushes.append(
-                    Push(
-                        authKeyIds: try authKeys(of: caller.userId, tx: tx),
-                        updates: .updates(
-                            .init(
-                                updates: [
-                                    .updatePeerBlocked(
-                                        .init(blocked: blocked, peerId: .peerUser(.init(userId: user.id))))
-                                ],
-                                users: [try apiUser(user, viewer: caller.userId, tx: tx)], chats: [], date: date, seq: 0
-                            ))
-                    ))
+                let update = Api.Updates.updates(
+                    .init(
+                        updates: [
+                            .updatePeerBlocked(.init(blocked: blocked, peerId: .peerUser(.init(userId: user.id))))
+                        ],
+                        users: [try apiUser(user, viewer: caller.userId, tx: tx)], chats: [], date: date, seq: 0))
+                if let push = try seqPush(update, owner: caller.userId, tx: tx) { pushes.append(push) }
             }, then: { [self] _ in send(pushes, caller: caller) })
         return Reply.bool(true)
     }

@@ -5,7 +5,8 @@ import TelegramApi
 /// Drafts (core.telegram.org "Message drafts": methods `messages.saveDraft`, `messages.getAllDrafts`,
 /// `messages.clearAllDrafts`; constructors `draftMessage`, `draftMessageEmpty`, `updateDraftMessage`, `dialog.draft`).
 /// One draft per account and chat, kept on the server so every device of the account shows it: each change is pushed
-/// as `updateDraftMessage` to the account's other sessions (no pts, as on Telegram), and sending to the chat clears it.
+/// as `updateDraftMessage` to the account's sessions (no pts, as on Telegram: in the seq sequence,
+/// `ServerBackend+Seq`), and sending to the chat clears it.
 extension ServerBackend {
     /// At most this many drafts per account: saving another drops the oldest.
     static let draftsLimit = 1000
@@ -72,7 +73,7 @@ extension ServerBackend {
 
     /// `messages.saveDraft`: the caller's draft in the chat becomes `message` with its entities (checked as a
     /// message's), reply and `no_webpage`; an empty `message` clears it. `MESSAGE_TOO_LONG` past 4,096 characters;
-    /// media in drafts is not kept by tg-server (`MEDIA_INVALID`). The account's other sessions get
+    /// media in drafts is not kept by tg-server (`MEDIA_INVALID`). The account's sessions get
     /// `updateDraftMessage`.
     func saveDraft(_ call: Api.functions.messages.saveDraft, caller: Caller) throws -> Bool {
         guard call.media == nil, call.richMessage == nil, call.suggestedPost == nil else {
@@ -103,10 +104,8 @@ extension ServerBackend {
                     }
                     draft = apiDraft(record)
                 }
-                pushes.append(
-                    Push(
-                        authKeyIds: try authKeys(of: caller.userId, tx: tx),
-                        updates: try draftUpdates([(peer, draft)], owner: caller.userId, date: date, tx: tx)))
+                let update = try draftUpdates([(peer, draft)], owner: caller.userId, date: date, tx: tx)
+                if let push = try seqPush(update, owner: caller.userId, tx: tx) { pushes.append(push) }
             }, then: { [self] _ in send(pushes, caller: caller) })
         return true
     }
@@ -122,7 +121,7 @@ extension ServerBackend {
         }
     }
 
-    /// `messages.clearAllDrafts`: removes every draft of the caller's; the account's other sessions get a
+    /// `messages.clearAllDrafts`: removes every draft of the caller's; the account's sessions get a
     /// `draftMessageEmpty` for each.
     func clearAllDrafts(caller: Caller) throws -> Bool {
         let date = now
@@ -135,25 +134,23 @@ extension ServerBackend {
                     try tx.deleteDraft(owner: caller.userId, peerKind: draft.peerKind, peerId: draft.peerId)
                 }
                 let changes = drafts.map { (draftPeer(of: $0), Api.DraftMessage.draftMessageEmpty(.init(date: date))) }
-                pushes.append(
-                    Push(
-                        authKeyIds: try authKeys(of: caller.userId, tx: tx),
-                        updates: try draftUpdates(changes, owner: caller.userId, date: date, tx: tx)))
+                let update = try draftUpdates(changes, owner: caller.userId, date: date, tx: tx)
+                if let push = try seqPush(update, owner: caller.userId, tx: tx) { pushes.append(push) }
             }, then: { [self] _ in send(pushes, caller: caller) })
         return true
     }
 
     /// Sending to a chat clears the sender's draft there (Telegram does, whether or not the client asks with
-    /// `clear_draft`): the push of `draftMessageEmpty` to the sender's other sessions, or `nil` without a draft.
+    /// `clear_draft`): the push of `draftMessageEmpty` to the sender's sessions (seq sequence), or `nil` without a
+    /// draft.
     func draftClearedBySending(
         _ kind: DraftRecord.PeerKind, _ id: Int64, caller: Caller, date: Int32, tx: StoreTransaction
     ) throws -> Push? {
         guard try tx.deleteDraft(owner: caller.userId, peerKind: kind, peerId: id) else { return nil }
         let peer = draftPeer(of: DraftRecord(owner: caller.userId, peerKind: kind, peerId: id, text: "", date: date))
-        return Push(
-            authKeyIds: try authKeys(of: caller.userId, tx: tx),
-            updates: try draftUpdates(
-                [(peer, .draftMessageEmpty(.init(date: date)))], owner: caller.userId, date: date, tx: tx))
+        return try seqPush(
+            try draftUpdates([(peer, .draftMessageEmpty(.init(date: date)))], owner: caller.userId, date: date, tx: tx),
+            owner: caller.userId, tx: tx)
     }
 
     private func draftPeer(of record: DraftRecord) -> DraftPeer {

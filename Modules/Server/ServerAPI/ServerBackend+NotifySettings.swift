@@ -5,8 +5,8 @@ import TelegramApi
 /// Notify settings (core.telegram.org methods `account.updateNotifySettings`, `account.getNotifySettings`,
 /// `account.resetNotifySettings`; types `InputNotifyPeer`, `PeerNotifySettings`): per account, for one chat
 /// (`inputNotifyPeer`) or every chat of a kind (`inputNotifyUsers`, `inputNotifyChats`, `inputNotifyBroadcasts`).
-/// They are the account's own: each change goes to its other sessions as `updateNotifySettings` (no pts, as on
-/// Telegram), and they show in `dialog.notify_settings` and the full user, chat and channel. A muted chat's pushes
+/// They are the account's own: each change goes to its sessions as `updateNotifySettings` (no pts, as on Telegram: in
+/// the seq sequence, `ServerBackend+Seq`), and they show in `dialog.notify_settings` and the full user, chat and channel. A muted chat's pushes
 /// are written without `loc_key` / `loc_args`, the silent background push Telegram sends a device that did not ask
 /// for `no_muted` (core.telegram.org "Handling PUSH-notifications"): nothing to show.
 extension ServerBackend {
@@ -64,7 +64,7 @@ extension ServerBackend {
     }
 
     /// `account.updateNotifySettings`: the caller's settings for the chat or kind become `settings` (an unset field is
-    /// the default). The account's other sessions get `updateNotifySettings`.
+    /// the default). The account's sessions get `updateNotifySettings`.
     func updateNotifySettings(_ call: Api.functions.account.updateNotifySettings, caller: Caller) throws -> Bool {
         let input = {
             switch call.settings {
@@ -91,11 +91,9 @@ extension ServerBackend {
                             owner: caller.userId, peerKind: oldest.peerKind, peerId: oldest.peerId)
                     }
                 }
-                pushes.append(
-                    Push(
-                        authKeyIds: try authKeys(of: caller.userId, tx: tx),
-                        updates: try notifyUpdates(
-                            [(peer, Self.apiNotifySettings(record))], owner: caller.userId, date: date, tx: tx)))
+                let update = try notifyUpdates(
+                    [(peer, Self.apiNotifySettings(record))], owner: caller.userId, date: date, tx: tx)
+                if let push = try seqPush(update, owner: caller.userId, tx: tx) { pushes.append(push) }
             }, then: { [self] _ in send(pushes, caller: caller) })
         return true
     }
@@ -112,7 +110,7 @@ extension ServerBackend {
         }
     }
 
-    /// `account.resetNotifySettings`: every setting of the caller's back to the defaults; the other sessions get an
+    /// `account.resetNotifySettings`: every setting of the caller's back to the defaults; the sessions get an
     /// `updateNotifySettings` with the defaults for each.
     func resetNotifySettings(caller: Caller) throws -> Bool {
         let date = now
@@ -125,10 +123,8 @@ extension ServerBackend {
                     try tx.deleteNotifySettings(owner: caller.userId, peerKind: row.peerKind, peerId: row.peerId)
                 }
                 let changes = rows.map { (Self.notifyPeer(of: $0), Self.defaultNotifySettings) }
-                pushes.append(
-                    Push(
-                        authKeyIds: try authKeys(of: caller.userId, tx: tx),
-                        updates: try notifyUpdates(changes, owner: caller.userId, date: date, tx: tx)))
+                let update = try notifyUpdates(changes, owner: caller.userId, date: date, tx: tx)
+                if let push = try seqPush(update, owner: caller.userId, tx: tx) { pushes.append(push) }
             }, then: { [self] _ in send(pushes, caller: caller) })
         return true
     }

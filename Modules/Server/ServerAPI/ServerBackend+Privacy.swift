@@ -2,18 +2,32 @@ import ServerStore
 import TelegramApi
 
 /// `account.setPrivacy` / `account.getPrivacy` (core.telegram.org "Privacy"): the rules of the privacy keys tg-server
-/// applies — `statusTimestamp` (who sees the exact last seen time). Other keys answer `PRIVACY_KEY_INVALID`, and rules
+/// applies — `statusTimestamp` (who sees the exact last seen time) and `forwards` (whose forwards of the account's
+/// messages link to it: "Who can add a link to my account when forwarding my messages"; see
+/// `ServerBackend+ForwardPrivacy`). Other keys answer `PRIVACY_KEY_INVALID`, and rules
 /// the server cannot decide yet (chat participants, close friends, premium, bots) `PRIVACY_VALUE_INVALID`: accepted
 /// but not applied, they would be a silent lie.
 extension ServerBackend {
     /// A privacy key tg-server stores, by its name in the store.
     enum PrivacyKeyName: String {
         case statusTimestamp
+        case forwards
+
+        /// The key as `updatePrivacy` and `account.privacyRules` name it.
+        var apiKey: Api.PrivacyKey {
+            switch self {
+            case .statusTimestamp: .privacyKeyStatusTimestamp
+            case .forwards: .privacyKeyForwards
+            }
+        }
     }
 
     static func privacyKey(_ input: Api.InputPrivacyKey) throws -> PrivacyKeyName {
-        guard case .inputPrivacyKeyStatusTimestamp = input else { throw APIError.badRequest("PRIVACY_KEY_INVALID") }
-        return .statusTimestamp
+        switch input {
+        case .inputPrivacyKeyStatusTimestamp: return .statusTimestamp
+        case .inputPrivacyKeyForwards: return .forwards
+        default: throw APIError.badRequest("PRIVACY_KEY_INVALID")
+        }
     }
 
     func privacyRules(owner: Int64, key: PrivacyKeyName, tx: StoreTransaction) throws -> PrivacyRules {
@@ -27,7 +41,8 @@ extension ServerBackend {
         }
     }
 
-    /// `account.setPrivacy`: replaces the caller's rules for the key; the caller's other sessions get `updatePrivacy`.
+    /// `account.setPrivacy`: replaces the caller's rules for the key; the account's sessions get `updatePrivacy` in
+    /// the seq sequence (`ServerBackend+Seq`).
     func setPrivacy(_ call: Api.functions.account.setPrivacy, caller: Caller) throws -> Api.account.PrivacyRules {
         let key = try Self.privacyKey(call.key)
         guard call.rules.count <= 16 else { throw APIError.badRequest("PRIVACY_TOO_LONG") }
@@ -42,13 +57,11 @@ extension ServerBackend {
                 try tx.setPrivacyRules(owner: caller.userId, key: key.rawValue, rules: rules.serialized())
                 let answer = try apiPrivacyRules(rules, viewer: caller.userId, tx: tx)
                 guard case .privacyRules(let body) = answer else { return answer }
-                pushes.append(
-                    Push(
-                        authKeyIds: try authKeys(of: caller.userId, tx: tx),
-                        updates: .updates(
-                            .init(
-                                updates: [.updatePrivacy(.init(key: .privacyKeyStatusTimestamp, rules: rules.rules))],
-                                users: body.users, chats: [], date: date, seq: 0))))
+                let update = Api.Updates.updates(
+                    .init(
+                        updates: [.updatePrivacy(.init(key: key.apiKey, rules: rules.rules))],
+                        users: body.users, chats: [], date: date, seq: 0))
+                if let push = try seqPush(update, owner: caller.userId, tx: tx) { pushes.append(push) }
                 return answer
             }, then: { [self] _ in send(pushes, caller: caller) })
     }

@@ -78,20 +78,23 @@ extension ServerBackend {
             caller: caller)
     }
 
-    /// Copies of the caller's own messages to forward, each with a header naming its sender.
+    /// Copies of the caller's own messages to forward, each with a header naming its sender (by name only when the
+    /// sender's forwards privacy hides the link from the caller, `forwardHeader`).
     private func forwardedFromBox(_ call: Api.functions.messages.forwardMessages, caller: Caller) throws -> [Outgoing] {
-        let originals = try store.read { tx throws -> [MessageRecord] in
+        let originals = try store.read { tx throws -> [(MessageRecord, Api.MessageFwdHeader)] in
             let from = try resolve(call.fromPeer, caller: caller, tx: tx)
             return try tx.messages(owner: caller.userId, ids: call.id.map(Int64.init)).filter {
                 $0.peer == from && $0.action == nil
+            }.map { original in
+                let header =
+                    try original.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }
+                    ?? forwardHeader(author: original.fromId, date: original.date, forwarder: caller.userId, tx: tx)
+                return (original, header)
             }
         }
         let randomIds = Self.forwardRandomIds(call)
-        return originals.compactMap { original in
+        return originals.compactMap { original, header in
             guard let randomId = randomIds[original.id] else { return nil }
-            let header =
-                original.forward.flatMap { try? Api.MessageFwdHeader(tlBytes: $0) }
-                ?? .messageFwdHeader(.init(fromId: .peerUser(.init(userId: original.fromId)), date: original.date))
             return Self.forwardCopy(
                 call, randomId: randomId, text: original.text, entities: Self.decodeEntities(original.entities),
                 media: original.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: original.mediaKind,

@@ -15,12 +15,18 @@ extension ServerBackend {
     struct Push {
         let authKeyIds: [Int64]
         let updates: Api.Updates
+        /// Whether the session that made the call gets it too: a push in the seq sequence does (`seqPush`), since
+        /// the call's result does not carry its seq and the session would otherwise see a gap at the next one.
+        var includesCaller = false
     }
 
-    /// Hands pushes to the gateway, never to the session that made the call (it gets them as its result).
+    /// Hands pushes to the gateway, never to the session that made the call (it gets them as its result) unless the
+    /// push says so.
     func send(_ pushes: [Push], caller: Caller?) {
         for push in pushes where !push.authKeyIds.isEmpty {
-            updates.push(push.updates.serialized(), authKeyIds: push.authKeyIds, except: caller?.target)
+            updates.push(
+                push.updates.serialized(), authKeyIds: push.authKeyIds,
+                except: push.includesCaller ? nil : caller?.target)
         }
     }
 

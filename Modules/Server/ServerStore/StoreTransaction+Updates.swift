@@ -9,6 +9,18 @@ extension StoreTransaction {
         }
     }
 
+    /// Moves `owner`'s seq (core.telegram.org "Working with updates": the sequence of `updates` and
+    /// `updatesCombined` that carry updates outside pts and qts) on by `count`; returns the new seq, or `nil` for an
+    /// account without a state.
+    public func advanceSeq(owner: Int64, by count: Int64) throws(SQLiteError) -> Int64? {
+        guard let current = try integer("SELECT seq FROM user_state WHERE user_id = ?", [.integer(owner)]) else {
+            return nil
+        }
+        let seq = current + count
+        try run("UPDATE user_state SET seq = ? WHERE user_id = ?", [.integer(seq), .integer(owner)])
+        return seq
+    }
+
     /// Stores one pts update of `owner` (core.telegram.org "Working with updates": the update moves pts from
     /// `pts − ptsCount` to `pts`); `body` makes the serialized update from its pts. Returns the new pts.
     public func appendUpdate(

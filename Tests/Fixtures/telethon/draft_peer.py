@@ -1,8 +1,8 @@
 """Telethon 1.45.0 as another device of one of our accounts, saving a draft there and seeing that account's drafts.
 
 Signs in to the existing account --phone (code X five times), finds --target-phone's user, saves the draft
-"from telethon" in that chat (messages.saveDraft, which tg-server pushes to the account's other sessions as
-updateDraftMessage) and prints {"user_id": N, "saved": TEXT} on a line of its own. Then waits (at most --wait seconds)
+"from telethon" in that chat (messages.saveDraft, which tg-server pushes to the account's sessions, this one included, as
+updateDraftMessage in the seq sequence) and prints {"user_id": N, "saved": TEXT} on a line of its own. Then waits (at most --wait seconds)
 for updateDraftMessage naming that chat with another text (events.Raw: our client saved a draft), prints
 {"seen": TEXT, "all_drafts": [TEXTS of messages.getAllDrafts]}; then waits for draftMessageEmpty in that chat (our
 client sent a message there, which clears the draft) and prints the final report {"cleared": true, "dialog_draft": the
@@ -35,8 +35,9 @@ async def run(args):
         await client(functions.messages.SaveDraftRequest(peer=target, message="from telethon"))
         print(json.dumps({"user_id": me.id, "saved": "from telethon"}), flush=True)
 
+        # The server sends our own change back to this session too (it is in the account's seq sequence): skip it.
         seen = await asyncio.wait_for(changes.get(), args.wait)
-        while not isinstance(seen, types.DraftMessage):
+        while not isinstance(seen, types.DraftMessage) or seen.message == "from telethon":
             seen = await asyncio.wait_for(changes.get(), args.wait)
         everything = await client(functions.messages.GetAllDraftsRequest())
         texts = [u.draft.message for u in everything.updates

@@ -1,7 +1,7 @@
 """Telethon 1.45.0 as another device of one of our accounts, muting a chat there and seeing that account's unmute.
 
 Signs in to the existing account --phone (code X five times), finds --target-phone's user, mutes that chat forever
-(account.updateNotifySettings with mute_until 2147483647, which tg-server pushes to the account's other sessions as
+(account.updateNotifySettings with mute_until 2147483647, which tg-server pushes to the account's sessions as
 updateNotifySettings) and prints {"user_id": N, "muted": 2147483647} on a line of its own. Then waits (at most --wait
 seconds) for updateNotifySettings naming that chat with no mute (events.Raw: our client unmuted it) and prints the
 final report {"unmuted": true, "get_notify_settings": mute_until of account.getNotifySettings or null,

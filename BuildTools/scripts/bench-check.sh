@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# make bench-check: builds the benchmarks that time both sides with BenchmarkSupport's `compareInterleaved` and runs
+# each once with BENCH_CHECK=1 (one round per comparison). `compareInterleaved` compares what the two sides produced
+# and exits with status 2 when they differ, so a benchmark whose peer stopped doing the same work as ours fails here
+# before any of its figures is quoted. Arguments name a subset.
+set -euo pipefail
+cd "$(dirname "$0")/../../Benchmarks"
+# Every benchmark whose comparisons go through compareInterleaved (BENCHMARKS.md, "Method").
+checked=(signal-bench hashing-bench mergelists-bench tl-bench)
+benches=("$@")
+if [ ${#benches[@]} -eq 0 ]; then benches=("${checked[@]}"); fi
+rm -f .build/release/description.json
+failed=()
+for b in "${benches[@]}"; do
+    echo "bench-check: building $b (release)"
+    swift build -c release --product "$b" -q
+done
+bin=$(swift build -c release --show-bin-path)
+for b in "${benches[@]}"; do
+    echo "bench-check: $b"
+    if ! BENCH_CHECK=1 "$bin/$b" > "../.build/bench-check-$b.md"; then
+        failed+=("$b")
+        echo "bench-check: $b FAILED (output in .build/bench-check-$b.md)" >&2
+    fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "bench-check: ${#failed[@]} of ${#benches[@]} failed: ${failed[*]}" >&2
+    exit 1
+fi
+echo "bench-check: ${#benches[@]} benchmarks, both sides of every comparison did the same work"
