@@ -325,11 +325,11 @@ let modules: [Module] = [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip",
             "ImageCore",
             "WebPBinding", "PhotoSizes", "VideoBinding", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics",
-            "NIOCore",
+            "NIOCore", "Hashing",
         ],
         testDeps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding",
-            "MTProtoCore", "PasswordSRP", "TestVectors",
+            "MTProtoCore", "PasswordSRP", "TestVectors", "Hashing",
         ]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
@@ -415,6 +415,7 @@ let modules: [Module] = [
             "MediaBox",
             "ValueBox", "AccountNetworking", "Network", "MTProtoCore", "MTProtoTransport", "NIOCore", "CryptoUtils",
             "PasswordSRP", "SecretFiles", "PushNotifications", "SecretChats", "SecretApi", "UpdateSequencing",
+            "Hashing",
         ],
         testDeps: [
             "UpdateSequencing",

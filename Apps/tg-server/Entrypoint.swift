@@ -75,6 +75,11 @@ struct TGServer: AsyncParsableCommand {
             """)
     var testFloodWait: [String] = []
     @Option(
+        help: ArgumentHelp(
+            "The most phone contacts one contacts.importContacts imports; the rest come back in retry_contacts.",
+            valueName: "N"))
+    var contactImportsPerCall = FloodControl.Configuration().contactImportsPerCall
+    @Option(
         help: """
             Write each push for a device registered with account.registerDevice as one file in DIR/<token>/ (what APNs \
             would carry: {"p":"<base64url>"}, encrypted with the device's secret); default: no pushes.
@@ -141,6 +146,9 @@ struct TGServer: AsyncParsableCommand {
             throw ValidationError("--send-rate must be 0 or more and --send-burst positive")
         }
         guard channelDifferenceGap > 0 else { throw ValidationError("--channel-difference-gap must be positive") }
+        guard (1...ServerBackend.importContactsLimit).contains(contactImportsPerCall) else {
+            throw ValidationError("--contact-imports-per-call must be 1…\(ServerBackend.importContactsLimit)")
+        }
         _ = try testFloods()
         for s in secret where Self.hexBytes(s).map({ $0.count == 16 || ($0.count == 17 && $0[0] == 0xdd) }) != true {
             throw ValidationError("--secret \(s): expected 32 hex digits, or 34 starting with dd")
@@ -208,7 +216,9 @@ struct TGServer: AsyncParsableCommand {
             .init(
                 directory: directory, databaseKeyFile: dbKeyFile,
                 loginCodes: .init(folder: directory.appendingPathComponent("codes"), fixedCode: fixedCode),
-                flood: .init(messagesPerSecond: sendRate, messageBurst: sendBurst, testFloods: try testFloods()),
+                flood: .init(
+                    messagesPerSecond: sendRate, messageBurst: sendBurst, testFloods: try testFloods(),
+                    contactImportsPerCall: contactImportsPerCall),
                 stickerSet: .bestEffort, pushDirectory: pushDir.map { URL(fileURLWithPath: $0) },
                 channelDifferenceGap: channelDifferenceGap, logger: logger))
         let server: MTProtoServer

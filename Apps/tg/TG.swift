@@ -31,7 +31,7 @@ struct TG: AsyncParsableCommand {
             Leave.self, Invite.self, Members.self, Admin.self, Ban.self, Rename.self, Pin.self, Link.self,
             Requests.self, Privacy.self, Block.self, Unblock.self, Blocked.self, React.self, Vote.self, Draft.self,
             Mute.self,
-            Unmute.self, Scheduled.self, Forward.self, Typing.self,
+            Unmute.self, Scheduled.self, Forward.self, Typing.self, Contacts.self, Info.self,
         ])
 
     static func main() async {

@@ -25,24 +25,30 @@ final class AttackHarness: @unchecked Sendable {
     private(set) var updates: UpdateGateway
     private var nextMessageId: Int64 = 4
 
-    init() throws {
+    private let flood: FloodControl.Configuration
+
+    init(flood: FloodControl.Configuration = .init()) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("server-attack-\(UUID().uuidString)")
-        (store, handler, updates) = try Self.open(folder, clock: clock)
+        self.flood = flood
+        (store, handler, updates) = try Self.open(folder, clock: clock, flood: flood)
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// A new process's server on `folder`: the store opened anew, fresh flood budgets, nothing in memory.
-    private static func open(_ folder: URL, clock: Clock) throws -> (ServerStore, ServerAPIHandler, UpdateGateway) {
+    private static func open(
+        _ folder: URL, clock: Clock, flood: FloodControl.Configuration
+    ) throws -> (ServerStore, ServerAPIHandler, UpdateGateway) {
         let codes = ServerBackend.LoginCodes(folder: folder.appendingPathComponent("codes"))
-        let bootstrap = try BackendBootstrap(.init(directory: folder, loginCodes: codes, clock: { clock.now }))
+        let bootstrap = try BackendBootstrap(
+            .init(directory: folder, loginCodes: codes, flood: flood, clock: { clock.now }))
         let running = try bootstrap.start(dataCenters: BackendBootstrap.dataCenters(basePort: 5001))
         return (bootstrap.store, running.handler, running.updates)
     }
 
     /// The server stops and starts again on the same folder: everything in memory is gone.
     func restart() throws {
-        (store, handler, updates) = try Self.open(folder, clock: clock)
+        (store, handler, updates) = try Self.open(folder, clock: clock, flood: flood)
     }
 
     func call(_ function: any TLFunction, key: Int64, dc: Int32 = 2) -> RPCResponse {

@@ -21,11 +21,18 @@ public final class FloodControl: @unchecked Sendable {
         /// comes at least that long after the key's last flood answer for it (so the first call floods, and a
         /// client that waits as told is served).
         public var testFloods: [String: Int]
+        /// The most phone contacts one `contacts.importContacts` imports; the rest of the call come back in
+        /// `retry_contacts`, as Telegram answers an account that imports too many at once.
+        public var contactImportsPerCall: Int
 
-        public init(messagesPerSecond: Double = 100, messageBurst: Int = 3_000, testFloods: [String: Int] = [:]) {
+        public init(
+            messagesPerSecond: Double = 100, messageBurst: Int = 3_000, testFloods: [String: Int] = [:],
+            contactImportsPerCall: Int = ServerBackend.importContactsLimit
+        ) {
             self.messagesPerSecond = messagesPerSecond
             self.messageBurst = messageBurst
             self.testFloods = testFloods
+            self.contactImportsPerCall = contactImportsPerCall
         }
     }
 

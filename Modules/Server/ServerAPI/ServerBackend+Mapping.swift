@@ -9,9 +9,12 @@ extension ServerBackend {
     /// (`ServerBackend+Blocks`).
     func apiUser(_ user: UserRecord, viewer: Int64, tx: StoreTransaction) throws -> Api.User {
         let blockedByUser = try user.id != viewer && tx.isBlocked(owner: user.id, userId: viewer)
+        let contact = try user.id != viewer && tx.isContact(owner: viewer, userId: user.id)
+        let mutual = try contact && tx.isContact(owner: user.id, userId: viewer)
         return .user(
             .init(
-                isSelf: user.id == viewer, id: user.id, accessHash: user.accessHash, firstName: user.firstName,
+                isSelf: user.id == viewer, contact: contact, mutualContact: mutual, id: user.id,
+                accessHash: user.accessHash, firstName: user.firstName,
                 lastName: user.lastName.isEmpty ? nil : user.lastName, username: user.username,
                 phone: user.id == viewer ? user.phone : nil, photo: blockedByUser ? nil : profilePhoto(user),
                 status: blockedByUser ? .userStatusEmpty : try userStatus(of: user.id, viewer: viewer, tx: tx)))

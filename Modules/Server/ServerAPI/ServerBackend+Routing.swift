@@ -68,7 +68,11 @@ extension ServerBackend {
         case let f as Api.functions.contacts.search: return try searchContacts(f, caller: try signedIn()).serialized()
         case let f as Api.functions.contacts.importContacts:
             return try importContacts(f, caller: try signedIn()).serialized()
-        case is Api.functions.contacts.getContacts: return try getContacts(try signedIn()).serialized()
+        case let f as Api.functions.contacts.getContacts: return try getContacts(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.contacts.deleteContacts:
+            return try deleteContacts(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.contacts.deleteByPhones: return try deleteByPhones(f, caller: try signedIn())
+        case let f as Api.functions.contacts.addContact: return try addContact(f, caller: try signedIn()).serialized()
         case is Api.functions.contacts.getStatuses: return try getStatuses(try signedIn())
         case let f as Api.functions.contacts.block: return try block(f, caller: try signedIn())
         case let f as Api.functions.contacts.unblock: return try unblock(f, caller: try signedIn())

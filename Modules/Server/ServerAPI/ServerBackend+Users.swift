@@ -163,36 +163,6 @@ extension ServerBackend {
                     try (contacts + others).map { try apiUser($0, viewer: caller.userId, tx: tx) }
                 }))
     }
-
-    func importContacts(
-        _ call: Api.functions.contacts.importContacts, caller: Caller
-    ) throws -> Api.contacts.ImportedContacts {
-        guard call.contacts.count <= 500 else { throw APIError.limitInvalid }
-        var imported: [Api.ImportedContact] = []
-        var users: [UserRecord] = []
-        try store.write { tx in
-            for case .inputPhoneContact(let contact) in call.contacts {
-                guard let user = try tx.user(phone: Self.normalizedPhone(contact.phone)) else { continue }
-                try tx.addContact(
-                    owner: caller.userId, userId: user.id, firstName: contact.firstName, lastName: contact.lastName)
-                imported.append(.importedContact(.init(userId: user.id, clientId: contact.clientId)))
-                users.append(user)
-            }
-        }
-        return .importedContacts(
-            .init(
-                imported: imported, popularInvites: [], retryContacts: [],
-                users: try store.read { tx in try users.map { try apiUser($0, viewer: caller.userId, tx: tx) } }))
-    }
-
-    func getContacts(_ caller: Caller) throws -> Api.contacts.Contacts {
-        let (ids, users) = try store.read { tx in
-            let records = try tx.users(ids: try tx.contacts(owner: caller.userId)).sorted { $0.id < $1.id }
-            return (records.map(\.id), try records.map { try apiUser($0, viewer: caller.userId, tx: tx) })
-        }
-        return .contacts(
-            .init(contacts: ids.map { .contact(.init(userId: $0, mutual: false)) }, savedCount: 0, users: users))
-    }
 }
 
 extension Unicode.Scalar {

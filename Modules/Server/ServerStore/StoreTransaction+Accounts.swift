@@ -194,6 +194,11 @@ extension StoreTransaction {
             [.integer(owner), .integer(userId), .text(firstName), .text(lastName)])
     }
 
+    /// Removes `userId` from `owner`'s contact list (nothing when it is not there).
+    public func deleteContact(owner: Int64, userId: Int64) throws(SQLiteError) {
+        try run("DELETE FROM contacts WHERE owner = ? AND user_id = ?", [.integer(owner), .integer(userId)])
+    }
+
     /// The ids in `owner`'s contact list.
     public func contacts(owner: Int64) throws(SQLiteError) -> [Int64] {
         try rows("SELECT user_id FROM contacts WHERE owner = ? ORDER BY user_id", [.integer(owner)]) { $0.int64(0) }

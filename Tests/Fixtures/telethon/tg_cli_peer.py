@@ -165,6 +165,16 @@ class Peer:
             sent = await self.client.forward_messages(
                 await self.user(command["to"]), command["ids"], from_peer=await self.user(command["from"]))
             return {"ids": [m.id for m in sent]}
+        if op == "contacts":
+            # contacts.getContacts: the user ids in this account's contact list.
+            result = await self.client(functions.contacts.GetContactsRequest(hash=0))
+            return {"user_ids": sorted(c.user_id for c in result.contacts)}
+        if op == "common_chats":
+            # messages.getCommonChats and users.getFullUser's common_chats_count with the user `with`.
+            user = await self.user(command["with"])
+            chats = await self.client(functions.messages.GetCommonChatsRequest(user_id=user, max_id=0, limit=100))
+            full = await self.client(functions.users.GetFullUserRequest(user))
+            return {"titles": sorted(c.title for c in chats.chats), "count": full.full_user.common_chats_count}
         if op == "exit":
             return {}
         raise RuntimeError("unknown op %r" % op)

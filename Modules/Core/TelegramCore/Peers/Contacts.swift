@@ -37,7 +37,10 @@ extension Account {
         guard case .importedContacts(let contacts) = imported, let user = contacts.users.first else { return nil }
         let stored = TelegramUser(user)
         do {
-            try postbox.transactionSync { tx in try tx.updatePeers([stored]) }
+            try postbox.transactionSync { tx in
+                try tx.updatePeers([stored])
+                try ContactList.set(stored.id, isContact: true, transaction: tx)
+            }
         } catch {
             throw .storage("\(error)")
         }

@@ -81,6 +81,8 @@ public struct UpdateBatchApplier: Sendable {
         public var presences: [PeerId] = []
         /// Peers blocked (`true`) or unblocked on another device (`updatePeerBlocked`, stored in `BlockedPeers`).
         public var blocked: [BlockedChange] = []
+        /// Whether `updateContactsReset` emptied the contact list.
+        public var contactsReset = false
         /// Typing notices (`updateUserTyping`, `updateChatUserTyping`, `updateChannelUserTyping`), and the end of
         /// the typing of whoever sent a new message: not stored, for `PeerActivities`.
         public var typing: [TypingNotice] = []
@@ -282,6 +284,11 @@ public struct UpdateBatchApplier: Sendable {
                 try flushMessages()
                 try BlockedPeers.set(PeerId(update.peerId), blocked: update.blocked, transaction: tx)
                 summary.blocked.append(BlockedChange(peerId: PeerId(update.peerId), blocked: update.blocked))
+            case .update(.updateContactsReset):
+                // core.telegram.org `updateContactsReset`: all contacts were deleted.
+                try flushMessages()
+                try tx.replaceContactPeerIds([])
+                summary.contactsReset = true
             case .update(let update) where Self.isSecretChatUpdate(update):
                 try flushMessages()
                 try secretChats?(update, tx)
@@ -380,6 +387,7 @@ public struct UpdateBatchApplier: Sendable {
             }
         }
         if !presences.isEmpty { try tx.updatePeerPresences(presences) }
+        try ContactList.follow(users: users, accountPeerId: accountPeerId, transaction: tx)
         for chat in chats {
             if let group = TelegramGroup(chat) {
                 peers.append(group)

@@ -1,8 +1,8 @@
 import PostboxCoding
 import ValueBox
 
-/// Table 0: the schema version, the transaction-state counter other processes compare, the stable-id counter and
-/// the account state object (Telegram-iOS Postbox `MetadataTable`).
+/// Table 0: the schema version, the transaction-state counter other processes compare, the stable-id counter, the
+/// account state object and the server's count of saved contacts (Telegram-iOS Postbox `MetadataTable`).
 final class MetadataTable: Table {
     private enum Key: Int32 {
         case userVersion = 1
@@ -10,6 +10,7 @@ final class MetadataTable: Table {
         case transactionStateVersion = 3
         case nextStableId = 4
         case masterClientId = 5
+        case remoteContactCount = 6
     }
 
     private func key(_ key: Key) -> ValueBoxKey {
@@ -46,6 +47,12 @@ final class MetadataTable: Table {
     }
 
     func setNextStableId(_ next: UInt32) throws { try setInt64(.nextStableId, Int64(next)) }
+
+    /// The `saved_count` of the last `contacts.contacts` (Telegram-iOS `getRemoteContactCount`); 0 until stored.
+    func remoteContactCount() throws -> Int32 {
+        try int64(.remoteContactCount).map { Int32(truncatingIfNeeded: $0) } ?? 0
+    }
+    func setRemoteContactCount(_ count: Int32) throws { try setInt64(.remoteContactCount, Int64(count)) }
 
     func state() throws -> PostboxCoding? {
         guard let bytes = try valueBox.get(table, key: key(.state)) else { return nil }

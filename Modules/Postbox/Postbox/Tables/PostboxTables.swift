@@ -17,6 +17,7 @@ final class PostboxTables {
     let readStates: ReadStateTable
     let peerChatStates: PeerChatStateTable
     let presences: PeerPresenceTable
+    let contacts: ContactTable
     let globallyUniqueIds: GloballyUniqueIdTable
     let globalMessageIds: GlobalMessageIdsTable
     let preferences: PreferencesTable
@@ -47,6 +48,7 @@ final class PostboxTables {
         peerChatStates = PeerChatStateTable(valueBox: valueBox, table: int64(13))
         readStates = ReadStateTable(valueBox: valueBox, table: int64(14))
         presences = PeerPresenceTable(valueBox: valueBox, table: int64(20))
+        contacts = ContactTable(valueBox: valueBox, table: int64(16))
         globallyUniqueIds = GloballyUniqueIdTable(valueBox: valueBox, table: binary(32, compact: true))
         globalMessageIds = GlobalMessageIdsTable(valueBox: valueBox, table: binary(5, compact: true))
         preferences = PreferencesTable(valueBox: valueBox, table: binary(35))

@@ -41,6 +41,8 @@ public struct PostboxTransaction: Sendable {
     public var updatedReadStates: [PeerId: CombinedPeerReadState] = [:]
     public var updatedPreferences: [ValueBoxKey: PreferencesEntry?] = [:]
     public var updatedOrderedItemLists: Set<Int32> = []
+    /// Whether the contact peer ids or the remote contact count changed.
+    public var updatedContacts = false
     public var unsentOperations: [UnsentMessageOperation] = []
     public var updatedMedia: [MediaId: Media] = [:]
     public var stateUpdated = false
@@ -54,7 +56,7 @@ public struct PostboxTransaction: Sendable {
         currentOperationsByPeerId.isEmpty && holeOperations.isEmpty && chatListOperations.isEmpty
             && updatedPeers.isEmpty && updatedPeerPresences.isEmpty && updatedReadStates.isEmpty
             && updatedPreferences.isEmpty && updatedOrderedItemLists.isEmpty && unsentOperations.isEmpty
-            && updatedMedia.isEmpty && !stateUpdated
+            && updatedMedia.isEmpty && !stateUpdated && !updatedContacts
     }
 
     /// Records that `peerId`'s history changed without an operation to show for it (its message was not rendered).

@@ -11,6 +11,7 @@ public enum PostboxViewKey: Hashable, Sendable {
     case preferences(Set<ValueBoxKey>)
     case orderedItemList(collectionId: Int32)
     case unsentMessageIds
+    case contactPeers
 }
 
 /// Snapshots of several views taken after the same transaction (Telegram-iOS Postbox `CombinedView`): emitted once per
@@ -73,6 +74,8 @@ final class MutableCombinedView: MutablePostboxView {
             return ErasedMutableView(try MutableOrderedItemListView(transaction, collectionId: collectionId))
         case .unsentMessageIds:
             return ErasedMutableView(try MutableUnsentMessageIdsView(transaction))
+        case .contactPeers:
+            return ErasedMutableView(try MutableContactPeersView(transaction))
         }
     }
 

@@ -19,6 +19,7 @@ struct ExternalChanges: Sendable {
     var preferences: Set<ValueBoxKey> = []
     var orderedItemLists: Set<Int32> = []
     var unsent = false
+    var contacts = false
     var media: Set<MediaId> = []
 
     /// Above this many chats or peers a summary says "everything" instead (a bulk import touches most views anyway).
@@ -39,6 +40,7 @@ struct ExternalChanges: Sendable {
         preferences = Set(operations.updatedPreferences.keys)
         orderedItemLists = operations.updatedOrderedItemLists
         unsent = !operations.unsentOperations.isEmpty
+        contacts = operations.updatedContacts
         media = Set(operations.updatedMedia.keys)
         if historyPeers.count + peers.count + presences.count > Self.peerLimit { everything = true }
     }
@@ -54,6 +56,7 @@ struct ExternalChanges: Sendable {
         preferences.formUnion(other.preferences)
         orderedItemLists.formUnion(other.orderedItemLists)
         unsent = unsent || other.unsent
+        contacts = contacts || other.contacts
         media.formUnion(other.media)
     }
 
@@ -75,6 +78,7 @@ struct ExternalChanges: Sendable {
             encoder.encodeBytesArray(preferences.map(\.bytes), forKey: "f")
             encoder.encodeInt32Array(Array(orderedItemLists), forKey: "o")
             encoder.encodeBool(unsent, forKey: "u")
+            encoder.encodeBool(contacts, forKey: "ct")
             encoder.encodeInt32Array(media.map(\.namespace), forKey: "mn")
             encoder.encodeInt64Array(media.map(\.id), forKey: "mi")
         }
@@ -94,6 +98,7 @@ struct ExternalChanges: Sendable {
         changes.preferences = Set(decoder.decodeBytesArrayForKey("f").map(ValueBoxKey.init))
         changes.orderedItemLists = Set(decoder.decodeInt32ArrayForKey("o"))
         changes.unsent = decoder.decodeBoolForKey("u", orElse: true)
+        changes.contacts = decoder.decodeBoolForKey("ct", orElse: true)
         let namespaces = decoder.decodeInt32ArrayForKey("mn")
         let ids = decoder.decodeInt64ArrayForKey("mi")
         guard namespaces.count == ids.count else { return ExternalChanges(everything: true) }

@@ -147,6 +147,11 @@ extension Postbox {
         liveView { try MutableOrderedItemListView($0, collectionId: collectionId) }
     }
 
+    /// The account's contacts with their peers and presences.
+    public func contactPeersView() -> Signal<ContactPeersView, NoError> {
+        liveView { try MutableContactPeersView($0) }
+    }
+
     /// The messages waiting to be sent.
     public func unsentMessageIdsView() -> Signal<UnsentMessageIdsView, NoError> {
         liveView { try MutableUnsentMessageIdsView($0) }
