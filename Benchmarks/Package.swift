@@ -129,6 +129,7 @@ let package = Package(
                 .product(name: "ServerAPI", package: "Telegraph"), .product(name: "MTProtoApi", package: "Telegraph"),
                 .product(name: "TelegramApi", package: "Telegraph"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AccountNetworking", package: "Telegraph"),
             ],
             path: "Sources/mtproto-bench", swiftSettings: Settings.swift),
 

@@ -1,8 +1,10 @@
 """Telethon 1.45.0 doing the request loop the mtproto-bench runs through our request service: `count` calls of
 help.getNearestDc against a running tg-server, `concurrency` in flight at a time (asyncio.gather). Prints calls per
-second and the process's CPU seconds over the loop as JSON.
+second and the process's CPU seconds over the loop as JSON. With --batch, each group of `concurrency` calls is
+one list invoke, `client([r1, …, rN])`, which Telethon sends together (one container) and answers as a list: its
+own batch call, compared with our `requestBatch`.
 
-Usage: telethon_request_loop.py --port P --pem-file F [--count N] [--concurrency C]
+Usage: telethon_request_loop.py --port P --pem-file F [--count N] [--concurrency C] [--batch]
 """
 import argparse
 import asyncio
@@ -21,6 +23,7 @@ async def main():
     parser.add_argument("--pem-file", required=True)
     parser.add_argument("--count", type=int, default=5000)
     parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--batch", action="store_true")
     args = parser.parse_args()
     pem = open(args.pem_file).read()
     rsa.add_key(pem[: pem.index("-----END RSA PUBLIC KEY-----") + 28], old=False)
@@ -33,7 +36,11 @@ async def main():
     start = time.perf_counter()
     while done < args.count:
         batch = min(args.concurrency, args.count - done)
-        await asyncio.gather(*(client(functions.help.GetNearestDcRequest()) for _ in range(batch)))
+        if args.batch:
+            answers = await client([functions.help.GetNearestDcRequest() for _ in range(batch)])
+        else:
+            answers = await asyncio.gather(*(client(functions.help.GetNearestDcRequest()) for _ in range(batch)))
+        assert len(answers) == batch and all(a.nearest_dc for a in answers), "a call went unanswered"
         done += batch
     seconds = time.perf_counter() - start
     cpu_seconds = time.process_time() - cpu_start

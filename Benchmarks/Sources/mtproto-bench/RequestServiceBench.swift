@@ -1,3 +1,4 @@
+import AccountNetworking
 import BenchmarkSupport
 import Foundation
 import MTProtoApi
