@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../Benchmarks"
 # Every benchmark whose comparisons go through compareInterleaved (BENCHMARKS.md, "Method").
-checked=(signal-bench hashing-bench mergelists-bench tl-bench)
+checked=(signal-bench hashing-bench mergelists-bench tl-bench postbox-bench)
 benches=("$@")
 if [ ${#benches[@]} -eq 0 ]; then benches=("${checked[@]}"); fi
 rm -f .build/release/description.json
@@ -14,6 +14,11 @@ failed=()
 for b in "${benches[@]}"; do
     echo "bench-check: building $b (release)"
     swift build -c release --product "$b" -q
+    # A peer that must live in its own binary (GRDB links the system SQLite, the benchmark SQLCipher).
+    case "$b" in
+        postbox-bench) swift build -c release --product postbox-grdb-bench -q ;;
+        postbox-views-bench) swift build -c release --product postbox-views-grdb-peer -q ;;
+    esac
 done
 bin=$(swift build -c release --show-bin-path)
 for b in "${benches[@]}"; do
