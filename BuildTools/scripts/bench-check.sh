@@ -10,6 +10,7 @@ checked=(signal-bench hashing-bench mergelists-bench tl-bench postbox-bench post
 benches=("$@")
 if [ ${#benches[@]} -eq 0 ]; then benches=("${checked[@]}"); fi
 rm -f .build/release/description.json
+mkdir -p ../.build
 failed=()
 for b in "${benches[@]}"; do
     echo "bench-check: building $b (release)"
