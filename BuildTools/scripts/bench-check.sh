@@ -6,14 +6,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../Benchmarks"
 # Every benchmark whose comparisons go through compareInterleaved (BENCHMARKS.md, "Method").
-checked=(signal-bench hashing-bench mergelists-bench tl-bench video-bench)
+checked=(signal-bench hashing-bench mergelists-bench tl-bench video-bench postbox-bench postbox-views-bench)
 benches=("$@")
 if [ ${#benches[@]} -eq 0 ]; then benches=("${checked[@]}"); fi
 rm -f .build/release/description.json
+mkdir -p ../.build
 failed=()
 for b in "${benches[@]}"; do
     echo "bench-check: building $b (release)"
     swift build -c release --product "$b" -q
+    # A peer that must live in its own binary (GRDB links the system SQLite, the benchmark SQLCipher).
+    case "$b" in
+        postbox-bench) swift build -c release --product postbox-grdb-bench -q ;;
+        postbox-views-bench) swift build -c release --product postbox-views-grdb-peer -q ;;
+    esac
 done
 bin=$(swift build -c release --show-bin-path)
 for b in "${benches[@]}"; do

@@ -95,3 +95,38 @@ public func compareInterleaved<Output: Equatable>(
         peer: Measurement(name: "peer", times: peerTimes, items: items, unit: unit),
         roundRatios: zip(oursTimes, peerTimes).map { $1 / $0 }, goal: goal)
 }
+
+/// `compareInterleaved` for work that must not repeat between rounds — queries never run before, a cache emptied
+/// before each round: each side is called with the round's number (0 for the warm-up, then 1, 2, …) and gets the
+/// same input for the same number, so the two sides' outputs are compared round by round instead of against the
+/// warm-up's. Rounds alternate which side goes first, as in `compareInterleaved`.
+public func compareInterleavedRounds<Output: Equatable>(
+    _ workload: String, items: Double, unit: String, rounds: Int = 7, goal: String = "",
+    oursTimed: (Int) -> TimedRun<Output>, peerTimed: (Int) -> TimedRun<Output>
+) -> Comparison {
+    var oursTimes: [Double] = []
+    var peerTimes: [Double] = []
+    for round in 0...BenchmarkMethod.rounds(rounds) {
+        let ours: TimedRun<Output>
+        let peer: TimedRun<Output>
+        if round % 2 == 0 {
+            ours = oursTimed(round)
+            peer = peerTimed(round)
+        } else {
+            peer = peerTimed(round)
+            ours = oursTimed(round)
+        }
+        guard ours.output == peer.output else {
+            BenchmarkMethod.differentWork("\(workload), round \(round)", ours: "\(ours.output)", peer: "\(peer.output)")
+        }
+        if round > 0 {
+            oursTimes.append(ours.seconds)
+            peerTimes.append(peer.seconds)
+        }
+    }
+    return Comparison(
+        workload,
+        ours: Measurement(name: "ours", times: oursTimes, items: items, unit: unit),
+        peer: Measurement(name: "peer", times: peerTimes, items: items, unit: unit),
+        roundRatios: zip(oursTimes, peerTimes).map { $1 / $0 }, goal: goal)
+}

@@ -6,7 +6,8 @@ import PostboxTesting
 import ValueBox
 
 /// Postbox against raw SQLCipher (the insert limit, same library in this binary) and against GRDB 7.10 on the
-/// system SQLite (run as the separate postbox-grdb-bench executable, whose JSON results are read back here).
+/// system SQLite (the separate postbox-grdb-bench executable, kept running as a `--serve` peer with the same page
+/// cache), every comparison through `compareInterleaved`: interleaved rounds, each side's output compared each run.
 @main
 enum PostboxBench {
     static let key = try! PostboxEncryptionParameters(key: Array(0..<32), salt: Array(32..<48))
@@ -21,35 +22,21 @@ enum PostboxBench {
         }
     }
 
-    static func grdbResults() -> [String: BenchmarkSupport.Measurement] {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("postbox-grdb-bench")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("(postbox-grdb-bench not built: `make bench-postbox` builds both; GRDB columns left empty)")
-            return [:]
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--json"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try! process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        struct Result: Decodable { var name: String; var seconds: Double; var items: Double; var unit: String }
-        var results: [String: BenchmarkSupport.Measurement] = [:]
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            if let r = try? JSONDecoder().decode(Result.self, from: line) {
-                results[r.name] = BenchmarkSupport.Measurement(
-                    name: "GRDB " + r.name, seconds: r.seconds, items: r.items, unit: r.unit)
-            }
-        }
-        return results
+    static func messageId(peer: Int64, id: Int32) -> MessageId {
+        MessageId(peerId: PeerId(namespace: .init(rawValue: 0), id: .init(rawValue: peer)), namespace: 0, id: id)
+    }
+
+    /// "messages N, text rows M" of `postbox`'s database, read on a separate raw connection after the timing.
+    static func rowCounts(_ postbox: Postbox, encrypted: Bool) -> String {
+        let raw = RawSQLCipher(
+            path: postbox.databasePath, keyHex: encrypted ? keyHex : nil, cacheSizeKiB: 1024, createTables: false)
+        defer { raw.close() }
+        return raw.rowCounts
     }
 
     /// The page cache for Postbox and the raw peer alike (POSTBOX_BENCH_CACHE_KIB, default Postbox's 16 MiB).
     static let cacheKiB = Int(ProcessInfo.processInfo.environment["POSTBOX_BENCH_CACHE_KIB"] ?? "") ?? 16_384
-    /// POSTBOX_BENCH_QUICK=1 skips the million-message workloads and GRDB.
+    /// POSTBOX_BENCH_QUICK=1 skips the million-message workloads.
     static let quick = ProcessInfo.processInfo.environment["POSTBOX_BENCH_QUICK"] == "1"
 
     static func main() throws {
@@ -67,135 +54,34 @@ enum PostboxBench {
             return
         }
         printMachine()
-        print("page cache: \(cacheKiB) KiB")
+        print("page cache: \(cacheKiB) KiB per connection, Postbox and its peers alike")
         registerPostboxTestTypes()
         let root = TemporaryDirectory(prefix: "postbox-bench")
         defer { root.remove() }
-        var run = 0
-        func freshAccount() -> String {
-            run += 1
-            return root.path + "/account-\(run)"
-        }
+        let grdb = GRDBSide.start(cacheKiB: cacheKiB)
 
-        let count = 100_000
-        let messages = BenchData.messages(count: count)
+        let messages = BenchData.messages(count: 100_000)
         let storeMessages = store(messages)
         let rawRows = RawSQLCipher.rows(messages)
 
-        print("load average at start: \(loadAverage())")
-        let inserts = try InsertBench.run(root: root.path, messages: storeMessages, rows: rawRows)
-        let ours = inserts.postbox
-        let raw = inserts.raw
-        print(
-            String(
-                format: "bulk insert, medians of 5 interleaved rounds: Postbox %.3f s wall / %.3f s CPU, raw SQLCipher "
-                    + "%.3f s / %.3f s, Postbox plaintext %.3f s / %.3f s; ratio Postbox/raw: wall %.2f× (median of "
-                    + "per-round ratios %.2f×), CPU %.2f×",
-                ours.seconds, inserts.postboxCPU, raw.seconds, inserts.rawCPU, inserts.plaintext.seconds,
-                inserts.plaintextCPU, raw.seconds / ours.seconds, inserts.pairedRatio,
-                inserts.rawCPU / inserts.postboxCPU))
-
-        let account = freshAccount()
-        let postbox = try Postbox.open(accountPath: account, encryption: key, cacheSizeKiB: cacheKiB)
-        try postbox.transactionSync { try $0.addMessages(storeMessages) }
-        let rawPath = freshAccount()
-        try FileManager.default.createDirectory(atPath: rawPath, withIntermediateDirectories: true)
-        let rawDatabase = RawSQLCipher(path: rawPath + "/db_sqlite", keyHex: keyHex, cacheSizeKiB: cacheKiB)
-        rawDatabase.insert(rawRows)
-
-        var state: UInt64 = 99
-        let picks: [BenchMessage] = (0..<10_000).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1
-            return messages[Int(state >> 33) % messages.count]
-        }
-        let pickIds = picks.map {
-            MessageId(
-                peerId: PeerId(namespace: .init(rawValue: 0), id: .init(rawValue: $0.peer)), namespace: 0, id: $0.id)
-        }
-        let get = measure("Postbox get", items: Double(picks.count), unit: "get", runs: 5) {
-            try! postbox.readTransactionSync { tx in
-                for id in pickIds { blackHole(try tx.getMessage(id)) }
-            }
-        }
-        let rawGet = measure("raw get", items: Double(picks.count), unit: "get", runs: 5) {
-            rawDatabase.exec("BEGIN")
-            for pick in picks { blackHole(rawDatabase.get(peer: pick.peer, id: pick.id)) }
-            rawDatabase.exec("COMMIT")
-        }
-        let anchors = Array(pickIds.prefix(1000))
-        let range = measure("Postbox range", items: Double(anchors.count), unit: "range", runs: 5) {
-            try! postbox.readTransactionSync { tx in
-                for id in anchors {
-                    let index = try tx.messageIndex(id)!
-                    blackHole(try tx.messagesAround(peerId: id.peerId, anchor: index, count: 50))
-                }
-            }
-        }
-
+        let inserts = try InsertBench.run(root: root.path, messages: storeMessages, rows: rawRows, grdb: grdb)
+        print(inserts.note)
+        let reads = try ReadBench.run(
+            root: root.path, messages: messages, storeMessages: storeMessages, rows: rawRows, grdb: grdb)
         printTable(
             title: "Hot keys: LMDB (plaintext) vs SQLCipher ValueBox (encrypted), 16-byte keys, 64-byte values",
             peerName: "SQLCipher", HotStoreBench.run(directory: root.path, cacheKiB: cacheKiB))
-
-        if quick {
-            printTable(
-                title: "Postbox vs raw SQLCipher (quick)", peerName: "raw SQLCipher",
-                [
-                    Comparison("bulk insert 100,000", ours: ours, peer: raw),
-                    Comparison("get", ours: get, peer: rawGet),
-                    Comparison("range 50", ours: range, peer: nil),
-                ])
-            return
-        }
-        // One million messages, written in transactions of 100,000, then 200 searches of 50 results each.
-        let search = try FullTextBench.run(
-            root: root.path, cachePath: ProcessInfo.processInfo.environment["POSTBOX_BENCH_1M_PATH"],
-            queries: BenchData.queries(200))
-        let fts = BenchmarkSupport.Measurement(
-            name: "fts", seconds: search.percentile(\.postbox, 0.5), items: 1, unit: "query")
-        let ftsAlone = BenchmarkSupport.Measurement(
-            name: "fts alone", seconds: search.percentile(\.ftsAlone, 0.5), items: 1, unit: "query")
-        let ftsP90 = BenchmarkSupport.Measurement(
-            name: "fts p90", seconds: search.percentile(\.postbox, 0.9), items: 1, unit: "query")
-        let ftsAloneP90 = BenchmarkSupport.Measurement(
-            name: "fts alone p90", seconds: search.percentile(\.ftsAlone, 0.9), items: 1, unit: "query")
-        print(
-            String(
-                format: "FTS over 1,000,000 messages: median %.2f ms, p90 %.2f ms; FTS5 query alone median %.2f ms, "
-                    + "p90 %.2f ms; %.1f results/query",
-                fts.seconds * 1000, search.percentile(\.postbox, 0.9) * 1000, ftsAlone.seconds * 1000,
-                search.percentile(\.ftsAlone, 0.9) * 1000, search.hitsPerQuery))
-        FullTextBench.printSlowest(search)
-
+        let search =
+            quick
+            ? (limit: [Comparison](), grdb: [Comparison]()) : try FullTextBench.compare(root: root.path, grdb: grdb)
         printTable(
             title: "Postbox vs raw SQLCipher 4 (same binary, same library)", peerName: "raw SQLCipher",
-            [
-                Comparison(
-                    "bulk insert 100,000 messages + FTS, one transaction", ours: ours, peer: raw, goal: "≥ 0.85×"),
-                Comparison("point get by id (index + record + author)", ours: get, peer: rawGet),
-                Comparison(
-                    "FTS query at 1,000,000 messages, 50 results, median (limit: the FTS5 query alone, no message "
-                        + "resolved)", ours: fts, peer: ftsAlone, goal: "≤ 1 ms"),
-                Comparison(
-                    "… p90", ours: ftsP90, peer: ftsAloneP90, goal: "≤ 5 ms"),
-            ])
-        let grdb = grdbResults()
-        printTable(
-            title: "Postbox (SQLCipher, encrypted) vs GRDB 7.10 (system SQLite, plain)", peerName: "GRDB",
-            [
-                Comparison("bulk insert 100,000 messages + FTS (encrypted vs plain)", ours: ours, peer: grdb["insert"]),
-                Comparison(
-                    "bulk insert 100,000 messages + FTS, Postbox opened without a key (plain vs plain)",
-                    ours: inserts.plaintext, peer: grdb["insert"]),
-                Comparison("point get by id", ours: get, peer: grdb["get"]),
-                Comparison("50 messages around an anchor", ours: range, peer: grdb["range"]),
-            ]
-                + (search.build.map {
-                    [Comparison("write 1,000,000 messages (10 transactions)", ours: $0, peer: grdb["build1M"])]
-                } ?? [])
-                + [
-                    Comparison(
-                        "FTS query at 1,000,000 messages (median)", ours: fts, peer: grdb["fts"], goal: "≤ 1 ms median")
-                ])
+            inserts.raw + reads.raw + search.limit)
+        if grdb != nil {
+            printTable(
+                title: "Postbox (SQLCipher, encrypted) vs GRDB 7.10 (system SQLite, plain), same page cache",
+                peerName: "GRDB", inserts.grdb + reads.grdb + search.grdb)
+        }
         print("load average at end: \(loadAverage())")
     }
 
@@ -207,9 +93,10 @@ enum PostboxBench {
                                  callgrind or perf)
           --profile raw-insert   the same rows through raw SQLCipher prepared inserts, untimed
           --profile fts          the million-message search workload alone, with each query's figures
-        environment: POSTBOX_BENCH_QUICK=1 (skip the million-message workloads and GRDB),
-                     POSTBOX_BENCH_CACHE_KIB (page cache, default 16384),
-                     POSTBOX_BENCH_1M_PATH (keep the million-message account there and reuse it: no build figure)
+        environment: POSTBOX_BENCH_QUICK=1 (skip the million-message workloads),
+                     POSTBOX_BENCH_CACHE_KIB (page cache of every connection, both sides, default 16384),
+                     BENCH_ROUNDS (interleaved rounds, default 7; the million-message build 3),
+                     POSTBOX_BENCH_1M_PATH (--profile fts only: keep the million-message account there and reuse it)
         """
 
     /// One workload run once, without timing, so a profiler sees only it.

@@ -29,37 +29,50 @@ enum HotStoreBench {
                 try! LMDBHotStore(path: directory + "/hot-\(round).lmdb"), SqliteHotStore(valueBox: box, tableId: 100)
             )
         }
-        let writeLMDB = measure("LMDB write", items: Double(pairs.count), unit: "key", runs: 3) {
-            try! stores().0.set(pairs)
+        // Outputs: keys written (counted by reading them back after the timing), and a checksum of the values read.
+        func checksum(_ value: [UInt8]?) -> UInt64 {
+            value.map { $0.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } } ?? 0
         }
-        let writeSQL = measure("SQLCipher write", items: Double(pairs.count), unit: "key", runs: 3) {
-            try! stores().1.set(pairs)
+        let keys = pairs.map(\.key)
+        func stored(_ store: HotKeyValueStore) -> Int {
+            var found = 0
+            try! store.read(keys) { _, value in found += value == nil ? 0 : 1 }
+            return found
         }
+        let writeLMDB = {
+            let store = stores().0
+            let run = timedRun { try! store.set(pairs) }
+            return TimedRun(seconds: run.seconds, output: stored(store))
+        }
+        let writeSQL = {
+            let store = stores().1
+            let run = timedRun { try! store.set(pairs) }
+            return TimedRun(seconds: run.seconds, output: stored(store))
+        }
+        let write = compareInterleaved(
+            "write 100,000 keys in one transaction", items: Double(pairs.count), unit: "key", rounds: 3,
+            oursTimed: writeLMDB, peerTimed: writeSQL)
         let (lmdb, sqlite) = stores()
         try! lmdb.set(pairs)
         try! sqlite.set(pairs)
-        // Both stores must return the stored values (the experiment compares equals).
-        try! lmdb.read(Array(lookups.prefix(1000))) { key, value in precondition(value != nil) }
-        try! sqlite.read(Array(lookups.prefix(1000))) { key, value in
-            precondition(value == (try! lmdb.get(key)))
+        func batch(_ store: HotKeyValueStore) -> UInt64 {
+            var sum: UInt64 = 0
+            try! store.read(lookups) { _, value in sum &+= checksum(value) }
+            return sum
         }
-        let readLMDB = measure("LMDB get", items: Double(lookups.count), unit: "get", runs: 5) {
-            try! lmdb.read(lookups) { _, value in blackHole(value) }
-        }
-        let readSQL = measure("SQLCipher get", items: Double(lookups.count), unit: "get", runs: 5) {
-            try! sqlite.read(lookups) { _, value in blackHole(value) }
-        }
-        let singleLMDB = measure("LMDB get, own txn", items: 10_000, unit: "get", runs: 5) {
-            for key in lookups.prefix(10_000) { blackHole(try! lmdb.get(key)) }
-        }
-        let singleSQL = measure("SQLCipher get, own txn", items: 10_000, unit: "get", runs: 5) {
-            for key in lookups.prefix(10_000) { blackHole(try! sqlite.get(key)) }
+        func single(_ store: HotKeyValueStore) -> UInt64 {
+            var sum: UInt64 = 0
+            for key in lookups.prefix(10_000) { sum &+= checksum(try! store.get(key)) }
+            return sum
         }
         return [
-            Comparison(
-                "100,000 random gets in one read transaction", ours: readLMDB, peer: readSQL, goal: "seed: 5–10×"),
-            Comparison("10,000 gets, one read transaction each", ours: singleLMDB, peer: singleSQL),
-            Comparison("write 100,000 keys in one transaction", ours: writeLMDB, peer: writeSQL),
+            compareInterleaved(
+                "100,000 random gets in one read transaction", items: Double(lookups.count), unit: "get",
+                goal: "seed: 5–10×", ours: { batch(lmdb) }, peer: { batch(sqlite) }),
+            compareInterleaved(
+                "10,000 gets, one read transaction each", items: 10_000, unit: "get", ours: { single(lmdb) },
+                peer: { single(sqlite) }),
+            write,
         ]
     }
 }

@@ -8,12 +8,15 @@ final class RawSQLCipher {
     private var db: OpaquePointer?
     private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
-    init(path: String, keyHex: String, cacheSizeKiB: Int, createTables: Bool = true) {
+    /// Opens `path` with Postbox's key setup (`keyHex` nil: a plaintext database, as Postbox opened without a key).
+    init(path: String, keyHex: String?, cacheSizeKiB: Int, createTables: Bool = true) {
         precondition(sqlite3_open(path, &db) == SQLITE_OK)
-        exec("PRAGMA cipher_default_plaintext_header_size = 32")
-        exec("PRAGMA key = \"x'\(keyHex)'\"")
-        exec("PRAGMA cipher_plaintext_header_size = 32")
-        exec("PRAGMA cipher_memory_security = OFF")
+        if let keyHex {
+            exec("PRAGMA cipher_default_plaintext_header_size = 32")
+            exec("PRAGMA key = \"x'\(keyHex)'\"")
+            exec("PRAGMA cipher_plaintext_header_size = 32")
+            exec("PRAGMA cipher_memory_security = OFF")
+        }
         exec("PRAGMA journal_mode = WAL")
         exec("PRAGMA synchronous = NORMAL")
         exec("PRAGMA cache_size = -\(cacheSizeKiB)")
@@ -99,8 +102,22 @@ final class RawSQLCipher {
     private var indexGet: OpaquePointer?
     private var historyGet: OpaquePointer?
 
-    /// Point lookup with persistent prepared statements: the id index, then the history record.
-    func get(peer: Int64, id: Int32) -> Int {
+    /// Rows in `table`.
+    func count(_ table: String) -> Int {
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM \(table)", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return -1 }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+
+    /// "messages N, text rows M": the history records and text-index rows of a Postbox database or of this peer's
+    /// (the same table names), the output a write workload is compared by.
+    var rowCounts: String { "messages \(count("t7")), text rows \(count("ft41"))" }
+
+    /// Point lookup with persistent prepared statements: the id index, then the history record. Returns the
+    /// length of the message's text, read from the record (nil when the message is not stored).
+    func get(peer: Int64, id: Int32) -> Int? {
         if indexGet == nil {
             sqlite3_prepare_v3(
                 db, "SELECT value FROM t4 WHERE key = ?", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &indexGet, nil)
@@ -114,12 +131,15 @@ final class RawSQLCipher {
         func be<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
         let key = be(peer) + be(Int32(0)) + be(id)
         key.withUnsafeBytes { _ = sqlite3_bind_blob(indexGet, 1, $0.baseAddress, Int32($0.count), transient) }
-        guard sqlite3_step(indexGet) == SQLITE_ROW, let pointer = sqlite3_column_blob(indexGet, 0) else { return 0 }
+        guard sqlite3_step(indexGet) == SQLITE_ROW, let pointer = sqlite3_column_blob(indexGet, 0) else { return nil }
         let timestamp = Array(UnsafeRawBufferPointer(start: pointer, count: 4))
         let historyKey = be(peer) + be(Int32(0)) + timestamp + be(id)
         historyKey.withUnsafeBytes { _ = sqlite3_bind_blob(historyGet, 1, $0.baseAddress, Int32($0.count), transient) }
-        guard sqlite3_step(historyGet) == SQLITE_ROW else { return 0 }
-        return Int(sqlite3_column_bytes(historyGet, 0))
+        guard sqlite3_step(historyGet) == SQLITE_ROW, let record = sqlite3_column_blob(historyGet, 0),
+            sqlite3_column_bytes(historyGet, 0) >= 30
+        else { return nil }
+        // The text's length follows the flags, author and two counters (`rows` above): bytes 26..<30, little-endian.
+        return Int(Int32(littleEndian: record.loadUnaligned(fromByteOffset: 26, as: Int32.self)))
     }
 
     private var fullTextMatch: OpaquePointer?

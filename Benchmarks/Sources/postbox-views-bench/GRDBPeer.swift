@@ -1,47 +1,38 @@
 import BenchmarkSupport
 import Foundation
 
-/// The GRDB side of the table: runs postbox-views-grdb-peer (built next to this binary; GRDB links the system
-/// libsqlite3, which must never share a binary with SQLCipher) and reads back its JSON lines.
+/// The GRDB side: postbox-views-grdb-peer (built next to this binary; GRDB links the system libsqlite3, which must
+/// never share a binary with SQLCipher) kept running with `--serve`, with the same page cache and writes per round.
+/// Each `measure` is one round of one workload there, timed by the peer's own clock.
 struct GRDBPeer {
-    /// What the peer reports besides latencies.
-    struct Info: Decodable {
-        var sqliteVersion: String
-        var queryPlans: [String]
+    let peer: PeerProcess
+
+    /// Starts the peer (it stores the data set before answering); nil with a note when it is not built.
+    static func start(cacheKiB: Int, warmup: Int, iterations: Int) throws -> GRDBPeer? {
+        guard
+            let peer = try PeerProcess(
+                sibling: "postbox-views-grdb-peer",
+                arguments: ["--cache-kib", "\(cacheKiB)", "--warmup", "\(warmup)", "--iterations", "\(iterations)"])
+        else {
+            print("(postbox-views-grdb-peer not built: `make bench BENCH=postbox-views-bench` builds both)")
+            return nil
+        }
+        return GRDBPeer(peer: peer)
     }
 
-    var info: Info?
-    /// Latencies by name: "a", "b", "c" (`ValueObservation.tracking`), "a-constant", … (`trackingConstantRegion`).
-    var results: [String: LatencySummary] = [:]
+    /// SQLite's version and the plans of the view queries.
+    func info() throws -> (version: String, plans: [String]) {
+        let answer = try peer.ask(["op": "info"])
+        return (answer["sqliteVersion"] as? String ?? "?", answer["queryPlans"] as? [String] ?? [])
+    }
 
-    /// Runs the peer with the same iteration counts; an empty result when it is not built.
-    static func run(warmup: Int, iterations: Int) throws -> GRDBPeer {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("postbox-views-grdb-peer")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("(postbox-views-grdb-peer not built: `make bench BENCH=postbox-views-bench` builds both)")
-            return GRDBPeer()
+    /// One round: the median write-to-emit latency of its writes and the checksum of the messages delivered.
+    func round(_ command: [String: Any]) -> TimedRun<String> {
+        do {
+            return try peer.timed(command)
+        } catch {
+            FileHandle.standardError.write(Data("error: postbox-views-grdb-peer: \(error)\n".utf8))
+            exit(1)
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--json", "--warmup", String(warmup), "--iterations", String(iterations)]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var peer = GRDBPeer()
-        let decoder = JSONDecoder()
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            if let result = try? decoder.decode(LatencySummary.self, from: line) {
-                peer.results[result.name] = result
-            } else if let info = try? decoder.decode(Info.self, from: line) {
-                peer.info = info
-            }
-        }
-        if process.terminationStatus != 0 {
-            print("(postbox-views-grdb-peer exited with \(process.terminationStatus))")
-        }
-        return peer
     }
 }

@@ -31,8 +31,9 @@ final class PostboxViewsRun {
 
     /// Opens a Postbox in `accountPath` and stores the data set (every peer, every message, the pinned chats), then
     /// checkpoints.
-    init(accountPath: String, encrypted: Bool, warmup: Int, iterations: Int) throws {
-        postbox = try Postbox.open(accountPath: accountPath, encryption: encrypted ? Self.key : nil)
+    init(accountPath: String, encrypted: Bool, cacheKiB: Int, warmup: Int, iterations: Int) throws {
+        postbox = try Postbox.open(
+            accountPath: accountPath, encryption: encrypted ? Self.key : nil, cacheSizeKiB: cacheKiB)
         self.warmup = warmup
         self.iterations = iterations
         let peers: [Peer] = (1...Int64(ViewBenchData.chatCount)).map {
@@ -48,8 +49,9 @@ final class PostboxViewsRun {
         try postbox.checkpoint(truncate: true)
     }
 
-    /// Opens the workload's views, performs warm-up and measured writes, and returns the latencies.
-    func measure(_ workload: ViewWorkload) throws -> LatencySummary {
+    /// Opens the workload's views, performs warm-up and measured writes, and returns the latencies with a checksum
+    /// of the messages whose snapshots arrived (the output compared with GRDB's).
+    func measure(_ workload: ViewWorkload) throws -> (LatencySummary, FoundChecksum) {
         let probe = EmitProbe<AwaitedMessage>()
         var disposables: [Disposable] = []
         defer { disposables.forEach { $0.dispose() } }
@@ -68,6 +70,7 @@ final class PostboxViewsRun {
         }
 
         var samples: [Double] = []
+        var found = FoundChecksum()
         samples.reserveCapacity(iterations)
         for iteration in 0..<(warmup + iterations) {
             let peer = ViewBenchData.writtenPeer(workload, iteration: iteration)
@@ -82,14 +85,16 @@ final class PostboxViewsRun {
             guard let end = probe.wait() else {
                 throw BenchError("no snapshot with message \(peer)/\(id) within 10 s (\(workload.rawValue))")
             }
+            found.add(peer: peer, id: id)
             if iteration >= warmup { samples.append(end - start) }
         }
-        return LatencySummary(name: workload.rawValue, samples: samples)
+        return (LatencySummary(name: workload.rawValue, samples: samples), found)
     }
 
     /// The baseline: the same write transaction with no view open, timed alone.
-    func measureWriteOnly() throws -> LatencySummary {
+    func measureWriteOnly() throws -> (LatencySummary, FoundChecksum) {
         var samples: [Double] = []
+        var found = FoundChecksum()
         for iteration in 0..<(warmup + iterations) {
             let peer = ViewBenchData.writtenPeer(.oneHistoryView, iteration: iteration)
             let id = nextIds[peer] ?? ViewBenchData.initialTopId(peer: peer) + 1
@@ -99,8 +104,9 @@ final class PostboxViewsRun {
             let start = now()
             try postbox.transactionSync { transaction in try transaction.addMessages(message) }
             if iteration >= warmup { samples.append(now() - start) }
+            found.add(peer: peer, id: id)
         }
-        return LatencySummary(name: ViewBenchData.writeOnlyName, samples: samples)
+        return (LatencySummary(name: ViewBenchData.writeOnlyName, samples: samples), found)
     }
 
     private func observeHistory(peer: Int64, probe: EmitProbe<AwaitedMessage>) -> Disposable {

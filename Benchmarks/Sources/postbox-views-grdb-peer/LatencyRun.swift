@@ -45,7 +45,7 @@ final class LatencyRun {
     }
 
     /// Opens the workload's observations, performs warm-up and measured writes, and returns the latencies.
-    func measure(_ workload: ViewWorkload, mode: ObservationMode) throws -> LatencySummary {
+    func measure(_ workload: ViewWorkload, mode: ObservationMode) throws -> (LatencySummary, FoundChecksum) {
         let probe = EmitProbe<AwaitedMessage>()
         var cancellables: [AnyDatabaseCancellable] = []
         defer { cancellables.forEach { $0.cancel() } }
@@ -64,6 +64,7 @@ final class LatencyRun {
         }
 
         var samples: [Double] = []
+        var found = FoundChecksum()
         samples.reserveCapacity(iterations)
         for iteration in 0..<(warmup + iterations) {
             let peer = ViewBenchData.writtenPeer(workload, iteration: iteration)
@@ -79,6 +80,7 @@ final class LatencyRun {
             guard let end = probe.wait() else {
                 throw BenchError("no value with message \(peer)/\(id) within 10 s (\(workload.rawValue), \(mode))")
             }
+            found.add(peer: peer, id: id)
             if iteration >= warmup { samples.append(end - start) }
 
             // Let every observation finish its re-fetch and delivery before the next write.
@@ -88,12 +90,13 @@ final class LatencyRun {
             queue.sync {}
         }
         let suffix = mode == .tracking ? "" : "-" + mode.rawValue
-        return LatencySummary(name: workload.rawValue + suffix, samples: samples)
+        return (LatencySummary(name: workload.rawValue + suffix, samples: samples), found)
     }
 
     /// The baseline: the same write transaction with no observation open, timed alone.
-    func measureWriteOnly() throws -> LatencySummary {
+    func measureWriteOnly() throws -> (LatencySummary, FoundChecksum) {
         var samples: [Double] = []
+        var found = FoundChecksum()
         for iteration in 0..<(warmup + iterations) {
             let peer = ViewBenchData.writtenPeer(.oneHistoryView, iteration: iteration)
             let id = nextIds[peer] ?? ViewBenchData.initialTopId(peer: peer) + 1
@@ -103,8 +106,9 @@ final class LatencyRun {
             let start = now()
             try database.write(message)
             if iteration >= warmup { samples.append(now() - start) }
+            found.add(peer: peer, id: id)
         }
-        return LatencySummary(name: ViewBenchData.writeOnlyName, samples: samples)
+        return (LatencySummary(name: ViewBenchData.writeOnlyName, samples: samples), found)
     }
 
     private func observeHistory(

@@ -48,17 +48,20 @@ struct ChatRow: Codable, Equatable, FetchableRecord, PersistableRecord {
     var unreadCount: Int32
 }
 
-/// The benchmark's GRDB database: a `DatabasePool` (WAL, `synchronous = NORMAL`) with the view data set stored, and
+/// The benchmark's GRDB database: a `DatabasePool` (WAL, `synchronous = NORMAL`, Postbox's page cache) with the view data set stored, and
 /// the write each iteration performs.
 struct ViewDatabase {
     let pool: DatabasePool
 
     /// Creates the schema at `path`, stores `ViewBenchData`'s messages and the chat rows derived from them, then
     /// checkpoints.
-    init(path: String) throws {
+    init(path: String, cacheKiB: Int) throws {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
+        }
         pool = try DatabasePool(path: path, configuration: configuration)
         try pool.write { db in
             try db.execute(
