@@ -39,52 +39,79 @@ enum TransferBench {
         let file = root + "/payload.bin"
         let digest = try writePayload(size, to: file)
 
-        // Ours: upload in parts, send to Saved Messages as a document, fetch it back into MediaBox.
-        let uploadStart = now()
-        let input = try await MultipartUpload.upload(network: ann.network, path: file, name: "payload.bin")
-        let uploadSeconds = now() - uploadStart
-        let sent = try await ann.network.request(
-            Api.functions.messages.sendMedia(
-                peer: .inputPeerSelf,
-                media: .inputMediaUploadedDocument(
-                    .init(forceFile: true, file: input, mimeType: "application/octet-stream", attributes: [])),
-                message: "", randomId: 1))
-        guard case .updates(let container) = sent,
-            let document = container.updates.lazy.compactMap({ update -> TelegramMediaFile? in
-                guard case .updateNewMessage(let new) = update, case .message(let message) = new.message,
-                    case .messageMediaDocument(let media)? = message.media, let document = media.document
-                else { return nil }
-                return TelegramMediaFile(document)
-            }).first
-        else { throw BenchFailure("sendMedia did not answer with the document") }
-        let fetcher = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
-        let downloadStart = now()
-        let path = try await fetchToEnd(fetcher.fetch(document.resource, size: Int64(size)))
-        let downloadSeconds = now() - downloadStart
-        let downloaded = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard hex(Digest.sha256([UInt8](downloaded))) == digest else {
-            throw BenchFailure("our download differs from the file")
+        // Ours: upload in parts, send to Saved Messages as a document, fetch it back into MediaBox; each round a new
+        // document (nothing comes from the previous round's MediaBox copy).
+        var downloaded = Data()
+        func oursRound(_ round: Int) async throws -> (up: Double, down: Double) {
+            let uploadStart = now()
+            let input = try await MultipartUpload.upload(network: ann.network, path: file, name: "payload.bin")
+            let uploadSeconds = now() - uploadStart
+            let sent = try await ann.network.request(
+                Api.functions.messages.sendMedia(
+                    peer: .inputPeerSelf,
+                    media: .inputMediaUploadedDocument(
+                        .init(forceFile: true, file: input, mimeType: "application/octet-stream", attributes: [])),
+                    message: "", randomId: Int64(round + 1)))
+            guard case .updates(let container) = sent,
+                let document = container.updates.lazy.compactMap({ update -> TelegramMediaFile? in
+                    guard case .updateNewMessage(let new) = update, case .message(let message) = new.message,
+                        case .messageMediaDocument(let media)? = message.media, let document = media.document
+                    else { return nil }
+                    return TelegramMediaFile(document)
+                }).first
+            else { throw BenchFailure("sendMedia did not answer with the document") }
+            let fetcher = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
+            let downloadStart = now()
+            let path = try await fetchToEnd(fetcher.fetch(document.resource, size: Int64(size)))
+            let downloadSeconds = now() - downloadStart
+            downloaded = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard hex(Digest.sha256([UInt8](downloaded))) == digest else {
+                BenchmarkMethod.differentWork("transfer", ours: "other bytes than the file", peer: digest)
+            }
+            return (uploadSeconds, downloadSeconds)
         }
 
-        // Telethon moving the same file.
-        let telethon = try runBenchmarkScript(
-            "telethon_transfer.py",
-            arguments: ["--port", String(port), "--pem-file", pem, "--phone", "9996622402", "--file", file])
-        guard (telethon["sha256"] as? String) == digest else {
-            throw BenchFailure("Telethon's download differs from the file")
+        // Telethon moving the same file: its own loops (`parallel` 0), and its fastest setup, 4 parts in flight.
+        func telethonRound(parallel: Int) throws -> (up: Double, down: Double, cryptg: Bool) {
+            let telethon = try runBenchmarkScript(
+                "telethon_transfer.py",
+                arguments: [
+                    "--port", String(port), "--pem-file", pem, "--phone", "9996622402", "--file", file,
+                    "--parallel", String(parallel),
+                ])
+            guard (telethon["sha256"] as? String) == digest else {
+                BenchmarkMethod.differentWork("transfer", ours: digest, peer: "Telethon: other bytes than the file")
+            }
+            return (
+                telethon["upload_seconds"] as? Double ?? .nan, telethon["download_seconds"] as? Double ?? .nan,
+                telethon["cryptg"] as? Bool == true
+            )
+        }
+
+        // Interleaved rounds (BENCHMARKS.md, "Method"): ours first in even rounds, Telethon's two setups first in odd.
+        var oursTimes: [(up: Double, down: Double)] = []
+        var defaultTimes: [(up: Double, down: Double, cryptg: Bool)] = []
+        var parallelTimes: [(up: Double, down: Double, cryptg: Bool)] = []
+        for round in 0..<BenchmarkMethod.rounds(3) {
+            if round % 2 == 0 {
+                oursTimes.append(try await oursRound(round))
+                defaultTimes.append(try telethonRound(parallel: 0))
+                parallelTimes.append(try telethonRound(parallel: 4))
+            } else {
+                defaultTimes.append(try telethonRound(parallel: 0))
+                parallelTimes.append(try telethonRound(parallel: 4))
+                oursTimes.append(try await oursRound(round))
+            }
         }
         let megabytes = Double(size) / 1_048_576
-        let ours = (
-            up: Measurement(name: "upload", seconds: uploadSeconds, items: megabytes, unit: "MB"),
-            down: Measurement(name: "download", seconds: downloadSeconds, items: megabytes, unit: "MB")
-        )
-        let theirs = (
-            up: Measurement(
-                name: "upload", seconds: telethon["upload_seconds"] as? Double ?? .nan, items: megabytes, unit: "MB"),
-            down: Measurement(
-                name: "download", seconds: telethon["download_seconds"] as? Double ?? .nan, items: megabytes, unit: "MB"
-            )
-        )
+        func measured(_ name: String, _ times: [Double]) -> BenchmarkSupport.Measurement {
+            BenchmarkSupport.Measurement(name: name, times: times, items: megabytes, unit: "MB")
+        }
+        func row(_ name: String, _ ours: [Double], _ peer: [Double], goal: String) -> Comparison {
+            Comparison(
+                name, ours: measured("ours", ours), peer: measured("peer", peer),
+                roundRatios: zip(ours, peer).map { $1 / $0 }, goal: goal)
+        }
 
         // The limit of one connection: AES-256-IGE over the same bytes (one direction's encryption).
         let key = [UInt8](repeating: 7, count: 32)
@@ -97,26 +124,32 @@ enum TransferBench {
         try await world.server.close()
 
         printTable(
-            title: "File transfer, 100 MB through tg-server (127.0.0.1)", peerName: "Telethon 1.45 + cryptg",
+            title: "File transfer, 100 MB through tg-server (127.0.0.1), against Telethon's own loops",
+            peerName: "Telethon 1.45 + cryptg: upload_file / download_media",
             [
-                Comparison(
-                    "upload: MultipartUpload (512 KB big-file parts, 4 in flight) vs client.upload_file", ours: ours.up,
-                    peer: theirs.up, goal: "≥ 3×"),
-                Comparison(
+                row(
+                    "upload: MultipartUpload (512 KB big-file parts, 4 in flight) vs client.upload_file",
+                    oursTimes.map(\.up), defaultTimes.map(\.up), goal: "≥ 3×"),
+                row(
                     "download: MediaFetcher (512 KB windows, 4 in flight, into MediaBox) vs client.download_media",
-                    ours: ours.down, peer: theirs.down, goal: "≥ 3×"),
+                    oursTimes.map(\.down), defaultTimes.map(\.down), goal: "≥ 3×"),
+            ])
+        printTable(
+            title: "The same, against Telethon's fastest setup: 512 KB parts, 4 in flight, through its raw API",
+            peerName: "Telethon 1.45 + cryptg, 4 parts in flight",
+            [
+                row("upload, both 4 parts in flight", oursTimes.map(\.up), parallelTimes.map(\.up), goal: "≥ 3×"),
+                row(
+                    "download, both 4 windows in flight", oursTimes.map(\.down), parallelTimes.map(\.down),
+                    goal: "≥ 3×"),
             ])
         print(
             String(
                 format:
-                    "\nAES-256-IGE (OpenSSL, hardware AES: %@): %.0f MB/s — the single-connection limit for one direction",
-                AESIGE.usesHardwareAES ? "yes" : "no", aes.throughput))
-        print(
-            String(
-                format:
-                    "ours: upload %.1f MB/s, download %.1f MB/s; Telethon (cryptg %@): upload %.1f MB/s, download %.1f MB/s",
-                ours.up.throughput, ours.down.throughput, (telethon["cryptg"] as? Bool) == true ? "on" : "off",
-                theirs.up.throughput, theirs.down.throughput))
+                    "\nAES-256-IGE (OpenSSL, hardware AES: %@): %.0f MB/s — the single-connection limit for one direction; "
+                    + "cryptg in Telethon's runs: %@",
+                AESIGE.usesHardwareAES ? "yes" : "no", aes.throughput,
+                defaultTimes.allSatisfy(\.cryptg) && parallelTimes.allSatisfy(\.cryptg) ? "on" : "OFF"))
     }
 
     /// Writes `count` pseudo-random bytes (a xorshift stream: incompressible, reproducible); returns their SHA-256.
