@@ -23,19 +23,12 @@ struct Privacy: AsyncParsableCommand {
         @Argument(help: "everybody, contacts or nobody; leave out to show the current setting.")
         var value: String?
 
-        func validate() throws {
-            if let value, LastSeenPrivacy(rawValue: value) == nil {
-                throw ValidationError("last-seen takes everybody, contacts or nobody, not '\(value)'")
-            }
-        }
+        func validate() throws { try PrivacySetting.validate(value, command: "last-seen") }
 
         func run() async throws {
-            let wanted = value.flatMap(LastSeenPrivacy.init(rawValue:))
-            let setting = try await global.withOnlineAccount { _, account in
-                try await PresenceCommands.lastSeen(account, set: wanted)
+            try await PrivacySetting.run(value, global: global, output: output, key: "lastSeen", label: "last seen") {
+                try await PresenceCommands.lastSeen($0, set: $1)
             }
-            if output.json { return try Output.json(["lastSeen": setting.rawValue]) }
-            print("last seen: \(setting.rawValue)")
         }
     }
 
@@ -53,19 +46,12 @@ struct Privacy: AsyncParsableCommand {
         @Argument(help: "everybody, contacts or nobody; leave out to show the current setting.")
         var value: String?
 
-        func validate() throws {
-            if let value, LastSeenPrivacy(rawValue: value) == nil {
-                throw ValidationError("forwards takes everybody, contacts or nobody, not '\(value)'")
-            }
-        }
+        func validate() throws { try PrivacySetting.validate(value, command: "forwards") }
 
         func run() async throws {
-            let wanted = value.flatMap(LastSeenPrivacy.init(rawValue:))
-            let setting = try await global.withOnlineAccount { _, account in
-                try await PresenceCommands.forwards(account, set: wanted)
+            try await PrivacySetting.run(value, global: global, output: output, key: "forwards", label: "forwards") {
+                try await PresenceCommands.forwards($0, set: $1)
             }
-            if output.json { return try Output.json(["forwards": setting.rawValue]) }
-            print("forwards: \(setting.rawValue)")
         }
     }
 }
@@ -97,5 +83,27 @@ struct Typing: AsyncParsableCommand {
         }
         if output.json { return try Output.json(Result(chat: chat, typing: !cancel)) }
         print(cancel ? "stopped typing in \(name)" : "typing in \(name)")
+    }
+}
+
+/// What `tg privacy last-seen` and `tg privacy forwards` share: the three values, and showing or setting one.
+enum PrivacySetting {
+    /// Refuses a value other than everybody, contacts or nobody.
+    static func validate(_ value: String?, command: String) throws {
+        if let value, LastSeenPrivacy(rawValue: value) == nil {
+            throw ValidationError("\(command) takes everybody, contacts or nobody, not '\(value)'")
+        }
+    }
+
+    /// Sets `value` (or only reads the setting when it is nil) through `change`, then prints what the server holds:
+    /// "`label`: value", or `{"key": "value"}` with `--json`.
+    static func run(
+        _ value: String?, global: GlobalOptions, output: OutputOptions, key: String, label: String,
+        _ change: (Account, LastSeenPrivacy?) async throws -> LastSeenPrivacy
+    ) async throws {
+        let wanted = value.flatMap(LastSeenPrivacy.init(rawValue:))
+        let setting = try await global.withOnlineAccount { _, account in try await change(account, wanted) }
+        if output.json { return try Output.json([key: setting.rawValue]) }
+        print("\(label): \(setting.rawValue)")
     }
 }

@@ -64,10 +64,7 @@ extension Account {
 
     /// Who sees this account's exact last seen time (`account.getPrivacy`).
     public func lastSeenPrivacy() async throws(MessageActionError) -> LastSeenPrivacy {
-        let answer = try await MessageCalls.call(
-            Api.functions.account.getPrivacy(key: .inputPrivacyKeyStatusTimestamp), network: network)
-        guard case .privacyRules(let body) = answer else { return .everybody }
-        return LastSeenPrivacy(rules: body.rules)
+        try await privacy(of: .inputPrivacyKeyStatusTimestamp)
     }
 
     /// Sets who sees this account's exact last seen time (`account.setPrivacy`); returns what the server now holds.
@@ -75,10 +72,6 @@ extension Account {
     /// account no longer sees theirs.
     @discardableResult
     public func setLastSeenPrivacy(_ privacy: LastSeenPrivacy) async throws(MessageActionError) -> LastSeenPrivacy {
-        let answer = try await MessageCalls.call(
-            Api.functions.account.setPrivacy(key: .inputPrivacyKeyStatusTimestamp, rules: privacy.inputRules),
-            network: network)
-        guard case .privacyRules(let body) = answer else { return privacy }
-        return LastSeenPrivacy(rules: body.rules)
+        try await setPrivacy(privacy, of: .inputPrivacyKeyStatusTimestamp)
     }
 }
