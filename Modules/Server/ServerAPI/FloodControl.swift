@@ -80,7 +80,9 @@ public final class FloodControl: @unchecked Sendable {
         let key = TestFloodKey(authKeyId: authKeyId, method: method)
         let wait: Int? = lock.withLock {
             if let last = testFloodAnswers[key] {
-                let waited = now - last
+                // A worker that read the clock before the one that recorded the flood took the lock first: it has
+                // waited nothing, not less than nothing (it would be told more than the configured wait).
+                let waited = max(0, now - last)
                 return waited >= Double(seconds) ? nil : max(1, Int((Double(seconds) - waited).rounded(.up)))
             }
             if testFloodAnswers.count >= Self.trackedLimit {
