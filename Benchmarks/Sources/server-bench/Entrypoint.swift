@@ -17,6 +17,8 @@ enum ServerBench {
     struct Round {
         let clients: Int
         let messages: Int
+        /// Sends each client keeps in flight (the requests in flight are clients × window).
+        var window = 8
         var delivered = 0
         var seconds = 0.0
         var latencies: [Double] = []
@@ -45,10 +47,13 @@ enum ServerBench {
         let chosen = ProcessInfo.processInfo.environment["SERVER_BENCH_CLIENTS"].map {
             $0.split(separator: ",").compactMap { Int($0) }
         }
-        let plan = [(2, 4000), (100, 20_000), (1000, 20_000)].filter { chosen?.contains($0.0) ?? true }
+        // (clients, messages, sends in flight per client): 100 × 1 is the goal's "100 requests in flight".
+        let plan = [(2, 4000, 8), (100, 20_000, 8), (100, 20_000, 1), (1000, 20_000, 8)].filter {
+            chosen?.contains($0.0) ?? true
+        }
         var rounds: [Round] = []
-        for (clients, messages) in plan {
-            rounds.append(try await run(clients: clients, messages: messages, group: group))
+        for (clients, messages, window) in plan {
+            rounds.append(try await run(clients: clients, messages: messages, window: window, group: group))
         }
         try await group.shutdownGracefully()
         let largest = plan.map(\.1).max() ?? 20_000
@@ -58,9 +63,9 @@ enum ServerBench {
 
         print("\n### server-bench: messages through a release tg-server (127.0.0.1, clients in-process)\n")
         print(
-            "| clients | messages | delivered/s | p50 ms | p99 ms | server CPU per message | server RSS per idle signed-in connection | vs bare SQLite, group commit (32 writers) | vs bare SQLite, one transaction each | vs bare crypto |"
+            "| clients | in flight | messages | delivered/s | p50 ms | p99 ms | server CPU per message | server RSS per idle signed-in connection | vs bare SQLite, group commit (32 writers) | vs bare SQLite, one transaction each | vs bare crypto |"
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for round in rounds {
             let rate = Double(round.delivered) / round.seconds
             let sorted = round.latencies.sorted()
@@ -70,8 +75,9 @@ enum ServerBench {
             print(
                 String(
                     format:
-                        "| %d | %d | %.0f | %.2f | %.2f | %.0f µs (%.0f messages per core-second) | %.1f KiB | %.2f× | %.2f× | %.2f× |",
-                    round.clients, round.delivered, rate, percentile(0.5), percentile(0.99),
+                        "| %d | %d | %d | %.0f | %.2f | %.2f | %.0f µs (%.0f messages per core-second) | %.1f KiB | %.2f× | %.2f× | %.2f× |",
+                    round.clients, round.clients * round.window, round.delivered, rate, percentile(0.5),
+                    percentile(0.99),
                     round.serverCPU / Double(max(1, round.delivered)) * 1e6,
                     Double(round.delivered) / max(round.serverCPU, 1e-9),
                     round.rssPerConnection / 1024, rate / grouped.rate, rate / store, rate / crypto))
@@ -87,7 +93,7 @@ enum ServerBench {
     }
 
     /// One round: a fresh server, `clients` accounts in a ring (each writes to the next), `messages` in all.
-    static func run(clients: Int, messages: Int, group: any EventLoopGroup) async throws -> Round {
+    static func run(clients: Int, messages: Int, window: Int, group: any EventLoopGroup) async throws -> Round {
         let server = try ServerProcess(arguments: [
             "--max-connections-per-address", "4096", "--max-connections", "4096", "--max-calls-in-flight", "64",
             "--send-rate", "0",
@@ -116,7 +122,7 @@ enum ServerBench {
             next = batch.upperBound
         }
         try await Task.sleep(nanoseconds: 500_000_000)
-        var round = Round(clients: clients, messages: messages)
+        var round = Round(clients: clients, messages: messages, window: window)
         round.rssPerConnection = Double(server.rss() - rssBefore) / Double(clients)
 
         // Receivers: every client reads its pushes; each text carries its send time.
@@ -152,7 +158,7 @@ enum ServerBench {
         let perClient = max(1, messages / clients)
         let start = now()
         let cpuBefore = server.cpuSeconds()
-        try await send(accounts: accounts, perClient: perClient, window: 8)
+        try await send(accounts: accounts, perClient: perClient, window: window)
         let expected = warm + perClient * clients
         let deadline = now() + 120
         while received.value < expected, now() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
