@@ -166,6 +166,27 @@ import Testing
         _ = try await finished.next()
     }
 
+    /// With `maximumWaiting` calls already waiting (here none may wait), a preview call answers the pending page at
+    /// once instead of holding another RPC worker thread.
+    @Test func noCallWaitsPastMaximumWaiting() async throws {
+        let fake = FakeFetch(page: Self.page, hold: true)
+        var rules = allowed
+        rules.maximumWaiting = 0
+        let previews = WebPagePreviews(rules: rules, fetch: fake.fetch, clock: { 1000 })
+        let finished = Finished(previews)
+        let link = try #require(WebPageURL("http://127.0.0.1:8000/held"))
+        guard case .pending(let id, _) = previews.lookup(link) else {
+            Issue.record("no pending page")
+            return
+        }
+        let started = ContinuousClock.now
+        #expect(previews.wait(for: link, timeout: 30) == .pending(id: id, date: 1000))
+        #expect(ContinuousClock.now - started < .seconds(5))
+        for _ in 0..<500 where fake.heldCount < 1 { try await Task.sleep(for: .milliseconds(10)) }
+        fake.release()
+        #expect(try await finished.next() == id)
+    }
+
     @Test func theOldestLinksAreForgottenPastTheCapacity() async throws {
         let fake = FakeFetch(page: Self.page)
         var rules = allowed

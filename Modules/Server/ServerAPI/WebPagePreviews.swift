@@ -51,6 +51,8 @@ final class WebPagePreviews: Sendable {
         /// URLs in the order they were first met, for evicting the oldest.
         var order: [String] = []
         var inFlight = 0
+        /// Calls blocked in `wait`.
+        var waiting = 0
     }
 
     let rules: WebPageRules
@@ -108,17 +110,24 @@ final class WebPagePreviews: Sendable {
     }
 
     /// What is known of `url` once its running fetch ends or `timeout` seconds pass, whichever is first. Blocks the
-    /// calling thread (an RPC worker's, never the cooperative pool's) for at most `timeout`.
+    /// calling thread (an RPC worker's, never the cooperative pool's) for at most `timeout`; with `maximumWaiting`
+    /// calls already waiting it does not wait.
     func wait(for url: WebPageURL, timeout: Double) -> Lookup {
         let semaphore = DispatchSemaphore(value: 0)
         let key = url.url
         let registered = state.withLock { state -> Bool in
-            guard case .pending(let id, let date, var waiters)? = state.entries[key] else { return false }
+            guard state.waiting < rules.maximumWaiting,
+                case .pending(let id, let date, var waiters)? = state.entries[key]
+            else { return false }
             waiters.append(semaphore)
             state.entries[key] = .pending(id: id, date: date, waiters: waiters)
+            state.waiting += 1
             return true
         }
-        if registered { _ = semaphore.wait(timeout: .now() + max(0, timeout)) }
+        if registered {
+            _ = semaphore.wait(timeout: .now() + max(0, timeout))
+            state.withLock { $0.waiting -= 1 }
+        }
         return lookup(url)
     }
 

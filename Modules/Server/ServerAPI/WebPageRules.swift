@@ -18,10 +18,13 @@ public struct WebPageRules: Sendable, Equatable {
     public var failureLifetime: Double
     /// Seconds `messages.getWebPagePreview` waits for a fetch it started before answering `webPagePending`.
     public var previewWait: Double
+    /// Calls waiting at once (each holds an RPC worker thread); past it a call answers `webPagePending` at once.
+    public var maximumWaiting: Int
 
     public init(
         allowed: Set<String> = [], timeout: Double = 5, maximumBytes: Int = 512 << 10, maximumInFlight: Int = 4,
-        cacheCapacity: Int = 1024, pageLifetime: Double = 3600, failureLifetime: Double = 60, previewWait: Double = 3
+        cacheCapacity: Int = 1024, pageLifetime: Double = 3600, failureLifetime: Double = 60, previewWait: Double = 3,
+        maximumWaiting: Int = 8
     ) {
         self.allowed = allowed
         self.timeout = timeout
@@ -31,6 +34,7 @@ public struct WebPageRules: Sendable, Equatable {
         self.pageLifetime = pageLifetime
         self.failureLifetime = failureLifetime
         self.previewWait = previewWait
+        self.maximumWaiting = maximumWaiting
     }
 
     /// `HOST[:PORT]` as an allow-list entry (`host:port`, port 80 when none is given), or `nil` when it is not one.
