@@ -325,7 +325,7 @@ let modules: [Module] = [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "CryptoUtils", "SecretFiles", "GZip",
             "ImageCore",
             "WebPBinding", "PhotoSizes", "VideoBinding", "PasswordSRP", "Logging", "MTProtoCore", "CoreMetrics",
-            "NIOCore", "Hashing",
+            "NIOCore", "Hashing", "MTProtoTransport",
         ],
         testDeps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding",

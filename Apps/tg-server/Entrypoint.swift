@@ -114,6 +114,13 @@ struct TGServer: AsyncParsableCommand {
         help: ArgumentHelp(
             "MiB all trace files together may reach in one run; past it every file ends as above.", valueName: "mib"))
     var traceTotalLimit = ServerTrace.Limits().totalBytes >> 20
+    @Option(
+        help: ArgumentHelp(
+            """
+            Build link previews from pages on HOST[:PORT] (port 80 when none), fetched over plain HTTP only (tg-server \
+            has no TLS client); repeatable. Only the exact host and port named are fetched; default: nothing is fetched.
+            """, valueName: "host[:port]"))
+    var webpageAllow: [String] = []
     @Flag(help: "Print the server's public key (PKCS#1 PEM) and fingerprint, then exit.") var printPublicKey = false
     @Flag(
         help: """
@@ -146,6 +153,9 @@ struct TGServer: AsyncParsableCommand {
             throw ValidationError("--send-rate must be 0 or more and --send-burst positive")
         }
         guard channelDifferenceGap > 0 else { throw ValidationError("--channel-difference-gap must be positive") }
+        for entry in webpageAllow where WebPageRules.entry(entry) == nil {
+            throw ValidationError("--webpage-allow \(entry): not HOST[:PORT]")
+        }
         guard (1...ServerBackend.importContactsLimit).contains(contactImportsPerCall) else {
             throw ValidationError("--contact-imports-per-call must be 1…\(ServerBackend.importContactsLimit)")
         }
@@ -220,7 +230,8 @@ struct TGServer: AsyncParsableCommand {
                     messagesPerSecond: sendRate, messageBurst: sendBurst, testFloods: try testFloods(),
                     contactImportsPerCall: contactImportsPerCall),
                 stickerSet: .bestEffort, pushDirectory: pushDir.map { URL(fileURLWithPath: $0) },
-                channelDifferenceGap: channelDifferenceGap, logger: logger))
+                channelDifferenceGap: channelDifferenceGap,
+                webPages: WebPageRules(allowed: Set(webpageAllow.compactMap(WebPageRules.entry))), logger: logger))
         let server: MTProtoServer
         do {
             server = try await bootstrap.startServer(configuration, group: group)

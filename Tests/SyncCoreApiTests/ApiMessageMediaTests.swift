@@ -49,6 +49,26 @@ import Testing
         #expect(dice == TelegramMediaDice(emoji: "🎰", value: 64))
     }
 
+    @Test func linkPreviews() throws {
+        let page = Api.WebPage.webPage(
+            .init(
+                id: 77, url: "http://example.com/a", displayUrl: "example.com/a", hash: 1, siteName: "Example",
+                title: "Title", description: "About"))
+        let ready = try #require(
+            telegramMedia(.messageMediaWebPage(.init(webpage: page))).first as? TelegramMediaWebpage)
+        #expect(!ready.isPending && ready.title == "Title" && ready.siteName == "Example" && ready.text == "About")
+        #expect(ready.url == "http://example.com/a" && ready.displayUrl == "example.com/a")
+        #expect(ready.id == MediaId(namespace: Namespaces.Media.cloudWebpage, id: 77))
+        #expect(ready.apiBytes == page.serialized())
+        let pending = try #require(
+            telegramMedia(
+                .messageMediaWebPage(
+                    .init(webpage: .webPagePending(.init(id: 77, url: "http://example.com/a", date: 5))))
+            ).first as? TelegramMediaWebpage)
+        #expect(pending.isPending && pending.title == nil && pending.id == ready.id)
+        #expect(telegramMedia(.messageMediaWebPage(.init(webpage: .webPageEmpty(.init(id: 77))))).isEmpty)
+    }
+
     static func poll(quiz: Bool = false, chosen: Int? = nil, min: Bool = false) -> Api.MessageMedia {
         let answers = ["Phở", "Bún chả", "Bánh mì"].enumerated().map { index, text in
             Api.PollAnswer.pollAnswer(

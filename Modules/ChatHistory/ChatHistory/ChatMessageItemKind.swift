@@ -56,11 +56,16 @@ public enum ChatMessageItemClassifier {
         return .bubble(messages.flatMap(contents(of:)))
     }
 
-    /// A message's bubble contents: its media part, then its text.
+    /// A message's bubble contents: its media part, then its text, then a link preview's card (Telegram-iOS draws
+    /// `ChatMessageWebpageBubbleContentNode` under the text).
     public static func contents(of message: Message) -> [BubbleContent] {
         var result: [BubbleContent] = []
+        var preview = false
         for media in message.media {
             switch media {
+            case let page as TelegramMediaWebpage:
+                // A page still being fetched shows nothing until `updateWebPage` fills it in.
+                if !page.isPending { preview = true }
             case is TelegramMediaImage:
                 result.append(.media(message.id))
             case let file as TelegramMediaFile:
@@ -82,6 +87,7 @@ public enum ChatMessageItemClassifier {
             }
         }
         if !message.text.isEmpty && !result.contains(.action(message.id)) { result.append(.text(message.id)) }
+        if preview { result.append(.card(message.id)) }
         if result.isEmpty { result.append(.unsupported(message.id)) }
         return result
     }

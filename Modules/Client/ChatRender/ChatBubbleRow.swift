@@ -39,7 +39,8 @@ struct ChatBubbleRow {
         let body = MediaCard.compose(
             card: cardMessage.flatMap { MediaCard.text(of: $0, utcOffset: rows.renderer.utcOffset) }
                 ?? unsupported.map { (MediaCard.unsupportedLabel($0), []) },
-            caption: textMessage)
+            caption: textMessage,
+            below: cardMessage?.media.contains { $0 is TelegramMediaWebpage } ?? false)
         let hasMedia = !mediaIds.isEmpty
         let textMax = s.maxBubbleWidth - 2 * padH
 

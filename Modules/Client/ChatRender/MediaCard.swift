@@ -10,6 +10,7 @@ import SyncCore
 ///   location "live until HH:MM" (or "live until stopped").
 /// - A contact: 👤 and the name in bold, the phone number.
 /// - A die: the emoji and the value rolled.
+/// - A link preview (under the text, not above it): a bar, the site name and title in bold, the description.
 /// - A poll: its kind, the question in bold, each answer — its share, ● for ours and a bar under it once we voted or
 ///   it closed (a quiz's right answer ✓, our wrong one ✗), ○ before — and "N votes".
 /// - Media kept but not drawn by this version: its kind, dimmed in the terminal.
@@ -40,6 +41,11 @@ enum MediaCard {
                 lines.append((dice.emoji + " " + (dice.value.map(String.init) ?? "…"), true))
             case let poll as TelegramMediaPoll:
                 lines += pollLines(poll)
+            case let page as TelegramMediaWebpage where !page.isPending:
+                // A link preview: the site name and title in bold, then the description (no photo offline).
+                if let site = page.siteName, !site.isEmpty { lines.append(("▎" + site, true)) }
+                if let title = page.title, !title.isEmpty { lines.append(("▎" + title, true)) }
+                if let text = page.text, !text.isEmpty { lines.append(("▎" + text, false)) }
             default:
                 continue
             }
@@ -58,14 +64,26 @@ enum MediaCard {
         return (text, entities)
     }
 
-    /// The card above the caption of `caption` (its text and entities, shifted under the card).
+    /// The card above the caption of `caption` (its text and entities, shifted under the card); with `below`, the
+    /// card under it (a link preview).
     static func compose(
-        card: (text: String, entities: [MessageTextEntity])?, caption: Message?
+        card: (text: String, entities: [MessageTextEntity])?, caption: Message?, below: Bool = false
     ) -> (text: String, entities: [MessageTextEntity])? {
         let captionEntities =
             caption?.attributes.compactMap { $0 as? TextEntitiesMessageAttribute }.first?.entities ?? []
         guard let card else { return caption.map { ($0.text, captionEntities) } }
         guard let caption, !caption.text.isEmpty else { return card }
+        if below {
+            let offset = caption.text.utf16.count + 1
+            return (
+                caption.text + "\n" + card.text,
+                captionEntities
+                    + card.entities.map {
+                        MessageTextEntity(
+                            range: ($0.range.lowerBound + offset)..<($0.range.upperBound + offset), type: $0.type)
+                    }
+            )
+        }
         let offset = card.text.utf16.count + 1
         return (
             card.text + "\n" + caption.text,

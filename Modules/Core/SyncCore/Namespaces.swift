@@ -34,6 +34,9 @@ public enum Namespaces {
     /// Media namespaces for shared media ids.
     public enum Media {
         public static let cloudImage: Int32 = 0
+        /// A link preview, shared by the messages that show it (its id: the server's page id; Telegram-iOS
+        /// `CloudWebpage`), replaced when `updateWebPage` brings the fetched page.
+        public static let cloudWebpage: Int32 = 2
         public static let cloudFile: Int32 = 5
         public static let localImage: Int32 = 7
         public static let localFile: Int32 = 8

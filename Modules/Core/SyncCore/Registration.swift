@@ -14,6 +14,7 @@ public func registerSyncCoreTypes() {
     declareEncodable(TelegramMediaContact.self)
     declareEncodable(TelegramMediaDice.self)
     declareEncodable(TelegramMediaPoll.self)
+    declareEncodable(TelegramMediaWebpage.self)
     declareEncodable(TelegramMediaUnsupported.self)
     declareEncodable(TextEntitiesMessageAttribute.self)
     declareEncodable(ReplyMessageAttribute.self)

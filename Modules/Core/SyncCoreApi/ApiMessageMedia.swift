@@ -4,9 +4,9 @@ import TLRuntime
 public import TelegramApi
 
 /// The media of an API message as the product stores it (Telegram-iOS `textMediaAndExpirationTimerFromApiMedia`):
-/// photos, documents, locations, venues, live locations, contacts, dice and polls as their own types; every other
-/// constructor — and a photo, document or point that is empty — as `TelegramMediaUnsupported` with its TL bytes, so
-/// nothing the server sent is dropped. Only `messageMediaEmpty` is no media.
+/// photos, documents, locations, venues, live locations, contacts, dice, polls and link previews as their own types;
+/// every other constructor — and a photo, document or point that is empty — as `TelegramMediaUnsupported` with its TL
+/// bytes, so nothing the server sent is dropped. `messageMediaEmpty` and a `webPageEmpty` preview are no media.
 public func telegramMedia(_ media: Api.MessageMedia?) -> [Media] {
     guard let media else { return [] }
     let modelled: Media?
@@ -44,10 +44,34 @@ public func telegramMedia(_ media: Api.MessageMedia?) -> [Media] {
         modelled = TelegramMediaDice(emoji: dice.emoticon, value: dice.value)
     case .messageMediaPoll(let poll):
         modelled = TelegramMediaPoll(poll.poll, results: poll.results)
+    case .messageMediaWebPage(let page):
+        // `webPageEmpty`: the server has no preview for the link.
+        if case .webPageEmpty = page.webpage { return [] }
+        modelled = TelegramMediaWebpage(page.webpage)
     default:
         modelled = nil
     }
     return [modelled ?? TelegramMediaUnsupported(constructor: constructorName(of: media), bytes: media.serialized())]
+}
+
+extension TelegramMediaWebpage {
+    /// A page or a page being fetched (`webPage`, `webPagePending`); `nil` for `webPageEmpty` and
+    /// `webPageNotModified`.
+    public init?(_ page: Api.WebPage) {
+        switch page {
+        case .webPage(let page):
+            self.init(
+                webpageId: page.id, isPending: false, url: page.url, displayUrl: page.displayUrl,
+                siteName: page.siteName, title: page.title, text: page.description,
+                apiBytes: Api.WebPage.webPage(page).serialized())
+        case .webPagePending(let pending):
+            self.init(
+                webpageId: pending.id, isPending: true, url: pending.url,
+                apiBytes: Api.WebPage.webPagePending(pending).serialized())
+        default:
+            return nil
+        }
+    }
 }
 
 extension TelegramMediaMap {

@@ -27,6 +27,9 @@ extension BackendBootstrap {
         public var channelDifferenceGap: Int64
         /// The time the backend sees, in seconds since 1970.
         public var clock: @Sendable () -> Double
+        /// Which pages link previews may be fetched from, and the bounds of each fetch (tg-server `--webpage-allow`);
+        /// the default allows none. Only a server bound with `startServer` fetches (it has the event loops).
+        public var webPages: WebPageRules
         /// Where the backend (and a network server's connections) log.
         public var logger: Logger
 
@@ -35,6 +38,7 @@ extension BackendBootstrap {
             flood: FloodControl.Configuration = .init(), stickerSet: StickerSetPolicy = .notServed,
             pushDirectory: URL? = nil, channelDifferenceGap: Int64 = ServerBackend.defaultChannelDifferenceGap,
             clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+            webPages: WebPageRules = WebPageRules(),
             logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() })
         ) {
             self.directory = directory
@@ -45,6 +49,7 @@ extension BackendBootstrap {
             self.pushDirectory = pushDirectory
             self.channelDifferenceGap = channelDifferenceGap
             self.clock = clock
+            self.webPages = webPages
             self.logger = logger
         }
     }

@@ -1,4 +1,5 @@
 public import MTProtoServer
+import MTProtoTransport
 public import NIOCore
 import Synchronization
 
@@ -15,7 +16,8 @@ extension BackendBootstrap {
         let started = try await MTProtoServer.start(
             server, group: group, logger: configuration.logger, updates: updates
         ) { [self] dataCenters in
-            let (running, error) = run(dataCenters: dataCenters, updates: updates)
+            let (running, error) = run(
+                dataCenters: dataCenters, updates: updates, webPageFetch: Self.webPageFetch(group: group))
             if let error { failure.record(error) }
             return running.handler
         }
@@ -24,6 +26,16 @@ extension BackendBootstrap {
             throw error
         }
         return started
+    }
+
+    /// Link previews' pages fetched over plain HTTP on `group` (`PlainHTTPGet`: one bounded GET, `Connection: close`,
+    /// no redirects followed, chunked answers refused).
+    static func webPageFetch(group: any EventLoopGroup) -> WebPagePreviews.Fetch {
+        { host, port, path, timeout, limit in
+            try await PlainHTTPGet.fetch(
+                host: host, port: port, path: path, headers: [("User-Agent", "tg-server link preview")],
+                group: group, timeout: timeout, limit: limit)
+        }
     }
 }
 

@@ -65,13 +65,15 @@ public final class BackendBootstrap: Sendable {
 
     /// A new run, and the error that fails it under `StickerSetPolicy.required` (the run is built all the same, for
     /// a caller that cannot throw where it needs the handler).
+    /// `webPageFetch` fetches link previews' pages (`nil`: none are fetched, whatever the rules allow).
     func run(
-        dataCenters: [MTProtoServer.DataCenter], updates: UpdateGateway
+        dataCenters: [MTProtoServer.DataCenter], updates: UpdateGateway, webPageFetch: WebPagePreviews.Fetch? = nil
     ) -> (running: Running, failure: (any Error)?) {
         let backend = ServerBackend(
             store: store, files: files, updates: updates, dataCenters: dataCenters, codes: configuration.loginCodes,
             flood: flood, logger: configuration.logger, clock: configuration.clock,
-            pushDirectory: configuration.pushDirectory, channelDifferenceGap: configuration.channelDifferenceGap)
+            pushDirectory: configuration.pushDirectory, channelDifferenceGap: configuration.channelDifferenceGap,
+            webPageRules: configuration.webPages, webPageFetch: webPageFetch)
         let running = Running(backend: backend, handler: ServerAPIHandler(backend: backend), updates: updates)
         // A scheduled message that came due while the server was down goes out now; the rest when they are due.
         backend.sendDueScheduledMessages()

@@ -34,22 +34,30 @@ extension ServerBackend {
         guard !call.message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw APIError.messageEmpty }
         try TextLimit.message.check(call.message)
         let entities = try storedEntities(call.entities, text: call.message, caller: caller)
-        let outgoing = Outgoing(
+        var outgoing = Outgoing(
             text: call.message, entities: entities, replyTo: Self.replyId(call.replyTo), silent: call.silent,
             randomId: call.randomId)
         if let scheduled = try schedule([outgoing], to: call.peer, at: call.scheduleDate, caller: caller) {
             return scheduled
         }
         if Self.isChannel(call.peer) { return try sendToChannel([outgoing], peer: call.peer, caller: caller) }
+        // The first link's preview, unless the sender asked for none (`no_webpage`); channels get none yet.
+        var pendingPage: Int64?
+        if !call.noWebpage {
+            (outgoing.media, pendingPage) = webPageForSending(text: call.message, entities: entities)
+        }
         let landed = try deliver([outgoing], to: call.peer, caller: caller)
         guard let mine = landed.first?.first(where: { $0.message.owner == caller.userId }) else {
             throw APIError.internalError
+        }
+        if let pendingPage, let link = WebPageURL.firstLink(in: call.message, entities: entities) {
+            awaitWebPage(pendingPage, link: link, globalIds: [mine.message.globalId])
         }
         return .updateShortSentMessage(
             .init(
                 out: true, id: Int32(truncatingIfNeeded: mine.message.id), pts: Int32(truncatingIfNeeded: mine.pts),
                 ptsCount: 1,
-                date: mine.message.date, entities: entities))
+                date: mine.message.date, media: outgoing.media, entities: entities))
     }
 
     static func replyId(_ replyTo: Api.InputReplyTo?) -> Int64? {

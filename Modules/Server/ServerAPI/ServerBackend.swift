@@ -3,6 +3,7 @@ public import Foundation
 import Logging
 import MTProtoServer
 import ServerStore
+import Synchronization
 
 /// The state behind every service: the database, where pushes go, the DCs, the clock, how login codes are
 /// delivered, and what a run holds in memory — each concern a type of its own with its own lock and bounds
@@ -58,6 +59,10 @@ public final class ServerBackend: Sendable {
     let presences = Presences()
     /// Sends scheduled messages when they are due (`startSendingScheduledMessages`).
     let scheduledTicker = ScheduledTicker()
+    /// Link previews: what is fetched, fetching and known (`ServerBackend+WebPages`).
+    let webPages: WebPagePreviews
+    /// The messages waiting for each page being fetched.
+    let webPageWaiters = WebPageWaiters([:])
 
     /// A backend over `store` and `files` for `dataCenters`, pushing through `updates` (`BackendBootstrap.start`).
     init(
@@ -66,7 +71,8 @@ public final class ServerBackend: Sendable {
         flood: FloodControl = FloodControl(),
         logger: Logger = Logger(label: "tg-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, pushDirectory: URL? = nil,
-        channelDifferenceGap: Int64 = ServerBackend.defaultChannelDifferenceGap
+        channelDifferenceGap: Int64 = ServerBackend.defaultChannelDifferenceGap,
+        webPageRules: WebPageRules = WebPageRules(), webPageFetch: WebPagePreviews.Fetch? = nil
     ) {
         channelDifferenceTooLongGap = max(1, channelDifferenceGap)
         self.pushFiles = pushDirectory.map { PushFiles(directory: $0) }
@@ -81,6 +87,7 @@ public final class ServerBackend: Sendable {
         passwordRounds = PasswordRounds(clock: clock)
         pendingPasswords = PendingPasswords(clock: clock)
         exportedAuthorizations = ExportedAuthorizations(clock: clock)
+        webPages = WebPagePreviews(rules: webPageRules, fetch: webPageFetch, clock: clock)
         // Read (or made) once, before any call: it must not be written from inside another transaction.
         fileReferenceKey =
             (try? store.write { tx in try tx.secret(named: "file-reference") { SecureRandom.bytes(32) } })
@@ -92,6 +99,11 @@ public final class ServerBackend: Sendable {
         updates.whenKeyLosesItsSessions { [weak self] authKeyId in
             guard let backend = self else { return }
             DispatchQueue.global().async { try? backend.keyLostItsSessions(authKeyId) }
+        }
+        // A fetch ends on a task; storing its page and pushing `updateWebPage` writes, so it runs off the pool.
+        webPages.whenReady { [weak self] page, id in
+            guard let backend = self else { return }
+            DispatchQueue.global().async { backend.webPageFetched(page, id: id) }
         }
     }
 

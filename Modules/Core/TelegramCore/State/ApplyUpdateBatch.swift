@@ -174,6 +174,14 @@ public struct UpdateBatchApplier: Sendable {
                 if try MessageReactionsState.set(update.reactions, of: id, transaction: tx) {
                     summary.reactions.append(id)
                 }
+            case .update(.updateWebPage(let update)):
+                // A link preview the server was fetching is ready (Telegram-iOS `AccountStateManagementUtils`,
+                // `.UpdateWebPage`: `transaction.updateMedia`): every stored message showing it gets the page. A
+                // `webPageEmpty` leaves the pending page, which draws nothing.
+                try flushMessages()
+                if let page = TelegramMediaWebpage(update.webpage), let id = page.id, try tx.getMedia(id) != nil {
+                    try tx.updateMedia(id, update: page)
+                }
             case .update(.updateMessagePoll(let update)):
                 // A vote (ours from another device, our own call's answer, anyone's) or the poll closing: the shared
                 // poll every message showing it refers to is replaced.

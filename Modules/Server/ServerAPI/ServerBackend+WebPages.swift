@@ -1,0 +1,121 @@
+import Logging
+import ServerStore
+import Synchronization
+import TLRuntime
+import TelegramApi
+
+/// Link previews (core.telegram.org "Link previews", `messages.getWebPagePreview`, `messageMediaWebPage`,
+/// `updateWebPage`): the first link of a text gets the page's preview when `WebPageRules` allow fetching it. A message
+/// sent while its page is being fetched carries `webPagePending`; when the fetch ends, every copy of it gets the
+/// `webPage` (or loses the preview) and each box's owner gets `updateWebPage`, a pts update like Telegram's.
+extension ServerBackend {
+    /// The most messages remembered as waiting for one page (more keep `webPagePending`).
+    static let maximumMessagesPerPendingPage = 1000
+
+    /// `messages.getWebPagePreview`: the preview of the text's first link, waiting up to `previewWait` for a fetch
+    /// it starts; `webPagePending` if the page is still coming, `messageMediaEmpty` when there is no preview.
+    func getWebPagePreview(
+        _ call: Api.functions.messages.getWebPagePreview, caller: Caller
+    ) throws -> Api.messages.WebPagePreview {
+        try TextLimit.message.check(call.message)
+        var media = Api.MessageMedia.messageMediaEmpty
+        if let link = WebPageURL.firstLink(in: call.message, entities: call.entities) {
+            var found = webPages.lookup(link)
+            if case .pending = found { found = webPages.wait(for: link, timeout: webPages.rules.previewWait) }
+            media = Self.webPageMedia(found, link: link) ?? .messageMediaEmpty
+        }
+        return .webPagePreview(.init(media: media, chats: [], users: []))
+    }
+
+    /// The media a message with `link` carries now (`nil`: no preview), and the id of the page it waits for.
+    func webPageForSending(text: String, entities: [Api.MessageEntity]?) -> (media: Api.MessageMedia?, pending: Int64?)
+    {
+        guard let link = WebPageURL.firstLink(in: text, entities: entities) else { return (nil, nil) }
+        let found = webPages.lookup(link)
+        if case .pending(let id, _) = found { return (Self.webPageMedia(found, link: link), id) }
+        return (Self.webPageMedia(found, link: link), nil)
+    }
+
+    /// `messageMediaWebPage` for what is known of `link`, or `nil` for no preview.
+    static func webPageMedia(_ found: WebPagePreviews.Lookup, link: WebPageURL) -> Api.MessageMedia? {
+        switch found {
+        case .ready(let page):
+            return .messageMediaWebPage(.init(webpage: page.api))
+        case .pending(let id, let date):
+            return .messageMediaWebPage(.init(webpage: .webPagePending(.init(id: id, url: link.url, date: date))))
+        case .unavailable:
+            return nil
+        }
+    }
+
+    /// Remembers that the messages `globalIds` wait for page `id` of `link`; if the fetch already ended, applies it
+    /// now (exactly one of this and `webPageFetched` applies it: whichever takes the waiting list).
+    func awaitWebPage(_ id: Int64, link: WebPageURL, globalIds: [Int64]) {
+        webPageWaiters.withLock { waiters in
+            var list = waiters[id] ?? []
+            list += globalIds.prefix(max(0, Self.maximumMessagesPerPendingPage - list.count))
+            waiters[id] = list
+        }
+        let found = webPages.lookup(link)
+        if case .pending(let current, _) = found, current == id { return }
+        if case .ready(let page) = found, page.id == id {
+            webPageFetched(page, id: id)
+        } else {
+            webPageFetched(nil, id: id)
+        }
+    }
+
+    /// A fetch ended: every copy of every message waiting for page `id` gets `page` (or, `nil`, loses its preview),
+    /// and each box's owner gets `updateWebPage` with the page (`webPageEmpty` when there is none).
+    func webPageFetched(_ page: WebPagePreviews.WebPage?, id: Int64) {
+        guard let globalIds = webPageWaiters.withLock({ $0.removeValue(forKey: id) }), !globalIds.isEmpty else {
+            return
+        }
+        let webPage: Api.WebPage = page?.api ?? .webPageEmpty(.init(id: id))
+        let media = page.map { Api.MessageMedia.messageMediaWebPage(.init(webpage: $0.api)).serialized() }
+        let date = now
+        var pushes: [Push] = []
+        do {
+            try store.write(
+                { [self] tx in
+                    for globalId in globalIds {
+                        for var copy in try tx.copies(globalId: globalId) {
+                            guard let stored = copy.media, Self.isPendingWebPage(stored, id: id) else { continue }
+                            copy.media = media
+                            try tx.updateContent(of: copy)
+                            let pts = try tx.appendUpdate(owner: copy.owner, ptsCount: 1, date: date) { pts in
+                                Api.Update.updateWebPage(
+                                    .init(webpage: webPage, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)
+                                ).serialized()
+                            }
+                            pushes.append(
+                                Push(
+                                    authKeyIds: try authKeys(of: copy.owner, tx: tx),
+                                    updates: .updates(
+                                        .init(
+                                            updates: [
+                                                .updateWebPage(
+                                                    .init(
+                                                        webpage: webPage, pts: Int32(truncatingIfNeeded: pts),
+                                                        ptsCount: 1))
+                                            ], users: [], chats: [], date: date, seq: 0))))
+                        }
+                    }
+                },
+                then: { [self] _ in send(pushes, caller: nil) })
+        } catch {
+            logger.error("could not store a fetched link preview", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Whether stored media bytes are `messageMediaWebPage(webPagePending)` with page `id`.
+    static func isPendingWebPage(_ bytes: [UInt8], id: Int64) -> Bool {
+        guard case .messageMediaWebPage(let media)? = try? Api.MessageMedia(tlBytes: bytes),
+            case .webPagePending(let pending) = media.webpage
+        else { return false }
+        return pending.id == id
+    }
+}
+
+/// The messages waiting for each page being fetched, by page id.
+typealias WebPageWaiters = Mutex<[Int64: [Int64]]>

@@ -1,0 +1,160 @@
+import Dispatch
+import Hashing
+import Synchronization
+import TelegramApi
+
+/// The link previews of one run (core.telegram.org "Link previews"): which pages are fetched, fetching, or known,
+/// by URL. A link is fetched at most once per lifetime, only when `WebPageRules` allow it, with at most
+/// `maximumInFlight` fetches running; a finished fetch is handed to `onReady` (the backend pushes `updateWebPage`).
+final class WebPagePreviews: Sendable {
+    /// Fetches `path` from `host:port` within `timeout` seconds, reading at most `limit` bytes; the body of a 200
+    /// answer, or an error for anything else (a redirect included: redirects are not followed).
+    typealias Fetch =
+        @Sendable (_ host: String, _ port: Int, _ path: String, _ timeout: Double, _ limit: Int)
+        async throws -> [UInt8]
+
+    /// What is known of a link now.
+    enum Lookup: Equatable {
+        /// Fetched: the page.
+        case ready(WebPage)
+        /// Being fetched: the id its `webPage` will have, and when the fetch began.
+        case pending(id: Int64, date: Int32)
+        /// No preview: not allowed, failed, nothing to show, or too many fetches running.
+        case unavailable
+    }
+
+    /// A fetched page's preview.
+    struct WebPage: Equatable, Sendable {
+        let id: Int64
+        let url: WebPageURL
+        let html: WebPageHTML
+
+        /// As `webPage` (no photo: tg-server does not fetch `og:image`).
+        var api: Api.WebPage {
+            let summary = [html.siteName, html.title, html.description].map { $0 ?? "" }.joined(separator: "\n")
+            return .webPage(
+                .init(
+                    id: id, url: url.url, displayUrl: url.displayURL,
+                    hash: Int32(bitPattern: CRC32.checksum(Array((url.url + "\n" + summary).utf8))), type: "article",
+                    siteName: html.siteName, title: html.title, description: html.description))
+        }
+    }
+
+    private enum Entry {
+        case pending(id: Int64, date: Int32, waiters: [DispatchSemaphore])
+        /// `nil`: no preview (a failed fetch or a page with nothing to show).
+        case known(WebPage?, expires: Double)
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// URLs in the order they were first met, for evicting the oldest.
+        var order: [String] = []
+        var inFlight = 0
+        /// Calls blocked in `wait`.
+        var waiting = 0
+    }
+
+    let rules: WebPageRules
+    private let fetch: Fetch?
+    private let clock: @Sendable () -> Double
+    private let state = Mutex(State())
+    private let onReady = Mutex<(@Sendable (WebPage?, _ id: Int64) -> Void)?>(nil)
+
+    /// Previews under `rules`, fetched with `fetch` (`nil`: nothing is ever fetched).
+    init(rules: WebPageRules, fetch: Fetch?, clock: @escaping @Sendable () -> Double) {
+        self.rules = rules
+        self.fetch = fetch
+        self.clock = clock
+    }
+
+    /// Calls `body` with every finished fetch of a link that was pending (the page, or `nil` for none) and its id.
+    func whenReady(_ body: @escaping @Sendable (WebPage?, _ id: Int64) -> Void) {
+        onReady.withLock { $0 = body }
+    }
+
+    /// What is known of `url`, starting its fetch when it is allowed, not known, and a fetch slot is free.
+    func lookup(_ url: WebPageURL) -> Lookup {
+        guard let fetch, rules.allows(url) else { return .unavailable }
+        let now = clock()
+        let key = url.url
+        let (lookup, start) = state.withLock { state -> (Lookup, Int64?) in
+            switch state.entries[key] {
+            case .pending(let id, let date, _)?:
+                return (.pending(id: id, date: date), nil)
+            case .known(let page, let expires)? where expires > now:
+                return (page.map(Lookup.ready) ?? .unavailable, nil)
+            default:
+                break
+            }
+            guard state.inFlight < max(1, rules.maximumInFlight) else { return (.unavailable, nil) }
+            state.inFlight += 1
+            let id = ServerBackend.randomId() | 1
+            let date = Int32(clamping: Int64(now))
+            if state.entries.updateValue(.pending(id: id, date: date, waiters: []), forKey: key) == nil {
+                state.order.append(key)
+            }
+            Self.evict(&state, capacity: max(rules.cacheCapacity, rules.maximumInFlight + 1))
+            return (.pending(id: id, date: date), id)
+        }
+        if let id = start {
+            let rules = rules
+            Task.detached { [self] in
+                let bytes = try? await fetch(url.host, url.port, url.path, rules.timeout, rules.maximumBytes)
+                let html = bytes.map(WebPageHTML.init(parsing:))
+                let page = html.flatMap { $0.isEmpty ? nil : WebPage(id: id, url: url, html: $0) }
+                finish(key, id: id, page: page)
+            }
+        }
+        return lookup
+    }
+
+    /// What is known of `url` once its running fetch ends or `timeout` seconds pass, whichever is first. Blocks the
+    /// calling thread (an RPC worker's, never the cooperative pool's) for at most `timeout`; with `maximumWaiting`
+    /// calls already waiting it does not wait.
+    func wait(for url: WebPageURL, timeout: Double) -> Lookup {
+        let semaphore = DispatchSemaphore(value: 0)
+        let key = url.url
+        let registered = state.withLock { state -> Bool in
+            guard state.waiting < rules.maximumWaiting,
+                case .pending(let id, let date, var waiters)? = state.entries[key]
+            else { return false }
+            waiters.append(semaphore)
+            state.entries[key] = .pending(id: id, date: date, waiters: waiters)
+            state.waiting += 1
+            return true
+        }
+        if registered {
+            _ = semaphore.wait(timeout: .now() + max(0, timeout))
+            state.withLock { $0.waiting -= 1 }
+        }
+        return lookup(url)
+    }
+
+    private func finish(_ key: String, id: Int64, page: WebPage?) {
+        let now = clock()
+        let waiters = state.withLock { state -> [DispatchSemaphore] in
+            state.inFlight -= 1
+            guard case .pending(let pendingId, _, let waiters)? = state.entries[key], pendingId == id else { return [] }
+            let lifetime = page == nil ? rules.failureLifetime : rules.pageLifetime
+            state.entries[key] = .known(page, expires: now + lifetime)
+            return waiters
+        }
+        for waiter in waiters { waiter.signal() }
+        onReady.withLock { $0 }?(page, id)
+    }
+
+    /// Forgets the oldest known links until at most `capacity` are kept (fetches running are kept).
+    private static func evict(_ state: inout State, capacity: Int) {
+        var index = 0
+        while state.entries.count > capacity, index < state.order.count {
+            let key = state.order[index]
+            if case .pending? = state.entries[key] {
+                index += 1
+                continue
+            }
+            state.entries[key] = nil
+            state.order.remove(at: index)
+        }
+    }
+}

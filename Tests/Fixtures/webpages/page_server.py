@@ -1,0 +1,65 @@
+"""Pages for tg-server's link previews, served on 127.0.0.1 by Python's http.server, counting every request.
+
+Prints "port P" on its first line, then serves until killed:
+  /article    Open Graph tags (og:title, og:description, og:site_name)
+  /plain      only <title> and <meta name="description">
+  /slow       /article's tags, answered after a second (so a message sent with it waits for its page)
+  /forbidden  a page that must never be fetched (the tests link it through a host that is not allowed)
+  /__count    the number of requests of every other path so far, as JSON (not counted itself)
+Usage: page_server.py
+"""
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ARTICLE = b"""<!doctype html><html><head>
+<title>Ignored title</title>
+<meta property="og:title" content="Telegraph &amp; friends">
+<meta property="og:description" content="A page about link previews.">
+<meta property="og:site_name" content="Example Site">
+</head><body>body</body></html>"""
+
+PLAIN = b"""<html><head><title>Plain page</title>
+<meta name="description" content="Only a title and a description."></head></html>"""
+
+COUNTS = {}
+LOCK = threading.Lock()
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/__count":
+            with LOCK:
+                body = json.dumps(COUNTS).encode()
+            return self.answer(body, "application/json")
+        with LOCK:
+            COUNTS[self.path] = COUNTS.get(self.path, 0) + 1
+        if self.path == "/slow":
+            time.sleep(1)
+        page = {"/article": ARTICLE, "/slow": ARTICLE, "/plain": PLAIN, "/forbidden": ARTICLE}.get(self.path)
+        if page is None:
+            self.send_error(404)
+            return
+        self.answer(page, "text/html; charset=utf-8")
+
+    def answer(self, body, content_type):
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print("port", server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

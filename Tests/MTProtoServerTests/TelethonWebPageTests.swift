@@ -1,0 +1,66 @@
+import Foundation
+import TestVectors
+import Testing
+
+/// Telethon 1.45.0 and link previews on a real tg-server started with `--webpage-allow 127.0.0.1:P`, the pages
+/// served by Python's http.server on P (Tests/Fixtures/webpages/page_server.py, which counts requests;
+/// Tests/Fixtures/telethon/server_webpage.py): `messages.getWebPagePreview` answers the page's Open Graph fields; a
+/// sent link carries the `webPage` (cached: fetched once); a slow page is `webPagePending` until `updateWebPage`;
+/// `no_webpage` and a host that is not allowed (`localhost:P`) give no preview and are never fetched.
+@Suite struct TelethonWebPageTests {
+    struct Report: Decodable {
+        let preview: [String?]
+        let sent: [String?]?
+        let bob_got: [String?]?
+        let slow_sent: [String?]?
+        let slow_bob_got: [String?]?
+        let slow_update: [TelethonChannelTests.JSONValue]
+        let slow_stored: [String?]?
+        let no_webpage: [String?]?
+        let forbidden_sent: [String?]?
+        let forbidden_preview: [String?]?
+        let counts: [String: Int]
+    }
+
+    @Test func telethonSeesLinkPreviewsOfAllowedPagesOnly() async throws {
+        let python = ProcessSupport.python
+        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
+        let pagesScript = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/webpages/page_server.py")
+        let pages = try ProcessRunner.start(python, [pagesScript.path])
+        defer { pages.send(SIGKILL) }
+        let ready = await pages.waitForOutputOffPool(timeout: 30) { $0.contains(UInt8(ascii: "\n")) }
+        try #require(ready, "the page server did not start")
+        let line = String(decoding: pages.output, as: UTF8.self)
+        let port = try #require(line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap { Int($0) })
+
+        let server = try ProcessSupport.Server(arguments: ["--webpage-allow", "127.0.0.1:\(port)"])
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_webpage.py")
+        let result = try await ProcessRunner.runOffPool(
+            python,
+            [script.path, "--port", String(try #require(server.ports[2])), "--pages-port", String(port)]
+                + (try server.telethonArguments()),
+            timeout: 120)
+        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
+        let report = try JSONDecoder().decode(Report.self, from: result.stdout)
+        let article: [String?] = ["WebPage", "Telegraph & friends", "A page about link previews.", "Example Site"]
+        #expect(report.preview == ["WebPagePreview"] + article)
+        #expect(report.sent == article)
+        #expect(
+            report.bob_got == [
+                "Telegraph & friends", "A page about link previews.", "Example Site",
+                "http://127.0.0.1:\(port)/article", "127.0.0.1:\(port)/article",
+            ])
+        #expect(report.slow_sent == ["WebPagePending"])
+        #expect(report.slow_bob_got == ["WebPagePending"])
+        #expect(report.slow_update == [.text("WebPage"), .text("Telegraph & friends"), .number(1)])
+        #expect(report.slow_stored == article)
+        #expect(report.no_webpage == nil)
+        #expect(report.forbidden_sent == nil)
+        #expect(report.forbidden_preview == ["MessageMediaEmpty"])
+        // Each allowed page fetched once (the preview's fetch served the sent message); the rest never.
+        #expect(report.counts == ["/article": 1, "/slow": 1])
+        pages.send(SIGTERM)
+        _ = await pages.waitOffPool(timeout: 10)
+    }
+}

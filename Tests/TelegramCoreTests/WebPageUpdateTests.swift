@@ -1,0 +1,54 @@
+import Foundation
+import Postbox
+import PostboxTesting
+import SignalTesting
+import SwiftSignalKit
+import SyncCore
+import SyncCoreApi
+import TelegramApi
+import TelegramCore
+import Testing
+import UpdateSequencing
+
+/// `updateWebPage` (core.telegram.org "Link previews") through the state manager on virtual time: a pts update that
+/// replaces the shared page every message showing it as `webPagePending` refers to.
+@Suite struct WebPageUpdateTests {
+    @Test func aPendingPreviewIsFilledInByUpdateWebPage() throws {
+        let harness = try AccountStateManagerTests.Harness()
+        defer { harness.directory.remove() }
+        let friend = AccountStateManagerTests.friend
+        let ids = [5, 6].map { MessageId(peerId: friend, namespace: Namespaces.Message.cloud, id: $0) }
+        let pending = telegramMedia(
+            .messageMediaWebPage(.init(webpage: .webPagePending(.init(id: 88, url: "http://example.com/a", date: 90)))))
+        try harness.postbox.transactionSync { tx in
+            _ = try tx.addMessages(
+                ids.map { id in
+                    StoreMessage(
+                        id: .id(id), timestamp: 100, flags: [.incoming], authorId: friend,
+                        text: "http://example.com/a", attributes: [], media: pending)
+                })
+        }
+        let manager = harness.manager()
+        manager.start()
+        harness.scheduler.advance(by: 0.01)
+        let page = Api.WebPage.webPage(
+            .init(
+                id: 88, url: "http://example.com/a", displayUrl: "example.com/a", hash: 3, siteName: "Example",
+                title: "Title", description: "About"))
+        harness.server.pipe.putNext(
+            .updates(
+                .init(
+                    updates: [.updateWebPage(.init(webpage: page, pts: 11, ptsCount: 1))], users: [], chats: [],
+                    date: 200, seq: 0)))
+        harness.scheduler.advance(by: 0.01)
+        for id in ids {
+            let stored = try #require(
+                try harness.postbox.readTransactionSync { try $0.getMessage(id) }?.media.first as? TelegramMediaWebpage)
+            #expect(!stored.isPending && stored.title == "Title" && stored.siteName == "Example")
+        }
+        #expect(try harness.storedState()?.pts == 11)
+        #expect(manager.statistics.unhandledUpdates.isEmpty, "\(manager.statistics.unhandledUpdates)")
+        manager.stop()
+        harness.scheduler.advance(by: 0.01)
+    }
+}
