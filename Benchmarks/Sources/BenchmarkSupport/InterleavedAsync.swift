@@ -2,7 +2,8 @@ import Foundation
 
 /// `compareInterleaved` for sides that are asynchronous (an account catching up, a view waiting for a message): the
 /// same method — a warm-up of each side whose outputs must be equal, then rounds alternating which side goes first,
-/// every output checked — awaited instead of blocking a thread of Swift's cooperative pool.
+/// every output checked — awaited instead of blocking a thread of Swift's cooperative pool. `isolation` is the
+/// caller's (`#isolation`), so the two sides run where they were written and nothing is sent across actors.
 public func compareInterleaved<Output: Equatable>(
     _ workload: String, items: Double, unit: String, rounds: Int = 7, goal: String = "",
     isolation: isolated (any Actor)? = #isolation,
