@@ -6,13 +6,14 @@ from telethon.crypto import rsa
 from telethon.sessions import MemorySession
 
 
-async def connect(port, pem_file, phone):
-    """A client of test number `phone` (99966XYYYY: DC X, code X five times), signed in, or signed up as Tess."""
+async def connect(port, pem_file, phone, receive_updates=False):
+    """A client of test number `phone` (99966XYYYY: DC X, code X five times), signed in, or signed up as Tess;
+    with `receive_updates`, one that handles the updates the server pushes (Telethon's default)."""
     pem = open(pem_file).read()
     rsa.add_key(pem[: pem.index("-----END RSA PUBLIC KEY-----") + 28], old=False)
     session = MemorySession()
     session.set_dc(int(phone[5]), "127.0.0.1", port)
-    client = TelegramClient(session, 1, "0" * 32, receive_updates=False)
+    client = TelegramClient(session, 1, "0" * 32, receive_updates=receive_updates)
     await client.connect()
     sent = await client.send_code_request(phone)
     try:

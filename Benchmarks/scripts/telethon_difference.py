@@ -1,48 +1,88 @@
-"""Telethon 1.45.0 receiving the difference core-bench's account catches up with: signs in as the same user (a second
-authorization, with the test number's code), then calls updates.getDifference from the given state through every
-slice, as Telethon's own catch-up does, and times that loop (the network, and Telethon's parsing into objects).
+"""Telethon 1.45.0 (with cryptg when installed, its fastest documented setup) receiving the difference core-bench's
+account catches up with, kept running between core-bench's interleaved rounds: signs in as the same user (a second
+authorization, with the test number's code), then answers each command by calling updates.getDifference from the
+given state through every slice, as Telethon's own catch-up does, timing that loop (the network, and Telethon's
+parsing into objects).
 
-Usage: telethon_difference.py --port P --pem-file F --phone 99966XYYYY --pts N --date N --qts N
-Prints {"messages": n, "slices": n, "seconds": s} as JSON.
+Usage: telethon_difference.py --serve --port P --pem-file F --phone 99966XYYYY. Reads one JSON command per line on
+stdin, {"pts": n, "date": n, "qts": n}, and answers each with one JSON line {"seconds": s, "output": text,
+"slices": n, "cryptg": bool}; the output names the messages received (their count, and a checksum of each one's chat,
+id and text that core-bench computes the same way from what it stored).
 """
 import argparse
 import asyncio
 import json
+import sys
 import time
 
 from telethon import functions, types
+from telethon.crypto import aes
 
 from bench_client import connect
 
+MASK = (1 << 64) - 1
 
-async def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pem-file", required=True)
-    parser.add_argument("--phone", required=True)
-    parser.add_argument("--pts", type=int, required=True)
-    parser.add_argument("--date", type=int, required=True)
-    parser.add_argument("--qts", type=int, default=0)
-    args = parser.parse_args()
-    client = await connect(args.port, args.pem_file, args.phone)
-    pts, date, qts = args.pts, args.date, args.qts
-    messages = slices = 0
+
+def message_line_hash(chat_id, message_id, text):
+    """FNV-1a (64-bit) of "chat id text" in UTF-8: core-bench sums the same hash over the messages it stored."""
+    value = 0xCBF29CE484222325
+    for byte in ("%d %d %s" % (chat_id, message_id, text)).encode():
+        value = ((value ^ byte) * 0x100000001B3) & MASK
+    return value
+
+
+def describe(messages):
+    """The count and the sum (mod 2^64) of every message's line hash, as core-bench prints its own."""
+    total = 0
+    for message in messages:
+        peer = message.peer_id
+        chat_id = getattr(peer, "chat_id", None) or getattr(peer, "channel_id", None) or getattr(peer, "user_id", 0)
+        text = getattr(message, "message", None) or ""
+        total = (total + message_line_hash(chat_id, message.id, text)) & MASK
+    return "%d messages, checksum %016x" % (len(messages), total)
+
+
+async def difference(client, pts, date, qts):
+    messages = []
+    slices = 0
     start = time.perf_counter()
     while True:
-        difference = await client(functions.updates.GetDifferenceRequest(pts=pts, date=date, qts=qts))
+        answer = await client(functions.updates.GetDifferenceRequest(pts=pts, date=date, qts=qts))
         slices += 1
-        if isinstance(difference, types.updates.DifferenceSlice):
-            messages += len(difference.new_messages)
-            state = difference.intermediate_state
+        if isinstance(answer, types.updates.DifferenceSlice):
+            messages.extend(answer.new_messages)
+            state = answer.intermediate_state
             pts, date, qts = state.pts, state.date, state.qts
-        elif isinstance(difference, types.updates.Difference):
-            messages += len(difference.new_messages)
+        elif isinstance(answer, types.updates.Difference):
+            messages.extend(answer.new_messages)
             break
         else:
             break
     seconds = time.perf_counter() - start
+    return {"seconds": seconds, "output": describe(messages), "slices": slices, "cryptg": aes.cryptg is not None}
+
+
+async def serve(args):
+    client = await connect(args.port, args.pem_file, args.phone)
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            break
+        command = json.loads(line)
+        answer = await difference(client, command["pts"], command["date"], command.get("qts", 0))
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
     await client.disconnect()
-    print(json.dumps({"messages": messages, "slices": slices, "seconds": seconds}))
 
 
-asyncio.run(main())
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--serve", action="store_true", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--phone", required=True)
+    asyncio.run(serve(parser.parse_args()))
+
+
+main()

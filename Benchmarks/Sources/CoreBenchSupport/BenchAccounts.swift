@@ -15,6 +15,17 @@ public enum BenchAccounts {
         return try manager.account(unauthorized.id)
     }
 
+    /// Signs in to `phone`'s existing account (`99966XYYYY`: DC X, code X five times) as a new authorization and
+    /// opens it, not started.
+    public static func signIn(_ manager: AccountManager, phone: String) async throws -> Account {
+        let unauthorized = try manager.addUnauthorizedAccount()
+        let authorization = manager.authorization(unauthorized)
+        _ = try await authorization.sendCode(phoneNumber: phone).get()
+        let result = try await authorization.signIn(code: String(repeating: Array(phone)[5], count: 5)).get()
+        guard case .loggedIn = result else { throw BenchFailure("\(phone) could not sign in: \(result)") }
+        return try manager.account(unauthorized.id)
+    }
+
     /// Polls `condition` every 2 ms until it holds; throws `BenchFailure` after `timeout` seconds.
     public static func waitFor(
         _ what: String, timeout: Double = 60, _ condition: @Sendable () throws -> Bool

@@ -13,28 +13,39 @@ import TelegramCore
 
 /// Catching up `posts` broadcast-channel posts made while our subscribers were offline: our `Account` through
 /// `updates.getDifference` (`updateChannelTooLong`) and `updates.getChannelDifference` slices of 100 into Postbox,
-/// against Postbox's own insert of the same messages (1,000 a transaction; and 100, our slices' size), and against Telethon 1.45 + cryptg fetching and parsing the same
-/// channel difference with the same limit. One in-process tg-server (its channel gap raised past `posts`, so the whole
-/// difference is served rather than `channelDifferenceTooLong`). Rounds interleave the three: round r is subscriber
-/// r's catch-up, then the insert, then Telethon. Every side's result is checked against what the writer posted: the
-/// number of posts and a SHA-256 over "id text" lines in id order.
+/// against Telethon 1.45 + cryptg fetching and parsing the same channel difference with the same limit in interleaved
+/// rounds (`compareInterleavedRounds`: round r is subscriber r's catch-up — a fresh account with the same input — and
+/// Telethon's, the order alternating), and against Postbox's own insert of what each subscriber stored (1,000 a
+/// transaction; and 100, our slices' size), timed right after ours in the same round. One in-process tg-server (its
+/// channel gap raised past `posts`, so the whole difference is served rather than `channelDifferenceTooLong`). Every
+/// side's result is compared each round — the number of posts and a SHA-256 over "id text" lines in id order — and
+/// ours must also be what the writer posted.
 enum ChannelCatchUp {
-    struct Round {
-        let ours: BenchmarkSupport.Measurement
-        let bulk: BenchmarkSupport.Measurement
-        /// The same insert in transactions of 100, the size of our slices.
-        let bulkBySlice: BenchmarkSupport.Measurement
-        let telethon: BenchmarkSupport.Measurement
-        let channelDifferences: Int
-        let applySeconds: Double
+    /// Ours against Telethon over the timed rounds, and per timed round what ran beside ours.
+    struct Result {
+        let comparison: Comparison
+        let extras: [Extra]
     }
 
-    static func run(posts: Int, rounds: Int) async throws -> [Round] {
+    /// Our catch-up's time in a timed round, Postbox's own insert of what that round's subscriber stored (1,000 and 100 a transaction), and that
+    /// subscriber's channel differences and seconds in batch transactions.
+    struct Extra {
+        /// Our catch-up's seconds in that round.
+        let ours: Double
+        let bulk: Double
+        let bulkBySlice: Double
+        let differences: Int
+        let apply: Double
+    }
+
+    /// `rounds` timed rounds after a warm-up (`BENCH_ROUNDS` overrides), one subscriber each.
+    static func run(posts: Int, rounds: Int) async throws -> Result {
+        let timedRounds = BenchmarkMethod.rounds(rounds)
         let bench = try await BenchWorld(name: "channel-bench", channelDifferenceGap: Int64(posts) * 2)
         defer { bench.remove() }
         let manager = try AccountManager(rootPath: bench.root + "/app", environment: bench.environment)
         var subscribers: [(account: Account, phone: String)] = []
-        for index in 0..<rounds {
+        for index in 0...timedRounds {
             let phone = "99966222" + String(format: "%02d", index + 1)
             let account = try await BenchAccounts.signUp(manager, phone: phone, name: "Sub \(index)")
             account.start()
@@ -86,64 +97,82 @@ enum ChannelCatchUp {
         print(String(format: "channel catch-up: %d posts made in %.1f s", posts, now() - fillStarted))
         let expected = checksum(posted)
 
-        var results: [Round] = []
-        for (index, (account, phone)) in subscribers.enumerated() {
-            // Ours: from the start until every post is in Postbox.
-            let (startPts, accessHash) = try account.postbox.readTransactionSync { tx in
-                let state = try tx.getPeerChatState(channelPeer) as? ChannelState
-                guard case .inputChannel(let own)? = (try tx.getPeer(channelPeer) as? TelegramChannel)?.apiInputChannel
-                else { return (state?.pts ?? 0, Int64(0)) }
-                return (state?.pts ?? 0, own.accessHash)
-            }
-            let storedBefore = account.stateManager.statistics.storedMessages
-            let differencesBefore = account.stateManager.statistics.channelDifferences
-            let applyBefore = account.stateManager.statistics.applySeconds
-            let started = now()
-            account.start()
-            try await BenchAccounts.waitFor("the catch-up", timeout: 600) {
-                account.stateManager.statistics.storedMessages - storedBefore >= posts
-            }
-            let ours = BenchmarkSupport.Measurement(
-                name: "ours", seconds: now() - started, items: Double(posts), unit: "msgs")
-            let stored = try storedPosts(account.postbox, channelPeer)
-            guard stored.count == posts, checksum(stored) == expected else {
-                throw BenchFailure("our catch-up stored \(stored.count) posts, not the \(posts) posted (or other ones)")
-            }
-            let statistics = account.stateManager.statistics
-            await account.shutdown()
+        // Telethon + cryptg: a second authorization of the first subscriber, kept running (`PeerProcess`), fetches
+        // the same channel difference from the same pts with the same limit in every round.
+        let telethonAccessHash = try accessHash(subscribers[0].account.postbox, channelPeer)
+        let telethon = try PeerProcess(
+            "telethon_channel_difference.py",
+            arguments: ["--port", String(bench.port), "--pem-file", bench.pem, "--phone", subscribers[0].phone])
 
-            // Postbox's own insert of the same messages, 1,000 per transaction.
-            let (bulk, inserted) = try bulkInsert(
-                from: account.postbox, channelPeer, into: bench.root + "/bulk-\(index)", perTransaction: 1_000)
-            let (bulkBySlice, _) = try bulkInsert(
-                from: account.postbox, channelPeer, into: bench.root + "/bulk-100-\(index)", perTransaction: 100)
-            let reread = try storedPosts(inserted, channelPeer)
-            guard reread.count == posts, checksum(reread) == expected else {
-                throw BenchFailure("the bulk insert holds \(reread.count) posts, not the \(posts) posted")
-            }
-
-            // Telethon + cryptg: a second authorization of the same subscriber, the same difference, the same limit.
-            let report = try runBenchmarkScript(
-                "telethon_channel_difference.py",
-                arguments: [
-                    "--port", String(bench.port), "--pem-file", bench.pem, "--phone", phone,
-                    "--channel-id", String(channel.id), "--access-hash", String(accessHash), "--pts", String(startPts),
-                    "--limit", "100",
+        // Round r (0 is the warm-up) is subscriber r's catch-up against Telethon's, interleaved (`compareInterleavedRounds`);
+        // right after ours, Postbox's own insert of what that subscriber stored, in transactions of 1,000 and of 100.
+        var extras: [Extra] = []
+        let writerPosted = "\(posts) posts, sha256 \(hex(expected))"
+        let telethonStartPts = try startPts(subscribers[0].account.postbox, channelPeer)
+        let comparison = try await compareInterleavedRounds(
+            "channel catch-up vs Telethon", items: Double(posts), unit: "msgs", rounds: rounds,
+            oursAsync: { round -> TimedRun<String> in
+                let account = subscribers[round].account
+                let pts = try startPts(account.postbox, channelPeer)
+                let storedBefore = account.stateManager.statistics.storedMessages
+                let differencesBefore = account.stateManager.statistics.channelDifferences
+                let applyBefore = account.stateManager.statistics.applySeconds
+                let started = now()
+                account.start()
+                try await BenchAccounts.waitFor("the catch-up", timeout: 600) {
+                    account.stateManager.statistics.storedMessages - storedBefore >= posts
+                }
+                let seconds = now() - started
+                let stored = try storedPosts(account.postbox, channelPeer)
+                let statistics = account.stateManager.statistics
+                await account.shutdown()
+                guard pts == telethonStartPts else {
+                    throw BenchFailure(
+                        "subscriber \(round) started at pts \(pts), Telethon at \(telethonStartPts)")
+                }
+                // Postbox's own insert of the same messages, 1,000 and then 100 per transaction.
+                let (bulk, inserted) = try bulkInsert(
+                    from: account.postbox, channelPeer, into: bench.root + "/bulk-\(round)", perTransaction: 1_000)
+                let (bulkBySlice, _) = try bulkInsert(
+                    from: account.postbox, channelPeer, into: bench.root + "/bulk-100-\(round)", perTransaction: 100)
+                let reread = try storedPosts(inserted, channelPeer)
+                guard reread.count == posts, checksum(reread) == expected else {
+                    throw BenchFailure("the bulk insert holds \(reread.count) posts, not the \(posts) posted")
+                }
+                if round > 0 {
+                    extras.append(
+                        Extra(
+                            ours: seconds, bulk: bulk.seconds, bulkBySlice: bulkBySlice.seconds,
+                            differences: statistics.channelDifferences - differencesBefore,
+                            apply: statistics.applySeconds - applyBefore))
+                }
+                let output = "\(stored.count) posts, sha256 \(hex(checksum(stored)))"
+                guard output == writerPosted else {
+                    throw BenchFailure("our catch-up stored \(output), the writer posted \(writerPosted)")
+                }
+                return TimedRun(seconds: seconds, output: output)
+            },
+            peerAsync: { _ in
+                try await telethon.timedOffPool([
+                    "channel_id": channel.id, "access_hash": telethonAccessHash, "pts": telethonStartPts, "limit": 100,
                 ])
-            let telethonCount = (report["messages"] as? Int) ?? -1
-            guard telethonCount == posts, (report["checksum"] as? String) == hex(expected) else {
-                throw BenchFailure("Telethon received \(telethonCount) posts (checksum \(report["checksum"] ?? "-"))")
-            }
-            let telethon = BenchmarkSupport.Measurement(
-                name: "telethon", seconds: (report["seconds"] as? Double) ?? .nan, items: Double(posts), unit: "msgs")
-            results.append(
-                Round(
-                    ours: ours, bulk: bulk, bulkBySlice: bulkBySlice, telethon: telethon,
-                    channelDifferences: statistics.channelDifferences - differencesBefore,
-                    applySeconds: statistics.applySeconds - applyBefore))
-        }
+            })
         try await bench.server.close()
-        return results
+        return Result(comparison: comparison, extras: extras)
+    }
+
+    /// The channel's pts as `postbox`'s account stored it.
+    static func startPts(_ postbox: Postbox, _ channel: PeerId) throws -> Int32 {
+        try postbox.readTransactionSync { tx in (try tx.getPeerChatState(channel) as? ChannelState)?.pts ?? 0 }
+    }
+
+    /// The channel's access hash as `postbox`'s account stored it.
+    static func accessHash(_ postbox: Postbox, _ channel: PeerId) throws -> Int64 {
+        try postbox.readTransactionSync { tx in
+            guard case .inputChannel(let own)? = (try tx.getPeer(channel) as? TelegramChannel)?.apiInputChannel
+            else { throw BenchFailure("no access hash for the channel") }
+            return own.accessHash
+        }
     }
 
     /// Sends `count` posts ("post N"), 64 calls in flight; returns each post's id and text as the server answered.

@@ -28,8 +28,10 @@ enum ChannelBench {
             _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
         }
         let environment = ProcessInfo.processInfo.environment
-        let parts = Set(
-            (environment["CHANNEL_BENCH"] ?? "fanout,catchup,participants").split(separator: ",").map(String.init))
+        // Under `make bench-check` only the catch-up, the part with a peer (fan-out and participant pages measure
+        // tg-server alone).
+        let defaultParts = BenchmarkMethod.isCheck ? "catchup" : "fanout,catchup,participants"
+        let parts = Set((environment["CHANNEL_BENCH"] ?? defaultParts).split(separator: ",").map(String.init))
         let rounds = Int(environment["CHANNEL_BENCH_ROUNDS"] ?? "") ?? 3
 
         if parts.contains("fanout") {
@@ -59,34 +61,40 @@ enum ChannelBench {
         }
 
         if parts.contains("catchup") {
-            let posts = Int(environment["CHANNEL_BENCH_POSTS"] ?? "") ?? 50_000
-            let results = try await ChannelCatchUp.run(posts: posts, rounds: rounds)
-            print(
-                "\n### Catch-up of \(posts) channel posts (in-process tg-server; rounds interleave the three sides)\n")
-            print(
-                "| round | ours: getChannelDifference into Postbox | Postbox's own insert, 1,000 a transaction | the same, 100 a transaction | Telethon 1.45 + cryptg | vs insert | vs insert by 100 | vs Telethon | channel differences | in batch transactions |"
-            )
-            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-            for (index, round) in results.enumerated() {
-                print(
-                    String(
-                        format:
-                            "| %d | %.1f k msgs/s | %.1f k msgs/s | %.1f k msgs/s | %.1f k msgs/s | %.2f× | %.2f× | %.2f× | %d | %.2f of %.2f s |",
-                        index + 1, round.ours.throughput / 1000, round.bulk.throughput / 1000,
-                        round.bulkBySlice.throughput / 1000, round.telethon.throughput / 1000,
-                        round.ours.throughput / round.bulk.throughput,
-                        round.ours.throughput / round.bulkBySlice.throughput,
-                        round.ours.throughput / round.telethon.throughput, round.channelDifferences, round.applySeconds,
-                        round.ours.seconds))
+            let posts = Int(environment["CHANNEL_BENCH_POSTS"] ?? "") ?? (BenchmarkMethod.isCheck ? 2_000 : 50_000)
+            let result = try await ChannelCatchUp.run(posts: posts, rounds: rounds)
+            let ours = result.comparison.ours
+            let bulk = BenchmarkSupport.Measurement(
+                name: "insert", times: result.extras.map(\.bulk), items: Double(posts), unit: "msgs")
+            let bulkBySlice = BenchmarkSupport.Measurement(
+                name: "insert by 100", times: result.extras.map(\.bulkBySlice), items: Double(posts), unit: "msgs")
+            // The insert rows: each timed round's insert ran right after that round's catch-up (ours first).
+            func againstInsert(_ workload: String, _ insert: [Double], _ m: BenchmarkSupport.Measurement) -> Comparison
+            {
+                Comparison(
+                    workload, ours: ours, peer: m, roundRatios: zip(result.extras.map(\.ours), insert).map { $1 / $0 },
+                    goal: workload.contains("1,000") ? "≥ 0.5×" : "")
             }
-            let vsBulk = results.map { $0.ours.throughput / $0.bulk.throughput }
-            let vsTelethon = results.map { $0.ours.throughput / $0.telethon.throughput }
-            let vsSlices = results.map { $0.ours.throughput / $0.bulkBySlice.throughput }
+            printTable(
+                title: "Catch-up of \(posts) channel posts (in-process tg-server), interleaved rounds",
+                peerName: "peer",
+                [
+                    Comparison(
+                        "ours: getChannelDifference (100 a call) into Postbox, a fresh subscriber each round, vs "
+                            + "Telethon 1.45 + cryptg fetching and parsing the same difference with the same limit",
+                        ours: ours, peer: result.comparison.peer, roundRatios: result.comparison.roundRatios,
+                        goal: "≥ 2×"),
+                    againstInsert(
+                        "the same catch-up vs Postbox's own insert of what it stored, 1,000 a transaction (right after "
+                            + "ours in each round)", result.extras.map(\.bulk), bulk),
+                    againstInsert(
+                        "the same, 100 a transaction (our slices' size)", result.extras.map(\.bulkBySlice), bulkBySlice),
+                ])
+            let differences = result.extras.map(\.differences)
             print(
-                "\nmedian (min–max) of \(results.count) rounds: ours/insert \(spread(vsBulk))× (goal ≥ 0.5×), "
-                    + "ours/insert by 100 \(spread(vsSlices))×, "
-                    + "ours/Telethon \(spread(vsTelethon))× (goal ≥ 2×); every side's posts matched the writer's "
-                    + "(count and SHA-256 of id and text)")
+                "\nchannel differences per catch-up: \(differences); seconds in batch transactions: "
+                    + result.extras.map { String(format: "%.2f", $0.apply) }.joined(separator: ", ")
+                    + "; every round's posts matched Telethon's and the writer's (count and SHA-256 of id and text)")
         }
 
         if parts.contains("participants") {
