@@ -1,5 +1,8 @@
 """What the Telethon benchmark scripts share: trusting tg-server's key and a signed-in client on 127.0.0.1."""
 import argparse
+import asyncio
+import json
+import sys
 
 from telethon import TelegramClient, errors, functions, types
 from telethon.crypto import rsa
@@ -43,3 +46,16 @@ async def find_target(client, phone):
     if not imported.users:
         raise SystemExit("the target %s has not signed up" % phone)
     return types.InputPeerUser(imported.users[0].id, imported.users[0].access_hash)
+
+
+async def serve_commands(client, answer):
+    """BenchmarkSupport's PeerProcess protocol: reads one JSON command per line on stdin, writes `await
+    answer(command)` as one JSON line, until stdin closes; then disconnects `client`."""
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            break
+        sys.stdout.write(json.dumps(await answer(json.loads(line))) + "\n")
+        sys.stdout.flush()
+    await client.disconnect()

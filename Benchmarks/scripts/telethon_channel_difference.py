@@ -13,13 +13,11 @@ channelDifference / channelDifferenceEmpty.
 import argparse
 import asyncio
 import hashlib
-import json
-import sys
 import time
 
 from telethon import functions, types
 
-from bench_client import connect
+from bench_client import connect, serve_commands
 
 
 async def difference(client, command):
@@ -49,15 +47,7 @@ async def difference(client, command):
 
 async def serve(args):
     client = await connect(args.port, args.pem_file, args.phone)
-    loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
-            break
-        answer = await difference(client, json.loads(line))
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-    await client.disconnect()
+    await serve_commands(client, lambda command: difference(client, command))
 
 
 def main():

@@ -11,14 +11,12 @@ id and text that core-bench computes the same way from what it stored).
 """
 import argparse
 import asyncio
-import json
-import sys
 import time
 
 from telethon import functions, types
 from telethon.crypto import aes
 
-from bench_client import connect
+from bench_client import connect, serve_commands
 
 MASK = (1 << 64) - 1
 
@@ -64,16 +62,8 @@ async def difference(client, pts, date, qts):
 
 async def serve(args):
     client = await connect(args.port, args.pem_file, args.phone)
-    loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
-            break
-        command = json.loads(line)
-        answer = await difference(client, command["pts"], command["date"], command.get("qts", 0))
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-    await client.disconnect()
+    await serve_commands(
+        client, lambda command: difference(client, command["pts"], command["date"], command.get("qts", 0)))
 
 
 def main():

@@ -13,13 +13,11 @@ line on stdin, one JSON line per answer on stdout.
 """
 import argparse
 import asyncio
-import json
-import sys
 import time
 
 from telethon import events, functions
 
-from bench_client import connect, find_target
+from bench_client import connect, find_target, serve_commands
 
 
 async def sender(client, command, targets):
@@ -61,16 +59,9 @@ async def serve(args):
         await client.get_me()
         await client.catch_up()
     targets = {}
-    loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
-            break
-        command = json.loads(line)
-        answer = await (sender(client, command, targets) if args.role == "sender" else receiver(arrived, command))
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-    await client.disconnect()
+    await serve_commands(
+        client,
+        lambda command: sender(client, command, targets) if args.role == "sender" else receiver(arrived, command))
 
 
 def main():

@@ -13,14 +13,12 @@ order sent — the same text send-bench makes from what our account stored.
 Usage: telethon_send.py --serve --port P --pem-file F --phone 99966XYYYY --target-phone 99966XYYYY
 """
 import asyncio
-import json
 import random
-import sys
 import time
 
 from telethon import functions, types
 
-from bench_client import bench_arguments, connect, find_target
+from bench_client import bench_arguments, connect, find_target, serve_commands
 
 
 def sent_id(answer):
@@ -77,19 +75,12 @@ async def burst(client, target, count, prefix):
 async def serve(args):
     client = await connect(args.port, args.pem_file, args.phone)
     target = await find_target(client, args.target_phone)
-    loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
-            break
-        command = json.loads(line)
+    def answer(command):
         if "latency" in command:
-            answer = await latency(client, target, command["latency"], command["prefix"])
-        else:
-            answer = await burst(client, target, command["burst"], command["prefix"])
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-    await client.disconnect()
+            return latency(client, target, command["latency"], command["prefix"])
+        return burst(client, target, command["burst"], command["prefix"])
+
+    await serve_commands(client, answer)
 
 
 def main():
