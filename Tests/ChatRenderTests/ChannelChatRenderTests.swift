@@ -32,7 +32,9 @@ import TextLayout
     }
 
     /// The chat's entries from a real Postbox holding the channel, the supergroup and their members.
-    static func entries(_ peer: PeerId, _ messages: [StoreMessage], in directory: TemporaryDirectory) throws
+    static func entries(
+        _ peer: PeerId, _ messages: [StoreMessage], in directory: TemporaryDirectory
+    ) throws
         -> [ChatHistoryEntry]
     {
         registerSyncCoreTypes()
@@ -50,34 +52,45 @@ import TextLayout
             ])
             _ = try tx.addMessages(messages)
         }
-        let recorder = EventRecorder(
-            postbox.aroundMessageHistoryViewForLocation(peerId: peer, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
-        return ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false)
+        return try LiveChatView(postbox, chat: peer).entries()
     }
 
     static let names: [PeerId: String] = [me: "Me", ann: "Ann", ben: "Ben"]
 
     static var channelPosts: [StoreMessage] {
         [
-            message(news, 1, from: news, incoming: false, media: [TelegramMediaAction(action: .groupCreated(title: "Ann's news"))]),
+            message(
+                news, 1, from: news, incoming: false,
+                media: [TelegramMediaAction(action: .groupCreated(title: "Ann's news"))]),
             message(
                 news, 2, from: news, incoming: true, text: "Rain in Hanoi today",
-                attributes: [ViewCountMessageAttribute(count: 1_234), AuthorSignatureMessageAttribute(signature: "Ann")]),
+                attributes: [
+                    ViewCountMessageAttribute(count: 1_234), AuthorSignatureMessageAttribute(signature: "Ann"),
+                ]),
             // The admin's own post: still on the incoming side, as every post of a broadcast channel.
-            message(news, 3, from: news, incoming: false, text: "Sun tomorrow", attributes: [ViewCountMessageAttribute(count: 999)]),
+            message(
+                news, 3, from: news, incoming: false, text: "Sun tomorrow",
+                attributes: [ViewCountMessageAttribute(count: 999)]),
         ]
     }
 
     static var groupMessages: [StoreMessage] {
         [
-            message(group, 1, from: me, incoming: false, media: [TelegramMediaAction(action: .groupCreated(title: "Builders"))]),
-            message(group, 2, from: ann, incoming: true, media: [TelegramMediaAction(action: .addedMembers(peerIds: [ann]))]),
+            message(
+                group, 1, from: me, incoming: false,
+                media: [TelegramMediaAction(action: .groupCreated(title: "Builders"))]),
+            message(
+                group, 2, from: ann, incoming: true, media: [TelegramMediaAction(action: .addedMembers(peerIds: [ann]))]
+            ),
             message(group, 3, from: ann, incoming: true, text: "hi all"),
             message(group, 4, from: ben, incoming: true, text: "hello Ann"),
             message(group, 5, from: me, incoming: false, text: "welcome"),
-            message(group, 6, from: me, incoming: false, media: [TelegramMediaAction(action: .titleUpdated(title: "Builders 2"))]),
-            message(group, 7, from: ben, incoming: true, media: [TelegramMediaAction(action: .removedMembers(peerIds: [ben]))]),
+            message(
+                group, 6, from: me, incoming: false,
+                media: [TelegramMediaAction(action: .titleUpdated(title: "Builders 2"))]),
+            message(
+                group, 7, from: ben, incoming: true,
+                media: [TelegramMediaAction(action: .removedMembers(peerIds: [ben]))]),
         ]
     }
 
@@ -129,7 +142,8 @@ import TextLayout
         // Our own message carries no name; service lines are centred.
         #expect(!plain.contains { $0.contains("│ Me") })
         for service in [
-            "· group “Builders” created ·", "· Ann joined ·", "· Me changed the title to “Builders 2” ·", "· Ben left ·",
+            "· group “Builders” created ·", "· Ann joined ·", "· Me changed the title to “Builders 2” ·",
+            "· Ben left ·",
         ] {
             let line = try #require(plain.first { $0.contains(service) }, "\(service) in \(plain)")
             let leading = line.prefix { $0 == " " }.count
@@ -149,7 +163,9 @@ import TextLayout
         // Both on the incoming side; the title heads the run once (the second post merges with the first).
         #expect(posts.allSatisfy { $0.side == .incoming })
         #expect(posts.map(\.authorName) == ["Ann's news", nil])
-        #expect(posts[0].timeText == MessageAuthorship.viewsIcon + " 1.2K  Ann  02:15", "\(String(describing: posts[0].timeText))")
+        #expect(
+            posts[0].timeText == MessageAuthorship.viewsIcon + " 1.2K  Ann  02:15",
+            "\(String(describing: posts[0].timeText))")
         #expect(posts[1].timeText?.hasPrefix(MessageAuthorship.viewsIcon + " 999  ") == true)
         // The title's pixels: some of them in the channel's name colour, inside the bubble.
         let title = try #require(posts[0].authorOrigin)
@@ -168,7 +184,8 @@ import TextLayout
             }
         }
         #expect(near > 20, "the title is drawn in its colour (\(near) pixels)")
-        let service = try #require(screen.geometry.items.first { if case .service = $0.content { true } else { false } })
+        let service = try #require(
+            screen.geometry.items.first { if case .service = $0.content { true } else { false } })
         #expect(service.side == .centre && abs(service.frame.x + service.frame.width / 2 - 360) < 0.5)
 
         let groupDirectory = TemporaryDirectory(prefix: "group-png")
@@ -178,7 +195,9 @@ import TextLayout
             .render(groupEntries)
         let bubbles = groupScreen.geometry.items.filter { if case .bubble = $0.content { true } else { false } }
         #expect(bubbles.map(\.authorName) == ["Ann", "Ben", nil])
-        #expect(bubbles[0].authorColor == CanvasColor(rgb: 0x955CDB) && bubbles[1].authorColor == CanvasColor(rgb: 0x368AD1))
+        #expect(
+            bubbles[0].authorColor == CanvasColor(rgb: 0x955CDB) && bubbles[1].authorColor == CanvasColor(rgb: 0x368AD1)
+        )
         #expect(bubbles[2].side == .outgoing && bubbles[2].timeText == "02:18")
         #expect(groupScreen.geometry.items.filter { if case .service = $0.content { true } else { false } }.count == 4)
     }

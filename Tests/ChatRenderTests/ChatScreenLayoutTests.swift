@@ -23,7 +23,8 @@ import TextLayout
     ) -> StoreMessage {
         StoreMessage(
             id: .id(MessageId(peerId: chat, namespace: Namespaces.Message.cloud, id: id)), timestamp: time,
-            flags: incoming ? [.incoming] : [], authorId: incoming ? chat : me, text: text, attributes: [], media: media)
+            flags: incoming ? [.incoming] : [], authorId: incoming ? chat : me, text: text, attributes: [], media: media
+        )
     }
 
     @Test func serviceRightToLeftPlaceholdersFilesEmojiAndStickers() throws {
@@ -37,7 +38,8 @@ import TextLayout
             representations: [
                 TelegramMediaImageRepresentation(
                     dimensions: PixelDimensions(width: 1280, height: 960),
-                    resource: .cloudPhotoSize(datacenterId: 2, photoId: 1, accessHash: 1, fileReference: [], sizeSpec: "y"), type: "y")
+                    resource: .cloudPhotoSize(
+                        datacenterId: 2, photoId: 1, accessHash: 1, fileReference: [], sizeSpec: "y"), type: "y")
             ])
         func file(_ id: Int64, _ mime: String, _ attributes: [TelegramMediaFileAttribute]) -> TelegramMediaFile {
             TelegramMediaFile(
@@ -51,18 +53,21 @@ import TextLayout
                 Self.message(2, at: start + 60, incoming: true, text: Self.arabic),
                 Self.message(3, at: start + 120, text: Self.chinese),
                 Self.message(4, at: start + 180, media: [photo]),
-                Self.message(5, at: start + 240, incoming: true, media: [file(10, "application/pdf", [.fileName("report.pdf")])]),
+                Self.message(
+                    5, at: start + 240, incoming: true, media: [file(10, "application/pdf", [.fileName("report.pdf")])]),
                 Self.message(6, at: start + 3_000, incoming: true, text: "👍🏽🎉"),
-                Self.message(7, at: start + 3_060, incoming: true, media: [
-                    file(11, "image/webp", [.sticker(displayText: "🙂", packReference: nil, isMask: false)])
-                ]),
+                Self.message(
+                    7, at: start + 3_060, incoming: true,
+                    media: [
+                        file(11, "image/webp", [.sticker(displayText: "🙂", packReference: nil, isMask: false)])
+                    ]),
             ])
         }
-        let recorder = EventRecorder(postbox.aroundMessageHistoryViewForLocation(peerId: Self.chat, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
-        let entries = ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false)
+        let chatView = try LiveChatView(postbox, chat: Self.chat)
+        let entries = try chatView.entries()
         let style = ChatScreenStyle(width: 360, height: 1200, scale: 2)
-        let screen = ChatScreenRenderer(style: style, accountPeerId: Self.me, names: [Self.chat: "Bob"], title: "Bob").render(entries)
+        let screen = ChatScreenRenderer(style: style, accountPeerId: Self.me, names: [Self.chat: "Bob"], title: "Bob")
+            .render(entries)
         let items = screen.geometry.items
         #expect(screen.pixels.width == 720 && screen.pixels.height == 2400)
         #expect(screen.geometry.maxScrollOffset == 0, "everything fits")
@@ -80,13 +85,18 @@ import TextLayout
             for y in Int(bubble.frame.y)..<Int(bubble.frame.maxY) {
                 for x in 0..<screen.pixels.width {
                     guard let pixel = screen.pixels.pixel(x: x, y: y), pixel.luma < 90 else { continue }
-                    if Double(x) >= bubble.frame.x && Double(x) < bubble.frame.maxX { inside += 1 } else { outside += 1 }
+                    if Double(x) >= bubble.frame.x && Double(x) < bubble.frame.maxX {
+                        inside += 1
+                    } else {
+                        outside += 1
+                    }
                 }
             }
             #expect(inside > 500 && outside == 0, "\(bubble.content): \(inside) inside, \(outside) outside")
         }
         #expect(bubbles[0].side == .incoming && bubbles[1].side == .outgoing)
-        #expect(bubbles[0].textLines == 1 && bubbles[0].frame.width < style.px(200), "a short Arabic line, a narrow bubble")
+        #expect(
+            bubbles[0].textLines == 1 && bubbles[0].frame.width < style.px(200), "a short Arabic line, a narrow bubble")
         #expect(bubbles[1].textLines >= 2, "the Chinese text wraps")
 
         // The photo with no picture: a placeholder cell filling the bubble's width, the time in a pill over it.
@@ -94,7 +104,9 @@ import TextLayout
         let cell = try #require(photoRow.mediaCells.first)
         #expect(cell.drawn == nil && photoRow.mediaCells.count == 1)
         #expect(abs(cell.rect.width / cell.rect.height - 4.0 / 3.0) < 0.01)
-        #expect(screen.pixels.pixel(x: Int(cell.rect.x + 10), y: Int(cell.rect.y + cell.rect.height / 2)) == style.placeholder.pixel)
+        #expect(
+            screen.pixels.pixel(x: Int(cell.rect.x + 10), y: Int(cell.rect.y + cell.rect.height / 2))
+                == style.placeholder.pixel)
         let time = try #require(photoRow.timeOrigin)
         #expect(time.x > cell.rect.x && time.y > cell.rect.y && time.y < cell.rect.maxY)
 

@@ -41,7 +41,8 @@ import TextLayout
         #expect(earlyAlbum.mediaCells.allSatisfy { $0.drawn == .strippedThumbnail })
         for (cell, photo) in zip(earlyAlbum.mediaCells, ChatConversation.photos) {
             let pixel = try #require(early.pixels.pixel(at: centre(of: cell.rect)))
-            #expect(pixel.distance(to: CanvasColor(rgb: photo.color).pixel) <= 40, "thumbnail \(pixel) for \(photo.color)")
+            #expect(
+                pixel.distance(to: CanvasColor(rgb: photo.color).pixel) <= 40, "thumbnail \(pixel) for \(photo.color)")
         }
 
         // The fetched sizes, at the bottom (the newest message above the input panel) and scrolled to the top.
@@ -53,7 +54,8 @@ import TextLayout
         try Data(png).write(to: URL(fileURLWithPath: path))
         print("ChatScreenRendererTests: the screen is at \(path) (\(png.count) bytes)")
         let topScreen = renderer.render(entries, media: media, scrollOffset: screen.geometry.maxScrollOffset)
-        try Data(try topScreen.png()).write(to: URL(fileURLWithPath: path.replacingOccurrences(of: ".png", with: "-top.png")))
+        try Data(try topScreen.png()).write(
+            to: URL(fileURLWithPath: path.replacingOccurrences(of: ".png", with: "-top.png")))
         #expect(screen.geometry.width == 1080 && screen.geometry.height == 2400)
         #expect(screen.pixels.width == 1080 && screen.pixels.height == 2400)
         #expect(topScreen.geometry.scrollOffset == screen.geometry.maxScrollOffset)
@@ -74,7 +76,8 @@ import TextLayout
             for (upper, lower) in zip(items, items.dropFirst()) {
                 #expect(upper.frame.maxY <= lower.frame.y + 0.01, "\(upper.content) overlaps \(lower.content)")
             }
-            for bubble in bubbles where bubble.mediaCells.isEmpty && bubble.frame.y > shown.geometry.historyArea.y
+            for bubble in bubbles
+            where bubble.mediaCells.isEmpty && bubble.frame.y > shown.geometry.historyArea.y
                 && bubble.frame.maxY < shown.geometry.historyArea.maxY
             {
                 let point = CanvasPoint(x: bubble.frame.x + style.px(4), y: bubble.frame.y + bubble.frame.height / 2)
@@ -101,15 +104,19 @@ import TextLayout
         let tailPixel = tailed.screen.pixels.pixel(
             x: Int(tailed.item.frame.maxX + style.px(style.tailWidth) * 0.3), y: Int(tailed.item.frame.maxY) - 2)
         #expect(try #require(tailPixel).distance(to: try #require(tailed.item.fill).pixel) < 40, "the tail")
-        let besideTail = tailed.screen.pixels.pixel(x: Int(tailed.item.frame.maxX + 4), y: Int(tailed.item.frame.y + 10))
+        let besideTail = tailed.screen.pixels.pixel(
+            x: Int(tailed.item.frame.maxX + 4), y: Int(tailed.item.frame.y + 10))
         #expect(besideTail == style.background.pixel)
 
         // The date header centred, first; the unread separator between Ann's messages and Bob's.
         let header = try #require(rows.first)
         #expect({ if case .dateHeader = header.item.content { true } else { false } }())
         #expect(abs(header.item.frame.x + header.item.frame.width / 2 - Double(screen.geometry.width) / 2) < 0.5)
-        let pillPoint = CanvasPoint(x: header.item.frame.x + style.px(5), y: header.item.frame.y + header.item.frame.height / 2)
-        #expect(try #require(header.screen.pixels.pixel(at: pillPoint)).distance(to: style.pill.over(style.background)) <= 2)
+        let pillPoint = CanvasPoint(
+            x: header.item.frame.x + style.px(5), y: header.item.frame.y + header.item.frame.height / 2)
+        #expect(
+            try #require(header.screen.pixels.pixel(at: pillPoint)).distance(to: style.pill.over(style.background)) <= 2
+        )
         let unreadIndex = try #require(rows.firstIndex { $0.item.content == .unread })
         #expect(rows[unreadIndex - 1].item.side == .outgoing && rows[unreadIndex + 1].item.side == .incoming)
 
@@ -154,9 +161,11 @@ import TextLayout
         #expect(bars.contains { $0.height < tallest * 0.3 } && bars.contains { $0.height > tallest * 0.95 })
         let probeY = (bars.map(\.maxY).max() ?? 0) - tallest * 0.8
         for (bar, next) in zip(bars, bars.dropFirst()) {
-            let foot = try #require(voice.screen.pixels.pixel(at: CanvasPoint(x: bar.x + bar.width / 2, y: bar.maxY - 3)))
+            let foot = try #require(
+                voice.screen.pixels.pixel(at: CanvasPoint(x: bar.x + bar.width / 2, y: bar.maxY - 3)))
             #expect(foot.distance(to: accent.pixel) <= 8, "bar at \(bar.x): \(foot)")
-            let gap = try #require(voice.screen.pixels.pixel(at: CanvasPoint(x: (bar.maxX + next.x) / 2, y: bar.maxY - 3)))
+            let gap = try #require(
+                voice.screen.pixels.pixel(at: CanvasPoint(x: (bar.maxX + next.x) / 2, y: bar.maxY - 3)))
             #expect(gap.distance(to: fill.pixel) <= 40, "gap after \(bar.x): \(gap)")
             let high = try #require(voice.screen.pixels.pixel(at: CanvasPoint(x: bar.x + bar.width / 2, y: probeY)))
             if bar.height > tallest * 0.95 { #expect(high.distance(to: accent.pixel) <= 8) }
@@ -166,7 +175,9 @@ import TextLayout
         // The sticker: its first frame drawn, without a bubble.
         let sticker = try #require(rows.first { if case .sticker = $0.item.content { true } else { false } })
         #expect(sticker.item.mediaCells.first?.drawn == .full && sticker.item.side == .incoming)
-        let ink = pixels(sticker.screen.pixels, in: sticker.item.frame, step: 6).filter { $0.distance(to: style.background.pixel) > 30 }
+        let ink = pixels(sticker.screen.pixels, in: sticker.item.frame, step: 6).filter {
+            $0.distance(to: style.background.pixel) > 30
+        }
         #expect(ink.count > 100, "the sticker is drawn")
 
         // The PNG.
@@ -177,7 +188,9 @@ import TextLayout
         #expect(decoded[540, 1200] == RGBA(r: sample.red, g: sample.green, b: sample.blue, a: sample.alpha))
     }
 
-    private func centre(of rect: CanvasRect) -> CanvasPoint { CanvasPoint(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2) }
+    private func centre(of rect: CanvasRect) -> CanvasPoint {
+        CanvasPoint(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2)
+    }
 
     /// Every `step`-th pixel in `rect`.
     private func pixels(_ pixels: CanvasPixels, in rect: CanvasRect, step: Int = 1) -> [CanvasPixel] {

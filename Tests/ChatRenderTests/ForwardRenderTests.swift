@@ -46,11 +46,9 @@ import TextLayout
         let directory = TemporaryDirectory(prefix: "forward-terminal")
         defer { directory.remove() }
         let postbox = try Self.conversation(directory)
-        let recorder = EventRecorder(
-            postbox.aroundMessageHistoryViewForLocation(peerId: Self.chat, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
+        let chatView = try LiveChatView(postbox, chat: Self.chat)
         let lines = TerminalChatRenderer(width: 60, accountPeerId: Self.me, names: Self.names, colors: false).render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+            try chatView.entries())
         let zoe = try #require(lines.firstIndex { $0.contains("Forwarded from Zoe") }, "\(lines)")
         let hidden = try #require(lines.firstIndex { $0.contains("Forwarded from Hidden Person") }, "\(lines)")
         // Inside the bubble, just above its words.
@@ -67,7 +65,7 @@ import TextLayout
         let renderer = ChatScreenRenderer(
             style: PhoneScreenFixture.style, accountPeerId: Self.me, names: Self.names, title: "Bob")
         let screen = renderer.render(
-            ChatHistoryEntries.make(from: try #require(fixture.recorder.values.last), unreadSeparator: false))
+            try fixture.chatView.entries())
         let forwarded = try fixture.bubble(1, on: screen)
         let hidden = try fixture.bubble(2, on: screen)
         let plain = try fixture.bubble(3, on: screen)

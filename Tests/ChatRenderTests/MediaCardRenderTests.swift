@@ -76,12 +76,10 @@ import TextLayout
         let directory = TemporaryDirectory(prefix: "cards-terminal")
         defer { directory.remove() }
         let postbox = try Self.conversation(directory)
-        let recorder = EventRecorder(
-            postbox.aroundMessageHistoryViewForLocation(peerId: Self.chat, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
+        let chatView = try LiveChatView(postbox, chat: Self.chat)
         let renderer = TerminalChatRenderer(width: 80, accountPeerId: Self.me, names: [Self.chat: "Bob"], colors: false)
         let text = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false)
+            try chatView.entries()
         ).joined(separator: "\n")
         #expect(text.contains("📍 21.02850, 105.85420"))
         #expect(text.contains("Hồ Hoàn Kiếm") && text.contains("Hoàn Kiếm, Hà Nội"))
@@ -100,15 +98,15 @@ import TextLayout
         #expect(text.contains("(messageMediaGame: not shown by this version)"))
 
         // We vote Bún chả: the live view redraws the shared poll with bars.
-        let seen = recorder.values.count
+        let seen = chatView.recorder.values.count
         try postbox.transactionSync { tx in
             try tx.updateMedia(
                 MediaId(namespace: Namespaces.Media.cloudPoll, id: 71),
                 update: Self.poll(id: 71, votes: [1, 2, 0], chosen: 1))
         }
-        #expect(recorder.waitForEvents(seen + 1, seconds: 5))
+        #expect(chatView.recorder.waitForEvents(seen + 1, seconds: 5))
         let after = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false)
+            try chatView.entries()
         ).joined(separator: "\n")
         #expect(after.contains("● 67% Bún chả") && after.contains("███████░░░"), "\(after)")
         #expect(after.contains("○ 33% Phở") && after.contains("○ 0% Bánh mì"), "\(after)")

@@ -58,13 +58,11 @@ import TextLayout
         let directory = TemporaryDirectory(prefix: "outgoing-status")
         defer { directory.remove() }
         let postbox = try Self.conversation(directory)
-        let recorder = EventRecorder(
-            postbox.aroundMessageHistoryViewForLocation(peerId: Self.chat, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
+        let chatView = try LiveChatView(postbox, chat: Self.chat)
         let renderer = TerminalChatRenderer(
             width: 60, accountPeerId: Self.me, names: [Self.chat: "Bob"], colors: false)
         let lines = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+            try chatView.entries())
 
         #expect(try Self.footer(of: "first", in: lines).contains("02:13 ✓✓"))
         #expect(try Self.footer(of: "second", in: lines).contains("02:14 ✓✓"))
@@ -76,11 +74,11 @@ import TextLayout
         #expect(try Self.footer(of: "refused", in: lines).contains("02:18 !"))
 
         // The other side reads up to 3: the live view's next drawing shows ✓✓ on it.
-        let seen = recorder.values.count
+        let seen = chatView.recorder.values.count
         try postbox.transactionSync { try $0.applyOutgoingReadMaxId(Self.cloudId(3)) }
-        #expect(recorder.waitForEvents(seen + 1, seconds: 5), "the view did not follow the read mark")
+        #expect(chatView.recorder.waitForEvents(seen + 1, seconds: 5), "the view did not follow the read mark")
         let after = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+            try chatView.entries())
         #expect(try Self.footer(of: "third", in: after).contains("02:15 ✓✓"))
         #expect(try Self.footer(of: "on its way", in: after).contains("◷"), "a message being sent stays ◷")
     }
@@ -90,7 +88,7 @@ import TextLayout
         defer { directory.remove() }
         let postbox = try Self.conversation(directory)
         let fixture = try PhoneScreenFixture(postbox, chat: Self.chat, me: Self.me)
-        let (style, renderer, recorder) = (PhoneScreenFixture.style, fixture.renderer, fixture.recorder)
+        let (style, renderer) = (PhoneScreenFixture.style, fixture.renderer)
         let screen = try fixture.render()
         func bubble(_ id: Int32) throws -> ChatScreenItem { try fixture.bubble(id, on: screen) }
         #expect(try bubble(1).status == .read && bubble(2).status == .read)
@@ -120,7 +118,9 @@ import TextLayout
         let sentInk = try inked(bubble(3), color: green)
         let readInk = try inked(bubble(2), color: green)
         #expect(sentInk.count > 10, "one check drawn")
-        #expect(readInk.count > sentInk.count + 5, "two checks have more ink than one: \(readInk.count) vs \(sentInk.count)")
+        #expect(
+            readInk.count > sentInk.count + 5, "two checks have more ink than one: \(readInk.count) vs \(sentInk.count)"
+        )
         let sentFrame = try #require(bubble(3).statusFrame), readFrame = try #require(bubble(2).statusFrame)
         #expect(readFrame.width > sentFrame.width)
         let sentReach = try #require(sentInk.map(\.x).max()) - Int(sentFrame.x)
@@ -130,11 +130,11 @@ import TextLayout
         #expect(try inked(bubble(5), color: green).count > 10, "the clock is drawn")
 
         // Marked read: the same bubble now has two checks.
-        let seen = recorder.values.count
+        let seen = fixture.chatView.recorder.values.count
         try postbox.transactionSync { try $0.applyOutgoingReadMaxId(Self.cloudId(3)) }
-        #expect(recorder.waitForEvents(seen + 1, seconds: 5))
+        #expect(fixture.chatView.recorder.waitForEvents(seen + 1, seconds: 5))
         let after = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+            try fixture.chatView.entries())
         #expect(after.geometry.items.first { $0.content == .bubble([Self.cloudId(3)]) }?.status == .read)
     }
 }

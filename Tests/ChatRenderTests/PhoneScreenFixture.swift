@@ -16,20 +16,18 @@ struct PhoneScreenFixture {
     let chat: PeerId
     let renderer: ChatScreenRenderer
     /// The live history view, kept open: a test changes Postbox, waits for the next emission and draws again.
-    let recorder: EventRecorder<MessageHistoryView, NoError>
+    let chatView: LiveChatView
 
     /// Opens `chat`'s history view in `postbox` and waits for its first emission.
     init(_ postbox: Postbox, chat: PeerId, me: PeerId) throws {
         self.chat = chat
         renderer = ChatScreenRenderer(style: Self.style, accountPeerId: me, names: [chat: "Bob"], title: "Bob")
-        recorder = EventRecorder(
-            postbox.aroundMessageHistoryViewForLocation(peerId: chat, anchor: .upperBound, count: 44))
-        try #require(recorder.waitForEvents(1, seconds: 5))
+        chatView = try LiveChatView(postbox, chat: chat)
     }
 
     /// The chat as the view last emitted it, drawn.
     func render() throws -> RenderedChatScreen {
-        renderer.render(ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+        renderer.render(try chatView.entries())
     }
 
     /// The bubble of cloud message `id` on `screen`.

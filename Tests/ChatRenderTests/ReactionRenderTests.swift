@@ -54,12 +54,10 @@ import TextLayout
         let directory = TemporaryDirectory(prefix: "reactions-terminal")
         defer { directory.remove() }
         let postbox = try Self.conversation(directory)
-        let recorder = EventRecorder(
-            postbox.aroundMessageHistoryViewForLocation(peerId: Self.chat, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
+        let chatView = try LiveChatView(postbox, chat: Self.chat)
         let renderer = TerminalChatRenderer(width: 60, accountPeerId: Self.me, names: [Self.chat: "Bob"], colors: false)
         let lines = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+            try chatView.entries())
         // Under each bubble: the line after its bottom border.
         func under(_ text: String) throws -> String {
             let index = try #require(lines.firstIndex { $0.contains(text) })
@@ -74,11 +72,11 @@ import TextLayout
 
         // ANSI: ours in reverse video.
         let coloured = TerminalChatRenderer(width: 60, accountPeerId: Self.me, colors: true).render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+            try chatView.entries())
         #expect(coloured.contains { $0.contains("\u{1B}[1;7m[👍 2]") })
 
         // Someone takes ❤ back and we take 👍 back: the live view redraws.
-        let seen = recorder.values.count
+        let seen = chatView.recorder.values.count
         try postbox.transactionSync { tx in
             try tx.updateMessage(Self.cloudId(1)) { message in
                 var stored = message.toStoreMessage()
@@ -88,9 +86,9 @@ import TextLayout
                 return stored
             }
         }
-        #expect(recorder.waitForEvents(seen + 1, seconds: 5))
+        #expect(chatView.recorder.waitForEvents(seen + 1, seconds: 5))
         let after = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+            try chatView.entries())
         let index = try #require(after.firstIndex { $0.contains("lunch?") })
         let bottom = try #require(after[index...].firstIndex { $0.contains("╰") })
         #expect(after[bottom + 1].hasPrefix("👍 1"), "\(after[bottom + 1])")

@@ -16,12 +16,15 @@ import Testing
     static let chat = PeerId.user(42)
 
     static func message(
-        _ id: Int32, at time: Int32, incoming: Bool = false, text: String = "", media: [Media] = [], attributes: [MessageAttribute] = [],
+        _ id: Int32, at time: Int32, incoming: Bool = false, text: String = "", media: [Media] = [],
+        attributes: [MessageAttribute] = [],
         groupingKey: Int64? = nil
     ) -> StoreMessage {
         StoreMessage(
-            id: .id(MessageId(peerId: chat, namespace: Namespaces.Message.cloud, id: id)), groupingKey: groupingKey, timestamp: time,
-            flags: incoming ? [.incoming] : [], authorId: incoming ? chat : me, text: text, attributes: attributes, media: media)
+            id: .id(MessageId(peerId: chat, namespace: Namespaces.Message.cloud, id: id)), groupingKey: groupingKey,
+            timestamp: time,
+            flags: incoming ? [.incoming] : [], authorId: incoming ? chat : me, text: text, attributes: attributes,
+            media: media)
     }
 
     static func photo(_ id: Int64) -> TelegramMediaImage {
@@ -30,14 +33,16 @@ import Testing
             representations: [
                 TelegramMediaImageRepresentation(
                     dimensions: PixelDimensions(width: 1280, height: 960),
-                    resource: .cloudPhotoSize(datacenterId: 2, photoId: id, accessHash: 1, fileReference: [], sizeSpec: "y"), type: "y")
+                    resource: .cloudPhotoSize(
+                        datacenterId: 2, photoId: id, accessHash: 1, fileReference: [], sizeSpec: "y"), type: "y")
             ])
     }
 
     static func file(_ id: Int64, mime: String, attributes: [TelegramMediaFileAttribute]) -> TelegramMediaFile {
         TelegramMediaFile(
             fileId: MediaId(namespace: Namespaces.Media.cloudFile, id: id),
-            resource: .cloudDocument(datacenterId: 2, fileId: id, accessHash: 1, fileReference: [], size: 9_000), mimeType: mime, size: 9_000,
+            resource: .cloudDocument(datacenterId: 2, fileId: id, accessHash: 1, fileReference: [], size: 9_000),
+            mimeType: mime, size: 9_000,
             attributes: attributes)
     }
 
@@ -51,28 +56,42 @@ import Testing
         let waveform = AudioWaveform(samples: (0..<100).map { UInt16(($0 * 7) % 32) }, peak: 31).makeBitstream()
         try postbox.transactionSync { tx in
             try tx.addMessages([
-                Self.message(1, at: start, text: "hello bold world", attributes: [
-                    TextEntitiesMessageAttribute(entities: [MessageTextEntity(range: 6..<10, type: .bold)])
-                ]),
-                Self.message(2, at: start + 60, incoming: true, text: "sure", attributes: [
-                    ReplyMessageAttribute(messageId: MessageId(peerId: Self.chat, namespace: Namespaces.Message.cloud, id: 1))
-                ]),
+                Self.message(
+                    1, at: start, text: "hello bold world",
+                    attributes: [
+                        TextEntitiesMessageAttribute(entities: [MessageTextEntity(range: 6..<10, type: .bold)])
+                    ]),
+                Self.message(
+                    2, at: start + 60, incoming: true, text: "sure",
+                    attributes: [
+                        ReplyMessageAttribute(
+                            messageId: MessageId(peerId: Self.chat, namespace: Namespaces.Message.cloud, id: 1))
+                    ]),
                 Self.message(3, at: start + 120, incoming: true, text: cjk),
                 Self.message(4, at: start + 180, media: [Self.photo(1)], groupingKey: 9),
                 Self.message(5, at: start + 180, media: [Self.photo(2)], groupingKey: 9),
                 Self.message(6, at: start + 180, media: [Self.photo(3)], groupingKey: 9),
-                Self.message(7, at: start + 240, incoming: true, media: [
-                    Self.file(10, mime: "audio/ogg", attributes: [.audio(isVoice: true, duration: 3, title: nil, performer: nil, waveform: waveform)])
-                ]),
-                Self.message(8, at: start + 300, media: [
-                    Self.file(11, mime: "image/webp", attributes: [.sticker(displayText: "🙂", packReference: nil, isMask: false)])
-                ]),
+                Self.message(
+                    7, at: start + 240, incoming: true,
+                    media: [
+                        Self.file(
+                            10, mime: "audio/ogg",
+                            attributes: [
+                                .audio(isVoice: true, duration: 3, title: nil, performer: nil, waveform: waveform)
+                            ])
+                    ]),
+                Self.message(
+                    8, at: start + 300,
+                    media: [
+                        Self.file(
+                            11, mime: "image/webp",
+                            attributes: [.sticker(displayText: "🙂", packReference: nil, isMask: false)])
+                    ]),
                 Self.message(9, at: start + 360, incoming: true, text: "👍🏽🎉"),
             ])
         }
-        let recorder = EventRecorder(postbox.aroundMessageHistoryViewForLocation(peerId: Self.chat, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
-        let entries = ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false)
+        let chatView = try LiveChatView(postbox, chat: Self.chat)
+        let entries = try chatView.entries()
         let renderer = TerminalChatRenderer(width: 60, accountPeerId: Self.me, names: [Self.chat: "Bob"])
         let lines = renderer.render(entries)
         let text = lines.joined(separator: "\n")
@@ -93,7 +112,9 @@ import Testing
         #expect(cjkLines.count >= 2)
         #expect(cjkLines.allSatisfy { DisplayWidth.of($0) <= 60 })
         let cjkBody = lines.compactMap { line -> String? in
-            guard let open = line.range(of: "│ "), let close = line.range(of: " │", options: .backwards) else { return nil }
+            guard let open = line.range(of: "│ "), let close = line.range(of: " │", options: .backwards) else {
+                return nil
+            }
             let inside = String(line[open.upperBound..<close.lowerBound])
             return inside.unicodeScalars.contains { $0.properties.isIdeographic } ? inside : nil
         }.joined().replacingOccurrences(of: "\u{1B}[0m", with: "").replacingOccurrences(of: "\u{1B}[37m", with: "")
@@ -107,9 +128,11 @@ import Testing
         #expect(lines.contains { $0.contains("👍🏽🎉") && !$0.contains("│") })
 
         // Without colours: the same layout, no escape sequences.
-        let plain = TerminalChatRenderer(width: 60, accountPeerId: Self.me, names: [Self.chat: "Bob"], colors: false).render(entries)
+        let plain = TerminalChatRenderer(width: 60, accountPeerId: Self.me, names: [Self.chat: "Bob"], colors: false)
+            .render(entries)
         #expect(!plain.joined().contains("\u{1B}"))
-        #expect(plain.count == lines.count && zip(plain, lines).allSatisfy { DisplayWidth.of($0) == DisplayWidth.of($1) })
+        #expect(
+            plain.count == lines.count && zip(plain, lines).allSatisfy { DisplayWidth.of($0) == DisplayWidth.of($1) })
     }
 
     @Test func widthsFollowUnicode() {

@@ -55,12 +55,10 @@ import TextLayout
         let directory = TemporaryDirectory(prefix: "video-terminal")
         defer { directory.remove() }
         let postbox = try Self.conversation(directory)
-        let recorder = EventRecorder(
-            postbox.aroundMessageHistoryViewForLocation(peerId: Self.chat, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
+        let chatView = try LiveChatView(postbox, chat: Self.chat)
         let renderer = TerminalChatRenderer(width: 80, accountPeerId: Self.me, names: [Self.chat: "Bob"], colors: false)
         let text = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false)
+            try chatView.entries()
         ).joined(separator: "\n")
         #expect(text.contains("[▶ video 1:15 320×240]"), "\(text)")
         #expect(text.contains("[● round video 0:05]") && text.contains("[GIF 240×240]"), "\(text)")

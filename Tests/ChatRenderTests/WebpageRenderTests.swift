@@ -45,12 +45,10 @@ import TextLayout
         let directory = TemporaryDirectory(prefix: "webpage-terminal")
         defer { directory.remove() }
         let postbox = try Self.conversation(directory)
-        let recorder = EventRecorder(
-            postbox.aroundMessageHistoryViewForLocation(peerId: Self.chat, anchor: .upperBound, count: 44))
-        #expect(recorder.waitForEvents(1, seconds: 5))
+        let chatView = try LiveChatView(postbox, chat: Self.chat)
         let renderer = TerminalChatRenderer(width: 80, accountPeerId: Self.me, names: [Self.chat: "Bob"], colors: false)
         let lines = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+            try chatView.entries())
         let text = try #require(lines.firstIndex { $0.contains("read http://example.com/a") })
         let site = try #require(lines.firstIndex { $0.contains("▎Example Site") })
         let title = try #require(lines.firstIndex { $0.contains("▎Telegraph & friends") })
@@ -60,13 +58,13 @@ import TextLayout
         #expect(lines.filter { $0.contains("▎Example Site") }.count == 1)
         #expect(lines.contains { $0.contains("slow http://example.com/b") })
 
-        let seen = recorder.values.count
+        let seen = chatView.recorder.values.count
         try postbox.transactionSync { tx in
             try tx.updateMedia(MediaId(namespace: Namespaces.Media.cloudWebpage, id: 9), update: Self.page(id: 9))
         }
-        #expect(recorder.waitForEvents(seen + 1, seconds: 5))
+        #expect(chatView.recorder.waitForEvents(seen + 1, seconds: 5))
         let after = renderer.render(
-            ChatHistoryEntries.make(from: try #require(recorder.values.last), unreadSeparator: false))
+            try chatView.entries())
         #expect(after.filter { $0.contains("▎Example Site") }.count == 2, "\(after.joined(separator: "\n"))")
     }
 

@@ -43,7 +43,10 @@ import Testing
             Api.functions.contacts.importContacts(contacts: [
                 Self.phone("+999 662 0002", 10), Self.phone("9996629999", 11), Self.phone("9996620003", 12),
             ]), as: Api.contacts.ImportedContacts.self, key: ann.key)
-        guard case .importedContacts(let answer) = first else { return }
+        let answer = try #require(
+            { () -> Api.contacts.ImportedContacts.Cons_importedContacts? in
+                if case .importedContacts(let body) = first { return body } else { return nil }
+            }(), "contacts.importContacts answered \(first)")
         #expect(answer.retryContacts == [12])
         #expect(
             answer.imported.map { contact -> [Int64] in
@@ -53,7 +56,10 @@ import Testing
         let again = try harness.result(
             Api.functions.contacts.importContacts(contacts: [Self.phone("9996620003", 12)]),
             as: Api.contacts.ImportedContacts.self, key: ann.key)
-        guard case .importedContacts(let second) = again else { return }
+        let second = try #require(
+            { () -> Api.contacts.ImportedContacts.Cons_importedContacts? in
+                if case .importedContacts(let body) = again { return body } else { return nil }
+            }(), "contacts.importContacts answered \(again)")
         #expect(second.retryContacts.isEmpty && second.imported.count == 1)
 
         let ids = [ben.id, cid.id].sorted()

@@ -128,7 +128,10 @@ import Testing
             let answer = try harness.result(
                 Api.functions.account.setPrivacy(key: .inputPrivacyKeyForwards, rules: rules),
                 as: Api.account.PrivacyRules.self, key: 2)
-            guard case .privacyRules(let body) = answer else { return }
+            let body = try #require(
+                { () -> Api.account.PrivacyRules.Cons_privacyRules? in
+                    if case .privacyRules(let body) = answer { return body } else { return nil }
+                }(), "account.setPrivacy answered \(answer)")
             #expect(body.rules.count == rules.count)
         }
         // By default everybody may link: from_id, no name.
