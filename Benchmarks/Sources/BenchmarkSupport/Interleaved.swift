@@ -78,22 +78,17 @@ public func compareInterleaved<Output: Equatable>(
         }
         return run.seconds
     }
-    var oursTimes: [Double] = []
-    var peerTimes: [Double] = []
+    var times = RoundTimes()
     for round in 0..<BenchmarkMethod.rounds(rounds) {
         if round % 2 == 0 {
-            oursTimes.append(timed(oursTimed, "ours"))
-            peerTimes.append(timed(peerTimed, "peer"))
+            let ours = timed(oursTimed, "ours")
+            times.add(ours: ours, peer: timed(peerTimed, "peer"))
         } else {
-            peerTimes.append(timed(peerTimed, "peer"))
-            oursTimes.append(timed(oursTimed, "ours"))
+            let peer = timed(peerTimed, "peer")
+            times.add(ours: timed(oursTimed, "ours"), peer: peer)
         }
     }
-    return Comparison(
-        workload,
-        ours: Measurement(name: "ours", times: oursTimes, items: items, unit: unit),
-        peer: Measurement(name: "peer", times: peerTimes, items: items, unit: unit),
-        roundRatios: zip(oursTimes, peerTimes).map { $1 / $0 }, goal: goal)
+    return times.comparison(workload, items: items, unit: unit, goal: goal)
 }
 
 /// `compareInterleaved` for work that must not repeat between rounds — queries never run before, a cache emptied
@@ -104,8 +99,7 @@ public func compareInterleavedRounds<Output: Equatable>(
     _ workload: String, items: Double, unit: String, rounds: Int = 7, goal: String = "",
     oursTimed: (Int) -> TimedRun<Output>, peerTimed: (Int) -> TimedRun<Output>
 ) -> Comparison {
-    var oursTimes: [Double] = []
-    var peerTimes: [Double] = []
+    var times = RoundTimes()
     for round in 0...BenchmarkMethod.rounds(rounds) {
         let ours: TimedRun<Output>
         let peer: TimedRun<Output>
@@ -116,17 +110,38 @@ public func compareInterleavedRounds<Output: Equatable>(
             peer = peerTimed(round)
             ours = oursTimed(round)
         }
+        times.add(round: round, of: workload, ours: ours, peer: peer)
+    }
+    return times.comparison(workload, items: items, unit: unit, goal: goal)
+}
+
+/// The rounds of one comparison as they are timed, and the row they make.
+struct RoundTimes {
+    var ours: [Double] = []
+    var peer: [Double] = []
+
+    mutating func add(ours: Double, peer: Double) {
+        self.ours.append(ours)
+        self.peer.append(peer)
+    }
+
+    /// A round of `compareInterleavedRounds`: both sides must have produced the same output (or the benchmark
+    /// stops); round 0, the warm-up, is checked but not kept.
+    mutating func add<Output: Equatable>(
+        round: Int, of workload: String, ours: TimedRun<Output>, peer: TimedRun<Output>
+    ) {
         guard ours.output == peer.output else {
             BenchmarkMethod.differentWork("\(workload), round \(round)", ours: "\(ours.output)", peer: "\(peer.output)")
         }
-        if round > 0 {
-            oursTimes.append(ours.seconds)
-            peerTimes.append(peer.seconds)
-        }
+        if round > 0 { add(ours: ours.seconds, peer: peer.seconds) }
     }
-    return Comparison(
-        workload,
-        ours: Measurement(name: "ours", times: oursTimes, items: items, unit: unit),
-        peer: Measurement(name: "peer", times: peerTimes, items: items, unit: unit),
-        roundRatios: zip(oursTimes, peerTimes).map { $1 / $0 }, goal: goal)
+
+    /// Both sides' medians with min–max, and each round's ratio (peer time / ours).
+    func comparison(_ workload: String, items: Double, unit: String, goal: String) -> Comparison {
+        Comparison(
+            workload,
+            ours: Measurement(name: "ours", times: ours, items: items, unit: unit),
+            peer: Measurement(name: "peer", times: peer, items: items, unit: unit),
+            roundRatios: zip(ours, peer).map { $1 / $0 }, goal: goal)
+    }
 }

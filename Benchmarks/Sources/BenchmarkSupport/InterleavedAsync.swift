@@ -22,8 +22,7 @@ public func compareInterleavedRounds<Output: Equatable>(
     isolation: isolated (any Actor)? = #isolation,
     oursAsync: (Int) async throws -> TimedRun<Output>, peerAsync: (Int) async throws -> TimedRun<Output>
 ) async throws -> Comparison {
-    var oursTimes: [Double] = []
-    var peerTimes: [Double] = []
+    var times = RoundTimes()
     for round in 0...BenchmarkMethod.rounds(rounds) {
         let ours: TimedRun<Output>
         let peer: TimedRun<Output>
@@ -34,19 +33,9 @@ public func compareInterleavedRounds<Output: Equatable>(
             peer = try await peerAsync(round)
             ours = try await oursAsync(round)
         }
-        guard ours.output == peer.output else {
-            BenchmarkMethod.differentWork("\(workload), round \(round)", ours: "\(ours.output)", peer: "\(peer.output)")
-        }
-        if round > 0 {
-            oursTimes.append(ours.seconds)
-            peerTimes.append(peer.seconds)
-        }
+        times.add(round: round, of: workload, ours: ours, peer: peer)
     }
-    return Comparison(
-        workload,
-        ours: Measurement(name: "ours", times: oursTimes, items: items, unit: unit),
-        peer: Measurement(name: "peer", times: peerTimes, items: items, unit: unit),
-        roundRatios: zip(oursTimes, peerTimes).map { $1 / $0 }, goal: goal)
+    return times.comparison(workload, items: items, unit: unit, goal: goal)
 }
 
 extension PeerProcess {
