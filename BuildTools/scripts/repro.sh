@@ -10,7 +10,12 @@
 #   - -file-prefix-map and -ffile-prefix-map rewrite the source folder to ".", so debug info and #file strings do
 #     not carry the checkout's absolute path;
 #   - -no-clang-module-breadcrumbs drops clang module paths from the Swift objects;
-#   - --static-swift-stdlib, so the executable does not depend on the toolchain's install path at run time.
+#   - --static-swift-stdlib, so the executable does not depend on the toolchain's install path at run time;
+#   - SWIFT_DETERMINISTIC_HASHING=1 (SE-0206) for the compiler's and SwiftPM's own Swift code, and, where the kernel
+#     allows it, address-space randomization off for the build's processes (setarch -R): LLVM derives its hashing
+#     seed from an address in builds with ABI-breaking checks (llvm/llvm-project#96282), so hash-ordered work in the
+#     compiler could differ from one run to the next. A CI run once got a different `tg` from two builds of the same
+#     tree (same size, different bytes); the object files of each build are now hashed, so a difference names them.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,10 +50,28 @@ build_from() {
             -exec rm -rf {} +
     fi
     echo "repro: building release from $src" >&2
-    (cd "$src" && swift build -c release --scratch-path "$scratch" --static-swift-stdlib \
+    (cd "$src" && SWIFT_DETERMINISTIC_HASHING=1 "${fixed_layout[@]}" swift build -c release --scratch-path "$scratch" --static-swift-stdlib \
         -Xswiftc -file-prefix-map -Xswiftc "$src=." \
         -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs \
         -Xcc -ffile-prefix-map="$src=." >&2)
+}
+
+# The SHA-256 of every object file the build made, by path under the scratch folder (sorted).
+hash_objects() { # $1 = output file
+    (cd "$scratch/release" && find -L . -name '*.o' -type f -print0 | sort -z | xargs -0 -r sha256sum) >"$1"
+}
+
+# After two builds differed: the object files that differ between them, by module, for the log.
+report_objects() {
+    local differing
+    differing=$({ diff <(sort -k2 "$out/objects-a.txt") <(sort -k2 "$out/objects-b.txt") || true; } \
+        | awk '/^[<>]/ {print $3}' | sort -u)
+    if [ -z "$differing" ]; then
+        echo "repro: every object file is the same in both builds: the difference came at the link"
+    else
+        echo "repro: object files that differ between the builds ($(echo "$differing" | wc -l)):"
+        echo "$differing" | head -40 | sed 's/^/  /'
+    fi
 }
 
 hash_into() { # $1 = output file
@@ -58,6 +81,11 @@ hash_into() { # $1 = output file
         printf '%s  %s  %s\n' "$(sha256sum "$bin/$app" | cut -d' ' -f1)" "$app" "$(stat -c %s "$bin/$app")" >>"$1"
     done
 }
+
+# Address-space randomization off for the build, where the kernel lets this process ask (a container's seccomp may
+# not); the build works either way.
+fixed_layout=()
+if setarch "$(uname -m)" -R true 2>/dev/null; then fixed_layout=(setarch "$(uname -m)" -R); fi
 
 mapfile -t apps < <(executables)
 [ ${#apps[@]} -gt 0 ] || { echo "repro: no executables in Package.swift"; exit 1; }
@@ -70,8 +98,10 @@ build)
     copy_tree "$b"
     build_from "$a"
     hash_into "$out/hashes-a.txt"
+    hash_objects "$out/objects-a.txt"
     build_from "$b"
     hash_into "$out/hashes-b.txt"
+    hash_objects "$out/objects-b.txt"
     rm -rf /tmp/telegraph-repro-a /tmp/telegraph-repro-b
     status=0
     printf '\n| app | size (bytes) | SHA-256 (build A: %s) | SHA-256 (build B: %s) | identical |\n|---|---:|---|---|---|\n' "$a" "$b"
@@ -87,6 +117,7 @@ build)
         echo "repro: all ${#apps[@]} executables identical; hash list in .repro/hashes.txt (verify with make repro-verify HASHES=.repro/hashes.txt)"
     else
         echo "repro: builds differ"
+        report_objects
     fi
     exit $status
     ;;
