@@ -141,6 +141,9 @@ public final class MessageActionQueue: @unchecked Sendable {
         do {
             let date = Int32(Date().timeIntervalSince1970)
             switch action {
+            case .readHistory(let peerId, let maxId) where peerId.namespace == Namespaces.Peer.cloudChannel:
+                // A channel's read mark is not in the common pts (core.telegram.org/method/channels.readHistory).
+                _ = try await call(Api.functions.channels.readHistory(channel: try inputChannel(peerId), maxId: maxId))
             case .readHistory(let peerId, let maxId):
                 let peer = try inputPeer(peerId)
                 let affected = try await call(Api.functions.messages.readHistory(peer: peer, maxId: maxId))
@@ -163,6 +166,18 @@ public final class MessageActionQueue: @unchecked Sendable {
                         .init(
                             update: .updateDeleteMessages(
                                 .init(messages: ids, pts: moved.pts, ptsCount: moved.ptsCount)), date: date)))
+            case .deleteChannelMessages(let channelId, let ids):
+                let channel = try inputChannel(.channel(channelId))
+                let affected = try await call(Api.functions.channels.deleteMessages(channel: channel, id: ids))
+                // The channel's own pts moves (Telegram-iOS `deleteMessagesInteractively`: the answer's pts goes into
+                // that channel's sequence as `updateDeleteChannelMessages`).
+                guard case .affectedMessages(let moved) = affected, moved.ptsCount > 0 else { return .success(()) }
+                stateManager.addUpdates(
+                    .updateShort(
+                        .init(
+                            update: .updateDeleteChannelMessages(
+                                .init(channelId: channelId, messages: ids, pts: moved.pts, ptsCount: moved.ptsCount)),
+                            date: date)))
             case .readMessageContents(let ids):
                 let affected = try await call(Api.functions.messages.readMessageContents(id: ids))
                 // Nothing changed on the server (already listened to): no pts to hand on.
@@ -181,6 +196,12 @@ public final class MessageActionQueue: @unchecked Sendable {
 
     private func inputPeer(_ peerId: PeerId) throws(MessageActionError) -> Api.InputPeer {
         try MessageCalls.inputPeer(peerId, accountPeerId: accountPeerId, postbox: postbox)
+    }
+
+    /// The stored channel `peerId` as the server names it (its access hash).
+    private func inputChannel(_ peerId: PeerId) throws(MessageActionError) -> Api.InputChannel {
+        guard case .inputPeerChannel(let channel) = try inputPeer(peerId) else { throw .unknownPeer(peerId) }
+        return .inputChannel(.init(channelId: channel.channelId, accessHash: channel.accessHash))
     }
 
     private func call<F: TLFunction>(_ function: F) async throws(MessageActionError) -> F.Result

@@ -78,19 +78,33 @@ extension Account {
     /// Deletes messages (`messages.deleteMessages`): from this account at once, and with `forEveryone` from the other
     /// side's too. Unsent local messages are only removed here. Returns once the server has it; `.network` means it
     /// is stored and will be sent again.
+    /// In a channel or supergroup the delete is `channels.deleteMessages`, for everyone whatever `forEveryone` says
+    /// (a channel's messages are one copy); its answer moves that channel's pts.
     public func deleteMessages(_ ids: [MessageId], forEveryone: Bool) async throws(MessageActionError) {
-        let cloud = ids.filter { $0.namespace == Namespaces.Message.cloud }.map(\.id)
-        let chunks = stride(from: 0, to: cloud.count, by: PendingMessageAction.maxIds).map {
-            Array(cloud[$0..<min($0 + PendingMessageAction.maxIds, cloud.count)])
+        let cloud = ids.filter { $0.namespace == Namespaces.Message.cloud }
+        let channels = Dictionary(grouping: cloud.filter { $0.peerId.namespace == Namespaces.Peer.cloudChannel }) {
+            $0.peerId
+        }
+        var actions = Self.chunked(cloud.filter { $0.peerId.namespace != Namespaces.Peer.cloudChannel }.map(\.id)).map {
+            PendingMessageAction.deleteMessages(ids: $0, forEveryone: forEveryone)
+        }
+        for (channel, messages) in channels.sorted(by: { $0.key.toInt64() < $1.key.toInt64() }) {
+            actions += Self.chunked(messages.map(\.id)).map {
+                .deleteChannelMessages(channelId: channel.id.rawValue, ids: $0)
+            }
         }
         let stored = try write { tx in
             try tx.deleteMessages(ids)
-            return try chunks.map {
-                try PendingMessageActionsEntry.append(
-                    .deleteMessages(ids: $0, forEveryone: forEveryone), transaction: tx)
-            }
+            return try actions.map { try PendingMessageActionsEntry.append($0, transaction: tx) }
         }
         for id in stored { try await confirmed(id) }
+    }
+
+    /// `ids` in stored actions of at most `PendingMessageAction.maxIds` each.
+    private static func chunked(_ ids: [Int32]) -> [[Int32]] {
+        stride(from: 0, to: ids.count, by: PendingMessageAction.maxIds).map {
+            Array(ids[$0..<min($0 + PendingMessageAction.maxIds, ids.count)])
+        }
     }
 
     // MARK: - Helpers

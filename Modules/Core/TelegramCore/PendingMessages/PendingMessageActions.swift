@@ -8,12 +8,15 @@ import ValueBox
 /// as Postbox operations: `SynchronizePeerReadState`, `CloudChatRemoveMessagesOperation`). They are stored in the same
 /// transaction as the local change, so a restart sends them; `MessageActionQueue` sends them in order.
 public enum PendingMessageAction: Equatable, Sendable {
-    /// `messages.readHistory` up to `maxId`.
+    /// `messages.readHistory` up to `maxId` (`channels.readHistory` in a channel or supergroup).
     case readHistory(peerId: PeerId, maxId: Int32)
     /// `messages.deleteMessages` of these cloud ids (`revoke` with `forEveryone`).
     case deleteMessages(ids: [Int32], forEveryone: Bool)
     /// `messages.readMessageContents` of these cloud ids: voice notes listened to.
     case readMessageContents(ids: [Int32])
+    /// `channels.deleteMessages` of these cloud ids in one channel or supergroup (always for everyone: a channel's
+    /// messages are one copy, core.telegram.org/method/channels.deleteMessages).
+    case deleteChannelMessages(channelId: Int64, ids: [Int32])
 
     /// At most this many ids in one stored delete (the server's limit per call is 100; longer lists are split).
     static let maxIds = 100
@@ -28,6 +31,9 @@ public enum PendingMessageAction: Equatable, Sendable {
             return [1, forEveryone ? 1 : 0] + ids.flatMap { Self.le(UInt64(UInt32(bitPattern: $0)), 4) }
         case .readMessageContents(let ids):
             return [2] + ids.flatMap { Self.le(UInt64(UInt32(bitPattern: $0)), 4) }
+        case .deleteChannelMessages(let channelId, let ids):
+            return [3] + Self.le(UInt64(bitPattern: channelId), 8)
+                + ids.flatMap { Self.le(UInt64(UInt32(bitPattern: $0)), 4) }
         }
     }
 
@@ -45,6 +51,9 @@ public enum PendingMessageAction: Equatable, Sendable {
         case 2 where (bytes.count - 1) % 4 == 0 && (bytes.count - 1) / 4 <= Self.maxIds:
             let ids = stride(from: 1, to: bytes.count, by: 4).map { Int32(bitPattern: UInt32(Self.read(bytes, $0, 4))) }
             self = .readMessageContents(ids: ids)
+        case 3 where bytes.count >= 9 && (bytes.count - 9) % 4 == 0 && (bytes.count - 9) / 4 <= Self.maxIds:
+            let ids = stride(from: 9, to: bytes.count, by: 4).map { Int32(bitPattern: UInt32(Self.read(bytes, $0, 4))) }
+            self = .deleteChannelMessages(channelId: Int64(bitPattern: Self.read(bytes, 1, 8)), ids: ids)
         default:
             return nil
         }

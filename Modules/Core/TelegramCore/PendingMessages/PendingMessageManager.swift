@@ -367,12 +367,23 @@ public final class PendingMessageManager: @unchecked Sendable {
         case .updates(let container):
             for case .updateMessageID(let value) in container.updates { serverIds[value.randomId] = value.id }
             var outgoing: [Int32] = []
-            for case .updateNewMessage(let new) in container.updates {
-                guard let candidate = StoreMessage(apiMessage: new.message, accountPeerId: accountPeerId),
+            // In a private chat or basic group the message comes as `updateNewMessage`; in a channel or supergroup as
+            // `updateNewChannelMessage` — either way its date is the server's, and the local copy takes it (the
+            // simulation found channel messages keeping the device's date, and so sorting before earlier posts
+            // wherever the server's clock runs ahead of the device's).
+            let newMessages = container.updates.compactMap { update -> Api.Message? in
+                switch update {
+                case .updateNewMessage(let new): return new.message
+                case .updateNewChannelMessage(let new): return new.message
+                default: return nil
+                }
+            }
+            for apiMessage in newMessages {
+                guard let candidate = StoreMessage(apiMessage: apiMessage, accountPeerId: accountPeerId),
                     case .id(let candidateId) = candidate.id
                 else { continue }
                 serverMessages[candidateId.id] = candidate
-                if case .message(let message) = new.message, message.out { outgoing.append(message.id) }
+                if case .message(let message) = apiMessage, message.out { outgoing.append(message.id) }
             }
             // A server that sent no `updateMessageID`: the one new outgoing message of the answer is ours.
             if serverIds.isEmpty, messages.count == 1, outgoing.count == 1, let randomId = messages[0].globallyUniqueId
