@@ -1,5 +1,5 @@
 /// What one seed does, drawn before anything runs: the accounts (each on a DC, so sign-in migrates for some) and the
-/// steps — messages between them and in their group, reads, edits, deletes, accounts going offline and coming back,
+/// steps — messages between them and in their group and supergroup, reads, edits, deletes, accounts going offline and coming back,
 /// the server restarting, pushes going bad.
 public struct SimulationWorkload: Sendable, Equatable {
     /// Each account's DC (its phone number lives there).
@@ -10,16 +10,19 @@ public struct SimulationWorkload: Sendable, Equatable {
     public let steps: [Step]
 
     /// Where a message goes: another account's private chat, the basic group of every account (made when there
-    /// are three or more), or the secret chat of a0 and a1 (made at the start).
+    /// are three or more), the supergroup of every account (a channel with its own pts, made at the start), or the
+    /// secret chat of a0 and a1 (made at the start).
     public enum Chat: Sendable, Equatable, CustomStringConvertible {
         case account(Int)
         case group
+        case supergroup
         case secret
 
         public var description: String {
             switch self {
             case .account(let index): return "a\(index)"
             case .group: return "the group"
+            case .supergroup: return "the supergroup"
             case .secret: return "the secret chat"
             }
         }
@@ -78,10 +81,12 @@ public struct SimulationWorkload: Sendable, Equatable {
         for _ in 0..<random.int(6...20) {
             let roll = random.int(0...99)
             let account = random.int(0...(count - 1))
-            // Another account, or (from three accounts on, one time in three) the group.
+            // Another account, the supergroup (one time in six) or (from three accounts on, one time in three) the
+            // group.
             var other = random.int(0...(count - 2))
             if other >= account { other += 1 }
-            let chat: Chat = count >= 3 && random.int(0...2) == 0 ? .group : .account(other)
+            let place = random.int(0...5)
+            let chat: Chat = place == 0 ? .supergroup : count >= 3 && place <= 2 ? .group : .account(other)
             switch roll {
             case 0..<32:
                 steps.append(.send(from: account, to: chat, count: random.int(1...3)))

@@ -32,9 +32,12 @@ extension SimulationWorld {
             else {
                 return "a\(index) still has unsent messages"
             }
-            if let group, (try? account.postbox.readTransactionSync { tx in try tx.getPeer(group) }) == nil {
-                return "a\(index) does not know the group"
+            for (name, peer) in [("the group", group), ("the supergroup", supergroup)] {
+                guard let peer, (try? account.postbox.readTransactionSync { tx in try tx.getPeer(peer) }) == nil
+                else { continue }
+                return "a\(index) does not know \(name)"
             }
+            if let violation = channelPtsViolation(of: index) { return violation }
         }
         // What each account holds, by tag: its own copies the server acknowledged, and what it received.
         var acknowledged: [Int: [String: String]] = [:]
@@ -172,19 +175,42 @@ extension SimulationWorld {
                 }
             }
         }
-        guard let group else { return failures }
-        let orders = accounts.indices.map { messages(of: $0, in: group).map(\.text).filter { !$0.isEmpty } }
+        if let group { failures += oneOrder(of: .group, peer: group) }
+        if let supergroup { failures += oneOrder(of: .supergroup, peer: supergroup) }
+        return failures
+    }
+
+    /// Every member holds the chat's messages in one and the same order, each sender's in the order it enqueued them.
+    private func oneOrder(of chat: SimulationWorkload.Chat, peer: PeerId) -> [String] {
+        var failures: [String] = []
+        let orders = accounts.indices.map { messages(of: $0, in: peer).map(\.text).filter { !$0.isEmpty } }
         for (member, order) in orders.enumerated() {
-            if order != orders[0] { failures.append("a\(member)'s group order \(order) is not a0's \(orders[0])") }
+            if order != orders[0] { failures.append("a\(member)'s order in \(chat) \(order) is not a0's \(orders[0])") }
             for sender in accounts.indices {
-                let expected = sent.filter { $0.from == sender && $0.to == .group && !$0.deleted }.map(\.text)
-                let held = order.filter { $0.hasPrefix("a\(sender)→g ") }
+                let expected = sent.filter { $0.from == sender && $0.to == chat && !$0.deleted }.map(\.text)
+                let held = order.filter { $0.hasPrefix("a\(sender)→\(Self.short(chat)) ") }
                 if held != expected {
-                    failures.append("a\(member) holds a\(sender)'s group messages \(held), sent \(expected)")
+                    failures.append("a\(member) holds a\(sender)'s messages in \(chat) \(held), sent \(expected)")
                 }
             }
         }
         return failures
+    }
+
+    /// The supergroup's own pts at account `index` never goes back (read at each settle: it is stored with the
+    /// updates it accounts for, `ChannelState`).
+    private func channelPtsViolation(of index: Int) -> String? {
+        guard let supergroup,
+            let pts =
+                (try? accounts[index].postbox.readTransactionSync { tx in
+                    (try tx.getPeerChatState(supergroup) as? ChannelState)?.pts
+                }) ?? nil
+        else { return nil }
+        return lock.withLock {
+            defer { lastChannelPts[index] = max(lastChannelPts[index] ?? pts, pts) }
+            guard let last = lastChannelPts[index], pts < last else { return nil }
+            return "a\(index)'s supergroup pts went back from \(last) to \(pts)"
+        }
     }
 
     /// The first time an account's pts went back, if ever.

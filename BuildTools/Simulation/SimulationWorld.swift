@@ -28,6 +28,8 @@ final class SimulationWorld: @unchecked Sendable {
     private(set) var peers: [PeerId] = []
     /// The basic group of every account, made by a0 once all have started (three accounts or more).
     private(set) var group: PeerId?
+    /// The supergroup of every account (a channel: its own pts, `channels.*` calls), made by a0 once all have started.
+    private(set) var supergroup: PeerId?
     /// The secret chat a0 asked a1 for once both had started, and a1 accepted.
     private(set) var secretChat: Int32?
     private(set) var online: [Bool] = []
@@ -49,6 +51,8 @@ final class SimulationWorld: @unchecked Sendable {
     private var watches: [any Disposable] = []
     let lock = NSLock()
     private var lastPts: [Int: Int32] = [:]
+    /// Each account's supergroup pts at the last settle (under `lock`).
+    var lastChannelPts: [Int: Int32] = [:]
     /// The first time an account's pts went back (under `lock`).
     private(set) var firstPtsViolationValue: String?
     /// Each account's chat list as its live view last showed it (compared with a fresh read at each settle).
@@ -132,6 +136,10 @@ final class SimulationWorld: @unchecked Sendable {
                 throw SimulationError.setup("the group did not reach everyone: \(missing)")
             }
         }
+        try await makeSupergroup()
+        if let missing = await settle() {
+            throw SimulationError.setup("the supergroup did not reach everyone: \(missing)")
+        }
         try await makeSecretChat()
         // Every chat's history is open from here on, as a chat screen keeps it: each must stay equal to a fresh read.
         for index in accounts.indices {
@@ -160,6 +168,18 @@ final class SimulationWorld: @unchecked Sendable {
         while try !condition() {
             guard Date() < deadline else { throw SimulationError.setup("\(what): not within the settle timeout") }
             try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// a0 makes a supergroup (`channels.createChannel` with `megagroup`) and invites every other account
+    /// (`channels.inviteToChannel`); they learn of it by push.
+    private func makeSupergroup() async throws {
+        do {
+            let made = try await accounts[0].createChannel(title: "Everyone", kind: .supergroup)
+            if accounts.count > 1 { try await accounts[0].invite(Array(peers.dropFirst()), to: made) }
+            supergroup = made
+        } catch {
+            throw SimulationError.setup("the supergroup: \(error)")
         }
     }
 
@@ -227,13 +247,13 @@ final class SimulationWorld: @unchecked Sendable {
         case .send(let from, let to, let count):
             var messages: [EnqueueMessage] = []
             for _ in 0..<count {
-                let text = "a\(from)→\(to == .group ? "g" : to.description) #\(sent.count + 1)"
+                let text = "a\(from)→\(Self.short(to)) #\(sent.count + 1)"
                 sent.append(Sent(from: from, to: to, tag: text, text: text))
                 messages.append(EnqueueMessage(text: text))
             }
             _ = try accounts[from].enqueue(messages, to: chat(to))
         case .sendFile(let from, let to, let bytes):
-            let text = "a\(from)→\(to == .group ? "g" : to.description) #\(sent.count + 1) 📎"
+            let text = "a\(from)→\(Self.short(to)) #\(sent.count + 1) 📎"
             let content = Self.fileContent(size: bytes, salt: UInt64(sent.count + 1))
             let path = root.appendingPathComponent("file-\(sent.count + 1).bin")
             try Data(content).write(to: path)
@@ -281,11 +301,21 @@ final class SimulationWorld: @unchecked Sendable {
         if case .account = chat { readTags.formUnion(incoming.map { Self.tag(of: $0.text) }) }
     }
 
+    /// How a message's text names its chat: the other account, `g` for the group, `sg` for the supergroup.
+    static func short(_ chat: SimulationWorkload.Chat) -> String {
+        switch chat {
+        case .group: return "g"
+        case .supergroup: return "sg"
+        case .account, .secret: return chat.description
+        }
+    }
+
     /// The peer of a chat as seen by the account that writes in it.
     func chat(_ chat: SimulationWorkload.Chat) -> PeerId {
         switch chat {
         case .account(let index): return peers[index]
         case .group: return group ?? peers[0]
+        case .supergroup: return supergroup ?? peers[0]
         case .secret: return SecretChatRecord.peerId(secretChat ?? 0)
         }
     }
@@ -294,7 +324,7 @@ final class SimulationWorld: @unchecked Sendable {
     /// sender, every member in the group.
     func chat(of message: Sent, at holder: Int) -> PeerId {
         switch message.to {
-        case .group, .secret: return chat(message.to)
+        case .group, .supergroup, .secret: return chat(message.to)
         case .account: return holder == message.from ? chat(message.to) : peers[message.from]
         }
     }
@@ -303,7 +333,7 @@ final class SimulationWorld: @unchecked Sendable {
     func recipients(of message: Sent) -> [Int] {
         switch message.to {
         case .account(let index): return [index]
-        case .group: return accounts.indices.filter { $0 != message.from }
+        case .group, .supergroup: return accounts.indices.filter { $0 != message.from }
         case .secret: return [1 - message.from]
         }
     }
@@ -385,11 +415,12 @@ final class SimulationWorld: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    /// Every chat `index` has with the others, named: each other account's, then the group's.
+    /// Every chat `index` has with the others, named: each other account's, then the group's, the supergroup's and the secret chat.
     func chatPeers(of index: Int) -> [(name: String, peer: PeerId)] {
         let secret = secretChat.flatMap { index <= 1 ? [("the secret chat", SecretChatRecord.peerId($0))] : nil }
         return accounts.indices.filter { $0 != index }.map { ("a\($0)", peers[$0]) }
-            + (group.map { [("the group", $0)] } ?? []) + (secret ?? [])
+            + (group.map { [("the group", $0)] } ?? []) + (supergroup.map { [("the supergroup", $0)] } ?? [])
+            + (secret ?? [])
     }
 
     /// Every message `index` holds in its chats.
