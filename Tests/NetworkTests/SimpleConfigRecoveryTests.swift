@@ -1,6 +1,8 @@
 import AccountNetworking
 import CryptoUtils
 import Foundation
+import MTProtoApi
+import MTProtoCore
 import MTProtoServer
 import MTProtoTransport
 import NIOCore
@@ -133,6 +135,55 @@ import Testing
             try await host.source("missing", group: group).fetch()
         }
         await host.stop()
+        try await group.shutdownGracefully()
+    }
+
+    @Test func ipPortSecretRulesAreAdoptedAsObfuscatedEndpointsWithTheirSecret() async throws {
+        let key = try RSAPrivateKey.generate(bits: 2048)
+        let loopback = try #require(IPv4Number.number("127.0.0.1"))
+        let secret = [UInt8](repeating: 0x5a, count: 16)
+        let padded = [0xdd] + [UInt8](repeating: 0x3c, count: 16)
+        let now = Date().timeIntervalSince1970
+        let date = Int32(now) - 10
+        let rules: [MTProto.AccessPointRule] = [
+            .accessPointRule(
+                .init(
+                    phonePrefixRules: "", dcId: 2,
+                    ips: [.ipPortSecret(.init(ipv4: loopback, port: 4443, secret: secret))])),
+            // A secret of a size no transport takes is skipped for the rule's next address.
+            .accessPointRule(
+                .init(
+                    phonePrefixRules: "", dcId: 3,
+                    ips: [
+                        .ipPortSecret(.init(ipv4: loopback, port: 4444, secret: [1, 2, 3])),
+                        .ipPort(.init(ipv4: loopback, port: 4445)),
+                    ])),
+            .accessPointRule(
+                .init(
+                    phonePrefixRules: "", dcId: 4,
+                    ips: [.ipPortSecret(.init(ipv4: loopback, port: 4446, secret: padded))])),
+        ]
+        let blob = try SimpleConfigEnvelope.seal(
+            .configSimple(.init(date: date, expires: date + 3600, rules: rules)), key: key)
+        let store = InMemoryNetworkKeyStore()
+        let template = MTProtoConnection.Endpoint(host: "127.0.0.1", port: 1, dcId: 2, framing: .intermediate)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let network = AccountNetwork(
+            datacenters: [2: template], defaultMainDc: 2, publicKeys: [key.publicKey], store: store, group: group)
+        let changed = try await network.recoverDatacenters(using: SimpleConfigSource { blob }, now: now)
+        #expect(changed == [2, 3, 4])
+        let dcs = await network.datacenters
+        #expect(dcs[2]?.port == 4443 && dcs[2]?.obfuscation == .obfuscated2(dcId: 2, secret: secret))
+        #expect(dcs[3]?.port == 4445 && dcs[3]?.obfuscation == TransportObfuscation.none)
+        #expect(dcs[4]?.port == 4446 && dcs[4]?.obfuscation == .obfuscated2(dcId: 4, secret: padded))
+        #expect(store.datacenterAddresses()?[2] == DatacenterAddress(host: "127.0.0.1", port: 4443, secret: secret))
+        // The next start knows the secret too.
+        let again = AccountNetwork(
+            datacenters: [2: template], defaultMainDc: 2, publicKeys: [key.publicKey], store: store, group: group)
+        #expect(await again.datacenters[2]?.obfuscation == .obfuscated2(dcId: 2, secret: secret))
+        #expect(await again.datacenters[4]?.obfuscation == .obfuscated2(dcId: 4, secret: padded))
+        await network.close()
+        await again.close()
         try await group.shutdownGracefully()
     }
 }

@@ -27,23 +27,26 @@ public actor AccountNetwork {
         closed.withLock { $0 = false }
     }
 
-    /// Every DC's address (from `help.getConfig`, or tg-server's ports).
-    public private(set) var datacenters: [Int32: MTProtoConnection.Endpoint]
+    /// Every DC's address (from `help.getConfig`, or tg-server's ports; a probe's winner once one ran).
+    public internal(set) var datacenters: [Int32: MTProtoConnection.Endpoint]
+    /// Every generic address known per DC, best first (`DatacenterOption.choose`): the built-in ones, then
+    /// `help.getConfig`'s. A probe walks them when the one in use does not answer.
+    public internal(set) var datacenterOptions: [Int32: [DatacenterOption]] = [:]
     public let publicKeys: [RSAPublicKey]
-    private let store: any NetworkKeyStore
+    let store: any NetworkKeyStore
     /// The loop every generic session of this account runs on (Telegram-iOS runs an `MTContext`'s sessions on one
     /// queue). Media sessions take the group's loops in turn (`group.next()`), so on a group of several threads a
     /// large transfer's encryption mostly runs beside the generic sessions, not in front of them.
-    private nonisolated let loop: any EventLoop
+    nonisolated let loop: any EventLoop
     private let group: any EventLoopGroup
     /// Another loop of the group (the same one when the group has one thread): key exchanges run there, so the
     /// exchange's Diffie–Hellman steps never stall the account's sessions.
-    private nonisolated let exchangeLoop: any EventLoop
+    nonisolated let exchangeLoop: any EventLoop
     /// Runs tasks on the loop of this account's sessions: a task that makes many calls can prefer it
     /// (`withTaskExecutorPreference(network.taskExecutor) { … }`), so that its calls and their answers never cross
     /// threads. Optional: any task may call the network.
     public nonisolated let taskExecutor: EventLoopTaskExecutor
-    private let options: DatacenterConnection.Options
+    let options: DatacenterConnection.Options
     private var connections: [ConnectionKey: Task<DatacenterConnection, any Error>] = [:]
 
     /// What a connection carries (`NetworkPurpose`).
@@ -82,6 +85,19 @@ public actor AccountNetwork {
     private let fallback: SimpleConfigSource?
     private var lastFallback: Double?
     private var exchanges: [Int32: Task<AuthKeyExchangeResult, any Error>] = [:]
+    /// Seconds a key exchange on the address in use may take before it counts as unanswered.
+    let keyExchangeTimeout: Double
+    /// Transport probing (`TransportProbe`): its bounds, or nil to go straight to the fallback.
+    let probing: TransportProbe.Limits?
+    /// The network this device is on, as the caller names it: what a probe found is remembered per network.
+    public nonisolated let networkIdentity: String
+    /// The probe running per DC: concurrent callers wait for the one.
+    var probes: [Int32: Task<MTProtoConnection.Endpoint?, Never>] = [:]
+    /// When a DC's last probe found nothing.
+    var failedProbes: [Int32: Double] = [:]
+    /// How many probes ran and how many found a way (for tests and the log).
+    public internal(set) var probeCount = 0
+    public internal(set) var probeWins = 0
     private let loggedOutValue = ValuePromise(false, ignoreRepeated: true)
     private let updatingValue = ValuePromise(false, ignoreRepeated: true)
     /// How many authorizations were imported, per DC (once each, however many requests needed it).
@@ -105,14 +121,21 @@ public actor AccountNetwork {
     public private(set) var temporaryKeysBound = 0
 
     /// A network for the account whose keys and main DC `store` keeps (`defaultMainDc` until it knows better); with
-    /// `forwardSecrecy`, sessions use temporary keys bound to the permanent ones.
+    /// `forwardSecrecy`, sessions use temporary keys bound to the permanent ones. `datacenterOptions` are further
+    /// built-in addresses per DC for a probe to try (`probing`; nil turns probing off) when the one in use does not
+    /// answer; what a probe finds is kept in the store under `networkIdentity` and tried first on the next start.
     public init(
         datacenters: [Int32: MTProtoConnection.Endpoint], defaultMainDc: Int32, publicKeys: [RSAPublicKey],
         store: any NetworkKeyStore, group: any EventLoopGroup, options: DatacenterConnection.Options = .init(),
         forwardSecrecy: ForwardSecrecy? = nil, refreshesConfiguration: Bool = false, ipv6Available: Bool = false,
-        fallback: SimpleConfigSource? = nil
+        fallback: SimpleConfigSource? = nil, datacenterOptions: [DatacenterOption] = [],
+        probing: TransportProbe.Limits? = TransportProbe.Limits(), networkIdentity: String = "default",
+        keyExchangeTimeout: Double = 30
     ) {
         self.fallback = fallback
+        self.probing = probing
+        self.networkIdentity = networkIdentity
+        self.keyExchangeTimeout = keyExchangeTimeout
         self.forwardSecrecy = forwardSecrecy
         self.refreshesConfiguration = refreshesConfiguration
         self.ipv6Available = ipv6Available
@@ -131,10 +154,23 @@ public actor AccountNetwork {
             var endpoint =
                 datacenters[dc] ?? datacenters.values.first
                 ?? MTProtoConnection.Endpoint(host: address.host, port: address.port, dcId: dc)
-            endpoint.host = address.host
-            endpoint.port = address.port
             endpoint.dcId = dc
-            self.datacenters[dc] = endpoint
+            self.datacenters[dc] = DatacenterOption(
+                dcId: dc, host: address.host, port: address.port, secret: address.secret
+            ).endpoint(from: endpoint)
+        }
+        let proxied = datacenters.values.contains { $0.proxy != nil }
+        for dc in Set(datacenterOptions.map(\.dcId)) {
+            self.datacenterOptions[dc] = DatacenterOption.choose(
+                datacenterOptions, dc: dc, media: false, ipv6Available: ipv6Available, throughProxy: proxied)
+        }
+        // What a probe found on this network before is tried first (Telegram-iOS MTContext keeps its transport
+        // scheme per datacenter across launches).
+        for (dc, endpoint) in self.datacenters {
+            if case .mtproxy = endpoint.proxy { continue }
+            if let scheme = store.transportScheme(datacenter: dc, network: networkIdentity) {
+                self.datacenters[dc] = endpoint.applying(scheme)
+            }
         }
     }
 
@@ -156,11 +192,18 @@ public actor AccountNetwork {
         let template = datacenters[mainDc] ?? datacenters.values.first
         for dc in Set(options.map(\.dcId)) {
             let base = datacenters[dc] ?? template
-            if let generic = DatacenterOption.choose(
-                options, dc: dc, media: false, ipv6Available: ipv6Available, throughProxy: proxied
-            ).first {
+            let generics = DatacenterOption.choose(
+                options, dc: dc, media: false, ipv6Available: ipv6Available, throughProxy: proxied)
+            datacenterOptions[dc] = generics
+            if let remembered = store.transportScheme(datacenter: dc, network: networkIdentity),
+                let current = datacenters[dc], current.host == remembered.host, current.port == remembered.port,
+                generics.contains(where: { $0.host == remembered.host && $0.port == remembered.port })
+            {
+                // The address a probe found on this network is still listed: it stays in use.
+                learnt[dc] = DatacenterAddress(host: remembered.host, port: remembered.port)
+            } else if let generic = generics.first {
                 if adopt(generic, base: base) { changed.insert(dc) }
-                learnt[dc] = DatacenterAddress(host: generic.host, port: generic.port)
+                learnt[dc] = DatacenterAddress(host: generic.host, port: generic.port, secret: generic.secret)
             }
             if let media = DatacenterOption.choose(
                 options, dc: dc, media: true, ipv6Available: ipv6Available, throughProxy: proxied
@@ -206,7 +249,7 @@ public actor AccountNetwork {
     }
 
     /// Forgets the connections to `dcs` (they connect again, to their new addresses, on the next call).
-    private func dropConnections(to dcs: Set<Int32>) {
+    func dropConnections(to dcs: Set<Int32>) {
         for (slot, task) in connections where dcs.contains(slot.dc) {
             connections[slot] = nil
             open.set(nil, for: slot)
@@ -241,18 +284,18 @@ public actor AccountNetwork {
         }
         var learnt: [Int32: DatacenterAddress] = [:]
         for case .accessPointRule(let rule) in config.rules where learnt[rule.dcId] == nil {
-            // Plain addresses only: an `ipPortSecret` is an obfuscated endpoint with its own secret, not adopted here.
-            for case .ipPort(let address) in rule.ips where (1...65535).contains(address.port) {
-                learnt[rule.dcId] = DatacenterAddress(host: IPv4Number.text(address.ipv4), port: Int(address.port))
-                break
-            }
+            // The rule's first usable address: a plain `ipPort`, or an `ipPortSecret` — an address reachable only
+            // with obfuscation keyed by its own secret (16 bytes, or 17 starting with 0xdd), as TDLib's
+            // td/telegram/ConfigManager.cpp adopts it.
+            learnt[rule.dcId] = rule.ips.lazy.compactMap(Self.address(of:)).first
         }
         guard !learnt.isEmpty else { throw SimpleConfigSourceError.empty }
         var changed: Set<Int32> = []
         let template = datacenters[mainDc] ?? datacenters.values.first
         for (dc, address) in learnt
         where adopt(
-            DatacenterOption(dcId: dc, host: address.host, port: address.port), base: datacenters[dc] ?? template)
+            DatacenterOption(dcId: dc, host: address.host, port: address.port, secret: address.secret),
+            base: datacenters[dc] ?? template)
         {
             changed.insert(dc)
         }
@@ -261,6 +304,21 @@ public actor AccountNetwork {
         store.setDatacenterAddresses(stored)
         dropConnections(to: changed)
         return changed
+    }
+
+    /// A `help.configSimple` address the client can use, or nil (a port out of range, a secret of the wrong size).
+    static func address(of ip: MTProto.IpPort) -> DatacenterAddress? {
+        switch ip {
+        case .ipPort(let address):
+            guard (1...65535).contains(address.port) else { return nil }
+            return DatacenterAddress(host: IPv4Number.text(address.ipv4), port: Int(address.port))
+        case .ipPortSecret(let address):
+            let secret = address.secret
+            guard (1...65535).contains(address.port),
+                secret.count == 16 || (secret.count == 17 && secret.first == 0xdd)
+            else { return nil }
+            return DatacenterAddress(host: IPv4Number.text(address.ipv4), port: Int(address.port), secret: secret)
+        }
     }
 
     /// The DC the account lives on.
@@ -456,8 +514,13 @@ public actor AccountNetwork {
         do {
             return try await openOrReuse(dc: dc, purpose: purpose)
         } catch {
-            // No answer at this DC's address: the last link of the discovery chain, at most once a minute.
-            guard let fallback, Self.isUnreachable(error),
+            guard Self.isUnreachable(error) else { throw error }
+            // No answer at this DC's address: its other addresses and transports first (`TransportProbe`).
+            if probing != nil, await probe(dc: dc) != nil {
+                return try await openOrReuse(dc: dc, purpose: purpose)
+            }
+            // Then the last link of the discovery chain, at most once a minute.
+            guard let fallback,
                 lastFallback.map({ Date().timeIntervalSince1970 - $0 >= 60 }) ?? true
             else { throw error }
             lastFallback = Date().timeIntervalSince1970
@@ -504,7 +567,9 @@ public actor AccountNetwork {
             key = try await connection(dc: dc, purpose: .generic).key
         } else {
             var permanent = store.key(datacenter: dc)
-            if permanent == nil { permanent = try await makeKey(dc: dc, endpoint: endpoint) }
+            if permanent == nil {
+                permanent = try await makeKey(dc: dc, endpoint: endpoint, timeout: keyExchangeTimeout)
+            }
             guard let permanent else { throw NetworkError.connectionClosed }
             if let secrecy = forwardSecrecy {
                 key = try await bindTemporaryKey(to: permanent, endpoint: endpoint, secrecy: secrecy)
@@ -539,7 +604,8 @@ public actor AccountNetwork {
         to permanent: AuthKeyExchangeResult, endpoint: MTProtoConnection.Endpoint, secrecy: ForwardSecrecy
     ) async throws -> AuthKeyExchangeResult {
         let exchange = try await MTProtoConnection.connect(
-            to: endpoint, publicKeys: publicKeys, group: exchangeLoop, temporaryKeyLifetime: secrecy.lifetime)
+            to: endpoint, publicKeys: publicKeys, group: exchangeLoop, temporaryKeyLifetime: secrecy.lifetime,
+            keyExchangeTimeout: keyExchangeTimeout, connectTimeout: options.connectTimeout)
         defer { Task { await exchange.close() } }
         let expiresAt = Int32(
             clamping: Int64(exchange.key.expiresAt ?? Date().timeIntervalSince1970 + Double(secrecy.lifetime)))
@@ -555,12 +621,17 @@ public actor AccountNetwork {
     }
 
     /// One exchange at a time per DC: callers that need the same DC's key wait for the one running.
-    private func makeKey(dc: Int32, endpoint: MTProtoConnection.Endpoint) async throws -> AuthKeyExchangeResult {
+    func makeKey(
+        dc: Int32, endpoint: MTProtoConnection.Endpoint, timeout: Double, connectTimeout: Double? = nil
+    ) async throws -> AuthKeyExchangeResult {
         if let running = exchanges[dc] { return try await running.value }
         let publicKeys = self.publicKeys
         let group = exchangeLoop
+        let connectTimeout = connectTimeout ?? options.connectTimeout
         let task = Task { () throws -> AuthKeyExchangeResult in
-            let exchange = try await MTProtoConnection.connect(to: endpoint, publicKeys: publicKeys, group: group)
+            let exchange = try await MTProtoConnection.connect(
+                to: endpoint, publicKeys: publicKeys, group: group, keyExchangeTimeout: timeout,
+                connectTimeout: connectTimeout)
             await exchange.close()
             return exchange.key
         }

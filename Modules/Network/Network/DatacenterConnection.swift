@@ -36,6 +36,8 @@ public final class DatacenterConnection: @unchecked Sendable {
         /// Over HTTP, the `http_wait` each long poll carries (milliseconds): answer at once when something is ready,
         /// hold at most 25 s — the server caps this with its own limit.
         public var httpWait = ClientSession.HTTPWait(maxDelay: 0, waitAfter: 0, maxWait: 25_000)
+        /// Seconds a socket's TCP connect (and a SOCKS5 proxy's handshake) may take.
+        public var connectTimeout: Double = 10
 
         public init() {}
     }
@@ -356,7 +358,8 @@ public final class DatacenterConnection: @unchecked Sendable {
         let route = endpoint.route
         return try await TransportClient.connect(
             host: route.host, port: route.port, framing: route.framing, obfuscation: route.obfuscation,
-            http: route.http, httpSessionPolls: true, proxy: route.socks5, group: loop
+            http: route.http, httpSessionPolls: true, proxy: route.socks5, group: loop,
+            connectTimeout: .nanoseconds(Int64(max(0.001, options.connectTimeout) * 1e9))
         ) { [weak self] channel in
             // The channel's initializer runs on its loop, which is the connection's.
             loop.preconditionInEventLoop()

@@ -31,6 +31,8 @@ public final class FileNetworkKeyStore: NetworkKeyStore, @unchecked Sendable, Cu
         var mainDc: Int32?
         var keys: [String: Key] = [:]
         var addresses: [String: DatacenterAddress]?
+        /// Per network identity, per DC: how a probe reached it (absent in files written before probing).
+        var transports: [String: [String: TransportScheme]]?
     }
 
     public let path: String
@@ -94,6 +96,18 @@ public final class FileNetworkKeyStore: NetworkKeyStore, @unchecked Sendable, Cu
 
     public func setDatacenterAddresses(_ addresses: [Int32: DatacenterAddress]) {
         update { $0.addresses = Dictionary(uniqueKeysWithValues: addresses.map { (String($0.key), $0.value) }) }
+    }
+
+    public func transportScheme(datacenter dc: Int32, network: String) -> TransportScheme? {
+        lock.withLock { contents.transports?[network]?[String(dc)] }
+    }
+
+    public func setTransportScheme(_ scheme: TransportScheme?, datacenter dc: Int32, network: String) {
+        update { contents in
+            var transports = contents.transports ?? [:]
+            transports[network, default: [:]][String(dc)] = scheme
+            contents.transports = transports
+        }
     }
 
     /// Changes the contents and writes the whole file again (a failed write keeps the old file; the change stays in

@@ -96,18 +96,19 @@ public final class MTProtoConnection: @unchecked Sendable {
     /// `temporaryKeyLifetime` (seconds) the new key is a temporary one (core.telegram.org "Perfect Forward Secrecy"),
     /// to be bound to a permanent key with `bindTemporaryKey(to:expiresAt:)`. An exchange that yields no key within
     /// `keyExchangeTimeout` seconds fails with `NetworkError.timedOut`, and so does a call with no answer within
-    /// `answerTimeout` seconds.
+    /// `answerTimeout` seconds; the TCP connect (and a SOCKS5 proxy's handshake) gets `connectTimeout` seconds.
     public static func connect(
         to endpoint: Endpoint, publicKeys: [RSAPublicKey], savedKey: AuthKeyExchangeResult? = nil,
         group: any EventLoopGroup, info: ClientInfo = ClientInfo(), temporaryKeyLifetime: Int32? = nil,
-        keyExchangeTimeout: Double = 30, answerTimeout: Double = 60,
+        keyExchangeTimeout: Double = 30, answerTimeout: Double = 60, connectTimeout: Double = 10,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) async throws -> MTProtoConnection {
         let updates = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(10_000))
         let route = endpoint.route
         let channel = try await TransportClient.connect(
             host: route.host, port: route.port, framing: route.framing, obfuscation: route.obfuscation,
-            http: route.http, proxy: route.socks5, group: group
+            http: route.http, proxy: route.socks5, group: group,
+            connectTimeout: .nanoseconds(Int64(max(0.001, connectTimeout) * 1e9))
         ) { _ in
             [
                 ClientConnectionHandler(

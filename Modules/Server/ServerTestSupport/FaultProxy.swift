@@ -4,7 +4,10 @@ import NIOPosix
 
 /// A TCP proxy on 127.0.0.1 between a client and a server that misbehaves on purpose: it drops connections after a
 /// random number of bytes, splits what it forwards into single bytes, stalls a connection (keeps it open and
-/// forwards nothing more), or black-holes one (accepts and swallows everything).
+/// forwards nothing more), black-holes one (accepts and swallows everything), resets a connection when the server
+/// first answers (the client's handshake dies with a TCP RST), or filters like a censor's DPI box: a connection
+/// whose first packet looks like a blocked kind (`FirstPacket`: TLS, plain MTProto, HTTP, anything else) is
+/// black-holed.
 public final class FaultProxy: @unchecked Sendable {
     /// How the proxy misbehaves.
     public enum Mode: Sendable, Equatable {
@@ -20,6 +23,44 @@ public final class FaultProxy: @unchecked Sendable {
         case stall(maximumBytes: Int)
         /// The first `count` connections are accepted and swallow everything; later ones pass.
         case blackhole(count: Int)
+        /// The client's bytes go through, but when the server first answers, the client's connection is reset (RST,
+        /// `SO_LINGER` 0) instead: every handshake dies half way.
+        case resetOnFirstAnswer
+        /// A connection whose first packet is of a kind in `blocking` is black-holed (swallowed, the server's side
+        /// closed); the others pass.
+        case filter(blocking: Set<FirstPacket>)
+    }
+
+    /// What a connection's first packet looks like to a filter that reads only its first bytes.
+    public enum FirstPacket: Sendable, Hashable, CaseIterable {
+        /// A TLS handshake record (`16 03 0x`): a TLS ClientHello, or MTProxy's fake-TLS one.
+        case tls
+        /// MTProto's plain TCP transports: the abridged (`ef`), intermediate (`eeeeeeee`) or padded intermediate
+        /// (`dddddddd`) tag, or a full-framing packet (a length divisible by 4, then sequence number 0).
+        case plainMTProto
+        /// An HTTP request (`POST `, `GET `, `HEAD `): MTProto over HTTP among them.
+        case http
+        /// Anything else: obfuscated2's random-looking 64-byte header, for one.
+        case other
+
+        /// The kind of a packet that starts with `bytes`.
+        public static func classify(_ bytes: [UInt8]) -> FirstPacket {
+            if bytes.count >= 3, bytes[0] == 0x16, bytes[1] == 0x03, bytes[2] <= 0x04 { return .tls }
+            for method in ["POST ", "GET ", "HEAD "] where bytes.starts(with: Array(method.utf8)) { return .http }
+            if bytes.first == 0xef { return .plainMTProto }
+            if bytes.count >= 4, bytes[0] == bytes[1], bytes[1] == bytes[2], bytes[2] == bytes[3],
+                bytes[0] == 0xee || bytes[0] == 0xdd
+            {
+                return .plainMTProto
+            }
+            if bytes.count >= 8 {
+                let length = Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16 | Int(bytes[3]) << 24
+                if length >= 12, length % 4 == 0, length <= 1 << 24, bytes[4..<8].allSatisfy({ $0 == 0 }) {
+                    return .plainMTProto
+                }
+            }
+            return .other
+        }
     }
 
     public let port: Int
@@ -30,8 +71,13 @@ public final class FaultProxy: @unchecked Sendable {
     private var connectionCount = 0
     /// Stall mode: the last connection planned to stall did stall, so the next one passes.
     private var passNext = false
-    /// Connections the proxy cut or stalled on purpose.
+    /// Connections the proxy cut, stalled, reset or black-holed on purpose.
     public private(set) var faults = 0
+    /// Connections accepted so far.
+    public var connections: Int { lock.withLock { connectionCount } }
+    /// The connections whose first packet was of each kind (`filter` mode only).
+    public var firstPackets: [FirstPacket: Int] { lock.withLock { seen } }
+    private var seen: [FirstPacket: Int] = [:]
 
     public init(upstreamPort: Int, mode: Mode, seed: UInt64, group: any EventLoopGroup) async throws {
         self.mode = mode
@@ -76,10 +122,14 @@ public final class FaultProxy: @unchecked Sendable {
             }
             return pass ? .init() : .init(stallAfter: 150 + Int(nextRandom() % UInt64(max(1, maximum - 150))))
         case .blackhole(let count): return .init(blackhole: number <= count)
+        case .resetOnFirstAnswer: return .init(resetOnFirstAnswer: true)
+        case .filter(let blocking): return .init(blocking: blocking)
         }
     }
 
     func countFault() { lock.withLock { faults += 1 } }
+
+    func countFirstPacket(_ kind: FirstPacket) { lock.withLock { seen[kind, default: 0] += 1 } }
 
     /// A connection stalled: the next one passes.
     func countStall() {
@@ -116,6 +166,8 @@ private struct ConnectionPlan {
     var trickle = false
     var stallAfter: Int?
     var blackhole = false
+    var resetOnFirstAnswer = false
+    var blocking: Set<FaultProxy.FirstPacket>?
 }
 
 /// Shared by the two directions of one proxied connection (both on the same event loop).
@@ -124,6 +176,8 @@ private final class ConnectionState: @unchecked Sendable {
     let proxy: FaultProxy
     var bytesTowardsServer = 0
     var stalled = false
+    /// A connection the filter black-holed: nothing more goes either way.
+    var filtered = false
 
     init(plan: ConnectionPlan, proxy: FaultProxy) {
         self.plan = plan
@@ -144,7 +198,30 @@ private final class Relay: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        guard let partner, !state.stalled else { return }
+        guard let partner, !state.stalled, !state.filtered else { return }
+        if towardsServer, state.bytesTowardsServer == 0, let blocking = state.plan.blocking {
+            let kind = FaultProxy.FirstPacket.classify(Array(buffer.readableBytesView.prefix(16)))
+            state.proxy.countFirstPacket(kind)
+            if blocking.contains(kind) {
+                // Black-holed: the client's socket stays open and hears nothing; the server never sees a byte.
+                state.filtered = true
+                state.proxy.countFault()
+                partner.close(promise: nil)
+                return
+            }
+        }
+        if !towardsServer, state.plan.resetOnFirstAnswer {
+            // The server's first answer never arrives: the client's connection is reset instead.
+            state.proxy.countFault()
+            state.stalled = true
+            let client = partner
+            let reset: EventLoopFuture<Void> =
+                (client as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                ?? client.eventLoop.makeSucceededVoidFuture()
+            reset.whenComplete { _ in client.close(promise: nil) }
+            context.close(promise: nil)
+            return
+        }
         if towardsServer {
             state.bytesTowardsServer += buffer.readableBytes
             if let limit = state.plan.dropAfter, state.bytesTowardsServer > limit {
@@ -170,6 +247,8 @@ private final class Relay: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        // A filtered connection's client side stays open (a black hole) when the server's side is closed.
+        if state.filtered, !towardsServer { return }
         partner?.close(promise: nil)
     }
 

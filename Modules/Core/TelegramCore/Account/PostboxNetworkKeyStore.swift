@@ -4,7 +4,7 @@ public import MTProtoCore
 public import Network
 public import Postbox
 
-/// The account's network keys, main DC and DC addresses in its Postbox keychain (Telegram-iOS keeps MtProtoKit's
+/// The account's network keys, main DC, DC addresses and probed transport schemes in its Postbox keychain (Telegram-iOS keeps MtProtoKit's
 /// keychain in the account's Postbox the same way), so they are encrypted at rest with the rest of the account.
 public final class PostboxNetworkKeyStore: NetworkKeyStore, @unchecked Sendable {
     private let postbox: Postbox
@@ -62,6 +62,27 @@ public final class PostboxNetworkKeyStore: NetworkKeyStore, @unchecked Sendable 
         let table = Dictionary(uniqueKeysWithValues: addresses.map { (String($0.key), $0.value) })
         guard let data = try? JSONEncoder().encode(table) else { return }
         write(Self.addressesKey, Array(data))
+    }
+
+    /// One keychain entry per network identity: a JSON table of DC id → scheme.
+    private static func schemesKey(_ network: String) -> String { "network.transport.\(network)" }
+
+    public func transportScheme(datacenter dc: Int32, network: String) -> TransportScheme? {
+        schemes(network)[String(dc)]
+    }
+
+    public func setTransportScheme(_ scheme: TransportScheme?, datacenter dc: Int32, network: String) {
+        var table = schemes(network)
+        table[String(dc)] = scheme
+        guard let data = try? JSONEncoder().encode(table) else { return }
+        write(Self.schemesKey(network), Array(data))
+    }
+
+    private func schemes(_ network: String) -> [String: TransportScheme] {
+        guard let bytes = read(Self.schemesKey(network)),
+            let table = try? JSONDecoder().decode([String: TransportScheme].self, from: Data(bytes))
+        else { return [:] }
+        return table
     }
 
     private func read(_ key: String) -> [UInt8]? {
