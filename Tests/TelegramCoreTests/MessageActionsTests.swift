@@ -92,6 +92,34 @@ import Testing
         try await world.close([ann, ben])
     }
 
+    /// A read and a delete move the account's pts but not its date: the state's date stays the server's, even with the
+    /// server's clock two hours behind the device's (the queue once stamped them with the device's clock, and the
+    /// state's date, which `getDifference` sends, ran ahead of the server's).
+    @Test func aReadAndADeleteLeaveTheStatesDateTheServers() async throws {
+        let world = try await AccountIntegrationTests.World(serverClock: { Date().timeIntervalSince1970 - 7_200 })
+        let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622631", name: "Ann")
+        let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622632", name: "Ben")
+        _ = try await AccountIntegrationTests.introduce(phone: "9996622632", name: "Ben", to: ann)
+        ann.start()
+        ben.start()
+        try await AccountIntegrationTests.wait("both states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        try ann.enqueue(["one", "two"].map { EnqueueMessage(text: $0) }, to: ben.peerId)
+        try await AccountIntegrationTests.wait("Ben has both") { try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).count == 2 }
+        let ids = try AccountIntegrationTests.storedMessages(ben, with: ann.peerId).map(\.id).sorted { $0.id < $1.id }
+        func state(_ account: Account) throws -> (pts: Int32, date: Int32)? {
+            try account.postbox.readTransactionSync { tx in
+                ((try tx.getState() as? AuthorizedAccountState)?.state).map { ($0.pts, $0.date) }
+            }
+        }
+        let before = try #require(try state(ben))
+        try await ben.markRead(peerId: ann.peerId, upTo: ids[1].id)
+        try await ben.deleteMessages([ids[0]], forEveryone: false)
+        try await AccountIntegrationTests.wait("Ben's pts moved by the read and the delete") { try state(ben)?.pts == before.pts + 2 }
+        let after = try #require(try state(ben))
+        #expect(Double(after.date) < Date().timeIntervalSince1970 - 3_600, "the server's date, not the device's: \(after.date)")
+        try await world.close([ann, ben])
+    }
+
     /// Ben reads and deletes while his account is stopped: both show in his Postbox at once and are stored; a new account
     /// manager over the same folder opens the account, and the queue sends them in order, so Ann sees the read mark and
     /// loses the message.

@@ -139,7 +139,11 @@ public final class MessageActionQueue: @unchecked Sendable {
     /// One action's call, and its pts handed to the state manager.
     private func perform(_ action: PendingMessageAction) async -> Result<Void, MessageActionError> {
         do {
-            let date = Int32(Date().timeIntervalSince1970)
+            // The update a call's `affectedMessages` stands for carries no date of the server's: 0 leaves the state's
+            // date as the server last gave it (Telegram-iOS hands on only the pts, `addUpdateGroups([.updatePts])`).
+            // The device's clock here once moved the state's date wherever that clock was, and `getDifference` then
+            // asked from a date the server had not reached.
+            let date: Int32 = 0
             switch action {
             case .readHistory(let peerId, let maxId) where peerId.namespace == Namespaces.Peer.cloudChannel:
                 // A channel's read mark is not in the common pts (core.telegram.org/method/channels.readHistory).
