@@ -30,12 +30,14 @@ public enum Simulation {
         var trace = [
             "seed \(seed): \(workload.datacenters.count) accounts on DCs "
                 + "\(workload.datacenters.map(String.init).joined(separator: ",")), the server's clock "
-                + "\(Int(workload.serverClockSkew / 3600)) h off"
+                + "\(Int(workload.serverClockSkew / 3600)) h off, the devices' "
+                + workload.deviceClockSkews.map { "\(Int($0 / 60)) min" }.joined(separator: ",")
         ]
         var failures: [String] = []
         do {
             let world = try await SimulationWorld(
-                seed: seed, datacenters: workload.datacenters, serverClockSkew: workload.serverClockSkew)
+                seed: seed, datacenters: workload.datacenters, serverClockSkew: workload.serverClockSkew,
+                deviceClockSkews: workload.deviceClockSkews)
             defer { world.remove() }
             trace.append("signed up, introduced, started")
             for (index, step) in workload.steps.enumerated() {

@@ -7,6 +7,9 @@ public struct SimulationWorkload: Sendable, Equatable {
     /// How far the server's clock is from the clients' (whole hours, −48…+48): dates the server gives are that far
     /// from what the clients' own clocks say.
     public let serverClockSkew: Double
+    /// How far each account's device clock is from true time (whole minutes, −180…+180): what it dates before the
+    /// server has (a message waiting to be sent, a secret chat's timers) is that far off.
+    public let deviceClockSkews: [Double]
     public let steps: [Step]
 
     /// Where a message goes: another account's private chat, the basic group of every account (made when there
@@ -115,5 +118,7 @@ public struct SimulationWorkload: Sendable, Equatable {
             }
         }
         self.steps = steps
+        // Drawn last, so every seed's accounts and steps are what they were before devices' clocks were skewed.
+        deviceClockSkews = (0..<count).map { _ in Double(random.int(-180...180) * 60) }
     }
 }

@@ -161,6 +161,15 @@ extension SimulationWorld {
                 if outgoing != expected { failures.append("a\(a)'s copies to a\(b): \(outgoing), sent \(expected)") }
                 let incoming = messages(of: b, in: peers[a]).filter { $0.flags.contains(.incoming) }.map(\.text)
                 if incoming != expected { failures.append("a\(b) received from a\(a): \(incoming), sent \(expected)") }
+                // Both sides list the chat in one order: every message carries the server's date on both sides,
+                // whatever each device's clock says.
+                if a < b {
+                    let mine = messages(of: a, in: peers[b]).map(\.text).filter { !$0.isEmpty }
+                    let theirs = messages(of: b, in: peers[a]).map(\.text).filter { !$0.isEmpty }
+                    if mine != theirs {
+                        failures.append("a\(a) lists its chat with a\(b) as \(mine), a\(b) as \(theirs)")
+                    }
+                }
             }
         }
         if let secretChat {
@@ -173,6 +182,28 @@ extension SimulationWorld {
                 if incoming != expected {
                     failures.append("a\(1 - a) decrypted from a\(a): \(incoming), sent \(expected)")
                 }
+            }
+            // Both sides date every message by the server (a sent one by `sentEncryptedMessage`, a received one by
+            // its `encryptedMessage`), so they agree on the order of messages of different seconds; within one second
+            // each side lists its own first (outgoing and incoming secret messages are in different namespaces, as in
+            // Telegram-iOS), so a second's messages are compared as a set.
+            let orders = (0...1).map { messages(of: $0, in: peer).filter { !$0.text.isEmpty } }
+            let bySecond = { (list: [Message]) -> [[String]] in
+                var seconds: [[String]] = []
+                var last: Int32?
+                for message in list {
+                    if message.timestamp != last { seconds.append([]) }
+                    seconds[seconds.count - 1].append(message.text)
+                    last = message.timestamp
+                }
+                return seconds.map { $0.sorted() }
+            }
+            if bySecond(orders[0]) != bySecond(orders[1]) {
+                // Each with its date, relative to the first's: an order is wrong because a date is.
+                let shown = { (list: [Message]) in
+                    list.map { "\($0.text) @\($0.timestamp - (list.first?.timestamp ?? 0))" }
+                }
+                failures.append("a0 lists the secret chat as \(shown(orders[0])), a1 as \(shown(orders[1]))")
             }
         }
         if let group { failures += oneOrder(of: .group, peer: group) }

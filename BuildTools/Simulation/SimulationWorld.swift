@@ -20,7 +20,8 @@ final class SimulationWorld: @unchecked Sendable {
     /// The server's time: the clients' clock plus the seed's skew and every jump so far.
     private let serverClock: ServerClock
     private let root: URL
-    private let manager: AccountManager
+    /// One account manager per account, each with its device's clock.
+    private var managers: [AccountManager] = []
     private let faultsByNetwork: LockedFaults
     private(set) var accounts: [Account] = []
     private(set) var faults: [NetworkFaults] = []
@@ -78,7 +79,9 @@ final class SimulationWorld: @unchecked Sendable {
 
     /// Signs up an account per DC in `datacenters` (through PHONE_MIGRATE where the number lives off DC 2), lets
     /// every account know every other, and starts them.
-    init(seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0) async throws {
+    init(
+        seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0, deviceClockSkews: [Double] = []
+    ) async throws {
         let serverClock = ServerClock(offset: serverClockSkew)
         self.serverClock = serverClock
         let root = Simulation.scratchDirectory.appendingPathComponent("simulation-\(seed)-\(UUID().uuidString)")
@@ -101,12 +104,15 @@ final class SimulationWorld: @unchecked Sendable {
             box.faults = faultsByNetwork.make(for: ObjectIdentifier(network))
             return network
         }
-        manager = try AccountManager(
-            rootPath: root.path, environment: environment, stateConfiguration: .init(gapWait: 0.05))
         let random = SimulationRandom(seed: seed)
         for (index, dc) in datacenters.enumerated() {
+            let skew = index < deviceClockSkews.count ? deviceClockSkews[index] : 0
+            managers.append(
+                try AccountManager(
+                    rootPath: root.appendingPathComponent("a\(index)").path, environment: environment,
+                    stateConfiguration: .init(gapWait: 0.05), clock: { Date().timeIntervalSince1970 + skew }))
             let phone = "99966\(dc)\(String(format: "%04d", index + 1))"
-            let account = try await signUp(phone: phone, name: "A\(index)")
+            let account = try await signUp(phone: phone, name: "A\(index)", with: managers[index])
             guard let accountFaults = faultsByNetwork.faults(of: account.network) else {
                 throw SimulationError.setup("no faults")
             }
@@ -437,7 +443,7 @@ final class SimulationWorld: @unchecked Sendable {
         return messages.sorted { $0.index < $1.index }
     }
 
-    private func signUp(phone: String, name: String) async throws -> Account {
+    private func signUp(phone: String, name: String, with manager: AccountManager) async throws -> Account {
         let unauthorized = try manager.addUnauthorizedAccount()
         let authorization = manager.authorization(unauthorized)
         _ = try await authorization.sendCode(phoneNumber: phone).get()

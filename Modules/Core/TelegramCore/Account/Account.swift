@@ -27,15 +27,21 @@ public final class Account: @unchecked Sendable {
     /// Secret chats: key exchange, the end-to-end session of each chat, its outbox.
     public let secretChats: SecretChatManager
     /// Who is typing where, from the update stream (in memory only).
-    public let activities = PeerActivities()
+    public let activities: PeerActivities
+    /// The device's clock (seconds since 1970): the dates this account gives what it makes before the server has
+    /// dated it (a message waiting to be sent, a draft, a secret chat's timers). Tests and the simulation skew it.
+    public let clock: @Sendable () -> Double
     private let updatesDisposable = MetaDisposable()
     private let activitiesDisposable = MetaDisposable()
 
     init(
         id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: any AccountNetworking,
-        stateConfiguration: UpdateSequencer.Configuration
+        stateConfiguration: UpdateSequencer.Configuration,
+        clock: @escaping @Sendable () -> Double = AccountManager.deviceClock
     ) {
         self.id = id
+        self.clock = clock
+        activities = PeerActivities(clock: clock)
         self.peerId = peerId
         self.basePath = basePath
         self.postbox = postbox
@@ -46,7 +52,7 @@ public final class Account: @unchecked Sendable {
         self.chatList = chatList
         let secretChats = SecretChatManager(
             accountPeerId: peerId, postbox: postbox, network: network,
-            rekeyPolicy: stateConfiguration.secretChatRekeyPolicy)
+            rekeyPolicy: stateConfiguration.secretChatRekeyPolicy, clock: { Int32(clamping: Int64(clock())) })
         self.secretChats = secretChats
         stateManager = AccountStateManager(
             accountPeerId: peerId, postbox: postbox,
@@ -98,7 +104,7 @@ public final class Account: @unchecked Sendable {
     /// send a message, and the server's copy replace the local id, before the caller's next read.
     public func enqueueTracked(_ messages: [EnqueueMessage], to peerId: PeerId) throws -> [EnqueuedMessage] {
         let accountPeerId = self.peerId
-        let now = Int32(Date().timeIntervalSince1970)
+        let now = Int32(clamping: Int64(clock()))
         return try postbox.transactionSync { tx in
             let ids = try enqueueMessages(
                 transaction: tx, accountPeerId: accountPeerId, peerId: peerId, messages: messages, now: now)

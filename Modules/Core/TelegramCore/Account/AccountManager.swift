@@ -56,6 +56,10 @@ public final class AccountManager: @unchecked Sendable {
     public let rootPath: String
     public let environment: NetworkEnvironment
     public let stateConfiguration: UpdateSequencer.Configuration
+    /// The device's clock every account opened here dates its own things by (`Account.clock`).
+    public let clock: @Sendable () -> Double
+    /// The wall clock, seconds since 1970: the default `clock`.
+    public static let deviceClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
     private let lock = NSLock()
     private var metadata: Metadata
     private var open: [AccountRecordId: OpenContext] = [:]
@@ -66,9 +70,11 @@ public final class AccountManager: @unchecked Sendable {
 
     /// The manager of the accounts under `rootPath` (created if missing).
     public init(
-        rootPath: String, environment: NetworkEnvironment, stateConfiguration: UpdateSequencer.Configuration = .init()
+        rootPath: String, environment: NetworkEnvironment, stateConfiguration: UpdateSequencer.Configuration = .init(),
+        clock: @escaping @Sendable () -> Double = AccountManager.deviceClock
     ) throws(Failure) {
         registerTelegramCoreTypes()
+        self.clock = clock
         self.rootPath = rootPath
         self.environment = environment
         self.stateConfiguration = stateConfiguration
@@ -171,7 +177,7 @@ public final class AccountManager: @unchecked Sendable {
         let account = Account(
             id: id, peerId: .user(userId), basePath: accountPath(id), postbox: context.postbox,
             network: context.network,
-            stateConfiguration: stateConfiguration)
+            stateConfiguration: stateConfiguration, clock: clock)
         return lock.withLock {
             if let raced = accounts[id] { return raced }
             accounts[id] = account

@@ -23,7 +23,7 @@ extension Account {
             ? nil
             : SynchronizeableChatInputState(
                 text: text, entities: entities, replyToMessageId: replyTo,
-                timestamp: Int32(Date().timeIntervalSince1970))
+                timestamp: Int32(clamping: Int64(clock())))
         do {
             try postbox.transactionSync { tx in try ChatInputStates.set(state, for: peerId, transaction: tx) }
         } catch {

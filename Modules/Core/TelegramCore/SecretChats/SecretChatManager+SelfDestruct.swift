@@ -56,7 +56,9 @@ extension SecretChatManager {
                 })) ?? nil
         else { return }
         let task = Task.detached { [weak self] in
-            let wait = Double(deadline) - Date().timeIntervalSince1970
+            // On the manager's own clock, which dated the deadline (a device clock set hours off must not make the
+            // wait hours long).
+            guard let wait = self.map({ Double(deadline - $0.clock()) }) else { return }
             if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
             guard !Task.isCancelled, let self else { return }
             self.expire()
