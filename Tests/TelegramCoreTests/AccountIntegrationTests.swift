@@ -45,7 +45,8 @@ import Testing
             flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false,
             pushDirectory: URL? = nil, restartable: Bool = false, transport: Transport = .loopback,
             serverClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-            channelDifferenceGap: Int64? = nil
+            channelDifferenceGap: Int64? = nil,
+            deviceClock: @escaping @Sendable () -> Double = AccountManager.deviceClock
         ) async throws {
             let configuration = UpdateSequencer.Configuration(
                 gapWait: gapWait, differenceTotalLimit: differenceTotalLimit)
@@ -63,7 +64,8 @@ import Testing
                     datacenters: [:], defaultMainDc: 2, publicKeys: [], group: MultiThreadedEventLoopGroup.singleton)
                 environment.customNetwork = { store in server.network(store: store) }
                 manager = try AccountManager(
-                    rootPath: root.path, environment: environment, stateConfiguration: configuration)
+                    rootPath: root.path, environment: environment, stateConfiguration: configuration,
+                    clock: deviceClock)
             } else {
                 let server = try await BackendServer(
                     flood: flood, stickerSet: stickerSet, pushDirectory: pushDirectory, restartable: restartable,

@@ -144,6 +144,33 @@ import Testing
         try await world.close([ann, benNow])
     }
 
+    /// With both devices' clocks two hours ahead, a message with a 2 s TTL still disappears about 2 s after Ben reads
+    /// it: the timers are dated and waited on the same (device) clock (the wait once used the wall clock, and a
+    /// device set hours ahead waited hours).
+    @Test func aTTLRunsOnTheDevicesClockWhereverItIsSet() async throws {
+        let world = try await Support.World(deviceClock: { Date().timeIntervalSince1970 + 7_200 })
+        let ann = try await Support.signUp(world, phone: "9996632013", name: "Ann")
+        let ben = try await Support.signUp(world, phone: "9996632014", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        guard case .inputPeerUser(let benUser) = try await Support.introduce(phone: "9996632014", name: "Ben", to: ann) else {
+            throw CancellationError()
+        }
+        let chatId = try await ann.secretChats.request(userId: benUser.userId, accessHash: benUser.accessHash)
+        try await Support.wait("Ben has the request") { try ben.secretChats.record(chatId: chatId) != nil }
+        try await ben.secretChats.accept(chatId: chatId)
+        try await Support.wait("Ann's chat is active") { try ann.secretChats.record(chatId: chatId)?.session != nil }
+        try await ann.secretChats.setMessageTTL(2, chatId: chatId)
+        try await ann.secretChats.send(text: "vanishes in 2 s", chatId: chatId)
+        try await Support.wait("Ben has it") { try Self.texts(ben, chatId: chatId, incoming: true) == ["vanishes in 2 s"] }
+        let readAt = Date()
+        try await ben.secretChats.markRead(chatId: chatId)
+        try await Support.wait("gone at Ben's", timeout: 10) { try Self.texts(ben, chatId: chatId, incoming: true).isEmpty }
+        #expect(Date().timeIntervalSince(readAt) >= 1.9, "not before its time")
+        try await world.close([ann, ben])
+    }
+
     /// A file each way: encrypted with its own key and IV, uploaded in parts, announced with its fingerprint, and
     /// downloaded and decrypted by the other side to the same bytes. The relay stores only ciphertext.
     @Test func aFileGoesEachWay() async throws {
