@@ -68,9 +68,9 @@ extension ServerBackend {
         guard call.id.count == call.randomId.count, (1...100).contains(call.id.count) else {
             throw APIError.badRequest("RANDOM_ID_INVALID")
         }
-        let messages =
+        let messages = Self.regrouped(
             Self.isChannel(call.fromPeer)
-            ? try forwardedFromChannel(call, caller: caller) : try forwardedFromBox(call, caller: caller)
+                ? try forwardedFromChannel(call, caller: caller) : try forwardedFromBox(call, caller: caller))
         guard !messages.isEmpty else { throw APIError.messageIdInvalid }
         if Self.isChannel(call.toPeer) { return try sendToChannel(messages, peer: call.toPeer, caller: caller) }
         return try sentUpdates(
@@ -99,6 +99,20 @@ extension ServerBackend {
                 call, randomId: randomId, text: original.text, entities: Self.decodeEntities(original.entities),
                 media: original.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: original.mediaKind,
                 groupedId: original.groupedId, header: header)
+        }
+    }
+
+    /// The forwarded copies of an album are an album of their own: each original `grouped_id` becomes one new id for
+    /// this forward (core.telegram.org/api/files "Albums": the copies of one album share a grouped_id that is not the
+    /// original's — forwarding the same album twice into a chat must not make one album of twenty).
+    static func regrouped(_ messages: [Outgoing], newId: () -> Int64 = { ServerBackend.randomId() }) -> [Outgoing] {
+        var groups: [Int64: Int64] = [:]
+        return messages.map { message in
+            guard let original = message.groupedId else { return message }
+            var copy = message
+            if groups[original] == nil { groups[original] = newId() }
+            copy.groupedId = groups[original]
+            return copy
         }
     }
 
