@@ -52,6 +52,23 @@ import Testing
         try await backend.close()
     }
 
+    /// A closed network probes nothing: a call after `close` fails at once as `connectionClosed` — which reads as
+    /// "unreachable" — without walking the DC's candidates (a `tg` command's network, closed at exit while a call was
+    /// failing, once probed on an event loop group that was being shut down, and the process trapped).
+    @Test func aClosedNetworkDoesNotProbe() async throws {
+        let backend = try await BackendServer()
+        let real = try #require(backend.endpoints[2]).port
+        let network = AccountNetwork(
+            datacenters: [2: Self.endpoint(real)], defaultMainDc: 2, publicKeys: backend.publicKeys,
+            store: InMemoryNetworkKeyStore(), group: backend.group,
+            datacenterOptions: [DatacenterOption(dcId: 2, host: "127.0.0.1", port: real)], probing: Self.limits)
+        #expect(try await Self.nearestDc(network) == 2)
+        await network.close()
+        await #expect(throws: NetworkError.connectionClosed) { _ = try await Self.nearestDc(network) }
+        #expect(await network.probeCount == 0)
+        try await backend.close()
+    }
+
     @Test func aHandshakeResetHalfWayMovesOnToTheNextCandidate() async throws {
         let backend = try await BackendServer()
         let real = try #require(backend.endpoints[2]).port

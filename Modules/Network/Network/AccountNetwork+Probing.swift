@@ -11,7 +11,7 @@ extension AccountNetwork {
     /// callers share one probe per DC; a DC whose probe found nothing is not probed again for `limits.deadline`.
     func probe(dc: Int32) async -> MTProtoConnection.Endpoint? {
         if let running = probes[dc] { return await running.value }
-        guard let limits = probing, let current = datacenters[dc] else { return nil }
+        guard let limits = probing, let current = datacenters[dc], !isClosed else { return nil }
         let now = Date().timeIntervalSince1970
         if let failed = failedProbes[dc], now - failed < limits.deadline { return nil }
         let remembered = store.transportScheme(datacenter: dc, network: networkIdentity).map(current.applying)
@@ -39,7 +39,9 @@ extension AccountNetwork {
     /// Tries `plan`'s candidates in order until one answers or the plan's bounds are spent.
     private func walk(_ plan: TransportProbe, dc: Int32) async -> MTProtoConnection.Endpoint? {
         for candidate in plan.candidates {
-            guard !Task.isCancelled, plan.budget(now: Date().timeIntervalSince1970) != nil else { return nil }
+            guard !Task.isCancelled, !isClosed, plan.budget(now: Date().timeIntervalSince1970) != nil else {
+                return nil
+            }
             if await handshake(candidate, dc: dc, plan: plan) { return candidate }
         }
         return nil
@@ -61,16 +63,23 @@ extension AccountNetwork {
             let session = try? await DatacenterConnection.open(
                 to: endpoint, key: key, group: exchangeLoop, options: options)
         else { return false }
-        defer { Task { await session.close() } }
-        guard let callBudget = plan.budget(now: Date().timeIntervalSince1970) else { return false }
-        do {
-            _ = try await session.invoke(Api.functions.help.getNearestDc(), timeout: callBudget)
-            return true
-        } catch NetworkError.rpc {
-            // The server answered (with an error): the transport works.
-            return true
-        } catch {
-            return false
+        let answered: Bool
+        if let callBudget = plan.budget(now: Date().timeIntervalSince1970) {
+            do {
+                _ = try await session.invoke(Api.functions.help.getNearestDc(), timeout: callBudget)
+                answered = true
+            } catch NetworkError.rpc {
+                // The server answered (with an error): the transport works.
+                answered = true
+            } catch {
+                answered = false
+            }
+        } else {
+            answered = false
         }
+        // Closed here, not later in a task of its own: the network's `close` awaits the probe, and its owner may shut
+        // the event loops down right after.
+        await session.close()
+        return answered
     }
 }

@@ -22,6 +22,9 @@ public actor AccountNetwork {
     /// Set by `close()`, cleared by `reopen()`: while set, no connection is made.
     private nonisolated let closed = Mutex(false)
 
+    /// Whether `close` was called (and `reopen` not since).
+    nonisolated var isClosed: Bool { closed.withLock { $0 } }
+
     /// Lets a closed network connect again (an account that stopped starts again).
     public nonisolated func reopen() {
         closed.withLock { $0 = false }
@@ -514,7 +517,9 @@ public actor AccountNetwork {
         do {
             return try await openOrReuse(dc: dc, purpose: purpose)
         } catch {
-            guard Self.isUnreachable(error) else { throw error }
+            // A closed network probes nothing: its connections were closed on purpose (the account is stopping),
+            // and its event loops may be going away.
+            guard Self.isUnreachable(error), !closed.withLock({ $0 }) else { throw error }
             // No answer at this DC's address: its other addresses and transports first (`TransportProbe`).
             if probing != nil, await probe(dc: dc) != nil {
                 return try await openOrReuse(dc: dc, purpose: purpose)
@@ -687,6 +692,12 @@ public actor AccountNetwork {
         closed.withLock { $0 = true }
         configRefresh?.cancel()
         configRefresh = nil
+        // A probe still walking its candidates ends before the connections go (and before the caller shuts its event
+        // loops down: a probe's session lives on one of them).
+        for probe in probes.values {
+            probe.cancel()
+            _ = await probe.value
+        }
         open.removeAll()
         for task in connections.values {
             if let connection = try? await task.value { await connection.close() }
