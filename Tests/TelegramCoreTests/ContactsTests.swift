@@ -154,6 +154,23 @@ import Testing
         #expect(Self.calls(network, Api.functions.contacts.importContacts.self).count == 4)
     }
 
+    /// A contact added elsewhere (another device, or this one while the account was stopped) is in the stored list
+    /// once the account starts, with no call by the app: the list is synced at every start.
+    @Test func theListIsSyncedWhenTheAccountStarts() async throws {
+        let world = try await AccountIntegrationTests.World()
+        let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622641", name: "Ann")
+        let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622642", name: "Ben")
+        _ = try await ann.network.request(
+            Api.functions.contacts.importContacts(
+                contacts: [.inputPhoneContact(.init(clientId: 1, phone: "9996622642", firstName: "Ben", lastName: ""))]))
+        #expect(try ann.postbox.readTransactionSync { tx in try tx.getContactPeerIds() }.isEmpty)
+        ann.start()
+        try await AccountIntegrationTests.wait("Ben in Ann's stored contacts") {
+            try ann.postbox.readTransactionSync { tx in try tx.getContactPeerIds() } == [ben.peerId]
+        }
+        try await world.close([ann, ben])
+    }
+
     @Test func aUsersContactFlagMovesThemInAndOutOfTheList() throws {
         let directory = TemporaryDirectory(prefix: "contacts-flag")
         defer { directory.remove() }

@@ -5,6 +5,7 @@ public import Network
 public import Postbox
 public import SwiftSignalKit
 public import SyncCore
+import Synchronization
 import TLRuntime
 import TelegramApi
 public import UpdateSequencing
@@ -32,6 +33,8 @@ public final class Account: @unchecked Sendable {
     /// dated it (a message waiting to be sent, a draft, a secret chat's timers). Tests and the simulation skew it.
     public let clock: @Sendable () -> Double
     private let updatesDisposable = MetaDisposable()
+    /// The contact list's sync at start, cancelled by `shutdown`.
+    private let contactSync = Mutex<Task<Void, Never>?>(nil)
     private let activitiesDisposable = MetaDisposable()
 
     init(
@@ -84,6 +87,12 @@ public final class Account: @unchecked Sendable {
         secretChats.scheduleGapCheck()
         pendingMessages.start()
         actions.start()
+        // The contact list once per start, in the background (Telegram-iOS `managedSynchronizeContacts` at the
+        // account's start): `contactsNotModified` when the stored list is current, so it costs one small call.
+        contactSync.withLock { task in
+            task?.cancel()
+            task = Task { [weak self] in _ = try? await self?.syncContacts() }
+        }
     }
 
     /// Stores messages to send in `peerId` at once (unsent, with local ids) and lets the pending-message manager send
@@ -146,6 +155,12 @@ public final class Account: @unchecked Sendable {
 
     /// Stops the managers and closes the connections.
     public func shutdown() async {
+        let sync = contactSync.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        sync?.cancel()
+        await sync?.value
         activitiesDisposable.set(nil)
         secretChats.stop()
         await secretChats.stopFlushing()
