@@ -517,9 +517,9 @@ public actor AccountNetwork {
         do {
             return try await openOrReuse(dc: dc, purpose: purpose)
         } catch {
-            // A closed network probes nothing: its connections were closed on purpose (the account is stopping),
-            // and its event loops may be going away.
-            guard Self.isUnreachable(error), !closed.withLock({ $0 }) else { throw error }
+            // A closed network probes nothing, nor does a cancelled call: the connections were closed on purpose
+            // (the account is stopping), and the event loops may be going away.
+            guard Self.isUnreachable(error), !closed.withLock({ $0 }), !Task.isCancelled else { throw error }
             // No answer at this DC's address: its other addresses and transports first (`TransportProbe`).
             if probing != nil, await probe(dc: dc) != nil {
                 return try await openOrReuse(dc: dc, purpose: purpose)
