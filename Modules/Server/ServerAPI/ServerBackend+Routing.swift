@@ -159,6 +159,8 @@ extension ServerBackend {
             return try deleteChatUser(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.editChatTitle:
             return try editChatTitle(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editChatPhoto:
+            return try editChatPhoto(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getCommonChats:
