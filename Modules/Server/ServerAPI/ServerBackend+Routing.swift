@@ -176,6 +176,8 @@ extension ServerBackend {
             return try importChatInvite(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getExportedChatInvites:
             return try getExportedChatInvites(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getAdminsWithInvites:
+            return try getAdminsWithInvites(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.editExportedChatInvite:
             return try editExportedChatInvite(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.deleteExportedChatInvite:
