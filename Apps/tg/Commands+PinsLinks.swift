@@ -48,9 +48,11 @@ struct Link: AsyncParsableCommand {
             messages.exportChatInvite: a new link https://t.me/+HASH, expiring after --expire (30m, 12h, 7d or a Unix \
             time), admitting at most --limit people, or with --request asking an admin to approve each join ('tg \
             requests'). --revoke LINK: messages.editExportedChatInvite with revoked. --list: the links you made to it \
-            (messages.getExportedChatInvites), newest first; with --revoked, the revoked ones. Admins with the right \
+            (messages.getExportedChatInvites), newest first; with --revoked, the revoked ones; with --all, every \
+            admin's (messages.getAdminsWithInvites, then each admin's; the creator only), each line ending 'by \
+            user:ID'. Admins with the right \
             to invite only (CHAT_ADMIN_REQUIRED, exit 6). Prints 'LINK  PEER  …' (a line per link with --list), or \
-            with --json {"chat", "link", "revoked", "request_needed", "expire_date", "usage_limit", "usage", \
+            with --json {"chat", "link", "admin", "revoked", "request_needed", "expire_date", "usage_limit", "usage", \
             "requested"} (an array with --list).
             """)
 
@@ -63,6 +65,7 @@ struct Link: AsyncParsableCommand {
     @Option(help: "Revoke this link instead of making one.") var revoke: String?
     @Flag(help: "List the links you made to it instead of making one.") var list = false
     @Flag(help: "With --list: the revoked links.") var revoked = false
+    @Flag(help: "With --list: every admin's links, not only yours (the chat's creator only).") var all = false
 
     private var now: Int32 { Int32(Date().timeIntervalSince1970) }
 
@@ -78,15 +81,17 @@ struct Link: AsyncParsableCommand {
             throw ValidationError("--list takes no --expire, --limit, --request or --revoke")
         }
         if revoked && !list { throw ValidationError("--revoked goes with --list") }
+        if all && !list { throw ValidationError("--all goes with --list") }
     }
 
     func run() async throws {
         if list {
             let links = try await global.withOnlineAccount { _, account in
-                try await PinLinkCommands.links(account, try await resolvePeer(peer, account), revoked: revoked)
+                try await PinLinkCommands.links(
+                    account, try await resolvePeer(peer, account), revoked: revoked, all: all)
             }
             if output.json { return try Output.json(links) }
-            for link in links { print(link.line) }
+            for link in links { print(all ? "\(link.line)  by \(link.admin)" : link.line) }
             return
         }
         let expireDate = expire.flatMap { BanUntil.parse($0, now: now) }

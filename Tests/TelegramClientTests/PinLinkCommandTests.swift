@@ -12,6 +12,7 @@ import Testing
     struct Link: Decodable {
         let chat: String
         let link: String
+        let admin: String
         let revoked: Bool
         let request_needed: Bool
         let usage_limit: Int32?
@@ -28,7 +29,7 @@ import Testing
 
     func pinsAndLinks(_ harness: CommandLineHarness) async throws {
         for (command, option) in [
-            ("pin", "--silent"), ("pin", "--one-side"), ("link", "--request"), ("link", "--list"),
+            ("pin", "--silent"), ("pin", "--one-side"), ("link", "--request"), ("link", "--list"), ("link", "--all"),
             ("requests", "--approve"), ("join", "invite link"),
         ] {
             let help = try await harness.tg([command, "--help"])
@@ -60,6 +61,10 @@ import Testing
         #expect(link.usage_limit == 5 && !link.request_needed)
         let listed = try await harness.tgJSON([Link].self, ["--account", "alice", "link", group.chat, "--list"])
         #expect(listed.map(\.link).contains(link.link) && listed.allSatisfy { !$0.revoked }, "\(listed)")
+        // Every admin's links (the creator's view): here only Alice's, each naming her.
+        let all = try await harness.tgJSON([Link].self, ["--account", "alice", "link", group.chat, "--list", "--all"])
+        #expect(all.map(\.link) == listed.map(\.link) && Set(all.map(\.admin)) == [link.admin], "\(all)")
+        #expect(link.admin.hasPrefix("user:"))
 
         // Bob joins through it; again, he is told he is a member.
         let joined = try await harness.tgJSON(

@@ -149,6 +149,52 @@ import UpdateSequencing
         try await world.close([ann, ben])
     }
 
+    /// A post made in the very second the account last heard from the server, while it is away, on a server whose
+    /// clock stands still (every date is that second): `updates.getDifference` names the channels changed from the
+    /// account's `date` on, that second included, and the pts check after the catch-up finds it too, so it is caught
+    /// up once at the next start.
+    @Test func aPostInTheSecondTheAccountLastHeardOfIsCaughtUp() async throws {
+        let second = Date().timeIntervalSince1970.rounded(.down) + 0.5
+        let world = try await Support.World(serverClock: { second })
+        let ann = try await Support.signUp(world, phone: "9996623045", name: "Ann")
+        let ben = try await Support.signUp(world, phone: "9996623046", name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        let created = try await ann.network.request(
+            Api.functions.channels.createChannel(megagroup: true, title: "Same second", about: ""))
+        guard case .updates(let updates) = created, case .channel(let channel)? = updates.chats.first,
+            let annHash = channel.accessHash
+        else { throw ChannelTestError.unexpected("\(created)") }
+        let benUser = try await Support.find(phone: "9996623046") { try await ann.network.request($0) }
+        guard case .inputPeerUser(let benPeer) = benUser else { throw ChannelTestError.unexpected("\(benUser)") }
+        _ = try await ann.network.request(
+            Api.functions.channels.inviteToChannel(
+                channel: .inputChannel(.init(channelId: channel.id, accessHash: annHash)),
+                users: [.inputUser(.init(userId: benPeer.userId, accessHash: benPeer.accessHash))]))
+        let channelPeer = PeerId.channel(channel.id)
+        let toChannel = Api.InputPeer.inputPeerChannel(.init(channelId: channel.id, accessHash: annHash))
+        func texts() throws -> [String] { try Support.storedMessages(ben, with: channelPeer).map(\.text) }
+        _ = try await ann.network.request(
+            Api.functions.messages.sendMessage(peer: toChannel, message: "first", randomId: 1))
+        try await Support.wait("Ben's first post") { try texts().contains("first") }
+        let heard = try ben.postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state }
+        #expect(heard?.date == Int32(second), "Ben last heard from the server in that second")
+        await ben.shutdown()
+
+        _ = try await ann.network.request(
+            Api.functions.messages.sendMessage(peer: toChannel, message: "same second", randomId: 2))
+        let differences = ben.stateManager.statistics.channelDifferences
+        ben.start()
+        try await Support.wait(
+            "Ben finds the post made in the same second", timeout: 15,
+            explain: { "Ben has \((try? texts()) ?? []), \(ben.stateManager.statistics)" }
+        ) { try texts().contains("same second") }
+        #expect(try texts().filter { $0 == "same second" }.count == 1)
+        #expect(ben.stateManager.statistics.channelDifferences > differences)
+        try await world.close([ann, ben])
+    }
+
     enum ChannelTestError: Error {
         case unexpected(String)
     }

@@ -99,6 +99,47 @@ import Testing
         #expect(peer.channelId == Errors.channelId && peer.accessHash == 77)
     }
 
+    /// Every admin's links: `messages.getAdminsWithInvites`, then `getExportedChatInvites` for each admin with links
+    /// of the kind asked (ourselves as `inputUserSelf`, another admin with the access hash the answer gave), in the
+    /// server's order; an admin with none of that kind is not asked.
+    @Test(.timeLimit(.minutes(1))) func allLinksAreEachAdminsInTurn() async throws {
+        let directory = TemporaryDirectory(prefix: "invite-links")
+        defer { directory.remove() }
+        @Sendable func link(_ hash: String, admin: Int64) -> Api.ExportedChatInvite {
+            .chatInviteExported(.init(link: "https://t.me/+" + hash, adminId: admin, date: 5))
+        }
+        let network = ScriptedNetwork { function in
+            switch function {
+            case is Api.functions.messages.getAdminsWithInvites:
+                return Api.messages.ChatAdminsWithInvites.chatAdminsWithInvites(
+                    .init(
+                        admins: [
+                            .chatAdminWithInvites(.init(adminId: 9, invitesCount: 2, revokedInvitesCount: 0)),
+                            .chatAdminWithInvites(.init(adminId: 1, invitesCount: 1, revokedInvitesCount: 3)),
+                            .chatAdminWithInvites(.init(adminId: 8, invitesCount: 0, revokedInvitesCount: 1)),
+                        ],
+                        users: [.user(.init(id: 9, accessHash: 99, firstName: "Ida"))]))
+            case let call as Api.functions.messages.getExportedChatInvites:
+                let links: [Api.ExportedChatInvite]
+                switch call.adminId {
+                case .inputUserSelf: links = [link("MINE", admin: 1)]
+                case .inputUser(let user) where user.userId == 9 && user.accessHash == 99:
+                    links = [link("IDA2", admin: 9), link("IDA1", admin: 9)]
+                default: return NetworkError.rpc(code: 400, message: "USER_ID_INVALID")
+                }
+                return Api.messages.ExportedChatInvites.exportedChatInvites(
+                    .init(count: Int32(links.count), invites: links, users: []))
+            default: return nil
+            }
+        }
+        let account = try Errors.account(network, in: directory)
+        let links = try await account.allInviteLinks(Self.group)
+        #expect(links.map(\.link) == ["https://t.me/+IDA2", "https://t.me/+IDA1", "https://t.me/+MINE"])
+        #expect(links.map(\.adminId) == [.user(9), .user(9), .user(1)])
+        let asked = Self.calls(network, Api.functions.messages.getExportedChatInvites.self)
+        #expect(asked.count == 2 && asked.allSatisfy { !$0.revoked })
+    }
+
     @Test(.timeLimit(.minutes(1))) func unpinAllAsksAgainWhileTheServerHasMore() async throws {
         let directory = TemporaryDirectory(prefix: "invite-links")
         defer { directory.remove() }

@@ -34,12 +34,15 @@ public enum PinLinkCommands {
         return InviteLinkSummary(link, chat: peerId)
     }
 
-    /// The account's links to `peerId`'s chat (`revoked`: the revoked ones).
+    /// The account's links to `peerId`'s chat (`revoked`: the revoked ones); `all`: every admin's (its creator only).
     public static func links(
-        _ account: Account, _ peerId: PeerId, revoked: Bool
+        _ account: Account, _ peerId: PeerId, revoked: Bool, all: Bool = false
     ) async throws(ClientError) -> [InviteLinkSummary] {
         let links = try await ChannelCommands.run("listing the invite links to \(PeerResolver.handle(peerId))") {
-            () async throws(PeerActionError) -> [InviteLink] in try await account.inviteLinks(peerId, revoked: revoked)
+            () async throws(PeerActionError) -> [InviteLink] in
+            all
+                ? try await account.allInviteLinks(peerId, revoked: revoked)
+                : try await account.inviteLinks(peerId, revoked: revoked)
         }
         return links.map { InviteLinkSummary($0, chat: peerId) }
     }
@@ -98,6 +101,8 @@ public enum PinLinkCommands {
 public struct InviteLinkSummary: Equatable, Sendable, Encodable {
     public var chat: String
     public var link: String
+    /// Who made it, `user:ID`.
+    public var admin: String
     public var revoked: Bool
     public var requestNeeded: Bool
     public var expireDate: Int32?
@@ -108,6 +113,7 @@ public struct InviteLinkSummary: Equatable, Sendable, Encodable {
     public init(_ link: InviteLink, chat: PeerId) {
         self.chat = PeerResolver.handle(chat)
         self.link = link.link
+        admin = PeerResolver.handle(link.adminId)
         revoked = link.isRevoked
         requestNeeded = link.requestNeeded
         expireDate = link.expireDate
@@ -117,7 +123,7 @@ public struct InviteLinkSummary: Equatable, Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case chat, link, revoked
+        case chat, link, admin, revoked
         case requestNeeded = "request_needed"
         case expireDate = "expire_date"
         case usageLimit = "usage_limit"
@@ -129,6 +135,7 @@ public struct InviteLinkSummary: Equatable, Sendable, Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(chat, forKey: .chat)
         try container.encode(link, forKey: .link)
+        try container.encode(admin, forKey: .admin)
         try container.encode(revoked, forKey: .revoked)
         try container.encode(requestNeeded, forKey: .requestNeeded)
         try container.encode(expireDate, forKey: .expireDate)

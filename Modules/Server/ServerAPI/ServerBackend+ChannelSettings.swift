@@ -198,6 +198,16 @@ extension ServerBackend {
                                         version: changed.version))
                             ], users: [], chats: [apiChat(changed, viewer: member.userId, tx: tx)], date: date,
                             seq: 0))
+                    // Kept for `updates.getDifference` too: the update carries no pts, and a member away would
+                    // otherwise hear of the change only when the group is loaded again.
+                    try tx.appendUpdateWithoutPts(
+                        owner: member.userId, date: date,
+                        body: Api.Update.updateChatDefaultBannedRights(
+                            .init(
+                                peer: .peerChat(.init(chatId: chat.id)),
+                                defaultBannedRights: Self.apiBannedRights(changed.defaultBannedRights),
+                                version: changed.version)
+                        ).serialized())
                     pushes.append(Push(authKeyIds: try authKeys(of: member.userId, tx: tx), updates: updates))
                     if member.userId == caller.userId { answer = updates }
                 }

@@ -126,6 +126,7 @@ extension ServerBackend {
                     id: chat.id, about: "",
                     participants: .chatParticipants(
                         .init(chatId: chat.id, participants: participants, version: chat.version)),
+                    chatPhoto: chat.photo.flatMap { try? Api.Photo(tlBytes: $0) },
                     notifySettings: try storedNotifySettings(owner: caller.userId, kind: .chat, id: chat.id, tx: tx),
                     exportedInvite: invites.invite,
                     pinnedMsgId: try tx.topPinnedMessageId(owner: caller.userId, peer: .chat(chat.id)).map {

@@ -173,9 +173,14 @@ extension ServerBackend {
         return found
     }
 
+    /// The photo a `chatInvite` shows: the chat's own, or `photoEmpty`.
+    static func invitePhoto(_ bytes: [UInt8]?) -> Api.Photo {
+        bytes.flatMap { try? Api.Photo(tlBytes: $0) } ?? .photoEmpty(.init(id: 0))
+    }
+
     /// `messages.checkChatInvite`: `INVITE_HASH_EXPIRED` for a revoked or expired link; `chatInviteAlready` for a
     /// member; `INVITE_HASH_EXPIRED` for a used-up link; else `chatInvite` with what a stranger may know (title,
-    /// about, size, kind, whether joining asks first).
+    /// about, photo, size, kind, whether joining asks first).
     func checkChatInvite(_ call: Api.functions.messages.checkChatInvite, caller: Caller) throws -> Api.ChatInvite {
         let invite = try knownInvite(call.hash, caller: caller)
         let date = now
@@ -197,7 +202,7 @@ extension ServerBackend {
                     chat.members.prefix(10).map(\.userId), viewer: caller.userId, tx: tx)
                 return .chatInvite(
                     .init(
-                        requestNeeded: invite.requestNeeded, title: chat.title, photo: .photoEmpty(.init(id: 0)),
+                        requestNeeded: invite.requestNeeded, title: chat.title, photo: Self.invitePhoto(chat.photo),
                         participantsCount: Int32(chat.members.count), participants: members, color: 0))
             case .channel:
                 guard let channel = try tx.channel(id: invite.peerId) else {
@@ -213,7 +218,7 @@ extension ServerBackend {
                     .init(
                         channel: true, broadcast: channel.broadcast, public: channel.username != nil,
                         megagroup: !channel.broadcast, requestNeeded: invite.requestNeeded, title: channel.title,
-                        about: channel.about.isEmpty ? nil : channel.about, photo: .photoEmpty(.init(id: 0)),
+                        about: channel.about.isEmpty ? nil : channel.about, photo: Self.invitePhoto(channel.photo),
                         participantsCount: Int32(clamping: try tx.channelMemberCount(channelId: channel.id)),
                         color: 0))
             }

@@ -103,7 +103,8 @@ extension ServerBackend {
         return .chat(
             .init(
                 creator: chat.creator == viewer, left: !member, deactivated: chat.migratedTo != nil, id: chat.id,
-                title: chat.title, photo: .chatPhotoEmpty, participantsCount: Int32(chat.members.count),
+                title: chat.title, photo: member ? Self.chatPhoto(chat.photo) : .chatPhotoEmpty,
+                participantsCount: Int32(chat.members.count),
                 date: chat.date, version: chat.version,
                 migratedTo: chat.migratedTo.map {
                     .inputChannel(.init(channelId: $0, accessHash: channelAccessHash($0, viewer: viewer)))

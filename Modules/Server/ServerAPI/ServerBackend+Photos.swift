@@ -46,6 +46,15 @@ extension ServerBackend {
             else { return nil }
             return try tx.photo(id: photoId)
         }
+        // A basic group's photo: for its members only.
+        if case .inputPeerChat(let input) = peer {
+            guard let chat = try tx.chat(id: input.chatId),
+                chat.members.contains(where: { $0.userId == caller.userId }),
+                let bytes = chat.photo, case .photo(let current)? = try? Api.Photo(tlBytes: bytes),
+                current.id == photoId
+            else { return nil }
+            return try tx.photo(id: photoId)
+        }
         let owner = try resolve(peer, caller: caller, tx: tx)
         guard owner.kind == .user, let user = try tx.user(id: owner.id), let bytes = user.photo,
             case .photo(let current)? = try? Api.Photo(tlBytes: bytes), current.id == photoId

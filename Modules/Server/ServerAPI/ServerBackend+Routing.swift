@@ -159,6 +159,8 @@ extension ServerBackend {
             return try deleteChatUser(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.editChatTitle:
             return try editChatTitle(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.editChatPhoto:
+            return try editChatPhoto(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getFullChat: return try getFullChat(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getChats: return try getChats(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getCommonChats:
@@ -174,6 +176,8 @@ extension ServerBackend {
             return try importChatInvite(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getExportedChatInvites:
             return try getExportedChatInvites(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getAdminsWithInvites:
+            return try getAdminsWithInvites(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.editExportedChatInvite:
             return try editExportedChatInvite(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.deleteExportedChatInvite:

@@ -58,7 +58,13 @@ extension ServerBackend {
             // "Working with updates": the client then asks `updates.getChannelDifference` for each).
             let channels = try tx.channelsUpdated(
                 userId: caller.userId, since: call.date, limit: Self.channelsTooLongLimit)
-            guard from < state.pts || fromQts < state.qts || !encryption.isEmpty || !channels.isEmpty else {
+            // Updates without pts (`updateChatDefaultBannedRights`) made since the client's pts, or at it from its date.
+            let withoutPts = try tx.updatesWithoutPts(
+                owner: caller.userId, after: from, date: call.date, upTo: state.pts, limit: Self.differenceSliceLimit)
+            guard
+                from < state.pts || fromQts < state.qts || !encryption.isEmpty || !channels.isEmpty
+                    || !withoutPts.isEmpty
+            else {
                 return .differenceEmpty(.init(date: now, seq: Int32(truncatingIfNeeded: state.seq)))
             }
             if let total = call.ptsTotalLimit, total > 0, state.pts - from > Int64(total) {
@@ -103,6 +109,14 @@ extension ServerBackend {
                     others.append(update)
                 }
             }
+            let reached = records.last?.pts ?? state.pts
+            for record in withoutPts where record.pts <= reached {
+                guard let update = try? Api.Update(tlBytes: record.body) else { continue }
+                if case .updateChatDefaultBannedRights(let rights) = update, case .peerChat(let chat) = rights.peer {
+                    chatIds.insert(chat.chatId)
+                }
+                others.append(update)
+            }
             for record in qtsRecords {
                 guard case .updateNewEncryptedMessage(let new)? = try? Api.Update(tlBytes: record.body) else {
                     continue
@@ -116,7 +130,6 @@ extension ServerBackend {
                 try chatIds.sorted().compactMap { try tx.chat(id: $0) }.map {
                     apiChat($0, viewer: caller.userId, tx: tx)
                 } + channels.map { try apiChannel($0, viewer: caller.userId, tx: tx) }
-            let reached = records.last?.pts ?? state.pts
             let reachedQts = qtsRecords.last?.qts ?? state.qts
             if reached >= state.pts && reachedQts >= state.qts {
                 return .difference(

@@ -11,10 +11,12 @@ public struct ChatRecord: Sendable, Equatable {
     public var defaultBannedRights: [UInt8]?
     /// The supergroup it became (`messages.migrateChat`; migration 14): it is read-only from then on.
     public var migratedTo: Int64?
+    /// Its photo, a serialized `Photo` (`messages.editChatPhoto`; migration 24); `nil`: none.
+    public var photo: [UInt8]?
 
     public init(
         id: Int64, title: String, creator: Int64, date: Int32, version: Int32 = 1, members: [ChatMemberRecord] = [],
-        defaultBannedRights: [UInt8]? = nil, migratedTo: Int64? = nil
+        defaultBannedRights: [UInt8]? = nil, migratedTo: Int64? = nil, photo: [UInt8]? = nil
     ) {
         self.id = id
         self.title = title
@@ -24,6 +26,7 @@ public struct ChatRecord: Sendable, Equatable {
         self.members = members
         self.defaultBannedRights = defaultBannedRights
         self.migratedTo = migratedTo
+        self.photo = photo
     }
 }
 

@@ -282,5 +282,14 @@ enum ServerSchema {
         """
         CREATE INDEX chat_members_by_user ON chat_members(user_id, chat_id);
         """,
+        // 24: a basic group's photo (core.telegram.org method `messages.editChatPhoto`), the serialized `Photo`; and
+        // each account's updates that carry no pts (`updateChatDefaultBannedRights`), kept at the pts the account had
+        // when they were made, so `updates.getDifference` hands them to a client that was away.
+        """
+        ALTER TABLE chats ADD COLUMN photo BLOB;
+        CREATE TABLE updates_without_pts (
+            owner INTEGER NOT NULL, pts INTEGER NOT NULL, date INTEGER NOT NULL, body BLOB NOT NULL);
+        CREATE INDEX updates_without_pts_by_owner ON updates_without_pts(owner, pts);
+        """,
     ]
 }

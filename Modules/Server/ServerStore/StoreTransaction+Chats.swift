@@ -5,14 +5,17 @@ extension StoreTransaction {
     public func chat(id: Int64) throws(SQLiteError) -> ChatRecord? {
         guard
             var chat = try row(
-                "SELECT id, title, creator, date, version, default_banned_rights, migrated_to FROM chats WHERE id = ?",
+                """
+                SELECT id, title, creator, date, version, default_banned_rights, migrated_to, photo FROM chats
+                WHERE id = ?
+                """,
                 [.integer(id)],
                 {
                     ChatRecord(
                         id: $0.int64(0), title: $0.text(1), creator: $0.int64(2),
                         date: Int32(truncatingIfNeeded: $0.int64(3)),
                         version: Int32(truncatingIfNeeded: $0.int64(4)), defaultBannedRights: $0.optionalBytes(5),
-                        migratedTo: $0.optionalInt64(6))
+                        migratedTo: $0.optionalInt64(6), photo: $0.optionalBytes(7))
                 })
         else { return nil }
         chat.members = try rows(
@@ -61,6 +64,12 @@ extension StoreTransaction {
     /// Replaces a basic group's default banned rights.
     public func setDefaultBannedRights(_ rights: [UInt8]?, chatId: Int64) throws(SQLiteError) {
         try run("UPDATE chats SET default_banned_rights = ? WHERE id = ?", [.optional(rights), .integer(chatId)])
+    }
+
+    /// Replaces a basic group's photo (a serialized `Photo`; `nil` removes it) and bumps its version.
+    public func setPhoto(_ photo: [UInt8]?, chatId: Int64) throws(SQLiteError) {
+        try run(
+            "UPDATE chats SET photo = ?, version = version + 1 WHERE id = ?", [.optional(photo), .integer(chatId)])
     }
 
     /// Marks a basic group as migrated to supergroup `channelId`.

@@ -77,6 +77,19 @@ extension StoreTransaction {
                 [.integer(peerKind.rawValue), .integer(peerId), .integer(adminId), .integer(revoked ? 1 : 0)]) ?? 0)
     }
 
+    /// Everyone who made links to a conversation, with how many of theirs are live and how many revoked; the most
+    /// links first.
+    public func inviteAdmins(
+        peerKind: InvitePeerKind, peerId: Int64
+    ) throws(SQLiteError) -> [(adminId: Int64, live: Int, revoked: Int)] {
+        try rows(
+            """
+            SELECT admin_id, sum(revoked = 0), sum(revoked = 1) FROM chat_invites WHERE peer_kind = ? AND peer_id = ?
+            GROUP BY admin_id ORDER BY count(*) DESC, admin_id
+            """, [.integer(peerKind.rawValue), .integer(peerId)]
+        ) { (adminId: $0.int64(0), live: Int($0.int64(1)), revoked: Int($0.int64(2))) }
+    }
+
     /// `adminId`'s primary link to a conversation, if it has one that is not revoked.
     public func permanentInvite(
         peerKind: InvitePeerKind, peerId: Int64, adminId: Int64

@@ -48,4 +48,30 @@ extension StoreTransaction {
             )
         }
     }
+
+    /// Stores an update of `owner`'s that carries no pts (`updateChatDefaultBannedRights`) at `owner`'s pts now, so
+    /// `updates.getDifference` can hand it to a client that was away; pts does not move.
+    public func appendUpdateWithoutPts(owner: Int64, date: Int32, body: [UInt8]) throws(SQLiteError) {
+        let pts = try integer("SELECT pts FROM user_state WHERE user_id = ?", [.integer(owner)]) ?? 0
+        try run(
+            "INSERT INTO updates_without_pts (owner, pts, date, body) VALUES (?, ?, ?, ?)",
+            [.integer(owner), .integer(pts), .integer(Int64(date)), .blob(body)])
+    }
+
+    /// `owner`'s updates without pts that a client at `pts` and `date` has not had, up to pts `upTo`, oldest first,
+    /// at most `limit`: those made after its pts moved past `pts`, and those made at `pts` itself from its `date` on
+    /// (a date is a second: one made in the second the client last heard from the server is handed over again).
+    public func updatesWithoutPts(
+        owner: Int64, after pts: Int64, date: Int32, upTo: Int64, limit: Int
+    ) throws(SQLiteError) -> [UpdateRecord] {
+        try rows(
+            """
+            SELECT pts, date, body FROM updates_without_pts WHERE owner = ?1 AND pts <= ?4
+            AND (pts > ?2 OR (pts = ?2 AND date >= ?3)) ORDER BY pts, rowid LIMIT ?5
+            """,
+            [.integer(owner), .integer(pts), .integer(Int64(date)), .integer(upTo), .integer(Int64(max(0, limit)))]
+        ) {
+            UpdateRecord(pts: $0.int64(0), ptsCount: 0, date: Int32(truncatingIfNeeded: $0.int64(1)), body: $0.bytes(2))
+        }
+    }
 }

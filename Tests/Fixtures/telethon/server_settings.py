@@ -5,11 +5,15 @@ Alice makes a public supergroup with a 60-second slow mode; Bob joins and posts 
 SlowModeWaitError carrying the seconds left; Alice, an admin, is not held back. Alice turns signatures on in a public
 broadcast channel and Bob's client gets her post live with post_author. Alice takes sending from members by default
 (Telethon's edit_permissions without a user): Bob is refused with ChatWriteForbiddenError. Alice sets the broadcast
-channel's photo (channels.editPhoto): Bob's client sees the photo change live and downloads it.
+channel's photo (channels.editPhoto): Bob's client sees the photo change live and downloads it. Alice makes a basic
+group with Bob and sets its photo (messages.editChatPhoto): Bob sees it live and downloads it. Then, Bob away, Alice
+takes sending from the group's members (updateChatDefaultBannedRights, no pts): Bob's catch_up() hears of it through
+updates.getDifference, and his next message there is refused.
 
 Usage: server_settings.py --host H --port P --pem-file F --workdir DIR [--tag T]
 Prints one JSON object on stdout; exits non-zero on any failure.
 """
+import asyncio
 import os
 import struct
 import sys
@@ -59,7 +63,7 @@ def watch(client):
 
 async def run(args):
     report = {}
-    (alice, _), (bob, _) = await sign_up_all(args, ["Alice", "Bob"], make=make_client)
+    (alice, _), (bob, me_bob) = await sign_up_all(args, ["Alice", "Bob"], make=make_client)
     try:
         bob_inbox = watch(bob)
         await bob.send_message("me", "note to self")
@@ -109,9 +113,51 @@ async def run(args):
         report["bob_saw_photo"] = type(event.action_message.action).__name__
         downloaded = await bob.download_profile_photo(await bob.get_entity(bob_news.id), file=bytes)
         report["bob_downloaded"] = bool(downloaded) and downloaded[:2] == b"\xff\xd8"
+
+        # A basic group's photo (messages.editChatPhoto): Bob sees it live and downloads it as a member.
+        bob_input = types.InputUser(me_bob.id, me_bob.access_hash)
+        created = await alice(functions.messages.CreateChatRequest(users=[bob_input], title="Home"))
+        home = getattr(created, "updates", created).chats[0]
+        await bob.get_dialogs()
+        uploaded = await alice.upload_file(png(120, 90), file_name="home.png")
+        await alice(functions.messages.EditChatPhotoRequest(home.id, types.InputChatUploadedPhoto(file=uploaded)))
+        event = await bob_inbox.wait("action", lambda e: e.new_photo and e.chat_id == -home.id)
+        report["bob_saw_group_photo"] = type(event.action_message.action).__name__
+        downloaded = await bob.download_profile_photo(await bob.get_entity(types.PeerChat(home.id)), file=bytes)
+        report["bob_downloaded_group_photo"] = bool(downloaded) and downloaded[:2] == b"\xff\xd8"
     finally:
         await alice.disconnect()
         await bob.disconnect()
+
+    # Bob away while Alice takes sending from the group's members: the update carries no pts, and Telethon's own
+    # catch_up() still hears of it (updates.getDifference's other_updates, the group in chats).
+    alice = make_client(args, "alice")
+    await alice.connect()
+    try:
+        await alice(functions.messages.EditChatDefaultBannedRightsRequest(
+            types.InputPeerChat(home.id), types.ChatBannedRights(until_date=None, send_messages=True)))
+        bob = make_shared_client(args, "bob", flood_sleep_threshold=0, catch_up=True)
+        seen = []
+
+        @bob.on(events.Raw(types.UpdateChatDefaultBannedRights))
+        async def on_rights(update):
+            seen.append(update)
+
+        await bob.connect()
+        await bob.catch_up()
+        deadline = asyncio.get_running_loop().time() + WAIT
+        while not seen and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.2)
+        report["bob_caught_up_rights"] = [
+            [update.peer.chat_id == home.id, bool(update.default_banned_rights.send_messages)] for update in seen]
+        try:
+            await bob.send_message(types.PeerChat(home.id), "may I?")
+            report["bob_refused_in_group"] = None
+        except errors.RPCError as error:
+            report["bob_refused_in_group"] = type(error).__name__
+        await bob.disconnect()
+    finally:
+        await alice.disconnect()
     return report
 
 

@@ -106,6 +106,33 @@ extension Account {
         return value.invites.compactMap(InviteLink.init)
     }
 
+    /// Every invite link to `peerId`'s chat, whoever made it, at most `limit` of each admin's, grouped by admin (the
+    /// most links first, as the server lists them), each admin's newest first: what the chat's creator may see
+    /// (`messages.getAdminsWithInvites`, then `messages.getExportedChatInvites` for each admin with live links — or,
+    /// `revoked`, with revoked ones — as Telegram-iOS's `InviteLinksListController` lists other admins' links).
+    public func allInviteLinks(
+        _ peerId: PeerId, revoked: Bool = false, limit: Int32 = 100
+    ) async throws(PeerActionError) -> [InviteLink] {
+        let peer = try storedInputPeer(peerId)
+        let answer = try await peerActionRequest(Api.functions.messages.getAdminsWithInvites(peer: peer))
+        guard case .chatAdminsWithInvites(let value) = answer else { return [] }
+        var hashes: [Int64: Int64] = [:]
+        for case .user(let user) in value.users { hashes[user.id] = user.accessHash }
+        var links: [InviteLink] = []
+        for case .chatAdminWithInvites(let admin) in value.admins
+        where (revoked ? admin.revokedInvitesCount : admin.invitesCount) > 0 {
+            let input: Api.InputUser =
+                admin.adminId == self.peerId.id.rawValue
+                ? .inputUserSelf : .inputUser(.init(userId: admin.adminId, accessHash: hashes[admin.adminId] ?? 0))
+            let page = try await peerActionRequest(
+                Api.functions.messages.getExportedChatInvites(
+                    revoked: revoked, peer: peer, adminId: input, limit: limit))
+            guard case .exportedChatInvites(let invites) = page else { continue }
+            links += invites.invites.compactMap(InviteLink.init)
+        }
+        return links
+    }
+
     /// Revokes `link` of `peerId`'s chat; returns it as revoked.
     public func revokeInviteLink(_ peerId: PeerId, link: String) async throws(PeerActionError) -> InviteLink {
         let peer = try storedInputPeer(peerId)
