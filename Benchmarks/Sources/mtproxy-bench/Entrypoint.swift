@@ -77,7 +77,7 @@ enum MTProxyBench {
             let peer = try await workloads.open(pair.peer)
             callRows.append(
                 try await compareInterleaved(
-                    "\(calls) calls, \(inFlight) in flight: \(pair.ours.name) vs \(pair.peer.name)",
+                    "\(grouped(calls)) calls, \(inFlight) in flight: \(pair.ours.name) vs \(pair.peer.name)",
                     items: Double(calls), unit: "calls", goal: pair.peer.proxied ? "" : "≥ 0.8×",
                     oursAsync: { try await workloads.calls(pair.ours, over: ours, count: calls, inFlight: inFlight) },
                     peerAsync: { try await workloads.calls(pair.peer, over: peer, count: calls, inFlight: inFlight) }))
@@ -118,6 +118,15 @@ enum MTProxyBench {
                 "| \(row.workload) | \(milliseconds(row.ours)) | \(milliseconds(peer)) | "
                     + String(format: "%+.2f ms", difference) + " | \(row.goal) |")
         }
+    }
+
+    /// `number` with a comma every three digits ("1,000").
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        return String(
+            digits.enumerated().flatMap { index, digit in
+                index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
+            })
     }
 
     /// The number after `flag` on the command line, or `fallback`.
