@@ -59,7 +59,9 @@ enum MTProxyBench {
         let first = try await MTProtoConnection.connect(
             to: directAbridged.endpoint, publicKeys: [server.publicKey], group: group)
         _ = try await first.invoke(Api.functions.help.getNearestDc())
-        let workloads = Workloads(key: first.key, group: group, proxy: ProxyCPU(pid: proxy.process.processIdentifier))
+        let workloads = Workloads(
+            key: first.key, group: group,
+            cpu: CPUTally(serverPid: server.process.processIdentifier, proxyPid: proxy.process.processIdentifier))
         await first.close()
 
         var connectRows: [Comparison] = []
@@ -90,11 +92,15 @@ enum MTProxyBench {
             title: "mtproxy (release tg-server and mtproxy processes on 127.0.0.1; ours = the first route named)",
             peerName: "the second route", connectRows + callRows)
         printConnectTimes(connectRows, connects: connects)
-        print("\n### mtproxy's CPU (all runs, warm-ups included)\n")
-        print("| workload | µs of proxy CPU per item |")
-        print("|---|---:|")
-        for row in workloads.proxy.perItem() {
-            print(String(format: "| %@ | %.0f |", row.name, row.microseconds))
+        print("\n### CPU per connect and per call (µs; every run, warm-ups included)\n")
+        print("| workload | client | tg-server | mtproxy | all three |")
+        print("|---|---:|---:|---:|---:|")
+        for row in workloads.cpu.perItem() {
+            let cpu = row.microseconds
+            print(
+                String(
+                    format: "| %@ | %.1f | %.1f | %.1f | %.1f |", row.name, cpu.client, cpu.server, cpu.proxy,
+                    cpu.client + cpu.server + cpu.proxy))
         }
         print("\nload average at end: \(loadAverage())")
     }

@@ -46,8 +46,14 @@ final class ProxyProcess {
     }
 }
 
-/// CPU time process `pid` has used, user and system, in seconds (/proc/<pid>/stat fields 14 and 15).
+/// CPU time process `pid` has used, user and system, in seconds: its CPU-time clock (nanoseconds), or
+/// /proc/<pid>/stat's fields 14 and 15 (clock ticks, 10 ms) where that clock cannot be read.
 func processCPUSeconds(_ pid: Int32) -> Double {
+    var clock = clockid_t()
+    var time = timespec()
+    if clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &time) == 0 {
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
         let close = stat.lastIndex(of: ")")
     else { return 0 }
@@ -62,36 +68,63 @@ func loadAverage() -> String {
         .joined(separator: " ") ?? "unknown"
 }
 
-/// The proxy's CPU time spent on each workload and route, summed over every run of it (warm-ups included), to
-/// print its cost per connect and per call beside the wall times.
-final class ProxyCPU: @unchecked Sendable {
-    private let pid: Int32
+/// The CPU time of the three processes — our client (this one), tg-server and the proxy — spent on each workload and
+/// route, summed over every run of it (warm-ups included): what each route costs per connect and per call, beside
+/// the wall times. On a shared 2-core machine a CPU-bound workload's throughput falls with the total.
+final class CPUTally: @unchecked Sendable {
+    /// CPU seconds of the client, tg-server and the proxy.
+    struct Sample {
+        var client = 0.0
+        var server = 0.0
+        var proxy = 0.0
+    }
+
+    private let serverPid: Int32
+    private let proxyPid: Int32
     private let lock = NSLock()
-    /// (workload, route) → (CPU seconds, items).
-    private var totals: [String: (seconds: Double, items: Int)] = [:]
+    /// "workload route" → (CPU seconds, items).
+    private var totals: [String: (cpu: Sample, items: Int)] = [:]
     private var order: [String] = []
 
-    init(pid: Int32) { self.pid = pid }
+    init(serverPid: Int32, proxyPid: Int32) {
+        self.serverPid = serverPid
+        self.proxyPid = proxyPid
+    }
 
-    /// The proxy process's CPU time so far.
-    func seconds() -> Double { processCPUSeconds(pid) }
+    /// The three processes' CPU time so far.
+    func sample() -> Sample {
+        Sample(
+            client: processCPUSeconds(getpid()), server: processCPUSeconds(serverPid),
+            proxy: processCPUSeconds(proxyPid))
+    }
 
-    func add(_ seconds: Double, items: Int, to workload: String, _ route: Route) {
+    /// Adds what was spent since `start` on `items` of `workload` over `route`.
+    func add(since start: Sample, items: Int, to workload: String, _ route: Route) {
+        let end = sample()
         let name = "\(workload) \(route.name)"
         lock.lock()
         defer { lock.unlock() }
         if totals[name] == nil { order.append(name) }
-        let total = totals[name] ?? (0, 0)
-        totals[name] = (total.seconds + seconds, total.items + items)
+        var total = totals[name] ?? (Sample(), 0)
+        total.cpu.client += end.client - start.client
+        total.cpu.server += end.server - start.server
+        total.cpu.proxy += end.proxy - start.proxy
+        total.items += items
+        totals[name] = total
     }
 
-    /// Microseconds of proxy CPU per item, per workload and route, in the order first measured.
-    func perItem() -> [(name: String, microseconds: Double)] {
+    /// Microseconds of each process's CPU per item, per workload and route, in the order first measured.
+    func perItem() -> [(name: String, microseconds: Sample)] {
         lock.lock()
         defer { lock.unlock() }
         return order.compactMap { name in
             guard let total = totals[name], total.items > 0 else { return nil }
-            return (name, total.seconds / Double(total.items) * 1e6)
+            let scale = 1e6 / Double(total.items)
+            return (
+                name,
+                Sample(
+                    client: total.cpu.client * scale, server: total.cpu.server * scale, proxy: total.cpu.proxy * scale)
+            )
         }
     }
 }

@@ -40,14 +40,14 @@ struct Workloads: Sendable {
     /// The auth key every connection reuses (made once, straight to the DC).
     let key: AuthKeyExchangeResult
     let group: MultiThreadedEventLoopGroup
-    let proxy: ProxyCPU
+    let cpu: CPUTally
 
     /// `count` connects one after another, each: TCP (to the proxy, which opens its own to the DC), the transport's
     /// opening (the obfuscated2 header; for `ee` also the fake-TLS hello and the proxy's signed answer), and a first
     /// call on the saved key — `invokeWithLayer(initConnection(help.getNearestDc))` in a new session — answered; then
     /// close. No key exchange. The output counts the answers naming DC 2.
     func connects(_ route: Route, count: Int) async throws -> TimedRun<String> {
-        let cpu = route.proxied ? proxy.seconds() : 0
+        let cpu = self.cpu.sample()
         let start = now()
         var answers = 0
         for _ in 0..<count {
@@ -61,7 +61,7 @@ struct Workloads: Sendable {
             await connection.close()
         }
         let seconds = now() - start
-        if route.proxied { proxy.add(proxy.seconds() - cpu, items: count, to: "connect", route) }
+        self.cpu.add(since: cpu, items: count, to: "connect", route)
         return TimedRun(seconds: seconds, output: "\(answers) of \(count) connects answered by DC 2")
     }
 
@@ -78,7 +78,7 @@ struct Workloads: Sendable {
     func calls(
         _ route: Route, over connection: MTProtoConnection, count: Int, inFlight: Int
     ) async throws -> TimedRun<String> {
-        let cpu = route.proxied ? proxy.seconds() : 0
+        let cpu = self.cpu.sample()
         let start = now()
         let checksum = try await withThrowingTaskGroup(of: (Int, Int).self) { tasks in
             for task in 0..<inFlight {
@@ -100,7 +100,7 @@ struct Workloads: Sendable {
             return total
         }
         let seconds = now() - start
-        if route.proxied { proxy.add(proxy.seconds() - cpu, items: count, to: "calls", route) }
+        self.cpu.add(since: cpu, items: count, to: "calls", route)
         return TimedRun(seconds: seconds, output: "\(checksum.0) answers, checksum \(checksum.1)")
     }
 }
