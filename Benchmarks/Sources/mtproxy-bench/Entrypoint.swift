@@ -32,10 +32,18 @@ enum MTProxyBench {
 
         // 100 calls in flight on one connection: let the server read them all (its default stops reading at 32).
         let server = try ServerProcess(arguments: ["--max-calls-in-flight", "128"])
-        defer { server.stop() }
+        ChildProcesses.shared.stopAtExit(server.process.processIdentifier)
+        defer {
+            ChildProcesses.shared.forget(server.process.processIdentifier)
+            server.stop()
+        }
         let key = (0..<16).map { _ in UInt8.random(in: 0...255) }
         let proxy = try ProxyProcess(key: key.map { String(format: "%02x", $0) }.joined(), dcPort: server.port)
-        defer { proxy.stop() }
+        ChildProcesses.shared.stopAtExit(proxy.process.processIdentifier)
+        defer {
+            ChildProcesses.shared.forget(proxy.process.processIdentifier)
+            proxy.stop()
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
         let directAbridged = Route.direct(port: server.port, framing: .abridged)

@@ -128,3 +128,35 @@ final class CPUTally: @unchecked Sendable {
         }
     }
 }
+
+/// The child processes to stop if the benchmark exits without stopping them — `BenchmarkMethod.differentWork` ends
+/// it with `exit(2)`, which runs no `defer` — so no tg-server or mtproxy is left listening.
+final class ChildProcesses: @unchecked Sendable {
+    static let shared = ChildProcesses()
+    private let lock = NSLock()
+    private var pids: [Int32] = []
+
+    private init() {
+        atexit { ChildProcesses.shared.terminateAll() }
+    }
+
+    /// Sends `pid` SIGTERM when the process exits.
+    func stopAtExit(_ pid: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        pids.append(pid)
+    }
+
+    /// Takes `pid` off the list (it was stopped and waited for: its number may be reused).
+    func forget(_ pid: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        pids.removeAll { $0 == pid }
+    }
+
+    private func terminateAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        for pid in pids { kill(pid, SIGTERM) }
+    }
+}
