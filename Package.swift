@@ -294,7 +294,7 @@ let modules: [Module] = [
         ]),
     // MTProxyRelay: an MTProxy of our own (plain, dd and fake-TLS secrets) in front of tg-server's DCs.
     .swift(
-        "MTProxyRelay", .Server, deps: ["MTProtoTransport", "NIOCore", "NIOPosix"],
+        "MTProxyRelay", .Server, deps: ["MTProtoTransport", "CryptoUtils", "NIOCore", "NIOPosix"],
         testDeps: [
             "MTProtoTransport", "Network", "ServerTestSupport", "TelegramApi", "NIOCore", "NIOPosix",
         ]),

@@ -133,6 +133,18 @@ let package = Package(
             ],
             path: "Sources/mtproto-bench", swiftSettings: Settings.swift),
 
+        // Our `mtproxy` (a release process) in front of a release tg-server: connect and 1,000 calls through it with
+        // each kind of secret against the same client straight to the DC, and fake-TLS against plain obfuscated2.
+        .executableTarget(
+            name: "mtproxy-bench",
+            dependencies: [
+                "BenchmarkSupport", "ServerBenchSupport",
+                .product(name: "Network", package: "Telegraph"), .product(name: "MTProtoTransport", package: "Telegraph"),
+                .product(name: "MTProtoCore", package: "Telegraph"), .product(name: "TelegramApi", package: "Telegraph"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/mtproxy-bench", swiftSettings: Settings.swift),
+
         // A release tg-server started as its own process, for the server benchmarks.
         .target(
             name: "ServerBenchSupport",

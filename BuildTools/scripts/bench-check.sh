@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../Benchmarks"
 # Every benchmark whose comparisons go through compareInterleaved (BENCHMARKS.md, "Method").
 checked=(signal-bench hashing-bench mergelists-bench tl-bench video-bench postbox-bench postbox-views-bench core-bench
-    send-bench channel-bench transfer-bench mtproto-bench)
+    send-bench channel-bench transfer-bench mtproto-bench mtproxy-bench)
 benches=("$@")
 if [ ${#benches[@]} -eq 0 ]; then benches=("${checked[@]}"); fi
 rm -f .build/release/description.json
@@ -22,10 +22,16 @@ for b in "${benches[@]}"; do
         postbox-views-bench) swift build -c release --product postbox-views-grdb-peer -q ;;
         # mtproto-bench's client-cost table measures a release tg-server in its own process.
         mtproto-bench) swift build -c release --product tg-server -q ;;
+        # mtproxy-bench runs a release tg-server and our release mtproxy, each its own process.
+        mtproxy-bench)
+            swift build -c release --product tg-server -q
+            swift build -c release --product mtproxy -q
+            ;;
     esac
 done
 bin=$(swift build -c release --show-bin-path)
 export TG_SERVER_BIN="$bin/tg-server"
+export MTPROXY_BIN="$bin/mtproxy"
 for b in "${benches[@]}"; do
     echo "bench-check: $b"
     # mtproto-bench's comparisons with a peer are its client-cost rounds (the other tables have no peer).

@@ -18,9 +18,14 @@ bin=$(swift build -c release --show-bin-path)
 # mtproto-bench measures a separate tg-server process (memory per connection): build it here, in release, from the
 # same build folder so TelegramApi is compiled once.
 if [[ " ${benches[*]} " == *" mtproto-bench "* || " ${benches[*]} " == *" server-limits-bench "* || " ${benches[*]} " == *" server-bench "* \
-    || " ${benches[*]} " == *" channel-bench "* ]]; then
+    || " ${benches[*]} " == *" channel-bench "* || " ${benches[*]} " == *" mtproxy-bench "* ]]; then
     swift build -c release --product tg-server -q
     export TG_SERVER_BIN="$bin/tg-server"
+fi
+# mtproxy-bench measures our release `mtproxy` as its own process in front of that tg-server.
+if [[ " ${benches[*]} " == *" mtproxy-bench "* ]]; then
+    swift build -c release --product mtproxy -q
+    export MTPROXY_BIN="$bin/mtproxy"
 fi
 # postbox-views-bench runs GRDB's ValueObservation as a separate process (GRDB links the system libsqlite3, which must
 # never share a binary with libsqlcipher): build that peer next to it.

@@ -19,7 +19,9 @@ import Testing
         adjust: (inout MTProxyConfiguration) -> Void = { _ in }
     ) async throws -> MTProxyRelayServer {
         var datacenters: [Int16: MTProxyConfiguration.Address] = [:]
-        for (dc, endpoint) in backend.endpoints { datacenters[Int16(dc)] = .init(host: endpoint.host, port: endpoint.port) }
+        for (dc, endpoint) in backend.endpoints {
+            datacenters[Int16(dc)] = .init(host: endpoint.host, port: endpoint.port)
+        }
         var configuration = MTProxyConfiguration(keys: [key], datacenters: datacenters, front: front)
         adjust(&configuration)
         return try await MTProxyRelayServer.start(
@@ -32,7 +34,9 @@ import Testing
         let relay = try await Self.relay(backend)
         var endpoint = try #require(backend.endpoints[2])
         endpoint.proxy = .mtproxy(
-            MTProxy(host: "127.0.0.1", port: relay.port, secret: try MTProxySecret(kind: kind, key: Self.key, domain: "a.example")))
+            MTProxy(
+                host: "127.0.0.1", port: relay.port,
+                secret: try MTProxySecret(kind: kind, key: Self.key, domain: "a.example")))
         let connection = try await MTProtoConnection.connect(
             to: endpoint, publicKeys: backend.publicKeys, group: backend.group)
         let phone = "99966293\(kind == .plain ? 1 : kind == .padded ? 3 : 5)1"
@@ -59,6 +63,30 @@ import Testing
         try await backend.close()
     }
 
+    /// A DC given by host name goes through NIO's resolver; an IP address (every other test) is connected to as it is.
+    @Test func aDataCenterNamedByHostNameIsResolved() async throws {
+        let backend = try await BackendServer()
+        let relay = try await Self.relay(backend) { configuration in
+            for (dc, address) in configuration.datacenters {
+                configuration.datacenters[dc] = .init(host: "localhost", port: address.port)
+            }
+        }
+        var endpoint = try #require(backend.endpoints[2])
+        endpoint.proxy = .mtproxy(
+            MTProxy(host: "127.0.0.1", port: relay.port, secret: try MTProxySecret(kind: .padded, key: Self.key)))
+        let connection = try await MTProtoConnection.connect(
+            to: endpoint, publicKeys: backend.publicKeys, group: backend.group, keyExchangeTimeout: 20,
+            answerTimeout: 20)
+        guard case .nearestDc(let dc) = try await connection.invoke(Api.functions.help.getNearestDc()) else {
+            Issue.record("no nearestDc")
+            return
+        }
+        #expect(dc.thisDc == 2)
+        await connection.close()
+        try await relay.close()
+        try await backend.close()
+    }
+
     @Test func aStrangerIsHandedToTheFrontByteForByte() async throws {
         let backend = try await BackendServer()
         let front = try await ServerBootstrap(group: backend.group)
@@ -67,7 +95,8 @@ import Testing
         let relay = try await Self.relay(
             backend, front: .init(host: "127.0.0.1", port: try #require(front.localAddress?.port)))
         let request = Array("GET / HTTP/1.1\r\nHost: example.com\r\nUser-Agent: curl/8.5\r\nAccept: */*\r\n\r\n".utf8)
-        let reply = try await Self.exchange(request, port: relay.port, group: backend.group, expecting: request.count + 6)
+        let reply = try await Self.exchange(
+            request, port: relay.port, group: backend.group, expecting: request.count + 6)
         #expect(reply == Array("front:".utf8) + request)
         try await relay.close()
         try await front.close()

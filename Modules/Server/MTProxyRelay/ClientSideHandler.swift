@@ -148,12 +148,15 @@ final class ClientSideHandler: ChannelInboundHandler {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         let header: ObfuscatedHeader
         do {
-            header = try ObfuscatedHeader.makeClientHeader(framing: client.framing, dcId: client.dcId, secret: nil)
+            // 64 random bytes, each one `next()`: drawn in one block, not 64 system calls.
+            var generator = BlockRandomGenerator(capacity: 64)
+            header = try ObfuscatedHeader.makeClientHeader(
+                framing: client.framing, dcId: client.dcId, secret: nil, using: &generator)
         } catch {
             context.close(promise: nil)
             return
         }
-        ClientBootstrap(group: loop)
+        let bootstrap = ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(configuration.handshakeTimeout)
             .channelInitializer { dc in
@@ -163,13 +166,20 @@ final class ClientSideHandler: ChannelInboundHandler {
                             partner: clientChannel, transform: .fromDC(dc: header.ciphers, client: client)))
                 }
             }
-            .connect(host: address.host, port: address.port)
-            .whenComplete { result in
-                switch result {
-                case .success(let dc): bound.value.handler.dcConnected(dc, header: header, context: bound.value.context)
-                case .failure: clientChannel.close(promise: nil)
-                }
+        // An IP address is connected to as it is: a host name goes through NIO's resolver (getaddrinfo on a thread
+        // of its own, then Happy Eyeballs), which a literal does not need on every client's connect.
+        let connected =
+            if let literal = try? SocketAddress(ipAddress: address.host, port: address.port) {
+                bootstrap.connect(to: literal)
+            } else {
+                bootstrap.connect(host: address.host, port: address.port)
             }
+        connected.whenComplete { result in
+            switch result {
+            case .success(let dc): bound.value.handler.dcConnected(dc, header: header, context: bound.value.context)
+            case .failure: clientChannel.close(promise: nil)
+            }
+        }
     }
 
     private func dcConnected(_ dc: any Channel, header: ObfuscatedHeader, context: ChannelHandlerContext) {

@@ -117,7 +117,8 @@ public struct MTProxyOpening {
             return .refuse(.replayed, received: received)
         }
         let key = keys[accepted.keyIndex]
-        var generator = SystemRandomNumberGenerator()
+        // One random word per byte of the answer's 1–4 KB: drawn in blocks, not one system call each.
+        var generator = BlockRandomGenerator()
         let answer = FakeTLSServerHello.answer(
             to: accepted, key: key, certificateLength: Int.random(in: 1_024..<4_096, using: &generator),
             using: &generator)
