@@ -123,3 +123,23 @@ extension UpdateGatewayTests {
         #expect(gateway.areSubscribed([]).isEmpty)
     }
 }
+
+extension UpdateGatewayTests {
+    @Test func aPushNamingThousandsOfKeysWithRepeatsReachesEachSessionOnce() {
+        let gateway = UpdateGateway()
+        let lane = QueuedLane()
+        let received = Received()
+        let connection = ObjectIdentifier(received)
+        for key in Int64(1)...50 {
+            gateway.subscribe(
+                .init(authKeyId: key, sessionId: 1), connection: connection, lane: lane.lane,
+                deliver: received.deliver("\(key)"))
+        }
+        // 5,000 keys, each of the 50 subscribed ones named 20 times, the others never subscribed.
+        let keys = (0..<5_000).map { Int64($0 % 250 + 1) }
+        #expect(gateway.push([.init(body: [7], authKeyIds: keys)]) == 50)
+        lane.drain()
+        #expect(lane.pieces == 1)
+        for key in 1...50 { #expect(received["\(key)"] == [[7]]) }
+    }
+}

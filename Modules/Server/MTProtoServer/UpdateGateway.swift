@@ -123,8 +123,7 @@ public final class UpdateGateway: @unchecked Sendable {
         var count = 0
         lock.lock()
         for push in pushes {
-            for (index, authKeyId) in push.authKeyIds.enumerated()
-            where !push.authKeyIds[..<index].contains(authKeyId) {
+            for authKeyId in Self.distinct(push.authKeyIds) {
                 guard let sessions = subscribers[authKeyId] else { continue }
                 for (sessionId, subscriber) in sessions
                 where push.except != Target(authKeyId: authKeyId, sessionId: sessionId) {
@@ -149,6 +148,18 @@ public final class UpdateGateway: @unchecked Sendable {
         }
         for delivery in direct { delivery.deliver(delivery.body) }
         return count
+    }
+
+    /// `ids` in their order without repeats: a scan for the few keys of one account, a set past them (a push to every
+    /// follower of an account names thousands).
+    static func distinct(_ ids: [Int64]) -> [Int64] {
+        if ids.count <= 8 {
+            var result: [Int64] = []
+            for id in ids where !result.contains(id) { result.append(id) }
+            return result
+        }
+        var seen: Set<Int64> = []
+        return ids.filter { seen.insert($0).inserted }
     }
 
     /// Whether each of `authKeyIds` has a subscribed session, in their order, under one look-up (the members of a
