@@ -30,8 +30,17 @@ public enum MTProtoKeyDerivation {
         let x = direction.x
         let a = Digest.sha256(messageKey, Array(authKey[x..<(x + 36)]))
         let b = Digest.sha256(Array(authKey[(40 + x)..<(76 + x)]), messageKey)
-        let key = Array(a[0..<8]) + Array(b[8..<24]) + Array(a[24..<32])
-        let iv = Array(b[0..<8]) + Array(a[8..<24]) + Array(b[24..<32])
+        // Each built in one allocation (this runs for every packet sent and received).
+        var key: [UInt8] = []
+        key.reserveCapacity(32)
+        key += a[0..<8]
+        key += b[8..<24]
+        key += a[24..<32]
+        var iv: [UInt8] = []
+        iv.reserveCapacity(32)
+        iv += b[0..<8]
+        iv += a[8..<24]
+        iv += b[24..<32]
         return (key, iv)
     }
 

@@ -50,16 +50,18 @@ public enum EncryptedMessage {
         authKey: AuthKey, direction: MTProtoDirection, salt: Int64, sessionId: Int64, messageId: Int64, seqNo: Int32,
         body: [UInt8], extraPaddingBlocks: Int = 0, random: (Int) -> [UInt8] = SecureRandom.bytes
     ) -> (packet: [UInt8], quickAckToken: UInt32) {
-        var plain = WriteBuffer(capacity: innerHeaderLength + body.count + 1040)
+        // 12...1024 bytes of padding, bringing the total to a multiple of 16. Known before writing, so the buffer is
+        // allocated at its exact size (a packet's worth, not a kilobyte more each time).
+        let unpadded = innerHeaderLength + body.count
+        var padding = 12 + (16 - (unpadded + 12) % 16) % 16
+        padding += 16 * max(0, min(extraPaddingBlocks, (1024 - padding) / 16))
+        var plain = WriteBuffer(capacity: unpadded + padding)
         plain.writeLittleEndian(salt)
         plain.writeLittleEndian(sessionId)
         plain.writeLittleEndian(messageId)
         plain.writeLittleEndian(seqNo)
         plain.writeLittleEndian(Int32(body.count))
         plain.write(contentsOf: body)
-        // 12...1024 bytes of padding, bringing the total to a multiple of 16.
-        var padding = 12 + (16 - (plain.count + 12) % 16) % 16
-        padding += 16 * max(0, min(extraPaddingBlocks, (1024 - padding) / 16))
         plain.write(contentsOf: random(padding))
         let plaintext = plain.bytes
         let messageKeyLarge = MTProtoKeyDerivation.messageKeyLarge(

@@ -72,6 +72,13 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     /// (at most the calls in flight and `tracedCallsLimit`: an answer sealed on another connection leaves its entry).
     private var tracedCalls: [Int64: any TLFunction] = [:]
     private static let tracedCallsLimit = 1024
+    /// `tg_server_pushes_total`, made once per connection rather than once per push.
+    private let pushesCounter = Counter(label: "tg_server_pushes_total")
+    /// The channel went inactive (`channelInactive`), and whether it was writable at its last writability change:
+    /// what each push and flush asks, kept here so a post's fan-out does not ask each member's channel (a call
+    /// through the pipeline and an atomic read on a cold object per member).
+    private var isClosed = false
+    private var isWritable = true
 
     public init(
         dcId: Int32, keys: ServerKeyStore, registry: SessionRegistry, handler: any RPCHandler, logger: Logger,
@@ -391,23 +398,23 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
         guard subscriptions.insert(target).inserted else { return }
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
-        updates.subscribe(target, connection: ObjectIdentifier(self)) { body in
-            loop.execute {
-                let (me, context) = bound.value
-                me.deliver(body, to: session, context: context)
-            }
+        // The connection's event loop is its lane: one post's pushes to every connection on a loop arrive as one task.
+        let lane = UpdateGateway.Lane(id: ObjectIdentifier(loop)) { work in loop.execute(work) }
+        updates.subscribe(target, connection: ObjectIdentifier(self), lane: lane) { body in
+            let (me, context) = bound.value
+            me.deliver(body, to: session, context: context)
         }
     }
 
     /// Sends a pushed `Updates` on this connection, unless the client is not taking what it is sent.
     private func deliver(_ body: [UInt8], to session: SharedSession, context: ChannelHandlerContext) {
-        guard context.channel.isActive, context.channel.isWritable else {
+        guard !isClosed, isWritable else {
             logger.debug("push dropped: the client is not reading", metadata: ["session": "\(session.sessionId)"])
-            let reason = context.channel.isActive ? "not_reading" : "closed"
+            let reason = isClosed ? "closed" : "not_reading"
             Counter(label: "tg_server_pushes_dropped_total", dimensions: [("reason", reason)]).increment()
             return
         }
-        Counter(label: "tg_server_pushes_total").increment()
+        pushesCounter.increment()
         sendSoon(session.with(now: clock()) { $0.push(body) }, session: session, context: context)
     }
 
@@ -439,7 +446,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
                 // the client comes back on.
                 let packets = session.with(now: now) { $0.seal(messages, now: now) }
                 if me.trace != nil { me.traceSent(packets, key: session.with(now: now) { $0.authKey }) }
-                if context.channel.isActive { me.write(packets, context: context) }
+                if !me.isClosed { me.write(packets, context: context) }
             }
             context.flush()
         }
@@ -471,6 +478,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     public func channelWritabilityChanged(context: ChannelHandlerContext) {
+        isWritable = context.channel.isWritable
         updateReading(context: context)
         context.fireChannelWritabilityChanged()
     }
@@ -505,6 +513,7 @@ public final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     public func channelInactive(context: ChannelHandlerContext) {
+        isClosed = true
         idleTask?.cancel()
         updates?.unsubscribe(subscriptions, connection: ObjectIdentifier(self))
         subscriptions = []

@@ -59,8 +59,9 @@ extension ServerBackend {
         make: (Int64) -> [Api.Update]
     ) throws -> [Push] {
         var keys: [Int64: [Int64]] = [:]
-        for entry in try tx.channelMemberKeys(channelId: channel.id)
-        where updates.subscribedSessions(authKeyId: entry.authKeyId) > 0 {
+        let entries = try tx.channelMemberKeys(channelId: channel.id)
+        let online = updates.areSubscribed(entries.map(\.authKeyId))
+        for (entry, isOnline) in zip(entries, online) where isOnline {
             keys[entry.userId, default: []].append(entry.authKeyId)
         }
         for userId in extra where keys[userId] == nil {
@@ -68,7 +69,7 @@ extension ServerBackend {
             if !online.isEmpty { keys[userId] = online }
         }
         guard !keys.isEmpty else { return [] }
-        let users = try tx.users(ids: userIds)
+        let users = try tx.users(ids: userIds).sorted { $0.id < $1.id }
         let participants = try tx.channelMemberCount(channelId: channel.id)
         var pushes: [Push] = []
         for (viewer, authKeyIds) in keys.sorted(by: { $0.key < $1.key }) {
@@ -81,7 +82,7 @@ extension ServerBackend {
                     updates: .updates(
                         .init(
                             updates: make(viewer),
-                            users: try users.sorted { $0.id < $1.id }.map { try apiUser($0, viewer: viewer, tx: tx) },
+                            users: try users.map { try apiUser($0, viewer: viewer, tx: tx) },
                             chats: [chat],
                             date: date, seq: 0))))
         }

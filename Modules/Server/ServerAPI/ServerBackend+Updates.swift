@@ -21,13 +21,18 @@ extension ServerBackend {
     }
 
     /// Hands pushes to the gateway, never to the session that made the call (it gets them as its result) unless the
-    /// push says so.
+    /// push says so: all of them in one batch (a channel post's push to every member is one look-up and one task per
+    /// event loop).
     func send(_ pushes: [Push], caller: Caller?) {
+        var batch: [UpdateGateway.Push] = []
+        batch.reserveCapacity(pushes.count)
         for push in pushes where !push.authKeyIds.isEmpty {
-            updates.push(
-                push.updates.serialized(), authKeyIds: push.authKeyIds,
-                except: push.includesCaller ? nil : caller?.target)
+            batch.append(
+                .init(
+                    body: push.updates.serialized(), authKeyIds: push.authKeyIds,
+                    except: push.includesCaller ? nil : caller?.target))
         }
+        if !batch.isEmpty { updates.push(batch) }
     }
 
     func apiState(_ state: UpdateStateRecord, unread: Int32 = 0) -> Api.updates.State {

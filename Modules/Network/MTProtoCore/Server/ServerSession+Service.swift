@@ -1,3 +1,4 @@
+import CryptoUtils
 import MTProtoApi
 import TLRuntime
 
@@ -96,11 +97,14 @@ extension ServerSession {
 
 /// Messages the server sent recently, for `msg_resend_req`: at most `entries` of them and `bytes` bytes, the oldest
 /// forgotten first.
+///
+/// A ring in the order they were sent, not a table: remembering is the hot path (every message sealed), looking up is
+/// rare (a resend request, a reconnect) and scans at most `entries` messages.
 struct ResendCache: Sendable {
     let entries: Int
     let bytes: Int
-    private var messages: [Int64: InnerMessage] = [:]
-    private var order: [Int64] = []
+    /// Oldest first from `head`; forgotten slots before it are `nil` until the ring is compacted.
+    private var messages: [InnerMessage?] = []
     private var head = 0
     private var total = 0
 
@@ -109,22 +113,37 @@ struct ResendCache: Sendable {
         self.bytes = bytes
     }
 
+    /// How many messages are kept.
+    var count: Int { messages.count - head }
+
     mutating func remember(_ message: InnerMessage) {
-        guard message.body.count <= bytes, messages[message.messageId] == nil else { return }
-        messages[message.messageId] = message
-        order.append(message.messageId)
+        guard message.body.count <= bytes else { return }
+        // A sealer's msg_ids only grow, so a message newer than the newest kept is not kept yet; anything else is
+        // looked for.
+        if let last = messages.last, let newest = last, message.messageId <= newest.messageId,
+            self.message(message.messageId) != nil
+        {
+            return
+        }
+        messages.append(message)
         total += message.body.count
-        while messages.count > entries || total > bytes {
-            if let old = messages.removeValue(forKey: order[head]) { total -= old.body.count }
+        while messages.count - head > entries || total > bytes {
+            total -= messages[head]?.body.count ?? 0
+            messages[head] = nil
             head += 1
         }
         if head > 1024 {
-            order.removeFirst(head)
+            messages.removeFirst(head)
             head = 0
         }
     }
 
-    func message(_ id: Int64) -> InnerMessage? { messages[id] }
+    func message(_ id: Int64) -> InnerMessage? {
+        for index in stride(from: messages.count - 1, through: head, by: -1) where messages[index]?.messageId == id {
+            return messages[index]
+        }
+        return nil
+    }
 }
 
 /// Message ids in the order they were added, at most `capacity` (adding past it forgets the oldest).
@@ -145,5 +164,24 @@ struct OrderedIds: Sendable {
 
     mutating func remove(_ gone: Set<Int64>) {
         ids.removeAll { gone.contains($0) }
+    }
+}
+
+/// Random bytes for packets' padding (12…1024 bytes each, MTProto 2.0 §Encryption): drawn from `SecureRandom` in
+/// blocks of `blockSize` and handed out once each, so a packet costs a copy rather than a call into the generator.
+/// Holds at most one block.
+struct PaddingPool: Sendable {
+    static let blockSize = 512
+    private var block: [UInt8] = []
+    private var offset = 0
+
+    mutating func take(_ count: Int) -> [UInt8] {
+        guard count <= Self.blockSize else { return SecureRandom.bytes(count) }
+        if offset + count > block.count {
+            block = SecureRandom.bytes(Self.blockSize)
+            offset = 0
+        }
+        defer { offset += count }
+        return Array(block[offset..<(offset + count)])
     }
 }

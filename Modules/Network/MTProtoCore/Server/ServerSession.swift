@@ -99,6 +99,10 @@ public struct ServerSession: Sendable {
     /// connection (the duplicate is not run twice; the cached answer goes again).
     var answers = OrderedIds(capacity: resendCacheEntries)
     private var answerIds: [Int64: Int64] = [:]
+    /// The salt of the current period (`SaltSchedule.period`) once computed: a SHA-256 per period, not per packet.
+    private var currentSalt: (period: Int64, salt: Int64)?
+    /// Where packets' random padding comes from: `SecureRandom` a few hundred bytes at a time, each byte used once.
+    private var padding = PaddingPool()
 
     /// A session `sessionId` on `authKey`. `handshakeSalt` is the salt the key's exchange produced, valid during
     /// the key's first salt period.
@@ -230,11 +234,11 @@ public struct ServerSession: Sendable {
     /// Packets that send again, with their own msg_ids and seq_nos, the messages named (from the resend cache; a
     /// client that already has one drops it as a duplicate).
     public mutating func replay(_ messageIds: [Int64], now: Double) -> [[UInt8]] {
-        let salt = schedule.salt(authKeyId: authKey.id, time: now)
+        let salt = outgoingSalt(now: now)
         return messageIds.compactMap { resendCache.message($0) }.map { message in
             EncryptedMessage.encrypt(
                 authKey: authKey, direction: .serverToClient, salt: salt, sessionId: sessionId,
-                messageId: message.messageId, seqNo: message.seqNo, body: message.body)
+                messageId: message.messageId, seqNo: message.seqNo, body: message.body, random: { padding.take($0) })
         }
     }
 
@@ -294,22 +298,39 @@ public struct ServerSession: Sendable {
 
     // MARK: - Sending
 
+    /// The salt outgoing packets carry at `now`: `schedule`'s for the period, computed once per period.
+    mutating func outgoingSalt(now: Double) -> Int64 {
+        let period = Int64(now) / SaltSchedule.period
+        if let current = currentSalt, current.period == period { return current.salt }
+        let salt = schedule.salt(authKeyId: authKey.id, periodNumber: period)
+        currentSalt = (period, salt)
+        return salt
+    }
+
     /// Encrypts `messages`, with any pending acknowledgements, into packets at server time `now`: one message, or
     /// containers within `MessageLimits`. A message whose body is longer than `MessageLimits.maximumBodyLength` is
     /// replaced by an `rpc_error` 500 `RESPONSE_TOO_LARGE` when it answers a call, and dropped otherwise.
     public mutating func seal(_ messages: [MessageSealer.Outgoing], now: Double) -> [[UInt8]] {
-        var batch = messages.map { outgoing -> MessageSealer.Outgoing? in
-            guard outgoing.body.count > MessageLimits.maximumBodyLength else { return outgoing }
-            guard let (requestId, _) = try? ServiceCodec.parseRpcResult(outgoing.body) else { return nil }
-            return rpcError(requestId, code: 500, text: "RESPONSE_TOO_LARGE")
-        }.compactMap { $0 }
+        var batch: [MessageSealer.Outgoing] = []
+        batch.reserveCapacity(messages.count + 1)
+        for outgoing in messages {
+            guard outgoing.body.count > MessageLimits.maximumBodyLength else {
+                batch.append(outgoing)
+                continue
+            }
+            guard let (requestId, _) = try? ServiceCodec.parseRpcResult(outgoing.body) else { continue }
+            batch.append(rpcError(requestId, code: 500, text: "RESPONSE_TOO_LARGE"))
+        }
         while acks.count > 0 {
             let ack = MTProto.MsgsAck.msgsAck(.init(msgIds: acks.take()))
             batch.append(.init(body: ack.serialized(), contentRelated: false, kind: .serverResponse))
         }
         guard !batch.isEmpty else { return [] }
-        let salt = schedule.salt(authKeyId: authKey.id, time: now)
-        return sealer.seal(batch, containerKind: .serverResponse, now: now).map { envelope in
+        let salt = outgoingSalt(now: now)
+        let envelopes = sealer.seal(batch, containerKind: .serverResponse, now: now)
+        var packets: [[UInt8]] = []
+        packets.reserveCapacity(envelopes.count)
+        for envelope in envelopes {
             for child in envelope.children {
                 resendCache.remember(child)
                 guard child.isContentRelated else { continue }
@@ -321,10 +342,13 @@ public struct ServerSession: Sendable {
                     answerIds[requestId] = child.messageId
                 }
             }
-            return EncryptedMessage.encrypt(
-                authKey: authKey, direction: .serverToClient, salt: salt, sessionId: sessionId,
-                messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body)
+            packets.append(
+                EncryptedMessage.encrypt(
+                    authKey: authKey, direction: .serverToClient, salt: salt, sessionId: sessionId,
+                    messageId: envelope.message.messageId, seqNo: envelope.message.seqNo, body: envelope.message.body,
+                    random: { padding.take($0) }))
         }
+        return packets
     }
 }
 
