@@ -16,24 +16,7 @@ extension ServerBackend {
             let access = try channelAccess(call.channel, caller: caller, need: .member, tx: tx)
             guard access.can(\.changeInfo) else { throw APIError.badRequest("CHAT_ADMIN_REQUIRED") }
         }
-        let photo: Api.Photo?
-        switch call.photo {
-        case .inputChatPhotoEmpty:
-            photo = nil
-        case .inputChatUploadedPhoto(let uploaded):
-            guard uploaded.video == nil, uploaded.videoEmojiMarkup == nil, let file = uploaded.file else {
-                throw APIError.badRequest("PHOTO_INVALID")
-            }
-            photo = try makePhoto(file, caller: caller)
-        case .inputChatPhoto(let chosen):
-            guard case .inputPhoto(let input) = chosen.id,
-                let record = try store.read({ tx in try tx.photo(id: input.id) }),
-                record.accessHash == input.accessHash
-            else {
-                throw APIError.badRequest("PHOTO_ID_INVALID")
-            }
-            photo = apiPhoto(record)
-        }
+        let photo = try chatPhoto(call.photo, caller: caller)
         let date = now
         var pushes: [Push] = []
         return try store.write(
@@ -56,5 +39,28 @@ extension ServerBackend {
                     posts, randomIds: [], extra: [.updateChannel(.init(channelId: stored.id))], channel: stored,
                     caller: caller, date: date, tx: tx)
             }, then: { [self] _ in send(pushes, caller: caller) })
+    }
+
+    /// The picture a group's or channel's photo change names (core.telegram.org `InputChatPhoto`): none
+    /// (`inputChatPhotoEmpty`), a still picture just uploaded (`PHOTO_INVALID` for a video), or one of the caller's
+    /// photos by id and access hash (`PHOTO_ID_INVALID` for one the caller cannot name).
+    func chatPhoto(_ input: Api.InputChatPhoto, caller: Caller) throws -> Api.Photo? {
+        switch input {
+        case .inputChatPhotoEmpty:
+            return nil
+        case .inputChatUploadedPhoto(let uploaded):
+            guard uploaded.video == nil, uploaded.videoEmojiMarkup == nil, let file = uploaded.file else {
+                throw APIError.badRequest("PHOTO_INVALID")
+            }
+            return try makePhoto(file, caller: caller)
+        case .inputChatPhoto(let chosen):
+            guard case .inputPhoto(let input) = chosen.id,
+                let record = try store.read({ tx in try tx.photo(id: input.id) }),
+                record.accessHash == input.accessHash
+            else {
+                throw APIError.badRequest("PHOTO_ID_INVALID")
+            }
+            return apiPhoto(record)
+        }
     }
 }

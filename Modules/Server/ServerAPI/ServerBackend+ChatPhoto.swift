@@ -15,24 +15,7 @@ extension ServerBackend {
     func editChatPhoto(_ call: Api.functions.messages.editChatPhoto, caller: Caller) throws -> Api.Updates {
         // Rights first: nobody else gets a picture processed.
         try store.read { tx in try Self.checkMayEditPhoto(try tx.chat(id: call.chatId), caller: caller) }
-        let photo: Api.Photo?
-        switch call.photo {
-        case .inputChatPhotoEmpty:
-            photo = nil
-        case .inputChatUploadedPhoto(let uploaded):
-            guard uploaded.video == nil, uploaded.videoEmojiMarkup == nil, let file = uploaded.file else {
-                throw APIError.badRequest("PHOTO_INVALID")
-            }
-            photo = try makePhoto(file, caller: caller)
-        case .inputChatPhoto(let chosen):
-            guard case .inputPhoto(let input) = chosen.id,
-                let record = try store.read({ tx in try tx.photo(id: input.id) }),
-                record.accessHash == input.accessHash
-            else {
-                throw APIError.badRequest("PHOTO_ID_INVALID")
-            }
-            photo = apiPhoto(record)
-        }
+        let photo = try chatPhoto(call.photo, caller: caller)
         try store.write { tx in
             let chat = try tx.chat(id: call.chatId)
             try Self.checkMayEditPhoto(chat, caller: caller)
