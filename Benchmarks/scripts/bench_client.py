@@ -59,3 +59,20 @@ async def serve_commands(client, answer):
         sys.stdout.write(json.dumps(await answer(json.loads(line))) + "\n")
         sys.stdout.flush()
     await client.disconnect()
+
+
+def serve_as(answer):
+    """The `main` of a peer that signs in as a bench user and serves commands (`--serve --port P --pem-file F --phone
+    N`): connects, then answers each command with `await answer(client, command)` (`serve_commands`)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--serve", action="store_true", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pem-file", required=True)
+    parser.add_argument("--phone", required=True)
+    args = parser.parse_args()
+
+    async def run():
+        client = await connect(args.port, args.pem_file, args.phone)
+        await serve_commands(client, lambda command: answer(client, command))
+
+    asyncio.run(run())

@@ -10,14 +10,12 @@ stdin, {"channel_id": n, "access_hash": n, "pts": n, "limit": n}, one JSON line 
 "output": "<n> posts, sha256 <hex>", "requests": n}; exits non-zero if the server answers anything but
 channelDifference / channelDifferenceEmpty.
 """
-import argparse
-import asyncio
 import hashlib
 import time
 
 from telethon import functions, types
 
-from bench_client import connect, serve_commands
+from bench_client import serve_as
 
 
 async def difference(client, command):
@@ -45,18 +43,4 @@ async def difference(client, command):
     return {"seconds": seconds, "output": "%d posts, sha256 %s" % (len(posts), digest), "requests": requests}
 
 
-async def serve(args):
-    client = await connect(args.port, args.pem_file, args.phone)
-    await serve_commands(client, lambda command: difference(client, command))
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--serve", action="store_true", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pem-file", required=True)
-    parser.add_argument("--phone", required=True)
-    asyncio.run(serve(parser.parse_args()))
-
-
-main()
+serve_as(difference)

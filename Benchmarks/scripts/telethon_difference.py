@@ -9,14 +9,12 @@ stdin, {"pts": n, "date": n, "qts": n}, and answers each with one JSON line {"se
 "slices": n, "cryptg": bool}; the output names the messages received (their count, and a checksum of each one's chat,
 id and text that core-bench computes the same way from what it stored).
 """
-import argparse
-import asyncio
 import time
 
 from telethon import functions, types
 from telethon.crypto import aes
 
-from bench_client import connect, serve_commands
+from bench_client import serve_as
 
 MASK = (1 << 64) - 1
 
@@ -60,19 +58,4 @@ async def difference(client, pts, date, qts):
     return {"seconds": seconds, "output": describe(messages), "slices": slices, "cryptg": aes.cryptg is not None}
 
 
-async def serve(args):
-    client = await connect(args.port, args.pem_file, args.phone)
-    await serve_commands(
-        client, lambda command: difference(client, command["pts"], command["date"], command.get("qts", 0)))
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--serve", action="store_true", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pem-file", required=True)
-    parser.add_argument("--phone", required=True)
-    asyncio.run(serve(parser.parse_args()))
-
-
-main()
+serve_as(lambda client, command: difference(client, command["pts"], command["date"], command.get("qts", 0)))

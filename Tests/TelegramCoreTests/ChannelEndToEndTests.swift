@@ -103,6 +103,34 @@ import UpdateSequencing
         try await world.close([ann, ben])
     }
 
+    /// Ann and Ben (phones `benPhone` − 1 and `benPhone`) started and caught up; Ann makes a supergroup over raw
+    /// calls and invites Ben. Returns both, the channel's peer and Ann's `InputPeer` for it.
+    static func supergroupOfAnnAndBen(
+        _ world: Support.World, benPhone: String, title: String
+    ) async throws -> (ann: Account, ben: Account, channel: PeerId, toChannel: Api.InputPeer) {
+        let annPhone = String(try #require(Int64(benPhone)) - 1)
+        let ann = try await Support.signUp(world, phone: annPhone, name: "Ann")
+        let ben = try await Support.signUp(world, phone: benPhone, name: "Ben")
+        ann.start()
+        ben.start()
+        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
+        let created = try await ann.network.request(
+            Api.functions.channels.createChannel(megagroup: true, title: title, about: ""))
+        guard case .updates(let updates) = created, case .channel(let channel)? = updates.chats.first,
+            let annHash = channel.accessHash
+        else { throw ChannelTestError.unexpected("\(created)") }
+        let benUser = try await Support.find(phone: benPhone) { try await ann.network.request($0) }
+        guard case .inputPeerUser(let benPeer) = benUser else { throw ChannelTestError.unexpected("\(benUser)") }
+        _ = try await ann.network.request(
+            Api.functions.channels.inviteToChannel(
+                channel: .inputChannel(.init(channelId: channel.id, accessHash: annHash)),
+                users: [.inputUser(.init(userId: benPeer.userId, accessHash: benPeer.accessHash))]))
+        return (
+            ann, ben, PeerId.channel(channel.id),
+            .inputPeerChannel(.init(channelId: channel.id, accessHash: annHash))
+        )
+    }
+
     /// A post dated in an earlier second than the one the account last heard from the server (its date is taken
     /// before its write is queued, so it can be stored after a difference that already answered a later date) is named
     /// by no later `updates.getDifference`, which finds channels by date: the account finds it through the check after
@@ -110,24 +138,8 @@ import UpdateSequencing
     @Test func aPostDatedBeforeTheAccountsDateIsFoundByThePts() async throws {
         let clock = LockedValue(Date().timeIntervalSince1970)
         let world = try await Support.World(serverClock: { clock.withLock { $0 } })
-        let ann = try await Support.signUp(world, phone: "9996623043", name: "Ann")
-        let ben = try await Support.signUp(world, phone: "9996623044", name: "Ben")
-        ann.start()
-        ben.start()
-        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
-        let created = try await ann.network.request(
-            Api.functions.channels.createChannel(megagroup: true, title: "Late", about: ""))
-        guard case .updates(let updates) = created, case .channel(let channel)? = updates.chats.first,
-            let annHash = channel.accessHash
-        else { throw ChannelTestError.unexpected("\(created)") }
-        let benUser = try await Support.find(phone: "9996623044") { try await ann.network.request($0) }
-        guard case .inputPeerUser(let benPeer) = benUser else { throw ChannelTestError.unexpected("\(benUser)") }
-        _ = try await ann.network.request(
-            Api.functions.channels.inviteToChannel(
-                channel: .inputChannel(.init(channelId: channel.id, accessHash: annHash)),
-                users: [.inputUser(.init(userId: benPeer.userId, accessHash: benPeer.accessHash))]))
-        let channelPeer = PeerId.channel(channel.id)
-        let toChannel = Api.InputPeer.inputPeerChannel(.init(channelId: channel.id, accessHash: annHash))
+        let (ann, ben, channelPeer, toChannel) = try await Self.supergroupOfAnnAndBen(
+            world, benPhone: "9996623044", title: "Late")
         func texts() throws -> [String] { try Support.storedMessages(ben, with: channelPeer).map(\.text) }
         _ = try await ann.network.request(
             Api.functions.messages.sendMessage(peer: toChannel, message: "on time", randomId: 1))
@@ -156,24 +168,8 @@ import UpdateSequencing
     @Test func aPostInTheSecondTheAccountLastHeardOfIsCaughtUp() async throws {
         let second = Date().timeIntervalSince1970.rounded(.down) + 0.5
         let world = try await Support.World(serverClock: { second })
-        let ann = try await Support.signUp(world, phone: "9996623045", name: "Ann")
-        let ben = try await Support.signUp(world, phone: "9996623046", name: "Ben")
-        ann.start()
-        ben.start()
-        try await Support.wait("both first states") { ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp }
-        let created = try await ann.network.request(
-            Api.functions.channels.createChannel(megagroup: true, title: "Same second", about: ""))
-        guard case .updates(let updates) = created, case .channel(let channel)? = updates.chats.first,
-            let annHash = channel.accessHash
-        else { throw ChannelTestError.unexpected("\(created)") }
-        let benUser = try await Support.find(phone: "9996623046") { try await ann.network.request($0) }
-        guard case .inputPeerUser(let benPeer) = benUser else { throw ChannelTestError.unexpected("\(benUser)") }
-        _ = try await ann.network.request(
-            Api.functions.channels.inviteToChannel(
-                channel: .inputChannel(.init(channelId: channel.id, accessHash: annHash)),
-                users: [.inputUser(.init(userId: benPeer.userId, accessHash: benPeer.accessHash))]))
-        let channelPeer = PeerId.channel(channel.id)
-        let toChannel = Api.InputPeer.inputPeerChannel(.init(channelId: channel.id, accessHash: annHash))
+        let (ann, ben, channelPeer, toChannel) = try await Self.supergroupOfAnnAndBen(
+            world, benPhone: "9996623046", title: "Same second")
         func texts() throws -> [String] { try Support.storedMessages(ben, with: channelPeer).map(\.text) }
         _ = try await ann.network.request(
             Api.functions.messages.sendMessage(peer: toChannel, message: "first", randomId: 1))

@@ -10,22 +10,31 @@ import Testing
 /// read mark and deletes are not in the common pts): each shows locally at once, reaches the other member, and the
 /// delete's answer moves the channel's own pts in sequence, so no channel difference is fetched for it.
 @Suite(.serialized) struct ChannelMessageActionsTests {
-    @Test func aReadAndADeleteInASupergroupReachTheOtherMemberInTheChannelsSequence() async throws {
-        // A gap waits 30 s: a channel pts our delete put out of sequence would stay held and show at the end.
-        let world = try await AccountIntegrationTests.World(gapWait: 30)
-        let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622611", name: "Ann")
-        let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622612", name: "Ben")
-        _ = try await AccountIntegrationTests.introduce(phone: "9996622612", name: "Ben", to: ann)
+    /// Ann and Ben started and caught up, and the supergroup Ann made (through the client's own actions) and invited
+    /// Ben to, once Ben's account stores it.
+    static func supergroupOfAnnAndBen(
+        _ world: AccountIntegrationTests.World, phones: (ann: String, ben: String), title: String
+    ) async throws -> (ann: Account, ben: Account, group: PeerId) {
+        let ann = try await AccountIntegrationTests.signUp(world, phone: phones.ann, name: "Ann")
+        let ben = try await AccountIntegrationTests.signUp(world, phone: phones.ben, name: "Ben")
+        _ = try await AccountIntegrationTests.introduce(phone: phones.ben, name: "Ben", to: ann)
         ann.start()
         ben.start()
         try await AccountIntegrationTests.wait("both states") {
             ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp
         }
-        let group = try await ann.createChannel(title: "Builders", kind: .supergroup)
+        let group = try await ann.createChannel(title: title, kind: .supergroup)
         try await ann.invite([ben.peerId], to: group)
         try await AccountIntegrationTests.wait("Ben stores the supergroup") {
             try ben.postbox.readTransactionSync { tx in try tx.getPeer(group) } != nil
         }
+        return (ann, ben, group)
+    }
+
+    @Test func aReadAndADeleteInASupergroupReachTheOtherMemberInTheChannelsSequence() async throws {
+        // A gap waits 30 s: a channel pts our delete put out of sequence would stay held and show at the end.
+        let world = try await AccountIntegrationTests.World(gapWait: 30)
+        let (ann, ben, group) = try await Self.supergroupOfAnnAndBen(world, phones: ("9996622611", "9996622612"), title: "Builders")
         try ann.enqueue(["one", "two", "three"].map { EnqueueMessage(text: $0) }, to: group)
         func channelPts(_ account: Account) throws -> Int32? {
             try account.postbox.readTransactionSync { tx in (try tx.getPeerChatState(group) as? ChannelState)?.pts }
@@ -83,19 +92,7 @@ import Testing
     /// date and sorted first).
     @Test func aSentPostTakesTheServersDate() async throws {
         let world = try await AccountIntegrationTests.World(serverClock: { Date().timeIntervalSince1970 + 7_200 })
-        let ann = try await AccountIntegrationTests.signUp(world, phone: "9996622621", name: "Ann")
-        let ben = try await AccountIntegrationTests.signUp(world, phone: "9996622622", name: "Ben")
-        _ = try await AccountIntegrationTests.introduce(phone: "9996622622", name: "Ben", to: ann)
-        ann.start()
-        ben.start()
-        try await AccountIntegrationTests.wait("both states") {
-            ann.stateManager.hasCaughtUp && ben.stateManager.hasCaughtUp
-        }
-        let group = try await ann.createChannel(title: "Clocks", kind: .supergroup)
-        try await ann.invite([ben.peerId], to: group)
-        try await AccountIntegrationTests.wait("Ben stores the supergroup") {
-            try ben.postbox.readTransactionSync { tx in try tx.getPeer(group) } != nil
-        }
+        let (ann, ben, group) = try await Self.supergroupOfAnnAndBen(world, phones: ("9996622621", "9996622622"), title: "Clocks")
         func posts(_ account: Account) throws -> [Message] {
             try AccountIntegrationTests.storedMessages(account, with: group).filter { !$0.text.isEmpty }
                 .sorted { $0.index < $1.index }
