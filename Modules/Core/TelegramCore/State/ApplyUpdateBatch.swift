@@ -283,6 +283,12 @@ public struct UpdateBatchApplier: Sendable {
                         }.first
                     try tx.updatePeers([user])
                 }
+            case .update(.updateUser), .update(.updatePeerSettings):
+                // A user's profile changed (a new photo), or a contact was added or removed on another device: the
+                // same `Updates` carries the user in `users`, which the batch stored first (its `contact` flag moves
+                // it in or out of the contact list: `ContactList.follow`). The "add contact" offer of
+                // `updatePeerSettings` is not kept: Telegram-iOS keeps it in cached peer data, which we do not have.
+                break
             case .update(.updateUserStatus(let update)):
                 try flushMessages()
                 try tx.updatePeerPresences([.user(update.userId): TelegramUserPresence(apiStatus: update.status)])
