@@ -32,7 +32,7 @@ struct TG: AsyncParsableCommand {
             Link.self,
             Requests.self, Privacy.self, Block.self, Unblock.self, Blocked.self, React.self, Vote.self, Draft.self,
             Mute.self,
-            Unmute.self, Scheduled.self, Forward.self, Typing.self, Contacts.self, Info.self,
+            Unmute.self, Scheduled.self, Forward.self, Typing.self, Contacts.self, Info.self, Gifs.self,
         ])
 
     static func main() async {

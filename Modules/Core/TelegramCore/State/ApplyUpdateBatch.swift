@@ -362,9 +362,12 @@ public struct UpdateBatchApplier: Sendable {
     ///   typing, which is the only typing shown (those without a topic become `TypingNotice`s above).
     /// - `updatePrivacy`: the account's own privacy rules changed on another device; not stored: `Account.lastSeenPrivacy()`
     ///   asks the server (`account.getPrivacy`) whenever they are shown.
+    /// - `updateSavedGifs`: the account's saved GIFs changed on another device; the list is not stored:
+    ///   `SavedGifs.fetch` asks the server (with the hash of the list held) whenever it is shown.
     public static let ignoredUpdates: Set<String> = [
         "updateMessageID", "updateChannel", "updateChatDefaultBannedRights", "updateChannelTooLong",
         "updatePendingJoinRequests", "updateUserTyping", "updateChannelUserTyping", "updatePrivacy",
+        "updateSavedGifs",
     ]
 
     /// The TL constructor's name of `update` (`updateReadHistoryOutbox`), its Swift case's name.
