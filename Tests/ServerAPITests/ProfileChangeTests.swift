@@ -1,5 +1,4 @@
 import Foundation
-import ImageCore
 import MTProtoServer
 import ServerAPI
 import TLRuntime
@@ -79,16 +78,7 @@ import Testing
     /// A new profile photo is `updateUser` with the user and the photo attached, to Ben and Ann's other session.
     @Test func aNewPhotoIsToldAsUpdateUser() throws {
         let (harness, pushed, ann, _, _) = try Self.setUp()
-        var bitmap = Bitmap(width: 32, height: 32)
-        for y in 0..<32 { for x in 0..<32 { bitmap[x, y] = RGBA(r: UInt8(x * 8), g: UInt8(y * 8), b: 90, a: 255) } }
-        #expect(
-            harness.error(
-                Api.functions.upload.saveFilePart(fileId: 9, filePart: 0, bytes: PNGCodec.encode(bitmap)), key: 1)
-                == nil)
-        #expect(
-            harness.error(
-                Api.functions.photos.uploadProfilePhoto(
-                    file: .inputFile(.init(id: 9, parts: 1, name: "me.png", md5Checksum: ""))), key: 1) == nil)
+        harness.setProfilePhoto(key: 1, fileId: 9, side: 32)
         func isUser(_ update: Api.Update) -> Bool {
             if case .updateUser(let user) = update { return user.userId == ann.id }
             return false
