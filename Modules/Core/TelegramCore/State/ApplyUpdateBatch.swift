@@ -179,9 +179,11 @@ public struct UpdateBatchApplier: Sendable {
                 // `.UpdateWebPage`: `transaction.updateMedia`): every stored message showing it gets the page. A
                 // `webPageEmpty` leaves the pending page, which draws nothing.
                 try flushMessages()
-                if let page = TelegramMediaWebpage(update.webpage), let id = page.id, try tx.getMedia(id) != nil {
-                    try tx.updateMedia(id, update: page)
-                }
+                try Self.storeWebPage(update.webpage, transaction: tx)
+            case .update(.updateChannelWebPage(let update)):
+                // The same for a channel post's page, in the channel's own pts sequence.
+                try flushMessages()
+                try Self.storeWebPage(update.webpage, transaction: tx)
             case .update(.updateMessagePoll(let update)):
                 // A vote (ours from another device, our own call's answer, anyone's) or the poll closing: the shared
                 // poll every message showing it refers to is replaced.
@@ -379,6 +381,13 @@ public struct UpdateBatchApplier: Sendable {
     static func isActive(_ action: Api.SendMessageAction) -> Bool {
         if case .sendMessageCancelAction = action { return false }
         return true
+    }
+
+    /// A fetched page replaces the stored one every message showing it shares.
+    static func storeWebPage(_ webpage: Api.WebPage, transaction tx: Transaction) throws {
+        if let page = TelegramMediaWebpage(webpage), let id = page.id, try tx.getMedia(id) != nil {
+            try tx.updateMedia(id, update: page)
+        }
     }
 
     static func isSecretChatUpdate(_ update: Api.Update) -> Bool {
