@@ -38,6 +38,23 @@ extension ServerBackend {
         return (Self.webPageMedia(found, link: link), nil)
     }
 
+    /// A preview for an edit (an edited text's first link is previewed as a sent one's): `nil` when the edit leaves
+    /// the media alone — new media, no new text, or media that is not a preview; else the media to store (`nil`
+    /// inside: the preview goes, as with `no_webpage` or no link) and the page it waits for, if any.
+    func editedWebPage(
+        _ call: Api.functions.messages.editMessage, stored: [UInt8]?
+    ) -> (media: [UInt8]?, pending: (id: Int64, link: WebPageURL)?)? {
+        guard call.media == nil, let text = call.message else { return nil }
+        if let stored {
+            guard case .messageMediaWebPage? = try? Api.MessageMedia(tlBytes: stored) else { return nil }
+        }
+        guard !call.noWebpage, let link = WebPageURL.firstLink(in: text, entities: call.entities) else {
+            return (nil, nil)
+        }
+        let (media, pending) = webPageForSending(text: text, entities: call.entities)
+        return (media?.serialized(), pending.map { ($0, link) })
+    }
+
     /// `messageMediaWebPage` for what is known of `link`, or `nil` for no preview.
     static func webPageMedia(_ found: WebPagePreviews.Lookup, link: WebPageURL) -> Api.MessageMedia? {
         switch found {

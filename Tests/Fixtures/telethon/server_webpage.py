@@ -5,7 +5,8 @@ messageMediaWebPage with the page's title, description and site name. She sends 
 Bob's copy carry the webPage (cached: no second fetch). She sends a slow page's link: the message carries
 webPagePending, then Bob gets updateWebPage with the page and his stored copy has it. A link sent with
 link_preview=False (no_webpage) and a link on a host that is not allowed get no preview and are never fetched.
-In a broadcast channel Alice made and Bob was added to, a slow page's post carries webPagePending, then Bob gets
+Alice edits a message to a slow page's link: the edit carries webPagePending, then Bob gets updateWebPage. In a
+broadcast channel Alice made and Bob was added to, a slow page's post carries webPagePending, then Bob gets
 updateChannelWebPage with the page in the channel's pts sequence, and the post Bob reads has it.
 
 Usage: server_webpage.py --host H --port P --pem-file F --workdir DIR --pages-port Q
@@ -88,6 +89,14 @@ async def run(args):
         report["slow_update"] = [type(update.webpage).__name__, update.webpage.title, update.pts_count]
         stored = await bob.get_messages(types.InputPeerUser(me_alice.id, me_alice.access_hash), ids=got_slow.id)
         report["slow_stored"] = page_fields(stored.media)
+
+        edited = await alice.edit_message(bob_for_alice, sent.id, "now %s/slow-edit" % pages)
+        report["edit_sent"] = page_fields(edited.media)
+        edit_page = edited.media.webpage.id
+        edit_update = await bob_inbox.wait("web_page", lambda u: u.webpage.id == edit_page)
+        report["edit_update"] = [type(edit_update.webpage).__name__, edit_update.webpage.title]
+        stored_edit = await bob.get_messages(types.InputPeerUser(me_alice.id, me_alice.access_hash), ids=got.id)
+        report["edit_stored"] = page_fields(stored_edit.media)
 
         no_preview = await alice.send_message(bob_for_alice, "%s/plain" % pages, link_preview=False)
         report["no_webpage"] = page_fields(no_preview.media)
