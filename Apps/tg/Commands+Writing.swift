@@ -39,6 +39,7 @@ struct Send: AsyncParsableCommand {
     @Flag(help: "With --video: a GIF (a silent MP4 loop).") var gif = false
     @Option(help: "A WAV file to send as a voice note (encoded to Ogg/Opus with its waveform).") var voice: String?
     @Option(help: "A sticker from a set, <set>/<n> (n from 1), e.g. telegraph/1.") var sticker: String?
+    @Flag(help: "Send the text without a link preview (no_webpage).") var noPreview = false
     @Option(help: ArgumentHelp("One of your saved GIFs, by its number in 'tg gifs'.", valueName: "N"))
     var savedGif: Int?
     @Option(
@@ -75,6 +76,7 @@ struct Send: AsyncParsableCommand {
                     + "--contact, --dice, --poll")
         }
         if round && gif { throw ValidationError("give at most one of --round, --gif") }
+        if noPreview && (media > 0 || at != nil) { throw ValidationError("--no-preview goes with a text alone") }
         if (round || gif) && video == nil { throw ValidationError("--round and --gif go with --video") }
         if media == 0 && markdown.isEmpty { throw ValidationError("nothing to send: give a text or media") }
         if album.count > 10 { throw ValidationError("an album holds at most 10 items, not \(album.count)") }
@@ -159,7 +161,9 @@ struct Send: AsyncParsableCommand {
                 }
                 label = "album of \(album.count)"
             } else {
-                messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo)]
+                var message = EnqueueMessage(text: text, entities: entities, replyTo: replyTo)
+                message.disableLinkPreviews = noPreview
+                messages = [message]
             }
             let progress = TransferProgress("upload \(label)")
             defer { progress.finish() }
