@@ -175,6 +175,28 @@ import Testing
         #expect(events == [.result(token: token, .failure(ClientSession.answerLost))])
     }
 
+    /// A question the server refuses (here `bad_server_salt`) is asked again, each refusal an attempt of the request:
+    /// past `maximumAttempts` the call fails, and no copy of it is ever sent.
+    @Test func aQuestionRefusedAgainAndAgainFailsTheCallAndNeverCopiesIt() throws {
+        var (client, token, _, question) = try Self.asked()
+        var refused = question
+        var events: [ClientSession.Event] = []
+        for step in 0..<ClientSession.maximumAttempts {
+            let time = Self.later + Double(step)
+            let body = MTProto.BadMsgNotification.badServerSalt(
+                .init(badMsgId: refused, badMsgSeqno: 1, errorCode: 48, newServerSalt: Wire.salt)
+            ).serialized()
+            let (received, send) = try client.receive(
+                Wire.fromServer(id: Wire.id(time, 1), seq: Int32(2 * step), body: body), now: time)
+            events += received
+            #expect(try Self.calls(send).isEmpty)
+            guard let next = try Self.stateQuestions(send).first else { break }
+            refused = next.id
+        }
+        #expect(events == [.result(token: token, .failure(.init(code: -1, message: "RESEND_LIMIT_REACHED")))])
+        #expect(client.pendingCount == 0)
+    }
+
     /// `msgs_state_req` names at most `MessageLimits.maximumIdsPerRequest` ids: more acknowledged requests take
     /// several questions, each id in exactly one.
     @Test func questionsHoldAtMostTheIdLimit() throws {
@@ -248,5 +270,63 @@ import Testing
         }
         #expect(pair.runs == 1)
         #expect(failures == [ClientSession.answerLost])
+    }
+}
+
+/// tg-server's side of the questions: `msgs_state_req` tells an answered request (4+32+64) from one only seen (4) and
+/// one unknown (1); `msg_resend_ans_req` sends a cached answer again as a new message, and `msgs_state_info` about all
+/// the ids when one has no answer to send.
+@Suite struct ServerAnswerRecoveryTests {
+    typealias S = ServerSessionTests
+    static let now = Wire.now
+
+    /// A session that ran one call and answered it; returns the call's msg_id and the answer's body.
+    static func answered() throws -> (session: ServerSession, callId: Int64, answer: [UInt8]) {
+        var session = S.session()
+        let callId = Wire.id(Self.now)
+        let reaction = try S.receive(&session, MTProto.functions.help_placeholder, id: callId)
+        let call = try #require(reaction.calls.first)
+        let answer = session.answer(call, result: [0x55, 0x66, 0x77, 0x88])
+        _ = session.seal([answer], now: Self.now)
+        return (session, callId, answer.body)
+    }
+
+    @Test func msgsStateReqTellsAnsweredFromSeenFromUnknown() throws {
+        var (session, callId, _) = try Self.answered()
+        let pingId = Wire.id(Self.now + 0.5)
+        _ = try S.receive(&session, Wire.ping(), id: pingId, seq: 2)
+        let ask = MTProto.MsgsStateReq.msgsStateReq(.init(msgIds: [callId, pingId, 4])).serialized()
+        let replies = try S.sealed(&session, try S.receive(&session, ask, id: Wire.id(Self.now + 1), seq: 3))
+        let infos = replies.compactMap { Wire.object($0.body) as? MTProto.MsgsStateInfo }
+        guard case .msgsStateInfo(let info)? = infos.first else {
+            Issue.record("expected msgs_state_info")
+            return
+        }
+        #expect(info.info == [4 | 32 | 64, 4, 1])
+    }
+
+    @Test func msgResendAnsReqSendsTheAnswerAgainAsANewMessage() throws {
+        var (session, callId, answer) = try Self.answered()
+        let ask = MTProto.MsgResendReq.msgResendAnsReq(.init(msgIds: [callId, callId])).serialized()
+        let reaction = try S.receive(&session, ask, id: Wire.id(Self.now + 1), seq: 3)
+        #expect(reaction.replies.map(\.body) == [answer], "once, however often named, and no state info")
+    }
+
+    @Test func aMissingAnswerBringsStateInfoAboutEveryId() throws {
+        var (session, callId, answer) = try Self.answered()
+        let unknown = Wire.id(Self.now - 1)
+        let ask = MTProto.MsgResendReq.msgResendAnsReq(.init(msgIds: [callId, unknown])).serialized()
+        let askId = Wire.id(Self.now + 1)
+        let reaction = try S.receive(&session, ask, id: askId, seq: 3)
+        #expect(reaction.replies.first?.body == answer)
+        let info = reaction.replies.compactMap { Wire.object($0.body) as? MTProto.MsgsStateInfo }
+        guard info.count == 1, case .msgsStateInfo(let value) = info[0] else {
+            Issue.record("expected one msgs_state_info")
+            return
+        }
+        #expect(value.reqMsgId == askId && value.info == [4 | 32 | 64, 1])
+        let tooMany = MTProto.MsgResendReq.msgResendAnsReq(.init(msgIds: Array(repeating: callId, count: 8193)))
+        let refused = try S.receive(&session, tooMany.serialized(), id: Wire.id(Self.now + 2), seq: 5)
+        #expect(refused.replies.isEmpty && refused.dropped.contains { $0.contains("8193") })
     }
 }

@@ -64,10 +64,23 @@ extension ClientSession {
     }
 
     /// A question the server refused (`bad_server_salt`, `bad_msg_notification`) goes again, about the requests of
-    /// it that still wait; a refused msg_id that was not a question changes nothing here.
-    mutating func askAgain(_ refusedId: Int64) {
+    /// it that still wait; a refused msg_id that was not a question changes nothing here. Each refusal counts as an
+    /// attempt of those requests: one refused `maximumAttempts` times is handed to `resend` past its limit, which
+    /// fails it with `RESEND_LIMIT_REACHED` (never sealed anew).
+    mutating func askAgain(_ refusedId: Int64, resend: inout [Pending]) {
         guard let (question, ids) = recovery.answered(refusedId) else { return }
-        let waiting = ids.filter { pending[$0] != nil }
+        var waiting: [Int64] = []
+        for id in ids {
+            guard var request = pending[id] else { continue }
+            request.attempts += 1
+            if request.attempts >= Self.maximumAttempts {
+                pending[id] = nil
+                resend.append(request)
+            } else {
+                pending[id] = request
+                waiting.append(id)
+            }
+        }
         if !waiting.isEmpty { questionsToAsk.append((question, waiting)) }
     }
 }

@@ -568,7 +568,7 @@ public struct ClientSession {
             // §Server Salt: adopt the new salt and send the refused message again.
             salts.reset(to: value.newServerSalt)
             resend += takeRequests(named: value.badMsgId)
-            askAgain(value.badMsgId)
+            askAgain(value.badMsgId, resend: &resend)
         case .badMsgNotification(let value):
             guard recent.contains(value.badMsgId) else { return }
             if value.errorCode == 16 || value.errorCode == 17 {
@@ -576,7 +576,7 @@ public struct ClientSession {
                 sealer.ids.synchronize(serverMessageId: message.messageId, now: now)
             }
             resend += takeRequests(named: value.badMsgId)
-            askAgain(value.badMsgId)
+            askAgain(value.badMsgId, resend: &resend)
         }
     }
 
