@@ -167,6 +167,10 @@ import Testing
         }
         try await ann.sendTyping(in: kira)
         #expect(try await peer.step("typing", as: Typing.self).action == "SendMessageTypingAction")
+        // kurigram's ChatAction.CANCEL (sent before that line) ends Kira's typing here.
+        try await AccountIntegrationTests.wait("Kira's typing cancelled", timeout: 30) {
+            ann.activities.typingUsers(in: kira).isEmpty
+        }
 
         // Read receipts: kurigram's read_chat_history moves our outgoing read mark; our read reaches kurigram.
         try Self.send(ann, to: kira, EnqueueMessage(text: "read me"))
