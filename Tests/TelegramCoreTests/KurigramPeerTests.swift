@@ -71,6 +71,10 @@ import Testing
         let senders: [Int64]
     }
     struct Back: Decodable { let sender: Int64 }
+    struct Deleted: Decodable {
+        let first: [Item]?
+        let again: Item?
+    }
 
     /// One value of a mixed JSON list.
     enum Item: Decodable, Equatable {
@@ -258,6 +262,9 @@ import Testing
         try Self.send(ann, to: kira, EnqueueMessage(text: "back"))
         _ = try await Self.stored("Ann's message after the unblock sent", ann, with: kira, Self.sent("back"))
         #expect(try await peer.step("back", as: Back.self).sender == hello.target)
+        // kurigram's delete_contacts: the user removed (the answer's updatePeerSettings), then None (no updates).
+        let deleted = try await peer.step("deleted", as: Deleted.self)
+        #expect(deleted.first == [.number(hello.target), .flag(false)] && (deleted.again ?? .null) == .null)
 
         let result = await peer.finish()
         #expect(result.succeeded, "\(result.errorOutput.suffix(3000))")

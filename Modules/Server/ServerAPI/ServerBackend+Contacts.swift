@@ -64,26 +64,31 @@ extension ServerBackend {
         return .contacts(.init(contacts: contacts, savedCount: 0, users: users))
     }
 
-    /// Removes users from the caller's contacts; the answer carries them as the caller now sees them.
+    /// Removes users from the caller's contacts; the answer carries them as the caller now sees them, with an
+    /// `updatePeerSettings` for each that was a contact (none when nothing changed).
     func deleteContacts(_ call: Api.functions.contacts.deleteContacts, caller: Caller) throws -> Api.Updates {
         guard call.id.count <= Self.deleteContactsLimit else { throw APIError.limitInvalid }
         let date = now
-        let (users, _) = try store.write(
-            { [self] tx throws -> ([Api.User], Push?) in
+        let (users, removed, _) = try store.write(
+            { [self] tx throws -> ([Api.User], [UserRecord], Push?) in
+                var named: [UserRecord] = []
                 var removed: [UserRecord] = []
                 for input in call.id {
                     guard let user = try resolve(input, caller: caller, tx: tx), user.id != caller.userId else {
                         continue
                     }
-                    try tx.deleteContact(owner: caller.userId, userId: user.id)
-                    removed.append(user)
+                    named.append(user)
+                    if try tx.deleteContact(owner: caller.userId, userId: user.id) { removed.append(user) }
                 }
                 return (
-                    try removed.map { try apiUser($0, viewer: caller.userId, tx: tx) },
+                    try named.map { try apiUser($0, viewer: caller.userId, tx: tx) }, removed,
                     try contactPush(owner: caller.userId, users: removed, added: false, date: date, tx: tx)
                 )
-            }, then: { [self] in send($0.1.map { [$0] } ?? [], caller: caller) })
-        return .updates(.init(updates: [], users: users, chats: [], date: date, seq: 0))
+            }, then: { [self] in send($0.2.map { [$0] } ?? [], caller: caller) })
+        return .updates(
+            .init(
+                updates: Self.contactUpdates(removed.map(\.id), added: false), users: users, chats: [], date: date,
+                seq: 0))
     }
 
     /// Removes the contacts with these phone numbers from the caller's contacts.
@@ -94,8 +99,9 @@ extension ServerBackend {
             { [self] tx throws -> Push? in
                 var removed: [UserRecord] = []
                 for phone in call.phones {
-                    guard let user = try tx.user(phone: Self.normalizedPhone(phone)) else { continue }
-                    try tx.deleteContact(owner: caller.userId, userId: user.id)
+                    guard let user = try tx.user(phone: Self.normalizedPhone(phone)),
+                        try tx.deleteContact(owner: caller.userId, userId: user.id)
+                    else { continue }
                     removed.append(user)
                 }
                 return try contactPush(owner: caller.userId, users: removed, added: false, date: date, tx: tx)
@@ -124,7 +130,8 @@ extension ServerBackend {
                     try contactPush(owner: caller.userId, users: [user], added: true, date: date, tx: tx)
                 )
             }, then: { [self] in send($0.1.map { [$0] } ?? [], caller: caller) })
-        guard let user else { throw APIError.badRequest("CONTACT_ID_INVALID") }
-        return .updates(.init(updates: [], users: [user], chats: [], date: date, seq: 0))
+        guard let user, case .user(let added) = user else { throw APIError.badRequest("CONTACT_ID_INVALID") }
+        return .updates(
+            .init(updates: Self.contactUpdates([added.id], added: true), users: [user], chats: [], date: date, seq: 0))
     }
 }

@@ -41,14 +41,18 @@ extension ServerBackend {
         guard !users.isEmpty else { return nil }
         let keys = try authKeys(of: owner, tx: tx)
         guard !keys.isEmpty else { return nil }
-        let settings: Api.PeerSettings = .peerSettings(.init(addContact: !added, blockContact: !added))
         return Push(
             authKeyIds: keys,
             updates: .updates(
                 .init(
-                    updates: users.map {
-                        .updatePeerSettings(.init(peer: .peerUser(.init(userId: $0.id)), settings: settings))
-                    },
+                    updates: Self.contactUpdates(users.map(\.id), added: added),
                     users: try users.map { try apiUser($0, viewer: owner, tx: tx) }, chats: [], date: date, seq: 0)))
+    }
+
+    /// `updatePeerSettings` for each of `userIds` just added to (or removed from) a contact list: what the change's
+    /// own answer carries too (Pyrogram's `delete_contacts` reads an answer without updates as "nothing changed").
+    static func contactUpdates(_ userIds: [Int64], added: Bool) -> [Api.Update] {
+        let settings: Api.PeerSettings = .peerSettings(.init(addContact: !added, blockContact: !added))
+        return userIds.map { .updatePeerSettings(.init(peer: .peerUser(.init(userId: $0)), settings: settings)) }
     }
 }

@@ -23,6 +23,7 @@ Steps, in order (what Kira does; what she waits for):
 - forwards: forward_messages of "read me" back to the target; waits for the target's forward of "hi".
 - blocked: block_user and get_blocked_message_senders.
 - unblocked (after the cue "unblock"): unblock_user, get_blocked_message_senders.
+- deleted: delete_contacts of the target twice: the user the first time, None the second (nothing changed).
 - back: waits for the target's "back".
 
 Connection and key set-up as in server_chat.py.
@@ -190,6 +191,11 @@ async def run(args):
         say("unblocked", unblocked=unblocked, senders=[c.id async for c in kira.get_blocked_message_senders()])
         got_back = await inbox.wait("new", lambda m: m.text == "back")
         say("back", sender=got_back.from_user.id)
+
+        # delete_contacts answers the user removed, and None when nothing changed (the answer has no updates).
+        deleted = await kira.delete_contacts(target)
+        again = await kira.delete_contacts(target)
+        say("deleted", first=[deleted.id, deleted.is_contact] if deleted else None, again=again)
     finally:
         if kira.is_connected:
             try:
