@@ -224,9 +224,10 @@ struct Render: AsyncParsableCommand {
                 pinnedBar: await pinnedBar(peerId, account), subtitle: subtitle(peerId, account))
             let loader = ChatMediaLoader(
                 images: ImageResources(account: account), stickers: StickerResources(account: account), style: style)
+            let chat = try? account.postbox.readTransactionSync { try $0.getPeer(peerId) }
             return await ChatScreenSnapshot.make(
                 ChatHistoryEntries.make(from: view), renderer: renderer, loader: loader, timeout: global.timeout,
-                fitAll: fit)
+                fitAll: fit, chat: chat ?? nil)
         }
         let bytes: [UInt8]
         do { bytes = try snapshot.screen.png() } catch {

@@ -1,5 +1,6 @@
 import AccountNetworking
 import Foundation
+import MediaBox
 import ImageCore
 import Postbox
 import SwiftSignalKit
@@ -56,6 +57,25 @@ import Testing
                 file: .inputFile(.init(id: 5, parts: 1, name: "ben.png", md5Checksum: ""))))
         try await AccountIntegrationTests.wait("Ben's photo in Ann's store") {
             try Self.storedUser(ben.peerId, in: ann)?.photo.isEmpty == false
+        }
+        // Ann fetches it (`inputPeerPhotoFileLocation`, Ben named by his stored access hash): a JPEG in her MediaBox.
+        let small = try #require(try Self.storedUser(ben.peerId, in: ann)?.photo.first)
+        let fetched = try await MediaTransferTests.finalEvent(
+            MediaFetcher(account: ann).fetch(small.resource), timeout: 20)
+        guard case .status(.local(let path)) = fetched else {
+            Issue.record("the photo did not download: \(fetched)")
+            throw CancellationError()
+        }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(Array(bytes.prefix(3)) == [0xFF, 0xD8, 0xFF], "a JPEG")
+        // Without the account's peers the fetcher cannot name the peer.
+        let bare = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
+        let refused = try await MediaTransferTests.finalEvent(
+            bare.fetch(.cloudPeerPhoto(datacenterId: 2, peerId: ben.peerId.id.rawValue, photoId: 1, big: true)),
+            timeout: 20)
+        guard case .failed(.unsupportedResource) = refused else {
+            Issue.record("\(refused)")
+            throw CancellationError()
         }
         try await world.close([ann, ben])
     }

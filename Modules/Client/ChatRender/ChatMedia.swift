@@ -37,10 +37,16 @@ public struct ChatMedia: Sendable {
     public var pictures: [MessageId: ChatPicture]
     /// Why a message's picture is missing (the fetch's or decoder's error), for reports.
     public var failures: [MessageId: String]
+    /// The chat's round photo for the header (`nil`: its initial on a coloured circle, as Telegram draws a chat
+    /// without a photo).
+    public var avatar: ChatPicture?
 
-    public init(pictures: [MessageId: ChatPicture] = [:], failures: [MessageId: String] = [:]) {
+    public init(
+        pictures: [MessageId: ChatPicture] = [:], failures: [MessageId: String] = [:], avatar: ChatPicture? = nil
+    ) {
         self.pictures = pictures
         self.failures = failures
+        self.avatar = avatar
     }
 
     /// No pictures: every photo and sticker as a placeholder.

@@ -2,7 +2,7 @@ public import ChatHistory
 import Foundation
 import ImageCore
 public import MediaResources
-import Postbox
+public import Postbox
 import SwiftSignalKit
 import SyncCore
 
@@ -66,6 +66,31 @@ public struct ChatMediaLoader: Sendable {
             }
         }
         return media
+    }
+
+    /// The header's round picture of `peer`: its profile or chat photo's small size (`inputPeerPhotoFileLocation`,
+    /// through MediaResources' round avatar) at the header's size; `nil` when it has no photo or the picture did not
+    /// come within `timeout` seconds.
+    public func avatar(of peer: any Peer, timeout: Double = 30) async -> ChatPicture? {
+        let representations: [TelegramMediaImageRepresentation]
+        switch peer {
+        case let user as TelegramUser: representations = user.photo
+        case let channel as TelegramChannel: representations = channel.photo
+        case let group as TelegramGroup: representations = group.photo
+        default: return nil
+        }
+        guard let small = representations.first else { return nil }
+        let photoId: Int64
+        if case .cloudPeerPhoto(_, _, let id, _) = small.resource { photoId = id } else { return nil }
+        let image = TelegramMediaImage(
+            imageId: MediaId(namespace: Namespaces.Media.cloudImage, id: photoId), representations: representations,
+            immediateThumbnailData: small.immediateThumbnailData)
+        let side = Int((2 * style.px(ChatScreenStyle.headerAvatarRadius)).rounded())
+        guard
+            case .success(let picture?) = await Self.picture(
+                images.image(image, request: .roundAvatar(side: side)), quality: .full, timeout: timeout)
+        else { return nil }
+        return picture
     }
 
     struct LoadFailure: Error, CustomStringConvertible {

@@ -67,7 +67,7 @@ public struct ChatScreenRenderer: Sendable {
             guard top < area.maxY, top + rows[index].height > area.y else { continue }
             items.append(rows[index].draw(&canvas, top))
         }
-        let subtitleFrame = drawBars(&canvas)
+        let subtitleFrame = drawBars(&canvas, avatar: media.avatar)
         var geometry = ChatScreenGeometry(
             width: style.pixelWidth, height: style.pixelHeight, historyArea: area, items: items,
             contentHeight: contentHeight, scrollOffset: offset)
@@ -89,9 +89,9 @@ public struct ChatScreenRenderer: Sendable {
     }
 
     /// The navigation bar with the title (and the subtitle under it, as Telegram's chat header has it: the accent
-    /// colour when online, grey otherwise) and an avatar, and the input panel with its field. Returns the subtitle's
-    /// frame.
-    private func drawBars(_ canvas: inout Canvas) -> CanvasRect? {
+    /// colour when online, grey otherwise) and an avatar — the chat's photo when there is one, else its initial on a
+    /// circle — and the input panel with its field. Returns the subtitle's frame.
+    private func drawBars(_ canvas: inout Canvas, avatar picture: ChatPicture?) -> CanvasRect? {
         let s = style
         let width = Double(s.pixelWidth), height = Double(s.pixelHeight)
         let bar = s.px(s.navigationBarHeight)
@@ -120,15 +120,20 @@ public struct ChatScreenRenderer: Sendable {
                 title, entities: bold, width: Int(width), fontSize: titleSize,
                 at: CanvasPoint(x: (width - laid.bounds.width) / 2, y: (bar - laid.bounds.height) / 2), color: s.text)
         }
-        let avatar = s.px(18)
+        let avatar = s.px(ChatScreenStyle.headerAvatarRadius)
         let centre = CanvasPoint(x: width - s.px(12) - avatar, y: bar / 2)
-        canvas.fillCircle(center: centre, radius: avatar, color: s.incomingAccent)
-        let initial = String(title.prefix(1))
-        let letter = TextLayout.layout(initial, width: Int(avatar * 2), fontSize: s.px(17))
-        canvas.drawText(
-            initial, width: Int(avatar * 2), fontSize: s.px(17),
-            at: CanvasPoint(x: centre.x - letter.bounds.width / 2, y: centre.y - letter.bounds.height / 2),
-            color: s.pillText)
+        if let picture {
+            let circle = CanvasRect(x: centre.x - avatar, y: centre.y - avatar, width: 2 * avatar, height: 2 * avatar)
+            canvas.draw(picture.image, in: circle, mode: .fill, radii: .all(avatar))
+        } else {
+            canvas.fillCircle(center: centre, radius: avatar, color: s.incomingAccent)
+            let initial = String(title.prefix(1))
+            let letter = TextLayout.layout(initial, width: Int(avatar * 2), fontSize: s.px(17))
+            canvas.drawText(
+                initial, width: Int(avatar * 2), fontSize: s.px(17),
+                at: CanvasPoint(x: centre.x - letter.bounds.width / 2, y: centre.y - letter.bounds.height / 2),
+                color: s.pillText)
+        }
 
         let panel = s.px(s.inputPanelHeight)
         canvas.fill(CanvasRect(x: 0, y: height - panel, width: width, height: panel), color: s.bars)

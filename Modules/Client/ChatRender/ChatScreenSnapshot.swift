@@ -1,4 +1,5 @@
 public import ChatHistory
+public import Postbox
 import TextLayout
 
 /// One drawn screen of a chat as a command makes it: the pictures fetched, then the screen rendered — at the style's
@@ -9,14 +10,15 @@ public struct ChatScreenSnapshot: Sendable {
     /// The pictures drawn, and why any is missing.
     public let media: ChatMedia
 
-    /// Loads `entries`' pictures through `loader` (each wait at most `timeout` seconds) and draws them with
-    /// `renderer`. With `fitAll`, the screen grows in height (never shrinks, at most `maxHeight` points) to hold
+    /// Loads `entries`' pictures (and `chat`'s photo for the header) through `loader` (each wait at most `timeout`
+    /// seconds) and draws them with `renderer`. With `fitAll`, the screen grows in height (never shrinks, at most `maxHeight` points) to hold
     /// every row.
     public static func make(
         _ entries: [ChatHistoryEntry], renderer: ChatScreenRenderer, loader: ChatMediaLoader, timeout: Double = 30,
-        fitAll: Bool = false, maxHeight: Double = 4000
+        fitAll: Bool = false, maxHeight: Double = 4000, chat: (any Peer)? = nil
     ) async -> ChatScreenSnapshot {
-        let media = await loader.load(entries, quality: .full, timeout: timeout)
+        var media = await loader.load(entries, quality: .full, timeout: timeout)
+        if let chat { media.avatar = await loader.avatar(of: chat, timeout: timeout) }
         var renderer = renderer
         if fitAll {
             renderer.style = fittedStyle(entries, renderer: renderer, media: media, maxHeight: maxHeight)

@@ -61,6 +61,9 @@ public struct ChatScreenStyle: Sendable {
     public var reactionChosenText = CanvasColor(rgb: 0xFFFFFF)
     public var reactionSize = 14.0
 
+    /// The chat header's avatar radius in points (Telegram-iOS draws a 37-point circle in the navigation bar).
+    public static let headerAvatarRadius = 18.0
+
     /// A phone screen: 360 × 800 points at 3×, a 1080 × 2400 image.
     public static let phone = ChatScreenStyle(width: 360, height: 800, scale: 3)
 

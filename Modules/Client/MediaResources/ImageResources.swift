@@ -80,7 +80,7 @@ public final class ImageResources: Sendable {
     public convenience init(account: Account, cache: TransformCache = TransformCache()) {
         self.init(
             mediaBox: account.postbox.mediaBox,
-            fetcher: MediaFetcher(network: account.network, mediaBox: account.postbox.mediaBox), cache: cache)
+            fetcher: MediaFetcher(account: account), cache: cache)
     }
 
     /// A photo shown as `request` says: `.strippedThumbnail` (when the photo has one and the chosen size is neither

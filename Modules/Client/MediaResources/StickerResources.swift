@@ -51,7 +51,7 @@ public final class StickerResources: Sendable {
     public convenience init(account: Account) {
         self.init(
             mediaBox: account.postbox.mediaBox,
-            fetcher: MediaFetcher(network: account.network, mediaBox: account.postbox.mediaBox))
+            fetcher: MediaFetcher(account: account))
     }
 
     /// The sticker's first frame in a `side`×`side` square (the set's grid, the chat before the animation plays).

@@ -64,7 +64,7 @@ public enum MediaDownload {
             return target
         }
         let target = try destinationPath(destination, name: source.name)
-        let fetcher = MediaFetcher(network: account.network, mediaBox: account.postbox.mediaBox)
+        let fetcher = MediaFetcher(account: account)
         let stored = try await firstResult(
             "the download", of: fetcher.fetch(source.resource, size: source.size), timeout: timeout
         ) { event throws(ClientError) -> String? in

@@ -4,7 +4,7 @@ public import MediaBox
 public import Network
 public import SwiftSignalKit
 public import SyncCore
-import TelegramApi
+public import TelegramApi
 
 /// Why a download stopped.
 public enum FetchError: Error, Equatable, Sendable {
@@ -35,16 +35,21 @@ public final class MediaFetcher: Sendable {
     private let partSize: Int
     private let shared = Multicast<FetchEvent>()
     private let requestCount = LockedValue(0)
+    private let inputPeer: (@Sendable (_ peerId: Int64, _ photoId: Int64) -> Api.InputPeer?)?
 
-    /// `partSize`: the `getFile` window, a power of two from 4 KB to 1 MB (`FetchPlan`).
+    /// `partSize`: the `getFile` window, a power of two from 4 KB to 1 MB (`FetchPlan`). `inputPeer` names the
+    /// peer whose profile or chat photo a `cloudPeerPhoto` is (by its id and the photo's); without it, such photos
+    /// are `unsupportedResource` (`init(account:)` gives one from the account's stored peers).
     public init(
         network: any AccountNetworking, mediaBox: MediaBox, parallelParts: Int = 4,
-        partSize: Int = FetchPlan.defaultPartSize
+        partSize: Int = FetchPlan.defaultPartSize,
+        inputPeer: (@Sendable (_ peerId: Int64, _ photoId: Int64) -> Api.InputPeer?)? = nil
     ) {
         self.network = network
         self.mediaBox = mediaBox
         self.parallelParts = max(1, parallelParts)
         self.partSize = partSize
+        self.inputPeer = inputPeer
     }
 
     /// `upload.getFile` calls made since the start.
@@ -80,7 +85,19 @@ public final class MediaFetcher: Sendable {
         }
     }
 
-    /// The request for `resource`'s bytes, and the DC that has them.
+    /// The request for `resource`'s bytes, and the DC that has them: a peer photo through `inputPeer`
+    /// (`inputPeerPhotoFileLocation`, Telegram-iOS `CloudPeerPhotoSizeMediaResource`), the rest by themselves.
+    func location(of resource: TelegramMediaResource) throws(FetchError) -> (Api.InputFileLocation, Int32) {
+        if case .cloudPeerPhoto(let dc, let peerId, let photoId, let big) = resource {
+            guard let peer = inputPeer?(peerId, photoId) else {
+                throw .unsupportedResource("a peer photo whose peer is not stored: fetch it through the account")
+            }
+            return (.inputPeerPhotoFileLocation(.init(big: big, peer: peer, photoId: photoId)), dc)
+        }
+        return try Self.location(of: resource)
+    }
+
+    /// The request for `resource`'s bytes, and the DC that has them (not for peer photos, which need their peer).
     static func location(of resource: TelegramMediaResource) throws(FetchError) -> (Api.InputFileLocation, Int32) {
         switch resource {
         case .cloudDocument(let dc, let fileId, let accessHash, let reference, _):
@@ -111,7 +128,7 @@ public final class MediaFetcher: Sendable {
     private func download(
         _ resource: TelegramMediaResource, size: Int64?, report: @escaping @Sendable (MediaResourceStatus) -> Void
     ) async throws(FetchError) {
-        let (location, dc) = try Self.location(of: resource)
+        let (location, dc) = try location(of: resource)
         let plan = FetchPlan(size: size, partSize: partSize)
         let id = resource.id
         let network = self.network
