@@ -72,16 +72,8 @@ public struct ChatMediaLoader: Sendable {
     /// through MediaResources' round avatar) at the header's size; `nil` when it has no photo or the picture did not
     /// come within `timeout` seconds.
     public func avatar(of peer: any Peer, timeout: Double = 30) async -> ChatPicture? {
-        let representations: [TelegramMediaImageRepresentation]
-        switch peer {
-        case let user as TelegramUser: representations = user.photo
-        case let channel as TelegramChannel: representations = channel.photo
-        case let group as TelegramGroup: representations = group.photo
-        default: return nil
-        }
-        guard let small = representations.first else { return nil }
-        let photoId: Int64
-        if case .cloudPeerPhoto(_, _, let id, _) = small.resource { photoId = id } else { return nil }
+        let (representations, photoId) = peerPhoto(of: peer)
+        guard let small = representations.first, let photoId else { return nil }
         let image = TelegramMediaImage(
             imageId: MediaId(namespace: Namespaces.Media.cloudImage, id: photoId), representations: representations,
             immediateThumbnailData: small.immediateThumbnailData)

@@ -1,4 +1,3 @@
-public import MediaBox
 import Postbox
 import SyncCore
 import TelegramApi
@@ -15,26 +14,13 @@ extension MediaFetcher {
             inputPeer: { rawId, photoId in
                 try? postbox.readTransactionSync { tx -> Api.InputPeer? in
                     for candidate in [PeerId.user(rawId), .channel(rawId), .group(rawId)] {
-                        guard let peer = try tx.getPeer(candidate), Self.photoId(of: peer) == photoId else { continue }
+                        guard let peer = try tx.getPeer(candidate), peerPhoto(of: peer).photoId == photoId else {
+                            continue
+                        }
                         return try apiInputPeer(candidate, accountPeerId: accountPeerId, transaction: tx)
                     }
                     return nil
                 } ?? nil
             })
-    }
-
-    /// The id of the photo a stored peer shows.
-    static func photoId(of peer: any Peer) -> Int64? {
-        let representations: [TelegramMediaImageRepresentation]
-        switch peer {
-        case let user as TelegramUser: representations = user.photo
-        case let channel as TelegramChannel: representations = channel.photo
-        case let group as TelegramGroup: representations = group.photo
-        default: return nil
-        }
-        for representation in representations {
-            if case .cloudPeerPhoto(_, _, let photoId, _) = representation.resource { return photoId }
-        }
-        return nil
     }
 }
