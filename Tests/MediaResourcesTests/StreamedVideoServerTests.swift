@@ -12,7 +12,8 @@ import VideoBinding
 
 /// A video's first frame streamed from tg-server: Ann sends Bob a faststart video and one that keeps its index (moov)
 /// at the end; Bob gets each one's first frame — the same pixels as the whole file's — after fetching only the 64 KB
-/// windows the decode asked for, the index of the second from the file's tail; a full fetch afterwards completes the
+/// windows the decode asked for (and one window of read-ahead after each), the index of the second from the file's
+/// tail; a full fetch afterwards completes the
 /// file from what the stream left and matches what Ann sent.
 @Suite(.serialized) struct StreamedVideoServerTests {
     static let window = 65_536
@@ -69,7 +70,8 @@ import VideoBinding
             #expect(bytes.count > 1_000_000, "a file of \(bytes.count) bytes is too small to show streaming")
             let fetcher = MediaFetcher(network: bob.network, mediaBox: mediaBox, partSize: Self.window)
             let streamed = try await within(seconds: 120) {
-                try await StreamedVideo.firstFrame(file.resource, size: size, fetcher: fetcher, mediaBox: mediaBox)
+                try await StreamedVideo.firstFrame(
+                    file.resource, size: size, fetcher: fetcher, mediaBox: mediaBox, readAhead: Int64(Self.window))
             }
             print(
                 "streamed first frame: \(streamed.rounds) decodes, \(streamed.requests) getFile calls, "

@@ -74,11 +74,17 @@ public enum StreamedVideo {
             mediaBox: mediaBox)
     }
 
+    /// Bytes fetched past the end of each range a decode asks for: a decode that needed the header goes on to the
+    /// index and the first frames right behind it, so fetching one window more with it saves a round (a decode and a
+    /// request's round trip) for the cost of one window.
+    public static let defaultReadAhead: Int64 = 512 * 1024
+
     /// The first frame of `resource` (a video of `size` bytes), fetching into `mediaBox` through `fetcher` only the
-    /// windows the decode asks for. Each decode runs on a dispatch queue, off Swift's cooperative pool.
+    /// windows the decode asks for and `readAhead` bytes after each. Each decode runs on a dispatch queue, off Swift's
+    /// cooperative pool.
     public static func firstFrame(
         _ resource: TelegramMediaResource, size: Int64, fetcher: MediaFetcher, mediaBox: MediaBox,
-        maxRounds: Int = defaultMaxRounds, limits: VideoLimits = .standard
+        maxRounds: Int = defaultMaxRounds, readAhead: Int64 = defaultReadAhead, limits: VideoLimits = .standard
     ) async throws(StreamedVideoError) -> StreamedFirstFrame {
         let requestsBefore = fetcher.requests
         let bytesBefore = fetcher.fetchedBytes
@@ -93,8 +99,8 @@ public enum StreamedVideo {
                     storedBytes: mediaBox.reader(resource.id).ranges.count)
             case .failure(.needsBytes(let range)):
                 do {
-                    _ = try await fetcher.fetchRange(
-                        resource, size: size, range: Int64(range.lowerBound)..<Int64(range.upperBound))
+                    let upper = min(size, Int64(range.upperBound) + max(0, readAhead))
+                    _ = try await fetcher.fetchRange(resource, size: size, range: Int64(range.lowerBound)..<upper)
                 } catch { throw .fetch(error) }
             case .failure(let error):
                 throw .video(error)
