@@ -9,8 +9,9 @@ extension MediaFetcher {
     /// This is the streaming read: a decoder that says which bytes it needs next (`VideoError.needsBytes`) gets those
     /// first — a video's header, its index wherever the file keeps it, its first frames — instead of the file from
     /// its first byte to its last (Telegram-iOS fetches a resource's ranges in the order its player asks for them:
-    /// `Postbox/Sources/MediaBoxFile.swift`, `fetchedRanges`). Writes to the resource must not overlap a `fetch` of the
-    /// same resource through another fetcher (MediaBox's rule: one writer per resource).
+    /// `submodules/Postbox/Sources/MediaBoxFile.swift`, `MediaBoxPartialFile`'s missing ranges). Writes to the
+    /// resource must not overlap a `fetch` of the same resource through another fetcher (MediaBox's rule: one writer
+    /// per resource).
     public func fetchRange(
         _ resource: TelegramMediaResource, size: Int64, range: Range<Int64>
     ) async throws(FetchError) -> MediaResourceStatus {
