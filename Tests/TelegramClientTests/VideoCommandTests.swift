@@ -138,8 +138,9 @@ struct FirstFrameDownload: Decodable {
         let meanDifference =
             Double(zip(pixels, oracle).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(max(oracle.count, 1))
         #expect(meanDifference < 1.0, "mean difference from ffmpeg's decode: \(meanDifference)")
-        let notVideo = try await harness.tg(["download", "@bob_video", String(video.id - 1), "--first-frame", raw])
-        #expect(notVideo.status != 0)
+        let text = try await harness.tgJSON(MessageSummary.self, ["send", "@bob_video", "not a video"])
+        let notVideo = try await harness.tg(["download", "@bob_video", String(text.id), "--first-frame", raw])
+        #expect(notVideo.status == 2 && notVideo.errorOutput.contains("no video"), "\(notVideo.errorOutput)")
 
         let rendered = try await harness.tg(["render", "@bob_video", "--ansi", "--plain", "--width", "60"])
         #expect(rendered.status == 0)
