@@ -17,9 +17,9 @@ public struct VideoFrame: Sendable, Equatable {
 /// reads only through `RangedInput`, which never leaves the bytes. Safe from any thread (each call opens its own
 /// contexts).
 ///
-/// Each call also takes a `VideoBytes`, a file only partly present: it never waits for a byte; the first missing one
-/// it needs ends it with `VideoError.needsBytes(range)`, and the caller fetches the range and calls again
-/// (`MediaResources`' `StreamedVideo` does, over MediaBox's partial files).
+/// `probe` and `firstFrame` also take a `VideoBytes`, a file only partly present: they never wait for a byte; the
+/// first missing one they need ends them with `VideoError.needsBytes(range)`, and the caller fetches the range and
+/// calls again (`MediaResources`' `StreamedVideo` does, over MediaBox's partial files).
 public enum VideoDecoder {
     /// The container and video stream's facts, without decoding a frame.
     public static func probe(_ bytes: [UInt8], limits: VideoLimits = .standard) throws(VideoError) -> VideoInfo {
