@@ -1,10 +1,12 @@
 import ArgumentParser
+import CommandLineOutput
 import Foundation
+import MediaResources
 import Postbox
 import TelegramClient
 import TelegramCore
 
-/// Groups and channels: create, join, leave, invite, members, admins, bans, rename (TelegramClient's
+/// Groups and channels: create, join, leave, invite, members, admins, bans, rename, photo (TelegramClient's
 /// `ChannelCommands` over TelegramCore's actions).
 struct CreateChannel: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -310,6 +312,47 @@ struct Rename: AsyncParsableCommand {
         let summary = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
             try await ChannelCommands.rename(account, peerId, title: title)
+            return GroupSummary(peerId, account: account)
+        }
+        if output.json { return try Output.json(summary) }
+        print(summary.line)
+    }
+}
+
+struct ChatPhoto: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat-photo",
+        abstract: "Set or remove the photo of a channel, supergroup or basic group.",
+        discussion: """
+            The picture (JPEG, PNG or WebP) is prepared as a photo is for sending (at most 1280 px, JPEG), uploaded, \
+            and named in channels.editPhoto (admins with the info right: CHAT_ADMIN_REQUIRED) or \
+            messages.editChatPhoto; the members see a service message. Prints the chat as create-channel does.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The chat: @username, chat:ID, channel:ID or its name.") var peer: String
+    @Argument(help: "The picture; leave it out with --remove.") var picture: String?
+    @Flag(help: "Remove the chat's photo.") var remove = false
+
+    func validate() throws {
+        guard remove == (picture == nil) else {
+            throw ValidationError(remove ? "give a picture or --remove, not both" : "give a picture, or --remove")
+        }
+    }
+
+    func run() async throws {
+        let jpeg: [UInt8]?
+        if let picture {
+            do { jpeg = try OutgoingPhoto.prepare(path: picture).jpeg } catch {
+                throw ToolError.badInput("\(picture): \(error)", remedy: "give a JPEG, PNG or WebP picture")
+            }
+        } else {
+            jpeg = nil
+        }
+        let summary = try await global.withOnlineAccount { _, account in
+            let peerId = try await resolvePeer(peer, account)
+            try await ChannelCommands.setPhoto(account, peerId, jpeg: jpeg)
             return GroupSummary(peerId, account: account)
         }
         if output.json { return try Output.json(summary) }

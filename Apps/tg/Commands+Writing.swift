@@ -39,6 +39,9 @@ struct Send: AsyncParsableCommand {
     @Flag(help: "With --video: a GIF (a silent MP4 loop).") var gif = false
     @Option(help: "A WAV file to send as a voice note (encoded to Ogg/Opus with its waveform).") var voice: String?
     @Option(help: "A sticker from a set, <set>/<n> (n from 1), e.g. telegraph/1.") var sticker: String?
+    @Flag(help: "Send the text without a link preview (no_webpage).") var noPreview = false
+    @Option(help: ArgumentHelp("One of your saved GIFs, by its number in 'tg gifs'.", valueName: "N"))
+    var savedGif: Int?
     @Option(
         help: ArgumentHelp(
             "Schedule the text instead: the server sends it at TIME (ISO 8601, UTC without a zone, or +90s, +10m, +2h, +1d).",
@@ -65,14 +68,15 @@ struct Send: AsyncParsableCommand {
     func validate() throws {
         try validateCards()
         let media =
-            [photo != nil, !album.isEmpty, file != nil, video != nil, voice != nil, sticker != nil].filter { $0 }.count
-            + cardOptions
+            [photo != nil, !album.isEmpty, file != nil, video != nil, voice != nil, sticker != nil, savedGif != nil]
+            .filter { $0 }.count + cardOptions
         if media > 1 {
             throw ValidationError(
-                "give at most one of --photo, --album, --file, --video, --voice, --sticker, --location, --contact, "
-                    + "--dice, --poll")
+                "give at most one of --photo, --album, --file, --video, --voice, --sticker, --saved-gif, --location, "
+                    + "--contact, --dice, --poll")
         }
         if round && gif { throw ValidationError("give at most one of --round, --gif") }
+        if noPreview && (media > 0 || at != nil) { throw ValidationError("--no-preview goes with a text alone") }
         if (round || gif) && video == nil { throw ValidationError("--round and --gif go with --video") }
         if media == 0 && markdown.isEmpty { throw ValidationError("nothing to send: give a text or media") }
         if album.count > 10 { throw ValidationError("an album holds at most 10 items, not \(album.count)") }
@@ -97,9 +101,9 @@ struct Send: AsyncParsableCommand {
         let sent = try await global.withOnlineAccount { _, account in
             let peerId = try await resolvePeer(peer, account)
             if SecretChatting.isSecret(peerId) {
-                if cardOptions > 0 || video != nil {
+                if cardOptions > 0 || video != nil || savedGif != nil {
                     throw ToolError.badInput(
-                        "a secret chat takes no videos, locations, contacts, dice or polls here",
+                        "a secret chat takes no videos, saved GIFs, locations, contacts, dice or polls here",
                         remedy: "send them in a cloud chat")
                 }
                 return [try await sendSecret(peerId, account)]
@@ -137,6 +141,10 @@ struct Send: AsyncParsableCommand {
                 label = "voice note"
             } else if let sticker, let choice = StickerChoice(sticker) {
                 messages = [EnqueueMessage(text: "", replyTo: replyTo, media: try await choice.file(account: account))]
+            } else if let savedGif {
+                let gif = try await GifCommands.saved(savedGif, account: account)
+                messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo, media: gif)]
+                label = "GIF"
             } else if let card = cardMedia() {
                 messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo, media: card.media)]
                 label = card.label
@@ -153,7 +161,9 @@ struct Send: AsyncParsableCommand {
                 }
                 label = "album of \(album.count)"
             } else {
-                messages = [EnqueueMessage(text: text, entities: entities, replyTo: replyTo)]
+                var message = EnqueueMessage(text: text, entities: entities, replyTo: replyTo)
+                message.disableLinkPreviews = noPreview
+                messages = [message]
             }
             let progress = TransferProgress("upload \(label)")
             defer { progress.finish() }

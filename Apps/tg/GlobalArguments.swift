@@ -5,7 +5,7 @@ enum GlobalArguments {
     static let withValue: Set<String> = ["--root", "--account", "--timeout", "--proxy"]
     static let flags: Set<String> = ["--json"]
     /// Commands whose first argument is a subcommand.
-    static let groups: Set<String> = ["proxy", "privacy", "contacts"]
+    static let groups: Set<String> = ["proxy", "privacy", "contacts", "gifs"]
 
     static func movedAfterCommand(_ arguments: [String]) -> [String] {
         var leading: [String] = []

@@ -28,10 +28,11 @@ struct TG: AsyncParsableCommand {
             Login.self, Accounts.self, Switch.self, Logout.self, Chats.self, History.self, Send.self, Edit.self,
             Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self, WatchChats.self, UI.self,
             Username.self, Secret.self, SecretKey.self, Proxy.self, CreateChannel.self, CreateGroup.self, Join.self,
-            Leave.self, Invite.self, Members.self, Admin.self, Ban.self, Rename.self, Pin.self, Link.self,
+            Leave.self, Invite.self, Members.self, Admin.self, Ban.self, Rename.self, ChatPhoto.self, Pin.self,
+            Link.self,
             Requests.self, Privacy.self, Block.self, Unblock.self, Blocked.self, React.self, Vote.self, Draft.self,
             Mute.self,
-            Unmute.self, Scheduled.self, Forward.self, Typing.self, Contacts.self, Info.self,
+            Unmute.self, Scheduled.self, Forward.self, Typing.self, Contacts.self, Info.self, Gifs.self,
         ])
 
     static func main() async {

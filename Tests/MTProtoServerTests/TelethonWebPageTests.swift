@@ -6,7 +6,8 @@ import Testing
 /// served by Python's http.server on P (Tests/Fixtures/webpages/page_server.py, which counts requests;
 /// Tests/Fixtures/telethon/server_webpage.py): `messages.getWebPagePreview` answers the page's Open Graph fields; a
 /// sent link carries the `webPage` (cached: fetched once); a slow page is `webPagePending` until `updateWebPage`;
-/// `no_webpage` and a host that is not allowed (`localhost:P`) give no preview and are never fetched.
+/// `no_webpage` and a host that is not allowed (`localhost:P`) give no preview and are never fetched; an edited
+/// message's new link waits for its page like a sent one's; a channel post gets its page with `updateChannelWebPage`.
 @Suite struct TelethonWebPageTests {
     struct Report: Decodable {
         let preview: [String?]
@@ -17,6 +18,12 @@ import Testing
         let slow_update: [TelethonChannelTests.JSONValue]
         let slow_stored: [String?]?
         let no_webpage: [String?]?
+        let edit_sent: [String?]?
+        let edit_update: [String?]?
+        let edit_stored: [String?]?
+        let post_sent: [String?]?
+        let post_update: [TelethonChannelTests.JSONValue]?
+        let post_seen: [String?]?
         let forbidden_sent: [String?]?
         let forbidden_preview: [String?]?
         let counts: [String: Int]
@@ -59,7 +66,13 @@ import Testing
         #expect(report.forbidden_sent == nil)
         #expect(report.forbidden_preview == ["MessageMediaEmpty"])
         // Each allowed page fetched once (the preview's fetch served the sent message); the rest never.
-        #expect(report.counts == ["/article": 1, "/slow": 1])
+        #expect(report.edit_sent == ["WebPagePending"])
+        #expect(report.edit_update == ["WebPage", "Telegraph & friends"])
+        #expect(report.edit_stored == article)
+        #expect(report.post_sent == ["WebPagePending"])
+        #expect(report.post_update == [.text("WebPage"), .text("Telegraph & friends"), .number(1)])
+        #expect(report.post_seen == article)
+        #expect(report.counts == ["/article": 1, "/slow": 1, "/slow-post": 1, "/slow-edit": 1])
         pages.send(SIGTERM)
         _ = await pages.waitOffPool(timeout: 10)
     }

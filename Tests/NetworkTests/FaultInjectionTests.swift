@@ -21,8 +21,11 @@ import Testing
         let bobPeer: Api.InputPeer
     }
 
-    static func world() async throws -> World {
-        let backend = try await BackendServer()
+    /// `clock`: the server's sessions' clock.
+    static func world(
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) async throws -> World {
+        let backend = try await BackendServer(clock: clock)
         let alice = try await backend.connect()
         let bob = try await backend.connect()
         _ = try await BackendServer.signUp(alice, phone: "9996625001", name: "Alice")

@@ -1,5 +1,4 @@
 import Foundation
-import ImageCore
 import MTProtoServer
 import ServerAPI
 import TLRuntime
@@ -50,16 +49,7 @@ import Testing
         let ben = try harness.signUp("9996620002", name: "Ben", key: 2)
         #expect(Self.send("hi", to: ann, from: 2, harness, id: 1) == nil)
         #expect(harness.error(Api.functions.account.updateStatus(offline: false), key: 1) == nil)
-        var bitmap = Bitmap(width: 64, height: 64)
-        for y in 0..<64 { for x in 0..<64 { bitmap[x, y] = RGBA(r: UInt8(x * 4), g: UInt8(y * 4), b: 90, a: 255) } }
-        #expect(
-            harness.error(
-                Api.functions.upload.saveFilePart(fileId: 9, filePart: 0, bytes: PNGCodec.encode(bitmap)), key: 1)
-                == nil)
-        #expect(
-            harness.error(
-                Api.functions.photos.uploadProfilePhoto(
-                    file: .inputFile(.init(id: 9, parts: 1, name: "me.png", md5Checksum: ""))), key: 1) == nil)
+        harness.setProfilePhoto(key: 1, fileId: 9)
         if case .userStatusOnline? = try Self.fullUser(ann, seenBy: 2, harness).user.status {
         } else {
             Issue.record("Ann not online before the block")

@@ -1,4 +1,6 @@
 import Foundation
+import ImageCore
+import MediaTestSupport
 import TelegramClient
 import TestVectors
 import Testing
@@ -130,6 +132,25 @@ import Testing
         #expect(trip.kind == "group" && trip.chat.hasPrefix("chat:"), "\(trip)")
         let tripMembers = try await harness.tgJSON(Members.self, ["--account", "alice", "members", trip.chat])
         #expect(tripMembers.total == 2, "\(tripMembers)")
+        // Its photo: set from a PNG, then removed; a file that is no picture is refused before anything is sent.
+        let picture = harness.folder.appendingPathComponent("trip.png").path
+        try Data(PNGCodec.encode(Photo.drawn(width: 120, height: 90))).write(to: URL(fileURLWithPath: picture))
+        let photo = try await harness.tg(["--account", "alice", "chat-photo", trip.chat, picture])
+        #expect(photo.status == 0, "\(photo.errorOutput)")
+        let notPicture = harness.folder.appendingPathComponent("trip.txt").path
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: notPicture))
+        let refusedPicture = try await harness.tg(["--account", "alice", "chat-photo", trip.chat, notPicture])
+        #expect(refusedPicture.status == 2 && refusedPicture.errorOutput.contains("trip.txt"))
+        let both = try await harness.tg(["--account", "alice", "chat-photo", trip.chat, picture, "--remove"])
+        #expect(both.status == 2, "\(both.errorOutput)")
+        let removed = try await harness.tg(["--account", "alice", "chat-photo", trip.chat, "--remove"])
+        #expect(removed.status == 0, "\(removed.errorOutput)")
+        // Bob, a member, sees both changes as service messages.
+        let bobsTrip = try await harness.tgJSON([MessageSummary].self, ["--account", "bob", "history", trip.chat]) {
+            $0.contains { $0.action?.type == "chatDeletePhoto" }
+        }
+        #expect(
+            bobsTrip.compactMap(\.action?.type).suffix(2) == ["chatEditPhoto", "chatDeletePhoto"], "\(bobsTrip)")
         let left = try await harness.tgJSON([String: String].self, ["--account", "bob", "leave", trip.chat])
         #expect(left["left"] == trip.chat)
         // Alice's history of the group: its creation and Bob's leaving as service messages with their actions.

@@ -25,6 +25,10 @@ struct PeerVideoMessage: Decodable {
 
 struct PeerVideoMessages: Decodable { let messages: [PeerVideoMessage] }
 struct PeerDownload: Decodable { let size: Int }
+struct PeerSavedGifs: Decodable {
+    let gifs: [Int64]
+    let unchanged: Bool
+}
 
 /// What `tg download --first-frame --json` prints.
 struct FirstFrameDownload: Decodable {
@@ -109,6 +113,21 @@ struct FirstFrameDownload: Decodable {
         _ = try await harness.peer(
             PeerDownload.self, ["op": "download", "to": "9996610037", "id": video.id, "path": copy])
         #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: clip)))
+
+        // Saved GIFs: Ann saves hers and sends it again from her list, by reference (the same document); Telethon
+        // saves the one it got, and its list's hash answers "not modified".
+        let saved = try await harness.tgJSON([GifCommands.Summary].self, ["gifs", "save", "@bob_video", "\(gif.id)"])
+        #expect(saved.count == 1 && saved.first?.width == 240 && saved.first?.duration == 2, "\(saved)")
+        let notGif = try await harness.tg(["gifs", "save", "@bob_video", "\(video.id)"])
+        #expect(notGif.status == 2 && notGif.errorOutput.contains("no GIF"), "\(notGif.errorOutput)")
+        let again = try await harness.tgJSON(MessageSummary.self, ["send", "@bob_video", "--saved-gif", "1"])
+        #expect(again.media?.kind == "gif")
+        let noSuch = try await harness.tg(["send", "@bob_video", "--saved-gif", "2"])
+        #expect(noSuch.status == 2, "\(noSuch.errorOutput)")
+        let theirs = try await harness.peer(PeerSavedGifs.self, ["op": "save_gif", "to": "9996610037", "id": again.id])
+        #expect(theirs.gifs == [saved[0].id] && theirs.unchanged, "\(theirs)")
+        let removed = try await harness.tgJSON([GifCommands.Summary].self, ["gifs", "remove", "1"])
+        #expect(removed.isEmpty)
 
         // Bob sends a video; Ann keeps it and draws it with its badge.
         let fromBob = try await harness.peer(

@@ -2,7 +2,8 @@ import BenchmarkSupport
 import TextLayout
 
 /// `TextLayout.layout` over a 44-message window of mixed text against Pango called directly on the same strings
-/// (`PangoPeer`), on one thread; both are checked to give the same line counts and heights first.
+/// (`PangoPeer`), on one thread, in interleaved rounds (BENCHMARKS.md "Method"): both sides return every message's
+/// line count and height, which must be equal.
 @main
 enum TextLayoutBench {
     /// Windows laid out per timed run.
@@ -17,33 +18,40 @@ enum TextLayoutBench {
             and heights checked first).
             """)
         printMachine()
-        for (text, entities) in Window.messages {
-            let ours = TextLayout.layout(text, entities: entities, width: Window.width)
-            let peer = PangoPeer.layout(text, entities: entities, width: Window.width)
-            precondition(ours.lineCount == peer.lines, "line counts differ for \(text.prefix(20))…")
-            precondition(ours.bounds.height * 1024 == Double(peer.height), "heights differ for \(text.prefix(20))…")
-        }
         let windows = Double(repeats)
-        let ours = measure("44-message window", items: windows, unit: "windows", runs: 9) {
-            for _ in 0..<repeats {
-                for (text, entities) in Window.messages {
-                    blackHole(TextLayout.layout(text, entities: entities, width: Window.width))
+        // What each side produced: every message's line count and height (in Pango units), from the window's last
+        // pass; both must be equal on the warm-up and on every round.
+        let row = compareInterleaved(
+            "44-message window (mixed scripts, entities)", items: windows, unit: "windows", rounds: 9,
+            goal: "≥ 0.9×",
+            ours: { () -> [Int] in
+                var shape: [Int] = []
+                for pass in 0..<repeats {
+                    for (text, entities) in Window.messages {
+                        let layout = TextLayout.layout(text, entities: entities, width: Window.width)
+                        if pass == repeats - 1 { shape += [layout.lineCount, Int(layout.bounds.height * 1024)] }
+                        blackHole(layout)
+                    }
                 }
-            }
-        }
-        let peer = measure("44-message window", items: windows, unit: "windows", runs: 9) {
-            for _ in 0..<repeats {
-                for (text, entities) in Window.messages {
-                    blackHole(PangoPeer.layout(text, entities: entities, width: Window.width))
+                return shape
+            },
+            peer: { () -> [Int] in
+                var shape: [Int] = []
+                for pass in 0..<repeats {
+                    for (text, entities) in Window.messages {
+                        let layout = PangoPeer.layout(text, entities: entities, width: Window.width)
+                        if pass == repeats - 1 { shape += [layout.lines, Int(layout.height)] }
+                        blackHole(layout)
+                    }
                 }
-            }
-        }
+                return shape
+            })
+        let peerSeconds = row.peer?.seconds ?? 0
         print(
-            "TextLayout: \(String(format: "%.2f", ours.seconds / windows * 1000)) ms per window (goal ≤ 16 ms); "
-                + "Pango directly: \(String(format: "%.2f", peer.seconds / windows * 1000)) ms per window")
+            "TextLayout: \(String(format: "%.2f", row.ours.seconds / windows * 1000)) ms per window (goal ≤ 16 ms); "
+                + "Pango directly: \(String(format: "%.2f", peerSeconds / windows * 1000)) ms per window (medians)")
         printTable(
             title: "TextLayout: 44-message window at \(Window.width) px vs Pango directly",
-            peerName: "Pango directly",
-            [Comparison("44-message window (mixed scripts, entities)", ours: ours, peer: peer, goal: "≥ 0.9×")])
+            peerName: "Pango directly", [row])
     }
 }

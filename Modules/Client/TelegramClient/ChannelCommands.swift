@@ -81,6 +81,14 @@ public enum ChannelCommands {
         }
     }
 
+    /// Sets (a prepared JPEG) or removes (`nil`) the photo of a channel, supergroup or basic group.
+    public static func setPhoto(_ account: Account, _ peerId: PeerId, jpeg: [UInt8]?) async throws(ClientError) {
+        let what = jpeg == nil ? "removing the photo of" : "setting the photo of"
+        try await run("\(what) \(PeerResolver.handle(peerId))") { () async throws(PeerActionError) in
+            try await account.setPhoto(peerId, jpeg: jpeg)
+        }
+    }
+
     /// At most `limit` members (the admins alone with `admins`), each named.
     public static func members(
         _ account: Account, of peerId: PeerId, limit: Int, admins: Bool

@@ -30,4 +30,5 @@ public func registerSyncCoreTypes() {
     declareEncodable(ConsumableContentMessageAttribute.self)
     declareEncodable(ReactionsMessageAttribute.self)
     declareEncodable(PeerNotificationSettingsEntry.self)
+    declareEncodable(OutgoingContentInfoMessageAttribute.self)
 }

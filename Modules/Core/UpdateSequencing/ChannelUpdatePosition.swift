@@ -37,6 +37,8 @@ public struct ChannelUpdatePosition: Equatable, Sendable {
             self.init(channelId: u.channelId, kind: .pts(pts: u.pts, count: u.ptsCount))
         case .updatePinnedChannelMessages(let u):
             self.init(channelId: u.channelId, kind: .pts(pts: u.pts, count: u.ptsCount))
+        case .updateChannelWebPage(let u):
+            self.init(channelId: u.channelId, kind: .pts(pts: u.pts, count: u.ptsCount))
         case .updateChannelTooLong(let u):
             self.init(channelId: u.channelId, kind: .tooLong(pts: u.pts))
         case .updateReadChannelInbox(let u):

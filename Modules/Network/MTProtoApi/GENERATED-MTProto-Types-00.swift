@@ -1088,9 +1088,10 @@ extension MTProto {
 }
 
 extension MTProto {
-    /// TL type `MsgResendReq`: `msg_resend_req#7d861a08`.
+    /// TL type `MsgResendReq`: `msg_resend_req#7d861a08`, `msg_resend_ans_req#8610baeb`.
     public enum MsgResendReq: TLObject {
         case msgResendReq(Cons_msg_resend_req)
+        case msgResendAnsReq(Cons_msg_resend_ans_req)
 
         /// The fields of `msg_resend_req#7d861a08`.
         public final class Cons_msg_resend_req: Sendable {
@@ -1115,10 +1116,34 @@ extension MTProto {
             }
         }
 
+        /// The fields of `msg_resend_ans_req#8610baeb`.
+        public final class Cons_msg_resend_ans_req: Sendable {
+            public let msgIds: [Swift.Int64]
+            
+            public init(msgIds: [Swift.Int64]) {
+                self.msgIds = msgIds
+            }
+            
+            /// Writes the fields (without the constructor id).
+            public func serializeFields(_ w: inout TLWriter) {
+                w.writeVectorHeader(count: self.msgIds.count)
+                for item0 in self.msgIds {
+                    w.writeInt64(item0)
+                }
+            }
+            
+            /// Reads the fields (after the constructor id).
+            public static func parseFields(_ r: inout TLReader) throws(TLDecodingError) -> Cons_msg_resend_ans_req {
+                let _msgIds = try r.readVector(boxed: true, minElementSize: 8, TLParse.int64)
+                return Cons_msg_resend_ans_req(msgIds: _msgIds)
+            }
+        }
+
         /// Writes the constructor id and the fields.
         public func serialize(_ w: inout TLWriter) {
             switch self {
             case .msgResendReq(let value): w.writeUInt32(0x7d861a08); value.serializeFields(&w)
+            case .msgResendAnsReq(let value): w.writeUInt32(0x8610baeb); value.serializeFields(&w)
             }
         }
 
@@ -1131,6 +1156,7 @@ extension MTProto {
         public static func parseBody(_ id: Swift.UInt32, _ r: inout TLReader) throws(TLDecodingError) -> MTProto.MsgResendReq {
             switch id {
             case 0x7d861a08: return .msgResendReq(try Cons_msg_resend_req.parseFields(&r))
+            case 0x8610baeb: return .msgResendAnsReq(try Cons_msg_resend_ans_req.parseFields(&r))
             default: throw r.unknownConstructor(id)
             }
         }

@@ -49,7 +49,7 @@ extension MTProto {
             return try MTProto.MsgsAllInfo.parseBody(id, &r)
         case 0x276d3ec6, 0x809db6df:
             return try MTProto.MsgDetailedInfo.parseBody(id, &r)
-        case 0x7d861a08:
+        case 0x7d861a08, 0x8610baeb:
             return try MTProto.MsgResendReq.parseBody(id, &r)
         case 0x2144ca19:
             return try MTProto.RpcError.parseBody(id, &r)
@@ -108,6 +108,7 @@ extension MTProto {
         0x276d3ec6: "msg_detailed_info",
         0x809db6df: "msg_new_detailed_info",
         0x7d861a08: "msg_resend_req",
+        0x8610baeb: "msg_resend_ans_req",
         0x2144ca19: "rpc_error",
         0x5e2ad36e: "rpc_answer_unknown",
         0xcd78e586: "rpc_answer_dropped_running",

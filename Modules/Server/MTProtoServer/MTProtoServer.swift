@@ -25,6 +25,8 @@ public final class MTProtoServer: Sendable {
         public var limits: ServerLimits
         /// `--trace`: where every session's calls, answers and pushes are written (none: no trace).
         public var trace: ServerTrace?
+        /// The sessions' clock (seconds since 1970): msg_ids, time windows, salts. Tests move it on.
+        public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
         public init(
             host: String = "127.0.0.1", basePort: Int = 0, dataCenterCount: Int = 3, dataDirectory: URL,
@@ -97,6 +99,7 @@ public final class MTProtoServer: Sendable {
     ) async throws -> MTProtoServer {
         let limits = configuration.limits
         let trace = configuration.trace
+        let clock = configuration.clock
         let keys = try ServerKeyStore(
             directory: configuration.dataDirectory, unconfirmedLifetime: limits.unconfirmedKeyLifetime,
             maximumTemporaryKeys: limits.maximumTemporaryKeys)
@@ -145,7 +148,8 @@ public final class MTProtoServer: Sendable {
                 return [
                     ServerConnectionHandler(
                         dcId: dcId, keys: keys, registry: sessions, handler: handlerBox.handler,
-                        logger: logger, workers: workers, limits: limits, dhPool: dhPool, updates: updates,
+                        logger: logger, workers: workers, limits: limits, clock: clock, dhPool: dhPool,
+                        updates: updates,
                         rpcWorkers: rpcWorkers,
                         trace: trace)
                 ]

@@ -23,6 +23,9 @@ final class ClientSideHandler: ChannelInboundHandler {
     private let configuration: MTProxyConfiguration
     private var state: State
     private var handshakeTimer: Scheduled<Void>?
+    /// The partner has writes waiting for a flush: one system call at the end of a read burst
+    /// (`channelReadComplete`), not one per read.
+    private var partnerNeedsFlush = false
 
     init(configuration: MTProxyConfiguration, replays: ReplayCache) {
         self.configuration = configuration
@@ -43,8 +46,12 @@ final class ClientSideHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         handshakeTimer?.cancel()
         switch state {
-        case .relaying(_, _, _, let dc): dc.close(promise: nil)
-        case .fronting(_, let front?): front.close(promise: nil)
+        case .relaying(_, _, _, let dc):
+            dc.flush()
+            dc.close(promise: nil)
+        case .fronting(_, let front?):
+            front.flush()
+            front.close(promise: nil)
         default: break
         }
         state = .closed
@@ -64,7 +71,8 @@ final class ClientSideHandler: ChannelInboundHandler {
                 client.ciphers.decrypt($0)
                 toDC.encrypt($0)
             }
-            dc.writeAndFlush(buffer, promise: nil)
+            dc.write(buffer, promise: nil)
+            partnerNeedsFlush = true
             return
         }
         let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
@@ -109,10 +117,12 @@ final class ClientSideHandler: ChannelInboundHandler {
                 client.ciphers.decrypt($0)
                 toDC.encrypt($0)
             }
-            dc.writeAndFlush(dc.allocator.buffer(bytes: payload), promise: nil)
+            dc.write(dc.allocator.buffer(bytes: payload), promise: nil)
+            partnerNeedsFlush = true
         case .fronting(var pending, let front):
             if let front {
-                front.writeAndFlush(front.allocator.buffer(bytes: bytes), promise: nil)
+                front.write(front.allocator.buffer(bytes: bytes), promise: nil)
+                partnerNeedsFlush = true
             } else {
                 pending += bytes
                 guard pending.count <= configuration.maximumPendingBytes else {
@@ -124,6 +134,17 @@ final class ClientSideHandler: ChannelInboundHandler {
         case .silent, .closed:
             return
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if partnerNeedsFlush {
+            partnerNeedsFlush = false
+            switch state {
+            case .relaying(_, _, _, let partner), .fronting(_, let partner?): partner.flush()
+            default: break
+            }
+        }
+        context.fireChannelReadComplete()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -243,6 +264,8 @@ final class PartnerHandler: ChannelInboundHandler {
 
     private let partner: any Channel
     private let transform: Transform
+    /// Writes to the partner wait for the end of the read burst (`channelReadComplete`): one flush for them all.
+    private var partnerNeedsFlush = false
 
     init(partner: any Channel, transform: Transform) {
         self.partner = partner
@@ -253,20 +276,29 @@ final class PartnerHandler: ChannelInboundHandler {
         var buffer = unwrapInboundIn(data)
         switch transform {
         case .none:
-            partner.writeAndFlush(buffer, promise: nil)
+            partner.write(buffer, promise: nil)
         case .fromDC(let dc, let client):
             // Re-encrypted in place; only fake-TLS copies, into its records.
             buffer.withUnsafeMutableReadableBytes {
                 dc.decrypt($0)
                 client.ciphers.encrypt($0)
             }
-            guard client.fakeTLS else {
-                partner.writeAndFlush(buffer, promise: nil)
-                return
+            if client.fakeTLS {
+                let records = FakeTLSRecords.wrap(Array(buffer.readableBytesView), chunk: 16_384)
+                partner.write(partner.allocator.buffer(bytes: records), promise: nil)
+            } else {
+                partner.write(buffer, promise: nil)
             }
-            let records = FakeTLSRecords.wrap(Array(buffer.readableBytesView), chunk: 16_384)
-            partner.writeAndFlush(partner.allocator.buffer(bytes: records), promise: nil)
         }
+        partnerNeedsFlush = true
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if partnerNeedsFlush {
+            partnerNeedsFlush = false
+            partner.flush()
+        }
+        context.fireChannelReadComplete()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -275,6 +307,7 @@ final class PartnerHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        partner.flush()
         partner.close(promise: nil)
         context.fireChannelInactive()
     }

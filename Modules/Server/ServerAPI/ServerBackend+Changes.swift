@@ -10,7 +10,8 @@ extension ServerBackend {
         if let text = call.message { try TextLimit.message.check(text) }
         let date = now
         var pushes: [Push] = []
-        return try store.write(
+        var waiting: (page: Int64, link: WebPageURL, globalId: Int64)?
+        let answer = try store.write(
             { [self] tx throws -> Api.Updates in
                 let peer = try resolve(call.peer, caller: caller, tx: tx)
                 guard let original = try tx.message(owner: caller.userId, id: Int64(call.id)), original.peer == peer
@@ -25,11 +26,17 @@ extension ServerBackend {
                 let (text, entities) = try editedContent(
                     call, text: original.text, entities: original.entities, hasMedia: original.media != nil,
                     mediaChanged: media != nil, caller: caller, tx: tx)
+                let preview = editedWebPage(call, stored: original.media)
+                if let pending = preview?.pending { waiting = (pending.id, pending.link, original.globalId) }
                 var result: Api.Updates?
                 for var copy in try tx.copies(globalId: original.globalId) {
                     copy.text = text
                     copy.entities = entities
-                    if let media { copy.media = media }
+                    if let media {
+                        copy.media = media
+                    } else if let preview {
+                        copy.media = preview.media
+                    }
                     copy.editDate = date
                     try tx.updateContent(of: copy)
                     // The edit carries the message whole, its reactions with it (a client replaces what it stored).
@@ -53,6 +60,8 @@ extension ServerBackend {
                 guard let result else { throw APIError.internalError }
                 return result
             }, then: { [self] _ in send(pushes, caller: caller) })
+        if let waiting { awaitWebPage(waiting.page, link: waiting.link, messages: [.box(globalId: waiting.globalId)]) }
+        return answer
     }
 
     func deleteMessages(

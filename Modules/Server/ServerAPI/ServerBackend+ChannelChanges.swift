@@ -11,7 +11,8 @@ extension ServerBackend {
         if let text = call.message { try TextLimit.message.check(text) }
         let date = now
         var pushes: [Push] = []
-        return try store.write(
+        var waiting: (page: Int64, link: WebPageURL, channelId: Int64)?
+        let answer = try store.write(
             { [self] tx throws -> Api.Updates in
                 guard let access = try channelAccess(call.peer, caller: caller, need: .member, tx: tx) else {
                     throw APIError.channelInvalid
@@ -30,7 +31,12 @@ extension ServerBackend {
                     mediaChanged: media != nil, caller: caller, tx: tx)
                 message.text = text
                 message.entities = entities
-                if let media { message.media = media }
+                if let media {
+                    message.media = media
+                } else if let preview = editedWebPage(call, stored: message.media) {
+                    message.media = preview.media
+                    if let pending = preview.pending { waiting = (pending.id, pending.link, access.channel.id) }
+                }
                 message.editDate = date
                 try tx.updateContent(of: message)
                 let neutral = apiChannelMessage(message, viewer: 0)
@@ -62,6 +68,12 @@ extension ServerBackend {
                         users: try apiUsers(users.union([caller.userId]), viewer: caller.userId, tx: tx),
                         chats: [try apiChannel(access.channel, viewer: caller.userId, tx: tx)], date: date, seq: 0))
             }, then: { [self] _ in send(pushes, caller: caller) })
+        if let waiting {
+            awaitWebPage(
+                waiting.page, link: waiting.link,
+                messages: [.channel(channelId: waiting.channelId, messageId: Int64(call.id))])
+        }
+        return answer
     }
 
     /// `channels.deleteMessages`: one's own messages, or anyone's with the `delete_messages` right; one

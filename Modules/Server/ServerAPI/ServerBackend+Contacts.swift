@@ -24,20 +24,23 @@ extension ServerBackend {
         var imported: [Api.ImportedContact] = []
         var users: [UserRecord] = []
         var retry: [Int64] = []
-        try store.write { tx in
-            for (index, input) in call.contacts.enumerated() {
-                guard case .inputPhoneContact(let contact) = input else { continue }
-                guard index < perCall else {
-                    retry.append(contact.clientId)
-                    continue
+        let date = now
+        _ = try store.write(
+            { [self] tx throws -> Push? in
+                for (index, input) in call.contacts.enumerated() {
+                    guard case .inputPhoneContact(let contact) = input else { continue }
+                    guard index < perCall else {
+                        retry.append(contact.clientId)
+                        continue
+                    }
+                    guard let user = try tx.user(phone: Self.normalizedPhone(contact.phone)) else { continue }
+                    try tx.addContact(
+                        owner: caller.userId, userId: user.id, firstName: contact.firstName, lastName: contact.lastName)
+                    imported.append(.importedContact(.init(userId: user.id, clientId: contact.clientId)))
+                    users.append(user)
                 }
-                guard let user = try tx.user(phone: Self.normalizedPhone(contact.phone)) else { continue }
-                try tx.addContact(
-                    owner: caller.userId, userId: user.id, firstName: contact.firstName, lastName: contact.lastName)
-                imported.append(.importedContact(.init(userId: user.id, clientId: contact.clientId)))
-                users.append(user)
-            }
-        }
+                return try contactPush(owner: caller.userId, users: users, added: true, date: date, tx: tx)
+            }, then: { [self] push in send(push.map { [$0] } ?? [], caller: caller) })
         return .importedContacts(
             .init(
                 imported: imported, popularInvites: [], retryContacts: retry,
@@ -61,32 +64,48 @@ extension ServerBackend {
         return .contacts(.init(contacts: contacts, savedCount: 0, users: users))
     }
 
-    /// Removes users from the caller's contacts; the answer carries them as the caller now sees them.
+    /// Removes users from the caller's contacts; the answer carries them as the caller now sees them, with an
+    /// `updatePeerSettings` for each that was a contact (none when nothing changed).
     func deleteContacts(_ call: Api.functions.contacts.deleteContacts, caller: Caller) throws -> Api.Updates {
         guard call.id.count <= Self.deleteContactsLimit else { throw APIError.limitInvalid }
-        let users = try store.write { tx in
-            var removed: [Api.User] = []
-            for input in call.id {
-                guard let user = try self.resolve(input, caller: caller, tx: tx), user.id != caller.userId else {
-                    continue
+        let date = now
+        let (users, removed, _) = try store.write(
+            { [self] tx throws -> ([Api.User], [UserRecord], Push?) in
+                var named: [UserRecord] = []
+                var removed: [UserRecord] = []
+                for input in call.id {
+                    guard let user = try resolve(input, caller: caller, tx: tx), user.id != caller.userId else {
+                        continue
+                    }
+                    named.append(user)
+                    if try tx.deleteContact(owner: caller.userId, userId: user.id) { removed.append(user) }
                 }
-                try tx.deleteContact(owner: caller.userId, userId: user.id)
-                removed.append(try self.apiUser(user, viewer: caller.userId, tx: tx))
-            }
-            return removed
-        }
-        return .updates(.init(updates: [], users: users, chats: [], date: now, seq: 0))
+                return (
+                    try named.map { try apiUser($0, viewer: caller.userId, tx: tx) }, removed,
+                    try contactPush(owner: caller.userId, users: removed, added: false, date: date, tx: tx)
+                )
+            }, then: { [self] in send($0.2.map { [$0] } ?? [], caller: caller) })
+        return .updates(
+            .init(
+                updates: Self.contactUpdates(removed.map(\.id), added: false), users: users, chats: [], date: date,
+                seq: 0))
     }
 
     /// Removes the contacts with these phone numbers from the caller's contacts.
     func deleteByPhones(_ call: Api.functions.contacts.deleteByPhones, caller: Caller) throws -> [UInt8] {
         guard call.phones.count <= Self.deleteContactsLimit else { throw APIError.limitInvalid }
-        try store.write { tx in
-            for phone in call.phones {
-                guard let user = try tx.user(phone: Self.normalizedPhone(phone)) else { continue }
-                try tx.deleteContact(owner: caller.userId, userId: user.id)
-            }
-        }
+        let date = now
+        _ = try store.write(
+            { [self] tx throws -> Push? in
+                var removed: [UserRecord] = []
+                for phone in call.phones {
+                    guard let user = try tx.user(phone: Self.normalizedPhone(phone)),
+                        try tx.deleteContact(owner: caller.userId, userId: user.id)
+                    else { continue }
+                    removed.append(user)
+                }
+                return try contactPush(owner: caller.userId, users: removed, added: false, date: date, tx: tx)
+            }, then: { [self] push in send(push.map { [$0] } ?? [], caller: caller) })
         return Reply.bool(true)
     }
 
@@ -98,14 +117,21 @@ extension ServerBackend {
         }
         try TextLimit.firstName.check(call.firstName)
         try TextLimit.lastName.check(call.lastName)
-        let user = try store.write { tx -> Api.User? in
-            guard let user = try self.resolve(call.id, caller: caller, tx: tx), user.id != caller.userId else {
-                return nil
-            }
-            try tx.addContact(owner: caller.userId, userId: user.id, firstName: call.firstName, lastName: call.lastName)
-            return try self.apiUser(user, viewer: caller.userId, tx: tx)
-        }
-        guard let user else { throw APIError.badRequest("CONTACT_ID_INVALID") }
-        return .updates(.init(updates: [], users: [user], chats: [], date: now, seq: 0))
+        let date = now
+        let (user, _) = try store.write(
+            { [self] tx throws -> (Api.User?, Push?) in
+                guard let user = try resolve(call.id, caller: caller, tx: tx), user.id != caller.userId else {
+                    return (nil, nil)
+                }
+                try tx.addContact(
+                    owner: caller.userId, userId: user.id, firstName: call.firstName, lastName: call.lastName)
+                return (
+                    try apiUser(user, viewer: caller.userId, tx: tx),
+                    try contactPush(owner: caller.userId, users: [user], added: true, date: date, tx: tx)
+                )
+            }, then: { [self] in send($0.1.map { [$0] } ?? [], caller: caller) })
+        guard let user, case .user(let added) = user else { throw APIError.badRequest("CONTACT_ID_INVALID") }
+        return .updates(
+            .init(updates: Self.contactUpdates([added.id], added: true), users: [user], chats: [], date: date, seq: 0))
     }
 }

@@ -23,12 +23,16 @@ extension ServerBackend {
         guard call.bot == nil, call.video == nil, !call.fallback else { throw APIError.badRequest("PHOTO_INVALID") }
         guard let file = call.file else { throw APIError.badRequest("PHOTO_FILE_MISSING") }
         let photo = try makePhoto(file, caller: caller)
-        let user = try store.write { tx throws -> UserRecord? in
-            guard var user = try tx.user(id: caller.userId) else { return nil }
-            user.photo = photo.serialized()
-            try tx.update(user)
-            return user
-        }
+        let date = now
+        let (user, _) = try store.write(
+            { [self] tx throws -> (UserRecord?, [Push]) in
+                guard var user = try tx.user(id: caller.userId) else { return (nil, []) }
+                user.photo = photo.serialized()
+                try tx.update(user)
+                // `updateUser` (core.telegram.org: "the user's profile changed, refetch it"), with the user attached.
+                let update = Api.Update.updateUser(.init(userId: user.id))
+                return (user, try profilePushes(of: user, update, date: date, tx: tx))
+            }, then: { [self] in send($0.1, caller: caller) })
         guard let user else { throw APIError.authKeyUnregistered }
         return .photo(
             .init(photo: photo, users: [try store.read { tx in try apiUser(user, viewer: caller.userId, tx: tx) }]))

@@ -110,6 +110,9 @@ extension ServerBackend {
         case let f as Api.functions.messages.getPollVotes:
             return try getPollVotes(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.saveDraft: return Reply.bool(try saveDraft(f, caller: try signedIn()))
+        case let f as Api.functions.messages.saveGif: return try saveGif(f, caller: try signedIn())
+        case let f as Api.functions.messages.getSavedGifs:
+            return try getSavedGifs(f, caller: try signedIn()).serialized()
         case is Api.functions.messages.getAllDrafts: return try getAllDrafts(caller: try signedIn()).serialized()
         case is Api.functions.messages.clearAllDrafts: return Reply.bool(try clearAllDrafts(caller: try signedIn()))
         case let f as Api.functions.messages.getScheduledHistory:

@@ -40,24 +40,44 @@ extension ServerBackend {
         if let scheduled = try schedule([outgoing], to: call.peer, at: call.scheduleDate, caller: caller) {
             return scheduled
         }
-        if Self.isChannel(call.peer) { return try sendToChannel([outgoing], peer: call.peer, caller: caller) }
-        // The first link's preview, unless the sender asked for none (`no_webpage`); channels get none yet.
+        // The first link's preview, unless the sender asked for none (`no_webpage`).
         var pendingPage: Int64?
         if !call.noWebpage {
             (outgoing.media, pendingPage) = webPageForSending(text: call.message, entities: entities)
+        }
+        let link = WebPageURL.firstLink(in: call.message, entities: entities)
+        if Self.isChannel(call.peer) {
+            let answer = try sendToChannel([outgoing], peer: call.peer, caller: caller)
+            if let pendingPage, let link, let post = Self.channelPost(in: answer) {
+                awaitWebPage(pendingPage, link: link, messages: [.channel(channelId: post.channel, messageId: post.id)])
+            }
+            return answer
         }
         let landed = try deliver([outgoing], to: call.peer, caller: caller)
         guard let mine = landed.first?.first(where: { $0.message.owner == caller.userId }) else {
             throw APIError.internalError
         }
-        if let pendingPage, let link = WebPageURL.firstLink(in: call.message, entities: entities) {
-            awaitWebPage(pendingPage, link: link, globalIds: [mine.message.globalId])
+        if let pendingPage, let link {
+            awaitWebPage(pendingPage, link: link, messages: [.box(globalId: mine.message.globalId)])
         }
         return .updateShortSentMessage(
             .init(
                 out: true, id: Int32(truncatingIfNeeded: mine.message.id), pts: Int32(truncatingIfNeeded: mine.pts),
                 ptsCount: 1,
                 date: mine.message.date, media: outgoing.media, entities: entities))
+    }
+
+    /// The channel and id of the post an answer to a channel send carries (its `updateNewChannelMessage`).
+    static func channelPost(in answer: Api.Updates) -> (channel: Int64, id: Int64)? {
+        guard case .updates(let body) = answer else { return nil }
+        for update in body.updates {
+            if case .updateNewChannelMessage(let new) = update, case .message(let message) = new.message,
+                case .peerChannel(let channel) = message.peerId
+            {
+                return (channel.channelId, Int64(message.id))
+            }
+        }
+        return nil
     }
 
     static func replyId(_ replyTo: Api.InputReplyTo?) -> Int64? {

@@ -79,18 +79,21 @@ extension ServerBackend {
     func updateUsername(_ call: Api.functions.account.updateUsername, caller: Caller) throws -> Api.User {
         let name = call.username
         guard name.isEmpty || Self.isValidUsername(name) else { throw APIError.badRequest("USERNAME_INVALID") }
-        let user = try store.write { tx throws -> UserRecord? in
-            guard var user = try tx.user(id: caller.userId) else { return nil }
-            if name.isEmpty {
-                user.username = nil
-            } else {
-                if let owner = try tx.user(username: name), owner.id != user.id { return user }
-                if try tx.channel(username: name) != nil { return user }
-                user.username = name
-            }
-            try tx.update(user)
-            return user
-        }
+        let date = now
+        let (user, _) = try store.write(
+            { [self] tx throws -> (UserRecord?, [Push]) in
+                guard var user = try tx.user(id: caller.userId) else { return (nil, []) }
+                if name.isEmpty {
+                    user.username = nil
+                } else {
+                    if let owner = try tx.user(username: name), owner.id != user.id { return (user, []) }
+                    if try tx.channel(username: name) != nil { return (user, []) }
+                    user.username = name
+                }
+                guard try tx.user(id: caller.userId)?.username != user.username else { return (user, []) }
+                try tx.update(user)
+                return (user, try profilePushes(of: user, Self.nameUpdate(user), date: date, tx: tx))
+            }, then: { [self] in send($0.1, caller: caller) })
         guard let user else { throw APIError.authKeyUnregistered }
         guard name.isEmpty || user.username == name else { throw APIError.badRequest("USERNAME_OCCUPIED") }
         return try readApiUser(user, viewer: caller.userId)
@@ -105,14 +108,19 @@ extension ServerBackend {
         }
         if let last = call.lastName { try TextLimit.lastName.check(last) }
         if let about = call.about { try TextLimit.about.check(about) }
-        let user = try store.write { tx throws -> UserRecord? in
-            guard var user = try tx.user(id: caller.userId) else { return nil }
-            if let first = call.firstName { user.firstName = first }
-            if let last = call.lastName { user.lastName = last }
-            if let about = call.about { user.about = about }
-            try tx.update(user)
-            return user
-        }
+        let date = now
+        let (user, _) = try store.write(
+            { [self] tx throws -> (UserRecord?, [Push]) in
+                guard var user = try tx.user(id: caller.userId) else { return (nil, []) }
+                let before = user
+                if let first = call.firstName { user.firstName = first }
+                if let last = call.lastName { user.lastName = last }
+                if let about = call.about { user.about = about }
+                try tx.update(user)
+                // Only a new name is told to others (the bio is read with `users.getFullUser`).
+                guard user.firstName != before.firstName || user.lastName != before.lastName else { return (user, []) }
+                return (user, try profilePushes(of: user, Self.nameUpdate(user), date: date, tx: tx))
+            }, then: { [self] in send($0.1, caller: caller) })
         guard let user else { throw APIError.authKeyUnregistered }
         return try readApiUser(user, viewer: caller.userId)
     }

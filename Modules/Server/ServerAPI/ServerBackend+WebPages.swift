@@ -5,9 +5,11 @@ import TLRuntime
 import TelegramApi
 
 /// Link previews (core.telegram.org "Link previews", `messages.getWebPagePreview`, `messageMediaWebPage`,
-/// `updateWebPage`): the first link of a text gets the page's preview when `WebPageRules` allow fetching it. A message
-/// sent while its page is being fetched carries `webPagePending`; when the fetch ends, every copy of it gets the
-/// `webPage` (or loses the preview) and each box's owner gets `updateWebPage`, a pts update like Telegram's.
+/// `updateWebPage`, `updateChannelWebPage`): the first link of a text gets the page's preview when `WebPageRules` allow
+/// fetching it. A message sent while its page is being fetched carries `webPagePending`; when the fetch ends, every
+/// copy of it gets the `webPage` (or loses the preview) and each box's owner gets `updateWebPage`, a pts update like
+/// Telegram's; a channel post gets it once, with `updateChannelWebPage` in the channel's own pts sequence, pushed to
+/// its online members (the others find it in `updates.getChannelDifference`).
 extension ServerBackend {
     /// The most messages remembered as waiting for one page (more keep `webPagePending`).
     static let maximumMessagesPerPendingPage = 1000
@@ -36,6 +38,23 @@ extension ServerBackend {
         return (Self.webPageMedia(found, link: link), nil)
     }
 
+    /// A preview for an edit (an edited text's first link is previewed as a sent one's): `nil` when the edit leaves
+    /// the media alone — new media, no new text, or media that is not a preview; else the media to store (`nil`
+    /// inside: the preview goes, as with `no_webpage` or no link) and the page it waits for, if any.
+    func editedWebPage(
+        _ call: Api.functions.messages.editMessage, stored: [UInt8]?
+    ) -> (media: [UInt8]?, pending: (id: Int64, link: WebPageURL)?)? {
+        guard call.media == nil, let text = call.message else { return nil }
+        if let stored {
+            guard case .messageMediaWebPage? = try? Api.MessageMedia(tlBytes: stored) else { return nil }
+        }
+        guard !call.noWebpage, let link = WebPageURL.firstLink(in: text, entities: call.entities) else {
+            return (nil, nil)
+        }
+        let (media, pending) = webPageForSending(text: text, entities: call.entities)
+        return (media?.serialized(), pending.map { ($0, link) })
+    }
+
     /// `messageMediaWebPage` for what is known of `link`, or `nil` for no preview.
     static func webPageMedia(_ found: WebPagePreviews.Lookup, link: WebPageURL) -> Api.MessageMedia? {
         switch found {
@@ -48,12 +67,12 @@ extension ServerBackend {
         }
     }
 
-    /// Remembers that the messages `globalIds` wait for page `id` of `link`; if the fetch already ended, applies it
-    /// now (exactly one of this and `webPageFetched` applies it: whichever takes the waiting list).
-    func awaitWebPage(_ id: Int64, link: WebPageURL, globalIds: [Int64]) {
+    /// Remembers that `messages` wait for page `id` of `link`; if the fetch already ended, applies it now (exactly
+    /// one of this and `webPageFetched` applies it: whichever takes the waiting list).
+    func awaitWebPage(_ id: Int64, link: WebPageURL, messages: [WebPageWaiter]) {
         webPageWaiters.withLock { waiters in
             var list = waiters[id] ?? []
-            list += globalIds.prefix(max(0, Self.maximumMessagesPerPendingPage - list.count))
+            list += messages.prefix(max(0, Self.maximumMessagesPerPendingPage - list.count))
             waiters[id] = list
         }
         let found = webPages.lookup(link)
@@ -68,7 +87,7 @@ extension ServerBackend {
     /// A fetch ended: every copy of every message waiting for page `id` gets `page` (or, `nil`, loses its preview),
     /// and each box's owner gets `updateWebPage` with the page (`webPageEmpty` when there is none).
     func webPageFetched(_ page: WebPagePreviews.WebPage?, id: Int64) {
-        guard let globalIds = webPageWaiters.withLock({ $0.removeValue(forKey: id) }), !globalIds.isEmpty else {
+        guard let waiting = webPageWaiters.withLock({ $0.removeValue(forKey: id) }), !waiting.isEmpty else {
             return
         }
         let webPage: Api.WebPage = page?.api ?? .webPageEmpty(.init(id: id))
@@ -78,7 +97,17 @@ extension ServerBackend {
         do {
             try store.write(
                 { [self] tx in
-                    for globalId in globalIds {
+                    for waiter in waiting {
+                        guard case .box(let globalId) = waiter else {
+                            if case .channel(let channelId, let messageId) = waiter,
+                                let push = try channelWebPageFetched(
+                                    webPage, media: media, pendingId: id, channelId: channelId, messageId: messageId,
+                                    date: date, tx: tx)
+                            {
+                                pushes += push
+                            }
+                            continue
+                        }
                         for var copy in try tx.copies(globalId: globalId) {
                             guard let stored = copy.media, Self.isPendingWebPage(stored, id: id) else { continue }
                             copy.media = media
@@ -108,6 +137,31 @@ extension ServerBackend {
         }
     }
 
+    /// A channel post's page arrived: the post gets it (or loses its preview) and the channel's pts log an
+    /// `updateChannelWebPage`, pushed to the online members; `nil` when the post is gone or no longer waits.
+    private func channelWebPageFetched(
+        _ webPage: Api.WebPage, media: [UInt8]?, pendingId: Int64, channelId: Int64, messageId: Int64, date: Int32,
+        tx: StoreTransaction
+    ) throws -> [Push]? {
+        guard var message = try tx.channelMessage(channelId: channelId, id: messageId),
+            let stored = message.media, Self.isPendingWebPage(stored, id: pendingId),
+            let channel = try tx.channel(id: channelId)
+        else { return nil }
+        message.media = media
+        try tx.updateContent(of: message)
+        let pts = try tx.appendChannelUpdate(channelId: channelId, ptsCount: 1, date: date) { pts in
+            Api.Update.updateChannelWebPage(
+                .init(channelId: channelId, webpage: webPage, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1)
+            ).serialized()
+        }
+        return try channelPushes(channel, userIds: [], date: date, tx: tx) { _ in
+            [
+                .updateChannelWebPage(
+                    .init(channelId: channelId, webpage: webPage, pts: Int32(truncatingIfNeeded: pts), ptsCount: 1))
+            ]
+        }
+    }
+
     /// Whether stored media bytes are `messageMediaWebPage(webPagePending)` with page `id`.
     static func isPendingWebPage(_ bytes: [UInt8], id: Int64) -> Bool {
         guard case .messageMediaWebPage(let media)? = try? Api.MessageMedia(tlBytes: bytes),
@@ -117,5 +171,12 @@ extension ServerBackend {
     }
 }
 
+/// A message waiting for its link's page: every copy of a message in the boxes of a private chat or basic group (by
+/// its global id), or a channel's post.
+enum WebPageWaiter: Sendable, Equatable {
+    case box(globalId: Int64)
+    case channel(channelId: Int64, messageId: Int64)
+}
+
 /// The messages waiting for each page being fetched, by page id.
-typealias WebPageWaiters = Mutex<[Int64: [Int64]]>
+typealias WebPageWaiters = Mutex<[Int64: [WebPageWaiter]]>

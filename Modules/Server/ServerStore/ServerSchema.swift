@@ -291,5 +291,13 @@ enum ServerSchema {
             owner INTEGER NOT NULL, pts INTEGER NOT NULL, date INTEGER NOT NULL, body BLOB NOT NULL);
         CREATE INDEX updates_without_pts_by_owner ON updates_without_pts(owner, pts);
         """,
+        // 25: each account's saved GIFs (core.telegram.org methods `messages.saveGif`, `messages.getSavedGifs`): the
+        // documents in the order they were saved, the latest with the highest position.
+        """
+        CREATE TABLE saved_gifs (
+            owner INTEGER NOT NULL, document_id INTEGER NOT NULL, position INTEGER NOT NULL,
+            PRIMARY KEY (owner, document_id));
+        CREATE INDEX saved_gifs_by_position ON saved_gifs(owner, position);
+        """,
     ]
 }

@@ -194,9 +194,10 @@ extension StoreTransaction {
             [.integer(owner), .integer(userId), .text(firstName), .text(lastName)])
     }
 
-    /// Removes `userId` from `owner`'s contact list (nothing when it is not there).
-    public func deleteContact(owner: Int64, userId: Int64) throws(SQLiteError) {
-        try run("DELETE FROM contacts WHERE owner = ? AND user_id = ?", [.integer(owner), .integer(userId)])
+    /// Removes `userId` from `owner`'s contact list (nothing when it is not there); whether it was there.
+    @discardableResult
+    public func deleteContact(owner: Int64, userId: Int64) throws(SQLiteError) -> Bool {
+        try run("DELETE FROM contacts WHERE owner = ? AND user_id = ?", [.integer(owner), .integer(userId)]) > 0
     }
 
     /// The ids in `owner`'s contact list.

@@ -29,16 +29,19 @@ public final class BackendServer: @unchecked Sendable {
     /// What a restart starts the server with again: the data stays, what the server held in memory goes.
     private let bootstrap: BackendBootstrap
     private let limits: ServerLimits
+    private let clock: @Sendable () -> Double
 
     /// Starts the server; `flood` sets its sending budget and test floods (the default has the budget off);
     /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start; `limits` are the
     /// server's bounds (timeouts, caps); `pushDirectory` is tg-server's `--push-dir`; `restartable` allows `restart()`;
-    /// `channelDifferenceGap` is tg-server's `--channel-difference-gap`.
+    /// `channelDifferenceGap` is tg-server's `--channel-difference-gap`; `clock` is its sessions' clock (msg_ids, time
+    /// windows, salts), for tests that move time on.
     public init(
         flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false,
         limits: ServerLimits = ServerLimits(),
         pushDirectory: URL? = nil, restartable: Bool = false,
-        channelDifferenceGap: Int64 = ServerBackend.defaultChannelDifferenceGap
+        channelDifferenceGap: Int64 = ServerBackend.defaultChannelDifferenceGap,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) async throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         serverGroup = restartable ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : nil
@@ -48,8 +51,10 @@ public final class BackendServer: @unchecked Sendable {
                 directory: directory, flood: flood, stickerSet: stickerSet ? .required : .notServed,
                 pushDirectory: pushDirectory, channelDifferenceGap: channelDifferenceGap))
         self.limits = limits
-        running = try await bootstrap.startServer(
-            .init(dataDirectory: directory, limits: limits), group: serverGroup ?? group)
+        self.clock = clock
+        var configuration = MTProtoServer.Configuration(dataDirectory: directory, limits: limits)
+        configuration.clock = clock
+        running = try await bootstrap.startServer(configuration, group: serverGroup ?? group)
         var endpoints: [Int32: MTProtoConnection.Endpoint] = [:]
         for dc in running.dataCenters { endpoints[dc.id] = .init(host: "127.0.0.1", port: dc.port, dcId: dc.id) }
         self.endpoints = endpoints
@@ -66,6 +71,7 @@ public final class BackendServer: @unchecked Sendable {
         let fresh = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         var configuration = MTProtoServer.Configuration(dataDirectory: directory, limits: limits)
         configuration.ports = ports
+        configuration.clock = clock
         let restarted = try await bootstrap.startServer(configuration, group: fresh)
         lock.withLock {
             serverGroup = fresh

@@ -29,6 +29,10 @@ public final class FaultProxy: @unchecked Sendable {
         /// A connection whose first packet is of a kind in `blocking` is black-holed (swallowed, the server's side
         /// closed); the others pass.
         case filter(blocking: Set<FirstPacket>)
+        /// The first `count` connections pass the client's bytes, but only the server's first `bytes` bytes: then both
+        /// sides are closed. With `bytes` 4 on a framing that asks for quick acks, a request's quick ack arrives and its
+        /// answer is lost. Later connections pass.
+        case cutAfterServerBytes(Int, count: Int)
     }
 
     /// What a connection's first packet looks like to a filter that reads only its first bytes.
@@ -124,6 +128,7 @@ public final class FaultProxy: @unchecked Sendable {
         case .blackhole(let count): return .init(blackhole: number <= count)
         case .resetOnFirstAnswer: return .init(resetOnFirstAnswer: true)
         case .filter(let blocking): return .init(blocking: blocking)
+        case .cutAfterServerBytes(let bytes, let count): return number <= count ? .init(serverBytes: bytes) : .init()
         }
     }
 
@@ -168,6 +173,8 @@ private struct ConnectionPlan {
     var blackhole = false
     var resetOnFirstAnswer = false
     var blocking: Set<FaultProxy.FirstPacket>?
+    /// Only this many of the server's bytes reach the client; then both sides close.
+    var serverBytes: Int?
 }
 
 /// Shared by the two directions of one proxied connection (both on the same event loop).
@@ -175,6 +182,7 @@ private final class ConnectionState: @unchecked Sendable {
     let plan: ConnectionPlan
     let proxy: FaultProxy
     var bytesTowardsServer = 0
+    var bytesTowardsClient = 0
     var stalled = false
     /// A connection the filter black-holed: nothing more goes either way.
     var filtered = false
@@ -219,6 +227,20 @@ private final class Relay: ChannelInboundHandler, @unchecked Sendable {
                 (client as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
                 ?? client.eventLoop.makeSucceededVoidFuture()
             reset.whenComplete { _ in client.close(promise: nil) }
+            context.close(promise: nil)
+            return
+        }
+        if !towardsServer, let limit = state.plan.serverBytes {
+            let keep = min(buffer.readableBytes, limit - state.bytesTowardsClient)
+            state.bytesTowardsClient += keep
+            let written = buffer.readSlice(length: keep).map { partner.writeAndFlush($0) }
+            guard state.bytesTowardsClient >= limit else { return }
+            // The rest never arrives: both sides close once what was let through is written.
+            state.stalled = true
+            state.proxy.countFault()
+            let client = partner
+            let closeClient = { client.close(promise: nil) }
+            if let written { written.whenComplete { _ in closeClient() } } else { closeClient() }
             context.close(promise: nil)
             return
         }

@@ -5,6 +5,9 @@ messageMediaWebPage with the page's title, description and site name. She sends 
 Bob's copy carry the webPage (cached: no second fetch). She sends a slow page's link: the message carries
 webPagePending, then Bob gets updateWebPage with the page and his stored copy has it. A link sent with
 link_preview=False (no_webpage) and a link on a host that is not allowed get no preview and are never fetched.
+Alice edits a message to a slow page's link: the edit carries webPagePending, then Bob gets updateWebPage. In a
+broadcast channel Alice made and Bob was added to, a slow page's post carries webPagePending, then Bob gets
+updateChannelWebPage with the page in the channel's pts sequence, and the post Bob reads has it.
 
 Usage: server_webpage.py --host H --port P --pem-file F --workdir DIR --pages-port Q
 Prints one JSON object on stdout; exits non-zero on any failure (a wait that times out included).
@@ -55,6 +58,10 @@ async def run(args):
         async def on_web_page(update):
             bob_inbox.add("web_page", update)
 
+        @bob.on(events.Raw(types.UpdateChannelWebPage))
+        async def on_channel_web_page(update):
+            bob_inbox.add("channel_web_page", update)
+
         @bob.on(events.NewMessage(incoming=True))
         async def on_message(event):
             bob_inbox.add("message", event.message)
@@ -83,6 +90,14 @@ async def run(args):
         stored = await bob.get_messages(types.InputPeerUser(me_alice.id, me_alice.access_hash), ids=got_slow.id)
         report["slow_stored"] = page_fields(stored.media)
 
+        edited = await alice.edit_message(bob_for_alice, sent.id, "now %s/slow-edit" % pages)
+        report["edit_sent"] = page_fields(edited.media)
+        edit_page = edited.media.webpage.id
+        edit_update = await bob_inbox.wait("web_page", lambda u: u.webpage.id == edit_page)
+        report["edit_update"] = [type(edit_update.webpage).__name__, edit_update.webpage.title]
+        stored_edit = await bob.get_messages(types.InputPeerUser(me_alice.id, me_alice.access_hash), ids=got.id)
+        report["edit_stored"] = page_fields(stored_edit.media)
+
         no_preview = await alice.send_message(bob_for_alice, "%s/plain" % pages, link_preview=False)
         report["no_webpage"] = page_fields(no_preview.media)
 
@@ -91,6 +106,17 @@ async def run(args):
         report["forbidden_sent"] = page_fields(refused.media)
         refused_preview = await alice(functions.messages.GetWebPagePreviewRequest(message=forbidden))
         report["forbidden_preview"] = page_fields(refused_preview.media)
+        created = await alice(functions.channels.CreateChannelRequest(title="Links", about="", broadcast=True))
+        channel = created.chats[0]
+        await alice(functions.channels.InviteToChannelRequest(channel, [bob_for_alice]))
+        post = await alice.send_message(channel, "post %s/slow-post" % pages)
+        report["post_sent"] = page_fields(post.media)
+        channel_update = await bob_inbox.wait(
+            "channel_web_page", lambda u: u.channel_id == channel.id and isinstance(u.webpage, types.WebPage))
+        report["post_update"] = [type(channel_update.webpage).__name__, channel_update.webpage.title,
+                                 channel_update.pts_count]
+        seen = await bob.get_messages(types.PeerChannel(channel.id), ids=post.id)
+        report["post_seen"] = page_fields(seen.media)
         report["counts"] = await counts(pages)
         return report
     finally:

@@ -17,6 +17,8 @@ Signs up --phone as --name with --username, writes <workdir>/ready.json, then se
   create_group {"with": PHONE, "title": T}                     -> {"chat_id": the basic group's id}
   group_messages {"chat_id": ID, "limit": N}                   -> {"messages": [ … newest first … ]}
   forward   {"from": PHONE, "ids": [ID…], "to": PHONE}         -> {"ids": [the copies' ids]} (messages.forwardMessages)
+  save_gif  {"to": PHONE, "id": ID}                            -> {"gifs": [document ids], "unchanged": B}
+            (messages.saveGif of the message's GIF, then getSavedGifs, then getSavedGifs with that list's hash)
   exit                                                         -> {}
 
 A message is reported with its id, whether it is ours ("out"), text, entities ({type, offset, length, url}), the
@@ -165,6 +167,16 @@ class Peer:
             sent = await self.client.forward_messages(
                 await self.user(command["to"]), command["ids"], from_peer=await self.user(command["from"]))
             return {"ids": [m.id for m in sent]}
+        if op == "save_gif":
+            user = await self.user(command["to"])
+            message = (await self.client.get_messages(user, ids=[command["id"]]))[0]
+            document = message.media.document
+            await self.client(functions.messages.SaveGifRequest(
+                id=types.InputDocument(document.id, document.access_hash, document.file_reference), unsave=False))
+            saved = await self.client(functions.messages.GetSavedGifsRequest(hash=0))
+            again = await self.client(functions.messages.GetSavedGifsRequest(hash=saved.hash))
+            return {"gifs": [g.id for g in saved.gifs],
+                    "unchanged": isinstance(again, types.messages.SavedGifsNotModified)}
         if op == "contacts":
             # contacts.getContacts: the user ids in this account's contact list.
             result = await self.client(functions.contacts.GetContactsRequest(hash=0))

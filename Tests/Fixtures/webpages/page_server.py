@@ -4,6 +4,8 @@ Prints "port P" on its first line, then serves until killed:
   /article    Open Graph tags (og:title, og:description, og:site_name)
   /plain      only <title> and <meta name="description">
   /slow       /article's tags, answered after a second (so a message sent with it waits for its page)
+  /slow-post  the same, for a channel post's link
+  /slow-edit  the same, for an edited message's link
   /forbidden  a page that must never be fetched (the tests link it through a host that is not allowed)
   /__count    the number of requests of every other path so far, as JSON (not counted itself)
 Usage: page_server.py
@@ -36,9 +38,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(body, "application/json")
         with LOCK:
             COUNTS[self.path] = COUNTS.get(self.path, 0) + 1
-        if self.path == "/slow":
+        if self.path in ("/slow", "/slow-post", "/slow-edit"):
             time.sleep(1)
-        page = {"/article": ARTICLE, "/slow": ARTICLE, "/plain": PLAIN, "/forbidden": ARTICLE}.get(self.path)
+        page = {"/article": ARTICLE, "/slow": ARTICLE, "/slow-post": ARTICLE, "/slow-edit": ARTICLE, "/plain": PLAIN,
+                "/forbidden": ARTICLE}.get(self.path)
         if page is None:
             self.send_error(404)
             return

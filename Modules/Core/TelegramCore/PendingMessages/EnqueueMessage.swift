@@ -19,6 +19,9 @@ public struct EnqueueMessage: Sendable {
     public var forwardSource: MessageId?
     /// For a forward: `drop_author` and `drop_media_captions` (Telegram-iOS `ForwardOptionsMessageAttribute`).
     public var forwardOptions: ForwardOptionsMessageAttribute?
+    /// Sent with `no_webpage`: the server builds no preview for the text's link (Telegram-iOS
+    /// `OutgoingContentInfoMessageAttribute.disableLinkPreviews`).
+    public var disableLinkPreviews = false
 
     public init(
         text: String, entities: [MessageTextEntity] = [], replyTo: MessageId? = nil, media: (any Media)? = nil,
@@ -104,6 +107,9 @@ public func enqueueMessages(
                     earlier ?? ForwardSourceInfoAttribute(authorId: original.authorId, date: original.timestamp))
             }
             attributes.append(PendingForwardAttribute(sourceMessageId: source))
+        }
+        if message.disableLinkPreviews {
+            attributes.append(OutgoingContentInfoMessageAttribute(disableLinkPreviews: true))
         }
         if !entities.isEmpty { attributes.append(TextEntitiesMessageAttribute(entities: entities)) }
         if let replyTo = message.replyTo { attributes.append(ReplyMessageAttribute(messageId: replyTo)) }

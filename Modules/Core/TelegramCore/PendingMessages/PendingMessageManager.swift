@@ -297,6 +297,9 @@ public final class PendingMessageManager: @unchecked Sendable {
         let postbox = self.postbox
         let updates = try await network.request(
             Api.functions.messages.sendMessage(
+                noWebpage: first.attributes.contains {
+                    ($0 as? OutgoingContentInfoMessageAttribute)?.disableLinkPreviews == true
+                },
                 peer: batch.peer, replyTo: replyTo, message: first.text, randomId: randomId,
                 entities: Self.apiEntities(first)),
             onQuickAck: { Self.markAcknowledged(first.id, postbox: postbox) })
@@ -412,6 +415,7 @@ public final class PendingMessageManager: @unchecked Sendable {
                 var attributes = stored.attributes.filter {
                     !($0 is OutgoingMessageInfoAttribute) && !($0 is SendFailureAttribute)
                         && !($0 is PendingForwardAttribute) && !($0 is ForwardOptionsMessageAttribute)
+                        && !($0 is OutgoingContentInfoMessageAttribute)
                 }
                 attributes.append(OutgoingMessageInfoAttribute(uniqueId: randomId, acknowledged: true))
                 stored.attributes = attributes

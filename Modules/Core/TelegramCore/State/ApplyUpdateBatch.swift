@@ -179,9 +179,11 @@ public struct UpdateBatchApplier: Sendable {
                 // `.UpdateWebPage`: `transaction.updateMedia`): every stored message showing it gets the page. A
                 // `webPageEmpty` leaves the pending page, which draws nothing.
                 try flushMessages()
-                if let page = TelegramMediaWebpage(update.webpage), let id = page.id, try tx.getMedia(id) != nil {
-                    try tx.updateMedia(id, update: page)
-                }
+                try Self.storeWebPage(update.webpage, transaction: tx)
+            case .update(.updateChannelWebPage(let update)):
+                // The same for a channel post's page, in the channel's own pts sequence.
+                try flushMessages()
+                try Self.storeWebPage(update.webpage, transaction: tx)
             case .update(.updateMessagePoll(let update)):
                 // A vote (ours from another device, our own call's answer, anyone's) or the poll closing: the shared
                 // poll every message showing it refers to is replaced.
@@ -283,6 +285,12 @@ public struct UpdateBatchApplier: Sendable {
                         }.first
                     try tx.updatePeers([user])
                 }
+            case .update(.updateUser), .update(.updatePeerSettings):
+                // A user's profile changed (a new photo), or a contact was added or removed on another device: the
+                // same `Updates` carries the user in `users`, which the batch stored first (its `contact` flag moves
+                // it in or out of the contact list: `ContactList.follow`). The "add contact" offer of
+                // `updatePeerSettings` is not kept: Telegram-iOS keeps it in cached peer data, which we do not have.
+                break
             case .update(.updateUserStatus(let update)):
                 try flushMessages()
                 try tx.updatePeerPresences([.user(update.userId): TelegramUserPresence(apiStatus: update.status)])
@@ -356,9 +364,12 @@ public struct UpdateBatchApplier: Sendable {
     ///   typing, which is the only typing shown (those without a topic become `TypingNotice`s above).
     /// - `updatePrivacy`: the account's own privacy rules changed on another device; not stored: `Account.lastSeenPrivacy()`
     ///   asks the server (`account.getPrivacy`) whenever they are shown.
+    /// - `updateSavedGifs`: the account's saved GIFs changed on another device; the list is not stored:
+    ///   `SavedGifs.fetch` asks the server (with the hash of the list held) whenever it is shown.
     public static let ignoredUpdates: Set<String> = [
         "updateMessageID", "updateChannel", "updateChatDefaultBannedRights", "updateChannelTooLong",
         "updatePendingJoinRequests", "updateUserTyping", "updateChannelUserTyping", "updatePrivacy",
+        "updateSavedGifs",
     ]
 
     /// The TL constructor's name of `update` (`updateReadHistoryOutbox`), its Swift case's name.
@@ -370,6 +381,13 @@ public struct UpdateBatchApplier: Sendable {
     static func isActive(_ action: Api.SendMessageAction) -> Bool {
         if case .sendMessageCancelAction = action { return false }
         return true
+    }
+
+    /// A fetched page replaces the stored one every message showing it shares.
+    static func storeWebPage(_ webpage: Api.WebPage, transaction tx: Transaction) throws {
+        if let page = TelegramMediaWebpage(webpage), let id = page.id, try tx.getMedia(id) != nil {
+            try tx.updateMedia(id, update: page)
+        }
     }
 
     static func isSecretChatUpdate(_ update: Api.Update) -> Bool {

@@ -47,7 +47,13 @@ public struct ClientSession {
         case bodyTooLarge(Int)
     }
 
-    private struct Pending {
+    /// The error a request fails with when the server received it (it acknowledged it) but its answer was lost and
+    /// the server can no longer send it again (`msgs_state_info` status 1, or no answer left to re-send): the request
+    /// may have run, so it is not sent again under a new msg_id, which would run it twice. Code −1, like the session's
+    /// other local errors.
+    public static let answerLost = RpcError(code: -1, message: "ANSWER_LOST")
+
+    struct Pending {
         let token: Int64
         let body: [UInt8]
         let contentRelated: Bool
@@ -56,6 +62,12 @@ public struct ClientSession {
         var sent: InnerMessage?
         /// The server's quick ack for it came (`quickAckReceived` reported it).
         var quickAcked = false
+        /// The server has it under its msg_id: a quick ack or a `msgs_ack` named it. Past `resendWithSameIdWithin` it
+        /// is then asked about (`AnswerRecovery`), never sealed anew.
+        var serverHas = false
+        /// A `msgs_state_req` or `msg_resend_ans_req` (`AnswerRecovery`): content-related, but answered by
+        /// `msgs_state_info` or the answers it asks for, so it is not kept in `pending`.
+        var isQuestion = false
     }
 
     /// A request the server refused this many times (salt, clock) fails instead of being sent again.
@@ -71,7 +83,14 @@ public struct ClientSession {
     private var sealer: MessageSealer
     private var validator = MessageIdValidator(peer: .server)
     private var acks = AckQueue()
-    private var pending: [Int64: Pending] = [:]
+    var pending: [Int64: Pending] = [:]
+    /// The `msgs_state_req` and `msg_resend_ans_req` sent about acknowledged requests whose answers were lost.
+    var recovery = AnswerRecovery()
+    /// The msg_ids `seal` gave the requests it was handed, in order (for the questions, which are not `pending`).
+    private(set) var lastSealedIds: [Int64] = []
+    /// Questions `receive` sends after the packet: `msg_resend_ans_req` for answers a `msgs_state_info` said exist,
+    /// and questions the server refused (`bad_server_salt`, `bad_msg_notification`) asked again.
+    var questionsToAsk: [(AnswerRecovery.Question, [Int64])] = []
     /// Requests queued by `enqueue` for the next `flush`, in order.
     private var queued: [Pending] = []
     /// The requests each recent container carried: a refusal may name the container instead of its messages.
@@ -188,7 +207,7 @@ public struct ClientSession {
     }
 
     /// Encrypts messages (with pending acks) into packets, remembering each request under its new msg_id.
-    private mutating func seal(_ requests: [Pending], now: Double) -> [[UInt8]] {
+    mutating func seal(_ requests: [Pending], now: Double) -> [[UInt8]] {
         var outgoing = requests.map {
             MessageSealer.Outgoing(body: $0.body, contentRelated: $0.contentRelated, kind: .client)
         }
@@ -199,6 +218,7 @@ public struct ClientSession {
         guard !outgoing.isEmpty else { return [] }
         let envelopes = sealer.seal(outgoing, containerKind: .client, now: now)
         var index = 0
+        lastSealedIds = []
         // The request tokens each packet carries, for its quick ack.
         var requestTokens: [[Int64]] = []
         requestTokens.reserveCapacity(envelopes.count)
@@ -207,9 +227,11 @@ public struct ClientSession {
             var tokens: [Int64] = []
             if envelope.children.count > 1 { carried.reserveCapacity(envelope.children.count) }
             for child in envelope.children {
-                if index < requests.count, requests[index].contentRelated {
+                if index < requests.count { lastSealedIds.append(child.messageId) }
+                if index < requests.count, requests[index].contentRelated, !requests[index].isQuestion {
                     var request = requests[index]
                     request.sent = child
+                    request.serverHas = false
                     pending[child.messageId] = request
                     carried.append(child.messageId)
                     if request.token != 0 { tokens.append(request.token) }
@@ -254,7 +276,9 @@ public struct ClientSession {
         let carried = Set(quickAcks.acknowledged(token))
         guard !carried.isEmpty else { return [] }
         var received: [Int64] = []
-        for (id, request) in pending where carried.contains(request.token) && !request.quickAcked {
+        for (id, request) in pending where carried.contains(request.token) {
+            pending[id]?.serverHas = true
+            guard !request.quickAcked else { continue }
             pending[id]?.quickAcked = true
             received.append(request.token)
         }
@@ -304,14 +328,18 @@ public struct ClientSession {
     public static let resendWithSameIdWithin: Double = 240
 
     /// What to send on a new connection of this session (MTProto §Sessions: a session outlives its connections):
-    /// every request still unanswered — unchanged (msg_id, seq_no) while its id is recent enough, else sealed anew —
-    /// then any pending acknowledgements. Nothing is lost (a request the old socket swallowed arrives now) and
-    /// nothing runs twice (a request the server had is a duplicate it refuses, answering again from its cache).
+    /// every request still unanswered — unchanged (msg_id, seq_no) while its id is recent enough; past that, sealed
+    /// anew if the server never acknowledged it, else asked about with `msgs_state_req` (`AnswerRecovery`: the server
+    /// has it and may have run it) — then any pending acknowledgements. Nothing is lost (a request the old socket
+    /// swallowed arrives now) and nothing runs twice (a request the server had is a duplicate it refuses, answering
+    /// again from its cache, or one whose state and answer are asked for).
     public mutating func resendAfterReconnect(now: Double) -> [[UInt8]] {
         let serverNow = now + timeOffset
         let salt = salts.current(now: serverNow)
+        recovery.prune { pending[$0] != nil }
         var packets: [[UInt8]] = []
         var stale: [Pending] = []
+        var ask: [Int64] = []
         for (id, request) in pending.sorted(by: { $0.key < $1.key }) {
             if let sent = request.sent, serverNow - MessageIdGenerator.time(of: id) < Self.resendWithSameIdWithin {
                 recent.insert(id)
@@ -322,12 +350,15 @@ public struct ClientSession {
                 quickAcks.sealed(
                     messageKey: Array(sealed.packet[8..<24]), token: sealed.quickAckToken, requests: tokens)
                 packets.append(sealed.packet)
+            } else if request.serverHas {
+                // The server has it and may have run it: ask what became of it rather than run it again.
+                ask.append(id)
             } else {
                 pending[id] = nil
                 stale.append(request)
             }
         }
-        return packets + seal(stale, now: now)
+        return packets + seal(stale, questions: ask.isEmpty ? [] : [(.state, ask)], now: now)
     }
 
     /// Packets carrying only pending acknowledgements, if there are any.
@@ -362,6 +393,8 @@ public struct ClientSession {
             visit: { leaf, reader in handle(leaf, reader: &reader, now: now, events: &events, resend: &resend) },
             refuse: { _, _ in })
         var again: [Pending] = []
+        let ask = questionsToAsk
+        questionsToAsk = []
         for var request in resend {
             request.attempts += 1
             if request.attempts > Self.maximumAttempts {
@@ -371,7 +404,8 @@ public struct ClientSession {
                 again.append(request)
             }
         }
-        return (events, again.isEmpty ? [] : seal(again, now: now))
+        guard !again.isEmpty || !ask.isEmpty else { return (events, []) }
+        return (events, seal(again, questions: ask, now: now))
     }
 
     /// The msg_id and seq_no checks for one message of a packet; notifications skip only the time window.
@@ -508,7 +542,16 @@ public struct ClientSession {
             events.append(.newSession(firstMessageId: value.firstMsgId))
         case let notification as MTProto.BadMsgNotification:
             handle(notification, message: message, now: now, resend: &resend)
-        case is MTProto.MsgsAck, is MTProto.MsgDetailedInfo, is MTProto.MsgsStateInfo:
+        case let ack as MTProto.MsgsAck:
+            // §Acknowledgment of Receipt: the server has these requests (a reconnect asks about them, never re-runs them).
+            guard case .msgsAck(let value) = ack else { return }
+            for id in value.msgIds.prefix(MessageLimits.maximumIdsPerRequest) where pending[id] != nil {
+                pending[id]?.serverHas = true
+            }
+        case let info as MTProto.MsgsStateInfo:
+            guard case .msgsStateInfo(let value) = info else { return }
+            recover(value.reqMsgId, info: value.info, events: &events, resend: &resend)
+        case is MTProto.MsgDetailedInfo:
             break
         default:
             events.append(.update(message.body))
@@ -525,6 +568,7 @@ public struct ClientSession {
             // §Server Salt: adopt the new salt and send the refused message again.
             salts.reset(to: value.newServerSalt)
             resend += takeRequests(named: value.badMsgId)
+            askAgain(value.badMsgId, resend: &resend)
         case .badMsgNotification(let value):
             guard recent.contains(value.badMsgId) else { return }
             if value.errorCode == 16 || value.errorCode == 17 {
@@ -532,6 +576,7 @@ public struct ClientSession {
                 sealer.ids.synchronize(serverMessageId: message.messageId, now: now)
             }
             resend += takeRequests(named: value.badMsgId)
+            askAgain(value.badMsgId, resend: &resend)
         }
     }
 

@@ -22,30 +22,13 @@ extension ServerSession {
                 reaction.dropped.append("msgs_state_req with \(req.msgIds.count) ids")
                 return
             }
-            // §Request for Message Status: 4 = received (this session accepted that msg_id), 1 = nothing known. One
-            // byte per id, in the order asked.
-            let info = req.msgIds.map { validator.hasSeen($0) ? UInt8(4) : UInt8(1) }
-            let answer = MTProto.MsgsStateInfo.msgsStateInfo(.init(reqMsgId: message.messageId, info: info))
-            reaction.replies.append(.init(body: answer.serialized(), contentRelated: true, kind: .serverResponse))
+            reaction.replies.append(stateInfo(about: req.msgIds, question: message.messageId))
         case let request as MTProto.MsgResendReq:
-            guard case .msgResendReq(let req) = request else { return }
-            guard req.msgIds.count <= MessageLimits.maximumIdsPerRequest else {
-                reaction.dropped.append("msg_resend_req with \(req.msgIds.count) ids")
-                return
-            }
-            // §Explicit Request to Re-Send Messages: send again, as new messages, what is still cached — each
-            // message once however often it is named, and no more than maximumResendBytes in all.
-            var named = Set<Int64>()
-            var bytes = 0
-            for id in req.msgIds where named.insert(id).inserted {
-                guard let old = resendCache.message(id) else { continue }
-                guard bytes + old.body.count <= MessageLimits.maximumResendBytes else {
-                    reaction.dropped.append("msg_resend_req past \(MessageLimits.maximumResendBytes) bytes")
-                    break
-                }
-                bytes += old.body.count
-                reaction.replies.append(
-                    .init(body: old.body, contentRelated: old.isContentRelated, kind: .serverResponse))
+            switch request {
+            case .msgResendReq(let req):
+                resend(req.msgIds, into: &reaction)
+            case .msgResendAnsReq(let req):
+                resendAnswers(req.msgIds, question: message.messageId, into: &reaction)
             }
         case let wait as MTProto.HttpWait:
             // MTProto over HTTP (core.telegram.org/mtproto/service_messages "http_wait"): how long the request that
@@ -55,6 +38,63 @@ extension ServerSession {
         default:
             reaction.dropped.append("unexpected service object \(type(of: object))")
         }
+    }
+
+    /// §Request for Message Status Information: one byte per id, in the order asked — 4 (received: this session
+    /// accepted that msg_id) with +32 and +64 when the request was run and its answer generated (the answer is
+    /// remembered, `answerIds`), else 1 (nothing known: never seen, or out of the window and forgotten).
+    func stateInfo(about ids: [Int64], question: Int64) -> MessageSealer.Outgoing {
+        let info = ids.map { id -> UInt8 in
+            if answerIds[id] != nil { return 4 | 32 | 64 }
+            return validator.hasSeen(id) ? 4 : 1
+        }
+        let answer = MTProto.MsgsStateInfo.msgsStateInfo(.init(reqMsgId: question, info: info))
+        return .init(body: answer.serialized(), contentRelated: true, kind: .serverResponse)
+    }
+
+    /// §Explicit Request to Re-Send Messages: send again, as new messages, what is still cached — each message once
+    /// however often it is named, and no more than maximumResendBytes in all.
+    mutating func resend(_ ids: [Int64], into reaction: inout Reaction) {
+        guard ids.count <= MessageLimits.maximumIdsPerRequest else {
+            reaction.dropped.append("msg_resend_req with \(ids.count) ids")
+            return
+        }
+        var named = Set<Int64>()
+        var bytes = 0
+        for id in ids where named.insert(id).inserted {
+            guard let old = resendCache.message(id) else { continue }
+            guard bytes + old.body.count <= MessageLimits.maximumResendBytes else {
+                reaction.dropped.append("msg_resend_req past \(MessageLimits.maximumResendBytes) bytes")
+                break
+            }
+            bytes += old.body.count
+            reaction.replies.append(.init(body: old.body, contentRelated: old.isContentRelated, kind: .serverResponse))
+        }
+    }
+
+    /// `msg_resend_ans_req` (§Explicit Request to Re-Send Answers): the answers to the client's requests `ids` again,
+    /// as new messages, from the resend cache (at most maximumResendBytes in all). When one of them is not there (never
+    /// answered, or forgotten), `msgs_state_info` about all of them follows, as if they had been asked about with
+    /// `msgs_state_req` (as the docs say of `msg_resend_req`).
+    mutating func resendAnswers(_ ids: [Int64], question: Int64, into reaction: inout Reaction) {
+        guard ids.count <= MessageLimits.maximumIdsPerRequest else {
+            reaction.dropped.append("msg_resend_ans_req with \(ids.count) ids")
+            return
+        }
+        var named = Set<Int64>()
+        var bytes = 0
+        var missing = false
+        for id in ids where named.insert(id).inserted {
+            guard let answerId = answerIds[id], let old = resendCache.message(answerId),
+                bytes + old.body.count <= MessageLimits.maximumResendBytes
+            else {
+                missing = true
+                continue
+            }
+            bytes += old.body.count
+            reaction.replies.append(.init(body: old.body, contentRelated: true, kind: .serverResponse))
+        }
+        if missing { reaction.replies.append(stateInfo(about: ids, question: question)) }
     }
 
     /// MTProto functions: ping, ping_delay_disconnect, get_future_salts, destroy_session, rpc_drop_answer.

@@ -13,7 +13,7 @@ public import TLRuntime
 /// served at either parity, as Telegram serves them); containers whose children have lower msg_ids and no
 /// nested container (64); the server salt (`bad_server_salt` 48 with the right one).
 ///
-/// Bounds: `msgs_state_req` and `msg_resend_req` name at most 8,192 ids (more is refused), repeated ids count once,
+/// Bounds: `msgs_state_req`, `msg_resend_req` and `msg_resend_ans_req` name at most 8,192 ids (more is refused), repeated ids count once,
 /// a resend answers at most `MessageLimits.maximumResendBytes`; the resend cache holds at most
 /// `resendCacheEntries` messages and `resendCacheBytes` bytes; outgoing containers respect `MessageLimits`; every
 /// message inflates at most `limits.maxUnpackedSize` bytes in all.
@@ -98,7 +98,7 @@ public struct ServerSession: Sendable {
     /// Request msg_id → the msg_id of its `rpc_result`, for a client that sends a request again after losing its
     /// connection (the duplicate is not run twice; the cached answer goes again).
     var answers = OrderedIds(capacity: resendCacheEntries)
-    private var answerIds: [Int64: Int64] = [:]
+    private(set) var answerIds: [Int64: Int64] = [:]
     /// The salt of the current period (`SaltSchedule.period`) once computed: a SHA-256 per period, not per packet.
     private var currentSalt: (period: Int64, salt: Int64)?
     /// Where packets' random padding comes from: `SecureRandom` a few hundred bytes at a time, each byte used once.
