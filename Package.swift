@@ -249,7 +249,7 @@ let modules: [Module] = [
         testDeps: [
             "UpdateSequencing",
             "ImageCore", "ImageTransform", "JPEGBinding", "PhotoSizes", "OpusBinding", "AudioWaveform",
-            "SwiftSignalKit",
+            "VideoBinding", "SwiftSignalKit",
             "SyncCore", "TelegramCore", "Postbox", "PostboxTesting", "MediaBox", "Network", "AnimatedSticker",
             "ServerTestSupport", "MediaTestSupport", "TestVectors", "CryptoUtils",
         ]),

@@ -224,6 +224,20 @@ let package = Package(
             ],
             path: "Sources/video-bench", swiftSettings: Settings.swift),
 
+        // Time to a video's first frame streamed from a release tg-server process against the whole download first.
+        .executableTarget(
+            name: "stream-bench",
+            dependencies: [
+                "BenchmarkSupport", "CoreBenchSupport", "ServerBenchSupport",
+                .product(name: "MediaResources", package: "Telegraph"), .product(name: "MediaBox", package: "Telegraph"),
+                .product(name: "VideoBinding", package: "Telegraph"), .product(name: "TelegramCore", package: "Telegraph"),
+                .product(name: "SyncCore", package: "Telegraph"), .product(name: "SyncCoreApi", package: "Telegraph"),
+                .product(name: "Postbox", package: "Telegraph"), .product(name: "Network", package: "Telegraph"),
+                .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/stream-bench", swiftSettings: Settings.swift),
+
         // Postbox benchmarks (peers: raw SQLCipher; GRDB in its own executable).
         .target(name: "PostboxBenchData", path: "Sources/PostboxBenchData"),
         .systemLibrary(

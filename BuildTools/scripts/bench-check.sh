@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../Benchmarks"
 # Every benchmark whose comparisons go through compareInterleaved (BENCHMARKS.md, "Method").
 checked=(signal-bench hashing-bench mergelists-bench tl-bench video-bench postbox-bench postbox-views-bench core-bench
-    send-bench channel-bench transfer-bench mtproto-bench mtproxy-bench textlayout-bench)
+    send-bench channel-bench transfer-bench mtproto-bench mtproxy-bench textlayout-bench stream-bench)
 benches=("$@")
 if [ ${#benches[@]} -eq 0 ]; then benches=("${checked[@]}"); fi
 rm -f .build/release/description.json
@@ -20,8 +20,8 @@ for b in "${benches[@]}"; do
     case "$b" in
         postbox-bench) swift build -c release --product postbox-grdb-bench -q ;;
         postbox-views-bench) swift build -c release --product postbox-views-grdb-peer -q ;;
-        # mtproto-bench's client-cost table measures a release tg-server in its own process.
-        mtproto-bench) swift build -c release --product tg-server -q ;;
+        # mtproto-bench's client-cost table and stream-bench measure a release tg-server in its own process.
+        mtproto-bench | stream-bench) swift build -c release --product tg-server -q ;;
         # mtproxy-bench runs a release tg-server and our release mtproxy, each its own process.
         mtproxy-bench)
             swift build -c release --product tg-server -q

@@ -18,7 +18,8 @@ bin=$(swift build -c release --show-bin-path)
 # mtproto-bench measures a separate tg-server process (memory per connection): build it here, in release, from the
 # same build folder so TelegramApi is compiled once.
 if [[ " ${benches[*]} " == *" mtproto-bench "* || " ${benches[*]} " == *" server-limits-bench "* || " ${benches[*]} " == *" server-bench "* \
-    || " ${benches[*]} " == *" channel-bench "* || " ${benches[*]} " == *" mtproxy-bench "* ]]; then
+    || " ${benches[*]} " == *" channel-bench "* || " ${benches[*]} " == *" mtproxy-bench "* \
+    || " ${benches[*]} " == *" stream-bench "* ]]; then
     swift build -c release --product tg-server -q
     export TG_SERVER_BIN="$bin/tg-server"
 fi

@@ -97,3 +97,34 @@ func makeMediaBox() throws -> (MediaBox, String) {
         #expect(box.cachedRepresentationData(id, representation: "keep")?.count == 100)
     }
 }
+
+@Suite struct MediaResourceReaderTests {
+    @Test func readsStoredRangesUpToTheirEndAndNothingElse() throws {
+        let (box, _) = try makeMediaBox()
+        let id = MediaResourceId("video-1")
+        #expect(box.reader(id).ranges.count == 0)
+        let bytes = (0..<300).map { UInt8($0 % 251) }
+        try box.writePartial(id, offset: 0, data: Array(bytes[0..<100]), size: 300)
+        try box.writePartial(id, offset: 200, data: Array(bytes[200..<300]), size: 300)
+        let reader = box.reader(id)
+        #expect(reader.ranges.ranges == [0..<100, 200..<300])
+        var buffer = [UInt8](repeating: 0, count: 64)
+        func read(_ offset: Int64) -> [UInt8] {
+            let count = buffer.withUnsafeMutableBytes { reader.read(at: offset, into: $0) }
+            return Array(buffer.prefix(count))
+        }
+        #expect(read(10) == Array(bytes[10..<74]))
+        #expect(read(80) == Array(bytes[80..<100]), "stops where the stored range ends")
+        #expect(read(100).isEmpty && read(199).isEmpty, "nothing from the gap")
+        #expect(read(260) == Array(bytes[260..<300]))
+        #expect(read(300).isEmpty && read(-1).isEmpty)
+        // A snapshot: what is stored later needs a new reader; once complete, the whole file is one range.
+        try box.writePartial(id, offset: 100, data: Array(bytes[100..<200]), size: 300)
+        #expect(read(150).isEmpty)
+        let complete = box.reader(id)
+        #expect(complete.ranges.ranges == [0..<300])
+        var all = [UInt8](repeating: 0, count: 400)
+        #expect(all.withUnsafeMutableBytes { complete.read(at: 0, into: $0) } == 300)
+        #expect(Array(all.prefix(300)) == bytes)
+    }
+}

@@ -30,9 +30,20 @@ struct PeerSavedGifs: Decodable {
     let unchanged: Bool
 }
 
+/// What `tg download --first-frame --json` prints.
+struct FirstFrameDownload: Decodable {
+    let path: String
+    let width: Int
+    let height: Int
+    let fetchedBytes: Int64
+    let requests: Int
+    let fileSize: Int64
+}
+
 /// Videos through `tg` and tg-server with Telethon 1.45 as the other person: `tg send --video` (plain, `--round`,
 /// `--gif`) arrives with `DocumentAttributeVideo` and server-made thumbnails Telethon downloads as JPEG; a video
-/// Telethon sends is kept and drawn with its badge (terminal and PNG).
+/// Telethon sends is kept, its first frame streamed to a PNG (`download --first-frame`), and drawn with its badge
+/// (terminal and PNG).
 @Suite(.serialized) struct VideoCommandTests {
     static let bob = "9996620037"
 
@@ -124,6 +135,32 @@ struct PeerSavedGifs: Decodable {
         let history = try await harness.tgJSON([MessageSummary].self, ["history", "@bob_video"])
         let kept = try #require(history.first { $0.id == fromBob.id })
         #expect(kept.media?.kind == "video" && kept.media?.duration == 2 && kept.media?.width == 320)
+        // Its first frame, streamed (`download --first-frame`): the frame ffmpeg decodes from the file Bob sent.
+        let framePath = media.appendingPathComponent("first.png").path
+        let first = try await harness.tgJSON(
+            FirstFrameDownload.self, ["download", "@bob_video", String(fromBob.id), "--first-frame", framePath])
+        #expect(first.width == 320 && first.height == 240 && first.requests >= 1)
+        let clipSize = try #require(
+            try FileManager.default.attributesOfItem(atPath: clip)[.size] as? NSNumber
+        ).int64Value
+        #expect(first.fileSize == clipSize && first.fetchedBytes <= clipSize)
+        let frame = try PNGCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: framePath))))
+        let raw = media.appendingPathComponent("first.rgba").path
+        #expect(
+            try Tools.run(
+                "ffmpeg",
+                ["-v", "error", "-y", "-i", clip, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", raw])
+                == 0)
+        let oracle = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let pixels = frame.packedRGBA()
+        #expect(pixels.count == oracle.count)
+        let meanDifference =
+            Double(zip(pixels, oracle).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(max(oracle.count, 1))
+        #expect(meanDifference < 1.0, "mean difference from ffmpeg's decode: \(meanDifference)")
+        let text = try await harness.tgJSON(MessageSummary.self, ["send", "@bob_video", "not a video"])
+        let notVideo = try await harness.tg(["download", "@bob_video", String(text.id), "--first-frame", raw])
+        #expect(notVideo.status == 2 && notVideo.errorOutput.contains("no video"), "\(notVideo.errorOutput)")
+
         let rendered = try await harness.tg(["render", "@bob_video", "--ansi", "--plain", "--width", "60"])
         #expect(rendered.status == 0)
         #expect(rendered.output.contains("▶ video 0:02 320×240"), "\(rendered.output)")

@@ -23,14 +23,20 @@ import Testing
         #expect(UploadPlan(size: 4000 * 512 * 1024 + 1) == nil)
     }
 
-    @Test(arguments: [Int64(1), Int64(300_000), Int64(10 * 1024 * 1024), Int64(12_345_678), Int64(100 * 1024 * 1024 + 17)])
+    @Test(arguments: [
+        Int64(1), Int64(300_000), Int64(10 * 1024 * 1024), Int64(12_345_678), Int64(100 * 1024 * 1024 + 17),
+    ])
     func partsCoverTheFileOnceWithEqualSizesButTheLast(size: Int64) throws {
         let plan = try #require(UploadPlan(size: size))
         var covered: Int64 = 0
         for index in 0..<plan.partCount {
             let range = plan.range(ofPart: index)
             #expect(range.lowerBound == covered)
-            if index < plan.partCount - 1 { #expect(range.count == plan.partSize) } else { #expect(range.count > 0 && range.count <= plan.partSize) }
+            if index < plan.partCount - 1 {
+                #expect(range.count == plan.partSize)
+            } else {
+                #expect(range.count > 0 && range.count <= plan.partSize)
+            }
             covered = range.upperBound
         }
         #expect(covered == size)
@@ -57,5 +63,27 @@ import Testing
         #expect(plan.missingWindows(have: have).map(\.lowerBound) == [2, 3, 4, 5].map { Int64($0) * 512 * 1024 })
         #expect(FetchPlan(size: nil).missingWindows(have: RangeMap()).isEmpty)
         #expect(plan.window(containing: 600_000) == 512 * 1024..<1024 * 1024)
+    }
+
+    @Test func aStreamingReadFetchesOnlyTheWindowsHoldingItsRange() {
+        let size: Int64 = 3 * 1024 * 1024 + 5
+        let plan = FetchPlan(size: size)
+        let window: Int64 = 512 * 1024
+        // A range inside one window, one across two, one at the tail (the last window is short), one past the end.
+        #expect(plan.missingWindows(covering: 100..<200, have: RangeMap()) == [0..<window])
+        #expect(
+            plan.missingWindows(covering: window - 10..<window + 10, have: RangeMap()) == [
+                0..<window, window..<2 * window,
+            ])
+        #expect(plan.missingWindows(covering: size - 4..<size, have: RangeMap()) == [6 * window..<7 * window])
+        #expect(plan.missingWindows(covering: size..<size + 100, have: RangeMap()).isEmpty)
+        #expect(plan.missingWindows(covering: 50..<50, have: RangeMap()).isEmpty)
+        // What is stored is skipped; a window stored only in part is fetched again whole.
+        var have = RangeMap()
+        have.insert(0..<window)
+        have.insert(window..<window + 1000)
+        #expect(plan.missingWindows(covering: 0..<window + 2000, have: have) == [window..<2 * window])
+        have.insert(6 * window..<size)
+        #expect(plan.missingWindows(covering: size - 4..<size, have: have).isEmpty)
     }
 }

@@ -17,6 +17,15 @@ enum VideoSamples {
         "square.mp4",
         ["-f", "lavfi", "-i", "testsrc=size=160x160:rate=10", "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
 
+    /// 320×240, 25 fps, 8 s of H.264 (a key frame every 2 s) in MP4 with AAC: `faststart` puts the index (moov)
+    /// before the frames, as Telegram's clients upload videos; without it ffmpeg writes the index at the end.
+    static let faststart: URL = make("faststart.mp4", streamed + ["-movflags", "+faststart"])
+    static let moovAtEnd: URL = make("moov-at-end.mp4", streamed)
+    private static let streamed = [
+        "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi", "-i", "sine=frequency=440",
+        "-t", "8", "-c:v", "libx264", "-g", "50", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+    ]
+
     static let folder = Tools.scratch("video-samples")
 
     static func make(_ name: String, _ arguments: [String]) -> URL {

@@ -8,6 +8,8 @@ public final class ServerProcess {
     public let directory: URL
     /// DC 2's port.
     public let port: Int
+    /// Every DC's port, by DC id (what the server printed: `dc1=… dc2=…`).
+    public let ports: [Int32: Int]
     public let publicKey: RSAPublicKey
 
     public init(arguments: [String]) throws {
@@ -38,6 +40,12 @@ public final class ServerProcess {
                 .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tg-server did not start: \(text)"])
         }
         self.port = port
+        var ports: [Int32: Int] = [:]
+        for field in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) where field.hasPrefix("dc") {
+            let parts = field.dropFirst(2).split(separator: "=")
+            if parts.count == 2, let dc = Int32(parts[0]), let value = Int(parts[1]) { ports[dc] = value }
+        }
+        self.ports = ports
         // The server's own key file: the same user may read it (0600).
         publicKey = try ServerKeyStore(directory: directory).rsaKey.publicKey
         // Keep draining its output so it never blocks on a full pipe.

@@ -2,23 +2,25 @@ import CFFmpeg
 import ImageCore
 
 /// One opened video: the custom I/O over the bytes, the demuxer, the chosen video stream and its decoder, all freed
-/// with the session. Each call makes its own session, so nothing is shared between threads.
+/// with the session. Each call makes its own session, so nothing is shared between threads. Over bytes that are only
+/// partly present, every step that read a missing byte throws `needsBytes` (whatever FFmpeg made of the failed read).
 final class DemuxSession {
-    private let input: MemoryInput
+    private let input: RangedInput
     private var io: UnsafeMutablePointer<AVIOContext>?
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var decoder: UnsafeMutablePointer<AVCodecContext>?
     private(set) var streamIndex: Int32 = -1
     let limits: VideoLimits
 
-    /// Opens `bytes` and reads the stream headers; throws for input FFmpeg cannot open.
-    init(_ bytes: [UInt8], limits: VideoLimits) throws(VideoError) {
+    /// Opens `bytes` and reads the stream headers; throws for input FFmpeg cannot open, and `needsBytes` when the
+    /// headers reach a byte not present.
+    init(_ bytes: VideoBytes, limits: VideoLimits) throws(VideoError) {
         _ = FFmpegLog.silence
         guard bytes.count <= limits.maxBytes else {
             throw .tooManyBytes(count: bytes.count, limit: limits.maxBytes)
         }
         self.limits = limits
-        input = MemoryInput(bytes)
+        input = RangedInput(bytes)
         let bufferSize = 32_768
         guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
             throw .corrupt(what: "input", reason: "out of memory")
@@ -28,11 +30,11 @@ final class DemuxSession {
             buffer, Int32(bufferSize), 0, opaque,
             { opaque, buffer, size in
                 guard let opaque, let buffer else { return FFmpegErrors.invalidArgument }
-                return Unmanaged<MemoryInput>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
+                return Unmanaged<RangedInput>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
             }, nil,
             { opaque, offset, whence in
                 guard let opaque else { return Int64(FFmpegErrors.invalidArgument) }
-                return Unmanaged<MemoryInput>.fromOpaque(opaque).takeUnretainedValue().seek(
+                return Unmanaged<RangedInput>.fromOpaque(opaque).takeUnretainedValue().seek(
                     offset: offset, whence: whence)
             })
         guard let io else {
@@ -46,11 +48,13 @@ final class DemuxSession {
         let status = avformat_open_input(&opened, nil, nil, nil)
         guard status >= 0, let openedContext = opened else {
             // avformat_open_input frees the context on failure.
+            try input.checkPresent()
             throw .corrupt(what: "container", reason: FFmpegErrors.message(status))
         }
         context = openedContext
         format = context
         let found = avformat_find_stream_info(context, nil)
+        try input.checkPresent()
         guard found >= 0 else { throw .corrupt(what: "stream info", reason: FFmpegErrors.message(found)) }
         streamIndex = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard streamIndex >= 0 else { throw .noVideoStream }
@@ -131,6 +135,7 @@ final class DemuxSession {
             if av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 {
                 avcodec_flush_buffers(decoder)
             }
+            try input.checkPresent()
         }
         guard let packet = av_packet_alloc() else { throw .corrupt(what: "packet", reason: "out of memory") }
         var packetBox: UnsafeMutablePointer<AVPacket>? = packet
@@ -167,6 +172,7 @@ final class DemuxSession {
                 throw .noFrame
             }
             let read = av_read_frame(format, packet)
+            try input.checkPresent()
             if read < 0 {
                 draining = true
                 _ = avcodec_send_packet(decoder, nil)  // flush

@@ -14,17 +14,36 @@ public struct VideoFrame: Sendable, Equatable {
 ///
 /// Bounded: the input's size is checked before FFmpeg reads a byte, the stream's frame size before a frame is
 /// decoded and again for every decoded frame, and the search for a frame reads at most `maxPackets` packets. FFmpeg
-/// reads only through `MemoryInput`, which never leaves the bytes. Safe from any thread (each call opens its own
+/// reads only through `RangedInput`, which never leaves the bytes. Safe from any thread (each call opens its own
 /// contexts).
+///
+/// `probe` and `firstFrame` also take a `VideoBytes`, a file only partly present: they never wait for a byte; the
+/// first missing one they need ends them with `VideoError.needsBytes(range)`, and the caller fetches the range and
+/// calls again (`MediaResources`' `StreamedVideo` does, over MediaBox's partial files).
 public enum VideoDecoder {
     /// The container and video stream's facts, without decoding a frame.
     public static func probe(_ bytes: [UInt8], limits: VideoLimits = .standard) throws(VideoError) -> VideoInfo {
+        try probe(.whole(bytes), limits: limits)
+    }
+
+    /// The container and video stream's facts from the bytes present, or `needsBytes` for the first range missing.
+    public static func probe(_ bytes: VideoBytes, limits: VideoLimits = .standard) throws(VideoError) -> VideoInfo {
         try DemuxSession(bytes, limits: limits).info()
     }
 
     /// The first frame of the video stream.
     public static func firstFrame(
         _ bytes: [UInt8], limits: VideoLimits = .standard
+    ) throws(VideoError)
+        -> VideoFrame
+    {
+        try firstFrame(.whole(bytes), limits: limits)
+    }
+
+    /// The first frame from the bytes present (the headers, then the first group of pictures), or `needsBytes` for
+    /// the first range missing.
+    public static func firstFrame(
+        _ bytes: VideoBytes, limits: VideoLimits = .standard
     ) throws(VideoError)
         -> VideoFrame
     {
@@ -38,7 +57,7 @@ public enum VideoDecoder {
     )
         throws(VideoError) -> VideoFrame
     {
-        try DemuxSession(bytes, limits: limits).frame(at: seconds)
+        try DemuxSession(.whole(bytes), limits: limits).frame(at: seconds)
     }
 
     /// Reads the file at `url` (refusing one over `limits.maxBytes` by its size, before reading) and probes it.

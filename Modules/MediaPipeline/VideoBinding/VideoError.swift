@@ -10,6 +10,9 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     case noVideoStream
     /// The stream ended (or the decoding budget ran out) before a frame came out.
     case noFrame
+    /// The decode reached bytes of a partly present file (`VideoBytes`) that are missing: the range it read, within
+    /// the file. Fetch it (or more) and decode again.
+    case needsBytes(Range<Int>)
 
     public var description: String {
         switch self {
@@ -21,6 +24,8 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corrupt(let what, let reason): return "unreadable video (\(what)): \(reason)"
         case .noVideoStream: return "no decodable video stream"
         case .noFrame: return "no video frame could be decoded"
+        case .needsBytes(let range):
+            return "the decode needs bytes \(range.lowerBound)..<\(range.upperBound), not yet present"
         }
     }
 }

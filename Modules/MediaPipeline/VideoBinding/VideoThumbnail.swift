@@ -19,7 +19,7 @@ extension VideoDecoder {
     public static func thumbnail(
         _ bytes: [UInt8], type: PhotoSizeType = .m, limits: VideoLimits = .standard
     ) throws(VideoError) -> VideoThumbnail {
-        let session = try DemuxSession(bytes, limits: limits)
+        let session = try DemuxSession(.whole(bytes), limits: limits)
         let info = try session.info()
         let frame = try session.frame(at: nil)
         do {

@@ -35,4 +35,16 @@ public struct FetchPlan: Equatable, Sendable {
             return have.contains(needed) ? nil : start..<start + Int64(partSize)
         }
     }
+
+    /// The windows holding any byte of `range` (clipped to the size when known) not wholly present in `have`, in
+    /// order: what a streaming read fetches before the decode that asked for `range` can go on.
+    public func missingWindows(covering range: Range<Int64>, have: RangeMap) -> [Range<Int64>] {
+        let upper = size.map { min(range.upperBound, $0) } ?? range.upperBound
+        guard range.lowerBound >= 0, range.lowerBound < upper else { return [] }
+        let first = window(containing: range.lowerBound).lowerBound
+        return stride(from: first, to: upper, by: partSize).compactMap { start in
+            let needed = start..<(size.map { min(start + Int64(partSize), $0) } ?? start + Int64(partSize))
+            return have.contains(needed) ? nil : start..<start + Int64(partSize)
+        }
+    }
 }

@@ -29,12 +29,13 @@ public enum FetchEvent: Equatable, Sendable {
 /// and the complete file renamed into place. Two fetches of one resource share one download; disposing the last
 /// stops it.
 public final class MediaFetcher: Sendable {
-    private let network: any AccountNetworking
-    private let mediaBox: MediaBox
-    private let parallelParts: Int
-    private let partSize: Int
+    let network: any AccountNetworking
+    let mediaBox: MediaBox
+    let parallelParts: Int
+    let partSize: Int
     private let shared = Multicast<FetchEvent>()
-    private let requestCount = LockedValue(0)
+    let requestCount = LockedValue(0)
+    let byteCount = LockedValue<Int64>(0)
     private let inputPeer: (@Sendable (_ peerId: Int64, _ photoId: Int64) -> Api.InputPeer?)?
 
     /// `partSize`: the `getFile` window, a power of two from 4 KB to 1 MB (`FetchPlan`). `inputPeer` names the
@@ -54,6 +55,9 @@ public final class MediaFetcher: Sendable {
 
     /// `upload.getFile` calls made since the start.
     public var requests: Int { requestCount.withLock { $0 } }
+
+    /// Bytes those calls brought back.
+    public var fetchedBytes: Int64 { byteCount.withLock { $0 } }
 
     /// Fetches `resource` (`size` when the message told it): the current status at once, then one after each part,
     /// ending with `.local` or `.failed`.
@@ -125,25 +129,41 @@ public final class MediaFetcher: Sendable {
         }
     }
 
+    /// What a failure inside a download means for its caller: a cancelled or unknown failure reads as a closed
+    /// connection.
+    static func fetchError(_ error: any Error, id: MediaResourceId) -> FetchError {
+        switch error {
+        case let error as FetchError: return error
+        case let error as NetworkError: return .network(error)
+        case let error as MediaBoxError: return .storage("\(id): \(error)")
+        default: return .network(.connectionClosed)
+        }
+    }
+
+    /// One `upload.getFile` call for `window` (counted in `requests` and `fetchedBytes`); a disposed fetch starts
+    /// none.
+    func part(_ window: Range<Int64>, of location: Api.InputFileLocation, dc: Int32) async throws -> [UInt8] {
+        // A disposed fetch starts no request: a cancelled group still runs the tasks added to it.
+        try Task.checkCancellation()
+        requestCount.withLock { $0 += 1 }
+        let answer = try await network.request(
+            Api.functions.upload.getFile(location: location, offset: window.lowerBound, limit: Int32(window.count)),
+            dc: dc, purpose: .media)
+        guard case .file(let file) = answer else {
+            throw FetchError.unsupportedResource("the server redirected to a CDN")
+        }
+        byteCount.withLock { $0 += Int64(file.bytes.count) }
+        return file.bytes
+    }
+
     private func download(
         _ resource: TelegramMediaResource, size: Int64?, report: @escaping @Sendable (MediaResourceStatus) -> Void
     ) async throws(FetchError) {
         let (location, dc) = try location(of: resource)
         let plan = FetchPlan(size: size, partSize: partSize)
         let id = resource.id
-        let network = self.network
-        let counter = requestCount
         @Sendable func part(_ window: Range<Int64>) async throws -> (Int64, [UInt8]) {
-            // A disposed fetch starts no request: a cancelled group still runs the tasks added to it.
-            try Task.checkCancellation()
-            counter.withLock { $0 += 1 }
-            let answer = try await network.request(
-                Api.functions.upload.getFile(location: location, offset: window.lowerBound, limit: Int32(window.count)),
-                dc: dc, purpose: .media)
-            guard case .file(let file) = answer else {
-                throw FetchError.unsupportedResource("the server redirected to a CDN")
-            }
-            return (window.lowerBound, file.bytes)
+            (window.lowerBound, try await self.part(window, of: location, dc: dc))
         }
         do {
             if let size {
@@ -174,14 +194,8 @@ public final class MediaFetcher: Sendable {
                     offset += Int64(plan.partSize)
                 }
             }
-        } catch let error as FetchError {
-            throw error
-        } catch let error as NetworkError {
-            throw .network(error)
-        } catch let error as MediaBoxError {
-            throw .storage("\(id): \(error)")
         } catch {
-            throw .network(.connectionClosed)
+            throw Self.fetchError(error, id: id)
         }
     }
 }
