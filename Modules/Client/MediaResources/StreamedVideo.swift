@@ -68,10 +68,8 @@ public enum StreamedVideo {
         guard let file = message.media.lazy.compactMap({ $0 as? TelegramMediaFile }).first(where: \.isVideo),
             let size = file.size
         else { throw .notAVideo }
-        let mediaBox = account.postbox.mediaBox
         return try await firstFrame(
-            file.resource, size: size, fetcher: MediaFetcher(network: account.network, mediaBox: mediaBox),
-            mediaBox: mediaBox)
+            file.resource, size: size, fetcher: MediaFetcher(account: account), mediaBox: account.postbox.mediaBox)
     }
 
     /// Bytes fetched past the end of each range a decode asks for: a decode that needed the header goes on to the
