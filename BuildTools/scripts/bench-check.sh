@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../Benchmarks"
 # Every benchmark whose comparisons go through compareInterleaved (BENCHMARKS.md, "Method").
 checked=(signal-bench hashing-bench mergelists-bench tl-bench video-bench postbox-bench postbox-views-bench core-bench
-    send-bench channel-bench transfer-bench mtproto-bench mtproxy-bench textlayout-bench)
+    send-bench channel-bench transfer-bench mtproto-bench mtproxy-bench textlayout-bench media-bench)
 benches=("$@")
 if [ ${#benches[@]} -eq 0 ]; then benches=("${checked[@]}"); fi
 rm -f .build/release/description.json
