@@ -12,7 +12,7 @@ import ServerBenchSupport
 /// What clients can make a tg-server process hold, measured on a real release tg-server over loopback: its memory
 /// with 2,000 idle connections open and after they close; what a 2,000-connection flood from one address gets; how
 /// long a connection that sends half a frame and stalls lives; and the memory a msg_resend_req / msgs_state_req
-/// attack reaches. Every probe runs once per round (5 rounds, `BENCH_ROUNDS` to change); the table gives each figure's
+/// attack reaches. Every probe runs once per round (7 rounds, `BENCH_ROUNDS` to change); the table gives each figure's
 /// median of all rounds with the min–max, and the load (there is no peer: the bound is the point).
 @main
 enum ServerLimitsBench {
@@ -29,7 +29,7 @@ enum ServerLimitsBench {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         // Every probe runs once per round, against a tg-server of its own; the table gives the median of all rounds
         // with the min–max (BENCHMARKS.md, "Method"). One round under `make bench-check`.
-        let rounds = BenchmarkMethod.rounds(5)
+        let rounds = BenchmarkMethod.rounds(7)
         var figures = Figures()
         for _ in 0..<rounds {
             try await idleConnections(into: &figures, group: group)
