@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../../Benchmarks"
 # Every benchmark whose comparisons go through compareInterleaved (BENCHMARKS.md, "Method").
 checked=(signal-bench hashing-bench mergelists-bench tl-bench video-bench postbox-bench postbox-views-bench core-bench
-    send-bench channel-bench transfer-bench mtproto-bench mtproxy-bench textlayout-bench stream-bench)
+    send-bench channel-bench transfer-bench mtproto-bench mtproxy-bench textlayout-bench stream-bench media-bench
+    notification-bench)
 benches=("$@")
 if [ ${#benches[@]} -eq 0 ]; then benches=("${checked[@]}"); fi
 rm -f .build/release/description.json
@@ -27,11 +28,21 @@ for b in "${benches[@]}"; do
             swift build -c release --product tg-server -q
             swift build -c release --product mtproxy -q
             ;;
+        # notification-bench spawns the service as shipped (static runtime, no PIE; `make bench` builds two more
+        # links) and postbox-tool, its peer, and compares the message each run stored.
+        notification-bench)
+            (cd .. && swift build -c release --product notification-service -q \
+                --scratch-path .build/notification-service/static-no-pie --static-swift-stdlib -Xlinker -no-pie)
+            swift build -c release --product postbox-tool -q
+            ;;
     esac
 done
 bin=$(swift build -c release --show-bin-path)
 export TG_SERVER_BIN="$bin/tg-server"
 export MTPROXY_BIN="$bin/mtproxy"
+export NOTIFICATION_SERVICE_BIN_static_no_pie
+NOTIFICATION_SERVICE_BIN_static_no_pie="$(cd .. && pwd)/.build/notification-service/static-no-pie/release/notification-service"
+export POSTBOX_TOOL_BIN="$bin/postbox-tool"
 for b in "${benches[@]}"; do
     echo "bench-check: $b"
     # mtproto-bench's comparisons with a peer are its client-cost rounds (the other tables have no peer).

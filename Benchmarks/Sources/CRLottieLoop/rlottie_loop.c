@@ -28,6 +28,15 @@ void rlottie_loop_render_rgba(
     }
 }
 
+void rlottie_loop_render_frame(
+    RLottieLoopAnimation *animation, size_t frame, size_t width, size_t height, uint32_t *buffer) {
+    lottie_animation_render(animation, frame, buffer, width, height, width * 4);
+}
+
+size_t rlottie_loop_frame_count(RLottieLoopAnimation *animation) {
+    return lottie_animation_get_totalframe(animation);
+}
+
 void rlottie_loop_close(RLottieLoopAnimation *animation) {
     lottie_animation_destroy(animation);
 }

@@ -21,7 +21,8 @@ enum ChatRenderBench {
                 """
                 usage: chatrender-bench [--png PATH] [--top-png PATH] [--runs N]
                   Makes a conversation through an in-process tg-server, draws the receiving account's chat as a
-                  1080×2400 PNG screen and times layout + drawing and PNG encoding (median of N runs, default 9).
+                  1080×2400 PNG screen and times layout + drawing and PNG encoding (median of N runs with min–max,
+                  default 9).
                   --png PATH      also write the screen (scrolled to the bottom) to PATH
                   --top-png PATH  also write the screen scrolled to the top to PATH
                   --runs N        timed runs (0: only write the PNGs)
@@ -92,18 +93,29 @@ enum ChatRenderBench {
         let encoded = measure("PNG encode", items: 1, unit: "screens", runs: runs) {
             size = (try? screen.png().count) ?? 0
         }
+        /// The median of all runs with the fastest and slowest (BENCHMARKS.md, "Method"): none is dropped or chosen.
         func ms(_ measurement: BenchmarkSupport.Measurement) -> String {
-            String(format: "%.1f ms", measurement.seconds * 1000)
+            guard let range = measurement.range, measurement.runs > 1 else {
+                return String(format: "%.1f ms", measurement.seconds * 1000)
+            }
+            return String(
+                format: "%.1f ms (%.1f–%.1f)", measurement.seconds * 1000, range.lowerBound * 1000,
+                range.upperBound * 1000)
         }
+        let load =
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+            .joined(separator: " ") ?? "unknown"
         print(
             """
 
-            | step (one 1080×2400 screen, \(screen.geometry.items.count) rows, median of \(runs)) | time |
-            |---|---|
+            | step (one 1080×2400 screen, \(screen.geometry.items.count) rows) | median of \(drawn.runs) runs (min–max) |
+            |---|---:|
             | layout: TextLayout measures, rows placed, drawing steps recorded | \(ms(layoutOnly)) |
             | layout + draw: the steps carried out by cairo into ARGB32 pixels | \(ms(drawn)) |
             | PNG encode (cairo over libpng, \(size / 1024) KB) | \(ms(encoded)) |
-            | total per screen | \(String(format: "%.1f ms", (drawn.seconds + encoded.seconds) * 1000)) |
+            | total per screen (sum of the two medians) | \(String(format: "%.1f ms", (drawn.seconds + encoded.seconds) * 1000)) |
+
+            load average at the end: \(load)
             """)
     }
 }

@@ -3,12 +3,17 @@ import Foundation
 import ImageCore
 import ImageTransform
 
-/// 1,000 round 40×40 chat-list avatars from 640×640 PNG sources: cold (decode + fill + circle), from the memory
-/// tier, from the disk tier.
+/// Round 40×40 chat-list avatars from 640×640 PNG sources: the transform alone, the memory tier and the disk tier,
+/// each against the cold pipeline (PNG decode + fill + circle, nothing cached) in interleaved rounds.
+///
+/// Same work, checked every round: each side keeps the avatars it produced and returns the checksum of all their
+/// pixels (taken after its timer stops), so a tier that answered with another picture than the cold path would stop
+/// the benchmark.
 enum AvatarBench {
     static func run(scratch: URL) throws {
-        let count = 1_000
-        // Ten distinct sources, each requested under 100 resource ids: every request is a cache miss when cold.
+        // Ten distinct sources, each requested under `count / 10` resource ids: every request is a miss when cold.
+        // A cold avatar costs milliseconds (libpng's decode of 640×640), so a round makes 100 (20 under bench-check).
+        let count = BenchmarkMethod.isCheck ? 20 : 100
         let sources = (0..<10).map { k -> [UInt8] in
             var straight = [UInt8]()
             for y in 0..<640 {
@@ -18,39 +23,45 @@ enum AvatarBench {
         }
         let arguments = TransformArguments.roundAvatar(side: 40)
         let decoded = try sources.map { try PNGCodec.decode($0) }
-        let transformOnly = measure("transform", items: Double(count), unit: "avatars", runs: 3) {
-            for i in 0..<count { blackHole(try! ImageTransformer.apply(arguments, to: decoded[i % 10])) }
-        }
-        let cold = measure("cold", items: Double(count), unit: "avatars", runs: 3) {
-            let pipeline = ImagePipeline(cache: TransformCache())
-            for i in 0..<count {
-                blackHole(try! pipeline.image(for: "user:\(i)", arguments: arguments) { sources[i % 10] })
+        /// Times `make` for every avatar of a round; returns the checksum of all the avatars it made.
+        func avatars(_ make: (Int) -> Bitmap) -> TimedRun<String> {
+            var produced: [Bitmap] = []
+            produced.reserveCapacity(count)
+            return timed({ for i in 0..<count { produced.append(make(i)) } }) {
+                "\(produced.count) avatars, pixels \(String(checksum(produced.flatMap(\.pixels)), radix: 16))"
             }
+        }
+        let cold = {
+            let pipeline = ImagePipeline(cache: TransformCache())
+            return avatars { i in try! pipeline.image(for: "user:\(i)", arguments: arguments) { sources[i % 10] } }
         }
         let warm = ImagePipeline(cache: TransformCache())
         for i in 0..<count { _ = try warm.image(for: "user:\(i)", arguments: arguments) { sources[i % 10] } }
-        let memory = measure("memory", items: Double(count), unit: "avatars", runs: 5) {
-            for i in 0..<count {
-                blackHole(try! warm.image(for: "user:\(i)", arguments: arguments) { fatalError("miss") })
-            }
-        }
         let folder = scratch.appendingPathComponent("avatars")
         let diskWarm = ImagePipeline(cache: TransformCache(directory: folder))
         for i in 0..<count { _ = try diskWarm.image(for: "user:\(i)", arguments: arguments) { sources[i % 10] } }
-        let disk = measure("disk", items: Double(count), unit: "avatars", runs: 5) {
-            // A fresh memory tier each run: every hit comes from the files.
-            let pipeline = ImagePipeline(cache: TransformCache(directory: folder))
-            for i in 0..<count {
-                blackHole(try! pipeline.image(for: "user:\(i)", arguments: arguments) { fatalError("miss") })
-            }
-        }
-        printTable(
-            title: "1,000 round 40×40 avatars from 640×640 PNG (avatars/s)", peerName: "cold pipeline",
-            [
-                Comparison("cold: PNG decode + fill + circle", ours: cold, peer: cold),
-                Comparison("transform only (decoded source)", ours: transformOnly, peer: cold),
-                Comparison("transform cache, memory tier", ours: memory, peer: cold),
-                Comparison("transform cache, disk tier", ours: disk, peer: cold),
-            ])
+        let items = Double(count)
+        let rows = [
+            compareInterleaved(
+                "transform only (decoded source)", items: items, unit: "avatars",
+                oursTimed: { avatars { i in try! ImageTransformer.apply(arguments, to: decoded[i % 10]) } },
+                peerTimed: cold),
+            compareInterleaved(
+                "transform cache, memory tier", items: items, unit: "avatars",
+                oursTimed: {
+                    avatars { i in try! warm.image(for: "user:\(i)", arguments: arguments) { fatalError("miss") } }
+                }, peerTimed: cold),
+            compareInterleaved(
+                "transform cache, disk tier (a fresh memory tier each round)", items: items, unit: "avatars",
+                oursTimed: {
+                    let pipeline = ImagePipeline(cache: TransformCache(directory: folder))
+                    return avatars { i in
+                        try! pipeline.image(for: "user:\(i)", arguments: arguments) { fatalError("miss") }
+                    }
+                }, peerTimed: cold),
+        ]
+        printRows(
+            "\(count) round 40×40 avatars from 640×640 PNG (avatars/s)",
+            peerName: "cold pipeline: PNG decode + fill + circle", rows)
     }
 }

@@ -4,6 +4,11 @@ import ImageCore
 import WebPBinding
 
 /// WebP decode: ours (libwebp into premultiplied RGBA) vs dwebp's own decode timer (`dwebp -v`) on the same file.
+///
+/// Same work, checked every round: dwebp writes its picture to a scratch PAM file (straight RGBA; the writing is
+/// outside its timer), and our bitmap is turned back into straight RGBA after our timer stops; each side returns the
+/// picture's size and the checksum of its pixels. The test picture is opaque, so premultiplied and straight RGBA are
+/// the same bytes, and both decoders are the same libwebp with its default (fancy) upsampling.
 enum WebPBench {
     static func picture(_ side: Int) -> Bitmap {
         var straight = [UInt8]()
@@ -19,12 +24,33 @@ enum WebPBench {
         return Bitmap(width: side, height: side, straightRGBA: straight)!
     }
 
-    static func dwebpSeconds(_ path: String) throws -> Double {
-        let output = try runTool("dwebp", ["-v", path, "-pam", "-o", "/dev/null"])
-        guard let line = output.split(separator: "\n").first(where: { $0.contains("Time to decode picture") }),
-            let value = Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces).dropLast())
-        else { fatalError("unexpected dwebp output: \(output)") }
-        return value
+    /// One `dwebp -v FILE -pam -o OUT` run: its own decode time, and the picture it wrote.
+    static func dwebp(_ path: String, output: String) -> TimedRun<String> {
+        let log = try! runTool("dwebp", ["-v", path, "-pam", "-o", output])
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("Time to decode picture") }),
+            let seconds = Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces).dropLast())
+        else { fatalError("unexpected dwebp output: \(log)") }
+        return TimedRun(
+            seconds: seconds, output: pamPicture(try! [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))))
+    }
+
+    /// "W×H, pixels CHECKSUM" of a PAM file (dwebp's RGB_ALPHA output: a text header, then straight RGBA rows).
+    static func pamPicture(_ bytes: [UInt8]) -> String {
+        guard let end = bytes.firstRange(of: Array("ENDHDR\n".utf8)) else { return "no PAM header" }
+        let header = String(decoding: bytes[..<end.lowerBound], as: UTF8.self)
+        var fields: [String: String] = [:]
+        for line in header.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        let pixels = Array(bytes[end.upperBound...])
+        return "\(fields["WIDTH"] ?? "?")×\(fields["HEIGHT"] ?? "?") \(fields["TUPLTYPE"] ?? "?"), "
+            + "pixels \(String(checksum(pixels), radix: 16))"
+    }
+
+    /// The same description of our decoded bitmap, as straight RGBA.
+    static func ourPicture(_ bitmap: Bitmap) -> String {
+        "\(bitmap.width)×\(bitmap.height) RGB_ALPHA, pixels \(String(checksum(bitmap.straightRGBA()), radix: 16))"
     }
 
     static func run(scratch: URL) throws {
@@ -33,24 +59,19 @@ enum WebPBench {
             let side = 1024
             let bytes = try WebPEncoder.encode(picture(side), compression)
             let path = scratch.appendingPathComponent("bench.webp").path
+            let pam = scratch.appendingPathComponent("dwebp.pam").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let megapixels = Double(side * side) / 1e6
-            // Alternate our decode and a dwebp run (its own decode timer); keep the fastest of each.
-            var best = (ours: Double.infinity, peer: Double.infinity)
-            blackHole(try WebPDecoder.decode(bytes))
-            for _ in 0..<9 {
-                let start = now()
-                blackHole(try WebPDecoder.decode(bytes))
-                best.ours = min(best.ours, now() - start)
-                best.peer = min(best.peer, try dwebpSeconds(path))
-            }
-            let ours = Measurement(name: "ours", seconds: best.ours, items: megapixels, unit: "MP")
-            let peer = Measurement(name: "dwebp", seconds: best.peer, items: megapixels, unit: "MP")
+            var decoded = Bitmap(width: 0, height: 0)
             rows.append(
-                Comparison("1024² \(label) (\(bytes.count / 1024) KB)", ours: ours, peer: peer, goal: "≥ 0.95×"))
+                compareInterleaved(
+                    "1024² \(label) (\(bytes.count / 1024) KB)", items: megapixels, unit: "MP", rounds: 9,
+                    goal: "≥ 0.95×",
+                    oursTimed: {
+                        timed({ decoded = try! WebPDecoder.decode(bytes) }) { ourPicture(decoded) }
+                    },
+                    peerTimed: { dwebp(path, output: pam) }))
         }
-        printTable(
-            title: "WebP decode (megapixels/s; dwebp's own decode timer; alternating runs, fastest of 9)",
-            peerName: "dwebp", rows)
+        printRows("WebP decode (megapixels/s; dwebp's own decode timer)", peerName: "dwebp", rows)
     }
 }

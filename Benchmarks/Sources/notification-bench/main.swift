@@ -22,12 +22,22 @@ checkCommandLine(
     One run of the notification service per measurement (a push file decrypted into a Postbox of 100,000 messages):
     peak RSS and spawn-to-exit time of each linked variant and its --help floor, against postbox-tool add-message.
     Run through `make bench BENCH=notification-bench` (it builds the variants and sets their paths).
-    Environment: NOTIFICATION_BENCH_RUNS (default 15), NOTIFICATION_BENCH_KEEP=1 keeps the scratch folder.
+    Every round runs each variant once (interleaved); the table gives the median of all rounds with min–max, and
+    the message every run stored is read back and compared.
+    Environment: NOTIFICATION_BENCH_RUNS or BENCH_ROUNDS (default 15 rounds), BENCH_CHECK=1 (one round, a 10,000-message
+    account), NOTIFICATION_BENCH_KEEP=1 keeps the scratch folder.
     """)
 
-let messageCount = 100_000
+// Under `make bench-check` (one round, outputs compared) a smaller account is enough.
+let messageCount = BenchmarkMethod.isCheck ? 10_000 : 100_000
 let chatCount = 100
-let runs = Int(ProcessInfo.processInfo.environment["NOTIFICATION_BENCH_RUNS"] ?? "") ?? 15
+let rounds = BenchmarkMethod.rounds(Int(ProcessInfo.processInfo.environment["NOTIFICATION_BENCH_RUNS"] ?? "") ?? 15)
+
+/// The machine's load average (1, 5, 15 minutes).
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(
+        separator: " ") ?? "?"
+}
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("notification-bench: error: \(message)\n".utf8))
@@ -70,6 +80,7 @@ defer {
         try? FileManager.default.removeItem(atPath: root)
     }
 }
+printMachine()
 let layout = AccountsLayout(rootPath: root)
 let accountId: Int64 = 1
 let key = NotificationKey.generate()
@@ -112,49 +123,43 @@ do {
 }
 
 var nextId: Int32 = Int32(messageCount / chatCount) + 1
-/// A push file for the next message in chat 1 (an existing chat, as most pushes are).
-@MainActor func pushFile() -> String {
-    defer { nextId += 1 }
+/// The text of message `id`: the push's and the peer's alike.
+func messageText(_ id: Int32) -> String { "Tối nay ăn phở không? \(id)" }
+
+/// A push file for message `id` in chat 1 (an existing chat, as most pushes are).
+@MainActor func pushFile(_ id: Int32) -> String {
     let json = """
-        {"custom":{"date":"\(1_800_000_000 + Int(nextId))","from_id":"1001","msg_id":"\(nextId)"},"loc_args":["alice","Tối nay ăn phở không? \(nextId)"],"loc_key":"MESSAGE_TEXT"}
+        {"custom":{"date":"\(1_800_000_000 + Int(id))","from_id":"1001","msg_id":"\(id)"},"loc_args":["alice","\(messageText(id))"],"loc_key":"MESSAGE_TEXT"}
         """
     let sealed = PushPayloadCrypto.encrypt(Array(json.utf8), key: key)
     let p = Data(sealed).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
         of: "/", with: "_"
     )
     .replacingOccurrences(of: "=", with: "")
-    let path = root + "/push-\(nextId).json"
+    let path = root + "/push-\(id).json"
     FileManager.default.createFile(atPath: path, contents: Data("{\"p\":\"\(p)\"}".utf8))
     return path
 }
 
-struct Row {
+/// One row of the table: a binary and its arguments, run once per round.
+struct Variant {
     let name: String
+    let goal: String
+    /// The arguments of one run; a run that stores a message is given that message's id.
+    let command: @MainActor (_ id: Int32) -> (path: String, arguments: [String])
+    /// Whether a run stores the message `id` (the floors only print their help).
+    let stores: Bool
+}
+
+/// What one variant measured: every run's peak RSS and wall time, and the ids of the messages it stored.
+struct Row {
     var rss: [Int] = []
     var seconds: [Double] = []
-    let goal: String
-}
-
-func median<T: Comparable>(_ values: [T]) -> T { values.sorted()[values.count / 2] }
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
-}
-
-@MainActor func measureService(_ name: String, binary: String, extra: [String] = [], goal: String = "") -> Row {
-    var row = Row(name: name, goal: goal)
-    _ = spawnMeasured(binary, ["--root", root] + extra + [pushFile()])  // warm the page cache
-    for _ in 0..<runs {
-        let result = spawnMeasured(binary, ["--root", root] + extra + [pushFile()])
-        guard result.status == 0 else { fail("\(name) exited \(result.status)") }
-        row.rss.append(result.rssKiB)
-        row.seconds.append(result.seconds)
-    }
-    return row
+    var stored: [Int32] = []
 }
 
 let environment = ProcessInfo.processInfo.environment
-let variants: [(name: String, variable: String)] = [
+let services: [(name: String, variable: String)] = [
     (
         "notification-service, release as `make notification-service-release` links it (static runtime, no PIE)",
         "NOTIFICATION_SERVICE_BIN_static_no_pie"
@@ -162,60 +167,120 @@ let variants: [(name: String, variable: String)] = [
     ("… with the Swift runtime static, PIE", "NOTIFICATION_SERVICE_BIN_static"),
     ("… with the Swift runtime dynamic (SwiftPM's default)", "NOTIFICATION_SERVICE_BIN_dynamic"),
 ]
-var rows: [Row] = []
-guard let shipped = environment[variants[0].variable] else { fail("set \(variants[0].variable) (make bench does)") }
-for (index, variant) in variants.enumerated() {
-    guard let binary = environment[variant.variable] else { continue }
-    rows.append(measureService(variant.name, binary: binary, goal: index == 0 ? "RSS ≤ 16 MB, wall ≤ 50 ms" : ""))
-    var floor = Row(name: "… its floor: `--help` (runtime and libraries loaded, no Postbox)", goal: "")
-    for _ in 0..<runs {
-        let result = spawnMeasured(binary, ["--help"])
-        floor.rss.append(result.rssKiB)
-        floor.seconds.append(result.seconds)
-    }
-    rows.append(floor)
+guard let shipped = environment[services[0].variable] else { fail("set \(services[0].variable) (make bench does)") }
+/// A service run for the next message in chat 1 (the push file is written before the run, untimed).
+@MainActor func service(
+    _ binary: String, extra: [String] = []
+) -> @MainActor (Int32) -> (path: String, arguments: [String]) {
+    { id in (binary, ["--root", root] + extra + [pushFile(id)]) }
 }
-rows.append(
-    measureService(
-        "shipped binary with the app's 16 MiB page cache (`--cache-kib 16384`)", binary: shipped,
-        extra: ["--cache-kib", "16384"]))
+var variants: [Variant] = []
+for (index, entry) in services.enumerated() {
+    guard let binary = environment[entry.variable] else { continue }
+    variants.append(
+        Variant(
+            name: entry.name, goal: index == 0 ? "RSS ≤ 16 MB, wall ≤ 50 ms" : "", command: service(binary),
+            stores: true))
+    variants.append(
+        Variant(
+            name: "… its floor: `--help` (runtime and libraries loaded, no Postbox)", goal: "",
+            command: { _ in (binary, ["--help"]) }, stores: false))
+}
+variants.append(
+    Variant(
+        name: "shipped binary with the app's 16 MiB page cache (`--cache-kib 16384`)", goal: "",
+        command: service(shipped, extra: ["--cache-kib", "16384"]), stores: true))
 if let tool = environment["POSTBOX_TOOL_BIN"] {
-    var row = Row(
-        name: "peer: postbox-tool add-message (Foundation, ArgumentParser, 16 MiB cache, no decryption)", goal: "")
-    let arguments = { (id: Int32) in
-        [
-            "add-message", "--path", layout.accountPath(accountId), "--key-file", layout.postboxKeyPath(accountId),
-            "--peer", "1001",
-            "--id", "\(id)", "--text", "Tối nay ăn phở không?", "--incoming", "--timestamp",
-            "\(1_800_000_000 + Int(id))",
-        ]
-    }
-    _ = spawnMeasured(tool, arguments(nextId))
-    nextId += 1
-    for _ in 0..<runs {
-        let result = spawnMeasured(tool, arguments(nextId))
-        nextId += 1
-        guard result.status == 0 else { fail("postbox-tool exited \(result.status)") }
-        row.rss.append(result.rssKiB)
-        row.seconds.append(result.seconds)
-    }
-    rows.append(row)
+    // The same message as the push's: chat and author 1001, incoming, the push's text and date.
+    variants.append(
+        Variant(
+            name: "peer: postbox-tool add-message (Foundation, ArgumentParser, 16 MiB cache, no decryption)", goal: "",
+            command: { id in
+                (
+                    tool,
+                    [
+                        "add-message", "--path", layout.accountPath(accountId), "--key-file",
+                        layout.postboxKeyPath(accountId), "--peer", "1001", "--id", "\(id)", "--text", messageText(id),
+                        "--incoming", "--timestamp", "\(1_800_000_000 + Int(id))",
+                    ]
+                )
+            }, stores: true))
 }
 
-printMachine()
-let load =
-    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(
-        separator: " ") ?? "?"
+// Interleaved rounds (BENCHMARKS.md, "Method"): every round runs each variant once, starting one variant later each
+// round, so that all of them share the machine's load alike; round 0 warms the page cache and is not kept.
+var rows = [Row](repeating: Row(), count: variants.count)
+for round in 0...rounds {
+    for step in 0..<variants.count {
+        let index = (round + step) % variants.count
+        let variant = variants[index]
+        let id = nextId
+        if variant.stores { nextId += 1 }
+        let command = variant.command(id)
+        let result = spawnMeasured(command.path, command.arguments)
+        guard result.status == 0 else { fail("\(variant.name) exited \(result.status)") }
+        if variant.stores { rows[index].stored.append(id) }
+        if round == 0 { continue }
+        rows[index].rss.append(result.rssKiB)
+        rows[index].seconds.append(result.seconds)
+    }
+}
+
+// Same work, checked: every run that stores a message must have stored the same one (its id aside) — chat, text,
+// date, flags and author read back from the Postbox. The service also marks its message with
+// NotificationMessageAttribute (so the app knows it came from a push); the peer, a general tool, does not, so
+// attributes are not compared.
+let stored: String
+do {
+    let postbox = try Postbox.open(
+        accountPath: layout.accountPath(accountId), keyFile: PostboxKeyFile(path: layout.postboxKeyPath(accountId)),
+        globalMessageIds: Namespaces.globalMessageIds)
+    var forms: [(variant: String, form: String)] = []
+    try postbox.transactionSync { tx in
+        for (index, variant) in variants.enumerated() {
+            for id in rows[index].stored {
+                let messageId = MessageId(peerId: .user(1001), namespace: Namespaces.Message.cloud, id: id)
+                forms.append((variant.name, storedForm(try tx.getMessage(messageId), id: id)))
+            }
+        }
+    }
+    guard let first = forms.first else { fail("no run stored a message") }
+    if let other = forms.first(where: { $0.form != first.form }) {
+        BenchmarkMethod.differentWork(
+            "the stored message", ours: "\(first.variant): \(first.form)", peer: "\(other.variant): \(other.form)")
+    }
+    stored = "\(forms.count) messages stored, all alike: \(first.form)"
+} catch {
+    fail("reading the stored messages back: \(error)")
+}
+
+/// A stored message with its id taken out (each run stores the next id): what every run must have written alike.
+func storedForm(_ message: Message?, id: Int32) -> String {
+    guard let message else { return "nothing stored" }
+    let text = message.text.replacingOccurrences(of: "\(id)", with: "#")
+    return "chat \(message.id.peerId), namespace \(message.id.namespace), \"\(text)\", date 1800000000+id"
+        + "\(Int(message.timestamp) - 1_800_000_000 - Int(id) == 0 ? "" : " (off by \(Int(message.timestamp) - 1_800_000_000 - Int(id)))")"
+        + ", flags \(message.flags.rawValue), author \(message.authorId.map { "\($0)" } ?? "none")"
+}
+
+/// "median (min–max)" of `values` scaled by `scale`, with `unit`.
+func spread(_ values: [Double], scale: Double, unit: String) -> String {
+    let sorted = values.sorted()
+    return String(
+        format: "%.1f %@ (%.1f–%.1f)", median(sorted) * scale, unit, sorted[0] * scale, sorted[sorted.count - 1] * scale
+    )
+}
+
 print(
-    "load average at the end: \(load); \(runs) runs each after one warm-up; an account of \(messageCount) messages in \(chatCount) chats"
-)
-print("\n### One notification-service run (process start → stored and printed → exit)\n")
-print("| variant | peak RSS median (max) | wall p50 (p90) | goal |")
+    "load average at the end: \(loadAverage()); \(rounds) interleaved round\(rounds == 1 ? "" : "s") after one warm-up "
+        + "round; an account of \(messageCount) messages in \(chatCount) chats")
+print(stored)
+print(
+    "\n### One notification-service run (process start → stored and printed → exit) — median of \(rounds) "
+        + "interleaved rounds (min–max)\n")
+print("| variant | peak RSS | wall, spawn to exit | goal |")
 print("|---|---:|---:|---|")
-for row in rows {
-    print(
-        String(
-            format: "| %@ | %.1f MB (%.1f MB) | %.1f ms (%.1f ms) | %@ |", row.name, Double(median(row.rss)) / 1024,
-            Double(row.rss.max() ?? 0) / 1024, median(row.seconds) * 1000, percentile(row.seconds, 0.9) * 1000, row.goal
-        ))
+for (variant, row) in zip(variants, rows) {
+    let rss = spread(row.rss.map(Double.init), scale: 1 / 1024, unit: "MB")
+    print("| \(variant.name) | \(rss) | \(spread(row.seconds, scale: 1000, unit: "ms")) | \(variant.goal) |")
 }

@@ -17,6 +17,14 @@ void rlottie_loop_render(RLottieLoopAnimation *animation, size_t width, size_t h
 void rlottie_loop_render_rgba(
     RLottieLoopAnimation *animation, size_t width, size_t height, size_t count, uint32_t *buffer);
 
+/// Renders frame `frame` once at width × height into `buffer` (ARGB32 words): the benchmark's untimed check that
+/// every frame the C loop draws equals ours.
+void rlottie_loop_render_frame(
+    RLottieLoopAnimation *animation, size_t frame, size_t width, size_t height, uint32_t *buffer);
+
+/// The animation's frame count (the loops cycle through it).
+size_t rlottie_loop_frame_count(RLottieLoopAnimation *animation);
+
 void rlottie_loop_close(RLottieLoopAnimation *animation);
 
 #endif
