@@ -38,7 +38,7 @@ enum StreamBench {
         let video = scratch.appendingPathComponent("video.mp4")
         // `make bench-check` (one round, both frames compared) takes 8 s of the same video, about 10 MB.
         let seconds = BenchmarkMethod.isCheck ? "8" : "40"
-        try ffmpeg([
+        try FFmpegCommand.run([
             "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25", "-f", "lavfi", "-i", "sine=frequency=440", "-t",
             seconds, "-vf", "noise=alls=12:allf=t", "-c:v", "libx264", "-preset", "veryfast", "-b:v", "10M", "-maxrate",
             "10M", "-bufsize", "20M", "-g", "50", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags",
@@ -75,7 +75,7 @@ enum StreamBench {
             mediaBox.removeResource(document.resource.id)
             let fetcher = MediaFetcher(network: ann.network, mediaBox: mediaBox)
             let start = now()
-            let path = try await downloaded(fetcher.fetch(document.resource, size: size))
+            let path = try await BenchFetch.completedPath(fetcher.fetch(document.resource, size: size))
             let frame = try VideoDecoder.firstFrame(
                 try VideoDecoder.read(URL(fileURLWithPath: path), limits: .standard))
             return (now() - start, frame, fetcher.fetchedBytes)
@@ -181,40 +181,5 @@ enum StreamBench {
             }).first
         else { throw BenchFailure("sendMedia did not answer with the document") }
         return document
-    }
-
-    /// The path of the complete file once `signal` reports it (at most 600 s).
-    static func downloaded(_ signal: Signal<FetchEvent, NoError>) async throws -> String {
-        let result = LockedValue<Result<String, BenchFailure>?>(nil)
-        let disposable = signal.start(next: { event in
-            switch event {
-            case .status(.local(let path)): result.withLock { $0 = $0 ?? .success(path) }
-            case .failed(let error): result.withLock { $0 = $0 ?? .failure(BenchFailure("fetch failed: \(error)")) }
-            default: break
-            }
-        })
-        defer { disposable.dispose() }
-        let deadline = now() + 600
-        while result.withLock({ $0 }) == nil {
-            guard now() < deadline else { throw BenchFailure("the download did not end within 600 s") }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        return try result.withLock { $0! }.get()
-    }
-
-    /// Runs `ffmpeg -v error -y ARGUMENTS`; a failure stops the benchmark with ffmpeg's message.
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-v", "error", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            FileHandle.standardError.write(Data("error: ffmpeg failed (install it with `make deps`): ".utf8) + message)
-            exit(1)
-        }
     }
 }

@@ -62,7 +62,7 @@ enum TransferBench {
             else { throw BenchFailure("sendMedia did not answer with the document") }
             let fetcher = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
             let downloadStart = now()
-            let path = try await fetchToEnd(fetcher.fetch(document.resource, size: Int64(size)))
+            let path = try await BenchFetch.completedPath(fetcher.fetch(document.resource, size: Int64(size)))
             let downloadSeconds = now() - downloadStart
             downloaded = try Data(contentsOf: URL(fileURLWithPath: path))
             guard hex(Digest.sha256([UInt8](downloaded))) == digest else {
@@ -167,24 +167,5 @@ enum TransferBench {
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return hex(Digest.sha256(bytes))
-    }
-
-    /// The path of the complete file, once the fetch ends with it.
-    static func fetchToEnd(_ signal: Signal<FetchEvent, NoError>) async throws -> String {
-        let result = LockedValue<Result<String, BenchFailure>?>(nil)
-        let disposable = signal.start(next: { event in
-            switch event {
-            case .status(.local(let path)): result.withLock { $0 = $0 ?? .success(path) }
-            case .failed(let error): result.withLock { $0 = $0 ?? .failure(BenchFailure("fetch failed: \(error)")) }
-            default: break
-            }
-        })
-        defer { disposable.dispose() }
-        let deadline = now() + 600
-        while result.withLock({ $0 }) == nil {
-            guard now() < deadline else { throw BenchFailure("the download did not end within 600 s") }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        return try result.withLock { $0! }.get()
     }
 }

@@ -25,7 +25,7 @@ enum VideoBench {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let video = scratch.appendingPathComponent("1080p.mp4")
-        try ffmpeg([
+        try FFmpegCommand.run([
             "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30", "-t", "5", "-c:v", "libx264", "-pix_fmt",
             "yuv420p", "-g", "60", video.path,
         ])
@@ -42,7 +42,7 @@ enum VideoBench {
             return dimensions(of: ours)
         }
         func peerRun() -> String {
-            try! ffmpeg([
+            try! FFmpegCommand.run([
                 "-i", video.path, "-frames:v", "1", "-vf", "scale=320:180:flags=lanczos", "-q:v", "3", peer.path,
             ])
             return dimensions(of: peer)
@@ -63,29 +63,13 @@ enum VideoBench {
         print(String(format: "the two thumbnails differ by %.2f of 255 per channel on average", difference))
         // For a reader who wants FFmpeg's work without its start-up: the same command on a 16×16 colour frame.
         let startUp = measure("ffmpeg start-up", items: 1, unit: "runs", runs: 7) {
-            try! ffmpeg(["-f", "lavfi", "-i", "color=size=16x16", "-frames:v", "1", "-f", "null", "-"])
+            try! FFmpegCommand.run(["-f", "lavfi", "-i", "color=size=16x16", "-frames:v", "1", "-f", "null", "-"])
         }
         print(
             String(
                 format: "the ffmpeg command's start-up alone (one 16×16 frame to null): %.1f ms median of %d runs; "
                     + "ours %.1f ms, ffmpeg %.1f ms per thumbnail (medians)",
                 startUp.seconds * 1000, startUp.runs, row.ours.seconds * 1000, row.peer!.seconds * 1000))
-    }
-
-    /// Runs `ffmpeg -v error -y ARGUMENTS`; a failure stops the benchmark with ffmpeg's message.
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-v", "error", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            FileHandle.standardError.write(Data("error: ffmpeg failed (install it with `make deps`): ".utf8) + message)
-            exit(1)
-        }
     }
 
     /// "W×H" of the JPEG at `url`, or what went wrong.
