@@ -27,7 +27,8 @@ struct TG: AsyncParsableCommand {
         subcommands: [
             Login.self, Accounts.self, Switch.self, Logout.self, Chats.self, History.self, Send.self, Edit.self,
             Delete.self, Read.self, Search.self, Download.self, Render.self, Watch.self, WatchChats.self, UI.self,
-            Username.self, Secret.self, SecretKey.self, Proxy.self, CreateChannel.self, CreateGroup.self, Join.self,
+            Username.self, ProfilePhoto.self, Secret.self, SecretKey.self, Proxy.self, CreateChannel.self,
+            CreateGroup.self, Join.self,
             Leave.self, Invite.self, Members.self, Admin.self, Ban.self, Rename.self, ChatPhoto.self, Pin.self,
             Link.self,
             Requests.self, Privacy.self, Block.self, Unblock.self, Blocked.self, React.self, Vote.self, Draft.self,

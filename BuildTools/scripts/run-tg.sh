@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make run`'s conversation: tg-server on free loopback ports and the `tg` client as three people's processes, every
 # step printed as it happens. Alice (a DC 1 number: the client follows PHONE_MIGRATE_1) and Bob (DC 2) sign up with
-# test numbers, take usernames and find each other by them; Bob's second device (its own --root) signs in and watches;
+# test numbers, take usernames and find each other by them, Alice takes a profile photo; Bob's second device (its own --root) signs in and watches;
 # Alice sends markdown, Bob replies and reacts ❤ to it, Alice sends an album of three photos made on the spot, a WebP sticker and an
 # animated .tgs sticker from the server's set, Bob a voice note spoken by espeak-ng; Alice searches "pho" and finds
 # "phở"; the second device must have seen every message; Bob reads the chat and Alice's messages turn ✓✓; then, while
@@ -100,6 +100,10 @@ step "bob signed up: +9996620002 (DC 2), user:$bob_id"
 alice_name=$(tg_as alice username alice_demo)
 bob_name=$(tg_as bob username bob_demo)
 step "alice takes $alice_name; bob takes $bob_name"
+# Alice's profile photo (photos.uploadProfilePhoto): Bob's drawing of the chat shows it in its header.
+"$python" "$helper" photos "$tmp"
+tg_out alice profile-photo "$tmp/sunset.png"
+step "alice: $out"
 
 # 3. Bob's second device: the same number signs in under its own root and watches every chat.
 tg_as bob2 login --account bob --phone 9996620002 --code 22222 --server "$address" \
@@ -121,7 +125,6 @@ step "bob → @alice_demo (found by username): $line"
 # A reaction (messages.sendReaction): Alice's client gets updateMessageReactions; both drawings show ❤ 1 under it.
 tg_out bob react @alice_demo "$hello_id" '❤'
 step "bob reacts to alice's message $hello_id: $out"
-"$python" "$helper" photos "$tmp"
 tg_out alice send @bob_demo 'Hồ Hoàn Kiếm at dusk' --album "$tmp/sunset.png" "$tmp/hills.png" "$tmp/sea.png" --json
 line=$(echo "$out" | sent)
 step "alice → bob: $line, made on the spot"

@@ -395,7 +395,7 @@ struct DownloadResult: Decodable {
             "login", "accounts", "switch", "logout", "chats", "history", "send", "edit", "delete", "read", "search",
             "download",
             "render", "watch", "username", "create-channel", "create-group", "join", "leave", "invite", "members",
-            "admin", "ban", "rename", "chat-photo", "block", "unblock", "blocked",
+            "admin", "ban", "rename", "chat-photo", "profile-photo", "block", "unblock", "blocked",
         ]
         for command in commands {
             #expect(help.output.contains("  \(command) "), "tg --help lacks \(command)")

@@ -1,7 +1,8 @@
 import AccountNetworking
 import Foundation
-import MediaBox
 import ImageCore
+import JPEGBinding
+import MediaBox
 import Postbox
 import SwiftSignalKit
 import SyncCore
@@ -50,11 +51,10 @@ import Testing
         #expect(try Self.storedUser(ben.peerId, in: ann)?.photo.isEmpty == true)
         var bitmap = Bitmap(width: 32, height: 32)
         for y in 0..<32 { for x in 0..<32 { bitmap[x, y] = RGBA(r: UInt8(x * 8), g: 40, b: UInt8(y * 8), a: 255) } }
-        _ = try await ben.network.request(
-            Api.functions.upload.saveFilePart(fileId: 5, filePart: 0, bytes: PNGCodec.encode(bitmap)))
-        _ = try await ben.network.request(
-            Api.functions.photos.uploadProfilePhoto(
-                file: .inputFile(.init(id: 5, parts: 1, name: "ben.png", md5Checksum: ""))))
+        // Ben sets it through the account (uploaded in parts, then `photos.uploadProfilePhoto`): his own stored user
+        // has it from the answer, Ann's from the push.
+        try await ben.setProfilePhoto(jpeg: try JPEGEncoder.encode(bitmap, quality: 80))
+        #expect(try Self.storedUser(ben.peerId, in: ben)?.photo.isEmpty == false)
         try await AccountIntegrationTests.wait("Ben's photo in Ann's store") {
             try Self.storedUser(ben.peerId, in: ann)?.photo.isEmpty == false
         }

@@ -26,6 +26,15 @@ public enum ProfileCommands {
         }
     }
 
+    /// Makes a prepared JPEG the account's profile photo.
+    public static func setPhoto(_ account: Account, jpeg: [UInt8]) async throws(ClientError) {
+        do {
+            try await account.setProfilePhoto(jpeg: jpeg)
+        } catch {
+            throw ChannelCommands.clientError(error, "setting your profile photo")
+        }
+    }
+
     static func describe(_ error: AddressNameFormatError) -> String {
         switch error {
         case .startsWithUnderscore: return "it starts with an underscore"

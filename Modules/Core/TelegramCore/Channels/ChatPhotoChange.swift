@@ -31,6 +31,24 @@ extension Account {
         }
     }
 
+    /// Makes a prepared JPEG the account's own profile photo (`photos.uploadProfilePhoto`, Telegram-iOS
+    /// `TelegramCore/Sources/TelegramEngine/AccountData/UpdateAccountPhoto.swift`): the server makes its sizes and
+    /// tells the account's other sessions and everyone who follows it (`updateUser`); the account itself is stored
+    /// with the new photo from the answer.
+    public func setProfilePhoto(jpeg: [UInt8]) async throws(PeerActionError) {
+        let file = try await uploadChatPhoto(jpeg)
+        let answer = try await peerActionRequest(Api.functions.photos.uploadProfilePhoto(file: file))
+        guard case .photo(let photo) = answer else { return }
+        do {
+            try postbox.transactionSync { tx in
+                _ = try UpdateBatchApplier(accountPeerId: peerId).storePeers(
+                    users: photo.users, chats: [], transaction: tx)
+            }
+        } catch {
+            throw .storage("storing the account with its new photo: \(error)")
+        }
+    }
+
     /// Uploads `jpeg` from a file of its own in the account's folder (removed afterwards, with its resume record).
     private func uploadChatPhoto(_ jpeg: [UInt8]) async throws(PeerActionError) -> Api.InputFile {
         let path = basePath + "/chat-photo-\(UInt64.random(in: 1...UInt64.max)).jpg"
