@@ -98,6 +98,8 @@ let package = Package(
             name: "CoreBenchSupport",
             dependencies: [
                 .product(name: "TelegramCore", package: "Telegraph"), .product(name: "ServerTestSupport", package: "Telegraph"),
+                .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SyncCore", package: "Telegraph"),
+                .product(name: "SyncCoreApi", package: "Telegraph"),
             ],
             path: "Sources/CoreBenchSupport", swiftSettings: Settings.swift),
         .executableTarget(

@@ -14,6 +14,24 @@ import Testing
         return nil
     }
 
+    /// Ann (key 1), Ben (key 2) and Cid (key 3) signed up, and a basic group `title` of Ann's with Ben in it: Ben and
+    /// the group as its creation showed it.
+    static func annsGroupWithBen(
+        _ harness: AttackHarness, title: String
+    ) throws -> (ben: AttackHarness.Account, chat: Api.Chat.Cons_chat) {
+        _ = try harness.signUp("9996620001", name: "Ann", key: 1)
+        let ben = try harness.signUp("9996620002", name: "Ben", key: 2)
+        _ = try harness.signUp("9996620003", name: "Cid", key: 3)
+        let invited = try harness.result(
+            Api.functions.messages.createChat(users: [ben.inputUser], title: title),
+            as: Api.messages.InvitedUsers.self, key: 1)
+        guard case .invitedUsers(let created) = invited, let chat = chat(in: created.updates) else {
+            Issue.record("\(invited)")
+            throw CancellationError()
+        }
+        return (ben, chat)
+    }
+
     static func hasNoPhoto(_ chat: Api.Chat.Cons_chat?) -> Bool {
         guard case .chatPhotoEmpty? = chat?.photo else { return false }
         return true
@@ -34,16 +52,9 @@ import Testing
     /// `messageActionChatDeletePhoto`, removing nothing `CHAT_NOT_MODIFIED`.
     @Test func aGroupPhotoIsSetShownServedAndRemoved() throws {
         let harness = try AttackHarness()
-        _ = try harness.signUp("9996620001", name: "Ann", key: 1)
-        let ben = try harness.signUp("9996620002", name: "Ben", key: 2)
-        _ = try harness.signUp("9996620003", name: "Cid", key: 3)
-        let invited = try harness.result(
-            Api.functions.messages.createChat(users: [ben.inputUser], title: "Family"),
-            as: Api.messages.InvitedUsers.self, key: 1)
-        guard case .invitedUsers(let created) = invited, let chatId = Self.chat(in: created.updates)?.id else {
-            Issue.record("\(invited)"); return
-        }
-        #expect(Self.hasNoPhoto(Self.chat(in: created.updates)))
+        let (ben, created) = try Self.annsGroupWithBen(harness, title: "Family")
+        let chatId = created.id
+        #expect(Self.hasNoPhoto(created))
         var bitmap = Bitmap(width: 160, height: 120)
         for y in 0..<120 { for x in 0..<160 { bitmap[x, y] = RGBA(r: UInt8(x), g: 40, b: UInt8(y), a: 255) } }
         #expect(

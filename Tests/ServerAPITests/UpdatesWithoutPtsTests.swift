@@ -31,14 +31,8 @@ import Testing
     /// and Cid, not in the group, never does.
     @Test func aGroupsDefaultRightsReachAMemberWhoWasAway() throws {
         let harness = try AttackHarness()
-        _ = try harness.signUp("9996620001", name: "Ann", key: 1)
-        let ben = try harness.signUp("9996620002", name: "Ben", key: 2)
-        _ = try harness.signUp("9996620003", name: "Cid", key: 3)
-        let invited = try harness.result(
-            Api.functions.messages.createChat(users: [ben.inputUser], title: "Rules"),
-            as: Api.messages.InvitedUsers.self, key: 1)
-        guard case .invitedUsers(let created) = invited, let chatId = ChatPhotoTests.chat(in: created.updates)?.id
-        else { Issue.record("\(invited)"); return }
+        let (_, group) = try ChatPhotoTests.annsGroupWithBen(harness, title: "Rules")
+        let chatId = group.id
         harness.clock.advance(5)
         let away = try Self.state(harness, key: 2)
         let cidAway = try Self.state(harness, key: 3)

@@ -172,14 +172,6 @@ enum StreamBench {
                 media: .inputMediaUploadedDocument(
                     .init(file: input, mimeType: "video/mp4", attributes: attributes)),
                 message: "", randomId: 1))
-        guard case .updates(let container) = sent,
-            let document = container.updates.lazy.compactMap({ update -> TelegramMediaFile? in
-                guard case .updateNewMessage(let new) = update, case .message(let message) = new.message,
-                    case .messageMediaDocument(let media)? = message.media, let document = media.document
-                else { return nil }
-                return TelegramMediaFile(document)
-            }).first
-        else { throw BenchFailure("sendMedia did not answer with the document") }
-        return document
+        return try BenchFetch.sentDocument(in: sent)
     }
 }

@@ -52,14 +52,7 @@ enum TransferBench {
                     media: .inputMediaUploadedDocument(
                         .init(forceFile: true, file: input, mimeType: "application/octet-stream", attributes: [])),
                     message: "", randomId: Int64(round + 1)))
-            guard case .updates(let container) = sent,
-                let document = container.updates.lazy.compactMap({ update -> TelegramMediaFile? in
-                    guard case .updateNewMessage(let new) = update, case .message(let message) = new.message,
-                        case .messageMediaDocument(let media)? = message.media, let document = media.document
-                    else { return nil }
-                    return TelegramMediaFile(document)
-                }).first
-            else { throw BenchFailure("sendMedia did not answer with the document") }
+            let document = try BenchFetch.sentDocument(in: sent)
             let fetcher = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
             let downloadStart = now()
             let path = try await BenchFetch.completedPath(fetcher.fetch(document.resource, size: Int64(size)))
