@@ -295,6 +295,34 @@ import Testing
         #expect(state.screen.plainLines.contains { $0.contains("after the hole 13") })
     }
 
+    @Test func saveGifAloneTakesTheNewestGifInTheChatAndNeverASecretChats() throws {
+        let store = try Store()
+        let gif = TelegramMediaFile(
+            fileId: MediaId(namespace: Namespaces.Media.cloudFile, id: 77),
+            resource: .cloudDocument(datacenterId: 2, fileId: 77, accessHash: 1, fileReference: [], size: 9_000),
+            mimeType: "video/mp4", size: 9_000,
+            attributes: [
+                .animated,
+                .video(
+                    duration: 2, size: PixelDimensions(width: 240, height: 240), isRoundMessage: false,
+                    supportsStreaming: true, noSound: true),
+            ])
+        var withGif = Self.message(5, text: "")
+        withGif.media = [gif]
+        try store.add([withGif, Self.message(6, text: "after the GIF")])
+        var state = Self.state()
+        let history = try store.openBobsChat(&state)
+        defer { history.dispose() }
+        #expect(Self.run(&state, Self.typed("/savegif") + [.key(.enter)]) == [.saveGif(Self.bob, message: 5)])
+        #expect(state.screen.plainLines[14].contains("saving the GIF of 5"))
+
+        let secret = PeerId(namespace: Namespaces.Peer.secretChat, id: PeerId.Id(rawValue: 1001))
+        var inSecret = Self.state()
+        inSecret.mode = .chat(secret)
+        #expect(Self.run(&inSecret, Self.typed("/savegif 3") + [.key(.enter)]).isEmpty)
+        #expect(inSecret.notice?.contains("cannot be saved") == true)
+    }
+
     @Test func theComposeLineRunsCommands() throws {
         let store = try Store()
         try store.add([Self.message(7, text: "question?")])
@@ -327,6 +355,14 @@ import Testing
             Self.run(&state, Self.typed("/sticker 2") + [.key(.enter)]) == [
                 .send(.sticker("telegraph/2", replyTo: nil), to: bob)
             ])
+        // Saved GIFs: /gif N sends the Nth; /savegif ID saves a message's GIF; alone, with no GIF in the chat, it says how.
+        #expect(
+            Self.run(&state, Self.typed("/gif 2") + [.key(.enter)]) == [.send(.savedGif(2, replyTo: nil), to: bob)])
+        #expect(Self.run(&state, Self.typed("/gif first") + [.key(.enter)]).isEmpty)
+        #expect(state.screen.plainLines[14].contains("usage: /gif N"))
+        #expect(Self.run(&state, Self.typed("/savegif 7") + [.key(.enter)]) == [.saveGif(bob, message: 7)])
+        #expect(Self.run(&state, Self.typed("/savegif") + [.key(.enter)]).isEmpty)
+        #expect(state.screen.plainLines[14].contains("usage: /savegif ID"))
         #expect(Self.run(&state, Self.typed("/reply x") + [.key(.enter)]).isEmpty)
         #expect(state.screen.plainLines[14].contains("usage: /reply ID"))
         #expect(Self.run(&state, Self.typed("/nope") + [.key(.enter)]).isEmpty)

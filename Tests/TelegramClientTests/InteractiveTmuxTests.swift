@@ -216,6 +216,19 @@ import Testing
                 ])
             #expect(login.status == "signedIn")
         }
+        // Bob sends a GIF (a silent square clip), then his hello: Alice saves the GIF from her chat with him later.
+        let media = harness.folder.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        let clip = media.appendingPathComponent("loop.mp4").path
+        let made = try await ProcessRunner.runOffPool(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=96x96:rate=10", "-t", "1", "-c:v",
+                "libx264", "-pix_fmt", "yuv420p", clip,
+            ])
+        try #require(made.status == 0, "ffmpeg: \(made.errorOutput)")
+        let gif = try await harness.tg(["--account", "bob", "send", "+9996610001", "--video", clip, "--gif"])
+        try #require(gif.status == 0, "bob's GIF: \(gif.errorOutput)")
         let hello = try await harness.tg(["--account", "bob", "send", "+9996610001", "hi Alice"])
         try #require(hello.status == 0, "bob's send: \(hello.errorOutput)")
 
@@ -224,7 +237,7 @@ import Testing
         let tg = CommandLineHarness.tg.path
         try await tmux.start("alice", [tg, "--root", harness.root, "--account", "alice"])
         try await tmux.waitFor("alice", "the chat list with Bob unread, online") {
-            $0.contains("Chats — alice · online") && $0.contains("Bob (1)") && $0.contains("hi Alice")
+            $0.contains("Chats — alice · online") && $0.contains("Bob (2)") && $0.contains("hi Alice")
         }
         // Bob's interactive client: Alice's, open, has said she is online.
         try await tmux.start("bob", [tg, "--root", harness.root, "--account", "bob", "ui"])
@@ -266,8 +279,6 @@ import Testing
 
         // Media from the compose line: a photo with a markdown caption, a file, a voice note and a sticker by index;
         // each shows in Alice's chat once the server has it, and the last reaches Bob's screen.
-        let media = harness.folder.appendingPathComponent("media")
-        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
         let png = media.appendingPathComponent("picture.png").path
         try Data(PNGCodec.encode(Photo.drawn(width: 96, height: 64))).write(to: URL(fileURLWithPath: png))
         let notes = media.appendingPathComponent("notes.txt").path
@@ -284,6 +295,14 @@ import Testing
             try await tmux.keys("alice", "End")
         }
         try await tmux.waitFor("bob", "the sticker on Bob's screen") { $0.contains("[sticker") }
+
+        // Bob's GIF saved from the chat (/savegif alone takes the newest GIF), then sent back from the saved list.
+        try await tmux.keys("alice", literal: "/savegif")
+        try await tmux.keys("alice", "Enter")
+        try await tmux.waitFor("alice", "the GIF saved") { $0.contains("GIF saved") }
+        try await tmux.keys("alice", literal: "/gif 1")
+        try await tmux.keys("alice", "Enter")
+        try await tmux.waitFor("bob", "the GIF back on Bob's screen") { $0.contains("[GIF 96×96]") }
 
         // Search: the results screen, Esc back; another account with /account, and back.
         try await tmux.keys("alice", "Escape")
@@ -319,8 +338,10 @@ import Testing
         let bobHistory = try await harness.tgJSON(
             [MessageSummary].self, ["--account", "bob", "history", "+9996610001"])
         let received = try #require(bobHistory.first { $0.text == "Hello Bob, from tmux" })
-        #expect(bobHistory.suffix(4).map { $0.media?.kind } == ["photo", "file", "voice", "sticker"])
-        #expect(bobHistory.suffix(4).first?.markdown == "a **tmux** picture")
+        #expect(bobHistory.suffix(5).map { $0.media?.kind } == ["photo", "file", "voice", "sticker", "gif"])
+        #expect(bobHistory.suffix(5).first?.markdown == "a **tmux** picture")
+        // The GIF Alice sent back is Bob's first message's document, by reference (the same file and size).
+        #expect(bobHistory.first?.media?.kind == "gif" && bobHistory.last?.media?.size == bobHistory.first?.media?.size)
         #expect(!received.outgoing && received.markdown == "**Hello** Bob, from tmux")
         let aliceHistory = try await harness.tgJSON(
             [MessageSummary].self, ["--account", "alice", "history", "+9996620002"])

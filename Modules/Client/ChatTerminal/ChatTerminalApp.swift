@@ -244,6 +244,17 @@ public final class ChatTerminalApp: @unchecked Sendable {
                     self.post(.notice("draft not saved: \(error)"))
                 }
             }
+        case .saveGif(let peerId, let id):
+            let timeout = self.timeout
+            Task {
+                do {
+                    let file = try await GifCommands.gif(in: peerId, message: id, account: account, timeout: timeout)
+                    try await GifCommands.save(file, remove: false, account: account)
+                    self.post(.notice("GIF saved: /gif 1 sends it"))
+                } catch {
+                    self.post(.notice("GIF not saved: \(error)"))
+                }
+            }
         case .search(let text):
             Task {
                 do {
@@ -310,6 +321,9 @@ public final class ChatTerminalApp: @unchecked Sendable {
         case .sticker(let choice, let replyTo):
             guard let sticker = StickerChoice(choice) else { throw ClientError.badInput("no sticker \(choice)") }
             return [EnqueueMessage(text: "", replyTo: reply(replyTo), media: try await sticker.file(account: account))]
+        case .savedGif(let number, let replyTo):
+            let gif = try await GifCommands.saved(number, account: account)
+            return [EnqueueMessage(text: "", replyTo: reply(replyTo), media: gif)]
         }
     }
 
@@ -336,6 +350,11 @@ public final class ChatTerminalApp: @unchecked Sendable {
         case .sticker(let choice, let reply):
             guard let sticker = StickerChoice(choice) else { throw ClientError.badInput("no sticker \(choice)") }
             (markdown, attachment, replyTo) = ("", .media(.external(try await sticker.file(account: account))), reply)
+        case .savedGif(let number, let reply):
+            // A cloud document in a secret chat is sent as an external document, as stickers are.
+            (markdown, attachment, replyTo) = (
+                "", .media(.external(try await GifCommands.saved(number, account: account))), reply
+            )
         }
         _ = try await SecretChatting.send(
             markdown: markdown, attachment: attachment, replyTo: replyTo, chatId: SecretChatting.chatId(peerId),

@@ -75,6 +75,8 @@ public enum ChatTerminalEffect: Equatable, Sendable {
     case typing(PeerId)
     /// Save the chat's draft (`Account.saveDraft`); `nil` clears it.
     case saveDraft(PeerId, ChatTerminalDraft?)
+    /// Save the GIF of a message at the front of the account's saved GIFs (`messages.saveGif`).
+    case saveGif(PeerId, message: Int32)
     /// Search the stored messages.
     case search(String)
     /// Use the account with this name.
@@ -91,4 +93,6 @@ public enum ChatTerminalOutgoing: Equatable, Sendable {
     case voice(path: String, replyTo: Int32?)
     /// A sticker as `<set>/<n>` (`n` alone means tg-server's set `telegraph`).
     case sticker(String, replyTo: Int32?)
+    /// The account's `n`th saved GIF (from 1, latest saved first, as `tg gifs` numbers them), sent by reference.
+    case savedGif(Int, replyTo: Int32?)
 }

@@ -1,5 +1,6 @@
 import Foundation
 public import Postbox
+import SyncCore
 
 extension ChatTerminalState {
     /// The key map and commands, as `--help` and the README list them.
@@ -12,7 +13,8 @@ extension ChatTerminalState {
           anywhere    Ctrl-C or /quit leave · Ctrl-U clear the line · Tab next account
         COMMANDS (on the compose line):
           /reply [ID] (alone: the newest incoming message; Esc cancels)   /photo PATH [CAPTION]
-          /file PATH [CAPTION]   /voice WAV   /sticker N (or SET/N)   /search TEXT   /account NAME   /quit
+          /file PATH [CAPTION]   /voice WAV   /sticker N (or SET/N)   /gif N (a saved GIF, as 'tg gifs' numbers them)
+          /savegif [ID] (alone: the newest GIF in the chat)   /search TEXT   /account NAME   /quit
         """
 
     /// Runs the compose line: a command, or (in a chat) a message.
@@ -91,10 +93,33 @@ extension ChatTerminalState {
             replyTo = nil
             notice = "sending the sticker \(choice)…"
             return [.send(.sticker(choice, replyTo: reply), to: peerId)]
+        case "gif":
+            guard let number = Int(argument), number >= 1 else { return usage("/gif N (its number in 'tg gifs')") }
+            replyTo = nil
+            notice = "sending saved GIF \(number)…"
+            return [.send(.savedGif(number, replyTo: reply), to: peerId)]
+        case "savegif":
+            // Saved GIFs are cloud documents (`messages.saveGif`): a secret chat's files are not.
+            guard peerId.namespace != Namespaces.Peer.secretChat else {
+                notice = "a secret chat's GIF cannot be saved: saved GIFs come from cloud chats"
+                return []
+            }
+            guard let id = argument.isEmpty ? newestGif : Int32(argument), id > 0 else {
+                return usage("/savegif ID, or /savegif alone for the newest GIF in the chat")
+            }
+            notice = "saving the GIF of \(id)…"
+            return [.saveGif(peerId, message: id)]
         default:
             notice = "unknown command /\(name) — see tg --help"
             return []
         }
+    }
+
+    /// The newest message in the open chat's window that carries a GIF.
+    private var newestGif: Int32? {
+        history.entries.flatMap(\.messages).last { message in
+            message.media.contains { ($0 as? TelegramMediaFile)?.isAnimated == true }
+        }?.id.id
     }
 
     mutating func usage(_ text: String) -> [ChatTerminalEffect] {
