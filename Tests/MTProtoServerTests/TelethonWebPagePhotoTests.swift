@@ -7,7 +7,7 @@ import Testing
 /// `og:image` becomes `webPage.photo` (an "article" with `has_large_media`), which Bob downloads as a JPEG of its
 /// largest size; an image too big, not a picture or on a host not allowed leaves a preview without photo (the last
 /// never fetched); a link to a picture is a "photo" preview; a caption's link gets no preview; a scheduled message
-/// goes out with its page, and one edited to a link (`editMessage` with `schedule_date`) gets it too;
+/// gets its page (`updateNewScheduledMessage`) and goes out with it, and one edited to a link (`editMessage` with `schedule_date`) gets it too;
 /// `messages.getWebPage` answers the cached page, `webPageNotModified`, `webPageEmpty`.
 @Suite struct TelethonWebPagePhotoTests {
     struct Report: Decodable {
@@ -24,6 +24,7 @@ import Testing
         let get_web_page_same: String
         let get_web_page_none: String
         let scheduled: String
+        let scheduled_filled: String?
         let scheduled_arrived: String?
         let scheduled_edit: [String]
         let scheduled_edit_arrived: String?
@@ -66,6 +67,7 @@ import Testing
         #expect(report.get_web_page_same == "WebPageNotModified")
         #expect(report.get_web_page_none == "WebPageEmpty")
         #expect(report.scheduled == "from_scheduled=True WebPagePending")
+        #expect(report.scheduled_filled == "article|Telegraph & friends|-|small|")
         #expect(report.scheduled_arrived == "article|Telegraph & friends|-|small|")
         #expect(report.scheduled_edit == ["edited " + withPhoto])
         #expect(report.scheduled_edit_arrived == withPhoto)

@@ -9,7 +9,8 @@ extension ServerBackend {
     /// `messages.editMessage` of scheduled message `id` (the caller's, in `peer`): a new text previews its first link
     /// as a sent one's does (`no_webpage` or no link: the preview goes; a page still coming is fetched again when the
     /// message is sent); a message whose media is a photo or file keeps it. `schedule_date` must be in the future
-    /// (`SCHEDULE_DATE_INVALID`) and within a year (`SCHEDULE_DATE_TOO_LATE`); new media is `MEDIA_NOT_MODIFIABLE`.
+    /// (`SCHEDULE_DATE_INVALID`) and within a year (`SCHEDULE_DATE_TOO_LATE`); new media is `MEDIA_NOT_MODIFIABLE`. A page
+    /// still coming is applied when it arrives (`ServerBackend+ScheduledWebPages`).
     func editScheduledMessage(_ call: Api.functions.messages.editMessage, caller: Caller) throws -> Api.Updates {
         guard let scheduleDate = call.scheduleDate else { throw APIError.internalError }
         if let text = call.message { try TextLimit.message.check(text) }
@@ -20,7 +21,8 @@ extension ServerBackend {
         }
         guard call.media == nil else { throw APIError.badRequest("MEDIA_NOT_MODIFIABLE") }
         var pushes: [Push] = []
-        return try store.write(
+        var waiting: (id: Int64, link: WebPageURL)?
+        let answer = try store.write(
             { [self] tx throws -> Api.Updates in
                 let (kind, peerId) = try scheduledPeer(call.peer, caller: caller, tx: tx)
                 guard var record = try tx.scheduledMessage(owner: caller.userId, id: Int64(call.id)),
@@ -31,6 +33,7 @@ extension ServerBackend {
                     mediaChanged: scheduleDate != record.date, caller: caller, tx: tx)
                 if let preview = editedWebPage(call, stored: record.media, dc: caller.dc) {
                     record.media = preview.media
+                    waiting = preview.pending
                 }
                 record.text = text
                 record.entities = entities
@@ -45,5 +48,7 @@ extension ServerBackend {
                 ]
                 return .updates(.init(updates: edited, users: users, chats: chats, date: date, seq: 0))
             }, then: { [self] _ in send(pushes, caller: caller) })
+        if let waiting { awaitScheduledWebPage(waiting.id, link: waiting.link, answer: answer, owner: caller.userId) }
+        return answer
     }
 }

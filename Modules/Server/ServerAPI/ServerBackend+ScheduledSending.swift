@@ -85,18 +85,6 @@ extension ServerBackend {
             .init(updates: [deletion] + body.updates, users: body.users, chats: body.chats, date: body.date, seq: 0))
     }
 
-    /// A scheduled message whose page was still coming when it was scheduled (`webPagePending`) takes what is known
-    /// of its link as it is sent: the page, a fetch still running (or started again) that the sent message then
-    /// waits for (returned), or no preview. A page it already had is kept.
-    private func scheduledWebPage(_ outgoing: inout Outgoing, caller: Caller) -> (id: Int64, link: WebPageURL)? {
-        guard case .messageMediaWebPage(let stored)? = outgoing.media, case .webPagePending = stored.webpage,
-            let link = WebPageURL.firstLink(in: outgoing.text, entities: outgoing.entities)
-        else { return nil }
-        let (media, pending) = webPageForSending(text: outgoing.text, entities: outgoing.entities, dc: caller.dc)
-        outgoing.media = media
-        return pending.map { ($0, link) }
-    }
-
     /// Pushes `updateDeleteScheduledMessages` for scheduled message `id` to `owner`'s sessions but `caller`'s.
     @discardableResult
     func pushScheduledDeletion(

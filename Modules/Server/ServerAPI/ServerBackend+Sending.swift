@@ -38,12 +38,15 @@ extension ServerBackend {
             text: call.message, entities: entities, replyTo: Self.replyId(call.replyTo), silent: call.silent,
             randomId: call.randomId)
         // The first link's preview, unless the sender asked for none (`no_webpage`); a scheduled message gets it now
-        // too (a page still coming is fetched again when it is sent: `scheduledWebPage`).
+        // too (`ServerBackend+ScheduledWebPages`).
         var pendingPage: Int64?
         if !call.noWebpage {
             (outgoing.media, pendingPage) = webPageForSending(text: call.message, entities: entities, dc: caller.dc)
         }
         if let scheduled = try schedule([outgoing], to: call.peer, at: call.scheduleDate, caller: caller) {
+            if let pendingPage, let link = WebPageURL.firstLink(in: call.message, entities: entities) {
+                awaitScheduledWebPage(pendingPage, link: link, answer: scheduled, owner: caller.userId)
+            }
             return scheduled
         }
         let link = WebPageURL.firstLink(in: call.message, entities: entities)

@@ -131,6 +131,12 @@ extension ServerBackend {
                             {
                                 pushes += push
                             }
+                            if case .scheduled(let owner, let messageId) = waiter,
+                                let push = try scheduledWebPageFetched(
+                                    media: media, pendingId: id, owner: owner, id: messageId, date: date, tx: tx)
+                            {
+                                pushes.append(push)
+                            }
                             continue
                         }
                         for var copy in try tx.copies(globalId: globalId) {
@@ -197,10 +203,11 @@ extension ServerBackend {
 }
 
 /// A message waiting for its link's page: every copy of a message in the boxes of a private chat or basic group (by
-/// its global id), or a channel's post.
+/// its global id), a channel's post, or an account's scheduled message.
 enum WebPageWaiter: Sendable, Equatable {
     case box(globalId: Int64)
     case channel(channelId: Int64, messageId: Int64)
+    case scheduled(owner: Int64, id: Int64)
 }
 
 /// The messages waiting for each page being fetched, by page id.

@@ -5,7 +5,7 @@ webPage.photo is the picture made a photo, and Bob downloads it (upload.getFile 
 JPEG of its largest size's dimensions. Pages whose image is too big, is not a picture, or is on a host that is not
 allowed get a preview without photo (the last is never fetched). A link to the picture itself is a "photo" preview.
 A photo whose caption has a link gets no preview. A message scheduled with a link carries its page (pending when
-scheduled, the page when the scheduler sends it, which Bob receives); a scheduled message edited to a link gets its
+scheduled, then updateNewScheduledMessage with the page when it arrives; Bob receives the message with it); a scheduled message edited to a link gets its
 page (updateNewScheduledMessage) and goes out with it. messages.getWebPage answers the cached page,
 webPageNotModified for its hash, and webPageEmpty for a link that gets no preview.
 
@@ -112,6 +112,9 @@ async def run(args):
         scheduled = await alice.send_message(
             bob_for_alice, "later %s/scheduled" % pages, schedule=now + datetime.timedelta(seconds=3))
         report["scheduled"] = "from_scheduled=%s %s" % (bool(scheduled.from_scheduled), photo_fields(scheduled.media))
+        filled = await alice_inbox.wait("scheduled", lambda u: u.message.id == scheduled.id and isinstance(
+            u.message.media, types.MessageMediaWebPage) and isinstance(u.message.media.webpage, types.WebPage))
+        report["scheduled_filled"] = photo_fields(filled.message.media)
         arrived = await bob_inbox.wait("message", lambda m: m.message.startswith("later "))
         report["scheduled_arrived"] = photo_fields(arrived.media)
 
