@@ -94,10 +94,15 @@ extension ServerBackend {
     }
 
     /// A link preview's picture (`WebPagePreviews`) as a photo on DC `dc`, owned by no account; `nil` when it is not a
-    /// picture `PhotoSizes` makes sizes of (not JPEG, PNG or WebP, over 10 MB, bad dimensions) or cannot be stored.
+    /// picture `PhotoSizes` makes sizes of (not JPEG, PNG or WebP, over `maximumImageBytes`, width + height over
+    /// `maximumImageSideSum`, sides further apart than 20:1) or cannot be stored.
     func makeWebPagePhoto(_ picture: [UInt8], dc: Int32) -> Api.Photo? {
+        let rules = webPages.rules
+        let limits = PhotoLimits(
+            maxBytes: rules.maximumImageBytes, maxSideSum: rules.maximumImageSideSum,
+            maxAspectRatio: PhotoLimits.telegram.maxAspectRatio)
         do {
-            return try storePhoto(PhotoSizes.make(from: picture), owner: 0, dc: dc)
+            return try storePhoto(PhotoSizes.make(from: picture, limits: limits), owner: 0, dc: dc)
         } catch {
             logger.info("a link preview's picture was not made a photo", metadata: ["error": "\(error)"])
             return nil
