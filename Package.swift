@@ -264,7 +264,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "ChatHistory", "Postbox", "PostboxTesting", "SyncCore", "SignalTesting", "AudioWaveform", "TextLayout",
-            "MediaResources", "ImageCore", "TelegramCore", "ChatConversationFixture", "SwiftSignalKit",
+            "MediaResources", "ImageCore", "TelegramCore", "ChatConversationFixture", "SwiftSignalKit", "TestVectors",
         ]),
 
     // ChatTerminal: the interactive `tg` — a pure state machine (keys and account events in, a screen model and

@@ -42,7 +42,17 @@ public struct ChatConversation: Sendable {
     /// Makes the conversation (about ten seconds against the in-process server).
     public static func make(name: String = "chat-conversation", timeout: Double = 120) async throws -> ChatConversation
     {
-        let server = try await BackendServer(stickerSet: true)
+        let conversation = try await start(name: name, timeout: timeout)
+        try await conversation.send(timeout: timeout)
+        return conversation
+    }
+
+    /// Ann and Bob signed up on a new server, both caught up, nothing sent; `webPageAllow` is the server's
+    /// `--webpage-allow` (`host:port` pairs link previews are fetched from).
+    public static func start(
+        name: String, webPageAllow: Set<String> = [], timeout: Double = 120
+    ) async throws -> ChatConversation {
+        let server = try await BackendServer(stickerSet: true, webPageAllow: webPageAllow)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let manager = try AccountManager(
@@ -63,12 +73,11 @@ public struct ChatConversation: Sendable {
         try await wait("both accounts' first state", timeout: timeout) {
             ann.stateManager.hasCaughtUp && bob.stateManager.hasCaughtUp
         }
-        let conversation = ChatConversation(server: server, manager: manager, root: root, ann: ann, bob: bob)
-        try await conversation.send(timeout: timeout)
-        return conversation
+        return ChatConversation(server: server, manager: manager, root: root, ann: ann, bob: bob)
     }
 
-    private func send(timeout: Double) async throws {
+    /// Ann and Bob add each other as contacts: Bob's id as Ann knows it, and Ann's as Bob knows it.
+    public func introduce(timeout: Double = 120) async throws -> (bobId: PeerId, annId: PeerId) {
         let (ann, bob) = (self.ann, self.bob)
         guard
             let bobId = try await Self.within(
@@ -76,6 +85,19 @@ public struct ChatConversation: Sendable {
             let annId = try await Self.within(
                 timeout, "Bob finding Ann", { try await bob.importContact(phone: "9996621101", firstName: "Ann") })
         else { throw ConversationError("the two accounts could not find each other") }
+        return (bobId, annId)
+    }
+
+    /// Waits until Ann's messages with Bob satisfy `condition` (checked every 20 ms; an error after `timeout` s).
+    public func waitForAnn(
+        _ what: String, timeout: Double = 30, _ condition: ([Message]) throws -> Bool
+    ) async throws {
+        try await Self.wait(what, timeout: timeout) { try condition(try stored(ann, bob.peerId)) }
+    }
+
+    private func send(timeout: Double) async throws {
+        let (ann, bob) = (self.ann, self.bob)
+        let (bobId, annId) = try await introduce(timeout: timeout)
 
         // Ann writes first, two messages in a row.
         try ann.enqueue(
@@ -155,15 +177,16 @@ public struct ChatConversation: Sendable {
         }
     }
 
-    /// Ann's chat with Bob as history entries (`ChatHistoryEntries.make` over her history view, in UTC).
-    public func entries(timeout: Double = 30) async throws -> [ChatHistoryEntry] {
+    /// Ann's chat with Bob as history entries (`ChatHistoryEntries.make` over her history view, in UTC), once it holds
+    /// `count` messages.
+    public func entries(count: Int = messageCount, timeout: Double = 30) async throws -> [ChatHistoryEntry] {
         let views = LockedValue<MessageHistoryView?>(nil)
         let disposable = ann.historyView(peerId: bob.peerId).start(next: { view in views.withLock { $0 = view } })
         defer { disposable.dispose() }
         var view: MessageHistoryView?
         try await Self.wait("Ann's history view of the whole chat", timeout: timeout) {
             view = views.withLock { $0 }
-            return view?.entries.count == Self.messageCount
+            return view?.entries.count == count
         }
         guard let view else { throw ConversationError("no history view") }
         return ChatHistoryEntries.make(from: view)

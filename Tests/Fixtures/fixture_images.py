@@ -16,6 +16,19 @@ def png(width, height, seed):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
+def solid_png(width, height, rgb):
+    """A PNG of one colour, made with zlib alone (a drawn preview's pixels can then be checked for that colour)."""
+    row = b"\x00" + bytes(rgb) * width
+    return _png(width, height, row * height)
+
+
+def _png(width, height, rows):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
 def jpeg_size(data):
     """(width, height) from a JPEG's SOF marker; None if it is not a JPEG."""
     if data[:2] != b"\xff\xd8":

@@ -74,10 +74,10 @@ import Testing
         let fake = FakeFetch(page: Self.page)
         let previews = WebPagePreviews(rules: allowed, fetch: fake.fetch, clock: { 1000 })
         for link in ["http://127.0.0.1:8001/", "http://localhost:8000/", "https://127.0.0.1:8000/"] {
-            #expect(previews.lookup(try #require(WebPageURL(link))) == .unavailable)
+            #expect(previews.lookup(try #require(WebPageURL(link)), dc: 1) == .unavailable)
         }
         let noFetch = WebPagePreviews(rules: allowed, fetch: nil, clock: { 1000 })
-        #expect(noFetch.lookup(try #require(WebPageURL("http://127.0.0.1:8000/"))) == .unavailable)
+        #expect(noFetch.lookup(try #require(WebPageURL("http://127.0.0.1:8000/")), dc: 1) == .unavailable)
         #expect(fake.calls.withLock { $0 }.isEmpty)
     }
 
@@ -87,13 +87,13 @@ import Testing
         let previews = WebPagePreviews(rules: allowed, fetch: fake.fetch, clock: { now.withLock { $0 } })
         let finished = Finished(previews)
         let link = try #require(WebPageURL("http://127.0.0.1:8000/a?b#c"))
-        guard case .pending(let id, let date) = previews.lookup(link) else {
+        guard case .pending(let id, let date) = previews.lookup(link, dc: 1) else {
             Issue.record("no pending page")
             return
         }
         #expect(date == 1000)
         #expect(try await finished.next() == id)
-        guard case .ready(let page) = previews.lookup(link) else {
+        guard case .ready(let page) = previews.lookup(link, dc: 1) else {
             Issue.record("no page after the fetch")
             return
         }
@@ -109,7 +109,7 @@ import Testing
         #expect(fake.calls.withLock { $0 } == ["127.0.0.1:8000/a?b"])
         // Past its lifetime the page is fetched again.
         now.withLock { $0 += allowed.pageLifetime + 1 }
-        guard case .pending = previews.lookup(link) else {
+        guard case .pending = previews.lookup(link, dc: 1) else {
             Issue.record("an expired page was not fetched again")
             return
         }
@@ -122,13 +122,13 @@ import Testing
         let previews = WebPagePreviews(rules: allowed, fetch: fake.fetch, clock: { 1000 })
         let finished = Finished(previews)
         let link = try #require(WebPageURL("http://127.0.0.1:8000/"))
-        guard case .pending = previews.lookup(link) else {
+        guard case .pending = previews.lookup(link, dc: 1) else {
             Issue.record("no pending page")
             return
         }
         _ = try await finished.next()
-        #expect(previews.lookup(link) == .unavailable)
-        #expect(previews.lookup(link) == .unavailable)
+        #expect(previews.lookup(link, dc: 1) == .unavailable)
+        #expect(previews.lookup(link, dc: 1) == .unavailable)
         #expect(fake.calls.withLock { $0 }.count == 1)
     }
 
@@ -140,7 +140,7 @@ import Testing
         let finished = Finished(previews)
         var results: [WebPagePreviews.Lookup] = []
         for path in ["/1", "/2", "/3", "/1"] {
-            results.append(previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000" + path))))
+            results.append(previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000" + path)), dc: 1))
         }
         guard case .pending(let first, _) = results[0], case .pending = results[1] else {
             Issue.record("the first two links were not fetched: \(results)")
@@ -157,7 +157,7 @@ import Testing
         #expect(done.contains(first))
         #expect(fake.calls.withLock { $0 }.count == 2)
         // A slot is free again.
-        guard case .pending = previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000/3"))) else {
+        guard case .pending = previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000/3")), dc: 1) else {
             Issue.record("no fetch after the slots were freed")
             return
         }
@@ -175,7 +175,7 @@ import Testing
         let previews = WebPagePreviews(rules: rules, fetch: fake.fetch, clock: { 1000 })
         let finished = Finished(previews)
         let link = try #require(WebPageURL("http://127.0.0.1:8000/held"))
-        guard case .pending(let id, _) = previews.lookup(link) else {
+        guard case .pending(let id, _) = previews.lookup(link, dc: 1) else {
             Issue.record("no pending page")
             return
         }
@@ -195,15 +195,15 @@ import Testing
         let previews = WebPagePreviews(rules: rules, fetch: fake.fetch, clock: { 1000 })
         let finished = Finished(previews)
         for path in ["/1", "/2", "/3"] {
-            _ = previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000" + path)))
+            _ = previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000" + path)), dc: 1)
             _ = try await finished.next()
         }
         // /1 was forgotten, so it is fetched again; /3 is still known.
-        guard case .ready = previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000/3"))) else {
+        guard case .ready = previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000/3")), dc: 1) else {
             Issue.record("/3 is not cached")
             return
         }
-        guard case .pending = previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000/1"))) else {
+        guard case .pending = previews.lookup(try #require(WebPageURL("http://127.0.0.1:8000/1")), dc: 1) else {
             Issue.record("/1 was not forgotten")
             return
         }

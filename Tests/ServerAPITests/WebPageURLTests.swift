@@ -21,6 +21,26 @@ import Testing
         #expect(WebPageURL("http://a.b?q")?.path == "/?q")
     }
 
+    @Test func anImageLinkIsResolvedAgainstItsPage() throws {
+        let page = try #require(WebPageURL("http://127.0.0.1:8000/a/b/page?x=1"))
+        let cases: [(String, String?)] = [
+            ("http://other.example/i.png", "http://other.example/i.png"),
+            ("//cdn.example:81/i.png", "http://cdn.example:81/i.png"),
+            ("/i.png", "http://127.0.0.1:8000/i.png"),
+            ("i.png", "http://127.0.0.1:8000/a/b/i.png"),
+            ("img/i.png?s=2", "http://127.0.0.1:8000/a/b/img/i.png?s=2"),
+            ("data:image/png;base64,AAAA", nil),
+            ("javascript:alert(1)", nil),
+            ("", nil),
+            ("http://user@host/i.png", nil),
+        ]
+        for (reference, expected) in cases {
+            #expect(page.resolving(reference)?.url == expected, "\(reference)")
+        }
+        let root = try #require(WebPageURL("http://h.example"))
+        #expect(root.resolving("i.png")?.url == "http://h.example/i.png")
+    }
+
     @Test func linksThatCouldMisleadTheFetchAreRefused() {
         for bad in [
             "ftp://example.com/", "http://", "http://user@example.com/", "http://example.com:0/",

@@ -67,6 +67,31 @@ import Testing
             ).first as? TelegramMediaWebpage)
         #expect(pending.isPending && pending.title == nil && pending.id == ready.id)
         #expect(telegramMedia(.messageMediaWebPage(.init(webpage: .webPageEmpty(.init(id: 77))))).isEmpty)
+        #expect(ready.image == nil && ready.type == nil && !ready.hasLargeImage)
+    }
+
+    @Test func aLinkPreviewsPhotoIsKeptAsAnImage() throws {
+        let photo = Api.Photo.photo(
+            .init(
+                id: 501, accessHash: 9, fileReference: [1, 2, 3], date: 10,
+                sizes: [
+                    .photoStrippedSize(.init(type: "i", bytes: [1, 40, 30])),
+                    .photoSize(.init(type: "m", w: 320, h: 240, size: 9_000)),
+                    .photoSize(.init(type: "x", w: 640, h: 480, size: 30_000)),
+                ], dcId: 2))
+        for (type, large) in [("article", false), ("photo", true)] {
+            let page = Api.WebPage.webPage(
+                .init(
+                    hasLargeMedia: true, id: 78, url: "http://example.com/p", displayUrl: "example.com/p", hash: 2,
+                    type: type, title: "Pictured", photo: photo))
+            let media = try #require(
+                telegramMedia(.messageMediaWebPage(.init(webpage: page))).first as? TelegramMediaWebpage)
+            let image = try #require(media.image)
+            #expect(media.type == type && media.hasLargeImage == large)
+            #expect(image.imageId == MediaId(namespace: Namespaces.Media.cloudImage, id: 501))
+            #expect(image.largestRepresentation?.dimensions == PixelDimensions(width: 640, height: 480))
+            #expect(image.reference == .init(accessHash: 9, fileReference: [1, 2, 3]))
+        }
     }
 
     static func poll(quiz: Bool = false, chosen: Int? = nil, min: Bool = false) -> Api.MessageMedia {

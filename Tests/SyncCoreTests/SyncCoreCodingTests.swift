@@ -14,21 +14,27 @@ import Testing
         representations: [
             TelegramMediaImageRepresentation(
                 dimensions: PixelDimensions(width: 90, height: 60),
-                resource: .cloudPhotoSize(datacenterId: 2, photoId: 77, accessHash: -5, fileReference: [1, 2], sizeSpec: "s"),
+                resource: .cloudPhotoSize(
+                    datacenterId: 2, photoId: 77, accessHash: -5, fileReference: [1, 2], sizeSpec: "s"),
                 type: "s", byteSize: 1_234, cachedBytes: [9, 9]),
             TelegramMediaImageRepresentation(
                 dimensions: PixelDimensions(width: 1280, height: 853),
-                resource: .cloudPhotoSize(datacenterId: 2, photoId: 77, accessHash: -5, fileReference: [1, 2], sizeSpec: "y"),
+                resource: .cloudPhotoSize(
+                    datacenterId: 2, photoId: 77, accessHash: -5, fileReference: [1, 2], sizeSpec: "y"),
                 type: "y", byteSize: 90_000, progressiveSizes: [1_000, 30_000, 90_000]),
         ],
-        immediateThumbnailData: [1, 40, 40, 7], reference: .init(accessHash: -5, fileReference: [1, 2]), date: 1_700_000_000,
+        immediateThumbnailData: [1, 40, 40, 7], reference: .init(accessHash: -5, fileReference: [1, 2]),
+        date: 1_700_000_000,
         hasStickers: true)
 
     static let voice = TelegramMediaFile(
         fileId: MediaId(namespace: Namespaces.Media.cloudFile, id: 88),
         resource: .cloudDocument(datacenterId: 4, fileId: 88, accessHash: 3, fileReference: [5], size: 6_000),
         previewRepresentations: [], mimeType: "audio/ogg", size: 6_000,
-        attributes: [.audio(isVoice: true, duration: 7, title: nil, performer: nil, waveform: Array(repeating: 0xA5, count: 63)), .fileName("voice.ogg")])
+        attributes: [
+            .audio(isVoice: true, duration: 7, title: nil, performer: nil, waveform: Array(repeating: 0xA5, count: 63)),
+            .fileName("voice.ogg"),
+        ])
 
     static let sticker = TelegramMediaFile(
         fileId: MediaId(namespace: Namespaces.Media.cloudFile, id: 89),
@@ -36,7 +42,8 @@ import Testing
         previewRepresentations: [
             TelegramMediaImageRepresentation(
                 dimensions: PixelDimensions(width: 128, height: 128),
-                resource: .cloudDocumentSize(datacenterId: 1, documentId: 89, accessHash: 1, fileReference: [], sizeSpec: "m"),
+                resource: .cloudDocumentSize(
+                    datacenterId: 1, documentId: 89, accessHash: 1, fileReference: [], sizeSpec: "m"),
                 type: "m")
         ],
         mimeType: "application/x-tgsticker", size: 20_000,
@@ -95,7 +102,8 @@ import Testing
         #expect(Self.sticker.isSticker && Self.sticker.fileName == "sticker.tgs")
         #expect(Self.photo.largestRepresentation?.type == "y")
         for action: TelegramMediaActionType in [
-            .groupCreated(title: "G"), .addedMembers(peerIds: [.user(1), .user(2)]), .removedMembers(peerIds: [.user(3)]),
+            .groupCreated(title: "G"), .addedMembers(peerIds: [.user(1), .user(2)]),
+            .removedMembers(peerIds: [.user(3)]),
             .joinedByLink(inviter: .user(4)), .titleUpdated(title: "T"), .photoUpdated(image: false),
             .pinnedMessageUpdated, .historyCleared, .messageAutoremoveTimeoutUpdated(period: 86_400),
             .unsupported(constructor: "messageActionGameScore"),
@@ -103,6 +111,21 @@ import Testing
             #expect(try roundTrip(TelegramMediaAction(action: action)).action == action)
         }
         #expect(TelegramMediaAction(action: .addedMembers(peerIds: [.user(1)])).peerIds == [.user(1)])
+    }
+
+    @Test func aLinkPreviewKeepsItsPictureAndType() throws {
+        let page = TelegramMediaWebpage(
+            webpageId: 5, isPending: false, url: "http://example.com/", displayUrl: "example.com", title: "T",
+            type: "photo", image: Self.photo, apiBytes: [1, 2, 3])
+        let decoded = try roundTrip(page)
+        #expect(decoded == page)
+        #expect(decoded.image == Self.photo && decoded.type == "photo" && decoded.hasLargeImage)
+        // Without a picture nothing is written for it, and an article's picture is small.
+        let plain = TelegramMediaWebpage(webpageId: 6, isPending: false, title: "T", type: "article")
+        #expect(try roundTrip(plain) == plain)
+        var article = plain
+        article.image = Self.photo
+        #expect(!plain.hasLargeImage && !article.hasLargeImage)
     }
 
     @Test func attributesRoundTrip() throws {
@@ -156,13 +179,17 @@ import Testing
         let message = StoreMessage(
             id: .id(MessageId(peerId: chat, namespace: Namespaces.Message.cloud, id: 1)), timestamp: 10,
             flags: [.incoming], tags: [.photoOrVideo, .photo], authorId: chat, text: "phở **bold**",
-            attributes: [Self.entities, EditedMessageAttribute(date: 11, isHidden: false)], media: [Self.photo, Self.voice])
+            attributes: [Self.entities, EditedMessageAttribute(date: 11, isHidden: false)],
+            media: [Self.photo, Self.voice])
         try postbox.transactionSync { tx in
             try tx.updatePeers([Self.user])
             _ = try tx.addMessages([message])
         }
         let (peer, stored, found) = try postbox.readTransactionSync { tx in
-            (try tx.getPeer(chat), try tx.getMessage(MessageId(peerId: chat, namespace: 0, id: 1)), try tx.searchMessages("pho", limit: 5))
+            (
+                try tx.getPeer(chat), try tx.getMessage(MessageId(peerId: chat, namespace: 0, id: 1)),
+                try tx.searchMessages("pho", limit: 5)
+            )
         }
         #expect(peer as? TelegramUser == Self.user)
         let read = try #require(stored)

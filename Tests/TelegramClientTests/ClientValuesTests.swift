@@ -216,6 +216,41 @@ import Testing
             "\(json)")
     }
 
+    @Test func aSummaryDescribesALinkPreviewAndItsPicture() throws {
+        registerSyncCoreTypes()
+        let image = TelegramMediaImage(
+            imageId: MediaId(namespace: Namespaces.Media.cloudImage, id: 5),
+            representations: [
+                TelegramMediaImageRepresentation(
+                    dimensions: PixelDimensions(width: 640, height: 480),
+                    resource: .cloudPhotoSize(
+                        datacenterId: 2, photoId: 5, accessHash: 1, fileReference: [1], sizeSpec: "x"),
+                    type: "x")
+            ])
+        let pages = [
+            TelegramMediaWebpage(
+                webpageId: 9, isPending: false, url: "http://example.com/a", siteName: "Example", title: "Title",
+                type: "article", image: image),
+            TelegramMediaWebpage(webpageId: 10, isPending: true, url: "http://example.com/b"),
+        ]
+        let summaries = pages.enumerated().map { index, page in
+            MessageSummary(
+                Message(
+                    stableId: UInt32(index), stableVersion: 0,
+                    id: MessageId(peerId: .user(7), namespace: Namespaces.Message.cloud, id: Int32(index)),
+                    globallyUniqueId: nil, groupingKey: nil, threadId: nil, timestamp: 86400, flags: [.incoming],
+                    tags: [], authorId: .user(7), author: nil, text: "see " + (page.url ?? ""), attributes: [],
+                    media: [page]), chatName: "Bob")
+        }
+        let article = try #require(summaries[0].media)
+        #expect(article.kind == "webpage" && article.title == "Title" && article.siteName == "Example")
+        #expect(article.url == "http://example.com/a" && article.pageType == "article")
+        #expect(article.width == 640 && article.height == 480)
+        #expect(summaries[0].line().hasSuffix("see http://example.com/a [link preview Title · image 640×480]"))
+        #expect(summaries[1].media?.kind == "webpage_pending")
+        #expect(summaries[1].line().hasSuffix("[link preview coming http://example.com/b]"), "\(summaries[1].line())")
+    }
+
     @Test func watchEventsKeepEveryKeyOnEveryLine() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

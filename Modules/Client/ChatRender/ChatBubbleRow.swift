@@ -43,6 +43,8 @@ struct ChatBubbleRow {
             below: cardMessage?.media.contains { $0 is TelegramMediaWebpage } ?? false)
         let hasMedia = !mediaIds.isEmpty
         let textMax = s.maxBubbleWidth - 2 * padH
+        // A link preview's picture, under its lines (`PreviewPicture`).
+        let preview = body == nil ? nil : cardMessage.flatMap { PreviewPicture($0, textMax: textMax, style: s) }
 
         // The time and check marks.
         let timeText = (MessageAuthorship.postStatus(first).map { $0 + "  " } ?? "") + rows.renderer.time(first)
@@ -123,6 +125,10 @@ struct ChatBubbleRow {
                 contentWidth = max(contentWidth, timeWidth)
             }
         }
+        if let preview {
+            timeOnLastLine = false
+            contentWidth = max(contentWidth, preview.width, timeWidth)
+        }
         let voiceWidth = s.px(s.voiceButton + 8 + 150), voiceHeight = s.px(s.voiceButton)
         if voiceId != nil || fileId != nil { contentWidth = max(contentWidth, voiceWidth) }
         if !hasMedia && laid == nil { contentWidth = max(contentWidth, timeWidth) }
@@ -133,7 +139,8 @@ struct ChatBubbleRow {
         let grid = hasMedia ? mediaGrid(mediaIds, width: bubbleWidth - 2 * inset) : []
         let gridHeight = grid.map(\.maxY).max() ?? 0
         var height = 0.0
-        var replyTop = 0.0, mediaTop = 0.0, voiceTop = 0.0, textTop = 0.0, authorTop = 0.0, forwardTop = 0.0
+        var replyTop = 0.0, mediaTop = 0.0, voiceTop = 0.0, textTop = 0.0, authorTop = 0.0, forwardTop = 0.0,
+            previewTop = 0.0
         if let author {
             height += padV
             authorTop = height
@@ -165,6 +172,11 @@ struct ChatBubbleRow {
             height += hasMedia ? padV : (reply == nil && !headed && voiceId == nil && fileId == nil ? padV : 0)
             textTop = height
             height += laid.bounds.height
+            if let preview {
+                height += s.px(6)
+                previewTop = height
+                height += preview.height + s.px(2)
+            }
             if !timeOnLastLine { height += timeHeight }
             height += padV
         } else if hasMedia {
@@ -299,6 +311,18 @@ struct ChatBubbleRow {
                 )
                 item.textOrigin = origin
                 item.textLines = laid.lineCount
+            }
+            if let preview {
+                let rect = CanvasRect(x: x + padH, y: top + previewTop, width: preview.width, height: preview.height)
+                let picture = rows.media.pictures[preview.messageId]
+                let radii = CornerRadii.all(s.px(preview.large ? 6 : 4))
+                if let picture {
+                    canvas.draw(picture.image, in: rect, mode: .fill, radii: radii)
+                } else {
+                    canvas.fill(rect, radii: radii, color: s.placeholder)
+                }
+                item.mediaCells.append(
+                    MediaCellGeometry(messageId: preview.messageId, rect: rect, drawn: picture?.stage))
             }
             if laid != nil || (!hasMedia && voiceId == nil && fileId == nil) {
                 let timeOrigin = CanvasPoint(

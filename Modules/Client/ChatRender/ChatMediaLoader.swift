@@ -9,7 +9,7 @@ import SyncCore
 /// Fetches the pictures a screen of entries shows through MediaResources: each photo (or picture sent as a file)
 /// through `ImageResources` fitted into the widest bubble — its stripped thumbnail alone, or the fetched size — and
 /// each sticker's first frame at the sticker's side through `StickerResources` (AnimatedSticker renders a `.tgs` with
-/// rlottie, WebP through libwebp).
+/// rlottie, WebP through libwebp). A link preview's picture (`TelegramMediaWebpage.image`) is fetched as a photo.
 public struct ChatMediaLoader: Sendable {
     /// Which stage of a photo to wait for.
     public enum Quality: Sendable {
@@ -56,6 +56,9 @@ public struct ChatMediaLoader: Sendable {
                 } else {
                     continue
                 }
+            } else if let image = message.media.lazy.compactMap({ $0 as? TelegramMediaWebpage }).first?.image {
+                // A link preview's picture, fetched as a photo is (`inputPhotoFileLocation`).
+                outcome = await Self.picture(images.image(image, request: request), quality: quality, timeout: timeout)
             } else {
                 continue
             }

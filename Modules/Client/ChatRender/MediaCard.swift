@@ -10,7 +10,8 @@ import SyncCore
 ///   location "live until HH:MM" (or "live until stopped").
 /// - A contact: 👤 and the name in bold, the phone number.
 /// - A die: the emoji and the value rolled.
-/// - A link preview (under the text, not above it): a bar, the site name and title in bold, the description.
+/// - A link preview (under the text, not above it): a bar, the site name and title in bold, the description (the
+///   terminal adds "▎[image]" for its picture; the PNG draws it: `PreviewPicture`).
 /// - A poll: its kind, the question in bold, each answer — its share, ● for ours and a bar under it once we voted or
 ///   it closed (a quiz's right answer ✓, our wrong one ✗), ○ before — and "N votes".
 /// - Media kept but not drawn by this version: its kind, dimmed in the terminal.
@@ -18,8 +19,12 @@ enum MediaCard {
     /// Bar cells for a whole answer.
     static let barCells = 10
 
-    /// The card of `message`'s media, or `nil` when it has none to show as a card. `utcOffset` places the times.
-    static func text(of message: Message, utcOffset: Int32) -> (text: String, entities: [MessageTextEntity])? {
+    /// The card of `message`'s media, or `nil` when it has none to show as a card. `utcOffset` places the times; with
+    /// `pictureLine`, a link preview with a picture ends with a "▎[image]" line (the terminal's stand-in for the
+    /// picture the PNG draws).
+    static func text(
+        of message: Message, utcOffset: Int32, pictureLine: Bool = false
+    ) -> (text: String, entities: [MessageTextEntity])? {
         var lines: [(String, bold: Bool)] = []
         for media in message.media {
             switch media {
@@ -42,10 +47,11 @@ enum MediaCard {
             case let poll as TelegramMediaPoll:
                 lines += pollLines(poll)
             case let page as TelegramMediaWebpage where !page.isPending:
-                // A link preview: the site name and title in bold, then the description (no photo offline).
+                // A link preview: the site name and title in bold, then the description (its picture: `PreviewPicture`).
                 if let site = page.siteName, !site.isEmpty { lines.append(("▎" + site, true)) }
                 if let title = page.title, !title.isEmpty { lines.append(("▎" + title, true)) }
                 if let text = page.text, !text.isEmpty { lines.append(("▎" + text, false)) }
+                if pictureLine, page.image != nil { lines.append(("▎[image]", false)) }
             default:
                 continue
             }

@@ -126,7 +126,7 @@ public struct TerminalChatRenderer: Sendable {
                     let message = byId[id] ?? first
                     body += wrap(message.text, entities: Self.entities(of: message), width: inner)
                 case .card(let id):
-                    if let card = MediaCard.text(of: byId[id] ?? first, utcOffset: utcOffset) {
+                    if let card = MediaCard.text(of: byId[id] ?? first, utcOffset: utcOffset, pictureLine: true) {
                         body += wrap(card.text, entities: card.entities, width: inner)
                     }
                 case .unsupported(let id):

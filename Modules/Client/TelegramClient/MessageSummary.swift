@@ -194,8 +194,8 @@ public struct EntitySummary: Codable, Equatable, Sendable {
 }
 
 /// A message's media: its kind (`photo`, `file`, `voice`, `sticker`, `video`, `audio`, `gif`, `location`, `venue`,
-/// `live_location`, `contact`, `dice`, `poll`, or `unsupported` for a kind kept but not modelled yet), and what a
-/// script needs of it.
+/// `live_location`, `contact`, `dice`, `poll`, `webpage` — a link preview, `webpage_pending` while the server fetches
+/// it — or `unsupported` for a kind kept but not modelled yet), and what a script needs of it.
 public struct MediaSummary: Codable, Equatable, Sendable {
     public var kind: String = ""
     public var fileName: String?
@@ -226,6 +226,11 @@ public struct MediaSummary: Codable, Equatable, Sendable {
     public var poll: PollSummary?
     /// An unsupported kind's TL constructor (`messageMediaGame`).
     public var constructor: String?
+    /// A link preview's link, site name and type ("article", "photo", …); its title is `title`, its picture's
+    /// largest size `width` × `height`.
+    public var url: String?
+    public var siteName: String?
+    public var pageType: String?
 
     public init?(_ media: Media) {
         if Self.describeOther(media, into: &self) { return }
@@ -296,6 +301,14 @@ public struct MediaSummary: Codable, Equatable, Sendable {
         case let poll as TelegramMediaPoll:
             summary.kind = "poll"
             summary.poll = PollSummary(poll)
+        case let page as TelegramMediaWebpage:
+            summary.kind = page.isPending ? "webpage_pending" : "webpage"
+            summary.url = page.url
+            summary.title = page.title
+            summary.siteName = page.siteName
+            summary.pageType = page.type
+            summary.width = page.image?.largestRepresentation?.dimensions.width
+            summary.height = page.image?.largestRepresentation?.dimensions.height
         case let unsupported as TelegramMediaUnsupported:
             summary.kind = "unsupported"
             summary.constructor = unsupported.constructor
@@ -319,6 +332,10 @@ public struct MediaSummary: Codable, Equatable, Sendable {
         case "dice": return "dice \(emoji ?? "") \(value.map(String.init) ?? "…")"
         case "poll": return poll.map { "poll " + $0.label } ?? "poll"
         case "unsupported": return "unsupported \(constructor ?? "")"
+        case "webpage", "webpage_pending":
+            let name = title ?? siteName ?? url ?? ""
+            return (kind == "webpage" ? "link preview" : "link preview coming") + (name.isEmpty ? "" : " " + name)
+                + (width.map { " · image \($0)×\(height ?? 0)" } ?? "")
         case "photo": return "photo" + (width.map { " \($0)×\(height ?? 0)" } ?? "")
         case "voice", "audio", "video", "round": return kind + (duration.map { " \($0) s" } ?? "")
         case "sticker": return "sticker" + (emoji.map { " \($0)" } ?? "")

@@ -62,8 +62,8 @@ extension TelegramMediaWebpage {
         case .webPage(let page):
             self.init(
                 webpageId: page.id, isPending: false, url: page.url, displayUrl: page.displayUrl,
-                siteName: page.siteName, title: page.title, text: page.description,
-                apiBytes: Api.WebPage.webPage(page).serialized())
+                siteName: page.siteName, title: page.title, text: page.description, type: page.type,
+                image: page.photo.flatMap(TelegramMediaImage.init), apiBytes: Api.WebPage.webPage(page).serialized())
         case .webPagePending(let pending):
             self.init(
                 webpageId: pending.id, isPending: true, url: pending.url,

@@ -6,6 +6,7 @@ import TelegramApi
 /// pushed to the box owner's other sessions.
 extension ServerBackend {
     func editMessage(_ call: Api.functions.messages.editMessage, caller: Caller) throws -> Api.Updates {
+        if call.scheduleDate != nil { return try editScheduledMessage(call, caller: caller) }
         if Self.isChannel(call.peer) { return try editChannelMessage(call, caller: caller) }
         if let text = call.message { try TextLimit.message.check(text) }
         let date = now
@@ -26,7 +27,7 @@ extension ServerBackend {
                 let (text, entities) = try editedContent(
                     call, text: original.text, entities: original.entities, hasMedia: original.media != nil,
                     mediaChanged: media != nil, caller: caller, tx: tx)
-                let preview = editedWebPage(call, stored: original.media)
+                let preview = editedWebPage(call, stored: original.media, dc: caller.dc)
                 if let pending = preview?.pending { waiting = (pending.id, pending.link, original.globalId) }
                 var result: Api.Updates?
                 for var copy in try tx.copies(globalId: original.globalId) {

@@ -33,7 +33,7 @@ extension ServerBackend {
                 message.entities = entities
                 if let media {
                     message.media = media
-                } else if let preview = editedWebPage(call, stored: message.media) {
+                } else if let preview = editedWebPage(call, stored: message.media, dc: caller.dc) {
                     message.media = preview.media
                     if let pending = preview.pending { waiting = (pending.id, pending.link, access.channel.id) }
                 }

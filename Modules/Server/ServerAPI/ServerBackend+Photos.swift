@@ -1,3 +1,4 @@
+import Logging
 import PhotoSizes
 import ServerStore
 import TLRuntime
@@ -89,6 +90,27 @@ extension ServerBackend {
         } catch {
             throw APIError.badRequest(error.telegramError)
         }
+        return try storePhoto(made, owner: caller.userId, dc: caller.dc)
+    }
+
+    /// A link preview's picture (`WebPagePreviews`) as a photo on DC `dc`, owned by no account; `nil` when it is not a
+    /// picture `PhotoSizes` makes sizes of (not JPEG, PNG or WebP, over `maximumImageBytes`, width + height over
+    /// `maximumImageSideSum`, sides further apart than 20:1) or cannot be stored.
+    func makeWebPagePhoto(_ picture: [UInt8], dc: Int32) -> Api.Photo? {
+        let rules = webPages.rules
+        let limits = PhotoLimits(
+            maxBytes: rules.maximumImageBytes, maxSideSum: rules.maximumImageSideSum,
+            maxAspectRatio: PhotoLimits.telegram.maxAspectRatio)
+        do {
+            return try storePhoto(PhotoSizes.make(from: picture, limits: limits), owner: 0, dc: dc)
+        } catch {
+            logger.info("a link preview's picture was not made a photo", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Stores `made`'s sizes in the vault and the photo in the store.
+    private func storePhoto(_ made: PhotoSizeSet, owner: Int64, dc: Int32) throws -> Api.Photo {
         var sizes: [Api.PhotoSize] = [.photoStrippedSize(.init(type: "i", bytes: made.stripped.bytes))]
         var stored: [String: (sha256: String, size: Int64)] = [:]
         for size in made.sizes {
@@ -101,7 +123,7 @@ extension ServerBackend {
                         size: Int32(size.byteSize))))
         }
         let photo = PhotoRecord(
-            id: Self.randomId(), accessHash: Self.randomId(), owner: caller.userId, dc: caller.dc, date: now,
+            id: Self.randomId(), accessHash: Self.randomId(), owner: owner, dc: dc, date: now,
             sizes: Reply.vector(sizes),
             files: stored)
         try store.write { tx in try tx.insert(photo) }

@@ -81,6 +81,7 @@ extension ServerBackend {
         case let f as Api.functions.messages.sendMessage: return try sendMessage(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getWebPagePreview:
             return try getWebPagePreview(f, caller: try signedIn()).serialized()
+        case let f as Api.functions.messages.getWebPage: return try getWebPage(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getHistory: return try getHistory(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.getMessages: return try getMessages(f, caller: try signedIn()).serialized()
         case let f as Api.functions.messages.search: return try search(f, caller: try signedIn()).serialized()

@@ -45,19 +45,27 @@ extension ServerBackend {
     func sendScheduledNow(_ record: ScheduledMessageRecord, caller: Caller) throws -> Api.Updates? {
         // Taken by deleting it, so the timer and `sendScheduledMessages` never both send it.
         guard try store.write({ tx in try tx.deleteScheduled(owner: record.owner, id: record.id) }) else { return nil }
-        let outgoing = Outgoing(
+        var outgoing = Outgoing(
             text: record.text, entities: Self.decodeEntities(record.entities),
             media: record.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: record.mediaKind,
             replyTo: record.replyTo, silent: record.silent, randomId: record.randomId)
+        let page = scheduledWebPage(&outgoing, caller: caller)
         let peer = Self.scheduledApiPeer(record.peerKind, record.peerId)
         let sent: Api.Updates
         do {
             let input = try Api.InputPeer(tlBytes: record.inputPeer)
             if record.peerKind == .channel {
                 sent = try sendToChannel([outgoing], peer: input, caller: caller, charged: false)
+                if let page, let post = Self.channelPost(in: sent) {
+                    awaitWebPage(
+                        page.id, link: page.link, messages: [.channel(channelId: post.channel, messageId: post.id)])
+                }
             } else {
-                sent = try sentUpdates(
-                    try deliver([outgoing], to: input, caller: caller, charged: false), caller: caller)
+                let landed = try deliver([outgoing], to: input, caller: caller, charged: false)
+                sent = try sentUpdates(landed, caller: caller)
+                if let page, let mine = landed.first?.first(where: { $0.message.owner == caller.userId }) {
+                    awaitWebPage(page.id, link: page.link, messages: [.box(globalId: mine.message.globalId)])
+                }
             }
         } catch {
             try pushScheduledDeletion(peer, id: record.id, sentIds: nil, owner: record.owner, caller: caller)

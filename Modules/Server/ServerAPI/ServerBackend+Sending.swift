@@ -37,13 +37,17 @@ extension ServerBackend {
         var outgoing = Outgoing(
             text: call.message, entities: entities, replyTo: Self.replyId(call.replyTo), silent: call.silent,
             randomId: call.randomId)
-        if let scheduled = try schedule([outgoing], to: call.peer, at: call.scheduleDate, caller: caller) {
-            return scheduled
-        }
-        // The first link's preview, unless the sender asked for none (`no_webpage`).
+        // The first link's preview, unless the sender asked for none (`no_webpage`); a scheduled message gets it now
+        // too (`ServerBackend+ScheduledWebPages`).
         var pendingPage: Int64?
         if !call.noWebpage {
-            (outgoing.media, pendingPage) = webPageForSending(text: call.message, entities: entities)
+            (outgoing.media, pendingPage) = webPageForSending(text: call.message, entities: entities, dc: caller.dc)
+        }
+        if let scheduled = try schedule([outgoing], to: call.peer, at: call.scheduleDate, caller: caller) {
+            if let pendingPage, let link = WebPageURL.firstLink(in: call.message, entities: entities) {
+                awaitScheduledWebPage(pendingPage, link: link, answer: scheduled, owner: caller.userId)
+            }
+            return scheduled
         }
         let link = WebPageURL.firstLink(in: call.message, entities: entities)
         if Self.isChannel(call.peer) {

@@ -22,18 +22,43 @@ extension ServerBackend {
         try TextLimit.message.check(call.message)
         var media = Api.MessageMedia.messageMediaEmpty
         if let link = WebPageURL.firstLink(in: call.message, entities: call.entities) {
-            var found = webPages.lookup(link)
+            var found = webPages.lookup(link, dc: caller.dc)
             if case .pending = found { found = webPages.wait(for: link, timeout: webPages.rules.previewWait) }
             media = Self.webPageMedia(found, link: link) ?? .messageMediaEmpty
         }
         return .webPagePreview(.init(media: media, chats: [], users: []))
     }
 
-    /// The media a message with `link` carries now (`nil`: no preview), and the id of the page it waits for.
-    func webPageForSending(text: String, entities: [Api.MessageEntity]?) -> (media: Api.MessageMedia?, pending: Int64?)
-    {
+    /// `messages.getWebPage`: the page of `url` as cached, fetched (waiting as `getWebPagePreview` does) when it is
+    /// allowed and not known; `webPageNotModified` when `hash` is the page's; `webPagePending` while it is still
+    /// coming; `webPageEmpty` (with the url) when there is no preview.
+    func getWebPage(_ call: Api.functions.messages.getWebPage, caller: Caller) throws -> Api.messages.WebPage {
+        var page = Api.WebPage.webPageEmpty(.init(id: 0, url: call.url))
+        if let link = WebPageURL(call.url) {
+            var found = webPages.lookup(link, dc: caller.dc)
+            if case .pending = found { found = webPages.wait(for: link, timeout: webPages.rules.previewWait) }
+            switch found {
+            case .ready(let ready):
+                page = ready.api
+                if call.hash != 0, case .webPage(let fields) = page, fields.hash == call.hash {
+                    page = .webPageNotModified(.init())
+                }
+            case .pending(let id, let date):
+                page = .webPagePending(.init(id: id, url: link.url, date: date))
+            case .unavailable:
+                break
+            }
+        }
+        return .webPage(.init(webpage: page, chats: [], users: []))
+    }
+
+    /// The media a message with `link` carries now (`nil`: no preview), and the id of the page it waits for; a
+    /// fetch it starts stores the page's photo on DC `dc` (the sender's).
+    func webPageForSending(
+        text: String, entities: [Api.MessageEntity]?, dc: Int32
+    ) -> (media: Api.MessageMedia?, pending: Int64?) {
         guard let link = WebPageURL.firstLink(in: text, entities: entities) else { return (nil, nil) }
-        let found = webPages.lookup(link)
+        let found = webPages.lookup(link, dc: dc)
         if case .pending(let id, _) = found { return (Self.webPageMedia(found, link: link), id) }
         return (Self.webPageMedia(found, link: link), nil)
     }
@@ -42,7 +67,7 @@ extension ServerBackend {
     /// the media alone — new media, no new text, or media that is not a preview; else the media to store (`nil`
     /// inside: the preview goes, as with `no_webpage` or no link) and the page it waits for, if any.
     func editedWebPage(
-        _ call: Api.functions.messages.editMessage, stored: [UInt8]?
+        _ call: Api.functions.messages.editMessage, stored: [UInt8]?, dc: Int32
     ) -> (media: [UInt8]?, pending: (id: Int64, link: WebPageURL)?)? {
         guard call.media == nil, let text = call.message else { return nil }
         if let stored {
@@ -51,7 +76,7 @@ extension ServerBackend {
         guard !call.noWebpage, let link = WebPageURL.firstLink(in: text, entities: call.entities) else {
             return (nil, nil)
         }
-        let (media, pending) = webPageForSending(text: text, entities: call.entities)
+        let (media, pending) = webPageForSending(text: text, entities: call.entities, dc: dc)
         return (media?.serialized(), pending.map { ($0, link) })
     }
 
@@ -75,7 +100,7 @@ extension ServerBackend {
             list += messages.prefix(max(0, Self.maximumMessagesPerPendingPage - list.count))
             waiters[id] = list
         }
-        let found = webPages.lookup(link)
+        let found = webPages.known(link)
         if case .pending(let current, _) = found, current == id { return }
         if case .ready(let page) = found, page.id == id {
             webPageFetched(page, id: id)
@@ -105,6 +130,12 @@ extension ServerBackend {
                                     date: date, tx: tx)
                             {
                                 pushes += push
+                            }
+                            if case .scheduled(let owner, let messageId) = waiter,
+                                let push = try scheduledWebPageFetched(
+                                    media: media, pendingId: id, owner: owner, id: messageId, date: date, tx: tx)
+                            {
+                                pushes.append(push)
                             }
                             continue
                         }
@@ -172,10 +203,11 @@ extension ServerBackend {
 }
 
 /// A message waiting for its link's page: every copy of a message in the boxes of a private chat or basic group (by
-/// its global id), or a channel's post.
+/// its global id), a channel's post, or an account's scheduled message.
 enum WebPageWaiter: Sendable, Equatable {
     case box(globalId: Int64)
     case channel(channelId: Int64, messageId: Int64)
+    case scheduled(owner: Int64, id: Int64)
 }
 
 /// The messages waiting for each page being fetched, by page id.

@@ -105,6 +105,8 @@ public final class ServerBackend: Sendable {
             guard let backend = self else { return }
             DispatchQueue.global().async { backend.webPageFetched(page, id: id) }
         }
+        // A preview's picture becomes a photo like an uploaded one (called on a dispatch queue).
+        webPages.makingPhotos { [weak self] picture, dc in self?.makeWebPagePhoto(picture, dc: dc) }
     }
 
     /// The current time as TL's `date`.

@@ -5,10 +5,11 @@ struct WebPageHTML: Equatable, Sendable {
     var title: String?
     var description: String?
     var siteName: String?
-    /// `og:image`, kept as the page says it (tg-server does not fetch images: previews carry no photo).
+    /// `og:image`, kept as the page says it (`WebPagePreviews` resolves it against the page and fetches it when the
+    /// rules allow); a link the scanner had to cut short is dropped, as it would name another resource.
     var imageURL: String?
 
-    /// The longest title, site name and image link kept (in characters), and the longest description.
+    /// The longest title and site name kept (in characters), and the longest description and image link.
     static let maximumTitle = 256
     static let maximumDescription = 1024
 
@@ -46,7 +47,7 @@ struct WebPageHTML: Equatable, Sendable {
                 case "og:title": ogTitle = ogTitle ?? String(content.prefix(Self.maximumTitle))
                 case "og:description": ogDescription = ogDescription ?? content
                 case "og:site_name": siteName = siteName ?? String(content.prefix(Self.maximumTitle))
-                case "og:image": imageURL = imageURL ?? String(content.prefix(Self.maximumTitle))
+                case "og:image": imageURL = imageURL ?? (content.count < Self.maximumDescription ? content : nil)
                 case "description": metaDescription = metaDescription ?? content
                 default: break
                 }

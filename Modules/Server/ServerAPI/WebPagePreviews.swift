@@ -1,11 +1,16 @@
 import Dispatch
 import Hashing
+import PhotoSizes
 import Synchronization
+import TLRuntime
 import TelegramApi
 
 /// The link previews of one run (core.telegram.org "Link previews"): which pages are fetched, fetching, or known,
 /// by URL. A link is fetched at most once per lifetime, only when `WebPageRules` allow it, with at most
 /// `maximumInFlight` fetches running; a finished fetch is handed to `onReady` (the backend pushes `updateWebPage`).
+/// A page's `og:image` is fetched in the same slot, under the same rules (allowed host, plain HTTP, no redirects) and
+/// at most `maximumImageBytes`, and becomes a photo through `makePhoto`; a link whose answer is itself a picture is a
+/// preview of type "photo". A picture that cannot be fetched or decoded leaves a preview without photo.
 final class WebPagePreviews: Sendable {
     /// Fetches `path` from `host:port` within `timeout` seconds, reading at most `limit` bytes; the body of a 200
     /// answer, or an error for anything else (a redirect included: redirects are not followed).
@@ -23,20 +28,44 @@ final class WebPagePreviews: Sendable {
         case unavailable
     }
 
+    /// Stores picture bytes as a photo on DC `dc` (its sizes made as an uploaded photo's are); `nil` when they are
+    /// not a picture the server decodes. Called off the cooperative pool (it decodes, encodes and writes).
+    typealias MakePhoto = @Sendable (_ picture: [UInt8], _ dc: Int32) -> Api.Photo?
+
     /// A fetched page's preview.
     struct WebPage: Equatable, Sendable {
         let id: Int64
         let url: WebPageURL
         let html: WebPageHTML
+        /// The page's `og:image` as a photo, or the picture the link itself is.
+        var photo: Api.Photo? = nil
+        /// The link answered a picture, not a page (Telegram's type "photo").
+        var isPicture = false
 
-        /// As `webPage` (no photo: tg-server does not fetch `og:image`).
+        /// A picture at least this wide or high may be shown large (`has_large_media`).
+        static let largeMediaSide: Int32 = 320
+
+        /// As `webPage`: type "photo" for a picture, else "article"; `photo` when there is one, `has_large_media` when
+        /// its largest size is at least `largeMediaSide` on a side.
         var api: Api.WebPage {
             let summary = [html.siteName, html.title, html.description].map { $0 ?? "" }.joined(separator: "\n")
+            var photoId: Int64 = 0
+            var largest: Int32 = 0
+            if case .photo(let fields)? = photo {
+                photoId = fields.id
+                for case .photoSize(let size) in fields.sizes { largest = max(largest, size.w, size.h) }
+            }
+            let hashed = url.url + "\n" + summary + "\n" + String(photoId)
             return .webPage(
                 .init(
-                    id: id, url: url.url, displayUrl: url.displayURL,
-                    hash: Int32(bitPattern: CRC32.checksum(Array((url.url + "\n" + summary).utf8))), type: "article",
-                    siteName: html.siteName, title: html.title, description: html.description))
+                    hasLargeMedia: largest >= Self.largeMediaSide, id: id, url: url.url, displayUrl: url.displayURL,
+                    hash: Int32(bitPattern: CRC32.checksum(Array(hashed.utf8))), type: isPicture ? "photo" : "article",
+                    siteName: html.siteName, title: html.title, description: html.description, photo: photo))
+        }
+
+        static func == (a: WebPage, b: WebPage) -> Bool {
+            a.id == b.id && a.url == b.url && a.html == b.html && a.isPicture == b.isPicture
+                && a.photo?.serialized() == b.photo?.serialized()
         }
     }
 
@@ -60,6 +89,7 @@ final class WebPagePreviews: Sendable {
     private let clock: @Sendable () -> Double
     private let state = Mutex(State())
     private let onReady = Mutex<(@Sendable (WebPage?, _ id: Int64) -> Void)?>(nil)
+    private let makePhoto = Mutex<MakePhoto?>(nil)
 
     /// Previews under `rules`, fetched with `fetch` (`nil`: nothing is ever fetched).
     init(rules: WebPageRules, fetch: Fetch?, clock: @escaping @Sendable () -> Double) {
@@ -73,8 +103,14 @@ final class WebPagePreviews: Sendable {
         onReady.withLock { $0 = body }
     }
 
-    /// What is known of `url`, starting its fetch when it is allowed, not known, and a fetch slot is free.
-    func lookup(_ url: WebPageURL) -> Lookup {
+    /// Makes previews' pictures into photos with `body` (until it is set, previews carry no photo).
+    func makingPhotos(_ body: @escaping MakePhoto) {
+        makePhoto.withLock { $0 = body }
+    }
+
+    /// What is known of `url`, starting its fetch when it is allowed, not known, and a fetch slot is free; a photo
+    /// the fetch makes is stored on DC `dc` (the DC of the account whose message or call started it).
+    func lookup(_ url: WebPageURL, dc: Int32) -> Lookup {
         guard let fetch, rules.allows(url) else { return .unavailable }
         let now = clock()
         let key = url.url
@@ -100,13 +136,43 @@ final class WebPagePreviews: Sendable {
         if let id = start {
             let rules = rules
             Task.detached { [self] in
-                let bytes = try? await fetch(url.host, url.port, url.path, rules.timeout, rules.maximumBytes)
-                let html = bytes.map(WebPageHTML.init(parsing:))
-                let page = html.flatMap { $0.isEmpty ? nil : WebPage(id: id, url: url, html: $0) }
+                let page = await preview(of: url, id: id, dc: dc, fetch: fetch)
                 finish(key, id: id, page: page)
             }
         }
         return lookup
+    }
+
+    /// The preview of `url`: its page (and the page's `og:image`, fetched when allowed), or the picture it answers;
+    /// `nil` when there is nothing to show.
+    private func preview(of url: WebPageURL, id: Int64, dc: Int32, fetch: Fetch) async -> WebPage? {
+        guard let bytes = try? await fetch(url.host, url.port, url.path, rules.timeout, rules.maximumBytes) else {
+            return nil
+        }
+        if PictureFormat.sniff(bytes) != nil {
+            guard let photo = await self.photo(of: bytes, dc: dc) else { return nil }
+            return WebPage(id: id, url: url, html: WebPageHTML(parsing: []), photo: photo, isPicture: true)
+        }
+        let html = WebPageHTML(parsing: bytes)
+        var photo: Api.Photo?
+        if makePhoto.withLock({ $0 }) != nil, let reference = html.imageURL, let image = url.resolving(reference),
+            rules.allows(image),
+            let picture = try? await fetch(image.host, image.port, image.path, rules.timeout, rules.maximumImageBytes),
+            PictureFormat.sniff(picture) != nil
+        {
+            photo = await self.photo(of: picture, dc: dc)
+        }
+        guard !html.isEmpty || photo != nil else { return nil }
+        return WebPage(id: id, url: url, html: html, photo: photo)
+    }
+
+    /// `picture` as a photo made by `makePhoto` on a dispatch queue (it decodes, encodes and writes the store: not on
+    /// the cooperative pool); `nil` when no maker is set or the picture is not one the server decodes.
+    private func photo(of picture: [UInt8], dc: Int32) async -> Api.Photo? {
+        guard let make = makePhoto.withLock({ $0 }) else { return nil }
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: make(picture, dc)) }
+        }
     }
 
     /// What is known of `url` once its running fetch ends or `timeout` seconds pass, whichever is first. Blocks the
@@ -128,7 +194,20 @@ final class WebPagePreviews: Sendable {
             _ = semaphore.wait(timeout: .now() + max(0, timeout))
             state.withLock { $0.waiting -= 1 }
         }
-        return lookup(url)
+        return known(url)
+    }
+
+    /// What is known of `url` now, without starting a fetch.
+    func known(_ url: WebPageURL) -> Lookup {
+        guard fetch != nil, rules.allows(url) else { return .unavailable }
+        let now = clock()
+        return state.withLock { state -> Lookup in
+            switch state.entries[url.url] {
+            case .pending(let id, let date, _)?: return .pending(id: id, date: date)
+            case .known(let page, let expires)? where expires > now: return page.map(Lookup.ready) ?? .unavailable
+            default: return .unavailable
+            }
+        }
     }
 
     private func finish(_ key: String, id: Int64, page: WebPage?) {

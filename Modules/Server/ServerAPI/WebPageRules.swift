@@ -8,6 +8,12 @@ public struct WebPageRules: Sendable, Equatable {
     public var timeout: Double
     /// The most bytes of an answer read (headers included); a larger page gets no preview.
     public var maximumBytes: Int
+    /// The most bytes of a page's `og:image` answer read (headers included); a larger picture leaves the preview
+    /// without photo.
+    public var maximumImageBytes: Int
+    /// The most a page picture's width + height may be (its pixels are decoded whole to make its sizes: 5,000 keeps
+    /// one under 25 MB of RGBA, where an uploaded photo may have 10,000).
+    public var maximumImageSideSum: Int
     /// Fetches at once; a link met while this many are running gets no preview (and is not queued).
     public var maximumInFlight: Int
     /// Pages (and failures) remembered, by URL; the oldest is forgotten first.
@@ -22,13 +28,17 @@ public struct WebPageRules: Sendable, Equatable {
     public var maximumWaiting: Int
 
     public init(
-        allowed: Set<String> = [], timeout: Double = 5, maximumBytes: Int = 512 << 10, maximumInFlight: Int = 4,
+        allowed: Set<String> = [], timeout: Double = 5, maximumBytes: Int = 512 << 10, maximumImageBytes: Int = 5 << 20,
+        maximumImageSideSum: Int = 5_000,
+        maximumInFlight: Int = 4,
         cacheCapacity: Int = 1024, pageLifetime: Double = 3600, failureLifetime: Double = 60, previewWait: Double = 3,
         maximumWaiting: Int = 8
     ) {
         self.allowed = allowed
         self.timeout = timeout
         self.maximumBytes = maximumBytes
+        self.maximumImageBytes = maximumImageBytes
+        self.maximumImageSideSum = maximumImageSideSum
         self.maximumInFlight = maximumInFlight
         self.cacheCapacity = cacheCapacity
         self.pageLifetime = pageLifetime

@@ -72,6 +72,28 @@ struct WebPageURL: Hashable, Sendable {
         self.path = path
     }
 
+    /// A link found on this page (`og:image`) made absolute against the page: an `http(s)://` link as it is, `//host/…`
+    /// with this page's scheme, `/path` on this page's host and port, and a relative path beside this page's path;
+    /// `nil` for anything else (`data:`, `javascript:`, …) or what `init?(_:)` refuses.
+    func resolving(_ reference: String) -> WebPageURL? {
+        let trimmed = reference  // `WebPageHTML` already folded and trimmed its white space
+        guard !trimmed.isEmpty, trimmed.utf8.count <= Self.maximumLength else { return nil }
+        let lower = trimmed.prefix(8).lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return WebPageURL(trimmed) }
+        if trimmed.hasPrefix("//") { return WebPageURL(scheme + ":" + trimmed) }
+        let origin = String(url.prefix(url.count - path.count))
+        if trimmed.hasPrefix("/") { return WebPageURL(origin + trimmed) }
+        // A scheme of another kind (`data:`, `javascript:`) before any `/`, `?` or `#`: not a page's resource.
+        if let colon = trimmed.firstIndex(of: ":"),
+            !trimmed[..<colon].contains(where: { $0 == "/" || $0 == "?" || $0 == "#" })
+        {
+            return nil
+        }
+        let directory = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let base = String(directory[...(directory.lastIndex(of: "/") ?? directory.startIndex)])
+        return WebPageURL(origin + base + trimmed)
+    }
+
     /// The first link of a message (core.telegram.org "Link previews": the first link gets the preview): the first
     /// `messageEntityUrl` or `messageEntityTextUrl` among `entities`, else the first `http://` or `https://` word of
     /// `text` (trailing punctuation left out, as Telegram's link detection does). `nil` when there is none, or when the

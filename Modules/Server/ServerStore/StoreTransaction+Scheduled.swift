@@ -33,6 +33,17 @@ extension StoreTransaction {
             ])
     }
 
+    /// Replaces the date, text, entities and media of `message` (found by owner and id); returns whether it was there.
+    @discardableResult
+    public func updateScheduled(_ message: ScheduledMessageRecord) throws(SQLiteError) -> Bool {
+        try run(
+            "UPDATE scheduled_messages SET date = ?, text = ?, entities = ?, media = ? WHERE owner = ? AND id = ?",
+            [
+                .integer(Int64(message.date)), .text(message.text), .optional(message.entities),
+                .optional(message.media), .integer(message.owner), .integer(message.id),
+            ]) > 0
+    }
+
     /// `owner`'s scheduled messages in the chat, soonest first.
     public func scheduledMessages(
         owner: Int64, peerKind: ScheduledMessageRecord.PeerKind, peerId: Int64

@@ -35,13 +35,15 @@ public final class BackendServer: @unchecked Sendable {
     /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start; `limits` are the
     /// server's bounds (timeouts, caps); `pushDirectory` is tg-server's `--push-dir`; `restartable` allows `restart()`;
     /// `channelDifferenceGap` is tg-server's `--channel-difference-gap`; `clock` is its sessions' clock (msg_ids, time
-    /// windows, salts), for tests that move time on.
+    /// windows, salts), for tests that move time on; `webPageAllow` names the `host:port` pairs link previews are
+    /// fetched from (tg-server `--webpage-allow`; none by default).
     public init(
         flood: FloodControl.Configuration = .init(messagesPerSecond: 0), stickerSet: Bool = false,
         limits: ServerLimits = ServerLimits(),
         pushDirectory: URL? = nil, restartable: Bool = false,
         channelDifferenceGap: Int64 = ServerBackend.defaultChannelDifferenceGap,
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        webPageAllow: Set<String> = []
     ) async throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         serverGroup = restartable ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : nil
@@ -49,7 +51,8 @@ public final class BackendServer: @unchecked Sendable {
         bootstrap = try BackendBootstrap(
             .init(
                 directory: directory, flood: flood, stickerSet: stickerSet ? .required : .notServed,
-                pushDirectory: pushDirectory, channelDifferenceGap: channelDifferenceGap))
+                pushDirectory: pushDirectory, channelDifferenceGap: channelDifferenceGap,
+                webPages: WebPageRules(allowed: webPageAllow)))
         self.limits = limits
         self.clock = clock
         var configuration = MTProtoServer.Configuration(dataDirectory: directory, limits: limits)
