@@ -5,10 +5,12 @@ import ImageCore
 /// with the session. Each call makes its own session, so nothing is shared between threads. Over bytes that are only
 /// partly present, every step that read a missing byte throws `needsBytes` (whatever FFmpeg made of the failed read).
 final class DemuxSession {
-    private let input: RangedInput
+    let input: RangedInput
     private var io: UnsafeMutablePointer<AVIOContext>?
-    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private(set) var format: UnsafeMutablePointer<AVFormatContext>?
     private var decoder: UnsafeMutablePointer<AVCodecContext>?
+    /// The decoder FFmpeg opened (`vp9`, `libvpx-vp9`, `h264`…), once `openDecoder` ran.
+    private(set) var decoderName: String?
     private(set) var streamIndex: Int32 = -1
     let limits: VideoLimits
 
@@ -70,7 +72,7 @@ final class DemuxSession {
         }
     }
 
-    private var stream: UnsafeMutablePointer<AVStream> { format!.pointee.streams[Int(streamIndex)]! }
+    var stream: UnsafeMutablePointer<AVStream> { format!.pointee.streams[Int(streamIndex)]! }
 
     /// What the headers say, checked against the limits.
     func info() throws(VideoError) -> VideoInfo {
@@ -92,9 +94,21 @@ final class DemuxSession {
         }
         let codec = String(cString: avcodec_get_name(parameters.codec_id))
         let container = format!.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+        var rate = stream.pointee.avg_frame_rate
+        if rate.num <= 0 || rate.den <= 0 { rate = stream.pointee.r_frame_rate }
+        let frameRate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : 0
         return VideoInfo(
             duration: duration, width: width, height: height, codec: codec, container: container,
-            hasAudio: hasAudio)
+            hasAudio: hasAudio, frameRate: frameRate.isFinite ? frameRate : 0, hasAlpha: hasAlphaTag)
+    }
+
+    /// Whether the stream says its frames carry alpha: Matroska's `AlphaMode` element, which FFmpeg's demuxer turns
+    /// into the stream tag `alpha_mode=1` (WebM video stickers; the alpha plane travels in each block's
+    /// BlockAdditional).
+    var hasAlphaTag: Bool {
+        guard let entry = av_dict_get(stream.pointee.metadata, "alpha_mode", nil, 0), let value = entry.pointee.value
+        else { return false }
+        return String(cString: value) == "1"
     }
 
     func check(width: Int, height: Int) throws(VideoError) {
@@ -105,10 +119,24 @@ final class DemuxSession {
     }
 
     /// Opens the video stream's decoder (one thread: frames come out in order, one at a time).
-    private func openDecoder() throws(VideoError) -> UnsafeMutablePointer<AVCodecContext> {
+    ///
+    /// A VP9 or VP8 stream that says it has alpha is decoded by libvpx (`libvpx-vp9`, `libvpx`) when this FFmpeg has
+    /// it: FFmpeg's native VP9 decoder ignores the alpha plane of Matroska's BlockAdditional, libvpx's wrapper decodes
+    /// it into `yuva420p` (Telegram-iOS's video stickers do the same: `FFMpegMediaFrameSourceContext` asks for
+    /// `libvpx-vp9`). Without libvpx the native decoder gives the frames opaque.
+    func openDecoder() throws(VideoError) -> UnsafeMutablePointer<AVCodecContext> {
         if let decoder { return decoder }
         let parameters = stream.pointee.codecpar!
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else { throw .noVideoStream }
+        var chosen: UnsafePointer<AVCodec>?
+        if hasAlphaTag {
+            switch parameters.pointee.codec_id {
+            case AV_CODEC_ID_VP9: chosen = avcodec_find_decoder_by_name("libvpx-vp9")
+            case AV_CODEC_ID_VP8: chosen = avcodec_find_decoder_by_name("libvpx")
+            default: break
+            }
+        }
+        guard let codec = chosen ?? avcodec_find_decoder(parameters.pointee.codec_id) else { throw .noVideoStream }
+        decoderName = String(cString: codec.pointee.name)
         guard let context = avcodec_alloc_context3(codec) else {
             throw .corrupt(what: "decoder", reason: "out of memory")
         }
@@ -186,8 +214,9 @@ final class DemuxSession {
         }
     }
 
-    /// `frame` checked against the limits and converted by libswscale to RGBA.
-    private func convert(
+    /// `frame` checked against the limits and converted by libswscale to RGBA (premultiplied when the pixel format
+    /// has alpha, opaque otherwise).
+    func convert(
         _ frame: UnsafeMutablePointer<AVFrame>, timeBase: AVRational
     ) throws(VideoError)
         -> VideoFrame
@@ -221,14 +250,20 @@ final class DemuxSession {
         guard scaled == Int32(height) else {
             throw .corrupt(what: "frame", reason: "libswscale converted \(scaled) of \(height) rows")
         }
-        // Video has no alpha: every pixel is opaque, so straight and premultiplied are the same bytes.
-        for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = 255 }
         let pts = frame.pointee.best_effort_timestamp
         let start = stream.pointee.start_time == Int64.min ? 0 : stream.pointee.start_time
         let time = pts == Int64.min ? 0 : Double(pts - start) * av_q2d(timeBase)
-        return VideoFrame(
-            bitmap: Bitmap(width: width, height: height, bytesPerRow: rowBytes, premultipliedRGBA: pixels)!,
-            time: time)
+        let alphaFlag: UInt64 = 1 << 7  // AV_PIX_FMT_FLAG_ALPHA (libavutil/pixdesc.h)
+        let hasAlpha = av_pix_fmt_desc_get(source).map { $0.pointee.flags & alphaFlag != 0 } ?? false
+        guard hasAlpha else {
+            // No alpha plane: every pixel is opaque, so straight and premultiplied are the same bytes.
+            for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = 255 }
+            return VideoFrame(
+                bitmap: Bitmap(width: width, height: height, bytesPerRow: rowBytes, premultipliedRGBA: pixels)!,
+                time: time)
+        }
+        // libswscale gives straight alpha (yuva420p → RGBA); Bitmap keeps it premultiplied.
+        return VideoFrame(bitmap: Bitmap(width: width, height: height, straightRGBA: pixels)!, time: time)
     }
 }
 

@@ -3,7 +3,8 @@ public import ImageCore
 
 /// One decoded video frame and its time from the start of the stream.
 public struct VideoFrame: Sendable, Equatable {
-    /// The frame as opaque RGBA (premultiplied trivially: video has no alpha).
+    /// The frame as premultiplied RGBA: opaque, unless the stream carries alpha (`VideoInfo.hasAlpha`) and libvpx
+    /// decoded it.
     public let bitmap: Bitmap
     /// Seconds from the stream's start.
     public let time: Double

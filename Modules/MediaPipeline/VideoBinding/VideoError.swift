@@ -13,6 +13,8 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The decode reached bytes of a partly present file (`VideoBytes`) that are missing: the range it read, within
     /// the file. Fetch it (or more) and decode again.
     case needsBytes(Range<Int>)
+    /// A frame-by-frame read went past `VideoLimits.maxFrames`.
+    case tooManyFrames(limit: Int)
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noFrame: return "no video frame could be decoded"
         case .needsBytes(let range):
             return "the decode needs bytes \(range.lowerBound)..<\(range.upperBound), not yet present"
+        case .tooManyFrames(let limit): return "the video has more than \(limit) frames, the limit"
         }
     }
 }
@@ -40,16 +43,20 @@ public struct VideoLimits: Sendable, Equatable {
     public var maxPixels: Int
     /// The most packets read while looking for one frame: corrupt input that never yields a frame ends here.
     public var maxPackets: Int
+    /// The most frames a `VideoFrameReader` delivers; the next read past it throws `tooManyFrames`.
+    public var maxFrames: Int
 
-    /// A limit set; the defaults take a 2 GB file of 4K frames (Telegram's upload limit, its largest video).
+    /// A limit set; the defaults take a 2 GB file of 4K frames (Telegram's upload limit, its largest video) and an
+    /// hour at 60 fps read frame by frame.
     public init(
         maxBytes: Int = 2_000 * 1_048_576, maxDimension: Int = 4_096, maxPixels: Int = 4_096 * 2_304,
-        maxPackets: Int = 20_000
+        maxPackets: Int = 20_000, maxFrames: Int = 216_000
     ) {
         self.maxBytes = maxBytes
         self.maxDimension = maxDimension
         self.maxPixels = maxPixels
         self.maxPackets = maxPackets
+        self.maxFrames = maxFrames
     }
 
     /// The defaults.

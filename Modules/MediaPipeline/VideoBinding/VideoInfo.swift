@@ -12,6 +12,25 @@ public struct VideoInfo: Sendable, Equatable {
     public let container: String
     /// Whether the file has an audio stream (a GIF-like silent loop has none).
     public let hasAudio: Bool
+    /// The video stream's frame rate (its average, else its base rate; 0 when the container says neither).
+    public let frameRate: Double
+    /// Whether the stream says its frames carry alpha (WebM's `AlphaMode`, as video stickers have).
+    public let hasAlpha: Bool
+
+    /// A probe's facts (what `VideoDecoder.probe` answers; tests and callers holding facts from elsewhere).
+    public init(
+        duration: Double, width: Int, height: Int, codec: String, container: String, hasAudio: Bool,
+        frameRate: Double = 0, hasAlpha: Bool = false
+    ) {
+        self.duration = duration
+        self.width = width
+        self.height = height
+        self.codec = codec
+        self.container = container
+        self.hasAudio = hasAudio
+        self.frameRate = frameRate
+        self.hasAlpha = hasAlpha
+    }
 
     /// The duration rounded to whole seconds as `DocumentAttributeVideo.duration` carries it (layer 158 and
     /// earlier: an int; later layers a double).
