@@ -329,7 +329,7 @@ let modules: [Module] = [
         ],
         testDeps: [
             "MTProtoServer", "ServerStore", "TelegramApi", "TLRuntime", "GZip", "ImageCore", "WebPBinding",
-            "MTProtoCore", "PasswordSRP", "TestVectors", "Hashing",
+            "MTProtoCore", "PasswordSRP", "TestVectors", "Hashing", "VideoBinding",
         ]),
 
     // MediaPipeline: images, WebP, Opus, waveforms.
@@ -366,15 +366,19 @@ let modules: [Module] = [
     // StickerDecode: Lottie and sticker formats.
     // rlottie frames into bitmaps (the only importer of CRLottie).
     .swift("RLottieBinding", .StickerDecode, deps: ["CRLottie", "ImageCore"], testDeps: ["ImageCore", "TestVectors"]),
-    // Format sniffing, .tgs unpacking and validation, Telegram's sticker limits.
+    // Format sniffing, .tgs unpacking and validation, Telegram's sticker limits (.tgs, WebP, video stickers).
     .swift(
-        "StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore"],
-        testDeps: ["GZip", "WebPBinding", "ImageCore"]),
-    // Frame sources (.tgs, WebP) and the zstd frame cache (the only importer of CZstd).
+        "StickerFormats", .StickerDecode, deps: ["GZip", "WebPBinding", "ImageCore", "VideoBinding"],
+        testDeps: ["GZip", "WebPBinding", "ImageCore", "VideoBinding", "MediaTestSupport"]),
+    // Frame sources (.tgs, WebP, WebM video stickers) and the zstd frame cache (the only importer of CZstd).
     .swift(
         "AnimatedSticker", .StickerDecode,
-        deps: ["RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CZstd"],
-        testDeps: ["GZip", "RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "MediaTestSupport"]),
+        deps: [
+            "RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "ImageTransform", "CZstd", "VideoBinding",
+        ],
+        testDeps: [
+            "GZip", "RLottieBinding", "StickerFormats", "WebPBinding", "ImageCore", "MediaTestSupport", "VideoBinding",
+        ]),
 
     // SyncCore: Telegram's models (users, groups, photos, files, service actions, message attributes) as PostboxCoding
     // types; no Network, so postbox-tool can read an account.

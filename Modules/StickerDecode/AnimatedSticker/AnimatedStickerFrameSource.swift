@@ -1,6 +1,7 @@
 public import ImageCore
 public import RLottieBinding
 public import StickerFormats
+public import VideoBinding
 public import WebPBinding
 
 /// Frames of an animated sticker at one size: what a player pulls from (Telegram's `AnimatedStickerFrameSource`).
@@ -29,6 +30,8 @@ public enum AnimatedStickerError: Error, Equatable, Sendable, CustomStringConver
     case unknownFormat
     /// A PNG that could not be read.
     case png(PNGError)
+    /// A video sticker (WebM) that could not be read.
+    case video(VideoError)
 
     public var description: String {
         switch self {
@@ -41,8 +44,9 @@ public enum AnimatedStickerError: Error, Equatable, Sendable, CustomStringConver
         case .stickerTooLarge(let size, let maxSide):
             return "sticker canvas is \(size); Telegram stickers are at most \(maxSide)×\(maxSide) "
                 + "(refused before decoding; resize the image first)"
-        case .unknownFormat: return "not a .tgs, Lottie JSON, WebP or PNG file"
+        case .unknownFormat: return "not a .tgs, Lottie JSON, WebP, WebM or PNG file"
         case .png(let error): return error.description
+        case .video(let error): return error.description
         }
     }
 }

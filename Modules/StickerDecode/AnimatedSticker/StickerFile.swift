@@ -1,10 +1,12 @@
 public import ImageCore
 import ImageTransform
 public import StickerFormats
+import VideoBinding
 public import WebPBinding
 
 /// A sticker file opened whatever its format, as one frame source: `.tgs` or Lottie JSON rendered by rlottie at the
-/// requested size, a WebP sticker (at most 512×512) decoded and scaled to fit it, or a PNG as a single frame.
+/// requested size, a WebP sticker or a WebM video sticker (at most 512×512) decoded and scaled to fit it, or a PNG as
+/// a single frame.
 public final class StickerFile: AnimatedStickerFrameSource {
     /// The format the bytes were sniffed as.
     public let format: StickerFormat
@@ -64,6 +66,20 @@ public final class StickerFile: AnimatedStickerFrameSource {
                 lines += Self.limits((try? WebPStickerValidation.violations(data)) ?? [])
             }
             summary = lines
+        case .webm:
+            let video = try VideoStickerFrameSource(data: data)
+            let info = video.info
+            source = video
+            fit = square.map { TransformArguments([.fit($0)]) }
+            size = square.map { Self.fitted(video.size, into: $0) } ?? video.size
+            summary =
+                [
+                    "format: webm (\(info.codec)\(info.hasAlpha ? " with alpha" : ""), decoded by \(video.decoderName))",
+                    "canvas: \(info.width)×\(info.height)",
+                    "frames: \(video.frameCount) at \(Self.seconds(video.frameRate, digits: 1)) fps "
+                        + "(\(Self.seconds(info.duration)) s)",
+                    "size: \(data.count) bytes",
+                ] + Self.limits(VideoStickerValidation.violations(info, byteCount: data.count))
         case .png:
             let bitmap: Bitmap
             do { bitmap = try PNGCodec.decode(data) } catch { throw .png(error) }

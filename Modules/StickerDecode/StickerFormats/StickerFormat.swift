@@ -12,12 +12,18 @@ public enum StickerFormat: String, Sendable, Equatable {
     case webp
     /// A PNG (not a Telegram sticker format, but a common input).
     case png
+    /// A WebM (Matroska) video: Telegram's video stickers are VP9 in WebM.
+    case webm
+
+    /// Matroska's EBML header magic, the first four bytes of every WebM file.
+    public static let ebmlMagic: [UInt8] = [0x1A, 0x45, 0xDF, 0xA3]
 
     /// Sniffs the format from the first bytes; nil when none matches.
     public static func detect(_ bytes: [UInt8]) -> StickerFormat? {
         if GZip.isGZip(bytes) { return .tgs }
         if WebPDecoder.isWebP(bytes) { return .webp }
         if PNGCodec.isPNG(bytes) { return .png }
+        if bytes.starts(with: ebmlMagic) { return .webm }
         if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{") {
             return .lottieJSON
         }
