@@ -39,7 +39,7 @@ public enum FuzzHarnesses {
     /// All harnesses, in the order `make fuzz` runs them.
     public static let all: [FuzzHarness] = [
         .tlSchema, .tlDecoder, .mtprotoService, .serverSession, .frameCodecs, .postboxDecoder, .oggOpus, .webpStill,
-        .webpAnimated, .png, .tgs, .jpeg, .serverAPI, .httpTransport, .secretChat,
+        .webpAnimated, .png, .tgs, .webmSticker, .jpeg, .serverAPI, .httpTransport, .secretChat,
     ]
 
     /// The harness called `name`.
