@@ -1,4 +1,6 @@
+import CryptoUtils
 import Foundation
+import ServerAPI
 import TestVectors
 import Testing
 
@@ -59,6 +61,7 @@ import Testing
     }
 
     struct Files: Decodable {
+        let video_sticker: VideoSticker
         let sticker_set: StickerSetSummary
         let installed_sets: [String]
         let sticker: [JSONScalar]
@@ -71,6 +74,17 @@ import Testing
         let voice_duration: Int
         let waveform_matches: Bool
         let voice_bytes: Int
+    }
+
+    /// The set's video sticker as Telethon downloaded it.
+    struct VideoSticker: Decodable {
+        let sha256: String
+        let size_matches: Bool
+        let video: [Double]
+        let alt: String
+        let set_id: Int64
+        let thumbs: [String]
+        let thumb_jpeg: String
     }
 
     /// `[short name, count, [mime types]]`.
@@ -94,7 +108,11 @@ import Testing
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let list = try? container.decode([Int].self) { self = .list(list) } else { self = .scalar(try container.decode(JSONScalar.self)) }
+            if let list = try? container.decode([Int].self) {
+                self = .list(list)
+            } else {
+                self = .scalar(try container.decode(JSONScalar.self))
+            }
         }
     }
 
@@ -154,27 +172,48 @@ import Testing
         #expect(chat.alice_got.text == "hello Alice, see code and a link")
         #expect(chat.alice_got.sender == chat.bob_id)
         #expect(chat.alice_got.entities == chat.bob_sent_entities)
-        #expect(chat.alice_got.entities.map { $0.first } == [.text("MessageEntityBold"), .text("MessageEntityCode"), .text("MessageEntityTextUrl")])
+        #expect(
+            chat.alice_got.entities.map { $0.first } == [
+                .text("MessageEntityBold"), .text("MessageEntityCode"), .text("MessageEntityTextUrl"),
+            ])
         // The reply points at Bob's own copy of his message (each box has its own ids).
         #expect(chat.bob_got_reply.text == "hi Bob" && chat.bob_got_reply.reply_to == chat.bob_got_reply.sent_id)
-        #expect(chat.alice_saw_edit.text == "hello Alice (edited)" && chat.alice_saw_edit.id == chat.alice_saw_edit.was_id)
+        #expect(
+            chat.alice_saw_edit.text == "hello Alice (edited)" && chat.alice_saw_edit.id == chat.alice_saw_edit.was_id)
         #expect(chat.bob_saw_delete.ids == [chat.bob_saw_delete.his_copy])
         #expect(chat.bob_saw_read.max_id == chat.bob_saw_read.his_message)
         #expect(chat.bob_dialogs.map { $0.first } == [chat.alice_id])
         // 12 MB in big-file parts to Alice's DC 1, downloaded whole by Bob from DC 1; a voice note keeps its waveform.
         #expect(chat.files.received_sha256 == chat.files.sent_sha256)
-        #expect(chat.files.document_dc == 1 && chat.files.file_name == "payload.bin" && chat.files.size == 12 * 1024 * 1024 + 123)
-        #expect(chat.files.voice && chat.files.voice_duration == 3 && chat.files.waveform_matches && chat.files.voice_bytes == 2004)
-        // The server's own sticker set: five stickers, three animated; the first, sent by Alice, reaches Bob whole.
-        #expect(chat.files.sticker_set.shortName == "telegraph" && chat.files.sticker_set.count == 5)
-        #expect(chat.files.sticker_set.mimeTypes == Array(repeating: "application/x-tgsticker", count: 3) + ["image/webp", "image/webp"])
+        #expect(
+            chat.files.document_dc == 1 && chat.files.file_name == "payload.bin"
+                && chat.files.size == 12 * 1024 * 1024 + 123)
+        #expect(
+            chat.files.voice && chat.files.voice_duration == 3 && chat.files.waveform_matches
+                && chat.files.voice_bytes == 2004)
+        // The server's own sticker set: six stickers, three animated, two still, one video; the first, sent by Alice,
+        // reaches Bob whole.
+        #expect(chat.files.sticker_set.shortName == "telegraph" && chat.files.sticker_set.count == 6)
+        #expect(
+            chat.files.sticker_set.mimeTypes
+                == Array(repeating: "application/x-tgsticker", count: 3) + ["image/webp", "image/webp", "video/webm"])
+        // The video sticker downloads byte-identical, with its video and sticker attributes and a JPEG thumbnail.
+        let video = chat.files.video_sticker
+        #expect(video.sha256 == Digest.sha256(ServerVideoStickerAsset.webm).map { String(format: "%02x", $0) }.joined())
+        #expect(video.size_matches && video.video == [512, 512, 1] && video.alt == "🟣")
+        #expect(video.set_id == ServerBackend.stickerSetId && video.thumbs == ["i", "m"] && video.thumb_jpeg == "ffd8")
         #expect(chat.files.installed_sets == ["telegraph"])
-        #expect(chat.files.sticker == [.flag(true), .text("application/x-tgsticker"), .text("🔷"), .text("1f8b"), .flag(true)])
+        #expect(
+            chat.files.sticker == [
+                .flag(true), .text("application/x-tgsticker"), .text("🔷"), .text("1f8b"), .flag(true),
+            ])
         // A 1000×600 picture becomes Telegram's sizes made by the server; the largest downloads as a JPEG of that size.
-        #expect(chat.photos.sizes == [
-            [.text("i"), nil, nil], [.text("s"), .number(100), .number(60)], [.text("m"), .number(320), .number(192)],
-            [.text("x"), .number(800), .number(480)], [.text("y"), .number(1000), .number(600)],
-        ])
+        #expect(
+            chat.photos.sizes == [
+                [.text("i"), nil, nil], [.text("s"), .number(100), .number(60)],
+                [.text("m"), .number(320), .number(192)],
+                [.text("x"), .number(800), .number(480)], [.text("y"), .number(1000), .number(600)],
+            ])
         #expect(chat.photos.largest == [1000, 600] && chat.photos.stripped)
         #expect(chat.photos.album_grouped && chat.photos.album_photos == [true, true, true])
         // A profile photo set with photos.uploadProfilePhoto shows on the user and downloads from its DC.
@@ -196,8 +235,11 @@ import Testing
         defer { _ = server.stop() }
         let second = try await ProcessRunner.runOffPool(
             python,
-            [Self.script.path, "--port", String(try #require(server.ports[2])), "--phase", "catch-up", "--count", "3000",
-             "--dc-ports", server.portList] + common,
+            [
+                Self.script.path, "--port", String(try #require(server.ports[2])), "--phase", "catch-up", "--count",
+                "3000",
+                "--dc-ports", server.portList,
+            ] + common,
             timeout: 300)
         try #require(second.succeeded, "\(second.output) \(second.errorOutput.suffix(3000))")
         let catchUp = try JSONDecoder().decode(CatchUp.self, from: second.stdout)

@@ -1,15 +1,18 @@
 import Foundation
 import GZip
 import ImageCore
-@testable import ServerAPI
 import Testing
+import VideoBinding
 import WebPBinding
 
-/// The server's sticker set meets Telegram's sticker rules (core.telegram.org "Stickers", "Animated stickers").
+@testable import ServerAPI
+
+/// The server's sticker set meets Telegram's sticker rules (core.telegram.org "Stickers", "Animated stickers",
+/// "Video stickers").
 @Suite struct ServerStickerAssetsTests {
     @Test func animatedStickersAreSmallLottieAt512And60FramesPerSecond() throws {
         let stickers = try ServerStickerAssets.all()
-        #expect(stickers.count == 5)
+        #expect(stickers.count == 6)
         for sticker in stickers where sticker.mime == "application/x-tgsticker" {
             #expect(sticker.bytes.count <= 64 * 1024, "\(sticker.fileName)")
             let json = try GZip.decompress(sticker.bytes, maxOutput: 1 << 20)
@@ -28,5 +31,17 @@ import WebPBinding
             // Transparent corners, an opaque centre.
             #expect(bitmap[0, 0].a == 0 && bitmap[256, 256].a == 255, "\(sticker.fileName)")
         }
+    }
+
+    @Test func theVideoStickerIsA512SquareVP9WebMWithAlpha() throws {
+        let video = try #require(try ServerStickerAssets.all().first { $0.mime == "video/webm" })
+        #expect(video.bytes == ServerVideoStickerAsset.webm && video.bytes.count <= 256 * 1024)
+        let info = try VideoDecoder.probe(video.bytes)
+        #expect(info.codec == "vp9" && info.container.split(separator: ",").contains("webm"))
+        #expect(info.width == 512 && info.height == 512 && info.hasAlpha && !info.hasAudio)
+        #expect(info.duration <= 3 && info.frameRate <= 30 && video.videoDuration == info.duration)
+        let frames = try VideoDecoder.frames(video.bytes)
+        #expect(frames.count == 30)
+        #expect(frames.allSatisfy { $0.bitmap[0, 0].a == 0 && $0.bitmap[256, 256].a == 255 })
     }
 }

@@ -9,7 +9,8 @@ import TelegramApi
 /// `installStickerSet`, `uninstallStickerSet`; its stickers are documents like any other, sent with
 /// `inputMediaDocument`.
 extension ServerBackend {
-    static let stickerSetId: Int64 = 0x7e1e_6a9a_0000_0001
+    /// The set's id (its documents' ids follow it).
+    public static let stickerSetId: Int64 = 0x7e1e_6a9a_0000_0001
     static let stickerSetAccessHash: Int64 = 0x5117_c4e2_7e1e_6a9a
     static let stickerSetShortName = "telegraph"
 
@@ -32,9 +33,16 @@ extension ServerBackend {
                         alt: sticker.emoji,
                         stickerset: .inputStickerSetID(
                             .init(id: Self.stickerSetId, accessHash: Self.stickerSetAccessHash)))),
-                .documentAttributeImageSize(.init(w: 512, h: 512)),
+                // A video sticker carries its frame size and duration as a video does (core.telegram.org/stickers,
+                // "Video stickers"; Telegram-iOS's `TelegramMediaFile.isVideoSticker` needs the sticker attribute
+                // and the mime type `video/webm`).
+                sticker.videoDuration.map { .documentAttributeVideo(.init(duration: $0, w: 512, h: 512)) }
+                    ?? .documentAttributeImageSize(.init(w: 512, h: 512)),
                 .documentAttributeFilename(.init(fileName: sticker.fileName)),
             ]
+            // A video sticker's first frame as its thumbnails (`i`, `m`), as for any video.
+            let thumbs =
+                sticker.videoDuration == nil ? nil : videoThumbs(blob: blob, mime: sticker.mime, attributes: attributes)
             let id = Self.stickerSetId + Int64(index + 1)
             documents.append(
                 DocumentRecord(
@@ -43,7 +51,7 @@ extension ServerBackend {
                         bitPattern: UInt64(
                             Digest.sha256(Array(String(id).utf8)).prefix(8).reduce(0) { $0 << 8 | UInt64($1) })),
                     owner: 0, dc: dc, date: 1_700_000_000, mime: sticker.mime, size: blob.size, sha256: blob.sha256,
-                    attributes: Reply.vector(attributes)))
+                    attributes: Reply.vector(attributes), thumbs: thumbs))
             emojis.append(sticker.emoji)
         }
         try store.write { tx in

@@ -4,13 +4,17 @@ import WebPBinding
 
 /// The stickers tg-server ships in its own set, "Telegraph" (`telegraph`): three animated stickers made from the
 /// Lottie JSON below (gzip'ed into `.tgs`: 512×512, 60 fps, at most 3 s, as core.telegram.org "Animated stickers"
-/// requires) and two still WebP stickers drawn here (512×512).
+/// requires), two still WebP stickers drawn here (512×512) and a video sticker (WebM, VP9 with alpha:
+/// `ServerVideoStickerAsset`). Telegram's sets mix formats since 2023 (the layer's `stickerSet` has no `animated` or
+/// `videos` flag any more), so the video sticker is the set's sixth.
 enum ServerStickerAssets {
     struct Sticker: Sendable {
         let emoji: String
         let fileName: String
         let mime: String
         let bytes: [UInt8]
+        /// A video sticker's duration in seconds (its document carries `documentAttributeVideo`); nil otherwise.
+        var videoDuration: Double? = nil
     }
 
     /// Every sticker of the set, in order; made once per process (drawing and encoding the WebP stickers is the
@@ -33,7 +37,10 @@ enum ServerStickerAssets {
                 emoji: "🔶", fileName: "diamond.webp", mime: "image/webp",
                 bytes: try WebPEncoder.encode(diamond(), .lossless)),
         ]
-        return animated + still
+        let video = Sticker(
+            emoji: "🟣", fileName: "disc.webm", mime: "video/webm", bytes: ServerVideoStickerAsset.webm,
+            videoDuration: ServerVideoStickerAsset.duration)
+        return animated + still + [video]
     }
 
     // MARK: - Still stickers

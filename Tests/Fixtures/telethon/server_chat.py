@@ -172,7 +172,19 @@ async def files(alice, bob, me_bob, bob_inbox):
     got_sticker = await bob_inbox.wait("new", lambda m: m.sticker is not None)
     sticker_bytes = await bob.download_media(got_sticker, file=bytes)
     sticker_alt = next(a.alt for a in got_sticker.sticker.attributes if isinstance(a, types.DocumentAttributeSticker))
+    # The set's video sticker (WebM, VP9): Bob downloads it and its first-frame thumbnail straight from the set.
+    video = next(d for d in sticker_set.documents if d.mime_type == "video/webm")
+    video_bytes = await bob.download_media(video, file=bytes)
+    video_attribute = next(a for a in video.attributes if isinstance(a, types.DocumentAttributeVideo))
+    video_sticker = next(a for a in video.attributes if isinstance(a, types.DocumentAttributeSticker))
+    video_thumb = await bob.download_media(video, file=bytes, thumb=-1)
     return {
+        "video_sticker": {
+            "sha256": hashlib.sha256(video_bytes).hexdigest(), "size_matches": len(video_bytes) == video.size,
+            "video": [video_attribute.w, video_attribute.h, video_attribute.duration], "alt": video_sticker.alt,
+            "set_id": video_sticker.stickerset.id, "thumbs": [t.type for t in video.thumbs or []],
+            "thumb_jpeg": video_thumb[:2].hex(),
+        },
         "sticker_set": [sticker_set.set.short_name, sticker_set.set.count, [d.mime_type for d in sticker_set.documents]],
         "installed_sets": [s.short_name for s in installed.sets],
         "sticker": [got_sticker.sticker.id == first.id, got_sticker.sticker.mime_type, sticker_alt, sticker_bytes[:2].hex(),
