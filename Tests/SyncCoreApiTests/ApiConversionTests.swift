@@ -248,6 +248,25 @@ import Testing
         #expect(messageTags(media: document([.documentAttributeAnimated, .documentAttributeVideo(.init(duration: 1, w: 1, h: 1))]), entities: [], isPinned: false, isUnseenMention: false) == [.gif])
         #expect(messageTags(media: document([.documentAttributeFilename(.init(fileName: "a.pdf"))]), entities: [], isPinned: false, isUnseenMention: false) == [.file])
     }
+
+    /// A video sticker (`video/webm` with the sticker and video attributes) is kept as a sticker file with its video
+    /// facts, and, like every sticker, gets no shared-media tag (Telegram-iOS `tagsForStoreMessage`).
+    @Test func aVideoStickerIsAStickerFile() throws {
+        let set = Api.InputStickerSet.inputStickerSetID(.init(id: 7, accessHash: 8))
+        let attributes: [Api.DocumentAttribute] = [
+            .documentAttributeSticker(.init(alt: "🟣", stickerset: set)),
+            .documentAttributeVideo(.init(duration: 1, w: 512, h: 512)),
+            .documentAttributeFilename(.init(fileName: "disc.webm")),
+        ]
+        let media = telegramMedia(
+            .messageMediaDocument(
+                .init(document: .document(.init(id: 1, accessHash: 1, fileReference: [], date: 0, mimeType: "video/webm", size: 12_878, dcId: 2, attributes: attributes)))))
+        let file = try #require(media.first as? TelegramMediaFile)
+        #expect(file.isVideoSticker && file.isSticker && !file.isAnimatedSticker && file.isVideo)
+        #expect(file.attributes.contains(.sticker(displayText: "🟣", packReference: .id(id: 7, accessHash: 8), isMask: false)))
+        #expect(file.attributes.contains { if case .video(1, PixelDimensions(width: 512, height: 512), false, _, _) = $0 { true } else { false } })
+        #expect(messageTags(media: media, entities: [], isPinned: false, isUnseenMention: false) == [])
+    }
 }
 
 private func serialized(_ entity: Api.MessageEntity) -> [UInt8] { entity.serialized() }

@@ -174,6 +174,14 @@ struct DownloadResult: Decodable {
         #expect(seen[2].media?.duration == 2 && seen[2].media?.mime_type == "audio/ogg")
         #expect(seen[3].media?.set_id != nil)
         #expect(seen[4].grouped_id != nil && seen[4].grouped_id == seen[5].grouped_id && seen[4].text == "two")
+        // The set's video sticker (WebM): Telethon sees a sticker of type video/webm with its video attribute.
+        let video = try await harness.tgJSON(MessageSummary.self, ["send", "@bob_cli", "--sticker", "telegraph/6"])
+        #expect(video.media?.kind == "sticker" && video.media?.mimeType == "video/webm" && video.media?.emoji == "🟣")
+        #expect(video.media?.width == 512 && video.media?.duration == 1)
+        let seenVideo = try await harness.peer(PeerMessages.self, ["op": "messages", "to": "9996610001", "limit": 1])
+            .messages.first
+        #expect(seenVideo?.id == video.id && seenVideo?.media?.kind == "sticker")
+        #expect(seenVideo?.media?.mime_type == "video/webm" && seenVideo?.media?.w == 512)
 
         // Edit and delete reach Telethon.
         let edited = try await harness.tgJSON(

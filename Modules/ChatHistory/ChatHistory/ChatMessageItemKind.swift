@@ -4,7 +4,7 @@ import SyncCore
 /// How a history item is drawn (Telegram-iOS `ChatMessageItemImpl`'s choice of item node, and
 /// `ChatMessageBubbleItemNode.contentNodeMessagesAndClassesForItem` for a bubble's contents).
 public enum ChatMessageItemKind: Equatable, Sendable {
-    /// An animated sticker (`.tgs`) under 128 KB, alone: drawn without a bubble, playing.
+    /// An animated sticker (`.tgs`) or a video sticker (`.webm`) under 128 KB, alone: drawn without a bubble, playing.
     case animatedSticker
     /// A still sticker: drawn without a bubble.
     case sticker
@@ -44,10 +44,13 @@ public enum ChatMessageItemClassifier {
     public static func kind(of messages: [Message]) -> ChatMessageItemKind {
         if let first = messages.first, messages.count == 1 {
             if let file = first.media.compactMap({ $0 as? TelegramMediaFile }).first, file.isSticker {
-                if file.mimeType == "application/x-tgsticker", let size = file.size, size < maxAnimatedStickerBytes {
-                    return .animatedSticker
+                // Telegram-iOS `ChatMessageItemImpl`: animated (`.tgs`) and video (`.webm`) stickers under 128 KB play
+                // in `ChatMessageAnimatedStickerItemNode`; larger ones are files.
+                if file.isAnimatedSticker || file.isVideoSticker {
+                    if let size = file.size, size < maxAnimatedStickerBytes { return .animatedSticker }
+                } else {
+                    return .sticker
                 }
-                if file.mimeType != "application/x-tgsticker" { return .sticker }
             }
             if first.media.isEmpty, let count = LargeEmoji.count(in: first.text), count <= maxLargeEmoji {
                 return .largeEmoji(count: count)

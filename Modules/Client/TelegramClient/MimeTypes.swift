@@ -6,7 +6,7 @@ public enum MimeTypes {
         "pdf": "application/pdf", "txt": "text/plain", "md": "text/markdown", "json": "application/json",
         "zip": "application/zip", "gz": "application/gzip", "tar": "application/x-tar", "mp4": "video/mp4",
         "mp3": "audio/mpeg", "ogg": "audio/ogg", "oga": "audio/ogg", "opus": "audio/ogg", "wav": "audio/x-wav",
-        "tgs": "application/x-tgsticker", "html": "text/html", "csv": "text/csv",
+        "tgs": "application/x-tgsticker", "html": "text/html", "csv": "text/csv", "webm": "video/webm",
     ]
 
     /// The type for `fileName`.

@@ -33,6 +33,9 @@ public func messageTags(
         if item is TelegramMediaImage {
             tags.formUnion([.photoOrVideo, .photo])
         } else if let file = item as? TelegramMediaFile {
+            // A sticker has no tag, whatever else it carries (a video sticker's video attribute): Telegram-iOS
+            // `tagsForStoreMessage` clears the tag on `.Sticker`.
+            if file.isSticker { continue }
             if file.isVoice {
                 tags.formUnion([.voiceOrInstantVideo, .voice])
             } else if file.isInstantVideo {
@@ -43,7 +46,7 @@ public func messageTags(
                 tags.formUnion([.photoOrVideo, .video])
             } else if file.isMusic {
                 tags.insert(.music)
-            } else if !file.isSticker {
+            } else {
                 tags.insert(.file)
             }
         }

@@ -70,7 +70,8 @@ def describe(message):
                 if attribute.voice:
                     media["kind"] = "voice"
             if isinstance(attribute, types.DocumentAttributeVideo):
-                media["kind"] = "round" if attribute.round_message else "video"
+                if media["kind"] != "sticker":  # a video sticker carries both attributes
+                    media["kind"] = "round" if attribute.round_message else "video"
                 media["duration"] = attribute.duration
                 media["w"] = attribute.w
                 media["h"] = attribute.h

@@ -58,6 +58,14 @@ public struct TelegramMediaFile: Media, Hashable {
     /// Whether the file is a sticker.
     public var isSticker: Bool { attributes.contains { if case .sticker = $0 { true } else { false } } }
 
+    /// Whether the file is a video sticker: a sticker whose type is `video/webm` (Telegram-iOS
+    /// `TelegramMediaFile.isVideoSticker`, submodules/TelegramCore/Sources/SyncCore/SyncCore_TelegramMediaFile.swift).
+    /// Its video attribute (frame size, duration) does not make it a video.
+    public var isVideoSticker: Bool { mimeType == "video/webm" && isSticker }
+
+    /// Whether the file is an animated (`.tgs`) sticker (Telegram-iOS `TelegramMediaFile.isAnimatedSticker`).
+    public var isAnimatedSticker: Bool { mimeType == "application/x-tgsticker" && isSticker }
+
     /// Whether the file is a voice note.
     public var isVoice: Bool {
         attributes.contains { if case .audio(let isVoice, _, _, _, _) = $0 { isVoice } else { false } }
