@@ -10,7 +10,7 @@ struct Batch: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         abstract: "Process every sticker in a folder; corrupt files are reported and skipped (exit status 3).")
-    @Argument(help: "A folder of .tgs / .json / .webp files.") var input: String
+    @Argument(help: "A folder of .tgs / .json / .webp / .webm files.") var input: String
     @Option(name: .long, help: "Output folder.") var out: String
     @Option(name: .long, help: "thumb (PNG per file), render (a folder of PNG frames per file) or webp.") var mode:
         Mode = .thumb
@@ -22,12 +22,13 @@ struct Batch: ParsableCommand {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: input)
-                .filter { [".tgs", ".json", ".webp"].contains(where: $0.lowercased().hasSuffix) }.sorted()
+                .filter { [".tgs", ".json", ".webp", ".webm"].contains(where: $0.lowercased().hasSuffix) }.sorted()
         } catch {
             throw ToolError.badInput("cannot list \(input)", remedy: "give a folder of stickers")
         }
         guard !names.isEmpty else {
-            throw ToolError.badInput("\(input): no .tgs, .json or .webp files", remedy: "give a folder of stickers")
+            throw ToolError.badInput(
+                "\(input): no .tgs, .json, .webp or .webm files", remedy: "give a folder of stickers")
         }
         do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
             throw ToolError("cannot create \(out): \(error.localizedDescription)", remedy: "check its parent folder")

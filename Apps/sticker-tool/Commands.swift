@@ -8,7 +8,9 @@ import WebPBinding
 /// Opens a sticker file; anything unreadable or undecodable is a bad-input error naming the file.
 func openSticker(_ path: String, side: Int?) throws -> StickerFile {
     let bytes = try readFile(path)
-    return try ToolError.reading(path, remedy: "give a .tgs, Lottie .json, .webp (at most 512×512) or .png file") {
+    return try ToolError.reading(
+        path, remedy: "give a .tgs, Lottie .json, .webp or .webm (at most 512×512) or .png file"
+    ) {
         try StickerFile(data: bytes, side: side)
     }
 }
@@ -16,7 +18,7 @@ func openSticker(_ path: String, side: Int?) throws -> StickerFile {
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Describe a sticker: format, size, frames, Telegram limits.")
-    @Argument(help: "A .tgs, Lottie .json, .webp or .png file.") var input: String
+    @Argument(help: "A .tgs, Lottie .json, .webp, .webm or .png file.") var input: String
 
     func run() throws {
         let sticker = try openSticker(input, side: nil)
@@ -27,7 +29,7 @@ struct Info: ParsableCommand {
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Render every frame to PNG files in a folder.")
-    @Argument(help: "A .tgs, Lottie .json or .webp file.") var input: String
+    @Argument(help: "A .tgs, Lottie .json, .webp or .webm file.") var input: String
     @Option(name: .long, help: "Output folder (created).") var out: String
     @Option(name: .long, help: "Side of the square frames in pixels (default: the canvas).") var size: Int?
     @Option(name: .long, help: "Frames per second to sample (default: every frame).") var fps: Double?
@@ -62,7 +64,7 @@ func renderFrames(_ sticker: StickerFile, fps: Double?, into folder: String, inp
 
 struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Write the first frame as a PNG thumbnail.")
-    @Argument(help: "A .tgs, Lottie .json, .webp or .png file.") var input: String
+    @Argument(help: "A .tgs, Lottie .json, .webp, .webm or .png file.") var input: String
     @Argument(help: "The PNG to write.") var output: String
     @Option(name: .long, help: "Side in pixels (default: the canvas).") var size: Int?
 

@@ -1,12 +1,13 @@
 import ArgumentParser
 import CommandLineOutput
 
-/// `sticker-tool`: .tgs and .webp stickers to PNG frames, animated WebP and thumbnails, one file or a folder.
+/// `sticker-tool`: .tgs, .webp and .webm stickers to PNG frames, animated WebP and thumbnails, one file or a folder.
 @main
 struct StickerTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sticker-tool",
-        abstract: "Render Telegram stickers (.tgs Lottie, .webp) to PNG frames, animated WebP and thumbnails.",
+        abstract:
+            "Render Telegram stickers (.tgs Lottie, .webp, .webm video) to PNG frames, animated WebP and thumbnails.",
         discussion: ToolExitCode.helpText,
         subcommands: [Info.self, Render.self, Thumb.self, Convert.self, Batch.self])
 
