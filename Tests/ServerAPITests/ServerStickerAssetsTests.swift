@@ -1,6 +1,7 @@
 import Foundation
 import GZip
 import ImageCore
+import TelegramApi
 import Testing
 import VideoBinding
 import WebPBinding
@@ -43,5 +44,13 @@ import WebPBinding
         let frames = try VideoDecoder.frames(video.bytes)
         #expect(frames.count == 30)
         #expect(frames.allSatisfy { $0.bitmap[0, 0].a == 0 && $0.bitmap[256, 256].a == 255 })
+    }
+
+    @Test func aVideoStickerCountsAsAStickerWhateverTheAttributeOrder() {
+        let sticker = Api.DocumentAttribute.documentAttributeSticker(.init(alt: "🟣", stickerset: .inputStickerSetEmpty))
+        let video = Api.DocumentAttribute.documentAttributeVideo(.init(duration: 1, w: 512, h: 512))
+        #expect(ServerBackend.mediaKind(of: [video, sticker]) == .sticker)
+        #expect(ServerBackend.mediaKind(of: [sticker, video]) == .sticker)
+        #expect(ServerBackend.mediaKind(of: [video]) == .video)
     }
 }

@@ -72,6 +72,10 @@ extension ServerBackend {
 
     /// What kind of media a document is, for search filters.
     static func mediaKind(of attributes: [Api.DocumentAttribute]) -> MediaKind {
+        // A sticker is a sticker whatever else it carries, in any order (a video sticker's `documentAttributeVideo`).
+        if attributes.contains(where: { if case .documentAttributeSticker = $0 { true } else { false } }) {
+            return .sticker
+        }
         for attribute in attributes {
             switch attribute {
             case .documentAttributeAudio(let audio): return audio.voice ? .voice : .audio
