@@ -122,8 +122,9 @@ final class DemuxSession {
     ///
     /// A VP9 or VP8 stream that says it has alpha is decoded by libvpx (`libvpx-vp9`, `libvpx`) when this FFmpeg has
     /// it: FFmpeg's native VP9 decoder ignores the alpha plane of Matroska's BlockAdditional, libvpx's wrapper decodes
-    /// it into `yuva420p` (Telegram-iOS's video stickers do the same: `FFMpegMediaFrameSourceContext` asks for
-    /// `libvpx-vp9`). Without libvpx the native decoder gives the frames opaque.
+    /// it into `yuva420p` (FFmpeg's `libavcodec/libvpxdec.c`; Telegram-iOS decodes video stickers through FFmpeg too,
+    /// `submodules/AnimatedStickerNode/Sources/VideoStickerFrameSource.swift`). Without libvpx the native decoder
+    /// gives the frames opaque.
     func openDecoder() throws(VideoError) -> UnsafeMutablePointer<AVCodecContext> {
         if let decoder { return decoder }
         let parameters = stream.pointee.codecpar!
