@@ -9,7 +9,7 @@ import WebPBinding
 func openSticker(_ path: String, side: Int?) throws -> StickerFile {
     let bytes = try readFile(path)
     return try ToolError.reading(
-        path, remedy: "give a .tgs, Lottie .json, .webp or .webm (at most 512×512) or .png file"
+        path, remedy: "give a .tgs, Lottie .json, .webp or .webm (those two at most 512×512) or .png file"
     ) {
         try StickerFile(data: bytes, side: side)
     }
@@ -78,7 +78,7 @@ struct Thumb: ParsableCommand {
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Convert an animated sticker to an animated WebP.")
-    @Argument(help: "A .tgs or Lottie .json file.") var input: String
+    @Argument(help: "A .tgs, Lottie .json or .webm file.") var input: String
     @Argument(help: "The .webp to write.") var output: String
     @Option(name: .long, help: "Side in pixels (default: 512 or the canvas).") var size: Int?
     @Option(name: .long, help: "Frames per second (default: the sticker's rate, at most 30).") var fps: Double?
