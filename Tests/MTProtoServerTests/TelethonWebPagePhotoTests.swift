@@ -28,6 +28,7 @@ import Testing
         let scheduled_arrived: String?
         let scheduled_edit: [String]
         let scheduled_edit_arrived: String?
+        let empty_edits: [String]
         let counts: [String: Int]
     }
 
@@ -71,6 +72,8 @@ import Testing
         #expect(report.scheduled_arrived == "article|Telegraph & friends|-|small|")
         #expect(report.scheduled_edit == ["edited " + withPhoto])
         #expect(report.scheduled_edit_arrived == withPhoto)
+        // A text with a preview edited to nothing, sent or scheduled, is MESSAGE_EMPTY: a preview is not media.
+        #expect(report.empty_edits == ["MessageEmptyError", "MessageEmptyError"])
         // Each page and picture fetched once (the sent message and getWebPage served from the cache); the huge
         // answer was cut at the bound, and the picture on a host that is not allowed never fetched.
         #expect(

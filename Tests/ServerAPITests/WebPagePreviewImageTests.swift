@@ -1,4 +1,5 @@
 import Synchronization
+import TLRuntime
 import TelegramApi
 import Testing
 
@@ -105,7 +106,10 @@ import Testing
             let page = try #require(try await preview("http://127.0.0.1:8000/page", fetch: fetch, maker: maker))
             #expect(fetch.paths == ["127.0.0.1:8000/page"], "\(image)")
             #expect(maker.made.withLock { $0.count } == 0)
-            guard case .webPage(let api) = page.api else { continue }
+            guard case .webPage(let api) = page.api else {
+                Issue.record("not a webPage for \(image)")
+                continue
+            }
             #expect(api.photo == nil)
             #expect(api.title == "Hi")
             #expect(!api.hasLargeMedia)
@@ -128,10 +132,42 @@ import Testing
             let page = try #require(try await preview("http://127.0.0.1:8000/page", fetch: fetch, maker: maker))
             #expect(fetch.paths == ["127.0.0.1:8000/page", "127.0.0.1:8000" + image], "\(image)")
             #expect(maker.made.withLock { $0.count } == made, "\(image)")
-            guard case .webPage(let api) = page.api else { continue }
+            guard case .webPage(let api) = page.api else {
+                Issue.record("not a webPage for \(image)")
+                continue
+            }
             #expect(api.photo == nil, "\(image)")
             #expect(api.type == "article")
         }
+    }
+
+    @Test func aPictureSeenAgainIsTheSamePhotoNotDecodedTwice() async throws {
+        let fetch = RoutedFetch([
+            "/a": Self.page(image: "/p.jpg"), "/b": Self.page(image: "http://127.0.0.1:8000/p.jpg"),
+            "/p.jpg": Self.jpeg,
+        ])
+        let maker = PhotoMaker()
+        let previews = WebPagePreviews(rules: rules, fetch: fetch.fetch, clock: { 1000 })
+        previews.makingPhotos { maker.make($0, dc: $1) }
+        let finished = WebPagePreviewsTests.Finished(previews)
+        var photos: [[UInt8]] = []
+        for link in ["http://127.0.0.1:8000/a", "http://127.0.0.1:8000/b"] {
+            let url = try #require(WebPageURL(link))
+            guard case .pending = previews.lookup(url, dc: 2) else {
+                Issue.record("no fetch for \(link)")
+                return
+            }
+            _ = try await finished.next()
+            guard case .ready(let page) = previews.lookup(url, dc: 2), let photo = page.photo else {
+                Issue.record("no page with a photo for \(link)")
+                return
+            }
+            photos.append(photo.serialized())
+        }
+        // Both pages' picture was fetched, and made a photo once.
+        #expect(fetch.paths.filter { $0.hasSuffix("/p.jpg") }.count == 2)
+        #expect(maker.made.withLock { $0.count } == 1)
+        #expect(photos.count == 2 && photos[0] == photos[1])
     }
 
     @Test func aPageWithOnlyAnImageIsShownWithItsPhoto() async throws {
@@ -139,7 +175,10 @@ import Testing
             "/page": Array("<meta property=\"og:image\" content=\"/p.jpg\">".utf8), "/p.jpg": Self.jpeg,
         ])
         let page = try #require(try await preview("http://127.0.0.1:8000/page", fetch: fetch, maker: PhotoMaker()))
-        guard case .webPage(let api) = page.api else { return }
+        guard case .webPage(let api) = page.api else {
+            Issue.record("not a webPage")
+            return
+        }
         #expect(api.photo != nil)
         #expect(api.title == nil)
     }

@@ -25,8 +25,9 @@ extension ServerBackend {
                 let media = try editedMedia(
                     call.media, stored: original.media, sentAt: original.date, caller: caller, tx: tx)
                 let (text, entities) = try editedContent(
-                    call, text: original.text, entities: original.entities, hasMedia: original.media != nil,
-                    mediaChanged: media != nil, caller: caller, tx: tx)
+                    call, text: original.text, entities: original.entities,
+                    hasMedia: media != nil || Self.carriesMedia(original.media), otherChange: media != nil,
+                    caller: caller, tx: tx)
                 let preview = editedWebPage(call, stored: original.media, dc: caller.dc)
                 if let pending = preview?.pending { waiting = (pending.id, pending.link, original.globalId) }
                 var result: Api.Updates?
@@ -208,7 +209,7 @@ extension ServerBackend {
     /// share it.
     func editedContent(
         _ call: Api.functions.messages.editMessage, text current: String, entities currentEntities: [UInt8]?,
-        hasMedia: Bool, mediaChanged: Bool = false, caller: Caller, tx: StoreTransaction
+        hasMedia: Bool, otherChange: Bool = false, caller: Caller, tx: StoreTransaction
     ) throws -> (text: String, entities: [UInt8]?) {
         let text = call.message ?? current
         let entities =
@@ -218,10 +219,18 @@ extension ServerBackend {
                 try MessageEntityRules.validated(call.entities, text: text) { input in
                     try resolve(input, caller: caller, tx: tx)?.id
                 })
-        guard text != current || entities != currentEntities || mediaChanged else {
+        guard text != current || entities != currentEntities || otherChange else {
             throw APIError.badRequest("MESSAGE_NOT_MODIFIED")
         }
         guard !text.isEmpty || hasMedia else { throw APIError.messageEmpty }
         return (text, entities)
+    }
+
+    /// Whether a stored `MessageMedia` is media a message may consist of alone: a link preview is not (it goes with
+    /// the text whose link it shows, so a text edited to nothing is `MESSAGE_EMPTY` even with a preview stored).
+    static func carriesMedia(_ stored: [UInt8]?) -> Bool {
+        guard let stored else { return false }
+        if case .messageMediaWebPage? = try? Api.MessageMedia(tlBytes: stored) { return false }
+        return true
     }
 }

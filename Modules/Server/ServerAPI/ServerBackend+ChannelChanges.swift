@@ -27,8 +27,9 @@ extension ServerBackend {
                 let media = try editedMedia(
                     call.media, stored: message.media, sentAt: message.date, caller: caller, tx: tx)
                 let (text, entities) = try editedContent(
-                    call, text: message.text, entities: message.entities, hasMedia: message.media != nil,
-                    mediaChanged: media != nil, caller: caller, tx: tx)
+                    call, text: message.text, entities: message.entities,
+                    hasMedia: media != nil || Self.carriesMedia(message.media), otherChange: media != nil,
+                    caller: caller, tx: tx)
                 message.text = text
                 message.entities = entities
                 if let media {

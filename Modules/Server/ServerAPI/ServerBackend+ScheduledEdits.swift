@@ -29,8 +29,8 @@ extension ServerBackend {
                     record.peerKind == kind, record.peerId == peerId
                 else { throw APIError.messageIdInvalid }
                 let (text, entities) = try editedContent(
-                    call, text: record.text, entities: record.entities, hasMedia: record.media != nil,
-                    mediaChanged: scheduleDate != record.date, caller: caller, tx: tx)
+                    call, text: record.text, entities: record.entities, hasMedia: Self.carriesMedia(record.media),
+                    otherChange: scheduleDate != record.date, caller: caller, tx: tx)
                 if let preview = editedWebPage(call, stored: record.media, dc: caller.dc) {
                     record.media = preview.media
                     waiting = preview.pending

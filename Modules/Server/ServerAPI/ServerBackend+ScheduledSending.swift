@@ -39,12 +39,22 @@ extension ServerBackend {
     }
 
     /// Sends `record` now as its owner (`caller`): the answer is `updateDeleteScheduledMessages` then the sent
-    /// message, and the owner's other sessions get the deletion pushed; `nil` when it was already sent or deleted.
+    /// message, and the owner's other sessions get the deletion pushed; `nil` when it was already sent or deleted, or
+    /// (`dueBy`, the timer's date) edited to a later date meanwhile.
     /// One that can no longer be sent (its sender left the chat, or was blocked) is dropped all the same, its sender
     /// told so by an `updateDeleteScheduledMessages` without `sent_messages`, and the error thrown.
-    func sendScheduledNow(_ record: ScheduledMessageRecord, caller: Caller) throws -> Api.Updates? {
-        // Taken by deleting it, so the timer and `sendScheduledMessages` never both send it.
-        guard try store.write({ tx in try tx.deleteScheduled(owner: record.owner, id: record.id) }) else { return nil }
+    func sendScheduledNow(_ listed: ScheduledMessageRecord, dueBy: Int32? = nil, caller: Caller) throws -> Api.Updates?
+    {
+        // Taken by deleting it, so the timer and `sendScheduledMessages` never both send it; what is sent is the row
+        // as it is when taken, so an edit made after it was listed is neither lost nor sent early.
+        let taken = try store.write { tx -> ScheduledMessageRecord? in
+            guard let current = try tx.scheduledMessage(owner: listed.owner, id: listed.id),
+                dueBy.map({ current.date <= $0 }) ?? true,
+                try tx.deleteScheduled(owner: listed.owner, id: listed.id)
+            else { return nil }
+            return current
+        }
+        guard let record = taken else { return nil }
         var outgoing = Outgoing(
             text: record.text, entities: Self.decodeEntities(record.entities),
             media: record.media.flatMap { try? Api.MessageMedia(tlBytes: $0) }, mediaKind: record.mediaKind,
@@ -126,7 +136,7 @@ extension ServerBackend {
                 let sender = Caller(
                     authKeyId: 0, sessionId: 0, dc: dc ?? 0, userId: record.owner, withoutUpdates: false)
                 do {
-                    if try sendScheduledNow(record, caller: sender) != nil {
+                    if try sendScheduledNow(record, dueBy: date, caller: sender) != nil {
                         sent += 1
                         taken += 1
                     }

@@ -1,3 +1,4 @@
+import CryptoUtils
 import Dispatch
 import Hashing
 import PhotoSizes
@@ -90,6 +91,11 @@ final class WebPagePreviews: Sendable {
     private let state = Mutex(State())
     private let onReady = Mutex<(@Sendable (WebPage?, _ id: Int64) -> Void)?>(nil)
     private let makePhoto = Mutex<MakePhoto?>(nil)
+    /// Photos made of pictures, by the picture's SHA-256 and DC: a picture seen again (a page fetched again after the
+    /// cache's hour, another page naming the same image) is the same photo, neither decoded nor stored twice.
+    private let madePhotos = Mutex(MadePhotos())
+    /// One picture decoded at a time: a decode holds tens of MB, and these run for whoever sends a link.
+    private let photoQueue = DispatchQueue(label: "tg-server.webpage-photos")
 
     /// Previews under `rules`, fetched with `fetch` (`nil`: nothing is ever fetched).
     init(rules: WebPageRules, fetch: Fetch?, clock: @escaping @Sendable () -> Double) {
@@ -170,8 +176,25 @@ final class WebPagePreviews: Sendable {
     /// the cooperative pool); `nil` when no maker is set or the picture is not one the server decodes.
     private func photo(of picture: [UInt8], dc: Int32) async -> Api.Photo? {
         guard let make = makePhoto.withLock({ $0 }) else { return nil }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: make(picture, dc)) }
+        let key = Digest.sha256(picture) + withUnsafeBytes(of: dc.littleEndian, Array.init)
+        if let known = madePhotos.withLock({ $0.photos[key] }) { return known }
+        let made = await withCheckedContinuation { continuation in
+            photoQueue.async { continuation.resume(returning: make(picture, dc)) }
+        }
+        if let made { madePhotos.withLock { $0.remember(made, for: key) } }
+        return made
+    }
+
+    /// The photos made so far, at most `limit`, the oldest forgotten first.
+    struct MadePhotos {
+        static let limit = 1_024
+        var photos: [[UInt8]: Api.Photo] = [:]
+        var order: [[UInt8]] = []
+
+        mutating func remember(_ photo: Api.Photo, for key: [UInt8]) {
+            guard photos.updateValue(photo, forKey: key) == nil else { return }
+            order.append(key)
+            if order.count > Self.limit { photos[order.removeFirst()] = nil }
         }
     }
 

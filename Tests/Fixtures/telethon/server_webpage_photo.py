@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from event_inbox import Inbox  # noqa: E402 (Tests/Fixtures/event_inbox.py)
 from fixture_images import jpeg_size, png  # noqa: E402 (Tests/Fixtures/fixture_images.py)
 
-from telethon import events, functions, types
+from telethon import errors, events, functions, types
 
 from server_peer import script_main, sign_up_all
 
@@ -129,6 +129,22 @@ async def run(args):
         await alice(functions.messages.SendScheduledMessagesRequest(peer=bob_for_alice, id=[plain.id]))
         sent_edit = await bob_inbox.wait("message", lambda m: m.message.startswith("edited "))
         report["scheduled_edit_arrived"] = photo_fields(sent_edit.media)
+
+        # A preview is not media a message may be alone: a text edited to nothing is MESSAGE_EMPTY with its preview
+        # stored, sent or scheduled alike.
+        empty_edits = []
+        sent_now = await alice.send_message(bob_for_alice, "now %s/with-image" % pages)
+        waiting = await alice.send_message(bob_for_alice, "soon %s/with-image" % pages, schedule=later)
+        for request in [
+            functions.messages.EditMessageRequest(peer=bob_for_alice, id=sent_now.id, message=""),
+            functions.messages.EditMessageRequest(peer=bob_for_alice, id=waiting.id, message="", schedule_date=later),
+        ]:
+            try:
+                await alice(request)
+                empty_edits.append("edited")
+            except errors.RPCError as error:
+                empty_edits.append(type(error).__name__)
+        report["empty_edits"] = empty_edits
         report["counts"] = await counts(pages)
         return report
     finally:
