@@ -72,12 +72,15 @@ enum SendBench {
                 + "one after another)", items: Double(burst), unit: "msgs", rounds: 5,
             oursAsync: { round in
                 let (cpu, storage) = (processCPUSeconds(), ann.postbox.writeStatistics())
+                let batches = ann.stateManager.statistics.batches
                 let run = try await sender.burstRound(round, count: burst)
                 let (cpuAfter, storageAfter) = (processCPUSeconds(), ann.postbox.writeStatistics())
                 if round > 0 {
+                    let applied = ann.stateManager.statistics.batches - batches
                     burstCost.withLock {
                         $0.add(
-                            messages: burst, processCPU: cpuAfter - cpu, storage: storage, storageAfter: storageAfter)
+                            messages: burst, processCPU: cpuAfter - cpu, storage: storage, storageAfter: storageAfter,
+                            stateBatches: applied)
                     }
                 }
                 return run
@@ -192,10 +195,14 @@ struct BurstCost {
     var transactions = 0
     var storageSeconds = 0.0
     var storageCPU = 0.0
+    /// Update batches Ann's state manager applied (each one write transaction).
+    var stateBatches = 0
 
     mutating func add(
-        messages: Int, processCPU: Double, storage: PostboxWriteStatistics, storageAfter: PostboxWriteStatistics
+        messages: Int, processCPU: Double, storage: PostboxWriteStatistics, storageAfter: PostboxWriteStatistics,
+        stateBatches: Int
     ) {
+        self.stateBatches += stateBatches
         self.messages += messages
         self.processCPU += processCPU
         transactions += storageAfter.transactions - storage.transactions
@@ -209,8 +216,8 @@ struct BurstCost {
             format:
                 "\nburst, per sent message (%d messages in the timed rounds): process CPU %.0f µs (both accounts and "
                 + "the in-process tg-server); Ann's Postbox: %.2f write transactions, %.0f µs on the writer queue, "
-                + "%.0f µs of its CPU",
+                + "%.0f µs of its CPU; %.2f of those transactions are update batches of the state manager",
             messages, processCPU / count * 1e6, Double(transactions) / count, storageSeconds / count * 1e6,
-            storageCPU / count * 1e6)
+            storageCPU / count * 1e6, Double(stateBatches) / count)
     }
 }
