@@ -115,12 +115,13 @@ let package = Package(
         .executableTarget(
             name: "transfer-bench",
             dependencies: [
-                "BenchmarkSupport", "CoreBenchSupport", .product(name: "TelegramCore", package: "Telegraph"),
+                "BenchmarkSupport", "CoreBenchSupport", "ServerBenchSupport",
+                .product(name: "TelegramCore", package: "Telegraph"),
                 .product(name: "SyncCore", package: "Telegraph"), .product(name: "SyncCoreApi", package: "Telegraph"),
                 .product(name: "Postbox", package: "Telegraph"), .product(name: "Network", package: "Telegraph"),
                 .product(name: "TelegramApi", package: "Telegraph"), .product(name: "SwiftSignalKit", package: "Telegraph"),
-                .product(name: "ServerTestSupport", package: "Telegraph"), .product(name: "CryptoUtils", package: "Telegraph"),
-                .product(name: "TestVectors", package: "Telegraph"),
+                .product(name: "CryptoUtils", package: "Telegraph"), .product(name: "TestVectors", package: "Telegraph"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Sources/transfer-bench", swiftSettings: Settings.swift),
         .executableTarget(

@@ -9,7 +9,9 @@ Two setups, chosen by --parallel:
                (asyncio), the file written in order — the same part size and parallelism as ours.
 
 Usage: telethon_transfer.py --port P --pem-file F --phone 99966XYYYY --file PATH [--parallel N]
-Prints {"upload_seconds": s, "download_seconds": s, "bytes": n, "sha256": hex, "cryptg": bool} as JSON.
+Prints {"upload_seconds": s, "download_seconds": s, "upload_cpu_seconds": s, "download_cpu_seconds": s, "bytes": n,
+"sha256": hex, "cryptg": bool} as JSON; the CPU seconds are this process's own (user + system), the server being
+another process.
 """
 import argparse
 import asyncio
@@ -17,6 +19,7 @@ import hashlib
 import json
 import os
 import random
+import resource
 import time
 
 from telethon import functions, types, utils
@@ -26,6 +29,12 @@ from bench_client import connect
 
 PART = 512 * 1024
 BIG_FILE = 10 * 1024 * 1024
+
+
+def cpu_seconds():
+    """This process's CPU time so far, user and system."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def upload_parallel(client, path, in_flight):
@@ -94,21 +103,21 @@ async def main():
     args = parser.parse_args()
     client = await connect(args.port, args.pem_file, args.phone)
     try:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), cpu_seconds()
         if args.parallel:
             uploaded = await upload_parallel(client, args.file, args.parallel)
         else:
             uploaded = await client.upload_file(args.file)
-        upload_seconds = time.perf_counter() - start
+        upload_seconds, upload_cpu = time.perf_counter() - start, cpu_seconds() - start_cpu
 
         message = await client.send_file("me", uploaded, force_document=True)
         target = args.file + ".telethon"
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), cpu_seconds()
         if args.parallel:
             await download_parallel(client, message, target, args.parallel)
         else:
             await client.download_media(message, file=target)
-        download_seconds = time.perf_counter() - start
+        download_seconds, download_cpu = time.perf_counter() - start, cpu_seconds() - start_cpu
         digest = hashlib.sha256()
         with open(target, "rb") as f:
             for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -116,7 +125,8 @@ async def main():
         size = os.path.getsize(target)
         os.remove(target)
         print(json.dumps({
-            "upload_seconds": upload_seconds, "download_seconds": download_seconds, "bytes": size,
+            "upload_seconds": upload_seconds, "download_seconds": download_seconds,
+            "upload_cpu_seconds": upload_cpu, "download_cpu_seconds": download_cpu, "bytes": size,
             "sha256": digest.hexdigest(), "cryptg": aes.cryptg is not None,
         }))
     finally:

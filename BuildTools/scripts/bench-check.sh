@@ -21,8 +21,9 @@ for b in "${benches[@]}"; do
     case "$b" in
         postbox-bench) swift build -c release --product postbox-grdb-bench -q ;;
         postbox-views-bench) swift build -c release --product postbox-views-grdb-peer -q ;;
-        # mtproto-bench's client-cost table and stream-bench measure a release tg-server in its own process.
-        mtproto-bench | stream-bench) swift build -c release --product tg-server -q ;;
+        # mtproto-bench's client-cost table, stream-bench and transfer-bench measure a release tg-server in its own
+        # process.
+        mtproto-bench | stream-bench | transfer-bench) swift build -c release --product tg-server -q ;;
         # mtproxy-bench runs a release tg-server and our release mtproxy, each its own process.
         mtproxy-bench)
             swift build -c release --product tg-server -q

@@ -19,7 +19,7 @@ bin=$(swift build -c release --show-bin-path)
 # same build folder so TelegramApi is compiled once.
 if [[ " ${benches[*]} " == *" mtproto-bench "* || " ${benches[*]} " == *" server-limits-bench "* || " ${benches[*]} " == *" server-bench "* \
     || " ${benches[*]} " == *" channel-bench "* || " ${benches[*]} " == *" mtproxy-bench "* \
-    || " ${benches[*]} " == *" stream-bench "* ]]; then
+    || " ${benches[*]} " == *" stream-bench "* || " ${benches[*]} " == *" transfer-bench "* ]]; then
     swift build -c release --product tg-server -q
     export TG_SERVER_BIN="$bin/tg-server"
 fi

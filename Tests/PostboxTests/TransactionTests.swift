@@ -33,6 +33,20 @@ struct Abort: Error {}
         #expect(postbox.transactionStateVersion == version)
     }
 
+    @Test func writeStatisticsCountEveryWriteTransactionAndNoRead() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let before = postbox.writeStatistics()
+        try postbox.transactionSync { tx in try tx.addMessages((1...200).map { message(peer(1), Int32($0)) }) }
+        _ = try? postbox.transactionSync { (_: Transaction) throws in throw Abort() }
+        try postbox.readTransactionSync { tx in _ = try tx.getMessage(MessageId(peerId: peer(1), namespace: 0, id: 1)) }
+        let after = postbox.writeStatistics()
+        #expect(after.transactions - before.transactions == 2)
+        #expect(after.seconds > before.seconds)
+        #expect(after.cpuSeconds > before.cpuSeconds)
+        #expect(after.cpuSeconds - before.cpuSeconds <= after.seconds - before.seconds + 0.01)
+    }
+
     @Test func afterCommitActionsRunOnceTheTransactionCommitsAndNeverOnRollback() throws {
         let (postbox, directory) = try makePostbox()
         defer { directory.remove() }

@@ -63,6 +63,9 @@ import Testing
         let hidden = Api.MessageEntity.messageEntityTextUrl(.init(offset: 0, length: 3, url: "http://three.example/"))
         #expect(WebPageURL.firstLink(in: text, entities: [hidden])?.host == "three.example")
         #expect(WebPageURL.firstLink(in: "no links here", entities: nil) == nil)
+        #expect(WebPageURL.firstLink(in: "mail me: //later ftp://x.example", entities: nil) == nil)
+        #expect(WebPageURL.firstLink(in: "see HTTPS://Up.Example/p.", entities: nil)?.url == "https://up.example/p")
+        #expect(WebPageURL.firstLink(in: "a://", entities: nil) == nil)
         let outside = Api.MessageEntity.messageEntityUrl(.init(offset: 500, length: 10))
         #expect(WebPageURL.firstLink(in: "short", entities: [outside]) == nil)
     }

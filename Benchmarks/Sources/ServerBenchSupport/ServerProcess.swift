@@ -52,6 +52,12 @@ public final class ServerProcess {
         pipe.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
     }
 
+    /// Writes the server's public key as PKCS#1 PEM to `path` (what Telethon's scripts take as `--pem-file`).
+    public func writePublicKeyPEM(to path: String) throws {
+        try ServerKeyStore(directory: directory).rsaKey.publicKeyPEM().write(
+            toFile: path, atomically: true, encoding: .utf8)
+    }
+
     /// Resident set size in bytes (/proc/<pid>/status, VmRSS).
     public func rss() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),

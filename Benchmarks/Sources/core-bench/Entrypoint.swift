@@ -60,7 +60,7 @@ enum CoreBench {
         let fromStart: [String: Any] = ["pts": start.pts, "date": start.date, "qts": start.qts]
 
         var source: ([StoreMessage], [Peer])?
-        var statistics: [(differences: Int, apply: Double, sequencer: Double)] = []
+        var statistics: [(differences: Int, apply: Double, sequencer: Double, storage: PostboxWriteStatistics)] = []
         let items = Double(expected)
         let againstTelethon = try await compareInterleavedRounds(
             "catch-up: \(expected.formatted()) messages in \(chatCount) chats via getDifference into Postbox (a fresh "
@@ -70,7 +70,8 @@ enum CoreBench {
                 try await catchUp.fresh { account in
                     if source == nil { source = try CatchUp.storedMessages(account, chats: chats) }
                     let s = account.stateManager.statistics
-                    statistics.append((s.differences, s.applySeconds, s.sequencerSeconds))
+                    statistics.append(
+                        (s.differences, s.applySeconds, s.sequencerSeconds, account.postbox.writeStatistics()))
                 }
             },
             peerAsync: { _ in try await telethon.timedOffPool(fromStart) })
@@ -108,12 +109,20 @@ enum CoreBench {
         printTable(
             title: "TelegramCore (tg-server on 127.0.0.1), interleaved rounds", peerName: "peer",
             [againstTelethon, receiveOnly, againstPostbox])
-        let last = statistics.last ?? (0, 0, 0)
+        let last = statistics.last ?? (0, 0, 0, PostboxWriteStatistics())
         print(
             String(
                 format:
                     "\nof the last catch-up round: %d difference calls, %.2f s in batch transactions (conversion and Postbox), %.2f s in the state machine",
                 last.differences, last.apply, last.sequencer))
+        // Everything the account's Postbox wrote since it opened (the sign-in's few transactions included).
+        print(
+            String(
+                format:
+                    "its Postbox: %d write transactions, %.2f s on the writer queue (%.1f µs per message), %.2f s of "
+                    + "that thread's CPU (%.1f µs per message)",
+                last.storage.transactions, last.storage.seconds, last.storage.seconds / items * 1e6,
+                last.storage.cpuSeconds, last.storage.cpuSeconds / items * 1e6))
         func ms(_ value: Double?) -> String { String(format: "%.2f", (value ?? .nan) * 1000) }
         let oursLive =
             "p50 \(ms(liveRow.ours.seconds)) ms (\(ms(liveRow.ours.range?.lowerBound))–"

@@ -66,10 +66,25 @@ enum SendBench {
                     seconds: (answer["seconds"] as? Double) ?? .nan,
                     output: (answer["output"] as? String) ?? "\(answer)")
             })
+        let burstCost = LockedValue(BurstCost())
         let burstRow = try await compareInterleavedRounds(
             "\(burst.formatted()) messages in a burst, one chat, in order (Telethon: \(burst.formatted()) sendMessage calls "
                 + "one after another)", items: Double(burst), unit: "msgs", rounds: 5,
-            oursAsync: { round in try await sender.burstRound(round, count: burst) },
+            oursAsync: { round in
+                let (cpu, storage) = (processCPUSeconds(), ann.postbox.writeStatistics())
+                let batches = ann.stateManager.statistics.batches
+                let run = try await sender.burstRound(round, count: burst)
+                let (cpuAfter, storageAfter) = (processCPUSeconds(), ann.postbox.writeStatistics())
+                if round > 0 {
+                    let applied = ann.stateManager.statistics.batches - batches
+                    burstCost.withLock {
+                        $0.add(
+                            messages: burst, processCPU: cpuAfter - cpu, storage: storage, storageAfter: storageAfter,
+                            stateBatches: applied)
+                    }
+                }
+                return run
+            },
             peerAsync: { round in try await telethon.timedOffPool(["burst": burst, "prefix": "r\(round) burst "]) })
         let avatars = try await ResourceAvatars.run(account: ann)
         await ann.shutdown()
@@ -87,6 +102,7 @@ enum SendBench {
                     "cold: read, JPEG decode, fill, circle, cache store", ours: avatars.cold, peer: avatars.cold),
                 Comparison("from the representation cache", ours: avatars.cached, peer: avatars.cold),
             ])
+        print(burstCost.withLock { $0.summary })
         func ms(_ value: Double?) -> Double { (value ?? .nan) * 1000 }
         print(
             String(
@@ -167,5 +183,41 @@ struct Sender {
             throw BenchFailure("\(ann.pendingMessages.failedCount) messages failed")
         }
         return TimedRun(seconds: seconds, output: try acknowledged(prefix: prefix, count: count))
+    }
+}
+
+/// What our burst rounds cost per sent message (the warm-up round left out): the whole process's CPU (Ann's and
+/// Ben's accounts and the in-process tg-server together), and Ann's Postbox write transactions, their writer-queue
+/// time and that thread's CPU: the storage cost of a sent message.
+struct BurstCost {
+    var messages = 0
+    var processCPU = 0.0
+    var transactions = 0
+    var storageSeconds = 0.0
+    var storageCPU = 0.0
+    /// Update batches Ann's state manager applied (each one write transaction).
+    var stateBatches = 0
+
+    mutating func add(
+        messages: Int, processCPU: Double, storage: PostboxWriteStatistics, storageAfter: PostboxWriteStatistics,
+        stateBatches: Int
+    ) {
+        self.stateBatches += stateBatches
+        self.messages += messages
+        self.processCPU += processCPU
+        transactions += storageAfter.transactions - storage.transactions
+        storageSeconds += storageAfter.seconds - storage.seconds
+        storageCPU += storageAfter.cpuSeconds - storage.cpuSeconds
+    }
+
+    var summary: String {
+        let count = Double(max(1, messages))
+        return String(
+            format:
+                "\nburst, per sent message (%d messages in the timed rounds): process CPU %.0f µs (both accounts and "
+                + "the in-process tg-server); Ann's Postbox: %.2f write transactions, %.0f µs on the writer queue, "
+                + "%.0f µs of its CPU; %.2f of those transactions are update batches of the state manager",
+            messages, processCPU / count * 1e6, Double(transactions) / count, storageSeconds / count * 1e6,
+            storageCPU / count * 1e6, Double(stateBatches) / count)
     }
 }

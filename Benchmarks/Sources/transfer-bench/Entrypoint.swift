@@ -2,9 +2,10 @@ import BenchmarkSupport
 import CoreBenchSupport
 import CryptoUtils
 import Foundation
+import NIOPosix
 import Network
 import Postbox
-import ServerTestSupport
+import ServerBenchSupport
 import SwiftSignalKit
 import SyncCore
 import SyncCoreApi
@@ -12,10 +13,11 @@ import TelegramApi
 import TelegramCore
 import TestVectors
 
-/// Moving a 100 MB file through tg-server on 127.0.0.1: our `MultipartUpload` and `MediaFetcher` (parts in flight on
-/// the media session, into MediaBox) against Telethon 1.45 with cryptg (its fastest setup) moving the same file in
-/// the same run, with our AES-IGE throughput beside them as the single-connection limit (every byte is encrypted
-/// once by the sender and decrypted once by the receiver, both in this process for our side).
+/// Moving a 100 MB file through a release tg-server process on 127.0.0.1: our `MultipartUpload` and `MediaFetcher`
+/// (parts in flight on the media session, into MediaBox) against Telethon 1.45 with cryptg (its fastest setup) moving
+/// the same file in the same run, with our AES-IGE throughput beside them as the single-connection limit. The server
+/// is a process of its own, so each client's CPU per MB is measured apart from it: ours with `getrusage` of this
+/// process, Telethon's by its script.
 @main
 enum TransferBench {
     static let size = 100 * 1024 * 1024
@@ -25,15 +27,28 @@ enum TransferBench {
             """
             usage: transfer-bench
 
-            A 100 MB file through tg-server on 127.0.0.1: MultipartUpload and MediaFetcher against Telethon 1.45 with cryptg
-            moving the same file in the same run, with AES-IGE throughput as the limit. Needs `make deps`.
+            A 100 MB file through a release tg-server process on 127.0.0.1: MultipartUpload and MediaFetcher against
+            Telethon 1.45 with cryptg moving the same file in the same run, each client's CPU per MB apart from the
+            server's, with AES-IGE throughput as the limit. Needs `make deps` and a release tg-server (TG_SERVER_BIN or
+            .build/release/tg-server).
             """)
         printMachine()
         registerTelegramCoreTypes()
-        let world = try await BenchWorld(name: "transfer-bench")
-        defer { world.remove() }
-        let (root, pem, port) = (world.root, world.pem, world.port)
-        let manager = try AccountManager(rootPath: root + "/app", environment: world.environment)
+        let server = try ServerProcess(arguments: [])
+        defer { server.stop() }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-bench-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (pem, port) = (root + "/server.pem", server.port)
+        try server.writePublicKeyPEM(to: pem)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        var endpoints: [Int32: MTProtoConnection.Endpoint] = [:]
+        for (dc, dcPort) in server.ports { endpoints[dc] = .init(host: "127.0.0.1", port: dcPort, dcId: dc) }
+        let manager = try AccountManager(
+            rootPath: root + "/app",
+            environment: NetworkEnvironment(
+                datacenters: endpoints, defaultMainDc: 2, publicKeys: [server.publicKey], group: group))
         let ann = try await BenchAccounts.signUp(manager, phone: "9996622401", name: "Ann")
 
         let file = root + "/payload.bin"
@@ -42,10 +57,10 @@ enum TransferBench {
         // Ours: upload in parts, send to Saved Messages as a document, fetch it back into MediaBox; each round a new
         // document (nothing comes from the previous round's MediaBox copy).
         var downloaded = Data()
-        func oursRound(_ round: Int) async throws -> (up: Double, down: Double) {
-            let uploadStart = now()
+        func oursRound(_ round: Int) async throws -> Times {
+            let (uploadStart, uploadCPU) = (now(), processCPUSeconds())
             let input = try await MultipartUpload.upload(network: ann.network, path: file, name: "payload.bin")
-            let uploadSeconds = now() - uploadStart
+            let (uploadSeconds, uploadCPUSeconds) = (now() - uploadStart, processCPUSeconds() - uploadCPU)
             let sent = try await ann.network.request(
                 Api.functions.messages.sendMedia(
                     peer: .inputPeerSelf,
@@ -54,18 +69,20 @@ enum TransferBench {
                     message: "", randomId: Int64(round + 1)))
             let document = try BenchFetch.sentDocument(in: sent)
             let fetcher = MediaFetcher(network: ann.network, mediaBox: ann.postbox.mediaBox)
-            let downloadStart = now()
+            let (downloadStart, downloadCPU) = (now(), processCPUSeconds())
             let path = try await BenchFetch.completedPath(fetcher.fetch(document.resource, size: Int64(size)))
-            let downloadSeconds = now() - downloadStart
+            let (downloadSeconds, downloadCPUSeconds) = (now() - downloadStart, processCPUSeconds() - downloadCPU)
             downloaded = try Data(contentsOf: URL(fileURLWithPath: path))
             guard hex(Digest.sha256([UInt8](downloaded))) == digest else {
                 BenchmarkMethod.differentWork("transfer", ours: "other bytes than the file", peer: digest)
             }
-            return (uploadSeconds, downloadSeconds)
+            return Times(
+                up: uploadSeconds, down: downloadSeconds, upCPU: uploadCPUSeconds, downCPU: downloadCPUSeconds,
+                cryptg: true)
         }
 
         // Telethon moving the same file: its own loops (`parallel` 0), and its fastest setup, 4 parts in flight.
-        func telethonRound(parallel: Int) throws -> (up: Double, down: Double, cryptg: Bool) {
+        func telethonRound(parallel: Int) throws -> Times {
             let telethon = try runBenchmarkScript(
                 "telethon_transfer.py",
                 arguments: [
@@ -75,16 +92,18 @@ enum TransferBench {
             guard (telethon["sha256"] as? String) == digest else {
                 BenchmarkMethod.differentWork("transfer", ours: digest, peer: "Telethon: other bytes than the file")
             }
-            return (
-                telethon["upload_seconds"] as? Double ?? .nan, telethon["download_seconds"] as? Double ?? .nan,
-                telethon["cryptg"] as? Bool == true
-            )
+            return Times(
+                up: telethon["upload_seconds"] as? Double ?? .nan,
+                down: telethon["download_seconds"] as? Double ?? .nan,
+                upCPU: telethon["upload_cpu_seconds"] as? Double ?? .nan,
+                downCPU: telethon["download_cpu_seconds"] as? Double ?? .nan,
+                cryptg: telethon["cryptg"] as? Bool == true)
         }
 
         // Interleaved rounds (BENCHMARKS.md, "Method"): ours first in even rounds, Telethon's two setups first in odd.
-        var oursTimes: [(up: Double, down: Double)] = []
-        var defaultTimes: [(up: Double, down: Double, cryptg: Bool)] = []
-        var parallelTimes: [(up: Double, down: Double, cryptg: Bool)] = []
+        var oursTimes: [Times] = []
+        var defaultTimes: [Times] = []
+        var parallelTimes: [Times] = []
         for round in 0..<BenchmarkMethod.rounds(3) {
             if round % 2 == 0 {
                 oursTimes.append(try await oursRound(round))
@@ -114,10 +133,10 @@ enum TransferBench {
             blackHole(try? AESIGE.encrypt(block, key: key, iv: iv))
         }
         await ann.shutdown()
-        try await world.server.close()
+        try await group.shutdownGracefully()
 
         printTable(
-            title: "File transfer, 100 MB through tg-server (127.0.0.1), against Telethon's own loops",
+            title: "File transfer, 100 MB through a tg-server process (127.0.0.1), against Telethon's own loops",
             peerName: "Telethon 1.45 + cryptg: upload_file / download_media",
             [
                 row(
@@ -136,6 +155,21 @@ enum TransferBench {
                     "download, both 4 windows in flight", oursTimes.map(\.down), parallelTimes.map(\.down),
                     goal: "≥ 3×"),
             ])
+        // Each client's CPU per MB moved (the server is another process): the same work, whatever the load.
+        func cpuPerMB(_ times: [Times], _ key: KeyPath<Times, Double>) -> String {
+            let sorted = times.map { $0[keyPath: key] / megabytes * 1000 }.sorted()
+            return String(format: "%.2f ms (%.2f–%.2f)", median(sorted), sorted.first ?? .nan, sorted.last ?? .nan)
+        }
+        print("\n### Client CPU per MB (user + system; the server is another process)\n")
+        print("| client | upload | download |")
+        print("|---|---:|---:|")
+        for (name, times) in [
+            ("ours: MultipartUpload / MediaFetcher into MediaBox", oursTimes),
+            ("Telethon 1.45 + cryptg: upload_file / download_media", defaultTimes),
+            ("Telethon 1.45 + cryptg, 4 parts in flight", parallelTimes),
+        ] {
+            print("| \(name) | \(cpuPerMB(times, \.upCPU)) | \(cpuPerMB(times, \.downCPU)) |")
+        }
         print(
             String(
                 format:
@@ -143,6 +177,15 @@ enum TransferBench {
                     + "cryptg in Telethon's runs: %@",
                 AESIGE.usesHardwareAES ? "yes" : "no", aes.throughput,
                 defaultTimes.allSatisfy(\.cryptg) && parallelTimes.allSatisfy(\.cryptg) ? "on" : "OFF"))
+    }
+
+    /// One side's round: seconds and its own process's CPU seconds for the upload and the download.
+    struct Times {
+        var up: Double
+        var down: Double
+        var upCPU: Double
+        var downCPU: Double
+        var cryptg: Bool
     }
 
     /// Writes `count` pseudo-random bytes (a xorshift stream: incompressible, reproducible); returns their SHA-256.

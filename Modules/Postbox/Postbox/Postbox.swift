@@ -43,6 +43,8 @@ public final class Postbox: @unchecked Sendable {
     var lastTransactionStateVersion: Int64 = 0
     /// How many messages committed transactions have rendered into their operations (on the queue; for tests).
     private var renderedMessageTotal = 0
+    /// The cost of the write transactions so far (writer queue only; `writeStatistics()`).
+    var writeStatisticsTotal = PostboxWriteStatistics()
 
     /// Opens (creating when missing) the Postbox of the account at `accountPath`, running schema upgrades.
     ///
@@ -155,6 +157,8 @@ public final class Postbox: @unchecked Sendable {
     @discardableResult
     public func transactionSync<T>(_ body: (Transaction) throws -> T) throws -> T {
         try syncOnQueue {
+            let started = PostboxWriteStatistics.start()
+            defer { writeStatisticsTotal.add(since: started) }
             try valueBox.begin()
             let transaction = Transaction(tables: tables, isReadOnly: false)
             // The observers of this transaction are those registered when it starts: they decide, with the open views

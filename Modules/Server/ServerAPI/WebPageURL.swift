@@ -99,19 +99,23 @@ struct WebPageURL: Hashable, Sendable {
     /// `text` (trailing punctuation left out, as Telegram's link detection does). `nil` when there is none, or when the
     /// first one is not a link this server would fetch.
     static func firstLink(in text: String, entities: [Api.MessageEntity]?) -> WebPageURL? {
-        let utf16 = Array(text.utf16)
         for entity in entities ?? [] {
             switch entity {
             case .messageEntityUrl(let url):
+                let utf16 = text.utf16
                 let start = Int(url.offset), end = Int(url.offset) + Int(url.length)
                 guard start >= 0, url.length > 0, end <= utf16.count else { continue }
-                return WebPageURL(String(decoding: utf16[start..<end], as: UTF16.self))
+                let range =
+                    utf16.index(utf16.startIndex, offsetBy: start)..<utf16.index(utf16.startIndex, offsetBy: end)
+                return WebPageURL(String(decoding: Array(utf16[range]), as: UTF16.self))
             case .messageEntityTextUrl(let link):
                 return WebPageURL(link.url)
             default:
                 continue
             }
         }
+        // Most messages have no link at all: a byte scan for "://" spares them the split into words.
+        guard containsSchemeSeparator(text) else { return nil }
         for word in text.split(whereSeparator: { $0.isWhitespace }) {
             let lower = word.prefix(8).lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { continue }
@@ -120,5 +124,18 @@ struct WebPageURL: Hashable, Sendable {
             return WebPageURL(String(link))
         }
         return nil
+    }
+
+    /// Whether `text` holds "://" anywhere (every http or https link does).
+    private static func containsSchemeSeparator(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= 3 else { return false }
+            for index in 0..<(bytes.count - 2)
+            where bytes[index] == 0x3A && bytes[index + 1] == 0x2F && bytes[index + 2] == 0x2F {
+                return true
+            }
+            return false
+        }
     }
 }
