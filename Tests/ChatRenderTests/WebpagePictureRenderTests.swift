@@ -22,13 +22,9 @@ import TextLayout
     @Test func aPreviewsPictureIsFetchedAndDrawn() async throws {
         let python = ProcessRunner.venvPython
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv: run `make deps`")
-        let pagesScript = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/webpages/page_server.py")
-        let pages = try ProcessRunner.start(python, [pagesScript.path])
-        defer { pages.send(SIGKILL) }
-        let ready = await pages.waitForOutputOffPool(timeout: 30) { $0.contains(UInt8(ascii: "\n")) }
-        try #require(ready, "the page server did not start")
-        let line = String(decoding: pages.output, as: UTF8.self)
-        let port = try #require(line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap { Int($0) })
+        let pages = try await LoopbackPageServer.start()
+        defer { pages.stop() }
+        let port = pages.port
 
         let conversation = try await ChatConversation.start(
             name: "webpage-picture", webPageAllow: ["127.0.0.1:\(port)"])

@@ -35,13 +35,9 @@ import Testing
     @Test func telethonSeesAndDownloadsAPreviewsPhoto() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let pagesScript = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/webpages/page_server.py")
-        let pages = try ProcessRunner.start(python, [pagesScript.path])
-        defer { pages.send(SIGKILL) }
-        let ready = await pages.waitForOutputOffPool(timeout: 30) { $0.contains(UInt8(ascii: "\n")) }
-        try #require(ready, "the page server did not start")
-        let line = String(decoding: pages.output, as: UTF8.self)
-        let port = try #require(line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap { Int($0) })
+        let pages = try await LoopbackPageServer.start()
+        defer { pages.stop() }
+        let port = pages.port
 
         let server = try ProcessSupport.Server(arguments: ["--webpage-allow", "127.0.0.1:\(port)"])
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
@@ -81,7 +77,7 @@ import Testing
                 "/with-image": 1, "/picture.png": 2, "/huge-image": 1, "/huge.png": 1, "/text-image": 1,
                 "/text.png": 1, "/foreign-image": 1, "/scheduled": 1,
             ])
-        pages.send(SIGTERM)
-        _ = await pages.waitOffPool(timeout: 10)
+        pages.process.send(SIGTERM)
+        _ = await pages.process.waitOffPool(timeout: 10)
     }
 }

@@ -32,13 +32,9 @@ import Testing
     @Test func telethonSeesLinkPreviewsOfAllowedPagesOnly() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let pagesScript = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/webpages/page_server.py")
-        let pages = try ProcessRunner.start(python, [pagesScript.path])
-        defer { pages.send(SIGKILL) }
-        let ready = await pages.waitForOutputOffPool(timeout: 30) { $0.contains(UInt8(ascii: "\n")) }
-        try #require(ready, "the page server did not start")
-        let line = String(decoding: pages.output, as: UTF8.self)
-        let port = try #require(line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap { Int($0) })
+        let pages = try await LoopbackPageServer.start()
+        defer { pages.stop() }
+        let port = pages.port
 
         let server = try ProcessSupport.Server(arguments: ["--webpage-allow", "127.0.0.1:\(port)"])
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
@@ -73,7 +69,7 @@ import Testing
         #expect(report.post_update == [.text("WebPage"), .text("Telegraph & friends"), .number(1)])
         #expect(report.post_seen == article)
         #expect(report.counts == ["/article": 1, "/slow": 1, "/slow-post": 1, "/slow-edit": 1])
-        pages.send(SIGTERM)
-        _ = await pages.waitOffPool(timeout: 10)
+        pages.process.send(SIGTERM)
+        _ = await pages.process.waitOffPool(timeout: 10)
     }
 }
