@@ -15,23 +15,13 @@ import TextLayout
 /// The checks are the layout's geometry and sampled pixels, not a golden image.
 @Suite(.serialized) struct ChatScreenRendererTests {
     @Test func aConversationThroughTgServerIsDrawnAsAPhoneScreen() async throws {
-        let conversation = try await ChatConversation.make(name: "chat-render-tests")
-        do {
-            try await check(conversation)
-        } catch {
-            await conversation.close()
-            throw error
-        }
-        await conversation.close()
+        try await ChatConversation.make(name: "chat-render-tests").closing(after: check)
     }
 
     private func check(_ conversation: ChatConversation) async throws {
         let entries = try await conversation.entries()
-        let style = ChatScreenStyle.phone
-        let renderer = ChatScreenRenderer(
-            style: style, accountPeerId: conversation.ann.peerId, names: conversation.names, title: "Bob")
-        let loader = ChatMediaLoader(
-            images: ImageResources(account: conversation.ann), stickers: StickerResources(account: conversation.ann))
+        let phone = AnnsPhoneScreen(conversation)
+        let (style, renderer, loader) = (phone.style, phone.renderer, phone.loader)
 
         // Before the download: the photos' stripped thumbnails (the sizes are still on the server).
         let thumbnails = await loader.load(entries, quality: .firstAvailable)

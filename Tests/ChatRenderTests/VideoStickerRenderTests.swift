@@ -16,14 +16,7 @@ import TextLayout
 /// terminal names it.
 @Suite(.serialized) struct VideoStickerRenderTests {
     @Test func aVideoStickerIsReceivedAndDrawnFromItsFirstFrame() async throws {
-        let conversation = try await ChatConversation.make(name: "video-sticker-render")
-        do {
-            try await check(conversation)
-        } catch {
-            await conversation.close()
-            throw error
-        }
-        await conversation.close()
+        try await ChatConversation.make(name: "video-sticker-render").closing(after: check)
     }
 
     private func check(_ conversation: ChatConversation) async throws {
@@ -37,11 +30,8 @@ import TextLayout
         #expect(file.attributes.contains { if case .video(1, _, false, _, _) = $0 { true } else { false } })
         #expect(ChatMessageItemClassifier.kind(of: [message]) == .animatedSticker)
 
-        let style = ChatScreenStyle.phone
-        let renderer = ChatScreenRenderer(
-            style: style, accountPeerId: conversation.ann.peerId, names: conversation.names, title: "Bob")
-        let loader = ChatMediaLoader(
-            images: ImageResources(account: conversation.ann), stickers: StickerResources(account: conversation.ann))
+        let phone = AnnsPhoneScreen(conversation)
+        let (style, renderer, loader) = (phone.style, phone.renderer, phone.loader)
         let media = await loader.load(entries, quality: .full)
         #expect(media.failures.isEmpty, "\(media.failures)")
         #expect(media.pictures[message.id] != nil)

@@ -28,13 +28,7 @@ import TextLayout
 
         let conversation = try await ChatConversation.start(
             name: "webpage-picture", webPageAllow: ["127.0.0.1:\(port)"])
-        do {
-            try await check(conversation, port: port)
-        } catch {
-            await conversation.close()
-            throw error
-        }
-        await conversation.close()
+        try await conversation.closing { try await check($0, port: port) }
     }
 
     private func check(_ conversation: ChatConversation, port: Int) async throws {
@@ -58,11 +52,8 @@ import TextLayout
         #expect(picturePage.type == "photo" && picturePage.hasLargeImage)
         #expect(articlePage.image?.largestRepresentation?.dimensions == PixelDimensions(width: 640, height: 480))
 
-        let style = ChatScreenStyle.phone
-        let renderer = ChatScreenRenderer(
-            style: style, accountPeerId: conversation.ann.peerId, names: conversation.names, title: "Bob")
-        let loader = ChatMediaLoader(
-            images: ImageResources(account: conversation.ann), stickers: StickerResources(account: conversation.ann))
+        let phone = AnnsPhoneScreen(conversation)
+        let (style, renderer, loader) = (phone.style, phone.renderer, phone.loader)
         let media = await loader.load(entries, quality: .full)
         #expect(media.failures.isEmpty, "\(media.failures)")
         #expect(media.pictures[articleMessage.id]?.stage == .full)

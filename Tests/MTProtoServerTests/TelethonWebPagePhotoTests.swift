@@ -33,22 +33,7 @@ import Testing
     }
 
     @Test func telethonSeesAndDownloadsAPreviewsPhoto() async throws {
-        let python = ProcessSupport.python
-        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let pages = try await LoopbackPageServer.start()
-        defer { pages.stop() }
-        let port = pages.port
-
-        let server = try ProcessSupport.Server(arguments: ["--webpage-allow", "127.0.0.1:\(port)"])
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
-        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_webpage_photo.py")
-        let result = try await ProcessRunner.runOffPool(
-            python,
-            [script.path, "--port", String(try #require(server.ports[2])), "--pages-port", String(port)]
-                + (try server.telethonArguments()),
-            timeout: 120)
-        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
-        let report = try JSONDecoder().decode(Report.self, from: result.stdout)
+        let (report, _) = try await TelethonPageRun.report("server_webpage_photo.py", as: Report.self)
         let withPhoto = "article|Telegraph & friends|photo|large|640x480"
         let withoutPhoto = "article|Telegraph & friends|-|small|"
         #expect(report.preview == withPhoto)
@@ -77,7 +62,5 @@ import Testing
                 "/with-image": 1, "/picture.png": 2, "/huge-image": 1, "/huge.png": 1, "/text-image": 1,
                 "/text.png": 1, "/foreign-image": 1, "/scheduled": 1,
             ])
-        pages.process.send(SIGTERM)
-        _ = await pages.process.waitOffPool(timeout: 10)
     }
 }

@@ -30,22 +30,7 @@ import Testing
     }
 
     @Test func telethonSeesLinkPreviewsOfAllowedPagesOnly() async throws {
-        let python = ProcessSupport.python
-        try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let pages = try await LoopbackPageServer.start()
-        defer { pages.stop() }
-        let port = pages.port
-
-        let server = try ProcessSupport.Server(arguments: ["--webpage-allow", "127.0.0.1:\(port)"])
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
-        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_webpage.py")
-        let result = try await ProcessRunner.runOffPool(
-            python,
-            [script.path, "--port", String(try #require(server.ports[2])), "--pages-port", String(port)]
-                + (try server.telethonArguments()),
-            timeout: 120)
-        try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
-        let report = try JSONDecoder().decode(Report.self, from: result.stdout)
+        let (report, port) = try await TelethonPageRun.report("server_webpage.py", as: Report.self)
         let article: [String?] = ["WebPage", "Telegraph & friends", "A page about link previews.", "Example Site"]
         #expect(report.preview == ["WebPagePreview"] + article)
         #expect(report.sent == article)
@@ -69,7 +54,5 @@ import Testing
         #expect(report.post_update == [.text("WebPage"), .text("Telegraph & friends"), .number(1)])
         #expect(report.post_seen == article)
         #expect(report.counts == ["/article": 1, "/slow": 1, "/slow-post": 1, "/slow-edit": 1])
-        pages.process.send(SIGTERM)
-        _ = await pages.process.waitOffPool(timeout: 10)
     }
 }

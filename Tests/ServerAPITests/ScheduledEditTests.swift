@@ -17,19 +17,27 @@ import Testing
         Api.functions.messages.editMessage(peer: peer, id: id, message: text, media: media, scheduleDate: date)
     }
 
+    /// Ann's "draft", scheduled to Ben ten minutes on (random id 5): the message her answer carries.
+    static func scheduleDraft(
+        to ben: AttackHarness.Account, _ harness: AttackHarness
+    ) throws -> Api.Message.Cons_message {
+        let answer = try Scheduled.schedule("draft", to: ben.inputPeer, in: 600, randomId: 5, key: 1, harness)
+        guard case .updateNewScheduledMessage(let created)? = Scheduled.updates([answer]).last,
+            case .message(let message) = created.message
+        else { throw NotScheduled(answer: answer) }
+        return message
+    }
+
+    /// The answer to scheduling carried no scheduled message.
+    struct NotScheduled: Error { let answer: Api.Updates }
+
     @Test func aScheduledMessageIsEditedAndGoesOutAsEdited() throws {
         let harness = try AttackHarness()
         let (ann, ben) = try Scheduled.pair(harness)
         try Scheduled.signIn("9996620001", key: 11, harness)
         let pushed = ChannelTests.Pushed()
         for key: Int64 in [11, 2] { Scheduled.subscribe(pushed, key: key, harness) }
-        let answer = try Scheduled.schedule("draft", to: ben.inputPeer, in: 600, randomId: 5, key: 1, harness)
-        guard case .updateNewScheduledMessage(let created)? = Scheduled.updates([answer]).last,
-            case .message(let message) = created.message
-        else {
-            Issue.record("\(answer)")
-            return
-        }
+        let message = try Self.scheduleDraft(to: ben, harness)
         let later = Int32(harness.clock.now + 1200)
         let edited = try harness.result(
             Self.edit(message.id, to: ben.inputPeer, text: "final", at: later), as: Api.Updates.self, key: 1)
@@ -59,13 +67,7 @@ import Testing
     @Test func editsOfScheduledMessagesAreChecked() throws {
         let harness = try AttackHarness()
         let (ann, ben) = try Scheduled.pair(harness)
-        let answer = try Scheduled.schedule("draft", to: ben.inputPeer, in: 600, randomId: 5, key: 1, harness)
-        guard case .updateNewScheduledMessage(let created)? = Scheduled.updates([answer]).last,
-            case .message(let message) = created.message
-        else {
-            Issue.record("\(answer)")
-            return
-        }
+        let message = try Self.scheduleDraft(to: ben, harness)
         let now = Int32(harness.clock.now)
         // Ben has no scheduled message of that id (Ann's are hers); nor has Ann one in another chat.
         #expect(

@@ -12,13 +12,7 @@ import Testing
     @Test func aMessageEditedAfterTheTimerListedItIsSentAsEditedAtItsNewDate() throws {
         let harness = try AttackHarness()
         let (ann, ben) = try Scheduled.pair(harness)
-        let answer = try Scheduled.schedule("draft", to: ben.inputPeer, in: 600, randomId: 5, key: 1, harness)
-        guard case .updateNewScheduledMessage(let created)? = Scheduled.updates([answer]).last,
-            case .message(let message) = created.message
-        else {
-            Issue.record("\(answer)")
-            return
-        }
+        let message = try ScheduledEditTests.scheduleDraft(to: ben, harness)
         let backend = try #require(harness.handler.backend)
         harness.clock.advance(600)
         // The timer's listing, taken while the message was due with its old text.

@@ -225,12 +225,4 @@ extension ServerBackend {
         guard !text.isEmpty || hasMedia else { throw APIError.messageEmpty }
         return (text, entities)
     }
-
-    /// Whether a stored `MessageMedia` is media a message may consist of alone: a link preview is not (it goes with
-    /// the text whose link it shows, so a text edited to nothing is `MESSAGE_EMPTY` even with a preview stored).
-    static func carriesMedia(_ stored: [UInt8]?) -> Bool {
-        guard let stored else { return false }
-        if case .messageMediaWebPage? = try? Api.MessageMedia(tlBytes: stored) { return false }
-        return true
-    }
 }

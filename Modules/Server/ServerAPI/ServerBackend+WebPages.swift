@@ -70,9 +70,7 @@ extension ServerBackend {
         _ call: Api.functions.messages.editMessage, stored: [UInt8]?, dc: Int32
     ) -> (media: [UInt8]?, pending: (id: Int64, link: WebPageURL)?)? {
         guard call.media == nil, let text = call.message else { return nil }
-        if let stored {
-            guard case .messageMediaWebPage? = try? Api.MessageMedia(tlBytes: stored) else { return nil }
-        }
+        if let stored, !Self.isWebPage(stored) { return nil }
         guard !call.noWebpage, let link = WebPageURL.firstLink(in: text, entities: call.entities) else {
             return (nil, nil)
         }
@@ -192,6 +190,16 @@ extension ServerBackend {
             ]
         }
     }
+
+    /// Whether stored media bytes are a link preview (`messageMediaWebPage`, pending or not).
+    static func isWebPage(_ bytes: [UInt8]) -> Bool {
+        if case .messageMediaWebPage? = try? Api.MessageMedia(tlBytes: bytes) { return true }
+        return false
+    }
+
+    /// Whether stored media is media a message may consist of alone: a link preview is not (it goes with the text
+    /// whose link it shows, so a text edited to nothing is `MESSAGE_EMPTY` even with a preview stored).
+    static func carriesMedia(_ stored: [UInt8]?) -> Bool { stored.map { !isWebPage($0) } ?? false }
 
     /// Whether stored media bytes are `messageMediaWebPage(webPagePending)` with page `id`.
     static func isPendingWebPage(_ bytes: [UInt8], id: Int64) -> Bool {
