@@ -16,15 +16,19 @@ enum MTProxyBench {
     static func main() async throws {
         checkCommandLine(
             """
-            usage: mtproxy-bench [--connects N] [--calls N] [--in-flight N]
+            usage: mtproxy-bench [--connects N] [--calls N] [--in-flight N] [--proxy-own-core]
               connect time (saved key: TCP + transport opening + a first call in a new session, N per round, 100)
               and N help.getNearestDc calls per round (1,000, --in-flight at a time, 100) over one connection,
               through our mtproxy (plain, dd, ee) against straight to the DC; ee against plain through the proxy.
               TG_SERVER_BIN and MTPROXY_BIN name the release binaries (bench.sh builds and passes both);
               BENCH_ROUNDS (7) rounds; BENCH_CHECK=1: one round of 10 connects and 200 calls.
-            """, accepted: ["--connects", "--calls", "--in-flight"],
+              --proxy-own-core: mtproxy alone on CPU 1, as deployed on its own host; our client and tg-server on
+              CPU 0 on both sides (needs taskset and two cores). Without it all three share every core.
+            """, accepted: ["--connects", "--calls", "--in-flight", CorePlacement.flag],
             takingValue: ["--connects", "--calls", "--in-flight"])
+        try CorePlacement.confineToFirstCore()
         printMachine()
+        print(CorePlacement.description)
         let check = BenchmarkMethod.isCheck
         let connects = value(after: "--connects", default: check ? 10 : 100)
         let calls = value(after: "--calls", default: check ? 200 : 1_000)
@@ -38,7 +42,8 @@ enum MTProxyBench {
             server.stop()
         }
         let key = (0..<16).map { _ in UInt8.random(in: 0...255) }
-        let proxy = try ProxyProcess(key: key.map { String(format: "%02x", $0) }.joined(), dcPort: server.port)
+        let proxy = try ProxyProcess(
+            key: key.map { String(format: "%02x", $0) }.joined(), dcPort: server.port, core: CorePlacement.proxyCore)
         ChildProcesses.shared.stopAtExit(proxy.process.processIdentifier)
         defer {
             ChildProcesses.shared.forget(proxy.process.processIdentifier)

@@ -8,14 +8,22 @@ final class ProxyProcess {
 
     /// Starts `MTPROXY_BIN` (default: the Benchmarks package's release build) with one secret `key` (32 hex digits:
     /// every key takes plain, `dd` and `ee` clients alike) relaying DC 2 to `dcPort`.
-    init(key: String, dcPort: Int) throws {
+    /// With `core`, it runs there alone (`taskset -c core`, `CorePlacement`).
+    init(key: String, dcPort: Int, core: Int? = nil) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let binary =
             ProcessInfo.processInfo.environment["MTPROXY_BIN"]
             ?? root.appendingPathComponent(".build/release/mtproxy").path
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--port", "0", "--secret", key, "--dc", "2=127.0.0.1:\(dcPort)"]
+        let arguments = ["--port", "0", "--secret", key, "--dc", "2=127.0.0.1:\(dcPort)"]
+        if let core {
+            // taskset runs the proxy in its own place, so the process (its pid, its pipes) is the proxy's.
+            process.executableURL = URL(fileURLWithPath: try CorePlacement.taskset())
+            process.arguments = ["-c", "\(core)", binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
