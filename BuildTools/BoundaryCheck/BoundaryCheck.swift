@@ -3,7 +3,8 @@ import Foundation
 /// Checks a package's module boundaries: (a) every import names a declared direct dependency or a toolchain
 /// module, (b) apps stay inside their subsets, (c) C modules are imported only by their one wrapper and (d) every
 /// declared direct dependency of a Swift target is imported by at least one of its files; (e) no file that ships
-/// uses a construct whose compiled form depends on the checkout's path or the build time (`PathDependentCode`).
+/// uses a construct whose compiled form depends on the checkout's path or the build time (`PathDependentCode`);
+/// (f) nothing an app of `foundationEssentialsOnly` links imports full `Foundation`.
 ///
 /// The manifest's own evaluation enforces the layering, cycles and app subsets (Package.swift `Layering.check`), so
 /// (b) shows up here as a manifest failure; this type adds what the manifest cannot see: the sources.
@@ -13,6 +14,14 @@ public struct BoundaryCheck: Sendable {
         "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking",
         "FoundationXML", "Dispatch", "Glibc", "Musl", "Darwin", "Android", "Synchronization", "Testing", "XCTest",
         "_Concurrency", "_StringProcessing", "RegexBuilder", "Observation", "Distributed", "SwiftShims",
+    ]
+
+    /// Apps whose every module may import `FoundationEssentials` but not `Foundation`, and why: on Linux, full
+    /// Foundation links FoundationInternationalization and ICU's data table (34 MB), and loading them costs the
+    /// process megabytes before it does anything.
+    public static let foundationEssentialsOnly: [String: String] = [
+        "notification-service":
+            "the notification service runs within 16 MB of memory, and full Foundation's ICU alone costs 2.4 MB of it"
     ]
 
     /// The package root.
@@ -112,19 +121,43 @@ public struct BoundaryCheck: Sendable {
                 }
             }
         }
+        // (f) the apps that must not load full Foundation.
+        fullFoundationImports(graph, into: &report)
     }
 
     /// The executables and every target they reach through their dependencies: what a release build ships (test
     /// targets and the modules only tests use are not).
     func shippedTargets(_ graph: PackageGraph) -> Set<String> {
+        closure(of: graph.targets.filter { $0.kind == .executable }.map(\.name), in: graph)
+    }
+
+    /// `roots` and every target they reach through their dependencies.
+    func closure(of roots: [String], in graph: PackageGraph) -> Set<String> {
         let byName = graph.byName
-        var shipped: Set<String> = []
-        var pending = graph.targets.filter { $0.kind == .executable }.map(\.name)
+        var reached: Set<String> = []
+        var pending = roots
         while let name = pending.popLast() {
-            guard shipped.insert(name).inserted, let target = byName[name] else { continue }
+            guard reached.insert(name).inserted, let target = byName[name] else { continue }
             pending += target.dependencies
         }
-        return shipped
+        return reached
+    }
+
+    /// (f) Every file of every target an app of `foundationEssentialsOnly` links that imports `Foundation`.
+    func fullFoundationImports(_ graph: PackageGraph, into report: inout Report) {
+        let byName = graph.byName
+        for (app, why) in Self.foundationEssentialsOnly.sorted(by: { $0.key < $1.key }) where byName[app] != nil {
+            for name in closure(of: [app], in: graph).sorted() {
+                guard let target = byName[name], target.kind != .system else { continue }
+                for file in swiftFiles(under: target.path) {
+                    guard let source = try? String(contentsOfFile: absolute(file), encoding: .utf8) else { continue }
+                    for entry in ImportScanner.imports(in: source) where entry.module == "Foundation" {
+                        report.violations.append(
+                            .fullFoundation(file: file, line: entry.line, target: name, app: app, why: why))
+                    }
+                }
+            }
+        }
     }
 
     /// A finding for a declared dependency no file of `target` imports, naming the manifest row that declares it:

@@ -20,6 +20,20 @@ import Testing
         #expect(messages.first?.contains("rule: direct imports only") == true)
     }
 
+    @Test func fullFoundationInTheNotificationServicesClosureIsReported() throws {
+        let copy = try PlantedCopy()
+        // MTProtoCore is linked by the notification service through PushNotifications.
+        let file = "Modules/Network/MTProtoCore/SimpleConfig/SimpleConfigEnvelope.swift"
+        try copy.replace("import FoundationEssentials\n", with: "import Foundation\n", in: file)
+        let line = try copy.line(of: "import Foundation", in: file)
+        let messages = copy.check()
+        #expect(messages.count == 1)
+        #expect(
+            messages.first?.hasPrefix(
+                "\(file):\(line): error: 'MTProtoCore', which 'notification-service' links, imports Foundation") == true)
+        #expect(messages.first?.contains("rule: notification-service uses FoundationEssentials only") == true)
+    }
+
     @Test func cModuleImportedOutsideItsWrapperIsReported() throws {
         let copy = try PlantedCopy()
         let file = "Modules/Base/Hashing/CRC32.swift"

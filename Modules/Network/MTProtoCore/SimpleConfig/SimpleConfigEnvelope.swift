@@ -1,5 +1,5 @@
 public import CryptoUtils
-import Foundation
+import FoundationEssentials
 public import MTProtoApi
 import TLRuntime
 
@@ -51,7 +51,10 @@ public enum SimpleConfigEnvelope {
     /// Verifies `text` with `publicKey` and returns the configuration it carries.
     public static func open(_ text: String, publicKey: RSAPublicKey) throws(OpenError) -> MTProto.help.ConfigSimple {
         let base64 = text.unicodeScalars.filter { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "+/=".unicodeScalars.contains(scalar))
+            switch scalar {
+            case "A"..."Z", "a"..."z", "0"..."9", "+", "/", "=": true
+            default: false
+            }
         }
         guard base64.count == textLength, let data = Data(base64Encoded: String(String.UnicodeScalarView(base64))),
             data.count == blockLength
