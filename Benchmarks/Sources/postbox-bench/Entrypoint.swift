@@ -94,8 +94,11 @@ enum PostboxBench {
           --profile raw-insert   the same rows through raw SQLCipher prepared inserts, untimed
           --profile fts          the million-message search workload alone, with each query's figures
           --profile transactions what a write transaction costs beside its rows: one chat's 50,000 messages
-                                 (POSTBOX_BENCH_MESSAGES) 1,000, 100 and 10 a transaction (POSTBOX_BENCH_SIZES), then empty and
-                                 state-only transactions
+                                 (POSTBOX_BENCH_MESSAGES) 1,000, 100 and 10 a transaction (POSTBOX_BENCH_SIZES,
+                                 e.g. 100,10), then look-ups, empty and state-only transactions;
+                                 POSTBOX_BENCH_NO_TEXT=1 stores them without text (no full-text rows);
+                                 POSTBOX_BENCH_KEEP_WAL=DIR instead leaves one 100-message transaction in the WAL
+                                 of an unencrypted Postbox under DIR (its frames name the pages it wrote)
         environment: POSTBOX_BENCH_QUICK=1 (skip the million-message workloads),
                      POSTBOX_BENCH_CACHE_KIB (page cache of every connection, both sides, default 16384),
                      BENCH_ROUNDS (interleaved rounds, default 7; the million-message build 3),
