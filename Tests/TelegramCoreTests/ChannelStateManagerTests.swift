@@ -51,15 +51,23 @@ import UpdateSequencing
     }
 
     static func post(_ id: Int32, channel: Int64 = channelA) -> Api.Message {
-        .message(.init(post: true, id: id, peerId: .peerChannel(.init(channelId: channel)), date: 100 + id, message: "p\(id)", views: 10))
+        .message(
+            .init(
+                post: true, id: id, peerId: .peerChannel(.init(channelId: channel)), date: 100 + id, message: "p\(id)",
+                views: 10))
     }
 
     static func newPost(_ id: Int32, pts: Int32, channel: Int64 = channelA) -> Api.Updates {
-        .updateShort(.init(update: .updateNewChannelMessage(.init(message: post(id, channel: channel), pts: pts, ptsCount: 1)), date: 100))
+        .updateShort(
+            .init(
+                update: .updateNewChannelMessage(.init(message: post(id, channel: channel), pts: pts, ptsCount: 1)),
+                date: 100))
     }
 
     static func apiChannel(_ id: Int64) -> Api.Chat {
-        .channel(.init(broadcast: true, id: id, accessHash: id * 10, title: "Channel \(id)", photo: .chatPhotoEmpty, date: 1))
+        .channel(
+            .init(broadcast: true, id: id, accessHash: id * 10, title: "Channel \(id)", photo: .chatPhotoEmpty, date: 1)
+        )
     }
 
     struct Harness {
@@ -78,7 +86,9 @@ import UpdateSequencing
             try postbox.transactionSync { tx in
                 for (id, pts) in channels {
                     try tx.updatePeers([
-                        TelegramChannel(id: .channel(id), accessHash: .personal(id * 10), title: "Channel \(id)", creationDate: 1, info: .broadcast([]))
+                        TelegramChannel(
+                            id: .channel(id), accessHash: .personal(id * 10), title: "Channel \(id)", creationDate: 1,
+                            info: .broadcast([]))
                     ])
                     if let pts { try tx.setPeerChatState(.channel(id), state: ChannelState(pts: pts)) }
                 }
@@ -136,16 +146,26 @@ import UpdateSequencing
         #expect(try harness.storedIds(Self.channelA) == [11])
         #expect(harness.server.asked.isEmpty)
         harness.server.channelDifferences[Self.channelA] = [
-            .channelDifference(.init(final: true, pts: 13, newMessages: [Self.post(12), Self.post(13)], otherUpdates: [], chats: [], users: []))
+            .channelDifference(
+                .init(
+                    final: true, pts: 13, newMessages: [Self.post(12), Self.post(13)], otherUpdates: [], chats: [],
+                    users: []))
         ]
         harness.scheduler.advance(by: 0.2)
-        #expect(harness.server.asked == [[Self.channelA, Self.channelA * 10, 11]], "the stored access hash, the channel's pts")
+        #expect(
+            harness.server.asked == [[Self.channelA, Self.channelA * 10, 11]],
+            "the stored access hash, the channel's pts")
         #expect(try harness.storedIds(Self.channelA) == [11, 12, 13])
         #expect(try harness.storedPts(Self.channelA) == 13)
         #expect(try harness.commonPts() == 10, "the common pts is untouched")
         #expect(manager.statistics.channelDifferences == 1 && manager.statistics.differences == 0)
+        // The answer's timings are counted: its handling on the queue includes the write of its slice.
+        #expect(manager.statistics.channelHandlingSeconds > 0)
+        #expect(manager.statistics.channelRoundTripSeconds >= 0 && manager.statistics.channelQueueWaitSeconds >= 0)
         // The post keeps its views and the channel as its author.
-        let stored = try harness.postbox.readTransactionSync { tx in try tx.getMessage(MessageId(peerId: .channel(Self.channelA), namespace: 0, id: 12)) }
+        let stored = try harness.postbox.readTransactionSync { tx in
+            try tx.getMessage(MessageId(peerId: .channel(Self.channelA), namespace: 0, id: 12))
+        }
         #expect(stored?.author?.id == .channel(Self.channelA))
         #expect(stored?.attributes.compactMap { $0 as? ViewCountMessageAttribute }.first?.count == 10)
     }
@@ -155,26 +175,40 @@ import UpdateSequencing
         let manager = harness.started()
         defer { harness.finish(manager) }
         harness.server.channelDifferences[Self.channelA] = [
-            .channelDifference(.init(final: false, pts: 12, newMessages: [Self.post(11), Self.post(12)], otherUpdates: [], chats: [], users: [])),
-            .channelDifference(.init(
-                final: true, pts: 14, newMessages: [Self.post(13)],
-                otherUpdates: [.updateDeleteChannelMessages(.init(channelId: Self.channelA, messages: [11], pts: 14, ptsCount: 1))],
-                chats: [], users: [])),
+            .channelDifference(
+                .init(
+                    final: false, pts: 12, newMessages: [Self.post(11), Self.post(12)], otherUpdates: [], chats: [],
+                    users: [])),
+            .channelDifference(
+                .init(
+                    final: true, pts: 14, newMessages: [Self.post(13)],
+                    otherUpdates: [
+                        .updateDeleteChannelMessages(
+                            .init(channelId: Self.channelA, messages: [11], pts: 14, ptsCount: 1))
+                    ],
+                    chats: [], users: [])),
         ]
-        harness.server.pipe.putNext(.updateShort(.init(update: .updateChannelTooLong(.init(channelId: Self.channelA)), date: 1)))
+        harness.server.pipe.putNext(
+            .updateShort(.init(update: .updateChannelTooLong(.init(channelId: Self.channelA)), date: 1)))
         harness.scheduler.advance(by: 0.01)
         #expect(harness.server.asked.map { $0[2] } == [10, 12])
         #expect(try harness.storedIds(Self.channelA) == [12, 13], "11 deleted by the difference's other update")
         #expect(try harness.storedPts(Self.channelA) == 14)
 
         // A failing server is asked again only after the retry delay.
-        harness.server.pipe.putNext(.updateShort(.init(update: .updateChannelTooLong(.init(channelId: Self.channelA)), date: 1)))
+        let answered = manager.statistics
+        #expect(answered.channelHandlingSeconds > 0)
+        harness.server.pipe.putNext(
+            .updateShort(.init(update: .updateChannelTooLong(.init(channelId: Self.channelA)), date: 1)))
         harness.scheduler.advance(by: 0.01)
         #expect(harness.server.asked.count == 3)
         harness.scheduler.advance(by: 1.9)
         #expect(harness.server.asked.count == 3)
         harness.scheduler.advance(by: 0.2)
         #expect(harness.server.asked.count == 4)
+        // Failures are not answers: no round trip or handling is counted for them.
+        #expect(manager.statistics.channelHandlingSeconds == answered.channelHandlingSeconds)
+        #expect(manager.statistics.channelRoundTripSeconds == answered.channelRoundTripSeconds)
         #expect(harness.server.asked.last == [Self.channelA, Self.channelA * 10, 14])
         // Answered at last: the channel is ready again.
         harness.server.channelDifferences[Self.channelA] = [.channelDifferenceEmpty(.init(final: true, pts: 14))]
@@ -188,30 +222,39 @@ import UpdateSequencing
     @Test func tooLongStoresTheNewestMessagesWithAHoleBelowAndTheDialogsState() throws {
         let harness = try Harness()
         try harness.postbox.transactionSync { tx in
-            _ = try tx.addMessages((1...5).map { id in
-                StoreMessage(
-                    id: .id(MessageId(peerId: .channel(Self.channelA), namespace: 0, id: id)), timestamp: 100 + id,
-                    flags: [.incoming], authorId: .channel(Self.channelA), text: "old \(id)")
-            })
+            _ = try tx.addMessages(
+                (1...5).map { id in
+                    StoreMessage(
+                        id: .id(MessageId(peerId: .channel(Self.channelA), namespace: 0, id: id)), timestamp: 100 + id,
+                        flags: [.incoming], authorId: .channel(Self.channelA), text: "old \(id)")
+                })
         }
         let manager = harness.started()
         defer { harness.finish(manager) }
         let dialog = Api.Dialog.dialog(
-            .init(peer: .peerChannel(.init(channelId: Self.channelA)), topMessage: 100, readInboxMaxId: 98, readOutboxMaxId: 0,
-                  unreadCount: 2, unreadMentionsCount: 0, unreadReactionsCount: 0, unreadPollVotesCount: 0,
-                  notifySettings: .peerNotifySettings(.init()), pts: 500))
+            .init(
+                peer: .peerChannel(.init(channelId: Self.channelA)), topMessage: 100, readInboxMaxId: 98,
+                readOutboxMaxId: 0,
+                unreadCount: 2, unreadMentionsCount: 0, unreadReactionsCount: 0, unreadPollVotesCount: 0,
+                notifySettings: .peerNotifySettings(.init()), pts: 500))
         harness.server.channelDifferences[Self.channelA] = [
-            .channelDifferenceTooLong(.init(
-                final: true, dialog: dialog, messages: [Self.post(100), Self.post(99)], chats: [Self.apiChannel(Self.channelA)], users: []))
+            .channelDifferenceTooLong(
+                .init(
+                    final: true, dialog: dialog, messages: [Self.post(100), Self.post(99)],
+                    chats: [Self.apiChannel(Self.channelA)], users: []))
         ]
         harness.server.pipe.putNext(Self.newPost(20, pts: 20))  // far ahead of pts 10: a gap
         harness.scheduler.advance(by: 2.1)
         #expect(harness.server.asked == [[Self.channelA, Self.channelA * 10, 10]])
         #expect(try harness.storedPts(Self.channelA) == 500)
         #expect(try harness.storedIds(Self.channelA) == [1, 2, 3, 4, 5, 99, 100])
-        let holes = try harness.postbox.readTransactionSync { tx in try tx.getHoles(peerId: .channel(Self.channelA), namespace: 0) }
+        let holes = try harness.postbox.readTransactionSync { tx in
+            try tx.getHoles(peerId: .channel(Self.channelA), namespace: 0)
+        }
         #expect(holes == [1...98], "everything below the newest messages is fetched again from history")
-        let read = try harness.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(.channel(Self.channelA))?.states[0] }
+        let read = try harness.postbox.readTransactionSync { tx in
+            try tx.getCombinedPeerReadState(.channel(Self.channelA))?.states[0]
+        }
         #expect(read?.maxIncomingReadId == 98 && read?.count == 2)
         #expect(harness.server.asked.count == 1)
         #expect(try harness.storedIds(Self.channelA).contains(20) == false, "the held update was covered by the reset")
@@ -223,12 +266,17 @@ import UpdateSequencing
         let manager = harness.started()
         defer { harness.finish(manager) }
         harness.server.channelDifferences[Self.channelA] = [
-            .channelDifference(.init(final: true, pts: 12, newMessages: [Self.post(11), Self.post(12)], otherUpdates: [], chats: [], users: []))
+            .channelDifference(
+                .init(
+                    final: true, pts: 12, newMessages: [Self.post(11), Self.post(12)], otherUpdates: [], chats: [],
+                    users: []))
         ]
         harness.server.channelDifferences[Self.channelB] = [
-            .channelDifference(.init(
-                final: true, pts: 102, newMessages: [Self.post(101, channel: Self.channelB), Self.post(102, channel: Self.channelB)],
-                otherUpdates: [], chats: [], users: []))
+            .channelDifference(
+                .init(
+                    final: true, pts: 102,
+                    newMessages: [Self.post(101, channel: Self.channelB), Self.post(102, channel: Self.channelB)],
+                    otherUpdates: [], chats: [], users: []))
         ]
         // A's gap at 0, B's a second later; B's missing update is the second arrival in each.
         harness.server.pipe.putNext(Self.newPost(12, pts: 12))
@@ -258,19 +306,25 @@ import UpdateSequencing
         let container = Api.Updates.updates(
             .init(
                 updates: [
-                    .updateNewMessage(.init(
-                        message: .message(.init(id: 1, fromId: .peerUser(.init(userId: 2)), peerId: .peerUser(.init(userId: 2)), date: 1, message: "c")),
-                        pts: 11, ptsCount: 1)),
+                    .updateNewMessage(
+                        .init(
+                            message: .message(
+                                .init(
+                                    id: 1, fromId: .peerUser(.init(userId: 2)), peerId: .peerUser(.init(userId: 2)),
+                                    date: 1, message: "c")),
+                            pts: 11, ptsCount: 1)),
                     .updateNewChannelMessage(.init(message: Self.post(7_000, channel: 900), pts: 7_000, ptsCount: 1)),
                 ],
-                users: [.user(.init(id: 2, accessHash: 22, firstName: "Friend"))], chats: [Self.apiChannel(900)], date: 5, seq: 0))
+                users: [.user(.init(id: 2, accessHash: 22, firstName: "Friend"))], chats: [Self.apiChannel(900)],
+                date: 5, seq: 0))
         harness.server.pipe.putNext(container)
         harness.scheduler.advance(by: 0.01)
         #expect(manager.statistics.batches == batchesBefore + 1)
         #expect(try harness.storedIds(900) == [7_000])
         #expect(try harness.storedPts(900) == 7_000)
         #expect(try harness.commonPts() == 11)
-        let channel = try harness.postbox.readTransactionSync { tx in try tx.getPeer(.channel(900)) } as? TelegramChannel
+        let channel =
+            try harness.postbox.readTransactionSync { tx in try tx.getPeer(.channel(900)) } as? TelegramChannel
         #expect(channel?.accessHash == .personal(9_000) && channel?.info == .broadcast([]))
         // The chat list shows the channel.
         let chats = try harness.postbox.readTransactionSync { tx in try tx.chatListEntries(before: nil, count: 10) }
@@ -285,7 +339,9 @@ import UpdateSequencing
         harness.scheduler.advance(by: 0.01)
         #expect(try harness.storedIds(Self.channelA) == [11, 12, 13])
         func read() throws -> PeerReadState? {
-            try harness.postbox.readTransactionSync { tx in try tx.getCombinedPeerReadState(.channel(Self.channelA))?.states[0] }
+            try harness.postbox.readTransactionSync { tx in
+                try tx.getCombinedPeerReadState(.channel(Self.channelA))?.states[0]
+            }
         }
         func views(_ id: Int32) throws -> Int32? {
             try harness.postbox.readTransactionSync { tx in
@@ -294,25 +350,49 @@ import UpdateSequencing
             }
         }
         // Read up to 12 with the server's count (the channel has more on the server than is stored here).
-        harness.server.pipe.putNext(.updateShort(.init(update: .updateReadChannelInbox(.init(channelId: Self.channelA, maxId: 12, stillUnreadCount: 7, pts: 13)), date: 1)))
+        harness.server.pipe.putNext(
+            .updateShort(
+                .init(
+                    update: .updateReadChannelInbox(
+                        .init(channelId: Self.channelA, maxId: 12, stillUnreadCount: 7, pts: 13)), date: 1)))
         harness.scheduler.advance(by: 0.01)
         #expect(try read()?.maxIncomingReadId == 12 && read()?.count == 7)
         // A stale mark is ignored.
-        harness.server.pipe.putNext(.updateShort(.init(update: .updateReadChannelInbox(.init(channelId: Self.channelA, maxId: 11, stillUnreadCount: 9, pts: 13)), date: 1)))
-        harness.server.pipe.putNext(.updateShort(.init(update: .updateReadChannelOutbox(.init(channelId: Self.channelA, maxId: 13)), date: 1)))
+        harness.server.pipe.putNext(
+            .updateShort(
+                .init(
+                    update: .updateReadChannelInbox(
+                        .init(channelId: Self.channelA, maxId: 11, stillUnreadCount: 9, pts: 13)), date: 1)))
+        harness.server.pipe.putNext(
+            .updateShort(.init(update: .updateReadChannelOutbox(.init(channelId: Self.channelA, maxId: 13)), date: 1)))
         // Views rise, never fall.
-        harness.server.pipe.putNext(.updateShort(.init(update: .updateChannelMessageViews(.init(channelId: Self.channelA, id: 12, views: 99)), date: 1)))
-        harness.server.pipe.putNext(.updateShort(.init(update: .updateChannelMessageViews(.init(channelId: Self.channelA, id: 13, views: 2)), date: 1)))
+        harness.server.pipe.putNext(
+            .updateShort(
+                .init(update: .updateChannelMessageViews(.init(channelId: Self.channelA, id: 12, views: 99)), date: 1)))
+        harness.server.pipe.putNext(
+            .updateShort(
+                .init(update: .updateChannelMessageViews(.init(channelId: Self.channelA, id: 13, views: 2)), date: 1)))
         harness.scheduler.advance(by: 0.01)
         #expect(try read()?.maxIncomingReadId == 12 && read()?.count == 7 && read()?.maxOutgoingReadId == 13)
         #expect(try views(12) == 99 && views(13) == 10)
         // An edit and a delete, each moving the channel's pts.
-        let edited = Api.Message.message(.init(post: true, id: 11, peerId: .peerChannel(.init(channelId: Self.channelA)), date: 111, message: "edited", editDate: 200))
-        harness.server.pipe.putNext(.updateShort(.init(update: .updateEditChannelMessage(.init(message: edited, pts: 14, ptsCount: 1)), date: 1)))
-        harness.server.pipe.putNext(.updateShort(.init(update: .updateDeleteChannelMessages(.init(channelId: Self.channelA, messages: [13, 77], pts: 15, ptsCount: 1)), date: 1)))
+        let edited = Api.Message.message(
+            .init(
+                post: true, id: 11, peerId: .peerChannel(.init(channelId: Self.channelA)), date: 111, message: "edited",
+                editDate: 200))
+        harness.server.pipe.putNext(
+            .updateShort(
+                .init(update: .updateEditChannelMessage(.init(message: edited, pts: 14, ptsCount: 1)), date: 1)))
+        harness.server.pipe.putNext(
+            .updateShort(
+                .init(
+                    update: .updateDeleteChannelMessages(
+                        .init(channelId: Self.channelA, messages: [13, 77], pts: 15, ptsCount: 1)), date: 1)))
         harness.scheduler.advance(by: 0.01)
         #expect(try harness.storedIds(Self.channelA) == [11, 12])
-        let text = try harness.postbox.readTransactionSync { tx in try tx.getMessage(MessageId(peerId: .channel(Self.channelA), namespace: 0, id: 11))?.text }
+        let text = try harness.postbox.readTransactionSync { tx in
+            try tx.getMessage(MessageId(peerId: .channel(Self.channelA), namespace: 0, id: 11))?.text
+        }
         #expect(text == "edited")
         #expect(try harness.storedPts(Self.channelA) == 15)
         #expect(try harness.commonPts() == 10)
@@ -320,7 +400,9 @@ import UpdateSequencing
 
     @Test func aChannelWithoutAnAccessHashIsNotAskedAndItsHeldUpdatesAreDropped() throws {
         let harness = try Harness(channels: [:])
-        try harness.postbox.transactionSync { tx in try tx.setPeerChatState(.channel(Self.channelA), state: ChannelState(pts: 10)) }
+        try harness.postbox.transactionSync { tx in
+            try tx.setPeerChatState(.channel(Self.channelA), state: ChannelState(pts: 10))
+        }
         let manager = harness.started()
         defer { harness.finish(manager) }
         harness.server.pipe.putNext(Self.newPost(13, pts: 13))

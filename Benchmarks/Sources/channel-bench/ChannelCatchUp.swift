@@ -36,6 +36,15 @@ enum ChannelCatchUp {
         let bulkBySlice: Double
         let differences: Int
         let apply: Double
+        /// The subscriber's channel differences: summed round trips (ask to arrival), waits for its queue once
+        /// arrived, and the queue's time handling them (writes included).
+        let roundTrips: Double
+        let queueWaits: Double
+        let handling: Double
+        /// Postbox's writer CPU per write transaction: the catch-up's, and the insert's by 100 (its first
+        /// transaction, the peers, included).
+        let writerCPU: Double
+        let bySliceWriterCPU: Double
     }
 
     /// `rounds` timed rounds after a warm-up (`BENCH_ROUNDS` overrides), one subscriber each.
@@ -115,8 +124,10 @@ enum ChannelCatchUp {
                 let account = subscribers[round].account
                 let pts = try startPts(account.postbox, channelPeer)
                 let storedBefore = account.stateManager.statistics.storedMessages
+                let writesBefore = account.postbox.writeStatistics()
                 let differencesBefore = account.stateManager.statistics.channelDifferences
                 let applyBefore = account.stateManager.statistics.applySeconds
+                let before = account.stateManager.statistics
                 let started = now()
                 account.start()
                 try await BenchAccounts.waitFor("the catch-up", timeout: 600) {
@@ -133,7 +144,8 @@ enum ChannelCatchUp {
                 // Postbox's own insert of the same messages, 1,000 and then 100 per transaction.
                 let (bulk, inserted) = try bulkInsert(
                     from: account.postbox, channelPeer, into: bench.root + "/bulk-\(round)", perTransaction: 1_000)
-                let (bulkBySlice, _) = try bulkInsert(
+                let writes = account.postbox.writeStatistics()
+                let (bulkBySlice, bySlicePostbox) = try bulkInsert(
                     from: account.postbox, channelPeer, into: bench.root + "/bulk-100-\(round)", perTransaction: 100)
                 let reread = try storedPosts(inserted, channelPeer)
                 guard reread.count == posts, checksum(reread) == expected else {
@@ -144,7 +156,14 @@ enum ChannelCatchUp {
                         Extra(
                             ours: seconds, bulk: bulk.seconds, bulkBySlice: bulkBySlice.seconds,
                             differences: statistics.channelDifferences - differencesBefore,
-                            apply: statistics.applySeconds - applyBefore))
+                            apply: statistics.applySeconds - applyBefore,
+                            roundTrips: statistics.channelRoundTripSeconds - before.channelRoundTripSeconds,
+                            queueWaits: statistics.channelQueueWaitSeconds - before.channelQueueWaitSeconds,
+                            handling: statistics.channelHandlingSeconds - before.channelHandlingSeconds,
+                            writerCPU: (writes.cpuSeconds - writesBefore.cpuSeconds)
+                                / Double(writes.transactions - writesBefore.transactions),
+                            bySliceWriterCPU: bySlicePostbox.writeStatistics().cpuSeconds
+                                / Double(bySlicePostbox.writeStatistics().transactions)))
                 }
                 let output = "\(stored.count) posts, sha256 \(hex(checksum(stored)))"
                 guard output == writerPosted else {

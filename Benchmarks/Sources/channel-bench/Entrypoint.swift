@@ -94,6 +94,17 @@ enum ChannelBench {
             print(
                 "\nchannel differences per catch-up: \(differences); seconds in batch transactions: "
                     + result.extras.map { String(format: "%.2f", $0.apply) }.joined(separator: ", ")
+                    + "; per channel difference, ms (round trip / wait for the queue / the queue's handling, writes "
+                    + "included): "
+                    + result.extras.map {
+                        String(
+                            format: "%.2f / %.2f / %.2f", $0.roundTrips * 1000 / Double($0.differences),
+                            $0.queueWaits * 1000 / Double($0.differences), $0.handling * 1000 / Double($0.differences))
+                    }.joined(separator: ", ")
+                    + "; Postbox writer CPU per transaction, ms (the catch-up's / the insert's by 100): "
+                    + result.extras.map {
+                        String(format: "%.2f / %.2f", $0.writerCPU * 1000, $0.bySliceWriterCPU * 1000)
+                    }.joined(separator: ", ")
                     + "; every round's posts matched Telethon's and the writer's (count and SHA-256 of id and text)")
         }
 

@@ -93,6 +93,12 @@ enum PostboxBench {
                                  callgrind or perf)
           --profile raw-insert   the same rows through raw SQLCipher prepared inserts, untimed
           --profile fts          the million-message search workload alone, with each query's figures
+          --profile transactions what a write transaction costs beside its rows: one chat's 50,000 messages
+                                 (POSTBOX_BENCH_MESSAGES) 1,000, 100 and 10 a transaction (POSTBOX_BENCH_SIZES,
+                                 e.g. 100,10), then look-ups, empty and state-only transactions;
+                                 POSTBOX_BENCH_NO_TEXT=1 stores them without text (no full-text rows);
+                                 POSTBOX_BENCH_KEEP_WAL=DIR instead leaves one 100-message transaction in the WAL
+                                 of an unencrypted Postbox under DIR (its frames name the pages it wrote)
         environment: POSTBOX_BENCH_QUICK=1 (skip the million-message workloads),
                      POSTBOX_BENCH_CACHE_KIB (page cache of every connection, both sides, default 16384),
                      BENCH_ROUNDS (interleaved rounds, default 7; the million-message build 3),
@@ -118,6 +124,8 @@ enum PostboxBench {
                 let t2 = now()
                 print(String(format: "open %.3f insert %.3f", t1 - t0, t2 - t1))
             }
+        case "transactions":
+            try TransactionCostProfile.run(root: root.path)
         case "raw-insert":
             let messages = BenchData.messages(count: 100_000)
             let rows = RawSQLCipher.rows(messages)
@@ -142,7 +150,7 @@ enum PostboxBench {
                     search.hitsPerQuery))
             FullTextBench.printSlowest(search, count: 25)
         default:
-            print("postbox-bench: unknown workload '\(workload)' for --profile (insert, raw-insert, fts)")
+            print("postbox-bench: unknown workload '\(workload)' for --profile (insert, raw-insert, fts, transactions)")
             exit(2)
         }
     }

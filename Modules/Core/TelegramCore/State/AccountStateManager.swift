@@ -83,6 +83,15 @@ public final class AccountStateManager: @unchecked Sendable {
         public var applySeconds = 0.0
         /// Wall-clock seconds spent in the state machine (ordering, gaps), for benchmarks.
         public var sequencerSeconds = 0.0
+        /// Wall-clock seconds from asking for a channel's difference to its answer's arrival (on the network's thread),
+        /// summed over every answer: the round trips, for benchmarks.
+        public var channelRoundTripSeconds = 0.0
+        /// Wall-clock seconds channel differences waited, once arrived, for the queue (busy writing the slice before),
+        /// summed: how much of the round trip the writes hid, for benchmarks.
+        public var channelQueueWaitSeconds = 0.0
+        /// Wall-clock seconds the queue spent handling channel differences' answers (the state machine, asking for the
+        /// next slice, and writing this one), summed, for benchmarks.
+        public var channelHandlingSeconds = 0.0
         /// The last failure, for the log.
         public var lastFailure: String?
     }
@@ -441,13 +450,27 @@ public final class AccountStateManager: @unchecked Sendable {
         updatingValue.set(true)
         statisticsValue.withLock { $0.channelDifferences += 1 }
         channelRequests[channelId]?.dispose()
-        channelRequests[channelId] = (getChannelDifference(input, pts) |> enqueued(on: queue)).start(
+        let asked = ContinuousClock.now
+        let arrived = LockedValue(asked)
+        let answer =
+            getChannelDifference(input, pts)
+            |> beforeNext { _ in arrived.withLock { $0 = ContinuousClock.now } }
+            |> enqueued(on: queue)
+        channelRequests[channelId] = answer.start(
             next: { [weak self] difference in
                 guard let self, self.sequencer != nil else { return }
+                let handled = ContinuousClock.now
                 self.perform(
                     self.sequencer!.receiveChannelDifference(
                         channelId: channelId, difference, now: self.queue.currentTime))
                 self.updateIsUpdating()
+                let done = ContinuousClock.now
+                let arrival = arrived.withLock { $0 }
+                self.statisticsValue.withLock {
+                    $0.channelRoundTripSeconds += Self.seconds(arrival - asked)
+                    $0.channelQueueWaitSeconds += Self.seconds(handled - arrival)
+                    $0.channelHandlingSeconds += Self.seconds(done - handled)
+                }
             },
             error: { [weak self] error in
                 guard let self, self.sequencer != nil else { return }
@@ -458,6 +481,11 @@ public final class AccountStateManager: @unchecked Sendable {
                         self.sequencer!.channelDifferenceFailed(channelId: channelId, now: self.queue.currentTime))
                 }
             })
+    }
+
+    /// `duration` in seconds.
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// Asks the server's pts of every stored channel (`ChannelPtsCheck`, 100 a call) and catches up on each one found
