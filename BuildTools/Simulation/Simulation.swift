@@ -29,6 +29,9 @@ public enum Simulation {
     /// How long (wall seconds) a world with no timer left and nothing running may stay short of its goal before the
     /// seed fails: nothing is left that could change it.
     public static let quietTimeout = 3.0
+    /// Where every world's virtual clock starts (seconds since 1970: 2027-01-15 08:00 UTC), so that the dates a seed
+    /// gives its messages do not depend on the day it runs.
+    public static let epoch = 1_800_000_000.0
 
     /// Runs one seed.
     public static func run(seed: UInt64) async -> SimulationReport {

@@ -84,8 +84,9 @@ final class SimulationWorld: @unchecked Sendable {
     init(
         seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0, deviceClockSkews: [Double] = []
     ) async throws {
-        // The world's one clock starts at the machine's time; from here on only the simulation moves it.
-        let clock = SimulationClock(start: Date().timeIntervalSince1970)
+        // The world's one clock starts at the same instant for every seed (2027-01-15 08:00 UTC), whatever the
+        // machine's clock says; from here on only the simulation moves it.
+        let clock = SimulationClock(start: Simulation.epoch)
         self.clock = clock
         let serverClock = ServerClock(clock: clock, offset: serverClockSkew)
         self.serverClock = serverClock
@@ -401,12 +402,15 @@ final class SimulationWorld: @unchecked Sendable {
 
     // MARK: - Trace
 
-    /// Every chat's messages in order, one line per account and chat.
+    /// Every chat's messages in order, one line per account and chat, each with its date (seconds from
+    /// `Simulation.epoch`: the world's clock starts there and moves only as the seed says, so dates replay too).
     func chats() -> [String] {
         var lines: [String] = []
         for a in accounts.indices {
             for (name, peer) in chatPeers(of: a) {
-                let texts = messages(of: a, in: peer).map(\.text).filter { !$0.isEmpty }
+                let texts = messages(of: a, in: peer).filter { !$0.text.isEmpty }.map {
+                    "\($0.text) @\(Int64($0.timestamp) - Int64(Simulation.epoch))"
+                }
                 if !texts.isEmpty { lines.append("a\(a) with \(name): \(texts.joined(separator: ", "))") }
             }
         }
