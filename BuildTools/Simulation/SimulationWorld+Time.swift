@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Postbox
 import TelegramCore
@@ -47,12 +48,25 @@ extension SimulationWorld {
             // A timer that sets itself again at once would keep this instant going: a bounded number per look.
             var fired = 0
             while fired < 1_000, clock.fireNext(until: clock.now) { fired += 1 }
-            while clock.busy > 0 && Date() < deadline { try? await Task.sleep(for: .microseconds(200)) }
-            let seen = [Int64(clock.activity)] + accounts.map { $0.postbox.transactionStateVersion }
+            if clock.busy > 0 {
+                try? await Task.sleep(for: .microseconds(200))
+                continue
+            }
+            let seen = [Int64(clock.activity)] + (await postboxVersions())
             if seen == last && clock.busy == 0 && clock.nextDue.map({ $0 > clock.now }) ?? true { return }
             last = seen
-            await Task.yield()
             try? await Task.sleep(for: .microseconds(300))
+        }
+    }
+
+    /// Each account's Postbox transaction counter, read off the cooperative pool: the read waits for the work queued
+    /// on the Postbox's queue, and the accounts' own tasks need the pool meanwhile.
+    private func postboxVersions() async -> [Int64] {
+        let postboxes = accounts.map(\.postbox)
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: postboxes.map(\.transactionStateVersion))
+            }
         }
     }
 
