@@ -225,6 +225,11 @@ final class SimulationWorld: @unchecked Sendable {
     /// `perform(step)` while the world runs (`drive`: a step waiting for a retry needs the clock moved), or what it
     /// was waiting for when it did not finish (the step is abandoned, not cancelled).
     func performWithin(_ step: SimulationWorkload.Step) async throws -> String? {
+        // Time passing moves the clock itself; a drive beside it would fire the same timers against its own bound.
+        if case .timePasses(let seconds) = step {
+            await passTime(Double(seconds))
+            return nil
+        }
         let outcome = StepOutcome()
         let work = Task {
             do {
