@@ -460,7 +460,8 @@ let modules: [Module] = [
             "UpdateSequencing",
             "TelegramCore", "ServerLoopback", "AccountNetworking", "Postbox", "SyncCore", "SyncCoreApi", "TelegramApi",
             "TLRuntime", "SwiftSignalKit", "NIOPosix", "CryptoUtils", "MediaBox",
-        ]),
+        ],
+        testDeps: ["SwiftSignalKit"]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(
         "FuzzHarnesses", .BuildTools,

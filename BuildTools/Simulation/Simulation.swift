@@ -20,8 +20,18 @@ import TelegramCore
 /// The trace — the steps, each settle's outcome, every chat's final contents and each account's push counts — is a
 /// function of the seed: `run(seed:)` twice gives the same trace (tested), so a failing seed replays.
 public enum Simulation {
-    /// How long a settle may take before the seed fails (the world normally settles in milliseconds).
+    /// How many wall seconds a settle may take before the seed fails: a backstop for work that never ends (the
+    /// world normally settles in milliseconds, and gives up on virtual time first).
     public static let settleTimeout = 10.0
+    /// How far a settle may move the world's virtual clock (firing timers) before the seed fails with what is
+    /// missing: past every gap wait and retry a healthy account needs.
+    public static let virtualBound = 120.0
+    /// How long (wall seconds) a world with no timer left and nothing running may stay short of its goal before the
+    /// seed fails: nothing is left that could change it.
+    public static let quietTimeout = 3.0
+    /// Where every world's virtual clock starts (seconds since 1970: 2027-01-15 08:00 UTC), so that the dates a seed
+    /// gives its messages do not depend on the day it runs.
+    public static let epoch = 1_800_000_000.0
 
     /// Runs one seed.
     public static func run(seed: UInt64) async -> SimulationReport {
@@ -41,7 +51,7 @@ public enum Simulation {
             defer { world.remove() }
             trace.append("signed up, introduced, started")
             for (index, step) in workload.steps.enumerated() {
-                if let stuck = try await world.performWithin(step, seconds: settleTimeout) {
+                if let stuck = try await world.performWithin(step) {
                     failures.append("step \(index + 1) (\(step)): \(stuck)")
                     trace.append("step \(index + 1): \(step) — \(stuck)")
                     break

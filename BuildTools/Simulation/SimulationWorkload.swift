@@ -52,7 +52,7 @@ public struct SimulationWorkload: Sendable, Equatable {
         case delete(Int, pick: Int)
         /// The account reads the chat up to its newest message (none while offline).
         case read(Int, chat: Chat)
-        /// The server's clock jumps forward by `seconds` (a datacenter's clock corrected, or a long pause).
+        /// The world's clock — the server's, every device's, every timer's — jumps forward by `seconds` (a long pause).
         case timePasses(seconds: Int)
 
         public var description: String {
@@ -66,7 +66,7 @@ public struct SimulationWorkload: Sendable, Equatable {
             case .edit(let account, let pick): return "a\(account) edits its message \(pick)"
             case .delete(let account, let pick): return "a\(account) deletes its message \(pick) for everyone"
             case .read(let account, let chat): return "a\(account) reads its chat with \(chat)"
-            case .timePasses(let seconds): return "the server's clock jumps \(seconds) s forward"
+            case .timePasses(let seconds): return "time jumps \(seconds) s forward"
             case .sendFile(let from, let to, let bytes): return "a\(from) sends a file of \(bytes) bytes to \(to)"
             }
         }

@@ -4,6 +4,7 @@ import MediaBox
 import Postbox
 import SwiftSignalKit
 import SyncCore
+import Synchronization
 import TelegramCore
 
 /// Documents in the workload: their bytes, drawn from the seed, and the end check that each arrived whole.
@@ -55,29 +56,46 @@ extension SimulationWorld {
         case failure(String)
     }
 
-    /// The document's bytes, fetched by `account` (at most `Simulation.settleTimeout`).
+    /// The document's bytes, fetched by `account` while the world runs (`drive`: a retried part waits on the
+    /// world's clock).
     private func fetch(_ file: TelegramMediaFile, by account: Account) async -> Fetched {
         let fetcher = MediaFetcher(network: account.network, mediaBox: account.postbox.mediaBox)
         let events = AsyncStream.makeStream(of: FetchEvent.self)
         let disposable = fetcher.fetch(file.resource, size: file.size).start(
             next: { events.continuation.yield($0) }, completed: { events.continuation.finish() })
-        defer { disposable.dispose() }
-        let timer = Task {
-            try? await Task.sleep(for: .seconds(Simulation.settleTimeout))
+        let finished = FetchFinished()
+        let driver = Task { () -> String? in
+            let stuck = await self.drive { finished.value ? nil : "the fetch is running" }
             events.continuation.finish()
+            return stuck
         }
-        defer { timer.cancel() }
-        for await event in events.stream {
+        var outcome = Fetched.failure("no data")
+        loop: for await event in events.stream {
             switch event {
             case .status(.local(path: let path)):
-                guard let data = FileManager.default.contents(atPath: path) else { return .failure("unreadable") }
-                return .success(Array(data))
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    outcome = .failure("unreadable")
+                    break loop
+                }
+                outcome = .success(Array(data))
+                break loop
             case .failed(let error):
-                return .failure("\(error)")
+                outcome = .failure("\(error)")
+                break loop
             case .status:
                 continue
             }
         }
-        return .failure("not within \(Int(Simulation.settleTimeout)) s")
+        disposable.dispose()
+        finished.set()
+        if let stuck = await driver.value, case .failure = outcome { return .failure(stuck) }
+        return outcome
     }
+}
+
+/// Set once a fetch has its outcome: the world stops running for it.
+private final class FetchFinished: Sendable {
+    private let flag = Mutex(false)
+    var value: Bool { flag.withLock { $0 } }
+    func set() { flag.withLock { $0 = true } }
 }

@@ -8,20 +8,15 @@ import UpdateSequencing
 /// What must hold in the world: checked at every settle (`missing`, `views`), continuously (pts), and at the end
 /// (`exactlyOnceInOrder`).
 extension SimulationWorld {
-    /// Waits until the world is quiet — held pushes handed over, every online account caught up with nothing
-    /// unsent, every message of an online sender acknowledged and every acknowledged message at its online
-    /// recipients, the group known to every member — and then checks the read states and live views; returns nil,
-    /// or what was still missing or wrong after `Simulation.settleTimeout`.
+    /// Runs the world (`drive`) until it is quiet — held pushes handed over, every online account caught up with
+    /// nothing unsent, every message of an online sender acknowledged and every acknowledged message at its online
+    /// recipients, the group known to every member — and the read states and live views check out; returns nil, or
+    /// what was still missing or wrong when the world gave up.
     func settle() async -> String? {
-        let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
-        var missing: String?
-        repeat {
+        await drive {
             for account in faults { account.flush() }
-            missing = self.missing() ?? readStateViolation() ?? staleChatList() ?? staleHistory()
-            if missing == nil { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
-        } while Date() < deadline
-        return missing
+            return self.missing() ?? readStateViolation() ?? staleChatList() ?? staleHistory()
+        }
     }
 
     private func missing() -> String? {

@@ -17,7 +17,9 @@ import UpdateSequencing
 /// `@unchecked Sendable`: the simulation drives it from one task at a time; the pts watch writes under `lock`.
 final class SimulationWorld: @unchecked Sendable {
     private let server: LoopbackServer
-    /// The server's time: the clients' clock plus the seed's skew and every jump so far.
+    /// The world's virtual time: every device's clock and the server's read it, every account's timers wait on it.
+    let clock: SimulationClock
+    /// The server's time: the world's clock plus the seed's skew.
     private let serverClock: ServerClock
     private let root: URL
     /// One account manager per account, each with its device's clock.
@@ -82,7 +84,11 @@ final class SimulationWorld: @unchecked Sendable {
     init(
         seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0, deviceClockSkews: [Double] = []
     ) async throws {
-        let serverClock = ServerClock(offset: serverClockSkew)
+        // The world's one clock starts at the same instant for every seed (2027-01-15 08:00 UTC), whatever the
+        // machine's clock says; from here on only the simulation moves it.
+        let clock = SimulationClock(start: Simulation.epoch)
+        self.clock = clock
+        let serverClock = ServerClock(clock: clock, offset: serverClockSkew)
         self.serverClock = serverClock
         let root = Simulation.scratchDirectory.appendingPathComponent("simulation-\(seed)-\(UUID().uuidString)")
         self.root = root
@@ -98,9 +104,14 @@ final class SimulationWorld: @unchecked Sendable {
             let network = server.network(
                 store: store,
                 pushes: { body, deliver in
+                    clock.noteActivity()
                     box.faults?.filter(body, deliver) ?? deliver(.updates(body))
                 },
-                calls: { function in box.faults?.loseAnswer(function) ?? false })
+                calls: { function in
+                    clock.noteActivity()
+                    return box.faults?.loseAnswer(function) ?? false
+                },
+                sleep: { try await clock.sleep($0) })
             box.faults = faultsByNetwork.make(for: ObjectIdentifier(network))
             return network
         }
@@ -110,7 +121,8 @@ final class SimulationWorld: @unchecked Sendable {
             managers.append(
                 try AccountManager(
                     rootPath: root.appendingPathComponent("a\(index)").path, environment: environment,
-                    stateConfiguration: .init(gapWait: 0.05), clock: { Date().timeIntervalSince1970 + skew }))
+                    stateConfiguration: .init(gapWait: 0.05), clock: { clock.now + skew },
+                    scheduling: clock.scheduling))
             let phone = "99966\(dc)\(String(format: "%04d", index + 1))"
             let account = try await signUp(phone: phone, name: "A\(index)", with: managers[index])
             guard let accountFaults = faultsByNetwork.faults(of: account.network) else {
@@ -168,12 +180,10 @@ final class SimulationWorld: @unchecked Sendable {
         secretChat = chatId
     }
 
-    /// Waits (at most `Simulation.settleTimeout`) until `condition` holds.
+    /// Runs the world (`drive`) until `condition` holds.
     private func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
-        while try !condition() {
-            guard Date() < deadline else { throw SimulationError.setup("\(what): not within the settle timeout") }
-            try await Task.sleep(for: .milliseconds(5))
+        if let missing = await drive(missing: { ((try? condition()) ?? false) ? nil : what }) {
+            throw SimulationError.setup("not yet: \(missing)")
         }
     }
 
@@ -212,32 +222,36 @@ final class SimulationWorld: @unchecked Sendable {
 
     // MARK: - Steps
 
-    /// `perform(step)`, or what it was waiting for when `seconds` passed (the step is abandoned, not cancelled).
-    func performWithin(_ step: SimulationWorkload.Step, seconds: Double) async throws -> String? {
-        let outcome = AsyncStream<Result<Void, any Error>?>.makeStream()
+    /// `perform(step)` while the world runs (`drive`: a step waiting for a retry needs the clock moved), or what it
+    /// was waiting for when it did not finish (the step is abandoned, not cancelled).
+    func performWithin(_ step: SimulationWorkload.Step) async throws -> String? {
+        // Time passing moves the clock itself; a drive beside it would fire the same timers against its own bound.
+        if case .timePasses(let seconds) = step {
+            await passTime(Double(seconds))
+            return nil
+        }
+        let outcome = StepOutcome()
         let work = Task {
             do {
                 try await self.perform(step)
-                outcome.continuation.yield(.success(()))
+                outcome.set(.success(()))
             } catch {
-                outcome.continuation.yield(.failure(error))
+                outcome.set(.failure(error))
             }
         }
-        let timer = Task {
-            try? await Task.sleep(for: .seconds(seconds))
-            outcome.continuation.yield(nil)
+        if let stuck = await drive(missing: { outcome.result == nil ? "the step is running" : nil }) {
+            _ = work
+            return "did not finish: \(stuck)"
         }
-        defer { timer.cancel() }
-        for await result in outcome.stream {
-            switch result {
-            case .success?: return nil
-            case .failure(let error)?: throw error
-            case nil:
-                _ = work
-                return "did not finish within \(Int(seconds)) s"
-            }
-        }
+        if case .failure(let error)? = outcome.result { throw error }
         return nil
+    }
+
+    /// A step's result, once it has one.
+    private final class StepOutcome: Sendable {
+        private let value = Mutex<Result<Void, any Error>?>(nil)
+        var result: Result<Void, any Error>? { value.withLock { $0 } }
+        func set(_ result: Result<Void, any Error>) { value.withLock { $0 = result } }
     }
 
     func perform(_ step: SimulationWorkload.Step) async throws {
@@ -290,7 +304,7 @@ final class SimulationWorld: @unchecked Sendable {
         case .read(let account, let chat):
             try await read(account, chat)
         case .timePasses(let seconds):
-            serverClock.advance(by: Double(seconds))
+            await passTime(Double(seconds))
         }
     }
 
@@ -393,12 +407,15 @@ final class SimulationWorld: @unchecked Sendable {
 
     // MARK: - Trace
 
-    /// Every chat's messages in order, one line per account and chat.
+    /// Every chat's messages in order, one line per account and chat, each with its date (seconds from
+    /// `Simulation.epoch`: the world's clock starts there and moves only as the seed says, so dates replay too).
     func chats() -> [String] {
         var lines: [String] = []
         for a in accounts.indices {
             for (name, peer) in chatPeers(of: a) {
-                let texts = messages(of: a, in: peer).map(\.text).filter { !$0.isEmpty }
+                let texts = messages(of: a, in: peer).filter { !$0.text.isEmpty }.map {
+                    "\($0.text) @\(Int64($0.timestamp) - Int64(Simulation.epoch))"
+                }
                 if !texts.isEmpty { lines.append("a\(a) with \(name): \(texts.joined(separator: ", "))") }
             }
         }
@@ -479,14 +496,16 @@ enum SimulationError: Error {
     case setup(String)
 }
 
-/// The simulated server's clock: the real one plus an offset that only grows after the start (Telegram's servers do
-/// not go back in time; a client's clock may be anywhere).
+/// The simulated server's clock: the world's clock plus the seed's skew (the world's clock only goes forward, as
+/// Telegram's servers' do; a client's clock may be anywhere).
 final class ServerClock: Sendable {
-    private let offset: Mutex<Double>
+    private let clock: SimulationClock
+    private let offset: Double
 
-    init(offset: Double) { self.offset = Mutex(offset) }
+    init(clock: SimulationClock, offset: Double) {
+        self.clock = clock
+        self.offset = offset
+    }
 
-    var now: Double { Date().timeIntervalSince1970 + offset.withLock { $0 } }
-
-    func advance(by seconds: Double) { offset.withLock { $0 += seconds } }
+    var now: Double { clock.now + offset }
 }

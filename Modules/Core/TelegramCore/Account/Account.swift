@@ -40,7 +40,7 @@ public final class Account: @unchecked Sendable {
     init(
         id: AccountRecordId, peerId: PeerId, basePath: String, postbox: Postbox, network: any AccountNetworking,
         stateConfiguration: UpdateSequencer.Configuration,
-        clock: @escaping @Sendable () -> Double = AccountManager.deviceClock
+        clock: @escaping @Sendable () -> Double = AccountManager.deviceClock, scheduling: AccountScheduling = .live
     ) {
         self.id = id
         self.clock = clock
@@ -55,14 +55,15 @@ public final class Account: @unchecked Sendable {
         self.chatList = chatList
         let secretChats = SecretChatManager(
             accountPeerId: peerId, postbox: postbox, network: network,
-            rekeyPolicy: stateConfiguration.secretChatRekeyPolicy, clock: { Int32(clamping: Int64(clock())) })
+            rekeyPolicy: stateConfiguration.secretChatRekeyPolicy, clock: { Int32(clamping: Int64(clock())) },
+            sleep: scheduling.sleep)
         self.secretChats = secretChats
         stateManager = AccountStateManager(
             accountPeerId: peerId, postbox: postbox,
             environment: .network(
                 network, differenceTotalLimit: stateConfiguration.differenceTotalLimit,
                 didResetChats: { chatList.reload() }),
-            configuration: stateConfiguration,
+            queue: scheduling.makeQueue("AccountStateManager"), configuration: stateConfiguration,
             secretChats: { update, tx in
                 if let chatId = try secretChats.apply(update, transaction: tx) {
                     // Runs once this transaction has committed (the read waits for it).
@@ -70,9 +71,11 @@ public final class Account: @unchecked Sendable {
                 }
             })
         pendingMessages = PendingMessageManager(
-            accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
+            accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager,
+            queue: scheduling.makeQueue("PendingMessageManager"))
         actions = MessageActionQueue(
-            accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager)
+            accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager,
+            sleep: scheduling.sleep)
     }
 
     /// Starts following the server: the state manager catches up and listens.

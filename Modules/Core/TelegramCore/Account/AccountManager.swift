@@ -60,6 +60,9 @@ public final class AccountManager: @unchecked Sendable {
     public let clock: @Sendable () -> Double
     /// The wall clock, seconds since 1970: the default `clock`.
     public static let deviceClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    /// The queues and sleep every account opened here runs its managers on (`AccountScheduling.live` but in a
+    /// simulation).
+    public let scheduling: AccountScheduling
     private let lock = NSLock()
     private var metadata: Metadata
     private var open: [AccountRecordId: OpenContext] = [:]
@@ -71,10 +74,11 @@ public final class AccountManager: @unchecked Sendable {
     /// The manager of the accounts under `rootPath` (created if missing).
     public init(
         rootPath: String, environment: NetworkEnvironment, stateConfiguration: UpdateSequencer.Configuration = .init(),
-        clock: @escaping @Sendable () -> Double = AccountManager.deviceClock
+        clock: @escaping @Sendable () -> Double = AccountManager.deviceClock, scheduling: AccountScheduling = .live
     ) throws(Failure) {
         registerTelegramCoreTypes()
         self.clock = clock
+        self.scheduling = scheduling
         self.rootPath = rootPath
         self.environment = environment
         self.stateConfiguration = stateConfiguration
@@ -177,7 +181,7 @@ public final class AccountManager: @unchecked Sendable {
         let account = Account(
             id: id, peerId: .user(userId), basePath: accountPath(id), postbox: context.postbox,
             network: context.network,
-            stateConfiguration: stateConfiguration, clock: clock)
+            stateConfiguration: stateConfiguration, clock: clock, scheduling: scheduling)
         return lock.withLock {
             if let raced = accounts[id] { return raced }
             accounts[id] = account

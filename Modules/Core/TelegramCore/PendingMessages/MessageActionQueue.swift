@@ -18,6 +18,8 @@ public final class MessageActionQueue: @unchecked Sendable {
     private let network: any AccountNetworking
     private let stateManager: AccountStateManager
     private let retryDelay: Double
+    /// How the retry delay is waited (`AccountScheduling.sleep`).
+    private let sleep: @Sendable (Double) async throws -> Void
     private let lock = NSLock()
     private var loop: Task<Void, Never>?
     private var wakeups: AsyncStream<Void>.Continuation?
@@ -27,8 +29,9 @@ public final class MessageActionQueue: @unchecked Sendable {
 
     init(
         accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager,
-        retryDelay: Double = 2
+        retryDelay: Double = 2, sleep: @escaping @Sendable (Double) async throws -> Void = AccountScheduling.live.sleep
     ) {
+        self.sleep = sleep
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network
@@ -131,7 +134,7 @@ public final class MessageActionQueue: @unchecked Sendable {
                 settle(next.id, result)
             case .failure(let error):
                 settle(next.id, .failure(error))
-                try? await Task.sleep(for: .seconds(retryDelay))
+                try? await sleep(retryDelay)
             }
         }
     }

@@ -23,7 +23,7 @@ public final class PendingMessageManager: @unchecked Sendable {
     private let postbox: Postbox
     private let network: any AccountNetworking
     private let stateManager: AccountStateManager
-    private let queue = Queue(name: "PendingMessageManager")
+    private let queue: Queue
     private let viewDisposable = MetaDisposable()
     private var sending: Set<MessageId> = []
     /// The unsent set as last seen: a chat whose send finishes goes on with its next message from here.
@@ -38,7 +38,11 @@ public final class PendingMessageManager: @unchecked Sendable {
     /// The message of each upload report (`uploadProgressUpdates`).
     private let progressReports = ValuePipe<MessageId>()
 
-    init(accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager) {
+    init(
+        accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager,
+        queue: Queue = Queue(name: "PendingMessageManager")
+    ) {
+        self.queue = queue
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network

@@ -18,9 +18,10 @@ extension SecretChatManager {
                     }.min()
                 })) ?? nil
         else { return }
+        let sleep = self.sleep
         let task = Task.detached { [weak self] in
             guard let wait = self.map({ Double(deadline - $0.clock()) }) else { return }
-            if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+            if wait > 0 { try? await sleep(wait) }
             guard !Task.isCancelled, let self else { return }
             for chatId in self.skipExpiredGaps() { await self.flush(chatId: chatId) }
             self.scheduleGapCheck()

@@ -55,11 +55,12 @@ extension SecretChatManager {
                     }.min()
                 })) ?? nil
         else { return }
+        let sleep = self.sleep
         let task = Task.detached { [weak self] in
             // On the manager's own clock, which dated the deadline (a device clock set hours off must not make the
             // wait hours long).
             guard let wait = self.map({ Double(deadline - $0.clock()) }) else { return }
-            if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+            if wait > 0 { try? await sleep(wait) }
             guard !Task.isCancelled, let self else { return }
             self.expire()
             self.scheduleTimers()

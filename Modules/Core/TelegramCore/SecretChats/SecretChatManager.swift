@@ -61,6 +61,8 @@ public final class SecretChatManager: @unchecked Sendable {
     public let rekeyPolicy: SecretChatRekeyPolicy
     /// What the clock says now (tests pass virtual time).
     let clock: @Sendable () -> Int32
+    /// How the timers wait (`AccountScheduling.sleep`: the simulation's virtual time, or `Task.sleep`).
+    let sleep: @Sendable (Double) async throws -> Void
     /// Until when (seconds since 1970) each chat's other side counts as typing.
     let typingUntil = Mutex<[Int32: Double]>([:])
     /// The qts waiting to be acknowledged, the last acknowledged, and whether an acknowledgement is in flight.
@@ -73,8 +75,10 @@ public final class SecretChatManager: @unchecked Sendable {
     init(
         accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking,
         rekeyPolicy: SecretChatRekeyPolicy = .standard,
-        clock: @escaping @Sendable () -> Int32 = { Int32(Date().timeIntervalSince1970) }
+        clock: @escaping @Sendable () -> Int32 = { Int32(Date().timeIntervalSince1970) },
+        sleep: @escaping @Sendable (Double) async throws -> Void = AccountScheduling.live.sleep
     ) {
+        self.sleep = sleep
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network

@@ -1,0 +1,220 @@
+import Dispatch
+import SwiftSignalKit
+import Synchronization
+import TelegramCore
+
+/// One seed-world's virtual clock: the time every device, the server and every account's timers read. It moves only
+/// when the world moves it (`fireNext`, `advance`), so a gap wait, a retry or a secret chat's timer fires when the
+/// simulation says that much time has passed, not when the machine's clock does.
+///
+/// What runs on it: the queues it makes (`makeQueue`: each account's state manager and pending-message manager) — a
+/// task enqueued on one runs at once on that queue's own thread, a task scheduled after a delay waits for the clock —
+/// and its `sleep` (the action queue's retry delay, the secret chats' timers, the loopback network's flood waits).
+/// It counts the tasks enqueued and not finished (`busy`) and everything that happened (`activity`), so the world can
+/// tell when nothing is left to run before it moves the clock.
+final class SimulationClock: Sendable {
+    private struct Pending {
+        let due: Double
+        let sequence: Int
+        let fire: @Sendable () -> Void
+    }
+
+    private struct State {
+        var now: Double
+        var sequence = 0
+        /// Sorted by (due, sequence): among timers due at one time, the one scheduled first fires first.
+        var timers: [Pending] = []
+        var busy = 0
+        var activity = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// A clock that reads `start` (seconds since 1970).
+    init(start: Double) { state = Mutex(State(now: start)) }
+
+    /// The virtual time, seconds since 1970.
+    var now: Double { state.withLock { $0.now } }
+
+    /// Tasks enqueued on this clock's queues and not finished yet.
+    var busy: Int { state.withLock { $0.busy } }
+
+    /// How many tasks were enqueued, timers fired and events noted so far: unchanged across a wait means nothing
+    /// happened meanwhile.
+    var activity: Int { state.withLock { $0.activity } }
+
+    /// When the earliest timer is due, if any is waiting.
+    var nextDue: Double? { state.withLock { $0.timers.first?.due } }
+
+    /// What the accounts run their managers on: this clock's queues and sleep.
+    var scheduling: AccountScheduling {
+        AccountScheduling(makeQueue: { [self] name in makeQueue(name: name) }, sleep: { [self] in try await sleep($0) })
+    }
+
+    /// A serial queue whose immediate tasks run on a thread of its own and whose delayed tasks wait for this clock.
+    func makeQueue(name: String) -> Queue {
+        Queue(scheduler: SimulationQueue(clock: self, name: name))
+    }
+
+    /// Notes an event outside the clock's queues (a push, a call), so that a wait that saw it is not quiet.
+    func noteActivity() { state.withLock { $0.activity += 1 } }
+
+    func began() {
+        state.withLock {
+            $0.busy += 1; $0.activity += 1
+        }
+    }
+
+    func ended() { state.withLock { $0.busy -= 1 } }
+
+    /// Runs `fire` once the clock reaches now + `delay`; returns the timer's number, for `cancel`.
+    @discardableResult
+    func schedule(after delay: Double, _ fire: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { state -> Int in
+            state.sequence += 1
+            let timer = Pending(due: state.now + max(0, delay), sequence: state.sequence, fire: fire)
+            var low = 0
+            var high = state.timers.count
+            while low < high {
+                let mid = (low + high) / 2
+                let other = state.timers[mid]
+                if (other.due, other.sequence) < (timer.due, timer.sequence) { low = mid + 1 } else { high = mid }
+            }
+            state.timers.insert(timer, at: low)
+            return timer.sequence
+        }
+    }
+
+    func cancel(_ sequence: Int) {
+        state.withLock { state in state.timers.removeAll { $0.sequence == sequence } }
+    }
+
+    /// Moves the clock to the earliest timer due at or before `limit` and fires it; false when there is none.
+    func fireNext(until limit: Double) -> Bool {
+        let timer = state.withLock { state -> Pending? in
+            guard let first = state.timers.first, first.due <= limit else { return nil }
+            state.timers.removeFirst()
+            state.now = max(state.now, first.due)
+            state.activity += 1
+            return first
+        }
+        guard let timer else { return false }
+        timer.fire()
+        return true
+    }
+
+    /// Moves the clock to `time` (never back) without firing anything: the caller fired what was due before it.
+    func advance(to time: Double) {
+        state.withLock { $0.now = max($0.now, time) }
+    }
+
+    /// Waits `seconds` of this clock; throws `CancellationError` when the task is cancelled first.
+    func sleep(_ seconds: Double) async throws {
+        guard seconds > 0 else { return try Task.checkCancellation() }
+        let sleeper = Sleeper()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                guard sleeper.arm(continuation) else { return }
+                sleeper.setTimer(schedule(after: seconds) { sleeper.wake(nil) })
+            }
+        } onCancel: {
+            if let timer = sleeper.wake(CancellationError()) { self.cancel(timer) }
+        }
+    }
+}
+
+/// One `sleep`: its continuation is resumed once, by the timer or by cancellation, whichever comes first.
+private final class Sleeper: Sendable {
+    private enum Phase {
+        case idle
+        case armed(CheckedContinuation<Void, any Error>)
+        case finished((any Error)?)
+    }
+
+    private let state = Mutex<(phase: Phase, timer: Int?)>((.idle, nil))
+
+    /// Keeps the continuation; false (and resumed) when the sleep was cancelled before.
+    func arm(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
+        let finished = state.withLock { state -> (any Error)?? in
+            if case .finished(let error) = state.phase { return .some(error) }
+            state.phase = .armed(continuation)
+            return .none
+        }
+        guard let finished else { return true }
+        if let error = finished { continuation.resume(throwing: error) } else { continuation.resume() }
+        return false
+    }
+
+    func setTimer(_ timer: Int) { state.withLock { $0.timer = timer } }
+
+    /// Resumes the sleeper (with `error`, or normally); returns its timer, for a cancel to remove it.
+    @discardableResult
+    func wake(_ error: (any Error)?) -> Int? {
+        let (continuation, timer) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, Int?) in
+            switch state.phase {
+            case .armed(let continuation):
+                state.phase = .finished(error)
+                return (continuation, state.timer)
+            case .idle:
+                state.phase = .finished(error)
+                return (nil, nil)
+            case .finished:
+                return (nil, nil)
+            }
+        }
+        if let error { continuation?.resume(throwing: error) } else { continuation?.resume() }
+        return timer
+    }
+}
+
+/// A serial queue on a `SimulationClock`: what is enqueued runs at once, in order, on its own Dispatch queue (as a
+/// product queue's tasks do); what is scheduled after a delay is enqueued when the clock reaches its time.
+///
+/// `@unchecked Sendable`: its fields are immutable; `DispatchSpecificKey` is only read and set through Dispatch.
+final class SimulationQueue: QueueScheduler, @unchecked Sendable {
+    private let clock: SimulationClock
+    private let queue: DispatchQueue
+    private let key = DispatchSpecificKey<ObjectIdentifier>()
+
+    init(clock: SimulationClock, name: String) {
+        self.clock = clock
+        queue = DispatchQueue(label: "simulation." + name)
+        queue.setSpecific(key: key, value: ObjectIdentifier(self))
+    }
+
+    func isCurrent() -> Bool { DispatchQueue.getSpecific(key: key) == ObjectIdentifier(self) }
+
+    func enqueue(_ task: @escaping @Sendable () -> Void) {
+        clock.began()
+        queue.async { [clock] in
+            task()
+            clock.ended()
+        }
+    }
+
+    func schedule(after delay: Double, _ task: @escaping @Sendable () -> Void) -> Disposable {
+        let cancelled = CancelFlag()
+        let timer = clock.schedule(after: delay) { [self] in
+            enqueue { if !cancelled.isSet { task() } }
+        }
+        return ActionDisposable { [clock] in
+            cancelled.set()
+            clock.cancel(timer)
+        }
+    }
+
+    func runSynchronously(_ task: () -> Void) {
+        clock.began()
+        queue.sync(execute: task)
+        clock.ended()
+    }
+
+    var currentTime: Double { clock.now }
+}
+
+/// Set once a scheduled task is disposed: a timer that already fired must not run it.
+private final class CancelFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
+}

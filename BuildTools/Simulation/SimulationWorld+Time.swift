@@ -1,0 +1,86 @@
+import Dispatch
+import Foundation
+import Postbox
+import TelegramCore
+
+/// How the world moves its virtual clock: only when nothing is left to run at the current instant, to the next timer
+/// due (FoundationDB's simulation does the same), so that a gap wait or a retry costs no wall time and fires after
+/// everything that came before it in virtual time.
+extension SimulationWorld {
+    /// Runs the world until `missing()` is nil: waits until nothing is left to run now (`quiesce`), asks, and if
+    /// something is still missing fires the next timer (moving the clock to it) and asks again. Returns nil, or what
+    /// was missing once the clock passed `Simulation.virtualBound` seconds, once no timer was left and nothing ran
+    /// for `Simulation.quietTimeout` wall seconds, or after `Simulation.settleTimeout` wall seconds.
+    func drive(missing: () -> String?) async -> String? {
+        let start = clock.now
+        let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
+        var quietSince: (date: Date, activity: Int)?
+        while true {
+            await quiesce(until: deadline)
+            guard let gap = missing() else { return nil }
+            if Date() >= deadline { return "\(gap) (after \(Int(Simulation.settleTimeout)) s)" }
+            if clock.fireNext(until: start + Simulation.virtualBound) {
+                quietSince = nil
+                continue
+            }
+            if clock.nextDue != nil {
+                return "\(gap) (after \(Int(Simulation.virtualBound)) virtual s)"
+            }
+            // No timer is left: only work on real threads (a task between two calls) can still change anything.
+            let activity = clock.activity
+            if let since = quietSince, since.activity == activity {
+                if Date().timeIntervalSince(since.date) >= Simulation.quietTimeout {
+                    return "\(gap) (nothing left to happen)"
+                }
+            } else {
+                quietSince = (Date(), activity)
+            }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// Waits until nothing is left to run at this virtual instant: timers due now fired, no task waiting on the
+    /// accounts' queues, every account's Postbox done with what was queued for it (reading its transaction counter
+    /// waits its turn on the Postbox queue), and nothing new happened across one more look.
+    func quiesce(until deadline: Date) async {
+        var last: [Int64] = []
+        while Date() < deadline {
+            // A timer that sets itself again at once would keep this instant going: a bounded number per look.
+            var fired = 0
+            while fired < 1_000, clock.fireNext(until: clock.now) { fired += 1 }
+            if clock.busy > 0 {
+                try? await Task.sleep(for: .microseconds(200))
+                continue
+            }
+            let seen = [Int64(clock.activity)] + (await postboxVersions())
+            if seen == last && clock.busy == 0 && clock.nextDue.map({ $0 > clock.now }) ?? true { return }
+            last = seen
+            try? await Task.sleep(for: .microseconds(300))
+        }
+    }
+
+    /// Each account's Postbox transaction counter, read off the cooperative pool: the read waits for the work queued
+    /// on the Postbox's queue, and the accounts' own tasks need the pool meanwhile.
+    private func postboxVersions() async -> [Int64] {
+        let postboxes = accounts.map(\.postbox)
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: postboxes.map(\.transactionStateVersion))
+            }
+        }
+    }
+
+    /// The "time passes" step: the world's clock — the devices', the server's and every timer's — moves forward by
+    /// `seconds`, firing each timer that falls due on the way, in order, each after what the one before set off.
+    func passTime(_ seconds: Double) async {
+        let target = clock.now + seconds
+        let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
+        // A timer that sets itself again (a retry every 2 s) would fire tens of thousands of times in three days:
+        // past this many, the rest fire at the next settle.
+        for _ in 0..<1_000 {
+            await quiesce(until: deadline)
+            guard clock.fireNext(until: target) else { break }
+        }
+        clock.advance(to: target)
+    }
+}

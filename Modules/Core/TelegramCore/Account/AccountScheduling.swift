@@ -1,0 +1,25 @@
+public import SwiftSignalKit
+
+/// Where an account's managers run their work and how they wait: `live` (serial Dispatch queues and `Task.sleep` on
+/// the machine's clock) in the product; a simulation passes queues and a sleep on its own virtual clock, so that the
+/// state manager's gap wait and retries, the pending queue's retries, the action queue's retry delay and the secret
+/// chats' timers fire when the simulation says time has passed. The clock dates are read from is `Account.clock`.
+public struct AccountScheduling: Sendable {
+    /// Makes a manager's serial queue (the state manager's and the pending-message manager's), named for it.
+    public var makeQueue: @Sendable (_ name: String) -> Queue
+    /// Waits `seconds`; throws `CancellationError` if the task is cancelled first (as `Task.sleep` does).
+    public var sleep: @Sendable (_ seconds: Double) async throws -> Void
+
+    public init(
+        makeQueue: @escaping @Sendable (_ name: String) -> Queue,
+        sleep: @escaping @Sendable (_ seconds: Double) async throws -> Void
+    ) {
+        self.makeQueue = makeQueue
+        self.sleep = sleep
+    }
+
+    /// Real queues and the machine's clock: what the product runs on.
+    public static let live = AccountScheduling(
+        makeQueue: { Queue(name: $0) },
+        sleep: { seconds in try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000)) })
+}
