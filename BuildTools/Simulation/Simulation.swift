@@ -27,8 +27,13 @@ public enum Simulation {
     /// missing: past every gap wait and retry a healthy account needs.
     public static let virtualBound = 120.0
     /// How long (wall seconds) a world with no timer left and nothing running may stay short of its goal before the
-    /// seed fails: nothing is left that could change it.
-    public static let quietTimeout = 3.0
+    /// seed fails: nothing is left that could change it. As long as the old settle bound, since only a failing seed
+    /// waits it out and a loaded machine may hold a thread that long.
+    public static let quietTimeout = 10.0
+    /// How many consecutive looks must find nothing new before the world counts as quiet at this instant, and over how
+    /// many wall seconds at least (`SimulationWorld.quiesce`).
+    public static let quietLooks = 3
+    public static let quietSpan = 0.002
     /// Where every world's virtual clock starts (seconds since 1970: 2027-01-15 08:00 UTC), so that the dates a seed
     /// gives its messages do not depend on the day it runs.
     public static let epoch = 1_800_000_000.0

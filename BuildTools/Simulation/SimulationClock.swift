@@ -43,6 +43,9 @@ final class SimulationClock: Sendable {
     /// happened meanwhile.
     var activity: Int { state.withLock { $0.activity } }
 
+    /// Timers waiting.
+    var timerCount: Int { state.withLock { $0.timers.count } }
+
     /// When the earliest timer is due, if any is waiting.
     var nextDue: Double? { state.withLock { $0.timers.first?.due } }
 
@@ -115,11 +118,20 @@ final class SimulationClock: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 guard sleeper.arm(continuation) else { return }
-                sleeper.setTimer(schedule(after: seconds) { sleeper.wake(nil) })
+                // The sleeper counts as busy from its timer's firing until its task runs again (below), so the world
+                // does not take the instant as quiet while the woken task waits for a thread.
+                let timer = schedule(after: seconds) { [self] in
+                    began()
+                    if !sleeper.wake(nil).resumed { ended() }
+                }
+                // Cancelled between `arm` and here: the cancel found no timer to remove, so remove it now.
+                if !sleeper.setTimer(timer) { cancel(timer) }
             }
         } onCancel: {
-            if let timer = sleeper.wake(CancellationError()) { self.cancel(timer) }
+            if let timer = sleeper.wake(CancellationError()).timer { self.cancel(timer) }
         }
+        // Woken by the timer (a cancelled sleep threw above): the task runs again.
+        ended()
     }
 }
 
@@ -145,11 +157,20 @@ private final class Sleeper: Sendable {
         return false
     }
 
-    func setTimer(_ timer: Int) { state.withLock { $0.timer = timer } }
+    /// Keeps the sleeper's timer, for a cancel to remove; false when the sleep already ended (cancelled before its
+    /// timer was kept), and the caller removes the timer itself.
+    func setTimer(_ timer: Int) -> Bool {
+        state.withLock { state in
+            if case .finished = state.phase { return false }
+            state.timer = timer
+            return true
+        }
+    }
 
-    /// Resumes the sleeper (with `error`, or normally); returns its timer, for a cancel to remove it.
+    /// Resumes the sleeper (with `error`, or normally) if it has not ended yet; returns whether this call resumed it,
+    /// and its timer, for a cancel to remove.
     @discardableResult
-    func wake(_ error: (any Error)?) -> Int? {
+    func wake(_ error: (any Error)?) -> (resumed: Bool, timer: Int?) {
         let (continuation, timer) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, Int?) in
             switch state.phase {
             case .armed(let continuation):
@@ -163,7 +184,7 @@ private final class Sleeper: Sendable {
             }
         }
         if let error { continuation?.resume(throwing: error) } else { continuation?.resume() }
-        return timer
+        return (continuation != nil, timer)
     }
 }
 

@@ -182,9 +182,17 @@ final class SimulationWorld: @unchecked Sendable {
 
     /// Runs the world (`drive`) until `condition` holds.
     private func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
-        if let missing = await drive(missing: { ((try? condition()) ?? false) ? nil : what }) {
-            throw SimulationError.setup("not yet: \(missing)")
-        }
+        var failure: (any Error)?
+        let missing = await drive(missing: {
+            do {
+                return try condition() ? nil : what
+            } catch {
+                failure = error
+                return nil
+            }
+        })
+        if let failure { throw SimulationError.setup("\(what): \(failure)") }
+        if let missing { throw SimulationError.setup("not yet: \(missing)") }
     }
 
     /// a0 makes a supergroup (`channels.createChannel` with `megagroup`) and invites every other account
@@ -226,10 +234,7 @@ final class SimulationWorld: @unchecked Sendable {
     /// was waiting for when it did not finish (the step is abandoned, not cancelled).
     func performWithin(_ step: SimulationWorkload.Step) async throws -> String? {
         // Time passing moves the clock itself; a drive beside it would fire the same timers against its own bound.
-        if case .timePasses(let seconds) = step {
-            await passTime(Double(seconds))
-            return nil
-        }
+        if case .timePasses(let seconds) = step { return await passTime(Double(seconds)) }
         let outcome = StepOutcome()
         let work = Task {
             do {
@@ -304,7 +309,8 @@ final class SimulationWorld: @unchecked Sendable {
         case .read(let account, let chat):
             try await read(account, chat)
         case .timePasses(let seconds):
-            await passTime(Double(seconds))
+            // `performWithin` moves the clock for this step itself; `perform` alone (no world running) does too.
+            if let stuck = await passTime(Double(seconds)) { throw SimulationError.setup(stuck) }
         }
     }
 

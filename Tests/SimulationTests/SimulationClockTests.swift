@@ -64,6 +64,26 @@ import Testing
         #expect(clock.now == 30)
     }
 
+    /// Sleeps cancelled at every moment of their start — before, while and after their timer is set — leave no timer
+    /// behind (one left would hold the clock's next instant and be fired later, moving the clock for nothing), and a
+    /// woken sleeper counts as busy only until its task runs again.
+    @Test func cancelledSleepsLeaveNoTimerAndWokenOnesNoBusyCount() async throws {
+        let clock = SimulationClock(start: 0)
+        for round in 0..<500 {
+            let sleeper = Task { try await clock.sleep(10) }
+            if round % 2 == 1 { await Task.yield() }
+            sleeper.cancel()
+            _ = try? await sleeper.value
+        }
+        #expect(clock.nextDue == nil)
+        let woken = (0..<20).map { _ in Task { try await clock.sleep(1) } }
+        try await waitUntil("every sleep's timer is set") { clock.timerCount == 20 }
+        while clock.fireNext(until: 1) {}
+        for task in woken { try await task.value }
+        #expect(clock.busy == 0)
+        #expect(clock.now == 1)
+    }
+
     private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(5)
         while !condition() {

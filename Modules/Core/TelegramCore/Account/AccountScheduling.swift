@@ -21,5 +21,5 @@ public struct AccountScheduling: Sendable {
     /// Real queues and the machine's clock: what the product runs on.
     public static let live = AccountScheduling(
         makeQueue: { Queue(name: $0) },
-        sleep: { seconds in try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000)) })
+        sleep: { seconds in try await Task.sleep(for: .seconds(max(0, seconds))) })
 }
