@@ -24,6 +24,11 @@ public struct BoundaryCheck: Sendable {
             "the notification service runs within 16 MB of memory, and full Foundation's ICU alone costs 2.4 MB of it"
     ]
 
+    /// Full Foundation and the parts of it beyond `FoundationEssentials` that bring ICU or other large libraries.
+    static let fullFoundation: Set<String> = [
+        "Foundation", "FoundationInternationalization", "FoundationNetworking", "FoundationXML",
+    ]
+
     /// The package root.
     public let packagePath: String
 
@@ -151,9 +156,10 @@ public struct BoundaryCheck: Sendable {
                 guard let target = byName[name], target.kind != .system else { continue }
                 for file in swiftFiles(under: target.path) {
                     guard let source = try? String(contentsOfFile: absolute(file), encoding: .utf8) else { continue }
-                    for entry in ImportScanner.imports(in: source) where entry.module == "Foundation" {
+                    for entry in ImportScanner.imports(in: source) where Self.fullFoundation.contains(entry.module) {
                         report.violations.append(
-                            .fullFoundation(file: file, line: entry.line, target: name, app: app, why: why))
+                            .fullFoundation(
+                                file: file, line: entry.line, target: name, app: app, module: entry.module, why: why))
                     }
                 }
             }

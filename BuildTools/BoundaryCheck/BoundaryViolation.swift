@@ -14,9 +14,9 @@ public enum BoundaryViolation: Error, Equatable, Sendable, CustomStringConvertib
     /// A file of a target that ships in an executable uses a construct whose compiled form depends on the checkout's
     /// path or the build time (`PathDependentCode`).
     case pathDependentCode(file: String, line: Int, construct: String)
-    /// A file of a target that `app` links imports full `Foundation`, where the app allows only
-    /// `FoundationEssentials` (`BoundaryCheck.foundationEssentialsOnly`, which says `why`).
-    case fullFoundation(file: String, line: Int, target: String, app: String, why: String)
+    /// A file of a target that `app` links imports full `Foundation` (or FoundationInternationalization, …), where the
+    /// app allows only `FoundationEssentials` (`BoundaryCheck.foundationEssentialsOnly`, which says `why`).
+    case fullFoundation(file: String, line: Int, target: String, app: String, module: String, why: String)
 
     public var description: String {
         switch self {
@@ -43,9 +43,9 @@ public enum BoundaryViolation: Error, Equatable, Sendable, CustomStringConvertib
             return
                 "\(file):\(line): error: '\(construct)' makes the compiled code depend on the checkout's path or the "
                 + "build time (rule: release builds are reproducible across folders — see README \"Reproducible builds\")"
-        case let .fullFoundation(file, line, target, app, why):
+        case let .fullFoundation(file, line, target, app, module, why):
             return
-                "\(file):\(line): error: '\(target)', which '\(app)' links, imports Foundation (rule: \(app) uses "
+                "\(file):\(line): error: '\(target)', which '\(app)' links, imports \(module) (rule: \(app) uses "
                 + "FoundationEssentials only — \(why))"
         }
     }

@@ -27,9 +27,9 @@ public enum Simulation {
     /// missing: past every gap wait and retry a healthy account needs.
     public static let virtualBound = 120.0
     /// How long (wall seconds) a world with no timer left and nothing running may stay short of its goal before the
-    /// seed fails: nothing is left that could change it. As long as the old settle bound, since only a failing seed
-    /// waits it out and a loaded machine may hold a thread that long.
-    public static let quietTimeout = 10.0
+    /// seed fails: nothing is left that could change it. Generous, since only a failing seed waits it out and a loaded
+    /// machine may hold a thread for seconds; shorter than `settleTimeout`, so such a seed says why.
+    public static let quietTimeout = 5.0
     /// How many consecutive looks must find nothing new before the world counts as quiet at this instant, and over how
     /// many wall seconds at least (`SimulationWorld.quiesce`).
     public static let quietLooks = 3

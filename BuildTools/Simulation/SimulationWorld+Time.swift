@@ -89,13 +89,14 @@ extension SimulationWorld {
 
     /// The "time passes" step: the world's clock — the devices', the server's and every timer's — moves forward by
     /// `seconds`, firing each timer that falls due on the way, in order, each after what the one before set off.
-    /// Returns nil, or why the step could not finish (the world never became quiet within `settleTimeout`).
+    /// Returns nil, or why the step could not finish (the world did not become quiet within `settleTimeout` of a
+    /// timer's firing).
     func passTime(_ seconds: Double) async -> String? {
         let target = clock.now + seconds
-        let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
         // A timer that sets itself again (a retry every 2 s) would fire tens of thousands of times in three days:
         // past this many, the clock moves to the target and the rest fire at the next settle.
         for _ in 0..<1_000 {
+            let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
             await quiesce(until: deadline)
             if Date() >= deadline {
                 return "time did not pass: the world was still busy after \(Int(Simulation.settleTimeout)) s"

@@ -34,6 +34,21 @@ import Testing
         #expect(messages.first?.contains("rule: notification-service uses FoundationEssentials only") == true)
     }
 
+    @Test func foundationInternationalizationInTheNotificationServicesClosureIsReported() throws {
+        let copy = try PlantedCopy()
+        // ICU comes with FoundationInternationalization too, imported beside FoundationEssentials.
+        let file = "Modules/Network/MTProtoCore/SimpleConfig/SimpleConfigEnvelope.swift"
+        try copy.replace(
+            "import FoundationEssentials\n", with: "import FoundationEssentials\nimport FoundationInternationalization\n",
+            in: file)
+        let line = try copy.line(of: "import FoundationInternationalization", in: file)
+        let message = try copy.onlyMessage()
+        #expect(
+            message.hasPrefix(
+                "\(file):\(line): error: 'MTProtoCore', which 'notification-service' links, imports "
+                    + "FoundationInternationalization"))
+    }
+
     @Test func cModuleImportedOutsideItsWrapperIsReported() throws {
         let copy = try PlantedCopy()
         let file = "Modules/Base/Hashing/CRC32.swift"

@@ -2,8 +2,10 @@ import Foundation
 import Simulation
 import Testing
 
-/// The simulation in `make test`: seeds 1–50 hold every invariant, and a seed replays to the same trace.
-@Suite struct SimulationTests {
+/// The simulation in `make test`: seeds 1–50 hold every invariant, and a seed replays to the same trace. One test at a
+/// time, so that no more than two worlds share the machine with the other unit tests (a world waits for quiet between
+/// timers; more of them at once would stretch what it must wait for).
+@Suite(.serialized) struct SimulationTests {
     @Test func fiftySeedsHoldEveryInvariant() async {
         var failed: [String] = []
         // Two at a time, as `make simulate` runs them: the longest test of the unit run finishes sooner.
