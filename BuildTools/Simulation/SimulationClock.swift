@@ -136,7 +136,7 @@ final class SimulationClock: Sendable {
 }
 
 /// One `sleep`: its continuation is resumed once, by the timer or by cancellation, whichever comes first.
-private final class Sleeper: Sendable {
+final class Sleeper: Sendable {
     private enum Phase {
         case idle
         case armed(CheckedContinuation<Void, any Error>)

@@ -84,6 +84,29 @@ import Testing
         #expect(clock.now == 1)
     }
 
+    /// The race the accounting must survive, played in order: a sleep armed, then cancelled before its timer is kept.
+    /// Keeping the timer afterwards is refused, so the sleep removes it instead of leaving it on the clock.
+    @Test func aTimerKeptAfterTheSleepWasCancelledIsRefused() async {
+        let sleeper = Sleeper()
+        let woke: Void? = try? await withCheckedThrowingContinuation { continuation in
+            #expect(sleeper.arm(continuation))
+            let cancelled = sleeper.wake(CancellationError())
+            #expect(cancelled.resumed && cancelled.timer == nil)
+            #expect(!sleeper.setTimer(7))
+            // The timer firing late finds the sleep over: it does not resume it twice.
+            #expect(!sleeper.wake(nil).resumed)
+        }
+        #expect(woke == nil)
+        // In the usual order the timer is kept, and a cancel gets it back to remove.
+        let kept = Sleeper()
+        let cancelledAfter: Void? = try? await withCheckedThrowingContinuation { continuation in
+            #expect(kept.arm(continuation))
+            #expect(kept.setTimer(8))
+            #expect(kept.wake(CancellationError()).timer == 8)
+        }
+        #expect(cancelledAfter == nil)
+    }
+
     private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(5)
         while !condition() {
