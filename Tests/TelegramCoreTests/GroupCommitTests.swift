@@ -161,6 +161,29 @@ import UpdateSequencing
         harness.advance(by: 0.01)
     }
 
+    /// Only a slice whose own difference goes on lingers: a push that also says a channel is too long (a channel this
+    /// account cannot ask about: no `getChannelDifference`) is stored at once.
+    @Test func aPushThatAlsoAsksForAChannelIsNotHeld() throws {
+        let harness = try Harness()
+        defer { harness.directory.remove() }
+        let manager = harness.manager()
+        manager.start()
+        harness.advance(by: 0.01)
+        harness.server.pipe.putNext(
+            .updates(
+                .init(
+                    updates: [
+                        .updateNewMessage(
+                            .init(message: AccountStateManagerTests.apiMessage(1), pts: 11, ptsCount: 1)),
+                        .updateChannelTooLong(.init(channelId: 77, pts: 5)),
+                    ], users: [], chats: [], date: 200, seq: 0)))
+        harness.advance(by: 0.01)
+        #expect(try harness.storedIds() == [1])
+        #expect(try harness.storedState()?.pts == 11)
+        manager.stop()
+        harness.advance(by: 0.01)
+    }
+
     /// A difference is fetched and handed to the writer at once; the account is "caught up" and no longer "updating"
     /// only when it is stored, so whoever waits for either can read it.
     @Test func caughtUpAndUpdatingWaitForTheDifferenceToBeStored() throws {

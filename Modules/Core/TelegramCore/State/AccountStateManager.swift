@@ -112,6 +112,8 @@ public final class AccountStateManager: @unchecked Sendable {
     /// writes is dropped if a newer difference began meanwhile.
     private let caughtUpGeneration = LockedValue(0)
     /// The same for `updatingValue` set true: an "updated" that waited for the writes is dropped if a fetch began.
+    /// Both values are set under these locks (so a check and its set are one step): a subscriber of `isCaughtUp` or
+    /// `isUpdating` must not call back into the manager synchronously (`start()` would wait for the lock it holds).
     private let updatingGeneration = LockedValue(0)
     private let configuration: UpdateSequencer.Configuration
     private let retryDelay: Double
@@ -396,7 +398,7 @@ public final class AccountStateManager: @unchecked Sendable {
                         $0.sequencerSeconds +=
                             Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                     }
-                    self.perform(actions)
+                    self.perform(actions, nextSlice: { if case .fetchDifference = $0 { true } else { false } })
                     if let sequencer = self.sequencer, sequencer.phase != .fetchingDifference {
                         if self.differenceAgain {
                             self.differenceAgain = false
@@ -424,7 +426,11 @@ public final class AccountStateManager: @unchecked Sendable {
                 }))
     }
 
-    private func perform(_ actions: [UpdateSequencer.Action]) {
+    /// Carries out the machine's actions. `nextSlice` names the action that asks for the next slice of the difference
+    /// these actions came from (nil: they did not come from a difference's slice).
+    private func perform(
+        _ actions: [UpdateSequencer.Action], nextSlice: ((UpdateSequencer.Action) -> Bool)? = nil
+    ) {
         // A slice's batch comes with the request for the next slice (the common difference's or a channel's): ask
         // first, so the server prepares the next slice while this one is handed to the writer.
         let asks = { (action: UpdateSequencer.Action) -> Bool in
@@ -434,18 +440,22 @@ public final class AccountStateManager: @unchecked Sendable {
             }
         }
         let ordered = actions.filter(asks) + actions.filter { !asks($0) }
-        // A slice whose difference goes on may wait for the next slices to be stored with them (`StateWrites`).
-        let moreFollows = ordered.contains(where: asks)
+        // A slice whose own difference's next slice was asked for may wait for it, to be stored with it
+        // (`StateWrites`); any other batch — a push, a final slice, a slice whose next one could not be asked — is
+        // written as soon as the writer is free.
+        var nextSliceAsked = false
         for action in ordered {
             switch action {
             case .apply(let batch):
-                writes.write(batch, moreFollows: moreFollows)
+                writes.write(batch, moreFollows: nextSliceAsked)
             case .fetchDifference(let state):
                 fetchDifference(from: state)
+                if nextSlice?(action) == true { nextSliceAsked = true }
             case .resetChats(let pts):
                 resetChats(pts: pts)
             case .fetchChannelDifference(let channelId, let pts):
-                fetchChannelDifference(channelId: channelId, pts: pts)
+                let asked = fetchChannelDifference(channelId: channelId, pts: pts)
+                if asked, nextSlice?(action) == true { nextSliceAsked = true }
             case .wake(let time):
                 let delay = max(0, time - queue.currentTime)
                 wakeDisposable.set(
@@ -467,12 +477,14 @@ public final class AccountStateManager: @unchecked Sendable {
 
     /// Asks for one channel's difference from `pts` (its access hash from the stored `TelegramChannel`); the answer
     /// goes to the machine, a failure is asked again after `retryDelay`. A channel not stored, or an environment
-    /// without `getChannelDifference`, cannot be asked: the machine drops what it held for it.
-    private func fetchChannelDifference(channelId: Int64, pts: Int32) {
+    /// without `getChannelDifference`, cannot be asked: the machine drops what it held for it. Returns whether it
+    /// asked.
+    @discardableResult
+    private func fetchChannelDifference(channelId: Int64, pts: Int32) -> Bool {
         guard let getChannelDifference = environment.getChannelDifference, let input = storedInputChannel(channelId)
         else {
             perform(sequencer?.channelDifferenceUnavailable(channelId: channelId) ?? [])
-            return
+            return false
         }
         setUpdating()
         statisticsValue.withLock { $0.channelDifferences += 1 }
@@ -489,7 +501,10 @@ public final class AccountStateManager: @unchecked Sendable {
                 let handled = ContinuousClock.now
                 self.perform(
                     self.sequencer!.receiveChannelDifference(
-                        channelId: channelId, difference, now: self.queue.currentTime))
+                        channelId: channelId, difference, now: self.queue.currentTime),
+                    nextSlice: { action in
+                        if case .fetchChannelDifference(channelId, _) = action { true } else { false }
+                    })
                 self.updateIsUpdating()
                 let done = ContinuousClock.now
                 let arrival = arrived.withLock { $0 }
@@ -509,6 +524,7 @@ public final class AccountStateManager: @unchecked Sendable {
                         self.sequencer!.channelDifferenceFailed(channelId: channelId, now: self.queue.currentTime))
                 }
             })
+        return true
     }
 
     /// The channel's `InputChannel` from its stored peer. While writes are pending the one read before serves (a
@@ -616,15 +632,16 @@ public final class AccountStateManager: @unchecked Sendable {
     /// On Postbox's writer queue, after a group's commit: the counters, the state, each batch's summary (with the
     /// polls it could not store tried again), in order.
     private func didStore(_ stored: [StateWrites.Stored], seconds: Double) {
-        var summaries: [UpdateBatchApplier.Summary] = []
-        for item in stored {
-            var summary = item.summary
+        var summaries = stored.map(\.summary)
+        // The polls the group could not store are tried once per write transaction (the sending task's own write,
+        // which they wait for, comes between two of them); what is applied is reported with the group's last batch.
+        if var last = summaries.popLast() {
             do {
-                try retryPollsNotStored(adding: summary.pollsNotStored, into: &summary)
+                try retryPollsNotStored(adding: (summaries + [last]).flatMap(\.pollsNotStored), into: &last)
             } catch {
                 fail(.storage("\(error)"))
             }
-            summaries.append(summary)
+            summaries.append(last)
         }
         statisticsValue.withLock {
             $0.batches += stored.count
@@ -639,7 +656,7 @@ public final class AccountStateManager: @unchecked Sendable {
         for summary in summaries { appliedPipe.putNext(summary) }
     }
 
-    /// Poll updates that found no stored poll, each tried again after the next three batches and then dropped (the
+    /// Poll updates that found no stored poll, each tried again after the next three write transactions and then dropped (the
     /// history fetch brings a poll with its results): our own poll's `updateMessagePoll` can come before the answer
     /// to our `sendMedia` is stored, since that answer is stored by the sending task and only then handed here. Only
     /// touched on Postbox's writer queue, after a group's commit.
@@ -675,6 +692,9 @@ public final class AccountStateManager: @unchecked Sendable {
     /// message becomes a hole, fetched when a view reaches it (Telegram-iOS resets chats the same way).
     private func resetChats(pts: Int32) {
         statisticsValue.withLock { $0.resets += 1 }
+        // The holes go in above what is stored: every batch released before must be stored first (a lingering one
+        // too), and this transaction is enqueued on the writer after them.
+        writes.flushNow()
         do {
             try postbox.transactionSync { tx in
                 var before: ChatListIndex?

@@ -107,7 +107,10 @@ final class StateWrites: @unchecked Sendable {
     }
 
     /// On the writer queue: stores every batch waiting in one transaction (each alone if the group fails, so one bad
-    /// batch costs only itself), reports them, then runs the actions that were waiting for them.
+    /// batch costs only itself), reports them, then runs the actions that were waiting for them. What a batch's
+    /// `secretChats` hook did outside the transaction (a secret chat's kept updates, its qts acknowledgement) is not
+    /// rolled back with it — as for a failing batch before grouping — so a batch stored alone after its group failed
+    /// may repeat it; only a storage failure (a full disk, a corrupt file) takes this path.
     private func flush() {
         let items = state.withLock { state -> [Item] in
             state.scheduled = false
