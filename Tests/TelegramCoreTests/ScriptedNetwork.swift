@@ -3,9 +3,9 @@ import Foundation
 import SwiftSignalKit
 import TLRuntime
 
-/// An account network for tests without a server: `answer` gives each call's result (its value, or its wire bytes;
-/// an `Error` is thrown, as a `NetworkError.rpc` the server refused with; nil: the connection closes), and every call
-/// is recorded; no pushes, always online, main DC 2.
+/// An account network for tests without a server: `answer` gives each call's result (an `Error` is thrown, as a
+/// `NetworkError.rpc` the server refused with; nil: the connection closes), and every call is recorded; no pushes,
+/// always online, main DC 2.
 final class ScriptedNetwork: AccountNetworking, @unchecked Sendable {
     private let lock = NSLock()
     private var answer: @Sendable (any TLFunction) -> Any?
@@ -27,11 +27,8 @@ final class ScriptedNetwork: AccountNetworking, @unchecked Sendable {
             return answer(function)
         }
         if let error = answered as? any Error { throw error }
-        if let result = answered as? F.Result { return result }
-        // An answer's wire bytes: read as the call reads its result.
-        guard let bytes = answered as? [UInt8] else { throw NetworkError.connectionClosed }
-        var reader = TLReader(bytes)
-        return try F.parseResult(&reader)
+        guard let result = answered as? F.Result else { throw NetworkError.connectionClosed }
+        return result
     }
 
     func requestBatch<F: TLFunction>(

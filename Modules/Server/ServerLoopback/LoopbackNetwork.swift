@@ -214,22 +214,8 @@ public final class LoopbackNetwork: AccountNetworking, @unchecked Sendable {
         if dc == mainDc { try subscribe() }
         return server.route.handler.handle(
             RPCCall(
-                requestMessageId: messageId, function: try Self.asTheServerReadsIt(function), layer: 229,
-                authKeyId: key, sessionId: sessionId, dcId: dc))
-    }
-
-    /// The call as the server's routes know it. A schema function goes as it is; any other `TLFunction` (a client's
-    /// own type that writes a schema function's bytes with another result, such as TelegramCore's channel read-ahead)
-    /// is read back from its bytes, as the server reads every call off a socket.
-    static func asTheServerReadsIt<F: TLFunction>(_ function: F) throws -> any TLFunction {
-        if String(reflecting: F.self).hasPrefix("TelegramApi.Api.functions.") { return function }
-        var reader = TLReader(function.serialized())
-        reader.substitutions = .inputPeerForInputUserAndChannel
-        do {
-            return try Api.functions.parse(&reader)
-        } catch {
-            throw NetworkError.malformedResult("\(function.functionName): \(error)")
-        }
+                requestMessageId: messageId, function: function, layer: 229, authKeyId: key, sessionId: sessionId,
+                dcId: dc))
     }
 
     /// This account's auth key id on `dc`, made (a random key kept in the store) on first use.

@@ -13,7 +13,6 @@ extension AccountStateManager.Environment {
         _ network: any AccountNetworking, differenceTotalLimit: Int32? = nil,
         didResetChats: @escaping @Sendable () -> Void = {}
     ) -> AccountStateManager.Environment {
-        let readAhead = ChannelDifferenceReadAhead(network: network)
         let updates = Signal<Api.Updates?, NoError> { subscriber in
             let inner = MetaDisposable()
             let task = Task {
@@ -47,14 +46,11 @@ extension AccountStateManager.Environment {
                     |> mapError { .network("\($0)") }
             },
             getChannelDifference: { channel, pts in
-                // Telegram-iOS asks for 100 updates at a time for an ordinary account; one slice is read ahead.
-                Signal { () async throws(AccountStateManager.StateManagerError) -> Api.updates.ChannelDifference in
-                    do {
-                        return try await readAhead.difference(channel, pts: pts)
-                    } catch {
-                        throw .network("\(error)")
-                    }
-                }
+                // Telegram-iOS asks for 100 updates at a time for an ordinary account.
+                network.requestSignal(
+                    Api.functions.updates.getChannelDifference(
+                        force: false, channel: channel, filter: .channelMessagesFilterEmpty, pts: pts, limit: 100))
+                    |> mapError { .network("\($0)") }
             },
             didResetChats: didResetChats,
             getChannelPts: { channels in
