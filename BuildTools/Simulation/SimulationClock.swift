@@ -26,12 +26,48 @@ final class SimulationClock: Sendable {
         var timers: [Pending] = []
         var busy = 0
         var activity = 0
+        /// Every queue made on this clock, by number.
+        var queueNames: [String] = []
+        /// What ran on the queues, when traced.
+        var trace: SimulationTaskTrace?
     }
 
     private let state: Mutex<State>
+    /// Each of this clock's queues marks its Dispatch queue with its number: whoever enqueues from one is known.
+    nonisolated(unsafe) let queueKey = DispatchSpecificKey<Int>()
 
-    /// A clock that reads `start` (seconds since 1970).
-    init(start: Double) { state = Mutex(State(now: start)) }
+    /// A clock that reads `start` (seconds since 1970); with `tracingTasks`, it records what ran on its queues
+    /// (`taskTrace`).
+    init(start: Double, tracingTasks: Bool = false) {
+        state = Mutex(State(now: start, trace: tracingTasks ? SimulationTaskTrace() : nil))
+    }
+
+    /// What ran on this clock's queues so far, in order, if the clock traces them.
+    var taskTrace: SimulationTaskTrace? {
+        state.withLock { state in
+            state.trace.map {
+                var trace = $0
+                trace.queueNames = state.queueNames
+                return trace
+            }
+        }
+    }
+
+    /// Numbers a new queue named `name`.
+    func register(queue name: String) -> Int {
+        state.withLock {
+            $0.queueNames.append(name)
+            return $0.queueNames.count - 1
+        }
+    }
+
+    /// The number of the clock's queue the caller runs on, if any.
+    var currentQueue: Int? { DispatchQueue.getSpecific(key: queueKey) }
+
+    /// Notes, if the clock traces, that a task from `origin` started on queue `queue`.
+    func noteRun(queue: Int, origin: SimulationTaskTrace.Origin) {
+        state.withLock { $0.trace?.entries.append(.init(queue: queue, origin: origin)) }
+    }
 
     /// The virtual time, seconds since 1970.
     var now: Double { state.withLock { $0.now } }
@@ -195,19 +231,25 @@ final class Sleeper: Sendable {
 final class SimulationQueue: QueueScheduler, @unchecked Sendable {
     private let clock: SimulationClock
     private let queue: DispatchQueue
-    private let key = DispatchSpecificKey<ObjectIdentifier>()
+    private let number: Int
 
     init(clock: SimulationClock, name: String) {
         self.clock = clock
+        number = clock.register(queue: name)
         queue = DispatchQueue(label: "simulation." + name)
-        queue.setSpecific(key: key, value: ObjectIdentifier(self))
+        queue.setSpecific(key: clock.queueKey, value: number)
     }
 
-    func isCurrent() -> Bool { DispatchQueue.getSpecific(key: key) == ObjectIdentifier(self) }
+    func isCurrent() -> Bool { clock.currentQueue == number }
 
     func enqueue(_ task: @escaping @Sendable () -> Void) {
+        enqueue(from: clock.currentQueue.map { .queue($0) } ?? .outside, task)
+    }
+
+    private func enqueue(from origin: SimulationTaskTrace.Origin, _ task: @escaping @Sendable () -> Void) {
         clock.began()
-        queue.async { [clock] in
+        queue.async { [clock, number] in
+            clock.noteRun(queue: number, origin: origin)
             task()
             clock.ended()
         }
@@ -216,7 +258,7 @@ final class SimulationQueue: QueueScheduler, @unchecked Sendable {
     func schedule(after delay: Double, _ task: @escaping @Sendable () -> Void) -> Disposable {
         let cancelled = CancelFlag()
         let timer = clock.schedule(after: delay) { [self] in
-            enqueue { if !cancelled.isSet { task() } }
+            enqueue(from: .timer) { if !cancelled.isSet { task() } }
         }
         return ActionDisposable { [clock] in
             cancelled.set()
@@ -226,7 +268,10 @@ final class SimulationQueue: QueueScheduler, @unchecked Sendable {
 
     func runSynchronously(_ task: () -> Void) {
         clock.began()
-        queue.sync(execute: task)
+        queue.sync {
+            clock.noteRun(queue: number, origin: .sync)
+            task()
+        }
         clock.ended()
     }
 

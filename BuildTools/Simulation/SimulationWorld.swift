@@ -82,11 +82,12 @@ final class SimulationWorld: @unchecked Sendable {
     /// Signs up an account per DC in `datacenters` (through PHONE_MIGRATE where the number lives off DC 2), lets
     /// every account know every other, and starts them.
     init(
-        seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0, deviceClockSkews: [Double] = []
+        seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0, deviceClockSkews: [Double] = [],
+        tracingTasks: Bool = false
     ) async throws {
         // The world's one clock starts at the same instant for every seed (2027-01-15 08:00 UTC), whatever the
         // machine's clock says; from here on only the simulation moves it.
-        let clock = SimulationClock(start: Simulation.epoch)
+        let clock = SimulationClock(start: Simulation.epoch, tracingTasks: tracingTasks)
         self.clock = clock
         let serverClock = ServerClock(clock: clock, offset: serverClockSkew)
         self.serverClock = serverClock
