@@ -33,7 +33,7 @@ public enum Simulation {
     /// How many consecutive looks must find nothing new before the world counts as quiet at this instant, and over how
     /// many wall seconds at least (`SimulationWorld.quiesce`).
     public static let quietLooks = 3
-    public static let quietSpan = 0.002
+    public static let quietSpan = Double(ProcessInfo.processInfo.environment["QSPAN"] ?? "") ?? 0.002
     /// Where every world's virtual clock starts (seconds since 1970: 2027-01-15 08:00 UTC), so that the dates a seed
     /// gives its messages do not depend on the day it runs.
     public static let epoch = 1_800_000_000.0
@@ -77,9 +77,10 @@ public enum Simulation {
                 if let violation = world.ptsViolation { failures.append(violation) }
             }
             trace += world.pushCounts()
+            // Up to here: the world's teardown (below) is not driven, so its order is the threads'.
+            taskTrace = world.clock.taskTrace
             // A world whose step hung is left as it is: shutting it down could hang too.
             if failures.allSatisfy({ !$0.contains("did not finish") }) { await world.shutdown() }
-            taskTrace = world.clock.taskTrace
         } catch {
             failures.append("the world failed: \(error)")
         }

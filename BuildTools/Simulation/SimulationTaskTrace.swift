@@ -24,6 +24,9 @@ public struct SimulationTaskTrace: Sendable, Equatable {
     public internal(set) var queueNames: [String] = []
     /// The tasks, in the order they started.
     public internal(set) var entries: [Entry] = []
+    /// How many times tasks held for the world's driver were admitted because no driver ran: each is a point where
+    /// the order may be the threads' rather than the seed's.
+    public internal(set) var undrivenAdmissions = 0
 
     /// One line per task: its place in the order, the queue it ran on, and where it came from.
     public var lines: [String] {

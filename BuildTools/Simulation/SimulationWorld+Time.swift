@@ -14,6 +14,8 @@ extension SimulationWorld {
     func drive(missing: () -> String?) async -> String? {
         let start = clock.now
         let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
+        clock.executor.beginDriving()
+        defer { clock.executor.endDriving() }
         var quietSince: (date: Date, activity: Int)?
         while true {
             await quiesce(until: deadline)
@@ -22,7 +24,7 @@ extension SimulationWorld {
             if Date() >= deadline { return "\(gap) (after \(Int(Simulation.settleTimeout)) s)" }
             // Asking may itself set work off (held pushes handed over, a reconnect reported): let it run before any
             // timer fires.
-            if clock.activity != before || clock.busy > 0 { continue }
+            if clock.activity != before || clock.busy > 0 || clock.executor.held > 0 { continue }
             if clock.fireNext(until: start + Simulation.virtualBound) {
                 quietSince = nil
                 continue
@@ -66,7 +68,11 @@ extension SimulationWorld {
                 if quiet.looks >= Simulation.quietLooks
                     && Date().timeIntervalSince(quiet.since) >= Simulation.quietSpan
                 {
-                    return
+                    // Quiet: what arrived from outside meanwhile runs now, in the order of its queues.
+                    guard clock.executor.admit() > 0 else { return }
+                    quiet = (0, Date())
+                    last = []
+                    continue
                 }
             } else {
                 quiet = (0, Date())
@@ -93,6 +99,8 @@ extension SimulationWorld {
     /// timer's firing).
     func passTime(_ seconds: Double) async -> String? {
         let target = clock.now + seconds
+        clock.executor.beginDriving()
+        defer { clock.executor.endDriving() }
         // A timer that sets itself again (a retry every 2 s) would fire tens of thousands of times in three days:
         // past this many, the clock moves to the target and the rest fire at the next settle.
         for _ in 0..<1_000 {

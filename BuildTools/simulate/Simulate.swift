@@ -111,5 +111,6 @@ struct Simulate: AsyncParsableCommand {
     static func summary(of tasks: SimulationTaskTrace, seed: UInt64) -> String {
         "seed \(seed) tasks: \(tasks.entries.count) on \(tasks.queueNames.count) queues, order "
             + String(tasks.orderDigest, radix: 16) + ", per queue " + String(tasks.perQueueDigest, radix: 16)
+            + (tasks.undrivenAdmissions > 0 ? ", \(tasks.undrivenAdmissions) undriven admissions" : "")
     }
 }

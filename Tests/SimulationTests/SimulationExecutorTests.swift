@@ -104,6 +104,57 @@ import Testing
         #expect(clock.taskTrace?.entries == [.init(queue: 0, origin: .timer)])
     }
 
+    /// Behind the closed gate, tasks from outside wait for `admit` and then run queue by queue (in the order the queues
+    /// were made), each queue's in the order they arrived, whichever thread enqueued first; a task of a queue with tasks
+    /// held waits behind them even when a running task enqueues it.
+    @Test func theGateAdmitsWhatArrivedQueueByQueue() async throws {
+        let clock = SimulationClock(start: 0, tracingTasks: true)
+        let executor = clock.executor
+        let queues = (0..<3).map { clock.makeQueue(name: "q\($0)") }
+        let order = Mutex<[String]>([])
+        executor.close()
+        executor.beginDriving()
+        queues[2].justDispatch { order.withLock { $0.append("q2 first") } }
+        queues[0].justDispatch {
+            order.withLock { $0.append("q0") }
+            // q2 has nothing held any more: runs after what is in the list now.
+            queues[2].justDispatch { order.withLock { $0.append("q2 from q0") } }
+        }
+        queues[1].justDispatch { order.withLock { $0.append("q1") } }
+        queues[2].justDispatch { order.withLock { $0.append("q2 second") } }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(order.withLock { $0 }.isEmpty)
+        #expect(executor.held == 4 && clock.busy == 0)
+        #expect(executor.admit() == 4)
+        try await waitUntil("the admitted tasks ran") { clock.busy == 0 && order.withLock { $0.count } == 5 }
+        #expect(order.withLock { $0 } == ["q0", "q1", "q2 first", "q2 second", "q2 from q0"])
+        #expect(executor.undrivenAdmissions == 0)
+        executor.endDriving()
+        executor.open()
+    }
+
+    @Test func aSyncTakesItsQueuesHeldTasksAlongAndNoDriverMeansAdmissionAfterADelay() async throws {
+        let clock = SimulationClock(start: 0)
+        let executor = clock.executor
+        let first = clock.makeQueue(name: "first")
+        let second = clock.makeQueue(name: "second")
+        let order = Mutex<[String]>([])
+        executor.close()
+        executor.beginDriving()
+        first.justDispatch { order.withLock { $0.append("first, held") } }
+        second.justDispatch { order.withLock { $0.append("second, held") } }
+        // A sync waits for its caller's turn, never for a driver: its queue's held tasks go ahead of it, the others
+        // stay held.
+        await Task.detached { second.sync { order.withLock { $0.append("second, sync") } } }.value
+        #expect(order.withLock { $0 } == ["second, held", "second, sync"])
+        #expect(executor.held == 1)
+        // No driver: what is held runs after `undrivenDelay`, and is counted.
+        executor.endDriving()
+        try await waitUntil("the held task ran") { order.withLock { $0.count } == 3 }
+        #expect(executor.undrivenAdmissions == 1)
+        executor.open()
+    }
+
     private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(5)
         while !condition() {
