@@ -49,7 +49,8 @@ extension SimulationWorld {
     /// accounts' queues, every account's Postbox done with what was queued for it (reading its transaction counter
     /// waits its turn on the Postbox queue), and nothing new happened across `Simulation.quietLooks` more looks
     /// spanning at least `Simulation.quietSpan` wall seconds — work on threads the clock does not see (a task between
-    /// two calls) gets that long to show itself, even on a loaded machine.
+    /// two calls) gets that long to show itself, even on a loaded machine. Then what the executor's gate held
+    /// (`SimulationExecutor`) is admitted, in the order of its queues, and the looks start again until nothing is.
     func quiesce(until deadline: Date) async {
         var last: [Int64] = []
         var quiet = (looks: 0, since: Date())
