@@ -81,6 +81,13 @@ import Testing
                 queue: scheduler.makeQueue(), configuration: .init(gapWait: 2))
         }
 
+        /// Runs the manager's queue `seconds` of virtual time on, then waits for what it handed Postbox's writer (the
+        /// group commit stores released batches off the manager's queue).
+        func advance(by seconds: Double) {
+            scheduler.advance(by: seconds)
+            postbox.waitForWrites()
+        }
+
         func storedIds() throws -> [Int32] {
             try postbox.readTransactionSync { tx in
                 try tx.earlierMessages(peerId: AccountStateManagerTests.friend, before: nil, count: 10_000).map(\.id.id)
@@ -97,30 +104,30 @@ import Testing
         defer { harness.directory.remove() }
         let manager = harness.manager()
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedState() == UpdatesState(pts: 10, qts: 0, seq: 0, date: 100))
 
         harness.server.pipe.putNext(Self.message(1, pts: 11))
         harness.server.pipe.putNext(Self.message(1, pts: 11))  // a repeat is skipped
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedIds() == [1])
         #expect(try harness.storedState()?.pts == 11)
 
         // pts 13 arrives before 12: held; 12 never comes, so after the wait the difference brings it.
         harness.server.pipe.putNext(Self.message(3, pts: 13))
-        harness.scheduler.advance(by: 1.9)
+        harness.advance(by: 1.9)
         #expect(try harness.storedIds() == [1])
         #expect(harness.server.asked.isEmpty)
         harness.server.differences = [
             .difference(.init(newMessages: [Self.apiMessage(2), Self.apiMessage(3)], newEncryptedMessages: [], otherUpdates: [], chats: [], users: [], state: Self.state(13)))
         ]
-        harness.scheduler.advance(by: 0.2)
+        harness.advance(by: 0.2)
         #expect(harness.server.asked == [UpdatesState(pts: 11, qts: 0, seq: 0, date: 101)])
         #expect(try harness.storedIds() == [1, 2, 3])
         #expect(try harness.storedState()?.pts == 13)
         #expect(manager.statistics.differences == 1)
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     /// `isCaughtUp` says what `hasCaughtUp` says, as it changes: false until the first state is stored, false again
@@ -134,7 +141,7 @@ import Testing
         defer { subscription.dispose() }
         #expect(seen.withLock { $0 } == [false])
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(seen.withLock { $0 } == [false, true])
         #expect(manager.hasCaughtUp)
 
@@ -143,12 +150,12 @@ import Testing
             .difference(.init(newMessages: [Self.apiMessage(3)], newEncryptedMessages: [], otherUpdates: [], chats: [], users: [], state: Self.state(13)))
         ]
         harness.server.pipe.putNext(Self.message(3, pts: 13))
-        harness.scheduler.advance(by: 2.5)
+        harness.advance(by: 2.5)
         #expect(harness.server.asked.count == 1)
         #expect(seen.withLock { $0 } == [false, true, false, true])
         #expect(manager.hasCaughtUp)
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     /// A short message names its sender by id only: from a user this account has not stored it is not applied but
@@ -158,14 +165,14 @@ import Testing
         defer { harness.directory.remove() }
         let manager = harness.manager()
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         harness.server.differences = [
             .difference(.init(
                 newMessages: [Self.apiMessage(1)], newEncryptedMessages: [], otherUpdates: [], chats: [],
                 users: [.user(.init(id: 2, accessHash: 22, firstName: "Friend"))], state: Self.state(11)))
         ]
         harness.server.pipe.putNext(Self.message(1, pts: 11))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(harness.server.asked == [UpdatesState(pts: 10, qts: 0, seq: 0, date: 100)], "asked at once, from before the message")
         #expect(try harness.storedIds() == [1])
         let friend = try harness.postbox.readTransactionSync { tx in try tx.getPeer(Self.friend) } as? TelegramUser
@@ -173,20 +180,20 @@ import Testing
         #expect(manager.statistics.unknownPeers == 1)
         // Known now: the next short message applies directly.
         harness.server.pipe.putNext(Self.message(2, pts: 12))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedIds() == [1, 2])
         #expect(manager.statistics.differences == 1)
 
         // A server that keeps failing is asked again only after the retry delay, not in a loop.
         harness.server.pipe.putNext(.updatesTooLong)
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(manager.statistics.differences == 2)
-        harness.scheduler.advance(by: 1.9)
+        harness.advance(by: 1.9)
         #expect(manager.statistics.differences == 2)
-        harness.scheduler.advance(by: 0.2)
+        harness.advance(by: 0.2)
         #expect(manager.statistics.differences == 3)
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     @Test func slicesApplyOneByOneAndARestartContinuesFromTheStoredState() throws {
@@ -194,9 +201,9 @@ import Testing
         defer { harness.directory.remove() }
         var manager = harness.manager()
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
 
         // Offline: the server moved to pts 16. The next start asks for the difference from pts 10, in two slices.
         harness.server.differences = [
@@ -205,14 +212,14 @@ import Testing
         ]
         manager = harness.manager()
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(harness.server.asked.map(\.pts) == [10, 13])
         #expect(try harness.storedIds() == [1, 2, 3, 4, 5, 6])
         let reached = try harness.storedState()
         #expect(reached?.pts == 16, "\(String(describing: reached))")
         #expect(manager.statistics.batches == 2)
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     @Test func differenceTooLongMarksHoles() throws {
@@ -220,21 +227,21 @@ import Testing
         defer { harness.directory.remove() }
         let manager = harness.manager()
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         harness.server.pipe.putNext(Self.message(5, pts: 11))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         harness.server.differences = [
             .differenceTooLong(.init(pts: 5_000)),
             .difference(.init(newMessages: [], newEncryptedMessages: [], otherUpdates: [], chats: [], users: [], state: Self.state(5_000))),
         ]
         harness.server.pipe.putNext(.updatesTooLong)
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let holes = try harness.postbox.readTransactionSync { tx in try tx.getHoles(peerId: Self.friend, namespace: 0) }
         #expect(holes == [1...4, 6...(Int32.max - 1)])
         #expect(harness.server.resets == 1)
         #expect(try harness.storedState()?.pts == 5_000)
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     @Test func aBatchIsOneViewUpdate() async throws {
@@ -242,7 +249,7 @@ import Testing
         defer { harness.directory.remove() }
         let manager = harness.manager()
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let emissions = LockedValue<[Int]>([])
         let view = harness.postbox.aroundMessageHistoryViewForLocation(peerId: Self.friend, anchor: .upperBound, count: 50)
             .start(next: { view in emissions.withLock { $0.append(view.entries.count) } })
@@ -253,12 +260,12 @@ import Testing
             Api.Update.updateNewMessage(.init(message: Self.apiMessage(Int32(id)), pts: 10 + Int32(id), ptsCount: 1))
         }
         harness.server.pipe.putNext(.updates(.init(updates: updates, users: [], chats: [], date: 200, seq: 0)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         try await waitUntil { emissions.withLock { $0.count } == 2 }
         try await Task.sleep(for: .milliseconds(100))
         #expect(emissions.withLock { $0 } == [0, 5])
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     /// `appliedBatches` says what each committed batch changed: the messages it stored, edited and deleted and the
@@ -278,10 +285,10 @@ import Testing
         })
         defer { subscription.dispose() }
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         harness.server.pipe.putNext(Self.message(1, pts: 11))
         harness.server.pipe.putNext(Self.message(2, pts: 12))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let edited = Api.Message.message(.init(id: 1, peerId: .peerUser(.init(userId: 2)), date: 101, message: "m1, edited"))
         let updates: [Api.Update] = [
             .updateEditMessage(.init(message: edited, pts: 13, ptsCount: 1)),
@@ -289,7 +296,7 @@ import Testing
             .updateDeleteMessages(.init(messages: [2], pts: 15, ptsCount: 1)),
         ]
         harness.server.pipe.putNext(.updates(.init(updates: updates, users: [], chats: [], date: 200, seq: 0)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let all = summaries.withLock { $0 }
         let id = { (value: Int32) in MessageId(peerId: Self.friend, namespace: Namespaces.Message.cloud, id: value) }
         #expect(all.flatMap(\.added) == [id(1), id(2)])
@@ -299,7 +306,7 @@ import Testing
         #expect(stored.withLock { $0 }.allSatisfy { $0 } && !all.isEmpty)
         #expect(try harness.storedIds() == [1])
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 }
 

@@ -23,10 +23,10 @@ import Testing
             unhandled.withLock { $0 += summary.unhandled }
         })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         func push(_ update: Api.Update) {
             harness.server.pipe.putNext(.updateShort(.init(update: update, date: 200)))
-            harness.scheduler.advance(by: 0.01)
+            harness.advance(by: 0.01)
         }
         let friend = AccountStateManagerTests.friend
         func stored() throws -> TelegramPeerNotificationSettings {
@@ -43,6 +43,6 @@ import Testing
         #expect(unhandled.withLock { $0 }.isEmpty, "\(unhandled.withLock { $0 })")
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 }

@@ -22,7 +22,7 @@ import Testing
         let summaries = LockedValue<[UpdateBatchApplier.Summary]>([])
         let watch = manager.appliedBatches.start(next: { summary in summaries.withLock { $0.append(summary) } })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         func push(_ blocked: Bool) {
             harness.server.pipe.putNext(
                 .updateShort(
@@ -30,7 +30,7 @@ import Testing
                         update: .updatePeerBlocked(
                             .init(blocked: blocked, peerId: .peerUser(.init(userId: friend.id.rawValue)))),
                         date: 200)))
-            harness.scheduler.advance(by: 0.01)
+            harness.advance(by: 0.01)
         }
         func stored() throws -> Bool {
             try harness.postbox.readTransactionSync { tx in try BlockedPeers.isBlocked(friend, transaction: tx) }
@@ -45,7 +45,7 @@ import Testing
         #expect(summaries.withLock { $0.flatMap(\.unhandled) }.isEmpty)
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     /// Telethon blocks our account: its list names us, and our message to it fails with `USER_IS_BLOCKED` (the

@@ -115,17 +115,24 @@ import UpdateSequencing
             try postbox.readTransactionSync { tx in (try tx.getState() as? AuthorizedAccountState)?.state?.pts }
         }
 
+        /// Runs the manager's queue `seconds` of virtual time on, then waits for what it handed Postbox's writer (the
+        /// group commit stores released batches off the manager's queue).
+        func advance(by seconds: Double) {
+            scheduler.advance(by: seconds)
+            postbox.waitForWrites()
+        }
+
         /// Starts a manager and lets it take the server's state.
         func started() -> AccountStateManager {
             let manager = manager()
             manager.start()
-            scheduler.advance(by: 0.01)
+            advance(by: 0.01)
             return manager
         }
 
         func finish(_ manager: AccountStateManager) {
             manager.stop()
-            scheduler.advance(by: 0.01)
+            advance(by: 0.01)
             directory.remove()
         }
     }
@@ -136,13 +143,13 @@ import UpdateSequencing
         defer { harness.finish(manager) }
         harness.server.pipe.putNext(Self.newPost(11, pts: 11))
         harness.server.pipe.putNext(Self.newPost(11, pts: 11))  // a repeat is skipped
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedIds(Self.channelA) == [11])
         #expect(try harness.storedPts(Self.channelA) == 11)
 
         // 13 before 12: held for the wait, then the channel's difference brings 12 and 13.
         harness.server.pipe.putNext(Self.newPost(13, pts: 13))
-        harness.scheduler.advance(by: 1.9)
+        harness.advance(by: 1.9)
         #expect(try harness.storedIds(Self.channelA) == [11])
         #expect(harness.server.asked.isEmpty)
         harness.server.channelDifferences[Self.channelA] = [
@@ -151,7 +158,7 @@ import UpdateSequencing
                     final: true, pts: 13, newMessages: [Self.post(12), Self.post(13)], otherUpdates: [], chats: [],
                     users: []))
         ]
-        harness.scheduler.advance(by: 0.2)
+        harness.advance(by: 0.2)
         #expect(
             harness.server.asked == [[Self.channelA, Self.channelA * 10, 11]],
             "the stored access hash, the channel's pts")
@@ -190,7 +197,7 @@ import UpdateSequencing
         ]
         harness.server.pipe.putNext(
             .updateShort(.init(update: .updateChannelTooLong(.init(channelId: Self.channelA)), date: 1)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(harness.server.asked.map { $0[2] } == [10, 12])
         #expect(try harness.storedIds(Self.channelA) == [12, 13], "11 deleted by the difference's other update")
         #expect(try harness.storedPts(Self.channelA) == 14)
@@ -200,11 +207,11 @@ import UpdateSequencing
         #expect(answered.channelHandlingSeconds > 0)
         harness.server.pipe.putNext(
             .updateShort(.init(update: .updateChannelTooLong(.init(channelId: Self.channelA)), date: 1)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(harness.server.asked.count == 3)
-        harness.scheduler.advance(by: 1.9)
+        harness.advance(by: 1.9)
         #expect(harness.server.asked.count == 3)
-        harness.scheduler.advance(by: 0.2)
+        harness.advance(by: 0.2)
         #expect(harness.server.asked.count == 4)
         // Failures are not answers: no round trip or handling is counted for them.
         #expect(manager.statistics.channelHandlingSeconds == answered.channelHandlingSeconds)
@@ -212,10 +219,10 @@ import UpdateSequencing
         #expect(harness.server.asked.last == [Self.channelA, Self.channelA * 10, 14])
         // Answered at last: the channel is ready again.
         harness.server.channelDifferences[Self.channelA] = [.channelDifferenceEmpty(.init(final: true, pts: 14))]
-        harness.scheduler.advance(by: 2.1)
+        harness.advance(by: 2.1)
         #expect(harness.server.asked.count == 5)
         harness.server.pipe.putNext(Self.newPost(15, pts: 15))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedIds(Self.channelA) == [12, 13, 15])
     }
 
@@ -244,7 +251,7 @@ import UpdateSequencing
                     chats: [Self.apiChannel(Self.channelA)], users: []))
         ]
         harness.server.pipe.putNext(Self.newPost(20, pts: 20))  // far ahead of pts 10: a gap
-        harness.scheduler.advance(by: 2.1)
+        harness.advance(by: 2.1)
         #expect(harness.server.asked == [[Self.channelA, Self.channelA * 10, 10]])
         #expect(try harness.storedPts(Self.channelA) == 500)
         #expect(try harness.storedIds(Self.channelA) == [1, 2, 3, 4, 5, 99, 100])
@@ -280,17 +287,17 @@ import UpdateSequencing
         ]
         // A's gap at 0, B's a second later; B's missing update is the second arrival in each.
         harness.server.pipe.putNext(Self.newPost(12, pts: 12))
-        harness.scheduler.advance(by: 1)
+        harness.advance(by: 1)
         harness.server.pipe.putNext(Self.newPost(102, pts: 102, channel: Self.channelB))
-        harness.scheduler.advance(by: 0.5)
+        harness.advance(by: 0.5)
         #expect(harness.server.asked.isEmpty)
         // A's wait ends first: only A is asked.
-        harness.scheduler.advance(by: 0.6)
+        harness.advance(by: 0.6)
         #expect(harness.server.asked.map { $0[0] } == [Self.channelA])
         #expect(try harness.storedIds(Self.channelA) == [11, 12])
         #expect(try harness.storedIds(Self.channelB) == [])
         // Then B's.
-        harness.scheduler.advance(by: 1)
+        harness.advance(by: 1)
         #expect(harness.server.asked.map { $0[0] } == [Self.channelA, Self.channelB])
         #expect(try harness.storedIds(Self.channelB) == [101, 102])
         #expect(try harness.storedPts(Self.channelA) == 12 && harness.storedPts(Self.channelB) == 102)
@@ -318,7 +325,7 @@ import UpdateSequencing
                 users: [.user(.init(id: 2, accessHash: 22, firstName: "Friend"))], chats: [Self.apiChannel(900)],
                 date: 5, seq: 0))
         harness.server.pipe.putNext(container)
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(manager.statistics.batches == batchesBefore + 1)
         #expect(try harness.storedIds(900) == [7_000])
         #expect(try harness.storedPts(900) == 7_000)
@@ -336,7 +343,7 @@ import UpdateSequencing
         let manager = harness.started()
         defer { harness.finish(manager) }
         for id: Int32 in 11...13 { harness.server.pipe.putNext(Self.newPost(id, pts: id)) }
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedIds(Self.channelA) == [11, 12, 13])
         func read() throws -> PeerReadState? {
             try harness.postbox.readTransactionSync { tx in
@@ -355,7 +362,7 @@ import UpdateSequencing
                 .init(
                     update: .updateReadChannelInbox(
                         .init(channelId: Self.channelA, maxId: 12, stillUnreadCount: 7, pts: 13)), date: 1)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try read()?.maxIncomingReadId == 12 && read()?.count == 7)
         // A stale mark is ignored.
         harness.server.pipe.putNext(
@@ -372,7 +379,7 @@ import UpdateSequencing
         harness.server.pipe.putNext(
             .updateShort(
                 .init(update: .updateChannelMessageViews(.init(channelId: Self.channelA, id: 13, views: 2)), date: 1)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try read()?.maxIncomingReadId == 12 && read()?.count == 7 && read()?.maxOutgoingReadId == 13)
         #expect(try views(12) == 99 && views(13) == 10)
         // An edit and a delete, each moving the channel's pts.
@@ -388,7 +395,7 @@ import UpdateSequencing
                 .init(
                     update: .updateDeleteChannelMessages(
                         .init(channelId: Self.channelA, messages: [13, 77], pts: 15, ptsCount: 1)), date: 1)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedIds(Self.channelA) == [11, 12])
         let text = try harness.postbox.readTransactionSync { tx in
             try tx.getMessage(MessageId(peerId: .channel(Self.channelA), namespace: 0, id: 11))?.text
@@ -406,13 +413,13 @@ import UpdateSequencing
         let manager = harness.started()
         defer { harness.finish(manager) }
         harness.server.pipe.putNext(Self.newPost(13, pts: 13))
-        harness.scheduler.advance(by: 2.1)
+        harness.advance(by: 2.1)
         #expect(harness.server.asked.isEmpty)
         #expect(manager.statistics.channelDifferences == 0)
         #expect(try harness.storedIds(Self.channelA) == [])
         // Ready again: the next update in order applies.
         harness.server.pipe.putNext(Self.newPost(11, pts: 11))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedIds(Self.channelA) == [11])
     }
 }

@@ -32,16 +32,16 @@ import Testing
         let consumed = LockedValue<[MessageId]>([])
         let watch = manager.appliedBatches.start(next: { summary in consumed.withLock { $0 += summary.consumed } })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.postbox.readTransactionSync { try $0.getMessage(voiceId) }?.isMediaUnread == true)
         harness.server.pipe.putNext(
             .updateShort(.init(update: .updateReadMessagesContents(.init(messages: [5, 77], pts: 11, ptsCount: 1)), date: 200)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(consumed.withLock { $0 } == [voiceId], "only the stored, unplayed note")
         #expect(try harness.postbox.readTransactionSync { try $0.getMessage(voiceId) }?.isMediaUnread == false)
         #expect(manager.statistics.unhandledUpdates.isEmpty)
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 }

@@ -223,15 +223,15 @@ import Testing
         let summaries = LockedList<UpdateBatchApplier.Summary>()
         let watch = manager.appliedBatches.start(next: { summaries.append($0) })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         harness.server.pipe.putNext(.updateShort(.init(update: .updateContactsReset, date: 200)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.postbox.readTransactionSync { tx in try tx.getContactPeerIds() }.isEmpty)
         #expect(summaries.values.contains { $0.contactsReset })
         #expect(summaries.values.flatMap(\.unhandled).isEmpty)
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     @Test(.timeLimit(.minutes(1))) func deletingSendsTheAccessHashAndLeavesTheList() async throws {

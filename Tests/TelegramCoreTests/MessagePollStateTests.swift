@@ -58,7 +58,7 @@ import Testing
         let changed = LockedValue<[Int64]>([])
         let watch = manager.appliedBatches.start(next: { summary in changed.withLock { $0 += summary.polls } })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         func push(_ pollId: Int64, _ results: Api.PollResults, poll: Api.Poll? = nil) {
             harness.server.pipe.putNext(
                 .updateShort(
@@ -68,7 +68,7 @@ import Testing
                                 peer: .peerUser(.init(userId: friend.id.rawValue)), msgId: 5, pollId: pollId,
                                 poll: poll, results: results)),
                         date: 200)))
-            harness.scheduler.advance(by: 0.01)
+            harness.advance(by: 0.01)
         }
         func stored(_ id: MessageId) throws -> TelegramMediaPoll? {
             try harness.postbox.readTransactionSync { try $0.getMessage(id) }?.media.first as? TelegramMediaPoll
@@ -94,7 +94,7 @@ import Testing
         #expect(manager.statistics.unhandledUpdates.isEmpty, "\(manager.statistics.unhandledUpdates)")
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     /// A vote in our own poll can be pushed before the answer to our `sendMedia` is stored (the sending task stores
@@ -108,7 +108,7 @@ import Testing
         let changed = LockedValue<[Int64]>([])
         let watch = manager.appliedBatches.start(next: { summary in changed.withLock { $0 += summary.polls } })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let vote = Api.Updates.updateShort(
             .init(
                 update: .updateMessagePoll(
@@ -117,7 +117,7 @@ import Testing
                         results: Self.results([0, 1], chosen: [false, false], min: true))),
                 date: 200))
         harness.server.pipe.putNext(vote)
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(changed.withLock { $0 }.isEmpty, "no poll is stored yet")
         // Our send's answer is stored (with the poll as the server had it then), then handed to the state manager.
         try harness.postbox.transactionSync { tx in
@@ -135,12 +135,12 @@ import Testing
                 .init(
                     update: .updateUserStatus(.init(userId: friend.id.rawValue, status: .userStatusRecently(.init()))),
                     date: 201)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let poll = try harness.postbox.readTransactionSync { try $0.getMessage(id) }?.media.first as? TelegramMediaPoll
         #expect(poll?.results.voters?.map(\.count) == [0, 1])
         #expect(changed.withLock { $0 } == [Self.pollId])
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 }

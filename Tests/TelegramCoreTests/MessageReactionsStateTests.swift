@@ -44,7 +44,7 @@ import Testing
         let changed = LockedValue<[MessageId]>([])
         let watch = manager.appliedBatches.start(next: { summary in changed.withLock { $0 += summary.reactions } })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         func push(_ msgId: Int32, _ reactions: Api.MessageReactions) {
             harness.server.pipe.putNext(
                 .updateShort(
@@ -53,7 +53,7 @@ import Testing
                             .init(
                                 peer: .peerUser(.init(userId: friend.id.rawValue)), msgId: msgId, reactions: reactions)),
                         date: 200)))
-            harness.scheduler.advance(by: 0.01)
+            harness.advance(by: 0.01)
         }
         func stored() throws -> ReactionsMessageAttribute? {
             try harness.postbox.readTransactionSync { try $0.getMessage(id) }?.reactionsAttribute
@@ -73,6 +73,6 @@ import Testing
         #expect(manager.statistics.unhandledUpdates.isEmpty, "\(manager.statistics.unhandledUpdates)")
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 }

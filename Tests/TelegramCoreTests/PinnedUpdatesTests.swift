@@ -39,7 +39,7 @@ import Testing
         let peer = Api.Peer.peerChannel(.init(channelId: Self.channel))
         harness.server.pipe.putNext(ChannelStateManagerTests.newPost(11, pts: 11))
         harness.server.pipe.putNext(ChannelStateManagerTests.newPost(12, pts: 12))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try Self.pinnedIds(harness, .channel(Self.channel)).isEmpty)
 
         harness.server.pipe.putNext(
@@ -49,7 +49,7 @@ import Testing
                 .updateNewChannelMessage(
                     .init(message: Self.pinService(13, pinned: 11, peer: peer), pts: 14, ptsCount: 1)),
             ]))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try Self.pinnedIds(harness, .channel(Self.channel)) == [11])
         #expect(try harness.storedPts(Self.channel) == 14)
         #expect(try harness.commonPts() == 10, "the common pts is untouched")
@@ -71,14 +71,14 @@ import Testing
                 .updatePinnedChannelMessages(
                     .init(pinned: false, channelId: Self.channel, messages: [12], pts: 16, ptsCount: 1))
             ]))
-        harness.scheduler.advance(by: 0.5)
+        harness.advance(by: 0.5)
         #expect(try Self.pinnedIds(harness, .channel(Self.channel)) == [11], "pts 15 is missing")
         harness.server.pipe.putNext(
             Self.updates([
                 .updatePinnedChannelMessages(
                     .init(pinned: true, channelId: Self.channel, messages: [12], pts: 15, ptsCount: 1))
             ]))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try Self.pinnedIds(harness, .channel(Self.channel)) == [11], "12 pinned, then unpinned in order")
         #expect(try harness.storedPts(Self.channel) == 16)
 
@@ -87,7 +87,7 @@ import Testing
                 .updatePinnedChannelMessages(
                     .init(pinned: false, channelId: Self.channel, messages: [11, 99], pts: 17, ptsCount: 1))
             ]))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try Self.pinnedIds(harness, .channel(Self.channel)).isEmpty, "unpin all; 99 is not stored")
         #expect(try harness.storedPts(Self.channel) == 17)
     }
@@ -106,13 +106,13 @@ import Testing
                 .updatePinnedMessages(.init(pinned: true, peer: peer, messages: [5], pts: 12, ptsCount: 1)),
                 .updateNewMessage(.init(message: Self.pinService(6, pinned: 5, peer: peer), pts: 13, ptsCount: 1)),
             ]))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try Self.pinnedIds(harness, .user(Self.friend)) == [5])
         #expect(try harness.commonPts() == 13)
         harness.server.pipe.putNext(
             Self.updates([.updatePinnedMessages(.init(pinned: false, peer: peer, messages: [5], pts: 14, ptsCount: 1))])
         )
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try Self.pinnedIds(harness, .user(Self.friend)).isEmpty)
         #expect(try harness.commonPts() == 14)
     }

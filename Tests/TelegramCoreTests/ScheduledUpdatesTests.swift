@@ -28,10 +28,10 @@ import Testing
         let summaries = LockedValue<[UpdateBatchApplier.Summary]>([])
         let watch = manager.appliedBatches.start(next: { summary in summaries.withLock { $0.append(summary) } })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         func push(_ update: Api.Update) {
             harness.server.pipe.putNext(.updateShort(.init(update: update, date: 200)))
-            harness.scheduler.advance(by: 0.01)
+            harness.advance(by: 0.01)
         }
         let chat = PeerId.user(2)
         func stored() throws -> [ScheduledMessage] {
@@ -52,6 +52,6 @@ import Testing
         #expect(all.flatMap(\.unhandled).isEmpty, "\(all.flatMap(\.unhandled))")
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 }

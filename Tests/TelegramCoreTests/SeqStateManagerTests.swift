@@ -29,36 +29,36 @@ import UpdateSequencing
         defer { harness.directory.remove() }
         let manager = harness.manager()
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedState()?.seq == 0)
         harness.server.pipe.putNext(Self.privacy(seqStart: 1))
         harness.server.pipe.putNext(Self.privacy(seqStart: 1))  // a repeat: skipped
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedState()?.seq == 1)
         // 4 before 2…3: held; the combined 2…3 fills the gap before the wait ends, and 4 follows in the same batch.
         harness.server.pipe.putNext(Self.privacy(seqStart: 4))
-        harness.scheduler.advance(by: 1)
+        harness.advance(by: 1)
         #expect(try harness.storedState()?.seq == 1)
         harness.server.pipe.putNext(Self.privacy(count: 2, seqStart: 2))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(try harness.storedState()?.seq == 4)
-        harness.scheduler.advance(by: 2)
+        harness.advance(by: 2)
         #expect(harness.server.asked.isEmpty)
         // 6 with 5 never coming: after the wait the difference is asked from seq 4, and its seq 6 ends the gap.
         harness.server.pipe.putNext(Self.privacy(seqStart: 6))
-        harness.scheduler.advance(by: 1.9)
+        harness.advance(by: 1.9)
         #expect(harness.server.asked.isEmpty)
         #expect(try harness.storedState()?.seq == 4)
         harness.server.differences = [.differenceEmpty(.init(date: 200, seq: 6))]
-        harness.scheduler.advance(by: 0.2)
+        harness.advance(by: 0.2)
         #expect(harness.server.asked == [UpdatesState(pts: 10, qts: 0, seq: 4, date: 100)])
         #expect(try harness.storedState()?.seq == 6)
         #expect(manager.statistics.differences == 1)
         // The held 6 was covered by the difference: nothing more happens.
-        harness.scheduler.advance(by: 3)
+        harness.advance(by: 3)
         #expect(harness.server.asked.count == 1)
         #expect(try harness.storedState()?.seq == 6)
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 }

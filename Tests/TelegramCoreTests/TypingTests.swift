@@ -46,11 +46,11 @@ import Testing
         let notices = LockedValue<[TypingNotice]>([])
         let watch = manager.appliedBatches.start(next: { summary in notices.withLock { $0 += summary.typing } })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let friend = AccountStateManagerTests.friend
         func push(_ update: Api.Update) {
             harness.server.pipe.putNext(.updateShort(.init(update: update, date: 200)))
-            harness.scheduler.advance(by: 0.01)
+            harness.advance(by: 0.01)
         }
         push(.updateUserTyping(.init(userId: 2, action: .sendMessageTypingAction)))
         push(
@@ -62,7 +62,7 @@ import Testing
         // In a forum topic: not the chat's own typing, left out.
         push(.updateUserTyping(.init(userId: 2, topMsgId: 3, action: .sendMessageTypingAction)))
         harness.server.pipe.putNext(AccountStateManagerTests.message(1, pts: 11))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(
             notices.withLock { $0 } == [
                 TypingNotice(chat: friend, user: friend, active: true),
@@ -72,7 +72,7 @@ import Testing
             ])
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     @Test func telethonTypesAndSeesOurAccountTypeBack() async throws {

@@ -18,10 +18,10 @@ import Testing
         let unhandled = LockedValue<[String]>([])
         let watch = manager.appliedBatches.start(next: { summary in unhandled.withLock { $0 += summary.unhandled } })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         func push(_ update: Api.Update) {
             harness.server.pipe.putNext(.updateShort(.init(update: update, date: 200)))
-            harness.scheduler.advance(by: 0.01)
+            harness.advance(by: 0.01)
         }
         // Deliberately ignored: the send's id match, a channel's change (its peer comes in `chats`), topic typing.
         push(.updateMessageID(.init(id: 5, randomId: 77)))
@@ -29,7 +29,7 @@ import Testing
         push(.updateUserTyping(.init(userId: 2, topMsgId: 3, action: .sendMessageTypingAction)))
         // Applied.
         harness.server.pipe.putNext(AccountStateManagerTests.message(1, pts: 11))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         #expect(unhandled.withLock { $0 }.isEmpty, "\(unhandled.withLock { $0 })")
         #expect(manager.statistics.unhandledUpdates.isEmpty)
         // A kind this client does not apply and does not list: counted, twice.
@@ -40,7 +40,7 @@ import Testing
         #expect(try harness.storedIds() == [1], "the message between them was stored")
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     @Test func constructorNamesAreTheSchemas() {

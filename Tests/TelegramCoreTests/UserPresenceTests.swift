@@ -62,12 +62,12 @@ import Testing
         let summaries = LockedValue<[UpdateBatchApplier.Summary]>([])
         let watch = manager.appliedBatches.start(next: { summary in summaries.withLock { $0.append(summary) } })
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         func push(_ status: Api.UserStatus) {
             harness.server.pipe.putNext(
                 .updateShort(
                     .init(update: .updateUserStatus(.init(userId: friend.id.rawValue, status: status)), date: 200)))
-            harness.scheduler.advance(by: 0.01)
+            harness.advance(by: 0.01)
         }
         push(.userStatusOnline(.init(expires: 1_000)))
         #expect(try Self.presence(harness.postbox, friend)?.status == .present(until: 1_000))
@@ -77,7 +77,7 @@ import Testing
         #expect(summaries.withLock { $0.flatMap(\.unhandled) }.isEmpty)
         watch.dispose()
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     /// The line under a name, as Telegram's apps write it; an online status whose time ran out is the time it ran

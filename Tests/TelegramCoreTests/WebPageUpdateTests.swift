@@ -31,7 +31,7 @@ import UpdateSequencing
         }
         let manager = harness.manager()
         manager.start()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let page = Api.WebPage.webPage(
             .init(
                 id: 88, url: "http://example.com/a", displayUrl: "example.com/a", hash: 3, siteName: "Example",
@@ -41,7 +41,7 @@ import UpdateSequencing
                 .init(
                     updates: [.updateWebPage(.init(webpage: page, pts: 11, ptsCount: 1))], users: [], chats: [],
                     date: 200, seq: 0)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         for id in ids {
             let stored = try #require(
                 try harness.postbox.readTransactionSync { try $0.getMessage(id) }?.media.first as? TelegramMediaWebpage)
@@ -50,7 +50,7 @@ import UpdateSequencing
         #expect(try harness.storedState()?.pts == 11)
         #expect(manager.statistics.unhandledUpdates.isEmpty, "\(manager.statistics.unhandledUpdates)")
         manager.stop()
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
     }
 
     /// A channel post's page comes as `updateChannelWebPage` in the channel's pts sequence: the post gets the page,
@@ -69,7 +69,7 @@ import UpdateSequencing
         harness.server.pipe.putNext(
             .updateShort(.init(update: .updateNewChannelMessage(.init(message: post, pts: 11, ptsCount: 1)), date: 111))
         )
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let page = Api.WebPage.webPage(
             .init(
                 id: 89, url: "http://example.com/b", displayUrl: "example.com/b", hash: 4, siteName: "Example",
@@ -79,7 +79,7 @@ import UpdateSequencing
                 .init(
                     updates: [.updateChannelWebPage(.init(channelId: channel, webpage: page, pts: 12, ptsCount: 1))],
                     users: [], chats: [], date: 200, seq: 0)))
-        harness.scheduler.advance(by: 0.01)
+        harness.advance(by: 0.01)
         let id = MessageId(peerId: .channel(channel), namespace: Namespaces.Message.cloud, id: 11)
         let stored = try #require(
             try harness.postbox.readTransactionSync { try $0.getMessage(id) }?.media.first as? TelegramMediaWebpage)

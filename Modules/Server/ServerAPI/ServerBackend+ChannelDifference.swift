@@ -35,23 +35,29 @@ extension ServerBackend {
             }
             let limit = min(max(Int(call.limit), 1), Self.channelDifferenceLimit)
             let records = try tx.channelUpdates(channelId: channel.id, after: from, limit: limit)
+            let updates = records.compactMap { try? Api.Update(tlBytes: $0.body) }
+            // The messages these updates name, read together (one range query for a run of new messages).
+            let stored = try tx.channelMessagesById(
+                channelId: channel.id,
+                ids: updates.compactMap { update in
+                    switch update {
+                    case .updateNewChannelMessage(let new): Self.messageId(of: new.message)
+                    case .updateEditChannelMessage(let edit): Self.messageId(of: edit.message)
+                    default: nil
+                    }
+                })
             var newMessages: [Api.Message] = []
             var others: [Api.Update] = []
             var shown: [ChannelMessageRecord] = []
-            for record in records {
-                guard let update = try? Api.Update(tlBytes: record.body) else { continue }
+            for update in updates {
                 switch update {
                 case .updateNewChannelMessage(let new):
                     // The message as it is now, as this reader sees it; gone if deleted since (its deletion follows).
-                    guard let id = Self.messageId(of: new.message),
-                        let message = try tx.channelMessage(channelId: channel.id, id: id)
-                    else { continue }
+                    guard let id = Self.messageId(of: new.message), let message = stored[id] else { continue }
                     shown.append(message)
                     newMessages.append(apiChannelMessage(message, viewer: caller.userId, tx: tx))
                 case .updateEditChannelMessage(let edit):
-                    guard let id = Self.messageId(of: edit.message),
-                        let message = try tx.channelMessage(channelId: channel.id, id: id)
-                    else { continue }
+                    guard let id = Self.messageId(of: edit.message), let message = stored[id] else { continue }
                     shown.append(message)
                     others.append(
                         .updateEditChannelMessage(

@@ -57,6 +57,25 @@ extension StoreTransaction {
         return result
     }
 
+    /// The messages of channel `channelId` with these ids, by id, missing ones left out: one range query over the
+    /// ids' span when they are dense (a channel difference's new messages are consecutive), else one query each.
+    public func channelMessagesById(channelId: Int64, ids: [Int64]) throws(SQLiteError) -> [Int64: ChannelMessageRecord]
+    {
+        guard let low = ids.min(), let high = ids.max() else { return [:] }
+        let wanted = Set(ids)
+        guard high - low < Int64(wanted.count) * 2 + 16 else {
+            return Dictionary(
+                try channelMessages(channelId: channelId, ids: Array(wanted)).map { ($0.id, $0) },
+                uniquingKeysWith: { first, _ in first })
+        }
+        var result: [Int64: ChannelMessageRecord] = [:]
+        let rows = try rows(
+            "SELECT \(Self.channelMessageColumns) FROM channel_messages WHERE channel_id = ? AND id BETWEEN ? AND ?",
+            [.integer(channelId), .integer(low), .integer(high)], Self.channelMessage)
+        for message in rows where wanted.contains(message.id) { result[message.id] = message }
+        return result
+    }
+
     /// The newest message of channel `channelId`.
     public func topChannelMessage(channelId: Int64) throws(SQLiteError) -> ChannelMessageRecord? {
         try row(

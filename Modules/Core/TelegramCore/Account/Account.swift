@@ -170,6 +170,8 @@ public final class Account: @unchecked Sendable {
         await pendingMessages.stop()
         await actions.stop()
         stateManager.stop()
+        // What the state manager released before it stopped is stored before the account is gone.
+        await stateManager.handledSoFar()
         await network.close()
     }
 

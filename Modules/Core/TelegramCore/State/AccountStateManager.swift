@@ -6,8 +6,9 @@ public import TelegramApi
 public import UpdateSequencing
 
 /// The account's update pipeline (Telegram-iOS `AccountStateManager`): `Updates` pushed by the server and returned
-/// by calls go through `UpdateSequencer` on one queue; each batch it releases is applied to Postbox in one transaction
-/// (`UpdateBatchApplier`), so every open view emits once per batch; gaps wait `gapWait` on the queue's clock, then
+/// by calls go through `UpdateSequencer` on one queue; the batches it releases are stored by a group commit
+/// (`StateWrites`): each write transaction stores every batch waiting (`UpdateBatchApplier`, in order), so every open
+/// view emits once per transaction and the queue never waits for a write; gaps wait `gapWait` on the queue's clock, then
 /// `updates.getDifference` runs and its slices are applied one by one; `differenceTooLong` marks holes. Channel
 /// updates follow each channel's own pts, stored as its `ChannelState`: a channel's gap waits, then
 /// `updates.getChannelDifference` runs for that channel alone (Telegram-iOS `fetchChannelDifference`).
@@ -68,6 +69,8 @@ public final class AccountStateManager: @unchecked Sendable {
         /// Short updates from a peer not stored, fetched through the difference instead.
         public var unknownPeers = 0
         public var batches = 0
+        /// Write transactions that stored batches: fewer than `batches` when the group commit stored several in one.
+        public var writeTransactions = 0
         public var differences = 0
         /// `updates.getChannelDifference` calls, every channel's.
         public var channelDifferences = 0
@@ -79,18 +82,18 @@ public final class AccountStateManager: @unchecked Sendable {
         public var unhandledUpdates: [String: Int] = [:]
         public var resets = 0
         public var failures = 0
-        /// Wall-clock seconds spent in batch transactions (storing), for benchmarks.
+        /// Wall-clock seconds spent in the writer's batch transactions (storing), for benchmarks.
         public var applySeconds = 0.0
         /// Wall-clock seconds spent in the state machine (ordering, gaps), for benchmarks.
         public var sequencerSeconds = 0.0
         /// Wall-clock seconds from asking for a channel's difference to its answer's arrival (on the network's thread),
         /// summed over every answer: the round trips, for benchmarks.
         public var channelRoundTripSeconds = 0.0
-        /// Wall-clock seconds channel differences waited, once arrived, for the queue (busy writing the slice before),
-        /// summed: how much of the round trip the writes hid, for benchmarks.
+        /// Wall-clock seconds channel differences waited, once arrived, for the queue (busy with other work), summed,
+        /// for benchmarks.
         public var channelQueueWaitSeconds = 0.0
         /// Wall-clock seconds the queue spent handling channel differences' answers (the state machine, asking for the
-        /// next slice, and writing this one), summed, for benchmarks.
+        /// next slice, handing this one to the writer), summed, for benchmarks.
         public var channelHandlingSeconds = 0.0
         /// The last failure, for the log.
         public var lastFailure: String?
@@ -100,6 +103,18 @@ public final class AccountStateManager: @unchecked Sendable {
     private let postbox: Postbox
     private let environment: Environment
     private let applier: UpdateBatchApplier
+    /// The released batches not stored yet, written by a group commit on Postbox's writer queue (`StateWrites`).
+    private var writes: StateWrites!
+    /// Each channel's `InputChannel` as last read from its stored peer (on the queue): asked for again only when no
+    /// write is pending, so a catch-up's next slice is requested without waiting for the slices being stored.
+    private var channelInputs: [Int64: Api.InputChannel] = [:]
+    /// Bumped (under its lock, with the value) each time `caughtUp` is set false: a "caught up" that waited for the
+    /// writes is dropped if a newer difference began meanwhile.
+    private let caughtUpGeneration = LockedValue(0)
+    /// The same for `updatingValue` set true: an "updated" that waited for the writes is dropped if a fetch began.
+    /// Both values are set under these locks (so a check and its set are one step): a subscriber of `isCaughtUp` or
+    /// `isUpdating` must not call back into the manager synchronously (`start()` would wait for the lock it holds).
+    private let updatingGeneration = LockedValue(0)
     private let configuration: UpdateSequencer.Configuration
     private let retryDelay: Double
     private var sequencer: UpdateSequencer?
@@ -137,6 +152,10 @@ public final class AccountStateManager: @unchecked Sendable {
         self.configuration = configuration
         self.retryDelay = retryDelay
         applier = UpdateBatchApplier(accountPeerId: accountPeerId, secretChats: secretChats)
+        writes = StateWrites(
+            postbox: postbox, applier: applier,
+            didStore: { [weak self] stored, seconds in self?.didStore(stored, seconds: seconds) },
+            didFail: { [weak self] error in self?.fail(.storage("\(error)")) })
     }
 
     deinit {
@@ -165,7 +184,7 @@ public final class AccountStateManager: @unchecked Sendable {
     /// and fetches `updates.getDifference` from it (or, for an account without one, takes the server's
     /// `updates.getState` as the start: history before it comes from holes).
     public func start() {
-        caughtUp.set(false)
+        setNotCaughtUp()
         queue.async { [self] in
             listening = false
             updatesDisposable.set(
@@ -209,8 +228,10 @@ public final class AccountStateManager: @unchecked Sendable {
             wakeDisposable.set(nil)
             for request in channelRequests.values { request.dispose() }
             channelRequests = [:]
+            writes.flushNow()
             for check in channelChecks { check.dispose() }
             channelChecks = []
+            channelInputs = [:]
             checkChannelsAfterDifference = false
             sequencer = nil
             pending = []
@@ -224,12 +245,12 @@ public final class AccountStateManager: @unchecked Sendable {
         queue.async { [self] in receive(updates) }
     }
 
-    /// Returns once the queue has handled every `Updates` handed to `addUpdates` before this call (applied, or held
+    /// Returns once the queue has handled every `Updates` handed to `addUpdates` before this call (stored, or held
     /// for a gap). A local write that must land after a call's own `Updates` awaits this first: applied later, their
     /// older copy of a peer would overwrite it.
     public func handledSoFar() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async { continuation.resume() }
+            queue.async { [writes] in writes!.afterWrites { continuation.resume() } }
         }
     }
 
@@ -280,6 +301,7 @@ public final class AccountStateManager: @unchecked Sendable {
         guard let known = sequencer?.channels else { return }
         let unknown = ids.filter { !known.knows($0) }
         guard !unknown.isEmpty else { return }
+        writes.waitIfPending()
         do {
             let stored = try postbox.readTransactionSync { tx in
                 try unknown.map { id in (id, (try tx.getPeerChatState(.channel(id)) as? ChannelState)?.pts) }
@@ -298,7 +320,14 @@ public final class AccountStateManager: @unchecked Sendable {
             peers = [.user(short.fromId), .group(short.chatId)]
         default: return false
         }
-        return try postbox.readTransactionSync { tx in try peers.contains { try tx.getPeer($0) == nil } }
+        let unknown = { [postbox] in
+            try postbox.readTransactionSync { tx in try peers.contains { try tx.getPeer($0) == nil } }
+        }
+        // Pending writes only add peers: a peer found is known; one not found may be in a batch not yet stored.
+        guard try unknown() else { return false }
+        guard !writes.isIdle else { return true }
+        writes.waitIfPending()
+        return try unknown()
     }
 
     /// Pushes may have been lost (a new session, a new socket, a late subscription): fetch what the server has.
@@ -336,7 +365,7 @@ public final class AccountStateManager: @unchecked Sendable {
                         self.differenceAgain = false
                         self.fetchDifference(from: initial)
                     } else {
-                        self.caughtUp.set(true)
+                        self.setCaughtUpAfterWrites()
                     }
                 },
                 error: { [weak self] error in
@@ -353,8 +382,8 @@ public final class AccountStateManager: @unchecked Sendable {
             perform(sequencer?.receive(.updatesTooLong, now: queue.currentTime) ?? [])
             return
         }
-        updatingValue.set(true)
-        caughtUp.set(false)
+        setUpdating()
+        setNotCaughtUp()
         statisticsValue.withLock { $0.differences += 1 }
         requestDisposable.set(
             (environment.getDifference(state) |> enqueued(on: queue)).start(
@@ -369,14 +398,14 @@ public final class AccountStateManager: @unchecked Sendable {
                         $0.sequencerSeconds +=
                             Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                     }
-                    self.perform(actions)
+                    self.perform(actions, nextSlice: { if case .fetchDifference = $0 { true } else { false } })
                     if let sequencer = self.sequencer, sequencer.phase != .fetchingDifference {
                         if self.differenceAgain {
                             self.differenceAgain = false
                             self.fetchDifference(from: sequencer.state)
                         } else {
                             self.updateIsUpdating()
-                            self.caughtUp.set(true)
+                            self.setCaughtUpAfterWrites()
                             if self.checkChannelsAfterDifference {
                                 self.checkChannelsAfterDifference = false
                                 self.checkChannels()
@@ -387,6 +416,7 @@ public final class AccountStateManager: @unchecked Sendable {
                 error: { [weak self] error in
                     guard let self, self.sequencer != nil else { return }
                     self.fail(error)
+                    self.writes.flushNow()
                     // Asked again after `retryDelay`: a server that keeps failing is not asked in a loop.
                     self.wakeDisposable.set(
                         self.queue.schedule(after: self.retryDelay) { [weak self] in
@@ -396,10 +426,13 @@ public final class AccountStateManager: @unchecked Sendable {
                 }))
     }
 
-    private func perform(_ actions: [UpdateSequencer.Action]) {
+    /// Carries out the machine's actions. `nextSlice` names the action that asks for the next slice of the difference
+    /// these actions came from (nil: they did not come from a difference's slice).
+    private func perform(
+        _ actions: [UpdateSequencer.Action], nextSlice: ((UpdateSequencer.Action) -> Bool)? = nil
+    ) {
         // A slice's batch comes with the request for the next slice (the common difference's or a channel's): ask
-        // first, so the server prepares the next slice while this one is written (the answer waits on this queue until
-        // the write is done).
+        // first, so the server prepares the next slice while this one is handed to the writer.
         let asks = { (action: UpdateSequencer.Action) -> Bool in
             switch action {
             case .fetchDifference, .fetchChannelDifference: true
@@ -407,16 +440,22 @@ public final class AccountStateManager: @unchecked Sendable {
             }
         }
         let ordered = actions.filter(asks) + actions.filter { !asks($0) }
+        // A slice whose own difference's next slice was asked for may wait for it, to be stored with it
+        // (`StateWrites`); any other batch — a push, a final slice, a slice whose next one could not be asked — is
+        // written as soon as the writer is free.
+        var nextSliceAsked = false
         for action in ordered {
             switch action {
             case .apply(let batch):
-                apply(batch)
+                writes.write(batch, moreFollows: nextSliceAsked)
             case .fetchDifference(let state):
                 fetchDifference(from: state)
+                if nextSlice?(action) == true { nextSliceAsked = true }
             case .resetChats(let pts):
                 resetChats(pts: pts)
             case .fetchChannelDifference(let channelId, let pts):
-                fetchChannelDifference(channelId: channelId, pts: pts)
+                let asked = fetchChannelDifference(channelId: channelId, pts: pts)
+                if asked, nextSlice?(action) == true { nextSliceAsked = true }
             case .wake(let time):
                 let delay = max(0, time - queue.currentTime)
                 wakeDisposable.set(
@@ -438,16 +477,16 @@ public final class AccountStateManager: @unchecked Sendable {
 
     /// Asks for one channel's difference from `pts` (its access hash from the stored `TelegramChannel`); the answer
     /// goes to the machine, a failure is asked again after `retryDelay`. A channel not stored, or an environment
-    /// without `getChannelDifference`, cannot be asked: the machine drops what it held for it.
-    private func fetchChannelDifference(channelId: Int64, pts: Int32) {
-        let input = try? postbox.readTransactionSync { tx in
-            (try tx.getPeer(.channel(channelId)) as? TelegramChannel)?.apiInputChannel
-        }
-        guard let getChannelDifference = environment.getChannelDifference, let input = input ?? nil else {
+    /// without `getChannelDifference`, cannot be asked: the machine drops what it held for it. Returns whether it
+    /// asked.
+    @discardableResult
+    private func fetchChannelDifference(channelId: Int64, pts: Int32) -> Bool {
+        guard let getChannelDifference = environment.getChannelDifference, let input = storedInputChannel(channelId)
+        else {
             perform(sequencer?.channelDifferenceUnavailable(channelId: channelId) ?? [])
-            return
+            return false
         }
-        updatingValue.set(true)
+        setUpdating()
         statisticsValue.withLock { $0.channelDifferences += 1 }
         channelRequests[channelId]?.dispose()
         let asked = ContinuousClock.now
@@ -462,7 +501,10 @@ public final class AccountStateManager: @unchecked Sendable {
                 let handled = ContinuousClock.now
                 self.perform(
                     self.sequencer!.receiveChannelDifference(
-                        channelId: channelId, difference, now: self.queue.currentTime))
+                        channelId: channelId, difference, now: self.queue.currentTime),
+                    nextSlice: { action in
+                        if case .fetchChannelDifference(channelId, _) = action { true } else { false }
+                    })
                 self.updateIsUpdating()
                 let done = ContinuousClock.now
                 let arrival = arrived.withLock { $0 }
@@ -475,12 +517,28 @@ public final class AccountStateManager: @unchecked Sendable {
             error: { [weak self] error in
                 guard let self, self.sequencer != nil else { return }
                 self.fail(error)
+                self.writes.flushNow()
                 self.channelRequests[channelId] = self.queue.schedule(after: self.retryDelay) { [weak self] in
                     guard let self, self.sequencer != nil else { return }
                     self.perform(
                         self.sequencer!.channelDifferenceFailed(channelId: channelId, now: self.queue.currentTime))
                 }
             })
+        return true
+    }
+
+    /// The channel's `InputChannel` from its stored peer. While writes are pending the one read before serves (a
+    /// channel's access hash for this account does not change), so asking for a slice does not wait for the slices
+    /// before it to be stored; a channel not read before waits for them, since the first of them may store it.
+    private func storedInputChannel(_ channelId: Int64) -> Api.InputChannel? {
+        if let known = channelInputs[channelId], !writes.isIdle { return known }
+        writes.waitIfPending()
+        let input =
+            (try? postbox.readTransactionSync { tx in
+                (try tx.getPeer(.channel(channelId)) as? TelegramChannel)?.apiInputChannel
+            }) ?? nil
+        channelInputs[channelId] = input
+        return input
     }
 
     /// `duration` in seconds.
@@ -493,6 +551,7 @@ public final class AccountStateManager: @unchecked Sendable {
     private func checkChannels() {
         guard let getChannelPts = environment.getChannelPts else { return }
         let stored: [ChannelPtsCheck.Stored]
+        writes.waitIfPending()
         do {
             stored = try postbox.readTransactionSync { tx in try ChannelPtsCheck.storedChannels(tx) }
         } catch {
@@ -508,6 +567,7 @@ public final class AccountStateManager: @unchecked Sendable {
                 (getChannelPts(part.map(\.input)) |> enqueued(on: queue)).start(
                     next: { [weak self] serverPts in
                         guard let self, self.sequencer != nil else { return }
+                        self.writes.waitIfPending()
                         do {
                             let behind = try self.postbox.readTransactionSync { tx in
                                 try ChannelPtsCheck.behind(serverPts, tx)
@@ -528,35 +588,78 @@ public final class AccountStateManager: @unchecked Sendable {
         }
     }
 
-    /// "Updating…" while the common difference or any channel's is being fetched.
+    /// "Updating…" while the common difference or any channel's is being fetched; it goes off only once what was
+    /// fetched is stored.
     private func updateIsUpdating() {
         guard let sequencer else { return }
-        updatingValue.set(sequencer.phase == .fetchingDifference || sequencer.channels.isFetching)
-    }
-
-    private func apply(_ batch: UpdateSequencer.Batch) {
-        do {
-            let clock = ContinuousClock()
-            let started = clock.now
-            var summary = try postbox.transactionSync { tx in try applier.apply(batch, transaction: tx) }
-            try retryPollsNotStored(adding: summary.pollsNotStored, into: &summary)
-            let elapsed = clock.now - started
-            statisticsValue.withLock {
-                $0.batches += 1
-                $0.storedMessages += summary.storedMessages
-                for name in summary.unhandled { $0.unhandledUpdates[name, default: 0] += 1 }
-                $0.applySeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        if sequencer.phase == .fetchingDifference || sequencer.channels.isFetching {
+            setUpdating()
+        } else {
+            let generation = updatingGeneration.withLock { $0 }
+            writes.afterWrites { [weak self] in
+                guard let self else { return }
+                self.updatingGeneration.withLock { if $0 == generation { self.updatingValue.set(false) } }
             }
-            stateValue.set(.single(batch.state))
-            appliedPipe.putNext(summary)
-        } catch {
-            fail(.storage("\(error)"))
         }
     }
 
-    /// Poll updates that found no stored poll, each tried again after the next three batches and then dropped (the
+    /// "Updating…" now (an "updated" still waiting for writes is dropped).
+    private func setUpdating() {
+        updatingGeneration.withLock {
+            $0 += 1
+            updatingValue.set(true)
+        }
+    }
+
+    /// Not caught up: a difference is on its way (a "caught up" still waiting for writes is dropped).
+    private func setNotCaughtUp() {
+        caughtUpGeneration.withLock {
+            $0 += 1
+            caughtUp.set(false)
+        }
+    }
+
+    /// Caught up once what the difference brought is stored (on the writer queue, after the commit; at once when
+    /// nothing is pending), unless another difference began meanwhile.
+    private func setCaughtUpAfterWrites() {
+        let generation = caughtUpGeneration.withLock { $0 }
+        writes.afterWrites { [weak self] in
+            guard let self else { return }
+            self.caughtUpGeneration.withLock { if $0 == generation { self.caughtUp.set(true) } }
+        }
+    }
+
+    /// On Postbox's writer queue, after a group's commit: the counters, the state, each batch's summary (with the
+    /// polls it could not store tried again), in order.
+    private func didStore(_ stored: [StateWrites.Stored], seconds: Double) {
+        var summaries = stored.map(\.summary)
+        // The polls the group could not store are tried once per write transaction (the sending task's own write,
+        // which they wait for, comes between two of them); what is applied is reported with the group's last batch.
+        if var last = summaries.popLast() {
+            do {
+                try retryPollsNotStored(adding: (summaries + [last]).flatMap(\.pollsNotStored), into: &last)
+            } catch {
+                fail(.storage("\(error)"))
+            }
+            summaries.append(last)
+        }
+        statisticsValue.withLock {
+            $0.batches += stored.count
+            $0.writeTransactions += 1
+            $0.applySeconds += seconds
+            for summary in summaries {
+                $0.storedMessages += summary.storedMessages
+                for name in summary.unhandled { $0.unhandledUpdates[name, default: 0] += 1 }
+            }
+        }
+        if let last = stored.last { stateValue.set(.single(last.batch.state)) }
+        for summary in summaries { appliedPipe.putNext(summary) }
+    }
+
+    /// Poll updates that found no stored poll, each tried again after the next three write transactions and then dropped (the
     /// history fetch brings a poll with its results): our own poll's `updateMessagePoll` can come before the answer
-    /// to our `sendMedia` is stored, since that answer is stored by the sending task and only then handed here.
+    /// to our `sendMedia` is stored, since that answer is stored by the sending task and only then handed here. Only
+    /// touched on Postbox's writer queue, after a group's commit.
     private var pollsNotStored: [(update: Api.Update.Cons_updateMessagePoll, triesLeft: Int)] = []
 
     private func retryPollsNotStored(
@@ -589,6 +692,9 @@ public final class AccountStateManager: @unchecked Sendable {
     /// message becomes a hole, fetched when a view reaches it (Telegram-iOS resets chats the same way).
     private func resetChats(pts: Int32) {
         statisticsValue.withLock { $0.resets += 1 }
+        // The holes go in above what is stored: every batch released before must be stored first (a lingering one
+        // too), and this transaction is enqueued on the writer after them.
+        writes.flushNow()
         do {
             try postbox.transactionSync { tx in
                 var before: ChatListIndex?
