@@ -146,9 +146,9 @@ fuzz-all: deps ## Recorded run of every harness (FUZZ_RUNS=1000000 or FUZZ_MAX_S
 
 # Core: the simulation of many accounts and the server (BuildTools/Simulation).
 .PHONY: simulate
-simulate: deps ## Simulation seeds (SEEDS=100 from FIRST=1, JOBS at a time (one per core), or SEED=n to replay one with its trace; FAIL_FAST=1 stops at the first failure).
+simulate: deps ## Simulation seeds (SEEDS=100 from FIRST=1, JOBS at a time (one per core), or SEED=n to replay one with its trace; FAIL_FAST=1 stops at the first failure; TRACE_TASKS=1 records the order the accounts' queues ran their tasks in).
 	$(SWIFT) build --product simulate -q
-	$$($(SWIFT) build --show-bin-path)/simulate $(if $(SEED),--seed $(SEED),--seeds $(or $(SEEDS),100) --first $(or $(FIRST),1) $(if $(JOBS),--jobs $(JOBS))) $(if $(FAIL_FAST),--fail-fast)
+	$$($(SWIFT) build --show-bin-path)/simulate $(if $(SEED),--seed $(SEED),--seeds $(or $(SEEDS),100) --first $(or $(FIRST),1) $(if $(JOBS),--jobs $(JOBS))) $(if $(FAIL_FAST),--fail-fast) $(if $(TRACE_TASKS),--trace-tasks)
 
 # Postbox live views.
 .PHONY: bench-postbox-views

@@ -33,13 +33,13 @@ public enum Simulation {
     /// How many consecutive looks must find nothing new before the world counts as quiet at this instant, and over how
     /// many wall seconds at least (`SimulationWorld.quiesce`).
     public static let quietLooks = 3
-    public static let quietSpan = 0.002
+    public static let quietSpan = Double(ProcessInfo.processInfo.environment["QSPAN"] ?? "") ?? 0.002
     /// Where every world's virtual clock starts (seconds since 1970: 2027-01-15 08:00 UTC), so that the dates a seed
     /// gives its messages do not depend on the day it runs.
     public static let epoch = 1_800_000_000.0
 
-    /// Runs one seed.
-    public static func run(seed: UInt64) async -> SimulationReport {
+    /// Runs one seed; with `tracingTasks`, the report holds the order in which tasks ran on the world's queues.
+    public static func run(seed: UInt64, tracingTasks: Bool = false) async -> SimulationReport {
         let started = Date()
         let workload = SimulationWorkload(seed: seed)
         var trace = [
@@ -49,10 +49,11 @@ public enum Simulation {
                 + workload.deviceClockSkews.map { "\(Int($0 / 60)) min" }.joined(separator: ",")
         ]
         var failures: [String] = []
+        var taskTrace: SimulationTaskTrace?
         do {
             let world = try await SimulationWorld(
                 seed: seed, datacenters: workload.datacenters, serverClockSkew: workload.serverClockSkew,
-                deviceClockSkews: workload.deviceClockSkews)
+                deviceClockSkews: workload.deviceClockSkews, tracingTasks: tracingTasks)
             defer { world.remove() }
             trace.append("signed up, introduced, started")
             for (index, step) in workload.steps.enumerated() {
@@ -76,13 +77,16 @@ public enum Simulation {
                 if let violation = world.ptsViolation { failures.append(violation) }
             }
             trace += world.pushCounts()
+            // Up to here: the world's teardown (below) is not driven, so its order is the threads'.
+            taskTrace = world.clock.taskTrace
             // A world whose step hung is left as it is: shutting it down could hang too.
             if failures.allSatisfy({ !$0.contains("did not finish") }) { await world.shutdown() }
         } catch {
             failures.append("the world failed: \(error)")
         }
         return SimulationReport(
-            seed: seed, trace: trace, failures: failures, seconds: Date().timeIntervalSince(started))
+            seed: seed, trace: trace, failures: failures, seconds: Date().timeIntervalSince(started),
+            taskTrace: taskTrace)
     }
 }
 
@@ -94,6 +98,8 @@ public struct SimulationReport: Sendable {
     /// Every invariant broken (empty when the seed passed).
     public let failures: [String]
     public let seconds: Double
+    /// The order in which tasks ran on the world's queues, when traced (`run(seed:tracingTasks:)`).
+    public let taskTrace: SimulationTaskTrace?
 
     public var passed: Bool { failures.isEmpty }
 }
@@ -101,7 +107,9 @@ public struct SimulationReport: Sendable {
 extension Simulation {
     /// Runs `seeds`, at most `concurrently` at once, and yields their reports in seed order. Each seed is a world of
     /// its own (its server, accounts and directories), so running several at once changes no seed's trace.
-    public static func run(seeds: Range<UInt64>, concurrently: Int) -> AsyncStream<SimulationReport> {
+    public static func run(
+        seeds: Range<UInt64>, concurrently: Int, tracingTasks: Bool = false
+    ) -> AsyncStream<SimulationReport> {
         AsyncStream { continuation in
             let work = Task {
                 await withTaskGroup(of: SimulationReport.self) { group in
@@ -110,7 +118,7 @@ extension Simulation {
                     var due = seeds.lowerBound
                     while next < seeds.upperBound && next - seeds.lowerBound < UInt64(max(1, concurrently)) {
                         let seed = next
-                        group.addTask { await run(seed: seed) }
+                        group.addTask { await run(seed: seed, tracingTasks: tracingTasks) }
                         next += 1
                     }
                     for await report in group {
@@ -122,7 +130,7 @@ extension Simulation {
                         if Task.isCancelled { break }
                         if next < seeds.upperBound {
                             let seed = next
-                            group.addTask { await run(seed: seed) }
+                            group.addTask { await run(seed: seed, tracingTasks: tracingTasks) }
                             next += 1
                         }
                     }

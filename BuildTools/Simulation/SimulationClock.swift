@@ -1,4 +1,3 @@
-import Dispatch
 import SwiftSignalKit
 import Synchronization
 import TelegramCore
@@ -8,10 +7,11 @@ import TelegramCore
 /// simulation says that much time has passed, not when the machine's clock does.
 ///
 /// What runs on it: the queues it makes (`makeQueue`: each account's state manager and pending-message manager) — a
-/// task enqueued on one runs at once on that queue's own thread, a task scheduled after a delay waits for the clock —
-/// and its `sleep` (the action queue's retry delay, the secret chats' timers, the loopback network's flood waits).
-/// It counts the tasks enqueued and not finished (`busy`) and everything that happened (`activity`), so the world can
-/// tell when nothing is left to run before it moves the clock.
+/// task enqueued on one goes to the world's run list (`SimulationExecutor`: one thread, one task at a time, in the
+/// order enqueued), a task scheduled after a delay waits for the clock — and its `sleep` (the action queue's retry
+/// delay, the secret chats' timers, the loopback network's flood waits). It counts the tasks enqueued and not finished
+/// (`busy`) and everything that happened (`activity`), so the world can tell when nothing is left to run before it
+/// moves the clock.
 final class SimulationClock: Sendable {
     private struct Pending {
         let due: Double
@@ -24,24 +24,34 @@ final class SimulationClock: Sendable {
         var sequence = 0
         /// Sorted by (due, sequence): among timers due at one time, the one scheduled first fires first.
         var timers: [Pending] = []
+        /// Sleepers woken and not yet running again.
         var busy = 0
         var activity = 0
     }
 
     private let state: Mutex<State>
+    /// What runs the tasks of this clock's queues.
+    let executor: SimulationExecutor
 
-    /// A clock that reads `start` (seconds since 1970).
-    init(start: Double) { state = Mutex(State(now: start)) }
+    /// A clock that reads `start` (seconds since 1970); with `tracingTasks`, it records what ran on its queues
+    /// (`taskTrace`).
+    init(start: Double, tracingTasks: Bool = false) {
+        state = Mutex(State(now: start))
+        executor = SimulationExecutor(tracing: tracingTasks)
+    }
+
+    /// What ran on this clock's queues so far, in order, if the clock traces them.
+    var taskTrace: SimulationTaskTrace? { executor.trace }
 
     /// The virtual time, seconds since 1970.
     var now: Double { state.withLock { $0.now } }
 
-    /// Tasks enqueued on this clock's queues and not finished yet.
-    var busy: Int { state.withLock { $0.busy } }
+    /// Tasks enqueued on this clock's queues and not finished yet, and sleepers woken and not yet running again.
+    var busy: Int { state.withLock { $0.busy } + executor.pending }
 
     /// How many tasks were enqueued, timers fired and events noted so far: unchanged across a wait means nothing
     /// happened meanwhile.
-    var activity: Int { state.withLock { $0.activity } }
+    var activity: Int { state.withLock { $0.activity } + executor.enqueued }
 
     /// Timers waiting.
     var timerCount: Int { state.withLock { $0.timers.count } }
@@ -54,7 +64,7 @@ final class SimulationClock: Sendable {
         AccountScheduling(makeQueue: { [self] name in makeQueue(name: name) }, sleep: { [self] in try await sleep($0) })
     }
 
-    /// A serial queue whose immediate tasks run on a thread of its own and whose delayed tasks wait for this clock.
+    /// A serial queue whose tasks run on the world's executor and whose delayed tasks wait for this clock.
     func makeQueue(name: String) -> Queue {
         Queue(scheduler: SimulationQueue(clock: self, name: name))
     }
@@ -188,35 +198,28 @@ final class Sleeper: Sendable {
     }
 }
 
-/// A serial queue on a `SimulationClock`: what is enqueued runs at once, in order, on its own Dispatch queue (as a
-/// product queue's tasks do); what is scheduled after a delay is enqueued when the clock reaches its time.
-///
-/// `@unchecked Sendable`: its fields are immutable; `DispatchSpecificKey` is only read and set through Dispatch.
-final class SimulationQueue: QueueScheduler, @unchecked Sendable {
+/// A serial queue on a `SimulationClock`: what is enqueued goes to the clock's executor, which runs the tasks of all
+/// the world's queues one at a time on one thread in the order they were enqueued; what is scheduled after a delay is
+/// enqueued when the clock reaches its time. A `sync` from outside waits for its turn in that order.
+final class SimulationQueue: QueueScheduler, Sendable {
     private let clock: SimulationClock
-    private let queue: DispatchQueue
-    private let key = DispatchSpecificKey<ObjectIdentifier>()
+    private let number: Int
 
     init(clock: SimulationClock, name: String) {
         self.clock = clock
-        queue = DispatchQueue(label: "simulation." + name)
-        queue.setSpecific(key: key, value: ObjectIdentifier(self))
+        number = clock.executor.register(queue: name)
     }
 
-    func isCurrent() -> Bool { DispatchQueue.getSpecific(key: key) == ObjectIdentifier(self) }
+    func isCurrent() -> Bool { clock.executor.isRunning(queue: number) }
 
     func enqueue(_ task: @escaping @Sendable () -> Void) {
-        clock.began()
-        queue.async { [clock] in
-            task()
-            clock.ended()
-        }
+        clock.executor.enqueue(queue: number, task)
     }
 
     func schedule(after delay: Double, _ task: @escaping @Sendable () -> Void) -> Disposable {
         let cancelled = CancelFlag()
-        let timer = clock.schedule(after: delay) { [self] in
-            enqueue { if !cancelled.isSet { task() } }
+        let timer = clock.schedule(after: delay) { [clock, number] in
+            clock.executor.enqueue(queue: number, byTimer: true) { if !cancelled.isSet { task() } }
         }
         return ActionDisposable { [clock] in
             cancelled.set()
@@ -225,9 +228,7 @@ final class SimulationQueue: QueueScheduler, @unchecked Sendable {
     }
 
     func runSynchronously(_ task: () -> Void) {
-        clock.began()
-        queue.sync(execute: task)
-        clock.ended()
+        clock.executor.runSynchronously(queue: number, task)
     }
 
     var currentTime: Double { clock.now }

@@ -14,6 +14,8 @@ extension SimulationWorld {
     func drive(missing: () -> String?) async -> String? {
         let start = clock.now
         let deadline = Date().addingTimeInterval(Simulation.settleTimeout)
+        clock.executor.beginDriving()
+        defer { clock.executor.endDriving() }
         var quietSince: (date: Date, activity: Int)?
         while true {
             await quiesce(until: deadline)
@@ -22,7 +24,7 @@ extension SimulationWorld {
             if Date() >= deadline { return "\(gap) (after \(Int(Simulation.settleTimeout)) s)" }
             // Asking may itself set work off (held pushes handed over, a reconnect reported): let it run before any
             // timer fires.
-            if clock.activity != before || clock.busy > 0 { continue }
+            if clock.activity != before || clock.busy > 0 || clock.executor.held > 0 { continue }
             if clock.fireNext(until: start + Simulation.virtualBound) {
                 quietSince = nil
                 continue
@@ -47,7 +49,8 @@ extension SimulationWorld {
     /// accounts' queues, every account's Postbox done with what was queued for it (reading its transaction counter
     /// waits its turn on the Postbox queue), and nothing new happened across `Simulation.quietLooks` more looks
     /// spanning at least `Simulation.quietSpan` wall seconds — work on threads the clock does not see (a task between
-    /// two calls) gets that long to show itself, even on a loaded machine.
+    /// two calls) gets that long to show itself, even on a loaded machine. Then what the executor's gate held
+    /// (`SimulationExecutor`) is admitted, in the order of its queues, and the looks start again until nothing is.
     func quiesce(until deadline: Date) async {
         var last: [Int64] = []
         var quiet = (looks: 0, since: Date())
@@ -66,7 +69,11 @@ extension SimulationWorld {
                 if quiet.looks >= Simulation.quietLooks
                     && Date().timeIntervalSince(quiet.since) >= Simulation.quietSpan
                 {
-                    return
+                    // Quiet: what arrived from outside meanwhile runs now, in the order of its queues.
+                    guard clock.executor.admit() > 0 else { return }
+                    quiet = (0, Date())
+                    last = []
+                    continue
                 }
             } else {
                 quiet = (0, Date())
@@ -93,6 +100,8 @@ extension SimulationWorld {
     /// timer's firing).
     func passTime(_ seconds: Double) async -> String? {
         let target = clock.now + seconds
+        clock.executor.beginDriving()
+        defer { clock.executor.endDriving() }
         // A timer that sets itself again (a retry every 2 s) would fire tens of thousands of times in three days:
         // past this many, the clock moves to the target and the rest fire at the next settle.
         for _ in 0..<1_000 {

@@ -82,11 +82,12 @@ final class SimulationWorld: @unchecked Sendable {
     /// Signs up an account per DC in `datacenters` (through PHONE_MIGRATE where the number lives off DC 2), lets
     /// every account know every other, and starts them.
     init(
-        seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0, deviceClockSkews: [Double] = []
+        seed: UInt64, datacenters: [Int32], serverClockSkew: Double = 0, deviceClockSkews: [Double] = [],
+        tracingTasks: Bool = false
     ) async throws {
         // The world's one clock starts at the same instant for every seed (2027-01-15 08:00 UTC), whatever the
         // machine's clock says; from here on only the simulation moves it.
-        let clock = SimulationClock(start: Simulation.epoch)
+        let clock = SimulationClock(start: Simulation.epoch, tracingTasks: tracingTasks)
         self.clock = clock
         let serverClock = ServerClock(clock: clock, offset: serverClockSkew)
         self.serverClock = serverClock
@@ -140,6 +141,9 @@ final class SimulationWorld: @unchecked Sendable {
                 try await introduce(phone: phones[other], name: "A\(other)", to: account)
             }
         }
+        // From the first start on, what other threads enqueue on the accounts' queues waits for the world's driver to
+        // admit it once the world is quiet (`SimulationExecutor`): the order the queues run in is the seed's.
+        clock.executor.close()
         for (index, account) in accounts.enumerated() {
             watchPts(of: account, index: index)
             watchChatList(of: account, index: index)
@@ -149,12 +153,16 @@ final class SimulationWorld: @unchecked Sendable {
         // shows it when opened). So the workload starts once every account has its first state.
         if let missing = await settle() { throw SimulationError.setup("the accounts did not start: \(missing)") }
         if accounts.count >= 3 {
-            try await makeGroup()
+            if let stuck = try await driven("the group is being made", { try await self.makeGroup() }) {
+                throw SimulationError.setup("the group: \(stuck)")
+            }
             if let missing = await settle() {
                 throw SimulationError.setup("the group did not reach everyone: \(missing)")
             }
         }
-        try await makeSupergroup()
+        if let stuck = try await driven("the supergroup is being made", { try await self.makeSupergroup() }) {
+            throw SimulationError.setup("the supergroup: \(stuck)")
+        }
         if let missing = await settle() {
             throw SimulationError.setup("the supergroup did not reach everyone: \(missing)")
         }
@@ -169,11 +177,26 @@ final class SimulationWorld: @unchecked Sendable {
     private func makeSecretChat() async throws {
         let user = try accounts[0].postbox.readTransactionSync { tx in try tx.getPeer(self.peers[1]) as? TelegramUser }
         guard let user, let hash = user.accessHash else { throw SimulationError.setup("a0 does not know a1") }
-        let chatId = try await accounts[0].secretChats.request(userId: user.id.id.rawValue, accessHash: hash.value)
+        let requested = Mutex<Int32?>(nil)
+        if let stuck = try await driven(
+            "a0 asks for a secret chat",
+            {
+                let chatId = try await self.accounts[0].secretChats.request(
+                    userId: user.id.id.rawValue, accessHash: hash.value)
+                requested.withLock { $0 = chatId }
+            })
+        {
+            throw SimulationError.setup(stuck)
+        }
+        guard let chatId = requested.withLock({ $0 }) else { throw SimulationError.setup("no secret chat") }
         try await waitFor("a1 hears of the secret chat") {
             if case .incoming? = try self.accounts[1].secretChats.record(chatId: chatId)?.phase { true } else { false }
         }
-        try await accounts[1].secretChats.accept(chatId: chatId)
+        if let stuck = try await driven(
+            "a1 accepts the secret chat", { try await self.accounts[1].secretChats.accept(chatId: chatId) })
+        {
+            throw SimulationError.setup(stuck)
+        }
         try await waitFor("a0 holds the secret chat's key") {
             try self.accounts[0].secretChats.record(chatId: chatId)?.session != nil
         }
@@ -235,16 +258,23 @@ final class SimulationWorld: @unchecked Sendable {
     func performWithin(_ step: SimulationWorkload.Step) async throws -> String? {
         // Time passing moves the clock itself; a drive beside it would fire the same timers against its own bound.
         if case .timePasses(let seconds) = step { return await passTime(Double(seconds)) }
+        return try await driven("the step is running") { try await self.perform(step) }
+    }
+
+    /// Runs `body` while the world runs (`drive`): what it waits for (a queue's task, a timer) happens meanwhile.
+    /// Returns nil, or what was still missing when the drive gave up (the work is abandoned, not cancelled); throws
+    /// what `body` threw.
+    func driven(_ what: String, _ body: @escaping @Sendable () async throws -> Void) async throws -> String? {
         let outcome = StepOutcome()
         let work = Task {
             do {
-                try await self.perform(step)
+                try await body()
                 outcome.set(.success(()))
             } catch {
                 outcome.set(.failure(error))
             }
         }
-        if let stuck = await drive(missing: { outcome.result == nil ? "the step is running" : nil }) {
+        if let stuck = await drive(missing: { outcome.result == nil ? what : nil }) {
             _ = work
             return "did not finish: \(stuck)"
         }
@@ -390,7 +420,7 @@ final class SimulationWorld: @unchecked Sendable {
     func finish() async throws -> String? {
         for index in accounts.indices { faults[index].setFaulty(false) }
         for index in accounts.indices where !online[index] {
-            try await perform(.online(index))
+            if let stuck = try await performWithin(.online(index)) { return "a\(index) coming back: \(stuck)" }
             if let missing = await settle() { return "a\(index) coming back: \(missing)" }
         }
         return nil
@@ -433,6 +463,8 @@ final class SimulationWorld: @unchecked Sendable {
     }
 
     func shutdown() async {
+        // Nothing drives the world any more: its queues run what arrives as it arrives.
+        clock.executor.open()
         for watch in watches { watch.dispose() }
         for account in accounts { await account.shutdown() }
     }

@@ -36,6 +36,13 @@ struct Simulate: AsyncParsableCommand {
     @Flag(help: "Stop at the first failing seed.")
     var failFast = false
 
+    @Flag(
+        help: """
+            Record the order in which tasks ran on each world's simulated queues: print each seed's task count and \
+            digests of the order (whole, and queue by queue); with --seed, every task as well.
+            """)
+    var traceTasks = false
+
     func validate() throws {
         guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
@@ -43,8 +50,12 @@ struct Simulate: AsyncParsableCommand {
 
     func run() async throws {
         if let seed {
-            let report = await Simulation.run(seed: seed)
+            let report = await Simulation.run(seed: seed, tracingTasks: traceTasks)
             for line in report.trace { print(line) }
+            if let tasks = report.taskTrace {
+                for line in tasks.lines { print("task \(line)") }
+                print(Self.summary(of: tasks, seed: seed))
+            }
             guard report.passed else {
                 for failure in report.failures { print("FAILED: \(failure)") }
                 throw ExitCode(1)
@@ -57,9 +68,11 @@ struct Simulate: AsyncParsableCommand {
         var durations: [Double] = []
         var reported = 0
         // Seeds run `jobs` at a time; their reports are printed in seed order, as they would be one by one.
-        let reports = Simulation.run(seeds: first..<(first + UInt64(seeds)), concurrently: jobs)
+        let reports = Simulation.run(
+            seeds: first..<(first + UInt64(seeds)), concurrently: jobs, tracingTasks: traceTasks)
         for await report in reports {
             reported += 1
+            if let tasks = report.taskTrace { print(Self.summary(of: tasks, seed: report.seed)) }
             durations.append(report.seconds)
             if verbose { for line in report.trace { print(line) } }
             if !report.passed {
@@ -92,5 +105,12 @@ struct Simulate: AsyncParsableCommand {
             print("failed seeds: \(failed.map(String.init).joined(separator: " "))")
             throw ExitCode(1)
         }
+    }
+
+    /// One line per seed of `--trace-tasks`: how many tasks ran and the digests of their order.
+    static func summary(of tasks: SimulationTaskTrace, seed: UInt64) -> String {
+        "seed \(seed) tasks: \(tasks.entries.count) on \(tasks.queueNames.count) queues, order "
+            + String(tasks.orderDigest, radix: 16) + ", per queue " + String(tasks.perQueueDigest, radix: 16)
+            + (tasks.undrivenAdmissions > 0 ? ", \(tasks.undrivenAdmissions) undriven admissions" : "")
     }
 }

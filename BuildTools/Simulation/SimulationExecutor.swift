@@ -1,0 +1,276 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// One world's executor: the run list every task of the world's simulated queues goes through, run one at a time on
+/// one thread, in the order they were enqueued (FIFO by enqueue sequence), so that no two of the world's queues ever
+/// run at once and each queue's own tasks keep their order.
+///
+/// FIFO rather than an order drawn from the seed: tasks arrive from threads the executor does not run (Postbox's
+/// writer, Swift tasks, the server), so a seeded choice among the tasks waiting would choose among a set that depends
+/// on those threads as much as the arrival order does; FIFO is also the order a product queue gives its own tasks.
+///
+/// What makes the order replay is the gate (`close`): while it is closed, a task enqueued from outside — by a thread
+/// that is not running one of the world's tasks — is held instead, and the world's driver admits what it holds only
+/// when the world is quiet (`admit`), queue by queue in the order the queues were made: which thread got there first
+/// no longer matters, only what had arrived by the time everything came to rest. A task of a queue that has tasks held
+/// is held behind them, whoever enqueues it, so each queue keeps its own order. Tasks held while no driver runs are
+/// admitted after `undrivenDelay` wall seconds (`undrivenAdmissions` counts them): nothing waits for a driver forever.
+///
+/// `Queue.sync` from a thread outside the world takes its turn in the list, as `DispatchQueue.sync` does on a serial
+/// queue (after what its queue holds, admitted first; the caller waits, so it is not held): the drain stops there,
+/// the caller runs its task on its own thread as the queue's task, and draining goes on after it. From a task of the
+/// world already running on this thread (a sync on another of its queues), the task runs in place: waiting for a turn
+/// would wait for itself.
+final class SimulationExecutor: Sendable {
+    typealias Task = @Sendable () -> Void
+
+    private enum Item {
+        case task(queue: Int, origin: SimulationTaskTrace.Origin, Task)
+        /// Where a `Queue.sync` from outside takes its turn.
+        case syncTurn(DispatchSemaphore)
+    }
+
+    private struct Held {
+        let queue: Int
+        let origin: SimulationTaskTrace.Origin
+        let task: Task
+    }
+
+    private struct State {
+        var items: [Item] = []
+        /// The first item not yet taken.
+        var head = 0
+        /// A drain is dispatched or running, or a sync call holds its turn: an enqueue then only appends.
+        var draining = false
+        /// The queue whose task runs now, and the thread it runs on.
+        var running: (queue: Int, thread: pthread_t)?
+        /// Tasks and sync turns in the list or running.
+        var pending = 0
+        /// Tasks and sync turns enqueued (or held) so far.
+        var enqueued = 0
+        var queueNames: [String] = []
+        var trace: SimulationTaskTrace?
+        /// While above zero, tasks from outside are held (`inbox`) until admitted.
+        var gates = 0
+        /// Drivers running (`beginDriving`): while none does, held tasks are admitted after a delay.
+        var drivers = 0
+        var inbox: [Held] = []
+        var undrivenAdmissions = 0
+
+        /// Appends `item`; true when no drain is under way (the caller starts one).
+        mutating func append(_ item: Item) -> Bool {
+            items.append(item)
+            pending += 1
+            enqueued += 1
+            if draining { return false }
+            draining = true
+            return true
+        }
+
+        /// Moves what is held (of `queue` only, if given) into the run list, queue by queue in the order the queues
+        /// were made, each queue's tasks in the order they arrived. Returns how many, and whether a drain must start.
+        mutating func admit(queue: Int? = nil) -> (count: Int, startDrain: Bool) {
+            let admitted = inbox.enumerated().filter { queue == nil || $0.element.queue == queue }
+            guard !admitted.isEmpty else { return (0, false) }
+            inbox.removeAll { queue == nil || $0.queue == queue }
+            var startDrain = false
+            for (_, held) in admitted.sorted(by: { ($0.element.queue, $0.offset) < ($1.element.queue, $1.offset) }) {
+                enqueued -= 1  // Counted when it was held.
+                if append(.task(queue: held.queue, origin: held.origin, held.task)) { startDrain = true }
+            }
+            return (admitted.count, startDrain)
+        }
+    }
+
+    private let state: Mutex<State>
+    /// The one thread the world's tasks run on.
+    private let thread = DispatchQueue(label: "simulation.executor")
+    /// How long tasks held while no driver runs wait before they are admitted anyway.
+    static let undrivenDelay = 0.5
+
+    /// An executor; with `tracing`, it records the order its tasks ran in (`trace`).
+    init(tracing: Bool) {
+        state = Mutex(State(trace: tracing ? SimulationTaskTrace() : nil))
+    }
+
+    /// Tasks in the run list or running (and sync calls waiting or running), not those held.
+    var pending: Int { state.withLock { $0.pending } }
+
+    /// Tasks enqueued or held so far: unchanged across a wait means none arrived meanwhile.
+    var enqueued: Int { state.withLock { $0.enqueued } }
+
+    /// Tasks held, waiting to be admitted.
+    var held: Int { state.withLock { $0.inbox.count } }
+
+    /// How many times tasks were admitted because no driver ran (their order may depend on the threads).
+    var undrivenAdmissions: Int { state.withLock { $0.undrivenAdmissions } }
+
+    /// What ran so far, in order, if traced.
+    var trace: SimulationTaskTrace? {
+        state.withLock { state in
+            state.trace.map {
+                var trace = $0
+                trace.queueNames = state.queueNames
+                trace.undrivenAdmissions = state.undrivenAdmissions
+                return trace
+            }
+        }
+    }
+
+    /// Closes the gate: tasks from outside are held until admitted. Gates nest.
+    func close() { state.withLock { $0.gates += 1 } }
+
+    /// Opens the gate once as often as it was closed, admitting what it held.
+    func open() {
+        let start = state.withLock { state -> Bool in
+            state.gates -= 1
+            return state.gates == 0 && state.admit().startDrain
+        }
+        if start { thread.async { self.drain() } }
+    }
+
+    /// A driver (`SimulationWorld.drive`) runs from now until `endDriving`, and admits what is held when quiet.
+    func beginDriving() { state.withLock { $0.drivers += 1 } }
+
+    func endDriving() {
+        let held = state.withLock { state -> Bool in
+            state.drivers -= 1
+            return state.drivers == 0 && !state.inbox.isEmpty
+        }
+        if held { admitLaterIfUndriven() }
+    }
+
+    /// Admits everything held; returns how many tasks.
+    @discardableResult
+    func admit() -> Int {
+        let (count, start) = state.withLock { $0.admit() }
+        if start { thread.async { self.drain() } }
+        return count
+    }
+
+    /// Numbers a new queue named `name` (its number in the trace).
+    func register(queue name: String) -> Int {
+        state.withLock {
+            $0.queueNames.append(name)
+            return $0.queueNames.count - 1
+        }
+    }
+
+    /// Whether the caller is running a task of queue `queue`.
+    func isRunning(queue: Int) -> Bool {
+        let me = pthread_self()
+        return state.withLock { state in
+            guard let running = state.running else { return false }
+            return running.queue == queue && pthread_equal(running.thread, me) != 0
+        }
+    }
+
+    /// Puts `task` of queue `queue` at the end of the run list (or holds it, behind the gate); `byTimer` when a timer
+    /// of the clock enqueues it.
+    func enqueue(queue: Int, byTimer: Bool = false, _ task: @escaping Task) {
+        let me = pthread_self()
+        let (start, undriven) = state.withLock { state -> (Bool, Bool) in
+            let origin: SimulationTaskTrace.Origin
+            if let running = state.running, pthread_equal(running.thread, me) != 0 {
+                origin = .queue(running.queue)
+            } else {
+                origin = byTimer ? .timer : .outside
+            }
+            if state.gates > 0 && (origin == .outside || state.inbox.contains { $0.queue == queue }) {
+                state.inbox.append(Held(queue: queue, origin: origin, task: task))
+                state.enqueued += 1
+                return (false, state.drivers == 0)
+            }
+            return (state.append(.task(queue: queue, origin: origin, task)), false)
+        }
+        if start { thread.async { self.drain() } }
+        if undriven { admitLaterIfUndriven() }
+    }
+
+    /// Runs `task` as a task of queue `queue` and returns when it is done: in place on a thread running a task of this
+    /// world, otherwise in its turn, after every task of its queue enqueued before.
+    func runSynchronously(queue: Int, _ task: () -> Void) {
+        let me = pthread_self()
+        let outer = state.withLock { state -> Int? in
+            guard let running = state.running, pthread_equal(running.thread, me) != 0 else { return nil }
+            state.running = (queue, me)
+            state.trace?.entries.append(.init(queue: queue, origin: .sync))
+            return running.queue
+        }
+        if let outer {
+            task()
+            state.withLock { $0.running = (outer, me) }
+            return
+        }
+        let turn = DispatchSemaphore(value: 0)
+        let start = state.withLock { state in
+            let admitted = state.admit(queue: queue).startDrain
+            return state.append(.syncTurn(turn)) || admitted
+        }
+        if start { thread.async { self.drain() } }
+        turn.wait()
+        state.withLock { state in
+            state.running = (queue, me)
+            state.trace?.entries.append(.init(queue: queue, origin: .sync))
+        }
+        task()
+        state.withLock { state in
+            state.running = nil
+            state.pending -= 1
+        }
+        // The drain stopped at this turn and left `draining` set: it goes on with what came after.
+        thread.async { self.drain() }
+    }
+
+    /// After `undrivenDelay`, admits what is held if no driver runs then.
+    private func admitLaterIfUndriven() {
+        thread.asyncAfter(deadline: .now() + Self.undrivenDelay) {
+            let start = self.state.withLock { state -> Bool in
+                guard state.drivers == 0, !state.inbox.isEmpty else { return false }
+                state.undrivenAdmissions += 1
+                return state.admit().startDrain
+            }
+            if start { self.drain() }
+        }
+    }
+
+    /// Runs the list's tasks one at a time until it is empty, or until a sync call's turn (whose caller goes on).
+    private func drain() {
+        let me = pthread_self()
+        while true {
+            let next = state.withLock { state -> Item? in
+                guard state.head < state.items.count else {
+                    state.items.removeAll(keepingCapacity: true)
+                    state.head = 0
+                    state.draining = false
+                    return nil
+                }
+                let item = state.items[state.head]
+                state.head += 1
+                if state.head >= 1_024 && state.head * 2 >= state.items.count {
+                    state.items.removeFirst(state.head)
+                    state.head = 0
+                }
+                if case .task(let queue, let origin, _) = item {
+                    state.running = (queue, me)
+                    state.trace?.entries.append(.init(queue: queue, origin: origin))
+                }
+                return item
+            }
+            switch next {
+            case nil:
+                return
+            case .task(_, _, let task)?:
+                task()
+                state.withLock { state in
+                    state.running = nil
+                    state.pending -= 1
+                }
+            case .syncTurn(let turn)?:
+                turn.signal()
+                return
+            }
+        }
+    }
+}

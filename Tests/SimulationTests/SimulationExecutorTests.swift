@@ -1,0 +1,168 @@
+import Dispatch
+import Foundation
+import SwiftSignalKit
+import Synchronization
+import Testing
+
+@testable import Simulation
+
+/// The world's executor: the tasks of all its simulated queues run one at a time on one thread, in the order they were
+/// enqueued; a `sync` from outside takes its turn in that order, one from inside another queue's task runs in place.
+@Suite struct SimulationExecutorTests {
+    @Test func tasksOfEveryQueueRunOneAtATimeInTheOrderEnqueued() async throws {
+        let clock = SimulationClock(start: 0, tracingTasks: true)
+        let queues = (0..<3).map { clock.makeQueue(name: "q\($0)") }
+        let log = Mutex<(order: [Int], threads: Set<UInt>, running: Int, overlapped: Bool)>(([], [], 0, false))
+        // Enqueued from one thread, so the order they were enqueued in is known.
+        for index in 0..<300 {
+            queues[index % 3].justDispatch {
+                log.withLock {
+                    $0.running += 1
+                    if $0.running > 1 { $0.overlapped = true }
+                    $0.threads.insert(UInt(pthread_self()))
+                }
+                usleep(index % 10 == 0 ? 200 : 0)
+                log.withLock {
+                    $0.order.append(index)
+                    $0.running -= 1
+                }
+            }
+        }
+        try await waitUntil("every task ran") { clock.busy == 0 && log.withLock { $0.order.count } == 300 }
+        let seen = log.withLock { $0 }
+        #expect(seen.order == Array(0..<300))
+        #expect(seen.threads.count == 1)
+        #expect(!seen.overlapped)
+        let trace = try #require(clock.taskTrace)
+        #expect(trace.entries.map(\.queue) == (0..<300).map { $0 % 3 })
+        #expect(trace.entries.allSatisfy { $0.origin == .outside })
+        #expect(trace.queueNames == ["q0", "q1", "q2"])
+    }
+
+    @Test func aTaskEnqueuedByATaskRunsAfterWhatWasAlreadyWaitingAndKnowsItsOrigin() async throws {
+        let clock = SimulationClock(start: 0, tracingTasks: true)
+        let first = clock.makeQueue(name: "first")
+        let second = clock.makeQueue(name: "second")
+        let order = Mutex<[String]>([])
+        first.justDispatch {
+            #expect(first.isCurrent() && !second.isCurrent())
+            second.justDispatch { order.withLock { $0.append("second, from first") } }
+            // Inline: already on the queue.
+            first.async { order.withLock { $0.append("first, inline") } }
+        }
+        second.justDispatch { order.withLock { $0.append("second, from outside") } }
+        try await waitUntil("every task ran") { clock.busy == 0 && order.withLock { $0.count } == 3 }
+        #expect(order.withLock { $0 } == ["first, inline", "second, from outside", "second, from first"])
+        #expect(clock.taskTrace?.entries.map(\.origin) == [.outside, .outside, .queue(0)])
+        #expect(!first.isCurrent())
+    }
+
+    @Test func aSyncFromOutsideWaitsItsTurnAndOneFromInsideRunsInPlace() async throws {
+        let clock = SimulationClock(start: 0, tracingTasks: true)
+        let first = clock.makeQueue(name: "first")
+        let second = clock.makeQueue(name: "second")
+        let order = Mutex<[String]>([])
+        let release = DispatchSemaphore(value: 0)
+        // The executor is held by a task, with another waiting behind it.
+        first.justDispatch {
+            release.wait()
+            order.withLock { $0.append("held") }
+        }
+        second.justDispatch { order.withLock { $0.append("waiting") } }
+        let synced = Task.detached {
+            second.sync {
+                #expect(second.isCurrent() && !first.isCurrent())
+                order.withLock { $0.append("sync") }
+                // From inside: another queue's sync runs in place (waiting for a turn would wait for itself).
+                first.sync {
+                    #expect(first.isCurrent() && !second.isCurrent())
+                    order.withLock { $0.append("nested") }
+                }
+                #expect(second.isCurrent())
+            }
+            second.justDispatch { order.withLock { $0.append("after") } }
+        }
+        try await waitUntil("the sync call waits its turn") { clock.busy == 3 }
+        release.signal()
+        await synced.value
+        try await waitUntil("every task ran") { clock.busy == 0 && order.withLock { $0.count } == 5 }
+        #expect(order.withLock { $0 } == ["held", "waiting", "sync", "nested", "after"])
+        #expect(clock.taskTrace?.entries.map(\.origin) == [.outside, .outside, .sync, .sync, .outside])
+        #expect(clock.taskTrace?.entries.map(\.queue) == [0, 1, 1, 0, 1])
+    }
+
+    @Test func aTimersTaskRunsOnItsQueueMarkedAsATimers() async throws {
+        let clock = SimulationClock(start: 0, tracingTasks: true)
+        let queue = clock.makeQueue(name: "timed")
+        let ran = Mutex(false)
+        queue.after(1) {
+            #expect(queue.isCurrent())
+            ran.withLock { $0 = true }
+        }
+        #expect(clock.fireNext(until: 1))
+        try await waitUntil("the timer's task ran") { clock.busy == 0 && ran.withLock { $0 } }
+        #expect(clock.taskTrace?.entries == [.init(queue: 0, origin: .timer)])
+    }
+
+    /// Behind the closed gate, tasks from outside wait for `admit` and then run queue by queue (in the order the queues
+    /// were made), each queue's in the order they arrived, whichever thread enqueued first; a task of a queue with tasks
+    /// held waits behind them even when a running task enqueues it.
+    @Test func theGateAdmitsWhatArrivedQueueByQueue() async throws {
+        let clock = SimulationClock(start: 0, tracingTasks: true)
+        let executor = clock.executor
+        let queues = (0..<3).map { clock.makeQueue(name: "q\($0)") }
+        let order = Mutex<[String]>([])
+        executor.close()
+        executor.beginDriving()
+        queues[2].justDispatch { order.withLock { $0.append("q2 first") } }
+        queues[0].justDispatch {
+            order.withLock { $0.append("q0") }
+            // q2 has nothing held any more: runs after what is in the list now.
+            queues[2].justDispatch { order.withLock { $0.append("q2 from q0") } }
+        }
+        queues[1].justDispatch { order.withLock { $0.append("q1") } }
+        queues[2].justDispatch { order.withLock { $0.append("q2 second") } }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(order.withLock { $0 }.isEmpty)
+        #expect(executor.held == 4 && clock.busy == 0)
+        #expect(executor.admit() == 4)
+        try await waitUntil("the admitted tasks ran") { clock.busy == 0 && order.withLock { $0.count } == 5 }
+        #expect(order.withLock { $0 } == ["q0", "q1", "q2 first", "q2 second", "q2 from q0"])
+        #expect(executor.undrivenAdmissions == 0)
+        executor.endDriving()
+        executor.open()
+    }
+
+    @Test func aSyncTakesItsQueuesHeldTasksAlongAndNoDriverMeansAdmissionAfterADelay() async throws {
+        let clock = SimulationClock(start: 0)
+        let executor = clock.executor
+        let first = clock.makeQueue(name: "first")
+        let second = clock.makeQueue(name: "second")
+        let order = Mutex<[String]>([])
+        executor.close()
+        executor.beginDriving()
+        first.justDispatch { order.withLock { $0.append("first, held") } }
+        second.justDispatch { order.withLock { $0.append("second, held") } }
+        // A sync waits for its caller's turn, never for a driver: its queue's held tasks go ahead of it, the others
+        // stay held.
+        await Task.detached { second.sync { order.withLock { $0.append("second, sync") } } }.value
+        #expect(order.withLock { $0 } == ["second, held", "second, sync"])
+        #expect(executor.held == 1)
+        // No driver: what is held runs after `undrivenDelay`, and is counted.
+        executor.endDriving()
+        try await waitUntil("the held task ran") { order.withLock { $0.count } == 3 }
+        #expect(executor.undrivenAdmissions == 1)
+        executor.open()
+    }
+
+    private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(5)
+        while !condition() {
+            guard Date() < deadline else {
+                Issue.record("\(what): not within 5 s")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}
