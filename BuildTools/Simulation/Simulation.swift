@@ -33,7 +33,7 @@ public enum Simulation {
     /// How many consecutive looks must find nothing new before the world counts as quiet at this instant, and over how
     /// many wall seconds at least (`SimulationWorld.quiesce`).
     public static let quietLooks = 3
-    public static let quietSpan = Double(ProcessInfo.processInfo.environment["QSPAN"] ?? "") ?? 0.002
+    public static let quietSpan = 0.002
     /// Where every world's virtual clock starts (seconds since 1970: 2027-01-15 08:00 UTC), so that the dates a seed
     /// gives its messages do not depend on the day it runs.
     public static let epoch = 1_800_000_000.0

@@ -2,8 +2,8 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// One world's executor: the run list every task of the world's simulated queues goes through, run one at a time on
-/// one thread, in the order they were enqueued (FIFO by enqueue sequence), so that no two of the world's queues ever
+/// One world's executor: the run list every task of the world's simulated queues goes through, run one at a time by
+/// one serial dispatch queue (whichever of its threads drains it), in the order they were enqueued (FIFO by enqueue sequence), so that no two of the world's queues ever
 /// run at once and each queue's own tasks keep their order.
 ///
 /// FIFO rather than an order drawn from the seed: tasks arrive from threads the executor does not run (Postbox's
@@ -84,7 +84,7 @@ final class SimulationExecutor: Sendable {
     }
 
     private let state: Mutex<State>
-    /// The one thread the world's tasks run on.
+    /// The serial queue that drains the run list (one drain at a time; each task records the thread it runs on).
     private let thread = DispatchQueue(label: "simulation.executor")
     /// How long tasks held while no driver runs wait before they are admitted anyway.
     static let undrivenDelay = 0.5
