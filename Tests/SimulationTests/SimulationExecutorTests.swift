@@ -166,15 +166,4 @@ import Testing
         #expect(executor.undrivenAdmissions == 1)
         executor.open()
     }
-
-    private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(5)
-        while !condition() {
-            guard Date() < deadline else {
-                Issue.record("\(what): not within 5 s")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
 }
