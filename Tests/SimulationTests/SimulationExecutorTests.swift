@@ -112,8 +112,8 @@ import Testing
     }
 
     /// Behind the closed gate, tasks from outside wait for `admit` and then run queue by queue (in the order the queues
-    /// were made), each queue's in the order they arrived, whichever thread enqueued first; a task of a queue with tasks
-    /// held waits behind them even when a running task enqueues it.
+    /// were made), each queue's in the order they arrived, whichever thread enqueued first; a task a running task
+    /// enqueues, for a queue with nothing held any more, runs after what is already in the list.
     @Test func theGateAdmitsWhatArrivedQueueByQueue() async throws {
         let clock = SimulationClock(start: 0, tracingTasks: true)
         let executor = clock.executor

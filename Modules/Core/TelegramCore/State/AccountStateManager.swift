@@ -394,10 +394,7 @@ public final class AccountStateManager: @unchecked Sendable {
                     let started = clock.now
                     let actions = self.sequencer!.receiveDifference(difference, now: self.queue.currentTime)
                     let elapsed = clock.now - started
-                    self.statisticsValue.withLock {
-                        $0.sequencerSeconds +=
-                            Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-                    }
+                    self.statisticsValue.withLock { $0.sequencerSeconds += elapsed.inSeconds }
                     self.perform(actions, nextSlice: { if case .fetchDifference = $0 { true } else { false } })
                     if let sequencer = self.sequencer, sequencer.phase != .fetchingDifference {
                         if self.differenceAgain {
@@ -509,9 +506,9 @@ public final class AccountStateManager: @unchecked Sendable {
                 let done = ContinuousClock.now
                 let arrival = arrived.withLock { $0 }
                 self.statisticsValue.withLock {
-                    $0.channelRoundTripSeconds += Self.seconds(arrival - asked)
-                    $0.channelQueueWaitSeconds += Self.seconds(handled - arrival)
-                    $0.channelHandlingSeconds += Self.seconds(done - handled)
+                    $0.channelRoundTripSeconds += (arrival - asked).inSeconds
+                    $0.channelQueueWaitSeconds += (handled - arrival).inSeconds
+                    $0.channelHandlingSeconds += (done - handled).inSeconds
                 }
             },
             error: { [weak self] error in
@@ -539,11 +536,6 @@ public final class AccountStateManager: @unchecked Sendable {
             }) ?? nil
         channelInputs[channelId] = input
         return input
-    }
-
-    /// `duration` in seconds.
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// Asks the server's pts of every stored channel (`ChannelPtsCheck`, 100 a call) and catches up on each one found

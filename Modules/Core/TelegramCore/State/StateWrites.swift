@@ -138,7 +138,7 @@ final class StateWrites: @unchecked Sendable {
             let summaries = try postbox.transactionSync { tx in
                 try batches.map { try applier.apply($0, transaction: tx) }
             }
-            didStore(zip(batches, summaries).map { Stored(batch: $0, summary: $1) }, Self.seconds(clock.now - started))
+            didStore(zip(batches, summaries).map { Stored(batch: $0, summary: $1) }, (clock.now - started).inSeconds)
         } catch {
             guard batches.count > 1 else {
                 didFail(error)
@@ -148,15 +148,11 @@ final class StateWrites: @unchecked Sendable {
                 let alone = clock.now
                 do {
                     let summary = try postbox.transactionSync { tx in try applier.apply(batch, transaction: tx) }
-                    didStore([Stored(batch: batch, summary: summary)], Self.seconds(clock.now - alone))
+                    didStore([Stored(batch: batch, summary: summary)], (clock.now - alone).inSeconds)
                 } catch {
                     didFail(error)
                 }
             }
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }
