@@ -3,11 +3,16 @@ import Foundation
 public import MTProtoCore
 public import Network
 public import Postbox
+import SwiftSignalKit
 
 /// The account's network keys, main DC, DC addresses and probed transport schemes in its Postbox keychain (Telegram-iOS keeps MtProtoKit's
 /// keychain in the account's Postbox the same way), so they are encrypted at rest with the rest of the account.
 public final class PostboxNetworkKeyStore: NetworkKeyStore, @unchecked Sendable {
     private let postbox: Postbox
+    /// The main DC once read or set: every call asks for it (`AccountNetwork` routes a call without a DC there), so
+    /// it is kept in memory, as `FileNetworkKeyStore` keeps its contents. Only this account's network moves it (a
+    /// `*_MIGRATE_X` answer), through `setMainDatacenter`.
+    private let mainDc = LockedValue<Int32??>(nil)
 
     public init(postbox: Postbox) {
         self.postbox = postbox
@@ -18,12 +23,16 @@ public final class PostboxNetworkKeyStore: NetworkKeyStore, @unchecked Sendable 
     private static func keyName(_ dc: Int32) -> String { "network.key.\(dc)" }
 
     public func mainDatacenter() -> Int32? {
+        if let known = mainDc.withLock({ $0 }) { return known }
         guard let bytes = read(Self.mainDcKey), bytes.count == 4 else { return nil }
-        return Int32(littleEndianBytes: bytes)
+        let dc = Int32(littleEndianBytes: bytes)
+        mainDc.withLock { $0 = dc }
+        return dc
     }
 
     public func setMainDatacenter(_ dc: Int32) {
         write(Self.mainDcKey, dc.littleEndianBytes)
+        mainDc.withLock { $0 = dc }
     }
 
     /// Stored as the 256 key bytes, the salt, the time offset's bits and, for a temporary key, its expiry's bits.
@@ -85,8 +94,10 @@ public final class PostboxNetworkKeyStore: NetworkKeyStore, @unchecked Sendable 
         return table
     }
 
+    /// A read transaction: it runs on a reader connection of its own, so a call never waits behind Postbox's writer
+    /// (a group commit of thousands of messages) for a key, and costs no write transaction.
     private func read(_ key: String) -> [UInt8]? {
-        try? postbox.transactionSync { tx in try tx.keychainEntryForKey(key) }
+        try? postbox.readTransactionSync { tx in try tx.keychainEntryForKey(key) }
     }
 
     private func write(_ key: String, _ value: [UInt8]) {
