@@ -161,6 +161,61 @@ import UpdateSequencing
         harness.advance(by: 0.01)
     }
 
+    /// What lingers is bounded: a difference's slices are written, while it still goes on, once 50 of them wait
+    /// (channel slices of 100) or once they hold 10,000 updates (`getDifference`'s slices of up to 1,000).
+    @Test(arguments: [(perSlice: 1, written: 50), (perSlice: 1_000, written: 10)])
+    func lingeringSlicesAreWrittenOnceTheyReachTheBound(perSlice: Int, written: Int) throws {
+        typealias Tests = AccountStateManagerTests
+        let harness = try Harness()
+        defer { harness.directory.remove() }
+        let answers = ValuePipe<Api.updates.Difference>()
+        let scripted = harness.server.environment
+        let environment = AccountStateManager.Environment(
+            updates: scripted.updates, getState: scripted.getState,
+            getDifference: { _ in answers.signal() |> take(1) |> castError(AccountStateManager.StateManagerError.self) })
+        try harness.postbox.transactionSync { tx in
+            try tx.setState(
+                AuthorizedAccountState(peerId: Tests.me, state: UpdatesState(pts: 0, qts: 0, seq: 0, date: 100)))
+        }
+        let manager = AccountStateManager(
+            accountPeerId: Tests.me, postbox: harness.postbox, environment: environment,
+            queue: harness.scheduler.makeQueue(), configuration: .init(gapWait: 2))
+        manager.start()
+        harness.advance(by: 0.01)
+        let slice = { (index: Int) -> Api.updates.Difference in
+            let ids = Int32(index * perSlice + 1)...Int32((index + 1) * perSlice)
+            return .differenceSlice(
+                .init(
+                    newMessages: ids.map(Tests.apiMessage), newEncryptedMessages: [], otherUpdates: [], chats: [],
+                    users: [], intermediateState: Tests.state(ids.upperBound)))
+        }
+        for index in 0..<(written - 1) {
+            answers.putNext(slice(index))
+            harness.advance(by: 0.01)
+        }
+        // One slice short of the bound: nothing is written yet.
+        #expect(manager.statistics.writeTransactions == 0)
+        answers.putNext(slice(written - 1))
+        harness.advance(by: 0.01)
+        // At the bound the slices are written, though the difference goes on.
+        #expect(manager.statistics.writeTransactions == 1)
+        #expect(try harness.storedIds().count == written * perSlice)
+        #expect(!manager.hasCaughtUp)
+        let last = Int32((written + 1) * perSlice)
+        answers.putNext(
+            .difference(
+                .init(
+                    newMessages: (Int32(written * perSlice + 1)...last).map(Tests.apiMessage),
+                    newEncryptedMessages: [], otherUpdates: [], chats: [], users: [], state: Tests.state(last))))
+        harness.advance(by: 0.01)
+        #expect(manager.statistics.writeTransactions == 2)
+        #expect(manager.statistics.storedMessages == Int(last))
+        #expect(try harness.storedState()?.pts == last)
+        #expect(manager.hasCaughtUp)
+        manager.stop()
+        harness.advance(by: 0.01)
+    }
+
     /// Only a slice whose own difference goes on lingers: a push that also says a channel is too long (a channel this
     /// account cannot ask about: no `getChannelDifference`) is stored at once.
     @Test func aPushThatAlsoAsksForAChannelIsNotHeld() throws {

@@ -9,9 +9,10 @@ import UpdateSequencing
 /// is paid once for several slices (SQLite's own advice: batch inserts into transactions, sqlite.org/faq.html#q19).
 ///
 /// A slice whose difference goes on (`write(_:moreFollows: true)`) may linger, as PostgreSQL's `commit_delay` lets a
-/// commit wait for others to join it: it is written with the next batch that does not linger, once
-/// `lingerLimit` batches wait, or on `flushNow()` (a failed fetch, a stop) — whichever comes first. Nothing else
-/// lingers, and whatever waits for the writes (`afterWrites`, `waitIfPending`) writes the lingering batches first.
+/// commit wait for others to join it: it is written with the next batch that does not linger, once the lingering
+/// batches hold `lingerEntryLimit` updates or number `lingerBatchLimit`, or on `flushNow()` (a failed fetch, a stop)
+/// — whichever comes first. Nothing else lingers, and whatever waits for the writes (`afterWrites`, `waitIfPending`)
+/// writes the lingering batches first.
 ///
 /// Ordering: the writes run on Postbox's writer queue, so every transaction enqueued there after a batch — the
 /// manager's own state writes, an action's local write — comes after that batch's commit. Read transactions run on
@@ -29,13 +30,19 @@ final class StateWrites: @unchecked Sendable {
         case action(@Sendable () -> Void)
     }
 
-    /// At most this many batches linger before they are written (1,000 messages at the 100 a slice clients ask for).
-    static let lingerLimit = 10
+    /// Lingering batches are written once they hold this many updates (10 of `getDifference`'s slices of up to
+    /// 1,000) or number `lingerBatchLimit` (50 channel slices of the 100 clients ask for), whichever comes first: what
+    /// lingers is bounded, and a channel catch-up of 50,000 posts is 10 transactions.
+    static let lingerEntryLimit = 10_000
+    /// At most this many batches linger, however few updates they hold.
+    static let lingerBatchLimit = 50
 
     private struct State {
         var items: [Item] = []
         /// Batches waiting that may linger (none is written yet, none was asked to be).
         var lingering = 0
+        /// The updates in those batches.
+        var lingeringEntries = 0
         /// A flush is enqueued on the writer queue and has not taken the items yet.
         var scheduled = false
         /// Items handed here and not yet done (taken items included): zero means nothing is pending.
@@ -98,8 +105,12 @@ final class StateWrites: @unchecked Sendable {
         let schedule = state.withLock { state -> Bool in
             state.items.append(item)
             state.outstanding += 1
-            if linger { state.lingering += 1 }
-            guard !linger || state.lingering >= Self.lingerLimit, !state.scheduled else { return false }
+            if linger {
+                state.lingering += 1
+                if case .batch(let batch) = item { state.lingeringEntries += batch.entries.count }
+            }
+            let full = state.lingering >= Self.lingerBatchLimit || state.lingeringEntries >= Self.lingerEntryLimit
+            guard !linger || full, !state.scheduled else { return false }
             state.scheduled = true
             return true
         }
@@ -115,6 +126,7 @@ final class StateWrites: @unchecked Sendable {
         let items = state.withLock { state -> [Item] in
             state.scheduled = false
             state.lingering = 0
+            state.lingeringEntries = 0
             defer { state.items = [] }
             return state.items
         }
