@@ -16,7 +16,7 @@ import TelegramCore
 /// against Telethon 1.45 + cryptg fetching and parsing the same channel difference with the same limit in interleaved
 /// rounds (`compareInterleavedRounds`: round r is subscriber r's catch-up — a fresh account with the same input — and
 /// Telethon's, the order alternating), and against Postbox's own insert of what each subscriber stored (1,000 a
-/// transaction; and 100, our slices' size), timed right after ours in the same round. One in-process tg-server (its
+/// transaction; and 5,000, the largest group our writer commits), timed right after ours in the same round. One in-process tg-server (its
 /// channel gap raised past `posts`, so the whole difference is served rather than `channelDifferenceTooLong`). Every
 /// side's result is compared each round — the number of posts and a SHA-256 over "id text" lines in id order — and
 /// ours must also be what the writer posted.
@@ -27,13 +27,13 @@ enum ChannelCatchUp {
         let extras: [Extra]
     }
 
-    /// Our catch-up's time in a timed round, Postbox's own insert of what that round's subscriber stored (1,000 and 100 a transaction), and that
+    /// Our catch-up's time in a timed round, Postbox's own insert of what that round's subscriber stored (1,000 and 5,000 a transaction), and that
     /// subscriber's channel differences and seconds in batch transactions.
     struct Extra {
         /// Our catch-up's seconds in that round.
         let ours: Double
         let bulk: Double
-        let bulkBySlice: Double
+        let bulkByGroup: Double
         let differences: Int
         let apply: Double
         /// The subscriber's channel differences: summed round trips (ask to arrival), waits for its queue once
@@ -41,10 +41,10 @@ enum ChannelCatchUp {
         let roundTrips: Double
         let queueWaits: Double
         let handling: Double
-        /// Postbox's writer CPU per write transaction: the catch-up's, and the insert's by 100 (its first
+        /// Postbox's writer CPU per write transaction: the catch-up's, and the insert's by 5,000 (its first
         /// transaction, the peers, included).
         let writerCPU: Double
-        let bySliceWriterCPU: Double
+        let byGroupWriterCPU: Double
     }
 
     /// `rounds` timed rounds after a warm-up (`BENCH_ROUNDS` overrides), one subscriber each.
@@ -114,7 +114,7 @@ enum ChannelCatchUp {
             arguments: ["--port", String(bench.port), "--pem-file", bench.pem, "--phone", subscribers[0].phone])
 
         // Round r (0 is the warm-up) is subscriber r's catch-up against Telethon's, interleaved (`compareInterleavedRounds`);
-        // right after ours, Postbox's own insert of what that subscriber stored, in transactions of 1,000 and of 100.
+        // right after ours, Postbox's own insert of what that subscriber stored, in transactions of 1,000 and of 5,000.
         var extras: [Extra] = []
         let writerPosted = "\(posts) posts, sha256 \(hex(expected))"
         let telethonStartPts = try startPts(subscribers[0].account.postbox, channelPeer)
@@ -141,12 +141,12 @@ enum ChannelCatchUp {
                     throw BenchFailure(
                         "subscriber \(round) started at pts \(pts), Telethon at \(telethonStartPts)")
                 }
-                // Postbox's own insert of the same messages, 1,000 and then 100 per transaction.
+                // Postbox's own insert of the same messages, 1,000 and then 5,000 per transaction.
                 let (bulk, inserted) = try bulkInsert(
                     from: account.postbox, channelPeer, into: bench.root + "/bulk-\(round)", perTransaction: 1_000)
                 let writes = account.postbox.writeStatistics()
-                let (bulkBySlice, bySlicePostbox) = try bulkInsert(
-                    from: account.postbox, channelPeer, into: bench.root + "/bulk-100-\(round)", perTransaction: 100)
+                let (bulkByGroup, byGroupPostbox) = try bulkInsert(
+                    from: account.postbox, channelPeer, into: bench.root + "/bulk-5000-\(round)", perTransaction: 5_000)
                 let reread = try storedPosts(inserted, channelPeer)
                 guard reread.count == posts, checksum(reread) == expected else {
                     throw BenchFailure("the bulk insert holds \(reread.count) posts, not the \(posts) posted")
@@ -154,7 +154,7 @@ enum ChannelCatchUp {
                 if round > 0 {
                     extras.append(
                         Extra(
-                            ours: seconds, bulk: bulk.seconds, bulkBySlice: bulkBySlice.seconds,
+                            ours: seconds, bulk: bulk.seconds, bulkByGroup: bulkByGroup.seconds,
                             differences: statistics.channelDifferences - differencesBefore,
                             apply: statistics.applySeconds - applyBefore,
                             roundTrips: statistics.channelRoundTripSeconds - before.channelRoundTripSeconds,
@@ -162,8 +162,8 @@ enum ChannelCatchUp {
                             handling: statistics.channelHandlingSeconds - before.channelHandlingSeconds,
                             writerCPU: (writes.cpuSeconds - writesBefore.cpuSeconds)
                                 / Double(writes.transactions - writesBefore.transactions),
-                            bySliceWriterCPU: bySlicePostbox.writeStatistics().cpuSeconds
-                                / Double(bySlicePostbox.writeStatistics().transactions)))
+                            byGroupWriterCPU: byGroupPostbox.writeStatistics().cpuSeconds
+                                / Double(byGroupPostbox.writeStatistics().transactions)))
                 }
                 let output = "\(stored.count) posts, sha256 \(hex(checksum(stored)))"
                 guard output == writerPosted else {
