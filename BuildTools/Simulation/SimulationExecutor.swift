@@ -17,16 +17,25 @@ import Synchronization
 /// is held behind them, whoever enqueues it, so each queue keeps its own order. Tasks held while no driver runs are
 /// admitted after `undrivenDelay` wall seconds (`undrivenAdmissions` counts them): nothing waits for a driver forever.
 ///
+/// It is also a `TaskExecutor`: the accounts' managers start their Swift tasks preferring it
+/// (`AccountScheduling.taskExecutor`), and a job of such a task (its start, or its resumption after an `await`) goes
+/// on the same run list, as a task of the pseudo-queue `swiftTasksQueue`, under the same gate: held when a thread
+/// outside the world enqueues it (a continuation resumed by Postbox's writer), run at once in the list's order when a
+/// task of the world does (a task it starts, a continuation it resumes), or a timer of the world's clock (a sleeper
+/// woken). Jobs are never held behind held jobs: they are separate tasks, with no order among them to keep.
+///
 /// `Queue.sync` from a thread outside the world takes its turn in the list, as `DispatchQueue.sync` does on a serial
 /// queue (after what its queue holds, admitted first; the caller waits, so it is not held): the drain stops there,
 /// the caller runs its task on its own thread as the queue's task, and draining goes on after it. From a task of the
 /// world already running on this thread (a sync on another of its queues), the task runs in place: waiting for a turn
 /// would wait for itself.
-final class SimulationExecutor: Sendable {
-    typealias Task = @Sendable () -> Void
+final class SimulationExecutor: TaskExecutor, Sendable {
+    typealias Work = @Sendable () -> Void
 
     private enum Item {
-        case task(queue: Int, origin: SimulationTaskTrace.Origin, Task)
+        case task(queue: Int, origin: SimulationTaskTrace.Origin, Work)
+        /// A job of a Swift task preferring this executor.
+        case job(origin: SimulationTaskTrace.Origin, UnownedJob)
         /// Where a `Queue.sync` from outside takes its turn.
         case syncTurn(DispatchSemaphore)
     }
@@ -34,7 +43,7 @@ final class SimulationExecutor: Sendable {
     private struct Held {
         let queue: Int
         let origin: SimulationTaskTrace.Origin
-        let task: Task
+        let item: Item
     }
 
     private struct State {
@@ -57,6 +66,16 @@ final class SimulationExecutor: Sendable {
         var drivers = 0
         var inbox: [Held] = []
         var undrivenAdmissions = 0
+        /// The thread firing one of the clock's timers (`firingTimer`): what it enqueues comes from the timer.
+        var timerThread: pthread_t?
+
+        /// Where an enqueue on thread `me` comes from.
+        func origin(on me: pthread_t, byTimer: Bool) -> SimulationTaskTrace.Origin {
+            if let running, pthread_equal(running.thread, me) != 0 { return .queue(running.queue) }
+            if byTimer { return .timer }
+            if let timerThread, pthread_equal(timerThread, me) != 0 { return .timer }
+            return .outside
+        }
 
         /// Appends `item`; true when no drain is under way (the caller starts one).
         mutating func append(_ item: Item) -> Bool {
@@ -77,7 +96,7 @@ final class SimulationExecutor: Sendable {
             var startDrain = false
             for (_, held) in admitted.sorted(by: { ($0.element.queue, $0.offset) < ($1.element.queue, $1.offset) }) {
                 enqueued -= 1  // Counted when it was held.
-                if append(.task(queue: held.queue, origin: held.origin, held.task)) { startDrain = true }
+                if append(held.item) { startDrain = true }
             }
             return (admitted.count, startDrain)
         }
@@ -88,6 +107,9 @@ final class SimulationExecutor: Sendable {
     private let thread = DispatchQueue(label: "simulation.executor")
     /// How long tasks held while no driver runs wait before they are admitted anyway.
     static let undrivenDelay = 0.5
+
+    /// The pseudo-queue the jobs of Swift tasks run as (in the trace, `isRunning`).
+    static let swiftTasksQueue = SimulationTaskTrace.swiftTasks
 
     /// An executor; with `tracing`, it records the order its tasks ran in (`trace`).
     init(tracing: Bool) {
@@ -168,24 +190,47 @@ final class SimulationExecutor: Sendable {
 
     /// Puts `task` of queue `queue` at the end of the run list (or holds it, behind the gate); `byTimer` when a timer
     /// of the clock enqueues it.
-    func enqueue(queue: Int, byTimer: Bool = false, _ task: @escaping Task) {
+    func enqueue(queue: Int, byTimer: Bool = false, _ task: @escaping Work) {
         let me = pthread_self()
         let (start, undriven) = state.withLock { state -> (Bool, Bool) in
-            let origin: SimulationTaskTrace.Origin
-            if let running = state.running, pthread_equal(running.thread, me) != 0 {
-                origin = .queue(running.queue)
-            } else {
-                origin = byTimer ? .timer : .outside
-            }
+            let origin = state.origin(on: me, byTimer: byTimer)
+            let item = Item.task(queue: queue, origin: origin, task)
             if state.gates > 0 && (origin == .outside || state.inbox.contains { $0.queue == queue }) {
-                state.inbox.append(Held(queue: queue, origin: origin, task: task))
+                state.inbox.append(Held(queue: queue, origin: origin, item: item))
                 state.enqueued += 1
                 return (false, state.drivers == 0)
             }
-            return (state.append(.task(queue: queue, origin: origin, task)), false)
+            return (state.append(item), false)
         }
         if start { thread.async { self.drain() } }
         if undriven { admitLaterIfUndriven() }
+    }
+
+    /// A job of a Swift task preferring this executor: at the end of the run list, or held behind the gate when a
+    /// thread outside the world enqueues it.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let me = pthread_self()
+        let (start, undriven) = state.withLock { state -> (Bool, Bool) in
+            let origin = state.origin(on: me, byTimer: false)
+            let item = Item.job(origin: origin, job)
+            if state.gates > 0 && origin == .outside {
+                state.inbox.append(Held(queue: Self.swiftTasksQueue, origin: origin, item: item))
+                state.enqueued += 1
+                return (false, state.drivers == 0)
+            }
+            return (state.append(item), false)
+        }
+        if start { thread.async { self.drain() } }
+        if undriven { admitLaterIfUndriven() }
+    }
+
+    /// Runs `fire` (one of the clock's timers) on this thread; what it enqueues here comes from the timer, so it is
+    /// not held: a sleeper it wakes runs in the list's order.
+    func firingTimer(_ fire: () -> Void) {
+        state.withLock { $0.timerThread = pthread_self() }
+        fire()
+        state.withLock { $0.timerThread = nil }
     }
 
     /// Runs `task` as a task of queue `queue` and returns when it is done: in place on a thread running a task of this
@@ -252,9 +297,15 @@ final class SimulationExecutor: Sendable {
                     state.items.removeFirst(state.head)
                     state.head = 0
                 }
-                if case .task(let queue, let origin, _) = item {
+                switch item {
+                case .task(let queue, let origin, _):
                     state.running = (queue, me)
                     state.trace?.entries.append(.init(queue: queue, origin: origin))
+                case .job(let origin, _):
+                    state.running = (Self.swiftTasksQueue, me)
+                    state.trace?.entries.append(.init(queue: Self.swiftTasksQueue, origin: origin))
+                case .syncTurn:
+                    break
                 }
                 return item
             }
@@ -263,6 +314,12 @@ final class SimulationExecutor: Sendable {
                 return
             case .task(_, _, let task)?:
                 task()
+                state.withLock { state in
+                    state.running = nil
+                    state.pending -= 1
+                }
+            case .job(_, let job)?:
+                job.runSynchronously(on: asUnownedTaskExecutor())
                 state.withLock { state in
                     state.running = nil
                     state.pending -= 1
