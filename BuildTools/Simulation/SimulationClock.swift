@@ -60,12 +60,12 @@ final class SimulationClock: Sendable {
     /// When the earliest timer is due, if any is waiting.
     var nextDue: Double? { state.withLock { $0.timers.first?.due } }
 
-    /// What the accounts run their managers on: this clock's queues and sleep, and the world's executor for their
-    /// Swift tasks.
+    /// What the accounts run their managers on: this clock's queues (their Postbox's writer too) and sleep, and the
+    /// world's executor for their Swift tasks.
     var scheduling: AccountScheduling {
         AccountScheduling(
             makeQueue: { [self] name in makeQueue(name: name) }, sleep: { [self] in try await sleep($0) },
-            taskExecutor: executor)
+            taskExecutor: executor, makeWriterQueue: { [self] name in makeQueue(name: name) })
     }
 
     /// A serial queue whose tasks run on the world's executor and whose delayed tasks wait for this clock.

@@ -3,8 +3,8 @@ import Glibc
 import Synchronization
 
 /// One world's executor: the run list every task of the world's simulated queues goes through, run one at a time by
-/// one serial dispatch queue (whichever of its threads drains it), in the order they were enqueued (FIFO by enqueue sequence), so that no two of the world's queues ever
-/// run at once and each queue's own tasks keep their order.
+/// one serial dispatch queue (whichever of its threads drains it), in the order they were enqueued (FIFO by enqueue
+/// sequence), so that no two of the world's queues ever run at once and each queue's own tasks keep their order.
 ///
 /// FIFO rather than an order drawn from the seed: tasks arrive from threads the executor does not run (Postbox's
 /// writer, Swift tasks, the server), so a seeded choice among the tasks waiting would choose among a set that depends
@@ -24,11 +24,13 @@ import Synchronization
 /// task of the world does (a task it starts, a continuation it resumes), or a timer of the world's clock (a sleeper
 /// woken). Jobs are never held behind held jobs: they are separate tasks, with no order among them to keep.
 ///
-/// `Queue.sync` from a thread outside the world takes its turn in the list, as `DispatchQueue.sync` does on a serial
-/// queue (after what its queue holds, admitted first; the caller waits, so it is not held): the drain stops there,
-/// the caller runs its task on its own thread as the queue's task, and draining goes on after it. From a task of the
-/// world already running on this thread (a sync on another of its queues), the task runs in place: waiting for a turn
-/// would wait for itself.
+/// `Queue.sync` from a thread outside the world (a step of the world's driver, a read of the invariants) runs once the
+/// run list is empty — after everything in it and everything that sets off, as `DispatchQueue.sync` runs after what
+/// its queue holds, and at a point that does not depend on how far the drain has got when the call comes (its queue's
+/// held tasks are admitted first; the caller waits, so it is not held): the drain stops there, the caller runs its
+/// task on its own thread as the queue's task, and draining goes on after it. From a task of the world already
+/// running on this thread (a sync on another of its queues), the task runs in place, after that queue's tasks still in
+/// the list: waiting for a turn would wait for itself.
 final class SimulationExecutor: TaskExecutor, Sendable {
     typealias Work = @Sendable () -> Void
 
@@ -36,8 +38,10 @@ final class SimulationExecutor: TaskExecutor, Sendable {
         case task(queue: Int, origin: SimulationTaskTrace.Origin, Work)
         /// A job of a Swift task preferring this executor.
         case job(origin: SimulationTaskTrace.Origin, UnownedJob)
-        /// Where a `Queue.sync` from outside takes its turn.
+        /// The turn of a `Queue.sync` from outside, given once the list is empty (never in the list).
         case syncTurn(DispatchSemaphore)
+        /// A task already run in place, by a sync on its queue from inside the world (below).
+        case taken
     }
 
     private struct Held {
@@ -54,6 +58,10 @@ final class SimulationExecutor: TaskExecutor, Sendable {
         var draining = false
         /// The queue whose task runs now, and the thread it runs on.
         var running: (queue: Int, thread: pthread_t)?
+        /// The queues whose tasks the running thread is inside of, under the running one (syncs in place).
+        var outer: [Int] = []
+        /// `Queue.sync` calls from outside waiting for the run list to empty, in the order they came.
+        var syncWaiters: [DispatchSemaphore] = []
         /// Tasks and sync turns in the list or running.
         var pending = 0
         /// Tasks and sync turns enqueued (or held) so far.
@@ -75,6 +83,20 @@ final class SimulationExecutor: TaskExecutor, Sendable {
             if byTimer { return .timer }
             if let timerThread, pthread_equal(timerThread, me) != 0 { return .timer }
             return .outside
+        }
+
+        /// Takes the first task of `queue` still in the list (leaving `.taken` in its place), as running on `thread`.
+        mutating func takeFirst(of queue: Int, on thread: pthread_t) -> Work? {
+            guard
+                let index = items[head...].firstIndex(where: {
+                    if case .task(let other, _, _) = $0 { return other == queue }
+                    return false
+                }), case .task(_, let origin, let task) = items[index]
+            else { return nil }
+            items[index] = .taken
+            running = (queue, thread)
+            trace?.entries.append(.init(queue: queue, origin: origin))
+            return task
         }
 
         /// Appends `item`; true when no drain is under way (the caller starts one).
@@ -234,27 +256,50 @@ final class SimulationExecutor: TaskExecutor, Sendable {
     }
 
     /// Runs `task` as a task of queue `queue` and returns when it is done: in place on a thread running a task of this
-    /// world, otherwise in its turn, after every task of its queue enqueued before.
+    /// world, otherwise once the run list is empty (after its queue's held tasks, admitted first).
+    ///
+    /// In place, the queue's tasks enqueued before (those held too) run first, here, as a serial queue's `sync` waits
+    /// for them (a Postbox's `waitForWrites` relies on it) — unless this thread is already inside a task of that
+    /// queue.
     func runSynchronously(queue: Int, _ task: () -> Void) {
         let me = pthread_self()
-        let outer = state.withLock { state -> Int? in
+        let outer = state.withLock { state -> (queue: Int, catchUp: Bool)? in
             guard let running = state.running, pthread_equal(running.thread, me) != 0 else { return nil }
-            state.running = (queue, me)
-            state.trace?.entries.append(.init(queue: queue, origin: .sync))
-            return running.queue
+            let inside = running.queue == queue || state.outer.contains(queue)
+            state.outer.append(running.queue)
+            if !inside { _ = state.admit(queue: queue) }
+            return (running.queue, !inside)
         }
         if let outer {
+            while outer.catchUp, let earlier = state.withLock({ $0.takeFirst(of: queue, on: me) }) {
+                earlier()
+                state.withLock { $0.pending -= 1 }
+            }
+            state.withLock { state in
+                state.running = (queue, me)
+                state.trace?.entries.append(.init(queue: queue, origin: .sync))
+            }
             task()
-            state.withLock { $0.running = (outer, me) }
+            state.withLock { state in
+                state.running = (outer.queue, me)
+                state.outer.removeLast()
+            }
             return
         }
         let turn = DispatchSemaphore(value: 0)
-        let start = state.withLock { state in
+        let (runNow, startDrain) = state.withLock { state -> (Bool, Bool) in
             let admitted = state.admit(queue: queue).startDrain
-            return state.append(.syncTurn(turn)) || admitted
+            state.pending += 1
+            state.enqueued += 1
+            if state.draining {
+                state.syncWaiters.append(turn)
+                return (false, admitted)
+            }
+            state.draining = true
+            return (true, false)
         }
-        if start { thread.async { self.drain() } }
-        turn.wait()
+        if startDrain { thread.async { self.drain() } }
+        if !runNow { turn.wait() }
         state.withLock { state in
             state.running = (queue, me)
             state.trace?.entries.append(.init(queue: queue, origin: .sync))
@@ -264,7 +309,7 @@ final class SimulationExecutor: TaskExecutor, Sendable {
             state.running = nil
             state.pending -= 1
         }
-        // The drain stopped at this turn and left `draining` set: it goes on with what came after.
+        // The drain stopped for this call (or never ran) and left `draining` set: it goes on with what came since.
         thread.async { self.drain() }
     }
 
@@ -280,7 +325,8 @@ final class SimulationExecutor: TaskExecutor, Sendable {
         }
     }
 
-    /// Runs the list's tasks one at a time until it is empty, or until a sync call's turn (whose caller goes on).
+    /// Runs the list's tasks one at a time until it is empty; then gives a waiting sync call its turn (whose caller
+    /// goes on), if any.
     private func drain() {
         let me = pthread_self()
         while true {
@@ -288,6 +334,9 @@ final class SimulationExecutor: TaskExecutor, Sendable {
                 guard state.head < state.items.count else {
                     state.items.removeAll(keepingCapacity: true)
                     state.head = 0
+                    // The list is empty: a sync from outside runs now, on its caller's thread, and the drain goes
+                    // on after it.
+                    if !state.syncWaiters.isEmpty { return .syncTurn(state.syncWaiters.removeFirst()) }
                     state.draining = false
                     return nil
                 }
@@ -304,7 +353,7 @@ final class SimulationExecutor: TaskExecutor, Sendable {
                 case .job(let origin, _):
                     state.running = (Self.swiftTasksQueue, me)
                     state.trace?.entries.append(.init(queue: Self.swiftTasksQueue, origin: origin))
-                case .syncTurn:
+                case .taken, .syncTurn:
                     break
                 }
                 return item
@@ -327,6 +376,8 @@ final class SimulationExecutor: TaskExecutor, Sendable {
             case .syncTurn(let turn)?:
                 turn.signal()
                 return
+            case .taken?:
+                continue
             }
         }
     }
