@@ -8,7 +8,8 @@ import TelegramCore
 ///
 /// What runs on it: the queues it makes (`makeQueue`: each account's state manager and pending-message manager) — a
 /// task enqueued on one goes to the world's run list (`SimulationExecutor`: one thread, one task at a time, in the
-/// order enqueued), a task scheduled after a delay waits for the clock — and its `sleep` (the action queue's retry
+/// order enqueued), a task scheduled after a delay waits for the clock —, the managers' Swift tasks (the executor is
+/// `scheduling`'s task executor) and its `sleep` (the action queue's retry
 /// delay, the secret chats' timers, the loopback network's flood waits). It counts the tasks enqueued and not finished
 /// (`busy`) and everything that happened (`activity`), so the world can tell when nothing is left to run before it
 /// moves the clock.
@@ -59,9 +60,12 @@ final class SimulationClock: Sendable {
     /// When the earliest timer is due, if any is waiting.
     var nextDue: Double? { state.withLock { $0.timers.first?.due } }
 
-    /// What the accounts run their managers on: this clock's queues and sleep.
+    /// What the accounts run their managers on: this clock's queues (their Postbox's writer too) and sleep, and the
+    /// world's executor for their Swift tasks.
     var scheduling: AccountScheduling {
-        AccountScheduling(makeQueue: { [self] name in makeQueue(name: name) }, sleep: { [self] in try await sleep($0) })
+        AccountScheduling(
+            makeQueue: { [self] name in makeQueue(name: name) }, sleep: { [self] in try await sleep($0) },
+            taskExecutor: executor, makeWriterQueue: { [self] name in makeQueue(name: name) })
     }
 
     /// A serial queue whose tasks run on the world's executor and whose delayed tasks wait for this clock.
@@ -112,7 +116,7 @@ final class SimulationClock: Sendable {
             return first
         }
         guard let timer else { return false }
-        timer.fire()
+        executor.firingTimer(timer.fire)
         return true
     }
 

@@ -3,8 +3,8 @@ import Glibc
 import Synchronization
 
 /// One world's executor: the run list every task of the world's simulated queues goes through, run one at a time by
-/// one serial dispatch queue (whichever of its threads drains it), in the order they were enqueued (FIFO by enqueue sequence), so that no two of the world's queues ever
-/// run at once and each queue's own tasks keep their order.
+/// one serial dispatch queue (whichever of its threads drains it), in the order they were enqueued (FIFO by enqueue
+/// sequence), so that no two of the world's queues ever run at once and each queue's own tasks keep their order.
 ///
 /// FIFO rather than an order drawn from the seed: tasks arrive from threads the executor does not run (Postbox's
 /// writer, Swift tasks, the server), so a seeded choice among the tasks waiting would choose among a set that depends
@@ -17,24 +17,37 @@ import Synchronization
 /// is held behind them, whoever enqueues it, so each queue keeps its own order. Tasks held while no driver runs are
 /// admitted after `undrivenDelay` wall seconds (`undrivenAdmissions` counts them): nothing waits for a driver forever.
 ///
-/// `Queue.sync` from a thread outside the world takes its turn in the list, as `DispatchQueue.sync` does on a serial
-/// queue (after what its queue holds, admitted first; the caller waits, so it is not held): the drain stops there,
-/// the caller runs its task on its own thread as the queue's task, and draining goes on after it. From a task of the
-/// world already running on this thread (a sync on another of its queues), the task runs in place: waiting for a turn
-/// would wait for itself.
-final class SimulationExecutor: Sendable {
-    typealias Task = @Sendable () -> Void
+/// It is also a `TaskExecutor`: the accounts' managers start their Swift tasks preferring it
+/// (`AccountScheduling.taskExecutor`), and a job of such a task (its start, or its resumption after an `await`) goes
+/// on the same run list, as a task of the pseudo-queue `swiftTasksQueue`, under the same gate: held when a thread
+/// outside the world enqueues it (a continuation resumed by Postbox's writer), run at once in the list's order when a
+/// task of the world does (a task it starts, a continuation it resumes), or a timer of the world's clock (a sleeper
+/// woken). Jobs are never held behind held jobs: they are separate tasks, with no order among them to keep.
+///
+/// `Queue.sync` from a thread outside the world (a step of the world's driver, a read of the invariants) runs once the
+/// run list is empty — after everything in it and everything that sets off, as `DispatchQueue.sync` runs after what
+/// its queue holds, and at a point that does not depend on how far the drain has got when the call comes (its queue's
+/// held tasks are admitted first; the caller waits, so it is not held): the drain stops there, the caller runs its
+/// task on its own thread as the queue's task, and draining goes on after it. From a task of the world already
+/// running on this thread (a sync on another of its queues), the task runs in place, after that queue's tasks still in
+/// the list: waiting for a turn would wait for itself.
+final class SimulationExecutor: TaskExecutor, Sendable {
+    typealias Work = @Sendable () -> Void
 
     private enum Item {
-        case task(queue: Int, origin: SimulationTaskTrace.Origin, Task)
-        /// Where a `Queue.sync` from outside takes its turn.
+        case task(queue: Int, origin: SimulationTaskTrace.Origin, Work)
+        /// A job of a Swift task preferring this executor.
+        case job(origin: SimulationTaskTrace.Origin, UnownedJob)
+        /// The turn of a `Queue.sync` from outside, given once the list is empty (never in the list).
         case syncTurn(DispatchSemaphore)
+        /// A task already run in place, by a sync on its queue from inside the world (below).
+        case taken
     }
 
     private struct Held {
         let queue: Int
         let origin: SimulationTaskTrace.Origin
-        let task: Task
+        let item: Item
     }
 
     private struct State {
@@ -45,6 +58,10 @@ final class SimulationExecutor: Sendable {
         var draining = false
         /// The queue whose task runs now, and the thread it runs on.
         var running: (queue: Int, thread: pthread_t)?
+        /// The queues whose tasks the running thread is inside of, under the running one (syncs in place).
+        var outer: [Int] = []
+        /// `Queue.sync` calls from outside waiting for the run list to empty, in the order they came.
+        var syncWaiters: [DispatchSemaphore] = []
         /// Tasks and sync turns in the list or running.
         var pending = 0
         /// Tasks and sync turns enqueued (or held) so far.
@@ -57,6 +74,30 @@ final class SimulationExecutor: Sendable {
         var drivers = 0
         var inbox: [Held] = []
         var undrivenAdmissions = 0
+        /// The thread firing one of the clock's timers (`firingTimer`): what it enqueues comes from the timer.
+        var timerThread: pthread_t?
+
+        /// Where an enqueue on thread `me` comes from.
+        func origin(on me: pthread_t, byTimer: Bool) -> SimulationTaskTrace.Origin {
+            if let running, pthread_equal(running.thread, me) != 0 { return .queue(running.queue) }
+            if byTimer { return .timer }
+            if let timerThread, pthread_equal(timerThread, me) != 0 { return .timer }
+            return .outside
+        }
+
+        /// Takes the first task of `queue` still in the list (leaving `.taken` in its place), as running on `thread`.
+        mutating func takeFirst(of queue: Int, on thread: pthread_t) -> Work? {
+            guard
+                let index = items[head...].firstIndex(where: {
+                    if case .task(let other, _, _) = $0 { return other == queue }
+                    return false
+                }), case .task(_, let origin, let task) = items[index]
+            else { return nil }
+            items[index] = .taken
+            running = (queue, thread)
+            trace?.entries.append(.init(queue: queue, origin: origin))
+            return task
+        }
 
         /// Appends `item`; true when no drain is under way (the caller starts one).
         mutating func append(_ item: Item) -> Bool {
@@ -77,7 +118,7 @@ final class SimulationExecutor: Sendable {
             var startDrain = false
             for (_, held) in admitted.sorted(by: { ($0.element.queue, $0.offset) < ($1.element.queue, $1.offset) }) {
                 enqueued -= 1  // Counted when it was held.
-                if append(.task(queue: held.queue, origin: held.origin, held.task)) { startDrain = true }
+                if append(held.item) { startDrain = true }
             }
             return (admitted.count, startDrain)
         }
@@ -88,6 +129,9 @@ final class SimulationExecutor: Sendable {
     private let thread = DispatchQueue(label: "simulation.executor")
     /// How long tasks held while no driver runs wait before they are admitted anyway.
     static let undrivenDelay = 0.5
+
+    /// The pseudo-queue the jobs of Swift tasks run as (in the trace, `isRunning`).
+    static let swiftTasksQueue = SimulationTaskTrace.swiftTasks
 
     /// An executor; with `tracing`, it records the order its tasks ran in (`trace`).
     init(tracing: Bool) {
@@ -168,48 +212,94 @@ final class SimulationExecutor: Sendable {
 
     /// Puts `task` of queue `queue` at the end of the run list (or holds it, behind the gate); `byTimer` when a timer
     /// of the clock enqueues it.
-    func enqueue(queue: Int, byTimer: Bool = false, _ task: @escaping Task) {
+    func enqueue(queue: Int, byTimer: Bool = false, _ task: @escaping Work) {
         let me = pthread_self()
         let (start, undriven) = state.withLock { state -> (Bool, Bool) in
-            let origin: SimulationTaskTrace.Origin
-            if let running = state.running, pthread_equal(running.thread, me) != 0 {
-                origin = .queue(running.queue)
-            } else {
-                origin = byTimer ? .timer : .outside
-            }
+            let origin = state.origin(on: me, byTimer: byTimer)
+            let item = Item.task(queue: queue, origin: origin, task)
             if state.gates > 0 && (origin == .outside || state.inbox.contains { $0.queue == queue }) {
-                state.inbox.append(Held(queue: queue, origin: origin, task: task))
+                state.inbox.append(Held(queue: queue, origin: origin, item: item))
                 state.enqueued += 1
                 return (false, state.drivers == 0)
             }
-            return (state.append(.task(queue: queue, origin: origin, task)), false)
+            return (state.append(item), false)
         }
         if start { thread.async { self.drain() } }
         if undriven { admitLaterIfUndriven() }
     }
 
+    /// A job of a Swift task preferring this executor: at the end of the run list, or held behind the gate when a
+    /// thread outside the world enqueues it.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let me = pthread_self()
+        let (start, undriven) = state.withLock { state -> (Bool, Bool) in
+            let origin = state.origin(on: me, byTimer: false)
+            let item = Item.job(origin: origin, job)
+            if state.gates > 0 && origin == .outside {
+                state.inbox.append(Held(queue: Self.swiftTasksQueue, origin: origin, item: item))
+                state.enqueued += 1
+                return (false, state.drivers == 0)
+            }
+            return (state.append(item), false)
+        }
+        if start { thread.async { self.drain() } }
+        if undriven { admitLaterIfUndriven() }
+    }
+
+    /// Runs `fire` (one of the clock's timers) on this thread; what it enqueues here comes from the timer, so it is
+    /// not held: a sleeper it wakes runs in the list's order.
+    func firingTimer(_ fire: () -> Void) {
+        state.withLock { $0.timerThread = pthread_self() }
+        fire()
+        state.withLock { $0.timerThread = nil }
+    }
+
     /// Runs `task` as a task of queue `queue` and returns when it is done: in place on a thread running a task of this
-    /// world, otherwise in its turn, after every task of its queue enqueued before.
+    /// world, otherwise once the run list is empty (after its queue's held tasks, admitted first).
+    ///
+    /// In place, the queue's tasks enqueued before (those held too) run first, here, as a serial queue's `sync` waits
+    /// for them (a Postbox's `waitForWrites` relies on it) — unless this thread is already inside a task of that
+    /// queue.
     func runSynchronously(queue: Int, _ task: () -> Void) {
         let me = pthread_self()
-        let outer = state.withLock { state -> Int? in
+        let outer = state.withLock { state -> (queue: Int, catchUp: Bool)? in
             guard let running = state.running, pthread_equal(running.thread, me) != 0 else { return nil }
-            state.running = (queue, me)
-            state.trace?.entries.append(.init(queue: queue, origin: .sync))
-            return running.queue
+            let inside = running.queue == queue || state.outer.contains(queue)
+            state.outer.append(running.queue)
+            if !inside { _ = state.admit(queue: queue) }
+            return (running.queue, !inside)
         }
         if let outer {
+            while outer.catchUp, let earlier = state.withLock({ $0.takeFirst(of: queue, on: me) }) {
+                earlier()
+                state.withLock { $0.pending -= 1 }
+            }
+            state.withLock { state in
+                state.running = (queue, me)
+                state.trace?.entries.append(.init(queue: queue, origin: .sync))
+            }
             task()
-            state.withLock { $0.running = (outer, me) }
+            state.withLock { state in
+                state.running = (outer.queue, me)
+                state.outer.removeLast()
+            }
             return
         }
         let turn = DispatchSemaphore(value: 0)
-        let start = state.withLock { state in
+        let (runNow, startDrain) = state.withLock { state -> (Bool, Bool) in
             let admitted = state.admit(queue: queue).startDrain
-            return state.append(.syncTurn(turn)) || admitted
+            state.pending += 1
+            state.enqueued += 1
+            if state.draining {
+                state.syncWaiters.append(turn)
+                return (false, admitted)
+            }
+            state.draining = true
+            return (true, false)
         }
-        if start { thread.async { self.drain() } }
-        turn.wait()
+        if startDrain { thread.async { self.drain() } }
+        if !runNow { turn.wait() }
         state.withLock { state in
             state.running = (queue, me)
             state.trace?.entries.append(.init(queue: queue, origin: .sync))
@@ -219,7 +309,7 @@ final class SimulationExecutor: Sendable {
             state.running = nil
             state.pending -= 1
         }
-        // The drain stopped at this turn and left `draining` set: it goes on with what came after.
+        // The drain stopped for this call (or never ran) and left `draining` set: it goes on with what came since.
         thread.async { self.drain() }
     }
 
@@ -235,7 +325,8 @@ final class SimulationExecutor: Sendable {
         }
     }
 
-    /// Runs the list's tasks one at a time until it is empty, or until a sync call's turn (whose caller goes on).
+    /// Runs the list's tasks one at a time until it is empty; then gives a waiting sync call its turn (whose caller
+    /// goes on), if any.
     private func drain() {
         let me = pthread_self()
         while true {
@@ -243,6 +334,9 @@ final class SimulationExecutor: Sendable {
                 guard state.head < state.items.count else {
                     state.items.removeAll(keepingCapacity: true)
                     state.head = 0
+                    // The list is empty: a sync from outside runs now, on its caller's thread, and the drain goes
+                    // on after it.
+                    if !state.syncWaiters.isEmpty { return .syncTurn(state.syncWaiters.removeFirst()) }
                     state.draining = false
                     return nil
                 }
@@ -252,9 +346,15 @@ final class SimulationExecutor: Sendable {
                     state.items.removeFirst(state.head)
                     state.head = 0
                 }
-                if case .task(let queue, let origin, _) = item {
+                switch item {
+                case .task(let queue, let origin, _):
                     state.running = (queue, me)
                     state.trace?.entries.append(.init(queue: queue, origin: origin))
+                case .job(let origin, _):
+                    state.running = (Self.swiftTasksQueue, me)
+                    state.trace?.entries.append(.init(queue: Self.swiftTasksQueue, origin: origin))
+                case .taken, .syncTurn:
+                    break
                 }
                 return item
             }
@@ -267,9 +367,17 @@ final class SimulationExecutor: Sendable {
                     state.running = nil
                     state.pending -= 1
                 }
+            case .job(_, let job)?:
+                job.runSynchronously(on: asUnownedTaskExecutor())
+                state.withLock { state in
+                    state.running = nil
+                    state.pending -= 1
+                }
             case .syncTurn(let turn)?:
                 turn.signal()
                 return
+            case .taken?:
+                continue
             }
         }
     }

@@ -13,9 +13,13 @@ public struct SimulationTaskTrace: Sendable, Equatable {
         case sync
     }
 
+    /// The queue number of the jobs of Swift tasks run by the world's executor (one pseudo-queue for all of them).
+    public static let swiftTasks = -1
+
     /// One task that ran.
     public struct Entry: Sendable, Hashable {
-        /// The queue it ran on (its number, in the order the world made its queues).
+        /// The queue it ran on (its number, in the order the world made its queues; `swiftTasks` for a Swift task's
+        /// job).
         public let queue: Int
         public let origin: Origin
     }
@@ -40,19 +44,20 @@ public struct SimulationTaskTrace: Sendable, Equatable {
     /// queues each ran the same tasks in the same order, however the queues interleaved.
     public var perQueueDigest: UInt64 {
         Self.fnv1a(
-            queueNames.indices.map { queue in
+            ([Self.swiftTasks] + queueNames.indices).map { queue in
                 label(queue) + ": "
                     + entries.filter { $0.queue == queue }.map { describe($0.origin) }.joined(separator: " ")
             })
     }
 
     private func label(_ queue: Int) -> String {
-        "q\(queue) \(queue < queueNames.count ? queueNames[queue] : "?")"
+        if queue == Self.swiftTasks { return "swift tasks" }
+        return "q\(queue) \(queueNames.indices.contains(queue) ? queueNames[queue] : "?")"
     }
 
     private func describe(_ origin: Origin) -> String {
         switch origin {
-        case .queue(let queue): "q\(queue)"
+        case .queue(let queue): queue == Self.swiftTasks ? "swift tasks" : "q\(queue)"
         case .timer: "timer"
         case .outside: "outside"
         case .sync: "sync"

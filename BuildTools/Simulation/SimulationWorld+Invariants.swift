@@ -118,7 +118,8 @@ extension SimulationWorld {
     /// Every online account's live chat list view shows what a fresh read of its Postbox shows.
     private func staleChatList() -> String? {
         for index in accounts.indices where online[index] {
-            let fresh = Self.first(of: accounts[index].postbox.tailChatListView(count: Self.chatListCount))
+            let fresh = Self.first(
+                of: accounts[index].postbox.tailChatListView(count: Self.chatListCount), on: accounts[index].postbox)
             let live = lock.withLock { liveChatLists[index] }
             if fresh != live {
                 return
@@ -133,7 +134,7 @@ extension SimulationWorld {
         for index in accounts.indices where online[index] {
             let live = lock.withLock { liveHistories[index] ?? [:] }
             for (name, peer) in chatPeers(of: index) where live[peer] != nil {
-                let fresh = Self.first(of: historyView(of: accounts[index], peer: peer))
+                let fresh = Self.first(of: historyView(of: accounts[index], peer: peer), on: accounts[index].postbox)
                 guard fresh != live[peer] else { continue }
                 let shown = { (view: MessageHistoryView?) in
                     view?.entries.map(\.message.text).joined(separator: ", ") ?? "none"
@@ -279,14 +280,18 @@ extension SimulationWorld {
     /// How many chats the chat-list views hold: more than any seed has.
     static let chatListCount = 20
 
-    /// A signal's first value, waited for synchronously (Postbox views emit their first value at subscription).
-    static func first<T: Sendable>(of signal: Signal<T, NoError>) -> T? {
+    /// A view's first value, waited for synchronously: a Postbox view emits it on `postbox`'s writer queue once the
+    /// subscription's task runs there. The writer is one of the world's queues, and the task, enqueued from outside
+    /// the world, is held behind its gate: waiting for the writer (`waitForWrites`, a sync from outside) takes it
+    /// along.
+    static func first<T: Sendable>(of signal: Signal<T, NoError>, on postbox: Postbox) -> T? {
         let value = Atomic<T?>(value: nil)
         let done = DispatchSemaphore(value: 0)
         let disposable = (signal |> take(1)).start(next: { next in
             _ = value.swap(next)
             done.signal()
         })
+        postbox.waitForWrites()
         _ = done.wait(timeout: .now() + 2)
         disposable.dispose()
         return value.with { $0 }

@@ -46,13 +46,13 @@ extension SimulationWorld {
     }
 
     /// Waits until nothing is left to run at this virtual instant: timers due now fired, no task waiting on the
-    /// accounts' queues, every account's Postbox done with what was queued for it (reading its transaction counter
-    /// waits its turn on the Postbox queue), and nothing new happened across `Simulation.quietLooks` more looks
+    /// world's executor (the accounts' queues, their Postboxes' writers, their managers' Swift tasks), and nothing new
+    /// happened across `Simulation.quietLooks` more looks
     /// spanning at least `Simulation.quietSpan` wall seconds — work on threads the clock does not see (a task between
     /// two calls) gets that long to show itself, even on a loaded machine. Then what the executor's gate held
     /// (`SimulationExecutor`) is admitted, in the order of its queues, and the looks start again until nothing is.
     func quiesce(until deadline: Date) async {
-        var last: [Int64] = []
+        var last = -1
         var quiet = (looks: 0, since: Date())
         while Date() < deadline {
             // A timer that sets itself again at once would keep this instant going: a bounded number per look.
@@ -63,7 +63,7 @@ extension SimulationWorld {
                 try? await Task.sleep(for: .microseconds(200))
                 continue
             }
-            let seen = [Int64(clock.activity)] + (await postboxVersions())
+            let seen = clock.activity
             if seen == last && clock.busy == 0 && clock.nextDue.map({ $0 > clock.now }) ?? true {
                 quiet.looks += 1
                 if quiet.looks >= Simulation.quietLooks
@@ -72,7 +72,7 @@ extension SimulationWorld {
                     // Quiet: what arrived from outside meanwhile runs now, in the order of its queues.
                     guard clock.executor.admit() > 0 else { return }
                     quiet = (0, Date())
-                    last = []
+                    last = -1
                     continue
                 }
             } else {
@@ -80,17 +80,6 @@ extension SimulationWorld {
             }
             last = seen
             try? await Task.sleep(for: .microseconds(300))
-        }
-    }
-
-    /// Each account's Postbox transaction counter, read off the cooperative pool: the read waits for the work queued
-    /// on the Postbox's queue, and the accounts' own tasks need the pool meanwhile.
-    private func postboxVersions() async -> [Int64] {
-        let postboxes = accounts.map(\.postbox)
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: postboxes.map(\.transactionStateVersion))
-            }
         }
     }
 

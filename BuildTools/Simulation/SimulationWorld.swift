@@ -262,11 +262,12 @@ final class SimulationWorld: @unchecked Sendable {
     }
 
     /// Runs `body` while the world runs (`drive`): what it waits for (a queue's task, a timer) happens meanwhile.
-    /// Returns nil, or what was still missing when the drive gave up (the work is abandoned, not cancelled); throws
-    /// what `body` threw.
+    /// `body` is a task of the world (on its executor, admitted when the world is quiet), so that the product code it
+    /// calls takes its turns among the world's tasks rather than racing them from another thread. Returns nil, or what
+    /// was still missing when the drive gave up (the work is abandoned, not cancelled); throws what `body` threw.
     func driven(_ what: String, _ body: @escaping @Sendable () async throws -> Void) async throws -> String? {
         let outcome = StepOutcome()
-        let work = Task {
+        let work = Task(executorPreference: clock.executor) {
             do {
                 try await body()
                 outcome.set(.success(()))

@@ -43,12 +43,24 @@ struct Simulate: AsyncParsableCommand {
             """)
     var traceTasks = false
 
+    /// Swift seeds its hash function per process, so the order of a `Set` or a `Dictionary` — which product code
+    /// iterates — differs from one run to the next, and with it the order of what a world's tasks set off. The runtime
+    /// reads `SWIFT_DETERMINISTIC_HASHING` when the process starts: without it, the tool runs itself again with it set
+    /// (and on as it is if that fails).
+    static func hashDeterministically() {
+        guard getenv("SWIFT_DETERMINISTIC_HASHING") == nil else { return }
+        setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
+        var arguments = CommandLine.arguments.map { strdup($0) } + [nil]
+        execv("/proc/self/exe", &arguments)
+    }
+
     func validate() throws {
         guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() async throws {
+        Self.hashDeterministically()
         if let seed {
             let report = await Simulation.run(seed: seed, tracingTasks: traceTasks)
             for line in report.trace { print(line) }

@@ -86,11 +86,13 @@ extension AccountNetworking {
         await requestBatch(functions, dc: dc, purpose: purpose, options: options, timeout: timeout)
     }
 
-    /// `request` as a Signal: each subscription runs it once; disposing abandons the answer.
+    /// `request` as a Signal: each subscription runs it once, in a task preferring `executorPreference` (nil: the
+    /// default concurrent executor); disposing abandons the answer.
     public func requestSignal<F: TLFunction>(
-        _ function: F, dc: Int32? = nil, options: RequestErrorPolicy.Options = .init()
+        _ function: F, dc: Int32? = nil, options: RequestErrorPolicy.Options = .init(),
+        executorPreference: (any TaskExecutor)? = nil
     ) -> Signal<F.Result, NetworkError> where F.Result: Sendable {
-        Signal { () async throws(NetworkError) -> F.Result in
+        Signal(executorPreference: executorPreference) { () async throws(NetworkError) -> F.Result in
             do {
                 return try await self.request(function, dc: dc, purpose: .generic, options: options, timeout: 60)
             } catch let error as NetworkError {

@@ -1,4 +1,5 @@
 import SQLite
+public import SwiftSignalKit
 import ValueBox
 
 /// The steps of a two-phase rekey, reported as each completes (a test can stop the process at any of them).
@@ -22,15 +23,16 @@ extension Postbox {
     /// becomes the stored key and the pending file is removed.
     ///
     /// Throws `.keyFile` when the key file is missing or unreadable, `.wrongKeyOrNotADatabase` when neither key opens
-    /// the database.
+    /// the database. `writerQueue` as for `open(accountPath:encryption:)`.
     public static func open(
         accountPath: String, keyFile: PostboxKeyFile, cacheSizeKiB: Int = 16_384,
-        globalMessageIds: Set<GlobalMessageIdsNamespace> = [], progress: ((Float) -> Void)? = nil
+        globalMessageIds: Set<GlobalMessageIdsNamespace> = [], writerQueue: Queue? = nil,
+        progress: ((Float) -> Void)? = nil
     ) throws(PostboxError) -> Postbox {
         let key = try resolveStoredKey(databasePath: accountPath + "/postbox/db/db_sqlite", keyFile: keyFile)
         return try open(
             accountPath: accountPath, encryption: key, cacheSizeKiB: cacheSizeKiB, globalMessageIds: globalMessageIds,
-            progress: progress)
+            writerQueue: writerQueue, progress: progress)
     }
 
     /// The key that opens the database at `databasePath`, after settling an interrupted rekey (see

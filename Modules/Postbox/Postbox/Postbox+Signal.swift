@@ -13,7 +13,7 @@ extension Postbox {
     public func transaction<T>(_ body: @escaping @Sendable (Transaction) -> T) -> Signal<T, NoError> {
         Signal { [self] subscriber in
             let cancelled = Atomic<Bool>(false)
-            queue.async {
+            queue.justDispatch {
                 guard !cancelled.load(ordering: .acquiring) else { return }
                 do {
                     let result = try self.transactionSync { body($0) }
@@ -32,7 +32,7 @@ extension Postbox {
     public func transaction<T>(_ body: @escaping @Sendable (Transaction) throws -> T) -> Signal<T, PostboxError> {
         Signal { [self] subscriber in
             let cancelled = Atomic<Bool>(false)
-            queue.async {
+            queue.justDispatch {
                 guard !cancelled.load(ordering: .acquiring) else { return }
                 do {
                     subscriber.putNext(try self.transactionSync(body))

@@ -1,4 +1,5 @@
 import Dispatch
+import SwiftSignalKit
 
 /// Work ordered with the write transactions (Telegram-iOS Postbox exposes its `queue` for the same purpose): a writer
 /// that groups several callers' writes into one transaction runs on the writer queue, so every transaction enqueued
@@ -7,7 +8,7 @@ extension Postbox {
     /// Runs `body` on the writer queue after everything already enqueued there. `body` may call `transactionSync`
     /// (it runs inline on this queue).
     public func writerQueueAsync(_ body: @escaping @Sendable () -> Void) {
-        queue.async(execute: body)
+        queue.justDispatch(body)
     }
 
     /// Returns once every transaction and `writerQueueAsync` body enqueued before this call has finished. Read

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 public import MediaBox
 import SQLite
+public import SwiftSignalKit
 import Synchronization
 import ValueBox
 
@@ -22,9 +23,9 @@ public final class Postbox: @unchecked Sendable {
         let line = "postbox: transaction failed: \(error)\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
     })
-    /// The serial queue every write transaction runs on.
-    let queue: DispatchQueue
-    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// The serial queue every write transaction runs on: the opener's (`open(writerQueue:)`), or a Dispatch queue of
+    /// its own.
+    let queue: Queue
 
     let valueBox: SqliteValueBox
     let tables: PostboxTables
@@ -51,10 +52,12 @@ public final class Postbox: @unchecked Sendable {
     /// Throws `PostboxError.wrongKeyOrNotADatabase` without modifying the file when the key is wrong or the file is
     /// not a Postbox database. `cacheSizeKiB` bounds each connection's page cache (the writer and each reader); a
     /// small process such as the notification service passes less. `progress` receives upgrade progress (0…1) when
-    /// an upgrade runs.
+    /// an upgrade runs. `writerQueue` is the serial queue its transactions run on (a simulation passes one of its
+    /// own); by default the Postbox makes a Dispatch queue of its own.
     public static func open(
         accountPath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int = 16_384,
-        globalMessageIds: Set<GlobalMessageIdsNamespace> = [], progress: ((Float) -> Void)? = nil
+        globalMessageIds: Set<GlobalMessageIdsNamespace> = [], writerQueue: Queue? = nil,
+        progress: ((Float) -> Void)? = nil
     ) throws(PostboxError) -> Postbox {
         let basePath = accountPath + "/postbox"
         do {
@@ -64,14 +67,14 @@ public final class Postbox: @unchecked Sendable {
         }
         return try Postbox(
             basePath: basePath, encryption: encryption, cacheSizeKiB: cacheSizeKiB, globalMessageIds: globalMessageIds,
-            progress: progress)
+            writerQueue: writerQueue, progress: progress)
     }
 
     private let cacheSizeKiB: Int
 
     private init(
         basePath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int,
-        globalMessageIds: Set<GlobalMessageIdsNamespace>, progress: ((Float) -> Void)?
+        globalMessageIds: Set<GlobalMessageIdsNamespace>, writerQueue: Queue?, progress: ((Float) -> Void)?
     )
         throws(PostboxError)
     {
@@ -80,7 +83,7 @@ public final class Postbox: @unchecked Sendable {
         self.encryption = encryption
         self.readers = ReaderPool(key: Self.cipherKey(encryption))
         self.cacheSizeKiB = cacheSizeKiB
-        self.queue = DispatchQueue(label: "org.telegraph.postbox.Postbox")
+        self.queue = writerQueue ?? Queue(queue: DispatchQueue(label: "org.telegraph.postbox.Postbox"))
         do {
             valueBox = try SqliteValueBox(
                 path: databasePath, key: Self.cipherKey(encryption), cacheSizeKiB: cacheSizeKiB)
@@ -95,7 +98,6 @@ public final class Postbox: @unchecked Sendable {
         } catch {
             throw .storage("cannot create \(basePath)/media: \(error)")
         }
-        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
         try runUpgrades(progress: progress)
     }
 
@@ -143,9 +145,11 @@ public final class Postbox: @unchecked Sendable {
     /// How many messages committed transactions have rendered into their operations records so far.
     func renderedMessageCount() -> Int { syncOnQueue { renderedMessageTotal } }
 
-    func syncOnQueue<T>(_ body: () throws -> T) rethrows -> T {
-        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return try body() }
-        return try queue.sync(execute: body)
+    func syncOnQueue<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        if queue.isCurrent() { return try body() }
+        var result: Result<T, Failure>?
+        queue.sync { result = Result { () throws(Failure) -> T in try body() } }
+        return try result!.get()
     }
 
     /// Runs a write transaction on the writer queue and returns its result, blocking the caller.
@@ -220,7 +224,7 @@ public final class Postbox: @unchecked Sendable {
     /// reloads (soon, on the writer queue) and emits only where the result differs from what it last delivered.
     private func reloadViewsAfterRollback() {
         lastTransactionStateVersion = -1
-        queue.async { [weak self] in self?.checkExternalChanges() }
+        queue.justDispatch { [weak self] in self?.checkExternalChanges() }
     }
 
     /// On the writer queue: if the transaction-state counter moved (another process wrote, or views must reload),

@@ -74,10 +74,13 @@ extension Signal where T: Sendable, E: Sendable {
 
 extension Signal where T: Sendable, E: Error {
     /// A signal that runs `operation` in a task on each subscription: its result is delivered and the signal
-    /// completes, or its error fails the signal. Disposing cancels the task.
-    public convenience init(operation: @escaping @Sendable () async throws(E) -> T) {
+    /// completes, or its error fails the signal. Disposing cancels the task. The task prefers `executorPreference`
+    /// (nil: the default concurrent executor).
+    public convenience init(
+        executorPreference: (any TaskExecutor)? = nil, operation: @escaping @Sendable () async throws(E) -> T
+    ) {
         self.init { subscriber in
-            let task = Task {
+            let task = Task(executorPreference: executorPreference) {
                 do throws(E) {
                     let value = try await operation()
                     subscriber.putNext(value)
@@ -92,10 +95,13 @@ extension Signal where T: Sendable, E: Error {
 }
 
 extension Signal where T: Sendable, E == NoError {
-    /// A signal that runs a non-throwing `operation` in a task on each subscription; disposing cancels the task.
-    public convenience init(operation: @escaping @Sendable () async -> T) {
+    /// A signal that runs a non-throwing `operation` in a task on each subscription; disposing cancels the task. The
+    /// task prefers `executorPreference` (nil: the default concurrent executor).
+    public convenience init(
+        executorPreference: (any TaskExecutor)? = nil, operation: @escaping @Sendable () async -> T
+    ) {
         self.init { subscriber in
-            let task = Task {
+            let task = Task(executorPreference: executorPreference) {
                 let value = await operation()
                 subscriber.putNext(value)
                 subscriber.putCompletion()

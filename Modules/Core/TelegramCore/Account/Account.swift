@@ -35,6 +35,8 @@ public final class Account: @unchecked Sendable {
     private let updatesDisposable = MetaDisposable()
     /// The contact list's sync at start, cancelled by `shutdown`.
     private let contactSync = Mutex<Task<Void, Never>?>(nil)
+    /// The executor the contact sync prefers (`AccountScheduling.taskExecutor`).
+    private let taskExecutor: (any TaskExecutor)?
     private let activitiesDisposable = MetaDisposable()
 
     init(
@@ -44,25 +46,29 @@ public final class Account: @unchecked Sendable {
     ) {
         self.id = id
         self.clock = clock
+        let taskExecutor = scheduling.taskExecutor
+        self.taskExecutor = taskExecutor
         activities = PeerActivities(clock: clock)
         self.peerId = peerId
         self.basePath = basePath
         self.postbox = postbox
         self.network = network
-        let holes = HistoryHoleFetcher(accountPeerId: peerId, postbox: postbox, network: network)
-        let chatList = ChatListFetcher(accountPeerId: peerId, postbox: postbox, network: network)
+        let holes = HistoryHoleFetcher(
+            accountPeerId: peerId, postbox: postbox, network: network, taskExecutor: taskExecutor)
+        let chatList = ChatListFetcher(
+            accountPeerId: peerId, postbox: postbox, network: network, taskExecutor: taskExecutor)
         self.holes = holes
         self.chatList = chatList
         let secretChats = SecretChatManager(
             accountPeerId: peerId, postbox: postbox, network: network,
             rekeyPolicy: stateConfiguration.secretChatRekeyPolicy, clock: { Int32(clamping: Int64(clock())) },
-            sleep: scheduling.sleep)
+            sleep: scheduling.sleep, taskExecutor: taskExecutor)
         self.secretChats = secretChats
         stateManager = AccountStateManager(
             accountPeerId: peerId, postbox: postbox,
             environment: .network(
                 network, differenceTotalLimit: stateConfiguration.differenceTotalLimit,
-                didResetChats: { chatList.reload() }),
+                didResetChats: { chatList.reload() }, taskExecutor: taskExecutor),
             queue: scheduling.makeQueue("AccountStateManager"), configuration: stateConfiguration,
             secretChats: { update, tx in
                 if let chatId = try secretChats.apply(update, transaction: tx) {
@@ -72,10 +78,10 @@ public final class Account: @unchecked Sendable {
             })
         pendingMessages = PendingMessageManager(
             accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager,
-            queue: scheduling.makeQueue("PendingMessageManager"))
+            queue: scheduling.makeQueue("PendingMessageManager"), taskExecutor: taskExecutor)
         actions = MessageActionQueue(
             accountPeerId: peerId, postbox: postbox, network: network, stateManager: stateManager,
-            sleep: scheduling.sleep)
+            sleep: scheduling.sleep, taskExecutor: taskExecutor)
     }
 
     /// Starts following the server: the state manager catches up and listens.
@@ -94,7 +100,7 @@ public final class Account: @unchecked Sendable {
         // account's start): `contactsNotModified` when the stored list is current, so it costs one small call.
         contactSync.withLock { task in
             task?.cancel()
-            task = Task { [weak self] in _ = try? await self?.syncContacts() }
+            task = Task(executorPreference: taskExecutor) { [weak self] in _ = try? await self?.syncContacts() }
         }
     }
 

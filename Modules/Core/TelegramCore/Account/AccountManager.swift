@@ -266,7 +266,8 @@ public final class AccountManager: @unchecked Sendable {
         let postbox: Postbox
         do {
             postbox = try Postbox.open(
-                accountPath: accountPath(id), keyFile: keyFile(id), globalMessageIds: Namespaces.globalMessageIds)
+                accountPath: accountPath(id), keyFile: keyFile(id), globalMessageIds: Namespaces.globalMessageIds,
+                writerQueue: scheduling.makeWriterQueue?("Postbox"))
         } catch {
             throw .storage(path: accountPath(id), reason: "\(error)")
         }

@@ -25,11 +25,17 @@ public final class ChatListFetcher: @unchecked Sendable {
     private let accountPeerId: PeerId
     private let postbox: Postbox
     private let network: any AccountNetworking
+    /// The executor its Swift tasks prefer (`AccountScheduling.taskExecutor`; nil: Swift's default).
+    private let taskExecutor: (any TaskExecutor)?
     private let progress = LockedValue((next: Position(), complete: false, running: false, pages: 0))
     /// Whether a page is being fetched (`isFetching`).
     private let fetching = ValuePromise(false, ignoreRepeated: true)
 
-    init(accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, pageSize: Int32 = 100) {
+    init(
+        accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, pageSize: Int32 = 100,
+        taskExecutor: (any TaskExecutor)? = nil
+    ) {
+        self.taskExecutor = taskExecutor
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network
@@ -47,7 +53,7 @@ public final class ChatListFetcher: @unchecked Sendable {
     /// Called with each emission of a chat-list view.
     public func viewChanged(_ view: ChatListView) {
         guard view.entries.count < view.count, !progress.withLock({ $0.complete || $0.running }) else { return }
-        Task { try? await fetchNextPage() }
+        Task(executorPreference: taskExecutor) { try? await self.fetchNextPage() }
     }
 
     /// Starts over from the top (after `differenceTooLong`): the first page is fetched again.
@@ -56,7 +62,7 @@ public final class ChatListFetcher: @unchecked Sendable {
             $0.next = Position()
             $0.complete = false
         }
-        Task { try? await fetchNextPage() }
+        Task(executorPreference: taskExecutor) { try? await self.fetchNextPage() }
     }
 
     /// Fetches and stores the next page; returns how many chats it had (0 when another fetch runs or none are left).

@@ -35,10 +35,16 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
     private let accountPeerId: PeerId
     private let postbox: Postbox
     private let network: any AccountNetworking
+    /// The executor its Swift tasks prefer (`AccountScheduling.taskExecutor`; nil: Swift's default).
+    private let taskExecutor: (any TaskExecutor)?
     private let inFlight = LockedValue<Set<Request>>([])
     private let counters = LockedValue((requests: 0, failures: 0))
 
-    init(accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, pageSize: Int32 = 100) {
+    init(
+        accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, pageSize: Int32 = 100,
+        taskExecutor: (any TaskExecutor)? = nil
+    ) {
+        self.taskExecutor = taskExecutor
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network
@@ -90,7 +96,7 @@ public final class HistoryHoleFetcher: @unchecked Sendable {
                 }
             } ?? nil
         guard let request else { return }
-        Task { try? await fetch(request) }
+        Task(executorPreference: taskExecutor) { try? await self.fetch(request) }
     }
 
     /// Fetches one page of `request`'s hole and stores it; returns how many messages came. A request already running,

@@ -37,15 +37,20 @@ public final class MediaFetcher: Sendable {
     let requestCount = LockedValue(0)
     let byteCount = LockedValue<Int64>(0)
     private let inputPeer: (@Sendable (_ peerId: Int64, _ photoId: Int64) -> Api.InputPeer?)?
+    /// The executor a download's task prefers (`AccountScheduling.taskExecutor`; nil: Swift's default).
+    private let taskExecutor: (any TaskExecutor)?
 
     /// `partSize`: the `getFile` window, a power of two from 4 KB to 1 MB (`FetchPlan`). `inputPeer` names the
     /// peer whose profile or chat photo a `cloudPeerPhoto` is (by its id and the photo's); without it, such photos
-    /// are `unsupportedResource` (`init(account:)` gives one from the account's stored peers).
+    /// are `unsupportedResource` (`init(account:)` gives one from the account's stored peers). A download's task
+    /// prefers `taskExecutor` (its part calls inherit it).
     public init(
         network: any AccountNetworking, mediaBox: MediaBox, parallelParts: Int = 4,
         partSize: Int = FetchPlan.defaultPartSize,
-        inputPeer: (@Sendable (_ peerId: Int64, _ photoId: Int64) -> Api.InputPeer?)? = nil
+        inputPeer: (@Sendable (_ peerId: Int64, _ photoId: Int64) -> Api.InputPeer?)? = nil,
+        taskExecutor: (any TaskExecutor)? = nil
     ) {
+        self.taskExecutor = taskExecutor
         self.network = network
         self.mediaBox = mediaBox
         self.parallelParts = max(1, parallelParts)
@@ -65,7 +70,7 @@ public final class MediaFetcher: Sendable {
         let id = resource.id
         let mediaBox = self.mediaBox
         let download = Signal<FetchEvent, NoError> { [self] subscriber in
-            let task = Task {
+            let task = Task(executorPreference: taskExecutor) {
                 do throws(FetchError) {
                     try await self.download(resource, size: size ?? resource.size) { subscriber.putNext(.status($0)) }
                 } catch {

@@ -20,6 +20,8 @@ public final class MessageActionQueue: @unchecked Sendable {
     private let retryDelay: Double
     /// How the retry delay is waited (`AccountScheduling.sleep`).
     private let sleep: @Sendable (Double) async throws -> Void
+    /// The executor its Swift tasks prefer (`AccountScheduling.taskExecutor`; nil: Swift's default).
+    private let taskExecutor: (any TaskExecutor)?
     private let lock = NSLock()
     private var loop: Task<Void, Never>?
     private var wakeups: AsyncStream<Void>.Continuation?
@@ -29,9 +31,11 @@ public final class MessageActionQueue: @unchecked Sendable {
 
     init(
         accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager,
-        retryDelay: Double = 2, sleep: @escaping @Sendable (Double) async throws -> Void = AccountScheduling.live.sleep
+        retryDelay: Double = 2, sleep: @escaping @Sendable (Double) async throws -> Void = AccountScheduling.live.sleep,
+        taskExecutor: (any TaskExecutor)? = nil
     ) {
         self.sleep = sleep
+        self.taskExecutor = taskExecutor
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network
@@ -55,7 +59,7 @@ public final class MessageActionQueue: @unchecked Sendable {
         lock.withLock {
             guard loop == nil else { return }
             wakeups = continuation
-            loop = Task { await self.run(stream) }
+            loop = Task(executorPreference: taskExecutor) { await self.run(stream) }
         }
         continuation.yield()
     }

@@ -24,6 +24,8 @@ public final class PendingMessageManager: @unchecked Sendable {
     private let network: any AccountNetworking
     private let stateManager: AccountStateManager
     private let queue: Queue
+    /// The executor its Swift tasks prefer (`AccountScheduling.taskExecutor`; nil: Swift's default).
+    private let taskExecutor: (any TaskExecutor)?
     private let viewDisposable = MetaDisposable()
     private var sending: Set<MessageId> = []
     /// The unsent set as last seen: a chat whose send finishes goes on with its next message from here.
@@ -40,9 +42,10 @@ public final class PendingMessageManager: @unchecked Sendable {
 
     init(
         accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking, stateManager: AccountStateManager,
-        queue: Queue = Queue(name: "PendingMessageManager")
+        queue: Queue = Queue(name: "PendingMessageManager"), taskExecutor: (any TaskExecutor)? = nil
     ) {
         self.queue = queue
+        self.taskExecutor = taskExecutor
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network
@@ -113,7 +116,7 @@ public final class PendingMessageManager: @unchecked Sendable {
         for id in waiting where !peerBusy.contains(id.peerId) {
             peerBusy.insert(id.peerId)
             sending.insert(id)
-            tasks[id] = Task { await self.send(id) }
+            tasks[id] = Task(executorPreference: taskExecutor) { await self.send(id) }
         }
     }
 

@@ -12,7 +12,7 @@ extension SecretChatManager {
             let key = state.next
             state.next += 1
             // Made under the lock: the task's own removal waits until it is recorded.
-            state.tasks[key] = Task.detached { [weak self] in
+            state.tasks[key] = Task.detached(executorPreference: taskExecutor) { [weak self] in
                 if let chatId { await self?.flush(chatId: chatId) } else { await self?.flushAll() }
                 _ = self?.background.withLock { $0.tasks.removeValue(forKey: key) }
             }

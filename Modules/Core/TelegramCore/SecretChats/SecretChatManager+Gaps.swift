@@ -19,7 +19,7 @@ extension SecretChatManager {
                 })) ?? nil
         else { return }
         let sleep = self.sleep
-        let task = Task.detached { [weak self] in
+        let task = Task.detached(executorPreference: taskExecutor) { [weak self] in
             guard let wait = self.map({ Double(deadline - $0.clock()) }) else { return }
             if wait > 0 { try? await sleep(wait) }
             guard !Task.isCancelled, let self else { return }

@@ -33,7 +33,7 @@ extension SecretChatManager {
             timers.readOutgoing(maxDate: value.maxDate, now: timerStart())
             record.timers = timers
             try storeRecord(record, tx: tx)
-            Task.detached { [weak self] in self?.scheduleTimers() }
+            Task.detached(executorPreference: taskExecutor) { [weak self] in self?.scheduleTimers() }
             return nil
         default: return nil
         }
@@ -92,7 +92,9 @@ extension SecretChatManager {
                     forKey: SecretChatStorage.file(chatId, randomId: carried.randomId))
             }
         }
-        if session.gapDeadline != nil { Task.detached { [weak self] in self?.scheduleGapCheck() } }
+        if session.gapDeadline != nil {
+            Task.detached(executorPreference: taskExecutor) { [weak self] in self?.scheduleGapCheck() }
+        }
         return try store(events, chatId: chatId, date: date, record: &record, session: session, tx: tx)
     }
 
@@ -246,7 +248,7 @@ extension SecretChatManager {
             return true
         }
         guard start else { return }
-        Task.detached { [weak self] in
+        Task.detached(executorPreference: taskExecutor) { [weak self] in
             guard let self else { return }
             while true {
                 _ = try? self.read { _ in }  // waits for the applying transaction to commit

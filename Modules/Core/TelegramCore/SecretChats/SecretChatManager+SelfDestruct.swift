@@ -56,7 +56,7 @@ extension SecretChatManager {
                 })) ?? nil
         else { return }
         let sleep = self.sleep
-        let task = Task.detached { [weak self] in
+        let task = Task.detached(executorPreference: taskExecutor) { [weak self] in
             // On the manager's own clock, which dated the deadline (a device clock set hours off must not make the
             // wait hours long).
             guard let wait = self.map({ Double(deadline - $0.clock()) }) else { return }

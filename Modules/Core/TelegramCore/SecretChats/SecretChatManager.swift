@@ -63,6 +63,8 @@ public final class SecretChatManager: @unchecked Sendable {
     let clock: @Sendable () -> Int32
     /// How the timers wait (`AccountScheduling.sleep`: the simulation's virtual time, or `Task.sleep`).
     let sleep: @Sendable (Double) async throws -> Void
+    /// The executor its Swift tasks prefer (`AccountScheduling.taskExecutor`; nil: Swift's default).
+    let taskExecutor: (any TaskExecutor)?
     /// Until when (seconds since 1970) each chat's other side counts as typing.
     let typingUntil = Mutex<[Int32: Double]>([:])
     /// The qts waiting to be acknowledged, the last acknowledged, and whether an acknowledgement is in flight.
@@ -76,9 +78,11 @@ public final class SecretChatManager: @unchecked Sendable {
         accountPeerId: PeerId, postbox: Postbox, network: any AccountNetworking,
         rekeyPolicy: SecretChatRekeyPolicy = .standard,
         clock: @escaping @Sendable () -> Int32 = { Int32(Date().timeIntervalSince1970) },
-        sleep: @escaping @Sendable (Double) async throws -> Void = AccountScheduling.live.sleep
+        sleep: @escaping @Sendable (Double) async throws -> Void = AccountScheduling.live.sleep,
+        taskExecutor: (any TaskExecutor)? = nil
     ) {
         self.sleep = sleep
+        self.taskExecutor = taskExecutor
         self.accountPeerId = accountPeerId
         self.postbox = postbox
         self.network = network

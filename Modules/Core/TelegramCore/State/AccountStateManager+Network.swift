@@ -8,14 +8,15 @@ public import UpdateSequencing
 extension AccountStateManager.Environment {
     /// The state manager's server: the main DC's pushes (`nil` where pushes may have been lost: a new session, a
     /// socket replaced, and once the subscription is in place — pushes before it were not heard), `updates.getState`,
-    /// `updates.getDifference` and each channel's `updates.getChannelDifference`.
+    /// `updates.getDifference` and each channel's `updates.getChannelDifference`; their tasks prefer `taskExecutor`
+    /// (`AccountScheduling.taskExecutor`; nil: Swift's default).
     public static func network(
         _ network: any AccountNetworking, differenceTotalLimit: Int32? = nil,
-        didResetChats: @escaping @Sendable () -> Void = {}
+        didResetChats: @escaping @Sendable () -> Void = {}, taskExecutor: (any TaskExecutor)? = nil
     ) -> AccountStateManager.Environment {
         let updates = Signal<Api.Updates?, NoError> { subscriber in
             let inner = MetaDisposable()
-            let task = Task {
+            let task = Task(executorPreference: taskExecutor) {
                 guard let events = try? await network.updates() else { return }
                 inner.set(
                     events.start(next: { event in
@@ -37,19 +38,22 @@ extension AccountStateManager.Environment {
         return AccountStateManager.Environment(
             updates: updates,
             getState: {
-                network.requestSignal(Api.functions.updates.getState()) |> mapError { .network("\($0)") }
+                network.requestSignal(Api.functions.updates.getState(), executorPreference: taskExecutor)
+                    |> mapError { .network("\($0)") }
             },
             getDifference: { state in
                 network.requestSignal(
                     Api.functions.updates.getDifference(
-                        pts: state.pts, ptsTotalLimit: differenceTotalLimit, date: state.date, qts: state.qts))
+                        pts: state.pts, ptsTotalLimit: differenceTotalLimit, date: state.date, qts: state.qts),
+                    executorPreference: taskExecutor)
                     |> mapError { .network("\($0)") }
             },
             getChannelDifference: { channel, pts in
                 // Telegram-iOS asks for 100 updates at a time for an ordinary account.
                 network.requestSignal(
                     Api.functions.updates.getChannelDifference(
-                        force: false, channel: channel, filter: .channelMessagesFilterEmpty, pts: pts, limit: 100))
+                        force: false, channel: channel, filter: .channelMessagesFilterEmpty, pts: pts, limit: 100),
+                    executorPreference: taskExecutor)
                     |> mapError { .network("\($0)") }
             },
             didResetChats: didResetChats,
@@ -62,7 +66,8 @@ extension AccountStateManager.Environment {
                                 .init(
                                     peer: .inputPeerChannel(
                                         .init(channelId: input.channelId, accessHash: input.accessHash))))
-                        }))
+                        }),
+                    executorPreference: taskExecutor)
                     |> map { ChannelPtsCheck.dialogPts($0) }
                     |> mapError { .network("\($0)") }
             })

@@ -13,10 +13,10 @@ extension Postbox {
     ) -> Signal<View.Snapshot, NoError> {
         Signal { [self] subscriber in
             let registration = ViewRegistration()
-            queue.async { self.open(make, registration, subscriber) }
+            queue.justDispatch { self.open(make, registration, subscriber) }
             return ActionDisposable { [weak self] in
                 guard case .registered(let id) = registration.dispose(), let self else { return }
-                self.queue.async { self.closeView(id) }
+                self.queue.justDispatch { self.closeView(id) }
             }
         }
     }
@@ -51,7 +51,14 @@ extension Postbox {
         if !viewTracker.isEmpty {
             // The wake-up runs on the writer queue itself: one thread hop from another process's write to the views'
             // delivery, not two (each hop is a scheduling wait on a loaded machine).
-            notifier.start(on: queue) { [weak self] in self?.checkExternalChanges() }
+            if let dispatch = queue.queue {
+                notifier.start(on: dispatch) { [weak self] in self?.checkExternalChanges() }
+            } else {
+                // A writer queue of the opener's (a simulation's): the wake-up hops onto it.
+                notifier.start(on: .global()) { [weak self] in
+                    self?.queue.justDispatch { [weak self] in self?.checkExternalChanges() }
+                }
+            }
         }
         for delivery in deliveries { delivery() }
     }

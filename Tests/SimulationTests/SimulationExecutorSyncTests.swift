@@ -1,0 +1,56 @@
+import Dispatch
+import Foundation
+import SwiftSignalKit
+import Synchronization
+import Testing
+
+@testable import Simulation
+
+/// Where a `Queue.sync` runs among the world's tasks: one from outside once the run list is empty (after what the
+/// tasks before it set off, however far the drain had got when it came), one from a task of the world in place, after
+/// its queue's tasks still waiting in the list (as a serial queue's sync waits for them).
+@Suite struct SimulationExecutorSyncTests {
+    @Test func aSyncFromOutsideRunsAfterWhatTheTasksBeforeItSetOff() async throws {
+        let clock = SimulationClock(start: 0)
+        let first = clock.makeQueue(name: "first")
+        let second = clock.makeQueue(name: "second")
+        let order = Mutex<[String]>([])
+        let release = DispatchSemaphore(value: 0)
+        first.justDispatch {
+            release.wait()
+            second.justDispatch { order.withLock { $0.append("set off") } }
+        }
+        let synced = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            second.sync { order.withLock { $0.append("sync") } }
+            synced.signal()
+        }
+        // The sync is waiting (counted as busy) before the first task enqueues anything.
+        try await waitUntil("the sync call waits") { clock.busy == 2 }
+        release.signal()
+        try await waitUntil("the sync call returned") { synced.wait(timeout: .now()) == .success }
+        #expect(order.withLock { $0 } == ["set off", "sync"])
+        try await waitUntil("nothing is left") { clock.busy == 0 }
+    }
+
+    @Test func aSyncInPlaceRunsItsQueuesWaitingTasksFirst() async throws {
+        let clock = SimulationClock(start: 0, tracingTasks: true)
+        let writer = clock.makeQueue(name: "writer")
+        let other = clock.makeQueue(name: "other")
+        let order = Mutex<[String]>([])
+        other.justDispatch {
+            writer.justDispatch { order.withLock { $0.append("written") } }
+            writer.sync { order.withLock { $0.append("waited for the write") } }
+            // Nothing waits any more: a second sync runs at once.
+            writer.sync { order.withLock { $0.append("again") } }
+        }
+        try await waitUntil("every task ran") { clock.busy == 0 && order.withLock { $0.count } == 3 }
+        #expect(order.withLock { $0 } == ["written", "waited for the write", "again"])
+        // The write ran once, in place, with the origin it was enqueued from; nothing was left in the list for later.
+        #expect(
+            clock.taskTrace?.entries == [
+                .init(queue: 1, origin: .outside), .init(queue: 0, origin: .queue(1)), .init(queue: 0, origin: .sync),
+                .init(queue: 0, origin: .sync),
+            ])
+    }
+}
