@@ -161,6 +161,42 @@ import UpdateSequencing
         harness.advance(by: 0.01)
     }
 
+    /// A manager whose `getDifference` answers are put in by the test, from a stored pts of 0, and a difference
+    /// slice `index` of `perSlice` messages (ids and pts from `index * perSlice + 1`).
+    struct ScriptedSlices {
+        let manager: AccountStateManager
+        let answers = ValuePipe<Api.updates.Difference>()
+        let perSlice: Int
+
+        init(_ harness: Harness, perSlice: Int) throws {
+            typealias Tests = AccountStateManagerTests
+            self.perSlice = perSlice
+            let scripted = harness.server.environment
+            let answers = self.answers
+            let environment = AccountStateManager.Environment(
+                updates: scripted.updates, getState: scripted.getState,
+                getDifference: { _ in
+                    answers.signal() |> take(1) |> castError(AccountStateManager.StateManagerError.self)
+                })
+            try harness.postbox.transactionSync { tx in
+                try tx.setState(
+                    AuthorizedAccountState(peerId: Tests.me, state: UpdatesState(pts: 0, qts: 0, seq: 0, date: 100)))
+            }
+            manager = AccountStateManager(
+                accountPeerId: Tests.me, postbox: harness.postbox, environment: environment,
+                queue: harness.scheduler.makeQueue(), configuration: .init(gapWait: 2))
+        }
+
+        func slice(_ index: Int) -> Api.updates.Difference {
+            let ids = Int32(index * perSlice + 1)...Int32((index + 1) * perSlice)
+            return .differenceSlice(
+                .init(
+                    newMessages: ids.map(AccountStateManagerTests.apiMessage), newEncryptedMessages: [],
+                    otherUpdates: [], chats: [], users: [],
+                    intermediateState: AccountStateManagerTests.state(ids.upperBound)))
+        }
+    }
+
     /// What lingers is bounded: a difference's slices are written, while it still goes on, once 50 of them wait
     /// (channel slices of 100) or once they hold 10,000 updates (`getDifference`'s slices of up to 1,000).
     @Test(arguments: [(perSlice: 1, written: 50), (perSlice: 1_000, written: 10)])
@@ -168,38 +204,23 @@ import UpdateSequencing
         typealias Tests = AccountStateManagerTests
         let harness = try Harness()
         defer { harness.directory.remove() }
-        let answers = ValuePipe<Api.updates.Difference>()
-        let scripted = harness.server.environment
-        let environment = AccountStateManager.Environment(
-            updates: scripted.updates, getState: scripted.getState,
-            getDifference: { _ in answers.signal() |> take(1) |> castError(AccountStateManager.StateManagerError.self) })
-        try harness.postbox.transactionSync { tx in
-            try tx.setState(
-                AuthorizedAccountState(peerId: Tests.me, state: UpdatesState(pts: 0, qts: 0, seq: 0, date: 100)))
-        }
-        let manager = AccountStateManager(
-            accountPeerId: Tests.me, postbox: harness.postbox, environment: environment,
-            queue: harness.scheduler.makeQueue(), configuration: .init(gapWait: 2))
+        let script = try ScriptedSlices(harness, perSlice: perSlice)
+        let (manager, answers) = (script.manager, script.answers)
         manager.start()
         harness.advance(by: 0.01)
-        let slice = { (index: Int) -> Api.updates.Difference in
-            let ids = Int32(index * perSlice + 1)...Int32((index + 1) * perSlice)
-            return .differenceSlice(
-                .init(
-                    newMessages: ids.map(Tests.apiMessage), newEncryptedMessages: [], otherUpdates: [], chats: [],
-                    users: [], intermediateState: Tests.state(ids.upperBound)))
-        }
+        // The slices come 1 ms apart (virtual time), well within the time a slice may linger.
         for index in 0..<(written - 1) {
-            answers.putNext(slice(index))
-            harness.advance(by: 0.01)
+            answers.putNext(script.slice(index))
+            harness.advance(by: 0.001)
         }
         // One slice short of the bound: nothing is written yet.
         #expect(manager.statistics.writeTransactions == 0)
-        answers.putNext(slice(written - 1))
-        harness.advance(by: 0.01)
+        answers.putNext(script.slice(written - 1))
+        harness.advance(by: 0.001)
         // At the bound the slices are written, though the difference goes on.
         #expect(manager.statistics.writeTransactions == 1)
-        #expect(try harness.storedIds().count == written * perSlice)
+        #expect(manager.statistics.storedMessages == written * perSlice)
+        #expect(try harness.storedState()?.pts == Int32(written * perSlice))
         #expect(!manager.hasCaughtUp)
         let last = Int32((written + 1) * perSlice)
         answers.putNext(
@@ -212,6 +233,39 @@ import UpdateSequencing
         #expect(manager.statistics.storedMessages == Int(last))
         #expect(try harness.storedState()?.pts == last)
         #expect(manager.hasCaughtUp)
+        manager.stop()
+        harness.advance(by: 0.01)
+    }
+
+    /// A slice that comes 50 ms or more after the first lingering one is written with it at once: on a network whose
+    /// round trip is that long, each slice is written as it arrives.
+    @Test func aSliceThatComesLateIsWrittenWithWhatLingered() throws {
+        let harness = try Harness()
+        defer { harness.directory.remove() }
+        let script = try ScriptedSlices(harness, perSlice: 10)
+        let (manager, answers) = (script.manager, script.answers)
+        manager.start()
+        harness.advance(by: 0.01)
+        answers.putNext(script.slice(0))
+        harness.advance(by: 0.03)
+        answers.putNext(script.slice(1))
+        harness.advance(by: 0.03)
+        // 30 ms: both linger.
+        #expect(manager.statistics.writeTransactions == 0)
+        answers.putNext(script.slice(2))
+        harness.advance(by: 0.001)
+        // 60 ms after the first: all three are written, though the difference goes on.
+        #expect(manager.statistics.writeTransactions == 1)
+        #expect(manager.statistics.storedMessages == 30)
+        #expect(!manager.hasCaughtUp)
+        // The next slice lingers until one comes 60 ms after it; then both are written.
+        answers.putNext(script.slice(3))
+        harness.advance(by: 0.06)
+        #expect(manager.statistics.writeTransactions == 1)
+        answers.putNext(script.slice(4))
+        harness.advance(by: 0.001)
+        #expect(manager.statistics.writeTransactions == 2)
+        #expect(manager.statistics.storedMessages == 50)
         manager.stop()
         harness.advance(by: 0.01)
     }

@@ -16,7 +16,7 @@ import TelegramCore
 /// against Telethon 1.45 + cryptg fetching and parsing the same channel difference with the same limit in interleaved
 /// rounds (`compareInterleavedRounds`: round r is subscriber r's catch-up — a fresh account with the same input — and
 /// Telethon's, the order alternating), and against Postbox's own insert of what each subscriber stored (1,000 a
-/// transaction; and 5,000, the largest group our writer commits), timed right after ours in the same round. One in-process tg-server (its
+/// transaction; and 5,000, 50 slices, a channel catch-up's group), timed right after ours in the same round. One in-process tg-server (its
 /// channel gap raised past `posts`, so the whole difference is served rather than `channelDifferenceTooLong`). Every
 /// side's result is compared each round — the number of posts and a SHA-256 over "id text" lines in id order — and
 /// ours must also be what the writer posted.

@@ -9,9 +9,11 @@ import SwiftSignalKit
 /// keychain in the account's Postbox the same way), so they are encrypted at rest with the rest of the account.
 public final class PostboxNetworkKeyStore: NetworkKeyStore, @unchecked Sendable {
     private let postbox: Postbox
-    /// The main DC once read or set: every call asks for it (`AccountNetwork` routes a call without a DC there), so
-    /// it is kept in memory, as `FileNetworkKeyStore` keeps its contents. Only this account's network moves it (a
-    /// `*_MIGRATE_X` answer), through `setMainDatacenter`.
+    /// The main DC once read or set (`.some(nil)`: read, none stored): every call asks for it (`AccountNetwork`
+    /// routes a call without a DC there), so it is kept in memory, as `FileNetworkKeyStore` keeps its contents. Only
+    /// this account's network moves it (a `*_MIGRATE_X` answer), through `setMainDatacenter`. The notification service
+    /// makes no network; another `tg` process of the same account that moved it is followed the same way, by the
+    /// `*_MIGRATE_X` its next call to the old DC is answered.
     private let mainDc = LockedValue<Int32??>(nil)
 
     public init(postbox: Postbox) {
@@ -24,10 +26,12 @@ public final class PostboxNetworkKeyStore: NetworkKeyStore, @unchecked Sendable 
 
     public func mainDatacenter() -> Int32? {
         if let known = mainDc.withLock({ $0 }) { return known }
-        guard let bytes = read(Self.mainDcKey), bytes.count == 4 else { return nil }
-        let dc = Int32(littleEndianBytes: bytes)
-        mainDc.withLock { $0 = dc }
-        return dc
+        let stored = read(Self.mainDcKey).flatMap { $0.count == 4 ? Int32(littleEndianBytes: $0) : nil }
+        // A `setMainDatacenter` that ran while this read is newer: it stays.
+        return mainDc.withLock { cached in
+            if cached == nil { cached = .some(stored) }
+            return cached!
+        }
     }
 
     public func setMainDatacenter(_ dc: Int32) {

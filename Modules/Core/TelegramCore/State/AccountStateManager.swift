@@ -153,7 +153,7 @@ public final class AccountStateManager: @unchecked Sendable {
         self.retryDelay = retryDelay
         applier = UpdateBatchApplier(accountPeerId: accountPeerId, secretChats: secretChats)
         writes = StateWrites(
-            postbox: postbox, applier: applier,
+            postbox: postbox, applier: applier, now: { [queue] in queue.currentTime },
             didStore: { [weak self] stored, seconds in self?.didStore(stored, seconds: seconds) },
             didFail: { [weak self] error in self?.fail(.storage("\(error)")) })
     }

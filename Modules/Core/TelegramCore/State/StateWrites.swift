@@ -10,9 +10,11 @@ import UpdateSequencing
 ///
 /// A slice whose difference goes on (`write(_:moreFollows: true)`) may linger, as PostgreSQL's `commit_delay` lets a
 /// commit wait for others to join it: it is written with the next batch that does not linger, once the lingering
-/// batches hold `lingerEntryLimit` updates or number `lingerBatchLimit`, or on `flushNow()` (a failed fetch, a stop)
-/// — whichever comes first. Nothing else lingers, and whatever waits for the writes (`afterWrites`, `waitIfPending`)
-/// writes the lingering batches first.
+/// batches hold `lingerEntryLimit` updates or number `lingerBatchLimit`, once a slice arrives `lingerSeconds` or more
+/// after the first of them, or on `flushNow()` (a failed fetch, a stop) — whichever comes first. So lingering pays
+/// only where round trips are short next to a write (a fast network, a large backlog); where a slice takes longer
+/// than `lingerSeconds` to come, each is written as it arrives, as Telegram-iOS writes it. Nothing else lingers, and
+/// whatever waits for the writes (`afterWrites`, `waitIfPending`) writes the lingering batches first.
 ///
 /// Ordering: the writes run on Postbox's writer queue, so every transaction enqueued there after a batch — the
 /// manager's own state writes, an action's local write — comes after that batch's commit. Read transactions run on
@@ -36,6 +38,9 @@ final class StateWrites: @unchecked Sendable {
     static let lingerEntryLimit = 10_000
     /// At most this many batches linger, however few updates they hold.
     static let lingerBatchLimit = 50
+    /// A slice that arrives this long after the first lingering one is written with them, so what the views show
+    /// trails the network by at most this and one round trip.
+    static let lingerSeconds = 0.05
 
     private struct State {
         var items: [Item] = []
@@ -43,6 +48,8 @@ final class StateWrites: @unchecked Sendable {
         var lingering = 0
         /// The updates in those batches.
         var lingeringEntries = 0
+        /// When the first of them arrived (the manager queue's clock).
+        var lingerStarted = 0.0
         /// A flush is enqueued on the writer queue and has not taken the items yet.
         var scheduled = false
         /// Items handed here and not yet done (taken items included): zero means nothing is pending.
@@ -51,6 +58,8 @@ final class StateWrites: @unchecked Sendable {
 
     private let postbox: Postbox
     private let applier: UpdateBatchApplier
+    /// The manager queue's clock (virtual in tests and the simulation), for how long batches have lingered.
+    private let now: @Sendable () -> Double
     private let state = LockedValue(State())
     /// Called on the writer queue for each group: its batches as stored (in order), and the transaction's seconds.
     private let didStore: @Sendable ([Stored], Double) -> Void
@@ -58,11 +67,12 @@ final class StateWrites: @unchecked Sendable {
     private let didFail: @Sendable (any Error) -> Void
 
     init(
-        postbox: Postbox, applier: UpdateBatchApplier, didStore: @escaping @Sendable ([Stored], Double) -> Void,
-        didFail: @escaping @Sendable (any Error) -> Void
+        postbox: Postbox, applier: UpdateBatchApplier, now: @escaping @Sendable () -> Double,
+        didStore: @escaping @Sendable ([Stored], Double) -> Void, didFail: @escaping @Sendable (any Error) -> Void
     ) {
         self.postbox = postbox
         self.applier = applier
+        self.now = now
         self.didStore = didStore
         self.didFail = didFail
     }
@@ -102,14 +112,18 @@ final class StateWrites: @unchecked Sendable {
     }
 
     private func append(_ item: Item, linger: Bool) {
+        let time = linger ? now() : 0
         let schedule = state.withLock { state -> Bool in
             state.items.append(item)
             state.outstanding += 1
             if linger {
+                if state.lingering == 0 { state.lingerStarted = time }
                 state.lingering += 1
                 if case .batch(let batch) = item { state.lingeringEntries += batch.entries.count }
             }
-            let full = state.lingering >= Self.lingerBatchLimit || state.lingeringEntries >= Self.lingerEntryLimit
+            let full =
+                state.lingering >= Self.lingerBatchLimit || state.lingeringEntries >= Self.lingerEntryLimit
+                || time - state.lingerStarted >= Self.lingerSeconds
             guard !linger || full, !state.scheduled else { return false }
             state.scheduled = true
             return true
