@@ -28,9 +28,10 @@ import Synchronization
 /// run list is empty — after everything in it and everything that sets off, as `DispatchQueue.sync` runs after what
 /// its queue holds, and at a point that does not depend on how far the drain has got when the call comes (its queue's
 /// held tasks are admitted first; the caller waits, so it is not held): the drain stops there, the caller runs its
-/// task on its own thread as the queue's task, and draining goes on after it. From a task of the world already
-/// running on this thread (a sync on another of its queues), the task runs in place, after that queue's tasks still in
-/// the list: waiting for a turn would wait for itself.
+/// task on its own thread as the queue's task, and draining goes on after it. A list that never empties fails the run
+/// after `syncTimeout`. From a task of the world already running on this thread (a sync on another of its queues), the
+/// task runs in place, after that queue's tasks enqueued before the call and still in the list: waiting for a turn
+/// would wait for itself.
 final class SimulationExecutor: TaskExecutor, Sendable {
     typealias Work = @Sendable () -> Void
 
@@ -54,6 +55,9 @@ final class SimulationExecutor: TaskExecutor, Sendable {
         var items: [Item] = []
         /// The first item not yet taken.
         var head = 0
+        /// How many items were dropped from the front of `items` so far: `items[i]` is the list's item `dropped + i`
+        /// since the executor began (a position that stays put while the list is compacted).
+        var dropped = 0
         /// A drain is dispatched or running, or a sync call holds its turn: an enqueue then only appends.
         var draining = false
         /// The queue whose task runs now, and the thread it runs on.
@@ -85,10 +89,15 @@ final class SimulationExecutor: TaskExecutor, Sendable {
             return .outside
         }
 
-        /// Takes the first task of `queue` still in the list (leaving `.taken` in its place), as running on `thread`.
-        mutating func takeFirst(of queue: Int, on thread: pthread_t) -> Work? {
+        /// The position just past the list's last item (see `dropped`).
+        var end: Int { dropped + items.count }
+
+        /// Takes the first task of `queue` still in the list before position `end` (leaving `.taken` in its place), as
+        /// running on `thread`.
+        mutating func takeFirst(of queue: Int, before end: Int, on thread: pthread_t) -> Work? {
+            let limit = min(max(end - dropped, head), items.count)
             guard
-                let index = items[head...].firstIndex(where: {
+                let index = items[head..<limit].firstIndex(where: {
                     if case .task(let other, _, _) = $0 { return other == queue }
                     return false
                 }), case .task(_, let origin, let task) = items[index]
@@ -97,6 +106,28 @@ final class SimulationExecutor: TaskExecutor, Sendable {
             running = (queue, thread)
             trace?.entries.append(.init(queue: queue, origin: origin))
             return task
+        }
+
+        /// Queue `queue`'s name, for a failure.
+        func name(_ queue: Int) -> String {
+            if queue == SimulationExecutor.swiftTasksQueue { return "swift tasks" }
+            return "q\(queue) \(queueNames.indices.contains(queue) ? queueNames[queue] : "?")"
+        }
+
+        /// What runs, waits in the list and is held, for a failure: how many tasks of each queue.
+        var summary: String {
+            var counts: [Int: Int] = [:]
+            for item in items[head...] {
+                switch item {
+                case .task(let queue, _, _): counts[queue, default: 0] += 1
+                case .job: counts[SimulationExecutor.swiftTasksQueue, default: 0] += 1
+                case .syncTurn, .taken: break
+                }
+            }
+            let list = counts.sorted { $0.key < $1.key }.map { "\(name($0.key)): \($0.value)" }
+            return "running: \(running.map { name($0.queue) } ?? "nothing"); in the list: "
+                + (list.isEmpty ? "nothing" : list.joined(separator: ", "))
+                + "; held: \(inbox.count); syncs from outside waiting: \(syncWaiters.count)"
         }
 
         /// Appends `item`; true when no drain is under way (the caller starts one).
@@ -129,6 +160,9 @@ final class SimulationExecutor: TaskExecutor, Sendable {
     private let thread = DispatchQueue(label: "simulation.executor")
     /// How long tasks held while no driver runs wait before they are admitted anyway.
     static let undrivenDelay = 0.5
+    /// How many wall seconds a `Queue.sync` from outside waits for its turn before it fails the run: several times a
+    /// settle's backstop (`Simulation.settleTimeout`), for a run list that never empties.
+    static let syncTimeout = 6 * Simulation.settleTimeout
 
     /// The pseudo-queue the jobs of Swift tasks run as (in the trace, `isRunning`).
     static let swiftTasksQueue = SimulationTaskTrace.swiftTasks
@@ -260,18 +294,23 @@ final class SimulationExecutor: TaskExecutor, Sendable {
     ///
     /// In place, the queue's tasks enqueued before (those held too) run first, here, as a serial queue's `sync` waits
     /// for them (a Postbox's `waitForWrites` relies on it) — unless this thread is already inside a task of that
-    /// queue.
+    /// queue; tasks of that queue enqueued after the call came (by those it runs first, too) run later, in the list.
     func runSynchronously(queue: Int, _ task: () -> Void) {
         let me = pthread_self()
-        let outer = state.withLock { state -> (queue: Int, catchUp: Bool)? in
+        let outer = state.withLock { state -> (queue: Int, catchUp: Bool, end: Int)? in
             guard let running = state.running, pthread_equal(running.thread, me) != 0 else { return nil }
             let inside = running.queue == queue || state.outer.contains(queue)
             state.outer.append(running.queue)
             if !inside { _ = state.admit(queue: queue) }
-            return (running.queue, !inside)
+            // Only what the queue held when the call came: a serial queue's `sync` does not wait for tasks enqueued
+            // after it (by the tasks it catches up on, or from outside), and a task that enqueues itself again would
+            // otherwise keep it here for ever.
+            return (running.queue, !inside, state.end)
         }
         if let outer {
-            while outer.catchUp, let earlier = state.withLock({ $0.takeFirst(of: queue, on: me) }) {
+            while outer.catchUp,
+                let earlier = state.withLock({ $0.takeFirst(of: queue, before: outer.end, on: me) })
+            {
                 earlier()
                 state.withLock { $0.pending -= 1 }
             }
@@ -299,7 +338,13 @@ final class SimulationExecutor: TaskExecutor, Sendable {
             return (true, false)
         }
         if startDrain { thread.async { self.drain() } }
-        if !runNow { turn.wait() }
+        // Bounded: world tasks that never let the list empty (a livelock) would otherwise hang the whole run.
+        if !runNow, turn.wait(timeout: .now() + Self.syncTimeout) == .timedOut {
+            let summary = state.withLock { state in (state.name(queue), state.summary) }
+            fatalError(
+                "a sync on \(summary.0) from outside the world waited \(Int(Self.syncTimeout)) s for the run list to "
+                    + "empty (\(summary.1))")
+        }
         state.withLock { state in
             state.running = (queue, me)
             state.trace?.entries.append(.init(queue: queue, origin: .sync))
@@ -332,6 +377,7 @@ final class SimulationExecutor: TaskExecutor, Sendable {
         while true {
             let next = state.withLock { state -> Item? in
                 guard state.head < state.items.count else {
+                    state.dropped += state.items.count
                     state.items.removeAll(keepingCapacity: true)
                     state.head = 0
                     // The list is empty: a sync from outside runs now, on its caller's thread, and the drain goes
@@ -343,6 +389,7 @@ final class SimulationExecutor: TaskExecutor, Sendable {
                 let item = state.items[state.head]
                 state.head += 1
                 if state.head >= 1_024 && state.head * 2 >= state.items.count {
+                    state.dropped += state.head
                     state.items.removeFirst(state.head)
                     state.head = 0
                 }

@@ -59,8 +59,7 @@ extension SimulationWorld {
     /// The document's bytes, fetched by `account` while the world runs (`drive`: a retried part waits on the
     /// world's clock).
     private func fetch(_ file: TelegramMediaFile, by account: Account) async -> Fetched {
-        let fetcher = MediaFetcher(
-            network: account.network, mediaBox: account.postbox.mediaBox, taskExecutor: clock.executor)
+        let fetcher = MediaFetcher(account: account)
         let events = AsyncStream.makeStream(of: FetchEvent.self)
         let disposable = fetcher.fetch(file.resource, size: file.size).start(
             next: { events.continuation.yield($0) }, completed: { events.continuation.finish() })

@@ -8,7 +8,8 @@ import Testing
 
 /// Where a `Queue.sync` runs among the world's tasks: one from outside once the run list is empty (after what the
 /// tasks before it set off, however far the drain had got when it came), one from a task of the world in place, after
-/// its queue's tasks still waiting in the list (as a serial queue's sync waits for them).
+/// its queue's tasks still waiting in the list (as a serial queue's sync waits for them) and before those enqueued
+/// after it came.
 @Suite struct SimulationExecutorSyncTests {
     @Test func aSyncFromOutsideRunsAfterWhatTheTasksBeforeItSetOff() async throws {
         let clock = SimulationClock(start: 0)
@@ -17,7 +18,8 @@ import Testing
         let order = Mutex<[String]>([])
         let release = DispatchSemaphore(value: 0)
         first.justDispatch {
-            release.wait()
+            // Bounded: if the test gives up first, the order below shows it.
+            if release.wait(timeout: .now() + 10) == .timedOut { order.withLock { $0.append("not released") } }
             second.justDispatch { order.withLock { $0.append("set off") } }
         }
         let synced = DispatchSemaphore(value: 0)
@@ -52,5 +54,23 @@ import Testing
                 .init(queue: 1, origin: .outside), .init(queue: 0, origin: .queue(1)), .init(queue: 0, origin: .sync),
                 .init(queue: 0, origin: .sync),
             ])
+    }
+
+    @Test func aSyncInPlaceDoesNotRunWhatItsCaughtUpTasksEnqueue() async throws {
+        let clock = SimulationClock(start: 0)
+        let writer = clock.makeQueue(name: "writer")
+        let other = clock.makeQueue(name: "other")
+        let order = Mutex<[String]>([])
+        other.justDispatch {
+            writer.justDispatch {
+                order.withLock { $0.append("written") }
+                // Enqueued after the sync came: a serial queue's sync returns before it runs.
+                writer.justDispatch { order.withLock { $0.append("enqueued by the write") } }
+            }
+            writer.sync { order.withLock { $0.append("sync") } }
+            order.withLock { $0.append("after the sync") }
+        }
+        try await waitUntil("every task ran") { clock.busy == 0 && order.withLock { $0.count } == 4 }
+        #expect(order.withLock { $0 } == ["written", "sync", "after the sync", "enqueued by the write"])
     }
 }

@@ -22,8 +22,9 @@ import Testing
             executor.endDriving()
             executor.open()
         }
+        let finished = Mutex(false)
         // Started from outside the world: held like a queue's task from outside.
-        let task = Task(executorPreference: executor) {
+        Task(executorPreference: executor) {
             let onList = executor.isRunning(queue: SimulationExecutor.swiftTasksQueue)
             steps.withLock { $0.append("started, on the list: \(onList)") }
             await withCheckedContinuation { continuation in parked.withLock { $0 = continuation } }
@@ -32,6 +33,7 @@ import Testing
             }
             // A queue's task the job enqueues runs after it, in the list.
             queue.justDispatch { steps.withLock { $0.append("q0, from the task") } }
+            finished.withLock { $0 = true }
         }
         try await Task.sleep(for: .milliseconds(20))
         #expect(steps.withLock { $0 }.isEmpty && executor.held == 1)
@@ -43,7 +45,8 @@ import Testing
         try await Task.sleep(for: .milliseconds(20))
         #expect(steps.withLock { $0.count } == 1)
         #expect(executor.admit() == 1)
-        await task.value
+        // Not `task.value`: a job the gate wrongly held would hang the test instead of failing it.
+        try await waitUntil("the task finished") { finished.withLock { $0 } }
         try await waitUntil("every task ran") { clock.busy == 0 && steps.withLock { $0.count } == 3 }
         #expect(
             steps.withLock { $0 } == ["started, on the list: true", "resumed, on the list: true", "q0, from the task"])
@@ -66,8 +69,9 @@ import Testing
             executor.endDriving()
             executor.open()
         }
-        let woke = Mutex(false)
-        let task = Task(executorPreference: executor) {
+        // Whether the woken sleeper ran on the list; nil until it ran.
+        let woke = Mutex<Bool?>(nil)
+        Task(executorPreference: executor) {
             try? await clock.sleep(5)
             woke.withLock { $0 = executor.isRunning(queue: SimulationExecutor.swiftTasksQueue) }
         }
@@ -75,8 +79,9 @@ import Testing
         try await waitUntil("the task sleeps") { clock.timerCount == 1 && clock.busy == 0 && executor.held == 0 }
         #expect(clock.fireNext(until: 5))
         #expect(executor.held == 0)
-        await task.value
-        #expect(woke.withLock { $0 })
+        // Not `task.value`: a sleeper the gate wrongly held would hang the test instead of failing it.
+        try await waitUntil("the sleeper woke") { woke.withLock { $0 } != nil }
+        #expect(woke.withLock { $0 } == true)
         try await waitUntil("the sleeper ran") { clock.busy == 0 }
         #expect(clock.taskTrace?.entries.last?.origin == .timer)
     }

@@ -52,8 +52,9 @@ public final class Postbox: @unchecked Sendable {
     /// Throws `PostboxError.wrongKeyOrNotADatabase` without modifying the file when the key is wrong or the file is
     /// not a Postbox database. `cacheSizeKiB` bounds each connection's page cache (the writer and each reader); a
     /// small process such as the notification service passes less. `progress` receives upgrade progress (0…1) when
-    /// an upgrade runs. `writerQueue` is the serial queue its transactions run on (a simulation passes one of its
-    /// own); by default the Postbox makes a Dispatch queue of its own.
+    /// an upgrade runs. `writerQueue` is the queue its transactions run on (a simulation passes one of its own); by
+    /// default the Postbox makes a Dispatch queue of its own. It must be serial — never two of its tasks at once:
+    /// the writer's state is unlocked, and the views' wake-up from another process's write runs on it directly.
     public static func open(
         accountPath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int = 16_384,
         globalMessageIds: Set<GlobalMessageIdsNamespace> = [], writerQueue: Queue? = nil,

@@ -35,8 +35,9 @@ public final class Account: @unchecked Sendable {
     private let updatesDisposable = MetaDisposable()
     /// The contact list's sync at start, cancelled by `shutdown`.
     private let contactSync = Mutex<Task<Void, Never>?>(nil)
-    /// The executor the contact sync prefers (`AccountScheduling.taskExecutor`).
-    private let taskExecutor: (any TaskExecutor)?
+    /// The executor the contact sync and the account's downloads (`MediaFetcher(account:)`) prefer
+    /// (`AccountScheduling.taskExecutor`).
+    let taskExecutor: (any TaskExecutor)?
     private let activitiesDisposable = MetaDisposable()
 
     init(

@@ -13,7 +13,8 @@ public struct AccountScheduling: Sendable {
     public var sleep: @Sendable (_ seconds: Double) async throws -> Void
     /// The executor the managers' own Swift tasks prefer (`Task(executorPreference:)`: a send, the action loop, the
     /// update stream, the state manager's calls, the secret chats' flushes and timers, the contact sync, the history
-    /// and chat-list fetchers); their child tasks inherit it. Nil: Swift's default concurrent executor.
+    /// and chat-list fetchers, a download of `MediaFetcher(account:)`); their child tasks inherit it. Nil: Swift's
+    /// default concurrent executor.
     public var taskExecutor: (any TaskExecutor)?
     /// Makes the serial queue an account's Postbox runs its write transactions on (`Postbox.open(writerQueue:)`),
     /// named for it. Nil: the Postbox makes a Dispatch queue of its own.

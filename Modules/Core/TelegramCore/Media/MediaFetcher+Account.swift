@@ -5,7 +5,8 @@ import TelegramApi
 extension MediaFetcher {
     /// A fetcher over the account's network into its MediaBox that can also fetch profile and chat photos: a
     /// `cloudPeerPhoto`'s peer is the stored user, channel or basic group of that id whose photo it is, named as
-    /// the account names it (`apiInputPeer`: the user's or channel's access hash).
+    /// the account names it (`apiInputPeer`: the user's or channel's access hash). A download's task prefers the
+    /// account's executor (`AccountScheduling.taskExecutor`).
     public convenience init(account: Account, parallelParts: Int = 4, partSize: Int = FetchPlan.defaultPartSize) {
         let postbox = account.postbox
         let accountPeerId = account.peerId
@@ -21,6 +22,6 @@ extension MediaFetcher {
                     }
                     return nil
                 } ?? nil
-            })
+            }, taskExecutor: account.taskExecutor)
     }
 }
