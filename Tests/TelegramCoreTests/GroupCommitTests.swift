@@ -246,24 +246,24 @@ import UpdateSequencing
         let (manager, answers) = (script.manager, script.answers)
         manager.start()
         harness.advance(by: 0.01)
-        answers.putNext(script.slice(0))
-        harness.advance(by: 0.03)
-        answers.putNext(script.slice(1))
-        harness.advance(by: 0.03)
-        // 30 ms: both linger.
+        /// Answers with slice `index`, then lets `seconds` of virtual time pass.
+        let answer = { (index: Int, seconds: Double) in
+            answers.putNext(script.slice(index))
+            harness.advance(by: seconds)
+        }
+        answer(0, 0.03)
+        answer(1, 0.03)
+        // The second came 30 ms after the first: both linger.
         #expect(manager.statistics.writeTransactions == 0)
-        answers.putNext(script.slice(2))
-        harness.advance(by: 0.001)
+        answer(2, 0.001)
         // 60 ms after the first: all three are written, though the difference goes on.
         #expect(manager.statistics.writeTransactions == 1)
         #expect(manager.statistics.storedMessages == 30)
         #expect(!manager.hasCaughtUp)
         // The next slice lingers until one comes 60 ms after it; then both are written.
-        answers.putNext(script.slice(3))
-        harness.advance(by: 0.06)
+        answer(3, 0.06)
         #expect(manager.statistics.writeTransactions == 1)
-        answers.putNext(script.slice(4))
-        harness.advance(by: 0.001)
+        answer(4, 0.001)
         #expect(manager.statistics.writeTransactions == 2)
         #expect(manager.statistics.storedMessages == 50)
         manager.stop()
