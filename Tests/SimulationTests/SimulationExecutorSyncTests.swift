@@ -23,7 +23,7 @@ import Testing
             second.justDispatch { order.withLock { $0.append("set off") } }
         }
         let synced = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             second.sync { order.withLock { $0.append("sync") } }
             synced.signal()
         }

@@ -40,7 +40,7 @@ import Testing
         #expect(executor.admit() == 1)
         try await waitUntil("the task parked") { parked.withLock { $0 != nil } && clock.busy == 0 }
         // Resumed by a thread outside the world: held until admitted.
-        DispatchQueue.global().async { parked.withLock { $0 }?.resume() }
+        Thread.detachNewThread { parked.withLock { $0 }?.resume() }
         try await waitUntil("the resumption is held") { executor.held == 1 }
         try await Task.sleep(for: .milliseconds(20))
         #expect(steps.withLock { $0.count } == 1)

@@ -46,7 +46,7 @@ import Testing
         // The executor is held until both outside tasks are enqueued, so "second, from outside" is in the list before
         // the first task runs.
         let release = DispatchSemaphore(value: 0)
-        first.justDispatch { release.wait() }
+        first.justDispatch { _ = release.wait(timeout: .now() + 30) }
         first.justDispatch {
             #expect(first.isCurrent() && !second.isCurrent())
             second.justDispatch { order.withLock { $0.append("second, from first") } }
@@ -69,13 +69,14 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         // The executor is held by a task, with another waiting behind it.
         first.justDispatch {
-            release.wait()
+            _ = release.wait(timeout: .now() + 30)
             order.withLock { $0.append("held") }
         }
         second.justDispatch { order.withLock { $0.append("waiting") } }
-        // From a dispatch thread: a blocking sync must not hold one of the cooperative pool's few threads.
+        // From a thread of its own: a blocking sync must hold neither one of the cooperative pool's few threads nor one of
+        // the global queues' (other tests running beside this one may need them).
         let synced = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             defer { synced.signal() }
             second.sync {
                 #expect(second.isCurrent() && !first.isCurrent())
@@ -153,7 +154,7 @@ import Testing
         // A sync waits for its caller's turn, never for a driver: its queue's held tasks go ahead of it, the others
         // stay held.
         let synced = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             second.sync { order.withLock { $0.append("second, sync") } }
             synced.signal()
         }

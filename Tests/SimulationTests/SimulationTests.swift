@@ -14,7 +14,8 @@ import Testing
             let seed = report.seed
             seeds.append(seed)
             if !report.passed {
-                failed.append("seed \(seed): \(report.failures.joined(separator: "; "))\n" + report.trace.joined(separator: "\n"))
+                failed.append(
+                    "seed \(seed): \(report.failures.joined(separator: "; "))\n" + report.trace.joined(separator: "\n"))
             }
         }
         #expect(seeds == Array(1...50))

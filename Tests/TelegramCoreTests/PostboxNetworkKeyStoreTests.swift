@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MTProtoCore
 import Postbox
 import PostboxTesting
@@ -29,7 +30,7 @@ import Testing
         let writer = GroupCommitTests.HeldWriter(harness.postbox)
         let done = DispatchSemaphore(value: 0)
         let reads = LockedValue<(Int32?, Int64?)>((nil, nil))
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             let fresh = PostboxNetworkKeyStore(postbox: harness.postbox)
             reads.withLock { $0 = (fresh.mainDatacenter(), fresh.key(datacenter: 4)?.serverSalt) }
             done.signal()
