@@ -16,23 +16,29 @@ import Testing
         let first = clock.makeQueue(name: "first")
         let second = clock.makeQueue(name: "second")
         let order = Mutex<[String]>([])
-        let release = DispatchSemaphore(value: 0)
-        first.justDispatch {
-            // Bounded: if the test gives up first, the order below shows it.
-            if release.wait(timeout: .now() + 10) == .timedOut { order.withLock { $0.append("not released") } }
-            second.justDispatch { order.withLock { $0.append("set off") } }
+        // On threads of their own (`onOwnThread`): the waits must not depend on the cooperative pool.
+        let failure = await onOwnThread { () -> String? in
+            let release = DispatchSemaphore(value: 0)
+            first.justDispatch {
+                // Bounded: if the scenario gives up first, the order below shows it.
+                if release.wait(timeout: .now() + 60) == .timedOut { order.withLock { $0.append("not released") } }
+                second.justDispatch { order.withLock { $0.append("set off") } }
+            }
+            let synced = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                second.sync { order.withLock { $0.append("sync") } }
+                synced.signal()
+            }
+            // The sync is waiting (counted as busy) before the first task enqueues anything.
+            let waited = poll { clock.busy == 2 }
+            release.signal()
+            guard waited else { return "the sync call did not wait" }
+            guard synced.wait(timeout: .now() + 30) == .success else { return "the sync call did not return" }
+            guard poll({ clock.busy == 0 }) else { return "something was left" }
+            return nil
         }
-        let synced = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            second.sync { order.withLock { $0.append("sync") } }
-            synced.signal()
-        }
-        // The sync is waiting (counted as busy) before the first task enqueues anything.
-        try await waitUntil("the sync call waits") { clock.busy == 2 }
-        release.signal()
-        try await waitUntil("the sync call returned") { synced.wait(timeout: .now()) == .success }
+        #expect(failure == nil)
         #expect(order.withLock { $0 } == ["set off", "sync"])
-        try await waitUntil("nothing is left") { clock.busy == 0 }
     }
 
     @Test func aSyncInPlaceRunsItsQueuesWaitingTasksFirst() async throws {

@@ -46,7 +46,7 @@ import Testing
         // The executor is held until both outside tasks are enqueued, so "second, from outside" is in the list before
         // the first task runs.
         let release = DispatchSemaphore(value: 0)
-        first.justDispatch { _ = release.wait(timeout: .now() + 30) }
+        first.justDispatch { _ = release.wait(timeout: .now() + 300) }
         first.justDispatch {
             #expect(first.isCurrent() && !second.isCurrent())
             second.justDispatch { order.withLock { $0.append("second, from first") } }
@@ -66,34 +66,39 @@ import Testing
         let first = clock.makeQueue(name: "first")
         let second = clock.makeQueue(name: "second")
         let order = Mutex<[String]>([])
-        let release = DispatchSemaphore(value: 0)
-        // The executor is held by a task, with another waiting behind it.
-        first.justDispatch {
-            _ = release.wait(timeout: .now() + 30)
-            order.withLock { $0.append("held") }
-        }
-        second.justDispatch { order.withLock { $0.append("waiting") } }
-        // From a thread of its own: a blocking sync must hold neither one of the cooperative pool's few threads nor one of
-        // the global queues' (other tests running beside this one may need them).
-        let synced = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            defer { synced.signal() }
-            second.sync {
-                #expect(second.isCurrent() && !first.isCurrent())
-                order.withLock { $0.append("sync") }
-                // From inside: another queue's sync runs in place (waiting for a turn would wait for itself).
-                first.sync {
-                    #expect(first.isCurrent() && !second.isCurrent())
-                    order.withLock { $0.append("nested") }
-                }
-                #expect(second.isCurrent())
+        // On threads of their own: a blocking sync must hold neither one of the cooperative pool's few threads nor
+        // one of the global queues', and the waits must not depend on the pool (other suites may hold it).
+        let failure = await onOwnThread { () -> String? in
+            let release = DispatchSemaphore(value: 0)
+            // The executor is held by a task, with another waiting behind it.
+            first.justDispatch {
+                _ = release.wait(timeout: .now() + 60)
+                order.withLock { $0.append("held") }
             }
-            second.justDispatch { order.withLock { $0.append("after") } }
+            second.justDispatch { order.withLock { $0.append("waiting") } }
+            let synced = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                defer { synced.signal() }
+                second.sync {
+                    #expect(second.isCurrent() && !first.isCurrent())
+                    order.withLock { $0.append("sync") }
+                    // From inside: another queue's sync runs in place (waiting for a turn would wait for itself).
+                    first.sync {
+                        #expect(first.isCurrent() && !second.isCurrent())
+                        order.withLock { $0.append("nested") }
+                    }
+                    #expect(second.isCurrent())
+                }
+                second.justDispatch { order.withLock { $0.append("after") } }
+            }
+            let waited = poll { clock.busy == 3 }
+            release.signal()
+            guard waited else { return "the sync call did not wait its turn" }
+            guard synced.wait(timeout: .now() + 30) == .success else { return "the sync call did not return" }
+            guard poll({ clock.busy == 0 && order.withLock { $0.count } == 5 }) else { return "not every task ran" }
+            return nil
         }
-        try await waitUntil("the sync call waits its turn") { clock.busy == 3 }
-        release.signal()
-        try await waitUntil("the sync call returned") { synced.wait(timeout: .now()) == .success }
-        try await waitUntil("every task ran") { clock.busy == 0 && order.withLock { $0.count } == 5 }
+        #expect(failure == nil)
         #expect(order.withLock { $0 } == ["held", "waiting", "sync", "nested", "after"])
         #expect(clock.taskTrace?.entries.map(\.origin) == [.outside, .outside, .sync, .sync, .outside])
         #expect(clock.taskTrace?.entries.map(\.queue) == [0, 1, 1, 0, 1])

@@ -31,7 +31,10 @@ public enum WebMStickers {
             "-deadline", "good", "-cpu-used", "4", "-threads", "1",
         ]
         if !audio { arguments += ["-an"] }
-        let url = folder.appendingPathComponent(name)
+        // A file of this call's own: two tests asking for the same sticker at once each run ffmpeg, and neither reads
+        // a file the other is still writing.
+        let url = folder.appendingPathComponent(UUID().uuidString + "-" + name)
+        defer { try? FileManager.default.removeItem(at: url) }
         let status = try? Tools.run("ffmpeg", ["-v", "error", "-y"] + arguments + [url.path])
         precondition(status == 0, "ffmpeg could not make \(name) (run `make deps`)")
         let bytes = [UInt8](try! Data(contentsOf: url))
