@@ -461,7 +461,7 @@ let modules: [Module] = [
             "TelegramCore", "ServerLoopback", "AccountNetworking", "Postbox", "SyncCore", "SyncCoreApi", "TelegramApi",
             "TLRuntime", "SwiftSignalKit", "NIOPosix", "CryptoUtils", "MediaBox",
         ],
-        testDeps: ["SwiftSignalKit"]),
+        testDeps: ["SwiftSignalKit", "TestVectors"]),
     // FuzzHarnesses: every libFuzzer harness (Fuzz/ drives them; FuzzHarnessesTests runs a fixed-seed pass).
     .swift(
         "FuzzHarnesses", .BuildTools,

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SwiftSignalKit
 import Synchronization
+import TestVectors
 import Testing
 
 @testable import Simulation
@@ -16,8 +17,8 @@ import Testing
         let first = clock.makeQueue(name: "first")
         let second = clock.makeQueue(name: "second")
         let order = Mutex<[String]>([])
-        // On threads of their own (`onOwnThread`): the waits must not depend on the cooperative pool.
-        let failure = await onOwnThread { () -> String? in
+        // On threads of their own (`offPool`): the waits must not depend on the cooperative pool.
+        let failure = await offPool { () -> String? in
             let release = DispatchSemaphore(value: 0)
             first.justDispatch {
                 // Bounded: if the scenario gives up first, the order below shows it.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SwiftSignalKit
 import Synchronization
+import TestVectors
 import Testing
 
 @testable import Simulation
@@ -68,7 +69,7 @@ import Testing
         let order = Mutex<[String]>([])
         // On threads of their own: a blocking sync must hold neither one of the cooperative pool's few threads nor
         // one of the global queues', and the waits must not depend on the pool (other suites may hold it).
-        let failure = await onOwnThread { () -> String? in
+        let failure = await offPool { () -> String? in
             let release = DispatchSemaphore(value: 0)
             // The executor is held by a task, with another waiting behind it.
             first.justDispatch {

@@ -20,16 +20,7 @@ func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
     }
 }
 
-/// Runs `scenario` on a thread of its own and returns what it returns. A scenario that blocks (a sync from outside the
-/// world, a semaphore) then never needs the cooperative pool to go on, and its waits measure time it could use:
-/// other suites of the process may hold both of the pool's threads for a minute.
-func onOwnThread<T: Sendable>(_ scenario: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: scenario()) }
-    }
-}
-
-/// Polls `condition` every millisecond on the calling thread (one of its own: `onOwnThread`) for up to `seconds`;
+/// Polls `condition` every millisecond on the calling thread (one of its own: `offPool`) for up to `seconds`;
 /// whether it held.
 func poll(for seconds: Double = 30, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
