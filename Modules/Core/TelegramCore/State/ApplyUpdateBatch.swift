@@ -99,15 +99,18 @@ public struct UpdateBatchApplier: Sendable {
             // A message already stored (our own sent message, replaced by the pending-message manager, or one a
             // history page brought) keeps its stable id: only edits rewrite it. One the notification service stored
             // from a push has only what the push carried: the server's copy replaces it, keeping its stable id.
-            let fresh = try newMessages.filter { message in
-                guard case .id(let id) = message.id else { return true }
-                guard try tx.messageIndex(id) != nil else { return true }
+            let (added, storedPositions) = try tx.addMessagesKeepingStored(newMessages)
+            summary.added += added
+            var isStored = [Bool](repeating: false, count: newMessages.count)
+            for position in storedPositions {
+                isStored[position] = true
+                let message = newMessages[position]
+                guard case .id(let id) = message.id else { continue }
                 if try tx.getMessage(id)?.isFromNotification == true { try tx.updateMessage(id) { _ in message } }
-                return false
             }
-            if !fresh.isEmpty { summary.added += try tx.addMessages(fresh) }
             // A message ends its author's typing in that chat, as Telegram's clients show it.
-            for message in fresh where message.flags.contains(.incoming) {
+            for (position, message) in newMessages.enumerated()
+            where !isStored[position] && message.flags.contains(.incoming) {
                 if let author = message.authorId {
                     summary.typing.append(TypingNotice(chat: message.id.peerId, user: author, active: false))
                 }

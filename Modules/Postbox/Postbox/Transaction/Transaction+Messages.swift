@@ -4,10 +4,22 @@ extension Transaction {
     /// Stores messages; partial ids get the next local id of their namespace. Returns the ids in input order.
     @discardableResult
     public func addMessages(_ messages: [StoreMessage]) throws -> [MessageId] {
+        try add(messages, replacingStored: true).added
+    }
+
+    /// Stores the messages not stored yet and leaves the stored ones as they are; returns the ids added, in input
+    /// order, and the positions in `messages` of those already stored. One index lookup per message, where checking
+    /// `messageIndex` first and then adding would make two.
+    public func addMessagesKeepingStored(_ messages: [StoreMessage]) throws -> (added: [MessageId], stored: [Int]) {
+        try add(messages, replacingStored: false)
+    }
+
+    private func add(_ messages: [StoreMessage], replacingStored: Bool) throws -> (added: [MessageId], stored: [Int]) {
         try checkWritable()
         var ids: [MessageId] = []
+        var stored: [Int] = []
         ids.reserveCapacity(messages.count)
-        for message in messages {
+        for (position, message) in messages.enumerated() {
             let id: MessageId
             switch message.id {
             case .id(let full): id = full
@@ -20,6 +32,10 @@ extension Transaction {
                 timestamp: message.timestamp, flags: message.flags, tags: message.tags)
             var stable: (id: UInt32, version: UInt32)?
             if try !tables.messageIndex.insertIfAbsent(id, entry) {
+                guard replacingStored else {
+                    stored.append(position)
+                    continue
+                }
                 // Re-adding an existing message replaces it, as a new version of the same message: it keeps its
                 // stable id, so views show it in place (a message the difference brings again after a send
                 // replaced its local copy is the same message).
@@ -38,7 +54,7 @@ extension Transaction {
             try insert(record, indexStored: true)
             ids.append(id)
         }
-        return ids
+        return (ids, stored)
     }
 
     /// Raises the chat namespace's highest added id to `id` (one hash of the chat and namespace when it is known).
