@@ -86,6 +86,32 @@ import Testing
         #expect(try postbox.transactionSync { try $0.searchMessages("second", limit: 10) }.map(\.id) == [id])
     }
 
+    /// `addMessagesKeepingStored` adds only what is not stored yet: a stored message keeps its version and text, and
+    /// its position in the input is reported.
+    @Test func addingKeepingStoredLeavesStoredMessagesAlone() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let p = peer(1)
+        try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.addMessages([message(p, 7, text: "first copy")])
+        }
+        let first = try #require(
+            try postbox.transactionSync { try $0.getMessage(MessageId(peerId: p, namespace: 0, id: 7)) })
+        let (added, stored) = try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.addMessagesKeepingStored([
+                message(p, 6, text: "new six"), message(p, 7, text: "second copy"), message(p, 8, text: "new eight"),
+            ])
+        }
+        #expect(added.map(\.id) == [6, 8])
+        #expect(stored == [1])
+        let seven = try #require(
+            try postbox.transactionSync { try $0.getMessage(MessageId(peerId: p, namespace: 0, id: 7)) })
+        #expect(seven.text == "first copy")
+        #expect(seven.stableId == first.stableId && seven.stableVersion == first.stableVersion)
+        #expect(try postbox.transactionSync { try $0.searchMessages("second", limit: 10) }.isEmpty)
+        #expect(try postbox.transactionSync { try $0.searchMessages("new", limit: 10) }.map(\.id.id) == [8, 6])
+    }
+
     /// Random histories over two namespaces: earlier, later and around queries equal a sort of the model.
     @Test func rangeQueriesMatchAModel() throws {
         let (postbox, directory) = try makePostbox()
@@ -174,7 +200,8 @@ import Testing
             try postbox.transactionSync { (tx: Transaction) throws in
                 for _ in 0..<5 {
                     let id = MessageId(
-                        peerId: peer(Int64(generator.next() % 3) + 1), namespace: 0, id: Int32(generator.next() % 40) + 1)
+                        peerId: peer(Int64(generator.next() % 3) + 1), namespace: 0,
+                        id: Int32(generator.next() % 40) + 1)
                     let text = (0..<2).map { _ in words[Int(generator.next() % UInt64(words.count))] }
                         .joined(separator: " ")
                     let timestamp = Int32(generator.next() % 1000)
@@ -226,10 +253,57 @@ import Testing
         try database.execute(
             "UPDATE ft41 SET rowid = rowid + 100000; UPDATE t0 SET value = x'0300000000000000' WHERE key = x'00000001'")
         let upgraded = try Postbox.open(accountPath: directory.path + "/account-1", encryption: testKey)
-        #expect(try upgraded.schemaVersion() == 4)
+        #expect(try upgraded.schemaVersion() == 5)
         let found = try upgraded.readTransactionSync { try $0.searchMessages("pho", limit: 1000) }
         #expect(found.count == 300)
         #expect(Set(found.map(\.text)) == Set((1...300).map { "phở \($0)" }))
+    }
+
+    /// Version 4 indexed each row's item id (a term per message); opening one rebuilds the text index with the item
+    /// id unindexed, and rows are then removed by their rowid: deleting and editing messages still leave search right.
+    @Test func theUpgradeFromVersionFourStopsIndexingItemIds() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        try postbox.transactionSync { tx in
+            try tx.addMessages((1...300).map { message(peer(Int64($0 % 4)), Int32($0), text: "phở \($0)") })
+        }
+        try postbox.checkpoint(truncate: true)
+        // Make it a version-4 database: the text table with version 4's columns, its rows under the history rowids.
+        let database = try Database(path: postbox.databasePath)
+        try database.applyKey(Database.CipherKey(key: testKey.key, salt: testKey.salt)!)
+        try database.execute(
+            """
+            CREATE TABLE old AS SELECT rowid AS r, collectionId, itemId, contents, tags FROM ft41;
+            DROP TABLE ft41;
+            CREATE VIRTUAL TABLE ft41 USING fts5(collectionId, itemId, contents, tags,
+                tokenize = 'unicode61 remove_diacritics 2');
+            INSERT INTO ft41 (rowid, collectionId, itemId, contents, tags)
+                SELECT r, collectionId, itemId, contents, tags FROM old;
+            DROP TABLE old;
+            UPDATE t0 SET value = x'0400000000000000' WHERE key = x'00000001'
+            """)
+        #expect(
+            try database.textColumn("SELECT sql FROM sqlite_master WHERE name = 'ft41'").first?.contains("UNINDEXED")
+                == false)
+        let upgraded = try Postbox.open(accountPath: directory.path + "/account-1", encryption: testKey)
+        #expect(try upgraded.schemaVersion() == 5)
+        let schema = try database.textColumn("SELECT sql FROM sqlite_master WHERE name = 'ft41'").first
+        #expect(schema?.contains("itemId UNINDEXED") == true)
+        #expect(try upgraded.readTransactionSync { try $0.searchMessages("pho", limit: 1000) }.count == 300)
+        // Rows go by rowid now: a deleted message and an edited one leave no stale hit.
+        try upgraded.transactionSync { tx in
+            try tx.deleteMessages([MessageId(peerId: peer(1), namespace: 0, id: 1)])
+            try tx.updateMessage(MessageId(peerId: peer(2), namespace: 0, id: 2)) { old in
+                var new = old.toStoreMessage()
+                new.text = "bánh mì"
+                return new
+            }
+        }
+        let after = try upgraded.readTransactionSync { tx in
+            (try tx.searchMessages("pho", limit: 1000).count, try tx.searchMessages("banh", limit: 10).map(\.id.id))
+        }
+        #expect(after.0 == 298)
+        #expect(after.1 == [2])
     }
 
     @Test func albumsAreConsecutiveMessagesWithOneGroupingKey() throws {

@@ -194,4 +194,36 @@ func key(_ value: Int32) -> ValueBoxKey {
         #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "pho", limit: 10) == [])
         try box.commit()
     }
+
+    /// A table that does not index item ids: its rows are removed by rowid (or, by item id, through a scan), searches
+    /// by contents, collection and tags still work, and dropping it lets it be made again with other columns.
+    @Test func aTableWithoutItemIdTermsRemovesByRowId() throws {
+        let box = try makeValueBox()
+        let rowKeyed = ValueBoxFullTextTable(id: 43, indexesItemIds: false)
+        try box.begin()
+        for (rowId, text) in [(Int64(1), "phở bò"), (2, "phở gà"), (3, "bánh mì")] {
+            try box.fullTextSet(
+                rowKeyed, rowId: rowId, collectionId: "p\(rowId % 2)", itemId: "i\(rowId)", contents: text, tags: "t1")
+        }
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [2, 1])
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: "p1", query: "pho", limit: 10) == [1])
+        #expect(
+            try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", tags: ["t1"], limit: 10) == [2, 1])
+        // An item id is no term: searching for it finds nothing.
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "i1", limit: 10) == [])
+        try box.fullTextRemove(rowKeyed, rowId: 2)
+        try box.fullTextRemove(rowKeyed, rowId: 99)
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [1])
+        try box.fullTextRemove(rowKeyed, itemId: "i1")
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [])
+        #expect(try box.fullTextMatch(rowKeyed, collectionId: nil, query: "banh", limit: 10) == ["i3"])
+        let schema = try box.database.textColumn("SELECT sql FROM sqlite_master WHERE name = 'ft43'").first
+        #expect(schema?.contains("itemId UNINDEXED") == true)
+        try box.fullTextDrop(rowKeyed)
+        #expect(try box.database.textColumn("SELECT sql FROM sqlite_master WHERE name = 'ft43'").isEmpty)
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "banh", limit: 10) == [])
+        try box.fullTextSet(rowKeyed, rowId: 5, collectionId: "p1", itemId: "i5", contents: "cà phê", tags: "")
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "ca phe", limit: 10) == [5])
+        try box.commit()
+    }
 }

@@ -11,15 +11,22 @@ struct PostboxUpgrade {
 
 enum PostboxSchema {
     /// The schema version this build writes.
-    static let currentVersion: Int32 = 4
+    static let currentVersion: Int32 = 5
 
     /// Every upgrade, in order; each one's `to` is the next one's `from`.
     static var upgrades: [PostboxUpgrade] {
         [
             PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: upgrade1to2),
             PostboxUpgrade(from: 2, to: 3, name: "PostboxUpgrade_2to3", run: upgrade2to3),
-            PostboxUpgrade(from: 3, to: 4, name: "PostboxUpgrade_3to4", run: rebuildTextIndex),
+            PostboxUpgrade(from: 3, to: 4, name: "PostboxUpgrade_3to4", run: upgrade3to4),
+            PostboxUpgrade(from: 4, to: 5, name: "PostboxUpgrade_4to5", run: rebuildTextIndex),
         ]
+    }
+
+    /// Version 3 let FTS5 number the text rows. Nothing to do here any more: the 4→5 step builds the index afresh
+    /// under the history rowids.
+    static func upgrade3to4(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
+        progress(1)
     }
 
     /// Version 1 had no full-text index. Nothing to do here any more: the 3→4 step builds the index for every
@@ -28,14 +35,15 @@ enum PostboxSchema {
         progress(1)
     }
 
-    /// Indexes the text of every stored message afresh, each row under its record's rowid in the history table
-    /// (version 1 had no text index; versions 2 and 3 let FTS5 number the rows, so a search read each hit's item id
-    /// and went through the id index).
+    /// Indexes the text of every stored message afresh in a table with this build's columns, each row under its
+    /// record's rowid in the history table (version 1 had no text index; versions 2 and 3 let FTS5 number the rows,
+    /// so a search read each hit's item id and went through the id index; up to version 4 FTS5 indexed each item id,
+    /// a term per message).
     static func rebuildTextIndex(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
         let tables = transaction.tables
         let total = max(1, try tables.valueBox.count(tables.history.table))
         var done = 0
-        try tables.textIndex.removeAll()
+        try tables.textIndex.drop()
         var failure: Error?
         try tables.valueBox.scanWithRowIds(tables.history.table) { rowId, key, value in
             do {

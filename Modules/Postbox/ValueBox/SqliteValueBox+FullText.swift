@@ -3,9 +3,31 @@ import SQLite
 /// Full-text tables on FTS5 with `unicode61 remove_diacritics 2`, so "pho" finds "phở" (Telegram-iOS Postbox FTS).
 extension SqliteValueBox {
     private func ensure(_ table: ValueBoxFullTextTable) throws(SQLiteError) {
+        let itemId = table.indexesItemIds ? "itemId" : "itemId UNINDEXED"
         try database.execute(
             "CREATE VIRTUAL TABLE IF NOT EXISTS \(table.sqlName) USING fts5("
-                + "collectionId, itemId, contents, tags, tokenize = 'unicode61 remove_diacritics 2')")
+                + "collectionId, \(itemId), contents, tags, tokenize = 'unicode61 remove_diacritics 2')")
+    }
+
+    /// Drops the full-text table (when it exists), so the next write creates it with `table`'s columns: a schema
+    /// upgrade that changes them rebuilds the rows afterwards.
+    public func fullTextDrop(_ table: ValueBoxFullTextTable) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            forgetStatements(table.id)
+            try database.execute("DROP TABLE IF EXISTS \(table.sqlName)")
+        }
+    }
+
+    /// Removes the row `rowId` (nothing when there is none).
+    public func fullTextRemove(_ table: ValueBoxFullTextTable, rowId: Int64) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            guard
+                let remove = try? statement(
+                    table.id, .fullTextRemoveRowId, "DELETE FROM \(table.sqlName) WHERE rowid = ?")
+            else { return }
+            remove.bind(1, rowId)
+            try remove.run()
+        }
     }
 
     /// Indexes `contents` under `itemId` in `collectionId`, with space-separated `tags` tokens.
@@ -83,16 +105,17 @@ extension SqliteValueBox {
         }
     }
 
-    /// Removes every row indexed under `itemId` (looked up through the index, not by a scan).
+    /// Removes every row indexed under `itemId`: looked up through the index when the table indexes item ids,
+    /// otherwise by a scan of its rows.
     public func fullTextRemove(_ table: ValueBoxFullTextTable, itemId: String) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
-            guard
-                let statement = try? statement(
-                    table.id, .fullTextRemove,
-                    "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
-                        + "WHERE \(table.sqlName) MATCH ?)")
-            else { return }
-            statement.bind(1, "itemId:" + Self.phrase(itemId))
+            let sql =
+                table.indexesItemIds
+                ? "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
+                    + "WHERE \(table.sqlName) MATCH ?)"
+                : "DELETE FROM \(table.sqlName) WHERE itemId = ?"
+            guard let statement = try? statement(table.id, .fullTextRemove, sql) else { return }
+            statement.bind(1, table.indexesItemIds ? "itemId:" + Self.phrase(itemId) : itemId)
             try statement.run()
         }
     }

@@ -20,6 +20,11 @@ public final class SqliteValueBox: @unchecked Sendable {
     private var knownSchemaVersion: Int64 = -1
     private var statements = StatementCache()
 
+    /// Finalizes the cached statements of table `id` (before the table is dropped).
+    func forgetStatements(_ id: Int32) {
+        for kind in StatementKind.allCases { statements[id, kind] = nil }
+    }
+
     /// What a cached statement does, per table; statements are found by table id and kind, not by SQL text.
     enum StatementKind: UInt8, CaseIterable {
         case get, exists, set, insertIfAbsent, remove, count, countRange, rangeAscValues, rangeDescValues, rangeAscKeys,

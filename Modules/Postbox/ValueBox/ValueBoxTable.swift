@@ -29,10 +29,15 @@ public struct ValueBoxTable: Hashable, Sendable {
 public struct ValueBoxFullTextTable: Hashable, Sendable {
     /// The table's number; the SQL table is `ft<id>`.
     public let id: Int32
+    /// Whether FTS5 indexes the item ids, so `fullTextRemove(_:itemId:)` finds a row through the index. A table whose
+    /// caller chooses the rowids (`fullTextSet(_:rowId:...)`) and removes by rowid needs no such index: its item ids
+    /// are stored `UNINDEXED`, and each row adds no term of its own to the index.
+    public let indexesItemIds: Bool
 
     /// A full-text table description.
-    public init(id: Int32) {
+    public init(id: Int32, indexesItemIds: Bool = true) {
         self.id = id
+        self.indexesItemIds = indexesItemIds
     }
 
     var sqlName: String { "ft\(id)" }

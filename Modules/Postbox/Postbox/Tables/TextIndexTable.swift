@@ -3,10 +3,11 @@ import ValueBox
 /// FTS table 41: message text under collection `p<peer>` and item `p<peer>a<namespace>b<id>`, with a `t<tag>`
 /// token per tag (Telegram-iOS Postbox FTS). Each row's rowid is the rowid of the message's record in the history
 /// table (schema version 4 on; ours, not Telegram's), so a search resolves a hit with one lookup by rowid instead of
-/// reading the item id, the id index and the history key index.
+/// reading the item id, the id index and the history key index; and a row is removed by that rowid, so the item
+/// id is stored unindexed (schema version 5 on): no message adds a term of its own to the index.
 final class TextIndexTable {
     let valueBox: SqliteValueBox
-    let table = ValueBoxFullTextTable(id: 41)
+    let table = ValueBoxFullTextTable(id: 41, indexesItemIds: false)
 
     init(valueBox: SqliteValueBox) {
         self.valueBox = valueBox
@@ -57,13 +58,14 @@ final class TextIndexTable {
             contents: text, tags: Self.tagTokens(tags))
     }
 
-    /// Removes every row.
-    func removeAll() throws {
-        try valueBox.fullTextRemoveAll(table)
+    /// Removes the text row of the history record in row `historyRowId`.
+    func remove(historyRowId: Int64) throws {
+        try valueBox.fullTextRemove(table, rowId: historyRowId)
     }
 
-    func remove(_ id: MessageId) throws {
-        try valueBox.fullTextRemove(table, itemId: Self.itemId(id))
+    /// Drops the table, so the next row creates it with this build's columns (the 4→5 schema upgrade).
+    func drop() throws {
+        try valueBox.fullTextDrop(table)
     }
 
     /// The history rowids of the newest `limit` matching messages, newest insertion first.

@@ -112,11 +112,13 @@ extension Transaction {
     private func removeMessage(_ id: MessageId, entry: MessageHistoryIndexTable.Entry) throws -> MessageRecord? {
         let index = MessageIndex(id: id, timestamp: entry.timestamp)
         let record = try tables.history.get(index)
+        if let historyRowId = try tables.history.rowId(index) {
+            try tables.textIndex.remove(historyRowId: historyRowId)
+        }
         try tables.history.remove(index)
         try tables.messageIndex.remove(id)
         try tables.globalMessageIds.remove(id)
         if !entry.tags.isEmpty { try tables.tags.remove(entry.tags, index) }
-        try tables.textIndex.remove(id)
         if let record {
             for mediaId in record.referencedMedia { try tables.media.removeReference(mediaId) }
             if let globallyUniqueId = record.globallyUniqueId {
@@ -189,14 +191,17 @@ extension Transaction {
     private func replaceInPlace(old: MessageRecord, oldEntry: MessageHistoryIndexTable.Entry, new: MessageRecord) throws
     {
         let id = new.id
+        let textChanged = old.text != new.text || old.tags != new.tags
+        if textChanged, let oldRowId = try tables.history.rowId(old.index) {
+            try tables.textIndex.remove(historyRowId: oldRowId)
+        }
         try tables.history.set(new)
         try tables.messageIndex.set(id, .init(timestamp: new.timestamp, flags: new.flags, tags: new.tags))
         if old.tags != new.tags {
             try tables.tags.remove(old.tags, old.index)
             try tables.tags.add(new.tags, new.index)
         }
-        if old.text != new.text || old.tags != new.tags {
-            try tables.textIndex.remove(id)
+        if textChanged {
             if let historyRowId = try tables.history.rowId(new.index) {
                 try tables.textIndex.add(id, historyRowId: historyRowId, text: new.text, tags: new.tags)
             }
