@@ -24,7 +24,7 @@ final class RawSQLCipher {
         exec("CREATE TABLE IF NOT EXISTS t7 (key BLOB PRIMARY KEY, value BLOB)")
         exec("CREATE TABLE IF NOT EXISTS t4 (key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID")
         exec(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS ft41 USING fts5(collectionId, itemId, contents, tags, "
+            "CREATE VIRTUAL TABLE IF NOT EXISTS ft41 USING fts5(collectionId, itemId UNINDEXED, contents, tags, "
                 + "tokenize = 'unicode61 remove_diacritics 2')")
     }
 
