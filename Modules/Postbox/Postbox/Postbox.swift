@@ -72,8 +72,6 @@ public final class Postbox: @unchecked Sendable {
     }
 
     private let cacheSizeKiB: Int
-    /// Checkpoints the write-ahead log off the writer queue.
-    let checkpointer: WALCheckpointer
 
     private init(
         basePath: String, encryption: PostboxEncryptionParameters?, cacheSizeKiB: Int,
@@ -95,18 +93,6 @@ public final class Postbox: @unchecked Sendable {
         }
         tables = PostboxTables(valueBox: valueBox)
         tables.globalMessageIds.namespaces = globalMessageIds
-        let databasePath = databasePath
-        checkpointer = WALCheckpointer(readers: readers) { key in
-            do {
-                return try SqliteValueBox(path: databasePath, key: key, cacheSizeKiB: cacheSizeKiB)
-            } catch {
-                throw PostboxError.from(error)
-            }
-        }
-        valueBox.database.onWALCommit { [checkpointer, weak writer = valueBox.database] frames in
-            guard let writer else { return }
-            checkpointer.noteCommit(frames: frames, writer: writer)
-        }
         notifier = ChangeNotifier(path: basePath + "/db/ipc-notify")
         do {
             mediaBox = try MediaBox(postboxPath: basePath)
@@ -315,7 +301,6 @@ public final class Postbox: @unchecked Sendable {
 
     /// Copies the WAL into the database file (`truncate` also empties the WAL file).
     public func checkpoint(truncate: Bool = false) throws(PostboxError) {
-        checkpointer.waitForRunning()
         do { try syncOnQueue { try valueBox.checkpoint(truncate: truncate) } } catch { throw PostboxError.from(error) }
     }
 

@@ -9,10 +9,6 @@ public struct PostboxWriteStatistics: Equatable, Sendable {
     public var seconds = 0.0
     /// CPU seconds of the writer-queue thread over the same spans (the kernel's per-thread clock).
     public var cpuSeconds = 0.0
-    /// Write-ahead log checkpoints run off the writer queue (`WALCheckpointer`), and run by the writer in a commit
-    /// because the log had grown past the background's reach.
-    public var backgroundCheckpoints = 0
-    public var inlineCheckpoints = 0
 
     public init() {}
 
@@ -41,8 +37,6 @@ public struct PostboxWriteStatistics: Equatable, Sendable {
 extension Postbox {
     /// The cost of every write transaction since this Postbox opened (read on the writer queue).
     public func writeStatistics() -> PostboxWriteStatistics {
-        var statistics = syncOnQueue { writeStatisticsTotal }
-        (statistics.backgroundCheckpoints, statistics.inlineCheckpoints) = checkpointer.counts()
-        return statistics
+        syncOnQueue { writeStatisticsTotal }
     }
 }

@@ -1,14 +1,3 @@
-import CSQLCipher
-
-/// The handler `Database.onWALCommit` registered; the connection keeps it alive while SQLite points to it.
-final class WALCommitHandler: Sendable {
-    let handler: @Sendable (Int) -> Void
-
-    init(_ handler: @escaping @Sendable (Int) -> Void) {
-        self.handler = handler
-    }
-}
-
 /// Transactions and WAL checkpoints (as in Telegram-iOS `SqliteValueBox.swift`: `BEGIN IMMEDIATE` for writers,
 /// `BEGIN DEFERRED` for readers).
 extension Database {
@@ -43,22 +32,6 @@ extension Database {
     /// Copies the write-ahead log into the database file.
     public func checkpoint(_ mode: CheckpointMode = .passive) throws(SQLiteError) {
         try execute("PRAGMA wal_checkpoint(\(mode.rawValue))")
-    }
-
-    /// Calls `handler` on the committing thread after each commit of this connection in WAL mode, with the number of
-    /// frames now in the log (`sqlite3_wal_hook`, sqlite.org/c3ref/wal_hook.html). This replaces SQLite's automatic
-    /// checkpoint on this connection, which is such a hook: the caller decides when and where to checkpoint
-    /// (sqlite.org/wal.html, "Application-Initiated Checkpoints").
-    public func onWALCommit(_ handler: @escaping @Sendable (Int) -> Void) {
-        let box = WALCommitHandler(handler)
-        walCommitHandler = box
-        sqlite3_wal_hook(
-            handle,
-            { context, _, _, frames in
-                guard let context else { return SQLITE_OK }
-                Unmanaged<WALCommitHandler>.fromOpaque(context).takeUnretainedValue().handler(Int(frames))
-                return SQLITE_OK
-            }, Unmanaged.passUnretained(box).toOpaque())
     }
 
     /// `PRAGMA integrity_check`: `["ok"]` for a sound database, otherwise one line per problem.

@@ -16,8 +16,6 @@ public final class Database: @unchecked Sendable {
     /// The file path as given.
     public let path: String
     private var cache: [String: Statement] = [:]
-    /// What `onWALCommit` registered, kept alive while SQLite holds a pointer to it.
-    var walCommitHandler: WALCommitHandler?
 
     /// Opens (creating when `mode` is `.readWrite`) the database at `path`. Nothing is read until the first query.
     public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
@@ -40,7 +38,6 @@ public final class Database: @unchecked Sendable {
 
     deinit {
         cache.removeAll()
-        if walCommitHandler != nil { sqlite3_wal_hook(handle, nil, nil) }
         sqlite3_close_v2(handle)
     }
 
