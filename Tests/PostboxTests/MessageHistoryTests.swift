@@ -112,6 +112,49 @@ import Testing
         #expect(try postbox.transactionSync { try $0.searchMessages("new", limit: 10) }.map(\.id.id) == [8, 6])
     }
 
+    /// The same id twice in one call: the first copy is stored, the second reported as stored.
+    @Test func addingKeepingStoredStoresTheFirstOfTwoCopies() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let p = peer(1)
+        let (added, stored) = try postbox.transactionSync { (tx: Transaction) throws in
+            try tx.addMessagesKeepingStored([message(p, 5, text: "one"), message(p, 5, text: "two")])
+        }
+        #expect(added.map(\.id) == [5] && stored == [1])
+        #expect(
+            try postbox.transactionSync { try $0.getMessage(MessageId(peerId: p, namespace: 0, id: 5))?.text } == "one")
+    }
+
+    /// Text rows go by the history rowid, and an inconsistent file leaves no stale hit: a history row left without
+    /// its id index entry is rewritten in place when the message comes again (its old text row goes, even when the
+    /// new copy has no text), and a message whose history row is missing loses its text row by item id.
+    @Test func textRowsOfAnInconsistentFileDoNotOutliveTheirMessages() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let p = peer(1)
+        try postbox.transactionSync { tx in
+            try tx.addMessages([message(p, 1, text: "orphan alpha"), message(p, 2, text: "orphan beta")])
+        }
+        try postbox.checkpoint(truncate: true)
+        let database = try Database(path: postbox.databasePath)
+        try database.applyKey(Database.CipherKey(key: testKey.key, salt: testKey.salt)!)
+        // Message 1 loses its id index entry (its history and text rows stay); message 2 loses its history row.
+        let one = try database.textColumn("SELECT hex(key) FROM t4").sorted()
+        #expect(one.count == 2)
+        try database.execute("DELETE FROM t4 WHERE hex(key) = '\(one[0])'")
+        let two = try database.textColumn("SELECT hex(key) FROM t7").sorted()
+        try database.execute("DELETE FROM t7 WHERE hex(key) = '\(two[1])'")
+        let reopened = try Postbox.open(accountPath: directory.path + "/account-1", encryption: testKey)
+        try reopened.transactionSync { tx in
+            var copy = message(p, 1)
+            copy.text = ""
+            try tx.addMessages([copy])
+            try tx.deleteMessages([MessageId(peerId: p, namespace: 0, id: 2)])
+        }
+        #expect(try reopened.readTransactionSync { try $0.searchMessages("orphan", limit: 10) }.isEmpty)
+        #expect(try database.textColumn("SELECT count(*) FROM ft41") == ["0"])
+    }
+
     /// Random histories over two namespaces: earlier, later and around queries equal a sort of the model.
     @Test func rangeQueriesMatchAModel() throws {
         let (postbox, directory) = try makePostbox()

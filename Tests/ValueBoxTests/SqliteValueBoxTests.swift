@@ -165,8 +165,14 @@ func key(_ value: Int32) -> ValueBoxKey {
         let box = try makeValueBox()
         let history = ValueBoxTable(id: 7, keyType: .binary, compactValuesOnCreation: false)
         try box.begin()
-        let first = try box.insertReturningRowId(history, key: ValueBoxKey([1]), value: [10])
-        let second = try box.insertReturningRowId(history, key: ValueBoxKey([2]), value: [20])
+        let (first, firstTaken) = try box.insertReturningRowId(history, key: ValueBoxKey([1]), value: [10])
+        let (second, secondTaken) = try box.insertReturningRowId(history, key: ValueBoxKey([2]), value: [20])
+        #expect(!firstTaken && !secondTaken)
+        // Inserting under a taken key rewrites that row in place: same rowid, new value, and it says so.
+        let again = try box.insertReturningRowId(history, key: ValueBoxKey([2]), value: [21])
+        #expect(again.rowId == second && again.keyWasTaken)
+        #expect(try box.get(history, rowId: second)?.value == [21])
+        try box.set(history, key: ValueBoxKey([2]), value: [20])
         // A rewrite through `set` keeps the row; `rowId(key:)` finds it.
         try box.set(history, key: ValueBoxKey([1]), value: [11])
         #expect(try box.rowId(history, key: ValueBoxKey([1])) == first)

@@ -29,7 +29,7 @@ enum PostboxSchema {
         progress(1)
     }
 
-    /// Version 1 had no full-text index. Nothing to do here any more: the 3→4 step builds the index for every
+    /// Version 1 had no full-text index. Nothing to do here any more: the 4→5 step builds the index for every
     /// stored message (building it here too would index everything twice).
     static func upgrade1to2(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
         progress(1)

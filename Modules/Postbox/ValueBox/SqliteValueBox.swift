@@ -229,22 +229,41 @@ public final class SqliteValueBox: @unchecked Sendable {
         }
     }
 
-    /// Inserts `value` under `key` as a new row, replacing (deleting) any row stored under that key, and returns
-    /// the new row's rowid. Only for tables created with a rowid (not `compactValuesOnCreation`); the rowid stays
-    /// the row's while `set` rewrites it in place.
+    /// Inserts `value` under `key` as a new row and returns its rowid; when a row is already stored under `key`, it
+    /// is rewritten in place instead, keeping its rowid, and `keyWasTaken` says so (a caller that numbers rows of
+    /// its own after these rowids, as Postbox's text index does, then knows the row it had there is stale). Only for
+    /// tables created with a rowid (not `compactValuesOnCreation`); the rowid stays the row's while `set` rewrites
+    /// it in place.
     public func insertReturningRowId(
         _ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]
     ) throws(ValueBoxError)
-        -> Int64
+        -> (rowId: Int64, keyWasTaken: Bool)
     {
-        try wrap { () throws(SQLiteError) -> Int64 in
+        try wrap { () throws(SQLiteError) -> (rowId: Int64, keyWasTaken: Bool) in
             try ensure(table)
             let statement = try statement(
-                table.id, .insertReturningRowId, "INSERT OR REPLACE INTO \(table.sqlName) (key, value) VALUES (?, ?)")
+                table.id, .insertReturningRowId, "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?)")
             bindKey(statement, 1, key, table)
             statement.bind(2, value)
-            try statement.run()
-            return database.lastInsertRowId
+            do throws(SQLiteError) {
+                try statement.run()
+                return (database.lastInsertRowId, false)
+            } catch {
+                guard error.primaryCode == 19 else { throw error }  // SQLITE_CONSTRAINT: the key is taken
+            }
+            let rewrite = try self.statement(
+                table.id, .set,
+                "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?) "
+                    + "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            bindKey(rewrite, 1, key, table)
+            rewrite.bind(2, value)
+            try rewrite.run()
+            let lookup = try self.statement(
+                table.id, .rowIdByKey, "SELECT rowid FROM \(table.sqlName) WHERE key = ?")
+            defer { lookup.reset() }
+            bindKey(lookup, 1, key, table)
+            guard try lookup.step() else { throw SQLiteError(code: 1, message: "row vanished", context: "insert") }
+            return (lookup.int64(0), true)
         }
     }
 

@@ -98,7 +98,8 @@ public struct UpdateBatchApplier: Sendable {
             try CloudHoleSpaces.addHolesBelowFirstMessages(newMessages, transaction: tx)
             // A message already stored (our own sent message, replaced by the pending-message manager, or one a
             // history page brought) keeps its stable id: only edits rewrite it. One the notification service stored
-            // from a push has only what the push carried: the server's copy replaces it, keeping its stable id.
+            // from a push has only what the push carried: the server's copy replaces it, keeping its stable id. The
+            // same message twice in one batch is stored once, as its first copy.
             let (added, storedPositions) = try tx.addMessagesKeepingStored(newMessages)
             summary.added += added
             var isStored = [Bool](repeating: false, count: newMessages.count)

@@ -36,9 +36,9 @@ final class MessageHistoryTable: Table {
         try valueBox.set(table, key: Self.key(record.index), value: record.encode())
     }
 
-    /// Stores a new record (replacing any row left under its key) and returns its row's rowid, which the text index
-    /// uses as its own rowid.
-    func insert(_ record: MessageRecord) throws -> Int64 {
+    /// Stores a new record and returns its row's rowid, which the text index uses as its own rowid; a row left under
+    /// its key (an inconsistent file: the id index did not have it) is rewritten in place, and `keyWasTaken` says so.
+    func insert(_ record: MessageRecord) throws -> (rowId: Int64, keyWasTaken: Bool) {
         try valueBox.insertReturningRowId(table, key: Self.key(record.index), value: record.encode())
     }
 

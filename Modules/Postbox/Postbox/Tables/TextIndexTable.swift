@@ -58,6 +58,12 @@ final class TextIndexTable {
             contents: text, tags: Self.tagTokens(tags))
     }
 
+    /// Removes the text rows of message `id` found by their item id: a scan of the table (the item ids are not
+    /// indexed), for a message whose history record is missing.
+    func remove(_ id: MessageId) throws {
+        try valueBox.fullTextRemove(table, itemId: Self.itemId(id))
+    }
+
     /// Removes the text row of the history record in row `historyRowId`.
     func remove(historyRowId: Int64) throws {
         try valueBox.fullTextRemove(table, rowId: historyRowId)

@@ -76,7 +76,9 @@ extension Transaction {
 
     private func insert(_ record: MessageRecord, indexStored: Bool = false) throws {
         let id = record.id
-        let historyRowId = try tables.history.insert(record)
+        let (historyRowId, keyWasTaken) = try tables.history.insert(record)
+        // A history row was left under this key (an inconsistent file): so may its text row be.
+        if keyWasTaken { try tables.textIndex.remove(historyRowId: historyRowId) }
         if !indexStored {
             try tables.messageIndex.set(id, .init(timestamp: record.timestamp, flags: record.flags, tags: record.tags))
         }
@@ -114,6 +116,9 @@ extension Transaction {
         let record = try tables.history.get(index)
         if let historyRowId = try tables.history.rowId(index) {
             try tables.textIndex.remove(historyRowId: historyRowId)
+        } else {
+            // No record to find its text row by (an inconsistent file): look the row up by its item id.
+            try tables.textIndex.remove(id)
         }
         try tables.history.remove(index)
         try tables.messageIndex.remove(id)
