@@ -121,6 +121,10 @@ import Testing
         #expect(stored.map(\.id.id) == expected.map(\.0) && stored.map(\.text) == expected.map(\.1))
         // 5,000 in pages of 100: at least 50 channel differences.
         #expect(ben.stateManager.statistics.channelDifferences - differences >= 50, "\(ben.stateManager.statistics)")
+        // Each was asked from a task on the session's loop (`AccountNetworking.callExecutor`): queued and answered
+        // there, without hops to the global pool and back.
+        let session = try await #require(ben.network as? AccountNetwork).connection(dc: 2)
+        #expect(await session.callsQueuedOnLoopCount() >= 50)
 
         // Telethon: its own catch_up hands Bob every post once, in order.
         let telethon = try await runTelethon(world, phase: "catch-up", CatchUpReport.self, ["--count", String(posts)])

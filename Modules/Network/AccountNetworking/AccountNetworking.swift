@@ -50,9 +50,18 @@ public protocol AccountNetworking: AnyObject, Sendable {
 
     /// Lets a closed network connect again.
     func reopen()
+
+    /// The executor a task that makes calls one after another can prefer, so that each call is queued and its answer
+    /// decoded on the thread that runs the sessions, without hops (`Network.AccountNetwork`: its event loop, as
+    /// Telegram-iOS runs an `MTContext`'s work on one queue); nil where there is none. What such a task does with an
+    /// answer must be quick, or hand it on: while it runs, the sessions wait.
+    var callExecutor: (any TaskExecutor)? { get }
 }
 
 extension AccountNetworking {
+    /// None by default.
+    public var callExecutor: (any TaskExecutor)? { nil }
+
     /// `request` with the defaults: the main DC, the generic connection, the default rules, 60 s.
     @inlinable
     public func request<F: TLFunction>(

@@ -49,6 +49,8 @@ public actor AccountNetwork {
     /// (`withTaskExecutorPreference(network.taskExecutor) { … }`), so that its calls and their answers never cross
     /// threads. Optional: any task may call the network.
     public nonisolated let taskExecutor: EventLoopTaskExecutor
+    /// `taskExecutor`, for `AccountNetworking` callers.
+    public nonisolated var callExecutor: (any TaskExecutor)? { taskExecutor }
     let options: DatacenterConnection.Options
     private var connections: [ConnectionKey: Task<DatacenterConnection, any Error>] = [:]
 

@@ -69,7 +69,7 @@ public final class Account: @unchecked Sendable {
             accountPeerId: peerId, postbox: postbox,
             environment: .network(
                 network, differenceTotalLimit: stateConfiguration.differenceTotalLimit,
-                didResetChats: { chatList.reload() }, taskExecutor: taskExecutor),
+                didResetChats: { chatList.reload() }, taskExecutor: taskExecutor ?? network.callExecutor),
             queue: scheduling.makeQueue("AccountStateManager"), configuration: stateConfiguration,
             secretChats: { update, tx in
                 if let chatId = try secretChats.apply(update, transaction: tx) {
