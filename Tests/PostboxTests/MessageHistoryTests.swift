@@ -112,6 +112,33 @@ import Testing
         #expect(try postbox.transactionSync { try $0.searchMessages("new", limit: 10) }.map(\.id.id) == [8, 6])
     }
 
+    /// `hasMessages` agrees with `topMessageIndex` for chats with no messages, messages in one namespace or in
+    /// several, neighbouring peer ids, and after the last message is deleted.
+    @Test func hasMessagesAgreesWithTheTopMessage() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        let chats = [peer(1), peer(2), peer(3), peer(255), peer(256), peer(7, namespace: 2)]
+        func check(_ tx: Transaction) throws {
+            for chat in chats + [peer(4), peer(257)] {
+                #expect(try tx.hasMessages(peerId: chat) == (try tx.topMessageIndex(peerId: chat) != nil), "\(chat)")
+            }
+        }
+        try postbox.transactionSync { tx in
+            try check(tx)
+            try tx.addMessages([
+                message(peer(2), 5), message(peer(255), 1, namespace: 1), message(peer(256), 9),
+                message(peer(7, namespace: 2), 3), message(peer(3), 1), message(peer(3), 2, namespace: 4),
+            ])
+            try check(tx)
+        }
+        try postbox.transactionSync { tx in
+            #expect(try tx.hasMessages(peerId: peer(2)) && !(try tx.hasMessages(peerId: peer(1))))
+            try tx.deleteMessages([MessageId(peerId: peer(2), namespace: 0, id: 5)])
+            try check(tx)
+            #expect(try !tx.hasMessages(peerId: peer(2)))
+        }
+    }
+
     /// The same id twice in one call: the first copy is stored, the second reported as stored.
     @Test func addingKeepingStoredStoresTheFirstOfTwoCopies() throws {
         let (postbox, directory) = try makePostbox()

@@ -33,7 +33,7 @@ public enum CloudHoleSpaces {
             lowest[id.peerId] = min(lowest[id.peerId] ?? Int32.max, id.id)
         }
         for (peerId, firstId) in lowest where firstId > 1 {
-            guard try tx.topMessageIndex(peerId: peerId) == nil,
+            guard try !tx.hasMessages(peerId: peerId),
                 try tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
             else { continue }
             try addHole(tx, peerId: peerId, range: 1...(firstId - 1))

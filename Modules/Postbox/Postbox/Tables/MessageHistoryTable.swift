@@ -127,6 +127,17 @@ final class MessageHistoryIndexTable: Table {
         try valueBox.set(table, key: Keys.messageId(id), value: Self.encode(entry))
     }
 
+    /// Whether any message of the chat is stored, in any namespace: one seek in this index, no record read.
+    func hasMessages(peerId: PeerId) throws -> Bool {
+        let prefix = Keys.peer(peerId)
+        var found = false
+        try valueBox.range(table, start: prefix, end: prefix.successor, limit: 1) { (_: ValueBoxKey) in
+            found = true
+            return false
+        }
+        return found
+    }
+
     /// Adds the entry unless the id is already stored; returns whether it was added.
     func insertIfAbsent(_ id: MessageId, _ entry: Entry) throws -> Bool {
         try valueBox.insertIfAbsent(table, key: Keys.messageId(id), value: Self.encode(entry))

@@ -82,6 +82,11 @@ extension Transaction {
         return try records.prefix(count).map(render)
     }
 
+    /// Whether the chat has any message stored (`topMessageIndex(peerId:) != nil`, without reading a record).
+    public func hasMessages(peerId: PeerId) throws -> Bool {
+        try tables.messageIndex.hasMessages(peerId: peerId)
+    }
+
     /// The newest message index of a chat.
     public func topMessageIndex(peerId: PeerId) throws -> MessageIndex? {
         var best: MessageIndex?
