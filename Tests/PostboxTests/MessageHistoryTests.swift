@@ -133,6 +133,11 @@ import Testing
         }
         try postbox.transactionSync { tx in
             #expect(try tx.hasMessages(peerId: peer(2)) && !(try tx.hasMessages(peerId: peer(1))))
+            // By namespace: chat 3 has namespaces 0 and 4, chat 255 only namespace 1.
+            #expect(try tx.hasMessages(peerId: peer(3), namespace: 0) && tx.hasMessages(peerId: peer(3), namespace: 4))
+            #expect(
+                try !tx.hasMessages(peerId: peer(3), namespace: 1) && !tx.hasMessages(peerId: peer(255), namespace: 0))
+            #expect(try tx.hasMessages(peerId: peer(255), namespace: 1))
             try tx.deleteMessages([MessageId(peerId: peer(2), namespace: 0, id: 5)])
             try check(tx)
             #expect(try !tx.hasMessages(peerId: peer(2)))
@@ -309,17 +314,24 @@ import Testing
         }
     }
 
-    /// Version 3 numbered text rows by insertion; opening one rebuilds the index under the history rowids.
-    @Test func theUpgradeFromVersionThreeRebuildsTheTextIndex() throws {
+    /// A Postbox with 300 messages ("phở 1"…) in four chats, checkpointed, and a raw keyed connection to its file
+    /// (the Postbox itself released), for a test to make an older schema of it.
+    static func threeHundredMessagesOpenedRaw() throws -> (Database, TemporaryDirectory) {
         let (postbox, directory) = try makePostbox()
-        defer { directory.remove() }
         try postbox.transactionSync { tx in
             try tx.addMessages((1...300).map { message(peer(Int64($0 % 4)), Int32($0), text: "phở \($0)") })
         }
         try postbox.checkpoint(truncate: true)
-        // Make it a version-3 database whose text rows carry other rowids than their records.
         let database = try Database(path: postbox.databasePath)
         try database.applyKey(Database.CipherKey(key: testKey.key, salt: testKey.salt)!)
+        return (database, directory)
+    }
+
+    /// Version 3 numbered text rows by insertion; opening one rebuilds the index under the history rowids.
+    @Test func theUpgradeFromVersionThreeRebuildsTheTextIndex() throws {
+        let (database, directory) = try Self.threeHundredMessagesOpenedRaw()
+        defer { directory.remove() }
+        // Make it a version-3 database whose text rows carry other rowids than their records.
         try database.execute(
             "UPDATE ft41 SET rowid = rowid + 100000; UPDATE t0 SET value = x'0300000000000000' WHERE key = x'00000001'")
         let upgraded = try Postbox.open(accountPath: directory.path + "/account-1", encryption: testKey)
@@ -332,15 +344,9 @@ import Testing
     /// Version 4 indexed each row's item id (a term per message); opening one rebuilds the text index with the item
     /// id unindexed, and rows are then removed by their rowid: deleting and editing messages still leave search right.
     @Test func theUpgradeFromVersionFourStopsIndexingItemIds() throws {
-        let (postbox, directory) = try makePostbox()
+        let (database, directory) = try Self.threeHundredMessagesOpenedRaw()
         defer { directory.remove() }
-        try postbox.transactionSync { tx in
-            try tx.addMessages((1...300).map { message(peer(Int64($0 % 4)), Int32($0), text: "phở \($0)") })
-        }
-        try postbox.checkpoint(truncate: true)
         // Make it a version-4 database: the text table with version 4's columns, its rows under the history rowids.
-        let database = try Database(path: postbox.databasePath)
-        try database.applyKey(Database.CipherKey(key: testKey.key, salt: testKey.salt)!)
         try database.execute(
             """
             CREATE TABLE old AS SELECT rowid AS r, collectionId, itemId, contents, tags FROM ft41;

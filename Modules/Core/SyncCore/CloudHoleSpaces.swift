@@ -25,7 +25,8 @@ public enum CloudHoleSpaces {
     }
 
     /// Telegram-iOS marks the history of a chat it first hears about as unknown below the first message it stores:
-    /// for each chat of `messages` with nothing stored and no hole yet, a hole from 1 to below its lowest cloud id.
+    /// for each chat of `messages` with no cloud message stored and no hole yet, a hole from 1 to below its lowest
+    /// cloud id (a chat whose only stored messages are local or scheduled ones gets its hole too).
     public static func addHolesBelowFirstMessages(_ messages: [StoreMessage], transaction tx: Transaction) throws {
         var lowest: [PeerId: Int32] = [:]
         for message in messages {
@@ -33,7 +34,7 @@ public enum CloudHoleSpaces {
             lowest[id.peerId] = min(lowest[id.peerId] ?? Int32.max, id.id)
         }
         for (peerId, firstId) in lowest where firstId > 1 {
-            guard try !tx.hasMessages(peerId: peerId),
+            guard try !tx.hasMessages(peerId: peerId, namespace: Namespaces.Message.cloud),
                 try tx.getHoles(peerId: peerId, namespace: Namespaces.Message.cloud).isEmpty
             else { continue }
             try addHole(tx, peerId: peerId, range: 1...(firstId - 1))

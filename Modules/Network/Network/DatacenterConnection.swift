@@ -326,7 +326,7 @@ public final class DatacenterConnection: @unchecked Sendable {
     public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
     /// How many calls were made from a task on the session's loop (the path without a hop); for tests.
-    public func callsQueuedOnLoopCount() async -> Int {
+    package func callsQueuedOnLoopCount() async -> Int {
         (try? await loop.submit { self.callsQueuedOnLoop }.get()) ?? 0
     }
 

@@ -219,14 +219,19 @@ public final class SqliteValueBox: @unchecked Sendable {
     public func set(_ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
             try ensure(table)
-            let statement = try statement(
-                table.id, .set,
-                "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?) "
-                    + "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-            bindKey(statement, 1, key, table)
-            statement.bind(2, value)
-            try statement.run()
+            try upsert(table, key: key, value: value)
         }
+    }
+
+    /// The upsert behind `set`: a row stored under `key` keeps its rowid and gets `value`.
+    private func upsert(_ table: ValueBoxTable, key: ValueBoxKey, value: [UInt8]) throws(SQLiteError) {
+        let statement = try statement(
+            table.id, .set,
+            "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?) "
+                + "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        bindKey(statement, 1, key, table)
+        statement.bind(2, value)
+        try statement.run()
     }
 
     /// Inserts `value` under `key` as a new row and returns its rowid; when a row is already stored under `key`, it
@@ -251,19 +256,11 @@ public final class SqliteValueBox: @unchecked Sendable {
             } catch {
                 guard error.primaryCode == 19 else { throw error }  // SQLITE_CONSTRAINT: the key is taken
             }
-            let rewrite = try self.statement(
-                table.id, .set,
-                "INSERT INTO \(table.sqlName) (key, value) VALUES (?, ?) "
-                    + "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-            bindKey(rewrite, 1, key, table)
-            rewrite.bind(2, value)
-            try rewrite.run()
-            let lookup = try self.statement(
-                table.id, .rowIdByKey, "SELECT rowid FROM \(table.sqlName) WHERE key = ?")
-            defer { lookup.reset() }
-            bindKey(lookup, 1, key, table)
-            guard try lookup.step() else { throw SQLiteError(code: 1, message: "row vanished", context: "insert") }
-            return (lookup.int64(0), true)
+            try upsert(table, key: key, value: value)
+            guard let rowId = try storedRowId(table, key: key) else {
+                throw SQLiteError(code: 1, message: "row vanished", context: "insert")
+            }
+            return (rowId, true)
         }
     }
 
@@ -271,11 +268,16 @@ public final class SqliteValueBox: @unchecked Sendable {
     public func rowId(_ table: ValueBoxTable, key: ValueBoxKey) throws(ValueBoxError) -> Int64? {
         try wrap { () throws(SQLiteError) -> Int64? in
             guard isKnown(table) else { return nil }
-            let statement = try statement(table.id, .rowIdByKey, "SELECT rowid FROM \(table.sqlName) WHERE key = ?")
-            defer { statement.reset() }
-            bindKey(statement, 1, key, table)
-            return try statement.step() ? statement.int64(0) : nil
+            return try storedRowId(table, key: key)
         }
+    }
+
+    /// The lookup behind `rowId(_:key:)`, for a table known to exist.
+    private func storedRowId(_ table: ValueBoxTable, key: ValueBoxKey) throws(SQLiteError) -> Int64? {
+        let statement = try statement(table.id, .rowIdByKey, "SELECT rowid FROM \(table.sqlName) WHERE key = ?")
+        defer { statement.reset() }
+        bindKey(statement, 1, key, table)
+        return try statement.step() ? statement.int64(0) : nil
     }
 
     /// The key and value of the row with `rowId` (tables created with a rowid), or `nil`.

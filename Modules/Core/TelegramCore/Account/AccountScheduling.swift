@@ -14,7 +14,8 @@ public struct AccountScheduling: Sendable {
     /// The executor the managers' own Swift tasks prefer (`Task(executorPreference:)`: a send, the action loop, the
     /// update stream, the state manager's calls, the secret chats' flushes and timers, the contact sync, the history
     /// and chat-list fetchers, a download of `MediaFetcher(account:)`); their child tasks inherit it. Nil: Swift's
-    /// default concurrent executor.
+    /// default concurrent executor, except for the update stream and the state manager's calls, which then prefer the
+    /// network's `callExecutor` (`AccountNetwork`: its event loop).
     public var taskExecutor: (any TaskExecutor)?
     /// Makes the serial queue an account's Postbox runs its write transactions on (`Postbox.open(writerQueue:)`),
     /// named for it. Nil: the Postbox makes a Dispatch queue of its own.

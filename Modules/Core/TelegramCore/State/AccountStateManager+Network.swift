@@ -9,7 +9,8 @@ extension AccountStateManager.Environment {
     /// The state manager's server: the main DC's pushes (`nil` where pushes may have been lost: a new session, a
     /// socket replaced, and once the subscription is in place — pushes before it were not heard), `updates.getState`,
     /// `updates.getDifference` and each channel's `updates.getChannelDifference`; their tasks prefer `taskExecutor`
-    /// (`AccountScheduling.taskExecutor`; nil: Swift's default).
+    /// (`Account` passes `AccountScheduling.taskExecutor`, or else the network's `callExecutor`; nil: Swift's
+    /// default). On the network's loop only the answer's decoding and the hand-over to the manager's queue run.
     public static func network(
         _ network: any AccountNetworking, differenceTotalLimit: Int32? = nil,
         didResetChats: @escaping @Sendable () -> Void = {}, taskExecutor: (any TaskExecutor)? = nil

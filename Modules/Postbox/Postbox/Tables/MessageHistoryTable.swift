@@ -127,9 +127,10 @@ final class MessageHistoryIndexTable: Table {
         try valueBox.set(table, key: Keys.messageId(id), value: Self.encode(entry))
     }
 
-    /// Whether any message of the chat is stored, in any namespace: one seek in this index, no record read.
-    func hasMessages(peerId: PeerId) throws -> Bool {
-        let prefix = Keys.peer(peerId)
+    /// Whether any message of the chat is stored, in `namespace` or (nil) in any: one seek in this index, no record
+    /// read.
+    func hasMessages(peerId: PeerId, namespace: MessageId.Namespace?) throws -> Bool {
+        let prefix = namespace.map { Keys.peerNamespace(peerId, $0) } ?? Keys.peer(peerId)
         var found = false
         try valueBox.range(table, start: prefix, end: prefix.successor, limit: 1) { (_: ValueBoxKey) in
             found = true

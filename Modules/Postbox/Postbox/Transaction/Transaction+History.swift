@@ -82,9 +82,10 @@ extension Transaction {
         return try records.prefix(count).map(render)
     }
 
-    /// Whether the chat has any message stored (`topMessageIndex(peerId:) != nil`, without reading a record).
-    public func hasMessages(peerId: PeerId) throws -> Bool {
-        try tables.messageIndex.hasMessages(peerId: peerId)
+    /// Whether the chat has any message stored in `namespace`, or with nil in any (then `topMessageIndex(peerId:) !=
+    /// nil`), without reading a record.
+    public func hasMessages(peerId: PeerId, namespace: MessageId.Namespace? = nil) throws -> Bool {
+        try tables.messageIndex.hasMessages(peerId: peerId, namespace: namespace)
     }
 
     /// The newest message index of a chat.
