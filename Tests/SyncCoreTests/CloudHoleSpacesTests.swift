@@ -4,6 +4,13 @@ import Testing
 
 @testable import SyncCore
 
+/// A new encrypted Postbox in a temporary directory named after `prefix`.
+func openEncryptedPostbox(_ prefix: String) throws -> (Postbox, TemporaryDirectory) {
+    let directory = TemporaryDirectory(prefix: prefix)
+    let key = try PostboxEncryptionParameters(key: Array(0..<32), salt: Array(32..<48))
+    return (try Postbox.open(accountPath: directory.path + "/account-1", encryption: key), directory)
+}
+
 /// The hole below a chat's first stored cloud messages: made when no cloud message of the chat is stored yet (local or
 /// scheduled ones do not count, they say nothing of the chat's history), and not again once one is.
 @Suite struct CloudHoleSpacesTests {
@@ -16,10 +23,8 @@ import Testing
     }
 
     @Test func aHoleGoesBelowTheFirstCloudMessagesOfAChat() throws {
-        let directory = TemporaryDirectory(prefix: "cloud-holes")
+        let (postbox, directory) = try openEncryptedPostbox("cloud-holes")
         defer { directory.remove() }
-        let key = try PostboxEncryptionParameters(key: Array(0..<32), salt: Array(32..<48))
-        let postbox = try Postbox.open(accountPath: directory.path + "/account-1", encryption: key)
         let scheduledOnly = PeerId.user(1)
         let stored = PeerId.user(2)
         let fresh = PeerId.user(3)

@@ -171,10 +171,8 @@ import Testing
     /// The product's types stored in and read back from a real (encrypted) Postbox: peers, a message with every
     /// attribute and shared media, found again by its text.
     @Test func storedInPostbox() throws {
-        let directory = TemporaryDirectory(prefix: "synccore")
+        let (postbox, directory) = try openEncryptedPostbox("synccore")
         defer { directory.remove() }
-        let key = try PostboxEncryptionParameters(key: Array(0..<32), salt: Array(32..<48))
-        let postbox = try Postbox.open(accountPath: directory.path + "/account-1", encryption: key)
         let chat = PeerId.user(1_000_001)
         let message = StoreMessage(
             id: .id(MessageId(peerId: chat, namespace: Namespaces.Message.cloud, id: 1)), timestamp: 10,
