@@ -100,7 +100,9 @@ func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output
         // string readable, so sqlite3 gets past the magic check and fails on the encrypted schema format number.
         let plain = try run("/usr/bin/sqlite3", [path, "SELECT count(*) FROM sqlite_master"])
         #expect(plain.status != 0)
-        #expect(plain.error.contains("not a database") || plain.error.contains("unsupported file format"))
+        #expect(
+            plain.error.contains("not a database") || plain.error.contains("unsupported file format"),
+            "sqlite3 exited \(plain.status) and printed \(plain.error.debugDescription)")
         #expect(!plain.output.contains("1"))
 
         // The sqlcipher tool opens it with the key.

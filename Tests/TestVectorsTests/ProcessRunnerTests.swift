@@ -1,6 +1,7 @@
 import Foundation
-import TestVectors
 import Testing
+
+@testable import TestVectors
 
 /// The test support's process runner: both pipes drained at once, input that is never read, the time limit.
 @Suite struct ProcessRunnerTests {
@@ -19,6 +20,24 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.count == 32 << 16 && result.stdout.allSatisfy { $0 == UInt8(ascii: "o") })
         #expect(result.stderr.count == 32 << 16 && result.stderr.allSatisfy { $0 == UInt8(ascii: "e") })
+    }
+
+    /// Output already in the pipes when the runner stops reading is kept. Here the drain is asked to stop before its
+    /// thread has looked at all (as on a loaded machine, where a child wrote, exited, and the reader had no turn
+    /// within the grace time); the pipes stay open, so only what is in them can be read.
+    @Test func whatIsInThePipesWhenReadingStopsIsKept() throws {
+        for _ in 0..<20 {
+            let out = Pipe()
+            let err = Pipe()
+            out.fileHandleForWriting.write(Data("printed".utf8))
+            err.fileHandleForWriting.write(Data("Error: file is not a database".utf8))
+            let drain = OutputDrain(out.fileHandleForReading, err.fileHandleForReading)
+            let (stdout, stderr) = drain.finish(grace: 0)
+            #expect(String(decoding: stdout, as: UTF8.self) == "printed")
+            #expect(String(decoding: stderr, as: UTF8.self) == "Error: file is not a database")
+            try out.fileHandleForWriting.close()
+            try err.fileHandleForWriting.close()
+        }
     }
 
     @Test func inputIsWrittenWhileOutputIsRead() throws {

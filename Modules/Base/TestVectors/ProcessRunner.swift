@@ -187,12 +187,15 @@ final class OutputDrain: @unchecked Sendable {
             condition.lock()
             let stop = stopRequested
             condition.unlock()
-            if stop { return }
-            // A short poll, so a request to stop is seen even while the pipes stay open and quiet.
-            if poll(&fds, nfds_t(fds.count), 100) < 0 {
+            // A short poll, so a request to stop is seen even while the pipes stay open and quiet. Once asked to
+            // stop, what is already in the pipes is still read, without waiting for more: a child that wrote and
+            // exited before this thread had its turn (a loaded machine) loses nothing.
+            let ready = poll(&fds, nfds_t(fds.count), stop ? 0 : 100)
+            if ready < 0 {
                 if errno == EINTR { continue }
                 return
             }
+            if stop && ready == 0 { return }
             for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { Glibc.read(fds[index].fd, $0.baseAddress, $0.count) }
                 if count > 0 {

@@ -16,22 +16,17 @@ enum PostboxSchema {
     /// Every upgrade, in order; each one's `to` is the next one's `from`.
     static var upgrades: [PostboxUpgrade] {
         [
-            PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: upgrade1to2),
+            PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: leftToTheTextIndexRebuild),
             PostboxUpgrade(from: 2, to: 3, name: "PostboxUpgrade_2to3", run: upgrade2to3),
-            PostboxUpgrade(from: 3, to: 4, name: "PostboxUpgrade_3to4", run: upgrade3to4),
+            PostboxUpgrade(from: 3, to: 4, name: "PostboxUpgrade_3to4", run: leftToTheTextIndexRebuild),
             PostboxUpgrade(from: 4, to: 5, name: "PostboxUpgrade_4to5", run: rebuildTextIndex),
         ]
     }
 
-    /// Version 3 let FTS5 number the text rows. Nothing to do here any more: the 4→5 step builds the index afresh
-    /// under the history rowids.
-    static func upgrade3to4(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
-        progress(1)
-    }
-
-    /// Version 1 had no full-text index. Nothing to do here any more: the 4→5 step builds the index for every
-    /// stored message (building it here too would index everything twice).
-    static func upgrade1to2(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
+    /// Version 1 had no full-text index (1→2 built one) and version 3 let FTS5 number the text rows (3→4 renumbered
+    /// them). Nothing to do in either step any more: the 4→5 step builds the index for every stored message afresh
+    /// (doing it here too would index everything twice).
+    static func leftToTheTextIndexRebuild(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
         progress(1)
     }
 

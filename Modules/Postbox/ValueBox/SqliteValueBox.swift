@@ -31,7 +31,7 @@ public final class SqliteValueBox: @unchecked Sendable {
             rangeDescKeys
         case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch, schemaVersion
         case insertReturningRowId, rowIdByKey, getByRowId, scanWithRowIds, fullTextInsertWithRowId
-        case fullTextRemoveRowId, fullTextMatchRowIds, fullTextRemoveAll
+        case fullTextRemoveRowId, fullTextMatchRowIds, fullTextRemoveAll, getWithRowId
     }
 
     struct StatementKey: Hashable {
@@ -201,6 +201,23 @@ public final class SqliteValueBox: @unchecked Sendable {
             defer { statement.reset() }
             bindKey(statement, 1, key, table)
             return try statement.step() ? statement.bytes(0) : nil
+        }
+    }
+
+    /// The rowid and value of the row stored under `key` (tables created with a rowid), or `nil`: one lookup where
+    /// `rowId(_:key:)` and `get(_:key:)` would make two.
+    public func getWithRowId(
+        _ table: ValueBoxTable, key: ValueBoxKey
+    ) throws(ValueBoxError) -> (
+        rowId: Int64, value: [UInt8]
+    )? {
+        try wrap { () throws(SQLiteError) -> (rowId: Int64, value: [UInt8])? in
+            guard isKnown(table) else { return nil }
+            let statement = try statement(
+                table.id, .getWithRowId, "SELECT rowid, value FROM \(table.sqlName) WHERE key = ?")
+            defer { statement.reset() }
+            bindKey(statement, 1, key, table)
+            return try statement.step() ? (statement.int64(0), statement.bytes(1)) : nil
         }
     }
 

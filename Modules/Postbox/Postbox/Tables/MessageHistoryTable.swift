@@ -23,6 +23,12 @@ final class MessageHistoryTable: Table {
         return try decode(bytes, index)
     }
 
+    /// The record at `index` and its row's rowid (the text index's row for it), in one lookup.
+    func getWithRowId(_ index: MessageIndex) throws -> (rowId: Int64, record: MessageRecord)? {
+        guard let (rowId, bytes) = try valueBox.getWithRowId(table, key: Self.key(index)) else { return nil }
+        return (rowId, try decode(bytes, index))
+    }
+
     func decode(_ bytes: [UInt8], _ index: MessageIndex) throws -> MessageRecord {
         do {
             return try MessageRecord.decode(bytes, id: index.id, timestamp: index.timestamp)
@@ -127,10 +133,9 @@ final class MessageHistoryIndexTable: Table {
         try valueBox.set(table, key: Keys.messageId(id), value: Self.encode(entry))
     }
 
-    /// Whether any message of the chat is stored, in `namespace` or (nil) in any: one seek in this index, no record
-    /// read.
-    func hasMessages(peerId: PeerId, namespace: MessageId.Namespace?) throws -> Bool {
-        let prefix = namespace.map { Keys.peerNamespace(peerId, $0) } ?? Keys.peer(peerId)
+    /// Whether any message of the chat's `namespace` is stored: one seek in this index, no record read.
+    func hasMessages(peerId: PeerId, namespace: MessageId.Namespace) throws -> Bool {
+        let prefix = Keys.peerNamespace(peerId, namespace)
         var found = false
         try valueBox.range(table, start: prefix, end: prefix.successor, limit: 1) { (_: ValueBoxKey) in
             found = true

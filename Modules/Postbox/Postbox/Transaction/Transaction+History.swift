@@ -82,9 +82,8 @@ extension Transaction {
         return try records.prefix(count).map(render)
     }
 
-    /// Whether the chat has any message stored in `namespace`, or with nil in any (then `topMessageIndex(peerId:) !=
-    /// nil`), without reading a record.
-    public func hasMessages(peerId: PeerId, namespace: MessageId.Namespace? = nil) throws -> Bool {
+    /// Whether the chat has any message stored in `namespace`, without reading a record.
+    public func hasMessages(peerId: PeerId, namespace: MessageId.Namespace) throws -> Bool {
         try tables.messageIndex.hasMessages(peerId: peerId, namespace: namespace)
     }
 

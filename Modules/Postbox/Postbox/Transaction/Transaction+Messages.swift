@@ -113,9 +113,10 @@ extension Transaction {
     @discardableResult
     private func removeMessage(_ id: MessageId, entry: MessageHistoryIndexTable.Entry) throws -> MessageRecord? {
         let index = MessageIndex(id: id, timestamp: entry.timestamp)
-        let record = try tables.history.get(index)
-        if let historyRowId = try tables.history.rowId(index) {
-            try tables.textIndex.remove(historyRowId: historyRowId)
+        let stored = try tables.history.getWithRowId(index)
+        let record = stored?.record
+        if let stored {
+            try tables.textIndex.remove(historyRowId: stored.rowId)
         } else {
             // No record to find its text row by (an inconsistent file): look the row up by its item id.
             try tables.textIndex.remove(id)
@@ -162,7 +163,7 @@ extension Transaction {
     public func updateMessage(_ id: MessageId, update: (Message) throws -> StoreMessage) throws {
         try checkWritable()
         guard let entry = try tables.messageIndex.get(id),
-            let record = try tables.history.get(MessageIndex(id: id, timestamp: entry.timestamp))
+            let (rowId, record) = try tables.history.getWithRowId(MessageIndex(id: id, timestamp: entry.timestamp))
         else { throw PostboxError.messageNotFound(id) }
         let updated = try update(try render(record))
         let newId: MessageId
@@ -190,27 +191,23 @@ extension Transaction {
             flags: updated.flags, tags: updated.tags, authorId: updated.authorId, text: updated.text,
             attributes: updated.attributes, embeddedMedia: updated.media,
             referencedMedia: updated.media.compactMap(\.id))
-        try replaceInPlace(old: record, oldEntry: entry, new: newRecord)
+        try replaceInPlace(old: record, oldEntry: entry, new: newRecord, rowId: rowId)
     }
 
-    private func replaceInPlace(old: MessageRecord, oldEntry: MessageHistoryIndexTable.Entry, new: MessageRecord) throws
-    {
+    /// Rewrites the record in row `rowId` under the same index (`set` keeps the row, so its text row keeps the rowid).
+    private func replaceInPlace(
+        old: MessageRecord, oldEntry: MessageHistoryIndexTable.Entry, new: MessageRecord, rowId: Int64
+    ) throws {
         let id = new.id
         let textChanged = old.text != new.text || old.tags != new.tags
-        if textChanged, let oldRowId = try tables.history.rowId(old.index) {
-            try tables.textIndex.remove(historyRowId: oldRowId)
-        }
+        if textChanged { try tables.textIndex.remove(historyRowId: rowId) }
         try tables.history.set(new)
         try tables.messageIndex.set(id, .init(timestamp: new.timestamp, flags: new.flags, tags: new.tags))
         if old.tags != new.tags {
             try tables.tags.remove(old.tags, old.index)
             try tables.tags.add(new.tags, new.index)
         }
-        if textChanged {
-            if let historyRowId = try tables.history.rowId(new.index) {
-                try tables.textIndex.add(id, historyRowId: historyRowId, text: new.text, tags: new.tags)
-            }
-        }
+        if textChanged { try tables.textIndex.add(id, historyRowId: rowId, text: new.text, tags: new.tags) }
         try addMediaReferences(new.embeddedMedia)
         for mediaId in old.referencedMedia { try tables.media.removeReference(mediaId) }
         if old.globallyUniqueId != new.globallyUniqueId {
