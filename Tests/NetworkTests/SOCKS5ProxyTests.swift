@@ -89,8 +89,10 @@ import Testing
         #expect(await failure(none) == .noAcceptableMethod)
         // Nothing listens where the proxy is asked to go: RFC 1928's "connection refused".
         var closed = good
-        closed.port = try await SOCKS5TestProxy.freePort()
+        let refusing = try RefusingPort()
+        closed.port = refusing.port
         #expect(await failure(closed) == .refused(code: 5))
+        withExtendedLifetime(refusing) {}
         try await backend.close()
     }
 

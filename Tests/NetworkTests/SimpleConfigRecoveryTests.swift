@@ -79,7 +79,9 @@ import Testing
             "broken": #"{"Answer":[]}"#,
         ])
         // Every DC at a port where nothing listens.
-        let dead = try await SOCKS5TestProxy.freePort()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let dead = refusing.port
         let wrong = world.endpoints.mapValues { endpoint -> MTProtoConnection.Endpoint in
             var moved = endpoint
             moved.port = dead

@@ -31,7 +31,9 @@ import Testing
     @Test func aRefusedFirstAddressGivesWayToTheDCsNextOption() async throws {
         let backend = try await BackendServer()
         let real = try #require(backend.endpoints[2]).port
-        let dead = try await SOCKS5TestProxy.freePort()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let dead = refusing.port
         let store = InMemoryNetworkKeyStore()
         let network = AccountNetwork(
             datacenters: [2: Self.endpoint(dead)], defaultMainDc: 2, publicKeys: backend.publicKeys, store: store,
@@ -153,7 +155,9 @@ import Testing
         #expect(store.key(datacenter: 2) != nil)
 
         // Elsewhere: the address in use refuses, the next one accepts connects and swallows everything.
-        let dead = try await SOCKS5TestProxy.freePort()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let dead = refusing.port
         let hole = try await FaultProxy(upstreamPort: real, mode: .blackhole(count: 100), seed: 1, group: backend.group)
         let away = AccountNetwork(
             datacenters: [2: Self.endpoint(dead)], defaultMainDc: 2, publicKeys: backend.publicKeys, store: store,
