@@ -105,6 +105,7 @@ import Testing
         // Ours: Ben comes back; every post once, in id order, under the channel's own ids.
         let ourStart = Date()
         let differences = ben.stateManager.statistics.channelDifferences
+        let askedAhead = ben.stateManager.statistics.channelSlicesAskedAhead
         ben.start()
         func benPosts() throws -> [Message] {
             try Support.storedMessages(ben, with: channelPeer).filter { $0.text.hasPrefix("post ") }
@@ -121,6 +122,9 @@ import Testing
         #expect(stored.map(\.id.id) == expected.map(\.0) && stored.map(\.text) == expected.map(\.1))
         // 5,000 in pages of 100: at least 50 channel differences.
         #expect(ben.stateManager.statistics.channelDifferences - differences >= 50, "\(ben.stateManager.statistics)")
+        // Every slice after the first is asked for on the network's thread as the one before it arrives.
+        #expect(
+            ben.stateManager.statistics.channelSlicesAskedAhead - askedAhead >= 49, "\(ben.stateManager.statistics)")
         // Each was asked from a task on the session's loop (`AccountNetworking.callExecutor`): queued and answered
         // there, without hops to the global pool and back.
         let session = try await #require(ben.network as? AccountNetwork).connection(dc: 2)

@@ -199,6 +199,9 @@ import UpdateSequencing
             .updateShort(.init(update: .updateChannelTooLong(.init(channelId: Self.channelA)), date: 1)))
         harness.advance(by: 0.01)
         #expect(harness.server.asked.map { $0[2] } == [10, 12])
+        #expect(
+            manager.statistics.channelSlicesAskedAhead == 1 && manager.statistics.channelDifferences == 2,
+            "the second slice is asked for as the first arrives: \(manager.statistics)")
         #expect(try harness.storedIds(Self.channelA) == [12, 13], "11 deleted by the difference's other update")
         #expect(try harness.storedPts(Self.channelA) == 14)
 

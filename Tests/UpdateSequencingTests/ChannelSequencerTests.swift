@@ -125,6 +125,36 @@ import UpdateSequencing
         #expect(Self.fetches(machine.channelDifferenceFailed(channelId: Self.channel, now: 6)) == [[Self.channel, 12]])
     }
 
+    /// The shell asks for a channel's next slice as soon as an answer arrives (`nextChannelSlicePts`): whenever it
+    /// names a pts, the machine, taking the same answer, asks for that very slice; where it names none, the machine
+    /// asks for no slice or for one the shell leaves to it.
+    @Test func theSliceAskedAheadIsTheOneTheMachineAsksFor() throws {
+        let dialog = Api.Dialog.dialog(
+            .init(peer: .peerChannel(.init(channelId: Self.channel)), topMessage: 30, readInboxMaxId: 0, readOutboxMaxId: 0,
+                  unreadCount: 0, unreadMentionsCount: 0, unreadReactionsCount: 0, unreadPollVotesCount: 0,
+                  notifySettings: .peerNotifySettings(.init()), pts: 30))
+        let answers: [Api.updates.ChannelDifference] = [
+            Self.difference([1, 2], pts: 12, final: false), Self.difference([1, 2], pts: 12, final: true),
+            Self.difference([], pts: 10, final: false), Self.difference([1], pts: 40, final: false),
+            .channelDifferenceEmpty(.init(final: false, pts: 10)), .channelDifferenceEmpty(.init(final: true, pts: 10)),
+            .channelDifferenceTooLong(.init(final: false, dialog: dialog, messages: [Self.post(30)], chats: [], users: [])),
+            .channelDifferenceTooLong(.init(final: true, dialog: dialog, messages: [Self.post(30)], chats: [], users: [])),
+        ]
+        var asked = 0
+        for answer in answers {
+            var machine = Self.machine()
+            _ = machine.receive(.updateShort(.init(update: .updateChannelTooLong(.init(channelId: Self.channel)), date: 1)), now: 0)
+            let fetches = Self.fetches(machine.receiveChannelDifference(channelId: Self.channel, answer, now: 1))
+            if let ahead = UpdateSequencer.nextChannelSlicePts(after: answer) {
+                #expect(fetches == [[Self.channel, Int64(ahead)]], "\(answer)")
+                asked += 1
+            } else if case .channelDifference(let slice) = answer {
+                #expect(slice.final && fetches.isEmpty, "\(answer)")
+            }
+        }
+        #expect(asked == 3)
+    }
+
     /// `updateChannelTooLong` with a pts the channel already has (a difference naming it again within the same second,
     /// or the check after a catch-up) asks for nothing; with a newer pts, or none, it fetches.
     @Test func tooLongWithAPtsAlreadyReachedFetchesNothing() throws {

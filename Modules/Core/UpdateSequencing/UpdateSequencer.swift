@@ -257,6 +257,15 @@ public struct UpdateSequencer: Sendable {
         return withChannelActions(actions, now: now)
     }
 
+    /// The pts from which the machine asks for the channel's next slice once it takes `difference`, when it asks for
+    /// one: a `channelDifference` that is not `final` continues from its own pts (`channelDifferenceTooLong` and
+    /// empty answers are left to the machine). The shell may ask for that slice as soon as the answer arrives, before
+    /// the machine has taken it: the request is the same.
+    public static func nextChannelSlicePts(after difference: Api.updates.ChannelDifference) -> Int32? {
+        guard case .channelDifference(let slice) = difference, !slice.final else { return nil }
+        return slice.pts
+    }
+
     /// The channel's difference could not be fetched: ask again (the shell retries after its delay).
     public mutating func channelDifferenceFailed(channelId: Int64, now: Double) -> [Action] {
         channels.differenceFailed(channelId: channelId)

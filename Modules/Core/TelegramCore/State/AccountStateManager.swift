@@ -74,6 +74,8 @@ public final class AccountStateManager: @unchecked Sendable {
         public var differences = 0
         /// `updates.getChannelDifference` calls, every channel's.
         public var channelDifferences = 0
+        /// Of those, slices asked for on the network's thread as the slice before them arrived, ahead of the machine.
+        public var channelSlicesAskedAhead = 0
         /// Channels found behind by the check after a catch-up (`ChannelPtsCheck`), not named by the difference.
         public var channelsFoundBehind = 0
         public var storedMessages = 0
@@ -124,6 +126,13 @@ public final class AccountStateManager: @unchecked Sendable {
     private let wakeDisposable = MetaDisposable()
     /// Each channel's difference request or retry timer (on the queue).
     private var channelRequests: [Int64: Disposable] = [:]
+    /// A channel's next difference slice, asked for on the network's thread as the slice before it arrived; held on
+    /// the queue only while that slice is handled, whose `fetchChannelDifference` takes it.
+    private var channelSlicesAskedAhead: [Int64: SliceAskedAhead] = [:]
+    private struct SliceAskedAhead: Sendable {
+        let pts: Int32
+        let request: AskedAhead<Api.updates.ChannelDifference, StateManagerError>
+    }
     /// The channel pts checks under way (`ChannelPtsCheck`; on the queue).
     private var channelChecks: [Disposable] = []
     /// The difference under way began a catch-up (a start or a new session): the channels are checked after it.
@@ -484,24 +493,48 @@ public final class AccountStateManager: @unchecked Sendable {
             return false
         }
         setUpdating()
-        statisticsValue.withLock { $0.channelDifferences += 1 }
         channelRequests[channelId]?.dispose()
+        let request: Signal<Api.updates.ChannelDifference, StateManagerError>
+        if let ahead = channelSlicesAskedAhead.removeValue(forKey: channelId), ahead.pts == pts {
+            request = ahead.request.answer
+        } else {
+            statisticsValue.withLock { $0.channelDifferences += 1 }
+            request = getChannelDifference(input, pts)
+        }
         let asked = ContinuousClock.now
         let arrived = LockedValue(asked)
+        // On the network's thread: a slice that is not final asks for the next one at once, as the machine will.
+        let askAhead = { @Sendable (difference: Api.updates.ChannelDifference) -> SliceAskedAhead? in
+            guard let next = UpdateSequencer.nextChannelSlicePts(after: difference) else { return nil }
+            return SliceAskedAhead(pts: next, request: AskedAhead(getChannelDifference(input, next)))
+        }
         let answer =
-            getChannelDifference(input, pts)
-            |> beforeNext { _ in arrived.withLock { $0 = ContinuousClock.now } }
+            request
+            |> map { difference in
+                arrived.withLock { $0 = ContinuousClock.now }
+                return (difference, askAhead(difference))
+            }
             |> enqueued(on: queue)
         channelRequests[channelId] = answer.start(
-            next: { [weak self] difference in
+            next: { [weak self] difference, ahead in
                 guard let self, self.sequencer != nil else { return }
                 let handled = ContinuousClock.now
+                if let ahead {
+                    self.channelSlicesAskedAhead[channelId] = ahead
+                    self.statisticsValue.withLock {
+                        $0.channelDifferences += 1
+                        $0.channelSlicesAskedAhead += 1
+                    }
+                }
                 self.perform(
                     self.sequencer!.receiveChannelDifference(
                         channelId: channelId, difference, now: self.queue.currentTime),
                     nextSlice: { action in
                         if case .fetchChannelDifference(channelId, _) = action { true } else { false }
                     })
+                // A slice asked ahead that the machine did not ask for (it cannot, as `nextChannelSlicePts` says, but
+                // a reset may have dropped the channel) is cancelled.
+                self.channelSlicesAskedAhead.removeValue(forKey: channelId)
                 self.updateIsUpdating()
                 let done = ContinuousClock.now
                 let arrival = arrived.withLock { $0 }
