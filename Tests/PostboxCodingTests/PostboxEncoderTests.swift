@@ -96,6 +96,15 @@ func register() {
         #expect(PostboxTypeRegistry.typeHash(of: Point.self) == hash)
     }
 
+    /// The type hash is remembered per type: asked again, and for other types in between, each stays its own name's.
+    @Test func rememberedTypeHashesStayEachTypesOwn() {
+        for _ in 0..<3 {
+            #expect(PostboxTypeRegistry.typeHash(of: Point.self) == MurMurHash32.hashString("Point"))
+            #expect(PostboxTypeRegistry.typeHash(of: Int.self) == MurMurHash32.hashString("Int"))
+            #expect(PostboxTypeRegistry.typeHash(of: [Point].self) == MurMurHash32.hashString("Array<Point>"))
+        }
+    }
+
     @Test func roundTripsEveryValueType() throws {
         register()
         var value = Everything()

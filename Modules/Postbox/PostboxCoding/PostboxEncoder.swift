@@ -20,9 +20,13 @@ public final class PostboxEncoder {
     public func reset() { buffer.reset() }
 
     private func writeKey(_ key: String, _ type: PostboxValueType) {
-        let utf8 = Array(key.utf8.prefix(127))
-        buffer.write(UInt8(utf8.count))
-        buffer.write(contentsOf: utf8)
+        // The key's UTF-8 in place (keys are written for every field of every object: no array for each).
+        var key = key
+        key.withUTF8 { utf8 in
+            let length = min(utf8.count, 127)
+            buffer.write(UInt8(length))
+            buffer.write(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<length])))
+        }
         buffer.write(type.rawValue)
     }
 
@@ -36,7 +40,11 @@ public final class PostboxEncoder {
     }
 
     private func writeString(_ string: String) {
-        writeBytes(Array(string.utf8))
+        var string = string
+        string.withUTF8 { utf8 in
+            writeLength(utf8.count)
+            buffer.write(UnsafeRawBufferPointer(utf8))
+        }
     }
 
     /// Writes `type hash ‖ length ‖ fields` of `object`.

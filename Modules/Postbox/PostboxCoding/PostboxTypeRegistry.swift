@@ -12,10 +12,17 @@ public final class PostboxTypeRegistry: Sendable {
 
     private let table = Mutex<[Int32: Decode]>([:])
 
-    /// The hash stored with objects of `type`: `MurMurHash32.hashString("\(type)")`.
+    /// The hash stored with objects of `type`: `MurMurHash32.hashString("\(type)")`, worked out once per type (the
+    /// type's name is slow to make, and every object encoded or decoded asks for it).
     public static func typeHash(of type: Any.Type) -> Int32 {
-        MurMurHash32.hashString("\(type)")
+        let key = ObjectIdentifier(type)
+        if let known = knownHashes.withLock({ $0[key] }) { return known }
+        let hash = MurMurHash32.hashString("\(type)")
+        knownHashes.withLock { $0[key] = hash }
+        return hash
     }
+
+    private static let knownHashes = Mutex<[ObjectIdentifier: Int32]>([:])
 
     /// Registers `type` so objects of it decode from any stored record. `SendableMetatype`: the stored decoder
     /// closure is `@Sendable` and calls `T.init(decoder:)` from any thread, so `T`'s conformance must not be

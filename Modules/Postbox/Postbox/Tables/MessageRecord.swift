@@ -31,8 +31,9 @@ struct MessageRecord {
     /// The record's bytes, written into one array of the exact size (a record is encoded for every message
     /// written, and appending field by field showed in bulk-insert profiles).
     func encode() -> [UInt8] {
-        let attributeData = Self.objectArrayData(attributes.isEmpty ? [] : attributes as [PostboxCoding])
-        let mediaData = Self.objectArrayData(embeddedMedia.isEmpty ? [] : embeddedMedia as [PostboxCoding])
+        // `map`, not `as [PostboxCoding]`: an array cast checks each element's conformance at run time.
+        let attributeData = Self.objectArrayData(attributes.map { $0 as PostboxCoding })
+        let mediaData = Self.objectArrayData(embeddedMedia.map { $0 as PostboxCoding })
         let author = authorId?.toInt64()
         var dataFlags: UInt8 = 0
         var optionalCount = 0
