@@ -68,7 +68,7 @@ extension StoreTransaction {
                 try channelMessages(channelId: channelId, ids: Array(wanted)).map { ($0.id, $0) },
                 uniquingKeysWith: { first, _ in first })
         }
-        var result: [Int64: ChannelMessageRecord] = [:]
+        var result = [Int64: ChannelMessageRecord](minimumCapacity: wanted.count)
         let rows = try rows(
             "SELECT \(Self.channelMessageColumns) FROM channel_messages WHERE channel_id = ? AND id BETWEEN ? AND ?",
             [.integer(channelId), .integer(low), .integer(high)], Self.channelMessage)
