@@ -23,7 +23,7 @@ packages=(
     webp opus-tools espeak-ng sox sqlite3 python3-venv time tmux microsocks ffmpeg
     python3-cryptography
 )
-sqlcipher_min=4.5
+sqlcipher_min=4.5.6
 venv=.venv
 telethon=telethon==1.45.0
 kurigram=kurigram==2.2.26
@@ -72,7 +72,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# SQLCipher >= 4.5. On Debian 12 (bookworm) it comes from bookworm-backports, whose address is derived from the
+# SQLCipher >= 4.5.6 (SQLite 3.44: Postbox's contentless text index needs FTS5's contentless_delete, SQLite 3.43).
+# On Debian 12 (bookworm) it comes from bookworm-backports, whose address is derived from the
 # Debian sources already configured here (the same mirror, the same signing key), never a hard-coded host.
 if [ "$need_sqlcipher" -eq 1 ] || [ "$sqlcipher_cli_missing" -eq 1 ]; then
     codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")

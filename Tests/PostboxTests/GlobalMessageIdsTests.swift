@@ -77,7 +77,7 @@ import Testing
         #expect(try postbox.readTransactionSync { tx in try tx.messageIds(globalIds: [1], namespace: 0) }.isEmpty)
         let progress = Mutex<[Float]>([])
         let upgraded = try Self.open(directory) { value in progress.withLock { $0.append(value) } }
-        #expect(try upgraded.schemaVersion() == 5)
+        #expect(try upgraded.schemaVersion() == 6)
         let found = try upgraded.readTransactionSync { tx in try tx.messageIds(globalIds: Array(1...2500), namespace: 0) }
         #expect(found.count == 2500)
         #expect(found.first == MessageId(peerId: peer(1), namespace: 0, id: 1))

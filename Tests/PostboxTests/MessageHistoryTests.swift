@@ -160,7 +160,8 @@ import Testing
 
     /// Text rows go by the history rowid, and an inconsistent file leaves no stale hit: a history row left without
     /// its id index entry is rewritten in place when the message comes again (its old text row goes, even when the
-    /// new copy has no text), and a message whose history row is missing loses its text row by item id.
+    /// new copy has no text), and deleting a message whose history row is missing removes its chat's text rows that
+    /// have no record.
     @Test func textRowsOfAnInconsistentFileDoNotOutliveTheirMessages() throws {
         let (postbox, directory) = try makePostbox()
         defer { directory.remove() }
@@ -328,46 +329,55 @@ import Testing
         return (database, directory)
     }
 
+    /// Replaces the text table of `threeHundredMessagesOpenedRaw`'s file with an older version's: FTS5 with
+    /// `itemIdColumn`, a copy of every text, rows numbered from `firstRowId` (the fixture's history rowids are 1…300,
+    /// its messages inserted in order into an empty table), and marks the file `version`.
+    static func makeOlderTextTable(
+        _ database: Database, version: UInt8, itemIdColumn: String, firstRowId: Int = 1
+    ) throws {
+        #expect(try database.textColumn("SELECT count(*) FROM t7") == ["300"])
+        #expect(try database.textColumn("SELECT max(rowid) FROM t7") == ["300"])
+        try database.execute(
+            """
+            DROP TABLE ft41;
+            CREATE VIRTUAL TABLE ft41 USING fts5(collectionId, \(itemIdColumn), contents, tags,
+                tokenize = 'unicode61 remove_diacritics 2');
+            WITH RECURSIVE n(r) AS (SELECT 1 UNION ALL SELECT r + 1 FROM n WHERE r < 300)
+            INSERT INTO ft41 (rowid, collectionId, itemId, contents, tags)
+                SELECT r + \(firstRowId - 1), 'p' || (r % 4), 'p' || (r % 4) || 'a0b' || r, 'phở ' || r, '' FROM n;
+            UPDATE t0 SET value = x'0\(version)00000000000000' WHERE key = x'00000001'
+            """)
+    }
+
     /// Version 3 numbered text rows by insertion; opening one rebuilds the index under the history rowids.
     @Test func theUpgradeFromVersionThreeRebuildsTheTextIndex() throws {
         let (database, directory) = try Self.threeHundredMessagesOpenedRaw()
         defer { directory.remove() }
-        // Make it a version-3 database whose text rows carry other rowids than their records.
-        try database.execute(
-            "UPDATE ft41 SET rowid = rowid + 100000; UPDATE t0 SET value = x'0300000000000000' WHERE key = x'00000001'")
+        // A version-3 database: its text rows carry other rowids than their records.
+        try Self.makeOlderTextTable(database, version: 3, itemIdColumn: "itemId", firstRowId: 100_001)
         let upgraded = try Postbox.open(accountPath: directory.path + "/account-1", encryption: testKey)
-        #expect(try upgraded.schemaVersion() == 5)
+        #expect(try upgraded.schemaVersion() == 6)
         let found = try upgraded.readTransactionSync { try $0.searchMessages("pho", limit: 1000) }
         #expect(found.count == 300)
         #expect(Set(found.map(\.text)) == Set((1...300).map { "phở \($0)" }))
     }
 
-    /// Version 4 indexed each row's item id (a term per message); opening one rebuilds the text index with the item
-    /// id unindexed, and rows are then removed by their rowid: deleting and editing messages still leave search right.
-    @Test func theUpgradeFromVersionFourStopsIndexingItemIds() throws {
+    /// Version 4 indexed each row's item id (a term per message) and version 5 kept a copy of every text and item id;
+    /// opening either rebuilds the text index contentless, and rows are then removed by their rowid: deleting and
+    /// editing messages still leave search right.
+    @Test(arguments: [(UInt8(4), "itemId"), (5, "itemId UNINDEXED")])
+    func theUpgradeFromVersionsFourAndFiveMakesTheTextIndexContentless(version: UInt8, itemIdColumn: String) throws {
         let (database, directory) = try Self.threeHundredMessagesOpenedRaw()
         defer { directory.remove() }
-        // Make it a version-4 database: the text table with version 4's columns, its rows under the history rowids.
-        try database.execute(
-            """
-            CREATE TABLE old AS SELECT rowid AS r, collectionId, itemId, contents, tags FROM ft41;
-            DROP TABLE ft41;
-            CREATE VIRTUAL TABLE ft41 USING fts5(collectionId, itemId, contents, tags,
-                tokenize = 'unicode61 remove_diacritics 2');
-            INSERT INTO ft41 (rowid, collectionId, itemId, contents, tags)
-                SELECT r, collectionId, itemId, contents, tags FROM old;
-            DROP TABLE old;
-            UPDATE t0 SET value = x'0400000000000000' WHERE key = x'00000001'
-            """)
-        #expect(
-            try database.textColumn("SELECT sql FROM sqlite_master WHERE name = 'ft41'").first?.contains("UNINDEXED")
-                == false)
+        try Self.makeOlderTextTable(database, version: version, itemIdColumn: itemIdColumn)
+        #expect(try database.textColumn("SELECT count(*) FROM ft41_content") == ["300"])
         let upgraded = try Postbox.open(accountPath: directory.path + "/account-1", encryption: testKey)
-        #expect(try upgraded.schemaVersion() == 5)
+        #expect(try upgraded.schemaVersion() == 6)
         let schema = try database.textColumn("SELECT sql FROM sqlite_master WHERE name = 'ft41'").first
-        #expect(schema?.contains("itemId UNINDEXED") == true)
+        #expect(schema?.contains("content=''") == true && schema?.contains("itemId") == false)
+        #expect(try database.textColumn("SELECT count(*) FROM sqlite_master WHERE name = 'ft41_content'") == ["0"])
         #expect(try upgraded.readTransactionSync { try $0.searchMessages("pho", limit: 1000) }.count == 300)
-        // Rows go by rowid now: a deleted message and an edited one leave no stale hit.
+        // Rows go by rowid: a deleted message and an edited one leave no stale hit.
         try upgraded.transactionSync { tx in
             try tx.deleteMessages([MessageId(peerId: peer(1), namespace: 0, id: 1)])
             try tx.updateMessage(MessageId(peerId: peer(2), namespace: 0, id: 2)) { old in

@@ -192,7 +192,7 @@ struct Abort: Error {}
         #expect(FileManager.default.fileExists(atPath: directory.path + "/account-1/postbox/db/db_sqlite"))
         #expect(reopened.mediaBox.basePath == directory.path + "/account-1/postbox/media")
         #expect(FileManager.default.fileExists(atPath: directory.path + "/account-1/postbox/media/short-cache"))
-        #expect(try reopened.schemaVersion() == 5)
+        #expect(try reopened.schemaVersion() == 6)
     }
 
     @Test func aWrongKeyFailsAndLeavesTheFileUntouched() throws {
@@ -268,7 +268,7 @@ struct Abort: Error {}
         let upgraded = try Postbox.open(accountPath: directory.path + "/account-1", encryption: testKey) { value in
             progress.withLock { $0.append(value) }
         }
-        #expect(try upgraded.schemaVersion() == 5)
+        #expect(try upgraded.schemaVersion() == 6)
         #expect(try upgraded.readTransactionSync { try $0.searchMessages("pho", limit: 5000).count } == 2500)
         let steps = progress.withLock { $0 }
         #expect(steps.count >= 3)

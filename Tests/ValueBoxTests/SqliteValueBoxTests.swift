@@ -188,47 +188,88 @@ func key(_ value: Int32) -> ValueBoxKey {
         }
         #expect(scanned == [first, second])
 
-        try box.fullTextSet(table, rowId: first, collectionId: "p1", itemId: "i1", contents: "phở bò", tags: "")
-        try box.fullTextSet(table, rowId: second, collectionId: "p1", itemId: "i2", contents: "phở gà", tags: "")
-        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "pho", limit: 10) == [second, first])
-        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "pho", limit: 1) == [second])
-        // Setting a rowid that is taken replaces that row: its old words are gone.
-        try box.fullTextSet(table, rowId: first, collectionId: "p1", itemId: "i1", contents: "bánh mì", tags: "")
-        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "bo", limit: 10) == [])
-        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "banh", limit: 10) == [first])
-        try box.fullTextRemoveAll(table)
-        #expect(try box.fullTextMatchRowIds(table, collectionId: nil, query: "pho", limit: 10) == [])
+        let numbered = ValueBoxFullTextTable(id: 42, rows: .byRowId)
+        try box.fullTextSet(numbered, rowId: first, collectionId: "p1", contents: "phở bò", tags: "")
+        try box.fullTextSet(numbered, rowId: second, collectionId: "p1", contents: "phở gà", tags: "")
+        #expect(try box.fullTextMatchRowIds(numbered, collectionId: nil, query: "pho", limit: 10) == [second, first])
+        #expect(try box.fullTextMatchRowIds(numbered, collectionId: nil, query: "pho", limit: 1) == [second])
+        // Setting a rowid that is taken replaces that row: its old words are gone, and the table holds one row there.
+        try box.fullTextSet(numbered, rowId: first, collectionId: "p1", contents: "bánh mì", tags: "")
+        #expect(try box.fullTextMatchRowIds(numbered, collectionId: nil, query: "bo", limit: 10) == [])
+        #expect(try box.fullTextMatchRowIds(numbered, collectionId: nil, query: "banh", limit: 10) == [first])
+        #expect(try box.database.textColumn("SELECT count(*) FROM ft42") == ["2"])
+        try box.fullTextRemove(numbered, rowId: first)
+        #expect(try box.fullTextMatchRowIds(numbered, collectionId: nil, query: "banh", limit: 10) == [])
+        #expect(try box.fullTextMatchRowIds(numbered, collectionId: nil, query: "pho", limit: 10) == [second])
+        try box.fullTextRemoveAll(numbered)
+        #expect(try box.fullTextMatchRowIds(numbered, collectionId: nil, query: "pho", limit: 10) == [])
         try box.commit()
     }
 
-    /// A table that does not index item ids: its rows are removed by rowid (or, by item id, through a scan), searches
-    /// by contents, collection and tags still work, and dropping it lets it be made again with other columns.
-    @Test func aTableWithoutItemIdTermsRemovesByRowId() throws {
-        let box = try makeValueBox()
-        let rowKeyed = ValueBoxFullTextTable(id: 43, indexesItemIds: false)
-        try box.begin()
-        for (rowId, text) in [(Int64(1), "phở bò"), (2, "phở gà"), (3, "bánh mì")] {
-            try box.fullTextSet(
-                rowKeyed, rowId: rowId, collectionId: "p\(rowId % 2)", itemId: "i\(rowId)", contents: text, tags: "t1")
+    /// A rowid the table held before this connection opened it is replaced too, not indexed a second time: the
+    /// highest rowid is read from the file, so only rowids above it are inserted without looking for an old row.
+    @Test func aRowIdTakenBeforeTheConnectionOpenedIsReplaced() throws {
+        let numbered = ValueBoxFullTextTable(id: 44, rows: .byRowId)
+        let first = try makeValueBox()
+        try first.begin()
+        for rowId in Int64(1)...3 {
+            try first.fullTextSet(numbered, rowId: rowId, collectionId: "p1", contents: "phở \(rowId)", tags: "")
         }
-        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [2, 1])
-        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: "p1", query: "pho", limit: 10) == [1])
+        try first.commit()
+        let key = Database.CipherKey(key: Array(repeating: 1, count: 32), salt: Array(repeating: 2, count: 16))
+        let second = try SqliteValueBox(path: first.path, key: key)
+        try second.begin()
+        try second.fullTextSet(numbered, rowId: 2, collectionId: "p1", contents: "bánh mì", tags: "")
+        try second.fullTextSet(numbered, rowId: 4, collectionId: "p1", contents: "phở 4", tags: "")
+        try second.fullTextSet(numbered, rowId: 4, collectionId: "p1", contents: "cà phê", tags: "")
+        #expect(try second.fullTextMatchRowIds(numbered, collectionId: nil, query: "pho", limit: 10) == [3, 1])
+        #expect(try second.fullTextMatchRowIds(numbered, collectionId: nil, query: "banh", limit: 10) == [2])
+        #expect(try second.fullTextMatchRowIds(numbered, collectionId: nil, query: "ca phe", limit: 10) == [4])
+        #expect(try second.database.textColumn("SELECT count(*) FROM ft44") == ["4"])
+        try second.commit()
+    }
+
+    /// A contentless table numbered by the caller: searches by contents, collection and tags work; it keeps neither
+    /// the text nor an item id; rows go by rowid, and a collection's rows without a record go together; dropping it
+    /// lets it be made again.
+    @Test func aContentlessTableFindsItsRowsByRowIdAlone() throws {
+        let box = try makeValueBox()
+        let rowKeyed = ValueBoxFullTextTable(id: 43, rows: .byRowId)
+        let records = ValueBoxTable(id: 8, keyType: .binary, compactValuesOnCreation: false)
+        try box.begin()
+        var rowIds: [Int64] = []
+        for key in UInt8(1)...4 {
+            rowIds.append(try box.insertReturningRowId(records, key: ValueBoxKey([key]), value: [key]).rowId)
+        }
+        for (rowId, text) in zip(rowIds, ["phở bò", "phở gà", "bánh mì", "phở cuốn"]) {
+            try box.fullTextSet(rowKeyed, rowId: rowId, collectionId: "p\(rowId % 2)", contents: text, tags: "t1")
+        }
+        let (one, two, three, four) = (rowIds[0], rowIds[1], rowIds[2], rowIds[3])
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [four, two, one])
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: "p\(one % 2)", query: "pho", limit: 10) == [one])
         #expect(
-            try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", tags: ["t1"], limit: 10) == [2, 1])
-        // An item id is no term: searching for it finds nothing.
-        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "i1", limit: 10) == [])
-        try box.fullTextRemove(rowKeyed, rowId: 2)
-        try box.fullTextRemove(rowKeyed, rowId: 99)
-        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [1])
-        try box.fullTextRemove(rowKeyed, itemId: "i1")
-        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [])
-        #expect(try box.fullTextMatch(rowKeyed, collectionId: nil, query: "banh", limit: 10) == ["i3"])
+            try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", tags: ["t1"], limit: 10)
+                == [four, two, one])
+        // Nothing but the index: no copy of the text, no item ids.
         let schema = try box.database.textColumn("SELECT sql FROM sqlite_master WHERE name = 'ft43'").first
-        #expect(schema?.contains("itemId UNINDEXED") == true)
+        #expect(schema?.contains("content=''") == true && schema?.contains("itemId") == false)
+        #expect(try box.database.textColumn("SELECT count(*) FROM sqlite_master WHERE name = 'ft43_content'") == ["0"])
+        try box.fullTextRemove(rowKeyed, rowId: two)
+        try box.fullTextRemove(rowKeyed, rowId: 99)
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [four, one])
+        try box.fullTextRemove(rowKeyed, itemId: "i1")
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [four, one])
+        // Records one and four go without their text rows (a damaged file): the collection of four loses its rows
+        // without records, and only those.
+        try box.remove(records, key: ValueBoxKey([1]), secure: false)
+        try box.remove(records, key: ValueBoxKey([4]), secure: false)
+        try box.fullTextRemove(rowKeyed, collectionId: "p\(four % 2)", rowsMissingFrom: records)
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "pho", limit: 10) == [one])
+        #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "banh", limit: 10) == [three])
         try box.fullTextDrop(rowKeyed)
         #expect(try box.database.textColumn("SELECT sql FROM sqlite_master WHERE name = 'ft43'").isEmpty)
         #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "banh", limit: 10) == [])
-        try box.fullTextSet(rowKeyed, rowId: 5, collectionId: "p1", itemId: "i5", contents: "cà phê", tags: "")
+        try box.fullTextSet(rowKeyed, rowId: 5, collectionId: "p1", contents: "cà phê", tags: "")
         #expect(try box.fullTextMatchRowIds(rowKeyed, collectionId: nil, query: "ca phe", limit: 10) == [5])
         try box.commit()
     }

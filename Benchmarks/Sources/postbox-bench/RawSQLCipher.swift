@@ -24,8 +24,8 @@ final class RawSQLCipher {
         exec("CREATE TABLE IF NOT EXISTS t7 (key BLOB PRIMARY KEY, value BLOB)")
         exec("CREATE TABLE IF NOT EXISTS t4 (key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID")
         exec(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS ft41 USING fts5(collectionId, itemId UNINDEXED, contents, tags, "
-                + "tokenize = 'unicode61 remove_diacritics 2')")
+            "CREATE VIRTUAL TABLE IF NOT EXISTS ft41 USING fts5(collectionId, contents, tags, "
+                + "tokenize = 'unicode61 remove_diacritics 2', content='', contentless_delete=1)")
     }
 
     deinit {
@@ -45,7 +45,6 @@ final class RawSQLCipher {
         let indexKey: [UInt8]
         let indexValue: [UInt8]
         let collection: String
-        let item: String
         let text: String
     }
 
@@ -61,7 +60,7 @@ final class RawSQLCipher {
                 historyKey: be(m.peer) + be(Int32(0)) + be(m.timestamp) + be(m.id), historyValue: value,
                 indexKey: be(m.peer) + be(Int32(0)) + be(m.id),
                 indexValue: be(m.timestamp) + be(UInt32(0)) + be(UInt32(0)),
-                collection: "p\(m.peer)", item: "p\(m.peer)a0b\(m.id)", text: m.text)
+                collection: "p\(m.peer)", text: m.text)
         }
     }
 
@@ -72,7 +71,7 @@ final class RawSQLCipher {
         sqlite3_prepare_v2(db, "INSERT INTO t7 (key, value) VALUES (?, ?)", -1, &history, nil)
         sqlite3_prepare_v2(db, "INSERT INTO t4 (key, value) VALUES (?, ?)", -1, &index, nil)
         sqlite3_prepare_v2(
-            db, "INSERT INTO ft41 (rowid, collectionId, itemId, contents, tags) VALUES (?, ?, ?, ?, '')", -1, &fts,
+            db, "INSERT OR REPLACE INTO ft41 (rowid, collectionId, contents, tags) VALUES (?, ?, ?, '')", -1, &fts,
             nil)
         exec("BEGIN IMMEDIATE")
         for row in rows {
@@ -81,8 +80,7 @@ final class RawSQLCipher {
             bind(index, row.indexKey, row.indexValue)
             sqlite3_bind_int64(fts, 1, historyRowId)
             sqlite3_bind_text(fts, 2, row.collection, -1, transient)
-            sqlite3_bind_text(fts, 3, row.item, -1, transient)
-            sqlite3_bind_text(fts, 4, row.text, -1, transient)
+            sqlite3_bind_text(fts, 3, row.text, -1, transient)
             precondition(sqlite3_step(fts) == SQLITE_DONE)
             sqlite3_reset(fts)
         }

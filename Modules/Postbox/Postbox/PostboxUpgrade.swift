@@ -11,7 +11,7 @@ struct PostboxUpgrade {
 
 enum PostboxSchema {
     /// The schema version this build writes.
-    static let currentVersion: Int32 = 5
+    static let currentVersion: Int32 = 6
 
     /// Every upgrade, in order; each one's `to` is the next one's `from`.
     static var upgrades: [PostboxUpgrade] {
@@ -19,13 +19,15 @@ enum PostboxSchema {
             PostboxUpgrade(from: 1, to: 2, name: "PostboxUpgrade_1to2", run: leftToTheTextIndexRebuild),
             PostboxUpgrade(from: 2, to: 3, name: "PostboxUpgrade_2to3", run: upgrade2to3),
             PostboxUpgrade(from: 3, to: 4, name: "PostboxUpgrade_3to4", run: leftToTheTextIndexRebuild),
-            PostboxUpgrade(from: 4, to: 5, name: "PostboxUpgrade_4to5", run: rebuildTextIndex),
+            PostboxUpgrade(from: 4, to: 5, name: "PostboxUpgrade_4to5", run: leftToTheTextIndexRebuild),
+            PostboxUpgrade(from: 5, to: 6, name: "PostboxUpgrade_5to6", run: rebuildTextIndex),
         ]
     }
 
-    /// Version 1 had no full-text index (1→2 built one) and version 3 let FTS5 number the text rows (3→4 renumbered
-    /// them). Nothing to do in either step any more: the 4→5 step builds the index for every stored message afresh
-    /// (doing it here too would index everything twice).
+    /// Version 1 had no full-text index (1→2 built one), version 3 let FTS5 number the text rows (3→4 renumbered
+    /// them) and version 4 indexed each row's item id (4→5 rebuilt the table without). Nothing to do in these steps
+    /// any more: the 5→6 step builds the index for every stored message afresh (doing it here too would index
+    /// everything twice).
     static func leftToTheTextIndexRebuild(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
         progress(1)
     }
@@ -33,7 +35,7 @@ enum PostboxSchema {
     /// Indexes the text of every stored message afresh in a table with this build's columns, each row under its
     /// record's rowid in the history table (version 1 had no text index; versions 2 and 3 let FTS5 number the rows,
     /// so a search read each hit's item id and went through the id index; up to version 4 FTS5 indexed each item id,
-    /// a term per message).
+    /// a term per message; up to version 5 the table kept a copy of every text and item id).
     static func rebuildTextIndex(_ transaction: Transaction, _ progress: (Float) -> Void) throws {
         let tables = transaction.tables
         let total = max(1, try tables.valueBox.count(tables.history.table))

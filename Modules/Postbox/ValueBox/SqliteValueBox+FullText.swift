@@ -3,10 +3,13 @@ import SQLite
 /// Full-text tables on FTS5 with `unicode61 remove_diacritics 2`, so "pho" finds "phở" (Telegram-iOS Postbox FTS).
 extension SqliteValueBox {
     private func ensure(_ table: ValueBoxFullTextTable) throws(SQLiteError) {
-        let itemId = table.indexesItemIds ? "itemId" : "itemId UNINDEXED"
-        try database.execute(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS \(table.sqlName) USING fts5("
-                + "collectionId, \(itemId), contents, tags, tokenize = 'unicode61 remove_diacritics 2')")
+        let tokenize = "tokenize = 'unicode61 remove_diacritics 2'"
+        let definition =
+            switch table.rows {
+            case .byItemId: "collectionId, itemId, contents, tags, \(tokenize)"
+            case .byRowId: "collectionId, contents, tags, \(tokenize), content='', contentless_delete=1"
+            }
+        try database.execute("CREATE VIRTUAL TABLE IF NOT EXISTS \(table.sqlName) USING fts5(\(definition))")
     }
 
     /// Drops the full-text table (when it exists), so the next write creates it with `table`'s columns: a schema
@@ -14,6 +17,7 @@ extension SqliteValueBox {
     public func fullTextDrop(_ table: ValueBoxFullTextTable) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
             forgetStatements(table.id)
+            fullTextRowIdCeilings[table.id] = nil
             try database.execute("DROP TABLE IF EXISTS \(table.sqlName)")
         }
     }
@@ -55,43 +59,72 @@ extension SqliteValueBox {
         }
     }
 
-    /// Indexes `contents` under `itemId` in `collectionId` as the row `rowId`, replacing any row there: the caller
-    /// chooses rowids (Postbox uses the message record's rowid, so a search resolves each hit with one lookup and
-    /// never reads the text index's own content table). A plain insert; only when the rowid is taken is the old row
-    /// deleted first (`INSERT OR REPLACE` would look for an old row on every insert).
+    /// Indexes `contents` in `collectionId` as the row `rowId` of a `.byRowId` table, replacing any row there: the
+    /// caller chooses rowids (Postbox uses the message record's rowid, so a search resolves each hit with one lookup).
+    /// A contentless table has no content table whose key would refuse a taken rowid, so a plain insert under a taken
+    /// one would index a second row there: a rowid at or below the highest the table has held (`fullTextRowIdCeiling`)
+    /// is inserted with `INSERT OR REPLACE`, which looks for an old row first; one above it cannot be taken and is
+    /// inserted plainly (the common case: a new record's rowid is above every older one).
     public func fullTextSet(
-        _ table: ValueBoxFullTextTable, rowId: Int64, collectionId: String, itemId: String, contents: String,
-        tags: String
+        _ table: ValueBoxFullTextTable, rowId: Int64, collectionId: String, contents: String, tags: String
     ) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
-            func sql() -> String {
-                "INSERT INTO \(table.sqlName) (rowid, collectionId, itemId, contents, tags) VALUES (?, ?, ?, ?, ?)"
+            func sql(_ verb: String) -> String {
+                "\(verb) INTO \(table.sqlName) (rowid, collectionId, contents, tags) VALUES (?, ?, ?, ?)"
             }
+            func prepared(replacing: Bool) throws(SQLiteError) -> Statement {
+                replacing
+                    ? try self.statement(table.id, .fullTextInsertWithRowId, sql("INSERT OR REPLACE"))
+                    : try self.statement(table.id, .fullTextInsertAboveRows, sql("INSERT"))
+            }
+            let ceiling = try fullTextRowIdCeiling(table)
             let statement: Statement
             do {
-                statement = try self.statement(table.id, .fullTextInsertWithRowId, sql())
+                statement = try prepared(replacing: rowId <= ceiling)
             } catch {
                 try ensure(table)
-                statement = try self.statement(table.id, .fullTextInsertWithRowId, sql())
+                statement = try prepared(replacing: rowId <= ceiling)
             }
-            func insert() throws(SQLiteError) {
-                statement.bind(1, rowId)
-                statement.bind(2, collectionId)
-                statement.bind(3, itemId)
-                statement.bind(4, contents)
-                statement.bind(5, tags)
-                try statement.run()
-            }
-            do throws(SQLiteError) {
-                try insert()
-            } catch {
-                guard error.primaryCode == 19 else { throw error }  // SQLITE_CONSTRAINT: the rowid is taken
-                let remove = try self.statement(
-                    table.id, .fullTextRemoveRowId, "DELETE FROM \(table.sqlName) WHERE rowid = ?")
-                remove.bind(1, rowId)
-                try remove.run()
-                try insert()
-            }
+            statement.bind(1, rowId)
+            statement.bind(2, collectionId)
+            statement.bind(3, contents)
+            statement.bind(4, tags)
+            try statement.run()
+            fullTextRowIdCeilings[table.id] = max(ceiling, rowId)
+        }
+    }
+
+    /// The highest rowid `table` has held: read once (from FTS5's per-row size table; 0 when the table does not exist
+    /// yet), then raised by this connection's inserts — Postbox's writer connection is the table's only writer.
+    private func fullTextRowIdCeiling(_ table: ValueBoxFullTextTable) throws(SQLiteError) -> Int64 {
+        if let known = fullTextRowIdCeilings[table.id] { return known }
+        let exists =
+            !(try database.textColumn(
+                "SELECT name FROM sqlite_master WHERE name = '\(table.sqlName)_docsize'"
+            ).isEmpty)
+        let highest =
+            exists
+            ? Int64(try database.textColumn("SELECT ifnull(max(id), 0) FROM \(table.sqlName)_docsize").first ?? "0")
+                ?? 0 : 0
+        fullTextRowIdCeilings[table.id] = highest
+        return highest
+    }
+
+    /// Removes the rows of a `.byRowId` table in `collectionId` whose rowid no row of `records` has: the text rows a
+    /// damaged file left without their records (found through the collection's term; the rest of the table is not
+    /// read).
+    public func fullTextRemove(
+        _ table: ValueBoxFullTextTable, collectionId: String, rowsMissingFrom records: ValueBoxTable
+    ) throws(ValueBoxError) {
+        try wrap { () throws(SQLiteError) in
+            guard
+                let statement = try? statement(
+                    table.id, .fullTextRemoveOrphans,
+                    "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
+                        + "WHERE \(table.sqlName) MATCH ?) AND rowid NOT IN (SELECT rowid FROM \(records.sqlName))")
+            else { return }
+            statement.bind(1, "collectionId:" + Self.phrase(collectionId))
+            try statement.run()
         }
     }
 
@@ -105,23 +138,24 @@ extension SqliteValueBox {
         }
     }
 
-    /// Removes every row indexed under `itemId`: looked up through the index when the table indexes item ids,
-    /// otherwise by a scan of its rows.
+    /// Removes every row of a `.byItemId` table indexed under `itemId`, looked up through the index (a `.byRowId`
+    /// table keeps no item ids: nothing is removed there).
     public func fullTextRemove(_ table: ValueBoxFullTextTable, itemId: String) throws(ValueBoxError) {
+        guard table.rows == .byItemId else { return }
         try wrap { () throws(SQLiteError) in
-            let sql =
-                table.indexesItemIds
-                ? "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
-                    + "WHERE \(table.sqlName) MATCH ?)"
-                : "DELETE FROM \(table.sqlName) WHERE itemId = ?"
-            guard let statement = try? statement(table.id, .fullTextRemove, sql) else { return }
-            statement.bind(1, table.indexesItemIds ? "itemId:" + Self.phrase(itemId) : itemId)
+            guard
+                let statement = try? statement(
+                    table.id, .fullTextRemove,
+                    "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
+                        + "WHERE \(table.sqlName) MATCH ?)")
+            else { return }
+            statement.bind(1, "itemId:" + Self.phrase(itemId))
             try statement.run()
         }
     }
 
-    /// Item ids whose contents contain every word of `query` as a word prefix (diacritics and case ignored),
-    /// optionally only in `collectionId` and only with all `tags` tokens; newest insertions first.
+    /// Item ids of a `.byItemId` table whose contents contain every word of `query` as a word prefix (diacritics and
+    /// case ignored), optionally only in `collectionId` and only with all `tags` tokens; newest insertions first.
     public func fullTextMatch(
         _ table: ValueBoxFullTextTable, collectionId: String?, query: String, tags: [String] = [], limit: Int
     ) throws(ValueBoxError) -> [String] {

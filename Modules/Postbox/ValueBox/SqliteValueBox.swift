@@ -19,6 +19,8 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// SQLite's schema cookie when `knownTables` was read; -1 makes the next transaction re-read it.
     private var knownSchemaVersion: Int64 = -1
     private var statements = StatementCache()
+    /// Per `.byRowId` full-text table, the highest rowid it has held (`fullTextSet(_:rowId:…)`).
+    var fullTextRowIdCeilings: [Int32: Int64] = [:]
 
     /// Finalizes the cached statements of table `id` (before the table is dropped).
     func forgetStatements(_ id: Int32) {
@@ -31,7 +33,8 @@ public final class SqliteValueBox: @unchecked Sendable {
             rangeDescKeys
         case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch, schemaVersion
         case insertReturningRowId, rowIdByKey, getByRowId, scanWithRowIds, fullTextInsertWithRowId
-        case fullTextRemoveRowId, fullTextMatchRowIds, fullTextRemoveAll, getWithRowId
+        case fullTextRemoveRowId, fullTextMatchRowIds, fullTextRemoveAll, getWithRowId, fullTextRemoveOrphans
+        case fullTextInsertAboveRows
     }
 
     struct StatementKey: Hashable {

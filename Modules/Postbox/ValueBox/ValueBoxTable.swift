@@ -25,19 +25,29 @@ public struct ValueBoxTable: Hashable, Sendable {
     var sqlName: String { "t\(id)" }
 }
 
-/// A full-text table `ft<id>` on FTS5 with columns (collectionId, itemId, contents, tags).
+/// A full-text table `ft<id>` on FTS5.
 public struct ValueBoxFullTextTable: Hashable, Sendable {
+    /// How a table's rows are numbered and found again.
+    public enum Rows: Hashable, Sendable {
+        /// FTS5 numbers the rows and keeps a copy of each, with columns (collectionId, itemId, contents, tags); a row
+        /// is found by its item id, a term FTS5 indexes (Telegram-iOS Postbox's table).
+        case byItemId
+        /// The caller numbers the rows (`fullTextSet(_:rowId:…)`) and finds them by number alone. The table is
+        /// contentless (FTS5 `content=''`, `contentless_delete=1`; columns collectionId, contents, tags): it keeps no
+        /// copy of what it indexes and no item id, so a row costs its terms and nothing else, and a match gives
+        /// rowids (`fullTextMatchRowIds`).
+        case byRowId
+    }
+
     /// The table's number; the SQL table is `ft<id>`.
     public let id: Int32
-    /// Whether FTS5 indexes the item ids, so `fullTextRemove(_:itemId:)` finds a row through the index. A table whose
-    /// caller chooses the rowids (`fullTextSet(_:rowId:...)`) and removes by rowid needs no such index: its item ids
-    /// are stored `UNINDEXED`, and each row adds no term of its own to the index.
-    public let indexesItemIds: Bool
+    /// How its rows are numbered and found.
+    public let rows: Rows
 
     /// A full-text table description.
-    public init(id: Int32, indexesItemIds: Bool = true) {
+    public init(id: Int32, rows: Rows = .byItemId) {
         self.id = id
-        self.indexesItemIds = indexesItemIds
+        self.rows = rows
     }
 
     var sqlName: String { "ft\(id)" }

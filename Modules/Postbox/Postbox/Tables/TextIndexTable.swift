@@ -1,13 +1,14 @@
 import ValueBox
 
-/// FTS table 41: message text under collection `p<peer>` and item `p<peer>a<namespace>b<id>`, with a `t<tag>`
-/// token per tag (Telegram-iOS Postbox FTS). Each row's rowid is the rowid of the message's record in the history
-/// table (schema version 4 on; ours, not Telegram's), so a search resolves a hit with one lookup by rowid instead of
-/// reading the item id, the id index and the history key index; and a row is removed by that rowid, so the item
-/// id is stored unindexed (schema version 5 on): no message adds a term of its own to the index.
+/// FTS table 41: message text under collection `p<peer>`, with a `t<tag>` token per tag (Telegram-iOS Postbox FTS,
+/// whose rows also carry an item id `p<peer>a<namespace>b<id>`). Each row's rowid is the rowid of the message's record
+/// in the history table (schema version 4 on; ours, not Telegram's), so a search resolves a hit with one lookup by
+/// rowid instead of reading the item id, the id index and the history key index, and a row is removed by that rowid.
+/// So the table needs no item ids and no copy of the text it indexes, which the record holds: it is contentless
+/// (`ValueBoxFullTextTable.Rows.byRowId`, schema version 6 on), and a message costs its words' terms alone.
 final class TextIndexTable {
     let valueBox: SqliteValueBox
-    let table = ValueBoxFullTextTable(id: 41, indexesItemIds: false)
+    let table = ValueBoxFullTextTable(id: 41, rows: .byRowId)
 
     init(valueBox: SqliteValueBox) {
         self.valueBox = valueBox
@@ -20,17 +21,6 @@ final class TextIndexTable {
         }
     }
 
-    static func itemId(_ id: MessageId) -> String {
-        ASCIIDigits.string(capacity: 47) { out in
-            out.append(UInt8(ascii: "p"))
-            out.appendDecimal(UInt64(bitPattern: id.peerId.toInt64()))
-            out.append(UInt8(ascii: "a"))
-            out.appendDecimal(id.namespace)
-            out.append(UInt8(ascii: "b"))
-            out.appendDecimal(id.id)
-        }
-    }
-
     static func tagToken(_ tag: MessageTags) -> String { "t\(tag.rawValue)" }
 
     /// The `tags` column: one token per single tag, space-separated ("" for none, the common case).
@@ -38,30 +28,18 @@ final class TextIndexTable {
         tags.isEmpty ? "" : tags.singleTags.map(tagToken).joined(separator: " ")
     }
 
-    /// Parses an item id back into a message id.
-    static func messageId(_ itemId: String) -> MessageId? {
-        guard itemId.first == "p", let a = itemId.firstIndex(of: "a"), let b = itemId.firstIndex(of: "b") else {
-            return nil
-        }
-        guard let peer = UInt64(itemId[itemId.index(after: itemId.startIndex)..<a]),
-            let namespace = Int32(itemId[itemId.index(after: a)..<b]),
-            let id = Int32(itemId[itemId.index(after: b)...])
-        else { return nil }
-        return MessageId(peerId: PeerId(Int64(bitPattern: peer)), namespace: namespace, id: id)
-    }
-
     /// Indexes a message's text as the row `historyRowId` (its record's rowid in the history table).
     func add(_ id: MessageId, historyRowId: Int64, text: String, tags: MessageTags) throws {
         guard !text.isEmpty else { return }
         try valueBox.fullTextSet(
-            table, rowId: historyRowId, collectionId: Self.collectionId(id.peerId), itemId: Self.itemId(id),
-            contents: text, tags: Self.tagTokens(tags))
+            table, rowId: historyRowId, collectionId: Self.collectionId(id.peerId), contents: text,
+            tags: Self.tagTokens(tags))
     }
 
-    /// Removes the text rows of message `id` found by their item id: a scan of the table (the item ids are not
-    /// indexed), for a message whose history record is missing.
-    func remove(_ id: MessageId) throws {
-        try valueBox.fullTextRemove(table, itemId: Self.itemId(id))
+    /// Removes the chat's text rows that no history record has: for a message whose record is missing (a damaged
+    /// file), whose row cannot be found by its rowid.
+    func removeRowsWithoutRecords(of peerId: PeerId, history: ValueBoxTable) throws {
+        try valueBox.fullTextRemove(table, collectionId: Self.collectionId(peerId), rowsMissingFrom: history)
     }
 
     /// Removes the text row of the history record in row `historyRowId`.
@@ -69,7 +47,7 @@ final class TextIndexTable {
         try valueBox.fullTextRemove(table, rowId: historyRowId)
     }
 
-    /// Drops the table, so the next row creates it with this build's columns (the 4→5 schema upgrade).
+    /// Drops the table, so the next row creates it with this build's columns (the 5→6 schema upgrade).
     func drop() throws {
         try valueBox.fullTextDrop(table)
     }

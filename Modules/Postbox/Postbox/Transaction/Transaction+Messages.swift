@@ -118,8 +118,8 @@ extension Transaction {
         if let stored {
             try tables.textIndex.remove(historyRowId: stored.rowId)
         } else {
-            // No record to find its text row by (an inconsistent file): look the row up by its item id.
-            try tables.textIndex.remove(id)
+            // No record to find its text row by (an inconsistent file): the chat's rows without records go.
+            try tables.textIndex.removeRowsWithoutRecords(of: id.peerId, history: tables.history.table)
         }
         try tables.history.remove(index)
         try tables.messageIndex.remove(id)
