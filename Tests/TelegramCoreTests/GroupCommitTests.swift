@@ -64,58 +64,74 @@ import UpdateSequencing
         harness.advance(by: 0.01)
     }
 
-    /// The slices of a difference that goes on linger for the next ones: three slices, one transaction; a fetch that
-    /// fails writes at once what lingered, so nothing received waits for the retry.
-    @Test func aDifferencesSlicesAreStoredTogetherAndAFailedFetchWritesWhatLingered() throws {
+    /// A difference's slices handed while the writer is busy are stored together, in order, in its next
+    /// transaction; a fetch that then fails leaves what came before it stored.
+    @Test func aDifferencesSlicesHandedWhileTheWriterIsBusyAreStoredTogether() throws {
         typealias Tests = AccountStateManagerTests
         let harness = try Harness()
         defer { harness.directory.remove() }
-        var manager = harness.manager()
-        manager.start()
-        harness.advance(by: 0.01)
-        manager.stop()
-        harness.advance(by: 0.01)
-
         let slice = { (ids: ClosedRange<Int32>, pts: Int32) -> Api.updates.Difference in
             .differenceSlice(
                 .init(
                     newMessages: ids.map(Tests.apiMessage), newEncryptedMessages: [], otherUpdates: [], chats: [],
                     users: [], intermediateState: Tests.state(pts)))
         }
-        harness.server.differences = [
-            slice(1...3, 13), slice(4...6, 16),
-            .difference(
-                .init(
-                    newMessages: (7...9).map(Tests.apiMessage), newEncryptedMessages: [], otherUpdates: [], chats: [],
-                    users: [], state: Tests.state(19))),
-        ]
-        manager = harness.manager()
+        let answers = ValuePipe<Api.updates.Difference>()
+        let scripted = harness.server.environment
+        let environment = AccountStateManager.Environment(
+            updates: scripted.updates, getState: scripted.getState,
+            getDifference: { _ in
+                answers.signal() |> take(1) |> castError(AccountStateManager.StateManagerError.self)
+            })
+        try harness.postbox.transactionSync { tx in
+            try tx.setState(
+                AuthorizedAccountState(peerId: Tests.me, state: UpdatesState(pts: 10, qts: 0, seq: 0, date: 100)))
+        }
+        var manager = AccountStateManager(
+            accountPeerId: Tests.me, postbox: harness.postbox, environment: environment,
+            queue: harness.scheduler.makeQueue(), configuration: .init(gapWait: 2))
         manager.start()
         harness.advance(by: 0.01)
-        #expect(harness.server.asked.map(\.pts) == [10, 13, 16])
+        // Three slices answered while the writer is held: none waits for a write, and the next is asked at once.
+        let writer = HeldWriter(harness.postbox)
+        for (index, ids) in [Int32(1)...3, 4...6, 7...9].enumerated() {
+            answers.putNext(slice(ids, Int32(13 + 3 * index)))
+            harness.scheduler.advance(by: 0.01)
+        }
+        #expect(manager.statistics.batches == 0 && manager.statistics.writeTransactions == 0)
+        writer.release()
+        harness.postbox.waitForWrites()
         #expect(try harness.storedIds() == Array(1...9))
         #expect(try harness.storedState()?.pts == 19)
         #expect(manager.statistics.batches == 3)
         #expect(manager.statistics.writeTransactions == 1)
+        answers.putNext(
+            .difference(
+                .init(
+                    newMessages: [], newEncryptedMessages: [], otherUpdates: [], chats: [], users: [],
+                    state: Tests.state(19))))
+        harness.advance(by: 0.01)
+        #expect(manager.hasCaughtUp)
         manager.stop()
         harness.advance(by: 0.01)
 
-        // Offline again; the server has two more slices but answers only the first: the second ask fails.
+        // The server has two more slices but answers only the first: the second ask fails, and the first is stored
+        // all the same.
         harness.server.differences = [slice(10...12, 22)]
         manager = harness.manager()
         manager.start()
         harness.advance(by: 0.01)
-        #expect(harness.server.asked.map(\.pts) == [10, 13, 16, 19, 22])
+        #expect(harness.server.asked.map(\.pts) == [19, 22])
         #expect(manager.statistics.failures == 1)
         #expect(try harness.storedIds() == Array(1...12))
         #expect(try harness.storedState()?.pts == 22)
-        #expect(manager.statistics.writeTransactions == 1)
         manager.stop()
         harness.advance(by: 0.01)
     }
 
-    /// A slice waits for the next one although the writer is free: it is not stored until the difference ends.
-    @Test func aSliceLingersUntilItsDifferenceEnds() throws {
+    /// Nothing waits for company: a slice that reaches an idle writer is stored at once, though its difference goes
+    /// on (the writer is not left idle while the next slices gather).
+    @Test func aSliceReachingAnIdleWriterIsStoredBeforeItsDifferenceEnds() throws {
         typealias Tests = AccountStateManagerTests
         let harness = try Harness()
         defer { harness.directory.remove() }
@@ -146,8 +162,9 @@ import UpdateSequencing
                     chats: [], users: [], intermediateState: Tests.state(13))))
         harness.advance(by: 0.01)
         #expect(asked.withLock { $0 } == [10, 13])
-        #expect(try harness.storedIds() == [])
-        #expect(manager.statistics.writeTransactions == 0)
+        #expect(try harness.storedIds() == [1, 2, 3])
+        #expect(manager.statistics.writeTransactions == 1)
+        #expect(!manager.hasCaughtUp)
         answers.putNext(
             .difference(
                 .init(
@@ -155,123 +172,14 @@ import UpdateSequencing
                     chats: [], users: [], state: Tests.state(16))))
         harness.advance(by: 0.01)
         #expect(try harness.storedIds() == Array(1...6))
-        #expect(manager.statistics.writeTransactions == 1)
+        #expect(manager.statistics.writeTransactions == 2)
         #expect(manager.hasCaughtUp)
         manager.stop()
         harness.advance(by: 0.01)
     }
 
-    /// A manager whose `getDifference` answers are put in by the test, from a stored pts of 0, and a difference
-    /// slice `index` of `perSlice` messages (ids and pts from `index * perSlice + 1`).
-    struct ScriptedSlices {
-        let manager: AccountStateManager
-        let answers = ValuePipe<Api.updates.Difference>()
-        let perSlice: Int
-
-        init(_ harness: Harness, perSlice: Int) throws {
-            typealias Tests = AccountStateManagerTests
-            self.perSlice = perSlice
-            let scripted = harness.server.environment
-            let answers = self.answers
-            let environment = AccountStateManager.Environment(
-                updates: scripted.updates, getState: scripted.getState,
-                getDifference: { _ in
-                    answers.signal() |> take(1) |> castError(AccountStateManager.StateManagerError.self)
-                })
-            try harness.postbox.transactionSync { tx in
-                try tx.setState(
-                    AuthorizedAccountState(peerId: Tests.me, state: UpdatesState(pts: 0, qts: 0, seq: 0, date: 100)))
-            }
-            manager = AccountStateManager(
-                accountPeerId: Tests.me, postbox: harness.postbox, environment: environment,
-                queue: harness.scheduler.makeQueue(), configuration: .init(gapWait: 2))
-        }
-
-        func slice(_ index: Int) -> Api.updates.Difference {
-            let ids = Int32(index * perSlice + 1)...Int32((index + 1) * perSlice)
-            return .differenceSlice(
-                .init(
-                    newMessages: ids.map(AccountStateManagerTests.apiMessage), newEncryptedMessages: [],
-                    otherUpdates: [], chats: [], users: [],
-                    intermediateState: AccountStateManagerTests.state(ids.upperBound)))
-        }
-    }
-
-    /// What lingers is bounded: a difference's slices are written, while it still goes on, once 50 of them wait
-    /// (channel slices of 100) or once they hold 10,000 updates (`getDifference`'s slices of up to 1,000).
-    @Test(arguments: [(perSlice: 1, written: 50), (perSlice: 1_000, written: 10)])
-    func lingeringSlicesAreWrittenOnceTheyReachTheBound(perSlice: Int, written: Int) throws {
-        typealias Tests = AccountStateManagerTests
-        let harness = try Harness()
-        defer { harness.directory.remove() }
-        let script = try ScriptedSlices(harness, perSlice: perSlice)
-        let (manager, answers) = (script.manager, script.answers)
-        manager.start()
-        harness.advance(by: 0.01)
-        // The slices come 1 ms apart (virtual time), well within the time a slice may linger.
-        for index in 0..<(written - 1) {
-            answers.putNext(script.slice(index))
-            harness.advance(by: 0.001)
-        }
-        // One slice short of the bound: nothing is written yet.
-        #expect(manager.statistics.writeTransactions == 0)
-        answers.putNext(script.slice(written - 1))
-        harness.advance(by: 0.001)
-        // At the bound the slices are written, though the difference goes on.
-        #expect(manager.statistics.writeTransactions == 1)
-        #expect(manager.statistics.storedMessages == written * perSlice)
-        #expect(try harness.storedState()?.pts == Int32(written * perSlice))
-        #expect(!manager.hasCaughtUp)
-        let last = Int32((written + 1) * perSlice)
-        answers.putNext(
-            .difference(
-                .init(
-                    newMessages: (Int32(written * perSlice + 1)...last).map(Tests.apiMessage),
-                    newEncryptedMessages: [], otherUpdates: [], chats: [], users: [], state: Tests.state(last))))
-        harness.advance(by: 0.01)
-        #expect(manager.statistics.writeTransactions == 2)
-        #expect(manager.statistics.storedMessages == Int(last))
-        #expect(try harness.storedState()?.pts == last)
-        #expect(manager.hasCaughtUp)
-        manager.stop()
-        harness.advance(by: 0.01)
-    }
-
-    /// A slice that comes 50 ms or more after the first lingering one is written with it at once: on a network whose
-    /// round trip is that long, each slice is written as it arrives.
-    @Test func aSliceThatComesLateIsWrittenWithWhatLingered() throws {
-        let harness = try Harness()
-        defer { harness.directory.remove() }
-        let script = try ScriptedSlices(harness, perSlice: 10)
-        let (manager, answers) = (script.manager, script.answers)
-        manager.start()
-        harness.advance(by: 0.01)
-        /// Answers with slice `index`, then lets `seconds` of virtual time pass.
-        let answer = { (index: Int, seconds: Double) in
-            answers.putNext(script.slice(index))
-            harness.advance(by: seconds)
-        }
-        answer(0, 0.03)
-        answer(1, 0.03)
-        // The second came 30 ms after the first: both linger.
-        #expect(manager.statistics.writeTransactions == 0)
-        answer(2, 0.001)
-        // 60 ms after the first: all three are written, though the difference goes on.
-        #expect(manager.statistics.writeTransactions == 1)
-        #expect(manager.statistics.storedMessages == 30)
-        #expect(!manager.hasCaughtUp)
-        // The next slice lingers until one comes 60 ms after it; then both are written.
-        answer(3, 0.06)
-        #expect(manager.statistics.writeTransactions == 1)
-        answer(4, 0.001)
-        #expect(manager.statistics.writeTransactions == 2)
-        #expect(manager.statistics.storedMessages == 50)
-        manager.stop()
-        harness.advance(by: 0.01)
-    }
-
-    /// Only a slice whose own difference goes on lingers: a push that also says a channel is too long (a channel this
-    /// account cannot ask about: no `getChannelDifference`) is stored at once.
+    /// A push that also says a channel is too long (a channel this account cannot ask about: no
+    /// `getChannelDifference`) is stored at once.
     @Test func aPushThatAlsoAsksForAChannelIsNotHeld() throws {
         let harness = try Harness()
         defer { harness.directory.remove() }

@@ -162,7 +162,7 @@ public final class AccountStateManager: @unchecked Sendable {
         self.retryDelay = retryDelay
         applier = UpdateBatchApplier(accountPeerId: accountPeerId, secretChats: secretChats)
         writes = StateWrites(
-            postbox: postbox, applier: applier, now: { [queue] in queue.currentTime },
+            postbox: postbox, applier: applier,
             didStore: { [weak self] stored, seconds in self?.didStore(stored, seconds: seconds) },
             didFail: { [weak self] error in self?.fail(.storage("\(error)")) })
     }
@@ -237,7 +237,6 @@ public final class AccountStateManager: @unchecked Sendable {
             wakeDisposable.set(nil)
             for request in channelRequests.values { request.dispose() }
             channelRequests = [:]
-            writes.flushNow()
             for check in channelChecks { check.dispose() }
             channelChecks = []
             channelInputs = [:]
@@ -404,7 +403,7 @@ public final class AccountStateManager: @unchecked Sendable {
                     let actions = self.sequencer!.receiveDifference(difference, now: self.queue.currentTime)
                     let elapsed = clock.now - started
                     self.statisticsValue.withLock { $0.sequencerSeconds += elapsed.inSeconds }
-                    self.perform(actions, nextSlice: { if case .fetchDifference = $0 { true } else { false } })
+                    self.perform(actions)
                     if let sequencer = self.sequencer, sequencer.phase != .fetchingDifference {
                         if self.differenceAgain {
                             self.differenceAgain = false
@@ -422,7 +421,6 @@ public final class AccountStateManager: @unchecked Sendable {
                 error: { [weak self] error in
                     guard let self, self.sequencer != nil else { return }
                     self.fail(error)
-                    self.writes.flushNow()
                     // Asked again after `retryDelay`: a server that keeps failing is not asked in a loop.
                     self.wakeDisposable.set(
                         self.queue.schedule(after: self.retryDelay) { [weak self] in
@@ -432,11 +430,8 @@ public final class AccountStateManager: @unchecked Sendable {
                 }))
     }
 
-    /// Carries out the machine's actions. `nextSlice` names the action that asks for the next slice of the difference
-    /// these actions came from (nil: they did not come from a difference's slice).
-    private func perform(
-        _ actions: [UpdateSequencer.Action], nextSlice: ((UpdateSequencer.Action) -> Bool)? = nil
-    ) {
+    /// Carries out the machine's actions.
+    private func perform(_ actions: [UpdateSequencer.Action]) {
         // A slice's batch comes with the request for the next slice (the common difference's or a channel's): ask
         // first, so the server prepares the next slice while this one is handed to the writer.
         let asks = { (action: UpdateSequencer.Action) -> Bool in
@@ -446,22 +441,16 @@ public final class AccountStateManager: @unchecked Sendable {
             }
         }
         let ordered = actions.filter(asks) + actions.filter { !asks($0) }
-        // A slice whose own difference's next slice was asked for may wait for it, to be stored with it
-        // (`StateWrites`); any other batch — a push, a final slice, a slice whose next one could not be asked — is
-        // written as soon as the writer is free.
-        var nextSliceAsked = false
         for action in ordered {
             switch action {
             case .apply(let batch):
-                writes.write(batch, moreFollows: nextSliceAsked)
+                writes.write(batch)
             case .fetchDifference(let state):
                 fetchDifference(from: state)
-                if nextSlice?(action) == true { nextSliceAsked = true }
             case .resetChats(let pts):
                 resetChats(pts: pts)
             case .fetchChannelDifference(let channelId, let pts):
-                let asked = fetchChannelDifference(channelId: channelId, pts: pts)
-                if asked, nextSlice?(action) == true { nextSliceAsked = true }
+                fetchChannelDifference(channelId: channelId, pts: pts)
             case .wake(let time):
                 let delay = max(0, time - queue.currentTime)
                 wakeDisposable.set(
@@ -528,10 +517,7 @@ public final class AccountStateManager: @unchecked Sendable {
                 }
                 self.perform(
                     self.sequencer!.receiveChannelDifference(
-                        channelId: channelId, difference, now: self.queue.currentTime),
-                    nextSlice: { action in
-                        if case .fetchChannelDifference(channelId, _) = action { true } else { false }
-                    })
+                        channelId: channelId, difference, now: self.queue.currentTime))
                 // A slice asked ahead that the machine did not ask for (it cannot, as `nextChannelSlicePts` says, but
                 // a reset may have dropped the channel) is cancelled.
                 self.channelSlicesAskedAhead.removeValue(forKey: channelId)
@@ -547,7 +533,6 @@ public final class AccountStateManager: @unchecked Sendable {
             error: { [weak self] error in
                 guard let self, self.sequencer != nil else { return }
                 self.fail(error)
-                self.writes.flushNow()
                 self.channelRequests[channelId] = self.queue.schedule(after: self.retryDelay) { [weak self] in
                     guard let self, self.sequencer != nil else { return }
                     self.perform(
@@ -717,9 +702,8 @@ public final class AccountStateManager: @unchecked Sendable {
     /// message becomes a hole, fetched when a view reaches it (Telegram-iOS resets chats the same way).
     private func resetChats(pts: Int32) {
         statisticsValue.withLock { $0.resets += 1 }
-        // The holes go in above what is stored: every batch released before must be stored first (a lingering one
-        // too), and this transaction is enqueued on the writer after them.
-        writes.flushNow()
+        // The holes go in above what is stored: every batch released before must be stored first, and this
+        // transaction is enqueued on the writer after their flush (`StateWrites` enqueues one for whatever it holds).
         do {
             try postbox.transactionSync { tx in
                 var before: ChatListIndex?
