@@ -189,6 +189,29 @@ import Testing
         #expect(try database.textColumn("SELECT count(*) FROM ft41") == ["0"])
     }
 
+    /// A damaged file's text row left under a rowid SQLite hands out again is no hit for the message stored there
+    /// without text: the text-less record clears its rowid.
+    @Test func aReusedRowIdLeavesNoStaleHit() throws {
+        let (postbox, directory) = try makePostbox()
+        defer { directory.remove() }
+        try postbox.transactionSync { tx in
+            try tx.addMessages([message(peer(1), 1, text: "first"), message(peer(1), 2, text: "orphan words")])
+        }
+        try postbox.checkpoint(truncate: true)
+        let database = try Database(path: postbox.databasePath)
+        try database.applyKey(Database.CipherKey(key: testKey.key, salt: testKey.salt)!)
+        // The newest history row goes, its text row stays: the next record gets its rowid.
+        try database.execute("DELETE FROM t7 WHERE rowid = (SELECT max(rowid) FROM t7)")
+        let reopened = try Postbox.open(accountPath: directory.path + "/account-1", encryption: testKey)
+        try reopened.transactionSync { tx in
+            var photo = message(peer(2), 7)
+            photo.text = ""
+            try tx.addMessages([photo])
+        }
+        #expect(try reopened.readTransactionSync { try $0.searchMessages("orphan", limit: 10) }.isEmpty)
+        #expect(try reopened.readTransactionSync { try $0.searchMessages("first", limit: 10) }.map(\.id.id) == [1])
+    }
+
     /// Random histories over two namespaces: earlier, later and around queries equal a sort of the model.
     @Test func rangeQueriesMatchAModel() throws {
         let (postbox, directory) = try makePostbox()

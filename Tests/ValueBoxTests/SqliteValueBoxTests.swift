@@ -229,6 +229,43 @@ func key(_ value: Int32) -> ValueBoxKey {
         try second.commit()
     }
 
+    /// A rowid the table held again after a rollback is replaced, not indexed a second time: the highest rowid read
+    /// inside the rolled-back transaction (after deleting the top rows) is forgotten with it.
+    @Test func aRowRestoredByARollbackIsReplacedNotDoubled() throws {
+        let numbered = ValueBoxFullTextTable(id: 45, rows: .byRowId)
+        let box = try makeValueBox()
+        try box.begin()
+        for rowId in Int64(1)...3 {
+            try box.fullTextSet(numbered, rowId: rowId, collectionId: "p1", contents: "phở \(rowId)", tags: "")
+        }
+        try box.commit()
+        let key = Database.CipherKey(key: Array(repeating: 1, count: 32), salt: Array(repeating: 2, count: 16))
+        let other = try SqliteValueBox(path: box.path, key: key)
+        // Two transactions on another table first, so the connection has seen the file's data version and has no
+        // other reason to forget what it read.
+        let warm = ValueBoxFullTextTable(id: 46, rows: .byRowId)
+        for rowId in Int64(1)...2 {
+            try other.begin()
+            try other.fullTextSet(warm, rowId: rowId, collectionId: "p1", contents: "trà", tags: "")
+            try other.commit()
+        }
+        // The table's highest rowid is first read after its top row was deleted, and that transaction rolls back.
+        try other.begin()
+        try other.fullTextRemove(numbered, rowId: 3)
+        try other.fullTextSet(numbered, rowId: 1, collectionId: "p1", contents: "phở 1", tags: "")
+        other.rollback()
+        try other.begin()
+        try other.fullTextSet(numbered, rowId: 3, collectionId: "p1", contents: "bánh mì", tags: "")
+        #expect(try other.fullTextMatchRowIds(numbered, collectionId: nil, query: "pho", limit: 10) == [2, 1])
+        #expect(try other.database.textColumn("SELECT count(*) FROM ft45") == ["3"])
+        // Clearing a rowid the table holds removes its row; one above every row costs nothing and changes nothing.
+        try other.fullTextClear(numbered, rowId: 2)
+        try other.fullTextClear(numbered, rowId: 99)
+        #expect(try other.fullTextMatchRowIds(numbered, collectionId: nil, query: "pho", limit: 10) == [1])
+        #expect(try other.database.textColumn("SELECT count(*) FROM ft45") == ["2"])
+        try other.commit()
+    }
+
     /// A contentless table numbered by the caller: searches by contents, collection and tags work; it keeps neither
     /// the text nor an item id; rows go by rowid, and a collection's rows without a record go together; dropping it
     /// lets it be made again.

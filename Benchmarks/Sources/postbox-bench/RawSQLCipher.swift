@@ -71,7 +71,7 @@ final class RawSQLCipher {
         sqlite3_prepare_v2(db, "INSERT INTO t7 (key, value) VALUES (?, ?)", -1, &history, nil)
         sqlite3_prepare_v2(db, "INSERT INTO t4 (key, value) VALUES (?, ?)", -1, &index, nil)
         sqlite3_prepare_v2(
-            db, "INSERT OR REPLACE INTO ft41 (rowid, collectionId, contents, tags) VALUES (?, ?, ?, '')", -1, &fts,
+            db, "INSERT INTO ft41 (rowid, collectionId, contents, tags) VALUES (?, ?, ?, '')", -1, &fts,
             nil)
         exec("BEGIN IMMEDIATE")
         for row in rows {

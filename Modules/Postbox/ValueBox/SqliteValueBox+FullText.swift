@@ -94,8 +94,8 @@ extension SqliteValueBox {
         }
     }
 
-    /// The highest rowid `table` has held: read once (from FTS5's per-row size table; 0 when the table does not exist
-    /// yet), then raised by this connection's inserts — Postbox's writer connection is the table's only writer.
+    /// The highest rowid `table` has held: read from FTS5's per-row size table (0 when the table does not exist yet),
+    /// then raised by this connection's inserts; read again after a rollback or another connection's commit.
     private func fullTextRowIdCeiling(_ table: ValueBoxFullTextTable) throws(SQLiteError) -> Int64 {
         if let known = fullTextRowIdCeilings[table.id] { return known }
         let exists =
@@ -110,6 +110,14 @@ extension SqliteValueBox {
         return highest
     }
 
+    /// Makes sure row `rowId` of a `.byRowId` table holds no text: a row there is removed when the table may hold one
+    /// (at or below the highest rowid it has held); above that nothing is done. For a record stored without text whose
+    /// rowid a damaged file's text row may have kept.
+    public func fullTextClear(_ table: ValueBoxFullTextTable, rowId: Int64) throws(ValueBoxError) {
+        let held = try wrap { () throws(SQLiteError) -> Bool in rowId <= (try fullTextRowIdCeiling(table)) }
+        if held { try fullTextRemove(table, rowId: rowId) }
+    }
+
     /// Removes the rows of a `.byRowId` table in `collectionId` whose rowid no row of `records` has: the text rows a
     /// damaged file left without their records (found through the collection's term; the rest of the table is not
     /// read).
@@ -117,9 +125,9 @@ extension SqliteValueBox {
         _ table: ValueBoxFullTextTable, collectionId: String, rowsMissingFrom records: ValueBoxTable
     ) throws(ValueBoxError) {
         try wrap { () throws(SQLiteError) in
+            // Not cached: the statement names `records`, and it runs only for a damaged file.
             guard
-                let statement = try? statement(
-                    table.id, .fullTextRemoveOrphans,
+                let statement = try? database.prepare(
                     "DELETE FROM \(table.sqlName) WHERE rowid IN (SELECT rowid FROM \(table.sqlName) "
                         + "WHERE \(table.sqlName) MATCH ?) AND rowid NOT IN (SELECT rowid FROM \(records.sqlName))")
             else { return }

@@ -19,8 +19,11 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// SQLite's schema cookie when `knownTables` was read; -1 makes the next transaction re-read it.
     private var knownSchemaVersion: Int64 = -1
     private var statements = StatementCache()
-    /// Per `.byRowId` full-text table, the highest rowid it has held (`fullTextSet(_:rowId:…)`).
+    /// Per `.byRowId` full-text table, the highest rowid it has held (`fullTextSet(_:rowId:…)`): forgotten on a
+    /// rollback and when another connection has committed since.
     var fullTextRowIdCeilings: [Int32: Int64] = [:]
+    /// `PRAGMA data_version` when this connection last began a write transaction with ceilings remembered.
+    private var knownDataVersion: Int64 = -1
 
     /// Finalizes the cached statements of table `id` (before the table is dropped).
     func forgetStatements(_ id: Int32) {
@@ -33,8 +36,8 @@ public final class SqliteValueBox: @unchecked Sendable {
             rangeDescKeys
         case scan, removeRange, removeAll, fullTextInsert, fullTextRemove, fullTextMatch, schemaVersion
         case insertReturningRowId, rowIdByKey, getByRowId, scanWithRowIds, fullTextInsertWithRowId
-        case fullTextRemoveRowId, fullTextMatchRowIds, fullTextRemoveAll, getWithRowId, fullTextRemoveOrphans
-        case fullTextInsertAboveRows
+        case fullTextRemoveRowId, fullTextMatchRowIds, fullTextRemoveAll, getWithRowId
+        case fullTextInsertAboveRows, dataVersion
     }
 
     struct StatementKey: Hashable {
@@ -112,7 +115,19 @@ public final class SqliteValueBox: @unchecked Sendable {
         try wrap { () throws(SQLiteError) in
             try database.beginImmediate()
             try refreshKnownTables()
+            try forgetCeilingsAfterOtherWriters()
         }
+    }
+
+    /// Another connection or process committed since this connection last looked (`PRAGMA data_version`): the
+    /// full-text tables' remembered highest rowids may be stale, and are read again when next needed.
+    private func forgetCeilingsAfterOtherWriters() throws(SQLiteError) {
+        guard !fullTextRowIdCeilings.isEmpty else { return }
+        let statement = try statement(-1, .dataVersion, "PRAGMA data_version")
+        defer { statement.reset() }
+        let version = try statement.step() ? statement.int64(0) : -1
+        if version != knownDataVersion { fullTextRowIdCeilings = [:] }
+        knownDataVersion = version
     }
 
     /// Starts a read transaction (`BEGIN DEFERRED`); its snapshot is taken here.
@@ -142,6 +157,8 @@ public final class SqliteValueBox: @unchecked Sendable {
     /// table list is re-read at the next `begin` when this transaction created tables).
     public func rollback() {
         database.rollback()
+        // A remembered highest rowid may have been read or raised in what was undone.
+        fullTextRowIdCeilings = [:]
     }
 
     /// Copies the WAL into the database file.
@@ -312,11 +329,12 @@ public final class SqliteValueBox: @unchecked Sendable {
         }
     }
 
-    /// Visits every row of `table` (created with a rowid) in key order with its rowid; `body` returns `false` to stop.
+    /// Visits every row of `table` (created with a rowid) in rowid order with its rowid; `body` returns `false` to
+    /// stop. (Rowid order: an index rebuilt from the rows, numbered by their rowids, gets them in ascending order.)
     public func scanWithRowIds(_ table: ValueBoxTable, _ body: (Int64, ValueBoxKey, [UInt8]) throws -> Bool) throws {
         guard isKnown(table) else { return }
         let statement = try statement(
-            table.id, .scanWithRowIds, "SELECT key, value, rowid FROM \(table.sqlName) ORDER BY key ASC")
+            table.id, .scanWithRowIds, "SELECT key, value, rowid FROM \(table.sqlName) ORDER BY rowid ASC")
         defer { statement.reset() }
         while try statement.step() {
             if try !body(statement.int64(2), readKey(statement, table), statement.bytes(1)) { break }

@@ -1,4 +1,4 @@
-/// Builds the text index's short ASCII ids (`p<peer>a<namespace>b<id>`) in one pass over a stack buffer: they are
+/// Builds the text index's short ASCII ids (the collection id `p<peer>`) in one pass over a stack buffer: they are
 /// made for every message written, and string interpolation cost more than a tenth of a bulk insert's own work.
 enum ASCIIDigits {
     /// An ASCII writer over a fixed buffer.

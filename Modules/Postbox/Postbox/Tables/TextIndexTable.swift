@@ -30,7 +30,12 @@ final class TextIndexTable {
 
     /// Indexes a message's text as the row `historyRowId` (its record's rowid in the history table).
     func add(_ id: MessageId, historyRowId: Int64, text: String, tags: MessageTags) throws {
-        guard !text.isEmpty else { return }
+        guard !text.isEmpty else {
+            // No text to index, and none may stay at this rowid: a damaged file's text row left behind under it would
+            // make this message a hit for another message's words.
+            try valueBox.fullTextClear(table, rowId: historyRowId)
+            return
+        }
         try valueBox.fullTextSet(
             table, rowId: historyRowId, collectionId: Self.collectionId(id.peerId), contents: text,
             tags: Self.tagTokens(tags))
