@@ -85,6 +85,22 @@ import Testing
         second.start(ahead.answer).dispose()
         request.put(2)
         #expect(first.events.withLock { $0 } == ["1", "2"])
-        #expect(second.events.withLock { $0 }.isEmpty)
+        #expect(second.events.withLock { $0 } == ["done"])
+    }
+
+    /// An event that arrives while the early ones are handed over (here: put by the subscriber's own handler) comes
+    /// after them, in order, and none is lost.
+    @Test func whatArrivesWhileTheEarlyOnesAreHandedOverFollowsThem() {
+        let request = ManualRequest()
+        let ahead = AskedAhead(request.signal)
+        request.put(1)
+        request.put(2)
+        let events = LockedValue<[Int]>([])
+        _ = ahead.answer.start(next: { value in
+            events.withLock { $0.append(value) }
+            if value == 1 { request.put(3) }
+        })
+        request.put(4)
+        #expect(events.withLock { $0 } == [1, 2, 3, 4])
     }
 }

@@ -74,7 +74,8 @@ public final class AccountStateManager: @unchecked Sendable {
         public var differences = 0
         /// `updates.getChannelDifference` calls, every channel's.
         public var channelDifferences = 0
-        /// Of those, slices asked for on the network's thread as the slice before them arrived, ahead of the machine.
+        /// Slices the machine asked for that had been asked for already, on the network's thread as the slice before
+        /// them arrived (counted as the machine takes them).
         public var channelSlicesAskedAhead = 0
         /// Channels found behind by the check after a catch-up (`ChannelPtsCheck`), not named by the difference.
         public var channelsFoundBehind = 0
@@ -131,7 +132,19 @@ public final class AccountStateManager: @unchecked Sendable {
     private var channelSlicesAskedAhead: [Int64: SliceAskedAhead] = [:]
     private struct SliceAskedAhead: Sendable {
         let pts: Int32
+        /// When it was asked for, and when its answer arrived: the round trip, whenever the manager takes it.
+        let asked: ContinuousClock.Instant
+        let arrived: LockedValue<ContinuousClock.Instant?>
         let request: AskedAhead<Api.updates.ChannelDifference, StateManagerError>
+    }
+
+    /// Notes when the answer arrives (on the thread it arrives on), for the round-trip statistic.
+    private static func noteArrival(
+        in arrived: LockedValue<ContinuousClock.Instant?>
+    ) -> (Signal<Api.updates.ChannelDifference, StateManagerError>) -> Signal<
+        Api.updates.ChannelDifference, StateManagerError
+    > {
+        { signal in signal |> beforeNext { _ in arrived.withLock { $0 = ContinuousClock.now } } }
     }
     /// The channel pts checks under way (`ChannelPtsCheck`; on the queue).
     private var channelChecks: [Disposable] = []
@@ -484,36 +497,34 @@ public final class AccountStateManager: @unchecked Sendable {
         setUpdating()
         channelRequests[channelId]?.dispose()
         let request: Signal<Api.updates.ChannelDifference, StateManagerError>
+        // When it was asked for, and when its answer arrived (on the network's thread): the round trip.
+        let asked: ContinuousClock.Instant
+        let arrived: LockedValue<ContinuousClock.Instant?>
         if let ahead = channelSlicesAskedAhead.removeValue(forKey: channelId), ahead.pts == pts {
+            statisticsValue.withLock { $0.channelSlicesAskedAhead += 1 }
             request = ahead.request.answer
+            (asked, arrived) = (ahead.asked, ahead.arrived)
         } else {
             statisticsValue.withLock { $0.channelDifferences += 1 }
-            request = getChannelDifference(input, pts)
+            (asked, arrived) = (ContinuousClock.now, LockedValue(nil))
+            request = getChannelDifference(input, pts) |> Self.noteArrival(in: arrived)
         }
-        let asked = ContinuousClock.now
-        let arrived = LockedValue(asked)
         // On the network's thread: a slice that is not final asks for the next one at once, as the machine will.
         let askAhead = { @Sendable (difference: Api.updates.ChannelDifference) -> SliceAskedAhead? in
             guard let next = UpdateSequencer.nextChannelSlicePts(after: difference) else { return nil }
-            return SliceAskedAhead(pts: next, request: AskedAhead(getChannelDifference(input, next)))
+            let arrival = LockedValue<ContinuousClock.Instant?>(nil)
+            return SliceAskedAhead(
+                pts: next, asked: ContinuousClock.now, arrived: arrival,
+                request: AskedAhead(getChannelDifference(input, next) |> Self.noteArrival(in: arrival)))
         }
-        let answer =
-            request
-            |> map { difference in
-                arrived.withLock { $0 = ContinuousClock.now }
-                return (difference, askAhead(difference))
-            }
-            |> enqueued(on: queue)
+        let answer = request |> map { ($0, askAhead($0)) } |> enqueued(on: queue)
         channelRequests[channelId] = answer.start(
             next: { [weak self] difference, ahead in
                 guard let self, self.sequencer != nil else { return }
                 let handled = ContinuousClock.now
                 if let ahead {
                     self.channelSlicesAskedAhead[channelId] = ahead
-                    self.statisticsValue.withLock {
-                        $0.channelDifferences += 1
-                        $0.channelSlicesAskedAhead += 1
-                    }
+                    self.statisticsValue.withLock { $0.channelDifferences += 1 }
                 }
                 self.perform(
                     self.sequencer!.receiveChannelDifference(
@@ -523,7 +534,7 @@ public final class AccountStateManager: @unchecked Sendable {
                 self.channelSlicesAskedAhead.removeValue(forKey: channelId)
                 self.updateIsUpdating()
                 let done = ContinuousClock.now
-                let arrival = arrived.withLock { $0 }
+                let arrival = arrived.withLock { $0 } ?? handled
                 self.statisticsValue.withLock {
                     $0.channelRoundTripSeconds += (arrival - asked).inSeconds
                     $0.channelQueueWaitSeconds += (handled - arrival).inSeconds

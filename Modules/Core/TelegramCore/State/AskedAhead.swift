@@ -46,7 +46,7 @@ final class AskedAhead<T, E>: @unchecked Sendable {
     }
 
     /// The request's events: those that arrived before the subscription, then the rest. One subscriber only: a second
-    /// gets nothing, and disposing of it cancels nothing.
+    /// gets only a completion, and disposing of it cancels nothing.
     var answer: Signal<T, E> {
         Signal { subscriber in
             // Events arriving while the early ones are handed over wait in `arrived` behind them.
@@ -66,7 +66,10 @@ final class AskedAhead<T, E>: @unchecked Sendable {
                 guard let early, !early.isEmpty else { break }
                 for event in early { Self.put(event, to: subscriber) }
             }
-            guard taken else { return EmptyDisposable }
+            guard taken else {
+                subscriber.putCompletion()
+                return EmptyDisposable
+            }
             return ActionDisposable { self.request.dispose() }
         }
     }
