@@ -64,6 +64,28 @@ import UpdateSequencing
         harness.advance(by: 0.01)
     }
 
+    /// A manager over a stored state of pts 10 (so its start asks for the difference from it) whose `getDifference`
+    /// answers are put in by the test through `answers`; the pts of every ask goes to `asked`.
+    static func managerAnsweredByTheTest(
+        _ harness: Harness, answers: ValuePipe<Api.updates.Difference>, asked: LockedValue<[Int32]>
+    ) throws -> AccountStateManager {
+        let scripted = harness.server.environment
+        let environment = AccountStateManager.Environment(
+            updates: scripted.updates, getState: scripted.getState,
+            getDifference: { state in
+                asked.withLock { $0.append(state.pts) }
+                return answers.signal() |> take(1) |> castError(AccountStateManager.StateManagerError.self)
+            })
+        try harness.postbox.transactionSync { tx in
+            try tx.setState(
+                AuthorizedAccountState(
+                    peerId: AccountStateManagerTests.me, state: UpdatesState(pts: 10, qts: 0, seq: 0, date: 100)))
+        }
+        return AccountStateManager(
+            accountPeerId: AccountStateManagerTests.me, postbox: harness.postbox, environment: environment,
+            queue: harness.scheduler.makeQueue(), configuration: .init(gapWait: 2))
+    }
+
     /// A difference's slices handed while the writer is busy are stored together, in order, in its next
     /// transaction; a fetch that then fails leaves what came before it stored.
     @Test func aDifferencesSlicesHandedWhileTheWriterIsBusyAreStoredTogether() throws {
@@ -77,19 +99,7 @@ import UpdateSequencing
                     users: [], intermediateState: Tests.state(pts)))
         }
         let answers = ValuePipe<Api.updates.Difference>()
-        let scripted = harness.server.environment
-        let environment = AccountStateManager.Environment(
-            updates: scripted.updates, getState: scripted.getState,
-            getDifference: { _ in
-                answers.signal() |> take(1) |> castError(AccountStateManager.StateManagerError.self)
-            })
-        try harness.postbox.transactionSync { tx in
-            try tx.setState(
-                AuthorizedAccountState(peerId: Tests.me, state: UpdatesState(pts: 10, qts: 0, seq: 0, date: 100)))
-        }
-        var manager = AccountStateManager(
-            accountPeerId: Tests.me, postbox: harness.postbox, environment: environment,
-            queue: harness.scheduler.makeQueue(), configuration: .init(gapWait: 2))
+        var manager = try Self.managerAnsweredByTheTest(harness, answers: answers, asked: LockedValue([]))
         manager.start()
         harness.advance(by: 0.01)
         // Three slices answered while the writer is held: none waits for a write, and the next is asked at once.
@@ -137,21 +147,7 @@ import UpdateSequencing
         defer { harness.directory.remove() }
         let asked = LockedValue<[Int32]>([])
         let answers = ValuePipe<Api.updates.Difference>()
-        let scripted = harness.server.environment
-        let environment = AccountStateManager.Environment(
-            updates: scripted.updates, getState: scripted.getState,
-            getDifference: { state in
-                asked.withLock { $0.append(state.pts) }
-                return answers.signal() |> take(1) |> castError(AccountStateManager.StateManagerError.self)
-            })
-        // A stored state, so the start asks for the difference from it.
-        try harness.postbox.transactionSync { tx in
-            try tx.setState(
-                AuthorizedAccountState(peerId: Tests.me, state: UpdatesState(pts: 10, qts: 0, seq: 0, date: 100)))
-        }
-        let manager = AccountStateManager(
-            accountPeerId: Tests.me, postbox: harness.postbox, environment: environment,
-            queue: harness.scheduler.makeQueue(), configuration: .init(gapWait: 2))
+        let manager = try Self.managerAnsweredByTheTest(harness, answers: answers, asked: asked)
         manager.start()
         harness.advance(by: 0.01)
         #expect(asked.withLock { $0 } == [10])

@@ -208,8 +208,10 @@ func key(_ value: Int32) -> ValueBoxKey {
 
     /// A rowid the table held before this connection opened it is replaced too, not indexed a second time: the
     /// highest rowid is read from the file, so only rowids above it are inserted without looking for an old row.
-    @Test func aRowIdTakenBeforeTheConnectionOpenedIsReplaced() throws {
-        let numbered = ValueBoxFullTextTable(id: 44, rows: .byRowId)
+    /// A `.byRowId` table `id` with rows 1–3 ("phở 1"…) committed by one connection, and a second connection to the
+    /// same file that has not touched it.
+    static func threeRowsAndASecondConnection(table id: Int32) throws -> (ValueBoxFullTextTable, SqliteValueBox) {
+        let numbered = ValueBoxFullTextTable(id: id, rows: .byRowId)
         let first = try makeValueBox()
         try first.begin()
         for rowId in Int64(1)...3 {
@@ -217,7 +219,11 @@ func key(_ value: Int32) -> ValueBoxKey {
         }
         try first.commit()
         let key = Database.CipherKey(key: Array(repeating: 1, count: 32), salt: Array(repeating: 2, count: 16))
-        let second = try SqliteValueBox(path: first.path, key: key)
+        return (numbered, try SqliteValueBox(path: first.path, key: key))
+    }
+
+    @Test func aRowIdTakenBeforeTheConnectionOpenedIsReplaced() throws {
+        let (numbered, second) = try Self.threeRowsAndASecondConnection(table: 44)
         try second.begin()
         try second.fullTextSet(numbered, rowId: 2, collectionId: "p1", contents: "bánh mì", tags: "")
         try second.fullTextSet(numbered, rowId: 4, collectionId: "p1", contents: "phở 4", tags: "")
@@ -232,15 +238,7 @@ func key(_ value: Int32) -> ValueBoxKey {
     /// A rowid the table held again after a rollback is replaced, not indexed a second time: the highest rowid read
     /// inside the rolled-back transaction (after deleting the top rows) is forgotten with it.
     @Test func aRowRestoredByARollbackIsReplacedNotDoubled() throws {
-        let numbered = ValueBoxFullTextTable(id: 45, rows: .byRowId)
-        let box = try makeValueBox()
-        try box.begin()
-        for rowId in Int64(1)...3 {
-            try box.fullTextSet(numbered, rowId: rowId, collectionId: "p1", contents: "phở \(rowId)", tags: "")
-        }
-        try box.commit()
-        let key = Database.CipherKey(key: Array(repeating: 1, count: 32), salt: Array(repeating: 2, count: 16))
-        let other = try SqliteValueBox(path: box.path, key: key)
+        let (numbered, other) = try Self.threeRowsAndASecondConnection(table: 45)
         // Two transactions on another table first, so the connection has seen the file's data version and has no
         // other reason to forget what it read.
         let warm = ValueBoxFullTextTable(id: 46, rows: .byRowId)
