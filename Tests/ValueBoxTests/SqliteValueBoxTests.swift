@@ -206,8 +206,6 @@ func key(_ value: Int32) -> ValueBoxKey {
         try box.commit()
     }
 
-    /// A rowid the table held before this connection opened it is replaced too, not indexed a second time: the
-    /// highest rowid is read from the file, so only rowids above it are inserted without looking for an old row.
     /// A `.byRowId` table `id` with rows 1–3 ("phở 1"…) committed by one connection, and a second connection to the
     /// same file that has not touched it.
     static func threeRowsAndASecondConnection(table id: Int32) throws -> (ValueBoxFullTextTable, SqliteValueBox) {
@@ -222,6 +220,8 @@ func key(_ value: Int32) -> ValueBoxKey {
         return (numbered, try SqliteValueBox(path: first.path, key: key))
     }
 
+    /// A rowid the table held before this connection opened it is replaced too, not indexed a second time: the
+    /// highest rowid is read from the file, so only rowids above it are inserted without looking for an old row.
     @Test func aRowIdTakenBeforeTheConnectionOpenedIsReplaced() throws {
         let (numbered, second) = try Self.threeRowsAndASecondConnection(table: 44)
         try second.begin()
@@ -232,6 +232,28 @@ func key(_ value: Int32) -> ValueBoxKey {
         #expect(try second.fullTextMatchRowIds(numbered, collectionId: nil, query: "banh", limit: 10) == [2])
         #expect(try second.fullTextMatchRowIds(numbered, collectionId: nil, query: "ca phe", limit: 10) == [4])
         #expect(try second.database.textColumn("SELECT count(*) FROM ft44") == ["4"])
+        try second.commit()
+    }
+
+    /// Rows another connection added are replaced too: its commit (`PRAGMA data_version`) makes this connection read
+    /// the table's highest rowid again.
+    @Test func aRowAnotherConnectionAddedIsReplacedNotDoubled() throws {
+        let (numbered, second) = try Self.threeRowsAndASecondConnection(table: 47)
+        let key = Database.CipherKey(key: Array(repeating: 1, count: 32), salt: Array(repeating: 2, count: 16))
+        let third = try SqliteValueBox(path: second.path, key: key)
+        // The second connection learns the highest rowid (3) over two transactions.
+        for _ in 0..<2 {
+            try second.begin()
+            try second.fullTextSet(numbered, rowId: 1, collectionId: "p1", contents: "phở 1", tags: "")
+            try second.commit()
+        }
+        try third.begin()
+        try third.fullTextSet(numbered, rowId: 5, collectionId: "p1", contents: "phở 5", tags: "")
+        try third.commit()
+        try second.begin()
+        try second.fullTextSet(numbered, rowId: 5, collectionId: "p1", contents: "bánh mì", tags: "")
+        #expect(try second.fullTextMatchRowIds(numbered, collectionId: nil, query: "pho", limit: 10) == [3, 2, 1])
+        #expect(try second.database.textColumn("SELECT count(*) FROM ft47") == ["4"])
         try second.commit()
     }
 

@@ -93,7 +93,8 @@ public final class AccountStateManager: @unchecked Sendable {
         /// summed over every answer: the round trips, for benchmarks.
         public var channelRoundTripSeconds = 0.0
         /// Wall-clock seconds channel differences waited, once arrived, for the queue (busy with other work), summed,
-        /// for benchmarks.
+        /// for benchmarks. A slice asked ahead waits from its arrival until the machine takes it, which may include
+        /// the handling of the slice before it (counted in `channelHandlingSeconds` too).
         public var channelQueueWaitSeconds = 0.0
         /// Wall-clock seconds the queue spent handling channel differences' answers (the state machine, asking for the
         /// next slice, handing this one to the writer), summed, for benchmarks.
