@@ -28,10 +28,10 @@ import Testing
         })
         defer { view.dispose() }
         _ = try ann.enqueue([EnqueueMessage(text: "quick")], to: ben.peerId)
-        try await AccountIntegrationTests.wait("the text sent") {
-            try AccountIntegrationTests.storedMessages(ann, with: ben.peerId).contains {
-                $0.text == "quick" && !$0.flags.contains(.unsent)
-            }
+        // Waited for as the view shows it: the view hears of a commit after a read transaction can see it, so a wait
+        // on the stored message could end before the view's last state arrived (it did once, under load).
+        try await AccountIntegrationTests.wait("the text sent, as the view shows it") {
+            seen.withLock { $0.last.map { !$0.unsent } ?? false }
         }
         let states = seen.withLock { $0 }
         #expect(states.first.map { $0.unsent && !$0.acknowledged } == true, "\(states)")
