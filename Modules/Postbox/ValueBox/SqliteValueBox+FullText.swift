@@ -10,6 +10,7 @@ extension SqliteValueBox {
             case .byRowId: "collectionId, contents, tags, \(tokenize), content='', contentless_delete=1"
             }
         try database.execute("CREATE VIRTUAL TABLE IF NOT EXISTS \(table.sqlName) USING fts5(\(definition))")
+        try refreshKnownTables()
     }
 
     /// Drops the full-text table (when it exists), so the next write creates it with `table`'s columns: a schema
@@ -19,6 +20,7 @@ extension SqliteValueBox {
             forgetStatements(table.id)
             fullTextRowIdCeilings[table.id] = nil
             try database.execute("DROP TABLE IF EXISTS \(table.sqlName)")
+            try refreshKnownTables()
         }
     }
 
@@ -98,14 +100,8 @@ extension SqliteValueBox {
     /// then raised by this connection's inserts; read again after a rollback or another connection's commit.
     private func fullTextRowIdCeiling(_ table: ValueBoxFullTextTable) throws(SQLiteError) -> Int64 {
         if let known = fullTextRowIdCeilings[table.id] { return known }
-        let exists =
-            !(try database.textColumn(
-                "SELECT name FROM sqlite_master WHERE name = '\(table.sqlName)_docsize'"
-            ).isEmpty)
-        let highest =
-            exists
-            ? Int64(try database.textColumn("SELECT ifnull(max(id), 0) FROM \(table.sqlName)_docsize").first ?? "0")
-                ?? 0 : 0
+        let sizes = table.sqlName + "_docsize"
+        let highest = tableExists(sizes) ? try database.scalarInt("SELECT ifnull(max(id), 0) FROM \(sizes)") ?? 0 : 0
         fullTextRowIdCeilings[table.id] = highest
         return highest
     }

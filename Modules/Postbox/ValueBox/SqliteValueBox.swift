@@ -55,6 +55,12 @@ public final class SqliteValueBox: @unchecked Sendable {
         TableIdSet(names.compactMap { name in name.first == "t" ? Int32(name.dropFirst()) : nil })
     }
 
+    /// Whether a table named `name` exists (as of the last schema check; this connection's own creations and drops
+    /// included).
+    func tableExists(_ name: String) -> Bool {
+        knownTables.contains(name)
+    }
+
     /// Whether the key-value table exists (as of the last schema check).
     private func isKnown(_ table: ValueBoxTable) -> Bool {
         knownKeyValueTables.contains(table.id)
@@ -139,8 +145,9 @@ public final class SqliteValueBox: @unchecked Sendable {
     }
 
     /// Re-reads the table list when the schema cookie moved: another connection or process created tables since
-    /// this connection last looked (a reader would otherwise miss a table created after it opened).
-    private func refreshKnownTables() throws(SQLiteError) {
+    /// this connection last looked (a reader would otherwise miss a table created after it opened), or this one
+    /// created or dropped a full-text table and its shadow tables.
+    func refreshKnownTables() throws(SQLiteError) {
         let statement = try statement(-1, .schemaVersion, "PRAGMA schema_version")
         defer { statement.reset() }
         let version = try statement.step() ? statement.int64(0) : -1

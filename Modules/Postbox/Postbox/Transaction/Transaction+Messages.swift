@@ -207,7 +207,10 @@ extension Transaction {
             try tables.tags.remove(old.tags, old.index)
             try tables.tags.add(new.tags, new.index)
         }
-        if textChanged { try tables.textIndex.add(id, historyRowId: rowId, text: new.text, tags: new.tags) }
+        // The old text row went above; a text edited away leaves nothing to add (nor to clear again).
+        if textChanged, !new.text.isEmpty {
+            try tables.textIndex.add(id, historyRowId: rowId, text: new.text, tags: new.tags)
+        }
         try addMediaReferences(new.embeddedMedia)
         for mediaId in old.referencedMedia { try tables.media.removeReference(mediaId) }
         if old.globallyUniqueId != new.globallyUniqueId {
