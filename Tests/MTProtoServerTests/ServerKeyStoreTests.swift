@@ -27,13 +27,35 @@ import Testing
         #expect(created.rsaKey.usesCRT)
         let lines = try Self.keyLines(directory)
         #expect(lines.count == 8)
-        let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("rsa-key").path)[
-            .posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("rsa-key").path)[
+                .posixPermissions] as? Int
         #expect(mode == 0o600)
         let reopened = try ServerKeyStore(directory: directory)
         #expect(reopened.rsaKey.usesCRT)
         #expect(reopened.rsaKey.publicKey == created.rsaKey.publicKey)
         #expect(reopened.rsaKey.crtParameters == created.rsaKey.crtParameters)
+    }
+
+    /// A folder without a key gets the one `newRSAKey` makes, written to its key file; a folder with a key keeps it
+    /// and does not ask for one (test backends share one key per process this way).
+    @Test func aGivenKeyIsWrittenToANewFolderOnly() throws {
+        let given = try RSAPrivateKey.generate(bits: 2048)
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let created = try ServerKeyStore(directory: directory, newRSAKey: { given })
+        #expect(created.rsaKey.publicKey == given.publicKey)
+        #expect(try Self.keyLines(directory).count == 8)
+        var asked = 0
+        let reopened = try ServerKeyStore(
+            directory: directory,
+            newRSAKey: {
+                asked += 1
+                return try RSAPrivateKey.generate(bits: 2048)
+            })
+        #expect(reopened.rsaKey.publicKey == given.publicKey)
+        #expect(reopened.rsaKey.crtParameters == given.crtParameters)
+        #expect(asked == 0)
     }
 
     /// A key file written before the CRT numbers (n, e, d on three lines) loads, decrypts as before without CRT,
@@ -46,14 +68,16 @@ import Testing
             try? FileManager.default.removeItem(at: old)
             try? FileManager.default.removeItem(at: new)
         }
-        let oldText = [key.publicKey.modulus, key.publicKey.exponent, key.privateExponentBytes].map(Self.hex)
+        let oldText =
+            [key.publicKey.modulus, key.publicKey.exponent, key.privateExponentBytes].map(Self.hex)
             .joined(separator: "\n") + "\n"
         try oldText.write(to: old.appendingPathComponent("rsa-key"), atomically: true, encoding: .utf8)
         let crt = try #require(key.crtParameters)
-        let newText = [
-            key.publicKey.modulus, key.publicKey.exponent, key.privateExponentBytes, crt.p, crt.q, crt.dP, crt.dQ,
-            crt.qInv,
-        ].map(Self.hex).joined(separator: "\n") + "\n"
+        let newText =
+            [
+                key.publicKey.modulus, key.publicKey.exponent, key.privateExponentBytes, crt.p, crt.q, crt.dP, crt.dQ,
+                crt.qInv,
+            ].map(Self.hex).joined(separator: "\n") + "\n"
         try newText.write(to: new.appendingPathComponent("rsa-key"), atomically: true, encoding: .utf8)
 
         let oldStore = try ServerKeyStore(directory: old)
@@ -78,10 +102,11 @@ import Testing
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let crt = try #require(other.crtParameters)
-        let text = [
-            key.publicKey.modulus, key.publicKey.exponent, key.privateExponentBytes, crt.p, crt.q, crt.dP, crt.dQ,
-            crt.qInv,
-        ].map(Self.hex).joined(separator: "\n") + "\n"
+        let text =
+            [
+                key.publicKey.modulus, key.publicKey.exponent, key.privateExponentBytes, crt.p, crt.q, crt.dP, crt.dQ,
+                crt.qInv,
+            ].map(Self.hex).joined(separator: "\n") + "\n"
         try text.write(to: directory.appendingPathComponent("rsa-key"), atomically: true, encoding: .utf8)
         #expect(throws: ServerError.self) { try ServerKeyStore(directory: directory) }
         try "00ff\n03\n".write(to: directory.appendingPathComponent("rsa-key"), atomically: true, encoding: .utf8)
@@ -93,7 +118,9 @@ import Testing
     }
 
     static func key(_ seed: UInt8) -> AuthKeyExchangeResult {
-        AuthKeyExchangeResult(authKey: AuthKey(bytes: (0..<256).map { UInt8(truncatingIfNeeded: Int($0) &* 13 &+ Int(seed)) })!, serverSalt: 1, timeOffset: 0)
+        AuthKeyExchangeResult(
+            authKey: AuthKey(bytes: (0..<256).map { UInt8(truncatingIfNeeded: Int($0) &* 13 &+ Int(seed)) })!,
+            serverSalt: 1, timeOffset: 0)
     }
 
     /// Every folder is 0700 and every secret 0600 from the moment it exists, whatever the umask.
@@ -127,7 +154,8 @@ import Testing
         }
         _ = try ServerKeyStore(directory: elsewhere)
         try FileManager.default.createSymbolicLink(
-            at: directory.appendingPathComponent("rsa-key"), withDestinationURL: elsewhere.appendingPathComponent("rsa-key"))
+            at: directory.appendingPathComponent("rsa-key"),
+            withDestinationURL: elsewhere.appendingPathComponent("rsa-key"))
         #expect(throws: (any Error).self) { try ServerKeyStore(directory: directory) }
     }
 
@@ -170,7 +198,9 @@ import Testing
         let store = try ServerKeyStore(directory: directory, maximumTemporaryKeys: 2)
         for seed in 20..<23 {
             let base = Self.key(UInt8(seed))
-            try store.add(AuthKeyExchangeResult(authKey: base.authKey, serverSalt: 1, timeOffset: 0, expiresAt: 2000 + Double(seed)), now: 1000)
+            try store.add(
+                AuthKeyExchangeResult(
+                    authKey: base.authKey, serverSalt: 1, timeOffset: 0, expiresAt: 2000 + Double(seed)), now: 1000)
         }
         #expect(store.temporaryKeyCount == 2)
         #expect(store.authKey(id: Self.key(20).authKey.id, now: 1500) == nil, "the key expiring soonest made room")
@@ -179,6 +209,9 @@ import Testing
         #expect(store.sweep(now: 2021.5).temporary == 1)
         #expect(store.temporaryKeyCount == 1)
         #expect(store.authKeyCount == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("auth-keys").path) == ["unconfirmed"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("auth-keys").path) == [
+                "unconfirmed"
+            ])
     }
 }

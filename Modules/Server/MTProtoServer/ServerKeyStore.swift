@@ -38,10 +38,12 @@ public final class ServerKeyStore: @unchecked Sendable {
     /// The other way: permanent key id → the one temporary key bound to it.
     var boundTemporaryKeys: [Int64: Int64] = [:]
 
-    /// Opens (creating if needed) the store at `directory`, generating the RSA key on first use.
+    /// Opens (creating if needed) the store at `directory`; a folder without an RSA key gets `newRSAKey()` (by
+    /// default a fresh 2048-bit key), written to its key file.
     public init(
         directory: URL, unconfirmedLifetime: Double = 600, maximumTemporaryKeys: Int = 100_000,
-        maximumUnconfirmedKeys: Int = 10_000
+        maximumUnconfirmedKeys: Int = 10_000,
+        newRSAKey: () throws -> RSAPrivateKey = { try RSAPrivateKey.generate(bits: 2048) }
     ) throws {
         self.directory = directory
         self.unconfirmedLifetime = unconfirmedLifetime
@@ -51,7 +53,7 @@ public final class ServerKeyStore: @unchecked Sendable {
         try SecretFile.createDirectory(Self.confirmedFolder(directory).path)
         try SecretFile.createDirectory(Self.unconfirmedFolder(directory).path)
         let keyFile = directory.appendingPathComponent("rsa-key")
-        rsaKey = try Self.loadOrCreateRSAKey(at: keyFile)
+        rsaKey = try Self.loadOrCreateRSAKey(at: keyFile, newRSAKey: newRSAKey)
         var skipped: [String] = []
         for (folder, isConfirmed) in [
             (Self.confirmedFolder(directory), true), (Self.unconfirmedFolder(directory), false),
@@ -215,12 +217,12 @@ public final class ServerKeyStore: @unchecked Sendable {
         return keys
     }
 
-    private static func loadOrCreateRSAKey(at url: URL) throws -> RSAPrivateKey {
+    private static func loadOrCreateRSAKey(at url: URL, newRSAKey: () throws -> RSAPrivateKey) throws -> RSAPrivateKey {
         do {
             let bytes = try SecretFile.read(url.path, maximumSize: 64 * 1024)
             return try parseKey(String(decoding: bytes, as: UTF8.self), file: url.path)
         } catch SecretFileError.missing {
-            let key = try RSAPrivateKey.generate(bits: 2048)
+            let key = try newRSAKey()
             do {
                 try SecretFile.create(Array(serializeKey(key).utf8), at: url.path)
                 return key
