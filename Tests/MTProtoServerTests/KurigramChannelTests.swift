@@ -39,8 +39,8 @@ import Testing
     @Test func kurigramJoinsByUsernameAndReadsTheHistory() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with kurigram: run `make deps`")
-        let server = try ProcessSupport.Server()
-        defer { _ = server.stop() }
+        let server = try await ProcessSupport.Server()
+        defer { server.stopLater() }
         try #require(server.ports.count == 3, "tg-server did not announce its ports")
         let workdir = server.dataDirectory.appendingPathComponent("kurigram")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
@@ -48,7 +48,7 @@ import Testing
             python,
             [
                 Self.script.path, "--host", "127.0.0.1", "--ports", server.portList,
-                "--pem-file", try server.publicKeyFile().path, "--workdir", workdir.path,
+                "--pem-file", try await server.publicKeyFile().path, "--workdir", workdir.path,
             ],
             timeout: 180)
         try #require(run.succeeded, "\(run.output) \(run.errorOutput.suffix(4000))")
@@ -84,8 +84,8 @@ import Testing
     @Test func kurigramExportsALinkAndTelethonJoinsByIt() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with kurigram: run `make deps`")
-        let server = try ProcessSupport.Server()
-        defer { _ = server.stop() }
+        let server = try await ProcessSupport.Server()
+        defer { server.stopLater() }
         try #require(server.ports.count == 3, "tg-server did not announce its ports")
         let workdir = server.dataDirectory.appendingPathComponent("kurigram")
         let handoff = server.dataDirectory.appendingPathComponent("handoff")
@@ -94,11 +94,11 @@ import Testing
         let joiner = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_join_link.py")
         let exportArguments = [
             exporter.path, "--host", "127.0.0.1", "--ports", server.portList,
-            "--pem-file", try server.publicKeyFile().path, "--workdir", workdir.path, "--handoff", handoff.path,
+            "--pem-file", try await server.publicKeyFile().path, "--workdir", workdir.path, "--handoff", handoff.path,
         ]
         let joinArguments =
             [joiner.path, "--port", String(try #require(server.ports[2])), "--handoff", handoff.path]
-            + (try server.telethonArguments())
+            + (try await server.telethonArguments())
         async let exported = ProcessRunner.runOffPool(python, exportArguments, timeout: 180)
         async let joined = ProcessRunner.runOffPool(python, joinArguments, timeout: 180)
         let (exportRun, joinRun) = try await (exported, joined)

@@ -81,8 +81,8 @@ import Testing
     @Test func twoPeopleTalkWithAPyrogramFamilyClient() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with kurigram: run `make deps`")
-        let server = try ProcessSupport.Server()
-        defer { _ = server.stop() }
+        let server = try await ProcessSupport.Server()
+        defer { server.stopLater() }
         try #require(server.ports.count == 3, "tg-server did not announce its ports")
         let workdir = server.dataDirectory.appendingPathComponent("kurigram")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
@@ -91,7 +91,7 @@ import Testing
             python,
             [
                 Self.script.path, "--host", "127.0.0.1", "--ports", server.portList,
-                "--pem-file", try server.publicKeyFile().path, "--workdir", workdir.path,
+                "--pem-file", try await server.publicKeyFile().path, "--workdir", workdir.path,
             ],
             timeout: 240)
         try #require(run.succeeded, "\(run.output) \(run.errorOutput.suffix(4000))")
@@ -138,6 +138,6 @@ import Testing
         #expect(report.group.title == ["Pair", "Pair"] && report.group.type == "GROUP")
         #expect(report.group.seen == [[true, true], [true, true]])
         #expect(report.group.members == ["Alice", "Bob"])
-        #expect(server.stop() == 0)
+        #expect(await server.stop() == 0)
     }
 }

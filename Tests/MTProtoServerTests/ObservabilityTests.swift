@@ -33,12 +33,12 @@ import Testing
         let traceDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tg-trace-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: traceDirectory) }
-        let server = try ProcessSupport.Server(arguments: [
+        let server = try await ProcessSupport.Server(arguments: [
             "--metrics-port", "0", "--trace", traceDirectory.path, "--log-format", "json", "--verbose",
             "--test-flood-wait", "help.getNearestDc=1",
         ])
         var finished = false
-        defer { if !finished { _ = server.stop() } }
+        defer { if !finished { server.stopLater() } }
         let dc2 = try #require(server.ports[2], "tg-server did not announce its ports")
         let metricsPort = try #require(server.metricsPort, "the ready line names no metrics port")
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/observe_client.py")
@@ -48,7 +48,7 @@ import Testing
             ProcessSupport.python,
             [
                 script.path, "--host", "127.0.0.1", "--port", String(dc2), "--pem-file",
-                try server.publicKeyFile().path,
+                try await server.publicKeyFile().path,
                 "--session", server.dataDirectory.appendingPathComponent("observe").path, "--phone", phone,
             ], timeout: 120)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(2000))")
@@ -63,7 +63,7 @@ import Testing
         }
         let folderMode = Self.mode(traceDirectory.path)
         finished = true
-        let stopped = server.finish()
+        let stopped = await server.finish()
         return Run(
             client: client, metrics: metrics.body, notFoundStatus: notFound.status, traceFolderMode: folderMode,
             traceFiles: files, server: stopped)

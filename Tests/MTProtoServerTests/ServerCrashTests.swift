@@ -17,15 +17,15 @@ import Testing
     @Test func answeredMessagesSurviveSIGKILLDuringABurst() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        var server = try ProcessSupport.Server()
+        var server = try await ProcessSupport.Server()
         let folder = server.dataDirectory
         defer { try? FileManager.default.removeItem(at: folder) }
-        let common = try server.telethonArguments()
+        let common = try await server.telethonArguments()
 
         let burst = try ProcessRunner.start(
             python, [Self.script.path, "--port", String(try #require(server.ports[2])), "--phase", "burst"] + common)
         let reached = await burst.waitForOutputOffPool(timeout: 120) { Self.acknowledged($0).count >= 1000 }
-        server.kill()
+        await server.kill()
         let ended = await burst.waitOffPool(timeout: 60)
         try #require(
             reached,
@@ -34,8 +34,8 @@ import Testing
         #expect(!ended.timedOut, "the burst did not end when the server died")
         let acknowledged = Self.acknowledged(ended.stdout)
 
-        server = try ProcessSupport.Server(dataDirectory: folder)
-        defer { _ = server.stop() }
+        server = try await ProcessSupport.Server(dataDirectory: folder)
+        defer { server.stopLater() }
         let check = try await ProcessRunner.runOffPool(
             python,
             [

@@ -53,13 +53,13 @@ import Testing
     @Test func telethonJoinsPostsAndCatchesUpInChannels() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let server = try ProcessSupport.Server()
+        let server = try await ProcessSupport.Server()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_channels.py")
         let result = try await ProcessRunner.runOffPool(
             python,
             [script.path, "--port", String(try #require(server.ports[2])), "--count", "300"]
-                + (try server.telethonArguments()),
+                + (try await server.telethonArguments()),
             timeout: 240)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let report = try JSONDecoder().decode(Report.self, from: result.stdout)
@@ -117,11 +117,11 @@ import Testing
     @Test func telethonPinsAndTheOtherClientSeesIt() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let server = try ProcessSupport.Server()
+        let server = try await ProcessSupport.Server()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_pins.py")
         let result = try await ProcessRunner.runOffPool(
-            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try server.telethonArguments()),
+            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),
             timeout: 120)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let report = try JSONDecoder().decode(PinReport.self, from: result.stdout)
@@ -158,11 +158,11 @@ import Testing
     @Test func telethonJoinsByInviteLink() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let server = try ProcessSupport.Server()
+        let server = try await ProcessSupport.Server()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_invites.py")
         let result = try await ProcessRunner.runOffPool(
-            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try server.telethonArguments()),
+            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),
             timeout: 120)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let report = try JSONDecoder().decode(InviteReport.self, from: result.stdout)
@@ -204,11 +204,11 @@ import Testing
     @Test func telethonMeetsSlowModeSignaturesAndDefaultRights() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let server = try ProcessSupport.Server()
+        let server = try await ProcessSupport.Server()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_settings.py")
         let result = try await ProcessRunner.runOffPool(
-            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try server.telethonArguments()),
+            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),
             timeout: 120)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let report = try JSONDecoder().decode(SettingsReport.self, from: result.stdout)
@@ -249,11 +249,11 @@ import Testing
     @Test func telethonMigratesABasicGroup() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let server = try ProcessSupport.Server()
+        let server = try await ProcessSupport.Server()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_migrate.py")
         let result = try await ProcessRunner.runOffPool(
-            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try server.telethonArguments()),
+            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),
             timeout: 120)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let report = try JSONDecoder().decode(MigrateReport.self, from: result.stdout)

@@ -157,10 +157,10 @@ import Testing
     @Test func twoPeopleTalkAndCatchUpAfterTheServerIsKilled() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        var server = try ProcessSupport.Server()
+        var server = try await ProcessSupport.Server()
         let folder = server.dataDirectory
         defer { try? FileManager.default.removeItem(at: folder) }
-        let common = try server.telethonArguments()
+        let common = try await server.telethonArguments()
 
         let first = try await ProcessRunner.runOffPool(
             python, [Self.script.path, "--port", String(try #require(server.ports[2]))] + common, timeout: 120)
@@ -230,9 +230,9 @@ import Testing
         #expect(chat.group.alice_history == ["MessageActionChatCreate", "bob here", "alice here", "carol here"])
 
         // SIGKILL: nothing flushed on the way out. The new server has new ports, the same data.
-        server.kill()
-        server = try ProcessSupport.Server(dataDirectory: folder)
-        defer { _ = server.stop() }
+        await server.kill()
+        server = try await ProcessSupport.Server(dataDirectory: folder)
+        defer { server.stopLater() }
         let second = try await ProcessRunner.runOffPool(
             python,
             [

@@ -43,10 +43,10 @@ import Testing
     @Test func telethonTalksToTheServerOnEveryTransport() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let server = try ProcessSupport.Server()
-        defer { _ = server.stop() }
+        let server = try await ProcessSupport.Server()
+        defer { server.stopLater() }
         let dc2 = try #require(server.ports[2], "tg-server did not announce its ports")
-        let pemFile = try server.publicKeyFile()
+        let pemFile = try await server.publicKeyFile()
         let script = ProcessSupport.interopScript
 
         let transports = ["full", "abridged", "intermediate", "obfuscated"]
@@ -92,6 +92,6 @@ import Testing
         let unconfirmed = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("unconfirmed").path)
         #expect(Set(unconfirmed).isDisjoint(with: stored))
         #expect(unconfirmed.count <= transports.count)
-        #expect(server.stop() == 0)
+        #expect(await server.stop() == 0)
     }
 }

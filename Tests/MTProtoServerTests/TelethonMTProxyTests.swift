@@ -14,13 +14,13 @@ import Testing
     }
 
     /// The built `mtproxy`, in front of `server`'s DCs with `secret`; returns it and its port.
-    static func startProxy(for server: ProcessSupport.Server, secret: String) throws -> (RunningProcess, Int) {
+    static func startProxy(for server: ProcessSupport.Server, secret: String) async throws -> (RunningProcess, Int) {
         var arguments = ["--port", "0", "--secret", secret]
         for (dc, port) in server.ports.sorted(by: { $0.key < $1.key }) {
             arguments += ["--dc", "\(dc)=127.0.0.1:\(port)"]
         }
         let proxy = try ProcessRunner.start(ProcessRunner.builtExecutable("mtproxy"), arguments)
-        _ = proxy.waitForOutput(timeout: 20) { $0.contains(UInt8(ascii: "\n")) }
+        _ = await proxy.waitForOutputOffPool(timeout: 20) { $0.contains(UInt8(ascii: "\n")) }
         let output = String(decoding: proxy.output, as: UTF8.self)
         let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("mtproxy: ready ") }, "\(output)")
         return (proxy, try #require(Int(line.dropFirst("mtproxy: ready ".count))))
@@ -29,10 +29,10 @@ import Testing
     @Test func telethonThroughOurMTProxyWithEachKindOfSecret() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let server = try ProcessSupport.Server()
+        let server = try await ProcessSupport.Server()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let key = "5f0c1d2e3a4b69788796a5b4c3d2e1f0"
-        let (proxy, port) = try Self.startProxy(for: server, secret: key)
+        let (proxy, port) = try await Self.startProxy(for: server, secret: key)
         defer { proxy.send(SIGTERM) }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/mtproxy_client.py")
         let domain = Array("example.com".utf8).map { String(format: "%02x", $0) }.joined()
@@ -41,7 +41,7 @@ import Testing
             let result = try await ProcessRunner.runOffPool(
                 python,
                 [script.path, "--proxy-port", String(port), "--secret", secret, "--mode", mode, "--phone", phone]
-                    + (try server.telethonArguments()),
+                    + (try await server.telethonArguments()),
                 timeout: 90)
             try #require(result.succeeded, "\(mode): \(result.output) \(result.errorOutput.suffix(3000))")
             let report = try JSONDecoder().decode(Report.self, from: result.stdout)
@@ -49,6 +49,6 @@ import Testing
         }
         proxy.send(SIGTERM)
         #expect(await proxy.waitOffPool(timeout: 10).status == 0, "mtproxy stops cleanly on SIGTERM")
-        #expect(server.stop() == 0)
+        #expect(await server.stop() == 0)
     }
 }

@@ -14,13 +14,13 @@ enum TelethonPageRun {
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let pages = try await LoopbackPageServer.start()
         defer { pages.stop() }
-        let server = try ProcessSupport.Server(arguments: ["--webpage-allow", "127.0.0.1:\(pages.port)"])
+        let server = try await ProcessSupport.Server(arguments: ["--webpage-allow", "127.0.0.1:\(pages.port)"])
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let path = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/\(script)").path
         let result = try await ProcessRunner.runOffPool(
             python,
             [path, "--port", String(try #require(server.ports[2])), "--pages-port", String(pages.port)]
-                + (try server.telethonArguments()),
+                + (try await server.telethonArguments()),
             timeout: 120)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         pages.process.send(SIGTERM)

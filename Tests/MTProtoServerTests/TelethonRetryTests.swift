@@ -19,10 +19,10 @@ import Testing
 
     @Test func telethonRetriesAKeyExchangeItRejected() async throws {
         try #require(FileManager.default.fileExists(atPath: ProcessSupport.python.path), "no .venv: run `make deps`")
-        let server = try ProcessSupport.Server()
-        defer { _ = server.stop() }
+        let server = try await ProcessSupport.Server()
+        defer { server.stopLater() }
         let dc2 = try #require(server.ports[2], "tg-server did not announce its ports")
-        let pemFile = try server.publicKeyFile()
+        let pemFile = try await server.publicKeyFile()
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/retry_check.py")
         let result = try await ProcessRunner.runOffPool(
             ProcessSupport.python,

@@ -21,11 +21,11 @@ import Testing
     @Test func telethonSchedulesAndTheMessageGoesOutAtItsTime() async throws {
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
-        let server = try ProcessSupport.Server()
+        let server = try await ProcessSupport.Server()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_scheduled.py")
         let result = try await ProcessRunner.runOffPool(
-            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try server.telethonArguments()),
+            python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),
             timeout: 120)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(3000))")
         let report = try JSONDecoder().decode(Report.self, from: result.stdout)
