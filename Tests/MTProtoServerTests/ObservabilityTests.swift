@@ -53,8 +53,8 @@ import Testing
             ], timeout: 120)
         try #require(result.succeeded, "\(result.output) \(result.errorOutput.suffix(2000))")
         let client = try JSONDecoder().decode(ClientReport.self, from: result.stdout)
-        let metrics = try scrape(port: metricsPort, path: "/metrics")
-        let notFound = try scrape(port: metricsPort, path: "/other")
+        let metrics = try await scrape(port: metricsPort, path: "/metrics")
+        let notFound = try await scrape(port: metricsPort, path: "/other")
         // Every line is written before its packet goes out: the trace is complete once the client has its answers.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: traceDirectory.path)) ?? []
         let files = names.sorted().map { name in
@@ -70,7 +70,7 @@ import Testing
     }
 
     /// GET over HTTP with the venv's Python (urllib; 20 s limit): the status line's code and the body.
-    static func scrape(port: Int, path: String) throws -> (status: String, body: String) {
+    static func scrape(port: Int, path: String) async throws -> (status: String, body: String) {
         let code = """
             import sys, urllib.request, urllib.error
             try:
@@ -79,7 +79,8 @@ import Testing
             except urllib.error.HTTPError as e:
                 print(e.code)
             """
-        let result = try ProcessRunner.run(ProcessSupport.python, ["-c", code, String(port), path], timeout: 20)
+        let result = try await ProcessRunner.runOffPool(
+            ProcessSupport.python, ["-c", code, String(port), path], timeout: 20)
         try #require(result.succeeded, "GET \(path): \(result.errorOutput.suffix(1000))")
         let text = result.output
         let status = String(text.prefix { $0 != "\n" })

@@ -16,7 +16,7 @@ enum ProcessSupport {
     /// the child (its start, its end, `--print-public-key`) is awaited off Swift's cooperative pool (`offPool`): the
     /// live suites run together on two cooperative threads, and a test blocking one while a tg-server starts stalls
     /// every other test's tasks and the deadlines they check.
-    final class Server: @unchecked Sendable {
+    final class Server: Sendable {
         let dataDirectory: URL
         let ports: [Int32: Int]
         /// The metrics endpoint's port, when the server was started with `--metrics-port`.
@@ -83,15 +83,16 @@ enum ProcessSupport {
             await offPool { self.finishWaiting() }
         }
 
-        /// For a `defer`, which cannot await: the SIGTERM, the wait for the exit and the folder's removal on a thread
-        /// of their own (which keeps the server until then).
+        /// For a `defer`, which cannot await: SIGTERM now; the wait for the exit, and then the folder's removal, on a
+        /// thread of their own (which keeps the server until then).
         func stopLater() {
-            Thread.detachNewThread { _ = self.finishWaiting() }
+            child.send(SIGTERM)
+            Thread.detachNewThread { _ = self.finishWaiting(signalled: true) }
         }
 
         @available(*, noasync)
-        private func finishWaiting() -> ProcessRunner.Result {
-            child.send(SIGTERM)
+        private func finishWaiting(signalled: Bool = false) -> ProcessRunner.Result {
+            if !signalled { child.send(SIGTERM) }
             let result = child.wait(timeout: 30)
             try? FileManager.default.removeItem(at: dataDirectory)
             return result

@@ -89,12 +89,15 @@ final class ServerFixture {
         limits: ServerLimits = ServerLimits(), handler: (any RPCHandler)? = nil, trace: ServerTrace? = nil,
         updates: UpdateGateway? = nil
     ) async throws {
-        server = try await MTProtoServer.start(
-            .init(dataDirectory: directory, limits: limits, trace: trace), group: group, updates: updates
-        ) {
+        var configuration = MTProtoServer.Configuration(dataDirectory: directory, limits: limits, trace: trace)
+        configuration.newRSAKey = { try Self.processKey.get() }
+        server = try await MTProtoServer.start(configuration, group: group, updates: updates) {
             handler ?? ServerAPIHandler(dataCenters: $0)
         }
     }
+
+    /// One RSA key for every fixture of the process (a key generation costs ~0.15 s of CPU).
+    static let processKey = Result { try RSAPrivateKey.generate(bits: 2048) }
 
     func stop() async throws {
         try await server.close()

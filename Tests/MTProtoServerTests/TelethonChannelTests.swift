@@ -54,7 +54,7 @@ import Testing
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let server = try await ProcessSupport.Server()
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        defer { server.stopLater() }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_channels.py")
         let result = try await ProcessRunner.runOffPool(
             python,
@@ -118,7 +118,7 @@ import Testing
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let server = try await ProcessSupport.Server()
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        defer { server.stopLater() }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_pins.py")
         let result = try await ProcessRunner.runOffPool(
             python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),
@@ -159,7 +159,7 @@ import Testing
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let server = try await ProcessSupport.Server()
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        defer { server.stopLater() }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_invites.py")
         let result = try await ProcessRunner.runOffPool(
             python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),
@@ -205,7 +205,7 @@ import Testing
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let server = try await ProcessSupport.Server()
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        defer { server.stopLater() }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_settings.py")
         let result = try await ProcessRunner.runOffPool(
             python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),
@@ -250,7 +250,7 @@ import Testing
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let server = try await ProcessSupport.Server()
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        defer { server.stopLater() }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_migrate.py")
         let result = try await ProcessRunner.runOffPool(
             python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),

@@ -159,7 +159,8 @@ import Testing
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         var server = try await ProcessSupport.Server()
         let folder = server.dataDirectory
-        defer { try? FileManager.default.removeItem(at: folder) }
+        // Whichever server runs when the test ends is stopped, and only then is the folder removed.
+        defer { server.stopLater() }
         let common = try await server.telethonArguments()
 
         let first = try await ProcessRunner.runOffPool(
@@ -232,7 +233,6 @@ import Testing
         // SIGKILL: nothing flushed on the way out. The new server has new ports, the same data.
         await server.kill()
         server = try await ProcessSupport.Server(dataDirectory: folder)
-        defer { server.stopLater() }
         let second = try await ProcessRunner.runOffPool(
             python,
             [

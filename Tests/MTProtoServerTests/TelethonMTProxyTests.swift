@@ -30,7 +30,7 @@ import Testing
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let server = try await ProcessSupport.Server()
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        defer { server.stopLater() }
         let key = "5f0c1d2e3a4b69788796a5b4c3d2e1f0"
         let (proxy, port) = try await Self.startProxy(for: server, secret: key)
         defer { proxy.send(SIGTERM) }

@@ -15,7 +15,7 @@ enum TelethonPageRun {
         let pages = try await LoopbackPageServer.start()
         defer { pages.stop() }
         let server = try await ProcessSupport.Server(arguments: ["--webpage-allow", "127.0.0.1:\(pages.port)"])
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        defer { server.stopLater() }
         let path = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/\(script)").path
         let result = try await ProcessRunner.runOffPool(
             python,

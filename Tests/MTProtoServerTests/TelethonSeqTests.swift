@@ -27,7 +27,7 @@ import Testing
         let python = ProcessSupport.python
         try #require(FileManager.default.fileExists(atPath: python.path), "no .venv with Telethon: run `make deps`")
         let server = try await ProcessSupport.Server()
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        defer { server.stopLater() }
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/telethon/server_seq.py")
         let result = try await ProcessRunner.runOffPool(
             python, [script.path, "--port", String(try #require(server.ports[2]))] + (try await server.telethonArguments()),

@@ -181,7 +181,7 @@ import Testing
 
         // Our voice note: espeak-ng speech, encoded with the recorder's settings, sent as a document.
         let wav = harness.root.path + "/speech.wav"
-        let status = try Tools.run("espeak-ng", ["-w", wav, "A voice note for Telethon."])
+        let status = try await Tools.runOffPool("espeak-ng", ["-w", wav, "A voice note for Telethon."])
         try #require(status == 0, "espeak-ng is missing: run `make deps`")
         let prepared = try OutgoingVoiceNote.prepare(path: wav)
         let file = try OutgoingVoiceNote.prepare(path: wav, for: ann)

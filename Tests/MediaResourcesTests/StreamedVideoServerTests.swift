@@ -47,7 +47,7 @@ import VideoBinding
                 "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
             ]
             if faststart { arguments += ["-movflags", "+faststart"] }
-            try #require(try Tools.run("ffmpeg", arguments + [path]) == 0, "ffmpeg is missing: run `make deps`")
+            try #require(try await Tools.runOffPool("ffmpeg", arguments + [path]) == 0, "ffmpeg is missing: run `make deps`")
             sent.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
             let file = try OutgoingVideo.prepare(path: path, kind: .video, for: ann)
             _ = try ann.enqueue([EnqueueMessage(text: name, file: file)], to: bobId)

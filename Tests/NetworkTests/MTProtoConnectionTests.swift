@@ -9,6 +9,7 @@ import NIOCore
 import NIOPosix
 import Network
 import ServerAPI
+import ServerTestSupport
 import SwiftSignalKit
 import TLRuntime
 import TelegramApi
@@ -24,7 +25,9 @@ import Testing
         var server: MTProtoServer!
 
         func start() async throws -> MTProtoServer {
-            server = try await MTProtoServer.start(.init(dataDirectory: directory), group: group) {
+            var configuration = MTProtoServer.Configuration(dataDirectory: directory)
+            configuration.newRSAKey = { try BackendServer.processKey.get() }
+            server = try await MTProtoServer.start(configuration, group: group) {
                 ServerAPIHandler(dataCenters: $0)
             }
             return server

@@ -67,7 +67,7 @@ struct FirstFrameDownload: Decodable {
             var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=10"]
             if audio { arguments += ["-f", "lavfi", "-i", "sine=frequency=440", "-c:a", "aac", "-shortest"] }
             arguments += ["-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", path]
-            #expect(try Tools.run("ffmpeg", arguments) == 0)
+            #expect(try await Tools.runOffPool("ffmpeg", arguments) == 0)
         }
         let ann = try await harness.tgJSON(
             LoginResult.self,
@@ -105,7 +105,7 @@ struct FirstFrameDownload: Decodable {
         let thumbPath = media.appendingPathComponent("thumb.jpg").path
         _ = try await harness.peer(
             PeerDownload.self, ["op": "download", "to": "9996610037", "id": video.id, "path": thumbPath, "thumb": true])
-        let probe = try Tools.runCapturing(
+        let probe = try await Tools.runCapturingOffPool(
             "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", thumbPath])
         #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "mjpeg,320,240", "\(probe.output)")
         // Telethon's download of our video is byte-identical.
@@ -147,7 +147,7 @@ struct FirstFrameDownload: Decodable {
         let frame = try PNGCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: framePath))))
         let raw = media.appendingPathComponent("first.rgba").path
         #expect(
-            try Tools.run(
+            try await Tools.runOffPool(
                 "ffmpeg",
                 ["-v", "error", "-y", "-i", clip, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", raw])
                 == 0)

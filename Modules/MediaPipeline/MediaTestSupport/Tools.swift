@@ -13,6 +13,7 @@ public enum Tools {
     }
 
     /// Runs `tool` (looked up on `PATH`) with its output discarded; returns its exit status.
+    @available(*, noasync, message: "blocks a cooperative thread: await runOffPool instead")
     @discardableResult
     public static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
         try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments).status
@@ -20,9 +21,27 @@ public enum Tools {
 
     /// Runs `tool` (looked up on `PATH`); returns its exit status and its standard output followed by its standard
     /// error.
+    @available(*, noasync, message: "blocks a cooperative thread: await runCapturingOffPool instead")
     @discardableResult
     public static func runCapturing(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
+        return (result.status, result.output + result.errorOutput)
+    }
+
+    /// `run`, awaited without holding one of Swift's cooperative threads while the tool runs (`offPool`).
+    @discardableResult
+    public static func runOffPool(_ tool: String, _ arguments: [String]) async throws -> Int32 {
+        try await ProcessRunner.runOffPool(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments).status
+    }
+
+    /// `runCapturing`, awaited without holding one of Swift's cooperative threads while the tool runs.
+    @discardableResult
+    public static func runCapturingOffPool(
+        _ tool: String, _ arguments: [String]
+    ) async throws -> (
+        status: Int32, output: String
+    ) {
+        let result = try await ProcessRunner.runOffPool(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
         return (result.status, result.output + result.errorOutput)
     }
 

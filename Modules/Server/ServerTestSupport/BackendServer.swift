@@ -32,8 +32,8 @@ public final class BackendServer: @unchecked Sendable {
     private let clock: @Sendable () -> Double
 
     /// The RSA key every backend of this process starts with: one generation per test process, not one per test
-    /// (over a hundred live suites start backends at once, each ~0.15 s of CPU on key generation alone).
-    static let processKey = Result { try RSAPrivateKey.generate(bits: 2048) }
+    /// (over a hundred live tests start backends at once, each ~0.15 s of CPU on key generation alone).
+    public static let processKey = Result { try RSAPrivateKey.generate(bits: 2048) }
 
     /// Starts the server; `flood` sets its sending budget and test floods (the default has the budget off);
     /// `stickerSet` stores and serves tg-server's own sticker set, as tg-server does at start; `limits` are the
