@@ -96,7 +96,8 @@ final class ServerFixture {
         }
     }
 
-    /// One RSA key for every fixture of the process (a key generation costs ~0.15 s of CPU).
+    /// One RSA key for every fixture of the process (a key generation costs ~0.15 s of CPU): ServerTestSupport's
+    /// `BackendServer.processKey` is out of reach here, as these tests stay off the client modules it brings.
     static let processKey = Result { try RSAPrivateKey.generate(bits: 2048) }
 
     func stop() async throws {

@@ -51,7 +51,7 @@ import Testing
             ], probing: Self.patientLimits)
         let start = ContinuousClock.now
         #expect(try await Self.nearestDc(network) == 2)
-        // Two refused candidates come before the real address: had a refusal been waited out, 2 × 30 s.
+        // Two refused candidates come before the real address: one refusal waited out would take its 30 s alone.
         #expect(Self.seconds(since: start) < 30, "refused connects fail at once")
         #expect(await network.datacenters[2] == Self.endpoint(real))
         #expect(await network.probeCount == 1)

@@ -27,9 +27,9 @@ public final class MTProtoServer: Sendable {
         public var trace: ServerTrace?
         /// The sessions' clock (seconds since 1970): msg_ids, time windows, salts. Tests move it on.
         public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
-        /// The RSA key a data folder without one gets (a fresh 2048-bit key; test backends of one process share one,
-        /// instead of each spending a key generation, ~0.15 s of CPU, as it starts).
-        public var newRSAKey: @Sendable () throws -> RSAPrivateKey = { try RSAPrivateKey.generate(bits: 2048) }
+        /// The RSA key a data folder without one gets (a fresh one; test backends of one process share one, instead
+        /// of each spending a key generation, ~0.15 s of CPU, as it starts).
+        public var newRSAKey: @Sendable () throws -> RSAPrivateKey = ServerKeyStore.freshRSAKey
 
         public init(
             host: String = "127.0.0.1", basePort: Int = 0, dataCenterCount: Int = 3, dataDirectory: URL,

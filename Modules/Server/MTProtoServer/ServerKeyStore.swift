@@ -38,12 +38,14 @@ public final class ServerKeyStore: @unchecked Sendable {
     /// The other way: permanent key id → the one temporary key bound to it.
     var boundTemporaryKeys: [Int64: Int64] = [:]
 
-    /// Opens (creating if needed) the store at `directory`; a folder without an RSA key gets `newRSAKey()` (by
-    /// default a fresh 2048-bit key), written to its key file.
+    /// A fresh 2048-bit RSA key: what a data folder without one gets unless told otherwise.
+    public static let freshRSAKey: @Sendable () throws -> RSAPrivateKey = { try RSAPrivateKey.generate(bits: 2048) }
+
+    /// Opens (creating if needed) the store at `directory`; a folder without an RSA key gets `newRSAKey()`, written
+    /// to its key file.
     public init(
         directory: URL, unconfirmedLifetime: Double = 600, maximumTemporaryKeys: Int = 100_000,
-        maximumUnconfirmedKeys: Int = 10_000,
-        newRSAKey: () throws -> RSAPrivateKey = { try RSAPrivateKey.generate(bits: 2048) }
+        maximumUnconfirmedKeys: Int = 10_000, newRSAKey: () throws -> RSAPrivateKey = ServerKeyStore.freshRSAKey
     ) throws {
         self.directory = directory
         self.unconfirmedLifetime = unconfirmedLifetime
